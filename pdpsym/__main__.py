@@ -1,0 +1,5 @@
+"""``python -m pdpsym`` is the same as ``pdpsym``."""
+
+from pdpsym.cli import main
+
+raise SystemExit(main())

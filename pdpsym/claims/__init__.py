@@ -1,0 +1,21 @@
+"""Claims: the catalogue, the registry, and the checker modules (one per paper part).
+
+Importing this package imports every checker module listed in ``CHECKER_MODULES`` so
+that their ``@checker`` registrations take effect.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from pdpsym.claims.catalogue import CATALOGUE, PAPERS
+from pdpsym.claims.registry import ClaimResult, RunConfig, checker, run_claim, select
+
+CHECKER_MODULES: tuple[str, ...] = (
+    "pdpsym.claims.li2019",
+)
+
+for _name in CHECKER_MODULES:
+    importlib.import_module(_name)
+
+__all__ = ["CATALOGUE", "PAPERS", "ClaimResult", "RunConfig", "checker", "run_claim", "select"]

@@ -1,0 +1,1 @@
+"""Liu, Mittal, Mittal, dependent differential privacy (seed 003)."""

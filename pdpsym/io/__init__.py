@@ -1,0 +1,1 @@
+"""Input and output: model files (JSON, TOML, CSV) and tables (Markdown, LaTeX, CSV, JSON)."""

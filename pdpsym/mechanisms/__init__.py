@@ -1,0 +1,1 @@
+"""Mechanisms: Laplace on linear queries, and (later) geometric, counting, thresholding."""

@@ -1,0 +1,1 @@
+"""Desfontaines et al., differential privacy with partial knowledge (seed 004)."""
