@@ -14,6 +14,7 @@ of two positive ExpPolys, compared exactly by cross-multiplication.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
@@ -152,11 +153,9 @@ class LogRatio:
     def normalized(self) -> LogRatio:
         """Same value; exponents shifted so the smallest is 0, coefficients made integral."""
         shift = -min(min(self.num.terms), min(self.den.terms))
-        from math import lcm
-
-        scale = Fraction(
-            lcm(*(c.denominator for c in list(self.num.terms.values()) + list(self.den.terms.values())))
-        )
+        coeffs = list(self.num.terms.values()) + list(self.den.terms.values())
+        scale = Fraction(math.lcm(*(c.denominator for c in coeffs)))
+        scale /= math.gcd(*((c * scale).numerator for c in coeffs))
         return LogRatio(self.num.shift(shift).scale(scale), self.den.shift(shift).scale(scale))
 
     def arb(self, prec: int) -> arb:
