@@ -1,0 +1,518 @@
+"""Noiseless counting query over independent Bernoulli(p_i) records (DMKB20 Section 4.1).
+
+The mechanism is ``M(D) = sum_i D(i)`` with ``D(i) ~ Bernoulli(p_i)`` independent. For a
+target ``i``, let ``S = sum_{j != i} D(j)`` (a Poisson binomial law on ``{0..m}``,
+``m = n - 1`` minus the records the attacker knows). Conditioned on ``D(i) = 0`` the
+output is ``S``; on ``D(i) = 1`` it is ``S + 1`` (a known record only shifts the output,
+Prop. 6, so APK = PPK by Theorem 2 and known records are dropped). Definition 12 with
+Lemma 1 gives the exact privacy curve
+
+    delta_{a,b}(eps) = sum_o max(0, P[O = o | D(i)=a] - e^eps P[O = o | D(i)=b]),
+
+and ``delta(eps)`` is its maximum over both directions and over the targets.
+
+Exactness. For rational ``p_i`` every probability is rational. ``e^eps`` is irrational for
+rational ``eps != 0`` (Lindemann), so the sign of each summand is never a tie and is
+decided by arb balls at rising precision. The value is then ``A - e^eps B`` with ``A, B``
+exact masses of the decided output set; it is reported through ``pdpsym.exact.certify``.
+Small laws (``m <= EXACT_LIMIT``) use exact rationals; larger ones use arb balls (for a
+common ``p`` the pmf by its ratio recurrence, for distinct ``p_i`` an arb polynomial product
+tree), whose rigorous radii certify the digits.
+
+The machinery here (``CountLaw``, ``OutputLaw``, ``hockey``) is reused by the thresholding,
+k-anonymity and geometric modules: every output law there is a set of ranges of a count.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import sympy
+from flint import arb, arb_poly, ctx, fmpq
+
+from pdpsym.errors import InputError, Undecided
+from pdpsym.exact.certify import MAX_PREC, Exact, enclose
+from pdpsym.exact.numbers import fraction_str
+
+EXACT_LIMIT = 400  # number of Bernoulli records up to which pmfs are exact rationals
+
+
+def _arbq(q: Fraction | int) -> arb:
+    q = Fraction(q)
+    return arb(fmpq(q.numerator, q.denominator))
+
+
+def check_probability(p: Fraction, field_name: str) -> Fraction:
+    if not (0 < p < 1):
+        raise InputError(field_name, f"must lie strictly between 0 and 1, got {fraction_str(p)}")
+    return p
+
+
+# --- the law of a count ---------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class CountLaw:
+    """The law of ``S = sum_j Bernoulli(p_j)`` over ``m`` independent records."""
+
+    ps: tuple[Fraction, ...]
+    _exact: list[Fraction] | None = field(default=None, repr=False)
+    _arb: dict[int, tuple[list[arb], list[arb], list[arb]]] = field(
+        default_factory=dict, repr=False
+    )
+
+    @classmethod
+    def homogeneous(cls, m: int, p: Fraction) -> CountLaw:
+        return cls(tuple([Fraction(p)] * m))
+
+    @property
+    def m(self) -> int:
+        return len(self.ps)
+
+    @property
+    def common_p(self) -> Fraction | None:
+        if not self.ps:
+            return None
+        p0 = self.ps[0]
+        return p0 if all(p == p0 for p in self.ps) else None
+
+    def is_exact(self) -> bool:
+        return self.m <= EXACT_LIMIT
+
+    def exact_pmf(self) -> list[Fraction]:
+        """``P[S = s]`` for ``s = 0..m`` as exact rationals (small laws only)."""
+        if self._exact is None:
+            p = self.common_p
+            if p is not None:
+                m = self.m
+                self._exact = [
+                    Fraction(sympy.binomial(m, s)) * p**s * (1 - p) ** (m - s)
+                    for s in range(m + 1)
+                ]
+            else:
+                pmf = [Fraction(1)]
+                for q in self.ps:
+                    nxt = [Fraction(0)] * (len(pmf) + 1)
+                    for s, w in enumerate(pmf):
+                        nxt[s] += w * (1 - q)
+                        nxt[s + 1] += w * q
+                    pmf = nxt
+                self._exact = pmf
+        return self._exact
+
+    def pmf(self, s: int) -> Fraction:
+        if s < 0 or s > self.m:
+            return Fraction(0)
+        return self.exact_pmf()[s]
+
+    def arb_pmf(self, prec: int) -> tuple[list[arb], list[arb], list[arb]]:
+        """Balls of ``P[S = s]``, of the prefix sums ``P[S <= s]`` and suffix sums ``P[S >= s]``."""
+        if prec not in self._arb:
+            with ctx.workprec(prec):
+                p = self.common_p
+                m = self.m
+                if self.is_exact():
+                    vals = [_arbq(v) for v in self.exact_pmf()]
+                elif p is not None:
+                    vals = _binomial_arb(m, p)
+                else:
+                    vals = _poisson_binomial_arb(self.ps)
+                pre: list[arb] = []
+                acc = arb(0)
+                for v in vals:
+                    acc = acc + v
+                    pre.append(acc)
+                suf: list[arb] = [arb(0)] * (m + 1)
+                acc = arb(0)
+                for s in range(m, -1, -1):
+                    acc = acc + vals[s]
+                    suf[s] = acc
+            self._arb[prec] = (vals, pre, suf)
+        return self._arb[prec]
+
+    def arb_range(self, lo: int, hi: int, prec: int) -> arb:
+        """A ball of ``P[lo <= S <= hi]`` (summed without cancellation)."""
+        lo, hi = max(lo, 0), min(hi, self.m)
+        if lo > hi:
+            return arb(0)
+        vals, pre, suf = self.arb_pmf(prec)
+        with ctx.workprec(prec):
+            if hi == self.m:
+                return suf[lo]
+            if lo == 0:
+                return pre[hi]
+            if hi - lo < 64:
+                acc = arb(0)
+                for s in range(lo, hi + 1):
+                    acc += vals[s]
+                return acc
+            # both tails summed upwards from their small ends: no cancellation
+            return 1 - pre[lo - 1] - suf[hi + 1] if False else _sum(vals[lo : hi + 1])
+
+    def sympy_range(self, lo: int, hi: int) -> sympy.Expr:
+        """The exact mass ``P[lo <= S <= hi]`` as a sympy expression."""
+        lo, hi = max(lo, 0), min(hi, self.m)
+        if lo > hi:
+            return sympy.Integer(0)
+        if self.is_exact():
+            return sympy.Rational(*_nd(sum(self.exact_pmf()[lo : hi + 1], Fraction(0))))
+        p = self.common_p
+        if p is not None:
+            k = sympy.Symbol("k", integer=True, nonnegative=True)
+            ps = sympy.Rational(p.numerator, p.denominator)
+            return sympy.Sum(
+                sympy.binomial(self.m, k) * ps**k * (1 - ps) ** (self.m - k), (k, lo, hi)
+            )
+        digest = hashlib.sha256(",".join(map(str, self.ps)).encode()).hexdigest()[:16]
+        return sympy.Function("PoissonBinomialMass")(
+            sympy.Integer(self.m), sympy.Integer(lo), sympy.Integer(hi), sympy.Symbol(f"p_{digest}")
+        )
+
+
+def _nd(q: Fraction) -> tuple[int, int]:
+    return q.numerator, q.denominator
+
+
+def _sum(vals: Sequence[arb]) -> arb:
+    acc = arb(0)
+    for v in vals:
+        acc += v
+    return acc
+
+
+def _binomial_arb(m: int, p: Fraction) -> list[arb]:
+    """``f(s, m, p)`` for ``s = 0..m`` by the ratio recurrence from the mode (rigorous balls)."""
+    pa, qa = _arbq(p), _arbq(1 - p)
+    mode = min(m, int((m + 1) * p))
+    logf = (
+        arb(m + 1).lgamma()
+        - arb(mode + 1).lgamma()
+        - arb(m - mode + 1).lgamma()
+        + mode * pa.log()
+        + (m - mode) * qa.log()
+    )
+    vals: list[arb] = [arb(0)] * (m + 1)
+    vals[mode] = logf.exp()
+    ratio = pa / qa
+    for s in range(mode, m):  # f(s+1) = f(s) p (m-s) / ((1-p)(s+1))
+        vals[s + 1] = vals[s] * ratio * (m - s) / (s + 1)
+    for s in range(mode, 0, -1):  # f(s-1) = f(s) (1-p) s / (p (m-s+1))
+        vals[s - 1] = vals[s] * s / (ratio * (m - s + 1))
+    return vals
+
+
+def _poisson_binomial_arb(ps: Sequence[Fraction]) -> list[arb]:
+    """Coefficients of ``prod_j (1 - p_j + p_j z)`` by an arb polynomial product tree."""
+    polys = [arb_poly([_arbq(1 - q), _arbq(q)]) for q in ps]
+    while len(polys) > 1:
+        nxt = [polys[k] * polys[k + 1] for k in range(0, len(polys) - 1, 2)]
+        if len(polys) % 2:
+            nxt.append(polys[-1])
+        polys = nxt
+    coeffs = list(polys[0].coeffs())
+    coeffs += [arb(0)] * (len(ps) + 1 - len(coeffs))
+    # probabilities are nonnegative: intersect each ball with [0, 1]
+    out = []
+    for c in coeffs:
+        lo, hi = max(c.lower(), arb(0)), min(c.upper(), arb(1))
+        out.append(arb.union(lo, hi) if hi >= lo else arb(0))
+    return out
+
+
+# --- output laws as unions of ranges of a count, and the hockey-stick divergence -------
+
+
+@dataclass(frozen=True)
+class OutputLaw:
+    """A law over outputs ``0..len-1``: output ``o`` has mass ``weight * P[S in ranges[o]]``.
+
+    A range is ``(lo, hi, shift)``: the event ``lo <= S + shift <= hi``. ``weight`` is an
+    exact rational (a probability of background knowledge, say).
+    """
+
+    law: CountLaw
+    ranges: tuple[tuple[int, int], ...]  # already in terms of S
+    weight: Fraction = Fraction(1)
+
+    def __len__(self) -> int:
+        return len(self.ranges)
+
+    def exact_mass(self, o: int) -> Fraction:
+        lo, hi = self.ranges[o]
+        pmf = self.law.exact_pmf()
+        lo, hi = max(lo, 0), min(hi, self.law.m)
+        return self.weight * sum(pmf[lo : hi + 1], Fraction(0))
+
+    def arb_mass(self, o: int, prec: int) -> arb:
+        lo, hi = self.ranges[o]
+        return self.law.arb_range(lo, hi, prec) * _arbq(self.weight)
+
+
+@dataclass(frozen=True)
+class Mass:
+    """The exact value ``sum_k w_k P[S_k in union of ranges_k]`` (arb-evaluable)."""
+
+    parts: tuple[tuple[Fraction, CountLaw, tuple[tuple[int, int], ...]], ...]
+
+    def exact(self) -> Fraction | None:
+        if not all(law.is_exact() for _, law, _ in self.parts):
+            return None
+        total = Fraction(0)
+        for w, law, rs in self.parts:
+            pmf = law.exact_pmf()
+            for lo, hi in rs:
+                total += w * sum(pmf[max(lo, 0) : min(hi, law.m) + 1], Fraction(0))
+        return total
+
+    def arb(self, prec: int) -> arb:
+        acc = arb(0)
+        with ctx.workprec(prec):
+            for w, law, rs in self.parts:
+                for lo, hi in rs:
+                    acc += _arbq(w) * law.arb_range(lo, hi, prec)
+        return acc
+
+    def sympy(self) -> sympy.Expr:
+        q = self.exact()
+        if q is not None:
+            return sympy.Rational(q.numerator, q.denominator)
+        terms = []
+        for w, law, rs in self.parts:
+            for lo, hi in _merge(rs):
+                terms.append(sympy.Rational(w.numerator, w.denominator) * law.sympy_range(lo, hi))
+        return sympy.Add(*terms)
+
+    def __add__(self, other: Mass) -> Mass:
+        return Mass(self.parts + other.parts)
+
+
+def _merge(rs: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for lo, hi in sorted(r for r in rs if r[0] <= r[1]):
+        if out and lo <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        else:
+            out.append((lo, hi))
+    return out
+
+
+@dataclass(frozen=True)
+class Hockey:
+    """The exact value ``A - e^eps B`` (``A``, ``B`` exact masses, ``eps`` rational)."""
+
+    a: Mass
+    b: Mass
+    eps: Fraction
+
+    def rational(self) -> Fraction | None:
+        qa, qb = self.a.exact(), self.b.exact()
+        if qa is None or qb is None:
+            return None
+        if qb == 0:
+            return qa
+        if self.eps == 0:
+            return qa - qb
+        return None
+
+    def arb(self, prec: int) -> arb:
+        with ctx.workprec(prec):
+            return self.a.arb(prec) - _arbq(self.eps).exp() * self.b.arb(prec)
+
+    def sympy(self) -> sympy.Expr:
+        e = sympy.Rational(self.eps.numerator, self.eps.denominator)
+        return self.a.sympy() - sympy.exp(e) * self.b.sympy()
+
+    def __add__(self, other: Hockey) -> Hockey:
+        if other.eps != self.eps:
+            raise ValueError("adding privacy curves at different eps")
+        return Hockey(self.a + other.a, self.b + other.b, self.eps)
+
+    def value(self) -> Exact:
+        q = self.rational()
+        return q if q is not None else self
+
+
+def positive_sign(p_mass: Any, q_mass: Any, eps: Fraction, prec0: int = 128) -> bool:
+    """Decide ``P(o) - e^eps Q(o) > 0`` (exact masses given as callables of prec / rationals)."""
+    qp = p_mass(None)
+    qq = q_mass(None)
+    if qp is not None and qq is not None:
+        if qq == 0 or eps == 0:
+            return qp - qq * (1 if eps == 0 else 0) > 0 if eps == 0 else qp > 0
+        if qp == 0:
+            return False
+    prec = prec0
+    while prec <= MAX_PREC:
+        with ctx.workprec(prec):
+            x = p_mass(prec) - _arbq(eps).exp() * q_mass(prec)
+            if x > 0:
+                return True
+            if x < 0:
+                return False
+            if qp is None and x.is_exact() and x == 0:
+                return False
+        prec *= 2
+    raise Undecided("sign of a privacy-curve summand", MAX_PREC)
+
+
+def hockey(p_law: OutputLaw, q_law: OutputLaw, eps: Fraction) -> Hockey:
+    """``sum_o max(0, P(o) - e^eps Q(o))`` over the common outputs, exactly."""
+    if len(p_law) != len(q_law):
+        raise ValueError("output laws over different output sets")
+    chosen: list[int] = []
+    exact = p_law.law.is_exact() and q_law.law.is_exact()
+    for o in range(len(p_law)):
+        if exact:
+
+            def pm(prec: int | None, o: int = o) -> Any:
+                return p_law.exact_mass(o) if prec is None else _arbq(p_law.exact_mass(o))
+
+            def qm(prec: int | None, o: int = o) -> Any:
+                return q_law.exact_mass(o) if prec is None else _arbq(q_law.exact_mass(o))
+
+        else:
+
+            def pm(prec: int | None, o: int = o) -> Any:
+                return None if prec is None else p_law.arb_mass(o, prec)
+
+            def qm(prec: int | None, o: int = o) -> Any:
+                return None if prec is None else q_law.arb_mass(o, prec)
+
+        if positive_sign(pm, qm, eps):
+            chosen.append(o)
+    a = Mass(((p_law.weight, p_law.law, tuple(p_law.ranges[o] for o in chosen)),))
+    b = Mass(((q_law.weight, q_law.law, tuple(q_law.ranges[o] for o in chosen)),))
+    return Hockey(a, b, eps)
+
+
+# --- the counting query ------------------------------------------------------------------
+
+
+def shift_laws(law: CountLaw) -> tuple[OutputLaw, OutputLaw]:
+    """Output laws of ``M`` given ``D(i)=0`` (``S``) and ``D(i)=1`` (``S+1``) on ``0..m+1``."""
+    m = law.m
+    zero = OutputLaw(law, tuple((o, o) for o in range(m + 2)))
+    one = OutputLaw(law, tuple((o - 1, o - 1) for o in range(m + 2)))
+    return zero, one
+
+
+def counting_curve(law: CountLaw, eps: Fraction) -> dict[str, Hockey]:
+    """Both directions of the exact curve for one target whose others have law ``law``."""
+    zero, one = shift_laws(law)
+    return {"1,0": hockey(one, zero, eps), "0,1": hockey(zero, one, eps)}
+
+
+@dataclass(frozen=True)
+class CountingDelta:
+    """The exact ``delta(eps)`` of the counting query, with its maximizing target and direction."""
+
+    value: Exact
+    target: int
+    direction: str
+    candidates: int
+
+
+def counting_delta(ps: Sequence[Fraction], eps: Fraction, known: int = 0) -> CountingDelta:
+    """Exact ``delta(eps)`` of ``M(D) = sum_i D(i)``, maximized over targets and directions.
+
+    The attacker knows the first ``known`` records (dropped: Prop. 6). Targets with equal
+    ``p_i`` give equal curves, so one target per distinct value is examined.
+    """
+    from pdpsym.exact.compare import compare
+
+    if eps < 0:
+        raise InputError("--eps", "must be >= 0")
+    ps = [Fraction(p) for p in ps]
+    if known < 0 or known >= len(ps):
+        raise InputError("--known", f"must be between 0 and n-1 = {len(ps) - 1}")
+    unknown = ps[known:]
+    best: tuple[Exact, int, str] | None = None
+    seen: set[Fraction] = set()
+    count = 0
+    for idx, p in enumerate(unknown):
+        if p in seen:
+            continue
+        seen.add(p)
+        others = unknown[:idx] + unknown[idx + 1 :]
+        law = CountLaw(tuple(others))
+        for direction, h in counting_curve(law, eps).items():
+            count += 1
+            v = h.value()
+            if best is None or compare(v, best[0]).sign > 0:
+                best = (v, known + idx, direction)
+    assert best is not None
+    return CountingDelta(best[0], best[1], best[2], count)
+
+
+def counting_delta_homogeneous(n: int, p: Fraction, eps: Fraction, known: int = 0) -> Exact:
+    """Exact ``delta(eps)`` for a common ``p`` (``n - known - 1`` uncertain other records)."""
+    if n - known < 1:
+        raise InputError("--known", "the attacker must not know every record")
+    return counting_delta_fast(CountLaw.homogeneous(n - known - 1, p), eps)
+
+
+def counting_delta_fast(law: CountLaw, eps: Fraction) -> Exact:
+    """The counting curve for a log-concave law by the monotone likelihood ratio.
+
+    ``P[S=o-1]/P[S=o]`` is nondecreasing in ``o`` for a Poisson binomial (log-concave), so
+    the positive summands of ``delta_{1,0}`` form a suffix ``o >= o*`` and those of
+    ``delta_{0,1}`` a prefix ``o <= o'``: two certified boundary searches, O(log m) signs.
+    """
+    from pdpsym.exact.compare import compare
+
+    m = law.m
+    zero, one = shift_laws(law)
+    results = []
+    for pl, ql, suffix in ((one, zero, True), (zero, one, False)):
+
+        def pos(o: int, pl: OutputLaw = pl, ql: OutputLaw = ql) -> bool:
+            if law.is_exact():
+                return positive_sign(
+                    lambda pr: pl.exact_mass(o) if pr is None else _arbq(pl.exact_mass(o)),
+                    lambda pr: ql.exact_mass(o) if pr is None else _arbq(ql.exact_mass(o)),
+                    eps,
+                )
+            return positive_sign(
+                lambda pr: None if pr is None else pl.arb_mass(o, pr),
+                lambda pr: None if pr is None else ql.arb_mass(o, pr),
+                eps,
+            )
+
+        # binary search for the boundary of the monotone predicate on 0..m+1
+        lo, hi = 0, m + 1
+        if suffix:  # find smallest o with pos(o); pos(m+1) is true (Q = 0 there)
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if pos(mid):
+                    hi = mid
+                else:
+                    lo = mid + 1
+            chosen = (lo, m + 1)
+        else:  # largest o with pos(o); pos(0) is true (Q = 0 there)
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if pos(mid):
+                    lo = mid
+                else:
+                    hi = mid - 1
+            chosen = (0, lo)
+        a = Mass(((Fraction(1), law, (_shift(pl, chosen),)),))
+        b = Mass(((Fraction(1), law, (_shift(ql, chosen),)),))
+        results.append(Hockey(a, b, eps).value())
+    return results[0] if compare(results[0], results[1]).sign >= 0 else results[1]
+
+
+def _shift(ol: OutputLaw, outputs: tuple[int, int]) -> tuple[int, int]:
+    """The S-range of the outputs ``outputs[0]..outputs[1]`` of a shift law."""
+    lo0, _ = ol.ranges[outputs[0]]
+    _, hi1 = ol.ranges[outputs[1]]
+    return (lo0, hi1)
+
+
+def enclose_float(value: Exact) -> float:
+    """A float for ranking only."""
+    return float(enclose(value, 64).mid())
