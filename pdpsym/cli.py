@@ -18,6 +18,7 @@ from pdpsym.errors import InputError
 COMMAND_MODULES: tuple[str, ...] = (
     "pdpsym.claims.commands",
     "pdpsym.pdp.commands",
+    "pdpsym.pdp.gaussian_commands",
 )
 
 

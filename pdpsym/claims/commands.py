@@ -23,17 +23,29 @@ def register(sub: Any) -> None:
             "evidence: the method, the class of cases, the count, and the reading used."
         ),
     )
-    p.add_argument("--claim", action="append", default=[], metavar="ID",
-                   help="check only this claim id (repeatable)")
+    p.add_argument(
+        "--claim",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="check only this claim id (repeatable)",
+    )
     p.add_argument("--paper", choices=PAPERS, help="check only this paper's claims")
-    p.add_argument("--thorough", action="store_true",
-                   help="run the larger case counts (slower)")
+    p.add_argument("--thorough", action="store_true", help="run the larger case counts (slower)")
     p.add_argument("--seed", type=int, default=20191, help="seed of the case generators")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--format", choices=FORMATS, default=None,
-                   help="print the verdicts as a md, latex or csv table")
-    p.add_argument("--progress", action="store_true", default=None,
-                   help="force the progress bar on stderr (default: only on a terminal)")
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        default=None,
+        help="print the verdicts as a md, latex or csv table",
+    )
+    p.add_argument(
+        "--progress",
+        action="store_true",
+        default=None,
+        help="force the progress bar on stderr (default: only on a terminal)",
+    )
     p.set_defaults(func=run)
 
 
@@ -55,8 +67,16 @@ def run(args: argparse.Namespace) -> int:
         print_json({"claims": [r.as_json() for r in results]})
         return 0
     headers = ["id", "verdict", "method", "cases", "evidence"]
-    rows = [[r.id, r.verdict, r.method, "" if r.cases is None else str(r.cases),
-             r.evidence + (f" [reading: {r.reading}]" if r.reading else "")] for r in results]
+    rows = [
+        [
+            r.id,
+            r.verdict,
+            r.method,
+            "" if r.cases is None else str(r.cases),
+            r.evidence + (f" [reading: {r.reading}]" if r.reading else ""),
+        ]
+        for r in results
+    ]
     fmt = args.format or "md"
     sys.stdout.write(render(headers, rows, fmt))
     if fmt == "md":

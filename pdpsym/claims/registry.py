@@ -105,9 +105,7 @@ def run_claim(claim_id: str, config: RunConfig) -> ClaimResult:
             result = fn(config)
         except Exception as exc:  # a checker bug must surface as such, not as a verdict
             tb = traceback.format_exception_only(type(exc), exc)[-1].strip()
-            result = ClaimResult(
-                claim_id, "unresolved", f"checker error: {tb}", method="error"
-            )
+            result = ClaimResult(claim_id, "unresolved", f"checker error: {tb}", method="error")
     result.seconds = time.perf_counter() - start
     if result.id != claim_id:
         raise RuntimeError(f"checker for {claim_id} returned a result for {result.id}")

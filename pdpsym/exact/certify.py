@@ -19,7 +19,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeAlias, runtime_checkable
 
 import sympy
 from flint import arb, ctx, fmpq
@@ -38,7 +38,7 @@ class ArbEvaluable(Protocol):
     def sympy(self) -> sympy.Expr: ...
 
 
-Exact = Fraction | int | sympy.Expr | ArbEvaluable
+Exact: TypeAlias = Fraction | int | sympy.Expr | ArbEvaluable
 
 
 def arb_from_fraction(q: Fraction | int) -> arb:
@@ -48,8 +48,8 @@ def arb_from_fraction(q: Fraction | int) -> arb:
 
 def _fraction_of_arf(x: arb) -> Fraction:
     """The exact value of an arb's midpoint or radius (a binary float)."""
-    man, exp = x.man_exp()
-    man, exp = int(man), int(exp)
+    man_f, exp_f = x.man_exp()
+    man, exp = int(man_f), int(exp_f)
     return Fraction(man * (1 << exp)) if exp >= 0 else Fraction(man, 1 << -exp)
 
 
@@ -198,7 +198,13 @@ def round_significant(x: Fraction, digits: int, mode: str = "nearest") -> tuple[
     else:
         m = math.ceil(scaled)
     if abs(m) >= 10**digits:  # rounding carried into a new digit
-        m = _round_half_even(Fraction(m, 10)) if mode == "nearest" else m // 10 if m > 0 else -((-m) // 10)
+        m = (
+            _round_half_even(Fraction(m, 10))
+            if mode == "nearest"
+            else m // 10
+            if m > 0
+            else -((-m) // 10)
+        )
         e += 1
     return m, e
 
@@ -258,9 +264,9 @@ def certify(value: Exact, digits: int = 30, max_prec: int = MAX_PREC) -> Certifi
     q = exact_rational(value)
     if q is not None:
         dec = decimal_string(q, digits)
-        lo = decimal_string(q, digits + 3, "down")
-        hi = decimal_string(q, digits + 3, "up")
-        return Certified(exact_text, dec, (lo, hi), digits, 0)
+        lo_text = decimal_string(q, digits + 3, "down")
+        hi_text = decimal_string(q, digits + 3, "up")
+        return Certified(exact_text, dec, (lo_text, hi_text), digits, 0)
     prec = max(64, int(digits * 3.33) + 32)
     while prec <= max_prec:
         ball = enclose(value, prec)
@@ -273,7 +279,10 @@ def certify(value: Exact, digits: int = 30, max_prec: int = MAX_PREC) -> Certifi
                     return Certified(
                         exact_text,
                         format_decimal(*a),
-                        (decimal_string(lo, digits + 3, "down"), decimal_string(hi, digits + 3, "up")),
+                        (
+                            decimal_string(lo, digits + 3, "down"),
+                            decimal_string(hi, digits + 3, "up"),
+                        ),
                         digits,
                         prec,
                     )

@@ -31,7 +31,7 @@ def parse_rational(text: object, field: str) -> Fraction:
     if isinstance(text, Fraction):
         return text
     if not isinstance(text, str):
-        raise InputError(field, f"expected a number as a string such as \"3/10\", got {text!r}")
+        raise InputError(field, f'expected a number as a string such as "3/10", got {text!r}')
     s = text.strip()
     if _FRACTION.fullmatch(s):
         num, den = s.split("/")

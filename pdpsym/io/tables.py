@@ -10,17 +10,21 @@ FORMATS = ("md", "latex", "csv")
 
 
 def _latex_escape(text: str) -> str:
-    out = text
-    for a, b in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("_", r"\_"),
-                 ("#", r"\#"), ("{", r"\{"), ("}", r"\}")):
-        if a == "\\":
-            continue
-        out = out.replace(a, b)
-    return out
+    for a, b in (
+        ("&", r"\&"),
+        ("%", r"\%"),
+        ("_", r"\_"),
+        ("#", r"\#"),
+        ("{", r"\{"),
+        ("}", r"\}"),
+    ):
+        text = text.replace(a, b)
+    return text
 
 
-def render(headers: Sequence[str], rows: Sequence[Sequence[str]], fmt: str,
-           caption: str | None = None) -> str:
+def render(
+    headers: Sequence[str], rows: Sequence[Sequence[str]], fmt: str, caption: str | None = None
+) -> str:
     """Render a table. ``fmt`` is one of ``md``, ``latex``, ``csv``."""
     if fmt == "md":
         lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
@@ -34,8 +38,7 @@ def render(headers: Sequence[str], rows: Sequence[Sequence[str]], fmt: str,
         lines.append(" & ".join(_latex_escape(h) for h in headers) + r" \\")
         lines.append(r"\hline")
         for r in rows:
-            lines.append(" & ".join(f"${c}$" if _mathy(c) else _latex_escape(str(c))
-                                    for c in r) + r" \\")
+            lines.append(" & ".join(c if _mathy(c) else _latex_escape(str(c)) for c in r) + r" \\")
         lines.append(r"\hline")
         lines.append(r"\end{tabular}")
         if caption:
@@ -52,4 +55,5 @@ def render(headers: Sequence[str], rows: Sequence[Sequence[str]], fmt: str,
 
 
 def _mathy(cell: object) -> bool:
-    return isinstance(cell, str) and cell.startswith("\\")
+    """Cells already in LaTeX math (``$...$``) pass through unescaped."""
+    return isinstance(cell, str) and len(cell) > 1 and cell.startswith("$") and cell.endswith("$")

@@ -68,14 +68,19 @@ class JointDistribution:
                 raise InputError(f"rows[{r}]", "expected a list [value, ..., probability]")
             if len(row) != n + 1:
                 raise InputError(
-                    f"rows[{r}]", f"expected {n + 1} entries ({n} values and a probability), got {len(row)}"
+                    f"rows[{r}]",
+                    f"expected {n + 1} entries ({n} values and a probability), got {len(row)}",
                 )
             values = tuple(parse_rational(v, f"rows[{r}][{k}]") for k, v in enumerate(row[:n]))
             p = parse_rational(row[n], f"rows[{r}][{n}] (probability)")
             if p < 0:
-                raise InputError(f"rows[{r}][{n}] (probability)", f"negative probability {fraction_str(p)}")
+                raise InputError(
+                    f"rows[{r}][{n}] (probability)", f"negative probability {fraction_str(p)}"
+                )
             if values in seen_rows:
-                raise InputError(f"rows[{r}]", "duplicate row " + ", ".join(map(fraction_str, values)))
+                raise InputError(
+                    f"rows[{r}]", "duplicate row " + ", ".join(map(fraction_str, values))
+                )
             seen_rows.add(values)
             for k, v in enumerate(values):
                 seen_values[k].add(v)
@@ -105,8 +110,8 @@ class JointDistribution:
                     raise InputError(f"domains.{name}", "repeated value")
                 outside = seen_values[k] - set(vals)
                 if outside:
-                    v = fraction_str(min(outside))
-                    raise InputError(f"domains.{name}", f"row value {v} is not in the domain")
+                    bad = fraction_str(min(outside))
+                    raise InputError(f"domains.{name}", f"row value {bad} is not in the domain")
                 dl.append(tuple(sorted(vals)))
             doms = tuple(dl)
         return cls(names, doms, probs)
@@ -127,15 +132,15 @@ class JointDistribution:
         return cls.from_rows(obj["variables"], obj["rows"], obj.get("domains"))
 
     @classmethod
-    def product(
-        cls, marginals: Mapping[str, Mapping[Any, Any]]
-    ) -> JointDistribution:
+    def product(cls, marginals: Mapping[str, Mapping[Any, Any]]) -> JointDistribution:
         """The product (independent) distribution of the given marginals."""
         names = list(marginals)
         parsed = []
         for name in names:
-            m = {parse_rational(v, f"{name}.value"): parse_rational(p, f"{name}.p")
-                 for v, p in marginals[name].items()}
+            m = {
+                parse_rational(v, f"{name}.value"): parse_rational(p, f"{name}.p")
+                for v, p in marginals[name].items()
+            }
             if sum(m.values()) != 1 or any(p < 0 for p in m.values()):
                 raise InputError(name, "marginal must be non-negative and sum to 1")
             parsed.append(m)
@@ -163,8 +168,9 @@ class JointDistribution:
     def prob(self, assignment: Mapping[str, Fraction]) -> Fraction:
         """P(x_A = a) for a partial assignment."""
         idx = [(self.index(k), Fraction(v)) for k, v in assignment.items()]
-        return sum((p for row, p in self.probs.items() if all(row[i] == v for i, v in idx)),
-                   Fraction(0))
+        return sum(
+            (p for row, p in self.probs.items() if all(row[i] == v for i, v in idx)), Fraction(0)
+        )
 
     # --- derived distributions -----------------------------------------------------
 
@@ -199,8 +205,9 @@ class JointDistribution:
     def covariance(self, a: str, b: str) -> Fraction:
         i, j = self.index(a), self.index(b)
         ea, eb = self.expectation(a), self.expectation(b)
-        return sum(((row[i] - ea) * (row[j] - eb) * p for row, p in self.probs.items()),
-                   Fraction(0))
+        return sum(
+            ((row[i] - ea) * (row[j] - eb) * p for row, p in self.probs.items()), Fraction(0)
+        )
 
     def pearson(self, a: str, b: str) -> sympy.Expr | None:
         """The exact Pearson coefficient (None when a variance is zero)."""
@@ -255,12 +262,15 @@ class JointDistribution:
     def to_json_object(self) -> dict[str, Any]:
         return {
             "variables": list(self.variables),
-            "domains": {n: [fraction_str(v) for v in d]
-                        for n, d in zip(self.variables, self.domains, strict=True)},
-            "rows": [[fraction_str(v) for v in row] + [fraction_str(p)]
-                     for row, p in sorted(self.probs.items())],
+            "domains": {
+                n: [fraction_str(v) for v in d]
+                for n, d in zip(self.variables, self.domains, strict=True)
+            },
+            "rows": [
+                [fraction_str(v) for v in row] + [fraction_str(p)]
+                for row, p in sorted(self.probs.items())
+            ],
         }
 
     def __repr__(self) -> str:
         return f"JointDistribution(variables={self.variables}, rows={len(self.probs)})"
-

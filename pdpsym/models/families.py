@@ -46,7 +46,7 @@ def all_tables(
     for comp in compositions(denominator, len(cells)):
         rows = [[*c, Fraction(k, denominator)] for c, k in zip(cells, comp, strict=True) if k]
         if full_support_values:
-            seen = [set() for _ in sizes]
+            seen: list[set[object]] = [set() for _ in sizes]
             for row in rows:
                 for j, v in enumerate(row[:-1]):
                     seen[j].add(v)
@@ -61,7 +61,7 @@ def tables_up_to(
     sizes: Sequence[int], max_denominator: int, full_support_values: bool = True
 ) -> Iterator[JointDistribution]:
     """``all_tables`` for denominators 1, 2, ..., ``max_denominator`` (duplicates skipped)."""
-    seen: set[tuple] = set()
+    seen: set[tuple[object, ...]] = set()
     for d in range(1, max_denominator + 1):
         for t in all_tables(sizes, d, full_support_values):
             key = tuple(sorted(t.probs.items()))
@@ -70,8 +70,9 @@ def tables_up_to(
                 yield t
 
 
-def random_table(rng: random.Random, sizes: Sequence[int], max_weight: int = 9,
-                 zero_prob: float = 0.2) -> JointDistribution:
+def random_table(
+    rng: random.Random, sizes: Sequence[int], max_weight: int = 9, zero_prob: float = 0.2
+) -> JointDistribution:
     """A seeded random exact table; cells are zero with probability ``zero_prob``."""
     cells = list(itertools.product(*(range(s) for s in sizes)))
     while True:
@@ -86,8 +87,9 @@ def random_table(rng: random.Random, sizes: Sequence[int], max_weight: int = 9,
     )
 
 
-def random_product(rng: random.Random, sizes: Sequence[int], max_weight: int = 9
-                   ) -> JointDistribution:
+def random_product(
+    rng: random.Random, sizes: Sequence[int], max_weight: int = 9
+) -> JointDistribution:
     """A seeded random product distribution with full-support marginals."""
     margs = {}
     for name, s in zip(_names(len(sizes)), sizes, strict=True):

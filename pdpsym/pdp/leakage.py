@@ -116,6 +116,12 @@ class LeakageResult:
     def ok(self) -> bool:
         return self.status == "ok"
 
+    def require(self) -> LogRatio:
+        """The exact value; a ValueError when there is no compatible pair."""
+        if self.value is None:
+            raise ValueError(f"{self.adversary}: {self.status}")
+        return self.value
+
     def expression(self) -> sympy.Expr:
         if self.value is None:
             raise ValueError(f"{self.adversary}: {self.status}")
@@ -228,7 +234,8 @@ def _tables(model: JointDistribution, query: LinearQuery, adv: Adversary, D: int
 
 def _too_big(model: JointDistribution, query: LinearQuery, D: int) -> bool:
     span = sum(
-        max(abs(query.weight(v) * x) for x in dom) for v, dom in zip(model.variables, model.domains, strict=True)
+        max(abs(query.weight(v) * x) for x in dom)
+        for v, dom in zip(model.variables, model.domains, strict=True)
     )
     return span * D * 4 >= 2**62
 
@@ -321,7 +328,12 @@ def _leakage_of(
     def key_of(flat: int) -> object:
         a, b, k, r = (int(x) for x in np.unravel_index(flat, (d_i, d_i, nK, len(R))))
         rr = int(R[r])
-        return (_reduced(t.C[a, k]), _reduced(t.C[b, k]), rr - int(t.base[a, k]), rr - int(t.base[b, k]))
+        return (
+            _reduced(t.C[a, k]),
+            _reduced(t.C[b, k]),
+            rr - int(t.base[a, k]),
+            rr - int(t.base[b, k]),
+        )
 
     lo_ab = np.minimum(lo[:, None, :], lo[None, :, :])
     hi_ab = np.maximum(hi[:, None, :], hi[None, :, :])
@@ -343,7 +355,8 @@ def _leakage_of(
         with np.errstate(divide="ignore", invalid="ignore"):
             logC = np.log(t.C.astype(float))
             expo = -np.abs(
-                Rf[None, None, None, :] - (t.base.astype(float)[:, :, None, None] + t.S.astype(float)[None, None, :, None])
+                Rf[None, None, None, :]
+                - (t.base.astype(float)[:, :, None, None] + t.S.astype(float)[None, None, :, None])
             ) / float(Dlam)
             terms = logC[:, :, :, None] + expo
             m = terms.max(axis=2)
@@ -432,8 +445,10 @@ def bayes_identity_holds(
     LogRatios of exp-polynomials and equality is the exact zero test of
     ``num_L den_R - num_R den_L``.
     """
-    prior = model.marginal([adv.target, *adv.known]).conditional(x_K) if x_K else model.marginal(
-        [adv.target]
+    prior = (
+        model.marginal([adv.target, *adv.known]).conditional(x_K)
+        if x_K
+        else model.marginal([adv.target])
     )
     theta = {row[0]: p for row, p in prior.probs.items()}
     ta, tb = theta[Fraction(x_i)], theta[Fraction(x_i_prime)]
@@ -447,7 +462,9 @@ def bayes_identity_holds(
     post_a = dens[Fraction(x_i)].scale(ta)
     post_b = dens[Fraction(x_i_prime)].scale(tb)
     # LHS = ln[(post_a/evidence)/(post_b/evidence)] - ln[ta/tb]
-    lhs = LogRatio(post_a * evidence * ExpPoly.constant(tb), post_b * evidence * ExpPoly.constant(ta))
+    lhs = LogRatio(
+        post_a * evidence * ExpPoly.constant(tb), post_b * evidence * ExpPoly.constant(ta)
+    )
     rhs = LogRatio(dens[Fraction(x_i)], dens[Fraction(x_i_prime)])
     return (lhs.num * rhs.den - rhs.num * lhs.den).is_zero()
 
@@ -460,7 +477,9 @@ def group_dp_bound(
     return sum((query.sensitivity(model, k) for k in members), Fraction(0)) / Fraction(lam)
 
 
-def theorem1_value(model: JointDistribution, adv: Adversary, lam: Fraction, query: LinearQuery) -> Fraction:
+def theorem1_value(
+    model: JointDistribution, adv: Adversary, lam: Fraction, query: LinearQuery
+) -> Fraction:
     """Theorem 1: with mutually independent tuples every adversary leaks ``Delta_i / lambda``."""
     return query.sensitivity(model, adv.target) / Fraction(lam)
 
