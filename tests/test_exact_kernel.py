@@ -141,3 +141,16 @@ def test_screen_then_decide_returns_the_exact_maximum_among_near_ties():
         floats, lambda k: exact[k], lambda a, b: compare(a, b).sign
     )
     assert idx == 1 and decided == 2
+
+
+_terms = st.lists(
+    st.tuples(st.fractions(-3, 3, max_denominator=4), st.fractions(1, 5, max_denominator=5)),
+    min_size=1,
+    max_size=4,
+)
+
+
+@given(_terms, _terms)
+def test_logratio_exact_text_reads_back_as_the_same_value(a, b):
+    value = LogRatio(ExpPoly(a), ExpPoly(b))
+    assert sympy.simplify(sympy.parse_expr(value.exact_text()) - value.sympy()) == 0

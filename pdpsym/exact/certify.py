@@ -296,6 +296,9 @@ def certify(value: Exact, digits: int = 30, max_prec: int = MAX_PREC) -> Certifi
 
 def exact_str(value: Exact) -> str:
     """The exact value as a string that ``sympy.parse_expr`` reads back."""
+    text = getattr(value, "exact_text", None)
+    if text is not None:
+        return str(text())
     return sympy.sstr(as_sympy(value))
 
 

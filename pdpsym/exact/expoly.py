@@ -26,6 +26,10 @@ from pdpsym.errors import Undecided
 from pdpsym.exact.certify import MAX_PREC, arb_from_fraction, ball_endpoints
 
 
+def _q(q: Fraction) -> str:
+    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+
+
 class ExpPoly:
     """``sum_k c_k e^{a_k}``: exponent -> coefficient, zero coefficients dropped."""
 
@@ -38,6 +42,13 @@ class ExpPoly:
             a, c = Fraction(a), Fraction(c)
             acc[a] = acc.get(a, Fraction(0)) + c
         self.terms = {a: c for a, c in acc.items() if c != 0}
+
+    @classmethod
+    def _clean(cls, terms: dict[Fraction, Fraction]) -> ExpPoly:
+        """Trusted constructor: Fraction keys and non-zero Fraction values already."""
+        obj = cls.__new__(cls)
+        obj.terms = terms
+        return obj
 
     @classmethod
     def constant(cls, c: Fraction | int) -> ExpPoly:
@@ -58,11 +69,15 @@ class ExpPoly:
         )
 
     def scale(self, c: Fraction) -> ExpPoly:
-        return ExpPoly({a: c * v for a, v in self.terms.items()})
+        c = Fraction(c)
+        if c == 0:
+            return ExpPoly()
+        return ExpPoly._clean({a: c * v for a, v in self.terms.items()})
 
     def shift(self, a: Fraction) -> ExpPoly:
         """Multiply by ``e^a``."""
-        return ExpPoly({b + a: c for b, c in self.terms.items()})
+        a = Fraction(a)
+        return ExpPoly._clean({b + a: c for b, c in self.terms.items()})
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ExpPoly) and self.terms == other.terms
@@ -107,22 +122,43 @@ class ExpPoly:
             )
         )
 
+    def text(self) -> str:
+        """The sum as sympy-readable text, built directly (sympy's own printing is slow)."""
+        parts = []
+        for a, c in sorted(self.terms.items()):
+            mag = abs(c)
+            if a == 0:
+                body = _q(mag)
+            else:
+                e = "E" if a == 1 else f"exp({_q(a)})"
+                body = e if mag == 1 else f"{_q(mag)}*{e}"
+            parts.append(("-" if c < 0 else "+", body))
+        if not parts:
+            return "0"
+        head = ("-" if parts[0][0] == "-" else "") + parts[0][1]
+        return head + "".join(f" {sign} {body}" for sign, body in parts[1:])
+
     def __float__(self) -> float:
         return float(self.arb(64).mid())
 
     def __repr__(self) -> str:
-        return f"ExpPoly({self.sympy()})"
+        return f"ExpPoly({self.text()})"
+
+
+_UNSET: Any = object()
 
 
 class LogRatio:
     """``ln(num / den)`` for positive ExpPolys, with an exact comparison."""
 
-    __slots__ = ("num", "den")
+    __slots__ = ("num", "den", "_monomial", "_normalized")
 
     def __init__(self, num: ExpPoly, den: ExpPoly) -> None:
         if num.is_zero() or den.is_zero():
             raise ValueError("LogRatio needs non-zero numerator and denominator")
         self.num, self.den = num, den
+        self._monomial: Any = _UNSET
+        self._normalized: Any = _UNSET
 
     def exact_compare(self, other: LogRatio) -> int:
         """Sign of self - other: sign(n1 d2 - n2 d1), the denominators being positive."""
@@ -138,13 +174,16 @@ class LogRatio:
         return -self if self.sign() < 0 else self
 
     def monomial_ratio(self) -> tuple[Fraction, Fraction] | None:
-        """(c, a) with num = c e^a den exactly, if such a monomial exists."""
-        (a1, c1) = max(self.num.terms.items())
-        (a2, c2) = max(self.den.terms.items())
-        c, a = c1 / c2, a1 - a2
-        if self.num == self.den.scale(c).shift(a):
-            return c, a
-        return None
+        """(c, a) with num = c e^a den exactly, if such a monomial exists (cached)."""
+        if self._monomial is _UNSET:
+            self._monomial = None
+            if len(self.num.terms) == len(self.den.terms):
+                (a1, c1) = max(self.num.terms.items())
+                (a2, c2) = max(self.den.terms.items())
+                c, a = c1 / c2, a1 - a2
+                if self.num == self.den.scale(c).shift(a):
+                    self._monomial = (c, a)
+        return self._monomial
 
     def as_rational(self) -> Fraction | None:
         m = self.monomial_ratio()
@@ -152,6 +191,11 @@ class LogRatio:
 
     def normalized(self) -> LogRatio:
         """Same value; exponents shifted so the smallest is 0, coefficients made integral."""
+        if self._normalized is _UNSET:
+            self._normalized = self._normalize()
+        return self._normalized
+
+    def _normalize(self) -> LogRatio:
         shift = -min(min(self.num.terms), min(self.den.terms))
         coeffs = list(self.num.terms.values()) + list(self.den.terms.values())
         scale = Fraction(math.lcm(*(c.denominator for c in coeffs)))
@@ -172,8 +216,21 @@ class LogRatio:
         n = self.normalized()
         return sympy.log(n.num.sympy() / n.den.sympy())
 
+    def exact_text(self) -> str:
+        """sympy-readable text of the value (equal to ``str(self.sympy())`` in content)."""
+        m = self.monomial_ratio()
+        if m is not None:
+            return str(self.sympy())
+        n = self.normalized()
+        num, den = n.num.text(), n.den.text()
+        if len(n.num.terms) > 1 or num.startswith("-"):
+            num = f"({num})"
+        if not (den.isdigit() or den == "E"):
+            den = f"({den})"
+        return f"log({num}/{den})"
+
     def __float__(self) -> float:
         return float(self.arb(64).mid())
 
     def __repr__(self) -> str:
-        return f"LogRatio({self.sympy()})"
+        return f"LogRatio({self.exact_text()})"

@@ -172,7 +172,7 @@ class _Tables:
     """
 
     target_values: tuple[Fraction, ...]
-    known_configs: list[tuple[Fraction, ...]]
+    known_domains: list[tuple[Fraction, ...]]
     S: np.ndarray
     base: np.ndarray
     C: np.ndarray
@@ -194,13 +194,15 @@ def _scaled_values(model: JointDistribution, query: LinearQuery, name: str, D: i
     return [int(w * x * D) for x in model.domain(name)]
 
 
-def _tables(model: JointDistribution, query: LinearQuery, adv: Adversary, D: int) -> _Tables:
+def _tables(
+    model: JointDistribution, query: LinearQuery, adv: Adversary, D: int, big: bool
+) -> _Tables:
     names = model.variables
     i = names.index(adv.target)
     K = [names.index(k) for k in adv.known]
     U = [names.index(u) for u in adv.unknown(model)]
     counts = model.counts
-    big = counts.dtype == object or _too_big(model, query, D)
+    big = big or counts.dtype == object
     itype: Any = object if big else np.int64
     T = np.transpose(counts, [i, *K, *U])
     d_i = counts.shape[i]
@@ -228,8 +230,7 @@ def _tables(model: JointDistribution, query: LinearQuery, adv: Adversary, D: int
         vals = np.array(_scaled_values(model, query, names[k], D), dtype=itype)
         bK = (bK[:, None] + vals[None, :]).ravel()
     base = base + bK.reshape(1, -1)
-    configs = list(itertools.product(*(model.domains[k] for k in K)))
-    return _Tables(model.domains[i], configs, S, base, C, C.sum(axis=2), D)
+    return _Tables(model.domains[i], [model.domains[k] for k in K], S, base, C, C.sum(axis=2), D)
 
 
 def _too_big(model: JointDistribution, query: LinearQuery, D: int) -> bool:
@@ -259,7 +260,7 @@ def leakage(
     adv = Adversary.of(model, target, known)
     query = query or LinearQuery.sum(model.variables)
     D = _scale_of(model, query)
-    return _leakage_of(model, adv, lam, query, D, method)
+    return _leakage_of(model, adv, lam, query, D, method, _too_big(model, query, D))
 
 
 def all_adversaries(model: JointDistribution) -> Iterator[Adversary]:
@@ -286,9 +287,10 @@ def leakage_all(
         raise InputError("--lam", f"must be > 0, got {fraction_str(lam)}")
     query = query or LinearQuery.sum(model.variables)
     D = _scale_of(model, query)
+    big = _too_big(model, query, D)
     out = []
     for adv in all_adversaries(model):
-        out.append(_leakage_of(model, adv, lam, query, D, method))
+        out.append(_leakage_of(model, adv, lam, query, D, method, big))
         if progress is not None:
             progress.update(1)
     return out
@@ -301,8 +303,9 @@ def _leakage_of(
     query: LinearQuery,
     D: int,
     method: str,
+    big: bool,
 ) -> LeakageResult:
-    t = _tables(model, query, adv, D)
+    t = _tables(model, query, adv, D, big)
     d_i, nK, nS = t.C.shape
     Dlam = D * lam
     P = t.P
@@ -371,10 +374,17 @@ def _leakage_of(
     witness = Witness(
         t.target_values[a],
         t.target_values[b],
-        dict(zip(adv.known, t.known_configs[k], strict=True)),
+        dict(zip(adv.known, _config(t.known_domains, k), strict=True)),
         Fraction(int(R[r]), D),
     )
     return LeakageResult(adv, lam, "ok", best, witness, n_cand, decided)
+
+
+def _config(domains: list[tuple[Fraction, ...]], k: int) -> tuple[Fraction, ...]:
+    """The k-th joint value of the known tuples, in C (row-major) order."""
+    shape = [len(d) for d in domains]
+    idx = np.unravel_index(k, shape) if shape else ()
+    return tuple(d[int(j)] for d, j in zip(domains, idx, strict=True))
 
 
 def _reduced(row: np.ndarray) -> tuple[int, ...]:
@@ -393,13 +403,13 @@ def _exact_ratio(t: _Tables, a: int, b: int, k: int, r: int, Dlam: Fraction) -> 
 
 def _density(t: _Tables, a: int, k: int, r: int, Dlam: Fraction, factor: int) -> ExpPoly:
     base = int(t.base[a, k])
-    terms: dict[Fraction, Fraction] = {}
-    for s, c in zip(t.S, t.C[a, k], strict=True):
-        c = int(c)
+    p, q = Dlam.numerator, Dlam.denominator
+    acc: dict[int, int] = {}
+    for s, c in zip(t.S.tolist(), t.C[a, k].tolist(), strict=True):
         if c:
-            e = Fraction(-abs(r - base - int(s))) / Dlam
-            terms[e] = terms.get(e, Fraction(0)) + c * factor
-    return ExpPoly(terms)
+            d = abs(r - base - int(s))
+            acc[d] = acc.get(d, 0) + int(c) * factor
+    return ExpPoly._clean({Fraction(-d * q, p): Fraction(c) for d, c in acc.items()})
 
 
 # --- Eq. 3, Remark 1 (Eq. 4), Theorems 1 and 4 -------------------------------------------
