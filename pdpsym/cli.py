@@ -19,6 +19,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "pdpsym.claims.commands",
     "pdpsym.pdp.commands",
     "pdpsym.pdp.gaussian_commands",
+    "pdpsym.pdp.whg_commands",
 )
 
 

@@ -12,7 +12,11 @@ from pdpsym.claims.catalogue import CATALOGUE, PAPERS
 from pdpsym.claims.registry import ClaimResult, RunConfig, checker, run_claim, select
 
 CHECKER_MODULES: tuple[str, ...] = (
+    "pdpsym.claims.dmkb2020_general",
     "pdpsym.claims.li2019",
+    "pdpsym.claims.li2019_whg",
+    "pdpsym.claims.lmm2016",
+    "pdpsym.claims.li2019_gaussian",
 )
 
 for _name in CHECKER_MODULES:

@@ -25,6 +25,7 @@ k-anonymity and geometric modules: every output law there is a set of ranges of 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -73,7 +74,7 @@ class CountLaw:
     def m(self) -> int:
         return len(self.ps)
 
-    @property
+    @functools.cached_property
     def common_p(self) -> Fraction | None:
         if not self.ps:
             return None
@@ -90,8 +91,7 @@ class CountLaw:
             if p is not None:
                 m = self.m
                 self._exact = [
-                    Fraction(sympy.binomial(m, s)) * p**s * (1 - p) ** (m - s)
-                    for s in range(m + 1)
+                    Fraction(sympy.binomial(m, s)) * p**s * (1 - p) ** (m - s) for s in range(m + 1)
                 ]
             else:
                 pmf = [Fraction(1)]
@@ -150,8 +150,7 @@ class CountLaw:
                 for s in range(lo, hi + 1):
                     acc += vals[s]
                 return acc
-            # both tails summed upwards from their small ends: no cancellation
-            return 1 - pre[lo - 1] - suf[hi + 1] if False else _sum(vals[lo : hi + 1])
+            return _sum(vals[lo : hi + 1])
 
     def sympy_range(self, lo: int, hi: int) -> sympy.Expr:
         """The exact mass ``P[lo <= S <= hi]`` as a sympy expression."""
@@ -162,15 +161,32 @@ class CountLaw:
             return sympy.Rational(*_nd(sum(self.exact_pmf()[lo : hi + 1], Fraction(0))))
         p = self.common_p
         if p is not None:
-            k = sympy.Symbol("k", integer=True, nonnegative=True)
             ps = sympy.Rational(p.numerator, p.denominator)
-            return sympy.Sum(
-                sympy.binomial(self.m, k) * ps**k * (1 - ps) ** (self.m - k), (k, lo, hi)
-            )
+            return BinomialMass(sympy.Integer(self.m), ps, sympy.Integer(lo), sympy.Integer(hi))
         digest = hashlib.sha256(",".join(map(str, self.ps)).encode()).hexdigest()[:16]
         return sympy.Function("PoissonBinomialMass")(
             sympy.Integer(self.m), sympy.Integer(lo), sympy.Integer(hi), sympy.Symbol(f"p_{digest}")
         )
+
+
+class BinomialMass(sympy.Function):
+    """``BinomialMass(m, p, lo, hi) = sum_{k=lo}^{hi} binomial(m, k) p^k (1-p)^(m-k)``.
+
+    An exact value kept unexpanded (its expansion is a rational with ~m log(q) digits);
+    ``.rewrite(sympy.Sum)`` gives the sum, ``evalf`` evaluates it with arb balls.
+    """
+
+    nargs = 4
+
+    def _eval_rewrite_as_Sum(self, m: Any, p: Any, lo: Any, hi: Any, **kwargs: Any) -> Any:
+        k = sympy.Symbol("k", integer=True, nonnegative=True)
+        return sympy.Sum(sympy.binomial(m, k) * p**k * (1 - p) ** (m - k), (k, lo, hi))
+
+    def _eval_evalf(self, prec: int) -> Any:
+        m, p, lo, hi = self.args
+        law = CountLaw.homogeneous(int(m), Fraction(int(p.p), int(p.q)))
+        ball = law.arb_range(int(lo), int(hi), prec + 32)
+        return sympy.Float(ball.mid().str(radius=False, more=True, digits=prec // 3 + 5), prec // 3)
 
 
 def _nd(q: Fraction) -> tuple[int, int]:
@@ -258,6 +274,12 @@ class Mass:
 
     parts: tuple[tuple[Fraction, CountLaw, tuple[tuple[int, int], ...]], ...]
 
+    @classmethod
+    def of(cls, weight: Fraction, law: CountLaw, ranges: Sequence[tuple[int, int]]) -> Mass:
+        """``weight * P[S in union of ranges]`` with the ranges clipped and merged."""
+        clipped = [(max(lo, 0), min(hi, law.m)) for lo, hi in ranges]
+        return cls(((Fraction(weight), law, tuple(_merge(clipped))),))
+
     def exact(self) -> Fraction | None:
         if not all(law.is_exact() for _, law, _ in self.parts):
             return None
@@ -341,8 +363,10 @@ def positive_sign(p_mass: Any, q_mass: Any, eps: Fraction, prec0: int = 128) -> 
     qp = p_mass(None)
     qq = q_mass(None)
     if qp is not None and qq is not None:
-        if qq == 0 or eps == 0:
-            return qp - qq * (1 if eps == 0 else 0) > 0 if eps == 0 else qp > 0
+        if eps == 0:
+            return bool(qp > qq)
+        if qq == 0:
+            return bool(qp > 0)
         if qp == 0:
             return False
     prec = prec0
@@ -353,10 +377,28 @@ def positive_sign(p_mass: Any, q_mass: Any, eps: Fraction, prec0: int = 128) -> 
                 return True
             if x < 0:
                 return False
-            if qp is None and x.is_exact() and x == 0:
+            if x.is_exact() and x == 0:  # both masses exactly 0 (outside the support)
                 return False
         prec *= 2
     raise Undecided("sign of a privacy-curve summand", MAX_PREC)
+
+
+def ratio_exceeds_exp(ratio: Fraction, eps: Fraction) -> bool:
+    """Decide ``ratio > e^eps`` for rationals (never a tie when ``eps != 0``)."""
+    if eps == 0:
+        return ratio > 1
+    if ratio <= 0:
+        return False
+    prec = 64
+    while prec <= MAX_PREC:
+        with ctx.workprec(prec):
+            x = _arbq(ratio) - _arbq(eps).exp()
+            if x > 0:
+                return True
+            if x < 0:
+                return False
+        prec *= 2
+    raise Undecided("ratio against e^eps", MAX_PREC)
 
 
 def hockey(p_law: OutputLaw, q_law: OutputLaw, eps: Fraction) -> Hockey:
@@ -384,8 +426,8 @@ def hockey(p_law: OutputLaw, q_law: OutputLaw, eps: Fraction) -> Hockey:
 
         if positive_sign(pm, qm, eps):
             chosen.append(o)
-    a = Mass(((p_law.weight, p_law.law, tuple(p_law.ranges[o] for o in chosen)),))
-    b = Mass(((q_law.weight, q_law.law, tuple(q_law.ranges[o] for o in chosen)),))
+    a = Mass.of(p_law.weight, p_law.law, [p_law.ranges[o] for o in chosen])
+    b = Mass.of(q_law.weight, q_law.law, [q_law.ranges[o] for o in chosen])
     return Hockey(a, b, eps)
 
 
@@ -469,7 +511,13 @@ def counting_delta_fast(law: CountLaw, eps: Fraction) -> Exact:
     results = []
     for pl, ql, suffix in ((one, zero, True), (zero, one, False)):
 
-        def pos(o: int, pl: OutputLaw = pl, ql: OutputLaw = ql) -> bool:
+        def pos(o: int, pl: OutputLaw = pl, ql: OutputLaw = ql, suffix: bool = suffix) -> bool:
+            p = law.common_p
+            if p is not None and 1 <= o <= m:
+                # P[S=o-1]/P[S=o] = (1-p) o / (p (m-o+1)): a rational against e^eps
+                r = (1 - p) * o / (p * (m - o + 1))
+                ratio = r if suffix else 1 / r
+                return ratio_exceeds_exp(ratio, eps)
             if law.is_exact():
                 return positive_sign(
                     lambda pr: pl.exact_mass(o) if pr is None else _arbq(pl.exact_mass(o)),

@@ -147,11 +147,11 @@ class GaussianModel:
         piv = ldl_pivots(rows)
         if len(piv) < n or piv[-1] <= 0:
             k = len(piv)
-            raise InputError(
-                "cov",
-                f"not positive definite: leading principal minor of order {k} is "
-                f"{'zero' if piv[-1] == 0 else 'negative'}",
-            )
+            if piv[-1] == 0:
+                why = f"singular: leading principal minor of order {k} is zero"
+            else:
+                why = f"leading principal minor of order {k} is negative"
+            raise InputError("cov", f"not positive definite ({why})")
         rng: dict[str, tuple[Fraction, Fraction]] = {}
         for name, pair in (ranges or {}).items():
             if name not in names:

@@ -21,7 +21,7 @@ zero is refused (the paper's "compatible" condition, Definition 3).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -30,12 +30,12 @@ from pdpsym.errors import InputError
 
 BOTTOM = "⊥"
 
-Database = tuple[Hashable, ...]
-PMF = dict[Hashable, Fraction]
-Mechanism = Callable[[Database], Mapping[Hashable, Fraction]]
+Database = tuple[Any, ...]
+PMF = dict[Any, Fraction]
+Mechanism = Callable[[Database], Mapping[Any, Fraction]]
 
 
-def check_pmf(pmf: Mapping[Hashable, Any], field: str) -> PMF:
+def check_pmf(pmf: Mapping[Any, Any], field: str) -> PMF:
     """Validate an exact PMF: rational, non-negative, summing to exactly 1; drop zeros."""
     out: PMF = {}
     total = Fraction(0)
@@ -58,12 +58,12 @@ class Scenario:
     """An exact distribution ``theta`` over ``(D, B)``: database and partial knowledge."""
 
     n: int
-    joint: Mapping[tuple[Database, Hashable], Fraction]
+    joint: Mapping[tuple[Database, Any], Fraction]
 
     # --- constructors ------------------------------------------------------------
 
     @classmethod
-    def from_joint(cls, joint: Mapping[tuple[Database, Hashable], Any]) -> Scenario:
+    def from_joint(cls, joint: Mapping[tuple[Database, Any], Any]) -> Scenario:
         pmf = check_pmf(joint, "theta")
         sizes = {len(d) for d, _ in pmf}
         if len(sizes) != 1:
@@ -74,11 +74,11 @@ class Scenario:
     def from_databases(
         cls,
         databases: Mapping[Database, Any],
-        knowledge: Callable[[Database], Hashable] = lambda d: (),
+        knowledge: Callable[[Database], Any] = lambda d: (),
     ) -> Scenario:
         """``theta`` from a PMF over databases and a deterministic partial knowledge ``B(D)``."""
         pmf = check_pmf(databases, "theta")
-        joint: dict[tuple[Database, Hashable], Fraction] = {}
+        joint: dict[tuple[Database, Any], Fraction] = {}
         for d, p in pmf.items():
             key = (tuple(d), knowledge(tuple(d)))
             joint[key] = joint.get(key, Fraction(0)) + p
@@ -86,7 +86,7 @@ class Scenario:
 
     @classmethod
     def independent(
-        cls, records: Sequence[Mapping[Hashable, Any]], known: Iterable[int] = ()
+        cls, records: Sequence[Mapping[Any, Any]], known: Iterable[int] = ()
     ) -> Scenario:
         """Independent records with the given PMFs; ``B`` = the records at ``known``."""
         pmfs = [check_pmf(r, f"records[{k}]") for k, r in enumerate(records)]
@@ -115,17 +115,17 @@ class Scenario:
 
     # --- queries -----------------------------------------------------------------
 
-    def record_values(self, i: int) -> list[Hashable]:
+    def record_values(self, i: int) -> list[Any]:
         """Values of ``D(i)`` with positive probability, in a stable order."""
         return sorted({d[i] for d, _ in self.joint}, key=repr)
 
-    def knowledge_values(self) -> list[Hashable]:
+    def knowledge_values(self) -> list[Any]:
         return sorted({b for _, b in self.joint}, key=repr)
 
-    def prob_record(self, i: int, a: Hashable) -> Fraction:
+    def prob_record(self, i: int, a: Any) -> Fraction:
         return sum((p for (d, _), p in self.joint.items() if d[i] == a), Fraction(0))
 
-    def prob_knowledge_given(self, i: int, a: Hashable, bhat: Hashable) -> Fraction:
+    def prob_knowledge_given(self, i: int, a: Any, bhat: Any) -> Fraction:
         """``P[B = bhat | D(i) = a]``."""
         pa = self.prob_record(i, a)
         if pa == 0:
@@ -133,13 +133,13 @@ class Scenario:
         num = sum((p for (d, b), p in self.joint.items() if d[i] == a and b == bhat), Fraction(0))
         return num / pa
 
-    def compatible(self, i: int, a: Hashable, bhat: Hashable) -> bool:
+    def compatible(self, i: int, a: Any, bhat: Any) -> bool:
         """``P[B = bhat, D(i) = a] != 0`` (Definition 3)."""
         return any(d[i] == a and b == bhat for (d, b) in self.joint)
 
-    def conditional(self, i: int, a: Hashable, bhat: Hashable | None = None) -> PMF:
+    def conditional(self, i: int, a: Any, bhat: Any | None = None) -> PMF:
         """``P[D = . | D(i) = a]`` or ``P[D = . | D(i) = a, B = bhat]`` over databases."""
-        sel: dict[Hashable, Fraction] = {}
+        sel: dict[Any, Fraction] = {}
         for (d, b), p in self.joint.items():
             if d[i] == a and (bhat is None or b == bhat):
                 sel[d] = sel.get(d, Fraction(0)) + p
@@ -148,7 +148,7 @@ class Scenario:
             raise InputError("condition", f"D({i})={a!r}, B={bhat!r} has probability zero")
         return {d: p / total for d, p in sel.items()}
 
-    def conditional_joint(self, i: int, a: Hashable) -> dict[tuple[Database, Hashable], Fraction]:
+    def conditional_joint(self, i: int, a: Any) -> dict[tuple[Database, Any], Fraction]:
         """``P[D = ., B = . | D(i) = a]``."""
         pa = self.prob_record(i, a)
         if pa == 0:
@@ -164,7 +164,7 @@ class Scenario:
 # --- mechanisms ------------------------------------------------------------------
 
 
-def deterministic(f: Callable[[Database], Hashable]) -> Mechanism:
+def deterministic(f: Callable[[Database], Any]) -> Mechanism:
     """The mechanism that outputs ``f(D)`` with probability 1."""
 
     def mech(d: Database) -> PMF:
@@ -173,9 +173,7 @@ def deterministic(f: Callable[[Database], Hashable]) -> Mechanism:
     return mech
 
 
-def output_pmf(
-    scenario: Scenario, mech: Mechanism, i: int, a: Hashable, bhat: Hashable | None = None
-) -> PMF:
+def output_pmf(scenario: Scenario, mech: Mechanism, i: int, a: Any, bhat: Any | None = None) -> PMF:
     """``P[M(D) = . | D(i) = a, B = bhat]`` (``bhat=None``: not conditioned on B)."""
     out: PMF = {}
     for d, p in scenario.conditional(i, a, bhat).items():
@@ -194,7 +192,7 @@ def compose(m1: Mechanism, m2: Mechanism) -> Mechanism:
     return mech
 
 
-def post_process(m: Mechanism, f: Callable[[Hashable], Mapping[Hashable, Fraction]]) -> Mechanism:
+def post_process(m: Mechanism, f: Callable[[Any], Mapping[Any, Fraction]]) -> Mechanism:
     """``f(M(D))`` for a (possibly randomized) post-processing kernel ``f`` (Proposition 5)."""
 
     def mech(d: Database) -> PMF:
@@ -217,5 +215,62 @@ def mixture(m1: Mechanism, m2: Mechanism, p: Fraction) -> Mechanism:
         for o, q in m2(d).items():
             out[o] = out.get(o, Fraction(0)) + (1 - p) * Fraction(q)
         return out
+
+    return mech
+
+
+# --- generators for checks (exact, seeded) ------------------------------------------------
+
+
+def random_pmf(rng: Any, keys: Sequence[Any], denominator: int, positive: bool) -> PMF:
+    """A random exact PMF on ``keys`` with the given denominator (all > 0 if ``positive``)."""
+    k = len(keys)
+    if positive:
+        denominator = max(denominator, k)
+        cuts = sorted(rng.sample(range(1, denominator), k - 1))
+        parts = [b - a for a, b in zip([0, *cuts], [*cuts, denominator], strict=True)]
+    else:
+        cuts = sorted(rng.randint(0, denominator) for _ in range(k - 1))
+        parts = [b - a for a, b in zip([0, *cuts], [*cuts, denominator], strict=True)]
+    return {key: Fraction(c, denominator) for key, c in zip(keys, parts, strict=True) if c}
+
+
+def random_scenario(rng: Any, n: int | None = None, correlated: bool | None = None) -> Scenario:
+    """A small random θ over binary records: independent with known records, or a full-support
+    correlated joint with a binary partial knowledge (every B̂ compatible with every D(i))."""
+    n = n if n is not None else rng.choice([2, 2, 3])
+    correlated = correlated if correlated is not None else rng.random() < 0.5
+    dbs = list(itertools.product((0, 1), repeat=n))
+    if not correlated:
+        ps = [Fraction(rng.randint(1, 5), 6) for _ in range(n)]
+        known = [j for j in range(1, n) if rng.random() < 0.5]
+        return Scenario.bernoulli(ps, known)
+    keys = [(d, b) for d in dbs for b in (0, 1)]
+    return Scenario.from_joint(random_pmf(rng, keys, rng.choice([24, 36, 48]), positive=True))
+
+
+def random_mechanism(
+    rng: Any, n: int, outputs: Sequence[Any] = (0, 1, 2, BOTTOM)
+) -> tuple[Mechanism, dict[Database, PMF]]:
+    """A random mechanism on binary databases of ``n`` records (deterministic or randomized)."""
+    table: dict[Database, PMF] = {}
+    det = rng.random() < 0.4
+    for d in itertools.product((0, 1), repeat=n):
+        if det:
+            table[d] = {rng.choice(list(outputs)): Fraction(1)}
+        else:
+            table[d] = random_pmf(rng, list(outputs), rng.choice([2, 3, 4]), positive=False)
+
+    def mech(d: Database) -> PMF:
+        return table[d]
+
+    return mech, table
+
+
+def table_mechanism(table: Mapping[Database, Mapping[Any, Fraction]]) -> Mechanism:
+    """The mechanism given by an explicit table ``D -> PMF``."""
+
+    def mech(d: Database) -> Mapping[Any, Fraction]:
+        return table[d]
 
     return mech

@@ -35,7 +35,7 @@ import sympy
 from flint import arb, ctx
 
 from pdpsym.errors import InputError
-from pdpsym.exact.certify import arb_from_fraction, ball_endpoints
+from pdpsym.exact.certify import arb_from_fraction, ball_endpoints, decimal_string
 from pdpsym.exact.numbers import fraction_str, to_sympy
 from pdpsym.models.gaussian import FMatrix, GaussianModel, solve, submatrix
 
@@ -253,7 +253,9 @@ def _bordered(inv: FMatrix, col: list[Fraction], d: Fraction) -> FMatrix:
     k = d - sum((col[q] * v[q] for q in range(len(col))), Fraction(0))
     if k == 0:
         raise ZeroDivisionError("singular")
-    out = [[inv[p][q] + v[p] * v[q] / k for q in range(len(v))] + [-v[p] / k] for p in range(len(v))]
+    out = [
+        [inv[p][q] + v[p] * v[q] / k for q in range(len(v))] + [-v[p] / k] for p in range(len(v))
+    ]
     out.append([-x / k for x in v] + [1 / k])
     return out
 
@@ -272,7 +274,9 @@ def all_conditionals(
     cf = [sum((cov[k][j] * w[j] for j in range(n)), Fraction(0)) for k in range(n)]
     var_f = sum((w[p] * cf[p] for p in range(n)), Fraction(0))
 
-    def visit(a: list[int], inv: FMatrix) -> Iterator[tuple[tuple[int, ...], list[Fraction], Fraction]]:
+    def visit(
+        a: list[int], inv: FMatrix
+    ) -> Iterator[tuple[tuple[int, ...], list[Fraction], Fraction]]:
         b = [cf[k] for k in a]
         beta = [sum((row[q] * b[q] for q in range(len(a))), Fraction(0)) for row in inv]
         s2 = var_f - sum((b[p] * beta[p] for p in range(len(a))), Fraction(0))
@@ -310,7 +314,14 @@ def all_adversaries(
             known = tuple(model.variables[k] for k in a if k != i)
             out.append(
                 GaussianLeakage(
-                    name, known, lam, beta[p], s2, low, high, theorem6_value(beta[p], low, high, lam)
+                    name,
+                    known,
+                    lam,
+                    beta[p],
+                    s2,
+                    low,
+                    high,
+                    theorem6_value(beta[p], low, high, lam),
                 )
             )
     out.sort(key=lambda g: (model.variables.index(g.target), len(g.known), g.known))
@@ -378,7 +389,7 @@ class Eq19Profile:
     never_exceeds: bool  # every ball lies below the bound (or equals it when c = 0)
     approaches_right: bool  # at the right end |ratio| is within tol of the bound
     approaches_left: bool
-    max_upper: Fraction  # largest upper end of any ball
+    max_upper: str  # largest upper end of any ball, rounded up to 20 digits
     points: int
     tol: Fraction
 
@@ -423,39 +434,72 @@ def eq19_profile(
     c_direct = (means[2] - means[0]) / (high - low)
     bound = abs(c_direct) * (high - low) / lam
     s_over = Fraction(0) if s2 == 0 else Fraction(int(2 * (float(s2) ** 0.5)) + 1)
-    reach = s_over * (12 + s_over / lam) + 40 * lam + abs(means[0]) + abs(means[2])
+    # far enough that a = t/s - s/lam >= 8 at both tails: the gap to the bound is < 1e-14
+    reach = s_over * (4 + s_over / lam) + 1 + max(abs(v) for v in means)
     rs = [-reach + 2 * reach * Fraction(k, grid - 1) for k in range(grid)]
-    with ctx.workprec(prec):
-        bound_b = arb_from_fraction(bound)
+    if s2 == 0:
+        # Laplace case: the log-ratio (|r - m_q| - |r - m_p|)/lam is rational, the bound attained
+        def exact_lr(r: Fraction, p: int, q: int) -> Fraction:
+            return (abs(r - means[q]) - abs(r - means[p])) / lam
+
+        never = all(
+            abs(exact_lr(r, p, q)) <= abs(means[p] - means[q]) / lam
+            for r in rs
+            for p in range(3)
+            for q in range(3)
+        )
+        mx = max(exact_lr(r, p, q) for r in rs for p in range(3) for q in range(3))
+        right_gap = bound - abs(exact_lr(rs[-1], 2, 0))
+        left_gap = bound - abs(exact_lr(rs[0], 2, 0))
+        return Eq19Profile(
+            bound,
+            never,
+            right_gap < tol,
+            left_gap < tol,
+            decimal_string(mx, 20, "up"),
+            grid * 9,
+            tol,
+        )
     never = True
     max_upper = Fraction(-(10**9))
-    ends = {}
     for r in rs:
         for p in range(3):
             for q in range(3):
-                if p == q:
-                    continue
-                lr = log_ratio_arb(r, means[p], means[q], s2, lam, prec)
-                lo, hi = ball_endpoints(lr)
-                max_upper = max(max_upper, hi)
                 if means[p] == means[q]:
-                    never = never and lo <= 0 <= hi
-                elif not (hi < bound):
-                    never = False
-                if (p, q) in ((2, 0), (0, 2)) and r in (rs[0], rs[-1]):
-                    ends[(r, p)] = lr
-    with ctx.workprec(prec):
-        right = abs(ends[(rs[-1], 2)])
-        left = abs(ends[(rs[0], 2)])
-        _, hi_r = ball_endpoints(bound_b - right)
-        _, hi_l = ball_endpoints(bound_b - left)
-    return Eq19Profile(bound, never, hi_r < tol, hi_l < tol, max_upper, grid * 6, tol)
+                    continue
+                pair_bound = abs(means[p] - means[q]) / lam
+                # the gap to the bound shrinks like e^{-t^2/(2 s^2)}: raise precision until decided
+                work = prec
+                while True:
+                    lo, hi = ball_endpoints(log_ratio_arb(r, means[p], means[q], s2, lam, work))
+                    if hi < pair_bound or lo >= pair_bound or work >= 1 << 14:
+                        break
+                    work *= 2
+                max_upper = max(max_upper, hi)
+                never = never and hi < pair_bound
+    gaps = []
+    for r in (rs[-1], rs[0]):
+        lr = log_ratio_arb(r, means[2], means[0], s2, lam, prec)
+        with ctx.workprec(prec):
+            _, hi = ball_endpoints(arb_from_fraction(bound) - abs(lr))
+        gaps.append(hi)
+    return Eq19Profile(
+        bound,
+        never,
+        gaps[0] < tol,
+        gaps[1] < tol,
+        decimal_string(max_upper, 20, "up"),
+        grid * 6,
+        tol,
+    )
 
 
 # --- Section VII, continuous data -----------------------------------------------------------
 
 
-def equicorrelated(n: int, rho: Fraction, rng: tuple[Fraction, Fraction] = (Fraction(0), Fraction(1))) -> GaussianModel:
+def equicorrelated(
+    n: int, rho: Fraction, rng: tuple[Fraction, Fraction] = (Fraction(0), Fraction(1))
+) -> GaussianModel:
     """Section VII-A: unit variances, every covariance ``rho`` (domain size 1)."""
     names = [f"x{k + 1}" for k in range(n)]
     cov = [[Fraction(1) if r == c else rho for c in range(n)] for r in range(n)]
@@ -483,8 +527,16 @@ def gaussian_sec7_findings(config: Any = None) -> list[dict[str, Any]]:
     """
     thorough = bool(getattr(config, "thorough", False))
     n, lam = 15, Fraction(1)
-    pos = [Fraction(k, 10) for k in range(0, 10)] if thorough else [Fraction(k, 5) for k in range(0, 5)]
-    negs = [Fraction(-k, 150) for k in range(0, 10)] if thorough else [Fraction(-k, 50) for k in range(0, 4)]
+    pos = (
+        [Fraction(k, 10) for k in range(0, 10)]
+        if thorough
+        else [Fraction(k, 5) for k in range(0, 5)]
+    )
+    negs = (
+        [Fraction(-k, 150) for k in range(0, 10)]
+        if thorough
+        else [Fraction(-k, 50) for k in range(0, 4)]
+    )
     table = {rho: _layer_values(n, rho, lam) for rho in sorted(set(pos + negs))}
     neg_sorted = sorted(r for r in table if r <= 0)
     pos_sorted = sorted(r for r in table if r >= 0)
@@ -512,13 +564,20 @@ def gaussian_sec7_findings(config: Any = None) -> list[dict[str, Any]]:
         }
     )
 
-    def monotone_in_rho(rhos: list[Fraction], increasing: bool) -> tuple[bool, dict[str, str] | None]:
+    def monotone_in_rho(
+        rhos: list[Fraction], increasing: bool
+    ) -> tuple[bool, dict[str, str] | None]:
         for layer in range(2, n + 1):
             for a, b in zip(rhos, rhos[1:], strict=False):
                 va, vb = table[a][layer - 1], table[b][layer - 1]
                 if (vb <= va) if increasing else (vb >= va):
-                    return False, {"layer": str(layer), "rho_a": fraction_str(a), "rho_b": fraction_str(b),
-                                   "PL_a": fraction_str(va), "PL_b": fraction_str(vb)}
+                    return False, {
+                        "layer": str(layer),
+                        "rho_a": fraction_str(a),
+                        "rho_b": fraction_str(b),
+                        "PL_a": fraction_str(va),
+                        "PL_b": fraction_str(vb),
+                    }
         return True, None
 
     ok, cx = monotone_in_rho(pos_sorted, True)
@@ -547,19 +606,26 @@ def gaussian_sec7_findings(config: Any = None) -> list[dict[str, Any]]:
         }
     )
 
-    def monotone_in_layer(rhos: list[Fraction], increasing: bool) -> tuple[bool, dict[str, str] | None]:
+    def monotone_in_layer(
+        rhos: list[Fraction], increasing: bool
+    ) -> tuple[bool, dict[str, str] | None]:
         for rho in rhos:
             row = table[rho]
             for layer in range(1, n):
                 a, b = row[layer - 1], row[layer]
                 if (b <= a) if increasing else (b >= a):
-                    return False, {"rho": fraction_str(rho), "layer_a": str(layer),
-                                   "layer_b": str(layer + 1), "PL_a": fraction_str(a),
-                                   "PL_b": fraction_str(b)}
+                    return False, {
+                        "rho": fraction_str(rho),
+                        "layer_a": str(layer),
+                        "layer_b": str(layer + 1),
+                        "PL_a": fraction_str(a),
+                        "PL_b": fraction_str(b),
+                    }
         return True, None
 
     p_nonzero = [r for r in pos_sorted if r > 0]
-    n_nonzero = [r for r in neg_sorted if r < 0]
+    # ordered search from the weakest correlation outward: the first failure is minimal
+    n_nonzero = sorted((r for r in neg_sorted if r < 0), key=abs)
     ok, cx = monotone_in_layer(p_nonzero, True)
     findings.append(
         {

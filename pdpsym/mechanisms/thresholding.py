@@ -1,0 +1,199 @@
+"""The T-thresholding mechanism M_T (DMKB20 Definition 15) and its exact privacy curves.
+
+``M_T(D)`` computes ``k = sum_i D(i)`` and returns ``⊥`` if ``k <= T`` and ``k`` otherwise.
+The attacker's background knowledge ``B`` is the value of ``|B|`` fixed records, of which
+``b`` are 1 (Section 4.2, proof of Theorem 4). With ``S`` the count of the ``m = n - |B| - 1``
+other unknown records, given ``D(i) = a`` and ``b``:
+
+    P[M_T = ⊥ | a, b] = P[S <= T - b - a],   P[M_T = k | a, b] = P[S = k - b - a]  (k > T).
+
+The PLRV (Definition 11) is ``L_{a,b'}(o, b) = ln(P[o | a, b] / P[o | b', b])``. Exact curves:
+
+* ``apk(b)`` -- Definition 12 for the knowledge value ``b`` (a fixed, possibly chosen ``B``);
+* ``ppk`` -- Definition 13: ``sum_b P[b] apk(b)`` (Theorem 1), ``P[b] = f(b, |B|, p)``;
+* APKDP ``delta`` -- the maximum of ``apk(b)`` over ``b = 0..|B|``.
+
+Each is maximized over both directions ``(a, b') in {(1,0), (0,1)}``. Values are exact
+``A - e^eps B`` (see :mod:`pdpsym.mechanisms.counting`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import sympy
+
+from pdpsym.errors import InputError
+from pdpsym.exact.certify import Exact
+from pdpsym.exact.compare import compare
+from pdpsym.mechanisms.counting import (
+    CountLaw,
+    Hockey,
+    Mass,
+    OutputLaw,
+    hockey,
+    positive_sign,
+    ratio_exceeds_exp,
+)
+
+BOT = "⊥"
+
+
+def check_threshold(n: int, T: int, known_size: int = 0) -> None:
+    if n < 1:
+        raise InputError("--n", f"must be >= 1, got {n}")
+    if T < 0 or T >= n:
+        raise InputError("--T", f"must satisfy 0 <= T < n = {n}, got {T}")
+    if known_size < 0 or known_size > n - 1:
+        raise InputError("--known-size", f"must satisfy 0 <= |B| <= n - 1 = {n - 1}")
+
+
+@dataclass(frozen=True)
+class Thresholding:
+    """``M_T`` over ``n`` records; the target's unknown peers have law ``others``."""
+
+    n: int
+    T: int
+    others: CountLaw  # the m = n - |B| - 1 unknown records other than the target
+
+    @property
+    def known_size(self) -> int:
+        return self.n - 1 - self.others.m
+
+    @classmethod
+    def homogeneous(cls, n: int, p: Fraction, T: int, known_size: int = 0) -> Thresholding:
+        check_threshold(n, T, known_size)
+        return cls(n, T, CountLaw.homogeneous(n - known_size - 1, Fraction(p)))
+
+    def outputs(self) -> list[str | int]:
+        return [BOT, *range(self.T + 1, self.n + 1)]
+
+    def output_law(self, a: int, b: int, weight: Fraction = Fraction(1)) -> OutputLaw:
+        """The law of ``M_T`` given ``D(i) = a`` and ``b`` ones in ``B`` (weighted)."""
+        shift = a + b
+        ranges = [(0, self.T - shift)] + [
+            (k - shift, k - shift) for k in range(self.T + 1, self.n + 1)
+        ]
+        return OutputLaw(self.others, tuple(ranges), weight)
+
+    def exact_probability(self, o: str | int, a: int, b: int = 0) -> Fraction:
+        law = self.output_law(a, b)
+        idx = 0 if o == BOT else int(o) - self.T
+        return law.exact_mass(idx)
+
+    def plrv(self, o: str | int, a: int, b: int = 0) -> tuple[Fraction, Fraction]:
+        """``(P[o | D(i)=a, b], P[o | D(i)=1-a, b])``: the PLRV is the log of their ratio."""
+        return self.exact_probability(o, a, b), self.exact_probability(o, 1 - a, b)
+
+    def apk(self, b: int, eps: Fraction, direction: tuple[int, int] = (1, 0)) -> Hockey:
+        a, a2 = direction
+        return self._hockey(self.output_law(a, b), self.output_law(a2, b), b, direction, eps)
+
+    def _hockey(
+        self, pl: OutputLaw, ql: OutputLaw, b: int, direction: tuple[int, int], eps: Fraction
+    ) -> Hockey:
+        p = self.others.common_p
+        if p is None or self.others.is_exact():
+            return hockey(pl, ql, eps)
+        # common p: the ratio P[k|a,b]/P[k|a',b] over k > T is a monotone rational, so the
+        # positive outputs among k are an interval found by certified binary search
+        chosen = [0] if _positive(pl, ql, 0, eps) else []
+        m, T = self.others.m, self.T
+        lo_k, hi_k = max(T + 1, b + 1), min(self.n, b + m)  # both masses nonzero here
+
+        def pos(k: int) -> bool:
+            s = k - b  # index of the D(i)=0 mass
+            r = (1 - p) * s / (p * (m - s + 1))  # P[S=s-1]/P[S=s]
+            return ratio_exceeds_exp(r if direction == (1, 0) else 1 / r, eps)
+
+        if lo_k <= hi_k:
+            if direction == (1, 0):  # increasing: a suffix
+                lo, hi = lo_k, hi_k + 1
+                while lo < hi:
+                    mid = (lo + hi) // 2
+                    if pos(mid):
+                        hi = mid
+                    else:
+                        lo = mid + 1
+                ks = range(lo, hi_k + 1)
+            else:  # decreasing: a prefix
+                lo, hi = lo_k - 1, hi_k
+                while lo < hi:
+                    mid = (lo + hi + 1) // 2
+                    if pos(mid):
+                        lo = mid
+                    else:
+                        hi = mid - 1
+                ks = range(lo_k, lo + 1)
+            chosen += [k - T for k in ks]
+        # outputs where exactly one of the two masses can be nonzero
+        for k in (b, b + m + 1):
+            if T < k <= self.n and not (lo_k <= k <= hi_k) and (k - T) not in chosen:
+                if _positive(pl, ql, k - T, eps):
+                    chosen.append(k - T)
+        chosen.sort()
+        a_mass = Mass.of(pl.weight, pl.law, [pl.ranges[o] for o in chosen])
+        b_mass = Mass.of(ql.weight, ql.law, [ql.ranges[o] for o in chosen])
+        return Hockey(a_mass, b_mass, eps)
+
+    def ppk(
+        self, eps: Fraction, knowledge_weights: Sequence[Fraction], direction: tuple[int, int]
+    ) -> Hockey:
+        """``sum_b w_b apk(b)`` for the law ``w_b`` of the number of ones in ``B``."""
+        a, a2 = direction
+        total: Hockey | None = None
+        for b, w in enumerate(knowledge_weights):
+            if w == 0:
+                continue
+            h = self._hockey(self.output_law(a, b, w), self.output_law(a2, b, w), b, direction, eps)
+            total = h if total is None else total + h
+        assert total is not None
+        return total
+
+
+def _positive(pl: OutputLaw, ql: OutputLaw, o: int, eps: Fraction) -> bool:
+    return positive_sign(
+        lambda pr: None if pr is None else pl.arb_mass(o, pr),
+        lambda pr: None if pr is None else ql.arb_mass(o, pr),
+        eps,
+    )
+
+
+def binomial_weights(size: int, p: Fraction) -> list[Fraction]:
+    """``f(b, |B|, p)`` for ``b = 0..|B|`` (the law of the ones in ``B``)."""
+    return [
+        Fraction(sympy.binomial(size, b)) * p**b * (1 - p) ** (size - b) for b in range(size + 1)
+    ]
+
+
+DIRECTIONS = ((1, 0), (0, 1))
+
+
+def _max(values: Sequence[Exact]) -> tuple[int, Exact]:
+    best = 0
+    for k in range(1, len(values)):
+        if compare(values[k], values[best]).sign > 0:
+            best = k
+    return best, values[best]
+
+
+def ppk_delta(mech: Thresholding, p: Fraction, eps: Fraction) -> tuple[Exact, tuple[int, int]]:
+    """Definition 13 for i.i.d. Bernoulli(p) knowledge, maximized over both directions."""
+    weights = binomial_weights(mech.known_size, p)
+    vals = [mech.ppk(eps, weights, d).value() for d in DIRECTIONS]
+    k, v = _max(vals)
+    return v, DIRECTIONS[k]
+
+
+def apk_delta(mech: Thresholding, eps: Fraction) -> tuple[Exact, int, tuple[int, int]]:
+    """Definition 12: the worst knowledge value ``b`` and direction."""
+    cands: list[Exact] = []
+    keys: list[tuple[int, tuple[int, int]]] = []
+    for b in range(mech.known_size + 1):
+        for d in DIRECTIONS:
+            cands.append(mech.apk(b, eps, d).value())
+            keys.append((b, d))
+    k, v = _max(cands)
+    return v, keys[k][0], keys[k][1]
