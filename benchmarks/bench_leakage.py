@@ -65,7 +65,9 @@ def float_leakage_all(model: JointDistribution, lam: float = 1.0) -> list[float]
         pts = base[:, :, None] + S[None, None, :]
         R = np.unique(pts[C > 0])
         with np.errstate(divide="ignore", invalid="ignore"):
-            terms = np.log(C)[:, :, :, None] - np.abs(R[None, None, None, :] - pts[:, :, :, None]) / lam
+            terms = (
+                np.log(C)[:, :, :, None] - np.abs(R[None, None, None, :] - pts[:, :, :, None]) / lam
+            )
             m = terms.max(axis=2)
             logE = m + np.log(np.exp(terms - m[:, :, None, :]).sum(axis=2))
             logc = logE - np.log(C.sum(axis=2))[:, :, None]
@@ -80,7 +82,7 @@ def main() -> None:
     ap.add_argument("--n", type=int, nargs="+", default=[6, 8, 10, 12])
     ap.add_argument("--digits", type=int, default=15)
     args = ap.parse_args()
-    print(f"| n | adversaries | float64 numpy (s) | exact + certified (s) | ratio | max abs diff |")
+    print("| n | adversaries | float64 numpy (s) | exact + certified (s) | ratio | max abs diff |")
     print("|---|---|---|---|---|---|")
     for n in args.n:
         model = random_binary_table(n)

@@ -92,7 +92,9 @@ def check_eq3(config: RunConfig) -> ClaimResult:
                             continue
                         for r in (Fraction(-1), Fraction(0), Fraction(1, 2), Fraction(3)):
                             cases += 1
-                            if not bayes_identity_holds(model, adv, a, b, x_K, r, Fraction(1), query):
+                            if not bayes_identity_holds(
+                                model, adv, a, b, x_K, r, Fraction(1), query
+                            ):
                                 failure = failure or {
                                     "model": _model_json(model),
                                     "adversary": str(adv),

@@ -36,7 +36,7 @@ import sympy
 from flint import arb, arb_poly, ctx, fmpq
 
 from pdpsym.errors import InputError, Undecided
-from pdpsym.exact.certify import MAX_PREC, Exact, enclose
+from pdpsym.exact.certify import MAX_PREC, Exact, ball_endpoints, enclose
 from pdpsym.exact.numbers import fraction_str
 
 EXACT_LIMIT = 400  # number of Bernoulli records up to which pmfs are exact rationals
@@ -186,7 +186,8 @@ class BinomialMass(sympy.Function):
         m, p, lo, hi = self.args
         law = CountLaw.homogeneous(int(m), Fraction(int(p.p), int(p.q)))
         ball = law.arb_range(int(lo), int(hi), prec + 32)
-        return sympy.Float(ball.mid().str(radius=False, more=True, digits=prec // 3 + 5), prec // 3)
+        lo, hi = ball_endpoints(ball)
+        return sympy.Float(sympy.Rational((lo + hi) / 2), prec // 3)
 
 
 def _nd(q: Fraction) -> tuple[int, int]:
@@ -237,6 +238,52 @@ def _poisson_binomial_arb(ps: Sequence[Fraction]) -> list[arb]:
         lo, hi = max(c.lower(), arb(0)), min(c.upper(), arb(1))
         out.append(arb.union(lo, hi) if hi >= lo else arb(0))
     return out
+
+
+# --- epsilon, exactly ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Eps:
+    """An exact ``eps >= 0``: either ``eps`` rational, or ``e^eps = c`` rational (``eps = ln c``).
+
+    The second form is what Theorem 4 produces (``eps = -ln(1 - delta)``): its ``e^eps`` is
+    the rational ``1 / (1 - delta)``, so every comparison against it is exact.
+    """
+
+    eps: Fraction | None = None
+    exp_eps: Fraction | None = None
+
+    @classmethod
+    def of(cls, x: Eps | Fraction | int) -> Eps:
+        return x if isinstance(x, Eps) else cls(eps=Fraction(x))
+
+    @classmethod
+    def from_exp(cls, c: Fraction) -> Eps:
+        return cls(exp_eps=Fraction(c))
+
+    def exact_exp(self) -> Fraction | None:
+        if self.exp_eps is not None:
+            return self.exp_eps
+        return Fraction(1) if self.eps == 0 else None
+
+    def arb_exp(self, prec: int) -> arb:
+        c = self.exact_exp()
+        with ctx.workprec(prec):
+            return _arbq(c) if c is not None else _arbq(self.eps or 0).exp()
+
+    def sympy_exp(self) -> sympy.Expr:
+        c = self.exact_exp()
+        if c is not None:
+            return sympy.Rational(c.numerator, c.denominator)
+        e = self.eps or Fraction(0)
+        return sympy.exp(sympy.Rational(e.numerator, e.denominator))
+
+    def sympy(self) -> sympy.Expr:
+        if self.exp_eps is not None:
+            return sympy.log(sympy.Rational(self.exp_eps.numerator, self.exp_eps.denominator))
+        e = self.eps or Fraction(0)
+        return sympy.Rational(e.numerator, e.denominator)
 
 
 # --- output laws as unions of ranges of a count, and the hockey-stick divergence -------
@@ -328,7 +375,7 @@ class Hockey:
 
     a: Mass
     b: Mass
-    eps: Fraction
+    eps: Eps
 
     def rational(self) -> Fraction | None:
         qa, qb = self.a.exact(), self.b.exact()
@@ -336,17 +383,15 @@ class Hockey:
             return None
         if qb == 0:
             return qa
-        if self.eps == 0:
-            return qa - qb
-        return None
+        c = self.eps.exact_exp()
+        return None if c is None else qa - c * qb
 
     def arb(self, prec: int) -> arb:
         with ctx.workprec(prec):
-            return self.a.arb(prec) - _arbq(self.eps).exp() * self.b.arb(prec)
+            return self.a.arb(prec) - self.eps.arb_exp(prec) * self.b.arb(prec)
 
     def sympy(self) -> sympy.Expr:
-        e = sympy.Rational(self.eps.numerator, self.eps.denominator)
-        return self.a.sympy() - sympy.exp(e) * self.b.sympy()
+        return self.a.sympy() - self.eps.sympy_exp() * self.b.sympy()
 
     def __add__(self, other: Hockey) -> Hockey:
         if other.eps != self.eps:
@@ -358,13 +403,14 @@ class Hockey:
         return q if q is not None else self
 
 
-def positive_sign(p_mass: Any, q_mass: Any, eps: Fraction, prec0: int = 128) -> bool:
+def positive_sign(p_mass: Any, q_mass: Any, eps: Eps, prec0: int = 128) -> bool:
     """Decide ``P(o) - e^eps Q(o) > 0`` (exact masses given as callables of prec / rationals)."""
     qp = p_mass(None)
     qq = q_mass(None)
+    c = eps.exact_exp()
     if qp is not None and qq is not None:
-        if eps == 0:
-            return bool(qp > qq)
+        if c is not None:
+            return bool(qp > c * qq)
         if qq == 0:
             return bool(qp > 0)
         if qp == 0:
@@ -372,7 +418,7 @@ def positive_sign(p_mass: Any, q_mass: Any, eps: Fraction, prec0: int = 128) -> 
     prec = prec0
     while prec <= MAX_PREC:
         with ctx.workprec(prec):
-            x = p_mass(prec) - _arbq(eps).exp() * q_mass(prec)
+            x = p_mass(prec) - eps.arb_exp(prec) * q_mass(prec)
             if x > 0:
                 return True
             if x < 0:
@@ -383,16 +429,17 @@ def positive_sign(p_mass: Any, q_mass: Any, eps: Fraction, prec0: int = 128) -> 
     raise Undecided("sign of a privacy-curve summand", MAX_PREC)
 
 
-def ratio_exceeds_exp(ratio: Fraction, eps: Fraction) -> bool:
-    """Decide ``ratio > e^eps`` for rationals (never a tie when ``eps != 0``)."""
-    if eps == 0:
-        return ratio > 1
+def ratio_exceeds_exp(ratio: Fraction, eps: Eps) -> bool:
+    """Decide ``ratio > e^eps`` (never a tie when ``e^eps`` is irrational)."""
+    c = eps.exact_exp()
+    if c is not None:
+        return ratio > c
     if ratio <= 0:
         return False
     prec = 64
     while prec <= MAX_PREC:
         with ctx.workprec(prec):
-            x = _arbq(ratio) - _arbq(eps).exp()
+            x = _arbq(ratio) - eps.arb_exp(prec)
             if x > 0:
                 return True
             if x < 0:
@@ -401,10 +448,11 @@ def ratio_exceeds_exp(ratio: Fraction, eps: Fraction) -> bool:
     raise Undecided("ratio against e^eps", MAX_PREC)
 
 
-def hockey(p_law: OutputLaw, q_law: OutputLaw, eps: Fraction) -> Hockey:
+def hockey(p_law: OutputLaw, q_law: OutputLaw, eps: Eps | Fraction) -> Hockey:
     """``sum_o max(0, P(o) - e^eps Q(o))`` over the common outputs, exactly."""
     if len(p_law) != len(q_law):
         raise ValueError("output laws over different output sets")
+    eps = Eps.of(eps)
     chosen: list[int] = []
     exact = p_law.law.is_exact() and q_law.law.is_exact()
     for o in range(len(p_law)):
@@ -442,7 +490,7 @@ def shift_laws(law: CountLaw) -> tuple[OutputLaw, OutputLaw]:
     return zero, one
 
 
-def counting_curve(law: CountLaw, eps: Fraction) -> dict[str, Hockey]:
+def counting_curve(law: CountLaw, eps: Eps | Fraction) -> dict[str, Hockey]:
     """Both directions of the exact curve for one target whose others have law ``law``."""
     zero, one = shift_laws(law)
     return {"1,0": hockey(one, zero, eps), "0,1": hockey(zero, one, eps)}
@@ -458,7 +506,7 @@ class CountingDelta:
     candidates: int
 
 
-def counting_delta(ps: Sequence[Fraction], eps: Fraction, known: int = 0) -> CountingDelta:
+def counting_delta(ps: Sequence[Fraction], eps: Eps | Fraction, known: int = 0) -> CountingDelta:
     """Exact ``delta(eps)`` of ``M(D) = sum_i D(i)``, maximized over targets and directions.
 
     The attacker knows the first ``known`` records (dropped: Prop. 6). Targets with equal
@@ -466,8 +514,7 @@ def counting_delta(ps: Sequence[Fraction], eps: Fraction, known: int = 0) -> Cou
     """
     from pdpsym.exact.compare import compare
 
-    if eps < 0:
-        raise InputError("--eps", "must be >= 0")
+    eps = Eps.of(eps)
     ps = [Fraction(p) for p in ps]
     if known < 0 or known >= len(ps):
         raise InputError("--known", f"must be between 0 and n-1 = {len(ps) - 1}")
@@ -490,14 +537,14 @@ def counting_delta(ps: Sequence[Fraction], eps: Fraction, known: int = 0) -> Cou
     return CountingDelta(best[0], best[1], best[2], count)
 
 
-def counting_delta_homogeneous(n: int, p: Fraction, eps: Fraction, known: int = 0) -> Exact:
+def counting_delta_homogeneous(n: int, p: Fraction, eps: Eps | Fraction, known: int = 0) -> Exact:
     """Exact ``delta(eps)`` for a common ``p`` (``n - known - 1`` uncertain other records)."""
     if n - known < 1:
         raise InputError("--known", "the attacker must not know every record")
     return counting_delta_fast(CountLaw.homogeneous(n - known - 1, p), eps)
 
 
-def counting_delta_fast(law: CountLaw, eps: Fraction) -> Exact:
+def counting_delta_fast(law: CountLaw, eps: Eps | Fraction) -> Exact:
     """The counting curve for a log-concave law by the monotone likelihood ratio.
 
     ``P[S=o-1]/P[S=o]`` is nondecreasing in ``o`` for a Poisson binomial (log-concave), so
@@ -506,6 +553,7 @@ def counting_delta_fast(law: CountLaw, eps: Fraction) -> Exact:
     """
     from pdpsym.exact.compare import compare
 
+    eps = Eps.of(eps)
     m = law.m
     zero, one = shift_laws(law)
     results = []

@@ -30,6 +30,7 @@ from pdpsym.exact.certify import Exact
 from pdpsym.exact.compare import compare
 from pdpsym.mechanisms.counting import (
     CountLaw,
+    Eps,
     Hockey,
     Mass,
     OutputLaw,
@@ -87,13 +88,14 @@ class Thresholding:
         """``(P[o | D(i)=a, b], P[o | D(i)=1-a, b])``: the PLRV is the log of their ratio."""
         return self.exact_probability(o, a, b), self.exact_probability(o, 1 - a, b)
 
-    def apk(self, b: int, eps: Fraction, direction: tuple[int, int] = (1, 0)) -> Hockey:
+    def apk(self, b: int, eps: Eps | Fraction, direction: tuple[int, int] = (1, 0)) -> Hockey:
         a, a2 = direction
         return self._hockey(self.output_law(a, b), self.output_law(a2, b), b, direction, eps)
 
     def _hockey(
-        self, pl: OutputLaw, ql: OutputLaw, b: int, direction: tuple[int, int], eps: Fraction
+        self, pl: OutputLaw, ql: OutputLaw, b: int, direction: tuple[int, int], eps: Eps | Fraction
     ) -> Hockey:
+        eps = Eps.of(eps)
         p = self.others.common_p
         if p is None or self.others.is_exact():
             return hockey(pl, ql, eps)
@@ -139,7 +141,7 @@ class Thresholding:
         return Hockey(a_mass, b_mass, eps)
 
     def ppk(
-        self, eps: Fraction, knowledge_weights: Sequence[Fraction], direction: tuple[int, int]
+        self, eps: Eps | Fraction, knowledge_weights: Sequence[Fraction], direction: tuple[int, int]
     ) -> Hockey:
         """``sum_b w_b apk(b)`` for the law ``w_b`` of the number of ones in ``B``."""
         a, a2 = direction
@@ -153,11 +155,11 @@ class Thresholding:
         return total
 
 
-def _positive(pl: OutputLaw, ql: OutputLaw, o: int, eps: Fraction) -> bool:
+def _positive(pl: OutputLaw, ql: OutputLaw, o: int, eps: Eps | Fraction) -> bool:
     return positive_sign(
         lambda pr: None if pr is None else pl.arb_mass(o, pr),
         lambda pr: None if pr is None else ql.arb_mass(o, pr),
-        eps,
+        Eps.of(eps),
     )
 
 
@@ -179,7 +181,9 @@ def _max(values: Sequence[Exact]) -> tuple[int, Exact]:
     return best, values[best]
 
 
-def ppk_delta(mech: Thresholding, p: Fraction, eps: Fraction) -> tuple[Exact, tuple[int, int]]:
+def ppk_delta(
+    mech: Thresholding, p: Fraction, eps: Eps | Fraction
+) -> tuple[Exact, tuple[int, int]]:
     """Definition 13 for i.i.d. Bernoulli(p) knowledge, maximized over both directions."""
     weights = binomial_weights(mech.known_size, p)
     vals = [mech.ppk(eps, weights, d).value() for d in DIRECTIONS]
@@ -187,7 +191,7 @@ def ppk_delta(mech: Thresholding, p: Fraction, eps: Fraction) -> tuple[Exact, tu
     return v, DIRECTIONS[k]
 
 
-def apk_delta(mech: Thresholding, eps: Fraction) -> tuple[Exact, int, tuple[int, int]]:
+def apk_delta(mech: Thresholding, eps: Eps | Fraction) -> tuple[Exact, int, tuple[int, int]]:
     """Definition 12: the worst knowledge value ``b`` and direction."""
     cands: list[Exact] = []
     keys: list[tuple[int, tuple[int, int]]] = []

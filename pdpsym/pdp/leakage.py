@@ -320,9 +320,9 @@ def _leakage_of(
     R = np.unique(points)
     Rf = R.astype(float)
     # support range of each (a, k), for restricting r to the pair's union range
-    big = np.iinfo(np.int64).max
-    lo = np.where(supp, t.base[:, :, None] + t.S[None, None, :], big).min(axis=2)
-    hi = np.where(supp, t.base[:, :, None] + t.S[None, None, :], -big).max(axis=2)
+    sentinel = int(np.iinfo(np.int64).max)
+    lo = np.where(supp, t.base[:, :, None] + t.S[None, None, :], sentinel).min(axis=2)
+    hi = np.where(supp, t.base[:, :, None] + t.S[None, None, :], -sentinel).max(axis=2)
 
     def exact_of(flat: int) -> LogRatio:
         a, b, k, r = np.unravel_index(flat, (d_i, d_i, nK, len(R)))
@@ -506,7 +506,7 @@ def theorem4_value(
         raise ValueError("Theorem 4 is about the bottom layer (no unknown tuples)")
     joint = model.marginal([adv.target, *adv.known])
     by_known: dict[tuple[Fraction, ...], list[Fraction]] = {}
-    for row, p in joint.probs.items():
+    for row in joint.probs:
         by_known.setdefault(row[1:], []).append(row[0])
     w = abs(query.weight(adv.target))
     best: Fraction | None = None
