@@ -18,6 +18,7 @@ from pdpsym.errors import InputError
 COMMAND_MODULES: tuple[str, ...] = (
     "pdpsym.claims.commands",
     "pdpsym.pdp.commands",
+    "pdpsym.partial.commands",
     "pdpsym.pdp.gaussian_commands",
     "pdpsym.pdp.whg_commands",
 )

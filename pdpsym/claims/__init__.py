@@ -13,6 +13,7 @@ from pdpsym.claims.registry import ClaimResult, RunConfig, checker, run_claim, s
 
 CHECKER_MODULES: tuple[str, ...] = (
     "pdpsym.claims.dmkb2020_general",
+    "pdpsym.claims.dmkb2020_section4",
     "pdpsym.claims.li2019",
     "pdpsym.claims.li2019_whg",
     "pdpsym.claims.lmm2016",

@@ -68,7 +68,8 @@ class CountLaw:
 
     @classmethod
     def homogeneous(cls, m: int, p: Fraction) -> CountLaw:
-        return cls(tuple([Fraction(p)] * m))
+        """``Bin(m, p)``; shared per ``(m, p)`` so its arb tables are computed once."""
+        return _homogeneous(m, Fraction(p))
 
     @property
     def m(self) -> int:
@@ -173,7 +174,7 @@ class BinomialMass(sympy.Function):
     """``BinomialMass(m, p, lo, hi) = sum_{k=lo}^{hi} binomial(m, k) p^k (1-p)^(m-k)``.
 
     An exact value kept unexpanded (its expansion is a rational with ~m log(q) digits);
-    ``.rewrite(sympy.Sum)`` gives the sum, ``evalf`` evaluates it with arb balls.
+    ``.rewrite(sympy.Sum)`` gives the sum. Digits come from :class:`Mass` arb balls.
     """
 
     nargs = 4
@@ -182,12 +183,10 @@ class BinomialMass(sympy.Function):
         k = sympy.Symbol("k", integer=True, nonnegative=True)
         return sympy.Sum(sympy.binomial(m, k) * p**k * (1 - p) ** (m - k), (k, lo, hi))
 
-    def _eval_evalf(self, prec: int) -> Any:
-        m, p, lo, hi = self.args
-        law = CountLaw.homogeneous(int(m), Fraction(int(p.p), int(p.q)))
-        ball = law.arb_range(int(lo), int(hi), prec + 32)
-        lo, hi = ball_endpoints(ball)
-        return sympy.Float(sympy.Rational((lo + hi) / 2), prec // 3)
+
+@functools.lru_cache(maxsize=32)
+def _homogeneous(m: int, p: Fraction) -> CountLaw:
+    return CountLaw(tuple([p] * m))
 
 
 def _nd(q: Fraction) -> tuple[int, int]:
@@ -253,6 +252,8 @@ class Eps:
 
     eps: Fraction | None = None
     exp_eps: Fraction | None = None
+    # an equal, shorter formula for e^eps to print instead of a huge rational
+    display: Any = field(default=None, compare=False)
 
     @classmethod
     def of(cls, x: Eps | Fraction | int) -> Eps:
@@ -273,6 +274,8 @@ class Eps:
             return _arbq(c) if c is not None else _arbq(self.eps or 0).exp()
 
     def sympy_exp(self) -> sympy.Expr:
+        if self.display is not None:
+            return self.display
         c = self.exact_exp()
         if c is not None:
             return sympy.Rational(c.numerator, c.denominator)
@@ -280,6 +283,8 @@ class Eps:
         return sympy.exp(sympy.Rational(e.numerator, e.denominator))
 
     def sympy(self) -> sympy.Expr:
+        if self.display is not None:
+            return sympy.log(self.display, evaluate=False)
         if self.exp_eps is not None:
             return sympy.log(sympy.Rational(self.exp_eps.numerator, self.exp_eps.denominator))
         e = self.eps or Fraction(0)
@@ -308,6 +313,8 @@ class OutputLaw:
         lo, hi = self.ranges[o]
         pmf = self.law.exact_pmf()
         lo, hi = max(lo, 0), min(hi, self.law.m)
+        if lo > hi:  # an empty event (never a negative slice)
+            return Fraction(0)
         return self.weight * sum(pmf[lo : hi + 1], Fraction(0))
 
     def arb_mass(self, o: int, prec: int) -> arb:
@@ -334,7 +341,9 @@ class Mass:
         for w, law, rs in self.parts:
             pmf = law.exact_pmf()
             for lo, hi in rs:
-                total += w * sum(pmf[max(lo, 0) : min(hi, law.m) + 1], Fraction(0))
+                lo, hi = max(lo, 0), min(hi, law.m)
+                if lo <= hi:
+                    total += w * sum(pmf[lo : hi + 1], Fraction(0))
         return total
 
     def arb(self, prec: int) -> arb:
@@ -429,6 +438,13 @@ def positive_sign(p_mass: Any, q_mass: Any, eps: Eps, prec0: int = 128) -> bool:
     raise Undecided("sign of a privacy-curve summand", MAX_PREC)
 
 
+def exp_lower(x: Fraction, bits: int = 96) -> Fraction:
+    """A rational ``c <= e^x`` within ``2^-bits`` relative (for a checked-at-smaller-eps bound)."""
+    with ctx.workprec(bits + 32):
+        lo, _ = ball_endpoints(_arbq(x).exp())
+    return lo
+
+
 def ratio_exceeds_exp(ratio: Fraction, eps: Eps) -> bool:
     """Decide ``ratio > e^eps`` (never a tie when ``e^eps`` is irrational)."""
     c = eps.exact_exp()
@@ -521,6 +537,7 @@ def counting_delta(ps: Sequence[Fraction], eps: Eps | Fraction, known: int = 0) 
     unknown = ps[known:]
     best: tuple[Exact, int, str] | None = None
     seen: set[Fraction] = set()
+    keys: set[tuple[tuple[Fraction, ...], str]] = set()
     count = 0
     for idx, p in enumerate(unknown):
         if p in seen:
@@ -529,12 +546,23 @@ def counting_delta(ps: Sequence[Fraction], eps: Eps | Fraction, known: int = 0) 
         others = unknown[:idx] + unknown[idx + 1 :]
         law = CountLaw(tuple(others))
         for direction, h in counting_curve(law, eps).items():
+            key = _mirror_key(others, direction)
+            if key in keys:  # an equal curve was already examined
+                continue
+            keys.add(key)
             count += 1
             v = h.value()
             if best is None or compare(v, best[0]).sign > 0:
                 best = (v, known + idx, direction)
     assert best is not None
     return CountingDelta(best[0], best[1], best[2], count)
+
+
+def _mirror_key(ps: Sequence[Fraction], direction: str) -> tuple[tuple[Fraction, ...], str]:
+    """Equal keys give equal curves: ``(ps, "0,1")`` mirrors to ``(1 - ps, "1,0")``."""
+    if direction == "0,1":
+        return tuple(sorted(1 - p for p in ps)), "1,0"
+    return tuple(sorted(ps)), direction
 
 
 def counting_delta_homogeneous(n: int, p: Fraction, eps: Eps | Fraction, known: int = 0) -> Exact:
@@ -599,6 +627,8 @@ def counting_delta_fast(law: CountLaw, eps: Eps | Fraction) -> Exact:
         a = Mass(((Fraction(1), law, (_shift(pl, chosen),)),))
         b = Mass(((Fraction(1), law, (_shift(ql, chosen),)),))
         results.append(Hockey(a, b, eps).value())
+    if _mirror_key(law.ps, "1,0") == _mirror_key(law.ps, "0,1"):
+        return results[0]  # S and m - S have the same law: the two directions are equal
     return results[0] if compare(results[0], results[1]).sign >= 0 else results[1]
 
 

@@ -110,6 +110,7 @@ class Thresholding:
             r = (1 - p) * s / (p * (m - s + 1))  # P[S=s-1]/P[S=s]
             return ratio_exceeds_exp(r if direction == (1, 0) else 1 / r, eps)
 
+        k_lo, k_hi = 1, 0  # the chosen interval of outputs k (empty by default)
         if lo_k <= hi_k:
             if direction == (1, 0):  # increasing: a suffix
                 lo, hi = lo_k, hi_k + 1
@@ -119,7 +120,7 @@ class Thresholding:
                         hi = mid
                     else:
                         lo = mid + 1
-                ks = range(lo, hi_k + 1)
+                k_lo, k_hi = lo, hi_k
             else:  # decreasing: a prefix
                 lo, hi = lo_k - 1, hi_k
                 while lo < hi:
@@ -128,16 +129,18 @@ class Thresholding:
                         lo = mid
                     else:
                         hi = mid - 1
-                ks = range(lo_k, lo + 1)
-            chosen += [k - T for k in ks]
+                k_lo, k_hi = lo_k, lo
         # outputs where exactly one of the two masses can be nonzero
         for k in (b, b + m + 1):
-            if T < k <= self.n and not (lo_k <= k <= hi_k) and (k - T) not in chosen:
-                if _positive(pl, ql, k - T, eps):
-                    chosen.append(k - T)
-        chosen.sort()
-        a_mass = Mass.of(pl.weight, pl.law, [pl.ranges[o] for o in chosen])
-        b_mass = Mass.of(ql.weight, ql.law, [ql.ranges[o] for o in chosen])
+            if T < k <= self.n and not (lo_k <= k <= hi_k) and _positive(pl, ql, k - T, eps):
+                chosen.append(k - T)
+        a_ranges = [pl.ranges[o] for o in chosen]
+        b_ranges = [ql.ranges[o] for o in chosen]
+        if k_lo <= k_hi:  # the S-ranges of outputs k_lo..k_hi
+            a_ranges.append((pl.ranges[k_lo - T][0], pl.ranges[k_hi - T][1]))
+            b_ranges.append((ql.ranges[k_lo - T][0], ql.ranges[k_hi - T][1]))
+        a_mass = Mass.of(pl.weight, pl.law, a_ranges)
+        b_mass = Mass.of(ql.weight, ql.law, b_ranges)
         return Hockey(a_mass, b_mass, eps)
 
     def ppk(

@@ -72,12 +72,53 @@ class Theorem4:
     r_prime: Fraction | None = None
     b_max: int | None = None
 
+    display: dict[str, sympy.Expr] | None = None  # unexpanded formulas for large n
+
     @property
     def eps(self) -> Eps:
-        return Eps.from_exp(self.exp_eps)
+        disp = None if self.display is None else self.display["exp_eps"]
+        return Eps(exp_eps=self.exp_eps, display=disp)
 
     def eps_sympy(self) -> sympy.Expr:
+        if self.display is not None:
+            return sympy.log(self.display["exp_eps"], evaluate=False)
         return sympy.log(sympy.Rational(self.exp_eps.numerator, self.exp_eps.denominator))
+
+    def delta_sympy(self) -> sympy.Expr | Fraction:
+        return self.delta if self.display is None else self.display["delta"]
+
+
+def f_formula(s: int, n: int, p: Fraction) -> sympy.Expr:
+    """``f(s, n, p)`` as an unexpanded product (its expansion can have 10^5 digits)."""
+    P = sympy.Rational(p.numerator, p.denominator)
+    return sympy.Mul(
+        sympy.binomial(n, s, evaluate=False),
+        sympy.Pow(P, s, evaluate=False),
+        sympy.Pow(1 - P, n - s, evaluate=False),
+        evaluate=False,
+    )
+
+
+def _q(x: Fraction) -> sympy.Expr:
+    return sympy.Rational(x.numerator, x.denominator)
+
+
+def with_display(th: Theorem4, n: int, p: Fraction, T: int, size: int) -> Theorem4:
+    """Attach unexpanded formulas equal to ``delta`` and ``e^eps``."""
+    if size == 0:
+        d = sympy.Mul(f_formula(T, n - 1, p), 1 / (1 - _q(th.r)), evaluate=False)
+        exp_eps = 1 / (1 - d)
+    else:
+        assert th.b_max is not None and th.r_b is not None and th.r_prime is not None
+        d2 = sympy.Mul(
+            f_formula(T - th.b_max, n - size - 1, p), 1 / (1 - _q(th.r_prime)), evaluate=False
+        )
+        d1 = sympy.Mul(f_formula(th.b_max, size, p), 1 / (1 - _q(th.r_b)), evaluate=False)
+        d = sympy.Add(d1, d2, evaluate=False)
+        exp_eps = 1 / (1 - d2)
+    return Theorem4(
+        th.r, th.delta, th.exp_eps, th.r_b, th.r_prime, th.b_max, {"delta": d, "exp_eps": exp_eps}
+    )
 
 
 def theorem4(
@@ -205,3 +246,28 @@ def poisson_limit(T: int, reading: PoissonReading) -> tuple[sympy.Expr, sympy.Ex
     base = lam**T * sympy.exp(-lam) / sympy.factorial(T)
     approx = base / (1 - r_lim) if reading is PoissonReading.CORRECTED else base / (1 - r_lim) ** T
     return sympy.simplify(true), approx
+
+
+def figure4_rows(n: int, p: Fraction, Ts: list[int], digits: int = 15) -> list[dict[str, str]]:
+    """Figure 4: Theorem 4's ``eps`` and ``delta`` against ``T`` (``|B| = 0``), with the exact
+    ``delta`` of ``M_T`` at the theorem's ``eps``; every number certified to ``digits``."""
+    from pdpsym.exact.certify import certify
+
+    rows = []
+    for T in Ts:
+        th = theorem4(n, p, T)
+        if th is None:
+            rows.append({"T": str(T), "applicable": "no"})
+            continue
+        if n > 400:
+            th = with_display(th, n, p, T, 0)
+        exact, _ = exact_delta_at(n, p, T, th.eps)
+        rows.append(
+            {
+                "T": str(T),
+                "epsilon": certify(th.eps_sympy(), digits).decimal,
+                "delta": certify(th.delta_sympy(), digits).decimal,
+                "exact_delta_at_epsilon": certify(exact, digits).decimal,  # type: ignore[arg-type]
+            }
+        )
+    return rows

@@ -1,0 +1,95 @@
+"""The two-sided geometric distribution (DMKB20 Definition 19) and its convolution with a count.
+
+``P[G = k] = (1-p)/(1+p) p^{|k|}`` for all integers ``k`` (``0 < p < 1``). Figure 6 adds
+``G`` to the noiseless count ``S + D(i)`` (``S ~ Bin(m, q)``) and compares the two laws
+``S + G`` (``D(i) = 0``) and ``S + 1 + G`` (``D(i) = 1``).
+
+Exactness on an infinite output space. For ``o >= m + 1`` every term has ``o - s - 1 >= 0``,
+so ``P1(o) = P0(o) / p``; for ``o <= 0``, ``P1(o) = p P0(o)``. The privacy-curve summands
+on each tail therefore have a constant sign and geometric sums in closed form:
+``sum_{o >= m+1} P1(o) = c/(1-p) sum_s P[S=s] p^{m-s}`` and
+``sum_{o <= 0} P0(o) = c/(1-p) sum_s P[S=s] p^{s}`` with ``c = (1-p)/(1+p)``. The middle
+``o = 1..m`` is finite, so ``delta(eps) = A - e^eps B`` with rational ``A, B``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import sympy
+
+from pdpsym.mechanisms.counting import CountLaw, Eps, ratio_exceeds_exp
+
+
+def geometric_pmf(k: int, p: Fraction) -> Fraction:
+    """``P[G = k]`` of Definition 19."""
+    return (1 - p) / (1 + p) * p ** abs(k)
+
+
+def geometric_total_mass() -> sympy.Expr:
+    """``sum_{k in Z} (1-p)/(1+p) p^|k|`` with symbolic ``0 < p < 1`` (sympy)."""
+    p = sympy.Symbol("p", positive=True)
+    k = sympy.Symbol("k", integer=True, positive=True)
+    tail = sympy.summation(p**k, (k, 1, sympy.oo))
+    tail = tail.args[0][0] if isinstance(tail, sympy.Piecewise) else tail  # |p| < 1 branch
+    return sympy.simplify((1 - p) / (1 + p) * (1 + 2 * tail))
+
+
+def _conv(law: CountLaw, p: Fraction, o: int, shift: int) -> Fraction:
+    pmf = law.exact_pmf()
+    return sum((w * geometric_pmf(o - s - shift, p) for s, w in enumerate(pmf)), Fraction(0))
+
+
+def convolution_total(law: CountLaw, p: Fraction) -> Fraction:
+    """Total mass of ``S + G`` by the closed-form tails (must be exactly 1)."""
+    m, pmf, c = law.m, law.exact_pmf(), (1 - p) / (1 + p)
+    upper = c / (1 - p) * sum((w * p ** (m + 1 - s) for s, w in enumerate(pmf)), Fraction(0))
+    lower = c / (1 - p) * sum((w * p**s for s, w in enumerate(pmf)), Fraction(0))
+    middle = sum((_conv(law, p, o, 0) for o in range(1, m + 1)), Fraction(0))
+    return upper + lower + middle
+
+
+def convolution_delta(law: CountLaw, p: Fraction, eps: Eps) -> Fraction | sympy.Expr:
+    """Exact ``delta(eps)`` of the count plus two-sided geometric noise, both directions."""
+    m, pmf, c = law.m, law.exact_pmf(), (1 - p) / (1 + p)
+    hi_tail_1 = c / (1 - p) * sum((w * p ** (m - s) for s, w in enumerate(pmf)), Fraction(0))
+    lo_tail_0 = c / (1 - p) * sum((w * p**s for s, w in enumerate(pmf)), Fraction(0))
+    best: list[tuple[Fraction, Fraction]] = []
+    for direction in ((1, 0), (0, 1)):
+        a = b = Fraction(0)
+        for o in range(1, m + 1):
+            x = _conv(law, p, o, direction[0])
+            y = _conv(law, p, o, direction[1])
+            if x > 0 and (y == 0 or ratio_exceeds_exp(x / y, eps)):
+                a, b = a + x, b + y
+        if ratio_exceeds_exp(1 / p, eps):  # the tail where the ratio is 1/p
+            if direction == (1, 0):  # o >= m+1: P1 = P0/p
+                a, b = a + hi_tail_1, b + p * hi_tail_1
+            else:  # o <= 0: P0 = P1/p
+                a, b = a + lo_tail_0, b + p * lo_tail_0
+        best.append((a, b))
+    vals = [_value(a, b, eps) for a, b in best]
+    from pdpsym.exact.compare import compare
+
+    return vals[0] if compare(vals[0], vals[1]).sign >= 0 else vals[1]
+
+
+def geometric_delta(p: Fraction, eps: Eps) -> Fraction | sympy.Expr:
+    """``delta(eps)`` of ``G + 1`` vs ``G``: ``max(0, 1 - e^eps p)/(1 + p)``."""
+    if not ratio_exceeds_exp(1 / p, eps):
+        return Fraction(0)
+    return _value(1 / (1 + p), p / (1 + p), eps)
+
+
+def _value(a: Fraction, b: Fraction, eps: Eps) -> Fraction | sympy.Expr:
+    c = eps.exact_exp()
+    if c is not None or b == 0:
+        return a - (c or 0) * b
+    return sympy.Rational(a.numerator, a.denominator) - eps.sympy_exp() * sympy.Rational(
+        b.numerator, b.denominator
+    )
+
+
+def laplace_fig5_cap() -> Fraction:
+    """Laplace noise of scale 2 on a sensitivity-1 count is (1/2)-DP: the Figure 5 cap."""
+    return Fraction(1, 2)

@@ -1,0 +1,112 @@
+"""Histograms and the k-anonymity mechanism M_k (DMKB20 Corollary 1, Definition 16).
+
+Records are i.i.d. over values ``0..K-1`` with probabilities ``probs``. The target changes
+its value from ``k`` to ``k2``; the other ``m = n - 1`` records give counts whose only part
+that differs between the two hypotheses is ``(N_k, N_k2)`` (the rest is
+``m - N_k - N_k2``), a trinomial law. The histogram (Corollary 1) releases every count;
+``M_k`` (Definition 16) replaces each count below ``k_anon`` by ``⊥``. The exact curve is
+``sum_o max(0, P[o | k] - e^eps P[o | k2])`` over the joint outputs of the two counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from math import comb
+
+import sympy
+
+from pdpsym.mechanisms.counting import Eps, ratio_exceeds_exp
+
+
+def trinomial(m: int, pa: Fraction, pb: Fraction) -> dict[tuple[int, int], Fraction]:
+    """``P[(N_a, N_b) = (x, y)]`` over ``m`` records."""
+    pr = 1 - pa - pb
+    out: dict[tuple[int, int], Fraction] = {}
+    for x in range(m + 1):
+        for y in range(m + 1 - x):
+            out[(x, y)] = comb(m, x) * comb(m - x, y) * pa**x * pb**y * pr ** (m - x - y)
+    return out
+
+
+def _curve(outputs: dict[object, tuple[Fraction, Fraction]], eps: Eps) -> Fraction | sympy.Expr:
+    a = Fraction(0)
+    b = Fraction(0)
+    for pm, qm in outputs.values():
+        if pm == 0:
+            continue
+        if qm == 0 or ratio_exceeds_exp(pm / qm, eps):
+            a += pm
+            b += qm
+    c = eps.exact_exp()
+    if c is not None or b == 0:
+        return a - (c or 0) * b
+    return sympy.Rational(a.numerator, a.denominator) - eps.sympy_exp() * sympy.Rational(
+        b.numerator, b.denominator
+    )
+
+
+def _joint(
+    n: int, probs: Sequence[Fraction], k: int, k2: int, view: Callable[[int, int], object]
+) -> dict[object, tuple[Fraction, Fraction]]:
+    tri = trinomial(n - 1, Fraction(probs[k]), Fraction(probs[k2]))
+    outputs: dict[object, tuple[Fraction, Fraction]] = {}
+    for (x, y), w in tri.items():
+        for which, (cx, cy) in ((0, (x + 1, y)), (1, (x, y + 1))):
+            o = view(cx, cy)
+            pm, qm = outputs.get(o, (Fraction(0), Fraction(0)))
+            outputs[o] = (pm + w, qm) if which == 0 else (pm, qm + w)
+    return outputs
+
+
+def histogram_delta(
+    n: int, probs: Sequence[Fraction], k: int, k2: int, eps: Eps
+) -> Fraction | sympy.Expr:
+    """Exact delta of the full histogram when the target's value is ``k`` rather than ``k2``."""
+    return _curve(_joint(n, probs, k, k2, lambda x, y: (x, y)), eps)
+
+
+def kanon_delta(
+    n: int, probs: Sequence[Fraction], k: int, k2: int, k_anon: int, eps: Eps
+) -> Fraction | sympy.Expr:
+    """Exact delta of ``M_k`` (counts below ``k_anon`` suppressed) for values ``k`` vs ``k2``.
+
+    A value's count is released iff it is at least ``k_anon``; the ``⊥`` value (index
+    ``len(probs) - 1`` by convention in the callers) is never released, so callers pass
+    it as ``k2`` with a view that hides it.
+    """
+
+    def sup(c: int) -> object:
+        return c if c >= k_anon else "⊥"
+
+    return _curve(_joint(n, probs, k, k2, lambda x, y: (sup(x), sup(y))), eps)
+
+
+def kanon_delta_vs_absent(
+    n: int, probs: Sequence[Fraction], t: int, bot: int, k_anon: int, eps: Eps
+) -> Fraction | sympy.Expr:
+    """Theorem 5's comparison of ``D(i) = t`` with ``D(i) = ⊥`` (whose count is hidden)."""
+
+    def view(x: int, y: int) -> object:
+        return x if x >= k_anon else "⊥"
+
+    return _curve(_joint(n, probs, t, bot, view), eps)
+
+
+def kanon3_delta(
+    n: int, probs: dict[str, Fraction], t: str, t2: str, T: int, eps: Eps
+) -> Fraction | sympy.Expr:
+    """Theorem 5's mechanism on three values ``a``, ``b``, ``⊥``: exact ``delta`` for ``t`` vs ``t2``.
+
+    Counts of ``a`` and ``b`` are released iff they exceed ``T`` (a k-anonymity mechanism
+    with ``k = T + 1``); the count of ``⊥`` (absent records) is never released.
+    """
+    names = ("a", "b", "⊥")
+    third = next(v for v in names if v not in (t, t2))
+    order = [t, t2, third]
+
+    def view(cx: int, cy: int) -> object:
+        counts = {t: cx, t2: cy, third: n - cx - cy}
+        return tuple(counts[v] if counts[v] > T else "⊥" for v in ("a", "b"))
+
+    return _curve(_joint(n, [probs[v] for v in order], 0, 1, view), eps)

@@ -1,0 +1,90 @@
+"""The counting query's exact curve against brute-force enumeration of all 2^n databases."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import pdpsym.mechanisms.counting as mc
+from pdpsym.exact.certify import certify
+from pdpsym.exact.compare import compare
+from pdpsym.mechanisms.counting import CountLaw, Eps, counting_delta, counting_delta_fast
+
+probs = st.fractions(min_value=Fraction(1, 20), max_value=Fraction(19, 20), max_denominator=20)
+
+
+def brute_counting_delta(ps: list[Fraction], c: Fraction) -> Fraction:
+    """max over targets and directions of sum_o max(0, P - c Q), by enumerating databases."""
+    n = len(ps)
+    best = Fraction(0)
+    for i in range(n):
+        law: dict[int, dict[int, Fraction]] = {0: {}, 1: {}}
+        for db in itertools.product((0, 1), repeat=n):
+            w = Fraction(1)
+            for j, d in enumerate(db):
+                if j != i:
+                    w *= ps[j] if d else 1 - ps[j]
+            law[db[i]][sum(db)] = law[db[i]].get(sum(db), Fraction(0)) + w
+        for a, b in ((0, 1), (1, 0)):
+            d = sum(
+                (
+                    max(Fraction(0), law[a].get(o, Fraction(0)) - c * law[b].get(o, Fraction(0)))
+                    for o in range(n + 1)
+                ),
+                Fraction(0),
+            )
+            best = max(best, d)
+    return best
+
+
+@given(st.lists(probs, min_size=1, max_size=6), st.sampled_from([1, Fraction(11, 10), 2, 5]))
+def test_counting_matches_enumeration(ps: list[Fraction], c: Fraction) -> None:
+    got = counting_delta(ps, Eps.from_exp(Fraction(c))).value
+    assert got == brute_counting_delta(ps, Fraction(c))
+
+
+@given(st.integers(0, 30), probs, st.sampled_from([Fraction(0), Fraction(1, 7), Fraction(3, 2)]))
+def test_fast_path_matches_generic(m: int, p: Fraction, e: Fraction) -> None:
+    law = CountLaw.homogeneous(m, p)
+    fast = counting_delta_fast(law, Eps.of(e))
+    generic = mc.counting_curve(law, Eps.of(e))
+    gen = max((h.value() for h in generic.values()), key=lambda v: float(certify(v, 20).decimal))
+    assert certify(fast, 25).decimal == certify(gen, 25).decimal
+
+
+def test_irrational_eps_is_certified() -> None:
+    # e^{1/3} is irrational: signs are decided by arb balls and the value is A - e^eps B
+    v = counting_delta([Fraction(1, 3)] * 5, Eps.of(Fraction(1, 3))).value
+    assert "exp(1/3)" in certify(v, 20).exact
+    lo = counting_delta([Fraction(1, 3)] * 5, Eps.from_exp(Fraction(13, 10))).value  # < e^{1/3}
+    hi = counting_delta([Fraction(1, 3)] * 5, Eps.from_exp(Fraction(14, 10))).value  # > e^{1/3}
+    assert compare(hi, v).sign <= 0 <= compare(lo, v).sign
+
+
+def test_arb_path_matches_exact_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    ps = [Fraction(1, 3), Fraction(1, 2), Fraction(3, 5), Fraction(1, 7)] * 5
+    eps = Eps.of(Fraction(1, 5))
+    exact = counting_delta(ps, eps)
+    monkeypatch.setattr(mc, "EXACT_LIMIT", 0)  # force arb balls (product tree)
+    balls = counting_delta(ps, eps)
+    assert certify(exact.value, 25).decimal == certify(balls.value, 25).decimal
+    law_h = CountLaw((Fraction(1, 10),) * 30)  # a fresh law: homogeneous ratio recurrence
+    assert certify(counting_delta_fast(law_h, eps), 25).decimal
+
+
+def test_known_records_are_dropped() -> None:
+    eps = Eps.of(Fraction(1, 2))
+    a = mc.counting_delta_homogeneous(12, Fraction(1, 4), eps, known=5)
+    b = mc.counting_delta_homogeneous(7, Fraction(1, 4), eps)
+    assert certify(a, 20).decimal == certify(b, 20).decimal
+
+
+@pytest.mark.slow
+def test_large_n_certified() -> None:
+    v = mc.counting_delta_homogeneous(100000, Fraction(1, 10), Eps.of(Fraction(1, 20)))
+    c = certify(v, 15)
+    assert c.decimal and float(c.enclosure[0]) <= float(c.enclosure[1])
