@@ -52,7 +52,7 @@ def counterexample_left_tail_sup() -> bool:
     return bool(ok_sup and sp.N(gap, 30) > 0)
 
 
-def main() -> int:
+def main() -> bool:
     checks = {
         "right tail of Eq. 2 = Theorem 2 step (n = 2, binary)": right_tail_is_the_step(),
         "counterexample: Eq. 2 sup is the left tail, above the right-tail step": (
@@ -61,8 +61,8 @@ def main() -> int:
     }
     for name, ok in checks.items():
         print(f"{'OK ' if ok else 'FAIL'} {name}")
-    return 0 if all(checks.values()) else 1
+    return all(checks.values())
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(0 if main() else 1)
