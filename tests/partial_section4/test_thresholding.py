@@ -109,3 +109,17 @@ def test_poisson_limit_and_printed_power() -> None:
 
     assert sympy.simplify(true - corrected) == 0
     assert sympy.simplify(true - printed) != 0
+
+
+def test_large_law_binary_search_matches_per_output_decisions() -> None:
+    from pdpsym.exact.certify import certify
+    from pdpsym.mechanisms.counting import hockey
+
+    n, p = 450, Fraction(1, 100)  # 449 > EXACT_LIMIT records: arb balls, monotone search
+    for T, size, eps in ((8, 0, Eps.of(Fraction(1, 100))), (6, 3, Eps.from_exp(Fraction(3, 2)))):
+        mech = Thresholding.homogeneous(n, p, T, size)
+        for b in range(size + 1):
+            for a, a2 in ((1, 0), (0, 1)):
+                fast = mech.apk(b, eps, (a, a2)).value()
+                slow = hockey(mech.output_law(a, b), mech.output_law(a2, b), eps).value()
+                assert certify(fast, 20).decimal == certify(slow, 20).decimal
