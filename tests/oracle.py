@@ -23,7 +23,6 @@ def eq2_bruteforce(
     weights: dict[str, Fraction] | None = None,
     step: Fraction = Fraction(1, 8),
 ) -> mpmath.mpf | None:
-    mp = mpmath.mp.clone() if hasattr(mpmath.mp, "clone") else mpmath.mp
     names = model.variables
     w = weights or {v: Fraction(1) for v in names}
     i = names.index(target)
@@ -70,5 +69,4 @@ def eq2_bruteforce(
                         v = mpmath.log(dens(g[a], r) / dens(g[b], r))
                         if best is None or v > best:
                             best = v
-    del mp
     return best
