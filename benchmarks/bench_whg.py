@@ -20,8 +20,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from pdpsym.exact.certify import certify
 from pdpsym.models.discrete import JointDistribution
-from pdpsym.pdp.edges import certify_log
 from pdpsym.pdp.leakage import all_adversaries, leakage_all
 from pdpsym.pdp.whg import (
     BetaEdges,
@@ -88,7 +88,7 @@ def bench_eq2(n: int) -> None:
     t0 = time.perf_counter()
     res = leakage_all(model, 1)
     t1 = time.perf_counter()
-    cert = [certify_log(r.value, 20) for r in res if r.value is not None]
+    cert = [certify(r.value, 20) for r in res if r.value is not None]
     t2 = time.perf_counter()
     fl = eq2_float_all(model)
     t3 = time.perf_counter()

@@ -16,7 +16,7 @@ from pdpsym.io.models import load_discrete, read_model_object
 from pdpsym.io.output import print_json
 from pdpsym.io.tables import render
 from pdpsym.mechanisms.laplace import LinearQuery, parse_lambda
-from pdpsym.pdp.edges import EdgeReading, certify_log
+from pdpsym.pdp.edges import EdgeReading
 from pdpsym.pdp.whg import (
     MAX_EXACT_N,
     ArrayEdges,
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     nodes = g.ordered()
 
     def val(v: Any) -> dict[str, Any] | None:
-        return None if v is None else certify_log(v, digits).as_json()
+        return None if v is None else certify(v, digits).as_json()
 
     out_nodes: list[dict[str, Any]] = []
     for v in nodes:
