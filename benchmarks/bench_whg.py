@@ -12,17 +12,14 @@
 from __future__ import annotations
 
 import argparse
-import itertools
-import random
 import sys
 import time
-from fractions import Fraction
 
 import numpy as np
+from bench_leakage import float_leakage_all, random_binary_table  # the issue-2 baseline
 
 from pdpsym.exact.certify import certify
-from pdpsym.models.discrete import JointDistribution
-from pdpsym.pdp.leakage import all_adversaries, leakage_all
+from pdpsym.pdp.leakage import leakage_all
 from pdpsym.pdp.whg import (
     BetaEdges,
     ExactOf,
@@ -32,65 +29,15 @@ from pdpsym.pdp.whg import (
 )
 
 
-def random_binary_table(n: int, seed: int) -> JointDistribution:
-    rng = random.Random(seed)
-    cells = list(itertools.product((0, 1), repeat=n))
-    w = [rng.randint(1, 9) for _ in cells]
-    total = sum(w)
-    names = [f"x{k + 1}" for k in range(n)]
-    return JointDistribution.from_rows(
-        names, [[*c, Fraction(x, total)] for c, x in zip(cells, w, strict=True)]
-    )
-
-
-def eq2_float_all(model: JointDistribution, lam: float = 1.0) -> np.ndarray:
-    """Eq. 2 for every adversary (all_adversaries order), float64, binary sum query.
-
-    For binary tuples f is an integer in 0..n and, by the breakpoint lemma, the sup over r
-    is a max over r = 0..n; beyond the ends the ratio is constant.
-    """
-    n = model.n
-    P = model.counts.astype(float)
-    P /= P.sum()
-    names = list(model.variables)
-    r = np.arange(n + 1, dtype=float)
-    out = []
-    for adv in all_adversaries(model):
-        i = names.index(adv.target)
-        K = [names.index(k) for k in adv.known]
-        U = [k for k in range(n) if k != i and k not in K]
-        T = np.transpose(P, [i, *K, *U]).reshape(2, 2 ** len(K), 2 ** len(U))
-        # sum over the unknowns grouped by their count of ones
-        ones = np.array([bin(u).count("1") for u in range(2 ** len(U))])
-        H = np.zeros((2 ** len(U), len(U) + 1))
-        H[np.arange(2 ** len(U)), ones] = 1
-        C = T @ H  # (x_i, config, s)
-        kon = np.array([bin(k).count("1") for k in range(2 ** len(K))])
-        base = np.arange(2)[:, None] + kon[None, :]  # x_i + sum x_K  (bits order irrelevant)
-        f = base[:, :, None] + np.arange(len(U) + 1)[None, None, :]
-        dens = (
-            C[:, :, :, None] * np.exp(-np.abs(r[None, None, None, :] - f[:, :, :, None]) / lam)
-        ).sum(2)
-        Pm = C.sum(2)
-        ok = (Pm > 0).all(axis=0)
-        if not ok.any():
-            out.append(np.nan)
-            continue
-        cond = dens[:, ok, :] / Pm[:, ok, None]
-        ratio = np.log(cond[0]) - np.log(cond[1])
-        out.append(np.abs(ratio).max())
-    return np.array(out)
-
-
 def bench_eq2(n: int) -> None:
-    model = random_binary_table(n, 1)
+    model = random_binary_table(n, seed=1)
     nodes = n * 2 ** (n - 1)
     t0 = time.perf_counter()
     res = leakage_all(model, 1)
     t1 = time.perf_counter()
     cert = [certify(r.value, 20) for r in res if r.value is not None]
     t2 = time.perf_counter()
-    fl = eq2_float_all(model)
+    fl = np.array(float_leakage_all(model))
     t3 = time.perf_counter()
     exact_f = np.array([float(c.decimal) for c in cert])
     err = np.max(np.abs(exact_f - fl[~np.isnan(fl)]))
@@ -184,7 +131,7 @@ def bench_growth(max_full: int, max_exact_given: int, max_dist: int) -> None:
         full_search(src2)
         print(f"  n={n:2d} full exact (Fraction edges) {time.perf_counter() - t0:8.3f}s")
     for n in range(2, max_dist + 1):
-        model = random_binary_table(n, 2)
+        model = random_binary_table(n, seed=2)
         t0 = time.perf_counter()
         whg_from_distribution(model, 1)
         print(
