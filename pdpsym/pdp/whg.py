@@ -30,6 +30,7 @@ target at a time, so ``n = 20`` (10 million nodes) is practical.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable, Sequence
@@ -39,6 +40,7 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 import numpy as np
+from flint import arb, ctx
 
 from pdpsym.errors import InputError
 from pdpsym.exact.expoly import LogRatio
@@ -46,16 +48,16 @@ from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.discrete import JointDistribution
 from pdpsym.pdp.edges import (
     EdgeReading,
-    impact_set,
+    EdgeTables,
+    Impact,
     log_max,
-    log_min,
+    log_sum,
     rational_log,
-    theorem2_step,
 )
-from pdpsym.pdp.leakage import Adversary, LeakageResult, leakage
+from pdpsym.pdp.leakage import Adversary, LeakageResult, leakage, leakage_all
 
 #: the largest n for exact work on a distribution (every node's Eq. 2 and chain value)
-MAX_EXACT_N = 6
+MAX_EXACT_N = 12
 #: the largest n for exact (Fraction) chain-rule search on given rational edges
 MAX_EXACT_GIVEN_N = 14
 #: the largest n for the PATHS mode (min over every path; (n-1)! paths per top node)
@@ -134,7 +136,15 @@ def whg_from_distribution(
     bottom: BottomRule = BottomRule.THEOREM4,
     progress: Any = None,
 ) -> DistributionWHG:
-    """Every node's exact Eq. 2 value and chain-rule value (Theorem 2 steps from layer 1)."""
+    """Every node's exact Eq. 2 value and chain-rule value (Theorem 2 steps from layer 1).
+
+    Layer by layer over bitmasks: the extremes of every ``W_ij`` come from
+    :class:`~pdpsym.pdp.edges.EdgeTables`; each chain value carries a rigorous arb ball,
+    so the ``|x + w|`` signs and the minima are decided by ball separation, and exactly
+    (exp-polynomial signs) when balls overlap. The exact LogRatio of a node is built once,
+    for the candidate that wins. ``progress`` advances once per node for the Eq. 2 values
+    (when ``with_exact``) and once per node for the chain values.
+    """
     n = model.n
     if n > MAX_EXACT_N:
         raise InputError(
@@ -150,74 +160,196 @@ def whg_from_distribution(
     query = query or LinearQuery.sum(model.variables)
     g = DistributionWHG(model, lam, query, reading, fast_k=fast_k)
     names = model.variables
-    W_cache: dict[tuple[str, tuple[str, ...], str], list] = {}
+    exact: dict[tuple[int, int], LeakageResult] = {}
+    if with_exact:
+        for res in leakage_all(model, lam, query, progress=progress):
+            adv = res.adversary
+            exact[(names.index(adv.target), _mask(names, adv.known))] = res
 
-    def W(target: str, known: tuple[str, ...], j: str) -> list:
-        key = (target, known, j)
-        if key not in W_cache:
-            W_cache[key] = impact_set(model, target, known, j, lam, query, reading)
-        return W_cache[key]
+    def eq2(i: int, K: int) -> LeakageResult:
+        if (i, K) not in exact:
+            exact[(i, K)] = leakage(model, names[i], _known(names, K), lam, query)
+        return exact[(i, K)]
 
-    paths_vals: dict[tuple[str, frozenset[str]], list[LogRatio]] = {}
-    generators: set[tuple[str, frozenset[str]]] | None = None
+    tables = EdgeTables(model, lam, query, reading)
+    chain: dict[tuple[int, int], _Chain | None] = {}
+    paths: dict[tuple[int, int], list[_Chain]] = {}
+    generators: set[tuple[int, int]] | None = None
+    full = (1 << n) - 1
     for layer in range(1, n + 1):
         size = n - layer
-        this_layer: list[Node] = []
-        for target in names:
-            others = [v for v in names if v != target]
-            for K in itertools.combinations(others, size):
-                key = (target, frozenset(K))
-                exact = leakage(model, target, K, lam, query) if with_exact else None
+        this_layer: list[tuple[int, int]] = []
+        for i in range(n):
+            others = full & ~(1 << i)
+            for K_t in itertools.combinations([v for v in range(n) if v != i], size):
+                K = _mask_of(K_t)
+                key = (i, K)
+                node_chain: _Chain | None
+                generated = True
+                if layer == 1:
+                    if bottom is BottomRule.THEOREM4:
+                        node_chain = _Chain.of(
+                            rational_log(query.sensitivity(model, names[i]) / lam)
+                        )
+                    else:
+                        b = eq2(i, K)
+                        node_chain = _Chain.of(b.require()) if b.ok else None
+                    if with_paths and node_chain is not None:
+                        paths[key] = [node_chain]
+                else:
+                    cands: list[_Chain] = []
+                    pcands: list[_Chain] = []
+                    generated = False
+                    for j in range(n):
+                        if not (others >> j & 1) or K >> j & 1:
+                            continue
+                        ckey = (i, K | (1 << j))
+                        if generators is not None and ckey not in generators:
+                            continue
+                        child = chain[ckey]
+                        if child is None:
+                            continue
+                        generated = True
+                        W = tables.extremes(i, ckey[1], j)
+                        cands.append(_step(child, W))
+                        if with_paths:
+                            pcands.extend(_step(v, W) for v in paths.get(ckey, []))
+                    node_chain = _decided_min(cands) if cands else None
+                    if with_paths and pcands:
+                        paths[key] = pcands
+                chain[key] = node_chain
+                # layer 1 is its own (only) path, as in the reference definition
+                pmin = (
+                    node_chain
+                    if layer == 1
+                    else (_decided_min(paths[key]) if with_paths and paths.get(key) else None)
+                )
+                g.nodes[(names[i], frozenset(_known(names, K)))] = Node(
+                    names[i],
+                    _known(names, K),
+                    layer,
+                    exact.get(key) if with_exact else None,
+                    None if node_chain is None else node_chain.exact,
+                    None if pmin is None else pmin.exact,
+                    generated,
+                )
+                if generated and node_chain is not None:
+                    this_layer.append(key)
                 if progress is not None:
                     progress.update(1)
-                chain: LogRatio | None
-                if layer == 1:
-                    # Theorem 4's layer: as printed (Delta_i/lam) or the exact Eq. 2 value
-                    if bottom is BottomRule.THEOREM4:
-                        chain = rational_log(query.sensitivity(model, target) / lam)
-                    else:
-                        b = exact or leakage(model, target, K, lam, query)
-                        chain = b.value if b.ok else None
-                    node = Node(target, K, layer, exact, chain, chain)
-                    if chain is not None:
-                        paths_vals[key] = [chain]
-                    g.nodes[key] = node
-                    this_layer.append(node)
-                    continue
-                cands: list[LogRatio] = []
-                pcands: list[LogRatio] = []
-                generated = False
-                for j in others:
-                    if j in K:
-                        continue
-                    ckey = (target, frozenset((*K, j)))
-                    if generators is not None and ckey not in generators:
-                        continue
-                    child = g.nodes[ckey]
-                    if child.chain is None:
-                        continue
-                    generated = True
-                    child_known = tuple(v for v in names if v in ckey[1])
-                    Wj = W(target, child_known, j)
-                    cands.append(theorem2_step(child.chain, Wj).value)
-                    if with_paths:
-                        for v in paths_vals.get(ckey, []):
-                            pcands.append(theorem2_step(v, Wj).value)
-                chain = log_min(cands) if cands else None
-                pchain = log_min(pcands) if pcands else None
-                if with_paths and pcands:
-                    paths_vals[key] = pcands
-                node = Node(target, K, layer, exact, chain, pchain, generated)
-                g.nodes[key] = node
-                this_layer.append(node)
         if fast_k is not None:
-            ranked = sorted(
-                (v for v in this_layer if v.chain is not None and v.generated),
-                key=lambda v: float(v.chain),  # type: ignore[arg-type]
-                reverse=True,
-            )
-            generators = {(v.target, frozenset(v.known)) for v in ranked[:fast_k]}
+
+            def by_value(x: tuple[int, int], y: tuple[int, int]) -> int:
+                cx, cy = chain[x], chain[y]
+                assert cx is not None and cy is not None
+                return -_compare(cx, cy) or _order(x, y)
+
+            ranked = sorted(this_layer, key=functools.cmp_to_key(by_value))
+            generators = set(ranked[:fast_k])
     return g
+
+
+def _mask(names: Sequence[str], known: Sequence[str]) -> int:
+    return _mask_of(names.index(k) for k in known)
+
+
+def _mask_of(indices: Any) -> int:
+    m = 0
+    for v in indices:
+        m |= 1 << v
+    return m
+
+
+def _known(names: Sequence[str], K: int) -> tuple[str, ...]:
+    return tuple(names[v] for v in range(len(names)) if K >> v & 1)
+
+
+def _order(x: tuple[int, int], y: tuple[int, int]) -> int:
+    """Fast search ties (equal exact values): the lower target, then the smaller mask."""
+    return (x > y) - (x < y)
+
+
+#: working precision of the balls that decide the chain rule before exact comparisons
+CHAIN_PREC = 128
+
+
+class _Chain:
+    """A chain value: a rigorous arb ball and the exact LogRatio, built on demand.
+
+    Either given (``exact``) or ``±(base + edge)`` with the sign decided, where ``base``
+    is a chain value and ``edge`` an impact: the Theorem 2 step before its exact form
+    is needed.
+    """
+
+    __slots__ = ("ball", "_exact", "_base", "_edge", "_neg")
+
+    def __init__(
+        self,
+        ball: arb,
+        exact: LogRatio | None = None,
+        base: _Chain | None = None,
+        edge: LogRatio | None = None,
+        neg: bool = False,
+    ) -> None:
+        self.ball, self._exact, self._base, self._edge, self._neg = ball, exact, base, edge, neg
+
+    @classmethod
+    def of(cls, value: LogRatio) -> _Chain:
+        return cls(value.arb(CHAIN_PREC), value)
+
+    @property
+    def exact(self) -> LogRatio:
+        if self._exact is None:
+            assert self._base is not None and self._edge is not None
+            s = log_sum(self._base.exact, self._edge)
+            self._exact = -s if self._neg else s
+        return self._exact
+
+
+def _abs_sum(c: _Chain, w: LogRatio, w_ball: arb) -> _Chain:
+    """``|c + w|``: the sign by the ball, else exactly."""
+    with ctx.workprec(CHAIN_PREC):
+        s = c.ball + w_ball
+    if s > 0:
+        return _Chain(s, base=c, edge=w)
+    if s < 0:
+        return _Chain(-s, base=c, edge=w, neg=True)
+    exact = log_sum(c.exact, w)
+    sign = exact.sign()
+    return _Chain(abs(s), exact=-exact if sign < 0 else exact)
+
+
+def _compare(x: _Chain, y: _Chain) -> int:
+    """The decided sign of ``x - y``."""
+    if x.ball < y.ball:
+        return -1
+    if x.ball > y.ball:
+        return 1
+    return x.exact.exact_compare(y.exact)
+
+
+def _decided_min(values: Sequence[_Chain]) -> _Chain:
+    best = values[0]
+    for v in values[1:]:
+        if _compare(v, best) < 0:
+            best = v
+    return best
+
+
+def _step(child: _Chain, W: tuple[Impact, Impact] | None) -> _Chain:
+    """Theorem 2 (Eq. 11): ``max(|c + max W|, |c + min W|)``; the child when W is empty."""
+    if W is None:
+        return child
+    hi, lo = W
+    a = _abs_sum(child, hi.value, _impact_ball(hi))
+    if lo is hi or lo.value is hi.value:
+        return a
+    b = _abs_sum(child, lo.value, _impact_ball(lo))
+    return a if _compare(a, b) >= 0 else b
+
+
+def _impact_ball(e: Impact) -> arb:
+    return e.value.arb(CHAIN_PREC)
 
 
 def max_chain(nodes: Sequence[Node]) -> Node | None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pdpsym.cli import main
+from pdpsym.pdp.whg import MAX_EXACT_N
 
 TABLE_A = {
     "variables": ["x1", "x2"],
@@ -74,7 +75,7 @@ def test_bad_edge_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_model_too_large(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    n = 7
+    n = MAX_EXACT_N + 1
     obj = {"variables": [f"x{k}" for k in range(n)], "rows": [[0] * n + ["1/2"], [1] * n + ["1/2"]]}
     path = write(tmp_path, "big.json", obj)
     assert main(["whg", path]) == 2
