@@ -21,6 +21,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "pdpsym.partial.commands",
     "pdpsym.pdp.gaussian_commands",
     "pdpsym.pdp.whg_commands",
+    "pdpsym.io.oracle_commands",
 )
 
 
