@@ -29,6 +29,7 @@ as well, since Theorem 3 is stated in their terms.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -37,9 +38,10 @@ from typing import Any
 
 import numpy as np
 import sympy
+from flint import arb, ctx
 
-from pdpsym.exact.certify import Certified, certify
-from pdpsym.exact.compare import screen_then_decide
+from pdpsym.exact.certify import Certified, arb_from_fraction, certify
+from pdpsym.exact.compare import SCREEN_MARGIN, screen_then_decide
 from pdpsym.exact.expoly import ExpPoly, LogRatio
 from pdpsym.exact.numbers import fraction_str
 from pdpsym.mechanisms.laplace import LinearQuery
@@ -324,17 +326,82 @@ def contexts(model: JointDistribution, names: Sequence[str]) -> list[dict[str, F
 # --- every W_ij of a model at once (vectorized; used by the WHG) ---------------------------
 
 
+class EdgeValue:
+    """One element of ``W_ij`` located in the count tables of :class:`EdgeTables`.
+
+    It keeps the two count rows ``M[a, ., c]`` and ``M[b, ., c]`` it is made of. Its arb
+    ball is computed from them with cached exponentials; the exact :class:`Impact` (and
+    its text) is built only when asked for, since a WHG needs the exact form of the few
+    edges that its chain values actually use.
+    """
+
+    __slots__ = ("_tables", "_loc", "_rows", "_impact", "_ball", "_text")
+
+    def __init__(
+        self,
+        tables: EdgeTables,
+        loc: tuple[int, int, int, int, int, int, int],
+        rows: tuple[list[int], list[int]],
+    ) -> None:
+        self._tables, self._loc, self._rows = tables, loc, rows  # loc: (i, child, j, r, a, b, c)
+        self._impact: Impact | None = None
+        self._ball: arb | None = None
+        self._text: str | None = None
+
+    @property
+    def impact(self) -> Impact:
+        if self._impact is None:
+            self._impact = self._tables._impact_at(self._loc, self._rows)
+        return self._impact
+
+    @property
+    def value(self) -> LogRatio:
+        return self.impact.value
+
+    def ball(self, prec: int) -> arb:
+        if prec == BALL_PREC:
+            if self._ball is None:
+                self._ball = self._tables._ball_at(self._loc, self._rows, prec)
+            return self._ball
+        return self._tables._ball_at(self._loc, self._rows, prec)
+
+    def text(self) -> str:
+        """Exact text of one term: ``log(num/den)`` with integer coefficients, or the
+        rational/monomial form in parentheses."""
+        if self._text is None:
+            v = self.value
+            if v.monomial_ratio() is not None:
+                t = v.exact_text()  # e.g. "log(2) + 1": one term, so parenthesized
+                self._text = f"({t})" if " + " in t or " - " in t or t.startswith("-") else t
+            else:
+                num, den = v.num.text(), v.den.text()
+                if len(v.num.terms) > 1:
+                    num = f"({num})"
+                if len(v.den.terms) > 1 or not (den.isdigit() or den == "E"):
+                    den = f"({den})"
+                self._text = f"log({num}/{den})"
+        return self._text
+
+    def same_as(self, other: EdgeValue) -> bool:
+        return self._loc == other._loc
+
+
+#: precision (bits) of the cached balls of edge values and chain values
+BALL_PREC = 128
+
+
 class EdgeTables:
     """The extremes of every ``W_ij`` of a model, from integer marginal counts.
 
     The impact of Eq. 9 only needs ``th(x_j | x_i, x_{K-{j}})``, i.e. the marginal counts
     of the tuples ``{i} + K``. The marginals of every subset are computed once, each
-    from a marginal one tuple larger, so the ``n (n-1) 2^(n-2)`` edges of a WHG cost a
-    few numpy reductions each. Candidates are ranked in float64 and the maximum and
-    minimum of ``W_ij`` (all Theorem 2 needs, Eq. 11) are decided exactly among the
-    near-ties (:func:`pdpsym.exact.compare.screen_then_decide`). Impacts are built from
-    integer counts: ``ln sum_x M[a,x,c] T_b e^{w x/lam} / sum_x M[b,x,c] T_a e^{w x/lam}``
-    (``T_a = sum_x M[a,x,c]``), the same value as :func:`impact`.
+    from a marginal one tuple larger; the impacts of all edges whose tuple sets have the
+    same shape are then ranked in one float64 computation. The maximum and minimum of
+    each ``W_ij`` (all that Theorem 2 needs, Eq. 11) are the float winners when no other
+    candidate is within :data:`~pdpsym.exact.compare.SCREEN_MARGIN`; otherwise the
+    near-ties are decided exactly (by balls, then exp-polynomial signs). Impacts are built
+    from integer counts: ``ln sum_x M[a,x,c] T_b e^{w x/lam} / sum_x M[b,x,c] T_a e^{w x/lam}``
+    with ``T_a = sum_x M[a,x,c]``: the same value as :func:`impact`.
     """
 
     def __init__(
@@ -345,6 +412,7 @@ class EdgeTables:
         reading: EdgeReading = EdgeReading.RIGHT,
     ) -> None:
         self.model, self.lam, self.query, self.reading = model, Fraction(lam), query, reading
+        self.readings = TAILS if reading is EdgeReading.BOTH else (reading,)
         n = model.n
         full = (1 << n) - 1
         self._marg: dict[int, np.ndarray] = {full: model.counts}
@@ -354,88 +422,186 @@ class EdgeTables:
             parent = mask | (1 << v)
             axis = bin(parent & ((1 << v) - 1)).count("1")
             self._marg[mask] = self._marg[parent].sum(axis=axis)
-        self._pairs = {}
-        for t, name in enumerate(model.variables):
-            w = query.weight(name)
-            dom = model.domain(name)
-            self._pairs[t] = np.array(
-                [[w * a > w * b for b in dom] for a in dom], dtype=bool
-            ).reshape(len(dom), len(dom))
+        names = model.variables
+        self._wx = [
+            [query.weight(v) * x for x in model.domain(v)] for v in names
+        ]  # w_v x per value
+        self._exps: dict[tuple[int, int, int], arb] = {}
+        self._expo: dict[tuple[int, int], list[Fraction]] = {}
+        self._extremes: dict[tuple[int, int, int], tuple[EdgeValue, EdgeValue] | None] = {}
+        self._rank_all()
 
-    def _table(self, i: int, j: int, child: int) -> tuple[np.ndarray, list[int]]:
-        """Counts ``M[a, x_j, ctx]`` for ``{i} + child`` and the context tuples (model order)."""
-        S = child | (1 << i)
-        order = [v for v in range(self.model.n) if S >> v & 1]
-        ctx = [v for v in order if v not in (i, j)]
-        M = np.transpose(
-            self._marg[S], [order.index(i), order.index(j)] + [order.index(c) for c in ctx]
+    # -- ranking ---------------------------------------------------------------------------
+
+    def _rank_all(self) -> None:
+        n = self.model.n
+        groups: dict[tuple[int, ...], list[int]] = {}
+        for S in range(1 << n):
+            if bin(S).count("1") >= 2:
+                groups.setdefault(tuple(self._marg[S].shape), []).append(S)
+        for shape, subsets in groups.items():
+            stacked = np.stack([self._marg[S] for S in subsets])
+            members = np.array([[v for v in range(n) if S >> v & 1] for S in subsets])
+            for pi, pj in itertools.permutations(range(len(shape)), 2):
+                self._rank_group(stacked, members, subsets, pi, pj)
+
+    def _rank_group(
+        self, stacked: np.ndarray, members: np.ndarray, subsets: list[int], pi: int, pj: int
+    ) -> None:
+        G = len(subsets)
+        s = stacked.ndim - 1
+        rest = [p for p in range(s) if p not in (pi, pj)]
+        M = np.transpose(stacked, [0, pi + 1, pj + 1, *(p + 1 for p in rest)])
+        d_i, d_j = M.shape[1], M.shape[2]
+        M = M.reshape(G, d_i, d_j, -1)
+        T = M.sum(axis=2)  # (G, d_i, ctx)
+        vi, vj = members[:, pi], members[:, pj]
+        wxi = np.array([[float(v) for v in self._wx[int(i)]] for i in vi])  # (G, d_i)
+        pairs = wxi[:, :, None] > wxi[:, None, :]
+        ok = (T > 0)[:, :, None, :] & (T > 0)[:, None, :, :] & pairs[:, :, :, None]
+        lam = float(self.lam)
+        Ms = M.astype(float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            logM = np.log(Ms)
+            logT = np.log(T.astype(float))
+            floats = []
+            for rd in self.readings:
+                sgn = 1.0 if rd is EdgeReading.RIGHT else -1.0
+                ex = np.array([[sgn * float(v) / lam for v in self._wx[int(j)]] for j in vj])
+                terms = logM + ex[:, None, :, None]
+                top = terms.max(axis=2)
+                top = np.where(np.isfinite(top), top, 0.0)
+                L = top + np.log(np.exp(terms - top[:, :, None, :]).sum(axis=2)) - logT
+                if sgn > 0:
+                    d = L[:, :, None, :] - L[:, None, :, :]
+                else:
+                    d = L[:, None, :, :] - L[:, :, None, :]
+                floats.append(np.where(ok, d, np.nan))
+        F = np.stack(floats, axis=1).reshape(G, -1)  # (G, reading*a*b*ctx)
+        any_ok = ~np.isnan(F).all(axis=1)
+        hi_f = np.where(np.isnan(F), -np.inf, F)
+        lo_f = np.where(np.isnan(F), np.inf, F)
+        hi_idx, lo_idx = hi_f.argmax(axis=1), lo_f.argmin(axis=1)
+        top_v = hi_f[np.arange(G), hi_idx]
+        bot_v = lo_f[np.arange(G), lo_idx]
+        with np.errstate(invalid="ignore"):
+            n_hi = (hi_f >= (top_v - SCREEN_MARGIN * (1 + np.abs(top_v)))[:, None]).sum(axis=1)
+            n_lo = (lo_f <= (bot_v + SCREEN_MARGIN * (1 + np.abs(bot_v)))[:, None]).sum(axis=1)
+        shape = (len(self.readings), d_i, d_i, M.shape[3])
+        for g, S in enumerate(subsets):
+            i, j = int(vi[g]), int(vj[g])
+            key = (i, S & ~(1 << i), j)
+            if not any_ok[g]:
+                self._extremes[key] = None
+                continue
+            Mg = M[g]
+            hi = self._locate(key, shape, int(hi_idx[g]), Mg)
+            lo = self._locate(key, shape, int(lo_idx[g]), Mg)
+            if n_hi[g] > 1:
+                hi = self._decide(key, shape, hi_f[g], Mg, 1)
+            if n_lo[g] > 1:
+                lo = self._decide(key, shape, -lo_f[g], Mg, -1)
+            self._extremes[key] = (hi, lo)
+
+    def _locate(
+        self, key: tuple[int, int, int], shape: tuple[int, ...], flat: int, M: np.ndarray
+    ) -> EdgeValue:
+        r, a, b, c = (int(x) for x in np.unravel_index(flat, shape))
+        return EdgeValue(self, (*key, r, a, b, c), (M[a, :, c].tolist(), M[b, :, c].tolist()))
+
+    def _decide(
+        self,
+        key: tuple[int, int, int],
+        shape: tuple[int, ...],
+        scores: np.ndarray,
+        M: np.ndarray,
+        direction: int,
+    ) -> EdgeValue:
+        """The exact extreme among the candidates within the screening margin."""
+        _, best, _ = screen_then_decide(
+            scores,
+            lambda flat: self._locate(key, shape, flat, M),
+            lambda x, y: direction * compare_edges(x, y),
         )
-        d_i, d_j = M.shape[0], M.shape[1]
-        return M.reshape(d_i, d_j, -1), ctx
+        return best
 
-    def extremes(self, i: int, child: int, j: int) -> tuple[Impact, Impact] | None:
+    # -- one element -------------------------------------------------------------------------
+
+    def _impact_at(
+        self, loc: tuple[int, int, int, int, int, int, int], rows: tuple[list[int], list[int]]
+    ) -> Impact:
+        i, child, j, r, a, b, c = loc
+        rd = self.readings[r]
+        sgn = 1 if rd is EdgeReading.RIGHT else -1
+        ma, mb = rows
+        Ta, Tb = sum(ma), sum(mb)
+        g = math.gcd(*ma, *mb) * math.gcd(Ta, Tb)  # a common factor of every coefficient
+        expo = self._exponents(j, sgn)
+
+        def mgf(row: list[int], factor: int) -> ExpPoly:
+            acc: dict[Fraction, int] = {}
+            for e, m in zip(expo, row, strict=True):
+                if m:
+                    acc[e] = acc.get(e, 0) + m * factor // g
+            return ExpPoly._clean({e: Fraction(q) for e, q in acc.items() if q})
+
+        num, den = mgf(ma, Tb), mgf(mb, Ta)
+        value = LogRatio(num, den) if sgn == 1 else LogRatio(den, num)
+        names = self.model.variables
+        ctx = [v for v in range(self.model.n) if (child >> v & 1) and v != j]
+        ctx_domains = [self.model.domain(names[v]) for v in ctx]
+        idx = np.unravel_index(c, [len(d) for d in ctx_domains]) if ctx else ()
+        context = tuple(
+            (names[v], dom[int(k)]) for v, dom, k in zip(ctx, ctx_domains, idx, strict=True)
+        )
+        dom_i = self.model.domain(names[i])
+        return Impact(names[i], names[j], dom_i[a], dom_i[b], context, value, rd)
+
+    def _exponents(self, j: int, sgn: int) -> list[Fraction]:
+        key = (j, sgn)
+        if key not in self._expo:
+            self._expo[key] = [sgn * v / self.lam for v in self._wx[j]]
+        return self._expo[key]
+
+    def _ball_at(
+        self,
+        loc: tuple[int, int, int, int, int, int, int],
+        rows: tuple[list[int], list[int]],
+        prec: int,
+    ) -> arb:
+        j, r = loc[2], loc[3]
+        sgn = 1 if self.readings[r] is EdgeReading.RIGHT else -1
+        ma, mb = rows
+        Ta, Tb = sum(ma), sum(mb)
+        with ctx.workprec(prec):
+            E = [self._exp(j, sgn, k, prec) for k in range(len(ma))]
+            num = sum((arb(m * Tb) * e for m, e in zip(ma, E, strict=True) if m), arb(0))
+            den = sum((arb(m * Ta) * e for m, e in zip(mb, E, strict=True) if m), arb(0))
+            return num.log() - den.log() if sgn == 1 else den.log() - num.log()
+
+    def _exp(self, j: int, sgn: int, k: int, prec: int) -> arb:
+        if prec != BALL_PREC:
+            return arb_from_fraction(sgn * self._wx[j][k] / self.lam).exp()
+        key = (j, sgn, k)
+        if key not in self._exps:
+            self._exps[key] = arb_from_fraction(sgn * self._wx[j][k] / self.lam).exp()
+        return self._exps[key]
+
+    # -- public --------------------------------------------------------------------------------
+
+    def extremes(self, i: int, child: int, j: int) -> tuple[EdgeValue, EdgeValue] | None:
         """``(max W_ij, min W_ij)`` for the edge ``A(i, child) -> A(i, child - {j})``
         (bitmasks over the model's tuples); None when ``W_ij`` is empty."""
-        M, ctx = self._table(i, j, child)
-        Mf = M.astype(float)
-        T = M.sum(axis=1)
-        Tf = T.astype(float)
-        xj = self.model.domain(self.model.variables[j])
-        wj = self.query.weight(self.model.variables[j])
-        pairs = self._pairs[i]
-        ok = (T > 0)[:, None, :] & (T > 0)[None, :, :] & pairs[:, :, None]
-        if not ok.any():
-            return None
-        readings = TAILS if self.reading is EdgeReading.BOTH else (self.reading,)
-        floats, index = [], []
-        with np.errstate(divide="ignore", invalid="ignore"):
-            logM = np.log(Mf)
-            logT = np.log(Tf)
-            for rd in readings:
-                sgn = 1 if rd is EdgeReading.RIGHT else -1
-                ex = np.array([float(sgn * wj * x / self.lam) for x in xj])
-                terms = logM + ex[None, :, None]
-                top = np.max(np.where(np.isfinite(terms), terms, -np.inf), axis=1)
-                top = np.where(np.isfinite(top), top, 0.0)
-                L = top + np.log(np.exp(terms - top[:, None, :]).sum(axis=1)) - logT
-                d = L[:, None, :] - L[None, :, :] if sgn == 1 else L[None, :, :] - L[:, None, :]
-                floats.append(np.where(ok, d, np.nan))
-                index.append(rd)
-        F = np.stack(floats)  # (reading, a, b, ctx)
-        shape = F.shape
-        names = self.model.variables
-        ctx_domains = [self.model.domain(names[c]) for c in ctx]
-
-        def exact_of(flat: int) -> Impact:
-            r, a, b, c = (int(x) for x in np.unravel_index(flat, shape))
-            rd = index[r]
-            sgn = 1 if rd is EdgeReading.RIGHT else -1
-            Ta, Tb = int(T[a, c]), int(T[b, c])
-
-            def mgf(row: int, factor: int) -> ExpPoly:
-                acc: dict[Fraction, Fraction] = {}
-                for x, m in zip(xj, M[row, :, c].tolist(), strict=True):
-                    if m:
-                        e = sgn * wj * x / self.lam
-                        acc[e] = acc.get(e, Fraction(0)) + int(m) * factor
-                return ExpPoly._clean({e: v for e, v in acc.items() if v})
-
-            value = (
-                LogRatio(mgf(a, Tb), mgf(b, Ta)) if sgn == 1 else LogRatio(mgf(b, Ta), mgf(a, Tb))
-            )
-            idx = np.unravel_index(c, [len(d) for d in ctx_domains]) if ctx else ()
-            context = tuple(
-                (names[v], dom[int(k)]) for v, dom, k in zip(ctx, ctx_domains, idx, strict=True)
-            )
-            dom_i = self.model.domain(names[i])
-            return Impact(names[i], names[j], dom_i[a], dom_i[b], context, value, rd)
-
-        finite = np.where(np.isnan(F), -np.inf, F)
-        _, hi, _ = screen_then_decide(finite, exact_of, _cmp_impacts)
-        neg = np.where(np.isnan(F), -np.inf, -F)
-        _, lo, _ = screen_then_decide(neg, exact_of, lambda x, y: _cmp_impacts(y, x))
-        return hi, lo
+        return self._extremes[(i, child, j)]
 
 
-def _cmp_impacts(x: Impact, y: Impact) -> int:
+def compare_edges(x: EdgeValue, y: EdgeValue) -> int:
+    """Decided sign of ``x - y``: ball separation, else the exact exp-polynomial sign."""
+    if x.same_as(y):
+        return 0
+    bx, by = x.ball(BALL_PREC), y.ball(BALL_PREC)
+    if bx < by:
+        return -1
+    if bx > by:
+        return 1
     return x.value.exact_compare(y.value)

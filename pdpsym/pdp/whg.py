@@ -40,6 +40,7 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 import numpy as np
+import sympy
 from flint import arb, ctx
 
 from pdpsym.errors import InputError
@@ -47,9 +48,10 @@ from pdpsym.exact.expoly import LogRatio
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.discrete import JointDistribution
 from pdpsym.pdp.edges import (
+    BALL_PREC,
     EdgeReading,
     EdgeTables,
-    Impact,
+    EdgeValue,
     log_max,
     log_sum,
     rational_log,
@@ -99,9 +101,14 @@ class Node:
     known: tuple[str, ...]
     layer: int
     exact: LeakageResult | None
-    chain: LogRatio | None
+    chain_value: ChainValue | None
     chain_paths: LogRatio | None = None
     generated: bool = True  # False when fast search skipped it
+
+    @property
+    def chain(self) -> LogRatio | None:
+        """The chain value as one LogRatio (the product form, built on first use)."""
+        return None if self.chain_value is None else self.chain_value.exact
 
     @property
     def adversary(self) -> Adversary:
@@ -172,8 +179,8 @@ def whg_from_distribution(
         return exact[(i, K)]
 
     tables = EdgeTables(model, lam, query, reading)
-    chain: dict[tuple[int, int], _Chain | None] = {}
-    paths: dict[tuple[int, int], list[_Chain]] = {}
+    chain: dict[tuple[int, int], ChainValue | None] = {}
+    paths: dict[tuple[int, int], list[ChainValue]] = {}
     generators: set[tuple[int, int]] | None = None
     full = (1 << n) - 1
     for layer in range(1, n + 1):
@@ -184,21 +191,21 @@ def whg_from_distribution(
             for K_t in itertools.combinations([v for v in range(n) if v != i], size):
                 K = _mask_of(K_t)
                 key = (i, K)
-                node_chain: _Chain | None
+                node_chain: ChainValue | None
                 generated = True
                 if layer == 1:
                     if bottom is BottomRule.THEOREM4:
-                        node_chain = _Chain.of(
+                        node_chain = ChainValue.of(
                             rational_log(query.sensitivity(model, names[i]) / lam)
                         )
                     else:
                         b = eq2(i, K)
-                        node_chain = _Chain.of(b.require()) if b.ok else None
+                        node_chain = ChainValue.of(b.require()) if b.ok else None
                     if with_paths and node_chain is not None:
                         paths[key] = [node_chain]
                 else:
-                    cands: list[_Chain] = []
-                    pcands: list[_Chain] = []
+                    cands: list[ChainValue] = []
+                    pcands: list[ChainValue] = []
                     generated = False
                     for j in range(n):
                         if not (others >> j & 1) or K >> j & 1:
@@ -229,7 +236,7 @@ def whg_from_distribution(
                     _known(names, K),
                     layer,
                     exact.get(key) if with_exact else None,
-                    None if node_chain is None else node_chain.exact,
+                    node_chain,
                     None if pmin is None else pmin.exact,
                     generated,
                 )
@@ -269,57 +276,132 @@ def _order(x: tuple[int, int], y: tuple[int, int]) -> int:
     return (x > y) - (x < y)
 
 
-#: working precision of the balls that decide the chain rule before exact comparisons
-CHAIN_PREC = 128
+class ChainValue:
+    """A chain-rule value (Eq. 14): ``s_l(... s_1(PL_1 + w_1) ... + w_l)`` with every sign
+    ``s = +-1`` decided, carried with a rigorous arb ball.
 
-
-class _Chain:
-    """A chain value: a rigorous arb ball and the exact LogRatio, built on demand.
-
-    Either given (``exact``) or ``±(base + edge)`` with the sign decided, where ``base``
-    is a chain value and ``edge`` an impact: the Theorem 2 step before its exact form
-    is needed.
+    The value is a signed sum of logs, so its exact text is the sum itself
+    (``exact_text``) and its ball the sum of the parts' balls; the single-LogRatio
+    product form (``exact``) is built only when asked for (exact ties, checkers).
+    It is an :class:`~pdpsym.exact.certify.ArbEvaluable`, so ``certify`` takes it.
     """
 
-    __slots__ = ("ball", "_exact", "_base", "_edge", "_neg")
+    __slots__ = ("ball", "_exact", "_base", "_edge", "_neg", "_texts")
 
     def __init__(
         self,
         ball: arb,
         exact: LogRatio | None = None,
-        base: _Chain | None = None,
-        edge: LogRatio | None = None,
+        base: ChainValue | None = None,
+        edge: EdgeValue | None = None,
         neg: bool = False,
     ) -> None:
         self.ball, self._exact, self._base, self._edge, self._neg = ball, exact, base, edge, neg
+        self._texts: dict[int, str] | None = None
 
     @classmethod
-    def of(cls, value: LogRatio) -> _Chain:
-        return cls(value.arb(CHAIN_PREC), value)
+    def of(cls, value: LogRatio) -> ChainValue:
+        return cls(value.arb(BALL_PREC), value)
 
     @property
     def exact(self) -> LogRatio:
         if self._exact is None:
             assert self._base is not None and self._edge is not None
-            s = log_sum(self._base.exact, self._edge)
+            s = log_sum(self._base.exact, self._edge.value)
             self._exact = -s if self._neg else s
         return self._exact
 
+    def parts(self) -> list[tuple[int, LogRatio | EdgeValue]]:
+        """``[(sign, term)]`` with the value = sum of sign * term."""
+        out: list[tuple[int, LogRatio | EdgeValue]] = []
+        node: ChainValue | None = self
+        sign = 1
+        while node is not None:
+            if node._edge is None or node._base is None:
+                out.append((sign, node.exact))
+                break
+            if node._neg:
+                sign = -sign
+            out.append((sign, node._edge))
+            node = node._base
+        return out[::-1]
 
-def _abs_sum(c: _Chain, w: LogRatio, w_ball: arb) -> _Chain:
+    def as_rational(self) -> Fraction | None:
+        """Exact rational value when every part is rational, or when the ball meets 0
+        (then the product form decides); else None (not syntactically rational)."""
+        total = Fraction(0)
+        for sign, term in self.parts():
+            q = (term.value if isinstance(term, EdgeValue) else term).as_rational()
+            if q is None:
+                return self.exact.as_rational() if self.ball.contains(0) else None
+            total += sign * q
+        return total
+
+    def arb(self, prec: int) -> arb:
+        if prec <= BALL_PREC:
+            return self.ball
+        with ctx.workprec(prec):
+            total = arb(0)
+            for sign, term in self.parts():
+                b = term.ball(prec) if isinstance(term, EdgeValue) else term.arb(prec)
+                total += b if sign > 0 else -b
+            return total
+
+    def sympy(self) -> sympy.Expr:
+        return self.exact.sympy()
+
+    def exact_text(self) -> str:
+        q = self.as_rational()
+        if q is not None:
+            return str(q)
+        return self._signed_text(1)
+
+    def _signed_text(self, sign: int) -> str:
+        """Exact text of ``sign * value`` as a signed sum of logs (cached per sign)."""
+        if self._texts is None:
+            self._texts = {}
+        if sign not in self._texts:
+            if self._edge is None or self._base is None:
+                text = self.exact.exact_text()
+                out = text if sign > 0 else "-" + (f"({text})" if _compound(text) else text)
+            else:
+                s = -sign if self._neg else sign
+                edge = self._edge.text()
+                out = self._base._signed_text(s) + (" + " if s > 0 else " - ") + edge
+            self._texts[sign] = out
+        return self._texts[sign]
+
+    def __float__(self) -> float:
+        return float(self.ball.mid())
+
+
+def _compound(text: str) -> bool:
+    """Whether ``text`` has a top-level sum or a leading sign (needs parentheses)."""
+    depth = 0
+    for k, ch in enumerate(text):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch in "+-" and depth == 0 and (k == 0 or text[k - 1] == " "):
+            return True
+    return False
+
+
+def _abs_sum(c: ChainValue, w: EdgeValue) -> ChainValue:
     """``|c + w|``: the sign by the ball, else exactly."""
-    with ctx.workprec(CHAIN_PREC):
-        s = c.ball + w_ball
+    with ctx.workprec(BALL_PREC):
+        s = c.ball + w.ball(BALL_PREC)
     if s > 0:
-        return _Chain(s, base=c, edge=w)
+        return ChainValue(s, base=c, edge=w)
     if s < 0:
-        return _Chain(-s, base=c, edge=w, neg=True)
-    exact = log_sum(c.exact, w)
-    sign = exact.sign()
-    return _Chain(abs(s), exact=-exact if sign < 0 else exact)
+        return ChainValue(-s, base=c, edge=w, neg=True)
+    exact = log_sum(c.exact, w.value)
+    neg = exact.sign() < 0
+    return ChainValue(abs(s), -exact if neg else exact, base=c, edge=w, neg=neg)
 
 
-def _compare(x: _Chain, y: _Chain) -> int:
+def _compare(x: ChainValue, y: ChainValue) -> int:
     """The decided sign of ``x - y``."""
     if x.ball < y.ball:
         return -1
@@ -328,7 +410,7 @@ def _compare(x: _Chain, y: _Chain) -> int:
     return x.exact.exact_compare(y.exact)
 
 
-def _decided_min(values: Sequence[_Chain]) -> _Chain:
+def _decided_min(values: Sequence[ChainValue]) -> ChainValue:
     best = values[0]
     for v in values[1:]:
         if _compare(v, best) < 0:
@@ -336,28 +418,28 @@ def _decided_min(values: Sequence[_Chain]) -> _Chain:
     return best
 
 
-def _step(child: _Chain, W: tuple[Impact, Impact] | None) -> _Chain:
+def _step(child: ChainValue, W: tuple[EdgeValue, EdgeValue] | None) -> ChainValue:
     """Theorem 2 (Eq. 11): ``max(|c + max W|, |c + min W|)``; the child when W is empty."""
     if W is None:
         return child
     hi, lo = W
-    a = _abs_sum(child, hi.value, _impact_ball(hi))
-    if lo is hi or lo.value is hi.value:
+    a = _abs_sum(child, hi)
+    if lo.same_as(hi):
         return a
-    b = _abs_sum(child, lo.value, _impact_ball(lo))
+    b = _abs_sum(child, lo)
     return a if _compare(a, b) >= 0 else b
 
 
-def _impact_ball(e: Impact) -> arb:
-    return e.value.arb(CHAIN_PREC)
-
-
 def max_chain(nodes: Sequence[Node]) -> Node | None:
-    vals = [v for v in nodes if v.chain is not None and v.generated]
+    """A node of maximal chain value (decided: balls, then exact comparison)."""
+    vals = [v for v in nodes if v.chain_value is not None and v.generated]
     if not vals:
         return None
-    best = log_max([v.chain for v in vals])  # type: ignore[misc]
-    return next(v for v in vals if v.chain is best)
+    best = vals[0]
+    for v in vals[1:]:
+        if _compare(v.chain_value, best.chain_value) > 0:  # type: ignore[arg-type]
+            best = v
+    return best
 
 
 def max_exact(nodes: Sequence[Node]) -> Node | None:

@@ -125,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
                 "status": v.exact.status if v.exact is not None else "ok",
                 "generated": v.generated,
                 "exact": val(exact),
-                "chain": val(v.chain if v.generated else None),
+                "chain": val(v.chain_value if v.generated else None),
             }
         )
     mc, me = max_chain(nodes), max_exact(nodes)
@@ -144,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
             "target": mc.target,
             "known": list(mc.known),
             "layer": mc.layer,
-            "value": val(mc.chain),
+            "value": val(mc.chain_value),
         },
     }
     meta = {

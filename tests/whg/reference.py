@@ -18,7 +18,7 @@ from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.discrete import JointDistribution
 from pdpsym.pdp.edges import EdgeReading, impact_set, log_min, rational_log, theorem2_step
 from pdpsym.pdp.leakage import leakage
-from pdpsym.pdp.whg import BottomRule, DistributionWHG, Node
+from pdpsym.pdp.whg import BottomRule, ChainValue, DistributionWHG, Node
 
 
 def reference_whg(
@@ -67,7 +67,7 @@ def reference_whg(
                     else:
                         b = exact or leakage(model, target, K, lam, query)
                         chain = b.value if b.ok else None
-                    node = Node(target, K, layer, exact, chain, chain)
+                    node = Node(target, K, layer, exact, _value(chain), chain)
                     if chain is not None:
                         paths_vals[key] = [chain]
                     g.nodes[key] = node
@@ -96,7 +96,7 @@ def reference_whg(
                 pchain = log_min(pcands) if pcands else None
                 if with_paths and pcands:
                     paths_vals[key] = pcands
-                node = Node(target, K, layer, exact, chain, pchain, generated)
+                node = Node(target, K, layer, exact, _value(chain), pchain, generated)
                 g.nodes[key] = node
                 this_layer.append(node)
         if fast_k is not None:
@@ -107,3 +107,7 @@ def reference_whg(
             )
             generators = {(v.target, frozenset(v.known)) for v in ranked[:fast_k]}
     return g
+
+
+def _value(chain: LogRatio | None) -> ChainValue | None:
+    return None if chain is None else ChainValue.of(chain)

@@ -124,3 +124,30 @@ def test_edge_extremes_are_the_max_and_min_of_W(
                 hi, lo = got
                 assert hi.value.exact_compare(log_max([w.value for w in W])) == 0
                 assert lo.value.exact_compare(log_min([w.value for w in W])) == 0
+
+
+@pytest.mark.parametrize("reading", list(EdgeReading))
+def test_chain_text_is_exact_and_certified_digits_agree(reading: EdgeReading) -> None:
+    """The signed sum-of-logs text parses back to the product-form value, and the
+    certified digits (from the propagated ball) are those of the product form."""
+    import sympy
+
+    from pdpsym.exact.certify import certify
+
+    rng = random.Random(2)
+    models = [li2019_table(x) for x in "abcd"] + [random_table(rng, [2, 3, 2]) for _ in range(3)]
+    for model in models:
+        g = whg_from_distribution(model, Fraction(1, 2), reading=reading)
+        for node in g.nodes.values():
+            cv = node.chain_value
+            if cv is None:
+                continue
+            parsed = sympy.parse_expr(cv.exact_text())
+            assert abs(sympy.N(parsed - cv.exact.sympy(), 60)) < sympy.Float("1e-45")
+            assert certify(cv, 25).decimal == certify(cv.exact, 25).decimal
+
+
+def test_rational_chain_values_print_as_rationals() -> None:
+    g = whg_from_distribution(li2019_table("c"), 1)
+    top = g.nodes[("x1", frozenset())].chain_value
+    assert top is not None and top.exact_text() == "2"
