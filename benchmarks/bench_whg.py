@@ -2,8 +2,9 @@
 
     .venv/bin/python benchmarks/bench_whg.py [--eq2-n 12] [--chain-n 20] [--quick]
 
-1. Eq. 2 on every node of a random binary n-tuple table: exact + certified (``leakage_all``)
-   against a vectorized float64 numpy computation of the same values in one run.
+1. ``pdpsym whg MODEL --json`` on a random binary n-tuple table (every node's exact Eq. 2
+   and chain value, certified) against a vectorized float64 numpy computation of the
+   same Eq. 2 values, in one run (n = 6, 8, ..., --eq2-n).
 2. Chain-rule full search (Algorithm 1) on beta edges, n = 20 (~10 million nodes), float64.
 3. Fast search (Algorithm 2): time and accuracy against full search as k grows (n = 15).
 4. Time against n for each mode.
@@ -12,14 +13,19 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import json
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 from bench_leakage import float_leakage_all, random_binary_table  # the issue-2 baseline
 
-from pdpsym.exact.certify import certify
-from pdpsym.pdp.leakage import leakage_all
+from pdpsym.cli import main as pdpsym_main
+from pdpsym.pdp.leakage import all_adversaries
 from pdpsym.pdp.whg import (
     BetaEdges,
     ExactOf,
@@ -29,21 +35,35 @@ from pdpsym.pdp.whg import (
 )
 
 
-def bench_eq2(n: int) -> None:
+def bench_whg_command(n: int, digits: int = 20) -> None:
+    """``pdpsym whg MODEL --json`` (every node: exact Eq. 2 and chain value, certified)
+    against vectorized float64 numpy computing the same Eq. 2 values, in one run."""
     model = random_binary_table(n, seed=1)
     nodes = n * 2 ** (n - 1)
-    t0 = time.perf_counter()
-    res = leakage_all(model, 1)
-    t1 = time.perf_counter()
-    cert = [certify(r.value, 20) for r in res if r.value is not None]
-    t2 = time.perf_counter()
-    fl = np.array(float_leakage_all(model))
-    t3 = time.perf_counter()
-    exact_f = np.array([float(c.decimal) for c in cert])
-    err = np.max(np.abs(exact_f - fl[~np.isnan(fl)]))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "model.json"
+        path.write_text(json.dumps(model.to_json_object()))
+        t0 = time.perf_counter()
+        fl = np.array(float_leakage_all(model))
+        t1 = time.perf_counter()
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            rc = pdpsym_main(["whg", str(path), "--json", "--digits", str(digits)])
+        t2 = time.perf_counter()
+    assert rc == 0
+    res = json.loads(out.getvalue())
+    exact_f = {
+        (v["target"], tuple(v["known"])): float(v["exact"]["decimal"])
+        for v in res["nodes"]
+        if v["exact"] is not None
+    }
+    names = model.variables
+    order = [(a.target, tuple(a.known)) for a in all_adversaries(model)]
+    err = max(abs(exact_f[k] - f) for k, f in zip(order, fl, strict=True) if k in exact_f)
+    chains = sum(v["chain"] is not None for v in res["nodes"])
     print(
-        f"eq2 n={n}: {nodes} nodes; exact {t1 - t0:.1f}s + certify {t2 - t1:.1f}s; "
-        f"float64 numpy {t3 - t2:.2f}s; max |float - certified| = {err:.2e}"
+        f"| {n} | {nodes} | {t1 - t0:.2f} | {t2 - t1:.2f} | {(t2 - t1) / (t1 - t0):.1f}x "
+        f"| {err:.1e} | {chains} chain values, {len(names)} tuples |"
     )
 
 
@@ -146,13 +166,16 @@ def main() -> int:
     ap.add_argument("--chain-n", type=int, default=20)
     ap.add_argument("--quick", action="store_true")
     a = ap.parse_args()
+    print("| n | nodes | float64 Eq. 2 (s) | pdpsym whg --json (s) | ratio | max diff | |")
+    print("|---|---|---|---|---|---|---|")
     if a.quick:
-        bench_eq2(6)
+        bench_whg_command(6)
         bench_full(12)
         bench_fast_curve(10, [1, 5, 20], 3)
         bench_growth(10, 8, 3)
         return 0
-    bench_eq2(a.eq2_n)
+    for n in range(6, a.eq2_n + 1, 2):
+        bench_whg_command(n)
     bench_full(a.chain_n)
     bench_fast_curve(15, [1, 2, 5, 10, 20, 50, 100, 200], 10)
     bench_growth(20, 12, 5)

@@ -14,6 +14,7 @@ of two positive ExpPolys, compared exactly by cross-multiplication.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
@@ -24,6 +25,14 @@ from flint import arb, ctx
 
 from pdpsym.errors import Undecided
 from pdpsym.exact.certify import MAX_PREC, arb_from_fraction, ball_endpoints
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _exp_ball(a: Fraction, prec: int) -> arb:
+    """``e^a`` at ``prec`` bits; exponents repeat across the terms of a search (arbs are
+    immutable, so sharing them is safe)."""
+    with ctx.workprec(prec):
+        return arb_from_fraction(a).exp()
 
 
 def _q(q: Fraction) -> str:
@@ -92,7 +101,7 @@ class ExpPoly:
         with ctx.workprec(prec):
             total = arb(0)
             for a, c in self.terms.items():
-                total += arb_from_fraction(c) * arb_from_fraction(a).exp()
+                total += arb_from_fraction(c) * _exp_ball(a, prec)
             return total
 
     def sign(self, max_prec: int = MAX_PREC) -> int:

@@ -195,9 +195,16 @@ def _scaled_values(model: JointDistribution, query: LinearQuery, name: str, D: i
 
 
 def _tables(
-    model: JointDistribution, query: LinearQuery, adv: Adversary, D: int, big: bool
+    model: JointDistribution,
+    query: LinearQuery,
+    adv: Adversary,
+    D: int,
+    big: bool,
+    scaled: dict[str, list[int]] | None = None,
 ) -> _Tables:
     names = model.variables
+    if scaled is None:
+        scaled = {v: _scaled_values(model, query, v, D) for v in names}
     i = names.index(adv.target)
     K = [names.index(k) for k in adv.known]
     U = [names.index(u) for u in adv.unknown(model)]
@@ -213,7 +220,7 @@ def _tables(
     if U:
         fU = np.zeros([counts.shape[u] for u in U], dtype=itype)
         for pos, u in enumerate(U):
-            vals = np.array(_scaled_values(model, query, names[u], D), dtype=itype)
+            vals = np.array(scaled[names[u]], dtype=itype)
             shape = [1] * len(U)
             shape[pos] = -1
             fU = fU + vals.reshape(shape)
@@ -224,10 +231,10 @@ def _tables(
     H[np.arange(nU), inv.ravel()] = 1
     C = (T2 @ H).reshape(d_i, nK, len(S))
     # base = w_i x_i + w_K x_K
-    base = np.array(_scaled_values(model, query, names[i], D), dtype=itype).reshape(-1, 1)
+    base = np.array(scaled[names[i]], dtype=itype).reshape(-1, 1)
     bK = np.zeros(1, dtype=itype)
     for k in K:
-        vals = np.array(_scaled_values(model, query, names[k], D), dtype=itype)
+        vals = np.array(scaled[names[k]], dtype=itype)
         bK = (bK[:, None] + vals[None, :]).ravel()
     base = base + bK.reshape(1, -1)
     return _Tables(model.domains[i], [model.domains[k] for k in K], S, base, C, C.sum(axis=2), D)
@@ -288,9 +295,10 @@ def leakage_all(
     query = query or LinearQuery.sum(model.variables)
     D = _scale_of(model, query)
     big = _too_big(model, query, D)
+    scaled = {v: _scaled_values(model, query, v, D) for v in model.variables}
     out = []
     for adv in all_adversaries(model):
-        out.append(_leakage_of(model, adv, lam, query, D, method, big))
+        out.append(_leakage_of(model, adv, lam, query, D, method, big, scaled))
         if progress is not None:
             progress.update(1)
     return out
@@ -304,8 +312,9 @@ def _leakage_of(
     D: int,
     method: str,
     big: bool,
+    scaled: dict[str, list[int]] | None = None,
 ) -> LeakageResult:
-    t = _tables(model, query, adv, D, big)
+    t = _tables(model, query, adv, D, big, scaled)
     d_i, nK, nS = t.C.shape
     Dlam = D * lam
     P = t.P

@@ -52,7 +52,6 @@ from pdpsym.pdp.edges import (
     EdgeReading,
     EdgeTables,
     EdgeValue,
-    log_max,
     log_sum,
     rational_log,
 )
@@ -443,11 +442,17 @@ def max_chain(nodes: Sequence[Node]) -> Node | None:
 
 
 def max_exact(nodes: Sequence[Node]) -> Node | None:
-    vals = [v for v in nodes if v.exact is not None and v.exact.ok]
+    """A node of maximal Eq. 2 value (decided: balls, then exact comparison)."""
+    vals = [
+        (v, ChainValue.of(v.exact.require())) for v in nodes if v.exact is not None and v.exact.ok
+    ]
     if not vals:
         return None
-    best = log_max([v.exact.value for v in vals])  # type: ignore[union-attr,misc]
-    return next(v for v in vals if v.exact.value is best)  # type: ignore[union-attr]
+    best = vals[0]
+    for v in vals[1:]:
+        if _compare(v[1], best[1]) > 0:
+            best = v
+    return best[0]
 
 
 # --- WHG from given edge values ------------------------------------------------------------
