@@ -28,6 +28,7 @@ from pdpsym.cli import main as pdpsym_main
 from pdpsym.pdp.leakage import all_adversaries
 from pdpsym.pdp.whg import (
     BetaEdges,
+    CachedEdges,
     ExactOf,
     fast_search,
     full_search,
@@ -83,21 +84,6 @@ class Timed:
         return E
 
 
-class Cached:
-    """Edges drawn once (for timing the searches alone)."""
-
-    def __init__(self, src: BetaEdges) -> None:
-        self.n = src.n
-        self._b = [src.bottom(i) for i in range(src.n)]
-        self._E = [src.edges(i) for i in range(src.n)]
-
-    def bottom(self, i: int) -> float:
-        return self._b[i]
-
-    def edges(self, i: int) -> np.ndarray:
-        return self._E[i]
-
-
 def bench_full(n: int) -> None:
     src = Timed(BetaEdges(n, 0.5, seed=0))
     t0 = time.perf_counter()
@@ -117,7 +103,7 @@ def bench_fast_curve(n: int, ks: list[int], runs: int) -> None:
     for k in ks:
         ratios, tf, tu = [], [], []
         for run in range(runs):
-            src = Cached(BetaEdges(n, 0.5, seed=run))
+            src = CachedEdges(BetaEdges(n, 0.5, seed=run))
             t0 = time.perf_counter()
             a = full_search(src).max_value()
             t1 = time.perf_counter()
@@ -134,7 +120,9 @@ def bench_fast_curve(n: int, ks: list[int], runs: int) -> None:
 def bench_growth(max_full: int, max_exact_given: int, max_dist: int) -> None:
     print("time vs n:")
     for n in range(4, max_full + 1, 2):
-        src: object = Cached(BetaEdges(n, 0.5, seed=0)) if n <= 16 else Timed(BetaEdges(n, 0.5))
+        src: object = (
+            CachedEdges(BetaEdges(n, 0.5, seed=0)) if n <= 16 else Timed(BetaEdges(n, 0.5))
+        )
         t0 = time.perf_counter()
         full_search(src)
         t1 = time.perf_counter()

@@ -562,6 +562,22 @@ class BetaEdges:
         return math.copysign(1.0, self.corr) * q * self.delta_over_lam
 
 
+class CachedEdges:
+    """Every target's edges drawn once up front, so that searches can be timed (or
+    repeated) without the cost of drawing them."""
+
+    def __init__(self, source: EdgeSource) -> None:
+        self.n = source.n
+        self._bottoms = [source.bottom(i) for i in range(source.n)]
+        self._edges = [source.edges(i) for i in range(source.n)]
+
+    def bottom(self, i: int) -> Any:
+        return self._bottoms[i]
+
+    def edges(self, i: int) -> np.ndarray:
+        return self._edges[i]
+
+
 @dataclass
 class GivenResult:
     """Node values ``V[i][mask]`` (NaN / None: not generated) and the maxima."""
@@ -623,7 +639,6 @@ def full_search(source: EdgeSource, exact: bool | None = None, progress: Any = N
         V[(1 << m) - 1] = source.bottom(i)
         for c in range(m - 1, -1, -1):
             sel = by_count[c]
-            best = None
             for p in range(m):
                 s = sel[(sel >> p & 1) == 0]
                 cand = np.abs(V[s | (1 << p)] + E[p][s])
@@ -632,7 +647,6 @@ def full_search(source: EdgeSource, exact: bool | None = None, progress: Any = N
                     V[s] = [x if y is None or x < y else y for x, y in zip(cand, cur, strict=True)]
                 else:
                     V[s] = np.minimum(V[s], cand)
-            del best
         out.append(V)
         if progress is not None:
             progress.update(1)
