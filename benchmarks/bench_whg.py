@@ -166,7 +166,7 @@ def main() -> int:
         bench_whg_command(n)
     bench_full(a.chain_n)
     bench_fast_curve(15, [1, 2, 5, 10, 20, 50, 100, 200], 10)
-    bench_growth(20, 12, 5)
+    bench_growth(20, 12, 10)
     return 0
 
 
