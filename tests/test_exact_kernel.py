@@ -154,3 +154,16 @@ _terms = st.lists(
 def test_logratio_exact_text_reads_back_as_the_same_value(a, b):
     value = LogRatio(ExpPoly(a), ExpPoly(b))
     assert sympy.simplify(sympy.parse_expr(value.exact_text()) - value.sympy()) == 0
+
+
+def test_parse_int_is_the_strict_grammar_with_bounds() -> None:
+    from pdpsym.errors import InputError
+    from pdpsym.exact.numbers import parse_int
+
+    assert (
+        parse_int("12", "f") == 12 and parse_int("4/2", "f") == 2 and parse_int("1e3", "f") == 1000
+    )
+    for bad, lo, hi in [("1/2", None, None), ("0", 1, None), ("7", 1, 5), ("abc", None, None)]:
+        with pytest.raises(InputError) as err:
+            parse_int(bad, "--count", lo, hi)
+        assert "--count" in str(err.value)

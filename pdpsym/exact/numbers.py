@@ -51,6 +51,23 @@ def parse_positive(text: object, field: str) -> Fraction:
     return value
 
 
+def parse_int(text: object, field: str, lo: int | None = None, hi: int | None = None) -> int:
+    """An integer in the strict number grammar (``"12"``, ``"1e3"``, ``"4/2"``), within
+    ``[lo, hi]`` when given; an :class:`InputError` naming ``field`` otherwise."""
+    q = parse_rational(text, field)
+    if q.denominator != 1:
+        raise InputError(field, f"must be an integer, got {text!r}")
+    v = int(q)
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        bounds = (
+            f"between {lo} and {hi}"
+            if lo is not None and hi is not None
+            else (f">= {lo}" if lo is not None else f"<= {hi}")
+        )
+        raise InputError(field, f"must be {bounds}, got {v}")
+    return v
+
+
 def fraction_str(q: Fraction) -> str:
     """The exact text form of a rational: ``"3/10"``, ``"-2"``."""
     return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from pdpsym.errors import InputError
-from pdpsym.exact.numbers import fraction_str, parse_rational
+from pdpsym.exact.numbers import fraction_str, parse_int, parse_rational
 from pdpsym.io.oracle import (
     DEFAULT_ABS_TOL,
     DEFAULT_REL_TOL,
@@ -31,12 +31,7 @@ from pdpsym.progress import Progress
 
 
 def _int(text: str | None, field: str) -> int | None:
-    if text is None:
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        raise InputError(field, f"not an integer: {text!r}") from None
+    return None if text is None else parse_int(text, field)
 
 
 def register(sub: Any) -> None:

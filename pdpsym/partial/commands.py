@@ -19,7 +19,7 @@ from typing import Any
 import sympy
 
 from pdpsym.errors import InputError
-from pdpsym.exact.numbers import fraction_str, parse_rational
+from pdpsym.exact.numbers import fraction_str, parse_int, parse_rational
 from pdpsym.io.output import print_json, value_json
 from pdpsym.mechanisms.counting import (
     Eps,
@@ -35,10 +35,7 @@ SMALL = 200  # up to this many records the O(n^2) exact Theorem 3 quantities are
 
 
 def _int(text: str, field: str) -> int:
-    q = parse_rational(text, field)
-    if q.denominator != 1:
-        raise InputError(field, f"must be an integer, got {text!r}")
-    return int(q)
+    return parse_int(text, field)
 
 
 def _eps(text: str | None) -> Fraction | None:
@@ -116,10 +113,7 @@ def register(sub: Any) -> None:
 
 
 def _digits(text: str) -> int:
-    d = _int(text, "--digits")
-    if not 1 <= d <= 200:
-        raise InputError("--digits", "must be between 1 and 200")
-    return d
+    return parse_int(text, "--digits", 1, 200)
 
 
 def run_counting(args: argparse.Namespace) -> int:

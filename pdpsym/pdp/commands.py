@@ -10,7 +10,7 @@ from typing import Any
 import sympy
 
 from pdpsym.errors import InputError
-from pdpsym.exact.numbers import fraction_str
+from pdpsym.exact.numbers import fraction_str, parse_int
 from pdpsym.io.models import load_discrete
 from pdpsym.io.output import print_json
 from pdpsym.io.tables import FORMATS, render
@@ -22,13 +22,7 @@ TABLES = ("li2019-examples",)
 
 
 def _digits(text: str) -> int:
-    try:
-        d = int(text)
-    except ValueError:
-        raise InputError("--digits", f"not an integer: {text!r}") from None
-    if not 1 <= d <= 1000:
-        raise InputError("--digits", "must be between 1 and 1000")
-    return d
+    return parse_int(text, "--digits", 1, 1000)
 
 
 def _names(text: str | None) -> list[str]:

@@ -11,7 +11,7 @@ from typing import Any
 
 from pdpsym.errors import InputError
 from pdpsym.exact.certify import certify
-from pdpsym.exact.numbers import parse_rational
+from pdpsym.exact.numbers import parse_int, parse_rational
 from pdpsym.io.models import load_discrete, read_model_object
 from pdpsym.io.output import print_json
 from pdpsym.io.tables import render
@@ -31,13 +31,7 @@ from pdpsym.progress import Progress
 
 
 def _positive_int(text: str, field: str, lo: int = 1, hi: int = 10**6) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise InputError(field, f"not an integer: {text!r}") from None
-    if not lo <= v <= hi:
-        raise InputError(field, f"must be between {lo} and {hi}, got {v}")
-    return v
+    return parse_int(text, field, lo, hi)
 
 
 def register(sub: Any) -> None:
