@@ -62,6 +62,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 1
+    except KeyboardInterrupt:
+        # one line, no traceback; file writers are atomic, so nothing is left half-written
+        sys.stderr.write("\npdpsym: interrupted\n")
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -166,3 +166,17 @@ def test_help_documents_the_commands():
         [sys.executable, "-m", "pdpsym", "--help"], capture_output=True, text=True
     )
     assert proc.returncode == 0 and "verify" in proc.stdout and "leakage" in proc.stdout
+
+
+def test_interrupt_is_one_line_and_status_130(monkeypatch, capsys) -> None:
+    import pdpsym.claims.commands as cc
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cc, "run", interrupted)
+    from pdpsym.cli import main as cli_main
+
+    assert cli_main(["verify", "--claim", "li2019.ex2"]) == 130
+    err = capsys.readouterr().err
+    assert err.strip() == "pdpsym: interrupted"
