@@ -16,8 +16,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import sympy
-
 from pdpsym.errors import InputError
 from pdpsym.exact.numbers import fraction_str, parse_int, parse_rational
 from pdpsym.io.output import print_json, value_json
@@ -158,12 +156,8 @@ def run_counting(args: argparse.Namespace) -> int:
     if lam is None:
         th3 = {"applicable": False, "reason": "needs --lambda"}
     else:
-        L = sympy.Rational(lam.numerator, lam.denominator)
-        E = sympy.Rational(eps.numerator, eps.denominator)
-        closed_ok = eps <= 1 and E * L * (m - 1) >= 27
-        th3["closed_form_delta"] = (
-            _val(sympy.exp(-(E**2) * L * (m - 1) / 14), digits) if closed_ok else None
-        )
+        closed = pc.theorem3_closed_form_delta(m, lam, eps)
+        th3["closed_form_delta"] = None if closed is None else _val(closed, digits)
         th3["closed_form_note"] = (
             "delta = exp(-eps^2 lambda (n-1)/14), valid for 27/(lambda(n-1)) <= eps <= 1"
         )
@@ -179,17 +173,13 @@ def run_counting(args: argparse.Namespace) -> int:
     if eps > 1 or m < 2:
         pr7 = {"applicable": False, "reason": "needs eps <= 1 (Fact 1 of GK17) and n >= 2"}
     else:
-        mu2 = sum((q * (1 - q) for q in unknown), Fraction(0)) / m
-        mu3 = sum((q * (1 - q) * abs(1 - 2 * q) for q in unknown), Fraction(0)) / m
-        S = sympy.Rational
-        E = S(eps.numerator, eps.denominator)
-        m2, m3 = S(mu2.numerator, mu2.denominator), S(mu3.numerator, mu3.denominator)
-        d2 = S(5, 4) * sympy.exp(-(E**2) * m * m2 / 2)
-        for name, power in (("delta", 3), ("delta_berry_esseen", S(3, 2))):
-            pr7[name] = _val(
-                S(112, 100) * m3 / (sympy.sqrt(m) * m2**power) * (1 + sympy.exp(E)) + d2, digits
-            )
-        pr7["delta2"] = _val(d2, digits)
+        for name, reading in (
+            ("delta", pc.Prop7Reading.PRINTED),
+            ("delta_berry_esseen", pc.Prop7Reading.BERRY_ESSEEN),
+        ):
+            r7 = pc.prop7_at_eps(unknown, eps, reading)
+            pr7[name] = _val(r7.delta, digits)
+        pr7["delta2"] = _val(r7.delta2, digits)
         pr7["reading"] = "printed mu_2^3; delta_berry_esseen uses mu_2^(3/2)"
     out = {
         "n": n,

@@ -110,13 +110,28 @@ class Prop7:
     delta: sympy.Expr
     mu2: Fraction
     mu3: Fraction
+    delta2: sympy.Expr | None = None  # the Gaussian-tail part of delta
+
+
+def _moments(ps: list[Fraction]) -> tuple[Fraction, Fraction]:
+    """``(mu_2, mu_3)``: the mean of ``p(1-p)`` and of ``p(1-p)|1-2p|``."""
+    n = len(ps)
+    mu2 = sum((p * (1 - p) for p in ps), Fraction(0)) / n
+    mu3 = sum((p * (1 - p) * abs(1 - 2 * p) for p in ps), Fraction(0)) / n
+    return mu2, mu3
+
+
+def _prop7_delta(
+    n: int, m2: sympy.Expr, m3: sympy.Expr, eps: sympy.Expr, d2: sympy.Expr, r: Prop7Reading
+) -> sympy.Expr:
+    power = 3 if r is Prop7Reading.PRINTED else sympy.Rational(3, 2)
+    return sympy.Rational(112, 100) * m3 / (sympy.sqrt(n) * m2**power) * (1 + sympy.exp(eps)) + d2
 
 
 def prop7(ps: list[Fraction], delta2: Fraction, reading: Prop7Reading) -> Prop7 | None:
     """Proposition 7's ``(eps, delta)``; ``None`` if ``delta_2 < 1.25 e^{-n mu_2/2}``."""
     n = len(ps)
-    mu2 = sum((p * (1 - p) for p in ps), Fraction(0)) / n
-    mu3 = sum((p * (1 - p) * abs(1 - 2 * p) for p in ps), Fraction(0)) / n
+    mu2, mu3 = _moments(ps)
     S = sympy.Rational
     d2 = S(delta2.numerator, delta2.denominator)
     m2 = S(mu2.numerator, mu2.denominator)
@@ -126,9 +141,34 @@ def prop7(ps: list[Fraction], delta2: Fraction, reading: Prop7Reading) -> Prop7 
     if lo < 0:
         return None
     eps = sympy.sqrt(2 * sympy.log(S(5, 4) / d2) / (n * m2))
-    power = 3 if reading is Prop7Reading.PRINTED else S(3, 2)
-    delta = S(112, 100) * m3 / (sympy.sqrt(n) * m2**power) * (1 + sympy.exp(eps)) + d2
-    return Prop7(eps, delta, mu2, mu3)
+    return Prop7(eps, _prop7_delta(n, m2, m3, eps, d2, reading), mu2, mu3, d2)
+
+
+def prop7_at_eps(ps: list[Fraction], eps: Fraction, reading: Prop7Reading) -> Prop7:
+    """Proposition 7's delta at a given ``eps``: ``delta_2 = 1.25 e^{-eps^2 n mu_2 / 2}``
+    solved from its ``eps`` formula (valid for ``eps <= 1``, Fact 1 of GK17)."""
+    n = len(ps)
+    mu2, mu3 = _moments(ps)
+    S = sympy.Rational
+    E, m2, m3 = (
+        S(eps.numerator, eps.denominator),
+        S(mu2.numerator, mu2.denominator),
+        S(mu3.numerator, mu3.denominator),
+    )
+    d2 = S(5, 4) * sympy.exp(-(E**2) * n * m2 / 2)
+    return Prop7(E, _prop7_delta(n, m2, m3, E, d2, reading), mu2, mu3, d2)
+
+
+def theorem3_closed_form_delta(n: int, lam: Fraction, eps: Fraction) -> sympy.Expr | None:
+    """Theorem 3's ``delta = exp(-eps^2 lam (n-1) / 14)``, or None outside its range
+    ``27 / (lam (n-1)) <= eps <= 1``."""
+    if not (eps <= 1 and eps * lam * (n - 1) >= 27):
+        return None
+    E, L = (
+        sympy.Rational(eps.numerator, eps.denominator),
+        sympy.Rational(lam.numerator, lam.denominator),
+    )
+    return sympy.exp(-(E**2) * L * (n - 1) / 14)
 
 
 def exact_at_bracket(

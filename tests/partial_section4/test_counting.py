@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 
 import pytest
@@ -88,3 +89,35 @@ def test_large_n_certified() -> None:
     v = mc.counting_delta_homogeneous(100000, Fraction(1, 10), Eps.of(Fraction(1, 20)))
     c = certify(v, 15)
     assert c.decimal and float(c.enclosure[0]) <= float(c.enclosure[1])
+
+
+def test_prop7_at_eps_is_the_printed_formula_and_both_readings_differ_only_in_the_power() -> None:
+    import sympy as sp
+
+    from pdpsym.partial import counting as pcount
+
+    p, n, eps = Fraction(2, 5), 100, Fraction(1, 2)
+    mu2, mu3 = p * (1 - p), p * (1 - p) * abs(1 - 2 * p)
+    d2 = sp.Rational(5, 4) * sp.exp(-(sp.Rational(eps) ** 2) * n * sp.Rational(mu2) / 2)
+    for reading, power in (
+        (pcount.Prop7Reading.PRINTED, 3),
+        (pcount.Prop7Reading.BERRY_ESSEEN, sp.Rational(3, 2)),
+    ):
+        r = pcount.prop7_at_eps([p] * n, eps, reading)
+        want = (
+            sp.Rational(112, 100)
+            * sp.Rational(mu3)
+            / (sp.sqrt(n) * sp.Rational(mu2) ** power)
+            * (1 + sp.exp(sp.Rational(eps)))
+            + d2
+        )
+        assert sp.simplify(r.delta - want) == 0 and sp.simplify(r.delta2 - d2) == 0
+
+
+def test_theorem3_closed_form_only_in_its_range() -> None:
+    from pdpsym.partial import counting as pcount
+
+    assert pcount.theorem3_closed_form_delta(10, Fraction(3, 10), Fraction(1)) is None  # 27 > 2.7
+    d = pcount.theorem3_closed_form_delta(1000, Fraction(3, 10), Fraction(1))
+    assert d is not None and abs(float(d) - math.exp(-0.3 * 999 / 14)) < 1e-12
+    assert pcount.theorem3_closed_form_delta(1000, Fraction(3, 10), Fraction(2)) is None
