@@ -426,6 +426,10 @@ class EdgeTables:
         self._wx = [
             [query.weight(v) * x for x in model.domain(v)] for v in names
         ]  # w_v x per value
+        self._pairs = [
+            np.array([[a > b for b in wx] for a in wx], dtype=bool).reshape(len(wx), len(wx))
+            for wx in self._wx
+        ]
         self._exps: dict[tuple[int, int, int], arb] = {}
         self._expo: dict[tuple[int, int], list[Fraction]] = {}
         self._extremes: dict[tuple[int, int, int], tuple[EdgeValue, EdgeValue] | None] = {}
@@ -456,8 +460,8 @@ class EdgeTables:
         M = M.reshape(G, d_i, d_j, -1)
         T = M.sum(axis=2)  # (G, d_i, ctx)
         vi, vj = members[:, pi], members[:, pj]
-        wxi = np.array([[float(v) for v in self._wx[int(i)]] for i in vi])  # (G, d_i)
-        pairs = wxi[:, :, None] > wxi[:, None, :]
+        # ordered pairs w_i a > w_i b, compared exactly (not in floats)
+        pairs = np.stack([self._pairs[int(i)] for i in vi])  # (G, d_i, d_i)
         ok = (T > 0)[:, :, None, :] & (T > 0)[:, None, :, :] & pairs[:, :, :, None]
         lam = float(self.lam)
         Ms = M.astype(float)
