@@ -151,3 +151,18 @@ def test_rational_chain_values_print_as_rationals() -> None:
     g = whg_from_distribution(li2019_table("c"), 1)
     top = g.nodes[("x1", frozenset())].chain_value
     assert top is not None and top.exact_text() == "2"
+
+
+def test_target_values_closer_than_a_float_ulp_are_still_ordered_exactly() -> None:
+    a, b = Fraction(1, 3), Fraction(1, 3) + Fraction(1, 10**20)  # equal as float64
+    assert float(a) == float(b)
+    rows = [
+        [a, 0, Fraction(1, 4)],
+        [a, 1, Fraction(1, 8)],
+        [b, 0, Fraction(1, 8)],
+        [b, 1, Fraction(1, 2)],
+    ]
+    model = JointDistribution.from_rows(["x1", "x2"], rows)
+    both(model, reading=EdgeReading.BOTH)
+    g = whg_from_distribution(model, 1)
+    assert g.nodes[("x1", frozenset())].chain is not None
