@@ -104,6 +104,19 @@ class Prop7Reading(Enum):
     BERRY_ESSEEN = "mu_2^(3/2)"
 
 
+class Mu3Reading(Enum):
+    """Proposition 7's ``mu_3``, "the average absolute third moment" of the records.
+
+    The paper prints ``p(1-p)|1-2p|``: the absolute value of the third *central moment*
+    ``E[(X-p)^3]``, which is 0 at ``p = 1/2``. The absolute third central moment of a
+    Bernoulli(p), the quantity a Berry-Esseen bound needs, is
+    ``E|X-p|^3 = p(1-p)(p^2 + (1-p)^2)``. See dmkb2020.prop7 in docs/readings-and-errata.md.
+    """
+
+    PRINTED = "p(1-p)|1-2p|"
+    ABSOLUTE = "p(1-p)(p^2+(1-p)^2)"
+
+
 @dataclass(frozen=True)
 class Prop7:
     eps: sympy.Expr
@@ -113,11 +126,16 @@ class Prop7:
     delta2: sympy.Expr | None = None  # the Gaussian-tail part of delta
 
 
-def _moments(ps: list[Fraction]) -> tuple[Fraction, Fraction]:
-    """``(mu_2, mu_3)``: the mean of ``p(1-p)`` and of ``p(1-p)|1-2p|``."""
+def _moments(
+    ps: list[Fraction], mu3_reading: Mu3Reading = Mu3Reading.PRINTED
+) -> tuple[Fraction, Fraction]:
+    """``(mu_2, mu_3)``: the mean of ``p(1-p)`` and of the third-moment term (``Mu3Reading``)."""
     n = len(ps)
     mu2 = sum((p * (1 - p) for p in ps), Fraction(0)) / n
-    mu3 = sum((p * (1 - p) * abs(1 - 2 * p) for p in ps), Fraction(0)) / n
+    if mu3_reading is Mu3Reading.PRINTED:
+        mu3 = sum((p * (1 - p) * abs(1 - 2 * p) for p in ps), Fraction(0)) / n
+    else:
+        mu3 = sum((p * (1 - p) * (p * p + (1 - p) ** 2) for p in ps), Fraction(0)) / n
     return mu2, mu3
 
 
@@ -128,10 +146,15 @@ def _prop7_delta(
     return sympy.Rational(112, 100) * m3 / (sympy.sqrt(n) * m2**power) * (1 + sympy.exp(eps)) + d2
 
 
-def prop7(ps: list[Fraction], delta2: Fraction, reading: Prop7Reading) -> Prop7 | None:
+def prop7(
+    ps: list[Fraction],
+    delta2: Fraction,
+    reading: Prop7Reading,
+    mu3_reading: Mu3Reading = Mu3Reading.PRINTED,
+) -> Prop7 | None:
     """Proposition 7's ``(eps, delta)``; ``None`` if ``delta_2 < 1.25 e^{-n mu_2/2}``."""
     n = len(ps)
-    mu2, mu3 = _moments(ps)
+    mu2, mu3 = _moments(ps, mu3_reading)
     S = sympy.Rational
     d2 = S(delta2.numerator, delta2.denominator)
     m2 = S(mu2.numerator, mu2.denominator)
@@ -144,11 +167,16 @@ def prop7(ps: list[Fraction], delta2: Fraction, reading: Prop7Reading) -> Prop7 
     return Prop7(eps, _prop7_delta(n, m2, m3, eps, d2, reading), mu2, mu3, d2)
 
 
-def prop7_at_eps(ps: list[Fraction], eps: Fraction, reading: Prop7Reading) -> Prop7:
+def prop7_at_eps(
+    ps: list[Fraction],
+    eps: Fraction,
+    reading: Prop7Reading,
+    mu3_reading: Mu3Reading = Mu3Reading.PRINTED,
+) -> Prop7:
     """Proposition 7's delta at a given ``eps``: ``delta_2 = 1.25 e^{-eps^2 n mu_2 / 2}``
     solved from its ``eps`` formula (valid for ``eps <= 1``, Fact 1 of GK17)."""
     n = len(ps)
-    mu2, mu3 = _moments(ps)
+    mu2, mu3 = _moments(ps, mu3_reading)
     S = sympy.Rational
     E, m2, m3 = (
         S(eps.numerator, eps.denominator),

@@ -121,3 +121,21 @@ def test_theorem3_closed_form_only_in_its_range() -> None:
     d = pcount.theorem3_closed_form_delta(1000, Fraction(3, 10), Fraction(1))
     assert d is not None and abs(float(d) - math.exp(-0.3 * 999 / 14)) < 1e-12
     assert pcount.theorem3_closed_form_delta(1000, Fraction(3, 10), Fraction(2)) is None
+
+
+def test_prop7_printed_mu3_fails_at_half_and_the_absolute_moment_holds() -> None:
+    """dmkb2020.prop7 erratum: at p_i = 1/2 the printed mu_3 = p(1-p)|1-2p| is 0, so the
+    bound is delta_2 alone, below the exact delta (n = 1000, eps = 1); with the absolute
+    third moment E|X-p|^3 = p(1-p)(p^2+(1-p)^2) it holds."""
+    from pdpsym.mechanisms.counting import counting_delta_homogeneous
+    from pdpsym.partial import counting as pcount
+
+    n, p, eps = 1000, Fraction(1, 2), Fraction(1)
+    exact = counting_delta_homogeneous(n, p, Eps.of(eps))
+    printed = pcount.prop7_at_eps([p] * n, eps, pcount.Prop7Reading.PRINTED)
+    absolute = pcount.prop7_at_eps(
+        [p] * n, eps, pcount.Prop7Reading.PRINTED, pcount.Mu3Reading.ABSOLUTE
+    )
+    assert printed.mu3 == 0 and absolute.mu3 == Fraction(1, 8)
+    assert compare(exact, printed.delta).sign > 0
+    assert compare(exact, absolute.delta).sign < 0
