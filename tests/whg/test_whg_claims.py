@@ -20,7 +20,7 @@ EXPECTED = {
     "li2019.thm3.1": "supported",
     "li2019.thm3.2": "supported",
     "li2019.thm3.3": "refuted",
-    "li2019.thm3.remark": "supported",
+    "li2019.thm3.remark": "refuted",
     "li2019.lemma3": "proved",
     "li2019.thm5": "refuted",
     "li2019.eq16": "supported",
