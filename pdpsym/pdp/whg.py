@@ -147,9 +147,10 @@ def whg_from_distribution(
     Layer by layer over bitmasks: the extremes of every ``W_ij`` come from
     :class:`~pdpsym.pdp.edges.EdgeTables`; each chain value carries a rigorous arb ball,
     so the ``|x + w|`` signs and the minima are decided by ball separation, and exactly
-    (exp-polynomial signs) when balls overlap. The exact LogRatio of a node is built once,
-    for the candidate that wins. ``progress`` advances once per node for the Eq. 2 values
-    (when ``with_exact``) and once per node for the chain values.
+    (exp-polynomial signs) when balls overlap. A node's chain value is a
+    :class:`ChainValue` (the signed sum of logs of Eq. 14, Li et al. Sec. V-C); its
+    single-LogRatio form ``Node.chain`` is built on first use. ``progress`` advances once
+    per node for the Eq. 2 values (when ``with_exact``) and once per node for the chain.
     """
     n = model.n
     if n > MAX_EXACT_N:
