@@ -28,7 +28,7 @@ from pdpsym.exact.certify import MAX_PREC, arb_from_fraction, ball_endpoints
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _exp_ball(a: Fraction, prec: int) -> arb:
+def exp_ball(a: Fraction, prec: int) -> arb:
     """``e^a`` at ``prec`` bits; exponents repeat across the terms of a search (arbs are
     immutable, so sharing them is safe)."""
     with ctx.workprec(prec):
@@ -101,7 +101,7 @@ class ExpPoly:
         with ctx.workprec(prec):
             total = arb(0)
             for a, c in self.terms.items():
-                total += arb_from_fraction(c) * _exp_ball(a, prec)
+                total += arb_from_fraction(c) * exp_ball(a, prec)
             return total
 
     def sign(self, max_prec: int = MAX_PREC) -> int:

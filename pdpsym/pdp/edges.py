@@ -40,9 +40,9 @@ import numpy as np
 import sympy
 from flint import arb, ctx
 
-from pdpsym.exact.certify import Certified, arb_from_fraction, certify
+from pdpsym.exact.certify import Certified, certify
 from pdpsym.exact.compare import SCREEN_MARGIN, screen_then_decide
-from pdpsym.exact.expoly import ExpPoly, LogRatio
+from pdpsym.exact.expoly import ExpPoly, LogRatio, exp_ball
 from pdpsym.exact.numbers import fraction_str
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.discrete import JointDistribution
@@ -430,7 +430,6 @@ class EdgeTables:
             np.array([[a > b for b in wx] for a in wx], dtype=bool).reshape(len(wx), len(wx))
             for wx in self._wx
         ]
-        self._exps: dict[tuple[int, int, int], arb] = {}
         self._expo: dict[tuple[int, int], list[Fraction]] = {}
         self._extremes: dict[tuple[int, int, int], tuple[EdgeValue, EdgeValue] | None] = {}
         self._rank_all()
@@ -578,18 +577,10 @@ class EdgeTables:
         ma, mb = rows
         Ta, Tb = sum(ma), sum(mb)
         with ctx.workprec(prec):
-            E = [self._exp(j, sgn, k, prec) for k in range(len(ma))]
+            E = [exp_ball(e, prec) for e in self._exponents(j, sgn)]
             num = sum((arb(m * Tb) * e for m, e in zip(ma, E, strict=True) if m), arb(0))
             den = sum((arb(m * Ta) * e for m, e in zip(mb, E, strict=True) if m), arb(0))
             return num.log() - den.log() if sgn == 1 else den.log() - num.log()
-
-    def _exp(self, j: int, sgn: int, k: int, prec: int) -> arb:
-        if prec != BALL_PREC:
-            return arb_from_fraction(sgn * self._wx[j][k] / self.lam).exp()
-        key = (j, sgn, k)
-        if key not in self._exps:
-            self._exps[key] = arb_from_fraction(sgn * self._wx[j][k] / self.lam).exp()
-        return self._exps[key]
 
     # -- public --------------------------------------------------------------------------------
 

@@ -432,27 +432,25 @@ def _step(child: ChainValue, W: tuple[EdgeValue, EdgeValue] | None) -> ChainValu
 
 def max_chain(nodes: Sequence[Node]) -> Node | None:
     """A node of maximal chain value (decided: balls, then exact comparison)."""
-    vals = [v for v in nodes if v.chain_value is not None and v.generated]
-    if not vals:
-        return None
-    best = vals[0]
-    for v in vals[1:]:
-        if _compare(v.chain_value, best.chain_value) > 0:  # type: ignore[arg-type]
-            best = v
-    return best
+    return _decided_argmax(
+        [(v, v.chain_value) for v in nodes if v.chain_value is not None and v.generated]
+    )
 
 
 def max_exact(nodes: Sequence[Node]) -> Node | None:
     """A node of maximal Eq. 2 value (decided: balls, then exact comparison)."""
-    vals = [
-        (v, ChainValue.of(v.exact.require())) for v in nodes if v.exact is not None and v.exact.ok
-    ]
-    if not vals:
+    return _decided_argmax(
+        [(v, ChainValue.of(v.exact.require())) for v in nodes if v.exact is not None and v.exact.ok]
+    )
+
+
+def _decided_argmax(items: Sequence[tuple[Node, ChainValue]]) -> Node | None:
+    if not items:
         return None
-    best = vals[0]
-    for v in vals[1:]:
-        if _compare(v[1], best[1]) > 0:
-            best = v
+    best = items[0]
+    for item in items[1:]:
+        if _compare(item[1], best[1]) > 0:
+            best = item
     return best[0]
 
 
