@@ -15,9 +15,9 @@ from fractions import Fraction
 
 from dp_accounting.pld import privacy_loss_distribution as pld
 
-from pdpsym.exact.certify import certify
+from pdpsym.core.certify import certify
 from pdpsym.mechanisms.counting import CountLaw, Eps, counting_delta_fast
-from pdpsym.partial import thresholding as pt
+from pdpsym.papers.dmkb2020 import thresholding as pt
 
 DIGITS = 15
 

@@ -24,9 +24,9 @@ from pathlib import Path
 import numpy as np
 from bench_leakage import float_leakage_all, random_binary_table  # the issue-2 baseline
 
-from pdpsym.cli import main as pdpsym_main
-from pdpsym.pdp.leakage import all_adversaries
-from pdpsym.pdp.whg import (
+from pdpsym.app.cli import main as pdpsym_main
+from pdpsym.papers.li2019.eq2 import all_adversaries
+from pdpsym.papers.li2019.whg import (
     BetaEdges,
     CachedEdges,
     ExactOf,

@@ -1,5 +1,5 @@
 """``python -m pdpsym`` is the same as ``pdpsym``."""
 
-from pdpsym.cli import main
+from pdpsym.app.cli import main
 
 raise SystemExit(main())

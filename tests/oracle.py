@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import mpmath
 
-from pdpsym.models.discrete import JointDistribution
+from pdpsym.models.joint import JointDistribution
 
 
 def eq2_bruteforce(

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from pdpsym.models.discrete import JointDistribution
+from pdpsym.models.joint import JointDistribution
 
 
 @st.composite

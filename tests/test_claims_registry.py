@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from pdpsym.claims import CATALOGUE, RunConfig, run_claim
-from pdpsym.claims.registry import VERDICTS, ClaimResult, has_checker
+from pdpsym.papers.claim import VERDICTS, ClaimResult, has_checker
+from pdpsym.verify import CATALOGUE, RunConfig, run_claim
 
 SPEC = Path(__file__).resolve().parents[2] / "shared" / "spec" / "claims.md"
 
@@ -46,7 +46,7 @@ def test_theorem4_erratum_has_the_minimal_exact_counterexample():
 
 
 def test_unchecked_ids_are_unresolved_not_yet_checked(monkeypatch):
-    from pdpsym.claims import registry
+    from pdpsym.papers import claim as registry
 
     monkeypatch.delitem(registry._CHECKERS, "li2019.ex4")
     r = run_claim("li2019.ex4", RunConfig())
@@ -54,7 +54,7 @@ def test_unchecked_ids_are_unresolved_not_yet_checked(monkeypatch):
 
 
 def test_a_crashing_checker_is_reported_not_hidden(monkeypatch):
-    from pdpsym.claims import registry
+    from pdpsym.papers import claim as registry
 
     def boom(config):
         raise ZeroDivisionError("bug")

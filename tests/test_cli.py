@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from pdpsym.claims import CATALOGUE
-from pdpsym.cli import main
+from pdpsym.app.cli import main
+from pdpsym.verify import CATALOGUE
 
 MODEL = {
     "variables": ["x1", "x2"],
@@ -169,13 +169,13 @@ def test_help_documents_the_commands():
 
 
 def test_interrupt_is_one_line_and_status_130(monkeypatch, capsys) -> None:
-    import pdpsym.claims.commands as cc
+    import pdpsym.app.commands.verify as cc
 
     def interrupted(args):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(cc, "run", interrupted)
-    from pdpsym.cli import main as cli_main
+    from pdpsym.app.cli import main as cli_main
 
     assert cli_main(["verify", "--claim", "li2019.ex2"]) == 130
     err = capsys.readouterr().err

@@ -8,10 +8,10 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pdpsym.errors import InputError, Undecided
-from pdpsym.exact import ExpPoly, LogRatio, certify, compare, decided_max, parse_rational
-from pdpsym.exact.certify import decimal_string
-from pdpsym.exact.compare import screen_then_decide
+from pdpsym.core import ExpPoly, LogRatio, certify, compare, decided_max, parse_rational
+from pdpsym.core.certify import decimal_string
+from pdpsym.core.compare import screen_then_decide
+from pdpsym.core.errors import InputError, Undecided
 
 
 @pytest.mark.parametrize(
@@ -157,8 +157,8 @@ def test_logratio_exact_text_reads_back_as_the_same_value(a, b):
 
 
 def test_parse_int_is_the_strict_grammar_with_bounds() -> None:
-    from pdpsym.errors import InputError
-    from pdpsym.exact.numbers import parse_int
+    from pdpsym.core.errors import InputError
+    from pdpsym.core.numbers import parse_int
 
     assert (
         parse_int("12", "f") == 12 and parse_int("4/2", "f") == 2 and parse_int("1e3", "f") == 1000

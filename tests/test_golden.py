@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from pdpsym.cli import main
-from pdpsym.pdp.examples import li2019_table
+from pdpsym.app.cli import main
+from pdpsym.papers.li2019.examples import li2019_table
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 MODELS = GOLDEN / "models"

@@ -10,10 +10,9 @@ from oracle import eq2_bruteforce
 from strategies import joint_tables, lambdas, product_tables
 
 from pdpsym.mechanisms.laplace import LinearQuery
-from pdpsym.models.discrete import JointDistribution
 from pdpsym.models.families import tables_up_to
-from pdpsym.pdp.examples import li2019_table
-from pdpsym.pdp.leakage import (
+from pdpsym.models.joint import JointDistribution
+from pdpsym.papers.li2019.eq2 import (
     Adversary,
     all_adversaries,
     bayes_identity_holds,
@@ -22,6 +21,7 @@ from pdpsym.pdp.leakage import (
     leakage_all,
     theorem4_value,
 )
+from pdpsym.papers.li2019.examples import li2019_table
 
 
 def test_examples_2_to_4_exact_values():

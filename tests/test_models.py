@@ -4,9 +4,9 @@ from fractions import Fraction
 
 import pytest
 
-from pdpsym.errors import InputError
-from pdpsym.io.models import load_discrete
-from pdpsym.models.discrete import JointDistribution
+from pdpsym.app.readers import load_discrete
+from pdpsym.core.errors import InputError
+from pdpsym.models.joint import JointDistribution
 
 ROWS = [["0", "0", "3/10"], ["0", "1", "1/5"], ["1", "0", "1/5"], ["1", "1", "3/10"]]
 

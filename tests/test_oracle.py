@@ -10,9 +10,9 @@ from fractions import Fraction
 
 import pytest
 
-from pdpsym.cli import main
-from pdpsym.io import oracle
-from pdpsym.io.oracle import check_vectors, export_vectors, family_models, load_vectors
+from pdpsym.app import oracle
+from pdpsym.app.cli import main
+from pdpsym.app.oracle import check_vectors, export_vectors, family_models, load_vectors
 
 
 def run(capsys, *argv):

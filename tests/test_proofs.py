@@ -5,7 +5,11 @@ from pathlib import Path
 
 import pytest
 
-PROOFS = sorted((Path(__file__).resolve().parents[1] / "proofs").glob("*.py"))
+PROOFS = sorted(
+    p
+    for p in (Path(__file__).resolve().parents[1] / "pdpsym" / "proofs").glob("*.py")
+    if p.stem != "__init__"
+)
 
 
 @pytest.mark.parametrize("path", PROOFS, ids=lambda p: p.stem)

@@ -14,7 +14,7 @@ and ``delta(eps)`` is its maximum over both directions and over the targets.
 Exactness. For rational ``p_i`` every probability is rational. ``e^eps`` is irrational for
 rational ``eps != 0`` (Lindemann), so the sign of each summand is never a tie and is
 decided by arb balls at rising precision. The value is then ``A - e^eps B`` with ``A, B``
-exact masses of the decided output set; it is reported through ``pdpsym.exact.certify``.
+exact masses of the decided output set; it is reported through ``pdpsym.core.certify``.
 Small laws (``m <= EXACT_LIMIT``) use exact rationals; larger ones use arb balls (for a
 common ``p`` the pmf by its ratio recurrence, for distinct ``p_i`` an arb polynomial product
 tree), whose rigorous radii certify the digits.
@@ -35,9 +35,9 @@ from typing import Any
 import sympy
 from flint import arb, arb_poly, ctx, fmpq
 
-from pdpsym.errors import InputError, Undecided
-from pdpsym.exact.certify import MAX_PREC, Exact, ball_endpoints, enclose
-from pdpsym.exact.numbers import fraction_str
+from pdpsym.core.certify import MAX_PREC, Exact, ball_endpoints, enclose
+from pdpsym.core.errors import InputError, Undecided
+from pdpsym.core.numbers import fraction_str
 
 EXACT_LIMIT = 400  # number of Bernoulli records up to which pmfs are exact rationals
 
@@ -528,7 +528,7 @@ def counting_delta(ps: Sequence[Fraction], eps: Eps | Fraction, known: int = 0) 
     The attacker knows the first ``known`` records (dropped: Prop. 6). Targets with equal
     ``p_i`` give equal curves, so one target per distinct value is examined.
     """
-    from pdpsym.exact.compare import compare
+    from pdpsym.core.compare import compare
 
     eps = Eps.of(eps)
     ps = [Fraction(p) for p in ps]
@@ -579,7 +579,7 @@ def counting_delta_fast(law: CountLaw, eps: Eps | Fraction) -> Exact:
     the positive summands of ``delta_{1,0}`` form a suffix ``o >= o*`` and those of
     ``delta_{0,1}`` a prefix ``o <= o'``: two certified boundary searches, O(log m) signs.
     """
-    from pdpsym.exact.compare import compare
+    from pdpsym.core.compare import compare
 
     eps = Eps.of(eps)
     m = law.m

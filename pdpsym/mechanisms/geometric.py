@@ -69,7 +69,7 @@ def convolution_delta(law: CountLaw, p: Fraction, eps: Eps) -> Fraction | sympy.
                 a, b = a + lo_tail_0, b + p * lo_tail_0
         best.append((a, b))
     vals = [_value(a, b, eps) for a, b in best]
-    from pdpsym.exact.compare import compare
+    from pdpsym.core.compare import compare
 
     return vals[0] if compare(vals[0], vals[1]).sign >= 0 else vals[1]
 

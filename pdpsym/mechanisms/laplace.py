@@ -15,9 +15,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from pdpsym.errors import InputError
-from pdpsym.exact.numbers import parse_positive, parse_rational
-from pdpsym.models.discrete import JointDistribution
+from pdpsym.core.errors import InputError
+from pdpsym.core.numbers import parse_positive, parse_rational
+from pdpsym.models.joint import JointDistribution
 
 
 @dataclass(frozen=True)

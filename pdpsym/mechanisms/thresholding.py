@@ -25,9 +25,9 @@ from fractions import Fraction
 
 import sympy
 
-from pdpsym.errors import InputError
-from pdpsym.exact.certify import Exact
-from pdpsym.exact.compare import compare
+from pdpsym.core.certify import Exact
+from pdpsym.core.compare import compare
+from pdpsym.core.errors import InputError
 from pdpsym.mechanisms.counting import (
     CountLaw,
     Eps,

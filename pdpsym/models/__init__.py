@@ -1,5 +1,5 @@
 """Data models: exact finite joint distributions (and, later, Gaussian models)."""
 
-from pdpsym.models.discrete import JointDistribution
+from pdpsym.models.joint import JointDistribution
 
 __all__ = ["JointDistribution"]

@@ -12,7 +12,7 @@ import random
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
 
-from pdpsym.models.discrete import JointDistribution
+from pdpsym.models.joint import JointDistribution
 
 
 def compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:

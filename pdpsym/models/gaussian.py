@@ -9,7 +9,7 @@ range has ``l < u``, and names are unique.
 
 JSON (ARCHITECTURE.md): ``{"variables": [...], "mean": [...], "cov": [[...], ...],
 "ranges": {"x1": ["0", "1"]}}``; numbers are strings parsed by
-:func:`pdpsym.exact.numbers.parse_rational` (never evaluated).
+:func:`pdpsym.core.numbers.parse_rational` (never evaluated).
 
 The exact linear algebra below works on :class:`fractions.Fraction` lists (fast); the
 model also offers its mean and covariance as sympy matrices.
@@ -25,8 +25,8 @@ from typing import Any
 
 import sympy
 
-from pdpsym.errors import InputError
-from pdpsym.exact.numbers import fraction_str, parse_rational, to_sympy
+from pdpsym.core.errors import InputError
+from pdpsym.core.numbers import fraction_str, parse_rational, to_sympy
 
 FMatrix = list[list[Fraction]]
 
@@ -179,7 +179,7 @@ class GaussianModel:
 
     @classmethod
     def load(cls, path: str | Path) -> GaussianModel:
-        from pdpsym.io.models import read_model_object
+        from pdpsym.app.readers import read_model_object
 
         return cls.from_json_object(read_model_object(path))
 

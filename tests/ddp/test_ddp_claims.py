@@ -11,11 +11,16 @@ from fractions import Fraction as F
 import pytest
 import sympy
 
-from pdpsym.claims import RunConfig, run_claim, select
-from pdpsym.cli import main
-from pdpsym.ddp.mechanism import DDPReading, FiniteMechanism, finite_ddp_level, sequential
-from pdpsym.exact.numbers import parse_rational
-from pdpsym.models.discrete import JointDistribution
+from pdpsym.app.cli import main
+from pdpsym.core.numbers import parse_rational
+from pdpsym.models.joint import JointDistribution
+from pdpsym.papers.lmm2016.mechanism import (
+    DDPReading,
+    FiniteMechanism,
+    finite_ddp_level,
+    sequential,
+)
+from pdpsym.verify import RunConfig, run_claim, select
 
 IDS = [
     "lmm2016.rho",

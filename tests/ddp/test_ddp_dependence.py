@@ -11,7 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import joint_tables, product_tables
 
-from pdpsym.ddp.dependence import (
+from pdpsym.core.compare import compare
+from pdpsym.core.errors import InputError
+from pdpsym.models.joint import JointDistribution
+from pdpsym.papers.lmm2016.dependence import (
     DependenceReading,
     dependence_coefficient,
     dependence_sets,
@@ -19,9 +22,6 @@ from pdpsym.ddp.dependence import (
     independent,
     laplace_mixture_sup,
 )
-from pdpsym.errors import InputError
-from pdpsym.exact.compare import compare
-from pdpsym.models.discrete import JointDistribution
 
 XOR = JointDistribution.from_rows(
     ["a", "b", "c"], [[0, 0, 0, "1/4"], [0, 1, 1, "1/4"], [1, 0, 1, "1/4"], [1, 1, 0, "1/4"]]

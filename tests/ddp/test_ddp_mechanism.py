@@ -12,8 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import joint_tables
 
-from pdpsym.ddp.dependence import DependenceReading, dependence_sets, exp_of
-from pdpsym.ddp.mechanism import (
+from pdpsym.core.errors import InputError
+from pdpsym.models.joint import JointDistribution
+from pdpsym.papers.lmm2016.dependence import DependenceReading, dependence_sets, exp_of
+from pdpsym.papers.lmm2016.mechanism import (
     DDPReading,
     FiniteMechanism,
     LaplaceMechanism,
@@ -31,8 +33,6 @@ from pdpsym.ddp.mechanism import (
     post_process,
     sequential,
 )
-from pdpsym.errors import InputError
-from pdpsym.models.discrete import JointDistribution
 
 IND = JointDistribution.product({"D1": {"0": "1/2", "1": "1/2"}, "D2": {"0": "1/2", "1": "1/2"}})
 SAME = JointDistribution.from_rows(["D1", "D2"], [["0", "0", "1/2"], ["1", "1", "1/2"]])

@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from pdpsym.claims.registry import RunConfig, run_claim
-from pdpsym.pdp.gaussian import gaussian_sec7_findings
+from pdpsym.papers.claim import RunConfig, run_claim
+from pdpsym.papers.li2019.gaussian import gaussian_sec7_findings
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_lemma2_proof_script() -> None:
     spec = importlib.util.spec_from_file_location(
-        "lemma2_gaussian", ROOT / "proofs" / "lemma2_gaussian.py"
+        "lemma2_gaussian", ROOT / "pdpsym" / "proofs" / "lemma2_gaussian.py"
     )
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from pdpsym.cli import main
+from pdpsym.app.cli import main
 
 MODEL = {
     "variables": ["x1", "x2", "x3"],

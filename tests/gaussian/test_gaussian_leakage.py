@@ -9,9 +9,9 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdpsym.exact.certify import certify
+from pdpsym.core.certify import certify
 from pdpsym.models.gaussian import GaussianModel
-from pdpsym.pdp.gaussian import (
+from pdpsym.papers.li2019.gaussian import (
     all_adversaries,
     all_conditionals,
     condition,

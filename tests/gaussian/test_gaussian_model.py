@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from pdpsym.errors import InputError
+from pdpsym.core.errors import InputError
 from pdpsym.models.gaussian import GaussianModel, is_positive_definite, ldl_pivots, solve
 
 

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from pdpsym.claims import RunConfig, run_claim
+from pdpsym.verify import RunConfig, run_claim
 
 EXPECTED = {
     "dmkb2020.lemma1": "supported",

@@ -8,7 +8,15 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pdpsym.partial.composition import (
+from pdpsym.loss.plrv import Eps, apkdp_delta
+from pdpsym.mechanisms.finite import (
+    Scenario,
+    compose,
+    deterministic,
+    random_mechanism,
+    random_scenario,
+)
+from pdpsym.papers.dmkb2020.composition import (
     InfConvention,
     bounded_dependence_nu,
     plrv_terms,
@@ -16,14 +24,6 @@ from pdpsym.partial.composition import (
     subadditivity_proof,
     theorem6_identity_holds,
 )
-from pdpsym.partial.finite import (
-    Scenario,
-    compose,
-    deterministic,
-    random_mechanism,
-    random_scenario,
-)
-from pdpsym.partial.plrv import Eps, apkdp_delta
 
 quarters = st.integers(-40, 40).map(lambda k: Fraction(k, 4))
 

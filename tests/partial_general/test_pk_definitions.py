@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pdpsym.claims.dmkb2020_general import correct_global, correct_triples
-from pdpsym.partial import definitions as defs
-from pdpsym.partial.finite import deterministic, random_mechanism, random_scenario
+from pdpsym.mechanisms.finite import deterministic, random_mechanism, random_scenario
+from pdpsym.papers.dmkb2020 import definitions as defs
+from pdpsym.papers.dmkb2020.claims import correct_global, correct_triples
 
 
 def test_indist_ratio() -> None:

@@ -11,16 +11,9 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pdpsym.errors import InputError
-from pdpsym.exact.certify import certify
-from pdpsym.partial.finite import (
-    BOTTOM,
-    Scenario,
-    deterministic,
-    random_mechanism,
-    random_scenario,
-)
-from pdpsym.partial.plrv import (
+from pdpsym.core.certify import certify
+from pdpsym.core.errors import InputError
+from pdpsym.loss.plrv import (
     Eps,
     FForm,
     WLin,
@@ -38,6 +31,13 @@ from pdpsym.partial.plrv import (
     ppk_via_apk,
     ppkdp_delta,
     sup_over_sets,
+)
+from pdpsym.mechanisms.finite import (
+    BOTTOM,
+    Scenario,
+    deterministic,
+    random_mechanism,
+    random_scenario,
 )
 
 EPS = [Eps.of(0), Eps.log(2), Eps.log(Fraction(3, 2)), Eps.of(Fraction(1, 2)), Eps.of(1)]

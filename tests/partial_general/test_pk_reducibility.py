@@ -9,9 +9,9 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pdpsym.partial.finite import BOTTOM, Scenario, deterministic
-from pdpsym.partial.plrv import Eps, apkdp_delta, ppkdp_delta
-from pdpsym.partial.reducibility import (
+from pdpsym.loss.plrv import Eps, apkdp_delta, ppkdp_delta
+from pdpsym.mechanisms.finite import BOTTOM, Scenario, deterministic
+from pdpsym.papers.dmkb2020.reducibility import (
     QuadraticForm,
     check_map,
     is_reducible,

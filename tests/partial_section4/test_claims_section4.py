@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pdpsym.claims import RunConfig, run_claim
+from pdpsym.verify import RunConfig, run_claim
 
 IDS = [
     "dmkb2020.thm3",

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pdpsym.cli import main
-from pdpsym.exact.certify import certify
+from pdpsym.app.cli import main
+from pdpsym.core.certify import certify
 from pdpsym.mechanisms.counting import Eps, counting_delta
 
 

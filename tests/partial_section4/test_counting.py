@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import pdpsym.mechanisms.counting as mc
-from pdpsym.exact.certify import certify
-from pdpsym.exact.compare import compare
+from pdpsym.core.certify import certify
+from pdpsym.core.compare import compare
 from pdpsym.mechanisms.counting import CountLaw, Eps, counting_delta, counting_delta_fast
 
 probs = st.fractions(min_value=Fraction(1, 20), max_value=Fraction(19, 20), max_denominator=20)
@@ -94,7 +94,7 @@ def test_large_n_certified() -> None:
 def test_prop7_at_eps_is_the_printed_formula_and_both_readings_differ_only_in_the_power() -> None:
     import sympy as sp
 
-    from pdpsym.partial import counting as pcount
+    from pdpsym.papers.dmkb2020 import counting as pcount
 
     p, n, eps = Fraction(2, 5), 100, Fraction(1, 2)
     mu2, mu3 = p * (1 - p), p * (1 - p) * abs(1 - 2 * p)
@@ -115,7 +115,7 @@ def test_prop7_at_eps_is_the_printed_formula_and_both_readings_differ_only_in_th
 
 
 def test_theorem3_closed_form_only_in_its_range() -> None:
-    from pdpsym.partial import counting as pcount
+    from pdpsym.papers.dmkb2020 import counting as pcount
 
     assert pcount.theorem3_closed_form_delta(10, Fraction(3, 10), Fraction(1)) is None  # 27 > 2.7
     d = pcount.theorem3_closed_form_delta(1000, Fraction(3, 10), Fraction(1))
@@ -128,7 +128,7 @@ def test_prop7_printed_mu3_fails_at_half_and_the_absolute_moment_holds() -> None
     bound is delta_2 alone, below the exact delta (n = 1000, eps = 1); with the absolute
     third moment E|X-p|^3 = p(1-p)(p^2+(1-p)^2) it holds."""
     from pdpsym.mechanisms.counting import counting_delta_homogeneous
-    from pdpsym.partial import counting as pcount
+    from pdpsym.papers.dmkb2020 import counting as pcount
 
     n, p, eps = 1000, Fraction(1, 2), Fraction(1)
     exact = counting_delta_homogeneous(n, p, Eps.of(eps))

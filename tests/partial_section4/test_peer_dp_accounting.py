@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from pdpsym.exact.certify import certify
+from pdpsym.core.certify import certify
 from pdpsym.mechanisms.counting import CountLaw, Eps, counting_curve
 
 pld = pytest.importorskip("dp_accounting.pld.privacy_loss_distribution")

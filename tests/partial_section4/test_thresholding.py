@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from pdpsym.mechanisms.counting import Eps
 from pdpsym.mechanisms.thresholding import Thresholding, apk_delta, ppk_delta
-from pdpsym.partial import thresholding as pt
+from pdpsym.papers.dmkb2020 import thresholding as pt
 
 
 def brute_threshold(
@@ -112,7 +112,7 @@ def test_poisson_limit_and_printed_power() -> None:
 
 
 def test_large_law_binary_search_matches_per_output_decisions() -> None:
-    from pdpsym.exact.certify import certify
+    from pdpsym.core.certify import certify
     from pdpsym.mechanisms.counting import hockey
 
     n, p = 450, Fraction(1, 100)  # 449 > EXACT_LIMIT records: arb balls, monotone search

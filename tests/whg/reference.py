@@ -1,8 +1,8 @@
 """The WHG of a distribution by the definitions, one impact at a time (a test oracle).
 
-This is the first implementation of :func:`pdpsym.pdp.whg.whg_from_distribution`: every
-``W_ij`` is enumerated with :func:`pdpsym.pdp.edges.impact_set` (conditionals through
-``JointDistribution``), every Theorem 2 step by :func:`pdpsym.pdp.edges.theorem2_step`
+This is the first implementation of :func:`pdpsym.papers.li2019.whg.whg_from_distribution`: every
+``W_ij`` is enumerated with :func:`pdpsym.papers.li2019.edges.impact_set` (conditionals through
+``JointDistribution``), every Theorem 2 step by :func:`pdpsym.papers.li2019.edges.theorem2_step`
 and every minimum by exact comparison, with no balls and no vectorization. The fast
 engine is checked against it node by node.
 """
@@ -13,12 +13,12 @@ import itertools
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.exact.expoly import LogRatio
+from pdpsym.core.expoly import LogRatio
 from pdpsym.mechanisms.laplace import LinearQuery
-from pdpsym.models.discrete import JointDistribution
-from pdpsym.pdp.edges import EdgeReading, impact_set, log_min, rational_log, theorem2_step
-from pdpsym.pdp.leakage import leakage
-from pdpsym.pdp.whg import BottomRule, ChainValue, DistributionWHG, Node
+from pdpsym.models.joint import JointDistribution
+from pdpsym.papers.li2019.edges import EdgeReading, impact_set, log_min, rational_log, theorem2_step
+from pdpsym.papers.li2019.eq2 import leakage
+from pdpsym.papers.li2019.whg import BottomRule, ChainValue, DistributionWHG, Node
 
 
 def reference_whg(

@@ -7,13 +7,13 @@ from fractions import Fraction
 
 import pytest
 
-from pdpsym.claims import RunConfig, run_claim
-from pdpsym.exact.numbers import parse_rational
+from pdpsym.core.numbers import parse_rational
 from pdpsym.mechanisms.laplace import LinearQuery
-from pdpsym.models.discrete import JointDistribution
-from pdpsym.pdp.edges import conditional_pearson_sign, impact, impact_set, theorem2_step
-from pdpsym.pdp.leakage import leakage
-from pdpsym.pdp.whg import ArrayEdges, fast_search, full_search
+from pdpsym.models.joint import JointDistribution
+from pdpsym.papers.li2019.edges import conditional_pearson_sign, impact, impact_set, theorem2_step
+from pdpsym.papers.li2019.eq2 import leakage
+from pdpsym.papers.li2019.whg import ArrayEdges, fast_search, full_search
+from pdpsym.verify import RunConfig, run_claim
 
 EXPECTED = {
     "li2019.thm2": "refuted",

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pdpsym.cli import main
-from pdpsym.pdp.whg import MAX_EXACT_N
+from pdpsym.app.cli import main
+from pdpsym.papers.li2019.whg import MAX_EXACT_N
 
 TABLE_A = {
     "variables": ["x1", "x2"],

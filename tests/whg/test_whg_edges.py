@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given
 from strategies import joint_tables, lambdas
 
-from pdpsym.exact.expoly import ExpPoly, LogRatio
+from pdpsym.core.expoly import ExpPoly, LogRatio
 from pdpsym.mechanisms.laplace import LinearQuery
-from pdpsym.models.discrete import JointDistribution
-from pdpsym.pdp.edges import (
+from pdpsym.models.joint import JointDistribution
+from pdpsym.papers.li2019.edges import (
     TAILS,
     EdgeReading,
     impact,
@@ -23,9 +23,9 @@ from pdpsym.pdp.edges import (
     rational_log,
     theorem2_step,
 )
-from pdpsym.pdp.examples import li2019_table
-from pdpsym.pdp.leakage import compare_log_ratio_rational, leakage
-from pdpsym.pdp.whg import BottomRule, whg_from_distribution
+from pdpsym.papers.li2019.eq2 import compare_log_ratio_rational, leakage
+from pdpsym.papers.li2019.examples import li2019_table
+from pdpsym.papers.li2019.whg import BottomRule, whg_from_distribution
 
 E = ExpPoly({Fraction(1): Fraction(1)})
 

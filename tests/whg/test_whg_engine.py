@@ -19,11 +19,11 @@ from strategies import joint_tables
 from whg.reference import reference_whg
 
 from pdpsym.mechanisms.laplace import LinearQuery
-from pdpsym.models.discrete import JointDistribution
 from pdpsym.models.families import random_table, tables_up_to
-from pdpsym.pdp.edges import EdgeReading, EdgeTables, impact_set, log_max, log_min
-from pdpsym.pdp.examples import li2019_table
-from pdpsym.pdp.whg import BottomRule, DistributionWHG, whg_from_distribution
+from pdpsym.models.joint import JointDistribution
+from pdpsym.papers.li2019.edges import EdgeReading, EdgeTables, impact_set, log_max, log_min
+from pdpsym.papers.li2019.examples import li2019_table
+from pdpsym.papers.li2019.whg import BottomRule, DistributionWHG, whg_from_distribution
 
 
 def assert_same(a: DistributionWHG, b: DistributionWHG) -> None:
@@ -132,7 +132,7 @@ def test_chain_text_is_exact_and_certified_digits_agree(reading: EdgeReading) ->
     certified digits (from the propagated ball) are those of the product form."""
     import sympy
 
-    from pdpsym.exact.certify import certify
+    from pdpsym.core.certify import certify
 
     rng = random.Random(2)
     models = [li2019_table(x) for x in "abcd"] + [random_table(rng, [2, 3, 2]) for _ in range(3)]

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pdpsym.errors import InputError
-from pdpsym.exact.numbers import parse_rational
-from pdpsym.pdp.experiments import fast_vs_full, leakage_vs_layer
-from pdpsym.pdp.whg import (
+from pdpsym.core.errors import InputError
+from pdpsym.core.numbers import parse_rational
+from pdpsym.papers.li2019.experiments import fast_vs_full, leakage_vs_layer
+from pdpsym.papers.li2019.whg import (
     ArrayEdges,
     BetaEdges,
     ExactOf,

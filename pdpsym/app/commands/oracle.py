@@ -1,0 +1,170 @@
+"""``pdpsym oracle export|check``: regression vectors of Li et al. Eq. 2 (:mod:`pdpsym.app.oracle`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from pdpsym.app.oracle import (
+    DEFAULT_ABS_TOL,
+    DEFAULT_REL_TOL,
+    FAMILIES,
+    FORMAT,
+    case_count,
+    check_vectors,
+    export_vectors,
+    family_models,
+    family_params,
+    load_answers,
+    load_vectors,
+    short_decimal,
+    write_vectors,
+)
+from pdpsym.app.progress import Progress
+from pdpsym.core.encode import print_json
+from pdpsym.core.errors import InputError
+from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
+from pdpsym.mechanisms.laplace import parse_lambda
+
+
+def _int(text: str | None, field: str) -> int | None:
+    return None if text is None else parse_int(text, field)
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "oracle",
+        help="regression vectors of Eq. 2 for testing other implementations",
+        description=(
+            "Regression oracle for implementations of Li et al. Eq. 2 (Laplace mechanism, sum "
+            "query). `export` writes certified vectors; `check` decides, exactly, whether an "
+            "implementation's answers lie within tolerance of them."
+        ),
+    )
+    osub = p.add_subparsers(dest="oracle_command", metavar="ACTION", parser_class=type(p))
+    osub.required = True
+
+    e = osub.add_parser(
+        "export",
+        help="write a vector file",
+        description=(
+            f"Write a {FORMAT} vector file: Eq. 2 of every adversary of every table in the "
+            "family, for each --lam, certified to --digits digits. Families: li2019-examples "
+            "(Tables (a)-(d) of Li et al.), random-binary (--count seeded random binary "
+            "--n-tuple tables; defaults n = 3, count = 10, seed = 0), exhaustive-2x2 (every 2x2 "
+            "table with denominator <= --n, default 4). The file is written atomically."
+        ),
+    )
+    e.add_argument("--family", choices=FAMILIES, default="li2019-examples")
+    e.add_argument("--n", default=None, help="tuples (random-binary) or max denominator (2x2)")
+    e.add_argument("--count", default=None, help="number of random tables (random-binary)")
+    e.add_argument("--seed", default=None, help="seed of the random tables (random-binary)")
+    e.add_argument(
+        "--lam",
+        action="append",
+        default=None,
+        metavar="L",
+        help="Laplace scale lambda > 0 (repeatable; default 1)",
+    )
+    e.add_argument("--digits", default="30", help="certified significant digits (default 30)")
+    e.add_argument("--out", required=True, metavar="FILE", help="the vector file to write")
+    e.add_argument("--json", action="store_true", help="print a one-object JSON summary")
+    e.add_argument(
+        "--progress",
+        action="store_true",
+        default=None,
+        help="force the progress bar on stderr (default: only on a terminal)",
+    )
+    e.set_defaults(func=run_export)
+
+    c = osub.add_parser(
+        "check",
+        help="check an implementation's answers against a vector file",
+        description=(
+            'ANSWERS is {"answers": [{"id": ..., "value": <number, decimal string or null>}]}, '
+            "one entry per case. An answer passes when it is within max(rel_tol |v|, abs_tol) "
+            "of every point v of the certified enclosure (decided exactly), or when it is null "
+            "for a no-compatible-pair case. Exit 0: all pass; 1: some fail or are undecided; "
+            "2: bad input."
+        ),
+    )
+    c.add_argument("vectors", metavar="VECTORS", help="vector file from `pdpsym oracle export`")
+    c.add_argument("answers", metavar="ANSWERS", help="answer file of the implementation")
+    c.add_argument("--rel-tol", default=None, help="relative tolerance (default 1e-9)")
+    c.add_argument("--abs-tol", default=None, help="absolute tolerance (default 1e-12)")
+    c.add_argument("--json", action="store_true", help="print one JSON object")
+    c.set_defaults(func=run_check)
+
+
+def run_export(args: argparse.Namespace) -> int:
+    digits = _int(args.digits, "--digits")
+    assert digits is not None
+    if not 1 <= digits <= 1000:
+        raise InputError("--digits", "must be between 1 and 1000")
+    lams: list[Fraction] = []
+    for text in args.lam or ["1"]:
+        lam = parse_lambda(text)
+        if lam in lams:
+            raise InputError("--lam", f"repeated value {fraction_str(lam)}")
+        lams.append(lam)
+    out = Path(args.out)
+    # fail on an unusable destination before the (possibly long) computation
+    if out.is_dir():
+        raise InputError("--out", f"is a directory: {out}")
+    if not (out.parent if str(out.parent) else Path(".")).is_dir():
+        raise InputError("--out", f"no such directory: {out.parent}")
+    n = _int(args.n, "--n")
+    count = _int(args.count, "--count")
+    seed = _int(args.seed, "--seed")
+    models = family_models(args.family, n, count, seed)
+    generator: dict[str, Any] = {
+        "family": args.family,
+        **family_params(args.family, n, count, seed),
+    }
+    if args.family == "exhaustive-2x2":
+        generator["tables"] = len(models)
+    generator["lam"] = [fraction_str(lam) for lam in lams]
+    total = case_count(models, len(lams))
+    with Progress(total, "oracle export", enabled=args.progress) as bar:
+        vectors = export_vectors(models, lams, digits, generator=generator, progress=bar)
+    write_vectors(vectors, out)
+    cases = vectors["cases"]
+    summary = {
+        "out": str(out),
+        "format": FORMAT,
+        "cases": len(cases),
+        "ok": sum(1 for c in cases if c["status"] == "ok"),
+        "no_compatible_pair": sum(1 for c in cases if c["status"] == "no-compatible-pair"),
+    }
+    if args.json:
+        print_json(summary)
+    else:
+        sys.stdout.write(
+            f"wrote {summary['cases']} cases ({summary['ok']} ok, "
+            f"{summary['no_compatible_pair']} no-compatible-pair) to {out}\n"
+        )
+    return 0
+
+
+def _tol(text: str | None, default: Fraction, field: str) -> Fraction:
+    return default if text is None else parse_rational(text, field)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    rel_tol = _tol(args.rel_tol, DEFAULT_REL_TOL, "--rel-tol")
+    abs_tol = _tol(args.abs_tol, DEFAULT_ABS_TOL, "--abs-tol")
+    if not 0 <= rel_tol < 1:
+        raise InputError("--rel-tol", f"must be >= 0 and < 1, got {short_decimal(rel_tol)}")
+    if abs_tol < 0:
+        raise InputError("--abs-tol", f"must be >= 0, got {short_decimal(abs_tol)}")
+    vectors = load_vectors(args.vectors)
+    answers = load_answers(args.answers)
+    report = check_vectors(vectors, answers, rel_tol, abs_tol)
+    if args.json:
+        print_json(report.as_json())
+    else:
+        sys.stdout.write(report.markdown())
+    return 0 if report.ok else 1

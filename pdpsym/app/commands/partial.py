@@ -1,0 +1,287 @@
+"""``pdpsym counting`` and ``pdpsym threshold``: DMKB20 Section 4 bounds next to exact curves.
+
+``counting`` prints the exact ``delta(eps)`` of the noiseless counting query (Section 4.1)
+with Theorem 3's closed form and blanket bound and Proposition 7's bound; ``threshold``
+prints Theorem 4's ``(r, eps, delta)`` and the exact ``delta`` of ``M_T`` at that ``eps``
+(or at ``--eps``), maximized over both directions. Every number is exact with certified
+digits. Where the printed formula is an erratum the corrected form is used and a
+``reading`` field says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from pdpsym.core.encode import print_json, value_json
+from pdpsym.core.errors import InputError
+from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
+from pdpsym.mechanisms.counting import (
+    Eps,
+    check_probability,
+    counting_delta,
+    counting_delta_homogeneous,
+)
+from pdpsym.mechanisms.thresholding import Thresholding, apk_delta, ppk_delta
+from pdpsym.papers.dmkb2020 import counting as pc
+from pdpsym.papers.dmkb2020 import thresholding as pt
+
+SMALL = 200  # up to this many records the O(n^2) exact Theorem 3 quantities are printed
+
+
+def _int(text: str, field: str) -> int:
+    return parse_int(text, field)
+
+
+def _eps(text: str | None) -> Fraction | None:
+    if text is None:
+        return None
+    e = parse_rational(text, "--eps")
+    if e < 0:
+        raise InputError("--eps", f"must be >= 0, got {text!r}")
+    return e
+
+
+def read_p_values(path: str) -> list[Fraction]:
+    """One probability per line (blank lines and ``#`` comments allowed)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise InputError("--p-values", f"cannot read {path!r}: {err}") from None
+    out: list[Fraction] = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        s = line.split("#", 1)[0].strip()
+        if not s:
+            continue
+        p = parse_rational(s, f"--p-values line {lineno}")
+        check_probability(p, f"--p-values line {lineno}")
+        out.append(p)
+    if len(out) < 1:
+        raise InputError("--p-values", "no probabilities in the file")
+    return out
+
+
+def _val(x: Any, digits: int) -> dict[str, Any]:
+    return value_json(x, digits)
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "counting",
+        help="exact (eps, delta) of a noiseless counting query vs Theorem 3 / Prop. 7",
+        description=(
+            "Exact delta(eps) of M(D) = sum_i D(i) over independent Bernoulli(p_i) records "
+            "(DMKB20 Section 4.1), worst target and direction, next to Theorem 3 (closed form "
+            "and the blanket bound of its proof) and Proposition 7 (GK17)."
+        ),
+    )
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--n", help="number of records (with --p)")
+    g.add_argument("--p-values", help="file with one p_i per line")
+    p.add_argument("--p", help="common probability p in (0, 1) (with --n)")
+    p.add_argument("--eps", required=True, help="eps >= 0 (exact, e.g. 1/10)")
+    p.add_argument("--lambda", dest="lam", help="lambda with lambda < p_i < 1 - lambda")
+    p.add_argument("--known", default="0", help="records known to the attacker (dropped)")
+    p.add_argument("--digits", default="20", help="certified significant digits")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=run_counting)
+
+    t = sub.add_parser(
+        "threshold",
+        help="Theorem 4 (thresholding) vs the exact delta of M_T",
+        description=(
+            "Theorem 4's (r, eps, delta) for the T-thresholding mechanism M_T (DMKB20 "
+            "Definition 15) with n records Bernoulli(p) and |B| known records, and the "
+            "mechanism's exact delta at that eps (or --eps): PPK (Definition 13), maximized "
+            "over both directions; with |B| <= 50 also the active (APK) delta."
+        ),
+    )
+    t.add_argument("--n", required=True, help="number of records")
+    t.add_argument("--p", required=True, help="probability p in (0, 1)")
+    t.add_argument("--T", required=True, help="threshold, 0 <= T < n")
+    t.add_argument("--known-size", default="0", help="|B|, records known to the attacker")
+    t.add_argument("--bmax", default=None, help="b_max of Theorem 4 (default: best)")
+    t.add_argument("--eps", default=None, help="evaluate the exact delta at this eps")
+    t.add_argument("--digits", default="20", help="certified significant digits")
+    t.add_argument("--json", action="store_true", help="print one JSON object")
+    t.set_defaults(func=run_threshold)
+
+
+def _digits(text: str) -> int:
+    return parse_int(text, "--digits", 1, 200)
+
+
+def run_counting(args: argparse.Namespace) -> int:
+    digits = _digits(args.digits)
+    eps = _eps(args.eps)
+    assert eps is not None
+    known = _int(args.known, "--known")
+    if args.p_values is not None:
+        if args.p is not None:
+            raise InputError("--p", "use either --n/--p or --p-values")
+        ps = read_p_values(args.p_values)
+        n = len(ps)
+    else:
+        if args.p is None:
+            raise InputError("--p", "required with --n")
+        n = _int(args.n, "--n")
+        if n < 1:
+            raise InputError("--n", "must be >= 1")
+        p = check_probability(parse_rational(args.p, "--p"), "--p")
+        ps = [p] * n
+    if known < 0 or known > n - 1:
+        raise InputError("--known", f"must satisfy 0 <= known <= n - 1 = {n - 1}")
+    unknown = ps[known:]
+    lam = None
+    if args.lam is not None:
+        lam = parse_rational(args.lam, "--lambda")
+        if not (0 < lam < Fraction(1, 2)) or not all(lam < q < 1 - lam for q in unknown):
+            raise InputError("--lambda", "need 0 < lambda < p_i < 1 - lambda for every unknown p_i")
+    e = Eps.of(eps)
+    if args.p_values is None:
+        exact: Any = counting_delta_homogeneous(n, ps[0], e, known)
+        exact_json: dict[str, Any] = {"delta": _val(exact, digits)}
+    else:
+        res = counting_delta(ps, e, known)
+        exact_json = {
+            "delta": _val(res.value, digits),
+            "target": res.target,
+            "direction": res.direction,
+        }
+    m = len(unknown)  # the target plus its m-1 uncertain peers
+    th3: dict[str, Any] = {}
+    if lam is None:
+        th3 = {"applicable": False, "reason": "needs --lambda"}
+    else:
+        closed = pc.theorem3_closed_form_delta(m, lam, eps)
+        th3["closed_form_delta"] = None if closed is None else _val(closed, digits)
+        th3["closed_form_note"] = (
+            "delta = exp(-eps^2 lambda (n-1)/14), valid for 27/(lambda(n-1)) <= eps <= 1"
+        )
+        if m <= SMALL:
+            xy = pc.xy_probability(m, lam, e, pc.XYReading.PRINTED)
+            th3["xy_printed"] = _val(xy, digits) if xy is not None else None
+            th3["blanket"] = _val(pc.blanket_delta(m, lam, e), digits)
+        th3["reading"] = (
+            "erratum (dmkb2020.thm3): the printed P[X/Y >= eps] is not an upper "
+            "bound; 'blanket' is E_N[delta_N(eps)], N ~ Bin(n-1, 2 lambda)"
+        )
+    pr7: dict[str, Any] = {}
+    if eps > 1 or m < 2:
+        pr7 = {"applicable": False, "reason": "needs eps <= 1 (Fact 1 of GK17) and n >= 2"}
+    else:
+        for name, reading in (
+            ("delta", pc.Prop7Reading.PRINTED),
+            ("delta_berry_esseen", pc.Prop7Reading.BERRY_ESSEEN),
+        ):
+            r7 = pc.prop7_at_eps(unknown, eps, reading)
+            pr7[name] = _val(r7.delta, digits)
+        pr7["delta2"] = _val(r7.delta2, digits)
+        pr7["reading"] = "printed mu_2^3; delta_berry_esseen uses mu_2^(3/2)"
+    out = {
+        "n": n,
+        "known": known,
+        "eps": fraction_str(eps),
+        "exact": exact_json,
+        "theorem3": th3,
+        "prop7": pr7,
+    }
+    if args.json:
+        print_json(out)
+    else:
+        sys.stdout.write(f"exact delta({fraction_str(eps)}) = {exact_json['delta']['decimal']}\n")
+        for k, v in th3.items():
+            if isinstance(v, dict):
+                sys.stdout.write(f"theorem3.{k} = {v['decimal']}\n")
+        for k, v in pr7.items():
+            if isinstance(v, dict):
+                sys.stdout.write(f"prop7.{k} = {v['decimal']}\n")
+    return 0
+
+
+def run_threshold(args: argparse.Namespace) -> int:
+    digits = _digits(args.digits)
+    n = _int(args.n, "--n")
+    if n < 1:
+        raise InputError("--n", "must be >= 1")
+    p = check_probability(parse_rational(args.p, "--p"), "--p")
+    T = _int(args.T, "--T")
+    size = _int(args.known_size, "--known-size")
+    if size < 0 or size > n:
+        raise InputError("--known-size", f"must satisfy 0 <= |B| <= n = {n}")
+    if size > n - 1:
+        raise InputError("--known-size", "the target cannot be known: |B| <= n - 1")
+    if T < 0 or T >= n:
+        raise InputError("--T", f"must satisfy 0 <= T < n = {n}")
+    eps_arg = _eps(args.eps)
+    bmax = None if args.bmax is None else _int(args.bmax, "--bmax")
+    if size > 0 and bmax is None:
+        bmax = pt.best_b_max(n, p, T, size)
+    th = pt.theorem4(n, p, T, size, bmax)
+    if th is not None and n > 400:  # print formulas, not 10^5-digit rationals
+        th = pt.with_display(th, n, p, T, size)
+    th4: dict[str, Any]
+    if th is None:
+        th4 = {
+            "applicable": False,
+            "reason": "hypotheses fail (r >= 1, r_b >= 1, T - b_max <= 0 or delta >= 1)",
+        }
+    else:
+        th4 = {
+            "r": _val(th.r, digits),
+            "epsilon": _val(th.eps_sympy(), digits),
+            "delta": _val(th.delta_sympy(), digits),
+        }
+        if th.r_b is not None:
+            th4["r_b"] = _val(th.r_b, digits)
+            th4["b_max"] = th.b_max
+    r_printed = p * (n - 1) / (1 - p) ** T if size == 0 else None
+    reading = (
+        "r = p(n-1)/((1-p)T): the printed (1-p)^T is read as a product, as in r_b and "
+        "r' (dmkb2020.thm4); the printed value is given as r_printed"
+    )
+    if r_printed is not None:
+        th4["r_printed"] = _val(r_printed, digits)
+    eps: Eps | None
+    if eps_arg is not None:
+        eps = Eps.of(eps_arg)
+    else:
+        eps = th.eps if th is not None else None
+    exact: dict[str, Any] = {}
+    if eps is None:
+        exact["delta_at_epsilon"] = None
+        exact["reason"] = "no eps: pass --eps (Theorem 4 does not apply)"
+    else:
+        mech = Thresholding.homogeneous(n, p, T, size)
+        v, direction = ppk_delta(mech, p, eps)
+        exact["delta_at_epsilon"] = _val(v, digits)
+        exact["direction"] = f"{direction[0]},{direction[1]}"
+        exact["epsilon"] = _val(eps.sympy(), digits)
+        exact["kind"] = "PPK (Definition 13)" if size else "APK = PPK (no background knowledge)"
+        if 0 < size <= 50:
+            apk_v, apk_b, apk_dir = apk_delta(mech, eps)
+            exact["apk_delta_at_epsilon"] = _val(apk_v, digits)
+            exact["apk_worst_b"] = apk_b
+            exact["apk_direction"] = f"{apk_dir[0]},{apk_dir[1]}"
+    out = {
+        "n": n,
+        "p": fraction_str(p),
+        "T": T,
+        "known_size": size,
+        "theorem4": th4,
+        "exact": exact,
+        "reading": reading,
+    }
+    if args.json:
+        print_json(out)
+    else:
+        for k, v in th4.items():
+            if isinstance(v, dict):
+                sys.stdout.write(f"theorem4.{k} = {v['decimal']}\n")
+        shown = exact.get("delta_at_epsilon")
+        sys.stdout.write(f"exact.delta_at_epsilon = {shown['decimal'] if shown else None}\n")
+        sys.stdout.write(f"reading: {reading}\n")
+    return 0

@@ -1,0 +1,239 @@
+"""``pdpsym whg``: every WHG node's exact Eq. 2 value next to its chain-rule value
+(Li et al. Section V, Theorems 2 and 5, Algorithms 1-2), or the chain rule on given edges.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from fractions import Fraction
+from typing import Any
+
+from pdpsym.app.progress import Progress
+from pdpsym.app.readers import load_discrete, read_model_object
+from pdpsym.app.tables import render
+from pdpsym.core.certify import certify
+from pdpsym.core.encode import print_json
+from pdpsym.core.errors import InputError
+from pdpsym.core.numbers import parse_int, parse_rational
+from pdpsym.mechanisms.laplace import LinearQuery, parse_lambda
+from pdpsym.papers.li2019.edges import EdgeReading
+from pdpsym.papers.li2019.whg import (
+    MAX_EXACT_N,
+    ArrayEdges,
+    BottomRule,
+    fast_search,
+    full_search,
+    max_chain,
+    max_exact,
+    whg_from_distribution,
+)
+
+
+def _positive_int(text: str, field: str, lo: int = 1, hi: int = 10**6) -> int:
+    return parse_int(text, field, lo, hi)
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "whg",
+        help="WHG of a discrete model: each node's exact Eq. 2 and chain-rule value",
+        description=(
+            "Build the weighted hierarchical graph of Li et al. Section V: every adversary "
+            "A(i, K) as a node (layer 1 = knows all others, top layer = knows nothing). "
+            "Prints each node's exact Eq. 2 leakage and its chain-rule value (Theorem 4 at "
+            "layer 1, Theorem 2 steps with edges from Eq. 9-11, minimum over children as in "
+            "Algorithm 1; --fast K keeps only the K largest nodes of each layer). With "
+            "--edges FILE, runs the chain rule on given edge values instead."
+        ),
+    )
+    p.add_argument("model", metavar="MODEL", nargs="?", help="discrete model (.json/.toml/.csv)")
+    p.add_argument(
+        "--edges",
+        metavar="FILE",
+        help="given edges: JSON {n, bottom, edges[i][p][mask]} instead of MODEL",
+    )
+    p.add_argument("--lam", default="1", help="Laplace scale lambda > 0 (exact)")
+    p.add_argument("--weights", default=None, help="linear query weights A=w,... (default: sum)")
+    p.add_argument("--fast", default=None, metavar="K", help="fast search: top-K nodes per layer")
+    p.add_argument("--digits", default="20", help="certified significant digits (default 20)")
+    p.add_argument(
+        "--reading",
+        choices=[r.value for r in EdgeReading],
+        default="right",
+        help="Eq. 9 tail reading (default right: r -> +inf)",
+    )
+    p.add_argument(
+        "--bottom",
+        choices=[b.value for b in BottomRule],
+        default="theorem4",
+        help="layer-1 values: printed Theorem 4 (Delta_i/lam) or exact Eq. 2",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--progress", action="store_true", default=None, help="force the progress bar on stderr"
+    )
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    digits = _positive_int(args.digits, "--digits", 1, 1000)
+    k = None if args.fast is None else _positive_int(args.fast, "--fast")
+    if (args.model is None) == (args.edges is None):
+        raise InputError("MODEL", "give exactly one of MODEL or --edges FILE")
+    if args.edges is not None:
+        return _run_edges(args, k, digits)
+    model = load_discrete(args.model)
+    lam = parse_lambda(args.lam)
+    query = LinearQuery.from_text(model, args.weights)
+    if model.n > MAX_EXACT_N:
+        raise InputError(
+            "MODEL",
+            f"{model.n} tuples: exact WHG (every node's Eq. 2) is limited to "
+            f"n <= {MAX_EXACT_N}; use --edges for the chain rule on given edge values",
+        )
+    size = model.n * 2 ** (model.n - 1)
+
+    def val(v: Any) -> dict[str, Any] | None:
+        return None if v is None else certify(v, digits).as_json()
+
+    # three passes over the nodes: exact Eq. 2, chain rule, certification
+    with Progress(3 * size, "whg", enabled=args.progress) as bar:
+        g = whg_from_distribution(
+            model,
+            lam,
+            query,
+            reading=EdgeReading(args.reading),
+            fast_k=k,
+            bottom=BottomRule(args.bottom),
+            progress=bar,
+        )
+        nodes = g.ordered()
+        out_nodes: list[dict[str, Any]] = []
+        for v in nodes:
+            exact = v.exact.value if v.exact is not None and v.exact.ok else None
+            out_nodes.append(
+                {
+                    "target": v.target,
+                    "known": list(v.known),
+                    "layer": v.layer,
+                    "status": v.exact.status if v.exact is not None else "ok",
+                    "generated": v.generated,
+                    "exact": val(exact),
+                    "chain": val(v.chain_value if v.generated else None),
+                }
+            )
+            bar.update(1, "certifying")
+    mc, me = max_chain(nodes), max_exact(nodes)
+    mx: dict[str, Any] = {
+        "exact": None
+        if me is None
+        else {
+            "target": me.target,
+            "known": list(me.known),
+            "layer": me.layer,
+            "value": val(me.exact.value),  # type: ignore[union-attr]
+        },
+        "chain": None
+        if mc is None
+        else {
+            "target": mc.target,
+            "known": list(mc.known),
+            "layer": mc.layer,
+            "value": val(mc.chain_value),
+        },
+    }
+    meta = {
+        "lam": str(lam),
+        "reading": args.reading,
+        "bottom": args.bottom,
+        "search": "full" if k is None else f"fast k={k}",
+    }
+    if args.json:
+        print_json({"nodes": out_nodes, "max": mx, **meta})
+        return 0
+    rows = [
+        [
+            f"A({n['target']}, {{{', '.join(n['known'])}}})",
+            str(n["layer"]),
+            n["status"],
+            n["exact"]["decimal"] if n["exact"] else "-",
+            n["chain"]["decimal"] if n["chain"] else "-",
+        ]
+        for n in out_nodes
+    ]
+    sys.stdout.write(render(["node", "layer", "status", "Eq. 2", "chain rule"], rows, "md"))
+    for key in ("exact", "chain"):
+        m = mx[key]
+        if m is not None:
+            sys.stdout.write(
+                f"max {key}: A({m['target']}, {{{', '.join(m['known'])}}}) "
+                f"layer {m['layer']} = {m['value']['exact']} ~ {m['value']['decimal']}\n"
+            )
+    sys.stdout.write(", ".join(f"{a}: {b}" for a, b in meta.items()) + "\n")
+    return 0
+
+
+def _run_edges(args: argparse.Namespace, k: int | None, digits: int) -> int:
+    obj = read_model_object(args.edges)
+    src = ArrayEdges.from_json_object(obj, parse_rational)
+    with Progress(src.n, "whg", enabled=args.progress) as bar:
+        res = full_search(src, progress=bar) if k is None else fast_search(src, k)
+    names = obj.get("variables") or [f"x{t + 1}" for t in range(src.n)]
+    if (
+        not isinstance(names, list)
+        or len(names) != src.n
+        or not all(isinstance(x, str) for x in names)
+    ):
+        raise InputError("edges.variables", f"expected {src.n} names")
+    m = src.n - 1
+    nodes: list[dict[str, Any]] = []
+    best: tuple[Fraction, dict[str, Any]] | None = None
+    for i, V in enumerate(res.values):
+        others = [names[t] for t in range(src.n) if t != i]
+        for mask in sorted(range(1 << m), key=lambda x: -bin(x).count("1")):
+            v = V[mask]
+            known = [others[p] for p in range(m) if mask >> p & 1]
+            node = {
+                "target": names[i],
+                "known": known,
+                "layer": src.n - len(known),
+                "status": "ok" if v is not None else "not-generated",
+                "exact": None,
+                "chain": None if v is None else certify(v, digits).as_json(),
+            }
+            nodes.append(node)
+            if v is not None and (best is None or v > best[0]):
+                best = (v, node)
+    nodes.sort(key=lambda x: (x["layer"], names.index(x["target"]), x["known"]))
+    mx: dict[str, Any] = {
+        "exact": None,
+        "chain": None
+        if best is None
+        else {
+            "target": best[1]["target"],
+            "known": best[1]["known"],
+            "layer": best[1]["layer"],
+            "value": best[1]["chain"],
+        },
+    }
+    meta = {"search": "full" if k is None else f"fast k={k}", "source": "given edges"}
+    if args.json:
+        print_json({"nodes": nodes, "max": mx, **meta})
+        return 0
+    rows = [
+        [
+            f"A({n['target']}, {{{', '.join(n['known'])}}})",
+            str(n["layer"]),
+            n["chain"]["decimal"] if n["chain"] else "-",
+        ]
+        for n in nodes
+    ]
+    sys.stdout.write(render(["node", "layer", "chain rule"], rows, "md"))
+    if mx["chain"] is not None:
+        c = mx["chain"]
+        sys.stdout.write(
+            f"max chain: A({c['target']}, {{{', '.join(c['known'])}}}) layer "
+            f"{c['layer']} = {c['value']['exact']}\n"
+        )
+    return 0

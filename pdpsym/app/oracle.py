@@ -1,0 +1,595 @@
+"""Regression vectors: exact Eq. 2 answers for testing faster implementations against.
+
+The vectors are certified values of Li et al.'s prior-differential-privacy leakage (Sec. III,
+Eq. 2) for the Laplace mechanism on a linear query::
+
+    PL(A(i,K)) = sup_{x_i != x_i', x_K, r}  ln p(r | x_i, x_K) / p(r | x_i', x_K)
+
+An engineer who writes a float, C or GPU version of Eq. 2 exports a vector file once, runs
+the implementation on every case, and checks the answers. The check is decided with exact
+rational arithmetic against each case's certified enclosure, so it never passes or fails
+on the rounding of the oracle itself.
+
+**Vector file** (JSON, one case per line so that diffs stay readable)::
+
+    {"format": "pdpsym-oracle/1",
+     "digits": D,                                   certified significant digits
+     "generator": {"family": ..., "lam": [...], ...},   how the file was made
+     "cases": [
+       {"id": "li2019:a:A(x1,{x2}):lam=1",
+        "model": {"variables", "domains", "rows"},  the ARCHITECTURE.md model form
+        "target": "x1", "known": ["x2"],
+        "lam": "1",                                  Laplace scale, an exact string
+        "weights": null,                             null = the sum; else {"x1": "2", ...}
+        "status": "ok" | "no-compatible-pair",
+        "value": {"exact", "decimal", "enclosure": [lo, hi]} | null,
+        "witness": {"x_i", "x_i_prime", "x_K", "r"} | null}, ...]}
+
+Every number is a string parsed by the strict grammar of :mod:`pdpsym.core.numbers`.
+``value.exact`` is a sympy-readable expression, ``value.decimal`` has ``D`` certain
+significant digits, and the exact value lies in ``[lo, hi]`` (decimal strings, rounded
+outward at ``D + 3`` digits).
+
+**Answer file**: ``{"answers": [{"id": ..., "value": <number, decimal string or null>}]}``,
+one entry per case. JSON numbers are read as the exact decimal they spell (so ``repr`` of
+a float64 is checked as that float up to half an ulp, and a long decimal string is checked
+at its full precision); ``NaN``/``Infinity`` are accepted and fail.
+
+**Decision.** An answer ``a`` to a case with enclosure ``[lo, hi]`` is within tolerance of
+a point ``v`` when ``|a - v| <= max(rel_tol |v|, abs_tol)``. The points ``v`` that pass form
+an interval around ``a`` (``rel_tol < 1``), so it suffices to test the two ends exactly:
+both within tolerance -> *pass* (the exact value is certainly within tolerance); the
+widened interval misses ``[lo, hi]`` entirely -> *fail*; otherwise *undecided* (the
+tolerance boundary falls inside the enclosure: re-export with more digits). A
+no-compatible-pair case passes only with a null answer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import random
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Literal
+
+from pdpsym.app.progress import Progress
+from pdpsym.app.tables import render
+from pdpsym.core.certify import format_decimal, round_significant
+from pdpsym.core.errors import InputError
+from pdpsym.core.numbers import fraction_str, parse_rational
+from pdpsym.mechanisms.laplace import LinearQuery
+from pdpsym.models.families import random_table, tables_up_to
+from pdpsym.models.joint import JointDistribution
+from pdpsym.papers.li2019.eq2 import Adversary, leakage_all
+from pdpsym.papers.li2019.examples import li2019_table
+
+FORMAT = "pdpsym-oracle/1"
+FAMILIES = ("li2019-examples", "random-binary", "exhaustive-2x2")
+STATUSES = ("ok", "no-compatible-pair")
+
+DEFAULT_REL_TOL = Fraction(1, 10**9)
+DEFAULT_ABS_TOL = Fraction(1, 10**12)
+
+# family parameter ranges: large enough for real use, small enough to finish
+MAX_BINARY_N = 10
+MAX_COUNT = 10_000
+MAX_DENOMINATOR = 24
+
+Outcome = Literal["pass", "fail", "undecided"]
+
+
+# --- families of models --------------------------------------------------------------
+
+
+# each family's parameters and their defaults (a family takes no others)
+FAMILY_DEFAULTS: dict[str, dict[str, int]] = {
+    "li2019-examples": {},
+    "random-binary": {"n": 3, "count": 10, "seed": 0},
+    "exhaustive-2x2": {"n": 4},
+}
+_RANGES = {"n": (1, MAX_BINARY_N), "count": (1, MAX_COUNT), "seed": (0, 2**63 - 1)}
+
+
+def family_params(
+    family: str, n: int | None = None, count: int | None = None, seed: int | None = None
+) -> dict[str, int]:
+    """The family's parameters, defaults filled in and ranges checked."""
+    if family not in FAMILY_DEFAULTS:
+        raise InputError("--family", f"unknown family {family!r} (one of {', '.join(FAMILIES)})")
+    out = dict(FAMILY_DEFAULTS[family])
+    for name, value in (("n", n), ("count", count), ("seed", seed)):
+        if value is None:
+            continue
+        # a parameter the family ignores is almost always a mistake in a script: say so
+        if name not in out:
+            raise InputError(f"--{name}", f"not used by the family {family}")
+        lo, hi = _RANGES[name]
+        if family == "exhaustive-2x2" and name == "n":
+            hi = MAX_DENOMINATOR
+        if not lo <= value <= hi:
+            raise InputError(f"--{name}", f"must be between {lo} and {hi}, got {value}")
+        out[name] = value
+    return out
+
+
+def family_models(
+    family: str, n: int | None = None, count: int | None = None, seed: int | None = None
+) -> list[tuple[str, JointDistribution]]:
+    """The tagged tables of a family, in a fixed order.
+
+    * ``li2019-examples``: Tables (a)-(d) of Li et al. Examples 2-4 (no parameters);
+    * ``random-binary``: ``count`` seeded random binary ``n``-tuple tables (default n = 3,
+      count = 10, seed = 0); cells are zero with probability 1/5, so now and then an
+      adversary has no compatible pair (about 1 in 9 for n = 2, 1 in 160 for n = 3);
+    * ``exhaustive-2x2``: every 2x2 table over {0, 1} with probabilities ``k/d``,
+      ``d <= n`` (default 4), counted once each, including tables where a value never occurs.
+    """
+    params = family_params(family, n, count, seed)
+    if family == "li2019-examples":
+        return [(f"li2019:{t}", li2019_table(t)) for t in ("a", "b", "c", "d")]
+    if family == "random-binary":
+        n, seed = params["n"], params["seed"]
+        rng = random.Random(seed)
+        return [
+            (f"random-binary:n{n}:seed{seed}:{j}", random_table(rng, [2] * n))
+            for j in range(params["count"])
+        ]
+    tables = tables_up_to([2, 2], params["n"], full_support_values=False)
+    return [(f"2x2:d{params['n']}:{j}", t) for j, t in enumerate(tables)]
+
+
+# --- export --------------------------------------------------------------------------
+
+
+def _adversary_id(adv: Adversary) -> str:
+    return f"A({adv.target},{{{','.join(adv.known)}}})"
+
+
+def case_count(models: Iterable[tuple[str, JointDistribution]], n_lam: int) -> int:
+    """How many cases :func:`export_vectors` will produce: ``n 2^(n-1)`` per table and lambda."""
+    return n_lam * sum(m.n * 2 ** (m.n - 1) for _, m in models)
+
+
+def export_vectors(
+    models: Sequence[tuple[str, JointDistribution]],
+    lam_values: Sequence[Fraction],
+    digits: int = 30,
+    *,
+    generator: Mapping[str, Any] | None = None,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """A vector file object: Eq. 2 for every adversary of every (tag, model) and lambda.
+
+    The query is the sum (``weights`` null). Each value is certified to ``digits``
+    significant digits; ids are ``TAG:A(i,{K}):lam=L`` and unique when the tags are.
+    """
+    if not 1 <= digits <= 1000:
+        raise InputError("--digits", "must be between 1 and 1000")
+    if not lam_values:
+        raise InputError("--lam", "at least one lambda is needed")
+    for lam in lam_values:
+        if lam <= 0:
+            raise InputError("--lam", f"must be > 0, got {fraction_str(lam)}")
+    cases: list[dict[str, Any]] = []
+    for tag, model in models:
+        query = LinearQuery.sum(model.variables)
+        model_obj = model.to_json_object()
+        for lam in lam_values:
+            for res in leakage_all(model, lam, query, progress=progress):
+                out = res.as_json(digits)
+                cases.append(
+                    {
+                        "id": f"{tag}:{_adversary_id(res.adversary)}:lam={fraction_str(lam)}",
+                        "model": model_obj,
+                        "target": out["target"],
+                        "known": out["known"],
+                        "lam": out["lam"],
+                        "weights": None,
+                        "status": out["status"],
+                        "value": out["value"],
+                        "witness": out["witness"],
+                    }
+                )
+    ids = [c["id"] for c in cases]
+    if len(set(ids)) != len(ids):
+        raise ValueError("duplicate case ids: the model tags must be unique")
+    return {
+        "format": FORMAT,
+        "digits": digits,
+        "generator": dict(generator or {}),
+        "cases": cases,
+    }
+
+
+def dumps_vectors(vectors: Mapping[str, Any]) -> str:
+    """The vector file text: the header keys, then one compact JSON line per case."""
+    head = [(k, v) for k, v in vectors.items() if k != "cases"]
+    lines = ["{"]
+    lines += [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}," for k, v in head]
+    cases = list(vectors.get("cases", []))
+    lines.append('  "cases": [')
+    for j, case in enumerate(cases):
+        sep = "," if j < len(cases) - 1 else ""
+        lines.append("    " + json.dumps(case, ensure_ascii=False) + sep)
+    lines += ["  ]", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def write_atomic(path: str | Path, text: str, field_name: str = "--out") -> None:
+    """Write ``text`` to ``path`` via a temporary file in the same directory and a rename.
+
+    A failure or an interruption at any point leaves ``path`` as it was (absent or
+    the previous content) and no temporary file behind.
+    """
+    target = Path(path)
+    parent = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        raise InputError(field_name, f"is a directory: {target}")
+    if not parent.is_dir():
+        raise InputError(field_name, f"no such directory: {parent}")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent)
+    except OSError as err:
+        raise InputError(field_name, f"cannot write in {parent}: {err.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        # mkstemp makes the file 0600; give it the mode a plain open() would have
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, target)
+    except BaseException as err:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(err, OSError):
+            raise InputError(field_name, f"cannot write {target}: {err.strerror}") from None
+        raise
+
+
+def write_vectors(vectors: Mapping[str, Any], path: str | Path) -> None:
+    """Write a vector file atomically (see :func:`write_atomic`)."""
+    write_atomic(path, dumps_vectors(vectors))
+
+
+# --- reading files -------------------------------------------------------------------
+
+
+class _JsonNumber(str):
+    """A JSON number kept as the decimal text it spells (so it is parsed exactly)."""
+
+
+def _read_json(path: str | Path, role: str) -> Any:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(role, f"no such file: {p}") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise InputError(role, f"cannot read {p}: {err}") from None
+    try:
+        return json.loads(text, parse_float=_JsonNumber)
+    except json.JSONDecodeError as err:
+        raise InputError(role, f"invalid JSON: {err.msg} at line {err.lineno}") from None
+    except RecursionError:
+        raise InputError(role, "invalid JSON: nested too deeply") from None
+
+
+def load_vectors(path: str | Path) -> dict[str, Any]:
+    """Read and validate a vector file (every field, every case)."""
+    obj = _read_json(path, "VECTORS")
+    _parse_cases(obj)
+    return obj
+
+
+def load_answers(path: str | Path) -> dict[str, Any]:
+    """Read an answer file into ``{id: raw value}``; ids must be strings and unique."""
+    obj = _read_json(path, "ANSWERS")
+    if not isinstance(obj, dict) or "answers" not in obj:
+        raise InputError("ANSWERS answers", 'missing: expected {"answers": [...]}')
+    entries = obj["answers"]
+    if not isinstance(entries, list):
+        raise InputError("ANSWERS answers", "expected a list")
+    out: dict[str, Any] = {}
+    for j, entry in enumerate(entries):
+        where = f"ANSWERS answers[{j}]"
+        if not isinstance(entry, dict):
+            raise InputError(where, 'expected an object {"id", "value"}')
+        if "id" not in entry:
+            raise InputError(f"{where}.id", "missing")
+        if "value" not in entry:
+            raise InputError(f"{where}.value", "missing (use null for no-compatible-pair)")
+        cid = entry["id"]
+        if not isinstance(cid, str) or isinstance(cid, _JsonNumber):
+            raise InputError(f"{where}.id", f"expected a string, got {cid!r}")
+        if cid in out:
+            raise InputError(f"{where}.id", f"duplicate id {cid!r}")
+        _answer_value(entry["value"], f"{where}.value")  # reject malformed values up front
+        out[cid] = entry["value"]
+    return out
+
+
+@dataclass(frozen=True)
+class _Case:
+    id: str
+    status: str
+    decimal: str | None
+    lo: Fraction | None
+    hi: Fraction | None
+
+
+def _parse_cases(obj: Any) -> list[_Case]:
+    """Validate a vector object; an :class:`InputError` names the first bad field."""
+    if not isinstance(obj, dict):
+        raise InputError("VECTORS", "expected a JSON object")
+    if obj.get("format") != FORMAT:
+        raise InputError("VECTORS format", f"expected {FORMAT!r}, got {obj.get('format')!r}")
+    digits = obj.get("digits")
+    if not isinstance(digits, int) or isinstance(digits, bool) or digits < 1:
+        raise InputError("VECTORS digits", f"expected a positive integer, got {digits!r}")
+    cases = obj.get("cases")
+    if not isinstance(cases, list):
+        raise InputError("VECTORS cases", "expected a list")
+    out: list[_Case] = []
+    seen: set[str] = set()
+    for j, case in enumerate(cases):
+        where = f"VECTORS cases[{j}]"
+        if not isinstance(case, dict):
+            raise InputError(where, "expected an object")
+        for key in ("id", "model", "target", "known", "lam", "weights", "status", "value"):
+            if key not in case:
+                raise InputError(f"{where}.{key}", "missing")
+        cid = case["id"]
+        if not isinstance(cid, str) or isinstance(cid, _JsonNumber) or not cid:
+            raise InputError(f"{where}.id", f"expected a non-empty string, got {cid!r}")
+        if cid in seen:
+            raise InputError(f"{where}.id", f"duplicate id {cid!r}")
+        seen.add(cid)
+        _check_adversary(case, where)
+        status = case["status"]
+        if status not in STATUSES:
+            raise InputError(f"{where}.status", f"expected one of {STATUSES}, got {status!r}")
+        value = case["value"]
+        if status == "no-compatible-pair":
+            if value is not None:
+                raise InputError(f"{where}.value", "must be null for no-compatible-pair")
+            out.append(_Case(cid, status, None, None, None))
+            continue
+        if not isinstance(value, dict):
+            raise InputError(f"{where}.value", 'expected {"exact", "decimal", "enclosure"}')
+        enc = value.get("enclosure")
+        if not isinstance(enc, list) or len(enc) != 2 or not all(isinstance(e, str) for e in enc):
+            raise InputError(f"{where}.value.enclosure", "expected two number strings [lo, hi]")
+        lo = parse_rational(enc[0], f"{where}.value.enclosure[0]")
+        hi = parse_rational(enc[1], f"{where}.value.enclosure[1]")
+        if lo > hi:
+            raise InputError(f"{where}.value.enclosure", "lo > hi")
+        decimal = value.get("decimal")
+        if not isinstance(decimal, str):
+            raise InputError(f"{where}.value.decimal", "expected a string")
+        out.append(_Case(cid, status, decimal, lo, hi))
+    return out
+
+
+def _check_adversary(case: Mapping[str, Any], where: str) -> None:
+    """The model, target, known, lam and weights of a case are well formed."""
+    try:
+        model = JointDistribution.from_json_object(case["model"])
+    except InputError as err:
+        raise InputError(f"{where}.model.{err.field}", err.message) from None
+    target, known = case["target"], case["known"]
+    if not isinstance(target, str):
+        raise InputError(f"{where}.target", "expected a variable name")
+    if not isinstance(known, list) or not all(isinstance(k, str) for k in known):
+        raise InputError(f"{where}.known", "expected a list of variable names")
+    try:
+        Adversary.of(model, target, known)
+    except InputError as err:
+        name = "target" if err.field == "--target" else "known"
+        raise InputError(f"{where}.{name}", err.message) from None
+    lam = parse_rational(case["lam"], f"{where}.lam")
+    if lam <= 0:
+        raise InputError(f"{where}.lam", f"must be > 0, got {fraction_str(lam)}")
+    weights = case["weights"]
+    if weights is not None:
+        if not isinstance(weights, dict):
+            raise InputError(f"{where}.weights", "expected null or an object NAME -> number")
+        for name, w in weights.items():
+            model.index(name, f"{where}.weights")
+            parse_rational(w, f"{where}.weights.{name}")
+
+
+# --- checking answers ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _NonFinite:
+    text: str
+
+
+def _answer_value(raw: Any, where: str) -> Fraction | _NonFinite | None:
+    """An answer as an exact rational (None = null; NaN/inf kept so that they fail)."""
+    if raw is None:
+        return None
+    if isinstance(raw, bool):
+        raise InputError(where, f"expected a number, a decimal string or null, got {raw!r}")
+    if isinstance(raw, float):
+        if not math.isfinite(raw):
+            return _NonFinite(repr(raw))
+        return Fraction(raw)  # a float is a binary rational: exact
+    if isinstance(raw, int | Fraction | str):
+        return parse_rational(raw, where)
+    raise InputError(where, f"expected a number, a decimal string or null, got {raw!r}")
+
+
+def _answer_text(raw: Any) -> str:
+    if raw is None:
+        return "null"
+    if isinstance(raw, Fraction):
+        return fraction_str(raw)
+    return str(raw) if isinstance(raw, str) else repr(raw)
+
+
+def short_decimal(q: Fraction) -> str:
+    """Shortest exact decimal text of ``q`` (``1e-9``), or ``p/q`` when none has <= 17 digits."""
+    if q == 0:
+        return "0"
+    m, e = round_significant(q, 17)
+    if Fraction(m) * Fraction(10) ** e != q:
+        return fraction_str(q)
+    while m % 10 == 0:
+        m, e = m // 10, e + 1
+    return format_decimal(m, e)
+
+
+def _within(a: Fraction, v: Fraction, rel_tol: Fraction, abs_tol: Fraction) -> bool:
+    return abs(a - v) <= max(rel_tol * abs(v), abs_tol)
+
+
+@dataclass(frozen=True)
+class CaseCheck:
+    """The verdict on one answer."""
+
+    id: str
+    outcome: Outcome
+    status: str
+    expected: str
+    answer: str
+    reason: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "outcome": self.outcome,
+            "status": self.status,
+            "expected": None if self.expected == "null" else self.expected,
+            "answer": None if self.answer == "null" else self.answer,
+            "reason": self.reason,
+        }
+
+
+@dataclass
+class CheckReport:
+    """Every case's verdict, with the tolerances used."""
+
+    rel_tol: Fraction
+    abs_tol: Fraction
+    checks: list[CaseCheck] = field(default_factory=list)
+
+    def count(self, outcome: Outcome) -> int:
+        return sum(1 for c in self.checks if c.outcome == outcome)
+
+    @property
+    def ok(self) -> bool:
+        return all(c.outcome == "pass" for c in self.checks)
+
+    @property
+    def failures(self) -> list[CaseCheck]:
+        """The cases that did not pass (failed or undecided), in file order."""
+        return [c for c in self.checks if c.outcome != "pass"]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "cases": len(self.checks),
+            "passed": self.count("pass"),
+            "failed": self.count("fail"),
+            "undecided": self.count("undecided"),
+            "rel_tol": short_decimal(self.rel_tol),
+            "abs_tol": short_decimal(self.abs_tol),
+            "failures": [c.as_json() for c in self.failures],
+        }
+
+    def markdown(self) -> str:
+        tol = f"rel_tol {short_decimal(self.rel_tol)}, abs_tol {short_decimal(self.abs_tol)}"
+        n, passed = len(self.checks), self.count("pass")
+        if self.ok:
+            return f"oracle check: all {n} cases pass ({tol})\n"
+        caption = (
+            f"oracle check: {passed} of {n} cases pass, {self.count('fail')} fail, "
+            f"{self.count('undecided')} undecided ({tol})"
+        )
+        headers = ["id", "outcome", "expected", "answer", "reason"]
+        rows = [[c.id, c.outcome, c.expected, c.answer, c.reason] for c in self.failures]
+        return render(headers, rows, "md", caption=caption)
+
+
+def check_vectors(
+    vectors: Mapping[str, Any],
+    answers: Mapping[str, Any],
+    rel_tol: Fraction = DEFAULT_REL_TOL,
+    abs_tol: Fraction = DEFAULT_ABS_TOL,
+) -> CheckReport:
+    """Check ``answers`` (``{id: float | decimal string | None}``) against the vectors.
+
+    Every case needs an answer and every answer a case (else :class:`InputError`). The
+    decision is exact (see the module docstring): pass, fail, or undecided when the
+    tolerance boundary falls inside the certified enclosure.
+    """
+    rel_tol, abs_tol = Fraction(rel_tol), Fraction(abs_tol)
+    if not 0 <= rel_tol < 1:
+        raise InputError("--rel-tol", f"must be >= 0 and < 1, got {short_decimal(rel_tol)}")
+    if abs_tol < 0:
+        raise InputError("--abs-tol", f"must be >= 0, got {short_decimal(abs_tol)}")
+    cases = _parse_cases(vectors)
+    ids = {c.id for c in cases}
+    missing = [c.id for c in cases if c.id not in answers]
+    if missing:
+        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+        raise InputError("ANSWERS answers", f"no answer for case id {missing[0]!r}{more}")
+    extra = [a for a in answers if a not in ids]
+    if extra:
+        raise InputError("ANSWERS answers", f"unknown case id {extra[0]!r}")
+    report = CheckReport(rel_tol, abs_tol)
+    for case in cases:
+        raw = answers[case.id]
+        a = _answer_value(raw, f"ANSWERS {case.id}")
+        report.checks.append(_check_one(case, a, _answer_text(raw), rel_tol, abs_tol))
+    return report
+
+
+def _check_one(
+    case: _Case,
+    a: Fraction | _NonFinite | None,
+    text: str,
+    rel_tol: Fraction,
+    abs_tol: Fraction,
+) -> CaseCheck:
+    def verdict(outcome: Outcome, reason: str) -> CaseCheck:
+        return CaseCheck(case.id, outcome, case.status, case.decimal or "null", text, reason)
+
+    if case.status == "no-compatible-pair":
+        if a is None:
+            return verdict("pass", "")
+        return verdict("fail", "expected null: no x_K is compatible with two target values")
+    if a is None:
+        return verdict("fail", "expected a number, got null")
+    if isinstance(a, _NonFinite):
+        return verdict("fail", "not a finite number")
+    assert case.lo is not None and case.hi is not None
+    lo_ok = _within(a, case.lo, rel_tol, abs_tol)
+    hi_ok = _within(a, case.hi, rel_tol, abs_tol)
+    if lo_ok and hi_ok:
+        return verdict("pass", "")
+    inside = case.lo <= a <= case.hi
+    if lo_ok or hi_ok or inside:
+        return verdict(
+            "undecided",
+            "the tolerance boundary falls inside the enclosure; re-export with more --digits",
+        )
+    dist = case.lo - a if a < case.lo else a - case.hi
+    return verdict("fail", f"outside tolerance: {short_decimal_approx(dist)} from the enclosure")
+
+
+def short_decimal_approx(q: Fraction) -> str:
+    """``q`` to 3 significant digits (display only; the decision was exact)."""
+    m, e = round_significant(q, 3)
+    return "~" + format_decimal(m, e)

@@ -1,0 +1,67 @@
+"""Loading models from JSON, TOML and CSV files.
+
+* JSON / TOML: the ARCHITECTURE.md object ``{"variables", "domains"?, "rows"}`` (TOML:
+  the same keys at top level; numbers should be strings so they stay exact).
+* CSV: a header row naming the variables, then a last column named ``p`` (or
+  ``prob``/``probability``); one row per joint value.
+
+Every number goes through :func:`pdpsym.core.numbers.parse_rational`; nothing is
+evaluated. Any problem is an :class:`~pdpsym.core.errors.InputError` naming the field.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pdpsym.core.errors import InputError
+from pdpsym.models.joint import JointDistribution
+
+PROB_COLUMNS = ("p", "prob", "probability")
+
+
+def read_model_object(path: str | Path) -> dict[str, Any]:
+    """Read a model file into a plain object (JSON, TOML or CSV by extension)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError("MODEL", f"no such file: {p}") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise InputError("MODEL", f"cannot read {p}: {err}") from None
+    suffix = p.suffix.lower()
+    if suffix == ".toml":
+        try:
+            return tomllib.loads(text)
+        except tomllib.TOMLDecodeError as err:
+            raise InputError("MODEL", f"invalid TOML: {err}") from None
+    if suffix == ".csv":
+        return _csv_object(text)
+    try:
+        obj = json.loads(text, parse_float=str, parse_int=str)
+    except json.JSONDecodeError as err:
+        raise InputError("MODEL", f"invalid JSON: {err.msg} at line {err.lineno}") from None
+    if not isinstance(obj, dict):
+        raise InputError("MODEL", "expected a JSON object")
+    return obj
+
+
+def _csv_object(text: str) -> dict[str, Any]:
+    rows = [r for r in csv.reader(text.splitlines()) if r and any(c.strip() for c in r)]
+    if not rows:
+        raise InputError("MODEL", "empty CSV file")
+    header = [h.strip() for h in rows[0]]
+    if header[-1].lower() not in PROB_COLUMNS:
+        raise InputError("header", "the last CSV column must be named p, prob or probability")
+    return {"variables": header[:-1], "rows": [[c.strip() for c in r] for r in rows[1:]]}
+
+
+def load_discrete(path: str | Path) -> JointDistribution:
+    """Load a finite joint distribution from a JSON, TOML or CSV file."""
+    obj = read_model_object(path)
+    if "cov" in obj or "mean" in obj:
+        raise InputError("MODEL", "this is a Gaussian model; use `pdpsym gaussian`")
+    return JointDistribution.from_json_object(obj)

@@ -1,0 +1,324 @@
+"""Certified evaluation: exact values to digits that are certain.
+
+A value is exact -- a :class:`fractions.Fraction`, a sympy expression built from
+rationals with ``exp``, ``log``, ``sqrt``, ``erf``/``erfc``, ``pi``, ``binomial`` ...,
+or any object with ``arb(prec)`` and ``sympy()`` methods (such as
+:class:`pdpsym.core.expoly.LogRatio`). It is evaluated as a python-flint ``arb`` ball
+at a working precision that is raised until both ends of the ball round to the same
+``digits`` significant decimal digits. The rounded string is then the correctly rounded
+value and every digit of it is certain; the ball's ends are reported, outward rounded,
+as the enclosure.
+
+Precision is handled through ``flint.ctx.workprec`` (a context manager) and is never
+left changed, in the spirit of mpmath's explicit contexts.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Protocol, TypeAlias, runtime_checkable
+
+import sympy
+from flint import arb, ctx, fmpq
+
+from pdpsym.core.errors import Undecided
+
+MAX_PREC = 1 << 14  # bits; beyond this a value is "undecided", never guessed
+
+
+@runtime_checkable
+class ArbEvaluable(Protocol):
+    """An exact value that knows how to enclose itself in an arb ball."""
+
+    def arb(self, prec: int) -> arb: ...
+
+    def sympy(self) -> sympy.Expr: ...
+
+
+Exact: TypeAlias = Fraction | int | sympy.Expr | ArbEvaluable
+
+
+def arb_from_fraction(q: Fraction | int) -> arb:
+    q = Fraction(q)
+    return arb(fmpq(q.numerator, q.denominator))
+
+
+def _fraction_of_arf(x: arb) -> Fraction:
+    """The exact value of an arb's midpoint or radius (a binary float)."""
+    man_f, exp_f = x.man_exp()
+    man, exp = int(man_f), int(exp_f)
+    return Fraction(man * (1 << exp)) if exp >= 0 else Fraction(man, 1 << -exp)
+
+
+def ball_endpoints(x: arb) -> tuple[Fraction, Fraction]:
+    """The exact rational ends [mid - rad, mid + rad] of a finite ball."""
+    if not x.is_finite():
+        raise ArithmeticError("ball is not finite")
+    mid = _fraction_of_arf(x.mid())
+    rad = _fraction_of_arf(x.rad())
+    return mid - rad, mid + rad
+
+
+# --- sympy -> arb -----------------------------------------------------------------
+
+_UNARY: dict[Any, Callable[[arb], arb]] = {
+    sympy.exp: lambda a: a.exp(),
+    sympy.log: lambda a: a.log(),
+    sympy.erf: lambda a: a.erf(),
+    sympy.erfc: lambda a: a.erfc(),
+    sympy.sqrt: lambda a: a.sqrt(),
+    sympy.Abs: lambda a: abs(a),
+    sympy.sinh: lambda a: a.sinh(),
+    sympy.cosh: lambda a: a.cosh(),
+    sympy.tanh: lambda a: a.tanh(),
+    sympy.gamma: lambda a: a.gamma(),
+}
+
+
+def sympy_to_arb(expr: sympy.Expr, prec: int) -> arb:
+    """Enclose a sympy expression (rationals, exp, log, erf, ...) in an arb ball."""
+    with ctx.workprec(prec):
+        return _to_arb(sympy.sympify(expr))
+
+
+def _to_arb(e: sympy.Basic) -> arb:
+    if e.is_Rational:
+        return arb(fmpq(int(e.p), int(e.q)))  # type: ignore[attr-defined]
+    if e is sympy.pi:
+        return arb.pi()
+    if e is sympy.E:
+        return arb(1).exp()
+    if e.is_Float:
+        raise TypeError("floats are not exact values; build expressions from rationals")
+    if e.is_Add:
+        total = arb(0)
+        for term in e.args:
+            total += _to_arb(term)
+        return total
+    if e.is_Mul:
+        prod = arb(1)
+        for factor in e.args:
+            prod *= _to_arb(factor)
+        return prod
+    if e.is_Pow:
+        base, exponent = e.args
+        if exponent.is_Integer:
+            b = _to_arb(base)
+            n = int(exponent)
+            return b**n if n >= 0 else 1 / b ** (-n)
+        return _to_arb(base) ** _to_arb(exponent)
+    func = e.func
+    if func in _UNARY:
+        return _UNARY[func](_to_arb(e.args[0]))
+    if func is sympy.binomial:
+        n, k = e.args
+        if n.is_Integer and k.is_Integer:
+            return arb(int(sympy.binomial(n, k)))
+    if func is sympy.factorial and e.args[0].is_Integer:
+        return arb(int(sympy.factorial(e.args[0])))
+    if func in (sympy.Max, sympy.Min):
+        vals = [_to_arb(a) for a in e.args]
+        out = vals[0]
+        for v in vals[1:]:
+            out = out.max(v) if func is sympy.Max else out.min(v)
+        return out
+    raise TypeError(f"cannot enclose {func} in an arb ball")
+
+
+def enclose(value: Exact, prec: int) -> arb:
+    """An arb ball containing ``value`` at working precision ``prec`` bits."""
+    if isinstance(value, Fraction | int):
+        with ctx.workprec(prec):
+            return arb_from_fraction(value)
+    if isinstance(value, ArbEvaluable):
+        return value.arb(prec)
+    return sympy_to_arb(value, prec)
+
+
+def as_sympy(value: Exact) -> sympy.Expr:
+    if isinstance(value, Fraction | int):
+        q = Fraction(value)
+        return sympy.Rational(q.numerator, q.denominator)
+    if isinstance(value, ArbEvaluable):
+        return value.sympy()
+    return sympy.sympify(value)
+
+
+def exact_rational(value: Exact) -> Fraction | None:
+    """The value as a Fraction when it is (syntactically) rational, else None."""
+    if isinstance(value, Fraction | int):
+        return Fraction(value)
+    if isinstance(value, ArbEvaluable):
+        as_q = getattr(value, "as_rational", None)
+        return as_q() if as_q else None
+    e = sympy.sympify(value)
+    if e.is_Rational:
+        return Fraction(int(e.p), int(e.q))  # type: ignore[attr-defined]
+    return None
+
+
+# --- decimal formatting -------------------------------------------------------------
+
+
+def _floor_log10(x: Fraction) -> int:
+    """floor(log10(x)) for x > 0, exactly."""
+    e = math.floor(math.log10(x.numerator) - math.log10(x.denominator))
+    # the float guess can be off by one near powers of ten: correct it exactly
+    while Fraction(10) ** e > x:
+        e -= 1
+    while Fraction(10) ** (e + 1) <= x:
+        e += 1
+    return e
+
+
+def _round_half_even(x: Fraction) -> int:
+    n = math.floor(x)
+    rem = x - n
+    if rem > Fraction(1, 2) or (rem == Fraction(1, 2) and n % 2 == 1):
+        n += 1
+    return n
+
+
+def round_significant(x: Fraction, digits: int, mode: str = "nearest") -> tuple[int, int]:
+    """(mantissa, exponent) with mantissa of ``digits`` digits and x ~ mantissa*10^exponent.
+
+    ``mode`` is "nearest" (half-even), "down" (toward -inf) or "up" (toward +inf).
+    """
+    if x == 0:
+        return 0, 0
+    e = _floor_log10(abs(x)) - digits + 1
+    scaled = x / Fraction(10) ** e
+    if mode == "nearest":
+        m = _round_half_even(scaled)
+    elif mode == "down":
+        m = math.floor(scaled)
+    else:
+        m = math.ceil(scaled)
+    if abs(m) >= 10**digits:  # rounding carried into a new digit
+        m = (
+            _round_half_even(Fraction(m, 10))
+            if mode == "nearest"
+            else m // 10
+            if m > 0
+            else -((-m) // 10)
+        )
+        e += 1
+    return m, e
+
+
+def format_decimal(mantissa: int, exponent: int) -> str:
+    """Readable decimal text for mantissa*10^exponent (scientific when very large/small)."""
+    if mantissa == 0:
+        return "0"
+    sign = "-" if mantissa < 0 else ""
+    digits = str(abs(mantissa))
+    point = len(digits) + exponent  # position of the decimal point from the left
+    if -6 < point <= 21:
+        if exponent >= 0:
+            return sign + digits + "0" * exponent
+        if point > 0:
+            return sign + digits[:point] + "." + digits[point:]
+        return sign + "0." + "0" * (-point) + digits
+    lead, rest = digits[0], digits[1:]
+    return f"{sign}{lead}{'.' + rest if rest else ''}e{point - 1:+d}"
+
+
+def decimal_string(x: Fraction, digits: int, mode: str = "nearest") -> str:
+    return format_decimal(*round_significant(x, digits, mode))
+
+
+# --- certification ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Certified:
+    """An exact value with a certified decimal and its enclosure.
+
+    ``decimal`` holds ``digits`` significant digits, all certain (correct rounding of
+    the exact value); the exact value lies in ``[enclosure[0], enclosure[1]]``.
+    """
+
+    exact: str
+    decimal: str
+    enclosure: tuple[str, str]
+    digits: int
+    prec: int
+
+    def as_json(self) -> dict[str, Any]:
+        return {"exact": self.exact, "decimal": self.decimal, "enclosure": list(self.enclosure)}
+
+
+def certify(value: Exact, digits: int = 30, max_prec: int = MAX_PREC) -> Certified:
+    """Evaluate ``value`` until ``digits`` significant digits are certain.
+
+    Raises :class:`~pdpsym.core.errors.Undecided` if ``max_prec`` bits do not suffice (which
+    happens only for a non-rational expression that sits exactly on a rounding tie or at
+    zero without being syntactically zero).
+    """
+    if digits < 1:
+        raise ValueError("digits must be >= 1")
+    exact_text = exact_str(value)
+    q = exact_rational(value)
+    if q is not None:
+        dec = decimal_string(q, digits)
+        lo_text = decimal_string(q, digits + 3, "down")
+        hi_text = decimal_string(q, digits + 3, "up")
+        return Certified(exact_text, dec, (lo_text, hi_text), digits, 0)
+    prec = max(64, int(digits * 3.33) + 32)
+    while prec <= max_prec:
+        ball = enclose(value, prec)
+        if ball.is_finite():
+            lo, hi = ball_endpoints(ball)
+            if lo > 0 or hi < 0:
+                a = round_significant(lo, digits)
+                b = round_significant(hi, digits)
+                if a == b:
+                    return Certified(
+                        exact_text,
+                        format_decimal(*a),
+                        (
+                            decimal_string(lo, digits + 3, "down"),
+                            decimal_string(hi, digits + 3, "up"),
+                        ),
+                        digits,
+                        prec,
+                    )
+        prec *= 2
+    # An expression that is rational (or zero) without looking it: a symbolic proof.
+    simplified = sympy.nsimplify(sympy.simplify(as_sympy(value)), rational=False)
+    if simplified.is_Rational:
+        return certify(simplified, digits, max_prec)
+    raise Undecided(f"certifying {exact_text}", max_prec)
+
+
+def exact_str(value: Exact) -> str:
+    """The exact value as a string that ``sympy.parse_expr`` reads back."""
+    text = getattr(value, "exact_text", None)
+    if text is not None:
+        return str(text())
+    return sympy.sstr(as_sympy(value))
+
+
+def certified_float(value: Exact) -> float:
+    """A float near the value (for ranking and plotting only, never for deciding)."""
+    return float(enclose(value, 64).mid())
+
+
+__all__ = [
+    "MAX_PREC",
+    "ArbEvaluable",
+    "Certified",
+    "Exact",
+    "arb_from_fraction",
+    "ball_endpoints",
+    "certified_float",
+    "certify",
+    "decimal_string",
+    "enclose",
+    "exact_rational",
+    "exact_str",
+    "sympy_to_arb",
+]

@@ -1,0 +1,245 @@
+"""Exponential polynomials with rational data, and their logarithmic ratios.
+
+An :class:`ExpPoly` is a finite sum ``sum_k c_k e^{a_k}`` with rational ``c_k`` and
+distinct rational ``a_k``. By the Lindemann-Weierstrass theorem the numbers ``e^{a_k}``
+for distinct rationals (indeed algebraics) ``a_k`` are linearly independent over the
+algebraic numbers, so an ExpPoly is zero **iff** all its coefficients are zero. That
+makes equality exactly decidable, and the sign of a non-zero ExpPoly is decided by arb
+balls at rising precision (the loop terminates because the value is not zero).
+
+Every Laplace-mechanism density in Li et al. Eq. 2 evaluated at a rational output ``r``
+is such a sum (``e^{-|r-s|/lambda}``), so every Eq. 2 log-ratio is a :class:`LogRatio`
+of two positive ExpPolys, compared exactly by cross-multiplication.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
+from typing import Any
+
+import sympy
+from flint import arb, ctx
+
+from pdpsym.core.certify import MAX_PREC, arb_from_fraction, ball_endpoints
+from pdpsym.core.errors import Undecided
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def exp_ball(a: Fraction, prec: int) -> arb:
+    """``e^a`` at ``prec`` bits; exponents repeat across the terms of a search (arbs are
+    immutable, so sharing them is safe)."""
+    with ctx.workprec(prec):
+        return arb_from_fraction(a).exp()
+
+
+def _q(q: Fraction) -> str:
+    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+
+
+class ExpPoly:
+    """``sum_k c_k e^{a_k}``: exponent -> coefficient, zero coefficients dropped."""
+
+    __slots__ = ("terms",)
+
+    def __init__(self, terms: Mapping[Fraction, Fraction] | Iterable[tuple[Any, Any]] = ()):
+        items = terms.items() if isinstance(terms, Mapping) else terms
+        acc: dict[Fraction, Fraction] = {}
+        for a, c in items:
+            a, c = Fraction(a), Fraction(c)
+            acc[a] = acc.get(a, Fraction(0)) + c
+        self.terms = {a: c for a, c in acc.items() if c != 0}
+
+    @classmethod
+    def _clean(cls, terms: dict[Fraction, Fraction]) -> ExpPoly:
+        """Trusted constructor: Fraction keys and non-zero Fraction values already."""
+        obj = cls.__new__(cls)
+        obj.terms = terms
+        return obj
+
+    @classmethod
+    def constant(cls, c: Fraction | int) -> ExpPoly:
+        return cls({Fraction(0): Fraction(c)})
+
+    def __add__(self, other: ExpPoly) -> ExpPoly:
+        return ExpPoly(list(self.terms.items()) + list(other.terms.items()))
+
+    def __neg__(self) -> ExpPoly:
+        return ExpPoly({a: -c for a, c in self.terms.items()})
+
+    def __sub__(self, other: ExpPoly) -> ExpPoly:
+        return self + (-other)
+
+    def __mul__(self, other: ExpPoly) -> ExpPoly:
+        return ExpPoly(
+            (a1 + a2, c1 * c2) for a1, c1 in self.terms.items() for a2, c2 in other.terms.items()
+        )
+
+    def scale(self, c: Fraction) -> ExpPoly:
+        c = Fraction(c)
+        if c == 0:
+            return ExpPoly()
+        return ExpPoly._clean({a: c * v for a, v in self.terms.items()})
+
+    def shift(self, a: Fraction) -> ExpPoly:
+        """Multiply by ``e^a``."""
+        a = Fraction(a)
+        return ExpPoly._clean({b + a: c for b, c in self.terms.items()})
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ExpPoly) and self.terms == other.terms
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self.terms.items()))
+
+    def is_zero(self) -> bool:
+        return not self.terms
+
+    def arb(self, prec: int) -> arb:
+        with ctx.workprec(prec):
+            total = arb(0)
+            for a, c in self.terms.items():
+                total += arb_from_fraction(c) * exp_ball(a, prec)
+            return total
+
+    def sign(self, max_prec: int = MAX_PREC) -> int:
+        """The exact sign: 0 iff no terms, else decided by balls at rising precision."""
+        if not self.terms:
+            return 0
+        if all(c > 0 for c in self.terms.values()):
+            return 1
+        if all(c < 0 for c in self.terms.values()):
+            return -1
+        prec = 64
+        while prec <= max_prec:
+            lo, hi = ball_endpoints(self.arb(prec))
+            if lo > 0:
+                return 1
+            if hi < 0:
+                return -1
+            prec *= 2
+        raise Undecided("sign of a non-zero exponential polynomial", max_prec)
+
+    def sympy(self) -> sympy.Expr:
+        return sympy.Add(
+            *(
+                sympy.Rational(c.numerator, c.denominator)
+                * sympy.exp(sympy.Rational(a.numerator, a.denominator))
+                for a, c in sorted(self.terms.items())
+            )
+        )
+
+    def text(self) -> str:
+        """The sum as sympy-readable text, built directly (sympy's own printing is slow)."""
+        parts = []
+        for a, c in sorted(self.terms.items()):
+            mag = abs(c)
+            if a == 0:
+                body = _q(mag)
+            else:
+                e = "E" if a == 1 else f"exp({_q(a)})"
+                body = e if mag == 1 else f"{_q(mag)}*{e}"
+            parts.append(("-" if c < 0 else "+", body))
+        if not parts:
+            return "0"
+        head = ("-" if parts[0][0] == "-" else "") + parts[0][1]
+        return head + "".join(f" {sign} {body}" for sign, body in parts[1:])
+
+    def __float__(self) -> float:
+        return float(self.arb(64).mid())
+
+    def __repr__(self) -> str:
+        return f"ExpPoly({self.text()})"
+
+
+_UNSET: Any = object()
+
+
+class LogRatio:
+    """``ln(num / den)`` for positive ExpPolys, with an exact comparison."""
+
+    __slots__ = ("num", "den", "_monomial", "_normalized")
+
+    def __init__(self, num: ExpPoly, den: ExpPoly) -> None:
+        if num.is_zero() or den.is_zero():
+            raise ValueError("LogRatio needs non-zero numerator and denominator")
+        self.num, self.den = num, den
+        self._monomial: Any = _UNSET
+        self._normalized: Any = _UNSET
+
+    def exact_compare(self, other: LogRatio) -> int:
+        """Sign of self - other: sign(n1 d2 - n2 d1), the denominators being positive."""
+        return (self.num * other.den - other.num * self.den).sign()
+
+    def sign(self) -> int:
+        return (self.num - self.den).sign()
+
+    def __neg__(self) -> LogRatio:
+        return LogRatio(self.den, self.num)
+
+    def __abs__(self) -> LogRatio:
+        return -self if self.sign() < 0 else self
+
+    def monomial_ratio(self) -> tuple[Fraction, Fraction] | None:
+        """(c, a) with num = c e^a den exactly, if such a monomial exists (cached)."""
+        if self._monomial is _UNSET:
+            self._monomial = None
+            if len(self.num.terms) == len(self.den.terms):
+                (a1, c1) = max(self.num.terms.items())
+                (a2, c2) = max(self.den.terms.items())
+                c, a = c1 / c2, a1 - a2
+                if self.num == self.den.scale(c).shift(a):
+                    self._monomial = (c, a)
+        return self._monomial
+
+    def as_rational(self) -> Fraction | None:
+        m = self.monomial_ratio()
+        return m[1] if m is not None and m[0] == 1 else None
+
+    def normalized(self) -> LogRatio:
+        """Same value; exponents shifted so the smallest is 0, coefficients made integral."""
+        if self._normalized is _UNSET:
+            self._normalized = self._normalize()
+        return self._normalized
+
+    def _normalize(self) -> LogRatio:
+        shift = -min(min(self.num.terms), min(self.den.terms))
+        coeffs = list(self.num.terms.values()) + list(self.den.terms.values())
+        scale = Fraction(math.lcm(*(c.denominator for c in coeffs)))
+        scale /= math.gcd(*((c * scale).numerator for c in coeffs))
+        return LogRatio(self.num.shift(shift).scale(scale), self.den.shift(shift).scale(scale))
+
+    def arb(self, prec: int) -> arb:
+        with ctx.workprec(prec):
+            return self.num.arb(prec).log() - self.den.arb(prec).log()
+
+    def sympy(self) -> sympy.Expr:
+        m = self.monomial_ratio()
+        if m is not None:
+            c, a = m
+            return sympy.log(sympy.Rational(c.numerator, c.denominator)) + sympy.Rational(
+                a.numerator, a.denominator
+            )
+        n = self.normalized()
+        return sympy.log(n.num.sympy() / n.den.sympy())
+
+    def exact_text(self) -> str:
+        """sympy-readable text of the value (equal to ``str(self.sympy())`` in content)."""
+        m = self.monomial_ratio()
+        if m is not None:
+            return str(self.sympy())
+        n = self.normalized()
+        num, den = n.num.text(), n.den.text()
+        if len(n.num.terms) > 1 or num.startswith("-"):
+            num = f"({num})"
+        if not (den.isdigit() or den == "E"):
+            den = f"({den})"
+        return f"log({num}/{den})"
+
+    def __float__(self) -> float:
+        return float(self.arb(64).mid())
+
+    def __repr__(self) -> str:
+        return f"LogRatio({self.exact_text()})"

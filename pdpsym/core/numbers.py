@@ -1,0 +1,86 @@
+"""Exact numbers from user text, by a strict grammar.
+
+User text is never evaluated: a number is an optional sign followed by an integer, a
+fraction ``p/q`` or a decimal (optionally with an exponent). ``"3/10"``, ``"0.3"``,
+``"-2"`` and ``"1e-3"`` are accepted and become :class:`fractions.Fraction` exactly;
+anything else (``"1/0"``, ``"nan"``, ``"2**3"``, ``"__import__('os')"``) is an
+:class:`~pdpsym.core.errors.InputError` naming the field.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import sympy
+
+from pdpsym.core.errors import InputError
+
+_FRACTION = re.compile(r"[+-]?[0-9]+/[0-9]+")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]{1,4})?")
+
+Number = Fraction | int
+
+
+def parse_rational(text: object, field: str) -> Fraction:
+    """Parse ``text`` as an exact rational, or raise :class:`InputError` naming ``field``."""
+    if isinstance(text, bool):
+        raise InputError(field, f"expected a number, got {text!r}")
+    if isinstance(text, int):
+        return Fraction(text)
+    if isinstance(text, Fraction):
+        return text
+    if not isinstance(text, str):
+        raise InputError(field, f'expected a number as a string such as "3/10", got {text!r}')
+    s = text.strip()
+    if _FRACTION.fullmatch(s):
+        num, den = s.split("/")
+        if int(den) == 0:
+            raise InputError(field, f"zero denominator in {text!r}")
+        return Fraction(int(num), int(den))
+    if _DECIMAL.fullmatch(s):
+        return Fraction(s)
+    raise InputError(field, f"not a number: {text!r} (use forms like 3/10, 0.3 or -2)")
+
+
+def parse_positive(text: object, field: str) -> Fraction:
+    """Parse a rational that must be strictly positive (a scale such as lambda)."""
+    value = parse_rational(text, field)
+    if value <= 0:
+        raise InputError(field, f"must be > 0, got {fraction_str(value)}")
+    return value
+
+
+def parse_int(text: object, field: str, lo: int | None = None, hi: int | None = None) -> int:
+    """An integer in the strict number grammar (``"12"``, ``"1e3"``, ``"4/2"``), within
+    ``[lo, hi]`` when given; an :class:`InputError` naming ``field`` otherwise."""
+    q = parse_rational(text, field)
+    if q.denominator != 1:
+        raise InputError(field, f"must be an integer, got {text!r}")
+    v = int(q)
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        bounds = (
+            f"between {lo} and {hi}"
+            if lo is not None and hi is not None
+            else (f">= {lo}" if lo is not None else f"<= {hi}")
+        )
+        raise InputError(field, f"must be {bounds}, got {v}")
+    return v
+
+
+def fraction_str(q: Fraction) -> str:
+    """The exact text form of a rational: ``"3/10"``, ``"-2"``."""
+    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+
+
+def to_sympy(q: Fraction | int) -> sympy.Rational:
+    """A rational as a sympy Rational (exact)."""
+    q = Fraction(q)
+    return sympy.Rational(q.numerator, q.denominator)
+
+
+def from_sympy(r: sympy.Expr) -> Fraction:
+    """A sympy Rational back to a Fraction; anything else is a programming error."""
+    if not r.is_Rational:
+        raise TypeError(f"not a rational: {r}")
+    return Fraction(int(r.p), int(r.q))  # type: ignore[attr-defined]

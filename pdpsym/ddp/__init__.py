@@ -1,1 +1,0 @@
-"""Liu, Mittal, Mittal, dependent differential privacy (seed 003)."""

@@ -1,1 +1,0 @@
-"""Input and output: model files (JSON, TOML, CSV) and tables (Markdown, LaTeX, CSV, JSON)."""

@@ -1,0 +1,368 @@
+"""PLRV with partial knowledge, APK and PPK, and the (ε,δ) checks (Desfontaines et al. Sec. 3).
+
+* Definition 1: ``A ≈_{ε,δ} B`` iff ``P[A∈X] ≤ e^ε P[B∈X] + δ`` and symmetrically, for all X.
+* Lemma 1 (hockey-stick form): for finite PMFs ``sup_X P(X) - e^ε Q(X)``
+  ``= Σ_O max(0, P(O) - e^ε Q(O)) = E_{O~P}[max(0, 1 - e^{ε - L(O)})]`` with ``L = ln P/Q``.
+* Definition 11: ``L_{i,a,b}(O, B̂) = ln P[M(D)=O | D(i)=a, B̂] / P[M(D)=O | D(i)=b, B̂]``
+  (``x/0 = ∞``).
+* Definition 12 (APKDP): for all i, a, b, B̂: ``APK_{i,a,b,B̂} ≤ δ`` where
+  ``APK_{i,a,b,B̂} = E_{θ|D(i)=a,B̂, O~M(D)}[m(O, B̂)]``, ``m = max(0, 1 - e^{ε-L})``.
+* Definition 13 (PPKDP): for all i, a, b: ``PPK_{i,a,b} = E_{θ|D(i)=a, O~M(D)}[m(O, B)] ≤ δ``.
+* Theorem 1: ``PPK_{i,a,b} = E_{θ|D(i)=a}[APK_{i,a,b,B}]``.
+* Proposition 5 proof: PPKDP iff ``Σ_B P[B̂|D(i)=a] D_f(O_{a,B̂} || O_{b,B̂}) ≤ δ``.
+
+Exactness: every δ computed here is ``c0 + c1·e^ε`` with rational ``c0, c1`` (a
+:class:`WLin`). With ``ε = ln w`` for rational ``w`` it is a rational; with rational
+``ε ≠ 0``, ``e^ε`` is transcendental, so the sign of ``c0 + c1 e^ε`` is decided exactly
+by :class:`~pdpsym.core.expoly.ExpPoly` (zero iff both coefficients are zero).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+from typing import Any
+
+import sympy
+from flint import arb, ctx
+
+from pdpsym.core.certify import arb_from_fraction
+from pdpsym.core.errors import InputError
+from pdpsym.core.expoly import ExpPoly
+from pdpsym.mechanisms.finite import Mechanism, Scenario, output_pmf
+
+PMF = Mapping[Any, Fraction]
+
+
+@dataclass(frozen=True)
+class Eps:
+    """ε given exactly: either ``ε = exponent`` (rational) or ``ε = ln(w)`` (rational w > 0)."""
+
+    exponent: Fraction | None = None
+    w: Fraction | None = None
+
+    def __post_init__(self) -> None:
+        if (self.exponent is None) == (self.w is None):
+            raise ValueError("give exactly one of exponent, w")
+        if self.w is not None and self.w <= 0:
+            raise InputError("epsilon", "e^epsilon must be positive")
+
+    @classmethod
+    def of(cls, exponent: Fraction | int | str) -> Eps:
+        """ε as a rational number (``e^ε`` is rational only for ε = 0)."""
+        a = Fraction(exponent)
+        return cls(w=Fraction(1)) if a == 0 else cls(exponent=a)
+
+    @classmethod
+    def log(cls, w: Fraction | int | str) -> Eps:
+        """ε = ln(w)."""
+        return cls(w=Fraction(w))
+
+    def sympy(self) -> sympy.Expr:
+        if self.w is not None:
+            return sympy.log(sympy.Rational(self.w.numerator, self.w.denominator))
+        assert self.exponent is not None
+        return sympy.Rational(self.exponent.numerator, self.exponent.denominator)
+
+    def exp_arb(self, prec: int) -> arb:
+        with ctx.workprec(prec):
+            if self.w is not None:
+                return arb_from_fraction(self.w)
+            assert self.exponent is not None
+            return arb_from_fraction(self.exponent).exp()
+
+    def __str__(self) -> str:
+        return str(self.sympy())
+
+
+@dataclass(frozen=True)
+class WLin:
+    """``c0 + c1·e^ε`` with rational coefficients: a δ value, exact."""
+
+    c0: Fraction
+    c1: Fraction
+    eps: Eps
+
+    @classmethod
+    def const(cls, c: Fraction | int, eps: Eps) -> WLin:
+        return cls(Fraction(c), Fraction(0), eps)
+
+    def _same(self, other: WLin) -> None:
+        if self.eps != other.eps:
+            raise ValueError("WLin values with different ε")
+
+    def __add__(self, other: WLin) -> WLin:
+        self._same(other)
+        return WLin(self.c0 + other.c0, self.c1 + other.c1, self.eps)
+
+    def __sub__(self, other: WLin) -> WLin:
+        self._same(other)
+        return WLin(self.c0 - other.c0, self.c1 - other.c1, self.eps)
+
+    def scale(self, c: Fraction) -> WLin:
+        return WLin(self.c0 * c, self.c1 * c, self.eps)
+
+    def rational(self) -> Fraction | None:
+        if self.eps.w is not None:
+            return self.c0 + self.c1 * self.eps.w
+        return self.c0 if self.c1 == 0 else None
+
+    def sign(self) -> int:
+        """Exact sign (Lindemann-Weierstrass when e^ε is transcendental)."""
+        q = self.rational()
+        if q is not None:
+            return (q > 0) - (q < 0)
+        assert self.eps.exponent is not None
+        return ExpPoly({Fraction(0): self.c0, self.eps.exponent: self.c1}).sign()
+
+    def exact_compare(self, other: WLin) -> int:
+        return (self - other).sign()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, WLin) and self.eps == other.eps and (self - other).sign() == 0
+
+    def __hash__(self) -> int:
+        q = self.rational()
+        return hash(q) if q is not None else hash((self.c0, self.c1, self.eps))
+
+    def arb(self, prec: int) -> arb:
+        with ctx.workprec(prec):
+            return arb_from_fraction(self.c0) + arb_from_fraction(self.c1) * self.eps.exp_arb(prec)
+
+    def sympy(self) -> sympy.Expr:
+        q = self.rational()
+        if q is not None:
+            return sympy.Rational(q.numerator, q.denominator)
+        assert self.eps.exponent is not None
+        e = sympy.exp(sympy.Rational(self.eps.exponent.numerator, self.eps.exponent.denominator))
+        c0 = sympy.Rational(self.c0.numerator, self.c0.denominator)
+        c1 = sympy.Rational(self.c1.numerator, self.c1.denominator)
+        return c0 + c1 * e
+
+    def __str__(self) -> str:
+        return str(self.sympy())
+
+    def __repr__(self) -> str:
+        return f"WLin({self.sympy()})"
+
+
+def _pos_part(x: WLin) -> WLin:
+    return x if x.sign() > 0 else WLin.const(0, x.eps)
+
+
+# --- Definition 1 and Lemma 1 -----------------------------------------------------------
+
+
+def hockey_stick(p: PMF, q: PMF, eps: Eps) -> WLin:
+    """``Σ_O max(0, P(O) - e^ε Q(O))``, each term's sign decided exactly."""
+    total = WLin.const(0, eps)
+    for o in set(p) | set(q):
+        total = total + _pos_part(WLin(Fraction(p.get(o, 0)), -Fraction(q.get(o, 0)), eps))
+    return total
+
+
+def plrv_ratio(p: PMF, q: PMF, o: Any) -> Fraction | None:
+    """``e^{L(O)} = P(O)/Q(O)``; None stands for +∞ (the paper's ``x/0 = ∞``)."""
+    qo = Fraction(q.get(o, 0))
+    if qo == 0:
+        return None
+    return Fraction(p.get(o, 0)) / qo
+
+
+def plrv(p: PMF, q: PMF, o: Any) -> sympy.Expr:
+    """``L(O) = ln P(O)/Q(O)`` as a sympy value (±oo allowed)."""
+    r = plrv_ratio(p, q, o)
+    if r is None:
+        return sympy.oo
+    if r == 0:
+        return -sympy.oo
+    return sympy.log(sympy.Rational(r.numerator, r.denominator))
+
+
+def m_value(ratio: Fraction | None, eps: Eps) -> WLin:
+    """``m = max(0, 1 - e^{ε - L})`` with ``e^L = ratio`` (None = +∞, giving m = 1)."""
+    if ratio is None:
+        return WLin.const(1, eps)
+    if ratio == 0:
+        return WLin.const(0, eps)
+    return _pos_part(WLin(Fraction(1), -1 / ratio, eps))
+
+
+def plrv_expectation(p: PMF, q: PMF, eps: Eps) -> WLin:
+    """Lemma 1's left side: ``E_{O~P}[max(0, 1 - e^{ε - L(O)})]`` term by term."""
+    total = WLin.const(0, eps)
+    for o, po in p.items():
+        if po:
+            total = total + m_value(plrv_ratio(p, q, o), eps).scale(Fraction(po))
+    return total
+
+
+def sup_over_sets(p: PMF, q: PMF, eps: Eps) -> WLin:
+    """``max_X P(X) - e^ε Q(X)`` by enumerating every subset X of the joint support."""
+    outs = sorted(set(p) | set(q), key=repr)
+    best = WLin.const(0, eps)  # X = ∅
+    for r in range(1, len(outs) + 1):
+        for xs in itertools.combinations(outs, r):
+            val = WLin(
+                sum((Fraction(p.get(o, 0)) for o in xs), Fraction(0)),
+                -sum((Fraction(q.get(o, 0)) for o in xs), Fraction(0)),
+                eps,
+            )
+            if val.exact_compare(best) > 0:
+                best = val
+    return best
+
+
+def indistinguishable_by_sets(p: PMF, q: PMF, eps: Eps, delta: Fraction) -> bool:
+    """Definition 1 verbatim: all subsets, both inequalities."""
+    d = WLin.const(delta, eps)
+    return sup_over_sets(p, q, eps).exact_compare(d) <= 0 and (
+        sup_over_sets(q, p, eps).exact_compare(d) <= 0
+    )
+
+
+# --- Definitions 11-13 and Theorem 1 -----------------------------------------------------
+
+
+def apk(scenario: Scenario, mech: Mechanism, i: int, a: Any, b: Any, bhat: Any, eps: Eps) -> WLin:
+    """``APK_{i,a,b,B̂}``: Definition 12's expectation, output by output."""
+    pa = output_pmf(scenario, mech, i, a, bhat)
+    pb = output_pmf(scenario, mech, i, b, bhat)
+    return plrv_expectation(pa, pb, eps)
+
+
+def ppk(scenario: Scenario, mech: Mechanism, i: int, a: Any, b: Any, eps: Eps) -> WLin:
+    """``PPK_{i,a,b}``: Definition 13 computed from the definition (sum over D̂, B̂, O)."""
+    cache: dict[Any, tuple[PMF, PMF]] = {}
+    total = WLin.const(0, eps)
+    for (d, bhat), w in scenario.conditional_joint(i, a).items():
+        if bhat not in cache:
+            cache[bhat] = (
+                output_pmf(scenario, mech, i, a, bhat),
+                output_pmf(scenario, mech, i, b, bhat),
+            )
+        pa, pb = cache[bhat]
+        for o, po in mech(d).items():
+            if po:
+                total = total + m_value(plrv_ratio(pa, pb, o), eps).scale(w * Fraction(po))
+    return total
+
+
+def ppk_via_apk(scenario: Scenario, mech: Mechanism, i: int, a: Any, b: Any, eps: Eps) -> WLin:
+    """Theorem 1's right side: ``Σ_B̂ P[B̂ | D(i)=a] APK_{i,a,b,B̂}``."""
+    total = WLin.const(0, eps)
+    for bhat in scenario.knowledge_values():
+        w = scenario.prob_knowledge_given(i, a, bhat)
+        if w:
+            total = total + apk(scenario, mech, i, a, b, bhat, eps).scale(w)
+    return total
+
+
+def default_targets(scenario: Scenario) -> list[int]:
+    """Indices whose value is compatible with every B̂ (the standing assumption of Sec. 3)."""
+    return [i for i in range(scenario.n) if scenario.fully_compatible(i)]
+
+
+def _pairs(scenario: Scenario, i: int) -> Iterable[tuple[Any, Any]]:
+    vals = scenario.record_values(i)
+    return ((a, b) for a in vals for b in vals if a != b)
+
+
+@dataclass(frozen=True)
+class DeltaResult:
+    """The smallest δ for a given ε, and where it is attained."""
+
+    delta: WLin
+    witness: dict[str, str] | None
+
+
+def apkdp_delta(
+    scenario: Scenario, mech: Mechanism, eps: Eps, targets: Iterable[int] | None = None
+) -> DeltaResult:
+    """Smallest δ with ``(θ, ε, δ)``-APKDP: ``max_{i,a≠b,B̂} APK_{i,a,b,B̂}`` (exact)."""
+    best, wit = WLin.const(0, eps), None
+    for i in default_targets(scenario) if targets is None else targets:
+        for a, b in _pairs(scenario, i):
+            for bhat in scenario.knowledge_values():
+                if not (scenario.compatible(i, a, bhat) and scenario.compatible(i, b, bhat)):
+                    continue
+                v = apk(scenario, mech, i, a, b, bhat, eps)
+                if v.exact_compare(best) > 0:
+                    best, wit = v, {"i": str(i), "a": repr(a), "b": repr(b), "B": repr(bhat)}
+    return DeltaResult(best, wit)
+
+
+def ppkdp_delta(
+    scenario: Scenario, mech: Mechanism, eps: Eps, targets: Iterable[int] | None = None
+) -> DeltaResult:
+    """Smallest δ with ``(θ, ε, δ)``-PPKDP: ``max_{i,a≠b} PPK_{i,a,b}`` (exact)."""
+    best, wit = WLin.const(0, eps), None
+    for i in default_targets(scenario) if targets is None else targets:
+        for a, b in _pairs(scenario, i):
+            v = ppk(scenario, mech, i, a, b, eps)
+            if v.exact_compare(best) > 0:
+                best, wit = v, {"i": str(i), "a": repr(a), "b": repr(b)}
+    return DeltaResult(best, wit)
+
+
+def is_apkdp(scenario: Scenario, mech: Mechanism, eps: Eps, delta: Fraction) -> bool:
+    return apkdp_delta(scenario, mech, eps).delta.exact_compare(WLin.const(delta, eps)) <= 0
+
+
+def is_ppkdp(scenario: Scenario, mech: Mechanism, eps: Eps, delta: Fraction) -> bool:
+    return ppkdp_delta(scenario, mech, eps).delta.exact_compare(WLin.const(delta, eps)) <= 0
+
+
+def apkdp_by_indistinguishability(
+    scenario: Scenario, mech: Mechanism, eps: Eps, delta: Fraction
+) -> bool:
+    """Definition 12's second form: ``M(D)|a,B̂ ≈_{ε,δ} M(D)|b,B̂`` by Definition 1 (all sets)."""
+    for i in default_targets(scenario):
+        for a, b in _pairs(scenario, i):
+            for bhat in scenario.knowledge_values():
+                pa = output_pmf(scenario, mech, i, a, bhat)
+                pb = output_pmf(scenario, mech, i, b, bhat)
+                if not indistinguishable_by_sets(pa, pb, eps, delta):
+                    return False
+    return True
+
+
+# --- Proposition 5: the f-divergence form -------------------------------------------------
+
+
+class FForm(Enum):
+    """Which ``f`` the f-divergence form of PPKDP uses (``D_f(P||Q) = Σ_O Q f(P/Q)``)."""
+
+    PRINTED = "printed"  # f(x) = max(0, 1 - e^ε x), as printed in the proof of Prop. 5
+    CORRECTED = "corrected"  # f(x) = max(0, x - e^ε): D_f(P||Q) is the hockey-stick H(P||Q)
+
+
+def f_divergence(p: PMF, q: PMF, eps: Eps, form: FForm) -> WLin:
+    """``D_f(P||Q) = Σ_{Q>0} Q f(P/Q) + P(Q=0)·f'(∞)`` for the chosen ``f``."""
+    total = WLin.const(0, eps)
+    for o in set(p) | set(q):
+        po, qo = Fraction(p.get(o, 0)), Fraction(q.get(o, 0))
+        if form is FForm.PRINTED:
+            # Q f(P/Q) = max(0, Q - e^ε P); f'(∞) = 0
+            total = total + _pos_part(WLin(qo, -po, eps))
+        else:
+            # Q f(P/Q) = max(0, P - e^ε Q); f'(∞) = 1
+            total = total + _pos_part(WLin(po, -qo, eps))
+    return total
+
+
+def ppk_f_divergence(
+    scenario: Scenario, mech: Mechanism, i: int, a: Any, b: Any, eps: Eps, form: FForm
+) -> WLin:
+    """``Σ_B̂ P[B̂ | D(i)=a] D_f(O_{a,B̂} || O_{b,B̂})``."""
+    total = WLin.const(0, eps)
+    for bhat in scenario.knowledge_values():
+        w = scenario.prob_knowledge_given(i, a, bhat)
+        if w:
+            pa = output_pmf(scenario, mech, i, a, bhat)
+            pb = output_pmf(scenario, mech, i, b, bhat)
+            total = total + f_divergence(pa, pb, eps, form).scale(w)
+    return total

@@ -1,0 +1,255 @@
+"""Theorem 3, Proposition 7 and Corollary 1 of DMKB20 (Section 4.1): counting-query bounds.
+
+* Theorem 3: with ``lambda < p_i < 1 - lambda``, ``M(D) = sum_i D(i)`` is APKDP for
+  ``delta >= P[X/Y >= eps]``, ``X, Y`` independent ``Bin(n-1, 2 lambda)`` (as printed;
+  readings in ``XYReading``), and, for ``eps <= 1``, whenever
+  ``eps >= max(sqrt(14 ln(1/delta)/(lambda(n-1))), 27/(lambda(n-1)))`` (``closed_form_eps``).
+* The decomposition in its proof: ``Bernoulli(p) = `` w.p. ``2 lambda`` a fair bit, else
+  ``Bernoulli((p - lambda)/(1 - 2 lambda))`` (``decomposition_mean``).
+* The blanket bound the proof actually yields (``blanket_delta``): conditioning on the set of
+  ``N ~ Bin(n-1, 2 lambda)`` randomized records, joint convexity of the hockey-stick
+  divergence gives ``delta(eps) <= E_N[delta_N(eps)]`` with ``delta_N`` the curve of
+  ``Bin(N, 1/2) + 1`` against ``Bin(N, 1/2)``.
+* Proposition 7 (GK17 Thm 3): ``eps = sqrt(2 ln(1.25/delta_2)/(n mu_2))`` and
+  ``delta = 1.12 mu_3 (1 + e^eps) / (sqrt(n) mu_2^3) + delta_2`` (printed exponent 3; the
+  Berry-Esseen form has 3/2: ``Prop7Reading``).
+
+Irrational ``eps`` (square roots of logarithms) are bracketed by certified rationals
+``eps_lo <= eps <= eps_hi``; since the exact curve is nonincreasing in ``eps``, a bound
+checked at ``eps_lo`` holds at ``eps`` and a failure at ``eps_hi`` is a failure at ``eps``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+
+import sympy
+from flint import arb, ctx
+
+from pdpsym.core.certify import ball_endpoints, sympy_to_arb
+from pdpsym.mechanisms.counting import CountLaw, Eps, counting_curve, exp_lower
+from pdpsym.papers.dmkb2020.thresholding import f
+
+
+def rational_bracket(expr: sympy.Expr, bits: int = 80) -> tuple[Fraction, Fraction]:
+    """Certified rationals ``lo <= expr <= hi`` (an arb ball's ends, 2^-bits wide or better)."""
+    with ctx.workprec(bits + 40):
+        ball = sympy_to_arb(expr, bits + 40)
+    lo, hi = ball_endpoints(ball)
+    return lo, hi
+
+
+def decomposition_mean(lam: sympy.Expr, p: sympy.Expr) -> sympy.Expr:
+    """``P[output = 1]`` of the two-stage process in the proof of Theorem 3."""
+    return 2 * lam * sympy.Rational(1, 2) + (1 - 2 * lam) * (p - lam) / (1 - 2 * lam)
+
+
+def closed_form_eps(n: int, lam: Fraction, delta: Fraction) -> sympy.Expr:
+    """``max(sqrt(14 ln(1/delta)/(lambda(n-1))), 27/(lambda(n-1)))``."""
+    lq = sympy.Rational(lam.numerator, lam.denominator)
+    dq = sympy.Rational(delta.numerator, delta.denominator)
+    return sympy.Max(
+        sympy.sqrt(14 * sympy.log(1 / dq) / (lq * (n - 1))), sympy.Rational(27) / (lq * (n - 1))
+    )
+
+
+class XYReading(Enum):
+    PRINTED = "X/Y >= eps, X, Y independent Bin(n-1, 2 lambda), x/0 = oo"
+    EXP = "X/Y >= e^eps, X, Y independent Bin(n-1, 2 lambda), x/0 = oo"
+
+
+def xy_probability(n: int, lam: Fraction, eps: Eps, reading: XYReading) -> Fraction | None:
+    """``P[X/Y >= t]`` exactly, ``t = eps`` or ``e^eps`` (``None`` if ``t`` is irrational)."""
+    if reading is XYReading.PRINTED:
+        t = eps.eps if eps.exp_eps is None else None
+    else:
+        t = eps.exact_exp()
+    if t is None:
+        return None
+    m, q = n - 1, 2 * lam
+    pm = [f(s, m, q) for s in range(m + 1)]
+    total = Fraction(0)
+    for x in range(m + 1):
+        for y in range(m + 1):
+            if y == 0 or Fraction(x, y) >= t:
+                total += pm[x] * pm[y]
+    return total
+
+
+def blanket_delta(n: int, lam: Fraction, eps: Eps) -> object:
+    """``E_N[delta_N(eps)]``, ``N ~ Bin(n-1, 2 lambda)``, ``delta_N`` for ``Bin(N,1/2)`` shifts.
+
+    Both directions coincide by the symmetry ``W <-> N - W``; an exact value.
+    """
+    total = None
+    for N in range(n):
+        w = f(N, n - 1, 2 * lam)
+        h = counting_curve(CountLaw.homogeneous(N, Fraction(1, 2)), eps)["1,0"]
+        from pdpsym.mechanisms.counting import Hockey, Mass
+
+        scaled = Hockey(
+            Mass(tuple((wt * w, law, rs) for wt, law, rs in h.a.parts)),
+            Mass(tuple((wt * w, law, rs) for wt, law, rs in h.b.parts)),
+            h.eps,
+        )
+        total = scaled if total is None else total + scaled
+    assert total is not None
+    return total.value()
+
+
+class Prop7Reading(Enum):
+    PRINTED = "mu_2^3"
+    BERRY_ESSEEN = "mu_2^(3/2)"
+
+
+class Mu3Reading(Enum):
+    """Proposition 7's ``mu_3``, "the average absolute third moment" of the records.
+
+    The paper prints ``p(1-p)|1-2p|``: the absolute value of the third *central moment*
+    ``E[(X-p)^3]``, which is 0 at ``p = 1/2``. The absolute third central moment of a
+    Bernoulli(p), the quantity a Berry-Esseen bound needs, is
+    ``E|X-p|^3 = p(1-p)(p^2 + (1-p)^2)``. See dmkb2020.prop7 in docs/readings-and-errata.md.
+    """
+
+    PRINTED = "p(1-p)|1-2p|"
+    ABSOLUTE = "p(1-p)(p^2+(1-p)^2)"
+
+
+@dataclass(frozen=True)
+class Prop7:
+    eps: sympy.Expr
+    delta: sympy.Expr
+    mu2: Fraction
+    mu3: Fraction
+    delta2: sympy.Expr | None = None  # the Gaussian-tail part of delta
+
+
+def _moments(
+    ps: list[Fraction], mu3_reading: Mu3Reading = Mu3Reading.PRINTED
+) -> tuple[Fraction, Fraction]:
+    """``(mu_2, mu_3)``: the mean of ``p(1-p)`` and of the third-moment term (``Mu3Reading``)."""
+    n = len(ps)
+    mu2 = sum((p * (1 - p) for p in ps), Fraction(0)) / n
+    if mu3_reading is Mu3Reading.PRINTED:
+        mu3 = sum((p * (1 - p) * abs(1 - 2 * p) for p in ps), Fraction(0)) / n
+    else:
+        mu3 = sum((p * (1 - p) * (p * p + (1 - p) ** 2) for p in ps), Fraction(0)) / n
+    return mu2, mu3
+
+
+def _prop7_delta(
+    n: int, m2: sympy.Expr, m3: sympy.Expr, eps: sympy.Expr, d2: sympy.Expr, r: Prop7Reading
+) -> sympy.Expr:
+    power = 3 if r is Prop7Reading.PRINTED else sympy.Rational(3, 2)
+    return sympy.Rational(112, 100) * m3 / (sympy.sqrt(n) * m2**power) * (1 + sympy.exp(eps)) + d2
+
+
+def prop7(
+    ps: list[Fraction],
+    delta2: Fraction,
+    reading: Prop7Reading,
+    mu3_reading: Mu3Reading = Mu3Reading.PRINTED,
+) -> Prop7 | None:
+    """Proposition 7's ``(eps, delta)``; ``None`` if ``delta_2 < 1.25 e^{-n mu_2/2}``."""
+    n = len(ps)
+    mu2, mu3 = _moments(ps, mu3_reading)
+    S = sympy.Rational
+    d2 = S(delta2.numerator, delta2.denominator)
+    m2 = S(mu2.numerator, mu2.denominator)
+    m3 = S(mu3.numerator, mu3.denominator)
+    cond = d2 - S(5, 4) * sympy.exp(-n * m2 / 2)
+    lo, _ = rational_bracket(cond)
+    if lo < 0:
+        return None
+    eps = sympy.sqrt(2 * sympy.log(S(5, 4) / d2) / (n * m2))
+    return Prop7(eps, _prop7_delta(n, m2, m3, eps, d2, reading), mu2, mu3, d2)
+
+
+def prop7_at_eps(
+    ps: list[Fraction],
+    eps: Fraction,
+    reading: Prop7Reading,
+    mu3_reading: Mu3Reading = Mu3Reading.PRINTED,
+) -> Prop7:
+    """Proposition 7's delta at a given ``eps``: ``delta_2 = 1.25 e^{-eps^2 n mu_2 / 2}``
+    solved from its ``eps`` formula (valid for ``eps <= 1``, Fact 1 of GK17)."""
+    n = len(ps)
+    mu2, mu3 = _moments(ps, mu3_reading)
+    S = sympy.Rational
+    E, m2, m3 = (
+        S(eps.numerator, eps.denominator),
+        S(mu2.numerator, mu2.denominator),
+        S(mu3.numerator, mu3.denominator),
+    )
+    d2 = S(5, 4) * sympy.exp(-(E**2) * n * m2 / 2)
+    return Prop7(E, _prop7_delta(n, m2, m3, E, d2, reading), mu2, mu3, d2)
+
+
+def theorem3_closed_form_delta(n: int, lam: Fraction, eps: Fraction) -> sympy.Expr | None:
+    """Theorem 3's ``delta = exp(-eps^2 lam (n-1) / 14)``, or None outside its range
+    ``27 / (lam (n-1)) <= eps <= 1``."""
+    if not (eps <= 1 and eps * lam * (n - 1) >= 27):
+        return None
+    E, L = (
+        sympy.Rational(eps.numerator, eps.denominator),
+        sympy.Rational(lam.numerator, lam.denominator),
+    )
+    return sympy.exp(-(E**2) * L * (n - 1) / 14)
+
+
+def exact_at_bracket(
+    ps: list[Fraction], eps_expr: sympy.Expr
+) -> tuple[Fraction, Fraction, object, object]:
+    """``(eps_lo, eps_hi, delta(eps_lo), delta(eps_hi))`` of the counting query (worst target)."""
+    from pdpsym.mechanisms.counting import counting_delta
+
+    lo, hi = rational_bracket(eps_expr)
+    lo, hi = max(lo, Fraction(0)), max(hi, Fraction(0))
+    d_lo = counting_delta(ps, Eps.from_exp(exp_lower(lo))).value  # e^eps' <= e^eps_lo
+    d_hi = counting_delta(ps, Eps.of(hi)).value
+    return lo, hi, d_lo, d_hi
+
+
+def arb_of(x: object, prec: int = 128) -> arb:
+    from pdpsym.core.certify import enclose
+
+    return enclose(x, prec)  # type: ignore[arg-type]
+
+
+def figure2_rows(
+    ps: list[Fraction], lam: Fraction, eps_list: list[Fraction], digits: int = 6
+) -> list[dict[str, str]]:
+    """Figures 2-3: for each ``eps``, the exact ``delta`` next to Theorem 3's closed-form
+    ``delta = exp(-eps^2 lambda (n-1)/14)`` (valid for ``27/(lambda(n-1)) <= eps <= 1``) and
+    Proposition 7's ``delta`` (printed ``mu_2^3``; ``delta_2`` from ``eps``)."""
+    from pdpsym.core.certify import certify
+    from pdpsym.mechanisms.counting import counting_delta
+
+    n = len(ps)
+    mu2 = sum((p * (1 - p) for p in ps), Fraction(0)) / n
+    mu3 = sum((p * (1 - p) * abs(1 - 2 * p) for p in ps), Fraction(0)) / n
+    S = sympy.Rational
+    rows = []
+    for e in eps_list:
+        E = S(e.numerator, e.denominator)
+        L = S(lam.numerator, lam.denominator)
+        exact = counting_delta(ps, Eps.of(e)).value
+        closed = (
+            certify(sympy.exp(-(E**2) * L * (n - 1) / 14), digits).decimal
+            if e <= 1 and E * L * (n - 1) >= 27
+            else "n/a"
+        )
+        m2, m3 = S(mu2.numerator, mu2.denominator), S(mu3.numerator, mu3.denominator)
+        d2 = S(5, 4) * sympy.exp(-(E**2) * n * m2 / 2)
+        p7 = S(112, 100) * m3 / (sympy.sqrt(n) * m2**3) * (1 + sympy.exp(E)) + d2
+        rows.append(
+            {
+                "eps": str(e),
+                "exact": certify(exact, digits).decimal,  # type: ignore[arg-type]
+                "theorem3_closed": closed,
+                "prop7": certify(p7, digits).decimal if e <= 1 else "n/a",
+            }
+        )
+    return rows

@@ -1,0 +1,199 @@
+"""NP, DDP, CDP and IBCDP on finite scenarios (Desfontaines et al. Sec. 2, δ = 0).
+
+* Definition 3 (NP): ``M(D)|θ,B̂,D(i)=a ≈_ε M(D)|θ,B̂,D(i)=b`` for B̂ compatible with a and b.
+* Definition 4 (DDP): there is a simulator with ``M(D)|θ,B̂,D(i)=a ≈_ε Sim(D_{-i})|θ,B̂,D(i)=a``.
+* Definition 5 (CDP): ``M(D)|θ,B̂,D(i)=a ≈_ε M(D_{i→b})|θ,B̂,D(i)=a`` for all b ∈ T.
+* Definition 6 (IBCDP): ``D(i)|θ,B̂,M(D)=t ≈_ε D(i)|θ,B̂,M(D_{i→b})=t`` for all b, t, B̂
+  compatible with both events.
+* Definitions 7-8 (normalization): ``D = θ̂(φ_0, ..., φ_k)`` with independent φ's, θ̂
+  injective, ``D(i) = f(φ_0)``, ``B = g(φ_I)``.
+
+With δ = 0 and finite outputs, ε-indistinguishability reduces to singletons, so the
+smallest ε is ``ln`` of the largest probability ratio; it is returned as that ratio
+``e^ε`` (a Fraction ≥ 1, or ``None`` for ε = ∞), exactly.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from pdpsym.mechanisms.finite import PMF, Database, Mechanism, Scenario, output_pmf
+
+Ratio = Fraction | None  # e^ε; None = ∞
+
+
+def ratio_max(x: Ratio, y: Ratio) -> Ratio:
+    if x is None or y is None:
+        return None
+    return max(x, y)
+
+
+def indist_ratio(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction]) -> Ratio:
+    """Smallest ``e^ε`` with ``P ≈_ε Q`` (δ = 0): the largest ratio either way."""
+    best = Fraction(1)
+    for o in set(p) | set(q):
+        po, qo = Fraction(p.get(o, 0)), Fraction(q.get(o, 0))
+        if po == qo:
+            continue
+        if po == 0 or qo == 0:
+            return None
+        best = max(best, po / qo, qo / po)
+    return best
+
+
+def replace(d: Database, i: int, b: Any) -> Database:
+    """``D_{i→b}``."""
+    return tuple(b if j == i else x for j, x in enumerate(d))
+
+
+def _pairs(values: Sequence[Any]) -> Iterable[tuple[Any, Any]]:
+    return ((a, b) for a in values for b in values if a != b)
+
+
+def np_ratio(scenario: Scenario, mech: Mechanism, targets: Iterable[int] | None = None) -> Ratio:
+    """Smallest ``e^ε`` with ``({θ}, ε)``-NP (Definition 3)."""
+    best: Ratio = Fraction(1)
+    for i in range(scenario.n) if targets is None else targets:
+        for bhat in scenario.knowledge_values():
+            vals = [a for a in scenario.record_values(i) if scenario.compatible(i, a, bhat)]
+            for a, b in _pairs(vals):
+                r = indist_ratio(
+                    output_pmf(scenario, mech, i, a, bhat), output_pmf(scenario, mech, i, b, bhat)
+                )
+                best = ratio_max(best, r)
+                if best is None:
+                    return None
+    return best
+
+
+def _changed_pmf(scenario: Scenario, mech: Mechanism, i: int, a: Any, b: Any, bhat: Any) -> PMF:
+    """``P[M(D_{i→b}) = . | D(i)=a, B̂]``."""
+    out: PMF = {}
+    for d, p in scenario.conditional(i, a, bhat).items():
+        for o, q in mech(replace(d, i, b)).items():  # type: ignore[arg-type]
+            if q:
+                out[o] = out.get(o, Fraction(0)) + p * Fraction(q)
+    return out
+
+
+def cdp_ratio(
+    scenario: Scenario,
+    mech: Mechanism,
+    domain: Mapping[int, Sequence[Any]] | None = None,
+    targets: Iterable[int] | None = None,
+) -> Ratio:
+    """Smallest ``e^ε`` with ``({θ}, ε)``-CDP (Definition 5); b ranges over ``domain[i]``
+    (default: the values of D(i) with positive probability), B̂ compatible with a and b."""
+    best: Ratio = Fraction(1)
+    for i in range(scenario.n) if targets is None else targets:
+        support = scenario.record_values(i)
+        bs = list(domain[i]) if domain is not None else support
+        for bhat in scenario.knowledge_values():
+            for a in support:
+                if not scenario.compatible(i, a, bhat):
+                    continue
+                for b in bs:
+                    if b == a or (b in support and not scenario.compatible(i, b, bhat)):
+                        continue
+                    r = indist_ratio(
+                        output_pmf(scenario, mech, i, a, bhat),
+                        _changed_pmf(scenario, mech, i, a, b, bhat),
+                    )
+                    best = ratio_max(best, r)
+                    if best is None:
+                        return None
+    return best
+
+
+def ddp_ratio_with(
+    scenario: Scenario,
+    mech: Mechanism,
+    sim: Callable[[int, Database], Mapping[Any, Fraction]],
+    targets: Iterable[int] | None = None,
+) -> Ratio:
+    """``e^ε`` achieved by the given simulator ``Sim(i, D_{-i})`` in Definition 4."""
+    best: Ratio = Fraction(1)
+    for i in range(scenario.n) if targets is None else targets:
+        for bhat in scenario.knowledge_values():
+            for a in scenario.record_values(i):
+                if not scenario.compatible(i, a, bhat):
+                    continue
+                simulated: PMF = {}
+                for d, p in scenario.conditional(i, a, bhat).items():
+                    rest = tuple(x for j, x in enumerate(d) if j != i)
+                    for o, q in sim(i, rest).items():
+                        simulated[o] = simulated.get(o, Fraction(0)) + p * Fraction(q)
+                best = ratio_max(
+                    best, indist_ratio(output_pmf(scenario, mech, i, a, bhat), simulated)
+                )
+                if best is None:
+                    return None
+    return best
+
+
+def ibcdp_ratio(
+    scenario: Scenario,
+    mech: Mechanism,
+    domain: Mapping[int, Sequence[Any]] | None = None,
+    targets: Iterable[int] | None = None,
+) -> Ratio:
+    """Smallest ``e^ε`` with ``({θ}, ε)``-IBCDP (Definition 6)."""
+    best: Ratio = Fraction(1)
+    for i in range(scenario.n) if targets is None else targets:
+        support = scenario.record_values(i)
+        bs = list(domain[i]) if domain is not None else support
+        for bhat in scenario.knowledge_values():
+            rows = [(d, p) for (d, bb), p in scenario.joint.items() if bb == bhat]
+            for b in bs:
+                plain: dict[Any, dict[Any, Fraction]] = {}
+                changed: dict[Any, dict[Any, Fraction]] = {}
+                for d, p in rows:
+                    for o, q in mech(d).items():
+                        if q:
+                            row = plain.setdefault(o, {})
+                            row[d[i]] = row.get(d[i], Fraction(0)) + p * Fraction(q)
+                    for o, q in mech(replace(d, i, b)).items():
+                        if q:
+                            row = changed.setdefault(o, {})
+                            row[d[i]] = row.get(d[i], Fraction(0)) + p * Fraction(q)
+                for t in set(plain) & set(changed):
+                    z1, z2 = sum(plain[t].values()), sum(changed[t].values())
+                    post1 = {a: v / z1 for a, v in plain[t].items()}
+                    post2 = {a: v / z2 for a, v in changed[t].items()}
+                    best = ratio_max(best, indist_ratio(post1, post2))
+                    if best is None:
+                        return None
+    return best
+
+
+# --- normalizations (Definitions 7-8) -----------------------------------------------------------
+
+
+def normalized_scenario(
+    params: Sequence[Mapping[Any, Fraction]],
+    theta_hat: Callable[[tuple[Any, ...]], Database],
+    known: Sequence[int] = (),
+) -> Scenario:
+    """θ from independent parameters ``φ_0..φ_k`` (PMFs), ``D = θ̂(φ)``, ``B = (φ_j)_{j∈known}``.
+
+    Raises ValueError if ``θ̂`` is not injective on the support (Definition 7).
+    """
+    joint: dict[tuple[Database, Any], Fraction] = {}
+    seen: dict[Database, tuple[Any, ...]] = {}
+    for combo in itertools.product(*(sorted(p.items(), key=repr) for p in params)):
+        phi = tuple(v for v, _ in combo)
+        prob = Fraction(1)
+        for _, q in combo:
+            prob *= q
+        if not prob:
+            continue
+        d = tuple(theta_hat(phi))
+        if d in seen and seen[d] != phi:
+            raise ValueError("theta_hat is not injective")
+        seen[d] = phi
+        key = (d, tuple(phi[j] for j in known))
+        joint[key] = joint.get(key, Fraction(0)) + prob
+    return Scenario.from_joint(joint)

@@ -1,0 +1,273 @@
+"""Theorem 4, Lemma 2 and Proposition 8 of DMKB20 (Section 4.2): thresholding bounds.
+
+With ``f(s, n, p) = binomial(n, s) p^s (1-p)^(n-s)``:
+
+* Lemma 2: for ``m > pn/(1-p)``, ``sum_{s=m}^n f(s,n,p) < f(m,n,p) / (1 - pn/((1-p)m))``.
+* Theorem 4, ``|B| = 0``: if ``r < 1``, ``M_T`` is APKDP with
+  ``delta = f(T, n-1, p)/(1-r)`` and ``eps = -ln(1 - delta)``, where ``r = p(n-1)/((1-p)T)``.
+  The text prints ``r = p(n-1)/((1-p)^T)``; both readings are carried (``RReading``).
+* Theorem 4, ``|B| > 0`` (PPKDP): ``r_b = p|B|/((1-p) b_max)``,
+  ``r' = p(n-|B|-1)/((1-p)(T-b_max))``, ``eps = -ln(1 - f(T-b_max, n-|B|-1, p)/(1-r'))``,
+  ``delta = f(b_max, |B|, p)/(1-r_b) + f(T-b_max, n-|B|-1, p)/(1-r')``.
+* Poisson approximation (``pn`` fixed, ``n`` large): the text prints
+  ``delta ≈ (pn)^T e^{-pn} / ((1-r)^T T!)``; the limit of ``f(T, n-1, p)/(1-r)`` is
+  ``(pn)^T e^{-pn} / ((1-r) T!)`` (``PoissonReading``).
+* The PLRV of ``M_T`` (proof of Theorem 4), printed with ``b̄ = |B| - b`` where the count of
+  ones ``b`` belongs (``printed_plrv`` / ``corrected_plrv``).
+
+Since ``e^eps = 1/(1 - delta)`` is rational, the mechanism's exact ``delta`` at the
+theorem's ``eps`` is an exact rational and every check here is an exact comparison.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+
+import sympy
+
+from pdpsym.mechanisms.counting import Eps
+from pdpsym.mechanisms.thresholding import Thresholding, apk_delta, ppk_delta
+
+
+def f(s: int, n: int, p: Fraction) -> Fraction:
+    """``f(s, n, p)``: the binomial pmf (0 outside ``0..n``)."""
+    if s < 0 or s > n:
+        return Fraction(0)
+    return Fraction(int(sympy.binomial(n, s))) * p**s * (1 - p) ** (n - s)
+
+
+def binomial_tail(m: int, n: int, p: Fraction) -> Fraction:
+    return sum((f(s, n, p) for s in range(max(m, 0), n + 1)), Fraction(0))
+
+
+def lemma2_bound(m: int, n: int, p: Fraction) -> Fraction | None:
+    """The right side of Lemma 2, or ``None`` when ``m <= pn/(1-p)``."""
+    if m <= 0 or Fraction(m) <= p * n / (1 - p):
+        return None
+    return f(m, n, p) / (1 - p * n / ((1 - p) * m))
+
+
+class RReading(Enum):
+    """How ``r`` of Theorem 4 is read."""
+
+    CORRECTED = "r = p(n-1)/((1-p)T)"
+    PRINTED = "r = p(n-1)/((1-p)^T)"
+
+
+class PoissonReading(Enum):
+    CORRECTED = "(pn)^T e^{-pn} / ((1-r) T!)"
+    PRINTED = "(pn)^T e^{-pn} / ((1-r)^T T!)"
+
+
+@dataclass(frozen=True)
+class Theorem4:
+    """The (eps, delta) of Theorem 4; ``eps = ln(exp_eps)`` with ``exp_eps`` rational."""
+
+    r: Fraction
+    delta: Fraction
+    exp_eps: Fraction
+    r_b: Fraction | None = None
+    r_prime: Fraction | None = None
+    b_max: int | None = None
+
+    display: dict[str, sympy.Expr] | None = None  # unexpanded formulas for large n
+
+    @property
+    def eps(self) -> Eps:
+        disp = None if self.display is None else self.display["exp_eps"]
+        return Eps(exp_eps=self.exp_eps, display=disp)
+
+    def eps_sympy(self) -> sympy.Expr:
+        if self.display is not None:
+            return sympy.log(self.display["exp_eps"], evaluate=False)
+        return sympy.log(sympy.Rational(self.exp_eps.numerator, self.exp_eps.denominator))
+
+    def delta_sympy(self) -> sympy.Expr | Fraction:
+        return self.delta if self.display is None else self.display["delta"]
+
+
+def f_formula(s: int, n: int, p: Fraction) -> sympy.Expr:
+    """``f(s, n, p)`` as an unexpanded product (its expansion can have 10^5 digits)."""
+    P = sympy.Rational(p.numerator, p.denominator)
+    return sympy.Mul(
+        sympy.binomial(n, s, evaluate=False),
+        sympy.Pow(P, s, evaluate=False),
+        sympy.Pow(1 - P, n - s, evaluate=False),
+        evaluate=False,
+    )
+
+
+def _q(x: Fraction) -> sympy.Expr:
+    return sympy.Rational(x.numerator, x.denominator)
+
+
+def with_display(th: Theorem4, n: int, p: Fraction, T: int, size: int) -> Theorem4:
+    """Attach unexpanded formulas equal to ``delta`` and ``e^eps``."""
+    if size == 0:
+        d = sympy.Mul(f_formula(T, n - 1, p), 1 / (1 - _q(th.r)), evaluate=False)
+        exp_eps = 1 / (1 - d)
+    else:
+        assert th.b_max is not None and th.r_b is not None and th.r_prime is not None
+        d2 = sympy.Mul(
+            f_formula(T - th.b_max, n - size - 1, p), 1 / (1 - _q(th.r_prime)), evaluate=False
+        )
+        d1 = sympy.Mul(f_formula(th.b_max, size, p), 1 / (1 - _q(th.r_b)), evaluate=False)
+        d = sympy.Add(d1, d2, evaluate=False)
+        exp_eps = 1 / (1 - d2)
+    return Theorem4(
+        th.r, th.delta, th.exp_eps, th.r_b, th.r_prime, th.b_max, {"delta": d, "exp_eps": exp_eps}
+    )
+
+
+def theorem4(
+    n: int,
+    p: Fraction,
+    T: int,
+    known_size: int = 0,
+    b_max: int | None = None,
+    reading: RReading = RReading.CORRECTED,
+) -> Theorem4 | None:
+    """Theorem 4's parameters, or ``None`` when its hypotheses fail (a ratio >= 1)."""
+    p = Fraction(p)
+    if known_size == 0:
+        if reading is RReading.CORRECTED:
+            if T <= 0:
+                return None
+            r = p * (n - 1) / ((1 - p) * T)
+        else:
+            r = p * (n - 1) / (1 - p) ** T
+        if r >= 1:
+            return None
+        delta = f(T, n - 1, p) / (1 - r)
+        if delta >= 1:
+            return None
+        return Theorem4(r, delta, 1 / (1 - delta))
+    if b_max is None or b_max <= 0 or T - b_max <= 0:
+        return None
+    r_b = p * known_size / ((1 - p) * b_max)
+    r_prime = p * (n - known_size - 1) / ((1 - p) * (T - b_max))
+    if r_b >= 1 or r_prime >= 1:
+        return None
+    d2 = f(T - b_max, n - known_size - 1, p) / (1 - r_prime)
+    if d2 >= 1:
+        return None
+    delta = f(b_max, known_size, p) / (1 - r_b) + d2
+    return Theorem4(r_prime, delta, 1 / (1 - d2), r_b, r_prime, b_max)
+
+
+def best_b_max(n: int, p: Fraction, T: int, known_size: int) -> int | None:
+    """The ``b_max`` giving the smallest Theorem 4 ``delta`` (exact comparison)."""
+    best: tuple[Fraction, int] | None = None
+    for bm in range(1, T):
+        th = theorem4(n, p, T, known_size, bm)
+        if th is not None and (best is None or th.delta < best[0]):
+            best = (th.delta, bm)
+    return None if best is None else best[1]
+
+
+def exact_delta_at(
+    n: int, p: Fraction, T: int, eps: Eps, known_size: int = 0
+) -> tuple[object, tuple[int, int]]:
+    """The mechanism's exact delta at ``eps``: PPK (= APK when ``|B| = 0``), both directions."""
+    mech = Thresholding.homogeneous(n, p, T, known_size)
+    return ppk_delta(mech, p, eps)
+
+
+def exact_apk_delta_at(n: int, p: Fraction, T: int, eps: Eps, known_size: int) -> object:
+    mech = Thresholding.homogeneous(n, p, T, known_size)
+    return apk_delta(mech, eps)[0]
+
+
+# --- the printed PLRV formulas (proof of Theorem 4) ---------------------------------------
+
+
+def _sum_f(lo: int, hi: int, n: int, p: Fraction) -> Fraction:
+    return sum((f(s, n, p) for s in range(max(lo, 0), hi + 1)), Fraction(0))
+
+
+def printed_plrv_ratio(
+    n: int, p: Fraction, T: int, known_size: int, b: int, o: str | int
+) -> tuple[Fraction, Fraction]:
+    """The printed ``L_{i,0,1}(o, B)`` as (numerator, denominator), with ``b̄ = |B| - b``.
+
+    For ``|B| = 0`` the printed ``⊥`` case has upper limit ``k-1`` with ``k = ⊥``: read as
+    ``T - 1`` (the proof's later lines use ``T - 1``).
+    """
+    bbar = known_size - b
+    m = n - known_size - 1
+    if o == "⊥":
+        if known_size == 0:
+            return _sum_f(0, T, n - 1, p), _sum_f(0, T - 1, n - 1, p)
+        return _sum_f(bbar, T - bbar, m, p), _sum_f(0, T - bbar - 1, m, p)
+    k = int(o)
+    if known_size == 0:
+        return p * (n - k), (1 - p) * k
+    return p * (n - bbar - k), (1 - p) * (k - bbar)
+
+
+def corrected_plrv_ratio(
+    n: int, p: Fraction, T: int, known_size: int, b: int, o: str | int
+) -> tuple[Fraction, Fraction]:
+    """``L_{i,0,1}(o, B)`` with the count of ones ``b`` in place of ``b̄`` where it belongs."""
+    bbar = known_size - b
+    m = n - known_size - 1
+    if o == "⊥":
+        return _sum_f(0, T - b, m, p), _sum_f(0, T - b - 1, m, p)
+    k = int(o)
+    return p * (n - bbar - k), (1 - p) * (k - b)
+
+
+def same_ratio(x: tuple[Fraction, Fraction], y: tuple[Fraction, Fraction]) -> bool:
+    """Equal as extended ratios ``num/den`` (``x/0 = ∞`` for ``x > 0``; ``0/0`` undefined)."""
+    (a, b), (c, d) = x, y
+    if b == 0 or d == 0:
+        return b == d == 0 and a > 0 and c > 0
+    return a * d == b * c and (a == 0) == (c == 0)
+
+
+# --- the Poisson approximation ------------------------------------------------------------
+
+
+def poisson_limit(T: int, reading: PoissonReading) -> tuple[sympy.Expr, sympy.Expr]:
+    """(true limit, printed approximation) of ``delta`` as ``n -> oo`` with ``pn = lam``.
+
+    The true limit is computed by sympy from ``f(T, n-1, lam/n) / (1 - r)`` with
+    ``r = (lam/n)(n-1)/((1 - lam/n) T)``.
+    """
+    n = sympy.Symbol("n", positive=True)
+    lam = sympy.Symbol("lam", positive=True)
+    p = lam / n
+    fT = sympy.binomial(n - 1, T) * p**T * (1 - p) ** (n - 1 - T)
+    r = p * (n - 1) / ((1 - p) * T)
+    true = sympy.limit(sympy.expand_func(fT) / (1 - r), n, sympy.oo)
+    r_lim = lam / T
+    base = lam**T * sympy.exp(-lam) / sympy.factorial(T)
+    approx = base / (1 - r_lim) if reading is PoissonReading.CORRECTED else base / (1 - r_lim) ** T
+    return sympy.simplify(true), approx
+
+
+def figure4_rows(n: int, p: Fraction, Ts: list[int], digits: int = 15) -> list[dict[str, str]]:
+    """Figure 4: Theorem 4's ``eps`` and ``delta`` against ``T`` (``|B| = 0``), with the exact
+    ``delta`` of ``M_T`` at the theorem's ``eps``; every number certified to ``digits``."""
+    from pdpsym.core.certify import certify
+
+    rows = []
+    for T in Ts:
+        th = theorem4(n, p, T)
+        if th is None:
+            rows.append({"T": str(T), "applicable": "no"})
+            continue
+        if n > 400:
+            th = with_display(th, n, p, T, 0)
+        exact, _ = exact_delta_at(n, p, T, th.eps)
+        rows.append(
+            {
+                "T": str(T),
+                "epsilon": certify(th.eps_sympy(), digits).decimal,
+                "delta": certify(th.delta_sympy(), digits).decimal,
+                "exact_delta_at_epsilon": certify(exact, digits).decimal,  # type: ignore[arg-type]
+            }
+        )
+    return rows

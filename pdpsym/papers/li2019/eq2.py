@@ -1,0 +1,526 @@
+"""Prior-differential-privacy leakage, Li et al. Eq. 2, computed exactly.
+
+For an adversary ``A(i, K)`` (target tuple ``i``, known tuples ``K``, unknowns
+``U = [n] - {i} - K``) and the Laplace mechanism of scale ``lambda`` on the linear query
+``f(x) = sum_k w_k x_k``::
+
+    PL(A(i,K)) = sup_{x_i != x_i', x_K, r}  ln p(r | x_i, x_K) / p(r | x_i', x_K)
+    p(r | x_i, x_K) = sum_{x_U} theta(x_U | x_i, x_K) exp(-|r - f(x)| / lambda) / (2 lambda)
+
+Only *compatible* pairs count: both ``(x_i, x_K)`` and ``(x_i', x_K)`` have positive
+probability. If no ``x_K`` is compatible with two target values, the outcome is
+``no-compatible-pair``, never a number.
+
+**Breakpoint lemma** (``proofs/breakpoint_lemma.py``): between consecutive support points
+of ``f`` the ratio is ``(A e^{r/l} + B e^{-r/l}) / (C e^{r/l} + D e^{-r/l})``, monotone,
+and beyond the extreme points it is constant; so the sup over ``r`` is a max over the
+union of the two supports. Each candidate value is then a :class:`LogRatio` of two
+exponential polynomials with rational data, compared *exactly*
+(:mod:`pdpsym.core.expoly`). Candidates are screened in float64 and every near-tie of
+the float maximum is decided exactly (:func:`pdpsym.core.compare.screen_then_decide`);
+``method="exact"`` decides every candidate exactly (the test oracle for the screen).
+
+Internally all values ``w_k x_k`` are scaled by a common denominator ``D`` so that ``f``
+is an integer; the exponents are ``-|R - F| / (D lambda)``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Literal
+
+import numpy as np
+import sympy
+
+from pdpsym.core.certify import Certified, certify
+from pdpsym.core.compare import SCREEN_MARGIN, screen_then_decide
+from pdpsym.core.errors import InputError
+from pdpsym.core.expoly import ExpPoly, LogRatio
+from pdpsym.core.numbers import fraction_str
+from pdpsym.mechanisms.laplace import LinearQuery
+from pdpsym.models.joint import JointDistribution
+
+Status = Literal["ok", "no-compatible-pair"]
+
+
+@dataclass(frozen=True)
+class Adversary:
+    """``A(i, K)``: the target tuple and the tuples it knows exactly."""
+
+    target: str
+    known: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, model: JointDistribution, target: str, known: Sequence[str] = ()) -> Adversary:
+        """Validate names against the model; ``known`` is kept in model order."""
+        model.index(target, "--target")
+        seen: set[str] = set()
+        for name in known:
+            model.index(name, "--known")
+            if name in seen:
+                raise InputError("--known", f"duplicate variable {name!r}")
+            if name == target:
+                raise InputError("--known", f"the target {name!r} cannot also be known")
+            seen.add(name)
+        return cls(target, tuple(v for v in model.variables if v in seen))
+
+    def unknown(self, model: JointDistribution) -> tuple[str, ...]:
+        return tuple(v for v in model.variables if v != self.target and v not in self.known)
+
+    def ancestor(self, j: str) -> Adversary:
+        """``A(i, K - {j})``: the adversary that does not know ``x_j``."""
+        if j not in self.known:
+            raise ValueError(f"{j} is not known to {self}")
+        return Adversary(self.target, tuple(k for k in self.known if k != j))
+
+    def __str__(self) -> str:
+        return f"A({self.target}, {{{', '.join(self.known)}}})"
+
+
+@dataclass(frozen=True)
+class Witness:
+    """Where the sup of Eq. 2 is attained: ``(x_i, x_i', x_K, r)``."""
+
+    x_i: Fraction
+    x_i_prime: Fraction
+    x_K: dict[str, Fraction]
+    r: Fraction
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "x_i": fraction_str(self.x_i),
+            "x_i_prime": fraction_str(self.x_i_prime),
+            "x_K": {k: fraction_str(v) for k, v in self.x_K.items()},
+            "r": fraction_str(self.r),
+        }
+
+
+@dataclass
+class LeakageResult:
+    """Eq. 2 for one adversary: status, the exact value, and a witness."""
+
+    adversary: Adversary
+    lam: Fraction
+    status: Status
+    value: LogRatio | None = None
+    witness: Witness | None = None
+    candidates: int = 0
+    decided_exactly: int = 0
+    _cert: dict[int, Certified] = field(default_factory=dict, repr=False)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    def require(self) -> LogRatio:
+        """The exact value; a ValueError when there is no compatible pair."""
+        if self.value is None:
+            raise ValueError(f"{self.adversary}: {self.status}")
+        return self.value
+
+    def expression(self) -> sympy.Expr:
+        if self.value is None:
+            raise ValueError(f"{self.adversary}: {self.status}")
+        return self.value.sympy()
+
+    def certified(self, digits: int = 30) -> Certified:
+        if self.value is None:
+            raise ValueError(f"{self.adversary}: {self.status}")
+        if digits not in self._cert:
+            self._cert[digits] = certify(self.value, digits)
+        return self._cert[digits]
+
+    def compare_rational(self, q: Fraction) -> int:
+        """Exact sign of ``PL - q``."""
+        if self.value is None:
+            raise ValueError(f"{self.adversary}: {self.status}")
+        return compare_log_ratio_rational(self.value, q)
+
+    def as_json(self, digits: int = 30) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "target": self.adversary.target,
+            "known": list(self.adversary.known),
+            "lam": fraction_str(self.lam),
+            "status": self.status,
+            "value": None,
+            "witness": None,
+        }
+        if self.value is not None and self.witness is not None:
+            out["value"] = self.certified(digits).as_json()
+            out["witness"] = self.witness.as_json()
+        return out
+
+
+def compare_log_ratio_rational(value: LogRatio, q: Fraction) -> int:
+    """Sign of ``ln(num/den) - q`` = sign(num - e^q den), exactly."""
+    return (value.num - value.den.shift(q)).sign()
+
+
+# --- the tables behind one adversary ---------------------------------------------------
+
+
+@dataclass
+class _Tables:
+    """Integer tables of one adversary, in the scaled integer units of ``f``.
+
+    ``C[a, k, s]``: D_theta * P(x_i = X_i[a], x_K = config k, f_U = S[s]);
+    ``base[a, k]``: D * (w_i X_i[a] + w_K . x_K(k)); ``P[a, k] = sum_s C[a, k, s]``.
+    """
+
+    target_values: tuple[Fraction, ...]
+    known_domains: list[tuple[Fraction, ...]]
+    S: np.ndarray
+    base: np.ndarray
+    C: np.ndarray
+    P: np.ndarray
+    scale: int  # D
+
+
+def _scale_of(model: JointDistribution, query: LinearQuery) -> int:
+    dens = [
+        (query.weight(v) * x).denominator
+        for v, dom in zip(model.variables, model.domains, strict=True)
+        for x in dom
+    ]
+    return math.lcm(*dens)
+
+
+def _scaled_values(model: JointDistribution, query: LinearQuery, name: str, D: int) -> list[int]:
+    w = query.weight(name)
+    return [int(w * x * D) for x in model.domain(name)]
+
+
+def _tables(
+    model: JointDistribution,
+    query: LinearQuery,
+    adv: Adversary,
+    D: int,
+    big: bool,
+    scaled: dict[str, list[int]] | None = None,
+) -> _Tables:
+    names = model.variables
+    if scaled is None:
+        scaled = {v: _scaled_values(model, query, v, D) for v in names}
+    i = names.index(adv.target)
+    K = [names.index(k) for k in adv.known]
+    U = [names.index(u) for u in adv.unknown(model)]
+    counts = model.counts
+    big = big or counts.dtype == object
+    itype: Any = object if big else np.int64
+    T = np.transpose(counts, [i, *K, *U])
+    d_i = counts.shape[i]
+    nK = int(np.prod([counts.shape[k] for k in K], dtype=np.int64)) if K else 1
+    nU = int(np.prod([counts.shape[u] for u in U], dtype=np.int64)) if U else 1
+    T2 = T.reshape(d_i * nK, nU)
+    # f over the unknowns, grouped by value
+    if U:
+        fU = np.zeros([counts.shape[u] for u in U], dtype=itype)
+        for pos, u in enumerate(U):
+            vals = np.array(scaled[names[u]], dtype=itype)
+            shape = [1] * len(U)
+            shape[pos] = -1
+            fU = fU + vals.reshape(shape)
+        S, inv = np.unique(fU.ravel(), return_inverse=True)
+    else:
+        S, inv = np.zeros(1, dtype=itype), np.zeros(1, dtype=np.int64)
+    H = np.zeros((nU, len(S)), dtype=itype)
+    H[np.arange(nU), inv.ravel()] = 1
+    C = (T2 @ H).reshape(d_i, nK, len(S))
+    # base = w_i x_i + w_K x_K
+    base = np.array(scaled[names[i]], dtype=itype).reshape(-1, 1)
+    bK = np.zeros(1, dtype=itype)
+    for k in K:
+        vals = np.array(scaled[names[k]], dtype=itype)
+        bK = (bK[:, None] + vals[None, :]).ravel()
+    base = base + bK.reshape(1, -1)
+    return _Tables(model.domains[i], [model.domains[k] for k in K], S, base, C, C.sum(axis=2), D)
+
+
+def _too_big(model: JointDistribution, query: LinearQuery, D: int) -> bool:
+    span = sum(
+        max(abs(query.weight(v) * x) for x in dom)
+        for v, dom in zip(model.variables, model.domains, strict=True)
+    )
+    return span * D * 4 >= 2**62
+
+
+# --- Eq. 2 -----------------------------------------------------------------------------
+
+
+def leakage(
+    model: JointDistribution,
+    target: str,
+    known: Sequence[str] = (),
+    lam: Fraction | int = 1,
+    query: LinearQuery | None = None,
+    *,
+    method: Literal["screened", "exact"] = "screened",
+) -> LeakageResult:
+    """Exact Eq. 2 leakage of ``A(target, known)`` (Li et al. Sec. III, Eq. 2)."""
+    lam = Fraction(lam)
+    if lam <= 0:
+        raise InputError("--lam", f"must be > 0, got {fraction_str(lam)}")
+    adv = Adversary.of(model, target, known)
+    query = query or LinearQuery.sum(model.variables)
+    D = _scale_of(model, query)
+    return _leakage_of(model, adv, lam, query, D, method, _too_big(model, query, D))
+
+
+def all_adversaries(model: JointDistribution) -> Iterator[Adversary]:
+    """Every ``A(i, K)``, targets in model order, K by increasing size (bottom layer last)."""
+    names = model.variables
+    for target in names:
+        others = [v for v in names if v != target]
+        for size in range(len(others), -1, -1):
+            for K in itertools.combinations(others, size):
+                yield Adversary(target, K)
+
+
+def leakage_all(
+    model: JointDistribution,
+    lam: Fraction | int = 1,
+    query: LinearQuery | None = None,
+    *,
+    method: Literal["screened", "exact"] = "screened",
+    progress: Any = None,
+) -> list[LeakageResult]:
+    """Eq. 2 for every adversary of the model (``n 2^(n-1)`` of them)."""
+    lam = Fraction(lam)
+    if lam <= 0:
+        raise InputError("--lam", f"must be > 0, got {fraction_str(lam)}")
+    query = query or LinearQuery.sum(model.variables)
+    D = _scale_of(model, query)
+    big = _too_big(model, query, D)
+    scaled = {v: _scaled_values(model, query, v, D) for v in model.variables}
+    out = []
+    for adv in all_adversaries(model):
+        out.append(_leakage_of(model, adv, lam, query, D, method, big, scaled))
+        if progress is not None:
+            progress.update(1)
+    return out
+
+
+def _leakage_of(
+    model: JointDistribution,
+    adv: Adversary,
+    lam: Fraction,
+    query: LinearQuery,
+    D: int,
+    method: str,
+    big: bool,
+    scaled: dict[str, list[int]] | None = None,
+) -> LeakageResult:
+    t = _tables(model, query, adv, D, big, scaled)
+    d_i, nK, nS = t.C.shape
+    Dlam = D * lam
+    P = t.P
+    positive = P > 0
+    # compatible (a, b, k): both target values possible given x_K = config k
+    compat = positive[:, None, :] & positive[None, :, :]
+    compat &= ~np.eye(d_i, dtype=bool)[:, :, None]
+    if not compat.any():
+        return LeakageResult(adv, lam, "no-compatible-pair")
+    supp = t.C > 0
+    points = (t.base[:, :, None] + t.S[None, None, :])[supp]
+    R = np.unique(points)
+    Rf = R.astype(float)
+    # support range of each (a, k), for restricting r to the pair's union range
+    sentinel = int(np.iinfo(np.int64).max)
+    lo = np.where(supp, t.base[:, :, None] + t.S[None, None, :], sentinel).min(axis=2)
+    hi = np.where(supp, t.base[:, :, None] + t.S[None, None, :], -sentinel).max(axis=2)
+
+    def exact_of(flat: int) -> LogRatio:
+        a, b, k, r = np.unravel_index(flat, (d_i, d_i, nK, len(R)))
+        return _exact_ratio(t, int(a), int(b), int(k), int(R[r]), Dlam)
+
+    def key_of(flat: int) -> object:
+        a, b, k, r = (int(x) for x in np.unravel_index(flat, (d_i, d_i, nK, len(R))))
+        rr = int(R[r])
+        return (
+            _reduced(t.C[a, k]),
+            _reduced(t.C[b, k]),
+            rr - int(t.base[a, k]),
+            rr - int(t.base[b, k]),
+        )
+
+    lo_ab = np.minimum(lo[:, None, :], lo[None, :, :])
+    hi_ab = np.maximum(hi[:, None, :], hi[None, :, :])
+    valid = (
+        compat[:, :, :, None]
+        & (R[None, None, None, :] >= lo_ab[:, :, :, None])
+        & (R[None, None, None, :] <= hi_ab[:, :, :, None])
+    )
+    n_cand = int(valid.sum())
+    if method == "exact":
+        idxs = np.flatnonzero(valid.ravel())
+        best_idx, best = int(idxs[0]), exact_of(int(idxs[0]))
+        for flat in idxs[1:]:
+            v = exact_of(int(flat))
+            if v.exact_compare(best) > 0:
+                best_idx, best = int(flat), v
+        decided = len(idxs)
+    else:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            logC = np.log(t.C.astype(float))
+            expo = -np.abs(
+                Rf[None, None, None, :]
+                - (t.base.astype(float)[:, :, None, None] + t.S.astype(float)[None, None, :, None])
+            ) / float(Dlam)
+            terms = logC[:, :, :, None] + expo
+            m = terms.max(axis=2)
+            logE = m + np.log(np.exp(terms - m[:, :, None, :]).sum(axis=2))
+            logcond = logE - np.log(P.astype(float))[:, :, None]
+            ratio = logcond[:, None, :, :] - logcond[None, :, :, :]
+        ratio = np.where(valid, ratio, -np.inf)
+        best_idx, best, decided = screen_then_decide(
+            ratio, exact_of, lambda x, y: x.exact_compare(y), SCREEN_MARGIN, key_of
+        )
+    a, b, k, r = (int(x) for x in np.unravel_index(best_idx, (d_i, d_i, nK, len(R))))
+    witness = Witness(
+        t.target_values[a],
+        t.target_values[b],
+        dict(zip(adv.known, _config(t.known_domains, k), strict=True)),
+        Fraction(int(R[r]), D),
+    )
+    return LeakageResult(adv, lam, "ok", best, witness, n_cand, decided)
+
+
+def _config(domains: list[tuple[Fraction, ...]], k: int) -> tuple[Fraction, ...]:
+    """The k-th joint value of the known tuples, in C (row-major) order."""
+    shape = [len(d) for d in domains]
+    idx = np.unravel_index(k, shape) if shape else ()
+    return tuple(d[int(j)] for d, j in zip(domains, idx, strict=True))
+
+
+def _reduced(row: np.ndarray) -> tuple[int, ...]:
+    ints = [int(c) for c in row]
+    g = math.gcd(*ints)
+    return tuple(c // g for c in ints)
+
+
+def _exact_ratio(t: _Tables, a: int, b: int, k: int, r: int, Dlam: Fraction) -> LogRatio:
+    """ln [p(r|a,k) / p(r|b,k)] as exp-polynomials, cross-multiplied by the priors."""
+    Pa, Pb = int(t.P[a, k]), int(t.P[b, k])
+    num = _density(t, a, k, r, Dlam, Pb)
+    den = _density(t, b, k, r, Dlam, Pa)
+    return LogRatio(num, den)
+
+
+def _density(t: _Tables, a: int, k: int, r: int, Dlam: Fraction, factor: int) -> ExpPoly:
+    base = int(t.base[a, k])
+    p, q = Dlam.numerator, Dlam.denominator
+    acc: dict[int, int] = {}
+    for s, c in zip(t.S.tolist(), t.C[a, k].tolist(), strict=True):
+        if c:
+            d = abs(r - base - int(s))
+            acc[d] = acc.get(d, 0) + int(c) * factor
+    return ExpPoly._clean({Fraction(-d * q, p): Fraction(c) for d, c in acc.items()})
+
+
+# --- Eq. 3, Remark 1 (Eq. 4), Theorems 1 and 4 -------------------------------------------
+
+
+def conditional_density(
+    model: JointDistribution,
+    adv: Adversary,
+    x_i: Fraction,
+    x_K: dict[str, Fraction],
+    r: Fraction,
+    lam: Fraction,
+    query: LinearQuery,
+) -> ExpPoly:
+    """``2 lambda p(r | x_i, x_K)`` as an exponential polynomial (the mixture of Eq. 2)."""
+    given = {adv.target: Fraction(x_i), **x_K}
+    cond = model.conditional(given)
+    fixed = sum((query.weight(v) * Fraction(x) for v, x in given.items()), Fraction(0))
+    terms: dict[Fraction, Fraction] = {}
+    for row, p in cond.probs.items():
+        f = fixed + sum(
+            (query.weight(v) * x for v, x in zip(cond.variables, row, strict=True)), Fraction(0)
+        )
+        e = -abs(r - f) / lam
+        terms[e] = terms.get(e, Fraction(0)) + p
+    return ExpPoly(terms)
+
+
+def bayes_identity_holds(
+    model: JointDistribution,
+    adv: Adversary,
+    x_i: Fraction,
+    x_i_prime: Fraction,
+    x_K: dict[str, Fraction],
+    r: Fraction,
+    lam: Fraction,
+    query: LinearQuery,
+) -> bool:
+    """Eq. 3, exactly: posterior log-odds minus prior log-odds equals the Eq. 2 ratio.
+
+    The posterior ``theta(x_i | r, x_K)`` is computed by Bayes' rule with its own
+    normalizer ``p(r | x_K) = sum_x theta(x | x_K) p(r | x, x_K)``; both sides are
+    LogRatios of exp-polynomials and equality is the exact zero test of
+    ``num_L den_R - num_R den_L``.
+    """
+    prior = (
+        model.marginal([adv.target, *adv.known]).conditional(x_K)
+        if x_K
+        else model.marginal([adv.target])
+    )
+    theta = {row[0]: p for row, p in prior.probs.items()}
+    ta, tb = theta[Fraction(x_i)], theta[Fraction(x_i_prime)]
+    dens = {
+        x: conditional_density(model, adv, x, x_K, r, lam, query) for x in theta if theta[x] > 0
+    }
+    evidence = ExpPoly()
+    for x, d in dens.items():
+        evidence = evidence + d.scale(theta[x])
+    # posterior(x) = theta(x) d(x) / evidence
+    post_a = dens[Fraction(x_i)].scale(ta)
+    post_b = dens[Fraction(x_i_prime)].scale(tb)
+    # LHS = ln[(post_a/evidence)/(post_b/evidence)] - ln[ta/tb]
+    lhs = LogRatio(
+        post_a * evidence * ExpPoly.constant(tb), post_b * evidence * ExpPoly.constant(ta)
+    )
+    rhs = LogRatio(dens[Fraction(x_i)], dens[Fraction(x_i_prime)])
+    return (lhs.num * rhs.den - rhs.num * lhs.den).is_zero()
+
+
+def group_dp_bound(
+    model: JointDistribution, adv: Adversary, lam: Fraction, query: LinearQuery
+) -> Fraction:
+    """Remark 1 / Eq. 4: ``sum over k in {i} u U of Delta_k / lambda``."""
+    members = (adv.target, *adv.unknown(model))
+    return sum((query.sensitivity(model, k) for k in members), Fraction(0)) / Fraction(lam)
+
+
+def theorem1_value(
+    model: JointDistribution, adv: Adversary, lam: Fraction, query: LinearQuery
+) -> Fraction:
+    """Theorem 1: with mutually independent tuples every adversary leaks ``Delta_i / lambda``."""
+    return query.sensitivity(model, adv.target) / Fraction(lam)
+
+
+def theorem4_value(
+    model: JointDistribution, adv: Adversary, lam: Fraction, query: LinearQuery
+) -> Fraction | None:
+    """Theorem 4 corrected: bottom layer (U empty), ``max over compatible pairs |w_i (x_i - x_i')| / lambda``.
+
+    None when no pair is compatible. Equals ``Delta_i / lambda`` only when some ``x_K`` is
+    compatible with both extreme values of ``x_i`` (the printed "whatever theta" fails).
+    """
+    if adv.unknown(model):
+        raise ValueError("Theorem 4 is about the bottom layer (no unknown tuples)")
+    joint = model.marginal([adv.target, *adv.known])
+    by_known: dict[tuple[Fraction, ...], list[Fraction]] = {}
+    for row in joint.probs:
+        by_known.setdefault(row[1:], []).append(row[0])
+    w = abs(query.weight(adv.target))
+    best: Fraction | None = None
+    for xs in by_known.values():
+        if len(xs) >= 2:
+            v = w * (max(xs) - min(xs)) / Fraction(lam)
+            best = v if best is None or v > best else best
+    return best

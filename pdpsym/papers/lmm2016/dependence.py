@@ -1,0 +1,301 @@
+"""Dependence size L and dependence coefficient rho_ij (Liu, Mittal, Mittal, Sec. V-VI).
+
+**Dependence size** (Sec. V, before Definition 3). "Any tuple in D is dependent on at most
+L - 1 other tuples." The fragment does not say what "dependent on" means for a joint
+distribution, so the reading is a parameter (:class:`DependenceReading`):
+
+* ``JOINT`` (default, the reading Definition 3 needs): the dependence set ``N_i`` of
+  tuple ``i`` is a smallest set containing ``i`` such that ``D_i`` is independent of the
+  *vector* of all tuples outside ``N_i``; changing ``D_i`` then changes the law of no
+  tuple outside ``N_i`` (Definition 3: "causes change in at most L - 1 other tuple
+  values").
+* ``PAIRWISE`` (the literal words): ``N_i`` is ``i`` together with every ``k`` such that
+  ``D_i`` and ``D_k`` are not independent as a pair.
+
+``L = max_i |N_i|``. Both are computed exactly on a
+:class:`~pdpsym.models.joint.JointDistribution`.
+
+**Dependence coefficient** (Sec. VI-B, Eq. 14, lost in the fragment after "we define the
+dependence coefficient rho_ij as"; rebuilt from the surviving line that follows it,
+``exp(rho_ij Delta D_j / sigma(eps)) = max_{d_i1, d_i2}`` of the second term of Eq. 12):
+
+    rho_ij = sigma/Delta D_j * ln max_{d_i1, d_i2} M(d_i1, d_i2, r),
+    M = sum_dj P(D_j=dj | D_i=d_i1) f(r - dj) / sum_dj P(D_j=dj | D_i=d_i2) f(r - dj),
+
+with ``f`` the Laplace density of scale ``sigma`` added to ``D_j`` and ``r`` the noisy
+output of ``D_j``; ``Delta D_j`` is the largest change of ``D_j`` (diameter of its support).
+Where ``r`` is quantified is lost: :class:`OutputReading` ``SUP`` takes the max over all
+outputs ``r`` too (one number, the reading the mechanism needs), ``PER_OUTPUT`` keeps
+``rho_ij(r)`` as a function of ``r``. Each ``M`` is a ratio of exponential polynomials
+at rational ``r``; as a function of ``r`` it is a Mobius map of ``e^{2r/sigma}`` between
+consecutive support points, so its sup is attained at a support point or in a tail
+(``r -> +-inf``), which :func:`laplace_mixture_sup` evaluates exactly.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+
+import numpy as np
+import sympy
+from flint import arb, ctx
+
+from pdpsym.core.compare import screen_then_decide
+from pdpsym.core.errors import InputError
+from pdpsym.core.expoly import ExpPoly, LogRatio
+from pdpsym.core.numbers import to_sympy
+from pdpsym.models.joint import JointDistribution
+
+
+class DependenceReading(Enum):
+    """What "tuple i is dependent on tuple k" means (Sec. V)."""
+
+    JOINT = "joint"
+    PAIRWISE = "pairwise"
+
+
+class OutputReading(Enum):
+    """Where the noisy output r of D_j is quantified in Eq. 14."""
+
+    SUP = "sup"
+    PER_OUTPUT = "per-output"
+
+
+# --- independence and the dependence size L --------------------------------------------
+
+
+def independent(theta: JointDistribution, a: Sequence[str], b: Sequence[str]) -> bool:
+    """Whether the vectors x_a and x_b are independent under theta, exactly."""
+    if not a or not b:
+        return True
+    ia = [theta.index(k) for k in a]
+    ib = [theta.index(k) for k in b]
+    joint: dict[tuple[Fraction, ...], Fraction] = {}
+    pa: dict[tuple[Fraction, ...], Fraction] = {}
+    pb: dict[tuple[Fraction, ...], Fraction] = {}
+    for row, p in theta.probs.items():
+        u, v = tuple(row[k] for k in ia), tuple(row[k] for k in ib)
+        joint[u + v] = joint.get(u + v, Fraction(0)) + p
+        pa[u] = pa.get(u, Fraction(0)) + p
+        pb[v] = pb.get(v, Fraction(0)) + p
+    if len(joint) != len(pa) * len(pb):
+        return False
+    return all(joint[u + v] == p * q for u, p in pa.items() for v, q in pb.items())
+
+
+def dependence_sets(
+    theta: JointDistribution, reading: DependenceReading = DependenceReading.JOINT
+) -> dict[str, tuple[str, ...]]:
+    """N_i for every tuple i (N_i contains i), in variable order."""
+    names = theta.variables
+    out: dict[str, tuple[str, ...]] = {}
+    for i in names:
+        others = [k for k in names if k != i]
+        if reading is DependenceReading.PAIRWISE:
+            dep = {k for k in others if not independent(theta, [i], [k])}
+            out[i] = tuple(k for k in names if k == i or k in dep)
+            continue
+        # smallest, then first in variable order: a search over subsets by size
+        for size in range(len(others) + 1):
+            found = None
+            for extra in itertools.combinations(others, size):
+                rest = [k for k in others if k not in extra]
+                if independent(theta, [i], rest):
+                    found = extra
+                    break
+            if found is not None:
+                out[i] = tuple(k for k in names if k == i or k in found)
+                break
+    return out
+
+
+def dependence_size(
+    theta: JointDistribution, reading: DependenceReading = DependenceReading.JOINT
+) -> int:
+    """L = max_i |N_i| (1 for independent tuples)."""
+    return max(len(s) for s in dependence_sets(theta, reading).values())
+
+
+# --- mixtures of Laplace densities --------------------------------------------------
+
+
+def laplace_mixture_at(weights: Mapping[Fraction, Fraction], b: Fraction, r: Fraction) -> ExpPoly:
+    """``2b`` times the density at r of sum_s w(s) Lap(s, b): sum_s w(s) e^{-|r-s|/b}."""
+    return ExpPoly((-abs(r - s) / b, w) for s, w in weights.items() if w != 0)
+
+
+def laplace_mixture_tail(weights: Mapping[Fraction, Fraction], b: Fraction, sign: int) -> ExpPoly:
+    """The tail coefficient: e^{-|r|/b} times it is the mixture as r -> sign*inf."""
+    return ExpPoly((sign * s / b, w) for s, w in weights.items() if w != 0)
+
+
+@dataclass(frozen=True)
+class MixtureCandidate:
+    """ln(mixture1/mixture2) at one output: r (a rational) or a tail (tail = +1 or -1).
+
+    The exact LogRatio is built only when asked for; the float is for screening only.
+    """
+
+    w1: Mapping[Fraction, Fraction]
+    w2: Mapping[Fraction, Fraction]
+    b: Fraction
+    r: Fraction | None
+    tail: int = 0
+
+    @property
+    def where(self) -> str:
+        return f"r={self.r}" if self.r is not None else ("+inf" if self.tail > 0 else "-inf")
+
+    def _exponents(self, w: Mapping[Fraction, Fraction]) -> list[tuple[float, float]]:
+        b = float(self.b)
+        if self.r is None:
+            return [(self.tail * float(s) / b, float(c)) for s, c in w.items() if c]
+        r = float(self.r)
+        return [(-abs(r - float(s)) / b, float(c)) for s, c in w.items() if c]
+
+    def screen(self) -> float:
+        def log_sum(terms: list[tuple[float, float]]) -> float:
+            top = max(a for a, _ in terms)
+            return top + math.log(sum(c * math.exp(a - top) for a, c in terms))
+
+        return log_sum(self._exponents(self.w1)) - log_sum(self._exponents(self.w2))
+
+    def exact(self) -> LogRatio:
+        if self.r is None:
+            return LogRatio(
+                laplace_mixture_tail(self.w1, self.b, self.tail),
+                laplace_mixture_tail(self.w2, self.b, self.tail),
+            )
+        return LogRatio(
+            laplace_mixture_at(self.w1, self.b, self.r), laplace_mixture_at(self.w2, self.b, self.r)
+        )
+
+
+def mixture_candidates(
+    w1: Mapping[Fraction, Fraction], w2: Mapping[Fraction, Fraction], b: Fraction
+) -> list[MixtureCandidate]:
+    """The candidates for the sup over r: both tails and every support point."""
+    if b <= 0:
+        raise InputError("b", "Laplace scale must be > 0")
+    cands = [MixtureCandidate(w1, w2, b, None, 1), MixtureCandidate(w1, w2, b, None, -1)]
+    cands += [MixtureCandidate(w1, w2, b, s) for s in sorted(set(w1) | set(w2))]
+    return cands
+
+
+def decided_sup(cands: Sequence[MixtureCandidate]) -> tuple[LogRatio, int]:
+    """The exact max over candidates: floats rank, every near-tie is decided exactly."""
+    floats = np.array([c.screen() for c in cands])
+    idx, best, _ = screen_then_decide(
+        floats, lambda k: cands[k].exact(), lambda x, y: x.exact_compare(y)
+    )
+    return best, idx
+
+
+def laplace_mixture_sup(
+    w1: Mapping[Fraction, Fraction], w2: Mapping[Fraction, Fraction], b: Fraction
+) -> tuple[LogRatio, str]:
+    """sup over outputs r of ln(mixture1(r)/mixture2(r)), exactly, and where it is attained.
+
+    The sup is attained at a support point or in a tail (see the module docstring); the
+    returned location is ``"r=<s>"``, ``"+inf"`` or ``"-inf"``.
+    """
+    cands = mixture_candidates(w1, w2, b)
+    best, idx = decided_sup(cands)
+    return best, cands[idx].where
+
+
+def exp_of(a: Fraction) -> LogRatio:
+    """ln(e^a / 1) = a as a LogRatio, to compare LogRatios with a rational exactly."""
+    return LogRatio(ExpPoly({Fraction(a): Fraction(1)}), ExpPoly.constant(1))
+
+
+# --- the dependence coefficient ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rho:
+    """rho = factor * ln(ratio) exactly (factor = sigma/Delta D_j); ``ratio`` None means 0."""
+
+    factor: Fraction
+    ratio: LogRatio | None
+    witness: dict[str, str]
+
+    def sympy(self) -> sympy.Expr:
+        if self.ratio is None:
+            return sympy.Integer(0)
+        return to_sympy(self.factor) * self.ratio.sympy()
+
+    def arb(self, prec: int) -> arb:
+        with ctx.workprec(prec):
+            if self.ratio is None:
+                return arb(0)
+            return arb(self.factor.numerator) / self.factor.denominator * self.ratio.arb(prec)
+
+    def compare_rational(self, q: Fraction) -> int:
+        """Sign of rho - q, exactly."""
+        if self.ratio is None:
+            return (0 > q) - (0 < q)
+        # rho <= q  <=>  ln ratio <= q / factor
+        return self.ratio.exact_compare(exp_of(q / self.factor))
+
+
+def _conditional_weights(
+    theta: JointDistribution, i: str, j: str
+) -> dict[Fraction, dict[Fraction, Fraction]]:
+    """d_i -> (d_j -> P(D_j = d_j | D_i = d_i)) over the support of D_i."""
+    pair = theta.marginal([i, j]).probs
+    pi: dict[Fraction, Fraction] = {}
+    for (di, _), p in pair.items():
+        pi[di] = pi.get(di, Fraction(0)) + p
+    out: dict[Fraction, dict[Fraction, Fraction]] = {di: {} for di in sorted(pi)}
+    for (di, dj), p in pair.items():
+        out[di][dj] = out[di].get(dj, Fraction(0)) + p / pi[di]
+    return out
+
+
+def delta_support(theta: JointDistribution, j: str) -> Fraction:
+    """Delta D_j: the largest change of D_j, the diameter of its support."""
+    vals = [v[0] for v in theta.marginal([j]).probs]
+    return max(vals) - min(vals)
+
+
+def dependence_coefficient(
+    theta: JointDistribution,
+    i: str,
+    j: str,
+    sigma: Fraction,
+    output: Fraction | None = None,
+) -> Rho:
+    """rho_ij (Eq. 14 rebuilt): OutputReading.SUP if ``output`` is None, else rho_ij(output).
+
+    Degenerate cases (D_j constant, so Delta D_j = 0, or D_i constant) give rho = 0: the
+    second term of Eq. 12 is then identically 1.
+    """
+    if i == j:
+        raise InputError("j", "rho_ij needs two different tuples")
+    theta.index(i, "i")
+    theta.index(j, "j")
+    sigma = Fraction(sigma)
+    if sigma <= 0:
+        raise InputError("sigma", "noise scale must be > 0")
+    delta = delta_support(theta, j)
+    cond = _conditional_weights(theta, i, j)
+    if delta == 0 or len(cond) < 2:
+        return Rho(Fraction(0), None, {"degenerate": "D_j or D_i is constant"})
+    factor = sigma / delta
+    cands: list[MixtureCandidate] = []
+    where: list[dict[str, str]] = []
+    for d1, d2 in itertools.permutations(cond, 2):
+        if output is None:
+            pair = mixture_candidates(cond[d1], cond[d2], sigma)
+        else:
+            pair = [MixtureCandidate(cond[d1], cond[d2], sigma, Fraction(output))]
+        cands += pair
+        where += [{"d_i1": str(d1), "d_i2": str(d2), "output": c.where} for c in pair]
+    best, idx = decided_sup(cands)
+    return Rho(factor, best, where[idx])

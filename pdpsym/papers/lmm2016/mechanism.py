@@ -1,0 +1,348 @@
+"""Dependent differential privacy as an exact check, and the baseline mechanism (Liu et al.).
+
+Databases are assignments ``D = (D_1, ..., D_n)`` in the product of the finite domains of a
+:class:`~pdpsym.models.joint.JointDistribution` ``theta`` (the relationship R). A
+mechanism is either a :class:`FiniteMechanism` (an exact PMF per database) or a
+:class:`LaplaceMechanism` ``Q(D) + Lap(b)``.
+
+Definition 4 (Eq. 12 of Sec. V) is read two ways (:class:`DDPReading`):
+
+* ``NEIGHBOURS`` (Definition 4 as printed): ``max P(A(D)=S) / P(A(D')=S) <= e^eps`` over
+  dependent neighbouring databases (Definition 3): ``D_i != D'_i`` and ``D, D'`` agree
+  outside the dependence set ``N_i`` of :mod:`pdpsym.papers.lmm2016.dependence`.
+* ``NEIGHBOURS_IN_SUPPORT``: the same, with both databases of positive probability under
+  R (the change of D_i "causes" the other changes through R).
+* ``CONDITIONAL`` (Eq. 11-12 of Sec. VI-B, "according to Definition 4"): the adversary
+  knows R, so ``P(A(D)=S | D_i=d1) / P(A(D)=S | D_i=d2) <= e^eps`` for every tuple i and
+  values d1, d2 of positive probability (a Pufferfish instance).
+
+For a finite mechanism the DDP level is ``gamma = max ratio`` (``eps = ln gamma``), a
+rational or unbounded (``None``). For Laplace, under ``NEIGHBOURS`` the sup over outputs
+of the log-ratio is ``|Q(D) - Q(D')| / b`` exactly; under ``CONDITIONAL`` it is the sup of
+a log-ratio of two Laplace mixtures (:func:`pdpsym.papers.lmm2016.dependence.laplace_mixture_sup`).
+
+Theorem 7 (Sec. VI-A): the baseline ``A(D) = Q(D) + Lap(L * Delta Q / eps)``, with
+``Delta Q`` the global sensitivity over one-tuple changes, is eps-DDP.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+from typing import Any
+
+from pdpsym.core.errors import InputError
+from pdpsym.core.expoly import LogRatio
+from pdpsym.models.joint import JointDistribution
+from pdpsym.papers.lmm2016.dependence import (
+    DependenceReading,
+    MixtureCandidate,
+    decided_sup,
+    dependence_sets,
+    dependence_size,
+    exp_of,
+    mixture_candidates,
+)
+
+Database = tuple[Fraction, ...]
+Level = Fraction | None  # gamma = max probability ratio; None = unbounded
+
+
+class DDPReading(Enum):
+    """How Definition 4 quantifies (see the module docstring)."""
+
+    NEIGHBOURS = "def4-neighbours"
+    NEIGHBOURS_IN_SUPPORT = "def4-neighbours-in-support"
+    CONDITIONAL = "eq11-conditional"
+
+
+def databases(theta: JointDistribution) -> list[Database]:
+    """Every database in the product of the domains, in lexicographic order."""
+    return [tuple(d) for d in itertools.product(*theta.domains)]
+
+
+def neighbour_pairs(
+    theta: JointDistribution, sets: Mapping[str, Sequence[str]], within_support: bool = False
+) -> Iterator[tuple[str, Database, Database]]:
+    """Ordered dependent neighbouring pairs (Definition 3): (i, D, D')."""
+    dbs = sorted(theta.probs) if within_support else databases(theta)
+    for name, group in sets.items():
+        i = theta.index(name)
+        inside = {theta.index(k) for k in group}
+        outside = [k for k in range(theta.n) if k not in inside]
+        classes: dict[tuple[Fraction, ...], list[Database]] = {}
+        for d in dbs:
+            classes.setdefault(tuple(d[k] for k in outside), []).append(d)
+        for members in classes.values():
+            for d, e in itertools.product(members, members):
+                if d[i] != e[i]:
+                    yield name, d, e
+
+
+def _resolve_sets(
+    theta: JointDistribution,
+    sets: Mapping[str, Sequence[str]] | None,
+    reading: DependenceReading,
+) -> Mapping[str, Sequence[str]]:
+    return dependence_sets(theta, reading) if sets is None else sets
+
+
+# --- finite mechanisms ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class FiniteMechanism:
+    """An exact PMF over outputs for every database."""
+
+    table: Mapping[Database, Mapping[Hashable, Fraction]]
+
+    def __post_init__(self) -> None:
+        for d, pmf in self.table.items():
+            if any(p < 0 for p in pmf.values()) or sum(pmf.values()) != 1:
+                raise InputError("mechanism", f"output probabilities at {d} are not a PMF")
+
+    @classmethod
+    def from_function(
+        cls, theta: JointDistribution, fn: Callable[[Database], Mapping[Hashable, Any]]
+    ) -> FiniteMechanism:
+        return cls(
+            {d: {s: Fraction(p) for s, p in fn(d).items() if p != 0} for d in databases(theta)}
+        )
+
+    def pmf(self, d: Database) -> Mapping[Hashable, Fraction]:
+        return self.table[d]
+
+    def outputs(self) -> list[Hashable]:
+        seen: dict[Hashable, None] = {}
+        for pmf in self.table.values():
+            for s in pmf:
+                seen[s] = None
+        return list(seen)
+
+
+def sequential(*mechs: FiniteMechanism) -> FiniteMechanism:
+    """Run every mechanism on the same D with independent coins (Theorem 3)."""
+    table: dict[Database, dict[Hashable, Fraction]] = {}
+    for d in mechs[0].table:
+        acc: dict[tuple[Hashable, ...], Fraction] = {(): Fraction(1)}
+        for m in mechs:
+            acc = {s + (t,): p * q for s, p in acc.items() for t, q in m.pmf(d).items()}
+        table[d] = {k: v for k, v in acc.items()}
+    return FiniteMechanism(table)
+
+
+def on_block(
+    theta: JointDistribution,
+    block: Sequence[str],
+    fn: Callable[[tuple[Fraction, ...]], Mapping[Hashable, Any]],
+) -> FiniteMechanism:
+    """A mechanism that reads only the tuples of ``block`` (a subset D_t, Theorem 4)."""
+    idx = [theta.index(k, "block") for k in block]
+    return FiniteMechanism.from_function(theta, lambda d: fn(tuple(d[k] for k in idx)))
+
+
+def post_process(
+    mech: FiniteMechanism, b: Callable[[Hashable], Mapping[Hashable, Any]]
+) -> FiniteMechanism:
+    """B(A(.)) for a randomized map B given as output -> PMF (Theorem 5)."""
+    table: dict[Database, dict[Hashable, Fraction]] = {}
+    for d, pmf in mech.table.items():
+        acc: dict[Hashable, Fraction] = {}
+        for s, p in pmf.items():
+            for u, q in b(s).items():
+                acc[u] = acc.get(u, Fraction(0)) + p * Fraction(q)
+        table[d] = {u: p for u, p in acc.items() if p != 0}
+    return FiniteMechanism(table)
+
+
+def mixture(m1: FiniteMechanism, m2: FiniteMechanism, p: Fraction) -> FiniteMechanism:
+    """A_p: run A1 with probability p, else A2 (Theorem 6); outputs are not tagged."""
+    if not 0 <= p <= 1:
+        raise InputError("p", "mixture weight must lie in [0, 1]")
+    table: dict[Database, dict[Hashable, Fraction]] = {}
+    for d in m1.table:
+        acc: dict[Hashable, Fraction] = {}
+        for s, q in m1.pmf(d).items():
+            acc[s] = acc.get(s, Fraction(0)) + p * q
+        for s, q in m2.pmf(d).items():
+            acc[s] = acc.get(s, Fraction(0)) + (1 - p) * q
+        table[d] = {s: q for s, q in acc.items() if q != 0}
+    return FiniteMechanism(table)
+
+
+def conditional_output(
+    mech: FiniteMechanism, theta: JointDistribution, i: int, value: Fraction
+) -> dict[Hashable, Fraction]:
+    """P(A(D) = S | D_i = value) under theta (Eq. 12, law of total probability)."""
+    z = sum((p for d, p in theta.probs.items() if d[i] == value), Fraction(0))
+    acc: dict[Hashable, Fraction] = {}
+    for d, p in theta.probs.items():
+        if d[i] != value:
+            continue
+        for s, q in mech.pmf(d).items():
+            acc[s] = acc.get(s, Fraction(0)) + p / z * q
+    return acc
+
+
+def _max_ratio(
+    pairs: Iterator[
+        tuple[dict[str, str], Mapping[Hashable, Fraction], Mapping[Hashable, Fraction]]
+    ],
+) -> tuple[Level, dict[str, str]]:
+    best: Level = Fraction(1)
+    witness: dict[str, str] = {}
+    for where, p1, p2 in pairs:
+        for s, a in p1.items():
+            bq = p2.get(s, Fraction(0))
+            if bq == 0:
+                return None, {**where, "output": repr(s), "ratio": "unbounded"}
+            r = a / bq
+            if best is not None and r > best:
+                best, witness = r, {**where, "output": repr(s), "ratio": str(r)}
+    return best, witness
+
+
+def finite_ddp_level(
+    mech: FiniteMechanism,
+    theta: JointDistribution,
+    reading: DDPReading = DDPReading.NEIGHBOURS,
+    sets: Mapping[str, Sequence[str]] | None = None,
+    dependence: DependenceReading = DependenceReading.JOINT,
+) -> tuple[Level, dict[str, str]]:
+    """gamma = the exact max probability ratio of Definition 4 in the given reading."""
+    if reading is not DDPReading.CONDITIONAL:
+        groups = _resolve_sets(theta, sets, dependence)
+        inside = reading is DDPReading.NEIGHBOURS_IN_SUPPORT
+        return _max_ratio(
+            ({"tuple": i, "D": _db(d), "D'": _db(e)}, mech.pmf(d), mech.pmf(e))
+            for i, d, e in neighbour_pairs(theta, groups, inside)
+        )
+
+    def gen() -> Iterator[
+        tuple[dict[str, str], dict[Hashable, Fraction], dict[Hashable, Fraction]]
+    ]:
+        for k, name in enumerate(theta.variables):
+            values = sorted({d[k] for d in theta.probs})
+            conds = {v: conditional_output(mech, theta, k, v) for v in values}
+            for v1, v2 in itertools.permutations(values, 2):
+                yield {"tuple": name, "d1": str(v1), "d2": str(v2)}, conds[v1], conds[v2]
+
+    return _max_ratio(gen())
+
+
+def level_le(a: Level, b: Level) -> bool:
+    """a <= b for levels, None being +infinity."""
+    if b is None:
+        return True
+    return a is not None and a <= b
+
+
+def level_mul(a: Level, b: Level) -> Level:
+    return None if a is None or b is None else a * b
+
+
+def level_str(a: Level) -> str:
+    return "unbounded" if a is None else str(a)
+
+
+def _db(d: Database) -> str:
+    return "(" + ", ".join(str(v) for v in d) + ")"
+
+
+# --- Laplace mechanisms ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class LaplaceMechanism:
+    """A(D) = Q(D) + Lap(b) for a real query Q given on every database."""
+
+    query: Mapping[Database, Fraction]
+    b: Fraction
+
+    def __post_init__(self) -> None:
+        if self.b <= 0:
+            raise InputError("b", "Laplace scale must be > 0")
+
+
+def global_sensitivity(query: Mapping[Database, Fraction], theta: JointDistribution) -> Fraction:
+    """Delta Q = max |Q(D) - Q(D')| over D, D' differing in exactly one tuple."""
+    best = Fraction(0)
+    for d in databases(theta):
+        for k in range(theta.n):
+            for v in theta.domains[k]:
+                if v != d[k]:
+                    e = d[:k] + (v,) + d[k + 1 :]
+                    best = max(best, abs(query[d] - query[e]))
+    return best
+
+
+def baseline_mechanism(
+    query: Mapping[Database, Fraction],
+    theta: JointDistribution,
+    eps: Fraction,
+    dependence: DependenceReading = DependenceReading.JOINT,
+    size: int | None = None,
+) -> LaplaceMechanism:
+    """Theorem 7's mechanism Q(D) + Lap(L * Delta Q / eps); ``size`` = L if known."""
+    if eps <= 0:
+        raise InputError("eps", "must be > 0")
+    dq = global_sensitivity(query, theta)
+    if dq == 0:
+        raise InputError("query", "constant query: sensitivity 0, no noise is needed")
+    big_l = dependence_size(theta, dependence) if size is None else size
+    return LaplaceMechanism(dict(query), big_l * dq / eps)
+
+
+def laplace_ddp_epsilon(
+    mech: LaplaceMechanism,
+    theta: JointDistribution,
+    reading: DDPReading = DDPReading.NEIGHBOURS,
+    sets: Mapping[str, Sequence[str]] | None = None,
+    dependence: DependenceReading = DependenceReading.JOINT,
+) -> tuple[LogRatio, dict[str, str]]:
+    """The exact sup over outputs and pairs of the log probability ratio, as a LogRatio."""
+    q, b = mech.query, mech.b
+    if reading is not DDPReading.CONDITIONAL:
+        groups = _resolve_sets(theta, sets, dependence)
+        inside = reading is DDPReading.NEIGHBOURS_IN_SUPPORT
+        best = Fraction(0)
+        witness: dict[str, str] = {}
+        for i, d, e in neighbour_pairs(theta, groups, inside):
+            v = abs(q[d] - q[e]) / b
+            if v > best:
+                best, witness = v, {"tuple": i, "D": _db(d), "D'": _db(e)}
+        return exp_of(best), witness
+    cands: list[MixtureCandidate] = []
+    where: list[dict[str, str]] = []
+    for k, name in enumerate(theta.variables):
+        weights: dict[Fraction, dict[Fraction, Fraction]] = {}
+        for d, p in theta.probs.items():
+            w = weights.setdefault(d[k], {})
+            w[q[d]] = w.get(q[d], Fraction(0)) + p
+        for v1, v2 in itertools.permutations(sorted(weights), 2):
+            z1, z2 = sum(weights[v1].values()), sum(weights[v2].values())
+            w1 = {s: p / z1 for s, p in weights[v1].items()}
+            w2 = {s: p / z2 for s, p in weights[v2].items()}
+            for c in mixture_candidates(w1, w2, b):
+                cands.append(c)
+                where.append({"tuple": name, "d1": str(v1), "d2": str(v2), "output": c.where})
+    if not cands:  # every tuple constant: nothing to distinguish
+        return exp_of(Fraction(0)), {}
+    top, idx = decided_sup(cands)
+    return top, where[idx]
+
+
+def laplace_satisfies(
+    mech: LaplaceMechanism,
+    theta: JointDistribution,
+    eps: Fraction,
+    reading: DDPReading = DDPReading.NEIGHBOURS,
+    sets: Mapping[str, Sequence[str]] | None = None,
+    dependence: DependenceReading = DependenceReading.JOINT,
+) -> bool:
+    """Whether the Laplace mechanism is eps-DDP in the reading, decided exactly."""
+    lr, _ = laplace_ddp_epsilon(mech, theta, reading, sets, dependence)
+    return lr.exact_compare(exp_of(eps)) <= 0

@@ -1,1 +1,0 @@
-"""Desfontaines et al., differential privacy with partial knowledge (seed 004)."""
