@@ -1,60 +1,68 @@
-"""The claims registry: one checker per catalogue id, each returning a computed verdict.
+"""How a claim is checked: a Property (cases and a law), never a hand-built verdict.
 
-A verdict is never typed in. Each checker computes: it runs a symbolic proof, an
-exhaustive search over a stated finite class, or N generated cases, and reports
-``proved``, ``supported``, ``refuted`` (with an exact minimal counterexample),
-``erratum`` (printed text fails, a stated correction holds) or ``unresolved``. Ids from
-the catalogue that have no checker yet are reported ``unresolved`` with the evidence
-"not yet checked".
+A checker is a function ``(config) -> Property`` registered with :func:`checker` under a
+catalogue id. It states *what* is checked; :mod:`pdpsym.verify.runner` does the rest:
+it seeds, enumerates or draws the cases, counts them, stops at the first failure,
+encodes the counterexample as JSON and turns the outcome into a :class:`Verdict`.
+
+The kinds of Property:
+
+* :class:`ForAll` -- a law over every case of a class. ``Exhaustive`` states a finite
+  class (every case is run); ``Generated`` draws ``count`` seeded cases. All holding
+  gives ``verdict`` (``supported`` unless the class is complete for the claim, when a
+  checker may say ``proved``).
+* :class:`Symbolic` -- a sympy proof; it holds when it returns ``True``.
+* :class:`AllOf` -- every part must hold (a proof plus its exhaustive side-conditions).
+* :class:`Erratum` -- the printed statement and its correction. The printed one failing
+  while the correction holds is an ``erratum``; both failing is ``refuted`` (with the
+  correction's counterexample); the printed one holding gives that property's verdict.
+
+A law returns ``True``/``None`` when a case holds, and ``False`` or a
+:class:`Counterexample` (the facts that show the failure, as plain objects: the runner
+encodes Fractions, sympy values, models and tuples) when it fails. It may raise
+:class:`Unresolved` when the case cannot be decided.
 """
 
 from __future__ import annotations
 
-import time
-import traceback
-from collections.abc import Callable, Iterable
+import random
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from pdpsym.papers.catalogue import CATALOGUE
 
-VERDICTS = ("proved", "supported", "refuted", "erratum", "unresolved")
+
+class Verdict(StrEnum):
+    """The computed verdict of a claim."""
+
+    PROVED = "proved"
+    SUPPORTED = "supported"
+    REFUTED = "refuted"
+    ERRATUM = "erratum"
+    UNRESOLVED = "unresolved"
 
 
-@dataclass
-class ClaimResult:
-    """A verdict with its evidence: how it was shown, over which class, how many cases."""
+class Method(StrEnum):
+    """How a verdict was reached."""
 
-    id: str
-    verdict: str
-    evidence: str
-    reading: str | None = None
-    method: str = ""
-    cases: int | None = None
-    counterexample: dict[str, Any] | None = None
-    details: dict[str, Any] = field(default_factory=dict)
-    seconds: float = 0.0
+    SYMBOLIC = "symbolic"
+    EXHAUSTIVE = "exhaustive"
+    GENERATED = "generated"
+    EXACT_INSTANCE = "exact-instance"
+    EXHAUSTIVE_GENERATED = "exhaustive+generated"
+    SYMBOLIC_EXHAUSTIVE = "symbolic+exhaustive"
+    ERROR = "error"
+    NONE = "none"
 
-    def __post_init__(self) -> None:
-        if self.verdict not in VERDICTS:
-            raise ValueError(f"unknown verdict {self.verdict!r}")
-        if self.verdict in ("refuted", "erratum") and self.counterexample is None:
-            raise ValueError(f"{self.id}: a {self.verdict} verdict needs a counterexample")
 
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "verdict": self.verdict,
-            "reading": self.reading,
-            "evidence": self.evidence,
-            "counterexample": self.counterexample
-            if self.verdict in ("refuted", "erratum")
-            else None,
-            "method": self.method,
-            "cases": self.cases,
-            "details": self.details,
-            "seconds": round(self.seconds, 3),
-        }
+class Counterexample(dict[str, Any]):
+    """The facts of a failing case, as plain objects (the runner encodes them)."""
+
+
+class Unresolved(Exception):
+    """A case that cannot be decided (the verdict becomes ``unresolved`` with this reason)."""
 
 
 @dataclass(frozen=True)
@@ -68,10 +76,93 @@ class RunConfig:
     def count(self, default: int, thorough: int) -> int:
         return thorough if self.thorough else default
 
+    def rng(self, salt: int = 0) -> random.Random:
+        """The seeded generator of one checker (``salt`` keeps checkers independent)."""
+        return random.Random(self.seed * 1000 + salt)
 
-Checker = Callable[[RunConfig], ClaimResult]
 
-_CHECKERS: dict[str, Checker] = {}
+Law = Callable[[Any], object]
+
+# Evidence: a plain string, or a function of the number of cases checked.
+Evidence = str | Callable[[int | None], str]
+
+
+@dataclass(frozen=True)
+class ForAll:
+    """``law(case)`` holds for every case in ``cases(config)``."""
+
+    law: Law
+    cases: Callable[[RunConfig], Iterable[Any]]
+    method: Method = Method.EXHAUSTIVE
+    holds: Evidence = ""
+    fails: Evidence = "the law fails on a case"
+    verdict: Verdict = Verdict.SUPPORTED
+    reading: str | None = None
+    encode: Callable[[Any], Any] | None = None
+    details: Callable[[], dict[str, Any]] | None = None
+
+
+def Exhaustive(law: Law, cases: Callable[[RunConfig], Iterable[Any]], **kw: Any) -> ForAll:
+    """Every case of a stated finite class (enumerated smallest first, so the first
+    failure is a minimal one)."""
+    return ForAll(law, cases, method=kw.pop("method", Method.EXHAUSTIVE), **kw)
+
+
+def Generated(
+    law: Law,
+    draw: Callable[[random.Random], Any],
+    count: tuple[int, int],
+    salt: int = 0,
+    **kw: Any,
+) -> ForAll:
+    """``count`` (default, thorough) cases drawn by ``draw(rng)`` from a seeded generator."""
+
+    def cases(config: RunConfig) -> Iterator[Any]:
+        rng = config.rng(salt)
+        for _ in range(config.count(*count)):
+            yield draw(rng)
+
+    return ForAll(law, cases, method=kw.pop("method", Method.GENERATED), **kw)
+
+
+@dataclass(frozen=True)
+class Symbolic:
+    """A symbolic proof: ``proof()`` returns True, or a Counterexample when it fails."""
+
+    proof: Callable[[], object]
+    holds: Evidence
+    fails: Evidence = "the symbolic derivation fails"
+    reading: str | None = None
+    cases: int | None = None
+    details: Callable[[], dict[str, Any]] | None = None
+
+
+@dataclass(frozen=True)
+class AllOf:
+    """Every part holds. The verdict is the weakest part's; the method joins the parts'."""
+
+    parts: tuple[Property, ...]
+    holds: Evidence = ""
+    reading: str | None = None
+    method: Method | None = None
+
+
+@dataclass(frozen=True)
+class Erratum:
+    """The printed statement (expected to fail) and its correction (expected to hold)."""
+
+    printed: Property
+    corrected: Property
+    holds: Evidence = ""
+    reading: str | None = None
+    method: Method | None = None
+
+
+Property = ForAll | Symbolic | AllOf | Erratum
+
+Checker = Callable[[RunConfig], Property]
+
+CHECKERS: dict[str, Checker] = {}
 
 
 def checker(claim_id: str) -> Callable[[Checker], Checker]:
@@ -80,42 +171,40 @@ def checker(claim_id: str) -> Callable[[Checker], Checker]:
     def register(fn: Checker) -> Checker:
         if claim_id not in CATALOGUE:
             raise KeyError(f"{claim_id} is not in the claims catalogue")
-        if claim_id in _CHECKERS:
+        if claim_id in CHECKERS:
             raise KeyError(f"{claim_id} already has a checker")
-        _CHECKERS[claim_id] = fn
+        CHECKERS[claim_id] = fn
         return fn
 
     return register
 
 
-def has_checker(claim_id: str) -> bool:
-    return claim_id in _CHECKERS
+@dataclass
+class Tally:
+    """Counts of outcomes a law records while it runs (reported as ``details``)."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def add(self, key: str, k: int = 1) -> None:
+        self.counts[key] = self.counts.get(key, 0) + k
+
+    def __getitem__(self, key: str) -> int:
+        return self.counts.get(key, 0)
 
 
-def run_claim(claim_id: str, config: RunConfig) -> ClaimResult:
-    """Run one checker. A checker that crashes is reported, not hidden."""
-    if claim_id not in CATALOGUE:
-        raise KeyError(claim_id)
-    start = time.perf_counter()
-    fn = _CHECKERS.get(claim_id)
-    if fn is None:
-        result = ClaimResult(claim_id, "unresolved", "not yet checked", method="none")
-    else:
-        try:
-            result = fn(config)
-        except Exception as exc:  # a checker bug must surface as such, not as a verdict
-            tb = traceback.format_exception_only(type(exc), exc)[-1].strip()
-            result = ClaimResult(claim_id, "unresolved", f"checker error: {tb}", method="error")
-    result.seconds = time.perf_counter() - start
-    if result.id != claim_id:
-        raise RuntimeError(f"checker for {claim_id} returned a result for {result.id}")
-    return result
+@dataclass
+class ClaimResult:
+    """Transitional: the hand-built result of a checker not yet written as a Property.
 
+    The runner accepts it while checkers move to Properties; new checkers never build it.
+    """
 
-def select(ids: Iterable[str] = (), paper: str | None = None) -> list[str]:
-    """Catalogue ids in catalogue order, filtered by explicit ids and/or paper."""
-    wanted = list(ids)
-    out = [cid for cid in CATALOGUE if (paper is None or cid.split(".")[0] == paper)]
-    if wanted:
-        out = [cid for cid in out if cid in wanted]
-    return out
+    id: str
+    verdict: str
+    evidence: str
+    reading: str | None = None
+    method: str = ""
+    cases: int | None = None
+    counterexample: dict[str, Any] | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+    seconds: float = 0.0

@@ -1,7 +1,7 @@
-"""Claims: the catalogue, the registry, and the checker modules (one per paper part).
+"""Verification: run each catalogued claim's Property and report its verdict.
 
-Importing this package imports every checker module listed in ``CHECKER_MODULES`` so
-that their ``@checker`` registrations take effect.
+Importing this package imports every paper's checker module so that their
+``@checker`` registrations take effect.
 """
 
 from __future__ import annotations
@@ -9,7 +9,9 @@ from __future__ import annotations
 import importlib
 
 from pdpsym.papers.catalogue import CATALOGUE, PAPERS
-from pdpsym.papers.claim import ClaimResult, RunConfig, checker, run_claim, select
+from pdpsym.papers.claim import Method, RunConfig, Verdict
+from pdpsym.verify.result import ClaimResult
+from pdpsym.verify.runner import evaluate, run_claim, select
 
 CHECKER_MODULES: tuple[str, ...] = (
     "pdpsym.papers.dmkb2020.claims",
@@ -23,4 +25,14 @@ CHECKER_MODULES: tuple[str, ...] = (
 for _name in CHECKER_MODULES:
     importlib.import_module(_name)
 
-__all__ = ["CATALOGUE", "PAPERS", "ClaimResult", "RunConfig", "checker", "run_claim", "select"]
+__all__ = [
+    "CATALOGUE",
+    "PAPERS",
+    "ClaimResult",
+    "Method",
+    "RunConfig",
+    "Verdict",
+    "evaluate",
+    "run_claim",
+    "select",
+]

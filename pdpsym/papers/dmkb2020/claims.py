@@ -47,7 +47,14 @@ from pdpsym.mechanisms.finite import (
     random_scenario,
     table_mechanism,
 )
-from pdpsym.papers.claim import ClaimResult, RunConfig, checker
+from pdpsym.papers.claim import (
+    ClaimResult,
+    Counterexample,
+    Exhaustive,
+    Property,
+    RunConfig,
+    checker,
+)
 from pdpsym.papers.dmkb2020 import definitions as defs
 from pdpsym.papers.dmkb2020.composition import (
     InfConvention,
@@ -129,43 +136,30 @@ def _pmfs(outputs: int, den: int) -> Iterator[dict[Any, Fraction]]:
 
 
 @checker("dmkb2020.lemma1")
-def check_lemma1(config: RunConfig) -> ClaimResult:
+def check_lemma1(config: RunConfig) -> Property:
     den = config.count(3, 5)
     outputs = config.count(3, 4)
     eps_list = (Eps.of(0), Eps.log(2), Eps.of(Fraction(1, 2)))
-    cases = 0
-    for p in _pmfs(outputs, den):
-        for q in _pmfs(outputs, den):
-            for eps in eps_list:
-                cases += 1
-                by_sets = sup_over_sets(p, q, eps)
-                hs = hockey_stick(p, q, eps)
-                ex = plrv_expectation(p, q, eps)
-                if not (by_sets == hs == ex):
-                    return ClaimResult(
-                        "dmkb2020.lemma1",
-                        "refuted",
-                        "sup over sets differs from the PLRV expectation",
-                        method="exhaustive",
-                        cases=cases,
-                        counterexample={
-                            "P": _pmf_json(p),
-                            "Q": _pmf_json(q),
-                            "epsilon": str(eps),
-                            "sup_X": str(by_sets),
-                            "E[max(0,1-e^(eps-L))]": str(ex),
-                        },
-                    )
-    return ClaimResult(
-        "dmkb2020.lemma1",
-        "supported",
-        f"for every ordered pair of PMFs on {outputs} outputs with denominator {den} (zeros, so "
-        f"infinite PLRVs, included) and ε ∈ {{0, ln 2, 1/2}}: max over all {2**outputs} sets X "
-        "of P(X) - e^ε Q(X) = Σ max(0, P - e^ε Q) = E_P[max(0, 1 - e^(ε-L))], exactly "
+
+    def cases(_: RunConfig) -> Iterator[tuple[Any, ...]]:
+        return itertools.product(_pmfs(outputs, den), _pmfs(outputs, den), eps_list)
+
+    def law(case: tuple[Any, ...]) -> object:
+        p, q, eps = case
+        by_sets, ex = sup_over_sets(p, q, eps), plrv_expectation(p, q, eps)
+        if by_sets == hockey_stick(p, q, eps) == ex:
+            return True
+        return Counterexample(P=p, Q=q, epsilon=eps, sup_X=by_sets, **{"E[max(0,1-e^(eps-L))]": ex})
+
+    return Exhaustive(
+        law,
+        cases,
+        fails="sup over sets differs from the PLRV expectation",
+        holds=f"for every ordered pair of PMFs on {outputs} outputs with denominator {den} (zeros, "
+        f"so infinite PLRVs, included) and ε ∈ {{0, ln 2, 1/2}}: max over all {2**outputs} sets "
+        "X of P(X) - e^ε Q(X) = Σ max(0, P - e^ε Q) = E_P[max(0, 1 - e^(ε-L))], exactly "
         "(transcendental e^ε decided by ExpPoly signs). Applied to both ordered pairs this is "
         "Definition 1, hence the (ε,δ)-DP reformulation.",
-        method="exhaustive",
-        cases=cases,
     )
 
 
