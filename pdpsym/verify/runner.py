@@ -103,10 +103,22 @@ def _run_symbolic(prop: Symbolic) -> Outcome:
     details = prop.details() if prop.details else {}
     if bad is not None:
         return Outcome(
-            Verdict.REFUTED, Method.SYMBOLIC, prop.fails, prop.cases, bad, prop.reading, details
+            Verdict.REFUTED,
+            Method.SYMBOLIC,
+            _text(prop.fails, prop.cases),
+            prop.cases,
+            bad,
+            prop.reading,
+            details,
         )
     return Outcome(
-        Verdict.PROVED, Method.SYMBOLIC, prop.holds, prop.cases, None, prop.reading, details
+        Verdict.PROVED,
+        Method.SYMBOLIC,
+        _text(prop.holds, prop.cases),
+        prop.cases,
+        None,
+        prop.reading,
+        details,
     )
 
 
@@ -137,9 +149,7 @@ def _run_all(prop: AllOf, config: RunConfig) -> Outcome:
     for o in outs:
         details.update(o.details)
     evidence = (
-        prop.holds.format(cases=_sum_cases(outs), **details)
-        if prop.holds
-        else "; ".join(o.evidence for o in outs)
+        _text(prop.holds, _sum_cases(outs)) if prop.holds else "; ".join(o.evidence for o in outs)
     )
     return Outcome(
         verdict,
