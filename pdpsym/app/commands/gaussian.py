@@ -9,7 +9,7 @@ from typing import Any
 
 from pdpsym.app.tables import render
 from pdpsym.core.certify import certify
-from pdpsym.core.encode import print_json
+from pdpsym.app.output import print_json
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_positive, parse_rational
 from pdpsym.models.gaussian import GaussianModel

@@ -11,7 +11,7 @@ import sympy
 
 from pdpsym.app.readers import load_discrete
 from pdpsym.app.tables import FORMATS, render
-from pdpsym.core.encode import print_json
+from pdpsym.app.output import print_json
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_int
 from pdpsym.mechanisms.laplace import LinearQuery, parse_lambda

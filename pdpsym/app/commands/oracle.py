@@ -24,7 +24,7 @@ from pdpsym.app.oracle import (
     write_vectors,
 )
 from pdpsym.app.progress import Progress
-from pdpsym.core.encode import print_json
+from pdpsym.app.output import print_json
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
 from pdpsym.mechanisms.laplace import parse_lambda

@@ -16,7 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from pdpsym.core.encode import print_json, value_json
+from pdpsym.app.output import print_json, value_json
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
 from pdpsym.mechanisms.counting import (

@@ -13,7 +13,7 @@ from pdpsym.app.progress import Progress
 from pdpsym.app.readers import load_discrete, read_model_object
 from pdpsym.app.tables import render
 from pdpsym.core.certify import certify
-from pdpsym.core.encode import print_json
+from pdpsym.app.output import print_json
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_int, parse_rational
 from pdpsym.mechanisms.laplace import LinearQuery, parse_lambda

@@ -1,4 +1,4 @@
-"""JSON output in the ARCHITECTURE.md forms.
+"""JSON output of the commands: one object on stdout.
 
 Exact values are printed as ``{"exact": ..., "decimal": ..., "enclosure": [lo, hi]}``.
 """
