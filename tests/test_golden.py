@@ -16,9 +16,12 @@ import json
 import os
 import sys
 import tempfile
+from fractions import Fraction
 from pathlib import Path
 
+import mpmath
 import pytest
+from oracle import eq2_bruteforce
 
 from pdpsym.app.cli import main
 from pdpsym.papers.li2019.examples import li2019_table
@@ -111,9 +114,24 @@ def _compare(path: Path, actual: str) -> None:
     )
 
 
+# Li et al. Tables II/III (Examples 2-4), typed from the paper: P(x1, x2) per cell.
+PAPER_CELLS = {
+    "a": {("0", "0"): "3/10", ("0", "1"): "1/5", ("1", "0"): "1/5", ("1", "1"): "3/10"},
+    "b": {("0", "0"): "1/5", ("0", "1"): "3/10", ("1", "0"): "3/10", ("1", "1"): "1/5"},
+    "c": {("0", "0"): "1/2", ("1", "1"): "1/2"},
+    "d": {("0", "0"): "1/2", ("5", "1"): "1/2"},
+}
+
+
 @pytest.mark.parametrize("table", TABLES)
-def test_models_match_the_library_tables(table):
-    _compare(MODELS / f"table_{table}.json", model_text(table))
+def test_model_files_and_library_tables_are_the_papers(table):
+    obj = json.loads((MODELS / f"table_{table}.json").read_text(encoding="utf-8"))
+    cells = {(r[0], r[1]): r[2] for r in obj["rows"] if r[2] != "0"}
+    assert obj["variables"] == ["x1", "x2"] and cells == PAPER_CELLS[table]
+    lib = li2019_table(table)
+    assert {tuple(str(v) for v in row): str(p) for row, p in lib.probs.items() if p} == PAPER_CELLS[
+        table
+    ]
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -135,3 +153,21 @@ if __name__ == "__main__":
         raise SystemExit(2)
     for p in regenerate():
         print(p.relative_to(GOLDEN.parent.parent))
+
+
+@pytest.mark.parametrize(
+    ("name", "table", "known", "lam"),
+    [
+        ("leakage-a-x1.json", "a", (), Fraction(1)),
+        ("leakage-b-x1-knows-x2.json", "b", ("x2",), Fraction(1)),
+        ("leakage-b-x1-lam-1_2.json", "b", (), Fraction(1, 2)),
+        ("leakage-d-x1.json", "d", (), Fraction(1)),
+    ],
+)
+def test_golden_leakage_values_agree_with_the_brute_force(name, table, known, lam):
+    # Independent source: tests/oracle.py's mpmath dense-grid Eq. 2 (no breakpoint lemma).
+    value = json.loads((GOLDEN / name).read_text(encoding="utf-8"))["value"]
+    brute = eq2_bruteforce(li2019_table(table), "x1", known, lam)
+    assert brute is not None
+    with mpmath.workdps(50):
+        assert abs(mpmath.mpf(value["decimal"]) - brute) < mpmath.mpf(10) ** -18

@@ -36,7 +36,6 @@ def test_lemma2_proof_script() -> None:
 def test_checkers_default(cid, verdict) -> None:
     r = run_claim(cid, RunConfig())
     assert r.verdict == verdict, r.evidence
-    assert r.seconds < 1.0
     assert r.cases and r.cases > 0
 
 

@@ -42,7 +42,6 @@ def test_checker_verdict(claim_id: str) -> None:
     assert r.evidence
     if r.verdict in ("refuted", "erratum"):
         assert r.counterexample
-    assert r.seconds < 2.5  # default runs take < 1 s unloaded; margin for a busy CI box
 
 
 def test_thm6_counterexample_is_the_and_gate() -> None:

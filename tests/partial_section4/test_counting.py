@@ -6,6 +6,7 @@ import itertools
 import math
 from fractions import Fraction
 
+import mpmath
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -74,7 +75,21 @@ def test_arb_path_matches_exact_path(monkeypatch: pytest.MonkeyPatch) -> None:
     balls = counting_delta(ps, eps)
     assert certify(exact.value, 25).decimal == certify(balls.value, 25).decimal
     law_h = CountLaw((Fraction(1, 10),) * 30)  # a fresh law: homogeneous ratio recurrence
-    assert certify(counting_delta_fast(law_h, eps), 25).decimal
+    # Independent source: mpmath at 50 digits, S ~ Bin(30, 1/10) for the other records,
+    # delta = max over both orders of sum_o max(0, P(o) - e^eps Q(o)) with P = law of S + 1,
+    # Q = law of S (the hockey-stick form of Lemma 1).
+    with mpmath.workdps(50):
+        pm = [
+            mpmath.binomial(30, k) * mpmath.mpf("0.1") ** k * mpmath.mpf("0.9") ** (30 - k)
+            for k in range(31)
+        ]
+        P, Q, E = dict(enumerate(pm, start=1)), dict(enumerate(pm)), mpmath.exp(mpmath.mpf(1) / 5)
+        outs = set(P) | set(Q)
+        brute = max(
+            mpmath.fsum(max(0, P.get(o, 0) - E * Q.get(o, 0)) for o in outs),
+            mpmath.fsum(max(0, Q.get(o, 0) - E * P.get(o, 0)) for o in outs),
+        )
+        assert certify(counting_delta_fast(law_h, eps), 25).decimal == mpmath.nstr(brute, 25)
 
 
 def test_known_records_are_dropped() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from fractions import Fraction
 
 import pytest
@@ -42,11 +41,9 @@ def result(cid: str):  # one default run per claim for the whole module
 
 @pytest.mark.parametrize(("cid", "verdict"), sorted(EXPECTED.items()))
 def test_verdicts_default_run(cid: str, verdict: str) -> None:
-    t = time.perf_counter()
     res = result(cid)
     assert res.verdict == verdict, res.evidence
     assert res.cases and res.cases > 0
-    assert time.perf_counter() - t < 10  # < 1 s unloaded; generous under CI load
 
 
 def test_sec7_runs_and_reports_findings() -> None:

@@ -1,0 +1,55 @@
+"""The catalogue: every id has a checker, `verify --list` prints it, docs/claims.md is fresh."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import re
+from pathlib import Path
+
+from pdpsym.app.cli import main
+from pdpsym.papers.claim import CHECKERS
+from pdpsym.verify import CATALOGUE
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "claims.md"
+
+
+def _run(*argv: str) -> str:
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        assert main(list(argv)) == 0
+    return buf.getvalue()
+
+
+def test_every_catalogued_claim_has_a_checker() -> None:
+    assert sorted(CATALOGUE) == sorted(CHECKERS)
+    assert len(CATALOGUE) >= 68  # the catalogue only grows
+
+
+def test_ids_name_their_paper_and_sections_are_given() -> None:
+    for cid, c in CATALOGUE.items():
+        assert re.fullmatch(r"(li2019|dmkb2020|lmm2016)\.[a-z0-9.]+", cid)
+        assert c.paper == cid.split(".")[0] and c.section and c.label and c.statement
+
+
+def test_list_json_has_every_id_in_order() -> None:
+    got = json.loads(_run("verify", "--list", "--json"))["claims"]
+    assert [c["id"] for c in got] == list(CATALOGUE)
+
+
+def test_docs_claims_md_is_generated_from_the_catalogue() -> None:
+    assert DOCS.read_text(encoding="utf-8") == _run("verify", "--list"), (
+        "docs/claims.md is stale: regenerate with `pdpsym verify --list > docs/claims.md`"
+    )
+
+
+def test_text_output_ends_with_the_summary_and_prints_counterexamples_as_json() -> None:
+    out = _run("verify", "--claim", "li2019.thm4", "--claim", "li2019.eq3")
+    # li2019.thm4 is an erratum (frozen record), li2019.eq3 holds
+    summary = [ln for ln in out.splitlines() if re.fullmatch(r"\d+ claims: .*", ln)]
+    assert len(summary) == 1
+    assert summary[0].endswith("1 erratum, 0 unresolved")
+    cx = [ln for ln in out.splitlines() if ln.startswith("li2019.thm4 counterexample: ")]
+    assert len(cx) == 1
+    assert isinstance(json.loads(cx[0].split(": ", 1)[1]), dict)
