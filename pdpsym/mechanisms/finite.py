@@ -1,164 +1,24 @@
-"""Finite data-generating distributions and mechanisms with exact PMFs (Desfontaines et al.).
+"""Finite mechanisms with exact PMFs (Desfontaines et al. Sections 2-3, Table 1).
 
-Desfontaines, Mohammadi, Krahmer, Basin, "Differential privacy with partial knowledge",
-Sections 2-3 and Table 1: a distribution ``theta`` generates a database ``D`` of ``n``
-records together with the attacker's partial knowledge ``B``; a mechanism ``M`` maps a
-database to a distribution over outputs (possibly the special output ``⊥``).
-
-Here both are finite and exact:
-
-* a :class:`Scenario` is a PMF over pairs ``(D, B)`` with rational probabilities summing
-  to exactly 1 (``D`` a tuple of ``n`` hashable records, ``B`` any hashable value);
-  constructors cover independent records (Bernoulli / Poisson-binomial or arbitrary
-  per-record PMFs) with ``B`` = the records at a fixed index set ("k fixed records",
-  Proposition 6), and arbitrary exact joints;
-* a mechanism is a callable ``D -> {output: probability}`` (an exact conditional PMF).
-
-Conditioning ``theta | D(i)=a, B=b`` is exact. Conditioning on an event of probability
-zero is refused (the paper's "compatible" condition, Definition 3).
+A mechanism ``M`` maps a database (a tuple of records) to an exact distribution over
+outputs, possibly the special output ``⊥``: a callable ``D -> {output: probability}``.
+This module builds them (deterministic, table, composition, post-processing, mixture),
+pushes a :class:`~pdpsym.models.scenario.Scenario` through one (:func:`output_pmf`),
+and draws small random scenarios and mechanisms for the checkers.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.core.errors import InputError
+from pdpsym.models.scenario import PMF, Database, Scenario
 
 BOTTOM = "⊥"
 
-Database = tuple[Any, ...]
-PMF = dict[Any, Fraction]
 Mechanism = Callable[[Database], Mapping[Any, Fraction]]
-
-
-def check_pmf(pmf: Mapping[Any, Any], field: str) -> PMF:
-    """Validate an exact PMF: rational, non-negative, summing to exactly 1; drop zeros."""
-    out: PMF = {}
-    total = Fraction(0)
-    for k, p in pmf.items():
-        if not isinstance(p, Fraction | int) or isinstance(p, bool):
-            raise InputError(field, f"probability of {k!r} is not an exact rational: {p!r}")
-        p = Fraction(p)
-        if p < 0:
-            raise InputError(field, f"negative probability {p} for {k!r}")
-        total += p
-        if p:
-            out[k] = out.get(k, Fraction(0)) + p
-    if total != 1:
-        raise InputError(field, f"probabilities sum to {total}, not 1")
-    return out
-
-
-@dataclass(frozen=True, eq=False)
-class Scenario:
-    """An exact distribution ``theta`` over ``(D, B)``: database and partial knowledge."""
-
-    n: int
-    joint: Mapping[tuple[Database, Any], Fraction]
-
-    # --- constructors ------------------------------------------------------------
-
-    @classmethod
-    def from_joint(cls, joint: Mapping[tuple[Database, Any], Any]) -> Scenario:
-        pmf = check_pmf(joint, "theta")
-        sizes = {len(d) for d, _ in pmf}
-        if len(sizes) != 1:
-            raise InputError("theta", "databases must all have the same number of records")
-        return cls(sizes.pop(), pmf)
-
-    @classmethod
-    def from_databases(
-        cls,
-        databases: Mapping[Database, Any],
-        knowledge: Callable[[Database], Any] = lambda d: (),
-    ) -> Scenario:
-        """``theta`` from a PMF over databases and a deterministic partial knowledge ``B(D)``."""
-        pmf = check_pmf(databases, "theta")
-        joint: dict[tuple[Database, Any], Fraction] = {}
-        for d, p in pmf.items():
-            key = (tuple(d), knowledge(tuple(d)))
-            joint[key] = joint.get(key, Fraction(0)) + p
-        return cls.from_joint(joint)
-
-    @classmethod
-    def independent(
-        cls, records: Sequence[Mapping[Any, Any]], known: Iterable[int] = ()
-    ) -> Scenario:
-        """Independent records with the given PMFs; ``B`` = the records at ``known``."""
-        pmfs = [check_pmf(r, f"records[{k}]") for k, r in enumerate(records)]
-        known_idx = tuple(sorted(set(known)))
-        for j in known_idx:
-            if not 0 <= j < len(pmfs):
-                raise InputError("known", f"index {j} out of range")
-        dbs: dict[Database, Fraction] = {}
-        for combo in itertools.product(*(sorted(p.items(), key=repr) for p in pmfs)):
-            prob = Fraction(1)
-            for _, p in combo:
-                prob *= p
-            dbs[tuple(v for v, _ in combo)] = prob
-        return cls.from_databases(dbs, lambda d: tuple(d[j] for j in known_idx))
-
-    @classmethod
-    def bernoulli(cls, ps: Sequence[Any], known: Iterable[int] = ()) -> Scenario:
-        """Independent Bernoulli(p_i) records (Poisson-binomial count); ``B`` = known records."""
-        recs = []
-        for k, p in enumerate(ps):
-            p = Fraction(p)
-            if not 0 <= p <= 1:
-                raise InputError(f"p[{k}]", "must lie in [0, 1]")
-            recs.append({0: 1 - p, 1: p})
-        return cls.independent(recs, known)
-
-    # --- queries -----------------------------------------------------------------
-
-    def record_values(self, i: int) -> list[Any]:
-        """Values of ``D(i)`` with positive probability, in a stable order."""
-        return sorted({d[i] for d, _ in self.joint}, key=repr)
-
-    def knowledge_values(self) -> list[Any]:
-        return sorted({b for _, b in self.joint}, key=repr)
-
-    def prob_record(self, i: int, a: Any) -> Fraction:
-        return sum((p for (d, _), p in self.joint.items() if d[i] == a), Fraction(0))
-
-    def prob_knowledge_given(self, i: int, a: Any, bhat: Any) -> Fraction:
-        """``P[B = bhat | D(i) = a]``."""
-        pa = self.prob_record(i, a)
-        if pa == 0:
-            raise InputError("a", f"D({i}) = {a!r} has probability zero")
-        num = sum((p for (d, b), p in self.joint.items() if d[i] == a and b == bhat), Fraction(0))
-        return num / pa
-
-    def compatible(self, i: int, a: Any, bhat: Any) -> bool:
-        """``P[B = bhat, D(i) = a] != 0`` (Definition 3)."""
-        return any(d[i] == a and b == bhat for (d, b) in self.joint)
-
-    def conditional(self, i: int, a: Any, bhat: Any | None = None) -> PMF:
-        """``P[D = . | D(i) = a]`` or ``P[D = . | D(i) = a, B = bhat]`` over databases."""
-        sel: dict[Any, Fraction] = {}
-        for (d, b), p in self.joint.items():
-            if d[i] == a and (bhat is None or b == bhat):
-                sel[d] = sel.get(d, Fraction(0)) + p
-        total = sum(sel.values(), Fraction(0))
-        if total == 0:
-            raise InputError("condition", f"D({i})={a!r}, B={bhat!r} has probability zero")
-        return {d: p / total for d, p in sel.items()}
-
-    def conditional_joint(self, i: int, a: Any) -> dict[tuple[Database, Any], Fraction]:
-        """``P[D = ., B = . | D(i) = a]``."""
-        pa = self.prob_record(i, a)
-        if pa == 0:
-            raise InputError("a", f"D({i}) = {a!r} has probability zero")
-        return {(d, b): p / pa for (d, b), p in self.joint.items() if d[i] == a}
-
-    def fully_compatible(self, i: int) -> bool:
-        """Every B value of positive probability is compatible with every value of D(i)."""
-        values = self.record_values(i)
-        return all(self.compatible(i, a, b) for a in values for b in self.knowledge_values())
 
 
 # --- mechanisms ------------------------------------------------------------------
