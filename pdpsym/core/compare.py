@@ -9,14 +9,17 @@ raised with the precision reached: never a guess.
 
 from __future__ import annotations
 
+import math
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TypeVar
 
 import numpy as np
 import sympy
 
-from pdpsym.core.certify import Exact, as_sympy, ball_endpoints, enclose, exact_rational
+from pdpsym.core.certify import Exact, as_sympy, enclose, exact_rational
 from pdpsym.core.errors import Undecided
 
 
@@ -45,13 +48,12 @@ def compare(a: Exact, b: Exact, start_prec: int = 64, max_prec: int = 4096) -> C
             if _symbolically_equal(a, b):
                 return Comparison(0, "symbolic", prec)
         x, y = enclose(a, prec), enclose(b, prec)
-        if x.is_finite() and y.is_finite():
-            xl, xh = ball_endpoints(x)
-            yl, yh = ball_endpoints(y)
-            if xh < yl:
-                return Comparison(-1, "interval", prec)
-            if yh < xl:
-                return Comparison(1, "interval", prec)
+        # arb's < and > hold only when the balls separate; comparing the balls directly
+        # (not their rational ends) keeps huge values such as e^(10^10) cheap
+        if x < y:
+            return Comparison(-1, "interval", prec)
+        if x > y:
+            return Comparison(1, "interval", prec)
         prec *= 2
     if _symbolically_equal(a, b):
         return Comparison(0, "symbolic", max_prec)
@@ -66,24 +68,96 @@ def _symbolically_equal(a: Exact, b: Exact) -> bool:
 T = TypeVar("T")
 
 
-def decided_max(values: Sequence[Exact]) -> tuple[int, Exact]:
-    """Index and value of a maximum, every comparison decided."""
+def _compare_sign(a: Exact, b: Exact) -> int:
+    return compare(a, b).sign
+
+
+def decided_argmax(values: Sequence[T], cmp: Callable[[T, T], int]) -> int:
+    """Index of the first maximum of ``values`` under a decided comparison ``cmp``
+    (``cmp(x, y)`` is the sign of ``x - y``). The one place a decided max is taken."""
     if not values:
         raise ValueError("max of an empty sequence")
     best = 0
     for k in range(1, len(values)):
-        if compare(values[k], values[best]).sign > 0:
+        if cmp(values[k], values[best]) > 0:
             best = k
+    return best
+
+
+def decided_argmin(values: Sequence[T], cmp: Callable[[T, T], int]) -> int:
+    """Index of the first minimum of ``values`` under a decided comparison ``cmp``."""
+    return decided_argmax(values, lambda x, y: cmp(y, x))
+
+
+def decided_max(values: Sequence[T], cmp: Callable[[T, T], int] | None = None) -> tuple[int, T]:
+    """Index and value of a maximum, every comparison decided (by :func:`compare` unless
+    ``cmp`` is given)."""
+    best = decided_argmax(values, cmp or _compare_sign)  # type: ignore[arg-type]
+    return best, values[best]
+
+
+def decided_min(values: Sequence[T], cmp: Callable[[T, T], int] | None = None) -> tuple[int, T]:
+    """Index and value of a minimum, every comparison decided."""
+    best = decided_argmin(values, cmp or _compare_sign)  # type: ignore[arg-type]
     return best, values[best]
 
 
 # Screening margin. Candidates are ranked by float64 values computed from exact inputs
 # with O(m) rounding steps (m << 10^6 terms); under the usual model of numpy's exp/log
-# (a few ulp) their absolute error is far below 1e-9 * (1 + |v|). Every candidate within
-# SCREEN_MARGIN of the float maximum is decided exactly, so float error only ever
-# widens the set of exactly decided candidates. Tests cross-check the screened result
-# against a fully exact search.
+# (a few ulp) the absolute error of a screened value is far below
+# 1e-9 * (1 + |v| + scale), where ``scale`` bounds the magnitude of every intermediate
+# quantity of the float computation (an error that cancellation cannot shrink). Every
+# candidate within SCREEN_MARGIN * (1 + |top| + scale) of the float maximum is decided
+# exactly, so float error only ever widens the set of exactly decided candidates. A
+# candidate whose float is not finite (overflow, underflow to log 0, inf - inf) cannot
+# be ranked: it is always decided exactly, never dropped. When ``scale`` itself is not
+# finite, or the float inputs were out of range, the floats rank nothing and every
+# candidate is decided exactly. Tests cross-check the screened result against a fully
+# exact search.
 SCREEN_MARGIN = 1e-7
+
+#: the smallest positive normal float64; below it a float has lost relative precision
+_TINY = sys.float_info.min
+
+
+def screen_tolerance(top: float, scale: float = 0.0, margin: float = SCREEN_MARGIN) -> float:
+    """How far below the float maximum ``top`` a candidate still has to be decided exactly.
+
+    ``scale`` bounds the magnitude of the intermediate quantities the floats were computed
+    from (see :data:`SCREEN_MARGIN`); the result is ``inf`` when nothing can be ranked.
+    """
+    if not (math.isfinite(top) and math.isfinite(scale)):
+        return math.inf
+    return margin * (1.0 + abs(top) + abs(scale))
+
+
+def screenable_float(q: Fraction | int) -> float | None:
+    """``float(q)`` when it is a normal float64 (or zero), else None.
+
+    A None means the float screen is meaningless for a computation that uses ``q``
+    (it overflows, or underflows into subnormals that have lost their relative
+    precision); the caller then decides every candidate exactly.
+    """
+    try:
+        f = float(q)
+    except OverflowError:
+        return None
+    if not math.isfinite(f) or (f != 0.0 and abs(f) < _TINY) or (f == 0.0 and q != 0):
+        return None
+    return f
+
+
+def float_array(values: np.ndarray) -> np.ndarray | None:
+    """The values as float64 (integer or object arrays), or None when one of them is out
+    of float range: a table with such entries cannot be screened in floats."""
+    arr = np.asarray(values)
+    if arr.dtype != object:
+        return arr.astype(float)
+    try:
+        out = arr.astype(float)
+    except OverflowError:
+        return None
+    return out if np.isfinite(out).all() else None
 
 
 def screen_then_decide(
@@ -92,20 +166,42 @@ def screen_then_decide(
     cmp: Callable[[T, T], int],
     margin: float = SCREEN_MARGIN,
     key_of: Callable[[int], object] | None = None,
+    *,
+    valid: np.ndarray | None = None,
+    scale: float = 0.0,
 ) -> tuple[int, T, int]:
     """Rank candidates by ``floats``; decide the maximum exactly among the near-ties.
+
+    ``valid`` (a boolean mask of the same size; default: every candidate) says which
+    candidates count. Without a mask, ``-inf`` marks a candidate that does not count
+    (the callers' convention for "no such candidate"); every other non-finite float
+    (``nan``, ``+inf``) is a candidate the floats could not rank. With a mask every
+    non-finite float of a valid candidate is unrankable. Unrankable candidates are
+    always decided exactly; ``scale`` widens the margin (see :data:`SCREEN_MARGIN`), and
+    ``scale = inf`` decides every valid candidate exactly.
 
     Returns ``(index, exact value, number of candidates decided exactly)``. ``key_of``
     (optional) gives a hashable key such that equal keys imply equal exact values, so
     that duplicated candidates are decided once.
     """
     flat = np.asarray(floats, dtype=float).ravel()
-    finite = np.isfinite(flat)
-    if not finite.any():
-        raise ValueError("no finite candidate")
-    top = float(flat[finite].max())
-    near = np.flatnonzero(finite & (flat >= top - margin * (1.0 + abs(top))))
-    near = near[np.argsort(-flat[near], kind="stable")]
+    if valid is None:
+        ok = ~np.isneginf(flat)
+    else:
+        ok = np.asarray(valid, dtype=bool).ravel()
+    finite = ok & np.isfinite(flat)
+    unrankable = ok & ~finite
+    if not ok.any():
+        raise ValueError("no candidate")
+    top = float(flat[finite].max()) if finite.any() else math.nan
+    tol = screen_tolerance(top, scale, margin)
+    if math.isinf(tol):
+        near = np.flatnonzero(ok)
+    else:
+        near = np.flatnonzero(finite & (flat >= top - tol))
+        # the float winner first (a good first guess), then the rest by float value
+        near = near[np.argsort(-flat[near], kind="stable")]
+        near = np.concatenate([near, np.flatnonzero(unrankable)])
     best_idx = int(near[0])
     best = exact_of(best_idx)
     seen = {key_of(best_idx)} if key_of else set()

@@ -23,7 +23,7 @@ from typing import Any
 import sympy
 from flint import arb, ctx
 
-from pdpsym.core.certify import MAX_PREC, arb_from_fraction, ball_endpoints
+from pdpsym.core.certify import MAX_PREC, arb_from_fraction
 from pdpsym.core.errors import Undecided
 
 
@@ -112,15 +112,47 @@ class ExpPoly:
             return 1
         if all(c < 0 for c in self.terms.values()):
             return -1
+        # e^{-top} > 0 does not change the sign: with the largest exponent at 0 the balls
+        # stay finite however large the exponents are (e^(10^40) is not an arb at any
+        # sensible precision; e^(-10^40) is a tiny ball).
+        poly = self.shift(-max(self.terms))
+        dominant = poly._dominant_sign()
+        if dominant:
+            return dominant
         prec = 64
         while prec <= max_prec:
-            lo, hi = ball_endpoints(self.arb(prec))
-            if lo > 0:
+            ball = poly.arb(prec)
+            if ball > 0:
                 return 1
-            if hi < 0:
+            if ball < 0:
                 return -1
             prec *= 2
         raise Undecided("sign of a non-zero exponential polynomial", max_prec)
+
+    def _dominant_sign(self) -> int:
+        """The sign of the top term when it outweighs all others together, else 0.
+
+        With the top exponent 0 and the next one ``a1 < 0``, the rest is at most
+        ``S e^{a1}`` (``S`` the sum of their |c|), so ``|c0| > S e^{a1}`` decides. It holds
+        when ``a1 < ln(|c0| / S)``; we test a rational lower bound of that log
+        (``ln y >= -k ln 2 > -7k/10`` for ``1/y <= 2^k``). Exact, and it settles the
+        widely spread exponents of extreme scales (``lambda = 10^-320``) without balls.
+        """
+        ordered = sorted(self.terms.items(), reverse=True)
+        (a0, c0), rest = ordered[0], ordered[1:]
+        if a0 != 0 or not rest:
+            return 0
+        total = sum(abs(c) for _, c in rest)
+        y = abs(c0) / total
+        if y >= 1:
+            bound = Fraction(0)
+        else:
+            inv = 1 / y
+            k = (inv.numerator // inv.denominator + 1).bit_length()  # 2^k > 1/y
+            bound = Fraction(-7 * k, 10)
+        if rest[0][0] < bound:
+            return 1 if c0 > 0 else -1
+        return 0
 
     def sympy(self) -> sympy.Expr:
         return sympy.Add(
@@ -155,6 +187,9 @@ class ExpPoly:
 
 
 _UNSET: Any = object()
+
+#: exponents up to this size are evaluated as they are (e^256 is an ordinary arb)
+_DIRECT_EXPONENT = 256
 
 
 class LogRatio:
@@ -212,8 +247,19 @@ class LogRatio:
         return LogRatio(self.num.shift(shift).scale(scale), self.den.shift(shift).scale(scale))
 
     def arb(self, prec: int) -> arb:
+        num, den = self.num.terms, self.den.terms
+        top_n, top_d = max(num), max(den)
+        if max(abs(top_n), abs(min(num)), abs(top_d), abs(min(den))) <= _DIRECT_EXPONENT:
+            with ctx.workprec(prec):
+                return self.num.arb(prec).log() - self.den.arb(prec).log()
+        # ln(num/den) = (top_n - top_d) + ln(num e^-top_n) - ln(den e^-top_d): shifted
+        # polynomials have exponents <= 0, so their balls are finite at any scale
         with ctx.workprec(prec):
-            return self.num.arb(prec).log() - self.den.arb(prec).log()
+            return (
+                arb_from_fraction(top_n - top_d)
+                + self.num.shift(-top_n).arb(prec).log()
+                - self.den.shift(-top_d).arb(prec).log()
+            )
 
     def sympy(self) -> sympy.Expr:
         m = self.monomial_ratio()

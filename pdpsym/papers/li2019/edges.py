@@ -41,7 +41,12 @@ import sympy
 from flint import arb, ctx
 
 from pdpsym.core.certify import Certified, certify
-from pdpsym.core.compare import SCREEN_MARGIN, screen_then_decide
+from pdpsym.core.compare import (
+    SCREEN_MARGIN,
+    float_array,
+    screen_then_decide,
+    screenable_float,
+)
 from pdpsym.core.expoly import ExpPoly, LogRatio, exp_ball
 from pdpsym.core.numbers import fraction_str
 from pdpsym.mechanisms.laplace import LinearQuery
@@ -462,34 +467,26 @@ class EdgeTables:
         # ordered pairs w_i a > w_i b, compared exactly (not in floats)
         pairs = np.stack([self._pairs[int(i)] for i in vi])  # (G, d_i, d_i)
         ok = (T > 0)[:, :, None, :] & (T > 0)[:, None, :, :] & pairs[:, :, :, None]
-        lam = float(self.lam)
-        Ms = M.astype(float)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            logM = np.log(Ms)
-            logT = np.log(T.astype(float))
-            floats = []
-            for rd in self.readings:
-                sgn = 1.0 if rd is EdgeReading.RIGHT else -1.0
-                ex = np.array([[sgn * float(v) / lam for v in self._wx[int(j)]] for j in vj])
-                terms = logM + ex[:, None, :, None]
-                top = terms.max(axis=2)
-                top = np.where(np.isfinite(top), top, 0.0)
-                L = top + np.log(np.exp(terms - top[:, :, None, :]).sum(axis=2)) - logT
-                if sgn > 0:
-                    d = L[:, :, None, :] - L[:, None, :, :]
-                else:
-                    d = L[:, None, :, :] - L[:, :, None, :]
-                floats.append(np.where(ok, d, np.nan))
-        F = np.stack(floats, axis=1).reshape(G, -1)  # (G, reading*a*b*ctx)
-        any_ok = ~np.isnan(F).all(axis=1)
-        hi_f = np.where(np.isnan(F), -np.inf, F)
-        lo_f = np.where(np.isnan(F), np.inf, F)
+        okF = np.stack([ok] * len(self.readings), axis=1).reshape(G, -1)
+        any_ok = okF.any(axis=1)
+        F, scale = self._screen_floats(M, T, vj)
+        if F is None:  # out of float range: every candidate is decided exactly
+            F = np.zeros(okF.shape)
+            scale = np.full(G, np.inf)
+        hi_f = np.where(okF, F, -np.inf)
+        lo_f = np.where(okF, F, np.inf)
         hi_idx, lo_idx = hi_f.argmax(axis=1), lo_f.argmin(axis=1)
         top_v = hi_f[np.arange(G), hi_idx]
         bot_v = lo_f[np.arange(G), lo_idx]
-        with np.errstate(invalid="ignore"):
-            n_hi = (hi_f >= (top_v - SCREEN_MARGIN * (1 + np.abs(top_v)))[:, None]).sum(axis=1)
-            n_lo = (lo_f <= (bot_v + SCREEN_MARGIN * (1 + np.abs(bot_v)))[:, None]).sum(axis=1)
+        with np.errstate(invalid="ignore", over="ignore"):
+            tol_hi = SCREEN_MARGIN * (1 + np.abs(top_v) + scale)
+            tol_lo = SCREEN_MARGIN * (1 + np.abs(bot_v) + scale)
+            n_hi = (hi_f >= (top_v - tol_hi)[:, None]).sum(axis=1)
+            n_lo = (lo_f <= (bot_v + tol_lo)[:, None]).sum(axis=1)
+        # a valid candidate whose float is not finite cannot be ranked (never dropped)
+        unranked = np.asarray(
+            (okF & ~np.isfinite(F)).any(axis=1) | ~np.isfinite(tol_hi + tol_lo), dtype=bool
+        )
         shape = (len(self.readings), d_i, d_i, M.shape[3])
         for g, S in enumerate(subsets):
             i, j = int(vi[g]), int(vj[g])
@@ -498,13 +495,52 @@ class EdgeTables:
                 self._extremes[key] = None
                 continue
             Mg = M[g]
+            if unranked[g]:
+                hi = self._decide(key, shape, F[g], okF[g], np.inf, Mg, 1)
+                lo = self._decide(key, shape, -F[g], okF[g], np.inf, Mg, -1)
+                self._extremes[key] = (hi, lo)
+                continue
             hi = self._locate(key, shape, int(hi_idx[g]), Mg)
             lo = self._locate(key, shape, int(lo_idx[g]), Mg)
             if n_hi[g] > 1:
-                hi = self._decide(key, shape, hi_f[g], Mg, 1)
+                hi = self._decide(key, shape, F[g], okF[g], float(scale[g]), Mg, 1)
             if n_lo[g] > 1:
-                lo = self._decide(key, shape, -lo_f[g], Mg, -1)
+                lo = self._decide(key, shape, -F[g], okF[g], float(scale[g]), Mg, -1)
             self._extremes[key] = (hi, lo)
+
+    def _screen_floats(
+        self, M: np.ndarray, T: np.ndarray, vj: np.ndarray
+    ) -> tuple[np.ndarray | None, np.ndarray]:
+        """Float64 impacts of every candidate of each group (readings, a, b, ctx) and the
+        magnitude of their intermediates per group (:data:`~pdpsym.core.compare.SCREEN_MARGIN`);
+        ``(None, _)`` when counts or exponents are out of float range."""
+        G = M.shape[0]
+        lam = screenable_float(self.lam)
+        Mf, Tf = float_array(M), float_array(T)
+        wx = [[screenable_float(v) for v in self._wx[int(j)]] for j in vj]
+        if lam is None or Mf is None or Tf is None or any(None in row for row in wx):
+            return None, np.full(G, np.inf)
+        floats = []
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+            logM = np.log(Mf)
+            logT = np.log(Tf)
+            for rd in self.readings:
+                sgn = 1.0 if rd is EdgeReading.RIGHT else -1.0
+                ex = sgn * np.array(wx, dtype=float) / lam
+                terms = logM + ex[:, None, :, None]
+                top = terms.max(axis=2)
+                top = np.where(np.isfinite(top), top, 0.0)
+                L = top + np.log(np.exp(terms - top[:, :, None, :]).sum(axis=2)) - logT
+                if sgn > 0:
+                    d = L[:, :, None, :] - L[:, None, :, :]
+                else:
+                    d = L[:, None, :, :] - L[:, :, None, :]
+                floats.append(d)
+            mag_ex = np.abs(np.array(wx, dtype=float) / lam).max(axis=1)
+            mag_m = np.where(np.isfinite(logM), np.abs(logM), 0.0).reshape(G, -1).max(axis=1)
+            mag_t = np.where(np.isfinite(logT), np.abs(logT), 0.0).reshape(G, -1).max(axis=1)
+        F = np.stack(floats, axis=1).reshape(G, -1)  # (G, reading*a*b*ctx)
+        return F, mag_ex + mag_m + mag_t
 
     def _locate(
         self, key: tuple[int, int, int], shape: tuple[int, ...], flat: int, M: np.ndarray
@@ -517,6 +553,8 @@ class EdgeTables:
         key: tuple[int, int, int],
         shape: tuple[int, ...],
         scores: np.ndarray,
+        valid: np.ndarray,
+        scale: float,
         M: np.ndarray,
         direction: int,
     ) -> EdgeValue:
@@ -525,6 +563,8 @@ class EdgeTables:
             scores,
             lambda flat: self._locate(key, shape, flat, M),
             lambda x, y: direction * compare_edges(x, y),
+            valid=valid,
+            scale=scale,
         )
         return best
 
@@ -576,8 +616,11 @@ class EdgeTables:
         sgn = 1 if self.readings[r] is EdgeReading.RIGHT else -1
         ma, mb = rows
         Ta, Tb = sum(ma), sum(mb)
+        expo = self._exponents(j, sgn)
+        # the common factor e^{-max} cancels in ln num - ln den and keeps every ball finite
+        top = max(expo) if abs(max(expo)) > 256 or abs(min(expo)) > 256 else Fraction(0)
         with ctx.workprec(prec):
-            E = [exp_ball(e, prec) for e in self._exponents(j, sgn)]
+            E = [exp_ball(e - top, prec) for e in expo]
             num = sum((arb(m * Tb) * e for m, e in zip(ma, E, strict=True) if m), arb(0))
             den = sum((arb(m * Ta) * e for m, e in zip(mb, E, strict=True) if m), arb(0))
             return num.log() - den.log() if sgn == 1 else den.log() - num.log()

@@ -37,7 +37,12 @@ import numpy as np
 import sympy
 
 from pdpsym.core.certify import Certified, certify
-from pdpsym.core.compare import SCREEN_MARGIN, screen_then_decide
+from pdpsym.core.compare import (
+    SCREEN_MARGIN,
+    float_array,
+    screen_then_decide,
+    screenable_float,
+)
 from pdpsym.core.errors import InputError
 from pdpsym.core.expoly import ExpPoly, LogRatio
 from pdpsym.core.numbers import fraction_str
@@ -327,7 +332,6 @@ def _leakage_of(
     supp = t.C > 0
     points = (t.base[:, :, None] + t.S[None, None, :])[supp]
     R = np.unique(points)
-    Rf = R.astype(float)
     # support range of each (a, k), for restricting r to the pair's union range
     sentinel = int(np.iinfo(np.int64).max)
     lo = np.where(supp, t.base[:, :, None] + t.S[None, None, :], sentinel).min(axis=2)
@@ -355,29 +359,22 @@ def _leakage_of(
         & (R[None, None, None, :] <= hi_ab[:, :, :, None])
     )
     n_cand = int(valid.sum())
-    if method == "exact":
-        idxs = np.flatnonzero(valid.ravel())
-        best_idx, best = int(idxs[0]), exact_of(int(idxs[0]))
-        for flat in idxs[1:]:
-            v = exact_of(int(flat))
-            if v.exact_compare(best) > 0:
-                best_idx, best = int(flat), v
-        decided = len(idxs)
-    else:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            logC = np.log(t.C.astype(float))
-            expo = -np.abs(
-                Rf[None, None, None, :]
-                - (t.base.astype(float)[:, :, None, None] + t.S.astype(float)[None, None, :, None])
-            ) / float(Dlam)
-            terms = logC[:, :, :, None] + expo
-            m = terms.max(axis=2)
-            logE = m + np.log(np.exp(terms - m[:, :, None, :]).sum(axis=2))
-            logcond = logE - np.log(P.astype(float))[:, :, None]
-            ratio = logcond[:, None, :, :] - logcond[None, :, :, :]
-        ratio = np.where(valid, ratio, -np.inf)
+    screen = None if method == "exact" else _screen_floats(t, R, Dlam, P)
+    if screen is None:
+        # every candidate decided exactly: the test oracle for the screen, and the path
+        # for scales at which floats cannot rank (lambda = 10^-320, counts beyond 10^308)
         best_idx, best, decided = screen_then_decide(
-            ratio, exact_of, lambda x, y: x.exact_compare(y), SCREEN_MARGIN, key_of
+            np.zeros(valid.size),
+            exact_of,
+            _exact_cmp,
+            key_of=None if method == "exact" else key_of,
+            valid=valid,
+            scale=math.inf,
+        )
+    else:
+        ratio, scale = screen
+        best_idx, best, decided = screen_then_decide(
+            ratio, exact_of, _exact_cmp, SCREEN_MARGIN, key_of, valid=valid, scale=scale
         )
     a, b, k, r = (int(x) for x in np.unravel_index(best_idx, (d_i, d_i, nK, len(R))))
     witness = Witness(
@@ -387,6 +384,45 @@ def _leakage_of(
         Fraction(int(R[r]), D),
     )
     return LeakageResult(adv, lam, "ok", best, witness, n_cand, decided)
+
+
+def _exact_cmp(x: LogRatio, y: LogRatio) -> int:
+    return x.exact_compare(y)
+
+
+def _screen_floats(
+    t: _Tables, R: np.ndarray, Dlam: Fraction, P: np.ndarray
+) -> tuple[np.ndarray, float] | None:
+    """Float64 values of every candidate ``(a, b, k, r)`` of Eq. 2 and the magnitude of the
+    intermediates (see :data:`~pdpsym.core.compare.SCREEN_MARGIN`); None when the inputs
+    are out of float range, so that no float can rank."""
+    dlam = screenable_float(Dlam)
+    C, Pf = float_array(t.C), float_array(P)
+    if dlam is None or C is None or Pf is None:
+        return None
+    # |r - f| in exact integers first: the float of a difference, not a difference of
+    # floats (values such as 10^20 + 1 would cancel)
+    dist = np.abs(R[None, None, None, :] - (t.base[:, :, None, None] + t.S[None, None, :, None]))
+    dist_f = float_array(dist)
+    if dist_f is None:
+        return None
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        expo = -dist_f / dlam
+        logC = np.log(C)
+        logP = np.log(Pf)
+        terms = logC[:, :, :, None] + expo
+        m = terms.max(axis=2)
+        logE = m + np.log(np.exp(terms - m[:, :, None, :]).sum(axis=2))
+        logcond = logE - logP[:, :, None]
+        ratio = logcond[:, None, :, :] - logcond[None, :, :, :]
+    finite_logC = logC[np.isfinite(logC)]
+    finite_logP = logP[np.isfinite(logP)]
+    scale = (
+        float(np.abs(expo).max(initial=0.0))
+        + float(np.abs(finite_logC).max(initial=0.0))
+        + float(np.abs(finite_logP).max(initial=0.0))
+    )
+    return ratio, scale
 
 
 def _config(domains: list[tuple[Fraction, ...]], k: int) -> tuple[Fraction, ...]:

@@ -1,0 +1,178 @@
+"""Sound screening at extreme scales (issue 10): floats rank, they never decide.
+
+At lambda = 1e-320 the float screen of Eq. 2 overflows (e^{1/lambda}); at 1e309 the
+scale itself is not a float; values of 10^20 or 10^30 cancel in float differences. In
+every case the answer must be the exact maximum, equal to the fully exact search and to
+an independent brute force written here (mpmath at a precision chosen for the scale).
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+
+from pdpsym.core.compare import screen_then_decide
+from pdpsym.core.expoly import ExpPoly, LogRatio
+from pdpsym.mechanisms.laplace import LinearQuery
+from pdpsym.models.joint import JointDistribution
+from pdpsym.papers.li2019.eq2 import leakage
+from pdpsym.papers.li2019.whg import max_exact, whg_from_distribution
+
+TABLE_A = [["0", "0", "3/10"], ["0", "1", "1/5"], ["1", "0", "1/5"], ["1", "1", "3/10"]]
+
+
+def _table_a(v: int = 1) -> JointDistribution:
+    """Li et al. Table (a) with the value 1 replaced by ``v``."""
+    rows = [[str(int(a) * v), str(int(b) * v), p] for a, b, p in TABLE_A]
+    return JointDistribution.from_rows(["x1", "x2"], rows)
+
+
+def _hand_value(v: int, lam: Fraction) -> LogRatio:
+    """Hand derivation for Table (a) scaled by v, A(x1, {}), sum query: at r = 0,
+    p(0 | x1=0) = 3/5 + 2/5 e^{-v/lam}, p(0 | x1=v) = 2/5 e^{-v/lam} + 3/5 e^{-2v/lam};
+    times e^{2v/lam}: ln (3 e^{2v/lam} + 2 e^{v/lam}) / (2 e^{v/lam} + 3). At r = v the
+    ratio is 1, and the reversed pair at r = 2v mirrors r = 0, so this is the sup."""
+    e = Fraction(v) / lam
+    return LogRatio(ExpPoly({2 * e: 3, e: 2}), ExpPoly({e: 2, 0: 3}))
+
+
+def _mp(q: Fraction) -> mpmath.mpf:
+    return mpmath.mpf(q.numerator) / q.denominator
+
+
+def _brute_force(model: JointDistribution, target: str, lam: Fraction, dps: int) -> mpmath.mpf:
+    """Eq. 2 for A(target, {}) with the sum query, by mpmath: every ordered pair of target
+    values, r over every support point, the midpoints between them and two far tails."""
+    names = model.variables
+    i = names.index(target)
+    by_x: dict[Fraction, list[tuple[Fraction, Fraction]]] = {}
+    for row, p in model.probs.items():
+        by_x.setdefault(row[i], []).append((sum(row, Fraction(0)), p))
+    fs = sorted({f for lst in by_x.values() for f, _ in lst})
+    rs = fs + [(a + b) / 2 for a, b in zip(fs, fs[1:], strict=False)]
+    rs += [fs[0] - 5, fs[-1] + 5]
+    with mpmath.workdps(dps):
+        lam_m = _mp(lam)
+
+        def dens(lst: list[tuple[Fraction, Fraction]], r: Fraction) -> mpmath.mpf:
+            tot = _mp(sum((p for _, p in lst), Fraction(0)))
+            return mpmath.fsum(_mp(p) / tot * mpmath.exp(-abs(_mp(r - f)) / lam_m) for f, p in lst)
+
+        best = None
+        for a in by_x:
+            for b in by_x:
+                if a == b:
+                    continue
+                for r in rs:
+                    v = mpmath.log(dens(by_x[a], r) / dens(by_x[b], r))
+                    best = v if best is None or v > best else best
+        return +best
+
+
+@pytest.mark.parametrize(
+    ("lam", "expected"),
+    [
+        # about 1/lam + ln(3/2): mpmath below, and the hand value's leading term
+        ("1e-320", "1.00000000000000000000000000000e+320"),
+        ("1e-400", "1.00000000000000000000000000000e+400"),
+        ("1e-40", "1.00000000000000000000000000000e+40"),
+        # about 1.2/lam (expand the hand value: ln (1 + 4/(5 lam)) - ln(1 - 2/(5 lam)))
+        ("1e309", "1.20000000000000000000000000000e-309"),
+    ],
+)
+def test_table_a_at_extreme_lambda(lam: str, expected: str) -> None:
+    q = Fraction(lam)
+    res = leakage(_table_a(), "x1", lam=q)
+    assert res.ok
+    assert res.require().exact_compare(_hand_value(1, q)) == 0
+    cert = res.certified(30)
+    assert cert.decimal == expected
+    # independent: mpmath brute force, inside the certified enclosure
+    bf = _brute_force(_table_a(), "x1", q, 500)
+    with mpmath.workdps(500):
+        assert mpmath.mpf(cert.enclosure[0]) <= bf <= mpmath.mpf(cert.enclosure[1])
+
+
+@pytest.mark.parametrize("v", [10**10, 10**20, 10**30])
+@pytest.mark.parametrize("lam", [Fraction(1), Fraction(1, 10**6), Fraction(10**25)])
+def test_value_ranges_up_to_1e30(v: int, lam: Fraction) -> None:
+    model = _table_a(v)
+    screened = leakage(model, "x1", lam=lam)
+    exact = leakage(model, "x1", lam=lam, method="exact")
+    assert screened.require().exact_compare(exact.require()) == 0
+    # the hand derivation (Table (a) scaled by v)
+    assert screened.require().exact_compare(_hand_value(v, lam)) == 0
+
+
+@pytest.mark.parametrize("offset", [0, 10**20, 10**30])
+@pytest.mark.parametrize("lam", [Fraction(1), Fraction(1, 10**320), Fraction(10**309)])
+def test_random_tables_screened_equals_exact(offset: int, lam: Fraction) -> None:
+    """3 x 3 tables with values near ``offset``: the screened search equals the fully exact
+    one, and both lie in the mpmath brute force's value (a translation does not change
+    Eq. 2 for the sum query, Li et al. Sec. III)."""
+    rng = random.Random(20261122 + offset % 97)
+    for _ in range(4):
+        vals = [offset + rng.randint(0, 3) for _ in range(3)]
+        vals = sorted(set(vals))
+        rows = []
+        for a in vals:
+            for b in vals:
+                rows.append([str(a), str(b), str(rng.randint(0, 4))])
+        total = sum(int(r[2]) for r in rows)
+        if total == 0:
+            continue
+        rows = [[a, b, f"{c}/{total}"] for a, b, c in rows]
+        model = JointDistribution.from_rows(["x1", "x2"], [r for r in rows if r[2][0] != "0"])
+        screened = leakage(model, "x1", lam=lam)
+        exact = leakage(model, "x1", lam=lam, method="exact")
+        assert screened.status == exact.status
+        if not screened.ok:
+            continue
+        assert screened.require().exact_compare(exact.require()) == 0
+        dps = 60 + 2 * max(len(str(lam.numerator)), len(str(lam.denominator)))
+        bf = _brute_force(model, "x1", lam, dps)
+        cert = screened.certified(20)
+        with mpmath.workdps(dps):
+            assert mpmath.mpf(cert.enclosure[0]) <= bf <= mpmath.mpf(cert.enclosure[1])
+
+
+@pytest.mark.parametrize("lam", [Fraction(1, 10**40), Fraction(1, 10**320), Fraction(10**309)])
+def test_whg_at_extreme_lambda(lam: Fraction) -> None:
+    """The WHG of Table (a): its largest Eq. 2 node is the hand value above; the edge
+    balls stay finite (no "ball is not finite")."""
+    g = whg_from_distribution(_table_a(), lam, LinearQuery.sum(["x1", "x2"]))
+    top = max_exact(list(g.nodes.values()))
+    assert top is not None and top.exact is not None
+    assert top.exact.require().exact_compare(_hand_value(1, lam)) == 0
+    for node in g.nodes.values():
+        assert node.chain_value is not None
+        float(node.chain_value)  # a finite ball: enclosing it does not raise
+
+
+def test_unrankable_candidates_are_decided_not_dropped() -> None:
+    """A NaN or +inf float is a candidate the floats could not rank: it is decided
+    exactly. Hand-made: the exact values are the integers 0..3, the floats hide the max."""
+    exact = [0, 3, 1, 2]
+    floats = np.array([0.0, np.nan, 1.0, np.inf])
+    idx, best, decided = screen_then_decide(
+        floats, lambda k: exact[k], lambda x, y: (x > y) - (x < y)
+    )
+    assert (idx, best) == (1, 3)
+    assert decided == 3  # the float winner 1.0 and the two unrankable ones
+    # -inf without a mask means "no candidate"; with a mask it is unrankable
+    floats = np.array([0.0, -np.inf])
+    assert screen_then_decide(floats, lambda k: exact[k], lambda x, y: x - y)[0] == 0
+    valid = np.array([True, True])
+    assert screen_then_decide(floats, lambda k: exact[k], lambda x, y: x - y, valid=valid)[0] == 1
+    # an infinite scale decides every valid candidate
+    _, best, decided = screen_then_decide(
+        np.array([5.0, 0.0, 0.0, 0.0]),
+        lambda k: exact[k],
+        lambda x, y: x - y,
+        scale=float("inf"),
+    )
+    assert (best, decided) == (3, 4)
