@@ -1,18 +1,94 @@
 """pdpsym: exact and certified privacy leakage under correlation and partial knowledge.
 
-Implements and checks, claim by claim:
+It computes, exactly, and checks claim by claim:
 
 * Li, Ren, Yang, Yang, "Impact of Prior Knowledge and Data Correlation on Privacy
-  Leakage: A Unified Analysis" (prior differential privacy, PDP) -- ``pdpsym.papers.li2019``;
-* Desfontaines, Mohammadi, Krahmer, Basin, "Differential privacy with partial
-  knowledge" -- ``pdpsym.papers.dmkb2020``;
-* Liu, Mittal, Mittal, "Dependence Makes You Vulnerable" -- ``pdpsym.papers.lmm2016``.
+  Leakage: A Unified Analysis" (prior differential privacy, PDP): :func:`leakage`
+  (Eq. 2), :func:`gaussian_leakage` (Theorem 6) -- :mod:`pdpsym.papers.li2019`;
+* Desfontaines, Mohammadi, Krahmer, Basin, "Differential Privacy with Partial
+  Knowledge": :func:`apkdp_delta`, :func:`ppkdp_delta` (Definitions 12-13) --
+  :mod:`pdpsym.papers.dmkb2020`;
+* Liu, Mittal, Mittal, "Dependence Makes You Vulnerable": :func:`dependent_dp_level`
+  (Definition 4) -- :mod:`pdpsym.papers.lmm2016`.
 
-Every number is exact (a rational or a sympy expression) or certified (an arb ball
-whose stated digits are certain); see ``pdpsym.core``.
+Every number is exact (a rational or a sympy expression) or certified (an arb ball whose
+stated digits are certain); see :mod:`pdpsym.core`.
+
+>>> import pdpsym as ps
+>>> m = ps.JointDistribution.from_rows(["x1", "x2"], [[0, 0, "1/2"], [1, 1, "1/2"]])
+>>> ps.leakage(m, target="x1", lam=1).expression()
+2
+>>> sc = ps.Scenario.from_model(m, knowledge=["x2"])
+>>> ps.apkdp_delta(sc, ps.mechanisms.count(), ps.Eps.log(2)).delta.sympy()
+0
 """
 
-from pdpsym.core.errors import InputError
+from __future__ import annotations
 
-__all__ = ["InputError", "__version__"]
-__version__ = "0.1.0"
+from pdpsym import mechanisms
+from pdpsym.app.readers import load_model
+from pdpsym.core.errors import InputError, Undecided
+from pdpsym.loss.plrv import Eps, apkdp_delta, ppkdp_delta
+from pdpsym.mechanisms.laplace import LinearQuery
+from pdpsym.models.gaussian import GaussianModel
+from pdpsym.models.joint import JointDistribution
+from pdpsym.models.scenario import Scenario
+from pdpsym.papers.catalogue import CATALOGUE
+from pdpsym.papers.li2019.eq2 import leakage
+from pdpsym.papers.li2019.gaussian import gaussian_leakage
+from pdpsym.papers.lmm2016.dependence import DependenceReading
+from pdpsym.papers.lmm2016.mechanism import DDPReading, dependent_dp_level
+from pdpsym.verify import ClaimResult, RunConfig, run_claim, select
+
+__version__ = "0.2.0"
+
+
+def verify(
+    claim_id: str | None = None, *, thorough: bool = False, seed: int = 20191
+) -> ClaimResult | list[ClaimResult]:
+    """Run one catalogued claim's checker, or every claim's when ``claim_id`` is None.
+
+    Args:
+        claim_id: a catalogue id such as ``"dmkb2020.thm4"`` (``CATALOGUE`` lists them).
+        thorough: run the larger case classes.
+        seed: the seed of the case generators.
+
+    Returns:
+        One :class:`ClaimResult` (verdict, method, cases, evidence, counterexample), or
+        the list of all of them in catalogue order.
+
+    >>> import pdpsym as ps
+    >>> r = ps.verify("li2019.thm4")
+    >>> r.verdict.value, r.counterexample["printed_value"], r.counterexample["corrected_value"]
+    ('erratum', '2', '1')
+    """
+    config = RunConfig(thorough=thorough, seed=seed)
+    if claim_id is not None:
+        if claim_id not in CATALOGUE:
+            raise InputError("claim_id", f"unknown claim id {claim_id!r}")
+        return run_claim(claim_id, config)
+    return [run_claim(cid, config) for cid in select()]
+
+
+__all__ = [
+    "CATALOGUE",
+    "ClaimResult",
+    "DDPReading",
+    "DependenceReading",
+    "Eps",
+    "GaussianModel",
+    "InputError",
+    "JointDistribution",
+    "LinearQuery",
+    "Scenario",
+    "Undecided",
+    "__version__",
+    "apkdp_delta",
+    "dependent_dp_level",
+    "gaussian_leakage",
+    "leakage",
+    "load_model",
+    "mechanisms",
+    "ppkdp_delta",
+    "verify",
+]

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pdpsym.core.errors import InputError
+from pdpsym.models.gaussian import GaussianModel
 from pdpsym.models.joint import JointDistribution
 
 PROB_COLUMNS = ("p", "prob", "probability")
@@ -64,4 +65,15 @@ def load_discrete(path: str | Path) -> JointDistribution:
     obj = read_model_object(path)
     if "cov" in obj or "mean" in obj:
         raise InputError("MODEL", "this is a Gaussian model; use `pdpsym gaussian`")
+    return JointDistribution.from_json_object(obj)
+
+
+def load_model(path: str | Path) -> JointDistribution | GaussianModel:
+    """Load a model file: a discrete joint distribution, or a Gaussian model (``cov``).
+
+    JSON, TOML or CSV by extension; numbers are strings parsed exactly ("3/10", "0.3").
+    """
+    obj = read_model_object(path)
+    if "cov" in obj or "mean" in obj:
+        return GaussianModel.from_json_object(obj)
     return JointDistribution.from_json_object(obj)

@@ -34,6 +34,8 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any
 
+import sympy
+
 from pdpsym.core.errors import InputError
 from pdpsym.core.expoly import LogRatio
 from pdpsym.models.joint import JointDistribution
@@ -346,3 +348,57 @@ def laplace_satisfies(
     """Whether the Laplace mechanism is eps-DDP in the reading, decided exactly."""
     lr, _ = laplace_ddp_epsilon(mech, theta, reading, sets, dependence)
     return lr.exact_compare(exp_of(eps)) <= 0
+
+
+# --- the public entry point --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DDPLevel:
+    """The dependent-DP level of a mechanism: ``gamma = e^epsilon`` (None = unbounded)."""
+
+    gamma: Level
+    witness: Mapping[str, str]
+    reading: DDPReading
+
+    @property
+    def epsilon(self) -> sympy.Expr:
+        """``ln gamma`` exactly (``oo`` when unbounded)."""
+        return sympy.oo if self.gamma is None else sympy.log(sympy.Rational(self.gamma))
+
+
+def dependent_dp_level(
+    model: JointDistribution,
+    mechanism: Callable[[Database], Mapping[Hashable, Any]],
+    reading: DDPReading = DDPReading.NEIGHBOURS,
+    dependence: DependenceReading = DependenceReading.JOINT,
+    sets: Mapping[str, Sequence[str]] | None = None,
+) -> DDPLevel:
+    """The exact dependent-DP level of a finite mechanism on a correlated model.
+
+    Liu, Mittal, Mittal, Section V, Definition 4: the largest ratio
+    ``P[M(D) = o] / P[M(D') = o]`` over databases differing in one tuple and the tuples
+    that depend on it. ``reading`` picks the neighbour set (Definition 4 as printed, the
+    same inside the support of the model, or the conditional form of Eq. 11-12);
+    ``dependence`` picks how the dependent set is read (jointly or pairwise).
+
+    Args:
+        model: the joint distribution of the tuples.
+        mechanism: ``D -> {output: probability}`` for every database of the product of
+            the domains (exact probabilities).
+        reading: the neighbour reading.
+        dependence: the dependence reading.
+        sets: explicit dependent sets, name -> names (overrides ``dependence``).
+
+    Returns:
+        :class:`DDPLevel` with ``gamma``, ``epsilon = ln gamma`` and the witness.
+
+    >>> from pdpsym.models.joint import JointDistribution
+    >>> m = JointDistribution.from_rows(["a", "b"], [[0, 0, "1/2"], [1, 1, "1/2"]])
+    >>> keep = lambda d: {d: 1}  # release the database itself
+    >>> dependent_dp_level(m, keep).gamma is None  # deterministic: unbounded
+    True
+    """
+    fm = FiniteMechanism.from_function(model, mechanism)
+    gamma, witness = finite_ddp_level(fm, model, reading, sets, dependence)
+    return DDPLevel(gamma, witness, reading)

@@ -1,0 +1,142 @@
+"""The finite mechanisms a user names: a table, a count, thresholding, a histogram,
+randomized response.
+
+Each returns a mechanism in the sense of :mod:`pdpsym.mechanisms.finite`: a callable
+``D -> {output: exact probability}`` on databases ``D`` (tuples of records, in the order
+of the model's variables). They are the mechanisms of Desfontaines et al. Section 4
+(counting, Definition 15 thresholding) and the classic randomized response, exact.
+
+>>> from fractions import Fraction as F
+>>> threshold(1)((F(1), F(0)))
+{'⊥': Fraction(1, 1)}
+>>> threshold(1)((F(1), F(1)))
+{Fraction(2, 1): Fraction(1, 1)}
+>>> randomized_response("3/4", [[0, 1], [0, 1]])((0, 1))[(0, 1)]
+Fraction(9, 16)
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from pdpsym.core.errors import InputError
+from pdpsym.core.numbers import parse_rational
+from pdpsym.mechanisms.finite import BOTTOM, Mechanism
+from pdpsym.models.scenario import PMF, Database, check_pmf
+
+
+def _rational(value: Any, field: str) -> Fraction:
+    if isinstance(value, bool) or isinstance(value, float):
+        raise InputError(
+            field, f"expected an exact number (int, Fraction or string), got {value!r}"
+        )
+    if isinstance(value, int | Fraction):
+        return Fraction(value)
+    if isinstance(value, str):
+        return parse_rational(value, field)
+    raise InputError(field, f"expected an exact number, got {type(value).__name__}")
+
+
+def table(rows: Mapping[Database, Mapping[Any, Any]]) -> Mechanism:
+    """``M(o | D)`` given by an explicit table; each row must be an exact PMF.
+
+    Args:
+        rows: for each database (a tuple of records), its output PMF. Probabilities are
+            ints, Fractions or strings such as ``"1/3"``.
+
+    Returns:
+        The mechanism. A database missing from the table raises :class:`InputError`.
+
+    >>> m = table({(0,): {"yes": "1/3", "no": "2/3"}, (1,): {"yes": 1}})
+    >>> m((0,))["no"]
+    Fraction(2, 3)
+    """
+    checked: dict[Database, PMF] = {}
+    for d, pmf in rows.items():
+        field = f"mechanism[{d!r}]"
+        checked[tuple(d)] = check_pmf({o: _rational(p, field) for o, p in pmf.items()}, field)
+
+    def mech(d: Database) -> PMF:
+        try:
+            return checked[tuple(d)]
+        except KeyError:
+            raise InputError("mechanism", f"no row for database {tuple(d)!r}") from None
+
+    return mech
+
+
+def count(weights: Sequence[Any] | None = None) -> Mechanism:
+    """The noiseless linear query ``sum_k w_k D(k)`` (weights default to 1)."""
+    w = None if weights is None else [_rational(x, f"weights[{k}]") for k, x in enumerate(weights)]
+
+    def mech(d: Database) -> PMF:
+        ws = w if w is not None else [Fraction(1)] * len(d)
+        return {
+            sum((a * Fraction(x) for a, x in zip(ws, d, strict=True)), Fraction(0)): Fraction(1)
+        }
+
+    return mech
+
+
+def threshold(T: Any, weights: Sequence[Any] | None = None) -> Mechanism:
+    """Desfontaines et al. Definition 15: the count if it is ``> T``, else ``⊥``."""
+    t = _rational(T, "T")
+    inner = count(weights)
+
+    def mech(d: Database) -> PMF:
+        ((c, _),) = inner(d).items()
+        return {c if c > t else BOTTOM: Fraction(1)}
+
+    return mech
+
+
+def histogram() -> Mechanism:
+    """The count of each value: the sorted tuple of ``(value, count)`` pairs."""
+
+    def mech(d: Database) -> PMF:
+        counts: dict[Any, int] = {}
+        for x in d:
+            counts[x] = counts.get(x, 0) + 1
+        return {tuple(sorted(counts.items(), key=lambda kv: repr(kv[0]))): Fraction(1)}
+
+    return mech
+
+
+def randomized_response(keep: Any, domains: Sequence[Sequence[Any]]) -> Mechanism:
+    """Each record is kept with probability ``keep``, else replaced by a uniformly drawn
+    *other* value of its domain; the output is the tuple of reported values.
+
+    Args:
+        keep: the probability of reporting the true value, in [0, 1].
+        domains: the values each record can take (at least two each when keep < 1).
+    """
+    k = _rational(keep, "keep")
+    if not 0 <= k <= 1:
+        raise InputError("keep", "must lie in [0, 1]")
+    doms = [tuple(dom) for dom in domains]
+    for j, dom in enumerate(doms):
+        if len(dom) < 2 and k < 1:
+            raise InputError(f"domains[{j}]", "needs at least two values")
+
+    def mech(d: Database) -> PMF:
+        if len(d) != len(doms):
+            raise InputError("mechanism", f"database has {len(d)} records, domains {len(doms)}")
+        per: list[list[tuple[Any, Fraction]]] = []
+        for x, dom in zip(d, doms, strict=True):
+            if x not in dom:
+                raise InputError("mechanism", f"value {x!r} is not in its domain")
+            other = (1 - k) / (len(dom) - 1) if len(dom) > 1 else Fraction(0)
+            per.append([(v, k if v == x else other) for v in dom])
+        out: PMF = {}
+        for combo in itertools.product(*per):
+            p = Fraction(1)
+            for _, q in combo:
+                p *= q
+            if p:
+                out[tuple(v for v, _ in combo)] = p
+        return out
+
+    return mech
