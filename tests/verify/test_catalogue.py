@@ -53,3 +53,13 @@ def test_text_output_ends_with_the_summary_and_prints_counterexamples_as_json() 
     cx = [ln for ln in out.splitlines() if ln.startswith("li2019.thm4 counterexample: ")]
     assert len(cx) == 1
     assert isinstance(json.loads(cx[0].split(": ", 1)[1]), dict)
+
+
+def test_each_paper_maps_labels_to_functions_and_catalogued_claims() -> None:
+    from pdpsym.papers import dmkb2020, li2019, lmm2016
+
+    for paper, pkg in (("li2019", li2019), ("dmkb2020", dmkb2020), ("lmm2016", lmm2016)):
+        assert pkg.LABELS
+        for label, (fn, cid) in pkg.LABELS.items():
+            assert callable(fn) and fn.__doc__, label
+            assert cid in CATALOGUE and cid.startswith(paper + "."), (label, cid)

@@ -1,1 +1,36 @@
-"""TODO"""
+"""Desfontaines, Mohammadi, Krahmer, Basin, "Differential Privacy with Partial Knowledge".
+
+* :mod:`~pdpsym.papers.dmkb2020.definitions` -- Sec. 2: NP, CDP, IBCDP and
+  distributional DP on correlated data, and normalizations;
+* :mod:`pdpsym.loss.plrv` -- Sec. 3: the PLRV, APK and PPK (Definitions 10-13);
+* :mod:`~pdpsym.papers.dmkb2020.reducibility` -- Sec. 3.4: Θ-reducibility (Definition
+  14, Theorem 2, Proposition 6);
+* :mod:`~pdpsym.papers.dmkb2020.counting` -- Sec. 4.1: Theorem 3, Proposition 7,
+  Corollary 1;
+* :mod:`~pdpsym.papers.dmkb2020.thresholding` -- Sec. 4.2: Theorem 4, Lemma 2;
+* :mod:`~pdpsym.papers.dmkb2020.composition` -- Sec. 5: Theorem 6, Proposition 9.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pdpsym.loss import plrv
+from pdpsym.papers.dmkb2020 import composition, counting, definitions, reducibility, thresholding
+
+# label -> (function, claim id)
+LABELS: dict[str, tuple[Callable[..., Any], str]] = {
+    "Definition 12": (plrv.apkdp_delta, "dmkb2020.def12"),
+    "Definition 13": (plrv.ppkdp_delta, "dmkb2020.thm1"),
+    "Lemma 1": (plrv.plrv_expectation, "dmkb2020.lemma1"),
+    "Proposition 1": (definitions.ibcdp_ratio, "dmkb2020.prop1"),
+    "Definition 14": (reducibility.is_reducible, "dmkb2020.thm2"),
+    "Proposition 6": (reducibility.prop6_maps, "dmkb2020.prop6"),
+    "Theorem 3": (counting.theorem3_closed_form_delta, "dmkb2020.thm3"),
+    "Proposition 7": (counting.prop7_at_eps, "dmkb2020.prop7"),
+    "Theorem 4": (thresholding.theorem4, "dmkb2020.thm4"),
+    "Lemma 2": (thresholding.lemma2_bound, "dmkb2020.lemma2"),
+    "Theorem 6": (composition.theorem6_identity_holds, "dmkb2020.thm6"),
+    "Proposition 9": (composition.bounded_dependence_nu, "dmkb2020.prop9"),
+}

@@ -1,1 +1,23 @@
-"""TODO"""
+"""Liu, Mittal, Mittal, "Dependence Makes You Vulnerable: Differential Privacy Under
+Dependent Tuples" (dependent differential privacy, DDP).
+
+* :mod:`~pdpsym.papers.lmm2016.dependence` -- Sec. V: dependence sets and the dependence
+  coefficient ρ_ij;
+* :mod:`~pdpsym.papers.lmm2016.mechanism` -- Sec. V-VI: the DDP level of a finite
+  mechanism (Definition 4, three readings), composition, and the baseline Laplace
+  mechanism (Theorem 7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pdpsym.papers.lmm2016 import dependence, mechanism
+
+# label -> (function, claim id)
+LABELS: dict[str, tuple[Callable[..., Any], str]] = {
+    "Definition 4": (mechanism.dependent_dp_level, "lmm2016.thm3"),
+    "dependence coefficient": (dependence.dependence_coefficient, "lmm2016.rho"),
+    "Theorem 7": (mechanism.baseline_mechanism, "lmm2016.thm7"),
+}
