@@ -30,52 +30,11 @@ import sympy
 from flint import arb, ctx
 
 from pdpsym.core.certify import arb_from_fraction
-from pdpsym.core.errors import InputError
+from pdpsym.core.eps import Eps
 from pdpsym.core.expoly import ExpPoly
 from pdpsym.mechanisms.finite import Mechanism, Scenario, output_pmf
 
 PMF = Mapping[Any, Fraction]
-
-
-@dataclass(frozen=True)
-class Eps:
-    """ε given exactly: either ``ε = exponent`` (rational) or ``ε = ln(w)`` (rational w > 0)."""
-
-    exponent: Fraction | None = None
-    w: Fraction | None = None
-
-    def __post_init__(self) -> None:
-        if (self.exponent is None) == (self.w is None):
-            raise ValueError("give exactly one of exponent, w")
-        if self.w is not None and self.w <= 0:
-            raise InputError("epsilon", "e^epsilon must be positive")
-
-    @classmethod
-    def of(cls, exponent: Fraction | int | str) -> Eps:
-        """ε as a rational number (``e^ε`` is rational only for ε = 0)."""
-        a = Fraction(exponent)
-        return cls(w=Fraction(1)) if a == 0 else cls(exponent=a)
-
-    @classmethod
-    def log(cls, w: Fraction | int | str) -> Eps:
-        """ε = ln(w)."""
-        return cls(w=Fraction(w))
-
-    def sympy(self) -> sympy.Expr:
-        if self.w is not None:
-            return sympy.log(sympy.Rational(self.w.numerator, self.w.denominator))
-        assert self.exponent is not None
-        return sympy.Rational(self.exponent.numerator, self.exponent.denominator)
-
-    def exp_arb(self, prec: int) -> arb:
-        with ctx.workprec(prec):
-            if self.w is not None:
-                return arb_from_fraction(self.w)
-            assert self.exponent is not None
-            return arb_from_fraction(self.exponent).exp()
-
-    def __str__(self) -> str:
-        return str(self.sympy())
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ import sympy
 from flint import arb, arb_poly, ctx, fmpq
 
 from pdpsym.core.certify import MAX_PREC, Exact, ball_endpoints, enclose
+from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError, Undecided
 from pdpsym.core.numbers import fraction_str
 
@@ -240,55 +241,6 @@ def _poisson_binomial_arb(ps: Sequence[Fraction]) -> list[arb]:
 
 
 # --- epsilon, exactly ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Eps:
-    """An exact ``eps >= 0``: either ``eps`` rational, or ``e^eps = c`` rational (``eps = ln c``).
-
-    The second form is what Theorem 4 produces (``eps = -ln(1 - delta)``): its ``e^eps`` is
-    the rational ``1 / (1 - delta)``, so every comparison against it is exact.
-    """
-
-    eps: Fraction | None = None
-    exp_eps: Fraction | None = None
-    # an equal, shorter formula for e^eps to print instead of a huge rational
-    display: Any = field(default=None, compare=False)
-
-    @classmethod
-    def of(cls, x: Eps | Fraction | int) -> Eps:
-        return x if isinstance(x, Eps) else cls(eps=Fraction(x))
-
-    @classmethod
-    def from_exp(cls, c: Fraction) -> Eps:
-        return cls(exp_eps=Fraction(c))
-
-    def exact_exp(self) -> Fraction | None:
-        if self.exp_eps is not None:
-            return self.exp_eps
-        return Fraction(1) if self.eps == 0 else None
-
-    def arb_exp(self, prec: int) -> arb:
-        c = self.exact_exp()
-        with ctx.workprec(prec):
-            return _arbq(c) if c is not None else _arbq(self.eps or 0).exp()
-
-    def sympy_exp(self) -> sympy.Expr:
-        if self.display is not None:
-            return self.display
-        c = self.exact_exp()
-        if c is not None:
-            return sympy.Rational(c.numerator, c.denominator)
-        e = self.eps or Fraction(0)
-        return sympy.exp(sympy.Rational(e.numerator, e.denominator))
-
-    def sympy(self) -> sympy.Expr:
-        if self.display is not None:
-            return sympy.log(self.display, evaluate=False)
-        if self.exp_eps is not None:
-            return sympy.log(sympy.Rational(self.exp_eps.numerator, self.exp_eps.denominator))
-        e = self.eps or Fraction(0)
-        return sympy.Rational(e.numerator, e.denominator)
 
 
 # --- output laws as unions of ranges of a count, and the hockey-stick divergence -------
