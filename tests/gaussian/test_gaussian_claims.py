@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pdpsym.papers.claim import RunConfig, run_claim
+from pdpsym.verify import RunConfig, run_claim
 from pdpsym.papers.li2019.gaussian import gaussian_sec7_findings
 
 ROOT = Path(__file__).resolve().parents[2]
