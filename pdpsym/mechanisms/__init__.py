@@ -12,15 +12,17 @@
 
 from pdpsym.mechanisms.discrete import count, histogram, randomized_response, table, threshold
 from pdpsym.mechanisms.finite import BOTTOM, Mechanism, compose, mixture, post_process
-from pdpsym.mechanisms.laplace import LinearQuery
+from pdpsym.mechanisms.laplace import LaplaceNoise, LinearQuery, laplace
 
 __all__ = [
     "BOTTOM",
+    "LaplaceNoise",
     "LinearQuery",
     "Mechanism",
     "compose",
     "count",
     "histogram",
+    "laplace",
     "mixture",
     "post_process",
     "randomized_response",

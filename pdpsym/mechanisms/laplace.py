@@ -6,7 +6,7 @@ count (weights 1 over 0/1 tuples: the number of tuples equal to 1), mean (weight
 and a histogram cell (weights 1 on the tuples that make up the cell, 0 elsewhere).
 
 The local sensitivity of tuple k is ``Delta_k = |w_k| (max X_k - min X_k)``: "the local
-sensitivity of x is its own domain" (li2019-rebuilt.md, Setting).
+sensitivity of x is its own domain" (our reading of the lost formula, Sec. III).
 """
 
 from __future__ import annotations
@@ -73,9 +73,52 @@ class LinearQuery:
         return abs(self.weight(name)) * (max(dom) - min(dom))
 
 
+@dataclass(frozen=True)
+class LaplaceNoise:
+    """Laplace noise of scale ``lam`` on a linear query (weights default to 1 each).
+
+    Its outputs are continuous; the exact leakage is Li et al.'s Eq. 2
+    (:func:`pdpsym.papers.li2019.eq2.leakage`).
+    """
+
+    lam: Fraction
+    weights: Mapping[str, Fraction] | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.lam, Fraction | int) or isinstance(self.lam, bool):
+            raise InputError("lam", f"expected an exact number, got {self.lam!r}")
+        if self.lam <= 0:
+            raise InputError("lam", "must be > 0")
+
+    def query_for(self, model: JointDistribution) -> LinearQuery:
+        """The linear query on ``model``'s variables (unnamed ones keep weight 1)."""
+        weights = {v: Fraction(1) for v in model.variables}
+        for name, w in (self.weights or {}).items():
+            if name not in weights:
+                raise InputError("weights", f"unknown variable {name!r}")
+            weights[name] = Fraction(w)
+        return LinearQuery(weights)
+
+
+def laplace(
+    lam: Fraction | int | str, weights: Mapping[str, Fraction | int | str] | None = None
+) -> LaplaceNoise:
+    """``f(D) + Lap(lam)`` for the linear query with the given weights (default 1 each).
+
+    >>> laplace("1/2", {"x1": 2}).lam
+    Fraction(1, 2)
+    """
+    ws = (
+        None
+        if weights is None
+        else {k: parse_rational(v, f"weights.{k}") for k, v in weights.items()}
+    )
+    return LaplaceNoise(parse_positive(lam, "lam"), ws)
+
+
 def parse_lambda(text: object) -> Fraction:
     """The Laplace scale ``lambda > 0`` from user text."""
     return parse_positive(text, "--lam")
 
 
-__all__ = ["LinearQuery", "parse_lambda"]
+__all__ = ["LaplaceNoise", "LinearQuery", "laplace", "parse_lambda"]

@@ -1,0 +1,126 @@
+"""One privacy curve δ(ε) for every notion with finite outputs, exactly.
+
+Every notion of the three papers, for a finite mechanism and a finite model, is a
+maximum over *cases* (a target value pair, a known value, ...) of a weighted sum of
+hockey-stick divergences
+
+    δ_case(ε) = Σ_k w_k Σ_o max(0, P_k(o) - e^ε Q_k(o))
+
+(Desfontaines et al. Lemma 1 and Definitions 12-13: APKDP has one term per case; PPKDP
+weights the terms by P[B̂ | D(i) = a]; classic DP, NP, CDP and dependent DP have one
+term each). As a function of ``t = e^ε`` each case is convex, piecewise linear and
+non-increasing, with breakpoints at the likelihood ratios ``P_k(o) / Q_k(o)``. So:
+
+* the smallest ε with δ = 0 is ``ln max P_k(o)/Q_k(o)`` (``oo`` if some ``Q_k(o) = 0 <
+  P_k(o)``);
+* δ at a given ε is exact (a :class:`~pdpsym.loss.plrv.WLin` ``c0 + c1 e^ε``);
+* the smallest ε for a given δ is ``ln t`` with ``t`` an exact rational: the linear
+  piece of the case that crosses δ is solved exactly.
+
+>>> c = Case({"pair": "a vs b"}, ((Fraction(1), {0: Fraction(3, 4), 1: Fraction(1, 4)},
+...                                  {0: Fraction(1, 4), 1: Fraction(3, 4)}),))
+>>> c.ratio_at_delta(Fraction(0)), c.ratio_at_delta(Fraction(1, 4))
+(Fraction(3, 1), Fraction(2, 1))
+>>> str(c.delta(Eps.log(2)))
+'1/4'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from pdpsym.core.eps import Eps
+from pdpsym.loss.plrv import WLin, hockey_stick
+
+PMF = Mapping[Any, Fraction]
+Term = tuple[Fraction, PMF, PMF]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One case of a notion: ``where`` it is (plain facts) and its weighted PMF pairs."""
+
+    where: Mapping[str, Any]
+    terms: tuple[Term, ...]
+
+    def delta(self, eps: Eps) -> WLin:
+        """``δ_case(ε)`` exactly."""
+        total = WLin.const(0, eps)
+        for w, p, q in self.terms:
+            total = total + hockey_stick(dict(p), dict(q), eps).scale(w)
+        return total
+
+    def delta_at_ratio(self, t: Fraction) -> Fraction:
+        """``δ_case`` at ``e^ε = t`` (a rational), exactly."""
+        total = Fraction(0)
+        for w, p, q in self.terms:
+            for o in set(p) | set(q):
+                x = Fraction(p.get(o, 0)) - t * Fraction(q.get(o, 0))
+                if x > 0:
+                    total += w * x
+        return total
+
+    def _breakpoints(self) -> list[Fraction]:
+        pts = {
+            Fraction(p[o]) / Fraction(q[o])
+            for _, p, q in self.terms
+            for o in p
+            if p[o] and Fraction(q.get(o, 0))
+        }
+        return sorted(pts)
+
+    def ratio_at_delta(self, delta: Fraction) -> Fraction | None:
+        """The smallest ``t = e^ε ≥ 1`` with ``δ_case ≤ delta``; None if there is none."""
+        if self.delta_at_ratio(Fraction(1)) <= delta:
+            return Fraction(1)
+        lo = Fraction(1)
+        for r in self._breakpoints():
+            if r <= lo:
+                continue
+            if self.delta_at_ratio(r) <= delta:
+                # linear on [lo, r]: δ(t) = A - B t with the outputs whose ratio exceeds lo
+                A = B = Fraction(0)
+                for w, p, q in self.terms:
+                    for o in p:
+                        qo = Fraction(q.get(o, 0))
+                        if p[o] and (qo == 0 or Fraction(p[o]) / qo > lo):
+                            A += w * Fraction(p[o])
+                            B += w * qo
+                return (A - delta) / B
+            lo = r
+        return None  # the mass with Q = 0 alone exceeds delta
+
+
+@dataclass(frozen=True)
+class CurvePoint:
+    """The worst case of a notion at one ε or one δ, with where it is attained."""
+
+    value: Any
+    where: Mapping[str, Any] | None
+
+
+def worst_ratio(cases: Iterable[Case], delta: Fraction = Fraction(0)) -> CurvePoint:
+    """``e^ε`` of the smallest ε with ``max_case δ_case ≤ delta`` (None = infinite)."""
+    best = Fraction(1)
+    where: Mapping[str, Any] | None = None
+    for c in cases:
+        t = c.ratio_at_delta(delta)
+        if t is None:
+            return CurvePoint(None, c.where)
+        if where is None or t > best:
+            best, where = t, c.where
+    return CurvePoint(best, where)
+
+
+def worst_delta(cases: Iterable[Case], eps: Eps) -> CurvePoint:
+    """``max_case δ_case(ε)``, exactly, and the case attaining it."""
+    best = WLin.const(0, eps)
+    where: Mapping[str, Any] | None = None
+    for c in cases:
+        v = c.delta(eps)
+        if where is None or v.exact_compare(best) > 0:
+            best, where = v, c.where
+    return CurvePoint(best, where)
