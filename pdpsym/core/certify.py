@@ -160,6 +160,33 @@ def exact_rational(value: Exact) -> Fraction | None:
     return None
 
 
+def decide_sign(
+    ball_of: Callable[[int], arb],
+    what: str,
+    start_prec: int = 64,
+    max_prec: int = MAX_PREC,
+    exact_zero: bool = False,
+) -> int:
+    """The sign of a value given as arb balls ``ball_of(prec)``, precision doubled until
+    the ball excludes 0: the one precision-raising loop of the package.
+
+    With ``exact_zero``, an exact zero ball (both ends 0) decides 0. Otherwise a value
+    that is 0 never separates, and :class:`~pdpsym.core.errors.Undecided` (naming
+    ``what``) is raised at ``max_prec``: never a guess.
+    """
+    prec = start_prec
+    while prec <= max_prec:
+        ball = ball_of(prec)
+        if ball > 0:
+            return 1
+        if ball < 0:
+            return -1
+        if exact_zero and ball.is_exact() and ball == 0:
+            return 0
+        prec *= 2
+    raise Undecided(what, max_prec)
+
+
 # --- decimal formatting -------------------------------------------------------------
 
 
@@ -316,6 +343,7 @@ __all__ = [
     "ball_endpoints",
     "certified_float",
     "certify",
+    "decide_sign",
     "decimal_string",
     "enclose",
     "exact_rational",

@@ -34,6 +34,7 @@ from fractions import Fraction
 from typing import Any, TypeAlias
 
 import sympy
+from sympy import Expr
 from flint import arb, ctx
 
 from pdpsym.core.certify import arb_from_fraction
@@ -52,7 +53,7 @@ def exact_number(x: object, name: str) -> Fraction:
             name, f"must be exact (an int, a Fraction or a string such as '1/10'), got float {x!r}"
         )
     if isinstance(x, numbers.Rational) and not isinstance(x, bool | int):
-        return Fraction(x.numerator, x.denominator)
+        return Fraction(int(x.numerator), int(x.denominator))
     return parse_rational(x, name)
 
 
@@ -168,6 +169,15 @@ class Eps:
             return sympy.log(sympy.Rational(self.w.numerator, self.w.denominator))
         assert self.exponent is not None
         return sympy.Rational(self.exponent.numerator, self.exponent.denominator)
+
+    def affine(self, a: Fraction, b: Fraction) -> Fraction | Expr:
+        """``a - e^eps b`` exactly: a Fraction when ``e^eps`` is rational (or ``b = 0``),
+        else a sympy expression."""
+        if self.w is not None or b == 0:
+            return a - (self.w or 0) * b
+        return sympy.Rational(a.numerator, a.denominator) - self.sympy_exp() * sympy.Rational(
+            b.numerator, b.denominator
+        )
 
     def __str__(self) -> str:
         return str(self.sympy())

@@ -23,8 +23,8 @@ from typing import Any
 import sympy
 from flint import arb, ctx
 
-from pdpsym.core.certify import MAX_PREC, arb_from_fraction
-from pdpsym.core.errors import Undecided
+from pdpsym.core.certify import MAX_PREC, arb_from_fraction, decide_sign
+from pdpsym.core.numbers import fraction_str
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -33,10 +33,6 @@ def exp_ball(a: Fraction, prec: int) -> arb:
     immutable, so sharing them is safe)."""
     with ctx.workprec(prec):
         return arb_from_fraction(a).exp()
-
-
-def _q(q: Fraction) -> str:
-    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
 
 
 class ExpPoly:
@@ -119,15 +115,7 @@ class ExpPoly:
         dominant = poly._dominant_sign()
         if dominant:
             return dominant
-        prec = 64
-        while prec <= max_prec:
-            ball = poly.arb(prec)
-            if ball > 0:
-                return 1
-            if ball < 0:
-                return -1
-            prec *= 2
-        raise Undecided("sign of a non-zero exponential polynomial", max_prec)
+        return decide_sign(poly.arb, "sign of a non-zero exponential polynomial", 64, max_prec)
 
     def _dominant_sign(self) -> int:
         """The sign of the top term when it outweighs all others together, else 0.
@@ -169,10 +157,10 @@ class ExpPoly:
         for a, c in sorted(self.terms.items()):
             mag = abs(c)
             if a == 0:
-                body = _q(mag)
+                body = fraction_str(mag)
             else:
-                e = "E" if a == 1 else f"exp({_q(a)})"
-                body = e if mag == 1 else f"{_q(mag)}*{e}"
+                e = "E" if a == 1 else f"exp({fraction_str(a)})"
+                body = e if mag == 1 else f"{fraction_str(mag)}*{e}"
             parts.append(("-" if c < 0 else "+", body))
         if not parts:
             return "0"
@@ -203,6 +191,11 @@ class LogRatio:
         self.num, self.den = num, den
         self._monomial: Any = _UNSET
         self._normalized: Any = _UNSET
+
+    @classmethod
+    def of_rational(cls, q: Fraction | int) -> LogRatio:
+        """The rational ``q`` as ``ln(e^q / 1)``, to compare LogRatios with a rational."""
+        return cls(ExpPoly._clean({Fraction(q): Fraction(1)}), ExpPoly.constant(1))
 
     def exact_compare(self, other: LogRatio) -> int:
         """Sign of self - other: sign(n1 d2 - n2 d1), the denominators being positive."""

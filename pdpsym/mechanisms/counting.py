@@ -33,19 +33,21 @@ from fractions import Fraction
 from typing import Any
 
 import sympy
-from flint import arb, arb_poly, ctx, fmpq
+from flint import arb, arb_poly, ctx
 
-from pdpsym.core.certify import MAX_PREC, Exact, ball_endpoints, enclose
+from pdpsym.core.certify import (
+    Exact,
+    arb_from_fraction,
+    ball_endpoints,
+    decide_sign,
+    enclose,
+)
+from pdpsym.core.compare import compare, decided_max
 from pdpsym.core.eps import Eps
-from pdpsym.core.errors import InputError, Undecided
+from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 
 EXACT_LIMIT = 400  # number of Bernoulli records up to which pmfs are exact rationals
-
-
-def _arbq(q: Fraction | int) -> arb:
-    q = Fraction(q)
-    return arb(fmpq(q.numerator, q.denominator))
 
 
 def check_probability(p: Fraction, field_name: str) -> Fraction:
@@ -118,7 +120,7 @@ class CountLaw:
                 p = self.common_p
                 m = self.m
                 if self.is_exact():
-                    vals = [_arbq(v) for v in self.exact_pmf()]
+                    vals = [arb_from_fraction(v) for v in self.exact_pmf()]
                 elif p is not None:
                     vals = _binomial_arb(m, p)
                 else:
@@ -203,7 +205,7 @@ def _sum(vals: Sequence[arb]) -> arb:
 
 def _binomial_arb(m: int, p: Fraction) -> list[arb]:
     """``f(s, m, p)`` for ``s = 0..m`` by the ratio recurrence from the mode (rigorous balls)."""
-    pa, qa = _arbq(p), _arbq(1 - p)
+    pa, qa = arb_from_fraction(p), arb_from_fraction(1 - p)
     mode = min(m, int((m + 1) * p))
     logf = (
         arb(m + 1).lgamma()
@@ -224,7 +226,7 @@ def _binomial_arb(m: int, p: Fraction) -> list[arb]:
 
 def _poisson_binomial_arb(ps: Sequence[Fraction]) -> list[arb]:
     """Coefficients of ``prod_j (1 - p_j + p_j z)`` by an arb polynomial product tree."""
-    polys = [arb_poly([_arbq(1 - q), _arbq(q)]) for q in ps]
+    polys = [arb_poly([arb_from_fraction(1 - q), arb_from_fraction(q)]) for q in ps]
     while len(polys) > 1:
         nxt = [polys[k] * polys[k + 1] for k in range(0, len(polys) - 1, 2)]
         if len(polys) % 2:
@@ -271,7 +273,7 @@ class OutputLaw:
 
     def arb_mass(self, o: int, prec: int) -> arb:
         lo, hi = self.ranges[o]
-        return self.law.arb_range(lo, hi, prec) * _arbq(self.weight)
+        return self.law.arb_range(lo, hi, prec) * arb_from_fraction(self.weight)
 
 
 @dataclass(frozen=True)
@@ -303,7 +305,7 @@ class Mass:
         with ctx.workprec(prec):
             for w, law, rs in self.parts:
                 for lo, hi in rs:
-                    acc += _arbq(w) * law.arb_range(lo, hi, prec)
+                    acc += arb_from_fraction(w) * law.arb_range(lo, hi, prec)
         return acc
 
     def sympy(self) -> sympy.Expr:
@@ -376,24 +378,19 @@ def positive_sign(p_mass: Any, q_mass: Any, eps: Eps, prec0: int = 128) -> bool:
             return bool(qp > 0)
         if qp == 0:
             return False
-    prec = prec0
-    while prec <= MAX_PREC:
+
+    def ball(prec: int) -> arb:
         with ctx.workprec(prec):
-            x = p_mass(prec) - eps.arb_exp(prec) * q_mass(prec)
-            if x > 0:
-                return True
-            if x < 0:
-                return False
-            if x.is_exact() and x == 0:  # both masses exactly 0 (outside the support)
-                return False
-        prec *= 2
-    raise Undecided("sign of a privacy-curve summand", MAX_PREC)
+            return p_mass(prec) - eps.arb_exp(prec) * q_mass(prec)
+
+    # an exact zero: both masses exactly 0 (outside the support)
+    return decide_sign(ball, "sign of a privacy-curve summand", prec0, exact_zero=True) > 0
 
 
 def exp_lower(x: Fraction, bits: int = 96) -> Fraction:
     """A rational ``c <= e^x`` within ``2^-bits`` relative (for a checked-at-smaller-eps bound)."""
     with ctx.workprec(bits + 32):
-        lo, _ = ball_endpoints(_arbq(x).exp())
+        lo, _ = ball_endpoints(arb_from_fraction(x).exp())
     return lo
 
 
@@ -404,16 +401,12 @@ def ratio_exceeds_exp(ratio: Fraction, eps: Eps) -> bool:
         return ratio > c
     if ratio <= 0:
         return False
-    prec = 64
-    while prec <= MAX_PREC:
+
+    def ball(prec: int) -> arb:
         with ctx.workprec(prec):
-            x = _arbq(ratio) - eps.arb_exp(prec)
-            if x > 0:
-                return True
-            if x < 0:
-                return False
-        prec *= 2
-    raise Undecided("ratio against e^eps", MAX_PREC)
+            return arb_from_fraction(ratio) - eps.arb_exp(prec)
+
+    return decide_sign(ball, "ratio against e^eps") > 0
 
 
 def hockey(p_law: OutputLaw, q_law: OutputLaw, eps: Eps | Fraction) -> Hockey:
@@ -427,10 +420,14 @@ def hockey(p_law: OutputLaw, q_law: OutputLaw, eps: Eps | Fraction) -> Hockey:
         if exact:
 
             def pm(prec: int | None, o: int = o) -> Any:
-                return p_law.exact_mass(o) if prec is None else _arbq(p_law.exact_mass(o))
+                return (
+                    p_law.exact_mass(o) if prec is None else arb_from_fraction(p_law.exact_mass(o))
+                )
 
             def qm(prec: int | None, o: int = o) -> Any:
-                return q_law.exact_mass(o) if prec is None else _arbq(q_law.exact_mass(o))
+                return (
+                    q_law.exact_mass(o) if prec is None else arb_from_fraction(q_law.exact_mass(o))
+                )
 
         else:
 
@@ -480,8 +477,6 @@ def counting_delta(ps: Sequence[Fraction], eps: Eps | Fraction, known: int = 0) 
     The attacker knows the first ``known`` records (dropped: Prop. 6). Targets with equal
     ``p_i`` give equal curves, so one target per distinct value is examined.
     """
-    from pdpsym.core.compare import compare
-
     eps = Eps.of(eps)
     ps = [Fraction(p) for p in ps]
     if known < 0 or known >= len(ps):
@@ -531,8 +526,6 @@ def counting_delta_fast(law: CountLaw, eps: Eps | Fraction) -> Exact:
     the positive summands of ``delta_{1,0}`` form a suffix ``o >= o*`` and those of
     ``delta_{0,1}`` a prefix ``o <= o'``: two certified boundary searches, O(log m) signs.
     """
-    from pdpsym.core.compare import compare
-
     eps = Eps.of(eps)
     m = law.m
     zero, one = shift_laws(law)
@@ -548,8 +541,12 @@ def counting_delta_fast(law: CountLaw, eps: Eps | Fraction) -> Exact:
                 return ratio_exceeds_exp(ratio, eps)
             if law.is_exact():
                 return positive_sign(
-                    lambda pr: pl.exact_mass(o) if pr is None else _arbq(pl.exact_mass(o)),
-                    lambda pr: ql.exact_mass(o) if pr is None else _arbq(ql.exact_mass(o)),
+                    lambda pr: (
+                        pl.exact_mass(o) if pr is None else arb_from_fraction(pl.exact_mass(o))
+                    ),
+                    lambda pr: (
+                        ql.exact_mass(o) if pr is None else arb_from_fraction(ql.exact_mass(o))
+                    ),
                     eps,
                 )
             return positive_sign(
@@ -581,7 +578,7 @@ def counting_delta_fast(law: CountLaw, eps: Eps | Fraction) -> Exact:
         results.append(Hockey(a, b, eps).value())
     if _mirror_key(law.ps, "1,0") == _mirror_key(law.ps, "0,1"):
         return results[0]  # S and m - S have the same law: the two directions are equal
-    return results[0] if compare(results[0], results[1]).sign >= 0 else results[1]
+    return decided_max(results)[1]
 
 
 def _shift(ol: OutputLaw, outputs: tuple[int, int]) -> tuple[int, int]:

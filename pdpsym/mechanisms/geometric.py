@@ -18,6 +18,7 @@ from fractions import Fraction
 
 import sympy
 
+from pdpsym.core.compare import decided_max
 from pdpsym.mechanisms.counting import CountLaw, Eps, ratio_exceeds_exp
 
 
@@ -69,9 +70,7 @@ def convolution_delta(law: CountLaw, p: Fraction, eps: Eps) -> Fraction | sympy.
                 a, b = a + lo_tail_0, b + p * lo_tail_0
         best.append((a, b))
     vals = [_value(a, b, eps) for a, b in best]
-    from pdpsym.core.compare import compare
-
-    return vals[0] if compare(vals[0], vals[1]).sign >= 0 else vals[1]
+    return decided_max(vals)[1]
 
 
 def geometric_delta(p: Fraction, eps: Eps) -> Fraction | sympy.Expr:
@@ -82,12 +81,7 @@ def geometric_delta(p: Fraction, eps: Eps) -> Fraction | sympy.Expr:
 
 
 def _value(a: Fraction, b: Fraction, eps: Eps) -> Fraction | sympy.Expr:
-    c = eps.exact_exp()
-    if c is not None or b == 0:
-        return a - (c or 0) * b
-    return sympy.Rational(a.numerator, a.denominator) - eps.sympy_exp() * sympy.Rational(
-        b.numerator, b.denominator
-    )
+    return eps.affine(a, b)
 
 
 def laplace_fig5_cap() -> Fraction:

@@ -38,12 +38,7 @@ def _curve(outputs: dict[object, tuple[Fraction, Fraction]], eps: Eps) -> Fracti
         if qm == 0 or ratio_exceeds_exp(pm / qm, eps):
             a += pm
             b += qm
-    c = eps.exact_exp()
-    if c is not None or b == 0:
-        return a - (c or 0) * b
-    return sympy.Rational(a.numerator, a.denominator) - eps.sympy_exp() * sympy.Rational(
-        b.numerator, b.denominator
-    )
+    return eps.affine(a, b)
 
 
 def _joint(

@@ -26,7 +26,7 @@ from fractions import Fraction
 import sympy
 
 from pdpsym.core.certify import Exact
-from pdpsym.core.compare import compare
+from pdpsym.core.compare import decided_max
 from pdpsym.core.errors import InputError
 from pdpsym.mechanisms.counting import (
     CountLaw,
@@ -176,21 +176,13 @@ def binomial_weights(size: int, p: Fraction) -> list[Fraction]:
 DIRECTIONS = ((1, 0), (0, 1))
 
 
-def _max(values: Sequence[Exact]) -> tuple[int, Exact]:
-    best = 0
-    for k in range(1, len(values)):
-        if compare(values[k], values[best]).sign > 0:
-            best = k
-    return best, values[best]
-
-
 def ppk_delta(
     mech: Thresholding, p: Fraction, eps: Eps | Fraction
 ) -> tuple[Exact, tuple[int, int]]:
     """Definition 13 for i.i.d. Bernoulli(p) knowledge, maximized over both directions."""
     weights = binomial_weights(mech.known_size, p)
     vals = [mech.ppk(eps, weights, d).value() for d in DIRECTIONS]
-    k, v = _max(vals)
+    k, v = decided_max(vals)
     return v, DIRECTIONS[k]
 
 
@@ -202,5 +194,5 @@ def apk_delta(mech: Thresholding, eps: Eps | Fraction) -> tuple[Exact, int, tupl
         for d in DIRECTIONS:
             cands.append(mech.apk(b, eps, d).value())
             keys.append((b, d))
-    k, v = _max(cands)
+    k, v = decided_max(cands)
     return v, keys[k][0], keys[k][1]

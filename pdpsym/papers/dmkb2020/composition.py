@@ -23,10 +23,11 @@ from typing import Any
 
 import sympy
 
+from pdpsym.core.eps import ExpRatio, ratio_of
 from pdpsym.loss.plrv import Eps, WLin, default_targets, m_value
 from pdpsym.mechanisms.finite import Mechanism, Scenario, compose, output_pmf
 
-Ratio = Fraction | None  # e^L; None = +∞
+Ratio = ExpRatio  # e^L; None = +∞
 
 
 class InfConvention(Enum):
@@ -40,10 +41,7 @@ class InfConvention(Enum):
     COMPATIBLE = "compatible"
 
 
-def _ratio(num: Fraction, den: Fraction) -> Ratio:
-    if den == 0:
-        return None if num > 0 else Fraction(0)  # 0/0 never occurs on the support
-    return num / den
+_ratio = ratio_of  # 0/0 never occurs on the support
 
 
 @dataclass(frozen=True)

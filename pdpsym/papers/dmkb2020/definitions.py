@@ -20,15 +20,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from pdpsym.core.eps import ExpRatio, ratio_max
 from pdpsym.mechanisms.finite import PMF, Database, Mechanism, Scenario, output_pmf
 
-Ratio = Fraction | None  # e^ε; None = ∞
-
-
-def ratio_max(x: Ratio, y: Ratio) -> Ratio:
-    if x is None or y is None:
-        return None
-    return max(x, y)
+Ratio = ExpRatio  # e^ε; None = ∞
 
 
 def indist_ratio(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction]) -> Ratio:

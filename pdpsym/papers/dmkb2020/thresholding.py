@@ -27,7 +27,8 @@ from fractions import Fraction
 
 import sympy
 
-from pdpsym.mechanisms.counting import Eps
+from pdpsym.core.eps import Eps
+from pdpsym.core.numbers import to_sympy
 from pdpsym.mechanisms.thresholding import Thresholding, apk_delta, ppk_delta
 
 
@@ -80,9 +81,7 @@ class Theorem4:
         return Eps(exp_eps=self.exp_eps, display=disp)
 
     def eps_sympy(self) -> sympy.Expr:
-        if self.display is not None:
-            return sympy.log(self.display["exp_eps"], evaluate=False)
-        return sympy.log(sympy.Rational(self.exp_eps.numerator, self.exp_eps.denominator))
+        return self.eps.sympy()
 
     def delta_sympy(self) -> sympy.Expr | Fraction:
         return self.delta if self.display is None else self.display["delta"]
@@ -99,21 +98,17 @@ def f_formula(s: int, n: int, p: Fraction) -> sympy.Expr:
     )
 
 
-def _q(x: Fraction) -> sympy.Expr:
-    return sympy.Rational(x.numerator, x.denominator)
-
-
 def with_display(th: Theorem4, n: int, p: Fraction, T: int, size: int) -> Theorem4:
     """Attach unexpanded formulas equal to ``delta`` and ``e^eps``."""
     if size == 0:
-        d = sympy.Mul(f_formula(T, n - 1, p), 1 / (1 - _q(th.r)), evaluate=False)
+        d = sympy.Mul(f_formula(T, n - 1, p), 1 / (1 - to_sympy(th.r)), evaluate=False)
         exp_eps = 1 / (1 - d)
     else:
         assert th.b_max is not None and th.r_b is not None and th.r_prime is not None
         d2 = sympy.Mul(
-            f_formula(T - th.b_max, n - size - 1, p), 1 / (1 - _q(th.r_prime)), evaluate=False
+            f_formula(T - th.b_max, n - size - 1, p), 1 / (1 - to_sympy(th.r_prime)), evaluate=False
         )
-        d1 = sympy.Mul(f_formula(th.b_max, size, p), 1 / (1 - _q(th.r_b)), evaluate=False)
+        d1 = sympy.Mul(f_formula(th.b_max, size, p), 1 / (1 - to_sympy(th.r_b)), evaluate=False)
         d = sympy.Add(d1, d2, evaluate=False)
         exp_eps = 1 / (1 - d2)
     return Theorem4(

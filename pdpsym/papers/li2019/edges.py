@@ -43,6 +43,8 @@ from flint import arb, ctx
 from pdpsym.core.certify import Certified, certify
 from pdpsym.core.compare import (
     SCREEN_MARGIN,
+    decided_max,
+    decided_min,
     float_array,
     screen_then_decide,
     screenable_float,
@@ -67,7 +69,7 @@ TAILS = (EdgeReading.RIGHT, EdgeReading.LEFT)
 
 def rational_log(q: Fraction) -> LogRatio:
     """The rational ``q`` as ``ln(e^q / 1)``."""
-    return LogRatio(ExpPoly({Fraction(q): Fraction(1)}), ExpPoly.constant(1))
+    return LogRatio.of_rational(q)
 
 
 def log_sum(a: LogRatio, b: LogRatio) -> LogRatio:
@@ -80,20 +82,16 @@ def log_abs_sum(a: LogRatio, b: LogRatio) -> LogRatio:
     return abs(log_sum(a, b))
 
 
+def _log_cmp(x: LogRatio, y: LogRatio) -> int:
+    return x.exact_compare(y)
+
+
 def log_max(values: Sequence[LogRatio]) -> LogRatio:
-    best = values[0]
-    for v in values[1:]:
-        if v.exact_compare(best) > 0:
-            best = v
-    return best
+    return decided_max(values, _log_cmp)[1]
 
 
 def log_min(values: Sequence[LogRatio]) -> LogRatio:
-    best = values[0]
-    for v in values[1:]:
-        if v.exact_compare(best) < 0:
-            best = v
-    return best
+    return decided_min(values, _log_cmp)[1]
 
 
 @dataclass(frozen=True)
@@ -211,21 +209,18 @@ def theorem2_step(child: LogRatio, W: Sequence[Impact]) -> Step:
     """``max over w in W of |child + w|`` (Eq. 11); the child's value when W is empty."""
     if not W:
         return Step(child, None)
+    # the float extremes go first (a good first guess), then every element is compared
+    # exactly: the first exact maximum (minimum) after the guess is kept
     hi = max(W, key=lambda e: float(e.value))
     lo = min(W, key=lambda e: float(e.value))
-    # floats only pick candidates; the extremes are then confirmed exactly
-    hi = _exact_extreme(W, hi, 1)
-    lo = _exact_extreme(W, lo, -1)
+    hi = decided_max([hi, *W], _impact_cmp)[1]
+    lo = decided_min([lo, *W], _impact_cmp)[1]
     a, b = log_abs_sum(child, hi.value), log_abs_sum(child, lo.value)
     return Step(a, hi) if a.exact_compare(b) >= 0 else Step(b, lo)
 
 
-def _exact_extreme(W: Sequence[Impact], guess: Impact, direction: int) -> Impact:
-    best = guess
-    for e in W:
-        if e.value.exact_compare(best.value) * direction > 0:
-            best = e
-    return best
+def _impact_cmp(x: Impact, y: Impact) -> int:
+    return x.value.exact_compare(y.value)
 
 
 @dataclass(frozen=True)
@@ -468,7 +463,7 @@ class EdgeTables:
         pairs = np.stack([self._pairs[int(i)] for i in vi])  # (G, d_i, d_i)
         ok = (T > 0)[:, :, None, :] & (T > 0)[:, None, :, :] & pairs[:, :, :, None]
         okF = np.stack([ok] * len(self.readings), axis=1).reshape(G, -1)
-        any_ok = okF.any(axis=1)
+        any_ok: np.ndarray = np.asarray(okF.any(axis=1), dtype=bool)
         F, scale = self._screen_floats(M, T, vj)
         if F is None:  # out of float range: every candidate is decided exactly
             F = np.zeros(okF.shape)
@@ -484,7 +479,7 @@ class EdgeTables:
             n_hi = (hi_f >= (top_v - tol_hi)[:, None]).sum(axis=1)
             n_lo = (lo_f <= (bot_v + tol_lo)[:, None]).sum(axis=1)
         # a valid candidate whose float is not finite cannot be ranked (never dropped)
-        unranked = np.asarray(
+        unranked: np.ndarray = np.asarray(
             (okF & ~np.isfinite(F)).any(axis=1) | ~np.isfinite(tol_hi + tol_lo), dtype=bool
         )
         shape = (len(self.readings), d_i, d_i, M.shape[3])

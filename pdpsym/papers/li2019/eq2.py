@@ -14,7 +14,8 @@ probability. If no ``x_K`` is compatible with two target values, the outcome is
 **Breakpoint lemma** (``proofs/breakpoint_lemma.py``): between consecutive support points
 of ``f`` the ratio is ``(A e^{r/l} + B e^{-r/l}) / (C e^{r/l} + D e^{-r/l})``, monotone,
 and beyond the extreme points it is constant; so the sup over ``r`` is a max over the
-union of the two supports. Each candidate value is then a :class:`LogRatio` of two
+union of the two supports (the Laplace-mixture sup of
+:mod:`pdpsym.loss.laplace_mixture`, shared with Liu et al.). Each candidate value is then a :class:`LogRatio` of two
 exponential polynomials with rational data, compared *exactly*
 (:mod:`pdpsym.core.expoly`). Candidates are screened in float64 and every near-tie of
 the float maximum is decided exactly (:func:`pdpsym.core.compare.screen_then_decide`);
@@ -46,6 +47,7 @@ from pdpsym.core.compare import (
 from pdpsym.core.errors import InputError
 from pdpsym.core.expoly import ExpPoly, LogRatio
 from pdpsym.core.numbers import fraction_str
+from pdpsym.loss.laplace_mixture import laplace_mixture_at, log_mixture_floats
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
 
@@ -410,9 +412,7 @@ def _screen_floats(
         expo = -dist_f / dlam
         logC = np.log(C)
         logP = np.log(Pf)
-        terms = logC[:, :, :, None] + expo
-        m = terms.max(axis=2)
-        logE = m + np.log(np.exp(terms - m[:, :, None, :]).sum(axis=2))
+        logE = log_mixture_floats(logC[:, :, :, None], expo, axis=2)
         logcond = logE - logP[:, :, None]
         ratio = logcond[:, None, :, :] - logcond[None, :, :, :]
     finite_logC = logC[np.isfinite(logC)]
@@ -447,14 +447,13 @@ def _exact_ratio(t: _Tables, a: int, b: int, k: int, r: int, Dlam: Fraction) -> 
 
 
 def _density(t: _Tables, a: int, k: int, r: int, Dlam: Fraction, factor: int) -> ExpPoly:
+    """``factor * D_theta * P(x_i, x_K) * 2 D lambda p(r | x_i, x_K)``: a Laplace mixture."""
     base = int(t.base[a, k])
-    p, q = Dlam.numerator, Dlam.denominator
-    acc: dict[int, int] = {}
+    weights: dict[int, int] = {}
     for s, c in zip(t.S.tolist(), t.C[a, k].tolist(), strict=True):
         if c:
-            d = abs(r - base - int(s))
-            acc[d] = acc.get(d, 0) + int(c) * factor
-    return ExpPoly._clean({Fraction(-d * q, p): Fraction(c) for d, c in acc.items()})
+            weights[base + int(s)] = int(c) * factor
+    return laplace_mixture_at(weights, Dlam, r)
 
 
 # --- Eq. 3, Remark 1 (Eq. 4), Theorems 1 and 4 -------------------------------------------
@@ -473,14 +472,13 @@ def conditional_density(
     given = {adv.target: Fraction(x_i), **x_K}
     cond = model.conditional(given)
     fixed = sum((query.weight(v) * Fraction(x) for v, x in given.items()), Fraction(0))
-    terms: dict[Fraction, Fraction] = {}
+    weights: dict[Fraction, Fraction] = {}
     for row, p in cond.probs.items():
         f = fixed + sum(
             (query.weight(v) * x for v, x in zip(cond.variables, row, strict=True)), Fraction(0)
         )
-        e = -abs(r - f) / lam
-        terms[e] = terms.get(e, Fraction(0)) + p
-    return ExpPoly(terms)
+        weights[f] = weights.get(f, Fraction(0)) + p
+    return laplace_mixture_at(weights, Fraction(lam), r)
 
 
 def bayes_identity_holds(

@@ -43,6 +43,7 @@ import numpy as np
 import sympy
 from flint import arb, ctx
 
+from pdpsym.core.compare import decided_argmax, decided_min
 from pdpsym.core.errors import InputError
 from pdpsym.core.expoly import LogRatio
 from pdpsym.mechanisms.laplace import LinearQuery
@@ -411,11 +412,7 @@ def _compare(x: ChainValue, y: ChainValue) -> int:
 
 
 def _decided_min(values: Sequence[ChainValue]) -> ChainValue:
-    best = values[0]
-    for v in values[1:]:
-        if _compare(v, best) < 0:
-            best = v
-    return best
+    return decided_min(values, _compare)[1]
 
 
 def _step(child: ChainValue, W: tuple[EdgeValue, EdgeValue] | None) -> ChainValue:
@@ -447,11 +444,7 @@ def max_exact(nodes: Sequence[Node]) -> Node | None:
 def _decided_argmax(items: Sequence[tuple[Node, ChainValue]]) -> Node | None:
     if not items:
         return None
-    best = items[0]
-    for item in items[1:]:
-        if _compare(item[1], best[1]) > 0:
-            best = item
-    return best[0]
+    return items[decided_argmax(items, lambda x, y: _compare(x[1], y[1]))][0]
 
 
 # --- WHG from given edge values ------------------------------------------------------------

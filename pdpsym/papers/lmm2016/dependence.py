@@ -29,26 +29,32 @@ outputs ``r`` too (one number, the reading the mechanism needs), ``PER_OUTPUT`` 
 ``rho_ij(r)`` as a function of ``r``. Each ``M`` is a ratio of exponential polynomials
 at rational ``r``; as a function of ``r`` it is a Mobius map of ``e^{2r/sigma}`` between
 consecutive support points, so its sup is attained at a support point or in a tail
-(``r -> +-inf``), which :func:`laplace_mixture_sup` evaluates exactly.
+(``r -> +-inf``), which :func:`pdpsym.loss.laplace_mixture.laplace_mixture_sup`
+evaluates exactly.
 """
 
 from __future__ import annotations
 
 import itertools
-import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 
-import numpy as np
 import sympy
 from flint import arb, ctx
 
-from pdpsym.core.compare import screen_then_decide
 from pdpsym.core.errors import InputError
-from pdpsym.core.expoly import ExpPoly, LogRatio
+from pdpsym.core.expoly import LogRatio
 from pdpsym.core.numbers import to_sympy
+from pdpsym.loss.laplace_mixture import (  # re-exported: the sup is written once, in loss/
+    MixtureCandidate,
+    decided_sup,
+    laplace_mixture_at,
+    laplace_mixture_sup,
+    laplace_mixture_tail,
+    mixture_candidates,
+)
 from pdpsym.models.joint import JointDistribution
 
 
@@ -121,97 +127,9 @@ def dependence_size(
     return max(len(s) for s in dependence_sets(theta, reading).values())
 
 
-# --- mixtures of Laplace densities --------------------------------------------------
-
-
-def laplace_mixture_at(weights: Mapping[Fraction, Fraction], b: Fraction, r: Fraction) -> ExpPoly:
-    """``2b`` times the density at r of sum_s w(s) Lap(s, b): sum_s w(s) e^{-|r-s|/b}."""
-    return ExpPoly((-abs(r - s) / b, w) for s, w in weights.items() if w != 0)
-
-
-def laplace_mixture_tail(weights: Mapping[Fraction, Fraction], b: Fraction, sign: int) -> ExpPoly:
-    """The tail coefficient: e^{-|r|/b} times it is the mixture as r -> sign*inf."""
-    return ExpPoly((sign * s / b, w) for s, w in weights.items() if w != 0)
-
-
-@dataclass(frozen=True)
-class MixtureCandidate:
-    """ln(mixture1/mixture2) at one output: r (a rational) or a tail (tail = +1 or -1).
-
-    The exact LogRatio is built only when asked for; the float is for screening only.
-    """
-
-    w1: Mapping[Fraction, Fraction]
-    w2: Mapping[Fraction, Fraction]
-    b: Fraction
-    r: Fraction | None
-    tail: int = 0
-
-    @property
-    def where(self) -> str:
-        return f"r={self.r}" if self.r is not None else ("+inf" if self.tail > 0 else "-inf")
-
-    def _exponents(self, w: Mapping[Fraction, Fraction]) -> list[tuple[float, float]]:
-        b = float(self.b)
-        if self.r is None:
-            return [(self.tail * float(s) / b, float(c)) for s, c in w.items() if c]
-        r = float(self.r)
-        return [(-abs(r - float(s)) / b, float(c)) for s, c in w.items() if c]
-
-    def screen(self) -> float:
-        def log_sum(terms: list[tuple[float, float]]) -> float:
-            top = max(a for a, _ in terms)
-            return top + math.log(sum(c * math.exp(a - top) for a, c in terms))
-
-        return log_sum(self._exponents(self.w1)) - log_sum(self._exponents(self.w2))
-
-    def exact(self) -> LogRatio:
-        if self.r is None:
-            return LogRatio(
-                laplace_mixture_tail(self.w1, self.b, self.tail),
-                laplace_mixture_tail(self.w2, self.b, self.tail),
-            )
-        return LogRatio(
-            laplace_mixture_at(self.w1, self.b, self.r), laplace_mixture_at(self.w2, self.b, self.r)
-        )
-
-
-def mixture_candidates(
-    w1: Mapping[Fraction, Fraction], w2: Mapping[Fraction, Fraction], b: Fraction
-) -> list[MixtureCandidate]:
-    """The candidates for the sup over r: both tails and every support point."""
-    if b <= 0:
-        raise InputError("b", "Laplace scale must be > 0")
-    cands = [MixtureCandidate(w1, w2, b, None, 1), MixtureCandidate(w1, w2, b, None, -1)]
-    cands += [MixtureCandidate(w1, w2, b, s) for s in sorted(set(w1) | set(w2))]
-    return cands
-
-
-def decided_sup(cands: Sequence[MixtureCandidate]) -> tuple[LogRatio, int]:
-    """The exact max over candidates: floats rank, every near-tie is decided exactly."""
-    floats = np.array([c.screen() for c in cands])
-    idx, best, _ = screen_then_decide(
-        floats, lambda k: cands[k].exact(), lambda x, y: x.exact_compare(y)
-    )
-    return best, idx
-
-
-def laplace_mixture_sup(
-    w1: Mapping[Fraction, Fraction], w2: Mapping[Fraction, Fraction], b: Fraction
-) -> tuple[LogRatio, str]:
-    """sup over outputs r of ln(mixture1(r)/mixture2(r)), exactly, and where it is attained.
-
-    The sup is attained at a support point or in a tail (see the module docstring); the
-    returned location is ``"r=<s>"``, ``"+inf"`` or ``"-inf"``.
-    """
-    cands = mixture_candidates(w1, w2, b)
-    best, idx = decided_sup(cands)
-    return best, cands[idx].where
-
-
 def exp_of(a: Fraction) -> LogRatio:
     """ln(e^a / 1) = a as a LogRatio, to compare LogRatios with a rational exactly."""
-    return LogRatio(ExpPoly({Fraction(a): Fraction(1)}), ExpPoly.constant(1))
+    return LogRatio.of_rational(a)
 
 
 # --- the dependence coefficient ------------------------------------------------------
@@ -299,3 +217,22 @@ def dependence_coefficient(
         where += [{"d_i1": str(d1), "d_i2": str(d2), "output": c.where} for c in pair]
     best, idx = decided_sup(cands)
     return Rho(factor, best, where[idx])
+
+
+__all__ = [
+    "DependenceReading",
+    "MixtureCandidate",
+    "OutputReading",
+    "Rho",
+    "decided_sup",
+    "delta_support",
+    "dependence_coefficient",
+    "dependence_sets",
+    "dependence_size",
+    "exp_of",
+    "independent",
+    "laplace_mixture_at",
+    "laplace_mixture_sup",
+    "laplace_mixture_tail",
+    "mixture_candidates",
+]
