@@ -22,6 +22,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "pdpsym.app.commands.gaussian",
     "pdpsym.app.commands.whg",
     "pdpsym.app.commands.oracle",
+    "pdpsym.app.commands.audit",
 )
 
 

@@ -1,0 +1,310 @@
+"""``pdpsym audit``: every privacy notion, exactly, for the user's model and mechanism."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import os
+import re
+import sys
+import tempfile
+from collections.abc import Mapping
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import sympy
+
+from pdpsym.app.output import print_json
+from pdpsym.app.readers import load_discrete
+from pdpsym.audit import NOTIONS, Audit, NotionResult, audit
+from pdpsym.core.certify import certify
+from pdpsym.core.eps import Eps
+from pdpsym.core.errors import InputError
+from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
+from pdpsym.mechanisms import discrete
+from pdpsym.mechanisms.finite import Mechanism
+from pdpsym.mechanisms.laplace import LaplaceNoise, laplace
+from pdpsym.models.joint import JointDistribution
+from pdpsym.papers.lmm2016.mechanism import DDPReading
+
+KINDS = ("table", "randomized-response", "laplace", "count", "threshold", "histogram")
+MAX_MECHANISM_BYTES = 16 * 2**20
+_LOG = re.compile(r"^(?:ln|log)\((.*)\)$")
+
+DESCRIPTION = """\
+Exact privacy figures of MECHANISM on the data model MODEL for one target record, under
+every notion: dp (classic DP over the product of the domains), apkdp and ppkdp
+(Desfontaines et al. Definitions 12-13, B = the --known records), np, cdp, ibcdp
+(Definitions 3, 5, 6) and dependent-dp (Liu et al. Definition 4, --ddp-reading).
+
+For each notion: epsilon (the smallest with delta = 0), delta at each --eps, the smallest
+epsilon at --delta, and the witness where each worst case is attained. Every number is
+exact, with certified digits.
+
+MECHANISM is a JSON file with a "kind":
+  {"kind": "table", "rows": [[<value of each variable>..., <output>, "<prob>"], ...]}
+  {"kind": "randomized-response", "keep": "3/4"}
+  {"kind": "laplace", "lam": "1", "weights": {"x1": "1"}}       (continuous: Eq. 2)
+  {"kind": "count", "weights": {...}}   {"kind": "threshold", "T": 3}   {"kind": "histogram"}
+"""
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "audit",
+        help="every privacy notion, exactly, for your own model and mechanism",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("model", metavar="MODEL", help="model file (.json, .toml or .csv)")
+    p.add_argument("mechanism", metavar="MECHANISM", help="mechanism file (.json)")
+    p.add_argument("--target", required=True, help="the target record")
+    p.add_argument("--known", default="", help="comma-separated records the attacker knows (B)")
+    p.add_argument(
+        "--eps",
+        action="append",
+        default=[],
+        metavar="E",
+        help="report delta at this epsilon (repeatable): 1/2, 0.1, ln(3), log(3/2)",
+    )
+    p.add_argument("--delta", default=None, help="report the smallest epsilon at this delta")
+    p.add_argument(
+        "--notions",
+        default=",".join(NOTIONS),
+        help=f"comma-separated subset of {','.join(NOTIONS)} (default: all)",
+    )
+    p.add_argument(
+        "--ddp-reading",
+        choices=[r.value for r in DDPReading],
+        default=DDPReading.NEIGHBOURS.value,
+        help="reading of Liu et al. Definition 4 for dependent-dp",
+    )
+    p.add_argument("--curve", default=None, metavar="FILE", help="write delta(eps) as CSV")
+    p.add_argument("--digits", default="20", help="certified significant digits (default 20)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=run)
+
+
+def parse_eps(text: str, field: str = "--eps") -> Eps:
+    """``1/2``, ``0.1``, or ``ln(q)`` / ``log(q)`` with a rational ``q > 0`` (exact)."""
+    m = _LOG.match(text.strip())
+    if m:
+        q = parse_rational(m.group(1), field)
+        if q < 1:
+            raise InputError(field, "ln(q) needs q >= 1 (epsilon >= 0)")
+        return Eps.log(q)
+    e = parse_rational(text, field)
+    if e < 0:
+        raise InputError(field, "must be >= 0")
+    return Eps.of(e)
+
+
+def _read_json(path: str, field: str) -> Any:
+    p = Path(path)
+    try:
+        if not p.is_file():
+            raise InputError(field, f"not a regular file: {path!r}")
+        if p.stat().st_size > MAX_MECHANISM_BYTES:
+            raise InputError(field, f"file larger than {MAX_MECHANISM_BYTES} bytes")
+        text = p.read_text(encoding="utf-8")
+        return json.loads(text, parse_float=str, parse_int=str)
+    except (OSError, UnicodeDecodeError) as err:
+        raise InputError(field, f"cannot read {path!r}: {err.__class__.__name__}") from None
+    except (json.JSONDecodeError, RecursionError) as err:
+        raise InputError(field, f"invalid JSON: {str(err)[:80]!r}") from None
+
+
+def _weights(obj: Any, model: JointDistribution, field: str) -> dict[str, Fraction] | None:
+    if obj is None:
+        return None
+    if not isinstance(obj, Mapping):
+        raise InputError(field, "expected an object NAME -> weight")
+    out = {}
+    for k, v in obj.items():
+        model.index(k, field)
+        out[k] = parse_rational(v, f"{field}.{k}")
+    return out
+
+
+def _only(obj: Mapping[str, Any], allowed: set[str]) -> None:
+    for k in obj:
+        if k not in allowed:
+            raise InputError("mechanism", f"unknown key {k!r}")
+
+
+def load_mechanism(path: str, model: JointDistribution) -> Mechanism | LaplaceNoise:
+    """Build the mechanism a JSON file describes, for databases of ``model``."""
+    obj = _read_json(path, "MECHANISM")
+    if not isinstance(obj, dict):
+        raise InputError("MECHANISM", "expected a JSON object")
+    kind = obj.get("kind")
+    if kind not in KINDS:
+        raise InputError("kind", f"unknown kind {kind!r}; known: {', '.join(KINDS)}")
+    if kind == "table":
+        _only(obj, {"kind", "rows"})
+        rows = obj.get("rows")
+        if not isinstance(rows, list) or not rows:
+            raise InputError("rows", "expected a non-empty list of rows")
+        n = model.n
+        table: dict[tuple[Fraction, ...], dict[str, Fraction]] = {}
+        for k, row in enumerate(rows):
+            if not isinstance(row, list) or len(row) != n + 2:
+                raise InputError(f"rows[{k}]", f"expected {n} values, an output and a probability")
+            d = tuple(parse_rational(v, f"rows[{k}]") for v in row[:n])
+            for j, v in enumerate(d):
+                if v not in model.domains[j]:
+                    raise InputError(f"rows[{k}]", f"value {row[j]!r} is not in the domain")
+            out = row[n]
+            if not isinstance(out, str):
+                raise InputError(f"rows[{k}]", "the output must be a string")
+            p = parse_rational(row[n + 1], f"rows[{k}]")
+            if not 0 <= p <= 1:
+                raise InputError(f"rows[{k}]", "probability outside [0, 1]")
+            pmf = table.setdefault(d, {})
+            if out in pmf:
+                raise InputError(f"rows[{k}]", f"output {out!r} repeated for this database")
+            pmf[out] = p
+        return discrete.table(table)
+    if kind == "randomized-response":
+        _only(obj, {"kind", "keep"})
+        keep = parse_rational(obj.get("keep"), "keep")
+        if not 0 < keep <= 1:
+            raise InputError("keep", "must lie in (0, 1]")
+        return discrete.randomized_response(keep, model.domains)
+    if kind == "laplace":
+        _only(obj, {"kind", "lam", "weights"})
+        return laplace(obj.get("lam", "1"), _weights(obj.get("weights"), model, "weights"))
+    weights = _weights(obj.get("weights"), model, "weights")
+    wlist = None if weights is None else [weights.get(v, Fraction(1)) for v in model.variables]
+    if kind == "count":
+        _only(obj, {"kind", "weights"})
+        return discrete.count(wlist)
+    if kind == "threshold":
+        _only(obj, {"kind", "T", "weights"})
+        if "T" not in obj:
+            raise InputError("T", "missing")
+        return discrete.threshold(parse_rational(obj["T"], "T"), wlist)
+    _only(obj, {"kind"})
+    return discrete.histogram()
+
+
+def _plain(x: Any) -> Any:
+    if isinstance(x, Fraction):
+        return fraction_str(x)
+    if isinstance(x, Mapping):
+        return {str(k): _plain(v) for k, v in x.items()}
+    if isinstance(x, tuple | list):
+        return [_plain(v) for v in x]
+    if x is None or isinstance(x, bool | int | str):
+        return x
+    return str(x)
+
+
+def _value(v: sympy.Expr | None, digits: int) -> Any:
+    if v is None:
+        return None
+    if v == sympy.oo:
+        return "infinite"
+    return certify(v, digits).as_json()
+
+
+def _result_json(r: NotionResult, digits: int) -> dict[str, Any]:
+    return {
+        "notion": r.notion,
+        "epsilon": _value(r.epsilon, digits),
+        "witness": _plain(r.witness),
+        "delta_at_epsilon": [
+            {"eps": str(e), "delta": _value(d, digits), "witness": _plain(w)}
+            for e, d, w in r.delta_at_epsilon
+        ],
+        "epsilon_at_delta": None
+        if r.epsilon_at_delta is None
+        else {
+            "delta": fraction_str(r.epsilon_at_delta[0]),
+            "epsilon": _value(r.epsilon_at_delta[1], digits),
+            "witness": _plain(r.epsilon_at_delta[2]),
+        },
+        "reading": r.reading,
+        "note": r.note,
+    }
+
+
+def _short(v: sympy.Expr | None, digits: int) -> str:
+    if v is None:
+        return "-"
+    if v == sympy.oo:
+        return "infinite"
+    c = certify(v, digits)
+    return c.exact if c.exact == c.decimal else f"{c.exact} = {c.decimal}"
+
+
+def _text(a: Audit, digits: int) -> str:
+    lines = [f"audit of target {a.target}, known {{{', '.join(a.known)}}}"]
+    for r in a.results:
+        lines.append(f"\n{r.notion}:")
+        lines.append(f"  epsilon (delta = 0): {_short(r.epsilon, digits)}")
+        if r.witness:
+            lines.append(f"    witness: {json.dumps(_plain(r.witness), ensure_ascii=False)}")
+        for e, d, _ in r.delta_at_epsilon:
+            lines.append(f"  delta at epsilon {e}: {_short(d, digits)}")
+        if r.epsilon_at_delta is not None:
+            dl, ev, _ = r.epsilon_at_delta
+            lines.append(f"  epsilon at delta {fraction_str(dl)}: {_short(ev, digits)}")
+        if r.reading:
+            lines.append(f"  reading: {r.reading}")
+        if r.note:
+            lines.append(f"  note: {r.note}")
+    return "\n".join(lines) + "\n"
+
+
+def _write_curve(path: str, a: Audit, digits: int) -> None:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["notion", "eps", "delta_exact", "delta_decimal", "delta_lo", "delta_hi"])
+    for r in a.results:
+        for e, d, _ in r.delta_at_epsilon:
+            c = certify(d, digits)
+            w.writerow([r.notion, str(e), c.exact, c.decimal, *c.enclosure])
+    target = Path(path)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent or Path("."), prefix=".pdpsym-")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(buf.getvalue())
+        os.replace(tmp, target)
+    except OSError as err:
+        raise InputError("--curve", f"cannot write {path!r}: {err.strerror}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    digits = parse_int(args.digits, "--digits", 1, 1000)
+    eps = [parse_eps(t) for t in args.eps]
+    delta = None
+    if args.delta is not None:
+        delta = parse_rational(args.delta, "--delta")
+        if not 0 <= delta < 1:
+            raise InputError("--delta", "must lie in [0, 1)")
+    notions = [t.strip() for t in args.notions.split(",") if t.strip()]
+    if args.curve and not eps:
+        raise InputError("--curve", "give the epsilon values with --eps")
+    model = load_discrete(args.model)
+    known = [t.strip() for t in args.known.split(",") if t.strip()]
+    mech = load_mechanism(args.mechanism, model)
+    result = audit(
+        model, mech, args.target, known, eps, delta, notions, DDPReading(args.ddp_reading)
+    )
+    if args.curve:
+        _write_curve(args.curve, result, digits)
+    if args.json:
+        print_json(
+            {
+                "target": result.target,
+                "known": list(result.known),
+                "notions": [_result_json(r, digits) for r in result.results],
+            }
+        )
+        return 0
+    sys.stdout.write(_text(result, digits))
+    return 0
