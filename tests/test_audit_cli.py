@@ -1,0 +1,120 @@
+"""`pdpsym audit` from the command line: exact figures, JSON, the curve file, bad input.
+
+Expected values are hand derivations on a 3-record model (rows below) with randomized
+response keep = 3/4 (a record reported truthfully with probability 3/4):
+- dp: one record changes, the worst output ratio is (3/4)/(1/4) = 3, so epsilon = ln 3;
+- apkdp with x3 known: given x3 = 1, x1 = 0 leaves (0,0,1) and (0,1,1) (1/2 each) and
+  x1 = 1 leaves (1,1,1); at output (0,0,1): (27/64 + 9/64)/2 = 18/64 against
+  (1/4)(1/4)(3/4) = 3/64, ratio 6, so epsilon = ln 6;
+- delta at eps = ln 2 for dp: sum_o max(0, P - 2Q) on the first record = 3/4 - 2/4 = 1/4.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from pdpsym.app.cli import main
+
+MODEL = {
+    "variables": ["x1", "x2", "x3"],
+    "rows": [
+        ["0", "0", "0", "1/4"],
+        ["0", "0", "1", "1/8"],
+        ["0", "1", "1", "1/8"],
+        ["1", "1", "1", "1/4"],
+        ["1", "1", "0", "1/8"],
+        ["1", "0", "0", "1/8"],
+    ],
+}
+
+
+def _files(tmp_path: Path, mech: dict) -> tuple[str, str]:
+    m, k = tmp_path / "model.json", tmp_path / "mech.json"
+    m.write_text(json.dumps(MODEL))
+    k.write_text(json.dumps(mech))
+    return str(m), str(k)
+
+
+def _run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(argv))
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_randomized_response_figures(tmp_path: Path) -> None:
+    m, k = _files(tmp_path, {"kind": "randomized-response", "keep": "3/4"})
+    code, out, _ = _run(
+        "audit",
+        m,
+        k,
+        "--target",
+        "x1",
+        "--known",
+        "x3",
+        "--eps",
+        "ln(2)",
+        "--json",
+        "--notions",
+        "dp,apkdp",
+    )
+    assert code == 0
+    res = {r["notion"]: r for r in json.loads(out)["notions"]}
+    assert res["dp"]["epsilon"]["exact"] == "log(3)"
+    assert res["apkdp"]["epsilon"]["exact"] == "log(6)"
+    assert res["dp"]["delta_at_epsilon"][0]["delta"]["exact"] == "1/4"
+
+
+def test_curve_file_has_certified_columns(tmp_path: Path) -> None:
+    m, k = _files(tmp_path, {"kind": "randomized-response", "keep": "3/4"})
+    curve = tmp_path / "curve.csv"
+    code, _, _ = _run(
+        "audit",
+        m,
+        k,
+        "--target",
+        "x1",
+        "--eps",
+        "ln(2)",
+        "--eps",
+        "0",
+        "--notions",
+        "dp",
+        "--curve",
+        str(curve),
+    )
+    assert code == 0
+    lines = curve.read_text().splitlines()
+    assert lines[0] == "notion,eps,delta_exact,delta_decimal,delta_lo,delta_hi"
+    # eps = 0: total variation of the first record's report, |3/4 - 1/4| = 1/2 (hand)
+    assert lines[2].startswith("dp,0,1/2,")
+
+
+@pytest.mark.parametrize(
+    ("mech", "extra", "field"),
+    [
+        ({"kind": "table", "rows": [["0", "0", "0", "a", "1/2"]]}, [], "mechanism"),
+        ({"kind": "table", "rows": [["0", "0", "0", "a", "3/2"]]}, [], "rows[0]"),
+        ({"kind": "nope"}, [], "kind"),
+        ({"kind": "randomized-response", "keep": "0"}, [], "keep"),
+        ({"kind": "randomized-response", "keep": "3/4"}, ["--eps", "-1"], "--eps"),
+        ({"kind": "randomized-response", "keep": "3/4"}, ["--delta", "1"], "--delta"),
+        ({"kind": "randomized-response", "keep": "3/4", "x": 1}, [], "mechanism"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(
+    tmp_path: Path, mech: dict, extra: list, field: str
+) -> None:
+    m, k = _files(tmp_path, mech)
+    curve = tmp_path / "c.csv"
+    code, out, err = _run(
+        "audit", m, k, "--target", "x1", "--eps", "1", "--curve", str(curve), *extra
+    )
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and field in err and "Traceback" not in err
+    assert not curve.exists()
