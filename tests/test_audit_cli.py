@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -118,3 +119,20 @@ def test_bad_input_exits_2_with_one_line(
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and field in err and "Traceback" not in err
     assert not curve.exists()
+
+
+def test_the_worked_examples_in_docs_audit_md_are_current() -> None:
+    # docs/audit.md shows each command with its output; rerun and compare verbatim
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "docs" / "audit.md").read_text(encoding="utf-8")
+    blocks = [b.split("```")[0] for b in text.split("$ pdpsym ")[1:]]
+    assert len(blocks) == 4
+    cwd = os.getcwd()
+    os.chdir(root)
+    try:
+        for block in blocks:
+            cmd, _, shown = block.partition("\n")
+            code, out, _ = _run(*cmd.split())
+            assert code == 0 and out.rstrip() == shown.rstrip(), cmd
+    finally:
+        os.chdir(cwd)
