@@ -480,7 +480,7 @@ def counting_delta(ps: Sequence[Fraction], eps: Eps | Fraction, known: int = 0) 
     eps = Eps.of(eps)
     ps = [Fraction(p) for p in ps]
     if known < 0 or known >= len(ps):
-        raise InputError("--known", f"must be between 0 and n-1 = {len(ps) - 1}")
+        raise InputError("known", f"must be between 0 and n-1 = {len(ps) - 1}")
     unknown = ps[known:]
     best: tuple[Exact, int, str] | None = None
     seen: set[Fraction] = set()
@@ -515,7 +515,7 @@ def _mirror_key(ps: Sequence[Fraction], direction: str) -> tuple[tuple[Fraction,
 def counting_delta_homogeneous(n: int, p: Fraction, eps: Eps | Fraction, known: int = 0) -> Exact:
     """Exact ``delta(eps)`` for a common ``p`` (``n - known - 1`` uncertain other records)."""
     if n - known < 1:
-        raise InputError("--known", "the attacker must not know every record")
+        raise InputError("known", "the attacker must not know every record")
     return counting_delta_fast(CountLaw.homogeneous(n - known - 1, p), eps)
 
 

@@ -54,14 +54,14 @@ class LinearQuery:
         seen = set()
         for part in text.split(","):
             if "=" not in part:
-                raise InputError("--weights", f"expected NAME=WEIGHT, got {part.strip()!r}")
+                raise InputError("weights", f"expected NAME=WEIGHT, got {part.strip()!r}")
             name, value = (s.strip() for s in part.split("=", 1))
             if name not in weights:
-                raise InputError("--weights", f"unknown variable {name!r}")
+                raise InputError("weights", f"unknown variable {name!r}")
             if name in seen:
-                raise InputError("--weights", f"duplicate variable {name!r}")
+                raise InputError("weights", f"duplicate variable {name!r}")
             seen.add(name)
-            weights[name] = parse_rational(value, f"--weights {name}")
+            weights[name] = parse_rational(value, f"weights.{name}")
         return cls(weights)
 
     def weight(self, name: str) -> Fraction:
@@ -118,7 +118,7 @@ def laplace(
 
 def parse_lambda(text: object) -> Fraction:
     """The Laplace scale ``lambda > 0`` from user text."""
-    return parse_positive(text, "--lam")
+    return parse_positive(text, "lam")
 
 
 __all__ = ["LaplaceNoise", "LinearQuery", "laplace", "parse_lambda"]

@@ -44,11 +44,11 @@ BOT = "⊥"
 
 def check_threshold(n: int, T: int, known_size: int = 0) -> None:
     if n < 1:
-        raise InputError("--n", f"must be >= 1, got {n}")
+        raise InputError("n", f"must be >= 1, got {n}")
     if T < 0 or T >= n:
-        raise InputError("--T", f"must satisfy 0 <= T < n = {n}, got {T}")
+        raise InputError("T", f"must satisfy 0 <= T < n = {n}, got {T}")
     if known_size < 0 or known_size > n - 1:
-        raise InputError("--known-size", f"must satisfy 0 <= |B| <= n - 1 = {n - 1}")
+        raise InputError("known_size", f"must satisfy 0 <= |B| <= n - 1 = {n - 1}")
 
 
 @dataclass(frozen=True)

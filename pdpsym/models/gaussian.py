@@ -168,7 +168,7 @@ class GaussianModel:
     @classmethod
     def from_json_object(cls, obj: Mapping[str, Any]) -> GaussianModel:
         if not isinstance(obj, Mapping):
-            raise InputError("MODEL", "expected an object")
+            raise InputError("model", "expected an object")
         for key in ("variables", "mean", "cov"):
             if key not in obj:
                 raise InputError(key, "missing (a Gaussian model needs variables, mean, cov)")
@@ -195,7 +195,7 @@ class GaussianModel:
         except ValueError:
             raise InputError(field, f"unknown variable {name!r}") from None
 
-    def range_of(self, name: str, field: str = "--target") -> tuple[Fraction, Fraction]:
+    def range_of(self, name: str, field: str = "target") -> tuple[Fraction, Fraction]:
         if name not in self.ranges:
             raise InputError("ranges", f"no range [l, u] given for target {name!r} ({field})")
         return self.ranges[name]

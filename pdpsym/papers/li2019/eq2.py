@@ -64,14 +64,14 @@ class Adversary:
     @classmethod
     def of(cls, model: JointDistribution, target: str, known: Sequence[str] = ()) -> Adversary:
         """Validate names against the model; ``known`` is kept in model order."""
-        model.index(target, "--target")
+        model.index(target, "target")
         seen: set[str] = set()
         for name in known:
-            model.index(name, "--known")
+            model.index(name, "known")
             if name in seen:
-                raise InputError("--known", f"duplicate variable {name!r}")
+                raise InputError("known", f"duplicate variable {name!r}")
             if name == target:
-                raise InputError("--known", f"the target {name!r} cannot also be known")
+                raise InputError("known", f"the target {name!r} cannot also be known")
             seen.add(name)
         return cls(target, tuple(v for v in model.variables if v in seen))
 
@@ -270,7 +270,7 @@ def leakage(
     """Exact Eq. 2 leakage of ``A(target, known)`` (Li et al. Sec. III, Eq. 2)."""
     lam = Fraction(lam)
     if lam <= 0:
-        raise InputError("--lam", f"must be > 0, got {fraction_str(lam)}")
+        raise InputError("lam", f"must be > 0, got {fraction_str(lam)}")
     adv = Adversary.of(model, target, known)
     query = query or LinearQuery.sum(model.variables)
     D = _scale_of(model, query)
@@ -298,7 +298,7 @@ def leakage_all(
     """Eq. 2 for every adversary of the model (``n 2^(n-1)`` of them)."""
     lam = Fraction(lam)
     if lam <= 0:
-        raise InputError("--lam", f"must be > 0, got {fraction_str(lam)}")
+        raise InputError("lam", f"must be > 0, got {fraction_str(lam)}")
     query = query or LinearQuery.sum(model.variables)
     D = _scale_of(model, query)
     big = _too_big(model, query, D)

@@ -53,7 +53,7 @@ def weight_vector(model: GaussianModel, weights: Mapping[str, Fraction] | None) 
     w = [Fraction(1)] * model.n
     for name, value in (weights or {}).items():
         if name not in model.variables:
-            raise InputError("--weights", f"unknown variable {name!r}")
+            raise InputError("weights", f"unknown variable {name!r}")
         w[model.variables.index(name)] = Fraction(value)
     return w
 
@@ -61,14 +61,14 @@ def weight_vector(model: GaussianModel, weights: Mapping[str, Fraction] | None) 
 def adversary_indices(
     model: GaussianModel, target: str, known: Sequence[str]
 ) -> tuple[int, list[int]]:
-    i = model.index(target, "--target")
+    i = model.index(target, "target")
     k_idx: list[int] = []
     for name in known:
-        j = model.index(name, "--known")
+        j = model.index(name, "known")
         if j == i:
-            raise InputError("--known", f"the target {target!r} cannot also be known")
+            raise InputError("known", f"the target {target!r} cannot also be known")
         if j in k_idx:
-            raise InputError("--known", f"{name!r} listed twice")
+            raise InputError("known", f"{name!r} listed twice")
         k_idx.append(j)
     return i, k_idx
 
@@ -231,7 +231,7 @@ def gaussian_leakage(
     """Exact PDP leakage of the Laplace mechanism on ``f = Σ w_k x_k`` (Theorem 6)."""
     lam = Fraction(lam)
     if lam <= 0:
-        raise InputError("--lam", f"must be > 0, got {fraction_str(lam)}")
+        raise InputError("lam", f"must be > 0, got {fraction_str(lam)}")
     i, k_idx = adversary_indices(model, target, known)
     low, high = model.range_of(target)
     q = query_given(model, i, k_idx, weight_vector(model, weights))
@@ -300,7 +300,7 @@ def all_adversaries(
     """Theorem 6 for every adversary ``A(i, K)`` whose target has a range, n 2^(n-1) at most."""
     lam = Fraction(lam)
     if lam <= 0:
-        raise InputError("--lam", f"must be > 0, got {fraction_str(lam)}")
+        raise InputError("lam", f"must be > 0, got {fraction_str(lam)}")
     if not model.ranges:
         raise InputError("ranges", "no variable has a range [l, u], so there is no target")
     w = weight_vector(model, weights)

@@ -156,14 +156,14 @@ def whg_from_distribution(
     n = model.n
     if n > MAX_EXACT_N:
         raise InputError(
-            "MODEL",
+            "model",
             f"{n} tuples: exact WHG work is limited to n <= {MAX_EXACT_N} "
             f"({n * 2 ** (n - 1)} nodes, each an exact Eq. 2 search)",
         )
     if fast_k is not None and fast_k < 1:
-        raise InputError("--fast", f"k must be >= 1, got {fast_k}")
+        raise InputError("fast_k", f"must be >= 1, got {fast_k}")
     if with_paths and n > MAX_PATHS_N:
-        raise InputError("--paths", f"path enumeration is limited to n <= {MAX_PATHS_N}")
+        raise InputError("with_paths", f"path enumeration is limited to n <= {MAX_PATHS_N}")
     lam = Fraction(lam)
     query = query or LinearQuery.sum(model.variables)
     g = DistributionWHG(model, lam, query, reading, fast_k=fast_k)
@@ -660,7 +660,7 @@ def _full_search_small(bottom: Any, E: np.ndarray, m: int) -> np.ndarray:
 def fast_search(source: EdgeSource, k: int) -> GivenResult:
     """Algorithm 2: only the ``k`` largest nodes of each layer (all targets) generate the next."""
     if k < 1:
-        raise InputError("--fast", f"k must be >= 1, got {k}")
+        raise InputError("k", f"must be >= 1, got {k}")
     n = source.n
     m = n - 1
     full = (1 << m) - 1
@@ -696,7 +696,7 @@ def paths_search(source: EdgeSource) -> GivenResult:
     """Theorem 5's text: the minimum over *all paths* of Eq. 14 (small ``n`` only)."""
     n = source.n
     if n > MAX_PATHS_N:
-        raise InputError("--paths", f"path enumeration is limited to n <= {MAX_PATHS_N}")
+        raise InputError("source", f"path enumeration is limited to n <= {MAX_PATHS_N}")
     m = n - 1
     pc = popcounts(m)
     out = []
