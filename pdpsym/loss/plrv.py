@@ -32,7 +32,7 @@ from flint import arb, ctx
 from pdpsym.core.certify import arb_from_fraction
 from pdpsym.core.eps import Eps
 from pdpsym.core.expoly import ExpPoly
-from pdpsym.mechanisms.finite import Mechanism, Scenario, output_pmf
+from pdpsym.mechanisms.finite import Mechanism, Scenario, check_mechanism, output_pmf
 
 PMF = Mapping[Any, Fraction]
 
@@ -239,9 +239,18 @@ class DeltaResult:
 
 
 def apkdp_delta(
-    scenario: Scenario, mech: Mechanism, eps: Eps, targets: Iterable[int] | None = None
+    scenario: Scenario,
+    mech: Mechanism,
+    eps: Eps | Fraction | int,
+    targets: Iterable[int] | None = None,
 ) -> DeltaResult:
-    """Smallest δ with ``(θ, ε, δ)``-APKDP: ``max_{i,a≠b,B̂} APK_{i,a,b,B̂}`` (exact)."""
+    """Smallest δ with ``(θ, ε, δ)``-APKDP: ``max_{i,a≠b,B̂} APK_{i,a,b,B̂}`` (exact).
+
+    ``mech`` must map every database of the scenario to a probability law, and ``eps``
+    must be exact (an :class:`Eps`, an int or a Fraction): otherwise an InputError.
+    """
+    eps = Eps.of(eps)
+    check_mechanism(scenario, mech)
     best, wit = WLin.const(0, eps), None
     for i in default_targets(scenario) if targets is None else targets:
         for a, b in _pairs(scenario, i):
@@ -255,9 +264,15 @@ def apkdp_delta(
 
 
 def ppkdp_delta(
-    scenario: Scenario, mech: Mechanism, eps: Eps, targets: Iterable[int] | None = None
+    scenario: Scenario,
+    mech: Mechanism,
+    eps: Eps | Fraction | int,
+    targets: Iterable[int] | None = None,
 ) -> DeltaResult:
-    """Smallest δ with ``(θ, ε, δ)``-PPKDP: ``max_{i,a≠b} PPK_{i,a,b}`` (exact)."""
+    """Smallest δ with ``(θ, ε, δ)``-PPKDP: ``max_{i,a≠b} PPK_{i,a,b}`` (exact); the
+    same checks of ``mech`` and ``eps`` as :func:`apkdp_delta`."""
+    eps = Eps.of(eps)
+    check_mechanism(scenario, mech)
     best, wit = WLin.const(0, eps), None
     for i in default_targets(scenario) if targets is None else targets:
         for a, b in _pairs(scenario, i):

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.models.scenario import PMF, Database, Scenario
+from pdpsym.models.scenario import PMF, Database, Scenario, check_pmf
 
 BOTTOM = "⊥"
 
@@ -127,8 +127,27 @@ def random_mechanism(
     return mech, table
 
 
+def check_law(pmf: Mapping[Any, Any], field: str) -> None:
+    """Raise :class:`~pdpsym.core.errors.InputError` naming ``field`` unless ``pmf`` is a
+    probability law: exact rationals, non-negative, summing to exactly 1. (A sub- or
+    super-probability row would otherwise give a silently wrong delta, such as 0.)"""
+    check_pmf(pmf, field)
+
+
+def check_mechanism(scenario: Scenario, mech: Mechanism, field: str = "mech") -> None:
+    """Every database of the scenario's support is mapped to a probability law."""
+    seen: set[Database] = set()
+    for (d, _), p in scenario.joint.items():
+        if p and d not in seen:
+            seen.add(d)
+            check_law(mech(d), f"{field}[{d!r}]")
+
+
 def table_mechanism(table: Mapping[Database, Mapping[Any, Fraction]]) -> Mechanism:
-    """The mechanism given by an explicit table ``D -> PMF``."""
+    """The mechanism given by an explicit table ``D -> PMF``; every row must be a
+    probability law (an :class:`~pdpsym.core.errors.InputError` naming the row if not)."""
+    for d, row in table.items():
+        check_law(row, f"table[{d!r}]")
 
     def mech(d: Database) -> Mapping[Any, Fraction]:
         return table[d]

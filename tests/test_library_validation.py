@@ -1,0 +1,98 @@
+"""Library input validation (issue 9 "No public API", issue 10 "accepted although malformed").
+
+A mechanism table that is not a probability law, or a float epsilon, must be refused with
+an InputError naming the Python parameter, never answered (a sub-probability row used
+to give delta = 0) and never an AttributeError.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from pdpsym.core.eps import Eps
+from pdpsym.core.errors import InputError
+from pdpsym.loss.plrv import apkdp_delta, ppkdp_delta
+from pdpsym.mechanisms.finite import table_mechanism
+from pdpsym.models.joint import JointDistribution
+from pdpsym.models.scenario import Scenario
+from pdpsym.papers.li2019.eq2 import leakage
+
+F = Fraction
+
+
+def _scenario() -> Scenario:
+    # two independent fair bits, the second one known
+    return Scenario.bernoulli([F(1, 2), F(1, 2)], known=[1])
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        {0: F(1, 2)},  # sums to 1/2
+        {0: F(1, 2), 1: F(2, 3)},  # sums to 7/6
+        {0: F(3, 2), 1: F(-1, 2)},  # sums to 1 with a negative entry
+    ],
+)
+def test_table_rows_must_be_probability_laws(row: dict[int, Fraction]) -> None:
+    table = {(0, 0): {0: F(1)}, (0, 1): row, (1, 0): {0: F(1)}, (1, 1): {1: F(1)}}
+    with pytest.raises(InputError) as err:
+        table_mechanism(table)
+    assert err.value.field == "table[(0, 1)]"
+
+
+def test_a_callable_mechanism_that_is_not_a_law_is_refused() -> None:
+    """Hand-made: M(D) = {D(0): 1/2} loses half its mass; before the check it gave a
+    delta computed from sub-probabilities."""
+
+    def half(d: tuple[int, ...]) -> dict[int, Fraction]:
+        return {d[0]: F(1, 2)}
+
+    for fn in (apkdp_delta, ppkdp_delta):
+        with pytest.raises(InputError) as err:
+            fn(_scenario(), half, Eps.log(2))
+        assert err.value.field.startswith("mech[")
+
+
+def test_float_eps_is_refused_naming_eps() -> None:
+    def ident(d: tuple[int, ...]) -> dict[int, Fraction]:
+        return {d[0]: F(1)}
+
+    with pytest.raises(InputError) as err:
+        apkdp_delta(_scenario(), ident, 0.5)  # type: ignore[arg-type]
+    assert err.value.field == "eps"
+    with pytest.raises(InputError) as err:
+        Eps.of(0.1)  # type: ignore[arg-type]
+    assert err.value.field == "eps"
+    with pytest.raises(InputError):
+        Eps.log(0)
+
+
+def test_exact_eps_forms_agree() -> None:
+    # hand: ln 1 = 0, and the two spellings of the same epsilon are one value
+    assert Eps.of(0) == Eps.log(1) == Eps(exp_eps=1)
+    assert Eps.of("1/2") == Eps(exponent=F(1, 2)) == Eps(eps=F(1, 2))
+    assert Eps.log(2).exact_exp() == 2 and Eps.of(1).exact_exp() is None
+    # a deterministic identity mechanism on a fair bit: delta at eps = ln 2 is 1
+    # (hand: the output reveals D(0); APK = E[max(0, 1 - e^eps / inf)] = 1)
+
+    def ident(d: tuple[int, ...]) -> dict[int, Fraction]:
+        return {d[0]: F(1)}
+
+    assert apkdp_delta(_scenario(), ident, Eps.log(2)).delta.rational() == 1
+
+
+def test_library_errors_name_parameters_not_flags() -> None:
+    m = JointDistribution.from_rows(["x1", "x2"], [["0", "0", "1/2"], ["1", "1", "1/2"]])
+    cases = [
+        (dict(target="x1", lam=0), "lam"),
+        (dict(target="nope"), "target"),
+        (dict(target="x1", known=["x1"]), "known"),
+        (dict(target="x1", known=["x2", "x2"]), "known"),
+    ]
+    for kwargs, field in cases:
+        with pytest.raises(InputError) as err:
+            leakage(m, **kwargs)  # type: ignore[arg-type]
+        assert err.value.field == field
+        assert "--" not in str(err.value)
