@@ -34,8 +34,8 @@ from fractions import Fraction
 from typing import Any, TypeAlias
 
 import sympy
-from sympy import Expr
 from flint import arb, ctx
+from sympy import Expr
 
 from pdpsym.core.certify import arb_from_fraction
 from pdpsym.core.errors import InputError
@@ -147,12 +147,11 @@ class Eps:
     exp_arb = arb_exp
 
     def arb(self, prec: int) -> arb:
-        """``eps`` as an arb ball."""
+        """``eps`` as an arb ball (``ln`` of the rational ``e^eps`` when given so)."""
         with ctx.workprec(prec):
-            if self.exponent is not None:
-                return arb_from_fraction(self.exponent)
-            assert self.w is not None
-            return arb_from_fraction(self.w).log()
+            rational = self.exponent is not None
+            value = arb_from_fraction(self.exponent if rational else self.w)  # type: ignore[arg-type]
+            return value if rational else value.log()
 
     def sympy_exp(self) -> sympy.Expr:
         if self.display is not None:

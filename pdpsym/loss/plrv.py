@@ -238,6 +238,15 @@ class DeltaResult:
     witness: dict[str, str] | None
 
 
+def _checked(
+    scenario: Scenario, mech: Mechanism, eps: Eps | Fraction | int, targets: Iterable[int] | None
+) -> tuple[Eps, Iterable[int]]:
+    """The exact eps, the targets (default: :func:`default_targets`), and ``mech``
+    checked to be a probability law on every database of the scenario."""
+    check_mechanism(scenario, mech)
+    return Eps.of(eps), default_targets(scenario) if targets is None else targets
+
+
 def apkdp_delta(
     scenario: Scenario,
     mech: Mechanism,
@@ -249,10 +258,9 @@ def apkdp_delta(
     ``mech`` must map every database of the scenario to a probability law, and ``eps``
     must be exact (an :class:`Eps`, an int or a Fraction): otherwise an InputError.
     """
-    eps = Eps.of(eps)
-    check_mechanism(scenario, mech)
+    eps, targets = _checked(scenario, mech, eps, targets)
     best, wit = WLin.const(0, eps), None
-    for i in default_targets(scenario) if targets is None else targets:
+    for i in targets:
         for a, b in _pairs(scenario, i):
             for bhat in scenario.knowledge_values():
                 if not (scenario.compatible(i, a, bhat) and scenario.compatible(i, b, bhat)):
@@ -271,10 +279,9 @@ def ppkdp_delta(
 ) -> DeltaResult:
     """Smallest δ with ``(θ, ε, δ)``-PPKDP: ``max_{i,a≠b} PPK_{i,a,b}`` (exact); the
     same checks of ``mech`` and ``eps`` as :func:`apkdp_delta`."""
-    eps = Eps.of(eps)
-    check_mechanism(scenario, mech)
+    eps, targets = _checked(scenario, mech, eps, targets)
     best, wit = WLin.const(0, eps), None
-    for i in default_targets(scenario) if targets is None else targets:
+    for i in targets:
         for a, b in _pairs(scenario, i):
             v = ppk(scenario, mech, i, a, b, eps)
             if v.exact_compare(best) > 0:

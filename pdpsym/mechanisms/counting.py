@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -555,30 +555,40 @@ def counting_delta_fast(law: CountLaw, eps: Eps | Fraction) -> Exact:
                 eps,
             )
 
-        # binary search for the boundary of the monotone predicate on 0..m+1
-        lo, hi = 0, m + 1
-        if suffix:  # find smallest o with pos(o); pos(m+1) is true (Q = 0 there)
-            while lo < hi:
-                mid = (lo + hi) // 2
-                if pos(mid):
-                    hi = mid
-                else:
-                    lo = mid + 1
-            chosen = (lo, m + 1)
+        # the boundary of the monotone predicate on 0..m+1
+        if suffix:  # smallest o with pos(o); pos(m+1) is true (Q = 0 there)
+            chosen = (first_true(0, m + 1, pos), m + 1)
         else:  # largest o with pos(o); pos(0) is true (Q = 0 there)
-            while lo < hi:
-                mid = (lo + hi + 1) // 2
-                if pos(mid):
-                    lo = mid
-                else:
-                    hi = mid - 1
-            chosen = (0, lo)
+            chosen = (0, last_true(0, m + 1, pos))
         a = Mass(((Fraction(1), law, (_shift(pl, chosen),)),))
         b = Mass(((Fraction(1), law, (_shift(ql, chosen),)),))
         results.append(Hockey(a, b, eps).value())
     if _mirror_key(law.ps, "1,0") == _mirror_key(law.ps, "0,1"):
         return results[0]  # S and m - S have the same law: the two directions are equal
     return decided_max(results)[1]
+
+
+def first_true(lo: int, hi: int, pred: Callable[[int], bool]) -> int:
+    """The smallest ``x`` in ``[lo, hi]`` with ``pred(x)``, for ``pred`` false then true
+    (``hi`` when only ``pred(hi)`` holds): a binary search of O(log(hi - lo)) calls."""
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if pred(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def last_true(lo: int, hi: int, pred: Callable[[int], bool]) -> int:
+    """The largest ``x`` in ``[lo, hi]`` with ``pred(x)``, for ``pred`` true then false."""
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if pred(mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 def _shift(ol: OutputLaw, outputs: tuple[int, int]) -> tuple[int, int]:

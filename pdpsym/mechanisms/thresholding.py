@@ -34,7 +34,9 @@ from pdpsym.mechanisms.counting import (
     Hockey,
     Mass,
     OutputLaw,
+    first_true,
     hockey,
+    last_true,
     positive_sign,
     ratio_exceeds_exp,
 )
@@ -113,23 +115,9 @@ class Thresholding:
         k_lo, k_hi = 1, 0  # the chosen interval of outputs k (empty by default)
         if lo_k <= hi_k:
             if direction == (1, 0):  # increasing: a suffix
-                lo, hi = lo_k, hi_k + 1
-                while lo < hi:
-                    mid = (lo + hi) // 2
-                    if pos(mid):
-                        hi = mid
-                    else:
-                        lo = mid + 1
-                k_lo, k_hi = lo, hi_k
+                k_lo, k_hi = first_true(lo_k, hi_k + 1, pos), hi_k
             else:  # decreasing: a prefix
-                lo, hi = lo_k - 1, hi_k
-                while lo < hi:
-                    mid = (lo + hi + 1) // 2
-                    if pos(mid):
-                        lo = mid
-                    else:
-                        hi = mid - 1
-                k_lo, k_hi = lo_k, lo
+                k_lo, k_hi = lo_k, last_true(lo_k - 1, hi_k, pos)
         # outputs where exactly one of the two masses can be nonzero
         for k in (b, b + m + 1):
             if T < k <= self.n and not (lo_k <= k <= hi_k) and _positive(pl, ql, k - T, eps):

@@ -27,6 +27,7 @@ import sympy
 
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_rational, to_sympy
+from pdpsym.models.variables import NamedVariables
 
 FMatrix = list[list[Fraction]]
 
@@ -106,7 +107,7 @@ def _names(obj: Any) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True, eq=False)
-class GaussianModel:
+class GaussianModel(NamedVariables):
     """``N(mean, cov)`` over named tuples, with ranges ``[l, u]`` for possible targets."""
 
     variables: tuple[str, ...]
@@ -184,16 +185,6 @@ class GaussianModel:
         return cls.from_json_object(read_model_object(path))
 
     # --- access ----------------------------------------------------------------------
-
-    @property
-    def n(self) -> int:
-        return len(self.variables)
-
-    def index(self, name: str, field: str = "variable") -> int:
-        try:
-            return self.variables.index(name)
-        except ValueError:
-            raise InputError(field, f"unknown variable {name!r}") from None
 
     def range_of(self, name: str, field: str = "target") -> tuple[Fraction, Fraction]:
         if name not in self.ranges:

@@ -21,6 +21,7 @@ import sympy
 
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_rational
+from pdpsym.models.variables import NamedVariables
 
 Assignment = tuple[Fraction, ...]
 
@@ -40,7 +41,7 @@ def _check_names(names: Sequence[Any], field_name: str) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True, eq=False)
-class JointDistribution:
+class JointDistribution(NamedVariables):
     """An exact joint distribution over finite rational domains."""
 
     variables: tuple[str, ...]
@@ -151,16 +152,6 @@ class JointDistribution:
         return cls.from_rows(names, [list(a) + [p] for a, p in rows.items()], domains)
 
     # --- basic access --------------------------------------------------------------
-
-    @property
-    def n(self) -> int:
-        return len(self.variables)
-
-    def index(self, name: str, field_name: str = "variable") -> int:
-        try:
-            return self.variables.index(name)
-        except ValueError:
-            raise InputError(field_name, f"unknown variable {name!r}") from None
 
     def domain(self, name: str) -> tuple[Fraction, ...]:
         return self.domains[self.index(name)]
