@@ -174,17 +174,35 @@ def decide_sign(
     that is 0 never separates, and :class:`~pdpsym.core.errors.Undecided` (naming
     ``what``) is raised at ``max_prec``: never a guess.
     """
-    prec = start_prec
-    while prec <= max_prec:
-        ball = ball_of(prec)
-        if ball > 0:
-            return 1
-        if ball < 0:
-            return -1
-        if exact_zero and ball.is_exact() and ball == 0:
-            return 0
-        prec *= 2
+
+    def settled(b: arb) -> bool:
+        return bool(b > 0 or b < 0 or (exact_zero and b.is_exact() and b == 0))
+
+    ball = refine(ball_of, settled, start_prec, max_prec)
+    if ball > 0:
+        return 1
+    if ball < 0:
+        return -1
+    if exact_zero and ball.is_exact() and ball == 0:
+        return 0
     raise Undecided(what, max_prec)
+
+
+def refine(
+    ball_of: Callable[[int], arb],
+    settled: Callable[[arb], bool],
+    start_prec: int = 64,
+    max_prec: int = MAX_PREC,
+) -> arb:
+    """``ball_of(prec)`` at doubling precision until ``settled(ball)``, or the last ball
+    (at ``max_prec``) when it never settles; the caller decides what an unsettled ball
+    means (:func:`decide_sign` raises Undecided)."""
+    prec = start_prec
+    ball = ball_of(prec)
+    while not settled(ball) and prec * 2 <= max_prec:
+        prec *= 2
+        ball = ball_of(prec)
+    return ball
 
 
 # --- decimal formatting -------------------------------------------------------------
@@ -344,6 +362,7 @@ __all__ = [
     "certified_float",
     "certify",
     "decide_sign",
+    "refine",
     "decimal_string",
     "enclose",
     "exact_rational",

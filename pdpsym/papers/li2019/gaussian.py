@@ -26,6 +26,7 @@ Corollary 2 (``K = ∅``): ``c = Σ_j w_j s_ij / s_ii``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -34,7 +35,7 @@ from typing import Any
 import sympy
 from flint import arb, ctx
 
-from pdpsym.core.certify import arb_from_fraction, ball_endpoints, decimal_string
+from pdpsym.core.certify import arb_from_fraction, ball_endpoints, decimal_string, refine
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, to_sympy
 from pdpsym.models.gaussian import FMatrix, GaussianModel, solve, submatrix
@@ -433,7 +434,8 @@ def eq19_profile(
     s2 = Fraction(int(s2_e.p), int(s2_e.q))
     c_direct = (means[2] - means[0]) / (high - low)
     bound = abs(c_direct) * (high - low) / lam
-    s_over = Fraction(0) if s2 == 0 else Fraction(int(2 * (float(s2) ** 0.5)) + 1)
+    # floor(2 sqrt(s2)) + 1, exactly (no float: s2 may be beyond float range)
+    s_over = Fraction(0) if s2 == 0 else Fraction(math.isqrt(math.floor(4 * s2)) + 1)
     # far enough that a = t/s - s/lam >= 8 at both tails: the gap to the bound is < 1e-14
     reach = s_over * (4 + s_over / lam) + 1 + max(abs(v) for v in means)
     rs = [-reach + 2 * reach * Fraction(k, grid - 1) for k in range(grid)]
@@ -462,6 +464,9 @@ def eq19_profile(
         )
     never = True
     max_upper = Fraction(-(10**9))
+    cap = prec  # the first doubling of prec that reaches 2^14 bits
+    while cap < 1 << 14:
+        cap *= 2
     for r in rs:
         for p in range(3):
             for q in range(3):
@@ -469,12 +474,18 @@ def eq19_profile(
                     continue
                 pair_bound = abs(means[p] - means[q]) / lam
                 # the gap to the bound shrinks like e^{-t^2/(2 s^2)}: raise precision until decided
-                work = prec
-                while True:
-                    lo, hi = ball_endpoints(log_ratio_arb(r, means[p], means[q], s2, lam, work))
-                    if hi < pair_bound or lo >= pair_bound or work >= 1 << 14:
-                        break
-                    work *= 2
+                m_p, m_q = means[p], means[q]
+
+                def ball_at(
+                    work: int, r: Fraction = r, m_p: Fraction = m_p, m_q: Fraction = m_q
+                ) -> arb:
+                    return log_ratio_arb(r, m_p, m_q, s2, lam, work)
+
+                def settled(b: arb, pb: Fraction = pair_bound) -> bool:
+                    return _separated(b, pb)
+
+                ball = refine(ball_at, settled, prec, cap)
+                lo, hi = ball_endpoints(ball)
                 max_upper = max(max_upper, hi)
                 never = never and hi < pair_bound
     gaps = []
@@ -691,3 +702,9 @@ __all__ = [
     "theorem6_value",
     "weight_vector",
 ]
+
+
+def _separated(ball: arb, bound: Fraction) -> bool:
+    """Whether the ball lies entirely below ``bound`` or entirely at or above it."""
+    lo, hi = ball_endpoints(ball)
+    return hi < bound or lo >= bound
