@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from pdpsym.core.compare import screen_then_decide
+from pdpsym.core.eps import Eps
 from pdpsym.core.expoly import ExpPoly, LogRatio
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
@@ -176,3 +177,36 @@ def test_unrankable_candidates_are_decided_not_dropped() -> None:
         scale=float("inf"),
     )
     assert (best, decided) == (3, 4)
+
+
+def test_counting_at_eps_zero_beyond_the_exact_limit() -> None:
+    """n = 500 (past the exact-rational limit, so balls are used): at eps = 0 both
+    directions are the total variation of S + 1 vs S, S ~ Bin(499, 1/3), which is
+    P[S = 166] (hand: the pmf ratio P[S=o-1]/P[S=o] = 2o/(499-o+1) crosses 1 at 166.67,
+    so the positive summands of delta_{1,0} are o >= 167 and telescope to P[S <= 166] -
+    P[S <= 165]). Before, the two equal directions could not be compared (Undecided)."""
+    from math import comb
+
+    from pdpsym.core.certify import certify
+    from pdpsym.mechanisms.counting import counting_delta_homogeneous
+
+    value = counting_delta_homogeneous(500, Fraction(1, 3), Eps.of(0))
+    want = comb(499, 166) * Fraction(1, 3) ** 166 * Fraction(2, 3) ** 333
+    lo, hi = certify(value, 25).enclosure
+    assert Fraction(lo) <= want <= Fraction(hi)
+
+
+def test_counting_at_a_huge_eps() -> None:
+    """eps = 10^9999: e^eps is no arb ball at any precision, yet every ratio test is
+    settled by exact bit-length bounds. delta is then P[outputs impossible under the
+    other law] = P[S + 1 = 500] = (1/3)^499 for the direction (1, 0) against
+    P[S = 0] = (2/3)^499 for (0, 1) (hand), so the max is (2/3)^499."""
+    from pdpsym.core.certify import certify
+    from pdpsym.mechanisms.counting import counting_delta_homogeneous
+
+    value = counting_delta_homogeneous(500, Fraction(1, 3), Eps.of(10**9999))
+    want = Fraction(2, 3) ** 499
+    lo, hi = certify(value, 25).enclosure
+    assert Fraction(lo) <= want <= Fraction(hi)
+    assert Eps.of(10**9999).exp_sign_bound(Fraction(10**300)) == -1
+    assert Eps.of(-(10**9999)).exp_sign_bound(Fraction(1, 10**300)) == 1

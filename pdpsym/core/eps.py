@@ -169,6 +169,25 @@ class Eps:
         assert self.exponent is not None
         return sympy.Rational(self.exponent.numerator, self.exponent.denominator)
 
+    def exp_sign_bound(self, x: Fraction) -> int:
+        """The sign of ``x - e^eps`` when exact bit-length bounds of ``ln x`` settle it
+        (``eps`` far from ``ln x``, such as ``eps = 10^9999``), else 0 (undecided here)."""
+        if self.w is not None:
+            return (x > self.w) - (x < self.w)
+        if x <= 0:
+            return -1
+        assert self.exponent is not None
+        bn, bd = x.numerator.bit_length(), x.denominator.bit_length()
+        # 2^(bn-1-bd) < x < 2^(bn-bd+1), and 693/1000 < ln 2 < 694/1000
+        hi, lo = bn - bd + 1, bn - 1 - bd
+        upper = Fraction(hi * (694 if hi >= 0 else 693), 1000)
+        lower = Fraction(lo * (693 if lo >= 0 else 694), 1000)
+        if self.exponent > upper:
+            return -1
+        if self.exponent < lower:
+            return 1
+        return 0
+
     def affine(self, a: Fraction, b: Fraction) -> Fraction | Expr:
         """``a - e^eps b`` exactly: a Fraction when ``e^eps`` is rational (or ``b = 0``),
         else a sympy expression."""
