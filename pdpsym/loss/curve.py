@@ -72,6 +72,21 @@ class Case:
         }
         return sorted(pts)
 
+    def worst_output(self) -> Any:
+        """The output with the largest likelihood ratio ``P_k(o)/Q_k(o)`` (``Q_k(o) = 0``
+        first): where ε at δ = 0 is attained."""
+        best: tuple[int, Fraction] | None = None
+        where = None
+        for _, p, q in self.terms:
+            for o in p:
+                if not p[o]:
+                    continue
+                qo = Fraction(q.get(o, 0))
+                key = (1, Fraction(0)) if qo == 0 else (0, Fraction(p[o]) / qo)
+                if best is None or key > best:
+                    best, where = key, o
+        return where
+
     def ratio_at_delta(self, delta: Fraction) -> Fraction | None:
         """The smallest ``t = e^ε ≥ 1`` with ``δ_case ≤ delta``; None if there is none."""
         if self.delta_at_ratio(Fraction(1)) <= delta:
@@ -109,10 +124,19 @@ def worst_ratio(cases: Iterable[Case], delta: Fraction = Fraction(0)) -> CurvePo
     for c in cases:
         t = c.ratio_at_delta(delta)
         if t is None:
-            return CurvePoint(None, c.where)
+            return CurvePoint(None, _with_output(c, delta))
         if where is None or t > best:
-            best, where = t, c.where
+            best, where = t, _with_output(c, delta)
     return CurvePoint(best, where)
+
+
+def _with_output(c: Case, delta: Fraction) -> Mapping[str, Any]:
+    # at delta = 0 the worst case sits at one output; report it with the case
+    return (
+        {**c.where, "output": c.worst_output()}
+        if delta == 0 and "output" not in c.where
+        else c.where
+    )
 
 
 def worst_delta(cases: Iterable[Case], eps: Eps) -> CurvePoint:
