@@ -16,7 +16,7 @@ smallest ε is ``ln`` of the largest probability ratio; it is returned as that r
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -50,28 +50,37 @@ def _pairs(values: Sequence[Any]) -> Iterable[tuple[Any, Any]]:
 
 def np_ratio(scenario: Scenario, mech: Mechanism, targets: Iterable[int] | None = None) -> Ratio:
     """Smallest ``e^ε`` with ``({θ}, ε)``-NP (Definition 3)."""
+
+    def ratios() -> Iterator[Ratio]:
+        for i in _targets(scenario, targets):
+            for bhat in scenario.knowledge_values():
+                vals = [a for a in scenario.record_values(i) if scenario.compatible(i, a, bhat)]
+                for a, b in _pairs(vals):
+                    yield indist_ratio(
+                        output_pmf(scenario, mech, i, a, bhat),
+                        output_pmf(scenario, mech, i, b, bhat),
+                    )
+
+    return ratio_sup(ratios())
+
+
+def _targets(scenario: Scenario, targets: Iterable[int] | None) -> Iterable[int]:
+    return range(scenario.n) if targets is None else targets
+
+
+def ratio_sup(ratios: Iterable[Ratio]) -> Ratio:
+    """The largest ``e^ε`` (at least 1, ε = 0), stopping at the first infinite one."""
     best: Ratio = Fraction(1)
-    for i in range(scenario.n) if targets is None else targets:
-        for bhat in scenario.knowledge_values():
-            vals = [a for a in scenario.record_values(i) if scenario.compatible(i, a, bhat)]
-            for a, b in _pairs(vals):
-                r = indist_ratio(
-                    output_pmf(scenario, mech, i, a, bhat), output_pmf(scenario, mech, i, b, bhat)
-                )
-                best = ratio_max(best, r)
-                if best is None:
-                    return None
+    for r in ratios:
+        best = ratio_max(best, r)
+        if best is None:
+            return None
     return best
 
 
 def _changed_pmf(scenario: Scenario, mech: Mechanism, i: int, a: Any, b: Any, bhat: Any) -> PMF:
     """``P[M(D_{i→b}) = . | D(i)=a, B̂]``."""
-    out: PMF = {}
-    for d, p in scenario.conditional(i, a, bhat).items():
-        for o, q in mech(replace(d, i, b)).items():  # type: ignore[arg-type]
-            if q:
-                out[o] = out.get(o, Fraction(0)) + p * Fraction(q)
-    return out
+    return output_pmf(scenario, lambda d: mech(replace(d, i, b)), i, a, bhat)
 
 
 def cdp_ratio(
@@ -82,25 +91,24 @@ def cdp_ratio(
 ) -> Ratio:
     """Smallest ``e^ε`` with ``({θ}, ε)``-CDP (Definition 5); b ranges over ``domain[i]``
     (default: the values of D(i) with positive probability), B̂ compatible with a and b."""
-    best: Ratio = Fraction(1)
-    for i in range(scenario.n) if targets is None else targets:
-        support = scenario.record_values(i)
-        bs = list(domain[i]) if domain is not None else support
-        for bhat in scenario.knowledge_values():
-            for a in support:
-                if not scenario.compatible(i, a, bhat):
-                    continue
-                for b in bs:
-                    if b == a or (b in support and not scenario.compatible(i, b, bhat)):
+
+    def ratios() -> Iterator[Ratio]:
+        for i in _targets(scenario, targets):
+            support = scenario.record_values(i)
+            bs = list(domain[i]) if domain is not None else support
+            for bhat in scenario.knowledge_values():
+                for a in support:
+                    if not scenario.compatible(i, a, bhat):
                         continue
-                    r = indist_ratio(
-                        output_pmf(scenario, mech, i, a, bhat),
-                        _changed_pmf(scenario, mech, i, a, b, bhat),
-                    )
-                    best = ratio_max(best, r)
-                    if best is None:
-                        return None
-    return best
+                    for b in bs:
+                        if b == a or (b in support and not scenario.compatible(i, b, bhat)):
+                            continue
+                        yield indist_ratio(
+                            output_pmf(scenario, mech, i, a, bhat),
+                            _changed_pmf(scenario, mech, i, a, b, bhat),
+                        )
+
+    return ratio_sup(ratios())
 
 
 def ddp_ratio_with(
@@ -110,23 +118,21 @@ def ddp_ratio_with(
     targets: Iterable[int] | None = None,
 ) -> Ratio:
     """``e^ε`` achieved by the given simulator ``Sim(i, D_{-i})`` in Definition 4."""
-    best: Ratio = Fraction(1)
-    for i in range(scenario.n) if targets is None else targets:
-        for bhat in scenario.knowledge_values():
-            for a in scenario.record_values(i):
-                if not scenario.compatible(i, a, bhat):
-                    continue
-                simulated: PMF = {}
-                for d, p in scenario.conditional(i, a, bhat).items():
-                    rest = tuple(x for j, x in enumerate(d) if j != i)
-                    for o, q in sim(i, rest).items():
-                        simulated[o] = simulated.get(o, Fraction(0)) + p * Fraction(q)
-                best = ratio_max(
-                    best, indist_ratio(output_pmf(scenario, mech, i, a, bhat), simulated)
-                )
-                if best is None:
-                    return None
-    return best
+
+    def ratios() -> Iterator[Ratio]:
+        for i in _targets(scenario, targets):
+            for bhat in scenario.knowledge_values():
+                for a in scenario.record_values(i):
+                    if not scenario.compatible(i, a, bhat):
+                        continue
+                    simulated: PMF = {}
+                    for d, p in scenario.conditional(i, a, bhat).items():
+                        rest = tuple(x for j, x in enumerate(d) if j != i)
+                        for o, q in sim(i, rest).items():
+                            simulated[o] = simulated.get(o, Fraction(0)) + p * Fraction(q)
+                    yield indist_ratio(output_pmf(scenario, mech, i, a, bhat), simulated)
+
+    return ratio_sup(ratios())
 
 
 def ibcdp_ratio(
@@ -136,32 +142,40 @@ def ibcdp_ratio(
     targets: Iterable[int] | None = None,
 ) -> Ratio:
     """Smallest ``e^ε`` with ``({θ}, ε)``-IBCDP (Definition 6)."""
-    best: Ratio = Fraction(1)
-    for i in range(scenario.n) if targets is None else targets:
-        support = scenario.record_values(i)
-        bs = list(domain[i]) if domain is not None else support
-        for bhat in scenario.knowledge_values():
-            rows = [(d, p) for (d, bb), p in scenario.joint.items() if bb == bhat]
-            for b in bs:
-                plain: dict[Any, dict[Any, Fraction]] = {}
-                changed: dict[Any, dict[Any, Fraction]] = {}
-                for d, p in rows:
-                    for o, q in mech(d).items():
-                        if q:
-                            row = plain.setdefault(o, {})
-                            row[d[i]] = row.get(d[i], Fraction(0)) + p * Fraction(q)
-                    for o, q in mech(replace(d, i, b)).items():
-                        if q:
-                            row = changed.setdefault(o, {})
-                            row[d[i]] = row.get(d[i], Fraction(0)) + p * Fraction(q)
-                for t in set(plain) & set(changed):
-                    z1, z2 = sum(plain[t].values()), sum(changed[t].values())
-                    post1 = {a: v / z1 for a, v in plain[t].items()}
-                    post2 = {a: v / z2 for a, v in changed[t].items()}
-                    best = ratio_max(best, indist_ratio(post1, post2))
-                    if best is None:
-                        return None
-    return best
+
+    def ratios() -> Iterator[Ratio]:
+        for i in _targets(scenario, targets):
+            support = scenario.record_values(i)
+            bs = list(domain[i]) if domain is not None else support
+            for bhat in scenario.knowledge_values():
+                rows = [(d, p) for (d, bb), p in scenario.joint.items() if bb == bhat]
+                for b in bs:
+                    plain = _posterior_counts(rows, mech, i, _UNCHANGED)
+                    changed = _posterior_counts(rows, mech, i, b)
+                    for t in set(plain) & set(changed):
+                        z1, z2 = sum(plain[t].values()), sum(changed[t].values())
+                        post1 = {a: v / z1 for a, v in plain[t].items()}
+                        post2 = {a: v / z2 for a, v in changed[t].items()}
+                        yield indist_ratio(post1, post2)
+
+    return ratio_sup(ratios())
+
+
+_UNCHANGED: Any = object()
+
+
+def _posterior_counts(
+    rows: Sequence[tuple[Database, Fraction]], mech: Mechanism, i: int, b: Any
+) -> dict[Any, dict[Any, Fraction]]:
+    """output t -> (D(i) -> P[D, M(D) = t]), with ``M(D_{i→b})`` unless ``b`` is
+    ``_UNCHANGED``."""
+    out: dict[Any, dict[Any, Fraction]] = {}
+    for d, p in rows:
+        for o, q in mech(d if b is _UNCHANGED else replace(d, i, b)).items():
+            if q:
+                row = out.setdefault(o, {})
+                row[d[i]] = row.get(d[i], Fraction(0)) + p * Fraction(q)
+    return out
 
 
 # --- normalizations (Definitions 7-8) -----------------------------------------------------------
