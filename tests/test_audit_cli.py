@@ -136,3 +136,23 @@ def test_the_worked_examples_in_docs_audit_md_are_current() -> None:
             assert code == 0 and out.rstrip() == shown.rstrip(), cmd
     finally:
         os.chdir(cwd)
+
+
+def test_geometric_noise_on_the_sum(tmp_path: Path) -> None:
+    # pair model: P(x2 | x1=0) = (3/5, 2/5), P(x2 | x1=1) = (2/5, 3/5); sum query, alpha 1/2.
+    # dp: sensitivity 1, so e^eps = 1/alpha = 2 (hand).
+    # apkdp (no knowledge): below 0 every output has p(o | x1=b) proportional to
+    # sum_x P(x | b) alpha^(-f(x)): 3/5 + (2/5)2 = 7/5 for x1 = 0 and (2/5)2 + (3/5)4 = 16/5
+    # for x1 = 1, ratio 16/7 (the largest; hand).
+    pair = {
+        "variables": ["x1", "x2"],
+        "rows": [["0", "0", "3/10"], ["0", "1", "1/5"], ["1", "0", "1/5"], ["1", "1", "3/10"]],
+    }
+    m, k = tmp_path / "m.json", tmp_path / "k.json"
+    m.write_text(json.dumps(pair))
+    k.write_text(json.dumps({"kind": "geometric", "alpha": "1/2"}))
+    code, out, _ = _run(
+        "audit", str(m), str(k), "--target", "x1", "--notions", "dp,apkdp", "--json"
+    )
+    res = {r["notion"]: r["epsilon"]["exact"] for r in json.loads(out)["notions"]}
+    assert code == 0 and res == {"dp": "log(2)", "apkdp": "log(16/7)"}

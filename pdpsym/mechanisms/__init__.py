@@ -10,7 +10,14 @@
   :mod:`~pdpsym.mechanisms.thresholding`, :mod:`~pdpsym.mechanisms.kanonymity`).
 """
 
-from pdpsym.mechanisms.discrete import count, histogram, randomized_response, table, threshold
+from pdpsym.mechanisms.discrete import (
+    count,
+    geometric,
+    histogram,
+    randomized_response,
+    table,
+    threshold,
+)
 from pdpsym.mechanisms.finite import BOTTOM, Mechanism, compose, mixture, post_process
 from pdpsym.mechanisms.laplace import LaplaceNoise, LinearQuery, laplace
 
@@ -21,6 +28,7 @@ __all__ = [
     "Mechanism",
     "compose",
     "count",
+    "geometric",
     "histogram",
     "laplace",
     "mixture",

@@ -140,3 +140,38 @@ def randomized_response(keep: Any, domains: Sequence[Sequence[Any]]) -> Mechanis
         return out
 
     return mech
+
+
+def geometric(alpha: Any, lo: int, hi: int, weights: Sequence[Any] | None = None) -> Mechanism:
+    """Two-sided geometric noise on an integer linear query: ``P(o | D) = (1-α)/(1+α)
+    α^{|o - f(D)|}`` for every integer ``o`` (Desfontaines et al. Definition 19).
+
+    The outputs below ``lo`` and above ``hi`` (bounds of ``f`` over every database) are
+    lumped into the outputs ``"<lo"`` and ``">hi"``: beyond the range of ``f`` every
+    likelihood ratio between two mixtures is the same at each output, so every
+    hockey-stick divergence, and every ε, is unchanged by the lumping.
+
+    >>> from fractions import Fraction as F
+    >>> m = geometric("1/2", 0, 1)
+    >>> m((F(0),)) == {"<0": F(1, 3), F(0): F(1, 3), F(1): F(1, 6), ">1": F(1, 6)}
+    True
+    """
+    a = _rational(alpha, "alpha")
+    if not 0 < a < 1:
+        raise InputError("alpha", "must lie in (0, 1)")
+    inner = count(weights)
+    c = (1 - a) / (1 + a)
+
+    def mech(d: Database) -> PMF:
+        ((f, _),) = inner(d).items()
+        if f.denominator != 1:
+            raise InputError("weights", f"the query is not an integer on {tuple(d)!r}")
+        if not lo <= f <= hi:
+            raise InputError("mechanism", f"query value {f} outside [{lo}, {hi}]")
+        out: PMF = {f"<{lo}": a ** int(f - lo + 1) / (1 + a)}
+        for o in range(lo, hi + 1):
+            out[Fraction(o)] = c * a ** abs(o - int(f))
+        out[f">{hi}"] = a ** int(hi - f + 1) / (1 + a)
+        return out
+
+    return mech

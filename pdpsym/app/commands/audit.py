@@ -30,7 +30,15 @@ from pdpsym.mechanisms.laplace import LaplaceNoise, laplace
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers.lmm2016.mechanism import DDPReading
 
-KINDS = ("table", "randomized-response", "laplace", "count", "threshold", "histogram")
+KINDS = (
+    "table",
+    "randomized-response",
+    "laplace",
+    "geometric",
+    "count",
+    "threshold",
+    "histogram",
+)
 MAX_MECHANISM_BYTES = 16 * 2**20
 _LOG = re.compile(r"^(?:ln|log)\((.*)\)$")
 
@@ -48,6 +56,7 @@ MECHANISM is a JSON file with a "kind":
   {"kind": "table", "rows": [[<value of each variable>..., <output>, "<prob>"], ...]}
   {"kind": "randomized-response", "keep": "3/4"}
   {"kind": "laplace", "lam": "1", "weights": {"x1": "1"}}       (continuous: Eq. 2)
+  {"kind": "geometric", "alpha": "1/2", "weights": {...}}       (integer query)
   {"kind": "count", "weights": {...}}   {"kind": "threshold", "T": 3}   {"kind": "histogram"}
 """
 
@@ -179,6 +188,18 @@ def load_mechanism(path: str, model: JointDistribution) -> Mechanism | LaplaceNo
         return laplace(obj.get("lam", "1"), _weights(obj.get("weights"), model, "weights"))
     weights = _weights(obj.get("weights"), model, "weights")
     wlist = None if weights is None else [weights.get(v, Fraction(1)) for v in model.variables]
+    if kind == "geometric":
+        _only(obj, {"kind", "alpha", "weights"})
+        ws = wlist or [Fraction(1)] * model.n
+        lo = sum(
+            (min(w * v for v in dom) for w, dom in zip(ws, model.domains, strict=True)), Fraction(0)
+        )
+        hi = sum(
+            (max(w * v for v in dom) for w, dom in zip(ws, model.domains, strict=True)), Fraction(0)
+        )
+        if lo.denominator != 1 or hi.denominator != 1:
+            raise InputError("weights", "geometric noise needs an integer-valued query")
+        return discrete.geometric(obj.get("alpha"), int(lo), int(hi), wlist)
     if kind == "count":
         _only(obj, {"kind", "weights"})
         return discrete.count(wlist)
