@@ -1,29 +1,61 @@
 """The number kernel: exact rationals, sympy expressions, certified evaluation.
 
 * :mod:`~pdpsym.core.numbers` -- strict parsing of user numbers into Fractions;
-* :mod:`~pdpsym.core.certify` -- arb enclosures raised until the digits are certain;
-* :mod:`~pdpsym.core.compare` -- decided comparisons and max, screen-then-decide;
-* :mod:`~pdpsym.core.expoly` -- exponential polynomials with an exact zero test.
+* :mod:`~pdpsym.core.certify` -- arb enclosures raised until the digits are certain (the
+  only precision-raising loops: :func:`certify`, :func:`decide_sign`, :func:`refine`),
+  and the :data:`ExactValue` protocol of exact value types;
+* :mod:`~pdpsym.core.compare` -- decided comparisons, max and min, screen-then-decide
+  (floats rank, exact comparisons decide);
+* :mod:`~pdpsym.core.expoly` -- exponential polynomials with an exact zero test;
+* :mod:`~pdpsym.core.eps` -- the one :class:`Eps`, and ``e^eps`` or infinity.
 """
 
-from pdpsym.core.certify import Certified, certify, enclose, exact_str
-from pdpsym.core.compare import Comparison, compare, decided_max, screen_then_decide
+from pdpsym.core.certify import (
+    Certified,
+    ExactValue,
+    certify,
+    decide_sign,
+    enclose,
+    exact_str,
+    refine,
+)
+from pdpsym.core.compare import (
+    Comparison,
+    compare,
+    decided_argmax,
+    decided_argmin,
+    decided_max,
+    decided_min,
+    screen_then_decide,
+)
+from pdpsym.core.eps import Eps, ExpRatio, ratio_log, ratio_max, ratio_of
 from pdpsym.core.expoly import ExpPoly, LogRatio
 from pdpsym.core.numbers import fraction_str, parse_positive, parse_rational, to_sympy
 
 __all__ = [
     "Certified",
     "Comparison",
+    "Eps",
+    "ExactValue",
     "ExpPoly",
+    "ExpRatio",
     "LogRatio",
     "certify",
     "compare",
+    "decide_sign",
+    "decided_argmax",
+    "decided_argmin",
     "decided_max",
+    "decided_min",
     "enclose",
     "exact_str",
     "fraction_str",
     "parse_positive",
     "parse_rational",
+    "ratio_log",
+    "ratio_max",
+    "ratio_of",
+    "refine",
     "screen_then_decide",
     "to_sympy",
 ]

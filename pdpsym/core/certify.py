@@ -38,6 +38,12 @@ class ArbEvaluable(Protocol):
     def sympy(self) -> sympy.Expr: ...
 
 
+#: The one protocol of exact value types (LogRatio, ExpPoly, ChainValue, Hockey, WLin, ...):
+#: ``arb(prec)`` encloses the value, ``sympy()`` gives its exact expression; optional
+#: ``as_rational()``, ``exact_text()`` and ``exact_compare(other)`` (same type) are used
+#: by :func:`certify` and :func:`~pdpsym.core.compare.compare` when present.
+ExactValue = ArbEvaluable
+
 Exact: TypeAlias = Fraction | int | sympy.Expr | ArbEvaluable
 
 
@@ -357,6 +363,7 @@ __all__ = [
     "ArbEvaluable",
     "Certified",
     "Exact",
+    "ExactValue",
     "arb_from_fraction",
     "ball_endpoints",
     "certified_float",

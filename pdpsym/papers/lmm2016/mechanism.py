@@ -36,6 +36,7 @@ from typing import Any
 
 import sympy
 
+from pdpsym.core.eps import ExpRatio, ratio_log
 from pdpsym.core.errors import InputError
 from pdpsym.core.expoly import LogRatio
 from pdpsym.models.joint import JointDistribution
@@ -50,7 +51,7 @@ from pdpsym.papers.lmm2016.dependence import (
 )
 
 Database = tuple[Fraction, ...]
-Level = Fraction | None  # gamma = max probability ratio; None = unbounded
+Level = ExpRatio  # gamma = max probability ratio; None = unbounded
 
 
 class DDPReading(Enum):
@@ -364,7 +365,7 @@ class DDPLevel:
     @property
     def epsilon(self) -> sympy.Expr:
         """``ln gamma`` exactly (``oo`` when unbounded)."""
-        return sympy.oo if self.gamma is None else sympy.log(sympy.Rational(self.gamma))
+        return ratio_log(self.gamma)
 
 
 def dependent_dp_level(
