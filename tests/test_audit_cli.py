@@ -156,3 +156,24 @@ def test_geometric_noise_on_the_sum(tmp_path: Path) -> None:
     )
     res = {r["notion"]: r["epsilon"]["exact"] for r in json.loads(out)["notions"]}
     assert code == 0 and res == {"dp": "log(2)", "apkdp": "log(16/7)"}
+
+
+def test_distributional_dp_simulator_is_checked_outside_the_solver() -> None:
+    # pair model with the docs' hand-written table: a simulator that outputs "low" when
+    # x2 = 0 and "high" when x2 = 1 matches M exactly given x1 (hand: given x1 = 0,
+    # P(low) = 3/5 * 2/3 + 2/5 * 1/2 = 3/5 = P(x2 = 0 | x1 = 0); given x1 = 1,
+    # 2/5 * 1/2 + 3/5 * 1/3 = 2/5 = P(x2 = 0 | x1 = 1)), so epsilon = 0 exactly.
+    root = Path(__file__).resolve().parents[1] / "docs" / "examples"
+    code, out, _ = _run(
+        "audit",
+        str(root / "pair.json"),
+        str(root / "table.json"),
+        "--target",
+        "x1",
+        "--notions",
+        "distributional-dp",
+        "--json",
+    )
+    (res,) = json.loads(out)["notions"]
+    assert code == 0 and res["epsilon"]["exact"] == "0"
+    assert res["witness"]["simulator"] == {"(0)": {"low": "1"}, "(1)": {"high": "1"}}

@@ -33,6 +33,7 @@ from typing import Any
 
 import sympy
 
+from pdpsym.audit.distributional import distributional_dp
 from pdpsym.audit.notions import NOTIONS, cases_of
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
@@ -40,10 +41,14 @@ from pdpsym.loss.curve import worst_delta, worst_ratio
 from pdpsym.mechanisms.finite import Mechanism
 from pdpsym.mechanisms.laplace import LaplaceNoise
 from pdpsym.models.joint import JointDistribution
+from pdpsym.models.scenario import Scenario
 from pdpsym.papers.li2019.eq2 import leakage
 from pdpsym.papers.lmm2016.mechanism import DDPReading
 
-__all__ = ["NOTIONS", "Audit", "NotionResult", "audit"]
+# distributional-dp solves LPs, so it is asked for by name (or with "all")
+ALL_NOTIONS: tuple[str, ...] = (*NOTIONS, "distributional-dp")
+
+__all__ = ["ALL_NOTIONS", "NOTIONS", "Audit", "NotionResult", "audit"]
 
 
 def _log(t: Fraction | None) -> sympy.Expr:
@@ -68,6 +73,8 @@ class NotionResult:
     epsilon_at_delta: tuple[Fraction, sympy.Expr, Mapping[str, Any] | None] | None = None
     reading: str | None = None
     note: str | None = None
+    # e^eps enclosed (lo, hi) where the exact value is not computed (distributional-dp)
+    ratio_enclosure: tuple[Fraction, Fraction | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -103,6 +110,19 @@ def _finite(
     delta: Fraction | None,
     reading: DDPReading,
 ) -> NotionResult:
+    if notion == "distributional-dp":
+        enc = distributional_dp(Scenario.from_model(model, known), mech, model.index(target))
+        exact = enc.hi is None or enc.lo == enc.hi
+        value = _log(enc.hi) if exact else None
+        return NotionResult(
+            notion,
+            value,
+            {"simulator": enc.simulator} if enc.simulator is not None else None,
+            reading="Definition 4 of Desfontaines et al. (not Liu et al.'s dependent DP)",
+            note="e^epsilon enclosed by exact LP bisection: a simulator exists at the upper "
+            "end and none at the lower end; delta(epsilon) is not computed",
+            ratio_enclosure=None if exact else (enc.lo, enc.hi),
+        )
     cases = cases_of(notion, model, mech, target, known, reading)
     zero = worst_ratio(cases())
     at_eps = []
@@ -189,8 +209,8 @@ def audit(
             raise InputError("delta", "must lie in [0, 1)")
     wanted = list(notions)
     for n in wanted:
-        if n not in NOTIONS:
-            raise InputError("notions", f"unknown notion {n!r}; known: {', '.join(NOTIONS)}")
+        if n not in ALL_NOTIONS:
+            raise InputError("notions", f"unknown notion {n!r}; known: {', '.join(ALL_NOTIONS)}")
     out = []
     for n in wanted:
         if isinstance(mechanism, LaplaceNoise):

@@ -19,7 +19,7 @@ import sympy
 
 from pdpsym.app.output import print_json
 from pdpsym.app.readers import load_discrete
-from pdpsym.audit import NOTIONS, Audit, NotionResult, audit
+from pdpsym.audit import ALL_NOTIONS, NOTIONS, Audit, NotionResult, audit
 from pdpsym.core.certify import certify
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
@@ -83,7 +83,8 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--notions",
         default=",".join(NOTIONS),
-        help=f"comma-separated subset of {','.join(NOTIONS)} (default: all)",
+        help=f"comma-separated subset of {','.join(ALL_NOTIONS)}, or all (default: all but "
+        "distributional-dp, which solves exact LPs)",
     )
     p.add_argument(
         "--ddp-reading",
@@ -212,11 +213,17 @@ def load_mechanism(path: str, model: JointDistribution) -> Mechanism | LaplaceNo
     return discrete.histogram()
 
 
+def _key(k: Any) -> str:
+    if isinstance(k, tuple):
+        return "(" + ", ".join(_key(v) for v in k) + ")"
+    return fraction_str(k) if isinstance(k, Fraction) else str(k)
+
+
 def _plain(x: Any) -> Any:
     if isinstance(x, Fraction):
         return fraction_str(x)
     if isinstance(x, Mapping):
-        return {str(k): _plain(v) for k, v in x.items()}
+        return {_key(k): _plain(v) for k, v in x.items()}
     if isinstance(x, tuple | list):
         return [_plain(v) for v in x]
     if x is None or isinstance(x, bool | int | str):
@@ -232,10 +239,37 @@ def _value(v: sympy.Expr | None, digits: int) -> Any:
     return certify(v, digits).as_json()
 
 
+def _log_enclosure(enc: tuple[Fraction, Fraction | None], digits: int) -> dict[str, Any]:
+    """ε = ln t with ``lo <= t <= hi``: the enclosure, and the digits both ends agree on."""
+    lo, hi = enc
+    assert hi is not None
+    a = certify(sympy.log(sympy.Rational(lo.numerator, lo.denominator)), digits)
+    b = certify(sympy.log(sympy.Rational(hi.numerator, hi.denominator)), digits)
+    return {
+        "exact": None,
+        "decimal": _common(a.decimal, b.decimal),
+        "enclosure": [a.enclosure[0], b.enclosure[1]],
+    }
+
+
+def _common(a: str, b: str) -> str:
+    """The leading digits two decimals share (both round the same way there)."""
+    k = 0
+    while k < min(len(a), len(b)) and a[k] == b[k]:
+        k += 1
+    out = a[:k].rstrip(".")
+    return out + "…" if k < max(len(a), len(b)) else out
+
+
 def _result_json(r: NotionResult, digits: int) -> dict[str, Any]:
+    eps_value = (
+        _log_enclosure(r.ratio_enclosure, digits)
+        if r.ratio_enclosure is not None
+        else _value(r.epsilon, digits)
+    )
     return {
         "notion": r.notion,
-        "epsilon": _value(r.epsilon, digits),
+        "epsilon": eps_value,
         "witness": _plain(r.witness),
         "delta_at_epsilon": [
             {"eps": str(e), "delta": _value(d, digits), "witness": _plain(w)}
@@ -266,7 +300,12 @@ def _text(a: Audit, digits: int) -> str:
     lines = [f"audit of target {a.target}, known {{{', '.join(a.known)}}}"]
     for r in a.results:
         lines.append(f"\n{r.notion}:")
-        lines.append(f"  epsilon (delta = 0): {_short(r.epsilon, digits)}")
+        if r.ratio_enclosure is not None:
+            enc = _log_enclosure(r.ratio_enclosure, digits)
+            shown = f"{enc['decimal']} (in [{enc['enclosure'][0]}, {enc['enclosure'][1]}])"
+        else:
+            shown = _short(r.epsilon, digits)
+        lines.append(f"  epsilon (delta = 0): {shown}")
         if r.witness:
             lines.append(f"    witness: {json.dumps(_plain(r.witness), ensure_ascii=False)}")
         for e, d, _ in r.delta_at_epsilon:
@@ -308,6 +347,8 @@ def run(args: argparse.Namespace) -> int:
         if not 0 <= delta < 1:
             raise InputError("--delta", "must lie in [0, 1)")
     notions = [t.strip() for t in args.notions.split(",") if t.strip()]
+    if notions == ["all"]:
+        notions = list(ALL_NOTIONS)
     if args.curve and not eps:
         raise InputError("--curve", "give the epsilon values with --eps")
     model = load_discrete(args.model)
