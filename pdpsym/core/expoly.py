@@ -183,7 +183,7 @@ _DIRECT_EXPONENT = 256
 class LogRatio:
     """``ln(num / den)`` for positive ExpPolys, with an exact comparison."""
 
-    __slots__ = ("num", "den", "_monomial", "_normalized")
+    __slots__ = ("num", "den", "_monomial", "_normalized", "_shifted")
 
     def __init__(self, num: ExpPoly, den: ExpPoly) -> None:
         if num.is_zero() or den.is_zero():
@@ -191,6 +191,7 @@ class LogRatio:
         self.num, self.den = num, den
         self._monomial: Any = _UNSET
         self._normalized: Any = _UNSET
+        self._shifted: Any = _UNSET
 
     @classmethod
     def of_rational(cls, q: Fraction | int) -> LogRatio:
@@ -240,19 +241,23 @@ class LogRatio:
         return LogRatio(self.num.shift(shift).scale(scale), self.den.shift(shift).scale(scale))
 
     def arb(self, prec: int) -> arb:
+        if self._shifted is _UNSET:
+            self._shifted = self._shift_for_arb()
+        with ctx.workprec(prec):
+            if self._shifted is None:
+                return self.num.arb(prec).log() - self.den.arb(prec).log()
+            offset, num, den = self._shifted
+            return arb_from_fraction(offset) + num.arb(prec).log() - den.arb(prec).log()
+
+    def _shift_for_arb(self) -> tuple[Fraction, ExpPoly, ExpPoly] | None:
+        """None when the exponents are small enough to evaluate as they are; else
+        ``(top_n - top_d, num e^-top_n, den e^-top_d)``: ln(num/den) is their combination,
+        and polynomials with exponents <= 0 have finite balls at any scale."""
         num, den = self.num.terms, self.den.terms
         top_n, top_d = max(num), max(den)
         if max(abs(top_n), abs(min(num)), abs(top_d), abs(min(den))) <= _DIRECT_EXPONENT:
-            with ctx.workprec(prec):
-                return self.num.arb(prec).log() - self.den.arb(prec).log()
-        # ln(num/den) = (top_n - top_d) + ln(num e^-top_n) - ln(den e^-top_d): shifted
-        # polynomials have exponents <= 0, so their balls are finite at any scale
-        with ctx.workprec(prec):
-            return (
-                arb_from_fraction(top_n - top_d)
-                + self.num.shift(-top_n).arb(prec).log()
-                - self.den.shift(-top_d).arb(prec).log()
-            )
+            return None
+        return top_n - top_d, self.num.shift(-top_n), self.den.shift(-top_d)
 
     def sympy(self) -> sympy.Expr:
         m = self.monomial_ratio()

@@ -30,6 +30,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -43,12 +44,23 @@ Weights = Mapping[Fraction, Fraction] | Mapping[int, int]
 def laplace_mixture_at(weights: Weights, b: Fraction, r: Fraction | int) -> ExpPoly:
     """``2b`` times the density at ``r`` of ``sum_s w(s) Lap(s, b)``:
     ``sum_s w(s) e^{-|r - s|/b}`` (weights may be unnormalized)."""
-    acc: dict[Fraction, Fraction] = {}
+    # group by distance |r - s| in the inputs' own arithmetic (ints stay ints: Eq. 2 works
+    # in scaled integer units), then one division per distinct distance
+    by_distance: dict[Any, Any] = {}
     for s, w in weights.items():
         if w:
-            e = -abs(Fraction(r) - Fraction(s)) / b
-            acc[e] = acc.get(e, Fraction(0)) + Fraction(w)
-    return ExpPoly._clean({Fraction(e): Fraction(c) for e, c in acc.items() if c})
+            d = abs(r - s)
+            by_distance[d] = by_distance.get(d, 0) + w
+    b = Fraction(b)
+    p, q = b.numerator, b.denominator
+    # distinct distances give distinct exponents: no further merging
+    return ExpPoly._clean(
+        {
+            (Fraction(-d * q, p) if isinstance(d, int) else -Fraction(d) / b): Fraction(c)
+            for d, c in by_distance.items()
+            if c
+        }
+    )
 
 
 def laplace_mixture_tail(weights: Weights, b: Fraction, sign: int) -> ExpPoly:
@@ -58,15 +70,12 @@ def laplace_mixture_tail(weights: Weights, b: Fraction, sign: int) -> ExpPoly:
 
 def log_mixture_floats(log_weights: np.ndarray, exponents: np.ndarray, axis: int) -> np.ndarray:
     """``ln sum_s e^{log_weights + exponents}`` along ``axis`` in float64 (log-sum-exp;
-    ``-inf`` weights are absent terms). For ranking only."""
+    ``-inf`` weights are absent terms, at least one must be present). For ranking only."""
     terms = log_weights + exponents
-    with np.errstate(invalid="ignore", over="ignore", under="ignore"):
-        top = terms.max(axis=axis, keepdims=True)
-        top = np.where(np.isfinite(top), top, 0.0)
-        total = np.exp(terms - top).sum(axis=axis, keepdims=True)
-        with np.errstate(divide="ignore"):
-            out = top + np.log(total)
-    return np.squeeze(out, axis=axis)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        top = terms.max(axis=axis)
+        # a mixture with no term at all gives nan (never a valid candidate)
+        return top + np.log(np.exp(terms - np.expand_dims(top, axis)).sum(axis=axis))
 
 
 @dataclass(frozen=True)

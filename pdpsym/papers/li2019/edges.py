@@ -431,6 +431,7 @@ class EdgeTables:
             for wx in self._wx
         ]
         self._expo: dict[tuple[int, int], list[Fraction]] = {}
+        self._shifted: dict[tuple[int, int], list[Fraction]] = {}
         self._extremes: dict[tuple[int, int, int], tuple[EdgeValue, EdgeValue] | None] = {}
         self._rank_all()
 
@@ -601,6 +602,17 @@ class EdgeTables:
             self._expo[key] = [sgn * v / self.lam for v in self._wx[j]]
         return self._expo[key]
 
+    def _shifted_exponents(self, j: int, sgn: int) -> list[Fraction]:
+        """The exponents less their max when they are large: the common factor e^{-max}
+        cancels in ln num - ln den and keeps every ball finite (lambda = 1e-40)."""
+        key = (j, sgn)
+        if key not in self._shifted:
+            expo = self._exponents(j, sgn)
+            top = max(expo)
+            big = abs(top) > 256 or abs(min(expo)) > 256
+            self._shifted[key] = [e - top for e in expo] if big else expo
+        return self._shifted[key]
+
     def _ball_at(
         self,
         loc: tuple[int, int, int, int, int, int, int],
@@ -611,11 +623,8 @@ class EdgeTables:
         sgn = 1 if self.readings[r] is EdgeReading.RIGHT else -1
         ma, mb = rows
         Ta, Tb = sum(ma), sum(mb)
-        expo = self._exponents(j, sgn)
-        # the common factor e^{-max} cancels in ln num - ln den and keeps every ball finite
-        top = max(expo) if abs(max(expo)) > 256 or abs(min(expo)) > 256 else Fraction(0)
         with ctx.workprec(prec):
-            E = [exp_ball(e - top, prec) for e in expo]
+            E = [exp_ball(e, prec) for e in self._shifted_exponents(j, sgn)]
             num = sum((arb(m * Tb) * e for m, e in zip(ma, E, strict=True) if m), arb(0))
             den = sum((arb(m * Ta) * e for m, e in zip(mb, E, strict=True) if m), arb(0))
             return num.log() - den.log() if sgn == 1 else den.log() - num.log()

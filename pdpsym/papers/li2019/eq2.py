@@ -415,14 +415,18 @@ def _screen_floats(
         logE = log_mixture_floats(logC[:, :, :, None], expo, axis=2)
         logcond = logE - logP[:, :, None]
         ratio = logcond[:, None, :, :] - logcond[None, :, :, :]
-    finite_logC = logC[np.isfinite(logC)]
-    finite_logP = logP[np.isfinite(logP)]
-    scale = (
-        float(np.abs(expo).max(initial=0.0))
-        + float(np.abs(finite_logC).max(initial=0.0))
-        + float(np.abs(finite_logP).max(initial=0.0))
-    )
+    # magnitudes of the intermediates: |exponent| <= max |r - f| / (D lam), and the logs
+    # of the positive counts lie between those of their min and max
+    scale = float(dist_f.max(initial=0.0)) / dlam + _log_magnitude(C) + _log_magnitude(Pf)
     return ratio, scale
+
+
+def _log_magnitude(values: np.ndarray) -> float:
+    """``max |ln v|`` over the positive entries (0 when there are none)."""
+    pos = values[values > 0]
+    if pos.size == 0:
+        return 0.0
+    return max(abs(math.log(float(pos.min()))), abs(math.log(float(pos.max()))))
 
 
 def _config(domains: list[tuple[Fraction, ...]], k: int) -> tuple[Fraction, ...]:
