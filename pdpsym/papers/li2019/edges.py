@@ -51,6 +51,7 @@ from pdpsym.core.compare import (
 )
 from pdpsym.core.expoly import ExpPoly, LogRatio, exp_ball
 from pdpsym.core.numbers import fraction_str
+from pdpsym.loss.laplace_mixture import log_mixture_floats
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
 
@@ -523,10 +524,7 @@ class EdgeTables:
             for rd in self.readings:
                 sgn = 1.0 if rd is EdgeReading.RIGHT else -1.0
                 ex = sgn * np.array(wx, dtype=float) / lam
-                terms = logM + ex[:, None, :, None]
-                top = terms.max(axis=2)
-                top = np.where(np.isfinite(top), top, 0.0)
-                L = top + np.log(np.exp(terms - top[:, :, None, :]).sum(axis=2)) - logT
+                L = log_mixture_floats(logM, ex[:, None, :, None], axis=2) - logT
                 if sgn > 0:
                     d = L[:, :, None, :] - L[:, None, :, :]
                 else:
