@@ -96,3 +96,21 @@ def test_library_errors_name_parameters_not_flags() -> None:
             leakage(m, **kwargs)  # type: ignore[arg-type]
         assert err.value.field == field
         assert "--" not in str(err.value)
+
+
+def test_float_eps_is_refused_by_every_delta() -> None:
+    from pdpsym.loss.plrv import hockey_stick
+    from pdpsym.mechanisms.counting import counting_delta_homogeneous
+    from pdpsym.mechanisms.geometric import geometric_delta
+
+    calls = [
+        lambda: geometric_delta(F(1, 2), 0.5),
+        lambda: hockey_stick({0: F(1)}, {1: F(1)}, 0.5),
+        lambda: counting_delta_homogeneous(5, F(1, 3), 0.5),
+    ]
+    for call in calls:
+        with pytest.raises(InputError) as err:
+            call()  # type: ignore[arg-type]
+        assert err.value.field == "eps"
+    # hand (DMKB20 Definition 19): max(0, 1 - e^0 p)/(1 + p) = (1/2)/(3/2) at p = 1/2
+    assert geometric_delta(F(1, 2), 0) == F(1, 3)

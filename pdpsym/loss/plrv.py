@@ -45,6 +45,12 @@ class WLin:
     c1: Fraction
     eps: Eps
 
+    def __post_init__(self) -> None:
+        # every delta of this module is built here: an inexact eps is refused once, by
+        # name (an InputError), instead of an AttributeError deep inside
+        if not isinstance(self.eps, Eps):
+            object.__setattr__(self, "eps", Eps.of(self.eps))
+
     @classmethod
     def const(cls, c: Fraction | int, eps: Eps) -> WLin:
         return cls(Fraction(c), Fraction(0), eps)

@@ -399,6 +399,7 @@ def exp_lower(x: Fraction, bits: int = 96) -> Fraction:
 
 def ratio_exceeds_exp(ratio: Fraction, eps: Eps) -> bool:
     """Decide ``ratio > e^eps`` (never a tie when ``e^eps`` is irrational)."""
+    eps = Eps.of(eps)
     c = eps.exact_exp()
     if c is not None:
         return ratio > c

@@ -52,6 +52,7 @@ def convolution_total(law: CountLaw, p: Fraction) -> Fraction:
 
 def convolution_delta(law: CountLaw, p: Fraction, eps: Eps) -> Fraction | sympy.Expr:
     """Exact ``delta(eps)`` of the count plus two-sided geometric noise, both directions."""
+    eps = Eps.of(eps)
     m, pmf, c = law.m, law.exact_pmf(), (1 - p) / (1 + p)
     hi_tail_1 = c / (1 - p) * sum((w * p ** (m - s) for s, w in enumerate(pmf)), Fraction(0))
     lo_tail_0 = c / (1 - p) * sum((w * p**s for s, w in enumerate(pmf)), Fraction(0))
@@ -75,6 +76,7 @@ def convolution_delta(law: CountLaw, p: Fraction, eps: Eps) -> Fraction | sympy.
 
 def geometric_delta(p: Fraction, eps: Eps) -> Fraction | sympy.Expr:
     """``delta(eps)`` of ``G + 1`` vs ``G``: ``max(0, 1 - e^eps p)/(1 + p)``."""
+    eps = Eps.of(eps)
     if not ratio_exceeds_exp(1 / p, eps):
         return Fraction(0)
     return _value(1 / (1 + p), p / (1 + p), eps)

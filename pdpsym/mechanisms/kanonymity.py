@@ -30,6 +30,7 @@ def trinomial(m: int, pa: Fraction, pb: Fraction) -> dict[tuple[int, int], Fract
 
 
 def _curve(outputs: dict[object, tuple[Fraction, Fraction]], eps: Eps) -> Fraction | sympy.Expr:
+    eps = Eps.of(eps)
     a = Fraction(0)
     b = Fraction(0)
     for pm, qm in outputs.values():
