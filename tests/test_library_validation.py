@@ -114,3 +114,24 @@ def test_float_eps_is_refused_by_every_delta() -> None:
         assert err.value.field == "eps"
     # hand (DMKB20 Definition 19): max(0, 1 - e^0 p)/(1 + p) = (1/2)/(3/2) at p = 1/2
     assert geometric_delta(F(1, 2), 0) == F(1, 3)
+
+
+@pytest.mark.parametrize("variables", ["ab", 12, 1.5, [], ["a", "a"], ["a", " "]])
+def test_variables_must_be_a_list_of_distinct_names(variables: object) -> None:
+    """Issue 10: "ab" was read as the variables a and b, 12 as "1" and "2"."""
+    from pdpsym.models.gaussian import GaussianModel
+
+    with pytest.raises(InputError) as err:
+        JointDistribution.from_rows(variables, [])  # type: ignore[arg-type]
+    assert err.value.field.startswith("variables")
+    with pytest.raises(InputError):
+        GaussianModel.build(variables, [], [])  # type: ignore[arg-type]
+
+
+def test_gaussian_models_reject_unknown_keys_like_discrete_ones() -> None:
+    from pdpsym.models.gaussian import GaussianModel
+
+    obj = {"variables": ["x"], "mean": ["0"], "cov": [["1"]], "covariance": []}
+    with pytest.raises(InputError) as err:
+        GaussianModel.from_json_object(obj)
+    assert err.value.field == "covariance"

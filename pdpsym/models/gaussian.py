@@ -27,7 +27,7 @@ import sympy
 
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_rational, to_sympy
-from pdpsym.models.variables import NamedVariables
+from pdpsym.models.variables import NamedVariables, check_names
 
 FMatrix = list[list[Fraction]]
 
@@ -93,19 +93,6 @@ def submatrix(m: Sequence[Sequence[Fraction]], rows: Sequence[int], cols: Sequen
 # --- the model ----------------------------------------------------------------------------
 
 
-def _names(obj: Any) -> tuple[str, ...]:
-    if not isinstance(obj, list | tuple) or not obj:
-        raise InputError("variables", "expected a non-empty list of variable names")
-    out: list[str] = []
-    for k, name in enumerate(obj):
-        if not isinstance(name, str) or not name.strip():
-            raise InputError(f"variables[{k}]", f"not a variable name: {name!r}")
-        if name.strip() in out:
-            raise InputError("variables", f"duplicate variable name {name.strip()!r}")
-        out.append(name.strip())
-    return tuple(out)
-
-
 @dataclass(frozen=True, eq=False)
 class GaussianModel(NamedVariables):
     """``N(mean, cov)`` over named tuples, with ranges ``[l, u]`` for possible targets."""
@@ -124,7 +111,7 @@ class GaussianModel(NamedVariables):
         ranges: Mapping[str, Sequence[Any]] | None = None,
     ) -> GaussianModel:
         """Validate and build; numbers may be strings ("3/10"), ints or Fractions."""
-        names = _names(list(variables))
+        names = check_names(variables)
         n = len(names)
         if not isinstance(mean, list | tuple) or len(mean) != n:
             got = len(mean) if isinstance(mean, list | tuple) else type(mean).__name__
@@ -173,6 +160,9 @@ class GaussianModel(NamedVariables):
         for key in ("variables", "mean", "cov"):
             if key not in obj:
                 raise InputError(key, "missing (a Gaussian model needs variables, mean, cov)")
+        extra = set(obj) - {"variables", "mean", "cov", "ranges", "name", "description"}
+        if extra:
+            raise InputError(sorted(map(str, extra))[0], "unknown field in a Gaussian model")
         ranges = obj.get("ranges", {})
         if not isinstance(ranges, Mapping):
             raise InputError("ranges", "expected an object {name: [l, u]}")

@@ -21,23 +21,12 @@ import sympy
 
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_rational
-from pdpsym.models.variables import NamedVariables
+from pdpsym.models.variables import NamedVariables, check_names
 
 Assignment = tuple[Fraction, ...]
 
 
-def _check_names(names: Sequence[Any], field_name: str) -> tuple[str, ...]:
-    if not isinstance(names, list | tuple) or not names:
-        raise InputError(field_name, "expected a non-empty list of variable names")
-    out = []
-    for k, name in enumerate(names):
-        if not isinstance(name, str) or not name.strip():
-            raise InputError(f"{field_name}[{k}]", f"not a variable name: {name!r}")
-        out.append(name.strip())
-    dup = sorted({n for n in out if out.count(n) > 1})
-    if dup:
-        raise InputError(field_name, f"duplicate variable name {dup[0]!r}")
-    return tuple(out)
+_check_names = check_names  # kept importable
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,7 +47,7 @@ class JointDistribution(NamedVariables):
         domains: Mapping[str, Sequence[Any]] | None = None,
     ) -> JointDistribution:
         """Build from rows ``[v_1, ..., v_n, p]``; numbers may be strings ("3/10", "0.3")."""
-        names = _check_names(list(variables), "variables")
+        names = check_names(variables, "variables")
         n = len(names)
         probs: dict[Assignment, Fraction] = {}
         seen_values: list[set[Fraction]] = [set() for _ in names]

@@ -3,7 +3,24 @@ models."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from pdpsym.core.errors import InputError
+
+
+def check_names(names: Any, field_name: str = "variables") -> tuple[str, ...]:
+    """Variable names: a non-empty list or tuple of distinct non-blank strings (a string
+    such as ``"ab"`` is not a list of names), stripped; an :class:`InputError` otherwise."""
+    if not isinstance(names, list | tuple) or not names:
+        raise InputError(field_name, "expected a non-empty list of variable names")
+    out: list[str] = []
+    for k, name in enumerate(names):
+        if not isinstance(name, str) or not name.strip():
+            raise InputError(f"{field_name}[{k}]", f"not a variable name: {name!r}")
+        if name.strip() in out:
+            raise InputError(field_name, f"duplicate variable name {name.strip()!r}")
+        out.append(name.strip())
+    return tuple(out)
 
 
 class NamedVariables:
