@@ -210,3 +210,17 @@ def test_counting_at_a_huge_eps() -> None:
     assert Fraction(lo) <= want <= Fraction(hi)
     assert Eps.of(10**9999).exp_sign_bound(Fraction(10**300)) == -1
     assert Eps.of(-(10**9999)).exp_sign_bound(Fraction(1, 10**300)) == 1
+
+
+def test_work_estimates_before_allocation() -> None:
+    """Issue 10's memory bomb: 30 binary variables with 2 rows. The estimate is known
+    without building the 2^30-cell dense table (hand: 2^30 cells; Table (a): 4 cells,
+    d_i = 2, n_K = 1, n_S = 2 sums of x2, n_R = 3 outputs {0, 1, 2}: 4 + 2*2*3 + 4*3)."""
+    from pdpsym.papers.li2019.eq2 import leakage_work
+
+    names = [f"x{k}" for k in range(30)]
+    big = JointDistribution.from_rows(names, [["0"] * 30 + ["1/2"], ["1"] * 30 + ["1/2"]])
+    assert big.cells == 2**30
+    assert leakage_work(big, "x0") >= 2**30
+    assert "counts" not in vars(big)  # the dense table was not built
+    assert leakage_work(_table_a(), "x1") == 4 + 12 + 12

@@ -227,6 +227,12 @@ class JointDistribution(NamedVariables):
     def denominator(self) -> int:
         return math.lcm(*(p.denominator for p in self.probs.values()))
 
+    @property
+    def cells(self) -> int:
+        """The number of cells of the dense table :attr:`counts` (the product of the
+        domain sizes): what a dense computation allocates, known before allocating it."""
+        return math.prod(len(d) for d in self.domains)
+
     @cached_property
     def counts(self) -> np.ndarray:
         """Dense array C with theta(x) = C[x] / denominator, exactly (int64 or object)."""

@@ -277,6 +277,41 @@ def leakage(
     return _leakage_of(model, adv, lam, query, D, method, _too_big(model, query, D))
 
 
+def leakage_work(
+    model: JointDistribution,
+    target: str,
+    known: Sequence[str] = (),
+    query: LinearQuery | None = None,
+) -> int:
+    """An upper estimate of the array cells the Eq. 2 search of ``A(target, known)``
+    allocates, computed without allocating anything (for a caller's resource limit).
+
+    The dense table has ``model.cells`` cells; the search holds, for the ``d_i`` target
+    values, ``n_K`` known configurations, ``n_S`` distinct sums of the unknowns and
+    ``n_R`` outputs, a ``(d_i, n_K, n_S, n_R)`` float array and a ``(d_i, d_i, n_K, n_R)``
+    one. Sums of integers (after scaling by the common denominator) take at most
+    ``span + 1`` values, which bounds ``n_S`` and ``n_R``.
+    """
+    adv = Adversary.of(model, target, known)
+    query = query or LinearQuery.sum(model.variables)
+    D = _scale_of(model, query)
+
+    def span(names: Sequence[str]) -> int:
+        total = 0
+        for v in names:
+            vals = _scaled_values(model, query, v, D)
+            total += max(vals) - min(vals)
+        return total
+
+    size = {v: len(model.domain(v)) for v in model.variables}
+    unknown = adv.unknown(model)
+    d_i = size[adv.target]
+    n_k = math.prod(size[k] for k in adv.known)
+    n_s = min(math.prod(size[u] for u in unknown), span(unknown) + 1)
+    n_r = min(d_i * n_k * n_s, span(model.variables) + 1)
+    return model.cells + d_i * n_k * n_s * n_r + d_i * d_i * n_k * n_r
+
+
 def all_adversaries(model: JointDistribution) -> Iterator[Adversary]:
     """Every ``A(i, K)``, targets in model order, K by increasing size (bottom layer last)."""
     names = model.variables
