@@ -245,3 +245,44 @@ def select(ids: Iterable[str] = (), paper: str | None = None) -> list[str]:
     if wanted:
         out = [cid for cid in out if cid in wanted]
     return out
+
+
+def _run_one(args: tuple[str, RunConfig]) -> ClaimResult:
+    return run_claim(*args)
+
+
+def run_claims(
+    ids: Iterable[str],
+    config: RunConfig | None = None,
+    jobs: int = 1,
+    on_done: Callable[[str], None] | None = None,
+) -> list[ClaimResult]:
+    """Run several claims, on ``jobs`` processes; results come back in the order of ``ids``.
+
+    Each checker is seeded from ``config`` alone, so the verdicts do not depend on
+    ``jobs`` or on the order in which the processes finish.
+    """
+    ids = list(ids)
+    config = config or RunConfig()
+    if jobs <= 1 or len(ids) <= 1:
+        out = []
+        for cid in ids:
+            out.append(run_claim(cid, config))
+            if on_done:
+                on_done(cid)
+        return out
+    import multiprocessing  # only when asked for more than one process
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    # progress callbacks stay in this process; the workers need none
+    plain = RunConfig(thorough=config.thorough, seed=config.seed)
+    ctx = multiprocessing.get_context("fork")
+    done: dict[str, ClaimResult] = {}
+    with ProcessPoolExecutor(max_workers=min(jobs, len(ids)), mp_context=ctx) as pool:
+        futures = {pool.submit(_run_one, (cid, plain)): cid for cid in ids}
+        for fut in as_completed(futures):
+            cid = futures[fut]
+            done[cid] = fut.result()
+            if on_done:
+                on_done(cid)
+    return [done[cid] for cid in ids]

@@ -125,3 +125,15 @@ def test_a_crashing_checker_is_reported_not_hidden(monkeypatch: pytest.MonkeyPat
 def test_refutations_require_counterexamples() -> None:
     with pytest.raises(ValueError):
         ClaimResult("li2019.ex4", Verdict.REFUTED, "no example")
+
+
+def test_verdicts_do_not_depend_on_the_number_of_processes() -> None:
+    from pdpsym.verify.runner import run_claims
+
+    ids = ["li2019.thm4", "dmkb2020.lemma1", "lmm2016.rho", "li2019.eq3"]
+    one = [r.as_json() for r in run_claims(ids, CFG, jobs=1)]
+    two = [r.as_json() for r in run_claims(ids, CFG, jobs=2)]
+    for a, b in zip(one, two, strict=True):
+        a.pop("seconds")
+        b.pop("seconds")
+    assert one == two and [r["id"] for r in one] == ids

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
+from pdpsym.app.output import print_json
 from pdpsym.app.progress import Progress
 from pdpsym.app.tables import FORMATS, render
-from pdpsym.app.output import print_json
 from pdpsym.core.errors import InputError
-from pdpsym.verify import CATALOGUE, PAPERS, ClaimResult, RunConfig, Verdict, run_claim, select
+from pdpsym.core.numbers import parse_int
+from pdpsym.verify import CATALOGUE, PAPERS, ClaimResult, RunConfig, Verdict, select
+from pdpsym.verify.runner import run_claims
 
 
 def register(sub: Any) -> None:
@@ -40,6 +43,12 @@ def register(sub: Any) -> None:
         help="print the catalogue (id, section, label, statement) without running checkers",
     )
     p.add_argument("--thorough", action="store_true", help="run the larger case counts (slower)")
+    p.add_argument(
+        "--jobs",
+        default=None,
+        metavar="N",
+        help="processes to run checkers on (default: every core); verdicts do not depend on it",
+    )
     p.add_argument("--seed", type=int, default=20191, help="seed of the case generators")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
@@ -66,13 +75,10 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--claim", "no catalogued claim matches the selection")
     if args.list:
         return _list(ids, args)
-    results = []
+    jobs = (os.cpu_count() or 1) if args.jobs is None else parse_int(args.jobs, "--jobs", 1, 256)
     with Progress(len(ids), "verify", enabled=args.progress) as bar:
         config = RunConfig(thorough=args.thorough, seed=args.seed)
-        for cid in ids:
-            bar.update(0, cid)
-            results.append(run_claim(cid, config))
-            bar.update(1, cid)
+        results = run_claims(ids, config, jobs, lambda cid: bar.update(1, cid))
     if args.json:
         print_json({"claims": [r.as_json() for r in results]})
         return 0
