@@ -135,3 +135,18 @@ def test_gaussian_models_reject_unknown_keys_like_discrete_ones() -> None:
     with pytest.raises(InputError) as err:
         GaussianModel.from_json_object(obj)
     assert err.value.field == "covariance"
+
+
+def test_numbers_past_the_int_string_limit() -> None:
+    """Issue 10: a 4,301-digit number raised Python's int-string ValueError. The strict
+    grammar reads up to MAX_DIGITS digits exactly (hand: 10^4500 - 1 over 3 is
+    333...3, 4500 threes) and refuses longer numbers by name."""
+    from pdpsym.core.numbers import MAX_DIGITS, parse_rational
+
+    q = parse_rational("9" * 4500 + "/3", "rows[0][2]")
+    assert q == (10**4500 - 1) // 3
+    assert parse_rational("0." + "0" * 4400 + "1", "p") == F(1, 10**4401)
+    with pytest.raises(InputError) as err:
+        parse_rational("1" * (MAX_DIGITS + 1), "rows[0][2]")
+    assert err.value.field == "rows[0][2]"
+    assert len(str(err.value)) < 100

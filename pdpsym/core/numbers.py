@@ -21,6 +21,23 @@ _DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]{1,4})
 
 Number = Fraction | int
 
+#: the most digits a number may have (mantissa and denominator together); a longer one
+#: is refused by name rather than built (10^4 digits are already beyond any model)
+MAX_DIGITS = 10_000
+
+
+def int_of_digits(digits: str) -> int:
+    """``int(digits)`` for a string of decimal digits of any length up to
+    :data:`MAX_DIGITS`, independent of Python's int-string conversion limit (4300
+    digits by default): chunks of at most 4000 digits."""
+    if len(digits) <= 4000:
+        return int(digits)
+    value = 0
+    for k in range(0, len(digits), 4000):
+        chunk = digits[k : k + 4000]
+        value = value * 10 ** len(chunk) + int(chunk)
+    return value
+
 
 def parse_rational(text: object, field: str) -> Fraction:
     """Parse ``text`` as an exact rational, or raise :class:`InputError` naming ``field``."""
@@ -33,14 +50,36 @@ def parse_rational(text: object, field: str) -> Fraction:
     if not isinstance(text, str):
         raise InputError(field, f'expected a number as a string such as "3/10", got {text!r}')
     s = text.strip()
+    if sum(ch.isdigit() for ch in s) > MAX_DIGITS:
+        raise InputError(field, f"a number of more than {MAX_DIGITS} digits is not accepted")
     if _FRACTION.fullmatch(s):
         num, den = s.split("/")
-        if int(den) == 0:
-            raise InputError(field, f"zero denominator in {text!r}")
-        return Fraction(int(num), int(den))
+        sign = -1 if num.startswith("-") else 1
+        d = int_of_digits(den)
+        if d == 0:
+            raise InputError(field, f"zero denominator in {_short(text)}")
+        return Fraction(sign * int_of_digits(num.lstrip("+-")), d)
     if _DECIMAL.fullmatch(s):
-        return Fraction(s)
-    raise InputError(field, f"not a number: {text!r} (use forms like 3/10, 0.3 or -2)")
+        return _decimal(s)
+    raise InputError(field, f"not a number: {_short(text)} (use forms like 3/10, 0.3 or -2)")
+
+
+def _decimal(s: str) -> Fraction:
+    """An exact Fraction of a decimal matched by ``_DECIMAL`` (``[+-]d.d[e[+-]k]``)."""
+    sign = -1 if s.startswith("-") else 1
+    body = s.lstrip("+-")
+    mantissa, _, exponent = body.lower().partition("e")
+    whole, _, frac = mantissa.partition(".")
+    digits = (whole + frac) or "0"
+    shift = (int(exponent) if exponent else 0) - len(frac)
+    value = Fraction(sign * int_of_digits(digits))
+    return value * 10**shift if shift >= 0 else value / 10**-shift
+
+
+def _short(text: str) -> str:
+    """``repr`` of user text, cut to 60 characters so that an error stays one short line."""
+    r = repr(text)
+    return r if len(r) <= 60 else r[:57] + "..."
 
 
 def parse_positive(text: object, field: str) -> Fraction:
