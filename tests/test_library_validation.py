@@ -150,3 +150,19 @@ def test_numbers_past_the_int_string_limit() -> None:
         parse_rational("1" * (MAX_DIGITS + 1), "rows[0][2]")
     assert err.value.field == "rows[0][2]"
     assert len(str(err.value)) < 100
+
+
+def test_exact_text_of_huge_integers() -> None:
+    import sys
+
+    from pdpsym.core.numbers import fraction_str
+
+    n = 3**30000  # 14,314 digits
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)  # the reference: Python's own conversion, unlimited
+    try:
+        want = str(n)
+    finally:
+        sys.set_int_max_str_digits(old)
+    assert fraction_str(F(-n, 1)) == "-" + want
+    assert fraction_str(F(1, n)) == "1/" + want

@@ -107,9 +107,21 @@ def parse_int(text: object, field: str, lo: int | None = None, hi: int | None = 
     return v
 
 
+def int_str(n: int) -> str:
+    """``str(n)`` for an int of any size, independent of Python's int-string limit."""
+    if n.bit_length() <= 13_000:  # below 4000 digits
+        return str(n)
+    if n < 0:
+        return "-" + int_str(-n)
+    high, low = divmod(n, 10**3000)
+    return int_str(high) + str(low).zfill(3000)
+
+
 def fraction_str(q: Fraction) -> str:
     """The exact text form of a rational: ``"3/10"``, ``"-2"``."""
-    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+    if q.denominator == 1:
+        return int_str(q.numerator)
+    return f"{int_str(q.numerator)}/{int_str(q.denominator)}"
 
 
 def to_sympy(q: Fraction | int) -> sympy.Rational:
