@@ -224,3 +224,31 @@ def test_work_estimates_before_allocation() -> None:
     assert leakage_work(big, "x0") >= 2**30
     assert "counts" not in vars(big)  # the dense table was not built
     assert leakage_work(_table_a(), "x1") == 4 + 12 + 12
+
+
+def _xy_bruteforce(n: int, lam: Fraction, t: Fraction) -> Fraction:
+    """P[X/Y >= t] for X, Y i.i.d. Bin(n-1, 2 lam), x/0 = oo: every pair (x, y) summed."""
+    from math import comb
+
+    m, q = n - 1, 2 * lam
+    pm = [comb(m, s) * q**s * (1 - q) ** (m - s) for s in range(m + 1)]
+    return sum(
+        (
+            pm[x] * pm[y]
+            for x in range(m + 1)
+            for y in range(m + 1)
+            if y == 0 or Fraction(x, y) >= t
+        ),
+        Fraction(0),
+    )
+
+
+@pytest.mark.parametrize("lam", [Fraction(1, 10), Fraction(1, 10**300)])
+def test_theorem3_xy_probability(lam: Fraction) -> None:
+    from pdpsym.papers.dmkb2020.counting import XYReading, xy_probability
+
+    for eps in (Eps.of(0), Eps.of(Fraction(1, 2)), Eps.log(3), Eps.of(2)):
+        for reading in XYReading:
+            t = eps.rational() if reading is XYReading.PRINTED else eps.exact_exp()
+            got = xy_probability(9, lam, eps, reading)
+            assert got == (None if t is None else _xy_bruteforce(9, lam, t))

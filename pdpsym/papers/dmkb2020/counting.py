@@ -21,6 +21,7 @@ checked at ``eps_lo`` holds at ``eps`` and a failure at ``eps_hi`` is a failure 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
@@ -63,19 +64,25 @@ class XYReading(Enum):
 def xy_probability(n: int, lam: Fraction, eps: Eps, reading: XYReading) -> Fraction | None:
     """``P[X/Y >= t]`` exactly, ``t = eps`` or ``e^eps`` (``None`` if ``t`` is irrational)."""
     if reading is XYReading.PRINTED:
-        t = eps.eps if eps.exp_eps is None else None
+        t = eps.rational()  # eps itself when it is rational (ln 1 = 0 included)
     else:
         t = eps.exact_exp()
     if t is None:
         return None
-    m, q = n - 1, 2 * lam
-    pm = [f(s, m, q) for s in range(m + 1)]
-    total = Fraction(0)
+    m, q = n - 1, Fraction(2 * lam)
+    # f(s, m, q) = N_s / b^m with integers N_s = C(m, s) a^s (b - a)^(m - s), q = a/b: the
+    # sum is done in integers (no gcd per term; q = 2 10^-9999 made that 20 s)
+    a, b = q.numerator, q.denominator
+    N = [math.comb(m, s) * a**s * (b - a) ** (m - s) for s in range(m + 1)]
+    prefix = [0]  # prefix[k] = N_1 + ... + N_k
+    for s in range(1, m + 1):
+        prefix.append(prefix[-1] + N[s])
+    total = 0
     for x in range(m + 1):
-        for y in range(m + 1):
-            if y == 0 or Fraction(x, y) >= t:
-                total += pm[x] * pm[y]
-    return total
+        # y = 0 always counts (x/0 = oo); y >= 1 counts iff x/y >= t iff y <= x/t (t > 0)
+        y_max = m if t <= 0 else min(m, (x * t.denominator) // t.numerator)
+        total += N[x] * (N[0] + prefix[y_max])
+    return Fraction(total, b ** (2 * m))
 
 
 def blanket_delta(n: int, lam: Fraction, eps: Eps) -> object:
