@@ -166,3 +166,23 @@ def test_exact_text_of_huge_integers() -> None:
         sys.set_int_max_str_digits(old)
     assert fraction_str(F(-n, 1)) == "-" + want
     assert fraction_str(F(1, n)) == "1/" + want
+
+
+@pytest.mark.parametrize(
+    ("extra", "field"),
+    [
+        ({"variables": ["a", "a"]}, "edges.variables"),
+        ({"variables": ["a", " "]}, "edges.variables[1]"),
+        ({"variables": ["a"]}, "edges.variables"),
+        ({"weights": []}, "edges.weights"),
+    ],
+)
+def test_given_edges_names_and_keys(extra: dict[str, object], field: str) -> None:
+    """Issue 10: duplicate or blank names in a given-edges file were accepted."""
+    from pdpsym.core.numbers import parse_rational
+    from pdpsym.papers.li2019.whg import ArrayEdges
+
+    obj = {"n": 2, "bottom": 1, "edges": [[["1/2", None]], [["1/3", None]]], **extra}
+    with pytest.raises(InputError) as err:
+        ArrayEdges.from_json_object(obj, parse_rational)
+    assert err.value.field == field

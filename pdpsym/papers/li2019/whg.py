@@ -48,6 +48,7 @@ from pdpsym.core.errors import InputError
 from pdpsym.core.expoly import LogRatio
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
+from pdpsym.models.variables import check_names
 from pdpsym.papers.li2019.edges import (
     BALL_PREC,
     EdgeReading,
@@ -484,6 +485,9 @@ class ArrayEdges:
         """
         if not isinstance(obj, dict) or "edges" not in obj:
             raise InputError("edges", "expected an object with 'n' and 'edges'")
+        extra = set(obj) - {"n", "bottom", "edges", "variables", "name", "description"}
+        if extra:
+            raise InputError(f"edges.{sorted(map(str, extra))[0]}", "unknown field")
         raw_n = obj.get("n")
         n_q = parse("" if raw_n is None or isinstance(raw_n, bool) else raw_n, "edges.n")
         if n_q.denominator != 1 or n_q < 2:
@@ -495,6 +499,10 @@ class ArrayEdges:
                 f"n = {n} is too large for exact search on given edges "
                 f"(limit {MAX_EXACT_GIVEN_N}: {n} x {n - 1} x 2^{n - 1} exact edges)",
             )
+        if obj.get("variables") is not None:
+            names = check_names(obj["variables"], "edges.variables")
+            if len(names) != n:
+                raise InputError("edges.variables", f"expected {n} names, got {len(names)}")
         m = n - 1
         E = obj["edges"]
         if not isinstance(E, list) or len(E) != n:
