@@ -174,10 +174,9 @@ def test_exact_text_of_huge_integers() -> None:
         ({"variables": ["a", "a"]}, "edges.variables"),
         ({"variables": ["a", " "]}, "edges.variables[1]"),
         ({"variables": ["a"]}, "edges.variables"),
-        ({"weights": []}, "edges.weights"),
     ],
 )
-def test_given_edges_names_and_keys(extra: dict[str, object], field: str) -> None:
+def test_given_edges_names(extra: dict[str, object], field: str) -> None:
     """Issue 10: duplicate or blank names in a given-edges file were accepted."""
     from pdpsym.core.numbers import parse_rational
     from pdpsym.papers.li2019.whg import ArrayEdges
