@@ -185,3 +185,12 @@ def test_given_edges_names(extra: dict[str, object], field: str) -> None:
     with pytest.raises(InputError) as err:
         ArrayEdges.from_json_object(obj, parse_rational)
     assert err.value.field == field
+
+
+def test_theorem4_refuses_a_negative_b_max() -> None:
+    from pdpsym.papers.dmkb2020.thresholding import theorem4
+
+    with pytest.raises(InputError) as err:
+        theorem4(10, F(1, 10), 3, known_size=2, b_max=-1)
+    assert err.value.field == "b_max"
+    assert theorem4(10, F(1, 10), 3, known_size=2, b_max=0) is None  # hypothesis fails

@@ -28,6 +28,7 @@ from fractions import Fraction
 import sympy
 
 from pdpsym.core.eps import Eps
+from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import to_sympy
 from pdpsym.mechanisms.thresholding import Thresholding, apk_delta, ppk_delta
 
@@ -124,7 +125,12 @@ def theorem4(
     b_max: int | None = None,
     reading: RReading = RReading.CORRECTED,
 ) -> Theorem4 | None:
-    """Theorem 4's parameters, or ``None`` when its hypotheses fail (a ratio >= 1)."""
+    """Theorem 4's parameters, or ``None`` when its hypotheses fail (a ratio >= 1).
+
+    A negative ``b_max`` (a count of ones) is malformed input, an InputError.
+    """
+    if b_max is not None and b_max < 0:
+        raise InputError("b_max", f"must be >= 0, got {b_max}")
     p = Fraction(p)
     if known_size == 0:
         if reading is RReading.CORRECTED:
