@@ -116,7 +116,9 @@ def test_float_eps_is_refused_by_every_delta() -> None:
     assert geometric_delta(F(1, 2), 0) == F(1, 3)
 
 
-@pytest.mark.parametrize("variables", ["ab", 12, 1.5, [], ["a", "a"], ["a", " "]])
+@pytest.mark.parametrize(
+    "variables", ["ab", 12, 1.5, [], ["a", "a"], ["a", " "], ["a\nb"], ["\ud800"]]
+)
 def test_variables_must_be_a_list_of_distinct_names(variables: object) -> None:
     """Issue 10: "ab" was read as the variables a and b, 12 as "1" and "2"."""
     from pdpsym.models.gaussian import GaussianModel

@@ -9,14 +9,17 @@ from pdpsym.core.errors import InputError
 
 
 def check_names(names: Any, field_name: str = "variables") -> tuple[str, ...]:
-    """Variable names: a non-empty list or tuple of distinct non-blank strings (a string
-    such as ``"ab"`` is not a list of names), stripped; an :class:`InputError` otherwise."""
+    """Variable names: a non-empty list or tuple of distinct, non-blank, printable strings
+    (a string such as ``"ab"`` is not a list of names), stripped; an :class:`InputError`
+    otherwise."""
     if not isinstance(names, list | tuple) or not names:
         raise InputError(field_name, "expected a non-empty list of variable names")
     out: list[str] = []
     for k, name in enumerate(names):
         if not isinstance(name, str) or not name.strip():
             raise InputError(f"{field_name}[{k}]", f"not a variable name: {name!r}")
+        if not name.isprintable():  # a newline, a control character, a lone surrogate
+            raise InputError(f"{field_name}[{k}]", f"unprintable character in {name!r}")
         if name.strip() in out:
             raise InputError(field_name, f"duplicate variable name {name.strip()!r}")
         out.append(name.strip())
