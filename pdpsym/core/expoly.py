@@ -198,6 +198,10 @@ class LogRatio:
         """The rational ``q`` as ``ln(e^q / 1)``, to compare LogRatios with a rational."""
         return cls(ExpPoly._clean({Fraction(q): Fraction(1)}), ExpPoly.constant(1))
 
+    def compare_rational(self, q: Fraction | int) -> int:
+        """Exact sign of ``ln(num/den) - q`` = sign(num - e^q den) (den > 0)."""
+        return (self.num - self.den.shift(Fraction(q))).sign()
+
     def exact_compare(self, other: LogRatio) -> int:
         """Sign of self - other: sign(n1 d2 - n2 d1), the denominators being positive."""
         return (self.num * other.den - other.num * self.den).sign()

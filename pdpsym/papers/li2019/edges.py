@@ -235,10 +235,8 @@ class IncrementRatio:
         return self.d.sign()
 
     def compare(self, q: Fraction) -> int:
-        """Exact sign of ``q_ij - q``."""
-        from pdpsym.papers.li2019.eq2 import compare_log_ratio_rational
-
-        return compare_log_ratio_rational(self.d, Fraction(q) / self.factor)
+        """Exact sign of ``q_ij - q`` (the factor ``lam / Delta_j`` is positive)."""
+        return self.d.compare_rational(Fraction(q) / self.factor)
 
     def sympy(self) -> sympy.Expr:
         f = self.factor

@@ -164,7 +164,7 @@ class LeakageResult:
 
 def compare_log_ratio_rational(value: LogRatio, q: Fraction) -> int:
     """Sign of ``ln(num/den) - q`` = sign(num - e^q den), exactly."""
-    return (value.num - value.den.shift(q)).sign()
+    return value.compare_rational(q)
 
 
 # --- the tables behind one adversary ---------------------------------------------------
