@@ -24,6 +24,7 @@ from typing import Any
 import sympy
 
 from pdpsym.core.eps import ExpRatio, ratio_of
+from pdpsym.core.expoly import ExpPoly
 from pdpsym.loss.plrv import Eps, WLin, default_targets, m_value
 from pdpsym.mechanisms.finite import Mechanism, Scenario, compose, output_pmf
 
@@ -171,7 +172,6 @@ def subadditivity_proof() -> dict[str, str]:
 
 def subadditivity_gap(x: Fraction, y: Fraction) -> int:
     """Exact sign of ``f(x) + f(y) - f(x + y)`` at rational points (should be ≥ 0)."""
-    from pdpsym.core.expoly import ExpPoly
 
     def f(t: Fraction) -> ExpPoly:
         # max(0, 1 - e^t) = 1 - e^t iff t <= 0

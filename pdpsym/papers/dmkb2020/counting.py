@@ -29,8 +29,16 @@ from fractions import Fraction
 import sympy
 from flint import arb, ctx
 
-from pdpsym.core.certify import ball_endpoints, sympy_to_arb
-from pdpsym.mechanisms.counting import CountLaw, Eps, counting_curve, exp_lower
+from pdpsym.core.certify import ball_endpoints, certify, enclose, sympy_to_arb
+from pdpsym.mechanisms.counting import (
+    CountLaw,
+    Eps,
+    Hockey,
+    Mass,
+    counting_curve,
+    counting_delta,
+    exp_lower,
+)
 from pdpsym.papers.dmkb2020.thresholding import f
 
 
@@ -94,8 +102,6 @@ def blanket_delta(n: int, lam: Fraction, eps: Eps) -> object:
     for N in range(n):
         w = f(N, n - 1, 2 * lam)
         h = counting_curve(CountLaw.homogeneous(N, Fraction(1, 2)), eps)["1,0"]
-        from pdpsym.mechanisms.counting import Hockey, Mass
-
         scaled = Hockey(
             Mass(tuple((wt * w, law, rs) for wt, law, rs in h.a.parts)),
             Mass(tuple((wt * w, law, rs) for wt, law, rs in h.b.parts)),
@@ -210,8 +216,6 @@ def exact_at_bracket(
     ps: list[Fraction], eps_expr: sympy.Expr
 ) -> tuple[Fraction, Fraction, object, object]:
     """``(eps_lo, eps_hi, delta(eps_lo), delta(eps_hi))`` of the counting query (worst target)."""
-    from pdpsym.mechanisms.counting import counting_delta
-
     lo, hi = rational_bracket(eps_expr)
     lo, hi = max(lo, Fraction(0)), max(hi, Fraction(0))
     d_lo = counting_delta(ps, Eps.from_exp(exp_lower(lo))).value  # e^eps' <= e^eps_lo
@@ -220,8 +224,6 @@ def exact_at_bracket(
 
 
 def arb_of(x: object, prec: int = 128) -> arb:
-    from pdpsym.core.certify import enclose
-
     return enclose(x, prec)  # type: ignore[arg-type]
 
 
@@ -231,9 +233,6 @@ def figure2_rows(
     """Figures 2-3: for each ``eps``, the exact ``delta`` next to Theorem 3's closed-form
     ``delta = exp(-eps^2 lambda (n-1)/14)`` (valid for ``27/(lambda(n-1)) <= eps <= 1``) and
     Proposition 7's ``delta`` (printed ``mu_2^3``; ``delta_2`` from ``eps``)."""
-    from pdpsym.core.certify import certify
-    from pdpsym.mechanisms.counting import counting_delta
-
     n = len(ps)
     mu2 = sum((p * (1 - p) for p in ps), Fraction(0)) / n
     mu3 = sum((p * (1 - p) * abs(1 - 2 * p) for p in ps), Fraction(0)) / n

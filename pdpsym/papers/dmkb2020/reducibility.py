@@ -30,6 +30,7 @@ from typing import Any
 
 import sympy
 
+from pdpsym.core.certify import ball_endpoints, enclose
 from pdpsym.mechanisms.finite import Mechanism, Scenario, output_pmf
 
 
@@ -211,8 +212,6 @@ def prop6_maps(quadratic: QuadraticForm = QuadraticForm.PRINTED) -> dict[str, di
 def _is_zero(e: sympy.Expr) -> bool:
     """Decide ``e ≡ 0``: a certified non-zero value at a rational point proves "no";
     otherwise a sympy simplification to 0 proves "yes" (else the answer is "no proof")."""
-    from pdpsym.core.certify import ball_endpoints, enclose
-
     point = {
         sym: sympy.Rational(k + 2, k + 3) for k, sym in enumerate(sorted(e.free_symbols, key=str))
     }

@@ -27,6 +27,7 @@ from fractions import Fraction
 
 import sympy
 
+from pdpsym.core.certify import certify
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import to_sympy
@@ -252,8 +253,6 @@ def poisson_limit(T: int, reading: PoissonReading) -> tuple[sympy.Expr, sympy.Ex
 def figure4_rows(n: int, p: Fraction, Ts: list[int], digits: int = 15) -> list[dict[str, str]]:
     """Figure 4: Theorem 4's ``eps`` and ``delta`` against ``T`` (``|B| = 0``), with the exact
     ``delta`` of ``M_T`` at the theorem's ``eps``; every number certified to ``digits``."""
-    from pdpsym.core.certify import certify
-
     rows = []
     for T in Ts:
         th = theorem4(n, p, T)
