@@ -291,3 +291,36 @@ class LogRatio:
 
     def __repr__(self) -> str:
         return f"LogRatio({self.exact_text()})"
+
+
+class ScaledLog:
+    """``factor * ln(ratio)`` for a rational ``factor > 0`` and a :class:`LogRatio`
+    (``None`` standing for 0): the shared arithmetic of such values (Liu et al.'s
+    ``rho_ij``, Li et al.'s increment ratio ``q_ij``). Subclasses give ``factor`` and
+    :meth:`scaled_log`."""
+
+    factor: Fraction
+
+    def scaled_log(self) -> LogRatio | None:
+        raise NotImplementedError
+
+    def sympy(self) -> sympy.Expr:
+        log = self.scaled_log()
+        if log is None:
+            return sympy.Integer(0)
+        f = self.factor
+        return sympy.Rational(f.numerator, f.denominator) * log.sympy()
+
+    def arb(self, prec: int) -> arb:
+        log = self.scaled_log()
+        with ctx.workprec(prec):
+            if log is None:
+                return arb(0)
+            return arb_from_fraction(self.factor) * log.arb(prec)
+
+    def compare_rational(self, q: Fraction | int) -> int:
+        """Exact sign of ``factor * ln(ratio) - q``."""
+        log = self.scaled_log()
+        if log is None:
+            return (0 > q) - (0 < q)
+        return log.compare_rational(Fraction(q) / self.factor)

@@ -49,7 +49,7 @@ from pdpsym.core.compare import (
     screen_then_decide,
     screenable_float,
 )
-from pdpsym.core.expoly import ExpPoly, LogRatio, exp_ball
+from pdpsym.core.expoly import ExpPoly, LogRatio, ScaledLog, exp_ball
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.laplace_mixture import log_mixture_floats
 from pdpsym.mechanisms.laplace import LinearQuery
@@ -225,22 +225,22 @@ def _impact_cmp(x: Impact, y: Impact) -> int:
 
 
 @dataclass(frozen=True)
-class IncrementRatio:
-    """Eq. 13: ``q = (lam / Delta_j) d_j``, kept as the factor and the exact log."""
+class IncrementRatio(ScaledLog):
+    """Eq. 13: ``q = (lam / Delta_j) d_j``, kept as the factor and the exact log
+    (``sympy``, ``arb`` and ``compare_rational`` from :class:`~pdpsym.core.expoly.ScaledLog`)."""
 
-    factor: Fraction  # lam / Delta_j
+    factor: Fraction  # lam / Delta_j, positive
     d: LogRatio
+
+    def scaled_log(self) -> LogRatio:
+        return self.d
 
     def sign(self) -> int:
         return self.d.sign()
 
     def compare(self, q: Fraction) -> int:
-        """Exact sign of ``q_ij - q`` (the factor ``lam / Delta_j`` is positive)."""
-        return self.d.compare_rational(Fraction(q) / self.factor)
-
-    def sympy(self) -> sympy.Expr:
-        f = self.factor
-        return sympy.Rational(f.numerator, f.denominator) * self.d.sympy()
+        """Exact sign of ``q_ij - q``."""
+        return self.compare_rational(q)
 
     def certified(self, digits: int = 30) -> Certified:
         return certify(self.sympy(), digits)

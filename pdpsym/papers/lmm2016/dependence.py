@@ -41,12 +41,8 @@ from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 
-import sympy
-from flint import arb, ctx
-
 from pdpsym.core.errors import InputError
-from pdpsym.core.expoly import LogRatio
-from pdpsym.core.numbers import to_sympy
+from pdpsym.core.expoly import LogRatio, ScaledLog
 from pdpsym.loss.laplace_mixture import (  # re-exported: the sup is written once, in loss/
     MixtureCandidate,
     decided_sup,
@@ -136,30 +132,19 @@ def exp_of(a: Fraction) -> LogRatio:
 
 
 @dataclass(frozen=True)
-class Rho:
-    """rho = factor * ln(ratio) exactly (factor = sigma/Delta D_j); ``ratio`` None means 0."""
+class Rho(ScaledLog):
+    """rho = factor * ln(ratio) exactly (factor = sigma/Delta D_j); ``ratio`` None means 0.
+
+    ``sympy``, ``arb`` and ``compare_rational`` (the sign of rho - q) come from
+    :class:`~pdpsym.core.expoly.ScaledLog`.
+    """
 
     factor: Fraction
     ratio: LogRatio | None
     witness: dict[str, str]
 
-    def sympy(self) -> sympy.Expr:
-        if self.ratio is None:
-            return sympy.Integer(0)
-        return to_sympy(self.factor) * self.ratio.sympy()
-
-    def arb(self, prec: int) -> arb:
-        with ctx.workprec(prec):
-            if self.ratio is None:
-                return arb(0)
-            return arb(self.factor.numerator) / self.factor.denominator * self.ratio.arb(prec)
-
-    def compare_rational(self, q: Fraction) -> int:
-        """Sign of rho - q, exactly."""
-        if self.ratio is None:
-            return (0 > q) - (0 < q)
-        # rho <= q  <=>  ln ratio <= q / factor
-        return self.ratio.exact_compare(exp_of(q / self.factor))
+    def scaled_log(self) -> LogRatio | None:
+        return self.ratio
 
 
 def _conditional_weights(
