@@ -244,8 +244,14 @@ class DeltaResult:
     witness: dict[str, str] | None
 
 
+#: an exact epsilon: an :class:`Eps`, or a rational (int, Fraction, number string)
+EpsLike = Eps | Fraction | int | str
+#: target record indices (None: :func:`default_targets`)
+Targets = Iterable[int] | None
+
+
 def _checked(
-    scenario: Scenario, mech: Mechanism, eps: Eps | Fraction | int, targets: Iterable[int] | None
+    scenario: Scenario, mech: Mechanism, eps: EpsLike, targets: Targets
 ) -> tuple[Eps, Iterable[int]]:
     """The exact eps, the targets (default: :func:`default_targets`), and ``mech``
     checked to be a probability law on every database of the scenario."""
@@ -253,46 +259,53 @@ def _checked(
     return Eps.of(eps), default_targets(scenario) if targets is None else targets
 
 
+def _worst(eps: Eps, cases: Iterable[tuple[WLin, dict[str, str]]]) -> DeltaResult:
+    """The first largest delta of the cases (0 and no witness when there are none)."""
+    best, wit = WLin.const(0, eps), None
+    for v, where in cases:
+        if v.exact_compare(best) > 0:
+            best, wit = v, where
+    return DeltaResult(best, wit)
+
+
 def apkdp_delta(
-    scenario: Scenario,
-    mech: Mechanism,
-    eps: Eps | Fraction | int,
-    targets: Iterable[int] | None = None,
+    scenario: Scenario, mech: Mechanism, eps: EpsLike, targets: Targets = None
 ) -> DeltaResult:
     """Smallest δ with ``(θ, ε, δ)``-APKDP: ``max_{i,a≠b,B̂} APK_{i,a,b,B̂}`` (exact).
 
     ``mech`` must map every database of the scenario to a probability law, and ``eps``
     must be exact (an :class:`Eps`, an int or a Fraction): otherwise an InputError.
     """
-    eps, targets = _checked(scenario, mech, eps, targets)
-    best, wit = WLin.const(0, eps), None
-    for i in targets:
-        for a, b in _pairs(scenario, i):
-            for bhat in scenario.knowledge_values():
-                if not (scenario.compatible(i, a, bhat) and scenario.compatible(i, b, bhat)):
-                    continue
-                v = apk(scenario, mech, i, a, b, bhat, eps)
-                if v.exact_compare(best) > 0:
-                    best, wit = v, {"i": str(i), "a": repr(a), "b": repr(b), "B": repr(bhat)}
-    return DeltaResult(best, wit)
+    e, ts = _checked(scenario, mech, eps, targets)
+    return _worst(
+        e,
+        (
+            (
+                apk(scenario, mech, i, a, b, bhat, e),
+                {"i": str(i), "a": repr(a), "b": repr(b), "B": repr(bhat)},
+            )
+            for i in ts
+            for a, b in _pairs(scenario, i)
+            for bhat in scenario.knowledge_values()
+            if scenario.compatible(i, a, bhat) and scenario.compatible(i, b, bhat)
+        ),
+    )
 
 
 def ppkdp_delta(
-    scenario: Scenario,
-    mech: Mechanism,
-    eps: Eps | Fraction | int,
-    targets: Iterable[int] | None = None,
+    scenario: Scenario, mech: Mechanism, eps: EpsLike, targets: Targets = None
 ) -> DeltaResult:
     """Smallest δ with ``(θ, ε, δ)``-PPKDP: ``max_{i,a≠b} PPK_{i,a,b}`` (exact); the
     same checks of ``mech`` and ``eps`` as :func:`apkdp_delta`."""
-    eps, targets = _checked(scenario, mech, eps, targets)
-    best, wit = WLin.const(0, eps), None
-    for i in targets:
-        for a, b in _pairs(scenario, i):
-            v = ppk(scenario, mech, i, a, b, eps)
-            if v.exact_compare(best) > 0:
-                best, wit = v, {"i": str(i), "a": repr(a), "b": repr(b)}
-    return DeltaResult(best, wit)
+    e, ts = _checked(scenario, mech, eps, targets)
+    return _worst(
+        e,
+        (
+            (ppk(scenario, mech, i, a, b, e), {"i": str(i), "a": repr(a), "b": repr(b)})
+            for i in ts
+            for a, b in _pairs(scenario, i)
+        ),
+    )
 
 
 def is_apkdp(scenario: Scenario, mech: Mechanism, eps: Eps, delta: Fraction) -> bool:
