@@ -24,6 +24,10 @@ from pdpsym.core.eps import ExpRatio, ratio_max
 from pdpsym.mechanisms.finite import PMF, Database, Mechanism, Scenario, output_pmf
 
 Ratio = ExpRatio  # e^ε; None = ∞
+#: the values b that D(i) may be changed to, per record (None: its support)
+Domain = Mapping[int, Sequence[Any]] | None
+#: the target records (None: every record)
+Targets = Iterable[int] | None
 
 
 def indist_ratio(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction]) -> Ratio:
@@ -48,7 +52,7 @@ def _pairs(values: Sequence[Any]) -> Iterable[tuple[Any, Any]]:
     return ((a, b) for a in values for b in values if a != b)
 
 
-def np_ratio(scenario: Scenario, mech: Mechanism, targets: Iterable[int] | None = None) -> Ratio:
+def np_ratio(scenario: Scenario, mech: Mechanism, targets: Targets = None) -> Ratio:
     """Smallest ``e^ε`` with ``({θ}, ε)``-NP (Definition 3)."""
 
     def ratios() -> Iterator[Ratio]:
@@ -64,7 +68,7 @@ def np_ratio(scenario: Scenario, mech: Mechanism, targets: Iterable[int] | None 
     return ratio_sup(ratios())
 
 
-def _targets(scenario: Scenario, targets: Iterable[int] | None) -> Iterable[int]:
+def _targets(scenario: Scenario, targets: Targets) -> Iterable[int]:
     return range(scenario.n) if targets is None else targets
 
 
@@ -84,10 +88,7 @@ def _changed_pmf(scenario: Scenario, mech: Mechanism, i: int, a: Any, b: Any, bh
 
 
 def cdp_ratio(
-    scenario: Scenario,
-    mech: Mechanism,
-    domain: Mapping[int, Sequence[Any]] | None = None,
-    targets: Iterable[int] | None = None,
+    scenario: Scenario, mech: Mechanism, domain: Domain = None, targets: Targets = None
 ) -> Ratio:
     """Smallest ``e^ε`` with ``({θ}, ε)``-CDP (Definition 5); b ranges over ``domain[i]``
     (default: the values of D(i) with positive probability), B̂ compatible with a and b."""
@@ -115,7 +116,7 @@ def ddp_ratio_with(
     scenario: Scenario,
     mech: Mechanism,
     sim: Callable[[int, Database], Mapping[Any, Fraction]],
-    targets: Iterable[int] | None = None,
+    targets: Targets = None,
 ) -> Ratio:
     """``e^ε`` achieved by the given simulator ``Sim(i, D_{-i})`` in Definition 4."""
 
@@ -136,10 +137,7 @@ def ddp_ratio_with(
 
 
 def ibcdp_ratio(
-    scenario: Scenario,
-    mech: Mechanism,
-    domain: Mapping[int, Sequence[Any]] | None = None,
-    targets: Iterable[int] | None = None,
+    scenario: Scenario, mech: Mechanism, domain: Domain = None, targets: Targets = None
 ) -> Ratio:
     """Smallest ``e^ε`` with ``({θ}, ε)``-IBCDP (Definition 6)."""
 
