@@ -42,244 +42,82 @@ class Claim:
         return self.id.split(".", 1)[0]
 
 
-_ROWS: tuple[Claim, ...] = (
-    Claim("li2019.eq3", "IV", "Eq. 3", "the Bayesian form (Eq. 3) equals the Eq. 2 ratio"),
-    Claim(
-        "li2019.breakpoints",
-        "IV",
-        "Eq. 2 (our lemma)",
-        "the sup over r in Eq. 2 is attained on the union of the support points (a lemma of this project, used to compute Eq. 2)",
-    ),
-    Claim(
-        "li2019.remark1",
-        "IV",
-        "Remark 1, Eq. 4",
-        "the DP / group-DP bound: PL ≤ Σ over {i}∪U of Δ_k/λ",
-    ),
-    Claim(
-        "li2019.thm1",
-        "IV",
-        "Theorem 1",
-        "independent tuples: prior knowledge does not change leakage",
-    ),
-    Claim(
-        "li2019.ex2",
-        "IV",
-        "Example 2",
-        "Example 2: on (a) the weaker adversary leaks more than the stronger (=1); on (b) it leaks less; DP on the pair gives 2",
-    ),
-    Claim(
-        "li2019.ex3",
-        "IV",
-        "Example 3",
-        "Example 3: stronger positive correlation raises the weakest adversary's leakage; stronger negative correlation lowers it",
-    ),
-    Claim(
-        "li2019.ex4",
-        "IV",
-        "Example 4",
-        "Example 4: a larger domain (sensitivity) gives larger leakage, (c) vs (d)",
-    ),
-    Claim(
-        "li2019.thm2",
-        "V",
-        "Theorem 2, Eq. 11",
-        "Theorem 2 (Eq. 11): the ancestor's leakage is |PL + w|",
-    ),
-    Claim("li2019.thm3.1", "V", "Theorem 3(1)", "q ∈ [-1, 1]"),
-    Claim("li2019.thm3.2", "V", "Theorem 3(2)", "binary domains: sign(q) = sign(ρ)"),
-    Claim(
-        "li2019.thm3.3",
-        "V",
-        "Theorem 3(3)",
-        "x_i binary, larger domain for x_j, small Δ_j/λ: the same sign rule",
-    ),
-    Claim(
-        "li2019.thm3.remark",
-        "V",
-        "Remark after Theorem 3",
-        "x_i with more than two values: ρ>0 gives at least one q>0; independence gives all q=0; ρ<0 gives at least one q<0",
-    ),
-    Claim(
-        "li2019.lemma3",
-        "V",
-        "Lemma 3",
-        "binary x_i: the sign of ρ is the sign of the difference of the conditional means",
-    ),
-    Claim("li2019.thm4", "V", "Theorem 4", "bottom layer: PL = Δ_i/λ whatever θ"),
-    Claim(
-        "li2019.thm5", "V", "Theorem 5, Eq. 14", "the chain rule (Eq. 14) gives each node's leakage"
-    ),
-    Claim("li2019.eq16", "V", "Eq. 16", "with all q ≤ 1 the chain value is at most group DP"),
-    Claim("li2019.cor1.1", "V", "Corollary 1(1)", "all q = 1: PDP equals group DP"),
-    Claim("li2019.cor1.2", "V", "Corollary 1(2)", "all w > 0: the maximum is at the top layer"),
-    Claim("li2019.cor1.3", "V", "Corollary 1(3)", "all w < 0: the maximum is at the bottom layer"),
-    Claim(
-        "li2019.fastsearch",
-        "V-D, VII-B3",
-        "Algorithms 1-2",
-        "Section VII-B3: fast search errs high (overestimates) compared with full search, and gets close for strong correlation",
-    ),
-    Claim("li2019.lemma1", "VI", "Lemma 1", "the Gaussian conditioning formulas"),
-    Claim("li2019.lemma2", "VI", "Lemma 2", "the Laplace-Gaussian convolution bounds"),
-    Claim("li2019.thm6", "VI", "Theorem 6", "Gaussian leakage = |c| Δ_i/λ"),
-    Claim("li2019.cor2", "VI", "Corollary 2", "weakest adversary: c = Σ_j σ_ij/σ_ii"),
-    Claim("li2019.ex5", "VI", "Example 5", "bivariate Gaussian: (1+ρ)Δ/λ against Δ/λ"),
-    Claim(
-        "li2019.sec7",
-        "VII",
-        "Figs. 4-5",
-        "Section VII's qualitative findings (layer-1 leakage is flat in correlation; monotone in prior knowledge for positive correlation; ...), each as its own row if it is checkable",
-    ),
-    Claim(
-        "dmkb2020.prop1",
-        "2.2",
-        "Proposition 1",
-        "(Θ,ε)-CDP ⇒ (Θ,2ε)-IBCDP and (Θ,ε)-IBCDP ⇒ (Θ,2ε)-CDP",
-    ),
-    Claim(
-        "dmkb2020.ex1", "2.2", "Example 1", "the mean with a hidden global ±1 parameter is not NP"
-    ),
-    Claim(
-        "dmkb2020.ex2", "2.2", "Example 2", "with duplicated records the identity is ({θ},0)-DDP"
-    ),
-    Claim("dmkb2020.ex3", "2.2", "Example 3", "the outlier counter is NP but not CDP"),
-    Claim(
-        "dmkb2020.ex4",
-        "2.2",
-        "Example 4",
-        "the sum over duplicated records can be NP but is never CDP (parity)",
-    ),
-    Claim(
-        "dmkb2020.ex5",
-        "2.2",
-        "Example 5",
-        'the "correcting" mechanism over triplicated records is ({θ},0)-CDP',
-    ),
-    Claim("dmkb2020.prop2", "2.2", "Proposition 2", "independent records: NP ⇔ CDP"),
-    Claim(
-        "dmkb2020.prop3",
-        "2.3",
-        "Proposition 3",
-        "more background knowledge (common acceptable normalization) ⇒ NP is monotone",
-    ),
-    Claim("dmkb2020.prop4", "2.3", "Proposition 4", "acceptable Θ: NP ⇔ CDP"),
-    Claim(
-        "dmkb2020.ex6",
-        "2.3",
-        "Example 6",
-        "the two acceptable normalizations of the paired referendum",
-    ),
-    Claim(
-        "dmkb2020.lemma1",
-        "3.1",
-        "Lemma 1",
-        "(ε,δ)-indistinguishability ⇔ the PLRV expectation form",
-    ),
-    Claim("dmkb2020.def12", "3.2", "Definition 12", "the two forms of APKDP are equivalent"),
-    Claim(
-        "dmkb2020.prop5", "3.4", "Proposition 5", "post-processing and convexity (PPKDP and APKDP)"
-    ),
-    Claim(
-        "dmkb2020.thm1",
-        "3.4",
-        "Theorem 1",
-        "PPK = E[APK]; APKDP ⇒ PPKDP; equivalent when δ = 0; strict when δ > 0",
-    ),
-    Claim("dmkb2020.thm2", "3.4", "Theorem 2", "Θ-reducible ⇒ APKDP ⇔ PPKDP"),
-    Claim(
-        "dmkb2020.prop6",
-        "3.4",
-        "Proposition 6, Definition 14",
-        "counting, linear queries, and the arithmetic/geometric/harmonic/quadratic means are Θ-reducible with the printed maps φ",
-    ),
-    Claim(
-        "dmkb2020.thm3",
-        "4.1",
-        "Theorem 3",
-        "counting queries: the (ε,δ) condition via X/Y and its closed form",
-    ),
-    Claim(
-        "dmkb2020.thm3.decomposition",
-        "4.1",
-        "Theorem 3 (proof)",
-        "Bernoulli(p_i) as randomized response with parameter 2λ",
-    ),
-    Claim("dmkb2020.prop7", "4.1", "Proposition 7", "the GK17 bound as restated"),
-    Claim("dmkb2020.cor1", "4.1", "Corollary 1", "the histogram version of Theorem 3"),
-    Claim("dmkb2020.thm4", "4.2", "Theorem 4", "thresholding: r, ε, δ for |B| = 0 and for |B| > 0"),
-    Claim(
-        "dmkb2020.thm4.plrv",
-        "4.2",
-        "Theorem 4 (proof)",
-        "the printed PLRV formulas of the thresholding mechanism",
-    ),
-    Claim(
-        "dmkb2020.thm4.poisson",
-        "4.2",
-        "Theorem 4 (remark)",
-        'the Poisson approximation of δ, and "ε ≈ δ when small"',
-    ),
-    Claim(
-        "dmkb2020.thm4.coupling",
-        "4.2",
-        "Theorem 4 (heterogeneous p_i)",
-        "heterogeneous p_i < p are dominated by the common p",
-    ),
-    Claim("dmkb2020.lemma2", "4.2", "Lemma 2", "the binomial tail bound"),
-    Claim(
-        "dmkb2020.prop8",
-        "4.2",
-        "Proposition 8",
-        "APKDP of M_T with |B| ≤ T ⇔ PPKDP of M_{T-|B|} with n-|B| records",
-    ),
-    Claim("dmkb2020.thm5", "4.3", "Theorem 5", "k-anonymity mechanism: δ_0 and ε"),
-    Claim(
-        "dmkb2020.ex7",
-        "3",
-        "Example 7",
-        "thresholding example: private against passive, not against active attackers",
-    ),
-    Claim("dmkb2020.ex8", "5.1", "Example 8", "the two counting queries that compose badly"),
-    Claim(
-        "dmkb2020.thm6", "5.1", "Theorem 6", "the composition PLRV identity and its (ε,δ) corollary"
-    ),
-    Claim(
-        "dmkb2020.thm6.subadditivity",
-        "5.1",
-        "Theorem 6 (proof)",
-        "f(x)=max(0,1-e^x) is subadditive",
-    ),
-    Claim(
-        "dmkb2020.prop9", "5.1", "Proposition 9", "independent parts give (0,0)-bounded dependence"
-    ),
-    Claim(
-        "dmkb2020.ex9",
-        "5.1",
-        "Example 9",
-        "c-indistinguishable temporal correlation gives (2c,0)-bounded dependence",
-    ),
-    Claim(
-        "dmkb2020.def19",
-        "5.2",
-        "Definition 19, Fig. 6",
-        "the two-sided geometric distribution is a distribution; its convolution with the binomial count (Figure 6)",
-    ),
-    Claim("dmkb2020.fig5", "5.2", "Fig. 5", "post-processing Laplace noise caps ε as |B| grows"),
-    Claim(
-        "lmm2016.rho", "V", "Definition of ρ_ij", "the dependence coefficient ρ_ij lies in [0, 1]"
-    ),
-    Claim("lmm2016.thm3", "V", "Theorem 3", "DDP sequential composition"),
-    Claim("lmm2016.thm4", "V", "Theorem 4", "DDP parallel composition"),
-    Claim("lmm2016.thm5", "V", "Theorem 5", "DDP post-processing"),
-    Claim("lmm2016.thm6", "V", "Theorem 6", "DDP convexity"),
-    Claim("lmm2016.thm7", "VI", "Theorem 7", "the baseline Lap(L·ΔQ/ε) gives ε-DDP"),
-    Claim(
-        "lmm2016.sensitivity",
-        "VI",
-        "dependent sensitivity example",
-        "the worked example D_j = 0.5 D_i + 0.5 X: the sum's sensitivity over the dependent pair is 1.5, not 2",
-    ),
-)
+# id | section | label | statement (one claim a line, parsed once at import; the
+# statement may itself contain "|")
+_TABLE = """
+li2019.eq3 | IV | Eq. 3 | the Bayesian form (Eq. 3) equals the Eq. 2 ratio
+li2019.breakpoints | IV | Eq. 2 (our lemma) | the sup over r in Eq. 2 is attained on the union of the support points (a lemma of this project, used to compute Eq. 2)
+li2019.remark1 | IV | Remark 1, Eq. 4 | the DP / group-DP bound: PL ≤ Σ over {i}∪U of Δ_k/λ
+li2019.thm1 | IV | Theorem 1 | independent tuples: prior knowledge does not change leakage
+li2019.ex2 | IV | Example 2 | Example 2: on (a) the weaker adversary leaks more than the stronger (=1); on (b) it leaks less; DP on the pair gives 2
+li2019.ex3 | IV | Example 3 | Example 3: stronger positive correlation raises the weakest adversary's leakage; stronger negative correlation lowers it
+li2019.ex4 | IV | Example 4 | Example 4: a larger domain (sensitivity) gives larger leakage, (c) vs (d)
+li2019.thm2 | V | Theorem 2, Eq. 11 | Theorem 2 (Eq. 11): the ancestor's leakage is |PL + w|
+li2019.thm3.1 | V | Theorem 3(1) | q ∈ [-1, 1]
+li2019.thm3.2 | V | Theorem 3(2) | binary domains: sign(q) = sign(ρ)
+li2019.thm3.3 | V | Theorem 3(3) | x_i binary, larger domain for x_j, small Δ_j/λ: the same sign rule
+li2019.thm3.remark | V | Remark after Theorem 3 | x_i with more than two values: ρ>0 gives at least one q>0; independence gives all q=0; ρ<0 gives at least one q<0
+li2019.lemma3 | V | Lemma 3 | binary x_i: the sign of ρ is the sign of the difference of the conditional means
+li2019.thm4 | V | Theorem 4 | bottom layer: PL = Δ_i/λ whatever θ
+li2019.thm5 | V | Theorem 5, Eq. 14 | the chain rule (Eq. 14) gives each node's leakage
+li2019.eq16 | V | Eq. 16 | with all q ≤ 1 the chain value is at most group DP
+li2019.cor1.1 | V | Corollary 1(1) | all q = 1: PDP equals group DP
+li2019.cor1.2 | V | Corollary 1(2) | all w > 0: the maximum is at the top layer
+li2019.cor1.3 | V | Corollary 1(3) | all w < 0: the maximum is at the bottom layer
+li2019.fastsearch | V-D, VII-B3 | Algorithms 1-2 | Section VII-B3: fast search errs high (overestimates) compared with full search, and gets close for strong correlation
+li2019.lemma1 | VI | Lemma 1 | the Gaussian conditioning formulas
+li2019.lemma2 | VI | Lemma 2 | the Laplace-Gaussian convolution bounds
+li2019.thm6 | VI | Theorem 6 | Gaussian leakage = |c| Δ_i/λ
+li2019.cor2 | VI | Corollary 2 | weakest adversary: c = Σ_j σ_ij/σ_ii
+li2019.ex5 | VI | Example 5 | bivariate Gaussian: (1+ρ)Δ/λ against Δ/λ
+li2019.sec7 | VII | Figs. 4-5 | Section VII's qualitative findings (layer-1 leakage is flat in correlation; monotone in prior knowledge for positive correlation; ...), each as its own row if it is checkable
+dmkb2020.prop1 | 2.2 | Proposition 1 | (Θ,ε)-CDP ⇒ (Θ,2ε)-IBCDP and (Θ,ε)-IBCDP ⇒ (Θ,2ε)-CDP
+dmkb2020.ex1 | 2.2 | Example 1 | the mean with a hidden global ±1 parameter is not NP
+dmkb2020.ex2 | 2.2 | Example 2 | with duplicated records the identity is ({θ},0)-DDP
+dmkb2020.ex3 | 2.2 | Example 3 | the outlier counter is NP but not CDP
+dmkb2020.ex4 | 2.2 | Example 4 | the sum over duplicated records can be NP but is never CDP (parity)
+dmkb2020.ex5 | 2.2 | Example 5 | the "correcting" mechanism over triplicated records is ({θ},0)-CDP
+dmkb2020.prop2 | 2.2 | Proposition 2 | independent records: NP ⇔ CDP
+dmkb2020.prop3 | 2.3 | Proposition 3 | more background knowledge (common acceptable normalization) ⇒ NP is monotone
+dmkb2020.prop4 | 2.3 | Proposition 4 | acceptable Θ: NP ⇔ CDP
+dmkb2020.ex6 | 2.3 | Example 6 | the two acceptable normalizations of the paired referendum
+dmkb2020.lemma1 | 3.1 | Lemma 1 | (ε,δ)-indistinguishability ⇔ the PLRV expectation form
+dmkb2020.def12 | 3.2 | Definition 12 | the two forms of APKDP are equivalent
+dmkb2020.prop5 | 3.4 | Proposition 5 | post-processing and convexity (PPKDP and APKDP)
+dmkb2020.thm1 | 3.4 | Theorem 1 | PPK = E[APK]; APKDP ⇒ PPKDP; equivalent when δ = 0; strict when δ > 0
+dmkb2020.thm2 | 3.4 | Theorem 2 | Θ-reducible ⇒ APKDP ⇔ PPKDP
+dmkb2020.prop6 | 3.4 | Proposition 6, Definition 14 | counting, linear queries, and the arithmetic/geometric/harmonic/quadratic means are Θ-reducible with the printed maps φ
+dmkb2020.thm3 | 4.1 | Theorem 3 | counting queries: the (ε,δ) condition via X/Y and its closed form
+dmkb2020.thm3.decomposition | 4.1 | Theorem 3 (proof) | Bernoulli(p_i) as randomized response with parameter 2λ
+dmkb2020.prop7 | 4.1 | Proposition 7 | the GK17 bound as restated
+dmkb2020.cor1 | 4.1 | Corollary 1 | the histogram version of Theorem 3
+dmkb2020.thm4 | 4.2 | Theorem 4 | thresholding: r, ε, δ for |B| = 0 and for |B| > 0
+dmkb2020.thm4.plrv | 4.2 | Theorem 4 (proof) | the printed PLRV formulas of the thresholding mechanism
+dmkb2020.thm4.poisson | 4.2 | Theorem 4 (remark) | the Poisson approximation of δ, and "ε ≈ δ when small"
+dmkb2020.thm4.coupling | 4.2 | Theorem 4 (heterogeneous p_i) | heterogeneous p_i < p are dominated by the common p
+dmkb2020.lemma2 | 4.2 | Lemma 2 | the binomial tail bound
+dmkb2020.prop8 | 4.2 | Proposition 8 | APKDP of M_T with |B| ≤ T ⇔ PPKDP of M_{T-|B|} with n-|B| records
+dmkb2020.thm5 | 4.3 | Theorem 5 | k-anonymity mechanism: δ_0 and ε
+dmkb2020.ex7 | 3 | Example 7 | thresholding example: private against passive, not against active attackers
+dmkb2020.ex8 | 5.1 | Example 8 | the two counting queries that compose badly
+dmkb2020.thm6 | 5.1 | Theorem 6 | the composition PLRV identity and its (ε,δ) corollary
+dmkb2020.thm6.subadditivity | 5.1 | Theorem 6 (proof) | f(x)=max(0,1-e^x) is subadditive
+dmkb2020.prop9 | 5.1 | Proposition 9 | independent parts give (0,0)-bounded dependence
+dmkb2020.ex9 | 5.1 | Example 9 | c-indistinguishable temporal correlation gives (2c,0)-bounded dependence
+dmkb2020.def19 | 5.2 | Definition 19, Fig. 6 | the two-sided geometric distribution is a distribution; its convolution with the binomial count (Figure 6)
+dmkb2020.fig5 | 5.2 | Fig. 5 | post-processing Laplace noise caps ε as |B| grows
+lmm2016.rho | V | Definition of ρ_ij | the dependence coefficient ρ_ij lies in [0, 1]
+lmm2016.thm3 | V | Theorem 3 | DDP sequential composition
+lmm2016.thm4 | V | Theorem 4 | DDP parallel composition
+lmm2016.thm5 | V | Theorem 5 | DDP post-processing
+lmm2016.thm6 | V | Theorem 6 | DDP convexity
+lmm2016.thm7 | VI | Theorem 7 | the baseline Lap(L·ΔQ/ε) gives ε-DDP
+lmm2016.sensitivity | VI | dependent sensitivity example | the worked example D_j = 0.5 D_i + 0.5 X: the sum's sensitivity over the dependent pair is 1.5, not 2
+"""
 
-CATALOGUE: dict[str, Claim] = {c.id: c for c in _ROWS}
+CATALOGUE: dict[str, Claim] = {
+    cid: Claim(cid, section, label, statement)
+    for cid, section, label, statement in (
+        (part.strip() for part in row.split("|", 3)) for row in _TABLE.strip().splitlines()
+    )
+}

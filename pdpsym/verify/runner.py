@@ -66,33 +66,18 @@ def _text(text: str | Callable[[int | None], str], cases: int | None) -> str:
 
 
 def _run_forall(prop: ForAll, config: RunConfig) -> Outcome:
-    n = 0
+    n, bad = 0, None
     try:
         for case in prop.cases(config):
             n += 1
             bad = _failure(prop.law(case), case, prop.encode)
             if bad is not None:
-                return Outcome(
-                    Verdict.REFUTED,
-                    prop.method,
-                    _text(prop.fails, n),
-                    n,
-                    bad,
-                    prop.reading,
-                    prop.details() if prop.details else {},
-                )
+                break
     except Unresolved as why:
         return Outcome(Verdict.UNRESOLVED, prop.method, str(why), n, None, prop.reading)
+    verdict, text = (prop.verdict, prop.holds) if bad is None else (Verdict.REFUTED, prop.fails)
     details = prop.details() if prop.details else {}
-    return Outcome(
-        prop.verdict,
-        prop.method,
-        _text(prop.holds, n),
-        n,
-        None,
-        prop.reading,
-        details,
-    )
+    return Outcome(verdict, prop.method, _text(text, n), n, bad, prop.reading, details)
 
 
 def _run_symbolic(prop: Symbolic) -> Outcome:
