@@ -25,20 +25,57 @@ stated digits are certain); see :mod:`pdpsym.core`.
 
 from __future__ import annotations
 
-from pdpsym import mechanisms
-from pdpsym.app.readers import load_model
-from pdpsym.core.errors import InputError, Undecided
-from pdpsym.loss.plrv import Eps, apkdp_delta, ppkdp_delta
-from pdpsym.mechanisms.laplace import LinearQuery
-from pdpsym.models.gaussian import GaussianModel
-from pdpsym.models.joint import JointDistribution
-from pdpsym.models.scenario import Scenario
-from pdpsym.papers.catalogue import CATALOGUE
-from pdpsym.papers.li2019.eq2 import leakage
-from pdpsym.papers.li2019.gaussian import gaussian_leakage
-from pdpsym.papers.lmm2016.dependence import DependenceReading
-from pdpsym.papers.lmm2016.mechanism import DDPReading, dependent_dp_level
-from pdpsym.verify import ClaimResult, RunConfig, run_claim, select
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the names below load on first use (a light `import pdpsym`)
+    from pdpsym import mechanisms
+    from pdpsym.app.readers import load_model
+    from pdpsym.core.errors import InputError, Undecided
+    from pdpsym.loss.plrv import Eps, apkdp_delta, ppkdp_delta
+    from pdpsym.mechanisms.laplace import LinearQuery
+    from pdpsym.models.gaussian import GaussianModel
+    from pdpsym.models.joint import JointDistribution
+    from pdpsym.models.scenario import Scenario
+    from pdpsym.papers.catalogue import CATALOGUE
+    from pdpsym.papers.li2019.eq2 import leakage
+    from pdpsym.papers.li2019.gaussian import gaussian_leakage
+    from pdpsym.papers.lmm2016.dependence import DependenceReading
+    from pdpsym.papers.lmm2016.mechanism import DDPReading, dependent_dp_level
+    from pdpsym.verify import ClaimResult
+
+_LAZY: dict[str, str] = {
+    "mechanisms": "pdpsym.mechanisms",
+    "load_model": "pdpsym.app.readers",
+    "InputError": "pdpsym.core.errors",
+    "Undecided": "pdpsym.core.errors",
+    "Eps": "pdpsym.loss.plrv",
+    "apkdp_delta": "pdpsym.loss.plrv",
+    "ppkdp_delta": "pdpsym.loss.plrv",
+    "LinearQuery": "pdpsym.mechanisms.laplace",
+    "GaussianModel": "pdpsym.models.gaussian",
+    "JointDistribution": "pdpsym.models.joint",
+    "Scenario": "pdpsym.models.scenario",
+    "CATALOGUE": "pdpsym.papers.catalogue",
+    "leakage": "pdpsym.papers.li2019.eq2",
+    "gaussian_leakage": "pdpsym.papers.li2019.gaussian",
+    "DependenceReading": "pdpsym.papers.lmm2016.dependence",
+    "DDPReading": "pdpsym.papers.lmm2016.mechanism",
+    "dependent_dp_level": "pdpsym.papers.lmm2016.mechanism",
+    "ClaimResult": "pdpsym.verify",
+}
+
+
+def __getattr__(name: str) -> Any:
+    # PEP 562: the public names import their modules on first use, so that the command
+    # line starts (and installs its Ctrl-C handler) before sympy and flint load
+    if name in _LAZY:
+        module = importlib.import_module(_LAZY[name])
+        value = module if name == "mechanisms" else getattr(module, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'pdpsym' has no attribute {name!r}")
+
 
 __version__ = "0.2.0"
 
@@ -47,6 +84,9 @@ def verify(
     claim_id: str | None = None, *, thorough: bool = False, seed: int = 20191
 ) -> ClaimResult | list[ClaimResult]:
     """Run one catalogued claim's checker, or every claim's when ``claim_id`` is None.
+
+    (``pdpsym.verify`` is also the subpackage of the runner; importing it keeps this
+    call working: the subpackage is callable the same way.)
 
     Args:
         claim_id: a catalogue id such as ``"dmkb2020.thm4"`` (``CATALOGUE`` lists them).
@@ -62,12 +102,9 @@ def verify(
     >>> r.verdict.value, r.counterexample["printed_value"], r.counterexample["corrected_value"]
     ('erratum', '2', '1')
     """
-    config = RunConfig(thorough=thorough, seed=seed)
-    if claim_id is not None:
-        if claim_id not in CATALOGUE:
-            raise InputError("claim_id", f"unknown claim id {claim_id!r}")
-        return run_claim(claim_id, config)
-    return [run_claim(cid, config) for cid in select()]
+    from pdpsym.verify import verify_claims
+
+    return verify_claims(claim_id, thorough=thorough, seed=seed)
 
 
 __all__ = [

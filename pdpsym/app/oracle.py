@@ -393,7 +393,7 @@ def _check_adversary(case: Mapping[str, Any], where: str) -> None:
     try:
         Adversary.of(model, target, known)
     except InputError as err:
-        name = "target" if err.field == "--target" else "known"
+        name = "target" if err.field == "target" else "known"
         raise InputError(f"{where}.{name}", err.message) from None
     lam = parse_rational(case["lam"], f"{where}.lam")
     if lam <= 0:

@@ -7,6 +7,8 @@ Importing this package imports every paper's checker module so that their
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 
 from pdpsym.papers.catalogue import CATALOGUE, PAPERS
 from pdpsym.papers.claim import Method, RunConfig, Verdict
@@ -25,6 +27,33 @@ CHECKER_MODULES: tuple[str, ...] = (
 for _name in CHECKER_MODULES:
     importlib.import_module(_name)
 
+
+def verify_claims(
+    claim_id: str | None = None, *, thorough: bool = False, seed: int = 20191
+) -> ClaimResult | list[ClaimResult]:
+    """One claim's result, or every claim's in catalogue order (``pdpsym.verify``)."""
+    from pdpsym.core.errors import InputError
+
+    config = RunConfig(thorough=thorough, seed=seed)
+    if claim_id is None:
+        return [run_claim(cid, config) for cid in select()]
+    if claim_id not in CATALOGUE:
+        raise InputError("claim_id", f"unknown claim id {claim_id!r}")
+    return run_claim(claim_id, config)
+
+
+class _CallableModule(types.ModuleType):
+    """Importing this subpackage rebinds ``pdpsym.verify`` to it; calling it keeps the
+    public ``pdpsym.verify(claim_id)`` working either way."""
+
+    def __call__(
+        self, claim_id: str | None = None, *, thorough: bool = False, seed: int = 20191
+    ) -> ClaimResult | list[ClaimResult]:
+        return verify_claims(claim_id, thorough=thorough, seed=seed)
+
+
+sys.modules[__name__].__class__ = _CallableModule
+
 __all__ = [
     "CATALOGUE",
     "PAPERS",
@@ -35,4 +64,5 @@ __all__ = [
     "evaluate",
     "run_claim",
     "select",
+    "verify_claims",
 ]

@@ -236,6 +236,13 @@ def _run_one(args: tuple[str, RunConfig]) -> ClaimResult:
     return run_claim(*args)
 
 
+def _quiet_worker() -> None:
+    # Ctrl-C is the parent's to report (one line); workers end with the parent
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def run_claims(
     ids: Iterable[str],
     config: RunConfig | None = None,
@@ -263,7 +270,9 @@ def run_claims(
     plain = RunConfig(thorough=config.thorough, seed=config.seed)
     ctx = multiprocessing.get_context("fork")
     done: dict[str, ClaimResult] = {}
-    with ProcessPoolExecutor(max_workers=min(jobs, len(ids)), mp_context=ctx) as pool:
+    with ProcessPoolExecutor(
+        max_workers=min(jobs, len(ids)), mp_context=ctx, initializer=_quiet_worker
+    ) as pool:
         futures = {pool.submit(_run_one, (cid, plain)): cid for cid in ids}
         for fut in as_completed(futures):
             cid = futures[fut]
