@@ -59,6 +59,16 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
+    from pdpsym.app import limits
+
+    def leaves(p: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+        subs = [a for a in p._actions if isinstance(a, argparse._SubParsersAction)]
+        if not subs:
+            return [p]
+        return [leaf for s in subs for child in s.choices.values() for leaf in leaves(child)]
+
+    for leaf in leaves(parser):
+        limits.add_flag(leaf)
     return parser
 
 

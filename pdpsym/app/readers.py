@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import csv
 import json
+import stat
 import tomllib
 from pathlib import Path
 from typing import Any
 
+from pdpsym.app.limits import MAX_FILE_BYTES
 from pdpsym.core.errors import InputError
 from pdpsym.models.gaussian import GaussianModel
 from pdpsym.models.joint import JointDistribution
@@ -24,15 +26,40 @@ from pdpsym.models.joint import JointDistribution
 PROB_COLUMNS = ("p", "prob", "probability")
 
 
+def read_text_file(p: Path, field: str) -> str:
+    """A regular file's UTF-8 text, at most MAX_FILE_BYTES (named pipes, devices and
+    directories are refused before anything is read)."""
+    try:
+        st = p.stat()
+    except FileNotFoundError:
+        raise InputError(field, f"no such file: {quote(p)}") from None
+    except OSError as err:
+        raise InputError(field, f"cannot read {quote(p)}: {err.strerror}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise InputError(field, f"not a regular file: {quote(p)}")
+    if st.st_size > MAX_FILE_BYTES:
+        raise InputError(field, f"larger than {MAX_FILE_BYTES} bytes: {quote(p)}")
+    try:
+        with p.open("rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            raise InputError(field, f"larger than {MAX_FILE_BYTES} bytes: {quote(p)}")
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(field, f"not UTF-8 text: {quote(p)}") from None
+    except OSError as err:
+        raise InputError(field, f"cannot read {quote(p)}: {err.strerror}") from None
+
+
+def quote(p: object) -> str:
+    s = str(p)
+    return s if s.isprintable() else repr(s)
+
+
 def read_model_object(path: str | Path) -> dict[str, Any]:
     """Read a model file into a plain object (JSON, TOML or CSV by extension)."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("MODEL", f"no such file: {p}") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError("MODEL", f"cannot read {p}: {err}") from None
+    text = read_text_file(p, "MODEL")
     suffix = p.suffix.lower()
     if suffix == ".toml":
         try:

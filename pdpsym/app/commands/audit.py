@@ -17,8 +17,9 @@ from typing import Any
 
 import sympy
 
+from pdpsym.app import limits
 from pdpsym.app.output import print_json
-from pdpsym.app.readers import load_discrete
+from pdpsym.app.readers import load_discrete, read_text_file
 from pdpsym.audit import ALL_NOTIONS, NOTIONS, Audit, NotionResult, audit
 from pdpsym.core.certify import certify
 from pdpsym.core.eps import Eps
@@ -39,7 +40,6 @@ KINDS = (
     "threshold",
     "histogram",
 )
-MAX_MECHANISM_BYTES = 16 * 2**20
 _LOG = re.compile(r"^(?:ln|log)\((.*)\)$")
 
 DESCRIPTION = """\
@@ -113,16 +113,9 @@ def parse_eps(text: str, field: str = "--eps") -> Eps:
 
 
 def _read_json(path: str, field: str) -> Any:
-    p = Path(path)
+    text = read_text_file(Path(path), field)
     try:
-        if not p.is_file():
-            raise InputError(field, f"not a regular file: {path!r}")
-        if p.stat().st_size > MAX_MECHANISM_BYTES:
-            raise InputError(field, f"file larger than {MAX_MECHANISM_BYTES} bytes")
-        text = p.read_text(encoding="utf-8")
         return json.loads(text, parse_float=str, parse_int=str)
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(field, f"cannot read {path!r}: {err.__class__.__name__}") from None
     except (json.JSONDecodeError, RecursionError) as err:
         raise InputError(field, f"invalid JSON: {str(err)[:80]!r}") from None
 
@@ -338,6 +331,13 @@ def _write_curve(path: str, a: Audit, digits: int) -> None:
         raise InputError("--curve", f"cannot write {path!r}: {err.strerror}") from None
 
 
+def _check_work(args: argparse.Namespace, model: JointDistribution, notions: list[str]) -> None:
+    # databases x outputs per database (at most the databases again: randomized response)
+    # x notions x values of the target
+    cells = model.cells
+    limits.check(args, cells * cells * max(1, len(notions)) * 4, "this audit")
+
+
 def run(args: argparse.Namespace) -> int:
     digits = parse_int(args.digits, "--digits", 1, 1000)
     eps = [parse_eps(t) for t in args.eps]
@@ -353,6 +353,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--curve", "give the epsilon values with --eps")
     model = load_discrete(args.model)
     known = [t.strip() for t in args.known.split(",") if t.strip()]
+    _check_work(args, model, notions)
     mech = load_mechanism(args.mechanism, model)
     result = audit(
         model, mech, args.target, known, eps, delta, notions, DDPReading(args.ddp_reading)

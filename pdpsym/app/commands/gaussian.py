@@ -7,9 +7,10 @@ import sys
 from fractions import Fraction
 from typing import Any
 
+from pdpsym.app import limits
+from pdpsym.app.output import print_json
 from pdpsym.app.tables import render
 from pdpsym.core.certify import certify
-from pdpsym.app.output import print_json
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_positive, parse_rational
 from pdpsym.models.gaussian import GaussianModel
@@ -86,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
     if args.all:
         if args.target or args.known:
             raise InputError("--all", "tabulates every adversary; drop --target/--known")
+        limits.check(args, 2**model.n * model.n**3, "every Gaussian adversary")
         rows = all_adversaries(model, lam, weights)
         if args.json:
             print_json(

@@ -9,13 +9,14 @@ from typing import Any
 
 import sympy
 
+from pdpsym.app import limits
+from pdpsym.app.output import print_json
 from pdpsym.app.readers import load_discrete
 from pdpsym.app.tables import FORMATS, render
-from pdpsym.app.output import print_json
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_int
 from pdpsym.mechanisms.laplace import LinearQuery, parse_lambda
-from pdpsym.papers.li2019.eq2 import Adversary, group_dp_bound, leakage
+from pdpsym.papers.li2019.eq2 import Adversary, group_dp_bound, leakage, leakage_work
 from pdpsym.papers.li2019.examples import DESCRIPTIONS, li2019_table
 
 TABLES = ("li2019-examples",)
@@ -76,6 +77,7 @@ def run_leakage(args: argparse.Namespace) -> int:
     known = _names(args.known)
     query = LinearQuery.from_text(model, args.weights)
     adv = Adversary.of(model, args.target, known)
+    limits.check(args, leakage_work(model, adv.target, adv.known, query), "this Eq. 2 search")
     res = leakage(model, adv.target, adv.known, lam, query)
     out = res.as_json(digits)
     out["group_dp_bound"] = fraction_str(group_dp_bound(model, adv, lam, query))

@@ -8,6 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from pdpsym.app import limits
 from pdpsym.app.oracle import (
     DEFAULT_ABS_TOL,
     DEFAULT_REL_TOL,
@@ -23,8 +24,8 @@ from pdpsym.app.oracle import (
     short_decimal,
     write_vectors,
 )
-from pdpsym.app.progress import Progress
 from pdpsym.app.output import print_json
+from pdpsym.app.progress import Progress
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
 from pdpsym.mechanisms.laplace import parse_lambda
@@ -119,7 +120,12 @@ def run_export(args: argparse.Namespace) -> int:
     n = _int(args.n, "--n")
     count = _int(args.count, "--count")
     seed = _int(args.seed, "--seed")
-    models = family_models(args.family, n, count, seed)
+    models = family_models(args.family, n, count, seed)  # validates --n and --count
+    if args.family == "random-binary":  # count tables of n binary tuples, every adversary
+        tuples = 3 if n is None else n
+        per_case = 3000 + 4**tuples  # certification dominates small tables
+        cases = (10 if count is None else count) * len(lams) * tuples * 2 ** (tuples - 1)
+        limits.check(args, cases * per_case, "this vector family")
     generator: dict[str, Any] = {
         "family": args.family,
         **family_params(args.family, n, count, seed),

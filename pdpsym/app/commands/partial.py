@@ -16,6 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from pdpsym.app import limits
 from pdpsym.app.output import print_json, value_json
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
@@ -130,6 +131,7 @@ def run_counting(args: argparse.Namespace) -> int:
         n = _int(args.n, "--n")
         if n < 1:
             raise InputError("--n", "must be >= 1")
+        limits.check(args, n, "the exact counting delta over n records")
         p = check_probability(parse_rational(args.p, "--p"), "--p")
         ps = [p] * n
     if known < 0 or known > n - 1:
@@ -207,6 +209,7 @@ def run_threshold(args: argparse.Namespace) -> int:
     n = _int(args.n, "--n")
     if n < 1:
         raise InputError("--n", "must be >= 1")
+    limits.check(args, n, "the exact thresholding delta over n records")
     p = check_probability(parse_rational(args.p, "--p"), "--p")
     T = _int(args.T, "--T")
     size = _int(args.known_size, "--known-size")

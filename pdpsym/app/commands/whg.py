@@ -9,11 +9,12 @@ import sys
 from fractions import Fraction
 from typing import Any
 
+from pdpsym.app import limits
+from pdpsym.app.output import print_json
 from pdpsym.app.progress import Progress
 from pdpsym.app.readers import load_discrete, read_model_object
 from pdpsym.app.tables import render
 from pdpsym.core.certify import certify
-from pdpsym.app.output import print_json
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_int, parse_rational
 from pdpsym.mechanisms.laplace import LinearQuery, parse_lambda
@@ -93,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
             f"n <= {MAX_EXACT_N}; use --edges for the chain rule on given edge values",
         )
     size = model.n * 2 ** (model.n - 1)
+    limits.check(args, model.cells * 2**model.n, "the exact WHG of this model")
 
     def val(v: Any) -> dict[str, Any] | None:
         return None if v is None else certify(v, digits).as_json()

@@ -1,0 +1,47 @@
+"""Upfront limits: estimate a request's work before allocating anything, and refuse
+what would not finish.
+
+The work of a request is counted in "steps", roughly the array cells or exact
+operations its largest phase needs (estimates from the model's shape, never from
+running it). The default limit, 10^8 steps, keeps a request within a few GiB and,
+for most commands, a few minutes on a laptop; ``--max-work N`` raises it.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from pdpsym.core.errors import InputError
+from pdpsym.core.numbers import parse_int
+
+DEFAULT_MAX_WORK = 10**8
+MAX_FILE_BYTES = 64 * 2**20
+
+
+def add_flag(parser: argparse.ArgumentParser) -> None:
+    """Give a command the ``--max-work`` flag."""
+    parser.add_argument(
+        "--max-work",
+        default=None,
+        metavar="N",
+        help=f"refuse requests estimated above N steps (default {DEFAULT_MAX_WORK:.0e})",
+    )
+
+
+def check(args: argparse.Namespace, work: int, what: str) -> None:
+    """Raise InputError (exit 2) when ``work`` exceeds the request's limit."""
+    raw = getattr(args, "max_work", None)
+    limit = DEFAULT_MAX_WORK if raw is None else parse_int(raw, "--max-work", 1, 10**18)
+    if work > limit:
+        raise InputError(
+            "--max-work",
+            f"{what} needs about {_size(work)} steps, above the limit {_size(limit)}; "
+            "raise --max-work to run it anyway",
+        )
+
+
+def _size(k: int) -> str:
+    """``1.1e+09`` for a count of any size (no float overflow, no 4300-digit string)."""
+    if k < 10**15:
+        return f"{float(k):.1e}"
+    return f"10^{k.bit_length() * 30103 // 100000}"
