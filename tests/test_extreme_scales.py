@@ -252,3 +252,31 @@ def test_theorem3_xy_probability(lam: Fraction) -> None:
             t = eps.rational() if reading is XYReading.PRINTED else eps.exact_exp()
             got = xy_probability(9, lam, eps, reading)
             assert got == (None if t is None else _xy_bruteforce(9, lam, t))
+
+
+@pytest.mark.parametrize("lam", [Fraction(1, 10**40), Fraction(1, 10**320)])
+def test_dominant_term_screen_equals_the_exact_search(lam: Fraction) -> None:
+    """At 1/(D lambda) >= 10^16 the screen ranks by the exact integer leading distance and
+    the dominant coefficients; every adversary of a random 3-tuple table (values 0..2)
+    must get the value of the fully exact search (every candidate decided exactly)."""
+    from pdpsym.papers.li2019.eq2 import leakage_all
+
+    rng = random.Random(11)
+    rows = []
+    for a in range(3):
+        for b in range(2):
+            for c in range(3):
+                w = rng.randint(0, 3)
+                if w:
+                    rows.append([str(a), str(b), str(c), str(w)])
+    total = sum(int(r[3]) for r in rows)
+    model = JointDistribution.from_rows(
+        ["x1", "x2", "x3"], [[*r[:3], f"{r[3]}/{total}"] for r in rows]
+    )
+    screened = leakage_all(model, lam)
+    exact = leakage_all(model, lam, method="exact")
+    for s, e in zip(screened, exact, strict=True):
+        assert s.status == e.status
+        if s.ok:
+            assert s.require().exact_compare(e.require()) == 0
+            assert s.decided_exactly <= e.decided_exactly

@@ -194,6 +194,37 @@ def decide_sign(
     raise Undecided(what, max_prec)
 
 
+def separate(
+    x_of: Callable[[int], arb],
+    y_of: Callable[[int], arb],
+    start_prec: int,
+    max_prec: int = 1 << 13,
+) -> int:
+    """The sign of ``x - y`` from balls at rising precision when their overlap is only
+    imprecision, else 0 (undecided here: the caller decides exactly).
+
+    At ``start_prec`` balls whose difference has a radius below ``2^-60`` overlap because
+    the values are equal or nearly so: then no precision is raised (0 at once), which keeps
+    ordinary runs free of this loop. Wide balls (values near ``10^320`` carry a radius
+    near ``10^282`` at 128 bits) are refined up to ``max_prec`` bits.
+    """
+    with ctx.workprec(start_prec):
+        d = x_of(start_prec) - y_of(start_prec)
+    if d > 0:
+        return 1
+    if d < 0:
+        return -1
+    if d.rad() < arb(2) ** -60:
+        return 0
+
+    def diff(prec: int) -> arb:
+        with ctx.workprec(prec):
+            return x_of(prec) - y_of(prec)
+
+    ball = refine(diff, lambda b: bool(b > 0 or b < 0), start_prec * 2, max_prec)
+    return 1 if ball > 0 else -1 if ball < 0 else 0
+
+
 def refine(
     ball_of: Callable[[int], arb],
     settled: Callable[[arb], bool],
@@ -370,6 +401,7 @@ __all__ = [
     "certify",
     "decide_sign",
     "refine",
+    "separate",
     "decimal_string",
     "enclose",
     "exact_rational",

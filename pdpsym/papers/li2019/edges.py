@@ -40,7 +40,7 @@ import numpy as np
 import sympy
 from flint import arb, ctx
 
-from pdpsym.core.certify import Certified, certify
+from pdpsym.core.certify import Certified, certify, separate
 from pdpsym.core.compare import (
     SCREEN_MARGIN,
     decided_max,
@@ -334,7 +334,7 @@ class EdgeValue:
     edges that its chain values actually use.
     """
 
-    __slots__ = ("_tables", "_loc", "_rows", "_impact", "_ball", "_text")
+    __slots__ = ("_tables", "_loc", "_rows", "_impact", "_ball", "_text", "_precise")
 
     def __init__(
         self,
@@ -346,6 +346,7 @@ class EdgeValue:
         self._impact: Impact | None = None
         self._ball: arb | None = None
         self._text: str | None = None
+        self._precise: dict[int, arb] | None = None
 
     @property
     def impact(self) -> Impact:
@@ -362,7 +363,11 @@ class EdgeValue:
             if self._ball is None:
                 self._ball = self._tables._ball_at(self._loc, self._rows, prec)
             return self._ball
-        return self._tables._ball_at(self._loc, self._rows, prec)
+        if self._precise is None:
+            self._precise = {}
+        if prec not in self._precise:  # raised precisions (wide balls at extreme scales)
+            self._precise[prec] = self._tables._ball_at(self._loc, self._rows, prec)
+        return self._precise[prec]
 
     def text(self) -> str:
         """Exact text of one term: ``log(num/den)`` with integer coefficients, or the
@@ -642,4 +647,4 @@ def compare_edges(x: EdgeValue, y: EdgeValue) -> int:
         return -1
     if bx > by:
         return 1
-    return x.value.exact_compare(y.value)
+    return separate(x.ball, y.ball, BALL_PREC) or x.value.exact_compare(y.value)

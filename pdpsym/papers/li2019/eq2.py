@@ -396,7 +396,13 @@ def _leakage_of(
         & (R[None, None, None, :] <= hi_ab[:, :, :, None])
     )
     n_cand = int(valid.sum())
-    screen = None if method == "exact" else _screen_floats(t, R, Dlam, P)
+    screen = None
+    if method != "exact":
+        dominant = _dominant_screen(t, R, Dlam, P, valid)
+        if dominant is not None:  # 1/(D lambda) so large that the floats below cannot rank
+            valid, screen = dominant
+        else:
+            screen = _screen_floats(t, R, Dlam, P)
     if screen is None:
         # every candidate decided exactly: the test oracle for the screen, and the path
         # for scales at which floats cannot rank (lambda = 10^-320, counts beyond 10^308)
@@ -454,6 +460,61 @@ def _screen_floats(
     # of the positive counts lie between those of their min and max
     scale = float(dist_f.max(initial=0.0)) / dlam + _log_magnitude(C) + _log_magnitude(Pf)
     return ratio, scale
+
+
+#: 1/(D lambda) from which the dominant-term screen is used: there every float of the
+#: plain screen would be ~ A/(D lambda) with the part that ranks near-ties lost below
+#: its last bit (2^53 ~ 9e15)
+_DOMINANT_SIGMA = Fraction(10**16)
+
+
+def _dominant_screen(
+    t: _Tables, R: np.ndarray, Dlam: Fraction, P: np.ndarray, valid: np.ndarray
+) -> tuple[np.ndarray, tuple[np.ndarray, float]] | None:
+    """The screen for a tiny scale, in exact integers first: ``(valid', (floats, scale))``.
+
+    With ``sigma = 1/(D lambda)`` and integer distances ``d = |r - f|``, each candidate is
+    ``V = A sigma + B`` where ``A = dmin_b - dmin_a`` (the least distances with positive
+    count, an integer) and ``B = ln(sum_s C_a e^{-(d_s - dmin_a) sigma} P_b) - ln(the same
+    for b, P_a)``. Counts are positive integers, so ``0 <= ln(sum C) <= ln(max sum C)`` and
+    ``|B| <= beta = ln(max_ak sum_s C) + ln(max P)``. When ``sigma > 2 beta + 200``:
+
+    * a candidate with a smaller ``A`` is smaller (``V1 - V2 >= sigma - 2 beta > 0``), so
+      only the candidates of the largest ``A`` (decided exactly, in integers) stay valid;
+    * among them ``B`` is ranked by its dominant terms, ``ln(C_a(dmin_a) P_b) -
+      ln(C_b(dmin_b) P_a)``: the other terms change it by at most ``sum C e^{-sigma} <
+      e^{-100}``, far below the screening margin.
+
+    None when sigma is below the threshold (the plain float screen applies).
+    """
+    sigma = 1 / Dlam
+    if sigma < _DOMINANT_SIGMA:
+        return None
+    bits = int(np.max(t.P)).bit_length() + int(np.max(P)).bit_length()
+    beta = Fraction(7 * bits, 10)  # ln x < 0.7 * bit_length(x); P = sum_s C is the larger
+    if sigma <= 2 * beta + 200:
+        return None
+    itype = object if t.C.dtype == object or t.base.dtype == object else np.int64
+    dist = np.abs(
+        R.astype(itype)[None, None, None, :]
+        - (t.base.astype(itype)[:, :, None, None] + t.S.astype(itype)[None, None, :, None])
+    )  # (a, k, s, r)
+    supp = (t.C > 0)[:, :, :, None]
+    far = int(np.max(dist)) + 1 if dist.size else 1
+    dmin = np.where(supp, dist, far).min(axis=2)  # (a, k, r)
+    at_min = np.where(supp & (dist == dmin[:, :, None, :]), t.C[:, :, :, None], 0).sum(axis=2)
+    A = dmin[None, :, :, :] - dmin[:, None, :, :]  # (a, b, k, r): dmin_b - dmin_a
+    A_top = max(int(x) for x in A[valid])
+    top = valid & (A == A_top)
+    logs_min, logs_p = float_array(at_min), float_array(P)
+    if logs_min is None or logs_p is None:
+        return top, (np.zeros(top.shape), math.inf)  # decide the top-A candidates exactly
+    with np.errstate(divide="ignore"):
+        la, lp = np.log(logs_min), np.log(logs_p)
+    # B ~ ln(at_min_a) + ln P_b - ln(at_min_b) - ln P_a
+    floats = la[:, None, :, :] + lp[None, :, :, None] - la[None, :, :, :] - lp[:, None, :, None]
+    scale = _log_magnitude(logs_min) + _log_magnitude(logs_p)
+    return top, (floats, scale)
 
 
 def _log_magnitude(values: np.ndarray) -> float:

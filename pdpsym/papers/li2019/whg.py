@@ -43,6 +43,7 @@ import numpy as np
 import sympy
 from flint import arb, ctx
 
+from pdpsym.core.certify import separate
 from pdpsym.core.compare import decided_argmax, decided_min
 from pdpsym.core.errors import InputError
 from pdpsym.core.expoly import LogRatio
@@ -288,7 +289,7 @@ class ChainValue:
     It is an :class:`~pdpsym.core.certify.ArbEvaluable`, so ``certify`` takes it.
     """
 
-    __slots__ = ("ball", "_exact", "_base", "_edge", "_neg", "_texts")
+    __slots__ = ("ball", "_exact", "_base", "_edge", "_neg", "_texts", "_precise")
 
     def __init__(
         self,
@@ -300,6 +301,7 @@ class ChainValue:
     ) -> None:
         self.ball, self._exact, self._base, self._edge, self._neg = ball, exact, base, edge, neg
         self._texts: dict[int, str] | None = None
+        self._precise: dict[int, arb] | None = None  # balls above BALL_PREC, by precision
 
     @classmethod
     def of(cls, value: LogRatio) -> ChainValue:
@@ -342,12 +344,17 @@ class ChainValue:
     def arb(self, prec: int) -> arb:
         if prec <= BALL_PREC:
             return self.ball
-        with ctx.workprec(prec):
-            total = arb(0)
-            for sign, term in self.parts():
-                b = term.ball(prec) if isinstance(term, EdgeValue) else term.arb(prec)
-                total += b if sign > 0 else -b
-            return total
+        if self._precise is None:
+            self._precise = {}
+        if prec not in self._precise:
+            if self._edge is None or self._base is None:
+                ball = self.exact.arb(prec)
+            else:  # +-(base + edge), from the base's (cached) ball at the same precision
+                with ctx.workprec(prec):
+                    ball = self._base.arb(prec) + self._edge.ball(prec)
+                ball = -ball if self._neg else ball
+            self._precise[prec] = ball
+        return self._precise[prec]
 
     def sympy(self) -> sympy.Expr:
         return self.exact.sympy()
@@ -398,18 +405,27 @@ def _abs_sum(c: ChainValue, w: EdgeValue) -> ChainValue:
         return ChainValue(s, base=c, edge=w)
     if s < 0:
         return ChainValue(-s, base=c, edge=w, neg=True)
+
+    def total(prec: int) -> arb:
+        with ctx.workprec(prec):
+            return c.arb(prec) + w.ball(prec)
+
+    sign = separate(total, lambda prec: arb(0), BALL_PREC)  # wide balls (lambda = 1e-320)
+    if sign:
+        return ChainValue(s if sign > 0 else -s, base=c, edge=w, neg=sign < 0)
     exact = log_sum(c.exact, w.value)
     neg = exact.sign() < 0
     return ChainValue(abs(s), -exact if neg else exact, base=c, edge=w, neg=neg)
 
 
 def _compare(x: ChainValue, y: ChainValue) -> int:
-    """The decided sign of ``x - y``."""
+    """The decided sign of ``x - y``: balls (raised in precision when they are wide, as
+    at lambda = 1e-320), else exactly."""
     if x.ball < y.ball:
         return -1
     if x.ball > y.ball:
         return 1
-    return x.exact.exact_compare(y.exact)
+    return separate(x.arb, y.arb, BALL_PREC) or x.exact.exact_compare(y.exact)
 
 
 def _decided_min(values: Sequence[ChainValue]) -> ChainValue:
