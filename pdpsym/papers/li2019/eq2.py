@@ -509,10 +509,10 @@ def _dominant_screen(
     logs_min, logs_p = float_array(at_min), float_array(P)
     if logs_min is None or logs_p is None:
         return top, (np.zeros(top.shape), math.inf)  # decide the top-A candidates exactly
-    with np.errstate(divide="ignore"):
+    # B ~ ln(at_min_a) + ln P_b - ln(at_min_b) - ln P_a (inf - inf only off the valid set)
+    with np.errstate(divide="ignore", invalid="ignore"):
         la, lp = np.log(logs_min), np.log(logs_p)
-    # B ~ ln(at_min_a) + ln P_b - ln(at_min_b) - ln P_a
-    floats = la[:, None, :, :] + lp[None, :, :, None] - la[None, :, :, :] - lp[:, None, :, None]
+        floats = la[:, None, :, :] + lp[None, :, :, None] - la[None, :, :, :] - lp[:, None, :, None]
     scale = _log_magnitude(logs_min) + _log_magnitude(logs_p)
     return top, (floats, scale)
 
