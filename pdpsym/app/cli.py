@@ -115,6 +115,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = [a for a in argv if a != "--debug"]
     from pdpsym.core.errors import InputError, Undecided  # after the Ctrl-C handler
 
+    # user numbers are capped at core.numbers.MAX_DIGITS by the grammar; exact results
+    # (a 5000-digit denominator, say) legitimately print past Python's 4300-digit default
+    sys.set_int_max_str_digits(1_000_000)
+
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -229,10 +229,13 @@ def write_atomic(path: str | Path, text: str, field_name: str = "--out") -> None
     """
     target = Path(path)
     parent = target.parent if str(target.parent) else Path(".")
-    if target.is_dir():
-        raise InputError(field_name, f"is a directory: {target}")
-    if not parent.is_dir():
-        raise InputError(field_name, f"no such directory: {parent}")
+    try:
+        if target.is_dir():
+            raise InputError(field_name, f"is a directory: {target}")
+        if not parent.is_dir():
+            raise InputError(field_name, f"no such directory: {parent}")
+    except OSError as err:  # a name the OS refuses (too long, ...)
+        raise InputError(field_name, f"unusable path: {err.strerror}") from None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent)
     except OSError as err:

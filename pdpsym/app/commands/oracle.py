@@ -113,10 +113,13 @@ def run_export(args: argparse.Namespace) -> int:
         lams.append(lam)
     out = Path(args.out)
     # fail on an unusable destination before the (possibly long) computation
-    if out.is_dir():
-        raise InputError("--out", f"is a directory: {out}")
-    if not (out.parent if str(out.parent) else Path(".")).is_dir():
-        raise InputError("--out", f"no such directory: {out.parent}")
+    try:
+        if out.is_dir():
+            raise InputError("--out", f"is a directory: {out}")
+        if not (out.parent if str(out.parent) else Path(".")).is_dir():
+            raise InputError("--out", f"no such directory: {out.parent}")
+    except OSError as err:  # a name the OS refuses (too long, ...)
+        raise InputError("--out", f"unusable path: {err.strerror}") from None
     n = _int(args.n, "--n")
     count = _int(args.count, "--count")
     seed = _int(args.seed, "--seed")

@@ -111,6 +111,11 @@ def register(sub: Any) -> None:
     t.set_defaults(func=run_threshold)
 
 
+def _bits(p: Fraction) -> int:
+    """The size of p's exact form: the exact binomials grow with it."""
+    return max(p.numerator.bit_length(), p.denominator.bit_length(), 1)
+
+
 def _digits(text: str) -> int:
     return parse_int(text, "--digits", 1, 200)
 
@@ -133,6 +138,7 @@ def run_counting(args: argparse.Namespace) -> int:
             raise InputError("--n", "must be >= 1")
         limits.check(args, n, "the exact counting delta over n records")
         p = check_probability(parse_rational(args.p, "--p"), "--p")
+        limits.check(args, n * _bits(p) ** 2 // 64, "exact binomials with this many digits in p")
         ps = [p] * n
     if known < 0 or known > n - 1:
         raise InputError("--known", f"must satisfy 0 <= known <= n - 1 = {n - 1}")
@@ -211,6 +217,7 @@ def run_threshold(args: argparse.Namespace) -> int:
         raise InputError("--n", "must be >= 1")
     limits.check(args, n, "the exact thresholding delta over n records")
     p = check_probability(parse_rational(args.p, "--p"), "--p")
+    limits.check(args, n * _bits(p) ** 2 // 64, "exact binomials with this many digits in p")
     T = _int(args.T, "--T")
     size = _int(args.known_size, "--known-size")
     if size < 0 or size > n:

@@ -1,0 +1,401 @@
+"""Hostile inputs for every command: malformed files, mutated flags, huge and tiny
+numbers, unicode, deep nesting, special files.
+
+``draw(rng, tmp)`` returns one argv (files it needs are written under ``tmp``);
+``run(argv)`` runs it in-process and classifies the outcome. Used by
+tests/test_fuzz_cli.py (a bounded run, and a larger one marked slow) and by
+``python tests/fuzz_cases.py N`` (the recorded run in docs/reliability.md).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import random
+import signal
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+NUMBERS = [
+    "1",
+    "1/2",
+    "0",
+    "-1",
+    "3/10",
+    "0.3",
+    "1e-3",
+    "1e-320",
+    "1e-400",
+    "1e309",
+    "1e9999",
+    "-0",
+    "2/0",
+    "abc",
+    "",
+    " ",
+    "nan",
+    "inf",
+    "-inf",
+    "１",
+    "1_000",
+    "0x10",
+    "1e",
+    "1/",
+    "9" * 5000,
+    "1/" + "7" * 4400,
+    "0." + "0" * 5000 + "1",
+    "1e-9999",
+    "ln(2)",
+    "log(3/2)",
+    "ln(0)",
+    "ln(-1)",
+    "ln(x)",
+    "__import__('os')",
+    "1;2",
+    "1\n2",
+    "\udcff",
+    "10**10",
+]
+NAMES = ["x1", "x2", "x3", "x9", "", " ", "x1,x2", "x1\nx2", "ü", "\udcff", "x" * 5000, "-", ","]
+FLAGS_BAD = ["--nope", "--json=1", "--", "-x", "--lam", "--target"]
+
+
+def _model(rng: random.Random) -> Any:
+    n = rng.choice([1, 2, 3])
+    names = [f"x{k + 1}" for k in range(n)]
+    import itertools
+
+    cells = list(itertools.product(["0", "1"], repeat=n))
+    w = [rng.randint(1, 5) for _ in cells]
+    rows = [[*c, f"{x}/{sum(w)}"] for c, x in zip(cells, w)]
+    return {"variables": names, "rows": rows}
+
+
+def _mutate(rng: random.Random, obj: Any) -> Any:
+    obj = json.loads(json.dumps(obj))
+    k = rng.randrange(16)
+    if k == 0:
+        obj.pop(rng.choice(list(obj)), None)
+    elif k == 1:
+        obj["variables"] = rng.choice(
+            ["ab", 12, 1.5, None, [], ["x1", "x1"], [""], [1, 2], {"a": 1}]
+        )
+    elif k == 2:
+        obj["rows"] = rng.choice(
+            [[], "rows", [[]], [["0", "1"]], None, [[0, 0, 1.5]], [["0"] * 40]]
+        )
+    elif k == 3 and obj.get("rows"):
+        r = rng.choice(obj["rows"])
+        r[rng.randrange(len(r))] = rng.choice(NUMBERS)
+    elif k == 4:
+        obj[rng.choice(["extra", "Domains", "mean", "cov", "\n"])] = 1
+    elif k == 5:
+        obj["domains"] = rng.choice(
+            [
+                {"x1": ["0", "1", "2"]},
+                {"x1": []},
+                "x",
+                {"zz": ["0"]},
+                {"x1": ["0", "10" + "0" * 30]},
+            ]
+        )
+    elif k == 6:
+        obj["rows"] = f"__DEEP__{rng.choice([50, 5000])}"  # nested lists, spliced in by _write
+    elif k == 7 and obj.get("variables"):
+        obj["variables"][0] = rng.choice(NAMES)
+    elif k == 8 and obj.get("rows"):
+        for r in obj["rows"]:
+            r[-1] = "1/" + str(len(obj["rows"]) + rng.choice([0, 1]))
+    elif k == 9:
+        obj["variables"] = [f"x{i}" for i in range(rng.choice([30, 40]))]
+        obj["rows"] = [
+            ["0"] * len(obj["variables"]) + ["1/2"],
+            ["1"] * len(obj["variables"]) + ["1/2"],
+        ]
+    elif k == 10 and obj.get("rows"):
+        for r in obj["rows"]:
+            r[0] = rng.choice(["0", "10" + "0" * 19, "10" + "0" * 29, "1e30"])
+    return obj
+
+
+def _gaussian(rng: random.Random) -> Any:
+    g: dict[str, Any] = {
+        "variables": ["x1", "x2"],
+        "mean": ["0", "0"],
+        "cov": [["1", "1/2"], ["1/2", "1"]],
+        "ranges": {"x1": ["0", "1"], "x2": ["0", "1"]},
+    }
+    k = rng.randrange(8)
+    if k == 0:
+        g["cov"] = [["1", "2"], ["2", "1"]]
+    elif k == 1:
+        g["cov"] = [["0", "0"], ["0", "0"]]
+    elif k == 2:
+        g["extra"] = 1
+    elif k == 3:
+        g["variables"] = [f"x{i}" for i in range(16)]
+        g["mean"] = ["0"] * 16
+        g["cov"] = [["1" if i == j else "0" for j in range(16)] for i in range(16)]
+        g["ranges"] = {v: ["0", "1"] for v in g["variables"]}
+    elif k == 4:
+        g["mean"] = [rng.choice(NUMBERS), "0"]
+    return g
+
+
+def _write(tmp: Path, name: str, obj: Any, rng: random.Random) -> str:
+    path = tmp / name
+    fmt = rng.randrange(12)
+    if fmt == 0 and isinstance(obj, dict) and isinstance(obj.get("rows"), list):
+        path = path.with_suffix(".csv")
+        try:
+            lines = [",".join(map(str, [*obj.get("variables", []), "p"]))]
+            lines += [",".join(map(str, r)) if isinstance(r, list) else str(r) for r in obj["rows"]]
+        except TypeError:
+            lines = ["x"]
+        path.write_text("\n".join(lines), encoding="utf-8", errors="surrogateescape")
+    elif fmt == 1:
+        path = path.with_suffix(".toml")
+        path.write_text(
+            rng.choice(["variables = 1.5", "variables = ['x1']\nrows = 3", "[[[", "a = 1"])
+        )
+    elif fmt == 2:
+        path.write_bytes(rng.choice([b"", b"\xff\xfe", b"{", b"[]", b"null", b'{"a":' * 3000]))
+    else:
+        path = path.with_suffix(".json")
+        text = json.dumps(obj)
+        for depth in (50, 5000):
+            text = text.replace(f'"__DEEP__{depth}"', "[" * depth + "1" + "]" * depth)
+        path.write_text(text, encoding="utf-8", errors="surrogatepass")
+    return str(path)
+
+
+def _opt(rng: random.Random, flag: str, good: str) -> list[str]:
+    r = rng.random()
+    if r < 0.7:
+        return [flag, good]
+    if r < 0.9:
+        return [flag, rng.choice(NUMBERS + NAMES)]
+    return []
+
+
+COMMANDS = (
+    "leakage",
+    "whg",
+    "gaussian",
+    "counting",
+    "threshold",
+    "table",
+    "verify",
+    "oracle",
+    "audit",
+)
+
+
+def draw(rng: random.Random, tmp: Path, command: str | None = None) -> list[str]:
+    cmd = command or rng.choice(COMMANDS)
+    model = _model(rng)
+    mfile = _write(tmp, "m", _mutate(rng, model) if rng.random() < 0.4 else model, rng)
+    if rng.random() < 0.05:
+        mfile = rng.choice(["/dev/zero", "/nonexistent", str(tmp), "x" * 300])
+    argv: list[str]
+    if cmd == "leakage":
+        argv = [
+            "leakage",
+            mfile,
+            *_opt(rng, "--target", "x1"),
+            *_opt(rng, "--known", "x2"),
+            *_opt(rng, "--lam", "1"),
+            *_opt(rng, "--weights", "x1=2"),
+            *_opt(rng, "--digits", "20"),
+        ]
+    elif cmd == "whg":
+        argv = [
+            "whg",
+            mfile,
+            *_opt(rng, "--lam", "1"),
+            *_opt(rng, "--fast", "2"),
+            *_opt(rng, "--digits", "10"),
+        ]
+    elif cmd == "gaussian":
+        g = _write(tmp, "g", _gaussian(rng), rng)
+        argv = ["gaussian", g, *_opt(rng, "--target", "x1"), *_opt(rng, "--lam", "1")]
+        if rng.random() < 0.3:
+            argv = ["gaussian", g, "--all"]
+    elif cmd == "counting":
+        argv = [
+            "counting",
+            *_opt(rng, "--n", "50"),
+            *_opt(rng, "--p", "1/3"),
+            *_opt(rng, "--eps", "1/2"),
+            *_opt(rng, "--known", "1"),
+            *_opt(rng, "--lambda", "1/10"),
+        ]
+    elif cmd == "threshold":
+        argv = [
+            "threshold",
+            *_opt(rng, "--n", "50"),
+            *_opt(rng, "--p", "1/3"),
+            *_opt(rng, "--T", "3"),
+            *_opt(rng, "--eps", "1/2"),
+            *_opt(rng, "--bmax", "1"),
+            *_opt(rng, "--known-size", "1"),
+        ]
+    elif cmd == "table":
+        argv = [
+            "table",
+            rng.choice(["li2019-examples", "nope", ""]),
+            *_opt(rng, "--format", "md"),
+            *_opt(rng, "--digits", "10"),
+        ]
+    elif cmd == "verify":
+        argv = [
+            "verify",
+            rng.choice(["--list", "--claim", "--paper"]),
+            rng.choice(["li2019.eq3", "nope", "li2019", "", "lmm2016"]),
+        ]
+        if argv[1] == "--list":
+            argv = argv[:2]
+    elif cmd == "oracle":
+        if rng.random() < 0.5:
+            argv = [
+                "oracle",
+                "export",
+                *_opt(rng, "--family", "li2019-examples"),
+                *_opt(rng, "--n", "3"),
+                *_opt(rng, "--count", "2"),
+                *_opt(rng, "--lam", "1"),
+                *_opt(rng, "--digits", "10"),
+                "--out",
+                str(tmp / rng.choice(["o.json", "x" * 300, "d/o.json", ""])),
+            ]
+        else:
+            vec = _write(
+                tmp,
+                "v",
+                rng.choice([{}, {"format": "pdpsym-oracle/1", "cases": []}, [], model]),
+                rng,
+            )
+            ans = _write(
+                tmp, "a", rng.choice([{"answers": []}, {"answers": [{"id": 1}]}, "x"]), rng
+            )
+            argv = ["oracle", "check", vec, ans]
+    else:
+        mech = rng.choice(
+            [
+                {"kind": "randomized-response", "keep": rng.choice(NUMBERS)},
+                {"kind": "threshold", "T": rng.choice(NUMBERS)},
+                {"kind": "table", "rows": [["0", "0", "a", rng.choice(NUMBERS)]]},
+                {"kind": rng.choice(["nope", "", None, 1])},
+                {"kind": "geometric", "alpha": rng.choice(NUMBERS)},
+                {"kind": "laplace", "lam": rng.choice(NUMBERS)},
+                {"kind": "count", "extra": 1},
+            ]
+        )
+        kfile = _write(tmp, "k", mech, rng)
+        argv = [
+            "audit",
+            mfile,
+            kfile,
+            *_opt(rng, "--target", "x1"),
+            *_opt(rng, "--known", "x2"),
+            *_opt(rng, "--eps", "ln(2)"),
+            *_opt(rng, "--delta", "1/10"),
+            *_opt(rng, "--notions", "dp,apkdp"),
+        ]
+    if rng.random() < 0.05:
+        argv.insert(rng.randrange(1, len(argv) + 1), rng.choice(FLAGS_BAD))
+    if rng.random() < 0.3:
+        argv.append("--json")
+    return argv
+
+
+class _Hang(BaseException):  # not an Exception: the CLI's boundary must not catch it
+    pass
+
+
+def _alarm(signum: int, frame: Any) -> None:
+    raise _Hang
+
+
+def run(argv: list[str], limit_s: int = 20) -> tuple[str, int | None, str]:
+    """Run one argv in-process: (outcome, exit code, stderr).
+
+    Outcomes: ``ok`` (exit 0, 1 or 2 with at most one stderr line and no traceback),
+    ``internal`` (exit 1 "internal error"), ``multiline``, ``traceback``, ``memory``,
+    ``hang`` (over ``limit_s`` seconds).
+    """
+    from pdpsym.app.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(limit_s)
+    code: int | None
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(argv)
+            except SystemExit as e:
+                code = e.code if isinstance(e.code, int) else 2
+    except _Hang:
+        return "hang", None, err.getvalue()
+    except MemoryError:
+        return "memory", None, err.getvalue()
+    except Exception:  # noqa: BLE001 - anything escaping main is a traceback for the user
+        import traceback
+
+        return "traceback", None, traceback.format_exc()
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    text = err.getvalue()
+    if "Traceback" in text:
+        return "traceback", code, text
+    if text.count("\n") > 1:
+        return "multiline", code, text
+    if code == 1 and "internal error" in text:
+        return "internal", code, text
+    if code not in (0, 1, 2):
+        return "badexit", code, text
+    return "ok", code, text
+
+
+def campaign(n: int, seed: int = 0, tmp: Path | None = None) -> dict[str, Any]:
+    """``n`` inputs, round-robin over the commands; counts per command and outcome."""
+    import tempfile
+
+    rng = random.Random(seed)
+    per: dict[str, Counter[str]] = {c: Counter() for c in COMMANDS}
+    bad: list[tuple[list[str], str, str]] = []
+    with tempfile.TemporaryDirectory() as d:
+        base = Path(d) if tmp is None else tmp
+        for k in range(n):
+            cmd = COMMANDS[k % len(COMMANDS)]
+            case_dir = base / f"c{k % 50}"
+            case_dir.mkdir(exist_ok=True)
+            argv = draw(rng, case_dir, cmd)
+            outcome, code, err = run(argv)
+            per[cmd][outcome if outcome != "ok" else f"exit {code}"] += 1
+            if outcome != "ok":
+                bad.append((argv, outcome, err[-400:]))
+    return {"per_command": per, "failures": bad}
+
+
+if __name__ == "__main__":  # python tests/fuzz_cases.py N [SEED]
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
+    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    t0 = time.perf_counter()
+    res = campaign(n, seed)
+    print(f"{n} inputs, seed {seed}, {time.perf_counter() - t0:.0f} s")
+    for cmd, c in res["per_command"].items():
+        print(
+            f"| {cmd} | {sum(c.values())} | "
+            + ", ".join(f"{k}: {v}" for k, v in sorted(c.items()))
+            + " |"
+        )
+    for argv, outcome, err in res["failures"][:40]:
+        print(outcome, [a[:60] for a in argv], repr(err[-300:]))

@@ -1,0 +1,74 @@
+"""Fuzz: hostile inputs to every command never give a traceback, a multi-line error,
+an internal error, a MemoryError or a hang (tests/fuzz_cases.py draws them).
+
+The law, for every input: the exit code is 0, 1 or 2; stderr has at most one line and
+no traceback; the run ends within 20 s (a hang check, not a timing assertion).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from fuzz_cases import COMMANDS, draw, run
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+
+def _check(seed: int, command: str, tmp: Path) -> None:
+    argv = draw(random.Random(seed), tmp, command)
+    outcome, code, err = run(argv)
+    assert outcome == "ok", (outcome, code, argv, err[-500:])
+
+
+@settings(
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(seed=st.integers(0, 2**32 - 1), command=st.sampled_from(COMMANDS))
+def test_every_command_fails_cleanly_on_hostile_input(
+    tmp_path: Path, seed: int, command: str
+) -> None:
+    _check(seed, command, tmp_path)
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(seed=st.integers(0, 2**32 - 1), command=st.sampled_from(COMMANDS))
+def test_every_command_fails_cleanly_on_hostile_input_thorough(
+    tmp_path: Path, seed: int, command: str
+) -> None:
+    _check(seed, command, tmp_path)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["leakage", "tests/golden/models/table_a.json", "--target", "x1", "--lam", "1e-320"],
+        ["leakage", "tests/golden/models/table_a.json", "--target", "x1", "--lam", "1e-400"],
+        ["leakage", "tests/golden/models/table_a.json", "--target", "x1", "--lam", "1e309"],
+        ["table", "li2019-examples", "--digits", "1e9999"],
+        ["threshold", "--n", "10", "--p", "1e-400", "--T", "3"],
+        ["counting", "--n", "1e9999", "--p", "1/3", "--eps", "1"],
+        ["counting", "--n", "1000000000", "--p", "1/3", "--eps", "1"],
+        ["counting", "--n", "500", "--p", "1/3", "--eps", "0"],
+        ["counting", "--n", "500", "--p", "1/3", "--eps", "1e9999"],
+        ["gaussian", "tests/golden/models/table_a.json", "--digits", "３"],
+        ["threshold", "--n", "10", "--p", "1/3", "--T", "3", "--bmax", "-1"],
+        ["leakage", "/dev/zero", "--target", "x1"],
+        ["oracle", "export", "--out", "x" * 300],
+    ],
+)
+def test_the_reported_repros_end_cleanly(argv: list[str]) -> None:
+    root = Path(__file__).resolve().parents[1]
+    import os
+
+    cwd = os.getcwd()
+    os.chdir(root)
+    try:
+        outcome, code, err = run(argv)
+    finally:
+        os.chdir(cwd)
+    assert outcome == "ok" and code in (0, 2), (argv, err)
