@@ -12,7 +12,7 @@ from pdpsym.app.output import print_json
 from pdpsym.app.tables import render
 from pdpsym.core.certify import certify
 from pdpsym.core.errors import InputError
-from pdpsym.core.numbers import fraction_str, parse_positive, parse_rational
+from pdpsym.core.numbers import fraction_str, parse_int, parse_positive, parse_rational
 from pdpsym.models.gaussian import GaussianModel
 from pdpsym.papers.li2019.gaussian import (
     THM6_READING,
@@ -42,7 +42,7 @@ def register(sub: Any) -> None:
         default="",
         help="query weights A=w,B=w (exact numbers; names not listed keep weight 1)",
     )
-    p.add_argument("--digits", type=int, default=30, help="certified significant digits")
+    p.add_argument("--digits", default="30", help="certified significant digits (1-1000)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
         "--all",
@@ -76,8 +76,7 @@ def _value(x: Fraction, digits: int) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.digits < 1 or args.digits > 1000:
-        raise InputError("--digits", "must be between 1 and 1000")
+    args.digits = parse_int(args.digits, "--digits", 1, 1000)
     lam = parse_positive(args.lam, "--lam")
     weights = parse_weights(args.weights)
     model = GaussianModel.load(args.model)

@@ -49,7 +49,7 @@ def register(sub: Any) -> None:
         metavar="N",
         help="processes to run checkers on (default: every core); verdicts do not depend on it",
     )
-    p.add_argument("--seed", type=int, default=20191, help="seed of the case generators")
+    p.add_argument("--seed", default="20191", help="seed of the case generators")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
         "--format",
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         return _list(ids, args)
     jobs = (os.cpu_count() or 1) if args.jobs is None else parse_int(args.jobs, "--jobs", 1, 256)
     with Progress(len(ids), "verify", enabled=args.progress) as bar:
-        config = RunConfig(thorough=args.thorough, seed=args.seed)
+        config = RunConfig(thorough=args.thorough, seed=parse_int(args.seed, "--seed", 0, 2**63))
         results = run_claims(ids, config, jobs, lambda cid: bar.update(1, cid))
     if args.json:
         print_json({"claims": [r.as_json() for r in results]})
