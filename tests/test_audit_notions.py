@@ -259,3 +259,28 @@ def test_dp_bounds_apkdp_for_independent_records_and_no_knowledge(ws, inst) -> N
     got = figures(model, mech, "x1", [], QS)
     for (_, a, _), (_, d, _) in zip(got["apkdp"].delta_at_epsilon, got["dp"].delta_at_epsilon):
         assert rat(d) >= rat(a)
+
+
+def test_classic_dp_agrees_with_dp_accounting_on_a_product_model() -> None:
+    # Independent records with B = every other record: apkdp = dp (Desfontaines et al.);
+    # randomized response on x1 (keep 3/4) then is the two-point pair (3/4, 1/4) vs
+    # (1/4, 3/4), whose delta(eps) Google's dp_accounting computes from the two PMFs.
+    import math
+
+    import pytest
+
+    pld = pytest.importorskip("dp_accounting.pld.privacy_loss_distribution")
+    model = bernoulli3(F(1, 3))
+    rr = discrete.randomized_response("3/4", model.domains)
+    eps = F(1, 2)
+    a = audit(model, rr, "x1", ["x2", "x3"], eps=[eps], notions=["dp", "apkdp"])
+    ours = [float(sympy.N(r.delta_at_epsilon[0][1], 30)) for r in a.results]
+    peer = pld.from_two_probability_mass_functions(
+        {0: math.log(0.75), 1: math.log(0.25)},
+        {0: math.log(0.25), 1: math.log(0.75)},
+        pessimistic_estimate=True,
+        value_discretization_interval=1e-6,
+    )
+    theirs = peer.get_delta_for_epsilon(float(eps))
+    assert ours[0] == ours[1]  # apkdp = dp here
+    assert ours[0] <= theirs * (1 + 1e-12) and theirs - ours[0] <= 1e-4
