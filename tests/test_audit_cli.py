@@ -177,3 +177,45 @@ def test_distributional_dp_simulator_is_checked_outside_the_solver() -> None:
     (res,) = json.loads(out)["notions"]
     assert code == 0 and res["epsilon"]["exact"] == "0"
     assert res["witness"]["simulator"] == {"(0)": {"low": "1"}, "(1)": {"high": "1"}}
+
+
+def test_oracle_vectors_of_the_users_own_audit(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[1] / "docs" / "examples"
+    vec = tmp_path / "v.json"
+    code, _, _ = _run(
+        "oracle",
+        "export",
+        "--model",
+        str(root / "correlated3.json"),
+        "--mechanism",
+        str(root / "rr.json"),
+        "--target",
+        "x1",
+        "--known",
+        "x3",
+        "--eps",
+        "ln(2)",
+        "--notions",
+        "dp,apkdp",
+        "--digits",
+        "20",
+        "--out",
+        str(vec),
+    )
+    assert code == 0
+    cases = {c["id"]: c for c in json.loads(vec.read_text())["cases"]}
+    # hand derivations (module docstring): dp epsilon ln 3, apkdp ln 6, dp delta at ln 2 = 1/4
+    assert cases["audit:dp:epsilon"]["value"]["exact"] == "log(3)"
+    assert cases["audit:apkdp:epsilon"]["value"]["exact"] == "log(6)"
+    assert cases["audit:dp:delta@eps=log(2)"]["value"]["exact"] == "1/4"
+    answers = {"answers": [{"id": k, "value": c["value"]["decimal"]} for k, c in cases.items()]}
+    ans = tmp_path / "a.json"
+    ans.write_text(json.dumps(answers))
+    code, out, _ = _run("oracle", "check", str(vec), str(ans), "--json")
+    assert code == 0 and json.loads(out)["failed"] == 0
+    answers["answers"][0]["value"] = "0.5"
+    ans.write_text(json.dumps(answers))
+    code, out, _ = _run("oracle", "check", str(vec), str(ans), "--json")
+    assert json.loads(out)["failed"] == 1
+    code, _, err = _run("oracle", "export", "--model", str(root / "pair.json"), "--out", str(vec))
+    assert code == 2 and "--model" in err

@@ -60,7 +60,7 @@ from typing import Any, Literal
 
 from pdpsym.app.progress import Progress
 from pdpsym.app.tables import render
-from pdpsym.core.certify import format_decimal, round_significant
+from pdpsym.core.certify import certify, format_decimal, round_significant
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_rational
 from pdpsym.mechanisms.laplace import LinearQuery
@@ -71,7 +71,9 @@ from pdpsym.papers.li2019.examples import li2019_table
 
 FORMAT = "pdpsym-oracle/1"
 FAMILIES = ("li2019-examples", "random-binary", "exhaustive-2x2")
-STATUSES = ("ok", "no-compatible-pair")
+STATUSES = ("ok", "no-compatible-pair", "infinite")
+# statuses whose case has no number: only a null answer passes
+NULL_STATUSES = ("no-compatible-pair", "infinite")
 
 DEFAULT_REL_TOL = Fraction(1, 10**9)
 DEFAULT_ABS_TOL = Fraction(1, 10**12)
@@ -347,7 +349,13 @@ def _parse_cases(obj: Any) -> list[_Case]:
         where = f"VECTORS cases[{j}]"
         if not isinstance(case, dict):
             raise InputError(where, "expected an object")
-        for key in ("id", "model", "target", "known", "lam", "weights", "status", "value"):
+        audit_case = case.get("kind") == "audit"
+        keys = (
+            ("id", "notion", "figure", "status", "value")
+            if audit_case
+            else ("id", "model", "target", "known", "lam", "weights", "status", "value")
+        )
+        for key in keys:
             if key not in case:
                 raise InputError(f"{where}.{key}", "missing")
         cid = case["id"]
@@ -356,14 +364,15 @@ def _parse_cases(obj: Any) -> list[_Case]:
         if cid in seen:
             raise InputError(f"{where}.id", f"duplicate id {cid!r}")
         seen.add(cid)
-        _check_adversary(case, where)
+        if not audit_case:
+            _check_adversary(case, where)
         status = case["status"]
         if status not in STATUSES:
             raise InputError(f"{where}.status", f"expected one of {STATUSES}, got {status!r}")
         value = case["value"]
-        if status == "no-compatible-pair":
+        if status in NULL_STATUSES:
             if value is not None:
-                raise InputError(f"{where}.value", "must be null for no-compatible-pair")
+                raise InputError(f"{where}.value", f"must be null for {status}")
             out.append(_Case(cid, status, None, None, None))
             continue
         if not isinstance(value, dict):
@@ -569,9 +578,11 @@ def _check_one(
     def verdict(outcome: Outcome, reason: str) -> CaseCheck:
         return CaseCheck(case.id, outcome, case.status, case.decimal or "null", text, reason)
 
-    if case.status == "no-compatible-pair":
+    if case.status in NULL_STATUSES:
         if a is None:
             return verdict("pass", "")
+        if case.status == "infinite":
+            return verdict("fail", "expected null: the exact value is infinite")
         return verdict("fail", "expected null: no x_K is compatible with two target values")
     if a is None:
         return verdict("fail", "expected a number, got null")
@@ -596,3 +607,41 @@ def short_decimal_approx(q: Fraction) -> str:
     """``q`` to 3 significant digits (display only; the decision was exact)."""
     m, e = round_significant(q, 3)
     return "~" + format_decimal(m, e)
+
+
+def audit_vectors(result: Any, digits: int, generator: Mapping[str, Any]) -> dict[str, Any]:
+    """Regression vectors of one audit (:func:`pdpsym.audit.audit`): each notion's
+    epsilon, delta at each epsilon and epsilon at delta, certified, as ``kind: audit``
+    cases (``figure`` names which one; an infinite value has status ``infinite``)."""
+    import sympy
+
+    def case(notion: str, figure: str, v: Any, enclosure: Any = None) -> dict[str, Any] | None:
+        cid = f"audit:{notion}:{figure}"
+        base = {"id": cid, "kind": "audit", "notion": notion, "figure": figure}
+        if enclosure is not None:
+            return {**base, "status": "ok", "value": enclosure}
+        if v is None:
+            return None
+        if v == sympy.oo:
+            return {**base, "status": "infinite", "value": None}
+        return {**base, "status": "ok", "value": certify(v, digits).as_json()}
+
+    cases: list[dict[str, Any]] = []
+    for r in result.results:
+        enc = None
+        if r.ratio_enclosure is not None:
+            lo, hi = r.ratio_enclosure
+            a = certify(sympy.log(sympy.Rational(lo.numerator, lo.denominator)), digits)
+            b = certify(sympy.log(sympy.Rational(hi.numerator, hi.denominator)), digits)
+            enc = {
+                "exact": None,
+                "decimal": a.decimal,
+                "enclosure": [a.enclosure[0], b.enclosure[1]],
+            }
+        items = [case(r.notion, "epsilon", r.epsilon, enc)]
+        items += [case(r.notion, f"delta@eps={e}", d) for e, d, _ in r.delta_at_epsilon]
+        if r.epsilon_at_delta is not None:
+            d, v, _ = r.epsilon_at_delta
+            items.append(case(r.notion, f"epsilon@delta={fraction_str(d)}", v))
+        cases += [c for c in items if c is not None]
+    return {"format": FORMAT, "digits": digits, "generator": dict(generator), "cases": cases}

@@ -14,6 +14,7 @@ from pdpsym.app.oracle import (
     DEFAULT_REL_TOL,
     FAMILIES,
     FORMAT,
+    audit_vectors,
     case_count,
     check_vectors,
     export_vectors,
@@ -70,6 +71,22 @@ def register(sub: Any) -> None:
         metavar="L",
         help="Laplace scale lambda > 0 (repeatable; default 1)",
     )
+    e.add_argument(
+        "--model", default=None, metavar="FILE", help="your own model (with --mechanism)"
+    )
+    e.add_argument(
+        "--mechanism",
+        default=None,
+        metavar="FILE",
+        help="your own mechanism file (see `pdpsym audit --help`): vectors of its audit",
+    )
+    e.add_argument("--target", default=None, help="the target record (with --model)")
+    e.add_argument("--known", default="", help="records the attacker knows (with --model)")
+    e.add_argument("--eps", action="append", default=[], metavar="E", help="audit delta at E")
+    e.add_argument("--delta", default=None, help="audit epsilon at this delta")
+    e.add_argument(
+        "--notions", default=None, help="audit notions (default: all but distributional-dp)"
+    )
     e.add_argument("--digits", default="30", help="certified significant digits (default 30)")
     e.add_argument("--out", required=True, metavar="FILE", help="the vector file to write")
     e.add_argument("--json", action="store_true", help="print a one-object JSON summary")
@@ -100,11 +117,55 @@ def register(sub: Any) -> None:
     c.set_defaults(func=run_check)
 
 
+def _export_audit(args: argparse.Namespace, digits: int) -> int:
+    """Vectors of the audit of the user's own model and mechanism."""
+    from pdpsym.app.commands.audit import load_mechanism, parse_eps  # the audit command's readers
+    from pdpsym.app.readers import load_discrete
+    from pdpsym.audit import NOTIONS, audit
+    from pdpsym.papers.lmm2016.mechanism import DDPReading
+
+    if args.target is None:
+        raise InputError("--target", "required with --model")
+    eps = [parse_eps(t) for t in args.eps]
+    delta = None if args.delta is None else parse_rational(args.delta, "--delta")
+    if delta is not None and not 0 <= delta < 1:
+        raise InputError("--delta", "must lie in [0, 1)")
+    notions = (
+        list(NOTIONS)
+        if args.notions is None
+        else [t.strip() for t in args.notions.split(",") if t.strip()]
+    )
+    model = load_discrete(args.model)
+    limits.check(args, model.cells * model.cells * max(1, len(notions)) * 4, "this audit")
+    mech = load_mechanism(args.mechanism, model)
+    known = [t.strip() for t in args.known.split(",") if t.strip()]
+    result = audit(model, mech, args.target, known, eps, delta, notions, DDPReading.NEIGHBOURS)
+    generator = {
+        "family": "audit",
+        "target": args.target,
+        "known": known,
+        "eps": [str(e) for e in eps],
+        "delta": None if delta is None else fraction_str(delta),
+        "notions": notions,
+    }
+    vectors = audit_vectors(result, digits, generator)
+    write_vectors(vectors, args.out)
+    if args.json:
+        print_json({"out": args.out, "cases": len(vectors["cases"]), "digits": digits})
+    else:
+        sys.stdout.write(f"wrote {len(vectors['cases'])} audit vectors to {args.out}\n")
+    return 0
+
+
 def run_export(args: argparse.Namespace) -> int:
     digits = _int(args.digits, "--digits")
     assert digits is not None
     if not 1 <= digits <= 1000:
         raise InputError("--digits", "must be between 1 and 1000")
+    if (args.model is None) != (args.mechanism is None):
+        raise InputError("--model", "give --model and --mechanism together")
+    if args.model is not None:
+        return _export_audit(args, digits)
     lams: list[Fraction] = []
     for text in args.lam or ["1"]:
         lam = parse_lambda(text)
