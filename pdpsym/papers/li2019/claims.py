@@ -7,6 +7,7 @@ exact Eq. 2 values of :mod:`pdpsym.papers.li2019.eq2`; the classes and counts ar
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import random
 from collections.abc import Iterable, Iterator
 from fractions import Fraction
@@ -19,7 +20,19 @@ from pdpsym.core.numbers import fraction_str
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.families import random_product, random_table, tables_up_to
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.claim import ClaimResult, RunConfig, checker
+from pdpsym.papers.claim import (
+    AllOf,
+    Counterexample,
+    Erratum,
+    Exhaustive,
+    ForAll,
+    Method,
+    Property,
+    RunConfig,
+    Symbolic,
+    Verdict,
+    checker,
+)
 from pdpsym.papers.li2019.eq2 import (
     Adversary,
     all_adversaries,
@@ -31,10 +44,6 @@ from pdpsym.papers.li2019.eq2 import (
     theorem4_value,
 )
 from pdpsym.papers.li2019.examples import correlated_pair, li2019_table
-
-
-def _model_json(model: JointDistribution) -> dict[str, Any]:
-    return model.to_json_object()
 
 
 def _small_class(config: RunConfig) -> Iterator[JointDistribution]:
@@ -59,74 +68,56 @@ def _run_proof(name: str) -> bool:
 # --- Eq. 3 -----------------------------------------------------------------------------
 
 
-@checker("li2019.eq3")
-def check_eq3(config: RunConfig) -> ClaimResult:
-    # Symbolic: with posterior = prior * likelihood / evidence, the log posterior odds minus
-    # the log prior odds is the log likelihood ratio (the evidence cancels).
+def _eq3_symbolic() -> bool:
+    # log posterior odds - log prior odds = log likelihood ratio (the evidence cancels)
     ta, tb, pa, pb, z = sympy.symbols("theta_a theta_b p_a p_b Z", positive=True)
     lhs = sympy.log((ta * pa / z) / (tb * pb / z)) - sympy.log(ta / tb)
-    symbolic = sympy.simplify(sympy.expand_log(lhs - sympy.log(pa / pb), force=True)) == 0
-    cases = 0
-    failure = None
+    return bool(sympy.simplify(sympy.expand_log(lhs - sympy.log(pa / pb), force=True)) == 0)
+
+
+def _eq3_cases(config: RunConfig) -> Iterator[tuple[Any, ...]]:
     for model in _small_class(config):
         query = LinearQuery.sum(model.variables)
         for adv in all_adversaries(model):
-            joint = model.marginal([adv.target, *adv.known])
             by_known: dict[tuple, list[Fraction]] = {}
-            for row in joint.probs:
+            for row in model.marginal([adv.target, *adv.known]).probs:
                 by_known.setdefault(row[1:], []).append(row[0])
             for xk, xs in by_known.items():
                 x_K = dict(zip(adv.known, xk, strict=True))
-                for a in xs:
-                    for b in xs:
-                        if a == b:
-                            continue
-                        for r in (Fraction(-1), Fraction(0), Fraction(1, 2), Fraction(3)):
-                            cases += 1
-                            if not bayes_identity_holds(
-                                model, adv, a, b, x_K, r, Fraction(1), query
-                            ):
-                                failure = failure or {
-                                    "model": _model_json(model),
-                                    "adversary": str(adv),
-                                    "x_i": fraction_str(a),
-                                    "x_i_prime": fraction_str(b),
-                                    "r": fraction_str(r),
-                                }
-    if failure is not None:
-        return ClaimResult(
-            "li2019.eq3",
-            "refuted",
-            "the exact identity failed",
-            method="exhaustive",
-            cases=cases,
-            counterexample=failure,
+                for a, b in itertools.permutations(xs, 2):
+                    for r in (Fraction(-1), Fraction(0), Fraction(1, 2), Fraction(3)):
+                        yield model, adv, a, b, x_K, r, query
+
+
+@checker("li2019.eq3")
+def check_eq3(config: RunConfig) -> Property:
+    def law(case: tuple[Any, ...]) -> object:
+        model, adv, a, b, x_K, r, query = case
+        return bayes_identity_holds(model, adv, a, b, x_K, r, Fraction(1), query) or (
+            Counterexample(model=model, adversary=str(adv), x_i=a, x_i_prime=b, r=r)
         )
-    verdict = "proved" if symbolic else "supported"
-    return ClaimResult(
-        "li2019.eq3",
-        verdict,
-        evidence=(
+
+    return AllOf(
+        (
+            Symbolic(_eq3_symbolic, holds="", fails="the symbolic Bayes step fails"),
+            Exhaustive(law, _eq3_cases, verdict=Verdict.PROVED, fails="the exact identity failed"),
+        ),
+        method=Method.SYMBOLIC,
+        holds=lambda n: (
             "symbolic: log posterior odds - log prior odds = log likelihood ratio (the "
             "evidence p(r|x_K) cancels), sympy; and an exact exp-polynomial identity check "
-            f"(posterior computed by Bayes' rule with its normalizer) on {cases} cases: "
-            "every 2x2 and 2x3 table with small denominators, every adversary, compatible "
-            "pair and r in {-1, 0, 1/2, 3}"
+            f"(posterior computed by Bayes' rule with its normalizer) on {n} cases: every 2x2 "
+            "and 2x3 table with small denominators, every adversary, compatible pair and r in "
+            "{-1, 0, 1/2, 3}"
         ),
-        method="symbolic",
-        cases=cases,
     )
 
 
 # --- breakpoint lemma ---------------------------------------------------------------------
 
 
-@checker("li2019.breakpoints")
-def check_breakpoints(config: RunConfig) -> ClaimResult:
-    proved = _run_proof("breakpoint_lemma")
-    # Corroboration: no rational r on a fine grid beats the breakpoint maximum.
+def _grid_cases(config: RunConfig) -> Iterator[tuple[Any, ...]]:
     rng = random.Random(config.seed)
-    checked, beaten = 0, None
     grid = [Fraction(k, 4) for k in range(-8, 21)]
     adv = Adversary("x1", ())
     for _ in range(config.count(3, 20)):
@@ -138,136 +129,111 @@ def check_breakpoints(config: RunConfig) -> ClaimResult:
                 conditional_density(model, adv, Fraction(x), {}, r, Fraction(1), query)
                 for x in (0, 1)
             ]
-            for num, den in ((dens[0], dens[1]), (dens[1], dens[0])):
-                checked += 1
-                if best is not None and LogRatio(num, den).exact_compare(best) > 0:
-                    beaten = beaten or {"model": _model_json(model), "r": fraction_str(r)}
-    if beaten is not None:
-        return ClaimResult(
-            "li2019.breakpoints",
-            "refuted",
-            "a grid point beat the breakpoint max",
-            method="exhaustive",
-            cases=checked,
-            counterexample=beaten,
-        )
-    return ClaimResult(
-        "li2019.breakpoints",
-        "proved" if proved else "unresolved",
-        evidence=(
-            "sympy proof in proofs/breakpoint_lemma.py: each density is A e^{r/l} + "
+            yield model, best, r, dens[0], dens[1]
+            yield model, best, r, dens[1], dens[0]
+
+
+@checker("li2019.breakpoints")
+def check_breakpoints(config: RunConfig) -> Property:
+    def law(case: tuple[Any, ...]) -> object:
+        model, best, r, num, den = case
+        beaten = best is not None and LogRatio(num, den).exact_compare(best) > 0
+        return not beaten or Counterexample(model=model, r=r)
+
+    return AllOf(
+        (
+            Symbolic(lambda: _run_proof("breakpoint_lemma"), holds=""),
+            ForAll(
+                law,
+                _grid_cases,
+                verdict=Verdict.PROVED,
+                fails="a grid point beat the breakpoint max",
+            ),
+        ),
+        method=Method.SYMBOLIC,
+        holds=lambda n: (
+            "sympy proof in pdpsym/proofs/breakpoint_lemma.py: each density is A e^{r/l} + "
             "B e^{-r/l} between consecutive support points, the ratio's derivative is "
             "2(AD-BC)/(l(Ce^{r/l}+De^{-r/l})^2) (sign independent of r), constant beyond "
-            f"the extremes; corroborated exactly on {checked} (table, r) pairs, r on a "
+            f"the extremes; corroborated exactly on {n} (table, r) pairs, r on a "
             "1/4-grid in [-2, 5]: no grid point exceeds the breakpoint maximum"
         ),
-        method="symbolic",
-        cases=checked,
     )
 
 
-# --- Remark 1 (group DP) ----------------------------------------------------------------------
+# --- Remark 1 and Theorem 1 -----------------------------------------------------------------
 
 
-def _first_failure(models: Iterable[JointDistribution], test) -> tuple[int, Any]:
-    count = 0
+def _adversaries(models: Iterable[JointDistribution]) -> Iterator[tuple[Any, ...]]:
     for model in models:
         query = LinearQuery.sum(model.variables)
         for adv in all_adversaries(model):
-            count += 1
-            bad = test(model, adv, query)
-            if bad is not None:
-                return count, bad
-    return count, None
+            yield model, adv, query
 
 
 @checker("li2019.remark1")
-def check_remark1(config: RunConfig) -> ClaimResult:
-    def test(model, adv, query):
-        res = leakage(model, adv.target, adv.known, 1, query)
-        if not res.ok:
-            return None
-        bound = group_dp_bound(model, adv, Fraction(1), query)
-        if res.compare_rational(bound) > 0:
-            return {
-                "model": _model_json(model),
-                "adversary": str(adv),
-                "leakage": str(res.expression()),
-                "bound": fraction_str(bound),
-            }
-        return None
-
+def check_remark1(config: RunConfig) -> Property:
     n_gen = config.count(40, 400)
-    count, bad = _first_failure(_small_class(config), test)
-    if bad is None:
-        more, bad = _first_failure(_generated(config, n_gen), test)
-        count += more
-    if bad is not None:
-        return ClaimResult(
-            "li2019.remark1",
-            "refuted",
-            "Eq. 2 exceeded the group-DP bound",
-            method="exhaustive",
-            cases=count,
-            counterexample=bad,
+
+    def law(case: tuple[Any, ...]) -> object:
+        model, adv, query = case
+        res = leakage(model, adv.target, adv.known, 1, query)
+        bound = group_dp_bound(model, adv, Fraction(1), query)
+        return (
+            not res.ok
+            or res.compare_rational(bound) <= 0
+            or Counterexample(
+                model=model, adversary=str(adv), leakage=res.expression(), bound=bound
+            )
         )
-    return ClaimResult(
-        "li2019.remark1",
-        "supported",
-        evidence=(
-            f"PL <= sum over {{i}} u U of Delta_k/lambda decided exactly for {count} "
+
+    return ForAll(
+        law,
+        lambda c: _adversaries(itertools.chain(_small_class(c), _generated(c, n_gen))),
+        method=Method.EXHAUSTIVE_GENERATED,
+        fails="Eq. 2 exceeded the group-DP bound",
+        holds=lambda n: (
+            f"PL <= sum over {{i}} u U of Delta_k/lambda decided exactly for {n} "
             "adversaries: every 2x2 and 2x3 table with small denominators, then "
             f"{n_gen} seeded random tables of 2-3 tuples with domains of size 2-3"
         ),
-        method="exhaustive+generated",
-        cases=count,
     )
 
 
-# --- Theorem 1 ------------------------------------------------------------------------------
-
-
-@checker("li2019.thm1")
-def check_thm1(config: RunConfig) -> ClaimResult:
+def _products(config: RunConfig) -> Iterator[JointDistribution]:
     rng = random.Random(config.seed)
     n_gen = config.count(30, 300)
     models = [
         random_product(rng, [rng.choice([2, 3]) for _ in range(rng.choice([2, 3]))])
         for _ in range(n_gen)
     ]
+    yield from models
 
-    def test(model, adv, query):
+
+@checker("li2019.thm1")
+def check_thm1(config: RunConfig) -> Property:
+    def law(case: tuple[Any, ...]) -> object:
+        model, adv, query = case
         res = leakage(model, adv.target, adv.known, 1, query)
         expected = theorem1_value(model, adv, Fraction(1), query)
-        if not res.ok or res.compare_rational(expected) != 0:
-            return {
-                "model": _model_json(model),
-                "adversary": str(adv),
-                "leakage": str(res.expression()) if res.ok else res.status,
-                "expected": fraction_str(expected),
-            }
-        return None
-
-    count, bad = _first_failure(models, test)
-    if bad is not None:
-        return ClaimResult(
-            "li2019.thm1",
-            "refuted",
-            "an independent table leaked != Delta_i/lambda",
-            method="generated",
-            cases=count,
-            counterexample=bad,
+        return (res.ok and res.compare_rational(expected) == 0) or Counterexample(
+            model=model,
+            adversary=str(adv),
+            leakage=res.expression() if res.ok else res.status,
+            expected=expected,
         )
-    return ClaimResult(
-        "li2019.thm1",
-        "supported",
-        evidence=(
+
+    n_gen = config.count(30, 300)
+    return ForAll(
+        law,
+        lambda c: _adversaries(_products(c)),
+        method=Method.GENERATED,
+        fails="an independent table leaked != Delta_i/lambda",
+        holds=lambda n: (
             f"every adversary of {n_gen} seeded random product distributions (2-3 tuples, "
-            f"domains of size 2-3) has Eq. 2 leakage exactly Delta_i/lambda ({count} "
+            f"domains of size 2-3) has Eq. 2 leakage exactly Delta_i/lambda ({n} "
             "adversaries, exact equality of exp-polynomials)"
         ),
-        method="generated",
-        cases=count,
     )
 
 
@@ -275,76 +241,66 @@ def check_thm1(config: RunConfig) -> ClaimResult:
 
 
 @checker("li2019.thm4")
-def check_thm4(config: RunConfig) -> ClaimResult:
-    printed_fail = None
-    corrected_fail = None
-    count = 0
+def check_thm4(config: RunConfig) -> Property:
     classes = [
         ([2, 2], config.count(4, 6)),
         ([3, 2], config.count(4, 5)),
         ([2, 2, 2], config.count(2, 3)),
     ]
-    for sizes, den in classes:
-        for model in tables_up_to(sizes, den):
-            query = LinearQuery.sum(model.variables)
-            for target in model.variables:
-                adv = Adversary(target, tuple(v for v in model.variables if v != target))
-                count += 1
-                res = leakage(model, target, adv.known, 1, query)
-                corrected = theorem4_value(model, adv, Fraction(1), query)
-                printed = query.sensitivity(model, target)
-                if (corrected is None) != (not res.ok) or (
-                    corrected is not None and res.compare_rational(corrected) != 0
-                ):
-                    corrected_fail = corrected_fail or {
-                        "model": _model_json(model),
-                        "adversary": str(adv),
-                    }
-                if res.ok and res.compare_rational(printed) != 0 and printed_fail is None:
-                    printed_fail = {
-                        "model": _model_json(model),
-                        "adversary": str(adv),
-                        "leakage": str(res.expression()),
-                        "printed_value": fraction_str(printed),
-                        "corrected_value": fraction_str(corrected) if corrected else None,
-                    }
+    bottom = [
+        (model, Adversary(t, tuple(v for v in model.variables if v != t)))
+        for sizes, den in classes
+        for model in tables_up_to(sizes, den)
+        for t in model.variables
+    ]
     cls = "2x2 (denominators <= {}), 3x2 (<= {}), 2x2x2 (<= {}) tables, all values realised".format(
         *(d for _, d in classes)
     )
-    reading = "bottom layer U = empty; Delta_i over the realised domain of x_i"
-    if corrected_fail is not None:
-        return ClaimResult(
-            "li2019.thm4",
-            "refuted",
-            "even the corrected form failed",
-            reading=reading,
-            method="exhaustive",
-            cases=count,
-            counterexample=corrected_fail,
+
+    def values(case: tuple[Any, ...]) -> tuple[Any, ...]:
+        model, adv = case
+        query = LinearQuery.sum(model.variables)
+        res = leakage(model, adv.target, adv.known, 1, query)
+        return (
+            res,
+            theorem4_value(model, adv, Fraction(1), query),
+            query.sensitivity(model, adv.target),
         )
-    if printed_fail is not None:
-        return ClaimResult(
-            "li2019.thm4",
-            "erratum",
-            evidence=(
-                "printed: PL = Delta_i/lambda whatever theta -- fails (first "
-                "counterexample in the ordered search is given). Correction: PL = max over "
-                "compatible pairs |w_i (x_i - x_i')|/lambda (= Delta_i/lambda iff some x_K "
-                "is compatible with both extremes of x_i; no-compatible-pair when none) -- "
-                f"holds exactly on all {count} bottom-layer adversaries of {cls}"
-            ),
-            reading=reading,
-            method="exhaustive",
-            cases=count,
-            counterexample=printed_fail,
+
+    def printed(case: tuple[Any, ...]) -> object:
+        res, corrected, sens = values(case)
+        return (
+            not res.ok
+            or res.compare_rational(sens) == 0
+            or Counterexample(
+                model=case[0],
+                adversary=str(case[1]),
+                leakage=res.expression(),
+                printed_value=sens,
+                corrected_value=corrected if corrected else None,
+            )
         )
-    return ClaimResult(
-        "li2019.thm4",
-        "supported",
-        evidence=f"PL = Delta_i/lambda on all {count} bottom-layer adversaries of {cls}",
-        reading=reading,
-        method="exhaustive",
-        cases=count,
+
+    def corrected(case: tuple[Any, ...]) -> object:
+        res, value, _ = values(case)
+        ok = (value is None) == (not res.ok) and (value is None or res.compare_rational(value) == 0)
+        return ok or Counterexample(model=case[0], adversary=str(case[1]))
+
+    return Erratum(
+        printed=Exhaustive(
+            printed,
+            lambda c: bottom,
+            holds=f"PL = Delta_i/lambda on all {len(bottom)} bottom-layer adversaries of {cls}",
+        ),
+        corrected=Exhaustive(corrected, lambda c: bottom, fails="even the corrected form failed"),
+        reading="bottom layer U = empty; Delta_i over the realised domain of x_i",
+        holds=(
+            "printed: PL = Delta_i/lambda whatever theta -- fails (first counterexample in the "
+            "ordered search is given). Correction: PL = max over compatible pairs "
+            "|w_i (x_i - x_i')|/lambda (= Delta_i/lambda iff some x_K is compatible with both "
+            "extremes of x_i; no-compatible-pair when none) -- holds exactly on all "
+            f"{len(bottom)} bottom-layer adversaries of {cls}"
+        ),
     )
 
 
@@ -355,8 +311,21 @@ def _pl(name: str, known: tuple[str, ...]):
     return leakage(li2019_table(name), "x1", known, 1)
 
 
+def _instance(checks: dict[str, bool], details: dict[str, Any], holds: str) -> Property:
+    """Exact statements about the paper's own tables: each must hold."""
+    return ForAll(
+        lambda item: item[1] or Counterexample(failed=[item[0]], **details),
+        lambda c: list(checks.items()),
+        method=Method.EXACT_INSTANCE,
+        verdict=Verdict.PROVED,
+        holds=holds,
+        fails=lambda n: "failed: " + "; ".join(k for k, v in checks.items() if not v),
+        details=lambda: details,
+    )
+
+
 @checker("li2019.ex2")
-def check_ex2(config: RunConfig) -> ClaimResult:
+def check_ex2(config: RunConfig) -> Property:
     a_weak, a_strong = _pl("a", ()), _pl("a", ("x2",))
     b_weak, b_strong = _pl("b", ()), _pl("b", ("x2",))
     model = li2019_table("a")
@@ -376,89 +345,58 @@ def check_ex2(config: RunConfig) -> ClaimResult:
         "dp_pair": fraction_str(dp_pair),
         "checks": checks,
     }
-    ok = all(checks.values())
-    failed = [k for k, v in checks.items() if not v]
-    return ClaimResult(
-        "li2019.ex2",
-        "proved" if ok else "refuted",
-        evidence=(
-            "exact Eq. 2 on Tables (a), (b), lambda = 1, sum query: (a) weak "
-            f"{a_weak.certified(6).decimal} > strong 1; (b) weak {b_weak.certified(6).decimal}"
-            " < strong 1; group DP on the pair 2"
-            if ok
-            else "failed: " + "; ".join(failed)
-        ),
-        method="exact-instance",
-        cases=len(checks),
-        details=details,
-        counterexample=None if ok else {"failed": failed, **details},
+    return _instance(
+        checks,
+        details,
+        "exact Eq. 2 on Tables (a), (b), lambda = 1, sum query: (a) weak "
+        f"{a_weak.certified(6).decimal} > strong 1; (b) weak {b_weak.certified(6).decimal}"
+        " < strong 1; group DP on the pair 2",
     )
 
 
 @checker("li2019.ex3")
-def check_ex3(config: RunConfig) -> ClaimResult:
+def check_ex3(config: RunConfig) -> Property:
     N = config.count(10, 40)
     ts = [Fraction(k, N) for k in range(-(N - 1), N)]
     values = [leakage(correlated_pair(t), "x1", (), 1) for t in ts]
-    bad = None
-    for (t0, v0), (t1, v1) in zip(zip(ts, values), zip(ts[1:], values[1:])):
-        if v1.require().exact_compare(v0.require()) <= 0:
-            bad = {
-                "t": fraction_str(t0),
-                "t_next": fraction_str(t1),
-                "PL(t)": str(v0.expression()),
-                "PL(t_next)": str(v1.expression()),
-            }
-            break
-    reading = (
-        "tables (a'), (b') are lost: the family P(00)=P(11)=(1+t)/4, P(01)=P(10)=(1-t)/4 "
-        "(Pearson t; (a) is t=1/5, (b) t=-1/5), weakest adversary A(1, {})"
-    )
-    if bad:
-        return ClaimResult(
-            "li2019.ex3",
-            "refuted",
-            "PL(A(1,{})) is not increasing in t",
-            reading=reading,
-            method="exhaustive",
-            cases=len(ts),
-            counterexample=bad,
+
+    def law(case: tuple[Any, ...]) -> object:
+        (t0, v0), (t1, v1) = case
+        return v1.require().exact_compare(v0.require()) > 0 or Counterexample(
+            {"t": t0, "t_next": t1, "PL(t)": v0.expression(), "PL(t_next)": v1.expression()}
         )
-    return ClaimResult(
-        "li2019.ex3",
-        "supported",
-        evidence=(
+
+    pts = list(zip(ts, values))
+    return Exhaustive(
+        law,
+        lambda c: zip(pts, pts[1:]),
+        fails="PL(A(1,{})) is not increasing in t",
+        holds=(
             f"PL(A(1,{{}})) strictly increasing in t on the grid t = k/{N}, |k| < {N} "
             f"({len(ts)} points, consecutive values compared exactly): stronger positive "
             "correlation raises it, stronger negative lowers it"
         ),
-        reading=reading,
-        method="exhaustive",
-        cases=len(ts),
+        reading=(
+            "tables (a'), (b') are lost: the family P(00)=P(11)=(1+t)/4, P(01)=P(10)=(1-t)/4 "
+            "(Pearson t; (a) is t=1/5, (b) t=-1/5), weakest adversary A(1, {})"
+        ),
     )
 
 
 @checker("li2019.ex4")
-def check_ex4(config: RunConfig) -> ClaimResult:
+def check_ex4(config: RunConfig) -> Property:
     c, d = _pl("c", ()), _pl("d", ())
     cs, ds = _pl("c", ("x2",)), _pl("d", ("x2",))
-    larger = d.require().exact_compare(c.require()) > 0
     details = {
         "c": c.certified(15).as_json(),
         "d": d.certified(15).as_json(),
         "c_strong": cs.status,
         "d_strong": ds.status,
     }
-    return ClaimResult(
-        "li2019.ex4",
-        "proved" if larger else "refuted",
-        evidence=(
-            f"exact Eq. 2, A(1, {{}}): (c) {c.expression()} vs (d) {d.expression()} "
-            "(Delta_1 = 1 vs 5); A(1, {2}) has no compatible pair on either table "
-            "(x2 determines x1)"
-        ),
-        method="exact-instance",
-        cases=2,
-        details=details,
-        counterexample=None if larger else details,
+    return _instance(
+        {"(d) leaks more than (c)": d.require().exact_compare(c.require()) > 0},
+        details,
+        f"exact Eq. 2, A(1, {{}}): (c) {c.expression()} vs (d) {d.expression()} "
+        "(Delta_1 = 1 vs 5); A(1, {2}) has no compatible pair on either table "
+        "(x2 determines x1)",
     )
