@@ -72,3 +72,10 @@ def test_the_reported_repros_end_cleanly(argv: list[str]) -> None:
     finally:
         os.chdir(cwd)
     assert outcome == "ok" and code in (0, 2), (argv, err)
+
+
+def test_a_csv_field_over_the_csv_limit_is_refused(tmp_path: Path) -> None:
+    f = tmp_path / "huge.csv"
+    f.write_text("x1,p\n" + "1" * 140_000 + ",1\n")
+    outcome, code, err = run(["leakage", str(f), "--target", "x1"])
+    assert outcome == "ok" and code == 2 and "MODEL" in err

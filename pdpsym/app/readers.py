@@ -78,7 +78,10 @@ def read_model_object(path: str | Path) -> dict[str, Any]:
 
 
 def _csv_object(text: str) -> dict[str, Any]:
-    rows = [r for r in csv.reader(text.splitlines()) if r and any(c.strip() for c in r)]
+    try:
+        rows = [r for r in csv.reader(text.splitlines()) if r and any(c.strip() for c in r)]
+    except csv.Error as err:  # e.g. a field over the csv module's size limit
+        raise InputError("MODEL", f"malformed CSV: {err}") from None
     if not rows:
         raise InputError("MODEL", "empty CSV file")
     header = [h.strip() for h in rows[0]]
