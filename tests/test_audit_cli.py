@@ -65,7 +65,7 @@ def test_randomized_response_figures(tmp_path: Path) -> None:
         "dp,apkdp",
     )
     assert code == 0
-    res = {r["notion"]: r for r in json.loads(out)["notions"]}
+    res = json.loads(out)["notions"]
     assert res["dp"]["epsilon"]["exact"] == "log(3)"
     assert res["apkdp"]["epsilon"]["exact"] == "log(6)"
     assert res["dp"]["delta_at_epsilon"][0]["delta"]["exact"] == "1/4"
@@ -80,10 +80,10 @@ def test_curve_file_has_certified_columns(tmp_path: Path) -> None:
         k,
         "--target",
         "x1",
+        "--grid",
+        "0:1:3",
         "--eps",
         "ln(2)",
-        "--eps",
-        "0",
         "--notions",
         "dp",
         "--curve",
@@ -92,8 +92,11 @@ def test_curve_file_has_certified_columns(tmp_path: Path) -> None:
     assert code == 0
     lines = curve.read_text().splitlines()
     assert lines[0] == "notion,eps,delta_exact,delta_decimal,delta_lo,delta_hi"
-    # eps = 0: total variation of the first record's report, |3/4 - 1/4| = 1/2 (hand)
-    assert lines[2].startswith("dp,0,1/2,")
+    # eps = 0: total variation of the first record's report, |3/4 - 1/4| = 1/2 (hand);
+    # then eps = 1/2, 1 on the grid and ln 2 (delta 1/4, hand) from --eps
+    assert lines[1].startswith("dp,0,1/2,")
+    assert [ln.split(",")[1] for ln in lines[1:]] == ["0", "1/2", "1", "log(2)"]
+    assert lines[4].split(",")[2] == "1/4"
 
 
 @pytest.mark.parametrize(
@@ -154,7 +157,7 @@ def test_geometric_noise_on_the_sum(tmp_path: Path) -> None:
     code, out, _ = _run(
         "audit", str(m), str(k), "--target", "x1", "--notions", "dp,apkdp", "--json"
     )
-    res = {r["notion"]: r["epsilon"]["exact"] for r in json.loads(out)["notions"]}
+    res = {k: r["epsilon"]["exact"] for k, r in json.loads(out)["notions"].items()}
     assert code == 0 and res == {"dp": "log(2)", "apkdp": "log(16/7)"}
 
 
@@ -174,7 +177,7 @@ def test_distributional_dp_simulator_is_checked_outside_the_solver() -> None:
         "distributional-dp",
         "--json",
     )
-    (res,) = json.loads(out)["notions"]
+    (res,) = json.loads(out)["notions"].values()
     assert code == 0 and res["epsilon"]["exact"] == "0"
     assert res["witness"]["simulator"] == {"(0)": {"low": "1"}, "(1)": {"high": "1"}}
 

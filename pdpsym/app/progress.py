@@ -14,11 +14,15 @@ from types import TracebackType
 class Progress:
     """``with Progress(total, "label") as bar: bar.update()``."""
 
-    def __init__(self, total: int, label: str = "", enabled: bool | None = None) -> None:
+    def __init__(
+        self, total: int, label: str = "", enabled: bool | None = None, delay: float = 0.0
+    ) -> None:
         self.total = max(total, 1)
         self.label = label
         self.done = 0
         self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self.delay = delay  # draw nothing for runs shorter than this (seconds)
+        self.drawn = False
         self._start = time.monotonic()
         self._last = 0.0
 
@@ -27,8 +31,11 @@ class Progress:
         if not self.enabled:
             return
         now = time.monotonic()
+        if now - self._start < self.delay:
+            return
         if now - self._last < 0.1 and self.done < self.total:
             return
+        self.drawn = True
         self._last = now
         width = 30
         filled = int(width * self.done / self.total)
@@ -48,6 +55,6 @@ class Progress:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        if self.enabled:
+        if self.enabled and self.drawn:
             sys.stderr.write("\n")
             sys.stderr.flush()

@@ -11,6 +11,7 @@ import re
 import sys
 import tempfile
 from collections.abc import Mapping
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ import sympy
 
 from pdpsym.app import limits
 from pdpsym.app.output import print_json
+from pdpsym.app.progress import Progress
 from pdpsym.app.readers import load_discrete, read_text_file
 from pdpsym.audit import ALL_NOTIONS, NOTIONS, Audit, NotionResult, audit
 from pdpsym.core.certify import certify
@@ -92,7 +94,24 @@ def register(sub: Any) -> None:
         default=DDPReading.NEIGHBOURS.value,
         help="reading of Liu et al. Definition 4 for dependent-dp",
     )
-    p.add_argument("--curve", default=None, metavar="FILE", help="write delta(eps) as CSV")
+    p.add_argument(
+        "--curve",
+        default=None,
+        metavar="FILE",
+        help="write delta(eps) of every notion as CSV (certified) on the --grid and --eps points",
+    )
+    p.add_argument(
+        "--grid",
+        default="0:2:21",
+        metavar="START:STOP:STEPS",
+        help="epsilon grid of --curve (default 0:2:21)",
+    )
+    p.add_argument(
+        "--progress",
+        action="store_true",
+        default=None,
+        help="force the progress bar on stderr (default: on a terminal, past 2 s)",
+    )
     p.add_argument("--digits", default="20", help="certified significant digits (default 20)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
@@ -313,6 +332,20 @@ def _text(a: Audit, digits: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def parse_grid(text: str) -> list[Eps]:
+    """``start:stop:steps``: ``steps`` evenly spaced exact epsilons from start to stop."""
+    parts = text.split(":")
+    if len(parts) != 3:
+        raise InputError("--grid", f"expected START:STOP:STEPS, got {text!r}")
+    start, stop = parse_rational(parts[0], "--grid"), parse_rational(parts[1], "--grid")
+    steps = parse_int(parts[2], "--grid", 1, 10_000)
+    if start < 0 or stop < start:
+        raise InputError("--grid", "needs 0 <= START <= STOP")
+    if steps == 1:
+        return [Eps.of(start)]
+    return [Eps.of(start + (stop - start) * k / (steps - 1)) for k in range(steps)]
+
+
 def _write_curve(path: str, a: Audit, digits: int) -> None:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -349,23 +382,43 @@ def run(args: argparse.Namespace) -> int:
     notions = [t.strip() for t in args.notions.split(",") if t.strip()]
     if notions == ["all"]:
         notions = list(ALL_NOTIONS)
-    if args.curve and not eps:
-        raise InputError("--curve", "give the epsilon values with --eps")
+    grid = parse_grid(args.grid) if args.curve else []
     model = load_discrete(args.model)
     known = [t.strip() for t in args.known.split(",") if t.strip()]
     _check_work(args, model, notions)
     mech = load_mechanism(args.mechanism, model)
-    result = audit(
-        model, mech, args.target, known, eps, delta, notions, DDPReading(args.ddp_reading)
-    )
+    results: list[NotionResult] = []
+    with Progress(len(notions), "audit", enabled=args.progress, delay=2.0) as bar:
+        for n in notions:  # one notion at a time, for the progress bar
+            one = audit(
+                model,
+                mech,
+                args.target,
+                known,
+                [*grid, *eps],
+                delta,
+                [n],
+                DDPReading(args.ddp_reading),
+            )
+            results += one.results
+            bar.update(1, n)
+    result = Audit(one.target, one.known, tuple(results))
     if args.curve:
         _write_curve(args.curve, result, digits)
+    if grid:  # the grid is for the curve file; the report keeps the --eps points
+        result = Audit(
+            result.target,
+            result.known,
+            tuple(
+                replace(r, delta_at_epsilon=r.delta_at_epsilon[len(grid) :]) for r in result.results
+            ),
+        )
     if args.json:
         print_json(
             {
                 "target": result.target,
                 "known": list(result.known),
-                "notions": [_result_json(r, digits) for r in result.results],
+                "notions": {r.notion: _result_json(r, digits) for r in result.results},
             }
         )
         return 0
