@@ -147,7 +147,7 @@ def run_counting(args: argparse.Namespace) -> int:
     if args.lam is not None:
         lam = parse_rational(args.lam, "--lambda")
         limits.check(
-            args, n * _bits(lam) ** 2 // 64, "exact bounds with this many digits in lambda"
+            args, n * _bits(lam) ** 2 // 16, "exact bounds with this many digits in lambda"
         )
         if not (0 < lam < Fraction(1, 2)) or not all(lam < q < 1 - lam for q in unknown):
             raise InputError("--lambda", "need 0 < lambda < p_i < 1 - lambda for every unknown p_i")
