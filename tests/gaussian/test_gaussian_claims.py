@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pdpsym.verify import RunConfig, run_claim
 from pdpsym.papers.li2019.gaussian import gaussian_sec7_findings
+from pdpsym.verify import RunConfig, run_claim
 
 ROOT = Path(__file__).resolve().parents[2]
 
