@@ -98,6 +98,11 @@ def load_discrete(path: str | Path) -> JointDistribution:
     return JointDistribution.from_json_object(obj)
 
 
+def load_gaussian(path: str | Path) -> GaussianModel:
+    """Load a Gaussian model file (JSON or TOML)."""
+    return GaussianModel.from_json_object(read_model_object(path))
+
+
 def load_model(path: str | Path) -> JointDistribution | GaussianModel:
     """Load a model file: a discrete joint distribution, or a Gaussian model (``cov``).
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import sympy
@@ -167,12 +166,6 @@ class GaussianModel(NamedVariables):
         if not isinstance(ranges, Mapping):
             raise InputError("ranges", "expected an object {name: [l, u]}")
         return cls.build(obj["variables"], obj["mean"], obj["cov"], ranges)
-
-    @classmethod
-    def load(cls, path: str | Path) -> GaussianModel:
-        from pdpsym.app.readers import read_model_object
-
-        return cls.from_json_object(read_model_object(path))
 
     # --- access ----------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import pytest
 
+from pdpsym.app.readers import load_gaussian
 from pdpsym.core.errors import InputError
 from pdpsym.models.gaussian import GaussianModel, is_positive_definite, ldl_pivots, solve
 
@@ -86,12 +87,12 @@ def test_load_json_and_toml(tmp_path) -> None:
     }
     pj = tmp_path / "g.json"
     pj.write_text(json.dumps(obj))
-    m = GaussianModel.load(pj)
+    m = load_gaussian(pj)
     assert m.mean == (Fraction(1), Fraction(-1, 2))
     pt = tmp_path / "g.toml"
     pt.write_text(
         'variables = ["a", "b"]\nmean = ["1", "-1/2"]\n'
         'cov = [["2", "1/2"], ["1/2", "1"]]\n[ranges]\na = ["0", "3"]\n'
     )
-    m2 = GaussianModel.load(pt)
+    m2 = load_gaussian(pt)
     assert m2.cov == m.cov and m2.ranges == m.ranges

@@ -9,11 +9,11 @@ from typing import Any
 
 from pdpsym.app import limits
 from pdpsym.app.output import print_json
+from pdpsym.app.readers import load_gaussian
 from pdpsym.app.tables import render
 from pdpsym.core.certify import certify
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_int, parse_positive, parse_rational
-from pdpsym.models.gaussian import GaussianModel
 from pdpsym.papers.li2019.gaussian import (
     THM6_READING,
     GaussianLeakage,
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     args.digits = parse_int(args.digits, "--digits", 1, 1000)
     lam = parse_positive(args.lam, "--lam")
     weights = parse_weights(args.weights)
-    model = GaussianModel.load(args.model)
+    model = load_gaussian(args.model)
     for name in weights:
         if name not in model.variables:
             raise InputError("--weights", f"unknown variable {name!r}")
