@@ -254,11 +254,15 @@ def test_theorem3_xy_probability(lam: Fraction) -> None:
             assert got == (None if t is None else _xy_bruteforce(9, lam, t))
 
 
-@pytest.mark.parametrize("lam", [Fraction(1, 10**40), Fraction(1, 10**320)])
-def test_dominant_term_screen_equals_the_exact_search(lam: Fraction) -> None:
+@pytest.mark.parametrize(
+    "lam",
+    [Fraction(1, 10**40), Fraction(1, 10**320), Fraction(10**10), Fraction(10**309)],
+)
+def test_extreme_scale_screens_equal_the_exact_search(lam: Fraction) -> None:
     """At 1/(D lambda) >= 10^16 the screen ranks by the exact integer leading distance and
-    the dominant coefficients; every adversary of a random 3-tuple table (values 0..2)
-    must get the value of the fully exact search (every candidate decided exactly)."""
+    the dominant coefficients; at 1/(D lambda) < 10^-9 by the first-order term (mean
+    distances). Every adversary of a random 3-tuple table (values 0..2) must get the
+    value of the fully exact search (every candidate decided exactly)."""
     from pdpsym.papers.li2019.eq2 import leakage_all
 
     rng = random.Random(11)

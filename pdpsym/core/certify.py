@@ -203,18 +203,23 @@ def separate(
     """The sign of ``x - y`` from balls at rising precision when their overlap is only
     imprecision, else 0 (undecided here: the caller decides exactly).
 
-    At ``start_prec`` balls whose difference has a radius below ``2^-60`` overlap because
-    the values are equal or nearly so: then no precision is raised (0 at once), which keeps
-    ordinary runs free of this loop. Wide balls (values near ``10^320`` carry a radius
-    near ``10^282`` at 128 bits) are refined up to ``max_prec`` bits.
+    At ``start_prec`` balls whose difference has a radius below ``2^-60`` times the
+    values overlap because the values are equal or nearly so: then no precision is raised
+    (0 at once), which keeps ordinary runs free of this loop. Balls that are wide for
+    their values (values near ``10^320`` carry a radius near ``10^282`` at 128 bits;
+    values near ``10^-300`` one far above them) are refined up to ``max_prec`` bits.
     """
     with ctx.workprec(start_prec):
-        d = x_of(start_prec) - y_of(start_prec)
+        bx, by = x_of(start_prec), y_of(start_prec)
+        d = bx - by
     if d > 0:
         return 1
     if d < 0:
         return -1
-    if d.rad() < arb(2) ** -60:
+    size = bx.abs_upper()
+    if by.abs_upper() > size:
+        size = by.abs_upper()
+    if d.rad() <= size * arb(2) ** -60:
         return 0
 
     def diff(prec: int) -> arb:

@@ -169,6 +169,7 @@ def screen_then_decide(
     *,
     valid: np.ndarray | None = None,
     scale: float = 0.0,
+    error: float = 0.0,
 ) -> tuple[int, T, int]:
     """Rank candidates by ``floats``; decide the maximum exactly among the near-ties.
 
@@ -178,7 +179,9 @@ def screen_then_decide(
     (``nan``, ``+inf``) is a candidate the floats could not rank. With a mask every
     non-finite float of a valid candidate is unrankable. Unrankable candidates are
     always decided exactly; ``scale`` widens the margin (see :data:`SCREEN_MARGIN`), and
-    ``scale = inf`` decides every valid candidate exactly.
+    ``scale = inf`` decides every valid candidate exactly. ``error`` is a further absolute
+    bound on how far a float may lie from the quantity it ranks (a truncated expansion,
+    say); twice it is added to the margin.
 
     Returns ``(index, exact value, number of candidates decided exactly)``. ``key_of``
     (optional) gives a hashable key such that equal keys imply equal exact values, so
@@ -194,7 +197,7 @@ def screen_then_decide(
     if not ok.any():
         raise ValueError("no candidate")
     top = float(flat[finite].max()) if finite.any() else math.nan
-    tol = screen_tolerance(top, scale, margin)
+    tol = screen_tolerance(top, scale, margin) + 2 * error
     if math.isinf(tol):
         near = np.flatnonzero(ok)
     else:

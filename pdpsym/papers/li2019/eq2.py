@@ -399,8 +399,22 @@ def _leakage_of(
     screen = None
     if method != "exact":
         dominant = _dominant_screen(t, R, Dlam, P, valid)
+        small = None if dominant is not None else _small_scale_screen(t, R, Dlam, P)
         if dominant is not None:  # 1/(D lambda) so large that the floats below cannot rank
             valid, screen = dominant
+        elif small is not None:  # 1/(D lambda) so small that every value is near 0
+            floats, scale, error = small
+            best_idx, best, decided = screen_then_decide(
+                floats,
+                exact_of,
+                _exact_cmp,
+                SCREEN_MARGIN,
+                key_of,
+                valid=valid,
+                scale=scale,
+                error=error,
+            )
+            return _result(t, adv, lam, R, D, best_idx, best, n_cand, decided)
         else:
             screen = _screen_floats(t, R, Dlam, P)
     if screen is None:
@@ -419,6 +433,21 @@ def _leakage_of(
         best_idx, best, decided = screen_then_decide(
             ratio, exact_of, _exact_cmp, SCREEN_MARGIN, key_of, valid=valid, scale=scale
         )
+    return _result(t, adv, lam, R, D, best_idx, best, n_cand, decided)
+
+
+def _result(
+    t: _Tables,
+    adv: Adversary,
+    lam: Fraction,
+    R: np.ndarray,
+    D: int,
+    best_idx: int,
+    best: LogRatio,
+    n_cand: int,
+    decided: int,
+) -> LeakageResult:
+    d_i, nK = t.C.shape[0], t.C.shape[1]
     a, b, k, r = (int(x) for x in np.unravel_index(best_idx, (d_i, d_i, nK, len(R))))
     witness = Witness(
         t.target_values[a],
@@ -515,6 +544,43 @@ def _dominant_screen(
         floats = la[:, None, :, :] + lp[None, :, :, None] - la[None, :, :, :] - lp[:, None, :, None]
     scale = _log_magnitude(logs_min) + _log_magnitude(logs_p)
     return top, (floats, scale)
+
+
+#: 1/(D lambda) below which the first-order screen is used (there every Eq. 2 value is
+#: within the plain screen's margin of 0, so the plain screen ranks nothing)
+_SMALL_SIGMA = Fraction(1, 10**9)
+
+
+def _small_scale_screen(
+    t: _Tables, R: np.ndarray, Dlam: Fraction, P: np.ndarray
+) -> tuple[np.ndarray, float, float] | None:
+    """The screen for a huge scale: ``(floats, scale, error)`` ranking ``V / sigma``.
+
+    With ``sigma = 1/(D lambda)``, each candidate is ``V = K_a(sigma) - K_b(sigma)`` with
+    ``K_a = ln E_a[e^{-d sigma}]`` (``d = |r - f|`` under the law ``C_a / P_a``). A
+    cumulant generating function has ``K(0) = 0``, ``K'(0) = -mu`` (the mean distance)
+    and ``0 <= K'' <= (d_max)^2 / 4``, so ``V = sigma (mu_b - mu_a) + E`` with
+    ``|E| <= sigma^2 d_max^2 / 4``. Ranking ``G = mu_b - mu_a`` in floats with an absolute
+    error of ``sigma d_max^2 / 4`` (on ``V / sigma``) is therefore sound. None above the
+    threshold, or when the tables are out of float range.
+    """
+    sigma = 1 / Dlam
+    if sigma >= _SMALL_SIGMA:
+        return None
+    itype = object if t.C.dtype == object or t.base.dtype == object else np.int64
+    dist = np.abs(
+        R.astype(itype)[None, None, None, :]
+        - (t.base.astype(itype)[:, :, None, None] + t.S.astype(itype)[None, None, :, None])
+    )  # (a, k, s, r)
+    C, Pf, dist_f = float_array(t.C), float_array(P), float_array(dist)
+    if C is None or Pf is None or dist_f is None:
+        return None
+    d_max = float(dist_f.max(initial=0.0))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mu = (C[:, :, :, None] * dist_f).sum(axis=2) / Pf[:, :, None]  # (a, k, r)
+        G = mu[None, :, :, :] - mu[:, None, :, :]  # (a, b, k, r): mu_b - mu_a
+    error = float(sigma) * d_max * d_max / 4
+    return G, d_max, error
 
 
 def _log_magnitude(values: np.ndarray) -> float:
