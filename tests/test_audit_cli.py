@@ -222,3 +222,9 @@ def test_oracle_vectors_of_the_users_own_audit(tmp_path: Path) -> None:
     assert json.loads(out)["failed"] == 1
     code, _, err = _run("oracle", "export", "--model", str(root / "pair.json"), "--out", str(vec))
     assert code == 2 and "--model" in err
+
+
+def test_an_empty_notion_list_is_refused(tmp_path: Path) -> None:
+    m, k = _files(tmp_path, {"kind": "randomized-response", "keep": "3/4"})
+    code, out, err = _run("audit", m, k, "--target", "x1", "--notions", ",")
+    assert code == 2 and out == "" and "--notions" in err

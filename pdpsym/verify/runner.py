@@ -218,7 +218,7 @@ def run_claim(claim_id: str, config: RunConfig | None = None) -> ClaimResult:
         counterexample=out.counterexample
         if out.verdict in (Verdict.REFUTED, Verdict.ERRATUM)
         else None,
-        details=out.details,
+        details=encode(out.details),
         seconds=time.perf_counter() - start,
     )
 

@@ -382,6 +382,8 @@ def run(args: argparse.Namespace) -> int:
     notions = [t.strip() for t in args.notions.split(",") if t.strip()]
     if notions == ["all"]:
         notions = list(ALL_NOTIONS)
+    if not notions:
+        raise InputError("--notions", "name at least one notion")
     grid = parse_grid(args.grid) if args.curve else []
     model = load_discrete(args.model)
     known = [t.strip() for t in args.known.split(",") if t.strip()]
