@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 import subprocess
 import sys
 import time
@@ -14,6 +16,8 @@ import sympy
 from pdpsym.app.cli import main
 from pdpsym.core.numbers import parse_rational
 from pdpsym.models.joint import JointDistribution
+from pdpsym.papers.claim import CHECKERS, ClaimResult
+from pdpsym.papers.lmm2016.claims import grid_distributions
 from pdpsym.papers.lmm2016.mechanism import (
     DDPReading,
     FiniteMechanism,
@@ -65,6 +69,35 @@ def test_verdicts(results):
     }
     for r, _ in results.values():
         assert r.reading and r.evidence and r.cases
+
+
+def test_checkers_return_properties():
+    # the checkers state cases and laws; none hand-builds the transitional ClaimResult
+    for cid in IDS:
+        assert not isinstance(CHECKERS[cid](RunConfig()), ClaimResult), cid
+
+
+def test_results_are_json(results):
+    # details carry counterexamples of other readings: they must be JSON as they stand
+    for r, _ in results.values():
+        json.dumps(r.as_json())
+
+
+def test_grid_distributions_lists_each_law_once():
+    # brute force: every vector of counts over the 4 cells of {0,1}^2 summing to N <= 3
+    expected = {
+        tuple(F(c, n) for c in counts)
+        for n in range(1, 4)
+        for counts in itertools.product(range(n + 1), repeat=4)
+        if sum(counts) == n
+    }
+    cells = list(itertools.product((F(0), F(1)), repeat=2))
+    laws = list(grid_distributions(["D1", "D2"], [(0, 1), (0, 1)], 3))
+    got = [tuple(t.probs.get(c, F(0)) for c in cells) for t in laws]
+    assert len(got) == len(set(got)) and set(got) == expected
+    # listed by least common denominator
+    dens = [math.lcm(*(p.denominator for p in v)) for v in got]
+    assert dens == sorted(dens)
 
 
 def _law(obj):
@@ -121,6 +154,8 @@ def test_thm7_pairwise_counterexample_is_the_xor_law(results):
     ce = results["lmm2016.thm7"][0].details["pairwise_L_counterexample"]
     theta = _law(ce["theta"])
     assert len(theta.probs) == 4 and ce["L"] == 1 and ce["b"] == "1"
+    # the sum query, keyed by the database as written in the model
+    assert ce["query"]["(0, 1, 1)"] == "2" and len(ce["query"]) == 8
     assert all(sum(d) % 2 == 0 for d in theta.probs)  # D3 = D1 xor D2
     # our own output string (not user text) read back and compared symbolically
     value = sympy.parse_expr(ce["actual_eps"]["exact"])
