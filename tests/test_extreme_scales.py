@@ -1,4 +1,4 @@
-"""Sound screening at extreme scales (issue 10): floats rank, they never decide.
+"""Sound screening at extreme scales: floats rank, they never decide.
 
 At lambda = 1e-320 the float screen of Eq. 2 overflows (e^{1/lambda}); at 1e309 the
 scale itself is not a float; values of 10^20 or 10^30 cancel in float differences. In

@@ -1,4 +1,4 @@
-"""Library input validation (issue 9 "No public API", issue 10 "accepted although malformed").
+"""Library input validation (no float where an exact number is needed, no malformed input accepted).
 
 A mechanism table that is not a probability law, or a float epsilon, must be refused with
 an InputError naming the Python parameter, never answered (a sub-probability row used

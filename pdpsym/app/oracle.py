@@ -17,7 +17,7 @@ on the rounding of the oracle itself.
      "generator": {"family": ..., "lam": [...], ...},   how the file was made
      "cases": [
        {"id": "li2019:a:A(x1,{x2}):lam=1",
-        "model": {"variables", "domains", "rows"},  the ARCHITECTURE.md model form
+        "model": {"variables", "domains", "rows"},  the model file form
         "target": "x1", "known": ["x2"],
         "lam": "1",                                  Laplace scale, an exact string
         "weights": null,                             null = the sum; else {"x1": "2", ...}

@@ -1,6 +1,6 @@
 """Loading models from JSON, TOML and CSV files.
 
-* JSON / TOML: the ARCHITECTURE.md object ``{"variables", "domains"?, "rows"}`` (TOML:
+* JSON / TOML: the model object ``{"variables", "domains"?, "rows"}`` (TOML:
   the same keys at top level; numbers should be strings so they stay exact).
 * CSV: a header row naming the variables, then a last column named ``p`` (or
   ``prob``/``probability``); one row per joint value.

@@ -7,7 +7,7 @@ of an exact LDL^T factorization is > 0, which for a symmetric matrix is equivale
 all leading principal minors being > 0), the mean has one entry per variable, every
 range has ``l < u``, and names are unique.
 
-JSON (ARCHITECTURE.md): ``{"variables": [...], "mean": [...], "cov": [[...], ...],
+JSON: ``{"variables": [...], "mean": [...], "cov": [[...], ...],
 "ranges": {"x1": ["0", "1"]}}``; numbers are strings parsed by
 :func:`pdpsym.core.numbers.parse_rational` (never evaluated).
 

@@ -108,7 +108,7 @@ class JointDistribution(NamedVariables):
 
     @classmethod
     def from_json_object(cls, obj: Any) -> JointDistribution:
-        """The ARCHITECTURE.md JSON form: ``{"variables", "domains"?, "rows"}``."""
+        """The model file form: ``{"variables", "domains"?, "rows"}``."""
         if not isinstance(obj, dict):
             raise InputError("model", "expected a JSON object")
         for key in ("variables", "rows"):

@@ -1,4 +1,4 @@
-"""Breakpoint lemma (li2019-rebuilt.md, Eq. 2), proved with sympy.
+"""Breakpoint lemma (Li et al. Eq. 2, as this project reads it), proved with sympy.
 
 Claim: for a fixed ``(x_i, x_K)`` the output density is the mixture
 ``p(r) = sum_s pi(s) e^{-|r - s|/lambda} / (2 lambda)`` over the support points ``s`` of

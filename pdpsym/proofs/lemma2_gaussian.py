@@ -1,6 +1,6 @@
 """Lemma 2 of Li et al. (Section VI-B), rebuilt, derived and checked.
 
-Statement (spec/li2019-rebuilt.md). For s > 0, lam > 0 let
+Statement (our reading of Li et al. Lemma 2). For s > 0, lam > 0 let
 
     h(t) = e^{-t/lam} Phi(t/s - s/lam) + e^{t/lam} Phi(-t/s - s/lam).
 

@@ -2,7 +2,7 @@
 and the increment ratio q_ij (Eq. 12-13) of Li et al. Section V-B, computed exactly.
 
 The equations are lost from the seed text; this module implements the readings of
-li2019-rebuilt.md ("Eq. 9-13"). For the edge from ``A(i, K)`` to its ancestor
+our reading of the lost Eq. 9-13. For the edge from ``A(i, K)`` to its ancestor
 ``A(i, K - {j})``, a context ``x_{K-{j}}`` and an ordered target pair ``x_i^a > x_i^b``
 (ordered by ``w_i x_i``, the paper's reduction ``x' = w x`` of a linear query to a sum)::
 

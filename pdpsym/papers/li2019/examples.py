@@ -1,7 +1,7 @@
-"""The joint distributions of Li et al. Examples 2-4 (Table II/III of seed 001).
+"""The joint distributions of Li et al. Examples 2-4 (Tables II/III of the paper).
 
 Rows are ``x1``, columns ``x2``; the query is the sum and ``lambda = 1``
-(li2019-rebuilt.md, "Examples 2-4"). Tables (a') and (b') of Example 3 are lost, so
+(Li et al. Examples 2-4). Tables (a') and (b') of Example 3 are lost, so
 Example 3 is checked on the one-parameter family :func:`correlated_pair`, which gives
 (a) at ``t = 1/5`` and (b) at ``t = -1/5``.
 """

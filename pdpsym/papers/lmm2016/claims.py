@@ -1,4 +1,4 @@
-"""Checkers for Liu, Mittal, Mittal, dependent differential privacy (seed 003, a fragment).
+"""Checkers for Liu, Mittal, Mittal, dependent differential privacy (the part of the paper available to us).
 
 Readings (see docs/ddp.md): Definition 4 as printed (``DDPReading.NEIGHBOURS``: a max over
 dependent neighbouring databases, Definition 3, over the product domain;
