@@ -393,11 +393,12 @@ def run(args: argparse.Namespace) -> int:
     results: list[NotionResult] = []
     with Progress(len(notions), "audit", enabled=args.progress, delay=2.0) as bar:
         for n in notions:  # one notion at a time, for the progress bar
-            readings = (
-                [DDPReading(args.ddp_reading)]
-                if args.ddp_reading is not None or n != "dependent-dp"
-                else [DDPReading.NEIGHBOURS, DDPReading.CONDITIONAL]
-            )
+            if args.ddp_reading is not None:
+                readings = [DDPReading(args.ddp_reading)]
+            elif n == "dependent-dp":
+                readings = [DDPReading.NEIGHBOURS, DDPReading.CONDITIONAL]
+            else:
+                readings = [DDPReading.NEIGHBOURS]  # not used by the other notions
             for k, reading in enumerate(readings):
                 one = audit(model, mech, args.target, known, [*grid, *eps], delta, [n], reading)
                 results += [
