@@ -63,3 +63,16 @@ def test_each_paper_maps_labels_to_functions_and_catalogued_claims() -> None:
         for label, (fn, cid) in pkg.LABELS.items():
             assert callable(fn) and fn.__doc__, label
             assert cid in CATALOGUE and cid.startswith(paper + "."), (label, cid)
+
+
+def test_the_errata_page_names_every_refuted_or_corrected_claim() -> None:
+    frozen = json.loads(
+        (DOCS.parent.parent / "tests" / "verify" / "frozen_verdicts.json").read_text()
+    )
+    page = (DOCS.parent / "readings-and-errata.md").read_text(encoding="utf-8")
+    missing = [
+        c["id"]
+        for c in frozen["claims"]
+        if c["verdict"] in ("refuted", "erratum") and f"| {c['id']} | {c['verdict']} |" not in page
+    ]
+    assert not missing, f"docs/readings-and-errata.md does not list {missing}"
