@@ -365,11 +365,30 @@ def _write_curve(path: str, a: Audit, digits: int) -> None:
         raise InputError("--curve", f"cannot write {path!r}: {err.strerror}") from None
 
 
-def _check_work(args: argparse.Namespace, model: JointDistribution, notions: list[str]) -> None:
+def _number_bits(obj: Any) -> int:
+    """The largest exact size (bits) of a number in a parsed JSON object."""
+    if isinstance(obj, str):
+        try:
+            q = parse_rational(obj, "-")
+        except InputError:
+            return 0
+        return max(q.numerator.bit_length(), q.denominator.bit_length())
+    if isinstance(obj, dict):
+        return max((_number_bits(v) for v in obj.values()), default=0)
+    if isinstance(obj, list):
+        return max((_number_bits(v) for v in obj), default=0)
+    return 0
+
+
+def _check_work(
+    args: argparse.Namespace, model: JointDistribution, notions: list[str], size_bits: int = 0
+) -> None:
     # databases x outputs per database (at most the databases again: randomized response)
-    # x notions x values of the target
+    # x notions x values of the target, times the cost of exact products of numbers of
+    # size_bits (a probability of the mechanism to the power n, say)
     cells = model.cells
-    limits.check(args, cells * cells * max(1, len(notions)) * 4, "this audit")
+    grow = (1 + size_bits * model.n // 64) ** 2
+    limits.check(args, cells * cells * max(1, len(notions)) * 4 * grow, "this audit")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -388,7 +407,8 @@ def run(args: argparse.Namespace) -> int:
     grid = parse_grid(args.grid) if args.curve else []
     model = load_discrete(args.model)
     known = [t.strip() for t in args.known.split(",") if t.strip()]
-    _check_work(args, model, notions)
+    size = max(_number_bits(_read_json(args.mechanism, "MECHANISM")), _number_bits(args.delta))
+    _check_work(args, model, notions, size)
     mech = load_mechanism(args.mechanism, model)
     results: list[NotionResult] = []
     with Progress(len(notions), "audit", enabled=args.progress, delay=2.0) as bar:

@@ -119,7 +119,13 @@ def register(sub: Any) -> None:
 
 def _export_audit(args: argparse.Namespace, digits: int) -> int:
     """Vectors of the audit of the user's own model and mechanism."""
-    from pdpsym.app.commands.audit import load_mechanism, parse_eps  # the audit command's readers
+    from pdpsym.app.commands.audit import (  # the audit command's readers and estimate
+        _check_work,
+        _number_bits,
+        _read_json,
+        load_mechanism,
+        parse_eps,
+    )
     from pdpsym.app.readers import load_discrete
     from pdpsym.audit import NOTIONS, audit
     from pdpsym.papers.lmm2016.mechanism import DDPReading
@@ -136,7 +142,8 @@ def _export_audit(args: argparse.Namespace, digits: int) -> int:
         else [t.strip() for t in args.notions.split(",") if t.strip()]
     )
     model = load_discrete(args.model)
-    limits.check(args, model.cells * model.cells * max(1, len(notions)) * 4, "this audit")
+    size = max(_number_bits(_read_json(args.mechanism, "MECHANISM")), _number_bits(args.delta))
+    _check_work(args, model, notions, size)
     mech = load_mechanism(args.mechanism, model)
     known = [t.strip() for t in args.known.split(",") if t.strip()]
     result = audit(model, mech, args.target, known, eps, delta, notions, DDPReading.NEIGHBOURS)
