@@ -79,3 +79,15 @@ def test_a_csv_field_over_the_csv_limit_is_refused(tmp_path: Path) -> None:
     f.write_text("x1,p\n" + "1" * 140_000 + ",1\n")
     outcome, code, err = run(["leakage", str(f), "--target", "x1"])
     assert outcome == "ok" and code == 2 and "MODEL" in err
+
+
+def test_an_audit_with_numbers_of_thousands_of_digits_is_refused_upfront(tmp_path: Path) -> None:
+    import json
+
+    m, k = tmp_path / "m.json", tmp_path / "k.json"
+    m.write_text(
+        json.dumps({"variables": ["x1", "x2"], "rows": [["0", "0", "1/2"], ["1", "1", "1/2"]]})
+    )
+    k.write_text(json.dumps({"kind": "randomized-response", "keep": "1e-9999"}))
+    outcome, code, err = run(["audit", str(m), str(k), "--target", "x1", "--delta", "1e-5000"])
+    assert outcome == "ok" and code == 2 and "--max-work" in err
