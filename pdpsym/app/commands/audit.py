@@ -48,7 +48,10 @@ DESCRIPTION = """\
 Exact privacy figures of MECHANISM on the data model MODEL for one target record, under
 every notion: dp (classic DP over the product of the domains), apkdp and ppkdp
 (Desfontaines et al. Definitions 12-13, B = the --known records), np, cdp, ibcdp
-(Definitions 3, 5, 6) and dependent-dp (Liu et al. Definition 4, --ddp-reading).
+(Definitions 3, 5, 6), dependent-dp (Liu et al. Definition 4, both readings unless
+--ddp-reading) and, asked for by name, distributional-dp (Desfontaines et al.
+Definition 4: the simulator found by exact LPs, its epsilon enclosed). Requests
+estimated above --max-work steps are refused before they start.
 
 For each notion: epsilon (the smallest with delta = 0), delta at each --eps, the smallest
 epsilon at --delta, and the witness where each worst case is attained. Every number is
