@@ -110,12 +110,12 @@ def randomized_response(keep: Any, domains: Sequence[Sequence[Any]]) -> Mechanis
     *other* value of its domain; the output is the tuple of reported values.
 
     Args:
-        keep: the probability of reporting the true value, in [0, 1].
+        keep: the probability of reporting the true value, in (0, 1].
         domains: the values each record can take (at least two each when keep < 1).
     """
     k = _rational(keep, "keep")
-    if not 0 <= k <= 1:
-        raise InputError("keep", "must lie in [0, 1]")
+    if not 0 < k <= 1:
+        raise InputError("keep", "must lie in (0, 1]")
     doms = [tuple(dom) for dom in domains]
     for j, dom in enumerate(doms):
         if len(dom) < 2 and k < 1:
