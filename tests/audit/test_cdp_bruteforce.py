@@ -1,0 +1,58 @@
+"""audit()'s cdp against a brute force over Desfontaines et al. Definition 5, written here
+in plain Fractions: M(D) | D(i)=a against M(D_{i->b}) | D(i)=a, both directions, no
+known records; hockey-stick Σ_o max(0, P(o) - t Q(o)) at t = e^ε = 2 (ε = ln 2)."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import sympy
+
+import pdpsym as ps
+from pdpsym.audit import audit
+from pdpsym.core.eps import Eps
+from pdpsym.mechanisms import discrete
+
+ROWS = [
+    [0, 0, 0, "1/4"],
+    [0, 1, 1, "1/8"],
+    [1, 1, 1, "3/8"],
+    [1, 0, 1, "1/8"],
+    [0, 0, 1, "1/8"],
+]
+
+
+def _mix(model, mech, a, b):
+    out: dict = {}
+    z = sum(F(p) for d, p in model.probs.items() if p and d[0] == a)
+    for d, p in model.probs.items():
+        if p and d[0] == a:
+            for o, q in mech((b, *tuple(d)[1:])).items():
+                out[o] = out.get(o, F(0)) + F(p) / z * q
+    return out
+
+
+def _hs(p, q, t):
+    return sum((max(F(0), p.get(o, F(0)) - t * q.get(o, F(0))) for o in set(p) | set(q)), F(0))
+
+
+def test_cdp_on_a_correlated_three_record_model_with_randomized_response() -> None:
+    model = ps.JointDistribution.from_rows(["x1", "x2", "x3"], ROWS)
+    mech = discrete.randomized_response("3/4", [[0, 1]] * 3)
+    pairs = []
+    for a in (0, 1):
+        for b in (0, 1):
+            if a != b:
+                p, q = _mix(model, mech, a, a), _mix(model, mech, a, b)
+                pairs += [(p, q), (q, p)]
+    want_ratio = max(p[o] / q[o] for p, q in pairs for o in p if p[o])
+    want_delta = max(_hs(p, q, F(2)) for p, q in pairs)
+    r = audit(model, mech, target="x1", eps=[Eps.log(2)], notions=["cdp"])["cdp"]
+    assert (
+        sympy.simplify(
+            r.epsilon - sympy.log(sympy.Rational(want_ratio.numerator, want_ratio.denominator))
+        )
+        == 0
+    )
+    ((_, d, _),) = r.delta_at_epsilon
+    assert sympy.simplify(d - sympy.Rational(want_delta.numerator, want_delta.denominator)) == 0
