@@ -56,3 +56,34 @@ def test_cdp_on_a_correlated_three_record_model_with_randomized_response() -> No
     )
     ((_, d, _),) = r.delta_at_epsilon
     assert sympy.simplify(d - sympy.Rational(want_delta.numerator, want_delta.denominator)) == 0
+
+
+def _posterior(model, mech, b, t):
+    # P[D(1) = a | output t], the mechanism run on D with D(1) replaced by b (None: as is)
+    w: dict = {}
+    for d, p in model.probs.items():
+        if p:
+            db = tuple(d) if b is None else (b, *tuple(d)[1:])
+            w[d[0]] = w.get(d[0], F(0)) + F(p) * mech(db).get(t, F(0))
+    z = sum(w.values())
+    return None if z == 0 else {a: v / z for a, v in w.items()}
+
+
+def test_ibcdp_on_a_correlated_three_record_model_with_randomized_response() -> None:
+    # Desfontaines et al. Definition 6: posteriors of D(i) given M(D)=t and M(D_{i->b})=t
+    model = ps.JointDistribution.from_rows(["x1", "x2", "x3"], ROWS)
+    mech = discrete.randomized_response("3/4", [[0, 1]] * 3)
+    outs = {o for d in model.probs for o in mech(tuple(d))}
+    pairs = []
+    for b in (0, 1):
+        for t in outs:
+            p, q = _posterior(model, mech, None, t), _posterior(model, mech, b, t)
+            if p is not None and q is not None:
+                pairs += [(p, q), (q, p)]
+    want_ratio = max(p[o] / q[o] for p, q in pairs for o in p if p[o])
+    want_delta = max(_hs(p, q, F(2)) for p, q in pairs)
+    r = audit(model, mech, target="x1", eps=[Eps.log(2)], notions=["ibcdp"])["ibcdp"]
+    want = sympy.log(sympy.Rational(want_ratio.numerator, want_ratio.denominator))
+    assert sympy.simplify(r.epsilon - want) == 0
+    ((_, d, _),) = r.delta_at_epsilon
+    assert sympy.simplify(d - sympy.Rational(want_delta.numerator, want_delta.denominator)) == 0
