@@ -87,3 +87,27 @@ def test_ibcdp_on_a_correlated_three_record_model_with_randomized_response() -> 
     assert sympy.simplify(r.epsilon - want) == 0
     ((_, d, _),) = r.delta_at_epsilon
     assert sympy.simplify(d - sympy.Rational(want_delta.numerator, want_delta.denominator)) == 0
+
+
+def test_dependent_dp_conditional_reading_on_the_correlated_model() -> None:
+    # Liu et al. Eq. 11-12 read as the laws of M(D) given D(i) = v1 against D(i) = v2
+    from pdpsym.papers.lmm2016.mechanism import DDPReading
+
+    model = ps.JointDistribution.from_rows(["x1", "x2", "x3"], ROWS)
+    mech = discrete.randomized_response("3/4", [[0, 1]] * 3)
+    p, q = _mix(model, mech, 0, 0), _mix(model, mech, 1, 1)
+    pairs = [(p, q), (q, p)]
+    want_ratio = max(x[o] / y[o] for x, y in pairs for o in x if x[o])
+    want_delta = max(_hs(x, y, F(2)) for x, y in pairs)
+    r = audit(
+        model,
+        mech,
+        target="x1",
+        eps=[Eps.log(2)],
+        notions=["dependent-dp"],
+        reading=DDPReading.CONDITIONAL,
+    )["dependent-dp"]
+    want = sympy.log(sympy.Rational(want_ratio.numerator, want_ratio.denominator))
+    assert sympy.simplify(r.epsilon - want) == 0
+    ((_, d, _),) = r.delta_at_epsilon
+    assert sympy.simplify(d - sympy.Rational(want_delta.numerator, want_delta.denominator)) == 0
