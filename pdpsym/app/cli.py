@@ -88,7 +88,7 @@ def quote(text: object) -> str:
 
 
 # library parameter names that are not simply the flag --NAME
-_FLAGS = {"fast_k": "--fast", "model": "MODEL", "claim_id": "--claim"}
+_FLAGS = {"fast_k": "--fast", "model": "MODEL", "claim_id": "--claim", "b_max": "--bmax"}
 
 
 def _flag(field: str, args: argparse.Namespace) -> str:
