@@ -91,3 +91,9 @@ def test_an_audit_with_numbers_of_thousands_of_digits_is_refused_upfront(tmp_pat
     k.write_text(json.dumps({"kind": "randomized-response", "keep": "1e-9999"}))
     outcome, code, err = run(["audit", str(m), str(k), "--target", "x1", "--delta", "1e-5000"])
     assert outcome == "ok" and code == 2 and "--max-work" in err
+
+
+def test_a_negative_bmax_is_refused_naming_the_flag_typed() -> None:
+    # Theorem 4 of Desfontaines et al. 2020 needs b_max >= 0; the message names --bmax, not b_max
+    outcome, code, err = run(["threshold", "--n", "10", "--p", "1/3", "--T", "3", "--bmax", "-1"])
+    assert outcome == "ok" and code == 2 and "--bmax" in err and err.count("\n") <= 1
