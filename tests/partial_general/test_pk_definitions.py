@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from pdpsym.mechanisms.finite import deterministic, random_mechanism, random_scenario
 from pdpsym.papers.dmkb2020 import definitions as defs
-from pdpsym.papers.dmkb2020.claims import correct_global, correct_triples
+from pdpsym.papers.dmkb2020.claims_section2 import correct_global, correct_triples
 
 
 def test_indist_ratio() -> None:
