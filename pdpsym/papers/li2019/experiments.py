@@ -10,8 +10,12 @@ layer-1 values by Theorem 4. Reported:
 - Fig. 5: fast search (top-``k`` per layer) against full search: the maxima, their gap,
   and the run times, 30 seeded runs per setting in the paper.
 
-These are float64 simulations of the chain rule on sampled edge data (the paper's own
-experiment); the exact claim checks live in :mod:`pdpsym.papers.li2019.claims_whg`.
+- Fig. 4(c)-(d): the Gaussian leakage of each layer for equicorrelated tuples.
+
+:func:`leakage_vs_layer` and :func:`fast_vs_full` are float64 simulations of the chain rule
+on sampled edge data (the paper's own experiment); :func:`layer_maxima` and
+:func:`gaussian_layer_table` are exact, and the claim checks of
+:mod:`pdpsym.papers.li2019.claims_whg` use them.
 """
 
 from __future__ import annotations
@@ -19,9 +23,11 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
-from pdpsym.papers.li2019.whg import BetaEdges, CachedEdges, fast_search, full_search
+from pdpsym.papers.li2019.gaussian import equicorrelated, gaussian_leakage
+from pdpsym.papers.li2019.whg import BetaEdges, CachedEdges, ExactOf, fast_search, full_search
 
 
 def leakage_vs_layer(
@@ -74,4 +80,34 @@ def fast_vs_full(
                     "fast_seconds": statistics.fmean(fast_t),
                 }
             )
+    return out
+
+
+def layer_maxima(n: int, corr: float, seed: int) -> list[Fraction]:
+    """Fig. 4(a)-(b), exactly: the max node value of each layer, chain rule on the sampled
+    beta edges read as exact rationals.
+
+    >>> layer_maxima(3, 0.5, 1)[0]
+    Fraction(1, 1)
+    """
+    return full_search(ExactOf(BetaEdges(n, corr, seed))).layer_max()
+
+
+def gaussian_layer_table(
+    n: int, rhos: Sequence[Fraction], lam: Fraction
+) -> dict[Fraction, list[Fraction]]:
+    """Fig. 4(c)-(d) (Section VII-A): ``n`` unit-variance tuples with every covariance
+    ``rho``, sum query; for each rho the leakage of ``A(x1, K)`` at layer ``L = 1..n``
+    (``K`` = the last ``n - L`` tuples, so layer 1 is the strongest adversary).
+
+    >>> gaussian_layer_table(2, [Fraction(0)], Fraction(1))[Fraction(0)]
+    [Fraction(1, 1), Fraction(1, 1)]
+    """
+    out = {}
+    for rho in rhos:
+        model = equicorrelated(n, rho)
+        out[rho] = [
+            gaussian_leakage(model, "x1", model.variables[layer:], lam).value
+            for layer in range(1, n + 1)
+        ]
     return out
