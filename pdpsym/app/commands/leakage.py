@@ -9,12 +9,12 @@ from typing import Any
 
 import sympy
 
-from pdpsym.app import limits
+from pdpsym.app import limits, options
+from pdpsym.app.options import command
 from pdpsym.app.output import print_json
 from pdpsym.app.readers import load_discrete
 from pdpsym.app.tables import FORMATS, render
-from pdpsym.core.errors import InputError
-from pdpsym.core.numbers import fraction_str, parse_int
+from pdpsym.core.numbers import fraction_str
 from pdpsym.mechanisms.laplace import LinearQuery, parse_lambda
 from pdpsym.papers.li2019.eq2 import Adversary, group_dp_bound, leakage, leakage_work
 from pdpsym.papers.li2019.examples import DESCRIPTIONS, li2019_table
@@ -22,30 +22,8 @@ from pdpsym.papers.li2019.examples import DESCRIPTIONS, li2019_table
 TABLES = ("li2019-examples",)
 
 
-def _digits(text: str) -> int:
-    return parse_int(text, "--digits", 1, 1000)
-
-
-def _names(text: str | None) -> list[str]:
-    if not text:
-        return []
-    names = [t.strip() for t in text.split(",")]
-    if any(not n for n in names):
-        raise InputError("--known", f"empty variable name in {text!r}")
-    return names
-
-
 def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "leakage",
-        help="exact PDP leakage (Li et al. Eq. 2) of one adversary",
-        description=(
-            "Exact Eq. 2 leakage of the adversary A(target, known) for the Laplace mechanism "
-            "of scale LAM on a linear query (default: the sum). Prints the exact value, certified "
-            "digits with their enclosure, and a witness (x_i, x_i', x_K, r) where the sup is "
-            "attained; or the outcome no-compatible-pair."
-        ),
-    )
+    p = command(sub, "leakage")
     p.add_argument("model", metavar="MODEL", help="model file (.json, .toml or .csv)")
     p.add_argument("--target", required=True, help="the target tuple i")
     p.add_argument("--known", default="", help="comma-separated tuples the adversary knows (K)")
@@ -55,15 +33,10 @@ def register(sub: Any) -> None:
         default=None,
         help="linear query weights NAME=w,... (unnamed tuples keep weight 1)",
     )
-    p.add_argument("--digits", default="30", help="certified significant digits (default 30)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    options.add_output(p, 30)
     p.set_defaults(func=run_leakage)
 
-    t = sub.add_parser(
-        "table",
-        help="write an exact table of the papers' examples",
-        description="Exact tables: li2019-examples = Examples 2-4 of Li et al. (Tables (a)-(d)).",
-    )
+    t = command(sub, "table")
     t.add_argument("name", choices=TABLES)
     t.add_argument("--format", choices=FORMATS, default="md")
     t.add_argument("--digits", default="15", help="certified significant digits (default 15)")
@@ -71,10 +44,10 @@ def register(sub: Any) -> None:
 
 
 def run_leakage(args: argparse.Namespace) -> int:
-    digits = _digits(args.digits)
+    digits = options.digits(args.digits)
     lam = parse_lambda(args.lam)
     model = load_discrete(args.model)
-    known = _names(args.known)
+    known = options.names(args.known)
     query = LinearQuery.from_text(model, args.weights)
     adv = Adversary.of(model, args.target, known)
     limits.check(args, leakage_work(model, adv.target, adv.known, query), "this Eq. 2 search")
@@ -122,7 +95,7 @@ def li2019_examples_rows(digits: int = 15, fmt: str = "md") -> tuple[list[str], 
 
 
 def run_table(args: argparse.Namespace) -> int:
-    digits = _digits(args.digits)
+    digits = options.digits(args.digits)
     headers, rows = li2019_examples_rows(digits, args.format)
     sys.stdout.write(
         render(

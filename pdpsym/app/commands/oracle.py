@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from pdpsym.app import limits
+from pdpsym.app.options import command
 from pdpsym.app.oracle import (
     DEFAULT_ABS_TOL,
     DEFAULT_REL_TOL,
@@ -37,29 +38,11 @@ def _int(text: str | None, field: str) -> int | None:
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "oracle",
-        help="regression vectors of Eq. 2 for testing other implementations",
-        description=(
-            "Regression oracle for implementations of Li et al. Eq. 2 (Laplace mechanism, sum "
-            "query). `export` writes certified vectors; `check` decides, exactly, whether an "
-            "implementation's answers lie within tolerance of them."
-        ),
-    )
+    p = command(sub, "oracle")
     osub = p.add_subparsers(dest="oracle_command", metavar="ACTION", parser_class=type(p))
     osub.required = True
 
-    e = osub.add_parser(
-        "export",
-        help="write a vector file",
-        description=(
-            f"Write a {FORMAT} vector file: Eq. 2 of every adversary of every table in the "
-            "family, for each --lam, certified to --digits digits. Families: li2019-examples "
-            "(Tables (a)-(d) of Li et al.), random-binary (--count seeded random binary "
-            "--n-tuple tables; defaults n = 3, count = 10, seed = 0), exhaustive-2x2 (every 2x2 "
-            "table with denominator <= --n, default 4). The file is written atomically."
-        ),
-    )
+    e = command(osub, "oracle export")
     e.add_argument("--family", choices=FAMILIES, default="li2019-examples")
     e.add_argument("--n", default=None, help="tuples (random-binary) or max denominator (2x2)")
     e.add_argument("--count", default=None, help="number of random tables (random-binary)")
@@ -98,17 +81,7 @@ def register(sub: Any) -> None:
     )
     e.set_defaults(func=run_export)
 
-    c = osub.add_parser(
-        "check",
-        help="check an implementation's answers against a vector file",
-        description=(
-            'ANSWERS is {"answers": [{"id": ..., "value": <number, decimal string or null>}]}, '
-            "one entry per case. An answer passes when it is within max(rel_tol |v|, abs_tol) "
-            "of every point v of the certified enclosure (decided exactly), or when it is null "
-            "for a no-compatible-pair case. Exit 0: all pass; 1: some fail or are undecided; "
-            "2: bad input."
-        ),
-    )
+    c = command(osub, "oracle check")
     c.add_argument("vectors", metavar="VECTORS", help="vector file from `pdpsym oracle export`")
     c.add_argument("answers", metavar="ANSWERS", help="answer file of the implementation")
     c.add_argument("--rel-tol", default=None, help="relative tolerance (default 1e-9)")

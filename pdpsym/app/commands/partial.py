@@ -16,7 +16,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from pdpsym.app import limits
+from pdpsym.app import limits, options
+from pdpsym.app.options import command
 from pdpsym.app.output import print_json, value_json
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
@@ -70,15 +71,7 @@ def _val(x: Any, digits: int) -> dict[str, Any]:
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "counting",
-        help="exact (eps, delta) of a noiseless counting query vs Theorem 3 / Prop. 7",
-        description=(
-            "Exact delta(eps) of M(D) = sum_i D(i) over independent Bernoulli(p_i) records "
-            "(DMKB20 Section 4.1), worst target and direction, next to Theorem 3 (closed form "
-            "and the blanket bound of its proof) and Proposition 7 (GK17)."
-        ),
-    )
+    p = command(sub, "counting")
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--n", help="number of records (with --p)")
     g.add_argument("--p-values", help="file with one p_i per line")
@@ -86,28 +79,17 @@ def register(sub: Any) -> None:
     p.add_argument("--eps", required=True, help="eps >= 0 (exact, e.g. 1/10)")
     p.add_argument("--lambda", dest="lam", help="lambda with lambda < p_i < 1 - lambda")
     p.add_argument("--known", default="0", help="records known to the attacker (dropped)")
-    p.add_argument("--digits", default="20", help="certified significant digits")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    options.add_output(p, 20)
     p.set_defaults(func=run_counting)
 
-    t = sub.add_parser(
-        "threshold",
-        help="Theorem 4 (thresholding) vs the exact delta of M_T",
-        description=(
-            "Theorem 4's (r, eps, delta) for the T-thresholding mechanism M_T (DMKB20 "
-            "Definition 15) with n records Bernoulli(p) and |B| known records, and the "
-            "mechanism's exact delta at that eps (or --eps): PPK (Definition 13), maximized "
-            "over both directions; with |B| <= 50 also the active (APK) delta."
-        ),
-    )
+    t = command(sub, "threshold")
     t.add_argument("--n", required=True, help="number of records")
     t.add_argument("--p", required=True, help="probability p in (0, 1)")
     t.add_argument("--T", required=True, help="threshold, 0 <= T < n")
     t.add_argument("--known-size", default="0", help="|B|, records known to the attacker")
     t.add_argument("--bmax", default=None, help="b_max of Theorem 4 (default: best)")
     t.add_argument("--eps", default=None, help="evaluate the exact delta at this eps")
-    t.add_argument("--digits", default="20", help="certified significant digits")
-    t.add_argument("--json", action="store_true", help="print one JSON object")
+    options.add_output(t, 20)
     t.set_defaults(func=run_threshold)
 
 
@@ -116,12 +98,8 @@ def _bits(p: Fraction) -> int:
     return max(p.numerator.bit_length(), p.denominator.bit_length(), 1)
 
 
-def _digits(text: str) -> int:
-    return parse_int(text, "--digits", 1, 200)
-
-
 def run_counting(args: argparse.Namespace) -> int:
-    digits = _digits(args.digits)
+    digits = options.digits(args.digits, 200)
     eps = _eps(args.eps)
     assert eps is not None
     known = _int(args.known, "--known")
@@ -214,7 +192,7 @@ def run_counting(args: argparse.Namespace) -> int:
 
 
 def run_threshold(args: argparse.Namespace) -> int:
-    digits = _digits(args.digits)
+    digits = options.digits(args.digits, 200)
     n = _int(args.n, "--n")
     if n < 1:
         raise InputError("--n", "must be >= 1")

@@ -8,6 +8,7 @@ import os
 import sys
 from typing import Any
 
+from pdpsym.app.options import command
 from pdpsym.app.output import print_json
 from pdpsym.app.progress import Progress
 from pdpsym.app.tables import FORMATS, render
@@ -18,17 +19,7 @@ from pdpsym.verify.runner import run_claims
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "verify",
-        help="give a computed verdict on every catalogued claim",
-        description=(
-            "Run the checker of each catalogued claim of the three papers and print its "
-            "verdict (proved, supported, refuted, erratum, unresolved) with the evidence: "
-            "the method, the class of cases, the count, and the reading used. Refuted and "
-            "erratum verdicts come with an exact counterexample (JSON). `--list` prints the "
-            "catalogue: each claim's id, paper section, label and statement."
-        ),
-    )
+    p = command(sub, "verify")
     p.add_argument(
         "--claim",
         action="append",

@@ -9,7 +9,8 @@ import sys
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.app import limits
+from pdpsym.app import limits, options
+from pdpsym.app.options import command
 from pdpsym.app.output import print_json
 from pdpsym.app.progress import Progress
 from pdpsym.app.readers import load_discrete, read_model_object
@@ -36,18 +37,7 @@ def _positive_int(text: str, field: str, lo: int = 1, hi: int = 10**6) -> int:
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "whg",
-        help="WHG of a discrete model: each node's exact Eq. 2 and chain-rule value",
-        description=(
-            "Build the weighted hierarchical graph of Li et al. Section V: every adversary "
-            "A(i, K) as a node (layer 1 = knows all others, top layer = knows nothing). "
-            "Prints each node's exact Eq. 2 leakage and its chain-rule value (Theorem 4 at "
-            "layer 1, Theorem 2 steps with edges from Eq. 9-11, minimum over children as in "
-            "Algorithm 1; --fast K keeps only the K largest nodes of each layer). With "
-            "--edges FILE, runs the chain rule on given edge values instead."
-        ),
-    )
+    p = command(sub, "whg")
     p.add_argument("model", metavar="MODEL", nargs="?", help="discrete model (.json/.toml/.csv)")
     p.add_argument(
         "--edges",
@@ -78,7 +68,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    digits = _positive_int(args.digits, "--digits", 1, 1000)
+    digits = options.digits(args.digits)
     k = None if args.fast is None else _positive_int(args.fast, "--fast")
     if (args.model is None) == (args.edges is None):
         raise InputError("MODEL", "give exactly one of MODEL or --edges FILE")

@@ -1,0 +1,82 @@
+"""The help of every command: a one-line summary and the ``--help`` description.
+
+Kept in one place so that the command reference of the docs is generated from the same
+text that ``--help`` prints.
+"""
+
+from __future__ import annotations
+
+from pdpsym.app.oracle import FORMAT
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "gaussian": (
+        "exact PDP leakage for a multivariate Gaussian model (Theorem 6)",
+        "Leakage of the Laplace mechanism on f = sum_k w_k x_k for x ~ N(mean, cov) "
+        "(Li et al. Section VI): PL(A(i,K)) = |c| (u_i - l_i) / lam, where c is the "
+        "coefficient of x_i in E[f | x_i, x_K] (Lemma 1). For the sum this is the "
+        "paper's |c| Delta_i / lam. MODEL is a JSON/TOML file {variables, mean, cov, ranges}.",
+    ),
+    "leakage": (
+        "exact PDP leakage (Li et al. Eq. 2) of one adversary",
+        "Exact Eq. 2 leakage of the adversary A(target, known) for the Laplace mechanism "
+        "of scale LAM on a linear query (default: the sum). Prints the exact value, certified "
+        "digits with their enclosure, and a witness (x_i, x_i', x_K, r) where the sup is "
+        "attained; or the outcome no-compatible-pair.",
+    ),
+    "table": (
+        "write an exact table of the papers' examples",
+        "Exact tables: li2019-examples = Examples 2-4 of Li et al. (Tables (a)-(d)).",
+    ),
+    "oracle": (
+        "regression vectors of Eq. 2 for testing other implementations",
+        "Regression oracle for implementations of Li et al. Eq. 2 (Laplace mechanism, sum "
+        "query). `export` writes certified vectors; `check` decides, exactly, whether an "
+        "implementation's answers lie within tolerance of them.",
+    ),
+    "oracle export": (
+        "write a vector file",
+        f"Write a {FORMAT} vector file: Eq. 2 of every adversary of every table in the "
+        "family, for each --lam, certified to --digits digits. Families: li2019-examples "
+        "(Tables (a)-(d) of Li et al.), random-binary (--count seeded random binary "
+        "--n-tuple tables; defaults n = 3, count = 10, seed = 0), exhaustive-2x2 (every 2x2 "
+        "table with denominator <= --n, default 4). The file is written atomically.",
+    ),
+    "oracle check": (
+        "check an implementation's answers against a vector file",
+        'ANSWERS is {"answers": [{"id": ..., "value": <number, decimal string or null>}]}, '
+        "one entry per case. An answer passes when it is within max(rel_tol |v|, abs_tol) "
+        "of every point v of the certified enclosure (decided exactly), or when it is null "
+        "for a no-compatible-pair case. Exit 0: all pass; 1: some fail or are undecided; "
+        "2: bad input.",
+    ),
+    "counting": (
+        "exact (eps, delta) of a noiseless counting query vs Theorem 3 / Prop. 7",
+        "Exact delta(eps) of M(D) = sum_i D(i) over independent Bernoulli(p_i) records "
+        "(DMKB20 Section 4.1), worst target and direction, next to Theorem 3 (closed form "
+        "and the blanket bound of its proof) and Proposition 7 (GK17).",
+    ),
+    "threshold": (
+        "Theorem 4 (thresholding) vs the exact delta of M_T",
+        "Theorem 4's (r, eps, delta) for the T-thresholding mechanism M_T (DMKB20 "
+        "Definition 15) with n records Bernoulli(p) and |B| known records, and the "
+        "mechanism's exact delta at that eps (or --eps): PPK (Definition 13), maximized "
+        "over both directions; with |B| <= 50 also the active (APK) delta.",
+    ),
+    "verify": (
+        "give a computed verdict on every catalogued claim",
+        "Run the checker of each catalogued claim of the three papers and print its "
+        "verdict (proved, supported, refuted, erratum, unresolved) with the evidence: "
+        "the method, the class of cases, the count, and the reading used. Refuted and "
+        "erratum verdicts come with an exact counterexample (JSON). `--list` prints the "
+        "catalogue: each claim's id, paper section, label and statement.",
+    ),
+    "whg": (
+        "WHG of a discrete model: each node's exact Eq. 2 and chain-rule value",
+        "Build the weighted hierarchical graph of Li et al. Section V: every adversary "
+        "A(i, K) as a node (layer 1 = knows all others, top layer = knows nothing). "
+        "Prints each node's exact Eq. 2 leakage and its chain-rule value (Theorem 4 at "
+        "layer 1, Theorem 2 steps with edges from Eq. 9-11, minimum over children as in "
+        "Algorithm 1; --fast K keeps only the K largest nodes of each layer). With "
+        "--edges FILE, runs the chain rule on given edge values instead.",
+    ),
+}

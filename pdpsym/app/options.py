@@ -1,0 +1,64 @@
+"""Options shared by the commands, and the parsers of their text values.
+
+Every parser raises :class:`~pdpsym.core.errors.InputError` naming the flag, so a bad
+value exits 2 with one line; nothing here evaluates user text.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from pdpsym.app.help import COMMANDS
+from pdpsym.core.errors import InputError
+from pdpsym.core.numbers import parse_int, parse_rational
+
+
+def command(sub: Any, name: str, func: Callable[..., int] | None = None) -> argparse.ArgumentParser:
+    """The parser of command ``name`` (``"oracle export"`` for a sub-action), with its help."""
+    summary, description = COMMANDS[name]
+    p: argparse.ArgumentParser = sub.add_parser(
+        name.split()[-1], help=summary, description=description
+    )
+    if func is not None:
+        p.set_defaults(func=func)
+    return p
+
+
+def add_output(p: argparse.ArgumentParser, digits: int) -> None:
+    """``--digits`` (certified significant digits) and ``--json``."""
+    p.add_argument(
+        "--digits", default=str(digits), help=f"certified significant digits (default {digits})"
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def digits(text: str, most: int = 1000) -> int:
+    return parse_int(text, "--digits", 1, most)
+
+
+def names(text: str | None, flag: str = "--known") -> list[str]:
+    """A comma-separated list of variable names (empty text: none)."""
+    if not text:
+        return []
+    out = [t.strip() for t in text.split(",")]
+    if any(not n for n in out):
+        raise InputError(flag, f"empty variable name in {text!r}")
+    return out
+
+
+def weights(text: str | None, flag: str = "--weights") -> dict[str, Fraction]:
+    """``NAME=w,...`` with exact numbers w."""
+    out: dict[str, Fraction] = {}
+    for part in (x.strip() for x in (text or "").split(",")):
+        if not part:
+            continue
+        if "=" not in part:
+            raise InputError(flag, f"expected NAME=w, got {part!r}")
+        name, value = (s.strip() for s in part.split("=", 1))
+        if not name or name in out:
+            raise InputError(flag, f"empty or repeated name in {part!r}")
+        out[name] = parse_rational(value, flag)
+    return out
