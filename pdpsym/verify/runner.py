@@ -86,24 +86,9 @@ def _run_symbolic(prop: Symbolic) -> Outcome:
     except Unresolved as why:
         return Outcome(Verdict.UNRESOLVED, Method.SYMBOLIC, str(why), prop.cases)
     details = prop.details() if prop.details else {}
-    if bad is not None:
-        return Outcome(
-            Verdict.REFUTED,
-            Method.SYMBOLIC,
-            _text(prop.fails, prop.cases),
-            prop.cases,
-            bad,
-            prop.reading,
-            details,
-        )
+    verdict, text = (Verdict.PROVED, prop.holds) if bad is None else (Verdict.REFUTED, prop.fails)
     return Outcome(
-        Verdict.PROVED,
-        Method.SYMBOLIC,
-        _text(prop.holds, prop.cases),
-        prop.cases,
-        None,
-        prop.reading,
-        details,
+        verdict, Method.SYMBOLIC, _text(text, prop.cases), prop.cases, bad, prop.reading, details
     )
 
 

@@ -98,6 +98,17 @@ def _bits(p: Fraction) -> int:
     return max(p.numerator.bit_length(), p.denominator.bit_length(), 1)
 
 
+def _n_and_p(args: argparse.Namespace, what: str) -> tuple[int, Fraction]:
+    """``--n`` and ``--p``, refused before the work when the exact binomials are too big."""
+    n = _int(args.n, "--n")
+    if n < 1:
+        raise InputError("--n", "must be >= 1")
+    limits.check(args, n, f"the exact {what} delta over n records")
+    p = check_probability(parse_rational(args.p, "--p"), "--p")
+    limits.check(args, n * _bits(p) ** 2 // 64, "exact binomials with this many digits in p")
+    return n, p
+
+
 def run_counting(args: argparse.Namespace) -> int:
     digits = options.digits(args.digits, 200)
     eps = _eps(args.eps)
@@ -111,12 +122,7 @@ def run_counting(args: argparse.Namespace) -> int:
     else:
         if args.p is None:
             raise InputError("--p", "required with --n")
-        n = _int(args.n, "--n")
-        if n < 1:
-            raise InputError("--n", "must be >= 1")
-        limits.check(args, n, "the exact counting delta over n records")
-        p = check_probability(parse_rational(args.p, "--p"), "--p")
-        limits.check(args, n * _bits(p) ** 2 // 64, "exact binomials with this many digits in p")
+        n, p = _n_and_p(args, "counting")
         ps = [p] * n
     if known < 0 or known > n - 1:
         raise InputError("--known", f"must satisfy 0 <= known <= n - 1 = {n - 1}")
@@ -193,12 +199,7 @@ def run_counting(args: argparse.Namespace) -> int:
 
 def run_threshold(args: argparse.Namespace) -> int:
     digits = options.digits(args.digits, 200)
-    n = _int(args.n, "--n")
-    if n < 1:
-        raise InputError("--n", "must be >= 1")
-    limits.check(args, n, "the exact thresholding delta over n records")
-    p = check_probability(parse_rational(args.p, "--p"), "--p")
-    limits.check(args, n * _bits(p) ** 2 // 64, "exact binomials with this many digits in p")
+    n, p = _n_and_p(args, "thresholding")
     T = _int(args.T, "--T")
     size = _int(args.known_size, "--known-size")
     if size < 0 or size > n:

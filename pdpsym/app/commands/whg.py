@@ -141,26 +141,45 @@ def run(args: argparse.Namespace) -> int:
         "bottom": args.bottom,
         "search": "full" if k is None else f"fast k={k}",
     }
+    columns = ["status", "Eq. 2", "chain rule"]
+    return _emit(
+        args,
+        out_nodes,
+        mx,
+        meta,
+        columns,
+        lambda n: [n["status"], _dec(n["exact"]), _dec(n["chain"])],
+    )
+
+
+def _dec(v: dict[str, Any] | None) -> str:
+    return v["decimal"] if v else "-"
+
+
+def _node(n: dict[str, Any]) -> str:
+    return f"A({n['target']}, {{{', '.join(n['known'])}}})"
+
+
+def _emit(
+    args: argparse.Namespace,
+    nodes: list[dict[str, Any]],
+    mx: dict[str, Any],
+    meta: dict[str, Any],
+    columns: list[str],
+    cells: Any,
+) -> int:
+    """Print the nodes as JSON, or as a table with the maxima and the settings."""
     if args.json:
-        print_json({"nodes": out_nodes, "max": mx, **meta})
+        print_json({"nodes": nodes, "max": mx, **meta})
         return 0
-    rows = [
-        [
-            f"A({n['target']}, {{{', '.join(n['known'])}}})",
-            str(n["layer"]),
-            n["status"],
-            n["exact"]["decimal"] if n["exact"] else "-",
-            n["chain"]["decimal"] if n["chain"] else "-",
-        ]
-        for n in out_nodes
-    ]
-    sys.stdout.write(render(["node", "layer", "status", "Eq. 2", "chain rule"], rows, "md"))
+    rows = [[_node(n), str(n["layer"]), *cells(n)] for n in nodes]
+    sys.stdout.write(render(["node", "layer", *columns], rows, "md"))
     for key in ("exact", "chain"):
         m = mx[key]
         if m is not None:
             sys.stdout.write(
-                f"max {key}: A({m['target']}, {{{', '.join(m['known'])}}}) "
-                f"layer {m['layer']} = {m['value']['exact']} ~ {m['value']['decimal']}\n"
+                f"max {key}: {_node(m)} layer {m['layer']} = {m['value']['exact']} ~ "
+                f"{m['value']['decimal']}\n"
             )
     sys.stdout.write(", ".join(f"{a}: {b}" for a, b in meta.items()) + "\n")
     return 0
@@ -210,22 +229,4 @@ def _run_edges(args: argparse.Namespace, k: int | None, digits: int) -> int:
         },
     }
     meta = {"search": "full" if k is None else f"fast k={k}", "source": "given edges"}
-    if args.json:
-        print_json({"nodes": nodes, "max": mx, **meta})
-        return 0
-    rows = [
-        [
-            f"A({n['target']}, {{{', '.join(n['known'])}}})",
-            str(n["layer"]),
-            n["chain"]["decimal"] if n["chain"] else "-",
-        ]
-        for n in nodes
-    ]
-    sys.stdout.write(render(["node", "layer", "chain rule"], rows, "md"))
-    if mx["chain"] is not None:
-        c = mx["chain"]
-        sys.stdout.write(
-            f"max chain: A({c['target']}, {{{', '.join(c['known'])}}}) layer "
-            f"{c['layer']} = {c['value']['exact']}\n"
-        )
-    return 0
+    return _emit(args, nodes, mx, meta, ["chain rule"], lambda n: [_dec(n["chain"])])

@@ -497,6 +497,15 @@ def _screen_floats(
 _DOMINANT_SIGMA = Fraction(10**16)
 
 
+def _distances(t: _Tables, R: np.ndarray) -> np.ndarray:
+    """``|r - (base + s)|`` for every (a, k, s, r), in exact integers (objects past int64)."""
+    itype = object if t.C.dtype == object or t.base.dtype == object else np.int64
+    return np.abs(
+        R.astype(itype)[None, None, None, :]
+        - (t.base.astype(itype)[:, :, None, None] + t.S.astype(itype)[None, None, :, None])
+    )
+
+
 def _dominant_screen(
     t: _Tables, R: np.ndarray, Dlam: Fraction, P: np.ndarray, valid: np.ndarray
 ) -> tuple[np.ndarray, tuple[np.ndarray, float]] | None:
@@ -523,11 +532,7 @@ def _dominant_screen(
     beta = Fraction(7 * bits, 10)  # ln x < 0.7 * bit_length(x); P = sum_s C is the larger
     if sigma <= 2 * beta + 200:
         return None
-    itype = object if t.C.dtype == object or t.base.dtype == object else np.int64
-    dist = np.abs(
-        R.astype(itype)[None, None, None, :]
-        - (t.base.astype(itype)[:, :, None, None] + t.S.astype(itype)[None, None, :, None])
-    )  # (a, k, s, r)
+    dist = _distances(t, R)  # (a, k, s, r)
     supp = (t.C > 0)[:, :, :, None]
     far = int(np.max(dist)) + 1 if dist.size else 1
     dmin = np.where(supp, dist, far).min(axis=2)  # (a, k, r)
@@ -567,11 +572,7 @@ def _small_scale_screen(
     sigma = 1 / Dlam
     if sigma >= _SMALL_SIGMA:
         return None
-    itype = object if t.C.dtype == object or t.base.dtype == object else np.int64
-    dist = np.abs(
-        R.astype(itype)[None, None, None, :]
-        - (t.base.astype(itype)[:, :, None, None] + t.S.astype(itype)[None, None, :, None])
-    )  # (a, k, s, r)
+    dist = _distances(t, R)  # (a, k, s, r)
     C, Pf, dist_f = float_array(t.C), float_array(P), float_array(dist)
     if C is None or Pf is None or dist_f is None:
         return None
