@@ -29,6 +29,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "pdpsym.app.commands.whg",
     "pdpsym.app.commands.oracle",
     "pdpsym.app.commands.audit",
+    "pdpsym.app.commands.figure",
 )
 
 

@@ -79,4 +79,13 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Algorithm 1; --fast K keeps only the K largest nodes of each layer). With "
         "--edges FILE, runs the chain rule on given edge values instead.",
     ),
+    "figure": (
+        "a paper's figure as certified data (CSV, JSON) or a plot (PNG, SVG, PDF)",
+        "Compute a figure of the three papers with the project's exact or certified "
+        "machinery: every value in the CSV/JSON is a certified decimal (each printed digit is "
+        "correct) or empty with a reason, and the parameters are written above the header. "
+        "Where a printed formula is an erratum the corrected curve is drawn next to the "
+        "printed one. --scale paper uses the paper's parameters; --scale quick a small "
+        "version. Plots need the [plots] extra (matplotlib). --list shows the figure ids.",
+    ),
 }

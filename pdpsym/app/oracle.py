@@ -46,18 +46,16 @@ no-compatible-pair case passes only with a null answer.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
-import os
 import random
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Literal
 
+from pdpsym.app.output import write_atomic
 from pdpsym.app.progress import Progress
 from pdpsym.app.tables import render
 from pdpsym.core.certify import certify, format_decimal, round_significant
@@ -221,43 +219,6 @@ def dumps_vectors(vectors: Mapping[str, Any]) -> str:
         lines.append("    " + json.dumps(case, ensure_ascii=False) + sep)
     lines += ["  ]", "}"]
     return "\n".join(lines) + "\n"
-
-
-def write_atomic(path: str | Path, text: str, field_name: str = "--out") -> None:
-    """Write ``text`` to ``path`` via a temporary file in the same directory and a rename.
-
-    A failure or an interruption at any point leaves ``path`` as it was (absent or
-    the previous content) and no temporary file behind.
-    """
-    target = Path(path)
-    parent = target.parent if str(target.parent) else Path(".")
-    try:
-        if target.is_dir():
-            raise InputError(field_name, f"is a directory: {target}")
-        if not parent.is_dir():
-            raise InputError(field_name, f"no such directory: {parent}")
-    except OSError as err:  # a name the OS refuses (too long, ...)
-        raise InputError(field_name, f"unusable path: {err.strerror}") from None
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent)
-    except OSError as err:
-        raise InputError(field_name, f"cannot write in {parent}: {err.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        # mkstemp makes the file 0600; give it the mode a plain open() would have
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
-    except BaseException as err:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(err, OSError):
-            raise InputError(field_name, f"cannot write {target}: {err.strerror}") from None
-        raise
 
 
 def write_vectors(vectors: Mapping[str, Any], path: str | Path) -> None:

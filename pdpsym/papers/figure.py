@@ -1,0 +1,105 @@
+"""The papers' figures as certified data: a registry of figure builders.
+
+A figure builder is a function ``(scale) -> FigureData`` registered with :func:`figure`
+under an id such as ``dmkb2020.fig4``. ``scale`` is ``"paper"`` (the paper's own
+parameters) or ``"quick"`` (a small version that runs in seconds). The data is a table:
+every value column holds certified decimals (each printed digit is correct) or is empty
+with a reason; the parameters and the reading of any erratum travel with it. Drawing the
+figure is the app layer's job (:mod:`pdpsym.app.plot`); :class:`Plot` says how.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Scale(StrEnum):
+    """``paper``: the paper's parameters; ``quick``: a small version for tests and CI."""
+
+    PAPER = "paper"
+    QUICK = "quick"
+
+
+@dataclass(frozen=True)
+class Line:
+    """One curve: ``y`` against the plot's ``x`` column."""
+
+    y: str
+    label: str
+    dashed: bool = False
+
+
+@dataclass(frozen=True)
+class Plot:
+    """How to draw the table: one panel per value of ``panel`` (or one panel)."""
+
+    x: str
+    lines: tuple[Line, ...]
+    xlabel: str
+    ylabel: str
+    panel: str | None = None
+    logy: bool = False
+    logx: bool = False
+
+
+@dataclass(frozen=True)
+class FigureData:
+    """A figure's certified table, its parameters and how to draw it."""
+
+    id: str
+    title: str
+    caption: str
+    params: dict[str, str]
+    columns: tuple[str, ...]
+    rows: tuple[dict[str, str], ...]
+    plot: Plot | None = None
+    notes: tuple[str, ...] = field(default=())
+
+
+Builder = Callable[[Scale], FigureData]
+
+
+@dataclass(frozen=True)
+class FigureSpec:
+    id: str
+    title: str
+    build: Builder
+
+
+FIGURES: dict[str, FigureSpec] = {}
+
+# the modules that register figures (imported on first use, so `import pdpsym` stays light)
+MODULES = ("pdpsym.papers.dmkb2020.figures",)
+
+
+def figure(figure_id: str, title: str) -> Callable[[Builder], Builder]:
+    """Register ``build`` as the figure ``figure_id``."""
+
+    def register(build: Builder) -> Builder:
+        if figure_id in FIGURES:
+            raise KeyError(f"{figure_id} is already registered")
+        FIGURES[figure_id] = FigureSpec(figure_id, title, build)
+        return build
+
+    return register
+
+
+def figures() -> dict[str, FigureSpec]:
+    """Every registered figure, by id (paper order)."""
+    for name in MODULES:
+        importlib.import_module(name)
+    return dict(sorted(FIGURES.items(), key=lambda kv: _order(kv[0])))
+
+
+def _order(figure_id: str) -> tuple[str, int, str]:
+    paper, _, label = figure_id.partition(".")
+    digits = "".join(c for c in label if c.isdigit())
+    return paper, int(digits or 0), label
+
+
+def table(columns: Sequence[str], rows: Sequence[dict[str, str]]) -> tuple[dict[str, str], ...]:
+    """Rows with every column present (missing cells empty)."""
+    return tuple({c: r.get(c, "") for c in columns} for r in rows)
