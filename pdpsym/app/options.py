@@ -7,6 +7,7 @@ value exits 2 with one line; nothing here evaluates user text.
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -62,3 +63,26 @@ def weights(text: str | None, flag: str = "--weights") -> dict[str, Fraction]:
             raise InputError(flag, f"empty or repeated name in {part!r}")
         out[name] = parse_rational(value, flag)
     return out
+
+
+def add_parallel(p: argparse.ArgumentParser, what: str) -> None:
+    """``--jobs`` (processes, default every core) and ``--scheduler`` (Dask)."""
+    p.add_argument(
+        "--jobs",
+        default=None,
+        metavar="N",
+        help=f"processes to run {what} on (default: every core); the output does not depend on it",
+    )
+    p.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="run on a Dask cluster: 'local' starts one with --jobs workers, else the "
+        "scheduler's address (tcp://host:8786); needs pip install 'pdpsym[dask]'",
+    )
+
+
+def jobs(args: argparse.Namespace) -> int:
+    if args.jobs is None:
+        return os.cpu_count() or 1
+    return parse_int(args.jobs, "--jobs", 1, 256)

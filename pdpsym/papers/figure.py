@@ -1,7 +1,7 @@
 """The papers' figures as certified data: a registry of figure builders.
 
-A figure builder is a function ``(scale) -> FigureData`` registered with :func:`figure`
-under an id such as ``dmkb2020.fig4``. ``scale`` is ``"paper"`` (the paper's own
+A figure is registered with :func:`figure` under an id such as ``dmkb2020.fig4``, as
+independent points (so the app can run them on several processes) and an assembler. ``scale`` is ``"paper"`` (the paper's own
 parameters) or ``"quick"`` (a small version that runs in seconds). The data is a table:
 every value column holds certified decimals (each printed digit is correct) or is empty
 with a reason; the parameters and the reading of any erratum travel with it. Drawing the
@@ -11,9 +11,10 @@ figure is the app layer's job (:mod:`pdpsym.app.plot`); :class:`Plot` says how.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 
 class Scale(StrEnum):
@@ -59,14 +60,28 @@ class FigureData:
     notes: tuple[str, ...] = field(default=())
 
 
-Builder = Callable[[Scale], FigureData]
+Points = Callable[[Scale], Sequence[Any]]
+Point = Callable[[Any], dict[str, str]]
+Assemble = Callable[[Scale, list[dict[str, str]]], FigureData]
+Mapper = Callable[[Point, Sequence[Any]], Iterable[dict[str, str]]]
 
 
 @dataclass(frozen=True)
 class FigureSpec:
+    """A figure as independent points: ``points(scale)`` lists each point's arguments,
+    ``point(args)`` computes its row (a module-level function, so a process pool or a
+    cluster can run it), and ``assemble(scale, rows)`` makes the figure, rows in order."""
+
     id: str
     title: str
-    build: Builder
+    points: Points
+    point: Point
+    assemble: Assemble
+
+    def build(self, scale: Scale, mapper: Mapper | None = None) -> FigureData:
+        """The figure; ``mapper`` (default: the built-in ``map``) runs the points."""
+        run = mapper or map
+        return self.assemble(scale, list(run(self.point, self.points(scale))))
 
 
 FIGURES: dict[str, FigureSpec] = {}
@@ -75,14 +90,16 @@ FIGURES: dict[str, FigureSpec] = {}
 MODULES = ("pdpsym.papers.dmkb2020.figures",)
 
 
-def figure(figure_id: str, title: str) -> Callable[[Builder], Builder]:
-    """Register ``build`` as the figure ``figure_id``."""
+def figure(
+    figure_id: str, title: str, points: Points, point: Point
+) -> Callable[[Assemble], Assemble]:
+    """Register ``assemble`` with its ``points`` and ``point`` as the figure ``figure_id``."""
 
-    def register(build: Builder) -> Builder:
+    def register(assemble: Assemble) -> Assemble:
         if figure_id in FIGURES:
             raise KeyError(f"{figure_id} is already registered")
-        FIGURES[figure_id] = FigureSpec(figure_id, title, build)
-        return build
+        FIGURES[figure_id] = FigureSpec(figure_id, title, points, point, assemble)
+        return assemble
 
     return register
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from pdpsym.core.parallel import ordered_map
 from pdpsym.papers import claim as _claim
 from pdpsym.papers.catalogue import CATALOGUE
 from pdpsym.papers.claim import (
@@ -221,47 +222,27 @@ def _run_one(args: tuple[str, RunConfig]) -> ClaimResult:
     return run_claim(*args)
 
 
-def _quiet_worker() -> None:
-    # Ctrl-C is the parent's to report (one line); workers end with the parent
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def run_claims(
     ids: Iterable[str],
     config: RunConfig | None = None,
     jobs: int = 1,
     on_done: Callable[[str], None] | None = None,
+    scheduler: str | None = None,
 ) -> list[ClaimResult]:
-    """Run several claims, on ``jobs`` processes; results come back in the order of ``ids``.
+    """Run several claims, on ``jobs`` processes or a Dask ``scheduler``
+    (:func:`pdpsym.core.parallel.ordered_map`); results come back in the order of ``ids``.
 
     Each checker is seeded from ``config`` alone, so the verdicts do not depend on
-    ``jobs`` or on the order in which the processes finish.
+    ``jobs``, the scheduler, or the order in which the processes finish.
     """
     ids = list(ids)
     config = config or RunConfig()
-    if jobs <= 1 or len(ids) <= 1:
-        out = []
-        for cid in ids:
-            out.append(run_claim(cid, config))
-            if on_done:
-                on_done(cid)
-        return out
-    import multiprocessing  # only when asked for more than one process
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-
     # progress callbacks stay in this process; the workers need none
     plain = RunConfig(thorough=config.thorough, seed=config.seed)
-    ctx = multiprocessing.get_context("fork")
-    done: dict[str, ClaimResult] = {}
-    with ProcessPoolExecutor(
-        max_workers=min(jobs, len(ids)), mp_context=ctx, initializer=_quiet_worker
-    ) as pool:
-        futures = {pool.submit(_run_one, (cid, plain)): cid for cid in ids}
-        for fut in as_completed(futures):
-            cid = futures[fut]
-            done[cid] = fut.result()
-            if on_done:
-                on_done(cid)
-    return [done[cid] for cid in ids]
+    return ordered_map(
+        _run_one,
+        [(cid, plain) for cid in ids],
+        jobs,
+        None if on_done is None else (lambda i: on_done(ids[i])),
+        scheduler,
+    )

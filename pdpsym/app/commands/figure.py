@@ -9,10 +9,12 @@ import json
 import sys
 from typing import Any
 
-from pdpsym.app import plot
+from pdpsym.app import options, plot
 from pdpsym.app.options import command
 from pdpsym.app.output import write_atomic
+from pdpsym.app.progress import Progress
 from pdpsym.core.errors import InputError
+from pdpsym.core.parallel import ordered_map
 from pdpsym.papers.figure import FigureData, Scale, figures
 
 FORMATS = ("csv", "json", *plot.FORMATS)
@@ -31,6 +33,13 @@ def register(sub: Any) -> None:
         choices=[s.value for s in Scale],
         default=Scale.PAPER.value,
         help="paper: the paper's parameters (default); quick: a small version in seconds",
+    )
+    options.add_parallel(p, "the points")
+    p.add_argument(
+        "--progress",
+        action="store_true",
+        default=None,
+        help="force the progress bar on stderr (default: only on a terminal)",
     )
 
 
@@ -73,7 +82,12 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("ID", f"unknown figure {args.id!r} (pdpsym figure --list shows them)")
     if args.format in plot.FORMATS and args.out is None:
         raise InputError("--out", f"a {args.format} plot needs --out FILE")
-    data = known[args.id].build(Scale(args.scale))
+    spec, scale = known[args.id], Scale(args.scale)
+    points = spec.points(scale)
+    jobs = options.jobs(args)
+    with Progress(len(points), args.id, enabled=args.progress, delay=2.0) as bar:
+        rows = ordered_map(spec.point, points, jobs, lambda _i: bar.update(1), args.scheduler)
+    data = spec.assemble(scale, rows)
     out: str | bytes
     if args.format == "csv":
         out = to_csv(data)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from typing import Any
 
+from pdpsym.app import options
 from pdpsym.app.options import command
 from pdpsym.app.output import print_json
 from pdpsym.app.progress import Progress
@@ -34,12 +34,7 @@ def register(sub: Any) -> None:
         help="print the catalogue (id, section, label, statement) without running checkers",
     )
     p.add_argument("--thorough", action="store_true", help="run the larger case counts (slower)")
-    p.add_argument(
-        "--jobs",
-        default=None,
-        metavar="N",
-        help="processes to run checkers on (default: every core); verdicts do not depend on it",
-    )
+    options.add_parallel(p, "checkers")
     p.add_argument("--seed", default="20191", help="seed of the case generators")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
@@ -66,10 +61,10 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--claim", "no catalogued claim matches the selection")
     if args.list:
         return _list(ids, args)
-    jobs = (os.cpu_count() or 1) if args.jobs is None else parse_int(args.jobs, "--jobs", 1, 256)
+    jobs = options.jobs(args)
     with Progress(len(ids), "verify", enabled=args.progress) as bar:
         config = RunConfig(thorough=args.thorough, seed=parse_int(args.seed, "--seed", 0, 2**63))
-        results = run_claims(ids, config, jobs, lambda cid: bar.update(1, cid))
+        results = run_claims(ids, config, jobs, lambda cid: bar.update(1, cid), args.scheduler)
     if args.json:
         print_json({"claims": [r.as_json() for r in results]})
         return 0

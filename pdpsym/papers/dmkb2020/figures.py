@@ -51,6 +51,14 @@ def fig4_grid(scale: Scale) -> list[tuple[int, list[int]]]:
     ]
 
 
+def fig4_points(scale: Scale) -> list[tuple[int, int]]:
+    return [(n, T) for n, Ts in fig4_grid(scale) for T in Ts]
+
+
+def fig4_point(args: tuple[int, int]) -> dict[str, str]:
+    return fig4_row(*args)
+
+
 def fig4_row(n: int, T: int, p: Fraction = FIG4_P) -> dict[str, str]:
     """One point of Fig. 4: Theorem 4 with the corrected and the printed ``r``, and the
     exact ``delta`` of ``M_T`` at the corrected theorem's ``eps``."""
@@ -83,10 +91,11 @@ def fig4_row(n: int, T: int, p: Fraction = FIG4_P) -> dict[str, str]:
     return table(FIG4_COLUMNS, [row])[0]
 
 
-@figure("dmkb2020.fig4", "Theorem 4: eps and delta of thresholding against T")
-def fig4(scale: Scale) -> FigureData:
+@figure(
+    "dmkb2020.fig4", "Theorem 4: eps and delta of thresholding against T", fig4_points, fig4_point
+)
+def fig4(scale: Scale, rows: list[dict[str, str]]) -> FigureData:
     grid = fig4_grid(scale)
-    rows = [fig4_row(n, T) for n, Ts in grid for T in Ts]
     return FigureData(
         id="dmkb2020.fig4",
         title="Thresholding (Theorem 4): eps and delta against the threshold T",
