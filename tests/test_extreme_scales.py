@@ -8,6 +8,7 @@ an independent brute force written here (mpmath at a precision chosen for the sc
 
 from __future__ import annotations
 
+import json
 import random
 from fractions import Fraction
 
@@ -284,3 +285,32 @@ def test_extreme_scale_screens_equal_the_exact_search(lam: Fraction) -> None:
         if s.ok:
             assert s.require().exact_compare(e.require()) == 0
             assert s.decided_exactly <= e.decided_exactly
+
+
+def _longest_field(obj: object) -> int:
+    if isinstance(obj, dict):
+        return max((_longest_field(v) for v in obj.values()), default=0)
+    if isinstance(obj, list):
+        return max((_longest_field(v) for v in obj), default=0)
+    return len(str(obj))
+
+
+def test_threshold_at_n_1e5_prints_no_huge_integer(capsys) -> None:
+    # the printed r = p(n-1)/(1-p)^T is a 4,652-digit number here: it must print as a
+    # formula, and the int-to-string limit must not be hit
+    from pdpsym.app.cli import main
+
+    argv = ["threshold", "--n", "100000", "--p", "3/10", "--T", "30000", "--eps", "1/4"]
+    assert main([*argv, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["theorem4"]["r_printed"]["exact"] == "299997/(10*(7/10)**30000)"
+    assert _longest_field(out) < 200
+
+
+@pytest.mark.slow
+def test_counting_at_n_1e6_is_certified_and_short(capsys) -> None:
+    from pdpsym.app.cli import main
+
+    argv = ["counting", "--n", "1000000", "--p", "3/10", "--eps", "1/4", "--json"]
+    assert main([*argv, "--max-work", "1e12"]) == 0
+    assert _longest_field(json.loads(capsys.readouterr().out)) < 200

@@ -570,7 +570,11 @@ def counting_delta_fast(law: CountLaw, eps: Eps | Fraction) -> Exact:
         a = Mass(((Fraction(1), law, (_shift(pl, chosen),)),))
         b = Mass(((Fraction(1), law, (_shift(ql, chosen),)),))
         results.append(Hockey(a, b, eps).value())
-    if _mirror_key(law.ps, "1,0") == _mirror_key(law.ps, "0,1"):
+    p = law.common_p
+    symmetric = (
+        2 * p == 1 if p is not None else _mirror_key(law.ps, "1,0") == _mirror_key(law.ps, "0,1")
+    )
+    if symmetric:
         return results[0]  # S and m - S have the same law: the two directions are equal
     if eps.exact_exp() == 1:
         # eps = 0: both directions are the total variation distance of two probability

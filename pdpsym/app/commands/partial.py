@@ -230,7 +230,7 @@ def run_threshold(args: argparse.Namespace) -> int:
         if th.r_b is not None:
             th4["r_b"] = _val(th.r_b, digits)
             th4["b_max"] = th.b_max
-    r_printed = p * (n - 1) / (1 - p) ** T if size == 0 else None
+    r_printed = pt.r_printed(n, p, T) if size == 0 else None
     reading = (
         "r = p(n-1)/((1-p)T): the printed (1-p)^T is read as a product, as in r_b and "
         "r' (dmkb2020.thm4); the printed value is given as r_printed"

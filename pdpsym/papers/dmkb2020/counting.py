@@ -22,6 +22,8 @@ checked at ``eps_lo`` holds at ``eps`` and a failure at ``eps_hi`` is a failure 
 from __future__ import annotations
 
 import math
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
@@ -144,12 +146,16 @@ def _moments(
 ) -> tuple[Fraction, Fraction]:
     """``(mu_2, mu_3)``: the mean of ``p(1-p)`` and of the third-moment term (``Mu3Reading``)."""
     n = len(ps)
-    mu2 = sum((p * (1 - p) for p in ps), Fraction(0)) / n
+    # each distinct p once, times its multiplicity (one term for a common p, not n)
+    counts = Counter(ps) if any(q is not ps[0] for q in ps) else {ps[0]: n}
+
+    def mean(term: Callable[[Fraction], Fraction]) -> Fraction:
+        return sum((k * term(p) for p, k in counts.items()), Fraction(0)) / n
+
+    mu2 = mean(lambda p: p * (1 - p))
     if mu3_reading is Mu3Reading.PRINTED:
-        mu3 = sum((p * (1 - p) * abs(1 - 2 * p) for p in ps), Fraction(0)) / n
-    else:
-        mu3 = sum((p * (1 - p) * (p * p + (1 - p) ** 2) for p in ps), Fraction(0)) / n
-    return mu2, mu3
+        return mu2, mean(lambda p: p * (1 - p) * abs(1 - 2 * p))
+    return mu2, mean(lambda p: p * (1 - p) * (p * p + (1 - p) ** 2))
 
 
 def _prop7_delta(

@@ -77,8 +77,7 @@ def fig4_row(n: int, T: int, p: Fraction = FIG4_P) -> dict[str, str]:
             "delta": _dec(th.delta_sympy()),
             "exact_delta_at_epsilon": _dec(exact),
         }
-    r_printed = p * (n - 1) / (1 - p) ** T
-    row["r_printed"] = _dec(r_printed)
+    row["r_printed"] = _dec(pt.r_printed(n, p, T))
     printed = pt.theorem4(n, p, T, reading=pt.RReading.PRINTED)
     if printed is None:
         reasons.append(f"printed r = {row['r_printed']} >= 1: the printed theorem does not apply")

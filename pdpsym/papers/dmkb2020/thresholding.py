@@ -100,6 +100,19 @@ def f_formula(s: int, n: int, p: Fraction) -> sympy.Expr:
     )
 
 
+def r_printed(n: int, p: Fraction, T: int) -> Fraction | sympy.Expr:
+    """The printed ``r = p(n-1)/((1-p)^T)``; unexpanded when ``(1-p)^T`` has many digits.
+
+    >>> r_printed(10, Fraction(1, 2), 2)
+    Fraction(18, 1)
+    """
+    if T * max(p.numerator.bit_length(), p.denominator.bit_length()) <= 4096:
+        return p * (n - 1) / (1 - p) ** T
+    return sympy.Mul(
+        to_sympy(p * (n - 1)), sympy.Pow(to_sympy(1 - p), -T, evaluate=False), evaluate=False
+    )
+
+
 def with_display(th: Theorem4, n: int, p: Fraction, T: int, size: int) -> Theorem4:
     """Attach unexpanded formulas equal to ``delta`` and ``e^eps``."""
     if size == 0:
