@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -24,87 +24,104 @@ from pdpsym.mechanisms.finite import (
     table_mechanism,
 )
 from pdpsym.papers.claim import (
-    ClaimResult,
+    AllOf,
+    Counterexample,
+    Erratum,
+    Exhaustive,
+    ForAll,
+    Method,
+    Property,
     RunConfig,
+    Tally,
+    Verdict,
     checker,
 )
 from pdpsym.papers.dmkb2020 import definitions as defs
 
-
-def _pmf_json(p: dict[Any, Fraction]) -> dict[str, str]:
-    return {repr(k): fraction_str(v) for k, v in sorted(p.items(), key=lambda kv: repr(kv[0]))}
-
-
-def _scenario_json(s: Scenario) -> dict[str, str]:
-    return {repr(k): fraction_str(v) for k, v in sorted(s.joint.items(), key=repr)}
-
-
-def _dup_map(h: tuple[int, ...]) -> Any:
-    return lambda phi: (phi[0], h[phi[0]])
-
-
-def _shift_map(c: int) -> Any:
-    return lambda phi: (phi[0], (phi[1] + c) % 3, phi[2])
-
-
-def _pmfs(outputs: int, den: int) -> Iterator[dict[Any, Fraction]]:
-    for cuts in itertools.combinations_with_replacement(range(den + 1), outputs - 1):
-        parts = [b - a for a, b in zip([0, *cuts], [*cuts, den], strict=True)]
-        yield {k: Fraction(c, den) for k, c in enumerate(parts) if c}
-
-
-# --- Section 2 (δ = 0): NP, DDP, CDP, IBCDP ---------------------------------------------------
+HALF = Fraction(1, 2)
 
 
 def _r(x: Fraction | None) -> str:
+    """A smallest ε as text: ``log(ratio)``, or ``oo``."""
     return "oo" if x is None else f"log({fraction_str(x)})"
 
 
 def _le_sq(x: Fraction | None, y: Fraction | None) -> bool:
     """``ln x ≤ 2 ln y`` with None = ∞."""
-    if y is None:
-        return True
-    if x is None:
-        return False
-    return x <= y * y
+    return y is None or (x is not None and x <= y * y)
+
+
+def _draws(
+    config: RunConfig, salt: int, count: tuple[int, int], draw: Callable[[random.Random], Any]
+) -> Iterator[Any]:
+    rng = random.Random(config.seed + salt)
+    for _ in range(config.count(*count)):
+        yield draw(rng)
+
+
+def _pmfs(outputs: int, den: int) -> Iterator[dict[Any, Fraction]]:
+    """Every pmf on ``0..outputs-1`` with denominator ``den``, in lexicographic order."""
+    for cuts in itertools.combinations_with_replacement(range(den + 1), outputs - 1):
+        parts = [b - a for a, b in zip([0, *cuts], [*cuts, den], strict=True)]
+        yield {k: Fraction(c, den) for k, c in enumerate(parts) if c}
+
+
+def _copies(k: int) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
+    """θ̂ that repeats each parameter ``k`` times (duplicated records)."""
+    return lambda phi: tuple(v for v in phi for _ in range(k))
+
+
+def _instance(ok: bool, cx: Callable[[], dict[str, Any]]) -> object:
+    return ok or Counterexample(cx())
+
+
+def _one_instance(law: Callable[[None], object], holds: str, **kw: Any) -> ForAll:
+    """A claim about one exact instance: proved when the instance shows it."""
+    return Exhaustive(
+        law,
+        lambda _c: [None],
+        method=Method.EXACT_INSTANCE,
+        verdict=Verdict.PROVED,
+        holds=holds,
+        **kw,
+    )
+
+
+# --- Proposition 1: CDP and IBCDP within a factor 2 -----------------------------------------
 
 
 @checker("dmkb2020.prop1")
-def check_prop1(config: RunConfig) -> ClaimResult:
-    rng = random.Random(config.seed + 101)
-    n_cases = config.count(60, 1000)
-    finite = 0
-    for _ in range(n_cases):
+def check_prop1(config: RunConfig) -> Property:
+    finite = Tally()
+
+    def draw(rng: random.Random) -> Any:
         scn = random_scenario(rng)
-        mech, table = random_mechanism(rng, scn.n)
-        c = defs.cdp_ratio(scn, mech)
-        ib = defs.ibcdp_ratio(scn, mech)
-        finite += c is not None and ib is not None
-        if not (_le_sq(ib, c) and _le_sq(c, ib)):
-            return ClaimResult(
-                "dmkb2020.prop1",
-                "refuted",
-                "CDP/IBCDP factor 2 fails",
-                method="generated",
-                cases=n_cases,
-                counterexample={
-                    "theta": _scenario_json(scn),
-                    "mechanism": {repr(k): _pmf_json(v) for k, v in table.items()},
-                    "eps_CDP": _r(c),
-                    "eps_IBCDP": _r(ib),
-                },
-            )
-    return ClaimResult(
-        "dmkb2020.prop1",
-        "supported",
-        f"{n_cases} generated ({{θ}}, M) (binary records n ≤ 3, independent with known records or "
-        "full-support correlated (D, B); randomized or deterministic M): the exact smallest ε of "
-        "CDP and of IBCDP (δ = 0, b over the support of D(i)) satisfy ε_IBCDP ≤ 2 ε_CDP and "
-        f"ε_CDP ≤ 2 ε_IBCDP; {finite} cases have both finite.",
-        method="generated",
-        cases=n_cases,
-        details={"both_finite": finite},
+        return scn, *random_mechanism(rng, scn.n)
+
+    def law(case: Any) -> object:
+        scn, mech, table = case
+        c, ib = defs.cdp_ratio(scn, mech), defs.ibcdp_ratio(scn, mech)
+        finite.add("both_finite", c is not None and ib is not None)
+        return (_le_sq(ib, c) and _le_sq(c, ib)) or Counterexample(
+            theta=scn.joint, mechanism=table, eps_CDP=_r(c), eps_IBCDP=_r(ib)
+        )
+
+    return ForAll(
+        law,
+        lambda cfg: _draws(cfg, 101, (60, 1000), draw),
+        method=Method.GENERATED,
+        holds=lambda n: (
+            f"{n} generated ({{θ}}, M) (binary records n ≤ 3, independent with known records or "
+            "full-support correlated (D, B); randomized or deterministic M): the exact smallest "
+            "ε of CDP and of IBCDP (δ = 0) satisfy ε_IBCDP ≤ 2 ε_CDP and ε_CDP ≤ 2 ε_IBCDP; "
+            f"{finite['both_finite']} cases have both finite"
+        ),
+        fails="CDP/IBCDP factor 2 fails",
+        details=lambda: finite.counts,
     )
+
+
+# --- Examples 1-3: the mean, duplicated records, outliers -------------------------------------
 
 
 def _mu_noise_scenario(n: int, sigma: Fraction) -> Scenario:
@@ -113,133 +130,132 @@ def _mu_noise_scenario(n: int, sigma: Fraction) -> Scenario:
     for mu in (-1, 1):
         for es in itertools.product((-sigma, sigma), repeat=n):
             d = tuple(mu + e for e in es)
-            dbs[d] = dbs.get(d, Fraction(0)) + Fraction(1, 2) / 2**n
+            dbs[d] = dbs.get(d, Fraction(0)) + HALF / 2**n
     return Scenario.from_databases(dbs)
 
 
+NOISE_READING = "the normal noise is discretized to ±σ (any bounded noise with σ small gives the same disjointness)"
+
+
 @checker("dmkb2020.ex1")
-def check_ex1(config: RunConfig) -> ClaimResult:
+def check_ex1(config: RunConfig) -> Property:
     n, sigma = 3, Fraction(1, 10)
     scn = _mu_noise_scenario(n, sigma)
     mean = deterministic(lambda d: sum(d, Fraction(0)) / n)
-    r = defs.np_ratio(scn, mean)
-    # the mean given D(i) near +1 and near -1 never share an output: total separation
-    pos = output_pmf(scn, mean, 0, 1 + sigma)
-    neg = output_pmf(scn, mean, 0, -1 + sigma)
-    disjoint = not (set(pos) & set(neg))
-    ok = r is None and disjoint
-    return ClaimResult(
-        "dmkb2020.ex1",
-        "proved" if ok else "refuted",
-        f"exact discretized instance: μ = ±1 (1/2 each), n = {n} records μ ± {sigma} i.i.d., "
-        f"M = mean. Smallest NP ε = {_r(r)}: the output distributions given D(i) = 1 + σ and "
-        f"D(i) = -1 + σ have disjoint supports ({disjoint}), so the mean is not NP for any ε.",
-        reading="the normal noise is discretized to ±σ (any bounded noise with σ small gives "
-        "the same disjointness)",
-        method="exact-instance",
-        cases=1,
-        counterexample=None if ok else {"eps_NP": _r(r)},
+
+    def law(_: None) -> object:
+        r = defs.np_ratio(scn, mean)
+        # the mean given D(i) near +1 and near -1 never share an output: total separation
+        disjoint = not set(output_pmf(scn, mean, 0, 1 + sigma)) & set(
+            output_pmf(scn, mean, 0, -1 + sigma)
+        )
+        return _instance(r is None and disjoint, lambda: {"eps_NP": _r(r)})
+
+    return _one_instance(
+        law,
+        f"exact discretized instance: μ = ±1 (1/2 each), n = {n} records μ ± {sigma} i.i.d., M = "
+        "mean: the output distributions given D(i) = 1 + σ and D(i) = -1 + σ have disjoint "
+        "supports, so the mean is not NP for any ε",
+        reading=NOISE_READING,
     )
 
 
 @checker("dmkb2020.ex2")
-def check_ex2(config: RunConfig) -> ClaimResult:
+def check_ex2(config: RunConfig) -> Property:
     pairs = config.count(2, 3)
-    scn = defs.normalized_scenario(
-        [{0: Fraction(1, 3), 1: Fraction(2, 3)}] * pairs,
-        lambda phi: tuple(v for v in phi for _ in range(2)),
-    )
+    scn = defs.normalized_scenario([{0: Fraction(1, 3), 1: Fraction(2, 3)}] * pairs, _copies(2))
     ident = deterministic(lambda d: d)
 
     def sim(i: int, rest: tuple[Any, ...]) -> dict[Any, Fraction]:
         partner = rest[i] if i % 2 == 0 else rest[i - 1]  # the duplicate, in D_{-i}
         return {rest[:i] + (partner,) + rest[i:]: Fraction(1)}
 
-    r_ddp = defs.ddp_ratio_with(scn, ident, sim)
-    r_np = defs.np_ratio(scn, ident)
-    ok = r_ddp == 1 and r_np is None
-    return ClaimResult(
-        "dmkb2020.ex2",
-        "proved" if ok else "refuted",
-        f"exact instance: {2 * pairs} records in duplicated pairs, R = (1/3, 2/3) on {{0,1}}; "
-        f"the identity with the simulator that copies the duplicate has DDP ε = {_r(r_ddp)} "
-        f"(ε = 0), although the identity is not NP (ε_NP = {_r(r_np)}).",
-        method="exact-instance",
-        cases=1,
-        counterexample=None if ok else {"eps_DDP": _r(r_ddp)},
+    def law(_: None) -> object:
+        r_ddp = defs.ddp_ratio_with(scn, ident, sim)
+        return _instance(
+            r_ddp == 1 and defs.np_ratio(scn, ident) is None, lambda: {"eps_DDP": _r(r_ddp)}
+        )
+
+    return _one_instance(
+        law,
+        f"exact instance: {2 * pairs} records in duplicated pairs, R = (1/3, 2/3) on {{0,1}}: the "
+        "identity with the simulator that copies the duplicate is DDP with ε = 0, although the "
+        "identity is not NP (ε_NP = ∞)",
     )
 
 
 @checker("dmkb2020.ex3")
-def check_ex3(config: RunConfig) -> ClaimResult:
+def check_ex3(config: RunConfig) -> Property:
     n, sigma = 3, Fraction(1, 10)
     scn = _mu_noise_scenario(n, sigma)
-
-    def outliers(d: tuple[Any, ...]) -> int:
-        mean = sum(d, Fraction(0)) / n
-        return sum(1 for x in d if abs(x - mean) > 5 * sigma)
-
     values = sorted({mu + e for mu in (-1, 1) for e in (-sigma, sigma)})
-    m = deterministic(outliers)
-    r_np = defs.np_ratio(scn, m)
-    r_cdp = defs.cdp_ratio(scn, m, domain={i: values for i in range(n)})
-    ok = r_np == 1 and r_cdp is None
-    return ClaimResult(
-        "dmkb2020.ex3",
-        "proved" if ok else "refuted",
-        f"exact discretized instance (μ = ±1, n = {n}, noise ±{sigma}, T = {{±1 ± σ}}): the "
-        f"outlier count (|x - mean| > 5σ) has NP ε = {_r(r_np)} (always 0 outliers) but CDP "
-        f"ε = {_r(r_cdp)} (moving one record to the other cluster creates outliers).",
+    m = deterministic(lambda d: sum(1 for x in d if abs(x - sum(d, Fraction(0)) / n) > 5 * sigma))
+
+    def law(_: None) -> object:
+        r_np = defs.np_ratio(scn, m)
+        r_cdp = defs.cdp_ratio(scn, m, domain={i: values for i in range(n)})
+        return _instance(
+            r_np == 1 and r_cdp is None, lambda: {"eps_NP": _r(r_np), "eps_CDP": _r(r_cdp)}
+        )
+
+    return _one_instance(
+        law,
+        f"exact discretized instance (μ = ±1, n = {n}, noise ±{sigma}, T = {{±1 ± σ}}): the outlier "
+        "count (|x - mean| > 5σ) has NP ε = 0 (always 0 outliers) but CDP ε = ∞ (moving one "
+        "record to the other cluster creates outliers)",
         reading="the normal noise is discretized to ±σ",
-        method="exact-instance",
-        cases=1,
-        counterexample=None if ok else {"eps_NP": _r(r_np), "eps_CDP": _r(r_cdp)},
     )
+
+
+# --- Example 4: the sum of duplicated records ------------------------------------------------
+
+
+def _ex4_cases(config: RunConfig) -> Iterator[Any]:
+    for pairs, r in itertools.product((1, 2), list(_pmfs(3, config.count(3, 4)))):
+        yield pairs, r, defs.normalized_scenario([r] * pairs, _copies(2))
+
+
+def _ex4_sum(case: Any) -> tuple[Fraction | None, Fraction | None]:
+    pairs, _r_pmf, scn = case
+    m = deterministic(lambda d: sum(d))
+    return defs.cdp_ratio(
+        scn, m, domain={i: [0, 1, 2, 3] for i in range(2 * pairs)}
+    ), defs.np_ratio(scn, m)
 
 
 @checker("dmkb2020.ex4")
-def check_ex4(config: RunConfig) -> ClaimResult:
-    den = config.count(3, 4)
-    cases = degenerate_np = nondegenerate_np = 0
-    for pairs in (1, 2):
-        for r in _pmfs(3, den):
-            cases += 1
-            scn = defs.normalized_scenario(
-                [r] * pairs, lambda phi: tuple(v for v in phi for _ in range(2))
-            )
-            m = deterministic(lambda d: sum(d))
-            dom = {i: [0, 1, 2, 3] for i in range(2 * pairs)}
-            r_cdp = defs.cdp_ratio(scn, m, domain=dom)
-            r_np = defs.np_ratio(scn, m)
-            if r_cdp is not None:
-                return ClaimResult(
-                    "dmkb2020.ex4",
-                    "refuted",
-                    "a duplicated-records sum with finite CDP ε",
-                    method="exhaustive",
-                    cases=cases,
-                    counterexample={"R": _pmf_json(r), "pairs": pairs, "eps_CDP": _r(r_cdp)},
-                )
-            if r_np is not None:
-                if len(r) == 1:
-                    degenerate_np += 1
-                else:
-                    nondegenerate_np += 1
-    ok = degenerate_np > 0
-    return ClaimResult(
-        "dmkb2020.ex4",
-        "proved" if ok else "unresolved",
-        f"exhaustive: 1 and 2 duplicated pairs, every R on {{0,1,2}} with denominator {den} "
-        f"({cases} cases), T = {{0,..,3}}: the sum is never CDP (ε = ∞: changing one record by 1 "
-        "makes the always-even sum odd). 'Can be NP' holds only for single-valued R "
-        f"({degenerate_np} cases, NP vacuous); every R with two or more values gives NP ε = ∞ "
-        f"({nondegenerate_np} finite cases met): the smallest sum given D(i) = a is "
-        "2a + 2(n-1)·min R, which changes with a, so with δ = 0 an ℕ-valued R never gives NP.",
+def check_ex4(config: RunConfig) -> Property:
+    np_kinds = Tally()
+
+    def never_cdp(case: Any) -> object:
+        r_cdp, r_np = _ex4_sum(case)
+        if r_np is not None:
+            np_kinds.add("np_degenerate" if len(case[1]) == 1 else "np_nondegenerate")
+        return r_cdp is None or Counterexample(R=case[1], pairs=case[0], eps_CDP=_r(r_cdp))
+
+    def np_for_some_r(_: None) -> object:
+        # "might be NP": a single-valued R (one pair) is NP (vacuously)
+        case = (1, {1: Fraction(1)}, defs.normalized_scenario([{1: Fraction(1)}], _copies(2)))
+        return _ex4_sum(case)[1] is not None
+
+    return AllOf(
+        (
+            Exhaustive(never_cdp, _ex4_cases, verdict=Verdict.PROVED),
+            Exhaustive(np_for_some_r, lambda _c: [None], verdict=Verdict.PROVED),
+        ),
+        method=Method.EXHAUSTIVE,
+        holds=lambda n: (
+            f"exhaustive: 1 and 2 duplicated pairs, every R on {{0,1,2}} with denominator "
+            f"{config.count(3, 4)}, T = {{0,..,3}} ({n} cases): the sum is never CDP (ε = ∞: "
+            "changing one record by 1 makes the always-even sum odd). 'Can be NP' holds only "
+            "for single-valued R (NP vacuous); an R with two or more values gives NP ε = ∞, "
+            "since the smallest sum given D(i) = a is 2a + 2(n-1)·min R"
+        ),
         reading="'might be in NP' read as 'there is an R for which it is NP'",
-        method="exhaustive",
-        cases=cases,
-        details={"np_degenerate": degenerate_np, "np_nondegenerate": nondegenerate_np},
     )
+
+
+# --- Example 5: correcting a value that appears once -----------------------------------------
 
 
 def correct_global(d: tuple[Any, ...]) -> dict[Any, Fraction]:
@@ -268,111 +284,97 @@ def correct_triples(d: tuple[Any, ...]) -> dict[Any, Fraction]:
 
 
 @checker("dmkb2020.ex5")
-def check_ex5(config: RunConfig) -> ClaimResult:
+def check_ex5(config: RunConfig) -> Property:
     den = config.count(2, 3)
-    cx = None
-    cases = 0
-    for triples in (1, 2):
-        for r in _pmfs(2, den):
-            if len(r) < 2:
-                continue
-            scn = defs.normalized_scenario(
-                [r] * triples, lambda phi: tuple(v for v in phi for _ in range(3))
-            )
-            dom = {i: [0, 1, 2] for i in range(3 * triples)}
-            cases += 1
-            if defs.cdp_ratio(scn, correct_triples, domain=dom) != 1:
-                return ClaimResult(
-                    "dmkb2020.ex5",
-                    "refuted",
-                    "even the per-triple correction is not 0-CDP",
-                    method="exhaustive",
-                    cases=cases,
-                    counterexample={"R": _pmf_json(r)},
-                )
-            g = defs.cdp_ratio(scn, correct_global, domain=dom)
-            if g != 1 and cx is None:
-                cx = {
-                    "triples": triples,
-                    "R": _pmf_json(r),
-                    "T": [0, 1, 2],
-                    "eps_CDP_printed_mechanism": _r(g),
-                    "example": "D = (0,0,0,1,1,1), D_(0->1) = (1,0,0,1,1,1): no value appears "
-                    "exactly once, so nothing is corrected and the output is not a "
-                    "triplicated database",
-                }
-    if cx is None:
-        return ClaimResult(
-            "dmkb2020.ex5",
-            "proved",
-            f"exhaustive ({cases} cases): the printed mechanism is ({{θ}}, 0)-CDP",
-            method="exhaustive",
-            cases=cases,
-        )
-    return ClaimResult(
-        "dmkb2020.ex5",
-        "erratum",
-        "printed: the mechanism that changes a value appearing once (in the whole database) "
-        "into a value appearing twice is ({θ}, 0)-CDP. With one triple it is; with two triples "
-        "the first R in an ordered search already breaks it (ε = ∞, counterexample), because "
-        "global counts mix triples. Correction: correct within each triple (set the odd record "
-        f"to the triple's majority): ({{θ}}, 0)-CDP exactly in all {cases} cases (1 and 2 triples, "
-        f"every non-degenerate R on {{0,1}} with denominator ≤ {den}, b ∈ {{0,1,2}}).",
+
+    def cases(_c: RunConfig) -> Iterator[Any]:
+        for triples, r in itertools.product((1, 2), list(_pmfs(2, den))):
+            if len(r) == 2:
+                scn = defs.normalized_scenario([r] * triples, _copies(3))
+                yield triples, r, scn, {i: [0, 1, 2] for i in range(3 * triples)}
+
+    def zero_cdp(
+        mech: Any, cx: Callable[[Any, Fraction | None], Counterexample]
+    ) -> Callable[[Any], object]:
+        def law(case: Any) -> object:
+            ratio = defs.cdp_ratio(case[2], mech, domain=case[3])
+            return ratio == 1 or cx(case, ratio)
+
+        return law
+
+    printed = zero_cdp(
+        correct_global,
+        lambda case, g: Counterexample(
+            triples=case[0],
+            R=case[1],
+            T=[0, 1, 2],
+            eps_CDP_printed_mechanism=_r(g),
+            example="D = (0,0,0,1,1,1), D_(0->1) = (1,0,0,1,1,1): no value appears exactly once, "
+            "so nothing is corrected and the output is not a triplicated database",
+        ),
+    )
+    corrected = zero_cdp(correct_triples, lambda case, _g: Counterexample(R=case[1]))
+    return Erratum(
+        Exhaustive(printed, cases, verdict=Verdict.PROVED),
+        Exhaustive(corrected, cases, verdict=Verdict.PROVED),
+        holds=lambda n: (
+            "printed: the mechanism that changes a value appearing once (in the whole database) "
+            "into a value appearing twice is ({θ}, 0)-CDP. With one triple it is; with two "
+            "triples the first R of the ordered search breaks it (ε = ∞), because global counts "
+            "mix triples. Correction: correct within each triple (the odd record to the "
+            "majority): ({θ}, 0)-CDP exactly on every case (1 and 2 triples, every "
+            f"non-degenerate R on {{0,1}} with denominator ≤ {den}, b ∈ {{0,1,2}}; {n} cases)"
+        ),
         reading="'appearing only once/twice' read over the whole database (as printed); the "
         "correction reads it per triple",
-        method="exhaustive",
-        cases=cases,
-        counterexample=cx,
     )
+
+
+# --- Propositions 2-4: NP against CDP ----------------------------------------------------------
 
 
 @checker("dmkb2020.prop2")
-def check_prop2(config: RunConfig) -> ClaimResult:
-    rng = random.Random(config.seed + 102)
-    n_cases = config.count(40, 600)
-    checks = 0
-    for _ in range(n_cases):
+def check_prop2(config: RunConfig) -> Property:
+    def draw(rng: random.Random) -> Any:
         scn = random_scenario(rng, correlated=False)
-        mech, table = random_mechanism(rng, scn.n)
-        for i in range(scn.n):
-            for bhat in scn.knowledge_values():
+        return scn, random_mechanism(rng, scn.n)[0]
+
+    def cases(cfg: RunConfig) -> Iterator[Any]:
+        for scn, mech in _draws(cfg, 102, (40, 600), draw):
+            for i, bhat in itertools.product(range(scn.n), scn.knowledge_values()):
                 vals = [a for a in scn.record_values(i) if scn.compatible(i, a, bhat)]
-                for a in vals:
-                    for b in vals:
-                        checks += 1
-                        if output_pmf(scn, mech, i, b, bhat) != defs._changed_pmf(
-                            scn, mech, i, a, b, bhat
-                        ):
-                            return ClaimResult(
-                                "dmkb2020.prop2",
-                                "refuted",
-                                "M(D)|b differs from M(D_(i->b))|a for independent records",
-                                method="generated",
-                                cases=checks,
-                                counterexample={"theta": _scenario_json(scn)},
-                            )
-        if defs.np_ratio(scn, mech) != defs.cdp_ratio(scn, mech):
-            return ClaimResult(
-                "dmkb2020.prop2",
-                "refuted",
-                "NP ε != CDP ε for independent records",
-                method="generated",
-                cases=checks,
-                counterexample={"theta": _scenario_json(scn)},
-            )
-    return ClaimResult(
-        "dmkb2020.prop2",
-        "supported",
-        f"{n_cases} generated (θ, M) with independent Bernoulli records (n ≤ 3, random known "
-        "records as B) and random M: M(D)|θ,B̂,D(i)=b equals M(D_(i→b))|θ,B̂,D(i)=a exactly in "
-        f"all {checks} (i, B̂, a, b), hence the smallest NP ε equals the smallest CDP ε "
-        "(T = support of D(i)).",
-        method="generated",
-        cases=checks,
+                for a, b in itertools.product(vals, vals):
+                    yield scn, mech, (i, a, b, bhat)
+            yield scn, mech, None  # then the two smallest ε
+
+    def law(case: Any) -> object:
+        scn, mech, pair = case
+        if pair is None:
+            same = defs.np_ratio(scn, mech) == defs.cdp_ratio(scn, mech)
+        else:
+            i, a, b, bhat = pair
+            same = output_pmf(scn, mech, i, b, bhat) == defs._changed_pmf(scn, mech, i, a, b, bhat)
+        return same or Counterexample(theta=scn.joint)
+
+    return ForAll(
+        law,
+        cases,
+        method=Method.GENERATED,
+        holds=lambda n: (
+            f"{config.count(40, 600)} generated (θ, M) with independent Bernoulli records (n ≤ 3, "
+            "random known records as B) and random M: M(D)|θ,B̂,D(i)=b equals "
+            "M(D_(i→b))|θ,B̂,D(i)=a exactly for every (i, B̂, a, b), hence the smallest NP ε "
+            f"equals the smallest CDP ε (T = support of D(i)); {n} checks"
+        ),
+        fails="for independent records, M(D)|b differs from M(D_(i->b))|a or NP ε != CDP ε",
     )
 
 
-def _normalization_case(rng: random.Random) -> tuple[Any, Any, Any, Any, Any]:
+def _shift(c: int) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
+    return lambda phi: (phi[0], (phi[1] + c) % 3, phi[2])
+
+
+def _normalization_case(rng: random.Random) -> tuple[Any, Any, int, Any]:
     """φ0 ∈ {0,1}, φ1 ∈ {0,1,2}, φ2 ∈ {0,1} independent; D = (φ0, (φ1 + cφ0) mod 3, φ2)."""
     p0 = random_pmf(rng, [0, 1], 6, positive=True)
     p1 = random_pmf(rng, [0, 1, 2], 6, positive=True)
@@ -382,75 +384,46 @@ def _normalization_case(rng: random.Random) -> tuple[Any, Any, Any, Any, Any]:
     def theta_hat(phi: tuple[Any, ...]) -> tuple[Any, ...]:
         return (phi[0], (phi[1] + c * phi[0]) % 3, phi[2])
 
-    outs = (0, 1, 2, BOTTOM)
+    outs = [0, 1, 2, BOTTOM]
     table = {
-        d: random_pmf(rng, list(outs), rng.choice([1, 2, 3]), positive=False)
+        d: random_pmf(rng, outs, rng.choice([1, 2, 3]), positive=False)
         for d in itertools.product((0, 1), (0, 1, 2), (0, 1))
     }
-    return [p0, p1, p2], theta_hat, c, table_mechanism(table), table
+    return [p0, p1, p2], theta_hat, c, table_mechanism(table)
 
 
 @checker("dmkb2020.prop3")
-def check_prop3(config: RunConfig) -> ClaimResult:
-    rng = random.Random(config.seed + 103)
-    n_cases = config.count(40, 600)
-    pairs = (((1, 2), (2,)), ((1, 2), ()), ((1,), ()), ((2,), ()))
-    checks = 0
-    for _ in range(n_cases):
-        params, theta_hat, c, mech, table = _normalization_case(rng)
-        for known1, known2 in pairs:
-            s1 = defs.normalized_scenario(params, theta_hat, known1)
-            s2 = defs.normalized_scenario(params, theta_hat, known2)
-            r1, r2 = defs.np_ratio(s1, mech, [0]), defs.np_ratio(s2, mech, [0])
-            checks += 1
-            if r1 is not None and (r2 is None or r2 > r1):
-                return ClaimResult(
-                    "dmkb2020.prop3",
-                    "refuted",
-                    "more knowledge, smaller NP ε",
-                    method="generated",
-                    cases=checks,
-                    counterexample={
-                        "phi": [_pmf_json(p) for p in params],
-                        "c": c,
-                        "I1": list(known1),
-                        "I2": list(known2),
-                        "eps_NP_1": _r(r1),
-                        "eps_NP_2": _r(r2),
-                    },
-                )
-    return ClaimResult(
-        "dmkb2020.prop3",
-        "supported",
-        f"{n_cases} generated acceptable normalizations at i = 0 (independent φ0 ∈ {{0,1}}, "
-        "φ1 ∈ {0,1,2}, φ2 ∈ {0,1}; D = (φ0, (φ1 + cφ0) mod 3, φ2), injective; random M) and "
-        f"I2 ⊆ I1 ∈ {{(1,2)⊇(2), (1,2)⊇∅, (1)⊇∅, (2)⊇∅}}: in all {checks} checks the exact NP "
-        "ε at index 0 with B = φ_{I2} is at most the one with B = φ_{I1}.",
+def check_prop3(config: RunConfig) -> Property:
+    nested = (((1, 2), (2,)), ((1, 2), ()), ((1,), ()), ((2,), ()))
+
+    def cases(cfg: RunConfig) -> Iterator[Any]:
+        for case in _draws(cfg, 103, (40, 600), _normalization_case):
+            for known in nested:
+                yield case, known
+
+    def law(case: Any) -> object:
+        (params, theta_hat, c, mech), (known1, known2) = case
+        r1, r2 = (
+            defs.np_ratio(defs.normalized_scenario(params, theta_hat, k), mech, [0])
+            for k in (known1, known2)
+        )
+        return (r1 is None or (r2 is not None and r2 <= r1)) or Counterexample(
+            phi=params, c=c, I1=list(known1), I2=list(known2), eps_NP_1=_r(r1), eps_NP_2=_r(r2)
+        )
+
+    return ForAll(
+        law,
+        cases,
+        method=Method.GENERATED,
+        holds=lambda n: (
+            f"{config.count(40, 600)} generated acceptable normalizations at i = 0 (independent "
+            "φ0 ∈ {0,1}, φ1 ∈ {0,1,2}, φ2 ∈ {0,1}; D = (φ0, (φ1 + cφ0) mod 3, φ2), injective; "
+            "random M) and I2 ⊆ I1 ∈ {(1,2)⊇(2), (1,2)⊇∅, (1)⊇∅, (2)⊇∅}: in all "
+            f"{n} checks the exact NP ε with B = φ_I2 is at most the one with B = φ_I1"
+        ),
+        fails="more knowledge, smaller NP ε",
         reading="NP quantified at the normalized index i = 0",
-        method="generated",
-        cases=checks,
     )
-
-
-def prop4_counterexample() -> dict[str, Any] | None:
-    """Ordered search: φ0 uniform bit, D = (φ0, h(φ0)) for h: {0,1} → {0,1} (lexicographic),
-    B = nothing, deterministic M: {0,1}² → {0,1}; first with NP ε != CDP ε at i = 0."""
-    dbs = list(itertools.product((0, 1), repeat=2))
-    for h in itertools.product((0, 1), repeat=2):
-        scn = defs.normalized_scenario([{0: Fraction(1, 2), 1: Fraction(1, 2)}], _dup_map(h))
-        for outs in itertools.product((0, 1), repeat=4):
-            mech = table_mechanism({d: {o: Fraction(1)} for d, o in zip(dbs, outs, strict=True)})
-            r_np, r_cdp = defs.np_ratio(scn, mech, [0]), defs.cdp_ratio(scn, mech, targets=[0])
-            if r_np != r_cdp:
-                return {
-                    "normalization": f"phi0 uniform bit; D = (phi0, h(phi0)), h = {h}",
-                    "B": "none (I = ∅)",
-                    "i": 0,
-                    "M": {repr(d): o for d, o in zip(dbs, outs, strict=True)},
-                    "eps_NP": _r(r_np),
-                    "eps_CDP": _r(r_cdp),
-                }
-    return None
 
 
 def _example6_scenario(ps: list[Fraction], pc: Fraction) -> Scenario:
@@ -467,103 +440,75 @@ def _example6_scenario(ps: list[Fraction], pc: Fraction) -> Scenario:
 
 
 @checker("dmkb2020.prop4")
-def check_prop4(config: RunConfig) -> ClaimResult:
-    cx = prop4_counterexample()
+def check_prop4(config: RunConfig) -> Property:
+    dbs = list(itertools.product((0, 1), repeat=2))
     # the paper's own Example 6, first normalization (φ0 = the pair (D(0), D(1))), target D(1)
-    ex6 = _example6_scenario([Fraction(1, 2)], Fraction(3, 4))
+    ex6 = _example6_scenario([HALF], Fraction(3, 4))
     m0 = deterministic(lambda d: d[0])
-    ex6_np, ex6_cdp = defs.np_ratio(ex6, m0, [1]), defs.cdp_ratio(ex6, m0, targets=[1])
-    # correction: D_{-i} a function of φ_1..φ_k only (then D(i) ⊥ (D_{-i}, B))
-    rng = random.Random(config.seed + 104)
-    n_cases = config.count(40, 600)
-    for _ in range(n_cases):
-        params, _, c, mech, table = _normalization_case(rng)
-        scn = defs.normalized_scenario(
-            params,
-            _shift_map(c),
-            rng.choice([(), (1,), (2,), (1, 2)]),
+
+    def printed_cases(_c: RunConfig) -> Iterator[Any]:
+        # φ0 a uniform bit, D = (φ0, h(φ0)) for h: {0,1} -> {0,1}, B = nothing,
+        # deterministic M: {0,1}^2 -> {0,1}; lexicographic
+        for h, outs in itertools.product(
+            itertools.product((0, 1), repeat=2), itertools.product((0, 1), repeat=4)
+        ):
+            yield h, dict(zip(dbs, outs, strict=True))
+
+    def printed(case: Any) -> object:
+        h, outs = case
+        scn = defs.normalized_scenario([{0: HALF, 1: HALF}], lambda phi: (phi[0], h[phi[0]]))
+        mech = table_mechanism({d: {o: Fraction(1)} for d, o in outs.items()})
+        r_np, r_cdp = defs.np_ratio(scn, mech, [0]), defs.cdp_ratio(scn, mech, targets=[0])
+        ex6_np, ex6_cdp = defs.np_ratio(ex6, m0, [1]), defs.cdp_ratio(ex6, m0, targets=[1])
+        return r_np == r_cdp or Counterexample(
+            normalization=f"phi0 uniform bit; D = (phi0, h(phi0)), h = {h}",
+            B="none (I = ∅)",
+            i=0,
+            M=outs,
+            eps_NP=_r(r_np),
+            eps_CDP=_r(r_cdp),
+            example6={
+                "p_0": "1/2",
+                "p_c": "3/4",
+                "target": "D(1)",
+                "M": "D(0)",
+                "eps_NP": _r(ex6_np),
+                "eps_CDP": _r(ex6_cdp),
+            },
         )
-        if defs.np_ratio(scn, mech, [0]) != defs.cdp_ratio(scn, mech, targets=[0]):
-            return ClaimResult(
-                "dmkb2020.prop4",
-                "refuted",
-                "even the corrected statement fails",
-                method="generated",
-                cases=n_cases,
-                counterexample={"phi": [_pmf_json(p) for p in params]},
-            )
-    if cx is None:
-        return ClaimResult(
-            "dmkb2020.prop4",
-            "supported",
-            "no counterexample in the search",
-            method="exhaustive",
-            cases=n_cases,
-        )
-    cx["example6"] = {
-        "p_0": "1/2",
-        "p_c": "3/4",
-        "target": "D(1)",
-        "M": "D(0)",
-        "eps_NP": _r(ex6_np),
-        "eps_CDP": _r(ex6_cdp),
-    }
-    return ClaimResult(
-        "dmkb2020.prop4",
-        "erratum",
-        "printed: for acceptable Θ, NP ⇔ CDP. Definition 8 lets other records depend on φ0 "
-        "(duplicated records are acceptable: φ0 = the value, θ̂(φ0) = (φ0, φ0)); the first case "
-        "of an ordered search (counterexample) has NP ε ≠ CDP ε, and so does the paper's own "
-        f"Example 6 (first normalization, target D(1), M = D(0): NP ε = {_r(ex6_np)}, CDP ε = "
-        f"{_r(ex6_cdp)}). Correction: also require D_(-i) to be a function of φ1..φk only "
-        "(so D(i) ⊥ (D_(-i), B), Proposition 2's setting): NP ε = CDP ε exactly in "
-        f"{n_cases} generated cases (φ0 ∈ {{0,1}}, φ1 ∈ {{0,1,2}}, φ2 ∈ {{0,1}}, random B ⊆ "
-        "{φ1, φ2}, random M).",
+
+    def corrected_cases(cfg: RunConfig) -> Iterator[Any]:
+        # D_{-i} a function of φ1..φk only (then D(i) ⊥ (D_{-i}, B)); the rng also draws B
+        rng = random.Random(cfg.seed + 104)
+        for _ in range(cfg.count(40, 600)):
+            params, _, c, mech = _normalization_case(rng)
+            known = rng.choice([(), (1,), (2,), (1, 2)])
+            yield params, defs.normalized_scenario(params, _shift(c), known), mech
+
+    def corrected(case: Any) -> object:
+        params, scn, mech = case
+        return defs.np_ratio(scn, mech, [0]) == defs.cdp_ratio(
+            scn, mech, targets=[0]
+        ) or Counterexample(phi=params)
+
+    return Erratum(
+        Exhaustive(printed, printed_cases),
+        ForAll(corrected, corrected_cases, method=Method.GENERATED),
+        holds=lambda n: (
+            "printed: for acceptable Θ, NP ⇔ CDP. Definition 8 lets other records depend on φ0 "
+            "(duplicated records are acceptable), and the first case of an ordered search has "
+            "NP ε ≠ CDP ε, as does the paper's own Example 6 (first normalization, target D(1), "
+            "M = D(0); in the counterexample). Correction: also require D_(-i) to be a function "
+            "of φ1..φk only (so D(i) ⊥ (D_(-i), B), Proposition 2's setting): NP ε = CDP ε "
+            f"exactly on generated cases (φ0 ∈ {{0,1}}, φ1 ∈ {{0,1,2}}, φ2 ∈ {{0,1}}, random B, "
+            f"random M; {n} cases in all)"
+        ),
+        method=Method.GENERATED,
         reading="Definition 8 as printed (only D(i) and B are constrained)",
-        method="generated",
-        cases=n_cases,
-        counterexample=cx,
     )
 
 
-@checker("dmkb2020.ex6")
-def check_ex6(config: RunConfig) -> ClaimResult:
-    grid_p = [Fraction(1, 3), Fraction(1, 2)]
-    grid_c = [Fraction(1, 4), Fraction(2, 3)]
-    cases = 0
-    for pairs in (1, 2):
-        for ps in itertools.product(grid_p, repeat=pairs):
-            for pc in grid_c:
-                cases += 1
-                scn = _example6_scenario(list(ps), pc)
-                dist = {d: p for (d, _), p in scn.joint.items()}
-                # normalization A: φ_k = (D(2k), D(2k+1)); normalization B: φ_2k = [D(2k) =
-                # D(2k+1)], φ_2k+1 = D(2k). Both must be independent families, θ̂ injective.
-                fa = [lambda d, k=k: (d[2 * k], d[2 * k + 1]) for k in range(pairs)]
-                fb = []
-                for k in range(pairs):
-                    fb += [lambda d, k=k: d[2 * k] == d[2 * k + 1], lambda d, k=k: d[2 * k]]
-                for fam in (fa, fb):
-                    if not _independent_family(dist, fam) or not _injective(dist, fam):
-                        return ClaimResult(
-                            "dmkb2020.ex6",
-                            "refuted",
-                            "a normalization is not valid",
-                            method="exhaustive",
-                            cases=cases,
-                            counterexample={"p": [str(p) for p in ps], "p_c": str(pc)},
-                        )
-    return ClaimResult(
-        "dmkb2020.ex6",
-        "proved",
-        f"exhaustive over {cases} exact instances (1 or 2 pairs, p_i ∈ {{1/3, 1/2}}, p_c ∈ "
-        "{1/4, 2/3}): both normalizations are families of mutually independent parameters "
-        "(joint = product of marginals, exactly) from which D is recovered injectively; in the "
-        "first φ0 determines D(1), in the second the sensitive φ0 = [D(0) = D(1)] is "
-        "independent of φ1 = D(0), which the attacker may know.",
-        method="exhaustive",
-        cases=cases,
-    )
+# --- Example 6: two normalizations -------------------------------------------------------------
 
 
 def _independent_family(dist: dict[Any, Fraction], fam: list[Any]) -> bool:
@@ -583,6 +528,42 @@ def _independent_family(dist: dict[Any, Fraction], fam: list[Any]) -> bool:
     return True
 
 
-def _injective(dist: dict[Any, Fraction], fam: list[Any]) -> bool:
-    keys = [tuple(f(d) for f in fam) for d in dist]
-    return len(set(keys)) == len(keys)
+@checker("dmkb2020.ex6")
+def check_ex6(config: RunConfig) -> Property:
+    grid_p, grid_c = [Fraction(1, 3), HALF], [Fraction(1, 4), Fraction(2, 3)]
+
+    def cases(_c: RunConfig) -> Iterator[Any]:
+        for pairs in (1, 2):
+            for ps, pc in itertools.product(itertools.product(grid_p, repeat=pairs), grid_c):
+                yield pairs, ps, pc
+
+    def law(case: Any) -> object:
+        pairs, ps, pc = case
+        dist = {d: p for (d, _), p in _example6_scenario(list(ps), pc).joint.items()}
+        # A: φ_k = (D(2k), D(2k+1)); B: φ_2k = [D(2k) = D(2k+1)], φ_2k+1 = D(2k)
+        fa = [lambda d, k=k: (d[2 * k], d[2 * k + 1]) for k in range(pairs)]
+        fb = [
+            f
+            for k in range(pairs)
+            for f in (lambda d, k=k: d[2 * k] == d[2 * k + 1], lambda d, k=k: d[2 * k])
+        ]
+        valid = all(
+            _independent_family(dist, fam)
+            and len({tuple(f(d) for f in fam) for d in dist}) == len(dist)
+            for fam in (fa, fb)
+        )
+        return valid or Counterexample(p=[str(p) for p in ps], p_c=str(pc))
+
+    return Exhaustive(
+        law,
+        cases,
+        verdict=Verdict.PROVED,
+        holds=lambda n: (
+            f"exhaustive over {n} exact instances (1 or 2 pairs, p_i ∈ {{1/3, 1/2}}, p_c ∈ "
+            "{1/4, 2/3}): both normalizations are families of mutually independent parameters "
+            "(joint = product of marginals, exactly) from which D is recovered injectively; in "
+            "the first φ0 determines D(1), in the second the sensitive φ0 = [D(0) = D(1)] is "
+            "independent of φ1 = D(0), which the attacker may know"
+        ),
+        fails="a normalization is not valid",
+    )
