@@ -52,6 +52,22 @@ def lemma2_bound(m: int, n: int, p: Fraction) -> Fraction | None:
     return f(m, n, p) / (1 - p * n / ((1 - p) * m))
 
 
+def lemma2_ratio_step() -> bool:
+    """Lemma 2's proof, symbolically: ``f(s+1)/f(s) = p(n-s)/((1-p)(s+1))``, and
+    ``(n-s)/(s+1) < n/m`` for ``s >= m >= 1`` (so the tail is dominated by a geometric series).
+    """
+    n, s, m = sympy.symbols("n s m", positive=True, integer=True)
+    p = sympy.Symbol("p", positive=True)
+    fs = sympy.binomial(n, s) * p**s * (1 - p) ** (n - s)
+    fs1 = sympy.binomial(n, s + 1) * p ** (s + 1) * (1 - p) ** (n - s - 1)
+    step = sympy.simplify(sympy.combsimp(fs1 / fs) - p * (n - s) / ((1 - p) * (s + 1)))
+    # n/m - (n-s)/(s+1) = (n(s+1-m) + m s) / (m (s+1)) > 0 when s = m + j, j >= 0
+    j = sympy.Symbol("j", nonnegative=True, integer=True)
+    gap = sympy.factor(sympy.together((n / m - (n - s) / (s + 1)).subs(s, m + j)))
+    num, den = sympy.fraction(gap)
+    return step == 0 and bool(sympy.expand(num).is_positive) and bool(den.is_positive)
+
+
 class RReading(Enum):
     """How ``r`` of Theorem 4 is read."""
 
