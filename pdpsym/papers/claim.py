@@ -160,8 +160,7 @@ class Erratum:
 
 Property = ForAll | Symbolic | AllOf | Erratum
 
-# ClaimResult is transitional: checkers still being moved to Properties return it.
-Checker = Callable[[RunConfig], "Property | ClaimResult"]
+Checker = Callable[[RunConfig], Property]
 
 CHECKERS: dict[str, Checker] = {}
 
@@ -191,21 +190,3 @@ class Tally:
 
     def __getitem__(self, key: str) -> int:
         return self.counts.get(key, 0)
-
-
-@dataclass
-class ClaimResult:
-    """Transitional: the hand-built result of a checker not yet written as a Property.
-
-    The runner accepts it while checkers move to Properties; new checkers never build it.
-    """
-
-    id: str
-    verdict: str
-    evidence: str
-    reading: str | None = None
-    method: str = ""
-    cases: int | None = None
-    counterexample: dict[str, Any] | None = None
-    details: dict[str, Any] = field(default_factory=dict)
-    seconds: float = 0.0

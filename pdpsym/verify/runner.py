@@ -14,7 +14,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pdpsym.core.parallel import ordered_map
-from pdpsym.papers import claim as _claim
 from pdpsym.papers.catalogue import CATALOGUE
 from pdpsym.papers.claim import (
     CHECKERS,
@@ -178,19 +177,7 @@ def run_claim(claim_id: str, config: RunConfig | None = None) -> ClaimResult:
         out = Outcome(Verdict.UNRESOLVED, Method.NONE, "not yet checked")
     else:
         try:
-            prop = fn(config)
-            if isinstance(prop, _claim.ClaimResult):  # transitional hand-built result
-                out = Outcome(
-                    Verdict(prop.verdict),
-                    Method(prop.method) if prop.method else Method.NONE,
-                    prop.evidence,
-                    prop.cases,
-                    prop.counterexample,
-                    prop.reading,
-                    prop.details,
-                )
-            else:
-                out = evaluate(prop, config)
+            out = evaluate(fn(config), config)
         except Exception as exc:  # a checker bug must surface as such, not as a verdict
             tb = traceback.format_exception_only(type(exc), exc)[-1].strip()
             out = Outcome(Verdict.UNRESOLVED, Method.ERROR, f"checker error: {tb}")

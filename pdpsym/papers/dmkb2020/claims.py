@@ -48,11 +48,18 @@ from pdpsym.mechanisms.finite import (
     table_mechanism,
 )
 from pdpsym.papers.claim import (
-    ClaimResult,
+    AllOf,
     Counterexample,
+    Erratum,
     Exhaustive,
+    ForAll,
+    Method,
     Property,
     RunConfig,
+    Symbolic,
+    Tally,
+    Unresolved,
+    Verdict,
     checker,
 )
 from pdpsym.papers.dmkb2020.composition import (
@@ -165,47 +172,42 @@ def check_lemma1(config: RunConfig) -> Property:
 # --- Definition 12 ---------------------------------------------------------------------------
 
 
+def _mech_cx(scn: Scenario, table: Any, eps: Eps, **facts: Any) -> Counterexample:
+    return Counterexample(theta=scn.joint, mechanism=table, epsilon=str(eps), **facts)
+
+
 @checker("dmkb2020.def12")
-def check_def12(config: RunConfig) -> ClaimResult:
+def check_def12(config: RunConfig) -> Property:
     n_cases = config.count(10, 400)
-    checked = 0
-    for _, scn, mech, table, eps in _generated(config, n_cases, 12):
-        d = apkdp_delta(scn, mech, eps).delta
-        deltas = [Fraction(1)]
-        q = d.rational()
-        deltas.append(q if q is not None else _just_below(d) + Fraction(2, 10**9))
-        if d.sign() > 0:
-            deltas.append(_just_below(d))
-        for delta in deltas:
-            checked += 1
-            a = is_apkdp(scn, mech, eps, delta)
-            b = apkdp_by_indistinguishability(scn, mech, eps, delta)
-            if a != b:
-                return ClaimResult(
-                    "dmkb2020.def12",
-                    "refuted",
-                    "the two forms of APKDP disagree",
-                    method="generated",
-                    cases=checked,
-                    counterexample={
-                        "theta": _scenario_json(scn),
-                        "mechanism": {repr(k): _pmf_json(v) for k, v in table.items()},
-                        "epsilon": str(eps),
-                        "delta": fraction_str(delta),
-                        "expectation_form": str(a),
-                        "indistinguishability_form": str(b),
-                    },
-                )
-    return ClaimResult(
-        "dmkb2020.def12",
-        "supported",
-        f"{n_cases} generated (θ, M, ε) (binary records n ≤ 3, independent with known records "
-        "or full-support correlated joints with binary B; deterministic or randomized M with "
-        "outputs {0,1,2,⊥}); at δ = 1, δ = the exact smallest APKDP δ and just below it, the "
-        "expectation form (max over i, a≠b, B̂ of APK) and Definition 1 over all sets agree "
-        f"({checked} decisions).",
-        method="generated",
-        cases=checked,
+
+    def cases(cfg: RunConfig) -> Iterator[Any]:
+        for _, scn, mech, table, eps in _generated(cfg, n_cases, 12):
+            d = apkdp_delta(scn, mech, eps).delta
+            q = d.rational()
+            deltas = [Fraction(1), q if q is not None else _just_below(d) + Fraction(2, 10**9)]
+            for delta in deltas + ([_just_below(d)] if d.sign() > 0 else []):
+                yield scn, mech, table, eps, delta
+
+    def law(case: Any) -> object:
+        scn, mech, table, eps, delta = case
+        a = is_apkdp(scn, mech, eps, delta)
+        b = apkdp_by_indistinguishability(scn, mech, eps, delta)
+        return a == b or _mech_cx(
+            scn, table, eps, delta=delta, expectation_form=str(a), indistinguishability_form=str(b)
+        )
+
+    return ForAll(
+        law,
+        cases,
+        method=Method.GENERATED,
+        holds=lambda n: (
+            f"{n_cases} generated (θ, M, ε) (binary records n ≤ 3, independent with known "
+            "records or full-support correlated joints with binary B; deterministic or "
+            "randomized M with outputs {0,1,2,⊥}); at δ = 1, δ = the exact smallest APKDP δ and "
+            "just below it, the expectation form (max over i, a≠b, B̂ of APK) and Definition 1 "
+            f"over all sets agree ({n} decisions)"
+        ),
+        fails="the two forms of APKDP disagree",
     )
 
 
@@ -225,88 +227,67 @@ def _random_kernel(rng: random.Random) -> tuple[Any, dict[Any, dict[Any, Fractio
 
 
 @checker("dmkb2020.prop5")
-def check_prop5(config: RunConfig) -> ClaimResult:
-    n_cases = config.count(10, 300)
-    checked = 0
-    fdiv_mismatch = None
-    fdiv_cases = 0
-    for rng, scn, mech, table, eps in _generated(config, n_cases, 5):
-        f, ktable = _random_kernel(rng)
-        mech2, _ = random_mechanism(rng, scn.n)
-        p = Fraction(rng.randint(0, 4), 4)
-        pp = post_process(mech, f)
-        mix = mixture(mech, mech2, p)
-        for name, delta_of in (("APKDP", apkdp_delta), ("PPKDP", ppkdp_delta)):
-            d = delta_of(scn, mech, eps).delta
-            d2 = delta_of(scn, mech2, eps).delta
-            d_pp = delta_of(scn, pp, eps).delta
-            d_mix = delta_of(scn, mix, eps).delta
-            checked += 1
-            bound = d.scale(p) + d2.scale(1 - p)
-            if d_pp.exact_compare(d) > 0 or d_mix.exact_compare(bound) > 0:
-                return ClaimResult(
-                    "dmkb2020.prop5",
-                    "refuted",
-                    f"{name}: post-processing or convexity fails",
-                    method="generated",
-                    cases=checked,
-                    counterexample={
-                        "theta": _scenario_json(scn),
-                        "mechanism": {repr(k): _pmf_json(v) for k, v in table.items()},
-                        "kernel": {repr(k): _pmf_json(v) for k, v in ktable.items()},
-                        "epsilon": str(eps),
-                        "delta": str(d),
-                        "delta_post": str(d_pp),
-                        "delta_mixture": str(d_mix),
-                        "p": fraction_str(p),
-                    },
-                )
-        # the f-divergence reformulation, per ordered pair (a, b)
-        for i in default_targets(scn):
-            for a, b in ((0, 1), (1, 0)):
-                fdiv_cases += 1
-                direct = ppk(scn, mech, i, a, b, eps)
-                printed = ppk_f_divergence(scn, mech, i, a, b, eps, FForm.PRINTED)
-                corrected = ppk_f_divergence(scn, mech, i, a, b, eps, FForm.CORRECTED)
-                if corrected != direct:
-                    return ClaimResult(
-                        "dmkb2020.prop5",
-                        "refuted",
-                        "the corrected f-divergence form differs from PPK",
-                        method="generated",
-                        cases=fdiv_cases,
-                        counterexample={"theta": _scenario_json(scn), "epsilon": str(eps)},
-                    )
-                if printed != direct and fdiv_mismatch is None:
-                    fdiv_mismatch = {
-                        "theta": _scenario_json(scn),
-                        "mechanism": {repr(k): _pmf_json(v) for k, v in table.items()},
-                        "i": i,
-                        "a": a,
-                        "b": b,
-                        "epsilon": str(eps),
-                        "PPK_i_a_b": str(direct),
-                        "printed_f_form": str(printed),
-                    }
-    reading = (
-        "f-divergence D_f(P||Q) = Σ Q f(P/Q). With the printed f(x) = max(0, 1 - e^ε x), "
-        "Σ_B P[B̂|a] D_f(O_a||O_b) is the hockey-stick of the reversed pair (b vs a), not "
-        "PPK_{i,a,b}; with f(x) = max(0, x - e^ε) it equals PPK_{i,a,b} exactly. Quantified "
-        "over all ordered (a, b) with B independent of D(i) (the Sec. 3 standing assumption) "
-        "the printed 'iff' still holds."
-    )
-    return ClaimResult(
-        "dmkb2020.prop5",
-        "supported",
-        f"{n_cases} generated (θ, M1, M2, kernel f, p, ε): the exact smallest δ of APKDP and of "
-        "PPKDP never increases under post-processing, and δ(mixture) ≤ p δ(M1) + (1-p) δ(M2) "
-        f"(convexity) in all {checked} checks; the corrected f-divergence form equals PPK in all "
-        f"{fdiv_cases} ordered pairs; the printed f differs per pair "
-        f"({'example in details' if fdiv_mismatch else 'no mismatch met'}).",
-        reading=reading,
-        method="generated",
-        cases=checked,
-        details={"printed_f_mismatch": fdiv_mismatch},
+def check_prop5(config: RunConfig) -> Property:
+    n_cases, printed_f = config.count(10, 300), Tally()
+    first_mismatch: dict[str, Any] = {}
+
+    def cases(cfg: RunConfig) -> Iterator[Any]:
+        for rng, scn, mech, table, eps in _generated(cfg, n_cases, 5):
+            f, ktable = _random_kernel(rng)
+            mech2, _ = random_mechanism(rng, scn.n)
+            p = Fraction(rng.randint(0, 4), 4)
+            for name, delta_of in (("APKDP", apkdp_delta), ("PPKDP", ppkdp_delta)):
+                yield "closure", scn, mech, table, eps, (name, delta_of, f, ktable, mech2, p)
+            for i in default_targets(scn):
+                for a, b in ((0, 1), (1, 0)):
+                    yield "f-divergence", scn, mech, table, eps, (i, a, b)
+
+    def law(case: Any) -> object:
+        kind, scn, mech, table, eps, extra = case
+        if kind == "closure":  # post-processing and convexity
+            name, delta_of, f, ktable, mech2, p = extra
+            d, d2 = delta_of(scn, mech, eps).delta, delta_of(scn, mech2, eps).delta
+            d_pp = delta_of(scn, post_process(mech, f), eps).delta
+            d_mix = delta_of(scn, mixture(mech, mech2, p), eps).delta
+            ok = (
+                d_pp.exact_compare(d) <= 0
+                and d_mix.exact_compare(d.scale(p) + d2.scale(1 - p)) <= 0
+            )
+            return ok or _mech_cx(
+                scn, table, eps, kernel=ktable, delta=str(d), delta_post=str(d_pp),
+                delta_mixture=str(d_mix), p=p, notion=name,
+            )  # fmt: skip
+        i, a, b = extra
+        direct = ppk(scn, mech, i, a, b, eps)
+        printed = ppk_f_divergence(scn, mech, i, a, b, eps, FForm.PRINTED)
+        if printed != direct:
+            printed_f.add("printed f differs from PPK")
+            first_mismatch.setdefault(
+                "case", {"theta": scn.joint, "i": i, "a": a, "b": b, "epsilon": str(eps)}
+            )
+        corrected = ppk_f_divergence(scn, mech, i, a, b, eps, FForm.CORRECTED)
+        return corrected == direct or Counterexample(theta=scn.joint, epsilon=str(eps))
+
+    return ForAll(
+        law,
+        cases,
+        method=Method.GENERATED,
+        holds=lambda n: (
+            f"{n_cases} generated (θ, M1, M2, kernel f, p, ε): the exact smallest δ of APKDP and "
+            "of PPKDP never increases under post-processing, δ(mixture) ≤ p δ(M1) + (1-p) δ(M2) "
+            "(convexity), and the corrected f-divergence form equals PPK per ordered pair "
+            f"({n} checks); the printed f differs per pair ({printed_f['printed f differs from PPK']} "
+            "pairs, first in the details)"
+        ),
+        fails="post-processing, convexity or the corrected f-divergence form fails",
+        reading=(
+            "f-divergence D_f(P||Q) = Σ Q f(P/Q). With the printed f(x) = max(0, 1 - e^ε x), "
+            "Σ_B P[B̂|a] D_f(O_a||O_b) is the hockey-stick of the reversed pair (b vs a), not "
+            "PPK_{i,a,b}; with f(x) = max(0, x - e^ε) it equals PPK_{i,a,b} exactly. Quantified "
+            "over all ordered (a, b) with B independent of D(i) (the Sec. 3 standing "
+            "assumption) the printed 'iff' still holds."
+        ),
+        details=lambda: {"printed_f_mismatch": first_mismatch.get("case")},
     )
 
 
@@ -365,83 +346,63 @@ def thm1_strict_example() -> dict[str, Any] | None:
     return None
 
 
+def _thm1_law(case: Any) -> object:
+    """PPK = E[APK] per (i, a, b), δ_PPK ≤ δ_APK, and the same smallest ε with δ = 0."""
+    _, scn, mech, table, eps = case
+    for i in default_targets(scn):
+        for a, b in itertools.permutations(scn.record_values(i), 2):
+            if ppk(scn, mech, i, a, b, eps) != ppk_via_apk(scn, mech, i, a, b, eps):
+                return _mech_cx(scn, table, eps, what="PPK != E[APK]", i=i, a=a, b=b)
+    da, dp = apkdp_delta(scn, mech, eps).delta, ppkdp_delta(scn, mech, eps).delta
+    if dp.exact_compare(da) > 0:
+        return _mech_cx(scn, table, eps, what="APKDP delta < PPKDP delta", APK=str(da), PPK=str(dp))
+    w = _max_ratio(scn, mech)
+    if w is None:  # an infinite PLRV: both δ > 0 at every ε
+        e_big = Eps.log(1000)
+        if (
+            apkdp_delta(scn, mech, e_big).delta.sign() == 0
+            or ppkdp_delta(scn, mech, e_big).delta.sign() == 0
+        ):
+            return _mech_cx(scn, table, eps, what="infinite PLRV but δ = 0")
+    elif w > 1:  # δ = 0 at ε* = ln w for both, δ > 0 for both just below
+        at, below = Eps.log(w), Eps.log(w * Fraction(999, 1000))
+        zero = all(f(scn, mech, at).delta.sign() == 0 for f in (apkdp_delta, ppkdp_delta))
+        positive = all(f(scn, mech, below).delta.sign() > 0 for f in (apkdp_delta, ppkdp_delta))
+        if not (zero and positive):
+            return _mech_cx(
+                scn, table, eps, what="δ = 0 equivalence fails at ε = ln " + fraction_str(w)
+            )
+    return True
+
+
 @checker("dmkb2020.thm1")
-def check_thm1(config: RunConfig) -> ClaimResult:
+def check_thm1(config: RunConfig) -> Property:
     n_cases = config.count(30, 600)
-    identity_checks = boundary_checks = 0
-    for _, scn, mech, table, eps in _generated(config, n_cases, 1):
-        cx = None
-        for i in default_targets(scn):
-            vals = scn.record_values(i)
-            for a in vals:
-                for b in vals:
-                    if a == b:
-                        continue
-                    identity_checks += 1
-                    if ppk(scn, mech, i, a, b, eps) != ppk_via_apk(scn, mech, i, a, b, eps):
-                        cx = {"what": "PPK != E[APK]", "i": i, "a": a, "b": b}
-        da = apkdp_delta(scn, mech, eps).delta
-        dp = ppkdp_delta(scn, mech, eps).delta
-        if cx is None and dp.exact_compare(da) > 0:
-            cx = {"what": "APKDP delta < PPKDP delta", "APK": str(da), "PPK": str(dp)}
-        # δ = 0: the smallest ε with APK δ = 0 and with PPK δ = 0 coincide
-        w = _max_ratio(scn, mech)
-        if cx is None:
-            if w is None:
-                boundary_checks += 1
-                e_big = Eps.log(1000)
-                if apkdp_delta(scn, mech, e_big).delta.sign() == 0 or (
-                    ppkdp_delta(scn, mech, e_big).delta.sign() == 0
-                ):
-                    cx = {"what": "infinite PLRV but δ = 0"}
-            elif w > 1:
-                boundary_checks += 1
-                at, below = Eps.log(w), Eps.log(w * Fraction(999, 1000))
-                za = apkdp_delta(scn, mech, at).delta.sign() == 0
-                zp = ppkdp_delta(scn, mech, at).delta.sign() == 0
-                pa = apkdp_delta(scn, mech, below).delta.sign() > 0
-                pp = ppkdp_delta(scn, mech, below).delta.sign() > 0
-                if not (za and zp and pa and pp):
-                    cx = {"what": "δ = 0 equivalence fails at ε = ln " + fraction_str(w)}
-        if cx is not None:
-            cx.update(
-                theta=_scenario_json(scn),
-                mechanism={repr(k): _pmf_json(v) for k, v in table.items()},
-                epsilon=str(eps),
-            )
-            return ClaimResult(
-                "dmkb2020.thm1",
-                "refuted",
-                cx["what"],
-                method="generated",
-                cases=identity_checks,
-                counterexample=cx,
-            )
-    strict = thm1_strict_example()
-    if strict is None:
-        return ClaimResult(
-            "dmkb2020.thm1",
-            "unresolved",
-            "identities hold on generated cases but no strict δ > 0 example was found in the "
-            "searched class",
-            method="generated",
-            cases=identity_checks,
-        )
-    return ClaimResult(
-        "dmkb2020.thm1",
-        "supported",
-        f"{n_cases} generated (θ, M, ε) (binary records n ≤ 3, independent with known records "
-        "or full-support correlated (D, B); randomized or deterministic M): PPK_{i,a,b} computed "
-        "from Definition 13 equals Σ_B̂ P[B̂|a] APK_{i,a,b,B̂} exactly in all "
-        f"{identity_checks} (i, a, b); δ_PPKDP ≤ δ_APKDP in every case; and in {boundary_checks} "
-        "cases the smallest ε with δ = 0 is the same for both (δ = 0 at ε* = max PLRV, both "
-        "δ > 0 at ε*·(999/1000) inside the log, or both > 0 for all ε when a PLRV is infinite). "
-        "Strictness for δ > 0 (exact, first in an ordered search): "
-        f"δ_PPKDP = {strict['delta_PPKDP']} < δ_APKDP = {strict['delta_APKDP']} at ε = ln 2, so "
-        "M is PPKDP but not APKDP for δ in between.",
-        method="generated",
-        cases=identity_checks,
-        details={"strict_example": strict},
+    strict: dict[str, Any] = {}
+
+    def strict_exists(_: None) -> object:
+        found = thm1_strict_example()
+        if found is None:
+            raise Unresolved("no strict δ_PPKDP < δ_APKDP example in the searched class")
+        strict.update(found)
+        return True
+
+    return AllOf(
+        (
+            ForAll(_thm1_law, lambda cfg: _generated(cfg, n_cases, 1), method=Method.GENERATED),
+            Exhaustive(strict_exists, lambda _c: [None], method=Method.GENERATED),
+        ),
+        holds=lambda n: (
+            f"{n_cases} generated (θ, M, ε) (binary records n ≤ 3, independent with known "
+            "records or full-support correlated (D, B); randomized or deterministic M): "
+            "PPK_{i,a,b} from Definition 13 equals Σ_B̂ P[B̂|a] APK_{i,a,b,B̂} exactly for "
+            "every (i, a, b); δ_PPKDP ≤ δ_APKDP; the smallest ε with δ = 0 is the same for both "
+            "(δ = 0 at ε* = max PLRV, both δ > 0 just below, or both > 0 for all ε when a PLRV "
+            "is infinite). Strictness for δ > 0 (exact, first in an ordered search): "
+            f"δ_PPKDP = {strict.get('delta_PPKDP')} < δ_APKDP = {strict.get('delta_APKDP')} at "
+            "ε = ln 2"
+        ),
+        method=Method.GENERATED,
     )
 
 
@@ -449,59 +410,56 @@ def check_thm1(config: RunConfig) -> ClaimResult:
 
 
 @checker("dmkb2020.thm2")
-def check_thm2(config: RunConfig) -> ClaimResult:
+def check_thm2(config: RunConfig) -> Property:
     dbs = list(itertools.product((0, 1), repeat=2))
-    grid = [Fraction(1, 3), Fraction(1, 2)]
-    if config.thorough:
-        grid = [Fraction(k, 6) for k in range(1, 6)]
-    out_range = (0, 1, 2)
+    grid = (
+        [Fraction(k, 6) for k in range(1, 6)]
+        if config.thorough
+        else [Fraction(1, 3), Fraction(1, 2)]
+    )
     epss = (Eps.log(2), Eps.of(Fraction(1, 2))) if config.thorough else (Eps.log(2),)
-    cases = reducible = differ_nonreducible = 0
-    for p0, p1 in itertools.product(grid, repeat=2):
+    kinds = Tally()
+
+    def cases(_c: RunConfig) -> Iterator[Any]:
+        for p0, p1 in itertools.product(grid, repeat=2):
+            for outs in itertools.product((0, 1, 2), repeat=4):
+                yield p0, p1, outs
+
+    def law(case: Any) -> object:
+        p0, p1, outs = case
         scn = Scenario.bernoulli([p0, p1], known=[1])
-        for outs in itertools.product(out_range, repeat=4):
-            mech = table_mechanism({d: {o: Fraction(1)} for d, o in zip(dbs, outs, strict=True)})
-            cases += 1
-            red = is_reducible(scn, mech, 0)
-            same = True
-            for eps in epss:
-                da = apkdp_delta(scn, mech, eps, targets=[0]).delta
-                dp = ppkdp_delta(scn, mech, eps, targets=[0]).delta
-                if da != dp:
-                    same = False
-                    if red:
-                        return ClaimResult(
-                            "dmkb2020.thm2",
-                            "refuted",
-                            "a Θ-reducible mechanism with APKDP δ != PPKDP δ",
-                            method="exhaustive",
-                            cases=cases,
-                            counterexample={
-                                "p": [fraction_str(p0), fraction_str(p1)],
-                                "mechanism": {
-                                    repr(d): repr(o) for d, o in zip(dbs, outs, strict=True)
-                                },
-                                "epsilon": str(eps),
-                                "APKDP": str(da),
-                                "PPKDP": str(dp),
-                            },
-                        )
-            reducible += red
-            differ_nonreducible += (not red) and (not same)
-    return ClaimResult(
-        "dmkb2020.thm2",
-        "supported",
-        f"exhaustive over {cases} cases: two independent Bernoulli records with p in "
-        f"{{{', '.join(fraction_str(g) for g in grid)}}}², B = D(1), target D(0), every "
-        "deterministic M: {0,1}² → {0,1,2}. Θ-reducibility decided exactly (equal multisets of "
-        f"output profiles for B̂ = 0 and 1): {reducible} reducible; for each, the exact smallest "
-        "δ of APKDP and of PPKDP coincide at ε = ln 2 (and ε = 1/2 when thorough). (Among non-reducible ones, "
-        f"{differ_nonreducible} have δ_APKDP > δ_PPKDP, so the hypothesis is not idle.) The "
-        "proof's text swaps APK and PPK ('APK is the expected value of PPK') and drops ε from "
-        "m(O,B); the argument is right with the Theorem 1 roles and m = max(0, 1 - e^(ε-L)).",
-        method="exhaustive",
-        cases=cases,
-        details={"reducible": reducible, "nonreducible_with_gap": differ_nonreducible},
+        mech = table_mechanism({d: {o: Fraction(1)} for d, o in zip(dbs, outs, strict=True)})
+        red = is_reducible(scn, mech, 0)
+        kinds.add("reducible", red)
+        for eps in epss:
+            da = apkdp_delta(scn, mech, eps, targets=[0]).delta
+            dp = ppkdp_delta(scn, mech, eps, targets=[0]).delta
+            if da != dp:
+                kinds.add("nonreducible_with_gap", not red)
+                if red:
+                    return Counterexample(
+                        p=[p0, p1], mechanism={repr(d): repr(o) for d, o in zip(dbs, outs, strict=True)},
+                        epsilon=str(eps), APKDP=str(da), PPKDP=str(dp),
+                    )  # fmt: skip
+                break
+        return True
+
+    return Exhaustive(
+        law,
+        cases,
+        holds=lambda n: (
+            f"exhaustive over {n} cases: two independent Bernoulli records with p in "
+            f"{{{', '.join(fraction_str(g) for g in grid)}}}², B = D(1), target D(0), every "
+            "deterministic M: {0,1}² → {0,1,2}. Θ-reducibility decided exactly (equal multisets "
+            f"of output profiles for B̂ = 0 and 1): {kinds['reducible']} reducible; for each, the "
+            "exact smallest δ of APKDP and of PPKDP coincide at ε = ln 2 (and ε = 1/2 when "
+            f"thorough); {kinds['nonreducible_with_gap']} non-reducible ones have δ_APKDP > "
+            "δ_PPKDP, so the hypothesis is not idle. The proof's text swaps APK and PPK and "
+            "drops ε from m(O,B); the argument is right with the Theorem 1 roles and "
+            "m = max(0, 1 - e^(ε-L))"
+        ),
+        fails="a Θ-reducible mechanism with APKDP δ != PPKDP δ",
+        details=lambda: kinds.counts,
     )
 
 
@@ -577,35 +535,6 @@ def _prop6_specs(
     }
 
 
-def _finite_maps_hold(rng: random.Random, cases: int) -> tuple[int, dict[str, Any] | None]:
-    """The printed counting, linear, arithmetic, harmonic and geometric maps on random exact
-    instances: n = 3 independent records on {1, 2, 3}, B = one or two fixed records."""
-    done = 0
-    for _ in range(cases):
-        n = 3
-        vals = [Fraction(1), Fraction(2), Fraction(3)]
-        records = [random_pmf(rng, vals, 6, positive=rng.random() < 0.5) for _ in range(n)]
-        records = [
-            r if len(r) > 1 else {vals[0]: Fraction(1, 2), vals[1]: Fraction(1, 2)} for r in records
-        ]
-        known_idx = sorted(rng.sample([1, 2], rng.choice([1, 2])))
-        scn = Scenario.independent(records, known=known_idx)
-        alpha = [Fraction(rng.randint(-3, 3), rng.randint(1, 3)) for _ in range(n)]
-        pred = {v: rng.random() < 0.5 for v in vals}
-        specs = _prop6_specs(n, pred, alpha, known_idx)
-        for name, (f, phi, key) in specs.items():
-            done += 1
-            ok, why = check_map(scn, deterministic(f), 0, phi, key=key)
-            if not ok:
-                return done, {
-                    "map": name,
-                    "records": [_pmf_json(r) for r in records],
-                    "known": known_idx,
-                    "why": why,
-                }
-    return done, None
-
-
 def _quad_values() -> list[dict[str, str]]:
     """Printed and corrected φ at D(0) = 1 next to the true M, for n = 2, B = D(1)."""
     n = 2
@@ -627,73 +556,77 @@ def _quad_values() -> list[dict[str, str]]:
 
 
 @checker("dmkb2020.prop6")
-def check_prop6(config: RunConfig) -> ClaimResult:
+def check_prop6(config: RunConfig) -> Property:
     printed = prop6_symbolic(QuadraticForm.PRINTED)
-    corrected = prop6_symbolic(QuadraticForm.CORRECTED, only=["quadratic"])
-    rng = random.Random(config.seed + 6)
-    done, failure = _finite_maps_hold(rng, config.count(2, 30))
-    if failure is not None:
-        return ClaimResult(
-            "dmkb2020.prop6",
-            "refuted",
-            f"printed map fails: {failure['map']}",
-            method="exact-instance",
-            cases=done,
-            counterexample=failure,
+    corrected = prop6_symbolic(QuadraticForm.CORRECTED, only=["quadratic"])["quadratic"]
+
+    def finite_maps(_c: RunConfig) -> Iterator[Any]:
+        """The printed counting, linear, arithmetic, harmonic and geometric maps on random
+        exact instances: n = 3 independent records on {1, 2, 3}, B = one or two records."""
+        rng = random.Random(config.seed + 6)
+        vals = [Fraction(1), Fraction(2), Fraction(3)]
+        for _ in range(config.count(2, 30)):
+            records = [random_pmf(rng, vals, 6, positive=rng.random() < 0.5) for _ in range(3)]
+            records = [
+                r if len(r) > 1 else {vals[0]: Fraction(1, 2), vals[1]: Fraction(1, 2)}
+                for r in records
+            ]
+            known_idx = sorted(rng.sample([1, 2], rng.choice([1, 2])))
+            alpha = [Fraction(rng.randint(-3, 3), rng.randint(1, 3)) for _ in range(3)]
+            pred = {v: rng.random() < 0.5 for v in vals}
+            for name, spec in _prop6_specs(3, pred, alpha, known_idx).items():
+                yield name, spec, records, known_idx
+
+    def map_law(case: Any) -> object:
+        name, (f, phi, key), records, known_idx = case
+        ok, why = check_map(
+            Scenario.independent(records, known=known_idx), deterministic(f), 0, phi, key=key
         )
-    ok_printed = [k for k, v in printed.items() if v["identity"] == "holds"]
-    bad_printed = [k for k, v in printed.items() if v["identity"] != "holds"]
-    quad_printed_ok, quad_why = _mean_instance("quadratic", QuadraticForm.PRINTED)
-    quad_fixed_ok, _ = _mean_instance("quadratic", QuadraticForm.CORRECTED)
-    symbolic_note = (
-        "sympy, aggregate symbols (any n, any k): φ(M(x ∪ B1)) = M(x ∪ B2) and "
-        "φ_{B2,B1}∘φ_{B1,B2} = id (so φ is injective) for "
-        f"{', '.join(ok_printed)}"
-    )
-    if (
-        bad_printed == ["quadratic"]
-        and not quad_printed_ok
-        and quad_fixed_ok
-        and (
-            corrected["quadratic"]["identity"] == "holds"
-            and corrected["quadratic"]["left_inverse"] == "holds"
-        )
-    ):
-        return ClaimResult(
-            "dmkb2020.prop6",
-            "erratum",
-            f"{symbolic_note}; exact finite instances ({done} map checks of Definition 14 on "
-            "n = 3 records over {1,2,3}) agree. The printed quadratic map "
-            "sqrt(n·M² + Σ_j((B2)_j² - (B1)_j²)/n) gives "
-            f"{printed['quadratic']['phi(M(x,B1))']} instead of {printed['quadratic']['M(x,B2)']}"
-            " and fails Definition 14 on the smallest instance (n = 2); the map "
-            "sqrt(M² + Σ_j((B2)_j² - (B1)_j²)/n) satisfies the identity and the left inverse "
-            "symbolically and Definition 14 on the instance. The claim (all listed mechanisms "
-            "are Θ-reducible) stands with the corrected map.",
-            reading="Θ-reducibility checked with φ a bijection between supports (extendable to "
-            "ℤ or ℝ); Σ_j runs over the known indices I.",
-            method="symbolic",
-            cases=done,
-            counterexample={
-                "n": 2,
-                "records": "D(0), D(1) independent uniform on {1, 2}",
-                "B": "D(1) known",
-                "target": 0,
-                "definition14_printed": quad_why,
-                "values_at_D(0)=1": _quad_values(),
-                "printed": "sqrt(n*M(D)**2 + Sum_j((B2)_j**2 - (B1)_j**2)/n)",
-                "corrected": "sqrt(M(D)**2 + Sum_j((B2)_j**2 - (B1)_j**2)/n)",
-            },
-            details={"printed": printed, "corrected_quadratic": corrected["quadratic"]},
-        )
-    verdict = "proved" if not bad_printed else "unresolved"
-    return ClaimResult(
-        "dmkb2020.prop6",
-        verdict,
-        f"{symbolic_note}; failing: {bad_printed}",
-        method="symbolic",
-        cases=done,
-        details={"printed": printed},
+        return ok or Counterexample(map=name, records=records, known=known_idx, why=why)
+
+    def printed_quadratic() -> object:
+        bad = [k for k, v in printed.items() if v["identity"] != "holds"]
+        quad_ok, quad_why = _mean_instance("quadratic", QuadraticForm.PRINTED)
+        if not bad:
+            return True
+        if bad != ["quadratic"] or quad_ok:
+            raise Unresolved(f"printed maps failing symbolically: {bad}")
+        return Counterexample(
+            {"n": 2, "records": "D(0), D(1) independent uniform on {1, 2}", "B": "D(1) known",
+             "target": 0, "definition14_printed": quad_why, "values_at_D(0)=1": _quad_values(),
+             "printed": "sqrt(n*M(D)**2 + Sum_j((B2)_j**2 - (B1)_j**2)/n)",
+             "corrected": "sqrt(M(D)**2 + Sum_j((B2)_j**2 - (B1)_j**2)/n)"}
+        )  # fmt: skip
+
+    def corrected_quadratic() -> object:
+        holds = corrected["identity"] == corrected["left_inverse"] == "holds"
+        return holds and _mean_instance("quadratic", QuadraticForm.CORRECTED)[0]
+
+    symbolic = ", ".join(k for k, v in printed.items() if v["identity"] == "holds")
+    return AllOf(
+        (
+            Exhaustive(map_law, finite_maps, method=Method.EXACT_INSTANCE, verdict=Verdict.PROVED),
+            Erratum(
+                Symbolic(printed_quadratic, holds=""),
+                Symbolic(
+                    corrected_quadratic,
+                    holds="",
+                    details=lambda: {"printed": printed, "corrected_quadratic": corrected},
+                ),
+                holds=lambda n: (
+                    "sympy, aggregate symbols (any n, any k): φ(M(x ∪ B1)) = M(x ∪ B2) and "
+                    f"φ_(B2,B1)∘φ_(B1,B2) = id (so φ is injective) for {symbolic}; exact finite "
+                    "instances (Definition 14 on n = 3 records over {1,2,3}) agree. The printed "
+                    "quadratic map sqrt(n·M² + Σ_j((B2)_j² - (B1)_j²)/n) fails the identity and "
+                    "Definition 14 on the smallest instance (n = 2); sqrt(M² + Σ_j((B2)_j² - "
+                    "(B1)_j²)/n) satisfies the identity and the left inverse symbolically and "
+                    "Definition 14 on the instance. The claim stands with the corrected map"
+                ),
+            ),
+        ),
+        method=Method.SYMBOLIC,
+        reading="Θ-reducibility checked with φ a bijection between supports (extendable to ℤ or "
+        "ℝ); Σ_j runs over the known indices I.",
     )
 
 
@@ -701,305 +634,259 @@ def check_prop6(config: RunConfig) -> ClaimResult:
 
 
 @checker("dmkb2020.ex8")
-def check_ex8(config: RunConfig) -> ClaimResult:
-    n = config.count(8, 10)
-    t = 0
+def check_ex8(config: RunConfig) -> Property:
+    n, t, eps = config.count(8, 10), 0, Eps.log(3)
     scn = Scenario.bernoulli([Fraction(1, 2)] * n)
     m1 = deterministic(lambda d: sum(d))
     m2 = deterministic(lambda d: sum(x for j, x in enumerate(d) if j != t))
-    eps = Eps.log(3)
-    d1 = apkdp_delta(scn, m1, eps).delta
-    d2 = apkdp_delta(scn, m2, eps).delta
-    composed = compose(m1, m2)
-    dc = apkdp_delta(scn, composed, eps).delta
-    dc_big = apkdp_delta(scn, composed, Eps.log(10**6), targets=[t]).delta
-    inf_dep = any(
-        v.second_given_first is None and v.second is not None
-        for v in plrv_terms(scn, m1, m2, t, 0, 1, ()).values()
-    )
-    tenth = WLin.const(Fraction(1, 10), eps)
-    ok = (
-        d1.sign() > 0
-        and d1.exact_compare(tenth) < 0
-        and d2.sign() > 0
-        and d2.exact_compare(tenth) < 0
-        and dc.rational() == 1
-        and dc_big.rational() == 1
-        and inf_dep
-    )
-    return ClaimResult(
-        "dmkb2020.ex8",
-        "proved" if ok else "refuted",
-        f"exact instance: n = {n} independent Bernoulli(1/2) votes, no partial knowledge, "
-        f"t = D(0). At ε = ln 3 the count is (ε, {d1})-APKDP and the count without t is "
-        f"(ε, {d2})-APKDP (over all targets), while the pair has δ = {dc} at ε = ln 3 and "
-        f"δ = {dc_big} even at ε = ln 10^6 (it reveals D(t)); Dep is +∞ with positive "
-        "probability.",
-        method="exact-instance",
-        cases=1,
-        counterexample=None if ok else {"delta_M1": str(d1), "delta_composed": str(dc)},
-        details={"delta_M1": str(d1), "delta_M2": str(d2), "delta_pair": str(dc)},
+    d1, d2 = apkdp_delta(scn, m1, eps).delta, apkdp_delta(scn, m2, eps).delta
+    dc = apkdp_delta(scn, compose(m1, m2), eps).delta
+    dc_big = apkdp_delta(scn, compose(m1, m2), Eps.log(10**6), targets=[t]).delta
+
+    def law(_: None) -> object:
+        inf_dep = any(
+            v.second_given_first is None and v.second is not None
+            for v in plrv_terms(scn, m1, m2, t, 0, 1, ()).values()
+        )
+        tenth = WLin.const(Fraction(1, 10), eps)
+        small = all(d.sign() > 0 and d.exact_compare(tenth) < 0 for d in (d1, d2))
+        ok = small and dc.rational() == 1 and dc_big.rational() == 1 and inf_dep
+        return ok or Counterexample(delta_M1=str(d1), delta_composed=str(dc))
+
+    return Exhaustive(
+        law,
+        lambda _c: [None],
+        method=Method.EXACT_INSTANCE,
+        verdict=Verdict.PROVED,
+        holds=(
+            f"exact instance: n = {n} independent Bernoulli(1/2) votes, no partial knowledge, t = "
+            f"D(0). At ε = ln 3 the count is (ε, {d1})-APKDP and the count without t is (ε, "
+            f"{d2})-APKDP (over all targets), while the pair has δ = {dc} at ε = ln 3 and δ = "
+            f"{dc_big} even at ε = ln 10^6 (it reveals D(t)); Dep is +∞ with positive probability"
+        ),
+        details=lambda: {"delta_M1": str(d1), "delta_M2": str(d2), "delta_pair": str(dc)},
     )
 
 
 # --- Theorem 6 -------------------------------------------------------------------------------
 
 
-def thm6_identity_counterexample() -> dict[str, Any] | None:
-    """Ordered search for the printed identity (factor 2): n = 2, D(0) ~ Bernoulli(1/2),
-    D(1) ~ Bernoulli(p) by denominator, B = nothing, M1, M2: {0,1}² → {0,1} lexicographic."""
+def _thm6_search(_c: RunConfig) -> Iterator[Any]:
+    """n = 2, D(0) ~ Bernoulli(1/2), D(1) ~ Bernoulli(p) by denominator, B = nothing,
+    M1, M2: {0,1}² → {0,1} lexicographic; every (a, b, O)."""
     dbs = list(itertools.product((0, 1), repeat=2))
+    tables = [
+        {d: {o: Fraction(1)} for d, o in zip(dbs, outs, strict=True)}
+        for outs in itertools.product((0, 1), repeat=4)
+    ]
     for den in range(2, 5):
-        for num in range(1, den):
-            p = Fraction(num, den)
-            if p.denominator != den:
-                continue
+        for p in (
+            Fraction(num, den) for num in range(1, den) if Fraction(num, den).denominator == den
+        ):
             scn = Scenario.bernoulli([Fraction(1, 2), p])
-            tables = [
-                {d: {o: Fraction(1)} for d, o in zip(dbs, outs, strict=True)}
-                for outs in itertools.product((0, 1), repeat=4)
-            ]
             for t1, t2 in itertools.product(tables, repeat=2):
                 m1, m2 = table_mechanism(t1), table_mechanism(t2)
                 for a, b in ((0, 1), (1, 0)):
-                    terms = plrv_terms(scn, m1, m2, 0, a, b, ())
-                    for o, tm in sorted(terms.items(), key=repr):
-                        if not theorem6_identity_holds(tm, 2):
-                            return {
-                                "records": f"D(0) ~ Bernoulli(1/2), D(1) ~ Bernoulli({p})",
-                                "B": "none",
-                                "i": 0,
-                                "a": a,
-                                "b": b,
-                                "M1": {repr(d): repr(next(iter(v))) for d, v in t1.items()},
-                                "M2": {repr(d): repr(next(iter(v))) for d, v in t2.items()},
-                                "O": repr(o),
-                                "e^L": _s(tm.joint),
-                                "e^L1": _s(tm.first),
-                                "e^L2": _s(tm.second),
-                                "e^L2_given_O1": _s(tm.second_given_first),
-                                "printed": "L = 2 Dep + L1 + L2",
-                                "corrected": "L = Dep + L1 + L2",
-                                "factor1_holds_here": theorem6_identity_holds(tm, 1),
-                            }
-    return None
+                    for o, tm in sorted(plrv_terms(scn, m1, m2, 0, a, b, ()).items(), key=repr):
+                        yield p, t1, t2, a, b, o, tm
+
+
+def _thm6_printed(case: Any) -> object:
+    p, t1, t2, a, b, o, tm = case
+    return theorem6_identity_holds(tm, 2) or Counterexample(
+        {"records": f"D(0) ~ Bernoulli(1/2), D(1) ~ Bernoulli({p})", "B": "none", "i": 0,
+         "a": a, "b": b, "M1": {repr(d): repr(next(iter(v))) for d, v in t1.items()},
+         "M2": {repr(d): repr(next(iter(v))) for d, v in t2.items()}, "O": repr(o),
+         "e^L": _s(tm.joint), "e^L1": _s(tm.first), "e^L2": _s(tm.second),
+         "e^L2_given_O1": _s(tm.second_given_first), "printed": "L = 2 Dep + L1 + L2",
+         "corrected": "L = Dep + L1 + L2", "factor1_holds_here": theorem6_identity_holds(tm, 1)}
+    )  # fmt: skip
 
 
 @checker("dmkb2020.thm6")
-def check_thm6(config: RunConfig) -> ClaimResult:
+def check_thm6(config: RunConfig) -> Property:
     n_cases = config.count(15, 400)
-    rng = random.Random(config.seed + 66)
-    identity_checks = corollary_checks = 0
-    printed_cor_fail = None
+    printed_corollary: dict[str, Any] = {}
     w_choices = [Fraction(1), Fraction(3, 2), Fraction(2), Fraction(3)]
     mu_choices = [Fraction(1, 2), Fraction(2, 3), Fraction(1), Fraction(3, 2), Fraction(2)]
-    for _ in range(n_cases):
-        scn = random_scenario(rng)
-        m1, t1 = random_mechanism(rng, scn.n, outputs=(0, 1, 2))
-        m2, t2 = random_mechanism(rng, scn.n, outputs=(0, 1, 2))
-        for i in default_targets(scn):
-            for a, b in ((0, 1), (1, 0)):
-                for bhat in scn.knowledge_values():
-                    for o, tm in plrv_terms(scn, m1, m2, i, a, b, bhat).items():
-                        identity_checks += 1
-                        if not theorem6_identity_holds(tm, 1):
-                            return ClaimResult(
-                                "dmkb2020.thm6",
-                                "refuted",
-                                "even L = Dep + L1 + L2 fails",
-                                method="generated",
-                                cases=identity_checks,
-                                counterexample={"theta": _scenario_json(scn), "O": repr(o)},
-                            )
-        # corollary with e^ε rational: corrected (μ + ε1 + ε2) and printed (2μ + ε1 + ε2)
-        w1, w2, wm = rng.choice(w_choices), rng.choice(w_choices), rng.choice(mu_choices)
-        d1 = apkdp_delta(scn, m1, Eps.log(w1)).delta.rational()
-        d2 = apkdp_delta(scn, m2, Eps.log(w2)).delta.rational()
-        nu = bounded_dependence_nu(scn, m1, m2, Eps.log(wm))[0].rational()
-        m = compose(m1, m2)
-        dc = apkdp_delta(scn, m, Eps.log(w1 * w2 * wm)).delta.rational()
-        dp = apkdp_delta(scn, m, Eps.log(w1 * w2 * wm * wm)).delta.rational()
-        assert d1 is not None and d2 is not None and nu is not None
-        assert dc is not None and dp is not None
-        corollary_checks += 1
-        if dc > d1 + d2 + nu:
-            return ClaimResult(
-                "dmkb2020.thm6",
-                "refuted",
-                "the corrected corollary fails",
-                method="generated",
-                cases=corollary_checks,
-                counterexample={"theta": _scenario_json(scn)},
+
+    def generated(cfg: RunConfig) -> Iterator[Any]:
+        rng = random.Random(cfg.seed + 66)
+        for _ in range(n_cases):
+            scn = random_scenario(rng)
+            m1, _ = random_mechanism(rng, scn.n, outputs=(0, 1, 2))
+            m2, _ = random_mechanism(rng, scn.n, outputs=(0, 1, 2))
+            for i, (a, b), bhat in itertools.product(
+                default_targets(scn), ((0, 1), (1, 0)), scn.knowledge_values()
+            ):
+                for o, tm in plrv_terms(scn, m1, m2, i, a, b, bhat).items():
+                    yield "identity", scn, (o, tm)
+            ws = (rng.choice(w_choices), rng.choice(w_choices), rng.choice(mu_choices))
+            yield "corollary", scn, (m1, m2, *ws)
+
+    def corrected(case: Any) -> object:
+        kind, scn, extra = case
+        if kind == "identity":
+            return theorem6_identity_holds(extra[1], 1) or Counterexample(
+                theta=scn.joint, O=repr(extra[0])
             )
-        if dp > d1 + d2 + nu and printed_cor_fail is None:
-            printed_cor_fail = {"mu": f"log({wm})", "delta": str(dp), "bound": str(d1 + d2 + nu)}
-    cx = thm6_identity_counterexample()
-    if cx is None:
-        return ClaimResult(
-            "dmkb2020.thm6",
-            "supported",
-            "no case with finite Dep ≠ 0 met; factor 2 untested",
-            method="generated",
-            cases=identity_checks,
+        # the corollary with e^ε rational: μ + ε1 + ε2 (corrected), 2μ + ε1 + ε2 (printed)
+        m1, m2, w1, w2, wm = extra
+        d1, d2 = (apkdp_delta(scn, m, Eps.log(w)).delta.rational() for m, w in ((m1, w1), (m2, w2)))
+        nu = bounded_dependence_nu(scn, m1, m2, Eps.log(wm))[0].rational()
+        dc, dp = (
+            apkdp_delta(scn, compose(m1, m2), Eps.log(w1 * w2 * wm**k)).delta.rational()
+            for k in (1, 2)
         )
-    return ClaimResult(
-        "dmkb2020.thm6",
-        "erratum",
-        "printed: L = 2·Dep + L1 + L2 fails (first case in an ordered search shown). "
-        "Corrected: L = Dep + L1 + L2 (the chain rule, which is what the proof derives) holds "
-        f"exactly at every output of {n_cases} generated (θ, M1, M2) ({identity_checks} "
-        "(i, a, b, B̂, O) checks; ∞ handled with the printed convention). The corollary holds "
-        f"with ε = μ + ε1 + ε2 (as in the proof) in all {corollary_checks} generated checks "
-        "(e^ε rational, exact δ's, μ ≥ ln(1/2)); the printed 2μ + ε1 + ε2 is implied when "
-        "μ ≥ 0"
-        + (
-            f"; with μ < 0 it fails: {printed_cor_fail}"
-            if printed_cor_fail
-            else " and no failure with μ < 0 was met"
+        assert (
+            d1 is not None
+            and d2 is not None
+            and nu is not None
+            and dc is not None
+            and dp is not None
         )
-        + ".",
+        if dp > d1 + d2 + nu:
+            printed_corollary.setdefault(
+                "mu < 0", {"mu": f"log({wm})", "delta": str(dp), "bound": str(d1 + d2 + nu)}
+            )
+        return dc <= d1 + d2 + nu or Counterexample(theta=scn.joint)
+
+    return Erratum(
+        Exhaustive(_thm6_printed, _thm6_search),
+        ForAll(corrected, generated, method=Method.GENERATED),
+        holds=lambda n: (
+            "printed: L = 2·Dep + L1 + L2 fails (first case of an ordered search shown). "
+            "Corrected: L = Dep + L1 + L2 (the chain rule the proof derives) holds exactly at "
+            f"every output of {n_cases} generated (θ, M1, M2) (∞ with the printed convention), "
+            "and the corollary holds with ε = μ + ε1 + ε2 (e^ε rational, exact δ's, μ ≥ "
+            f"ln(1/2)) ({n} checks in all); the printed 2μ + ε1 + ε2 is implied when μ ≥ 0"
+            + (f"; with μ < 0 it fails: {printed_corollary['mu < 0']}" if printed_corollary else "")
+        ),
         reading="Definition 17 convention: ±∞ - x = ±∞ for all x; conditioning on an output O1 "
         "of probability 0 under b is read as probability 0 (so L = +∞).",
-        method="generated",
-        cases=identity_checks,
-        counterexample=cx,
-        details={"printed_corollary_failure_mu_negative": printed_cor_fail},
+        method=Method.GENERATED,
     )
 
 
 @checker("dmkb2020.thm6.subadditivity")
-def check_subadditivity(config: RunConfig) -> ClaimResult:
-    proof = subadditivity_proof()
-    pts = sorted({Fraction(k, 4) for k in range(-config.count(8, 20), config.count(8, 20) + 1)})
-    cases = 0
-    for x in pts:
-        for y in pts:
-            cases += 1
-            if subadditivity_gap(x, y) < 0:
-                return ClaimResult(
-                    "dmkb2020.thm6.subadditivity",
-                    "refuted",
-                    "f(x+y) > f(x)+f(y)",
-                    method="exhaustive",
-                    cases=cases,
-                    counterexample={"x": fraction_str(x), "y": fraction_str(y)},
-                )
-    return ClaimResult(
-        "dmkb2020.thm6.subadditivity",
-        "proved",
-        "sympy case proof: "
-        + "; ".join(f"{k}: {v}" for k, v in proof.items())
-        + f". Cross-check: the exact sign of f(x)+f(y)-f(x+y) is ≥ 0 on all {cases} pairs of a "
-        "grid of quarters (ExpPoly signs).",
-        method="symbolic",
-        cases=cases,
-        details=proof,
+def check_subadditivity(config: RunConfig) -> Property:
+    k = config.count(8, 20)
+    pts = sorted({Fraction(j, 4) for j in range(-k, k + 1)})
+
+    def proof() -> object:
+        try:
+            return bool(subadditivity_proof())
+        except AssertionError as failed:  # a case of the sympy proof did not reduce
+            return Counterexample(step=str(failed))
+
+    return AllOf(
+        (
+            Symbolic(proof, holds="", details=subadditivity_proof),
+            Exhaustive(
+                lambda xy: subadditivity_gap(*xy) >= 0 or Counterexample(x=xy[0], y=xy[1]),
+                lambda _c: itertools.product(pts, pts),
+                verdict=Verdict.PROVED,
+            ),
+        ),
+        method=Method.SYMBOLIC,
+        holds=lambda n: (
+            "sympy case proof of f(x+y) ≤ f(x) + f(y) for f(x) = max(0, 1 - e^x) (x > 0: "
+            "(1-e^y)-(1-e^(x+y)) = v(u-1) with u = e^x > 1; x, y ≤ 0: f(x)+f(y)-f(x+y) = "
+            "(u-1)(v-1) with u, v in (0,1]). Cross-check: the exact sign of f(x)+f(y)-f(x+y) "
+            f"is ≥ 0 on every pair of a grid of quarters ({n} cases in all, ExpPoly signs)"
+        ),
     )
 
 
 # --- Proposition 9 ---------------------------------------------------------------------------
 
 
-def prop9_counterexample(convention: InfConvention) -> dict[str, Any] | None:
-    """Ordered search: n = 1, 2 uniform bits, M1 = π1, M2 = π2 for all π: {0,1}^n → {0,1}
-    (lexicographic) with π1(D) ⊥ π2(D) under θ; first with ν(μ = 0) > 0."""
+def _prop9_search(_c: RunConfig) -> Iterator[Any]:
+    """n = 1, 2 uniform bits, M1 = π1, M2 = π2 over all π: {0,1}^n → {0,1} (lexicographic)
+    with π1(D) ⊥ π2(D) under θ."""
     for n in (1, 2):
         dbs = list(itertools.product((0, 1), repeat=n))
         scn = Scenario.bernoulli([Fraction(1, 2)] * n)
-        funcs = list(itertools.product((0, 1), repeat=len(dbs)))
-        for f1, f2 in itertools.product(funcs, repeat=2):
-            pi1 = dict(zip(dbs, f1, strict=True))
-            pi2 = dict(zip(dbs, f2, strict=True))
+        for f1, f2 in itertools.product(itertools.product((0, 1), repeat=len(dbs)), repeat=2):
+            pi1, pi2 = dict(zip(dbs, f1, strict=True)), dict(zip(dbs, f2, strict=True))
             joint: dict[tuple[int, int], Fraction] = {}
             for d, _ in scn.joint:
-                key = (pi1[d], pi2[d])
-                joint[key] = joint.get(key, Fraction(0)) + Fraction(1, 2**n)
+                joint[pi1[d], pi2[d]] = joint.get((pi1[d], pi2[d]), Fraction(0)) + Fraction(1, 2**n)
             m1 = {u: sum((p for (x, _), p in joint.items() if x == u), Fraction(0)) for u in (0, 1)}
             m2 = {v: sum((p for (_, y), p in joint.items() if y == v), Fraction(0)) for v in (0, 1)}
-            if any(joint.get((u, v), Fraction(0)) != m1[u] * m2[v] for u in (0, 1) for v in (0, 1)):
-                continue
-            nu, wit = bounded_dependence_nu(
-                scn,
-                deterministic(_lookup(pi1)),
-                deterministic(_lookup(pi2)),
-                Eps.of(0),
-                convention,
-            )
-            if nu.sign() > 0:
-                return {
-                    "n": n,
-                    "records": "independent uniform bits",
-                    "pi1=M1": {repr(d): v for d, v in pi1.items()},
-                    "pi2=M2": {repr(d): v for d, v in pi2.items()},
-                    "nu_at_mu_0": str(nu),
-                    "witness": wit,
-                    "convention": convention.value,
-                }
-    return None
+            if all(joint.get((u, v), Fraction(0)) == m1[u] * m2[v] for u in (0, 1) for v in (0, 1)):
+                yield n, scn, pi1, pi2
+
+
+def _prop9_nu(case: Any, convention: InfConvention) -> tuple[WLin, Any]:
+    _, scn, pi1, pi2 = case
+    return bounded_dependence_nu(
+        scn, deterministic(_lookup(pi1)), deterministic(_lookup(pi2)), Eps.of(0), convention
+    )
+
+
+def _prop9_cx(case: Any, convention: InfConvention) -> dict[str, Any] | None:
+    nu, wit = _prop9_nu(case, convention)
+    if nu.sign() <= 0:
+        return None
+    n, _, pi1, pi2 = case
+    return {"n": n, "records": "independent uniform bits", "pi1=M1": {repr(d): v for d, v in pi1.items()},
+            "pi2=M2": {repr(d): v for d, v in pi2.items()}, "nu_at_mu_0": str(nu), "witness": wit,
+            "convention": convention.value}  # fmt: skip
 
 
 @checker("dmkb2020.prop9")
-def check_prop9(config: RunConfig) -> ClaimResult:
-    cx_cancel = prop9_counterexample(InfConvention.COMPATIBLE)
-    cx_printed = prop9_counterexample(InfConvention.PRINTED)
-    # correction: parts independent given (D(i), B̂): independent records, disjoint index sets
-    rng = random.Random(config.seed + 9)
+def check_prop9(config: RunConfig) -> Property:
     n_cases = config.count(30, 400)
-    checked = 0
-    for _ in range(n_cases):
-        n = rng.choice([2, 3, 3])
-        ps = [Fraction(rng.randint(1, 5), 6) for _ in range(n)]
-        known = [j for j in range(n) if rng.random() < 0.3]
-        scn = Scenario.bernoulli(ps, known)
-        idx = list(range(n))
-        rng.shuffle(idx)
-        cut = rng.randint(0, n)
-        s1, s2 = sorted(idx[:cut]), sorted(idx[cut:])
-        t1 = {sub: rng.choice([0, 1, 2]) for sub in itertools.product((0, 1), repeat=len(s1))}
-        t2 = {sub: rng.choice([0, 1, 2]) for sub in itertools.product((0, 1), repeat=len(s2))}
-        m1 = deterministic(_lookup_sub(s1, t1))
-        m2 = deterministic(_lookup_sub(s2, t2))
-        targets = [i for i in range(n) if i not in known]
-        nu, _ = bounded_dependence_nu(scn, m1, m2, Eps.of(0), InfConvention.COMPATIBLE, targets)
-        checked += 1
-        if nu.sign() != 0:
-            return ClaimResult(
-                "dmkb2020.prop9",
-                "refuted",
-                "even the corrected statement fails",
-                method="generated",
-                cases=checked,
-                counterexample={"p": [fraction_str(p) for p in ps], "S1": s1, "S2": s2},
-            )
-    if cx_cancel is None:
-        return ClaimResult(
-            "dmkb2020.prop9",
-            "supported",
-            "no counterexample in the search",
-            method="exhaustive",
-            cases=checked,
+
+    def printed(case: Any) -> object:
+        cx = _prop9_cx(case, InfConvention.COMPATIBLE)
+        if cx is None:
+            return True
+        under_printed = next(
+            filter(None, (_prop9_cx(c, InfConvention.PRINTED) for c in _prop9_search(config))), None
         )
-    return ClaimResult(
-        "dmkb2020.prop9",
-        "erratum",
-        "printed: π1(D) and π2(D) independent under θ ⇒ (0,0)-bounded dependence. Fails: the "
-        "first case of an ordered search (uniform bits, all π: {0,1}^n → {0,1}, n = 1, 2) has "
-        "π1(D) ⊥ π2(D) but not given D(i), and ν(μ = 0) > 0 even reading ∞ - ∞ as 0 "
-        "(counterexample). Under the printed convention ±∞ - x = ±∞ the statement fails already "
-        f"when π2 = D(i) (n = {cx_printed['n'] if cx_printed else '?'}). Correction: π1(D), π2(D) "
-        "independent given D(i) = a and B̂ (e.g. disjoint sets of independent records), with "
-        "Dep read as in the 'compatible' reading (equal infinities cancel; Dep = 0 where "
-        "(B̂, M1 = O1) is incompatible with b): then Dep = 0 on the support; exact ν(0) = 0 on "
-        f"{checked} generated cases (independent Bernoulli records, n ≤ 3, random known "
-        "records, M1, M2 functions of disjoint index sets).",
+        return Counterexample(independent_not_conditionally=cx, printed_convention=under_printed)
+
+    def generated(cfg: RunConfig) -> Iterator[Any]:
+        # parts independent given (D(i), B̂): independent records, disjoint index sets
+        rng = random.Random(cfg.seed + 9)
+        for _ in range(n_cases):
+            n = rng.choice([2, 3, 3])
+            ps = [Fraction(rng.randint(1, 5), 6) for _ in range(n)]
+            known = [j for j in range(n) if rng.random() < 0.3]
+            idx = list(range(n))
+            rng.shuffle(idx)
+            cut = rng.randint(0, n)
+            s1, s2 = sorted(idx[:cut]), sorted(idx[cut:])
+            t1 = {sub: rng.choice([0, 1, 2]) for sub in itertools.product((0, 1), repeat=len(s1))}
+            t2 = {sub: rng.choice([0, 1, 2]) for sub in itertools.product((0, 1), repeat=len(s2))}
+            yield ps, known, s1, s2, t1, t2
+
+    def corrected(case: Any) -> object:
+        ps, known, s1, s2, t1, t2 = case
+        scn = Scenario.bernoulli(ps, known)
+        m1, m2 = deterministic(_lookup_sub(s1, t1)), deterministic(_lookup_sub(s2, t2))
+        targets = [i for i in range(len(ps)) if i not in known]
+        nu, _ = bounded_dependence_nu(scn, m1, m2, Eps.of(0), InfConvention.COMPATIBLE, targets)
+        return nu.sign() == 0 or Counterexample(p=ps, S1=s1, S2=s2)
+
+    return Erratum(
+        Exhaustive(printed, _prop9_search),
+        ForAll(corrected, generated, method=Method.GENERATED),
+        holds=lambda n: (
+            "printed: π1(D) ⊥ π2(D) under θ ⇒ (0,0)-bounded dependence. The first case of an "
+            "ordered search (uniform bits, all π: {0,1}^n → {0,1}, n = 1, 2) has π1(D) ⊥ π2(D) "
+            "but not given D(i), and ν(μ = 0) > 0 even reading ∞ - ∞ as 0; under the printed "
+            "convention ±∞ - x = ±∞ it fails already when π2 = D(i). Correction: π1(D), π2(D) "
+            "independent given D(i) = a and B̂ (e.g. disjoint sets of independent records), Dep "
+            "read as in the 'compatible' reading: exact ν(0) = 0 on generated cases "
+            f"(independent Bernoulli records, n ≤ 3, random known records, M1, M2 functions of "
+            f"disjoint index sets; {n} cases in all)"
+        ),
         reading="Definition 17 with ∞ - ∞ = 0 when both PLRVs are the same infinity, and Dep "
         "defined (as 0) only where (B̂, M1 = O1) is compatible with D(i) = b",
-        method="generated",
-        cases=checked,
-        counterexample={
-            "independent_not_conditionally": cx_cancel,
-            "printed_convention": cx_printed,
-        },
+        method=Method.GENERATED,
     )
 
 
@@ -1030,79 +917,46 @@ def _ex9_nu(
     return nu, r
 
 
+CHAINS = [
+    (Fraction(a, d), Fraction(b, d)) for d in range(2, 5) for a in range(1, d) for b in range(1, d)
+]
+
+
 @checker("dmkb2020.ex9")
-def check_ex9(config: RunConfig) -> ClaimResult:
-    # ordered search for the printed (2c, 0): users, then chains by denominator
-    cx = None
-    chains = [
-        (Fraction(a, d), Fraction(b, d))
-        for d in range(2, 5)
-        for a in range(1, d)
-        for b in range(1, d)
-    ]
-    for users in (2, 3):
-        for alpha, beta in chains:
-            nu, r = _ex9_nu(users, alpha, beta, 2, InfConvention.COMPATIBLE)
-            if nu.sign() > 0:
-                nu_p, _ = _ex9_nu(users, alpha, beta, 2, InfConvention.PRINTED)
-                cx = {
-                    "users": users,
-                    "chain": f"P(x_(j+1)=1 | x_j=1) = {alpha}, P(x_(j+1)=1 | x_j=0) = {beta}, "
-                    "stationary start",
-                    "e^c": fraction_str(r),
-                    "M_j": "sum_i x_(i,j)",
-                    "M_(j+1)": "sum_i x_(i,j+1)",
-                    "target": 0,
-                    "B": "none",
-                    "nu_at_mu_2c (compatible reading)": str(nu),
-                    "nu_at_mu_2c (printed convention)": str(nu_p),
-                }
-                break
-        if cx is not None:
-            break
-    # the correction: (2mc, 0) with m = number of other unknown users
-    checked = 0
-    bad = None
-    sample = chains if config.thorough else chains[: config.count(3, len(chains))]
-    for users in (2, 3):
-        for alpha, beta in sample:
-            checked += 1
-            nu, _ = _ex9_nu(users, alpha, beta, 2 * (users - 1), InfConvention.COMPATIBLE)
-            if nu.sign() != 0:
-                bad = {"users": users, "alpha": str(alpha), "beta": str(beta), "nu": str(nu)}
-    if cx is None:
-        return ClaimResult(
-            "dmkb2020.ex9",
-            "supported",
-            "no counterexample in the search",
-            method="exhaustive",
-            cases=checked,
+def check_ex9(config: RunConfig) -> Property:
+    sample = CHAINS if config.thorough else CHAINS[: config.count(3, len(CHAINS))]
+
+    def printed(case: Any) -> object:  # (2c, 0)
+        users, (alpha, beta) = case
+        nu, r = _ex9_nu(users, alpha, beta, 2, InfConvention.COMPATIBLE)
+        return nu.sign() <= 0 or Counterexample(
+            {"users": users, "chain": f"P(x_(j+1)=1 | x_j=1) = {alpha}, P(x_(j+1)=1 | x_j=0) = {beta}, stationary start",
+             "e^c": r, "M_j": "sum_i x_(i,j)", "M_(j+1)": "sum_i x_(i,j+1)", "target": 0, "B": "none",
+             "nu_at_mu_2c (compatible reading)": str(nu),
+             "nu_at_mu_2c (printed convention)": str(_ex9_nu(users, alpha, beta, 2, InfConvention.PRINTED)[0])}
+        )  # fmt: skip
+
+    def corrected(case: Any) -> object:  # (2mc, 0), m = the other unknown users
+        users, (alpha, beta) = case
+        nu, _ = _ex9_nu(users, alpha, beta, 2 * (users - 1), InfConvention.COMPATIBLE)
+        return nu.sign() == 0 or Counterexample(
+            users=users, alpha=str(alpha), beta=str(beta), nu=str(nu)
         )
-    if bad is not None:
-        return ClaimResult(
-            "dmkb2020.ex9",
-            "refuted",
-            f"the printed (2c,0) fails and (2mc,0) also fails on {bad}",
-            method="exhaustive",
-            cases=checked,
-            counterexample=cx,
-        )
-    return ClaimResult(
-        "dmkb2020.ex9",
-        "erratum",
-        "printed: (D(i)_(j+1) | D(i)_j = a) ≈_c D(i)_j ⇒ M_j, M_(j+1) are (2c, 0)-bounded "
-        "dependent. With the target's series fixed (a, b are whole series), Dep = "
-        "ln[P(S2=s|S1=t)/P(S2=s)] - ln[P(S2=s'|S1=t')/P(S2=s')] over the OTHER users' sums; "
-        "each term is bounded by m·c (m other unknown users), not c. Ordered search "
-        "(users 2, 3; 2-state stationary chains by denominator): 2 users satisfy (2c,0); the "
-        "first 3-user chain gives ν > 0 at μ = 2c (counterexample, exact). Correction: "
-        f"(2mc, 0) holds exactly (ν = 0) on all {checked} (users, chain) cases checked. Under "
-        "the printed convention (±∞ - x = ±∞, conditioning on an impossible M1 output = ∞) "
-        "even 2 users fail, since Dep = +∞ wherever M_j alone rules out b.",
+
+    return Erratum(
+        Exhaustive(printed, lambda _c: itertools.product((2, 3), CHAINS)),
+        Exhaustive(corrected, lambda _c: itertools.product((2, 3), sample)),
+        holds=lambda n: (
+            "printed: (D(i)_(j+1) | D(i)_j = a) ≈_c D(i)_j ⇒ M_j, M_(j+1) are (2c, 0)-bounded "
+            "dependent. With the target's series fixed, Dep = ln[P(S2=s|S1=t)/P(S2=s)] - "
+            "ln[P(S2=s'|S1=t')/P(S2=s')] over the OTHER users' sums; each term is bounded by m·c "
+            "(m other unknown users), not c. Ordered search (users 2, 3; 2-state stationary "
+            "chains by denominator): 2 users satisfy (2c,0); the first 3-user chain gives ν > 0 "
+            "at μ = 2c. Correction: (2mc, 0) holds exactly (ν = 0) on every (users, chain) case "
+            f"checked ({n} cases in all). Under the printed convention even 2 users fail, since "
+            "Dep = +∞ wherever M_j alone rules out b"
+        ),
         reading="records are whole series (a, b ∈ T are series); stationary chains; Dep taken "
         "as 0 where (B̂, M1 = O1) is incompatible with b (Definition 17 requires "
         "compatibility), equal infinities cancel",
-        method="exhaustive",
-        cases=checked,
-        counterexample=cx,
     )

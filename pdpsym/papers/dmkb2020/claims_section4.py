@@ -148,14 +148,21 @@ def _thm4_law(applicable: Tally) -> Callable[[Any], object]:
 def check_thm4(config: RunConfig) -> Property:
     nmax, applicable = config.count(7, 18), Tally()
     return Erratum(
-        Exhaustive(_thm4_law(applicable), lambda _c: _thm4_cases(nmax, tuple(pt.RReading))),
+        Exhaustive(
+            _thm4_law(applicable),
+            lambda _c: _thm4_cases(nmax, tuple(pt.RReading)),
+            holds=lambda n: (
+                f"exhaustive over n <= {nmax}, p in {{1/50,1/20,1/10,1/5}}, all T, |B| in 0..3, "
+                "all b_max: the exact delta (APK for |B|=0, PPK for |B|>0, both directions) at "
+                f"the theorem's eps never exceeds its delta; {applicable['CORRECTED']} applicable "
+                f"cases with r read as p(n-1)/((1-p)T), {applicable['PRINTED']} with the printed "
+                f"(1-p)^T (never smaller for T >= 1, so also sound); {n} cases"
+            ),
+        ),
         Exhaustive(_thm4_law(Tally()), lambda _c: _thm4_cases(nmax, (pt.RReading.CORRECTED,))),
         holds=lambda n: (
-            f"exhaustive over n <= {nmax}, p in {{1/50,1/20,1/10,1/5}}, all T, |B| in 0..3, all "
-            "b_max: the exact delta (APK for |B|=0, PPK for |B|>0, both directions) at the "
-            f"theorem's eps never exceeds its delta; {applicable['CORRECTED']} applicable "
-            f"cases with r read as p(n-1)/((1-p)T), {applicable['PRINTED']} with the printed "
-            "(1-p)^T (never smaller for T >= 1, so also sound)"
+            "the printed r = p(n-1)/((1-p)^T) gives an unsound delta, r = p(n-1)/((1-p)T) a "
+            f"sound one ({n} cases)"
         ),
         reading=pt.RReading.CORRECTED.value + " (printed: (1-p)^T; both checked)",
     )
