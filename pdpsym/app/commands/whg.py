@@ -118,22 +118,8 @@ def run(args: argparse.Namespace) -> int:
             bar.update(1, "certifying")
     mc, me = max_chain(nodes), max_exact(nodes)
     mx: dict[str, Any] = {
-        "exact": None
-        if me is None
-        else {
-            "target": me.target,
-            "known": list(me.known),
-            "layer": me.layer,
-            "value": val(me.exact.value),  # type: ignore[union-attr]
-        },
-        "chain": None
-        if mc is None
-        else {
-            "target": mc.target,
-            "known": list(mc.known),
-            "layer": mc.layer,
-            "value": val(mc.chain_value),
-        },
+        "exact": None if me is None else _max_node(me, val(me.exact.value)),  # type: ignore[union-attr]
+        "chain": None if mc is None else _max_node(mc, val(mc.chain_value)),
     }
     meta = {
         "lam": str(lam),
@@ -150,6 +136,10 @@ def run(args: argparse.Namespace) -> int:
         columns,
         lambda n: [n["status"], _dec(n["exact"]), _dec(n["chain"])],
     )
+
+
+def _max_node(v: Any, value: Any) -> dict[str, Any]:
+    return {"target": v.target, "known": list(v.known), "layer": v.layer, "value": value}
 
 
 def _dec(v: dict[str, Any] | None) -> str:

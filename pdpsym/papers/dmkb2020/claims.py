@@ -47,21 +47,7 @@ from pdpsym.mechanisms.finite import (
     random_scenario,
     table_mechanism,
 )
-from pdpsym.papers.claim import (
-    AllOf,
-    Counterexample,
-    Erratum,
-    Exhaustive,
-    ForAll,
-    Method,
-    Property,
-    RunConfig,
-    Symbolic,
-    Tally,
-    Unresolved,
-    Verdict,
-    checker,
-)
+from pdpsym.papers import claim
 from pdpsym.papers.dmkb2020.composition import (
     InfConvention,
     bounded_dependence_nu,
@@ -117,7 +103,7 @@ def _shift_map(c: int) -> Any:
     return lambda phi: (phi[0], (phi[1] + c) % 3, phi[2])
 
 
-def _generated(config: RunConfig, n_cases: int, salt: int) -> Iterator[tuple[Any, ...]]:
+def _generated(config: claim.RunConfig, n_cases: int, salt: int) -> Iterator[tuple[Any, ...]]:
     rng = random.Random(config.seed * 1000 + salt)
     for _ in range(n_cases):
         scn = random_scenario(rng)
@@ -141,13 +127,13 @@ def _pmfs(outputs: int, den: int) -> Iterator[dict[Any, Fraction]]:
         yield {k: Fraction(c, den) for k, c in enumerate(parts) if c}
 
 
-@checker("dmkb2020.lemma1")
-def check_lemma1(config: RunConfig) -> Property:
+@claim.checker("dmkb2020.lemma1")
+def check_lemma1(config: claim.RunConfig) -> claim.Property:
     den = config.count(3, 5)
     outputs = config.count(3, 4)
     eps_list = (Eps.of(0), Eps.log(2), Eps.of(Fraction(1, 2)))
 
-    def cases(_: RunConfig) -> Iterator[tuple[Any, ...]]:
+    def cases(_: claim.RunConfig) -> Iterator[tuple[Any, ...]]:
         return itertools.product(_pmfs(outputs, den), _pmfs(outputs, den), eps_list)
 
     def law(case: tuple[Any, ...]) -> object:
@@ -155,9 +141,11 @@ def check_lemma1(config: RunConfig) -> Property:
         by_sets, ex = sup_over_sets(p, q, eps), plrv_expectation(p, q, eps)
         if by_sets == hockey_stick(p, q, eps) == ex:
             return True
-        return Counterexample(P=p, Q=q, epsilon=eps, sup_X=by_sets, **{"E[max(0,1-e^(eps-L))]": ex})
+        return claim.Counterexample(
+            P=p, Q=q, epsilon=eps, sup_X=by_sets, **{"E[max(0,1-e^(eps-L))]": ex}
+        )
 
-    return Exhaustive(
+    return claim.Exhaustive(
         law,
         cases,
         fails="sup over sets differs from the PLRV expectation",
@@ -172,15 +160,15 @@ def check_lemma1(config: RunConfig) -> Property:
 # --- Definition 12 ---------------------------------------------------------------------------
 
 
-def _mech_cx(scn: Scenario, table: Any, eps: Eps, **facts: Any) -> Counterexample:
-    return Counterexample(theta=scn.joint, mechanism=table, epsilon=str(eps), **facts)
+def _mech_cx(scn: Scenario, table: Any, eps: Eps, **facts: Any) -> claim.Counterexample:
+    return claim.Counterexample(theta=scn.joint, mechanism=table, epsilon=str(eps), **facts)
 
 
-@checker("dmkb2020.def12")
-def check_def12(config: RunConfig) -> Property:
+@claim.checker("dmkb2020.def12")
+def check_def12(config: claim.RunConfig) -> claim.Property:
     n_cases = config.count(10, 400)
 
-    def cases(cfg: RunConfig) -> Iterator[Any]:
+    def cases(cfg: claim.RunConfig) -> Iterator[Any]:
         for _, scn, mech, table, eps in _generated(cfg, n_cases, 12):
             d = apkdp_delta(scn, mech, eps).delta
             q = d.rational()
@@ -196,10 +184,10 @@ def check_def12(config: RunConfig) -> Property:
             scn, table, eps, delta=delta, expectation_form=str(a), indistinguishability_form=str(b)
         )
 
-    return ForAll(
+    return claim.ForAll(
         law,
         cases,
-        method=Method.GENERATED,
+        method=claim.Method.GENERATED,
         holds=lambda n: (
             f"{n_cases} generated (θ, M, ε) (binary records n ≤ 3, independent with known "
             "records or full-support correlated joints with binary B; deterministic or "
@@ -226,12 +214,12 @@ def _random_kernel(rng: random.Random) -> tuple[Any, dict[Any, dict[Any, Fractio
     return f, table
 
 
-@checker("dmkb2020.prop5")
-def check_prop5(config: RunConfig) -> Property:
-    n_cases, printed_f = config.count(10, 300), Tally()
+@claim.checker("dmkb2020.prop5")
+def check_prop5(config: claim.RunConfig) -> claim.Property:
+    n_cases, printed_f = config.count(10, 300), claim.Tally()
     first_mismatch: dict[str, Any] = {}
 
-    def cases(cfg: RunConfig) -> Iterator[Any]:
+    def cases(cfg: claim.RunConfig) -> Iterator[Any]:
         for rng, scn, mech, table, eps in _generated(cfg, n_cases, 5):
             f, ktable = _random_kernel(rng)
             mech2, _ = random_mechanism(rng, scn.n)
@@ -266,12 +254,12 @@ def check_prop5(config: RunConfig) -> Property:
                 "case", {"theta": scn.joint, "i": i, "a": a, "b": b, "epsilon": str(eps)}
             )
         corrected = ppk_f_divergence(scn, mech, i, a, b, eps, FForm.CORRECTED)
-        return corrected == direct or Counterexample(theta=scn.joint, epsilon=str(eps))
+        return corrected == direct or claim.Counterexample(theta=scn.joint, epsilon=str(eps))
 
-    return ForAll(
+    return claim.ForAll(
         law,
         cases,
-        method=Method.GENERATED,
+        method=claim.Method.GENERATED,
         holds=lambda n: (
             f"{n_cases} generated (θ, M1, M2, kernel f, p, ε): the exact smallest δ of APKDP and "
             "of PPKDP never increases under post-processing, δ(mixture) ≤ p δ(M1) + (1-p) δ(M2) "
@@ -375,22 +363,24 @@ def _thm1_law(case: Any) -> object:
     return True
 
 
-@checker("dmkb2020.thm1")
-def check_thm1(config: RunConfig) -> Property:
+@claim.checker("dmkb2020.thm1")
+def check_thm1(config: claim.RunConfig) -> claim.Property:
     n_cases = config.count(30, 600)
     strict: dict[str, Any] = {}
 
     def strict_exists(_: None) -> object:
         found = thm1_strict_example()
         if found is None:
-            raise Unresolved("no strict δ_PPKDP < δ_APKDP example in the searched class")
+            raise claim.Unresolved("no strict δ_PPKDP < δ_APKDP example in the searched class")
         strict.update(found)
         return True
 
-    return AllOf(
+    return claim.AllOf(
         (
-            ForAll(_thm1_law, lambda cfg: _generated(cfg, n_cases, 1), method=Method.GENERATED),
-            Exhaustive(strict_exists, lambda _c: [None], method=Method.GENERATED),
+            claim.ForAll(
+                _thm1_law, lambda cfg: _generated(cfg, n_cases, 1), method=claim.Method.GENERATED
+            ),
+            claim.Exhaustive(strict_exists, lambda _c: [None], method=claim.Method.GENERATED),
         ),
         holds=lambda n: (
             f"{n_cases} generated (θ, M, ε) (binary records n ≤ 3, independent with known "
@@ -402,15 +392,15 @@ def check_thm1(config: RunConfig) -> Property:
             f"δ_PPKDP = {strict.get('delta_PPKDP')} < δ_APKDP = {strict.get('delta_APKDP')} at "
             "ε = ln 2"
         ),
-        method=Method.GENERATED,
+        method=claim.Method.GENERATED,
     )
 
 
 # --- Theorem 2 -------------------------------------------------------------------------------
 
 
-@checker("dmkb2020.thm2")
-def check_thm2(config: RunConfig) -> Property:
+@claim.checker("dmkb2020.thm2")
+def check_thm2(config: claim.RunConfig) -> claim.Property:
     dbs = list(itertools.product((0, 1), repeat=2))
     grid = (
         [Fraction(k, 6) for k in range(1, 6)]
@@ -418,9 +408,9 @@ def check_thm2(config: RunConfig) -> Property:
         else [Fraction(1, 3), Fraction(1, 2)]
     )
     epss = (Eps.log(2), Eps.of(Fraction(1, 2))) if config.thorough else (Eps.log(2),)
-    kinds = Tally()
+    kinds = claim.Tally()
 
-    def cases(_c: RunConfig) -> Iterator[Any]:
+    def cases(_c: claim.RunConfig) -> Iterator[Any]:
         for p0, p1 in itertools.product(grid, repeat=2):
             for outs in itertools.product((0, 1, 2), repeat=4):
                 yield p0, p1, outs
@@ -437,14 +427,14 @@ def check_thm2(config: RunConfig) -> Property:
             if da != dp:
                 kinds.add("nonreducible_with_gap", not red)
                 if red:
-                    return Counterexample(
+                    return claim.Counterexample(
                         p=[p0, p1], mechanism={repr(d): repr(o) for d, o in zip(dbs, outs, strict=True)},
                         epsilon=str(eps), APKDP=str(da), PPKDP=str(dp),
                     )  # fmt: skip
                 break
         return True
 
-    return Exhaustive(
+    return claim.Exhaustive(
         law,
         cases,
         holds=lambda n: (
@@ -555,12 +545,12 @@ def _quad_values() -> list[dict[str, str]]:
     return out
 
 
-@checker("dmkb2020.prop6")
-def check_prop6(config: RunConfig) -> Property:
+@claim.checker("dmkb2020.prop6")
+def check_prop6(config: claim.RunConfig) -> claim.Property:
     printed = prop6_symbolic(QuadraticForm.PRINTED)
     corrected = prop6_symbolic(QuadraticForm.CORRECTED, only=["quadratic"])["quadratic"]
 
-    def finite_maps(_c: RunConfig) -> Iterator[Any]:
+    def finite_maps(_c: claim.RunConfig) -> Iterator[Any]:
         """The printed counting, linear, arithmetic, harmonic and geometric maps on random
         exact instances: n = 3 independent records on {1, 2, 3}, B = one or two records."""
         rng = random.Random(config.seed + 6)
@@ -582,7 +572,7 @@ def check_prop6(config: RunConfig) -> Property:
         ok, why = check_map(
             Scenario.independent(records, known=known_idx), deterministic(f), 0, phi, key=key
         )
-        return ok or Counterexample(map=name, records=records, known=known_idx, why=why)
+        return ok or claim.Counterexample(map=name, records=records, known=known_idx, why=why)
 
     def printed_quadratic() -> object:
         bad = [k for k, v in printed.items() if v["identity"] != "holds"]
@@ -590,8 +580,8 @@ def check_prop6(config: RunConfig) -> Property:
         if not bad:
             return True
         if bad != ["quadratic"] or quad_ok:
-            raise Unresolved(f"printed maps failing symbolically: {bad}")
-        return Counterexample(
+            raise claim.Unresolved(f"printed maps failing symbolically: {bad}")
+        return claim.Counterexample(
             {"n": 2, "records": "D(0), D(1) independent uniform on {1, 2}", "B": "D(1) known",
              "target": 0, "definition14_printed": quad_why, "values_at_D(0)=1": _quad_values(),
              "printed": "sqrt(n*M(D)**2 + Sum_j((B2)_j**2 - (B1)_j**2)/n)",
@@ -603,12 +593,17 @@ def check_prop6(config: RunConfig) -> Property:
         return holds and _mean_instance("quadratic", QuadraticForm.CORRECTED)[0]
 
     symbolic = ", ".join(k for k, v in printed.items() if v["identity"] == "holds")
-    return AllOf(
+    return claim.AllOf(
         (
-            Exhaustive(map_law, finite_maps, method=Method.EXACT_INSTANCE, verdict=Verdict.PROVED),
-            Erratum(
-                Symbolic(printed_quadratic, holds=""),
-                Symbolic(
+            claim.Exhaustive(
+                map_law,
+                finite_maps,
+                method=claim.Method.EXACT_INSTANCE,
+                verdict=claim.Verdict.PROVED,
+            ),
+            claim.Erratum(
+                claim.Symbolic(printed_quadratic, holds=""),
+                claim.Symbolic(
                     corrected_quadratic,
                     holds="",
                     details=lambda: {"printed": printed, "corrected_quadratic": corrected},
@@ -624,7 +619,7 @@ def check_prop6(config: RunConfig) -> Property:
                 ),
             ),
         ),
-        method=Method.SYMBOLIC,
+        method=claim.Method.SYMBOLIC,
         reading="Θ-reducibility checked with φ a bijection between supports (extendable to ℤ or "
         "ℝ); Σ_j runs over the known indices I.",
     )
@@ -633,8 +628,8 @@ def check_prop6(config: RunConfig) -> Property:
 # --- Example 8 -------------------------------------------------------------------------------
 
 
-@checker("dmkb2020.ex8")
-def check_ex8(config: RunConfig) -> Property:
+@claim.checker("dmkb2020.ex8")
+def check_ex8(config: claim.RunConfig) -> claim.Property:
     n, t, eps = config.count(8, 10), 0, Eps.log(3)
     scn = Scenario.bernoulli([Fraction(1, 2)] * n)
     m1 = deterministic(lambda d: sum(d))
@@ -651,13 +646,13 @@ def check_ex8(config: RunConfig) -> Property:
         tenth = WLin.const(Fraction(1, 10), eps)
         small = all(d.sign() > 0 and d.exact_compare(tenth) < 0 for d in (d1, d2))
         ok = small and dc.rational() == 1 and dc_big.rational() == 1 and inf_dep
-        return ok or Counterexample(delta_M1=str(d1), delta_composed=str(dc))
+        return ok or claim.Counterexample(delta_M1=str(d1), delta_composed=str(dc))
 
-    return Exhaustive(
+    return claim.Exhaustive(
         law,
         lambda _c: [None],
-        method=Method.EXACT_INSTANCE,
-        verdict=Verdict.PROVED,
+        method=claim.Method.EXACT_INSTANCE,
+        verdict=claim.Verdict.PROVED,
         holds=(
             f"exact instance: n = {n} independent Bernoulli(1/2) votes, no partial knowledge, t = "
             f"D(0). At ε = ln 3 the count is (ε, {d1})-APKDP and the count without t is (ε, "
@@ -671,7 +666,7 @@ def check_ex8(config: RunConfig) -> Property:
 # --- Theorem 6 -------------------------------------------------------------------------------
 
 
-def _thm6_search(_c: RunConfig) -> Iterator[Any]:
+def _thm6_search(_c: claim.RunConfig) -> Iterator[Any]:
     """n = 2, D(0) ~ Bernoulli(1/2), D(1) ~ Bernoulli(p) by denominator, B = nothing,
     M1, M2: {0,1}² → {0,1} lexicographic; every (a, b, O)."""
     dbs = list(itertools.product((0, 1), repeat=2))
@@ -693,7 +688,7 @@ def _thm6_search(_c: RunConfig) -> Iterator[Any]:
 
 def _thm6_printed(case: Any) -> object:
     p, t1, t2, a, b, o, tm = case
-    return theorem6_identity_holds(tm, 2) or Counterexample(
+    return theorem6_identity_holds(tm, 2) or claim.Counterexample(
         {"records": f"D(0) ~ Bernoulli(1/2), D(1) ~ Bernoulli({p})", "B": "none", "i": 0,
          "a": a, "b": b, "M1": {repr(d): repr(next(iter(v))) for d, v in t1.items()},
          "M2": {repr(d): repr(next(iter(v))) for d, v in t2.items()}, "O": repr(o),
@@ -703,14 +698,14 @@ def _thm6_printed(case: Any) -> object:
     )  # fmt: skip
 
 
-@checker("dmkb2020.thm6")
-def check_thm6(config: RunConfig) -> Property:
+@claim.checker("dmkb2020.thm6")
+def check_thm6(config: claim.RunConfig) -> claim.Property:
     n_cases = config.count(15, 400)
     printed_corollary: dict[str, Any] = {}
     w_choices = [Fraction(1), Fraction(3, 2), Fraction(2), Fraction(3)]
     mu_choices = [Fraction(1, 2), Fraction(2, 3), Fraction(1), Fraction(3, 2), Fraction(2)]
 
-    def generated(cfg: RunConfig) -> Iterator[Any]:
+    def generated(cfg: claim.RunConfig) -> Iterator[Any]:
         rng = random.Random(cfg.seed + 66)
         for _ in range(n_cases):
             scn = random_scenario(rng)
@@ -727,7 +722,7 @@ def check_thm6(config: RunConfig) -> Property:
     def corrected(case: Any) -> object:
         kind, scn, extra = case
         if kind == "identity":
-            return theorem6_identity_holds(extra[1], 1) or Counterexample(
+            return theorem6_identity_holds(extra[1], 1) or claim.Counterexample(
                 theta=scn.joint, O=repr(extra[0])
             )
         # the corollary with e^ε rational: μ + ε1 + ε2 (corrected), 2μ + ε1 + ε2 (printed)
@@ -749,11 +744,11 @@ def check_thm6(config: RunConfig) -> Property:
             printed_corollary.setdefault(
                 "mu < 0", {"mu": f"log({wm})", "delta": str(dp), "bound": str(d1 + d2 + nu)}
             )
-        return dc <= d1 + d2 + nu or Counterexample(theta=scn.joint)
+        return dc <= d1 + d2 + nu or claim.Counterexample(theta=scn.joint)
 
-    return Erratum(
-        Exhaustive(_thm6_printed, _thm6_search),
-        ForAll(corrected, generated, method=Method.GENERATED),
+    return claim.Erratum(
+        claim.Exhaustive(_thm6_printed, _thm6_search),
+        claim.ForAll(corrected, generated, method=claim.Method.GENERATED),
         holds=lambda n: (
             "printed: L = 2·Dep + L1 + L2 fails (first case of an ordered search shown). "
             "Corrected: L = Dep + L1 + L2 (the chain rule the proof derives) holds exactly at "
@@ -764,12 +759,12 @@ def check_thm6(config: RunConfig) -> Property:
         ),
         reading="Definition 17 convention: ±∞ - x = ±∞ for all x; conditioning on an output O1 "
         "of probability 0 under b is read as probability 0 (so L = +∞).",
-        method=Method.GENERATED,
+        method=claim.Method.GENERATED,
     )
 
 
-@checker("dmkb2020.thm6.subadditivity")
-def check_subadditivity(config: RunConfig) -> Property:
+@claim.checker("dmkb2020.thm6.subadditivity")
+def check_subadditivity(config: claim.RunConfig) -> claim.Property:
     k = config.count(8, 20)
     pts = sorted({Fraction(j, 4) for j in range(-k, k + 1)})
 
@@ -777,18 +772,18 @@ def check_subadditivity(config: RunConfig) -> Property:
         try:
             return bool(subadditivity_proof())
         except AssertionError as failed:  # a case of the sympy proof did not reduce
-            return Counterexample(step=str(failed))
+            return claim.Counterexample(step=str(failed))
 
-    return AllOf(
+    return claim.AllOf(
         (
-            Symbolic(proof, holds="", details=subadditivity_proof),
-            Exhaustive(
-                lambda xy: subadditivity_gap(*xy) >= 0 or Counterexample(x=xy[0], y=xy[1]),
+            claim.Symbolic(proof, holds="", details=subadditivity_proof),
+            claim.Exhaustive(
+                lambda xy: subadditivity_gap(*xy) >= 0 or claim.Counterexample(x=xy[0], y=xy[1]),
                 lambda _c: itertools.product(pts, pts),
-                verdict=Verdict.PROVED,
+                verdict=claim.Verdict.PROVED,
             ),
         ),
-        method=Method.SYMBOLIC,
+        method=claim.Method.SYMBOLIC,
         holds=lambda n: (
             "sympy case proof of f(x+y) ≤ f(x) + f(y) for f(x) = max(0, 1 - e^x) (x > 0: "
             "(1-e^y)-(1-e^(x+y)) = v(u-1) with u = e^x > 1; x, y ≤ 0: f(x)+f(y)-f(x+y) = "
@@ -801,7 +796,7 @@ def check_subadditivity(config: RunConfig) -> Property:
 # --- Proposition 9 ---------------------------------------------------------------------------
 
 
-def _prop9_search(_c: RunConfig) -> Iterator[Any]:
+def _prop9_search(_c: claim.RunConfig) -> Iterator[Any]:
     """n = 1, 2 uniform bits, M1 = π1, M2 = π2 over all π: {0,1}^n → {0,1} (lexicographic)
     with π1(D) ⊥ π2(D) under θ."""
     for n in (1, 2):
@@ -835,8 +830,8 @@ def _prop9_cx(case: Any, convention: InfConvention) -> dict[str, Any] | None:
             "convention": convention.value}  # fmt: skip
 
 
-@checker("dmkb2020.prop9")
-def check_prop9(config: RunConfig) -> Property:
+@claim.checker("dmkb2020.prop9")
+def check_prop9(config: claim.RunConfig) -> claim.Property:
     n_cases = config.count(30, 400)
 
     def printed(case: Any) -> object:
@@ -846,9 +841,11 @@ def check_prop9(config: RunConfig) -> Property:
         under_printed = next(
             filter(None, (_prop9_cx(c, InfConvention.PRINTED) for c in _prop9_search(config))), None
         )
-        return Counterexample(independent_not_conditionally=cx, printed_convention=under_printed)
+        return claim.Counterexample(
+            independent_not_conditionally=cx, printed_convention=under_printed
+        )
 
-    def generated(cfg: RunConfig) -> Iterator[Any]:
+    def generated(cfg: claim.RunConfig) -> Iterator[Any]:
         # parts independent given (D(i), B̂): independent records, disjoint index sets
         rng = random.Random(cfg.seed + 9)
         for _ in range(n_cases):
@@ -869,11 +866,11 @@ def check_prop9(config: RunConfig) -> Property:
         m1, m2 = deterministic(_lookup_sub(s1, t1)), deterministic(_lookup_sub(s2, t2))
         targets = [i for i in range(len(ps)) if i not in known]
         nu, _ = bounded_dependence_nu(scn, m1, m2, Eps.of(0), InfConvention.COMPATIBLE, targets)
-        return nu.sign() == 0 or Counterexample(p=ps, S1=s1, S2=s2)
+        return nu.sign() == 0 or claim.Counterexample(p=ps, S1=s1, S2=s2)
 
-    return Erratum(
-        Exhaustive(printed, _prop9_search),
-        ForAll(corrected, generated, method=Method.GENERATED),
+    return claim.Erratum(
+        claim.Exhaustive(printed, _prop9_search),
+        claim.ForAll(corrected, generated, method=claim.Method.GENERATED),
         holds=lambda n: (
             "printed: π1(D) ⊥ π2(D) under θ ⇒ (0,0)-bounded dependence. The first case of an "
             "ordered search (uniform bits, all π: {0,1}^n → {0,1}, n = 1, 2) has π1(D) ⊥ π2(D) "
@@ -886,7 +883,7 @@ def check_prop9(config: RunConfig) -> Property:
         ),
         reading="Definition 17 with ∞ - ∞ = 0 when both PLRVs are the same infinity, and Dep "
         "defined (as 0) only where (B̂, M1 = O1) is compatible with D(i) = b",
-        method=Method.GENERATED,
+        method=claim.Method.GENERATED,
     )
 
 
@@ -922,14 +919,14 @@ CHAINS = [
 ]
 
 
-@checker("dmkb2020.ex9")
-def check_ex9(config: RunConfig) -> Property:
+@claim.checker("dmkb2020.ex9")
+def check_ex9(config: claim.RunConfig) -> claim.Property:
     sample = CHAINS if config.thorough else CHAINS[: config.count(3, len(CHAINS))]
 
     def printed(case: Any) -> object:  # (2c, 0)
         users, (alpha, beta) = case
         nu, r = _ex9_nu(users, alpha, beta, 2, InfConvention.COMPATIBLE)
-        return nu.sign() <= 0 or Counterexample(
+        return nu.sign() <= 0 or claim.Counterexample(
             {"users": users, "chain": f"P(x_(j+1)=1 | x_j=1) = {alpha}, P(x_(j+1)=1 | x_j=0) = {beta}, stationary start",
              "e^c": r, "M_j": "sum_i x_(i,j)", "M_(j+1)": "sum_i x_(i,j+1)", "target": 0, "B": "none",
              "nu_at_mu_2c (compatible reading)": str(nu),
@@ -939,13 +936,13 @@ def check_ex9(config: RunConfig) -> Property:
     def corrected(case: Any) -> object:  # (2mc, 0), m = the other unknown users
         users, (alpha, beta) = case
         nu, _ = _ex9_nu(users, alpha, beta, 2 * (users - 1), InfConvention.COMPATIBLE)
-        return nu.sign() == 0 or Counterexample(
+        return nu.sign() == 0 or claim.Counterexample(
             users=users, alpha=str(alpha), beta=str(beta), nu=str(nu)
         )
 
-    return Erratum(
-        Exhaustive(printed, lambda _c: itertools.product((2, 3), CHAINS)),
-        Exhaustive(corrected, lambda _c: itertools.product((2, 3), sample)),
+    return claim.Erratum(
+        claim.Exhaustive(printed, lambda _c: itertools.product((2, 3), CHAINS)),
+        claim.Exhaustive(corrected, lambda _c: itertools.product((2, 3), sample)),
         holds=lambda n: (
             "printed: (D(i)_(j+1) | D(i)_j = a) ≈_c D(i)_j ⇒ M_j, M_(j+1) are (2c, 0)-bounded "
             "dependent. With the target's series fixed, Dep = ln[P(S2=s|S1=t)/P(S2=s)] - "

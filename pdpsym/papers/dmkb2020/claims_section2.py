@@ -23,19 +23,7 @@ from pdpsym.mechanisms.finite import (
     random_scenario,
     table_mechanism,
 )
-from pdpsym.papers.claim import (
-    AllOf,
-    Counterexample,
-    Erratum,
-    Exhaustive,
-    ForAll,
-    Method,
-    Property,
-    RunConfig,
-    Tally,
-    Verdict,
-    checker,
-)
+from pdpsym.papers import claim
 from pdpsym.papers.dmkb2020 import definitions as defs
 
 HALF = Fraction(1, 2)
@@ -52,7 +40,7 @@ def _le_sq(x: Fraction | None, y: Fraction | None) -> bool:
 
 
 def _draws(
-    config: RunConfig, salt: int, count: tuple[int, int], draw: Callable[[random.Random], Any]
+    config: claim.RunConfig, salt: int, count: tuple[int, int], draw: Callable[[random.Random], Any]
 ) -> Iterator[Any]:
     rng = random.Random(config.seed + salt)
     for _ in range(config.count(*count)):
@@ -72,16 +60,16 @@ def _copies(k: int) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
 
 
 def _instance(ok: bool, cx: Callable[[], dict[str, Any]]) -> object:
-    return ok or Counterexample(cx())
+    return ok or claim.Counterexample(cx())
 
 
-def _one_instance(law: Callable[[None], object], holds: str, **kw: Any) -> ForAll:
+def _one_instance(law: Callable[[None], object], holds: str, **kw: Any) -> claim.ForAll:
     """A claim about one exact instance: proved when the instance shows it."""
-    return Exhaustive(
+    return claim.Exhaustive(
         law,
         lambda _c: [None],
-        method=Method.EXACT_INSTANCE,
-        verdict=Verdict.PROVED,
+        method=claim.Method.EXACT_INSTANCE,
+        verdict=claim.Verdict.PROVED,
         holds=holds,
         **kw,
     )
@@ -90,9 +78,9 @@ def _one_instance(law: Callable[[None], object], holds: str, **kw: Any) -> ForAl
 # --- Proposition 1: CDP and IBCDP within a factor 2 -----------------------------------------
 
 
-@checker("dmkb2020.prop1")
-def check_prop1(config: RunConfig) -> Property:
-    finite = Tally()
+@claim.checker("dmkb2020.prop1")
+def check_prop1(config: claim.RunConfig) -> claim.Property:
+    finite = claim.Tally()
 
     def draw(rng: random.Random) -> Any:
         scn = random_scenario(rng)
@@ -102,14 +90,14 @@ def check_prop1(config: RunConfig) -> Property:
         scn, mech, table = case
         c, ib = defs.cdp_ratio(scn, mech), defs.ibcdp_ratio(scn, mech)
         finite.add("both_finite", c is not None and ib is not None)
-        return (_le_sq(ib, c) and _le_sq(c, ib)) or Counterexample(
+        return (_le_sq(ib, c) and _le_sq(c, ib)) or claim.Counterexample(
             theta=scn.joint, mechanism=table, eps_CDP=_r(c), eps_IBCDP=_r(ib)
         )
 
-    return ForAll(
+    return claim.ForAll(
         law,
         lambda cfg: _draws(cfg, 101, (60, 1000), draw),
-        method=Method.GENERATED,
+        method=claim.Method.GENERATED,
         holds=lambda n: (
             f"{n} generated ({{θ}}, M) (binary records n ≤ 3, independent with known records or "
             "full-support correlated (D, B); randomized or deterministic M): the exact smallest "
@@ -137,8 +125,8 @@ def _mu_noise_scenario(n: int, sigma: Fraction) -> Scenario:
 NOISE_READING = "the normal noise is discretized to ±σ (any bounded noise with σ small gives the same disjointness)"
 
 
-@checker("dmkb2020.ex1")
-def check_ex1(config: RunConfig) -> Property:
+@claim.checker("dmkb2020.ex1")
+def check_ex1(config: claim.RunConfig) -> claim.Property:
     n, sigma = 3, Fraction(1, 10)
     scn = _mu_noise_scenario(n, sigma)
     mean = deterministic(lambda d: sum(d, Fraction(0)) / n)
@@ -160,8 +148,8 @@ def check_ex1(config: RunConfig) -> Property:
     )
 
 
-@checker("dmkb2020.ex2")
-def check_ex2(config: RunConfig) -> Property:
+@claim.checker("dmkb2020.ex2")
+def check_ex2(config: claim.RunConfig) -> claim.Property:
     pairs = config.count(2, 3)
     scn = defs.normalized_scenario([{0: Fraction(1, 3), 1: Fraction(2, 3)}] * pairs, _copies(2))
     ident = deterministic(lambda d: d)
@@ -184,8 +172,8 @@ def check_ex2(config: RunConfig) -> Property:
     )
 
 
-@checker("dmkb2020.ex3")
-def check_ex3(config: RunConfig) -> Property:
+@claim.checker("dmkb2020.ex3")
+def check_ex3(config: claim.RunConfig) -> claim.Property:
     n, sigma = 3, Fraction(1, 10)
     scn = _mu_noise_scenario(n, sigma)
     values = sorted({mu + e for mu in (-1, 1) for e in (-sigma, sigma)})
@@ -210,7 +198,7 @@ def check_ex3(config: RunConfig) -> Property:
 # --- Example 4: the sum of duplicated records ------------------------------------------------
 
 
-def _ex4_cases(config: RunConfig) -> Iterator[Any]:
+def _ex4_cases(config: claim.RunConfig) -> Iterator[Any]:
     for pairs, r in itertools.product((1, 2), list(_pmfs(3, config.count(3, 4)))):
         yield pairs, r, defs.normalized_scenario([r] * pairs, _copies(2))
 
@@ -223,27 +211,27 @@ def _ex4_sum(case: Any) -> tuple[Fraction | None, Fraction | None]:
     ), defs.np_ratio(scn, m)
 
 
-@checker("dmkb2020.ex4")
-def check_ex4(config: RunConfig) -> Property:
-    np_kinds = Tally()
+@claim.checker("dmkb2020.ex4")
+def check_ex4(config: claim.RunConfig) -> claim.Property:
+    np_kinds = claim.Tally()
 
     def never_cdp(case: Any) -> object:
         r_cdp, r_np = _ex4_sum(case)
         if r_np is not None:
             np_kinds.add("np_degenerate" if len(case[1]) == 1 else "np_nondegenerate")
-        return r_cdp is None or Counterexample(R=case[1], pairs=case[0], eps_CDP=_r(r_cdp))
+        return r_cdp is None or claim.Counterexample(R=case[1], pairs=case[0], eps_CDP=_r(r_cdp))
 
     def np_for_some_r(_: None) -> object:
         # "might be NP": a single-valued R (one pair) is NP (vacuously)
         case = (1, {1: Fraction(1)}, defs.normalized_scenario([{1: Fraction(1)}], _copies(2)))
         return _ex4_sum(case)[1] is not None
 
-    return AllOf(
+    return claim.AllOf(
         (
-            Exhaustive(never_cdp, _ex4_cases, verdict=Verdict.PROVED),
-            Exhaustive(np_for_some_r, lambda _c: [None], verdict=Verdict.PROVED),
+            claim.Exhaustive(never_cdp, _ex4_cases, verdict=claim.Verdict.PROVED),
+            claim.Exhaustive(np_for_some_r, lambda _c: [None], verdict=claim.Verdict.PROVED),
         ),
-        method=Method.EXHAUSTIVE,
+        method=claim.Method.EXHAUSTIVE,
         holds=lambda n: (
             f"exhaustive: 1 and 2 duplicated pairs, every R on {{0,1,2}} with denominator "
             f"{config.count(3, 4)}, T = {{0,..,3}} ({n} cases): the sum is never CDP (ε = ∞: "
@@ -283,18 +271,18 @@ def correct_triples(d: tuple[Any, ...]) -> dict[Any, Fraction]:
     return {tuple(out): Fraction(1)}
 
 
-@checker("dmkb2020.ex5")
-def check_ex5(config: RunConfig) -> Property:
+@claim.checker("dmkb2020.ex5")
+def check_ex5(config: claim.RunConfig) -> claim.Property:
     den = config.count(2, 3)
 
-    def cases(_c: RunConfig) -> Iterator[Any]:
+    def cases(_c: claim.RunConfig) -> Iterator[Any]:
         for triples, r in itertools.product((1, 2), list(_pmfs(2, den))):
             if len(r) == 2:
                 scn = defs.normalized_scenario([r] * triples, _copies(3))
                 yield triples, r, scn, {i: [0, 1, 2] for i in range(3 * triples)}
 
     def zero_cdp(
-        mech: Any, cx: Callable[[Any, Fraction | None], Counterexample]
+        mech: Any, cx: Callable[[Any, Fraction | None], claim.Counterexample]
     ) -> Callable[[Any], object]:
         def law(case: Any) -> object:
             ratio = defs.cdp_ratio(case[2], mech, domain=case[3])
@@ -304,7 +292,7 @@ def check_ex5(config: RunConfig) -> Property:
 
     printed = zero_cdp(
         correct_global,
-        lambda case, g: Counterexample(
+        lambda case, g: claim.Counterexample(
             triples=case[0],
             R=case[1],
             T=[0, 1, 2],
@@ -313,10 +301,10 @@ def check_ex5(config: RunConfig) -> Property:
             "so nothing is corrected and the output is not a triplicated database",
         ),
     )
-    corrected = zero_cdp(correct_triples, lambda case, _g: Counterexample(R=case[1]))
-    return Erratum(
-        Exhaustive(printed, cases, verdict=Verdict.PROVED),
-        Exhaustive(corrected, cases, verdict=Verdict.PROVED),
+    corrected = zero_cdp(correct_triples, lambda case, _g: claim.Counterexample(R=case[1]))
+    return claim.Erratum(
+        claim.Exhaustive(printed, cases, verdict=claim.Verdict.PROVED),
+        claim.Exhaustive(corrected, cases, verdict=claim.Verdict.PROVED),
         holds=lambda n: (
             "printed: the mechanism that changes a value appearing once (in the whole database) "
             "into a value appearing twice is ({θ}, 0)-CDP. With one triple it is; with two "
@@ -333,13 +321,13 @@ def check_ex5(config: RunConfig) -> Property:
 # --- Propositions 2-4: NP against CDP ----------------------------------------------------------
 
 
-@checker("dmkb2020.prop2")
-def check_prop2(config: RunConfig) -> Property:
+@claim.checker("dmkb2020.prop2")
+def check_prop2(config: claim.RunConfig) -> claim.Property:
     def draw(rng: random.Random) -> Any:
         scn = random_scenario(rng, correlated=False)
         return scn, random_mechanism(rng, scn.n)[0]
 
-    def cases(cfg: RunConfig) -> Iterator[Any]:
+    def cases(cfg: claim.RunConfig) -> Iterator[Any]:
         for scn, mech in _draws(cfg, 102, (40, 600), draw):
             for i, bhat in itertools.product(range(scn.n), scn.knowledge_values()):
                 vals = [a for a in scn.record_values(i) if scn.compatible(i, a, bhat)]
@@ -354,12 +342,12 @@ def check_prop2(config: RunConfig) -> Property:
         else:
             i, a, b, bhat = pair
             same = output_pmf(scn, mech, i, b, bhat) == defs._changed_pmf(scn, mech, i, a, b, bhat)
-        return same or Counterexample(theta=scn.joint)
+        return same or claim.Counterexample(theta=scn.joint)
 
-    return ForAll(
+    return claim.ForAll(
         law,
         cases,
-        method=Method.GENERATED,
+        method=claim.Method.GENERATED,
         holds=lambda n: (
             f"{config.count(40, 600)} generated (θ, M) with independent Bernoulli records (n ≤ 3, "
             "random known records as B) and random M: M(D)|θ,B̂,D(i)=b equals "
@@ -392,11 +380,11 @@ def _normalization_case(rng: random.Random) -> tuple[Any, Any, int, Any]:
     return [p0, p1, p2], theta_hat, c, table_mechanism(table)
 
 
-@checker("dmkb2020.prop3")
-def check_prop3(config: RunConfig) -> Property:
+@claim.checker("dmkb2020.prop3")
+def check_prop3(config: claim.RunConfig) -> claim.Property:
     nested = (((1, 2), (2,)), ((1, 2), ()), ((1,), ()), ((2,), ()))
 
-    def cases(cfg: RunConfig) -> Iterator[Any]:
+    def cases(cfg: claim.RunConfig) -> Iterator[Any]:
         for case in _draws(cfg, 103, (40, 600), _normalization_case):
             for known in nested:
                 yield case, known
@@ -407,14 +395,14 @@ def check_prop3(config: RunConfig) -> Property:
             defs.np_ratio(defs.normalized_scenario(params, theta_hat, k), mech, [0])
             for k in (known1, known2)
         )
-        return (r1 is None or (r2 is not None and r2 <= r1)) or Counterexample(
+        return (r1 is None or (r2 is not None and r2 <= r1)) or claim.Counterexample(
             phi=params, c=c, I1=list(known1), I2=list(known2), eps_NP_1=_r(r1), eps_NP_2=_r(r2)
         )
 
-    return ForAll(
+    return claim.ForAll(
         law,
         cases,
-        method=Method.GENERATED,
+        method=claim.Method.GENERATED,
         holds=lambda n: (
             f"{config.count(40, 600)} generated acceptable normalizations at i = 0 (independent "
             "φ0 ∈ {0,1}, φ1 ∈ {0,1,2}, φ2 ∈ {0,1}; D = (φ0, (φ1 + cφ0) mod 3, φ2), injective; "
@@ -439,14 +427,14 @@ def _example6_scenario(ps: list[Fraction], pc: Fraction) -> Scenario:
     return Scenario.from_databases(dbs)
 
 
-@checker("dmkb2020.prop4")
-def check_prop4(config: RunConfig) -> Property:
+@claim.checker("dmkb2020.prop4")
+def check_prop4(config: claim.RunConfig) -> claim.Property:
     dbs = list(itertools.product((0, 1), repeat=2))
     # the paper's own Example 6, first normalization (φ0 = the pair (D(0), D(1))), target D(1)
     ex6 = _example6_scenario([HALF], Fraction(3, 4))
     m0 = deterministic(lambda d: d[0])
 
-    def printed_cases(_c: RunConfig) -> Iterator[Any]:
+    def printed_cases(_c: claim.RunConfig) -> Iterator[Any]:
         # φ0 a uniform bit, D = (φ0, h(φ0)) for h: {0,1} -> {0,1}, B = nothing,
         # deterministic M: {0,1}^2 -> {0,1}; lexicographic
         for h, outs in itertools.product(
@@ -460,7 +448,7 @@ def check_prop4(config: RunConfig) -> Property:
         mech = table_mechanism({d: {o: Fraction(1)} for d, o in outs.items()})
         r_np, r_cdp = defs.np_ratio(scn, mech, [0]), defs.cdp_ratio(scn, mech, targets=[0])
         ex6_np, ex6_cdp = defs.np_ratio(ex6, m0, [1]), defs.cdp_ratio(ex6, m0, targets=[1])
-        return r_np == r_cdp or Counterexample(
+        return r_np == r_cdp or claim.Counterexample(
             normalization=f"phi0 uniform bit; D = (phi0, h(phi0)), h = {h}",
             B="none (I = ∅)",
             i=0,
@@ -477,7 +465,7 @@ def check_prop4(config: RunConfig) -> Property:
             },
         )
 
-    def corrected_cases(cfg: RunConfig) -> Iterator[Any]:
+    def corrected_cases(cfg: claim.RunConfig) -> Iterator[Any]:
         # D_{-i} a function of φ1..φk only (then D(i) ⊥ (D_{-i}, B)); the rng also draws B
         rng = random.Random(cfg.seed + 104)
         for _ in range(cfg.count(40, 600)):
@@ -489,11 +477,11 @@ def check_prop4(config: RunConfig) -> Property:
         params, scn, mech = case
         return defs.np_ratio(scn, mech, [0]) == defs.cdp_ratio(
             scn, mech, targets=[0]
-        ) or Counterexample(phi=params)
+        ) or claim.Counterexample(phi=params)
 
-    return Erratum(
-        Exhaustive(printed, printed_cases),
-        ForAll(corrected, corrected_cases, method=Method.GENERATED),
+    return claim.Erratum(
+        claim.Exhaustive(printed, printed_cases),
+        claim.ForAll(corrected, corrected_cases, method=claim.Method.GENERATED),
         holds=lambda n: (
             "printed: for acceptable Θ, NP ⇔ CDP. Definition 8 lets other records depend on φ0 "
             "(duplicated records are acceptable), and the first case of an ordered search has "
@@ -503,7 +491,7 @@ def check_prop4(config: RunConfig) -> Property:
             f"exactly on generated cases (φ0 ∈ {{0,1}}, φ1 ∈ {{0,1,2}}, φ2 ∈ {{0,1}}, random B, "
             f"random M; {n} cases in all)"
         ),
-        method=Method.GENERATED,
+        method=claim.Method.GENERATED,
         reading="Definition 8 as printed (only D(i) and B are constrained)",
     )
 
@@ -528,11 +516,11 @@ def _independent_family(dist: dict[Any, Fraction], fam: list[Any]) -> bool:
     return True
 
 
-@checker("dmkb2020.ex6")
-def check_ex6(config: RunConfig) -> Property:
+@claim.checker("dmkb2020.ex6")
+def check_ex6(config: claim.RunConfig) -> claim.Property:
     grid_p, grid_c = [Fraction(1, 3), HALF], [Fraction(1, 4), Fraction(2, 3)]
 
-    def cases(_c: RunConfig) -> Iterator[Any]:
+    def cases(_c: claim.RunConfig) -> Iterator[Any]:
         for pairs in (1, 2):
             for ps, pc in itertools.product(itertools.product(grid_p, repeat=pairs), grid_c):
                 yield pairs, ps, pc
@@ -552,12 +540,12 @@ def check_ex6(config: RunConfig) -> Property:
             and len({tuple(f(d) for f in fam) for d in dist}) == len(dist)
             for fam in (fa, fb)
         )
-        return valid or Counterexample(p=[str(p) for p in ps], p_c=str(pc))
+        return valid or claim.Counterexample(p=[str(p) for p in ps], p_c=str(pc))
 
-    return Exhaustive(
+    return claim.Exhaustive(
         law,
         cases,
-        verdict=Verdict.PROVED,
+        verdict=claim.Verdict.PROVED,
         holds=lambda n: (
             f"exhaustive over {n} exact instances (1 or 2 pairs, p_i ∈ {{1/3, 1/2}}, p_c ∈ "
             "{1/4, 2/3}): both normalizations are families of mutually independent parameters "

@@ -35,20 +35,7 @@ from pdpsym.mechanisms.geometric import (
 )
 from pdpsym.mechanisms.kanonymity import histogram_delta, kanon3_delta
 from pdpsym.mechanisms.thresholding import Thresholding, apk_delta, ppk_delta
-from pdpsym.papers.claim import (
-    AllOf,
-    Counterexample,
-    Erratum,
-    Exhaustive,
-    ForAll,
-    Method,
-    Property,
-    RunConfig,
-    Symbolic,
-    Tally,
-    Verdict,
-    checker,
-)
+from pdpsym.papers import claim
 from pdpsym.papers.dmkb2020 import counting as pc
 from pdpsym.papers.dmkb2020 import thresholding as pt
 from pdpsym.papers.dmkb2020.kanonymity import theorem5_corrected, theorem5_printed
@@ -68,20 +55,20 @@ def _le(x: Any, y: Any) -> bool:
     return compare(x, y).sign <= 0
 
 
-def _single(law: Callable[[None], object], holds: Any, **kw: Any) -> ForAll:
+def _single(law: Callable[[None], object], holds: Any, **kw: Any) -> claim.ForAll:
     """A claim shown on one exact instance."""
-    kw.setdefault("method", Method.EXACT_INSTANCE)
-    return Exhaustive(law, lambda _c: [None], verdict=Verdict.PROVED, holds=holds, **kw)
+    kw.setdefault("method", claim.Method.EXACT_INSTANCE)
+    return claim.Exhaustive(law, lambda _c: [None], verdict=claim.Verdict.PROVED, holds=holds, **kw)
 
 
 # --- Lemma 2 ------------------------------------------------------------------------------
 
 
-@checker("dmkb2020.lemma2")
-def check_lemma2(config: RunConfig) -> Property:
+@claim.checker("dmkb2020.lemma2")
+def check_lemma2(config: claim.RunConfig) -> claim.Property:
     nmax = config.count(18, 40)
 
-    def cases(_c: RunConfig) -> Iterator[Any]:
+    def cases(_c: claim.RunConfig) -> Iterator[Any]:
         for n, p in itertools.product(range(1, nmax + 1), [Fraction(k, 10) for k in range(1, 10)]):
             for m in range(1, n + 3):
                 if (bound := pt.lemma2_bound(m, n, p)) is not None:
@@ -89,18 +76,18 @@ def check_lemma2(config: RunConfig) -> Property:
 
     def strict(case: Any) -> object:
         n, p, m, tail, bound = case
-        return tail < bound or Counterexample(n=n, p=p, m=m, tail=tail, bound=bound)
+        return tail < bound or claim.Counterexample(n=n, p=p, m=m, tail=tail, bound=bound)
 
     def corrected(case: Any) -> object:  # '<=' where m > n (both sides 0)
         return strict(case) if case[2] <= case[0] else case[3] <= case[4]
 
     grid = f"exact grid n <= {nmax}, p in 1/10..9/10, all m > pn/(1-p) up to n+2"
-    return Erratum(
-        Exhaustive(strict, cases, verdict=Verdict.PROVED),
-        AllOf(
+    return claim.Erratum(
+        claim.Exhaustive(strict, cases, verdict=claim.Verdict.PROVED),
+        claim.AllOf(
             (
-                Symbolic(pt.lemma2_ratio_step, holds="", fails="the sympy ratio step fails"),
-                Exhaustive(corrected, cases, verdict=Verdict.PROVED),
+                claim.Symbolic(pt.lemma2_ratio_step, holds="", fails="the sympy ratio step fails"),
+                claim.Exhaustive(corrected, cases, verdict=claim.Verdict.PROVED),
             )
         ),
         holds=lambda n: (
@@ -109,7 +96,7 @@ def check_lemma2(config: RunConfig) -> Property:
             "('<=' holds)"
         ),
         reading="m <= n (a tail of a Bin(n, p) count); for m > n read '<='",
-        method=Method.SYMBOLIC_EXHAUSTIVE,
+        method=claim.Method.SYMBOLIC_EXHAUSTIVE,
     )
 
 
@@ -127,7 +114,7 @@ def _thm4_cases(nmax: int, readings: tuple[pt.RReading, ...]) -> Iterator[Any]:
                         yield n, p, T, size, bm, pt.RReading.CORRECTED
 
 
-def _thm4_law(applicable: Tally) -> Callable[[Any], object]:
+def _thm4_law(applicable: claim.Tally) -> Callable[[Any], object]:
     def law(case: Any) -> object:
         n, p, T, size, bm, reading = case
         th = pt.theorem4(n, p, T, size, bm, reading)
@@ -135,7 +122,7 @@ def _thm4_law(applicable: Tally) -> Callable[[Any], object]:
             return True
         applicable.add(reading.name)
         exact, direction = pt.exact_delta_at(n, p, T, th.eps, size)
-        return _le(exact, th.delta) or Counterexample(
+        return _le(exact, th.delta) or claim.Counterexample(
             {"n": str(n), "p": _s(p), "T": str(T), "|B|": str(size), "b_max": str(bm),
              "eps": f"ln({_s(th.exp_eps)})", "delta_theorem": _s(th.delta),
              "delta_exact": _s(exact) if isinstance(exact, Fraction) else str(exact), "direction": str(direction)}
@@ -144,11 +131,11 @@ def _thm4_law(applicable: Tally) -> Callable[[Any], object]:
     return law
 
 
-@checker("dmkb2020.thm4")
-def check_thm4(config: RunConfig) -> Property:
-    nmax, applicable = config.count(7, 18), Tally()
-    return Erratum(
-        Exhaustive(
+@claim.checker("dmkb2020.thm4")
+def check_thm4(config: claim.RunConfig) -> claim.Property:
+    nmax, applicable = config.count(7, 18), claim.Tally()
+    return claim.Erratum(
+        claim.Exhaustive(
             _thm4_law(applicable),
             lambda _c: _thm4_cases(nmax, tuple(pt.RReading)),
             holds=lambda n: (
@@ -159,7 +146,9 @@ def check_thm4(config: RunConfig) -> Property:
                 f"(1-p)^T (never smaller for T >= 1, so also sound); {n} cases"
             ),
         ),
-        Exhaustive(_thm4_law(Tally()), lambda _c: _thm4_cases(nmax, (pt.RReading.CORRECTED,))),
+        claim.Exhaustive(
+            _thm4_law(claim.Tally()), lambda _c: _thm4_cases(nmax, (pt.RReading.CORRECTED,))
+        ),
         holds=lambda n: (
             "the printed r = p(n-1)/((1-p)^T) gives an unsound delta, r = p(n-1)/((1-p)T) a "
             f"sound one ({n} cases)"
@@ -168,7 +157,7 @@ def check_thm4(config: RunConfig) -> Property:
     )
 
 
-def _plrv_cases(config: RunConfig) -> Iterator[Any]:
+def _plrv_cases(config: claim.RunConfig) -> Iterator[Any]:
     for n in range(2, config.count(8, 12) + 1):
         for p, T in itertools.product((Fraction(1, 10), Fraction(1, 3)), range(0, n)):
             for size in range(0, n):
@@ -180,7 +169,7 @@ def _plrv_cases(config: RunConfig) -> Iterator[Any]:
 
 
 def _plrv_law(
-    formula: Callable[..., tuple[Fraction, Fraction]], zero_denominator: Tally | None = None
+    formula: Callable[..., tuple[Fraction, Fraction]], zero_denominator: claim.Tally | None = None
 ) -> Callable[[Any], object]:
     """The formula's ratio equals the exact one. With ``zero_denominator`` (the printed
     formulas), a wrong ratio with a zero denominator is counted there rather than reported,
@@ -194,7 +183,7 @@ def _plrv_law(
         if zero_denominator is not None and got[1] == 0:
             zero_denominator.add("printed ratio with a zero denominator, wrong")
             return True
-        return Counterexample(
+        return claim.Counterexample(
             {"n": str(n), "p": _s(p), "T": str(T), "|B|": str(size), "b": str(b),
              "output": str(o), "printed": f"ln(({_s(got[0])})/({_s(got[1])}))",
              "exact": f"ln(({_s(true[0])})/({_s(true[1])}))"}
@@ -203,17 +192,19 @@ def _plrv_law(
     return law
 
 
-@checker("dmkb2020.thm4.plrv")
-def check_thm4_plrv(config: RunConfig) -> Property:
-    zero = Tally()
-    return Erratum(
-        Exhaustive(
+@claim.checker("dmkb2020.thm4.plrv")
+def check_thm4_plrv(config: claim.RunConfig) -> claim.Property:
+    zero = claim.Tally()
+    return claim.Erratum(
+        claim.Exhaustive(
             _plrv_law(pt.printed_plrv_ratio, zero),
             _plrv_cases,
-            verdict=Verdict.PROVED,
+            verdict=claim.Verdict.PROVED,
             details=lambda: zero.counts,
         ),
-        Exhaustive(_plrv_law(pt.corrected_plrv_ratio), _plrv_cases, verdict=Verdict.PROVED),
+        claim.Exhaustive(
+            _plrv_law(pt.corrected_plrv_ratio), _plrv_cases, verdict=claim.Verdict.PROVED
+        ),
         holds=lambda n: (
             "exhaustive over n <= N, p in {1/10,1/3}, all T, |B|, b and possible outputs "
             f"against the exact conditional output laws ({n} PLRVs): the printed |B| > 0 "
@@ -227,15 +218,15 @@ def check_thm4_plrv(config: RunConfig) -> Property:
     )
 
 
-@checker("dmkb2020.thm4.poisson")
-def check_thm4_poisson(config: RunConfig) -> Property:
+@claim.checker("dmkb2020.thm4.poisson")
+def check_thm4_poisson(config: claim.RunConfig) -> claim.Property:
     lam = sympy.Symbol("lam", positive=True)
     Ts = [1, 2, 3, 4, 5] if config.thorough else [2]
 
     def limit_is(reading: pt.PoissonReading) -> Callable[[int], object]:
         def law(T: int) -> object:
             true, form = pt.poisson_limit(T, reading)
-            return sympy.simplify(true - form) == 0 or Counterexample(
+            return sympy.simplify(true - form) == 0 or claim.Counterexample(
                 T=str(T),
                 pn="1",
                 limit=str(true.subs(lam, 1)),
@@ -247,15 +238,15 @@ def check_thm4_poisson(config: RunConfig) -> Property:
     def eps_is_delta() -> object:
         d = sympy.Symbol("delta", positive=True)
         ratio = sympy.limit(-sympy.log(1 - d) / d, d, 0)
-        return ratio == 1 or Counterexample({"eps/delta": str(ratio)})
+        return ratio == 1 or claim.Counterexample({"eps/delta": str(ratio)})
 
-    symbolic = {"method": Method.SYMBOLIC, "verdict": Verdict.PROVED}
-    return Erratum(
-        Exhaustive(limit_is(pt.PoissonReading.PRINTED), lambda _c: Ts, **symbolic),
-        AllOf(
+    symbolic = {"method": claim.Method.SYMBOLIC, "verdict": claim.Verdict.PROVED}
+    return claim.Erratum(
+        claim.Exhaustive(limit_is(pt.PoissonReading.PRINTED), lambda _c: Ts, **symbolic),
+        claim.AllOf(
             (
-                Exhaustive(limit_is(pt.PoissonReading.CORRECTED), lambda _c: Ts, **symbolic),
-                Symbolic(eps_is_delta, holds=""),
+                claim.Exhaustive(limit_is(pt.PoissonReading.CORRECTED), lambda _c: Ts, **symbolic),
+                claim.Symbolic(eps_is_delta, holds=""),
             )
         ),
         holds=(
@@ -264,13 +255,13 @@ def check_thm4_poisson(config: RunConfig) -> Property:
             "power T"
         ),
         reading=pt.PoissonReading.CORRECTED.value,
-        method=Method.SYMBOLIC,
+        method=claim.Method.SYMBOLIC,
     )
 
 
-@checker("dmkb2020.thm4.coupling")
-def check_thm4_coupling(config: RunConfig) -> Property:
-    def cases(cfg: RunConfig) -> Iterator[Any]:
+@claim.checker("dmkb2020.thm4.coupling")
+def check_thm4_coupling(config: claim.RunConfig) -> claim.Property:
+    def cases(cfg: claim.RunConfig) -> Iterator[Any]:
         rng = random.Random(cfg.seed)
         for _ in range(cfg.count(25, 300)):
             n, p = rng.randint(3, 9), rng.choice(P_GRID[1:])
@@ -283,7 +274,7 @@ def check_thm4_coupling(config: RunConfig) -> Property:
         hom, het = CountLaw.homogeneous(n, p).exact_pmf(), CountLaw(tuple(ps)).exact_pmf()
         for t in range(n + 1):  # P_theta[count > t] <= P_theta_p[count > t]
             if sum(het[t + 1 :], Fraction(0)) > sum(hom[t + 1 :], Fraction(0)):
-                return Counterexample(ps=[_s(q) for q in ps], t=str(t))
+                return claim.Counterexample(ps=[_s(q) for q in ps], t=str(t))
         worst = max(
             (
                 apk_delta(Thresholding(n, T, CountLaw(tuple(ps[:i] + ps[i + 1 :]))), th.eps)[0]
@@ -291,14 +282,14 @@ def check_thm4_coupling(config: RunConfig) -> Property:
             ),
             key=functools.cmp_to_key(lambda x, y: compare(x, y).sign),
         )
-        return _le(worst, th.delta) or Counterexample(
+        return _le(worst, th.delta) or claim.Counterexample(
             ps=[_s(q) for q in ps], T=str(T), p=_s(p), delta=_s(th.delta)
         )
 
-    return ForAll(
+    return claim.ForAll(
         law,
         cases,
-        method=Method.GENERATED,
+        method=claim.Method.GENERATED,
         holds=lambda n: (
             f"{n} generated instances (n 3..9, p_i = p*k/20 < p): tails dominated at every t, "
             "and the exact delta (worst target, both directions) at Theorem 4's eps is at most "
@@ -308,9 +299,9 @@ def check_thm4_coupling(config: RunConfig) -> Property:
     )
 
 
-@checker("dmkb2020.prop8")
-def check_prop8(config: RunConfig) -> Property:
-    def cases(_c: RunConfig) -> Iterator[Any]:
+@claim.checker("dmkb2020.prop8")
+def check_prop8(config: claim.RunConfig) -> claim.Property:
+    def cases(_c: claim.RunConfig) -> Iterator[Any]:
         for n in range(3, config.count(7, 13) + 1):
             for p, T in itertools.product((Fraction(1, 10), Fraction(1, 4)), range(1, n - 1)):
                 for size, c in itertools.product(
@@ -323,7 +314,7 @@ def check_prop8(config: RunConfig) -> Property:
         eps = Eps.from_exp(c)
         active = apk_delta(Thresholding.homogeneous(n, p, T, size), eps)[0]
         reduced = ppk_delta(Thresholding.homogeneous(n - size, p, T - size), p, eps)[0]
-        return active == reduced or Counterexample(
+        return active == reduced or claim.Counterexample(
             {
                 "n": n,
                 "p": _s(p),
@@ -335,10 +326,10 @@ def check_prop8(config: RunConfig) -> Property:
             }
         )
 
-    return Exhaustive(
+    return claim.Exhaustive(
         law,
         cases,
-        verdict=Verdict.PROVED,
+        verdict=claim.Verdict.PROVED,
         holds=lambda n: (
             "exact equality of the APKDP curve of M_T (worst b, both directions) and the PPKDP "
             "curve of M_{T-|B|} on n-|B| records, exhaustive over n <= N, p in {1/10,1/4}, T, "
@@ -348,8 +339,8 @@ def check_prop8(config: RunConfig) -> Property:
     )
 
 
-@checker("dmkb2020.ex7")
-def check_ex7(config: RunConfig) -> Property:
+@claim.checker("dmkb2020.ex7")
+def check_ex7(config: claim.RunConfig) -> claim.Property:
     n, p, T, size = 1000, Fraction(1, 10**7), 100, 100
     eps = Eps.from_exp(Fraction(2))
     mech = Thresholding.homogeneous(n, p, T, size)
@@ -365,7 +356,7 @@ def check_ex7(config: RunConfig) -> Property:
             compare(active, Fraction(1, 2)).sign > 0
             and compare(passive, Fraction(1, 10**9)).sign < 0
         )
-        return ok or Counterexample(evidence=text)
+        return ok or claim.Counterexample(evidence=text)
 
     return _single(law, text)
 
@@ -373,17 +364,17 @@ def check_ex7(config: RunConfig) -> Property:
 # --- Theorem 3, Proposition 7, Corollary 1 ------------------------------------------------
 
 
-@checker("dmkb2020.thm3.decomposition")
-def check_thm3_decomposition(config: RunConfig) -> Property:
+@claim.checker("dmkb2020.thm3.decomposition")
+def check_thm3_decomposition(config: claim.RunConfig) -> claim.Property:
     def proof() -> object:
         lam, p = sympy.symbols("lam p", positive=True)
         q = (p - lam) / (1 - 2 * lam)
         mean_ok = sympy.simplify(pc.decomposition_mean(lam, p) - p) == 0
         return (
             mean_ok and sympy.simplify(1 - q - (1 - lam - p) / (1 - 2 * lam)) == 0
-        ) or Counterexample(mean="mismatch")
+        ) or claim.Counterexample(mean="mismatch")
 
-    return Symbolic(
+    return claim.Symbolic(
         proof,
         holds="sympy: 2λ·1/2 + (1-2λ)(p-λ)/(1-2λ) = p; (p-λ)/(1-2λ) > 0 iff p > λ and "
         "1 - (p-λ)/(1-2λ) = (1-λ-p)/(1-2λ) > 0 iff p < 1-λ (λ < 1/2)",
@@ -396,11 +387,11 @@ def _counting(ps: tuple[Fraction, ...], eps: Eps) -> Any:
     return counting_delta(list(ps), eps).value
 
 
-@checker("dmkb2020.thm3")
-def check_thm3(config: RunConfig) -> Property:
+@claim.checker("dmkb2020.thm3")
+def check_thm3(config: claim.RunConfig) -> claim.Property:
     lam = Fraction(1, 10)
 
-    def grid(_c: RunConfig) -> Iterator[Any]:
+    def grid(_c: claim.RunConfig) -> Iterator[Any]:
         for n in range(2, config.count(6, 9) + 1):
             for p, e in itertools.product(
                 (Fraction(11, 100), Fraction(1, 2), Fraction(89, 100)),
@@ -414,7 +405,7 @@ def check_thm3(config: RunConfig) -> Property:
         return (
             xy is None
             or _le(exact, xy)
-            or Counterexample(
+            or claim.Counterexample(
                 {
                     "n": str(n),
                     "lambda": _s(lam),
@@ -430,7 +421,7 @@ def check_thm3(config: RunConfig) -> Property:
         n, _p, e, exact = case
         return _le(exact, pc.blanket_delta(n, lam, Eps.of(e)))
 
-    def closed_cases(cfg: RunConfig) -> Iterator[Any]:
+    def closed_cases(cfg: claim.RunConfig) -> Iterator[Any]:
         # the closed form, eps <= 1, on instances with lambda(n-1) >= 27
         extra = [(Fraction(3, 10), 200, Fraction(1, 20))] if cfg.thorough else []
         for lam2, n, delta in [(Fraction(3, 10), 120, Fraction(1, 5)), *extra]:
@@ -446,9 +437,9 @@ def check_thm3(config: RunConfig) -> Property:
         ps, lo, delta = case
         return _le(counting_delta(ps, Eps.from_exp(exp_lower(lo))).value, delta)
 
-    return Erratum(
-        Exhaustive(printed, grid),
-        AllOf((Exhaustive(blanket, grid), Exhaustive(closed, closed_cases))),
+    return claim.Erratum(
+        claim.Exhaustive(printed, grid),
+        claim.AllOf((claim.Exhaustive(blanket, grid), claim.Exhaustive(closed, closed_cases))),
         holds=lambda n: (
             "exact counting delta (worst target, both directions) vs the printed P[X/Y >= eps] "
             "and vs the blanket bound E_N[delta_N(eps)] over n <= N, lambda = 1/10, p_i in "
@@ -463,7 +454,7 @@ def check_thm3(config: RunConfig) -> Property:
     )
 
 
-def _prop7_generated(config: RunConfig) -> Iterator[Any]:
+def _prop7_generated(config: claim.RunConfig) -> Iterator[Any]:
     """Heterogeneous records (n in 24/32/48, p_i from 3 values), printed Prop. 7."""
     rng = random.Random(config.seed)
     for _ in range(config.count(2, 20)):
@@ -476,7 +467,7 @@ def _prop7_generated(config: RunConfig) -> Iterator[Any]:
 
 
 def _prop7_large(
-    config: RunConfig, mu3: pc.Mu3Reading, powers: tuple[pc.Prop7Reading, ...]
+    config: claim.RunConfig, mu3: pc.Mu3Reading, powers: tuple[pc.Prop7Reading, ...]
 ) -> Iterator[Any]:
     """Homogeneous records at large n and eps <= 1, where the bound is not vacuous."""
     for n in [1000] + ([10000, 100000] if config.thorough else []):
@@ -500,30 +491,30 @@ def _prop7_law(case: Any) -> object:
         return (
             compare(d_lo, b_lo).sign <= 0
             or compare(d_hi, b_hi).sign <= 0
-            or Counterexample(
+            or claim.Counterexample(
                 n=str(n), delta2=_s(delta2), delta_exact=_dec(d_hi), bound=_dec(pr.delta)
             )
         )
     _, n, p, eps, mu3, power = case
     exact, bound = _homogeneous(n, p, eps), pc.prop7_at_eps([p] * n, eps, power, mu3).delta
-    return _le(exact, bound) or Counterexample(
+    return _le(exact, bound) or claim.Counterexample(
         n=str(n), p_i=f"{_s(p)} for every record", eps=_s(eps), mu3_reading=mu3.value,
         power=power.value, delta_exact=_dec(exact), bound=_dec(bound),
     )  # fmt: skip
 
 
-@checker("dmkb2020.prop7")
-def check_prop7(config: RunConfig) -> Property:
+@claim.checker("dmkb2020.prop7")
+def check_prop7(config: claim.RunConfig) -> claim.Property:
     printed = (pc.Prop7Reading.PRINTED,)
-    return Erratum(
-        ForAll(
+    return claim.Erratum(
+        claim.ForAll(
             _prop7_law,
             lambda cfg: itertools.chain(
                 _prop7_generated(cfg), _prop7_large(cfg, pc.Mu3Reading.PRINTED, printed)
             ),
-            method=Method.GENERATED,
+            method=claim.Method.GENERATED,
         ),
-        Exhaustive(
+        claim.Exhaustive(
             _prop7_law,
             lambda cfg: _prop7_large(cfg, pc.Mu3Reading.ABSOLUTE, tuple(pc.Prop7Reading)),
         ),
@@ -537,12 +528,12 @@ def check_prop7(config: RunConfig) -> Property:
             "moment the bound holds on every instance (both powers of mu_2)"
         ),
         reading="mu_3 as printed vs the absolute third moment (Mu3Reading)",
-        method=Method.EXHAUSTIVE,
+        method=claim.Method.EXHAUSTIVE,
     )
 
 
-@checker("dmkb2020.cor1")
-def check_cor1(config: RunConfig) -> Property:
+@claim.checker("dmkb2020.cor1")
+def check_cor1(config: claim.RunConfig) -> claim.Property:
     n, probs, delta, lam = (
         91,
         (Fraction(31, 100), Fraction(31, 100), Fraction(38, 100)),
@@ -554,14 +545,14 @@ def check_cor1(config: RunConfig) -> Property:
 
     def law(pair: tuple[int, int]) -> object:
         d = histogram_delta(n, probs, *pair, Eps.from_exp(exp_lower(lo)))
-        return _le(d, delta) or Counterexample(
+        return _le(d, delta) or claim.Counterexample(
             n=str(n), probs=[_s(q) for q in probs], values=f"{pair[0]}->{pair[1]}", delta=_dec(d)
         )
 
-    return Exhaustive(
+    return claim.Exhaustive(
         law,
         lambda _c: pairs if hi <= 1 else (),
-        method=Method.EXACT_INSTANCE,
+        method=claim.Method.EXACT_INSTANCE,
         holds="K=3, n=91, λ=3/10, δ=1/5 (closed-form ε = 1): exact histogram δ(ε) for every "
         "changed pair of values is at most δ",
         fails="the exact histogram delta is above the bound",
@@ -571,8 +562,8 @@ def check_cor1(config: RunConfig) -> Property:
 # --- Figures 5 and 6, Definition 19 -----------------------------------------------------------
 
 
-@checker("dmkb2020.fig5")
-def check_fig5(config: RunConfig) -> Property:
+@claim.checker("dmkb2020.fig5")
+def check_fig5(config: claim.RunConfig) -> claim.Property:
     n, lam, delta = 100000, Fraction(1, 20), Fraction(1, 10**10)
     cap = Fraction(1, 2)  # Laplace of scale 2 on a sensitivity-1 count: pure 1/2-DP
 
@@ -591,7 +582,7 @@ def check_fig5(config: RunConfig) -> Property:
             for k in (0, lo - 1, lo, n // 2, n - 3)
         )
         ok = mono and compare(eps_closed(lo), cap).sign > 0 and _le(eps_closed(lo - 1), cap)
-        return ok or Counterexample(crossing=str(lo))
+        return ok or claim.Counterexample(crossing=str(lo))
 
     return _single(
         law,
@@ -602,11 +593,11 @@ def check_fig5(config: RunConfig) -> Property:
     )
 
 
-@checker("dmkb2020.def19")
-def check_def19(config: RunConfig) -> Property:
+@claim.checker("dmkb2020.def19")
+def check_def19(config: claim.RunConfig) -> claim.Property:
     ms = (4, 10, 25, 60, 120) if config.thorough else (4, 9)
 
-    def cases(_c: RunConfig) -> Iterator[Any]:
+    def cases(_c: claim.RunConfig) -> Iterator[Any]:
         for m, q, p in itertools.product(
             ms, (Fraction(1, 2), Fraction(1, 10)), (Fraction(1, 2), Fraction(3, 4))
         ):
@@ -617,21 +608,22 @@ def check_def19(config: RunConfig) -> Property:
         m, q, p, e = case
         law_ = CountLaw.homogeneous(m, q)
         if convolution_total(law_, p) != 1:
-            return Counterexample(m=str(m), q=_s(q), p=_s(p))
+            return claim.Counterexample(m=str(m), q=_s(q), p=_s(p))
         eps = Eps.of(e)
         conv = convolution_delta(law_, p, eps)
         smaller = _le(conv, counting_delta_fast(law_, eps)) and _le(conv, geometric_delta(p, eps))
-        return smaller or Counterexample(m=str(m), q=_s(q), p=_s(p), eps=_s(e))
+        return smaller or claim.Counterexample(m=str(m), q=_s(q), p=_s(p), eps=_s(e))
 
-    return AllOf(
+    return claim.AllOf(
         (
-            Symbolic(
+            claim.Symbolic(
                 lambda: (
-                    geometric_total_mass() == 1 or Counterexample(total=str(geometric_total_mass()))
+                    geometric_total_mass() == 1
+                    or claim.Counterexample(total=str(geometric_total_mass()))
                 ),
                 holds="",
             ),
-            Exhaustive(law, cases, verdict=Verdict.PROVED),
+            claim.Exhaustive(law, cases, verdict=claim.Verdict.PROVED),
         ),
         holds=lambda n: (
             "sympy: sum_k (1-p)/(1+p) p^|k| = 1; the convolution Bin(m,q) + G has exact total "
@@ -639,7 +631,7 @@ def check_def19(config: RunConfig) -> Property:
             "closed form) is at most both the noiseless count's and the geometric noise's, on "
             f"m in {ms}, q in {{1/2,1/10}}, p in {{1/2,3/4}}, eps in {{0,1/2}} ({n} cases)"
         ),
-        method=Method.SYMBOLIC_EXHAUSTIVE,
+        method=claim.Method.SYMBOLIC_EXHAUSTIVE,
     )
 
 
@@ -664,14 +656,14 @@ def _thm5_cases(nmax: int, params: Callable[[int, Fraction, int], Any]) -> Itera
                             yield n, lam, probs, T, t, t2, par
 
 
-@checker("dmkb2020.thm5")
-def check_thm5(config: RunConfig) -> Property:
-    nmax, nontrivial = config.count(8, 14), Tally()
+@claim.checker("dmkb2020.thm5")
+def check_thm5(config: claim.RunConfig) -> claim.Property:
+    nmax, nontrivial = config.count(8, 14), claim.Tally()
 
     def printed(case: Any) -> object:
         n, lam, probs, T, t, t2, (delta, eps) = case
         d = kanon3_delta(n, probs, t, t2, T, eps)
-        return _le(d, delta) or Counterexample(
+        return _le(d, delta) or claim.Counterexample(
             n=str(n), **{"lambda": _s(lam)}, P={k: _s(v) for k, v in probs.items()}, T=str(T),
             pair=f"{t} vs {t2}", eps=str(eps.sympy()), delta_0=_s(delta), delta_exact=_dec(d),
         )  # fmt: skip
@@ -685,9 +677,9 @@ def check_thm5(config: RunConfig) -> Property:
         f"n in 4..{nmax}, lambda in {{1/10,1/5}}, three values a (rare), b, ⊥ with P[a] in "
         "{lambda/2, lambda}, P[⊥] in {lambda, 1/2}, all T with r < 1"
     )
-    return Erratum(
-        Exhaustive(printed, lambda _c: _thm5_cases(nmax, theorem5_printed)),
-        Exhaustive(corrected, lambda _c: _thm5_cases(nmax, theorem5_corrected)),
+    return claim.Erratum(
+        claim.Exhaustive(printed, lambda _c: _thm5_cases(nmax, theorem5_printed)),
+        claim.Exhaustive(corrected, lambda _c: _thm5_cases(nmax, theorem5_corrected)),
         holds=lambda n: (
             f"exhaustive over {cls}: the exact delta of the k-anonymity mechanism exceeds "
             "delta_0 at the printed eps; corrected (the proof's chaining): eps = 2 eps_0, delta "
@@ -698,5 +690,5 @@ def check_thm5(config: RunConfig) -> Property:
             "printed: r with k = T + 1, eps_c the smallest level allowed by the printed "
             "P[X/Y >= eps_c] <= delta, delta = delta_0"
         ),
-        method=Method.EXHAUSTIVE,
+        method=claim.Method.EXHAUSTIVE,
     )

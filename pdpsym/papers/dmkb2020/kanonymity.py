@@ -21,16 +21,22 @@ from pdpsym.papers.dmkb2020 import counting as pc
 from pdpsym.papers.dmkb2020 import thresholding as pt
 
 
+def thresholding_delta(n: int, lam: Fraction, T: int) -> Fraction | None:
+    """Theorem 4's ``delta' = f(T, n-1, lam)/(1-r)`` with ``k = T + 1`` in
+    ``r = lam(n-1)/((1-lam)k)``; ``None`` when ``r >= 1`` or ``delta' >= 1``."""
+    r = lam * (n - 1) / ((1 - lam) * (T + 1))
+    if r >= 1:
+        return None
+    x = pt.f(T, n - 1, lam) / (1 - r)
+    return x if x < 1 else None
+
+
 def theorem5_printed(
     n: int, lam: Fraction, T: int, delta: Fraction | None = None
 ) -> tuple[Fraction, Eps] | None:
     """Theorem 5 as printed (k = T + 1 in r, X/Y read as printed); ``None`` if inapplicable."""
-    k = T + 1
-    r = lam * (n - 1) / ((1 - lam) * k)
-    if r >= 1:
-        return None
-    x = pt.f(T, n - 1, lam) / (1 - r)
-    if x >= 1:
+    x = thresholding_delta(n, lam, T)
+    if x is None:
         return None
     delta0 = 2 * x
     d = delta0 if delta is None else delta
@@ -75,12 +81,8 @@ def theorem5_corrected(n: int, lam: Fraction, T: int) -> tuple[Fraction, Eps] | 
     the blanket curve at ``eps'``. Chaining ``t ~ ⊥ ~ t2`` gives ``(2 eps', (1 + e^eps') delta')``
     (not ``2 delta'``). Here ``eps' = eps_0``, so ``e^eps' = 1/(1-x)`` is rational.
     """
-    k = T + 1
-    r = lam * (n - 1) / ((1 - lam) * k)
-    if r >= 1:
-        return None
-    x = pt.f(T, n - 1, lam) / (1 - r)
-    if x >= 1:
+    x = thresholding_delta(n, lam, T)
+    if x is None:
         return None
     c = 1 / (1 - x)
     blanket = _blanket(n, lam, c)

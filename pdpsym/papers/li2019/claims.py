@@ -20,19 +20,7 @@ from pdpsym.core.numbers import fraction_str
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.families import random_product, random_table, tables_up_to
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.claim import (
-    AllOf,
-    Counterexample,
-    Erratum,
-    Exhaustive,
-    ForAll,
-    Method,
-    Property,
-    RunConfig,
-    Symbolic,
-    Verdict,
-    checker,
-)
+from pdpsym.papers import claim
 from pdpsym.papers.li2019.eq2 import (
     Adversary,
     all_adversaries,
@@ -46,13 +34,13 @@ from pdpsym.papers.li2019.eq2 import (
 from pdpsym.papers.li2019.examples import correlated_pair, li2019_table
 
 
-def _small_class(config: RunConfig) -> Iterator[JointDistribution]:
+def _small_class(config: claim.RunConfig) -> Iterator[JointDistribution]:
     """2x2 tables (denominators <= 4, or 6 thorough), then 2x3 (<= 3, or 4)."""
     yield from tables_up_to([2, 2], config.count(4, 6))
     yield from tables_up_to([2, 3], config.count(3, 4))
 
 
-def _generated(config: RunConfig, n_cases: int) -> Iterator[JointDistribution]:
+def _generated(config: claim.RunConfig, n_cases: int) -> Iterator[JointDistribution]:
     rng = random.Random(config.seed)
     for _ in range(n_cases):
         sizes = [rng.choice([2, 2, 3]) for _ in range(rng.choice([2, 3]))]
@@ -75,7 +63,7 @@ def _eq3_symbolic() -> bool:
     return bool(sympy.simplify(sympy.expand_log(lhs - sympy.log(pa / pb), force=True)) == 0)
 
 
-def _eq3_cases(config: RunConfig) -> Iterator[tuple[Any, ...]]:
+def _eq3_cases(config: claim.RunConfig) -> Iterator[tuple[Any, ...]]:
     for model in _small_class(config):
         query = LinearQuery.sum(model.variables)
         for adv in all_adversaries(model):
@@ -89,20 +77,22 @@ def _eq3_cases(config: RunConfig) -> Iterator[tuple[Any, ...]]:
                         yield model, adv, a, b, x_K, r, query
 
 
-@checker("li2019.eq3")
-def check_eq3(config: RunConfig) -> Property:
+@claim.checker("li2019.eq3")
+def check_eq3(config: claim.RunConfig) -> claim.Property:
     def law(case: tuple[Any, ...]) -> object:
         model, adv, a, b, x_K, r, query = case
         return bayes_identity_holds(model, adv, a, b, x_K, r, Fraction(1), query) or (
-            Counterexample(model=model, adversary=str(adv), x_i=a, x_i_prime=b, r=r)
+            claim.Counterexample(model=model, adversary=str(adv), x_i=a, x_i_prime=b, r=r)
         )
 
-    return AllOf(
+    return claim.AllOf(
         (
-            Symbolic(_eq3_symbolic, holds="", fails="the symbolic Bayes step fails"),
-            Exhaustive(law, _eq3_cases, verdict=Verdict.PROVED, fails="the exact identity failed"),
+            claim.Symbolic(_eq3_symbolic, holds="", fails="the symbolic Bayes step fails"),
+            claim.Exhaustive(
+                law, _eq3_cases, verdict=claim.Verdict.PROVED, fails="the exact identity failed"
+            ),
         ),
-        method=Method.SYMBOLIC,
+        method=claim.Method.SYMBOLIC,
         holds=lambda n: (
             "symbolic: log posterior odds - log prior odds = log likelihood ratio (the "
             "evidence p(r|x_K) cancels), sympy; and an exact exp-polynomial identity check "
@@ -116,7 +106,7 @@ def check_eq3(config: RunConfig) -> Property:
 # --- breakpoint lemma ---------------------------------------------------------------------
 
 
-def _grid_cases(config: RunConfig) -> Iterator[tuple[Any, ...]]:
+def _grid_cases(config: claim.RunConfig) -> Iterator[tuple[Any, ...]]:
     rng = random.Random(config.seed)
     grid = [Fraction(k, 4) for k in range(-8, 21)]
     adv = Adversary("x1", ())
@@ -133,24 +123,24 @@ def _grid_cases(config: RunConfig) -> Iterator[tuple[Any, ...]]:
             yield model, best, r, dens[1], dens[0]
 
 
-@checker("li2019.breakpoints")
-def check_breakpoints(config: RunConfig) -> Property:
+@claim.checker("li2019.breakpoints")
+def check_breakpoints(config: claim.RunConfig) -> claim.Property:
     def law(case: tuple[Any, ...]) -> object:
         model, best, r, num, den = case
         beaten = best is not None and LogRatio(num, den).exact_compare(best) > 0
-        return not beaten or Counterexample(model=model, r=r)
+        return not beaten or claim.Counterexample(model=model, r=r)
 
-    return AllOf(
+    return claim.AllOf(
         (
-            Symbolic(lambda: _run_proof("breakpoint_lemma"), holds=""),
-            ForAll(
+            claim.Symbolic(lambda: _run_proof("breakpoint_lemma"), holds=""),
+            claim.ForAll(
                 law,
                 _grid_cases,
-                verdict=Verdict.PROVED,
+                verdict=claim.Verdict.PROVED,
                 fails="a grid point beat the breakpoint max",
             ),
         ),
-        method=Method.SYMBOLIC,
+        method=claim.Method.SYMBOLIC,
         holds=lambda n: (
             "sympy proof in pdpsym/proofs/breakpoint_lemma.py: each density is A e^{r/l} + "
             "B e^{-r/l} between consecutive support points, the ratio's derivative is "
@@ -171,8 +161,8 @@ def _adversaries(models: Iterable[JointDistribution]) -> Iterator[tuple[Any, ...
             yield model, adv, query
 
 
-@checker("li2019.remark1")
-def check_remark1(config: RunConfig) -> Property:
+@claim.checker("li2019.remark1")
+def check_remark1(config: claim.RunConfig) -> claim.Property:
     n_gen = config.count(40, 400)
 
     def law(case: tuple[Any, ...]) -> object:
@@ -182,15 +172,15 @@ def check_remark1(config: RunConfig) -> Property:
         return (
             not res.ok
             or res.compare_rational(bound) <= 0
-            or Counterexample(
+            or claim.Counterexample(
                 model=model, adversary=str(adv), leakage=res.expression(), bound=bound
             )
         )
 
-    return ForAll(
+    return claim.ForAll(
         law,
         lambda c: _adversaries(itertools.chain(_small_class(c), _generated(c, n_gen))),
-        method=Method.EXHAUSTIVE_GENERATED,
+        method=claim.Method.EXHAUSTIVE_GENERATED,
         fails="Eq. 2 exceeded the group-DP bound",
         holds=lambda n: (
             f"PL <= sum over {{i}} u U of Delta_k/lambda decided exactly for {n} "
@@ -200,7 +190,7 @@ def check_remark1(config: RunConfig) -> Property:
     )
 
 
-def _products(config: RunConfig) -> Iterator[JointDistribution]:
+def _products(config: claim.RunConfig) -> Iterator[JointDistribution]:
     rng = random.Random(config.seed)
     n_gen = config.count(30, 300)
     models = [
@@ -210,13 +200,13 @@ def _products(config: RunConfig) -> Iterator[JointDistribution]:
     yield from models
 
 
-@checker("li2019.thm1")
-def check_thm1(config: RunConfig) -> Property:
+@claim.checker("li2019.thm1")
+def check_thm1(config: claim.RunConfig) -> claim.Property:
     def law(case: tuple[Any, ...]) -> object:
         model, adv, query = case
         res = leakage(model, adv.target, adv.known, 1, query)
         expected = theorem1_value(model, adv, Fraction(1), query)
-        return (res.ok and res.compare_rational(expected) == 0) or Counterexample(
+        return (res.ok and res.compare_rational(expected) == 0) or claim.Counterexample(
             model=model,
             adversary=str(adv),
             leakage=res.expression() if res.ok else res.status,
@@ -224,10 +214,10 @@ def check_thm1(config: RunConfig) -> Property:
         )
 
     n_gen = config.count(30, 300)
-    return ForAll(
+    return claim.ForAll(
         law,
         lambda c: _adversaries(_products(c)),
-        method=Method.GENERATED,
+        method=claim.Method.GENERATED,
         fails="an independent table leaked != Delta_i/lambda",
         holds=lambda n: (
             f"every adversary of {n_gen} seeded random product distributions (2-3 tuples, "
@@ -240,8 +230,8 @@ def check_thm1(config: RunConfig) -> Property:
 # --- Theorem 4 ------------------------------------------------------------------------------
 
 
-@checker("li2019.thm4")
-def check_thm4(config: RunConfig) -> Property:
+@claim.checker("li2019.thm4")
+def check_thm4(config: claim.RunConfig) -> claim.Property:
     classes = [
         ([2, 2], config.count(4, 6)),
         ([3, 2], config.count(4, 5)),
@@ -272,7 +262,7 @@ def check_thm4(config: RunConfig) -> Property:
         return (
             not res.ok
             or res.compare_rational(sens) == 0
-            or Counterexample(
+            or claim.Counterexample(
                 model=case[0],
                 adversary=str(case[1]),
                 leakage=res.expression(),
@@ -284,15 +274,17 @@ def check_thm4(config: RunConfig) -> Property:
     def corrected(case: tuple[Any, ...]) -> object:
         res, value, _ = values(case)
         ok = (value is None) == (not res.ok) and (value is None or res.compare_rational(value) == 0)
-        return ok or Counterexample(model=case[0], adversary=str(case[1]))
+        return ok or claim.Counterexample(model=case[0], adversary=str(case[1]))
 
-    return Erratum(
-        printed=Exhaustive(
+    return claim.Erratum(
+        printed=claim.Exhaustive(
             printed,
             lambda c: bottom,
             holds=f"PL = Delta_i/lambda on all {len(bottom)} bottom-layer adversaries of {cls}",
         ),
-        corrected=Exhaustive(corrected, lambda c: bottom, fails="even the corrected form failed"),
+        corrected=claim.Exhaustive(
+            corrected, lambda c: bottom, fails="even the corrected form failed"
+        ),
         reading="bottom layer U = empty; Delta_i over the realised domain of x_i",
         holds=(
             "printed: PL = Delta_i/lambda whatever theta -- fails (first counterexample in the "
@@ -311,21 +303,21 @@ def _pl(name: str, known: tuple[str, ...]):
     return leakage(li2019_table(name), "x1", known, 1)
 
 
-def _instance(checks: dict[str, bool], details: dict[str, Any], holds: str) -> Property:
+def _instance(checks: dict[str, bool], details: dict[str, Any], holds: str) -> claim.Property:
     """Exact statements about the paper's own tables: each must hold."""
-    return ForAll(
-        lambda item: item[1] or Counterexample(failed=[item[0]], **details),
+    return claim.ForAll(
+        lambda item: item[1] or claim.Counterexample(failed=[item[0]], **details),
         lambda c: list(checks.items()),
-        method=Method.EXACT_INSTANCE,
-        verdict=Verdict.PROVED,
+        method=claim.Method.EXACT_INSTANCE,
+        verdict=claim.Verdict.PROVED,
         holds=holds,
         fails=lambda n: "failed: " + "; ".join(k for k, v in checks.items() if not v),
         details=lambda: details,
     )
 
 
-@checker("li2019.ex2")
-def check_ex2(config: RunConfig) -> Property:
+@claim.checker("li2019.ex2")
+def check_ex2(config: claim.RunConfig) -> claim.Property:
     a_weak, a_strong = _pl("a", ()), _pl("a", ("x2",))
     b_weak, b_strong = _pl("b", ()), _pl("b", ("x2",))
     model = li2019_table("a")
@@ -354,20 +346,20 @@ def check_ex2(config: RunConfig) -> Property:
     )
 
 
-@checker("li2019.ex3")
-def check_ex3(config: RunConfig) -> Property:
+@claim.checker("li2019.ex3")
+def check_ex3(config: claim.RunConfig) -> claim.Property:
     N = config.count(10, 40)
     ts = [Fraction(k, N) for k in range(-(N - 1), N)]
     values = [leakage(correlated_pair(t), "x1", (), 1) for t in ts]
 
     def law(case: tuple[Any, ...]) -> object:
         (t0, v0), (t1, v1) = case
-        return v1.require().exact_compare(v0.require()) > 0 or Counterexample(
+        return v1.require().exact_compare(v0.require()) > 0 or claim.Counterexample(
             {"t": t0, "t_next": t1, "PL(t)": v0.expression(), "PL(t_next)": v1.expression()}
         )
 
     pts = list(zip(ts, values))
-    return Exhaustive(
+    return claim.Exhaustive(
         law,
         lambda c: zip(pts, pts[1:]),
         fails="PL(A(1,{})) is not increasing in t",
@@ -383,8 +375,8 @@ def check_ex3(config: RunConfig) -> Property:
     )
 
 
-@checker("li2019.ex4")
-def check_ex4(config: RunConfig) -> Property:
+@claim.checker("li2019.ex4")
+def check_ex4(config: claim.RunConfig) -> claim.Property:
     c, d = _pl("c", ()), _pl("d", ())
     cs, ds = _pl("c", ("x2",)), _pl("d", ("x2",))
     details = {

@@ -23,18 +23,7 @@ import sympy
 from flint import arb, ctx
 
 from pdpsym.models.gaussian import GaussianModel, solve, submatrix
-from pdpsym.papers.claim import (
-    AllOf,
-    Counterexample,
-    ForAll,
-    Method,
-    Property,
-    RunConfig,
-    Symbolic,
-    Unresolved,
-    Verdict,
-    checker,
-)
+from pdpsym.papers import claim
 from pdpsym.papers.li2019.gaussian import (
     THM6_READING,
     condition,
@@ -84,7 +73,7 @@ def _identity(n: int) -> list[list[Fraction]]:
     return [[Fraction(int(r == c)) for c in range(n)] for r in range(n)]
 
 
-def _lemma1_cases(config: RunConfig) -> Iterator[tuple[Any, ...]]:
+def _lemma1_cases(config: claim.RunConfig) -> Iterator[tuple[Any, ...]]:
     rnd = random.Random(config.seed)
     for _ in range(config.count(12, 200)):
         n = rnd.randint(2, 4)
@@ -107,23 +96,23 @@ def _lemma1_law(case: tuple[Any, ...]) -> object:
     lemma_gain = [[_frac(cond.gain[r, c]) for c in range(len(a))] for r in range(len(u))]
     det_ok = model.cov_matrix().det() == model.cov_matrix().extract(a, a).det() * cond.cov.det()
     if schur != solve(p_uu, _identity(len(u))) or lemma_gain != gain or not det_ok:
-        return Counterexample(cov=sigma, given=[model.variables[k] for k in a])
+        return claim.Counterexample(cov=sigma, given=[model.variables[k] for k in a])
     # f | x_A: coefficient and variance against the normal equations
     beta, s2 = regression_coefficients(model, a, w)
     for p, i in enumerate(a):
         q = query_given(model, i, [k for k in a if k != i], w)
         if q.coefficient != beta[p] or q.variance != s2:
-            return Counterexample(cov=sigma, target=model.variables[i], weights=w)
+            return claim.Counterexample(cov=sigma, target=model.variables[i], weights=w)
     return True
 
 
-@checker("li2019.lemma1")
-def check_lemma1(config: RunConfig) -> Property:
+@claim.checker("li2019.lemma1")
+def check_lemma1(config: claim.RunConfig) -> claim.Property:
     models = config.count(12, 200)
-    return ForAll(
+    return claim.ForAll(
         _lemma1_law,
         _lemma1_cases,
-        method=Method.GENERATED,
+        method=claim.Method.GENERATED,
         fails="Lemma 1's conditional differs from the precision-matrix route or the normal equations",
         holds=lambda n: (
             f"{n} (covariance, given set) pairs from {models} generated exact positive definite "
@@ -170,7 +159,7 @@ def _lemma2_symbolic() -> list[str]:
     return shown
 
 
-def _lemma2_grid(config: RunConfig) -> Iterator[tuple[Any, ...]]:
+def _lemma2_grid(config: claim.RunConfig) -> Iterator[tuple[Any, ...]]:
     grid = config.count(6, 40)
     for s2 in (Fraction(1, 4), Fraction(1), Fraction(4)):
         for lam in (Fraction(1, 2), Fraction(2)):
@@ -190,40 +179,40 @@ def _lemma2_law(case: tuple[Any, ...]) -> object:
         with ctx.workprec(128):
             lr = log_h_arb(t - d, s2, lam) - log_h_arb(t, s2, lam)
             bb = arb(bound.numerator) / bound.denominator
-            return (lr < bb and lr > -bb) or Counterexample(s2=s2, lam=lam, delta=d, t=t)
+            return (lr < bb and lr > -bb) or claim.Counterexample(s2=s2, lam=lam, delta=d, t=t)
     end = (1 if t > 0 else -1) * d / lam
     with ctx.workprec(256):
         lr = log_h_arb(t - d, s2, lam) - log_h_arb(t, s2, lam)
         if not abs(lr - arb(end.numerator) / end.denominator) < arb("1e-12"):
-            raise Unresolved(f"tail limit not within 1e-12 at t = {t}")
+            raise claim.Unresolved(f"tail limit not within 1e-12 at t = {t}")
     return True
 
 
-@checker("li2019.lemma2")
-def check_lemma2(config: RunConfig) -> Property:
+@claim.checker("li2019.lemma2")
+def check_lemma2(config: claim.RunConfig) -> claim.Property:
     shown: list[str] = []
 
     def symbolic() -> bool:
         shown.extend(_lemma2_symbolic())
         if len(shown) < 4:
-            raise Unresolved(
+            raise claim.Unresolved(
                 "symbolic derivative identities not all confirmed: " + "; ".join(shown)
             )
         return True
 
-    return AllOf(
+    return claim.AllOf(
         (
-            Symbolic(symbolic, holds=""),
-            ForAll(
+            claim.Symbolic(symbolic, holds=""),
+            claim.ForAll(
                 _lemma2_law,
                 _lemma2_grid,
-                method=Method.EXACT_INSTANCE,
-                verdict=Verdict.PROVED,
+                method=claim.Method.EXACT_INSTANCE,
+                verdict=claim.Verdict.PROVED,
                 fails="certified log-ratio outside (-|d|/lam, |d|/lam)",
                 details=lambda: {"identities": shown},
             ),
         ),
-        method=Method.SYMBOLIC,
+        method=claim.Method.SYMBOLIC,
         reading="h(t) = e^{-t/lam} Phi(t/s - s/lam) + e^{t/lam} Phi(-t/s - s/lam) (rebuilt)",
         holds=lambda n: (
             "symbolic (sympy, t real, s, lam > 0): " + "; ".join(shown) + ". Hence ln h + t/lam "
@@ -239,7 +228,7 @@ def check_lemma2(config: RunConfig) -> Property:
 # --- Theorem 6 --------------------------------------------------------------------------------
 
 
-def _thm6_cases(config: RunConfig) -> Iterator[tuple[Any, ...]]:
+def _thm6_cases(config: claim.RunConfig) -> Iterator[tuple[Any, ...]]:
     rnd = random.Random(config.seed + 6)
     for _ in range(config.count(10, 200)):
         n = rnd.randint(2, 4)
@@ -254,7 +243,7 @@ def _thm6_law(case: tuple[Any, ...]) -> object:
     g = gaussian_leakage(model, target, known, lam)
     prof = eq19_profile(model, target, known, lam, grid=7)
     ok = prof.never_exceeds and prof.approaches_left and prof.approaches_right
-    return (ok and prof.bound == g.value) or Counterexample(
+    return (ok and prof.bound == g.value) or claim.Counterexample(
         cov=model.cov,
         target=target,
         known=known,
@@ -279,8 +268,8 @@ def _weighted() -> dict[str, Any]:
     return out
 
 
-@checker("li2019.thm6")
-def check_thm6(config: RunConfig) -> Property:
+@claim.checker("li2019.thm6")
+def check_thm6(config: claim.RunConfig) -> claim.Property:
     weighted = _weighted()
     (gw, pw), (gz, pz) = weighted.pop("two"), weighted.pop("zero")
     literal = abs(gw.coefficient) * 2 * (gw.high - gw.low)
@@ -296,24 +285,24 @@ def check_thm6(config: RunConfig) -> Property:
             "printed_|c|Delta_i/lam": "0",
         },
     }
-    instance = ForAll(
-        lambda _: (pw.bound == gw.value and pz.bound == gz.value) or Counterexample(weighted),
+    instance = claim.ForAll(
+        lambda _: (pw.bound == gw.value and pz.bound == gz.value) or claim.Counterexample(weighted),
         lambda c: [None],
-        method=Method.EXACT_INSTANCE,
+        method=claim.Method.EXACT_INSTANCE,
         fails="weighted reading fails Eq. 19",
         details=lambda: {"weighted": weighted},
     )
-    return AllOf(
+    return claim.AllOf(
         (
-            ForAll(
+            claim.ForAll(
                 _thm6_law,
                 _thm6_cases,
-                method=Method.GENERATED,
+                method=claim.Method.GENERATED,
                 fails="Eq. 19 evaluated directly disagrees with |c|Δ_i/lam",
             ),
             instance,
         ),
-        method=Method.GENERATED,
+        method=claim.Method.GENERATED,
         reading=THM6_READING,
         holds=lambda n: (
             f"{(n or 1) - 1} generated sum-query adversaries (n = 2..4, exact PD covariances): "
@@ -344,14 +333,14 @@ def _cor2_holds(n: int) -> bool:
     return sympy.simplify(c_lemma - claim) == 0 and sympy.simplify(c - claim) == 0
 
 
-@checker("li2019.cor2")
-def check_cor2(config: RunConfig) -> Property:
+@claim.checker("li2019.cor2")
+def check_cor2(config: claim.RunConfig) -> claim.Property:
     top = config.count(5, 7)
-    return ForAll(
-        lambda n: _cor2_holds(n) or Counterexample(n=str(n)),
+    return claim.ForAll(
+        lambda n: _cor2_holds(n) or claim.Counterexample(n=str(n)),
         lambda c: range(2, top + 1),
-        method=Method.SYMBOLIC,
-        verdict=Verdict.PROVED,
+        method=claim.Method.SYMBOLIC,
+        verdict=claim.Verdict.PROVED,
         reading=THM6_READING,
         fails="the symbolic identity fails",
         holds=(
@@ -393,14 +382,14 @@ def _ex5_symbolic() -> object:
             and prof.approaches_left
             and prof.approaches_right
         )
-    return (weak_ok and strong_ok and order_ok and all(inst)) or Counterexample(
+    return (weak_ok and strong_ok and order_ok and all(inst)) or claim.Counterexample(
         weak=str(weak_ok), strong=str(strong_ok), order=str(order_ok), instances=str(inst)
     )
 
 
-@checker("li2019.ex5")
-def check_ex5(config: RunConfig) -> Property:
-    return Symbolic(
+@claim.checker("li2019.ex5")
+def check_ex5(config: claim.RunConfig) -> claim.Property:
+    return claim.Symbolic(
         _ex5_symbolic,
         cases=2,
         fails="Example 5 does not hold as rebuilt",

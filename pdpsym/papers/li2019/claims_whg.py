@@ -21,19 +21,7 @@ from pdpsym.core.certify import certify
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.families import tables_up_to
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.claim import (
-    AllOf,
-    Counterexample,
-    Exhaustive,
-    ForAll,
-    Method,
-    Property,
-    RunConfig,
-    Symbolic,
-    Tally,
-    Verdict,
-    checker,
-)
+from pdpsym.papers import claim
 from pdpsym.papers.li2019.edges import (
     TAILS,
     EdgeReading,
@@ -67,7 +55,7 @@ ONE = Fraction(1)
 Classes = Sequence[tuple[Sequence[int], int]]  # (domain sizes, max denominator N)
 
 
-def _classes(config: RunConfig, *specs: tuple[list[int], int, int]) -> Classes:
+def _classes(config: claim.RunConfig, *specs: tuple[list[int], int, int]) -> Classes:
     """(domain sizes, max N default, max N thorough) -> the class this run walks."""
     return [(sizes, config.count(d, t)) for sizes, d, t in specs]
 
@@ -96,7 +84,7 @@ def _sum_query(model: JointDistribution) -> LinearQuery:
 # --- Theorem 2 -----------------------------------------------------------------------------
 
 
-def _theorem2_cases(classes: Classes, reading: EdgeReading, skipped: Tally) -> Iterator[Any]:
+def _theorem2_cases(classes: Classes, reading: EdgeReading, skipped: claim.Tally) -> Iterator[Any]:
     """Every edge child -> ancestor of every table (lam = 1) with both Eq. 2 values."""
     for model in _tables(classes):
         names = model.variables
@@ -117,13 +105,13 @@ def _theorem2_cases(classes: Classes, reading: EdgeReading, skipped: Tally) -> I
                         yield model, target, K, anc_known, child, anc, ext
 
 
-def _theorem2_law(stats: Tally) -> Callable[[Any], object]:
+def _theorem2_law(stats: claim.Tally) -> Callable[[Any], object]:
     def law(case: Any) -> object:
         model, target, K, anc_known, child, anc, ext = case
         step = theorem2_step(child.value, [ext[0].impact, ext[1].impact])
         c = step.value.exact_compare(anc.value)
         stats.add("equal" if c == 0 else "step_above" if c > 0 else "step_below")
-        return c == 0 or Counterexample(
+        return c == 0 or claim.Counterexample(
             model=model,
             lam="1",
             query="sum",
@@ -143,23 +131,23 @@ def _first_failure(law: Callable[[Any], object], cases: Iterator[Any]) -> object
     return next((r for c in cases if (r := law(c)) is not True), None)
 
 
-@checker("li2019.thm2")
-def check_thm2(config: RunConfig) -> Property:
+@claim.checker("li2019.thm2")
+def check_thm2(config: claim.RunConfig) -> claim.Property:
     classes = _classes(config, ([2, 2], 6, 10), ([2, 3], 3, 6), ([2, 2, 2], 3, 5))
     both = _classes(config, ([2, 2], 4, 10), ([2, 3], 3, 6), ([2, 2, 2], 2, 5))
-    stats = Tally()
+    stats = claim.Tally()
 
     def details() -> dict[str, Any]:
         # the candidate correction: W_ij with the impacts of both tails
         cx = _first_failure(
-            _theorem2_law(Tally()), _theorem2_cases(both, EdgeReading.BOTH, Tally())
+            _theorem2_law(claim.Tally()), _theorem2_cases(both, EdgeReading.BOTH, claim.Tally())
         )
         return {
             "right": stats.counts,
             "both_tails": {"class": _class_text(both), "first_counterexample": cx},
         }
 
-    return Exhaustive(
+    return claim.Exhaustive(
         _theorem2_law(stats),
         lambda _c: _theorem2_cases(classes, EdgeReading.RIGHT, stats),
         holds=lambda n: f"Eq. 11 equals Eq. 2 on all {n} edges of {_class_text(classes)}",
@@ -193,12 +181,12 @@ def _edges_of(
                             yield target, j, ctx, a, b, d
 
 
-@checker("li2019.thm3.1")
-def check_thm3_1(config: RunConfig) -> Property:
+@claim.checker("li2019.thm3.1")
+def check_thm3_1(config: claim.RunConfig) -> claim.Property:
     classes = _classes(config, ([2, 2], 3, 8), ([2, 3], 2, 5), ([3, 3], 1, 3), ([2, 2, 2], 2, 4))
     settings = [(ONE, {}), (Fraction(1, 2), {"x1": Fraction(2), "x2": Fraction(-1, 3)})]
 
-    def cases(_c: RunConfig) -> Iterator[Any]:
+    def cases(_c: claim.RunConfig) -> Iterator[Any]:
         for model, (lam, w) in itertools.product(_tables(classes), settings):
             query = LinearQuery({v: w.get(v, ONE) for v in model.variables})
             for reading in TAILS:
@@ -209,12 +197,12 @@ def check_thm3_1(config: RunConfig) -> Property:
 
     def law(case: Any) -> object:
         model, lam, query, target, j, a, b, reading, q = case
-        return (q.compare(ONE) <= 0 and q.compare(-ONE) >= 0) or Counterexample(
+        return (q.compare(ONE) <= 0 and q.compare(-ONE) >= 0) or claim.Counterexample(
             model=model, lam=lam, weights=query.weights, target=target, j=j, x_a=a, x_b=b,
             reading=reading, q=q.certified(20).as_json(),
         )  # fmt: skip
 
-    return Exhaustive(
+    return claim.Exhaustive(
         law,
         cases,
         holds=lambda n: (
@@ -245,17 +233,17 @@ def _sign_law(case: Any) -> object:
     pair = model.marginal([target, j, *ctx])
     cond = pair.conditional(ctx) if ctx else pair
     q = increment_ratio(d, model, j, lam, query)
-    return Counterexample(
+    return claim.Counterexample(
         model=model, lam=lam, query="sum", reading=reading, target=target, j=j, context=ctx,
         x_a=a, x_b=b, cov_given_context=cond.covariance(target, j), sign_rho=rho,
         q=q.certified(20).as_json() if q is not None else None,
     )  # fmt: skip
 
 
-@checker("li2019.thm3.2")
-def check_thm3_2(config: RunConfig) -> Property:
+@claim.checker("li2019.thm3.2")
+def check_thm3_2(config: claim.RunConfig) -> claim.Property:
     classes = _classes(config, ([2, 2], 5, 14), ([2, 2, 2], 2, 5))
-    return Exhaustive(
+    return claim.Exhaustive(
         _sign_law,
         lambda _c: _sign_cases(classes, ONE, TAILS),
         holds=lambda n: (
@@ -269,12 +257,12 @@ def check_thm3_2(config: RunConfig) -> Property:
     )
 
 
-@checker("li2019.thm3.3")
-def check_thm3_3(config: RunConfig) -> Property:
+@claim.checker("li2019.thm3.3")
+def check_thm3_3(config: claim.RunConfig) -> claim.Property:
     # x_j in {0,1,2}: Delta_j = 2, so lam = 2 gives Delta_j/lam = 1 (the "eps <= 1"
     # reading); lam = 4 tests a smaller ratio (1/2).
     classes = _classes(config, ([2, 3], 3, 6))
-    return Exhaustive(
+    return claim.Exhaustive(
         _sign_law,
         lambda _c: itertools.chain(
             *(_sign_cases(classes, lam, [EdgeReading.RIGHT]) for lam in (Fraction(2), Fraction(4)))
@@ -304,16 +292,16 @@ def _remark_law(model: JointDistribution) -> object:
         else "independent but some q!=0" if model.marginal(["x1", "x2"]).is_independent() and any(signs)
         else None
     )  # fmt: skip
-    return bad is None or Counterexample(
+    return bad is None or claim.Counterexample(
         model=model, lam="1", query="sum", target="x1", j="x2", case=bad, sign_rho=rho,
         q_signs=signs, reading="right",
     )  # fmt: skip
 
 
-@checker("li2019.thm3.remark")
-def check_thm3_remark(config: RunConfig) -> Property:
+@claim.checker("li2019.thm3.remark")
+def check_thm3_remark(config: claim.RunConfig) -> claim.Property:
     classes = _classes(config, ([3, 2], 4, 6), ([3, 3], 4, 5))
-    return Exhaustive(
+    return claim.Exhaustive(
         _remark_law,
         lambda _c: _tables(classes),
         holds=lambda n: (
@@ -328,22 +316,22 @@ def check_thm3_remark(config: RunConfig) -> Property:
     )
 
 
-@checker("li2019.lemma3")
-def check_lemma3(config: RunConfig) -> Property:
+@claim.checker("li2019.lemma3")
+def check_lemma3(config: claim.RunConfig) -> claim.Property:
     classes = _classes(config, ([2, 2], 6, 10), ([2, 3], 4, 6))
 
     def law(model: JointDistribution) -> object:
         if len(model.marginal(["x1"]).probs) < 2:
             return True
         rho, diff = lemma3_sides(model, "x1", "x2")
-        return rho == diff or Counterexample(model=model)
+        return rho == diff or claim.Counterexample(model=model)
 
-    return AllOf(
+    return claim.AllOf(
         (
-            Symbolic(lemma3_symbolic, holds="", fails="the symbolic identity did not reduce"),
-            Exhaustive(law, lambda _c: _tables(classes), verdict=Verdict.PROVED),
+            claim.Symbolic(lemma3_symbolic, holds="", fails="the symbolic identity did not reduce"),
+            claim.Exhaustive(law, lambda _c: _tables(classes), verdict=claim.Verdict.PROVED),
         ),
-        method=Method.SYMBOLIC,
+        method=claim.Method.SYMBOLIC,
         holds=lambda n: (
             "sympy: cov(x_i, x_j) = p(1-p)(h-l)(E[x_j|h] - E[x_j|l]) identically, so with both "
             "values possible sign(rho) = sign of the conditional-mean difference; cross-checked "
@@ -355,12 +343,12 @@ def check_lemma3(config: RunConfig) -> Property:
 # --- Theorem 5 (chain rule against Eq. 2) -------------------------------------------------
 
 
-@checker("li2019.thm5")
-def check_thm5(config: RunConfig) -> Property:
+@claim.checker("li2019.thm5")
+def check_thm5(config: claim.RunConfig) -> claim.Property:
     classes = _classes(config, ([2, 2], 6, 10), ([2, 3], 3, 5), ([2, 2, 2], 3, 4))
-    stats = Tally()
+    stats = claim.Tally()
 
-    def cases(_c: RunConfig) -> Iterator[Any]:
+    def cases(_c: claim.RunConfig) -> Iterator[Any]:
         for model in _tables(classes):
             g = whg_from_distribution(model, 1, with_paths=len(model.variables) <= 3)
             for v in g.ordered():
@@ -375,12 +363,12 @@ def check_thm5(config: RunConfig) -> Property:
             stats.add("layered_vs_paths_differ")
         c = v.chain.exact_compare(v.exact.value)
         stats.add("equal" if c == 0 else "chain_above" if c > 0 else "chain_below")
-        return c == 0 or Counterexample(
+        return c == 0 or claim.Counterexample(
             model=model, lam="1", query="sum", node=_node(v.target, v.known), layer=v.layer,
             chain=_cj(v.chain), eq2=_cj(v.exact.value), eq2_witness=v.exact.witness.as_json(),
         )  # fmt: skip
 
-    return Exhaustive(
+    return claim.Exhaustive(
         law,
         cases,
         holds=lambda n: f"chain value = Eq. 2 at all {n} nodes of {_class_text(classes)}",
@@ -419,7 +407,7 @@ def random_edges(
 
 
 def _random_whgs(
-    config: RunConfig, counts: tuple[int, int], q_range: tuple[Fraction, Fraction]
+    config: claim.RunConfig, counts: tuple[int, int], q_range: tuple[Fraction, Fraction]
 ) -> Iterator[Any]:
     """Seeded WHGs (n 2..5, unequal rational Delta), each searched LAYERED and by PATHS."""
     rng = random.Random(config.seed)
@@ -445,12 +433,12 @@ def _node_values(whgs: Iterator[Any]) -> Iterator[Any]:
                 yield src, i, mask, v, _group_dp(src.bottoms, i, mask, src.n)
 
 
-@checker("li2019.eq16")
-def check_eq16(config: RunConfig) -> Property:
-    return ForAll(
-        lambda c: c[3] <= c[4] or Counterexample(n=c[0].n, i=c[1], mask=c[2]),
+@claim.checker("li2019.eq16")
+def check_eq16(config: claim.RunConfig) -> claim.Property:
+    return claim.ForAll(
+        lambda c: c[3] <= c[4] or claim.Counterexample(n=c[0].n, i=c[1], mask=c[2]),
         lambda cfg: _node_values(_random_whgs(cfg, (40, 400), (-ONE, ONE))),
-        method=Method.GENERATED,
+        method=claim.Method.GENERATED,
         holds=lambda n: (
             f"chain value <= sum over {{i}} u U of Delta_k/lam at all {n} node values of "
             "generated WHGs (n 2..5, unequal rational Delta, q on a 1/4 grid of [-1, 1], "
@@ -463,7 +451,7 @@ def check_eq16(config: RunConfig) -> Property:
     )
 
 
-def _perfect_correlation(_c: RunConfig) -> Iterator[Any]:
+def _perfect_correlation(_c: claim.RunConfig) -> Iterator[Any]:
     """Nodes with an Eq. 2 value of perfectly positively correlated tables."""
     for rows in (
         [[0, 0, "1/2"], [1, 1, "1/2"]],
@@ -482,21 +470,21 @@ def _group_dp_law(case: Any) -> object:
     bound = sum(
         (query.sensitivity(model, k) for k in (v.target, *v.adversary.unknown(model))), Fraction(0)
     )
-    return compare_log_ratio_rational(v.exact.value, bound) == 0 or Counterexample(
+    return compare_log_ratio_rational(v.exact.value, bound) == 0 or claim.Counterexample(
         model=model, node=_node(v.target, v.known)
     )
 
 
-@checker("li2019.cor1.1")
-def check_cor1_1(config: RunConfig) -> Property:
-    return AllOf(
+@claim.checker("li2019.cor1.1")
+def check_cor1_1(config: claim.RunConfig) -> claim.Property:
+    return claim.AllOf(
         (
-            ForAll(
-                lambda c: c[3] == c[4] or Counterexample(n=c[0].n, i=c[1], mask=c[2]),
+            claim.ForAll(
+                lambda c: c[3] == c[4] or claim.Counterexample(n=c[0].n, i=c[1], mask=c[2]),
                 lambda cfg: _node_values(_random_whgs(cfg, (20, 200), (ONE, ONE))),
-                method=Method.GENERATED,
+                method=claim.Method.GENERATED,
             ),
-            Exhaustive(_group_dp_law, _perfect_correlation, method=Method.GENERATED),
+            claim.Exhaustive(_group_dp_law, _perfect_correlation, method=claim.Method.GENERATED),
         ),
         holds=lambda n: (
             "with every w = Delta_j/lam the chain value equals group DP at every node of "
@@ -535,8 +523,8 @@ def _enumerate_edges(values: Sequence[Fraction]) -> Iterator[ArrayEdges]:
             yield ArrayEdges(n, E, [ONE] * n, True)
 
 
-def _edges_cx(src: ArrayEdges, **extra: Any) -> Counterexample:
-    return Counterexample(
+def _edges_cx(src: ArrayEdges, **extra: Any) -> claim.Counterexample:
+    return claim.Counterexample(
         n=src.n,
         bottom=src.bottoms,
         edges=src.E,
@@ -552,9 +540,9 @@ def _top_layer_law(src: ArrayEdges) -> object:
     return top == best or _edges_cx(src, max=best, max_layers=layers, top_layer_max=top)
 
 
-@checker("li2019.cor1.2")
-def check_cor1_2(config: RunConfig) -> Property:
-    return Exhaustive(
+@claim.checker("li2019.cor1.2")
+def check_cor1_2(config: claim.RunConfig) -> claim.Property:
+    return claim.Exhaustive(
         _top_layer_law,
         lambda _c: itertools.chain(*(_enumerate_edges([Fraction(1, d), ONE]) for d in (2, 3, 4))),
         holds=lambda n: f"the maximum is at the top layer in all {n} WHGs searched",
@@ -568,17 +556,17 @@ def check_cor1_2(config: RunConfig) -> Property:
     )
 
 
-@checker("li2019.cor1.3")
-def check_cor1_3(config: RunConfig) -> Property:
+@claim.checker("li2019.cor1.3")
+def check_cor1_3(config: claim.RunConfig) -> claim.Property:
     def law(case: Any) -> object:
         src, res = case
         layers = _max_layers(res)[1]
         return 1 in layers or _edges_cx(src, max_layers=layers)
 
-    return ForAll(
+    return claim.ForAll(
         law,
         lambda cfg: _random_whgs(cfg, (40, 400), (-ONE, Fraction(-1, 4))),
-        method=Method.GENERATED,
+        method=claim.Method.GENERATED,
         holds=lambda n: (
             f"with every w < 0 and q >= -1 the maximum node is in layer 1 in all {n} generated "
             "searches (n 2..5, unequal rational Delta, LAYERED and PATHS, exact); reason: "
@@ -592,8 +580,8 @@ def check_cor1_3(config: RunConfig) -> Property:
 # --- fast search, Section VII ---------------------------------------------------------------
 
 
-@checker("li2019.fastsearch")
-def check_fastsearch(config: RunConfig) -> Property:
+@claim.checker("li2019.fastsearch")
+def check_fastsearch(config: claim.RunConfig) -> claim.Property:
     runs, n = config.count(4, 30), config.count(6, 10)
 
     def law(src: ArrayEdges) -> object:
@@ -615,7 +603,7 @@ def check_fastsearch(config: RunConfig) -> Property:
             }
         return {"beta_WHGs": gaps, "n": n, "runs": runs, "k": 2}
 
-    return Exhaustive(
+    return claim.Exhaustive(
         law,
         lambda _c: _enumerate_edges([-ONE, Fraction(1, 2), ONE]),
         holds=lambda n: f"fast >= full on all {n} WHGs with edges in {{-1, 1/2, 1}}",
@@ -629,7 +617,7 @@ def check_fastsearch(config: RunConfig) -> Property:
     )
 
 
-def _discrete_findings(config: RunConfig) -> Iterator[tuple[str, Any]]:
+def _discrete_findings(config: claim.RunConfig) -> Iterator[tuple[str, Any]]:
     """Fig. 4(a)-(b) on beta-edge WHGs, exact chain: (finding, None or counterexample)."""
     n, seeds = config.count(6, 11), range(config.count(2, 10))
     pos, neg = (0.2, 0.5, 0.8), (-0.2, -0.5, -0.8)
@@ -660,7 +648,7 @@ def _discrete_findings(config: RunConfig) -> Iterator[tuple[str, Any]]:
     )
 
 
-def _gaussian_findings(config: RunConfig) -> Iterator[tuple[str, Any]]:
+def _gaussian_findings(config: claim.RunConfig) -> Iterator[tuple[str, Any]]:
     """Fig. 4(c)-(d): 15 equicorrelated unit-variance Gaussian tuples, sum query, lam = 1;
     layer L = number of unknown tuples including the target. Exact leakage values."""
     n = 15
@@ -724,27 +712,28 @@ def _gaussian_findings(config: RunConfig) -> Iterator[tuple[str, Any]]:
     )
 
 
-def sec7_findings(config: RunConfig) -> list[dict[str, Any]]:
+def sec7_findings(config: claim.RunConfig) -> list[dict[str, Any]]:
     """Section VII's findings, discrete (beta-edge WHGs) then Gaussian ("[Gaussian]")."""
     found = [(f, cx) for f, cx in _discrete_findings(config)]
     found += [("[Gaussian] " + f, cx) for f, cx in _gaussian_findings(config)]
     return [{"finding": f, "holds": cx is None, "counterexample": cx} for f, cx in found]
 
 
-@checker("li2019.sec7")
-def check_sec7(config: RunConfig) -> Property:
+@claim.checker("li2019.sec7")
+def check_sec7(config: claim.RunConfig) -> claim.Property:
     findings: list[dict[str, Any]] = []
 
-    def cases(cfg: RunConfig) -> Iterator[dict[str, Any]]:
+    def cases(cfg: claim.RunConfig) -> Iterator[dict[str, Any]]:
         findings.extend(sec7_findings(cfg))
         yield from findings
 
-    return ForAll(
+    return claim.ForAll(
         lambda f: (
-            f["holds"] or Counterexample(finding=f["finding"], counterexample=f["counterexample"])
+            f["holds"]
+            or claim.Counterexample(finding=f["finding"], counterexample=f["counterexample"])
         ),
         cases,
-        method=Method.GENERATED,
+        method=claim.Method.GENERATED,
         holds=lambda n: f"all {n} findings hold",
         fails=lambda n: (
             "a printed finding fails (the first failing one is the counterexample; every "

@@ -32,20 +32,7 @@ from pdpsym.core.certify import certify
 from pdpsym.core.eps import ExpRatio, ratio_max
 from pdpsym.core.numbers import fraction_str
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.claim import (
-    AllOf,
-    Counterexample,
-    Erratum,
-    Evidence,
-    Exhaustive,
-    ForAll,
-    Method,
-    Property,
-    RunConfig,
-    Symbolic,
-    Unresolved,
-    checker,
-)
+from pdpsym.papers import claim
 from pdpsym.papers.lmm2016.dependence import (
     DependenceReading,
     dependence_coefficient,
@@ -77,7 +64,7 @@ F = Fraction
 READINGS = (DDPReading.NEIGHBOURS, DDPReading.NEIGHBOURS_IN_SUPPORT, DDPReading.CONDITIONAL)
 LEVELS = (F(1, 3), F(2, 3))
 Case = tuple[Any, ...]
-Cases = Callable[[RunConfig], Iterable[Any]]
+Cases = Callable[[claim.RunConfig], Iterable[Any]]
 
 
 # --- small exact classes, in a fixed order ----------------------------------------------
@@ -173,7 +160,7 @@ def _seeded(draw: Callable[[random.Random], Iterable[Any]], count: tuple[int, in
     """``count`` (default, thorough) draws from random.Random(config.seed), the generator
     every lmm2016 checker uses; one draw may give several cases (one per reading, ...)."""
 
-    def cases(config: RunConfig) -> Iterator[Any]:
+    def cases(config: claim.RunConfig) -> Iterator[Any]:
         rng = random.Random(config.seed)
         for _ in range(config.count(*count)):
             yield from draw(rng)
@@ -186,16 +173,16 @@ def _checks(
     exhaustive: Cases,
     generated: Cases,
     fails: str,
-    holds: tuple[Evidence, Evidence],
-    *more: Property,
+    holds: tuple[claim.Evidence, claim.Evidence],
+    *more: claim.Property,
     details: Callable[[], dict[str, Any]] | None = None,
     **kw: Any,
-) -> AllOf:
+) -> claim.AllOf:
     """A stated exhaustive class, then seeded cases (then ``more`` parts), all holding."""
-    return AllOf(
+    return claim.AllOf(
         (
-            Exhaustive(law, exhaustive, holds=holds[0], fails=fails),
-            ForAll(law, generated, Method.GENERATED, holds[1], fails, details=details),
+            claim.Exhaustive(law, exhaustive, holds=holds[0], fails=fails),
+            claim.ForAll(law, generated, claim.Method.GENERATED, holds[1], fails, details=details),
             *more,
         ),
         **kw,
@@ -259,7 +246,7 @@ def _rho_law(case: Case) -> object:
         rho = dependence_coefficient(theta, "Di", "Dj", sigma, r)
         if rho.compare_rational(F(0)) < 0 or rho.compare_rational(F(1)) > 0:
             out = "sup" if r is None else r
-            return Counterexample(theta=theta, sigma=sigma, output=out, rho=rho.sympy())
+            return claim.Counterexample(theta=theta, sigma=sigma, output=out, rho=rho.sympy())
     return True
 
 
@@ -281,7 +268,7 @@ def _rho_endpoints() -> object:
     if _rho(ind).compare_rational(0) or _rho(
         [["0", "0", "1/2"], ["1", "1", "1/2"]]
     ).compare_rational(1):
-        raise Unresolved("the end points rho = 0 (independence), 1 (D_j = D_i) are not exact")
+        raise claim.Unresolved("the end points rho = 0 (independence), 1 (D_j = D_i) are not exact")
     return True
 
 
@@ -296,12 +283,12 @@ def _rho_example() -> dict[str, Any]:
     }
 
 
-@checker("lmm2016.rho")
-def check_rho(config: RunConfig) -> Property:
+@claim.checker("lmm2016.rho")
+def check_rho(config: claim.RunConfig) -> claim.Property:
     sigmas = [F(1, 2), F(1), F(2)] if config.thorough else [F(1, 2), F(2)]
     dens = config.count(3, 6), config.count(2, 4)
 
-    def exhaustive(_: RunConfig) -> Iterator[Case]:
+    def exhaustive(_: claim.RunConfig) -> Iterator[Case]:
         for dom_j, den in zip(((0, 1), (0, 1, 2)), dens, strict=True):
             for theta in grid_distributions(["Di", "Dj"], [(0, 1), dom_j], den):
                 yield from ((theta, s) for s in sigmas)
@@ -323,14 +310,14 @@ def check_rho(config: RunConfig) -> Property:
                 "laws on 2x2/2x3 grids scaled by a random rational, random sigma)"
             ),
         ),
-        Symbolic(
+        claim.Symbolic(
             _rho_endpoints,
             holds="end points exact: independent tuples give rho = 0, D_j = D_i gives rho = 1. "
             "Why it holds: swapping d_i1, d_i2 inverts the ratio, so the max is >= 1; each "
             "mixture ratio is at most max e^{(|r-d'|-|r-d|)/sigma} <= e^{Delta D_j/sigma}.",
             details=_rho_example,
         ),
-        method=Method.EXHAUSTIVE_GENERATED,
+        method=claim.Method.EXHAUSTIVE_GENERATED,
         reading="Eq. 14 lost in the fragment; rebuilt from the surviving next line "
         "exp(rho_ij Delta D_j/sigma) = max_{d_i1,d_i2} [second term of Eq. 12], Laplace noise "
         "of scale sigma on D_j, Delta D_j = diameter of the support of D_j; the output "
@@ -348,7 +335,7 @@ def _sequence_law(gamma: Callable[..., ExpRatio]) -> Callable[[Case], object]:
         theta, reading, a, b = case
         ga, gb = gamma(a, theta, reading), gamma(b, theta, reading)
         g, w = finite_ddp_level(sequential(a, b), theta, reading)
-        return level_le(g, level_mul(ga, gb)) or Counterexample(
+        return level_le(g, level_mul(ga, gb)) or claim.Counterexample(
             reading=reading,
             theta=theta,
             A1=_mech(a),
@@ -375,7 +362,7 @@ def _sequence_draw(rng: random.Random) -> Iterator[Case]:
     yield from ((theta, reading, a, b) for reading in READINGS[:2])
 
 
-def _laplace_pairs(_: RunConfig) -> Iterator[Case]:
+def _laplace_pairs(_: claim.RunConfig) -> Iterator[Case]:
     queries = ((0, 1, 1, 2), (0, 1, 0, 1), (0, 0, 0, 1))
     for theta in _small_laws():
         sets = dependence_sets(theta)
@@ -396,13 +383,13 @@ def _laplace_sequence_law(case: Case) -> object:
         ),
         default=F(0),
     )
-    return (e1 is not None and e2 is not None and pair <= e1 + e2) or Counterexample(
+    return (e1 is not None and e2 is not None and pair <= e1 + e2) or claim.Counterexample(
         theta=theta, Q1=qa, Q2=qb, b=(m1.b, m2.b), eps=(e1, e2), eps_sequence=pair
     )
 
 
-@checker("lmm2016.thm3")
-def check_thm3(config: RunConfig) -> Property:
+@claim.checker("lmm2016.thm3")
+def check_thm3(config: claim.RunConfig) -> claim.Property:
     stride = config.count(4, 1)
     law = _sequence_law(_levels())
     # the conditional reading is searched only to report where it fails (in details)
@@ -447,7 +434,7 @@ def check_thm3(config: RunConfig) -> Property:
                 "with 2 and 3 outputs, neighbours over the product domain and within the support of R)"
             ),
         ),
-        Exhaustive(
+        claim.Exhaustive(
             _laplace_sequence_law,
             _laplace_pairs,
             holds=laplace,
@@ -476,7 +463,7 @@ def _rr_on(theta: JointDistribution, name: str, q: Sequence[Fraction]) -> Finite
     return on_block(theta, [name], lambda v: _bit(q[int(v[0])]))
 
 
-def _thm4_printed_cases(_: RunConfig) -> Iterator[Case]:
+def _thm4_printed_cases(_: claim.RunConfig) -> Iterator[Case]:
     """2 binary tuples (laws by denominator <= 2), subsets {D1}, {D2}, one-tuple mechanisms
     P(1 | D_t = 0), P(1 | D_t = 1) in LEVELS."""
     qs = list(itertools.product(LEVELS, repeat=2))
@@ -492,7 +479,7 @@ def _thm4_printed_law(case: Case) -> object:
         return True
     ok2, info2 = _parallel(theta, [m1, m2], DDPReading.CONDITIONAL)
     ok3, info3 = _parallel(theta, [m1, m2], DDPReading.NEIGHBOURS_IN_SUPPORT)
-    return Counterexample(
+    return claim.Counterexample(
         theta=theta,
         subsets=[["D1"], ["D2"]],
         L=dependence_size(theta),
@@ -526,7 +513,7 @@ def _thm4_printed_text(ce: Mapping[str, Any], n: int | None) -> str:
     )
 
 
-def _thm4_corrected_cases(config: RunConfig) -> Iterator[Case]:
+def _thm4_corrected_cases(config: claim.RunConfig) -> Iterator[Case]:
     """R = theta(D1,D2) x Bernoulli(D3), subsets {D1,D2}, {D3}, random block mechanisms."""
     rng = random.Random(config.seed)
     doms = {"D1": ["0", "1"], "D2": ["0", "1"], "D3": ["0", "1"]}
@@ -550,30 +537,30 @@ def _thm4_corrected_cases(config: RunConfig) -> Iterator[Case]:
 def _thm4_corrected_law(case: Case) -> object:
     theta, m1, m2, reading = case
     ok, info = _parallel(theta, [m1, m2], reading)
-    return ok or Counterexample(theta=theta, reading=reading, **info)
+    return ok or claim.Counterexample(theta=theta, reading=reading, **info)
 
 
-@checker("lmm2016.thm4")
-def check_thm4(config: RunConfig) -> Property:
+@claim.checker("lmm2016.thm4")
+def check_thm4(config: claim.RunConfig) -> claim.Property:
     found: dict[str, Any] = {}  # the printed statement's counterexample, for the evidence
 
     def printed(case: Case) -> object:
         out = _thm4_printed_law(case)
-        if isinstance(out, Counterexample):
+        if isinstance(out, claim.Counterexample):
             found.update(out)
         return out
 
-    return Erratum(
-        printed=Exhaustive(
+    return claim.Erratum(
+        printed=claim.Exhaustive(
             printed,
             _thm4_printed_cases,
             holds=lambda n: f"the max held for arbitrary disjoint subsets on {n} ordered cases",
             fails=lambda n: _thm4_printed_text(found, n),
         ),
-        corrected=ForAll(
+        corrected=claim.ForAll(
             _thm4_corrected_law,
             _thm4_corrected_cases,
-            Method.GENERATED,
+            claim.Method.GENERATED,
             lambda n: (
                 "correction: the max holds when the subsets are mutually independent "
                 f"under R (no dependence crosses subsets): checked exactly on {n} cases (3 binary "
@@ -583,7 +570,7 @@ def check_thm4(config: RunConfig) -> Property:
             ),
             "parallel composition fails even over independent subsets",
         ),
-        method=Method.EXHAUSTIVE_GENERATED,
+        method=claim.Method.EXHAUSTIVE_GENERATED,
         reading="Definition 4 as printed; correction: subsets mutually independent under R",
     )
 
@@ -592,14 +579,14 @@ def check_thm4(config: RunConfig) -> Property:
 
 
 def _no_gain(
-    config: RunConfig,
+    config: claim.RunConfig,
     arity: int,
     counts: tuple[tuple[int, int], tuple[int, int]],
     variants: tuple[str, Sequence[Any]],
     derive: Callable[[tuple[FiniteMechanism, ...], Any], FiniteMechanism],
     fails: str,
-    holds: tuple[Evidence, Evidence],
-) -> AllOf:
+    holds: tuple[claim.Evidence, claim.Evidence],
+) -> claim.AllOf:
     """gamma(derive(A_1..A_k, variant)) <= max_t gamma(A_t), in all three readings, over
     every ``stride``-th k-subset of the tables and seeded random mechanisms (``counts`` =
     (stride, draws), each (default, thorough); ``variants`` = the name of B or p, values)."""
@@ -609,7 +596,7 @@ def _no_gain(
         theta, mechs, reading, v = case
         levels = [gamma(m, theta, reading) for m in mechs]
         g = finite_ddp_level(derive(mechs, v), theta, reading)[0]
-        return level_le(g, _top(levels)) or Counterexample(
+        return level_le(g, _top(levels)) or claim.Counterexample(
             reading=reading,
             theta=theta,
             **{f"A{k + 1}": _mech(m) for k, m in enumerate(mechs)},
@@ -619,7 +606,7 @@ def _no_gain(
     def each(theta: JointDistribution, mechs: tuple[FiniteMechanism, ...]) -> Iterator[Case]:
         return ((theta, mechs, r, v) for r in READINGS for v in values)
 
-    def exhaustive(_: RunConfig) -> Iterator[Case]:
+    def exhaustive(_: claim.RunConfig) -> Iterator[Case]:
         for theta, tables in _tables():
             for mechs in list(itertools.combinations(tables, arity))[:: config.count(*stride)]:
                 yield from each(theta, mechs)
@@ -646,8 +633,8 @@ POSTS: tuple[Mapping[Hashable, Mapping[Hashable, Fraction]], ...] = (
 )
 
 
-@checker("lmm2016.thm5")
-def check_thm5(config: RunConfig) -> Property:
+@claim.checker("lmm2016.thm5")
+def check_thm5(config: claim.RunConfig) -> claim.Property:
     return _no_gain(
         config,
         1,
@@ -671,8 +658,8 @@ def check_thm5(config: RunConfig) -> Property:
     )
 
 
-@checker("lmm2016.thm6")
-def check_thm6(config: RunConfig) -> Property:
+@claim.checker("lmm2016.thm6")
+def check_thm6(config: claim.RunConfig) -> claim.Property:
     return _no_gain(
         config,
         2,
@@ -718,7 +705,7 @@ def _thm7_law(case: Case, dependence: DependenceReading = DependenceReading.JOIN
     big_l = max(len(g) for g in sets.values())
     m = baseline_mechanism(q, theta, eps, dependence, size=big_l)
     lr, w = laplace_ddp_epsilon(m, theta, reading, sets=sets)
-    return lr.exact_compare(exp_of(eps)) <= 0 or Counterexample(
+    return lr.exact_compare(exp_of(eps)) <= 0 or claim.Counterexample(
         theta=theta,
         query={_key(k): v for k, v in q.items()},
         eps=eps,
@@ -731,12 +718,12 @@ def _thm7_law(case: Case, dependence: DependenceReading = DependenceReading.JOIN
     )
 
 
-@checker("lmm2016.thm7")
-def check_thm7(config: RunConfig) -> Property:
+@claim.checker("lmm2016.thm7")
+def check_thm7(config: claim.RunConfig) -> claim.Property:
     eps_values = (F(1), F(1, 2)) if config.thorough else (F(1),)
     stride = config.count(20, 1)
 
-    def exhaustive(_: RunConfig) -> Iterator[Case]:
+    def exhaustive(_: claim.RunConfig) -> Iterator[Case]:
         laws = list(grid_distributions(["D1", "D2"], [(0, 1), (0, 1)], 2))
         for theta in laws + (list(uniform_on_supports(3)) if config.thorough else []):
             qs = list(_queries(theta))[::stride] if theta.n == 2 else [_sum_query(theta)]
@@ -823,8 +810,8 @@ def _discretized_example_eps(m: int, b: Fraction) -> Any:
     return laplace_mixture_sup(w[F(1)], w[F(0)], b)
 
 
-@checker("lmm2016.sensitivity")
-def check_sensitivity(config: RunConfig) -> Property:
+@claim.checker("lmm2016.sensitivity")
+def check_sensitivity(config: claim.RunConfig) -> claim.Property:
     top = config.count(3, 6)
     facts: dict[str, Any] = {}
 
@@ -844,9 +831,9 @@ def check_sensitivity(config: RunConfig) -> Property:
         facts["conditional_eps_minus_3_2_sign"] = signs
         got = (facts["delta_q"], facts["delta_dj"], pair)
         ok = got == (1, sympy.Rational(1, 2), sympy.Rational(3, 2)) and set(signs) == {0}
-        return ok or Counterexample(coupled=pair, support=worst)
+        return ok or claim.Counterexample(coupled=pair, support=worst)
 
-    return Symbolic(
+    return claim.Symbolic(
         proof,
         holds=lambda n: (
             "Exact (linear forms over the unit box, maxima at vertices): Delta Q = "
