@@ -52,8 +52,9 @@ ACCENTS = {"\u0300": "`", "\u0301": "'", "\u0302": "^", "\u0303": "~", "\u0304":
 MATH_ACCENTS = {"\u0302": r"\hat", "\u0303": r"\tilde", "\u0304": r"\bar", "\u0307": r"\dot",
                 "\u0308": r"\ddot", "\u0301": r"\acute", "\u0300": r"\grave"}  # fmt: skip
 
-BREAK_AFTER = set("/.,:;=_([{")  # a long token may break after these (and after "-")
-LONG_TOKEN = 15  # characters; shorter tokens (every usual claim id) are left whole
+BREAK_AFTER = set("/,:;=_+([{")  # a token longer than LONG_TOKEN may break after these
+LONG_TOKEN = 8  # characters
+DOTTED_TOKEN = 15  # a "." is a break point only in longer tokens (claim ids stay whole)
 CHUNK = 6  # digits; a longer run of digits gets a break point every CHUNK
 
 REQUIRES_LONG = r"% requires \usepackage{array,longtable}"
@@ -97,15 +98,19 @@ def escape(text: str) -> str:
 
 
 def _pieces(token: str) -> list[str]:
-    """``token`` cut where a line may break: after punctuation, in long digit runs."""
-    if len(token) <= LONG_TOKEN:
-        return [token]
+    """``token`` cut where a line may break: after a hyphen, and in a long token after
+    punctuation and inside long digit runs."""
     pieces = [""]
     digits = 0
+    long = len(token) > LONG_TOKEN
     for c in token:
         pieces[-1] += c
         digits = digits + 1 if c.isdigit() else 0
-        if c in BREAK_AFTER or c == "-" or digits >= CHUNK:
+        if (
+            c == "-"
+            or (long and (c in BREAK_AFTER or digits >= CHUNK))
+            or (c == "." and len(token) > DOTTED_TOKEN)
+        ):
             pieces.append("")
             digits = 0
     return [p for p in pieces if p]
@@ -131,9 +136,8 @@ def _token(token: str) -> str:
             else:
                 parts.append((kind, tex))
         out.append("".join(f"${tex}$" if kind == "math" else tex for kind, tex in parts))
-    # Zero glue (not \allowbreak) so that TeX may still hyphenate the word that follows;
-    # an explicit hyphen is already a break point.
-    return "".join(p + ("" if p.endswith("-{}") else r"\hspace{0pt}") for p in out[:-1]) + out[-1]
+    # Zero glue (not \allowbreak) so that TeX may still hyphenate the word that follows.
+    return r"\hspace{0pt}".join(out)
 
 
 def _mathy(cell: str) -> bool:
@@ -176,7 +180,9 @@ def _min_em(cell: str) -> float:
     if _mathy(cell):
         return _math_em(cell)
     widths = [
-        min(_width_em(p), 3.5) if p.isalpha() and len(p) > 7 else _width_em(p)
+        _width_em(p) - _width_em(word) + min(_width_em(word), 3.5)
+        if len(word := p.strip("()[]{},.;:'\"-")) > 7 and word.isalpha()
+        else _width_em(p)
         for t in cell.split()
         for p in _pieces(t)
     ]
