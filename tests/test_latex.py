@@ -102,7 +102,7 @@ def test_escape_hand_written_cases():
 
 def test_every_special_character_compiles(tmp_path):
     nasty = (
-        "& % $ # _ { } ~ ^ \\ εδΔθλμνρσ≤≥≠→∞·−×∈ ±∞ B̂ θ̂ é ñ ü ² x₁ 中 – — “q” … "
+        "& % $ # _ { } ~ ^ \\ εδΔθλμνρσ≤≥≠→∞·−×∈ ±∞ B̂ μθ̂ θ̆ é ñ ü ² x₁ 中 – — “q” … "
         '<a> |x| "q" `b` -- 12345678901234567890 § ° a_very_long_identifier/with/slashes'
     )
 

@@ -50,7 +50,8 @@ ACCENTS = {"\u0300": "`", "\u0301": "'", "\u0302": "^", "\u0303": "~", "\u0304":
 
 # Combining marks over a math letter (θ̂ -> \hat{\theta}).
 MATH_ACCENTS = {"\u0302": r"\hat", "\u0303": r"\tilde", "\u0304": r"\bar", "\u0307": r"\dot",
-                "\u0308": r"\ddot", "\u0301": r"\acute", "\u0300": r"\grave"}  # fmt: skip
+                "\u0308": r"\ddot", "\u0301": r"\acute", "\u0300": r"\grave",
+                "\u0306": r"\breve", "\u030a": r"\mathring", "\u030c": r"\check"}  # fmt: skip
 
 BREAK_AFTER = set("/,:;=_+([{")  # a token longer than LONG_TOKEN may break after these
 LONG_TOKEN = 8  # characters
@@ -119,20 +120,19 @@ def _pieces(token: str) -> list[str]:
 def _token(token: str) -> str:
     out = []
     for piece in _pieces(token):
-        parts: list[tuple[str, str]] = []  # (kind, latex), adjacent math merged
+        chars: list[tuple[str, str]] = []  # (kind, latex) per character
         for c in piece:
-            if unicodedata.combining(c) and parts and c in ACCENTS:
+            if c in ACCENTS and chars:
                 # A mark NFC could not compose (B̂): accent the character before it.
-                kind, tex = parts.pop()
-                if kind == "math":
-                    parts.append((kind, MATH_ACCENTS[c] + "{" + tex + "}"))
-                else:
-                    parts.append((kind, "\\" + ACCENTS[c] + "{" + tex + "}"))
-                continue
-            kind, tex = _char(c)
+                kind, tex = chars.pop()
+                accent = MATH_ACCENTS[c] if kind == "math" else "\\" + ACCENTS[c]
+                chars.append((kind, accent + "{" + tex + "}"))
+            else:
+                chars.append(_char(c))
+        parts: list[tuple[str, str]] = []  # adjacent math merged into one $...$
+        for kind, tex in chars:
             if parts and parts[-1][0] == kind == "math":
-                sep = " " if tex[:1].isalpha() else ""
-                parts[-1] = ("math", parts[-1][1] + sep + tex)
+                parts[-1] = ("math", parts[-1][1] + tex)
             else:
                 parts.append((kind, tex))
         out.append("".join(f"${tex}$" if kind == "math" else tex for kind, tex in parts))
