@@ -91,7 +91,7 @@ def test_table_li2019_examples(capsys):
     code, out, _ = run(capsys, "table", "li2019-examples", "--format", "md")
     assert code == 0 and "log((2*E + 3*exp(2))/(3 + 2*E))" in out and "no-compatible-pair" in out
     code, out, _ = run(capsys, "table", "li2019-examples", "--format", "latex")
-    assert r"\begin{tabular}" in out and r"\log" in out
+    assert r"\begin{tabularx}" in out and r"\log" in out
     code, out, _ = run(capsys, "table", "li2019-examples", "--format", "csv")
     assert out.splitlines()[0].startswith("table,")
 
@@ -180,3 +180,9 @@ def test_interrupt_is_one_line_and_status_130(monkeypatch, capsys) -> None:
     assert cli_main(["verify", "--claim", "li2019.ex2"]) == 130
     err = capsys.readouterr().err
     assert err.strip() == "pdpsym: interrupted"
+
+
+def test_verify_columns_unknown_name_is_refused(capsys):
+    code, out, err = run(capsys, "verify", "--claim", "li2019.ex2", "--columns", "id,colour")
+    assert code == 2 and out == ""
+    assert "--columns" in err and "colour" in err

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from pdpsym.app import options
+from pdpsym.app import latex, options
 from pdpsym.app.options import command
 from pdpsym.app.output import print_json
 from pdpsym.app.progress import Progress
@@ -41,7 +41,19 @@ def register(sub: Any) -> None:
         "--format",
         choices=FORMATS,
         default=None,
-        help="print the verdicts as a md, latex or csv table",
+        help=(
+            "print the verdicts as a md, latex or csv table (latex: a longtable whose first "
+            "line names the packages to load)"
+        ),
+    )
+    p.add_argument(
+        "--columns",
+        default=None,
+        metavar="LIST",
+        help=(
+            "comma-separated table columns, out of " + ", ".join(COLUMNS) + " (default: all; "
+            "id,verdict,method gives a verdict-only table, e.g. with --format latex)"
+        ),
     )
     p.add_argument(
         "--progress",
@@ -61,6 +73,9 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--claim", "no catalogued claim matches the selection")
     if args.list:
         return _list(ids, args)
+    columns = parse_columns(args.columns)
+    if args.json and args.columns is not None:
+        raise InputError("--columns", "selects table columns; --json prints every field")
     jobs = options.jobs(args)
     with Progress(len(ids), "verify", enabled=args.progress) as bar:
         config = RunConfig(thorough=args.thorough, seed=parse_int(args.seed, "--seed", 0, 2**63))
@@ -68,26 +83,57 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"claims": [r.as_json() for r in results]})
         return 0
-    headers = ["id", "verdict", "method", "cases", "evidence"]
-    rows = [
-        [
-            r.id,
-            r.verdict,
-            r.method,
-            "" if r.cases is None else str(r.cases),
-            r.evidence + (f" [reading: {r.reading}]" if r.reading else ""),
-        ]
-        for r in results
-    ]
     fmt = args.format or "md"
-    sys.stdout.write(render(headers, rows, fmt))
+    rows = [_row(r) for r in results]
+    picked = [COLUMNS.index(c) for c in columns]
+    table = [[row[j] for j in picked] for row in rows]
+    if fmt == "latex":
+        # Many rows: a longtable breaks across pages; the summary is its caption and a
+        # counterexample is a full-width note under its claim's row.
+        notes = {
+            i: f"{r.id} counterexample: {_counterexample(r)}"
+            for i, r in enumerate(results)
+            if r.counterexample is not None and "evidence" in columns
+        }
+        caption = summary_line(results)
+        sys.stdout.write(latex.table(columns, table, caption, long=True, notes=notes))
+        return 0
+    sys.stdout.write(render(columns, table, fmt))
     if fmt == "md":
         sys.stdout.write("\n" + summary_line(results) + "\n")
-        for r in results:
-            if r.counterexample is not None:
-                cx = json.dumps(r.counterexample, ensure_ascii=False, sort_keys=False)
-                sys.stdout.write(f"\n{r.id} counterexample: {cx}\n")
+        if "evidence" in columns:
+            for r in results:
+                if r.counterexample is not None:
+                    sys.stdout.write(f"\n{r.id} counterexample: {_counterexample(r)}\n")
     return 0
+
+
+COLUMNS = ("id", "verdict", "method", "cases", "evidence")
+
+
+def parse_columns(text: str | None) -> list[str]:
+    """``--columns id,verdict,method`` as a list of known column names, in the order typed."""
+    if text is None:
+        return list(COLUMNS)
+    names = [c.strip() for c in text.split(",")]
+    for name in names:
+        if name not in COLUMNS:
+            raise InputError(
+                "--columns", f"unknown column {name!r}; choose from {', '.join(COLUMNS)}"
+            )
+    if len(set(names)) != len(names):
+        raise InputError("--columns", "a column is named twice")
+    return names
+
+
+def _counterexample(r: ClaimResult) -> str:
+    return json.dumps(r.counterexample, ensure_ascii=False, sort_keys=False)
+
+
+def _row(r: ClaimResult) -> list[str]:
+    evidence = r.evidence + (f" [reading: {r.reading}]" if r.reading else "")
+    cases = "" if r.cases is None else str(r.cases)
+    return [r.id, str(r.verdict), r.method, cases, evidence]
 
 
 def summary_line(results: list[ClaimResult]) -> str:
@@ -121,7 +167,7 @@ def _list(ids: list[str], args: argparse.Namespace) -> int:
     fmt = args.format or "md"
     if fmt != "md":
         rows = [[c.id, c.section, c.label, c.statement] for c in claims]
-        sys.stdout.write(render(headers, rows, fmt))
+        sys.stdout.write(render(headers, rows, fmt, long=True))
         return 0
     out = ["# The claims catalogue", "", CATALOGUE_INTRO, ""]
     for paper, title in PAPERS.items():
