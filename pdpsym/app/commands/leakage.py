@@ -9,14 +9,22 @@ from typing import Any
 
 import sympy
 
-from pdpsym.app import limits, options
+from pdpsym.app import limits, options, sweep
 from pdpsym.app.options import command
 from pdpsym.app.output import print_json
 from pdpsym.app.readers import load_discrete
 from pdpsym.app.tables import FORMATS, render
+from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 from pdpsym.mechanisms.laplace import LinearQuery, parse_lambda
-from pdpsym.papers.li2019.eq2 import Adversary, group_dp_bound, leakage, leakage_work
+from pdpsym.papers.li2019.eq2 import (
+    Adversary,
+    all_adversaries,
+    group_dp_bound,
+    leakage,
+    leakage_all,
+    leakage_work,
+)
 from pdpsym.papers.li2019.examples import DESCRIPTIONS, li2019_table
 
 TABLES = ("li2019-examples",)
@@ -25,9 +33,16 @@ TABLES = ("li2019-examples",)
 def register(sub: Any) -> None:
     p = command(sub, "leakage")
     p.add_argument("model", metavar="MODEL", help="model file (.json, .toml or .csv)")
-    p.add_argument("--target", required=True, help="the target tuple i")
+    p.add_argument("--target", help="the target tuple i (or --all)")
     p.add_argument("--known", default="", help="comma-separated tuples the adversary knows (K)")
-    p.add_argument("--lam", default="1", help="Laplace scale lambda > 0 (exact: 1, 1/2, 0.5)")
+    p.add_argument(
+        "--lam",
+        default="1",
+        help="Laplace scale lambda > 0 (exact: 1, 1/2, 0.5); a range START:STOP:COUNT writes "
+        "a CSV sweep",
+    )
+    p.add_argument("--all", action="store_true", help="every adversary A(i, K) of the model")
+    p.add_argument("--out", metavar="FILE", help="write a sweep's CSV to FILE (default stdout)")
     p.add_argument(
         "--weights",
         default=None,
@@ -43,22 +58,63 @@ def register(sub: Any) -> None:
     t.set_defaults(func=run_table)
 
 
-def run_leakage(args: argparse.Namespace) -> int:
+def _leakage(args: argparse.Namespace) -> dict[str, Any]:
     digits = options.digits(args.digits)
     lam = parse_lambda(args.lam)
     model = load_discrete(args.model)
-    known = options.names(args.known)
     query = LinearQuery.from_text(model, args.weights)
-    adv = Adversary.of(model, args.target, known)
+    if args.all:
+        if args.target is not None or args.known:
+            raise InputError("--all", "takes no --target or --known")
+        advs = list(all_adversaries(model))
+        work = sum(leakage_work(model, a.target, a.known, query) for a in advs)
+        limits.check(args, work, "Eq. 2 for every adversary")
+        rows = []
+        for r in leakage_all(model, lam, query):
+            row = r.as_json(digits)
+            row["group_dp_bound"] = fraction_str(group_dp_bound(model, r.adversary, lam, query))
+            rows.append(row)
+        return {"lambda": fraction_str(lam), "adversaries": rows}
+    if args.target is None:
+        raise InputError("--target", "name the target tuple (or pass --all)")
+    adv = Adversary.of(model, args.target, options.names(args.known))
     limits.check(args, leakage_work(model, adv.target, adv.known, query), "this Eq. 2 search")
     res = leakage(model, adv.target, adv.known, lam, query)
     out = res.as_json(digits)
     out["group_dp_bound"] = fraction_str(group_dp_bound(model, adv, lam, query))
+    return out
+
+
+def run_leakage(args: argparse.Namespace) -> int:
+    if (points := sweep.values(args.lam, "--lam", False)) is not None:
+        if args.all:
+            raise InputError("--all", "sweep one adversary at a time (--target)")
+        return sweep.run(args, "lam", "--lam", points, _leakage)
+    out = _leakage(args)
+    digits = options.digits(args.digits)
+    if args.all:
+        if args.json:
+            print_json(out)
+            return 0
+        rows = [
+            [
+                f"A({r['target']}, {{{', '.join(r['known'])}}})",
+                r["status"],
+                r["value"]["decimal"] if r.get("value") else "-",
+                r["group_dp_bound"],
+            ]
+            for r in out["adversaries"]
+        ]
+        sys.stdout.write(render(["adversary", "status", "leakage", "group DP"], rows, "md"))
+        return 0
+    lam = parse_lambda(args.lam)
+    adv = Adversary.of(load_discrete(args.model), args.target, options.names(args.known))
+    status = out["status"]
     if args.json:
         print_json(out)
         return 0
-    lines = [f"adversary: {adv}", f"lambda: {fraction_str(lam)}", f"status: {res.status}"]
-    if res.ok:
+    lines = [f"adversary: {adv}", f"lambda: {fraction_str(lam)}", f"status: {status}"]
+    if status == "ok":
         v = out["value"]
         w = out["witness"]
         lines += [

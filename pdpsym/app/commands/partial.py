@@ -16,7 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from pdpsym.app import limits, options
+from pdpsym.app import limits, options, sweep
 from pdpsym.app.options import command
 from pdpsym.app.output import print_json, value_json
 from pdpsym.core.errors import InputError
@@ -76,7 +76,12 @@ def register(sub: Any) -> None:
     g.add_argument("--n", help="number of records (with --p)")
     g.add_argument("--p-values", help="file with one p_i per line")
     p.add_argument("--p", help="common probability p in (0, 1) (with --n)")
-    p.add_argument("--eps", required=True, help="eps >= 0 (exact, e.g. 1/10)")
+    p.add_argument(
+        "--eps",
+        required=True,
+        help="eps >= 0 (exact, e.g. 1/10); a range START:STOP:COUNT writes a CSV sweep",
+    )
+    p.add_argument("--out", metavar="FILE", help="write a sweep's CSV to FILE (default stdout)")
     p.add_argument("--lambda", dest="lam", help="lambda with lambda < p_i < 1 - lambda")
     p.add_argument("--known", default="0", help="records known to the attacker (dropped)")
     options.add_output(p, 20)
@@ -85,10 +90,19 @@ def register(sub: Any) -> None:
     t = command(sub, "threshold")
     t.add_argument("--n", required=True, help="number of records")
     t.add_argument("--p", required=True, help="probability p in (0, 1)")
-    t.add_argument("--T", required=True, help="threshold, 0 <= T < n")
+    t.add_argument(
+        "--T",
+        required=True,
+        help="threshold, 0 <= T < n; a range START:STOP[:STEP] writes a CSV sweep",
+    )
     t.add_argument("--known-size", default="0", help="|B|, records known to the attacker")
     t.add_argument("--bmax", default=None, help="b_max of Theorem 4 (default: best)")
-    t.add_argument("--eps", default=None, help="evaluate the exact delta at this eps")
+    t.add_argument(
+        "--eps",
+        default=None,
+        help="evaluate the exact delta at this eps; a range START:STOP:COUNT writes a CSV sweep",
+    )
+    t.add_argument("--out", metavar="FILE", help="write a sweep's CSV to FILE (default stdout)")
     options.add_output(t, 20)
     t.set_defaults(func=run_threshold)
 
@@ -109,7 +123,7 @@ def _n_and_p(args: argparse.Namespace, what: str) -> tuple[int, Fraction]:
     return n, p
 
 
-def run_counting(args: argparse.Namespace) -> int:
+def _counting(args: argparse.Namespace) -> dict[str, Any]:
     digits = options.digits(args.digits, 200)
     eps = _eps(args.eps)
     assert eps is not None
@@ -184,20 +198,25 @@ def run_counting(args: argparse.Namespace) -> int:
         "theorem3": th3,
         "prop7": pr7,
     }
+    return out
+
+
+def run_counting(args: argparse.Namespace) -> int:
+    if (points := sweep.values(args.eps, "--eps", False)) is not None:
+        return sweep.run(args, "eps", "--eps", points, _counting)
+    out = _counting(args)
     if args.json:
         print_json(out)
-    else:
-        sys.stdout.write(f"exact delta({fraction_str(eps)}) = {exact_json['delta']['decimal']}\n")
-        for k, v in th3.items():
+        return 0
+    sys.stdout.write(f"exact delta({out['eps']}) = {out['exact']['delta']['decimal']}\n")
+    for part in ("theorem3", "prop7"):
+        for k, v in out[part].items():
             if isinstance(v, dict):
-                sys.stdout.write(f"theorem3.{k} = {v['decimal']}\n")
-        for k, v in pr7.items():
-            if isinstance(v, dict):
-                sys.stdout.write(f"prop7.{k} = {v['decimal']}\n")
+                sys.stdout.write(f"{part}.{k} = {v['decimal']}\n")
     return 0
 
 
-def run_threshold(args: argparse.Namespace) -> int:
+def _threshold(args: argparse.Namespace) -> dict[str, Any]:
     digits = options.digits(args.digits, 200)
     n, p = _n_and_p(args, "thresholding")
     T = _int(args.T, "--T")
@@ -267,13 +286,23 @@ def run_threshold(args: argparse.Namespace) -> int:
         "exact": exact,
         "reading": reading,
     }
+    return out
+
+
+def run_threshold(args: argparse.Namespace) -> int:
+    for attr, flag, integer in (("T", "--T", True), ("eps", "--eps", False)):
+        if (points := sweep.values(getattr(args, attr), flag, integer)) is not None:
+            return sweep.run(args, attr, flag, points, _threshold)
+    out = _threshold(args)
     if args.json:
         print_json(out)
-    else:
-        for k, v in th4.items():
-            if isinstance(v, dict):
-                sys.stdout.write(f"theorem4.{k} = {v['decimal']}\n")
-        shown = exact.get("delta_at_epsilon")
-        sys.stdout.write(f"exact.delta_at_epsilon = {shown['decimal'] if shown else None}\n")
-        sys.stdout.write(f"reading: {reading}\n")
+        return 0
+    for k, v in out["theorem4"].items():
+        if isinstance(v, dict):
+            sys.stdout.write(f"theorem4.{k} = {v['decimal']}\n")
+    shown = out["exact"].get("delta_at_epsilon")
+    sys.stdout.write(f"exact.delta_at_epsilon = {shown['decimal'] if shown else None}\n")
+    if shown is None:
+        sys.stdout.write(f"exact.reason = {out['exact']['reason']}\n")
+    sys.stdout.write(f"reading: {out['reading']}\n")
     return 0
