@@ -45,12 +45,15 @@ def render(data: FigureData, fmt: str) -> bytes:
     )
     for ax, panel in zip(axes[:, 0], panels, strict=True):
         rows = [r for r in data.rows if panel is None or r[spec.panel] == panel]  # type: ignore[index]
-        xs = [_number(r[spec.x]) for r in rows]
-        for line in spec.lines:
-            ys = [_number(r[line.y]) for r in rows]
+        groups = [None] if spec.group is None else list(dict.fromkeys(r[spec.group] for r in rows))
+        for group, line in ((g, ln) for g in groups for ln in spec.lines):
+            sel = [r for r in rows if group is None or r[spec.group] == group]  # type: ignore[index]
+            xs = [_number(r[spec.x]) for r in sel]
+            ys = [_number(r[line.y]) for r in sel]
             if all(math.isnan(y) for y in ys):
                 continue
-            ax.plot(xs, ys, "--" if line.dashed else "-", marker=".", label=line.label)
+            label = line.label if group is None else f"{line.label}, {spec.group} = {group}"
+            ax.plot(xs, ys, "--" if line.dashed else "-", marker=".", label=label)
         if spec.logy:
             ax.set_yscale("log")
         if spec.logx:

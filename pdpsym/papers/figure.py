@@ -42,6 +42,7 @@ class Plot:
     xlabel: str
     ylabel: str
     panel: str | None = None
+    group: str | None = None  # one curve per value of this column (for each line)
     logy: bool = False
     logx: bool = False
 
@@ -61,9 +62,9 @@ class FigureData:
 
 
 Points = Callable[[Scale], Sequence[Any]]
-Point = Callable[[Any], dict[str, str]]
+Point = Callable[[Any], list[dict[str, str]]]
 Assemble = Callable[[Scale, list[dict[str, str]]], FigureData]
-Mapper = Callable[[Point, Sequence[Any]], Iterable[dict[str, str]]]
+Mapper = Callable[[Point, Sequence[Any]], Iterable[list[dict[str, str]]]]
 
 
 @dataclass(frozen=True)
@@ -81,13 +82,15 @@ class FigureSpec:
     def build(self, scale: Scale, mapper: Mapper | None = None) -> FigureData:
         """The figure; ``mapper`` (default: the built-in ``map``) runs the points."""
         run = mapper or map
-        return self.assemble(scale, list(run(self.point, self.points(scale))))
+        return self.assemble(
+            scale, [r for rows in run(self.point, self.points(scale)) for r in rows]
+        )
 
 
 FIGURES: dict[str, FigureSpec] = {}
 
 # the modules that register figures (imported on first use, so `import pdpsym` stays light)
-MODULES = ("pdpsym.papers.dmkb2020.figures",)
+MODULES = ("pdpsym.papers.li2019.figures", "pdpsym.papers.dmkb2020.figures")
 
 
 def figure(

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import csv
 import io
-from fractions import Fraction
 
 import mpmath
 import pytest
@@ -20,28 +19,15 @@ import pytest
 from pdpsym.app.cli import main
 from pdpsym.papers.dmkb2020.figures import fig4_row
 
-P = Fraction(1, 200)
 
-
-def _binom_pmf(n: int, p: Fraction) -> list[Fraction]:
-    out, q = [], 1 - p
-    c = 1
-    for s in range(n + 1):
-        out.append(c * p**s * q ** (n - s))
-        c = c * (n - s) // (s + 1)
-    return out
-
-
-def _mech_law(a: int, n: int, T: int) -> dict[object, Fraction]:
-    law: dict[object, Fraction] = {}
-    for s, w in enumerate(_binom_pmf(n - 1, P)):
+def _mech_law(a: int, n: int, T: int) -> dict[object, mpmath.mpf]:
+    p = mpmath.mpf(1) / 200
+    law: dict[object, mpmath.mpf] = {}
+    for s in range(n):  # S ~ Binomial(n - 1, p), in mpmath at 50 digits
+        w = mpmath.binomial(n - 1, s) * p**s * (1 - p) ** (n - 1 - s)
         o: object = a + s if a + s > T else "bottom"
-        law[o] = law.get(o, Fraction(0)) + w
+        law[o] = law.get(o, mpmath.mpf(0)) + w
     return law
-
-
-def _mpf(q: Fraction) -> mpmath.mpf:
-    return mpmath.mpf(q.numerator) / q.denominator
 
 
 def _exact_delta(n: int, T: int, eps: mpmath.mpf) -> mpmath.mpf:
@@ -50,10 +36,8 @@ def _exact_delta(n: int, T: int, eps: mpmath.mpf) -> mpmath.mpf:
     best = mpmath.mpf(0)
     for a, b in ((0, 1), (1, 0)):
         pa, pb = laws[a], laws[b]
-        total = mpmath.mpf(0)
-        for o in set(pa) | set(pb):
-            x, y = (_mpf(law.get(o, Fraction(0))) for law in (pa, pb))
-            total += max(mpmath.mpf(0), x - e * y)
+        zero = mpmath.mpf(0)
+        total = sum(max(zero, pa.get(o, zero) - e * pb.get(o, zero)) for o in set(pa) | set(pb))
         best = max(best, total)
     return best
 

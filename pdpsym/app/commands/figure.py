@@ -86,8 +86,8 @@ def run(args: argparse.Namespace) -> int:
     points = spec.points(scale)
     jobs = options.jobs(args)
     with Progress(len(points), args.id, enabled=args.progress, delay=2.0) as bar:
-        rows = ordered_map(spec.point, points, jobs, lambda _i: bar.update(1), args.scheduler)
-    data = spec.assemble(scale, rows)
+        parts = ordered_map(spec.point, points, jobs, lambda _i: bar.update(1), args.scheduler)
+    data = spec.assemble(scale, [row for rows in parts for row in rows])
     out: str | bytes
     if args.format == "csv":
         out = to_csv(data)

@@ -55,8 +55,8 @@ def fig4_points(scale: Scale) -> list[tuple[int, int]]:
     return [(n, T) for n, Ts in fig4_grid(scale) for T in Ts]
 
 
-def fig4_point(args: tuple[int, int]) -> dict[str, str]:
-    return fig4_row(*args)
+def fig4_point(args: tuple[int, int]) -> list[dict[str, str]]:
+    return [fig4_row(*args)]
 
 
 def fig4_row(n: int, T: int, p: Fraction = FIG4_P) -> dict[str, str]:
