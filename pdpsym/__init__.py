@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # the names below load on first use (a light `import pdpsym`)
     from pdpsym import mechanisms
     from pdpsym.app.readers import load_model
+    from pdpsym.audit import audit
     from pdpsym.core.errors import InputError, Undecided
     from pdpsym.loss.plrv import Eps, apkdp_delta, ppkdp_delta
     from pdpsym.mechanisms.laplace import LinearQuery
@@ -38,6 +39,7 @@ if TYPE_CHECKING:  # the names below load on first use (a light `import pdpsym`)
     from pdpsym.models.joint import JointDistribution
     from pdpsym.models.scenario import Scenario
     from pdpsym.papers.catalogue import CATALOGUE
+    from pdpsym.papers.figure import FigureData
     from pdpsym.papers.li2019.eq2 import leakage
     from pdpsym.papers.li2019.gaussian import gaussian_leakage
     from pdpsym.papers.lmm2016.dependence import DependenceReading
@@ -63,6 +65,7 @@ _LAZY: dict[str, str] = {
     "DDPReading": "pdpsym.papers.lmm2016.mechanism",
     "dependent_dp_level": "pdpsym.papers.lmm2016.mechanism",
     "ClaimResult": "pdpsym.verify",
+    "audit": "pdpsym.audit",
 }
 
 
@@ -71,7 +74,7 @@ def __getattr__(name: str) -> Any:
     # line starts (and installs its Ctrl-C handler) before sympy and flint load
     if name in _LAZY:
         module = importlib.import_module(_LAZY[name])
-        value = module if name == "mechanisms" else getattr(module, name)
+        value = module if name in ("mechanisms", "audit") else getattr(module, name)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'pdpsym' has no attribute {name!r}")
@@ -107,6 +110,36 @@ def verify(
     return verify_claims(claim_id, thorough=thorough, seed=seed)
 
 
+def figure(figure_id: str, scale: str = "paper", jobs: int = 1) -> FigureData:
+    """One of the papers' figures as certified data (what ``pdpsym figure ID`` prints).
+
+    Args:
+        figure_id: an id such as ``"dmkb2020.fig4"`` (``pdpsym figure --list``).
+        scale: ``"paper"`` (the paper's parameters) or ``"quick"`` (a small version).
+        jobs: processes to compute the points on; the result does not depend on it.
+
+    Returns:
+        A frozen :class:`~pdpsym.papers.figure.FigureData`: parameters, caption, columns and
+        rows of certified decimals (empty cells carry a reason).
+
+    >>> import pdpsym as ps
+    >>> f = ps.figure("dmkb2020.fig4", scale="quick")
+    >>> f.columns[:5], f.rows[0]["T"], f.rows[0]["r"]
+    (('n', 'T', 'r', 'epsilon', 'delta'), '6', '0.836683417085427')
+    """
+    from pdpsym.core.errors import InputError
+    from pdpsym.core.parallel import ordered_map
+    from pdpsym.papers.figure import Scale, figures
+
+    specs = figures()
+    if figure_id not in specs:
+        raise InputError("figure_id", f"unknown figure {figure_id!r}; known: {', '.join(specs)}")
+    if scale not in ("paper", "quick"):
+        raise InputError("scale", "is 'paper' or 'quick'")
+    spec = specs[figure_id]
+    return spec.build(Scale(scale), lambda f, xs: ordered_map(f, xs, jobs))
+
+
 __all__ = [
     "CATALOGUE",
     "ClaimResult",
@@ -121,7 +154,9 @@ __all__ = [
     "Undecided",
     "__version__",
     "apkdp_delta",
+    "audit",
     "dependent_dp_level",
+    "figure",
     "gaussian_leakage",
     "leakage",
     "load_model",

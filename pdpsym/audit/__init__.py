@@ -26,6 +26,8 @@ its ``dp`` ε is ``Δ_i/λ``; the other entries are reported as not computed.
 
 from __future__ import annotations
 
+import sys
+import types
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -218,3 +220,14 @@ def audit(
         else:
             out.append(_finite(n, model, mechanism, target, known, eps_list, d, reading))
     return Audit(target, known, tuple(out))
+
+
+class _CallableModule(types.ModuleType):
+    """Importing this subpackage rebinds ``pdpsym.audit`` to it; calling it keeps the
+    public ``pdpsym.audit(model, mechanism, target=...)`` working either way."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Audit:
+        return audit(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
