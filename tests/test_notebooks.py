@@ -75,3 +75,13 @@ def test_notebook_runs(name, monkeypatch):
         plt.close("all")
         for key in [k for k in linecache.cache if str(k).startswith(f"{name}.ipynb [")]:
             linecache.cache.pop(key, None)
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_notebook_follows_the_nbformat_schema(name):
+    # nbformat >= 4.5 requires a cell id on every cell; 4.4 and older forbid it
+    nb = _load(name)
+    has_ids = [("id" in c) for c in nb["cells"]]
+    assert all(has_ids) if nb["nbformat_minor"] >= 5 else not any(has_ids)
+    nbformat = pytest.importorskip("nbformat", reason="the [notebooks] extra is not installed")
+    nbformat.validate(nbformat.reads(json.dumps(nb), as_version=4))
