@@ -85,3 +85,17 @@ def test_csv_has_the_parameters_above_the_header(capsys) -> None:
         "r_printed", "epsilon_printed", "delta_printed", "reason",
     ]  # fmt: skip
     assert {r["n"] for r in rows} == {"1000", "10000"}
+
+
+def test_fig5_is_the_closed_form_capped_by_the_noise() -> None:
+    # Theorem 3's closed form in mpmath: max(sqrt(14 ln(1/delta)/(lambda m)), 27/(lambda m))
+    # with m = n - |B| - 1; Laplace(2) on a count is 1/2-DP, so the noisy eps is min(., 1/2)
+    import pdpsym as ps
+
+    mpmath.mp.dps = 40
+    lam, delta, n = mpmath.mpf(1) / 20, mpmath.mpf(10) ** -10, 100_000
+    for r in ps.figure("dmkb2020.fig5", scale="quick").rows:
+        m = n - int(r["known"]) - 1
+        eps = max(mpmath.sqrt(14 * mpmath.log(1 / delta) / (lam * m)), 27 / (lam * m))
+        assert _close(r["epsilon"], eps)
+        assert _close(r["epsilon_with_laplace"], min(eps, mpmath.mpf(1) / 2))

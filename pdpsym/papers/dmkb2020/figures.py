@@ -1,5 +1,8 @@
 """Desfontaines et al.'s figures as certified data (see :mod:`pdpsym.papers.figure`).
 
+* Fig. 5 (Section 5): Theorem 3's closed-form ``eps`` for ``delta = 10^-10``, ``lambda = 0.05``,
+  ``n = 10^5`` against the number of known records ``|B|``, without noise and with Laplace
+  noise of scale 2 on the count (which alone is ``1/2``-DP, so ``eps`` is capped at 1/2).
 * Fig. 4 (Section 4.2): Theorem 4's ``eps`` and ``delta`` for the thresholding mechanism
   ``M_T`` against ``T``, ``|B| = 0``, ``p = 0.5%``, ``n = 1000, 10^4, 10^5``; next to them,
   the exact ``delta`` of ``M_T`` at the theorem's ``eps`` (Definition 13, worst direction).
@@ -14,7 +17,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from pdpsym.core.certify import certify
+from pdpsym.core.compare import compare
 from pdpsym.core.numbers import fraction_str
+from pdpsym.papers.dmkb2020 import counting as pc
 from pdpsym.papers.dmkb2020 import thresholding as pt
 from pdpsym.papers.figure import FigureData, Line, Plot, Scale, figure, table
 
@@ -125,6 +130,63 @@ def fig4(scale: Scale, rows: list[dict[str, str]]) -> FigureData:
             xlabel="threshold T",
             ylabel="value",
             panel="n",
+            logy=True,
+        ),
+    )
+
+
+# --- Figure 5: known records against the closed form, with and without noise ------------------
+
+FIG5_N, FIG5_LAM, FIG5_DELTA, FIG5_SCALE = 100_000, Fraction(1, 20), Fraction(1, 10**10), 2
+
+
+def fig5_points(scale: Scale) -> list[int]:
+    n = FIG5_N
+    step = 5000 if scale is Scale.PAPER else 20000
+    return [*range(0, n - step, step), n - 1000, n - 100, n - 10]
+
+
+def fig5_point(known: int) -> list[dict[str, str]]:
+    """Theorem 3's closed-form eps for the n - |B| unknown records; Laplace noise of scale 2
+    on the count (sensitivity 1) caps it at 1/2 (pure DP of the noise alone)."""
+    eps = pc.closed_form_eps(FIG5_N - known, FIG5_LAM, FIG5_DELTA)
+    cap = Fraction(1, FIG5_SCALE)
+    noisy = cap if compare(eps, cap).sign > 0 else eps
+    return [{"known": str(known), "epsilon": _dec(eps), "epsilon_with_laplace": _dec(noisy)}]
+
+
+@figure(
+    "dmkb2020.fig5",
+    "Theorem 3: eps against the known records, with and without noise",
+    fig5_points,
+    fig5_point,
+)
+def fig5(scale: Scale, rows: list[dict[str, str]]) -> FigureData:
+    return FigureData(
+        id="dmkb2020.fig5",
+        title="Theorem 3 (closed form): eps against |B|, with and without Laplace noise",
+        caption=(
+            "eps = max(sqrt(14 ln(1/delta)/(lambda(n-|B|-1))), 27/(lambda(n-|B|-1))) for the "
+            "n - |B| unknown records, delta = 1e-10, lambda = 0.05, n = 100,000; with Laplace "
+            "noise of scale 2 on the count the guarantee is min(eps, 1/2)."
+        ),
+        params={
+            "n": str(FIG5_N),
+            "lambda": "1/20",
+            "delta": "1e-10",
+            "laplace_scale": "2",
+            "scale": scale.value,
+        },
+        columns=("known", "epsilon", "epsilon_with_laplace"),
+        rows=tuple(rows),
+        plot=Plot(
+            x="known",
+            lines=(
+                Line("epsilon", "no noise"),
+                Line("epsilon_with_laplace", "Laplace(2) noise", dashed=True),
+            ),
+            xlabel="records known to the attacker |B|",
+            ylabel="epsilon",
             logy=True,
         ),
     )
