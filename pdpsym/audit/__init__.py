@@ -35,11 +35,12 @@ from typing import Any
 
 import sympy
 
+from pdpsym.audit import screen
 from pdpsym.audit.distributional import distributional_dp
 from pdpsym.audit.notions import NOTIONS, cases_of
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
-from pdpsym.loss.curve import worst_delta, worst_ratio
+from pdpsym.loss.curve import CurvePoint, worst_delta, worst_ratio
 from pdpsym.mechanisms.finite import Mechanism
 from pdpsym.mechanisms.laplace import LaplaceNoise
 from pdpsym.models.joint import JointDistribution
@@ -111,6 +112,7 @@ def _finite(
     eps: Sequence[Eps],
     delta: Fraction | None,
     reading: DDPReading,
+    exhaustive: bool = False,
 ) -> NotionResult:
     if notion == "distributional-dp":
         enc = distributional_dp(Scenario.from_model(model, known), mech, model.index(target))
@@ -125,15 +127,30 @@ def _finite(
             "end and none at the lower end; delta(epsilon) is not computed",
             ratio_enclosure=None if exact else (enc.lo, enc.hi),
         )
-    cases = cases_of(notion, model, mech, target, known, reading)
-    zero = worst_ratio(cases())
+    if not exhaustive and screen.applies(notion, model, mech):
+        # randomized response: floats rank the cases, the few near the top are exact
+        s = screen.Screened(notion, model, mech, target, known)  # type: ignore[arg-type]
+        zero_of, eps_of, delta_of = s.zero, s.at_eps, s.at_delta
+    else:
+        cases = cases_of(notion, model, mech, target, known, reading)
+
+        def zero_of() -> CurvePoint:
+            return worst_ratio(cases())
+
+        def eps_of(e: Eps) -> CurvePoint:
+            return worst_delta(cases(), e)
+
+        def delta_of(d: Fraction) -> CurvePoint:
+            return worst_ratio(cases(), d)
+
+    zero = zero_of()
     at_eps = []
     for e in eps:
-        pt = worst_delta(cases(), e)
+        pt = eps_of(e)
         at_eps.append((e, pt.value.sympy(), pt.where))
     at_delta = None
     if delta is not None:
-        pt = worst_ratio(cases(), delta)
+        pt = delta_of(delta)
         at_delta = (delta, _log(pt.value), pt.where)
     label = reading.value if notion == "dependent-dp" else _READINGS.get(notion)
     return NotionResult(notion, _log(zero.value), zero.where, tuple(at_eps), at_delta, label)
@@ -172,6 +189,8 @@ def audit(
     delta: Fraction | int | str | None = None,
     notions: Iterable[str] = NOTIONS,
     reading: DDPReading = DDPReading.NEIGHBOURS,
+    *,
+    exhaustive: bool = False,
 ) -> Audit:
     """Every notion's exact ε, δ(ε) and ε(δ) for the target record.
 
@@ -186,6 +205,9 @@ def audit(
         delta: the δ at which the smallest ε is reported, in ``[0, 1)``.
         notions: a subset of :data:`~pdpsym.audit.notions.NOTIONS`.
         reading: the reading of Liu et al.'s Definition 4 for ``dependent-dp``.
+        exhaustive: build every case exactly, with no float screening (the plain
+            definition; the screened path for randomized response,
+            :mod:`pdpsym.audit.screen`, gives identical results).
 
     Returns:
         :class:`Audit`, one :class:`NotionResult` per notion, in the order asked.
@@ -218,7 +240,9 @@ def audit(
         if isinstance(mechanism, LaplaceNoise):
             out.append(_laplace(n, model, mechanism, target, known))
         else:
-            out.append(_finite(n, model, mechanism, target, known, eps_list, d, reading))
+            out.append(
+                _finite(n, model, mechanism, target, known, eps_list, d, reading, exhaustive)
+            )
     return Audit(target, known, tuple(out))
 
 

@@ -91,22 +91,27 @@ class Case:
         """The smallest ``t = e^ε ≥ 1`` with ``δ_case ≤ delta``; None if there is none."""
         if self.delta_at_ratio(Fraction(1)) <= delta:
             return Fraction(1)
-        lo = Fraction(1)
-        for r in self._breakpoints():
-            if r <= lo:
-                continue
-            if self.delta_at_ratio(r) <= delta:
-                # linear on [lo, r]: δ(t) = A - B t with the outputs whose ratio exceeds lo
-                A = B = Fraction(0)
-                for w, p, q in self.terms:
-                    for o in p:
-                        qo = Fraction(q.get(o, 0))
-                        if p[o] and (qo == 0 or Fraction(p[o]) / qo > lo):
-                            A += w * Fraction(p[o])
-                            B += w * qo
-                return (A - delta) / B
-            lo = r
-        return None  # the mass with Q = 0 alone exceeds delta
+        pts = [r for r in self._breakpoints() if r > 1]
+        # δ is non-increasing in t: bisect for the first breakpoint r with δ(r) ≤ delta
+        k, hi = 0, len(pts)
+        while k < hi:
+            mid = (k + hi) // 2
+            if self.delta_at_ratio(pts[mid]) <= delta:
+                hi = mid
+            else:
+                k = mid + 1
+        if k == len(pts):
+            return None  # the mass with Q = 0 alone exceeds delta
+        lo = pts[k - 1] if k else Fraction(1)
+        # linear on [lo, pts[k]]: δ(t) = A - B t with the outputs whose ratio exceeds lo
+        A = B = Fraction(0)
+        for w, p, q in self.terms:
+            for o in p:
+                qo = Fraction(q.get(o, 0))
+                if p[o] and (qo == 0 or Fraction(p[o]) / qo > lo):
+                    A += w * Fraction(p[o])
+                    B += w * qo
+        return (A - delta) / B
 
 
 @dataclass(frozen=True)
