@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import sys
 import types
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -40,7 +40,7 @@ from pdpsym.audit.distributional import distributional_dp
 from pdpsym.audit.notions import NOTIONS, cases_of
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
-from pdpsym.loss.curve import CurvePoint, worst_delta, worst_ratio
+from pdpsym.loss.curve import Case, CurvePoint, worst_delta, worst_ratio
 from pdpsym.mechanisms.finite import Mechanism
 from pdpsym.mechanisms.laplace import LaplaceNoise
 from pdpsym.models.joint import JointDistribution
@@ -103,6 +103,22 @@ _READINGS = {
 }
 
 
+class _Walk:
+    """Every case of a notion, built exactly and walked once per figure."""
+
+    def __init__(self, cases: Callable[[], Iterator[Case]]) -> None:
+        self.cases = cases
+
+    def zero(self) -> CurvePoint:
+        return worst_ratio(self.cases())
+
+    def at_eps(self, eps: Eps) -> CurvePoint:
+        return worst_delta(self.cases(), eps)
+
+    def at_delta(self, delta: Fraction) -> CurvePoint:
+        return worst_ratio(self.cases(), delta)
+
+
 def _finite(
     notion: str,
     model: JointDistribution,
@@ -127,30 +143,20 @@ def _finite(
             "end and none at the lower end; delta(epsilon) is not computed",
             ratio_enclosure=None if exact else (enc.lo, enc.hi),
         )
+    curve: screen.Screened | _Walk
     if not exhaustive and screen.applies(notion, model, mech):
         # randomized response: floats rank the cases, the few near the top are exact
-        s = screen.Screened(notion, model, mech, target, known)  # type: ignore[arg-type]
-        zero_of, eps_of, delta_of = s.zero, s.at_eps, s.at_delta
+        curve = screen.Screened(notion, model, mech, target, known)  # type: ignore[arg-type]
     else:
-        cases = cases_of(notion, model, mech, target, known, reading)
-
-        def zero_of() -> CurvePoint:
-            return worst_ratio(cases())
-
-        def eps_of(e: Eps) -> CurvePoint:
-            return worst_delta(cases(), e)
-
-        def delta_of(d: Fraction) -> CurvePoint:
-            return worst_ratio(cases(), d)
-
-    zero = zero_of()
+        curve = _Walk(cases_of(notion, model, mech, target, known, reading))
+    zero = curve.zero()
     at_eps = []
     for e in eps:
-        pt = eps_of(e)
+        pt = curve.at_eps(e)
         at_eps.append((e, pt.value.sympy(), pt.where))
     at_delta = None
     if delta is not None:
-        pt = delta_of(delta)
+        pt = curve.at_delta(delta)
         at_delta = (delta, _log(pt.value), pt.where)
     label = reading.value if notion == "dependent-dp" else _READINGS.get(notion)
     return NotionResult(notion, _log(zero.value), zero.where, tuple(at_eps), at_delta, label)
