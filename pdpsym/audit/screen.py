@@ -265,13 +265,12 @@ class Screened:
         return self._exact[c]
 
     def _make(self, key: Any) -> Case:
-        mech, n = self.mech, self.notion
+        n = self.notion
         if n == "dp":
             d, b = key
             e = tuple(b if j == self.i else x for j, x in enumerate(d))
-            return Case(
-                {"a": d[self.i], "b": b, "database": d}, ((ONE, _pmf(mech, d), _pmf(mech, e)),)
-            )
+            pd, pe = self.point_law(d), self.point_law(e)
+            return Case({"a": d[self.i], "b": b, "database": d}, ((ONE, pd, pe),))
         if n in ("apkdp", "np"):
             a, b, bh, _ = key
             return Case(
@@ -291,6 +290,20 @@ class Screened:
         if forward:
             return Case(where, ((ONE, pa, pc),))
         return Case({**where, "direction": "changed vs actual"}, ((ONE, pc, pa),))
+
+    def point_law(self, d: tuple[Any, ...]) -> PMF:
+        """``M(D)`` exactly, as the mechanism lists it (keep < 1: every output, in product
+        order of the domains, each the product of its records' integer kernel entries
+        over the product of their denominators)."""
+        if self.mech.keep == 1:
+            return _pmf(self.mech, d)
+        num, den = np.ones(1, dtype=object), 1
+        for j, x in enumerate(d):
+            r, dj = self._int_kernel(j)
+            num = np.multiply.outer(num, r[self.pos[j][x]]).ravel()
+            den *= dj
+        outs = itertools.product(*self.mech.domains)
+        return {o: Fraction(int(v), den) for o, v in zip(outs, num, strict=True)}
 
     def law(self, a: Any, c: Any, bhat: tuple[Any, ...]) -> PMF:
         """``P[M(D_{i→c}) = . | D(i) = a, B = B̂]`` exactly (``c = a``: the plain law), with

@@ -84,9 +84,6 @@ class Case:
                     total += w * x
         return total
 
-    def _breakpoints(self) -> list[Fraction]:
-        return sorted({p / q for _, rows in self._rows for _, p, q in rows if q})
-
     def worst_output(self) -> Any:
         """The output with the largest likelihood ratio ``P_k(o)/Q_k(o)`` (``Q_k(o) = 0``
         first): where ε at δ = 0 is attained."""
@@ -117,25 +114,28 @@ class Case:
             if any(q == 0 for _, rows in self._rows for _, _, q in rows):
                 return None
             return max(p / q for _, rows in self._rows for _, p, q in rows)
-        pts = [r for r in self._breakpoints() if r > 1]
-        # δ is non-increasing in t: bisect for the first breakpoint r with δ(r) ≤ delta
-        k, hi = 0, len(pts)
-        while k < hi:
-            mid = (k + hi) // 2
-            if self.delta_at_ratio(pts[mid]) <= delta:
-                hi = mid
-            else:
-                k = mid + 1
-        if k == len(pts):
+        # δ(t) = A(t) - t B(t), A and B summing w P and w Q over the outputs whose ratio
+        # exceeds t (Q = 0 counts as an infinite ratio). Walk the breakpoints down from
+        # the largest: δ there only grows, so the last breakpoint r > 1 with δ(r) ≤ delta
+        # is the first one above the answer, and the piece below it is solved exactly.
+        A = sum((w * p for w, rows in self._rows for _, p, q in rows if q == 0), Fraction(0))
+        B = Fraction(0)
+        if A > delta:
             return None  # the mass with Q = 0 alone exceeds delta
-        lo = pts[k - 1] if k else Fraction(1)
-        # linear on [lo, pts[k]]: δ(t) = A - B t with the outputs whose ratio exceeds lo
-        A = B = Fraction(0)
-        for w, rows in self._rows:
-            for _, p, q in rows:
-                if q == 0 or p / q > lo:
-                    A += w * p
-                    B += w * q
+        items = sorted(
+            ((p / q, w * p, w * q) for w, rows in self._rows for _, p, q in rows if q),
+            key=lambda x: x[0],
+            reverse=True,
+        )
+        k = 0
+        while k < len(items):
+            r = items[k][0]
+            if r <= 1 or A - r * B > delta:
+                break  # δ(lo) > delta at lo = max(r, 1): the answer lies above lo
+            while k < len(items) and items[k][0] == r:
+                A += items[k][1]
+                B += items[k][2]
+                k += 1
         return (A - delta) / B
 
 
