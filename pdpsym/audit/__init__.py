@@ -10,7 +10,10 @@ record and the records the attacker knows, :func:`audit` reports for each notion
 * ``witness`` -- where each worst case is attained.
 
 Finite mechanisms (:mod:`pdpsym.mechanisms.discrete`) are computed from the
-definitions through one privacy curve (:mod:`pdpsym.loss.curve`). Laplace noise on a
+definitions through one privacy curve (:mod:`pdpsym.loss.curve`). For randomized
+response the cases of dp, apkdp, np, ppkdp and cdp are ranked in float64 first and only
+those near the top are built exactly (:mod:`pdpsym.audit.screen`; the figures are those
+of building every case). Laplace noise on a
 linear query (:class:`~pdpsym.mechanisms.laplace.LaplaceNoise`) has continuous outputs:
 its ``apkdp``/``np``/``ppkdp`` ε is Li et al.'s Eq. 2 leakage of ``A(target, known)``
 (with δ = 0 the active and passive notions coincide, Desfontaines et al. Theorem 1) and
