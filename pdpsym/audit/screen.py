@@ -240,9 +240,9 @@ class Screened:
         rmin = min(keep, (1 - keep) / (kmax - 1)) if keep < 1 and kmax > 1 else keep
         try:
             low = (self.model.n + 1) * math.log(rmin) - 2 * math.log(total)
-        except (ValueError, OverflowError):
+            return low > math.log(_SAFE_LOW) and math.isfinite(float(total))
+        except (ValueError, OverflowError):  # rmin below the float range, a huge total
             return False
-        return low > math.log(_SAFE_LOW) and math.isfinite(float(total))
 
     def _dp_keys(self) -> None:
         i, dom = self.i, self.model.domains[self.i]

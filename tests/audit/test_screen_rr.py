@@ -85,3 +85,14 @@ def test_out_of_float_range_is_decided_exactly(keep: object, eps: Eps) -> None:
     mech = ps.mechanisms.randomized_response(keep, m.domains)
     args = (m, mech, "x2", ["x3"], [eps], "1/10", NOTIONS)
     assert audit(*args) == audit(*args, exhaustive=True)
+
+
+@pytest.mark.parametrize("keep", ["3/4", "1"])
+def test_mechanism_domains_wider_than_the_model(keep: str) -> None:
+    # the mechanism may report values the model never takes (x1 in {0, 1, 2})
+    m = correlated_model(random.Random(11), 4)
+    mech = ps.mechanisms.randomized_response(keep, [(0, 1, 2), (0, 1), (0, 1), (0, 1)])
+    assert screen.applies("apkdp", m, mech)
+    for target, known in (("x1", ["x3"]), ("x2", ["x1", "x4"])):
+        args = (m, mech, target, known, EPS, "1/10", NOTIONS)
+        assert audit(*args) == audit(*args, exhaustive=True)
