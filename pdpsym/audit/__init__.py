@@ -10,7 +10,10 @@ record and the records the attacker knows, :func:`audit` reports for each notion
 * ``witness`` -- where each worst case is attained.
 
 Finite mechanisms (:mod:`pdpsym.mechanisms.discrete`) are computed from the
-definitions through one privacy curve (:mod:`pdpsym.loss.curve`). Laplace noise on a
+definitions through one privacy curve (:mod:`pdpsym.loss.curve`). For randomized
+response the cases of dp, apkdp, np, ppkdp and cdp are ranked in float64 first and only
+those near the top are built exactly (:mod:`pdpsym.audit.screen`; the figures are those
+of building every case). Laplace noise on a
 linear query (:class:`~pdpsym.mechanisms.laplace.LaplaceNoise`) has continuous outputs:
 its ``apkdp``/``np``/``ppkdp`` ε is Li et al.'s Eq. 2 leakage of ``A(target, known)``
 (with δ = 0 the active and passive notions coincide, Desfontaines et al. Theorem 1) and
@@ -28,18 +31,19 @@ from __future__ import annotations
 
 import sys
 import types
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 import sympy
 
+from pdpsym.audit import screen
 from pdpsym.audit.distributional import distributional_dp
 from pdpsym.audit.notions import NOTIONS, cases_of
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
-from pdpsym.loss.curve import worst_delta, worst_ratio
+from pdpsym.loss.curve import Case, CurvePoint, worst_delta, worst_ratio
 from pdpsym.mechanisms.finite import Mechanism
 from pdpsym.mechanisms.laplace import LaplaceNoise
 from pdpsym.models.joint import JointDistribution
@@ -102,6 +106,22 @@ _READINGS = {
 }
 
 
+class _Walk:
+    """Every case of a notion, built exactly and walked once per figure."""
+
+    def __init__(self, cases: Callable[[], Iterator[Case]]) -> None:
+        self.cases = cases
+
+    def zero(self) -> CurvePoint:
+        return worst_ratio(self.cases())
+
+    def at_eps(self, eps: Eps) -> CurvePoint:
+        return worst_delta(self.cases(), eps)
+
+    def at_delta(self, delta: Fraction) -> CurvePoint:
+        return worst_ratio(self.cases(), delta)
+
+
 def _finite(
     notion: str,
     model: JointDistribution,
@@ -111,6 +131,7 @@ def _finite(
     eps: Sequence[Eps],
     delta: Fraction | None,
     reading: DDPReading,
+    exhaustive: bool = False,
 ) -> NotionResult:
     if notion == "distributional-dp":
         enc = distributional_dp(Scenario.from_model(model, known), mech, model.index(target))
@@ -125,15 +146,20 @@ def _finite(
             "end and none at the lower end; delta(epsilon) is not computed",
             ratio_enclosure=None if exact else (enc.lo, enc.hi),
         )
-    cases = cases_of(notion, model, mech, target, known, reading)
-    zero = worst_ratio(cases())
+    curve: screen.Screened | _Walk
+    if not exhaustive and screen.applies(notion, model, mech):
+        # randomized response: floats rank the cases, the few near the top are exact
+        curve = screen.Screened(notion, model, mech, target, known)  # type: ignore[arg-type]
+    else:
+        curve = _Walk(cases_of(notion, model, mech, target, known, reading))
+    zero = curve.zero()
     at_eps = []
     for e in eps:
-        pt = worst_delta(cases(), e)
+        pt = curve.at_eps(e)
         at_eps.append((e, pt.value.sympy(), pt.where))
     at_delta = None
     if delta is not None:
-        pt = worst_ratio(cases(), delta)
+        pt = curve.at_delta(delta)
         at_delta = (delta, _log(pt.value), pt.where)
     label = reading.value if notion == "dependent-dp" else _READINGS.get(notion)
     return NotionResult(notion, _log(zero.value), zero.where, tuple(at_eps), at_delta, label)
@@ -172,6 +198,8 @@ def audit(
     delta: Fraction | int | str | None = None,
     notions: Iterable[str] = NOTIONS,
     reading: DDPReading = DDPReading.NEIGHBOURS,
+    *,
+    exhaustive: bool = False,
 ) -> Audit:
     """Every notion's exact ε, δ(ε) and ε(δ) for the target record.
 
@@ -186,6 +214,9 @@ def audit(
         delta: the δ at which the smallest ε is reported, in ``[0, 1)``.
         notions: a subset of :data:`~pdpsym.audit.notions.NOTIONS`.
         reading: the reading of Liu et al.'s Definition 4 for ``dependent-dp``.
+        exhaustive: build every case exactly, with no float screening (the plain
+            definition; the screened path for randomized response,
+            :mod:`pdpsym.audit.screen`, gives identical results).
 
     Returns:
         :class:`Audit`, one :class:`NotionResult` per notion, in the order asked.
@@ -218,7 +249,9 @@ def audit(
         if isinstance(mechanism, LaplaceNoise):
             out.append(_laplace(n, model, mechanism, target, known))
         else:
-            out.append(_finite(n, model, mechanism, target, known, eps_list, d, reading))
+            out.append(
+                _finite(n, model, mechanism, target, known, eps_list, d, reading, exhaustive)
+            )
     return Audit(target, known, tuple(out))
 
 

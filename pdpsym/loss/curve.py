@@ -30,10 +30,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from pdpsym.core.eps import Eps
-from pdpsym.loss.plrv import WLin, hockey_stick
+from pdpsym.loss.plrv import WLin
 
 PMF = Mapping[Any, Fraction]
 Term = tuple[Fraction, PMF, PMF]
@@ -46,67 +47,96 @@ class Case:
     where: Mapping[str, Any]
     terms: tuple[Term, ...]
 
-    def delta(self, eps: Eps) -> WLin:
-        """``δ_case(ε)`` exactly."""
-        total = WLin.const(0, eps)
+    @cached_property
+    def _rows(self) -> tuple[tuple[Fraction, tuple[tuple[Any, Fraction, Fraction], ...]], ...]:
+        # each term's outputs with P(o) > 0, in P's order, as (o, P(o), Q(o)): an output
+        # with P(o) = 0 adds nothing to δ and no ratio, and an output key (a tuple of
+        # Fractions, say) is hashed once here rather than at every evaluation
+        out = []
         for w, p, q in self.terms:
-            total = total + hockey_stick(dict(p), dict(q), eps).scale(w)
-        return total
+            rows = []
+            for o, po in p.items():
+                if po:
+                    rows.append((o, Fraction(po), Fraction(q.get(o, 0))))
+            out.append((Fraction(w), tuple(rows)))
+        return tuple(out)
+
+    def delta(self, eps: Eps) -> WLin:
+        """``δ_case(ε)`` exactly: each output's sign of ``P(o) - e^ε Q(o)`` decided exactly."""
+        c0 = c1 = Fraction(0)
+        for w, rows in self._rows:
+            a = b = Fraction(0)
+            for _, p, q in rows:
+                if WLin(p, -q, eps).sign() > 0:
+                    a += p
+                    b += q
+            c0 += w * a
+            c1 -= w * b
+        return WLin(c0, c1, eps)
 
     def delta_at_ratio(self, t: Fraction) -> Fraction:
         """``δ_case`` at ``e^ε = t`` (a rational), exactly."""
         total = Fraction(0)
-        for w, p, q in self.terms:
-            for o in set(p) | set(q):
-                x = Fraction(p.get(o, 0)) - t * Fraction(q.get(o, 0))
+        for w, rows in self._rows:
+            for _, p, q in rows:
+                x = p - t * q
                 if x > 0:
                     total += w * x
         return total
-
-    def _breakpoints(self) -> list[Fraction]:
-        pts = {
-            Fraction(p[o]) / Fraction(q[o])
-            for _, p, q in self.terms
-            for o in p
-            if p[o] and Fraction(q.get(o, 0))
-        }
-        return sorted(pts)
 
     def worst_output(self) -> Any:
         """The output with the largest likelihood ratio ``P_k(o)/Q_k(o)`` (``Q_k(o) = 0``
         first): where ε at δ = 0 is attained."""
         best: tuple[int, Fraction] | None = None
         where = None
-        for _, p, q in self.terms:
-            for o in p:
-                if not p[o]:
-                    continue
-                qo = Fraction(q.get(o, 0))
-                key = (1, Fraction(0)) if qo == 0 else (0, Fraction(p[o]) / qo)
+        for _, rows in self._rows:
+            for o, p, q in rows:
+                key = (1, Fraction(0)) if q == 0 else (0, p / q)
                 if best is None or key > best:
                     best, where = key, o
         return where
 
+    @cached_property
+    def _ratio_memo(self) -> dict[Fraction, Fraction | None]:
+        return {}
+
     def ratio_at_delta(self, delta: Fraction) -> Fraction | None:
         """The smallest ``t = e^ε ≥ 1`` with ``δ_case ≤ delta``; None if there is none."""
+        memo = self._ratio_memo
+        if delta not in memo:
+            memo[delta] = self._ratio_at_delta(delta)
+        return memo[delta]
+
+    def _ratio_at_delta(self, delta: Fraction) -> Fraction | None:
         if self.delta_at_ratio(Fraction(1)) <= delta:
             return Fraction(1)
-        lo = Fraction(1)
-        for r in self._breakpoints():
-            if r <= lo:
-                continue
-            if self.delta_at_ratio(r) <= delta:
-                # linear on [lo, r]: δ(t) = A - B t with the outputs whose ratio exceeds lo
-                A = B = Fraction(0)
-                for w, p, q in self.terms:
-                    for o in p:
-                        qo = Fraction(q.get(o, 0))
-                        if p[o] and (qo == 0 or Fraction(p[o]) / qo > lo):
-                            A += w * Fraction(p[o])
-                            B += w * qo
-                return (A - delta) / B
-            lo = r
-        return None  # the mass with Q = 0 alone exceeds delta
+        if delta == 0:  # δ(t) = 0 exactly from the largest ratio on (none if some Q = 0)
+            if any(q == 0 for _, rows in self._rows for _, _, q in rows):
+                return None
+            return max(p / q for _, rows in self._rows for _, p, q in rows)
+        # δ(t) = A(t) - t B(t), A and B summing w P and w Q over the outputs whose ratio
+        # exceeds t (Q = 0 counts as an infinite ratio). Walk the breakpoints down from
+        # the largest: δ there only grows, so the last breakpoint r > 1 with δ(r) ≤ delta
+        # is the first one above the answer, and the piece below it is solved exactly.
+        A = sum((w * p for w, rows in self._rows for _, p, q in rows if q == 0), Fraction(0))
+        B = Fraction(0)
+        if A > delta:
+            return None  # the mass with Q = 0 alone exceeds delta
+        items = sorted(
+            ((p / q, w * p, w * q) for w, rows in self._rows for _, p, q in rows if q),
+            key=lambda x: x[0],
+            reverse=True,
+        )
+        k = 0
+        while k < len(items):
+            r = items[k][0]
+            if r <= 1 or A - r * B > delta:
+                break  # δ(lo) > delta at lo = max(r, 1): the answer lies above lo
+            while k < len(items) and items[k][0] == r:
+                A += items[k][1]
+                B += items[k][2]
+                k += 1
+        return (A - delta) / B
 
 
 @dataclass(frozen=True)

@@ -105,7 +105,40 @@ def histogram() -> Mechanism:
     return mech
 
 
-def randomized_response(keep: Any, domains: Sequence[Sequence[Any]]) -> Mechanism:
+class RandomizedResponse:
+    """Randomized response as a mechanism ``D -> PMF`` that also exposes its parameters
+    (``keep`` and the per-record ``domains``), so that an audit can use its product form
+    ``M(o | D) = prod_j R_j(o_j | D(j))`` with ``R_j(o | x) = keep`` if ``o = x`` and
+    ``(1 - keep) / (|X_j| - 1)`` otherwise. Build it with :func:`randomized_response`.
+    """
+
+    def __init__(self, keep: Fraction, domains: tuple[tuple[Any, ...], ...]) -> None:
+        self.keep = keep
+        self.domains = domains
+
+    def __call__(self, d: Database) -> PMF:
+        doms, k = self.domains, self.keep
+        if len(d) != len(doms):
+            raise InputError("mechanism", f"database has {len(d)} records, domains {len(doms)}")
+        per: list[list[tuple[Any, Fraction]]] = []
+        for x, dom in zip(d, doms, strict=True):
+            if x not in dom:
+                raise InputError("mechanism", f"value {x!r} is not in its domain")
+            other = (1 - k) / (len(dom) - 1) if len(dom) > 1 else Fraction(0)
+            per.append([(v, k if v == x else other) for v in dom])
+        if k == 1:  # one output: the database itself (spelled with the domain's values)
+            return {tuple(next(v for v, q in row if q) for row in per): Fraction(1)}
+        out: PMF = {}
+        for combo in itertools.product(*per):
+            p = Fraction(1)
+            for _, q in combo:
+                p *= q
+            if p:
+                out[tuple(v for v, _ in combo)] = p
+        return out
+
+
+def randomized_response(keep: Any, domains: Sequence[Sequence[Any]]) -> RandomizedResponse:
     """Each record is kept with probability ``keep``, else replaced by a uniformly drawn
     *other* value of its domain; the output is the tuple of reported values.
 
@@ -116,30 +149,11 @@ def randomized_response(keep: Any, domains: Sequence[Sequence[Any]]) -> Mechanis
     k = _rational(keep, "keep")
     if not 0 < k <= 1:
         raise InputError("keep", "must lie in (0, 1]")
-    doms = [tuple(dom) for dom in domains]
+    doms = tuple(tuple(dom) for dom in domains)
     for j, dom in enumerate(doms):
         if len(dom) < 2 and k < 1:
             raise InputError(f"domains[{j}]", "needs at least two values")
-
-    def mech(d: Database) -> PMF:
-        if len(d) != len(doms):
-            raise InputError("mechanism", f"database has {len(d)} records, domains {len(doms)}")
-        per: list[list[tuple[Any, Fraction]]] = []
-        for x, dom in zip(d, doms, strict=True):
-            if x not in dom:
-                raise InputError("mechanism", f"value {x!r} is not in its domain")
-            other = (1 - k) / (len(dom) - 1) if len(dom) > 1 else Fraction(0)
-            per.append([(v, k if v == x else other) for v in dom])
-        out: PMF = {}
-        for combo in itertools.product(*per):
-            p = Fraction(1)
-            for _, q in combo:
-                p *= q
-            if p:
-                out[tuple(v for v, _ in combo)] = p
-        return out
-
-    return mech
+    return RandomizedResponse(k, doms)
 
 
 def geometric(alpha: Any, lo: int, hi: int, weights: Sequence[Any] | None = None) -> Mechanism:

@@ -23,6 +23,7 @@ from pdpsym.app.output import print_json
 from pdpsym.app.progress import Progress
 from pdpsym.app.readers import load_discrete, read_text_file
 from pdpsym.audit import ALL_NOTIONS, NOTIONS, Audit, NotionResult, audit
+from pdpsym.audit.screen import SCREENED
 from pdpsym.core.certify import certify
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
@@ -384,14 +385,26 @@ def _number_bits(obj: Any) -> int:
 
 
 def _check_work(
-    args: argparse.Namespace, model: JointDistribution, notions: list[str], size_bits: int = 0
+    args: argparse.Namespace,
+    model: JointDistribution,
+    notions: list[str],
+    size_bits: int = 0,
+    mechanism: Any = None,
 ) -> None:
     # databases x outputs per database (at most the databases again: randomized response)
     # x notions x values of the target, times the cost of exact products of numbers of
     # size_bits (a probability of the mechanism to the power n, say)
     cells = model.cells
     grow = (1 + size_bits * model.n // 64) ** 2
-    limits.check(args, cells * cells * max(1, len(notions)) * 4 * grow, "this audit")
+    rr = isinstance(mechanism, dict) and mechanism.get("kind") == "randomized-response"
+    # randomized response, screened notions: float laws of about m^3 x cells (m the
+    # largest domain), then a handful of candidate cases of cells outputs built exactly
+    m = max((len(d) for d in model.domains), default=1)
+    screened = cells * (2 * m**3 + 16 * model.n * grow)
+    work = sum(
+        screened if rr and n in SCREENED else cells * cells * 4 * grow for n in notions or ["-"]
+    )
+    limits.check(args, work, "this audit")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -410,8 +423,9 @@ def run(args: argparse.Namespace) -> int:
     grid = parse_grid(args.grid) if args.curve else []
     model = load_discrete(args.model)
     known = [t.strip() for t in args.known.split(",") if t.strip()]
-    size = max(_number_bits(_read_json(args.mechanism, "MECHANISM")), _number_bits(args.delta))
-    _check_work(args, model, notions, size)
+    spec = _read_json(args.mechanism, "MECHANISM")
+    size = max(_number_bits(spec), _number_bits(args.delta))
+    _check_work(args, model, notions, size, spec)
     mech = load_mechanism(args.mechanism, model)
     results: list[NotionResult] = []
     with Progress(len(notions), "audit", enabled=args.progress, delay=2.0) as bar:

@@ -115,8 +115,9 @@ def _export_audit(args: argparse.Namespace, digits: int) -> int:
         else [t.strip() for t in args.notions.split(",") if t.strip()]
     )
     model = load_discrete(args.model)
-    size = max(_number_bits(_read_json(args.mechanism, "MECHANISM")), _number_bits(args.delta))
-    _check_work(args, model, notions, size)
+    spec = _read_json(args.mechanism, "MECHANISM")
+    size = max(_number_bits(spec), _number_bits(args.delta))
+    _check_work(args, model, notions, size, spec)
     mech = load_mechanism(args.mechanism, model)
     known = [t.strip() for t in args.known.split(",") if t.strip()]
     result = audit(model, mech, args.target, known, eps, delta, notions, DDPReading.NEIGHBOURS)
