@@ -21,7 +21,9 @@ from pathlib import Path
 
 import mpmath
 import pytest
-from oracle import eq2_bruteforce
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # `python -m tests.test_golden`
+from oracle import eq2_bruteforce  # noqa: E402
 
 from pdpsym.app.cli import main
 from pdpsym.papers.li2019.examples import li2019_table
