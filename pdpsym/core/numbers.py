@@ -9,6 +9,7 @@ anything else (``"1/0"``, ``"nan"``, ``"2**3"``, ``"__import__('os')"``) is an
 
 from __future__ import annotations
 
+import functools
 import re
 from fractions import Fraction
 
@@ -50,6 +51,10 @@ def parse_rational(text: object, field: str) -> Fraction:
     if not isinstance(text, str):
         raise InputError(field, f'expected a number as a string such as "3/10", got {text!r}')
     s = text.strip()
+    if len(s) <= 32:  # table cells repeat ("0", "1", "3/100"): parsed once each
+        q = _short_rational(s)
+        if q is not None:
+            return q
     if sum(ch.isdigit() for ch in s) > MAX_DIGITS:
         raise InputError(field, f"a number of more than {MAX_DIGITS} digits is not accepted")
     if _FRACTION.fullmatch(s):
@@ -62,6 +67,22 @@ def parse_rational(text: object, field: str) -> Fraction:
     if _DECIMAL.fullmatch(s):
         return _decimal(s)
     raise InputError(field, f"not a number: {_short(text)} (use forms like 3/10, 0.3 or -2)")
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _short_rational(s: str) -> Fraction | None:
+    """A short well-formed number, or None (the caller then explains what is wrong)."""
+    if _FRACTION.fullmatch(s):
+        num, den = s.split("/")
+        d = int(den)
+        return (
+            Fraction(-int(num[1:]) if num.startswith("-") else int(num.lstrip("+")), d)
+            if d
+            else None
+        )
+    if _DECIMAL.fullmatch(s):
+        return _decimal(s)
+    return None
 
 
 def _decimal(s: str) -> Fraction:

@@ -458,6 +458,11 @@ def max_exact(nodes: Sequence[Node]) -> Node | None:
     )
 
 
+def first_max(values: Sequence[ChainValue]) -> int:
+    """The index of the first maximal value (decided: balls, then exactly)."""
+    return decided_argmax(values, _compare)
+
+
 def _decided_argmax(items: Sequence[tuple[Node, ChainValue]]) -> Node | None:
     if not items:
         return None

@@ -1,0 +1,530 @@
+"""Certified WHG values in batch, near float64 speed (Li et al. Sec. V: Eq. 2, Eq. 9-11).
+
+Every node's Eq. 2 value and chain-rule value, each as a rigorous enclosure, without a
+Python object per candidate. It applies to a binary table (every domain ``{0, 1}``) of
+full support, with the sum query, ``n / lambda <= 600`` and a count total below 2^53;
+:func:`batch_applies` says whether it does. Elsewhere the per-node exact engine
+(:func:`pdpsym.papers.li2019.whg.whg_from_distribution`) runs.
+
+**Eq. 2.** For target ``i`` the integer count table is folded, one other tuple at a
+time, into ``m[a, cfg, s]``: the count of ``x_i = a`` with the other tuples in the states
+of ``cfg`` (known 0, known 1, or unknown) and the unknowns summing to ``s``. With
+``t = r - k`` (``k`` the known sum) the density at every breakpoint is
+``D[a, cfg, t] = sum_s m[a, cfg, s] e^{-|a + s - t|/lambda}`` (breakpoint lemma: the sup
+of Eq. 2 over r is attained at ``t`` in ``0..n``), and the node's value is
+``max |ln R|`` over its configurations and ``t``, with
+``R = D[0] P(1, cfg) / (D[1] P(0, cfg))``.
+
+**Rounding bound.** The counts are integers below 2^53, so exact in float64. Each
+``e^{-d/lambda}`` is the float nearest an arb enclosure, within relative ``2u``
+(``u = 2^-53``). An inner product of ``m`` non-negative terms computed in floating point,
+in any order and with or without FMA, is within ``gamma_m = m u / (1 - m u)`` of its
+exact value (Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed., Sec. 3.1),
+so each density is within ``eta = (1 + 2u)(1 + gamma_n) - 1``; two products and a
+quotient add ``u`` each. Hence ``ln R`` lies in ``ln fl(R) + [ln f_lo, ln f_hi]`` with
+``f_lo = (1 - eta)(1 - u) / ((1 + eta)(1 + u)^2)`` and
+``f_hi = (1 + eta)(1 + u) / ((1 - eta)(1 - u)^2)``. The max and min of ``fl(R)`` per node
+are found in float64 (the same bound holds for every candidate, so the float winner's
+bound encloses the true extreme), and their logs are taken in arb. No value can
+underflow: every exponential is at least ``e^-600``.
+
+**Edges (Eq. 9-10).** ``W_ij`` for the edge from ``A(i, K)`` (``j`` in ``K``) holds, for
+every context ``c`` of ``K - {j}``, ``ln (N_1(c) T_0(c)) / (N_0(c) T_1(c))`` (right tail)
+with ``N_a = P(a, x_j = 0, c) + P(a, x_j = 1, c) e^{1/lambda}`` and ``T_a = P(a, c)``,
+or ``ln (N'_0 T_1) / (N'_1 T_0)`` with ``e^{-1/lambda}`` (left tail). The marginal counts
+are the ``s``-sums of the same tensor. The same bound applies with ``eta = (1+2u)(1+u)^2 - 1``.
+
+**Chain rule (Eq. 11, Theorem 2).** ``C(i, K) = min_j max(|C(i, K+j) + max W|,
+|C(i, K+j) + min W|)`` in interval arithmetic, each rounded sum moved one ulp outward.
+
+A value is printed to ``digits`` significant digits only when both ends of its enclosure
+round to the same decimal; otherwise (and when the enclosure holds 0) the caller
+computes that value with the exact engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Context, Decimal
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from flint import arb, ctx, fmpq
+
+from pdpsym.core.certify import (
+    ball_endpoints,
+    decimal_string,
+    format_decimal,
+    round_significant,
+)
+from pdpsym.mechanisms.laplace import LinearQuery
+from pdpsym.models.joint import JointDistribution
+from pdpsym.papers.li2019.edges import EdgeReading
+
+U = Fraction(1, 2**53)
+MAX_EXPONENT = 600  # n / lambda; e^-600 is far from float64's subnormals
+MAX_BATCH_DIGITS = 13  # the enclosures are about 1e-14 wide
+
+
+def batch_applies(model: JointDistribution, lam: Fraction, query: LinearQuery) -> bool:
+    """Whether :func:`batch_whg` covers this instance (see the module docstring)."""
+    if any(tuple(d) != (0, 1) for d in model.domains):
+        return False
+    if any(query.weight(v) != 1 for v in model.variables):
+        return False
+    if Fraction(model.n) / Fraction(lam) > MAX_EXPONENT:
+        return False
+    C = model.counts
+    return bool(C.dtype == np.int64 and (C > 0).all() and int(C.sum()) < 2**53)
+
+
+# --- rigorous constants ----------------------------------------------------------------
+
+
+def _gamma(m: int) -> Fraction:
+    return m * U / (1 - m * U)
+
+
+def _log_factors(eta: Fraction) -> tuple[float, float]:
+    """Floats ``(l, h)`` with ``l <= ln f_lo`` and ``h >= ln f_hi`` (module docstring)."""
+    f_lo = (1 - eta) * (1 - U) / ((1 + eta) * (1 + U) ** 2)
+    f_hi = (1 + eta) * (1 + U) / ((1 - eta) * (1 - U) ** 2)
+    with ctx.workprec(128):
+        lo = arb(fmpq(f_lo.numerator, f_lo.denominator)).log()
+        hi = arb(fmpq(f_hi.numerator, f_hi.denominator)).log()
+        return _down(float(lo.lower())), _up(float(hi.upper()))
+
+
+def _exp_floats(exponents: list[Fraction]) -> np.ndarray:
+    """The floats nearest ``e^q``: within relative ``2u`` (arb at 128 bits, then one
+    rounding to nearest)."""
+    out = []
+    with ctx.workprec(128):
+        for q in exponents:
+            b = arb(fmpq(q.numerator, q.denominator)).exp()
+            assert b.rad() < b.mid() * 2.0**-100
+            out.append(float(b.mid()))
+    return np.array(out)
+
+
+def _down(x: Any) -> Any:
+    return np.nextafter(x, -np.inf)
+
+
+def _up(x: Any) -> Any:
+    return np.nextafter(x, np.inf)
+
+
+def _log_bounds(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Enclosures of ``ln x`` for positive floats ``x``, from arb."""
+    lo = np.empty(len(x))
+    hi = np.empty(len(x))
+    with ctx.workprec(64):
+        for k, v in enumerate(x.tolist()):
+            g = arb(v).log()
+            lo[k], hi[k] = float(g.lower()), float(g.upper())
+    return _down(lo), _up(hi)
+
+
+# --- configurations ---------------------------------------------------------------------
+
+
+def _local_masks(m: int) -> np.ndarray:
+    """Bit ``k`` of entry ``c``: axis ``k`` of configuration ``c`` (C order over ``m``
+    ternary axes, state 2 = unknown) is known."""
+    mask = np.zeros(1, dtype=np.int64)
+    for k in range(m):
+        bit = 1 << k
+        mask = np.stack([mask | bit, mask | bit, mask], axis=-1).reshape(-1)
+    return mask
+
+
+@dataclass(frozen=True)
+class _Groups:
+    """Configurations of ``m`` ternary axes grouped by their known set."""
+
+    order: np.ndarray
+    starts: np.ndarray
+    local: np.ndarray  # the local mask of each group, ascending
+
+    @classmethod
+    def of(cls, m: int) -> _Groups:
+        lm = _local_masks(m)
+        order = np.argsort(lm, kind="stable")
+        s = lm[order]
+        starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
+        return cls(order, starts, s[starts])
+
+    def full(self, axes: list[int]) -> np.ndarray:
+        """The full bitmask (over all tuples) of each group; axis ``k`` is tuple ``axes[k]``."""
+        out = np.zeros(len(self.local), dtype=np.int64)
+        for k, v in enumerate(axes):
+            out |= ((self.local >> k) & 1) << v
+        return out
+
+    def max(self, x: np.ndarray) -> np.ndarray:
+        return np.maximum.reduceat(x[self.order], self.starts)
+
+    def min(self, x: np.ndarray) -> np.ndarray:
+        return np.minimum.reduceat(x[self.order], self.starts)
+
+
+def ternary(counts: np.ndarray) -> np.ndarray:
+    """``m[cfg, s]`` over every tuple: shape ``(3,)*n + (n + 1,)``; state 0/1 = known
+    value, 2 = unknown, ``s`` = the sum of the unknowns. Exact for integer counts; the same
+    code folds float tables."""
+    n = counts.ndim
+    A = counts[..., None]
+    for k in range(n):
+        head, S = A.shape[:k], A.shape[-1]
+        a0 = A[(slice(None),) * k + (0,)]
+        a1 = A[(slice(None),) * k + (1,)]
+        out = np.zeros((*head, 3, *a0.shape[k:-1], S + 1), dtype=A.dtype)
+        pre: tuple[Any, ...] = (slice(None),) * k
+        out[(*pre, 0, Ellipsis, slice(0, S))] = a0
+        out[(*pre, 1, Ellipsis, slice(0, S))] = a1
+        out[(*pre, 2, Ellipsis, slice(0, S))] = a0
+        out[(*pre, 2, Ellipsis, slice(1, S + 1))] += a1  # an unknown tuple adds its value
+        A = out
+    return A
+
+
+# --- the batch ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BatchWHG:
+    """Enclosures ``[lo, hi]`` of every node's Eq. 2 value and chain value.
+
+    Arrays have shape ``(n, 2^n)``: entry ``[i, K]`` is the node ``A(x_i, K)`` for a
+    bitmask ``K`` of known tuples (bit ``i`` never set; those entries are NaN).
+    """
+
+    n: int
+    eq2_lo: np.ndarray
+    eq2_hi: np.ndarray
+    chain_lo: np.ndarray
+    chain_hi: np.ndarray
+    #: ``edges[i][j]``: enclosures ``(max lo, max hi, min lo, min hi)`` of ``W_ij`` for the
+    #: edge out of ``A(x_i, K)``, each an array over the child mask ``K``
+    edges: list[dict[int, list[np.ndarray]]]
+    counts_mass: np.ndarray  # P(cfg) over all tuples (state 2 = marginalized), exact
+    lam: Fraction
+    readings: tuple[EdgeReading, ...]
+    bottom: Any  # Fraction (Theorem 4) or an array of layer-1 Eq. 2 enclosures
+
+
+def batch_whg(
+    model: JointDistribution,
+    lam: Fraction,
+    reading: EdgeReading = EdgeReading.RIGHT,
+    bottom_eq2: bool = False,
+    progress: Any = None,
+) -> BatchWHG:
+    """Every node's certified enclosures; requires :func:`batch_applies`."""
+    n = model.n
+    lam = Fraction(lam)
+    counts = model.counts
+    size = 1 << n
+    eq2_lo = np.full((n, size), np.nan)
+    eq2_hi = np.full((n, size), np.nan)
+    chain_lo = np.full((n, size), np.nan)
+    chain_hi = np.full((n, size), np.nan)
+    # e^{-d/lambda}, d = 0..n+1, and e^{+-1/lambda}
+    E_d = _exp_floats([Fraction(-d) / lam for d in range(n + 2)])
+    e_right, e_left = _exp_floats([1 / lam, -1 / lam])
+    d_idx = np.abs(np.arange(2)[:, None, None] + np.arange(n + 1)[None, :, None] - np.arange(n + 1))
+    E = E_d[d_idx]  # E[a, s, t]
+    eq2_l, eq2_h = _log_factors((1 + 2 * U) * (1 + _gamma(n + 1)) - 1)
+    edge_l, edge_h = _log_factors((1 + 2 * U) * (1 + U) ** 2 - 1)
+    g_eq2, g_edge = _Groups.of(n - 1), _Groups.of(n - 2)
+    edges: list[dict[int, list[np.ndarray]]] = []
+    bottom = Fraction(1) / lam  # Theorem 4: Delta_i / lambda, Delta_i = 1
+    b_lo, b_hi = _fraction_bounds(bottom)
+    readings = [EdgeReading.RIGHT, EdgeReading.LEFT] if reading is EdgeReading.BOTH else [reading]
+    full_tensor = ternary(counts)
+    full_mass = full_tensor.sum(axis=-1)  # P(cfg), exact
+    flat = full_tensor.reshape(-1, n + 1).astype(np.float64)  # integers below 2^53: exact
+    # the densities of every configuration, for x_i = 0 and x_i = 1 (E differs by a)
+    dens = [(flat @ E[a]).reshape((3,) * n + (n + 1,)) for a in (0, 1)]
+    massf = full_mass.astype(np.float64)
+    for i in range(n):
+        others = [v for v in range(n) if v != i]
+        pre = (slice(None),) * i
+        D0, D1 = dens[0][(*pre, 0)], dens[1][(*pre, 1)]  # views: x_i known
+        m0, m1 = massf[(*pre, 0)][..., None], massf[(*pre, 1)][..., None]
+        R = ((D0 * m1) / (D1 * m0)).reshape(-1, n + 1)
+        masks = g_eq2.full(others)
+        hi_lo, hi_hi = _log_bounds(g_eq2.max(R.max(axis=1)))
+        lo_lo, lo_hi = _log_bounds(g_eq2.min(R.min(axis=1)))
+        # max |ln R| = max(max ln R, -min ln R)
+        eq2_lo[i, masks] = np.maximum(_down(hi_lo + eq2_l), -_up(lo_hi + eq2_h))
+        eq2_hi[i, masks] = np.maximum(_up(hi_hi + eq2_h), -_down(lo_lo + eq2_l))
+        # edges: W extremes for every (child mask, j), as enclosures
+        P = np.stack([massf[(*pre, 0)], massf[(*pre, 1)]])
+        w = {}
+        for p, j in enumerate(others):
+            X0 = np.take(P, 0, axis=p + 1).reshape(2, -1)
+            X1 = np.take(P, 1, axis=p + 1).reshape(2, -1)
+            T = np.take(P, 2, axis=p + 1).reshape(2, -1)
+            ratios = []
+            for rd in readings:
+                if rd is EdgeReading.RIGHT:
+                    N = X0 + X1 * e_right
+                    ratios.append((N[1] * T[0]) / (N[0] * T[1]))
+                else:
+                    N = X0 + X1 * e_left
+                    ratios.append((N[0] * T[1]) / (N[1] * T[0]))
+            rmax = g_edge.max(np.maximum.reduce(ratios))
+            rmin = g_edge.min(np.minimum.reduce(ratios))
+            ctx_masks = g_edge.full([v for v in others if v != j])
+            a_lo, a_hi = _log_bounds(rmax)
+            c_lo, c_hi = _log_bounds(rmin)
+            w[j] = (
+                ctx_masks | (1 << j),
+                _down(a_lo + edge_l),
+                _up(a_hi + edge_h),
+                _down(c_lo + edge_l),
+                _up(c_hi + edge_h),
+            )
+        # the chain rule, layer by layer from layer 1 (every other tuple known)
+        Clo = np.full(size, np.nan)
+        Chi = np.full(size, np.nan)
+        full_others = (size - 1) & ~(1 << i)
+        if bottom_eq2:
+            Clo[full_others], Chi[full_others] = eq2_lo[i, full_others], eq2_hi[i, full_others]
+        else:
+            Clo[full_others], Chi[full_others] = b_lo, b_hi
+        Wt = {j: _by_mask(size, *w[j]) for j in others}
+        edges.append(Wt)
+        pop = _popcounts(n)
+        for known in range(n - 2, -1, -1):
+            K = np.flatnonzero((pop == known) & ((np.arange(size) >> i) & 1 == 0))
+            best_lo = np.full(len(K), np.inf)
+            best_hi = np.full(len(K), np.inf)
+            for j in others:
+                sel = (K >> j) & 1 == 0
+                child = K[sel] | (1 << j)
+                c_lo, c_hi = Clo[child], Chi[child]
+                wmax_lo, wmax_hi, wmin_lo, wmin_hi = (t[child] for t in Wt[j])
+                s1_lo, s1_hi = _abs(_down(c_lo + wmax_lo), _up(c_hi + wmax_hi))
+                s2_lo, s2_hi = _abs(_down(c_lo + wmin_lo), _up(c_hi + wmin_hi))
+                best_lo[sel] = np.minimum(best_lo[sel], np.maximum(s1_lo, s2_lo))
+                best_hi[sel] = np.minimum(best_hi[sel], np.maximum(s1_hi, s2_hi))
+            Clo[K], Chi[K] = best_lo, best_hi
+        chain_lo[i], chain_hi[i] = Clo, Chi
+        if progress is not None:
+            progress.update(1 << (n - 1))
+    return BatchWHG(
+        n,
+        eq2_lo,
+        eq2_hi,
+        chain_lo,
+        chain_hi,
+        edges,
+        full_mass,
+        lam,
+        tuple(readings),
+        None if bottom_eq2 else bottom,
+    )
+
+
+class ChainRefiner:
+    """A chain value to any precision, for the nodes whose float enclosure is too wide.
+
+    The chain rule is evaluated in arb balls (interval semantics, so no comparison has to
+    be decided): ``min`` over the children, ``max(|c + max W|, |c + min W|)``, the extremes
+    of ``W`` over contexts. The float enclosures prune it: a child whose float step
+    enclosure lies above another child's, or a context whose float ratio lies below the
+    best one's, cannot be the extreme and is skipped. ``bottom_ball(i, prec)`` gives the
+    layer-1 value when the bottom rule is Eq. 2.
+    """
+
+    def __init__(self, b: BatchWHG, bottom_ball: Any = None) -> None:
+        self.b, self.bottom_ball = b, bottom_ball
+        self.memo: dict[tuple[int, int, int], arb] = {}
+        self.lfac = _log_factors((1 + 2 * U) * (1 + U) ** 2 - 1)
+
+    def chain(self, i: int, K: int, prec: int) -> arb:
+        key = (i, K, prec)
+        if key not in self.memo:
+            self.memo[key] = self._chain(i, K, prec)
+        return self.memo[key]
+
+    def _chain(self, i: int, K: int, prec: int) -> arb:
+        b, n = self.b, self.b.n
+        full_others = ((1 << n) - 1) & ~(1 << i)
+        if K == full_others:
+            if b.bottom is None:
+                return self.bottom_ball(i, prec)
+            q = Fraction(b.bottom)
+            return arb(fmpq(q.numerator, q.denominator))
+        cands = []
+        for j in range(n):
+            if j == i or K >> j & 1:
+                continue
+            child = K | (1 << j)
+            c_lo, c_hi = b.chain_lo[i, child], b.chain_hi[i, child]
+            wmax_lo, wmax_hi, wmin_lo, wmin_hi = (t[child] for t in b.edges[i][j])
+            s1 = _abs(_down(c_lo + wmax_lo), _up(c_hi + wmax_hi))
+            s2 = _abs(_down(c_lo + wmin_lo), _up(c_hi + wmin_hi))
+            cands.append((j, max(s1[0], s2[0]), max(s1[1], s2[1])))
+        top = min(hi for _, _, hi in cands)
+        out: arb | None = None
+        with ctx.workprec(prec):
+            for j, lo, _ in cands:
+                if lo > top:
+                    continue  # provably not the minimum
+                child = K | (1 << j)
+                c = self.chain(i, child, prec)
+                wmax, wmin = self.edge(i, child, j, prec)
+                step = abs(c + wmax).max(abs(c + wmin))
+                out = step if out is None else out.min(step)
+        assert out is not None
+        return out
+
+    def edge(self, i: int, child: int, j: int, prec: int) -> tuple[arb, arb]:
+        """Balls of ``max W_ij`` and ``min W_ij`` for the edge out of ``A(x_i, child)``."""
+        b, n = self.b, self.b.n
+        # the contexts: configurations with tuples of child - {j} known, the rest marginalized
+        idx: list[Any] = []
+        for v in range(n):
+            if v == i:
+                idx.append(slice(None))
+            elif v == j:
+                idx.append(slice(None))
+            elif child >> v & 1:
+                idx.append(slice(0, 2))
+            else:
+                idx.append(2)
+        P = b.counts_mass[tuple(idx)]  # axes: the tuples i, j and child - {j}, in order
+        kept = [v for v in range(n) if isinstance(idx[v], slice)]
+        P = np.moveaxis(P, (kept.index(i), kept.index(j)), (0, 1)).reshape(3, 3, -1)
+        vals: dict[int, list[arb]] = {1: [], -1: []}
+        floats = []
+        for rd in b.readings:
+            ef = float(np.exp(float(1 / b.lam if rd is EdgeReading.RIGHT else -1 / b.lam)))
+            N = P[:2, 0, :] + P[:2, 1, :] * ef
+            T = P[:2, 2, :]
+            r = (N[1] * T[0]) / (N[0] * T[1])
+            floats.append(r if rd is EdgeReading.RIGHT else 1 / r)
+        F = np.concatenate(floats)
+        # float ratios carry a relative error far below 1e-12: keep every near candidate
+        keep_hi = np.flatnonzero(F >= F.max() * (1 - 1e-12))
+        keep_lo = np.flatnonzero(F <= F.min() * (1 + 1e-12))
+        m = P.shape[2]
+        with ctx.workprec(prec):
+            for sign, keep in ((1, keep_hi), (-1, keep_lo)):
+                for k in keep.tolist():
+                    rd, c = b.readings[k // m], k % m
+                    q = 1 / b.lam if rd is EdgeReading.RIGHT else -1 / b.lam
+                    e = arb(fmpq(q.numerator, q.denominator)).exp()
+                    cnt = [[arb(int(P[a, x, c])) for x in range(3)] for a in range(2)]
+                    N0 = cnt[0][0] + cnt[0][1] * e
+                    N1 = cnt[1][0] + cnt[1][1] * e
+                    d = (N1 * cnt[0][2]).log() - (N0 * cnt[1][2]).log()
+                    vals[sign].append(d if rd is EdgeReading.RIGHT else -d)
+            w_max: arb = vals[1][0]
+            for v in vals[1][1:]:
+                w_max = w_max.max(v)  # type: ignore[assignment]  # (stub says int)
+            w_min: arb = vals[-1][0]
+            for v in vals[-1][1:]:
+                w_min = w_min.min(v)  # type: ignore[assignment]
+        return w_max, w_min
+
+
+def ball_decimal(x: arb, digits: int) -> dict[str, Any] | None:
+    """``{"decimal", "enclosure"}`` from an arb ball, or None if it does not fix ``digits``
+    digits (the rule of :func:`pdpsym.core.certify.certify`)."""
+    if not x.is_finite():
+        return None
+    lo, hi = ball_endpoints(x)
+    if not (lo > 0 or hi < 0):
+        return None
+    a, b = round_significant(lo, digits), round_significant(hi, digits)
+    if a != b:
+        return None
+    return {
+        "decimal": format_decimal(*a),
+        "enclosure": [
+            decimal_string(lo, digits + 3, "down"),
+            decimal_string(hi, digits + 3, "up"),
+        ],
+    }
+
+
+def _by_mask(size: int, masks: np.ndarray, *cols: np.ndarray) -> list[np.ndarray]:
+    out = []
+    for col in cols:
+        a = np.full(size, np.nan)
+        a[masks] = col
+        out.append(a)
+    return out
+
+
+def _abs(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The enclosure of ``|x|`` for ``x`` in ``[lo, hi]``."""
+    a_lo = np.where(lo >= 0, lo, np.where(hi <= 0, -hi, 0.0))
+    a_hi = np.maximum(np.abs(lo), np.abs(hi))
+    return a_lo, a_hi
+
+
+def _popcounts(n: int) -> np.ndarray:
+    x = np.arange(1 << n)
+    pop = np.zeros(1 << n, dtype=np.int64)
+    for b in range(n):
+        pop += (x >> b) & 1
+    return pop
+
+
+def _fraction_bounds(q: Fraction) -> tuple[float, float]:
+    f = float(q)
+    lo = f if Fraction(f) <= q else float(_down(f))
+    hi = f if Fraction(f) >= q else float(_up(f))
+    return lo, hi
+
+
+# --- certified decimals from enclosures ---------------------------------------------------
+
+
+_CONTEXTS: dict[tuple[int, str], Context] = {}
+
+
+def _context(digits: int, rounding: str) -> Context:
+    key = (digits, rounding)
+    if key not in _CONTEXTS:
+        _CONTEXTS[key] = Context(prec=digits, rounding=rounding)
+    return _CONTEXTS[key]
+
+
+def certified_decimal(lo: float, hi: float, digits: int) -> dict[str, Any] | None:
+    """``{"decimal", "enclosure"}`` as :meth:`pdpsym.core.certify.Certified.as_json` gives
+    them (without the closed form), or None when the enclosure does not fix ``digits``
+    significant digits (or holds 0, or is not finite)."""
+    if not (lo > 0 or hi < 0) or not (np.isfinite(lo) and np.isfinite(hi)):
+        return None
+    near = _context(digits, ROUND_HALF_EVEN)
+    a = near.plus(Decimal(lo))
+    if a != near.plus(Decimal(hi)):
+        return None
+    down = _context(digits + 3, ROUND_FLOOR).plus(Decimal(lo))
+    up = _context(digits + 3, ROUND_CEILING).plus(Decimal(hi))
+    return {
+        "decimal": _text(a, digits),
+        "enclosure": [_text(down, digits + 3), _text(up, digits + 3)],
+    }
+
+
+def _text(d: Decimal, digits: int) -> str:
+    """The text :func:`pdpsym.core.certify.format_decimal` gives for ``d``."""
+    if -6 < d.adjusted() + 1 <= 21 and len(d.as_tuple().digits) == digits:
+        return format(d, "f")
+    sign, ds, exp = d.as_tuple()
+    assert isinstance(exp, int)
+    mantissa = int("".join(map(str, ds)))
+    pad = digits - len(ds)
+    if pad > 0:  # keep the significant zeros, as certify prints them
+        mantissa *= 10**pad
+        exp -= pad
+    return format_decimal(-mantissa if sign else mantissa, exp)
