@@ -426,11 +426,11 @@ class ChainRefiner:
                     d = (N1 * cnt[0][2]).log() - (N0 * cnt[1][2]).log()
                     vals[sign].append(d if rd is EdgeReading.RIGHT else -d)
             w_max: arb = vals[1][0]
-            for v in vals[1][1:]:
-                w_max = w_max.max(v)  # type: ignore[assignment]  # (stub says int)
+            for ball in vals[1][1:]:
+                w_max = w_max.max(ball)
             w_min: arb = vals[-1][0]
-            for v in vals[-1][1:]:
-                w_min = w_min.min(v)  # type: ignore[assignment]
+            for ball in vals[-1][1:]:
+                w_min = w_min.min(ball)
         return w_max, w_min
 
 
