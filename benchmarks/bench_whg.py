@@ -1,10 +1,10 @@
 """Benchmarks for the WHG (Li et al. Section V-D, VII-B3). Plain script:
 
-    .venv/bin/python benchmarks/bench_whg.py [--eq2-n 12] [--chain-n 20] [--quick]
+    .venv/bin/python benchmarks/bench_whg.py [--eq2-n 12] [--chain-n 20] [--quick] [--eq2-only]
 
-1. ``pdpsym whg MODEL --json`` on a random binary n-tuple table (every node's exact Eq. 2
-   and chain value, certified) against a vectorized float64 numpy computation of the
-   same Eq. 2 values, in one run (n = 6, 8, ..., --eq2-n).
+1. ``pdpsym whg MODEL --json`` on a random binary n-tuple table (every node's Eq. 2 and
+   chain value, certified) against the fair float64 baseline of ``float_eq2.py`` (the
+   same Eq. 2 values, uncertified), in one run (n = 6, 8, ..., --eq2-n), and the phases.
 2. Chain-rule full search (Algorithm 1) on beta edges, n = 20 (~10 million nodes), float64.
 3. Fast search (Algorithm 2): time and accuracy against full search as k grows (n = 15).
 4. Time against n for each mode.
@@ -22,10 +22,10 @@ import time
 from pathlib import Path
 
 import numpy as np
-from bench_leakage import float_leakage_all, random_binary_table  # the issue-2 baseline
+from bench_leakage import random_binary_table
+from float_eq2 import eq2_all_binary  # the fair baseline
 
 from pdpsym.app.cli import main as pdpsym_main
-from pdpsym.papers.li2019.eq2 import all_adversaries
 from pdpsym.papers.li2019.whg import (
     BetaEdges,
     CachedEdges,
@@ -36,35 +36,64 @@ from pdpsym.papers.li2019.whg import (
 )
 
 
-def bench_whg_command(n: int, digits: int = 20) -> None:
-    """``pdpsym whg MODEL --json`` (every node: exact Eq. 2 and chain value, certified)
-    against vectorized float64 numpy computing the same Eq. 2 values, in one run."""
+def bench_whg_command(n: int, runs: int = 3) -> None:
+    """``pdpsym whg MODEL --json`` (every node's Eq. 2 and chain value, certified to the
+    default 12 digits) against the fair float64 baseline (``float_eq2.eq2_all_binary``:
+    Eq. 2 of every node, no certification, no chain rule), in one run, best of ``runs``."""
     model = random_binary_table(n, seed=1)
     nodes = n * 2 ** (n - 1)
+    P = model.counts / model.counts.sum()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "model.json"
+        path.write_text(json.dumps(model.to_json_object()))
+        t_float, t_whg = [], []
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            fl = eq2_all_binary(P)
+            t1 = time.perf_counter()
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                rc = pdpsym_main(["whg", str(path), "--json"])
+            t2 = time.perf_counter()
+            assert rc == 0
+            t_float.append(t1 - t0)
+            t_whg.append(t2 - t1)
+    res = json.loads(out.getvalue())
+    names = model.variables
+    err = 0.0
+    for v in res["nodes"]:
+        i = names.index(v["target"])
+        others = [x for x in names if x != v["target"]]
+        mask = sum(1 << others.index(k) for k in v["known"])
+        err = max(err, abs(float(v["exact"]["decimal"]) - fl[i, mask]))
+    a, b = min(t_float), min(t_whg)
+    print(f"| {n} | {nodes} | {a:.3f} | {b:.3f} | {b / a:.1f}x | {err:.1e} |")
+
+
+def phases(n: int) -> None:
+    """Where ``whg --json`` spends its time (one run, in-process)."""
+    from pdpsym.app.readers import load_discrete
+    from pdpsym.papers.li2019.whg_batch import batch_whg, certified_decimal
+
+    model = random_binary_table(n, seed=1)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "model.json"
         path.write_text(json.dumps(model.to_json_object()))
         t0 = time.perf_counter()
-        fl = np.array(float_leakage_all(model))
+        m = load_discrete(str(path))
+        _ = m.counts
         t1 = time.perf_counter()
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            rc = pdpsym_main(["whg", str(path), "--json", "--digits", str(digits)])
-        t2 = time.perf_counter()
-    assert rc == 0
-    res = json.loads(out.getvalue())
-    exact_f = {
-        (v["target"], tuple(v["known"])): float(v["exact"]["decimal"])
-        for v in res["nodes"]
-        if v["exact"] is not None
-    }
-    names = model.variables
-    order = [(a.target, tuple(a.known)) for a in all_adversaries(model)]
-    err = max(abs(exact_f[k] - f) for k, f in zip(order, fl, strict=True) if k in exact_f)
-    chains = sum(v["chain"] is not None for v in res["nodes"])
+    b = batch_whg(m, 1)
+    t2 = time.perf_counter()
+    for i in range(n):
+        for K in range(1 << n):
+            if not K >> i & 1:
+                certified_decimal(float(b.eq2_lo[i, K]), float(b.eq2_hi[i, K]), 12)
+                certified_decimal(float(b.chain_lo[i, K]), float(b.chain_hi[i, K]), 12)
+    t3 = time.perf_counter()
     print(
-        f"| {n} | {nodes} | {t1 - t0:.2f} | {t2 - t1:.2f} | {(t2 - t1) / (t1 - t0):.1f}x "
-        f"| {err:.1e} | {chains} chain values, {len(names)} tuples |"
+        f"phases n={n}: read model {t1 - t0:.3f} s, batch enclosures (Eq. 2, edges, chain) "
+        f"{t2 - t1:.3f} s, certified decimals {t3 - t2:.3f} s"
     )
 
 
@@ -153,17 +182,24 @@ def main() -> int:
     ap.add_argument("--eq2-n", type=int, default=12)
     ap.add_argument("--chain-n", type=int, default=20)
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--eq2-only", action="store_true", help="only the whg --json table")
     a = ap.parse_args()
-    print("| n | nodes | float64 Eq. 2 (s) | pdpsym whg --json (s) | ratio | max diff | |")
-    print("|---|---|---|---|---|---|---|")
+    print(
+        "| n | nodes | float64 Eq. 2, fair baseline (s) | pdpsym whg --json (s) | ratio | max diff |"
+    )
+    print("|---|---|---|---|---|---|")
     if a.quick:
         bench_whg_command(6)
+        phases(6)
         bench_full(12)
         bench_fast_curve(10, [1, 5, 20], 3)
         bench_growth(10, 8, 3)
         return 0
     for n in range(6, a.eq2_n + 1, 2):
         bench_whg_command(n)
+    phases(a.eq2_n)
+    if a.eq2_only:
+        return 0
     bench_full(a.chain_n)
     bench_fast_curve(15, [1, 2, 5, 10, 20, 50, 100, 200], 10)
     bench_growth(20, 12, 10)
