@@ -109,3 +109,18 @@ def test_bad_ranges_are_one_line_exit_2(argv, flag, capsys) -> None:
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and flag in err[0]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["threshold", "--n", "1000", "--p", "1/200", "--T", "6:12"],
+        ["counting", "--n", "60", "--p", "3/10", "--eps", "0:1:4"],
+    ],
+)
+def test_a_sweep_on_two_processes_writes_the_same_bytes(argv, capsys) -> None:
+    assert main([*argv, "--jobs", "1"]) == 0
+    serial = capsys.readouterr().out
+    assert main([*argv, "--jobs", "2"]) == 0
+    assert capsys.readouterr().out == serial
+    assert "jobs" not in serial  # the settings written above the header omit it

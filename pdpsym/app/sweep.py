@@ -18,9 +18,11 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from pdpsym.app import options
 from pdpsym.app.output import write_atomic
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
+from pdpsym.core.parallel import ordered_map
 
 MAX_POINTS = 10_000
 
@@ -73,6 +75,11 @@ def flatten(obj: Any, prefix: str = "") -> dict[str, str]:
     return {prefix: "" if obj is None else str(obj)}
 
 
+def _point(task: tuple[Callable[[argparse.Namespace], dict[str, Any]], Any, str, str]) -> dict:
+    compute, one, flag, v = task
+    return {flag.lstrip("-"): v, **flatten(compute(one))}
+
+
 def run(
     args: argparse.Namespace,
     attr: str,
@@ -80,12 +87,16 @@ def run(
     points: list[str],
     compute: Callable[[argparse.Namespace], dict[str, Any]],
 ) -> int:
-    """Compute every point (all checked before any output), then write one CSV."""
-    rows = []
+    """Compute every point (all checked before any output), then write one CSV. The points
+    run on ``--jobs`` processes or a Dask ``--scheduler``; the CSV does not depend on it."""
+    todo = []
     for v in points:
         one = copy.copy(args)
         setattr(one, attr, v)
-        rows.append({flag.lstrip("-"): v, **flatten(compute(one))})
+        one.func = None  # the namespace travels to worker processes
+        todo.append((compute, one, flag, v))
+    jobs = options.jobs(args) if hasattr(args, "jobs") else 1
+    rows = ordered_map(_point, todo, jobs, scheduler=getattr(args, "scheduler", None))
     columns: list[str] = []
     for r in rows:
         columns += [c for c in r if c not in columns]
@@ -94,7 +105,8 @@ def run(
         f"# pdpsym {args.command} sweep over {flag}; decimals are certified (every digit correct)\n"
     )
     for k, v in sorted(vars(args).items()):
-        if k not in ("func", "command", attr, "json", "out", "progress") and v not in (None, False):
+        skip = ("func", "command", attr, "json", "out", "progress", "jobs", "scheduler")
+        if k not in skip and v not in (None, False):
             buf.write(f"# {k}: {v}\n")
     w = csv.DictWriter(buf, fieldnames=columns, lineterminator="\n", restval="")
     w.writeheader()

@@ -49,6 +49,7 @@ def register(sub: Any) -> None:
         help="linear query weights NAME=w,... (unnamed tuples keep weight 1)",
     )
     options.add_output(p, 30)
+    options.add_parallel(p, "a sweep's points")
     p.set_defaults(func=run_leakage)
 
     t = command(sub, "table")

@@ -85,6 +85,7 @@ def register(sub: Any) -> None:
     p.add_argument("--lambda", dest="lam", help="lambda with lambda < p_i < 1 - lambda")
     p.add_argument("--known", default="0", help="records known to the attacker (dropped)")
     options.add_output(p, 20)
+    options.add_parallel(p, "a sweep's points")
     p.set_defaults(func=run_counting)
 
     t = command(sub, "threshold")
@@ -104,6 +105,7 @@ def register(sub: Any) -> None:
     )
     t.add_argument("--out", metavar="FILE", help="write a sweep's CSV to FILE (default stdout)")
     options.add_output(t, 20)
+    options.add_parallel(t, "a sweep's points")
     t.set_defaults(func=run_threshold)
 
 
