@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import math
+from fractions import Fraction
 from typing import Any
 
 from pdpsym.core.errors import InputError
@@ -30,7 +31,8 @@ def _matplotlib() -> Any:
 
 
 def _number(cell: str) -> float:
-    return float(cell) if cell else math.nan
+    """A cell as a float for placing it: decimals and fractions such as ``1/20``."""
+    return float(Fraction(cell)) if cell else math.nan
 
 
 def render(data: FigureData, fmt: str) -> bytes:
