@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import math
+from fractions import Fraction
 from typing import Any
 
 from pdpsym.core.errors import InputError
@@ -30,7 +31,8 @@ def _matplotlib() -> Any:
 
 
 def _number(cell: str) -> float:
-    return float(cell) if cell else math.nan
+    """A cell as a float for placing it: decimals and fractions such as ``1/20``."""
+    return float(Fraction(cell)) if cell else math.nan
 
 
 def render(data: FigureData, fmt: str) -> bytes:
@@ -39,6 +41,8 @@ def render(data: FigureData, fmt: str) -> bytes:
         raise InputError("--format", f"{data.id} is a table, not a plot: use csv or json")
     plt = _matplotlib()
     spec = data.plot
+    if spec.kind == "graph":
+        return _save(plt, _graph(plt, data), fmt)
     panels = [None] if spec.panel is None else list(dict.fromkeys(r[spec.panel] for r in data.rows))
     fig, axes = plt.subplots(
         len(panels), 1, figsize=(7, 2.8 * len(panels)), squeeze=False, constrained_layout=True
@@ -65,6 +69,57 @@ def render(data: FigureData, fmt: str) -> bytes:
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=8)
     fig.suptitle(data.title, fontsize=11)
+    return _save(plt, fig, fmt)
+
+
+def _graph(plt: Any, data: FigureData) -> Any:
+    """One arrow per row from column ``x`` to ``to``, nodes on a circle; solid black for a
+    holding implication, dashed red for a non-implication, dotted orange for any other
+    verdict (erratum, refuted, unresolved); parallel arrows are bent apart."""
+    from matplotlib.patches import FancyArrowPatch
+
+    spec = data.plot
+    assert spec is not None
+    nodes = list(dict.fromkeys(n for r in data.rows for n in (r[spec.x], r["to"])))
+    pos = {
+        n: (math.cos(2 * math.pi * k / len(nodes)), math.sin(2 * math.pi * k / len(nodes)))
+        for k, n in enumerate(nodes)
+    }
+    fig, ax = plt.subplots(figsize=(8, 7), constrained_layout=True)
+    seen: dict[frozenset[str], int] = {}
+    for r in data.rows:
+        a, b = r[spec.x], r["to"]
+        k = seen.get(frozenset((a, b)), 0)
+        seen[frozenset((a, b))] = k + 1
+        if r["relation"] == "implies" and r["verdict"] in ("proved", "supported"):
+            style, color = "-", "black"
+        elif r["relation"] == "does not imply" and r["verdict"] in ("proved", "supported"):
+            style, color = "--", "tab:red"
+        else:
+            style, color = ":", "tab:orange"
+        rad = 0.12 + 0.14 * k
+        arrow = FancyArrowPatch(
+            pos[a], pos[b], arrowstyle="-|>", mutation_scale=14, linestyle=style, color=color,
+            connectionstyle=f"arc3,rad={rad}", shrinkA=28, shrinkB=28, lw=1.3,
+        )  # fmt: skip
+        ax.add_patch(arrow)
+        (xa, ya), (xb, yb) = pos[a], pos[b]
+        mx, my = (xa + xb) / 2, (ya + yb) / 2
+        ox, oy = (yb - ya) * rad / 2, -(xb - xa) * rad / 2  # the arc3 curve's midpoint
+        label = r.get("claim", "").split(".")[-1]
+        ax.text(mx + ox, my + oy, label, fontsize=7, color=color, ha="center", va="center")
+    for n, (x, y) in pos.items():
+        ax.text(x, y, n, ha="center", va="center", fontsize=9,
+                bbox={"boxstyle": "round", "fc": "white", "ec": "gray"})  # fmt: skip
+    ax.set_xlim(-1.5, 1.5)
+    ax.set_ylim(-1.4, 1.4)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    fig.suptitle(data.title, fontsize=11)
+    return fig
+
+
+def _save(plt: Any, fig: Any, fmt: str) -> bytes:
     buf = io.BytesIO()
     metadata: dict[str, Any] = {
         "png": {"Software": None},

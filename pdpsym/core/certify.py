@@ -317,6 +317,24 @@ def decimal_string(x: Fraction, digits: int, mode: str = "nearest") -> str:
     return format_decimal(*round_significant(x, digits, mode))
 
 
+def enclosure_decimal(lo: Fraction, hi: Fraction, max_digits: int) -> tuple[str, int]:
+    """The most significant digits (at most ``max_digits``) that an enclosure
+    ``lo <= x <= hi`` certifies: ``(text, d)`` with ``text`` the correct rounding of ``x``
+    to ``d`` digits (both ends round to it, and rounding is monotone), or ``("", 0)``
+    when not even one digit is certain (for instance when ``lo <= 0 <= hi``)."""
+    if lo > hi:
+        raise ValueError("empty enclosure")
+    if lo == hi:
+        return decimal_string(lo, max_digits), max_digits
+    if lo <= 0 <= hi:
+        return "", 0
+    for d in range(max_digits, 0, -1):
+        a = round_significant(lo, d)
+        if a == round_significant(hi, d):
+            return format_decimal(*a), d
+    return "", 0
+
+
 # --- certification ------------------------------------------------------------------
 
 
@@ -409,6 +427,7 @@ __all__ = [
     "separate",
     "decimal_string",
     "enclose",
+    "enclosure_decimal",
     "exact_rational",
     "exact_str",
     "sympy_to_arb",

@@ -35,7 +35,11 @@ class Line:
 
 @dataclass(frozen=True)
 class Plot:
-    """How to draw the table: one panel per value of ``panel`` (or one panel)."""
+    """How to draw the table: one panel per value of ``panel`` (or one panel).
+
+    ``kind = "graph"`` draws a directed graph instead: one arrow per row, from the ``x``
+    column to the ``to`` column, styled by its ``relation`` (``implies`` or ``does not
+    imply``) and ``verdict`` columns and labelled by its ``claim`` column."""
 
     x: str
     lines: tuple[Line, ...]
@@ -45,6 +49,7 @@ class Plot:
     group: str | None = None  # one curve per value of this column (for each line)
     logy: bool = False
     logx: bool = False
+    kind: str = "lines"
 
 
 @dataclass(frozen=True)
@@ -90,7 +95,14 @@ class FigureSpec:
 FIGURES: dict[str, FigureSpec] = {}
 
 # the modules that register figures (imported on first use, so `import pdpsym` stays light)
-MODULES = ("pdpsym.papers.li2019.figures", "pdpsym.papers.dmkb2020.figures")
+# (pdpsym.verify.figures runs claim checkers, so it sits in the verify layer: the registry
+# loads it by name, as a plugin, and no module of this layer imports it)
+MODULES = (
+    "pdpsym.papers.li2019.figures",
+    "pdpsym.papers.dmkb2020.figures",
+    "pdpsym.papers.lmm2016.figures",
+    "pdpsym.verify.figures",
+)
 
 
 def figure(

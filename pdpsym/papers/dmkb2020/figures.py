@@ -16,11 +16,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pdpsym.core.certify import certify
+from pdpsym.core.certify import certify, enclosure_decimal
 from pdpsym.core.compare import compare
 from pdpsym.core.numbers import fraction_str
+from pdpsym.mechanisms.counting import Eps, counting_delta
 from pdpsym.papers.dmkb2020 import counting as pc
 from pdpsym.papers.dmkb2020 import thresholding as pt
+from pdpsym.papers.dmkb2020.blanket import PREC, blanket_enclosures
 from pdpsym.papers.figure import FigureData, Line, Plot, Scale, figure, table
 
 DIGITS = 15
@@ -187,6 +189,355 @@ def fig5(scale: Scale, rows: list[dict[str, str]]) -> FigureData:
             ),
             xlabel="records known to the attacker |B|",
             ylabel="epsilon",
+            logy=True,
+        ),
+    )
+
+
+# --- Figure 2: Theorem 3 against Proposition 7 --------------------------------------------------
+
+FIG2_LAM = Fraction(1, 20)
+FIG2_COLUMNS = (
+    "case",
+    "n",
+    "epsilon",
+    "exact_delta",
+    "theorem3_closed",
+    "theorem3_numerical",
+    "prop7",
+    "prop7_printed",
+    "reason",
+)
+FIG2_EXACT_MAX_TARGETS = 200  # the exact delta examines one target per distinct p_i
+
+
+def fig2_ps(case: int, n: int) -> list[Fraction]:
+    """Case 1: ``p_1 = lambda = 0.05``, every other ``p_i = 0.5``. Case 2: ``p_i`` evenly
+    spaced over ``[0.05, 0.95]`` (both ends included), a deterministic stand-in for the
+    paper's "distributed uniformly"."""
+    if case == 1:
+        return [FIG2_LAM] + [Fraction(1, 2)] * (n - 1)
+    return [FIG2_LAM + Fraction(9, 10) * Fraction(i, n - 1) for i in range(n)]
+
+
+def fig2_grid(scale: Scale) -> list[tuple[int, list[Fraction]]]:
+    """The (n, eps grid) pairs: the caption's ``n = 100`` and ``n = 10,000`` (the text says
+    ``10^3`` and ``10^5``), ``eps`` on an even grid."""
+    if scale is Scale.QUICK:
+        return [(40, [Fraction(1, 2), Fraction(1), Fraction(3, 2)])]
+    return [
+        (100, [Fraction(k, 10) for k in range(1, 21)]),
+        (10_000, [Fraction(k, 40) for k in range(1, 41)]),
+    ]
+
+
+def fig2_points(scale: Scale) -> list[tuple[int, int, Fraction]]:
+    return [(case, n, e) for case in (1, 2) for n, grid in fig2_grid(scale) for e in grid]
+
+
+def fig2_point(args: tuple[int, int, Fraction]) -> list[dict[str, str]]:
+    return [fig2_row(*args)]
+
+
+def fig2_row(case: int, n: int, eps: Fraction) -> dict[str, str]:
+    """One point of Fig. 2: the exact delta of the count, Theorem 3 (closed form and the
+    numerical bound of its proof) and Proposition 7 (corrected ``mu_3`` and as printed)."""
+    ps = fig2_ps(case, n)
+    row = {"case": str(case), "n": str(n), "epsilon": fraction_str(eps)}
+    reasons = []
+    if len(set(ps)) <= FIG2_EXACT_MAX_TARGETS:
+        row["exact_delta"] = _dec(counting_delta(ps, Eps.of(eps)).value)
+    else:
+        reasons.append(
+            f"exact delta not computed: {len(set(ps))} distinct p_i, each target an exact "
+            f"Poisson binomial of {n - 1} records"
+        )
+    closed = pc.theorem3_closed_form_delta(n, FIG2_LAM, eps)
+    if closed is None:
+        reasons.append("Theorem 3's closed form needs 27/(lambda(n-1)) <= eps <= 1")
+    else:
+        row["theorem3_closed"] = _dec(closed)
+    enc = blanket_enclosures(n, FIG2_LAM, [eps])[0]
+    row["theorem3_numerical"] = enc.decimal(DIGITS)
+    if not row["theorem3_numerical"]:
+        reasons.append(f"numerical Theorem 3 <= {enc.upper()} (no digit certain)")
+    if eps <= 1:
+        row["prop7"] = _dec(
+            pc.prop7_at_eps(ps, eps, pc.Prop7Reading.PRINTED, pc.Mu3Reading.ABSOLUTE).delta
+        )
+        row["prop7_printed"] = _dec(
+            pc.prop7_at_eps(ps, eps, pc.Prop7Reading.PRINTED, pc.Mu3Reading.PRINTED).delta
+        )
+    else:
+        reasons.append("Proposition 7 needs eps <= 1 (Fact 1 of GK17)")
+    row["reason"] = "; ".join(reasons)
+    return table(FIG2_COLUMNS, [row])[0]
+
+
+@figure(
+    "dmkb2020.fig2",
+    "Theorem 3 against Proposition 7: delta against eps",
+    fig2_points,
+    fig2_point,
+)
+def fig2(scale: Scale, rows: list[dict[str, str]]) -> FigureData:
+    grid = fig2_grid(scale)
+    return FigureData(
+        id="dmkb2020.fig2",
+        title="Theorem 3 against Proposition 7: delta against eps, lambda = 0.05",
+        caption=(
+            "delta against eps for the count of n independent Bernoulli(p_i) records, "
+            "lambda = 0.05. Case 1: p_1 = 0.05, every other p_i = 0.5. Case 2: p_i evenly "
+            "spaced over [0.05, 0.95]. Theorem 3's closed form exp(-eps^2 lambda (n-1)/14) "
+            "(where 27/(lambda(n-1)) <= eps <= 1), its numerical bound E_N[delta_N(eps)] "
+            "(N ~ Bin(n-1, 2 lambda)), Proposition 7 with the absolute third moment "
+            "p(1-p)(p^2+(1-p)^2) and as printed (p(1-p)|1-2p|, an erratum), and the exact "
+            "delta of the count (worst target). The paper's caption says n = 100 and "
+            "n = 10,000, its text n = 10^3 and 10^5: the caption's values are used. "
+            "p_1 = lambda sits on the boundary of Theorem 3's strict lambda < p_i; the "
+            "decomposition of its proof holds there too."
+        ),
+        params={
+            "lambda": "1/20",
+            "n": ",".join(str(n) for n, _ in grid),
+            "epsilon": "; ".join(
+                f"n = {n}: {fraction_str(g[0])}..{fraction_str(g[-1])} step "
+                f"{fraction_str(g[1] - g[0])}"
+                for n, g in grid
+            ),
+            "scale": scale.value,
+            "digits": f"up to {DIGITS} significant, certified",
+            "prop7": "mu_2^3 as printed, mu_3 = mean of p(1-p)(p^2+(1-p)^2); prop7_printed: "
+            "mu_3 = mean of p(1-p)|1-2p| as printed",
+            "delta_2": "1.25 exp(-eps^2 n mu_2/2) (Proposition 7's eps formula solved)",
+        },
+        columns=FIG2_COLUMNS,
+        rows=tuple(rows),
+        plot=Plot(
+            x="epsilon",
+            lines=(
+                Line("exact_delta", "exact delta"),
+                Line("theorem3_numerical", "Theorem 3 (numerical)"),
+                Line("theorem3_closed", "Theorem 3 (closed form)", dashed=True),
+                Line("prop7", "Proposition 7 (corrected mu_3)"),
+                Line("prop7_printed", "Proposition 7 (printed mu_3)", dashed=True),
+            ),
+            xlabel="epsilon",
+            ylabel="delta",
+            panel="case",
+            group="n",
+            logy=True,
+        ),
+        notes=(
+            "case 2 at n = 10,000: the exact delta would examine 10,000 targets, each an exact "
+            "Poisson binomial of 9,999 records; it is left empty",
+        ),
+    )
+
+
+# --- Figure 3: eps for delta = 0.01/n against lambda --------------------------------------------
+
+FIG3_GRID = Fraction(1, 10_000)  # eps is searched on multiples of 10^-4
+FIG3_TOL = Fraction(1, 10**30)
+FIG3_COLUMNS = ("n", "lambda", "delta_target", "epsilon", "epsilon_below", "reason")
+
+
+def fig3_grid(scale: Scale) -> tuple[list[int], list[Fraction]]:
+    """The paper's n are lost; n = 100, 1000, 10000 and lambda from 0.025 to 0.45."""
+    if scale is Scale.QUICK:
+        return [100, 1000], [Fraction(1, 10), Fraction(1, 5), Fraction(2, 5)]
+    lams = [Fraction(1, 40), Fraction(1, 20)] + [Fraction(k, 20) for k in range(2, 10)]
+    return [100, 1000, 10_000], lams
+
+
+def fig3_points(scale: Scale) -> list[tuple[int, Fraction]]:
+    ns, lams = fig3_grid(scale)
+    return [(n, lam) for n in ns for lam in lams]
+
+
+def fig3_point(args: tuple[int, Fraction]) -> list[dict[str, str]]:
+    return [fig3_row(*args)]
+
+
+def smallest_grid_eps(
+    n: int, lam: Fraction, target: Fraction, step: Fraction = FIG3_GRID, tol: Fraction = FIG3_TOL
+) -> tuple[int | None, bool, str]:
+    """``(k, below, reason)``: the smallest ``k`` found with ``delta(k step) <= target``
+    certified (``delta`` = Theorem 3's numerical bound, nonincreasing in eps), and whether
+    ``delta((k-1) step) > target`` is certified too (then ``k step`` is the smallest such
+    grid point). ``k`` is None when no eps reaches the target: ``delta(oo) = E[2^-N] =
+    (1-lambda)^(n-1)``."""
+    if (1 - lam) ** (n - 1) >= target:
+        return None, False, "(1-lambda)^(n-1) = delta(oo) >= target: no eps reaches it"
+
+    def ok(ks: list[int]) -> list[bool]:
+        encs = blanket_enclosures(n, lam, [k * step for k in ks], tol=tol)
+        return [e.hi <= target for e in encs]
+
+    lo, hi = 0, round(1 / step)  # delta(0) > target is checked at the end
+    while not ok([hi])[0]:
+        lo, hi = hi, 2 * hi
+    while hi - lo > 1:
+        ks = sorted({lo + (hi - lo) * j // 16 for j in range(1, 16)} - {lo, hi})
+        for k, good in zip(ks, ok(ks), strict=True):
+            if good:
+                hi = min(hi, k)
+                break
+            lo = max(lo, k)
+    below = blanket_enclosures(n, lam, [(hi - 1) * step], tol=tol)[0]
+    if below.lo > target:
+        return hi, True, ""
+    return hi, False, f"delta at eps - 10^-4 not certified above the target (<= {below.upper()})"
+
+
+def _grid_text(k: int) -> str:
+    """``k / 10^4`` exactly, as a decimal."""
+    return f"{k // 10_000}.{k % 10_000:04d}"
+
+
+def fig3_row(n: int, lam: Fraction) -> dict[str, str]:
+    target = Fraction(1, 100 * n)
+    row = {"n": str(n), "lambda": fraction_str(lam), "delta_target": fraction_str(target)}
+    k, below, reason = smallest_grid_eps(n, lam, target)
+    if k is not None:
+        row["epsilon"] = _grid_text(k)
+        if below:
+            row["epsilon_below"] = _grid_text(k - 1)
+    row["reason"] = reason
+    return table(FIG3_COLUMNS, [row])[0]
+
+
+@figure(
+    "dmkb2020.fig3",
+    "Theorem 3 (numerical): eps for delta = 0.01/n against lambda",
+    fig3_points,
+    fig3_point,
+)
+def fig3(scale: Scale, rows: list[dict[str, str]]) -> FigureData:
+    ns, lams = fig3_grid(scale)
+    return FigureData(
+        id="dmkb2020.fig3",
+        title="Theorem 3 (numerical): eps for delta = 0.01/n against lambda",
+        caption=(
+            "The smallest eps on the grid of multiples of 10^-4 at which Theorem 3's numerical "
+            "bound E_N[delta_N(eps)] (N ~ Bin(n-1, 2 lambda), delta_N the curve of "
+            "Bin(N, 1/2) + 1 against Bin(N, 1/2)) is certified <= 0.01/n; epsilon_below = "
+            "epsilon - 10^-4, where the bound is certified > 0.01/n, so the exact eps lies "
+            "in (epsilon_below, epsilon]. Empty where no eps reaches the target "
+            "((1-lambda)^(n-1) >= 0.01/n). The paper's values of n are lost; n = 100, 1000 "
+            "and 10,000 are shown."
+        ),
+        params={
+            "n": ",".join(map(str, ns)),
+            "lambda": ",".join(fraction_str(x) for x in lams),
+            "delta": "1/(100 n)",
+            "epsilon_grid": "multiples of 1/10000",
+            "scale": scale.value,
+        },
+        columns=FIG3_COLUMNS,
+        rows=tuple(rows),
+        plot=Plot(
+            x="lambda",
+            lines=(Line("epsilon", "eps (delta = 0.01/n)"),),
+            xlabel="lambda",
+            ylabel="epsilon",
+            group="n",
+            logy=True,
+        ),
+    )
+
+
+# --- Figure 6: Theorem 3 (numerical) with two-sided geometric noise ---------------------------
+
+FIG6_LAM = Fraction(1, 20)
+FIG6_NOISE: tuple[Fraction | None, ...] = (None, Fraction(1, 2), Fraction(3, 4))
+FIG6_COLUMNS = ("noise", "epsilon", "delta", "delta_upper", "digits", "reason")
+
+
+def fig6_n(scale: Scale) -> int:
+    return 10_000 if scale is Scale.PAPER else 1000
+
+
+def fig6_eps(scale: Scale) -> list[Fraction]:
+    """40 points ``eps = k/50``, ``k = 1..40`` (``0.02..0.8``); 8 at quick scale."""
+    step = 1 if scale is Scale.PAPER else 5
+    return [Fraction(k, 50) for k in range(step, 41, step)]
+
+
+def _noise_name(p: Fraction | None) -> str:
+    return "none" if p is None else f"geometric p = {fraction_str(p)}"
+
+
+def fig6_points(scale: Scale) -> list[tuple[int, Fraction | None, tuple[Fraction, ...]]]:
+    return [(fig6_n(scale), p, tuple(fig6_eps(scale))) for p in FIG6_NOISE]
+
+
+def fig6_point(args: tuple[int, Fraction | None, tuple[Fraction, ...]]) -> list[dict[str, str]]:
+    """One curve of Fig. 6: E_N[delta_N(eps)] for every eps, with or without the noise."""
+    n, p, eps_list = args
+    rows = []
+    for eps, enc in zip(eps_list, blanket_enclosures(n, FIG6_LAM, eps_list, p), strict=True):
+        text, digits = (
+            (fraction_str(enc.lo), "exact")
+            if enc.lo == enc.hi
+            else (lambda t: (t[0], str(t[1])))(enclosure_decimal(enc.lo, enc.hi, DIGITS))
+        )
+        reason = ""
+        if enc.lo == enc.hi == 0:
+            reason = "e^eps >= 1/p: the geometric noise alone is eps-DP, delta = 0 exactly"
+        elif not text:
+            reason = "the enclosure certifies no digit; delta_upper is a certified bound"
+        rows.append(
+            {
+                "noise": _noise_name(p),
+                "epsilon": fraction_str(eps),
+                "delta": text,
+                "delta_upper": enc.upper(),
+                "digits": digits,
+                "reason": reason,
+            }
+        )
+    return list(table(FIG6_COLUMNS, rows))
+
+
+@figure(
+    "dmkb2020.fig6",
+    "Theorem 3 (numerical) with and without two-sided geometric noise",
+    fig6_points,
+    fig6_point,
+)
+def fig6(scale: Scale, rows: list[dict[str, str]]) -> FigureData:
+    n = fig6_n(scale)
+    return FigureData(
+        id="dmkb2020.fig6",
+        title=f"Theorem 3 (numerical), n = {n}, lambda = 0.05, with geometric noise",
+        caption=(
+            f"Theorem 3's numerical bound E_N[delta_N(eps)], N ~ Bin(n-1, 2 lambda), n = {n}, "
+            "lambda = 0.05, with delta_N the curve of X + 1 against X, X = Bin(N, 1/2) alone "
+            "or plus two-sided geometric noise P[G = k] = (1-p)/(1+p) p^|k| (Definition 19), "
+            "p = 0.5 and 0.75, combined by convolution. delta holds only the digits that a "
+            "certified enclosure fixes (digits says how many); delta_upper is the enclosure's "
+            "upper end rounded up. With noise delta = 0 once eps >= ln(1/p)."
+        ),
+        params={
+            "n": str(n),
+            "lambda": "1/20",
+            "noise_p": "1/2,3/4",
+            "epsilon": "k/50, k = 1..40" if scale is Scale.PAPER else "k/50, k = 5,10,..,40",
+            "window": "N with all but < 1e-60 of Bin(n-1, 2 lambda)'s mass (added to the "
+            "upper end)",
+            "noise_cut": "G cut to [-K, K], cut mass 2 p^(K+1)/(1+p) < 1e-60 (in the enclosure)",
+            "precision": f"{PREC}-bit arb balls",
+            "scale": scale.value,
+        },
+        columns=FIG6_COLUMNS,
+        rows=tuple(rows),
+        plot=Plot(
+            x="epsilon",
+            lines=(Line("delta_upper", "delta"),),
+            xlabel="epsilon",
+            ylabel="delta",
+            group="noise",
             logy=True,
         ),
     )
