@@ -62,7 +62,8 @@ def _errata() -> str:
 def _figures() -> str:
     from pdpsym.app.commands.figure import to_csv
     from pdpsym.app.plot import render
-    from pdpsym.papers.figure import Scale, figures
+    from pdpsym.papers.figure import Scale
+    from pdpsym.verify.figures import all_figures as figures
 
     out = GENERATED / "figures"
     out.mkdir(parents=True, exist_ok=True)

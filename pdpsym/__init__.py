@@ -129,7 +129,8 @@ def figure(figure_id: str, scale: str = "paper", jobs: int = 1) -> FigureData:
     """
     from pdpsym.core.errors import InputError
     from pdpsym.core.parallel import ordered_map
-    from pdpsym.papers.figure import Scale, figures
+    from pdpsym.papers.figure import Scale
+    from pdpsym.verify.figures import all_figures as figures
 
     specs = figures()
     if figure_id not in specs:

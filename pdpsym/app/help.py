@@ -6,7 +6,7 @@ text that ``--help`` prints.
 
 from __future__ import annotations
 
-from pdpsym.app.oracle import FORMAT
+FORMAT = "pdpsym-oracle/1"  # the oracle's vector format (pdpsym.app.oracle uses it)
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "gaussian": (

@@ -55,6 +55,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Literal
 
+from pdpsym.app.help import FORMAT
 from pdpsym.app.output import write_atomic
 from pdpsym.app.progress import Progress
 from pdpsym.app.tables import render
@@ -67,7 +68,6 @@ from pdpsym.models.joint import JointDistribution
 from pdpsym.papers.li2019.eq2 import Adversary, leakage_all
 from pdpsym.papers.li2019.examples import li2019_table
 
-FORMAT = "pdpsym-oracle/1"
 FAMILIES = ("li2019-examples", "random-binary", "exhaustive-2x2")
 STATUSES = ("ok", "no-compatible-pair", "infinite")
 # statuses whose case has no number: only a null answer passes

@@ -12,10 +12,12 @@ from __future__ import annotations
 import functools
 import re
 from fractions import Fraction
-
-import sympy
+from typing import TYPE_CHECKING
 
 from pdpsym.core.errors import InputError
+
+if TYPE_CHECKING:
+    import sympy
 
 _FRACTION = re.compile(r"[+-]?[0-9]+/[0-9]+")
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]{1,4})?")
@@ -147,6 +149,8 @@ def fraction_str(q: Fraction) -> str:
 
 def to_sympy(q: Fraction | int) -> sympy.Rational:
     """A rational as a sympy Rational (exact)."""
+    import sympy  # lazily: parsing numbers must not load sympy
+
     q = Fraction(q)
     return sympy.Rational(q.numerator, q.denominator)
 

@@ -17,7 +17,7 @@ This module lives in the verify layer (it runs checkers) and registers the figur
 from __future__ import annotations
 
 from pdpsym.papers.claim import RunConfig
-from pdpsym.papers.figure import FigureData, Plot, Scale, figure, table
+from pdpsym.papers.figure import FigureData, FigureSpec, Plot, Scale, figure, figures, table
 from pdpsym.verify.runner import run_claim
 
 IMPLIES, NOT_IMPLIES = "implies", "does not imply"
@@ -103,3 +103,8 @@ def fig1(scale: Scale, rows: list[dict[str, str]]) -> FigureData:
         rows=tuple(rows),
         plot=Plot(kind="graph", x="from", lines=(), xlabel="", ylabel=""),
     )
+
+
+def all_figures() -> dict[str, FigureSpec]:
+    """Every figure: the papers' own and those of this layer (registered on import)."""
+    return figures()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pdpsym.app.cli import main
-from pdpsym.papers.figure import figures
+from pdpsym.verify.figures import all_figures as figures
 
 IDS = list(figures())
 

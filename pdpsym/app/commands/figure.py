@@ -15,7 +15,8 @@ from pdpsym.app.output import write_atomic
 from pdpsym.app.progress import Progress
 from pdpsym.core.errors import InputError
 from pdpsym.core.parallel import ordered_map
-from pdpsym.papers.figure import FigureData, Scale, figures
+from pdpsym.papers.figure import FigureData, Scale
+from pdpsym.verify.figures import all_figures as figures
 
 FORMATS = ("csv", "json", *plot.FORMATS)
 
