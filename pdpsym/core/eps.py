@@ -52,6 +52,8 @@ def exact_number(x: object, name: str) -> Fraction:
         raise InputError(
             name, f"must be exact (an int, a Fraction or a string such as '1/10'), got float {x!r}"
         )
+    if isinstance(x, Fraction):
+        return x  # already in lowest terms: no gcd of (possibly million-digit) parts
     if isinstance(x, numbers.Rational) and not isinstance(x, bool | int):
         return Fraction(int(x.numerator), int(x.denominator))
     return parse_rational(x, name)
