@@ -244,3 +244,52 @@ def test_both_readings_take_the_union_of_the_two_tails() -> None:
             ok = ~(r[0] != r[0])  # not NaN
             assert (b[1][ok] >= r[0][ok]).all() and (b[1][ok] >= l_[0][ok]).all()
             assert (b[2][ok] <= r[3][ok]).all() and (b[2][ok] <= l_[3][ok]).all()
+
+
+def _write_random(tmp_path: Path, n: int) -> Path:
+    rng = random.Random(n)
+    cells = list(itertools.product((0, 1), repeat=n))
+    w = [rng.randint(1, 50) for _ in cells]
+    total = sum(w)
+    path = tmp_path / f"m{n}.json"
+    rows = [[*map(str, c), f"{x}/{total}"] for c, x in zip(cells, w, strict=True)]
+    path.write_text(json.dumps({"variables": [f"x{k + 1}" for k in range(n)], "rows": rows}))
+    return path
+
+
+def test_fourteen_tuples_ask_for_max_work_and_fifteen_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["whg", str(_write_random(tmp_path, 14)), "--json"]) == 2
+    err = capsys.readouterr().err
+    assert "--max-work" in err and "batch WHG" in err and err.count("\n") == 1
+    assert main(["whg", str(_write_random(tmp_path, 15)), "--json"]) == 2
+    err = capsys.readouterr().err
+    assert "MODEL" in err and "n <= 14" in err and err.count("\n") == 1
+
+
+@pytest.mark.slow
+def test_thirteen_tuples_agree_with_the_float_baseline(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the float64 baseline of benchmarks/ shares no code with the batch engine
+    import sys
+
+    import numpy as np
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    from float_eq2 import eq2_all_binary
+
+    path = _write_random(tmp_path, 13)
+    out = run_json(["whg", str(path), "--json"], capsys)
+    model = JointDistribution.from_json_object(json.loads(path.read_text()))
+    L = eq2_all_binary(model.counts / model.counts.sum())
+    names = model.variables
+    worst = 0.0
+    for v in out["nodes"]:
+        i = names.index(v["target"])
+        others = [x for x in names if x != v["target"]]
+        mask = sum(1 << others.index(k) for k in v["known"])
+        worst = max(worst, abs(float(v["exact"]["decimal"]) - L[i, mask]))
+    assert len(out["nodes"]) == 13 * 2**12 and worst < 1e-10
+    assert np.isfinite(L).all()

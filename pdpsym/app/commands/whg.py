@@ -37,6 +37,7 @@ from pdpsym.papers.li2019.whg import (
 )
 from pdpsym.papers.li2019.whg_batch import (
     MAX_BATCH_DIGITS,
+    MAX_BATCH_N,
     ChainRefiner,
     ball_decimal,
     batch_applies,
@@ -100,21 +101,26 @@ def run(args: argparse.Namespace) -> int:
     model = load_discrete(args.model)
     lam = parse_lambda(args.lam)
     query = LinearQuery.from_text(model, args.weights)
-    if model.n > MAX_EXACT_N:
-        raise InputError(
-            "MODEL",
-            f"{model.n} tuples: exact WHG (every node's Eq. 2) is limited to "
-            f"n <= {MAX_EXACT_N}; use --edges for the chain rule on given edge values",
-        )
-    size = model.n * 2 ** (model.n - 1)
-    limits.check(args, model.cells * 2**model.n, "the exact WHG of this model")
-    if (
+    batch = (
         k is None
         and not args.exact_forms
         and digits <= MAX_BATCH_DIGITS
+        and model.n <= MAX_BATCH_N
         and batch_applies(model, lam, query)
-    ):
+    )
+    if batch:
+        limits.check(args, 3**model.n * (model.n + 1) * 4, "the batch WHG of this model")
         return _run_batch(args, model, lam, query, digits)
+    if model.n > MAX_EXACT_N:
+        raise InputError(
+            "MODEL",
+            f"{model.n} tuples: the exact WHG engine is limited to n <= {MAX_EXACT_N} (the "
+            f"batch engine, for binary full-support tables with the sum query and at most "
+            f"{MAX_BATCH_DIGITS} digits, to n <= {MAX_BATCH_N}); use --edges for the chain "
+            "rule on given edge values",
+        )
+    size = model.n * 2 ** (model.n - 1)
+    limits.check(args, model.cells * 2**model.n, "the exact WHG of this model")
 
     def val(v: Any) -> dict[str, Any] | None:
         return None if v is None else certify(v, digits).as_json()
@@ -236,8 +242,21 @@ def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, 
         # maximum in node order, decided exactly when the enclosures overlap
         top = np.nanmax(lo)
         cands = [(i, K, known) for _, i, known, K in keys if hi[i, K] >= top]
+        if len(cands) > 1 and exact_of is chain_exact:  # first try tighter balls
+            for prec in (128, 512):
+                balls = [refiner.chain(i, K, prec) for i, K, _ in cands]
+                floor = max(ball.lower() for ball in balls)
+                cands = [c for c, ball in zip(cands, balls, strict=True) if ball.upper() >= floor]
+                if len(cands) == 1:
+                    break
         best = cands[0]
         if len(cands) > 1:
+            if exact_of is chain_exact and n > MAX_EXACT_N:
+                raise InputError(
+                    "MODEL",
+                    f"{len(cands)} chain values tie for the maximum at 512 bits; deciding "
+                    f"them exactly needs the exact engine (n <= {MAX_EXACT_N})",
+                )
             values = [exact_of(i, known) for i, _, known in cands]
             best = cands[first_max(values)]
         node = by_key[best[:2]]

@@ -65,6 +65,7 @@ from pdpsym.papers.li2019.edges import EdgeReading
 U = Fraction(1, 2**53)
 MAX_EXPONENT = 600  # n / lambda; e^-600 is far from float64's subnormals
 MAX_BATCH_DIGITS = 13  # the enclosures are about 1e-14 wide
+MAX_BATCH_N = 14  # 3^14 configurations x 15 sums: about 3 GB of float64 arrays
 
 
 def batch_applies(model: JointDistribution, lam: Fraction, query: LinearQuery) -> bool:
