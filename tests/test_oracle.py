@@ -385,3 +385,12 @@ def test_bad_input_from_the_shell_has_no_traceback(tmp_path):
     assert (
         proc.stderr.strip() == "pdpsym: error: VECTORS format: expected 'pdpsym-oracle/1', got None"
     )
+
+
+def test_export_on_two_processes_writes_the_same_file(capsys, tmp_path):
+    argv = ["oracle", "export", "--family", "random-binary", "--n", "3", "--count", "4"]
+    one, two = tmp_path / "one.json", tmp_path / "two.json"
+    assert main([*argv, "--out", str(one), "--jobs", "1"]) == 0
+    assert main([*argv, "--out", str(two), "--jobs", "2"]) == 0
+    capsys.readouterr()
+    assert one.read_bytes() == two.read_bytes()

@@ -62,6 +62,7 @@ from pdpsym.app.tables import render
 from pdpsym.core.certify import certify, format_decimal, round_significant
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_rational
+from pdpsym.core.parallel import ordered_map
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.families import random_table, tables_up_to
 from pdpsym.models.joint import JointDistribution
@@ -163,8 +164,13 @@ def export_vectors(
     *,
     generator: Mapping[str, Any] | None = None,
     progress: Progress | None = None,
+    jobs: int = 1,
+    scheduler: str | None = None,
 ) -> dict[str, Any]:
     """A vector file object: Eq. 2 for every adversary of every (tag, model) and lambda.
+
+    The (model, lambda) pairs run on ``jobs`` processes or a Dask ``scheduler``; the
+    cases come in the same order whatever runs them.
 
     The query is the sum (``weights`` null). Each value is certified to ``digits``
     significant digits; ids are ``TAG:A(i,{K}):lam=L`` and unique when the tags are.
@@ -176,26 +182,15 @@ def export_vectors(
     for lam in lam_values:
         if lam <= 0:
             raise InputError("--lam", f"must be > 0, got {fraction_str(lam)}")
-    cases: list[dict[str, Any]] = []
-    for tag, model in models:
-        query = LinearQuery.sum(model.variables)
-        model_obj = model.to_json_object()
-        for lam in lam_values:
-            for res in leakage_all(model, lam, query, progress=progress):
-                out = res.as_json(digits)
-                cases.append(
-                    {
-                        "id": f"{tag}:{_adversary_id(res.adversary)}:lam={fraction_str(lam)}",
-                        "model": model_obj,
-                        "target": out["target"],
-                        "known": out["known"],
-                        "lam": out["lam"],
-                        "weights": None,
-                        "status": out["status"],
-                        "value": out["value"],
-                        "witness": out["witness"],
-                    }
-                )
+    items = [(tag, model, lam, digits) for tag, model in models for lam in lam_values]
+    sizes = [model.n * 2 ** (model.n - 1) for _, model, _, _ in items]
+
+    def done(k: int) -> None:
+        if progress is not None:
+            progress.update(sizes[k])
+
+    parts = ordered_map(_cases_of, items, jobs, on_done=done, scheduler=scheduler)
+    cases = [case for part in parts for case in part]
     ids = [c["id"] for c in cases]
     if len(set(ids)) != len(ids):
         raise ValueError("duplicate case ids: the model tags must be unique")
@@ -205,6 +200,29 @@ def export_vectors(
         "generator": dict(generator or {}),
         "cases": cases,
     }
+
+
+def _cases_of(item: tuple[str, JointDistribution, Fraction, int]) -> list[dict[str, Any]]:
+    """The cases of one model and lambda (a module-level function: it runs in workers)."""
+    tag, model, lam, digits = item
+    model_obj = model.to_json_object()
+    out_cases = []
+    for res in leakage_all(model, lam, LinearQuery.sum(model.variables)):
+        out = res.as_json(digits)
+        out_cases.append(
+            {
+                "id": f"{tag}:{_adversary_id(res.adversary)}:lam={fraction_str(lam)}",
+                "model": model_obj,
+                "target": out["target"],
+                "known": out["known"],
+                "lam": out["lam"],
+                "weights": None,
+                "status": out["status"],
+                "value": out["value"],
+                "witness": out["witness"],
+            }
+        )
+    return out_cases
 
 
 def dumps_vectors(vectors: Mapping[str, Any]) -> str:

@@ -8,7 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from pdpsym.app import limits
+from pdpsym.app import limits, options
 from pdpsym.app.options import command
 from pdpsym.app.oracle import (
     DEFAULT_ABS_TOL,
@@ -79,6 +79,7 @@ def register(sub: Any) -> None:
         default=None,
         help="force the progress bar on stderr (default: only on a terminal)",
     )
+    options.add_parallel(e, "the (model, lambda) pairs")
     e.set_defaults(func=run_export)
 
     c = command(osub, "oracle check")
@@ -180,7 +181,15 @@ def run_export(args: argparse.Namespace) -> int:
     generator["lam"] = [fraction_str(lam) for lam in lams]
     total = case_count(models, len(lams))
     with Progress(total, "oracle export", enabled=args.progress) as bar:
-        vectors = export_vectors(models, lams, digits, generator=generator, progress=bar)
+        vectors = export_vectors(
+            models,
+            lams,
+            digits,
+            generator=generator,
+            progress=bar,
+            jobs=options.jobs(args),
+            scheduler=args.scheduler,
+        )
     write_vectors(vectors, out)
     cases = vectors["cases"]
     summary = {
