@@ -23,6 +23,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import mpmath
+import numpy as np
 import pytest
 
 from pdpsym.app.cli import main
@@ -293,3 +294,24 @@ def test_thirteen_tuples_agree_with_the_float_baseline(
         worst = max(worst, abs(float(v["exact"]["decimal"]) - L[i, mask]))
     assert len(out["nodes"]) == 13 * 2**12 and worst < 1e-10
     assert np.isfinite(L).all()
+
+
+def test_targets_on_processes_and_on_dask_give_the_same_enclosures() -> None:
+    m = random_table(6, 12)
+    serial = batch_whg(m, Fraction(1, 2), EdgeReading.BOTH)
+    for kw in ({"jobs": 2}, {"jobs": 2, "scheduler": "local"}):
+        par = batch_whg(m, Fraction(1, 2), EdgeReading.BOTH, **kw)  # type: ignore[arg-type]
+        for name in ("eq2_lo", "eq2_hi", "chain_lo", "chain_hi"):
+            a, b = getattr(serial, name), getattr(par, name)
+            assert ((a == b) | (np.isnan(a) & np.isnan(b))).all(), (kw, name)
+
+
+def test_whg_scheduler_flag_gives_the_same_bytes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(random_table(5, 13).to_json_object()))
+    assert main(["whg", str(path), "--json"]) == 0
+    serial = capsys.readouterr().out
+    assert main(["whg", str(path), "--json", "--scheduler", "local", "--jobs", "2"]) == 0
+    assert capsys.readouterr().out == serial

@@ -85,6 +85,7 @@ def register(sub: Any) -> None:
         help="layer-1 values: printed Theorem 4 (Delta_i/lam) or exact Eq. 2",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    options.add_parallel(p, "the targets of the batch engine (13 or more tuples)")
     p.add_argument(
         "--progress", action="store_true", default=None, help="force the progress bar on stderr"
     )
@@ -174,13 +175,26 @@ def run(args: argparse.Namespace) -> int:
     )
 
 
+PARALLEL_FROM_N = 13
+
+
 def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, digits: int) -> int:
     """Every node certified from batch enclosures; the exact engine only for a value whose
     enclosure does not fix ``digits`` digits and for a maximum the enclosures do not decide."""
     n, names = model.n, model.variables
     reading, bottom = EdgeReading(args.reading), BottomRule(args.bottom)
     with Progress(n * 2 ** (n - 1), "whg", enabled=args.progress) as bar:
-        b = batch_whg(model, lam, reading, bottom is BottomRule.EQ2, progress=bar)
+        # below 13 tuples a second process costs more than it saves (measured)
+        jobs = options.jobs(args) if n >= PARALLEL_FROM_N or args.scheduler else 1
+        b = batch_whg(
+            model,
+            lam,
+            reading,
+            bottom is BottomRule.EQ2,
+            progress=bar,
+            jobs=jobs,
+            scheduler=args.scheduler,
+        )
     exact_graph: list[Any] = []  # the exact chain rule, built only if some value needs it
 
     def exact_nodes() -> dict[Any, Any]:

@@ -58,6 +58,7 @@ from pdpsym.core.certify import (
     format_decimal,
     round_significant,
 )
+from pdpsym.core.parallel import ordered_map
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers.li2019.edges import EdgeReading
@@ -216,119 +217,182 @@ class BatchWHG:
     bottom: Any  # Fraction (Theorem 4) or an array of layer-1 Eq. 2 enclosures
 
 
+@dataclass(frozen=True)
+class _Shared:
+    """What every target's computation reads: the densities of every configuration and
+    the rigorous constants (built once per process)."""
+
+    n: int
+    dens: list[np.ndarray]
+    massf: np.ndarray
+    e_right: float
+    e_left: float
+    eq2_f: tuple[float, float]
+    edge_f: tuple[float, float]
+    g_eq2: _Groups
+    g_edge: _Groups
+    readings: tuple[EdgeReading, ...]
+    bottom: tuple[float, float]
+
+
+def _shared(counts: np.ndarray, lam: Fraction, reading: EdgeReading) -> _Shared:
+    n = counts.ndim
+    # e^{-d/lambda}, d = 0..n+1, and e^{+-1/lambda}
+    E_d = _exp_floats([Fraction(-d) / lam for d in range(n + 2)])
+    e_right, e_left = _exp_floats([1 / lam, -1 / lam])
+    d_idx = np.abs(np.arange(2)[:, None, None] + np.arange(n + 1)[None, :, None] - np.arange(n + 1))
+    E = E_d[d_idx]  # E[a, s, t]
+    full_tensor = ternary(counts)
+    flat = full_tensor.reshape(-1, n + 1).astype(np.float64)  # integers below 2^53: exact
+    # the densities of every configuration, for x_i = 0 and x_i = 1 (E differs by a)
+    dens = [(flat @ E[a]).reshape((3,) * n + (n + 1,)) for a in (0, 1)]
+    return _Shared(
+        n,
+        dens,
+        full_tensor.sum(axis=-1).astype(np.float64),  # P(cfg), exact
+        float(e_right),
+        float(e_left),
+        _log_factors((1 + 2 * U) * (1 + _gamma(n + 1)) - 1),
+        _log_factors((1 + 2 * U) * (1 + U) ** 2 - 1),
+        _Groups.of(n - 1),
+        _Groups.of(n - 2),
+        (EdgeReading.RIGHT, EdgeReading.LEFT) if reading is EdgeReading.BOTH else (reading,),
+        _fraction_bounds(1 / lam),  # Theorem 4: Delta_i / lambda, Delta_i = 1
+    )
+
+
+_SHARED: dict[tuple[bytes, Fraction, EdgeReading], _Shared] = {}
+
+
+def _target_task(
+    task: tuple[np.ndarray, Fraction, EdgeReading, bool, int],
+) -> tuple[np.ndarray, ...]:
+    """One target's enclosures in a worker process (the shared arrays built once there)."""
+    counts, lam, reading, bottom_eq2, i = task
+    key = (counts.tobytes(), lam, reading)
+    if key not in _SHARED:
+        _SHARED.clear()  # one model at a time per worker
+        _SHARED[key] = _shared(counts, lam, reading)
+    return _target(_SHARED[key], i, bottom_eq2)
+
+
+def _target(sh: _Shared, i: int, bottom_eq2: bool) -> tuple[np.ndarray, ...]:
+    """``(eq2 lo, eq2 hi, chain lo, chain hi, W)`` of target ``i`` over all masks; ``W``
+    stacks ``(max lo, max hi, min lo, min hi)`` of every ``W_ij`` as ``(n, 4, 2^n)``."""
+    n, size = sh.n, 1 << sh.n
+    others = [v for v in range(n) if v != i]
+    pre: tuple[Any, ...] = (slice(None),) * i
+    D0, D1 = sh.dens[0][(*pre, 0)], sh.dens[1][(*pre, 1)]  # views: x_i known
+    m0, m1 = sh.massf[(*pre, 0)][..., None], sh.massf[(*pre, 1)][..., None]
+    R = ((D0 * m1) / (D1 * m0)).reshape(-1, n + 1)
+    masks = sh.g_eq2.full(others)
+    hi_lo, hi_hi = _log_bounds(sh.g_eq2.max(R.max(axis=1)))
+    lo_lo, lo_hi = _log_bounds(sh.g_eq2.min(R.min(axis=1)))
+    (eq2_l, eq2_h), (edge_l, edge_h) = sh.eq2_f, sh.edge_f
+    e_lo, e_hi = np.full(size, np.nan), np.full(size, np.nan)
+    # max |ln R| = max(max ln R, -min ln R)
+    e_lo[masks] = np.maximum(_down(hi_lo + eq2_l), -_up(lo_hi + eq2_h))
+    e_hi[masks] = np.maximum(_up(hi_hi + eq2_h), -_down(lo_lo + eq2_l))
+    # edges: W extremes for every (child mask, j), as enclosures
+    P = np.stack([sh.massf[(*pre, 0)], sh.massf[(*pre, 1)]])
+    W = np.full((n, 4, size), np.nan)
+    for p, j in enumerate(others):
+        X0 = np.take(P, 0, axis=p + 1).reshape(2, -1)
+        X1 = np.take(P, 1, axis=p + 1).reshape(2, -1)
+        T = np.take(P, 2, axis=p + 1).reshape(2, -1)
+        ratios = []
+        for rd in sh.readings:
+            if rd is EdgeReading.RIGHT:
+                N = X0 + X1 * sh.e_right
+                ratios.append((N[1] * T[0]) / (N[0] * T[1]))
+            else:
+                N = X0 + X1 * sh.e_left
+                ratios.append((N[0] * T[1]) / (N[1] * T[0]))
+        a_lo, a_hi = _log_bounds(sh.g_edge.max(np.maximum.reduce(ratios)))
+        c_lo, c_hi = _log_bounds(sh.g_edge.min(np.minimum.reduce(ratios)))
+        child_masks = sh.g_edge.full([v for v in others if v != j]) | (1 << j)
+        W[j, :, child_masks] = np.stack(
+            [_down(a_lo + edge_l), _up(a_hi + edge_h), _down(c_lo + edge_l), _up(c_hi + edge_h)],
+            axis=1,
+        )
+    # the chain rule, layer by layer from layer 1 (every other tuple known)
+    Clo, Chi = np.full(size, np.nan), np.full(size, np.nan)
+    full_others = (size - 1) & ~(1 << i)
+    if bottom_eq2:
+        Clo[full_others], Chi[full_others] = e_lo[full_others], e_hi[full_others]
+    else:
+        Clo[full_others], Chi[full_others] = sh.bottom
+    pop = _popcounts(n)
+    for known in range(n - 2, -1, -1):
+        K = np.flatnonzero((pop == known) & ((np.arange(size) >> i) & 1 == 0))
+        best_lo = np.full(len(K), np.inf)
+        best_hi = np.full(len(K), np.inf)
+        for j in others:
+            sel = (K >> j) & 1 == 0
+            child = K[sel] | (1 << j)
+            c_lo, c_hi = Clo[child], Chi[child]
+            wmax_lo, wmax_hi, wmin_lo, wmin_hi = W[j][:, child]
+            s1_lo, s1_hi = _abs(_down(c_lo + wmax_lo), _up(c_hi + wmax_hi))
+            s2_lo, s2_hi = _abs(_down(c_lo + wmin_lo), _up(c_hi + wmin_hi))
+            best_lo[sel] = np.minimum(best_lo[sel], np.maximum(s1_lo, s2_lo))
+            best_hi[sel] = np.minimum(best_hi[sel], np.maximum(s1_hi, s2_hi))
+        Clo[K], Chi[K] = best_lo, best_hi
+    return e_lo, e_hi, Clo, Chi, W
+
+
 def batch_whg(
     model: JointDistribution,
     lam: Fraction,
     reading: EdgeReading = EdgeReading.RIGHT,
     bottom_eq2: bool = False,
     progress: Any = None,
+    jobs: int = 1,
+    scheduler: str | None = None,
 ) -> BatchWHG:
-    """Every node's certified enclosures; requires :func:`batch_applies`."""
-    n = model.n
-    lam = Fraction(lam)
+    """Every node's certified enclosures; requires :func:`batch_applies`.
+
+    With ``jobs > 1`` or a Dask ``scheduler`` the targets run in worker processes, each
+    of which builds the shared tensor once; the enclosures are the same.
+    """
+    n, lam = model.n, Fraction(lam)
     counts = model.counts
-    size = 1 << n
-    eq2_lo = np.full((n, size), np.nan)
-    eq2_hi = np.full((n, size), np.nan)
-    chain_lo = np.full((n, size), np.nan)
-    chain_hi = np.full((n, size), np.nan)
-    # e^{-d/lambda}, d = 0..n+1, and e^{+-1/lambda}
-    E_d = _exp_floats([Fraction(-d) / lam for d in range(n + 2)])
-    e_right, e_left = _exp_floats([1 / lam, -1 / lam])
-    d_idx = np.abs(np.arange(2)[:, None, None] + np.arange(n + 1)[None, :, None] - np.arange(n + 1))
-    E = E_d[d_idx]  # E[a, s, t]
-    eq2_l, eq2_h = _log_factors((1 + 2 * U) * (1 + _gamma(n + 1)) - 1)
-    edge_l, edge_h = _log_factors((1 + 2 * U) * (1 + U) ** 2 - 1)
-    g_eq2, g_edge = _Groups.of(n - 1), _Groups.of(n - 2)
-    edges: list[dict[int, list[np.ndarray]]] = []
-    bottom = Fraction(1) / lam  # Theorem 4: Delta_i / lambda, Delta_i = 1
-    b_lo, b_hi = _fraction_bounds(bottom)
-    readings = [EdgeReading.RIGHT, EdgeReading.LEFT] if reading is EdgeReading.BOTH else [reading]
-    full_tensor = ternary(counts)
-    full_mass = full_tensor.sum(axis=-1)  # P(cfg), exact
-    flat = full_tensor.reshape(-1, n + 1).astype(np.float64)  # integers below 2^53: exact
-    # the densities of every configuration, for x_i = 0 and x_i = 1 (E differs by a)
-    dens = [(flat @ E[a]).reshape((3,) * n + (n + 1,)) for a in (0, 1)]
-    massf = full_mass.astype(np.float64)
-    for i in range(n):
-        others = [v for v in range(n) if v != i]
-        pre = (slice(None),) * i
-        D0, D1 = dens[0][(*pre, 0)], dens[1][(*pre, 1)]  # views: x_i known
-        m0, m1 = massf[(*pre, 0)][..., None], massf[(*pre, 1)][..., None]
-        R = ((D0 * m1) / (D1 * m0)).reshape(-1, n + 1)
-        masks = g_eq2.full(others)
-        hi_lo, hi_hi = _log_bounds(g_eq2.max(R.max(axis=1)))
-        lo_lo, lo_hi = _log_bounds(g_eq2.min(R.min(axis=1)))
-        # max |ln R| = max(max ln R, -min ln R)
-        eq2_lo[i, masks] = np.maximum(_down(hi_lo + eq2_l), -_up(lo_hi + eq2_h))
-        eq2_hi[i, masks] = np.maximum(_up(hi_hi + eq2_h), -_down(lo_lo + eq2_l))
-        # edges: W extremes for every (child mask, j), as enclosures
-        P = np.stack([massf[(*pre, 0)], massf[(*pre, 1)]])
-        w = {}
-        for p, j in enumerate(others):
-            X0 = np.take(P, 0, axis=p + 1).reshape(2, -1)
-            X1 = np.take(P, 1, axis=p + 1).reshape(2, -1)
-            T = np.take(P, 2, axis=p + 1).reshape(2, -1)
-            ratios = []
-            for rd in readings:
-                if rd is EdgeReading.RIGHT:
-                    N = X0 + X1 * e_right
-                    ratios.append((N[1] * T[0]) / (N[0] * T[1]))
-                else:
-                    N = X0 + X1 * e_left
-                    ratios.append((N[0] * T[1]) / (N[1] * T[0]))
-            rmax = g_edge.max(np.maximum.reduce(ratios))
-            rmin = g_edge.min(np.minimum.reduce(ratios))
-            ctx_masks = g_edge.full([v for v in others if v != j])
-            a_lo, a_hi = _log_bounds(rmax)
-            c_lo, c_hi = _log_bounds(rmin)
-            w[j] = (
-                ctx_masks | (1 << j),
-                _down(a_lo + edge_l),
-                _up(a_hi + edge_h),
-                _down(c_lo + edge_l),
-                _up(c_hi + edge_h),
-            )
-        # the chain rule, layer by layer from layer 1 (every other tuple known)
-        Clo = np.full(size, np.nan)
-        Chi = np.full(size, np.nan)
-        full_others = (size - 1) & ~(1 << i)
-        if bottom_eq2:
-            Clo[full_others], Chi[full_others] = eq2_lo[i, full_others], eq2_hi[i, full_others]
-        else:
-            Clo[full_others], Chi[full_others] = b_lo, b_hi
-        Wt = {j: _by_mask(size, *w[j]) for j in others}
-        edges.append(Wt)
-        pop = _popcounts(n)
-        for known in range(n - 2, -1, -1):
-            K = np.flatnonzero((pop == known) & ((np.arange(size) >> i) & 1 == 0))
-            best_lo = np.full(len(K), np.inf)
-            best_hi = np.full(len(K), np.inf)
-            for j in others:
-                sel = (K >> j) & 1 == 0
-                child = K[sel] | (1 << j)
-                c_lo, c_hi = Clo[child], Chi[child]
-                wmax_lo, wmax_hi, wmin_lo, wmin_hi = (t[child] for t in Wt[j])
-                s1_lo, s1_hi = _abs(_down(c_lo + wmax_lo), _up(c_hi + wmax_hi))
-                s2_lo, s2_hi = _abs(_down(c_lo + wmin_lo), _up(c_hi + wmin_hi))
-                best_lo[sel] = np.minimum(best_lo[sel], np.maximum(s1_lo, s2_lo))
-                best_hi[sel] = np.minimum(best_hi[sel], np.maximum(s1_hi, s2_hi))
-            Clo[K], Chi[K] = best_lo, best_hi
-        chain_lo[i], chain_hi[i] = Clo, Chi
+
+    def done(_k: int) -> None:
         if progress is not None:
             progress.update(1 << (n - 1))
+
+    if jobs <= 1 and scheduler is None:
+        sh = _shared(counts, lam, reading)
+        rows = []
+        for i in range(n):
+            rows.append(_target(sh, i, bottom_eq2))
+            done(i)
+    else:
+        tasks = [(counts, lam, reading, bottom_eq2, i) for i in range(n)]
+        rows = ordered_map(_target_task, tasks, jobs, on_done=done, scheduler=scheduler)
+    readings = (EdgeReading.RIGHT, EdgeReading.LEFT) if reading is EdgeReading.BOTH else (reading,)
     return BatchWHG(
         n,
-        eq2_lo,
-        eq2_hi,
-        chain_lo,
-        chain_hi,
-        edges,
-        full_mass,
+        np.stack([r[0] for r in rows]),
+        np.stack([r[1] for r in rows]),
+        np.stack([r[2] for r in rows]),
+        np.stack([r[3] for r in rows]),
+        [{j: list(r[4][j]) for j in range(n) if j != i} for i, r in enumerate(rows)],
+        ternary_mass(counts),
         lam,
-        tuple(readings),
-        None if bottom_eq2 else bottom,
+        readings,
+        None if bottom_eq2 else 1 / lam,
     )
+
+
+def ternary_mass(counts: np.ndarray) -> np.ndarray:
+    """``P(cfg)`` over every tuple, shape ``(3,)*n`` (state 2 = marginalized), exact."""
+    A = counts
+    for k in range(counts.ndim):
+        pre: tuple[Any, ...] = (slice(None),) * k
+        a0, a1 = A[(*pre, 0)], A[(*pre, 1)]
+        A = np.stack([a0, a1, a0 + a1], axis=k)
+    return A
 
 
 class ChainRefiner:
@@ -453,15 +517,6 @@ def ball_decimal(x: arb, digits: int) -> dict[str, Any] | None:
             decimal_string(hi, digits + 3, "up"),
         ],
     }
-
-
-def _by_mask(size: int, masks: np.ndarray, *cols: np.ndarray) -> list[np.ndarray]:
-    out = []
-    for col in cols:
-        a = np.full(size, np.nan)
-        a[masks] = col
-        out.append(a)
-    return out
 
 
 def _abs(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
