@@ -1,4 +1,4 @@
-"""Benchmark (issue 2): exact, certified Eq. 2 for every adversary vs float64 numpy.
+"""Benchmark: exact, certified Eq. 2 for every adversary vs float64 numpy.
 
 For a seeded random binary n-tuple table (n = 6, 8, 10, 12 by default) it computes, in
 one run, (1) the exact Eq. 2 leakage of all ``n 2^(n-1)`` adversaries with pdpsym --
