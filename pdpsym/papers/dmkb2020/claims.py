@@ -52,6 +52,7 @@ from pdpsym.papers import claim
 from pdpsym.papers.dmkb2020.claims_section2 import (
     BITS2,
     HALF,
+    RANDOM_CLASS,
     _det_table,
     _draws,
     _independent_family,
@@ -168,9 +169,7 @@ def check_def12(config: claim.RunConfig) -> claim.Property:
         cases,
         method=claim.Method.GENERATED,
         holds=lambda n: (
-            f"{n_cases} generated (θ, M, ε) (binary records n ≤ 3, independent with known "
-            "records or full-support correlated joints with binary B; deterministic or "
-            "randomized M with outputs {0,1,2,⊥}); at δ = 1, δ = the exact smallest APKDP δ and "
+            f"{n_cases} generated (θ, M, ε) ({RANDOM_CLASS} with outputs {{0,1,2,⊥}}); at δ = 1, δ = the exact smallest APKDP δ and "
             "just below it, the expectation form (max over i, a≠b, B̂ of APK) and Definition 1 "
             f"over all sets agree ({n} decisions)"
         ),
@@ -322,8 +321,7 @@ def check_thm1(config: claim.RunConfig) -> claim.Property:
             claim.Exhaustive(strict_exists, lambda _c: [None], method=claim.Method.GENERATED),
         ),
         holds=lambda n: (
-            f"{n_cases} generated (θ, M, ε) (binary records n ≤ 3, independent with known "
-            "records or full-support correlated (D, B); randomized or deterministic M): "
+            f"{n_cases} generated (θ, M, ε) ({RANDOM_CLASS}): "
             "PPK_{i,a,b} from Definition 13 equals Σ_B̂ P[B̂|a] APK_{i,a,b,B̂} exactly for "
             "every (i, a, b); δ_PPKDP ≤ δ_APKDP; the smallest ε with δ = 0 is the same for both "
             "(δ = 0 at ε* = max PLRV, both δ > 0 just below, or both > 0 for all ε when a PLRV "

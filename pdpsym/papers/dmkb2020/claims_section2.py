@@ -29,6 +29,11 @@ from pdpsym.papers import claim
 from pdpsym.papers.dmkb2020 import definitions as defs
 
 HALF = Fraction(1, 2)
+# the class random_scenario and random_mechanism draw from
+RANDOM_CLASS = (
+    "binary records n ≤ 3, independent with known records or full-support correlated (D, B); "
+    "randomized or deterministic M"
+)
 BITS2 = tuple(itertools.product((0, 1), repeat=2))
 
 
@@ -72,10 +77,6 @@ def _copies(k: int) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
     return lambda phi: tuple(v for v in phi for _ in range(k))
 
 
-def _instance(ok: bool, cx: Callable[[], dict[str, Any]]) -> object:
-    return ok or claim.Counterexample(cx())
-
-
 def _one_instance(law: Callable[[None], object], holds: Any, **kw: Any) -> claim.ForAll:
     """A claim about one exact instance: proved when the instance shows it."""
     kw.setdefault("method", claim.Method.EXACT_INSTANCE)
@@ -104,9 +105,7 @@ def check_prop1(config: claim.RunConfig) -> claim.Property:
         lambda cfg: _draws(cfg, 101, (60, 1000), draw),
         method=claim.Method.GENERATED,
         holds=lambda n: (
-            f"{n} generated ({{θ}}, M) (binary records n ≤ 3, independent with known records or "
-            "full-support correlated (D, B); randomized or deterministic M): the exact smallest "
-            "ε of CDP and of IBCDP (δ = 0) satisfy ε_IBCDP ≤ 2 ε_CDP and ε_CDP ≤ 2 ε_IBCDP; "
+            f"{n} generated ({{θ}}, M) ({RANDOM_CLASS}): the exact smallest ε of CDP and of IBCDP (δ = 0) satisfy ε_IBCDP ≤ 2 ε_CDP and ε_CDP ≤ 2 ε_IBCDP; "
             f"{finite['both_finite']} cases have both finite"
         ),
         fails="CDP/IBCDP factor 2 fails",
@@ -138,7 +137,7 @@ def check_ex1(config: claim.RunConfig) -> claim.Property:
         r = defs.np_ratio(scn, mean)
         # the mean given D(i) near +1 and near -1 never share an output: total separation
         near = [set(output_pmf(scn, mean, 0, mu + SIGMA)) for mu in (1, -1)]
-        return _instance(r is None and not near[0] & near[1], lambda: {"eps_NP": _r(r)})
+        return (r is None and not near[0] & near[1]) or claim.Counterexample(eps_NP=_r(r))
 
     return _one_instance(
         law,
@@ -162,7 +161,7 @@ def check_ex2(config: claim.RunConfig) -> claim.Property:
     def law(_: None) -> object:
         r_ddp = defs.ddp_ratio_with(scn, ident, sim)
         ok = r_ddp == 1 and defs.np_ratio(scn, ident) is None
-        return _instance(ok, lambda: {"eps_DDP": _r(r_ddp)})
+        return ok or claim.Counterexample(eps_DDP=_r(r_ddp))
 
     return _one_instance(
         law,
@@ -183,8 +182,9 @@ def check_ex3(config: claim.RunConfig) -> claim.Property:
     def law(_: None) -> object:
         r_np = defs.np_ratio(scn, m)
         r_cdp = defs.cdp_ratio(scn, m, domain={i: values for i in range(N_MU)})
-        ok = r_np == 1 and r_cdp is None
-        return _instance(ok, lambda: {"eps_NP": _r(r_np), "eps_CDP": _r(r_cdp)})
+        return (r_np == 1 and r_cdp is None) or claim.Counterexample(
+            eps_NP=_r(r_np), eps_CDP=_r(r_cdp)
+        )
 
     return _one_instance(
         law,
