@@ -1,14 +1,15 @@
 """Checkers for Desfontaines et al. Sections 3 and 5 (APKDP/PPKDP, composition).
 
 Section 3: lemma1, def12, prop5, thm1, thm2, prop6. Section 5: ex8, thm6,
-thm6.subadditivity, prop9, ex9 (Section 2 is in :mod:`.claims_section2`). Every verdict
-comes from exact computation on finite scenarios (:mod:`pdpsym.mechanisms.finite`), with
-classes and counts reported.
+thm6.subadditivity, prop9, ex9 (Section 2 is in :mod:`.claims_section2`, whose small
+helpers are shared). Every verdict comes from exact computation on finite scenarios
+(:mod:`pdpsym.mechanisms.finite`), with classes and counts reported.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections.abc import Iterator
 from fractions import Fraction
@@ -48,6 +49,17 @@ from pdpsym.mechanisms.finite import (
     table_mechanism,
 )
 from pdpsym.papers import claim
+from pdpsym.papers.dmkb2020.claims_section2 import (
+    BITS2,
+    HALF,
+    RANDOM_CLASS,
+    _det_table,
+    _draws,
+    _independent_family,
+    _one_instance,
+    _pmfs,
+    _random_table,
+)
 from pdpsym.papers.dmkb2020.composition import (
     InfConvention,
     bounded_dependence_nu,
@@ -63,53 +75,40 @@ from pdpsym.papers.dmkb2020.reducibility import (
     prop6_symbolic,
 )
 
-EPS_CHOICES = (
-    Eps.of(0),
-    Eps.log(Fraction(3, 2)),
-    Eps.log(2),
-    Eps.log(3),
-    Eps.of(Fraction(1, 2)),
-    Eps.of(1),
-)
+EPS_CHOICES = (Eps.of(0), Eps.log(Fraction(3, 2)), Eps.log(2), Eps.log(3), Eps.of(HALF), Eps.of(1))
 
 
 def _s(x: Any) -> str:
-    if isinstance(x, Fraction):
-        return fraction_str(x)
-    return str(x)
+    return fraction_str(x) if isinstance(x, Fraction) else str(x)
 
 
-def _pmf_json(p: dict[Any, Fraction]) -> dict[str, str]:
-    return {repr(k): fraction_str(v) for k, v in sorted(p.items(), key=lambda kv: repr(kv[0]))}
+def _det_json(outs: Any) -> dict[str, str]:
+    """The deterministic mechanism ``BITS2[k] -> outs[k]`` as JSON."""
+    return {repr(d): repr(o) for d, o in zip(BITS2, outs, strict=True)}
 
 
-def _scenario_json(s: Scenario) -> dict[str, str]:
-    return {repr(k): fraction_str(v) for k, v in sorted(s.joint.items(), key=repr)}
+def _ps_by_denominator() -> Iterator[Fraction]:
+    """Every p in (0, 1) with denominator 2, 3, 4, by denominator then numerator."""
+    for den in range(2, 5):
+        yield from (Fraction(num, den) for num in range(1, den) if math.gcd(num, den) == 1)
 
 
-def _lookup(table: dict[Any, Any]) -> Any:
-    return lambda d: table[d]
-
-
-def _lookup_sub(idx: list[int], table: dict[Any, Any]) -> Any:
-    return lambda d: table[tuple(d[j] for j in idx)]
-
-
-def _dup_map(h: tuple[int, ...]) -> Any:
-    return lambda phi: (phi[0], h[phi[0]])
-
-
-def _shift_map(c: int) -> Any:
-    return lambda phi: (phi[0], (phi[1] + c) % 3, phi[2])
+def _rational(v: WLin) -> Fraction:
+    q = v.rational()
+    assert q is not None, f"{v} is not rational"
+    return q
 
 
 def _generated(config: claim.RunConfig, n_cases: int, salt: int) -> Iterator[tuple[Any, ...]]:
-    rng = random.Random(config.seed * 1000 + salt)
+    rng = config.rng(salt)
     for _ in range(n_cases):
         scn = random_scenario(rng)
         mech, table = random_mechanism(rng, scn.n)
-        eps = rng.choice(EPS_CHOICES)
-        yield rng, scn, mech, table, eps
+        yield rng, scn, mech, table, rng.choice(EPS_CHOICES)
+
+
+def _mech_cx(scn: Scenario, table: Any, eps: Eps, **facts: Any) -> claim.Counterexample:
+    return claim.Counterexample(theta=scn.joint, mechanism=table, epsilon=str(eps), **facts)
 
 
 def _just_below(v: WLin) -> Fraction:
@@ -118,23 +117,10 @@ def _just_below(v: WLin) -> Fraction:
     return lo - Fraction(1, 10**9)
 
 
-# --- Lemma 1 ---------------------------------------------------------------------------------
-
-
-def _pmfs(outputs: int, den: int) -> Iterator[dict[Any, Fraction]]:
-    for cuts in itertools.combinations_with_replacement(range(den + 1), outputs - 1):
-        parts = [b - a for a, b in zip([0, *cuts], [*cuts, den], strict=True)]
-        yield {k: Fraction(c, den) for k, c in enumerate(parts) if c}
-
-
 @claim.checker("dmkb2020.lemma1")
 def check_lemma1(config: claim.RunConfig) -> claim.Property:
-    den = config.count(3, 5)
-    outputs = config.count(3, 4)
-    eps_list = (Eps.of(0), Eps.log(2), Eps.of(Fraction(1, 2)))
-
-    def cases(_: claim.RunConfig) -> Iterator[tuple[Any, ...]]:
-        return itertools.product(_pmfs(outputs, den), _pmfs(outputs, den), eps_list)
+    den, outputs = config.count(3, 5), config.count(3, 4)
+    eps_list = (Eps.of(0), Eps.log(2), Eps.of(HALF))
 
     def law(case: tuple[Any, ...]) -> object:
         p, q, eps = case
@@ -147,7 +133,7 @@ def check_lemma1(config: claim.RunConfig) -> claim.Property:
 
     return claim.Exhaustive(
         law,
-        cases,
+        lambda _c: itertools.product(_pmfs(outputs, den), _pmfs(outputs, den), eps_list),
         fails="sup over sets differs from the PLRV expectation",
         holds=f"for every ordered pair of PMFs on {outputs} outputs with denominator {den} (zeros, "
         f"so infinite PLRVs, included) and ε ∈ {{0, ln 2, 1/2}}: max over all {2**outputs} sets "
@@ -157,18 +143,12 @@ def check_lemma1(config: claim.RunConfig) -> claim.Property:
     )
 
 
-# --- Definition 12 ---------------------------------------------------------------------------
-
-
-def _mech_cx(scn: Scenario, table: Any, eps: Eps, **facts: Any) -> claim.Counterexample:
-    return claim.Counterexample(theta=scn.joint, mechanism=table, epsilon=str(eps), **facts)
-
-
 @claim.checker("dmkb2020.def12")
 def check_def12(config: claim.RunConfig) -> claim.Property:
     n_cases = config.count(10, 400)
 
     def cases(cfg: claim.RunConfig) -> Iterator[Any]:
+        # δ = 1, the exact smallest APKDP δ (or a rational just above it), and just below it
         for _, scn, mech, table, eps in _generated(cfg, n_cases, 12):
             d = apkdp_delta(scn, mech, eps).delta
             q = d.rational()
@@ -189,29 +169,12 @@ def check_def12(config: claim.RunConfig) -> claim.Property:
         cases,
         method=claim.Method.GENERATED,
         holds=lambda n: (
-            f"{n_cases} generated (θ, M, ε) (binary records n ≤ 3, independent with known "
-            "records or full-support correlated joints with binary B; deterministic or "
-            "randomized M with outputs {0,1,2,⊥}); at δ = 1, δ = the exact smallest APKDP δ and "
+            f"{n_cases} generated (θ, M, ε) ({RANDOM_CLASS} with outputs {{0,1,2,⊥}}); at δ = 1, δ = the exact smallest APKDP δ and "
             "just below it, the expectation form (max over i, a≠b, B̂ of APK) and Definition 1 "
             f"over all sets agree ({n} decisions)"
         ),
         fails="the two forms of APKDP disagree",
     )
-
-
-# --- Proposition 5 ---------------------------------------------------------------------------
-
-
-def _random_kernel(rng: random.Random) -> tuple[Any, dict[Any, dict[Any, Fraction]]]:
-    outs = (0, 1, 2, BOTTOM)
-    table = {
-        o: random_pmf(rng, ["x", "y", "z"], rng.choice([1, 2, 3]), positive=False) for o in outs
-    }
-
-    def f(o: Any) -> dict[Any, Fraction]:
-        return table[o]
-
-    return f, table
 
 
 @claim.checker("dmkb2020.prop5")
@@ -221,34 +184,32 @@ def check_prop5(config: claim.RunConfig) -> claim.Property:
 
     def cases(cfg: claim.RunConfig) -> Iterator[Any]:
         for rng, scn, mech, table, eps in _generated(cfg, n_cases, 5):
-            f, ktable = _random_kernel(rng)
+            kernel = _random_table(rng, (0, 1, 2, BOTTOM), ["x", "y", "z"])
             mech2, _ = random_mechanism(rng, scn.n)
             p = Fraction(rng.randint(0, 4), 4)
             for name, delta_of in (("APKDP", apkdp_delta), ("PPKDP", ppkdp_delta)):
-                yield "closure", scn, mech, table, eps, (name, delta_of, f, ktable, mech2, p)
-            for i in default_targets(scn):
-                for a, b in ((0, 1), (1, 0)):
-                    yield "f-divergence", scn, mech, table, eps, (i, a, b)
+                yield "closure", scn, mech, table, eps, (name, delta_of, kernel, mech2, p)
+            for i, (a, b) in itertools.product(default_targets(scn), ((0, 1), (1, 0))):
+                yield "f-divergence", scn, mech, table, eps, (i, a, b)
 
     def law(case: Any) -> object:
         kind, scn, mech, table, eps, extra = case
         if kind == "closure":  # post-processing and convexity
-            name, delta_of, f, ktable, mech2, p = extra
+            name, delta_of, kernel, mech2, p = extra
             d, d2 = delta_of(scn, mech, eps).delta, delta_of(scn, mech2, eps).delta
-            d_pp = delta_of(scn, post_process(mech, f), eps).delta
+            d_pp = delta_of(scn, post_process(mech, kernel.__getitem__), eps).delta
             d_mix = delta_of(scn, mixture(mech, mech2, p), eps).delta
             ok = (
                 d_pp.exact_compare(d) <= 0
                 and d_mix.exact_compare(d.scale(p) + d2.scale(1 - p)) <= 0
             )
             return ok or _mech_cx(
-                scn, table, eps, kernel=ktable, delta=str(d), delta_post=str(d_pp),
+                scn, table, eps, kernel=kernel, delta=str(d), delta_post=str(d_pp),
                 delta_mixture=str(d_mix), p=p, notion=name,
             )  # fmt: skip
         i, a, b = extra
         direct = ppk(scn, mech, i, a, b, eps)
-        printed = ppk_f_divergence(scn, mech, i, a, b, eps, FForm.PRINTED)
-        if printed != direct:
+        if ppk_f_divergence(scn, mech, i, a, b, eps, FForm.PRINTED) != direct:
             printed_f.add("printed f differs from PPK")
             first_mismatch.setdefault(
                 "case", {"theta": scn.joint, "i": i, "a": a, "b": b, "epsilon": str(eps)}
@@ -279,28 +240,16 @@ def check_prop5(config: claim.RunConfig) -> claim.Property:
     )
 
 
-# --- Theorem 1 -------------------------------------------------------------------------------
-
-
 def _max_ratio(scn: Scenario, mech: Any) -> Fraction | None:
     """``max e^L`` over i, a≠b, B̂, O with P_a(O) > 0 (None = ∞): δ=0 iff e^ε ≥ this."""
-
-    best: Fraction | None = Fraction(0)
+    best = Fraction(0)
     for i in default_targets(scn):
-        vals = scn.record_values(i)
-        for a in vals:
-            for b in vals:
-                if a == b:
-                    continue
-                for bhat in scn.knowledge_values():
-                    pa = output_pmf(scn, mech, i, a, bhat)
-                    pb = output_pmf(scn, mech, i, b, bhat)
-                    for o, p in pa.items():
-                        if not pb.get(o):
-                            return None
-                        r = p / pb[o]
-                        if best is not None and r > best:
-                            best = r
+        pairs = itertools.permutations(scn.record_values(i), 2)
+        for (a, b), bhat in itertools.product(pairs, scn.knowledge_values()):
+            pa, pb = output_pmf(scn, mech, i, a, bhat), output_pmf(scn, mech, i, b, bhat)
+            if not all(pb.get(o) for o in pa):
+                return None
+            best = max(best, *(p / pb[o] for o, p in pa.items()))
     return best
 
 
@@ -308,29 +257,22 @@ def thm1_strict_example() -> dict[str, Any] | None:
     """Ordered search: n=2 Bernoulli records (p by denominator), B = D(1), target 0,
     deterministic M: {0,1}² → {0,1} in lexicographic order; first with δ_PPK < δ_APK at ε=ln 2."""
     eps = Eps.log(2)
-    dbs = list(itertools.product((0, 1), repeat=2))
-    for den in range(2, 5):
-        for num in range(1, den):
-            p = Fraction(num, den)
-            if p.denominator != den:
-                continue
-            scn = Scenario.bernoulli([Fraction(1, 2), p], known=[1])
-            for outs in itertools.product((0, 1), repeat=4):
-                table = {d: {o: Fraction(1)} for d, o in zip(dbs, outs, strict=True)}
-                mech = table_mechanism(table)
-                da = apkdp_delta(scn, mech, eps, targets=[0])
-                dp = ppkdp_delta(scn, mech, eps, targets=[0])
-                if dp.delta.exact_compare(da.delta) < 0:
-                    return {
-                        "records": f"D(0) ~ Bernoulli(1/2), D(1) ~ Bernoulli({fraction_str(p)})",
-                        "B": "D(1)",
-                        "target": 0,
-                        "mechanism": {repr(d): repr(o) for d, o in zip(dbs, outs, strict=True)},
-                        "epsilon": "log(2)",
-                        "delta_APKDP": str(da.delta),
-                        "delta_PPKDP": str(dp.delta),
-                        "witness_APK": da.witness,
-                    }
+    for p, outs in itertools.product(
+        _ps_by_denominator(), list(itertools.product((0, 1), repeat=4))
+    ):
+        scn, mech = Scenario.bernoulli([HALF, p], known=[1]), table_mechanism(_det_table(outs))
+        da, dp = (f(scn, mech, eps, targets=[0]) for f in (apkdp_delta, ppkdp_delta))
+        if dp.delta.exact_compare(da.delta) < 0:
+            return {
+                "records": f"D(0) ~ Bernoulli(1/2), D(1) ~ Bernoulli({fraction_str(p)})",
+                "B": "D(1)",
+                "target": 0,
+                "mechanism": _det_json(outs),
+                "epsilon": "log(2)",
+                "delta_APKDP": str(da.delta),
+                "delta_PPKDP": str(dp.delta),
+                "witness_APK": da.witness,
+            }
     return None
 
 
@@ -344,19 +286,15 @@ def _thm1_law(case: Any) -> object:
     da, dp = apkdp_delta(scn, mech, eps).delta, ppkdp_delta(scn, mech, eps).delta
     if dp.exact_compare(da) > 0:
         return _mech_cx(scn, table, eps, what="APKDP delta < PPKDP delta", APK=str(da), PPK=str(dp))
+    both = (apkdp_delta, ppkdp_delta)
     w = _max_ratio(scn, mech)
     if w is None:  # an infinite PLRV: both δ > 0 at every ε
-        e_big = Eps.log(1000)
-        if (
-            apkdp_delta(scn, mech, e_big).delta.sign() == 0
-            or ppkdp_delta(scn, mech, e_big).delta.sign() == 0
-        ):
+        if any(f(scn, mech, Eps.log(1000)).delta.sign() == 0 for f in both):
             return _mech_cx(scn, table, eps, what="infinite PLRV but δ = 0")
     elif w > 1:  # δ = 0 at ε* = ln w for both, δ > 0 for both just below
         at, below = Eps.log(w), Eps.log(w * Fraction(999, 1000))
-        zero = all(f(scn, mech, at).delta.sign() == 0 for f in (apkdp_delta, ppkdp_delta))
-        positive = all(f(scn, mech, below).delta.sign() > 0 for f in (apkdp_delta, ppkdp_delta))
-        if not (zero and positive):
+        zero = all(f(scn, mech, at).delta.sign() == 0 for f in both)
+        if not (zero and all(f(scn, mech, below).delta.sign() > 0 for f in both)):
             return _mech_cx(
                 scn, table, eps, what="δ = 0 equivalence fails at ε = ln " + fraction_str(w)
             )
@@ -383,8 +321,7 @@ def check_thm1(config: claim.RunConfig) -> claim.Property:
             claim.Exhaustive(strict_exists, lambda _c: [None], method=claim.Method.GENERATED),
         ),
         holds=lambda n: (
-            f"{n_cases} generated (θ, M, ε) (binary records n ≤ 3, independent with known "
-            "records or full-support correlated (D, B); randomized or deterministic M): "
+            f"{n_cases} generated (θ, M, ε) ({RANDOM_CLASS}): "
             "PPK_{i,a,b} from Definition 13 equals Σ_B̂ P[B̂|a] APK_{i,a,b,B̂} exactly for "
             "every (i, a, b); δ_PPKDP ≤ δ_APKDP; the smallest ε with δ = 0 is the same for both "
             "(δ = 0 at ε* = max PLRV, both δ > 0 just below, or both > 0 for all ε when a PLRV "
@@ -396,29 +333,15 @@ def check_thm1(config: claim.RunConfig) -> claim.Property:
     )
 
 
-# --- Theorem 2 -------------------------------------------------------------------------------
-
-
 @claim.checker("dmkb2020.thm2")
 def check_thm2(config: claim.RunConfig) -> claim.Property:
-    dbs = list(itertools.product((0, 1), repeat=2))
-    grid = (
-        [Fraction(k, 6) for k in range(1, 6)]
-        if config.thorough
-        else [Fraction(1, 3), Fraction(1, 2)]
-    )
-    epss = (Eps.log(2), Eps.of(Fraction(1, 2))) if config.thorough else (Eps.log(2),)
+    grid = [Fraction(k, 6) for k in range(1, 6)] if config.thorough else [Fraction(1, 3), HALF]
+    epss = (Eps.log(2), Eps.of(HALF)) if config.thorough else (Eps.log(2),)
     kinds = claim.Tally()
 
-    def cases(_c: claim.RunConfig) -> Iterator[Any]:
-        for p0, p1 in itertools.product(grid, repeat=2):
-            for outs in itertools.product((0, 1, 2), repeat=4):
-                yield p0, p1, outs
-
     def law(case: Any) -> object:
-        p0, p1, outs = case
-        scn = Scenario.bernoulli([p0, p1], known=[1])
-        mech = table_mechanism({d: {o: Fraction(1)} for d, o in zip(dbs, outs, strict=True)})
+        (p0, p1), outs = case
+        scn, mech = Scenario.bernoulli([p0, p1], known=[1]), table_mechanism(_det_table(outs))
         red = is_reducible(scn, mech, 0)
         kinds.add("reducible", red)
         for eps in epss:
@@ -428,7 +351,7 @@ def check_thm2(config: claim.RunConfig) -> claim.Property:
                 kinds.add("nonreducible_with_gap", not red)
                 if red:
                     return claim.Counterexample(
-                        p=[p0, p1], mechanism={repr(d): repr(o) for d, o in zip(dbs, outs, strict=True)},
+                        p=[p0, p1], mechanism=_det_json(outs),
                         epsilon=str(eps), APKDP=str(da), PPKDP=str(dp),
                     )  # fmt: skip
                 break
@@ -436,7 +359,9 @@ def check_thm2(config: claim.RunConfig) -> claim.Property:
 
     return claim.Exhaustive(
         law,
-        cases,
+        lambda _c: itertools.product(
+            itertools.product(grid, repeat=2), itertools.product((0, 1, 2), repeat=4)
+        ),
         holds=lambda n: (
             f"exhaustive over {n} cases: two independent Bernoulli records with p in "
             f"{{{', '.join(fraction_str(g) for g in grid)}}}², B = D(1), target D(0), every "
@@ -453,73 +378,59 @@ def check_thm2(config: claim.RunConfig) -> claim.Property:
     )
 
 
-# --- Proposition 6 ---------------------------------------------------------------------------
-
-
-def _mean_instance(kind: str, quadratic: QuadraticForm) -> tuple[bool, Any]:
-    """Definition 14 with the printed φ on an exact finite instance of the given mean."""
+def _quadratic_instance(form: QuadraticForm) -> tuple[bool, Any]:
+    """Definition 14 with the given quadratic-mean φ on an exact instance: n = 2 independent
+    records uniform on {1, 2}, B = D(1)."""
     n = 2
-    records = [{Fraction(1): Fraction(1, 2), Fraction(2): Fraction(1, 2)} for _ in range(n)]
+    records = [{Fraction(1): HALF, Fraction(2): HALF} for _ in range(n)]
+    mech = deterministic(lambda d: sympy.sqrt(sum(sympy.Rational(x) ** 2 for x in d) / n))
+    scale = n if form is QuadraticForm.PRINTED else 1
+
+    def phi(o: Any, b1: Any, b2: Any) -> Any:
+        s = sum(
+            sympy.Rational(y) ** 2 - sympy.Rational(x) ** 2 for x, y in zip(b1, b2, strict=True)
+        )
+        return sympy.sqrt(scale * o**2 + s / n)
+
     scn = Scenario.independent(records, known=[1])
-
-    def known(bh: Any) -> list[Fraction]:
-        return list(bh)
-
-    if kind == "quadratic":
-        mech = deterministic(lambda d: sympy.sqrt(sum(sympy.Rational(x) ** 2 for x in d) / n))
-
-        def phi(o: Any, b1: Any, b2: Any) -> Any:
-            s = sum(
-                sympy.Rational(y) ** 2 - sympy.Rational(x) ** 2
-                for x, y in zip(known(b1), known(b2), strict=True)
-            )
-            if quadratic is QuadraticForm.PRINTED:
-                return sympy.sqrt(n * o**2 + s / n)
-            return sympy.sqrt(o**2 + s / n)
-
-        return check_map(scn, mech, 0, phi, key=lambda o: sympy.Rational(o**2))
-    raise ValueError(kind)
+    return check_map(scn, mech, 0, phi, key=lambda o: sympy.Rational(o**2))
 
 
 def _prop6_specs(
     n: int, pred: dict[Any, bool], alpha: list[Fraction], known_idx: list[int]
-) -> dict[str, tuple[Any, Any, Any]]:
-    """M, the printed φ(O, B1, B2) and an exact output key, for each Prop. 6 mechanism."""
+) -> dict[str, tuple[Any, ...]]:
+    """M and the printed φ(O, B1, B2) (and an exact output key if not O itself), for each
+    Prop. 6 mechanism."""
+
+    def prod(xs: Any) -> Any:
+        return sympy.Mul(*(sympy.Rational(x) for x in xs))
+
+    def pairs(b1: Any, b2: Any) -> Any:
+        return zip(b1, b2, strict=True)
+
+    root = sympy.Rational(1, n)
     return {
         "counting": (
             lambda d: sum(1 for x in d if pred[x]),
             lambda o, b1, b2: o - sum(pred[x] for x in b1) + sum(pred[x] for x in b2),
-            lambda o: o,
         ),
         "linear": (
             lambda d: sum((a * x for a, x in zip(alpha, d, strict=True)), Fraction(0)),
             lambda o, b1, b2: (
                 o + sum(alpha[j] * (y - x) for j, x, y in zip(known_idx, b1, b2, strict=True))
             ),
-            lambda o: o,
         ),
         "arithmetic": (
             lambda d: sum(d, Fraction(0)) / n,
-            lambda o, b1, b2: o + sum(y - x for x, y in zip(b1, b2, strict=True)) / n,
-            lambda o: o,
+            lambda o, b1, b2: o + sum(y - x for x, y in pairs(b1, b2)) / n,
         ),
         "harmonic": (
             lambda d: n / sum(1 / x for x in d),
-            lambda o, b1, b2: (
-                n / ((o / n) ** -1 + sum(1 / y - 1 / x for x, y in zip(b1, b2, strict=True)))
-            ),
-            lambda o: o,
+            lambda o, b1, b2: n / ((o / n) ** -1 + sum(1 / y - 1 / x for x, y in pairs(b1, b2))),
         ),
         "geometric": (
-            lambda d: sympy.Mul(*(sympy.Rational(x) for x in d)) ** sympy.Rational(1, n),
-            lambda o, b1, b2: (
-                (
-                    o**n
-                    * sympy.Mul(*(sympy.Rational(y) for y in b2))
-                    / sympy.Mul(*(sympy.Rational(x) for x in b1))
-                )
-                ** sympy.Rational(1, n)
-            ),
+            lambda d: prod(d) ** root,
+            lambda o, b1, b2: (o**n * prod(b2) / prod(b1)) ** root,
             lambda o: sympy.Rational(o**n),
         ),
     }
@@ -527,11 +438,9 @@ def _prop6_specs(
 
 def _quad_values() -> list[dict[str, str]]:
     """Printed and corrected φ at D(0) = 1 next to the true M, for n = 2, B = D(1)."""
-    n = 2
-    out = []
+    n, out = 2, []
     for b1, b2 in ((1, 1), (1, 2)):
-        m = sympy.sqrt(sympy.Rational(1 + b1**2, n))
-        d = sympy.Rational(b2**2 - b1**2)
+        m, d = sympy.sqrt(sympy.Rational(1 + b1**2, n)), sympy.Rational(b2**2 - b1**2)
         out.append(
             {
                 "B1": str(b1),
@@ -549,18 +458,15 @@ def _quad_values() -> list[dict[str, str]]:
 def check_prop6(config: claim.RunConfig) -> claim.Property:
     printed = prop6_symbolic(QuadraticForm.PRINTED)
     corrected = prop6_symbolic(QuadraticForm.CORRECTED, only=["quadratic"])["quadratic"]
+    vals = [Fraction(1), Fraction(2), Fraction(3)]
 
     def finite_maps(_c: claim.RunConfig) -> Iterator[Any]:
         """The printed counting, linear, arithmetic, harmonic and geometric maps on random
         exact instances: n = 3 independent records on {1, 2, 3}, B = one or two records."""
         rng = random.Random(config.seed + 6)
-        vals = [Fraction(1), Fraction(2), Fraction(3)]
         for _ in range(config.count(2, 30)):
             records = [random_pmf(rng, vals, 6, positive=rng.random() < 0.5) for _ in range(3)]
-            records = [
-                r if len(r) > 1 else {vals[0]: Fraction(1, 2), vals[1]: Fraction(1, 2)}
-                for r in records
-            ]
+            records = [r if len(r) > 1 else {vals[0]: HALF, vals[1]: HALF} for r in records]
             known_idx = sorted(rng.sample([1, 2], rng.choice([1, 2])))
             alpha = [Fraction(rng.randint(-3, 3), rng.randint(1, 3)) for _ in range(3)]
             pred = {v: rng.random() < 0.5 for v in vals}
@@ -568,15 +474,14 @@ def check_prop6(config: claim.RunConfig) -> claim.Property:
                 yield name, spec, records, known_idx
 
     def map_law(case: Any) -> object:
-        name, (f, phi, key), records, known_idx = case
-        ok, why = check_map(
-            Scenario.independent(records, known=known_idx), deterministic(f), 0, phi, key=key
-        )
+        name, (f, phi, *key), records, known_idx = case
+        scn = Scenario.independent(records, known=known_idx)
+        ok, why = check_map(scn, deterministic(f), 0, phi, *key)
         return ok or claim.Counterexample(map=name, records=records, known=known_idx, why=why)
 
     def printed_quadratic() -> object:
         bad = [k for k, v in printed.items() if v["identity"] != "holds"]
-        quad_ok, quad_why = _mean_instance("quadratic", QuadraticForm.PRINTED)
+        quad_ok, quad_why = _quadratic_instance(QuadraticForm.PRINTED)
         if not bad:
             return True
         if bad != ["quadratic"] or quad_ok:
@@ -590,7 +495,7 @@ def check_prop6(config: claim.RunConfig) -> claim.Property:
 
     def corrected_quadratic() -> object:
         holds = corrected["identity"] == corrected["left_inverse"] == "holds"
-        return holds and _mean_instance("quadratic", QuadraticForm.CORRECTED)[0]
+        return holds and _quadratic_instance(QuadraticForm.CORRECTED)[0]
 
     symbolic = ", ".join(k for k, v in printed.items() if v["identity"] == "holds")
     return claim.AllOf(
@@ -625,13 +530,10 @@ def check_prop6(config: claim.RunConfig) -> claim.Property:
     )
 
 
-# --- Example 8 -------------------------------------------------------------------------------
-
-
 @claim.checker("dmkb2020.ex8")
 def check_ex8(config: claim.RunConfig) -> claim.Property:
     n, t, eps = config.count(8, 10), 0, Eps.log(3)
-    scn = Scenario.bernoulli([Fraction(1, 2)] * n)
+    scn = Scenario.bernoulli([HALF] * n)
     m1 = deterministic(lambda d: sum(d))
     m2 = deterministic(lambda d: sum(x for j, x in enumerate(d) if j != t))
     d1, d2 = apkdp_delta(scn, m1, eps).delta, apkdp_delta(scn, m2, eps).delta
@@ -648,50 +550,33 @@ def check_ex8(config: claim.RunConfig) -> claim.Property:
         ok = small and dc.rational() == 1 and dc_big.rational() == 1 and inf_dep
         return ok or claim.Counterexample(delta_M1=str(d1), delta_composed=str(dc))
 
-    return claim.Exhaustive(
+    return _one_instance(
         law,
-        lambda _c: [None],
-        method=claim.Method.EXACT_INSTANCE,
-        verdict=claim.Verdict.PROVED,
-        holds=(
-            f"exact instance: n = {n} independent Bernoulli(1/2) votes, no partial knowledge, t = "
-            f"D(0). At ε = ln 3 the count is (ε, {d1})-APKDP and the count without t is (ε, "
-            f"{d2})-APKDP (over all targets), while the pair has δ = {dc} at ε = ln 3 and δ = "
-            f"{dc_big} even at ε = ln 10^6 (it reveals D(t)); Dep is +∞ with positive probability"
-        ),
+        f"exact instance: n = {n} independent Bernoulli(1/2) votes, no partial knowledge, t = "
+        f"D(0). At ε = ln 3 the count is (ε, {d1})-APKDP and the count without t is (ε, "
+        f"{d2})-APKDP (over all targets), while the pair has δ = {dc} at ε = ln 3 and δ = "
+        f"{dc_big} even at ε = ln 10^6 (it reveals D(t)); Dep is +∞ with positive probability",
         details=lambda: {"delta_M1": str(d1), "delta_M2": str(d2), "delta_pair": str(dc)},
     )
-
-
-# --- Theorem 6 -------------------------------------------------------------------------------
 
 
 def _thm6_search(_c: claim.RunConfig) -> Iterator[Any]:
     """n = 2, D(0) ~ Bernoulli(1/2), D(1) ~ Bernoulli(p) by denominator, B = nothing,
     M1, M2: {0,1}² → {0,1} lexicographic; every (a, b, O)."""
-    dbs = list(itertools.product((0, 1), repeat=2))
-    tables = [
-        {d: {o: Fraction(1)} for d, o in zip(dbs, outs, strict=True)}
-        for outs in itertools.product((0, 1), repeat=4)
-    ]
-    for den in range(2, 5):
-        for p in (
-            Fraction(num, den) for num in range(1, den) if Fraction(num, den).denominator == den
-        ):
-            scn = Scenario.bernoulli([Fraction(1, 2), p])
-            for t1, t2 in itertools.product(tables, repeat=2):
-                m1, m2 = table_mechanism(t1), table_mechanism(t2)
-                for a, b in ((0, 1), (1, 0)):
-                    for o, tm in sorted(plrv_terms(scn, m1, m2, 0, a, b, ()).items(), key=repr):
-                        yield p, t1, t2, a, b, o, tm
+    outs = list(itertools.product((0, 1), repeat=4))
+    for p, (o1, o2) in itertools.product(_ps_by_denominator(), list(itertools.product(outs, outs))):
+        m1, m2 = (table_mechanism(_det_table(o)) for o in (o1, o2))
+        for a, b in ((0, 1), (1, 0)):
+            terms = plrv_terms(Scenario.bernoulli([HALF, p]), m1, m2, 0, a, b, ())
+            for o, tm in sorted(terms.items(), key=repr):
+                yield p, o1, o2, a, b, o, tm
 
 
 def _thm6_printed(case: Any) -> object:
-    p, t1, t2, a, b, o, tm = case
+    p, o1, o2, a, b, o, tm = case
     return theorem6_identity_holds(tm, 2) or claim.Counterexample(
         {"records": f"D(0) ~ Bernoulli(1/2), D(1) ~ Bernoulli({p})", "B": "none", "i": 0,
-         "a": a, "b": b, "M1": {repr(d): repr(next(iter(v))) for d, v in t1.items()},
-         "M2": {repr(d): repr(next(iter(v))) for d, v in t2.items()}, "O": repr(o),
+         "a": a, "b": b, "M1": _det_json(o1), "M2": _det_json(o2), "O": repr(o),
          "e^L": _s(tm.joint), "e^L1": _s(tm.first), "e^L2": _s(tm.second),
          "e^L2_given_O1": _s(tm.second_given_first), "printed": "L = 2 Dep + L1 + L2",
          "corrected": "L = Dep + L1 + L2", "factor1_holds_here": theorem6_identity_holds(tm, 1)}
@@ -703,20 +588,21 @@ def check_thm6(config: claim.RunConfig) -> claim.Property:
     n_cases = config.count(15, 400)
     printed_corollary: dict[str, Any] = {}
     w_choices = [Fraction(1), Fraction(3, 2), Fraction(2), Fraction(3)]
-    mu_choices = [Fraction(1, 2), Fraction(2, 3), Fraction(1), Fraction(3, 2), Fraction(2)]
+    mu_choices = [HALF, Fraction(2, 3), Fraction(1), Fraction(3, 2), Fraction(2)]
+
+    def draw(rng: random.Random) -> Any:
+        scn = random_scenario(rng)
+        m1, _ = random_mechanism(rng, scn.n, outputs=(0, 1, 2))
+        m2, _ = random_mechanism(rng, scn.n, outputs=(0, 1, 2))
+        return scn, m1, m2, (rng.choice(w_choices), rng.choice(w_choices), rng.choice(mu_choices))
 
     def generated(cfg: claim.RunConfig) -> Iterator[Any]:
-        rng = random.Random(cfg.seed + 66)
-        for _ in range(n_cases):
-            scn = random_scenario(rng)
-            m1, _ = random_mechanism(rng, scn.n, outputs=(0, 1, 2))
-            m2, _ = random_mechanism(rng, scn.n, outputs=(0, 1, 2))
+        for scn, m1, m2, ws in _draws(cfg, 66, (15, 400), draw):
             for i, (a, b), bhat in itertools.product(
                 default_targets(scn), ((0, 1), (1, 0)), scn.knowledge_values()
             ):
                 for o, tm in plrv_terms(scn, m1, m2, i, a, b, bhat).items():
                     yield "identity", scn, (o, tm)
-            ws = (rng.choice(w_choices), rng.choice(w_choices), rng.choice(mu_choices))
             yield "corollary", scn, (m1, m2, *ws)
 
     def corrected(case: Any) -> object:
@@ -727,24 +613,17 @@ def check_thm6(config: claim.RunConfig) -> claim.Property:
             )
         # the corollary with e^ε rational: μ + ε1 + ε2 (corrected), 2μ + ε1 + ε2 (printed)
         m1, m2, w1, w2, wm = extra
-        d1, d2 = (apkdp_delta(scn, m, Eps.log(w)).delta.rational() for m, w in ((m1, w1), (m2, w2)))
-        nu = bounded_dependence_nu(scn, m1, m2, Eps.log(wm))[0].rational()
+        d1, d2 = (_rational(apkdp_delta(scn, m, Eps.log(w)).delta) for m, w in ((m1, w1), (m2, w2)))
+        bound = d1 + d2 + _rational(bounded_dependence_nu(scn, m1, m2, Eps.log(wm))[0])
         dc, dp = (
-            apkdp_delta(scn, compose(m1, m2), Eps.log(w1 * w2 * wm**k)).delta.rational()
+            _rational(apkdp_delta(scn, compose(m1, m2), Eps.log(w1 * w2 * wm**k)).delta)
             for k in (1, 2)
         )
-        assert (
-            d1 is not None
-            and d2 is not None
-            and nu is not None
-            and dc is not None
-            and dp is not None
-        )
-        if dp > d1 + d2 + nu:
+        if dp > bound:
             printed_corollary.setdefault(
-                "mu < 0", {"mu": f"log({wm})", "delta": str(dp), "bound": str(d1 + d2 + nu)}
+                "mu < 0", {"mu": f"log({wm})", "delta": str(dp), "bound": str(bound)}
             )
-        return dc <= d1 + d2 + nu or claim.Counterexample(theta=scn.joint)
+        return dc <= bound or claim.Counterexample(theta=scn.joint)
 
     return claim.Erratum(
         claim.Exhaustive(_thm6_printed, _thm6_search),
@@ -793,38 +672,25 @@ def check_subadditivity(config: claim.RunConfig) -> claim.Property:
     )
 
 
-# --- Proposition 9 ---------------------------------------------------------------------------
-
-
 def _prop9_search(_c: claim.RunConfig) -> Iterator[Any]:
     """n = 1, 2 uniform bits, M1 = π1, M2 = π2 over all π: {0,1}^n → {0,1} (lexicographic)
     with π1(D) ⊥ π2(D) under θ."""
     for n in (1, 2):
         dbs = list(itertools.product((0, 1), repeat=n))
-        scn = Scenario.bernoulli([Fraction(1, 2)] * n)
+        scn = Scenario.bernoulli([HALF] * n)
+        dist = {d: p for (d, _), p in scn.joint.items()}
         for f1, f2 in itertools.product(itertools.product((0, 1), repeat=len(dbs)), repeat=2):
             pi1, pi2 = dict(zip(dbs, f1, strict=True)), dict(zip(dbs, f2, strict=True))
-            joint: dict[tuple[int, int], Fraction] = {}
-            for d, _ in scn.joint:
-                joint[pi1[d], pi2[d]] = joint.get((pi1[d], pi2[d]), Fraction(0)) + Fraction(1, 2**n)
-            m1 = {u: sum((p for (x, _), p in joint.items() if x == u), Fraction(0)) for u in (0, 1)}
-            m2 = {v: sum((p for (_, y), p in joint.items() if y == v), Fraction(0)) for v in (0, 1)}
-            if all(joint.get((u, v), Fraction(0)) == m1[u] * m2[v] for u in (0, 1) for v in (0, 1)):
+            if _independent_family(dist, [pi1.__getitem__, pi2.__getitem__]):
                 yield n, scn, pi1, pi2
 
 
-def _prop9_nu(case: Any, convention: InfConvention) -> tuple[WLin, Any]:
-    _, scn, pi1, pi2 = case
-    return bounded_dependence_nu(
-        scn, deterministic(_lookup(pi1)), deterministic(_lookup(pi2)), Eps.of(0), convention
-    )
-
-
 def _prop9_cx(case: Any, convention: InfConvention) -> dict[str, Any] | None:
-    nu, wit = _prop9_nu(case, convention)
+    n, scn, pi1, pi2 = case
+    m1, m2 = deterministic(pi1.__getitem__), deterministic(pi2.__getitem__)
+    nu, wit = bounded_dependence_nu(scn, m1, m2, Eps.of(0), convention)
     if nu.sign() <= 0:
         return None
-    n, _, pi1, pi2 = case
     return {"n": n, "records": "independent uniform bits", "pi1=M1": {repr(d): v for d, v in pi1.items()},
             "pi2=M2": {repr(d): v for d, v in pi2.items()}, "nu_at_mu_0": str(nu), "witness": wit,
             "convention": convention.value}  # fmt: skip
@@ -832,8 +698,6 @@ def _prop9_cx(case: Any, convention: InfConvention) -> dict[str, Any] | None:
 
 @claim.checker("dmkb2020.prop9")
 def check_prop9(config: claim.RunConfig) -> claim.Property:
-    n_cases = config.count(30, 400)
-
     def printed(case: Any) -> object:
         cx = _prop9_cx(case, InfConvention.COMPATIBLE)
         if cx is None:
@@ -845,32 +709,38 @@ def check_prop9(config: claim.RunConfig) -> claim.Property:
             independent_not_conditionally=cx, printed_convention=under_printed
         )
 
-    def generated(cfg: claim.RunConfig) -> Iterator[Any]:
+    def draw(rng: random.Random) -> Any:
         # parts independent given (D(i), B̂): independent records, disjoint index sets
-        rng = random.Random(cfg.seed + 9)
-        for _ in range(n_cases):
-            n = rng.choice([2, 3, 3])
-            ps = [Fraction(rng.randint(1, 5), 6) for _ in range(n)]
-            known = [j for j in range(n) if rng.random() < 0.3]
-            idx = list(range(n))
-            rng.shuffle(idx)
-            cut = rng.randint(0, n)
-            s1, s2 = sorted(idx[:cut]), sorted(idx[cut:])
-            t1 = {sub: rng.choice([0, 1, 2]) for sub in itertools.product((0, 1), repeat=len(s1))}
-            t2 = {sub: rng.choice([0, 1, 2]) for sub in itertools.product((0, 1), repeat=len(s2))}
-            yield ps, known, s1, s2, t1, t2
+        n = rng.choice([2, 3, 3])
+        ps = [Fraction(rng.randint(1, 5), 6) for _ in range(n)]
+        known = [j for j in range(n) if rng.random() < 0.3]
+        idx = list(range(n))
+        rng.shuffle(idx)
+        cut = rng.randint(0, n)
+        s1, s2 = sorted(idx[:cut]), sorted(idx[cut:])
+        t1, t2 = (
+            {sub: rng.choice([0, 1, 2]) for sub in itertools.product((0, 1), repeat=len(s))}
+            for s in (s1, s2)
+        )
+        return ps, known, s1, s2, t1, t2
+
+    def on(s: list[int], t: dict[Any, int]) -> Any:  # a function of the records in s
+        return deterministic(lambda d: t[tuple(d[j] for j in s)])
 
     def corrected(case: Any) -> object:
         ps, known, s1, s2, t1, t2 = case
-        scn = Scenario.bernoulli(ps, known)
-        m1, m2 = deterministic(_lookup_sub(s1, t1)), deterministic(_lookup_sub(s2, t2))
+        m1, m2 = on(s1, t1), on(s2, t2)
         targets = [i for i in range(len(ps)) if i not in known]
-        nu, _ = bounded_dependence_nu(scn, m1, m2, Eps.of(0), InfConvention.COMPATIBLE, targets)
+        nu, _ = bounded_dependence_nu(
+            Scenario.bernoulli(ps, known), m1, m2, Eps.of(0), InfConvention.COMPATIBLE, targets
+        )
         return nu.sign() == 0 or claim.Counterexample(p=ps, S1=s1, S2=s2)
 
     return claim.Erratum(
         claim.Exhaustive(printed, _prop9_search),
-        claim.ForAll(corrected, generated, method=claim.Method.GENERATED),
+        claim.ForAll(
+            corrected, lambda cfg: _draws(cfg, 9, (30, 400), draw), method=claim.Method.GENERATED
+        ),
         holds=lambda n: (
             "printed: π1(D) ⊥ π2(D) under θ ⇒ (0,0)-bounded dependence. The first case of an "
             "ordered search (uniform bits, all π: {0,1}^n → {0,1}, n = 1, 2) has π1(D) ⊥ π2(D) "
@@ -887,9 +757,6 @@ def check_prop9(config: claim.RunConfig) -> claim.Property:
     )
 
 
-# --- Example 9 -------------------------------------------------------------------------------
-
-
 def _chain(alpha: Fraction, beta: Fraction) -> tuple[dict[Any, Fraction], Fraction]:
     """A stationary 2-state chain x_j → x_{j+1}: P(1|1)=α, P(1|0)=β; the user PMF over
     (x_j, x_{j+1}) and e^c, the smallest c with (x_{j+1} | x_j=a) ≈_c x_j for all a."""
@@ -897,9 +764,7 @@ def _chain(alpha: Fraction, beta: Fraction) -> tuple[dict[Any, Fraction], Fracti
     marg = {0: 1 - pi1, 1: pi1}
     cond = {(1, 1): alpha, (1, 0): 1 - alpha, (0, 1): beta, (0, 0): 1 - beta}
     pmf = {(x1, x2): marg[x1] * cond[(x1, x2)] for x1 in (0, 1) for x2 in (0, 1)}
-    r = Fraction(1)
-    for (_, x2), c in cond.items():
-        r = max(r, c / marg[x2], marg[x2] / c)
+    r = max([Fraction(1), *(max(c / marg[x2], marg[x2] / c) for (_, x2), c in cond.items())])
     return pmf, r
 
 
@@ -921,8 +786,6 @@ CHAINS = [
 
 @claim.checker("dmkb2020.ex9")
 def check_ex9(config: claim.RunConfig) -> claim.Property:
-    sample = CHAINS if config.thorough else CHAINS[: config.count(3, len(CHAINS))]
-
     def printed(case: Any) -> object:  # (2c, 0)
         users, (alpha, beta) = case
         nu, r = _ex9_nu(users, alpha, beta, 2, InfConvention.COMPATIBLE)
@@ -940,6 +803,7 @@ def check_ex9(config: claim.RunConfig) -> claim.Property:
             users=users, alpha=str(alpha), beta=str(beta), nu=str(nu)
         )
 
+    sample = CHAINS[: config.count(3, len(CHAINS))]
     return claim.Erratum(
         claim.Exhaustive(printed, lambda _c: itertools.product((2, 3), CHAINS)),
         claim.Exhaustive(corrected, lambda _c: itertools.product((2, 3), sample)),

@@ -1,14 +1,16 @@
 """Checkers for Desfontaines et al. Section 2 (δ = 0): NP, DDP, CDP, IBCDP.
 
 prop1, ex1-ex6, prop2-prop4 (see :mod:`pdpsym.papers.dmkb2020.definitions`). Every verdict
-comes from exact computation on finite scenarios, with classes and counts reported.
+comes from exact computation on finite scenarios, with classes and counts reported. The
+small helpers here are shared with :mod:`.claims`.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -27,6 +29,12 @@ from pdpsym.papers import claim
 from pdpsym.papers.dmkb2020 import definitions as defs
 
 HALF = Fraction(1, 2)
+# the class random_scenario and random_mechanism draw from
+RANDOM_CLASS = (
+    "binary records n ≤ 3, independent with known records or full-support correlated (D, B); "
+    "randomized or deterministic M"
+)
+BITS2 = tuple(itertools.product((0, 1), repeat=2))
 
 
 def _r(x: Fraction | None) -> str:
@@ -54,28 +62,26 @@ def _pmfs(outputs: int, den: int) -> Iterator[dict[Any, Fraction]]:
         yield {k: Fraction(c, den) for k, c in enumerate(parts) if c}
 
 
+def _det_table(outs: Iterable[Any], dbs: Iterable[Any] = BITS2) -> dict[Any, dict[Any, Fraction]]:
+    """The table of the deterministic mechanism ``dbs[k] -> outs[k]``."""
+    return {d: {o: Fraction(1)} for d, o in zip(dbs, outs, strict=True)}
+
+
+def _random_table(rng: random.Random, keys: Iterable[Any], outs: list[Any]) -> dict[Any, Any]:
+    """A random kernel ``key -> PMF on outs`` (denominators 1 to 3, zeros allowed)."""
+    return {k: random_pmf(rng, outs, rng.choice([1, 2, 3]), positive=False) for k in keys}
+
+
 def _copies(k: int) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
     """θ̂ that repeats each parameter ``k`` times (duplicated records)."""
     return lambda phi: tuple(v for v in phi for _ in range(k))
 
 
-def _instance(ok: bool, cx: Callable[[], dict[str, Any]]) -> object:
-    return ok or claim.Counterexample(cx())
-
-
-def _one_instance(law: Callable[[None], object], holds: str, **kw: Any) -> claim.ForAll:
+def _one_instance(law: Callable[[None], object], holds: Any, **kw: Any) -> claim.ForAll:
     """A claim about one exact instance: proved when the instance shows it."""
-    return claim.Exhaustive(
-        law,
-        lambda _c: [None],
-        method=claim.Method.EXACT_INSTANCE,
-        verdict=claim.Verdict.PROVED,
-        holds=holds,
-        **kw,
-    )
-
-
-# --- Proposition 1: CDP and IBCDP within a factor 2 -----------------------------------------
+    kw.setdefault("method", claim.Method.EXACT_INSTANCE)
+    kw.setdefault("verdict", claim.Verdict.PROVED)
+    return claim.Exhaustive(law, lambda _c: [None], holds=holds, **kw)
 
 
 @claim.checker("dmkb2020.prop1")
@@ -99,9 +105,7 @@ def check_prop1(config: claim.RunConfig) -> claim.Property:
         lambda cfg: _draws(cfg, 101, (60, 1000), draw),
         method=claim.Method.GENERATED,
         holds=lambda n: (
-            f"{n} generated ({{θ}}, M) (binary records n ≤ 3, independent with known records or "
-            "full-support correlated (D, B); randomized or deterministic M): the exact smallest "
-            "ε of CDP and of IBCDP (δ = 0) satisfy ε_IBCDP ≤ 2 ε_CDP and ε_CDP ≤ 2 ε_IBCDP; "
+            f"{n} generated ({{θ}}, M) ({RANDOM_CLASS}): the exact smallest ε of CDP and of IBCDP (δ = 0) satisfy ε_IBCDP ≤ 2 ε_CDP and ε_CDP ≤ 2 ε_IBCDP; "
             f"{finite['both_finite']} cases have both finite"
         ),
         fails="CDP/IBCDP factor 2 fails",
@@ -109,16 +113,15 @@ def check_prop1(config: claim.RunConfig) -> claim.Property:
     )
 
 
-# --- Examples 1-3: the mean, duplicated records, outliers -------------------------------------
+# Examples 1 and 3 discretize the normal noise: μ = ±1 equally likely, D(j) = μ ± σ i.i.d.
+N_MU, SIGMA = 3, Fraction(1, 10)
 
 
-def _mu_noise_scenario(n: int, sigma: Fraction) -> Scenario:
-    """Example 1/3 discretized: μ = ±1 equally likely, D(j) = μ + e_j, e_j = ±σ i.i.d."""
+def _mu_noise_scenario() -> Scenario:
     dbs: dict[tuple[Any, ...], Fraction] = {}
-    for mu in (-1, 1):
-        for es in itertools.product((-sigma, sigma), repeat=n):
-            d = tuple(mu + e for e in es)
-            dbs[d] = dbs.get(d, Fraction(0)) + HALF / 2**n
+    for mu, es in itertools.product((-1, 1), itertools.product((-SIGMA, SIGMA), repeat=N_MU)):
+        d = tuple(mu + e for e in es)
+        dbs[d] = dbs.get(d, Fraction(0)) + HALF / 2**N_MU
     return Scenario.from_databases(dbs)
 
 
@@ -127,22 +130,19 @@ NOISE_READING = "the normal noise is discretized to ±σ (any bounded noise with
 
 @claim.checker("dmkb2020.ex1")
 def check_ex1(config: claim.RunConfig) -> claim.Property:
-    n, sigma = 3, Fraction(1, 10)
-    scn = _mu_noise_scenario(n, sigma)
-    mean = deterministic(lambda d: sum(d, Fraction(0)) / n)
+    scn = _mu_noise_scenario()
+    mean = deterministic(lambda d: sum(d, Fraction(0)) / N_MU)
 
     def law(_: None) -> object:
         r = defs.np_ratio(scn, mean)
         # the mean given D(i) near +1 and near -1 never share an output: total separation
-        disjoint = not set(output_pmf(scn, mean, 0, 1 + sigma)) & set(
-            output_pmf(scn, mean, 0, -1 + sigma)
-        )
-        return _instance(r is None and disjoint, lambda: {"eps_NP": _r(r)})
+        near = [set(output_pmf(scn, mean, 0, mu + SIGMA)) for mu in (1, -1)]
+        return (r is None and not near[0] & near[1]) or claim.Counterexample(eps_NP=_r(r))
 
     return _one_instance(
         law,
-        f"exact discretized instance: μ = ±1 (1/2 each), n = {n} records μ ± {sigma} i.i.d., M = "
-        "mean: the output distributions given D(i) = 1 + σ and D(i) = -1 + σ have disjoint "
+        f"exact discretized instance: μ = ±1 (1/2 each), n = {N_MU} records μ ± {SIGMA} i.i.d., "
+        "M = mean: the output distributions given D(i) = 1 + σ and D(i) = -1 + σ have disjoint "
         "supports, so the mean is not NP for any ε",
         reading=NOISE_READING,
     )
@@ -160,9 +160,8 @@ def check_ex2(config: claim.RunConfig) -> claim.Property:
 
     def law(_: None) -> object:
         r_ddp = defs.ddp_ratio_with(scn, ident, sim)
-        return _instance(
-            r_ddp == 1 and defs.np_ratio(scn, ident) is None, lambda: {"eps_DDP": _r(r_ddp)}
-        )
+        ok = r_ddp == 1 and defs.np_ratio(scn, ident) is None
+        return ok or claim.Counterexample(eps_DDP=_r(r_ddp))
 
     return _one_instance(
         law,
@@ -174,86 +173,73 @@ def check_ex2(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.ex3")
 def check_ex3(config: claim.RunConfig) -> claim.Property:
-    n, sigma = 3, Fraction(1, 10)
-    scn = _mu_noise_scenario(n, sigma)
-    values = sorted({mu + e for mu in (-1, 1) for e in (-sigma, sigma)})
-    m = deterministic(lambda d: sum(1 for x in d if abs(x - sum(d, Fraction(0)) / n) > 5 * sigma))
+    scn = _mu_noise_scenario()
+    values = sorted({mu + e for mu in (-1, 1) for e in (-SIGMA, SIGMA)})
+    m = deterministic(
+        lambda d: sum(1 for x in d if abs(x - sum(d, Fraction(0)) / N_MU) > 5 * SIGMA)
+    )
 
     def law(_: None) -> object:
         r_np = defs.np_ratio(scn, m)
-        r_cdp = defs.cdp_ratio(scn, m, domain={i: values for i in range(n)})
-        return _instance(
-            r_np == 1 and r_cdp is None, lambda: {"eps_NP": _r(r_np), "eps_CDP": _r(r_cdp)}
+        r_cdp = defs.cdp_ratio(scn, m, domain={i: values for i in range(N_MU)})
+        return (r_np == 1 and r_cdp is None) or claim.Counterexample(
+            eps_NP=_r(r_np), eps_CDP=_r(r_cdp)
         )
 
     return _one_instance(
         law,
-        f"exact discretized instance (μ = ±1, n = {n}, noise ±{sigma}, T = {{±1 ± σ}}): the outlier "
-        "count (|x - mean| > 5σ) has NP ε = 0 (always 0 outliers) but CDP ε = ∞ (moving one "
-        "record to the other cluster creates outliers)",
+        f"exact discretized instance (μ = ±1, n = {N_MU}, noise ±{SIGMA}, T = {{±1 ± σ}}): the "
+        "outlier count (|x - mean| > 5σ) has NP ε = 0 (always 0 outliers) but CDP ε = ∞ (moving "
+        "one record to the other cluster creates outliers)",
         reading="the normal noise is discretized to ±σ",
     )
 
 
-# --- Example 4: the sum of duplicated records ------------------------------------------------
-
-
-def _ex4_cases(config: claim.RunConfig) -> Iterator[Any]:
-    for pairs, r in itertools.product((1, 2), list(_pmfs(3, config.count(3, 4)))):
-        yield pairs, r, defs.normalized_scenario([r] * pairs, _copies(2))
-
-
-def _ex4_sum(case: Any) -> tuple[Fraction | None, Fraction | None]:
-    pairs, _r_pmf, scn = case
-    m = deterministic(lambda d: sum(d))
-    return defs.cdp_ratio(
-        scn, m, domain={i: [0, 1, 2, 3] for i in range(2 * pairs)}
-    ), defs.np_ratio(scn, m)
-
-
 @claim.checker("dmkb2020.ex4")
 def check_ex4(config: claim.RunConfig) -> claim.Property:
-    np_kinds = claim.Tally()
+    """The sum of duplicated records."""
+    den = config.count(3, 4)
+
+    total = deterministic(sum)
 
     def never_cdp(case: Any) -> object:
-        r_cdp, r_np = _ex4_sum(case)
-        if r_np is not None:
-            np_kinds.add("np_degenerate" if len(case[1]) == 1 else "np_nondegenerate")
-        return r_cdp is None or claim.Counterexample(R=case[1], pairs=case[0], eps_CDP=_r(r_cdp))
+        pairs, r = case
+        scn = defs.normalized_scenario([r] * pairs, _copies(2))
+        r_cdp = defs.cdp_ratio(scn, total, domain={i: [0, 1, 2, 3] for i in range(2 * pairs)})
+        return r_cdp is None or claim.Counterexample(R=r, pairs=pairs, eps_CDP=_r(r_cdp))
 
-    def np_for_some_r(_: None) -> object:
-        # "might be NP": a single-valued R (one pair) is NP (vacuously)
-        case = (1, {1: Fraction(1)}, defs.normalized_scenario([{1: Fraction(1)}], _copies(2)))
-        return _ex4_sum(case)[1] is not None
+    single = defs.normalized_scenario([{1: Fraction(1)}], _copies(2))
 
+    # "might be NP": a single-valued R (one pair) is NP (vacuously)
     return claim.AllOf(
         (
-            claim.Exhaustive(never_cdp, _ex4_cases, verdict=claim.Verdict.PROVED),
-            claim.Exhaustive(np_for_some_r, lambda _c: [None], verdict=claim.Verdict.PROVED),
+            claim.Exhaustive(
+                never_cdp,
+                lambda _c: itertools.product((1, 2), list(_pmfs(3, den))),
+                verdict=claim.Verdict.PROVED,
+            ),
+            _one_instance(
+                lambda _: defs.np_ratio(single, total) is not None,
+                "",
+                method=claim.Method.EXHAUSTIVE,
+            ),
         ),
         method=claim.Method.EXHAUSTIVE,
         holds=lambda n: (
-            f"exhaustive: 1 and 2 duplicated pairs, every R on {{0,1,2}} with denominator "
-            f"{config.count(3, 4)}, T = {{0,..,3}} ({n} cases): the sum is never CDP (ε = ∞: "
-            "changing one record by 1 makes the always-even sum odd). 'Can be NP' holds only "
-            "for single-valued R (NP vacuous); an R with two or more values gives NP ε = ∞, "
-            "since the smallest sum given D(i) = a is 2a + 2(n-1)·min R"
+            f"exhaustive: 1 and 2 duplicated pairs, every R on {{0,1,2}} with denominator {den}, "
+            f"T = {{0,..,3}} ({n} cases): the sum is never CDP (ε = ∞: changing one record by 1 "
+            "makes the always-even sum odd). 'Can be NP' holds only for single-valued R (NP "
+            "vacuous); an R with two or more values gives NP ε = ∞, since the smallest sum given "
+            "D(i) = a is 2a + 2(n-1)·min R"
         ),
         reading="'might be in NP' read as 'there is an R for which it is NP'",
     )
 
 
-# --- Example 5: correcting a value that appears once -----------------------------------------
-
-
 def correct_global(d: tuple[Any, ...]) -> dict[Any, Fraction]:
     """Example 5 as printed: a value x appearing once and a value y appearing twice (in the
     whole database) -> change the record x to y; output the database."""
-    counts: dict[Any, int] = {}
-    for v in d:
-        counts[v] = counts.get(v, 0) + 1
-    xs = sorted(v for v, k in counts.items() if k == 1)
-    ys = sorted(v for v, k in counts.items() if k == 2)
+    xs, ys = (sorted(v for v in set(d) if d.count(v) == k) for k in (1, 2))
     if xs and ys:
         d = tuple(ys[0] if v == xs[0] else v for v in d)
     return {d: Fraction(1)}
@@ -281,27 +267,21 @@ def check_ex5(config: claim.RunConfig) -> claim.Property:
                 scn = defs.normalized_scenario([r] * triples, _copies(3))
                 yield triples, r, scn, {i: [0, 1, 2] for i in range(3 * triples)}
 
-    def zero_cdp(
-        mech: Any, cx: Callable[[Any, Fraction | None], claim.Counterexample]
-    ) -> Callable[[Any], object]:
-        def law(case: Any) -> object:
-            ratio = defs.cdp_ratio(case[2], mech, domain=case[3])
-            return ratio == 1 or cx(case, ratio)
-
-        return law
-
-    printed = zero_cdp(
-        correct_global,
-        lambda case, g: claim.Counterexample(
+    def printed(case: Any) -> object:
+        g = defs.cdp_ratio(case[2], correct_global, domain=case[3])
+        return g == 1 or claim.Counterexample(
             triples=case[0],
             R=case[1],
             T=[0, 1, 2],
             eps_CDP_printed_mechanism=_r(g),
             example="D = (0,0,0,1,1,1), D_(0->1) = (1,0,0,1,1,1): no value appears exactly once, "
             "so nothing is corrected and the output is not a triplicated database",
-        ),
-    )
-    corrected = zero_cdp(correct_triples, lambda case, _g: claim.Counterexample(R=case[1]))
+        )
+
+    def corrected(case: Any) -> object:
+        ok = defs.cdp_ratio(case[2], correct_triples, domain=case[3]) == 1
+        return ok or claim.Counterexample(R=case[1])
+
     return claim.Erratum(
         claim.Exhaustive(printed, cases, verdict=claim.Verdict.PROVED),
         claim.Exhaustive(corrected, cases, verdict=claim.Verdict.PROVED),
@@ -316,9 +296,6 @@ def check_ex5(config: claim.RunConfig) -> claim.Property:
         reading="'appearing only once/twice' read over the whole database (as printed); the "
         "correction reads it per triple",
     )
-
-
-# --- Propositions 2-4: NP against CDP ----------------------------------------------------------
 
 
 @claim.checker("dmkb2020.prop2")
@@ -358,26 +335,17 @@ def check_prop2(config: claim.RunConfig) -> claim.Property:
     )
 
 
-def _shift(c: int) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
-    return lambda phi: (phi[0], (phi[1] + c) % 3, phi[2])
-
-
 def _normalization_case(rng: random.Random) -> tuple[Any, Any, int, Any]:
     """φ0 ∈ {0,1}, φ1 ∈ {0,1,2}, φ2 ∈ {0,1} independent; D = (φ0, (φ1 + cφ0) mod 3, φ2)."""
-    p0 = random_pmf(rng, [0, 1], 6, positive=True)
-    p1 = random_pmf(rng, [0, 1, 2], 6, positive=True)
-    p2 = random_pmf(rng, [0, 1], 6, positive=True)
+    params = [random_pmf(rng, vals, 6, positive=True) for vals in ([0, 1], [0, 1, 2], [0, 1])]
     c = rng.choice([0, 1, 2])
-
-    def theta_hat(phi: tuple[Any, ...]) -> tuple[Any, ...]:
-        return (phi[0], (phi[1] + c * phi[0]) % 3, phi[2])
-
-    outs = [0, 1, 2, BOTTOM]
-    table = {
-        d: random_pmf(rng, outs, rng.choice([1, 2, 3]), positive=False)
-        for d in itertools.product((0, 1), (0, 1, 2), (0, 1))
-    }
-    return [p0, p1, p2], theta_hat, c, table_mechanism(table)
+    table = _random_table(rng, itertools.product((0, 1), (0, 1, 2), (0, 1)), [0, 1, 2, BOTTOM])
+    return (
+        params,
+        lambda phi: (phi[0], (phi[1] + c * phi[0]) % 3, phi[2]),
+        c,
+        table_mechanism(table),
+    )
 
 
 @claim.checker("dmkb2020.prop3")
@@ -385,9 +353,7 @@ def check_prop3(config: claim.RunConfig) -> claim.Property:
     nested = (((1, 2), (2,)), ((1, 2), ()), ((1,), ()), ((2,), ()))
 
     def cases(cfg: claim.RunConfig) -> Iterator[Any]:
-        for case in _draws(cfg, 103, (40, 600), _normalization_case):
-            for known in nested:
-                yield case, known
+        return itertools.product(_draws(cfg, 103, (40, 600), _normalization_case), nested)
 
     def law(case: Any) -> object:
         (params, theta_hat, c, mech), (known1, known2) = case
@@ -429,30 +395,22 @@ def _example6_scenario(ps: list[Fraction], pc: Fraction) -> Scenario:
 
 @claim.checker("dmkb2020.prop4")
 def check_prop4(config: claim.RunConfig) -> claim.Property:
-    dbs = list(itertools.product((0, 1), repeat=2))
-    # the paper's own Example 6, first normalization (φ0 = the pair (D(0), D(1))), target D(1)
-    ex6 = _example6_scenario([HALF], Fraction(3, 4))
-    m0 = deterministic(lambda d: d[0])
-
-    def printed_cases(_c: claim.RunConfig) -> Iterator[Any]:
+    def printed(case: Any) -> object:
         # φ0 a uniform bit, D = (φ0, h(φ0)) for h: {0,1} -> {0,1}, B = nothing,
         # deterministic M: {0,1}^2 -> {0,1}; lexicographic
-        for h, outs in itertools.product(
-            itertools.product((0, 1), repeat=2), itertools.product((0, 1), repeat=4)
-        ):
-            yield h, dict(zip(dbs, outs, strict=True))
-
-    def printed(case: Any) -> object:
         h, outs = case
         scn = defs.normalized_scenario([{0: HALF, 1: HALF}], lambda phi: (phi[0], h[phi[0]]))
-        mech = table_mechanism({d: {o: Fraction(1)} for d, o in outs.items()})
+        mech = table_mechanism(_det_table(outs))
         r_np, r_cdp = defs.np_ratio(scn, mech, [0]), defs.cdp_ratio(scn, mech, targets=[0])
-        ex6_np, ex6_cdp = defs.np_ratio(ex6, m0, [1]), defs.cdp_ratio(ex6, m0, targets=[1])
-        return r_np == r_cdp or claim.Counterexample(
+        if r_np == r_cdp:
+            return True
+        # the paper's own Example 6, first normalization (φ0 = the pair (D(0), D(1))), target D(1)
+        ex6, m0 = _example6_scenario([HALF], Fraction(3, 4)), deterministic(lambda d: d[0])
+        return claim.Counterexample(
             normalization=f"phi0 uniform bit; D = (phi0, h(phi0)), h = {h}",
             B="none (I = ∅)",
             i=0,
-            M=outs,
+            M=dict(zip(BITS2, outs, strict=True)),
             eps_NP=_r(r_np),
             eps_CDP=_r(r_cdp),
             example6={
@@ -460,28 +418,32 @@ def check_prop4(config: claim.RunConfig) -> claim.Property:
                 "p_c": "3/4",
                 "target": "D(1)",
                 "M": "D(0)",
-                "eps_NP": _r(ex6_np),
-                "eps_CDP": _r(ex6_cdp),
+                "eps_NP": _r(defs.np_ratio(ex6, m0, [1])),
+                "eps_CDP": _r(defs.cdp_ratio(ex6, m0, targets=[1])),
             },
         )
 
-    def corrected_cases(cfg: claim.RunConfig) -> Iterator[Any]:
+    def draw(rng: random.Random) -> Any:
         # D_{-i} a function of φ1..φk only (then D(i) ⊥ (D_{-i}, B)); the rng also draws B
-        rng = random.Random(cfg.seed + 104)
-        for _ in range(cfg.count(40, 600)):
-            params, _, c, mech = _normalization_case(rng)
-            known = rng.choice([(), (1,), (2,), (1, 2)])
-            yield params, defs.normalized_scenario(params, _shift(c), known), mech
+        params, _, c, mech = _normalization_case(rng)
+        known = rng.choice([(), (1,), (2,), (1, 2)])
+        shift = defs.normalized_scenario(
+            params, lambda phi: (phi[0], (phi[1] + c) % 3, phi[2]), known
+        )
+        return params, shift, mech
 
     def corrected(case: Any) -> object:
         params, scn, mech = case
-        return defs.np_ratio(scn, mech, [0]) == defs.cdp_ratio(
-            scn, mech, targets=[0]
-        ) or claim.Counterexample(phi=params)
+        same = defs.np_ratio(scn, mech, [0]) == defs.cdp_ratio(scn, mech, targets=[0])
+        return same or claim.Counterexample(phi=params)
 
     return claim.Erratum(
-        claim.Exhaustive(printed, printed_cases),
-        claim.ForAll(corrected, corrected_cases, method=claim.Method.GENERATED),
+        claim.Exhaustive(
+            printed, lambda _c: itertools.product(BITS2, itertools.product((0, 1), repeat=4))
+        ),
+        claim.ForAll(
+            corrected, lambda cfg: _draws(cfg, 104, (40, 600), draw), method=claim.Method.GENERATED
+        ),
         holds=lambda n: (
             "printed: for acceptable Θ, NP ⇔ CDP. Definition 8 lets other records depend on φ0 "
             "(duplicated records are acceptable), and the first case of an ordered search has "
@@ -496,10 +458,8 @@ def check_prop4(config: claim.RunConfig) -> claim.Property:
     )
 
 
-# --- Example 6: two normalizations -------------------------------------------------------------
-
-
 def _independent_family(dist: dict[Any, Fraction], fam: list[Any]) -> bool:
+    """Whether the functions ``fam`` of D ~ ``dist`` are mutually independent, exactly."""
     joint: dict[tuple[Any, ...], Fraction] = {}
     margs: list[dict[Any, Fraction]] = [{} for _ in fam]
     for d, p in dist.items():
@@ -507,13 +467,11 @@ def _independent_family(dist: dict[Any, Fraction], fam: list[Any]) -> bool:
         joint[key] = joint.get(key, Fraction(0)) + p
         for m, v in zip(margs, key, strict=True):
             m[v] = m.get(v, Fraction(0)) + p
-    for key in itertools.product(*(sorted(m, key=repr) for m in margs)):
-        prod = Fraction(1)
-        for m, v in zip(margs, key, strict=True):
-            prod *= m[v]
-        if joint.get(key, Fraction(0)) != prod:
-            return False
-    return True
+    return all(
+        joint.get(key, Fraction(0))
+        == math.prod((m[v] for m, v in zip(margs, key, strict=True)), start=Fraction(1))
+        for key in itertools.product(*(sorted(m, key=repr) for m in margs))
+    )
 
 
 @claim.checker("dmkb2020.ex6")
