@@ -206,6 +206,20 @@ def _searched(law: Callable[[Any], object], cases: Callable[[], Iterable[Any]]) 
     return first
 
 
+TABLES = (
+    "the tables D -> {0,1} with P(1|D) in {1/3, 2/3} on 3 binary laws (independent, "
+    "completely dependent, partially dependent)"
+)
+ALL_READINGS = (
+    "in all three readings (Definition 4 neighbours, the same within the support of R, "
+    "Eq. 11-12 conditional)"
+)
+
+
+def _every(stride: int) -> str:
+    return "" if stride == 1 else f", one in {stride} in the default run"
+
+
 def _key(d: Database) -> str:
     return "(" + ", ".join(fraction_str(v) for v in d) + ")"
 
@@ -431,11 +445,8 @@ def check_thm3(config: claim.RunConfig) -> claim.Property:
         (
             lambda n: (
                 "Definition 4 (neighbours, JOINT dependence sets): gamma(A1,A2) <= "
-                f"gamma(A1) gamma(A2) exactly on {n} exhaustive pairs (3 binary laws: independent, "
-                "completely dependent, partially dependent; all mechanisms D -> {0,1} with P(1|D) "
-                "in {1/3, 2/3}"
-                + ("" if stride == 1 else f", every {stride}th pair in the default run")
-                + ")"
+                f"gamma(A1) gamma(A2) exactly on {n} exhaustive cases (pairs of {TABLES}"
+                f"{_every(stride)})"
             ),
             "2-3 binary tuples, random PMFs with 2 and 3 outputs, neighbours over the product "
             "domain and within the support of R",
@@ -451,30 +462,6 @@ def check_thm3(config: claim.RunConfig) -> claim.Property:
     )
 
 
-def _no_gain(
-    config: claim.RunConfig,
-    arity: int,
-    counts: tuple[tuple[int, int], tuple[int, int]],
-    variants: tuple[str, Sequence[Any]],
-    derive: Callable[[tuple[FiniteMechanism, ...], Any], FiniteMechanism],
-    fails: str,
-    holds: tuple[claim.Evidence, claim.Evidence],
-) -> claim.AllOf:
-    """gamma(derive(A_1..A_k, variant)) <= max_t gamma(A_t), in all three readings, over
-    every ``stride``-th k-subset of the tables and seeded random mechanisms (``counts`` =
-    (stride, draws), each (default, thorough); ``variants`` = the name of B or p, values)."""
-    (name, values), (stride, draws) = variants, counts
-    return _checks(
-        config,
-        _composed("derived", derive, _top, name),
-        lambda _: _table_cases(arity, READINGS, values, config.count(*stride)),
-        (_random_cases(lambda rng: [rng.choice([2, 3])] * arity, READINGS, values), draws),
-        fails,
-        holds,
-        reading="all: Definition 4 as printed (product domain or support of R), Eq. 11-12",
-    )
-
-
 # the randomized maps B of Theorem 5, including a deterministic merge
 POSTS: tuple[Mapping[Hashable, Mapping[Hashable, Fraction]], ...] = (
     {0: {0: F(1)}, 1: {0: F(1)}, 2: {1: F(1)}},
@@ -483,48 +470,58 @@ POSTS: tuple[Mapping[Hashable, Mapping[Hashable, Fraction]], ...] = (
 )
 
 
-@claim.checker("lmm2016.thm5")
-def check_thm5(config: claim.RunConfig) -> claim.Property:
-    return _no_gain(
-        config,
+def _no_gain(
+    arity: int,
+    counts: tuple[tuple[int, int], tuple[int, int]],
+    variant: tuple[str, Sequence[Any], str],
+    derive: Callable[[tuple[FiniteMechanism, ...], Any], FiniteMechanism],
+    says: tuple[str, str],
+) -> claim.Checker:
+    """The checker of gamma(derive(A_1..A_k, v)) <= max_t gamma(A_t) in all three readings,
+    over every ``stride``-th k-subset of the tables and seeded random mechanisms: ``counts``
+    = (stride, draws), each (default, thorough); ``variant`` = the name of B or p, its values
+    and them in words; ``says`` = the statement and what fails."""
+    (stride, draws), (name, values, in_words), (statement, fails) = counts, variant, says
+
+    def check(config: claim.RunConfig) -> claim.Property:
+        every = config.count(*stride)
+        return _checks(
+            config,
+            _composed("derived", derive, _top, name),
+            lambda _: _table_cases(arity, READINGS, values, every),
+            (_random_cases(lambda rng: [rng.choice([2, 3])] * arity, READINGS, values), draws),
+            fails,
+            (
+                lambda n: (
+                    f"{statement} exactly, {ALL_READINGS}, on {n} exhaustive cases "
+                    f"({'pairs of ' * (arity - 1)}{TABLES}{_every(every)}; {in_words})"
+                ),
+                f"random laws on 2-3 binary tuples, {arity} random PMFs with 2-3 outputs",
+            ),
+            reading="all: Definition 4 as printed (product domain or support of R), Eq. 11-12",
+        )
+
+    return check
+
+
+check_thm5 = claim.checker("lmm2016.thm5")(
+    _no_gain(
         1,
         ((2, 1), (8, 1000)),
-        ("B", POSTS),
+        ("B", POSTS, "3 randomized maps B including a deterministic merge"),
         lambda mechs, b: post_process(mechs[0], b.__getitem__),
-        "post-processing raised the level",
-        (
-            lambda n: (
-                "gamma(B o A) <= gamma(A) exactly, in all three readings (Definition 4 "
-                f"neighbours, the same within the support of R, Eq. 11-12 conditional), on {n} "
-                "exhaustive cases (3 binary laws, the mechanisms D -> {0,1} with P(1|D) in {1/3,2/3}"
-                + ("" if config.thorough else " (every 2nd in the default run)")
-                + ", 3 randomized maps B including a deterministic merge)"
-            ),
-            "random laws on 2-3 binary tuples, random 2-3 output PMFs",
-        ),
+        ("gamma(B o A) <= gamma(A)", "post-processing raised the level"),
     )
-
-
-@claim.checker("lmm2016.thm6")
-def check_thm6(config: claim.RunConfig) -> claim.Property:
-    return _no_gain(
-        config,
+)
+check_thm6 = claim.checker("lmm2016.thm6")(
+    _no_gain(
         2,
         ((15, 1), (6, 800)),
-        ("p", (F(1, 3), F(1, 2), F(3, 4))),
+        ("p", (F(1, 3), F(1, 2), F(3, 4)), "p in {1/3, 1/2, 3/4}"),
         lambda mechs, p: mixture(mechs[0], mechs[1], p),
-        "the mixture exceeds both levels",
-        (
-            lambda n: (
-                "gamma(A_p) <= max(gamma(A1), gamma(A2)) exactly, in all three readings, "
-                f"on {n} cases from the exhaustive class (3 binary laws; pairs of D -> {{0,1}} "
-                "tables with P(1|D) in {1/3,2/3}"
-                + ("" if config.thorough else ", every 15th pair in the default run")
-                + "; p in {1/3,1/2,3/4})"
-            ),
-            "random laws on 2-3 binary tuples, random PMF pairs",
-        ),
+        ("gamma(A_p) <= max(gamma(A1), gamma(A2))", "the mixture exceeds both levels"),
     )
+)
 
 
 # --- Theorem 4: parallel composition ------------------------------------------------------
