@@ -376,14 +376,12 @@ def _counting(ps: tuple[Fraction, ...], eps: Eps) -> Any:
 
 @claim.checker("dmkb2020.thm3")
 def check_thm3(config: claim.RunConfig) -> claim.Property:
-    lam = F(1, 10)
+    lam, ns = F(1, 10), range(2, config.count(6, 9) + 1)
+    ps, es = (F(11, 100), F(1, 2), F(89, 100)), (F(1, 100), F(1, 2), F(2))
 
     def grid(_c: claim.RunConfig) -> Iterator[Any]:
-        for n in range(2, config.count(6, 9) + 1):
-            for p, e in itertools.product(
-                (F(11, 100), F(1, 2), F(89, 100)), (F(1, 100), F(1, 2), F(2))
-            ):
-                yield n, p, e, _counting((p,) * n, Eps.of(e))
+        for n, p, e in itertools.product(ns, ps, es):
+            yield n, p, e, _counting((p,) * n, Eps.of(e))
 
     def printed(case: Any) -> object:
         n, p, e, exact = case
@@ -445,11 +443,9 @@ def _prop7_large(
     config: claim.RunConfig, mu3: pc.Mu3Reading, powers: tuple[pc.Prop7Reading, ...]
 ) -> Iterator[Any]:
     """Homogeneous records at large n and eps <= 1, where the bound is not vacuous."""
-    for n in [1000] + ([10000, 100000] if config.thorough else []):
-        for p, eps, power in itertools.product(
-            (F(1, 10), F(2, 5), F(1, 2)), (F(1, 2), F(1)), powers
-        ):
-            yield "large", n, p, eps, mu3, power
+    ns = [1000] + ([10000, 100000] if config.thorough else [])
+    grid = itertools.product(ns, (F(1, 10), F(2, 5), F(1, 2)), (F(1, 2), F(1)), powers)
+    return (("large", n, p, eps, mu3, power) for n, p, eps, power in grid)
 
 
 @functools.lru_cache(maxsize=64)

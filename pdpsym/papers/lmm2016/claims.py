@@ -64,7 +64,6 @@ READINGS = (DDPReading.NEIGHBOURS, DDPReading.NEIGHBOURS_IN_SUPPORT, DDPReading.
 LEVELS = (F(1, 3), F(2, 3))
 BITS = (0, 1)
 Case = tuple[Any, ...]
-Cases = Callable[[claim.RunConfig], Iterable[Any]]
 
 
 # --- small exact classes, in a fixed order ----------------------------------------------
@@ -158,7 +157,7 @@ def _tables() -> Iterator[tuple[JointDistribution, list[FiniteMechanism]]]:
 def _checks(
     config: claim.RunConfig,
     law: Callable[[Any], object],
-    exhaustive: Cases,
+    exhaustive: Callable[[claim.RunConfig], Iterable[Any]],
     draw: tuple[Callable[[random.Random], Iterable[Any]], tuple[int, int]],
     fails: str,
     holds: tuple[claim.Evidence, claim.Evidence],
@@ -175,8 +174,10 @@ def _checks(
         for _ in range(config.count(*draw[1])):
             yield from draw[0](rng)
 
-    what = holds[1]
-    drawn = what if callable(what) else _drawn(config.seed, what)
+    def drawn(n: int | None) -> str:
+        what = holds[1]
+        return what(n) if callable(what) else f"{n} generated cases (seed {config.seed}, {what})"
+
     return claim.AllOf(
         (
             claim.Exhaustive(law, exhaustive, holds=holds[0], fails=fails),
@@ -185,10 +186,6 @@ def _checks(
         ),
         **kw,
     )
-
-
-def _drawn(seed: int, what: str) -> Callable[[int | None], str]:
-    return lambda n: f"{n} generated cases (seed {seed}, {what})"
 
 
 def _searched(law: Callable[[Any], object], cases: Callable[[], Iterable[Any]]) -> Any:
