@@ -460,8 +460,8 @@ def _prop7_law(case: Any) -> object:
         b_lo, b_hi = pc.rational_bracket(pr.delta)
         # holds when decided below; undecided brackets are not failures
         return (
-            compare(d_lo, b_lo).sign <= 0
-            or compare(d_hi, b_hi).sign <= 0
+            _le(d_lo, b_lo)
+            or _le(d_hi, b_hi)
             or _cx({"n": n, "delta2": delta2, "delta_exact": _dec(d_hi), "bound": _dec(pr.delta)})
         )
     _, n, p, eps, mu3, power = case
