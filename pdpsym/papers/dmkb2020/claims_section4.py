@@ -40,11 +40,13 @@ from pdpsym.papers.dmkb2020 import counting as pc
 from pdpsym.papers.dmkb2020 import thresholding as pt
 from pdpsym.papers.dmkb2020.kanonymity import theorem5_corrected, theorem5_printed
 
-P_GRID = (Fraction(1, 50), Fraction(1, 20), Fraction(1, 10), Fraction(1, 5))
+F = Fraction
+P_GRID = (F(1, 50), F(1, 20), F(1, 10), F(1, 5))
+PROVED = claim.Verdict.PROVED
 
 
 def _s(q: Fraction | int) -> str:
-    return fraction_str(Fraction(q))
+    return fraction_str(F(q))
 
 
 def _dec(x: Any, digits: int = 12) -> str:
@@ -55,10 +57,17 @@ def _le(x: Any, y: Any) -> bool:
     return compare(x, y).sign <= 0
 
 
+def _cx(facts: dict[str, Any]) -> claim.Counterexample:
+    """The facts of a failing case, with integers and fractions as exact text."""
+    return claim.Counterexample(
+        {k: _s(v) if isinstance(v, int | Fraction) else v for k, v in facts.items()}
+    )
+
+
 def _single(law: Callable[[None], object], holds: Any, **kw: Any) -> claim.ForAll:
     """A claim shown on one exact instance."""
     kw.setdefault("method", claim.Method.EXACT_INSTANCE)
-    return claim.Exhaustive(law, lambda _c: [None], verdict=claim.Verdict.PROVED, holds=holds, **kw)
+    return claim.Exhaustive(law, lambda _c: [None], verdict=PROVED, holds=holds, **kw)
 
 
 # --- Lemma 2 ------------------------------------------------------------------------------
@@ -69,7 +78,7 @@ def check_lemma2(config: claim.RunConfig) -> claim.Property:
     nmax = config.count(18, 40)
 
     def cases(_c: claim.RunConfig) -> Iterator[Any]:
-        for n, p in itertools.product(range(1, nmax + 1), [Fraction(k, 10) for k in range(1, 10)]):
+        for n, p in itertools.product(range(1, nmax + 1), [F(k, 10) for k in range(1, 10)]):
             for m in range(1, n + 3):
                 if (bound := pt.lemma2_bound(m, n, p)) is not None:
                     yield n, p, m, pt.binomial_tail(m, n, p), bound
@@ -83,11 +92,11 @@ def check_lemma2(config: claim.RunConfig) -> claim.Property:
 
     grid = f"exact grid n <= {nmax}, p in 1/10..9/10, all m > pn/(1-p) up to n+2"
     return claim.Erratum(
-        claim.Exhaustive(strict, cases, verdict=claim.Verdict.PROVED),
+        claim.Exhaustive(strict, cases, verdict=PROVED),
         claim.AllOf(
             (
                 claim.Symbolic(pt.lemma2_ratio_step, holds="", fails="the sympy ratio step fails"),
-                claim.Exhaustive(corrected, cases, verdict=claim.Verdict.PROVED),
+                claim.Exhaustive(corrected, cases, verdict=PROVED),
             )
         ),
         holds=lambda n: (
@@ -106,12 +115,9 @@ def check_lemma2(config: claim.RunConfig) -> claim.Property:
 def _thm4_cases(nmax: int, readings: tuple[pt.RReading, ...]) -> Iterator[Any]:
     for n, p in itertools.product(range(2, nmax + 1), P_GRID):
         for T in range(0, n):
-            for reading in readings:
-                yield n, p, T, 0, None, reading
-            for size in (1, 2, 3):
-                if size <= n - 1:
-                    for bm in range(1, T):
-                        yield n, p, T, size, bm, pt.RReading.CORRECTED
+            yield from ((n, p, T, 0, None, reading) for reading in readings)
+            for size, bm in itertools.product(range(1, min(3, n - 1) + 1), range(1, T)):
+                yield n, p, T, size, bm, pt.RReading.CORRECTED
 
 
 def _thm4_law(applicable: claim.Tally) -> Callable[[Any], object]:
@@ -122,10 +128,10 @@ def _thm4_law(applicable: claim.Tally) -> Callable[[Any], object]:
             return True
         applicable.add(reading.name)
         exact, direction = pt.exact_delta_at(n, p, T, th.eps, size)
-        return _le(exact, th.delta) or claim.Counterexample(
-            {"n": str(n), "p": _s(p), "T": str(T), "|B|": str(size), "b_max": str(bm),
-             "eps": f"ln({_s(th.exp_eps)})", "delta_theorem": _s(th.delta),
-             "delta_exact": _s(exact) if isinstance(exact, Fraction) else str(exact), "direction": str(direction)}
+        return _le(exact, th.delta) or _cx(
+            {"n": n, "p": p, "T": T, "|B|": size, "b_max": str(bm),
+             "eps": f"ln({_s(th.exp_eps)})", "delta_theorem": th.delta,
+             "delta_exact": exact if isinstance(exact, Fraction) else str(exact), "direction": str(direction)}
         )  # fmt: skip
 
     return law
@@ -159,13 +165,12 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
 
 def _plrv_cases(config: claim.RunConfig) -> Iterator[Any]:
     for n in range(2, config.count(8, 12) + 1):
-        for p, T in itertools.product((Fraction(1, 10), Fraction(1, 3)), range(0, n)):
-            for size in range(0, n):
-                mech = Thresholding.homogeneous(n, p, T, size)
-                for b, o in itertools.product(range(size + 1), ["⊥", *range(T + 1, n + 1)]):
-                    true = (mech.exact_probability(o, 0, b), mech.exact_probability(o, 1, b))
-                    if true != (0, 0):  # an impossible output has no PLRV
-                        yield n, p, T, size, b, o, true
+        for p, T, size in itertools.product((F(1, 10), F(1, 3)), range(0, n), range(0, n)):
+            mech = Thresholding.homogeneous(n, p, T, size)
+            for b, o in itertools.product(range(size + 1), ["⊥", *range(T + 1, n + 1)]):
+                true = (mech.exact_probability(o, 0, b), mech.exact_probability(o, 1, b))
+                if true != (0, 0):  # an impossible output has no PLRV
+                    yield n, p, T, size, b, o, true
 
 
 def _plrv_law(
@@ -183,9 +188,9 @@ def _plrv_law(
         if zero_denominator is not None and got[1] == 0:
             zero_denominator.add("printed ratio with a zero denominator, wrong")
             return True
-        return claim.Counterexample(
-            {"n": str(n), "p": _s(p), "T": str(T), "|B|": str(size), "b": str(b),
-             "output": str(o), "printed": f"ln(({_s(got[0])})/({_s(got[1])}))",
+        return _cx(
+            {"n": n, "p": p, "T": T, "|B|": size, "b": b, "output": str(o),
+             "printed": f"ln(({_s(got[0])})/({_s(got[1])}))",
              "exact": f"ln(({_s(true[0])})/({_s(true[1])}))"}
         )  # fmt: skip
 
@@ -199,12 +204,10 @@ def check_thm4_plrv(config: claim.RunConfig) -> claim.Property:
         claim.Exhaustive(
             _plrv_law(pt.printed_plrv_ratio, zero),
             _plrv_cases,
-            verdict=claim.Verdict.PROVED,
+            verdict=PROVED,
             details=lambda: zero.counts,
         ),
-        claim.Exhaustive(
-            _plrv_law(pt.corrected_plrv_ratio), _plrv_cases, verdict=claim.Verdict.PROVED
-        ),
+        claim.Exhaustive(_plrv_law(pt.corrected_plrv_ratio), _plrv_cases, verdict=PROVED),
         holds=lambda n: (
             "exhaustive over n <= N, p in {1/10,1/3}, all T, |B|, b and possible outputs "
             f"against the exact conditional output laws ({n} PLRVs): the printed |B| > 0 "
@@ -223,7 +226,7 @@ def check_thm4_poisson(config: claim.RunConfig) -> claim.Property:
     lam = sympy.Symbol("lam", positive=True)
     Ts = [1, 2, 3, 4, 5] if config.thorough else [2]
 
-    def limit_is(reading: pt.PoissonReading) -> Callable[[int], object]:
+    def limit_is(reading: pt.PoissonReading) -> claim.ForAll:
         def law(T: int) -> object:
             true, form = pt.poisson_limit(T, reading)
             return sympy.simplify(true - form) == 0 or claim.Counterexample(
@@ -233,21 +236,17 @@ def check_thm4_poisson(config: claim.RunConfig) -> claim.Property:
                 printed=str(sympy.simplify(form.subs(lam, 1))),
             )
 
-        return law
+        return claim.Exhaustive(law, lambda _c: Ts, method=claim.Method.SYMBOLIC, verdict=PROVED)
 
     def eps_is_delta() -> object:
         d = sympy.Symbol("delta", positive=True)
         ratio = sympy.limit(-sympy.log(1 - d) / d, d, 0)
         return ratio == 1 or claim.Counterexample({"eps/delta": str(ratio)})
 
-    symbolic = {"method": claim.Method.SYMBOLIC, "verdict": claim.Verdict.PROVED}
     return claim.Erratum(
-        claim.Exhaustive(limit_is(pt.PoissonReading.PRINTED), lambda _c: Ts, **symbolic),
+        limit_is(pt.PoissonReading.PRINTED),
         claim.AllOf(
-            (
-                claim.Exhaustive(limit_is(pt.PoissonReading.CORRECTED), lambda _c: Ts, **symbolic),
-                claim.Symbolic(eps_is_delta, holds=""),
-            )
+            (limit_is(pt.PoissonReading.CORRECTED), claim.Symbolic(eps_is_delta, holds=""))
         ),
         holds=(
             f"sympy limit n -> oo of f(T,n-1,lam/n)/(1-r) for T in {Ts}; lim_(delta->0) "
@@ -267,13 +266,13 @@ def check_thm4_coupling(config: claim.RunConfig) -> claim.Property:
             n, p = rng.randint(3, 9), rng.choice(P_GRID[1:])
             T = rng.randint(1, n - 1)
             if (th := pt.theorem4(n, p, T)) is not None:
-                yield n, p, T, th, [p * Fraction(rng.randint(1, 19), 20) for _ in range(n)]
+                yield n, p, T, th, [p * F(rng.randint(1, 19), 20) for _ in range(n)]
 
     def law(case: Any) -> object:
         n, p, T, th, ps = case
         hom, het = CountLaw.homogeneous(n, p).exact_pmf(), CountLaw(tuple(ps)).exact_pmf()
         for t in range(n + 1):  # P_theta[count > t] <= P_theta_p[count > t]
-            if sum(het[t + 1 :], Fraction(0)) > sum(hom[t + 1 :], Fraction(0)):
+            if sum(het[t + 1 :], F(0)) > sum(hom[t + 1 :], F(0)):
                 return claim.Counterexample(ps=[_s(q) for q in ps], t=str(t))
         worst = max(
             (
@@ -282,8 +281,8 @@ def check_thm4_coupling(config: claim.RunConfig) -> claim.Property:
             ),
             key=functools.cmp_to_key(lambda x, y: compare(x, y).sign),
         )
-        return _le(worst, th.delta) or claim.Counterexample(
-            ps=[_s(q) for q in ps], T=str(T), p=_s(p), delta=_s(th.delta)
+        return _le(worst, th.delta) or _cx(
+            {"ps": [_s(q) for q in ps], "T": T, "p": p, "delta": th.delta}
         )
 
     return claim.ForAll(
@@ -303,33 +302,24 @@ def check_thm4_coupling(config: claim.RunConfig) -> claim.Property:
 def check_prop8(config: claim.RunConfig) -> claim.Property:
     def cases(_c: claim.RunConfig) -> Iterator[Any]:
         for n in range(3, config.count(7, 13) + 1):
-            for p, T in itertools.product((Fraction(1, 10), Fraction(1, 4)), range(1, n - 1)):
-                for size, c in itertools.product(
-                    range(0, min(T, n - 2) + 1), (Fraction(11, 10), Fraction(2))
-                ):
-                    yield n, p, T, size, c
+            for p, T in itertools.product((F(1, 10), F(1, 4)), range(1, n - 1)):
+                sizes = range(0, min(T, n - 2) + 1)
+                yield from ((n, p, T, size, c) for size in sizes for c in (F(11, 10), F(2)))
 
     def law(case: Any) -> object:
         n, p, T, size, c = case
         eps = Eps.from_exp(c)
         active = apk_delta(Thresholding.homogeneous(n, p, T, size), eps)[0]
         reduced = ppk_delta(Thresholding.homogeneous(n - size, p, T - size), p, eps)[0]
-        return active == reduced or claim.Counterexample(
-            {
-                "n": n,
-                "p": _s(p),
-                "T": T,
-                "|B|": size,
-                "e^eps": _s(c),
-                "apk": str(active),
-                "ppk_reduced": str(reduced),
-            }
-        )
+        return active == reduced or _cx(
+            {"n": n, "p": p, "T": T, "|B|": size, "e^eps": c, "apk": str(active),
+             "ppk_reduced": str(reduced)}
+        )  # fmt: skip
 
     return claim.Exhaustive(
         law,
         cases,
-        verdict=claim.Verdict.PROVED,
+        verdict=PROVED,
         holds=lambda n: (
             "exact equality of the APKDP curve of M_T (worst b, both directions) and the PPKDP "
             "curve of M_{T-|B|} on n-|B| records, exhaustive over n <= N, p in {1/10,1/4}, T, "
@@ -341,8 +331,8 @@ def check_prop8(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.ex7")
 def check_ex7(config: claim.RunConfig) -> claim.Property:
-    n, p, T, size = 1000, Fraction(1, 10**7), 100, 100
-    eps = Eps.from_exp(Fraction(2))
+    n, p, T, size = 1000, F(1, 10**7), 100, 100
+    eps = Eps.from_exp(F(2))
     mech = Thresholding.homogeneous(n, p, T, size)
     active = mech.apk(size, eps, (0, 1)).value()  # attacker fills B with 100 "Yes"
     passive, _ = ppk_delta(mech, p, eps)
@@ -352,10 +342,7 @@ def check_ex7(config: claim.RunConfig) -> claim.Property:
     )
 
     def law(_: None) -> object:
-        ok = (
-            compare(active, Fraction(1, 2)).sign > 0
-            and compare(passive, Fraction(1, 10**9)).sign < 0
-        )
+        ok = compare(active, F(1, 2)).sign > 0 and compare(passive, F(1, 10**9)).sign < 0
         return ok or claim.Counterexample(evidence=text)
 
     return _single(law, text)
@@ -389,15 +376,12 @@ def _counting(ps: tuple[Fraction, ...], eps: Eps) -> Any:
 
 @claim.checker("dmkb2020.thm3")
 def check_thm3(config: claim.RunConfig) -> claim.Property:
-    lam = Fraction(1, 10)
+    lam, ns = F(1, 10), range(2, config.count(6, 9) + 1)
+    ps, es = (F(11, 100), F(1, 2), F(89, 100)), (F(1, 100), F(1, 2), F(2))
 
     def grid(_c: claim.RunConfig) -> Iterator[Any]:
-        for n in range(2, config.count(6, 9) + 1):
-            for p, e in itertools.product(
-                (Fraction(11, 100), Fraction(1, 2), Fraction(89, 100)),
-                (Fraction(1, 100), Fraction(1, 2), Fraction(2)),
-            ):
-                yield n, p, e, _counting((p,) * n, Eps.of(e))
+        for n, p, e in itertools.product(ns, ps, es):
+            yield n, p, e, _counting((p,) * n, Eps.of(e))
 
     def printed(case: Any) -> object:
         n, p, e, exact = case
@@ -405,17 +389,9 @@ def check_thm3(config: claim.RunConfig) -> claim.Property:
         return (
             xy is None
             or _le(exact, xy)
-            or claim.Counterexample(
-                {
-                    "n": str(n),
-                    "lambda": _s(lam),
-                    "p_i": _s(p),
-                    "eps": _s(e),
-                    "delta_exact": _dec(exact),
-                    "P[X/Y>=eps]": _s(xy),
-                }
-            )
-        )
+            or _cx({"n": n, "lambda": lam, "p_i": p, "eps": e, "delta_exact": _dec(exact),
+                    "P[X/Y>=eps]": xy})
+        )  # fmt: skip
 
     def blanket(case: Any) -> object:
         n, _p, e, exact = case
@@ -423,15 +399,12 @@ def check_thm3(config: claim.RunConfig) -> claim.Property:
 
     def closed_cases(cfg: claim.RunConfig) -> Iterator[Any]:
         # the closed form, eps <= 1, on instances with lambda(n-1) >= 27
-        extra = [(Fraction(3, 10), 200, Fraction(1, 20))] if cfg.thorough else []
-        for lam2, n, delta in [(Fraction(3, 10), 120, Fraction(1, 5)), *extra]:
+        extra = [(F(3, 10), 200, F(1, 20))] if cfg.thorough else []
+        for lam2, n, delta in [(F(3, 10), 120, F(1, 5)), *extra]:
             lo, hi = pc.rational_bracket(pc.closed_form_eps(n, lam2, delta))
             if hi <= 1:
-                for ps in (
-                    [lam2 + Fraction(1, 100)] * n,
-                    [lam2 + Fraction(1, 100)] + [Fraction(1, 2)] * (n - 1),
-                ):
-                    yield ps, lo, delta
+                p = lam2 + F(1, 100)
+                yield from (([p] * n, lo, delta), ([p] + [F(1, 2)] * (n - 1), lo, delta))
 
     def closed(case: Any) -> object:
         ps, lo, delta = case
@@ -459,9 +432,9 @@ def _prop7_generated(config: claim.RunConfig) -> Iterator[Any]:
     rng = random.Random(config.seed)
     for _ in range(config.count(2, 20)):
         n = rng.choice((24, 32, 48))
-        values = [Fraction(rng.randint(5, 95), 100) for _ in range(3)]
+        values = [F(rng.randint(5, 95), 100) for _ in range(3)]
         ps = [rng.choice(values) for _ in range(n)]
-        delta2 = Fraction(rng.choice((1, 2, 5)), 10)
+        delta2 = F(rng.choice((1, 2, 5)), 10)
         if (pr := pc.prop7(ps, delta2, pc.Prop7Reading.PRINTED)) is not None:
             yield "generated", n, ps, delta2, pr
 
@@ -470,11 +443,9 @@ def _prop7_large(
     config: claim.RunConfig, mu3: pc.Mu3Reading, powers: tuple[pc.Prop7Reading, ...]
 ) -> Iterator[Any]:
     """Homogeneous records at large n and eps <= 1, where the bound is not vacuous."""
-    for n in [1000] + ([10000, 100000] if config.thorough else []):
-        for p, eps, power in itertools.product(
-            (Fraction(1, 10), Fraction(2, 5), Fraction(1, 2)), (Fraction(1, 2), Fraction(1)), powers
-        ):
-            yield "large", n, p, eps, mu3, power
+    ns = [1000] + ([10000, 100000] if config.thorough else [])
+    grid = itertools.product(ns, (F(1, 10), F(2, 5), F(1, 2)), (F(1, 2), F(1)), powers)
+    return (("large", n, p, eps, mu3, power) for n, p, eps, power in grid)
 
 
 @functools.lru_cache(maxsize=64)
@@ -489,17 +460,15 @@ def _prop7_law(case: Any) -> object:
         b_lo, b_hi = pc.rational_bracket(pr.delta)
         # holds when decided below; undecided brackets are not failures
         return (
-            compare(d_lo, b_lo).sign <= 0
-            or compare(d_hi, b_hi).sign <= 0
-            or claim.Counterexample(
-                n=str(n), delta2=_s(delta2), delta_exact=_dec(d_hi), bound=_dec(pr.delta)
-            )
+            _le(d_lo, b_lo)
+            or _le(d_hi, b_hi)
+            or _cx({"n": n, "delta2": delta2, "delta_exact": _dec(d_hi), "bound": _dec(pr.delta)})
         )
     _, n, p, eps, mu3, power = case
     exact, bound = _homogeneous(n, p, eps), pc.prop7_at_eps([p] * n, eps, power, mu3).delta
-    return _le(exact, bound) or claim.Counterexample(
-        n=str(n), p_i=f"{_s(p)} for every record", eps=_s(eps), mu3_reading=mu3.value,
-        power=power.value, delta_exact=_dec(exact), bound=_dec(bound),
+    return _le(exact, bound) or _cx(
+        {"n": n, "p_i": f"{_s(p)} for every record", "eps": eps, "mu3_reading": mu3.value,
+         "power": power.value, "delta_exact": _dec(exact), "bound": _dec(bound)}
     )  # fmt: skip
 
 
@@ -534,20 +503,14 @@ def check_prop7(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.cor1")
 def check_cor1(config: claim.RunConfig) -> claim.Property:
-    n, probs, delta, lam = (
-        91,
-        (Fraction(31, 100), Fraction(31, 100), Fraction(38, 100)),
-        Fraction(1, 5),
-        Fraction(3, 10),
-    )
+    n, probs, delta, lam = 91, (F(31, 100), F(31, 100), F(38, 100)), F(1, 5), F(3, 10)
     lo, hi = pc.rational_bracket(pc.closed_form_eps(n, lam, delta))
     pairs = ((0, 1), (1, 0), (0, 2), (2, 0)) if config.thorough else ((0, 1), (0, 2))
 
     def law(pair: tuple[int, int]) -> object:
         d = histogram_delta(n, probs, *pair, Eps.from_exp(exp_lower(lo)))
-        return _le(d, delta) or claim.Counterexample(
-            n=str(n), probs=[_s(q) for q in probs], values=f"{pair[0]}->{pair[1]}", delta=_dec(d)
-        )
+        values = f"{pair[0]}->{pair[1]}"
+        return _le(d, delta) or _cx({"n": n, "probs": probs, "values": values, "delta": _dec(d)})
 
     return claim.Exhaustive(
         law,
@@ -564,8 +527,8 @@ def check_cor1(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.fig5")
 def check_fig5(config: claim.RunConfig) -> claim.Property:
-    n, lam, delta = 100000, Fraction(1, 20), Fraction(1, 10**10)
-    cap = Fraction(1, 2)  # Laplace of scale 2 on a sensitivity-1 count: pure 1/2-DP
+    n, lam, delta = 100000, F(1, 20), F(1, 10**10)
+    cap = F(1, 2)  # Laplace of scale 2 on a sensitivity-1 count: pure 1/2-DP
 
     def eps_closed(known: int) -> sympy.Expr:
         return pc.closed_form_eps(n - known, lam, delta)
@@ -596,34 +559,26 @@ def check_fig5(config: claim.RunConfig) -> claim.Property:
 @claim.checker("dmkb2020.def19")
 def check_def19(config: claim.RunConfig) -> claim.Property:
     ms = (4, 10, 25, 60, 120) if config.thorough else (4, 9)
-
-    def cases(_c: claim.RunConfig) -> Iterator[Any]:
-        for m, q, p in itertools.product(
-            ms, (Fraction(1, 2), Fraction(1, 10)), (Fraction(1, 2), Fraction(3, 4))
-        ):
-            for e in (Fraction(0), Fraction(1, 2)):
-                yield m, q, p, e
+    grid = (ms, (F(1, 2), F(1, 10)), (F(1, 2), F(3, 4)), (F(0), F(1, 2)))
 
     def law(case: Any) -> object:
         m, q, p, e = case
         law_ = CountLaw.homogeneous(m, q)
         if convolution_total(law_, p) != 1:
-            return claim.Counterexample(m=str(m), q=_s(q), p=_s(p))
+            return _cx({"m": m, "q": q, "p": p})
         eps = Eps.of(e)
         conv = convolution_delta(law_, p, eps)
         smaller = _le(conv, counting_delta_fast(law_, eps)) and _le(conv, geometric_delta(p, eps))
-        return smaller or claim.Counterexample(m=str(m), q=_s(q), p=_s(p), eps=_s(e))
+        return smaller or _cx({"m": m, "q": q, "p": p, "eps": e})
+
+    def total() -> object:
+        mass = geometric_total_mass()
+        return mass == 1 or claim.Counterexample(total=str(mass))
 
     return claim.AllOf(
         (
-            claim.Symbolic(
-                lambda: (
-                    geometric_total_mass() == 1
-                    or claim.Counterexample(total=str(geometric_total_mass()))
-                ),
-                holds="",
-            ),
-            claim.Exhaustive(law, cases, verdict=claim.Verdict.PROVED),
+            claim.Symbolic(total, holds=""),
+            claim.Exhaustive(law, lambda _c: itertools.product(*grid), verdict=PROVED),
         ),
         holds=lambda n: (
             "sympy: sum_k (1-p)/(1+p) p^|k| = 1; the convolution Bin(m,q) + G has exact total "
@@ -639,21 +594,15 @@ def check_def19(config: claim.RunConfig) -> claim.Property:
 
 
 def _thm5_cases(nmax: int, params: Callable[[int, Fraction, int], Any]) -> Iterator[Any]:
-    for n, lam in itertools.product(range(4, nmax + 1), (Fraction(1, 10), Fraction(1, 5))):
-        for rho, q_bot in itertools.product((lam / 2, lam), (lam, Fraction(1, 2))):
+    # each pair of values in both orders: a vs b, b vs a, a vs ⊥, ...
+    pairs = [(t, t2) for pair in itertools.combinations("ab⊥", 2) for t, t2 in (pair, pair[::-1])]
+    for n, lam in itertools.product(range(4, nmax + 1), (F(1, 10), F(1, 5))):
+        for rho, q_bot in itertools.product((lam / 2, lam), (lam, F(1, 2))):
             if lam <= 1 - rho - q_bot <= 1 - lam:
                 probs = {"a": rho, "b": 1 - rho - q_bot, "⊥": q_bot}
                 for T in range(1, n - 1):
                     if (par := params(n, lam, T)) is not None:
-                        for t, t2 in [
-                            ("a", "b"),
-                            ("b", "a"),
-                            ("a", "⊥"),
-                            ("⊥", "a"),
-                            ("b", "⊥"),
-                            ("⊥", "b"),
-                        ]:
-                            yield n, lam, probs, T, t, t2, par
+                        yield from ((n, lam, probs, T, t, t2, par) for t, t2 in pairs)
 
 
 @claim.checker("dmkb2020.thm5")
@@ -663,9 +612,9 @@ def check_thm5(config: claim.RunConfig) -> claim.Property:
     def printed(case: Any) -> object:
         n, lam, probs, T, t, t2, (delta, eps) = case
         d = kanon3_delta(n, probs, t, t2, T, eps)
-        return _le(d, delta) or claim.Counterexample(
-            n=str(n), **{"lambda": _s(lam)}, P={k: _s(v) for k, v in probs.items()}, T=str(T),
-            pair=f"{t} vs {t2}", eps=str(eps.sympy()), delta_0=_s(delta), delta_exact=_dec(d),
+        return _le(d, delta) or _cx(
+            {"n": n, "lambda": lam, "P": {k: _s(v) for k, v in probs.items()}, "T": T,
+             "pair": f"{t} vs {t2}", "eps": str(eps.sympy()), "delta_0": delta, "delta_exact": _dec(d)}
         )  # fmt: skip
 
     def corrected(case: Any) -> object:

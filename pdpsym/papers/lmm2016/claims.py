@@ -22,7 +22,6 @@ import itertools
 import math
 import random
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from enum import Enum
 from fractions import Fraction
 from typing import Any
 
@@ -63,11 +62,28 @@ from pdpsym.papers.lmm2016.mechanism import (
 F = Fraction
 READINGS = (DDPReading.NEIGHBOURS, DDPReading.NEIGHBOURS_IN_SUPPORT, DDPReading.CONDITIONAL)
 LEVELS = (F(1, 3), F(2, 3))
+BITS = (0, 1)
 Case = tuple[Any, ...]
-Cases = Callable[[claim.RunConfig], Iterable[Any]]
 
 
 # --- small exact classes, in a fixed order ----------------------------------------------
+
+
+def _joint(
+    cells: Iterable[tuple[Sequence[Any], Any]],
+    domains: Sequence[Sequence[int]],
+    names: Sequence[str] | None = None,
+) -> JointDistribution:
+    """The law with P(cell) = p for each (cell, p) on the product of ``domains``
+    (variables D1, D2, ... unless named)."""
+    names = list(names or (f"D{k + 1}" for k in range(len(domains))))
+    doms = {v: list(d) for v, d in zip(names, domains, strict=True)}
+    return JointDistribution.from_rows(names, [[*c, p] for c, p in cells], doms)
+
+
+def _pair(*ps: Any, names: Sequence[str] = ("D1", "D2")) -> JointDistribution:
+    """The law on {0,1}^2 with P(00), P(01), P(10), P(11) = ps."""
+    return _joint(zip(itertools.product(BITS, repeat=2), ps, strict=True), [BITS] * 2, names)
 
 
 def grid_distributions(
@@ -78,23 +94,19 @@ def grid_distributions(
     Order: by N, then lexicographically by counts; each law is listed once (at its least N).
     """
     cells = list(itertools.product(*domains))
-    doms = {n: [str(v) for v in d] for n, d in zip(names, domains, strict=True)}
     for den in range(1, max_den + 1):
         for cuts in itertools.combinations_with_replacement(range(den + 1), len(cells) - 1):
             counts = [b - a for a, b in zip((0, *cuts), (*cuts, den), strict=True)]
             if math.gcd(den, *counts) == 1:  # else listed already at a smaller N
-                rows = [[*map(str, c), fraction_str(F(k, den))] for c, k in zip(cells, counts)]
-                yield JointDistribution.from_rows(list(names), rows, doms)
+                yield _joint(zip(cells, (F(k, den) for k in counts)), domains, names)
 
 
 def uniform_on_supports(n: int) -> Iterator[JointDistribution]:
     """Uniform laws on every non-empty subset of {0,1}^n, by support size then lexicographic."""
-    cells = list(itertools.product((0, 1), repeat=n))
-    names = [f"D{k + 1}" for k in range(n)]
+    cells = list(itertools.product(BITS, repeat=n))
     for size in range(1, len(cells) + 1):
         for support in itertools.combinations(cells, size):
-            rows = [[*map(str, c), fraction_str(F(1, size))] for c in support]
-            yield JointDistribution.from_rows(names, rows, {v: ["0", "1"] for v in names})
+            yield _joint(((c, F(1, size)) for c in support), [BITS] * n)
 
 
 def random_distribution(rng: random.Random, n: int, k: int) -> JointDistribution:
@@ -103,23 +115,12 @@ def random_distribution(rng: random.Random, n: int, k: int) -> JointDistribution
     weights = [rng.choice([0, 0, 1, 1, 2, 3, 5]) for _ in cells]
     if sum(weights) == 0:
         weights[rng.randrange(len(cells))] = 1
-    names = [f"D{j + 1}" for j in range(n)]
-    rows = [[*map(str, c), fraction_str(F(w, sum(weights)))] for c, w in zip(cells, weights)]
-    return JointDistribution.from_rows(names, rows, {v: [str(x) for x in range(k)] for v in names})
+    return _joint(zip(cells, (F(w, sum(weights)) for w in weights)), [range(k)] * n)
 
 
 def _bit(q: Fraction) -> dict[Hashable, Fraction]:
     """The output law on {0, 1} with P(1) = q (outputs of probability 0 left out)."""
     return {s: p for s, p in ((1, q), (0, 1 - q)) if p != 0}
-
-
-def binary_tables(theta: JointDistribution, levels: Sequence[Fraction]) -> list[FiniteMechanism]:
-    """Every mechanism D -> {0,1} with P(1 | D) in ``levels``, in lexicographic order."""
-    dbs = databases(theta)
-    return [
-        FiniteMechanism({d: _bit(q) for d, q in zip(dbs, qs, strict=True)})
-        for qs in itertools.product(levels, repeat=len(dbs))
-    ]
 
 
 def _random_pmf(rng: random.Random, outputs: int, top: int) -> dict[Hashable, Fraction]:
@@ -137,80 +138,83 @@ def _random_law(rng: random.Random) -> JointDistribution:
 
 def _small_laws() -> list[JointDistribution]:
     """Binary pairs: independent uniform, completely dependent, and a partial dependence."""
-    return [
-        JointDistribution.product({"D1": {"0": "1/2", "1": "1/2"}, "D2": {"0": "1/2", "1": "1/2"}}),
-        JointDistribution.from_rows(["D1", "D2"], [["0", "0", "1/2"], ["1", "1", "1/2"]]),
-        JointDistribution.from_rows(
-            ["D1", "D2"],
-            [["0", "0", "1/3"], ["0", "1", "1/6"], ["1", "0", "1/6"], ["1", "1", "1/3"]],
-        ),
-    ]
+    half, third, sixth = F(1, 2), F(1, 3), F(1, 6)
+    return [_pair(*[F(1, 4)] * 4), _pair(half, 0, 0, half), _pair(third, sixth, sixth, third)]
 
 
 def _tables() -> Iterator[tuple[JointDistribution, list[FiniteMechanism]]]:
-    """Theorems 3, 5, 6: each small law with every table D -> {0,1}, P(1|D) in LEVELS."""
+    """Theorems 3, 5, 6: each small law with every table D -> {0,1}, P(1|D) in LEVELS, in
+    lexicographic order."""
     for theta in _small_laws():
-        yield theta, binary_tables(theta, LEVELS)
+        dbs = databases(theta)
+        levels = itertools.product(LEVELS, repeat=len(dbs))
+        yield theta, [FiniteMechanism({d: _bit(q) for d, q in zip(dbs, qs)}) for qs in levels]
 
 
 # --- how the checks are put together ------------------------------------------------------
 
 
-def _seeded(draw: Callable[[random.Random], Iterable[Any]], count: tuple[int, int]) -> Cases:
-    """``count`` (default, thorough) draws from random.Random(config.seed), the generator
-    every lmm2016 checker uses; one draw may give several cases (one per reading, ...)."""
-
-    def cases(config: claim.RunConfig) -> Iterator[Any]:
-        rng = random.Random(config.seed)
-        for _ in range(config.count(*count)):
-            yield from draw(rng)
-
-    return cases
-
-
 def _checks(
+    config: claim.RunConfig,
     law: Callable[[Any], object],
-    exhaustive: Cases,
-    generated: Cases,
+    exhaustive: Callable[[claim.RunConfig], Iterable[Any]],
+    draw: tuple[Callable[[random.Random], Iterable[Any]], tuple[int, int]],
     fails: str,
     holds: tuple[claim.Evidence, claim.Evidence],
     *more: claim.Property,
     details: Callable[[], dict[str, Any]] | None = None,
     **kw: Any,
 ) -> claim.AllOf:
-    """A stated exhaustive class, then seeded cases (then ``more`` parts), all holding."""
+    """A stated exhaustive class, then ``count`` (default, thorough) seeded draws (one draw
+    may give several cases), then ``more`` parts, all holding. Every lmm2016 checker draws
+    from random.Random(config.seed); a plain string ``holds[1]`` says what is drawn."""
+
+    def generated(config: claim.RunConfig) -> Iterator[Any]:
+        rng = random.Random(config.seed)
+        for _ in range(config.count(*draw[1])):
+            yield from draw[0](rng)
+
+    def drawn(n: int | None) -> str:
+        what = holds[1]
+        return what(n) if callable(what) else f"{n} generated cases (seed {config.seed}, {what})"
+
     return claim.AllOf(
         (
             claim.Exhaustive(law, exhaustive, holds=holds[0], fails=fails),
-            claim.ForAll(law, generated, claim.Method.GENERATED, holds[1], fails, details=details),
+            claim.ForAll(law, generated, claim.Method.GENERATED, drawn, fails, details=details),
             *more,
         ),
         **kw,
     )
 
 
-def _first_failure(law: Callable[[Any], object], cases: Iterable[Any]) -> tuple[Any, int]:
-    """The first counterexample over ``cases`` (None if none) and the cases tried: for the
-    readings searched only to report where they fail (in details)."""
-    n = 0
-    for n, case in enumerate(cases, 1):
-        if (out := law(case)) is not True:
-            return out, n
-    return None, n
+def _searched(law: Callable[[Any], object], cases: Callable[[], Iterable[Any]]) -> Any:
+    """The first counterexample over ``cases()`` (None if none) and the cases tried, found
+    once: for the readings searched only to report where they fail (in details)."""
+
+    @functools.cache
+    def first() -> tuple[Any, int]:
+        n = 0
+        for n, case in enumerate(cases(), 1):
+            if (out := law(case)) is not True:
+                return out, n
+        return None, n
+
+    return first
 
 
-def _plain(x: Any) -> Any:
-    """A JSON-ready copy of a counterexample kept in details (the runner encodes only the
-    verdict's own counterexample)."""
-    if isinstance(x, Mapping):
-        return {k: _plain(v) for k, v in x.items()}
-    if isinstance(x, list | tuple):
-        return [_plain(v) for v in x]
-    if isinstance(x, Fraction):
-        return fraction_str(x)
-    if isinstance(x, Enum):
-        return x.value
-    return x.to_json_object() if isinstance(x, JointDistribution) else x
+TABLES = (
+    "the tables D -> {0,1} with P(1|D) in {1/3, 2/3} on 3 binary laws (independent, "
+    "completely dependent, partially dependent)"
+)
+ALL_READINGS = (
+    "in all three readings (Definition 4 neighbours, the same within the support of R, "
+    "Eq. 11-12 conditional)"
+)
+
+
+def _every(stride: int) -> str:
+    return "" if stride == 1 else f", one in {stride} in the default run"
 
 
 def _key(d: Database) -> str:
@@ -225,11 +229,6 @@ def _mech(m: FiniteMechanism) -> dict[str, dict[str, str]]:
     }
 
 
-def _levels() -> Callable[[FiniteMechanism, JointDistribution, DDPReading], ExpRatio]:
-    """gamma = e^eps of Definition 4 in a reading, memoized for one check."""
-    return functools.cache(lambda m, theta, reading: finite_ddp_level(m, theta, reading)[0])
-
-
 def _top(levels: Iterable[ExpRatio]) -> ExpRatio:
     """The largest level (None = unbounded), 1 for none."""
     one: ExpRatio = F(1)
@@ -238,12 +237,14 @@ def _top(levels: Iterable[ExpRatio]) -> ExpRatio:
 
 # --- rho (Eq. 14 rebuilt) ----------------------------------------------------------------
 
+RHO = ("Di", "Dj")
+
 
 def _rho_law(case: Case) -> object:
     """0 <= rho_ij <= 1, as a sup over outputs and per output (support of D_j and r = 0)."""
     theta, sigma = case
     for r in [None, *sorted({d[1] for d in theta.probs} | {F(0)})]:
-        rho = dependence_coefficient(theta, "Di", "Dj", sigma, r)
+        rho = dependence_coefficient(theta, *RHO, sigma, r)
         if rho.compare_rational(F(0)) < 0 or rho.compare_rational(F(1)) > 0:
             out = "sup" if r is None else r
             return claim.Counterexample(theta=theta, sigma=sigma, output=out, rho=rho.sympy())
@@ -254,33 +255,29 @@ def _rho_draw(rng: random.Random) -> Iterator[Case]:
     t = random_distribution(rng, 2, rng.choice([2, 3]))
     # rescale the values so that domains and sigma are not all integers
     scale = F(rng.randint(1, 5), rng.randint(1, 5))
-    rows = [[*(fraction_str(v * scale) for v in d), fraction_str(p)] for d, p in t.probs.items()]
-    yield JointDistribution.from_rows(["Di", "Dj"], rows), F(rng.randint(1, 6), rng.randint(1, 4))
+    rows = [[*(v * scale for v in d), p] for d, p in t.probs.items()]
+    yield JointDistribution.from_rows(RHO, rows), F(rng.randint(1, 6), rng.randint(1, 4))
 
 
-def _rho(rows: list[list[str]]) -> Any:
-    return dependence_coefficient(JointDistribution.from_rows(["Di", "Dj"], rows), "Di", "Dj", F(1))
+def _rho(*ps: Fraction | int) -> Any:
+    """rho_ij (sigma = 1) of the law on {0,1}^2 with P(00), P(01), P(10), P(11) = ps."""
+    return dependence_coefficient(_pair(*ps, names=RHO), *RHO, F(1))
 
 
 def _rho_endpoints() -> object:
     """Exact end points: independent tuples give 0, D_j = D_i gives 1."""
-    ind = [["0", "0", "1/6"], ["0", "1", "1/3"], ["1", "0", "1/6"], ["1", "1", "1/3"]]
-    if _rho(ind).compare_rational(0) or _rho(
-        [["0", "0", "1/2"], ["1", "1", "1/2"]]
-    ).compare_rational(1):
+    half, third, sixth = F(1, 2), F(1, 3), F(1, 6)
+    independent, equal = _rho(sixth, third, sixth, third), _rho(half, 0, 0, half)
+    if independent.compare_rational(0) or equal.compare_rational(1):
         raise claim.Unresolved("the end points rho = 0 (independence), 1 (D_j = D_i) are not exact")
     return True
 
 
 def _rho_example() -> dict[str, Any]:
-    rows = [["0", "0", "1/3"], ["0", "1", "1/6"], ["1", "0", "1/6"], ["1", "1", "1/3"]]
-    rex = _rho(rows)
-    theta = JointDistribution.from_rows(["Di", "Dj"], rows).to_json_object()
-    rho = certify(rex, 20).as_json()
-    return {
-        "example_2x2": {"theta": theta, "sigma": "1", "rho": rho, "witness": rex.witness},
-        "endpoints_exact": True,
-    }
+    ps = F(1, 3), F(1, 6), F(1, 6), F(1, 3)
+    rex, theta = _rho(*ps), _pair(*ps, names=RHO)
+    example = {"theta": theta, "sigma": "1", "rho": certify(rex, 20).as_json()}
+    return {"example_2x2": {**example, "witness": rex.witness}, "endpoints_exact": True}
 
 
 @claim.checker("lmm2016.rho")
@@ -290,13 +287,14 @@ def check_rho(config: claim.RunConfig) -> claim.Property:
 
     def exhaustive(_: claim.RunConfig) -> Iterator[Case]:
         for dom_j, den in zip(((0, 1), (0, 1, 2)), dens, strict=True):
-            for theta in grid_distributions(["Di", "Dj"], [(0, 1), dom_j], den):
+            for theta in grid_distributions(RHO, [(0, 1), dom_j], den):
                 yield from ((theta, s) for s in sigmas)
 
     return _checks(
+        config,
         _rho_law,
         exhaustive,
-        _seeded(_rho_draw, (12, 800)),
+        (_rho_draw, (12, 800)),
         "rho_ij outside [0, 1]",
         (
             lambda n: (
@@ -305,10 +303,7 @@ def check_rho(config: claim.RunConfig) -> claim.Property:
                 f"cases (all 2x2 laws with denominators <= {dens[0]}, all 2x3 laws with "
                 f"denominators <= {dens[1]}, sigma in {{{', '.join(map(str, sigmas))}}})"
             ),
-            lambda n: (
-                f"{n} generated cases (random.Random seed {config.seed}: random rational "
-                "laws on 2x2/2x3 grids scaled by a random rational, random sigma)"
-            ),
+            "random rational laws on 2x2/2x3 grids scaled by a random rational, random sigma",
         ),
         claim.Symbolic(
             _rho_endpoints,
@@ -325,41 +320,63 @@ def check_rho(config: claim.RunConfig) -> claim.Property:
     )
 
 
-# --- Theorem 3: sequential composition ------------------------------------------------------
+# --- Theorems 3, 5 and 6: sequential composition, post-processing, convex combination ------
 
 
-def _sequence_law(gamma: Callable[..., ExpRatio]) -> Callable[[Case], object]:
-    """gamma(A1, A2) <= gamma(A1) gamma(A2) (gamma = e^eps, the max probability ratio)."""
+def _composed(
+    kind: str,
+    derive: Callable[[tuple[FiniteMechanism, ...], Any], FiniteMechanism],
+    bound: Callable[[list[ExpRatio]], ExpRatio],
+    variant: str | None = None,
+) -> Callable[[Case], object]:
+    """gamma(derive(A_1..A_k, v)) <= bound(gamma(A_1), ..., gamma(A_k)) on a case (theta,
+    reading, (A_1..A_k), v); gamma = e^eps of Definition 4 in a reading, memoized per check."""
+    gamma = functools.cache(lambda m, theta, reading: finite_ddp_level(m, theta, reading)[0])
 
     def law(case: Case) -> object:
-        theta, reading, a, b = case
-        ga, gb = gamma(a, theta, reading), gamma(b, theta, reading)
-        g, w = finite_ddp_level(sequential(a, b), theta, reading)
-        return level_le(g, level_mul(ga, gb)) or claim.Counterexample(
+        theta, reading, mechs, v = case
+        levels = [gamma(m, theta, reading) for m in mechs]
+        g, w = finite_ddp_level(derive(mechs, v), theta, reading)
+        return level_le(g, bound(levels)) or claim.Counterexample(
             reading=reading,
             theta=theta,
-            A1=_mech(a),
-            A2=_mech(b),
-            gamma_A1=level_str(ga),
-            gamma_A2=level_str(gb),
-            gamma_sequence=level_str(g),
-            witness=w,
+            **{f"A{k + 1}": _mech(m) for k, m in enumerate(mechs)},
+            **({} if variant is None else {variant: v}),
+            **{f"gamma_A{k + 1}": level_str(x) for k, x in enumerate(levels)},
+            **{f"gamma_{kind}": level_str(g), "witness": w},
             note="gamma = e^eps, the max probability ratio",
         )
 
     return law
 
 
-def _sequence_pairs(reading: DDPReading, stride: int) -> Iterator[Case]:
-    for theta, mechs in _tables():
-        pairs = list(itertools.combinations_with_replacement(mechs, 2))[::stride]
-        yield from ((theta, reading, a, b) for a, b in pairs)
+def _table_cases(
+    arity: int,
+    readings: Sequence[DDPReading],
+    values: Sequence[Any] = (None,),
+    stride: int = 1,
+    subsets: Callable[..., Iterable[tuple[FiniteMechanism, ...]]] = itertools.combinations,
+) -> Iterator[Case]:
+    """Every ``stride``-th k-subset of the tables of each small law, in each reading and with
+    each variant value."""
+    for theta, tables in _tables():
+        for mechs in list(subsets(tables, arity))[::stride]:
+            yield from ((theta, r, mechs, v) for r in readings for v in values)
 
 
-def _sequence_draw(rng: random.Random) -> Iterator[Case]:
-    theta = _random_law(rng)
-    a, b = random_mechanism(rng, theta, 2), random_mechanism(rng, theta, 3)
-    yield from ((theta, reading, a, b) for reading in READINGS[:2])
+def _random_cases(
+    outputs: Callable[[random.Random], Sequence[int]],
+    readings: Sequence[DDPReading],
+    values: Sequence[Any] = (None,),
+) -> Callable[[random.Random], Iterator[Case]]:
+    """A random law on 2-3 binary tuples with random mechanisms of ``outputs(rng)`` outputs."""
+
+    def draw(rng: random.Random) -> Iterator[Case]:
+        theta = _random_law(rng)
+        mechs = tuple(random_mechanism(rng, theta, k) for k in outputs(rng))
+        yield from ((theta, r, mechs, v) for r in readings for v in values)
+
+    return draw
 
 
 def _laplace_pairs(_: claim.RunConfig) -> Iterator[Case]:
@@ -391,9 +408,10 @@ def _laplace_sequence_law(case: Case) -> object:
 @claim.checker("lmm2016.thm3")
 def check_thm3(config: claim.RunConfig) -> claim.Property:
     stride = config.count(4, 1)
-    law = _sequence_law(_levels())
+    law = _composed("sequence", lambda mechs, _: sequential(*mechs), lambda lv: level_mul(*lv))
+    pairs = functools.partial(_table_cases, 2, subsets=itertools.combinations_with_replacement)
     # the conditional reading is searched only to report where it fails (in details)
-    cond = functools.cache(lambda: _first_failure(law, _sequence_pairs(DDPReading.CONDITIONAL, 1)))
+    cond = _searched(law, lambda: pairs([DDPReading.CONDITIONAL]))
 
     def laplace(n: int | None) -> str:
         found, tried = cond()
@@ -416,33 +434,91 @@ def check_thm3(config: claim.RunConfig) -> claim.Property:
 
     fails = "sequence exceeds the product of the levels under Definition 4 as printed"
     return _checks(
+        config,
         law,
-        lambda _: _sequence_pairs(DDPReading.NEIGHBOURS, stride),
-        _seeded(_sequence_draw, (10, 1500)),
+        lambda _: pairs([DDPReading.NEIGHBOURS], stride=stride),
+        (_random_cases(lambda _: (2, 3), READINGS[:2]), (10, 1500)),
         fails,
         (
             lambda n: (
                 "Definition 4 (neighbours, JOINT dependence sets): gamma(A1,A2) <= "
-                f"gamma(A1) gamma(A2) exactly on {n} exhaustive pairs (3 binary laws: independent, "
-                "completely dependent, partially dependent; all mechanisms D -> {0,1} with P(1|D) "
-                "in {1/3, 2/3}"
-                + ("" if stride == 1 else f", every {stride}th pair in the default run")
-                + ")"
+                f"gamma(A1) gamma(A2) exactly on {n} exhaustive cases (pairs of {TABLES}"
+                f"{_every(stride)})"
             ),
-            lambda n: (
-                f"{n} generated cases (seed {config.seed}, 2-3 binary tuples, random PMFs "
-                "with 2 and 3 outputs, neighbours over the product domain and within the support of R)"
-            ),
+            "2-3 binary tuples, random PMFs with 2 and 3 outputs, neighbours over the product "
+            "domain and within the support of R",
         ),
         claim.Exhaustive(
             _laplace_sequence_law,
             _laplace_pairs,
             holds=laplace,
             fails=fails,
-            details=lambda: {"conditional_reading_counterexample": _plain(cond()[0])},
+            details=lambda: {"conditional_reading_counterexample": cond()[0]},
         ),
         reading="Definition 4 as printed (max over dependent neighbouring databases)",
     )
+
+
+# the randomized maps B of Theorem 5, including a deterministic merge
+POSTS: tuple[Mapping[Hashable, Mapping[Hashable, Fraction]], ...] = (
+    {0: {0: F(1)}, 1: {0: F(1)}, 2: {1: F(1)}},
+    {0: {0: F(1, 2), 1: F(1, 2)}, 1: {1: F(1)}, 2: {0: F(1, 4), 1: F(3, 4)}},
+    {0: {"a": F(2, 3), "b": F(1, 3)}, 1: {"a": F(1, 5), "b": F(4, 5)}, 2: {"b": F(1)}},
+)
+
+
+def _no_gain(
+    arity: int,
+    counts: tuple[tuple[int, int], tuple[int, int]],
+    variant: tuple[str, Sequence[Any], str],
+    derive: Callable[[tuple[FiniteMechanism, ...], Any], FiniteMechanism],
+    says: tuple[str, str],
+) -> claim.Checker:
+    """The checker of gamma(derive(A_1..A_k, v)) <= max_t gamma(A_t) in all three readings,
+    over every ``stride``-th k-subset of the tables and seeded random mechanisms: ``counts``
+    = (stride, draws), each (default, thorough); ``variant`` = the name of B or p, its values
+    and them in words; ``says`` = the statement and what fails."""
+    (stride, draws), (name, values, in_words), (statement, fails) = counts, variant, says
+
+    def check(config: claim.RunConfig) -> claim.Property:
+        every = config.count(*stride)
+        return _checks(
+            config,
+            _composed("derived", derive, _top, name),
+            lambda _: _table_cases(arity, READINGS, values, every),
+            (_random_cases(lambda rng: [rng.choice([2, 3])] * arity, READINGS, values), draws),
+            fails,
+            (
+                lambda n: (
+                    f"{statement} exactly, {ALL_READINGS}, on {n} exhaustive cases "
+                    f"({'pairs of ' * (arity - 1)}{TABLES}{_every(every)}; {in_words})"
+                ),
+                f"random laws on 2-3 binary tuples, {arity} random PMFs with 2-3 outputs",
+            ),
+            reading="all: Definition 4 as printed (product domain or support of R), Eq. 11-12",
+        )
+
+    return check
+
+
+check_thm5 = claim.checker("lmm2016.thm5")(
+    _no_gain(
+        1,
+        ((2, 1), (8, 1000)),
+        ("B", POSTS, "3 randomized maps B including a deterministic merge"),
+        lambda mechs, b: post_process(mechs[0], b.__getitem__),
+        ("gamma(B o A) <= gamma(A)", "post-processing raised the level"),
+    )
+)
+check_thm6 = claim.checker("lmm2016.thm6")(
+    _no_gain(
+        2,
+        ((15, 1), (6, 800)),
+        ("p", (F(1, 3), F(1, 2), F(3, 4)), "p in {1/3, 1/2, 3/4}"),
+        lambda mechs, p: mixture(mechs[0], mechs[1], p),
+        ("gamma(A_p) <= max(gamma(A1), gamma(A2))", "the mixture exceeds both levels"),
+    )
+)
 
 
 # --- Theorem 4: parallel composition ------------------------------------------------------
@@ -467,9 +543,9 @@ def _thm4_printed_cases(_: claim.RunConfig) -> Iterator[Case]:
     """2 binary tuples (laws by denominator <= 2), subsets {D1}, {D2}, one-tuple mechanisms
     P(1 | D_t = 0), P(1 | D_t = 1) in LEVELS."""
     qs = list(itertools.product(LEVELS, repeat=2))
-    for theta in grid_distributions(["D1", "D2"], [(0, 1), (0, 1)], 2):
-        ones = {t: [_rr_on(theta, t, q) for q in qs] for t in ("D1", "D2")}
-        yield from ((theta, m1, m2) for m1, m2 in itertools.product(ones["D1"], ones["D2"]))
+    for theta in grid_distributions(["D1", "D2"], [BITS, BITS], 2):
+        ones = ([_rr_on(theta, t, q) for q in qs] for t in ("D1", "D2"))
+        yield from ((theta, m1, m2) for m1, m2 in itertools.product(*ones))
 
 
 def _thm4_printed_law(case: Case) -> object:
@@ -477,8 +553,10 @@ def _thm4_printed_law(case: Case) -> object:
     ok, info = _parallel(theta, [m1, m2], DDPReading.NEIGHBOURS)
     if ok:
         return True
-    ok2, info2 = _parallel(theta, [m1, m2], DDPReading.CONDITIONAL)
-    ok3, info3 = _parallel(theta, [m1, m2], DDPReading.NEIGHBOURS_IN_SUPPORT)
+    (ok2, info2), (ok3, info3) = (
+        _parallel(theta, [m1, m2], r)
+        for r in (DDPReading.CONDITIONAL, DDPReading.NEIGHBOURS_IN_SUPPORT)
+    )
     return claim.Counterexample(
         theta=theta,
         subsets=[["D1"], ["D2"]],
@@ -516,28 +594,19 @@ def _thm4_printed_text(ce: Mapping[str, Any], n: int | None) -> str:
 def _thm4_corrected_cases(config: claim.RunConfig) -> Iterator[Case]:
     """R = theta(D1,D2) x Bernoulli(D3), subsets {D1,D2}, {D3}, random block mechanisms."""
     rng = random.Random(config.seed)
-    doms = {"D1": ["0", "1"], "D2": ["0", "1"], "D3": ["0", "1"]}
-    for theta12 in grid_distributions(["D1", "D2"], [(0, 1), (0, 1)], config.count(2, 3)):
+    for theta12 in grid_distributions(["D1", "D2"], [BITS, BITS], config.count(2, 3)):
         for p3 in (F(1, 3), F(1, 2)):
-            rows = [
-                [*map(str, d), str(x), fraction_str(p * (p3 if x else 1 - p3))]
-                for x in (0, 1)
-                for d, p in theta12.probs.items()
-            ]
-            theta = JointDistribution.from_rows(["D1", "D2", "D3"], rows, doms)
+            rows = theta12.probs.items()
+            theta = _joint(
+                (((*d, x), p * (p3 if x else 1 - p3)) for x in BITS for d, p in rows), [BITS] * 3
+            )
             for _ in range(config.count(1, 20)):
                 # a random output law per value of the block, drawn in database order
-                m1 = on_block(
-                    theta, ["D1", "D2"], functools.cache(lambda v: _random_pmf(rng, 2, 5))
+                m1, m2 = (
+                    on_block(theta, block, functools.cache(lambda v: _random_pmf(rng, 2, 5)))
+                    for block in (["D1", "D2"], ["D3"])
                 )
-                m2 = on_block(theta, ["D3"], functools.cache(lambda v: _random_pmf(rng, 2, 5)))
-                yield from ((theta, m1, m2, reading) for reading in READINGS)
-
-
-def _thm4_corrected_law(case: Case) -> object:
-    theta, m1, m2, reading = case
-    ok, info = _parallel(theta, [m1, m2], reading)
-    return ok or claim.Counterexample(theta=theta, reading=reading, **info)
+                yield from ((theta, reading, (m1, m2), None) for reading in READINGS)
 
 
 @claim.checker("lmm2016.thm4")
@@ -558,7 +627,7 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
             fails=lambda n: _thm4_printed_text(found, n),
         ),
         corrected=claim.ForAll(
-            _thm4_corrected_law,
+            _composed("parallel", lambda mechs, _: sequential(*mechs), _top),
             _thm4_corrected_cases,
             claim.Method.GENERATED,
             lambda n: (
@@ -572,114 +641,6 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
         ),
         method=claim.Method.EXHAUSTIVE_GENERATED,
         reading="Definition 4 as printed; correction: subsets mutually independent under R",
-    )
-
-
-# --- Theorems 5 and 6: post-processing and convex combination --------------------------
-
-
-def _no_gain(
-    config: claim.RunConfig,
-    arity: int,
-    counts: tuple[tuple[int, int], tuple[int, int]],
-    variants: tuple[str, Sequence[Any]],
-    derive: Callable[[tuple[FiniteMechanism, ...], Any], FiniteMechanism],
-    fails: str,
-    holds: tuple[claim.Evidence, claim.Evidence],
-) -> claim.AllOf:
-    """gamma(derive(A_1..A_k, variant)) <= max_t gamma(A_t), in all three readings, over
-    every ``stride``-th k-subset of the tables and seeded random mechanisms (``counts`` =
-    (stride, draws), each (default, thorough); ``variants`` = the name of B or p, values)."""
-    gamma, (name, values), (stride, draws) = _levels(), variants, counts
-
-    def law(case: Case) -> object:
-        theta, mechs, reading, v = case
-        levels = [gamma(m, theta, reading) for m in mechs]
-        g = finite_ddp_level(derive(mechs, v), theta, reading)[0]
-        return level_le(g, _top(levels)) or claim.Counterexample(
-            reading=reading,
-            theta=theta,
-            **{f"A{k + 1}": _mech(m) for k, m in enumerate(mechs)},
-            **{name: v, "gammas": [level_str(x) for x in levels], "gamma_derived": level_str(g)},
-        )
-
-    def each(theta: JointDistribution, mechs: tuple[FiniteMechanism, ...]) -> Iterator[Case]:
-        return ((theta, mechs, r, v) for r in READINGS for v in values)
-
-    def exhaustive(_: claim.RunConfig) -> Iterator[Case]:
-        for theta, tables in _tables():
-            for mechs in list(itertools.combinations(tables, arity))[:: config.count(*stride)]:
-                yield from each(theta, mechs)
-
-    def draw(rng: random.Random) -> Iterator[Case]:
-        theta, k = _random_law(rng), rng.choice([2, 3])
-        yield from each(theta, tuple(random_mechanism(rng, theta, k) for _ in range(arity)))
-
-    return _checks(
-        law,
-        exhaustive,
-        _seeded(draw, draws),
-        fails,
-        holds,
-        reading="all: Definition 4 as printed (product domain or support of R), Eq. 11-12",
-    )
-
-
-# the randomized maps B of Theorem 5, including a deterministic merge
-POSTS: tuple[Mapping[Hashable, Mapping[Hashable, Fraction]], ...] = (
-    {0: {0: F(1)}, 1: {0: F(1)}, 2: {1: F(1)}},
-    {0: {0: F(1, 2), 1: F(1, 2)}, 1: {1: F(1)}, 2: {0: F(1, 4), 1: F(3, 4)}},
-    {0: {"a": F(2, 3), "b": F(1, 3)}, 1: {"a": F(1, 5), "b": F(4, 5)}, 2: {"b": F(1)}},
-)
-
-
-@claim.checker("lmm2016.thm5")
-def check_thm5(config: claim.RunConfig) -> claim.Property:
-    return _no_gain(
-        config,
-        1,
-        ((2, 1), (8, 1000)),
-        ("B", POSTS),
-        lambda mechs, b: post_process(mechs[0], b.__getitem__),
-        "post-processing raised the level",
-        (
-            lambda n: (
-                "gamma(B o A) <= gamma(A) exactly, in all three readings (Definition 4 "
-                f"neighbours, the same within the support of R, Eq. 11-12 conditional), on {n} "
-                "exhaustive cases (3 binary laws, the mechanisms D -> {0,1} with P(1|D) in {1/3,2/3}"
-                + ("" if config.thorough else " (every 2nd in the default run)")
-                + ", 3 randomized maps B including a deterministic merge)"
-            ),
-            lambda n: (
-                f"{n} generated cases (seed {config.seed}, random laws on 2-3 binary "
-                "tuples, random 2-3 output PMFs)."
-            ),
-        ),
-    )
-
-
-@claim.checker("lmm2016.thm6")
-def check_thm6(config: claim.RunConfig) -> claim.Property:
-    return _no_gain(
-        config,
-        2,
-        ((15, 1), (6, 800)),
-        ("p", (F(1, 3), F(1, 2), F(3, 4))),
-        lambda mechs, p: mixture(mechs[0], mechs[1], p),
-        "the mixture exceeds both levels",
-        (
-            lambda n: (
-                "gamma(A_p) <= max(gamma(A1), gamma(A2)) exactly, in all three readings, "
-                f"on {n} cases from the exhaustive class (3 binary laws; pairs of D -> {{0,1}} "
-                "tables with P(1|D) in {1/3,2/3}"
-                + ("" if config.thorough else ", every 15th pair in the default run")
-                + "; p in {1/3,1/2,3/4})"
-            ),
-            lambda n: (
-                f"{n} generated cases (seed {config.seed}, random laws on 2-3 binary "
-                "tuples, random PMF pairs)."
-            ),
-        ),
     )
 
 
@@ -741,13 +702,11 @@ def check_thm7(config: claim.RunConfig) -> claim.Property:
     # L read pairwise, searched in order (uniform laws on supports in {0,1}^3). Definition
     # 4's reading holds for any dependence sets (neighbours differ in at most L tuples, so
     # |Q(D) - Q(D')| <= L Delta Q): only Eq. 11-12 is searched.
-    pairwise = functools.cache(
-        lambda: _first_failure(
-            lambda t: _thm7_law(
-                (t, _sum_query(t), F(1), DDPReading.CONDITIONAL, None), DependenceReading.PAIRWISE
-            ),
-            uniform_on_supports(3),
-        )
+    pairwise = _searched(
+        lambda t: _thm7_law(
+            (t, _sum_query(t), F(1), DDPReading.CONDITIONAL, None), DependenceReading.PAIRWISE
+        ),
+        lambda: uniform_on_supports(3),
     )
 
     def generated(n: int | None) -> str:
@@ -765,9 +724,10 @@ def check_thm7(config: claim.RunConfig) -> claim.Property:
         )
 
     return _checks(
+        config,
         _thm7_law,
         exhaustive,
-        _seeded(draw, (6, 400)),
+        (draw, (6, 400)),
         "baseline exceeds eps",
         (
             lambda n: (
@@ -785,7 +745,7 @@ def check_thm7(config: claim.RunConfig) -> claim.Property:
             ),
             generated,
         ),
-        details=lambda: {"pairwise_L_counterexample": _plain(pairwise()[0])},
+        details=lambda: {"pairwise_L_counterexample": pairwise()[0]},
         reading="L joint (Definition 3); Definition 4 (both neighbour sets) and Eq. 11-12",
     )
 
