@@ -35,7 +35,7 @@ from pdpsym.papers.li2019.edges import (
     ordered_pairs,
     theorem2_step,
 )
-from pdpsym.papers.li2019.eq2 import compare_log_ratio_rational, leakage_all
+from pdpsym.papers.li2019.eq2 import compare_log_ratio_rational, group_dp_bound, leakage_all
 from pdpsym.papers.li2019.experiments import gaussian_layer_table, layer_maxima
 from pdpsym.papers.li2019.whg import (
     ArrayEdges,
@@ -77,31 +77,28 @@ def _node(target: str, known: Sequence[str]) -> str:
     return f"A({target}, {{{', '.join(known)}}})"
 
 
-def _sum_query(model: JointDistribution) -> LinearQuery:
-    return LinearQuery.sum(model.variables)
+def _others(i: int, n: int) -> list[int]:
+    """The tuples other than ``i``: the edge slot ``p`` of target ``i`` is ``_others(i, n)[p]``."""
+    return [k for k in range(n) if k != i]
 
 
 # --- Theorem 2 -----------------------------------------------------------------------------
-
-
 def _theorem2_cases(classes: Classes, reading: EdgeReading, skipped: claim.Tally) -> Iterator[Any]:
     """Every edge child -> ancestor of every table (lam = 1) with both Eq. 2 values."""
     for model in _tables(classes):
         names = model.variables
         values = {(r.adversary.target, r.adversary.known): r for r in leakage_all(model, ONE)}
-        edges = EdgeTables(model, ONE, _sum_query(model), reading)
-        for i, target in enumerate(names):
-            others = [v for v in names if v != target]
-            for size in range(1, len(others) + 1):
-                for K in itertools.combinations(others, size):
-                    mask = sum(1 << names.index(k) for k in K)
-                    for j in K:
-                        anc_known = tuple(k for k in K if k != j)
-                        child, anc = values[(target, K)], values[(target, anc_known)]
-                        ext = edges.extremes(i, mask, names.index(j))
-                        if ext is None or not child.ok or not anc.ok:
-                            skipped.add("skipped")
-                            continue
+        edges = EdgeTables(model, ONE, LinearQuery.sum(names), reading)
+        for (i, target), size in itertools.product(enumerate(names), range(1, len(names))):
+            for K in itertools.combinations([v for v in names if v != target], size):
+                mask = sum(1 << names.index(k) for k in K)
+                for j in K:
+                    anc_known = tuple(k for k in K if k != j)
+                    child, anc = values[(target, K)], values[(target, anc_known)]
+                    ext = edges.extremes(i, mask, names.index(j))
+                    if ext is None or not child.ok or not anc.ok:
+                        skipped.add("skipped")
+                    else:
                         yield model, target, K, anc_known, child, anc, ext
 
 
@@ -112,23 +109,14 @@ def _theorem2_law(stats: claim.Tally) -> Callable[[Any], object]:
         c = step.value.exact_compare(anc.value)
         stats.add("equal" if c == 0 else "step_above" if c > 0 else "step_below")
         return c == 0 or claim.Counterexample(
-            model=model,
-            lam="1",
-            query="sum",
-            child=_node(target, K),
-            ancestor=_node(target, anc_known),
-            child_eq2=_cj(child.value),
-            theorem2_step=_cj(step.value),
-            ancestor_eq2=_cj(anc.value),
+            model=model, lam="1", query="sum", child=_node(target, K),
+            ancestor=_node(target, anc_known), child_eq2=_cj(child.value),
+            theorem2_step=_cj(step.value), ancestor_eq2=_cj(anc.value),
             ancestor_witness=anc.witness.as_json(),
             edge=step.edge.as_json(20) if step.edge else None,
-        )
+        )  # fmt: skip
 
     return law
-
-
-def _first_failure(law: Callable[[Any], object], cases: Iterator[Any]) -> object:
-    return next((r for c in cases if (r := law(c)) is not True), None)
 
 
 @claim.checker("li2019.thm2")
@@ -139,9 +127,9 @@ def check_thm2(config: claim.RunConfig) -> claim.Property:
 
     def details() -> dict[str, Any]:
         # the candidate correction: W_ij with the impacts of both tails
-        cx = _first_failure(
-            _theorem2_law(claim.Tally()), _theorem2_cases(both, EdgeReading.BOTH, claim.Tally())
-        )
+        law = _theorem2_law(claim.Tally())
+        cases = _theorem2_cases(both, EdgeReading.BOTH, claim.Tally())
+        cx = next((r for c in cases if (r := law(c)) is not True), None)
         return {
             "right": stats.counts,
             "both_tails": {"class": _class_text(both), "first_counterexample": cx},
@@ -163,8 +151,6 @@ def check_thm2(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Theorem 3 and Lemma 3 ------------------------------------------------------------------
-
-
 def _edges_of(
     model: JointDistribution, lam: Fraction, query: LinearQuery, reading: EdgeReading
 ) -> Iterator[Any]:
@@ -216,9 +202,9 @@ def check_thm3_1(config: claim.RunConfig) -> claim.Property:
     )
 
 
-def _sign_cases(classes: Classes, lam: Fraction, readings: Sequence[EdgeReading]) -> Iterator[Any]:
-    for model in _tables(classes):
-        query = _sum_query(model)
+def _sign_cases(classes: Classes, lams: Sequence[Fraction], readings: Sequence[EdgeReading]):
+    for lam, model in itertools.product(lams, _tables(classes)):
+        query = LinearQuery.sum(model.variables)
         for reading in readings:
             for target, j, ctx, a, b, d in _edges_of(model, lam, query, reading):
                 if len(model.domain(target)) == 2:
@@ -245,7 +231,7 @@ def check_thm3_2(config: claim.RunConfig) -> claim.Property:
     classes = _classes(config, ([2, 2], 5, 14), ([2, 2, 2], 2, 5))
     return claim.Exhaustive(
         _sign_law,
-        lambda _c: _sign_cases(classes, ONE, TAILS),
+        lambda _c: _sign_cases(classes, [ONE], TAILS),
         holds=lambda n: (
             f"sign(q) = sign(rho under theta(.|x_(K-j))) on all {n} edges and contexts of "
             f"binary tables {_class_text(classes)}, both tail readings, sum query (for binary "
@@ -264,9 +250,7 @@ def check_thm3_3(config: claim.RunConfig) -> claim.Property:
     classes = _classes(config, ([2, 3], 3, 6))
     return claim.Exhaustive(
         _sign_law,
-        lambda _c: itertools.chain(
-            *(_sign_cases(classes, lam, [EdgeReading.RIGHT]) for lam in (Fraction(2), Fraction(4)))
-        ),
+        lambda _c: _sign_cases(classes, [Fraction(2), Fraction(4)], [EdgeReading.RIGHT]),
         holds=lambda n: (
             f"the sign rule holds on all {n} edges of {_class_text(classes)}, lam 2 and 4"
         ),
@@ -280,7 +264,7 @@ def check_thm3_3(config: claim.RunConfig) -> claim.Property:
 
 
 def _remark_law(model: JointDistribution) -> object:
-    query = _sum_query(model)
+    query = LinearQuery.sum(model.variables)
     pairs = ordered_pairs(model, "x1", query)
     ds = [d for a, b in pairs if (d := impact(model, "x1", "x2", a, b, {}, ONE, query)) is not None]
     if len(model.marginal(["x1"]).probs) < 2 or not ds:
@@ -341,8 +325,6 @@ def check_lemma3(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Theorem 5 (chain rule against Eq. 2) -------------------------------------------------
-
-
 @claim.checker("li2019.thm5")
 def check_thm5(config: claim.RunConfig) -> claim.Property:
     classes = _classes(config, ([2, 2], 6, 10), ([2, 3], 3, 5), ([2, 2, 2], 3, 4))
@@ -382,8 +364,6 @@ def check_thm5(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Eq. 16, Corollary 1 on WHG algebra (given rational edges) -------------------------------
-
-
 def random_edges(
     rng: random.Random,
     n: int,
@@ -394,15 +374,10 @@ def random_edges(
     """Given rational edges w = q Delta_j / lam (lam = 1), q uniform on a grid in q_range."""
     lo, hi = q_range
     grid = [Fraction(k, den) for k in range(int(lo * den), int(hi * den) + 1)]
-    E = []
-    for i in range(n):
-        others = [k for k in range(n) if k != i]
-        E.append(
-            [
-                [rng.choice(grid) * deltas[others[p]] for _ in range(1 << (n - 1))]
-                for p in range(n - 1)
-            ]
-        )
+    E = [
+        [[rng.choice(grid) * deltas[k] for _ in range(1 << (n - 1))] for k in _others(i, n)]
+        for i in range(n)
+    ]
     return ArrayEdges(n, E, list(deltas), True)
 
 
@@ -419,18 +394,13 @@ def _random_whgs(
             yield src, res
 
 
-def _group_dp(deltas: Sequence[Fraction], i: int, mask: int, n: int) -> Fraction:
-    others = [k for k in range(n) if k != i]
-    return deltas[i] + sum(
-        (deltas[others[p]] for p in range(n - 1) if not mask >> p & 1), Fraction(0)
-    )
-
-
 def _node_values(whgs: Iterator[Any]) -> Iterator[Any]:
+    """(WHG, target i, mask, chain value, group DP: sum of Delta_k over {i} u U)."""
     for src, res in whgs:
         for i, V in enumerate(res.values):
             for mask, v in enumerate(V):
-                yield src, i, mask, v, _group_dp(src.bottoms, i, mask, src.n)
+                unknown = [k for p, k in enumerate(_others(i, src.n)) if not mask >> p & 1]
+                yield src, i, mask, v, sum((src.bottoms[k] for k in (i, *unknown)), Fraction(0))
 
 
 @claim.checker("li2019.eq16")
@@ -466,10 +436,7 @@ def _perfect_correlation(_c: claim.RunConfig) -> Iterator[Any]:
 
 def _group_dp_law(case: Any) -> object:
     model, v = case
-    query = _sum_query(model)
-    bound = sum(
-        (query.sensitivity(model, k) for k in (v.target, *v.adversary.unknown(model))), Fraction(0)
-    )
+    bound = group_dp_bound(model, v.adversary, ONE, LinearQuery.sum(model.variables))
     return compare_log_ratio_rational(v.exact.value, bound) == 0 or claim.Counterexample(
         model=model, node=_node(v.target, v.known)
     )
@@ -524,26 +491,20 @@ def _enumerate_edges(values: Sequence[Fraction]) -> Iterator[ArrayEdges]:
 
 
 def _edges_cx(src: ArrayEdges, **extra: Any) -> claim.Counterexample:
-    return claim.Counterexample(
-        n=src.n,
-        bottom=src.bottoms,
-        edges=src.E,
-        layout="edges[i][p][mask]: edge from A(i, mask|bit p) up to A(i, mask)",
-        **extra,
-    )
-
-
-def _top_layer_law(src: ArrayEdges) -> object:
-    res = full_search(src)
-    best, layers = _max_layers(res)
-    top = max(V[0] for V in res.values)
-    return top == best or _edges_cx(src, max=best, max_layers=layers, top_layer_max=top)
+    layout = "edges[i][p][mask]: edge from A(i, mask|bit p) up to A(i, mask)"
+    return claim.Counterexample(n=src.n, bottom=src.bottoms, edges=src.E, layout=layout, **extra)
 
 
 @claim.checker("li2019.cor1.2")
 def check_cor1_2(config: claim.RunConfig) -> claim.Property:
+    def law(src: ArrayEdges) -> object:
+        res = full_search(src)
+        best, layers = _max_layers(res)
+        top = max(V[0] for V in res.values)
+        return top == best or _edges_cx(src, max=best, max_layers=layers, top_layer_max=top)
+
     return claim.Exhaustive(
-        _top_layer_law,
+        law,
         lambda _c: itertools.chain(*(_enumerate_edges([Fraction(1, d), ONE]) for d in (2, 3, 4))),
         holds=lambda n: f"the maximum is at the top layer in all {n} WHGs searched",
         fails=(
@@ -559,9 +520,8 @@ def check_cor1_2(config: claim.RunConfig) -> claim.Property:
 @claim.checker("li2019.cor1.3")
 def check_cor1_3(config: claim.RunConfig) -> claim.Property:
     def law(case: Any) -> object:
-        src, res = case
-        layers = _max_layers(res)[1]
-        return 1 in layers or _edges_cx(src, max_layers=layers)
+        layers = _max_layers(case[1])[1]
+        return 1 in layers or _edges_cx(case[0], max_layers=layers)
 
     return claim.ForAll(
         law,
@@ -578,8 +538,6 @@ def check_cor1_3(config: claim.RunConfig) -> claim.Property:
 
 
 # --- fast search, Section VII ---------------------------------------------------------------
-
-
 @claim.checker("li2019.fastsearch")
 def check_fastsearch(config: claim.RunConfig) -> claim.Property:
     runs, n = config.count(4, 30), config.count(6, 10)
@@ -592,10 +550,8 @@ def check_fastsearch(config: claim.RunConfig) -> claim.Property:
         # "close for strong correlation": exact chain on beta-sampled edges, k = 2
         gaps: dict[str, Any] = {}
         for corr in (0.2, 0.5, 0.8):
-            pairs = []
-            for run in range(runs):
-                src = ExactOf(BetaEdges(n, corr, config.seed * 100 + run))
-                pairs.append((full_search(src).max_value(), fast_search(src, 2).max_value()))
+            srcs = (ExactOf(BetaEdges(n, corr, config.seed * 100 + run)) for run in range(runs))
+            pairs = [(full_search(s).max_value(), fast_search(s, 2).max_value()) for s in srcs]
             gaps[str(corr)] = {
                 "fast_above": sum(b > a for a, b in pairs),
                 "fast_below": sum(b < a for a, b in pairs),
@@ -617,51 +573,45 @@ def check_fastsearch(config: claim.RunConfig) -> claim.Property:
     )
 
 
-def _discrete_findings(config: claim.RunConfig) -> Iterator[tuple[str, Any]]:
-    """Fig. 4(a)-(b) on beta-edge WHGs, exact chain: (finding, None or counterexample)."""
+def _drops(values: Sequence[Any]) -> bool:
+    return any(b < a for a, b in itertools.pairwise(values))
+
+
+def _discrete_findings(config: claim.RunConfig) -> dict[str, Any]:
+    """Fig. 4(a)-(b) on beta-edge WHGs, exact chain: finding -> None or counterexample."""
     n, seeds = config.count(6, 11), range(config.count(2, 10))
     pos, neg = (0.2, 0.5, 0.8), (-0.2, -0.5, -0.8)
     table = {(c, s): layer_maxima(n, c, config.seed + s) for c in pos + neg for s in seeds}
 
-    def cx(key: tuple[float, int]) -> dict[str, Any]:
-        return {"averCorr": key[0], "seed": config.seed + key[1], "layer_max": table[key]}
+    def first(fails: Callable[[float, list[Any]], bool]) -> dict[str, Any] | None:
+        key = next((k for k, L in table.items() if fails(k[0], L)), None)
+        return key and {"averCorr": key[0], "seed": config.seed + key[1], "layer_max": table[key]}
 
     layer1 = sorted({L[0] for L in table.values()})
-    yield (
-        "layer-1 leakage flat in averCorr (Fig. 4, Theorem 4)",
-        None if len(layer1) == 1 else {"layer_1": layer1},
-    )
-    bad = next(
-        (k for k, L in table.items() if k[0] > 0 and any(b < a for a, b in itertools.pairwise(L))),
-        None,
-    )
-    yield "positive averCorr: leakage increases with the layer number (Fig. 4(a))", bad and cx(bad)
     tops = {s: [max(table[c, s]) for c in pos] for s in seeds}
-    s3 = next((s for s, t in tops.items() if any(b < a for a, b in itertools.pairwise(t))), None)
-    yield "positive averCorr: leakage increases with averCorr (Fig. 4(a))", None if s3 is None else {
-        "seed": config.seed + s3, "max_by_corr": dict(zip(map(str, pos), tops[s3], strict=True))
+    s3 = next((s for s, t in tops.items() if _drops(t)), None)
+    return {
+        "layer-1 leakage flat in averCorr (Fig. 4, Theorem 4)": (
+            None if len(layer1) == 1 else {"layer_1": layer1}
+        ),
+        "positive averCorr: leakage increases with the layer number (Fig. 4(a))": first(
+            lambda c, L: c > 0 and _drops(L)
+        ),
+        "positive averCorr: leakage increases with averCorr (Fig. 4(a))": None if s3 is None else {
+            "seed": config.seed + s3, "max_by_corr": dict(zip(map(str, pos), tops[s3], strict=True))
+        },
+        "negative averCorr: highest leakage at layer 1 (Fig. 4(b), Corollary 1)": first(
+            lambda c, L: c < 0 and max(L) > L[0]
+        ),
     }  # fmt: skip
-    bad4 = next((k for k, L in table.items() if k[0] < 0 and max(L) > L[0]), None)
-    yield (
-        "negative averCorr: highest leakage at layer 1 (Fig. 4(b), Corollary 1)",
-        bad4 and cx(bad4),
-    )
 
 
-def _gaussian_findings(config: claim.RunConfig) -> Iterator[tuple[str, Any]]:
+def _gaussian_findings(config: claim.RunConfig) -> dict[str, Any]:
     """Fig. 4(c)-(d): 15 equicorrelated unit-variance Gaussian tuples, sum query, lam = 1;
     layer L = number of unknown tuples including the target. Exact leakage values."""
     n = 15
-    pos = (
-        [Fraction(k, 10) for k in range(10)]
-        if config.thorough
-        else [Fraction(k, 5) for k in range(5)]
-    )
-    negs = (
-        [Fraction(-k, 150) for k in range(10)]
-        if config.thorough
-        else [Fraction(-k, 50) for k in range(4)]
-    )
+    pos = [Fraction(k, config.count(5, 10)) for k in range(config.count(5, 10))]
+    negs = [Fraction(-k, config.count(50, 150)) for k in range(config.count(4, 10))]
     table = gaussian_layer_table(n, sorted(set(pos + negs)), ONE)
 
     def in_rho(rhos: list[Fraction]) -> dict[str, Any] | None:
@@ -675,48 +625,38 @@ def _gaussian_findings(config: claim.RunConfig) -> Iterator[tuple[str, Any]]:
         for rho, layer in itertools.product(rhos, range(1, n)):
             a, b = table[rho][layer - 1], table[rho][layer]
             if (b <= a) if up else (b >= a):
-                return {
-                    "rho": rho,
-                    "layer_a": str(layer),
-                    "layer_b": str(layer + 1),
-                    "PL_a": a,
-                    "PL_b": b,
-                }
+                return dict(rho=rho, layer_a=str(layer), layer_b=str(layer + 1), PL_a=a, PL_b=b)
         return None
 
     flat = {table[r][0] for r in table}
     weakest_first = sorted((r for r in table if r < 0), key=abs)  # the first failure is minimal
-    yield (
-        "layer 1 (strongest adversary) leakage does not change with averCoeff",
-        None if len(flat) == 1 else {"PL": sorted(flat)},
-    )
-    yield (
-        "Fig. 4(c): for positive correlation leakage increases with averCoeff",
-        in_rho(sorted(r for r in table if r >= 0)),
-    )
-    yield (
-        "Fig. 4(d): leakage increases with the signed averCoeff (negative rho)",
-        in_rho(sorted(r for r in table if r <= 0)),
-    )
-    yield (
-        "Fig. 4(c): positive correlation: leakage increases with the layer number",
-        in_layer([r for r in sorted(table) if r > 0], True),
-    )
-    yield (
-        "Fig. 4(d), as printed: negative correlation: leakage decreases with prior knowledge",
-        in_layer(weakest_first, True),
-    )
-    yield (
-        "Fig. 4(d), its explanation: negative correlation: leakage decreases with the layer number",
-        in_layer(weakest_first, False),
-    )
+    return {
+        "layer 1 (strongest adversary) leakage does not change with averCoeff": (
+            None if len(flat) == 1 else {"PL": sorted(flat)}
+        ),
+        "Fig. 4(c): for positive correlation leakage increases with averCoeff": in_rho(
+            sorted(r for r in table if r >= 0)
+        ),
+        "Fig. 4(d): leakage increases with the signed averCoeff (negative rho)": in_rho(
+            sorted(r for r in table if r <= 0)
+        ),
+        "Fig. 4(c): positive correlation: leakage increases with the layer number": in_layer(
+            [r for r in sorted(table) if r > 0], True
+        ),
+        "Fig. 4(d), as printed: negative correlation: leakage decreases with prior knowledge": (
+            in_layer(weakest_first, True)
+        ),
+        "Fig. 4(d), its explanation: negative correlation: leakage decreases with the layer number": (
+            in_layer(weakest_first, False)
+        ),
+    }
 
 
 def sec7_findings(config: claim.RunConfig) -> list[dict[str, Any]]:
     """Section VII's findings, discrete (beta-edge WHGs) then Gaussian ("[Gaussian]")."""
-    found = [(f, cx) for f, cx in _discrete_findings(config)]
-    found += [("[Gaussian] " + f, cx) for f, cx in _gaussian_findings(config)]
-    return [{"finding": f, "holds": cx is None, "counterexample": cx} for f, cx in found]
+    found = _discrete_findings(config)
+    found |= {"[Gaussian] " + f: cx for f, cx in _gaussian_findings(config).items()}
+    return [{"finding": f, "holds": cx is None, "counterexample": cx} for f, cx in found.items()]
 
 
 @claim.checker("li2019.sec7")
