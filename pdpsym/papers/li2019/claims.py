@@ -34,6 +34,7 @@ from pdpsym.papers.li2019.eq2 import (
 from pdpsym.papers.li2019.examples import correlated_pair, li2019_table
 
 ONE = Fraction(1)
+_SMALL = "every 2x2 and 2x3 table with small denominators"
 
 
 def _small_class(config: claim.RunConfig) -> Iterator[JointDistribution]:
@@ -60,8 +61,6 @@ def _adversaries(models: Iterable[JointDistribution]) -> Iterator[tuple[Any, ...
 
 
 # --- Eq. 3 -----------------------------------------------------------------------------
-
-
 def _eq3_symbolic() -> bool:
     # log posterior odds - log prior odds = log likelihood ratio (the evidence cancels)
     ta, tb, pa, pb, z = sympy.symbols("theta_a theta_b p_a p_b Z", positive=True)
@@ -100,18 +99,15 @@ def check_eq3(config: claim.RunConfig) -> claim.Property:
         ),
         method=claim.Method.SYMBOLIC,
         holds=lambda n: (
-            "symbolic: log posterior odds - log prior odds = log likelihood ratio (the "
-            "evidence p(r|x_K) cancels), sympy; and an exact exp-polynomial identity check "
-            f"(posterior computed by Bayes' rule with its normalizer) on {n} cases: every 2x2 "
-            "and 2x3 table with small denominators, every adversary, compatible pair and r in "
+            "sympy: log posterior odds - log prior odds = log likelihood ratio (the evidence "
+            "p(r|x_K) cancels); exact exp-polynomial check (posterior by Bayes' rule with its "
+            f"normalizer) on {n} cases: {_SMALL}, every adversary, compatible pair, r in "
             "{-1, 0, 1/2, 3}"
         ),
     )
 
 
 # --- breakpoint lemma ---------------------------------------------------------------------
-
-
 def _grid_cases(config: claim.RunConfig) -> Iterator[tuple[Any, ...]]:
     rng = random.Random(config.seed)
     adv = Adversary("x1", ())
@@ -158,8 +154,6 @@ def check_breakpoints(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Remark 1 and Theorem 1 -----------------------------------------------------------------
-
-
 @claim.checker("li2019.remark1")
 def check_remark1(config: claim.RunConfig) -> claim.Property:
     n_gen = config.count(40, 400)
@@ -179,9 +173,8 @@ def check_remark1(config: claim.RunConfig) -> claim.Property:
         method=claim.Method.EXHAUSTIVE_GENERATED,
         fails="Eq. 2 exceeded the group-DP bound",
         holds=lambda n: (
-            f"PL <= sum over {{i}} u U of Delta_k/lambda decided exactly for {n} "
-            "adversaries: every 2x2 and 2x3 table with small denominators, then "
-            f"{n_gen} seeded random tables of 2-3 tuples with domains of size 2-3"
+            f"PL <= sum over {{i}} u U of Delta_k/lambda decided exactly for {n} adversaries: "
+            f"{_SMALL}, then {n_gen} seeded random tables of 2-3 tuples, domains of size 2-3"
         ),
     )
 
@@ -194,11 +187,9 @@ def check_thm1(config: claim.RunConfig) -> claim.Property:
         model, adv, query, res = case
         expected = theorem1_value(model, adv, ONE, query)
         return (res.ok and res.compare_rational(expected) == 0) or claim.Counterexample(
-            model=model,
-            adversary=str(adv),
-            leakage=res.expression() if res.ok else res.status,
+            model=model, adversary=str(adv), leakage=res.expression() if res.ok else res.status,
             expected=expected,
-        )
+        )  # fmt: skip
 
     return claim.ForAll(
         law,
@@ -214,8 +205,6 @@ def check_thm1(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Theorem 4 ------------------------------------------------------------------------------
-
-
 @claim.checker("li2019.thm4")
 def check_thm4(config: claim.RunConfig) -> claim.Property:
     dens = config.count(4, 6), config.count(4, 5), config.count(2, 3)
@@ -265,8 +254,6 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Examples 2-4 -------------------------------------------------------------------------------
-
-
 def _pl(name: str, known: tuple[str, ...]):
     return leakage(li2019_table(name), "x1", known, 1)
 

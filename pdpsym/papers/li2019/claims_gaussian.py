@@ -1,12 +1,7 @@
-"""Checkers for Li et al. Section VI (the multivariate Gaussian model).
-
-* li2019.lemma1: Lemma 1's Schur-complement conditional against the precision-matrix
-  route and the normal equations, exactly, on generated positive definite covariances.
-* li2019.lemma2: the rebuilt Lemma 2 by exact symbolic derivative identities, plus a
-  certified (arb) grid of the bounds.
-* li2019.thm6: ``|c|(u-l)/lam`` against a direct certified evaluation of Eq. 19.
-* li2019.cor2: ``c = Σ_j w_j s_ij / s_ii`` for K = ∅, symbolically.
-* li2019.ex5: the bivariate example, symbolically in rho.
+"""Checkers for Li et al. Section VI (the multivariate Gaussian model): Lemma 1 against
+the precision-matrix route and the normal equations, Lemma 2 (rebuilt) by symbolic
+derivative identities and a certified (arb) grid, Theorem 6's ``|c|(u-l)/lam`` against a
+direct certified evaluation of Eq. 19, Corollary 2 and Example 5 symbolically.
 
 Generated covariances are ``M M^T + D`` with small rational entries (always positive
 definite since D > 0), drawn with ``random.Random(config.seed)``.
@@ -129,34 +124,29 @@ def check_lemma1(config: claim.RunConfig) -> claim.Property:
 
 # --- Lemma 2 ---------------------------------------------------------------------------------
 def _lemma2_symbolic() -> list[str]:
-    t = sympy.Symbol("t", real=True)
+    """The identities behind Lemma 2 that sympy reduces to zero."""
+    t, x = sympy.Symbol("t", real=True), sympy.Symbol("x", positive=True)
     s, lam = sympy.symbols("s lambda", positive=True)
-    h = h_expr(t, s, lam)
-    a, b = t / s - s / lam, -t / s - s / lam
-
-    def zero(e: sympy.Expr) -> bool:
-        e = sympy.expand(sympy.powsimp(sympy.expand(e.rewrite(sympy.erf))))
-        return sympy.simplify(e) == 0
-
-    shown = []
-    if zero(
-        sympy.diff(sympy.exp(t / lam) * h, t) - 2 / lam * sympy.exp(2 * t / lam) * std_normal_cdf(b)
-    ):
-        shown.append("d/dt[e^{t/lam} h] = (2/lam) e^{2t/lam} Phi(b) > 0")
-    if zero(
-        sympy.diff(sympy.exp(-t / lam) * h, t)
-        + 2 / lam * sympy.exp(-2 * t / lam) * std_normal_cdf(a)
-    ):
-        shown.append("d/dt[e^{-t/lam} h] = -(2/lam) e^{-2t/lam} Phi(a) < 0")
-    if zero(h.subs(t, -t) - h):
-        shown.append("h(-t) = h(t)")
-    x = sympy.Symbol("x", positive=True)
-    phi = sympy.exp(-(x**2) / 2) / sympy.sqrt(2 * sympy.pi)
-    if zero(sympy.diff(phi / x - std_normal_cdf(-x), x) + phi / x**2):
-        shown.append(
-            "Mills: (phi(x)/x - Phi(-x))' = -phi(x)/x^2 < 0, limit 0, so Phi(-x) < phi(x)/x"
-        )
-    return shown
+    h, exp, cdf = h_expr(t, s, lam), sympy.exp, std_normal_cdf
+    phi = exp(-(x**2) / 2) / sympy.sqrt(2 * sympy.pi)
+    zeros = {
+        "d/dt[e^{t/lam} h] = (2/lam) e^{2t/lam} Phi(b) > 0": (
+            sympy.diff(exp(t / lam) * h, t) - 2 / lam * exp(2 * t / lam) * cdf(-t / s - s / lam)
+        ),
+        "d/dt[e^{-t/lam} h] = -(2/lam) e^{-2t/lam} Phi(a) < 0": (
+            sympy.diff(exp(-t / lam) * h, t) + 2 / lam * exp(-2 * t / lam) * cdf(t / s - s / lam)
+        ),
+        "h(-t) = h(t)": h.subs(t, -t) - h,
+        "Mills: (phi(x)/x - Phi(-x))' = -phi(x)/x^2 < 0, limit 0, so Phi(-x) < phi(x)/x": (
+            sympy.diff(phi / x - cdf(-x), x) + phi / x**2
+        ),
+    }
+    expand = sympy.expand
+    return [
+        k
+        for k, e in zeros.items()
+        if sympy.simplify(expand(sympy.powsimp(expand(e.rewrite(sympy.erf))))) == 0
+    ]
 
 
 def _lemma2_grid(config: claim.RunConfig) -> Iterator[tuple[Any, ...]]:
@@ -340,10 +330,8 @@ def _ex5_symbolic() -> object:
     weak_ok = sympy.simplify(pl_weak.subs(rho, r - 1) - r * delta / lam) == 0
     strong_ok = sympy.simplify(sympy.Abs(sympy.Integer(1)) * delta / lam - delta / lam) == 0
     # sign of PL_weak - PL_strong on (-1, 1) is the sign of rho
-    inside = sympy.Interval.open(-1, 1)
-    order_ok = sympy.solveset(
-        sympy.simplify((1 + rho) - 1) > 0, rho, inside
-    ) == sympy.Interval.open(0, 1)
+    order = sympy.solveset(sympy.simplify((1 + rho) - 1) > 0, rho, sympy.Interval.open(-1, 1))
+    order_ok = order == sympy.Interval.open(0, 1)
     inst = []  # exact instances through the library and a certified Eq. 19 check
     for q in (Fraction(1, 2), Fraction(-1, 2)):
         model = GaussianModel.build(["x1", "x2"], ["0", "0"], [[1, q], [q, 1]], {"x1": ["0", "1"]})

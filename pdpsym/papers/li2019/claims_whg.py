@@ -52,6 +52,7 @@ CHAIN_READING = (
     READING + "; layer 1 by Theorem 4 as printed (Delta_i/lam); Algorithm 1 per-node min"
 )
 ONE = Fraction(1)
+_WHGS = "generated WHGs (n 2..5, unequal rational Delta, LAYERED and PATHS, exact)"
 Classes = Sequence[tuple[Sequence[int], int]]  # (domain sizes, max denominator N)
 
 
@@ -141,9 +142,8 @@ def check_thm2(config: claim.RunConfig) -> claim.Property:
         holds=lambda n: f"Eq. 11 equals Eq. 2 on all {n} edges of {_class_text(classes)}",
         fails=lambda n: (
             "Eq. 11 (|PL_child + w|, w in W_ij maximizing it) differs from the exact Eq. 2 value "
-            f"of the ancestor: first in the ordered search over {_class_text(classes)} "
-            f"(after {n} edges; Eq. 2's sup is the left tail there). The both-tails reading "
-            "of W_ij is in the details"
+            f"of the ancestor: first in the ordered search over {_class_text(classes)} (after "
+            f"{n} edges; Eq. 2's sup is the left tail there). Both-tails W_ij: see the details"
         ),
         reading=READING,
         details=details,
@@ -151,20 +151,20 @@ def check_thm2(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Theorem 3 and Lemma 3 ------------------------------------------------------------------
-def _edges_of(
-    model: JointDistribution, lam: Fraction, query: LinearQuery, reading: EdgeReading
-) -> Iterator[Any]:
-    """Every (target, j, context, a, b, d) of every WHG edge of the model."""
-    names = model.variables
-    for target, j in itertools.permutations(names, 2):
-        rest = [v for v in names if v not in (target, j)]
-        for size in range(len(rest) + 1):
-            for ctx_names in itertools.combinations(rest, size):
-                for ctx in contexts(model, ctx_names):
-                    for a, b in ordered_pairs(model, target, query):
-                        d = impact(model, target, j, a, b, ctx, lam, query, reading)
-                        if d is not None:
-                            yield target, j, ctx, a, b, d
+def _edges_of(setups: Iterator[Any], readings: Sequence[EdgeReading]) -> Iterator[Any]:
+    """(model, lam, query, reading, target, j, context, a, b, d) of every WHG edge of every
+    (model, lam, query) set-up, per tail reading."""
+    for model, lam, query in setups:
+        names = model.variables
+        for reading, (target, j) in itertools.product(readings, itertools.permutations(names, 2)):
+            rest = [v for v in names if v not in (target, j)]
+            for size in range(len(rest) + 1):
+                for ctx_names in itertools.combinations(rest, size):
+                    for ctx in contexts(model, ctx_names):
+                        for a, b in ordered_pairs(model, target, query):
+                            d = impact(model, target, j, a, b, ctx, lam, query, reading)
+                            if d is not None:
+                                yield model, lam, query, reading, target, j, ctx, a, b, d
 
 
 @claim.checker("li2019.thm3.1")
@@ -173,13 +173,13 @@ def check_thm3_1(config: claim.RunConfig) -> claim.Property:
     settings = [(ONE, {}), (Fraction(1, 2), {"x1": Fraction(2), "x2": Fraction(-1, 3)})]
 
     def cases(_c: claim.RunConfig) -> Iterator[Any]:
-        for model, (lam, w) in itertools.product(_tables(classes), settings):
-            query = LinearQuery({v: w.get(v, ONE) for v in model.variables})
-            for reading in TAILS:
-                for target, j, _ctx, a, b, d in _edges_of(model, lam, query, reading):
-                    q = increment_ratio(d, model, j, lam, query)
-                    if q is not None:
-                        yield model, lam, query, target, j, a, b, reading, q
+        setups = (
+            (m, lam, LinearQuery({v: w.get(v, ONE) for v in m.variables}))
+            for m, (lam, w) in itertools.product(_tables(classes), settings)
+        )
+        for model, lam, query, reading, target, j, _ctx, a, b, d in _edges_of(setups, TAILS):
+            if (q := increment_ratio(d, model, j, lam, query)) is not None:
+                yield model, lam, query, target, j, a, b, reading, q
 
     def law(case: Any) -> object:
         model, lam, query, target, j, a, b, reading, q = case
@@ -202,13 +202,12 @@ def check_thm3_1(config: claim.RunConfig) -> claim.Property:
     )
 
 
-def _sign_cases(classes: Classes, lams: Sequence[Fraction], readings: Sequence[EdgeReading]):
-    for lam, model in itertools.product(lams, _tables(classes)):
-        query = LinearQuery.sum(model.variables)
-        for reading in readings:
-            for target, j, ctx, a, b, d in _edges_of(model, lam, query, reading):
-                if len(model.domain(target)) == 2:
-                    yield model, lam, query, reading, target, j, ctx, a, b, d
+def _sign_cases(
+    classes: Classes, lams: Sequence[Fraction], readings: Sequence[EdgeReading]
+) -> Iterator[Any]:
+    """The edges of binary targets, sum query, every lam in turn."""
+    setups = ((m, lam, LinearQuery.sum(m.variables)) for lam in lams for m in _tables(classes))
+    return (c for c in _edges_of(setups, readings) if len(c[0].domain(c[4])) == 2)
 
 
 def _sign_law(case: Any) -> object:
@@ -411,8 +410,7 @@ def check_eq16(config: claim.RunConfig) -> claim.Property:
         method=claim.Method.GENERATED,
         holds=lambda n: (
             f"chain value <= sum over {{i}} u U of Delta_k/lam at all {n} node values of "
-            "generated WHGs (n 2..5, unequal rational Delta, q on a 1/4 grid of [-1, 1], "
-            "LAYERED and PATHS), exact rationals; the reason is |x + w| <= x + |w|, which needs "
+            f"{_WHGS}, q on a 1/4 grid of [-1, 1]; the reason is |x + w| <= x + |w|, which needs "
             "q >= -1 as well (Theorem 3(1)): with q <= 1 alone, Delta = lam = 1 and q = -4 give "
             "|1 - 4| = 3 > 2 = group DP"
         ),
@@ -454,10 +452,9 @@ def check_cor1_1(config: claim.RunConfig) -> claim.Property:
             claim.Exhaustive(_group_dp_law, _perfect_correlation, method=claim.Method.GENERATED),
         ),
         holds=lambda n: (
-            "with every w = Delta_j/lam the chain value equals group DP at every node of "
-            "generated WHGs (n 2..5, unequal Delta, exact); and on perfectly positively "
-            "correlated tables (Examples (c), (d), a 3-tuple copy) Eq. 2 equals group DP at "
-            f"every node with a value ({n} cases in all)"
+            f"with every w = Delta_j/lam the chain value equals group DP at every node of {_WHGS}; "
+            "and on perfectly positively correlated tables (Examples (c), (d), a 3-tuple copy) "
+            f"Eq. 2 equals group DP at every node with a value ({n} cases in all)"
         ),
         reading="layer 1 = Delta_i/lam (Theorem 4 as printed)",
     )
@@ -476,13 +473,8 @@ def _enumerate_edges(values: Sequence[Fraction]) -> Iterator[ArrayEdges]:
     for n in (2, 3):
         m = n - 1
         # target 0's edges vary fastest (itertools.product varies the last slot first)
-        slots = [
-            (i, p, k)
-            for i in reversed(range(n))
-            for p in range(m)
-            for k in range(1 << m)
-            if not k >> p & 1
-        ]
+        grid = itertools.product(reversed(range(n)), range(m), range(1 << m))
+        slots = [(i, p, k) for i, p, k in grid if not k >> p & 1]
         for combo in itertools.product(values, repeat=len(slots)):
             E = [[[Fraction(0)] * (1 << m) for _ in range(m)] for _ in range(n)]
             for (i, p, k), w in zip(slots, combo, strict=True):
@@ -508,10 +500,9 @@ def check_cor1_2(config: claim.RunConfig) -> claim.Property:
         lambda _c: itertools.chain(*(_enumerate_edges([Fraction(1, d), ONE]) for d in (2, 3, 4))),
         holds=lambda n: f"the maximum is at the top layer in all {n} WHGs searched",
         fails=(
-            "all edge values > 0 (Delta = lam = 1) but the maximal node is above every top-layer "
-            "node: a node's value is the MIN over its children, so a large child need not lift "
-            "its ancestor. First in the ordered search over n = 2, 3 and edges in {1/d, 1}, "
-            "d = 2, 3, 4"
+            "all edges > 0 (Delta = lam = 1) but the maximal node is above every top-layer node: "
+            "a node's value is the MIN over its children, so a large child need not lift its "
+            "ancestor. First in the ordered search over n = 2, 3, edges in {1/d, 1}, d = 2, 3, 4"
         ),
         reading="Algorithm 1 per-node minimum; layer 1 = Delta_i/lam",
     )
@@ -520,17 +511,16 @@ def check_cor1_2(config: claim.RunConfig) -> claim.Property:
 @claim.checker("li2019.cor1.3")
 def check_cor1_3(config: claim.RunConfig) -> claim.Property:
     def law(case: Any) -> object:
-        layers = _max_layers(case[1])[1]
-        return 1 in layers or _edges_cx(case[0], max_layers=layers)
+        src, res = case
+        return 1 in (layers := _max_layers(res)[1]) or _edges_cx(src, max_layers=layers)
 
     return claim.ForAll(
         law,
         lambda cfg: _random_whgs(cfg, (40, 400), (-ONE, Fraction(-1, 4))),
         method=claim.Method.GENERATED,
         holds=lambda n: (
-            f"with every w < 0 and q >= -1 the maximum node is in layer 1 in all {n} generated "
-            "searches (n 2..5, unequal rational Delta, LAYERED and PATHS, exact); reason: "
-            "|x + w| <= max(x, -w) <= max(x, Delta_j/lam), the layer-1 value of target j"
+            f"with every w < 0 and q >= -1 the maximum node is in layer 1 in all {n} searches of "
+            f"{_WHGS}: |x + w| <= max(x, -w) <= max(x, Delta_j/lam), the layer-1 value of j"
         ),
         fails="the maximum is not at the bottom layer",
         reading="q in [-1, 0) (Theorem 3(1)); layer 1 = Delta_i/lam; max over all targets",
