@@ -113,10 +113,9 @@ def check_lemma1(config: claim.RunConfig) -> claim.Property:
         fails="Lemma 1's conditional differs from the precision-matrix route or the normal equations",
         holds=lambda n: (
             f"{n} (covariance, given set) pairs from {models} generated exact positive definite "
-            "covariances MM^T+D (n = 2..4, every nonempty proper given set): the Schur-complement "
-            "mean gain and covariance equal the precision-matrix route exactly, det S = "
-            "det S_AA det S_U|A, and c = w_i + w_U^T S_UA S_AA^{-1} e_i and s^2 equal the "
-            "normal-equation regression of f on x_A exactly"
+            "covariances MM^T+D (n = 2..4, every nonempty proper given set), exactly: the "
+            "Schur-complement mean gain and covariance equal the precision-matrix route, det S = "
+            "det S_AA det S_U|A, c and s^2 equal the normal-equation regression of f on x_A"
         ),
         details=lambda: {"models": models, "seed": config.seed},
     )

@@ -192,10 +192,9 @@ def check_thm3_1(config: claim.RunConfig) -> claim.Property:
         law,
         cases,
         holds=lambda n: (
-            f"every increment ratio q = lam d_j / Delta_j lies in [-1, 1], decided exactly, on "
-            f"all {n} edges of {_class_text(classes)}, sum and weighted (2, -1/3) queries, lam "
-            "1 and 1/2, both tail readings (|d_j| <= Delta_j/lam: a ratio of two averages of "
-            "e^{w_j x_j/lam})"
+            f"q = lam d_j / Delta_j in [-1, 1], decided exactly, on all {n} edges of "
+            f"{_class_text(classes)}, sum and weighted (2, -1/3) queries, lam 1 and 1/2, both "
+            "tails (|d_j| <= Delta_j/lam: a ratio of two averages of e^{w_j x_j/lam})"
         ),
         fails="q outside [-1, 1]",
         reading=READING + " (and left)",
@@ -232,10 +231,9 @@ def check_thm3_2(config: claim.RunConfig) -> claim.Property:
         _sign_law,
         lambda _c: _sign_cases(classes, [ONE], TAILS),
         holds=lambda n: (
-            f"sign(q) = sign(rho under theta(.|x_(K-j))) on all {n} edges and contexts of "
-            f"binary tables {_class_text(classes)}, both tail readings, sum query (for binary "
-            "X_j, d has the sign of theta(x_j=hi|a) - theta(x_j=hi|b), which by Lemma 3 is "
-            "sign(rho))"
+            f"sign(q) = sign(rho under theta(.|x_(K-j))) on all {n} edges and contexts of binary "
+            f"tables {_class_text(classes)}, both tails, sum query (binary X_j: d has the sign "
+            "of theta(x_j=hi|a) - theta(x_j=hi|b), sign(rho) by Lemma 3)"
         ),
         fails="the sign rule fails",
         reading=READING + " (and left)",
@@ -250,13 +248,11 @@ def check_thm3_3(config: claim.RunConfig) -> claim.Property:
     return claim.Exhaustive(
         _sign_law,
         lambda _c: _sign_cases(classes, [Fraction(2), Fraction(4)], [EdgeReading.RIGHT]),
-        holds=lambda n: (
-            f"the sign rule holds on all {n} edges of {_class_text(classes)}, lam 2 and 4"
-        ),
+        holds=lambda n: f"sign rule holds on all {n} edges of {_class_text(classes)}, lam 2, 4",
         fails=(
             "x_i binary, x_j in {0,1,2}, Delta_j/lam <= 1: sign(q) = sign(rho) fails; q follows "
-            "E[e^{x_j/lam} | x_i] (a convex moment), rho only the means, so a mean-preserving "
-            "spread moves q without moving rho"
+            "E[e^{x_j/lam} | x_i] (a convex moment), rho only the means: a mean-preserving "
+            "spread moves q, not rho"
         ),
         reading=READING + "; smallness condition read as Delta_j/lam <= 1",
     )
@@ -288,12 +284,12 @@ def check_thm3_remark(config: claim.RunConfig) -> claim.Property:
         _remark_law,
         lambda _c: _tables(classes),
         holds=lambda n: (
-            f"x_i ternary: all three statements hold on all {n} tables {_class_text(classes)}"
+            f"x_i ternary: the statements hold on all {n} tables {_class_text(classes)}"
         ),
         fails=(
-            f"fails in the ordered search over {_class_text(classes)}: as for Theorem 3(3), q "
-            "follows E[e^(x_j/lam) | x_i], a convex moment, while rho follows only the means, "
-            "so with a ternary x_j the signs can disagree"
+            f"fails in the ordered search over {_class_text(classes)}: as in Theorem 3(3), q "
+            "follows the convex moment E[e^(x_j/lam) | x_i], rho only the means, so the signs "
+            "can disagree"
         ),
         reading=READING,
     )
@@ -363,32 +359,21 @@ def check_thm5(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Eq. 16, Corollary 1 on WHG algebra (given rational edges) -------------------------------
-def random_edges(
-    rng: random.Random,
-    n: int,
-    deltas: Sequence[Fraction],
-    q_range: tuple[Fraction, Fraction],
-    den: int = 4,
-) -> ArrayEdges:
-    """Given rational edges w = q Delta_j / lam (lam = 1), q uniform on a grid in q_range."""
-    lo, hi = q_range
-    grid = [Fraction(k, den) for k in range(int(lo * den), int(hi * den) + 1)]
-    E = [
-        [[rng.choice(grid) * deltas[k] for _ in range(1 << (n - 1))] for k in _others(i, n)]
-        for i in range(n)
-    ]
-    return ArrayEdges(n, E, list(deltas), True)
-
-
 def _random_whgs(
     config: claim.RunConfig, counts: tuple[int, int], q_range: tuple[Fraction, Fraction]
 ) -> Iterator[Any]:
-    """Seeded WHGs (n 2..5, unequal rational Delta), each searched LAYERED and by PATHS."""
+    """Seeded WHGs (n 2..5, unequal rational Delta), each searched LAYERED and by PATHS; given
+    rational edges w = q Delta_j / lam (lam = 1), q uniform on a 1/4 grid of ``q_range``."""
     rng = random.Random(config.seed)
+    grid = [Fraction(k, 4) for k in range(int(q_range[0] * 4), int(q_range[1] * 4) + 1)]
     for _ in range(config.count(*counts)):
         n = rng.randint(2, 5)
         deltas = [Fraction(rng.randint(1, 4), rng.randint(1, 2)) for _ in range(n)]
-        src = random_edges(rng, n, deltas, q_range)
+        E = [
+            [[rng.choice(grid) * deltas[k] for _ in range(1 << (n - 1))] for k in _others(i, n)]
+            for i in range(n)
+        ]
+        src = ArrayEdges(n, E, deltas, True)
         for res in (full_search(src), paths_search(src)):
             yield src, res
 
@@ -665,10 +650,7 @@ def check_sec7(config: claim.RunConfig) -> claim.Property:
         cases,
         method=claim.Method.GENERATED,
         holds=lambda n: f"all {n} findings hold",
-        fails=lambda n: (
-            "a printed finding fails (the first failing one is the counterexample; every "
-            "finding and its outcome is in the details)"
-        ),
+        fails="a printed finding fails (the first is the counterexample; all are in the details)",
         reading=(
             "discrete: beta-distributed edges (q = sign(c) Beta(10|c|, 10(1-|c|))), Delta = lam "
             "= 1, exact chain on the sampled rationals, Algorithm 1; Gaussian: 15 "
