@@ -6,10 +6,10 @@ exact Eq. 2 values of :mod:`pdpsym.papers.li2019.eq2`; the classes and counts ar
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import itertools
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -33,6 +33,9 @@ from pdpsym.papers.li2019.eq2 import (
 )
 from pdpsym.papers.li2019.examples import correlated_pair, li2019_table
 
+ONE = Fraction(1)
+_SMALL = "every 2x2 and 2x3 table with small denominators"
+
 
 def _small_class(config: claim.RunConfig) -> Iterator[JointDistribution]:
     """2x2 tables (denominators <= 4, or 6 thorough), then 2x3 (<= 3, or 4)."""
@@ -40,22 +43,24 @@ def _small_class(config: claim.RunConfig) -> Iterator[JointDistribution]:
     yield from tables_up_to([2, 3], config.count(3, 4))
 
 
-def _generated(config: claim.RunConfig, n_cases: int) -> Iterator[JointDistribution]:
+def _random_models(
+    config: claim.RunConfig, count: int, build: Callable[..., JointDistribution], sizes: list[int]
+) -> Iterator[JointDistribution]:
+    """``count`` seeded tables ``build(rng, domain sizes)`` of 2-3 tuples."""
     rng = random.Random(config.seed)
-    for _ in range(n_cases):
-        sizes = [rng.choice([2, 2, 3]) for _ in range(rng.choice([2, 3]))]
-        yield random_table(rng, sizes)
+    for _ in range(count):
+        yield build(rng, [rng.choice(sizes) for _ in range(rng.choice([2, 3]))])
 
 
-def _run_proof(name: str) -> bool:
-    # imported as a package module, so an installed (non-editable) pdpsym finds it
-    module = importlib.import_module(f"pdpsym.proofs.{name}")
-    return bool(module.main())
+def _adversaries(models: Iterable[JointDistribution]) -> Iterator[tuple[Any, ...]]:
+    """Every adversary of every model, with the sum query and its Eq. 2 value (lam = 1)."""
+    for model in models:
+        query = LinearQuery.sum(model.variables)
+        for adv in all_adversaries(model):
+            yield model, adv, query, leakage(model, adv.target, adv.known, 1, query)
 
 
 # --- Eq. 3 -----------------------------------------------------------------------------
-
-
 def _eq3_symbolic() -> bool:
     # log posterior odds - log prior odds = log likelihood ratio (the evidence cancels)
     ta, tb, pa, pb, z = sympy.symbols("theta_a theta_b p_a p_b Z", positive=True)
@@ -73,7 +78,7 @@ def _eq3_cases(config: claim.RunConfig) -> Iterator[tuple[Any, ...]]:
             for xk, xs in by_known.items():
                 x_K = dict(zip(adv.known, xk, strict=True))
                 for a, b in itertools.permutations(xs, 2):
-                    for r in (Fraction(-1), Fraction(0), Fraction(1, 2), Fraction(3)):
+                    for r in (-ONE, Fraction(0), Fraction(1, 2), Fraction(3)):
                         yield model, adv, a, b, x_K, r, query
 
 
@@ -81,7 +86,7 @@ def _eq3_cases(config: claim.RunConfig) -> Iterator[tuple[Any, ...]]:
 def check_eq3(config: claim.RunConfig) -> claim.Property:
     def law(case: tuple[Any, ...]) -> object:
         model, adv, a, b, x_K, r, query = case
-        return bayes_identity_holds(model, adv, a, b, x_K, r, Fraction(1), query) or (
+        return bayes_identity_holds(model, adv, a, b, x_K, r, ONE, query) or (
             claim.Counterexample(model=model, adversary=str(adv), x_i=a, x_i_prime=b, r=r)
         )
 
@@ -94,33 +99,28 @@ def check_eq3(config: claim.RunConfig) -> claim.Property:
         ),
         method=claim.Method.SYMBOLIC,
         holds=lambda n: (
-            "symbolic: log posterior odds - log prior odds = log likelihood ratio (the "
-            "evidence p(r|x_K) cancels), sympy; and an exact exp-polynomial identity check "
-            f"(posterior computed by Bayes' rule with its normalizer) on {n} cases: every 2x2 "
-            "and 2x3 table with small denominators, every adversary, compatible pair and r in "
+            "sympy: log posterior odds - log prior odds = log likelihood ratio (the evidence "
+            "p(r|x_K) cancels); exact exp-polynomial check (posterior by Bayes' rule with its "
+            f"normalizer) on {n} cases: {_SMALL}, every adversary, compatible pair, r in "
             "{-1, 0, 1/2, 3}"
         ),
     )
 
 
 # --- breakpoint lemma ---------------------------------------------------------------------
-
-
 def _grid_cases(config: claim.RunConfig) -> Iterator[tuple[Any, ...]]:
     rng = random.Random(config.seed)
-    grid = [Fraction(k, 4) for k in range(-8, 21)]
     adv = Adversary("x1", ())
     for _ in range(config.count(3, 20)):
         model = random_table(rng, [2, rng.choice([2, 3])], zero_prob=0.0)
         query = LinearQuery.sum(model.variables)
         best = leakage(model, "x1", (), 1, query).value
-        for r in grid:
-            dens = [
-                conditional_density(model, adv, Fraction(x), {}, r, Fraction(1), query)
-                for x in (0, 1)
-            ]
-            yield model, best, r, dens[0], dens[1]
-            yield model, best, r, dens[1], dens[0]
+        for r in (Fraction(k, 4) for k in range(-8, 21)):
+            d0, d1 = (
+                conditional_density(model, adv, Fraction(x), {}, r, ONE, query) for x in (0, 1)
+            )
+            yield model, best, r, d0, d1
+            yield model, best, r, d1, d0
 
 
 @claim.checker("li2019.breakpoints")
@@ -130,9 +130,11 @@ def check_breakpoints(config: claim.RunConfig) -> claim.Property:
         beaten = best is not None and LogRatio(num, den).exact_compare(best) > 0
         return not beaten or claim.Counterexample(model=model, r=r)
 
+    # imported as a package module, so an installed (non-editable) pdpsym finds it
+    proof = importlib.import_module("pdpsym.proofs.breakpoint_lemma")
     return claim.AllOf(
         (
-            claim.Symbolic(lambda: _run_proof("breakpoint_lemma"), holds=""),
+            claim.Symbolic(lambda: bool(proof.main()), holds=""),
             claim.ForAll(
                 law,
                 _grid_cases,
@@ -152,71 +154,46 @@ def check_breakpoints(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Remark 1 and Theorem 1 -----------------------------------------------------------------
-
-
-def _adversaries(models: Iterable[JointDistribution]) -> Iterator[tuple[Any, ...]]:
-    for model in models:
-        query = LinearQuery.sum(model.variables)
-        for adv in all_adversaries(model):
-            yield model, adv, query
-
-
 @claim.checker("li2019.remark1")
 def check_remark1(config: claim.RunConfig) -> claim.Property:
     n_gen = config.count(40, 400)
 
     def law(case: tuple[Any, ...]) -> object:
-        model, adv, query = case
-        res = leakage(model, adv.target, adv.known, 1, query)
-        bound = group_dp_bound(model, adv, Fraction(1), query)
-        return (
-            not res.ok
-            or res.compare_rational(bound) <= 0
-            or claim.Counterexample(
-                model=model, adversary=str(adv), leakage=res.expression(), bound=bound
-            )
-        )
+        model, adv, query, res = case
+        bound = group_dp_bound(model, adv, ONE, query)
+        return not res.ok or res.compare_rational(bound) <= 0 or claim.Counterexample(
+            model=model, adversary=str(adv), leakage=res.expression(), bound=bound
+        )  # fmt: skip
 
     return claim.ForAll(
         law,
-        lambda c: _adversaries(itertools.chain(_small_class(c), _generated(c, n_gen))),
+        lambda c: _adversaries(
+            itertools.chain(_small_class(c), _random_models(c, n_gen, random_table, [2, 2, 3]))
+        ),
         method=claim.Method.EXHAUSTIVE_GENERATED,
         fails="Eq. 2 exceeded the group-DP bound",
         holds=lambda n: (
-            f"PL <= sum over {{i}} u U of Delta_k/lambda decided exactly for {n} "
-            "adversaries: every 2x2 and 2x3 table with small denominators, then "
-            f"{n_gen} seeded random tables of 2-3 tuples with domains of size 2-3"
+            f"PL <= sum over {{i}} u U of Delta_k/lambda decided exactly for {n} adversaries: "
+            f"{_SMALL}, then {n_gen} seeded random tables of 2-3 tuples, domains of size 2-3"
         ),
     )
 
 
-def _products(config: claim.RunConfig) -> Iterator[JointDistribution]:
-    rng = random.Random(config.seed)
-    n_gen = config.count(30, 300)
-    models = [
-        random_product(rng, [rng.choice([2, 3]) for _ in range(rng.choice([2, 3]))])
-        for _ in range(n_gen)
-    ]
-    yield from models
-
-
 @claim.checker("li2019.thm1")
 def check_thm1(config: claim.RunConfig) -> claim.Property:
-    def law(case: tuple[Any, ...]) -> object:
-        model, adv, query = case
-        res = leakage(model, adv.target, adv.known, 1, query)
-        expected = theorem1_value(model, adv, Fraction(1), query)
-        return (res.ok and res.compare_rational(expected) == 0) or claim.Counterexample(
-            model=model,
-            adversary=str(adv),
-            leakage=res.expression() if res.ok else res.status,
-            expected=expected,
-        )
-
     n_gen = config.count(30, 300)
+
+    def law(case: tuple[Any, ...]) -> object:
+        model, adv, query, res = case
+        expected = theorem1_value(model, adv, ONE, query)
+        return (res.ok and res.compare_rational(expected) == 0) or claim.Counterexample(
+            model=model, adversary=str(adv), leakage=res.expression() if res.ok else res.status,
+            expected=expected,
+        )  # fmt: skip
+
     return claim.ForAll(
         law,
-        lambda c: _adversaries(_products(c)),
+        lambda c: _adversaries(_random_models(c, n_gen, random_product, [2, 3])),
         method=claim.Method.GENERATED,
         fails="an independent table leaked != Delta_i/lambda",
         holds=lambda n: (
@@ -228,53 +205,33 @@ def check_thm1(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Theorem 4 ------------------------------------------------------------------------------
-
-
 @claim.checker("li2019.thm4")
 def check_thm4(config: claim.RunConfig) -> claim.Property:
-    classes = [
-        ([2, 2], config.count(4, 6)),
-        ([3, 2], config.count(4, 5)),
-        ([2, 2, 2], config.count(2, 3)),
-    ]
-    bottom = [
-        (model, Adversary(t, tuple(v for v in model.variables if v != t)))
-        for sizes, den in classes
-        for model in tables_up_to(sizes, den)
-        for t in model.variables
-    ]
-    cls = "2x2 (denominators <= {}), 3x2 (<= {}), 2x2x2 (<= {}) tables, all values realised".format(
-        *(d for _, d in classes)
-    )
-
-    def values(case: tuple[Any, ...]) -> tuple[Any, ...]:
-        model, adv = case
-        query = LinearQuery.sum(model.variables)
-        res = leakage(model, adv.target, adv.known, 1, query)
-        return (
-            res,
-            theorem4_value(model, adv, Fraction(1), query),
-            query.sensitivity(model, adv.target),
-        )
+    dens = config.count(4, 6), config.count(4, 5), config.count(2, 3)
+    cls = "2x2 (denominators <= {}), 3x2 (<= {}), 2x2x2 (<= {}) tables, all values realised"
+    cls = cls.format(*dens)
+    # (model, bottom-layer adversary, Eq. 2 value, corrected value, Delta_i), sum query, lam = 1
+    bottom = []
+    for sizes, den in zip(([2, 2], [3, 2], [2, 2, 2]), dens, strict=True):
+        for model in tables_up_to(sizes, den):
+            query = LinearQuery.sum(model.variables)
+            for t in model.variables:
+                adv = Adversary(t, tuple(v for v in model.variables if v != t))
+                res = leakage(model, t, adv.known, 1, query)
+                value = theorem4_value(model, adv, ONE, query)
+                bottom.append((model, adv, res, value, query.sensitivity(model, t)))
 
     def printed(case: tuple[Any, ...]) -> object:
-        res, corrected, sens = values(case)
-        return (
-            not res.ok
-            or res.compare_rational(sens) == 0
-            or claim.Counterexample(
-                model=case[0],
-                adversary=str(case[1]),
-                leakage=res.expression(),
-                printed_value=sens,
-                corrected_value=corrected if corrected else None,
-            )
-        )
+        model, adv, res, value, sens = case
+        return not res.ok or res.compare_rational(sens) == 0 or claim.Counterexample(
+            model=model, adversary=str(adv), leakage=res.expression(), printed_value=sens,
+            corrected_value=value or None,
+        )  # fmt: skip
 
     def corrected(case: tuple[Any, ...]) -> object:
-        res, value, _ = values(case)
+        model, adv, res, value, _ = case
         ok = (value is None) == (not res.ok) and (value is None or res.compare_rational(value) == 0)
-        return ok or claim.Counterexample(model=case[0], adversary=str(case[1]))
+        return ok or claim.Counterexample(model=model, adversary=str(adv))
 
     return claim.Erratum(
         printed=claim.Exhaustive(
@@ -297,8 +254,6 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Examples 2-4 -------------------------------------------------------------------------------
-
-
 def _pl(name: str, known: tuple[str, ...]):
     return leakage(li2019_table(name), "x1", known, 1)
 
@@ -318,25 +273,21 @@ def _instance(checks: dict[str, bool], details: dict[str, Any], holds: str) -> c
 
 @claim.checker("li2019.ex2")
 def check_ex2(config: claim.RunConfig) -> claim.Property:
-    a_weak, a_strong = _pl("a", ()), _pl("a", ("x2",))
-    b_weak, b_strong = _pl("b", ()), _pl("b", ("x2",))
+    pl = {t: {"weak": _pl(t, ()), "strong": _pl(t, ("x2",))} for t in "ab"}
+    (a_weak, a_strong), (b_weak, b_strong) = (pl[t].values() for t in "ab")
     model = li2019_table("a")
-    dp_pair = group_dp_bound(
-        model, Adversary("x1", ()), Fraction(1), LinearQuery.sum(model.variables)
-    )
+    dp_pair = group_dp_bound(model, Adversary("x1", ()), ONE, LinearQuery.sum(model.variables))
     checks = {
-        "(a) PL(A(1,{2})) = 1": a_strong.compare_rational(Fraction(1)) == 0,
+        "(a) PL(A(1,{2})) = 1": a_strong.compare_rational(ONE) == 0,
         "(a) PL(A(1,{})) > PL(A(1,{2}))": a_weak.require().exact_compare(a_strong.require()) > 0,
         "(b) PL(A(1,{})) < PL(A(1,{2}))": b_weak.require().exact_compare(b_strong.require()) < 0,
-        "(b) PL(A(1,{2})) = 1": b_strong.compare_rational(Fraction(1)) == 0,
+        "(b) PL(A(1,{2})) = 1": b_strong.compare_rational(ONE) == 0,
         "DP on the pair = 2": dp_pair == 2,
     }
-    details = {
-        "a": {"weak": a_weak.certified(15).as_json(), "strong": a_strong.certified(15).as_json()},
-        "b": {"weak": b_weak.certified(15).as_json(), "strong": b_strong.certified(15).as_json()},
-        "dp_pair": fraction_str(dp_pair),
-        "checks": checks,
+    details: dict[str, Any] = {
+        t: {k: v.certified(15).as_json() for k, v in pl[t].items()} for t in "ab"
     }
+    details |= {"dp_pair": fraction_str(dp_pair), "checks": checks}
     return _instance(
         checks,
         details,
@@ -350,7 +301,7 @@ def check_ex2(config: claim.RunConfig) -> claim.Property:
 def check_ex3(config: claim.RunConfig) -> claim.Property:
     N = config.count(10, 40)
     ts = [Fraction(k, N) for k in range(-(N - 1), N)]
-    values = [leakage(correlated_pair(t), "x1", (), 1) for t in ts]
+    pts = [(t, leakage(correlated_pair(t), "x1", (), 1)) for t in ts]
 
     def law(case: tuple[Any, ...]) -> object:
         (t0, v0), (t1, v1) = case
@@ -358,10 +309,9 @@ def check_ex3(config: claim.RunConfig) -> claim.Property:
             {"t": t0, "t_next": t1, "PL(t)": v0.expression(), "PL(t_next)": v1.expression()}
         )
 
-    pts = list(zip(ts, values))
     return claim.Exhaustive(
         law,
-        lambda c: zip(pts, pts[1:]),
+        lambda c: itertools.pairwise(pts),
         fails="PL(A(1,{})) is not increasing in t",
         holds=(
             f"PL(A(1,{{}})) strictly increasing in t on the grid t = k/{N}, |k| < {N} "
@@ -378,13 +328,8 @@ def check_ex3(config: claim.RunConfig) -> claim.Property:
 @claim.checker("li2019.ex4")
 def check_ex4(config: claim.RunConfig) -> claim.Property:
     c, d = _pl("c", ()), _pl("d", ())
-    cs, ds = _pl("c", ("x2",)), _pl("d", ("x2",))
-    details = {
-        "c": c.certified(15).as_json(),
-        "d": d.certified(15).as_json(),
-        "c_strong": cs.status,
-        "d_strong": ds.status,
-    }
+    details: dict[str, Any] = {"c": c.certified(15).as_json(), "d": d.certified(15).as_json()}
+    details |= {f"{t}_strong": _pl(t, ("x2",)).status for t in "cd"}
     return _instance(
         {"(d) leaks more than (c)": d.require().exact_compare(c.require()) > 0},
         details,

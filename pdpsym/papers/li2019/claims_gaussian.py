@@ -1,12 +1,7 @@
-"""Checkers for Li et al. Section VI (the multivariate Gaussian model).
-
-* li2019.lemma1: Lemma 1's Schur-complement conditional against the precision-matrix
-  route and the normal equations, exactly, on generated positive definite covariances.
-* li2019.lemma2: the rebuilt Lemma 2 by exact symbolic derivative identities, plus a
-  certified (arb) grid of the bounds.
-* li2019.thm6: ``|c|(u-l)/lam`` against a direct certified evaluation of Eq. 19.
-* li2019.cor2: ``c = Σ_j w_j s_ij / s_ii`` for K = ∅, symbolically.
-* li2019.ex5: the bivariate example, symbolically in rho.
+"""Checkers for Li et al. Section VI (the multivariate Gaussian model): Lemma 1 against
+the precision-matrix route and the normal equations, Lemma 2 (rebuilt) by symbolic
+derivative identities and a certified (arb) grid, Theorem 6's ``|c|(u-l)/lam`` against a
+direct certified evaluation of Eq. 19, Corollary 2 and Example 5 symbolically.
 
 Generated covariances are ``M M^T + D`` with small rational entries (always positive
 definite since D > 0), drawn with ``random.Random(config.seed)``.
@@ -43,13 +38,8 @@ def random_covariance(rnd: random.Random, n: int, span: int = 3) -> list[list[Fr
         [Fraction(rnd.randint(-span, span), rnd.randint(1, 2)) for _ in range(n)] for _ in range(n)
     ]
     d = [Fraction(rnd.randint(1, 3), 2) for _ in range(n)]
-    return [
-        [
-            sum((m[r][k] * m[c][k] for k in range(n)), Fraction(0)) + (d[r] if r == c else 0)
-            for c in range(n)
-        ]
-        for r in range(n)
-    ]
+    mmt = [[sum((a * b for a, b in zip(u, v, strict=True)), Fraction(0)) for v in m] for u in m]
+    return [[mmt[r][c] + (d[r] if r == c else 0) for c in range(n)] for r in range(n)]
 
 
 def random_model(rnd: random.Random, n: int) -> GaussianModel:
@@ -66,13 +56,20 @@ def _frac(e: sympy.Expr) -> Fraction:
     return Fraction(int(e.p), int(e.q))  # type: ignore[attr-defined]
 
 
-# --- Lemma 1 ---------------------------------------------------------------------------------
-
-
 def _identity(n: int) -> list[list[Fraction]]:
     return [[Fraction(int(r == c)) for c in range(n)] for r in range(n)]
 
 
+def _arb(q: Fraction) -> arb:
+    return arb(q.numerator) / q.denominator
+
+
+def _tight(prof: Any) -> bool:
+    """Eq. 19 never exceeds its bound and approaches it in both tails."""
+    return prof.never_exceeds and prof.approaches_left and prof.approaches_right
+
+
+# --- Lemma 1 ---------------------------------------------------------------------------------
 def _lemma1_cases(config: claim.RunConfig) -> Iterator[tuple[Any, ...]]:
     rnd = random.Random(config.seed)
     for _ in range(config.count(12, 200)):
@@ -116,47 +113,39 @@ def check_lemma1(config: claim.RunConfig) -> claim.Property:
         fails="Lemma 1's conditional differs from the precision-matrix route or the normal equations",
         holds=lambda n: (
             f"{n} (covariance, given set) pairs from {models} generated exact positive definite "
-            "covariances MM^T+D (n = 2..4, every nonempty proper given set): the Schur-complement "
-            "mean gain and covariance equal the precision-matrix route exactly, det S = "
-            "det S_AA det S_U|A, and c = w_i + w_U^T S_UA S_AA^{-1} e_i and s^2 equal the "
-            "normal-equation regression of f on x_A exactly"
+            "covariances MM^T+D (n = 2..4, every nonempty proper given set), exactly: the "
+            "Schur-complement mean gain and covariance equal the precision-matrix route, det S = "
+            "det S_AA det S_U|A, c and s^2 equal the normal-equation regression of f on x_A"
         ),
         details=lambda: {"models": models, "seed": config.seed},
     )
 
 
 # --- Lemma 2 ---------------------------------------------------------------------------------
-
-
 def _lemma2_symbolic() -> list[str]:
-    t = sympy.Symbol("t", real=True)
+    """The identities behind Lemma 2 that sympy reduces to zero."""
+    t, x = sympy.Symbol("t", real=True), sympy.Symbol("x", positive=True)
     s, lam = sympy.symbols("s lambda", positive=True)
-    h = h_expr(t, s, lam)
-    a, b = t / s - s / lam, -t / s - s / lam
-
-    def zero(e: sympy.Expr) -> bool:
-        e = sympy.expand(sympy.powsimp(sympy.expand(e.rewrite(sympy.erf))))
-        return sympy.simplify(e) == 0
-
-    shown = []
-    if zero(
-        sympy.diff(sympy.exp(t / lam) * h, t) - 2 / lam * sympy.exp(2 * t / lam) * std_normal_cdf(b)
-    ):
-        shown.append("d/dt[e^{t/lam} h] = (2/lam) e^{2t/lam} Phi(b) > 0")
-    if zero(
-        sympy.diff(sympy.exp(-t / lam) * h, t)
-        + 2 / lam * sympy.exp(-2 * t / lam) * std_normal_cdf(a)
-    ):
-        shown.append("d/dt[e^{-t/lam} h] = -(2/lam) e^{-2t/lam} Phi(a) < 0")
-    if zero(h.subs(t, -t) - h):
-        shown.append("h(-t) = h(t)")
-    x = sympy.Symbol("x", positive=True)
-    phi = sympy.exp(-(x**2) / 2) / sympy.sqrt(2 * sympy.pi)
-    if zero(sympy.diff(phi / x - std_normal_cdf(-x), x) + phi / x**2):
-        shown.append(
-            "Mills: (phi(x)/x - Phi(-x))' = -phi(x)/x^2 < 0, limit 0, so Phi(-x) < phi(x)/x"
-        )
-    return shown
+    h, exp, cdf = h_expr(t, s, lam), sympy.exp, std_normal_cdf
+    phi = exp(-(x**2) / 2) / sympy.sqrt(2 * sympy.pi)
+    zeros = {
+        "d/dt[e^{t/lam} h] = (2/lam) e^{2t/lam} Phi(b) > 0": (
+            sympy.diff(exp(t / lam) * h, t) - 2 / lam * exp(2 * t / lam) * cdf(-t / s - s / lam)
+        ),
+        "d/dt[e^{-t/lam} h] = -(2/lam) e^{-2t/lam} Phi(a) < 0": (
+            sympy.diff(exp(-t / lam) * h, t) + 2 / lam * exp(-2 * t / lam) * cdf(t / s - s / lam)
+        ),
+        "h(-t) = h(t)": h.subs(t, -t) - h,
+        "Mills: (phi(x)/x - Phi(-x))' = -phi(x)/x^2 < 0, limit 0, so Phi(-x) < phi(x)/x": (
+            sympy.diff(phi / x - cdf(-x), x) + phi / x**2
+        ),
+    }
+    expand = sympy.expand
+    return [
+        k
+        for k, e in zeros.items()
+        if sympy.simplify(expand(sympy.powsimp(expand(e.rewrite(sympy.erf))))) == 0
+    ]
 
 
 def _lemma2_grid(config: claim.RunConfig) -> Iterator[tuple[Any, ...]]:
@@ -174,16 +163,12 @@ def _lemma2_grid(config: claim.RunConfig) -> Iterator[tuple[Any, ...]]:
 def _lemma2_law(case: tuple[Any, ...]) -> object:
     # certified: -|d|/lam < ln h(t-d) - ln h(t) < |d|/lam, and the tails approach the ends
     kind, s2, lam, d, t = case
-    if kind == "inside":
-        bound = abs(d) / lam
-        with ctx.workprec(128):
-            lr = log_h_arb(t - d, s2, lam) - log_h_arb(t, s2, lam)
-            bb = arb(bound.numerator) / bound.denominator
-            return (lr < bb and lr > -bb) or claim.Counterexample(s2=s2, lam=lam, delta=d, t=t)
-    end = (1 if t > 0 else -1) * d / lam
-    with ctx.workprec(256):
+    with ctx.workprec(128 if kind == "inside" else 256):
         lr = log_h_arb(t - d, s2, lam) - log_h_arb(t, s2, lam)
-        if not abs(lr - arb(end.numerator) / end.denominator) < arb("1e-12"):
+        if kind == "inside":
+            bb = _arb(abs(d) / lam)
+            return (lr < bb and lr > -bb) or claim.Counterexample(s2=s2, lam=lam, delta=d, t=t)
+        if not abs(lr - _arb((1 if t > 0 else -1) * d / lam)) < arb("1e-12"):
             raise claim.Unresolved(f"tail limit not within 1e-12 at t = {t}")
     return True
 
@@ -226,8 +211,6 @@ def check_lemma2(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Theorem 6 --------------------------------------------------------------------------------
-
-
 def _thm6_cases(config: claim.RunConfig) -> Iterator[tuple[Any, ...]]:
     rnd = random.Random(config.seed + 6)
     for _ in range(config.count(10, 200)):
@@ -242,38 +225,25 @@ def _thm6_law(case: tuple[Any, ...]) -> object:
     model, target, known, lam = case
     g = gaussian_leakage(model, target, known, lam)
     prof = eq19_profile(model, target, known, lam, grid=7)
-    ok = prof.never_exceeds and prof.approaches_left and prof.approaches_right
-    return (ok and prof.bound == g.value) or claim.Counterexample(
-        cov=model.cov,
-        target=target,
-        known=known,
-        lam=lam,
-        theorem6=g.value,
+    return (_tight(prof) and prof.bound == g.value) or claim.Counterexample(
+        cov=model.cov, target=target, known=known, lam=lam, theorem6=g.value,
         eq19_sup_bound=prof.bound,
-    )
-
-
-def _weighted() -> dict[str, Any]:
-    """The printed |c|Δ_i/lam (c including w_i) against Eq. 19, for w = (2, 1) and (0, 1)."""
-    model = GaussianModel.build(
-        ["x1", "x2"], ["0", "0"], [["1", "1/2"], ["1/2", "1"]], {"x1": ["0", "1"]}
-    )
-    out: dict[str, Any] = {"cov": [["1", "1/2"], ["1/2", "1"]], "weights": {"x1": "2", "x2": "1"}}
-    for key, w in (
-        ("two", {"x1": Fraction(2), "x2": Fraction(1)}),
-        ("zero", {"x1": Fraction(0), "x2": Fraction(1)}),
-    ):
-        g = gaussian_leakage(model, "x1", (), 1, w)
-        out[key] = (g, eq19_profile(model, "x1", (), 1, w, grid=7))
-    return out
+    )  # fmt: skip
 
 
 @claim.checker("li2019.thm6")
 def check_thm6(config: claim.RunConfig) -> claim.Property:
-    weighted = _weighted()
-    (gw, pw), (gz, pz) = weighted.pop("two"), weighted.pop("zero")
+    # the printed |c|Δ_i/lam (c including w_i) against Eq. 19, for w = (2, 1) and (0, 1)
+    cov = [["1", "1/2"], ["1/2", "1"]]
+    model = GaussianModel.build(["x1", "x2"], ["0", "0"], cov, {"x1": ["0", "1"]})
+    (gw, pw), (gz, pz) = (
+        (gaussian_leakage(model, "x1", (), 1, w), eq19_profile(model, "x1", (), 1, w, grid=7))
+        for w in ({"x1": Fraction(2), "x2": Fraction(1)}, {"x1": Fraction(0), "x2": Fraction(1)})
+    )
     literal = abs(gw.coefficient) * 2 * (gw.high - gw.low)
-    weighted |= {
+    weighted = {
+        "cov": cov,
+        "weights": {"x1": "2", "x2": "1"},
         "c": gw.coefficient,
         "eq19_sup": pw.bound,
         "reading_value": gw.value,
@@ -292,16 +262,14 @@ def check_thm6(config: claim.RunConfig) -> claim.Property:
         fails="weighted reading fails Eq. 19",
         details=lambda: {"weighted": weighted},
     )
+    generated = claim.ForAll(
+        _thm6_law,
+        _thm6_cases,
+        method=claim.Method.GENERATED,
+        fails="Eq. 19 evaluated directly disagrees with |c|Δ_i/lam",
+    )
     return claim.AllOf(
-        (
-            claim.ForAll(
-                _thm6_law,
-                _thm6_cases,
-                method=claim.Method.GENERATED,
-                fails="Eq. 19 evaluated directly disagrees with |c|Δ_i/lam",
-            ),
-            instance,
-        ),
+        (generated, instance),
         method=claim.Method.GENERATED,
         reading=THM6_READING,
         holds=lambda n: (
@@ -318,19 +286,17 @@ def check_thm6(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Corollary 2 --------------------------------------------------------------------------------
-
-
 def _cor2_holds(n: int) -> bool:
     sig = sympy.Matrix(n, n, lambda r, c: sympy.Symbol(f"s{min(r, c) + 1}{max(r, c) + 1}"))
     w = [sympy.Symbol(f"w{k + 1}") for k in range(n)]
+    rest, zero = list(range(1, n)), sympy.Integer(0)
     # Lemma 1's formula with A = {1}, U = the rest: c = w_1 + w_U^T S_U1 / s_11
-    c = w[0] + sum((w[j] * sig[j, 0] for j in range(1, n)), sympy.Integer(0)) / sig[0, 0]
-    rest = list(range(1, n))
+    c = w[0] + sum((w[j] * sig[j, 0] for j in rest), zero) / sig[0, 0]
     c_lemma = (
         w[0] + (sympy.Matrix([w[1:]]) * sig.extract(rest, [0]) * sig.extract([0], [0]).inv())[0, 0]
     )
-    claim = sum((w[j] * sig[0, j] for j in range(n)), sympy.Integer(0)) / sig[0, 0]
-    return sympy.simplify(c_lemma - claim) == 0 and sympy.simplify(c - claim) == 0
+    stated = sum((w[j] * sig[0, j] for j in range(n)), zero) / sig[0, 0]
+    return sympy.simplify(c_lemma - stated) == 0 and sympy.simplify(c - stated) == 0
 
 
 @claim.checker("li2019.cor2")
@@ -353,8 +319,6 @@ def check_cor2(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Example 5 -----------------------------------------------------------------------------------
-
-
 def _ex5_symbolic() -> object:
     rho = sympy.Symbol("rho", real=True)
     delta, lam = sympy.symbols("Delta lambda", positive=True)
@@ -365,23 +329,14 @@ def _ex5_symbolic() -> object:
     weak_ok = sympy.simplify(pl_weak.subs(rho, r - 1) - r * delta / lam) == 0
     strong_ok = sympy.simplify(sympy.Abs(sympy.Integer(1)) * delta / lam - delta / lam) == 0
     # sign of PL_weak - PL_strong on (-1, 1) is the sign of rho
-    inside = sympy.Interval.open(-1, 1)
-    order_ok = sympy.solveset(
-        sympy.simplify((1 + rho) - 1) > 0, rho, inside
-    ) == sympy.Interval.open(0, 1)
+    order = sympy.solveset(sympy.simplify((1 + rho) - 1) > 0, rho, sympy.Interval.open(-1, 1))
+    order_ok = order == sympy.Interval.open(0, 1)
     inst = []  # exact instances through the library and a certified Eq. 19 check
     for q in (Fraction(1, 2), Fraction(-1, 2)):
         model = GaussianModel.build(["x1", "x2"], ["0", "0"], [[1, q], [q, 1]], {"x1": ["0", "1"]})
         gw, gs = gaussian_leakage(model, "x1", ()), gaussian_leakage(model, "x1", ("x2",))
         prof = eq19_profile(model, "x1", (), grid=5)
-        inst.append(
-            gw.value == 1 + q
-            and gs.value == 1
-            and prof.bound == gw.value
-            and prof.never_exceeds
-            and prof.approaches_left
-            and prof.approaches_right
-        )
+        inst.append(gw.value == 1 + q and gs.value == 1 and prof.bound == gw.value and _tight(prof))
     return (weak_ok and strong_ok and order_ok and all(inst)) or claim.Counterexample(
         weak=str(weak_ok), strong=str(strong_ok), order=str(order_ok), instances=str(inst)
     )

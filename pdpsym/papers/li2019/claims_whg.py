@@ -35,7 +35,7 @@ from pdpsym.papers.li2019.edges import (
     ordered_pairs,
     theorem2_step,
 )
-from pdpsym.papers.li2019.eq2 import compare_log_ratio_rational, leakage_all
+from pdpsym.papers.li2019.eq2 import compare_log_ratio_rational, group_dp_bound, leakage_all
 from pdpsym.papers.li2019.experiments import gaussian_layer_table, layer_maxima
 from pdpsym.papers.li2019.whg import (
     ArrayEdges,
@@ -52,6 +52,7 @@ CHAIN_READING = (
     READING + "; layer 1 by Theorem 4 as printed (Delta_i/lam); Algorithm 1 per-node min"
 )
 ONE = Fraction(1)
+_WHGS = "generated WHGs (n 2..5, unequal rational Delta, LAYERED and PATHS, exact)"
 Classes = Sequence[tuple[Sequence[int], int]]  # (domain sizes, max denominator N)
 
 
@@ -77,31 +78,28 @@ def _node(target: str, known: Sequence[str]) -> str:
     return f"A({target}, {{{', '.join(known)}}})"
 
 
-def _sum_query(model: JointDistribution) -> LinearQuery:
-    return LinearQuery.sum(model.variables)
+def _others(i: int, n: int) -> list[int]:
+    """The tuples other than ``i``: the edge slot ``p`` of target ``i`` is ``_others(i, n)[p]``."""
+    return [k for k in range(n) if k != i]
 
 
 # --- Theorem 2 -----------------------------------------------------------------------------
-
-
 def _theorem2_cases(classes: Classes, reading: EdgeReading, skipped: claim.Tally) -> Iterator[Any]:
     """Every edge child -> ancestor of every table (lam = 1) with both Eq. 2 values."""
     for model in _tables(classes):
         names = model.variables
         values = {(r.adversary.target, r.adversary.known): r for r in leakage_all(model, ONE)}
-        edges = EdgeTables(model, ONE, _sum_query(model), reading)
-        for i, target in enumerate(names):
-            others = [v for v in names if v != target]
-            for size in range(1, len(others) + 1):
-                for K in itertools.combinations(others, size):
-                    mask = sum(1 << names.index(k) for k in K)
-                    for j in K:
-                        anc_known = tuple(k for k in K if k != j)
-                        child, anc = values[(target, K)], values[(target, anc_known)]
-                        ext = edges.extremes(i, mask, names.index(j))
-                        if ext is None or not child.ok or not anc.ok:
-                            skipped.add("skipped")
-                            continue
+        edges = EdgeTables(model, ONE, LinearQuery.sum(names), reading)
+        for (i, target), size in itertools.product(enumerate(names), range(1, len(names))):
+            for K in itertools.combinations([v for v in names if v != target], size):
+                mask = sum(1 << names.index(k) for k in K)
+                for j in K:
+                    anc_known = tuple(k for k in K if k != j)
+                    child, anc = values[(target, K)], values[(target, anc_known)]
+                    ext = edges.extremes(i, mask, names.index(j))
+                    if ext is None or not child.ok or not anc.ok:
+                        skipped.add("skipped")
+                    else:
                         yield model, target, K, anc_known, child, anc, ext
 
 
@@ -112,23 +110,14 @@ def _theorem2_law(stats: claim.Tally) -> Callable[[Any], object]:
         c = step.value.exact_compare(anc.value)
         stats.add("equal" if c == 0 else "step_above" if c > 0 else "step_below")
         return c == 0 or claim.Counterexample(
-            model=model,
-            lam="1",
-            query="sum",
-            child=_node(target, K),
-            ancestor=_node(target, anc_known),
-            child_eq2=_cj(child.value),
-            theorem2_step=_cj(step.value),
-            ancestor_eq2=_cj(anc.value),
+            model=model, lam="1", query="sum", child=_node(target, K),
+            ancestor=_node(target, anc_known), child_eq2=_cj(child.value),
+            theorem2_step=_cj(step.value), ancestor_eq2=_cj(anc.value),
             ancestor_witness=anc.witness.as_json(),
             edge=step.edge.as_json(20) if step.edge else None,
-        )
+        )  # fmt: skip
 
     return law
-
-
-def _first_failure(law: Callable[[Any], object], cases: Iterator[Any]) -> object:
-    return next((r for c in cases if (r := law(c)) is not True), None)
 
 
 @claim.checker("li2019.thm2")
@@ -139,9 +128,9 @@ def check_thm2(config: claim.RunConfig) -> claim.Property:
 
     def details() -> dict[str, Any]:
         # the candidate correction: W_ij with the impacts of both tails
-        cx = _first_failure(
-            _theorem2_law(claim.Tally()), _theorem2_cases(both, EdgeReading.BOTH, claim.Tally())
-        )
+        law = _theorem2_law(claim.Tally())
+        cases = _theorem2_cases(both, EdgeReading.BOTH, claim.Tally())
+        cx = next((r for c in cases if (r := law(c)) is not True), None)
         return {
             "right": stats.counts,
             "both_tails": {"class": _class_text(both), "first_counterexample": cx},
@@ -153,9 +142,8 @@ def check_thm2(config: claim.RunConfig) -> claim.Property:
         holds=lambda n: f"Eq. 11 equals Eq. 2 on all {n} edges of {_class_text(classes)}",
         fails=lambda n: (
             "Eq. 11 (|PL_child + w|, w in W_ij maximizing it) differs from the exact Eq. 2 value "
-            f"of the ancestor: first in the ordered search over {_class_text(classes)} "
-            f"(after {n} edges; Eq. 2's sup is the left tail there). The both-tails reading "
-            "of W_ij is in the details"
+            f"of the ancestor: first in the ordered search over {_class_text(classes)} (after "
+            f"{n} edges; Eq. 2's sup is the left tail there). Both-tails W_ij: see the details"
         ),
         reading=READING,
         details=details,
@@ -163,22 +151,20 @@ def check_thm2(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Theorem 3 and Lemma 3 ------------------------------------------------------------------
-
-
-def _edges_of(
-    model: JointDistribution, lam: Fraction, query: LinearQuery, reading: EdgeReading
-) -> Iterator[Any]:
-    """Every (target, j, context, a, b, d) of every WHG edge of the model."""
-    names = model.variables
-    for target, j in itertools.permutations(names, 2):
-        rest = [v for v in names if v not in (target, j)]
-        for size in range(len(rest) + 1):
-            for ctx_names in itertools.combinations(rest, size):
-                for ctx in contexts(model, ctx_names):
-                    for a, b in ordered_pairs(model, target, query):
-                        d = impact(model, target, j, a, b, ctx, lam, query, reading)
-                        if d is not None:
-                            yield target, j, ctx, a, b, d
+def _edges_of(setups: Iterator[Any], readings: Sequence[EdgeReading]) -> Iterator[Any]:
+    """(model, lam, query, reading, target, j, context, a, b, d) of every WHG edge of every
+    (model, lam, query) set-up, per tail reading."""
+    for model, lam, query in setups:
+        names = model.variables
+        for reading, (target, j) in itertools.product(readings, itertools.permutations(names, 2)):
+            rest = [v for v in names if v not in (target, j)]
+            for size in range(len(rest) + 1):
+                for ctx_names in itertools.combinations(rest, size):
+                    for ctx in contexts(model, ctx_names):
+                        for a, b in ordered_pairs(model, target, query):
+                            d = impact(model, target, j, a, b, ctx, lam, query, reading)
+                            if d is not None:
+                                yield model, lam, query, reading, target, j, ctx, a, b, d
 
 
 @claim.checker("li2019.thm3.1")
@@ -187,13 +173,13 @@ def check_thm3_1(config: claim.RunConfig) -> claim.Property:
     settings = [(ONE, {}), (Fraction(1, 2), {"x1": Fraction(2), "x2": Fraction(-1, 3)})]
 
     def cases(_c: claim.RunConfig) -> Iterator[Any]:
-        for model, (lam, w) in itertools.product(_tables(classes), settings):
-            query = LinearQuery({v: w.get(v, ONE) for v in model.variables})
-            for reading in TAILS:
-                for target, j, _ctx, a, b, d in _edges_of(model, lam, query, reading):
-                    q = increment_ratio(d, model, j, lam, query)
-                    if q is not None:
-                        yield model, lam, query, target, j, a, b, reading, q
+        setups = (
+            (m, lam, LinearQuery({v: w.get(v, ONE) for v in m.variables}))
+            for m, (lam, w) in itertools.product(_tables(classes), settings)
+        )
+        for model, lam, query, reading, target, j, _ctx, a, b, d in _edges_of(setups, TAILS):
+            if (q := increment_ratio(d, model, j, lam, query)) is not None:
+                yield model, lam, query, target, j, a, b, reading, q
 
     def law(case: Any) -> object:
         model, lam, query, target, j, a, b, reading, q = case
@@ -206,23 +192,21 @@ def check_thm3_1(config: claim.RunConfig) -> claim.Property:
         law,
         cases,
         holds=lambda n: (
-            f"every increment ratio q = lam d_j / Delta_j lies in [-1, 1], decided exactly, on "
-            f"all {n} edges of {_class_text(classes)}, sum and weighted (2, -1/3) queries, lam "
-            "1 and 1/2, both tail readings (|d_j| <= Delta_j/lam: a ratio of two averages of "
-            "e^{w_j x_j/lam})"
+            f"q = lam d_j / Delta_j in [-1, 1], decided exactly, on all {n} edges of "
+            f"{_class_text(classes)}, sum and weighted (2, -1/3) queries, lam 1 and 1/2, both "
+            "tails (|d_j| <= Delta_j/lam: a ratio of two averages of e^{w_j x_j/lam})"
         ),
         fails="q outside [-1, 1]",
         reading=READING + " (and left)",
     )
 
 
-def _sign_cases(classes: Classes, lam: Fraction, readings: Sequence[EdgeReading]) -> Iterator[Any]:
-    for model in _tables(classes):
-        query = _sum_query(model)
-        for reading in readings:
-            for target, j, ctx, a, b, d in _edges_of(model, lam, query, reading):
-                if len(model.domain(target)) == 2:
-                    yield model, lam, query, reading, target, j, ctx, a, b, d
+def _sign_cases(
+    classes: Classes, lams: Sequence[Fraction], readings: Sequence[EdgeReading]
+) -> Iterator[Any]:
+    """The edges of binary targets, sum query, every lam in turn."""
+    setups = ((m, lam, LinearQuery.sum(m.variables)) for lam in lams for m in _tables(classes))
+    return (c for c in _edges_of(setups, readings) if len(c[0].domain(c[4])) == 2)
 
 
 def _sign_law(case: Any) -> object:
@@ -245,12 +229,11 @@ def check_thm3_2(config: claim.RunConfig) -> claim.Property:
     classes = _classes(config, ([2, 2], 5, 14), ([2, 2, 2], 2, 5))
     return claim.Exhaustive(
         _sign_law,
-        lambda _c: _sign_cases(classes, ONE, TAILS),
+        lambda _c: _sign_cases(classes, [ONE], TAILS),
         holds=lambda n: (
-            f"sign(q) = sign(rho under theta(.|x_(K-j))) on all {n} edges and contexts of "
-            f"binary tables {_class_text(classes)}, both tail readings, sum query (for binary "
-            "X_j, d has the sign of theta(x_j=hi|a) - theta(x_j=hi|b), which by Lemma 3 is "
-            "sign(rho))"
+            f"sign(q) = sign(rho under theta(.|x_(K-j))) on all {n} edges and contexts of binary "
+            f"tables {_class_text(classes)}, both tails, sum query (binary X_j: d has the sign "
+            "of theta(x_j=hi|a) - theta(x_j=hi|b), sign(rho) by Lemma 3)"
         ),
         fails="the sign rule fails",
         reading=READING + " (and left)",
@@ -264,23 +247,19 @@ def check_thm3_3(config: claim.RunConfig) -> claim.Property:
     classes = _classes(config, ([2, 3], 3, 6))
     return claim.Exhaustive(
         _sign_law,
-        lambda _c: itertools.chain(
-            *(_sign_cases(classes, lam, [EdgeReading.RIGHT]) for lam in (Fraction(2), Fraction(4)))
-        ),
-        holds=lambda n: (
-            f"the sign rule holds on all {n} edges of {_class_text(classes)}, lam 2 and 4"
-        ),
+        lambda _c: _sign_cases(classes, [Fraction(2), Fraction(4)], [EdgeReading.RIGHT]),
+        holds=lambda n: f"sign rule holds on all {n} edges of {_class_text(classes)}, lam 2, 4",
         fails=(
             "x_i binary, x_j in {0,1,2}, Delta_j/lam <= 1: sign(q) = sign(rho) fails; q follows "
-            "E[e^{x_j/lam} | x_i] (a convex moment), rho only the means, so a mean-preserving "
-            "spread moves q without moving rho"
+            "E[e^{x_j/lam} | x_i] (a convex moment), rho only the means: a mean-preserving "
+            "spread moves q, not rho"
         ),
         reading=READING + "; smallness condition read as Delta_j/lam <= 1",
     )
 
 
 def _remark_law(model: JointDistribution) -> object:
-    query = _sum_query(model)
+    query = LinearQuery.sum(model.variables)
     pairs = ordered_pairs(model, "x1", query)
     ds = [d for a, b in pairs if (d := impact(model, "x1", "x2", a, b, {}, ONE, query)) is not None]
     if len(model.marginal(["x1"]).probs) < 2 or not ds:
@@ -305,12 +284,12 @@ def check_thm3_remark(config: claim.RunConfig) -> claim.Property:
         _remark_law,
         lambda _c: _tables(classes),
         holds=lambda n: (
-            f"x_i ternary: all three statements hold on all {n} tables {_class_text(classes)}"
+            f"x_i ternary: the statements hold on all {n} tables {_class_text(classes)}"
         ),
         fails=(
-            f"fails in the ordered search over {_class_text(classes)}: as for Theorem 3(3), q "
-            "follows E[e^(x_j/lam) | x_i], a convex moment, while rho follows only the means, "
-            "so with a ternary x_j the signs can disagree"
+            f"fails in the ordered search over {_class_text(classes)}: as in Theorem 3(3), q "
+            "follows the convex moment E[e^(x_j/lam) | x_i], rho only the means, so the signs "
+            "can disagree"
         ),
         reading=READING,
     )
@@ -341,8 +320,6 @@ def check_lemma3(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Theorem 5 (chain rule against Eq. 2) -------------------------------------------------
-
-
 @claim.checker("li2019.thm5")
 def check_thm5(config: claim.RunConfig) -> claim.Property:
     classes = _classes(config, ([2, 2], 6, 10), ([2, 3], 3, 5), ([2, 2, 2], 3, 4))
@@ -382,55 +359,32 @@ def check_thm5(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Eq. 16, Corollary 1 on WHG algebra (given rational edges) -------------------------------
-
-
-def random_edges(
-    rng: random.Random,
-    n: int,
-    deltas: Sequence[Fraction],
-    q_range: tuple[Fraction, Fraction],
-    den: int = 4,
-) -> ArrayEdges:
-    """Given rational edges w = q Delta_j / lam (lam = 1), q uniform on a grid in q_range."""
-    lo, hi = q_range
-    grid = [Fraction(k, den) for k in range(int(lo * den), int(hi * den) + 1)]
-    E = []
-    for i in range(n):
-        others = [k for k in range(n) if k != i]
-        E.append(
-            [
-                [rng.choice(grid) * deltas[others[p]] for _ in range(1 << (n - 1))]
-                for p in range(n - 1)
-            ]
-        )
-    return ArrayEdges(n, E, list(deltas), True)
-
-
 def _random_whgs(
     config: claim.RunConfig, counts: tuple[int, int], q_range: tuple[Fraction, Fraction]
 ) -> Iterator[Any]:
-    """Seeded WHGs (n 2..5, unequal rational Delta), each searched LAYERED and by PATHS."""
+    """Seeded WHGs (n 2..5, unequal rational Delta), each searched LAYERED and by PATHS; given
+    rational edges w = q Delta_j / lam (lam = 1), q uniform on a 1/4 grid of ``q_range``."""
     rng = random.Random(config.seed)
+    grid = [Fraction(k, 4) for k in range(int(q_range[0] * 4), int(q_range[1] * 4) + 1)]
     for _ in range(config.count(*counts)):
         n = rng.randint(2, 5)
         deltas = [Fraction(rng.randint(1, 4), rng.randint(1, 2)) for _ in range(n)]
-        src = random_edges(rng, n, deltas, q_range)
+        E = [
+            [[rng.choice(grid) * deltas[k] for _ in range(1 << (n - 1))] for k in _others(i, n)]
+            for i in range(n)
+        ]
+        src = ArrayEdges(n, E, deltas, True)
         for res in (full_search(src), paths_search(src)):
             yield src, res
 
 
-def _group_dp(deltas: Sequence[Fraction], i: int, mask: int, n: int) -> Fraction:
-    others = [k for k in range(n) if k != i]
-    return deltas[i] + sum(
-        (deltas[others[p]] for p in range(n - 1) if not mask >> p & 1), Fraction(0)
-    )
-
-
 def _node_values(whgs: Iterator[Any]) -> Iterator[Any]:
+    """(WHG, target i, mask, chain value, group DP: sum of Delta_k over {i} u U)."""
     for src, res in whgs:
         for i, V in enumerate(res.values):
             for mask, v in enumerate(V):
-                yield src, i, mask, v, _group_dp(src.bottoms, i, mask, src.n)
+                unknown = [k for p, k in enumerate(_others(i, src.n)) if not mask >> p & 1]
+                yield src, i, mask, v, sum((src.bottoms[k] for k in (i, *unknown)), Fraction(0))
 
 
 @claim.checker("li2019.eq16")
@@ -441,8 +395,7 @@ def check_eq16(config: claim.RunConfig) -> claim.Property:
         method=claim.Method.GENERATED,
         holds=lambda n: (
             f"chain value <= sum over {{i}} u U of Delta_k/lam at all {n} node values of "
-            "generated WHGs (n 2..5, unequal rational Delta, q on a 1/4 grid of [-1, 1], "
-            "LAYERED and PATHS), exact rationals; the reason is |x + w| <= x + |w|, which needs "
+            f"{_WHGS}, q on a 1/4 grid of [-1, 1]; the reason is |x + w| <= x + |w|, which needs "
             "q >= -1 as well (Theorem 3(1)): with q <= 1 alone, Delta = lam = 1 and q = -4 give "
             "|1 - 4| = 3 > 2 = group DP"
         ),
@@ -466,10 +419,7 @@ def _perfect_correlation(_c: claim.RunConfig) -> Iterator[Any]:
 
 def _group_dp_law(case: Any) -> object:
     model, v = case
-    query = _sum_query(model)
-    bound = sum(
-        (query.sensitivity(model, k) for k in (v.target, *v.adversary.unknown(model))), Fraction(0)
-    )
+    bound = group_dp_bound(model, v.adversary, ONE, LinearQuery.sum(model.variables))
     return compare_log_ratio_rational(v.exact.value, bound) == 0 or claim.Counterexample(
         model=model, node=_node(v.target, v.known)
     )
@@ -487,10 +437,9 @@ def check_cor1_1(config: claim.RunConfig) -> claim.Property:
             claim.Exhaustive(_group_dp_law, _perfect_correlation, method=claim.Method.GENERATED),
         ),
         holds=lambda n: (
-            "with every w = Delta_j/lam the chain value equals group DP at every node of "
-            "generated WHGs (n 2..5, unequal Delta, exact); and on perfectly positively "
-            "correlated tables (Examples (c), (d), a 3-tuple copy) Eq. 2 equals group DP at "
-            f"every node with a value ({n} cases in all)"
+            f"with every w = Delta_j/lam the chain value equals group DP at every node of {_WHGS}; "
+            "and on perfectly positively correlated tables (Examples (c), (d), a 3-tuple copy) "
+            f"Eq. 2 equals group DP at every node with a value ({n} cases in all)"
         ),
         reading="layer 1 = Delta_i/lam (Theorem 4 as printed)",
     )
@@ -509,13 +458,8 @@ def _enumerate_edges(values: Sequence[Fraction]) -> Iterator[ArrayEdges]:
     for n in (2, 3):
         m = n - 1
         # target 0's edges vary fastest (itertools.product varies the last slot first)
-        slots = [
-            (i, p, k)
-            for i in reversed(range(n))
-            for p in range(m)
-            for k in range(1 << m)
-            if not k >> p & 1
-        ]
+        grid = itertools.product(reversed(range(n)), range(m), range(1 << m))
+        slots = [(i, p, k) for i, p, k in grid if not k >> p & 1]
         for combo in itertools.product(values, repeat=len(slots)):
             E = [[[Fraction(0)] * (1 << m) for _ in range(m)] for _ in range(n)]
             for (i, p, k), w in zip(slots, combo, strict=True):
@@ -524,33 +468,26 @@ def _enumerate_edges(values: Sequence[Fraction]) -> Iterator[ArrayEdges]:
 
 
 def _edges_cx(src: ArrayEdges, **extra: Any) -> claim.Counterexample:
-    return claim.Counterexample(
-        n=src.n,
-        bottom=src.bottoms,
-        edges=src.E,
-        layout="edges[i][p][mask]: edge from A(i, mask|bit p) up to A(i, mask)",
-        **extra,
-    )
-
-
-def _top_layer_law(src: ArrayEdges) -> object:
-    res = full_search(src)
-    best, layers = _max_layers(res)
-    top = max(V[0] for V in res.values)
-    return top == best or _edges_cx(src, max=best, max_layers=layers, top_layer_max=top)
+    layout = "edges[i][p][mask]: edge from A(i, mask|bit p) up to A(i, mask)"
+    return claim.Counterexample(n=src.n, bottom=src.bottoms, edges=src.E, layout=layout, **extra)
 
 
 @claim.checker("li2019.cor1.2")
 def check_cor1_2(config: claim.RunConfig) -> claim.Property:
+    def law(src: ArrayEdges) -> object:
+        res = full_search(src)
+        best, layers = _max_layers(res)
+        top = max(V[0] for V in res.values)
+        return top == best or _edges_cx(src, max=best, max_layers=layers, top_layer_max=top)
+
     return claim.Exhaustive(
-        _top_layer_law,
+        law,
         lambda _c: itertools.chain(*(_enumerate_edges([Fraction(1, d), ONE]) for d in (2, 3, 4))),
         holds=lambda n: f"the maximum is at the top layer in all {n} WHGs searched",
         fails=(
-            "all edge values > 0 (Delta = lam = 1) but the maximal node is above every top-layer "
-            "node: a node's value is the MIN over its children, so a large child need not lift "
-            "its ancestor. First in the ordered search over n = 2, 3 and edges in {1/d, 1}, "
-            "d = 2, 3, 4"
+            "all edges > 0 (Delta = lam = 1) but the maximal node is above every top-layer node: "
+            "a node's value is the MIN over its children, so a large child need not lift its "
+            "ancestor. First in the ordered search over n = 2, 3, edges in {1/d, 1}, d = 2, 3, 4"
         ),
         reading="Algorithm 1 per-node minimum; layer 1 = Delta_i/lam",
     )
@@ -560,17 +497,15 @@ def check_cor1_2(config: claim.RunConfig) -> claim.Property:
 def check_cor1_3(config: claim.RunConfig) -> claim.Property:
     def law(case: Any) -> object:
         src, res = case
-        layers = _max_layers(res)[1]
-        return 1 in layers or _edges_cx(src, max_layers=layers)
+        return 1 in (layers := _max_layers(res)[1]) or _edges_cx(src, max_layers=layers)
 
     return claim.ForAll(
         law,
         lambda cfg: _random_whgs(cfg, (40, 400), (-ONE, Fraction(-1, 4))),
         method=claim.Method.GENERATED,
         holds=lambda n: (
-            f"with every w < 0 and q >= -1 the maximum node is in layer 1 in all {n} generated "
-            "searches (n 2..5, unequal rational Delta, LAYERED and PATHS, exact); reason: "
-            "|x + w| <= max(x, -w) <= max(x, Delta_j/lam), the layer-1 value of target j"
+            f"with every w < 0 and q >= -1 the maximum node is in layer 1 in all {n} searches of "
+            f"{_WHGS}: |x + w| <= max(x, -w) <= max(x, Delta_j/lam), the layer-1 value of j"
         ),
         fails="the maximum is not at the bottom layer",
         reading="q in [-1, 0) (Theorem 3(1)); layer 1 = Delta_i/lam; max over all targets",
@@ -578,8 +513,6 @@ def check_cor1_3(config: claim.RunConfig) -> claim.Property:
 
 
 # --- fast search, Section VII ---------------------------------------------------------------
-
-
 @claim.checker("li2019.fastsearch")
 def check_fastsearch(config: claim.RunConfig) -> claim.Property:
     runs, n = config.count(4, 30), config.count(6, 10)
@@ -592,10 +525,8 @@ def check_fastsearch(config: claim.RunConfig) -> claim.Property:
         # "close for strong correlation": exact chain on beta-sampled edges, k = 2
         gaps: dict[str, Any] = {}
         for corr in (0.2, 0.5, 0.8):
-            pairs = []
-            for run in range(runs):
-                src = ExactOf(BetaEdges(n, corr, config.seed * 100 + run))
-                pairs.append((full_search(src).max_value(), fast_search(src, 2).max_value()))
+            srcs = (ExactOf(BetaEdges(n, corr, config.seed * 100 + run)) for run in range(runs))
+            pairs = [(full_search(s).max_value(), fast_search(s, 2).max_value()) for s in srcs]
             gaps[str(corr)] = {
                 "fast_above": sum(b > a for a, b in pairs),
                 "fast_below": sum(b < a for a, b in pairs),
@@ -617,51 +548,45 @@ def check_fastsearch(config: claim.RunConfig) -> claim.Property:
     )
 
 
-def _discrete_findings(config: claim.RunConfig) -> Iterator[tuple[str, Any]]:
-    """Fig. 4(a)-(b) on beta-edge WHGs, exact chain: (finding, None or counterexample)."""
+def _drops(values: Sequence[Any]) -> bool:
+    return any(b < a for a, b in itertools.pairwise(values))
+
+
+def _discrete_findings(config: claim.RunConfig) -> dict[str, Any]:
+    """Fig. 4(a)-(b) on beta-edge WHGs, exact chain: finding -> None or counterexample."""
     n, seeds = config.count(6, 11), range(config.count(2, 10))
     pos, neg = (0.2, 0.5, 0.8), (-0.2, -0.5, -0.8)
     table = {(c, s): layer_maxima(n, c, config.seed + s) for c in pos + neg for s in seeds}
 
-    def cx(key: tuple[float, int]) -> dict[str, Any]:
-        return {"averCorr": key[0], "seed": config.seed + key[1], "layer_max": table[key]}
+    def first(fails: Callable[[float, list[Any]], bool]) -> dict[str, Any] | None:
+        key = next((k for k, L in table.items() if fails(k[0], L)), None)
+        return key and {"averCorr": key[0], "seed": config.seed + key[1], "layer_max": table[key]}
 
     layer1 = sorted({L[0] for L in table.values()})
-    yield (
-        "layer-1 leakage flat in averCorr (Fig. 4, Theorem 4)",
-        None if len(layer1) == 1 else {"layer_1": layer1},
-    )
-    bad = next(
-        (k for k, L in table.items() if k[0] > 0 and any(b < a for a, b in itertools.pairwise(L))),
-        None,
-    )
-    yield "positive averCorr: leakage increases with the layer number (Fig. 4(a))", bad and cx(bad)
     tops = {s: [max(table[c, s]) for c in pos] for s in seeds}
-    s3 = next((s for s, t in tops.items() if any(b < a for a, b in itertools.pairwise(t))), None)
-    yield "positive averCorr: leakage increases with averCorr (Fig. 4(a))", None if s3 is None else {
-        "seed": config.seed + s3, "max_by_corr": dict(zip(map(str, pos), tops[s3], strict=True))
+    s3 = next((s for s, t in tops.items() if _drops(t)), None)
+    return {
+        "layer-1 leakage flat in averCorr (Fig. 4, Theorem 4)": (
+            None if len(layer1) == 1 else {"layer_1": layer1}
+        ),
+        "positive averCorr: leakage increases with the layer number (Fig. 4(a))": first(
+            lambda c, L: c > 0 and _drops(L)
+        ),
+        "positive averCorr: leakage increases with averCorr (Fig. 4(a))": None if s3 is None else {
+            "seed": config.seed + s3, "max_by_corr": dict(zip(map(str, pos), tops[s3], strict=True))
+        },
+        "negative averCorr: highest leakage at layer 1 (Fig. 4(b), Corollary 1)": first(
+            lambda c, L: c < 0 and max(L) > L[0]
+        ),
     }  # fmt: skip
-    bad4 = next((k for k, L in table.items() if k[0] < 0 and max(L) > L[0]), None)
-    yield (
-        "negative averCorr: highest leakage at layer 1 (Fig. 4(b), Corollary 1)",
-        bad4 and cx(bad4),
-    )
 
 
-def _gaussian_findings(config: claim.RunConfig) -> Iterator[tuple[str, Any]]:
+def _gaussian_findings(config: claim.RunConfig) -> dict[str, Any]:
     """Fig. 4(c)-(d): 15 equicorrelated unit-variance Gaussian tuples, sum query, lam = 1;
     layer L = number of unknown tuples including the target. Exact leakage values."""
     n = 15
-    pos = (
-        [Fraction(k, 10) for k in range(10)]
-        if config.thorough
-        else [Fraction(k, 5) for k in range(5)]
-    )
-    negs = (
-        [Fraction(-k, 150) for k in range(10)]
-        if config.thorough
-        else [Fraction(-k, 50) for k in range(4)]
-    )
+    pos = [Fraction(k, config.count(5, 10)) for k in range(config.count(5, 10))]
+    negs = [Fraction(-k, config.count(50, 150)) for k in range(config.count(4, 10))]
     table = gaussian_layer_table(n, sorted(set(pos + negs)), ONE)
 
     def in_rho(rhos: list[Fraction]) -> dict[str, Any] | None:
@@ -675,48 +600,38 @@ def _gaussian_findings(config: claim.RunConfig) -> Iterator[tuple[str, Any]]:
         for rho, layer in itertools.product(rhos, range(1, n)):
             a, b = table[rho][layer - 1], table[rho][layer]
             if (b <= a) if up else (b >= a):
-                return {
-                    "rho": rho,
-                    "layer_a": str(layer),
-                    "layer_b": str(layer + 1),
-                    "PL_a": a,
-                    "PL_b": b,
-                }
+                return dict(rho=rho, layer_a=str(layer), layer_b=str(layer + 1), PL_a=a, PL_b=b)
         return None
 
     flat = {table[r][0] for r in table}
     weakest_first = sorted((r for r in table if r < 0), key=abs)  # the first failure is minimal
-    yield (
-        "layer 1 (strongest adversary) leakage does not change with averCoeff",
-        None if len(flat) == 1 else {"PL": sorted(flat)},
-    )
-    yield (
-        "Fig. 4(c): for positive correlation leakage increases with averCoeff",
-        in_rho(sorted(r for r in table if r >= 0)),
-    )
-    yield (
-        "Fig. 4(d): leakage increases with the signed averCoeff (negative rho)",
-        in_rho(sorted(r for r in table if r <= 0)),
-    )
-    yield (
-        "Fig. 4(c): positive correlation: leakage increases with the layer number",
-        in_layer([r for r in sorted(table) if r > 0], True),
-    )
-    yield (
-        "Fig. 4(d), as printed: negative correlation: leakage decreases with prior knowledge",
-        in_layer(weakest_first, True),
-    )
-    yield (
-        "Fig. 4(d), its explanation: negative correlation: leakage decreases with the layer number",
-        in_layer(weakest_first, False),
-    )
+    return {
+        "layer 1 (strongest adversary) leakage does not change with averCoeff": (
+            None if len(flat) == 1 else {"PL": sorted(flat)}
+        ),
+        "Fig. 4(c): for positive correlation leakage increases with averCoeff": in_rho(
+            sorted(r for r in table if r >= 0)
+        ),
+        "Fig. 4(d): leakage increases with the signed averCoeff (negative rho)": in_rho(
+            sorted(r for r in table if r <= 0)
+        ),
+        "Fig. 4(c): positive correlation: leakage increases with the layer number": in_layer(
+            [r for r in sorted(table) if r > 0], True
+        ),
+        "Fig. 4(d), as printed: negative correlation: leakage decreases with prior knowledge": (
+            in_layer(weakest_first, True)
+        ),
+        "Fig. 4(d), its explanation: negative correlation: leakage decreases with the layer number": (
+            in_layer(weakest_first, False)
+        ),
+    }
 
 
 def sec7_findings(config: claim.RunConfig) -> list[dict[str, Any]]:
     """Section VII's findings, discrete (beta-edge WHGs) then Gaussian ("[Gaussian]")."""
-    found = [(f, cx) for f, cx in _discrete_findings(config)]
-    found += [("[Gaussian] " + f, cx) for f, cx in _gaussian_findings(config)]
-    return [{"finding": f, "holds": cx is None, "counterexample": cx} for f, cx in found]
+    found = _discrete_findings(config)
+    found |= {"[Gaussian] " + f: cx for f, cx in _gaussian_findings(config).items()}
+    return [{"finding": f, "holds": cx is None, "counterexample": cx} for f, cx in found.items()]
 
 
 @claim.checker("li2019.sec7")
@@ -735,10 +650,7 @@ def check_sec7(config: claim.RunConfig) -> claim.Property:
         cases,
         method=claim.Method.GENERATED,
         holds=lambda n: f"all {n} findings hold",
-        fails=lambda n: (
-            "a printed finding fails (the first failing one is the counterexample; every "
-            "finding and its outcome is in the details)"
-        ),
+        fails="a printed finding fails (the first is the counterexample; all are in the details)",
         reading=(
             "discrete: beta-distributed edges (q = sign(c) Beta(10|c|, 10(1-|c|))), Delta = lam "
             "= 1, exact chain on the sampled rationals, Algorithm 1; Gaussian: 15 "
