@@ -111,6 +111,14 @@ def _graph(plt: Any, data: FigureData) -> Any:
     for n, (x, y) in pos.items():
         ax.text(x, y, n, ha="center", va="center", fontsize=9,
                 bbox={"boxstyle": "round", "fc": "white", "ec": "gray"})  # fmt: skip
+    from matplotlib.lines import Line2D
+
+    key = [
+        Line2D([], [], color="black", ls="-", label="implies (verdict: proved or supported)"),
+        Line2D([], [], color="tab:red", ls="--", label="does not imply (a counterexample)"),
+        Line2D([], [], color="tab:orange", ls=":", label="erratum, refuted or unresolved"),
+    ]
+    ax.legend(handles=key, loc="lower left", fontsize=8, frameon=False)
     ax.set_xlim(-1.5, 1.5)
     ax.set_ylim(-1.4, 1.4)
     ax.set_aspect("equal")
