@@ -368,8 +368,14 @@ def batch_whg(
             rows.append(_target(sh, i, bottom_eq2))
             done(i)
     else:
+        if scheduler is None:  # forked workers inherit the tensor instead of rebuilding it
+            _SHARED.clear()
+            _SHARED[(counts.tobytes(), lam, reading)] = _shared(counts, lam, reading)
         tasks = [(counts, lam, reading, bottom_eq2, i) for i in range(n)]
-        rows = ordered_map(_target_task, tasks, jobs, on_done=done, scheduler=scheduler)
+        try:
+            rows = ordered_map(_target_task, tasks, jobs, on_done=done, scheduler=scheduler)
+        finally:
+            _SHARED.clear()
     readings = (EdgeReading.RIGHT, EdgeReading.LEFT) if reading is EdgeReading.BOTH else (reading,)
     return BatchWHG(
         n,
