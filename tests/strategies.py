@@ -44,3 +44,16 @@ def product_tables(draw, min_n: int = 2, max_n: int = 3, max_domain: int = 3) ->
 
 
 lambdas = st.sampled_from([Fraction(1), Fraction(1, 2), Fraction(2), Fraction(3, 2)])
+
+
+@st.composite
+def binary_full_support_tables(draw, min_n: int = 2, max_n: int = 4) -> JointDistribution:
+    """Binary tables with every cell positive: the class the batch WHG engine covers."""
+    n = draw(st.integers(min_n, max_n))
+    cells = list(itertools.product((0, 1), repeat=n))
+    weights = draw(st.lists(st.integers(1, 30), min_size=len(cells), max_size=len(cells)))
+    total = sum(weights)
+    names = [f"x{k + 1}" for k in range(n)]
+    return JointDistribution.from_rows(
+        names, [[*c, Fraction(wt, total)] for c, wt in zip(cells, weights)]
+    )

@@ -25,6 +25,9 @@ from pathlib import Path
 import mpmath
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import binary_full_support_tables
 
 from pdpsym.app.cli import main
 from pdpsym.core.certify import decimal_string
@@ -315,3 +318,30 @@ def test_whg_scheduler_flag_gives_the_same_bytes(
     serial = capsys.readouterr().out
     assert main(["whg", str(path), "--json", "--scheduler", "local", "--jobs", "2"]) == 0
     assert capsys.readouterr().out == serial
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    model=binary_full_support_tables(),
+    lam=st.sampled_from([Fraction(1, 3), Fraction(1), Fraction(5, 2)]),
+    reading=st.sampled_from(list(EdgeReading)),
+    bottom_eq2=st.booleans(),
+)
+def test_every_enclosure_holds_the_exact_engines_value(
+    model: JointDistribution, lam: Fraction, reading: EdgeReading, bottom_eq2: bool
+) -> None:
+    # the exact engine (closed forms, exp-polynomial decisions) is a separate implementation
+    from pdpsym.core.certify import ball_endpoints, enclose
+    from pdpsym.papers.li2019.whg import BottomRule, whg_from_distribution
+
+    b = batch_whg(model, lam, reading, bottom_eq2)
+    bottom = BottomRule.EQ2 if bottom_eq2 else BottomRule.THEOREM4
+    g = whg_from_distribution(model, lam, reading=reading, bottom=bottom)
+    names = model.variables
+    for v in g.nodes.values():
+        i = names.index(v.target)
+        K = sum(1 << names.index(k) for k in v.known)
+        pairs = ((b.eq2_lo, b.eq2_hi, v.exact.value), (b.chain_lo, b.chain_hi, v.chain_value))
+        for lo, hi, exact in pairs:
+            e_lo, e_hi = ball_endpoints(enclose(exact, 200))
+            assert Fraction(float(lo[i, K])) <= e_hi and e_lo <= Fraction(float(hi[i, K]))
