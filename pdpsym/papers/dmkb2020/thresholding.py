@@ -76,6 +76,9 @@ class RReading(Enum):
 
 
 class PoissonReading(Enum):
+    """Theorem 4's Poisson limit of delta: ``(1 - r)`` as the proof needs it, or the
+    printed ``(1 - r)^T``."""
+
     CORRECTED = "(pn)^T e^{-pn} / ((1-r) T!)"
     PRINTED = "(pn)^T e^{-pn} / ((1-r)^T T!)"
 

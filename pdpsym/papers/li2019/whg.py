@@ -76,6 +76,8 @@ class BottomRule(Enum):
 
 
 class ChainMode(Enum):
+    """Chain values per node (Algorithm 1's layered minimum) or over every path."""
+
     LAYERED = "layered"
     PATHS = "paths"
 
