@@ -317,6 +317,21 @@ def decimal_string(x: Fraction, digits: int, mode: str = "nearest") -> str:
     return format_decimal(*round_significant(x, digits, mode))
 
 
+def fixed_digits(lo: Fraction, hi: Fraction, digits: int) -> tuple[str, tuple[str, str]] | None:
+    """``(decimal, (lo_text, hi_text))`` when both ends of ``[lo, hi]`` (not holding 0)
+    round to the same ``digits`` significant digits, else None: the rule of
+    :func:`certify`, with the enclosure outward rounded to ``digits + 3`` digits."""
+    if not (lo > 0 or hi < 0):
+        return None
+    a = round_significant(lo, digits)
+    if a != round_significant(hi, digits):
+        return None
+    return format_decimal(*a), (
+        decimal_string(lo, digits + 3, "down"),
+        decimal_string(hi, digits + 3, "up"),
+    )
+
+
 def enclosure_decimal(lo: Fraction, hi: Fraction, max_digits: int) -> tuple[str, int]:
     """The most significant digits (at most ``max_digits``) that an enclosure
     ``lo <= x <= hi`` certifies: ``(text, d)`` with ``text`` the correct rounding of ``x``
@@ -376,21 +391,9 @@ def certify(value: Exact, digits: int = 30, max_prec: int = MAX_PREC) -> Certifi
     while prec <= max_prec:
         ball = enclose(value, prec)
         if ball.is_finite():
-            lo, hi = ball_endpoints(ball)
-            if lo > 0 or hi < 0:
-                a = round_significant(lo, digits)
-                b = round_significant(hi, digits)
-                if a == b:
-                    return Certified(
-                        exact_text,
-                        format_decimal(*a),
-                        (
-                            decimal_string(lo, digits + 3, "down"),
-                            decimal_string(hi, digits + 3, "up"),
-                        ),
-                        digits,
-                        prec,
-                    )
+            fixed = fixed_digits(*ball_endpoints(ball), digits)
+            if fixed is not None:
+                return Certified(exact_text, fixed[0], fixed[1], digits, prec)
         prec *= 2
     # An expression that is rational (or zero) without looking it: a symbolic proof.
     simplified = sympy.nsimplify(sympy.simplify(as_sympy(value)), rational=False)
@@ -430,5 +433,6 @@ __all__ = [
     "enclosure_decimal",
     "exact_rational",
     "exact_str",
+    "fixed_digits",
     "sympy_to_arb",
 ]

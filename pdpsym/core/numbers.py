@@ -53,38 +53,32 @@ def parse_rational(text: object, field: str) -> Fraction:
     if not isinstance(text, str):
         raise InputError(field, f'expected a number as a string such as "3/10", got {text!r}')
     s = text.strip()
-    if len(s) <= 32:  # table cells repeat ("0", "1", "3/100"): parsed once each
-        q = _short_rational(s)
-        if q is not None:
-            return q
     if sum(ch.isdigit() for ch in s) > MAX_DIGITS:
         raise InputError(field, f"a number of more than {MAX_DIGITS} digits is not accepted")
+    # table cells repeat ("0", "1", "3/100"): short ones are parsed once each
+    q = _cached_rational(s) if len(s) <= 32 else _rational(s)
+    if q is not None:
+        return q
     if _FRACTION.fullmatch(s):
-        num, den = s.split("/")
-        sign = -1 if num.startswith("-") else 1
-        d = int_of_digits(den)
-        if d == 0:
-            raise InputError(field, f"zero denominator in {_short(text)}")
-        return Fraction(sign * int_of_digits(num.lstrip("+-")), d)
-    if _DECIMAL.fullmatch(s):
-        return _decimal(s)
+        raise InputError(field, f"zero denominator in {_short(text)}")
     raise InputError(field, f"not a number: {_short(text)} (use forms like 3/10, 0.3 or -2)")
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def _short_rational(s: str) -> Fraction | None:
-    """A short well-formed number, or None (the caller then explains what is wrong)."""
+def _rational(s: str) -> Fraction | None:
+    """A well-formed number, or None (the caller says what is wrong)."""
     if _FRACTION.fullmatch(s):
         num, den = s.split("/")
-        d = int(den)
-        return (
-            Fraction(-int(num[1:]) if num.startswith("-") else int(num.lstrip("+")), d)
-            if d
-            else None
-        )
+        d = int_of_digits(den)
+        if d == 0:
+            return None
+        sign = -1 if num.startswith("-") else 1
+        return Fraction(sign * int_of_digits(num.lstrip("+-")), d)
     if _DECIMAL.fullmatch(s):
         return _decimal(s)
     return None
+
+
+_cached_rational = functools.lru_cache(maxsize=1 << 14)(_rational)
 
 
 def _decimal(s: str) -> Fraction:

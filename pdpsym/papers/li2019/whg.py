@@ -468,7 +468,7 @@ def first_max(values: Sequence[ChainValue]) -> int:
 def _decided_argmax(items: Sequence[tuple[Node, ChainValue]]) -> Node | None:
     if not items:
         return None
-    return items[decided_argmax(items, lambda x, y: _compare(x[1], y[1]))][0]
+    return items[first_max([v for _, v in items])][0]
 
 
 # --- WHG from given edge values ------------------------------------------------------------

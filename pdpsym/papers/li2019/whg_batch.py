@@ -50,14 +50,10 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from flint import arb, ctx, fmpq
+from flint import arb, ctx
 
-from pdpsym.core.certify import (
-    ball_endpoints,
-    decimal_string,
-    format_decimal,
-    round_significant,
-)
+from pdpsym.core.certify import arb_from_fraction, ball_endpoints, fixed_digits, format_decimal
+from pdpsym.core.expoly import exp_ball
 from pdpsym.core.parallel import ordered_map
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
@@ -93,8 +89,8 @@ def _log_factors(eta: Fraction) -> tuple[float, float]:
     f_lo = (1 - eta) * (1 - U) / ((1 + eta) * (1 + U) ** 2)
     f_hi = (1 + eta) * (1 + U) / ((1 - eta) * (1 - U) ** 2)
     with ctx.workprec(128):
-        lo = arb(fmpq(f_lo.numerator, f_lo.denominator)).log()
-        hi = arb(fmpq(f_hi.numerator, f_hi.denominator)).log()
+        lo = arb_from_fraction(f_lo).log()
+        hi = arb_from_fraction(f_hi).log()
         return _down(float(lo.lower())), _up(float(hi.upper()))
 
 
@@ -104,7 +100,7 @@ def _exp_floats(exponents: list[Fraction]) -> np.ndarray:
     out = []
     with ctx.workprec(128):
         for q in exponents:
-            b = arb(fmpq(q.numerator, q.denominator)).exp()
+            b = exp_ball(q, 128)
             assert b.rad() < b.mid() * 2.0**-100
             out.append(float(b.mid()))
     return np.array(out)
@@ -430,7 +426,7 @@ class ChainRefiner:
             if b.bottom is None:
                 return self.bottom_ball(i, prec)
             q = Fraction(b.bottom)
-            return arb(fmpq(q.numerator, q.denominator))
+            return arb_from_fraction(q)
         cands = []
         for j in range(n):
             if j == i or K >> j & 1:
@@ -490,7 +486,7 @@ class ChainRefiner:
                 for k in keep.tolist():
                     rd, c = b.readings[k // m], k % m
                     q = 1 / b.lam if rd is EdgeReading.RIGHT else -1 / b.lam
-                    e = arb(fmpq(q.numerator, q.denominator)).exp()
+                    e = exp_ball(q, prec)
                     cnt = [[arb(int(P[a, x, c])) for x in range(3)] for a in range(2)]
                     N0 = cnt[0][0] + cnt[0][1] * e
                     N1 = cnt[1][0] + cnt[1][1] * e
@@ -508,21 +504,8 @@ class ChainRefiner:
 def ball_decimal(x: arb, digits: int) -> dict[str, Any] | None:
     """``{"decimal", "enclosure"}`` from an arb ball, or None if it does not fix ``digits``
     digits (the rule of :func:`pdpsym.core.certify.certify`)."""
-    if not x.is_finite():
-        return None
-    lo, hi = ball_endpoints(x)
-    if not (lo > 0 or hi < 0):
-        return None
-    a, b = round_significant(lo, digits), round_significant(hi, digits)
-    if a != b:
-        return None
-    return {
-        "decimal": format_decimal(*a),
-        "enclosure": [
-            decimal_string(lo, digits + 3, "down"),
-            decimal_string(hi, digits + 3, "up"),
-        ],
-    }
+    fixed = fixed_digits(*ball_endpoints(x), digits) if x.is_finite() else None
+    return None if fixed is None else {"decimal": fixed[0], "enclosure": list(fixed[1])}
 
 
 def _abs(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
