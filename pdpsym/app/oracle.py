@@ -50,7 +50,7 @@ import json
 import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Literal
@@ -457,14 +457,10 @@ class CaseCheck:
     reason: str
 
     def as_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "outcome": self.outcome,
-            "status": self.status,
-            "expected": None if self.expected == "null" else self.expected,
-            "answer": None if self.answer == "null" else self.answer,
-            "reason": self.reason,
-        }
+        out = asdict(self)
+        for key in ("expected", "answer"):  # the JSON null travels as the text "null"
+            out[key] = None if out[key] == "null" else out[key]
+        return out
 
 
 @dataclass

@@ -70,6 +70,14 @@ def _val(x: Any, digits: int) -> dict[str, Any]:
     return value_json(x, digits)
 
 
+def _sweep_options(p: Any, run: Any) -> None:
+    """--out, the output options and --jobs/--scheduler, shared by counting and threshold."""
+    p.add_argument("--out", metavar="FILE", help="write a sweep's CSV to FILE (default stdout)")
+    options.add_output(p, 20)
+    options.add_parallel(p, "a sweep's points")
+    p.set_defaults(func=run)
+
+
 def register(sub: Any) -> None:
     p = command(sub, "counting")
     g = p.add_mutually_exclusive_group(required=True)
@@ -81,12 +89,9 @@ def register(sub: Any) -> None:
         required=True,
         help="eps >= 0 (exact, e.g. 1/10); a range START:STOP:COUNT writes a CSV sweep",
     )
-    p.add_argument("--out", metavar="FILE", help="write a sweep's CSV to FILE (default stdout)")
     p.add_argument("--lambda", dest="lam", help="lambda with lambda < p_i < 1 - lambda")
     p.add_argument("--known", default="0", help="records known to the attacker (dropped)")
-    options.add_output(p, 20)
-    options.add_parallel(p, "a sweep's points")
-    p.set_defaults(func=run_counting)
+    _sweep_options(p, run_counting)
 
     t = command(sub, "threshold")
     t.add_argument("--n", required=True, help="number of records")
@@ -103,10 +108,7 @@ def register(sub: Any) -> None:
         default=None,
         help="evaluate the exact delta at this eps; a range START:STOP:COUNT writes a CSV sweep",
     )
-    t.add_argument("--out", metavar="FILE", help="write a sweep's CSV to FILE (default stdout)")
-    options.add_output(t, 20)
-    options.add_parallel(t, "a sweep's points")
-    t.set_defaults(func=run_threshold)
+    _sweep_options(t, run_threshold)
 
 
 def _bits(p: Fraction) -> int:
