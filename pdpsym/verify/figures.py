@@ -17,7 +17,7 @@ This module lives in the verify layer (it runs checkers) and registers the figur
 from __future__ import annotations
 
 from pdpsym.papers.claim import RunConfig
-from pdpsym.papers.figure import FigureData, FigureSpec, Plot, Scale, figure, figures, table
+from pdpsym.papers.figure import FigureSpec, Plot, Scale, Text, figure, figures
 from pdpsym.verify.runner import run_claim
 
 IMPLIES, NOT_IMPLIES = "implies", "does not imply"
@@ -59,25 +59,11 @@ def fig1_points(scale: Scale) -> list[str]:
 
 
 def fig1_point(claim_id: str) -> list[dict[str, str]]:
-    result = run_claim(claim_id, RunConfig())
-    rows = []
-    for src, dst, relation, condition, cid in EDGES:
-        if cid != claim_id:
-            continue
-        rows.append(
-            {
-                "from": src,
-                "to": dst,
-                "relation": relation,
-                "condition": condition,
-                "claim": cid,
-                "verdict": result.verdict.value,
-                "method": result.method.value,
-                "cases": "" if result.cases is None else str(result.cases),
-                "evidence": result.evidence,
-            }
-        )
-    return list(table(COLUMNS, rows))
+    r = run_claim(claim_id, RunConfig())
+    found = (r.verdict.value, r.method.value, "" if r.cases is None else str(r.cases), r.evidence)
+    return [
+        dict(zip(COLUMNS, (*edge, *found), strict=True)) for edge in EDGES if edge[4] == claim_id
+    ]
 
 
 @figure(
@@ -85,10 +71,12 @@ def fig1_point(claim_id: str) -> list[dict[str, str]]:
     "Relations between the Section 2 definitions (delta = 0), with evidence",
     fig1_points,
     fig1_point,
+    columns=COLUMNS,
+    plot=Plot(kind="graph", x="from", lines=(), xlabel="", ylabel=""),
+    scaled=False,
 )
-def fig1(scale: Scale, rows: list[dict[str, str]]) -> FigureData:
-    return FigureData(
-        id="dmkb2020.fig1",
+def fig1(scale: Scale) -> Text:
+    return Text(
         title="Relations between NP, DDP, CDP and IBCDP (delta = 0)",
         caption=(
             "Each arrow is a relation stated in Section 2 (Propositions 1-4, Examples 1-5) "
@@ -99,9 +87,6 @@ def fig1(scale: Scale, rows: list[dict[str, str]]) -> FigureData:
             "paper's drawing is lost; the arrows are read from the text."
         ),
         params={"delta": "0", "checker_effort": "default (not --thorough)", "seed": "20191"},
-        columns=COLUMNS,
-        rows=tuple(rows),
-        plot=Plot(kind="graph", x="from", lines=(), xlabel="", ylabel=""),
     )
 
 
