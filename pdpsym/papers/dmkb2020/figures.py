@@ -45,6 +45,11 @@ def _dec(x: object) -> str:
     return certify(x, DIGITS).decimal  # type: ignore[arg-type]
 
 
+def _row(columns: tuple[str, ...], row: dict[str, str], reasons: list[str]) -> dict[str, str]:
+    """``row`` with every column (missing cells empty) and the ``reasons`` joined as its reason."""
+    return table(columns, [row | {"reason": "; ".join(reasons)}])[0]
+
+
 def fig4_grid(scale: Scale) -> list[tuple[int, list[int]]]:
     """The (n, thresholds) of Fig. 4. The paper's axis ranges are lost with its figures; the
     thresholds run from the first ``T`` where Theorem 4 applies (``r < 1``) to about
@@ -93,8 +98,14 @@ def fig4_row(n: int, T: int, p: Fraction = FIG4_P) -> dict[str, str]:
             printed = pt.with_display(printed, n, p, T, 0)
         row["epsilon_printed"] = _dec(printed.eps_sympy())
         row["delta_printed"] = _dec(printed.delta_sympy())
-    row["reason"] = "; ".join(reasons)
-    return table(FIG4_COLUMNS, [row])[0]
+    return _row(FIG4_COLUMNS, row, reasons)
+
+
+FIG4_LINES = (
+    Line("epsilon", "eps (Theorem 4)"),
+    Line("delta", "delta (Theorem 4)"),
+    Line("exact_delta_at_epsilon", "exact delta of M_T at eps", dashed=True),
+)
 
 
 @figure(
@@ -103,18 +114,7 @@ def fig4_row(n: int, T: int, p: Fraction = FIG4_P) -> dict[str, str]:
     fig4_points,
     fig4_point,
     columns=FIG4_COLUMNS,
-    plot=Plot(
-        x="T",
-        lines=(
-            Line("epsilon", "eps (Theorem 4)"),
-            Line("delta", "delta (Theorem 4)"),
-            Line("exact_delta_at_epsilon", "exact delta of M_T at eps", dashed=True),
-        ),
-        xlabel="threshold T",
-        ylabel="value",
-        panel="n",
-        logy=True,
-    ),
+    plot=Plot(x="T", lines=FIG4_LINES, xlabel="threshold T", ylabel="value", panel="n", logy=True),
 )
 def fig4(scale: Scale) -> Text:
     return Text(
@@ -157,6 +157,12 @@ def fig5_point(known: int) -> list[dict[str, str]]:
     return [{"known": str(known), "epsilon": _dec(eps), "epsilon_with_laplace": _dec(noisy)}]
 
 
+FIG5_LINES = (
+    Line("epsilon", "no noise"),
+    Line("epsilon_with_laplace", "Laplace(2) noise", dashed=True),
+)
+
+
 @figure(
     "dmkb2020.fig5",
     "Theorem 3: eps against the known records, with and without noise",
@@ -165,10 +171,7 @@ def fig5_point(known: int) -> list[dict[str, str]]:
     columns=("known", "epsilon", "epsilon_with_laplace"),
     plot=Plot(
         x="known",
-        lines=(
-            Line("epsilon", "no noise"),
-            Line("epsilon_with_laplace", "Laplace(2) noise", dashed=True),
-        ),
+        lines=FIG5_LINES,
         xlabel="records known to the attacker |B|",
         ylabel="epsilon",
         logy=True,
@@ -262,8 +265,16 @@ def fig2_row(case: int, n: int, eps: Fraction) -> dict[str, str]:
         )
     else:
         reasons.append("Proposition 7 needs eps <= 1 (Fact 1 of GK17)")
-    row["reason"] = "; ".join(reasons)
-    return table(FIG2_COLUMNS, [row])[0]
+    return _row(FIG2_COLUMNS, row, reasons)
+
+
+FIG2_LINES = (
+    Line("exact_delta", "exact delta"),
+    Line("theorem3_numerical", "Theorem 3 (numerical)"),
+    Line("theorem3_closed", "Theorem 3 (closed form)", dashed=True),
+    Line("prop7", "Proposition 7 (corrected mu_3)"),
+    Line("prop7_printed", "Proposition 7 (printed mu_3)", dashed=True),
+)
 
 
 @figure(
@@ -274,13 +285,7 @@ def fig2_row(case: int, n: int, eps: Fraction) -> dict[str, str]:
     columns=FIG2_COLUMNS,
     plot=Plot(
         x="epsilon",
-        lines=(
-            Line("exact_delta", "exact delta"),
-            Line("theorem3_numerical", "Theorem 3 (numerical)"),
-            Line("theorem3_closed", "Theorem 3 (closed form)", dashed=True),
-            Line("prop7", "Proposition 7 (corrected mu_3)"),
-            Line("prop7_printed", "Proposition 7 (printed mu_3)", dashed=True),
-        ),
+        lines=FIG2_LINES,
         xlabel="epsilon",
         ylabel="delta",
         panel="case",
@@ -487,6 +492,9 @@ def fig6_point(args: tuple[int, Fraction | None, tuple[Fraction, ...]]) -> list[
     return list(table(FIG6_COLUMNS, rows))
 
 
+FIG6_LINES = (Line("delta_upper", "delta"),)
+
+
 @figure(
     "dmkb2020.fig6",
     "Theorem 3 (numerical) with and without two-sided geometric noise",
@@ -494,12 +502,7 @@ def fig6_point(args: tuple[int, Fraction | None, tuple[Fraction, ...]]) -> list[
     fig6_point,
     columns=FIG6_COLUMNS,
     plot=Plot(
-        x="epsilon",
-        lines=(Line("delta_upper", "delta"),),
-        xlabel="epsilon",
-        ylabel="delta",
-        group="noise",
-        logy=True,
+        x="epsilon", lines=FIG6_LINES, xlabel="epsilon", ylabel="delta", group="noise", logy=True
     ),
 )
 def fig6(scale: Scale) -> Text:

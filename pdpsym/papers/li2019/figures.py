@@ -72,15 +72,16 @@ def _layers(fid: str, corrs: tuple[float, ...], sign: str) -> None:
         plot=_layer_plot("max_leakage", "max leakage", "averCorr"),
     )
     def describe(scale: Scale) -> Text:
+        n = _n(scale)
         return Text(
             title=f"Fig. 4: leakage against the layer, {sign} averCorr (discrete data)",
             caption=(
-                f"The largest chain-rule leakage of each layer of the WHG of n = {_n(scale)} "
-                f"tuples with beta-distributed edges (q = sign(c) Beta(10|c|, 10(1-|c|))), "
+                "The largest chain-rule leakage of each layer of the WHG of "
+                f"n = {n} tuples with beta-distributed edges (q = sign(c) Beta(10|c|, 10(1-|c|))), "
                 "Delta = lambda = 1, computed exactly on the sampled edges (seed 0). The paper's "
                 "seeds are lost."
             ),
-            params={"n": str(_n(scale)), "averCorr": ",".join(map(str, corrs)), "seed": "0"},
+            params={"n": str(n), "averCorr": ",".join(map(str, corrs)), "seed": "0"},
         )
 
 
@@ -189,13 +190,13 @@ def _search(fid: str, corr: float) -> None:
         points,
         search_point,
         columns=SEARCH_COLUMNS,
+        gather=_search_summary,
         plot=Plot(
             x="n",
             lines=(Line("full_mean", "full search"), Line("fast_mean", "fast search", dashed=True)),
             xlabel="tuples n",
             ylabel="mean max leakage",
         ),
-        gather=_search_summary,
     )
     def describe(scale: Scale) -> Text:
         ns, runs = _search_grid(scale)
