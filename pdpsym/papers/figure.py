@@ -84,7 +84,8 @@ class FigureData:
 @dataclass(frozen=True)
 class Text:
     """What a figure says at one scale: its :class:`FigureData`'s title, caption, params
-    (without the scale, which :meth:`FigureSpec.assemble` adds) and notes."""
+    and notes (:meth:`FigureSpec.assemble` adds ``"scale"`` to the params, at the end unless
+    they name it where it should stand)."""
 
     title: str
     caption: str
