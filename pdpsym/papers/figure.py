@@ -1,11 +1,26 @@
 """The papers' figures as certified data: a registry of figure builders.
 
 A figure is registered with :func:`figure` under an id such as ``dmkb2020.fig4``, as
-independent points (so the app can run them on several processes) and an assembler. ``scale`` is ``"paper"`` (the paper's own
-parameters) or ``"quick"`` (a small version that runs in seconds). The data is a table:
-every value column holds certified decimals (each printed digit is correct) or is empty
-with a reason; the parameters and the reading of any erratum travel with it. Drawing the
-figure is the app layer's job (:mod:`pdpsym.app.plot`); :class:`Plot` says how.
+independent points (so the app can run them on several processes). ``scale`` is
+``"paper"`` (the paper's own parameters) or ``"quick"`` (a small version that runs in
+seconds). The data is a table: every value column holds certified decimals (each printed
+digit is correct) or is empty with a reason; the parameters and the reading of any erratum
+travel with it. Drawing the figure is the app layer's job (:mod:`pdpsym.app.plot`);
+:class:`Plot` says how.
+
+A figure is declared once, its static parts at registration and its words as a function of
+the scale::
+
+    @figure("paper.fig1", "list title", points, point, columns=COLUMNS, plot=Plot(...))
+    def fig1(scale: Scale) -> Text:
+        return Text(title=..., caption=..., params={"n": ...})
+
+``points(scale)`` lists each point's arguments, ``point(args)`` computes its rows, an
+optional ``gather(scale, rows)`` turns the points' rows into the table's (a mean over
+runs, say), and :meth:`FigureSpec.assemble` makes the :class:`FigureData`: the id, the
+:class:`Text`, the columns, the rows through :func:`table` and the plot; the params get
+``"scale"`` at the end (where the figure's own params do not place it already), unless the
+figure is declared ``scaled=False`` (the same at every scale).
 """
 
 from __future__ import annotations
@@ -66,23 +81,59 @@ class FigureData:
     notes: tuple[str, ...] = field(default=())
 
 
+@dataclass(frozen=True)
+class Text:
+    """What a figure says at one scale: its :class:`FigureData`'s title, caption, params
+    and notes (:meth:`FigureSpec.assemble` adds ``"scale"`` to the params, at the end unless
+    they name it where it should stand)."""
+
+    title: str
+    caption: str
+    params: dict[str, str]
+    notes: tuple[str, ...] = ()
+
+
+Rows = list[dict[str, str]]
 Points = Callable[[Scale], Sequence[Any]]
-Point = Callable[[Any], list[dict[str, str]]]
-Assemble = Callable[[Scale, list[dict[str, str]]], FigureData]
-Mapper = Callable[[Point, Sequence[Any]], Iterable[list[dict[str, str]]]]
+Point = Callable[[Any], Rows]
+Describe = Callable[[Scale], Text]
+Gather = Callable[[Scale, Rows], Rows]
+Mapper = Callable[[Point, Sequence[Any]], Iterable[Rows]]
 
 
 @dataclass(frozen=True)
 class FigureSpec:
     """A figure as independent points: ``points(scale)`` lists each point's arguments,
-    ``point(args)`` computes its row (a module-level function, so a process pool or a
-    cluster can run it), and ``assemble(scale, rows)`` makes the figure, rows in order."""
+    ``point(args)`` computes its rows (a module-level function, so a process pool or a
+    cluster can run it), ``gather(scale, rows)`` (if any) makes the table's rows of them,
+    and ``describe(scale)`` says the figure's :class:`Text`."""
 
     id: str
     title: str
     points: Points
     point: Point
-    assemble: Assemble
+    describe: Describe
+    columns: tuple[str, ...]
+    plot: Plot | None = None
+    gather: Gather | None = None
+    scaled: bool = True  # False: the same at every scale (no "scale" in the params)
+
+    def assemble(self, scale: Scale, rows: Rows) -> FigureData:
+        """The figure of its points' rows, in order."""
+        text = self.describe(scale)
+        params = {**text.params, "scale": scale.value} if self.scaled else text.params
+        if self.gather is not None:
+            rows = self.gather(scale, rows)
+        return FigureData(
+            id=self.id,
+            title=text.title,
+            caption=text.caption,
+            params=params,
+            columns=self.columns,
+            rows=table(self.columns, rows),
+            plot=self.plot,
+            notes=text.notes,
+        )
 
     def build(self, scale: Scale, mapper: Mapper | None = None) -> FigureData:
         """The figure; ``mapper`` (default: the built-in ``map``) runs the points."""
@@ -104,15 +155,26 @@ MODULES = (
 
 
 def figure(
-    figure_id: str, title: str, points: Points, point: Point
-) -> Callable[[Assemble], Assemble]:
-    """Register ``assemble`` with its ``points`` and ``point`` as the figure ``figure_id``."""
+    figure_id: str,
+    title: str,
+    points: Points,
+    point: Point,
+    *,
+    columns: tuple[str, ...],
+    plot: Plot | None = None,
+    gather: Gather | None = None,
+    scaled: bool = True,
+) -> Callable[[Describe], Describe]:
+    """Register ``describe`` with the rest of a :class:`FigureSpec` as the figure
+    ``figure_id`` (listed with ``title``)."""
 
-    def register(assemble: Assemble) -> Assemble:
+    def register(describe: Describe) -> Describe:
         if figure_id in FIGURES:
             raise KeyError(f"{figure_id} is already registered")
-        FIGURES[figure_id] = FigureSpec(figure_id, title, points, point, assemble)
-        return assemble
+        FIGURES[figure_id] = FigureSpec(
+            figure_id, title, points, point, describe, columns, plot, gather, scaled
+        )
+        return describe
 
     return register
 

@@ -17,29 +17,26 @@ This module lives in the verify layer (it runs checkers) and registers the figur
 from __future__ import annotations
 
 from pdpsym.papers.claim import RunConfig
-from pdpsym.papers.figure import FigureData, FigureSpec, Plot, Scale, figure, figures, table
+from pdpsym.papers.figure import FigureSpec, Plot, Scale, Text, figure, figures
 from pdpsym.verify.runner import run_claim
 
 IMPLIES, NOT_IMPLIES = "implies", "does not imply"
 
-# (from, to, relation, condition, claim id): the relations as Section 2 states them
-EDGES: tuple[tuple[str, str, str, str, str], ...] = (
-    ("CDP", "IBCDP", IMPLIES, "eps -> 2 eps", "dmkb2020.prop1"),
-    ("IBCDP", "CDP", IMPLIES, "eps -> 2 eps", "dmkb2020.prop1"),
-    ("NP", "CDP", IMPLIES, "independent records", "dmkb2020.prop2"),
-    ("CDP", "NP", IMPLIES, "independent records", "dmkb2020.prop2"),
-    ("NP", "CDP", IMPLIES, "acceptable Theta", "dmkb2020.prop4"),
-    ("CDP", "NP", IMPLIES, "acceptable Theta", "dmkb2020.prop4"),
-    ("NP, more knowledge", "NP, less knowledge", IMPLIES, "acceptable", "dmkb2020.prop3"),
+# claim id: (relation, condition, arrows (from, to)), the relations as Section 2 states them
+EDGES: dict[str, tuple[str, str, tuple[tuple[str, str], ...]]] = {
+    "dmkb2020.prop1": (IMPLIES, "eps -> 2 eps", (("CDP", "IBCDP"), ("IBCDP", "CDP"))),
+    "dmkb2020.prop2": (IMPLIES, "independent records", (("NP", "CDP"), ("CDP", "NP"))),
+    "dmkb2020.prop4": (IMPLIES, "acceptable Theta", (("NP", "CDP"), ("CDP", "NP"))),
+    "dmkb2020.prop3": (IMPLIES, "acceptable", (("NP, more knowledge", "NP, less knowledge"),)),
     # Examples 1 and 5 each show one half of a separation: the claim checks that the mean
     # is not NP (its CDP with bounded records is the text's argument), and that the
     # correcting mechanism is CDP (it outputs the whole database, so it is not NP)
-    ("CDP", "NP", NOT_IMPLIES, "hidden global parameter; checked: not NP", "dmkb2020.ex1"),
-    ("DDP", "NP", NOT_IMPLIES, "duplicated records", "dmkb2020.ex2"),
-    ("NP", "CDP", NOT_IMPLIES, "hidden global parameter", "dmkb2020.ex3"),
-    ("NP", "CDP", NOT_IMPLIES, "duplicated records", "dmkb2020.ex4"),
-    ("CDP", "NP", NOT_IMPLIES, "triplicated records; checked: CDP", "dmkb2020.ex5"),
-)
+    "dmkb2020.ex1": (NOT_IMPLIES, "hidden global parameter; checked: not NP", (("CDP", "NP"),)),
+    "dmkb2020.ex2": (NOT_IMPLIES, "duplicated records", (("DDP", "NP"),)),
+    "dmkb2020.ex3": (NOT_IMPLIES, "hidden global parameter", (("NP", "CDP"),)),
+    "dmkb2020.ex4": (NOT_IMPLIES, "duplicated records", (("NP", "CDP"),)),
+    "dmkb2020.ex5": (NOT_IMPLIES, "triplicated records; checked: CDP", (("CDP", "NP"),)),
+}
 COLUMNS = (
     "from",
     "to",
@@ -55,29 +52,17 @@ COLUMNS = (
 
 def fig1_points(scale: Scale) -> list[str]:
     """One point per claim (each claim's checker runs once, at default effort)."""
-    return list(dict.fromkeys(cid for *_, cid in EDGES))
+    return list(EDGES)
 
 
 def fig1_point(claim_id: str) -> list[dict[str, str]]:
-    result = run_claim(claim_id, RunConfig())
-    rows = []
-    for src, dst, relation, condition, cid in EDGES:
-        if cid != claim_id:
-            continue
-        rows.append(
-            {
-                "from": src,
-                "to": dst,
-                "relation": relation,
-                "condition": condition,
-                "claim": cid,
-                "verdict": result.verdict.value,
-                "method": result.method.value,
-                "cases": "" if result.cases is None else str(result.cases),
-                "evidence": result.evidence,
-            }
-        )
-    return list(table(COLUMNS, rows))
+    r = run_claim(claim_id, RunConfig())
+    relation, condition, arrows = EDGES[claim_id]
+    found = (r.verdict.value, r.method.value, "" if r.cases is None else str(r.cases), r.evidence)
+    return [
+        dict(zip(COLUMNS, (*arrow, relation, condition, claim_id, *found), strict=True))
+        for arrow in arrows
+    ]
 
 
 @figure(
@@ -85,10 +70,12 @@ def fig1_point(claim_id: str) -> list[dict[str, str]]:
     "Relations between the Section 2 definitions (delta = 0), with evidence",
     fig1_points,
     fig1_point,
+    columns=COLUMNS,
+    scaled=False,
+    plot=Plot(kind="graph", x="from", lines=(), xlabel="", ylabel=""),
 )
-def fig1(scale: Scale, rows: list[dict[str, str]]) -> FigureData:
-    return FigureData(
-        id="dmkb2020.fig1",
+def fig1(scale: Scale) -> Text:
+    return Text(
         title="Relations between NP, DDP, CDP and IBCDP (delta = 0)",
         caption=(
             "Each arrow is a relation stated in Section 2 (Propositions 1-4, Examples 1-5) "
@@ -99,9 +86,6 @@ def fig1(scale: Scale, rows: list[dict[str, str]]) -> FigureData:
             "paper's drawing is lost; the arrows are read from the text."
         ),
         params={"delta": "0", "checker_effort": "default (not --thorough)", "seed": "20191"},
-        columns=COLUMNS,
-        rows=tuple(rows),
-        plot=Plot(kind="graph", x="from", lines=(), xlabel="", ylabel=""),
     )
 
 

@@ -23,7 +23,7 @@ from pdpsym.mechanisms.counting import Eps, counting_delta
 from pdpsym.papers.dmkb2020 import counting as pc
 from pdpsym.papers.dmkb2020 import thresholding as pt
 from pdpsym.papers.dmkb2020.blanket import PREC, blanket_enclosures
-from pdpsym.papers.figure import FigureData, Line, Plot, Scale, figure, table
+from pdpsym.papers.figure import Line, Plot, Scale, Text, figure, table
 
 DIGITS = 15
 FIG4_P = Fraction(1, 200)
@@ -43,6 +43,11 @@ FIG4_COLUMNS = (
 
 def _dec(x: object) -> str:
     return certify(x, DIGITS).decimal  # type: ignore[arg-type]
+
+
+def _row(columns: tuple[str, ...], row: dict[str, str], reasons: list[str]) -> dict[str, str]:
+    """``row`` with every column (missing cells empty) and the ``reasons`` joined as its reason."""
+    return table(columns, [row | {"reason": "; ".join(reasons)}])[0]
 
 
 def fig4_grid(scale: Scale) -> list[tuple[int, list[int]]]:
@@ -93,17 +98,26 @@ def fig4_row(n: int, T: int, p: Fraction = FIG4_P) -> dict[str, str]:
             printed = pt.with_display(printed, n, p, T, 0)
         row["epsilon_printed"] = _dec(printed.eps_sympy())
         row["delta_printed"] = _dec(printed.delta_sympy())
-    row["reason"] = "; ".join(reasons)
-    return table(FIG4_COLUMNS, [row])[0]
+    return _row(FIG4_COLUMNS, row, reasons)
+
+
+FIG4_LINES = (
+    Line("epsilon", "eps (Theorem 4)"),
+    Line("delta", "delta (Theorem 4)"),
+    Line("exact_delta_at_epsilon", "exact delta of M_T at eps", dashed=True),
+)
 
 
 @figure(
-    "dmkb2020.fig4", "Theorem 4: eps and delta of thresholding against T", fig4_points, fig4_point
+    "dmkb2020.fig4",
+    "Theorem 4: eps and delta of thresholding against T",
+    fig4_points,
+    fig4_point,
+    columns=FIG4_COLUMNS,
+    plot=Plot(x="T", lines=FIG4_LINES, xlabel="threshold T", ylabel="value", panel="n", logy=True),
 )
-def fig4(scale: Scale, rows: list[dict[str, str]]) -> FigureData:
-    grid = fig4_grid(scale)
-    return FigureData(
-        id="dmkb2020.fig4",
+def fig4(scale: Scale) -> Text:
+    return Text(
         title="Thresholding (Theorem 4): eps and delta against the threshold T",
         caption=(
             "Theorem 4 for the T-thresholding of a count of n Bernoulli(p) records, |B| = 0, "
@@ -115,25 +129,11 @@ def fig4(scale: Scale, rows: list[dict[str, str]]) -> FigureData:
         params={
             "p": fraction_str(FIG4_P),
             "known_size": "0",
-            "n": ",".join(str(n) for n, _ in grid),
+            "n": ",".join(str(n) for n, _ in fig4_grid(scale)),
             "scale": scale.value,
             "digits": f"{DIGITS} significant, certified",
             "r": "p(n-1)/((1-p)T) (corrected); r_printed = p(n-1)/((1-p)^T)",
         },
-        columns=FIG4_COLUMNS,
-        rows=tuple(rows),
-        plot=Plot(
-            x="T",
-            lines=(
-                Line("epsilon", "eps (Theorem 4)"),
-                Line("delta", "delta (Theorem 4)"),
-                Line("exact_delta_at_epsilon", "exact delta of M_T at eps", dashed=True),
-            ),
-            xlabel="threshold T",
-            ylabel="value",
-            panel="n",
-            logy=True,
-        ),
     )
 
 
@@ -157,40 +157,35 @@ def fig5_point(known: int) -> list[dict[str, str]]:
     return [{"known": str(known), "epsilon": _dec(eps), "epsilon_with_laplace": _dec(noisy)}]
 
 
+FIG5_LINES = (
+    Line("epsilon", "no noise"),
+    Line("epsilon_with_laplace", "Laplace(2) noise", dashed=True),
+)
+
+
 @figure(
     "dmkb2020.fig5",
     "Theorem 3: eps against the known records, with and without noise",
     fig5_points,
     fig5_point,
+    columns=("known", "epsilon", "epsilon_with_laplace"),
+    plot=Plot(
+        x="known",
+        lines=FIG5_LINES,
+        xlabel="records known to the attacker |B|",
+        ylabel="epsilon",
+        logy=True,
+    ),
 )
-def fig5(scale: Scale, rows: list[dict[str, str]]) -> FigureData:
-    return FigureData(
-        id="dmkb2020.fig5",
+def fig5(scale: Scale) -> Text:
+    return Text(
         title="Theorem 3 (closed form): eps against |B|, with and without Laplace noise",
         caption=(
             "eps = max(sqrt(14 ln(1/delta)/(lambda(n-|B|-1))), 27/(lambda(n-|B|-1))) for the "
             "n - |B| unknown records, delta = 1e-10, lambda = 0.05, n = 100,000; with Laplace "
             "noise of scale 2 on the count the guarantee is min(eps, 1/2)."
         ),
-        params={
-            "n": str(FIG5_N),
-            "lambda": "1/20",
-            "delta": "1e-10",
-            "laplace_scale": "2",
-            "scale": scale.value,
-        },
-        columns=("known", "epsilon", "epsilon_with_laplace"),
-        rows=tuple(rows),
-        plot=Plot(
-            x="known",
-            lines=(
-                Line("epsilon", "no noise"),
-                Line("epsilon_with_laplace", "Laplace(2) noise", dashed=True),
-            ),
-            xlabel="records known to the attacker |B|",
-            ylabel="epsilon",
-            logy=True,
-        ),
+        params={"n": str(FIG5_N), "lambda": "1/20", "delta": "1e-10", "laplace_scale": "2"},
     )
 
 
@@ -270,8 +265,16 @@ def fig2_row(case: int, n: int, eps: Fraction) -> dict[str, str]:
         )
     else:
         reasons.append("Proposition 7 needs eps <= 1 (Fact 1 of GK17)")
-    row["reason"] = "; ".join(reasons)
-    return table(FIG2_COLUMNS, [row])[0]
+    return _row(FIG2_COLUMNS, row, reasons)
+
+
+FIG2_LINES = (
+    Line("exact_delta", "exact delta"),
+    Line("theorem3_numerical", "Theorem 3 (numerical)"),
+    Line("theorem3_closed", "Theorem 3 (closed form)", dashed=True),
+    Line("prop7", "Proposition 7 (corrected mu_3)"),
+    Line("prop7_printed", "Proposition 7 (printed mu_3)", dashed=True),
+)
 
 
 @figure(
@@ -279,11 +282,20 @@ def fig2_row(case: int, n: int, eps: Fraction) -> dict[str, str]:
     "Theorem 3 against Proposition 7: delta against eps",
     fig2_points,
     fig2_point,
+    columns=FIG2_COLUMNS,
+    plot=Plot(
+        x="epsilon",
+        lines=FIG2_LINES,
+        xlabel="epsilon",
+        ylabel="delta",
+        panel="case",
+        group="n",
+        logy=True,
+    ),
 )
-def fig2(scale: Scale, rows: list[dict[str, str]]) -> FigureData:
+def fig2(scale: Scale) -> Text:
     grid = fig2_grid(scale)
-    return FigureData(
-        id="dmkb2020.fig2",
+    return Text(
         title="Theorem 3 against Proposition 7: delta against eps, lambda = 0.05",
         caption=(
             "delta against eps for the count of n independent Bernoulli(p_i) records, "
@@ -311,23 +323,6 @@ def fig2(scale: Scale, rows: list[dict[str, str]]) -> FigureData:
             "mu_3 = mean of p(1-p)|1-2p| as printed",
             "delta_2": "1.25 exp(-eps^2 n mu_2/2) (Proposition 7's eps formula solved)",
         },
-        columns=FIG2_COLUMNS,
-        rows=tuple(rows),
-        plot=Plot(
-            x="epsilon",
-            lines=(
-                Line("exact_delta", "exact delta"),
-                Line("theorem3_numerical", "Theorem 3 (numerical)"),
-                Line("theorem3_closed", "Theorem 3 (closed form)", dashed=True),
-                Line("prop7", "Proposition 7 (corrected mu_3)"),
-                Line("prop7_printed", "Proposition 7 (printed mu_3)", dashed=True),
-            ),
-            xlabel="epsilon",
-            ylabel="delta",
-            panel="case",
-            group="n",
-            logy=True,
-        ),
         notes=(
             "case 2 at n = 10,000: the exact delta would examine 10,000 targets, each an exact "
             "Poisson binomial of 9,999 records; it is left empty",
@@ -412,11 +407,19 @@ def fig3_row(n: int, lam: Fraction) -> dict[str, str]:
     "Theorem 3 (numerical): eps for delta = 0.01/n against lambda",
     fig3_points,
     fig3_point,
+    columns=FIG3_COLUMNS,
+    plot=Plot(
+        x="lambda",
+        lines=(Line("epsilon", "eps (delta = 0.01/n)"),),
+        xlabel="lambda",
+        ylabel="epsilon",
+        group="n",
+        logy=True,
+    ),
 )
-def fig3(scale: Scale, rows: list[dict[str, str]]) -> FigureData:
+def fig3(scale: Scale) -> Text:
     ns, lams = fig3_grid(scale)
-    return FigureData(
-        id="dmkb2020.fig3",
+    return Text(
         title="Theorem 3 (numerical): eps for delta = 0.01/n against lambda",
         caption=(
             "The smallest eps on the grid of multiples of 10^-4 at which Theorem 3's numerical "
@@ -432,18 +435,7 @@ def fig3(scale: Scale, rows: list[dict[str, str]]) -> FigureData:
             "lambda": ",".join(fraction_str(x) for x in lams),
             "delta": "1/(100 n)",
             "epsilon_grid": "multiples of 1/10000",
-            "scale": scale.value,
         },
-        columns=FIG3_COLUMNS,
-        rows=tuple(rows),
-        plot=Plot(
-            x="lambda",
-            lines=(Line("epsilon", "eps (delta = 0.01/n)"),),
-            xlabel="lambda",
-            ylabel="epsilon",
-            group="n",
-            logy=True,
-        ),
     )
 
 
@@ -500,16 +492,22 @@ def fig6_point(args: tuple[int, Fraction | None, tuple[Fraction, ...]]) -> list[
     return list(table(FIG6_COLUMNS, rows))
 
 
+FIG6_LINES = (Line("delta_upper", "delta"),)
+
+
 @figure(
     "dmkb2020.fig6",
     "Theorem 3 (numerical) with and without two-sided geometric noise",
     fig6_points,
     fig6_point,
+    columns=FIG6_COLUMNS,
+    plot=Plot(
+        x="epsilon", lines=FIG6_LINES, xlabel="epsilon", ylabel="delta", group="noise", logy=True
+    ),
 )
-def fig6(scale: Scale, rows: list[dict[str, str]]) -> FigureData:
+def fig6(scale: Scale) -> Text:
     n = fig6_n(scale)
-    return FigureData(
-        id="dmkb2020.fig6",
+    return Text(
         title=f"Theorem 3 (numerical), n = {n}, lambda = 0.05, with geometric noise",
         caption=(
             f"Theorem 3's numerical bound E_N[delta_N(eps)], N ~ Bin(n-1, 2 lambda), n = {n}, "
@@ -528,16 +526,5 @@ def fig6(scale: Scale, rows: list[dict[str, str]]) -> FigureData:
             "upper end)",
             "noise_cut": "G cut to [-K, K], cut mass 2 p^(K+1)/(1+p) < 1e-60 (in the enclosure)",
             "precision": f"{PREC}-bit arb balls",
-            "scale": scale.value,
         },
-        columns=FIG6_COLUMNS,
-        rows=tuple(rows),
-        plot=Plot(
-            x="epsilon",
-            lines=(Line("delta_upper", "delta"),),
-            xlabel="epsilon",
-            ylabel="delta",
-            group="noise",
-            logy=True,
-        ),
     )

@@ -21,7 +21,7 @@ from typing import Any
 
 from pdpsym.core.certify import certify
 from pdpsym.core.numbers import fraction_str
-from pdpsym.papers.figure import FigureData, Line, Plot, Scale, figure
+from pdpsym.papers.figure import Line, Plot, Scale, Text, figure
 from pdpsym.papers.li2019.experiments import gaussian_layer_table, layer_maxima
 from pdpsym.papers.li2019.whg import BetaEdges, ExactOf, fast_search, full_search
 
@@ -48,40 +48,41 @@ def layer_point(args: tuple[int, float, int]) -> list[dict[str, str]]:
     ]
 
 
+def _layer_plot(y: str, label: str, group: str) -> Plot:
+    """One curve per ``group`` value of ``y`` against the layer."""
+    return Plot(
+        x="layer",
+        lines=(Line(y, label),),
+        xlabel="layer (unknown tuples)",
+        ylabel="privacy leakage",
+        group=group,
+    )
+
+
 def _layers(fid: str, corrs: tuple[float, ...], sign: str) -> None:
     def points(scale: Scale) -> list[tuple[int, float, int]]:
         return [(_n(scale), c, 0) for c in corrs]
 
-    def assemble(scale: Scale, rows: list[dict[str, str]]) -> FigureData:
-        return FigureData(
-            id=fid,
+    @figure(
+        fid,
+        f"Fig. 4: leakage against the layer, {sign} averCorr",
+        points,
+        layer_point,
+        columns=("averCorr", "seed", "layer", "max_leakage"),
+        plot=_layer_plot("max_leakage", "max leakage", "averCorr"),
+    )
+    def describe(scale: Scale) -> Text:
+        n = _n(scale)
+        return Text(
             title=f"Fig. 4: leakage against the layer, {sign} averCorr (discrete data)",
             caption=(
-                f"The largest chain-rule leakage of each layer of the WHG of n = {_n(scale)} "
-                f"tuples with beta-distributed edges (q = sign(c) Beta(10|c|, 10(1-|c|))), "
+                "The largest chain-rule leakage of each layer of the WHG of "
+                f"n = {n} tuples with beta-distributed edges (q = sign(c) Beta(10|c|, 10(1-|c|))), "
                 "Delta = lambda = 1, computed exactly on the sampled edges (seed 0). The paper's "
                 "seeds are lost."
             ),
-            params={
-                "n": str(_n(scale)),
-                "averCorr": ",".join(map(str, corrs)),
-                "seed": "0",
-                "scale": scale.value,
-            },
-            columns=("averCorr", "seed", "layer", "max_leakage"),
-            rows=tuple(rows),
-            plot=Plot(
-                x="layer",
-                lines=(Line("max_leakage", "max leakage"),),
-                xlabel="layer (unknown tuples)",
-                ylabel="privacy leakage",
-                group="averCorr",
-            ),
+            params={"n": str(n), "averCorr": ",".join(map(str, corrs)), "seed": "0"},
         )
-
-    figure(fid, f"Fig. 4: leakage against the layer, {sign} averCorr", points, layer_point)(
-        assemble
-    )
 
 
 _layers("li2019.fig4a", POSITIVE, "positive")
@@ -103,33 +104,26 @@ def gaussian_point(args: tuple[int, str]) -> list[dict[str, str]]:
 
 def _gaussian(fid: str, rhos: tuple[str, ...], sign: str) -> None:
     def points(scale: Scale) -> list[tuple[int, str]]:
-        return [(15 if scale is Scale.PAPER else 6, r) for r in rhos]
+        return [(_n(scale), r) for r in rhos]
 
-    def assemble(scale: Scale, rows: list[dict[str, str]]) -> FigureData:
-        n = 15 if scale is Scale.PAPER else 6
-        return FigureData(
-            id=fid,
+    @figure(
+        fid,
+        f"Fig. 4: Gaussian leakage against the layer, {sign} rho",
+        points,
+        gaussian_point,
+        columns=("rho", "layer", "leakage"),
+        plot=_layer_plot("leakage", "leakage", "rho"),
+    )
+    def describe(scale: Scale) -> Text:
+        return Text(
             title=f"Fig. 4: Gaussian leakage against the layer, {sign} correlation",
             caption=(
-                f"Theorem 6, exactly: A(x1, K) for {n} unit-variance tuples with every covariance "
-                "rho (equicorrelated; rho > -1/(n-1) for a positive definite covariance), sum "
-                "query, lambda = 1, domain size 1. The paper's rho grid is lost."
+                f"Theorem 6, exactly: A(x1, K) for {_n(scale)} unit-variance tuples with every "
+                "covariance rho (equicorrelated; rho > -1/(n-1) for a positive definite "
+                "covariance), sum query, lambda = 1, domain size 1. The paper's rho grid is lost."
             ),
-            params={"n": str(n), "rho": ",".join(rhos), "lambda": "1", "scale": scale.value},
-            columns=("rho", "layer", "leakage"),
-            rows=tuple(rows),
-            plot=Plot(
-                x="layer",
-                lines=(Line("leakage", "leakage"),),
-                xlabel="layer (unknown tuples)",
-                ylabel="privacy leakage",
-                group="rho",
-            ),
+            params={"n": str(_n(scale)), "rho": ",".join(rhos), "lambda": "1"},
         )
-
-    figure(fid, f"Fig. 4: Gaussian leakage against the layer, {sign} rho", points, gaussian_point)(
-        assemble
-    )
 
 
 _gaussian("li2019.fig4c", ("1/5", "2/5", "3/5", "4/5"), "positive")
@@ -153,31 +147,60 @@ def _mean_var(xs: list[Fraction]) -> tuple[Fraction, Fraction]:
     return mean, sum(((x - mean) ** 2 for x in xs), Fraction(0)) / len(xs)
 
 
-def _search(fid: str, corr: float) -> None:
-    def grid(scale: Scale) -> tuple[tuple[int, ...], int]:
-        # an exact full search at n = 15 takes about 15 s a run: the paper scale takes minutes
-        return ((5, 8, 10, 12, 15), 30) if scale is Scale.PAPER else ((4, 5, 6), 3)
+SEARCH_COLUMNS = (
+    "n",
+    "runs",
+    "full_mean",
+    "full_var",
+    "fast_mean",
+    "fast_var",
+    "fast_above",
+    "fast_below",
+)
 
+
+def _search_grid(scale: Scale) -> tuple[tuple[int, ...], int]:
+    # an exact full search at n = 15 takes about 15 s a run: the paper scale takes minutes
+    return ((5, 8, 10, 12, 15), 30) if scale is Scale.PAPER else ((4, 5, 6), 3)
+
+
+def _search_summary(scale: Scale, raw: list[dict[str, str]]) -> list[dict[str, str]]:
+    """Per ``n``: the runs' mean and variance of the full and the fast search's maximum,
+    and how often the fast one is above and below."""
+    rows = []
+    for n in _search_grid(scale)[0]:
+        sel = [(Fraction(r["full"]), Fraction(r["fast"])) for r in raw if r["n"] == str(n)]
+        full_m, full_v = _mean_var([full for full, _ in sel])
+        fast_m, fast_v = _mean_var([fast for _, fast in sel])
+        above = sum(fast > full for full, fast in sel)
+        below = sum(fast < full for full, fast in sel)
+        values = (n, len(sel), *map(_dec, (full_m, full_v, fast_m, fast_v)), above, below)
+        rows.append(dict(zip(SEARCH_COLUMNS, map(str, values), strict=True)))
+    return rows
+
+
+def _search(fid: str, corr: float) -> None:
     def points(scale: Scale) -> list[tuple[int, float, int]]:
-        ns, runs = grid(scale)
+        ns, runs = _search_grid(scale)
         return [(n, corr, 1000 * n + run) for n in ns for run in range(runs)]
 
-    def assemble(scale: Scale, raw: list[dict[str, str]]) -> FigureData:
-        ns, runs = grid(scale)
-        rows = []
-        for n in ns:
-            sel = [r for r in raw if r["n"] == str(n)]
-            full_m, full_v = _mean_var([Fraction(r["full"]) for r in sel])
-            fast_m, fast_v = _mean_var([Fraction(r["fast"]) for r in sel])
-            above = sum(Fraction(r["fast"]) > Fraction(r["full"]) for r in sel)
-            below = sum(Fraction(r["fast"]) < Fraction(r["full"]) for r in sel)
-            rows.append(
-                {"n": str(n), "runs": str(len(sel)), "full_mean": _dec(full_m), "full_var": _dec(full_v),
-                 "fast_mean": _dec(fast_m), "fast_var": _dec(fast_v), "fast_above": str(above),
-                 "fast_below": str(below)}
-            )  # fmt: skip
-        return FigureData(
-            id=fid,
+    @figure(
+        fid,
+        f"Fig. 5: fast against full search, averCorr = {corr}",
+        points,
+        search_point,
+        columns=SEARCH_COLUMNS,
+        gather=_search_summary,
+        plot=Plot(
+            x="n",
+            lines=(Line("full_mean", "full search"), Line("fast_mean", "fast search", dashed=True)),
+            xlabel="tuples n",
+            ylabel="mean max leakage",
+        ),
+    )
+    def describe(scale: Scale) -> Text:
+        ns, runs = _search_grid(scale)
+        return Text(
             title=f"Fig. 5: fast (k = 5) against full search, averCorr = {corr}",
             caption=(
                 f"Mean and variance over {runs} seeded runs of the maximal chain-rule leakage, "
@@ -191,33 +214,8 @@ def _search(fid: str, corr: float) -> None:
                 "k": "5",
                 "runs": str(runs),
                 "n": ",".join(map(str, ns)),
-                "scale": scale.value,
             },
-            columns=(
-                "n",
-                "runs",
-                "full_mean",
-                "full_var",
-                "fast_mean",
-                "fast_var",
-                "fast_above",
-                "fast_below",
-            ),
-            rows=tuple(rows),
-            plot=Plot(
-                x="n",
-                lines=(
-                    Line("full_mean", "full search"),
-                    Line("fast_mean", "fast search", dashed=True),
-                ),
-                xlabel="tuples n",
-                ylabel="mean max leakage",
-            ),
         )
-
-    figure(fid, f"Fig. 5: fast against full search, averCorr = {corr}", points, search_point)(
-        assemble
-    )
 
 
 _search("li2019.fig5a", 0.2)

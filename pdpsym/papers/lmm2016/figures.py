@@ -27,7 +27,7 @@ from fractions import Fraction
 from pdpsym.core.certify import certify
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.laplace_mixture import decided_sup, mixture_candidates
-from pdpsym.papers.figure import FigureData, Line, Plot, Scale, figure, table
+from pdpsym.papers.figure import Line, Plot, Scale, Text, figure
 
 DIGITS = 15
 SCALE = Fraction(1)  # Laplace scale 1/eps with eps = 1
@@ -74,19 +74,32 @@ def points(scale: Scale) -> list[tuple[str, Fraction]]:
 
 def point(args: tuple[str, Fraction]) -> list[dict[str, str]]:
     query, c = args
-    row = {
-        "query": query,
-        "c": fraction_str(c),
-        "separation_independent": certify(separation_independent(query), DIGITS).decimal,
-        "separation_dependent": certify(separation_dependent(query, c), DIGITS).decimal,  # type: ignore[arg-type]
-    }
-    return list(table(COLUMNS, [row]))
+    sep_independent = certify(separation_independent(query), DIGITS).decimal
+    sep_dependent = certify(separation_dependent(query, c), DIGITS).decimal  # type: ignore[arg-type]
+    return [
+        dict(zip(COLUMNS, (query, fraction_str(c), sep_independent, sep_dependent), strict=True))
+    ]
 
 
-@figure("lmm2016.fig6", "Separation for different queries under dependent tuples", points, point)
-def fig6(scale: Scale, rows: list[dict[str, str]]) -> FigureData:
-    return FigureData(
-        id="lmm2016.fig6",
+@figure(
+    "lmm2016.fig6",
+    "Separation for different queries under dependent tuples",
+    points,
+    point,
+    columns=COLUMNS,
+    plot=Plot(
+        x="c",
+        lines=(
+            Line("separation_dependent", "dependent tuples"),
+            Line("separation_independent", "independent tuples", dashed=True),
+        ),
+        xlabel="c (change of D_j per unit change of D_i)",
+        ylabel="separation (eps = 1)",
+        group="query",
+    ),
+)
+def fig6(scale: Scale) -> Text:
+    return Text(
         title="Separation of sum, subtraction and multiplication under dependent tuples",
         caption=(
             "Separation sup_S |ln P(A(D_i = 0, D_j) = S)/P(A(D_i = 1, D_j) = S)| of "
@@ -101,18 +114,5 @@ def fig6(scale: Scale, rows: list[dict[str, str]]) -> FigureData:
             "D_i": "{0, 1}",
             "D_j": "c D_i + (1-c) B, B ~ Bernoulli(1/2)",
             "c": ",".join(fraction_str(c) for c in cs(scale)),
-            "scale": scale.value,
         },
-        columns=COLUMNS,
-        rows=tuple(rows),
-        plot=Plot(
-            x="c",
-            lines=(
-                Line("separation_dependent", "dependent tuples"),
-                Line("separation_independent", "independent tuples", dashed=True),
-            ),
-            xlabel="c (change of D_j per unit change of D_i)",
-            ylabel="separation (eps = 1)",
-            group="query",
-        ),
     )
