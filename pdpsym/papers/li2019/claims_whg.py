@@ -22,36 +22,14 @@ from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.families import tables_up_to
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers import claim
-from pdpsym.papers.li2019.edges import (
-    TAILS,
-    EdgeReading,
-    EdgeTables,
-    conditional_pearson_sign,
-    contexts,
-    impact,
-    increment_ratio,
-    lemma3_sides,
-    lemma3_symbolic,
-    ordered_pairs,
-    theorem2_step,
-)
-from pdpsym.papers.li2019.eq2 import compare_log_ratio_rational, group_dp_bound, leakage_all
-from pdpsym.papers.li2019.experiments import gaussian_layer_table, layer_maxima
-from pdpsym.papers.li2019.whg import (
-    ArrayEdges,
-    BetaEdges,
-    ExactOf,
-    fast_search,
-    full_search,
-    paths_search,
-    whg_from_distribution,
-)
+from pdpsym.papers.li2019 import edges, eq2, experiments, whg
+from pdpsym.papers.li2019.claims import ONE, proved
+from pdpsym.papers.li2019.whg import ArrayEdges, fast_search, full_search
 
 READING = "Eq. 9 right tail (r -> +inf), pairs ordered w_i x_i^a > w_i x_i^b"
 CHAIN_READING = (
     READING + "; layer 1 by Theorem 4 as printed (Delta_i/lam); Algorithm 1 per-node min"
 )
-ONE = Fraction(1)
 _WHGS = "generated WHGs (n 2..5, unequal rational Delta, LAYERED and PATHS, exact)"
 Classes = Sequence[tuple[Sequence[int], int]]  # (domain sizes, max denominator N)
 
@@ -84,19 +62,19 @@ def _others(i: int, n: int) -> list[int]:
 
 
 # --- Theorem 2 -----------------------------------------------------------------------------
-def _theorem2_cases(classes: Classes, reading: EdgeReading, skipped: claim.Tally) -> Iterator[Any]:
+def _thm2_cases(cls: Classes, reading: edges.EdgeReading, skipped: claim.Tally) -> Iterator[Any]:
     """Every edge child -> ancestor of every table (lam = 1) with both Eq. 2 values."""
-    for model in _tables(classes):
+    for model in _tables(cls):
         names = model.variables
-        values = {(r.adversary.target, r.adversary.known): r for r in leakage_all(model, ONE)}
-        edges = EdgeTables(model, ONE, LinearQuery.sum(names), reading)
+        values = {(r.adversary.target, r.adversary.known): r for r in eq2.leakage_all(model, ONE)}
+        tabs = edges.EdgeTables(model, ONE, LinearQuery.sum(names), reading)
         for (i, target), size in itertools.product(enumerate(names), range(1, len(names))):
             for K in itertools.combinations([v for v in names if v != target], size):
                 mask = sum(1 << names.index(k) for k in K)
                 for j in K:
                     anc_known = tuple(k for k in K if k != j)
                     child, anc = values[(target, K)], values[(target, anc_known)]
-                    ext = edges.extremes(i, mask, names.index(j))
+                    ext = tabs.extremes(i, mask, names.index(j))
                     if ext is None or not child.ok or not anc.ok:
                         skipped.add("skipped")
                     else:
@@ -106,7 +84,7 @@ def _theorem2_cases(classes: Classes, reading: EdgeReading, skipped: claim.Tally
 def _theorem2_law(stats: claim.Tally) -> Callable[[Any], object]:
     def law(case: Any) -> object:
         model, target, K, anc_known, child, anc, ext = case
-        step = theorem2_step(child.value, [ext[0].impact, ext[1].impact])
+        step = edges.theorem2_step(child.value, [ext[0].impact, ext[1].impact])
         c = step.value.exact_compare(anc.value)
         stats.add("equal" if c == 0 else "step_above" if c > 0 else "step_below")
         return c == 0 or claim.Counterexample(
@@ -129,7 +107,7 @@ def check_thm2(config: claim.RunConfig) -> claim.Property:
     def details() -> dict[str, Any]:
         # the candidate correction: W_ij with the impacts of both tails
         law = _theorem2_law(claim.Tally())
-        cases = _theorem2_cases(both, EdgeReading.BOTH, claim.Tally())
+        cases = _thm2_cases(both, edges.EdgeReading.BOTH, claim.Tally())
         cx = next((r for c in cases if (r := law(c)) is not True), None)
         return {
             "right": stats.counts,
@@ -138,7 +116,7 @@ def check_thm2(config: claim.RunConfig) -> claim.Property:
 
     return claim.Exhaustive(
         _theorem2_law(stats),
-        lambda _c: _theorem2_cases(classes, EdgeReading.RIGHT, stats),
+        lambda _c: _thm2_cases(classes, edges.EdgeReading.RIGHT, stats),
         holds=lambda n: f"Eq. 11 equals Eq. 2 on all {n} edges of {_class_text(classes)}",
         fails=lambda n: (
             "Eq. 11 (|PL_child + w|, w in W_ij maximizing it) differs from the exact Eq. 2 value "
@@ -151,7 +129,7 @@ def check_thm2(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Theorem 3 and Lemma 3 ------------------------------------------------------------------
-def _edges_of(setups: Iterator[Any], readings: Sequence[EdgeReading]) -> Iterator[Any]:
+def _edges_of(setups: Iterator[Any], readings: Sequence[edges.EdgeReading]) -> Iterator[Any]:
     """(model, lam, query, reading, target, j, context, a, b, d) of every WHG edge of every
     (model, lam, query) set-up, per tail reading."""
     for model, lam, query in setups:
@@ -160,9 +138,9 @@ def _edges_of(setups: Iterator[Any], readings: Sequence[EdgeReading]) -> Iterato
             rest = [v for v in names if v not in (target, j)]
             for size in range(len(rest) + 1):
                 for ctx_names in itertools.combinations(rest, size):
-                    for ctx in contexts(model, ctx_names):
-                        for a, b in ordered_pairs(model, target, query):
-                            d = impact(model, target, j, a, b, ctx, lam, query, reading)
+                    for ctx in edges.contexts(model, ctx_names):
+                        for a, b in edges.ordered_pairs(model, target, query):
+                            d = edges.impact(model, target, j, a, b, ctx, lam, query, reading)
                             if d is not None:
                                 yield model, lam, query, reading, target, j, ctx, a, b, d
 
@@ -177,8 +155,8 @@ def check_thm3_1(config: claim.RunConfig) -> claim.Property:
             (m, lam, LinearQuery({v: w.get(v, ONE) for v in m.variables}))
             for m, (lam, w) in itertools.product(_tables(classes), settings)
         )
-        for model, lam, query, reading, target, j, _ctx, a, b, d in _edges_of(setups, TAILS):
-            if (q := increment_ratio(d, model, j, lam, query)) is not None:
+        for model, lam, query, reading, target, j, _ctx, a, b, d in _edges_of(setups, edges.TAILS):
+            if (q := edges.increment_ratio(d, model, j, lam, query)) is not None:
                 yield model, lam, query, target, j, a, b, reading, q
 
     def law(case: Any) -> object:
@@ -202,7 +180,7 @@ def check_thm3_1(config: claim.RunConfig) -> claim.Property:
 
 
 def _sign_cases(
-    classes: Classes, lams: Sequence[Fraction], readings: Sequence[EdgeReading]
+    classes: Classes, lams: Sequence[Fraction], readings: Sequence[edges.EdgeReading]
 ) -> Iterator[Any]:
     """The edges of binary targets, sum query, every lam in turn."""
     setups = ((m, lam, LinearQuery.sum(m.variables)) for lam in lams for m in _tables(classes))
@@ -211,12 +189,12 @@ def _sign_cases(
 
 def _sign_law(case: Any) -> object:
     model, lam, query, reading, target, j, ctx, a, b, d = case
-    rho = conditional_pearson_sign(model, target, j, ctx)
+    rho = edges.conditional_pearson_sign(model, target, j, ctx)
     if d.sign() == rho:
         return True
     pair = model.marginal([target, j, *ctx])
     cond = pair.conditional(ctx) if ctx else pair
-    q = increment_ratio(d, model, j, lam, query)
+    q = edges.increment_ratio(d, model, j, lam, query)
     return claim.Counterexample(
         model=model, lam=lam, query="sum", reading=reading, target=target, j=j, context=ctx,
         x_a=a, x_b=b, cov_given_context=cond.covariance(target, j), sign_rho=rho,
@@ -229,7 +207,7 @@ def check_thm3_2(config: claim.RunConfig) -> claim.Property:
     classes = _classes(config, ([2, 2], 5, 14), ([2, 2, 2], 2, 5))
     return claim.Exhaustive(
         _sign_law,
-        lambda _c: _sign_cases(classes, [ONE], TAILS),
+        lambda _c: _sign_cases(classes, [ONE], edges.TAILS),
         holds=lambda n: (
             f"sign(q) = sign(rho under theta(.|x_(K-j))) on all {n} edges and contexts of binary "
             f"tables {_class_text(classes)}, both tails, sum query (binary X_j: d has the sign "
@@ -247,7 +225,7 @@ def check_thm3_3(config: claim.RunConfig) -> claim.Property:
     classes = _classes(config, ([2, 3], 3, 6))
     return claim.Exhaustive(
         _sign_law,
-        lambda _c: _sign_cases(classes, [Fraction(2), Fraction(4)], [EdgeReading.RIGHT]),
+        lambda _c: _sign_cases(classes, [Fraction(2), Fraction(4)], [edges.EdgeReading.RIGHT]),
         holds=lambda n: f"sign rule holds on all {n} edges of {_class_text(classes)}, lam 2, 4",
         fails=(
             "x_i binary, x_j in {0,1,2}, Delta_j/lam <= 1: sign(q) = sign(rho) fails; q follows "
@@ -260,11 +238,12 @@ def check_thm3_3(config: claim.RunConfig) -> claim.Property:
 
 def _remark_law(model: JointDistribution) -> object:
     query = LinearQuery.sum(model.variables)
-    pairs = ordered_pairs(model, "x1", query)
-    ds = [d for a, b in pairs if (d := impact(model, "x1", "x2", a, b, {}, ONE, query)) is not None]
-    if len(model.marginal(["x1"]).probs) < 2 or not ds:
+    pairs = edges.ordered_pairs(model, "x1", query)
+    ds = [edges.impact(model, "x1", "x2", a, b, {}, ONE, query) for a, b in pairs]
+    signs = [d.sign() for d in ds if d is not None]
+    if len(model.marginal(["x1"]).probs) < 2 or not signs:
         return True
-    rho, signs = model.pearson_sign("x1", "x2"), [d.sign() for d in ds]
+    rho = model.pearson_sign("x1", "x2")
     bad = (
         "rho>0 but no q>0" if rho > 0 and 1 not in signs
         else "rho<0 but no q<0" if rho < 0 and -1 not in signs
@@ -302,15 +281,14 @@ def check_lemma3(config: claim.RunConfig) -> claim.Property:
     def law(model: JointDistribution) -> object:
         if len(model.marginal(["x1"]).probs) < 2:
             return True
-        rho, diff = lemma3_sides(model, "x1", "x2")
+        rho, diff = edges.lemma3_sides(model, "x1", "x2")
         return rho == diff or claim.Counterexample(model=model)
 
-    return claim.AllOf(
-        (
-            claim.Symbolic(lemma3_symbolic, holds="", fails="the symbolic identity did not reduce"),
-            claim.Exhaustive(law, lambda _c: _tables(classes), verdict=claim.Verdict.PROVED),
-        ),
-        method=claim.Method.SYMBOLIC,
+    return proved(
+        edges.lemma3_symbolic,
+        law,
+        lambda _c: _tables(classes),
+        sym_fails="the symbolic identity did not reduce",
         holds=lambda n: (
             "sympy: cov(x_i, x_j) = p(1-p)(h-l)(E[x_j|h] - E[x_j|l]) identically, so with both "
             "values possible sign(rho) = sign of the conditional-mean difference; cross-checked "
@@ -327,7 +305,7 @@ def check_thm5(config: claim.RunConfig) -> claim.Property:
 
     def cases(_c: claim.RunConfig) -> Iterator[Any]:
         for model in _tables(classes):
-            g = whg_from_distribution(model, 1, with_paths=len(model.variables) <= 3)
+            g = whg.whg_from_distribution(model, 1, with_paths=len(model.variables) <= 3)
             for v in g.ordered():
                 if v.exact is None or not v.exact.ok or v.chain is None:
                     stats.add("no_eq2_value")
@@ -374,7 +352,7 @@ def _random_whgs(
             for i in range(n)
         ]
         src = ArrayEdges(n, E, deltas, True)
-        for res in (full_search(src), paths_search(src)):
+        for res in (full_search(src), whg.paths_search(src)):
             yield src, res
 
 
@@ -412,15 +390,15 @@ def _perfect_correlation(_c: claim.RunConfig) -> Iterator[Any]:
         [[0, 0, 0, "1/2"], [1, 1, 1, "1/2"]],
     ):
         model = JointDistribution.from_rows([f"x{k + 1}" for k in range(len(rows[0]) - 1)], rows)
-        for v in whg_from_distribution(model, 1).ordered():
+        for v in whg.whg_from_distribution(model, 1).ordered():
             if v.exact is not None and v.exact.ok:
                 yield model, v
 
 
 def _group_dp_law(case: Any) -> object:
     model, v = case
-    bound = group_dp_bound(model, v.adversary, ONE, LinearQuery.sum(model.variables))
-    return compare_log_ratio_rational(v.exact.value, bound) == 0 or claim.Counterexample(
+    bound = eq2.group_dp_bound(model, v.adversary, ONE, LinearQuery.sum(model.variables))
+    return eq2.compare_log_ratio_rational(v.exact.value, bound) == 0 or claim.Counterexample(
         model=model, node=_node(v.target, v.known)
     )
 
@@ -525,7 +503,9 @@ def check_fastsearch(config: claim.RunConfig) -> claim.Property:
         # "close for strong correlation": exact chain on beta-sampled edges, k = 2
         gaps: dict[str, Any] = {}
         for corr in (0.2, 0.5, 0.8):
-            srcs = (ExactOf(BetaEdges(n, corr, config.seed * 100 + run)) for run in range(runs))
+            srcs = (
+                whg.ExactOf(whg.BetaEdges(n, corr, config.seed * 100 + run)) for run in range(runs)
+            )
             pairs = [(full_search(s).max_value(), fast_search(s, 2).max_value()) for s in srcs]
             gaps[str(corr)] = {
                 "fast_above": sum(b > a for a, b in pairs),
@@ -556,7 +536,9 @@ def _discrete_findings(config: claim.RunConfig) -> dict[str, Any]:
     """Fig. 4(a)-(b) on beta-edge WHGs, exact chain: finding -> None or counterexample."""
     n, seeds = config.count(6, 11), range(config.count(2, 10))
     pos, neg = (0.2, 0.5, 0.8), (-0.2, -0.5, -0.8)
-    table = {(c, s): layer_maxima(n, c, config.seed + s) for c in pos + neg for s in seeds}
+    table = {
+        (c, s): experiments.layer_maxima(n, c, config.seed + s) for c in pos + neg for s in seeds
+    }
 
     def first(fails: Callable[[float, list[Any]], bool]) -> dict[str, Any] | None:
         key = next((k for k, L in table.items() if fails(k[0], L)), None)
@@ -587,7 +569,7 @@ def _gaussian_findings(config: claim.RunConfig) -> dict[str, Any]:
     n = 15
     pos = [Fraction(k, config.count(5, 10)) for k in range(config.count(5, 10))]
     negs = [Fraction(-k, config.count(50, 150)) for k in range(config.count(4, 10))]
-    table = gaussian_layer_table(n, sorted(set(pos + negs)), ONE)
+    table = experiments.gaussian_layer_table(n, sorted(set(pos + negs)), ONE)
 
     def in_rho(rhos: list[Fraction]) -> dict[str, Any] | None:
         for layer, (a, b) in itertools.product(range(2, n + 1), itertools.pairwise(rhos)):
