@@ -19,17 +19,9 @@ from flint import arb, ctx
 
 from pdpsym.models.gaussian import GaussianModel, solve, submatrix
 from pdpsym.papers import claim
-from pdpsym.papers.li2019.gaussian import (
-    THM6_READING,
-    condition,
-    eq19_profile,
-    gaussian_leakage,
-    h_expr,
-    log_h_arb,
-    query_given,
-    regression_coefficients,
-    std_normal_cdf,
-)
+from pdpsym.papers.li2019 import gaussian
+from pdpsym.papers.li2019.claims import proved
+from pdpsym.papers.li2019.gaussian import THM6_READING, eq19_profile, gaussian_leakage
 
 
 def random_covariance(rnd: random.Random, n: int, span: int = 3) -> list[list[Fraction]]:
@@ -84,7 +76,7 @@ def _lemma1_law(case: tuple[Any, ...]) -> object:
     model, w, a = case
     n, sigma = model.n, model.cov_list()
     u = [k for k in range(n) if k not in a]
-    cond = condition(model, a)
+    cond = gaussian.condition(model, a)
     # the precision route: x_U | x_A has precision P_UU and gain -P_UU^{-1} P_UA
     precision = solve(sigma, _identity(n))
     p_uu = submatrix(precision, u, u)
@@ -95,9 +87,9 @@ def _lemma1_law(case: tuple[Any, ...]) -> object:
     if schur != solve(p_uu, _identity(len(u))) or lemma_gain != gain or not det_ok:
         return claim.Counterexample(cov=sigma, given=[model.variables[k] for k in a])
     # f | x_A: coefficient and variance against the normal equations
-    beta, s2 = regression_coefficients(model, a, w)
+    beta, s2 = gaussian.regression_coefficients(model, a, w)
     for p, i in enumerate(a):
-        q = query_given(model, i, [k for k in a if k != i], w)
+        q = gaussian.query_given(model, i, [k for k in a if k != i], w)
         if q.coefficient != beta[p] or q.variance != s2:
             return claim.Counterexample(cov=sigma, target=model.variables[i], weights=w)
     return True
@@ -122,11 +114,11 @@ def check_lemma1(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Lemma 2 ---------------------------------------------------------------------------------
-def _lemma2_symbolic() -> list[str]:
-    """The identities behind Lemma 2 that sympy reduces to zero."""
+def _lemma2_symbolic(shown: list[str]) -> bool:
+    """The identities behind Lemma 2: sympy must reduce all four to zero (listed in ``shown``)."""
     t, x = sympy.Symbol("t", real=True), sympy.Symbol("x", positive=True)
     s, lam = sympy.symbols("s lambda", positive=True)
-    h, exp, cdf = h_expr(t, s, lam), sympy.exp, std_normal_cdf
+    h, exp, cdf = gaussian.h_expr(t, s, lam), sympy.exp, gaussian.std_normal_cdf
     phi = exp(-(x**2) / 2) / sympy.sqrt(2 * sympy.pi)
     zeros = {
         "d/dt[e^{t/lam} h] = (2/lam) e^{2t/lam} Phi(b) > 0": (
@@ -140,12 +132,13 @@ def _lemma2_symbolic() -> list[str]:
             sympy.diff(phi / x - cdf(-x), x) + phi / x**2
         ),
     }
-    expand = sympy.expand
-    return [
-        k
-        for k, e in zeros.items()
-        if sympy.simplify(expand(sympy.powsimp(expand(e.rewrite(sympy.erf))))) == 0
-    ]
+    ex = sympy.expand
+    simp = [sympy.simplify(ex(sympy.powsimp(ex(e.rewrite(sympy.erf))))) for e in zeros.values()]
+    shown += [k for k, e in zip(zeros, simp, strict=True) if e == 0]
+    if len(shown) < 4:
+        msg = "symbolic derivative identities not all confirmed: "
+        raise claim.Unresolved(msg + "; ".join(shown))
+    return True
 
 
 def _lemma2_grid(config: claim.RunConfig) -> Iterator[tuple[Any, ...]]:
@@ -164,7 +157,7 @@ def _lemma2_law(case: tuple[Any, ...]) -> object:
     # certified: -|d|/lam < ln h(t-d) - ln h(t) < |d|/lam, and the tails approach the ends
     kind, s2, lam, d, t = case
     with ctx.workprec(128 if kind == "inside" else 256):
-        lr = log_h_arb(t - d, s2, lam) - log_h_arb(t, s2, lam)
+        lr = gaussian.log_h_arb(t - d, s2, lam) - gaussian.log_h_arb(t, s2, lam)
         if kind == "inside":
             bb = _arb(abs(d) / lam)
             return (lr < bb and lr > -bb) or claim.Counterexample(s2=s2, lam=lam, delta=d, t=t)
@@ -176,28 +169,13 @@ def _lemma2_law(case: tuple[Any, ...]) -> object:
 @claim.checker("li2019.lemma2")
 def check_lemma2(config: claim.RunConfig) -> claim.Property:
     shown: list[str] = []
-
-    def symbolic() -> bool:
-        shown.extend(_lemma2_symbolic())
-        if len(shown) < 4:
-            raise claim.Unresolved(
-                "symbolic derivative identities not all confirmed: " + "; ".join(shown)
-            )
-        return True
-
-    return claim.AllOf(
-        (
-            claim.Symbolic(symbolic, holds=""),
-            claim.ForAll(
-                _lemma2_law,
-                _lemma2_grid,
-                method=claim.Method.EXACT_INSTANCE,
-                verdict=claim.Verdict.PROVED,
-                fails="certified log-ratio outside (-|d|/lam, |d|/lam)",
-                details=lambda: {"identities": shown},
-            ),
-        ),
-        method=claim.Method.SYMBOLIC,
+    return proved(
+        lambda: _lemma2_symbolic(shown),
+        _lemma2_law,
+        _lemma2_grid,
+        method=claim.Method.EXACT_INSTANCE,
+        fails="certified log-ratio outside (-|d|/lam, |d|/lam)",
+        details=lambda: {"identities": shown},
         reading="h(t) = e^{-t/lam} Phi(t/s - s/lam) + e^{t/lam} Phi(-t/s - s/lam) (rebuilt)",
         holds=lambda n: (
             "symbolic (sympy, t real, s, lam > 0): " + "; ".join(shown) + ". Hence ln h + t/lam "
@@ -236,10 +214,9 @@ def check_thm6(config: claim.RunConfig) -> claim.Property:
     # the printed |c|Δ_i/lam (c including w_i) against Eq. 19, for w = (2, 1) and (0, 1)
     cov = [["1", "1/2"], ["1/2", "1"]]
     model = GaussianModel.build(["x1", "x2"], ["0", "0"], cov, {"x1": ["0", "1"]})
-    (gw, pw), (gz, pz) = (
-        (gaussian_leakage(model, "x1", (), 1, w), eq19_profile(model, "x1", (), 1, w, grid=7))
-        for w in ({"x1": Fraction(2), "x2": Fraction(1)}, {"x1": Fraction(0), "x2": Fraction(1)})
-    )
+    ws = ({"x1": Fraction(2), "x2": Fraction(1)}, {"x1": Fraction(0), "x2": Fraction(1)})
+    gw, gz = (gaussian_leakage(model, "x1", (), 1, w) for w in ws)
+    pw, pz = (eq19_profile(model, "x1", (), 1, w, grid=7) for w in ws)
     literal = abs(gw.coefficient) * 2 * (gw.high - gw.low)
     weighted = {
         "cov": cov,
@@ -334,7 +311,7 @@ def _ex5_symbolic() -> object:
     inst = []  # exact instances through the library and a certified Eq. 19 check
     for q in (Fraction(1, 2), Fraction(-1, 2)):
         model = GaussianModel.build(["x1", "x2"], ["0", "0"], [[1, q], [q, 1]], {"x1": ["0", "1"]})
-        gw, gs = gaussian_leakage(model, "x1", ()), gaussian_leakage(model, "x1", ("x2",))
+        gw, gs = (gaussian_leakage(model, "x1", k) for k in ((), ("x2",)))
         prof = eq19_profile(model, "x1", (), grid=5)
         inst.append(gw.value == 1 + q and gs.value == 1 and prof.bound == gw.value and _tight(prof))
     return (weak_ok and strong_ok and order_ok and all(inst)) or claim.Counterexample(
