@@ -109,10 +109,8 @@ def check_thm2(config: claim.RunConfig) -> claim.Property:
         law = _theorem2_law(claim.Tally())
         cases = _thm2_cases(both, edges.EdgeReading.BOTH, claim.Tally())
         cx = next((r for c in cases if (r := law(c)) is not True), None)
-        return {
-            "right": stats.counts,
-            "both_tails": {"class": _class_text(both), "first_counterexample": cx},
-        }
+        both_tails = {"class": _class_text(both), "first_counterexample": cx}
+        return {"right": stats.counts, "both_tails": both_tails}
 
     return claim.Exhaustive(
         _theorem2_law(stats),
@@ -372,10 +370,9 @@ def check_eq16(config: claim.RunConfig) -> claim.Property:
         lambda cfg: _node_values(_random_whgs(cfg, (40, 400), (-ONE, ONE))),
         method=claim.Method.GENERATED,
         holds=lambda n: (
-            f"chain value <= sum over {{i}} u U of Delta_k/lam at all {n} node values of "
-            f"{_WHGS}, q on a 1/4 grid of [-1, 1]; the reason is |x + w| <= x + |w|, which needs "
-            "q >= -1 as well (Theorem 3(1)): with q <= 1 alone, Delta = lam = 1 and q = -4 give "
-            "|1 - 4| = 3 > 2 = group DP"
+            f"chain value <= sum over {{i}} u U of Delta_k/lam at all {n} node values of {_WHGS}, "
+            "q on a 1/4 grid of [-1, 1]; as |x + w| <= x + |w| this needs q >= -1 too (Theorem "
+            "3(1)): with q <= 1 alone, Delta = lam = 1, q = -4 give |1 - 4| = 3 > 2 = group DP"
         ),
         fails="a chain value exceeds group DP",
         reading="|q| <= 1 (Theorem 3(1) supplies q >= -1); layer 1 = Delta_i/lam",
@@ -384,12 +381,9 @@ def check_eq16(config: claim.RunConfig) -> claim.Property:
 
 def _perfect_correlation(_c: claim.RunConfig) -> Iterator[Any]:
     """Nodes with an Eq. 2 value of perfectly positively correlated tables."""
-    for rows in (
-        [[0, 0, "1/2"], [1, 1, "1/2"]],
-        [[0, 0, "1/2"], [5, 1, "1/2"]],
-        [[0, 0, 0, "1/2"], [1, 1, 1, "1/2"]],
-    ):
-        model = JointDistribution.from_rows([f"x{k + 1}" for k in range(len(rows[0]) - 1)], rows)
+    for hi in ([1, 1], [5, 1], [1, 1, 1]):  # half the mass at all-zero, half at ``hi``
+        rows = [[*(0 for _ in hi), "1/2"], [*hi, "1/2"]]
+        model = JointDistribution.from_rows([f"x{k + 1}" for k in range(len(hi))], rows)
         for v in whg.whg_from_distribution(model, 1).ordered():
             if v.exact is not None and v.exact.ok:
                 yield model, v
@@ -586,25 +580,23 @@ def _gaussian_findings(config: claim.RunConfig) -> dict[str, Any]:
         return None
 
     flat = {table[r][0] for r in table}
-    weakest_first = sorted((r for r in table if r < 0), key=abs)  # the first failure is minimal
+    # weakest correlation first, so the first failure is minimal
+    weak = sorted((r for r in table if r < 0), key=abs)
+    nonneg, nonpos = sorted(r for r in table if r >= 0), sorted(r for r in table if r <= 0)
     return {
         "layer 1 (strongest adversary) leakage does not change with averCoeff": (
             None if len(flat) == 1 else {"PL": sorted(flat)}
         ),
-        "Fig. 4(c): for positive correlation leakage increases with averCoeff": in_rho(
-            sorted(r for r in table if r >= 0)
-        ),
-        "Fig. 4(d): leakage increases with the signed averCoeff (negative rho)": in_rho(
-            sorted(r for r in table if r <= 0)
-        ),
+        "Fig. 4(c): for positive correlation leakage increases with averCoeff": in_rho(nonneg),
+        "Fig. 4(d): leakage increases with the signed averCoeff (negative rho)": in_rho(nonpos),
         "Fig. 4(c): positive correlation: leakage increases with the layer number": in_layer(
-            [r for r in sorted(table) if r > 0], True
+            [r for r in nonneg if r > 0], True
         ),
         "Fig. 4(d), as printed: negative correlation: leakage decreases with prior knowledge": (
-            in_layer(weakest_first, True)
+            in_layer(weak, True)
         ),
         "Fig. 4(d), its explanation: negative correlation: leakage decreases with the layer number": (
-            in_layer(weakest_first, False)
+            in_layer(weak, False)
         ),
     }
 
