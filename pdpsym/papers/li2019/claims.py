@@ -131,11 +131,10 @@ def check_breakpoints(config: claim.RunConfig) -> claim.Property:
         _grid_cases,
         fails="a grid point beat the breakpoint max",
         holds=lambda n: (
-            "sympy proof in pdpsym/proofs/breakpoint_lemma.py: each density is A e^{r/l} + "
-            "B e^{-r/l} between consecutive support points, the ratio's derivative is "
-            "2(AD-BC)/(l(Ce^{r/l}+De^{-r/l})^2) (sign independent of r), constant beyond "
-            f"the extremes; corroborated exactly on {n} (table, r) pairs, r on a "
-            "1/4-grid in [-2, 5]: no grid point exceeds the breakpoint maximum"
+            "sympy proof (pdpsym/proofs/breakpoint_lemma.py): between consecutive support points "
+            "each density is A e^{r/l} + B e^{-r/l}, the ratio's derivative 2(AD-BC)/(l(Ce^{r/l}"
+            "+De^{-r/l})^2) has a sign independent of r; constant beyond the extremes. Exact on "
+            f"{n} (table, r) pairs on a 1/4-grid of r in [-2, 5]: no point beats the breakpoint max"
         ),
     )
 
@@ -193,14 +192,13 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
     cls = cls.format(*dens)
     # (model, bottom-layer adversary, Eq. 2 value, corrected value, Delta_i), sum query, lam = 1
     bottom = []
-    for sizes, den in zip(([2, 2], [3, 2], [2, 2, 2]), dens, strict=True):
-        for model in tables_up_to(sizes, den):
-            query = LinearQuery.sum(model.variables)
-            for t in model.variables:
-                adv = eq2.Adversary(t, tuple(v for v in model.variables if v != t))
-                res = eq2.leakage(model, t, adv.known, 1, query)
-                value = eq2.theorem4_value(model, adv, ONE, query)
-                bottom.append((model, adv, res, value, query.sensitivity(model, t)))
+    for model in itertools.chain(*map(tables_up_to, ([2, 2], [3, 2], [2, 2, 2]), dens)):
+        query = LinearQuery.sum(model.variables)
+        for t in model.variables:
+            adv = eq2.Adversary(t, tuple(v for v in model.variables if v != t))
+            res = eq2.leakage(model, t, adv.known, 1, query)
+            value = eq2.theorem4_value(model, adv, ONE, query)
+            bottom.append((model, adv, res, value, query.sensitivity(model, t)))
 
     def printed(case: tuple[Any, ...]) -> object:
         model, adv, res, value, sens = case
@@ -225,11 +223,11 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
         ),
         reading="bottom layer U = empty; Delta_i over the realised domain of x_i",
         holds=(
-            "printed: PL = Delta_i/lambda whatever theta -- fails (first counterexample of the "
-            "ordered search given). Correction: PL = max over compatible pairs |w_i (x_i - "
-            "x_i')|/lambda (= Delta_i/lambda iff some x_K is compatible with both extremes of "
-            f"x_i; else no-compatible-pair) -- holds exactly on all {len(bottom)} bottom-layer "
-            f"adversaries of {cls}"
+            "printed: PL = Delta_i/lambda whatever theta -- fails (first counterexample in the "
+            "ordered search is given). Correction: PL = max over compatible pairs "
+            "|w_i (x_i - x_i')|/lambda (= Delta_i/lambda iff some x_K is compatible with both "
+            "extremes of x_i; no-compatible-pair when none) -- holds exactly on all "
+            f"{len(bottom)} bottom-layer adversaries of {cls}"
         ),
     )
 

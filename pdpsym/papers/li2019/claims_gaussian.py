@@ -178,12 +178,11 @@ def check_lemma2(config: claim.RunConfig) -> claim.Property:
         details=lambda: {"identities": shown},
         reading="h(t) = e^{-t/lam} Phi(t/s - s/lam) + e^{t/lam} Phi(-t/s - s/lam) (rebuilt)",
         holds=lambda n: (
-            "symbolic (sympy, t real, s, lam > 0): " + "; ".join(shown) + ". Hence ln h + t/lam "
-            "strictly increases, ln h - t/lam strictly decreases, and e^{t/lam} h -> 1 as t -> inf "
-            "(Mills bound), so h(t-d)/h(t) lies strictly inside [e^{-|d|/lam}, e^{|d|/lam}] "
-            f"with both ends approached. Certified arb check of the bounds and tails at {n} "
-            "points; s = 0 (Laplace) attains the ends. Full derivation: "
-            "pdpsym/proofs/lemma2_gaussian.py"
+            "symbolic (sympy, t real, s, lam > 0): " + "; ".join(shown) + ". So ln h + t/lam "
+            "strictly increases, ln h - t/lam strictly decreases, e^{t/lam} h -> 1 as t -> inf "
+            "(Mills), and h(t-d)/h(t) lies strictly inside [e^{-|d|/lam}, e^{|d|/lam}], both ends "
+            f"approached; certified arb check of bounds and tails at {n} points; s = 0 (Laplace) "
+            "attains the ends. Derivation: pdpsym/proofs/lemma2_gaussian.py"
         ),
     )
 
@@ -251,13 +250,12 @@ def check_thm6(config: claim.RunConfig) -> claim.Property:
         reading=THM6_READING,
         holds=lambda n: (
             f"{(n or 1) - 1} generated sum-query adversaries (n = 2..4, exact PD covariances): "
-            "Eq. 19 evaluated directly (conditional mean vector from Lemma 1 at x_i = l, (l+u)/2, "
-            "u; densities by arb erfc on a grid of r up to far tails) never exceeds |c|(u-l)/lam "
-            "(every ball strictly below when s > 0) and is within 1e-6 of it in both tails. "
-            f"Weighted query w = (2, 1): sup = {pw.bound} = |c|(u-l)/lam, while "
-            f"|c|·|w_i|(u-l)/lam = {literal} (so Δ_i must pair with the coefficient of "
-            "x'_i = w_i x_i, i.e. c/w_i). With w_i = 0 (w = (0, 1)) Eq. 19 gives "
-            f"{pz.bound} > 0 although Δ_i = 0: the x'_k = w_k x_k reduction needs w_i != 0"
+            "Eq. 19 evaluated directly (Lemma 1's conditional means at x_i = l, (l+u)/2, u; arb "
+            "erfc densities on an r grid up to far tails) never exceeds |c|(u-l)/lam (every ball "
+            "strictly below when s > 0) and is within 1e-6 of it in both tails. Weighted w = "
+            f"(2, 1): sup = {pw.bound} = |c|(u-l)/lam, but |c|·|w_i|(u-l)/lam = {literal} (Δ_i "
+            "pairs with the coefficient of x'_i = w_i x_i, i.e. c/w_i). With w = (0, 1) Eq. 19 "
+            f"gives {pz.bound} > 0 although Δ_i = 0: the x'_k = w_k x_k reduction needs w_i != 0"
         ),
     )
 
@@ -287,10 +285,9 @@ def check_cor2(config: claim.RunConfig) -> claim.Property:
         reading=THM6_READING,
         fails="the symbolic identity fails",
         holds=(
-            f"symbolic for n = 2..{top} with symbolic covariance entries and weights: Lemma 1's "
-            "c = w_i + w_U^T S_Ui S_ii^{-1} equals Σ_j w_j s_ij / s_ii (the same one-line "
-            "algebra for every n: S_AA = s_ii is a scalar); for the sum, Σ_j s_ij / s_ii; "
-            "PL = |c|(u_i - l_i)/lam"
+            f"symbolic for n = 2..{top} (symbolic covariances and weights): Lemma 1's c = w_i + "
+            "w_U^T S_Ui S_ii^{-1} equals Σ_j w_j s_ij / s_ii (one-line algebra for every n, as "
+            "S_AA = s_ii is a scalar); for the sum, Σ_j s_ij / s_ii; PL = |c|(u_i - l_i)/lam"
         ),
     )
 
@@ -326,9 +323,8 @@ def check_ex5(config: claim.RunConfig) -> claim.Property:
         cases=2,
         fails="Example 5 does not hold as rebuilt",
         holds=(
-            "symbolic in rho on (-1, 1): c(A(1,∅)) = 1 + rho so PL = (1 + rho)Δ_1/lam; "
-            "c(A(1,{2})) = 1 so PL = Δ_1/lam; the weak adversary leaks more iff rho > 0 "
-            "(solveset). Exact instances rho = ±1/2 through the library agree, with a "
-            "certified Eq. 19 check"
+            "symbolic in rho on (-1, 1): c(A(1,∅)) = 1 + rho so PL = (1 + rho)Δ_1/lam; c(A(1,{2}))"
+            " = 1 so PL = Δ_1/lam; the weak adversary leaks more iff rho > 0 (solveset). Exact "
+            "instances rho = ±1/2 through the library agree, with a certified Eq. 19 check"
         ),
     )

@@ -39,13 +39,13 @@ def _classes(config: claim.RunConfig, *specs: tuple[list[int], int, int]) -> Cla
     return [(sizes, config.count(d, t)) for sizes, d, t in specs]
 
 
-def _tables(classes: Classes) -> Iterator[JointDistribution]:
-    for sizes, max_n in classes:
+def _tables(cls: Classes) -> Iterator[JointDistribution]:
+    for sizes, max_n in cls:
         yield from tables_up_to(sizes, max_n, full_support_values=False)
 
 
-def _class_text(classes: Classes) -> str:
-    return ", ".join("x".join(map(str, sizes)) + f" N<={m}" for sizes, m in classes)
+def _class_text(cls: Classes) -> str:
+    return ", ".join("x".join(map(str, sizes)) + f" N<={m}" for sizes, m in cls)
 
 
 def _cj(v: Any) -> dict[str, Any]:
@@ -100,7 +100,7 @@ def _theorem2_law(stats: claim.Tally) -> Callable[[Any], object]:
 
 @claim.checker("li2019.thm2")
 def check_thm2(config: claim.RunConfig) -> claim.Property:
-    classes = _classes(config, ([2, 2], 6, 10), ([2, 3], 3, 6), ([2, 2, 2], 3, 5))
+    cls = _classes(config, ([2, 2], 6, 10), ([2, 3], 3, 6), ([2, 2, 2], 3, 5))
     both = _classes(config, ([2, 2], 4, 10), ([2, 3], 3, 6), ([2, 2, 2], 2, 5))
     stats = claim.Tally()
 
@@ -114,11 +114,11 @@ def check_thm2(config: claim.RunConfig) -> claim.Property:
 
     return claim.Exhaustive(
         _theorem2_law(stats),
-        lambda _c: _thm2_cases(classes, edges.EdgeReading.RIGHT, stats),
-        holds=lambda n: f"Eq. 11 equals Eq. 2 on all {n} edges of {_class_text(classes)}",
+        lambda _c: _thm2_cases(cls, edges.EdgeReading.RIGHT, stats),
+        holds=lambda n: f"Eq. 11 equals Eq. 2 on all {n} edges of {_class_text(cls)}",
         fails=lambda n: (
             "Eq. 11 (|PL_child + w|, w in W_ij maximizing it) differs from the exact Eq. 2 value "
-            f"of the ancestor: first in the ordered search over {_class_text(classes)} (after "
+            f"of the ancestor: first in the ordered search over {_class_text(cls)} (after "
             f"{n} edges; Eq. 2's sup is the left tail there). Both-tails W_ij: see the details"
         ),
         reading=READING,
@@ -145,13 +145,13 @@ def _edges_of(setups: Iterator[Any], readings: Sequence[edges.EdgeReading]) -> I
 
 @claim.checker("li2019.thm3.1")
 def check_thm3_1(config: claim.RunConfig) -> claim.Property:
-    classes = _classes(config, ([2, 2], 3, 8), ([2, 3], 2, 5), ([3, 3], 1, 3), ([2, 2, 2], 2, 4))
+    cls = _classes(config, ([2, 2], 3, 8), ([2, 3], 2, 5), ([3, 3], 1, 3), ([2, 2, 2], 2, 4))
     settings = [(ONE, {}), (Fraction(1, 2), {"x1": Fraction(2), "x2": Fraction(-1, 3)})]
 
     def cases(_c: claim.RunConfig) -> Iterator[Any]:
         setups = (
             (m, lam, LinearQuery({v: w.get(v, ONE) for v in m.variables}))
-            for m, (lam, w) in itertools.product(_tables(classes), settings)
+            for m, (lam, w) in itertools.product(_tables(cls), settings)
         )
         for model, lam, query, reading, target, j, _ctx, a, b, d in _edges_of(setups, edges.TAILS):
             if (q := edges.increment_ratio(d, model, j, lam, query)) is not None:
@@ -169,7 +169,7 @@ def check_thm3_1(config: claim.RunConfig) -> claim.Property:
         cases,
         holds=lambda n: (
             f"q = lam d_j / Delta_j in [-1, 1], decided exactly, on all {n} edges of "
-            f"{_class_text(classes)}, sum and weighted (2, -1/3) queries, lam 1 and 1/2, both "
+            f"{_class_text(cls)}, sum and weighted (2, -1/3) queries, lam 1 and 1/2, both "
             "tails (|d_j| <= Delta_j/lam: a ratio of two averages of e^{w_j x_j/lam})"
         ),
         fails="q outside [-1, 1]",
@@ -177,11 +177,9 @@ def check_thm3_1(config: claim.RunConfig) -> claim.Property:
     )
 
 
-def _sign_cases(
-    classes: Classes, lams: Sequence[Fraction], readings: Sequence[edges.EdgeReading]
-) -> Iterator[Any]:
+def _sign_cases(cls: Classes, lams: Sequence[Fraction], readings: Sequence[Any]) -> Iterator[Any]:
     """The edges of binary targets, sum query, every lam in turn."""
-    setups = ((m, lam, LinearQuery.sum(m.variables)) for lam in lams for m in _tables(classes))
+    setups = ((m, lam, LinearQuery.sum(m.variables)) for lam in lams for m in _tables(cls))
     return (c for c in _edges_of(setups, readings) if len(c[0].domain(c[4])) == 2)
 
 
@@ -202,13 +200,13 @@ def _sign_law(case: Any) -> object:
 
 @claim.checker("li2019.thm3.2")
 def check_thm3_2(config: claim.RunConfig) -> claim.Property:
-    classes = _classes(config, ([2, 2], 5, 14), ([2, 2, 2], 2, 5))
+    cls = _classes(config, ([2, 2], 5, 14), ([2, 2, 2], 2, 5))
     return claim.Exhaustive(
         _sign_law,
-        lambda _c: _sign_cases(classes, [ONE], edges.TAILS),
+        lambda _c: _sign_cases(cls, [ONE], edges.TAILS),
         holds=lambda n: (
             f"sign(q) = sign(rho under theta(.|x_(K-j))) on all {n} edges and contexts of binary "
-            f"tables {_class_text(classes)}, both tails, sum query (binary X_j: d has the sign "
+            f"tables {_class_text(cls)}, both tails, sum query (binary X_j: d has the sign "
             "of theta(x_j=hi|a) - theta(x_j=hi|b), sign(rho) by Lemma 3)"
         ),
         fails="the sign rule fails",
@@ -220,11 +218,11 @@ def check_thm3_2(config: claim.RunConfig) -> claim.Property:
 def check_thm3_3(config: claim.RunConfig) -> claim.Property:
     # x_j in {0,1,2}: Delta_j = 2, so lam = 2 gives Delta_j/lam = 1 (the "eps <= 1"
     # reading); lam = 4 tests a smaller ratio (1/2).
-    classes = _classes(config, ([2, 3], 3, 6))
+    cls = _classes(config, ([2, 3], 3, 6))
     return claim.Exhaustive(
         _sign_law,
-        lambda _c: _sign_cases(classes, [Fraction(2), Fraction(4)], [edges.EdgeReading.RIGHT]),
-        holds=lambda n: f"sign rule holds on all {n} edges of {_class_text(classes)}, lam 2, 4",
+        lambda _c: _sign_cases(cls, [Fraction(2), Fraction(4)], [edges.EdgeReading.RIGHT]),
+        holds=lambda n: f"sign rule holds on all {n} edges of {_class_text(cls)}, lam 2, 4",
         fails=(
             "x_i binary, x_j in {0,1,2}, Delta_j/lam <= 1: sign(q) = sign(rho) fails; q follows "
             "E[e^{x_j/lam} | x_i] (a convex moment), rho only the means: a mean-preserving "
@@ -256,15 +254,13 @@ def _remark_law(model: JointDistribution) -> object:
 
 @claim.checker("li2019.thm3.remark")
 def check_thm3_remark(config: claim.RunConfig) -> claim.Property:
-    classes = _classes(config, ([3, 2], 4, 6), ([3, 3], 4, 5))
+    cls = _classes(config, ([3, 2], 4, 6), ([3, 3], 4, 5))
     return claim.Exhaustive(
         _remark_law,
-        lambda _c: _tables(classes),
-        holds=lambda n: (
-            f"x_i ternary: the statements hold on all {n} tables {_class_text(classes)}"
-        ),
+        lambda _c: _tables(cls),
+        holds=lambda n: f"x_i ternary: the statements hold on all {n} tables {_class_text(cls)}",
         fails=(
-            f"fails in the ordered search over {_class_text(classes)}: as in Theorem 3(3), q "
+            f"fails in the ordered search over {_class_text(cls)}: as in Theorem 3(3), q "
             "follows the convex moment E[e^(x_j/lam) | x_i], rho only the means, so the signs "
             "can disagree"
         ),
@@ -274,7 +270,7 @@ def check_thm3_remark(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("li2019.lemma3")
 def check_lemma3(config: claim.RunConfig) -> claim.Property:
-    classes = _classes(config, ([2, 2], 6, 10), ([2, 3], 4, 6))
+    cls = _classes(config, ([2, 2], 6, 10), ([2, 3], 4, 6))
 
     def law(model: JointDistribution) -> object:
         if len(model.marginal(["x1"]).probs) < 2:
@@ -285,12 +281,12 @@ def check_lemma3(config: claim.RunConfig) -> claim.Property:
     return proved(
         edges.lemma3_symbolic,
         law,
-        lambda _c: _tables(classes),
+        lambda _c: _tables(cls),
         sym_fails="the symbolic identity did not reduce",
         holds=lambda n: (
             "sympy: cov(x_i, x_j) = p(1-p)(h-l)(E[x_j|h] - E[x_j|l]) identically, so with both "
             "values possible sign(rho) = sign of the conditional-mean difference; cross-checked "
-            f"on the exact tables {_class_text(classes)} ({n} cases)"
+            f"on the exact tables {_class_text(cls)} ({n} cases)"
         ),
     )
 
@@ -298,11 +294,11 @@ def check_lemma3(config: claim.RunConfig) -> claim.Property:
 # --- Theorem 5 (chain rule against Eq. 2) -------------------------------------------------
 @claim.checker("li2019.thm5")
 def check_thm5(config: claim.RunConfig) -> claim.Property:
-    classes = _classes(config, ([2, 2], 6, 10), ([2, 3], 3, 5), ([2, 2, 2], 3, 4))
+    cls = _classes(config, ([2, 2], 6, 10), ([2, 3], 3, 5), ([2, 2, 2], 3, 4))
     stats = claim.Tally()
 
     def cases(_c: claim.RunConfig) -> Iterator[Any]:
-        for model in _tables(classes):
+        for model in _tables(cls):
             g = whg.whg_from_distribution(model, 1, with_paths=len(model.variables) <= 3)
             for v in g.ordered():
                 if v.exact is None or not v.exact.ok or v.chain is None:
@@ -324,10 +320,10 @@ def check_thm5(config: claim.RunConfig) -> claim.Property:
     return claim.Exhaustive(
         law,
         cases,
-        holds=lambda n: f"chain value = Eq. 2 at all {n} nodes of {_class_text(classes)}",
+        holds=lambda n: f"chain value = Eq. 2 at all {n} nodes of {_class_text(cls)}",
         fails=lambda n: (
             "the chain-rule value (Eq. 14) differs from Eq. 2: first in the ordered search over "
-            f"{_class_text(classes)}, after {n} nodes"
+            f"{_class_text(cls)}, after {n} nodes"
         ),
         reading=CHAIN_READING,
         details=lambda: stats.counts,
