@@ -279,10 +279,8 @@ def check_ex2(config: claim.RunConfig) -> claim.Property:
 @claim.checker("li2019.ex3")
 def check_ex3(config: claim.RunConfig) -> claim.Property:
     N = config.count(10, 40)
-    pts = [
-        (t, eq2.leakage(correlated_pair(t), "x1", (), 1))
-        for t in (Fraction(k, N) for k in range(1 - N, N))
-    ]
+    ts = [Fraction(k, N) for k in range(1 - N, N)]
+    pts = [(t, eq2.leakage(correlated_pair(t), "x1", (), 1)) for t in ts]
 
     def law(case: tuple[Any, ...]) -> object:
         (t0, v0), (t1, v1) = case

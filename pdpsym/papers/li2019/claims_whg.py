@@ -22,8 +22,9 @@ from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.families import tables_up_to
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers import claim
-from pdpsym.papers.li2019 import edges, eq2, experiments, whg
+from pdpsym.papers.li2019 import edges, eq2, whg
 from pdpsym.papers.li2019.claims import ONE, proved
+from pdpsym.papers.li2019.experiments import gaussian_layer_table, layer_maxima
 from pdpsym.papers.li2019.whg import ArrayEdges, fast_search, full_search
 
 READING = "Eq. 9 right tail (r -> +inf), pairs ordered w_i x_i^a > w_i x_i^b"
@@ -493,9 +494,7 @@ def check_fastsearch(config: claim.RunConfig) -> claim.Property:
         # "close for strong correlation": exact chain on beta-sampled edges, k = 2
         gaps: dict[str, Any] = {}
         for corr in (0.2, 0.5, 0.8):
-            srcs = (
-                whg.ExactOf(whg.BetaEdges(n, corr, config.seed * 100 + run)) for run in range(runs)
-            )
+            srcs = (whg.ExactOf(whg.BetaEdges(n, corr, config.seed * 100 + r)) for r in range(runs))
             pairs = [(full_search(s).max_value(), fast_search(s, 2).max_value()) for s in srcs]
             gaps[str(corr)] = {
                 "fast_above": sum(b > a for a, b in pairs),
@@ -526,9 +525,7 @@ def _discrete_findings(config: claim.RunConfig) -> dict[str, Any]:
     """Fig. 4(a)-(b) on beta-edge WHGs, exact chain: finding -> None or counterexample."""
     n, seeds = config.count(6, 11), range(config.count(2, 10))
     pos, neg = (0.2, 0.5, 0.8), (-0.2, -0.5, -0.8)
-    table = {
-        (c, s): experiments.layer_maxima(n, c, config.seed + s) for c in pos + neg for s in seeds
-    }
+    table = {(c, s): layer_maxima(n, c, config.seed + s) for c in pos + neg for s in seeds}
 
     def first(fails: Callable[[float, list[Any]], bool]) -> dict[str, Any] | None:
         key = next((k for k, L in table.items() if fails(k[0], L)), None)
@@ -559,7 +556,7 @@ def _gaussian_findings(config: claim.RunConfig) -> dict[str, Any]:
     n = 15
     pos = [Fraction(k, config.count(5, 10)) for k in range(config.count(5, 10))]
     negs = [Fraction(-k, config.count(50, 150)) for k in range(config.count(4, 10))]
-    table = experiments.gaussian_layer_table(n, sorted(set(pos + negs)), ONE)
+    table = gaussian_layer_table(n, sorted(set(pos + negs)), ONE)
 
     def in_rho(rhos: list[Fraction]) -> dict[str, Any] | None:
         for layer, (a, b) in itertools.product(range(2, n + 1), itertools.pairwise(rhos)):
