@@ -63,8 +63,9 @@ def _others(i: int, n: int) -> list[int]:
 
 
 # --- Theorem 2 -----------------------------------------------------------------------------
-def _thm2_cases(cls: Classes, reading: edges.EdgeReading, skipped: claim.Tally) -> Iterator[Any]:
-    """Every edge child -> ancestor of every table (lam = 1) with both Eq. 2 values."""
+def _thm2_cases(cls: Classes, reading: edges.EdgeReading, stats: claim.Tally) -> Iterator[Any]:
+    """Every edge child -> ancestor of every table (lam = 1) with both Eq. 2 values, each with
+    the tally its outcome goes to."""
     for model in _tables(cls):
         names = model.variables
         values = {(r.adversary.target, r.adversary.known): r for r in eq2.leakage_all(model, ONE)}
@@ -77,26 +78,22 @@ def _thm2_cases(cls: Classes, reading: edges.EdgeReading, skipped: claim.Tally) 
                     child, anc = values[(target, K)], values[(target, anc_known)]
                     ext = tabs.extremes(i, mask, names.index(j))
                     if ext is None or not child.ok or not anc.ok:
-                        skipped.add("skipped")
+                        stats.add("skipped")
                     else:
-                        yield model, target, K, anc_known, child, anc, ext
+                        yield stats, model, target, K, anc_known, child, anc, ext
 
 
-def _theorem2_law(stats: claim.Tally) -> Callable[[Any], object]:
-    def law(case: Any) -> object:
-        model, target, K, anc_known, child, anc, ext = case
-        step = edges.theorem2_step(child.value, [ext[0].impact, ext[1].impact])
-        c = step.value.exact_compare(anc.value)
-        stats.add("equal" if c == 0 else "step_above" if c > 0 else "step_below")
-        return c == 0 or claim.Counterexample(
-            model=model, lam="1", query="sum", child=_node(target, K),
-            ancestor=_node(target, anc_known), child_eq2=_cj(child.value),
-            theorem2_step=_cj(step.value), ancestor_eq2=_cj(anc.value),
-            ancestor_witness=anc.witness.as_json(),
-            edge=step.edge.as_json(20) if step.edge else None,
-        )  # fmt: skip
-
-    return law
+def _thm2_law(case: Any) -> object:
+    stats, model, target, K, anc_known, child, anc, ext = case
+    step = edges.theorem2_step(child.value, [ext[0].impact, ext[1].impact])
+    c = step.value.exact_compare(anc.value)
+    stats.add("equal" if c == 0 else "step_above" if c > 0 else "step_below")
+    return c == 0 or claim.Counterexample(
+        model=model, lam="1", query="sum", child=_node(target, K),
+        ancestor=_node(target, anc_known), child_eq2=_cj(child.value),
+        theorem2_step=_cj(step.value), ancestor_eq2=_cj(anc.value),
+        ancestor_witness=anc.witness.as_json(), edge=step.edge.as_json(20) if step.edge else None,
+    )  # fmt: skip
 
 
 @claim.checker("li2019.thm2")
@@ -107,14 +104,13 @@ def check_thm2(config: claim.RunConfig) -> claim.Property:
 
     def details() -> dict[str, Any]:
         # the candidate correction: W_ij with the impacts of both tails
-        law = _theorem2_law(claim.Tally())
         cases = _thm2_cases(both, edges.EdgeReading.BOTH, claim.Tally())
-        cx = next((r for c in cases if (r := law(c)) is not True), None)
+        cx = next((r for c in cases if (r := _thm2_law(c)) is not True), None)
         both_tails = {"class": _class_text(both), "first_counterexample": cx}
         return {"right": stats.counts, "both_tails": both_tails}
 
     return claim.Exhaustive(
-        _theorem2_law(stats),
+        _thm2_law,
         lambda _c: _thm2_cases(cls, edges.EdgeReading.RIGHT, stats),
         holds=lambda n: f"Eq. 11 equals Eq. 2 on all {n} edges of {_class_text(cls)}",
         fails=lambda n: (
