@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import itertools
 import random
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -19,45 +19,40 @@ from pdpsym.core.expoly import LogRatio
 from pdpsym.core.numbers import fraction_str
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.families import random_product, random_table, tables_up_to
-from pdpsym.models.joint import JointDistribution
 from pdpsym.papers import claim
-from pdpsym.papers.li2019.eq2 import (
-    Adversary,
-    all_adversaries,
-    bayes_identity_holds,
-    conditional_density,
-    group_dp_bound,
-    leakage,
-    theorem1_value,
-    theorem4_value,
-)
+from pdpsym.papers.li2019 import eq2
 from pdpsym.papers.li2019.examples import correlated_pair, li2019_table
 
 ONE = Fraction(1)
 _SMALL = "every 2x2 and 2x3 table with small denominators"
 
 
-def _small_class(config: claim.RunConfig) -> Iterator[JointDistribution]:
+def _small_class(config: claim.RunConfig) -> Iterator[Any]:
     """2x2 tables (denominators <= 4, or 6 thorough), then 2x3 (<= 3, or 4)."""
     yield from tables_up_to([2, 2], config.count(4, 6))
     yield from tables_up_to([2, 3], config.count(3, 4))
 
 
-def _random_models(
-    config: claim.RunConfig, count: int, build: Callable[..., JointDistribution], sizes: list[int]
-) -> Iterator[JointDistribution]:
-    """``count`` seeded tables ``build(rng, domain sizes)`` of 2-3 tuples."""
+def _adversaries(
+    config: claim.RunConfig, n: int, build: Callable[..., Any], sizes: list[int], small: bool
+) -> Iterator[tuple[Any, ...]]:
+    """Every adversary, with the sum query and its Eq. 2 value (lam = 1), of the small class
+    (if ``small``), then of ``n`` seeded tables ``build(rng, domain sizes)`` of 2-3 tuples."""
     rng = random.Random(config.seed)
-    for _ in range(count):
-        yield build(rng, [rng.choice(sizes) for _ in range(rng.choice([2, 3]))])
-
-
-def _adversaries(models: Iterable[JointDistribution]) -> Iterator[tuple[Any, ...]]:
-    """Every adversary of every model, with the sum query and its Eq. 2 value (lam = 1)."""
-    for model in models:
+    gen = (build(rng, [rng.choice(sizes) for _ in range(rng.choice([2, 3]))]) for _ in range(n))
+    for model in itertools.chain(_small_class(config) if small else (), gen):
         query = LinearQuery.sum(model.variables)
-        for adv in all_adversaries(model):
-            yield model, adv, query, leakage(model, adv.target, adv.known, 1, query)
+        for adv in eq2.all_adversaries(model):
+            yield model, adv, query, eq2.leakage(model, adv.target, adv.known, 1, query)
+
+
+def proved(proof: Callable[[], object], law: claim.Law, cases: Any, **kw: Any) -> claim.AllOf:
+    """A sympy ``proof`` corroborated exactly by ``ForAll(law, cases, **kw)`` (proved if both
+    hold); ``sym_fails`` is the proof's failure text, ``holds`` and ``reading`` the claim's."""
+    sym = claim.Symbolic(proof, holds="", fails=kw.pop("sym_fails", claim.Symbolic.fails))
+    whole = {"holds": kw.pop("holds"), "reading": kw.pop("reading", None)}
+    parts = (sym, claim.ForAll(law, cases, verdict=claim.Verdict.PROVED, **kw))
+    return claim.AllOf(parts, method=claim.Method.SYMBOLIC, **whole)
 
 
 # --- Eq. 3 -----------------------------------------------------------------------------
@@ -69,38 +64,36 @@ def _eq3_symbolic() -> bool:
 
 
 def _eq3_cases(config: claim.RunConfig) -> Iterator[tuple[Any, ...]]:
+    rs = (-ONE, Fraction(0), Fraction(1, 2), Fraction(3))
     for model in _small_class(config):
         query = LinearQuery.sum(model.variables)
-        for adv in all_adversaries(model):
+        for adv in eq2.all_adversaries(model):
             by_known: dict[tuple, list[Fraction]] = {}
             for row in model.marginal([adv.target, *adv.known]).probs:
                 by_known.setdefault(row[1:], []).append(row[0])
             for xk, xs in by_known.items():
                 x_K = dict(zip(adv.known, xk, strict=True))
-                for a, b in itertools.permutations(xs, 2):
-                    for r in (-ONE, Fraction(0), Fraction(1, 2), Fraction(3)):
-                        yield model, adv, a, b, x_K, r, query
+                for (a, b), r in itertools.product(itertools.permutations(xs, 2), rs):
+                    yield model, adv, a, b, x_K, r, query
 
 
 @claim.checker("li2019.eq3")
 def check_eq3(config: claim.RunConfig) -> claim.Property:
     def law(case: tuple[Any, ...]) -> object:
         model, adv, a, b, x_K, r, query = case
-        return bayes_identity_holds(model, adv, a, b, x_K, r, ONE, query) or (
+        return eq2.bayes_identity_holds(model, adv, a, b, x_K, r, ONE, query) or (
             claim.Counterexample(model=model, adversary=str(adv), x_i=a, x_i_prime=b, r=r)
         )
 
-    return claim.AllOf(
-        (
-            claim.Symbolic(_eq3_symbolic, holds="", fails="the symbolic Bayes step fails"),
-            claim.Exhaustive(
-                law, _eq3_cases, verdict=claim.Verdict.PROVED, fails="the exact identity failed"
-            ),
-        ),
-        method=claim.Method.SYMBOLIC,
+    return proved(
+        _eq3_symbolic,
+        law,
+        _eq3_cases,
+        sym_fails="the symbolic Bayes step fails",
+        fails="the exact identity failed",
         holds=lambda n: (
             "sympy: log posterior odds - log prior odds = log likelihood ratio (the evidence "
-            "p(r|x_K) cancels); exact exp-polynomial check (posterior by Bayes' rule with its "
+            "p(r|x_K) cancels); exact exp-polynomial check (posterior by Bayes' rule, with its "
             f"normalizer) on {n} cases: {_SMALL}, every adversary, compatible pair, r in "
             "{-1, 0, 1/2, 3}"
         ),
@@ -110,14 +103,14 @@ def check_eq3(config: claim.RunConfig) -> claim.Property:
 # --- breakpoint lemma ---------------------------------------------------------------------
 def _grid_cases(config: claim.RunConfig) -> Iterator[tuple[Any, ...]]:
     rng = random.Random(config.seed)
-    adv = Adversary("x1", ())
+    adv = eq2.Adversary("x1", ())
     for _ in range(config.count(3, 20)):
         model = random_table(rng, [2, rng.choice([2, 3])], zero_prob=0.0)
         query = LinearQuery.sum(model.variables)
-        best = leakage(model, "x1", (), 1, query).value
+        best = eq2.leakage(model, "x1", (), 1, query).value
         for r in (Fraction(k, 4) for k in range(-8, 21)):
             d0, d1 = (
-                conditional_density(model, adv, Fraction(x), {}, r, ONE, query) for x in (0, 1)
+                eq2.conditional_density(model, adv, Fraction(x), {}, r, ONE, query) for x in (0, 1)
             )
             yield model, best, r, d0, d1
             yield model, best, r, d1, d0
@@ -132,44 +125,41 @@ def check_breakpoints(config: claim.RunConfig) -> claim.Property:
 
     # imported as a package module, so an installed (non-editable) pdpsym finds it
     proof = importlib.import_module("pdpsym.proofs.breakpoint_lemma")
-    return claim.AllOf(
-        (
-            claim.Symbolic(lambda: bool(proof.main()), holds=""),
-            claim.ForAll(
-                law,
-                _grid_cases,
-                verdict=claim.Verdict.PROVED,
-                fails="a grid point beat the breakpoint max",
-            ),
-        ),
-        method=claim.Method.SYMBOLIC,
+    return proved(
+        lambda: bool(proof.main()),
+        law,
+        _grid_cases,
+        fails="a grid point beat the breakpoint max",
         holds=lambda n: (
-            "sympy proof in pdpsym/proofs/breakpoint_lemma.py: each density is A e^{r/l} + "
-            "B e^{-r/l} between consecutive support points, the ratio's derivative is "
-            "2(AD-BC)/(l(Ce^{r/l}+De^{-r/l})^2) (sign independent of r), constant beyond "
-            f"the extremes; corroborated exactly on {n} (table, r) pairs, r on a "
-            "1/4-grid in [-2, 5]: no grid point exceeds the breakpoint maximum"
+            "sympy proof (pdpsym/proofs/breakpoint_lemma.py): between consecutive support points "
+            "each density is A e^{r/l} + B e^{-r/l}, the ratio's derivative 2(AD-BC)/(l(Ce^{r/l}"
+            "+De^{-r/l})^2) has a sign independent of r; constant beyond the extremes. Exact on "
+            f"{n} (table, r) pairs on a 1/4-grid of r in [-2, 5]: no point beats the breakpoint max"
         ),
     )
 
 
 # --- Remark 1 and Theorem 1 -----------------------------------------------------------------
-@claim.checker("li2019.remark1")
-def check_remark1(config: claim.RunConfig) -> claim.Property:
-    n_gen = config.count(40, 400)
+def _vs(formula: Callable[..., Any], key: str, ok: Callable[[Any, Any], bool]) -> claim.Law:
+    """Eq. 2 against ``formula(model, adversary, lam, query)``: ``ok(Eq. 2 result, value)``."""
 
     def law(case: tuple[Any, ...]) -> object:
         model, adv, query, res = case
-        bound = group_dp_bound(model, adv, ONE, query)
-        return not res.ok or res.compare_rational(bound) <= 0 or claim.Counterexample(
-            model=model, adversary=str(adv), leakage=res.expression(), bound=bound
-        )  # fmt: skip
+        v = formula(model, adv, ONE, query)
+        pl = res.expression() if res.ok else res.status
+        return ok(res, v) or claim.Counterexample(
+            {"model": model, "adversary": str(adv), "leakage": pl, key: v}
+        )
 
+    return law
+
+
+@claim.checker("li2019.remark1")
+def check_remark1(config: claim.RunConfig) -> claim.Property:
+    n_gen = config.count(40, 400)
     return claim.ForAll(
-        law,
-        lambda c: _adversaries(
-            itertools.chain(_small_class(c), _random_models(c, n_gen, random_table, [2, 2, 3]))
-        ),
+        _vs(eq2.group_dp_bound, "bound", lambda res, b: not res.ok or res.compare_rational(b) <= 0),
+        lambda c: _adversaries(c, n_gen, random_table, [2, 2, 3], small=True),
         method=claim.Method.EXHAUSTIVE_GENERATED,
         fails="Eq. 2 exceeded the group-DP bound",
         holds=lambda n: (
@@ -182,24 +172,14 @@ def check_remark1(config: claim.RunConfig) -> claim.Property:
 @claim.checker("li2019.thm1")
 def check_thm1(config: claim.RunConfig) -> claim.Property:
     n_gen = config.count(30, 300)
-
-    def law(case: tuple[Any, ...]) -> object:
-        model, adv, query, res = case
-        expected = theorem1_value(model, adv, ONE, query)
-        return (res.ok and res.compare_rational(expected) == 0) or claim.Counterexample(
-            model=model, adversary=str(adv), leakage=res.expression() if res.ok else res.status,
-            expected=expected,
-        )  # fmt: skip
-
     return claim.ForAll(
-        law,
-        lambda c: _adversaries(_random_models(c, n_gen, random_product, [2, 3])),
+        _vs(eq2.theorem1_value, "expected", lambda res, v: res.ok and res.compare_rational(v) == 0),
+        lambda c: _adversaries(c, n_gen, random_product, [2, 3], small=False),
         method=claim.Method.GENERATED,
         fails="an independent table leaked != Delta_i/lambda",
         holds=lambda n: (
-            f"every adversary of {n_gen} seeded random product distributions (2-3 tuples, "
-            f"domains of size 2-3) has Eq. 2 leakage exactly Delta_i/lambda ({n} "
-            "adversaries, exact equality of exp-polynomials)"
+            f"every adversary ({n}) of {n_gen} seeded random product distributions (2-3 tuples, "
+            "domains of size 2-3) has Eq. 2 leakage exactly Delta_i/lambda (exact exp-polynomials)"
         ),
     )
 
@@ -212,14 +192,13 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
     cls = cls.format(*dens)
     # (model, bottom-layer adversary, Eq. 2 value, corrected value, Delta_i), sum query, lam = 1
     bottom = []
-    for sizes, den in zip(([2, 2], [3, 2], [2, 2, 2]), dens, strict=True):
-        for model in tables_up_to(sizes, den):
-            query = LinearQuery.sum(model.variables)
-            for t in model.variables:
-                adv = Adversary(t, tuple(v for v in model.variables if v != t))
-                res = leakage(model, t, adv.known, 1, query)
-                value = theorem4_value(model, adv, ONE, query)
-                bottom.append((model, adv, res, value, query.sensitivity(model, t)))
+    for model in itertools.chain(*map(tables_up_to, ([2, 2], [3, 2], [2, 2, 2]), dens)):
+        query = LinearQuery.sum(model.variables)
+        for t in model.variables:
+            adv = eq2.Adversary(t, tuple(v for v in model.variables if v != t))
+            res = eq2.leakage(model, t, adv.known, 1, query)
+            value = eq2.theorem4_value(model, adv, ONE, query)
+            bottom.append((model, adv, res, value, query.sensitivity(model, t)))
 
     def printed(case: tuple[Any, ...]) -> object:
         model, adv, res, value, sens = case
@@ -254,8 +233,8 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Examples 2-4 -------------------------------------------------------------------------------
-def _pl(name: str, known: tuple[str, ...]):
-    return leakage(li2019_table(name), "x1", known, 1)
+def _pl(name: str, known: tuple[str, ...]) -> eq2.LeakageResult:
+    return eq2.leakage(li2019_table(name), "x1", known, 1)
 
 
 def _instance(checks: dict[str, bool], details: dict[str, Any], holds: str) -> claim.Property:
@@ -276,7 +255,7 @@ def check_ex2(config: claim.RunConfig) -> claim.Property:
     pl = {t: {"weak": _pl(t, ()), "strong": _pl(t, ("x2",))} for t in "ab"}
     (a_weak, a_strong), (b_weak, b_strong) = (pl[t].values() for t in "ab")
     model = li2019_table("a")
-    dp_pair = group_dp_bound(model, Adversary("x1", ()), ONE, LinearQuery.sum(model.variables))
+    dp_pair = eq2.group_dp_bound(model, eq2.Adversary("x1", ()), ONE, LinearQuery.sum(["x1", "x2"]))
     checks = {
         "(a) PL(A(1,{2})) = 1": a_strong.compare_rational(ONE) == 0,
         "(a) PL(A(1,{})) > PL(A(1,{2}))": a_weak.require().exact_compare(a_strong.require()) > 0,
@@ -300,8 +279,8 @@ def check_ex2(config: claim.RunConfig) -> claim.Property:
 @claim.checker("li2019.ex3")
 def check_ex3(config: claim.RunConfig) -> claim.Property:
     N = config.count(10, 40)
-    ts = [Fraction(k, N) for k in range(-(N - 1), N)]
-    pts = [(t, leakage(correlated_pair(t), "x1", (), 1)) for t in ts]
+    ts = [Fraction(k, N) for k in range(1 - N, N)]
+    pts = [(t, eq2.leakage(correlated_pair(t), "x1", (), 1)) for t in ts]
 
     def law(case: tuple[Any, ...]) -> object:
         (t0, v0), (t1, v1) = case
@@ -315,7 +294,7 @@ def check_ex3(config: claim.RunConfig) -> claim.Property:
         fails="PL(A(1,{})) is not increasing in t",
         holds=(
             f"PL(A(1,{{}})) strictly increasing in t on the grid t = k/{N}, |k| < {N} "
-            f"({len(ts)} points, consecutive values compared exactly): stronger positive "
+            f"({len(pts)} points, consecutive values compared exactly): stronger positive "
             "correlation raises it, stronger negative lowers it"
         ),
         reading=(

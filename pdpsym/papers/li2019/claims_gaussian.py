@@ -19,17 +19,9 @@ from flint import arb, ctx
 
 from pdpsym.models.gaussian import GaussianModel, solve, submatrix
 from pdpsym.papers import claim
-from pdpsym.papers.li2019.gaussian import (
-    THM6_READING,
-    condition,
-    eq19_profile,
-    gaussian_leakage,
-    h_expr,
-    log_h_arb,
-    query_given,
-    regression_coefficients,
-    std_normal_cdf,
-)
+from pdpsym.papers.li2019 import gaussian
+from pdpsym.papers.li2019.claims import proved
+from pdpsym.papers.li2019.gaussian import THM6_READING, eq19_profile, gaussian_leakage
 
 
 def random_covariance(rnd: random.Random, n: int, span: int = 3) -> list[list[Fraction]]:
@@ -84,7 +76,7 @@ def _lemma1_law(case: tuple[Any, ...]) -> object:
     model, w, a = case
     n, sigma = model.n, model.cov_list()
     u = [k for k in range(n) if k not in a]
-    cond = condition(model, a)
+    cond = gaussian.condition(model, a)
     # the precision route: x_U | x_A has precision P_UU and gain -P_UU^{-1} P_UA
     precision = solve(sigma, _identity(n))
     p_uu = submatrix(precision, u, u)
@@ -95,9 +87,9 @@ def _lemma1_law(case: tuple[Any, ...]) -> object:
     if schur != solve(p_uu, _identity(len(u))) or lemma_gain != gain or not det_ok:
         return claim.Counterexample(cov=sigma, given=[model.variables[k] for k in a])
     # f | x_A: coefficient and variance against the normal equations
-    beta, s2 = regression_coefficients(model, a, w)
+    beta, s2 = gaussian.regression_coefficients(model, a, w)
     for p, i in enumerate(a):
-        q = query_given(model, i, [k for k in a if k != i], w)
+        q = gaussian.query_given(model, i, [k for k in a if k != i], w)
         if q.coefficient != beta[p] or q.variance != s2:
             return claim.Counterexample(cov=sigma, target=model.variables[i], weights=w)
     return True
@@ -122,11 +114,11 @@ def check_lemma1(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Lemma 2 ---------------------------------------------------------------------------------
-def _lemma2_symbolic() -> list[str]:
-    """The identities behind Lemma 2 that sympy reduces to zero."""
+def _lemma2_symbolic(shown: list[str]) -> bool:
+    """The identities behind Lemma 2: sympy must reduce all four to zero (listed in ``shown``)."""
     t, x = sympy.Symbol("t", real=True), sympy.Symbol("x", positive=True)
     s, lam = sympy.symbols("s lambda", positive=True)
-    h, exp, cdf = h_expr(t, s, lam), sympy.exp, std_normal_cdf
+    h, exp, cdf = gaussian.h_expr(t, s, lam), sympy.exp, gaussian.std_normal_cdf
     phi = exp(-(x**2) / 2) / sympy.sqrt(2 * sympy.pi)
     zeros = {
         "d/dt[e^{t/lam} h] = (2/lam) e^{2t/lam} Phi(b) > 0": (
@@ -140,12 +132,13 @@ def _lemma2_symbolic() -> list[str]:
             sympy.diff(phi / x - cdf(-x), x) + phi / x**2
         ),
     }
-    expand = sympy.expand
-    return [
-        k
-        for k, e in zeros.items()
-        if sympy.simplify(expand(sympy.powsimp(expand(e.rewrite(sympy.erf))))) == 0
-    ]
+    ex = sympy.expand
+    simp = [sympy.simplify(ex(sympy.powsimp(ex(e.rewrite(sympy.erf))))) for e in zeros.values()]
+    shown += [k for k, e in zip(zeros, simp, strict=True) if e == 0]
+    if len(shown) < 4:
+        msg = "symbolic derivative identities not all confirmed: "
+        raise claim.Unresolved(msg + "; ".join(shown))
+    return True
 
 
 def _lemma2_grid(config: claim.RunConfig) -> Iterator[tuple[Any, ...]]:
@@ -164,7 +157,7 @@ def _lemma2_law(case: tuple[Any, ...]) -> object:
     # certified: -|d|/lam < ln h(t-d) - ln h(t) < |d|/lam, and the tails approach the ends
     kind, s2, lam, d, t = case
     with ctx.workprec(128 if kind == "inside" else 256):
-        lr = log_h_arb(t - d, s2, lam) - log_h_arb(t, s2, lam)
+        lr = gaussian.log_h_arb(t - d, s2, lam) - gaussian.log_h_arb(t, s2, lam)
         if kind == "inside":
             bb = _arb(abs(d) / lam)
             return (lr < bb and lr > -bb) or claim.Counterexample(s2=s2, lam=lam, delta=d, t=t)
@@ -176,36 +169,20 @@ def _lemma2_law(case: tuple[Any, ...]) -> object:
 @claim.checker("li2019.lemma2")
 def check_lemma2(config: claim.RunConfig) -> claim.Property:
     shown: list[str] = []
-
-    def symbolic() -> bool:
-        shown.extend(_lemma2_symbolic())
-        if len(shown) < 4:
-            raise claim.Unresolved(
-                "symbolic derivative identities not all confirmed: " + "; ".join(shown)
-            )
-        return True
-
-    return claim.AllOf(
-        (
-            claim.Symbolic(symbolic, holds=""),
-            claim.ForAll(
-                _lemma2_law,
-                _lemma2_grid,
-                method=claim.Method.EXACT_INSTANCE,
-                verdict=claim.Verdict.PROVED,
-                fails="certified log-ratio outside (-|d|/lam, |d|/lam)",
-                details=lambda: {"identities": shown},
-            ),
-        ),
-        method=claim.Method.SYMBOLIC,
+    return proved(
+        lambda: _lemma2_symbolic(shown),
+        _lemma2_law,
+        _lemma2_grid,
+        method=claim.Method.EXACT_INSTANCE,
+        fails="certified log-ratio outside (-|d|/lam, |d|/lam)",
+        details=lambda: {"identities": shown},
         reading="h(t) = e^{-t/lam} Phi(t/s - s/lam) + e^{t/lam} Phi(-t/s - s/lam) (rebuilt)",
         holds=lambda n: (
-            "symbolic (sympy, t real, s, lam > 0): " + "; ".join(shown) + ". Hence ln h + t/lam "
-            "strictly increases, ln h - t/lam strictly decreases, and e^{t/lam} h -> 1 as t -> inf "
-            "(Mills bound), so h(t-d)/h(t) lies strictly inside [e^{-|d|/lam}, e^{|d|/lam}] "
-            f"with both ends approached. Certified arb check of the bounds and tails at {n} "
-            "points; s = 0 (Laplace) attains the ends. Full derivation: "
-            "pdpsym/proofs/lemma2_gaussian.py"
+            "symbolic (sympy, t real, s, lam > 0): " + "; ".join(shown) + ". So ln h + t/lam "
+            "strictly increases, ln h - t/lam strictly decreases, e^{t/lam} h -> 1 as t -> inf "
+            "(Mills), and h(t-d)/h(t) lies strictly inside [e^{-|d|/lam}, e^{|d|/lam}], both ends "
+            f"approached; certified arb check of bounds and tails at {n} points; s = 0 (Laplace) "
+            "attains the ends. Derivation: pdpsym/proofs/lemma2_gaussian.py"
         ),
     )
 
@@ -236,10 +213,9 @@ def check_thm6(config: claim.RunConfig) -> claim.Property:
     # the printed |c|Δ_i/lam (c including w_i) against Eq. 19, for w = (2, 1) and (0, 1)
     cov = [["1", "1/2"], ["1/2", "1"]]
     model = GaussianModel.build(["x1", "x2"], ["0", "0"], cov, {"x1": ["0", "1"]})
-    (gw, pw), (gz, pz) = (
-        (gaussian_leakage(model, "x1", (), 1, w), eq19_profile(model, "x1", (), 1, w, grid=7))
-        for w in ({"x1": Fraction(2), "x2": Fraction(1)}, {"x1": Fraction(0), "x2": Fraction(1)})
-    )
+    ws = ({"x1": Fraction(2), "x2": Fraction(1)}, {"x1": Fraction(0), "x2": Fraction(1)})
+    gw, gz = (gaussian_leakage(model, "x1", (), 1, w) for w in ws)
+    pw, pz = (eq19_profile(model, "x1", (), 1, w, grid=7) for w in ws)
     literal = abs(gw.coefficient) * 2 * (gw.high - gw.low)
     weighted = {
         "cov": cov,
@@ -274,13 +250,12 @@ def check_thm6(config: claim.RunConfig) -> claim.Property:
         reading=THM6_READING,
         holds=lambda n: (
             f"{(n or 1) - 1} generated sum-query adversaries (n = 2..4, exact PD covariances): "
-            "Eq. 19 evaluated directly (conditional mean vector from Lemma 1 at x_i = l, (l+u)/2, "
-            "u; densities by arb erfc on a grid of r up to far tails) never exceeds |c|(u-l)/lam "
-            "(every ball strictly below when s > 0) and is within 1e-6 of it in both tails. "
-            f"Weighted query w = (2, 1): sup = {pw.bound} = |c|(u-l)/lam, while "
-            f"|c|·|w_i|(u-l)/lam = {literal} (so Δ_i must pair with the coefficient of "
-            "x'_i = w_i x_i, i.e. c/w_i). With w_i = 0 (w = (0, 1)) Eq. 19 gives "
-            f"{pz.bound} > 0 although Δ_i = 0: the x'_k = w_k x_k reduction needs w_i != 0"
+            "Eq. 19 evaluated directly (Lemma 1's conditional means at x_i = l, (l+u)/2, u; arb "
+            "erfc densities on an r grid up to far tails) never exceeds |c|(u-l)/lam (every ball "
+            "strictly below when s > 0) and is within 1e-6 of it in both tails. Weighted w = "
+            f"(2, 1): sup = {pw.bound} = |c|(u-l)/lam, but |c|·|w_i|(u-l)/lam = {literal} (Δ_i "
+            "pairs with the coefficient of x'_i = w_i x_i, i.e. c/w_i). With w = (0, 1) Eq. 19 "
+            f"gives {pz.bound} > 0 although Δ_i = 0: the x'_k = w_k x_k reduction needs w_i != 0"
         ),
     )
 
@@ -310,10 +285,9 @@ def check_cor2(config: claim.RunConfig) -> claim.Property:
         reading=THM6_READING,
         fails="the symbolic identity fails",
         holds=(
-            f"symbolic for n = 2..{top} with symbolic covariance entries and weights: Lemma 1's "
-            "c = w_i + w_U^T S_Ui S_ii^{-1} equals Σ_j w_j s_ij / s_ii (the same one-line "
-            "algebra for every n: S_AA = s_ii is a scalar); for the sum, Σ_j s_ij / s_ii; "
-            "PL = |c|(u_i - l_i)/lam"
+            f"symbolic for n = 2..{top} (symbolic covariances and weights): Lemma 1's c = w_i + "
+            "w_U^T S_Ui S_ii^{-1} equals Σ_j w_j s_ij / s_ii (one-line algebra for every n, as "
+            "S_AA = s_ii is a scalar); for the sum, Σ_j s_ij / s_ii; PL = |c|(u_i - l_i)/lam"
         ),
     )
 
@@ -334,7 +308,7 @@ def _ex5_symbolic() -> object:
     inst = []  # exact instances through the library and a certified Eq. 19 check
     for q in (Fraction(1, 2), Fraction(-1, 2)):
         model = GaussianModel.build(["x1", "x2"], ["0", "0"], [[1, q], [q, 1]], {"x1": ["0", "1"]})
-        gw, gs = gaussian_leakage(model, "x1", ()), gaussian_leakage(model, "x1", ("x2",))
+        gw, gs = (gaussian_leakage(model, "x1", k) for k in ((), ("x2",)))
         prof = eq19_profile(model, "x1", (), grid=5)
         inst.append(gw.value == 1 + q and gs.value == 1 and prof.bound == gw.value and _tight(prof))
     return (weak_ok and strong_ok and order_ok and all(inst)) or claim.Counterexample(
@@ -349,9 +323,8 @@ def check_ex5(config: claim.RunConfig) -> claim.Property:
         cases=2,
         fails="Example 5 does not hold as rebuilt",
         holds=(
-            "symbolic in rho on (-1, 1): c(A(1,∅)) = 1 + rho so PL = (1 + rho)Δ_1/lam; "
-            "c(A(1,{2})) = 1 so PL = Δ_1/lam; the weak adversary leaks more iff rho > 0 "
-            "(solveset). Exact instances rho = ±1/2 through the library agree, with a "
-            "certified Eq. 19 check"
+            "symbolic in rho on (-1, 1): c(A(1,∅)) = 1 + rho so PL = (1 + rho)Δ_1/lam; c(A(1,{2}))"
+            " = 1 so PL = Δ_1/lam; the weak adversary leaks more iff rho > 0 (solveset). Exact "
+            "instances rho = ±1/2 through the library agree, with a certified Eq. 19 check"
         ),
     )

@@ -22,36 +22,15 @@ from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.families import tables_up_to
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers import claim
-from pdpsym.papers.li2019.edges import (
-    TAILS,
-    EdgeReading,
-    EdgeTables,
-    conditional_pearson_sign,
-    contexts,
-    impact,
-    increment_ratio,
-    lemma3_sides,
-    lemma3_symbolic,
-    ordered_pairs,
-    theorem2_step,
-)
-from pdpsym.papers.li2019.eq2 import compare_log_ratio_rational, group_dp_bound, leakage_all
+from pdpsym.papers.li2019 import edges, eq2, whg
+from pdpsym.papers.li2019.claims import ONE, proved
 from pdpsym.papers.li2019.experiments import gaussian_layer_table, layer_maxima
-from pdpsym.papers.li2019.whg import (
-    ArrayEdges,
-    BetaEdges,
-    ExactOf,
-    fast_search,
-    full_search,
-    paths_search,
-    whg_from_distribution,
-)
+from pdpsym.papers.li2019.whg import ArrayEdges, fast_search, full_search
 
 READING = "Eq. 9 right tail (r -> +inf), pairs ordered w_i x_i^a > w_i x_i^b"
 CHAIN_READING = (
     READING + "; layer 1 by Theorem 4 as printed (Delta_i/lam); Algorithm 1 per-node min"
 )
-ONE = Fraction(1)
 _WHGS = "generated WHGs (n 2..5, unequal rational Delta, LAYERED and PATHS, exact)"
 Classes = Sequence[tuple[Sequence[int], int]]  # (domain sizes, max denominator N)
 
@@ -61,13 +40,13 @@ def _classes(config: claim.RunConfig, *specs: tuple[list[int], int, int]) -> Cla
     return [(sizes, config.count(d, t)) for sizes, d, t in specs]
 
 
-def _tables(classes: Classes) -> Iterator[JointDistribution]:
-    for sizes, max_n in classes:
+def _tables(cls: Classes) -> Iterator[JointDistribution]:
+    for sizes, max_n in cls:
         yield from tables_up_to(sizes, max_n, full_support_values=False)
 
 
-def _class_text(classes: Classes) -> str:
-    return ", ".join("x".join(map(str, sizes)) + f" N<={m}" for sizes, m in classes)
+def _class_text(cls: Classes) -> str:
+    return ", ".join("x".join(map(str, sizes)) + f" N<={m}" for sizes, m in cls)
 
 
 def _cj(v: Any) -> dict[str, Any]:
@@ -84,65 +63,59 @@ def _others(i: int, n: int) -> list[int]:
 
 
 # --- Theorem 2 -----------------------------------------------------------------------------
-def _theorem2_cases(classes: Classes, reading: EdgeReading, skipped: claim.Tally) -> Iterator[Any]:
-    """Every edge child -> ancestor of every table (lam = 1) with both Eq. 2 values."""
-    for model in _tables(classes):
+def _thm2_cases(cls: Classes, reading: edges.EdgeReading, stats: claim.Tally) -> Iterator[Any]:
+    """Every edge child -> ancestor of every table (lam = 1) with both Eq. 2 values, each with
+    the tally its outcome goes to."""
+    for model in _tables(cls):
         names = model.variables
-        values = {(r.adversary.target, r.adversary.known): r for r in leakage_all(model, ONE)}
-        edges = EdgeTables(model, ONE, LinearQuery.sum(names), reading)
+        values = {(r.adversary.target, r.adversary.known): r for r in eq2.leakage_all(model, ONE)}
+        tabs = edges.EdgeTables(model, ONE, LinearQuery.sum(names), reading)
         for (i, target), size in itertools.product(enumerate(names), range(1, len(names))):
             for K in itertools.combinations([v for v in names if v != target], size):
                 mask = sum(1 << names.index(k) for k in K)
                 for j in K:
                     anc_known = tuple(k for k in K if k != j)
                     child, anc = values[(target, K)], values[(target, anc_known)]
-                    ext = edges.extremes(i, mask, names.index(j))
+                    ext = tabs.extremes(i, mask, names.index(j))
                     if ext is None or not child.ok or not anc.ok:
-                        skipped.add("skipped")
+                        stats.add("skipped")
                     else:
-                        yield model, target, K, anc_known, child, anc, ext
+                        yield stats, model, target, K, anc_known, child, anc, ext
 
 
-def _theorem2_law(stats: claim.Tally) -> Callable[[Any], object]:
-    def law(case: Any) -> object:
-        model, target, K, anc_known, child, anc, ext = case
-        step = theorem2_step(child.value, [ext[0].impact, ext[1].impact])
-        c = step.value.exact_compare(anc.value)
-        stats.add("equal" if c == 0 else "step_above" if c > 0 else "step_below")
-        return c == 0 or claim.Counterexample(
-            model=model, lam="1", query="sum", child=_node(target, K),
-            ancestor=_node(target, anc_known), child_eq2=_cj(child.value),
-            theorem2_step=_cj(step.value), ancestor_eq2=_cj(anc.value),
-            ancestor_witness=anc.witness.as_json(),
-            edge=step.edge.as_json(20) if step.edge else None,
-        )  # fmt: skip
-
-    return law
+def _thm2_law(case: Any) -> object:
+    stats, model, target, K, anc_known, child, anc, ext = case
+    step = edges.theorem2_step(child.value, [ext[0].impact, ext[1].impact])
+    c = step.value.exact_compare(anc.value)
+    stats.add("equal" if c == 0 else "step_above" if c > 0 else "step_below")
+    return c == 0 or claim.Counterexample(
+        model=model, lam="1", query="sum", child=_node(target, K),
+        ancestor=_node(target, anc_known), child_eq2=_cj(child.value),
+        theorem2_step=_cj(step.value), ancestor_eq2=_cj(anc.value),
+        ancestor_witness=anc.witness.as_json(), edge=step.edge.as_json(20) if step.edge else None,
+    )  # fmt: skip
 
 
 @claim.checker("li2019.thm2")
 def check_thm2(config: claim.RunConfig) -> claim.Property:
-    classes = _classes(config, ([2, 2], 6, 10), ([2, 3], 3, 6), ([2, 2, 2], 3, 5))
+    cls = _classes(config, ([2, 2], 6, 10), ([2, 3], 3, 6), ([2, 2, 2], 3, 5))
     both = _classes(config, ([2, 2], 4, 10), ([2, 3], 3, 6), ([2, 2, 2], 2, 5))
     stats = claim.Tally()
 
     def details() -> dict[str, Any]:
         # the candidate correction: W_ij with the impacts of both tails
-        law = _theorem2_law(claim.Tally())
-        cases = _theorem2_cases(both, EdgeReading.BOTH, claim.Tally())
-        cx = next((r for c in cases if (r := law(c)) is not True), None)
-        return {
-            "right": stats.counts,
-            "both_tails": {"class": _class_text(both), "first_counterexample": cx},
-        }
+        cases = _thm2_cases(both, edges.EdgeReading.BOTH, claim.Tally())
+        cx = next((r for c in cases if (r := _thm2_law(c)) is not True), None)
+        both_tails = {"class": _class_text(both), "first_counterexample": cx}
+        return {"right": stats.counts, "both_tails": both_tails}
 
     return claim.Exhaustive(
-        _theorem2_law(stats),
-        lambda _c: _theorem2_cases(classes, EdgeReading.RIGHT, stats),
-        holds=lambda n: f"Eq. 11 equals Eq. 2 on all {n} edges of {_class_text(classes)}",
+        _thm2_law,
+        lambda _c: _thm2_cases(cls, edges.EdgeReading.RIGHT, stats),
+        holds=lambda n: f"Eq. 11 equals Eq. 2 on all {n} edges of {_class_text(cls)}",
         fails=lambda n: (
             "Eq. 11 (|PL_child + w|, w in W_ij maximizing it) differs from the exact Eq. 2 value "
-            f"of the ancestor: first in the ordered search over {_class_text(classes)} (after "
+            f"of the ancestor: first in the ordered search over {_class_text(cls)} (after "
             f"{n} edges; Eq. 2's sup is the left tail there). Both-tails W_ij: see the details"
         ),
         reading=READING,
@@ -151,7 +124,7 @@ def check_thm2(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Theorem 3 and Lemma 3 ------------------------------------------------------------------
-def _edges_of(setups: Iterator[Any], readings: Sequence[EdgeReading]) -> Iterator[Any]:
+def _edges_of(setups: Iterator[Any], readings: Sequence[edges.EdgeReading]) -> Iterator[Any]:
     """(model, lam, query, reading, target, j, context, a, b, d) of every WHG edge of every
     (model, lam, query) set-up, per tail reading."""
     for model, lam, query in setups:
@@ -160,25 +133,25 @@ def _edges_of(setups: Iterator[Any], readings: Sequence[EdgeReading]) -> Iterato
             rest = [v for v in names if v not in (target, j)]
             for size in range(len(rest) + 1):
                 for ctx_names in itertools.combinations(rest, size):
-                    for ctx in contexts(model, ctx_names):
-                        for a, b in ordered_pairs(model, target, query):
-                            d = impact(model, target, j, a, b, ctx, lam, query, reading)
+                    for ctx in edges.contexts(model, ctx_names):
+                        for a, b in edges.ordered_pairs(model, target, query):
+                            d = edges.impact(model, target, j, a, b, ctx, lam, query, reading)
                             if d is not None:
                                 yield model, lam, query, reading, target, j, ctx, a, b, d
 
 
 @claim.checker("li2019.thm3.1")
 def check_thm3_1(config: claim.RunConfig) -> claim.Property:
-    classes = _classes(config, ([2, 2], 3, 8), ([2, 3], 2, 5), ([3, 3], 1, 3), ([2, 2, 2], 2, 4))
+    cls = _classes(config, ([2, 2], 3, 8), ([2, 3], 2, 5), ([3, 3], 1, 3), ([2, 2, 2], 2, 4))
     settings = [(ONE, {}), (Fraction(1, 2), {"x1": Fraction(2), "x2": Fraction(-1, 3)})]
 
     def cases(_c: claim.RunConfig) -> Iterator[Any]:
         setups = (
             (m, lam, LinearQuery({v: w.get(v, ONE) for v in m.variables}))
-            for m, (lam, w) in itertools.product(_tables(classes), settings)
+            for m, (lam, w) in itertools.product(_tables(cls), settings)
         )
-        for model, lam, query, reading, target, j, _ctx, a, b, d in _edges_of(setups, TAILS):
-            if (q := increment_ratio(d, model, j, lam, query)) is not None:
+        for model, lam, query, reading, target, j, _ctx, a, b, d in _edges_of(setups, edges.TAILS):
+            if (q := edges.increment_ratio(d, model, j, lam, query)) is not None:
                 yield model, lam, query, target, j, a, b, reading, q
 
     def law(case: Any) -> object:
@@ -193,7 +166,7 @@ def check_thm3_1(config: claim.RunConfig) -> claim.Property:
         cases,
         holds=lambda n: (
             f"q = lam d_j / Delta_j in [-1, 1], decided exactly, on all {n} edges of "
-            f"{_class_text(classes)}, sum and weighted (2, -1/3) queries, lam 1 and 1/2, both "
+            f"{_class_text(cls)}, sum and weighted (2, -1/3) queries, lam 1 and 1/2, both "
             "tails (|d_j| <= Delta_j/lam: a ratio of two averages of e^{w_j x_j/lam})"
         ),
         fails="q outside [-1, 1]",
@@ -201,22 +174,20 @@ def check_thm3_1(config: claim.RunConfig) -> claim.Property:
     )
 
 
-def _sign_cases(
-    classes: Classes, lams: Sequence[Fraction], readings: Sequence[EdgeReading]
-) -> Iterator[Any]:
+def _sign_cases(cls: Classes, lams: Sequence[Fraction], readings: Sequence[Any]) -> Iterator[Any]:
     """The edges of binary targets, sum query, every lam in turn."""
-    setups = ((m, lam, LinearQuery.sum(m.variables)) for lam in lams for m in _tables(classes))
+    setups = ((m, lam, LinearQuery.sum(m.variables)) for lam in lams for m in _tables(cls))
     return (c for c in _edges_of(setups, readings) if len(c[0].domain(c[4])) == 2)
 
 
 def _sign_law(case: Any) -> object:
     model, lam, query, reading, target, j, ctx, a, b, d = case
-    rho = conditional_pearson_sign(model, target, j, ctx)
+    rho = edges.conditional_pearson_sign(model, target, j, ctx)
     if d.sign() == rho:
         return True
     pair = model.marginal([target, j, *ctx])
     cond = pair.conditional(ctx) if ctx else pair
-    q = increment_ratio(d, model, j, lam, query)
+    q = edges.increment_ratio(d, model, j, lam, query)
     return claim.Counterexample(
         model=model, lam=lam, query="sum", reading=reading, target=target, j=j, context=ctx,
         x_a=a, x_b=b, cov_given_context=cond.covariance(target, j), sign_rho=rho,
@@ -226,13 +197,13 @@ def _sign_law(case: Any) -> object:
 
 @claim.checker("li2019.thm3.2")
 def check_thm3_2(config: claim.RunConfig) -> claim.Property:
-    classes = _classes(config, ([2, 2], 5, 14), ([2, 2, 2], 2, 5))
+    cls = _classes(config, ([2, 2], 5, 14), ([2, 2, 2], 2, 5))
     return claim.Exhaustive(
         _sign_law,
-        lambda _c: _sign_cases(classes, [ONE], TAILS),
+        lambda _c: _sign_cases(cls, [ONE], edges.TAILS),
         holds=lambda n: (
             f"sign(q) = sign(rho under theta(.|x_(K-j))) on all {n} edges and contexts of binary "
-            f"tables {_class_text(classes)}, both tails, sum query (binary X_j: d has the sign "
+            f"tables {_class_text(cls)}, both tails, sum query (binary X_j: d has the sign "
             "of theta(x_j=hi|a) - theta(x_j=hi|b), sign(rho) by Lemma 3)"
         ),
         fails="the sign rule fails",
@@ -244,11 +215,11 @@ def check_thm3_2(config: claim.RunConfig) -> claim.Property:
 def check_thm3_3(config: claim.RunConfig) -> claim.Property:
     # x_j in {0,1,2}: Delta_j = 2, so lam = 2 gives Delta_j/lam = 1 (the "eps <= 1"
     # reading); lam = 4 tests a smaller ratio (1/2).
-    classes = _classes(config, ([2, 3], 3, 6))
+    cls = _classes(config, ([2, 3], 3, 6))
     return claim.Exhaustive(
         _sign_law,
-        lambda _c: _sign_cases(classes, [Fraction(2), Fraction(4)], [EdgeReading.RIGHT]),
-        holds=lambda n: f"sign rule holds on all {n} edges of {_class_text(classes)}, lam 2, 4",
+        lambda _c: _sign_cases(cls, [Fraction(2), Fraction(4)], [edges.EdgeReading.RIGHT]),
+        holds=lambda n: f"sign rule holds on all {n} edges of {_class_text(cls)}, lam 2, 4",
         fails=(
             "x_i binary, x_j in {0,1,2}, Delta_j/lam <= 1: sign(q) = sign(rho) fails; q follows "
             "E[e^{x_j/lam} | x_i] (a convex moment), rho only the means: a mean-preserving "
@@ -260,11 +231,12 @@ def check_thm3_3(config: claim.RunConfig) -> claim.Property:
 
 def _remark_law(model: JointDistribution) -> object:
     query = LinearQuery.sum(model.variables)
-    pairs = ordered_pairs(model, "x1", query)
-    ds = [d for a, b in pairs if (d := impact(model, "x1", "x2", a, b, {}, ONE, query)) is not None]
-    if len(model.marginal(["x1"]).probs) < 2 or not ds:
+    pairs = edges.ordered_pairs(model, "x1", query)
+    ds = [edges.impact(model, "x1", "x2", a, b, {}, ONE, query) for a, b in pairs]
+    signs = [d.sign() for d in ds if d is not None]
+    if len(model.marginal(["x1"]).probs) < 2 or not signs:
         return True
-    rho, signs = model.pearson_sign("x1", "x2"), [d.sign() for d in ds]
+    rho = model.pearson_sign("x1", "x2")
     bad = (
         "rho>0 but no q>0" if rho > 0 and 1 not in signs
         else "rho<0 but no q<0" if rho < 0 and -1 not in signs
@@ -279,15 +251,13 @@ def _remark_law(model: JointDistribution) -> object:
 
 @claim.checker("li2019.thm3.remark")
 def check_thm3_remark(config: claim.RunConfig) -> claim.Property:
-    classes = _classes(config, ([3, 2], 4, 6), ([3, 3], 4, 5))
+    cls = _classes(config, ([3, 2], 4, 6), ([3, 3], 4, 5))
     return claim.Exhaustive(
         _remark_law,
-        lambda _c: _tables(classes),
-        holds=lambda n: (
-            f"x_i ternary: the statements hold on all {n} tables {_class_text(classes)}"
-        ),
+        lambda _c: _tables(cls),
+        holds=lambda n: f"x_i ternary: the statements hold on all {n} tables {_class_text(cls)}",
         fails=(
-            f"fails in the ordered search over {_class_text(classes)}: as in Theorem 3(3), q "
+            f"fails in the ordered search over {_class_text(cls)}: as in Theorem 3(3), q "
             "follows the convex moment E[e^(x_j/lam) | x_i], rho only the means, so the signs "
             "can disagree"
         ),
@@ -297,24 +267,23 @@ def check_thm3_remark(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("li2019.lemma3")
 def check_lemma3(config: claim.RunConfig) -> claim.Property:
-    classes = _classes(config, ([2, 2], 6, 10), ([2, 3], 4, 6))
+    cls = _classes(config, ([2, 2], 6, 10), ([2, 3], 4, 6))
 
     def law(model: JointDistribution) -> object:
         if len(model.marginal(["x1"]).probs) < 2:
             return True
-        rho, diff = lemma3_sides(model, "x1", "x2")
+        rho, diff = edges.lemma3_sides(model, "x1", "x2")
         return rho == diff or claim.Counterexample(model=model)
 
-    return claim.AllOf(
-        (
-            claim.Symbolic(lemma3_symbolic, holds="", fails="the symbolic identity did not reduce"),
-            claim.Exhaustive(law, lambda _c: _tables(classes), verdict=claim.Verdict.PROVED),
-        ),
-        method=claim.Method.SYMBOLIC,
+    return proved(
+        edges.lemma3_symbolic,
+        law,
+        lambda _c: _tables(cls),
+        sym_fails="the symbolic identity did not reduce",
         holds=lambda n: (
             "sympy: cov(x_i, x_j) = p(1-p)(h-l)(E[x_j|h] - E[x_j|l]) identically, so with both "
             "values possible sign(rho) = sign of the conditional-mean difference; cross-checked "
-            f"on the exact tables {_class_text(classes)} ({n} cases)"
+            f"on the exact tables {_class_text(cls)} ({n} cases)"
         ),
     )
 
@@ -322,12 +291,12 @@ def check_lemma3(config: claim.RunConfig) -> claim.Property:
 # --- Theorem 5 (chain rule against Eq. 2) -------------------------------------------------
 @claim.checker("li2019.thm5")
 def check_thm5(config: claim.RunConfig) -> claim.Property:
-    classes = _classes(config, ([2, 2], 6, 10), ([2, 3], 3, 5), ([2, 2, 2], 3, 4))
+    cls = _classes(config, ([2, 2], 6, 10), ([2, 3], 3, 5), ([2, 2, 2], 3, 4))
     stats = claim.Tally()
 
     def cases(_c: claim.RunConfig) -> Iterator[Any]:
-        for model in _tables(classes):
-            g = whg_from_distribution(model, 1, with_paths=len(model.variables) <= 3)
+        for model in _tables(cls):
+            g = whg.whg_from_distribution(model, 1, with_paths=len(model.variables) <= 3)
             for v in g.ordered():
                 if v.exact is None or not v.exact.ok or v.chain is None:
                     stats.add("no_eq2_value")
@@ -348,10 +317,10 @@ def check_thm5(config: claim.RunConfig) -> claim.Property:
     return claim.Exhaustive(
         law,
         cases,
-        holds=lambda n: f"chain value = Eq. 2 at all {n} nodes of {_class_text(classes)}",
+        holds=lambda n: f"chain value = Eq. 2 at all {n} nodes of {_class_text(cls)}",
         fails=lambda n: (
             "the chain-rule value (Eq. 14) differs from Eq. 2: first in the ordered search over "
-            f"{_class_text(classes)}, after {n} nodes"
+            f"{_class_text(cls)}, after {n} nodes"
         ),
         reading=CHAIN_READING,
         details=lambda: stats.counts,
@@ -374,7 +343,7 @@ def _random_whgs(
             for i in range(n)
         ]
         src = ArrayEdges(n, E, deltas, True)
-        for res in (full_search(src), paths_search(src)):
+        for res in (full_search(src), whg.paths_search(src)):
             yield src, res
 
 
@@ -394,10 +363,9 @@ def check_eq16(config: claim.RunConfig) -> claim.Property:
         lambda cfg: _node_values(_random_whgs(cfg, (40, 400), (-ONE, ONE))),
         method=claim.Method.GENERATED,
         holds=lambda n: (
-            f"chain value <= sum over {{i}} u U of Delta_k/lam at all {n} node values of "
-            f"{_WHGS}, q on a 1/4 grid of [-1, 1]; the reason is |x + w| <= x + |w|, which needs "
-            "q >= -1 as well (Theorem 3(1)): with q <= 1 alone, Delta = lam = 1 and q = -4 give "
-            "|1 - 4| = 3 > 2 = group DP"
+            f"chain value <= sum over {{i}} u U of Delta_k/lam at all {n} node values of {_WHGS}, "
+            "q on a 1/4 grid of [-1, 1]; as |x + w| <= x + |w| this needs q >= -1 too (Theorem "
+            "3(1)): with q <= 1 alone, Delta = lam = 1, q = -4 give |1 - 4| = 3 > 2 = group DP"
         ),
         fails="a chain value exceeds group DP",
         reading="|q| <= 1 (Theorem 3(1) supplies q >= -1); layer 1 = Delta_i/lam",
@@ -406,21 +374,18 @@ def check_eq16(config: claim.RunConfig) -> claim.Property:
 
 def _perfect_correlation(_c: claim.RunConfig) -> Iterator[Any]:
     """Nodes with an Eq. 2 value of perfectly positively correlated tables."""
-    for rows in (
-        [[0, 0, "1/2"], [1, 1, "1/2"]],
-        [[0, 0, "1/2"], [5, 1, "1/2"]],
-        [[0, 0, 0, "1/2"], [1, 1, 1, "1/2"]],
-    ):
-        model = JointDistribution.from_rows([f"x{k + 1}" for k in range(len(rows[0]) - 1)], rows)
-        for v in whg_from_distribution(model, 1).ordered():
+    for hi in ([1, 1], [5, 1], [1, 1, 1]):  # half the mass at all-zero, half at ``hi``
+        rows = [[*(0 for _ in hi), "1/2"], [*hi, "1/2"]]
+        model = JointDistribution.from_rows([f"x{k + 1}" for k in range(len(hi))], rows)
+        for v in whg.whg_from_distribution(model, 1).ordered():
             if v.exact is not None and v.exact.ok:
                 yield model, v
 
 
 def _group_dp_law(case: Any) -> object:
     model, v = case
-    bound = group_dp_bound(model, v.adversary, ONE, LinearQuery.sum(model.variables))
-    return compare_log_ratio_rational(v.exact.value, bound) == 0 or claim.Counterexample(
+    bound = eq2.group_dp_bound(model, v.adversary, ONE, LinearQuery.sum(model.variables))
+    return eq2.compare_log_ratio_rational(v.exact.value, bound) == 0 or claim.Counterexample(
         model=model, node=_node(v.target, v.known)
     )
 
@@ -525,7 +490,7 @@ def check_fastsearch(config: claim.RunConfig) -> claim.Property:
         # "close for strong correlation": exact chain on beta-sampled edges, k = 2
         gaps: dict[str, Any] = {}
         for corr in (0.2, 0.5, 0.8):
-            srcs = (ExactOf(BetaEdges(n, corr, config.seed * 100 + run)) for run in range(runs))
+            srcs = (whg.ExactOf(whg.BetaEdges(n, corr, config.seed * 100 + r)) for r in range(runs))
             pairs = [(full_search(s).max_value(), fast_search(s, 2).max_value()) for s in srcs]
             gaps[str(corr)] = {
                 "fast_above": sum(b > a for a, b in pairs),
@@ -604,25 +569,23 @@ def _gaussian_findings(config: claim.RunConfig) -> dict[str, Any]:
         return None
 
     flat = {table[r][0] for r in table}
-    weakest_first = sorted((r for r in table if r < 0), key=abs)  # the first failure is minimal
+    # weakest correlation first, so the first failure is minimal
+    weak = sorted((r for r in table if r < 0), key=abs)
+    nonneg, nonpos = sorted(r for r in table if r >= 0), sorted(r for r in table if r <= 0)
     return {
         "layer 1 (strongest adversary) leakage does not change with averCoeff": (
             None if len(flat) == 1 else {"PL": sorted(flat)}
         ),
-        "Fig. 4(c): for positive correlation leakage increases with averCoeff": in_rho(
-            sorted(r for r in table if r >= 0)
-        ),
-        "Fig. 4(d): leakage increases with the signed averCoeff (negative rho)": in_rho(
-            sorted(r for r in table if r <= 0)
-        ),
+        "Fig. 4(c): for positive correlation leakage increases with averCoeff": in_rho(nonneg),
+        "Fig. 4(d): leakage increases with the signed averCoeff (negative rho)": in_rho(nonpos),
         "Fig. 4(c): positive correlation: leakage increases with the layer number": in_layer(
-            [r for r in sorted(table) if r > 0], True
+            [r for r in nonneg if r > 0], True
         ),
         "Fig. 4(d), as printed: negative correlation: leakage decreases with prior knowledge": (
-            in_layer(weakest_first, True)
+            in_layer(weak, True)
         ),
         "Fig. 4(d), its explanation: negative correlation: leakage decreases with the layer number": (
-            in_layer(weakest_first, False)
+            in_layer(weak, False)
         ),
     }
 
