@@ -33,10 +33,8 @@ EPS_CHOICES = (Eps.of(0), Eps.log(Fraction(3, 2)), Eps.log(2), Eps.log(3), Eps.o
 # every p in (0, 1) with denominator 2, 3, 4, by denominator then numerator
 PS = [Fraction(a, d) for d in range(2, 5) for a in range(1, d) if math.gcd(a, d) == 1]
 OUTS4 = list(itertools.product((0, 1), repeat=4))  # every M: {0,1}² → {0,1}, lexicographic
-
-
-def _s(x: Any) -> str:
-    return fraction_str(x) if isinstance(x, Fraction) else str(x)
+DELTAS = (plrv.apkdp_delta, plrv.ppkdp_delta)
+COMPAT, PRINTED = InfConvention.COMPATIBLE, InfConvention.PRINTED
 
 
 def _det_json(outs: Any) -> dict[str, str]:
@@ -128,7 +126,7 @@ def check_prop5(config: claim.RunConfig) -> claim.Property:
             kernel = s2._random_table(rng, (0, 1, 2, finite.BOTTOM), ["x", "y", "z"])
             mech2, _ = finite.random_mechanism(rng, scn.n)
             p = Fraction(rng.randint(0, 4), 4)
-            for name, delta_of in (("APKDP", plrv.apkdp_delta), ("PPKDP", plrv.ppkdp_delta)):
+            for name, delta_of in zip(("APKDP", "PPKDP"), DELTAS, strict=True):
                 yield "closure", scn, mech, table, eps, (name, delta_of, kernel, mech2, p)
             for i, (a, b) in itertools.product(plrv.default_targets(scn), ((0, 1), (1, 0))):
                 yield "f-divergence", scn, mech, table, eps, (i, a, b)
@@ -137,16 +135,10 @@ def check_prop5(config: claim.RunConfig) -> claim.Property:
         kind, scn, mech, table, eps, extra = case
         if kind == "closure":  # post-processing and convexity
             name, delta_of, kernel, mech2, p = extra
-            post, mix = (
-                finite.post_process(mech, kernel.__getitem__),
-                finite.mixture(mech, mech2, p),
-            )
-            d, d2, d_pp, d_mix = (delta_of(scn, m, eps).delta for m in (mech, mech2, post, mix))
-            ok = (
-                d_pp.exact_compare(d) <= 0
-                and d_mix.exact_compare(d.scale(p) + d2.scale(1 - p)) <= 0
-            )
-            return ok or _mech_cx(
+            pp, mix = finite.post_process(mech, kernel.__getitem__), finite.mixture(mech, mech2, p)
+            d, d2, d_pp, d_mix = (delta_of(scn, m, eps).delta for m in (mech, mech2, pp, mix))
+            convex = d_mix.exact_compare(d.scale(p) + d2.scale(1 - p)) <= 0
+            return (d_pp.exact_compare(d) <= 0 and convex) or _mech_cx(
                 scn, table, eps, kernel=kernel, delta=str(d), delta_post=str(d_pp),
                 delta_mixture=str(d_mix), p=p, notion=name,
             )  # fmt: skip
@@ -199,18 +191,17 @@ def _thm1_law(case: Any) -> object:
         for a, b in itertools.permutations(scn.record_values(i), 2):
             if plrv.ppk(scn, mech, i, a, b, eps) != plrv.ppk_via_apk(scn, mech, i, a, b, eps):
                 return _mech_cx(scn, table, eps, what="PPK != E[APK]", i=i, a=a, b=b)
-    both = (plrv.apkdp_delta, plrv.ppkdp_delta)
-    da, dp = (f(scn, mech, eps).delta for f in both)
+    da, dp = (f(scn, mech, eps).delta for f in DELTAS)
     if dp.exact_compare(da) > 0:
         return _mech_cx(scn, table, eps, what="APKDP delta < PPKDP delta", APK=str(da), PPK=str(dp))
     w = _max_ratio(scn, mech)
     if w is None:  # an infinite PLRV: both δ > 0 at every ε
-        if any(f(scn, mech, Eps.log(1000)).delta.sign() == 0 for f in both):
+        if any(f(scn, mech, Eps.log(1000)).delta.sign() == 0 for f in DELTAS):
             return _mech_cx(scn, table, eps, what="infinite PLRV but δ = 0")
     elif w > 1:  # δ = 0 at ε* = ln w for both, δ > 0 for both just below
         at, below = Eps.log(w), Eps.log(w * Fraction(999, 1000))
-        zero = all(f(scn, mech, at).delta.sign() == 0 for f in both)
-        if not (zero and all(f(scn, mech, below).delta.sign() > 0 for f in both)):
+        zero = all(f(scn, mech, at).delta.sign() == 0 for f in DELTAS)
+        if not (zero and all(f(scn, mech, below).delta.sign() > 0 for f in DELTAS)):
             what = "δ = 0 equivalence fails at ε = ln " + fraction_str(w)
             return _mech_cx(scn, table, eps, what=what)
     return True
@@ -218,8 +209,7 @@ def _thm1_law(case: Any) -> object:
 
 @claim.checker("dmkb2020.thm1")
 def check_thm1(config: claim.RunConfig) -> claim.Property:
-    n_cases = config.count(30, 600)
-    strict: dict[str, str] = {}
+    n_cases, strict = config.count(30, 600), dict[str, str]()
 
     def strict_exists(_: None) -> object:
         """First δ_PPK < δ_APK at ε = ln 2 over D(0) ~ Bernoulli(1/2), D(1) ~ Bernoulli(p) (p by
@@ -227,10 +217,7 @@ def check_thm1(config: claim.RunConfig) -> claim.Property:
         for p, outs in itertools.product(PS, OUTS4):
             scn = Scenario.bernoulli([HALF, p], known=[1])
             mech = finite.table_mechanism(s2._det_table(outs))
-            da, dp = (
-                f(scn, mech, Eps.log(2), targets=[0]).delta
-                for f in (plrv.apkdp_delta, plrv.ppkdp_delta)
-            )
+            da, dp = (f(scn, mech, Eps.log(2), targets=[0]).delta for f in DELTAS)
             if dp.exact_compare(da) < 0:
                 strict.update(APKDP=str(da), PPKDP=str(dp))
                 return True
@@ -244,12 +231,11 @@ def check_thm1(config: claim.RunConfig) -> claim.Property:
             claim.Exhaustive(strict_exists, lambda _c: [None], method=claim.Method.GENERATED),
         ),
         holds=lambda n: (
-            f"{n_cases} generated (θ, M, ε) ({s2.RANDOM_CLASS}): PPK_{{i,a,b}} from Definition 13 "
-            "equals Σ_B̂ P[B̂|a] APK_{i,a,b,B̂} exactly for every (i, a, b); δ_PPKDP ≤ δ_APKDP; "
-            "the smallest ε with δ = 0 is the same for both (δ = 0 at ε* = max PLRV, both δ > 0 "
-            "just below, or both > 0 for all ε when a PLRV is infinite). Strict for δ > 0 (exact, "
-            f"first in an ordered search): δ_PPKDP = {strict.get('PPKDP')} < δ_APKDP = "
-            f"{strict.get('APKDP')} at ε = ln 2"
+            f"{n_cases} generated (θ, M, ε) ({s2.RANDOM_CLASS}): PPK_{{i,a,b}} (Definition 13) = "
+            "Σ_B̂ P[B̂|a] APK_{i,a,b,B̂} exactly for every (i, a, b); δ_PPKDP ≤ δ_APKDP; both "
+            "reach δ = 0 at the same smallest ε (ε* = max PLRV, both δ > 0 just below; both δ > 0 "
+            "at every ε when a PLRV is infinite). Strict for δ > 0 (exact, first in an ordered "
+            f"search): δ_PPKDP = {strict.get('PPKDP')} < δ_APKDP = {strict.get('APKDP')} at ε = ln 2"
         ),
         method=claim.Method.GENERATED,
     )
@@ -268,9 +254,7 @@ def check_thm2(config: claim.RunConfig) -> claim.Property:
         red = reducibility.is_reducible(scn, mech, 0)
         kinds.add("reducible", red)
         for eps in epss:
-            da, dp = (
-                f(scn, mech, eps, targets=[0]).delta for f in (plrv.apkdp_delta, plrv.ppkdp_delta)
-            )
+            da, dp = (f(scn, mech, eps, targets=[0]).delta for f in DELTAS)
             if da != dp:
                 kinds.add("nonreducible_with_gap", not red)
                 if red:
@@ -287,31 +271,27 @@ def check_thm2(config: claim.RunConfig) -> claim.Property:
             itertools.product(grid, repeat=2), itertools.product((0, 1, 2), repeat=4)
         ),
         holds=lambda n: (
-            f"exhaustive over {n} cases: two independent Bernoulli records with p in "
+            f"exhaustive over {n} cases: two independent Bernoulli records, p in "
             f"{{{', '.join(fraction_str(g) for g in grid)}}}², B = D(1), target D(0), every "
             "deterministic M: {0,1}² → {0,1,2}. Θ-reducibility decided exactly (equal multisets "
-            f"of output profiles for B̂ = 0 and 1): {kinds['reducible']} reducible; for each, the "
-            "exact smallest δ of APKDP and of PPKDP coincide at ε = ln 2 (and ε = 1/2 when "
-            f"thorough); {kinds['nonreducible_with_gap']} non-reducible ones have δ_APKDP > "
-            "δ_PPKDP, so the hypothesis is not idle. The proof's text swaps APK and PPK and "
-            "drops ε from m(O,B); the argument is right with the Theorem 1 roles and "
-            "m = max(0, 1 - e^(ε-L))"
+            f"of output profiles for B̂ = 0, 1): {kinds['reducible']} reducible, each with equal "
+            "exact smallest δ of APKDP and PPKDP at ε = ln 2 (and 1/2 when thorough); "
+            f"{kinds['nonreducible_with_gap']} non-reducible ones have δ_APKDP > δ_PPKDP (the "
+            "hypothesis is not idle). The proof's text swaps APK and PPK and drops ε from m(O,B); "
+            "it is right with Theorem 1's roles and m = max(0, 1 - e^(ε-L))"
         ),
         fails="a Θ-reducible mechanism with APKDP δ != PPKDP δ",
         details=lambda: kinds.counts,
     )
 
 
-def _quadratic_instance(form: QuadraticForm) -> tuple[bool, Any]:
-    """Definition 14 with the given quadratic-mean φ on an exact instance: n = 2 independent
-    records uniform on {1, 2}, B = D(1)."""
+def _quadratic_instance(scale: int) -> tuple[bool, Any]:
+    """Definition 14 for the quadratic-mean φ (scale 2 = n: printed, 1: corrected) on an exact
+    instance: n = 2 independent records uniform on {1, 2}, B = D(1)."""
     mech = deterministic(lambda d: sympy.sqrt(sum(sympy.Rational(x) ** 2 for x in d) / 2))
-    scale = 2 if form is QuadraticForm.PRINTED else 1
 
     def phi(o: Any, b1: Any, b2: Any) -> Any:
-        s = sum(
-            sympy.Rational(y) ** 2 - sympy.Rational(x) ** 2 for x, y in zip(b1, b2, strict=True)
-        )
+        s = sum(sympy.Rational(y**2 - x**2) for x, y in zip(b1, b2, strict=True))
         return sympy.sqrt(scale * o**2 + s / 2)
 
     scn = Scenario.independent([{Fraction(1): HALF, Fraction(2): HALF}] * 2, known=[1])
@@ -335,9 +315,7 @@ def _prop6_specs(n: int, pred: dict[Any, bool], alpha: list[Fraction], known: li
         ),
         "linear": (
             lambda d: sum((a * x for a, x in zip(alpha, d, strict=True)), Fraction(0)),
-            lambda o, b1, b2: (
-                o + sum(alpha[j] * (y - x) for j, x, y in zip(known, b1, b2, strict=True))
-            ),
+            lambda o, b1, b2: o + sum(alpha[j] * (y - x) for j, x, y in zip(known, b1, b2)),
         ),
         "arithmetic": (
             lambda d: sum(d, Fraction(0)) / n,
@@ -359,9 +337,9 @@ def _quad_values() -> list[dict[str, str]]:
     """Printed and corrected φ at D(0) = 1 next to the true M, for n = 2, B = D(1)."""
     keys, out = ("B1", "B2", "M(D|B1)", "printed_phi", "corrected_phi", "M(D|B2)"), []
     for b1, b2 in ((1, 1), (1, 2)):
-        m, d = sympy.sqrt(sympy.Rational(1 + b1**2, 2)), sympy.Rational(b2**2 - b1**2)
+        m, d = sympy.sqrt(sympy.Rational(1 + b1**2, 2)), sympy.Rational(b2**2 - b1**2, 2)
         m2 = sympy.sqrt(sympy.Rational(1 + b2**2, 2))
-        vals = (b1, b2, m, sympy.sqrt(2 * m**2 + d / 2), sympy.sqrt(m**2 + d / 2), m2)
+        vals = (b1, b2, m, sympy.sqrt(2 * m**2 + d), sympy.sqrt(m**2 + d), m2)
         out.append(dict(zip(keys, map(sympy.sstr, vals), strict=True)))
     return out
 
@@ -369,9 +347,7 @@ def _quad_values() -> list[dict[str, str]]:
 @claim.checker("dmkb2020.prop6")
 def check_prop6(config: claim.RunConfig) -> claim.Property:
     printed = reducibility.prop6_symbolic(QuadraticForm.PRINTED)
-    corrected = reducibility.prop6_symbolic(QuadraticForm.CORRECTED, only=["quadratic"])[
-        "quadratic"
-    ]
+    corrected = reducibility.prop6_symbolic(QuadraticForm.CORRECTED, only=["quadratic"])
     vals = [Fraction(1), Fraction(2), Fraction(3)]
 
     def finite_maps(_c: claim.RunConfig) -> Iterator[Any]:
@@ -379,15 +355,13 @@ def check_prop6(config: claim.RunConfig) -> claim.Property:
         exact instances: n = 3 independent records on {1, 2, 3}, B = one or two records."""
         rng = random.Random(config.seed + 6)
         for _ in range(config.count(2, 30)):
-            records = [
-                finite.random_pmf(rng, vals, 6, positive=rng.random() < 0.5) for _ in range(3)
-            ]
-            records = [r if len(r) > 1 else {vals[0]: HALF, vals[1]: HALF} for r in records]
+            recs = [finite.random_pmf(rng, vals, 6, positive=rng.random() < 0.5) for _ in range(3)]
+            recs = [r if len(r) > 1 else {vals[0]: HALF, vals[1]: HALF} for r in recs]
             known = sorted(rng.sample([1, 2], rng.choice([1, 2])))
             alpha = [Fraction(rng.randint(-3, 3), rng.randint(1, 3)) for _ in range(3)]
             pred = {v: rng.random() < 0.5 for v in vals}
             for name, spec in _prop6_specs(3, pred, alpha, known).items():
-                yield name, spec, records, known
+                yield name, spec, recs, known
 
     def map_law(case: Any) -> object:
         name, (f, phi, *key), records, known = case
@@ -397,7 +371,7 @@ def check_prop6(config: claim.RunConfig) -> claim.Property:
 
     def printed_quadratic() -> object:
         bad = [k for k, v in printed.items() if v["identity"] != "holds"]
-        quad_ok, quad_why = _quadratic_instance(QuadraticForm.PRINTED)
+        quad_ok, quad_why = _quadratic_instance(2)
         if not bad:
             return True
         if bad != ["quadratic"] or quad_ok:
@@ -410,8 +384,8 @@ def check_prop6(config: claim.RunConfig) -> claim.Property:
         )  # fmt: skip
 
     def corrected_quadratic() -> object:
-        holds = corrected["identity"] == corrected["left_inverse"] == "holds"
-        return holds and _quadratic_instance(QuadraticForm.CORRECTED)[0]
+        c = corrected["quadratic"]
+        return c["identity"] == c["left_inverse"] == "holds" and _quadratic_instance(1)[0]
 
     symbolic = ", ".join(k for k, v in printed.items() if v["identity"] == "holds")
     return claim.AllOf(
@@ -427,7 +401,10 @@ def check_prop6(config: claim.RunConfig) -> claim.Property:
                 claim.Symbolic(
                     corrected_quadratic,
                     holds="",
-                    details=lambda: {"printed": printed, "corrected_quadratic": corrected},
+                    details=lambda: {
+                        "printed": printed,
+                        "corrected_quadratic": corrected["quadratic"],
+                    },
                 ),
                 holds=lambda n: (
                     "sympy, aggregate symbols (any n, any k): φ(M(x ∪ B1)) = M(x ∪ B2) and "
@@ -491,8 +468,8 @@ def _thm6_printed(case: Any) -> object:
     return composition.theorem6_identity_holds(tm, 2) or claim.Counterexample(
         {"records": f"D(0) ~ Bernoulli(1/2), D(1) ~ Bernoulli({p})", "B": "none", "i": 0,
          "a": a, "b": b, "M1": _det_json(o1), "M2": _det_json(o2), "O": repr(o),
-         "e^L": _s(tm.joint), "e^L1": _s(tm.first), "e^L2": _s(tm.second),
-         "e^L2_given_O1": _s(tm.second_given_first), "printed": "L = 2 Dep + L1 + L2",
+         "e^L": str(tm.joint), "e^L1": str(tm.first), "e^L2": str(tm.second),
+         "e^L2_given_O1": str(tm.second_given_first), "printed": "L = 2 Dep + L1 + L2",
          "corrected": "L = Dep + L1 + L2",
          "factor1_holds_here": composition.theorem6_identity_holds(tm, 1)}
     )  # fmt: skip
@@ -500,24 +477,27 @@ def _thm6_printed(case: Any) -> object:
 
 @claim.checker("dmkb2020.thm6")
 def check_thm6(config: claim.RunConfig) -> claim.Property:
-    n_cases, printed_corollary = config.count(15, 400), dict[str, Any]()
-    w_choices = [Fraction(1), Fraction(3, 2), Fraction(2), Fraction(3)]
-    mu_choices = [HALF, Fraction(2, 3), Fraction(1), Fraction(3, 2), Fraction(2)]
+    n_cases, fails = config.count(15, 400), list[dict[str, str]]()
+    ws = [Fraction(1), Fraction(3, 2), Fraction(2), Fraction(3)]
 
     def draw(rng: random.Random) -> Any:
         scn = finite.random_scenario(rng)
-        m1, _ = finite.random_mechanism(rng, scn.n, outputs=(0, 1, 2))
-        m2, _ = finite.random_mechanism(rng, scn.n, outputs=(0, 1, 2))
-        return scn, m1, m2, (rng.choice(w_choices), rng.choice(w_choices), rng.choice(mu_choices))
+        m1, m2 = (finite.random_mechanism(rng, scn.n, outputs=(0, 1, 2))[0] for _ in range(2))
+        return (
+            scn,
+            m1,
+            m2,
+            (rng.choice(ws), rng.choice(ws), rng.choice([HALF, Fraction(2, 3), *ws[:3]])),
+        )
 
     def generated(cfg: claim.RunConfig) -> Iterator[Any]:
-        for scn, m1, m2, ws in s2._draws(cfg, 66, (15, 400), draw):
+        for scn, m1, m2, w in s2._draws(cfg, 66, (15, 400), draw):
             for i, (a, b), bhat in itertools.product(
                 plrv.default_targets(scn), ((0, 1), (1, 0)), scn.knowledge_values()
             ):
                 for o, tm in composition.plrv_terms(scn, m1, m2, i, a, b, bhat).items():
                     yield "identity", scn, (o, tm)
-            yield "corollary", scn, (m1, m2, *ws)
+            yield "corollary", scn, (m1, m2, *w)
 
     def corrected(case: Any) -> object:
         kind, scn, extra = case
@@ -527,20 +507,11 @@ def check_thm6(config: claim.RunConfig) -> claim.Property:
             )
         # the corollary with e^ε rational: μ + ε1 + ε2 (corrected), 2μ + ε1 + ε2 (printed)
         m1, m2, w1, w2, wm = extra
-        nu = composition.bounded_dependence_nu(scn, m1, m2, Eps.log(wm))[0]
-        d1, d2, dc, dp = (
-            _rational(plrv.apkdp_delta(scn, m, Eps.log(w)).delta)
-            for m, w in (
-                (m1, w1),
-                (m2, w2),
-                *((finite.compose(m1, m2), w1 * w2 * wm**k) for k in (1, 2)),
-            )
-        )
-        bound = d1 + d2 + _rational(nu)
+        mws = [(m1, w1), (m2, w2)] + [(finite.compose(m1, m2), w1 * w2 * wm**k) for k in (1, 2)]
+        d1, d2, dc, dp = (_rational(plrv.apkdp_delta(scn, m, Eps.log(w)).delta) for m, w in mws)
+        bound = d1 + d2 + _rational(composition.bounded_dependence_nu(scn, m1, m2, Eps.log(wm))[0])
         if dp > bound:
-            printed_corollary.setdefault(
-                "mu < 0", {"mu": f"log({wm})", "delta": str(dp), "bound": str(bound)}
-            )
+            fails.append({"mu": f"log({wm})", "delta": str(dp), "bound": str(bound)})
         return dc <= bound or claim.Counterexample(theta=scn.joint)
 
     return claim.Erratum(
@@ -552,7 +523,7 @@ def check_thm6(config: claim.RunConfig) -> claim.Property:
             f"every output of {n_cases} generated (θ, M1, M2) (∞ with the printed convention), "
             "and the corollary holds with ε = μ + ε1 + ε2 (e^ε rational, exact δ's, μ ≥ "
             f"ln(1/2)) ({n} checks in all); the printed 2μ + ε1 + ε2 is implied when μ ≥ 0"
-            + (f"; with μ < 0 it fails: {printed_corollary['mu < 0']}" if printed_corollary else "")
+            + (f"; with μ < 0 it fails: {fails[0]}" if fails else "")
         ),
         reading="Definition 17 convention: ±∞ - x = ±∞ for all x; conditioning on an output O1 "
         "of probability 0 under b is read as probability 0 (so L = +∞).",
@@ -562,7 +533,7 @@ def check_thm6(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.thm6.subadditivity")
 def check_subadditivity(config: claim.RunConfig) -> claim.Property:
-    k = config.count(8, 20)
+    k, gap = config.count(8, 20), composition.subadditivity_gap
     pts = sorted({Fraction(j, 4) for j in range(-k, k + 1)})
 
     def proof() -> object:
@@ -575,10 +546,7 @@ def check_subadditivity(config: claim.RunConfig) -> claim.Property:
         (
             claim.Symbolic(proof, holds="", details=composition.subadditivity_proof),
             claim.Exhaustive(
-                lambda xy: (
-                    composition.subadditivity_gap(*xy) >= 0
-                    or claim.Counterexample(x=xy[0], y=xy[1])
-                ),
+                lambda xy: gap(*xy) >= 0 or claim.Counterexample(x=xy[0], y=xy[1]),
                 lambda _c: itertools.product(pts, pts),
                 verdict=claim.Verdict.PROVED,
             ),
@@ -620,18 +588,13 @@ def _prop9_cx(case: Any, convention: InfConvention) -> dict[str, Any] | None:
 @claim.checker("dmkb2020.prop9")
 def check_prop9(config: claim.RunConfig) -> claim.Property:
     def printed(case: Any) -> object:
-        cx = _prop9_cx(case, InfConvention.COMPATIBLE)
-        if cx is None:
+        if (cx := _prop9_cx(case, COMPAT)) is None:
             return True
-        under_printed = next(
-            filter(None, (_prop9_cx(c, InfConvention.PRINTED) for c in _prop9_search(config))), None
-        )
-        return claim.Counterexample(
-            independent_not_conditionally=cx, printed_convention=under_printed
-        )
+        pr = next(filter(None, (_prop9_cx(c, PRINTED) for c in _prop9_search(config))), None)
+        return claim.Counterexample(independent_not_conditionally=cx, printed_convention=pr)
 
     def draw(rng: random.Random) -> Any:
-        # parts independent given (D(i), B̂): independent records, disjoint index sets
+        # parts independent given (D(i), B̂): independent records, functions of disjoint sets
         n = rng.choice([2, 3, 3])
         ps = [Fraction(rng.randint(1, 5), 6) for _ in range(n)]
         known = [j for j in range(n) if rng.random() < 0.3]
@@ -639,26 +602,16 @@ def check_prop9(config: claim.RunConfig) -> claim.Property:
         rng.shuffle(idx)
         cut = rng.randint(0, n)
         j1, j2 = sorted(idx[:cut]), sorted(idx[cut:])
-        t1, t2 = (
-            {sub: rng.choice([0, 1, 2]) for sub in itertools.product((0, 1), repeat=len(s))}
-            for s in (j1, j2)
-        )
-        return ps, known, j1, j2, t1, t2
+        return ps, known, j1, j2, *(on(s, rng) for s in (j1, j2))
 
-    def on(s: list[int], t: dict[Any, int]) -> Any:  # a function of the records in s
+    def on(s: list[int], rng: random.Random) -> Any:  # a random function of the records in s
+        t = {sub: rng.choice([0, 1, 2]) for sub in itertools.product((0, 1), repeat=len(s))}
         return deterministic(lambda d: t[tuple(d[j] for j in s)])
 
     def corrected(case: Any) -> object:
-        ps, known, j1, j2, t1, t2 = case
-        targets = [i for i in range(len(ps)) if i not in known]
-        nu, _ = composition.bounded_dependence_nu(
-            Scenario.bernoulli(ps, known),
-            on(j1, t1),
-            on(j2, t2),
-            Eps.of(0),
-            InfConvention.COMPATIBLE,
-            targets,
-        )
+        ps, known, j1, j2, m1, m2 = case
+        scn, targets = Scenario.bernoulli(ps, known), [i for i in range(len(ps)) if i not in known]
+        nu, _ = composition.bounded_dependence_nu(scn, m1, m2, Eps.of(0), COMPAT, targets)
         return nu.sign() == 0 or claim.Counterexample(p=ps, S1=j1, S2=j2)
 
     return claim.Erratum(
@@ -672,9 +625,9 @@ def check_prop9(config: claim.RunConfig) -> claim.Property:
             "but not given D(i), and ν(μ = 0) > 0 even reading ∞ - ∞ as 0; under the printed "
             "convention ±∞ - x = ±∞ it fails already when π2 = D(i). Correction: π1(D), π2(D) "
             "independent given D(i) = a and B̂ (e.g. disjoint sets of independent records), Dep "
-            "read as in the 'compatible' reading: exact ν(0) = 0 on generated cases "
-            "(independent Bernoulli records, n ≤ 3, random known records, M1, M2 functions of "
-            f"disjoint index sets; {n} cases in all)"
+            "in the 'compatible' reading: exact ν(0) = 0 on generated cases (independent "
+            "Bernoulli records, n ≤ 3, random known records, M1, M2 functions of disjoint index "
+            f"sets; {n} cases in all)"
         ),
         reading="Definition 17 with ∞ - ∞ = 0 when both PLRVs are the same infinity, and Dep "
         "defined (as 0) only where (B̂, M1 = O1) is compatible with D(i) = b",
@@ -682,23 +635,22 @@ def check_prop9(config: claim.RunConfig) -> claim.Property:
     )
 
 
-def _ex9_nu(
-    users: int, alpha: Fraction, beta: Fraction, factor: int, convention: InfConvention
-) -> tuple[WLin, Fraction]:
-    """A stationary 2-state chain x_j → x_{j+1} (P(1|1)=α, P(1|0)=β) per user: ν at μ =
+def _ex9_nu(users: int, a: Fraction, b: Fraction, factor: int, conv: InfConvention) -> Any:
+    """A stationary 2-state chain x_j → x_{j+1} (P(1|1)=a, P(1|0)=b) per user: ν at μ =
     factor·c for the users' sums of x_j and of x_{j+1}, target 0, and e^c, the smallest c with
     (x_{j+1} | x_j=a) ≈_c x_j for all a."""
-    pi1 = beta / (1 - alpha + beta)
+    pi1 = b / (1 - a + b)
     marg = {0: 1 - pi1, 1: pi1}
-    cond = {(1, 1): alpha, (1, 0): 1 - alpha, (0, 1): beta, (0, 0): 1 - beta}
+    cond = {(1, 1): a, (1, 0): 1 - a, (0, 1): b, (0, 0): 1 - b}
     pmf = {(x1, x2): marg[x1] * cond[(x1, x2)] for x1 in (0, 1) for x2 in (0, 1)}
     r = max([Fraction(1), *(max(c / marg[x2], marg[x2] / c) for (_, x2), c in cond.items())])
     m1 = deterministic(lambda d: sum(x[0] for x in d))
     m2 = deterministic(lambda d: sum(x[1] for x in d))
     scn, eps = Scenario.independent([pmf] * users), Eps.log(r**factor)
-    return composition.bounded_dependence_nu(scn, m1, m2, eps, convention, targets=[0])[0], r
+    return composition.bounded_dependence_nu(scn, m1, m2, eps, conv, targets=[0])[0], r
 
 
+# 2-state chains (P(1|1), P(1|0)) by denominator
 CHAINS = [
     (Fraction(a, d), Fraction(b, d)) for d in range(2, 5) for a in range(1, d) for b in range(1, d)
 ]
@@ -707,26 +659,27 @@ CHAINS = [
 @claim.checker("dmkb2020.ex9")
 def check_ex9(config: claim.RunConfig) -> claim.Property:
     def printed(case: Any) -> object:  # (2c, 0)
-        users, (alpha, beta) = case
-        nu, r = _ex9_nu(users, alpha, beta, 2, InfConvention.COMPATIBLE)
+        u, (a, b) = case
+        nu, r = _ex9_nu(u, a, b, 2, COMPAT)
         return nu.sign() <= 0 or claim.Counterexample(
-            {"users": users, "chain": f"P(x_(j+1)=1 | x_j=1) = {alpha}, P(x_(j+1)=1 | x_j=0) = {beta}, stationary start",
+            {"users": u, "chain": f"P(x_(j+1)=1 | x_j=1) = {a}, P(x_(j+1)=1 | x_j=0) = {b}, stationary start",
              "e^c": r, "M_j": "sum_i x_(i,j)", "M_(j+1)": "sum_i x_(i,j+1)", "target": 0, "B": "none",
              "nu_at_mu_2c (compatible reading)": str(nu),
-             "nu_at_mu_2c (printed convention)": str(_ex9_nu(users, alpha, beta, 2, InfConvention.PRINTED)[0])}
+             "nu_at_mu_2c (printed convention)": str(_ex9_nu(u, a, b, 2, PRINTED)[0])}
         )  # fmt: skip
 
     def corrected(case: Any) -> object:  # (2mc, 0), m = the other unknown users
-        users, (alpha, beta) = case
-        nu, _ = _ex9_nu(users, alpha, beta, 2 * (users - 1), InfConvention.COMPATIBLE)
+        u, (a, b) = case
+        nu, _ = _ex9_nu(u, a, b, 2 * (u - 1), COMPAT)
         return nu.sign() == 0 or claim.Counterexample(
-            users=users, alpha=str(alpha), beta=str(beta), nu=str(nu)
+            users=u, alpha=str(a), beta=str(b), nu=str(nu)
         )
 
-    sample = CHAINS[: config.count(3, len(CHAINS))]
     return claim.Erratum(
         claim.Exhaustive(printed, lambda _c: itertools.product((2, 3), CHAINS)),
-        claim.Exhaustive(corrected, lambda _c: itertools.product((2, 3), sample)),
+        claim.Exhaustive(
+            corrected, lambda _c: itertools.product((2, 3), CHAINS[: config.count(3, len(CHAINS))])
+        ),
         holds=lambda n: (
             "printed: (D(i)_(j+1) | D(i)_j = a) ≈_c D(i)_j ⇒ M_j, M_(j+1) are (2c, 0)-bounded "
             "dependent. With the target's series fixed, Dep = ln[P(S2=s|S1=t)/P(S2=s)] - "
