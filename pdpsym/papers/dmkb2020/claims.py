@@ -34,7 +34,11 @@ EPS_CHOICES = (Eps.of(0), Eps.log(Fraction(3, 2)), Eps.log(2), Eps.log(3), Eps.o
 PS = [Fraction(a, d) for d in range(2, 5) for a in range(1, d) if math.gcd(a, d) == 1]
 OUTS4 = list(itertools.product((0, 1), repeat=4))  # every M: {0,1}² → {0,1}, lexicographic
 DELTAS = (plrv.apkdp_delta, plrv.ppkdp_delta)
+GEN = claim.Method.GENERATED
 COMPAT, PRINTED = InfConvention.COMPATIBLE, InfConvention.PRINTED
+CHAINS = [  # 2-state chains (P(1|1), P(1|0)) by denominator
+    (Fraction(a, d), Fraction(b, d)) for d in range(2, 5) for a in range(1, d) for b in range(1, d)
+]
 
 
 def _det_json(outs: Any) -> dict[str, str]:
@@ -107,7 +111,7 @@ def check_def12(config: claim.RunConfig) -> claim.Property:
     return claim.ForAll(
         law,
         cases,
-        method=claim.Method.GENERATED,
+        method=GEN,
         holds=lambda n: (
             f"{n_cases} generated (θ, M, ε) ({s2.RANDOM_CLASS} with outputs {{0,1,2,⊥}}); at δ = "
             "1, the exact smallest APKDP δ and just below it, the expectation form (max over i, "
@@ -152,7 +156,7 @@ def check_prop5(config: claim.RunConfig) -> claim.Property:
     return claim.ForAll(
         law,
         cases,
-        method=claim.Method.GENERATED,
+        method=GEN,
         holds=lambda n: (
             f"{n_cases} generated (θ, M1, M2, kernel f, p, ε): the exact smallest δ of APKDP and "
             "of PPKDP never increases under post-processing, δ(mixture) ≤ p δ(M1) + (1-p) δ(M2) "
@@ -171,44 +175,44 @@ def check_prop5(config: claim.RunConfig) -> claim.Property:
     )
 
 
-def _max_ratio(scn: Scenario, mech: Any) -> Fraction | None:
-    """``max e^L`` over i, a≠b, B̂, O with P_a(O) > 0 (None = ∞): δ=0 iff e^ε ≥ this."""
-    best = Fraction(0)
-    for i in plrv.default_targets(scn):
-        pairs = itertools.permutations(scn.record_values(i), 2)
-        for (a, b), bhat in itertools.product(pairs, scn.knowledge_values()):
-            pa, pb = (finite.output_pmf(scn, mech, i, x, bhat) for x in (a, b))
-            if not all(pb.get(o) for o in pa):
-                return None
-            best = max(best, *(p / pb[o] for o, p in pa.items()))
-    return best
-
-
-def _thm1_law(case: Any) -> object:
-    """PPK = E[APK] per (i, a, b), δ_PPK ≤ δ_APK, and the same smallest ε with δ = 0."""
-    _, scn, mech, table, eps = case
-    for i in plrv.default_targets(scn):
-        for a, b in itertools.permutations(scn.record_values(i), 2):
-            if plrv.ppk(scn, mech, i, a, b, eps) != plrv.ppk_via_apk(scn, mech, i, a, b, eps):
-                return _mech_cx(scn, table, eps, what="PPK != E[APK]", i=i, a=a, b=b)
-    da, dp = (f(scn, mech, eps).delta for f in DELTAS)
-    if dp.exact_compare(da) > 0:
-        return _mech_cx(scn, table, eps, what="APKDP delta < PPKDP delta", APK=str(da), PPK=str(dp))
-    w = _max_ratio(scn, mech)
-    if w is None:  # an infinite PLRV: both δ > 0 at every ε
-        if any(f(scn, mech, Eps.log(1000)).delta.sign() == 0 for f in DELTAS):
-            return _mech_cx(scn, table, eps, what="infinite PLRV but δ = 0")
-    elif w > 1:  # δ = 0 at ε* = ln w for both, δ > 0 for both just below
-        at, below = Eps.log(w), Eps.log(w * Fraction(999, 1000))
-        zero = all(f(scn, mech, at).delta.sign() == 0 for f in DELTAS)
-        if not (zero and all(f(scn, mech, below).delta.sign() > 0 for f in DELTAS)):
-            what = "δ = 0 equivalence fails at ε = ln " + fraction_str(w)
-            return _mech_cx(scn, table, eps, what=what)
-    return True
-
-
 @claim.checker("dmkb2020.thm1")
 def check_thm1(config: claim.RunConfig) -> claim.Property:
+    def max_ratio(scn: Scenario, mech: Any) -> Fraction | None:
+        """``max e^L`` over i, a≠b, B̂, O with P_a(O) > 0 (None = ∞): δ=0 iff e^ε ≥ this."""
+        best = Fraction(0)
+        for i in plrv.default_targets(scn):
+            pairs = itertools.permutations(scn.record_values(i), 2)
+            for (a, b), bhat in itertools.product(pairs, scn.knowledge_values()):
+                pa, pb = (finite.output_pmf(scn, mech, i, x, bhat) for x in (a, b))
+                if not all(pb.get(o) for o in pa):
+                    return None
+                best = max(best, *(p / pb[o] for o, p in pa.items()))
+        return best
+
+    def law(case: Any) -> object:
+        """PPK = E[APK] per (i, a, b), δ_PPK ≤ δ_APK, and the same smallest ε with δ = 0."""
+        _, scn, mech, table, eps = case
+        for i in plrv.default_targets(scn):
+            for a, b in itertools.permutations(scn.record_values(i), 2):
+                if plrv.ppk(scn, mech, i, a, b, eps) != plrv.ppk_via_apk(scn, mech, i, a, b, eps):
+                    return _mech_cx(scn, table, eps, what="PPK != E[APK]", i=i, a=a, b=b)
+        da, dp = (f(scn, mech, eps).delta for f in DELTAS)
+        if dp.exact_compare(da) > 0:
+            return _mech_cx(
+                scn, table, eps, what="APKDP delta < PPKDP delta", APK=str(da), PPK=str(dp)
+            )
+        w = max_ratio(scn, mech)
+        if w is None:  # an infinite PLRV: both δ > 0 at every ε
+            if any(f(scn, mech, Eps.log(1000)).delta.sign() == 0 for f in DELTAS):
+                return _mech_cx(scn, table, eps, what="infinite PLRV but δ = 0")
+        elif w > 1:  # δ = 0 at ε* = ln w for both, δ > 0 for both just below
+            at, below = Eps.log(w), Eps.log(w * Fraction(999, 1000))
+            zero = all(f(scn, mech, at).delta.sign() == 0 for f in DELTAS)
+            if not (zero and all(f(scn, mech, below).delta.sign() > 0 for f in DELTAS)):
+                what = "δ = 0 equivalence fails at ε = ln " + fraction_str(w)
+                return _mech_cx(scn, table, eps, what=what)
+        return True
+
     n_cases, strict = config.count(30, 600), dict[str, str]()
 
     def strict_exists(_: None) -> object:
@@ -225,10 +229,8 @@ def check_thm1(config: claim.RunConfig) -> claim.Property:
 
     return claim.AllOf(
         (
-            claim.ForAll(
-                _thm1_law, lambda cfg: _generated(cfg, n_cases, 1), method=claim.Method.GENERATED
-            ),
-            claim.Exhaustive(strict_exists, lambda _c: [None], method=claim.Method.GENERATED),
+            claim.ForAll(law, lambda cfg: _generated(cfg, n_cases, 1), method=GEN),
+            claim.Exhaustive(strict_exists, lambda _c: [None], method=GEN),
         ),
         holds=lambda n: (
             f"{n_cases} generated (θ, M, ε) ({s2.RANDOM_CLASS}): PPK_{{i,a,b}} (Definition 13) = "
@@ -237,7 +239,7 @@ def check_thm1(config: claim.RunConfig) -> claim.Property:
             "at every ε when a PLRV is infinite). Strict for δ > 0 (exact, first in an ordered "
             f"search): δ_PPKDP = {strict.get('PPKDP')} < δ_APKDP = {strict.get('APKDP')} at ε = ln 2"
         ),
-        method=claim.Method.GENERATED,
+        method=GEN,
     )
 
 
@@ -285,67 +287,64 @@ def check_thm2(config: claim.RunConfig) -> claim.Property:
     )
 
 
-def _quadratic_instance(scale: int) -> tuple[bool, Any]:
-    """Definition 14 for the quadratic-mean φ (scale 2 = n: printed, 1: corrected) on an exact
-    instance: n = 2 independent records uniform on {1, 2}, B = D(1)."""
-    mech = deterministic(lambda d: sympy.sqrt(sum(sympy.Rational(x) ** 2 for x in d) / 2))
-
-    def phi(o: Any, b1: Any, b2: Any) -> Any:
-        s = sum(sympy.Rational(y**2 - x**2) for x, y in zip(b1, b2, strict=True))
-        return sympy.sqrt(scale * o**2 + s / 2)
-
-    scn = Scenario.independent([{Fraction(1): HALF, Fraction(2): HALF}] * 2, known=[1])
-    return reducibility.check_map(scn, mech, 0, phi, key=lambda o: sympy.Rational(o**2))
-
-
-def _prop6_specs(n: int, pred: dict[Any, bool], alpha: list[Fraction], known: list[int]) -> Any:
-    """M and the printed φ(O, B1, B2) (and an exact output key if not O itself), for each
-    Prop. 6 mechanism."""
-
-    def prod(xs: Any) -> Any:
-        return sympy.Mul(*(sympy.Rational(x) for x in xs))
-
-    def diff(b1: Any, b2: Any, g: Any) -> Any:  # Σ_j g(B2_j) - g(B1_j)
-        return sum(g(y) - g(x) for x, y in zip(b1, b2, strict=True))
-
-    return {
-        "counting": (
-            lambda d: sum(1 for x in d if pred[x]),
-            lambda o, b1, b2: o - sum(pred[x] for x in b1) + sum(pred[x] for x in b2),
-        ),
-        "linear": (
-            lambda d: sum((a * x for a, x in zip(alpha, d, strict=True)), Fraction(0)),
-            lambda o, b1, b2: o + sum(alpha[j] * (y - x) for j, x, y in zip(known, b1, b2)),
-        ),
-        "arithmetic": (
-            lambda d: sum(d, Fraction(0)) / n,
-            lambda o, b1, b2: o + diff(b1, b2, lambda x: x) / n,
-        ),
-        "harmonic": (
-            lambda d: n / sum(1 / x for x in d),
-            lambda o, b1, b2: n / ((o / n) ** -1 + diff(b1, b2, lambda x: 1 / x)),
-        ),
-        "geometric": (
-            lambda d: prod(d) ** sympy.Rational(1, n),
-            lambda o, b1, b2: (o**n * prod(b2) / prod(b1)) ** sympy.Rational(1, n),
-            lambda o: sympy.Rational(o**n),
-        ),
-    }
-
-
-def _quad_values() -> list[dict[str, str]]:
-    """Printed and corrected φ at D(0) = 1 next to the true M, for n = 2, B = D(1)."""
-    keys, out = ("B1", "B2", "M(D|B1)", "printed_phi", "corrected_phi", "M(D|B2)"), []
-    for b1, b2 in ((1, 1), (1, 2)):
-        m, d = sympy.sqrt(sympy.Rational(1 + b1**2, 2)), sympy.Rational(b2**2 - b1**2, 2)
-        m2 = sympy.sqrt(sympy.Rational(1 + b2**2, 2))
-        vals = (b1, b2, m, sympy.sqrt(2 * m**2 + d), sympy.sqrt(m**2 + d), m2)
-        out.append(dict(zip(keys, map(sympy.sstr, vals), strict=True)))
-    return out
-
-
 @claim.checker("dmkb2020.prop6")
 def check_prop6(config: claim.RunConfig) -> claim.Property:
+    def quad_instance(scale: int) -> tuple[bool, Any]:
+        """Definition 14 for the quadratic-mean φ (scale 2 = n: printed, 1: corrected) on an exact
+        instance: n = 2 independent records uniform on {1, 2}, B = D(1)."""
+        mech = deterministic(lambda d: sympy.sqrt(sum(sympy.Rational(x) ** 2 for x in d) / 2))
+
+        def phi(o: Any, b1: Any, b2: Any) -> Any:
+            s = sum(sympy.Rational(y**2 - x**2) for x, y in zip(b1, b2, strict=True))
+            return sympy.sqrt(scale * o**2 + s / 2)
+
+        scn = Scenario.independent([{Fraction(1): HALF, Fraction(2): HALF}] * 2, known=[1])
+        return reducibility.check_map(scn, mech, 0, phi, key=lambda o: sympy.Rational(o**2))
+
+    def specs(n: int, pred: dict[Any, bool], alpha: list[Fraction], known: list[int]) -> Any:
+        """M and the printed φ(O, B1, B2) (and an exact output key if not O itself), for each
+        Prop. 6 mechanism."""
+
+        def prod(xs: Any) -> Any:
+            return sympy.Mul(*(sympy.Rational(x) for x in xs))
+
+        def diff(b1: Any, b2: Any, g: Any) -> Any:  # Σ_j g(B2_j) - g(B1_j)
+            return sum(g(y) - g(x) for x, y in zip(b1, b2, strict=True))
+
+        return {
+            "counting": (
+                lambda d: sum(1 for x in d if pred[x]),
+                lambda o, b1, b2: o - sum(pred[x] for x in b1) + sum(pred[x] for x in b2),
+            ),
+            "linear": (
+                lambda d: sum((a * x for a, x in zip(alpha, d, strict=True)), Fraction(0)),
+                lambda o, b1, b2: o + sum(alpha[j] * (y - x) for j, x, y in zip(known, b1, b2)),
+            ),
+            "arithmetic": (
+                lambda d: sum(d, Fraction(0)) / n,
+                lambda o, b1, b2: o + diff(b1, b2, lambda x: x) / n,
+            ),
+            "harmonic": (
+                lambda d: n / sum(1 / x for x in d),
+                lambda o, b1, b2: n / ((o / n) ** -1 + diff(b1, b2, lambda x: 1 / x)),
+            ),
+            "geometric": (
+                lambda d: prod(d) ** sympy.Rational(1, n),
+                lambda o, b1, b2: (o**n * prod(b2) / prod(b1)) ** sympy.Rational(1, n),
+                lambda o: sympy.Rational(o**n),
+            ),
+        }
+
+    def quad_values() -> list[dict[str, str]]:
+        """Printed and corrected φ at D(0) = 1 next to the true M, for n = 2, B = D(1)."""
+        keys, out = ("B1", "B2", "M(D|B1)", "printed_phi", "corrected_phi", "M(D|B2)"), []
+        for b1, b2 in ((1, 1), (1, 2)):
+            m, d = sympy.sqrt(sympy.Rational(1 + b1**2, 2)), sympy.Rational(b2**2 - b1**2, 2)
+            m2 = sympy.sqrt(sympy.Rational(1 + b2**2, 2))
+            vals = (b1, b2, m, sympy.sqrt(2 * m**2 + d), sympy.sqrt(m**2 + d), m2)
+            out.append(dict(zip(keys, map(sympy.sstr, vals), strict=True)))
+        return out
+
     printed = reducibility.prop6_symbolic(QuadraticForm.PRINTED)
     corrected = reducibility.prop6_symbolic(QuadraticForm.CORRECTED, only=["quadratic"])
     vals = [Fraction(1), Fraction(2), Fraction(3)]
@@ -360,7 +359,7 @@ def check_prop6(config: claim.RunConfig) -> claim.Property:
             known = sorted(rng.sample([1, 2], rng.choice([1, 2])))
             alpha = [Fraction(rng.randint(-3, 3), rng.randint(1, 3)) for _ in range(3)]
             pred = {v: rng.random() < 0.5 for v in vals}
-            for name, spec in _prop6_specs(3, pred, alpha, known).items():
+            for name, spec in specs(3, pred, alpha, known).items():
                 yield name, spec, recs, known
 
     def map_law(case: Any) -> object:
@@ -371,21 +370,21 @@ def check_prop6(config: claim.RunConfig) -> claim.Property:
 
     def printed_quadratic() -> object:
         bad = [k for k, v in printed.items() if v["identity"] != "holds"]
-        quad_ok, quad_why = _quadratic_instance(2)
+        quad_ok, quad_why = quad_instance(2)
         if not bad:
             return True
         if bad != ["quadratic"] or quad_ok:
             raise claim.Unresolved(f"printed maps failing symbolically: {bad}")
         return claim.Counterexample(
             {"n": 2, "records": "D(0), D(1) independent uniform on {1, 2}", "B": "D(1) known",
-             "target": 0, "definition14_printed": quad_why, "values_at_D(0)=1": _quad_values(),
+             "target": 0, "definition14_printed": quad_why, "values_at_D(0)=1": quad_values(),
              "printed": "sqrt(n*M(D)**2 + Sum_j((B2)_j**2 - (B1)_j**2)/n)",
              "corrected": "sqrt(M(D)**2 + Sum_j((B2)_j**2 - (B1)_j**2)/n)"}
         )  # fmt: skip
 
     def corrected_quadratic() -> object:
         c = corrected["quadratic"]
-        return c["identity"] == c["left_inverse"] == "holds" and _quadratic_instance(1)[0]
+        return c["identity"] == c["left_inverse"] == "holds" and quad_instance(1)[0]
 
     symbolic = ", ".join(k for k, v in printed.items() if v["identity"] == "holds")
     return claim.AllOf(
@@ -452,43 +451,37 @@ def check_ex8(config: claim.RunConfig) -> claim.Property:
     )
 
 
-def _thm6_search(_c: claim.RunConfig) -> Iterator[Any]:
-    """n = 2, D(0) ~ Bernoulli(1/2), D(1) ~ Bernoulli(p) by denominator, B = nothing,
-    M1, M2: {0,1}² → {0,1} lexicographic; every (a, b, O)."""
-    for p, o1, o2 in itertools.product(PS, OUTS4, OUTS4):
-        m1, m2 = (finite.table_mechanism(s2._det_table(o)) for o in (o1, o2))
-        for a, b in ((0, 1), (1, 0)):
-            terms = composition.plrv_terms(Scenario.bernoulli([HALF, p]), m1, m2, 0, a, b, ())
-            for o, tm in sorted(terms.items(), key=repr):
-                yield p, o1, o2, a, b, o, tm
-
-
-def _thm6_printed(case: Any) -> object:
-    p, o1, o2, a, b, o, tm = case
-    return composition.theorem6_identity_holds(tm, 2) or claim.Counterexample(
-        {"records": f"D(0) ~ Bernoulli(1/2), D(1) ~ Bernoulli({p})", "B": "none", "i": 0,
-         "a": a, "b": b, "M1": _det_json(o1), "M2": _det_json(o2), "O": repr(o),
-         "e^L": str(tm.joint), "e^L1": str(tm.first), "e^L2": str(tm.second),
-         "e^L2_given_O1": str(tm.second_given_first), "printed": "L = 2 Dep + L1 + L2",
-         "corrected": "L = Dep + L1 + L2",
-         "factor1_holds_here": composition.theorem6_identity_holds(tm, 1)}
-    )  # fmt: skip
-
-
 @claim.checker("dmkb2020.thm6")
 def check_thm6(config: claim.RunConfig) -> claim.Property:
+    def search(_c: claim.RunConfig) -> Iterator[Any]:
+        """n = 2, D(0) ~ Bernoulli(1/2), D(1) ~ Bernoulli(p) by denominator, B = nothing,
+        M1, M2: {0,1}² → {0,1} lexicographic; every (a, b, O)."""
+        for p, o1, o2 in itertools.product(PS, OUTS4, OUTS4):
+            m1, m2 = (finite.table_mechanism(s2._det_table(o)) for o in (o1, o2))
+            for a, b in ((0, 1), (1, 0)):
+                terms = composition.plrv_terms(Scenario.bernoulli([HALF, p]), m1, m2, 0, a, b, ())
+                for o, tm in sorted(terms.items(), key=repr):
+                    yield p, o1, o2, a, b, o, tm
+
+    def printed_law(case: Any) -> object:
+        p, o1, o2, a, b, o, tm = case
+        return composition.theorem6_identity_holds(tm, 2) or claim.Counterexample(
+            {"records": f"D(0) ~ Bernoulli(1/2), D(1) ~ Bernoulli({p})", "B": "none", "i": 0,
+             "a": a, "b": b, "M1": _det_json(o1), "M2": _det_json(o2), "O": repr(o),
+             "e^L": str(tm.joint), "e^L1": str(tm.first), "e^L2": str(tm.second),
+             "e^L2_given_O1": str(tm.second_given_first), "printed": "L = 2 Dep + L1 + L2",
+             "corrected": "L = Dep + L1 + L2",
+             "factor1_holds_here": composition.theorem6_identity_holds(tm, 1)}
+        )  # fmt: skip
+
     n_cases, fails = config.count(15, 400), list[dict[str, str]]()
     ws = [Fraction(1), Fraction(3, 2), Fraction(2), Fraction(3)]
+    mus = [HALF, Fraction(2, 3), *ws[:3]]
 
     def draw(rng: random.Random) -> Any:
         scn = finite.random_scenario(rng)
         m1, m2 = (finite.random_mechanism(rng, scn.n, outputs=(0, 1, 2))[0] for _ in range(2))
-        return (
-            scn,
-            m1,
-            m2,
-            (rng.choice(ws), rng.choice(ws), rng.choice([HALF, Fraction(2, 3), *ws[:3]])),
-        )
+        return scn, m1, m2, (rng.choice(ws), rng.choice(ws), rng.choice(mus))
 
     def generated(cfg: claim.RunConfig) -> Iterator[Any]:
         for scn, m1, m2, w in s2._draws(cfg, 66, (15, 400), draw):
@@ -515,8 +508,8 @@ def check_thm6(config: claim.RunConfig) -> claim.Property:
         return dc <= bound or claim.Counterexample(theta=scn.joint)
 
     return claim.Erratum(
-        claim.Exhaustive(_thm6_printed, _thm6_search),
-        claim.ForAll(corrected, generated, method=claim.Method.GENERATED),
+        claim.Exhaustive(printed_law, search),
+        claim.ForAll(corrected, generated, method=GEN),
         holds=lambda n: (
             "printed: L = 2·Dep + L1 + L2 fails (first case of an ordered search shown). "
             "Corrected: L = Dep + L1 + L2 (the chain rule the proof derives) holds exactly at "
@@ -527,7 +520,7 @@ def check_thm6(config: claim.RunConfig) -> claim.Property:
         ),
         reading="Definition 17 convention: ±∞ - x = ±∞ for all x; conditioning on an output O1 "
         "of probability 0 under b is read as probability 0 (so L = +∞).",
-        method=claim.Method.GENERATED,
+        method=GEN,
     )
 
 
@@ -561,36 +554,34 @@ def check_subadditivity(config: claim.RunConfig) -> claim.Property:
     )
 
 
-def _prop9_search(_c: claim.RunConfig) -> Iterator[Any]:
-    """n = 1, 2 uniform bits, M1 = π1, M2 = π2 over all π: {0,1}^n → {0,1} (lexicographic)
-    with π1(D) ⊥ π2(D) under θ."""
-    for n in (1, 2):
-        dbs = list(itertools.product((0, 1), repeat=n))
-        scn = Scenario.bernoulli([HALF] * n)
-        dist = {d: p for (d, _), p in scn.joint.items()}
-        for f1, f2 in itertools.product(itertools.product((0, 1), repeat=len(dbs)), repeat=2):
-            pi1, pi2 = dict(zip(dbs, f1, strict=True)), dict(zip(dbs, f2, strict=True))
-            if s2._independent_family(dist, [pi1.__getitem__, pi2.__getitem__]):
-                yield n, scn, pi1, pi2
-
-
-def _prop9_cx(case: Any, convention: InfConvention) -> dict[str, Any] | None:
-    n, scn, pi1, pi2 = case
-    m1, m2 = deterministic(pi1.__getitem__), deterministic(pi2.__getitem__)
-    nu, wit = composition.bounded_dependence_nu(scn, m1, m2, Eps.of(0), convention)
-    if nu.sign() <= 0:
-        return None
-    return {"n": n, "records": "independent uniform bits", "pi1=M1": {repr(d): v for d, v in pi1.items()},
-            "pi2=M2": {repr(d): v for d, v in pi2.items()}, "nu_at_mu_0": str(nu), "witness": wit,
-            "convention": convention.value}  # fmt: skip
-
-
 @claim.checker("dmkb2020.prop9")
 def check_prop9(config: claim.RunConfig) -> claim.Property:
+    def search(_c: claim.RunConfig) -> Iterator[Any]:
+        """n = 1, 2 uniform bits, M1 = π1, M2 = π2 over all π: {0,1}^n → {0,1} (lexicographic)
+        with π1(D) ⊥ π2(D) under θ."""
+        for n in (1, 2):
+            dbs = list(itertools.product((0, 1), repeat=n))
+            scn = Scenario.bernoulli([HALF] * n)
+            dist = {d: p for (d, _), p in scn.joint.items()}
+            for f1, f2 in itertools.product(itertools.product((0, 1), repeat=len(dbs)), repeat=2):
+                pi1, pi2 = dict(zip(dbs, f1, strict=True)), dict(zip(dbs, f2, strict=True))
+                if s2._independent_family(dist, [pi1.__getitem__, pi2.__getitem__]):
+                    yield n, scn, pi1, pi2
+
+    def cx_of(case: Any, convention: InfConvention) -> dict[str, Any] | None:
+        n, scn, pi1, pi2 = case
+        m1, m2 = deterministic(pi1.__getitem__), deterministic(pi2.__getitem__)
+        nu, wit = composition.bounded_dependence_nu(scn, m1, m2, Eps.of(0), convention)
+        if nu.sign() <= 0:
+            return None
+        return {"n": n, "records": "independent uniform bits", "pi1=M1": {repr(d): v for d, v in pi1.items()},
+                "pi2=M2": {repr(d): v for d, v in pi2.items()}, "nu_at_mu_0": str(nu), "witness": wit,
+                "convention": convention.value}  # fmt: skip
+
     def printed(case: Any) -> object:
-        if (cx := _prop9_cx(case, COMPAT)) is None:
+        if (cx := cx_of(case, COMPAT)) is None:
             return True
-        pr = next(filter(None, (_prop9_cx(c, PRINTED) for c in _prop9_search(config))), None)
+        pr = next(filter(None, (cx_of(c, PRINTED) for c in search(config))), None)
         return claim.Counterexample(independent_not_conditionally=cx, printed_convention=pr)
 
     def draw(rng: random.Random) -> Any:
@@ -615,10 +606,8 @@ def check_prop9(config: claim.RunConfig) -> claim.Property:
         return nu.sign() == 0 or claim.Counterexample(p=ps, S1=j1, S2=j2)
 
     return claim.Erratum(
-        claim.Exhaustive(printed, _prop9_search),
-        claim.ForAll(
-            corrected, lambda cfg: s2._draws(cfg, 9, (30, 400), draw), method=claim.Method.GENERATED
-        ),
+        claim.Exhaustive(printed, search),
+        claim.ForAll(corrected, lambda cfg: s2._draws(cfg, 9, (30, 400), draw), method=GEN),
         holds=lambda n: (
             "printed: π1(D) ⊥ π2(D) under θ ⇒ (0,0)-bounded dependence. The first case of an "
             "ordered search (uniform bits, all π: {0,1}^n → {0,1}, n = 1, 2) has π1(D) ⊥ π2(D) "
@@ -631,49 +620,40 @@ def check_prop9(config: claim.RunConfig) -> claim.Property:
         ),
         reading="Definition 17 with ∞ - ∞ = 0 when both PLRVs are the same infinity, and Dep "
         "defined (as 0) only where (B̂, M1 = O1) is compatible with D(i) = b",
-        method=claim.Method.GENERATED,
+        method=GEN,
     )
-
-
-def _ex9_nu(users: int, a: Fraction, b: Fraction, factor: int, conv: InfConvention) -> Any:
-    """A stationary 2-state chain x_j → x_{j+1} (P(1|1)=a, P(1|0)=b) per user: ν at μ =
-    factor·c for the users' sums of x_j and of x_{j+1}, target 0, and e^c, the smallest c with
-    (x_{j+1} | x_j=a) ≈_c x_j for all a."""
-    pi1 = b / (1 - a + b)
-    marg = {0: 1 - pi1, 1: pi1}
-    cond = {(1, 1): a, (1, 0): 1 - a, (0, 1): b, (0, 0): 1 - b}
-    pmf = {(x1, x2): marg[x1] * cond[(x1, x2)] for x1 in (0, 1) for x2 in (0, 1)}
-    r = max([Fraction(1), *(max(c / marg[x2], marg[x2] / c) for (_, x2), c in cond.items())])
-    m1 = deterministic(lambda d: sum(x[0] for x in d))
-    m2 = deterministic(lambda d: sum(x[1] for x in d))
-    scn, eps = Scenario.independent([pmf] * users), Eps.log(r**factor)
-    return composition.bounded_dependence_nu(scn, m1, m2, eps, conv, targets=[0])[0], r
-
-
-# 2-state chains (P(1|1), P(1|0)) by denominator
-CHAINS = [
-    (Fraction(a, d), Fraction(b, d)) for d in range(2, 5) for a in range(1, d) for b in range(1, d)
-]
 
 
 @claim.checker("dmkb2020.ex9")
 def check_ex9(config: claim.RunConfig) -> claim.Property:
+    def nu_of(users: int, a: Fraction, b: Fraction, factor: int, conv: InfConvention) -> Any:
+        """A stationary 2-state chain x_j → x_{j+1} (P(1|1)=a, P(1|0)=b) per user: ν at μ =
+        factor·c for the users' sums of x_j and of x_{j+1}, target 0, and e^c, the smallest c with
+        (x_{j+1} | x_j=a) ≈_c x_j for all a."""
+        pi1 = b / (1 - a + b)
+        marg = {0: 1 - pi1, 1: pi1}
+        cond = {(1, 1): a, (1, 0): 1 - a, (0, 1): b, (0, 0): 1 - b}
+        pmf = {(x1, x2): marg[x1] * cond[(x1, x2)] for x1 in (0, 1) for x2 in (0, 1)}
+        r = max([Fraction(1), *(max(c / marg[x2], marg[x2] / c) for (_, x2), c in cond.items())])
+        m1 = deterministic(lambda d: sum(x[0] for x in d))
+        m2 = deterministic(lambda d: sum(x[1] for x in d))
+        scn, eps = Scenario.independent([pmf] * users), Eps.log(r**factor)
+        return composition.bounded_dependence_nu(scn, m1, m2, eps, conv, targets=[0])[0], r
+
     def printed(case: Any) -> object:  # (2c, 0)
         u, (a, b) = case
-        nu, r = _ex9_nu(u, a, b, 2, COMPAT)
+        nu, r = nu_of(u, a, b, 2, COMPAT)
         return nu.sign() <= 0 or claim.Counterexample(
             {"users": u, "chain": f"P(x_(j+1)=1 | x_j=1) = {a}, P(x_(j+1)=1 | x_j=0) = {b}, stationary start",
              "e^c": r, "M_j": "sum_i x_(i,j)", "M_(j+1)": "sum_i x_(i,j+1)", "target": 0, "B": "none",
              "nu_at_mu_2c (compatible reading)": str(nu),
-             "nu_at_mu_2c (printed convention)": str(_ex9_nu(u, a, b, 2, PRINTED)[0])}
+             "nu_at_mu_2c (printed convention)": str(nu_of(u, a, b, 2, PRINTED)[0])}
         )  # fmt: skip
 
     def corrected(case: Any) -> object:  # (2mc, 0), m = the other unknown users
         u, (a, b) = case
-        nu, _ = _ex9_nu(u, a, b, 2 * (u - 1), COMPAT)
-        return nu.sign() == 0 or claim.Counterexample(
-            users=u, alpha=str(a), beta=str(b), nu=str(nu)
-        )
+        v, _ = nu_of(u, a, b, 2 * (u - 1), COMPAT)
+        return v.sign() == 0 or claim.Counterexample(users=u, alpha=str(a), beta=str(b), nu=str(v))
 
     return claim.Erratum(
         claim.Exhaustive(printed, lambda _c: itertools.product((2, 3), CHAINS)),
