@@ -1,9 +1,6 @@
-"""Checkers for Desfontaines et al. Sections 3 and 5 (APKDP/PPKDP, composition).
-
-Section 3: lemma1, def12, prop5, thm1, thm2, prop6; Section 5: ex8, thm6, thm6.subadditivity,
-prop9, ex9 (Section 2 is :mod:`.claims_section2`, whose small helpers are shared). Every verdict
-comes from exact computation on finite scenarios, with classes and counts reported.
-"""
+"""Checkers for Desfontaines et al. Section 3 (APKDP/PPKDP: lemma1 to prop6) and Section 5
+(composition: ex8 to ex9); Section 2 is :mod:`.claims_section2`, whose small helpers are shared.
+Verdicts come from exact computation on finite scenarios, with classes and counts reported."""
 
 from __future__ import annotations
 
@@ -17,7 +14,6 @@ from typing import Any
 import sympy
 
 from pdpsym.core.certify import ball_endpoints
-from pdpsym.core.numbers import fraction_str
 from pdpsym.loss import plrv
 from pdpsym.loss.plrv import Eps, WLin
 from pdpsym.mechanisms import finite
@@ -26,7 +22,6 @@ from pdpsym.papers import claim
 from pdpsym.papers.dmkb2020 import claims_section2 as s2
 from pdpsym.papers.dmkb2020 import composition, reducibility
 from pdpsym.papers.dmkb2020.claims_section2 import HALF
-from pdpsym.papers.dmkb2020.composition import InfConvention
 from pdpsym.papers.dmkb2020.reducibility import QuadraticForm
 
 EPS_CHOICES = (Eps.of(0), Eps.log(Fraction(3, 2)), Eps.log(2), Eps.log(3), Eps.of(HALF), Eps.of(1))
@@ -35,7 +30,8 @@ PS = [Fraction(a, d) for d in range(2, 5) for a in range(1, d) if math.gcd(a, d)
 OUTS4 = list(itertools.product((0, 1), repeat=4))  # every M: {0,1}² → {0,1}, lexicographic
 DELTAS = (plrv.apkdp_delta, plrv.ppkdp_delta)
 GEN = claim.Method.GENERATED
-COMPAT, PRINTED = InfConvention.COMPATIBLE, InfConvention.PRINTED
+AB = ((0, 1), (1, 0))  # both ordered pairs of binary record values
+COMPAT, PRINTED = composition.InfConvention.COMPATIBLE, composition.InfConvention.PRINTED
 CHAINS = [  # 2-state chains (P(1|1), P(1|0)) by denominator
     (Fraction(a, d), Fraction(b, d)) for d in range(2, 5) for a in range(1, d) for b in range(1, d)
 ]
@@ -132,7 +128,7 @@ def check_prop5(config: claim.RunConfig) -> claim.Property:
             p = Fraction(rng.randint(0, 4), 4)
             for name, delta_of in zip(("APKDP", "PPKDP"), DELTAS, strict=True):
                 yield "closure", scn, mech, table, eps, (name, delta_of, kernel, mech2, p)
-            for i, (a, b) in itertools.product(plrv.default_targets(scn), ((0, 1), (1, 0))):
+            for i, (a, b) in itertools.product(plrv.default_targets(scn), AB):
                 yield "f-divergence", scn, mech, table, eps, (i, a, b)
 
     def law(case: Any) -> object:
@@ -209,7 +205,7 @@ def check_thm1(config: claim.RunConfig) -> claim.Property:
             at, below = Eps.log(w), Eps.log(w * Fraction(999, 1000))
             zero = all(f(scn, mech, at).delta.sign() == 0 for f in DELTAS)
             if not (zero and all(f(scn, mech, below).delta.sign() > 0 for f in DELTAS)):
-                what = "δ = 0 equivalence fails at ε = ln " + fraction_str(w)
+                what = "δ = 0 equivalence fails at ε = ln " + str(w)
                 return _mech_cx(scn, table, eps, what=what)
         return True
 
@@ -274,7 +270,7 @@ def check_thm2(config: claim.RunConfig) -> claim.Property:
         ),
         holds=lambda n: (
             f"exhaustive over {n} cases: two independent Bernoulli records, p in "
-            f"{{{', '.join(fraction_str(g) for g in grid)}}}², B = D(1), target D(0), every "
+            f"{{{', '.join(str(g) for g in grid)}}}², B = D(1), target D(0), every "
             "deterministic M: {0,1}² → {0,1,2}. Θ-reducibility decided exactly (equal multisets "
             f"of output profiles for B̂ = 0, 1): {kinds['reducible']} reducible, each with equal "
             "exact smallest δ of APKDP and PPKDP at ε = ln 2 (and 1/2 when thorough); "
@@ -346,7 +342,7 @@ def check_prop6(config: claim.RunConfig) -> claim.Property:
         return out
 
     printed = reducibility.prop6_symbolic(QuadraticForm.PRINTED)
-    corrected = reducibility.prop6_symbolic(QuadraticForm.CORRECTED, only=["quadratic"])
+    cq = reducibility.prop6_symbolic(QuadraticForm.CORRECTED, only=["quadratic"])["quadratic"]
     vals = [Fraction(1), Fraction(2), Fraction(3)]
 
     def finite_maps(_c: claim.RunConfig) -> Iterator[Any]:
@@ -383,8 +379,7 @@ def check_prop6(config: claim.RunConfig) -> claim.Property:
         )  # fmt: skip
 
     def corrected_quadratic() -> object:
-        c = corrected["quadratic"]
-        return c["identity"] == c["left_inverse"] == "holds" and quad_instance(1)[0]
+        return cq["identity"] == cq["left_inverse"] == "holds" and quad_instance(1)[0]
 
     symbolic = ", ".join(k for k, v in printed.items() if v["identity"] == "holds")
     return claim.AllOf(
@@ -400,10 +395,7 @@ def check_prop6(config: claim.RunConfig) -> claim.Property:
                 claim.Symbolic(
                     corrected_quadratic,
                     holds="",
-                    details=lambda: {
-                        "printed": printed,
-                        "corrected_quadratic": corrected["quadratic"],
-                    },
+                    details=lambda: {"printed": printed, "corrected_quadratic": cq},
                 ),
                 holds=lambda n: (
                     "sympy, aggregate symbols (any n, any k): φ(M(x ∪ B1)) = M(x ∪ B2) and "
@@ -432,10 +424,8 @@ def check_ex8(config: claim.RunConfig) -> claim.Property:
     dc_big = plrv.apkdp_delta(scn, pair, Eps.log(10**6), targets=[0]).delta
 
     def law(_: None) -> object:
-        inf_dep = any(
-            v.second_given_first is None and v.second is not None
-            for v in composition.plrv_terms(scn, m1, m2, 0, 0, 1, ()).values()
-        )
+        terms = composition.plrv_terms(scn, m1, m2, 0, 0, 1, ()).values()
+        inf_dep = any(v.second_given_first is None and v.second is not None for v in terms)
         tenth = WLin.const(Fraction(1, 10), eps)
         small = all(d.sign() > 0 and d.exact_compare(tenth) < 0 for d in (d1, d2))
         ok = small and dc.rational() == 1 and dc_big.rational() == 1 and inf_dep
@@ -458,7 +448,7 @@ def check_thm6(config: claim.RunConfig) -> claim.Property:
         M1, M2: {0,1}² → {0,1} lexicographic; every (a, b, O)."""
         for p, o1, o2 in itertools.product(PS, OUTS4, OUTS4):
             m1, m2 = (finite.table_mechanism(s2._det_table(o)) for o in (o1, o2))
-            for a, b in ((0, 1), (1, 0)):
+            for a, b in AB:
                 terms = composition.plrv_terms(Scenario.bernoulli([HALF, p]), m1, m2, 0, a, b, ())
                 for o, tm in sorted(terms.items(), key=repr):
                     yield p, o1, o2, a, b, o, tm
@@ -486,7 +476,7 @@ def check_thm6(config: claim.RunConfig) -> claim.Property:
     def generated(cfg: claim.RunConfig) -> Iterator[Any]:
         for scn, m1, m2, w in s2._draws(cfg, 66, (15, 400), draw):
             for i, (a, b), bhat in itertools.product(
-                plrv.default_targets(scn), ((0, 1), (1, 0)), scn.knowledge_values()
+                plrv.default_targets(scn), AB, scn.knowledge_values()
             ):
                 for o, tm in composition.plrv_terms(scn, m1, m2, i, a, b, bhat).items():
                     yield "identity", scn, (o, tm)
@@ -568,7 +558,7 @@ def check_prop9(config: claim.RunConfig) -> claim.Property:
                 if s2._independent_family(dist, [pi1.__getitem__, pi2.__getitem__]):
                     yield n, scn, pi1, pi2
 
-    def cx_of(case: Any, convention: InfConvention) -> dict[str, Any] | None:
+    def cx_of(case: Any, convention: composition.InfConvention) -> dict[str, Any] | None:
         n, scn, pi1, pi2 = case
         m1, m2 = deterministic(pi1.__getitem__), deterministic(pi2.__getitem__)
         nu, wit = composition.bounded_dependence_nu(scn, m1, m2, Eps.of(0), convention)
@@ -626,7 +616,9 @@ def check_prop9(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.ex9")
 def check_ex9(config: claim.RunConfig) -> claim.Property:
-    def nu_of(users: int, a: Fraction, b: Fraction, factor: int, conv: InfConvention) -> Any:
+    def nu_of(
+        users: int, a: Fraction, b: Fraction, factor: int, conv: composition.InfConvention
+    ) -> Any:
         """A stationary 2-state chain x_j → x_{j+1} (P(1|1)=a, P(1|0)=b) per user: ν at μ =
         factor·c for the users' sums of x_j and of x_{j+1}, target 0, and e^c, the smallest c with
         (x_{j+1} | x_j=a) ≈_c x_j for all a."""
