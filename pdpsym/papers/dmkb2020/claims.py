@@ -42,12 +42,6 @@ def _det_json(outs: Any) -> dict[str, str]:
     return {repr(d): repr(o) for d, o in zip(s2.BITS2, outs, strict=True)}
 
 
-def _rational(v: WLin) -> Fraction:
-    q = v.rational()
-    assert q is not None, f"{v} is not rational"
-    return q
-
-
 def _generated(config: claim.RunConfig, n_cases: int, salt: int) -> Iterator[tuple[Any, ...]]:
     rng = config.rng(salt)
     for _ in range(n_cases):
@@ -63,6 +57,7 @@ def _mech_cx(scn: Scenario, table: Any, eps: Eps, **facts: Any) -> claim.Counter
 @claim.checker("dmkb2020.lemma1")
 def check_lemma1(config: claim.RunConfig) -> claim.Property:
     den, outputs = config.count(3, 5), config.count(3, 4)
+    pmfs = list(s2._pmfs(outputs, den))
 
     def law(case: tuple[Any, ...]) -> object:
         by_sets, ex = plrv.sup_over_sets(*case), plrv.plrv_expectation(*case)
@@ -72,9 +67,7 @@ def check_lemma1(config: claim.RunConfig) -> claim.Property:
 
     return claim.Exhaustive(
         law,
-        lambda _c: itertools.product(
-            s2._pmfs(outputs, den), s2._pmfs(outputs, den), (Eps.of(0), Eps.log(2), Eps.of(HALF))
-        ),
+        lambda _c: itertools.product(pmfs, pmfs, (Eps.of(0), Eps.log(2), Eps.of(HALF))),
         fails="sup over sets differs from the PLRV expectation",
         holds=f"every ordered pair of PMFs on {outputs} outputs with denominator {den} (zeros, so "
         f"infinite PLRVs, included), ε ∈ {{0, ln 2, 1/2}}: max over all {2**outputs} sets X of "
@@ -297,16 +290,18 @@ def check_prop6(config: claim.RunConfig) -> claim.Property:
         scn = Scenario.independent([{Fraction(1): HALF, Fraction(2): HALF}] * 2, known=[1])
         return reducibility.check_map(scn, mech, 0, phi, key=lambda o: sympy.Rational(o**2))
 
-    def specs(n: int, pred: dict[Any, bool], alpha: list[Fraction], known: list[int]) -> Any:
-        """M and the printed φ(O, B1, B2) (and an exact output key if not O itself), for each
-        Prop. 6 mechanism."""
+    def prod(xs: Any) -> Any:
+        return sympy.Mul(*(sympy.Rational(x) for x in xs))
 
-        def prod(xs: Any) -> Any:
-            return sympy.Mul(*(sympy.Rational(x) for x in xs))
+    def diff(b1: Any, b2: Any, g: Any) -> Any:  # Σ_j g(B2_j) - g(B1_j)
+        return sum(g(y) - g(x) for x, y in zip(b1, b2, strict=True))
 
-        def diff(b1: Any, b2: Any, g: Any) -> Any:  # Σ_j g(B2_j) - g(B1_j)
-            return sum(g(y) - g(x) for x, y in zip(b1, b2, strict=True))
+    printed = reducibility.prop6_symbolic(QuadraticForm.PRINTED)
+    cq = reducibility.prop6_symbolic(QuadraticForm.CORRECTED, only=["quadratic"])["quadratic"]
+    vals, n = [Fraction(1), Fraction(2), Fraction(3)], 3
 
+    def specs(pred: dict[Any, bool], alpha: list[Fraction], known: list[int]) -> Any:
+        """M, the printed φ(O, B1, B2) and an exact output key if not O itself, per map."""
         return {
             "counting": (
                 lambda d: sum(1 for x in d if pred[x]),
@@ -331,20 +326,6 @@ def check_prop6(config: claim.RunConfig) -> claim.Property:
             ),
         }
 
-    def quad_values() -> list[dict[str, str]]:
-        """Printed and corrected φ at D(0) = 1 next to the true M, for n = 2, B = D(1)."""
-        keys, out = ("B1", "B2", "M(D|B1)", "printed_phi", "corrected_phi", "M(D|B2)"), []
-        for b1, b2 in ((1, 1), (1, 2)):
-            m, d = sympy.sqrt(sympy.Rational(1 + b1**2, 2)), sympy.Rational(b2**2 - b1**2, 2)
-            m2 = sympy.sqrt(sympy.Rational(1 + b2**2, 2))
-            vals = (b1, b2, m, sympy.sqrt(2 * m**2 + d), sympy.sqrt(m**2 + d), m2)
-            out.append(dict(zip(keys, map(sympy.sstr, vals), strict=True)))
-        return out
-
-    printed = reducibility.prop6_symbolic(QuadraticForm.PRINTED)
-    cq = reducibility.prop6_symbolic(QuadraticForm.CORRECTED, only=["quadratic"])["quadratic"]
-    vals = [Fraction(1), Fraction(2), Fraction(3)]
-
     def finite_maps(_c: claim.RunConfig) -> Iterator[Any]:
         """The printed counting, linear, arithmetic, harmonic and geometric maps on random
         exact instances: n = 3 independent records on {1, 2, 3}, B = one or two records."""
@@ -355,7 +336,7 @@ def check_prop6(config: claim.RunConfig) -> claim.Property:
             known = sorted(rng.sample([1, 2], rng.choice([1, 2])))
             alpha = [Fraction(rng.randint(-3, 3), rng.randint(1, 3)) for _ in range(3)]
             pred = {v: rng.random() < 0.5 for v in vals}
-            for name, spec in specs(3, pred, alpha, known).items():
+            for name, spec in specs(pred, alpha, known).items():
                 yield name, spec, recs, known
 
     def map_law(case: Any) -> object:
@@ -371,9 +352,15 @@ def check_prop6(config: claim.RunConfig) -> claim.Property:
             return True
         if bad != ["quadratic"] or quad_ok:
             raise claim.Unresolved(f"printed maps failing symbolically: {bad}")
+        keys, rows = ("B1", "B2", "M(D|B1)", "printed_phi", "corrected_phi", "M(D|B2)"), []
+        for b1, b2 in ((1, 1), (1, 2)):  # printed and corrected φ at D(0) = 1 next to the true M
+            m, d = sympy.sqrt(sympy.Rational(1 + b1**2, 2)), sympy.Rational(b2**2 - b1**2, 2)
+            m2 = sympy.sqrt(sympy.Rational(1 + b2**2, 2))
+            row = (b1, b2, m, sympy.sqrt(2 * m**2 + d), sympy.sqrt(m**2 + d), m2)
+            rows.append(dict(zip(keys, map(sympy.sstr, row), strict=True)))
         return claim.Counterexample(
             {"n": 2, "records": "D(0), D(1) independent uniform on {1, 2}", "B": "D(1) known",
-             "target": 0, "definition14_printed": quad_why, "values_at_D(0)=1": quad_values(),
+             "target": 0, "definition14_printed": quad_why, "values_at_D(0)=1": rows,
              "printed": "sqrt(n*M(D)**2 + Sum_j((B2)_j**2 - (B1)_j**2)/n)",
              "corrected": "sqrt(M(D)**2 + Sum_j((B2)_j**2 - (B1)_j**2)/n)"}
         )  # fmt: skip
@@ -443,6 +430,11 @@ def check_ex8(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.thm6")
 def check_thm6(config: claim.RunConfig) -> claim.Property:
+    def rational(v: WLin) -> Fraction:
+        q = v.rational()
+        assert q is not None, f"{v} is not rational"
+        return q
+
     def search(_c: claim.RunConfig) -> Iterator[Any]:
         """n = 2, D(0) ~ Bernoulli(1/2), D(1) ~ Bernoulli(p) by denominator, B = nothing,
         M1, M2: {0,1}² → {0,1} lexicographic; every (a, b, O)."""
@@ -491,8 +483,8 @@ def check_thm6(config: claim.RunConfig) -> claim.Property:
         # the corollary with e^ε rational: μ + ε1 + ε2 (corrected), 2μ + ε1 + ε2 (printed)
         m1, m2, w1, w2, wm = extra
         mws = [(m1, w1), (m2, w2)] + [(finite.compose(m1, m2), w1 * w2 * wm**k) for k in (1, 2)]
-        d1, d2, dc, dp = (_rational(plrv.apkdp_delta(scn, m, Eps.log(w)).delta) for m, w in mws)
-        bound = d1 + d2 + _rational(composition.bounded_dependence_nu(scn, m1, m2, Eps.log(wm))[0])
+        d1, d2, dc, dp = (rational(plrv.apkdp_delta(scn, m, Eps.log(w)).delta) for m, w in mws)
+        bound = d1 + d2 + rational(composition.bounded_dependence_nu(scn, m1, m2, Eps.log(wm))[0])
         if dp > bound:
             fails.append({"mu": f"log({wm})", "delta": str(dp), "bound": str(bound)})
         return dc <= bound or claim.Counterexample(theta=scn.joint)
