@@ -385,13 +385,13 @@ def check_prop6(config: claim.RunConfig) -> claim.Property:
                     details=lambda: {"printed": printed, "corrected_quadratic": cq},
                 ),
                 holds=lambda n: (
-                    "sympy, aggregate symbols (any n, any k): φ(M(x ∪ B1)) = M(x ∪ B2) and "
-                    f"φ_(B2,B1)∘φ_(B1,B2) = id (so φ is injective) for {symbolic}; exact finite "
-                    "instances (Definition 14 on n = 3 records over {1,2,3}) agree. The printed "
-                    "quadratic map sqrt(n·M² + Σ_j((B2)_j² - (B1)_j²)/n) fails the identity and "
-                    "Definition 14 on the smallest instance (n = 2); sqrt(M² + Σ_j((B2)_j² - "
-                    "(B1)_j²)/n) satisfies the identity and the left inverse symbolically and "
-                    "Definition 14 on the instance. The claim stands with the corrected map"
+                    "sympy, aggregate symbols (any n, k): φ(M(x ∪ B1)) = M(x ∪ B2) and φ_(B2,B1)"
+                    f"∘φ_(B1,B2) = id (φ injective) for {symbolic}; exact instances (Definition "
+                    "14, n = 3 records over {1,2,3}) agree. The printed quadratic map sqrt(n·M² + "
+                    "Σ_j((B2)_j² - (B1)_j²)/n) fails the identity and Definition 14 on the "
+                    "smallest instance (n = 2); sqrt(M² + Σ_j((B2)_j² - (B1)_j²)/n) passes the "
+                    "identity and left inverse symbolically and Definition 14 on the instance: "
+                    "the claim stands corrected"
                 ),
             ),
         ),
@@ -467,9 +467,8 @@ def check_thm6(config: claim.RunConfig) -> claim.Property:
 
     def generated(cfg: claim.RunConfig) -> Iterator[Any]:
         for scn, m1, m2, w in s2._draws(cfg, 66, (15, 400), draw):
-            for i, (a, b), bhat in itertools.product(
-                plrv.default_targets(scn), AB, scn.knowledge_values()
-            ):
+            cases = itertools.product(plrv.default_targets(scn), AB, scn.knowledge_values())
+            for i, (a, b), bhat in cases:
                 for o, tm in composition.plrv_terms(scn, m1, m2, i, a, b, bhat).items():
                     yield "identity", scn, (o, tm)
             yield "corollary", scn, (m1, m2, *w)
@@ -493,12 +492,11 @@ def check_thm6(config: claim.RunConfig) -> claim.Property:
         claim.Exhaustive(printed_law, search),
         claim.ForAll(corrected, generated, method=GEN),
         holds=lambda n: (
-            "printed: L = 2·Dep + L1 + L2 fails (first case of an ordered search shown). "
-            "Corrected: L = Dep + L1 + L2 (the chain rule the proof derives) holds exactly at "
-            f"every output of {n_cases} generated (θ, M1, M2) (∞ with the printed convention), "
-            "and the corollary holds with ε = μ + ε1 + ε2 (e^ε rational, exact δ's, μ ≥ "
-            f"ln(1/2)) ({n} checks in all); the printed 2μ + ε1 + ε2 is implied when μ ≥ 0"
-            + (f"; with μ < 0 it fails: {fails[0]}" if fails else "")
+            "printed: L = 2·Dep + L1 + L2 fails (first case of an ordered search shown). Corrected: "
+            "L = Dep + L1 + L2 (the proof's chain rule) holds exactly at every output of "
+            f"{n_cases} generated (θ, M1, M2) (∞ as printed), and the corollary with ε = μ + ε1 + "
+            f"ε2 (e^ε rational, exact δ's, μ ≥ ln(1/2)) ({n} checks in all); the printed 2μ + ε1 + "
+            "ε2 follows when μ ≥ 0" + (f"; with μ < 0 it fails: {fails[0]}" if fails else "")
         ),
         reading="Definition 17 convention: ±∞ - x = ±∞ for all x; conditioning on an output O1 "
         "of probability 0 under b is read as probability 0 (so L = +∞).",
@@ -591,14 +589,13 @@ def check_prop9(config: claim.RunConfig) -> claim.Property:
         claim.Exhaustive(printed, search),
         claim.ForAll(corrected, lambda cfg: s2._draws(cfg, 9, (30, 400), draw), method=GEN),
         holds=lambda n: (
-            "printed: π1(D) ⊥ π2(D) under θ ⇒ (0,0)-bounded dependence. The first case of an "
-            "ordered search (uniform bits, all π: {0,1}^n → {0,1}, n = 1, 2) has π1(D) ⊥ π2(D) "
-            "but not given D(i), and ν(μ = 0) > 0 even reading ∞ - ∞ as 0; under the printed "
-            "convention ±∞ - x = ±∞ it fails already when π2 = D(i). Correction: π1(D), π2(D) "
-            "independent given D(i) = a and B̂ (e.g. disjoint sets of independent records), Dep "
-            "in the 'compatible' reading: exact ν(0) = 0 on generated cases (independent "
-            "Bernoulli records, n ≤ 3, random known records, M1, M2 functions of disjoint index "
-            f"sets; {n} cases in all)"
+            "printed: π1(D) ⊥ π2(D) under θ ⇒ (0,0)-bounded dependence. First case of an ordered "
+            "search (uniform bits, all π: {0,1}^n → {0,1}, n = 1, 2): π1(D) ⊥ π2(D) but not given "
+            "D(i), ν(μ = 0) > 0 even with ∞ - ∞ = 0; with the printed ±∞ - x = ±∞ it fails already "
+            "for π2 = D(i). Correction: π1(D), π2(D) independent given D(i) = a and B̂ (e.g. "
+            "disjoint sets of independent records), Dep in the 'compatible' reading: exact ν(0) = "
+            "0 on generated cases (independent Bernoulli records, n ≤ 3, random known records, "
+            f"M1, M2 functions of disjoint index sets; {n} cases in all)"
         ),
         reading="Definition 17 with ∞ - ∞ = 0 when both PLRVs are the same infinity, and Dep "
         "defined (as 0) only where (B̂, M1 = O1) is compatible with D(i) = b",
@@ -608,11 +605,9 @@ def check_prop9(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.ex9")
 def check_ex9(config: claim.RunConfig) -> claim.Property:
-    def nu_of(
-        users: int, a: Fraction, b: Fraction, factor: int, conv: composition.InfConvention
-    ) -> Any:
-        """A stationary 2-state chain x_j → x_{j+1} (P(1|1)=a, P(1|0)=b) per user: ν at μ =
-        factor·c for the users' sums of x_j and of x_{j+1}, target 0, and e^c, the smallest c with
+    def nu_of(u: int, a: Fraction, b: Fraction, k: int, conv: composition.InfConvention) -> Any:
+        """A stationary 2-state chain x_j → x_{j+1} (P(1|1)=a, P(1|0)=b) for each of u users: ν at
+        μ = k·c for the users' sums of x_j and of x_{j+1}, target 0, and e^c, the smallest c with
         (x_{j+1} | x_j=a) ≈_c x_j for all a."""
         pi1 = b / (1 - a + b)
         marg = {0: 1 - pi1, 1: pi1}
@@ -621,7 +616,7 @@ def check_ex9(config: claim.RunConfig) -> claim.Property:
         r = max([Fraction(1), *(max(c / marg[x2], marg[x2] / c) for (_, x2), c in cond.items())])
         m1 = deterministic(lambda d: sum(x[0] for x in d))
         m2 = deterministic(lambda d: sum(x[1] for x in d))
-        scn, eps = Scenario.independent([pmf] * users), Eps.log(r**factor)
+        scn, eps = Scenario.independent([pmf] * u), Eps.log(r**k)
         return composition.bounded_dependence_nu(scn, m1, m2, eps, conv, targets=[0])[0], r
 
     def printed(case: Any) -> object:  # (2c, 0)
@@ -639,20 +634,19 @@ def check_ex9(config: claim.RunConfig) -> claim.Property:
         v, _ = nu_of(u, a, b, 2 * (u - 1), COMPAT)
         return v.sign() == 0 or claim.Counterexample(users=u, alpha=str(a), beta=str(b), nu=str(v))
 
+    sample = CHAINS[: config.count(3, len(CHAINS))]
     return claim.Erratum(
         claim.Exhaustive(printed, lambda _c: itertools.product((2, 3), CHAINS)),
-        claim.Exhaustive(
-            corrected, lambda _c: itertools.product((2, 3), CHAINS[: config.count(3, len(CHAINS))])
-        ),
+        claim.Exhaustive(corrected, lambda _c: itertools.product((2, 3), sample)),
         holds=lambda n: (
-            "printed: (D(i)_(j+1) | D(i)_j = a) ≈_c D(i)_j ⇒ M_j, M_(j+1) are (2c, 0)-bounded "
+            "printed: (D(i)_(j+1) | D(i)_j = a) ≈_c D(i)_j ⇒ M_j, M_(j+1) (2c, 0)-bounded "
             "dependent. With the target's series fixed, Dep = ln[P(S2=s|S1=t)/P(S2=s)] - "
-            "ln[P(S2=s'|S1=t')/P(S2=s')] over the OTHER users' sums; each term is bounded by m·c "
-            "(m other unknown users), not c. Ordered search (users 2, 3; 2-state stationary "
-            "chains by denominator): 2 users satisfy (2c,0); the first 3-user chain gives ν > 0 "
-            "at μ = 2c. Correction: (2mc, 0) holds exactly (ν = 0) on every (users, chain) case "
-            f"checked ({n} cases in all). Under the printed convention even 2 users fail, since "
-            "Dep = +∞ wherever M_j alone rules out b"
+            "ln[P(S2=s'|S1=t')/P(S2=s')] over the OTHER users' sums, each term bounded by m·c (m "
+            "other unknown users), not c. Ordered search (users 2, 3; stationary 2-state chains by "
+            "denominator): 2 users satisfy (2c,0), the first 3-user chain has ν > 0 at μ = 2c. "
+            f"Correction: (2mc, 0) holds exactly (ν = 0) on every (users, chain) case ({n} cases "
+            "in all). With the printed convention even 2 users fail (Dep = +∞ wherever M_j alone "
+            "rules out b)"
         ),
         reading="records are whole series (a, b ∈ T are series); stationary chains; Dep taken "
         "as 0 where (B̂, M1 = O1) is incompatible with b (Definition 17 requires "
