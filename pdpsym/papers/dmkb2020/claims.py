@@ -1,10 +1,6 @@
-"""Checkers for Desfontaines et al. Sections 3 and 5 (APKDP/PPKDP, composition).
-
-Section 3: lemma1, def12, prop5, thm1, thm2, prop6. Section 5: ex8, thm6,
-thm6.subadditivity, prop9, ex9 (Section 2 is in :mod:`.claims_section2`, whose small
-helpers are shared). Every verdict comes from exact computation on finite scenarios
-(:mod:`pdpsym.mechanisms.finite`), with classes and counts reported.
-"""
+"""Checkers for Desfontaines et al. Section 3 (APKDP/PPKDP: lemma1 to prop6) and Section 5
+(composition: ex8 to ex9); Section 2 is :mod:`.claims_section2`, whose small helpers are shared.
+Verdicts come from exact computation on finite scenarios, with classes and counts reported."""
 
 from __future__ import annotations
 
@@ -18,92 +14,39 @@ from typing import Any
 import sympy
 
 from pdpsym.core.certify import ball_endpoints
-from pdpsym.core.numbers import fraction_str
-from pdpsym.loss.plrv import (
-    Eps,
-    FForm,
-    WLin,
-    apkdp_by_indistinguishability,
-    apkdp_delta,
-    default_targets,
-    hockey_stick,
-    is_apkdp,
-    plrv_expectation,
-    ppk,
-    ppk_f_divergence,
-    ppk_via_apk,
-    ppkdp_delta,
-    sup_over_sets,
-)
-from pdpsym.mechanisms.finite import (
-    BOTTOM,
-    Scenario,
-    compose,
-    deterministic,
-    mixture,
-    output_pmf,
-    post_process,
-    random_mechanism,
-    random_pmf,
-    random_scenario,
-    table_mechanism,
-)
+from pdpsym.loss import plrv
+from pdpsym.loss.plrv import Eps, WLin
+from pdpsym.mechanisms import finite
+from pdpsym.mechanisms.finite import Scenario, deterministic
 from pdpsym.papers import claim
-from pdpsym.papers.dmkb2020.claims_section2 import (
-    BITS2,
-    HALF,
-    RANDOM_CLASS,
-    _det_table,
-    _draws,
-    _independent_family,
-    _one_instance,
-    _pmfs,
-    _random_table,
-)
-from pdpsym.papers.dmkb2020.composition import (
-    InfConvention,
-    bounded_dependence_nu,
-    plrv_terms,
-    subadditivity_gap,
-    subadditivity_proof,
-    theorem6_identity_holds,
-)
-from pdpsym.papers.dmkb2020.reducibility import (
-    QuadraticForm,
-    check_map,
-    is_reducible,
-    prop6_symbolic,
-)
+from pdpsym.papers.dmkb2020 import claims_section2 as s2
+from pdpsym.papers.dmkb2020 import composition, reducibility
+from pdpsym.papers.dmkb2020.claims_section2 import HALF
+from pdpsym.papers.dmkb2020.reducibility import QuadraticForm
 
 EPS_CHOICES = (Eps.of(0), Eps.log(Fraction(3, 2)), Eps.log(2), Eps.log(3), Eps.of(HALF), Eps.of(1))
-
-
-def _s(x: Any) -> str:
-    return fraction_str(x) if isinstance(x, Fraction) else str(x)
+# every p in (0, 1) with denominator 2, 3, 4, by denominator then numerator
+PS = [Fraction(a, d) for d in range(2, 5) for a in range(1, d) if math.gcd(a, d) == 1]
+OUTS4 = list(itertools.product((0, 1), repeat=4))  # every M: {0,1}² → {0,1}, lexicographic
+DELTAS = (plrv.apkdp_delta, plrv.ppkdp_delta)
+GEN = claim.Method.GENERATED
+AB = ((0, 1), (1, 0))  # both ordered pairs of binary record values
+COMPAT, PRINTED = composition.InfConvention.COMPATIBLE, composition.InfConvention.PRINTED
+CHAINS = [  # 2-state chains (P(1|1), P(1|0)) by denominator
+    (Fraction(a, d), Fraction(b, d)) for d in range(2, 5) for a in range(1, d) for b in range(1, d)
+]
 
 
 def _det_json(outs: Any) -> dict[str, str]:
     """The deterministic mechanism ``BITS2[k] -> outs[k]`` as JSON."""
-    return {repr(d): repr(o) for d, o in zip(BITS2, outs, strict=True)}
-
-
-def _ps_by_denominator() -> Iterator[Fraction]:
-    """Every p in (0, 1) with denominator 2, 3, 4, by denominator then numerator."""
-    for den in range(2, 5):
-        yield from (Fraction(num, den) for num in range(1, den) if math.gcd(num, den) == 1)
-
-
-def _rational(v: WLin) -> Fraction:
-    q = v.rational()
-    assert q is not None, f"{v} is not rational"
-    return q
+    return {repr(d): repr(o) for d, o in zip(s2.BITS2, outs, strict=True)}
 
 
 def _generated(config: claim.RunConfig, n_cases: int, salt: int) -> Iterator[tuple[Any, ...]]:
     rng = config.rng(salt)
     for _ in range(n_cases):
-        scn = random_scenario(rng)
-        mech, table = random_mechanism(rng, scn.n)
+        scn = finite.random_scenario(rng)
+        mech, table = finite.random_mechanism(rng, scn.n)
         yield rng, scn, mech, table, rng.choice(EPS_CHOICES)
 
 
@@ -111,35 +54,25 @@ def _mech_cx(scn: Scenario, table: Any, eps: Eps, **facts: Any) -> claim.Counter
     return claim.Counterexample(theta=scn.joint, mechanism=table, epsilon=str(eps), **facts)
 
 
-def _just_below(v: WLin) -> Fraction:
-    """A rational strictly below the exact value v (v > 0 assumed)."""
-    lo, _ = ball_endpoints(v.arb(128))
-    return lo - Fraction(1, 10**9)
-
-
 @claim.checker("dmkb2020.lemma1")
 def check_lemma1(config: claim.RunConfig) -> claim.Property:
     den, outputs = config.count(3, 5), config.count(3, 4)
-    eps_list = (Eps.of(0), Eps.log(2), Eps.of(HALF))
+    pmfs = list(s2._pmfs(outputs, den))
 
     def law(case: tuple[Any, ...]) -> object:
-        p, q, eps = case
-        by_sets, ex = sup_over_sets(p, q, eps), plrv_expectation(p, q, eps)
-        if by_sets == hockey_stick(p, q, eps) == ex:
-            return True
-        return claim.Counterexample(
-            P=p, Q=q, epsilon=eps, sup_X=by_sets, **{"E[max(0,1-e^(eps-L))]": ex}
+        by_sets, ex = plrv.sup_over_sets(*case), plrv.plrv_expectation(*case)
+        return by_sets == plrv.hockey_stick(*case) == ex or claim.Counterexample(
+            P=case[0], Q=case[1], epsilon=case[2], sup_X=by_sets, **{"E[max(0,1-e^(eps-L))]": ex}
         )
 
     return claim.Exhaustive(
         law,
-        lambda _c: itertools.product(_pmfs(outputs, den), _pmfs(outputs, den), eps_list),
+        lambda _c: itertools.product(pmfs, pmfs, (Eps.of(0), Eps.log(2), Eps.of(HALF))),
         fails="sup over sets differs from the PLRV expectation",
-        holds=f"for every ordered pair of PMFs on {outputs} outputs with denominator {den} (zeros, "
-        f"so infinite PLRVs, included) and ε ∈ {{0, ln 2, 1/2}}: max over all {2**outputs} sets "
-        "X of P(X) - e^ε Q(X) = Σ max(0, P - e^ε Q) = E_P[max(0, 1 - e^(ε-L))], exactly "
-        "(transcendental e^ε decided by ExpPoly signs). Applied to both ordered pairs this is "
-        "Definition 1, hence the (ε,δ)-DP reformulation.",
+        holds=f"every ordered pair of PMFs on {outputs} outputs with denominator {den} (zeros, so "
+        f"infinite PLRVs, included), ε ∈ {{0, ln 2, 1/2}}: max over all {2**outputs} sets X of "
+        "P(X) - e^ε Q(X) = Σ max(0, P - e^ε Q) = E_P[max(0, 1 - e^(ε-L))] exactly (e^ε by "
+        "ExpPoly signs). Both ordered pairs give Definition 1, hence the (ε,δ)-DP form.",
     )
 
 
@@ -150,16 +83,16 @@ def check_def12(config: claim.RunConfig) -> claim.Property:
     def cases(cfg: claim.RunConfig) -> Iterator[Any]:
         # δ = 1, the exact smallest APKDP δ (or a rational just above it), and just below it
         for _, scn, mech, table, eps in _generated(cfg, n_cases, 12):
-            d = apkdp_delta(scn, mech, eps).delta
-            q = d.rational()
-            deltas = [Fraction(1), q if q is not None else _just_below(d) + Fraction(2, 10**9)]
-            for delta in deltas + ([_just_below(d)] if d.sign() > 0 else []):
+            d = plrv.apkdp_delta(scn, mech, eps).delta
+            q, lo = d.rational(), ball_endpoints(d.arb(128))[0] - Fraction(1, 10**9)
+            deltas = [Fraction(1), lo + Fraction(2, 10**9) if q is None else q, lo]
+            for delta in deltas[: 3 if d.sign() > 0 else 2]:
                 yield scn, mech, table, eps, delta
 
     def law(case: Any) -> object:
         scn, mech, table, eps, delta = case
-        a = is_apkdp(scn, mech, eps, delta)
-        b = apkdp_by_indistinguishability(scn, mech, eps, delta)
+        a = plrv.is_apkdp(scn, mech, eps, delta)
+        b = plrv.apkdp_by_indistinguishability(scn, mech, eps, delta)
         return a == b or _mech_cx(
             scn, table, eps, delta=delta, expectation_form=str(a), indistinguishability_form=str(b)
         )
@@ -167,11 +100,11 @@ def check_def12(config: claim.RunConfig) -> claim.Property:
     return claim.ForAll(
         law,
         cases,
-        method=claim.Method.GENERATED,
+        method=GEN,
         holds=lambda n: (
-            f"{n_cases} generated (θ, M, ε) ({RANDOM_CLASS} with outputs {{0,1,2,⊥}}); at δ = 1, δ = the exact smallest APKDP δ and "
-            "just below it, the expectation form (max over i, a≠b, B̂ of APK) and Definition 1 "
-            f"over all sets agree ({n} decisions)"
+            f"{n_cases} generated (θ, M, ε) ({s2.RANDOM_CLASS} with outputs {{0,1,2,⊥}}); at δ = "
+            "1, the exact smallest APKDP δ and just below it, the expectation form (max over i, "
+            f"a≠b, B̂ of APK) and Definition 1 over all sets agree ({n} decisions)"
         ),
         fails="the two forms of APKDP disagree",
     )
@@ -179,54 +112,45 @@ def check_def12(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.prop5")
 def check_prop5(config: claim.RunConfig) -> claim.Property:
-    n_cases, printed_f = config.count(10, 300), claim.Tally()
-    first_mismatch: dict[str, Any] = {}
+    n_cases, mismatches = config.count(10, 300), []
 
     def cases(cfg: claim.RunConfig) -> Iterator[Any]:
         for rng, scn, mech, table, eps in _generated(cfg, n_cases, 5):
-            kernel = _random_table(rng, (0, 1, 2, BOTTOM), ["x", "y", "z"])
-            mech2, _ = random_mechanism(rng, scn.n)
+            kernel = s2._random_table(rng, (0, 1, 2, finite.BOTTOM), ["x", "y", "z"])
+            mech2, _ = finite.random_mechanism(rng, scn.n)
             p = Fraction(rng.randint(0, 4), 4)
-            for name, delta_of in (("APKDP", apkdp_delta), ("PPKDP", ppkdp_delta)):
+            for name, delta_of in zip(("APKDP", "PPKDP"), DELTAS, strict=True):
                 yield "closure", scn, mech, table, eps, (name, delta_of, kernel, mech2, p)
-            for i, (a, b) in itertools.product(default_targets(scn), ((0, 1), (1, 0))):
+            for i, (a, b) in itertools.product(plrv.default_targets(scn), AB):
                 yield "f-divergence", scn, mech, table, eps, (i, a, b)
 
     def law(case: Any) -> object:
         kind, scn, mech, table, eps, extra = case
         if kind == "closure":  # post-processing and convexity
             name, delta_of, kernel, mech2, p = extra
-            d, d2 = delta_of(scn, mech, eps).delta, delta_of(scn, mech2, eps).delta
-            d_pp = delta_of(scn, post_process(mech, kernel.__getitem__), eps).delta
-            d_mix = delta_of(scn, mixture(mech, mech2, p), eps).delta
-            ok = (
-                d_pp.exact_compare(d) <= 0
-                and d_mix.exact_compare(d.scale(p) + d2.scale(1 - p)) <= 0
-            )
-            return ok or _mech_cx(
+            pp, mix = finite.post_process(mech, kernel.__getitem__), finite.mixture(mech, mech2, p)
+            d, d2, d_pp, d_mix = (delta_of(scn, m, eps).delta for m in (mech, mech2, pp, mix))
+            convex = d_mix.exact_compare(d.scale(p) + d2.scale(1 - p)) <= 0
+            return (d_pp.exact_compare(d) <= 0 and convex) or _mech_cx(
                 scn, table, eps, kernel=kernel, delta=str(d), delta_post=str(d_pp),
                 delta_mixture=str(d_mix), p=p, notion=name,
             )  # fmt: skip
         i, a, b = extra
-        direct = ppk(scn, mech, i, a, b, eps)
-        if ppk_f_divergence(scn, mech, i, a, b, eps, FForm.PRINTED) != direct:
-            printed_f.add("printed f differs from PPK")
-            first_mismatch.setdefault(
-                "case", {"theta": scn.joint, "i": i, "a": a, "b": b, "epsilon": str(eps)}
-            )
-        corrected = ppk_f_divergence(scn, mech, i, a, b, eps, FForm.CORRECTED)
+        direct = plrv.ppk(scn, mech, i, a, b, eps)
+        if plrv.ppk_f_divergence(scn, mech, i, a, b, eps, plrv.FForm.PRINTED) != direct:
+            mismatches.append({"theta": scn.joint, "i": i, "a": a, "b": b, "epsilon": str(eps)})
+        corrected = plrv.ppk_f_divergence(scn, mech, i, a, b, eps, plrv.FForm.CORRECTED)
         return corrected == direct or claim.Counterexample(theta=scn.joint, epsilon=str(eps))
 
     return claim.ForAll(
         law,
         cases,
-        method=claim.Method.GENERATED,
+        method=GEN,
         holds=lambda n: (
             f"{n_cases} generated (θ, M1, M2, kernel f, p, ε): the exact smallest δ of APKDP and "
             "of PPKDP never increases under post-processing, δ(mixture) ≤ p δ(M1) + (1-p) δ(M2) "
             "(convexity), and the corrected f-divergence form equals PPK per ordered pair "
-            f"({n} checks); the printed f differs per pair ({printed_f['printed f differs from PPK']} "
-            "pairs, first in the details)"
+            f"({n} checks); the printed f differs on {len(mismatches)} pairs (first in the details)"
         ),
         fails="post-processing, convexity or the corrected f-divergence form fails",
         reading=(
@@ -236,100 +160,75 @@ def check_prop5(config: claim.RunConfig) -> claim.Property:
             "over all ordered (a, b) with B independent of D(i) (the Sec. 3 standing "
             "assumption) the printed 'iff' still holds."
         ),
-        details=lambda: {"printed_f_mismatch": first_mismatch.get("case")},
+        details=lambda: {"printed_f_mismatch": mismatches[0] if mismatches else None},
     )
-
-
-def _max_ratio(scn: Scenario, mech: Any) -> Fraction | None:
-    """``max e^L`` over i, a≠b, B̂, O with P_a(O) > 0 (None = ∞): δ=0 iff e^ε ≥ this."""
-    best = Fraction(0)
-    for i in default_targets(scn):
-        pairs = itertools.permutations(scn.record_values(i), 2)
-        for (a, b), bhat in itertools.product(pairs, scn.knowledge_values()):
-            pa, pb = output_pmf(scn, mech, i, a, bhat), output_pmf(scn, mech, i, b, bhat)
-            if not all(pb.get(o) for o in pa):
-                return None
-            best = max(best, *(p / pb[o] for o, p in pa.items()))
-    return best
-
-
-def thm1_strict_example() -> dict[str, Any] | None:
-    """Ordered search: n=2 Bernoulli records (p by denominator), B = D(1), target 0,
-    deterministic M: {0,1}² → {0,1} in lexicographic order; first with δ_PPK < δ_APK at ε=ln 2."""
-    eps = Eps.log(2)
-    for p, outs in itertools.product(
-        _ps_by_denominator(), list(itertools.product((0, 1), repeat=4))
-    ):
-        scn, mech = Scenario.bernoulli([HALF, p], known=[1]), table_mechanism(_det_table(outs))
-        da, dp = (f(scn, mech, eps, targets=[0]) for f in (apkdp_delta, ppkdp_delta))
-        if dp.delta.exact_compare(da.delta) < 0:
-            return {
-                "records": f"D(0) ~ Bernoulli(1/2), D(1) ~ Bernoulli({fraction_str(p)})",
-                "B": "D(1)",
-                "target": 0,
-                "mechanism": _det_json(outs),
-                "epsilon": "log(2)",
-                "delta_APKDP": str(da.delta),
-                "delta_PPKDP": str(dp.delta),
-                "witness_APK": da.witness,
-            }
-    return None
-
-
-def _thm1_law(case: Any) -> object:
-    """PPK = E[APK] per (i, a, b), δ_PPK ≤ δ_APK, and the same smallest ε with δ = 0."""
-    _, scn, mech, table, eps = case
-    for i in default_targets(scn):
-        for a, b in itertools.permutations(scn.record_values(i), 2):
-            if ppk(scn, mech, i, a, b, eps) != ppk_via_apk(scn, mech, i, a, b, eps):
-                return _mech_cx(scn, table, eps, what="PPK != E[APK]", i=i, a=a, b=b)
-    da, dp = apkdp_delta(scn, mech, eps).delta, ppkdp_delta(scn, mech, eps).delta
-    if dp.exact_compare(da) > 0:
-        return _mech_cx(scn, table, eps, what="APKDP delta < PPKDP delta", APK=str(da), PPK=str(dp))
-    both = (apkdp_delta, ppkdp_delta)
-    w = _max_ratio(scn, mech)
-    if w is None:  # an infinite PLRV: both δ > 0 at every ε
-        if any(f(scn, mech, Eps.log(1000)).delta.sign() == 0 for f in both):
-            return _mech_cx(scn, table, eps, what="infinite PLRV but δ = 0")
-    elif w > 1:  # δ = 0 at ε* = ln w for both, δ > 0 for both just below
-        at, below = Eps.log(w), Eps.log(w * Fraction(999, 1000))
-        zero = all(f(scn, mech, at).delta.sign() == 0 for f in both)
-        if not (zero and all(f(scn, mech, below).delta.sign() > 0 for f in both)):
-            return _mech_cx(
-                scn, table, eps, what="δ = 0 equivalence fails at ε = ln " + fraction_str(w)
-            )
-    return True
 
 
 @claim.checker("dmkb2020.thm1")
 def check_thm1(config: claim.RunConfig) -> claim.Property:
-    n_cases = config.count(30, 600)
-    strict: dict[str, Any] = {}
+    def max_ratio(scn: Scenario, mech: Any) -> Fraction | None:
+        """``max e^L`` over i, a≠b, B̂, O with P_a(O) > 0 (None = ∞): δ=0 iff e^ε ≥ this."""
+        best = Fraction(0)
+        for i in plrv.default_targets(scn):
+            pairs = itertools.permutations(scn.record_values(i), 2)
+            for (a, b), bhat in itertools.product(pairs, scn.knowledge_values()):
+                pa, pb = (finite.output_pmf(scn, mech, i, x, bhat) for x in (a, b))
+                if not all(pb.get(o) for o in pa):
+                    return None
+                best = max(best, *(p / pb[o] for o, p in pa.items()))
+        return best
+
+    def law(case: Any) -> object:
+        """PPK = E[APK] per (i, a, b), δ_PPK ≤ δ_APK, and the same smallest ε with δ = 0."""
+        _, scn, mech, table, eps = case
+        for i in plrv.default_targets(scn):
+            for a, b in itertools.permutations(scn.record_values(i), 2):
+                if plrv.ppk(scn, mech, i, a, b, eps) != plrv.ppk_via_apk(scn, mech, i, a, b, eps):
+                    return _mech_cx(scn, table, eps, what="PPK != E[APK]", i=i, a=a, b=b)
+        da, dp = (f(scn, mech, eps).delta for f in DELTAS)
+        if dp.exact_compare(da) > 0:
+            return _mech_cx(
+                scn, table, eps, what="APKDP delta < PPKDP delta", APK=str(da), PPK=str(dp)
+            )
+        w = max_ratio(scn, mech)
+        if w is None:  # an infinite PLRV: both δ > 0 at every ε
+            if any(f(scn, mech, Eps.log(1000)).delta.sign() == 0 for f in DELTAS):
+                return _mech_cx(scn, table, eps, what="infinite PLRV but δ = 0")
+        elif w > 1:  # δ = 0 at ε* = ln w for both, δ > 0 for both just below
+            at, below = Eps.log(w), Eps.log(w * Fraction(999, 1000))
+            zero = all(f(scn, mech, at).delta.sign() == 0 for f in DELTAS)
+            if not (zero and all(f(scn, mech, below).delta.sign() > 0 for f in DELTAS)):
+                what = "δ = 0 equivalence fails at ε = ln " + str(w)
+                return _mech_cx(scn, table, eps, what=what)
+        return True
+
+    n_cases, strict = config.count(30, 600), dict[str, str]()
 
     def strict_exists(_: None) -> object:
-        found = thm1_strict_example()
-        if found is None:
-            raise claim.Unresolved("no strict δ_PPKDP < δ_APKDP example in the searched class")
-        strict.update(found)
-        return True
+        """First δ_PPK < δ_APK at ε = ln 2 over D(0) ~ Bernoulli(1/2), D(1) ~ Bernoulli(p) (p by
+        denominator), B = D(1), target 0, M: {0,1}² → {0,1} (lexicographic)."""
+        for p, outs in itertools.product(PS, OUTS4):
+            scn = Scenario.bernoulli([HALF, p], known=[1])
+            mech = finite.table_mechanism(s2._det_table(outs))
+            da, dp = (f(scn, mech, Eps.log(2), targets=[0]).delta for f in DELTAS)
+            if dp.exact_compare(da) < 0:
+                strict.update(APKDP=str(da), PPKDP=str(dp))
+                return True
+        raise claim.Unresolved("no strict δ_PPKDP < δ_APKDP example in the searched class")
 
     return claim.AllOf(
         (
-            claim.ForAll(
-                _thm1_law, lambda cfg: _generated(cfg, n_cases, 1), method=claim.Method.GENERATED
-            ),
-            claim.Exhaustive(strict_exists, lambda _c: [None], method=claim.Method.GENERATED),
+            claim.ForAll(law, lambda cfg: _generated(cfg, n_cases, 1), method=GEN),
+            claim.Exhaustive(strict_exists, lambda _c: [None], method=GEN),
         ),
         holds=lambda n: (
-            f"{n_cases} generated (θ, M, ε) ({RANDOM_CLASS}): "
-            "PPK_{i,a,b} from Definition 13 equals Σ_B̂ P[B̂|a] APK_{i,a,b,B̂} exactly for "
-            "every (i, a, b); δ_PPKDP ≤ δ_APKDP; the smallest ε with δ = 0 is the same for both "
-            "(δ = 0 at ε* = max PLRV, both δ > 0 just below, or both > 0 for all ε when a PLRV "
-            "is infinite). Strictness for δ > 0 (exact, first in an ordered search): "
-            f"δ_PPKDP = {strict.get('delta_PPKDP')} < δ_APKDP = {strict.get('delta_APKDP')} at "
-            "ε = ln 2"
+            f"{n_cases} generated (θ, M, ε) ({s2.RANDOM_CLASS}): PPK_{{i,a,b}} (Definition 13) = "
+            "Σ_B̂ P[B̂|a] APK_{i,a,b,B̂} exactly for every (i, a, b); δ_PPKDP ≤ δ_APKDP; both "
+            "reach δ = 0 at the same smallest ε (ε* = max PLRV, both δ > 0 just below; both δ > 0 "
+            "at every ε when a PLRV is infinite). Strict for δ > 0 (exact, first in an ordered "
+            f"search): δ_PPKDP = {strict.get('PPKDP')} < δ_APKDP = {strict.get('APKDP')} at ε = ln 2"
         ),
-        method=claim.Method.GENERATED,
+        method=GEN,
     )
 
 
@@ -340,18 +239,18 @@ def check_thm2(config: claim.RunConfig) -> claim.Property:
     kinds = claim.Tally()
 
     def law(case: Any) -> object:
-        (p0, p1), outs = case
-        scn, mech = Scenario.bernoulli([p0, p1], known=[1]), table_mechanism(_det_table(outs))
-        red = is_reducible(scn, mech, 0)
+        ps, outs = case
+        scn = Scenario.bernoulli(list(ps), known=[1])
+        mech = finite.table_mechanism(s2._det_table(outs))
+        red = reducibility.is_reducible(scn, mech, 0)
         kinds.add("reducible", red)
         for eps in epss:
-            da = apkdp_delta(scn, mech, eps, targets=[0]).delta
-            dp = ppkdp_delta(scn, mech, eps, targets=[0]).delta
+            da, dp = (f(scn, mech, eps, targets=[0]).delta for f in DELTAS)
             if da != dp:
                 kinds.add("nonreducible_with_gap", not red)
                 if red:
                     return claim.Counterexample(
-                        p=[p0, p1], mechanism=_det_json(outs),
+                        p=list(ps), mechanism=_det_json(outs),
                         epsilon=str(eps), APKDP=str(da), PPKDP=str(dp),
                     )  # fmt: skip
                 break
@@ -363,139 +262,111 @@ def check_thm2(config: claim.RunConfig) -> claim.Property:
             itertools.product(grid, repeat=2), itertools.product((0, 1, 2), repeat=4)
         ),
         holds=lambda n: (
-            f"exhaustive over {n} cases: two independent Bernoulli records with p in "
-            f"{{{', '.join(fraction_str(g) for g in grid)}}}², B = D(1), target D(0), every "
+            f"exhaustive over {n} cases: two independent Bernoulli records, p in "
+            f"{{{', '.join(str(g) for g in grid)}}}², B = D(1), target D(0), every "
             "deterministic M: {0,1}² → {0,1,2}. Θ-reducibility decided exactly (equal multisets "
-            f"of output profiles for B̂ = 0 and 1): {kinds['reducible']} reducible; for each, the "
-            "exact smallest δ of APKDP and of PPKDP coincide at ε = ln 2 (and ε = 1/2 when "
-            f"thorough); {kinds['nonreducible_with_gap']} non-reducible ones have δ_APKDP > "
-            "δ_PPKDP, so the hypothesis is not idle. The proof's text swaps APK and PPK and "
-            "drops ε from m(O,B); the argument is right with the Theorem 1 roles and "
-            "m = max(0, 1 - e^(ε-L))"
+            f"of output profiles for B̂ = 0, 1): {kinds['reducible']} reducible, each with equal "
+            "exact smallest δ of APKDP and PPKDP at ε = ln 2 (and 1/2 when thorough); "
+            f"{kinds['nonreducible_with_gap']} non-reducible ones have δ_APKDP > δ_PPKDP (the "
+            "hypothesis is not idle). The proof's text swaps APK and PPK and drops ε from m(O,B); "
+            "it is right with Theorem 1's roles and m = max(0, 1 - e^(ε-L))"
         ),
         fails="a Θ-reducible mechanism with APKDP δ != PPKDP δ",
         details=lambda: kinds.counts,
     )
 
 
-def _quadratic_instance(form: QuadraticForm) -> tuple[bool, Any]:
-    """Definition 14 with the given quadratic-mean φ on an exact instance: n = 2 independent
-    records uniform on {1, 2}, B = D(1)."""
-    n = 2
-    records = [{Fraction(1): HALF, Fraction(2): HALF} for _ in range(n)]
-    mech = deterministic(lambda d: sympy.sqrt(sum(sympy.Rational(x) ** 2 for x in d) / n))
-    scale = n if form is QuadraticForm.PRINTED else 1
+@claim.checker("dmkb2020.prop6")
+def check_prop6(config: claim.RunConfig) -> claim.Property:
+    def quad_instance(scale: int) -> tuple[bool, Any]:
+        """Definition 14 for the quadratic-mean φ (scale 2 = n: printed, 1: corrected) on an exact
+        instance: n = 2 independent records uniform on {1, 2}, B = D(1)."""
+        mech = deterministic(lambda d: sympy.sqrt(sum(sympy.Rational(x) ** 2 for x in d) / 2))
 
-    def phi(o: Any, b1: Any, b2: Any) -> Any:
-        s = sum(
-            sympy.Rational(y) ** 2 - sympy.Rational(x) ** 2 for x, y in zip(b1, b2, strict=True)
-        )
-        return sympy.sqrt(scale * o**2 + s / n)
+        def phi(o: Any, b1: Any, b2: Any) -> Any:
+            s = sum(sympy.Rational(y**2 - x**2) for x, y in zip(b1, b2, strict=True))
+            return sympy.sqrt(scale * o**2 + s / 2)
 
-    scn = Scenario.independent(records, known=[1])
-    return check_map(scn, mech, 0, phi, key=lambda o: sympy.Rational(o**2))
-
-
-def _prop6_specs(
-    n: int, pred: dict[Any, bool], alpha: list[Fraction], known_idx: list[int]
-) -> dict[str, tuple[Any, ...]]:
-    """M and the printed φ(O, B1, B2) (and an exact output key if not O itself), for each
-    Prop. 6 mechanism."""
+        scn = Scenario.independent([{Fraction(1): HALF, Fraction(2): HALF}] * 2, known=[1])
+        return reducibility.check_map(scn, mech, 0, phi, key=lambda o: sympy.Rational(o**2))
 
     def prod(xs: Any) -> Any:
         return sympy.Mul(*(sympy.Rational(x) for x in xs))
 
-    def pairs(b1: Any, b2: Any) -> Any:
-        return zip(b1, b2, strict=True)
+    def diff(b1: Any, b2: Any, g: Any) -> Any:  # Σ_j g(B2_j) - g(B1_j)
+        return sum(g(y) - g(x) for x, y in zip(b1, b2, strict=True))
 
-    root = sympy.Rational(1, n)
-    return {
-        "counting": (
-            lambda d: sum(1 for x in d if pred[x]),
-            lambda o, b1, b2: o - sum(pred[x] for x in b1) + sum(pred[x] for x in b2),
-        ),
-        "linear": (
-            lambda d: sum((a * x for a, x in zip(alpha, d, strict=True)), Fraction(0)),
-            lambda o, b1, b2: (
-                o + sum(alpha[j] * (y - x) for j, x, y in zip(known_idx, b1, b2, strict=True))
+    printed = reducibility.prop6_symbolic(QuadraticForm.PRINTED)
+    cq = reducibility.prop6_symbolic(QuadraticForm.CORRECTED, only=["quadratic"])["quadratic"]
+    vals, n = [Fraction(1), Fraction(2), Fraction(3)], 3
+
+    def specs(pred: dict[Any, bool], alpha: list[Fraction], known: list[int]) -> Any:
+        """M, the printed φ(O, B1, B2) and an exact output key if not O itself, per map."""
+        return {
+            "counting": (
+                lambda d: sum(1 for x in d if pred[x]),
+                lambda o, b1, b2: o - sum(pred[x] for x in b1) + sum(pred[x] for x in b2),
             ),
-        ),
-        "arithmetic": (
-            lambda d: sum(d, Fraction(0)) / n,
-            lambda o, b1, b2: o + sum(y - x for x, y in pairs(b1, b2)) / n,
-        ),
-        "harmonic": (
-            lambda d: n / sum(1 / x for x in d),
-            lambda o, b1, b2: n / ((o / n) ** -1 + sum(1 / y - 1 / x for x, y in pairs(b1, b2))),
-        ),
-        "geometric": (
-            lambda d: prod(d) ** root,
-            lambda o, b1, b2: (o**n * prod(b2) / prod(b1)) ** root,
-            lambda o: sympy.Rational(o**n),
-        ),
-    }
-
-
-def _quad_values() -> list[dict[str, str]]:
-    """Printed and corrected φ at D(0) = 1 next to the true M, for n = 2, B = D(1)."""
-    n, out = 2, []
-    for b1, b2 in ((1, 1), (1, 2)):
-        m, d = sympy.sqrt(sympy.Rational(1 + b1**2, n)), sympy.Rational(b2**2 - b1**2)
-        out.append(
-            {
-                "B1": str(b1),
-                "B2": str(b2),
-                "M(D|B1)": sympy.sstr(m),
-                "printed_phi": sympy.sstr(sympy.sqrt(n * m**2 + d / n)),
-                "corrected_phi": sympy.sstr(sympy.sqrt(m**2 + d / n)),
-                "M(D|B2)": sympy.sstr(sympy.sqrt(sympy.Rational(1 + b2**2, n))),
-            }
-        )
-    return out
-
-
-@claim.checker("dmkb2020.prop6")
-def check_prop6(config: claim.RunConfig) -> claim.Property:
-    printed = prop6_symbolic(QuadraticForm.PRINTED)
-    corrected = prop6_symbolic(QuadraticForm.CORRECTED, only=["quadratic"])["quadratic"]
-    vals = [Fraction(1), Fraction(2), Fraction(3)]
+            "linear": (
+                lambda d: sum((a * x for a, x in zip(alpha, d, strict=True)), Fraction(0)),
+                lambda o, b1, b2: o + sum(alpha[j] * (y - x) for j, x, y in zip(known, b1, b2)),
+            ),
+            "arithmetic": (
+                lambda d: sum(d, Fraction(0)) / n,
+                lambda o, b1, b2: o + diff(b1, b2, lambda x: x) / n,
+            ),
+            "harmonic": (
+                lambda d: n / sum(1 / x for x in d),
+                lambda o, b1, b2: n / ((o / n) ** -1 + diff(b1, b2, lambda x: 1 / x)),
+            ),
+            "geometric": (
+                lambda d: prod(d) ** sympy.Rational(1, n),
+                lambda o, b1, b2: (o**n * prod(b2) / prod(b1)) ** sympy.Rational(1, n),
+                lambda o: sympy.Rational(o**n),
+            ),
+        }
 
     def finite_maps(_c: claim.RunConfig) -> Iterator[Any]:
         """The printed counting, linear, arithmetic, harmonic and geometric maps on random
         exact instances: n = 3 independent records on {1, 2, 3}, B = one or two records."""
         rng = random.Random(config.seed + 6)
         for _ in range(config.count(2, 30)):
-            records = [random_pmf(rng, vals, 6, positive=rng.random() < 0.5) for _ in range(3)]
-            records = [r if len(r) > 1 else {vals[0]: HALF, vals[1]: HALF} for r in records]
-            known_idx = sorted(rng.sample([1, 2], rng.choice([1, 2])))
+            recs = [finite.random_pmf(rng, vals, 6, positive=rng.random() < 0.5) for _ in range(3)]
+            recs = [r if len(r) > 1 else {vals[0]: HALF, vals[1]: HALF} for r in recs]
+            known = sorted(rng.sample([1, 2], rng.choice([1, 2])))
             alpha = [Fraction(rng.randint(-3, 3), rng.randint(1, 3)) for _ in range(3)]
             pred = {v: rng.random() < 0.5 for v in vals}
-            for name, spec in _prop6_specs(3, pred, alpha, known_idx).items():
-                yield name, spec, records, known_idx
+            for name, spec in specs(pred, alpha, known).items():
+                yield name, spec, recs, known
 
     def map_law(case: Any) -> object:
-        name, (f, phi, *key), records, known_idx = case
-        scn = Scenario.independent(records, known=known_idx)
-        ok, why = check_map(scn, deterministic(f), 0, phi, *key)
-        return ok or claim.Counterexample(map=name, records=records, known=known_idx, why=why)
+        name, (f, phi, *key), records, known = case
+        scn = Scenario.independent(records, known=known)
+        ok, why = reducibility.check_map(scn, deterministic(f), 0, phi, *key)
+        return ok or claim.Counterexample(map=name, records=records, known=known, why=why)
 
     def printed_quadratic() -> object:
         bad = [k for k, v in printed.items() if v["identity"] != "holds"]
-        quad_ok, quad_why = _quadratic_instance(QuadraticForm.PRINTED)
+        quad_ok, quad_why = quad_instance(2)
         if not bad:
             return True
         if bad != ["quadratic"] or quad_ok:
             raise claim.Unresolved(f"printed maps failing symbolically: {bad}")
+        keys, rows = ("B1", "B2", "M(D|B1)", "printed_phi", "corrected_phi", "M(D|B2)"), []
+        for b1, b2 in ((1, 1), (1, 2)):  # printed and corrected φ at D(0) = 1 next to the true M
+            m, d = sympy.sqrt(sympy.Rational(1 + b1**2, 2)), sympy.Rational(b2**2 - b1**2, 2)
+            m2 = sympy.sqrt(sympy.Rational(1 + b2**2, 2))
+            row = (b1, b2, m, sympy.sqrt(2 * m**2 + d), sympy.sqrt(m**2 + d), m2)
+            rows.append(dict(zip(keys, map(sympy.sstr, row), strict=True)))
         return claim.Counterexample(
             {"n": 2, "records": "D(0), D(1) independent uniform on {1, 2}", "B": "D(1) known",
-             "target": 0, "definition14_printed": quad_why, "values_at_D(0)=1": _quad_values(),
+             "target": 0, "definition14_printed": quad_why, "values_at_D(0)=1": rows,
              "printed": "sqrt(n*M(D)**2 + Sum_j((B2)_j**2 - (B1)_j**2)/n)",
              "corrected": "sqrt(M(D)**2 + Sum_j((B2)_j**2 - (B1)_j**2)/n)"}
         )  # fmt: skip
 
     def corrected_quadratic() -> object:
-        holds = corrected["identity"] == corrected["left_inverse"] == "holds"
-        return holds and _quadratic_instance(QuadraticForm.CORRECTED)[0]
+        return cq["identity"] == cq["left_inverse"] == "holds" and quad_instance(1)[0]
 
     symbolic = ", ".join(k for k, v in printed.items() if v["identity"] == "holds")
     return claim.AllOf(
@@ -511,16 +382,16 @@ def check_prop6(config: claim.RunConfig) -> claim.Property:
                 claim.Symbolic(
                     corrected_quadratic,
                     holds="",
-                    details=lambda: {"printed": printed, "corrected_quadratic": corrected},
+                    details=lambda: {"printed": printed, "corrected_quadratic": cq},
                 ),
                 holds=lambda n: (
-                    "sympy, aggregate symbols (any n, any k): φ(M(x ∪ B1)) = M(x ∪ B2) and "
-                    f"φ_(B2,B1)∘φ_(B1,B2) = id (so φ is injective) for {symbolic}; exact finite "
-                    "instances (Definition 14 on n = 3 records over {1,2,3}) agree. The printed "
-                    "quadratic map sqrt(n·M² + Σ_j((B2)_j² - (B1)_j²)/n) fails the identity and "
-                    "Definition 14 on the smallest instance (n = 2); sqrt(M² + Σ_j((B2)_j² - "
-                    "(B1)_j²)/n) satisfies the identity and the left inverse symbolically and "
-                    "Definition 14 on the instance. The claim stands with the corrected map"
+                    "sympy, aggregate symbols (any n, k): φ(M(x ∪ B1)) = M(x ∪ B2) and φ_(B2,B1)"
+                    f"∘φ_(B1,B2) = id (φ injective) for {symbolic}; exact instances (Definition "
+                    "14, n = 3 records over {1,2,3}) agree. The printed quadratic map sqrt(n·M² + "
+                    "Σ_j((B2)_j² - (B1)_j²)/n) fails the identity and Definition 14 on the "
+                    "smallest instance (n = 2); sqrt(M² + Σ_j((B2)_j² - (B1)_j²)/n) passes the "
+                    "identity and left inverse symbolically and Definition 14 on the instance: "
+                    "the claim stands corrected"
                 ),
             ),
         ),
@@ -532,132 +403,123 @@ def check_prop6(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.ex8")
 def check_ex8(config: claim.RunConfig) -> claim.Property:
-    n, t, eps = config.count(8, 10), 0, Eps.log(3)
+    n, eps = config.count(8, 10), Eps.log(3)
     scn = Scenario.bernoulli([HALF] * n)
-    m1 = deterministic(lambda d: sum(d))
-    m2 = deterministic(lambda d: sum(x for j, x in enumerate(d) if j != t))
-    d1, d2 = apkdp_delta(scn, m1, eps).delta, apkdp_delta(scn, m2, eps).delta
-    dc = apkdp_delta(scn, compose(m1, m2), eps).delta
-    dc_big = apkdp_delta(scn, compose(m1, m2), Eps.log(10**6), targets=[t]).delta
+    m1, m2 = deterministic(sum), deterministic(lambda d: sum(d[1:]))  # the count, without t = 0
+    pair = finite.compose(m1, m2)
+    d1, d2, dc = (plrv.apkdp_delta(scn, m, eps).delta for m in (m1, m2, pair))
+    dc_big = plrv.apkdp_delta(scn, pair, Eps.log(10**6), targets=[0]).delta
 
     def law(_: None) -> object:
-        inf_dep = any(
-            v.second_given_first is None and v.second is not None
-            for v in plrv_terms(scn, m1, m2, t, 0, 1, ()).values()
-        )
+        terms = composition.plrv_terms(scn, m1, m2, 0, 0, 1, ()).values()
+        inf_dep = any(v.second_given_first is None and v.second is not None for v in terms)
         tenth = WLin.const(Fraction(1, 10), eps)
         small = all(d.sign() > 0 and d.exact_compare(tenth) < 0 for d in (d1, d2))
         ok = small and dc.rational() == 1 and dc_big.rational() == 1 and inf_dep
         return ok or claim.Counterexample(delta_M1=str(d1), delta_composed=str(dc))
 
-    return _one_instance(
+    return s2._one_instance(
         law,
         f"exact instance: n = {n} independent Bernoulli(1/2) votes, no partial knowledge, t = "
-        f"D(0). At ε = ln 3 the count is (ε, {d1})-APKDP and the count without t is (ε, "
-        f"{d2})-APKDP (over all targets), while the pair has δ = {dc} at ε = ln 3 and δ = "
-        f"{dc_big} even at ε = ln 10^6 (it reveals D(t)); Dep is +∞ with positive probability",
+        f"D(0). At ε = ln 3 the count is (ε, {d1})-APKDP and the count without t (ε, {d2})-APKDP "
+        f"(all targets), while the pair has δ = {dc} at ε = ln 3 and δ = {dc_big} even at ε = "
+        "ln 10^6 (it reveals D(t)); Dep is +∞ with positive probability",
         details=lambda: {"delta_M1": str(d1), "delta_M2": str(d2), "delta_pair": str(dc)},
     )
 
 
-def _thm6_search(_c: claim.RunConfig) -> Iterator[Any]:
-    """n = 2, D(0) ~ Bernoulli(1/2), D(1) ~ Bernoulli(p) by denominator, B = nothing,
-    M1, M2: {0,1}² → {0,1} lexicographic; every (a, b, O)."""
-    outs = list(itertools.product((0, 1), repeat=4))
-    for p, (o1, o2) in itertools.product(_ps_by_denominator(), list(itertools.product(outs, outs))):
-        m1, m2 = (table_mechanism(_det_table(o)) for o in (o1, o2))
-        for a, b in ((0, 1), (1, 0)):
-            terms = plrv_terms(Scenario.bernoulli([HALF, p]), m1, m2, 0, a, b, ())
-            for o, tm in sorted(terms.items(), key=repr):
-                yield p, o1, o2, a, b, o, tm
-
-
-def _thm6_printed(case: Any) -> object:
-    p, o1, o2, a, b, o, tm = case
-    return theorem6_identity_holds(tm, 2) or claim.Counterexample(
-        {"records": f"D(0) ~ Bernoulli(1/2), D(1) ~ Bernoulli({p})", "B": "none", "i": 0,
-         "a": a, "b": b, "M1": _det_json(o1), "M2": _det_json(o2), "O": repr(o),
-         "e^L": _s(tm.joint), "e^L1": _s(tm.first), "e^L2": _s(tm.second),
-         "e^L2_given_O1": _s(tm.second_given_first), "printed": "L = 2 Dep + L1 + L2",
-         "corrected": "L = Dep + L1 + L2", "factor1_holds_here": theorem6_identity_holds(tm, 1)}
-    )  # fmt: skip
-
-
 @claim.checker("dmkb2020.thm6")
 def check_thm6(config: claim.RunConfig) -> claim.Property:
-    n_cases = config.count(15, 400)
-    printed_corollary: dict[str, Any] = {}
-    w_choices = [Fraction(1), Fraction(3, 2), Fraction(2), Fraction(3)]
-    mu_choices = [HALF, Fraction(2, 3), Fraction(1), Fraction(3, 2), Fraction(2)]
+    def rational(v: WLin) -> Fraction:
+        q = v.rational()
+        assert q is not None, f"{v} is not rational"
+        return q
+
+    def search(_c: claim.RunConfig) -> Iterator[Any]:
+        """n = 2, D(0) ~ Bernoulli(1/2), D(1) ~ Bernoulli(p) by denominator, B = nothing,
+        M1, M2: {0,1}² → {0,1} lexicographic; every (a, b, O)."""
+        for p, o1, o2 in itertools.product(PS, OUTS4, OUTS4):
+            m1, m2 = (finite.table_mechanism(s2._det_table(o)) for o in (o1, o2))
+            for a, b in AB:
+                terms = composition.plrv_terms(Scenario.bernoulli([HALF, p]), m1, m2, 0, a, b, ())
+                for o, tm in sorted(terms.items(), key=repr):
+                    yield p, o1, o2, a, b, o, tm
+
+    def printed_law(case: Any) -> object:
+        p, o1, o2, a, b, o, tm = case
+        return composition.theorem6_identity_holds(tm, 2) or claim.Counterexample(
+            {"records": f"D(0) ~ Bernoulli(1/2), D(1) ~ Bernoulli({p})", "B": "none", "i": 0,
+             "a": a, "b": b, "M1": _det_json(o1), "M2": _det_json(o2), "O": repr(o),
+             "e^L": str(tm.joint), "e^L1": str(tm.first), "e^L2": str(tm.second),
+             "e^L2_given_O1": str(tm.second_given_first), "printed": "L = 2 Dep + L1 + L2",
+             "corrected": "L = Dep + L1 + L2",
+             "factor1_holds_here": composition.theorem6_identity_holds(tm, 1)}
+        )  # fmt: skip
+
+    n_cases, fails = config.count(15, 400), list[dict[str, str]]()
+    ws = [Fraction(1), Fraction(3, 2), Fraction(2), Fraction(3)]
+    mus = [HALF, Fraction(2, 3), *ws[:3]]
 
     def draw(rng: random.Random) -> Any:
-        scn = random_scenario(rng)
-        m1, _ = random_mechanism(rng, scn.n, outputs=(0, 1, 2))
-        m2, _ = random_mechanism(rng, scn.n, outputs=(0, 1, 2))
-        return scn, m1, m2, (rng.choice(w_choices), rng.choice(w_choices), rng.choice(mu_choices))
+        scn = finite.random_scenario(rng)
+        m1, m2 = (finite.random_mechanism(rng, scn.n, outputs=(0, 1, 2))[0] for _ in range(2))
+        return scn, m1, m2, (rng.choice(ws), rng.choice(ws), rng.choice(mus))
 
     def generated(cfg: claim.RunConfig) -> Iterator[Any]:
-        for scn, m1, m2, ws in _draws(cfg, 66, (15, 400), draw):
-            for i, (a, b), bhat in itertools.product(
-                default_targets(scn), ((0, 1), (1, 0)), scn.knowledge_values()
-            ):
-                for o, tm in plrv_terms(scn, m1, m2, i, a, b, bhat).items():
+        for scn, m1, m2, w in s2._draws(cfg, 66, (15, 400), draw):
+            cases = itertools.product(plrv.default_targets(scn), AB, scn.knowledge_values())
+            for i, (a, b), bhat in cases:
+                for o, tm in composition.plrv_terms(scn, m1, m2, i, a, b, bhat).items():
                     yield "identity", scn, (o, tm)
-            yield "corollary", scn, (m1, m2, *ws)
+            yield "corollary", scn, (m1, m2, *w)
 
     def corrected(case: Any) -> object:
         kind, scn, extra = case
         if kind == "identity":
-            return theorem6_identity_holds(extra[1], 1) or claim.Counterexample(
+            return composition.theorem6_identity_holds(extra[1], 1) or claim.Counterexample(
                 theta=scn.joint, O=repr(extra[0])
             )
         # the corollary with e^ε rational: μ + ε1 + ε2 (corrected), 2μ + ε1 + ε2 (printed)
         m1, m2, w1, w2, wm = extra
-        d1, d2 = (_rational(apkdp_delta(scn, m, Eps.log(w)).delta) for m, w in ((m1, w1), (m2, w2)))
-        bound = d1 + d2 + _rational(bounded_dependence_nu(scn, m1, m2, Eps.log(wm))[0])
-        dc, dp = (
-            _rational(apkdp_delta(scn, compose(m1, m2), Eps.log(w1 * w2 * wm**k)).delta)
-            for k in (1, 2)
-        )
+        mws = [(m1, w1), (m2, w2)] + [(finite.compose(m1, m2), w1 * w2 * wm**k) for k in (1, 2)]
+        d1, d2, dc, dp = (rational(plrv.apkdp_delta(scn, m, Eps.log(w)).delta) for m, w in mws)
+        bound = d1 + d2 + rational(composition.bounded_dependence_nu(scn, m1, m2, Eps.log(wm))[0])
         if dp > bound:
-            printed_corollary.setdefault(
-                "mu < 0", {"mu": f"log({wm})", "delta": str(dp), "bound": str(bound)}
-            )
+            fails.append({"mu": f"log({wm})", "delta": str(dp), "bound": str(bound)})
         return dc <= bound or claim.Counterexample(theta=scn.joint)
 
     return claim.Erratum(
-        claim.Exhaustive(_thm6_printed, _thm6_search),
-        claim.ForAll(corrected, generated, method=claim.Method.GENERATED),
+        claim.Exhaustive(printed_law, search),
+        claim.ForAll(corrected, generated, method=GEN),
         holds=lambda n: (
-            "printed: L = 2·Dep + L1 + L2 fails (first case of an ordered search shown). "
-            "Corrected: L = Dep + L1 + L2 (the chain rule the proof derives) holds exactly at "
-            f"every output of {n_cases} generated (θ, M1, M2) (∞ with the printed convention), "
-            "and the corollary holds with ε = μ + ε1 + ε2 (e^ε rational, exact δ's, μ ≥ "
-            f"ln(1/2)) ({n} checks in all); the printed 2μ + ε1 + ε2 is implied when μ ≥ 0"
-            + (f"; with μ < 0 it fails: {printed_corollary['mu < 0']}" if printed_corollary else "")
+            "printed: L = 2·Dep + L1 + L2 fails (first case of an ordered search shown). Corrected: "
+            "L = Dep + L1 + L2 (the proof's chain rule) holds exactly at every output of "
+            f"{n_cases} generated (θ, M1, M2) (∞ as printed), and the corollary with ε = μ + ε1 + "
+            f"ε2 (e^ε rational, exact δ's, μ ≥ ln(1/2)) ({n} checks in all); the printed 2μ + ε1 + "
+            "ε2 follows when μ ≥ 0" + (f"; with μ < 0 it fails: {fails[0]}" if fails else "")
         ),
         reading="Definition 17 convention: ±∞ - x = ±∞ for all x; conditioning on an output O1 "
         "of probability 0 under b is read as probability 0 (so L = +∞).",
-        method=claim.Method.GENERATED,
+        method=GEN,
     )
 
 
 @claim.checker("dmkb2020.thm6.subadditivity")
 def check_subadditivity(config: claim.RunConfig) -> claim.Property:
-    k = config.count(8, 20)
+    k, gap = config.count(8, 20), composition.subadditivity_gap
     pts = sorted({Fraction(j, 4) for j in range(-k, k + 1)})
 
     def proof() -> object:
         try:
-            return bool(subadditivity_proof())
+            return bool(composition.subadditivity_proof())
         except AssertionError as failed:  # a case of the sympy proof did not reduce
             return claim.Counterexample(step=str(failed))
 
     return claim.AllOf(
         (
-            claim.Symbolic(proof, holds="", details=subadditivity_proof),
+            claim.Symbolic(proof, holds="", details=composition.subadditivity_proof),
             claim.Exhaustive(
-                lambda xy: subadditivity_gap(*xy) >= 0 or claim.Counterexample(x=xy[0], y=xy[1]),
+                lambda xy: gap(*xy) >= 0 or claim.Counterexample(x=xy[0], y=xy[1]),
                 lambda _c: itertools.product(pts, pts),
                 verdict=claim.Verdict.PROVED,
             ),
@@ -672,150 +534,119 @@ def check_subadditivity(config: claim.RunConfig) -> claim.Property:
     )
 
 
-def _prop9_search(_c: claim.RunConfig) -> Iterator[Any]:
-    """n = 1, 2 uniform bits, M1 = π1, M2 = π2 over all π: {0,1}^n → {0,1} (lexicographic)
-    with π1(D) ⊥ π2(D) under θ."""
-    for n in (1, 2):
-        dbs = list(itertools.product((0, 1), repeat=n))
-        scn = Scenario.bernoulli([HALF] * n)
-        dist = {d: p for (d, _), p in scn.joint.items()}
-        for f1, f2 in itertools.product(itertools.product((0, 1), repeat=len(dbs)), repeat=2):
-            pi1, pi2 = dict(zip(dbs, f1, strict=True)), dict(zip(dbs, f2, strict=True))
-            if _independent_family(dist, [pi1.__getitem__, pi2.__getitem__]):
-                yield n, scn, pi1, pi2
-
-
-def _prop9_cx(case: Any, convention: InfConvention) -> dict[str, Any] | None:
-    n, scn, pi1, pi2 = case
-    m1, m2 = deterministic(pi1.__getitem__), deterministic(pi2.__getitem__)
-    nu, wit = bounded_dependence_nu(scn, m1, m2, Eps.of(0), convention)
-    if nu.sign() <= 0:
-        return None
-    return {"n": n, "records": "independent uniform bits", "pi1=M1": {repr(d): v for d, v in pi1.items()},
-            "pi2=M2": {repr(d): v for d, v in pi2.items()}, "nu_at_mu_0": str(nu), "witness": wit,
-            "convention": convention.value}  # fmt: skip
-
-
 @claim.checker("dmkb2020.prop9")
 def check_prop9(config: claim.RunConfig) -> claim.Property:
+    def search(_c: claim.RunConfig) -> Iterator[Any]:
+        """n = 1, 2 uniform bits, M1 = π1, M2 = π2 over all π: {0,1}^n → {0,1} (lexicographic)
+        with π1(D) ⊥ π2(D) under θ."""
+        for n in (1, 2):
+            dbs = list(itertools.product((0, 1), repeat=n))
+            scn = Scenario.bernoulli([HALF] * n)
+            dist = {d: p for (d, _), p in scn.joint.items()}
+            for f1, f2 in itertools.product(itertools.product((0, 1), repeat=len(dbs)), repeat=2):
+                pi1, pi2 = dict(zip(dbs, f1, strict=True)), dict(zip(dbs, f2, strict=True))
+                if s2._independent_family(dist, [pi1.__getitem__, pi2.__getitem__]):
+                    yield n, scn, pi1, pi2
+
+    def cx_of(case: Any, convention: composition.InfConvention) -> dict[str, Any] | None:
+        n, scn, pi1, pi2 = case
+        m1, m2 = deterministic(pi1.__getitem__), deterministic(pi2.__getitem__)
+        nu, wit = composition.bounded_dependence_nu(scn, m1, m2, Eps.of(0), convention)
+        if nu.sign() <= 0:
+            return None
+        return {"n": n, "records": "independent uniform bits", "pi1=M1": {repr(d): v for d, v in pi1.items()},
+                "pi2=M2": {repr(d): v for d, v in pi2.items()}, "nu_at_mu_0": str(nu), "witness": wit,
+                "convention": convention.value}  # fmt: skip
+
     def printed(case: Any) -> object:
-        cx = _prop9_cx(case, InfConvention.COMPATIBLE)
-        if cx is None:
+        if (cx := cx_of(case, COMPAT)) is None:
             return True
-        under_printed = next(
-            filter(None, (_prop9_cx(c, InfConvention.PRINTED) for c in _prop9_search(config))), None
-        )
-        return claim.Counterexample(
-            independent_not_conditionally=cx, printed_convention=under_printed
-        )
+        pr = next(filter(None, (cx_of(c, PRINTED) for c in search(config))), None)
+        return claim.Counterexample(independent_not_conditionally=cx, printed_convention=pr)
 
     def draw(rng: random.Random) -> Any:
-        # parts independent given (D(i), B̂): independent records, disjoint index sets
+        # parts independent given (D(i), B̂): independent records, functions of disjoint sets
         n = rng.choice([2, 3, 3])
         ps = [Fraction(rng.randint(1, 5), 6) for _ in range(n)]
         known = [j for j in range(n) if rng.random() < 0.3]
         idx = list(range(n))
         rng.shuffle(idx)
         cut = rng.randint(0, n)
-        s1, s2 = sorted(idx[:cut]), sorted(idx[cut:])
-        t1, t2 = (
-            {sub: rng.choice([0, 1, 2]) for sub in itertools.product((0, 1), repeat=len(s))}
-            for s in (s1, s2)
-        )
-        return ps, known, s1, s2, t1, t2
+        j1, j2 = sorted(idx[:cut]), sorted(idx[cut:])
+        return ps, known, j1, j2, *(on(s, rng) for s in (j1, j2))
 
-    def on(s: list[int], t: dict[Any, int]) -> Any:  # a function of the records in s
+    def on(s: list[int], rng: random.Random) -> Any:  # a random function of the records in s
+        t = {sub: rng.choice([0, 1, 2]) for sub in itertools.product((0, 1), repeat=len(s))}
         return deterministic(lambda d: t[tuple(d[j] for j in s)])
 
     def corrected(case: Any) -> object:
-        ps, known, s1, s2, t1, t2 = case
-        m1, m2 = on(s1, t1), on(s2, t2)
-        targets = [i for i in range(len(ps)) if i not in known]
-        nu, _ = bounded_dependence_nu(
-            Scenario.bernoulli(ps, known), m1, m2, Eps.of(0), InfConvention.COMPATIBLE, targets
-        )
-        return nu.sign() == 0 or claim.Counterexample(p=ps, S1=s1, S2=s2)
+        ps, known, j1, j2, m1, m2 = case
+        scn, targets = Scenario.bernoulli(ps, known), [i for i in range(len(ps)) if i not in known]
+        nu, _ = composition.bounded_dependence_nu(scn, m1, m2, Eps.of(0), COMPAT, targets)
+        return nu.sign() == 0 or claim.Counterexample(p=ps, S1=j1, S2=j2)
 
     return claim.Erratum(
-        claim.Exhaustive(printed, _prop9_search),
-        claim.ForAll(
-            corrected, lambda cfg: _draws(cfg, 9, (30, 400), draw), method=claim.Method.GENERATED
-        ),
+        claim.Exhaustive(printed, search),
+        claim.ForAll(corrected, lambda cfg: s2._draws(cfg, 9, (30, 400), draw), method=GEN),
         holds=lambda n: (
-            "printed: π1(D) ⊥ π2(D) under θ ⇒ (0,0)-bounded dependence. The first case of an "
-            "ordered search (uniform bits, all π: {0,1}^n → {0,1}, n = 1, 2) has π1(D) ⊥ π2(D) "
-            "but not given D(i), and ν(μ = 0) > 0 even reading ∞ - ∞ as 0; under the printed "
-            "convention ±∞ - x = ±∞ it fails already when π2 = D(i). Correction: π1(D), π2(D) "
-            "independent given D(i) = a and B̂ (e.g. disjoint sets of independent records), Dep "
-            "read as in the 'compatible' reading: exact ν(0) = 0 on generated cases "
-            f"(independent Bernoulli records, n ≤ 3, random known records, M1, M2 functions of "
-            f"disjoint index sets; {n} cases in all)"
+            "printed: π1(D) ⊥ π2(D) under θ ⇒ (0,0)-bounded dependence. First case of an ordered "
+            "search (uniform bits, all π: {0,1}^n → {0,1}, n = 1, 2): π1(D) ⊥ π2(D) but not given "
+            "D(i), ν(μ = 0) > 0 even with ∞ - ∞ = 0; with the printed ±∞ - x = ±∞ it fails already "
+            "for π2 = D(i). Correction: π1(D), π2(D) independent given D(i) = a and B̂ (e.g. "
+            "disjoint sets of independent records), Dep in the 'compatible' reading: exact ν(0) = "
+            "0 on generated cases (independent Bernoulli records, n ≤ 3, random known records, "
+            f"M1, M2 functions of disjoint index sets; {n} cases in all)"
         ),
         reading="Definition 17 with ∞ - ∞ = 0 when both PLRVs are the same infinity, and Dep "
         "defined (as 0) only where (B̂, M1 = O1) is compatible with D(i) = b",
-        method=claim.Method.GENERATED,
+        method=GEN,
     )
-
-
-def _chain(alpha: Fraction, beta: Fraction) -> tuple[dict[Any, Fraction], Fraction]:
-    """A stationary 2-state chain x_j → x_{j+1}: P(1|1)=α, P(1|0)=β; the user PMF over
-    (x_j, x_{j+1}) and e^c, the smallest c with (x_{j+1} | x_j=a) ≈_c x_j for all a."""
-    pi1 = beta / (1 - alpha + beta)
-    marg = {0: 1 - pi1, 1: pi1}
-    cond = {(1, 1): alpha, (1, 0): 1 - alpha, (0, 1): beta, (0, 0): 1 - beta}
-    pmf = {(x1, x2): marg[x1] * cond[(x1, x2)] for x1 in (0, 1) for x2 in (0, 1)}
-    r = max([Fraction(1), *(max(c / marg[x2], marg[x2] / c) for (_, x2), c in cond.items())])
-    return pmf, r
-
-
-def _ex9_nu(
-    users: int, alpha: Fraction, beta: Fraction, factor: int, convention: InfConvention
-) -> tuple[WLin, Fraction]:
-    pmf, r = _chain(alpha, beta)
-    scn = Scenario.independent([pmf] * users)
-    m1 = deterministic(lambda d: sum(x[0] for x in d))
-    m2 = deterministic(lambda d: sum(x[1] for x in d))
-    nu, _ = bounded_dependence_nu(scn, m1, m2, Eps.log(r**factor), convention, targets=[0])
-    return nu, r
-
-
-CHAINS = [
-    (Fraction(a, d), Fraction(b, d)) for d in range(2, 5) for a in range(1, d) for b in range(1, d)
-]
 
 
 @claim.checker("dmkb2020.ex9")
 def check_ex9(config: claim.RunConfig) -> claim.Property:
+    def nu_of(u: int, a: Fraction, b: Fraction, k: int, conv: composition.InfConvention) -> Any:
+        """A stationary 2-state chain x_j → x_{j+1} (P(1|1)=a, P(1|0)=b) for each of u users: ν at
+        μ = k·c for the users' sums of x_j and of x_{j+1}, target 0, and e^c, the smallest c with
+        (x_{j+1} | x_j=a) ≈_c x_j for all a."""
+        pi1 = b / (1 - a + b)
+        marg = {0: 1 - pi1, 1: pi1}
+        cond = {(1, 1): a, (1, 0): 1 - a, (0, 1): b, (0, 0): 1 - b}
+        pmf = {(x1, x2): marg[x1] * cond[(x1, x2)] for x1 in (0, 1) for x2 in (0, 1)}
+        r = max([Fraction(1), *(max(c / marg[x2], marg[x2] / c) for (_, x2), c in cond.items())])
+        m1 = deterministic(lambda d: sum(x[0] for x in d))
+        m2 = deterministic(lambda d: sum(x[1] for x in d))
+        scn, eps = Scenario.independent([pmf] * u), Eps.log(r**k)
+        return composition.bounded_dependence_nu(scn, m1, m2, eps, conv, targets=[0])[0], r
+
     def printed(case: Any) -> object:  # (2c, 0)
-        users, (alpha, beta) = case
-        nu, r = _ex9_nu(users, alpha, beta, 2, InfConvention.COMPATIBLE)
+        u, (a, b) = case
+        nu, r = nu_of(u, a, b, 2, COMPAT)
         return nu.sign() <= 0 or claim.Counterexample(
-            {"users": users, "chain": f"P(x_(j+1)=1 | x_j=1) = {alpha}, P(x_(j+1)=1 | x_j=0) = {beta}, stationary start",
+            {"users": u, "chain": f"P(x_(j+1)=1 | x_j=1) = {a}, P(x_(j+1)=1 | x_j=0) = {b}, stationary start",
              "e^c": r, "M_j": "sum_i x_(i,j)", "M_(j+1)": "sum_i x_(i,j+1)", "target": 0, "B": "none",
              "nu_at_mu_2c (compatible reading)": str(nu),
-             "nu_at_mu_2c (printed convention)": str(_ex9_nu(users, alpha, beta, 2, InfConvention.PRINTED)[0])}
+             "nu_at_mu_2c (printed convention)": str(nu_of(u, a, b, 2, PRINTED)[0])}
         )  # fmt: skip
 
     def corrected(case: Any) -> object:  # (2mc, 0), m = the other unknown users
-        users, (alpha, beta) = case
-        nu, _ = _ex9_nu(users, alpha, beta, 2 * (users - 1), InfConvention.COMPATIBLE)
-        return nu.sign() == 0 or claim.Counterexample(
-            users=users, alpha=str(alpha), beta=str(beta), nu=str(nu)
-        )
+        u, (a, b) = case
+        v, _ = nu_of(u, a, b, 2 * (u - 1), COMPAT)
+        return v.sign() == 0 or claim.Counterexample(users=u, alpha=str(a), beta=str(b), nu=str(v))
 
     sample = CHAINS[: config.count(3, len(CHAINS))]
     return claim.Erratum(
         claim.Exhaustive(printed, lambda _c: itertools.product((2, 3), CHAINS)),
         claim.Exhaustive(corrected, lambda _c: itertools.product((2, 3), sample)),
         holds=lambda n: (
-            "printed: (D(i)_(j+1) | D(i)_j = a) ≈_c D(i)_j ⇒ M_j, M_(j+1) are (2c, 0)-bounded "
+            "printed: (D(i)_(j+1) | D(i)_j = a) ≈_c D(i)_j ⇒ M_j, M_(j+1) (2c, 0)-bounded "
             "dependent. With the target's series fixed, Dep = ln[P(S2=s|S1=t)/P(S2=s)] - "
-            "ln[P(S2=s'|S1=t')/P(S2=s')] over the OTHER users' sums; each term is bounded by m·c "
-            "(m other unknown users), not c. Ordered search (users 2, 3; 2-state stationary "
-            "chains by denominator): 2 users satisfy (2c,0); the first 3-user chain gives ν > 0 "
-            "at μ = 2c. Correction: (2mc, 0) holds exactly (ν = 0) on every (users, chain) case "
-            f"checked ({n} cases in all). Under the printed convention even 2 users fail, since "
-            "Dep = +∞ wherever M_j alone rules out b"
+            "ln[P(S2=s'|S1=t')/P(S2=s')] over the OTHER users' sums, each term bounded by m·c (m "
+            "other unknown users), not c. Ordered search (users 2, 3; stationary 2-state chains by "
+            "denominator): 2 users satisfy (2c,0), the first 3-user chain has ν > 0 at μ = 2c. "
+            f"Correction: (2mc, 0) holds exactly (ν = 0) on every (users, chain) case ({n} cases "
+            "in all). With the printed convention even 2 users fail (Dep = +∞ wherever M_j alone "
+            "rules out b)"
         ),
         reading="records are whole series (a, b ∈ T are series); stationary chains; Dep taken "
         "as 0 where (B̂, M1 = O1) is incompatible with b (Definition 17 requires "
