@@ -42,8 +42,6 @@ Case = tuple[Any, ...]
 
 
 # --- small exact classes, in a fixed order ----------------------------------------------
-
-
 def _joint(
     cells: Iterable[tuple[Sequence[Any], Any]], domains: Sequence[Any], names: Sequence[str] = ()
 ) -> JointDistribution:
@@ -108,7 +106,7 @@ def random_mechanism(rng: random.Random, theta: JointDistribution, k: int) -> me
 SMALL = [
     _pair(*[F(1, 4)] * 4),
     _pair(F(1, 2), 0, 0, F(1, 2)),
-    _pair(*map(F, (2, 1, 1, 2), [6] * 4)),
+    _pair(F(1, 3), F(1, 6), F(1, 6), F(1, 3)),
 ]
 TABLES = (
     "the tables D -> {0,1} with P(1|D) in {1/3, 2/3} on 3 binary laws (independent, "
@@ -117,22 +115,13 @@ TABLES = (
 
 
 # --- how the checks are put together ------------------------------------------------------
-
-
-def _checks(
-    config: claim.RunConfig,
-    law: Callable[[Any], object],
-    exhaustive: Callable[[claim.RunConfig], Iterable[Any]],
-    draw: tuple[Callable[[random.Random], Iterable[Any]], tuple[int, int]],
-    fails: str,
-    holds: tuple[claim.Evidence, claim.Evidence],
-    *more: claim.Property,
-    details: Callable[[], dict[str, Any]] | None = None,
-    **kw: Any,
-) -> claim.AllOf:
-    """A stated exhaustive class, then ``count`` (default, thorough) seeded draws (one draw
-    may give several cases), then ``more`` parts, all holding. Every lmm2016 checker draws
-    from random.Random(config.seed); a plain string ``holds[1]`` says what is drawn."""
+def _checks(config: claim.RunConfig, law: claim.Law, *parts: Any, **kw: Any) -> claim.AllOf:
+    """``parts`` = (exhaustive cases, (draw, count), fails, holds, *more): a stated exhaustive
+    class, then ``count`` (default, thorough) seeded draws (one draw may give several cases),
+    then ``more`` parts, all holding. Every lmm2016 checker draws from
+    random.Random(config.seed); a plain string ``holds[1]`` says what is drawn."""
+    exhaustive, draw, fails, holds, *more = parts
+    details = kw.pop("details", None)
 
     def generated(config: claim.RunConfig) -> Iterator[Any]:
         rng = random.Random(config.seed)
@@ -168,10 +157,6 @@ def _searched(law: Callable[[Any], object], cases: Callable[[], Iterable[Any]]) 
     return first
 
 
-def _every(stride: int) -> str:
-    return "" if stride == 1 else f", one in {stride} in the default run"
-
-
 def _key(d: mech.Database) -> str:
     return "(" + ", ".join(fraction_str(v) for v in d) + ")"
 
@@ -191,7 +176,6 @@ def _top(levels: Iterable[ExpRatio]) -> ExpRatio:
 
 
 # --- rho (Eq. 14 rebuilt) ----------------------------------------------------------------
-
 RHO = ("Di", "Dj")
 
 
@@ -276,8 +260,6 @@ def check_rho(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Theorems 3, 5 and 6: sequential composition, post-processing, convex combination ------
-
-
 def _composed(
     kind: str,
     derive: Callable[[tuple[mech.FiniteMechanism, ...], Any], mech.FiniteMechanism],
@@ -388,7 +370,7 @@ def check_thm3(config: claim.RunConfig) -> claim.Property:
             lambda n: (
                 "Definition 4 (neighbours, JOINT dependence sets): gamma(A1,A2) <= "
                 f"gamma(A1) gamma(A2) exactly on {n} exhaustive cases (pairs of {TABLES}"
-                f"{_every(stride)})"
+                f"{', one in 4 in the default run' * (stride > 1)})"
             ),
             "2-3 binary tuples, random PMFs with 2 and 3 outputs, neighbours over the product "
             "domain and within the support of R",
@@ -431,7 +413,8 @@ def _no_gain(
                 lambda n: (
                     f"{statement} exactly, in all three readings (Definition 4 neighbours, the "
                     f"same within the support of R, Eq. 11-12 conditional), on {n} exhaustive "
-                    f"cases ({'pairs of ' * (arity - 1)}{TABLES}{_every(every)}; {in_words})"
+                    f"cases ({'pairs of ' * (arity - 1)}{TABLES}"
+                    f"{f', one in {stride} in the default run' * (every > 1)}; {in_words})"
                 ),
                 f"random laws on 2-3 binary tuples, {arity} random PMF(s) with 2-3 outputs",
             ),
@@ -468,8 +451,6 @@ check_thm6 = _no_gain(
 
 
 # --- Theorem 4: parallel composition ------------------------------------------------------
-
-
 def _parallel(
     theta: JointDistribution, mechs: Sequence[mech.FiniteMechanism], reading: mech.DDPReading
 ) -> tuple[bool, dict[str, Any]]:
@@ -567,8 +548,6 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Theorem 7: the baseline mechanism ------------------------------------------------------
-
-
 def _sum_query(theta: JointDistribution) -> dict[mech.Database, F]:
     return {d: F(sum(d)) for d in mech.databases(theta)}
 
@@ -667,8 +646,6 @@ def check_thm7(config: claim.RunConfig) -> claim.Property:
 
 
 # --- the worked example: sensitivity of the sum over a dependent pair -------------------------
-
-
 def _max_abs_over_box(expr: sympy.Expr, symbols: Sequence[sympy.Symbol]) -> sympy.Expr:
     """max |expr| over [0,1]^k for a linear expr: attained at a vertex (|.| is convex)."""
     vertices = itertools.product((0, 1), repeat=len(symbols))
