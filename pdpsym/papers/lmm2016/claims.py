@@ -43,12 +43,12 @@ Case = tuple[Any, ...]
 
 # --- small exact classes, in a fixed order ----------------------------------------------
 def _joint(
-    cells: Iterable[tuple[Sequence[Any], Any]], domains: Sequence[Any], names: Sequence[str] = ()
+    cells: Iterable[Any], doms: Sequence[Any], names: Sequence[str] = ()
 ) -> JointDistribution:
-    """The law P(cell) = p on the product of ``domains`` (variables D1, D2, ... unless named)."""
-    names = list(names or (f"D{k + 1}" for k in range(len(domains))))
-    doms = {v: list(d) for v, d in zip(names, domains, strict=True)}
-    return JointDistribution.from_rows(names, [[*c, p] for c, p in cells], doms)
+    """The law P(cell) = p on the product of ``doms`` (variables D1, D2, ... unless named)."""
+    names = list(names or (f"D{k + 1}" for k in range(len(doms))))
+    domains = {v: list(d) for v, d in zip(names, doms, strict=True)}
+    return JointDistribution.from_rows(names, [[*c, p] for c, p in cells], domains)
 
 
 def _pair(*ps: Any, names: Sequence[str] = ("D1", "D2")) -> JointDistribution:
@@ -205,18 +205,17 @@ def _rho(*ps: F | int) -> Any:
 
 def _rho_endpoints() -> object:
     """Exact end points: independent tuples give 0, D_j = D_i gives 1."""
-    half, third, sixth = F(1, 2), F(1, 3), F(1, 6)
-    independent, equal = _rho(sixth, third, sixth, third), _rho(half, 0, 0, half)
-    if independent.compare_rational(0) or equal.compare_rational(1):
+    h, t, s = F(1, 2), F(1, 3), F(1, 6)
+    if _rho(s, t, s, t).compare_rational(0) or _rho(h, 0, 0, h).compare_rational(1):
         raise claim.Unresolved("the end points rho = 0 (independence), 1 (D_j = D_i) are not exact")
     return True
 
 
 def _rho_example() -> dict[str, Any]:
     ps = F(1, 3), F(1, 6), F(1, 6), F(1, 3)
-    rex, theta = _rho(*ps), _pair(*ps, names=RHO)
-    example = {"theta": theta, "sigma": "1", "rho": certify(rex, 20).as_json()}
-    return {"example_2x2": {**example, "witness": rex.witness}, "endpoints_exact": True}
+    rex, ex = _rho(*ps), {"theta": _pair(*ps, names=RHO), "sigma": "1"}
+    ex.update(rho=certify(rex, 20).as_json(), witness=rex.witness)
+    return {"example_2x2": ex, "endpoints_exact": True}
 
 
 @claim.checker("lmm2016.rho")
@@ -260,12 +259,7 @@ def check_rho(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Theorems 3, 5 and 6: sequential composition, post-processing, convex combination ------
-def _composed(
-    kind: str,
-    derive: Callable[[tuple[mech.FiniteMechanism, ...], Any], mech.FiniteMechanism],
-    bound: Callable[[list[ExpRatio]], ExpRatio],
-    variant: str | None = None,
-) -> Callable[[Case], object]:
+def _composed(kind: str, derive: Any, bound: Any, variant: str | None = None) -> claim.Law:
     """gamma(derive(A_1..A_k, v)) <= bound(gamma(A_1), ..., gamma(A_k)) on a case (theta,
     reading, (A_1..A_k), v); gamma = e^eps of Definition 4 in a reading, memoized per check."""
     gamma = functools.cache(lambda m, theta, reading: mech.finite_ddp_level(m, theta, reading)[0])
@@ -287,28 +281,19 @@ def _composed(
     return law
 
 
-def _table_cases(
-    arity: int,
-    readings: Sequence[mech.DDPReading],
-    values: Sequence[Any] = (None,),
-    stride: int = 1,
-    subsets: Callable[..., Iterable[tuple[mech.FiniteMechanism, ...]]] = itertools.combinations,
-) -> Iterator[Case]:
-    """Every ``stride``-th k-subset of the tables D -> {0,1}, P(1|D) in LEVELS (in lexicographic
-    order) of each small law, in each reading and with each variant value."""
+def _table_cases(k: int, readings: Any, values: Any, stride: int, subsets: Any) -> Iterator[Case]:
+    """Every ``stride``-th k-subset (by ``subsets``, a k-combinations function) of the tables
+    D -> {0,1}, P(1|D) in LEVELS (in lexicographic order) of each small law, in each reading
+    and with each variant value."""
     for theta in SMALL:
         dbs = mech.databases(theta)
         levels = itertools.product(LEVELS, repeat=len(dbs))
         tables = [mech.FiniteMechanism({d: _bit(q) for d, q in zip(dbs, qs)}) for qs in levels]
-        for mechs in list(subsets(tables, arity))[::stride]:
+        for mechs in list(subsets(tables, k))[::stride]:
             yield from ((theta, r, mechs, v) for r in readings for v in values)
 
 
-def _random_cases(
-    outputs: Callable[[random.Random], Sequence[int]],
-    readings: Sequence[mech.DDPReading],
-    values: Sequence[Any] = (None,),
-) -> Callable[[random.Random], Iterator[Case]]:
+def _random_cases(outputs: Any, readings: Any, values: Any = (None,)) -> Any:
     """A random law on 2-3 binary tuples with random mechanisms of ``outputs(rng)`` outputs."""
 
     def draw(rng: random.Random) -> Iterator[Case]:
@@ -340,7 +325,7 @@ def check_thm3(config: claim.RunConfig) -> claim.Property:
     law = _composed("sequence", lambda ms, _: mech.sequential(*ms), lambda lv: mech.level_mul(*lv))
     pairs = functools.partial(_table_cases, 2, subsets=itertools.combinations_with_replacement)
     # the conditional reading is searched only to report where it fails (in details)
-    cond = _searched(law, lambda: pairs([COND]))
+    cond = _searched(law, lambda: pairs([COND], (None,), 1))
 
     def laplace(n: int | None) -> str:
         found, tried = cond()
@@ -363,7 +348,7 @@ def check_thm3(config: claim.RunConfig) -> claim.Property:
     return _checks(
         config,
         law,
-        lambda _: pairs([NB], stride=stride),
+        lambda _: pairs([NB], (None,), stride),
         (_random_cases(lambda _: (2, 3), READINGS[:2]), (10, 1500)),
         fails,
         (
@@ -386,27 +371,19 @@ def check_thm3(config: claim.RunConfig) -> claim.Property:
     )
 
 
-def _no_gain(
-    cid: str,
-    arity: int,
-    counts: tuple[int, tuple[int, int]],
-    variant: tuple[str, Sequence[Any], str],
-    derive: Callable[[tuple[mech.FiniteMechanism, ...], Any], mech.FiniteMechanism],
-    statement: str,
-    fails: str,
-) -> claim.Checker:
+def _no_gain(cid: str, arity: int, counts: Any, variant: Any, derive: Any, *says: str) -> Any:
     """Register the checker of ``statement``, gamma(derive(A_1..A_k, v)) <= max_t gamma(A_t)
     in all three readings, over every ``stride``-th k-subset of the tables and seeded random
     mechanisms: ``counts`` = (default stride, (default, thorough) draws); ``variant`` =
-    the name of B or p, its values and them in words."""
-    (stride, draws), (name, values, in_words) = counts, variant
+    the name of B or p, its values and them in words; ``says`` = the statement, what fails."""
+    (stride, draws), (name, values, in_words), (statement, fails) = counts, variant, says
 
     def check(config: claim.RunConfig) -> claim.Property:
         every = config.count(stride, 1)
         return _checks(
             config,
             _composed("derived", derive, _top, name),
-            lambda _: _table_cases(arity, READINGS, values, every),
+            lambda _: _table_cases(arity, READINGS, values, every, itertools.combinations),
             (_random_cases(lambda rng: [rng.choice([2, 3])] * arity, READINGS, values), draws),
             fails,
             (
@@ -451,12 +428,10 @@ check_thm6 = _no_gain(
 
 
 # --- Theorem 4: parallel composition ------------------------------------------------------
-def _parallel(
-    theta: JointDistribution, mechs: Sequence[mech.FiniteMechanism], reading: mech.DDPReading
-) -> tuple[bool, dict[str, Any]]:
+def _parallel(theta: JointDistribution, ms: Sequence[Any], r: mech.DDPReading) -> tuple[bool, Any]:
     """gamma of the parallel run <= the max of the A_t's, and the levels."""
-    lv = [mech.finite_ddp_level(m, theta, reading)[0] for m in mechs]
-    g, w = mech.finite_ddp_level(mech.sequential(*mechs), theta, reading)
+    lv = [mech.finite_ddp_level(m, theta, r)[0] for m in ms]
+    g, w = mech.finite_ddp_level(mech.sequential(*ms), theta, r)
     info = {"gammas": [mech.level_str(x) for x in lv], "gamma_parallel": mech.level_str(g)}
     return mech.level_le(g, _top(lv)), {**info, "witness": w}
 
