@@ -42,9 +42,7 @@ Case = tuple[Any, ...]
 
 
 # --- small exact classes, in a fixed order ----------------------------------------------
-def _joint(
-    cells: Iterable[Any], doms: Sequence[Any], names: Sequence[str] = ()
-) -> JointDistribution:
+def _joint(cells: Iterable[Any], doms: Sequence[Any], names: Any = ()) -> JointDistribution:
     """The law P(cell) = p on the product of ``doms`` (variables D1, D2, ... unless named)."""
     names = list(names or (f"D{k + 1}" for k in range(len(doms))))
     domains = {v: list(d) for v, d in zip(names, doms, strict=True)}
@@ -171,8 +169,7 @@ def _table(m: mech.FiniteMechanism) -> dict[str, dict[str, str]]:
 
 def _top(levels: Iterable[ExpRatio]) -> ExpRatio:
     """The largest level (None = unbounded), 1 for none."""
-    one: ExpRatio = F(1)
-    return functools.reduce(ratio_max, levels, one)
+    return functools.reduce(ratio_max, [F(1), *levels])
 
 
 # --- rho (Eq. 14 rebuilt) ----------------------------------------------------------------
@@ -282,9 +279,8 @@ def _composed(kind: str, derive: Any, bound: Any, variant: str | None = None) ->
 
 
 def _table_cases(k: int, readings: Any, values: Any, stride: int, subsets: Any) -> Iterator[Case]:
-    """Every ``stride``-th k-subset (by ``subsets``, a k-combinations function) of the tables
-    D -> {0,1}, P(1|D) in LEVELS (in lexicographic order) of each small law, in each reading
-    and with each variant value."""
+    """Every ``stride``-th ``subsets(tables, k)`` of the tables D -> {0,1}, P(1|D) in LEVELS
+    (lexicographic) of each small law, in each reading and with each variant value."""
     for theta in SMALL:
         dbs = mech.databases(theta)
         levels = itertools.product(LEVELS, repeat=len(dbs))
@@ -371,12 +367,14 @@ def check_thm3(config: claim.RunConfig) -> claim.Property:
     )
 
 
-def _no_gain(cid: str, arity: int, counts: Any, variant: Any, derive: Any, *says: str) -> Any:
+def _no_gain(counts: Any, variant: Any, derive: Any, says: tuple[str, str]) -> claim.Checker:
     """Register the checker of ``statement``, gamma(derive(A_1..A_k, v)) <= max_t gamma(A_t)
     in all three readings, over every ``stride``-th k-subset of the tables and seeded random
-    mechanisms: ``counts`` = (default stride, (default, thorough) draws); ``variant`` =
-    the name of B or p, its values and them in words; ``says`` = the statement, what fails."""
-    (stride, draws), (name, values, in_words), (statement, fails) = counts, variant, says
+    mechanisms: ``counts`` = (claim id, k, default stride, (default, thorough) draws);
+    ``variant`` = the name of B or p, its values and them in words; ``says`` = the statement
+    and what fails."""
+    (cid, arity, stride, draws), (name, values, in_words) = counts, variant
+    statement, fails = says
 
     def check(config: claim.RunConfig) -> claim.Property:
         every = config.count(stride, 1)
@@ -408,22 +406,16 @@ POSTS: tuple[Mapping[Hashable, Mapping[Hashable, F]], ...] = (
     {0: {"a": F(2, 3), "b": F(1, 3)}, 1: {"a": F(1, 5), "b": F(4, 5)}, 2: {"b": F(1)}},
 )
 check_thm5 = _no_gain(
-    "lmm2016.thm5",
-    1,
-    (2, (8, 1000)),
+    ("lmm2016.thm5", 1, 2, (8, 1000)),
     ("B", POSTS, "3 randomized maps B including a deterministic merge"),
     lambda mechs, b: mech.post_process(mechs[0], b.__getitem__),
-    "gamma(B o A) <= gamma(A)",
-    "post-processing raised the level",
+    ("gamma(B o A) <= gamma(A)", "post-processing raised the level"),
 )
 check_thm6 = _no_gain(
-    "lmm2016.thm6",
-    2,
-    (15, (6, 800)),
+    ("lmm2016.thm6", 2, 15, (6, 800)),
     ("p", (F(1, 3), F(1, 2), F(3, 4)), "p in {1/3, 1/2, 3/4}"),
     lambda mechs, p: mech.mixture(mechs[0], mechs[1], p),
-    "gamma(A_p) <= max(gamma(A1), gamma(A2))",
-    "the mixture exceeds both levels",
+    ("gamma(A_p) <= max(gamma(A1), gamma(A2))", "the mixture exceeds both levels"),
 )
 
 
@@ -444,7 +436,6 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
     def printed_cases(_: claim.RunConfig) -> Iterator[Case]:
         """2 binary tuples (laws by denominator <= 2), subsets {D1}, {D2}, one-tuple
         mechanisms P(1 | D_t = 0), P(1 | D_t = 1) in LEVELS."""
-        # D_t's value -> output law, for each (P(1 | D_t = 0), P(1 | D_t = 1))
         qs: list[Mapping[Any, Any]] = [
             dict(zip([(0,), (1,)], map(_bit, q))) for q in itertools.product(LEVELS, repeat=2)
         ]
@@ -527,21 +518,19 @@ def _sum_query(theta: JointDistribution) -> dict[mech.Database, F]:
     return {d: F(sum(d)) for d in mech.databases(theta)}
 
 
-def _thm7_law(
-    case: Case, dependence: dep.DependenceReading = dep.DependenceReading.JOINT
-) -> object:
-    """Q + Lap(L Delta Q/eps) leaks at most eps (the exact sup of the log-ratio)."""
+def _thm7_law(case: Case, how: dep.DependenceReading = dep.DependenceReading.JOINT) -> object:
+    """Q + Lap(L Delta Q/eps) leaks at most eps (the exact sup of the log-ratio), L read ``how``."""
     theta, q, eps, reading, sets = case
-    sets = dep.dependence_sets(theta, dependence) if sets is None else sets
+    sets = dep.dependence_sets(theta, how) if sets is None else sets
     big_l = max(len(g) for g in sets.values())
-    m = mech.baseline_mechanism(q, theta, eps, dependence, size=big_l)
+    m = mech.baseline_mechanism(q, theta, eps, how, size=big_l)
     lr, w = mech.laplace_ddp_epsilon(m, theta, reading, sets=sets)
     return lr.exact_compare(dep.exp_of(eps)) <= 0 or claim.Counterexample(
         theta=theta,
         query={_key(k): v for k, v in q.items()},
         eps=eps,
         L=big_l,
-        dependence_reading=dependence,
+        dependence_reading=how,
         b=m.b,
         actual_eps=certify(lr, 20).as_json(),
         witness=w,
@@ -552,11 +541,11 @@ def _thm7_law(
 @claim.checker("lmm2016.thm7")
 def check_thm7(config: claim.RunConfig) -> claim.Property:
     eps_values = (F(1), F(1, 2)) if config.thorough else (F(1),)
-    stride = config.count(20, 1)
+    stride, big = config.count(20, 1), config.thorough
 
     def exhaustive(_: claim.RunConfig) -> Iterator[Case]:
         laws = list(grid_distributions(["D1", "D2"], [BITS, BITS], 2))
-        for theta in laws + (list(uniform_on_supports(3)) if config.thorough else []):
+        for theta in laws + (list(uniform_on_supports(3)) if big else []):
             dbs = mech.databases(theta)
             # every non-constant query with values in {0, 1, 2}, lexicographically
             vals = (v for v in itertools.product((0, 1, 2), repeat=len(dbs)) if len(set(v)) > 1)
@@ -605,12 +594,8 @@ def check_thm7(config: claim.RunConfig) -> claim.Property:
                 "Q + Lap(L Delta Q/eps) is eps-DDP, decided exactly (sup over outputs of "
                 "the log-ratio of Laplace mixtures, exp-polynomial comparisons) in all three "
                 f"readings, L joint: {n} exhaustive cases (all laws on {{0,1}}^2 with denominators "
-                "<= 2"
-                + (
-                    ", uniform laws on every support in {0,1}^3 with the sum query"
-                    * config.thorough
-                )
-                + "; queries {0,1}^2 -> {0,1,2} (every 20th in the default run); eps in "
+                f"<= 2{', uniform laws on every support in {0,1}^3 with the sum query' * big}; "
+                "queries {0,1}^2 -> {0,1,2} (every 20th in the default run); eps in "
                 f"{{{', '.join(map(str, eps_values))}}})"
             ),
             generated,
@@ -652,9 +637,8 @@ def check_sensitivity(config: claim.RunConfig) -> claim.Property:
         worst = _max_abs_over_box((d1 + dj(d1, x)) - (d2 + dj(d2, x2)), [d1, d2, x, x2])
         facts.update(sensitivity_pair=pair, sensitivity_worst_case=worst)
         # the conditional reading on discretized uniforms: eps of sum + Lap(1) equals 3/2
-        signs = facts["conditional_eps_minus_3_2_sign"] = [
-            eps_minus_3_2(m) for m in range(1, top + 1)
-        ]
+        signs = [eps_minus_3_2(m) for m in range(1, top + 1)]
+        facts["conditional_eps_minus_3_2_sign"] = signs
         got = (facts["delta_q"], facts["delta_dj"], pair)
         ok = got == (1, sympy.Rational(1, 2), sympy.Rational(3, 2)) and set(signs) == {0}
         return ok or claim.Counterexample(coupled=pair, support=worst)
