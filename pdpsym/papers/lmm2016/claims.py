@@ -111,11 +111,11 @@ TABLES = (
 
 # --- how the checks are put together ------------------------------------------------------
 def _checks(config: claim.RunConfig, law: claim.Law, *parts: Any, **kw: Any) -> claim.AllOf:
-    """``parts`` = (exhaustive cases, (draw, count), fails, holds, *more): a stated exhaustive
-    class, then ``count`` (default, thorough) seeded draws (one draw may give several cases),
-    then ``more`` parts, all holding. Every lmm2016 checker draws from
-    random.Random(config.seed); a plain string ``holds[1]`` says what is drawn."""
-    exhaustive, draw, fails, holds, *more = parts
+    """``parts`` = (exhaustive cases, (draw, count), fails, holds, drawn, *more): a stated
+    exhaustive class, then ``count`` (default, thorough) seeded draws (one draw may give several
+    cases), then ``more`` parts, all holding. Every lmm2016 checker draws from
+    random.Random(config.seed); a plain string ``drawn`` says what is drawn."""
+    exhaustive, draw, fails, holds, what, *more = parts
     details = kw.pop("details", None)
 
     def generated(config: claim.RunConfig) -> Iterator[Any]:
@@ -124,12 +124,11 @@ def _checks(config: claim.RunConfig, law: claim.Law, *parts: Any, **kw: Any) -> 
             yield from draw[0](rng)
 
     def drawn(n: int | None) -> str:
-        what = holds[1]
         return what(n) if callable(what) else f"{n} generated cases (seed {config.seed}, {what})"
 
     return claim.AllOf(
         (
-            claim.Exhaustive(law, exhaustive, holds=holds[0], fails=fails),
+            claim.Exhaustive(law, exhaustive, holds=holds, fails=fails),
             claim.ForAll(law, generated, claim.Method.GENERATED, drawn, fails, details=details),
             *more,
         ),
@@ -228,15 +227,13 @@ def check_rho(config: claim.RunConfig) -> claim.Property:
         exhaustive,
         (_rho_draw, (12, 800)),
         "rho_ij outside [0, 1]",
-        (
-            lambda n: (
-                "0 <= rho_ij <= 1 decided exactly (exp-polynomial comparisons), for the "
-                f"sup over outputs and per output (support points and r = 0), on {n} exhaustive "
-                f"cases (all 2x2 laws with denominators <= {dens[0]}, all 2x3 laws with "
-                f"denominators <= {dens[1]}, sigma in {{{', '.join(map(str, sigmas))}}})"
-            ),
-            "random rational laws on 2x2/2x3 grids scaled by a random rational, random sigma",
+        lambda n: (
+            "0 <= rho_ij <= 1 decided exactly (exp-polynomial comparisons), for the "
+            f"sup over outputs and per output (support points and r = 0), on {n} exhaustive "
+            f"cases (all 2x2 laws with denominators <= {dens[0]}, all 2x3 laws with "
+            f"denominators <= {dens[1]}, sigma in {{{', '.join(map(str, sigmas))}}})"
         ),
+        "random rational laws on 2x2/2x3 grids scaled by a random rational, random sigma",
         claim.Symbolic(
             _rho_endpoints,
             holds="end points exact: independent tuples give rho = 0, D_j = D_i gives rho = 1. "
@@ -344,15 +341,13 @@ def check_thm3(config: claim.RunConfig) -> claim.Property:
         lambda _: pairs([NB], (None,), stride),
         (_random_cases(lambda _: (2, 3), READINGS[:2]), (10, 1500)),
         fails,
-        (
-            lambda n: (
-                "Definition 4 (neighbours, JOINT dependence sets): gamma(A1,A2) <= "
-                f"gamma(A1) gamma(A2) exactly on {n} exhaustive cases (pairs of {TABLES}"
-                f"{', one in 4 in the default run' * (stride > 1)})"
-            ),
-            "2-3 binary tuples, random PMFs with 2 and 3 outputs, neighbours over the product "
-            "domain and within the support of R",
+        lambda n: (
+            "Definition 4 (neighbours, JOINT dependence sets): gamma(A1,A2) <= "
+            f"gamma(A1) gamma(A2) exactly on {n} exhaustive cases (pairs of {TABLES}"
+            f"{', one in 4 in the default run' * (stride > 1)})"
         ),
+        "2-3 binary tuples, random PMFs with 2 and 3 outputs, neighbours over the product "
+        "domain and within the support of R",
         claim.Exhaustive(
             _laplace_law,
             lambda _: ((*ts, *q) for ts in laws for q in itertools.product(qs, repeat=2)),
@@ -381,15 +376,13 @@ def _no_gain(counts: Any, variant: Any, derive: Any, says: tuple[str, str]) -> c
             lambda _: _table_cases(arity, READINGS, values, every, itertools.combinations),
             (_random_cases(lambda rng: [rng.choice([2, 3])] * arity, READINGS, values), draws),
             fails,
-            (
-                lambda n: (
-                    f"{statement} exactly, in all three readings (Definition 4 neighbours, the "
-                    f"same within the support of R, Eq. 11-12 conditional), on {n} exhaustive "
-                    f"cases ({'pairs of ' * (arity - 1)}{TABLES}"
-                    f"{f', one in {stride} in the default run' * (every > 1)}; {in_words})"
-                ),
-                f"random laws on 2-3 binary tuples, {arity} random PMF(s) with 2-3 outputs",
+            lambda n: (
+                f"{statement} exactly, in all three readings (Definition 4 neighbours, the "
+                f"same within the support of R, Eq. 11-12 conditional), on {n} exhaustive "
+                f"cases ({'pairs of ' * (arity - 1)}{TABLES}"
+                f"{f', one in {stride} in the default run' * (every > 1)}; {in_words})"
             ),
+            f"random laws on 2-3 binary tuples, {arity} random PMF(s) with 2-3 outputs",
             reading="all: Definition 4 as printed (product domain or support of R), Eq. 11-12",
         )
 
@@ -522,17 +515,11 @@ def _thm7_law(case: Case, how: dep.DependenceReading = dep.DependenceReading.JOI
     big_l = max(len(g) for g in sets.values())
     m = mech.baseline_mechanism(q, theta, eps, how, size=big_l)
     lr, w = mech.laplace_ddp_epsilon(m, theta, reading, sets=sets)
-    return lr.exact_compare(dep.exp_of(eps)) <= 0 or claim.Counterexample(
-        theta=theta,
-        query={_key(k): v for k, v in q.items()},
-        eps=eps,
-        L=big_l,
-        dependence_reading=how,
-        b=m.b,
-        actual_eps=certify(lr, 20).as_json(),
-        witness=w,
-        reading=reading,
-    )
+    if lr.exact_compare(dep.exp_of(eps)) <= 0:
+        return True
+    ce = claim.Counterexample(theta=theta, query={_key(k): v for k, v in q.items()}, eps=eps)
+    ce.update(L=big_l, dependence_reading=how, b=m.b, actual_eps=certify(lr, 20).as_json())
+    return claim.Counterexample(ce, witness=w, reading=reading)
 
 
 @claim.checker("lmm2016.thm7")
@@ -587,17 +574,15 @@ def check_thm7(config: claim.RunConfig) -> claim.Property:
         exhaustive,
         (draw, (6, 400)),
         "baseline exceeds eps",
-        (
-            lambda n: (
-                "Q + Lap(L Delta Q/eps) is eps-DDP, decided exactly (sup over outputs of "
-                "the log-ratio of Laplace mixtures, exp-polynomial comparisons) in all three "
-                f"readings, L joint: {n} exhaustive cases (all laws on {{0,1}}^2 with denominators "
-                f"<= 2{', uniform laws on every support in {0,1}^3 with the sum query' * big}; "
-                "queries {0,1}^2 -> {0,1,2} (every 20th in the default run); eps in "
-                f"{{{', '.join(map(str, eps_values))}}})"
-            ),
-            generated,
+        lambda n: (
+            "Q + Lap(L Delta Q/eps) is eps-DDP, decided exactly (sup over outputs of "
+            "the log-ratio of Laplace mixtures, exp-polynomial comparisons) in all three "
+            f"readings, L joint: {n} exhaustive cases (all laws on {{0,1}}^2 with denominators "
+            f"<= 2{', uniform laws on every support in {0,1}^3 with the sum query' * big}; "
+            "queries {0,1}^2 -> {0,1,2} (every 20th in the default run); eps in "
+            f"{{{', '.join(map(str, eps_values))}}})"
         ),
+        generated,
         details=lambda: {"pairwise_L_counterexample": pairwise()[0]},
         reading="L joint (Definition 3); Definition 4 (both neighbour sets) and Eq. 11-12",
     )
