@@ -46,9 +46,10 @@ def _joint(cells: Iterable[Any], doms: Sequence[Any], names: Any = ()) -> JointD
     return JointDistribution.from_rows(names, [[*c, p] for c, p in cells], domains)
 
 
-def _pair(*ps: Any, names: Sequence[str] = ("D1", "D2")) -> JointDistribution:
-    """The law on {0,1}^2 with P(00), P(01), P(10), P(11) = ps."""
-    return _joint(zip(itertools.product(BITS, repeat=2), ps, strict=True), [BITS] * 2, names)
+def _pair(ps: str, names: Sequence[str] = ("D1", "D2")) -> JointDistribution:
+    """The law on {0,1}^2 with P(00), P(01), P(10), P(11) given as "p00 p01 p10 p11"."""
+    cells = zip(itertools.product(BITS, repeat=2), ps.split(), strict=True)
+    return _joint(cells, [BITS] * 2, names)
 
 
 def grid_distributions(
@@ -98,11 +99,7 @@ def random_mechanism(rng: random.Random, theta: JointDistribution, k: int) -> me
 
 
 # binary pairs: independent uniform, completely dependent, a partial dependence
-SMALL = [
-    _pair(*[F(1, 4)] * 4),
-    _pair(F(1, 2), 0, 0, F(1, 2)),
-    _pair(F(1, 3), F(1, 6), F(1, 6), F(1, 3)),
-]
+SMALL = [_pair(ps) for ps in ("1/4 1/4 1/4 1/4", "1/2 0 0 1/2", "1/3 1/6 1/6 1/3")]
 TABLES = (
     "the tables D -> {0,1} with P(1|D) in {1/3, 2/3} on 3 binary laws (independent, "
     "completely dependent, partially dependent)"
@@ -191,22 +188,21 @@ def _rho_draw(rng: random.Random) -> Iterator[Case]:
     yield JointDistribution.from_rows(RHO, rows), F(rng.randint(1, 6), rng.randint(1, 4))
 
 
-def _rho(*ps: F | int) -> Any:
+def _rho(ps: str) -> Any:
     """rho_ij (sigma = 1) of the law on {0,1}^2 with P(00), P(01), P(10), P(11) = ps."""
-    return dep.dependence_coefficient(_pair(*ps, names=RHO), *RHO, F(1))
+    return dep.dependence_coefficient(_pair(ps, RHO), *RHO, F(1))
 
 
 def _rho_endpoints() -> object:
     """Exact end points: independent tuples give 0, D_j = D_i gives 1."""
-    h, t, s = F(1, 2), F(1, 3), F(1, 6)
-    if _rho(s, t, s, t).compare_rational(0) or _rho(h, 0, 0, h).compare_rational(1):
+    if _rho("1/6 1/3 1/6 1/3").compare_rational(0) or _rho("1/2 0 0 1/2").compare_rational(1):
         raise claim.Unresolved("the end points rho = 0 (independence), 1 (D_j = D_i) are not exact")
     return True
 
 
 def _rho_example() -> dict[str, Any]:
-    ps = F(1, 3), F(1, 6), F(1, 6), F(1, 3)
-    rex, ex = _rho(*ps), {"theta": _pair(*ps, names=RHO), "sigma": "1"}
+    ps = "1/3 1/6 1/6 1/3"
+    rex, ex = _rho(ps), {"theta": _pair(ps, RHO), "sigma": "1"}
     ex.update(rho=certify(rex, 20).as_json(), witness=rex.witness)
     return {"example_2x2": ex, "endpoints_exact": True}
 
@@ -559,13 +555,12 @@ def check_thm7(config: claim.RunConfig) -> claim.Property:
         if found is None:
             return f"{head} The pairwise reading of L also held on {searched} laws."
         return (
-            f"{head} With L read pairwise (the literal "
-            "'dependent on at most L-1 other tuples') it fails in the conditional reading: "
-            f"three bits with D3 = D1 xor D2 are pairwise independent (L = {found['L']}), the "
-            f"sum with Lap(1) leaks eps = {found['actual_eps']['exact']} > 1 (details; first in "
-            f"the order support size, then lexicographic, after {searched} laws). Definition 3 "
-            "('the modification of D_i causes change in at most L-1 other tuples') needs the "
-            "joint reading."
+            f"{head} With L read pairwise (the literal 'dependent on at most L-1 other tuples') "
+            "it fails in the conditional reading: three bits with D3 = D1 xor D2 are pairwise "
+            f"independent (L = {found['L']}), the sum with Lap(1) leaks eps = "
+            f"{found['actual_eps']['exact']} > 1 (details; first in the order support size, then "
+            f"lexicographic, after {searched} laws). Definition 3 ('the modification of D_i "
+            "causes change in at most L-1 other tuples') needs the joint reading."
         )
 
     return _checks(
