@@ -422,7 +422,7 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
     def printed_cases(_: claim.RunConfig) -> Iterator[Case]:
         """2 binary tuples (laws by denominator <= 2), subsets {D1}, {D2}, one-tuple
         mechanisms P(1 | D_t = 0), P(1 | D_t = 1) in LEVELS."""
-        qs: list[Mapping[Any, Any]] = [
+        qs: Any = [
             dict(zip([(0,), (1,)], map(_bit, q))) for q in itertools.product(LEVELS, repeat=2)
         ]
         for theta in grid_distributions(["D1", "D2"], [BITS, BITS], 2):
@@ -599,12 +599,9 @@ def check_sensitivity(config: claim.RunConfig) -> claim.Property:
 
     def eps_minus_3_2(m: int) -> int:
         """sign(e^eps - e^{3/2}), eps of sum + Lap(1) (Eq. 11-12) with D_i, X uniform on
-        {0, 1/m, ..., 1}."""
-        w: dict[F, dict[F, F]] = {F(0): {}, F(1): {}}
-        for di, x in itertools.product((F(0), F(1)), (F(k, m) for k in range(m + 1))):
-            s = di + di / 2 + x / 2
-            w[di][s] = w[di].get(s, F(0)) + F(1, m + 1)
-        return dep.laplace_mixture_sup(w[F(1)], w[F(0)], F(1))[0].exact_compare(dep.exp_of(F(3, 2)))
+        {0, 1/m, ..., 1}: the sum D_i + D_j = 3 D_i/2 + X/2, its law given D_i = 1 and 0."""
+        w1, w0 = ({di * F(3, 2) + F(k, 2 * m): F(1, m + 1) for k in range(m + 1)} for di in (1, 0))
+        return dep.laplace_mixture_sup(w1, w0, F(1))[0].exact_compare(dep.exp_of(F(3, 2)))
 
     def proof() -> object:
         d1, d2, x, x2 = sympy.symbols("d1 d2 x x2")
