@@ -89,13 +89,9 @@ def _bit(q: F) -> dict[Hashable, F]:
     return {s: p for s, p in ((1, q), (0, 1 - q)) if p != 0}
 
 
-def _random_pmf(rng: random.Random, outputs: int, top: int) -> dict[Hashable, F]:
+def _random_pmf(rng: random.Random, outputs: int, top: int = 6) -> dict[Hashable, F]:
     w = [rng.randint(1, top) for _ in range(outputs)]
     return {s: F(x, sum(w)) for s, x in enumerate(w)}
-
-
-def random_mechanism(rng: random.Random, theta: JointDistribution, k: int) -> mech.FiniteMechanism:
-    return mech.FiniteMechanism.from_function(theta, lambda _: _random_pmf(rng, k, 6))
 
 
 # binary pairs: independent uniform, completely dependent, a partial dependence
@@ -279,13 +275,14 @@ def _table_cases(k: int, readings: Any, values: Any, stride: int, subsets: Any) 
             yield from ((theta, r, mechs, v) for r in readings for v in values)
 
 
-def _random_cases(outputs: Any, readings: Any, values: Any = (None,)) -> Any:
-    """A random law on 2-3 binary tuples with random mechanisms of ``outputs(rng)`` outputs."""
+def _random_cases(sizes: Any, readings: Any, values: Any = (None,)) -> Any:
+    """A random law on 2-3 binary tuples with random mechanisms of ``sizes(rng)`` outputs."""
 
     def draw(rng: random.Random) -> Iterator[Case]:
         theta = random_distribution(rng, rng.choice([2, 3]), 2)
-        mechs = tuple(random_mechanism(rng, theta, k) for k in outputs(rng))
-        yield from ((theta, r, mechs, v) for r in readings for v in values)
+        dbs = mech.databases(theta)  # a random PMF per database, in order, per mechanism
+        ms = tuple(mech.FiniteMechanism({d: _random_pmf(rng, k) for d in dbs}) for k in sizes(rng))
+        yield from ((theta, r, ms, v) for r in readings for v in values)
 
     return draw
 
