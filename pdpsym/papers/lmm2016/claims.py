@@ -313,9 +313,7 @@ def check_thm3(config: claim.RunConfig) -> claim.Property:
     def laplace(n: int | None) -> str:
         found, tried = cond()
         if found is None:
-            return (
-                f"{n} Laplace pairs (eps adds); the conditional reading held too ({tried} pairs)."
-            )
+            return f"{n} Laplace pairs (eps adds); conditional reading held too ({tried} pairs)."
         g1, g2, g = (found[f"gamma_{k}"] for k in ("A1", "A2", "sequence"))
         indep = " on independent uniform bits (where the paper says DDP equals DP)"
         return (
