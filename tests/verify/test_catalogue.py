@@ -46,10 +46,11 @@ def test_docs_claims_md_is_generated_from_the_catalogue() -> None:
 
 def test_text_output_ends_with_the_summary_and_prints_counterexamples_as_json() -> None:
     out = _run("verify", "--claim", "li2019.thm4", "--claim", "li2019.eq3")
-    # li2019.thm4 is an erratum (frozen record), li2019.eq3 holds
     summary = [ln for ln in out.splitlines() if re.fullmatch(r"\d+ claims: .*", ln)]
     assert len(summary) == 1
-    assert summary[0].endswith("1 erratum, 0 unresolved")
+    # the frozen verdicts: eq3 proved, thm4 erratum
+    assert summary[0] == "2 claims: 1 proved, 0 supported, 0 refuted, 1 erratum, 0 unresolved"
+    assert out.splitlines()[-1] == summary[0]  # the summary is the last line
     cx = [ln for ln in out.splitlines() if ln.startswith("li2019.thm4 counterexample: ")]
     assert len(cx) == 1
     assert isinstance(json.loads(cx[0].split(": ", 1)[1]), dict)

@@ -100,11 +100,12 @@ def run(args: argparse.Namespace) -> int:
         return 0
     sys.stdout.write(render(columns, table, fmt))
     if fmt == "md":
-        sys.stdout.write("\n" + summary_line(results) + "\n")
+        # the counterexamples (JSON) under the table, and the summary as the last line
         if "evidence" in columns:
             for r in results:
                 if r.counterexample is not None:
                     sys.stdout.write(f"\n{r.id} counterexample: {_counterexample(r)}\n")
+        sys.stdout.write("\n" + summary_line(results) + "\n")
     return 0
 
 
@@ -142,7 +143,7 @@ def summary_line(results: list[ClaimResult]) -> str:
     for r in results:
         counts[r.verdict] += 1
     parts = ", ".join(f"{n} {v.value}" for v, n in counts.items())
-    return f"{len(results)} claims: {parts}"
+    return f"{len(results)} claim{'' if len(results) == 1 else 's'}: {parts}"
 
 
 def _list(ids: list[str], args: argparse.Namespace) -> int:
