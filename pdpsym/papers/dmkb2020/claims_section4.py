@@ -16,29 +16,19 @@ from typing import Any
 
 import sympy
 
+import pdpsym.mechanisms.geometric as geo
 from pdpsym.core.certify import certify
 from pdpsym.core.compare import compare
 from pdpsym.core.numbers import fraction_str
-from pdpsym.mechanisms.counting import (
-    CountLaw,
-    Eps,
-    counting_delta,
-    counting_delta_fast,
-    counting_delta_homogeneous,
-    exp_lower,
-)
-from pdpsym.mechanisms.geometric import (
-    convolution_delta,
-    convolution_total,
-    geometric_delta,
-    geometric_total_mass,
-)
+from pdpsym.mechanisms import counting
+from pdpsym.mechanisms.counting import CountLaw, Eps
 from pdpsym.mechanisms.kanonymity import histogram_delta, kanon3_delta
 from pdpsym.mechanisms.thresholding import Thresholding, apk_delta, ppk_delta
 from pdpsym.papers import claim
 from pdpsym.papers.dmkb2020 import counting as pc
+from pdpsym.papers.dmkb2020 import kanonymity
 from pdpsym.papers.dmkb2020 import thresholding as pt
-from pdpsym.papers.dmkb2020.kanonymity import theorem5_corrected, theorem5_printed
+from pdpsym.papers.dmkb2020.claims_section2 import _draws, _generated, _one_instance
 
 F = Fraction
 P_GRID = (F(1, 50), F(1, 20), F(1, 10), F(1, 5))
@@ -64,15 +54,6 @@ def _cx(facts: dict[str, Any]) -> claim.Counterexample:
     )
 
 
-def _single(law: Callable[[None], object], holds: Any, **kw: Any) -> claim.ForAll:
-    """A claim shown on one exact instance."""
-    kw.setdefault("method", claim.Method.EXACT_INSTANCE)
-    return claim.Exhaustive(law, lambda _c: [None], verdict=PROVED, holds=holds, **kw)
-
-
-# --- Lemma 2 ------------------------------------------------------------------------------
-
-
 @claim.checker("dmkb2020.lemma2")
 def check_lemma2(config: claim.RunConfig) -> claim.Property:
     nmax = config.count(18, 40)
@@ -90,41 +71,34 @@ def check_lemma2(config: claim.RunConfig) -> claim.Property:
     def corrected(case: Any) -> object:  # '<=' where m > n (both sides 0)
         return strict(case) if case[2] <= case[0] else case[3] <= case[4]
 
-    grid = f"exact grid n <= {nmax}, p in 1/10..9/10, all m > pn/(1-p) up to n+2"
+    step = claim.Symbolic(pt.lemma2_ratio_step, holds="", fails="the sympy ratio step fails")
     return claim.Erratum(
         claim.Exhaustive(strict, cases, verdict=PROVED),
-        claim.AllOf(
-            (
-                claim.Symbolic(pt.lemma2_ratio_step, holds="", fails="the sympy ratio step fails"),
-                claim.Exhaustive(corrected, cases, verdict=PROVED),
-            )
-        ),
+        claim.AllOf((step, claim.Exhaustive(corrected, cases, verdict=PROVED))),
         holds=lambda n: (
-            f"ratio step and its bound proved with sympy; {grid} ({n} cases): every m <= n "
-            "satisfies the strict bound; for m > n both sides are 0 and the strict '<' fails "
-            "('<=' holds)"
+            f"ratio step and its bound proved with sympy; exact grid n <= {nmax}, p in "
+            f"1/10..9/10, all m > pn/(1-p) up to n+2 ({n} cases): every m <= n satisfies the "
+            "strict bound; for m > n both sides are 0 and the strict '<' fails ('<=' holds)"
         ),
         reading="m <= n (a tail of a Bin(n, p) count); for m > n read '<='",
         method=claim.Method.SYMBOLIC_EXHAUSTIVE,
     )
 
 
-# --- Theorem 4 ----------------------------------------------------------------------------
+@claim.checker("dmkb2020.thm4")
+def check_thm4(config: claim.RunConfig) -> claim.Property:
+    nmax, applicable = config.count(7, 18), claim.Tally()
 
+    def cases(readings: tuple[pt.RReading, ...]) -> Iterator[Any]:
+        for n, p in itertools.product(range(2, nmax + 1), P_GRID):
+            for T in range(0, n):
+                yield from ((n, p, T, 0, None, reading) for reading in readings)
+                for size, bm in itertools.product(range(1, min(3, n - 1) + 1), range(1, T)):
+                    yield n, p, T, size, bm, pt.RReading.CORRECTED
 
-def _thm4_cases(nmax: int, readings: tuple[pt.RReading, ...]) -> Iterator[Any]:
-    for n, p in itertools.product(range(2, nmax + 1), P_GRID):
-        for T in range(0, n):
-            yield from ((n, p, T, 0, None, reading) for reading in readings)
-            for size, bm in itertools.product(range(1, min(3, n - 1) + 1), range(1, T)):
-                yield n, p, T, size, bm, pt.RReading.CORRECTED
-
-
-def _thm4_law(applicable: claim.Tally) -> Callable[[Any], object]:
     def law(case: Any) -> object:
         n, p, T, size, bm, reading = case
-        th = pt.theorem4(n, p, T, size, bm, reading)
-        if th is None:
+        if (th := pt.theorem4(n, p, T, size, bm, reading)) is None:
             return True
         applicable.add(reading.name)
         exact, direction = pt.exact_delta_at(n, p, T, th.eps, size)
@@ -134,16 +108,10 @@ def _thm4_law(applicable: claim.Tally) -> Callable[[Any], object]:
              "delta_exact": exact if isinstance(exact, Fraction) else str(exact), "direction": str(direction)}
         )  # fmt: skip
 
-    return law
-
-
-@claim.checker("dmkb2020.thm4")
-def check_thm4(config: claim.RunConfig) -> claim.Property:
-    nmax, applicable = config.count(7, 18), claim.Tally()
     return claim.Erratum(
         claim.Exhaustive(
-            _thm4_law(applicable),
-            lambda _c: _thm4_cases(nmax, tuple(pt.RReading)),
+            law,
+            lambda _c: cases(tuple(pt.RReading)),
             holds=lambda n: (
                 f"exhaustive over n <= {nmax}, p in {{1/50,1/20,1/10,1/5}}, all T, |B| in 0..3, "
                 "all b_max: the exact delta (APK for |B|=0, PPK for |B|>0, both directions) at "
@@ -152,9 +120,7 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
                 f"(1-p)^T (never smaller for T >= 1, so also sound); {n} cases"
             ),
         ),
-        claim.Exhaustive(
-            _thm4_law(claim.Tally()), lambda _c: _thm4_cases(nmax, (pt.RReading.CORRECTED,))
-        ),
+        claim.Exhaustive(law, lambda _c: cases((pt.RReading.CORRECTED,))),
         holds=lambda n: (
             "the printed r = p(n-1)/((1-p)^T) gives an unsound delta, r = p(n-1)/((1-p)T) a "
             f"sound one ({n} cases)"
@@ -163,51 +129,43 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
     )
 
 
-def _plrv_cases(config: claim.RunConfig) -> Iterator[Any]:
-    for n in range(2, config.count(8, 12) + 1):
-        for p, T, size in itertools.product((F(1, 10), F(1, 3)), range(0, n), range(0, n)):
-            mech = Thresholding.homogeneous(n, p, T, size)
-            for b, o in itertools.product(range(size + 1), ["⊥", *range(T + 1, n + 1)]):
-                true = (mech.exact_probability(o, 0, b), mech.exact_probability(o, 1, b))
-                if true != (0, 0):  # an impossible output has no PLRV
-                    yield n, p, T, size, b, o, true
-
-
-def _plrv_law(
-    formula: Callable[..., tuple[Fraction, Fraction]], zero_denominator: claim.Tally | None = None
-) -> Callable[[Any], object]:
-    """The formula's ratio equals the exact one. With ``zero_denominator`` (the printed
-    formulas), a wrong ratio with a zero denominator is counted there rather than reported,
-    so the counterexample is the first where the printed formula gives a finite wrong value."""
-
-    def law(case: Any) -> object:
-        n, p, T, size, b, o, true = case
-        got = formula(n, p, T, size, b, o)
-        if pt.same_ratio(got, true):
-            return True
-        if zero_denominator is not None and got[1] == 0:
-            zero_denominator.add("printed ratio with a zero denominator, wrong")
-            return True
-        return _cx(
-            {"n": n, "p": p, "T": T, "|B|": size, "b": b, "output": str(o),
-             "printed": f"ln(({_s(got[0])})/({_s(got[1])}))",
-             "exact": f"ln(({_s(true[0])})/({_s(true[1])}))"}
-        )  # fmt: skip
-
-    return law
-
-
 @claim.checker("dmkb2020.thm4.plrv")
 def check_thm4_plrv(config: claim.RunConfig) -> claim.Property:
     zero = claim.Tally()
+
+    def cases(_c: claim.RunConfig) -> Iterator[Any]:
+        for n in range(2, config.count(8, 12) + 1):
+            for p, T, size in itertools.product((F(1, 10), F(1, 3)), range(0, n), range(0, n)):
+                mech = Thresholding.homogeneous(n, p, T, size)
+                for b, o in itertools.product(range(size + 1), ["⊥", *range(T + 1, n + 1)]):
+                    true = (mech.exact_probability(o, 0, b), mech.exact_probability(o, 1, b))
+                    if true != (0, 0):  # an impossible output has no PLRV
+                        yield n, p, T, size, b, o, true
+
+    def law(printed: bool) -> Callable[[Any], object]:
+        """The formula's ratio equals the exact one. A wrong printed ratio with a zero
+        denominator is counted rather than reported, so the counterexample is the first
+        where the printed formula gives a finite wrong value."""
+
+        def check(case: Any) -> object:
+            n, p, T, size, b, o, true = case
+            formula = pt.printed_plrv_ratio if printed else pt.corrected_plrv_ratio
+            if pt.same_ratio(got := formula(n, p, T, size, b, o), true):
+                return True
+            if printed and got[1] == 0:
+                zero.add("printed ratio with a zero denominator, wrong")
+                return True
+            return _cx(
+                {"n": n, "p": p, "T": T, "|B|": size, "b": b, "output": str(o),
+                 "printed": f"ln(({_s(got[0])})/({_s(got[1])}))",
+                 "exact": f"ln(({_s(true[0])})/({_s(true[1])}))"}
+            )  # fmt: skip
+
+        return check
+
     return claim.Erratum(
-        claim.Exhaustive(
-            _plrv_law(pt.printed_plrv_ratio, zero),
-            _plrv_cases,
-            verdict=PROVED,
-            details=lambda: zero.counts,
-        ),
-        claim.Exhaustive(_plrv_law(pt.corrected_plrv_ratio), _plrv_cases, verdict=PROVED),
+        claim.Exhaustive(law(True), cases, verdict=PROVED, details=lambda: zero.counts),
+        claim.Exhaustive(law(False), cases, verdict=PROVED),
         holds=lambda n: (
             "exhaustive over n <= N, p in {1/10,1/3}, all T, |B|, b and possible outputs "
             f"against the exact conditional output laws ({n} PLRVs): the printed |B| > 0 "
@@ -223,7 +181,7 @@ def check_thm4_plrv(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.thm4.poisson")
 def check_thm4_poisson(config: claim.RunConfig) -> claim.Property:
-    lam = sympy.Symbol("lam", positive=True)
+    lam, d = sympy.Symbol("lam", positive=True), sympy.Symbol("delta", positive=True)
     Ts = [1, 2, 3, 4, 5] if config.thorough else [2]
 
     def limit_is(reading: pt.PoissonReading) -> claim.ForAll:
@@ -239,15 +197,13 @@ def check_thm4_poisson(config: claim.RunConfig) -> claim.Property:
         return claim.Exhaustive(law, lambda _c: Ts, method=claim.Method.SYMBOLIC, verdict=PROVED)
 
     def eps_is_delta() -> object:
-        d = sympy.Symbol("delta", positive=True)
         ratio = sympy.limit(-sympy.log(1 - d) / d, d, 0)
         return ratio == 1 or claim.Counterexample({"eps/delta": str(ratio)})
 
+    corrected = limit_is(pt.PoissonReading.CORRECTED)
     return claim.Erratum(
         limit_is(pt.PoissonReading.PRINTED),
-        claim.AllOf(
-            (limit_is(pt.PoissonReading.CORRECTED), claim.Symbolic(eps_is_delta, holds=""))
-        ),
+        claim.AllOf((corrected, claim.Symbolic(eps_is_delta, holds=""))),
         holds=(
             f"sympy limit n -> oo of f(T,n-1,lam/n)/(1-r) for T in {Ts}; lim_(delta->0) "
             "-ln(1-delta)/delta = 1 (eps ≈ delta holds); the printed (1-r)^T has a spurious "
@@ -260,13 +216,12 @@ def check_thm4_poisson(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.thm4.coupling")
 def check_thm4_coupling(config: claim.RunConfig) -> claim.Property:
-    def cases(cfg: claim.RunConfig) -> Iterator[Any]:
-        rng = random.Random(cfg.seed)
-        for _ in range(cfg.count(25, 300)):
-            n, p = rng.randint(3, 9), rng.choice(P_GRID[1:])
-            T = rng.randint(1, n - 1)
-            if (th := pt.theorem4(n, p, T)) is not None:
-                yield n, p, T, th, [p * F(rng.randint(1, 19), 20) for _ in range(n)]
+    def draw(rng: random.Random) -> Any:
+        n, p = rng.randint(3, 9), rng.choice(P_GRID[1:])
+        T = rng.randint(1, n - 1)
+        if (th := pt.theorem4(n, p, T)) is not None:
+            return n, p, T, th, [p * F(rng.randint(1, 19), 20) for _ in range(n)]
+        return None
 
     def law(case: Any) -> object:
         n, p, T, th, ps = case
@@ -285,10 +240,9 @@ def check_thm4_coupling(config: claim.RunConfig) -> claim.Property:
             {"ps": [_s(q) for q in ps], "T": T, "p": p, "delta": th.delta}
         )
 
-    return claim.ForAll(
+    return _generated(
         law,
-        cases,
-        method=claim.Method.GENERATED,
+        lambda cfg: filter(None, _draws(cfg, 0, (25, 300), draw)),
         holds=lambda n: (
             f"{n} generated instances (n 3..9, p_i = p*k/20 < p): tails dominated at every t, "
             "and the exact delta (worst target, both directions) at Theorem 4's eps is at most "
@@ -331,11 +285,9 @@ def check_prop8(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.ex7")
 def check_ex7(config: claim.RunConfig) -> claim.Property:
-    n, p, T, size = 1000, F(1, 10**7), 100, 100
-    eps = Eps.from_exp(F(2))
-    mech = Thresholding.homogeneous(n, p, T, size)
-    active = mech.apk(size, eps, (0, 1)).value()  # attacker fills B with 100 "Yes"
-    passive, _ = ppk_delta(mech, p, eps)
+    eps, mech = Eps.from_exp(F(2)), Thresholding.homogeneous(1000, F(1, 10**7), 100, 100)
+    active = mech.apk(100, eps, (0, 1)).value()  # attacker fills B with 100 "Yes"
+    passive, _ = ppk_delta(mech, F(1, 10**7), eps)
     text = (
         f"n=1000, p=1e-7, T=100, |B|=100, eps=ln 2: active (b=100) delta = {_dec(active)}, "
         f"passive (PPK) delta = {_dec(passive)}"
@@ -345,10 +297,7 @@ def check_ex7(config: claim.RunConfig) -> claim.Property:
         ok = compare(active, F(1, 2)).sign > 0 and compare(passive, F(1, 10**9)).sign < 0
         return ok or claim.Counterexample(evidence=text)
 
-    return _single(law, text)
-
-
-# --- Theorem 3, Proposition 7, Corollary 1 ------------------------------------------------
+    return _one_instance(law, text)
 
 
 @claim.checker("dmkb2020.thm3.decomposition")
@@ -356,10 +305,9 @@ def check_thm3_decomposition(config: claim.RunConfig) -> claim.Property:
     def proof() -> object:
         lam, p = sympy.symbols("lam p", positive=True)
         q = (p - lam) / (1 - 2 * lam)
-        mean_ok = sympy.simplify(pc.decomposition_mean(lam, p) - p) == 0
-        return (
-            mean_ok and sympy.simplify(1 - q - (1 - lam - p) / (1 - 2 * lam)) == 0
-        ) or claim.Counterexample(mean="mismatch")
+        ok = sympy.simplify(pc.decomposition_mean(lam, p) - p) == 0
+        ok = ok and sympy.simplify(1 - q - (1 - lam - p) / (1 - 2 * lam)) == 0
+        return ok or claim.Counterexample(mean="mismatch")
 
     return claim.Symbolic(
         proof,
@@ -371,7 +319,7 @@ def check_thm3_decomposition(config: claim.RunConfig) -> claim.Property:
 
 @functools.lru_cache(maxsize=512)
 def _counting(ps: tuple[Fraction, ...], eps: Eps) -> Any:
-    return counting_delta(list(ps), eps).value
+    return counting.counting_delta(list(ps), eps).value
 
 
 @claim.checker("dmkb2020.thm3")
@@ -408,7 +356,8 @@ def check_thm3(config: claim.RunConfig) -> claim.Property:
 
     def closed(case: Any) -> object:
         ps, lo, delta = case
-        return _le(counting_delta(ps, Eps.from_exp(exp_lower(lo))).value, delta)
+        eps = Eps.from_exp(counting.exp_lower(lo))
+        return _le(counting.counting_delta(ps, eps).value, delta)
 
     return claim.Erratum(
         claim.Exhaustive(printed, grid),
@@ -427,65 +376,58 @@ def check_thm3(config: claim.RunConfig) -> claim.Property:
     )
 
 
-def _prop7_generated(config: claim.RunConfig) -> Iterator[Any]:
-    """Heterogeneous records (n in 24/32/48, p_i from 3 values), printed Prop. 7."""
-    rng = random.Random(config.seed)
-    for _ in range(config.count(2, 20)):
-        n = rng.choice((24, 32, 48))
-        values = [F(rng.randint(5, 95), 100) for _ in range(3)]
-        ps = [rng.choice(values) for _ in range(n)]
-        delta2 = F(rng.choice((1, 2, 5)), 10)
-        if (pr := pc.prop7(ps, delta2, pc.Prop7Reading.PRINTED)) is not None:
-            yield "generated", n, ps, delta2, pr
-
-
-def _prop7_large(
-    config: claim.RunConfig, mu3: pc.Mu3Reading, powers: tuple[pc.Prop7Reading, ...]
-) -> Iterator[Any]:
-    """Homogeneous records at large n and eps <= 1, where the bound is not vacuous."""
-    ns = [1000] + ([10000, 100000] if config.thorough else [])
-    grid = itertools.product(ns, (F(1, 10), F(2, 5), F(1, 2)), (F(1, 2), F(1)), powers)
-    return (("large", n, p, eps, mu3, power) for n, p, eps, power in grid)
-
-
 @functools.lru_cache(maxsize=64)
 def _homogeneous(n: int, p: Fraction, eps: Fraction) -> Any:
-    return counting_delta_homogeneous(n, p, Eps.of(eps))
-
-
-def _prop7_law(case: Any) -> object:
-    if case[0] == "generated":
-        _, n, ps, delta2, pr = case
-        _lo, _hi, d_lo, d_hi = pc.exact_at_bracket(ps, pr.eps)
-        b_lo, b_hi = pc.rational_bracket(pr.delta)
-        # holds when decided below; undecided brackets are not failures
-        return (
-            _le(d_lo, b_lo)
-            or _le(d_hi, b_hi)
-            or _cx({"n": n, "delta2": delta2, "delta_exact": _dec(d_hi), "bound": _dec(pr.delta)})
-        )
-    _, n, p, eps, mu3, power = case
-    exact, bound = _homogeneous(n, p, eps), pc.prop7_at_eps([p] * n, eps, power, mu3).delta
-    return _le(exact, bound) or _cx(
-        {"n": n, "p_i": f"{_s(p)} for every record", "eps": eps, "mu3_reading": mu3.value,
-         "power": power.value, "delta_exact": _dec(exact), "bound": _dec(bound)}
-    )  # fmt: skip
+    return counting.counting_delta_homogeneous(n, p, Eps.of(eps))
 
 
 @claim.checker("dmkb2020.prop7")
 def check_prop7(config: claim.RunConfig) -> claim.Property:
+    def generated(cfg: claim.RunConfig) -> Iterator[Any]:
+        """Heterogeneous records (n in 24/32/48, p_i from 3 values), printed Prop. 7."""
+        rng = random.Random(cfg.seed)
+        for _ in range(cfg.count(2, 20)):
+            n = rng.choice((24, 32, 48))
+            values = [F(rng.randint(5, 95), 100) for _ in range(3)]
+            ps = [rng.choice(values) for _ in range(n)]
+            delta2 = F(rng.choice((1, 2, 5)), 10)
+            if (pr := pc.prop7(ps, delta2, pc.Prop7Reading.PRINTED)) is not None:
+                yield "generated", n, ps, delta2, pr
+
+    def large(cfg: claim.RunConfig, mu3: pc.Mu3Reading, powers: Any) -> Iterator[Any]:
+        """Homogeneous records at large n and eps <= 1, where the bound is not vacuous."""
+        ns = [1000] + ([10000, 100000] if cfg.thorough else [])
+        grid = itertools.product(ns, (F(1, 10), F(2, 5), F(1, 2)), (F(1, 2), F(1)), powers)
+        return (("large", n, p, eps, mu3, power) for n, p, eps, power in grid)
+
+    def law(case: Any) -> object:
+        if case[0] == "generated":
+            _, n, ps, delta2, pr = case
+            _lo, _hi, d_lo, d_hi = pc.exact_at_bracket(ps, pr.eps)
+            b_lo, b_hi = pc.rational_bracket(pr.delta)
+            # holds when decided below; undecided brackets are not failures
+            return (
+                _le(d_lo, b_lo)
+                or _le(d_hi, b_hi)
+                or _cx(
+                    {"n": n, "delta2": delta2, "delta_exact": _dec(d_hi), "bound": _dec(pr.delta)}
+                )
+            )
+        _, n, p, eps, mu3, power = case
+        exact, bound = _homogeneous(n, p, eps), pc.prop7_at_eps([p] * n, eps, power, mu3).delta
+        return _le(exact, bound) or _cx(
+            {"n": n, "p_i": f"{_s(p)} for every record", "eps": eps, "mu3_reading": mu3.value,
+             "power": power.value, "delta_exact": _dec(exact), "bound": _dec(bound)}
+        )  # fmt: skip
+
     printed = (pc.Prop7Reading.PRINTED,)
     return claim.Erratum(
-        claim.ForAll(
-            _prop7_law,
-            lambda cfg: itertools.chain(
-                _prop7_generated(cfg), _prop7_large(cfg, pc.Mu3Reading.PRINTED, printed)
-            ),
-            method=claim.Method.GENERATED,
+        _generated(
+            law,
+            lambda cfg: itertools.chain(generated(cfg), large(cfg, pc.Mu3Reading.PRINTED, printed)),
         ),
         claim.Exhaustive(
-            _prop7_law,
-            lambda cfg: _prop7_large(cfg, pc.Mu3Reading.ABSOLUTE, tuple(pc.Prop7Reading)),
+            law, lambda cfg: large(cfg, pc.Mu3Reading.ABSOLUTE, tuple(pc.Prop7Reading))
         ),
         holds=lambda n: (
             "generated heterogeneous instances (n in 24/32/48, p_i from 3 values in "
@@ -508,7 +450,7 @@ def check_cor1(config: claim.RunConfig) -> claim.Property:
     pairs = ((0, 1), (1, 0), (0, 2), (2, 0)) if config.thorough else ((0, 1), (0, 2))
 
     def law(pair: tuple[int, int]) -> object:
-        d = histogram_delta(n, probs, *pair, Eps.from_exp(exp_lower(lo)))
+        d = histogram_delta(n, probs, *pair, Eps.from_exp(counting.exp_lower(lo)))
         values = f"{pair[0]}->{pair[1]}"
         return _le(d, delta) or _cx({"n": n, "probs": probs, "values": values, "delta": _dec(d)})
 
@@ -520,9 +462,6 @@ def check_cor1(config: claim.RunConfig) -> claim.Property:
         "changed pair of values is at most δ",
         fails="the exact histogram delta is above the bound",
     )
-
-
-# --- Figures 5 and 6, Definition 19 -----------------------------------------------------------
 
 
 @claim.checker("dmkb2020.fig5")
@@ -547,7 +486,7 @@ def check_fig5(config: claim.RunConfig) -> claim.Property:
         ok = mono and compare(eps_closed(lo), cap).sign > 0 and _le(eps_closed(lo - 1), cap)
         return ok or claim.Counterexample(crossing=str(lo))
 
-    return _single(
+    return _one_instance(
         law,
         "ε(|B|) = max(sqrt(14 ln(1/δ)/(λ(n-|B|-1))), 27/(λ(n-|B|-1))) increases in |B| "
         "(n-|B|-1 in a denominator); with Laplace(2) noise ε = min(ε(|B|), 1/2); the cap binds "
@@ -564,22 +503,22 @@ def check_def19(config: claim.RunConfig) -> claim.Property:
     def law(case: Any) -> object:
         m, q, p, e = case
         law_ = CountLaw.homogeneous(m, q)
-        if convolution_total(law_, p) != 1:
+        if geo.convolution_total(law_, p) != 1:
             return _cx({"m": m, "q": q, "p": p})
         eps = Eps.of(e)
-        conv = convolution_delta(law_, p, eps)
-        smaller = _le(conv, counting_delta_fast(law_, eps)) and _le(conv, geometric_delta(p, eps))
-        return smaller or _cx({"m": m, "q": q, "p": p, "eps": e})
+        conv = geo.convolution_delta(law_, p, eps)
+        ok = _le(conv, counting.counting_delta_fast(law_, eps))
+        return (
+            ok and _le(conv, geo.geometric_delta(p, eps)) or _cx({"m": m, "q": q, "p": p, "eps": e})
+        )
 
     def total() -> object:
-        mass = geometric_total_mass()
+        mass = geo.geometric_total_mass()
         return mass == 1 or claim.Counterexample(total=str(mass))
 
+    cases = claim.Exhaustive(law, lambda _c: itertools.product(*grid), verdict=PROVED)
     return claim.AllOf(
-        (
-            claim.Symbolic(total, holds=""),
-            claim.Exhaustive(law, lambda _c: itertools.product(*grid), verdict=PROVED),
-        ),
+        (claim.Symbolic(total, holds=""), cases),
         holds=lambda n: (
             "sympy: sum_k (1-p)/(1+p) p^|k| = 1; the convolution Bin(m,q) + G has exact total "
             "mass 1 (closed-form tails) and its exact delta(eps) (both directions, tails in "
@@ -590,24 +529,20 @@ def check_def19(config: claim.RunConfig) -> claim.Property:
     )
 
 
-# --- Theorem 5 (k-anonymity) --------------------------------------------------------------
-
-
-def _thm5_cases(nmax: int, params: Callable[[int, Fraction, int], Any]) -> Iterator[Any]:
-    # each pair of values in both orders: a vs b, b vs a, a vs ⊥, ...
-    pairs = [(t, t2) for pair in itertools.combinations("ab⊥", 2) for t, t2 in (pair, pair[::-1])]
-    for n, lam in itertools.product(range(4, nmax + 1), (F(1, 10), F(1, 5))):
-        for rho, q_bot in itertools.product((lam / 2, lam), (lam, F(1, 2))):
-            if lam <= 1 - rho - q_bot <= 1 - lam:
-                probs = {"a": rho, "b": 1 - rho - q_bot, "⊥": q_bot}
-                for T in range(1, n - 1):
-                    if (par := params(n, lam, T)) is not None:
-                        yield from ((n, lam, probs, T, t, t2, par) for t, t2 in pairs)
-
-
 @claim.checker("dmkb2020.thm5")
 def check_thm5(config: claim.RunConfig) -> claim.Property:
     nmax, nontrivial = config.count(8, 14), claim.Tally()
+    # each pair of values in both orders: a vs b, b vs a, a vs ⊥, ...
+    pairs = [(t, t2) for pair in itertools.combinations("ab⊥", 2) for t, t2 in (pair, pair[::-1])]
+
+    def cases(params: Callable[[int, Fraction, int], Any]) -> Iterator[Any]:
+        for n, lam in itertools.product(range(4, nmax + 1), (F(1, 10), F(1, 5))):
+            for rho, q_bot in itertools.product((lam / 2, lam), (lam, F(1, 2))):
+                if lam <= 1 - rho - q_bot <= 1 - lam:
+                    probs = {"a": rho, "b": 1 - rho - q_bot, "⊥": q_bot}
+                    for T in range(1, n - 1):
+                        if (par := params(n, lam, T)) is not None:
+                            yield from ((n, lam, probs, T, t, t2, par) for t, t2 in pairs)
 
     def printed(case: Any) -> object:
         n, lam, probs, T, t, t2, (delta, eps) = case
@@ -622,18 +557,16 @@ def check_thm5(config: claim.RunConfig) -> claim.Property:
         nontrivial.add("delta < 1", delta < 1)
         return _le(kanon3_delta(n, probs, t, t2, T, eps), delta)
 
-    cls = (
-        f"n in 4..{nmax}, lambda in {{1/10,1/5}}, three values a (rare), b, ⊥ with P[a] in "
-        "{lambda/2, lambda}, P[⊥] in {lambda, 1/2}, all T with r < 1"
-    )
     return claim.Erratum(
-        claim.Exhaustive(printed, lambda _c: _thm5_cases(nmax, theorem5_printed)),
-        claim.Exhaustive(corrected, lambda _c: _thm5_cases(nmax, theorem5_corrected)),
+        claim.Exhaustive(printed, lambda _c: cases(kanonymity.theorem5_printed)),
+        claim.Exhaustive(corrected, lambda _c: cases(kanonymity.theorem5_corrected)),
         holds=lambda n: (
-            f"exhaustive over {cls}: the exact delta of the k-anonymity mechanism exceeds "
-            "delta_0 at the printed eps; corrected (the proof's chaining): eps = 2 eps_0, delta "
-            "= (1 + e^eps_0) max(f(T,n-1,lam)/(1-r), blanket(eps_0)) holds on every case "
-            f"({n} cases in all, {nontrivial['delta < 1']} with a corrected delta < 1)"
+            f"exhaustive over n in 4..{nmax}, lambda in {{1/10,1/5}}, three values a (rare), b, ⊥ "
+            "with P[a] in {lambda/2, lambda}, P[⊥] in {lambda, 1/2}, all T with r < 1: the exact "
+            "delta of the k-anonymity mechanism exceeds delta_0 at the printed eps; corrected "
+            "(the proof's chaining): eps = 2 eps_0, delta = (1 + e^eps_0) max(f(T,n-1,lam)/(1-r), "
+            f"blanket(eps_0)) holds on every case ({n} cases in all, {nontrivial['delta < 1']} "
+            "with a corrected delta < 1)"
         ),
         reading=(
             "printed: r with k = T + 1, eps_c the smallest level allowed by the printed "
