@@ -351,19 +351,10 @@ def check_prop3(config: claim.RunConfig) -> claim.Property:
 
 
 def _example6_scenario(ps: list[Fraction], pc: Fraction) -> finite.Scenario:
-    """Pairs (x, x' = x with probability pc), x ~ Bernoulli(p) for each p in ``ps``."""
-    dbs = {
-        tuple(v for x, s in zip(xs, ss, strict=True) for v in (x, x if s else 1 - x)): math.prod(
-            (
-                (p if x else 1 - p) * (pc if s else 1 - pc)
-                for x, s, p in zip(xs, ss, ps, strict=True)
-            ),
-            start=Fraction(1),
-        )
-        for xs in itertools.product((0, 1), repeat=len(ps))
-        for ss in itertools.product((True, False), repeat=len(ps))
-    }
-    return finite.Scenario.from_databases(dbs)
+    """Example 6: pairs (x, x'), x ~ Bernoulli(p) for p in ``ps``, x' = x with probability pc."""
+    pair = {(x, y): pc if x == y else 1 - pc for x, y in BITS2}
+    params = [{xy: (p if xy[0] else 1 - p) * q for xy, q in pair.items()} for p in ps]
+    return defs.normalized_scenario(params, lambda phi: tuple(v for xy in phi for v in xy))
 
 
 @claim.checker("dmkb2020.prop4")
@@ -378,24 +369,14 @@ def check_prop4(config: claim.RunConfig) -> claim.Property:
         if r_np == r_cdp:
             return True
         # the paper's own Example 6, first normalization (φ0 = the pair (D(0), D(1))), target D(1)
-        ex6 = _example6_scenario([HALF], Fraction(3, 4))
-        m0 = finite.deterministic(lambda d: d[0])
-        return claim.Counterexample(
-            normalization=f"phi0 uniform bit; D = (phi0, h(phi0)), h = {h}",
-            B="none (I = ∅)",
-            i=0,
-            M=dict(zip(BITS2, outs, strict=True)),
-            eps_NP=_r(r_np),
-            eps_CDP=_r(r_cdp),
-            example6={
-                "p_0": "1/2",
-                "p_c": "3/4",
-                "target": "D(1)",
-                "M": "D(0)",
-                "eps_NP": _r(defs.np_ratio(ex6, m0, [1])),
-                "eps_CDP": _r(defs.cdp_ratio(ex6, m0, targets=[1])),
-            },
-        )
+        ex6, m0 = _example6_scenario([HALF], Fraction(3, 4)), finite.deterministic(lambda d: d[0])
+        e6 = {"p_0": "1/2", "p_c": "3/4", "target": "D(1)", "M": "D(0)"}
+        e6["eps_NP"] = _r(defs.np_ratio(ex6, m0, [1]))
+        e6["eps_CDP"] = _r(defs.cdp_ratio(ex6, m0, targets=[1]))
+        cx = claim.Counterexample(normalization=f"phi0 uniform bit; D = (phi0, h(phi0)), h = {h}")
+        cx.update(B="none (I = ∅)", i=0, M=dict(zip(BITS2, outs, strict=True)))
+        cx.update(eps_NP=_r(r_np), eps_CDP=_r(r_cdp), example6=e6)
+        return cx
 
     def draw(rng: random.Random) -> Any:
         # D_{-i} a function of φ1..φk only (then D(i) ⊥ (D_{-i}, B)); the rng also draws B
