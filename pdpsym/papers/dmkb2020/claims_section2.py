@@ -96,9 +96,8 @@ def check_prop1(config: claim.RunConfig) -> claim.Property:
         law,
         lambda cfg: _draws(cfg, 101, (60, 1000), draw),
         holds=lambda n: (
-            f"{n} generated ({{θ}}, M) ({RANDOM_CLASS}): the exact smallest ε of CDP and of IBCDP "
-            f"(δ = 0) satisfy ε_IBCDP ≤ 2 ε_CDP and ε_CDP ≤ 2 ε_IBCDP; {both['both_finite']} "
-            "cases have both finite"
+            f"{n} generated ({{θ}}, M) ({RANDOM_CLASS}): exact smallest ε of CDP and IBCDP (δ = 0) "
+            f"give ε_IBCDP ≤ 2 ε_CDP, ε_CDP ≤ 2 ε_IBCDP; {both['both_finite']} have both finite"
         ),
         fails="CDP/IBCDP factor 2 fails",
         details=lambda: both.counts,
@@ -205,11 +204,10 @@ def check_ex4(config: claim.RunConfig) -> claim.Property:
         ),
         method=claim.Method.EXHAUSTIVE,
         holds=lambda n: (
-            f"exhaustive: 1 and 2 duplicated pairs, every R on {{0,1,2}} with denominator {den}, "
-            f"T = {{0,..,3}} ({n} cases): the sum is never CDP (ε = ∞: changing one record by 1 "
-            "makes the always-even sum odd). 'Can be NP' holds only for single-valued R (NP "
-            "vacuous); an R with two or more values gives NP ε = ∞, since the smallest sum given "
-            "D(i) = a is 2a + 2(n-1)·min R"
+            f"exhaustive over 1-2 duplicated pairs, every R on {{0,1,2}} with denominator {den}, "
+            f"T = {{0,..,3}} ({n} cases): the sum is never CDP (ε = ∞: moving one record by 1 "
+            "makes the even sum odd). NP only for single-valued R (vacuous); R with ≥ 2 values "
+            "gives NP ε = ∞, as the smallest sum given D(i) = a is 2a + 2(n-1)·min R"
         ),
         reading="'might be in NP' read as 'there is an R for which it is NP'",
     )
@@ -229,10 +227,8 @@ def correct_triples(d: tuple[Any, ...]) -> dict[Any, Fraction]:
     majority value; output the database."""
     out = list(d)
     for k in range(0, len(d), 3):
-        t = list(d[k : k + 3])
-        for v in t:
-            if t.count(v) == 2:
-                out[k : k + 3] = [v] * 3
+        t = d[k : k + 3]
+        out[k : k + 3] = [v for v in t if t.count(v) == 2][:1] * 3 or t
     return {tuple(out): Fraction(1)}
 
 
@@ -264,12 +260,11 @@ def check_ex5(config: claim.RunConfig) -> claim.Property:
         claim.Exhaustive(printed, cases, verdict=claim.Verdict.PROVED),
         claim.Exhaustive(corrected, cases, verdict=claim.Verdict.PROVED),
         holds=lambda n: (
-            "printed: the mechanism that changes a value appearing once (in the whole database) "
-            "into a value appearing twice is ({θ}, 0)-CDP. With one triple it is; with two "
-            "triples the first R of the ordered search breaks it (ε = ∞), because global counts "
-            "mix triples. Correction: correct within each triple (the odd record to the "
-            "majority): ({θ}, 0)-CDP exactly on every case (1 and 2 triples, every "
-            f"non-degenerate R on {{0,1}} with denominator ≤ {den}, b ∈ {{0,1,2}}; {n} cases)"
+            "printed: changing a value appearing once (in the whole database) into one appearing "
+            "twice is ({θ}, 0)-CDP: true for one triple; for two the first R of the ordered search "
+            "breaks it (ε = ∞), as global counts mix triples. Corrected per triple (odd record to "
+            "the majority): ({θ}, 0)-CDP exactly on every case (1-2 triples, every non-degenerate "
+            f"R on {{0,1}} with denominator ≤ {den}, b ∈ {{0,1,2}}; {n} cases)"
         ),
         reading="'appearing only once/twice' read over the whole database (as printed); the "
         "correction reads it per triple",
@@ -304,10 +299,10 @@ def check_prop2(config: claim.RunConfig) -> claim.Property:
         law,
         cases,
         holds=lambda n: (
-            f"{config.count(40, 600)} generated (θ, M) with independent Bernoulli records (n ≤ 3, "
-            "random known records as B) and random M: M(D)|θ,B̂,D(i)=b equals "
-            "M(D_(i→b))|θ,B̂,D(i)=a exactly for every (i, B̂, a, b), hence the smallest NP ε "
-            f"equals the smallest CDP ε (T = support of D(i)); {n} checks"
+            f"{config.count(40, 600)} generated (θ, M), independent Bernoulli records (n ≤ 3, "
+            "random known records as B), random M: M(D)|θ,B̂,D(i)=b = M(D_(i→b))|θ,B̂,D(i)=a "
+            "exactly for every (i, B̂, a, b), so smallest NP ε = smallest CDP ε (T = support of "
+            f"D(i)); {n} checks"
         ),
         fails="for independent records, M(D)|b differs from M(D_(i->b))|a or NP ε != CDP ε",
     )
@@ -340,10 +335,10 @@ def check_prop3(config: claim.RunConfig) -> claim.Property:
         law,
         lambda cfg: itertools.product(_draws(cfg, 103, (40, 600), _normalization_case), nested),
         holds=lambda n: (
-            f"{config.count(40, 600)} generated acceptable normalizations at i = 0 (independent "
-            "φ0 ∈ {0,1}, φ1 ∈ {0,1,2}, φ2 ∈ {0,1}; D = (φ0, (φ1 + cφ0) mod 3, φ2), injective; "
-            "random M) and I2 ⊆ I1 ∈ {(1,2)⊇(2), (1,2)⊇∅, (1)⊇∅, (2)⊇∅}: in all "
-            f"{n} checks the exact NP ε with B = φ_I2 is at most the one with B = φ_I1"
+            f"{config.count(40, 600)} generated acceptable normalizations at i = 0 (independent φ0 "
+            "∈ {0,1}, φ1 ∈ {0,1,2}, φ2 ∈ {0,1}; D = (φ0, (φ1 + cφ0) mod 3, φ2), injective; random "
+            f"M), I2 ⊆ I1 ∈ {{(1,2)⊇(2), (1,2)⊇∅, (1)⊇∅, (2)⊇∅}}: exact NP ε with B = φ_I2 ≤ with "
+            f"B = φ_I1 in all {n} checks"
         ),
         fails="more knowledge, smaller NP ε",
         reading="NP quantified at the normalized index i = 0",
@@ -396,12 +391,11 @@ def check_prop4(config: claim.RunConfig) -> claim.Property:
         _generated(corrected, lambda cfg: _draws(cfg, 104, (40, 600), draw)),
         holds=lambda n: (
             "printed: for acceptable Θ, NP ⇔ CDP. Definition 8 lets other records depend on φ0 "
-            "(duplicated records are acceptable), and the first case of an ordered search has "
-            "NP ε ≠ CDP ε, as does the paper's own Example 6 (first normalization, target D(1), "
-            "M = D(0); in the counterexample). Correction: also require D_(-i) to be a function "
-            "of φ1..φk only (so D(i) ⊥ (D_(-i), B), Proposition 2's setting): NP ε = CDP ε "
-            f"exactly on generated cases (φ0 ∈ {{0,1}}, φ1 ∈ {{0,1,2}}, φ2 ∈ {{0,1}}, random B, "
-            f"random M; {n} cases in all)"
+            "(duplicates are acceptable): the first case of an ordered search has NP ε ≠ CDP ε, "
+            "as has the paper's Example 6 (first normalization, target D(1), M = D(0); in the "
+            "counterexample). Corrected (D_(-i) a function of φ1..φk only, so D(i) ⊥ (D_(-i), B) "
+            "as in Proposition 2): NP ε = CDP ε exactly on generated cases (φ0 ∈ {0,1}, φ1 ∈ "
+            f"{{0,1,2}}, φ2 ∈ {{0,1}}, random B and M; {n} cases in all)"
         ),
         method=claim.Method.GENERATED,
         reading="Definition 8 as printed (only D(i) and B are constrained)",
@@ -456,10 +450,10 @@ def check_ex6(config: claim.RunConfig) -> claim.Property:
         verdict=claim.Verdict.PROVED,
         holds=lambda n: (
             f"exhaustive over {n} exact instances (1 or 2 pairs, p_i ∈ {{1/3, 1/2}}, p_c ∈ "
-            "{1/4, 2/3}): both normalizations are families of mutually independent parameters "
-            "(joint = product of marginals, exactly) from which D is recovered injectively; in "
-            "the first φ0 determines D(1), in the second the sensitive φ0 = [D(0) = D(1)] is "
-            "independent of φ1 = D(0), which the attacker may know"
+            "{1/4, 2/3}): both normalizations are mutually independent parameters (joint = product "
+            "of marginals, exactly) that recover D injectively; in the first φ0 fixes D(1), in the "
+            "second the sensitive φ0 = [D(0) = D(1)] is independent of φ1 = D(0), which the "
+            "attacker may know"
         ),
         fails="a normalization is not valid",
     )

@@ -114,10 +114,10 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
             lambda _c: cases(tuple(pt.RReading)),
             holds=lambda n: (
                 f"exhaustive over n <= {nmax}, p in {{1/50,1/20,1/10,1/5}}, all T, |B| in 0..3, "
-                "all b_max: the exact delta (APK for |B|=0, PPK for |B|>0, both directions) at "
-                f"the theorem's eps never exceeds its delta; {applicable['CORRECTED']} applicable "
-                f"cases with r read as p(n-1)/((1-p)T), {applicable['PRINTED']} with the printed "
-                f"(1-p)^T (never smaller for T >= 1, so also sound); {n} cases"
+                "all b_max: exact delta (APK for |B|=0, PPK for |B|>0, both directions) at the "
+                f"theorem's eps <= its delta; {applicable['CORRECTED']} applicable cases with r = "
+                f"p(n-1)/((1-p)T), {applicable['PRINTED']} with the printed (1-p)^T (never smaller "
+                f"for T >= 1, so sound too); {n} cases"
             ),
         ),
         claim.Exhaustive(law, lambda _c: cases((pt.RReading.CORRECTED,))),
@@ -142,30 +142,27 @@ def check_thm4_plrv(config: claim.RunConfig) -> claim.Property:
                     if true != (0, 0):  # an impossible output has no PLRV
                         yield n, p, T, size, b, o, true
 
-    def law(printed: bool) -> Callable[[Any], object]:
+    def law(printed: bool, case: Any) -> object:
         """The formula's ratio equals the exact one. A wrong printed ratio with a zero
-        denominator is counted rather than reported, so the counterexample is the first
-        where the printed formula gives a finite wrong value."""
-
-        def check(case: Any) -> object:
-            n, p, T, size, b, o, true = case
-            formula = pt.printed_plrv_ratio if printed else pt.corrected_plrv_ratio
-            if pt.same_ratio(got := formula(n, p, T, size, b, o), true):
-                return True
-            if printed and got[1] == 0:
-                zero.add("printed ratio with a zero denominator, wrong")
-                return True
-            return _cx(
-                {"n": n, "p": p, "T": T, "|B|": size, "b": b, "output": str(o),
-                 "printed": f"ln(({_s(got[0])})/({_s(got[1])}))",
-                 "exact": f"ln(({_s(true[0])})/({_s(true[1])}))"}
-            )  # fmt: skip
-
-        return check
+        denominator is counted, not reported: the counterexample is the first finite wrong one."""
+        n, p, T, size, b, o, true = case
+        formula = pt.printed_plrv_ratio if printed else pt.corrected_plrv_ratio
+        if pt.same_ratio(got := formula(n, p, T, size, b, o), true):
+            return True
+        if printed and got[1] == 0:
+            zero.add("printed ratio with a zero denominator, wrong")
+            return True
+        return _cx(
+            {"n": n, "p": p, "T": T, "|B|": size, "b": b, "output": str(o),
+             "printed": f"ln(({_s(got[0])})/({_s(got[1])}))",
+             "exact": f"ln(({_s(true[0])})/({_s(true[1])}))"}
+        )  # fmt: skip
 
     return claim.Erratum(
-        claim.Exhaustive(law(True), cases, verdict=PROVED, details=lambda: zero.counts),
-        claim.Exhaustive(law(False), cases, verdict=PROVED),
+        claim.Exhaustive(
+            functools.partial(law, True), cases, verdict=PROVED, details=lambda: zero.counts
+        ),
+        claim.Exhaustive(functools.partial(law, False), cases, verdict=PROVED),
         holds=lambda n: (
             "exhaustive over n <= N, p in {1/10,1/3}, all T, |B|, b and possible outputs "
             f"against the exact conditional output laws ({n} PLRVs): the printed |B| > 0 "
@@ -205,9 +202,8 @@ def check_thm4_poisson(config: claim.RunConfig) -> claim.Property:
         limit_is(pt.PoissonReading.PRINTED),
         claim.AllOf((corrected, claim.Symbolic(eps_is_delta, holds=""))),
         holds=(
-            f"sympy limit n -> oo of f(T,n-1,lam/n)/(1-r) for T in {Ts}; lim_(delta->0) "
-            "-ln(1-delta)/delta = 1 (eps ≈ delta holds); the printed (1-r)^T has a spurious "
-            "power T"
+            f"sympy limit n -> oo of f(T,n-1,lam/n)/(1-r) for T in {Ts}; lim_(delta->0) -ln(1-"
+            "delta)/delta = 1 (eps ≈ delta holds); the printed (1-r)^T has a spurious power T"
         ),
         reading=pt.PoissonReading.CORRECTED.value,
         method=claim.Method.SYMBOLIC,
@@ -242,9 +238,8 @@ def check_thm4_coupling(config: claim.RunConfig) -> claim.Property:
         law,
         lambda cfg: filter(None, _draws(cfg, 0, (25, 300), draw)),
         holds=lambda n: (
-            f"{n} generated instances (n 3..9, p_i = p*k/20 < p): tails dominated at every t, "
-            "and the exact delta (worst target, both directions) at Theorem 4's eps is at most "
-            "its delta"
+            f"{n} generated instances (n 3..9, p_i = p*k/20 < p): tails dominated at every t; "
+            "exact delta (every target, both directions) at Theorem 4's eps <= its delta"
         ),
         fails="heterogeneous p_i < p: tail dominance or the common-p delta fails",
     )
@@ -273,9 +268,9 @@ def check_prop8(config: claim.RunConfig) -> claim.Property:
         cases,
         verdict=PROVED,
         holds=lambda n: (
-            "exact equality of the APKDP curve of M_T (worst b, both directions) and the PPKDP "
-            "curve of M_{T-|B|} on n-|B| records, exhaustive over n <= N, p in {1/10,1/4}, T, "
-            f"|B| <= T, e^eps in {{11/10, 2}} ({n} cases)"
+            "APKDP curve of M_T (worst b, both directions) = PPKDP curve of M_{T-|B|} on n-|B| "
+            f"records exactly, over n <= N, p in {{1/10,1/4}}, T, |B| <= T, e^eps in {{11/10, 2}} "
+            f"({n} cases)"
         ),
         fails="the two curves differ",
     )
@@ -315,11 +310,6 @@ def check_thm3_decomposition(config: claim.RunConfig) -> claim.Property:
     )
 
 
-@functools.lru_cache(maxsize=512)
-def _counting(ps: tuple[Fraction, ...], eps: Eps) -> Any:
-    return counting.counting_delta(list(ps), eps).value
-
-
 @claim.checker("dmkb2020.thm3")
 def check_thm3(config: claim.RunConfig) -> claim.Property:
     lam, ns = F(1, 10), range(2, config.count(6, 9) + 1)
@@ -327,7 +317,7 @@ def check_thm3(config: claim.RunConfig) -> claim.Property:
 
     def grid(_c: claim.RunConfig) -> Iterator[Any]:
         for n, p, e in itertools.product(ns, ps, es):
-            yield n, p, e, _counting((p,) * n, Eps.of(e))
+            yield n, p, e, counting.counting_delta([p] * n, Eps.of(e)).value
 
     def printed(case: Any) -> object:
         n, p, e, exact = case
@@ -344,13 +334,11 @@ def check_thm3(config: claim.RunConfig) -> claim.Property:
         return _le(exact, pc.blanket_delta(n, lam, Eps.of(e)))
 
     def closed_cases(cfg: claim.RunConfig) -> Iterator[Any]:
-        # the closed form, eps <= 1, on instances with lambda(n-1) >= 27
-        extra = [(F(3, 10), 200, F(1, 20))] if cfg.thorough else []
-        for lam2, n, delta in [(F(3, 10), 120, F(1, 5)), *extra]:
-            lo, hi = pc.rational_bracket(pc.closed_form_eps(n, lam2, delta))
-            if hi <= 1:
-                p = lam2 + F(1, 100)
-                yield from (([p] * n, lo, delta), ([p] + [F(1, 2)] * (n - 1), lo, delta))
+        # the closed form, eps <= 1, at lambda = 3/10 on instances with lambda(n-1) >= 27
+        for n, delta in [(120, F(1, 5)), (200, F(1, 20))][: cfg.count(1, 2)]:
+            lo, hi = pc.rational_bracket(pc.closed_form_eps(n, F(3, 10), delta))
+            p = F(31, 100)
+            yield from ((ps, lo, delta) for ps in ([p] * n, [p] + [F(1, 2)] * (n - 1)) if hi <= 1)
 
     def closed(case: Any) -> object:
         ps, lo, delta = case
@@ -362,10 +350,9 @@ def check_thm3(config: claim.RunConfig) -> claim.Property:
         claim.AllOf((claim.Exhaustive(blanket, grid), claim.Exhaustive(closed, closed_cases))),
         holds=lambda n: (
             "exact counting delta (worst target, both directions) vs the printed P[X/Y >= eps] "
-            "and vs the blanket bound E_N[delta_N(eps)] over n <= N, lambda = 1/10, p_i in "
-            "{11/100,1/2,89/100}, eps in {1/100,1/2,2}, and the closed form on instances with "
-            f"lambda(n-1) >= 27 ({n} cases): the printed X/Y condition fails, the blanket "
-            "bound and the closed form hold"
+            "and the blanket bound E_N[delta_N(eps)] (n <= N, lambda = 1/10, p_i in {11/100,1/2,"
+            f"89/100}}, eps in {{1/100,1/2,2}}) and the closed form (lambda(n-1) >= 27) ({n} "
+            "cases): the printed X/Y condition fails, the blanket bound and the closed form hold"
         ),
         reading=(
             "δ >= E_N[δ_N(ε)], N ~ Bin(n-1, 2λ), δ_N the curve of Bin(N,1/2)+1 vs "
@@ -374,23 +361,15 @@ def check_thm3(config: claim.RunConfig) -> claim.Property:
     )
 
 
-@functools.lru_cache(maxsize=64)
-def _homogeneous(n: int, p: Fraction, eps: Fraction) -> Any:
-    return counting.counting_delta_homogeneous(n, p, Eps.of(eps))
-
-
 @claim.checker("dmkb2020.prop7")
 def check_prop7(config: claim.RunConfig) -> claim.Property:
-    def generated(cfg: claim.RunConfig) -> Iterator[Any]:
+    def draw(rng: random.Random) -> Any:
         """Heterogeneous records (n in 24/32/48, p_i from 3 values), printed Prop. 7."""
-        rng = random.Random(cfg.seed)
-        for _ in range(cfg.count(2, 20)):
-            n = rng.choice((24, 32, 48))
-            values = [F(rng.randint(5, 95), 100) for _ in range(3)]
-            ps = [rng.choice(values) for _ in range(n)]
-            delta2 = F(rng.choice((1, 2, 5)), 10)
-            if (pr := pc.prop7(ps, delta2, pc.Prop7Reading.PRINTED)) is not None:
-                yield "generated", n, ps, delta2, pr
+        n, values = rng.choice((24, 32, 48)), [F(rng.randint(5, 95), 100) for _ in range(3)]
+        ps = [rng.choice(values) for _ in range(n)]
+        delta2 = F(rng.choice((1, 2, 5)), 10)
+        pr = pc.prop7(ps, delta2, pc.Prop7Reading.PRINTED)
+        return pr and ("generated", n, ps, delta2, pr)
 
     def large(cfg: claim.RunConfig, mu3: pc.Mu3Reading, powers: Any) -> Iterator[Any]:
         """Homogeneous records at large n and eps <= 1, where the bound is not vacuous."""
@@ -412,7 +391,8 @@ def check_prop7(config: claim.RunConfig) -> claim.Property:
                 )
             )
         _, n, p, eps, mu3, power = case
-        exact, bound = _homogeneous(n, p, eps), pc.prop7_at_eps([p] * n, eps, power, mu3).delta
+        exact = counting.counting_delta_homogeneous(n, p, Eps.of(eps))
+        bound = pc.prop7_at_eps([p] * n, eps, power, mu3).delta
         return _le(exact, bound) or _cx(
             {"n": n, "p_i": f"{_s(p)} for every record", "eps": eps, "mu3_reading": mu3.value,
              "power": power.value, "delta_exact": _dec(exact), "bound": _dec(bound)}
@@ -422,19 +402,22 @@ def check_prop7(config: claim.RunConfig) -> claim.Property:
     return claim.Erratum(
         _generated(
             law,
-            lambda cfg: itertools.chain(generated(cfg), large(cfg, pc.Mu3Reading.PRINTED, printed)),
+            lambda cfg: itertools.chain(
+                filter(None, _draws(cfg, 0, (2, 20), draw)),
+                large(cfg, pc.Mu3Reading.PRINTED, printed),
+            ),
         ),
         claim.Exhaustive(
             law, lambda cfg: large(cfg, pc.Mu3Reading.ABSOLUTE, tuple(pc.Prop7Reading))
         ),
         holds=lambda n: (
-            "generated heterogeneous instances (n in 24/32/48, p_i from 3 values in "
-            "[1/20, 19/20]) and the exact counting delta(eps) at n = 1000 (10^4, 10^5 thorough), "
-            f"p in 1/10, 2/5, 1/2, eps in 1/2, 1 against Prop. 7 at that eps ({n} cases). The "
-            "printed mu_3 = (1/n) sum p_i(1-p_i)|1-2p_i| is |E(X-p)^3|, not the absolute third "
-            "moment E|X-p|^3 = p(1-p)(p^2+(1-p)^2) that Berry-Esseen needs: at p_i = 1/2 it is 0 "
-            "and the bound collapses to delta_2, below the exact delta. With the absolute "
-            "moment the bound holds on every instance (both powers of mu_2)"
+            "generated heterogeneous instances (n in 24/32/48, p_i from 3 values in [1/20, "
+            "19/20]) and exact counting delta(eps) at n = 1000 (10^4, 10^5 thorough), p in 1/10, "
+            f"2/5, 1/2, eps in 1/2, 1 vs Prop. 7 at that eps ({n} cases). The printed mu_3 = (1/n) "
+            "sum p_i(1-p_i)|1-2p_i| is |E(X-p)^3|, not the absolute third moment E|X-p|^3 = p(1-p)"
+            "(p^2+(1-p)^2) Berry-Esseen needs: at p_i = 1/2 it is 0 and the bound collapses to "
+            "delta_2, below the exact delta. With the absolute moment the bound holds on every "
+            "instance (both powers of mu_2)"
         ),
         reading="mu_3 as printed vs the absolute third moment (Mu3Reading)",
         method=claim.Method.EXHAUSTIVE,
@@ -519,9 +502,9 @@ def check_def19(config: claim.RunConfig) -> claim.Property:
         (claim.Symbolic(total, holds=""), cases),
         holds=lambda n: (
             "sympy: sum_k (1-p)/(1+p) p^|k| = 1; the convolution Bin(m,q) + G has exact total "
-            "mass 1 (closed-form tails) and its exact delta(eps) (both directions, tails in "
-            "closed form) is at most both the noiseless count's and the geometric noise's, on "
-            f"m in {ms}, q in {{1/2,1/10}}, p in {{1/2,3/4}}, eps in {{0,1/2}} ({n} cases)"
+            "mass 1 and exact delta(eps) (both directions; closed-form tails) <= both the "
+            f"noiseless count's and the geometric noise's, on m in {ms}, q in {{1/2,1/10}}, p in "
+            f"{{1/2,3/4}}, eps in {{0,1/2}} ({n} cases)"
         ),
         method=claim.Method.SYMBOLIC_EXHAUSTIVE,
     )
@@ -559,12 +542,11 @@ def check_thm5(config: claim.RunConfig) -> claim.Property:
         claim.Exhaustive(printed, lambda _c: cases(kanonymity.theorem5_printed)),
         claim.Exhaustive(corrected, lambda _c: cases(kanonymity.theorem5_corrected)),
         holds=lambda n: (
-            f"exhaustive over n in 4..{nmax}, lambda in {{1/10,1/5}}, three values a (rare), b, ⊥ "
-            "with P[a] in {lambda/2, lambda}, P[⊥] in {lambda, 1/2}, all T with r < 1: the exact "
-            "delta of the k-anonymity mechanism exceeds delta_0 at the printed eps; corrected "
-            "(the proof's chaining): eps = 2 eps_0, delta = (1 + e^eps_0) max(f(T,n-1,lam)/(1-r), "
-            f"blanket(eps_0)) holds on every case ({n} cases in all, {nontrivial['delta < 1']} "
-            "with a corrected delta < 1)"
+            f"exhaustive over n in 4..{nmax}, lambda in {{1/10,1/5}}, values a (rare), b, ⊥ with "
+            "P[a] in {lambda/2, lambda}, P[⊥] in {lambda, 1/2}, all T with r < 1: the k-anonymity "
+            "mechanism's exact delta exceeds delta_0 at the printed eps; corrected (the proof's "
+            "chaining): eps = 2 eps_0, delta = (1 + e^eps_0) max(f(T,n-1,lam)/(1-r), blanket(eps_0)"
+            f") holds on every case ({n} cases, {nontrivial['delta < 1']} with corrected delta < 1)"
         ),
         reading=(
             "printed: r with k = T + 1, eps_c the smallest level allowed by the printed "
