@@ -26,6 +26,7 @@ RANDOM_CLASS = (
     "randomized or deterministic M"
 )
 BITS2 = tuple(itertools.product((0, 1), repeat=2))
+PROVED = claim.Verdict.PROVED
 
 
 def _r(x: Fraction | None) -> str:
@@ -193,15 +194,11 @@ def check_ex4(config: claim.RunConfig) -> claim.Property:
 
     # "might be NP": a single-valued R (one pair) is NP (vacuously)
     single = defs.normalized_scenario([{1: Fraction(1)}], _copies(2))
+    is_np = _one_instance(lambda _: defs.np_ratio(single, total) is not None, "")
+    rs = list(_pmfs(3, den))
+    never = claim.Exhaustive(never_cdp, lambda _c: itertools.product((1, 2), rs), verdict=PROVED)
     return claim.AllOf(
-        (
-            claim.Exhaustive(
-                never_cdp,
-                lambda _c: itertools.product((1, 2), list(_pmfs(3, den))),
-                verdict=claim.Verdict.PROVED,
-            ),
-            _one_instance(lambda _: defs.np_ratio(single, total) is not None, ""),
-        ),
+        (never, is_np),
         method=claim.Method.EXHAUSTIVE,
         holds=lambda n: (
             f"exhaustive over 1-2 duplicated pairs, every R on {{0,1,2}} with denominator {den}, "
@@ -244,21 +241,20 @@ def check_ex5(config: claim.RunConfig) -> claim.Property:
 
     def printed(case: Any) -> object:
         g = defs.cdp_ratio(case[2], correct_global, domain=case[3])
-        return g == 1 or claim.Counterexample(
-            triples=case[0],
-            R=case[1],
-            T=[0, 1, 2],
-            eps_CDP_printed_mechanism=_r(g),
-            example="D = (0,0,0,1,1,1), D_(0->1) = (1,0,0,1,1,1): no value appears exactly once, "
-            "so nothing is corrected and the output is not a triplicated database",
+        cx = claim.Counterexample(triples=case[0], R=case[1], T=[0, 1, 2])
+        cx["eps_CDP_printed_mechanism"] = _r(g)
+        cx["example"] = (
+            "D = (0,0,0,1,1,1), D_(0->1) = (1,0,0,1,1,1): no value appears exactly once, so "
+            "nothing is corrected and the output is not a triplicated database"
         )
+        return g == 1 or cx
 
     def corrected(case: Any) -> object:
         return defs.cdp_ratio(case[2], correct_triples, domain=case[3]) == 1
 
     return claim.Erratum(
-        claim.Exhaustive(printed, cases, verdict=claim.Verdict.PROVED),
-        claim.Exhaustive(corrected, cases, verdict=claim.Verdict.PROVED),
+        claim.Exhaustive(printed, cases, verdict=PROVED),
+        claim.Exhaustive(corrected, cases, verdict=PROVED),
         holds=lambda n: (
             "printed: changing a value appearing once (in the whole database) into one appearing "
             "twice is ({θ}, 0)-CDP: true for one triple; for two the first R of the ordered search "
@@ -278,25 +274,17 @@ def check_prop2(config: claim.RunConfig) -> claim.Property:
         return scn, finite.random_mechanism(rng, scn.n)[0]
 
     def cases(cfg: claim.RunConfig) -> Iterator[Any]:
+        # (θ, the two sides): every conditional output law, then the two smallest ε
         for scn, mech in _draws(cfg, 102, (40, 600), draw):
             for i, bhat in itertools.product(range(scn.n), scn.knowledge_values()):
                 vals = [a for a in scn.record_values(i) if scn.compatible(i, a, bhat)]
                 for a, b in itertools.product(vals, vals):
-                    yield scn, mech, (i, a, b, bhat)
-            yield scn, mech, None  # then the two smallest ε
-
-    def law(case: Any) -> object:
-        scn, mech, pair = case
-        if pair is None:
-            same = defs.np_ratio(scn, mech) == defs.cdp_ratio(scn, mech)
-        else:
-            i, a, b, bhat = pair
-            changed = defs._changed_pmf(scn, mech, i, a, b, bhat)
-            same = finite.output_pmf(scn, mech, i, b, bhat) == changed
-        return same or claim.Counterexample(theta=scn.joint)
+                    changed = defs._changed_pmf(scn, mech, i, a, b, bhat)
+                    yield scn, finite.output_pmf(scn, mech, i, b, bhat), changed
+            yield scn, defs.np_ratio(scn, mech), defs.cdp_ratio(scn, mech)
 
     return _generated(
-        law,
+        lambda case: case[1] == case[2] or claim.Counterexample(theta=case[0].joint),
         cases,
         holds=lambda n: (
             f"{config.count(40, 600)} generated (θ, M), independent Bernoulli records (n ≤ 3, "
@@ -420,7 +408,7 @@ def _independent_family(dist: dict[Any, Fraction], fam: list[Any]) -> bool:
 
 @claim.checker("dmkb2020.ex6")
 def check_ex6(config: claim.RunConfig) -> claim.Property:
-    grid_p, grid_c = [Fraction(1, 3), HALF], [Fraction(1, 4), Fraction(2, 3)]
+    ps_grid = [ps for k in (1, 2) for ps in itertools.product([Fraction(1, 3), HALF], repeat=k)]
 
     def law(case: Any) -> object:
         ps, pc = case
@@ -442,12 +430,8 @@ def check_ex6(config: claim.RunConfig) -> claim.Property:
 
     return claim.Exhaustive(
         law,
-        lambda _c: (
-            c
-            for k in (1, 2)
-            for c in itertools.product(itertools.product(grid_p, repeat=k), grid_c)
-        ),
-        verdict=claim.Verdict.PROVED,
+        lambda _c: itertools.product(ps_grid, [Fraction(1, 4), Fraction(2, 3)]),
+        verdict=PROVED,
         holds=lambda n: (
             f"exhaustive over {n} exact instances (1 or 2 pairs, p_i ∈ {{1/3, 1/2}}, p_c ∈ "
             "{1/4, 2/3}): both normalizations are mutually independent parameters (joint = product "
