@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import itertools
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -322,21 +322,16 @@ def check_thm3(config: claim.RunConfig) -> claim.Property:
         n, _p, e, exact = case
         return _le(exact, pc.blanket_delta(n, lam, Eps.of(e)))
 
-    def closed_cases(cfg: claim.RunConfig) -> Iterator[Any]:
-        # the closed form, eps <= 1, at lambda = 3/10 on instances with lambda(n-1) >= 27
+    def closed(cfg: claim.RunConfig) -> Iterator[Any]:
+        # (exact delta, delta) at the closed-form eps <= 1, lambda = 3/10, lambda(n-1) >= 27
         for n, delta in [(120, F(1, 5)), (200, F(1, 20))][: cfg.count(1, 2)]:
             lo, hi = pc.rational_bracket(pc.closed_form_eps(n, F(3, 10), delta))
-            p = F(31, 100)
-            yield from ((ps, lo, delta) for ps in ([p] * n, [p] + [F(1, 2)] * (n - 1)) if hi <= 1)
-
-    def closed(case: Any) -> object:
-        ps, lo, delta = case
-        eps = Eps.from_exp(counting.exp_lower(lo))
-        return _le(counting.counting_delta(ps, eps).value, delta)
+            for ps in ([F(31, 100)] * n, [F(31, 100)] + [F(1, 2)] * (n - 1)) if hi <= 1 else ():
+                yield counting.counting_delta(ps, Eps.from_exp(counting.exp_lower(lo))).value, delta
 
     return claim.Erratum(
         claim.Exhaustive(printed, grid),
-        claim.AllOf((claim.Exhaustive(blanket, grid), claim.Exhaustive(closed, closed_cases))),
+        claim.AllOf((claim.Exhaustive(blanket, grid), claim.Exhaustive(lambda c: _le(*c), closed))),
         holds=lambda n: (
             "exact counting delta (worst target, both directions) vs the printed P[X/Y >= eps] "
             "and the blanket bound E_N[delta_N(eps)] (n <= N, lambda = 1/10, p_i in {11/100,1/2,"
@@ -498,7 +493,8 @@ def check_thm5(config: claim.RunConfig) -> claim.Property:
     # each pair of values in both orders: a vs b, b vs a, a vs ⊥, ...
     pairs = [(t, t2) for pair in itertools.combinations("ab⊥", 2) for t, t2 in (pair, pair[::-1])]
 
-    def cases(params: Callable[[int, Fraction, int], Any]) -> Iterator[Any]:
+    def cases(printed: bool) -> Iterator[Any]:
+        params = kanonymity.theorem5_printed if printed else kanonymity.theorem5_corrected
         for n, lam in itertools.product(range(4, nmax + 1), (F(1, 10), F(1, 5))):
             for rho, q_bot in itertools.product((lam / 2, lam), (lam, F(1, 2))):
                 if lam <= 1 - rho - q_bot <= 1 - lam:
@@ -507,22 +503,19 @@ def check_thm5(config: claim.RunConfig) -> claim.Property:
                         if (par := params(n, lam, T)) is not None:
                             yield from ((n, lam, probs, T, t, t2, par) for t, t2 in pairs)
 
-    def printed(case: Any) -> object:
+    def law(printed: bool, case: Any) -> object:
         n, lam, probs, T, t, t2, (delta, eps) = case
+        if not printed:
+            nontrivial.add("delta < 1", delta < 1)
         d = kanon3_delta(n, probs, t, t2, T, eps)
         return _le(d, delta) or _cx(
             {"n": n, "lambda": lam, "P": {k: _s(v) for k, v in probs.items()}, "T": T,
              "pair": f"{t} vs {t2}", "eps": str(eps.sympy()), "delta_0": delta, "delta_exact": _dec(d)}
         )  # fmt: skip
 
-    def corrected(case: Any) -> object:
-        n, _lam, probs, T, t, t2, (delta, eps) = case
-        nontrivial.add("delta < 1", delta < 1)
-        return _le(kanon3_delta(n, probs, t, t2, T, eps), delta)
-
     return claim.Erratum(
-        claim.Exhaustive(printed, lambda _c: cases(kanonymity.theorem5_printed)),
-        claim.Exhaustive(corrected, lambda _c: cases(kanonymity.theorem5_corrected)),
+        claim.Exhaustive(functools.partial(law, True), lambda _c: cases(True)),
+        claim.Exhaustive(functools.partial(law, False), lambda _c: cases(False)),
         holds=lambda n: (
             f"exhaustive over n in 4..{nmax}, lambda in {{1/10,1/5}}, values a (rare), b, ⊥ with "
             "P[a] in {lambda/2, lambda}, P[⊥] in {lambda, 1/2}, all T with r < 1: the k-anonymity "
