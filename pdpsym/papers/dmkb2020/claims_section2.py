@@ -110,10 +110,8 @@ N_MU, SIGMA = 3, Fraction(1, 10)
 
 
 def _mu_noise_scenario() -> finite.Scenario:
-    noise = itertools.product((-SIGMA, SIGMA), repeat=N_MU)
-    dbs = {
-        tuple(mu + e for e in es): HALF / 2**N_MU for mu, es in itertools.product((-1, 1), noise)
-    }
+    noisy = itertools.product((-1, 1), itertools.product((-SIGMA, SIGMA), repeat=N_MU))
+    dbs = {tuple(mu + e for e in es): HALF / 2**N_MU for mu, es in noisy}
     return finite.Scenario.from_databases(dbs)
 
 
@@ -310,10 +308,8 @@ def check_prop3(config: claim.RunConfig) -> claim.Property:
 
     def law(case: Any) -> object:
         (params, theta_hat, c, mech), (known1, known2) = case
-        r1, r2 = (
-            defs.np_ratio(defs.normalized_scenario(params, theta_hat, k), mech, [0])
-            for k in (known1, known2)
-        )
+        scns = (defs.normalized_scenario(params, theta_hat, k) for k in (known1, known2))
+        r1, r2 = (defs.np_ratio(scn, mech, [0]) for scn in scns)
         return (r1 is None or (r2 is not None and r2 <= r1)) or claim.Counterexample(
             phi=params, c=c, I1=list(known1), I2=list(known2), eps_NP_1=_r(r1), eps_NP_2=_r(r2)
         )

@@ -437,10 +437,8 @@ def check_fig5(config: claim.RunConfig) -> claim.Property:
         lo, hi = (lo, mid) if compare(eps_closed(mid), cap).sign > 0 else (mid + 1, hi)
 
     def law(_: None) -> object:
-        mono = all(
-            compare(eps_closed(k), eps_closed(k + 1)).sign < 0
-            for k in (0, lo - 1, lo, n // 2, n - 3)
-        )
+        ks = (0, lo - 1, lo, n // 2, n - 3)
+        mono = all(compare(eps_closed(k), eps_closed(k + 1)).sign < 0 for k in ks)
         ok = mono and compare(eps_closed(lo), cap).sign > 0 and _le(eps_closed(lo - 1), cap)
         return ok or claim.Counterexample(crossing=str(lo))
 
@@ -463,12 +461,9 @@ def check_def19(config: claim.RunConfig) -> claim.Property:
         law_ = CountLaw.homogeneous(m, q)
         if geo.convolution_total(law_, p) != 1:
             return _cx({"m": m, "q": q, "p": p})
-        eps = Eps.of(e)
-        conv = geo.convolution_delta(law_, p, eps)
-        ok = _le(conv, counting.counting_delta_fast(law_, eps))
-        return (
-            ok and _le(conv, geo.geometric_delta(p, eps)) or _cx({"m": m, "q": q, "p": p, "eps": e})
-        )
+        conv = geo.convolution_delta(law_, p, eps := Eps.of(e))
+        bounds = (counting.counting_delta_fast(law_, eps), geo.geometric_delta(p, eps))
+        return all(_le(conv, b) for b in bounds) or _cx({"m": m, "q": q, "p": p, "eps": e})
 
     def total() -> object:
         mass = geo.geometric_total_mass()
