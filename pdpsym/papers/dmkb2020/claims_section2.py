@@ -70,8 +70,7 @@ def _copies(k: int) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
 
 def _one_instance(law: Callable[[None], object], holds: Any, **kw: Any) -> claim.ForAll:
     """A claim about one exact instance: proved when the instance shows it."""
-    kw.setdefault("method", claim.Method.EXACT_INSTANCE)
-    kw.setdefault("verdict", PROVED)
+    kw = {"method": claim.Method.EXACT_INSTANCE, "verdict": PROVED, **kw}
     return claim.Exhaustive(law, lambda _c: [None], holds=holds, **kw)
 
 
