@@ -2,7 +2,7 @@
 
 prop1, ex1-ex6, prop2-prop4 (see :mod:`pdpsym.papers.dmkb2020.definitions`). Every verdict
 comes from exact computation on finite scenarios, with classes and counts reported. The
-small helpers here are shared with :mod:`.claims`.
+small helpers here are shared with :mod:`.claims` and :mod:`.claims_section4`.
 """
 
 from __future__ import annotations
@@ -15,16 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.core.numbers import fraction_str
-from pdpsym.mechanisms.finite import (
-    BOTTOM,
-    Scenario,
-    deterministic,
-    output_pmf,
-    random_mechanism,
-    random_pmf,
-    random_scenario,
-    table_mechanism,
-)
+from pdpsym.mechanisms import finite
 from pdpsym.papers import claim
 from pdpsym.papers.dmkb2020 import definitions as defs
 
@@ -35,16 +26,12 @@ RANDOM_CLASS = (
     "randomized or deterministic M"
 )
 BITS2 = tuple(itertools.product((0, 1), repeat=2))
+PROVED = claim.Verdict.PROVED
 
 
 def _r(x: Fraction | None) -> str:
     """A smallest ε as text: ``log(ratio)``, or ``oo``."""
     return "oo" if x is None else f"log({fraction_str(x)})"
-
-
-def _le_sq(x: Fraction | None, y: Fraction | None) -> bool:
-    """``ln x ≤ 2 ln y`` with None = ∞."""
-    return y is None or (x is not None and x <= y * y)
 
 
 def _draws(
@@ -53,6 +40,10 @@ def _draws(
     rng = random.Random(config.seed + salt)
     for _ in range(config.count(*count)):
         yield draw(rng)
+
+
+def _generated(law: claim.Law, cases: Any, **kw: Any) -> claim.ForAll:
+    return claim.ForAll(law, cases, method=claim.Method.GENERATED, **kw)
 
 
 def _pmfs(outputs: int, den: int) -> Iterator[dict[Any, Fraction]]:
@@ -69,7 +60,7 @@ def _det_table(outs: Iterable[Any], dbs: Iterable[Any] = BITS2) -> dict[Any, dic
 
 def _random_table(rng: random.Random, keys: Iterable[Any], outs: list[Any]) -> dict[Any, Any]:
     """A random kernel ``key -> PMF on outs`` (denominators 1 to 3, zeros allowed)."""
-    return {k: random_pmf(rng, outs, rng.choice([1, 2, 3]), positive=False) for k in keys}
+    return {k: finite.random_pmf(rng, outs, rng.choice([1, 2, 3]), positive=False) for k in keys}
 
 
 def _copies(k: int) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
@@ -79,37 +70,37 @@ def _copies(k: int) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
 
 def _one_instance(law: Callable[[None], object], holds: Any, **kw: Any) -> claim.ForAll:
     """A claim about one exact instance: proved when the instance shows it."""
-    kw.setdefault("method", claim.Method.EXACT_INSTANCE)
-    kw.setdefault("verdict", claim.Verdict.PROVED)
+    kw = {"method": claim.Method.EXACT_INSTANCE, "verdict": PROVED, **kw}
     return claim.Exhaustive(law, lambda _c: [None], holds=holds, **kw)
 
 
 @claim.checker("dmkb2020.prop1")
 def check_prop1(config: claim.RunConfig) -> claim.Property:
-    finite = claim.Tally()
+    both = claim.Tally()
 
     def draw(rng: random.Random) -> Any:
-        scn = random_scenario(rng)
-        return scn, *random_mechanism(rng, scn.n)
+        scn = finite.random_scenario(rng)
+        return scn, *finite.random_mechanism(rng, scn.n)
 
     def law(case: Any) -> object:
         scn, mech, table = case
         c, ib = defs.cdp_ratio(scn, mech), defs.ibcdp_ratio(scn, mech)
-        finite.add("both_finite", c is not None and ib is not None)
-        return (_le_sq(ib, c) and _le_sq(c, ib)) or claim.Counterexample(
+        both.add("both_finite", c is not None and ib is not None)
+        # ln ib ≤ 2 ln c and ln c ≤ 2 ln ib, with None = ∞
+        ok = c is ib if c is None or ib is None else ib <= c * c and c <= ib * ib
+        return ok or claim.Counterexample(
             theta=scn.joint, mechanism=table, eps_CDP=_r(c), eps_IBCDP=_r(ib)
         )
 
-    return claim.ForAll(
+    return _generated(
         law,
         lambda cfg: _draws(cfg, 101, (60, 1000), draw),
-        method=claim.Method.GENERATED,
         holds=lambda n: (
-            f"{n} generated ({{θ}}, M) ({RANDOM_CLASS}): the exact smallest ε of CDP and of IBCDP (δ = 0) satisfy ε_IBCDP ≤ 2 ε_CDP and ε_CDP ≤ 2 ε_IBCDP; "
-            f"{finite['both_finite']} cases have both finite"
+            f"{n} generated ({{θ}}, M) ({RANDOM_CLASS}): exact smallest ε of CDP and IBCDP (δ = 0) "
+            f"give ε_IBCDP ≤ 2 ε_CDP, ε_CDP ≤ 2 ε_IBCDP; {both['both_finite']} have both finite"
         ),
         fails="CDP/IBCDP factor 2 fails",
-        details=lambda: finite.counts,
+        details=lambda: both.counts,
     )
 
 
@@ -117,26 +108,20 @@ def check_prop1(config: claim.RunConfig) -> claim.Property:
 N_MU, SIGMA = 3, Fraction(1, 10)
 
 
-def _mu_noise_scenario() -> Scenario:
-    dbs: dict[tuple[Any, ...], Fraction] = {}
-    for mu, es in itertools.product((-1, 1), itertools.product((-SIGMA, SIGMA), repeat=N_MU)):
-        d = tuple(mu + e for e in es)
-        dbs[d] = dbs.get(d, Fraction(0)) + HALF / 2**N_MU
-    return Scenario.from_databases(dbs)
-
-
-NOISE_READING = "the normal noise is discretized to ±σ (any bounded noise with σ small gives the same disjointness)"
+def _mu_noise_scenario() -> finite.Scenario:
+    noisy = itertools.product((-1, 1), itertools.product((-SIGMA, SIGMA), repeat=N_MU))
+    dbs = {tuple(mu + e for e in es): HALF / 2**N_MU for mu, es in noisy}
+    return finite.Scenario.from_databases(dbs)
 
 
 @claim.checker("dmkb2020.ex1")
 def check_ex1(config: claim.RunConfig) -> claim.Property:
-    scn = _mu_noise_scenario()
-    mean = deterministic(lambda d: sum(d, Fraction(0)) / N_MU)
+    scn, mean = _mu_noise_scenario(), finite.deterministic(lambda d: sum(d, Fraction(0)) / N_MU)
 
     def law(_: None) -> object:
         r = defs.np_ratio(scn, mean)
         # the mean given D(i) near +1 and near -1 never share an output: total separation
-        near = [set(output_pmf(scn, mean, 0, mu + SIGMA)) for mu in (1, -1)]
+        near = [set(finite.output_pmf(scn, mean, 0, mu + SIGMA)) for mu in (1, -1)]
         return (r is None and not near[0] & near[1]) or claim.Counterexample(eps_NP=_r(r))
 
     return _one_instance(
@@ -144,7 +129,7 @@ def check_ex1(config: claim.RunConfig) -> claim.Property:
         f"exact discretized instance: μ = ±1 (1/2 each), n = {N_MU} records μ ± {SIGMA} i.i.d., "
         "M = mean: the output distributions given D(i) = 1 + σ and D(i) = -1 + σ have disjoint "
         "supports, so the mean is not NP for any ε",
-        reading=NOISE_READING,
+        reading="the normal noise is discretized to ±σ (any bounded noise with σ small gives the same disjointness)",
     )
 
 
@@ -152,7 +137,7 @@ def check_ex1(config: claim.RunConfig) -> claim.Property:
 def check_ex2(config: claim.RunConfig) -> claim.Property:
     pairs = config.count(2, 3)
     scn = defs.normalized_scenario([{0: Fraction(1, 3), 1: Fraction(2, 3)}] * pairs, _copies(2))
-    ident = deterministic(lambda d: d)
+    ident = finite.deterministic(lambda d: d)
 
     def sim(i: int, rest: tuple[Any, ...]) -> dict[Any, Fraction]:
         partner = rest[i] if i % 2 == 0 else rest[i - 1]  # the duplicate, in D_{-i}
@@ -173,18 +158,14 @@ def check_ex2(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.ex3")
 def check_ex3(config: claim.RunConfig) -> claim.Property:
-    scn = _mu_noise_scenario()
-    values = sorted({mu + e for mu in (-1, 1) for e in (-SIGMA, SIGMA)})
-    m = deterministic(
-        lambda d: sum(1 for x in d if abs(x - sum(d, Fraction(0)) / N_MU) > 5 * SIGMA)
-    )
+    scn, values = _mu_noise_scenario(), sorted({mu + e for mu in (-1, 1) for e in (-SIGMA, SIGMA)})
+    outliers = finite.deterministic(lambda d: sum(abs(x - sum(d) / N_MU) > 5 * SIGMA for x in d))
 
     def law(_: None) -> object:
-        r_np = defs.np_ratio(scn, m)
-        r_cdp = defs.cdp_ratio(scn, m, domain={i: values for i in range(N_MU)})
-        return (r_np == 1 and r_cdp is None) or claim.Counterexample(
-            eps_NP=_r(r_np), eps_CDP=_r(r_cdp)
-        )
+        r_np = defs.np_ratio(scn, outliers)
+        r_cdp = defs.cdp_ratio(scn, outliers, domain={i: values for i in range(N_MU)})
+        ok = r_np == 1 and r_cdp is None
+        return ok or claim.Counterexample(eps_NP=_r(r_np), eps_CDP=_r(r_cdp))
 
     return _one_instance(
         law,
@@ -198,9 +179,7 @@ def check_ex3(config: claim.RunConfig) -> claim.Property:
 @claim.checker("dmkb2020.ex4")
 def check_ex4(config: claim.RunConfig) -> claim.Property:
     """The sum of duplicated records."""
-    den = config.count(3, 4)
-
-    total = deterministic(sum)
+    den, total = config.count(3, 4), finite.deterministic(sum)
 
     def never_cdp(case: Any) -> object:
         pairs, r = case
@@ -208,29 +187,19 @@ def check_ex4(config: claim.RunConfig) -> claim.Property:
         r_cdp = defs.cdp_ratio(scn, total, domain={i: [0, 1, 2, 3] for i in range(2 * pairs)})
         return r_cdp is None or claim.Counterexample(R=r, pairs=pairs, eps_CDP=_r(r_cdp))
 
-    single = defs.normalized_scenario([{1: Fraction(1)}], _copies(2))
-
     # "might be NP": a single-valued R (one pair) is NP (vacuously)
+    single = defs.normalized_scenario([{1: Fraction(1)}], _copies(2))
+    is_np = _one_instance(lambda _: defs.np_ratio(single, total) is not None, "")
+    rs = list(_pmfs(3, den))
+    never = claim.Exhaustive(never_cdp, lambda _c: itertools.product((1, 2), rs), verdict=PROVED)
     return claim.AllOf(
-        (
-            claim.Exhaustive(
-                never_cdp,
-                lambda _c: itertools.product((1, 2), list(_pmfs(3, den))),
-                verdict=claim.Verdict.PROVED,
-            ),
-            _one_instance(
-                lambda _: defs.np_ratio(single, total) is not None,
-                "",
-                method=claim.Method.EXHAUSTIVE,
-            ),
-        ),
+        (never, is_np),
         method=claim.Method.EXHAUSTIVE,
         holds=lambda n: (
-            f"exhaustive: 1 and 2 duplicated pairs, every R on {{0,1,2}} with denominator {den}, "
-            f"T = {{0,..,3}} ({n} cases): the sum is never CDP (ε = ∞: changing one record by 1 "
-            "makes the always-even sum odd). 'Can be NP' holds only for single-valued R (NP "
-            "vacuous); an R with two or more values gives NP ε = ∞, since the smallest sum given "
-            "D(i) = a is 2a + 2(n-1)·min R"
+            f"exhaustive over 1-2 duplicated pairs, every R on {{0,1,2}} with denominator {den}, "
+            f"T = {{0,..,3}} ({n} cases): the sum is never CDP (ε = ∞: moving one record by 1 "
+            "makes the even sum odd). NP only for single-valued R (vacuous); R with ≥ 2 values "
+            "gives NP ε = ∞, as the smallest sum given D(i) = a is 2a + 2(n-1)·min R"
         ),
         reading="'might be in NP' read as 'there is an R for which it is NP'",
     )
@@ -250,10 +219,8 @@ def correct_triples(d: tuple[Any, ...]) -> dict[Any, Fraction]:
     majority value; output the database."""
     out = list(d)
     for k in range(0, len(d), 3):
-        t = list(d[k : k + 3])
-        for v in t:
-            if t.count(v) == 2:
-                out[k : k + 3] = [v] * 3
+        t = d[k : k + 3]
+        out[k : k + 3] = [v for v in t if t.count(v) == 2][:1] * 3 or t
     return {tuple(out): Fraction(1)}
 
 
@@ -269,29 +236,27 @@ def check_ex5(config: claim.RunConfig) -> claim.Property:
 
     def printed(case: Any) -> object:
         g = defs.cdp_ratio(case[2], correct_global, domain=case[3])
-        return g == 1 or claim.Counterexample(
-            triples=case[0],
-            R=case[1],
-            T=[0, 1, 2],
-            eps_CDP_printed_mechanism=_r(g),
-            example="D = (0,0,0,1,1,1), D_(0->1) = (1,0,0,1,1,1): no value appears exactly once, "
-            "so nothing is corrected and the output is not a triplicated database",
+        cx = claim.Counterexample(triples=case[0], R=case[1], T=[0, 1, 2])
+        cx["eps_CDP_printed_mechanism"] = _r(g)
+        cx["example"] = (
+            "D = (0,0,0,1,1,1), D_(0->1) = (1,0,0,1,1,1): no value appears exactly once, so "
+            "nothing is corrected and the output is not a triplicated database"
         )
+        return g == 1 or cx
 
     def corrected(case: Any) -> object:
         ok = defs.cdp_ratio(case[2], correct_triples, domain=case[3]) == 1
         return ok or claim.Counterexample(R=case[1])
 
     return claim.Erratum(
-        claim.Exhaustive(printed, cases, verdict=claim.Verdict.PROVED),
-        claim.Exhaustive(corrected, cases, verdict=claim.Verdict.PROVED),
+        claim.Exhaustive(printed, cases, verdict=PROVED),
+        claim.Exhaustive(corrected, cases, verdict=PROVED),
         holds=lambda n: (
-            "printed: the mechanism that changes a value appearing once (in the whole database) "
-            "into a value appearing twice is ({θ}, 0)-CDP. With one triple it is; with two "
-            "triples the first R of the ordered search breaks it (ε = ∞), because global counts "
-            "mix triples. Correction: correct within each triple (the odd record to the "
-            "majority): ({θ}, 0)-CDP exactly on every case (1 and 2 triples, every "
-            f"non-degenerate R on {{0,1}} with denominator ≤ {den}, b ∈ {{0,1,2}}; {n} cases)"
+            "printed: changing a value appearing once (in the whole database) into one appearing "
+            "twice is ({θ}, 0)-CDP: true for one triple; for two the first R of the ordered search "
+            "breaks it (ε = ∞), as global counts mix triples. Corrected per triple (odd record to "
+            "the majority): ({θ}, 0)-CDP exactly on every case (1-2 triples, every non-degenerate "
+            f"R on {{0,1}} with denominator ≤ {den}, b ∈ {{0,1,2}}; {n} cases)"
         ),
         reading="'appearing only once/twice' read over the whole database (as printed); the "
         "correction reads it per triple",
@@ -301,35 +266,27 @@ def check_ex5(config: claim.RunConfig) -> claim.Property:
 @claim.checker("dmkb2020.prop2")
 def check_prop2(config: claim.RunConfig) -> claim.Property:
     def draw(rng: random.Random) -> Any:
-        scn = random_scenario(rng, correlated=False)
-        return scn, random_mechanism(rng, scn.n)[0]
+        scn = finite.random_scenario(rng, correlated=False)
+        return scn, finite.random_mechanism(rng, scn.n)[0]
 
     def cases(cfg: claim.RunConfig) -> Iterator[Any]:
+        # (θ, the two sides): every conditional output law, then the two smallest ε
         for scn, mech in _draws(cfg, 102, (40, 600), draw):
             for i, bhat in itertools.product(range(scn.n), scn.knowledge_values()):
                 vals = [a for a in scn.record_values(i) if scn.compatible(i, a, bhat)]
                 for a, b in itertools.product(vals, vals):
-                    yield scn, mech, (i, a, b, bhat)
-            yield scn, mech, None  # then the two smallest ε
+                    changed = defs._changed_pmf(scn, mech, i, a, b, bhat)
+                    yield scn, finite.output_pmf(scn, mech, i, b, bhat), changed
+            yield scn, defs.np_ratio(scn, mech), defs.cdp_ratio(scn, mech)
 
-    def law(case: Any) -> object:
-        scn, mech, pair = case
-        if pair is None:
-            same = defs.np_ratio(scn, mech) == defs.cdp_ratio(scn, mech)
-        else:
-            i, a, b, bhat = pair
-            same = output_pmf(scn, mech, i, b, bhat) == defs._changed_pmf(scn, mech, i, a, b, bhat)
-        return same or claim.Counterexample(theta=scn.joint)
-
-    return claim.ForAll(
-        law,
+    return _generated(
+        lambda case: case[1] == case[2] or claim.Counterexample(theta=case[0].joint),
         cases,
-        method=claim.Method.GENERATED,
         holds=lambda n: (
-            f"{config.count(40, 600)} generated (θ, M) with independent Bernoulli records (n ≤ 3, "
-            "random known records as B) and random M: M(D)|θ,B̂,D(i)=b equals "
-            "M(D_(i→b))|θ,B̂,D(i)=a exactly for every (i, B̂, a, b), hence the smallest NP ε "
-            f"equals the smallest CDP ε (T = support of D(i)); {n} checks"
+            f"{config.count(40, 600)} generated (θ, M), independent Bernoulli records (n ≤ 3, "
+            "random known records as B), random M: M(D)|θ,B̂,D(i)=b = M(D_(i→b))|θ,B̂,D(i)=a "
+            "exactly for every (i, B̂, a, b), so smallest NP ε = smallest CDP ε (T = support of "
+            f"D(i)); {n} checks"
         ),
         fails="for independent records, M(D)|b differs from M(D_(i->b))|a or NP ε != CDP ε",
     )
@@ -337,60 +294,44 @@ def check_prop2(config: claim.RunConfig) -> claim.Property:
 
 def _normalization_case(rng: random.Random) -> tuple[Any, Any, int, Any]:
     """φ0 ∈ {0,1}, φ1 ∈ {0,1,2}, φ2 ∈ {0,1} independent; D = (φ0, (φ1 + cφ0) mod 3, φ2)."""
-    params = [random_pmf(rng, vals, 6, positive=True) for vals in ([0, 1], [0, 1, 2], [0, 1])]
+    params = [finite.random_pmf(rng, v, 6, positive=True) for v in ([0, 1], [0, 1, 2], [0, 1])]
     c = rng.choice([0, 1, 2])
-    table = _random_table(rng, itertools.product((0, 1), (0, 1, 2), (0, 1)), [0, 1, 2, BOTTOM])
-    return (
-        params,
-        lambda phi: (phi[0], (phi[1] + c * phi[0]) % 3, phi[2]),
-        c,
-        table_mechanism(table),
-    )
+    keys = itertools.product((0, 1), (0, 1, 2), (0, 1))
+    mech = finite.table_mechanism(_random_table(rng, keys, [0, 1, 2, finite.BOTTOM]))
+    return params, lambda phi: (phi[0], (phi[1] + c * phi[0]) % 3, phi[2]), c, mech
 
 
 @claim.checker("dmkb2020.prop3")
 def check_prop3(config: claim.RunConfig) -> claim.Property:
     nested = (((1, 2), (2,)), ((1, 2), ()), ((1,), ()), ((2,), ()))
 
-    def cases(cfg: claim.RunConfig) -> Iterator[Any]:
-        return itertools.product(_draws(cfg, 103, (40, 600), _normalization_case), nested)
-
     def law(case: Any) -> object:
         (params, theta_hat, c, mech), (known1, known2) = case
-        r1, r2 = (
-            defs.np_ratio(defs.normalized_scenario(params, theta_hat, k), mech, [0])
-            for k in (known1, known2)
-        )
+        scns = (defs.normalized_scenario(params, theta_hat, k) for k in (known1, known2))
+        r1, r2 = (defs.np_ratio(scn, mech, [0]) for scn in scns)
         return (r1 is None or (r2 is not None and r2 <= r1)) or claim.Counterexample(
             phi=params, c=c, I1=list(known1), I2=list(known2), eps_NP_1=_r(r1), eps_NP_2=_r(r2)
         )
 
-    return claim.ForAll(
+    return _generated(
         law,
-        cases,
-        method=claim.Method.GENERATED,
+        lambda cfg: itertools.product(_draws(cfg, 103, (40, 600), _normalization_case), nested),
         holds=lambda n: (
-            f"{config.count(40, 600)} generated acceptable normalizations at i = 0 (independent "
-            "φ0 ∈ {0,1}, φ1 ∈ {0,1,2}, φ2 ∈ {0,1}; D = (φ0, (φ1 + cφ0) mod 3, φ2), injective; "
-            "random M) and I2 ⊆ I1 ∈ {(1,2)⊇(2), (1,2)⊇∅, (1)⊇∅, (2)⊇∅}: in all "
-            f"{n} checks the exact NP ε with B = φ_I2 is at most the one with B = φ_I1"
+            f"{config.count(40, 600)} generated acceptable normalizations at i = 0 (independent φ0 "
+            "∈ {0,1}, φ1 ∈ {0,1,2}, φ2 ∈ {0,1}; D = (φ0, (φ1 + cφ0) mod 3, φ2), injective; random "
+            f"M), I2 ⊆ I1 ∈ {{(1,2)⊇(2), (1,2)⊇∅, (1)⊇∅, (2)⊇∅}}: exact NP ε with B = φ_I2 ≤ with "
+            f"B = φ_I1 in all {n} checks"
         ),
         fails="more knowledge, smaller NP ε",
         reading="NP quantified at the normalized index i = 0",
     )
 
 
-def _example6_scenario(ps: list[Fraction], pc: Fraction) -> Scenario:
-    dbs: dict[tuple[Any, ...], Fraction] = {}
-    for firsts in itertools.product((0, 1), repeat=len(ps)):
-        for same in itertools.product((True, False), repeat=len(ps)):
-            prob = Fraction(1)
-            d: list[int] = []
-            for x, s, p in zip(firsts, same, ps, strict=True):
-                prob *= (p if x else 1 - p) * (pc if s else 1 - pc)
-                d += [x, x if s else 1 - x]
-            dbs[tuple(d)] = dbs.get(tuple(d), Fraction(0)) + prob
-    return Scenario.from_databases(dbs)
+def _example6_scenario(ps: list[Fraction], pc: Fraction) -> finite.Scenario:
+    """Example 6: pairs (x, x'), x ~ Bernoulli(p) for p in ``ps``, x' = x with probability pc."""
+    pair = {(x, y): pc if x == y else 1 - pc for x, y in BITS2}
+    params = [{xy: (p if xy[0] else 1 - p) * q for xy, q in pair.items()} for p in ps]
+    return defs.normalized_scenario(params, lambda phi: tuple(v for xy in phi for v in xy))
 
 
 @claim.checker("dmkb2020.prop4")
@@ -400,28 +341,19 @@ def check_prop4(config: claim.RunConfig) -> claim.Property:
         # deterministic M: {0,1}^2 -> {0,1}; lexicographic
         h, outs = case
         scn = defs.normalized_scenario([{0: HALF, 1: HALF}], lambda phi: (phi[0], h[phi[0]]))
-        mech = table_mechanism(_det_table(outs))
+        mech = finite.table_mechanism(_det_table(outs))
         r_np, r_cdp = defs.np_ratio(scn, mech, [0]), defs.cdp_ratio(scn, mech, targets=[0])
         if r_np == r_cdp:
             return True
         # the paper's own Example 6, first normalization (φ0 = the pair (D(0), D(1))), target D(1)
-        ex6, m0 = _example6_scenario([HALF], Fraction(3, 4)), deterministic(lambda d: d[0])
-        return claim.Counterexample(
-            normalization=f"phi0 uniform bit; D = (phi0, h(phi0)), h = {h}",
-            B="none (I = ∅)",
-            i=0,
-            M=dict(zip(BITS2, outs, strict=True)),
-            eps_NP=_r(r_np),
-            eps_CDP=_r(r_cdp),
-            example6={
-                "p_0": "1/2",
-                "p_c": "3/4",
-                "target": "D(1)",
-                "M": "D(0)",
-                "eps_NP": _r(defs.np_ratio(ex6, m0, [1])),
-                "eps_CDP": _r(defs.cdp_ratio(ex6, m0, targets=[1])),
-            },
-        )
+        ex6, m0 = _example6_scenario([HALF], Fraction(3, 4)), finite.deterministic(lambda d: d[0])
+        e6 = {"p_0": "1/2", "p_c": "3/4", "target": "D(1)", "M": "D(0)"}
+        e6["eps_NP"] = _r(defs.np_ratio(ex6, m0, [1]))
+        e6["eps_CDP"] = _r(defs.cdp_ratio(ex6, m0, targets=[1]))
+        cx = claim.Counterexample(normalization=f"phi0 uniform bit; D = (phi0, h(phi0)), h = {h}")
+        cx.update(B="none (I = ∅)", i=0, M=dict(zip(BITS2, outs, strict=True)))
+        cx.update(eps_NP=_r(r_np), eps_CDP=_r(r_cdp), example6=e6)
+        return cx
 
     def draw(rng: random.Random) -> Any:
         # D_{-i} a function of φ1..φk only (then D(i) ⊥ (D_{-i}, B)); the rng also draws B
@@ -441,17 +373,14 @@ def check_prop4(config: claim.RunConfig) -> claim.Property:
         claim.Exhaustive(
             printed, lambda _c: itertools.product(BITS2, itertools.product((0, 1), repeat=4))
         ),
-        claim.ForAll(
-            corrected, lambda cfg: _draws(cfg, 104, (40, 600), draw), method=claim.Method.GENERATED
-        ),
+        _generated(corrected, lambda cfg: _draws(cfg, 104, (40, 600), draw)),
         holds=lambda n: (
             "printed: for acceptable Θ, NP ⇔ CDP. Definition 8 lets other records depend on φ0 "
-            "(duplicated records are acceptable), and the first case of an ordered search has "
-            "NP ε ≠ CDP ε, as does the paper's own Example 6 (first normalization, target D(1), "
-            "M = D(0); in the counterexample). Correction: also require D_(-i) to be a function "
-            "of φ1..φk only (so D(i) ⊥ (D_(-i), B), Proposition 2's setting): NP ε = CDP ε "
-            f"exactly on generated cases (φ0 ∈ {{0,1}}, φ1 ∈ {{0,1,2}}, φ2 ∈ {{0,1}}, random B, "
-            f"random M; {n} cases in all)"
+            "(duplicates are acceptable): the first case of an ordered search has NP ε ≠ CDP ε, "
+            "as has the paper's Example 6 (first normalization, target D(1), M = D(0); in the "
+            "counterexample). Corrected (D_(-i) a function of φ1..φk only, so D(i) ⊥ (D_(-i), B) "
+            "as in Proposition 2): NP ε = CDP ε exactly on generated cases (φ0 ∈ {0,1}, φ1 ∈ "
+            f"{{0,1,2}}, φ2 ∈ {{0,1}}, random B and M; {n} cases in all)"
         ),
         method=claim.Method.GENERATED,
         reading="Definition 8 as printed (only D(i) and B are constrained)",
@@ -476,23 +405,14 @@ def _independent_family(dist: dict[Any, Fraction], fam: list[Any]) -> bool:
 
 @claim.checker("dmkb2020.ex6")
 def check_ex6(config: claim.RunConfig) -> claim.Property:
-    grid_p, grid_c = [Fraction(1, 3), HALF], [Fraction(1, 4), Fraction(2, 3)]
-
-    def cases(_c: claim.RunConfig) -> Iterator[Any]:
-        for pairs in (1, 2):
-            for ps, pc in itertools.product(itertools.product(grid_p, repeat=pairs), grid_c):
-                yield pairs, ps, pc
+    ps_grid = [ps for k in (1, 2) for ps in itertools.product([Fraction(1, 3), HALF], repeat=k)]
 
     def law(case: Any) -> object:
-        pairs, ps, pc = case
+        ps, pc = case
         dist = {d: p for (d, _), p in _example6_scenario(list(ps), pc).joint.items()}
         # A: φ_k = (D(2k), D(2k+1)); B: φ_2k = [D(2k) = D(2k+1)], φ_2k+1 = D(2k)
-        fa = [lambda d, k=k: (d[2 * k], d[2 * k + 1]) for k in range(pairs)]
-        fb = [
-            f
-            for k in range(pairs)
-            for f in (lambda d, k=k: d[2 * k] == d[2 * k + 1], lambda d, k=k: d[2 * k])
-        ]
+        fa = [lambda d, k=k: (d[2 * k], d[2 * k + 1]) for k in range(len(ps))]
+        fb = [f for g in fa for f in (lambda d, g=g: len(set(g(d))) == 1, lambda d, g=g: g(d)[0])]
         valid = all(
             _independent_family(dist, fam)
             and len({tuple(f(d) for f in fam) for d in dist}) == len(dist)
@@ -502,14 +422,14 @@ def check_ex6(config: claim.RunConfig) -> claim.Property:
 
     return claim.Exhaustive(
         law,
-        cases,
-        verdict=claim.Verdict.PROVED,
+        lambda _c: itertools.product(ps_grid, [Fraction(1, 4), Fraction(2, 3)]),
+        verdict=PROVED,
         holds=lambda n: (
             f"exhaustive over {n} exact instances (1 or 2 pairs, p_i ∈ {{1/3, 1/2}}, p_c ∈ "
-            "{1/4, 2/3}): both normalizations are families of mutually independent parameters "
-            "(joint = product of marginals, exactly) from which D is recovered injectively; in "
-            "the first φ0 determines D(1), in the second the sensitive φ0 = [D(0) = D(1)] is "
-            "independent of φ1 = D(0), which the attacker may know"
+            "{1/4, 2/3}): both normalizations are mutually independent parameters (joint = product "
+            "of marginals, exactly) that recover D injectively; in the first φ0 fixes D(1), in the "
+            "second the sensitive φ0 = [D(0) = D(1)] is independent of φ1 = D(0), which the "
+            "attacker may know"
         ),
         fails="a normalization is not valid",
     )
