@@ -373,7 +373,7 @@ def _no_gain(counts: Any, variant: Any, derive: Any, says: tuple[str, str]) -> c
                 f"cases ({'pairs of ' * (arity - 1)}{TABLES}"
                 f"{f', one in {stride} in the default run' * (every > 1)}; {in_words})"
             ),
-            f"random laws on 2-3 binary tuples, {arity} random PMF(s) with 2-3 outputs",
+            f"random laws on 2-3 binary tuples, {arity} random PMF{'s' * (arity > 1)} with 2-3 outputs",
             reading="all: Definition 4 as printed (product domain or support of R), Eq. 11-12",
         )
 
