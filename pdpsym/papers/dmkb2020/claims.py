@@ -42,7 +42,8 @@ def _det_json(outs: Any) -> dict[str, str]:
     return {repr(d): repr(o) for d, o in zip(s2.BITS2, outs, strict=True)}
 
 
-def _generated(config: claim.RunConfig, n_cases: int, salt: int) -> Iterator[tuple[Any, ...]]:
+def _random_cases(config: claim.RunConfig, n_cases: int, salt: int) -> Iterator[tuple[Any, ...]]:
+    """(rng, scenario, mechanism, its table, eps): ``n_cases`` draws seeded by ``salt``."""
     rng = config.rng(salt)
     for _ in range(n_cases):
         scn = finite.random_scenario(rng)
@@ -82,7 +83,7 @@ def check_def12(config: claim.RunConfig) -> claim.Property:
 
     def cases(cfg: claim.RunConfig) -> Iterator[Any]:
         # δ = 1, the exact smallest APKDP δ (or a rational just above it), and just below it
-        for _, scn, mech, table, eps in _generated(cfg, n_cases, 12):
+        for _, scn, mech, table, eps in _random_cases(cfg, n_cases, 12):
             d = plrv.apkdp_delta(scn, mech, eps).delta
             q, lo = d.rational(), ball_endpoints(d.arb(128))[0] - Fraction(1, 10**9)
             deltas = [Fraction(1), lo + Fraction(2, 10**9) if q is None else q, lo]
@@ -115,7 +116,7 @@ def check_prop5(config: claim.RunConfig) -> claim.Property:
     n_cases, mismatches = config.count(10, 300), []
 
     def cases(cfg: claim.RunConfig) -> Iterator[Any]:
-        for rng, scn, mech, table, eps in _generated(cfg, n_cases, 5):
+        for rng, scn, mech, table, eps in _random_cases(cfg, n_cases, 5):
             kernel = s2._random_table(rng, (0, 1, 2, finite.BOTTOM), ["x", "y", "z"])
             mech2, _ = finite.random_mechanism(rng, scn.n)
             p = Fraction(rng.randint(0, 4), 4)
@@ -218,7 +219,7 @@ def check_thm1(config: claim.RunConfig) -> claim.Property:
 
     return claim.AllOf(
         (
-            claim.ForAll(law, lambda cfg: _generated(cfg, n_cases, 1), method=GEN),
+            claim.ForAll(law, lambda cfg: _random_cases(cfg, n_cases, 1), method=GEN),
             claim.Exhaustive(strict_exists, lambda _c: [None], method=GEN),
         ),
         holds=lambda n: (
