@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 from bench_leakage import random_binary_table
-from float_eq2 import eq2_all_binary  # the fair baseline
+from float_eq2 import eq2_all_binary, max_error  # the fair baseline
 
 from pdpsym.app.cli import main as pdpsym_main
 from pdpsym.papers.li2019.whg import (
@@ -59,13 +59,7 @@ def bench_whg_command(n: int, runs: int = 3) -> None:
             t_float.append(t1 - t0)
             t_whg.append(t2 - t1)
     res = json.loads(out.getvalue())
-    names = model.variables
-    err = 0.0
-    for v in res["nodes"]:
-        i = names.index(v["target"])
-        others = [x for x in names if x != v["target"]]
-        mask = sum(1 << others.index(k) for k in v["known"])
-        err = max(err, abs(float(v["exact"]["decimal"]) - fl[i, mask]))
+    err = max_error(res["nodes"], model.variables, fl)
     a, b = min(t_float), min(t_whg)
     print(f"| {n} | {nodes} | {a:.3f} | {b:.3f} | {b / a:.1f}x | {err:.1e} |")
 

@@ -80,3 +80,14 @@ def eq2_all_binary(P: np.ndarray, lam: float = 1.0) -> np.ndarray:
             )
         out[i] = np.where(np.isfinite(L), L, np.nan)
     return out
+
+
+def max_error(nodes: list[dict], names: list[str], L: np.ndarray) -> float:
+    """The largest |decimal - baseline| over the nodes of ``pdpsym whg --json`` (``L`` from
+    :func:`eq2_all_binary`; node ``A(i, K)`` is ``L[i, mask of K among the others]``)."""
+    worst = 0.0
+    for v in nodes:
+        others = [x for x in names if x != v["target"]]
+        mask = sum(1 << others.index(k) for k in v["known"])
+        worst = max(worst, abs(float(v["exact"]["decimal"]) - L[names.index(v["target"]), mask]))
+    return worst

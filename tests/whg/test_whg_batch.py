@@ -280,19 +280,13 @@ def test_thirteen_tuples_agree_with_the_float_baseline(
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-    from float_eq2 import eq2_all_binary
+    from float_eq2 import eq2_all_binary, max_error
 
     path = _write_random(tmp_path, 13)
     out = run_json(["whg", str(path), "--json"], capsys)
     model = JointDistribution.from_json_object(json.loads(path.read_text()))
     L = eq2_all_binary(model.counts / model.counts.sum())
-    names = model.variables
-    worst = 0.0
-    for v in out["nodes"]:
-        i = names.index(v["target"])
-        others = [x for x in names if x != v["target"]]
-        mask = sum(1 << others.index(k) for k in v["known"])
-        worst = max(worst, abs(float(v["exact"]["decimal"]) - L[i, mask]))
+    worst = max_error(out["nodes"], model.variables, L)
     assert len(out["nodes"]) == 13 * 2**12 and worst < 1e-10
     assert np.isfinite(L).all()
 
