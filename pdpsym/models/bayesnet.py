@@ -1,0 +1,837 @@
+"""Bayesian networks over records: a DAG with conditional probability tables, exact.
+
+A :class:`BayesianNetwork` is a list of nodes (the records); node ``v`` has finite states,
+parents ``pa(v)`` and a conditional probability table ``P(v | pa(v))`` with one row per
+configuration of its parents. The joint law is the chain rule
+``theta(x) = prod_v P(x_v | x_pa(v))``; it is never listed (see :meth:`query_law`).
+
+**State values.** A query sums rational values, so every state has one: when *every*
+state name of a node is a number in the strict grammar of :mod:`pdpsym.core.numbers`
+(``"0"``, ``"1"``, ``"2.5"``, ``"1/3"``), the states are those numbers; otherwise state
+``j`` (in declared order) has value ``j`` (0, 1, 2, ...). JSON may give an explicit
+``"values"`` list instead. The values of one node must be distinct.
+
+**JSON schema** (numbers as strings so that they stay exact)::
+
+    {"kind": "bayesian-network",
+     "nodes": [
+       {"name": "rain", "states": ["no", "yes"], "cpt": ["4/5", "1/5"]},
+       {"name": "wet", "states": ["0", "1"], "parents": ["rain"],
+        "cpt": [["9/10", "1/10"], ["1/10", "9/10"]]}
+     ]}
+
+``"cpt"`` is one row (a root may give the row itself) per configuration of the parents, in
+the order of ``itertools.product`` over the parents' states (the last parent varies
+fastest), or an object whose keys are the parents' state names joined by commas
+(``{"no": [...], "yes": [...]}``); every row lists one probability per state, each
+non-negative, summing to exactly 1. ``"values"`` (optional) gives the states' rational
+values. Nodes may come in any order; parents must be declared nodes; the graph must be
+acyclic.
+
+**BIF** (the Bayesian Interchange Format of the bnlearn network repository) is read by a
+small strict grammar of our own rather than by a maintained parser such as pgmpy's: the
+parser must keep probabilities exact (pgmpy reads them into float64 arrays, after which the
+decimal ``0.1`` is no longer ``1/10``), must never evaluate text, must report errors with
+the line they are on, and must not pull a heavy optional dependency (pgmpy brings torch,
+pandas and networkx) into a library whose other models need none. The grammar::
+
+    network NAME { (property ...;)* }
+    variable NAME { type discrete [ K ] { s1, ..., sK }; (property ...;)* }
+    probability ( CHILD [| P1, ..., Pm] ) {
+        table p1, ..., pK;                         (a root only)
+        (u1, ..., um) p1, ..., pK;                 (one line per parent configuration)
+        (property ...;)*
+    }
+
+``//`` and ``/* */`` comments are skipped. Each probability is a decimal read exactly
+(``0.95`` is ``19/20``), and each row must sum to exactly 1: the bnlearn files checked
+(``child`` among them) do, so no normalization is applied and a file whose rows are
+rounded is refused, by line. ``default`` rows and ``table`` for a node with parents (whose
+order differs between writers) are refused rather than guessed.
+
+**Queries.** :meth:`BayesianNetwork.query_law` is exact variable elimination in which each
+factor entry is a polynomial in ``z``: the generating function of the weighted sum of the
+records eliminated so far. Multiplying factors convolves their polynomials and summing a
+record out adds them, so the law of ``f(x) = sum_k w_k x_k`` given the evidence comes out
+of one elimination, in integer arithmetic (each table is scaled to integers; the scale
+cancels in the final normalization). The order is greedy min-fill (ties: fewer
+neighbours, then declaration order) on the moralized graph of the unobserved records; its
+induced width and a work estimate are known before anything is computed, and work beyond
+``max_work`` is refused by name.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from pdpsym.core.errors import InputError
+from pdpsym.core.numbers import fraction_str, parse_rational
+from pdpsym.models.joint import JointDistribution
+from pdpsym.models.variables import NamedVariables
+
+#: the default limit on the estimated elimination work (factor cells times possible sums)
+DEFAULT_MAX_WORK = 50_000_000
+
+#: the most rows :meth:`BayesianNetwork.to_joint` lists (product of the domain sizes)
+DEFAULT_MAX_JOINT_ROWS = 1 << 18
+
+Poly = dict[int, int]  # scaled integer sum -> unnormalized integer weight
+
+
+@dataclass(frozen=True)
+class Node:
+    """One record of the network: states, their values, parents and the table.
+
+    ``cpt[c]`` is the row for parent configuration ``c`` (a tuple of parent state
+    indices, in the order of ``parents``): one probability per state.
+    """
+
+    name: str
+    states: tuple[str, ...]
+    values: tuple[Fraction, ...]
+    parents: tuple[str, ...]
+    cpt: Mapping[tuple[int, ...], tuple[Fraction, ...]]
+
+
+@dataclass(frozen=True)
+class EliminationPlan:
+    """The elimination order of a query, its induced width and its estimated work."""
+
+    order: tuple[str, ...]
+    width: int
+    work: int
+
+
+@dataclass(frozen=True, eq=False)
+class BayesianNetwork(NamedVariables):
+    """A discrete Bayesian network with exact rational tables (see the module docstring).
+
+    Build it with :meth:`from_json`, :meth:`from_bif` / :meth:`from_bif_text` or
+    :meth:`from_nodes`, which validate; ``variables`` is the declaration order.
+    """
+
+    variables: tuple[str, ...]
+    nodes: Mapping[str, Node]
+    max_work: int = DEFAULT_MAX_WORK
+
+    # --- constructors --------------------------------------------------------------
+
+    @classmethod
+    def from_nodes(
+        cls, specs: Sequence[Mapping[str, Any]], max_work: int = DEFAULT_MAX_WORK
+    ) -> BayesianNetwork:
+        """Build from node objects ``{"name", "states", "parents"?, "cpt", "values"?}``
+        (the JSON schema of the module docstring); errors name ``nodes[k]...``."""
+        return _build([(f"nodes[{k}]", s) for k, s in enumerate(specs)], {}, max_work)
+
+    @classmethod
+    def from_json(cls, obj: Any, max_work: int = DEFAULT_MAX_WORK) -> BayesianNetwork:
+        """The model file form ``{"kind": "bayesian-network", "nodes": [...]}``."""
+        if not isinstance(obj, Mapping):
+            raise InputError("model", "expected a JSON object")
+        kind = obj.get("kind", "bayesian-network")
+        if kind != "bayesian-network":
+            raise InputError("kind", f"expected 'bayesian-network', got {kind!r}")
+        extra = set(obj) - {"kind", "nodes", "name", "description"}
+        if extra:
+            raise InputError(sorted(extra)[0], "unknown field in a bayesian-network model")
+        nodes = obj.get("nodes")
+        if not isinstance(nodes, list) or not nodes:
+            raise InputError("nodes", "expected a non-empty list of node objects")
+        return cls.from_nodes(nodes, max_work)
+
+    @classmethod
+    def from_bif_text(cls, text: str, max_work: int = DEFAULT_MAX_WORK) -> BayesianNetwork:
+        """Parse BIF text (the grammar of the module docstring); errors name ``line N``."""
+        specs, lines = _parse_bif(text)
+        return _build(specs, lines, max_work)
+
+    @classmethod
+    def from_bif(cls, path: str | Path, max_work: int = DEFAULT_MAX_WORK) -> BayesianNetwork:
+        """Read a BIF file (UTF-8). See :meth:`from_bif_text`.
+
+        >>> import pdpsym as ps
+        >>> net = ps.BayesianNetwork.from_bif_text(
+        ...     "variable a { type discrete [ 2 ] { 0, 1 }; }\\n"
+        ...     "probability ( a ) { table 0.25, 0.75; }"
+        ... )
+        >>> net.query_law("a", Fraction(1), {})
+        {Fraction(1, 1): Fraction(1, 1)}
+        """
+        p = Path(path)
+        try:
+            text = p.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise InputError("path", f"not UTF-8 text: {p}") from None
+        except OSError as err:
+            raise InputError("path", f"cannot read {p}: {err.strerror}") from None
+        return cls.from_bif_text(text, max_work)
+
+    # --- the StructuredModel protocol -------------------------------------------------
+
+    def domain(self, name: str) -> tuple[Fraction, ...]:
+        """The values of record ``name``, in state order."""
+        self.index(name)
+        return self.nodes[name].values
+
+    def size_hint(self) -> int:
+        """The estimated work of the unconditioned query with unit weights (the work
+        unit of ``max_work``: factor cells times possible sums, summed over the steps)."""
+        return self.plan({}, {v: 1 for v in self.variables}).work
+
+    def query_law(
+        self,
+        target: str,
+        value: Fraction,
+        known: Mapping[str, Fraction],
+        weights: Mapping[str, int] | None = None,
+    ) -> dict[Fraction, Fraction] | None:
+        """The exact law of ``f(x) = sum_k w_k x_k`` given ``x_target = value`` and
+        ``x_K = known``, by variable elimination with a count accumulator.
+
+        Args:
+            target: the target record.
+            value: its value (one of :meth:`domain`).
+            known: the known records' values.
+            weights: integer weight per record (default 1 for all; a record missing from
+                a given mapping has weight 0).
+
+        Returns:
+            ``{f value: probability}`` (exact, summing to 1), or None when the event
+            ``x_target = value, x_K = known`` has probability 0.
+
+        Raises:
+            InputError: unknown names or values (``target``, ``value``, ``known``,
+                ``weights``), or an elimination whose estimated work exceeds
+                ``max_work`` (the message names the induced width).
+
+        References:
+            Li et al., Sec. III, Eq. 2 (the conditional law of the query behind
+            ``p(r | x_i, x_K)``); variable elimination: Zhang and Poole (1994).
+        """
+        self.index(target, "target")
+        evidence = {target: self._state_of(target, value, "value")}
+        for name, v in known.items():
+            self.index(name, "known")
+            if name == target:
+                raise InputError("known", f"the target {name!r} cannot also be known")
+            evidence[name] = self._state_of(name, v, f"known.{name}")
+        w = self._weights(weights)
+        plan = self.plan(evidence, w)
+        if plan.work > self.max_work:
+            raise InputError(
+                "max_work",
+                f"variable elimination has induced width {plan.width} and an estimated "
+                f"work of {plan.work} units, over the limit {self.max_work}",
+            )
+        return self._eliminate(evidence, w, plan)
+
+    # --- elimination -------------------------------------------------------------------
+
+    def _state_of(self, name: str, value: Any, field: str) -> int:
+        node = self.nodes[name]
+        q = value if isinstance(value, Fraction) else parse_rational(value, field)
+        try:
+            return node.values.index(q)
+        except ValueError:
+            shown = ", ".join(fraction_str(x) for x in node.values)
+            raise InputError(
+                field, f"{fraction_str(q)} is not a value of {name!r} (values: {shown})"
+            ) from None
+
+    def _weights(self, weights: Mapping[str, int] | None) -> dict[str, int]:
+        if weights is None:
+            return {v: 1 for v in self.variables}
+        out = {v: 0 for v in self.variables}
+        for name, wt in weights.items():
+            self.index(name, "weights")
+            if isinstance(wt, bool) or not isinstance(wt, int):
+                raise InputError(f"weights.{name}", f"expected an integer, got {wt!r}")
+            out[name] = wt
+        return out
+
+    def _scale(self, w: Mapping[str, int]) -> int:
+        """The common denominator D of every ``w_k x_k``: the sums are integers / D."""
+        return math.lcm(
+            1, *((w[v] * x).denominator for v in self.variables for x in self.nodes[v].values)
+        )
+
+    def plan(self, evidence: Mapping[str, int], weights: Mapping[str, int]) -> EliminationPlan:
+        """The min-fill elimination order of the unobserved records, its induced width
+        and the estimated work (cells of each product factor times the number of sums it
+        can carry), computed without building any factor."""
+        free = [v for v in self.variables if v not in evidence]
+        adj: dict[str, set[str]] = {v: set() for v in free}
+        for v in free:
+            family = [u for u in (v, *self.nodes[v].parents) if u not in evidence]
+            for a, b in itertools.combinations(family, 2):
+                adj[a].add(b)
+                adj[b].add(a)
+        # children make a parent and its co-parents adjacent (moralization)
+        for child in self.variables:
+            fam = [u for u in (child, *self.nodes[child].parents) if u not in evidence]
+            for a, b in itertools.combinations(fam, 2):
+                adj[a].add(b)
+                adj[b].add(a)
+        D = self._scale(weights)
+        spans = {
+            v: (max(weights[v] * x for x in self.nodes[v].values) - min(
+                weights[v] * x for x in self.nodes[v].values
+            )) * D
+            for v in free
+        }
+        size = {v: len(self.nodes[v].states) for v in free}
+        position = {v: k for k, v in enumerate(self.variables)}
+        order: list[str] = []
+        width = 0
+        work = 0
+        span_done = 0
+        remaining = set(free)
+        while remaining:
+
+            def fill(v: str) -> tuple[int, int, int]:
+                nb = list(adj[v])
+                missing = sum(1 for a, b in itertools.combinations(nb, 2) if b not in adj[a])
+                return (missing, len(nb), position[v])
+
+            v = min(remaining, key=fill)
+            nb = adj[v]
+            width = max(width, len(nb))
+            span_done += int(spans[v])
+            cells = size[v] * math.prod(size[u] for u in nb)
+            work += cells * (span_done + 1)
+            for a, b in itertools.combinations(nb, 2):
+                adj[a].add(b)
+                adj[b].add(a)
+            for u in nb:
+                adj[u].discard(v)
+            del adj[v]
+            remaining.discard(v)
+            order.append(v)
+        return EliminationPlan(tuple(order), width, work)
+
+    def _eliminate(
+        self, evidence: Mapping[str, int], w: Mapping[str, int], plan: EliminationPlan
+    ) -> dict[Fraction, Fraction] | None:
+        D = self._scale(w)
+        contrib = {
+            v: [int(w[v] * x * D) for x in self.nodes[v].values] for v in self.variables
+        }
+        offset = sum(contrib[v][s] for v, s in evidence.items())
+        factors: list[_Factor] = [self._factor(v, evidence, contrib[v]) for v in self.variables]
+        for v in plan.order:
+            touching = [f for f in factors if v in f.scope]
+            factors = [f for f in factors if v not in f.scope]
+            product = touching[0]
+            for f in touching[1:]:
+                product = product.times(f)
+            factors.append(product.sum_out(v))
+        total: Poly = {0: 1}
+        for f in factors:  # every scope is empty now
+            total = _convolve(total, f.table.get((), {}))
+        z = sum(total.values())
+        if z == 0:
+            return None
+        return {Fraction(s + offset, D): Fraction(c, z) for s, c in sorted(total.items()) if c}
+
+    def _factor(self, v: str, evidence: Mapping[str, int], contrib: Sequence[int]) -> _Factor:
+        node = self.nodes[v]
+        family = (*node.parents, v)
+        scope = tuple(u for u in family if u not in evidence)
+        den = math.lcm(*(p.denominator for row in node.cpt.values() for p in row))
+        table: dict[tuple[int, ...], Poly] = {}
+        for config, row in node.cpt.items():
+            for s, p in enumerate(row):
+                if p == 0:
+                    continue
+                full = (*config, s)
+                if any(evidence.get(u, k) != k for u, k in zip(family, full, strict=True)):
+                    continue
+                key = tuple(k for u, k in zip(family, full, strict=True) if u not in evidence)
+                shift = 0 if v in evidence else contrib[s]
+                table[key] = {shift: int(p * den)}
+        return _Factor(scope, table)
+
+    # --- cross-checks ----------------------------------------------------------------
+
+    def to_joint(self, max_rows: int = DEFAULT_MAX_JOINT_ROWS) -> JointDistribution:
+        """The full joint table by the chain rule (for cross-checks on small networks).
+
+        Raises:
+            InputError: ``max_rows`` when the product of the domain sizes exceeds it.
+        """
+        cells = math.prod(len(self.nodes[v].states) for v in self.variables)
+        if cells > max_rows:
+            raise InputError(
+                "max_rows", f"the joint table has {cells} rows, over the limit {max_rows}"
+            )
+        topo = _topological(self.nodes, self.variables)
+        rows: list[tuple[dict[str, int], Fraction]] = [({}, Fraction(1))]
+        for v in topo:
+            node = self.nodes[v]
+            nxt = []
+            for assign, p in rows:
+                row = node.cpt[tuple(assign[u] for u in node.parents)]
+                for s, q in enumerate(row):
+                    if q:
+                        nxt.append(({**assign, v: s}, p * q))
+            rows = nxt
+        return JointDistribution.from_rows(
+            self.variables,
+            [[self.nodes[v].values[a[v]] for v in self.variables] + [p] for a, p in rows],
+            {v: list(self.nodes[v].values) for v in self.variables},
+        )
+
+    def ancestral(self, names: Iterable[str]) -> BayesianNetwork:
+        """The sub-network on ``names`` and all their ancestors: a Bayesian network with
+        the same tables whose law is the marginal of this one on those records."""
+        keep: set[str] = set()
+        stack = list(names)
+        while stack:
+            v = stack.pop()
+            self.index(v, "names")
+            if v not in keep:
+                keep.add(v)
+                stack.extend(self.nodes[v].parents)
+        kept = tuple(v for v in self.variables if v in keep)
+        return BayesianNetwork(kept, {v: self.nodes[v] for v in kept}, self.max_work)
+
+    def __repr__(self) -> str:
+        return f"BayesianNetwork(nodes={len(self.variables)})"
+
+
+@dataclass(frozen=True)
+class _Factor:
+    """A factor of the elimination: state configurations of ``scope`` -> polynomial."""
+
+    scope: tuple[str, ...]
+    table: Mapping[tuple[int, ...], Poly]
+
+    def times(self, other: _Factor) -> _Factor:
+        shared = [u for u in self.scope if u in other.scope]
+        scope = self.scope + tuple(u for u in other.scope if u not in self.scope)
+        si = [self.scope.index(u) for u in shared]
+        oi = [other.scope.index(u) for u in shared]
+        rest = [k for k, u in enumerate(other.scope) if u not in shared]
+        by_key: dict[tuple[int, ...], list[tuple[tuple[int, ...], Poly]]] = {}
+        for key, poly in other.table.items():
+            by_key.setdefault(tuple(key[k] for k in oi), []).append(
+                (tuple(key[k] for k in rest), poly)
+            )
+        table: dict[tuple[int, ...], Poly] = {}
+        for key, poly in self.table.items():
+            for tail, opoly in by_key.get(tuple(key[k] for k in si), ()):
+                table[key + tail] = _convolve(poly, opoly)
+        return _Factor(scope, table)
+
+    def sum_out(self, v: str) -> _Factor:
+        k = self.scope.index(v)
+        scope = self.scope[:k] + self.scope[k + 1 :]
+        table: dict[tuple[int, ...], Poly] = {}
+        for key, poly in self.table.items():
+            acc = table.setdefault(key[:k] + key[k + 1 :], {})
+            for s, c in poly.items():
+                acc[s] = acc.get(s, 0) + c
+        return _Factor(scope, table)
+
+
+def _convolve(a: Poly, b: Poly) -> Poly:
+    if len(a) == 1:
+        ((s, c),) = a.items()
+        return {s + t: c * d for t, d in b.items()}
+    if len(b) == 1:
+        ((t, d),) = b.items()
+        return {s + t: c * d for s, c in a.items()}
+    out: Poly = {}
+    for s, c in a.items():
+        for t, d in b.items():
+            out[s + t] = out.get(s + t, 0) + c * d
+    return out
+
+
+# --- validation shared by JSON and BIF -----------------------------------------------
+
+
+def _build(
+    specs: Sequence[tuple[str, Any]], lines: Mapping[str, str], max_work: int
+) -> BayesianNetwork:
+    """Validate node specs into a network. ``specs`` pairs a field prefix (``nodes[3]``,
+    ``line 12``) with a node object; ``lines`` optionally names the field of each CPT
+    row (``<prefix>.cpt[k]`` -> ``line N``)."""
+    if isinstance(max_work, bool) or not isinstance(max_work, int) or max_work < 1:
+        raise InputError("max_work", f"must be a positive integer, got {max_work!r}")
+    if not specs:
+        raise InputError("nodes", "a network needs at least one node")
+    raw: dict[str, tuple[str, Mapping[str, Any]]] = {}
+    order: list[str] = []
+    states: dict[str, tuple[str, ...]] = {}
+    values: dict[str, tuple[Fraction, ...]] = {}
+    parents: dict[str, tuple[str, ...]] = {}
+    for where, spec in specs:
+        if not isinstance(spec, Mapping):
+            raise InputError(where, "expected a node object")
+        extra = set(spec) - {"name", "states", "parents", "cpt", "values"}
+        if extra:
+            raise InputError(f"{where}.{sorted(extra)[0]}", "unknown field in a node")
+        name = spec.get("name")
+        if not isinstance(name, str) or not name.strip() or not name.isprintable():
+            raise InputError(f"{where}.name", f"not a node name: {name!r}")
+        name = name.strip()
+        if name in raw:
+            raise InputError(f"{where}.name", f"duplicate node {name!r}")
+        raw[name] = (where, spec)
+        order.append(name)
+        st = spec.get("states")
+        if not isinstance(st, list | tuple) or not st:
+            raise InputError(f"{where}.states", "expected a non-empty list of state names")
+        names = []
+        for j, s in enumerate(st):
+            if isinstance(s, bool) or not isinstance(s, str | int | Fraction):
+                raise InputError(f"{where}.states[{j}]", f"not a state name: {s!r}")
+            names.append(str(s).strip())
+        if len(set(names)) != len(names):
+            raise InputError(f"{where}.states", "repeated state name")
+        states[name] = tuple(names)
+        values[name] = _state_values(where, spec.get("values"), names)
+        pa = spec.get("parents", [])
+        if not isinstance(pa, list | tuple) or not all(isinstance(u, str) for u in pa):
+            raise InputError(f"{where}.parents", "expected a list of node names")
+        pa = [u.strip() for u in pa]
+        if len(set(pa)) != len(pa):
+            raise InputError(f"{where}.parents", "repeated parent")
+        if name in pa:
+            raise InputError(f"{where}.parents", f"node {name!r} is its own parent")
+        parents[name] = tuple(pa)
+    for name in order:
+        where = raw[name][0]
+        for u in parents[name]:
+            if u not in raw:
+                raise InputError(f"{where}.parents", f"unknown parent {u!r} of {name!r}")
+    cycle = _find_cycle(order, parents)
+    if cycle:
+        where = raw[cycle[0]][0]
+        raise InputError(f"{where}.parents", "the network has a cycle: " + " -> ".join(cycle))
+    nodes: dict[str, Node] = {}
+    for name in order:
+        where, spec = raw[name]
+        cpt = _cpt(where, spec.get("cpt"), name, states, parents[name], lines)
+        nodes[name] = Node(name, states[name], values[name], parents[name], cpt)
+    return BayesianNetwork(tuple(order), nodes, max_work)
+
+
+def _state_values(where: str, given: Any, names: Sequence[str]) -> tuple[Fraction, ...]:
+    if given is not None:
+        if not isinstance(given, list | tuple) or len(given) != len(names):
+            raise InputError(
+                f"{where}.values", f"expected a list of {len(names)} values, one per state"
+            )
+        vals = tuple(parse_rational(x, f"{where}.values[{j}]") for j, x in enumerate(given))
+    else:
+        try:
+            vals = tuple(parse_rational(s, "state") for s in names)
+        except InputError:  # not every state name is a number: the state indices
+            vals = tuple(Fraction(j) for j in range(len(names)))
+    if len(set(vals)) != len(vals):
+        raise InputError(f"{where}.values", "two states have the same value")
+    return vals
+
+
+def _find_cycle(order: Sequence[str], parents: Mapping[str, Sequence[str]]) -> list[str]:
+    """A directed cycle ``[a, b, ..., a]`` (a parent -> child path), or []."""
+    color = dict.fromkeys(order, 0)
+    for start in order:
+        if color[start]:
+            continue
+        stack: list[tuple[str, int]] = [(start, 0)]
+        path: list[str] = []
+        while stack:
+            v, k = stack.pop()
+            if k == 0:
+                color[v] = 1
+                path.append(v)
+            pa = parents[v]
+            if k < len(pa):
+                stack.append((v, k + 1))
+                u = pa[k]
+                if color[u] == 1:  # u is on the path: u -> ... -> v -> u (child order)
+                    cyc = path[path.index(u) :] + [u]
+                    return cyc[::-1]  # parent -> child direction
+                if color[u] == 0:
+                    stack.append((u, 0))
+            else:
+                color[v] = 2
+                path.pop()
+    return []
+
+
+def _topological(nodes: Mapping[str, Node], order: Sequence[str]) -> list[str]:
+    done: set[str] = set()
+    out: list[str] = []
+
+    def visit(v: str) -> None:
+        stack = [(v, False)]
+        while stack:
+            u, expanded = stack.pop()
+            if u in done:
+                continue
+            if expanded:
+                done.add(u)
+                out.append(u)
+                continue
+            stack.append((u, True))
+            stack.extend((p, False) for p in reversed(nodes[u].parents) if p not in done)
+
+    for v in order:
+        visit(v)
+    return out
+
+
+def _cpt(
+    where: str,
+    cpt: Any,
+    name: str,
+    states: Mapping[str, tuple[str, ...]],
+    parents: Sequence[str],
+    lines: Mapping[str, str],
+) -> dict[tuple[int, ...], tuple[Fraction, ...]]:
+    configs = list(itertools.product(*(range(len(states[u])) for u in parents)))
+    k = len(states[name])
+    rows: list[tuple[tuple[int, ...], Any, str]] = []
+    if isinstance(cpt, Mapping):
+        index = [{s: j for j, s in enumerate(states[u])} for u in parents]
+        for key, row in cpt.items():
+            field = lines.get(f"{where}.cpt[{key}]", f"{where}.cpt[{key}]")
+            parts = [p.strip() for p in str(key).split(",")] if parents else []
+            if len(parts) != len(parents):
+                raise InputError(
+                    field, f"expected {len(parents)} parent states ({', '.join(parents)})"
+                )
+            try:
+                config = tuple(ix[p] for ix, p in zip(index, parts, strict=True))
+            except KeyError as err:
+                raise InputError(field, f"unknown parent state {err.args[0]!r}") from None
+            rows.append((config, row, field))
+    elif isinstance(cpt, list | tuple):
+        if not parents and cpt and not isinstance(cpt[0], list | tuple):
+            cpt = [cpt]  # a root's single row
+        if len(cpt) != len(configs):
+            raise InputError(
+                f"{where}.cpt",
+                f"expected {len(configs)} rows (one per parent configuration), got {len(cpt)}",
+            )
+        rows = [
+            (c, row, lines.get(f"{where}.cpt[{j}]", f"{where}.cpt[{j}]"))
+            for j, (c, row) in enumerate(zip(configs, cpt, strict=True))
+        ]
+    else:
+        raise InputError(f"{where}.cpt", "expected a list of rows or an object of rows")
+    table: dict[tuple[int, ...], tuple[Fraction, ...]] = {}
+    for config, row, field in rows:
+        if config in table:
+            raise InputError(field, "repeated parent configuration")
+        if not isinstance(row, list | tuple) or len(row) != k:
+            got = len(row) if isinstance(row, list | tuple) else type(row).__name__
+            raise InputError(
+                field, f"expected {k} probabilities (one per state of {name!r}), got {got}"
+            )
+        probs = tuple(parse_rational(p, f"{field}[{j}]") for j, p in enumerate(row))
+        for j, p in enumerate(probs):
+            if p < 0:
+                raise InputError(f"{field}[{j}]", f"negative probability {fraction_str(p)}")
+        total = sum(probs, Fraction(0))
+        if total != 1:
+            raise InputError(field, f"probabilities sum to {fraction_str(total)}, not exactly 1")
+        table[config] = probs
+    missing = [c for c in configs if c not in table]
+    if missing:
+        shown = ", ".join(states[u][j] for u, j in zip(parents, missing[0], strict=True))
+        raise InputError(f"{where}.cpt", f"no row for parent configuration ({shown})")
+    return table
+
+
+# --- BIF -----------------------------------------------------------------------------
+
+_TOKEN = re.compile(r'\s+|//[^\n]*|/\*.*?\*/|"[^"\n]*"|[{}()\[\],;|]|[^\s{}()\[\],;|"]+', re.S)
+
+
+def _tokens(text: str) -> list[tuple[str, int]]:
+    out: list[tuple[str, int]] = []
+    pos, line = 0, 1
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m is None:  # an unterminated string or comment
+            raise InputError(f"line {line}", "unterminated quoted string or comment")
+        tok = m.group()
+        if not (tok[0].isspace() or tok.startswith(("//", "/*"))):
+            out.append((tok[1:-1] if tok.startswith('"') else tok, line))
+        line += tok.count("\n")
+        pos = m.end()
+    return out
+
+
+class _Bif:
+    def __init__(self, text: str) -> None:
+        self.toks = _tokens(text)
+        self.k = 0
+
+    def line(self) -> int:
+        if self.k < len(self.toks):
+            return self.toks[self.k][1]
+        return self.toks[-1][1] if self.toks else 1
+
+    def peek(self) -> str | None:
+        return self.toks[self.k][0] if self.k < len(self.toks) else None
+
+    def next(self, what: str) -> str:
+        if self.k >= len(self.toks):
+            raise InputError(f"line {self.line()}", f"unexpected end of file, expected {what}")
+        tok = self.toks[self.k][0]
+        self.k += 1
+        return tok
+
+    def expect(self, tok: str) -> None:
+        line = self.line()
+        got = self.next(repr(tok))
+        if got != tok:
+            raise InputError(f"line {line}", f"expected {tok!r}, got {got!r}")
+
+    def word(self, what: str) -> str:
+        line = self.line()
+        tok = self.next(what)
+        if tok in "{}()[],;|":
+            raise InputError(f"line {line}", f"expected {what}, got {tok!r}")
+        return tok
+
+    def skip_property(self) -> None:
+        while self.next("';'") != ";":
+            pass
+
+    def words_until(self, end: str, what: str) -> list[str]:
+        """``w1, w2, ..., wn`` then ``end``."""
+        out = [self.word(what)]
+        while True:
+            line = self.line()
+            tok = self.next(f"',' or {end!r}")
+            if tok == end:
+                return out
+            if tok != ",":
+                raise InputError(f"line {line}", f"expected ',' or {end!r}, got {tok!r}")
+            out.append(self.word(what))
+
+
+def _parse_bif(text: str) -> tuple[list[tuple[str, dict[str, Any]]], dict[str, str]]:
+    """BIF text -> node specs (field prefix ``line N`` of the variable block) and the
+    line of each CPT row."""
+    p = _Bif(text)
+    variables: dict[str, dict[str, Any]] = {}
+    where: dict[str, str] = {}
+    probs: dict[str, int] = {}
+    lines: dict[str, str] = {}
+    while p.peek() is not None:
+        line = p.line()
+        kw = p.next("a block")
+        if kw == "network":
+            p.word("a network name")
+            p.expect("{")
+            while p.peek() != "}":
+                p.skip_property()
+            p.expect("}")
+        elif kw == "variable":
+            name = p.word("a variable name")
+            if name in variables:
+                raise InputError(f"line {line}", f"duplicate variable {name!r}")
+            p.expect("{")
+            states: list[str] | None = None
+            while p.peek() != "}":
+                tline = p.line()
+                if p.peek() == "type":
+                    p.next("type")
+                    kind = p.word("'discrete'")
+                    if kind != "discrete":
+                        raise InputError(f"line {tline}", f"only discrete variables, got {kind!r}")
+                    p.expect("[")
+                    count = p.word("a state count")
+                    p.expect("]")
+                    p.expect("{")
+                    states = p.words_until("}", "a state name")
+                    p.expect(";")
+                    if not count.isdigit() or int(count) != len(states):
+                        raise InputError(
+                            f"line {tline}",
+                            f"{name!r} declares [ {count} ] states but lists {len(states)}",
+                        )
+                else:
+                    p.skip_property()
+            p.expect("}")
+            if states is None:
+                raise InputError(f"line {line}", f"variable {name!r} has no type line")
+            variables[name] = {"name": name, "states": states}
+            where[name] = f"line {line}"
+        elif kw == "probability":
+            p.expect("(")
+            child = p.word("a variable name")
+            parents: list[str] = []
+            tok = p.next("'|' or ')'")
+            if tok == "|":
+                parents = p.words_until(")", "a parent name")
+            elif tok != ")":
+                raise InputError(f"line {line}", f"expected '|' or ')', got {tok!r}")
+            if child not in variables:
+                raise InputError(f"line {line}", f"probability of an undeclared variable {child!r}")
+            if child in probs:
+                raise InputError(f"line {line}", f"second probability block for {child!r}")
+            probs[child] = line
+            spec = variables[child]
+            spec["parents"] = parents
+            prefix = where[child]
+            rows: dict[str, list[str]] = {}
+            p.expect("{")
+            while p.peek() != "}":
+                rline = p.line()
+                head = p.peek()
+                if head == "table":
+                    p.next("table")
+                    if parents:
+                        raise InputError(
+                            f"line {rline}",
+                            f"a 'table' for {child!r}, which has parents, is not read "
+                            "(its order differs between writers): list one row per "
+                            "parent configuration",
+                        )
+                    key = ""
+                elif head == "(":
+                    p.next("(")
+                    key = ",".join(p.words_until(")", "a parent state"))
+                elif head == "default":
+                    raise InputError(f"line {rline}", "'default' rows are not read")
+                else:
+                    p.skip_property()
+                    continue
+                if key in rows:
+                    raise InputError(f"line {rline}", "repeated parent configuration")
+                rows[key] = p.words_until(";", "a probability")
+                lines[f"{prefix}.cpt[{key}]"] = f"line {rline}"
+            p.expect("}")
+            spec["cpt"] = rows if parents else rows.get("", [])
+            if not parents:
+                lines[f"{prefix}.cpt[0]"] = lines.get(f"{prefix}.cpt[]", prefix)
+        else:
+            raise InputError(
+                f"line {line}", f"expected 'network', 'variable' or 'probability', got {kw!r}"
+            )
+    if not variables:
+        raise InputError("line 1", "no variable declared")
+    for name in variables:
+        if name not in probs:
+            raise InputError(where[name], f"variable {name!r} has no probability block")
+    return [(where[v], spec) for v, spec in variables.items()], lines
+
+
+__all__ = ["DEFAULT_MAX_WORK", "BayesianNetwork", "EliminationPlan", "Node"]
