@@ -45,8 +45,11 @@ pandas and networkx) into a library whose other models need none. The grammar::
 
 ``//`` and ``/* */`` comments are skipped. Each probability is a decimal read exactly
 (``0.95`` is ``19/20``), and each row must sum to exactly 1: the bnlearn files checked
-(``child`` among them) do, so no normalization is applied and a file whose rows are
-rounded is refused, by line. ``default`` rows and ``table`` for a node with parents (whose
+(``child``, ``asia``, ``survey`` among them) do, so by default no normalization is applied
+and a row that does not sum to 1 is refused, by line. Some copies of larger networks
+(``alarm``'s ``0.333333`` rows) are rounded: ``tolerance=t`` reads a row whose sum ``s``
+has ``|s - 1| <= t`` as that row divided by ``s``, exactly (a documented reading, never a
+silent one). ``default`` rows and ``table`` for a node with parents (whose
 order differs between writers) are refused rather than guessed.
 
 **Queries.** :meth:`BayesianNetwork.query_law` is exact variable elimination in which each
@@ -125,15 +128,30 @@ class BayesianNetwork(NamedVariables):
 
     @classmethod
     def from_nodes(
-        cls, specs: Sequence[Mapping[str, Any]], max_work: int = DEFAULT_MAX_WORK
+        cls,
+        specs: Sequence[Mapping[str, Any]],
+        max_work: int = DEFAULT_MAX_WORK,
+        tolerance: Fraction | None = None,
     ) -> BayesianNetwork:
         """Build from node objects ``{"name", "states", "parents"?, "cpt", "values"?}``
-        (the JSON schema of the module docstring); errors name ``nodes[k]...``."""
-        return _build([(f"nodes[{k}]", s) for k, s in enumerate(specs)], {}, max_work)
+        (the JSON schema of the module docstring); errors name ``nodes[k]...``.
+
+        Args:
+            specs: the node objects.
+            max_work: the limit on the estimated work of one query.
+            tolerance: None (the default) requires every table row to sum to exactly 1;
+                a rational ``t`` reads a row whose sum ``s`` has ``|s - 1| <= t`` as the
+                row divided by ``s`` exactly (for files whose rows were rounded, such as
+                ``0.333333`` three times).
+        """
+        return _build([(f"nodes[{k}]", s) for k, s in enumerate(specs)], {}, max_work, tolerance)
 
     @classmethod
-    def from_json(cls, obj: Any, max_work: int = DEFAULT_MAX_WORK) -> BayesianNetwork:
-        """The model file form ``{"kind": "bayesian-network", "nodes": [...]}``."""
+    def from_json(
+        cls, obj: Any, max_work: int = DEFAULT_MAX_WORK, tolerance: Fraction | None = None
+    ) -> BayesianNetwork:
+        """The model file form ``{"kind": "bayesian-network", "nodes": [...]}`` (see
+        :meth:`from_nodes` for ``max_work`` and ``tolerance``)."""
         if not isinstance(obj, Mapping):
             raise InputError("model", "expected a JSON object")
         kind = obj.get("kind", "bayesian-network")
@@ -145,16 +163,21 @@ class BayesianNetwork(NamedVariables):
         nodes = obj.get("nodes")
         if not isinstance(nodes, list) or not nodes:
             raise InputError("nodes", "expected a non-empty list of node objects")
-        return cls.from_nodes(nodes, max_work)
+        return cls.from_nodes(nodes, max_work, tolerance)
 
     @classmethod
-    def from_bif_text(cls, text: str, max_work: int = DEFAULT_MAX_WORK) -> BayesianNetwork:
-        """Parse BIF text (the grammar of the module docstring); errors name ``line N``."""
+    def from_bif_text(
+        cls, text: str, max_work: int = DEFAULT_MAX_WORK, tolerance: Fraction | None = None
+    ) -> BayesianNetwork:
+        """Parse BIF text (the grammar of the module docstring); errors name ``line N``
+        (see :meth:`from_nodes` for ``max_work`` and ``tolerance``)."""
         specs, lines = _parse_bif(text)
-        return _build(specs, lines, max_work)
+        return _build(specs, lines, max_work, tolerance)
 
     @classmethod
-    def from_bif(cls, path: str | Path, max_work: int = DEFAULT_MAX_WORK) -> BayesianNetwork:
+    def from_bif(
+        cls, path: str | Path, max_work: int = DEFAULT_MAX_WORK, tolerance: Fraction | None = None
+    ) -> BayesianNetwork:
         """Read a BIF file (UTF-8). See :meth:`from_bif_text`.
 
         >>> import pdpsym as ps
@@ -172,7 +195,7 @@ class BayesianNetwork(NamedVariables):
             raise InputError("path", f"not UTF-8 text: {p}") from None
         except OSError as err:
             raise InputError("path", f"cannot read {p}: {err.strerror}") from None
-        return cls.from_bif_text(text, max_work)
+        return cls.from_bif_text(text, max_work, tolerance)
 
     # --- the StructuredModel protocol -------------------------------------------------
 
@@ -282,9 +305,11 @@ class BayesianNetwork(NamedVariables):
                 adj[b].add(a)
         D = self._scale(weights)
         spans = {
-            v: (max(weights[v] * x for x in self.nodes[v].values) - min(
-                weights[v] * x for x in self.nodes[v].values
-            )) * D
+            v: (
+                max(weights[v] * x for x in self.nodes[v].values)
+                - min(weights[v] * x for x in self.nodes[v].values)
+            )
+            * D
             for v in free
         }
         size = {v: len(self.nodes[v].states) for v in free}
@@ -321,9 +346,7 @@ class BayesianNetwork(NamedVariables):
         self, evidence: Mapping[str, int], w: Mapping[str, int], plan: EliminationPlan
     ) -> dict[Fraction, Fraction] | None:
         D = self._scale(w)
-        contrib = {
-            v: [int(w[v] * x * D) for x in self.nodes[v].values] for v in self.variables
-        }
+        contrib = {v: [int(w[v] * x * D) for x in self.nodes[v].values] for v in self.variables}
         offset = sum(contrib[v][s] for v, s in evidence.items())
         factors: list[_Factor] = [self._factor(v, evidence, contrib[v]) for v in self.variables]
         for v in plan.order:
@@ -460,13 +483,20 @@ def _convolve(a: Poly, b: Poly) -> Poly:
 
 
 def _build(
-    specs: Sequence[tuple[str, Any]], lines: Mapping[str, str], max_work: int
+    specs: Sequence[tuple[str, Any]],
+    lines: Mapping[str, str],
+    max_work: int,
+    tolerance: Fraction | None = None,
 ) -> BayesianNetwork:
     """Validate node specs into a network. ``specs`` pairs a field prefix (``nodes[3]``,
     ``line 12``) with a node object; ``lines`` optionally names the field of each CPT
     row (``<prefix>.cpt[k]`` -> ``line N``)."""
     if isinstance(max_work, bool) or not isinstance(max_work, int) or max_work < 1:
         raise InputError("max_work", f"must be a positive integer, got {max_work!r}")
+    if tolerance is not None:
+        tolerance = parse_rational(tolerance, "tolerance")
+        if tolerance < 0:
+            raise InputError("tolerance", "must be >= 0")
     if not specs:
         raise InputError("nodes", "a network needs at least one node")
     raw: dict[str, tuple[str, Mapping[str, Any]]] = {}
@@ -521,7 +551,7 @@ def _build(
     nodes: dict[str, Node] = {}
     for name in order:
         where, spec = raw[name]
-        cpt = _cpt(where, spec.get("cpt"), name, states, parents[name], lines)
+        cpt = _cpt(where, spec.get("cpt"), name, states, parents[name], lines, tolerance)
         nodes[name] = Node(name, states[name], values[name], parents[name], cpt)
     return BayesianNetwork(tuple(order), nodes, max_work)
 
@@ -600,6 +630,7 @@ def _cpt(
     states: Mapping[str, tuple[str, ...]],
     parents: Sequence[str],
     lines: Mapping[str, str],
+    tolerance: Fraction | None,
 ) -> dict[tuple[int, ...], tuple[Fraction, ...]]:
     configs = list(itertools.product(*(range(len(states[u])) for u in parents)))
     k = len(states[name])
@@ -647,7 +678,11 @@ def _cpt(
                 raise InputError(f"{field}[{j}]", f"negative probability {fraction_str(p)}")
         total = sum(probs, Fraction(0))
         if total != 1:
-            raise InputError(field, f"probabilities sum to {fraction_str(total)}, not exactly 1")
+            if tolerance is None or total == 0 or abs(total - 1) > tolerance:
+                raise InputError(
+                    field, f"probabilities sum to {fraction_str(total)}, not exactly 1"
+                )
+            probs = tuple(p / total for p in probs)
         table[config] = probs
     missing = [c for c in configs if c not in table]
     if missing:
@@ -712,6 +747,19 @@ class _Bif:
     def skip_property(self) -> None:
         while self.next("';'") != ";":
             pass
+
+    def numbers_until_semicolon(self) -> list[str]:
+        """``p1, ..., pK;`` (bnlearn's form) or ``p1 p2 ... pK;`` (other writers')."""
+        out = [self.word("a probability")]
+        while True:
+            tok = self.next("a probability or ';'")
+            if tok == ";":
+                return out
+            if tok in "{}()[]|":
+                raise InputError(
+                    f"line {self.line()}", f"expected a probability or ';', got {tok!r}"
+                )
+            out.append(self.word("a probability") if tok == "," else tok)
 
     def words_until(self, end: str, what: str) -> list[str]:
         """``w1, w2, ..., wn`` then ``end``."""
@@ -796,12 +844,12 @@ def _parse_bif(text: str) -> tuple[list[tuple[str, dict[str, Any]]], dict[str, s
             while p.peek() != "}":
                 rline = p.line()
                 head = p.peek()
-                if head == "table":
-                    p.next("table")
+                if head in ("table", "default"):
+                    p.next(head)
                     if parents:
                         raise InputError(
                             f"line {rline}",
-                            f"a 'table' for {child!r}, which has parents, is not read "
+                            f"a '{head}' for {child!r}, which has parents, is not read "
                             "(its order differs between writers): list one row per "
                             "parent configuration",
                         )
@@ -809,14 +857,12 @@ def _parse_bif(text: str) -> tuple[list[tuple[str, dict[str, Any]]], dict[str, s
                 elif head == "(":
                     p.next("(")
                     key = ",".join(p.words_until(")", "a parent state"))
-                elif head == "default":
-                    raise InputError(f"line {rline}", "'default' rows are not read")
                 else:
                     p.skip_property()
                     continue
                 if key in rows:
                     raise InputError(f"line {rline}", "repeated parent configuration")
-                rows[key] = p.words_until(";", "a probability")
+                rows[key] = p.numbers_until_semicolon()
                 lines[f"{prefix}.cpt[{key}]"] = f"line {rline}"
             p.expect("}")
             spec["cpt"] = rows if parents else rows.get("", [])
