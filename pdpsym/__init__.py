@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # the names below load on first use (a light `import pdpsym`)
     from pdpsym.core.errors import InputError, Undecided
     from pdpsym.loss.plrv import Eps, apkdp_delta, ppkdp_delta
     from pdpsym.mechanisms.laplace import LinearQuery
+    from pdpsym.models.bayesnet import BayesianNetwork
     from pdpsym.models.gaussian import GaussianModel
     from pdpsym.models.joint import JointDistribution
     from pdpsym.models.scenario import Scenario
@@ -55,6 +56,7 @@ _LAZY: dict[str, str] = {
     "apkdp_delta": "pdpsym.loss.plrv",
     "ppkdp_delta": "pdpsym.loss.plrv",
     "LinearQuery": "pdpsym.mechanisms.laplace",
+    "BayesianNetwork": "pdpsym.models.bayesnet",
     "GaussianModel": "pdpsym.models.gaussian",
     "JointDistribution": "pdpsym.models.joint",
     "Scenario": "pdpsym.models.scenario",
@@ -142,6 +144,7 @@ def figure(figure_id: str, scale: str = "paper", jobs: int = 1) -> FigureData:
 
 
 __all__ = [
+    "BayesianNetwork",
     "CATALOGUE",
     "ClaimResult",
     "DDPReading",

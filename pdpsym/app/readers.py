@@ -20,6 +20,7 @@ from typing import Any
 
 from pdpsym.app.limits import MAX_FILE_BYTES
 from pdpsym.core.errors import InputError
+from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.gaussian import GaussianModel
 from pdpsym.models.joint import JointDistribution
 
@@ -103,11 +104,27 @@ def load_gaussian(path: str | Path) -> GaussianModel:
     return GaussianModel.from_json_object(read_model_object(path))
 
 
-def load_model(path: str | Path) -> JointDistribution | GaussianModel:
+def load_bayesian_network(path: str | Path) -> BayesianNetwork | None:
+    """A Bayesian network from a ``.bif`` file or a ``"kind": "bayesian-network"`` JSON or
+    TOML object; None for any other model file."""
+    p = Path(path)
+    if p.suffix.lower() == ".bif":
+        return BayesianNetwork.from_bif_text(read_text_file(p, "MODEL"))
+    obj = read_model_object(p)
+    if obj.get("kind") == "bayesian-network":
+        return BayesianNetwork.from_json(obj)
+    return None
+
+
+def load_model(path: str | Path) -> JointDistribution | GaussianModel | BayesianNetwork:
     """Load a model file: a discrete joint distribution, or a Gaussian model (``cov``).
 
     JSON, TOML or CSV by extension; numbers are strings parsed exactly ("3/10", "0.3").
+    A ``.bif`` file, or an object with ``"kind": "bayesian-network"``, is a Bayesian network.
     """
+    network = load_bayesian_network(path)
+    if network is not None:
+        return network
     obj = read_model_object(path)
     if "cov" in obj or "mean" in obj:
         return GaussianModel.from_json_object(obj)
