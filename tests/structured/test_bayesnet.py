@@ -5,6 +5,7 @@ Eq. 2 through ``query_law`` against the full-table engine on a real network."""
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from fractions import Fraction
 from pathlib import Path
@@ -36,9 +37,10 @@ def networks(draw, max_nodes: int = 7):
     for k, name in enumerate(names):
         size = draw(st.integers(2, 3))
         if draw(st.booleans()):
-            nums = sorted(draw(st.sets(st.integers(-2, 4), min_size=size, max_size=size)))
+            pool = [Fraction(v) for v in range(-2, 5)] + [Fraction(1, 2), Fraction(-3, 2)]
+            nums = sorted(draw(st.sets(st.sampled_from(pool), min_size=size, max_size=size)))
             states = [str(v) for v in nums]
-            values[name] = [Fraction(v) for v in nums]
+            values[name] = list(nums)
         else:
             states = ["a", "b", "c"][:size]
             values[name] = [Fraction(j) for j in range(size)]
@@ -273,3 +275,46 @@ def test_work_beyond_max_work_is_refused_with_the_width():
     with pytest.raises(InputError) as err:
         net.query_law("n0", Fraction(0), {})
     assert err.value.field == "max_work" and "induced width 2" in err.value.message
+
+
+# --- the reader and the command line ----------------------------------------------------
+
+
+def test_the_structured_protocol_is_implemented():
+    from pdpsym.models.structured import StructuredModel
+
+    assert isinstance(BayesianNetwork.from_bif(CHILD), StructuredModel)
+
+
+def test_load_model_dispatches_on_kind_and_extension(tmp_path):
+    from pdpsym.app.readers import load_model
+
+    assert isinstance(load_model(CHILD), BayesianNetwork)
+    good = tmp_path / "net.json"
+    good.write_text(json.dumps({"kind": "bayesian-network", "nodes": [node("x1")]}))
+    assert load_model(good).variables == ("x1",)
+    cyclic = tmp_path / "bad.json"
+    cyclic.write_text(
+        json.dumps({"kind": "bayesian-network", "nodes": [node("x1", parents=["x1"])]})
+    )
+    with pytest.raises(InputError) as err:
+        load_model(cyclic)
+    assert err.value.field == "nodes[0].parents"
+    bif = tmp_path / "bad.bif"
+    bif.write_text(
+        "variable a { type discrete [ 2 ] { 0, 1 }; }\nprobability ( a ) { table 1, -0.5; }"
+    )
+    with pytest.raises(InputError) as err:
+        load_model(bif)
+    assert err.value.field == "line 2[1]" and "negative" in err.value.message
+
+
+def test_the_command_line_refuses_a_bad_network_in_one_line(capsys, tmp_path):
+    from pdpsym.app.cli import main
+
+    bad_file = tmp_path / "bad.json"
+    nodes = [node("x1", parents=["x2"]), node("x2", parents=["x1"])]
+    bad_file.write_text(json.dumps({"kind": "bayesian-network", "nodes": nodes}))
+    code = main(["leakage", str(bad_file), "--target", "x1"])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
