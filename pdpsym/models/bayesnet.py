@@ -289,7 +289,18 @@ class BayesianNetwork(NamedVariables):
     def plan(self, evidence: Mapping[str, int], weights: Mapping[str, int]) -> EliminationPlan:
         """The min-fill elimination order of the unobserved records, its induced width
         and the estimated work (cells of each product factor times the number of sums it
-        can carry), computed without building any factor."""
+        can carry), computed without building any factor.
+
+        Args:
+            evidence: the observed records (target and known), as state indices.
+            weights: the integer weight of every record.
+
+        Returns:
+            The :class:`EliminationPlan` (order, induced width, work units).
+
+        References:
+            Min-fill: Kjaerulff (1990); Koller and Friedman, Sec. 9.4.3.
+        """
         free = [v for v in self.variables if v not in evidence]
         adj: dict[str, set[str]] = {v: set() for v in free}
         for v in free:
@@ -387,6 +398,13 @@ class BayesianNetwork(NamedVariables):
     def to_joint(self, max_rows: int = DEFAULT_MAX_JOINT_ROWS) -> JointDistribution:
         """The full joint table by the chain rule (for cross-checks on small networks).
 
+        Args:
+            max_rows: the most rows (product of the domain sizes) to list.
+
+        Returns:
+            The :class:`~pdpsym.models.joint.JointDistribution` of the network, over
+            ``variables`` with the states' values as domains.
+
         Raises:
             InputError: ``max_rows`` when the product of the domain sizes exceeds it.
         """
@@ -414,7 +432,14 @@ class BayesianNetwork(NamedVariables):
 
     def ancestral(self, names: Iterable[str]) -> BayesianNetwork:
         """The sub-network on ``names`` and all their ancestors: a Bayesian network with
-        the same tables whose law is the marginal of this one on those records."""
+        the same tables whose law is the marginal of this one on those records.
+
+        Args:
+            names: records of this network.
+
+        Returns:
+            The ancestral sub-network, in this network's declaration order.
+        """
         keep: set[str] = set()
         stack = list(names)
         while stack:
