@@ -123,11 +123,14 @@ def _pos_part(x: WLin) -> WLin:
 
 
 def hockey_stick(p: PMF, q: PMF, eps: Eps) -> WLin:
-    """``Σ_O max(0, P(O) - e^ε Q(O))``, each term's sign decided exactly."""
-    total = WLin.const(0, eps)
-    for o in set(p) | set(q):
-        total = total + _pos_part(WLin(Fraction(p.get(o, 0)), -Fraction(q.get(o, 0)), eps))
-    return total
+    """``Σ_O max(0, P(O) - e^ε Q(O))``, each term's sign decided exactly: the privacy-loss
+    interface's :class:`~pdpsym.loss.pmf_pair.PMFPair` (Lemma 1's right side; the other
+    sides below are computed from the definitions, independently of it)."""
+    # local import: pmf_pair builds on loss.curve, which imports WLin from this module
+    from pdpsym.loss.pmf_pair import PMFPair  # noqa: PLC0415
+
+    value: WLin = PMFPair(p, q).delta(Eps.of(eps)).value
+    return value
 
 
 def plrv_ratio(p: PMF, q: PMF, o: Any) -> Fraction | None:
