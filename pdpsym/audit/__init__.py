@@ -15,9 +15,13 @@ response the cases of dp, apkdp, np, ppkdp and cdp are ranked in float64 first a
 those near the top are built exactly (:mod:`pdpsym.audit.screen`; the figures are those
 of building every case). Laplace noise on a
 linear query (:class:`~pdpsym.mechanisms.laplace.LaplaceNoise`) has continuous outputs:
-its ``apkdp``/``np``/``ppkdp`` ε is Li et al.'s Eq. 2 leakage of ``A(target, known)``
-(with δ = 0 the active and passive notions coincide, Desfontaines et al. Theorem 1) and
-its ``dp`` ε is ``Δ_i/λ``; the other entries are reported as not computed.
+each notion's cases are pairs of Laplace mixtures over the query value, and δ(ε) and
+ε(δ) go through :mod:`pdpsym.loss` (closed-form δ; ε(δ) by exact bisection). Its
+``apkdp``/``np``/``ppkdp`` ε is Li et al.'s Eq. 2 leakage of ``A(target, known)`` (with
+δ = 0 the active and passive notions coincide, Desfontaines et al. Theorem 1) and its
+``dp`` ε is ``Δ_i/λ``; ``ibcdp`` (a sup over the continuous output of posterior
+comparisons) is a certified enclosure; ``distributional-dp`` is not computed (an
+infinite linear program).
 
 >>> import pdpsym as ps
 >>> m = ps.JointDistribution.from_rows(["x1", "x2"], [[0, 0, "1/2"], [1, 1, "1/2"]])
@@ -40,10 +44,12 @@ import sympy
 
 from pdpsym.audit import screen
 from pdpsym.audit.distributional import distributional_dp
-from pdpsym.audit.notions import NOTIONS, cases_of
+from pdpsym.audit.notions import NOTIONS, cases_of, noise_losses
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
+from pdpsym.loss import LaplacePair, PrivacyLoss, worst_case
 from pdpsym.loss.curve import Case, CurvePoint, worst_delta, worst_ratio
+from pdpsym.loss.posterior import PosteriorCase, PosteriorSup
 from pdpsym.mechanisms.finite import Mechanism
 from pdpsym.mechanisms.laplace import LaplaceNoise
 from pdpsym.models.joint import JointDistribution
@@ -67,16 +73,19 @@ def _log(t: Fraction | None) -> sympy.Expr:
 class NotionResult:
     """One notion's exact figures for the audited instance.
 
-    ``epsilon`` and the values in ``epsilon_at_delta`` are sympy values (``oo`` when
-    unbounded); the δ values are exact sympy values ``c0 + c1 e^ε``. ``None`` with a
-    ``note`` means the figure is not computed for this mechanism.
+    ``epsilon`` and the values in ``epsilon_at_delta`` are exact values (sympy, ``oo``
+    when unbounded, or an exact value object of :mod:`pdpsym.core`); the δ values are
+    exact values (``c0 + c1 e^ε`` for finite outputs). For continuous outputs a value
+    may be a certified enclosure (:class:`~pdpsym.core.sqrtexp.Bracket`): its digits are
+    certain, it has no closed form. ``None`` with a ``note`` means the figure is not
+    computed for this mechanism.
     """
 
     notion: str
-    epsilon: sympy.Expr | None
+    epsilon: Any
     witness: Mapping[str, Any] | None
-    delta_at_epsilon: tuple[tuple[Eps, sympy.Expr, Mapping[str, Any] | None], ...] = ()
-    epsilon_at_delta: tuple[Fraction, sympy.Expr, Mapping[str, Any] | None] | None = None
+    delta_at_epsilon: tuple[tuple[Eps, Any, Mapping[str, Any] | None], ...] = ()
+    epsilon_at_delta: tuple[Fraction, Any, Mapping[str, Any] | None] | None = None
     reading: str | None = None
     note: str | None = None
     # e^eps enclosed (lo, hi) where the exact value is not computed (distributional-dp)
@@ -165,28 +174,103 @@ def _finite(
     return NotionResult(notion, _log(zero.value), zero.where, tuple(at_eps), at_delta, label)
 
 
-def _laplace(
+def _ibcdp_cases(
+    model: JointDistribution, weights: Sequence[Fraction], target: str, known: Sequence[str]
+) -> list[PosteriorCase]:
+    """IBCDP's posterior pairs under noise on the query: for each known value and each
+    ``b`` of the domain, the posteriors of ``D(i)`` given ``f(D) + noise = t`` and given
+    ``f(D_{i→b}) + noise = t``, both directions (Desfontaines et al. Definition 6)."""
+    i = model.index(target)
+    sc = Scenario.from_model(model, known)
+
+    def f(d: Sequence[Fraction]) -> Fraction:
+        return sum((w * Fraction(x) for w, x in zip(weights, d, strict=True)), Fraction(0))
+
+    out = []
+    for bhat in sc.knowledge_values():
+        rows = [(d, p) for (d, bb), p in sc.joint.items() if bb == bhat and p]
+        for b in model.domains[i]:
+            plain: dict[Any, dict[Fraction, Fraction]] = {}
+            changed: dict[Any, dict[Fraction, Fraction]] = {}
+            for d, p in rows:
+                e = tuple(b if j == i else x for j, x in enumerate(d))
+                for table, v in ((plain, f(d)), (changed, f(e))):
+                    row = table.setdefault(d[i], {})
+                    row[v] = row.get(v, Fraction(0)) + p
+            where = {"b": b, "known": bhat}
+            out.append(PosteriorCase(where, plain, changed))
+            out.append(PosteriorCase({**where, "direction": "changed vs actual"}, changed, plain))
+    return out
+
+
+def _noise(
     notion: str,
     model: JointDistribution,
     noise: LaplaceNoise,
     target: str,
     known: Sequence[str],
+    eps: Sequence[Eps],
+    delta: Fraction | None,
+    reading: DDPReading,
 ) -> NotionResult:
+    """Every notion for Laplace noise on a linear query, through :mod:`pdpsym.loss`."""
     query = noise.query_for(model)
+    weights = [query.weight(v) for v in model.variables]
+    if notion == "distributional-dp":
+        return NotionResult(
+            notion,
+            None,
+            None,
+            reading="Definition 4 of Desfontaines et al. (not Liu et al.'s dependent DP)",
+            note="not computed for continuous outputs: distributional DP asks for a "
+            "simulator, a linear program with one unknown per output and per simulator "
+            "choice; with a continuum of outputs it is an infinite linear program that "
+            "no finite exact method here solves",
+        )
+    loss: PrivacyLoss
+    if notion == "ibcdp":
+        loss = PosteriorSup(_ibcdp_cases(model, weights, target, known), noise.lam)
+        note = "certified enclosure: the sup over the output is found by branch and bound"
+    else:
+        cases = noise_losses(
+            notion,
+            model,
+            weights,
+            target,
+            known,
+            lambda p, q: LaplacePair(p, q, noise.lam),
+            reading,
+        )
+        loss = worst_case(cases)
+        note = "exact: closed-form hockey stick of Laplace mixtures"
+    at_eps = []
+    for e in eps:
+        pt = loss.delta(e)
+        at_eps.append((e, pt.value, pt.where))
+    at_delta = None
+    if delta is not None:
+        pt = loss.epsilon(delta)
+        at_delta = (delta, pt.value, pt.where)
     if notion in ("apkdp", "np", "ppkdp"):
+        # ε at δ = 0 is Li et al.'s Eq. 2 leakage of A(target, known)
         res = leakage(model, target, known, noise.lam, query)
-        value = res.expression() if res.ok else sympy.Integer(0)
-        note = "Li et al. Eq. 2; delta(epsilon) is not computed for continuous outputs"
+        value: Any = res.expression() if res.ok else sympy.Integer(0)
         wit = res.witness.as_json() if res.ok and res.witness is not None else None
-        reading = "delta = 0: APKDP and PPKDP coincide (Theorem 1)" if notion == "ppkdp" else None
-        return NotionResult(notion, value, wit, reading=reading, note=note)
-    if notion == "dp":
+        note = "epsilon: Li et al. Eq. 2; " + note
+        label = "delta = 0: APKDP and PPKDP coincide (Theorem 1)" if notion == "ppkdp" else None
+    elif notion == "dp":
         sens = query.sensitivity(model, target)
         value = sympy.Rational(sens.numerator, sens.denominator) / sympy.Rational(
             noise.lam.numerator, noise.lam.denominator
         )
-        return NotionResult(notion, value, {"sensitivity": sens}, note="Delta_i / lambda")
-    return NotionResult(notion, None, None, note="not computed for continuous outputs")
+        wit = {"sensitivity": sens}
+        note = "epsilon: Delta_i / lambda; " + note
+        label = None
+    else:
+        zero = loss.epsilon(0)
+        value, wit = zero.value, dict(zero.where or {})
+        label = reading.value if notion == "dependent-dp" else _READINGS.get(notion)
+    return NotionResult(notion, value, wit, tuple(at_eps), at_delta, label, note)
 
 
 def audit(
@@ -247,7 +331,7 @@ def audit(
     out = []
     for n in wanted:
         if isinstance(mechanism, LaplaceNoise):
-            out.append(_laplace(n, model, mechanism, target, known))
+            out.append(_noise(n, model, mechanism, target, known, eps_list, d, reading))
         else:
             out.append(
                 _finite(n, model, mechanism, target, known, eps_list, d, reading, exhaustive)

@@ -28,12 +28,14 @@ the target record, ``K`` the known records (Desfontaines et al.'s ``B``, Li et a
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 from pdpsym.core.errors import InputError
+from pdpsym.loss.base import PrivacyLoss, Weighted
 from pdpsym.loss.curve import Case
+from pdpsym.mechanisms.discrete import count
 from pdpsym.mechanisms.finite import Mechanism, output_pmf
 from pdpsym.models.joint import JointDistribution
 from pdpsym.models.scenario import PMF, Database, Scenario
@@ -157,6 +159,48 @@ def dependent_dp_cases(
     inside = reading is DDPReading.NEIGHBOURS_IN_SUPPORT
     for _, d, e in neighbour_pairs(model, {name: sets[name]}, inside):
         yield Case({"database": d, "neighbour": e}, ((ONE, _pmf(mech, d), _pmf(mech, e)),))
+
+
+def noise_losses(
+    notion: str,
+    model: JointDistribution,
+    weights: Sequence[Fraction],
+    target: str,
+    known: Sequence[str],
+    make: Callable[[Mapping[Any, Fraction], Mapping[Any, Fraction]], PrivacyLoss],
+    reading: DDPReading = DDPReading.NEIGHBOURS,
+) -> list[tuple[dict[str, Any], PrivacyLoss]]:
+    """The cases of ``notion`` for additive noise on the linear query with ``weights``.
+
+    The output law of ``f(D) + noise`` given any condition on ``D`` is the noise law mixed
+    over the conditional law of the query value ``f(D)``. So the cases of the noiseless
+    query (:func:`cases_of` with :func:`~pdpsym.mechanisms.discrete.count`) are pairs of
+    laws of ``f(D)``: each pair ``(P, Q)`` becomes ``make(P, Q)`` (a
+    :class:`~pdpsym.loss.LaplacePair` or :class:`~pdpsym.loss.GeometricPair`), and a
+    weighted case a :class:`~pdpsym.loss.Weighted` sum. Cases equal up to a common
+    translation of the query values are kept once (their δ and ε are equal).
+
+    Returns:
+        ``(where, loss)`` pairs; ``ibcdp`` is not of this form (see
+        :mod:`pdpsym.loss.posterior`).
+    """
+    query = count(list(weights))
+    out: list[tuple[dict[str, Any], PrivacyLoss]] = []
+    seen: set[Any] = set()
+    for case in cases_of(notion, model, query, target, known, reading)():
+        terms = [(w, make(p, q)) for w, p, q in case.terms]
+        key = tuple((w, _key(t)) for w, t in terms)
+        if key in seen:
+            continue
+        seen.add(key)
+        loss: PrivacyLoss = terms[0][1] if len(terms) == 1 and terms[0][0] == 1 else Weighted(terms)
+        out.append((dict(case.where), loss))
+    return out
+
+
+def _key(loss: PrivacyLoss) -> Any:
+    k = getattr(loss, "key", None)
+    return k() if k is not None else id(loss)
 
 
 NOTIONS: tuple[str, ...] = (

@@ -27,9 +27,7 @@ from fractions import Fraction
 from typing import Any
 
 import sympy
-from flint import arb, ctx
 
-from pdpsym.core.certify import arb_from_fraction
 from pdpsym.core.eps import Eps
 from pdpsym.core.expoly import ExpPoly
 from pdpsym.mechanisms.finite import Mechanism, Scenario, check_mechanism, output_pmf
@@ -93,9 +91,12 @@ class WLin:
         q = self.rational()
         return hash(q) if q is not None else hash((self.c0, self.c1, self.eps))
 
-    def arb(self, prec: int) -> arb:
-        with ctx.workprec(prec):
-            return arb_from_fraction(self.c0) + arb_from_fraction(self.c1) * self.eps.exp_arb(prec)
+    def arb(self, prec: int) -> Any:
+        """An arb ball (through core: ``c0 + c1 e^ε`` as an exponential polynomial)."""
+        if self.eps.w is not None:
+            return ExpPoly.constant(self.c0 + self.c1 * self.eps.w).arb(prec)
+        assert self.eps.exponent is not None
+        return ExpPoly({Fraction(0): self.c0, self.eps.exponent: self.c1}).arb(prec)
 
     def sympy(self) -> sympy.Expr:
         q = self.rational()
@@ -122,11 +123,14 @@ def _pos_part(x: WLin) -> WLin:
 
 
 def hockey_stick(p: PMF, q: PMF, eps: Eps) -> WLin:
-    """``Σ_O max(0, P(O) - e^ε Q(O))``, each term's sign decided exactly."""
-    total = WLin.const(0, eps)
-    for o in set(p) | set(q):
-        total = total + _pos_part(WLin(Fraction(p.get(o, 0)), -Fraction(q.get(o, 0)), eps))
-    return total
+    """``Σ_O max(0, P(O) - e^ε Q(O))``, each term's sign decided exactly: the privacy-loss
+    interface's :class:`~pdpsym.loss.pmf_pair.PMFPair` (Lemma 1's right side; the other
+    sides below are computed from the definitions, independently of it)."""
+    # local import: pmf_pair builds on loss.curve, which imports WLin from this module
+    from pdpsym.loss.pmf_pair import PMFPair  # noqa: PLC0415
+
+    value: WLin = PMFPair(p, q).delta(Eps.of(eps)).value
+    return value
 
 
 def plrv_ratio(p: PMF, q: PMF, o: Any) -> Fraction | None:

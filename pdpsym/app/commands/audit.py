@@ -28,6 +28,7 @@ from pdpsym.core.certify import certify
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
+from pdpsym.core.sqrtexp import Bracket
 from pdpsym.mechanisms import discrete
 from pdpsym.mechanisms.finite import Mechanism
 from pdpsym.mechanisms.laplace import LaplaceNoise, laplace
@@ -248,11 +249,22 @@ def _plain(x: Any) -> Any:
     return str(x)
 
 
-def _value(v: sympy.Expr | None, digits: int) -> Any:
+def _enclosed(v: Any, digits: int) -> dict[str, Any] | None:
+    """A certified enclosure (no closed form): its shared digits and its ends."""
+    if isinstance(v, Bracket) and v.limit:
+        common, ends = v.decimal(digits)
+        return {"exact": None, "decimal": common, "enclosure": list(ends)}
+    return None
+
+
+def _value(v: Any, digits: int) -> Any:
     if v is None:
         return None
-    if v == sympy.oo:
+    if v is sympy.oo or (isinstance(v, sympy.Basic) and v == sympy.oo):
         return "infinite"
+    enc = _enclosed(v, digits)
+    if enc is not None:
+        return enc
     return certify(v, digits).as_json()
 
 
@@ -304,11 +316,14 @@ def _result_json(r: NotionResult, digits: int) -> dict[str, Any]:
     }
 
 
-def _short(v: sympy.Expr | None, digits: int) -> str:
+def _short(v: Any, digits: int) -> str:
     if v is None:
         return "-"
-    if v == sympy.oo:
+    if v is sympy.oo or (isinstance(v, sympy.Basic) and v == sympy.oo):
         return "infinite"
+    enc = _enclosed(v, digits)
+    if enc is not None:
+        return f"{enc['decimal']} (in [{enc['enclosure'][0]}, {enc['enclosure'][1]}])"
     c = certify(v, digits)
     return c.exact if c.exact == c.decimal else f"{c.exact} = {c.decimal}"
 
@@ -357,6 +372,10 @@ def _write_curve(path: str, a: Audit, digits: int) -> None:
     w.writerow(["notion", "eps", "delta_exact", "delta_decimal", "delta_lo", "delta_hi"])
     for r in a.results:
         for e, d, _ in r.delta_at_epsilon:
+            enc = _enclosed(d, digits)
+            if enc is not None:
+                w.writerow([r.notion, str(e), "", enc["decimal"], *enc["enclosure"]])
+                continue
             c = certify(d, digits)
             w.writerow([r.notion, str(e), c.exact, c.decimal, *c.enclosure])
     target = Path(path)

@@ -1,0 +1,349 @@
+"""The one privacy-loss interface: δ(ε) and ε(δ) of a pair of output laws, exactly.
+
+Modelled on dp_accounting's ``pld/privacy_loss_mechanism.py``: one abstract base,
+:class:`PrivacyLoss`, and one subclass per family (a pair of finite PMFs, a pair of
+Laplace mixtures, a pair of two-sided geometric mixtures, the closed-form counting and
+thresholding laws), plus two combinators: :class:`Weighted` (``Σ_k w_k · loss_k``, the
+PPKDP expectation of Desfontaines et al. Theorem 1) and :class:`WorstCase` (the maximum
+over the cases of a notion, with the case that attains it).
+
+For a pair ``(P, Q)`` the privacy loss at ``ε`` is the hockey-stick divergence
+
+    δ(ε) = sup_S P(S) - e^ε Q(S) = ∫ (p(o) - e^ε q(o))_+ do
+
+(Desfontaines et al. Lemma 1), non-increasing and convex in ``e^ε``, and
+
+    ε(δ) = min { ε ≥ 0 : δ(ε) ≤ δ }     (``oo`` when no ε works).
+
+``delta`` returns a :class:`LossPoint` holding an exact value (a Fraction, a
+:class:`~pdpsym.loss.plrv.WLin`, a :class:`~pdpsym.core.sqrtexp.SqrtExpSum`, ...) and
+where it is attained; ``epsilon`` returns a :class:`LossPoint` holding ``ε`` exactly
+(``ln`` of a rational, a :class:`~pdpsym.core.expoly.LogRatio`) or, when no closed form
+is known, a :class:`~pdpsym.core.sqrtexp.Bracket`: the root of ``δ(ε) = δ`` found by
+bisection in which every step is decided exactly.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import sympy
+
+from pdpsym.core.compare import compare
+from pdpsym.core.eps import Eps
+from pdpsym.core.errors import InputError, Undecided
+from pdpsym.core.sqrtexp import Bracket, SqrtExpSum
+
+#: an exact value (anything :func:`pdpsym.core.certify.certify` accepts), or sympy ``oo``
+Value = Any
+
+
+@dataclass(frozen=True)
+class LossPoint:
+    """An exact value of δ(ε) or ε(δ) and where it is attained (plain facts, or None).
+
+    It is itself an exact value: ``arb``, ``sympy`` and ``exact_text`` delegate to
+    ``value`` (``oo`` for an infinite ε).
+    """
+
+    value: Value
+    where: Mapping[str, Any] | None = None
+
+    def is_infinite(self) -> bool:
+        return self.value is sympy.oo
+
+    def sympy(self) -> sympy.Expr:
+        v = self.value
+        if isinstance(v, Fraction | int):
+            q = Fraction(v)
+            return sympy.Rational(q.numerator, q.denominator)
+        return v if isinstance(v, sympy.Basic) else v.sympy()
+
+    def arb(self, prec: int) -> Any:
+        from pdpsym.core.certify import enclose  # noqa: PLC0415 (the one helper)
+
+        return enclose(self.value, prec)
+
+    def exact_text(self) -> str:
+        from pdpsym.core.certify import exact_str  # noqa: PLC0415
+
+        return exact_str(self.value)
+
+
+def exact_sign(x: Value, q: Fraction) -> int:
+    """The decided sign of ``x - q`` for an exact value ``x`` and a rational ``q``."""
+    cmp = getattr(x, "compare_rational", None)
+    if cmp is not None:
+        return int(cmp(q))
+    return compare(x, q).sign
+
+
+def as_sum(x: Value, eps: Eps) -> SqrtExpSum:
+    """Any δ value of this package (Fraction, WLin, ExpPoly, SqrtExpSum) as a SqrtExpSum."""
+    from pdpsym.core.expoly import ExpPoly  # noqa: PLC0415 (kept local: one use)
+
+    if isinstance(x, SqrtExpSum):
+        return x
+    if isinstance(x, Fraction | int):
+        return SqrtExpSum.of(Fraction(x))
+    c0, c1 = getattr(x, "c0", None), getattr(x, "c1", None)
+    if c0 is not None and c1 is not None:  # a WLin c0 + c1 e^ε
+        if eps.w is not None:
+            return SqrtExpSum.of(c0 + c1 * eps.w)
+        assert eps.exponent is not None
+        return SqrtExpSum(ExpPoly({Fraction(0): c0, eps.exponent: c1}))
+    raise TypeError(f"not a δ value: {x!r}")
+
+
+class PrivacyLoss(abc.ABC):
+    """A pair of output laws ``(P, Q)`` (or a combination of pairs) and its privacy curve.
+
+    Subclasses give :meth:`delta` (exact) and :meth:`epsilon_zero` (the smallest ε with
+    δ = 0); :meth:`epsilon` at δ > 0 defaults to an exactly decided bisection on
+    :meth:`delta`, and subclasses with a closed form override it.
+
+    References:
+        Desfontaines et al. Lemma 1, Definitions 12-13 (the hockey stick); dp_accounting
+        ``PrivacyLoss`` (the shape of this interface).
+    """
+
+    @abc.abstractmethod
+    def delta(self, eps: Eps | Fraction | int | str) -> LossPoint:
+        """``δ(ε) = ∫ (p - e^ε q)_+`` exactly.
+
+        Args:
+            eps: ε (an :class:`~pdpsym.core.eps.Eps` or an exact number).
+
+        Returns:
+            :class:`LossPoint` with an exact value.
+        """
+
+    @abc.abstractmethod
+    def epsilon_zero(self) -> LossPoint:
+        """The smallest ε with δ(ε) = 0: ``sup_o ln p(o)/q(o)`` (``oo`` if unbounded)."""
+
+    def mass_without_q(self) -> Fraction:
+        """``lim_{ε→∞} δ(ε)``: the mass of P where Q vanishes (0 by default)."""
+        return Fraction(0)
+
+    def exceeds(self, eps: Eps, delta: Fraction) -> bool:
+        """Whether ``δ(ε) > delta``, decided exactly."""
+        return exact_sign(self.delta(eps).value, delta) > 0
+
+    def epsilon(self, delta: Fraction | int | str = 0) -> LossPoint:
+        """The smallest ε ≥ 0 with ``δ(ε) ≤ delta``.
+
+        Args:
+            delta: a rational in ``[0, 1)``.
+
+        Returns:
+            :class:`LossPoint`: ``oo`` when no ε works, ``0`` when ε = 0 already works,
+            else the exact value or a :class:`~pdpsym.core.sqrtexp.Bracket`.
+        """
+        d = _delta(delta)
+        if d == 0:
+            return self.epsilon_zero()
+        return bisect_epsilon(self, d)
+
+
+def _delta(delta: Fraction | int | str) -> Fraction:
+    d = Eps.of(delta).eps if not isinstance(delta, Fraction | int) else Fraction(delta)
+    if d is None or not 0 <= d < 1:
+        raise InputError("delta", "must lie in [0, 1)")
+    return d
+
+
+def _exceeds(loss: PrivacyLoss, eps: Fraction, delta: Fraction) -> bool:
+    return loss.exceeds(Eps.of(eps), delta)
+
+
+def bisect_epsilon(loss: PrivacyLoss, delta: Fraction, limit: Fraction = Fraction(0)) -> LossPoint:
+    """ε(δ) for δ > 0 by bisection on the exact δ(ε): each step decides ``δ(m) > δ``
+    exactly; the answer is a :class:`~pdpsym.core.sqrtexp.Bracket` ``[lo, hi]`` with
+    ``δ(lo) > δ ≥ δ(hi)`` (a rational when an end is hit exactly)."""
+    if loss.mass_without_q() > delta:
+        return LossPoint(sympy.oo, _where(loss))
+    if not _exceeds(loss, Fraction(0), delta):
+        return LossPoint(Fraction(0), _where(loss))
+    hi = Fraction(1)
+    while _exceeds(loss, hi, delta):
+        hi *= 2
+    lo = hi / 2 if hi > 1 else Fraction(0)
+
+    def narrow(a: Fraction, b: Fraction) -> tuple[Fraction, Fraction]:
+        mid = (a + b) / 2
+        for k in range(8):  # a tie δ(mid) = δ cannot be decided: step off it
+            m = mid + (b - a) * Fraction(k, 64)
+            try:
+                return (m, b) if _exceeds(loss, m, delta) else (a, m)
+            except Undecided:
+                continue
+        raise Undecided(f"epsilon at delta {delta}", 0)
+
+    label = f"epsilon with delta(epsilon) = {delta} (exact bisection)"
+    if limit:  # an enclosure of that width, reported as such
+        label = f"epsilon with delta(epsilon) = {delta} (certified enclosure)"
+        bracket = Bracket(lo, hi, narrow, label, limit=limit)
+        bracket.tighten(limit)
+        return LossPoint(bracket, _where(loss))
+    return LossPoint(Bracket(lo, hi, narrow, label), _where(loss))
+
+
+def _where(loss: PrivacyLoss) -> Mapping[str, Any] | None:
+    return getattr(loss, "where", None)
+
+
+# --- combinations ------------------------------------------------------------------------
+
+
+class Weighted(PrivacyLoss):
+    """``Σ_k w_k · loss_k`` with rational ``w_k > 0``: PPKDP's expectation over the known
+    value (Desfontaines et al. Theorem 1, Proposition 5's proof).
+
+    Args:
+        terms: ``(w_k, loss_k)`` pairs.
+    """
+
+    def __init__(self, terms: Iterable[tuple[Fraction, PrivacyLoss]]) -> None:
+        self.terms = tuple((Fraction(w), t) for w, t in terms if w)
+
+    def delta(self, eps: Eps | Fraction | int | str) -> LossPoint:
+        e = Eps.of(eps)
+        if not self.terms:
+            return LossPoint(Fraction(0))
+        vals = [t.delta(e).value for _, t in self.terms]
+        if all(isinstance(v, Fraction) for v in vals):
+            return LossPoint(
+                sum((w * v for (w, _), v in zip(self.terms, vals, strict=True)), Fraction(0))
+            )
+        total = SqrtExpSum.of(0)
+        for (w, _), v in zip(self.terms, vals, strict=True):
+            total = total + as_sum(v, e).scale(w)
+        return LossPoint(total)
+
+    def epsilon_zero(self) -> LossPoint:
+        # δ = 0 iff every term is 0: the largest ε of the terms
+        return worst_of([t.epsilon_zero() for _, t in self.terms])
+
+    def mass_without_q(self) -> Fraction:
+        return sum((w * t.mass_without_q() for w, t in self.terms), Fraction(0))
+
+
+def worst_of(points: Sequence[LossPoint]) -> LossPoint:
+    """The largest of exact values (``oo`` wins), by decided comparisons; ties keep the
+    first."""
+    best: LossPoint | None = None
+    for p in points:
+        if p.is_infinite():
+            return p
+        if best is None or _cmp(p.value, best.value) > 0:
+            best = p
+    return best if best is not None else LossPoint(Fraction(0))
+
+
+def _cmp(x: Value, y: Value) -> int:
+    if x is y or (type(x) is type(y) and x == y):
+        return 0
+    return compare(x, y).sign
+
+
+class WorstCase(PrivacyLoss):
+    """The maximum over the cases of a notion: ``δ(ε) = max_c δ_c(ε)``, with the case
+    attaining it (its ``where``) as the witness; ``ε(δ) = max_c ε_c(δ)``.
+
+    Args:
+        cases: ``(where, loss)`` pairs; ``where`` is a mapping of plain facts.
+    """
+
+    def __init__(self, cases: Iterable[tuple[Mapping[str, Any], PrivacyLoss]]) -> None:
+        self.cases = tuple(cases)
+
+    def delta(self, eps: Eps | Fraction | int | str) -> LossPoint:
+        e = Eps.of(eps)
+        seen: dict[Any, Mapping[str, Any]] = {}
+        points = []
+        for where, loss in self.cases:
+            v = loss.delta(e).value
+            try:
+                key = hash(v), v
+                if key in seen:
+                    continue
+                seen[key] = where
+            except TypeError:
+                pass
+            points.append(LossPoint(v, where))
+        return worst_of(points)
+
+    def epsilon_zero(self) -> LossPoint:
+        points = []
+        for where, loss in self.cases:
+            p = loss.epsilon_zero()
+            points.append(LossPoint(p.value, {**where, **(p.where or {})}))
+        return worst_of(points)
+
+    def epsilon(self, delta: Fraction | int | str = 0) -> LossPoint:
+        d = _delta(delta)
+        if d == 0:
+            return self.epsilon_zero()
+        points = []
+        for where, loss in self.cases:
+            p = loss.epsilon(d)
+            if p.is_infinite():
+                return LossPoint(sympy.oo, where)
+            points.append(LossPoint(p.value, where))
+        exact = [p for p in points if not isinstance(p.value, Bracket)]
+        if len(exact) == len(points):
+            return worst_of(points)
+        # brackets: one bisection on the maximum (its witness: the last case to exceed)
+        return bisect_epsilon(_Max(self.cases), d)
+
+    def mass_without_q(self) -> Fraction:
+        return max((loss.mass_without_q() for _, loss in self.cases), default=Fraction(0))
+
+
+class _Max(PrivacyLoss):
+    """``max_c δ_c`` as a loss whose ``delta`` only answers ``> δ?`` well: the first case
+    found above δ is tried first next time, and is the witness."""
+
+    def __init__(self, cases: Sequence[tuple[Mapping[str, Any], PrivacyLoss]]) -> None:
+        self.cases = list(cases)
+        self.where: Mapping[str, Any] | None = cases[0][0] if cases else None
+
+    def delta(self, eps: Eps | Fraction | int | str) -> LossPoint:
+        return WorstCase(self.cases).delta(eps)
+
+    def exceeds(self, eps: Eps, delta: Fraction) -> bool:
+        for k, (where, loss) in enumerate(self.cases):
+            if loss.exceeds(eps, delta):
+                self.cases.insert(0, self.cases.pop(k))
+                self.where = where
+                return True
+        return False
+
+    def epsilon_zero(self) -> LossPoint:
+        return WorstCase(self.cases).epsilon_zero()
+
+    def mass_without_q(self) -> Fraction:
+        return max((loss.mass_without_q() for _, loss in self.cases), default=Fraction(0))
+
+
+def worst_case(cases: Iterable[tuple[Mapping[str, Any], PrivacyLoss]]) -> WorstCase:
+    """The maximum over ``(where, loss)`` cases (see :class:`WorstCase`)."""
+    return WorstCase(cases)
+
+
+__all__ = [
+    "LossPoint",
+    "PrivacyLoss",
+    "Weighted",
+    "WorstCase",
+    "as_sum",
+    "bisect_epsilon",
+    "exact_sign",
+    "worst_case",
+    "worst_of",
+]
