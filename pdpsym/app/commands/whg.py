@@ -18,18 +18,20 @@ from pdpsym.app.progress import Progress
 from pdpsym.app.readers import load_discrete, read_model_object
 from pdpsym.app.tables import render
 from pdpsym.core.certify import certify
+from pdpsym.core.compare import enclosure_argmax
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_int, parse_rational
 from pdpsym.mechanisms.laplace import LinearQuery, parse_lambda
-from pdpsym.papers.li2019.edges import EdgeReading
+from pdpsym.papers.li2019.edges import EdgeReading, rational_log
 from pdpsym.papers.li2019.eq2 import leakage
+from pdpsym.papers.li2019.ties import DELTA_OVER_LAMBDA, TieClasses, tie_classes
 from pdpsym.papers.li2019.whg import (
     MAX_EXACT_N,
     ArrayEdges,
     BottomRule,
     ChainValue,
+    compare_chain_values,
     fast_search,
-    first_max,
     full_search,
     max_chain,
     max_exact,
@@ -251,35 +253,57 @@ def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, 
     ]
     by_key = {(i, K): node for (_, i, _, K), node in zip(keys, out_nodes, strict=True)}
 
-    def argmax(lo: np.ndarray, hi: np.ndarray, exact_of: Any) -> dict[str, Any]:
-        # candidates: every node whose enclosure reaches the best lower end; the first
-        # maximum in node order, decided exactly when the enclosures overlap
-        top = np.nanmax(lo)
-        cands = [(i, K, known) for _, i, known, K in keys if hi[i, K] >= top]
-        if len(cands) > 1 and exact_of is chain_exact:  # first try tighter balls
-            for prec in (128, 512):
-                balls = [refiner.chain(i, K, prec) for i, K, _ in cands]
-                floor = max(ball.lower() for ball in balls)
-                cands = [c for c, ball in zip(cands, balls, strict=True) if ball.upper() >= floor]
-                if len(cands) == 1:
-                    break
-        best = cands[0]
-        if len(cands) > 1:
-            if exact_of is chain_exact and n > MAX_EXACT_N:
+    ties: list[TieClasses] = []  # the exact tie classes, built only if some maximum ties
+
+    def classes() -> TieClasses:
+        if not ties:
+            ties.append(tie_classes(model.counts, bottom is BottomRule.EQ2))
+        return ties[0]
+
+    order_i = np.array([i for _, i, _, _ in keys], dtype=np.int64)
+    order_K = np.array([K for _, _, _, K in keys], dtype=np.int64)
+
+    def argmax(lo: np.ndarray, hi: np.ndarray, which: str) -> dict[str, Any]:
+        # the first maximum in node order: enclosures, then exact tie classes (equal
+        # conditional laws, symmetries, Delta/lambda), then balls at raised precision,
+        # then the exact engine for the candidates still tied
+        def key_of(k: int) -> int:
+            c = classes().eq2 if which == "eq2" else classes().chain
+            return int(c[order_i[k], order_K[k]])
+
+        def exact_of(k: int) -> Any:
+            _, i, known, _ = keys[k]
+            if key_of(k) == DELTA_OVER_LAMBDA:
+                return ChainValue.of(rational_log(1 / lam))
+            if which == "eq2":
+                return eq2_exact(i, known)
+            if n > MAX_EXACT_N:
                 raise InputError(
                     "MODEL",
-                    f"{len(cands)} chain values tie for the maximum at 512 bits; deciding "
-                    f"them exactly needs the exact engine (n <= {MAX_EXACT_N})",
+                    f"chain values tie for the maximum at 512 bits; deciding them exactly "
+                    f"needs the exact engine (n <= {MAX_EXACT_N})",
                 )
-            values = [exact_of(i, known) for i, _, known in cands]
-            best = cands[first_max(values)]
-        node = by_key[best[:2]]
-        which = "exact" if exact_of is eq2_exact else "chain"
-        return {k: node[k] for k in ("target", "known", "layer")} | {"value": node[which]}
+            return chain_exact(i, known)
+
+        def ball_of(k: int, prec: int) -> Any:
+            return refiner.chain(int(order_i[k]), int(order_K[k]), prec)
+
+        best = enclosure_argmax(
+            lo[order_i, order_K],
+            hi[order_i, order_K],
+            key_of,
+            exact_of,
+            compare_chain_values,
+            ball_of if which == "chain" else None,
+        )
+        _, i, _, K = keys[best]
+        node = by_key[(i, K)]
+        field = "exact" if which == "eq2" else "chain"
+        return {k: node[k] for k in ("target", "known", "layer")} | {"value": node[field]}
 
     mx = {
-        "exact": argmax(b.eq2_lo, b.eq2_hi, eq2_exact),
-        "chain": argmax(b.chain_lo, b.chain_hi, chain_exact),
+        "exact": argmax(b.eq2_lo, b.eq2_hi, "eq2"),
+        "chain": argmax(b.chain_lo, b.chain_hi, "chain"),
     }
     meta = {"lam": str(lam), "reading": args.reading, "bottom": args.bottom, "search": "full"}
     return _emit(

@@ -460,6 +460,11 @@ def max_exact(nodes: Sequence[Node]) -> Node | None:
     )
 
 
+def compare_chain_values(x: ChainValue, y: ChainValue) -> int:
+    """The decided sign of ``x - y`` (balls, raised in precision, then exactly)."""
+    return _compare(x, y)
+
+
 def first_max(values: Sequence[ChainValue]) -> int:
     """The index of the first maximal value (decided: balls, then exactly)."""
     return decided_argmax(values, _compare)
