@@ -17,7 +17,7 @@ from pdpsym.app.output import print_json
 from pdpsym.app.progress import Progress
 from pdpsym.app.readers import load_discrete, read_model_object
 from pdpsym.app.tables import render
-from pdpsym.core.certify import certify
+from pdpsym.core.certify import certify, decimal_string
 from pdpsym.core.compare import enclosure_argmax
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_int, parse_rational
@@ -103,6 +103,15 @@ def run(args: argparse.Namespace) -> int:
         return _run_edges(args, k, digits)
     model = load_discrete(args.model)
     lam = parse_lambda(args.lam)
+    if not Fraction(1, 10**MAX_LAM_EXPONENT) <= lam <= 10**MAX_LAM_EXPONENT:
+        # every value is of order 1/lambda (or lambda's exponentials): deciding signs at
+        # such scales outruns the exact engine's precision budget, and no digit of the
+        # answer would be readable; the library itself accepts any lambda > 0
+        raise InputError(
+            "lam",
+            f"{_readable(str(lam))} is outside 1e-{MAX_LAM_EXPONENT}..1e{MAX_LAM_EXPONENT} "
+            "(the WHG values would be of order 1/lambda)",
+        )
     query = LinearQuery.from_text(model, args.weights)
     batch = (
         k is None
@@ -178,6 +187,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 PARALLEL_FROM_N = 13
+#: the largest |log10 lambda| the command accepts (see run)
+MAX_LAM_EXPONENT = 1000
+#: exact texts longer than this print in scientific form (the exact text stays in --json)
+LONG_TEXT = 40
 
 
 def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, digits: int) -> int:
@@ -320,6 +333,16 @@ def _max_node(v: Any, value: Any) -> dict[str, Any]:
     return {"target": v.target, "known": list(v.known), "layer": v.layer, "value": value}
 
 
+def _readable(text: str) -> str:
+    """A rational's exact text, or its 12-digit scientific form when the text is long."""
+    if len(text) <= LONG_TEXT:
+        return text
+    try:
+        return "~" + decimal_string(Fraction(text), 12)
+    except ValueError:
+        return text
+
+
 def _dec(v: dict[str, Any] | None) -> str:
     return v["decimal"] if v else "-"
 
@@ -345,12 +368,15 @@ def _emit(
     for key in ("exact", "chain"):
         m = mx[key]
         if m is not None:
+            exact = m["value"].get("exact")
             sys.stdout.write(
                 f"max {key}: {_node(m)} layer {m['layer']} = "
-                + (f"{m['value']['exact']} ~ " if "exact" in m["value"] else "")
-                + f"{m['value']['decimal']}\n"
+                + (f"{exact} ~ " if exact is not None and len(exact) <= LONG_TEXT else "")
+                + f"{m['value']['decimal']}"
+                + (" (exact form: --json)" if exact is not None and len(exact) > LONG_TEXT else "")
+                + "\n"
             )
-    sys.stdout.write(", ".join(f"{a}: {b}" for a, b in meta.items()) + "\n")
+    sys.stdout.write(", ".join(f"{a}: {_readable(str(b))}" for a, b in meta.items()) + "\n")
     return 0
 
 
