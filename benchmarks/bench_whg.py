@@ -67,7 +67,8 @@ def bench_whg_command(n: int, runs: int = 3) -> None:
 def phases(n: int) -> None:
     """Where ``whg --json`` spends its time (one run, in-process)."""
     from pdpsym.app.readers import load_discrete
-    from pdpsym.papers.li2019.whg_batch import batch_whg, certified_decimal
+    from pdpsym.core.certify import certified_decimal
+    from pdpsym.papers.li2019.whg.batch import batch_whg
 
     model = random_binary_table(n, seed=1)
     with tempfile.TemporaryDirectory() as tmp:

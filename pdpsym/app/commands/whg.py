@@ -17,14 +17,13 @@ from pdpsym.app.output import print_json
 from pdpsym.app.progress import Progress
 from pdpsym.app.readers import load_discrete, read_model_object
 from pdpsym.app.tables import render
-from pdpsym.core.certify import certify, decimal_string
+from pdpsym.core.certify import ball_decimal, certified_decimal, certify, decimal_string
 from pdpsym.core.compare import enclosure_argmax
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_int, parse_rational
 from pdpsym.mechanisms.laplace import LinearQuery, parse_lambda
 from pdpsym.papers.li2019.edges import EdgeReading, rational_log
 from pdpsym.papers.li2019.eq2 import leakage
-from pdpsym.papers.li2019.ties import DELTA_OVER_LAMBDA, TieClasses, tie_classes
 from pdpsym.papers.li2019.whg import (
     MAX_EXACT_N,
     ArrayEdges,
@@ -37,15 +36,14 @@ from pdpsym.papers.li2019.whg import (
     max_exact,
     whg_from_distribution,
 )
-from pdpsym.papers.li2019.whg_batch import (
+from pdpsym.papers.li2019.whg.batch import (
     MAX_BATCH_DIGITS,
     MAX_BATCH_N,
     ChainRefiner,
-    ball_decimal,
     batch_applies,
     batch_whg,
-    certified_decimal,
 )
+from pdpsym.papers.li2019.whg.ties import DELTA_OVER_LAMBDA, TieClasses, tie_classes
 
 
 def _positive_int(text: str, field: str, lo: int = 1, hi: int = 10**6) -> int:

@@ -35,35 +35,17 @@ from typing import Any
 
 import numpy as np
 
-from pdpsym.papers.li2019.whg_batch import ternary
+from pdpsym.papers.li2019.whg.batch import ternary
+from pdpsym.papers.li2019.whg.masks import local_masks, popcounts
 
 #: the class key of the nodes whose value is exactly Δ/λ = 1/λ
 DELTA_OVER_LAMBDA = 0
 
 
-def popcounts(m: int) -> np.ndarray:
-    """The number of set bits of every mask ``0 .. 2^m - 1``."""
-    masks = np.arange(1 << m, dtype=np.int64)
-    pc = np.zeros(1 << m, dtype=np.int64)
-    for p in range(m):
-        pc += (masks >> p) & 1
-    return pc
-
-
-def _local_masks(m: int) -> np.ndarray:
-    """Bit ``k`` of entry ``c``: axis ``k`` of configuration ``c`` (C order over ``m``
-    ternary axes, state 2 = unknown) is known."""
-    mask = np.zeros(1, dtype=np.int64)
-    for k in range(m):
-        bit = 1 << k
-        mask = np.stack([mask | bit, mask | bit, mask], axis=-1).reshape(-1)
-    return mask
-
-
 def _all_by_group(flags: np.ndarray, m: int, axes: list[int], size: int) -> np.ndarray:
     """``out[K]`` = all ``flags`` over the configurations of ``m`` ternary axes whose known
     set is ``K`` (axis ``k`` is tuple ``axes[k]``); entries of other masks stay True."""
-    lm = _local_masks(m)
+    lm = local_masks(m)
     full = np.zeros(len(lm), dtype=np.int64)
     for k, v in enumerate(axes):
         full |= ((lm >> k) & 1) << v

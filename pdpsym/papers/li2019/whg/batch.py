@@ -45,23 +45,29 @@ computes that value with the exact engine.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Context, Decimal
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 from flint import arb, ctx
 
-from pdpsym.core.certify import arb_from_fraction, ball_endpoints, fixed_digits, format_decimal
+from pdpsym.core.certify import arb_from_fraction
 from pdpsym.core.expoly import exp_ball
 from pdpsym.core.parallel import ordered_map
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers.li2019.edges import EdgeReading
+from pdpsym.papers.li2019.whg.masks import local_masks, popcounts
 
 U = Fraction(1, 2**53)
+
+
 MAX_EXPONENT = 600  # n / lambda; e^-600 is far from float64's subnormals
+
+
 MAX_BATCH_DIGITS = 13  # the enclosures are about 1e-14 wide
+
+
 MAX_BATCH_N = 14  # 3^14 configurations x 15 sums: about 3 GB of float64 arrays
 
 
@@ -75,9 +81,6 @@ def batch_applies(model: JointDistribution, lam: Fraction, query: LinearQuery) -
         return False
     C = model.counts
     return bool(C.dtype == np.int64 and (C > 0).all() and int(C.sum()) < 2**53)
-
-
-# --- rigorous constants ----------------------------------------------------------------
 
 
 def _gamma(m: int) -> Fraction:
@@ -125,19 +128,6 @@ def _log_bounds(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return _down(lo), _up(hi)
 
 
-# --- configurations ---------------------------------------------------------------------
-
-
-def _local_masks(m: int) -> np.ndarray:
-    """Bit ``k`` of entry ``c``: axis ``k`` of configuration ``c`` (C order over ``m``
-    ternary axes, state 2 = unknown) is known."""
-    mask = np.zeros(1, dtype=np.int64)
-    for k in range(m):
-        bit = 1 << k
-        mask = np.stack([mask | bit, mask | bit, mask], axis=-1).reshape(-1)
-    return mask
-
-
 @dataclass(frozen=True)
 class _Groups:
     """Configurations of ``m`` ternary axes grouped by their known set."""
@@ -148,7 +138,7 @@ class _Groups:
 
     @classmethod
     def of(cls, m: int) -> _Groups:
-        lm = _local_masks(m)
+        lm = local_masks(m)
         order = np.argsort(lm, kind="stable")
         s = lm[order]
         starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
@@ -186,9 +176,6 @@ def ternary(counts: np.ndarray) -> np.ndarray:
         out[(*pre, 2, Ellipsis, slice(1, S + 1))] += a1  # an unknown tuple adds its value
         A = out
     return A
-
-
-# --- the batch ----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -318,7 +305,7 @@ def _target(sh: _Shared, i: int, bottom_eq2: bool) -> tuple[np.ndarray, ...]:
         Clo[full_others], Chi[full_others] = e_lo[full_others], e_hi[full_others]
     else:
         Clo[full_others], Chi[full_others] = sh.bottom
-    pop = _popcounts(n)
+    pop = popcounts(n)
     for known in range(n - 2, -1, -1):
         K = np.flatnonzero((pop == known) & ((np.arange(size) >> i) & 1 == 0))
         best_lo = np.full(len(K), np.inf)
@@ -501,13 +488,6 @@ class ChainRefiner:
         return w_max, w_min
 
 
-def ball_decimal(x: arb, digits: int) -> dict[str, Any] | None:
-    """``{"decimal", "enclosure"}`` from an arb ball, or None if it does not fix ``digits``
-    digits (the rule of :func:`pdpsym.core.certify.certify`)."""
-    fixed = fixed_digits(*ball_endpoints(x), digits) if x.is_finite() else None
-    return None if fixed is None else {"decimal": fixed[0], "enclosure": list(fixed[1])}
-
-
 def _abs(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The enclosure of ``|x|`` for ``x`` in ``[lo, hi]``."""
     a_lo = np.where(lo >= 0, lo, np.where(hi <= 0, -hi, 0.0))
@@ -515,61 +495,8 @@ def _abs(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return a_lo, a_hi
 
 
-def _popcounts(n: int) -> np.ndarray:
-    x = np.arange(1 << n)
-    pop = np.zeros(1 << n, dtype=np.int64)
-    for b in range(n):
-        pop += (x >> b) & 1
-    return pop
-
-
 def _fraction_bounds(q: Fraction) -> tuple[float, float]:
     f = float(q)
     lo = f if Fraction(f) <= q else float(_down(f))
     hi = f if Fraction(f) >= q else float(_up(f))
     return lo, hi
-
-
-# --- certified decimals from enclosures ---------------------------------------------------
-
-
-_CONTEXTS: dict[tuple[int, str], Context] = {}
-
-
-def _context(digits: int, rounding: str) -> Context:
-    key = (digits, rounding)
-    if key not in _CONTEXTS:
-        _CONTEXTS[key] = Context(prec=digits, rounding=rounding)
-    return _CONTEXTS[key]
-
-
-def certified_decimal(lo: float, hi: float, digits: int) -> dict[str, Any] | None:
-    """``{"decimal", "enclosure"}`` as :meth:`pdpsym.core.certify.Certified.as_json` gives
-    them (without the closed form), or None when the enclosure does not fix ``digits``
-    significant digits (or holds 0, or is not finite)."""
-    if not (lo > 0 or hi < 0) or not (np.isfinite(lo) and np.isfinite(hi)):
-        return None
-    near = _context(digits, ROUND_HALF_EVEN)
-    a = near.plus(Decimal(lo))
-    if a != near.plus(Decimal(hi)):
-        return None
-    down = _context(digits + 3, ROUND_FLOOR).plus(Decimal(lo))
-    up = _context(digits + 3, ROUND_CEILING).plus(Decimal(hi))
-    return {
-        "decimal": _text(a, digits),
-        "enclosure": [_text(down, digits + 3), _text(up, digits + 3)],
-    }
-
-
-def _text(d: Decimal, digits: int) -> str:
-    """The text :func:`pdpsym.core.certify.format_decimal` gives for ``d``."""
-    if -6 < d.adjusted() + 1 <= 21 and len(d.as_tuple().digits) == digits:
-        return format(d, "f")
-    sign, ds, exp = d.as_tuple()
-    assert isinstance(exp, int)
-    mantissa = int("".join(map(str, ds)))
-    pad = digits - len(ds)
-    if pad > 0:  # keep the significant zeros, as certify prints them
-        mantissa *= 10**pad
-        exp -= pad
-    return format_decimal(-mantissa if sign else mantissa, exp)
