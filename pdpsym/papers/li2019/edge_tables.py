@@ -10,8 +10,8 @@ import math
 from fractions import Fraction
 
 import numpy as np
-from flint import arb, ctx
 
+from pdpsym.core.balls import Ball, to_ball, working_precision
 from pdpsym.core.certify import separate
 from pdpsym.core.compare import (
     SCREEN_MARGIN,
@@ -49,9 +49,9 @@ class EdgeValue:
     ) -> None:
         self._tables, self._loc, self._rows = tables, loc, rows  # loc: (i, child, j, r, a, b, c)
         self._impact: Impact | None = None
-        self._ball: arb | None = None
+        self._ball: Ball | None = None
         self._text: str | None = None
-        self._precise: dict[int, arb] | None = None
+        self._precise: dict[int, Ball] | None = None
 
     @property
     def impact(self) -> Impact:
@@ -63,7 +63,7 @@ class EdgeValue:
     def value(self) -> LogRatio:
         return self.impact.value
 
-    def ball(self, prec: int) -> arb:
+    def ball(self, prec: int) -> Ball:
         if prec == BALL_PREC:
             if self._ball is None:
                 self._ball = self._tables._ball_at(self._loc, self._rows, prec)
@@ -324,15 +324,15 @@ class EdgeTables:
         loc: tuple[int, int, int, int, int, int, int],
         rows: tuple[list[int], list[int]],
         prec: int,
-    ) -> arb:
+    ) -> Ball:
         j, r = loc[2], loc[3]
         sgn = 1 if self.readings[r] is EdgeReading.RIGHT else -1
         ma, mb = rows
         Ta, Tb = sum(ma), sum(mb)
-        with ctx.workprec(prec):
+        with working_precision(prec):
             E = [exp_ball(e, prec) for e in self._shifted_exponents(j, sgn)]
-            num = sum((arb(m * Tb) * e for m, e in zip(ma, E, strict=True) if m), arb(0))
-            den = sum((arb(m * Ta) * e for m, e in zip(mb, E, strict=True) if m), arb(0))
+            num = sum((to_ball(m * Tb) * e for m, e in zip(ma, E, strict=True) if m), to_ball(0))
+            den = sum((to_ball(m * Ta) * e for m, e in zip(mb, E, strict=True) if m), to_ball(0))
             return num.log() - den.log() if sgn == 1 else den.log() - num.log()
 
     # -- public --------------------------------------------------------------------------------

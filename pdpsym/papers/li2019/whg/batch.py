@@ -49,8 +49,8 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from flint import arb, ctx
 
+from pdpsym.core.balls import Ball, float_log_bounds, to_ball, working_precision
 from pdpsym.core.certify import arb_from_fraction
 from pdpsym.core.expoly import exp_ball
 from pdpsym.core.parallel import ordered_map
@@ -91,7 +91,7 @@ def _log_factors(eta: Fraction) -> tuple[float, float]:
     """Floats ``(l, h)`` with ``l <= ln f_lo`` and ``h >= ln f_hi`` (module docstring)."""
     f_lo = (1 - eta) * (1 - U) / ((1 + eta) * (1 + U) ** 2)
     f_hi = (1 + eta) * (1 + U) / ((1 - eta) * (1 - U) ** 2)
-    with ctx.workprec(128):
+    with working_precision(128):
         lo = arb_from_fraction(f_lo).log()
         hi = arb_from_fraction(f_hi).log()
         return _down(float(lo.lower())), _up(float(hi.upper()))
@@ -101,7 +101,7 @@ def _exp_floats(exponents: list[Fraction]) -> np.ndarray:
     """The floats nearest ``e^q``: within relative ``2u`` (arb at 128 bits, then one
     rounding to nearest)."""
     out = []
-    with ctx.workprec(128):
+    with working_precision(128):
         for q in exponents:
             b = exp_ball(q, 128)
             assert b.rad() < b.mid() * 2.0**-100
@@ -115,17 +115,6 @@ def _down(x: Any) -> Any:
 
 def _up(x: Any) -> Any:
     return np.nextafter(x, np.inf)
-
-
-def _log_bounds(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Enclosures of ``ln x`` for positive floats ``x``, from arb."""
-    lo = np.empty(len(x))
-    hi = np.empty(len(x))
-    with ctx.workprec(64):
-        for k, v in enumerate(x.tolist()):
-            g = arb(v).log()
-            lo[k], hi[k] = float(g.lower()), float(g.upper())
-    return _down(lo), _up(hi)
 
 
 @dataclass(frozen=True)
@@ -269,8 +258,8 @@ def _target(sh: _Shared, i: int, bottom_eq2: bool) -> tuple[np.ndarray, ...]:
     m0, m1 = sh.massf[(*pre, 0)][..., None], sh.massf[(*pre, 1)][..., None]
     R = ((D0 * m1) / (D1 * m0)).reshape(-1, n + 1)
     masks = sh.g_eq2.full(others)
-    hi_lo, hi_hi = _log_bounds(sh.g_eq2.max(R.max(axis=1)))
-    lo_lo, lo_hi = _log_bounds(sh.g_eq2.min(R.min(axis=1)))
+    hi_lo, hi_hi = float_log_bounds(sh.g_eq2.max(R.max(axis=1)))
+    lo_lo, lo_hi = float_log_bounds(sh.g_eq2.min(R.min(axis=1)))
     (eq2_l, eq2_h), (edge_l, edge_h) = sh.eq2_f, sh.edge_f
     e_lo, e_hi = np.full(size, np.nan), np.full(size, np.nan)
     # max |ln R| = max(max ln R, -min ln R)
@@ -291,8 +280,8 @@ def _target(sh: _Shared, i: int, bottom_eq2: bool) -> tuple[np.ndarray, ...]:
             else:
                 N = X0 + X1 * sh.e_left
                 ratios.append((N[0] * T[1]) / (N[1] * T[0]))
-        a_lo, a_hi = _log_bounds(sh.g_edge.max(np.maximum.reduce(ratios)))
-        c_lo, c_hi = _log_bounds(sh.g_edge.min(np.minimum.reduce(ratios)))
+        a_lo, a_hi = float_log_bounds(sh.g_edge.max(np.maximum.reduce(ratios)))
+        c_lo, c_hi = float_log_bounds(sh.g_edge.min(np.minimum.reduce(ratios)))
         child_masks = sh.g_edge.full([v for v in others if v != j]) | (1 << j)
         W[j, :, child_masks] = np.stack(
             [_down(a_lo + edge_l), _up(a_hi + edge_h), _down(c_lo + edge_l), _up(c_hi + edge_h)],
@@ -397,16 +386,16 @@ class ChainRefiner:
 
     def __init__(self, b: BatchWHG, bottom_ball: Any = None) -> None:
         self.b, self.bottom_ball = b, bottom_ball
-        self.memo: dict[tuple[int, int, int], arb] = {}
+        self.memo: dict[tuple[int, int, int], Ball] = {}
         self.lfac = _log_factors((1 + 2 * U) * (1 + U) ** 2 - 1)
 
-    def chain(self, i: int, K: int, prec: int) -> arb:
+    def chain(self, i: int, K: int, prec: int) -> Ball:
         key = (i, K, prec)
         if key not in self.memo:
             self.memo[key] = self._chain(i, K, prec)
         return self.memo[key]
 
-    def _chain(self, i: int, K: int, prec: int) -> arb:
+    def _chain(self, i: int, K: int, prec: int) -> Ball:
         b, n = self.b, self.b.n
         full_others = ((1 << n) - 1) & ~(1 << i)
         if K == full_others:
@@ -425,8 +414,8 @@ class ChainRefiner:
             s2 = _abs(_down(c_lo + wmin_lo), _up(c_hi + wmin_hi))
             cands.append((j, max(s1[0], s2[0]), max(s1[1], s2[1])))
         top = min(hi for _, _, hi in cands)
-        out: arb | None = None
-        with ctx.workprec(prec):
+        out: Ball | None = None
+        with working_precision(prec):
             for j, lo, _ in cands:
                 if lo > top:
                     continue  # provably not the minimum
@@ -438,7 +427,7 @@ class ChainRefiner:
         assert out is not None
         return out
 
-    def edge(self, i: int, child: int, j: int, prec: int) -> tuple[arb, arb]:
+    def edge(self, i: int, child: int, j: int, prec: int) -> tuple[Ball, Ball]:
         """Balls of ``max W_ij`` and ``min W_ij`` for the edge out of ``A(x_i, child)``."""
         b, n = self.b, self.b.n
         # the contexts: configurations with tuples of child - {j} known, the rest marginalized
@@ -455,7 +444,7 @@ class ChainRefiner:
         P = b.counts_mass[tuple(idx)]  # axes: the tuples i, j and child - {j}, in order
         kept = [v for v in range(n) if isinstance(idx[v], slice)]
         P = np.moveaxis(P, (kept.index(i), kept.index(j)), (0, 1)).reshape(3, 3, -1)
-        vals: dict[int, list[arb]] = {1: [], -1: []}
+        vals: dict[int, list[Ball]] = {1: [], -1: []}
         floats = []
         for rd in b.readings:
             ef = float(np.exp(float(1 / b.lam if rd is EdgeReading.RIGHT else -1 / b.lam)))
@@ -468,21 +457,21 @@ class ChainRefiner:
         keep_hi = np.flatnonzero(F >= F.max() * (1 - 1e-12))
         keep_lo = np.flatnonzero(F <= F.min() * (1 + 1e-12))
         m = P.shape[2]
-        with ctx.workprec(prec):
+        with working_precision(prec):
             for sign, keep in ((1, keep_hi), (-1, keep_lo)):
                 for k in keep.tolist():
                     rd, c = b.readings[k // m], k % m
                     q = 1 / b.lam if rd is EdgeReading.RIGHT else -1 / b.lam
                     e = exp_ball(q, prec)
-                    cnt = [[arb(int(P[a, x, c])) for x in range(3)] for a in range(2)]
+                    cnt = [[to_ball(int(P[a, x, c])) for x in range(3)] for a in range(2)]
                     N0 = cnt[0][0] + cnt[0][1] * e
                     N1 = cnt[1][0] + cnt[1][1] * e
                     d = (N1 * cnt[0][2]).log() - (N0 * cnt[1][2]).log()
                     vals[sign].append(d if rd is EdgeReading.RIGHT else -d)
-            w_max: arb = vals[1][0]
+            w_max: Ball = vals[1][0]
             for ball in vals[1][1:]:
                 w_max = w_max.max(ball)
-            w_min: arb = vals[-1][0]
+            w_min: Ball = vals[-1][0]
             for ball in vals[-1][1:]:
                 w_min = w_min.min(ball)
         return w_max, w_min

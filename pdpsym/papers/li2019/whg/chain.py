@@ -10,8 +10,8 @@ from enum import Enum
 from fractions import Fraction
 
 import sympy
-from flint import arb, ctx
 
+from pdpsym.core.balls import Ball, to_ball, working_precision
 from pdpsym.core.certify import separate
 from pdpsym.core.compare import decided_argmax, decided_min
 from pdpsym.core.expoly import LogRatio
@@ -50,7 +50,7 @@ class ChainValue:
 
     def __init__(
         self,
-        ball: arb,
+        ball: Ball,
         exact: LogRatio | None = None,
         base: ChainValue | None = None,
         edge: EdgeValue | None = None,
@@ -58,7 +58,7 @@ class ChainValue:
     ) -> None:
         self.ball, self._exact, self._base, self._edge, self._neg = ball, exact, base, edge, neg
         self._texts: dict[int, str] | None = None
-        self._precise: dict[int, arb] | None = None  # balls above BALL_PREC, by precision
+        self._precise: dict[int, Ball] | None = None  # balls above BALL_PREC, by precision
 
     @classmethod
     def of(cls, value: LogRatio) -> ChainValue:
@@ -98,7 +98,7 @@ class ChainValue:
             total += sign * q
         return total
 
-    def arb(self, prec: int) -> arb:
+    def arb(self, prec: int) -> Ball:
         if prec <= BALL_PREC:
             return self.ball
         if self._precise is None:
@@ -107,7 +107,7 @@ class ChainValue:
             if self._edge is None or self._base is None:
                 ball = self.exact.arb(prec)
             else:  # +-(base + edge), from the base's (cached) ball at the same precision
-                with ctx.workprec(prec):
+                with working_precision(prec):
                     ball = self._base.arb(prec) + self._edge.ball(prec)
                 ball = -ball if self._neg else ball
             self._precise[prec] = ball
@@ -156,18 +156,18 @@ def _compound(text: str) -> bool:
 
 def _abs_sum(c: ChainValue, w: EdgeValue) -> ChainValue:
     """``|c + w|``: the sign by the ball, else exactly."""
-    with ctx.workprec(BALL_PREC):
+    with working_precision(BALL_PREC):
         s = c.ball + w.ball(BALL_PREC)
     if s > 0:
         return ChainValue(s, base=c, edge=w)
     if s < 0:
         return ChainValue(-s, base=c, edge=w, neg=True)
 
-    def total(prec: int) -> arb:
-        with ctx.workprec(prec):
+    def total(prec: int) -> Ball:
+        with working_precision(prec):
             return c.arb(prec) + w.ball(prec)
 
-    sign = separate(total, lambda prec: arb(0), BALL_PREC)  # wide balls (lambda = 1e-320)
+    sign = separate(total, lambda prec: to_ball(0), BALL_PREC)  # wide balls (lambda = 1e-320)
     if sign:
         return ChainValue(s if sign > 0 else -s, base=c, edge=w, neg=sign < 0)
     exact = log_sum(c.exact, w.value)
