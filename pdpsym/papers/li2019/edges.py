@@ -1,8 +1,8 @@
 """WHG edges: the impact d_j (Eq. 9), the set W_ij (Eq. 10), the Theorem 2 step (Eq. 11)
 and the increment ratio q_ij (Eq. 12-13) of Li et al. Section V-B, computed exactly.
 
-The equations are lost from the seed text; this module implements the readings of
-our reading of the lost Eq. 9-13. For the edge from ``A(i, K)`` to its ancestor
+This module implements Eq. 9-13 as we read them (the equations are reconstructed from
+the surrounding text of Sec. V-B; see docs/whg.md). For the edge from ``A(i, K)`` to its ancestor
 ``A(i, K - {j})``, a context ``x_{K-{j}}`` and an ordered target pair ``x_i^a > x_i^b``
 (ordered by ``w_i x_i``, the paper's reduction ``x' = w x`` of a linear query to a sum)::
 
@@ -22,8 +22,9 @@ correlation gives ``d > 0`` in both readings. The reading is :class:`EdgeReading
 
 Every ``d_j`` is a :class:`~pdpsym.core.expoly.LogRatio` and every sum of them is one
 too (``ln a/b + ln c/d = ln ac/bd``), so every comparison here is exact.
-Lemma 3 (Appendix B) and the conditional Pearson sign under ``th(. | x_{K-{j}})`` are here
-as well, since Theorem 3 is stated in their terms.
+Lemma 3 (Appendix B) and the conditional Pearson sign under ``th(. | x_{K-{j}})``, in
+whose terms Theorem 3 is stated, are in :mod:`pdpsym.papers.li2019.correlation`; every
+``W_ij`` of a model at once is :mod:`pdpsym.papers.li2019.edge_tables`.
 """
 
 from __future__ import annotations
