@@ -195,7 +195,7 @@ class _Shared:
     the rigorous constants (built once per process)."""
 
     n: int
-    dens: list[np.ndarray]
+    dens: np.ndarray  # D[a, t, cfg...]: shape (2, n + 1) + (3,) * n
     massf: np.ndarray
     e_right: float
     e_left: float
@@ -217,7 +217,9 @@ def _shared(counts: np.ndarray, lam: Fraction, reading: EdgeReading) -> _Shared:
     full_tensor = ternary(counts)
     flat = full_tensor.reshape(-1, n + 1).astype(np.float64)  # integers below 2^53: exact
     # the densities of every configuration, for x_i = 0 and x_i = 1 (E differs by a)
-    dens = [(flat @ E[a]).reshape((3,) * n + (n + 1,)) for a in (0, 1)]
+    # (one BLAS product, breakpoints first so the long axis is last: several times faster
+    # than configurations first; the rounding bound holds for any summation order)
+    dens = (np.concatenate([E[0].T, E[1].T]) @ flat.T).reshape((2, n + 1) + (3,) * n)
     return _Shared(
         n,
         dens,
@@ -254,12 +256,13 @@ def _target(sh: _Shared, i: int, bottom_eq2: bool) -> tuple[np.ndarray, ...]:
     n, size = sh.n, 1 << sh.n
     others = [v for v in range(n) if v != i]
     pre: tuple[Any, ...] = (slice(None),) * i
-    D0, D1 = sh.dens[0][(*pre, 0)], sh.dens[1][(*pre, 1)]  # views: x_i known
-    m0, m1 = sh.massf[(*pre, 0)][..., None], sh.massf[(*pre, 1)][..., None]
-    R = ((D0 * m1) / (D1 * m0)).reshape(-1, n + 1)
+    # views with x_i known: D[a][t, cfg of the others]
+    D0, D1 = sh.dens[(0, slice(None), *pre, 0)], sh.dens[(1, slice(None), *pre, 1)]
+    m0, m1 = sh.massf[(*pre, 0)], sh.massf[(*pre, 1)]
+    R = ((D0 * m1) / (D1 * m0)).reshape(n + 1, -1)
     masks = sh.g_eq2.full(others)
-    hi_lo, hi_hi = float_log_bounds(sh.g_eq2.max(R.max(axis=1)))
-    lo_lo, lo_hi = float_log_bounds(sh.g_eq2.min(R.min(axis=1)))
+    hi_lo, hi_hi = float_log_bounds(sh.g_eq2.max(R.max(axis=0)))
+    lo_lo, lo_hi = float_log_bounds(sh.g_eq2.min(R.min(axis=0)))
     (eq2_l, eq2_h), (edge_l, edge_h) = sh.eq2_f, sh.edge_f
     e_lo, e_hi = np.full(size, np.nan), np.full(size, np.nan)
     # max |ln R| = max(max ln R, -min ln R)
