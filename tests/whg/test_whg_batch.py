@@ -1,4 +1,4 @@
-"""The batch WHG (``pdpsym.papers.li2019.whg_batch``): its enclosures hold the true values.
+"""The batch WHG (``pdpsym.papers.li2019.whg.batch``): its enclosures hold the true values.
 
 Sources of the expected values:
 

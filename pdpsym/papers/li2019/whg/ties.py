@@ -63,8 +63,19 @@ def _primitive(a: np.ndarray) -> np.ndarray:
 
 
 def symmetry_blocks(counts: np.ndarray) -> list[int]:
-    """``block[v]`` for every tuple: tuples joined by transpositions that leave the table
-    unchanged share a block (fact 2 of the module docstring)."""
+    """The blocks of tuples that transpositions leaving the table unchanged connect.
+
+    Args:
+        counts: the count table, shape ``(2,)*n``.
+
+    Returns:
+        ``block[v]`` for every tuple ``v`` (blocks numbered from 0 in order of their
+        first tuple); every permutation within a block is a symmetry (fact 2 of the
+        module docstring).
+
+    References:
+        Li et al. 2019, Sec. V-A (the WHG nodes ``A(i, K)``).
+    """
     n = counts.ndim
     parent = list(range(n))
 
@@ -82,8 +93,18 @@ def symmetry_blocks(counts: np.ndarray) -> list[int]:
 
 
 def orbit_ids(counts: np.ndarray) -> np.ndarray:
-    """``ids[i, K]``: equal for nodes in one orbit of the table's transposition symmetries
-    (fact 2), shape ``(n, 2^n)``; entries with bit ``i`` of ``K`` set are meaningless."""
+    """Orbit ids of every node under the table's transposition symmetries (fact 2).
+
+    Args:
+        counts: the count table, shape ``(2,)*n``.
+
+    Returns:
+        ``ids`` of shape ``(n, 2^n)``: ``ids[i, K] == ids[i', K']`` exactly when the two
+        nodes are in one orbit (entries with bit ``i`` of ``K`` set are meaningless).
+
+    References:
+        Li et al. 2019, Sec. V-A (the WHG nodes ``A(i, K)``).
+    """
     n = counts.ndim
     block = symmetry_blocks(counts)
     nb = max(block) + 1
