@@ -15,10 +15,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import itertools
 import json
+import resource
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +31,7 @@ from bench_leakage import random_binary_table
 from float_eq2 import eq2_all_binary, max_error  # the fair baseline
 
 from pdpsym.app.cli import main as pdpsym_main
+from pdpsym.models.joint import JointDistribution
 from pdpsym.papers.li2019.whg import (
     BetaEdges,
     CachedEdges,
@@ -67,7 +73,8 @@ def bench_whg_command(n: int, runs: int = 3) -> None:
 def phases(n: int) -> None:
     """Where ``whg --json`` spends its time (one run, in-process)."""
     from pdpsym.app.readers import load_discrete
-    from pdpsym.papers.li2019.whg_batch import batch_whg, certified_decimal
+    from pdpsym.core.certify import certified_decimal
+    from pdpsym.papers.li2019.whg.batch import batch_whg
 
     model = random_binary_table(n, seed=1)
     with tempfile.TemporaryDirectory() as tmp:
@@ -171,13 +178,114 @@ def bench_growth(max_full: int, max_exact_given: int, max_dist: int) -> None:
         )
 
 
+def _process_seconds(argv: list[str]) -> tuple[float, float]:
+    """(wall, CPU of the child) of one whole process, its output discarded."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def _paired(a: list[str], b: list[str], runs: int) -> dict[str, float]:
+    """A and B in turn (one warm-up each), medians of wall and CPU and of the per-pair
+    ratios A/B."""
+    _process_seconds(a), _process_seconds(b)
+    rows = [(_process_seconds(a), _process_seconds(b)) for _ in range(runs)]
+    med = statistics.median
+    return {
+        "a_wall": med(x[0] for x, _ in rows),
+        "b_wall": med(y[0] for _, y in rows),
+        "a_cpu": med(x[1] for x, _ in rows),
+        "b_cpu": med(y[1] for _, y in rows),
+        "wall": med(x[0] / y[0] for x, y in rows),
+        "cpu": med(x[1] / y[1] for x, y in rows),
+    }
+
+
+def _write(model: JointDistribution, tmp: str, name: str) -> str:
+    path = Path(tmp) / f"{name}.json"
+    path.write_text(json.dumps(model.to_json_object()))
+    return str(path)
+
+
+def symmetric_tables(n: int) -> dict[str, JointDistribution]:
+    """Uniform bits, an exchangeable law (weight by the number of ones) and a random table."""
+    cells = list(itertools.product((0, 1), repeat=n))
+    names = [f"x{k + 1}" for k in range(n)]
+
+    def table(w: list[int]) -> JointDistribution:
+        t = sum(w)
+        return JointDistribution.from_rows(
+            names, [[*c, Fraction(x, t)] for c, x in zip(cells, w, strict=True)]
+        )
+
+    return {
+        "uniform": table([1] * len(cells)),
+        "exchangeable": table([1 + 3 * sum(c) + sum(c) ** 2 for c in cells]),
+        "random": random_binary_table(n, seed=1),
+    }
+
+
+def bench_process(n: int, runs: int) -> None:
+    """``pdpsym whg MODEL --json`` against ``python benchmarks/float_eq2.py MODEL`` (the
+    float baseline as a whole process: reading the model, every node's Eq. 2), both whole
+    processes with startup, in turn; medians of ``runs`` pairs."""
+    py = sys.executable
+    with tempfile.TemporaryDirectory() as tmp:
+        path = _write(random_binary_table(n, seed=1), tmp, "random")
+        r = _paired(
+            [py, "-m", "pdpsym", "whg", path, "--json"],
+            [py, str(Path(__file__).with_name("float_eq2.py")), path],
+            runs,
+        )
+    print(
+        f"| {n} | {r['b_wall']:.2f} / {r['b_cpu']:.2f} | {r['a_wall']:.2f} / {r['a_cpu']:.2f} "
+        f"| {r['wall']:.2f}x | {r['cpu']:.2f}x |"
+    )
+
+
+def bench_ties(n: int, runs: int) -> None:
+    """``pdpsym whg --json`` on uniform bits and on an exchangeable law against a random
+    table at the same n (whole processes, in turn; medians of ``runs`` pairs)."""
+    py = sys.executable
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = {k: _write(m, tmp, k) for k, m in symmetric_tables(n).items()}
+        rnd = [py, "-m", "pdpsym", "whg", paths["random"], "--json"]
+        for kind in ("uniform", "exchangeable"):
+            r = _paired([py, "-m", "pdpsym", "whg", paths[kind], "--json"], rnd, runs)
+            print(
+                f"| {n} | {kind} | {r['a_wall']:.2f} / {r['a_cpu']:.2f} "
+                f"| {r['b_wall']:.2f} / {r['b_cpu']:.2f} | {r['wall']:.2f}x | {r['cpu']:.2f}x |"
+            )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--eq2-n", type=int, default=12)
     ap.add_argument("--chain-n", type=int, default=20)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--eq2-only", action="store_true", help="only the whg --json table")
+    ap.add_argument("--runs", type=int, default=3, help="pairs per whole-process ratio")
+    ap.add_argument(
+        "--process",
+        action="store_true",
+        help="only: whg --json against the float baseline, both as whole processes, and "
+        "uniform / exchangeable tables against a random one",
+    )
     a = ap.parse_args()
+    if a.process:
+        print(
+            "| n | float baseline wall / CPU (s) | whg --json wall / CPU (s) | wall ratio | CPU ratio |"
+        )
+        print("|---|---|---|---|---|")
+        bench_process(a.eq2_n, a.runs)
+        print("| n | table | whg wall / CPU (s) | random wall / CPU (s) | wall ratio | CPU ratio |")
+        print("|---|---|---|---|---|---|")
+        for n in (8, a.eq2_n):
+            bench_ties(n, a.runs)
+        return 0
     print(
         "| n | nodes | float64 Eq. 2, fair baseline (s) | pdpsym whg --json (s) | ratio | max diff |"
     )

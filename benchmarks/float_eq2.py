@@ -7,8 +7,8 @@ query and Laplace noise of scale ``lam``, with no Python loop per node or config
    unknown, and one more axis holds the sum of the unknowns. ``m[cfg, s]`` is the mass
    of the configuration with the unknowns summing to ``s``: ``3^n x (n + 1)`` numbers,
    built by folding the table one axis at a time.
-2. The densities at every breakpoint for both values of a target, as two matrix products
-   over all configurations at once: by the breakpoint lemma the sup over r is a max over
+2. The densities at every breakpoint for both values of a target, as one BLAS matrix
+   product over all configurations at once, breakpoints first so the long axis is last: by the breakpoint lemma the sup over r is a max over
    ``t = r - k`` in ``0..n``, and ``p(t | a, cfg) ∝ Σ_s m[cfg, s] e^{-|a + s - t|/λ}``.
 3. For target ``i``, fixing axis ``i`` to 0 and 1 is a view of those densities.
    ``|ln R|`` with ``R = p(t | 1) / p(t | 0)`` is maximal where ``R`` is largest or
@@ -58,23 +58,28 @@ def eq2_all_binary(P: np.ndarray, lam: float = 1.0) -> np.ndarray:
     with both target values.
     """
     n = P.ndim
-    T = ternary(np.asarray(P, dtype=np.float64))
+    flat = ternary(np.asarray(P, dtype=np.float64)).reshape(-1, n + 1)
     s = np.arange(n + 1)
     E = np.exp(-np.abs(np.arange(2)[:, None, None] + s[None, :, None] - s[None, None, :]) / lam)
-    flat = T.reshape(-1, n + 1)
-    dens = [(flat @ E[a]).reshape((3,) * n + (n + 1,)) for a in (0, 1)]
-    mass = T.sum(axis=-1)
+    # one BLAS product, breakpoints first: (2(n+1), n+1) @ (n+1, 3^n), the long axis last
+    # (measured 5-8x faster than (3^n, n+1) @ (n+1, n+1) twice)
+    dens = (np.concatenate([E[0].T, E[1].T]) @ flat.T).reshape((2, n + 1) + (3,) * n)
+    mass = flat.sum(axis=1).reshape((3,) * n)
     order, starts = _groups(n - 1)
     out = np.empty((n, 1 << (n - 1)))
     for i in range(n):
         pre = (slice(None),) * i
-        m0, m1 = mass[(*pre, 0)][..., None], mass[(*pre, 1)][..., None]
+        m0, m1 = mass[(*pre, 0)].reshape(-1), mass[(*pre, 1)].reshape(-1)
         with np.errstate(divide="ignore", invalid="ignore"):
-            R = ((dens[1][(*pre, 1)] * m0) / (dens[0][(*pre, 0)] * m1)).reshape(-1, n + 1)
-        ok = ((m0 > 0) & (m1 > 0)).reshape(-1)
-        hi = np.where(ok, R.max(axis=1), -np.inf)[order]
-        lo = np.where(ok, R.min(axis=1), np.inf)[order]
-        with np.errstate(divide="ignore", invalid="ignore"):
+            # R = p(t | 1) / p(t | 0) = (D_1 / D_0) (m_0 / m_1): the max and min over t of
+            # D_1 / D_0, then one scale per configuration
+            Q = (dens[(1, slice(None), *pre, 1)] / dens[(0, slice(None), *pre, 0)]).reshape(
+                n + 1, -1
+            )
+            scale = m0 / m1
+            ok = (m0 > 0) & (m1 > 0)
+            hi = np.where(ok, Q.max(axis=0) * scale, -np.inf)[order]
+            lo = np.where(ok, Q.min(axis=0) * scale, np.inf)[order]
             L = np.maximum(
                 np.log(np.maximum.reduceat(hi, starts)), -np.log(np.minimum.reduceat(lo, starts))
             )
@@ -91,3 +96,24 @@ def max_error(nodes: list[dict], names: list[str], L: np.ndarray) -> float:
         mask = sum(1 << others.index(k) for k in v["known"])
         worst = max(worst, abs(float(v["exact"]["decimal"]) - L[names.index(v["target"]), mask]))
     return worst
+
+
+def load_binary_table(path: str) -> np.ndarray:
+    """The probability table of a binary model file (pdpsym's JSON: ``variables`` and
+    ``rows`` of values then probability), read with the standard library and numpy only."""
+    import json
+    from fractions import Fraction
+
+    obj = json.loads(open(path).read())
+    n = len(obj["variables"])
+    P = np.zeros((2,) * n)
+    for row in obj["rows"]:
+        P[tuple(int(v) for v in row[:n])] = float(Fraction(str(row[n])))
+    return P
+
+
+if __name__ == "__main__":
+    # the baseline as a whole process: read the model, every node's Eq. 2, print the max
+    import sys
+
+    print(np.nanmax(eq2_all_binary(load_binary_table(sys.argv[1]))))

@@ -4,6 +4,8 @@
 * :mod:`~pdpsym.core.certify` -- arb enclosures raised until the digits are certain (the
   only precision-raising loops: :func:`certify`, :func:`decide_sign`, :func:`refine`),
   and the :data:`ExactValue` protocol of exact value types;
+* :mod:`~pdpsym.core.balls` -- the ball type, :func:`~pdpsym.core.balls.to_ball` and
+  :func:`~pdpsym.core.balls.working_precision` (restores the precision) for engines above core;
 * :mod:`~pdpsym.core.compare` -- decided comparisons, max and min, screen-then-decide
   (floats rank, exact comparisons decide);
 * :mod:`~pdpsym.core.expoly` -- exponential polynomials with an exact zero test;

@@ -18,6 +18,7 @@ from typing import TypeVar
 
 import numpy as np
 import sympy
+from flint import arb
 
 from pdpsym.core.certify import Exact, as_sympy, enclose, exact_rational
 from pdpsym.core.errors import Undecided
@@ -221,3 +222,60 @@ def screen_then_decide(
         if cmp(value, best) > 0:
             best_idx, best = idx, value
     return best_idx, best, decided
+
+
+def enclosure_argmax(
+    lo: Sequence[float] | np.ndarray,
+    hi: Sequence[float] | np.ndarray,
+    key_of: Callable[[int], object],
+    exact_of: Callable[[int], T],
+    cmp: Callable[[T, T], int],
+    ball_of: Callable[[int, int], arb] | None = None,
+    precs: Sequence[int] = (128, 512),
+) -> int:
+    """The index of the first maximum of values known through float enclosures.
+
+    Candidates are the values whose enclosure ``[lo[k], hi[k]]`` reaches the best lower
+    end. Values with equal ``key_of`` are known to be exactly equal, so only the first
+    of each class stays (the first maximum is the first member of a maximal class).
+    The rest are separated by balls ``ball_of(k, prec)`` at rising precision ``precs``
+    (``ball_of`` raises precision through a context that restores it), and what still overlaps is decided
+    exactly: ``exact_of(k)`` compared by ``cmp``, for those candidates only.
+
+    Args:
+        lo: lower ends of the enclosures, in order (NaN for no value).
+        hi: upper ends, in the same order.
+        key_of: a class key; equal keys must imply equal exact values.
+        exact_of: the exact value of candidate ``k`` (for the final decision).
+        cmp: the decided sign of ``x - y`` on exact values.
+        ball_of: an arb ball of candidate ``k`` at ``prec`` bits, or None.
+        precs: the precisions tried for the balls.
+
+    Returns:
+        The index of the first maximal value.
+
+    References:
+        Li et al. 2019, Sec. V-D (the WHG maximum over every node).
+    """
+    lo_a, hi_a = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+    top = np.nanmax(lo_a)
+    reach = np.flatnonzero(hi_a >= top).tolist()
+    if len(reach) == 1:
+        return int(reach[0])
+    seen: set[object] = set()
+    cands: list[int] = []
+    for k in reach:
+        key = key_of(k)
+        if key not in seen:
+            seen.add(key)
+            cands.append(k)
+    if len(cands) > 1 and ball_of is not None:
+        for prec in precs:
+            balls = [ball_of(k, prec) for k in cands]
+            floor = max(b.lower() for b in balls)  # exact points: decided comparisons
+            cands = [k for k, b in zip(cands, balls, strict=True) if b.upper() >= floor]
+            if len(cands) == 1:
+                break
+    if len(cands) == 1:
+        return cands[0]
+    return cands[decided_argmax([exact_of(k) for k in cands], cmp)]

@@ -1,4 +1,4 @@
-"""The batch WHG (``pdpsym.papers.li2019.whg_batch``): its enclosures hold the true values.
+"""The batch WHG (``pdpsym.papers.li2019.whg.batch``): its enclosures hold the true values.
 
 Sources of the expected values:
 
@@ -30,16 +30,11 @@ from hypothesis import strategies as st
 from strategies import binary_full_support_tables
 
 from pdpsym.app.cli import main
-from pdpsym.core.certify import decimal_string
+from pdpsym.core.certify import certified_decimal, decimal_string
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers.li2019.edges import EdgeReading
-from pdpsym.papers.li2019.whg_batch import (
-    ChainRefiner,
-    batch_applies,
-    batch_whg,
-    certified_decimal,
-)
+from pdpsym.papers.li2019.whg.batch import ChainRefiner, batch_applies, batch_whg
 
 mpmath.mp.dps = 50
 

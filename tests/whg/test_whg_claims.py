@@ -9,7 +9,8 @@ import pytest
 from pdpsym.core.numbers import parse_rational
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.li2019.edges import conditional_pearson_sign, impact, impact_set, theorem2_step
+from pdpsym.papers.li2019.correlation import conditional_pearson_sign
+from pdpsym.papers.li2019.edges import impact, impact_set, theorem2_step
 from pdpsym.papers.li2019.eq2 import leakage
 from pdpsym.papers.li2019.whg import ArrayEdges, fast_search, full_search
 from pdpsym.verify import RunConfig, run_claim

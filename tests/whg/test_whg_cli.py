@@ -93,3 +93,25 @@ def test_subprocess_exit_status(tmp_path: Path) -> None:
     )
     assert proc.returncode == 2 and proc.stdout == ""
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_absurd_lambda_is_refused_on_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, "a.json", TABLE_A)
+    assert main(["whg", path, "--lam", "1e9999"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--lam" in err and len(err) < 200
+
+
+def test_huge_lambda_prints_in_scientific_form(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # lambda = 10^100: the text shows 1.00000000000e+100, not 101 digits; --json keeps
+    # the exact rational (hand derivation: str(Fraction(10**100)))
+    path = write(tmp_path, "a.json", TABLE_A)
+    assert main(["whg", path, "--lam", "1e100"]) == 0
+    out = capsys.readouterr().out
+    assert "lam: ~1.00000000000e+100" in out and "0" * 50 not in out
+    assert main(["whg", path, "--lam", "1e100", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["lam"] == str(10**100)

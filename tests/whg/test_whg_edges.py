@@ -11,14 +11,13 @@ from strategies import joint_tables, lambdas
 from pdpsym.core.expoly import ExpPoly, LogRatio
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
+from pdpsym.papers.li2019.correlation import lemma3_sides, lemma3_symbolic
 from pdpsym.papers.li2019.edges import (
     TAILS,
     EdgeReading,
     impact,
     impact_set,
     increment_ratio,
-    lemma3_sides,
-    lemma3_symbolic,
     log_abs_sum,
     rational_log,
     theorem2_step,

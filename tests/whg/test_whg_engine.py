@@ -21,7 +21,8 @@ from whg.reference import reference_whg
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.families import random_table, tables_up_to
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.li2019.edges import EdgeReading, EdgeTables, impact_set, log_max, log_min
+from pdpsym.papers.li2019.edge_tables import EdgeTables
+from pdpsym.papers.li2019.edges import EdgeReading, impact_set, log_max, log_min
 from pdpsym.papers.li2019.examples import li2019_table
 from pdpsym.papers.li2019.whg import BottomRule, DistributionWHG, whg_from_distribution
 

@@ -17,15 +17,9 @@ from pdpsym.app.tables import FORMATS, render
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 from pdpsym.mechanisms.laplace import LinearQuery, parse_lambda
-from pdpsym.papers.li2019.eq2 import (
-    Adversary,
-    all_adversaries,
-    group_dp_bound,
-    leakage,
-    leakage_all,
-    leakage_work,
-)
+from pdpsym.papers.li2019.eq2 import Adversary, all_adversaries, leakage, leakage_all, leakage_work
 from pdpsym.papers.li2019.examples import DESCRIPTIONS, li2019_table
+from pdpsym.papers.li2019.theorems import group_dp_bound
 
 TABLES = ("li2019-examples",)
 

@@ -17,33 +17,33 @@ from pdpsym.app.output import print_json
 from pdpsym.app.progress import Progress
 from pdpsym.app.readers import load_discrete, read_model_object
 from pdpsym.app.tables import render
-from pdpsym.core.certify import certify
+from pdpsym.core.certify import ball_decimal, certified_decimal, certify, decimal_string
+from pdpsym.core.compare import enclosure_argmax
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_int, parse_rational
 from pdpsym.mechanisms.laplace import LinearQuery, parse_lambda
-from pdpsym.papers.li2019.edges import EdgeReading
+from pdpsym.papers.li2019.edges import EdgeReading, rational_log
 from pdpsym.papers.li2019.eq2 import leakage
 from pdpsym.papers.li2019.whg import (
     MAX_EXACT_N,
     ArrayEdges,
     BottomRule,
     ChainValue,
+    compare_chain_values,
     fast_search,
-    first_max,
     full_search,
     max_chain,
     max_exact,
     whg_from_distribution,
 )
-from pdpsym.papers.li2019.whg_batch import (
+from pdpsym.papers.li2019.whg.batch import (
     MAX_BATCH_DIGITS,
     MAX_BATCH_N,
     ChainRefiner,
-    ball_decimal,
     batch_applies,
     batch_whg,
-    certified_decimal,
 )
+from pdpsym.papers.li2019.whg.ties import DELTA_OVER_LAMBDA, TieClasses, tie_classes
 
 
 def _positive_int(text: str, field: str, lo: int = 1, hi: int = 10**6) -> int:
@@ -101,6 +101,15 @@ def run(args: argparse.Namespace) -> int:
         return _run_edges(args, k, digits)
     model = load_discrete(args.model)
     lam = parse_lambda(args.lam)
+    if not Fraction(1, 10**MAX_LAM_EXPONENT) <= lam <= 10**MAX_LAM_EXPONENT:
+        # every value is of order 1/lambda (or lambda's exponentials): deciding signs at
+        # such scales outruns the exact engine's precision budget, and no digit of the
+        # answer would be readable; the library itself accepts any lambda > 0
+        raise InputError(
+            "lam",
+            f"{_readable(str(lam))} is outside 1e-{MAX_LAM_EXPONENT}..1e{MAX_LAM_EXPONENT} "
+            "(the WHG values would be of order 1/lambda)",
+        )
     query = LinearQuery.from_text(model, args.weights)
     batch = (
         k is None
@@ -176,6 +185,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 PARALLEL_FROM_N = 13
+#: the largest |log10 lambda| the command accepts (see run)
+MAX_LAM_EXPONENT = 1000
+#: exact texts longer than this print in scientific form (the exact text stays in --json)
+LONG_TEXT = 40
 
 
 def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, digits: int) -> int:
@@ -251,35 +264,57 @@ def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, 
     ]
     by_key = {(i, K): node for (_, i, _, K), node in zip(keys, out_nodes, strict=True)}
 
-    def argmax(lo: np.ndarray, hi: np.ndarray, exact_of: Any) -> dict[str, Any]:
-        # candidates: every node whose enclosure reaches the best lower end; the first
-        # maximum in node order, decided exactly when the enclosures overlap
-        top = np.nanmax(lo)
-        cands = [(i, K, known) for _, i, known, K in keys if hi[i, K] >= top]
-        if len(cands) > 1 and exact_of is chain_exact:  # first try tighter balls
-            for prec in (128, 512):
-                balls = [refiner.chain(i, K, prec) for i, K, _ in cands]
-                floor = max(ball.lower() for ball in balls)
-                cands = [c for c, ball in zip(cands, balls, strict=True) if ball.upper() >= floor]
-                if len(cands) == 1:
-                    break
-        best = cands[0]
-        if len(cands) > 1:
-            if exact_of is chain_exact and n > MAX_EXACT_N:
+    ties: list[TieClasses] = []  # the exact tie classes, built only if some maximum ties
+
+    def classes() -> TieClasses:
+        if not ties:
+            ties.append(tie_classes(model.counts, bottom is BottomRule.EQ2))
+        return ties[0]
+
+    order_i = np.array([i for _, i, _, _ in keys], dtype=np.int64)
+    order_K = np.array([K for _, _, _, K in keys], dtype=np.int64)
+
+    def argmax(lo: np.ndarray, hi: np.ndarray, which: str) -> dict[str, Any]:
+        # the first maximum in node order: enclosures, then exact tie classes (equal
+        # conditional laws, symmetries, Delta/lambda), then balls at raised precision,
+        # then the exact engine for the candidates still tied
+        def key_of(k: int) -> int:
+            c = classes().eq2 if which == "eq2" else classes().chain
+            return int(c[order_i[k], order_K[k]])
+
+        def exact_of(k: int) -> Any:
+            _, i, known, _ = keys[k]
+            if key_of(k) == DELTA_OVER_LAMBDA:
+                return ChainValue.of(rational_log(1 / lam))
+            if which == "eq2":
+                return eq2_exact(i, known)
+            if n > MAX_EXACT_N:
                 raise InputError(
                     "MODEL",
-                    f"{len(cands)} chain values tie for the maximum at 512 bits; deciding "
-                    f"them exactly needs the exact engine (n <= {MAX_EXACT_N})",
+                    f"chain values tie for the maximum at 512 bits; deciding them exactly "
+                    f"needs the exact engine (n <= {MAX_EXACT_N})",
                 )
-            values = [exact_of(i, known) for i, _, known in cands]
-            best = cands[first_max(values)]
-        node = by_key[best[:2]]
-        which = "exact" if exact_of is eq2_exact else "chain"
-        return {k: node[k] for k in ("target", "known", "layer")} | {"value": node[which]}
+            return chain_exact(i, known)
+
+        def ball_of(k: int, prec: int) -> Any:
+            return refiner.chain(int(order_i[k]), int(order_K[k]), prec)
+
+        best = enclosure_argmax(
+            lo[order_i, order_K],
+            hi[order_i, order_K],
+            key_of,
+            exact_of,
+            compare_chain_values,
+            ball_of if which == "chain" else None,
+        )
+        _, i, _, K = keys[best]
+        node = by_key[(i, K)]
+        field = "exact" if which == "eq2" else "chain"
+        return {k: node[k] for k in ("target", "known", "layer")} | {"value": node[field]}
 
     mx = {
-        "exact": argmax(b.eq2_lo, b.eq2_hi, eq2_exact),
-        "chain": argmax(b.chain_lo, b.chain_hi, chain_exact),
+        "exact": argmax(b.eq2_lo, b.eq2_hi, "eq2"),
+        "chain": argmax(b.chain_lo, b.chain_hi, "chain"),
     }
     meta = {"lam": str(lam), "reading": args.reading, "bottom": args.bottom, "search": "full"}
     return _emit(
@@ -294,6 +329,16 @@ def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, 
 
 def _max_node(v: Any, value: Any) -> dict[str, Any]:
     return {"target": v.target, "known": list(v.known), "layer": v.layer, "value": value}
+
+
+def _readable(text: str) -> str:
+    """A rational's exact text, or its 12-digit scientific form when the text is long."""
+    if len(text) <= LONG_TEXT:
+        return text
+    try:
+        return "~" + decimal_string(Fraction(text), 12)
+    except ValueError:
+        return text
 
 
 def _dec(v: dict[str, Any] | None) -> str:
@@ -321,12 +366,15 @@ def _emit(
     for key in ("exact", "chain"):
         m = mx[key]
         if m is not None:
+            exact = m["value"].get("exact")
             sys.stdout.write(
                 f"max {key}: {_node(m)} layer {m['layer']} = "
-                + (f"{m['value']['exact']} ~ " if "exact" in m["value"] else "")
-                + f"{m['value']['decimal']}\n"
+                + (f"{exact} ~ " if exact is not None and len(exact) <= LONG_TEXT else "")
+                + f"{m['value']['decimal']}"
+                + (" (exact form: --json)" if exact is not None and len(exact) > LONG_TEXT else "")
+                + "\n"
             )
-    sys.stdout.write(", ".join(f"{a}: {b}" for a, b in meta.items()) + "\n")
+    sys.stdout.write(", ".join(f"{a}: {_readable(str(b))}" for a, b in meta.items()) + "\n")
     return 0
 
 

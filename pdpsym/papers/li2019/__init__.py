@@ -3,9 +3,12 @@ Leakage: A Unified Analysis" (prior differential privacy, PDP).
 
 * :mod:`~pdpsym.papers.li2019.eq2` -- Sec. IV, Eq. 2-4: the leakage of a Laplace-noised
   linear query to the adversary ``A(i, K)``, exactly, with its witness;
+* :mod:`~pdpsym.papers.li2019.theorems` -- Sec. IV: Eq. 3, Remark 1, Theorems 1 and 4;
 * :mod:`~pdpsym.papers.li2019.edges` -- Sec. V, Eq. 9-13: WHG edges, Theorems 2-3;
-* :mod:`~pdpsym.papers.li2019.whg` -- Sec. V: the chain rule (Theorem 5, Eq. 14) and the
-  full and fast searches (Sec. V-D, Algorithms 1-2);
+  :mod:`~pdpsym.papers.li2019.edge_tables` (every ``W_ij`` at once) and
+  :mod:`~pdpsym.papers.li2019.correlation` (conditional Pearson sign, Lemma 3);
+* :mod:`~pdpsym.papers.li2019.whg` -- Sec. V: the chain rule (Theorem 5, Eq. 14), the
+  full and fast searches (Sec. V-D, Algorithms 1-2) and the certified batch;
 * :mod:`~pdpsym.papers.li2019.gaussian` -- Sec. VI: the Gaussian model (Lemmas 1-2,
   Theorem 6, Corollary 2);
 * :mod:`~pdpsym.papers.li2019.examples`, :mod:`~pdpsym.papers.li2019.experiments` --
@@ -17,18 +20,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pdpsym.papers.li2019 import edges, eq2, gaussian, whg
+from pdpsym.papers.li2019 import correlation, edges, eq2, gaussian, theorems, whg
 
 # label -> (function, claim id)
 LABELS: dict[str, tuple[Callable[..., Any], str]] = {
     "Eq. 2": (eq2.leakage, "li2019.breakpoints"),
-    "Eq. 3": (eq2.bayes_identity_holds, "li2019.eq3"),
-    "Remark 1": (eq2.group_dp_bound, "li2019.remark1"),
-    "Theorem 1": (eq2.theorem1_value, "li2019.thm1"),
+    "Eq. 3": (theorems.bayes_identity_holds, "li2019.eq3"),
+    "Remark 1": (theorems.group_dp_bound, "li2019.remark1"),
+    "Theorem 1": (theorems.theorem1_value, "li2019.thm1"),
     "Theorem 2": (edges.theorem2_step, "li2019.thm2"),
     "Theorem 3": (edges.increment_ratio, "li2019.thm3.1"),
-    "Lemma 3": (edges.lemma3_sides, "li2019.lemma3"),
-    "Theorem 4": (eq2.theorem4_value, "li2019.thm4"),
+    "Lemma 3": (correlation.lemma3_sides, "li2019.lemma3"),
+    "Theorem 4": (theorems.theorem4_value, "li2019.thm4"),
     "Theorem 5": (whg.whg_from_distribution, "li2019.thm5"),
     "Algorithm 1": (whg.full_search, "li2019.fastsearch"),
     "Algorithm 2": (whg.fast_search, "li2019.fastsearch"),

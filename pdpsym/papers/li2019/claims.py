@@ -6,7 +6,6 @@ exact Eq. 2 values of :mod:`pdpsym.papers.li2019.eq2`; the classes and counts ar
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import random
 from collections.abc import Callable, Iterator
@@ -20,8 +19,9 @@ from pdpsym.core.numbers import fraction_str
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.families import random_product, random_table, tables_up_to
 from pdpsym.papers import claim
-from pdpsym.papers.li2019 import eq2
+from pdpsym.papers.li2019 import eq2, theorems
 from pdpsym.papers.li2019.examples import correlated_pair, li2019_table
+from pdpsym.proofs import breakpoint_lemma
 
 ONE = Fraction(1)
 _SMALL = "every 2x2 and 2x3 table with small denominators"
@@ -81,7 +81,7 @@ def _eq3_cases(config: claim.RunConfig) -> Iterator[tuple[Any, ...]]:
 def check_eq3(config: claim.RunConfig) -> claim.Property:
     def law(case: tuple[Any, ...]) -> object:
         model, adv, a, b, x_K, r, query = case
-        return eq2.bayes_identity_holds(model, adv, a, b, x_K, r, ONE, query) or (
+        return theorems.bayes_identity_holds(model, adv, a, b, x_K, r, ONE, query) or (
             claim.Counterexample(model=model, adversary=str(adv), x_i=a, x_i_prime=b, r=r)
         )
 
@@ -110,7 +110,8 @@ def _grid_cases(config: claim.RunConfig) -> Iterator[tuple[Any, ...]]:
         best = eq2.leakage(model, "x1", (), 1, query).value
         for r in (Fraction(k, 4) for k in range(-8, 21)):
             d0, d1 = (
-                eq2.conditional_density(model, adv, Fraction(x), {}, r, ONE, query) for x in (0, 1)
+                theorems.conditional_density(model, adv, Fraction(x), {}, r, ONE, query)
+                for x in (0, 1)
             )
             yield model, best, r, d0, d1
             yield model, best, r, d1, d0
@@ -123,10 +124,8 @@ def check_breakpoints(config: claim.RunConfig) -> claim.Property:
         beaten = best is not None and LogRatio(num, den).exact_compare(best) > 0
         return not beaten or claim.Counterexample(model=model, r=r)
 
-    # imported as a package module, so an installed (non-editable) pdpsym finds it
-    proof = importlib.import_module("pdpsym.proofs.breakpoint_lemma")
     return proved(
-        lambda: bool(proof.main()),
+        lambda: bool(breakpoint_lemma.main()),
         law,
         _grid_cases,
         fails="a grid point beat the breakpoint max",
@@ -158,7 +157,11 @@ def _vs(formula: Callable[..., Any], key: str, ok: Callable[[Any, Any], bool]) -
 def check_remark1(config: claim.RunConfig) -> claim.Property:
     n_gen = config.count(40, 400)
     return claim.ForAll(
-        _vs(eq2.group_dp_bound, "bound", lambda res, b: not res.ok or res.compare_rational(b) <= 0),
+        _vs(
+            theorems.group_dp_bound,
+            "bound",
+            lambda res, b: not res.ok or res.compare_rational(b) <= 0,
+        ),
         lambda c: _adversaries(c, n_gen, random_table, [2, 2, 3], small=True),
         method=claim.Method.EXHAUSTIVE_GENERATED,
         fails="Eq. 2 exceeded the group-DP bound",
@@ -173,7 +176,11 @@ def check_remark1(config: claim.RunConfig) -> claim.Property:
 def check_thm1(config: claim.RunConfig) -> claim.Property:
     n_gen = config.count(30, 300)
     return claim.ForAll(
-        _vs(eq2.theorem1_value, "expected", lambda res, v: res.ok and res.compare_rational(v) == 0),
+        _vs(
+            theorems.theorem1_value,
+            "expected",
+            lambda res, v: res.ok and res.compare_rational(v) == 0,
+        ),
         lambda c: _adversaries(c, n_gen, random_product, [2, 3], small=False),
         method=claim.Method.GENERATED,
         fails="an independent table leaked != Delta_i/lambda",
@@ -197,7 +204,7 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
         for t in model.variables:
             adv = eq2.Adversary(t, tuple(v for v in model.variables if v != t))
             res = eq2.leakage(model, t, adv.known, 1, query)
-            value = eq2.theorem4_value(model, adv, ONE, query)
+            value = theorems.theorem4_value(model, adv, ONE, query)
             bottom.append((model, adv, res, value, query.sensitivity(model, t)))
 
     def printed(case: tuple[Any, ...]) -> object:
@@ -255,7 +262,9 @@ def check_ex2(config: claim.RunConfig) -> claim.Property:
     pl = {t: {"weak": _pl(t, ()), "strong": _pl(t, ("x2",))} for t in "ab"}
     (a_weak, a_strong), (b_weak, b_strong) = (pl[t].values() for t in "ab")
     model = li2019_table("a")
-    dp_pair = eq2.group_dp_bound(model, eq2.Adversary("x1", ()), ONE, LinearQuery.sum(["x1", "x2"]))
+    dp_pair = theorems.group_dp_bound(
+        model, eq2.Adversary("x1", ()), ONE, LinearQuery.sum(["x1", "x2"])
+    )
     checks = {
         "(a) PL(A(1,{2})) = 1": a_strong.compare_rational(ONE) == 0,
         "(a) PL(A(1,{})) > PL(A(1,{2}))": a_weak.require().exact_compare(a_strong.require()) > 0,

@@ -15,8 +15,9 @@ from fractions import Fraction
 from typing import Any
 
 import sympy
-from flint import arb, ctx
 
+from pdpsym.core.balls import Ball, to_ball, working_precision
+from pdpsym.core.numbers import from_sympy
 from pdpsym.models.gaussian import GaussianModel, solve, submatrix
 from pdpsym.papers import claim
 from pdpsym.papers.li2019 import gaussian
@@ -44,16 +45,12 @@ def random_model(rnd: random.Random, n: int) -> GaussianModel:
     return GaussianModel.build(names, mean, random_covariance(rnd, n), ranges)
 
 
-def _frac(e: sympy.Expr) -> Fraction:
-    return Fraction(int(e.p), int(e.q))  # type: ignore[attr-defined]
-
-
 def _identity(n: int) -> list[list[Fraction]]:
     return [[Fraction(int(r == c)) for c in range(n)] for r in range(n)]
 
 
-def _arb(q: Fraction) -> arb:
-    return arb(q.numerator) / q.denominator
+def _arb(q: Fraction) -> Ball:
+    return to_ball(q.numerator) / q.denominator
 
 
 def _tight(prof: Any) -> bool:
@@ -81,8 +78,8 @@ def _lemma1_law(case: tuple[Any, ...]) -> object:
     precision = solve(sigma, _identity(n))
     p_uu = submatrix(precision, u, u)
     gain = [[-v for v in row] for row in solve(p_uu, submatrix(precision, u, a))]
-    schur = [[_frac(cond.cov[r, c]) for c in range(len(u))] for r in range(len(u))]
-    lemma_gain = [[_frac(cond.gain[r, c]) for c in range(len(a))] for r in range(len(u))]
+    schur = [[from_sympy(cond.cov[r, c]) for c in range(len(u))] for r in range(len(u))]
+    lemma_gain = [[from_sympy(cond.gain[r, c]) for c in range(len(a))] for r in range(len(u))]
     det_ok = model.cov_matrix().det() == model.cov_matrix().extract(a, a).det() * cond.cov.det()
     if schur != solve(p_uu, _identity(len(u))) or lemma_gain != gain or not det_ok:
         return claim.Counterexample(cov=sigma, given=[model.variables[k] for k in a])
@@ -156,12 +153,12 @@ def _lemma2_grid(config: claim.RunConfig) -> Iterator[tuple[Any, ...]]:
 def _lemma2_law(case: tuple[Any, ...]) -> object:
     # certified: -|d|/lam < ln h(t-d) - ln h(t) < |d|/lam, and the tails approach the ends
     kind, s2, lam, d, t = case
-    with ctx.workprec(128 if kind == "inside" else 256):
+    with working_precision(128 if kind == "inside" else 256):
         lr = gaussian.log_h_arb(t - d, s2, lam) - gaussian.log_h_arb(t, s2, lam)
         if kind == "inside":
             bb = _arb(abs(d) / lam)
             return (lr < bb and lr > -bb) or claim.Counterexample(s2=s2, lam=lam, delta=d, t=t)
-        if not abs(lr - _arb((1 if t > 0 else -1) * d / lam)) < arb("1e-12"):
+        if not abs(lr - _arb((1 if t > 0 else -1) * d / lam)) < to_ball("1e-12"):
             raise claim.Unresolved(f"tail limit not within 1e-12 at t = {t}")
     return True
 

@@ -22,7 +22,7 @@ from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.families import tables_up_to
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers import claim
-from pdpsym.papers.li2019 import edges, eq2, whg
+from pdpsym.papers.li2019 import correlation, edge_tables, edges, eq2, theorems, whg
 from pdpsym.papers.li2019.claims import ONE, proved
 from pdpsym.papers.li2019.experiments import gaussian_layer_table, layer_maxima
 from pdpsym.papers.li2019.whg import ArrayEdges, fast_search, full_search
@@ -69,7 +69,7 @@ def _thm2_cases(cls: Classes, reading: edges.EdgeReading, stats: claim.Tally) ->
     for model in _tables(cls):
         names = model.variables
         values = {(r.adversary.target, r.adversary.known): r for r in eq2.leakage_all(model, ONE)}
-        tabs = edges.EdgeTables(model, ONE, LinearQuery.sum(names), reading)
+        tabs = edge_tables.EdgeTables(model, ONE, LinearQuery.sum(names), reading)
         for (i, target), size in itertools.product(enumerate(names), range(1, len(names))):
             for K in itertools.combinations([v for v in names if v != target], size):
                 mask = sum(1 << names.index(k) for k in K)
@@ -182,7 +182,7 @@ def _sign_cases(cls: Classes, lams: Sequence[Fraction], readings: Sequence[Any])
 
 def _sign_law(case: Any) -> object:
     model, lam, query, reading, target, j, ctx, a, b, d = case
-    rho = edges.conditional_pearson_sign(model, target, j, ctx)
+    rho = correlation.conditional_pearson_sign(model, target, j, ctx)
     if d.sign() == rho:
         return True
     pair = model.marginal([target, j, *ctx])
@@ -272,11 +272,11 @@ def check_lemma3(config: claim.RunConfig) -> claim.Property:
     def law(model: JointDistribution) -> object:
         if len(model.marginal(["x1"]).probs) < 2:
             return True
-        rho, diff = edges.lemma3_sides(model, "x1", "x2")
+        rho, diff = correlation.lemma3_sides(model, "x1", "x2")
         return rho == diff or claim.Counterexample(model=model)
 
     return proved(
-        edges.lemma3_symbolic,
+        correlation.lemma3_symbolic,
         law,
         lambda _c: _tables(cls),
         sym_fails="the symbolic identity did not reduce",
@@ -384,7 +384,7 @@ def _perfect_correlation(_c: claim.RunConfig) -> Iterator[Any]:
 
 def _group_dp_law(case: Any) -> object:
     model, v = case
-    bound = eq2.group_dp_bound(model, v.adversary, ONE, LinearQuery.sum(model.variables))
+    bound = theorems.group_dp_bound(model, v.adversary, ONE, LinearQuery.sum(model.variables))
     return eq2.compare_log_ratio_rational(v.exact.value, bound) == 0 or claim.Counterexample(
         model=model, node=_node(v.target, v.known)
     )

@@ -167,9 +167,6 @@ def compare_log_ratio_rational(value: LogRatio, q: Fraction) -> int:
     return value.compare_rational(q)
 
 
-# --- the tables behind one adversary ---------------------------------------------------
-
-
 @dataclass
 class _Tables:
     """Integer tables of one adversary, in the scaled integer units of ``f``.
@@ -253,9 +250,6 @@ def _too_big(model: JointDistribution, query: LinearQuery, D: int) -> bool:
         for v, dom in zip(model.variables, model.domains, strict=True)
     )
     return span * D * 4 >= 2**62
-
-
-# --- Eq. 2 -----------------------------------------------------------------------------
 
 
 def leakage(
@@ -621,107 +615,3 @@ def _density(t: _Tables, a: int, k: int, r: int, Dlam: Fraction, factor: int) ->
         if c:
             weights[base + int(s)] = int(c) * factor
     return laplace_mixture_at(weights, Dlam, r)
-
-
-# --- Eq. 3, Remark 1 (Eq. 4), Theorems 1 and 4 -------------------------------------------
-
-
-def conditional_density(
-    model: JointDistribution,
-    adv: Adversary,
-    x_i: Fraction,
-    x_K: dict[str, Fraction],
-    r: Fraction,
-    lam: Fraction,
-    query: LinearQuery,
-) -> ExpPoly:
-    """``2 lambda p(r | x_i, x_K)`` as an exponential polynomial (the mixture of Eq. 2)."""
-    given = {adv.target: Fraction(x_i), **x_K}
-    cond = model.conditional(given)
-    fixed = sum((query.weight(v) * Fraction(x) for v, x in given.items()), Fraction(0))
-    weights: dict[Fraction, Fraction] = {}
-    for row, p in cond.probs.items():
-        f = fixed + sum(
-            (query.weight(v) * x for v, x in zip(cond.variables, row, strict=True)), Fraction(0)
-        )
-        weights[f] = weights.get(f, Fraction(0)) + p
-    return laplace_mixture_at(weights, Fraction(lam), r)
-
-
-def bayes_identity_holds(
-    model: JointDistribution,
-    adv: Adversary,
-    x_i: Fraction,
-    x_i_prime: Fraction,
-    x_K: dict[str, Fraction],
-    r: Fraction,
-    lam: Fraction,
-    query: LinearQuery,
-) -> bool:
-    """Eq. 3, exactly: posterior log-odds minus prior log-odds equals the Eq. 2 ratio.
-
-    The posterior ``theta(x_i | r, x_K)`` is computed by Bayes' rule with its own
-    normalizer ``p(r | x_K) = sum_x theta(x | x_K) p(r | x, x_K)``; both sides are
-    LogRatios of exp-polynomials and equality is the exact zero test of
-    ``num_L den_R - num_R den_L``.
-    """
-    prior = (
-        model.marginal([adv.target, *adv.known]).conditional(x_K)
-        if x_K
-        else model.marginal([adv.target])
-    )
-    theta = {row[0]: p for row, p in prior.probs.items()}
-    ta, tb = theta[Fraction(x_i)], theta[Fraction(x_i_prime)]
-    dens = {
-        x: conditional_density(model, adv, x, x_K, r, lam, query) for x in theta if theta[x] > 0
-    }
-    evidence = ExpPoly()
-    for x, d in dens.items():
-        evidence = evidence + d.scale(theta[x])
-    # posterior(x) = theta(x) d(x) / evidence
-    post_a = dens[Fraction(x_i)].scale(ta)
-    post_b = dens[Fraction(x_i_prime)].scale(tb)
-    # LHS = ln[(post_a/evidence)/(post_b/evidence)] - ln[ta/tb]
-    lhs = LogRatio(
-        post_a * evidence * ExpPoly.constant(tb), post_b * evidence * ExpPoly.constant(ta)
-    )
-    rhs = LogRatio(dens[Fraction(x_i)], dens[Fraction(x_i_prime)])
-    return (lhs.num * rhs.den - rhs.num * lhs.den).is_zero()
-
-
-def group_dp_bound(
-    model: JointDistribution, adv: Adversary, lam: Fraction, query: LinearQuery
-) -> Fraction:
-    """Remark 1 / Eq. 4: ``sum over k in {i} u U of Delta_k / lambda``."""
-    members = (adv.target, *adv.unknown(model))
-    return sum((query.sensitivity(model, k) for k in members), Fraction(0)) / Fraction(lam)
-
-
-def theorem1_value(
-    model: JointDistribution, adv: Adversary, lam: Fraction, query: LinearQuery
-) -> Fraction:
-    """Theorem 1: with mutually independent tuples every adversary leaks ``Delta_i / lambda``."""
-    return query.sensitivity(model, adv.target) / Fraction(lam)
-
-
-def theorem4_value(
-    model: JointDistribution, adv: Adversary, lam: Fraction, query: LinearQuery
-) -> Fraction | None:
-    """Theorem 4 corrected: bottom layer (U empty), ``max over compatible pairs |w_i (x_i - x_i')| / lambda``.
-
-    None when no pair is compatible. Equals ``Delta_i / lambda`` only when some ``x_K`` is
-    compatible with both extreme values of ``x_i`` (the printed "whatever theta" fails).
-    """
-    if adv.unknown(model):
-        raise ValueError("Theorem 4 is about the bottom layer (no unknown tuples)")
-    joint = model.marginal([adv.target, *adv.known])
-    by_known: dict[tuple[Fraction, ...], list[Fraction]] = {}
-    for row in joint.probs:
-        by_known.setdefault(row[1:], []).append(row[0])
-    w = abs(query.weight(adv.target))
-    best: Fraction | None = None
-    for xs in by_known.values():
-        if len(xs) >= 2:
-            v = w * (max(xs) - min(xs)) / Fraction(lam)
-            best = v if best is None or v > best else best
-    return best

@@ -33,11 +33,11 @@ from fractions import Fraction
 from typing import Any
 
 import sympy
-from flint import arb, ctx
 
+from pdpsym.core.balls import Ball, to_ball, working_precision
 from pdpsym.core.certify import arb_from_fraction, ball_endpoints, decimal_string, refine
 from pdpsym.core.errors import InputError
-from pdpsym.core.numbers import fraction_str, to_sympy
+from pdpsym.core.numbers import fraction_str, from_sympy, to_sympy
 from pdpsym.models.gaussian import FMatrix, GaussianModel, solve, submatrix
 
 THM6_READING = (
@@ -356,15 +356,15 @@ def convolution_density(r: Any, m: Any, s2: Fraction | sympy.Expr, lam: Any) -> 
     return sympy.exp(s2e / (2 * lam_e**2)) / (2 * lam_e) * h_expr(r_e - m_e, s, lam_e)
 
 
-def log_h_arb(t: Fraction | arb, s2: Fraction, lam: Fraction, prec: int = 128) -> arb:
+def log_h_arb(t: Fraction | Ball, s2: Fraction, lam: Fraction, prec: int = 128) -> Ball:
     """A certified ball for ``ln h(t)`` (arb erfc; no underflow, arb exponents are unbounded)."""
-    with ctx.workprec(prec):
-        ta = t if isinstance(t, arb) else arb_from_fraction(t)
+    with working_precision(prec):
+        ta = t if isinstance(t, Ball) else arb_from_fraction(t)
         la = arb_from_fraction(lam)
         if s2 == 0:
             return -abs(ta) / la
         s = arb_from_fraction(s2).sqrt()
-        root2 = arb(2).sqrt()
+        root2 = to_ball(2).sqrt()
         a = ta / s - s / la
         b = -ta / s - s / la
         h = (-ta / la).exp() * (-a / root2).erfc() / 2 + (ta / la).exp() * (-b / root2).erfc() / 2
@@ -373,9 +373,9 @@ def log_h_arb(t: Fraction | arb, s2: Fraction, lam: Fraction, prec: int = 128) -
 
 def log_ratio_arb(
     r: Fraction, m1: Fraction, m2: Fraction, s2: Fraction, lam: Fraction, prec: int = 128
-) -> arb:
+) -> Ball:
     """``ln p(r | m1) / p(r | m2)`` for two output densities of equal variance (Eq. 19)."""
-    with ctx.workprec(prec):
+    with working_precision(prec):
         return log_h_arb(r - m1, s2, lam, prec) - log_h_arb(r - m2, s2, lam, prec)
 
 
@@ -425,13 +425,13 @@ def eq19_profile(
         total = sum((w[k] * x for k, x in zip([i, *k_idx], xa, strict=True)), Fraction(0))
         if cond.unknown:
             val = (wu * cond.mean(xa))[0, 0]
-            total += Fraction(int(val.p), int(val.q))
+            total += from_sympy(val)
         return total
 
     values = [low, (low + high) / 2, high]
     means = [mean_of_f(v) for v in values]
     s2_e = (wu * cond.cov * wu.T)[0, 0] if cond.unknown else sympy.Integer(0)
-    s2 = Fraction(int(s2_e.p), int(s2_e.q))
+    s2 = from_sympy(s2_e)
     c_direct = (means[2] - means[0]) / (high - low)
     bound = abs(c_direct) * (high - low) / lam
     # floor(2 sqrt(s2)) + 1, exactly (no float: s2 may be beyond float range)
@@ -478,10 +478,10 @@ def eq19_profile(
 
                 def ball_at(
                     work: int, r: Fraction = r, m_p: Fraction = m_p, m_q: Fraction = m_q
-                ) -> arb:
+                ) -> Ball:
                     return log_ratio_arb(r, m_p, m_q, s2, lam, work)
 
-                def settled(b: arb, pb: Fraction = pair_bound) -> bool:
+                def settled(b: Ball, pb: Fraction = pair_bound) -> bool:
                     return _separated(b, pb)
 
                 ball = refine(ball_at, settled, prec, cap)
@@ -491,7 +491,7 @@ def eq19_profile(
     gaps = []
     for r in (rs[-1], rs[0]):
         lr = log_ratio_arb(r, means[2], means[0], s2, lam, prec)
-        with ctx.workprec(prec):
+        with working_precision(prec):
             _, hi = ball_endpoints(arb_from_fraction(bound) - abs(lr))
         gaps.append(hi)
     return Eq19Profile(
@@ -541,7 +541,7 @@ __all__ = [
 ]
 
 
-def _separated(ball: arb, bound: Fraction) -> bool:
+def _separated(ball: Ball, bound: Fraction) -> bool:
     """Whether the ball lies entirely below ``bound`` or entirely at or above it."""
     lo, hi = ball_endpoints(ball)
     return hi < bound or lo >= bound

@@ -1,0 +1,65 @@
+"""Correlation under ``th(. | x_{K-{j}})`` (Li et al. Sec. V-B): the conditional pair, the
+conditional Pearson sign and Lemma 3 (Appendix B), in whose terms Theorem 3 is stated.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import sympy
+
+from pdpsym.mechanisms.laplace import LinearQuery
+from pdpsym.models.joint import JointDistribution
+
+
+def conditional_pair(
+    model: JointDistribution, target: str, j: str, context: dict[str, Fraction]
+) -> JointDistribution | None:
+    """``th(x_i, x_j | x_{K-{j}})`` (None when the context has probability 0)."""
+    marg = model.marginal([target, j, *context])
+    if context and marg.prob(context) == 0:
+        return None
+    return marg.conditional(context) if context else marg
+
+
+def conditional_pearson_sign(
+    model: JointDistribution,
+    target: str,
+    j: str,
+    context: dict[str, Fraction],
+    query: LinearQuery | None = None,
+) -> int:
+    """sign of rho(w_i x_i, w_j x_j) under ``th(. | ctx)`` (weights 1 for the sum)."""
+    pair = conditional_pair(model, target, j, context)
+    if pair is None:
+        raise ValueError("context of probability 0")
+    s = pair.pearson_sign(target, j)
+    if query is not None:
+        wi, wj = query.weight(target), query.weight(j)
+        s *= ((wi > 0) - (wi < 0)) * ((wj > 0) - (wj < 0))
+    return s
+
+
+def lemma3_sides(pair: JointDistribution, target: str, j: str) -> tuple[int, int]:
+    """Lemma 3 for binary ``x_i``: (sign rho, sign(E[x_j | high] - E[x_j | low]))."""
+    lo, hi = min(pair.domain(target)), max(pair.domain(target))
+    rho = pair.pearson_sign(target, j)
+    marg = pair.marginal([target])
+    if marg.prob({target: lo}) == 0 or marg.prob({target: hi}) == 0:
+        return rho, 0
+    e_hi = pair.conditional({target: hi}).expectation(j)
+    e_lo = pair.conditional({target: lo}).expectation(j)
+    diff = e_hi - e_lo
+    return rho, (diff > 0) - (diff < 0)
+
+
+def lemma3_symbolic() -> bool:
+    """Symbolic proof: ``cov = p(1-p)(h-l)(m_h - m_l)`` for binary ``x_i in {l, h}``.
+
+    With ``P(x_i = h) = p`` and conditional means ``m_h, m_l`` of ``x_j``,
+    ``E[x_i x_j] = p h m_h + (1-p) l m_l`` and ``E[x_i] E[x_j] = (p h + (1-p) l)(p m_h + (1-p) m_l)``.
+    Since ``p(1-p) > 0`` (both values possible) and ``h > l``, sign(cov) = sign(m_h - m_l).
+    """
+    p, h, l, mh, ml = sympy.symbols("p h l m_h m_l")
+    cov = p * h * mh + (1 - p) * l * ml - (p * h + (1 - p) * l) * (p * mh + (1 - p) * ml)
+    return sympy.expand(cov - p * (1 - p) * (h - l) * (mh - ml)) == 0

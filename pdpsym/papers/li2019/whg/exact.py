@@ -1,0 +1,236 @@
+"""The WHG of a distribution (Li et al. Sec. V-A, V-C Theorem 5, V-D Algorithms 1-2):
+every node's exact Eq. 2 value next to its chain-rule value, from the counts.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from pdpsym.core.errors import InputError
+from pdpsym.core.expoly import LogRatio
+from pdpsym.mechanisms.laplace import LinearQuery
+from pdpsym.models.joint import JointDistribution
+from pdpsym.papers.li2019.edge_tables import EdgeTables
+from pdpsym.papers.li2019.edges import EdgeReading, rational_log
+from pdpsym.papers.li2019.eq2 import Adversary, LeakageResult, leakage, leakage_all
+from pdpsym.papers.li2019.whg.chain import (
+    MAX_PATHS_N,
+    BottomRule,
+    ChainValue,
+    chain_min,
+    compare_chain_values,
+    first_max,
+    step,
+)
+
+#: the largest n for exact work on a distribution (every node's Eq. 2 and chain value)
+MAX_EXACT_N = 12
+
+
+@dataclass
+class Node:
+    """One adversary with its exact Eq. 2 value and its chain-rule value(s)."""
+
+    target: str
+    known: tuple[str, ...]
+    layer: int
+    exact: LeakageResult | None
+    chain_value: ChainValue | None
+    chain_paths: LogRatio | None = None
+    generated: bool = True  # False when fast search skipped it
+
+    @property
+    def chain(self) -> LogRatio | None:
+        """The chain value as one LogRatio (the product form, built on first use)."""
+        return None if self.chain_value is None else self.chain_value.exact
+
+    @property
+    def adversary(self) -> Adversary:
+        return Adversary(self.target, self.known)
+
+
+@dataclass
+class DistributionWHG:
+    model: JointDistribution
+    lam: Fraction
+    query: LinearQuery
+    reading: EdgeReading
+    nodes: dict[tuple[str, frozenset[str]], Node] = field(default_factory=dict)
+    fast_k: int | None = None
+
+    def ordered(self) -> list[Node]:
+        return sorted(
+            self.nodes.values(),
+            key=lambda v: (v.layer, self.model.variables.index(v.target), v.known),
+        )
+
+
+def whg_from_distribution(
+    model: JointDistribution,
+    lam: Fraction | int = 1,
+    query: LinearQuery | None = None,
+    *,
+    reading: EdgeReading = EdgeReading.RIGHT,
+    fast_k: int | None = None,
+    with_exact: bool = True,
+    with_paths: bool = False,
+    bottom: BottomRule = BottomRule.THEOREM4,
+    progress: Any = None,
+) -> DistributionWHG:
+    """Every node's exact Eq. 2 value and chain-rule value (Theorem 2 steps from layer 1).
+
+    Layer by layer over bitmasks: the extremes of every ``W_ij`` come from
+    :class:`~pdpsym.papers.li2019.edges.EdgeTables`; each chain value carries a rigorous arb ball,
+    so the ``|x + w|`` signs and the minima are decided by ball separation, and exactly
+    (exp-polynomial signs) when balls overlap. A node's chain value is a
+    :class:`ChainValue` (the signed sum of logs of Eq. 14, Li et al. Sec. V-C); its
+    single-LogRatio form ``Node.chain`` is built on first use. ``progress`` advances once
+    per node for the Eq. 2 values (when ``with_exact``) and once per node for the chain.
+    """
+    n = model.n
+    if n > MAX_EXACT_N:
+        raise InputError(
+            "model",
+            f"{n} tuples: exact WHG work is limited to n <= {MAX_EXACT_N} "
+            f"({n * 2 ** (n - 1)} nodes, each an exact Eq. 2 search)",
+        )
+    if fast_k is not None and fast_k < 1:
+        raise InputError("fast_k", f"must be >= 1, got {fast_k}")
+    if with_paths and n > MAX_PATHS_N:
+        raise InputError("with_paths", f"path enumeration is limited to n <= {MAX_PATHS_N}")
+    lam = Fraction(lam)
+    query = query or LinearQuery.sum(model.variables)
+    g = DistributionWHG(model, lam, query, reading, fast_k=fast_k)
+    names = model.variables
+    exact: dict[tuple[int, int], LeakageResult] = {}
+    if with_exact:
+        for res in leakage_all(model, lam, query, progress=progress):
+            adv = res.adversary
+            exact[(names.index(adv.target), _mask(names, adv.known))] = res
+
+    def eq2(i: int, K: int) -> LeakageResult:
+        if (i, K) not in exact:
+            exact[(i, K)] = leakage(model, names[i], _known(names, K), lam, query)
+        return exact[(i, K)]
+
+    tables = EdgeTables(model, lam, query, reading)
+    chain: dict[tuple[int, int], ChainValue | None] = {}
+    paths: dict[tuple[int, int], list[ChainValue]] = {}
+    generators: set[tuple[int, int]] | None = None
+    full = (1 << n) - 1
+    for layer in range(1, n + 1):
+        size = n - layer
+        this_layer: list[tuple[int, int]] = []
+        for i in range(n):
+            others = full & ~(1 << i)
+            for K_t in itertools.combinations([v for v in range(n) if v != i], size):
+                K = _mask_of(K_t)
+                key = (i, K)
+                node_chain: ChainValue | None
+                generated = True
+                if layer == 1:
+                    if bottom is BottomRule.THEOREM4:
+                        node_chain = ChainValue.of(
+                            rational_log(query.sensitivity(model, names[i]) / lam)
+                        )
+                    else:
+                        b = eq2(i, K)
+                        node_chain = ChainValue.of(b.require()) if b.ok else None
+                    if with_paths and node_chain is not None:
+                        paths[key] = [node_chain]
+                else:
+                    cands: list[ChainValue] = []
+                    pcands: list[ChainValue] = []
+                    generated = False
+                    for j in range(n):
+                        if not (others >> j & 1) or K >> j & 1:
+                            continue
+                        ckey = (i, K | (1 << j))
+                        if generators is not None and ckey not in generators:
+                            continue
+                        child = chain[ckey]
+                        if child is None:
+                            continue
+                        generated = True
+                        W = tables.extremes(i, ckey[1], j)
+                        cands.append(step(child, W))
+                        if with_paths:
+                            pcands.extend(step(v, W) for v in paths.get(ckey, []))
+                    node_chain = chain_min(cands) if cands else None
+                    if with_paths and pcands:
+                        paths[key] = pcands
+                chain[key] = node_chain
+                # layer 1 is its own (only) path, as in the reference definition
+                pmin = (
+                    node_chain
+                    if layer == 1
+                    else (chain_min(paths[key]) if with_paths and paths.get(key) else None)
+                )
+                g.nodes[(names[i], frozenset(_known(names, K)))] = Node(
+                    names[i],
+                    _known(names, K),
+                    layer,
+                    exact.get(key) if with_exact else None,
+                    node_chain,
+                    None if pmin is None else pmin.exact,
+                    generated,
+                )
+                if generated and node_chain is not None:
+                    this_layer.append(key)
+                if progress is not None:
+                    progress.update(1)
+        if fast_k is not None:
+
+            def by_value(x: tuple[int, int], y: tuple[int, int]) -> int:
+                cx, cy = chain[x], chain[y]
+                assert cx is not None and cy is not None
+                return -compare_chain_values(cx, cy) or _order(x, y)
+
+            ranked = sorted(this_layer, key=functools.cmp_to_key(by_value))
+            generators = set(ranked[:fast_k])
+    return g
+
+
+def _mask(names: Sequence[str], known: Sequence[str]) -> int:
+    return _mask_of(names.index(k) for k in known)
+
+
+def _mask_of(indices: Any) -> int:
+    m = 0
+    for v in indices:
+        m |= 1 << v
+    return m
+
+
+def _known(names: Sequence[str], K: int) -> tuple[str, ...]:
+    return tuple(names[v] for v in range(len(names)) if K >> v & 1)
+
+
+def _order(x: tuple[int, int], y: tuple[int, int]) -> int:
+    """Fast search ties (equal exact values): the lower target, then the smaller mask."""
+    return (x > y) - (x < y)
+
+
+def max_chain(nodes: Sequence[Node]) -> Node | None:
+    """A node of maximal chain value (decided: balls, then exact comparison)."""
+    return _decided_argmax(
+        [(v, v.chain_value) for v in nodes if v.chain_value is not None and v.generated]
+    )
+
+
+def max_exact(nodes: Sequence[Node]) -> Node | None:
+    """A node of maximal Eq. 2 value (decided: balls, then exact comparison)."""
+    return _decided_argmax(
+        [(v, ChainValue.of(v.exact.require())) for v in nodes if v.exact is not None and v.exact.ok]
+    )
+
+
+def _decided_argmax(items: Sequence[tuple[Node, ChainValue]]) -> Node | None:
+    if not items:
+        return None
+    return items[first_max([v for _, v in items])][0]

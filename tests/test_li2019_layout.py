@@ -1,0 +1,30 @@
+"""The li2019 package keeps the layer rules: no python-flint import (balls and precision
+come through pdpsym.core), no global precision assignment, one concept per module
+(no module over 650 lines). Source: docs/contributing.md, rules 1-2."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pdpsym.papers.li2019 as li2019
+
+ROOT = Path(li2019.__file__).parent
+MODULES = sorted(ROOT.rglob("*.py"))
+
+
+def test_no_flint_import() -> None:
+    bad = [p for p in MODULES if re.search(r"^\s*(from flint|import flint)", p.read_text(), re.M)]
+    assert bad == []
+
+
+def test_no_global_precision() -> None:
+    bad = [
+        p for p in MODULES if re.search(r"mp\.dps\s*=|mp\.prec\s*=|ctx\.prec\s*=", p.read_text())
+    ]
+    assert bad == []
+
+
+def test_modules_stay_small() -> None:
+    sizes = {p.name: len(p.read_text().splitlines()) for p in MODULES}
+    assert max(sizes.values()) <= 650, sizes
