@@ -22,6 +22,8 @@ from pdpsym.app.limits import MAX_FILE_BYTES
 from pdpsym.core.errors import InputError
 from pdpsym.models.gaussian import GaussianModel
 from pdpsym.models.joint import JointDistribution
+from pdpsym.models.kinds import structured_from_object
+from pdpsym.models.structured import StructuredModel
 
 PROB_COLUMNS = ("p", "prob", "probability")
 
@@ -103,12 +105,15 @@ def load_gaussian(path: str | Path) -> GaussianModel:
     return GaussianModel.from_json_object(read_model_object(path))
 
 
-def load_model(path: str | Path) -> JointDistribution | GaussianModel:
-    """Load a model file: a discrete joint distribution, or a Gaussian model (``cov``).
+def load_model(path: str | Path) -> JointDistribution | GaussianModel | StructuredModel:
+    """Load a model file: a discrete joint distribution, a Gaussian model (``cov``), or a
+    structured model (``"kind": "markov-chain"`` or ``"product"``).
 
     JSON, TOML or CSV by extension; numbers are strings parsed exactly ("3/10", "0.3").
     """
     obj = read_model_object(path)
+    if "kind" in obj:
+        return structured_from_object(obj)
     if "cov" in obj or "mean" in obj:
         return GaussianModel.from_json_object(obj)
     return JointDistribution.from_json_object(obj)

@@ -1,0 +1,224 @@
+"""Integer generating polynomials of count laws, and certified Laplace mixtures over them.
+
+A structured model (a Markov chain, independent records) gives the law of a count
+``S = sum_t c_t(x_t)`` (non-negative integer contributions) as a generating polynomial
+``J(z) = sum_c n_c z^c`` with **integer** coefficients ``n_c``: every probability is
+scaled by a common denominator, so the dynamic programme is exact integer arithmetic
+(python-flint ``fmpz_poly``). The conditional law is ``n_c / J(1)``.
+
+The privacy engines need, for a Laplace mechanism of rate ``rho = 1/b`` (in count units),
+the mixture values at the support points ``j = 0..N``::
+
+    M(j) = sum_c n_c e^{-rho |j - c|}
+
+(the breakpoint lemma: the sup of a log-ratio of two such mixtures is attained at one of
+them). :func:`mixture_balls` encloses all ``N + 1`` values at once as the coefficients of
+one ball-polynomial product ``J(z) K(z)`` with ``K(z) = sum_{|d| <= N} e^{-rho|d|}
+z^{d+N}``; every coefficient of ``J`` and ``K`` is non-negative, so the enclosures keep
+their relative accuracy (arb's block multiplication rescales coefficients of varying
+magnitude), and a ball too wide for a decision is recomputed at a higher precision by
+the caller.
+
+This module is the only place outside :mod:`pdpsym.core.certify` and
+:mod:`pdpsym.core.expoly` that touches flint types; the models see the polynomials as
+opaque values supporting ``+``, ``*`` (by a polynomial or an int) and ``==``.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from flint import arb, arb_poly, ctx, fmpq, fmpz_poly
+
+from pdpsym.core.certify import arb_from_fraction, ball_endpoints
+
+#: an opaque exact integer polynomial (python-flint ``fmpz_poly``)
+IntPoly = Any
+#: an opaque real ball (python-flint ``arb``)
+Ball = Any
+
+
+def zero() -> IntPoly:
+    """The zero polynomial."""
+    return fmpz_poly([])
+
+
+def monomial(coefficient: int, degree: int) -> IntPoly:
+    """``coefficient * z^degree`` (``degree >= 0``)."""
+    if degree < 0:
+        raise ValueError("negative degree")
+    return fmpz_poly([0] * degree + [int(coefficient)])
+
+
+def from_coefficients(coefficients: Sequence[int]) -> IntPoly:
+    """``sum_c coefficients[c] z^c``."""
+    return fmpz_poly([int(c) for c in coefficients])
+
+
+def coefficients(p: IntPoly) -> list[int]:
+    """The coefficients as Python ints, constant term first (``[]`` for zero)."""
+    return [int(c) for c in p.coeffs()]
+
+
+def total(p: IntPoly) -> int:
+    """``p(1)``, the sum of the coefficients (the normalizer of a count law)."""
+    return int(p(1))
+
+
+def is_zero(p: IntPoly) -> bool:
+    return bool(p.degree() < 0)
+
+
+def degree(p: IntPoly) -> int:
+    """The degree (``-1`` for the zero polynomial)."""
+    return int(p.degree())
+
+
+def power(p: IntPoly, k: int) -> IntPoly:
+    return p**k
+
+
+def exact_divide(p: IntPoly, q: IntPoly) -> IntPoly:
+    """``p / q`` where ``q`` divides ``p`` exactly (checked)."""
+    quo, rem = divmod(p, q)
+    if rem.degree() >= 0:
+        raise ArithmeticError("not an exact division")
+    return quo
+
+
+def product(polys: Sequence[IntPoly]) -> IntPoly:
+    """The product of the polynomials by a balanced tree (fast multiplication)."""
+    items = list(polys)
+    if not items:
+        return fmpz_poly([1])
+    while len(items) > 1:
+        items = [
+            items[k] * items[k + 1] if k + 1 < len(items) else items[k]
+            for k in range(0, len(items), 2)
+        ]
+    return items[0]
+
+
+# --- certified Laplace mixtures ---------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=16)
+def _kernel(n: int, rate: Fraction, prec: int) -> Any:
+    """``K(z) = sum_{d=-n}^{n} e^{-rate |d|} z^{d+n}`` as a ball polynomial."""
+    with ctx.workprec(prec):
+        q = (-arb_from_fraction(rate)).exp()
+        powers = [arb(1)]
+        for _ in range(n):
+            powers.append(powers[-1] * q)
+        return arb_poly(powers[::-1] + powers[1:])
+
+
+def mixture_balls(
+    factors: Sequence[IntPoly], n: int, rate: Fraction, prec: int
+) -> tuple[list[Ball], Ball]:
+    """Enclosures of ``M(j) = sum_c J[c] e^{-rate |j-c|}`` for ``j = 0..n`` and of ``J(1)``,
+    where ``J`` is the product of ``factors`` (integer polynomials of total degree ``<= n``).
+
+    Args:
+        factors: integer polynomials whose product is the count law's numerator ``J``.
+        n: the largest support point.
+        rate: ``1/b`` for a Laplace scale ``b`` in count units (a positive rational).
+        prec: working precision in bits.
+
+    Returns:
+        ``([M(0), ..., M(n)], J(1))`` as arb balls.
+    """
+    with ctx.workprec(prec):
+        j_ball = arb_poly([1])
+        norm = arb(1)
+        for f in factors:
+            j_ball = j_ball * arb_poly(f)
+            norm = norm * arb(f(1))
+        mix = j_ball * _kernel(n, rate, prec)
+        coeffs = mix.coeffs()
+        coeffs += [arb(0)] * (2 * n + 1 - len(coeffs))
+        return coeffs[n : 2 * n + 1], norm
+
+
+def log_balls(values: Sequence[Ball], norm: Ball, prec: int) -> list[Ball]:
+    """``ln(v / norm)`` for each ball (non-positive lower ends give non-finite balls)."""
+    with ctx.workprec(prec):
+        ln_norm = norm.log()
+        return [v.log() - ln_norm for v in values]
+
+
+def sup_difference(
+    first: Sequence[Ball], second: Sequence[Ball], prec: int
+) -> tuple[Fraction, Fraction, int] | None:
+    """An enclosure ``[lo, hi]`` of ``max_j (first[j] - second[j])`` and a maximizing
+    index (one whose ball reaches ``lo``), or None when a needed ball is not finite.
+
+    Floats only choose which balls to compare exactly: a ball whose float upper end lies
+    below the float lower end of the best by more than a generous slack is dropped; the
+    rest are compared by their exact rational ends.
+    """
+    with ctx.workprec(prec):
+        diffs = [a - b for a, b in zip(first, second, strict=True)]
+    lows: list[float] = []
+    highs: list[float] = []
+    for d in diffs:
+        if not d.is_finite():
+            return None
+        m, r = float(d.mid()), float(d.rad())
+        lows.append(m - r)
+        highs.append(m + r)
+    best_low = max(lows)
+    slack = 1e-9 * (1.0 + abs(best_low))
+    keep = [j for j, h in enumerate(highs) if h >= best_low - slack]
+    ends = [(ball_endpoints(diffs[j]), j) for j in keep]
+    lo, arg = max((e[0][0], e[1]) for e in ends)
+    hi = max(e[0][1] for e in ends)
+    return lo, hi, arg
+
+
+def ball_of(value: Fraction, prec: int) -> Ball:
+    with ctx.workprec(prec):
+        return arb_from_fraction(value)
+
+
+def log_ratio_ball(num: Fraction, den: Fraction, prec: int) -> Ball:
+    """``ln(num/den)`` as a ball (``num, den > 0``)."""
+    with ctx.workprec(prec):
+        return arb(fmpq(num.numerator * den.denominator, num.denominator * den.numerator)).log()
+
+
+def endpoints(ball: Ball) -> tuple[Fraction, Fraction]:
+    """The exact rational ends of a finite ball."""
+    return ball_endpoints(ball)
+
+
+def bits_needed(digits: int) -> int:
+    """A working precision that usually suffices for ``digits`` certain digits."""
+    return max(64, int(digits * math.log2(10)) + 40)
+
+
+__all__ = [
+    "Ball",
+    "IntPoly",
+    "ball_of",
+    "bits_needed",
+    "coefficients",
+    "degree",
+    "endpoints",
+    "exact_divide",
+    "from_coefficients",
+    "is_zero",
+    "log_balls",
+    "log_ratio_ball",
+    "mixture_balls",
+    "monomial",
+    "power",
+    "product",
+    "sup_difference",
+    "total",
+    "zero",
+]

@@ -1,0 +1,27 @@
+"""Structured model kinds by their JSON ``"kind"`` field."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pdpsym.core.errors import InputError
+from pdpsym.models.markov import MarkovChain
+from pdpsym.models.product import ProductModel
+
+#: kind -> constructor from the JSON object
+KINDS: dict[str, Any] = {
+    "markov-chain": MarkovChain.from_json_object,
+    "product": ProductModel.from_json_object,
+}
+
+
+def structured_from_object(obj: Mapping[str, Any]) -> MarkovChain | ProductModel:
+    """Build a structured model from its JSON object (dispatch on ``"kind"``)."""
+    kind = obj.get("kind")
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise InputError("kind", f"unknown model kind {kind!r} (known: {', '.join(sorted(KINDS))})")
+    return KINDS[kind](obj)  # type: ignore[no-any-return]
+
+
+__all__ = ["KINDS", "structured_from_object"]
