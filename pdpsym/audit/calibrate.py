@@ -28,6 +28,7 @@ from pdpsym.core.certify import certify, decimal_string, enclosure_decimal
 from pdpsym.core.errors import InputError, Undecided
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.structured import (
+    EXACT_SUPPORT,
     Enclosed,
     known_assignments,
     leakage_max,
@@ -124,6 +125,14 @@ class _Target:
                 return 1
             if hi <= eps:
                 return -1
+        if self.contrib.span <= EXACT_SUPPORT:
+            signs = []
+            for values in self.parts:
+                res = target_enclosure(values, self.contrib, lam, 17, exact=True)
+                if res is not None and res[2] is not None:
+                    signs.append(res[2].compare_rational(eps))
+            if signs:
+                return 1 if max(signs) > 0 else -1
         raise Undecided(f"leakage of {self.name} against eps at scale {lam}", 136 * 4)
 
 
@@ -168,13 +177,21 @@ def _pass(
     )
     unsure = [r.target for r in res if r.value is not None and r.value.lo <= eps < r.value.hi]
     if unsure:
+        # more digits, and the exact closed form where the law is small: an exact tie
+        # (leakage == eps) is decided only by it
         again = {
             r.target: r
-            for r in structured_leakage(model, unsure, known, lam, weights, digits=60, exact=False)
+            for r in structured_leakage(model, unsure, known, lam, weights, digits=60, exact=True)
         }
         res = [again.get(r.target, r) for r in res]
-        if any(r.value is not None and r.value.lo <= eps < r.value.hi for r in res):
-            raise Undecided(f"leakage against eps at scale {lam}", 60 * 4)
+        for r in res:
+            if r.value is not None and r.value.lo <= eps < r.value.hi:
+                sign = r.value.compare(eps)
+                if sign is None:
+                    raise Undecided(f"leakage of {r.target} against eps at scale {lam}", 60 * 4)
+                if sign <= 0:  # at most eps: record it as such
+                    r_value = Enclosed(r.value.lo, min(r.value.hi, eps), r.value.exact)
+                    res[res.index(r)] = type(r)(r.target, r.status, r_value)
     return res
 
 

@@ -132,21 +132,23 @@ def known_assignments(model: CountModel, known: Sequence[str]) -> Iterable[dict[
 
 
 def assignment_count(model: CountModel, known: Sequence[str]) -> int:
+    """How many known assignments the max of Eq. 2 runs over (without listing records)."""
     if getattr(model, "assignment_invariant", False):
         return 1
+    sizes = getattr(model, "states", None)
     n = 1
     for k in known:
-        n *= len(model.domain(k))
+        n *= len(sizes) if sizes is not None else len(model.domain(k))
     return n
 
 
-def leakage_work(model: CountModel, targets: Sequence[str], known: Sequence[str]) -> int:
-    """An upper estimate of the work (steps) of :func:`structured_leakage`, computed from
-    the model's shape only (for a caller's ``--max-work``)."""
+def leakage_work(model: CountModel, n_targets: int, known: Sequence[str]) -> int:
+    """An upper estimate of the work (steps) of :func:`structured_leakage` for
+    ``n_targets`` targets, computed from the model's shape only, without listing its
+    records (for a caller's ``--max-work``)."""
     per_pass = int(model.size_hint())
-    n_t = max(len(targets), 1)
     span = max(1, int(per_pass**0.5))
-    return assignment_count(model, known) * (per_pass + n_t * span * 8)
+    return assignment_count(model, known) * (per_pass + max(n_targets, 1) * span * 8)
 
 
 def _bits(digits: int, span: int) -> int:

@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from pdpsym.app import limits, options
-from pdpsym.app.commands.structured import integer_weights
+from pdpsym.app.commands.structured import integer_weights, record_count
 from pdpsym.app.output import print_json
 from pdpsym.app.progress import Progress
 from pdpsym.app.readers import read_model_object
@@ -53,9 +53,11 @@ def run_calibrate(args: argparse.Namespace) -> int:
     eps = parse_positive(args.eps, "--eps")
     digits = options.digits(args.digits)
     known = options.names(args.known)
+    n_targets = 1 if args.target else record_count(model) - len(known)
+    # about 8 full passes (the safe start, checks, two baselines) and a bisection; checked
+    # from the model's shape before its records are listed
+    limits.check(args, 8 * leakage_work(model, n_targets, known), "this calibration")
     targets = [args.target] if args.target else [v for v in model.variables if v not in set(known)]
-    # about 8 full passes (the safe start, checks, two baselines) and a bisection
-    limits.check(args, 8 * leakage_work(model, targets, known), "this calibration")
     with Progress(len(targets) * 8, "targets", delay=1.0) as bar:
         cal = calibrate(
             model,

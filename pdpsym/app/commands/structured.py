@@ -33,6 +33,12 @@ def integer_weights(text: str | None) -> dict[str, int] | None:
     return out
 
 
+def record_count(model: CountModel) -> int:
+    """The number of records, without listing their names."""
+    n = getattr(model, "length", None)
+    return int(n) if n is not None else len(model.variables)
+
+
 def _value(v: dict[str, Any] | None) -> str:
     if v is None:
         return "-"
@@ -49,16 +55,16 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
     lam = parse_lambda(args.lam)
     known = options.names(args.known)
     weights = integer_weights(args.weights)
-    if args.all_targets:
-        if args.target is not None:
-            raise InputError("--target", "give --target or --all-targets, not both")
-        targets = [v for v in model.variables if v not in set(known)]
-    else:
-        if args.target is None:
-            raise InputError("--target", "name the target record (or pass --all-targets)")
-        targets = [args.target]
-    work = leakage_work(model, targets, known)
-    limits.check(args, work, "this Eq. 2 dynamic programme")
+    if args.all_targets and args.target is not None:
+        raise InputError("--target", "give --target or --all-targets, not both")
+    if not args.all_targets and args.target is None:
+        raise InputError("--target", "name the target record (or pass --all-targets)")
+    n_targets = record_count(model) - len(known) if args.all_targets else 1
+    # the limit is checked from the model's shape, before its records are even listed
+    limits.check(args, leakage_work(model, n_targets, known), "this Eq. 2 dynamic programme")
+    targets = (
+        [v for v in model.variables if v not in set(known)] if args.all_targets else [args.target]
+    )
     total = len(targets) * assignment_count(model, known)
     with Progress(total, "targets", delay=1.0) as bar:
         results = structured_leakage(
