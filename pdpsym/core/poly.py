@@ -144,40 +144,85 @@ def mixture_balls(
         return coeffs[n : 2 * n + 1], norm
 
 
-def log_balls(values: Sequence[Ball], norm: Ball, prec: int) -> list[Ball]:
-    """``ln(v / norm)`` for each ball (non-positive lower ends give non-finite balls)."""
-    with ctx.workprec(prec):
-        ln_norm = norm.log()
-        return [v.log() - ln_norm for v in values]
+def mixture_values(j: IntPoly, n: int, rate: Fraction, prec: int) -> list[Ball]:
+    """Enclosures of ``M(c) = sum_d J[d] e^{-rate |c - d|}`` for ``c = 0..n`` by the two
+    first-order recurrences ``L(c) = q L(c-1) + J[c]`` and ``R(c) = q (R(c+1) + J[c+1])``
+    (``q = e^{-rate}``, ``M = L + R``): O(n) ball operations on positive terms, so every
+    value keeps its relative accuracy.
 
-
-def sup_difference(
-    first: Sequence[Ball], second: Sequence[Ball], prec: int
-) -> tuple[Fraction, Fraction, int] | None:
-    """An enclosure ``[lo, hi]`` of ``max_j (first[j] - second[j])`` and a maximizing
-    index (one whose ball reaches ``lo``), or None when a needed ball is not finite.
-
-    Floats only choose which balls to compare exactly: a ball whose float upper end lies
-    below the float lower end of the best by more than a generous slack is dropped; the
-    rest are compared by their exact rational ends.
+    Args:
+        j: the law's integer numerator polynomial (degree at most ``n``).
+        n: the largest support point.
+        rate: ``1/b`` for a Laplace scale ``b`` in count units.
+        prec: working precision in bits.
     """
     with ctx.workprec(prec):
-        diffs = [a - b for a, b in zip(first, second, strict=True)]
-    lows: list[float] = []
-    highs: list[float] = []
-    for d in diffs:
-        if not d.is_finite():
+        coeffs = arb_poly(j).coeffs()
+        coeffs += [arb(0)] * (n + 1 - len(coeffs))
+        q = (-arb_from_fraction(rate)).exp()
+        left = [arb(0)] * (n + 1)
+        acc = arb(0)
+        for c in range(n + 1):
+            acc = acc * q + coeffs[c]
+            left[c] = acc
+        out = [arb(0)] * (n + 1)
+        acc = arb(0)
+        out[n] = left[n]
+        for c in range(n - 1, -1, -1):
+            acc = (acc + coeffs[c + 1]) * q
+            out[c] = left[c] + acc
+        return out
+
+
+def _float_log(x: Ball) -> float:
+    """ln of a positive ball's midpoint as a float (no overflow: from mantissa and
+    exponent); nan when the ball is not positive and finite."""
+    try:
+        f = float(x)
+    except (OverflowError, ValueError):  # pragma: no cover - python-flint returns inf
+        f = math.nan
+    if 1e-300 < f < 1e300:
+        return math.log(f)
+    if not (x.is_finite() and x > 0):
+        return math.nan
+    man, exp = x.mid().man_exp()
+    m = int(man)
+    shift = max(m.bit_length() - 60, 0)
+    return math.log(m >> shift) + (int(exp) + shift) * math.log(2)
+
+
+def log_ratio_sups(
+    ma: Sequence[Ball], na: int, mb: Sequence[Ball], nb: int, prec: int
+) -> tuple[tuple[Fraction, Fraction], tuple[Fraction, Fraction]] | None:
+    """Enclosures of ``max_c ln((ma[c]/na) / (mb[c]/nb))`` and of ``max_c`` of its
+    negative (the two orders of a secret pair); None when a ball is not usable.
+
+    Floats (logs of the ratio balls' midpoints) only choose the candidates: every one
+    within a generous slack of the float max is enclosed in balls, and the result is
+    ``[max lo, max hi]`` over them.
+    """
+    with ctx.workprec(prec):
+        scale = arb(nb) / arb(na)
+        ratios = [(x / y) * scale for x, y in zip(ma, mb, strict=True)]
+        logs = [_float_log(r) for r in ratios]
+        if any(math.isnan(v) for v in logs):
             return None
-        m, r = float(d.mid()), float(d.rad())
-        lows.append(m - r)
-        highs.append(m + r)
-    best_low = max(lows)
-    slack = 1e-9 * (1.0 + abs(best_low))
-    keep = [j for j, h in enumerate(highs) if h >= best_low - slack]
-    ends = [(ball_endpoints(diffs[j]), j) for j in keep]
-    lo, arg = max((e[0][0], e[1]) for e in ends)
-    hi = max(e[0][1] for e in ends)
-    return lo, hi, arg
+        out = []
+        for sign in (1, -1):
+            vals = [sign * v for v in logs]
+            top = max(vals)
+            slack = 1e-9 * (1.0 + abs(top))
+            keep = [c for c, v in enumerate(vals) if v >= top - slack]
+            ends = []
+            for c in keep:
+                ball = ratios[c].log()
+                if sign < 0:
+                    ball = -ball
+                if not ball.is_finite():
+                    return None
+                ends.append(ball_endpoints(ball))
+            out.append((max(e[0] for e in ends), max(e[1] for e in ends)))
+        return out[0], out[1]
 
 
 def ball_of(value: Fraction, prec: int) -> Ball:
@@ -212,13 +257,13 @@ __all__ = [
     "exact_divide",
     "from_coefficients",
     "is_zero",
-    "log_balls",
+    "log_ratio_sups",
     "log_ratio_ball",
     "mixture_balls",
+    "mixture_values",
     "monomial",
     "power",
     "product",
-    "sup_difference",
     "total",
     "zero",
 ]

@@ -159,23 +159,25 @@ def _pair_sups(
     values: Mapping[Fraction, tuple[Any, ...]], n: int, rate: Fraction, prec: int
 ) -> tuple[Fraction, Fraction] | None | Literal["none"]:
     """``[lo, hi]`` of the max over value pairs of the sup over support points, "none"
-    when fewer than two values are compatible, None when a ball was not finite."""
-    logs = []
+    when fewer than two values are compatible, None when a ball was not usable."""
+    mixes = []
     for _, factors in values.items():
-        if any(poly.is_zero(f) for f in factors):
+        j = poly.product(list(factors))
+        norm = poly.total(j)
+        if norm == 0:
             continue
-        mix, norm = poly.mixture_balls(factors, n, rate, prec)
-        logs.append(poly.log_balls(mix, norm, prec))
-    if len(logs) < 2:
+        mixes.append((poly.mixture_values(j, n, rate, prec), norm))
+    if len(mixes) < 2:
         return "none"
     lo: Fraction | None = None
     hi: Fraction | None = None
-    for a, b in itertools.permutations(range(len(logs)), 2):
-        res = poly.sup_difference(logs[a], logs[b], prec)
+    for a, b in itertools.combinations(range(len(mixes)), 2):
+        res = poly.log_ratio_sups(mixes[a][0], mixes[a][1], mixes[b][0], mixes[b][1], prec)
         if res is None:
             return None
-        lo = res[0] if lo is None else max(lo, res[0])
-        hi = res[1] if hi is None else max(hi, res[1])
+        for e_lo, e_hi in res:
+            lo = e_lo if lo is None else max(lo, e_lo)
+            hi = e_hi if hi is None else max(hi, e_hi)
     assert lo is not None and hi is not None
     return lo, hi
 

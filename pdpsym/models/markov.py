@@ -321,11 +321,8 @@ class MarkovChain:
         for t in range(T - 2, first - 1, -1):
             a = step(t)
             row_c = contrib.table[t + 1]
-            nxt = [cur[s2] * z(row_c[s2]) if allowed(t + 1, s2) else poly.zero() for s2 in range(k)]
-            cur = [
-                sum((nxt[s2] * a[s][s2] for s2 in range(k) if a[s][s2]), poly.zero())
-                for s in range(k)
-            ]
+            nxt = [cur[s2] * z(row_c[s2]) if allowed(t + 1, s2) else None for s2 in range(k)]
+            cur = [_combine([(nxt[s2], a[s][s2]) for s2 in range(k)]) for s in range(k)]
             if t in want:
                 suffix[t] = cur
         # forward, handing out each target as it is reached
@@ -341,8 +338,7 @@ class MarkovChain:
                 a = step(t - 1)
                 row_c = contrib.table[t]
                 fwd = [
-                    sum((fwd[s] * a[s][s2] for s in range(k) if a[s][s2]), poly.zero())
-                    * z(row_c[s2])
+                    _combine([(fwd[s], a[s][s2]) for s in range(k)]) * z(row_c[s2])
                     if allowed(t, s2)
                     else poly.zero()
                     for s2 in range(k)
@@ -382,6 +378,18 @@ class MarkovChain:
     def __repr__(self) -> str:
         init = "stationary" if self.stationary else [fraction_str(p) for p in self.initial_law]
         return f"MarkovChain(k={self.k}, length={self.length}, initial={init})"
+
+
+def _combine(terms: Sequence[tuple[Any, int]]) -> Any:
+    """``sum_j c_j p_j`` skipping absent polynomials and zero coefficients, and not
+    multiplying by 1 (big-integer polynomials: every copy counts)."""
+    acc = None
+    for p, c in terms:
+        if p is None or c == 0:
+            continue
+        term = p if c == 1 else p * c
+        acc = term if acc is None else acc + term
+    return poly.zero() if acc is None else acc
 
 
 __all__ = ["MAX_JOINT_ROWS", "MarkovChain", "stationary_law"]
