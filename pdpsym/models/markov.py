@@ -312,6 +312,11 @@ class MarkovChain:
         want = sorted(set(pos_of.values()))
         if not want:
             return
+        if len(want) <= 2 and T > 64:
+            # few targets of a long chain: products of transfer matrices by a balanced
+            # tree (fast multiplication) instead of T sequential steps each
+            yield from self._tree_factors(targets, pos_of, state_of, contrib, init, steps)
+            return
         first = want[0]
         # backward: B[t][s] = sum_{s'} A_t[s][s'] z^{c_{t+1}(s')} B[t+1][s'] (masked at t+1)
         suffix: dict[int, list[Any]] = {}
@@ -352,6 +357,85 @@ class MarkovChain:
         for name in targets:
             yield name, results[name]
 
+    def _tree_factors(
+        self,
+        targets: Sequence[str],
+        pos_of: Mapping[str, int],
+        state_of: Mapping[int, int],
+        contrib: Contributions,
+        init: tuple[int, ...],
+        steps: list[tuple[tuple[int, ...], ...]],
+    ) -> Iterator[tuple[str, TargetFactors]]:
+        """Each target's ``(F_t(a), B_t(a))`` from matrix products: ``F_t = F_0 M_1 ...
+        M_t`` and ``B_t = M_{t+1} ... M_{T-1} 1`` with the transfer matrices
+        ``M_u[s][s'] = A_{u-1}[s][s'] z^{c_u(s')}`` (zero columns for excluded states)."""
+        k, T = self.k, self.length
+
+        def transfer(u: int) -> list[list[Any]]:
+            a = steps[0] if len(steps) == 1 else steps[u - 1]
+            row_c = contrib.table[u]
+            return [
+                [
+                    poly.monomial(a[s][s2], row_c[s2])
+                    if a[s][s2] and (u not in state_of or state_of[u] == s2)
+                    else poly.zero()
+                    for s2 in range(k)
+                ]
+                for s in range(k)
+            ]
+
+        def mul(x: list[list[Any]], y: list[list[Any]]) -> list[list[Any]]:
+            return [
+                [_combine_polys([x[i][m] * y[m][j] for m in range(k)]) for j in range(k)]
+                for i in range(k)
+            ]
+
+        def segment(u0: int, u1: int) -> list[list[Any]] | None:
+            """``M_{u0} ... M_{u1-1}`` (None: the empty product, the identity)."""
+            if u1 <= u0:
+                return None
+            same = len(steps) == 1 and not any(u0 <= u < u1 for u in state_of)
+            same = same and all(contrib.table[u] == contrib.table[u0] for u in range(u0, u1))
+            if same:
+                # one matrix to a power, by squaring
+                base, e, result = transfer(u0), u1 - u0, None
+                while e:
+                    if e & 1:
+                        result = base if result is None else mul(result, base)
+                    e >>= 1
+                    if e:
+                        base = mul(base, base)
+                return result
+            if u1 - u0 == 1:
+                return transfer(u0)
+            mid = (u0 + u1) // 2
+            left, right = segment(u0, mid), segment(mid, u1)
+            assert left is not None and right is not None
+            return mul(left, right)
+
+        row_c = contrib.table[0]
+        start = [
+            poly.monomial(init[s], row_c[s])
+            if (0 not in state_of or state_of[0] == s)
+            else poly.zero()
+            for s in range(k)
+        ]
+        for name in targets:
+            t = pos_of[name]
+            pre = segment(1, t + 1)
+            fwd = (
+                start
+                if pre is None
+                else [_combine_polys([start[s] * pre[s][s2] for s in range(k)]) for s2 in range(k)]
+            )
+            suf = segment(t + 1, T)
+            bwd = (
+                [poly.monomial(1, 0)] * k
+                if suf is None
+                else [_combine_polys(list(suf[s])) for s in range(k)]
+            )
+            yield name, {self.states[s]: (fwd[s], bwd[s]) for s in range(k)}
+
     # --- cross-checks -------------------------------------------------------------
 
     def to_joint(self) -> JointDistribution:
@@ -389,6 +473,14 @@ def _combine(terms: Sequence[tuple[Any, int]]) -> Any:
             continue
         term = p if c == 1 else p * c
         acc = term if acc is None else acc + term
+    return poly.zero() if acc is None else acc
+
+
+def _combine_polys(terms: Sequence[Any]) -> Any:
+    acc = None
+    for p in terms:
+        if not poly.is_zero(p):
+            acc = p if acc is None else acc + p
     return poly.zero() if acc is None else acc
 
 

@@ -153,3 +153,20 @@ def test_symmetric_chain_ends_tie_and_the_max_is_in_the_middle():
     assert res[0].value.exact.exact_compare(res[-1].value.exact) == 0
     best = leakage_max(res)
     assert best.target == "x5"
+
+
+def test_long_chain_matrix_tree_equals_the_sequential_pass():
+    """Law of one target of a 70-record chain with known records: the transfer-matrix
+    tree (few targets) gives the same exact law as the sequential forward-backward (many
+    targets), which the brute-force law test above checks on short chains."""
+    m = MarkovChain(
+        ["0", "1", "2"],
+        70,
+        ["1/2", "1/4", "1/4"],
+        [["1/2", "1/4", "1/4"], ["1/10", "8/10", "1/10"], ["1/3", "1/3", "1/3"]],
+    )
+    known = {"x3": Fraction(1), "x40": Fraction(2)}
+    tree = dict(m.target_factors(["x20"], known))["x20"]
+    seq = dict(m.target_factors(["x20", "x5", "x50"], known))["x20"]
+    for v in m.states:
+        assert tree[v][0] * tree[v][1] == seq[v][0] * seq[v][1]
