@@ -28,7 +28,6 @@ from pdpsym.core.certify import certify, decimal_string, enclosure_decimal
 from pdpsym.core.errors import InputError, Undecided
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.structured import (
-    EXACT_SUPPORT,
     Enclosed,
     known_assignments,
     leakage_max,
@@ -40,6 +39,9 @@ from pdpsym.models.counts import CountModel
 from pdpsym.models.markov import MarkovChain
 
 Mechanism = Literal["laplace", "geometric"]
+
+#: at a tie PL(lambda) = eps the bracket is lambda (1 -+ NUDGE), both ends certified
+NUDGE = Fraction(1, 10**14)
 
 #: the relative width of the calibrated enclosure
 REL_WIDTH = Fraction(1, 10**12)
@@ -110,8 +112,9 @@ class _Target:
         ]
 
     def compare(self, lam: Fraction, eps: Fraction) -> int:
-        """The sign of ``PL(lam) - eps``, certified (raising precision as needed)."""
-        for digits in (17, 34, 68, 136):
+        """The sign of ``PL(lam) - eps``, certified (raising precision as needed); 0 when
+        ``|PL(lam) - eps|`` is below about ``10^-68`` (a tie the balls cannot split)."""
+        for digits in (17, 34, 68):
             lo: Fraction | None = None
             hi: Fraction | None = None
             for values in self.parts:
@@ -125,15 +128,16 @@ class _Target:
                 return 1
             if hi <= eps:
                 return -1
-        if self.contrib.span <= EXACT_SUPPORT:
-            signs = []
-            for values in self.parts:
-                res = target_enclosure(values, self.contrib, lam, 17, exact=True)
-                if res is not None and res[2] is not None:
-                    signs.append(res[2].compare_rational(eps))
-            if signs:
-                return 1 if max(signs) > 0 else -1
-        raise Undecided(f"leakage of {self.name} against eps at scale {lam}", 136 * 4)
+        return 0
+
+    def around(self, lam: Fraction, eps: Fraction) -> tuple[Fraction, Fraction]:
+        """At a tie ``PL(lam) = eps`` (to 68 digits): ``lam (1 -+ NUDGE)``, certified to
+        lie below and above ``lambda*`` (the leakage is non-increasing; if it is flat
+        there, the tie is undecided)."""
+        lo, hi = lam * (1 - NUDGE), lam * (1 + NUDGE)
+        if self.compare(lo, eps) > 0 and self.compare(hi, eps) < 0:
+            return lo, hi
+        raise Undecided(f"leakage of {self.name} equals eps near scale {lam}", 68 * 4)
 
 
 def _check_mechanism(model: CountModel, mechanism: str, weights: Any) -> Mechanism:
@@ -177,21 +181,12 @@ def _pass(
     )
     unsure = [r.target for r in res if r.value is not None and r.value.lo <= eps < r.value.hi]
     if unsure:
-        # more digits, and the exact closed form where the law is small: an exact tie
-        # (leakage == eps) is decided only by it
+        # more digits; a target still straddling eps counts as above it (not safe)
         again = {
             r.target: r
-            for r in structured_leakage(model, unsure, known, lam, weights, digits=60, exact=True)
+            for r in structured_leakage(model, unsure, known, lam, weights, digits=60, exact=False)
         }
         res = [again.get(r.target, r) for r in res]
-        for r in res:
-            if r.value is not None and r.value.lo <= eps < r.value.hi:
-                sign = r.value.compare(eps)
-                if sign is None:
-                    raise Undecided(f"leakage of {r.target} against eps at scale {lam}", 60 * 4)
-                if sign <= 0:  # at most eps: record it as such
-                    r_value = Enclosed(r.value.lo, min(r.value.hi, eps), r.value.exact)
-                    res[res.index(r)] = type(r)(r.target, r.status, r_value)
     return res
 
 
@@ -258,14 +253,19 @@ def calibrate(
         tgt = _Target(model, worst, known, weights)
         if lo is None:
             lo = hi / 2
-            while tgt.compare(lo, eps) <= 0:
+            while (c := tgt.compare(lo, eps)) < 0:
                 hi, lo = lo, lo / 2
+            if c == 0:
+                lo, hi = tgt.around(lo, eps)
         while hi - lo > REL_WIDTH * hi:
             mid = _round((lo + hi) / 2, lo, hi)
-            if tgt.compare(mid, eps) > 0:
+            c = tgt.compare(mid, eps)
+            if c > 0:
                 lo = mid
-            else:
+            elif c < 0:
                 hi = mid
+            else:
+                lo, hi = tgt.around(mid, eps)
         results = _pass(model, targets, known, hi, weights, on_target, eps)
         above = [r.target for r in results if r.value is not None and r.value.hi > eps]
         if not above:

@@ -226,6 +226,7 @@ def target_enclosure(
     lam: Fraction,
     digits: int,
     exact: bool,
+    exact_limit: int = EXACT_SUPPORT,
 ) -> tuple[Fraction, Fraction, LogRatio | None] | None:
     """One target, one known assignment: the certified sup over pairs (None: no pair)."""
     n = contrib.span
@@ -242,7 +243,7 @@ def target_enclosure(
         elif prec >= MAX_BITS:  # pragma: no cover - needs absurd magnitudes
             raise ArithmeticError("mixture balls not finite at the largest precision")
         prec *= 2
-    ex = _exact_sup(values, lam * contrib.scale) if exact and n <= EXACT_SUPPORT else None
+    ex = _exact_sup(values, lam * contrib.scale) if exact and n <= exact_limit else None
     return lo, hi, ex
 
 
@@ -256,6 +257,7 @@ def structured_leakage(
     digits: int = 15,
     exact: bool = True,
     on_target: Callable[[str], None] | None = None,
+    exact_limit: int = EXACT_SUPPORT,
 ) -> list[TargetLeakage]:
     """Eq. 2 leakage of ``A(i, K)`` for every ``i`` in ``targets`` (Li et al. Sec. III, Eq. 2).
 
@@ -267,6 +269,7 @@ def structured_leakage(
         weights: integer query weights (default: the sum).
         digits: certified significant digits of each value.
         exact: also build the exact closed form for small laws.
+        exact_limit: the most support points for which it is built.
         on_target: called once per target and known assignment (progress).
 
     Returns:
@@ -291,7 +294,7 @@ def structured_leakage(
     acc = {t: _Accumulator() for t in targets}
     for assignment in known_assignments(model, known):
         for name, values in model.target_factors(targets, assignment, weights):
-            res = target_enclosure(values, contrib, lam, digits, exact)
+            res = target_enclosure(values, contrib, lam, digits, exact, exact_limit)
             if on_target is not None:
                 on_target(name)
             if res is not None:
