@@ -33,9 +33,9 @@ if TYPE_CHECKING:  # the names below load on first use (a light `import pdpsym`)
     from pdpsym.app.readers import load_model
     from pdpsym.audit import audit
     from pdpsym.audit.calibrate import calibrate
-    from pdpsym.loss.structured import structured_leakage
     from pdpsym.core.errors import InputError, Undecided
     from pdpsym.loss.plrv import Eps, apkdp_delta, ppkdp_delta
+    from pdpsym.loss.structured import structured_leakage
     from pdpsym.mechanisms.laplace import LinearQuery
     from pdpsym.models.gaussian import GaussianModel
     from pdpsym.models.joint import JointDistribution

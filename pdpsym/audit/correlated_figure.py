@@ -14,8 +14,8 @@ from fractions import Fraction
 
 from pdpsym.audit.calibrate import calibrate
 from pdpsym.core.certify import certify, enclosure_decimal
-from pdpsym.papers.figure import Line, Plot, Scale, Text, figure
 from pdpsym.models.markov import MarkovChain
+from pdpsym.papers.figure import Line, Plot, Scale, Text, figure
 
 COLUMNS = (
     "stay",

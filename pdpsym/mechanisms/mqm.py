@@ -99,11 +99,12 @@ def _power(m: Matrix, e: int) -> list[list[Fraction]]:
     while e:
         if e & 1:
             result = [
-                [sum(result[i][t] * base[t][j] for t in range(k)) for j in range(k)]
+                [sum((result[i][t] * base[t][j] for t in range(k)), Fraction(0)) for j in range(k)]
                 for i in range(k)
             ]
         base = [
-            [sum(base[i][t] * base[t][j] for t in range(k)) for j in range(k)] for i in range(k)
+            [sum((base[i][t] * base[t][j] for t in range(k)), Fraction(0)) for j in range(k)]
+            for i in range(k)
         ]
         e >>= 1
     return result
@@ -113,7 +114,7 @@ def _marginal(model: MarkovChain, i: int) -> list[Fraction]:
     """The exact law of ``x_i`` (1-based)."""
     p = _power(model.matrices[0], i - 1)
     k = model.k
-    return [sum(model.initial_law[s] * p[s][j] for s in range(k)) for j in range(k)]
+    return [sum((model.initial_law[s] * p[s][j] for s in range(k)), Fraction(0)) for j in range(k)]
 
 
 def _ratio_right(pb: list[list[Fraction]], s: int, s2: int) -> Fraction | None:

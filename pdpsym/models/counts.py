@@ -90,9 +90,11 @@ def contributions(
 class CountModel(StructuredModel, Protocol):
     """A structured model whose count laws come as exact integer polynomials."""
 
-    #: True when the known records' values only shift the count (independent records):
-    #: the engines then need one compatible assignment of them, not all
-    assignment_invariant: bool
+    @property
+    def assignment_invariant(self) -> bool:
+        """True when the known records' values only shift the count (independent
+        records): the engines then need one compatible assignment of them, not all."""
+        ...
 
     def contributions(self, weights: Mapping[str, int] | None = None) -> Contributions:
         """The integer contributions of the query (see :func:`contributions`)."""

@@ -65,8 +65,10 @@ def _law(row: object, k: int, field_name: str) -> tuple[Fraction, ...]:
     if len(row) != k:
         raise InputError(field_name, f"expected {k} probabilities (one per state), got {len(row)}")
     out = tuple(_probability(p, f"{field_name}[{j}]") for j, p in enumerate(row))
-    if sum(out) != 1:
-        raise InputError(field_name, f"probabilities sum to {fraction_str(sum(out))}, not 1")
+    if sum(out, Fraction(0)) != 1:
+        raise InputError(
+            field_name, f"probabilities sum to {fraction_str(sum(out, Fraction(0)))}, not 1"
+        )
     return out
 
 

@@ -66,7 +66,8 @@ def _record(obj: object, field_name: str) -> Law:
         ps.append(q)
     if sum(ps) != 1:
         raise InputError(
-            f"{field_name}.probs", f"probabilities sum to {fraction_str(sum(ps))}, not 1"
+            f"{field_name}.probs",
+            f"probabilities sum to {fraction_str(sum(ps, Fraction(0)))}, not 1",
         )
     return vals, tuple(ps)
 
@@ -255,7 +256,7 @@ class ProductModel:
         rows = []
         for combo in itertools.product(*(range(len(v)) for v, _ in self.laws)):
             p = Fraction(1)
-            for (vals, ps), j in zip(self.laws, combo, strict=True):
+            for (_vals, ps), j in zip(self.laws, combo, strict=True):
                 p *= ps[j]
             rows.append([*(self.laws[t][0][j] for t, j in enumerate(combo)), p])
         del marg

@@ -77,10 +77,10 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
             exact=not args.all_targets,
             on_target=lambda _name: bar.update(1),
         )
-    head = {"lam": fraction_str(lam), "known": list(known)}
+    head: dict[str, Any] = {"lam": fraction_str(lam), "known": list(known)}
     if not args.all_targets:
         r = results[0]
-        out = {"target": r.target, **head, "status": r.status, "value": None}
+        out: dict[str, Any] = {"target": r.target, **head, "status": r.status, "value": None}
         if r.value is not None:
             out["value"] = r.value.as_json(digits)
         if args.json:
