@@ -54,9 +54,9 @@ def run_calibrate(args: argparse.Namespace) -> int:
     digits = options.digits(args.digits)
     known = options.names(args.known)
     n_targets = 1 if args.target else record_count(model) - len(known)
-    # about 8 full passes (the safe start, checks, two baselines) and a bisection; checked
+    # about 4 full passes (the safe start, the check, two baselines) and a bisection; checked
     # from the model's shape before its records are listed
-    limits.check(args, 8 * leakage_work(model, n_targets, known), "this calibration")
+    limits.check(args, 4 * leakage_work(model, n_targets, known), "this calibration")
     targets = [args.target] if args.target else [v for v in model.variables if v not in set(known)]
     with Progress(len(targets) * 8, "targets", delay=1.0) as bar:
         cal = calibrate(
