@@ -2,6 +2,7 @@
 
 * JSON / TOML: the model object ``{"variables", "domains"?, "rows"}`` (TOML:
   the same keys at top level; numbers should be strings so they stay exact).
+* TXT: a ``--p-values`` file, one ``p_i`` a line: independent Bernoulli records.
 * CSV: a header row naming the variables, then a last column named ``p`` (or
   ``prob``/``probability``); one row per joint value.
 
@@ -70,6 +71,8 @@ def read_model_object(path: str | Path) -> dict[str, Any]:
             raise InputError("MODEL", f"invalid TOML: {err}") from None
     if suffix == ".csv":
         return _csv_object(text)
+    if suffix == ".txt":
+        return _p_values_object(text)
     try:
         obj = json.loads(text, parse_float=str, parse_int=str)
     except json.JSONDecodeError as err:
@@ -77,6 +80,17 @@ def read_model_object(path: str | Path) -> dict[str, Any]:
     if not isinstance(obj, dict):
         raise InputError("MODEL", "expected a JSON object")
     return obj
+
+
+def _p_values_object(text: str) -> dict[str, Any]:
+    """A ``--p-values`` file (one ``p_i`` a line, blank lines and ``#`` comments allowed)
+    as independent Bernoulli records: ``{"kind": "product", "bernoulli": [...]}``; each
+    ``p_i`` is parsed and checked by the model (field ``bernoulli[i]``)."""
+    ps = [line.split("#", 1)[0].strip() for line in text.splitlines()]
+    ps = [p for p in ps if p]
+    if not ps:
+        raise InputError("MODEL", "no probabilities in the p-values file")
+    return {"kind": "product", "bernoulli": ps}
 
 
 def _csv_object(text: str) -> dict[str, Any]:

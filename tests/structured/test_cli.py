@@ -45,3 +45,14 @@ def test_calibrate_json(tmp_path, capsys):
     assert [b["name"] for b in out["baselines"]] == ["group-dp", "mqm-exact"]
     # group DP: the chain is one group of 6 records, sensitivity 1 (hand derivation)
     assert out["baselines"][0]["scale"]["exact"] == "6"
+
+
+def test_p_values_file_is_a_bernoulli_product(tmp_path, capsys):
+    """A --p-values file (one p_i a line, comments allowed) reads as independent 0/1
+    records; Eq. 2 of the sum is exactly 1/lambda for each (hand derivation: the
+    conditional laws are shifts by one)."""
+    p = tmp_path / "p.txt"
+    p.write_text("# p values\n1/10\n1/5  # second\n\n1/2\n")
+    assert main(["leakage", str(p), "--target", "x2", "--lam", "1/3", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["value"]["exact"] == "3"
