@@ -12,12 +12,9 @@ the mixture values at the support points ``j = 0..N``::
     M(j) = sum_c n_c e^{-rho |j - c|}
 
 (the breakpoint lemma: the sup of a log-ratio of two such mixtures is attained at one of
-them). :func:`mixture_balls` encloses all ``N + 1`` values at once as the coefficients of
-one ball-polynomial product ``J(z) K(z)`` with ``K(z) = sum_{|d| <= N} e^{-rho|d|}
-z^{d+N}``; every coefficient of ``J`` and ``K`` is non-negative, so the enclosures keep
-their relative accuracy (arb's block multiplication rescales coefficients of varying
-magnitude), and a ball too wide for a decision is recomputed at a higher precision by
-the caller.
+them). :func:`mixture_values` encloses all ``N + 1`` values by two first-order ball
+recurrences; every term is non-negative, so the enclosures keep their relative accuracy,
+and a ball too wide for a decision is recomputed at a higher precision by the caller.
 
 This module is the only place outside :mod:`pdpsym.core.certify` and
 :mod:`pdpsym.core.expoly` that touches flint types; the models see the polynomials as
@@ -26,7 +23,6 @@ opaque values supporting ``+``, ``*`` (by a polynomial or an int) and ``==``.
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Sequence
 from fractions import Fraction
@@ -104,44 +100,6 @@ def product(polys: Sequence[IntPoly]) -> IntPoly:
 
 
 # --- certified Laplace mixtures ---------------------------------------------------------
-
-
-@functools.lru_cache(maxsize=16)
-def _kernel(n: int, rate: Fraction, prec: int) -> Any:
-    """``K(z) = sum_{d=-n}^{n} e^{-rate |d|} z^{d+n}`` as a ball polynomial."""
-    with ctx.workprec(prec):
-        q = (-arb_from_fraction(rate)).exp()
-        powers = [arb(1)]
-        for _ in range(n):
-            powers.append(powers[-1] * q)
-        return arb_poly(powers[::-1] + powers[1:])
-
-
-def mixture_balls(
-    factors: Sequence[IntPoly], n: int, rate: Fraction, prec: int
-) -> tuple[list[Ball], Ball]:
-    """Enclosures of ``M(j) = sum_c J[c] e^{-rate |j-c|}`` for ``j = 0..n`` and of ``J(1)``,
-    where ``J`` is the product of ``factors`` (integer polynomials of total degree ``<= n``).
-
-    Args:
-        factors: integer polynomials whose product is the count law's numerator ``J``.
-        n: the largest support point.
-        rate: ``1/b`` for a Laplace scale ``b`` in count units (a positive rational).
-        prec: working precision in bits.
-
-    Returns:
-        ``([M(0), ..., M(n)], J(1))`` as arb balls.
-    """
-    with ctx.workprec(prec):
-        j_ball = arb_poly([1])
-        norm = arb(1)
-        for f in factors:
-            j_ball = j_ball * arb_poly(f)
-            norm = norm * arb(f(1))
-        mix = j_ball * _kernel(n, rate, prec)
-        coeffs = mix.coeffs()
-        coeffs += [arb(0)] * (2 * n + 1 - len(coeffs))
-        return coeffs[n : 2 * n + 1], norm
 
 
 def mixture_values(j: IntPoly, n: int, rate: Fraction, prec: int) -> list[Ball]:
@@ -259,7 +217,6 @@ __all__ = [
     "is_zero",
     "log_ratio_sups",
     "log_ratio_ball",
-    "mixture_balls",
     "mixture_values",
     "monomial",
     "power",
