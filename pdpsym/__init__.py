@@ -32,12 +32,16 @@ if TYPE_CHECKING:  # the names below load on first use (a light `import pdpsym`)
     from pdpsym import mechanisms
     from pdpsym.app.readers import load_model
     from pdpsym.audit import audit
+    from pdpsym.audit.calibrate import calibrate
     from pdpsym.core.errors import InputError, Undecided
     from pdpsym.loss.plrv import Eps, apkdp_delta, ppkdp_delta
+    from pdpsym.loss.structured import structured_leakage
     from pdpsym.mechanisms.laplace import LinearQuery
     from pdpsym.models.bayesnet import BayesianNetwork
     from pdpsym.models.gaussian import GaussianModel
     from pdpsym.models.joint import JointDistribution
+    from pdpsym.models.markov import MarkovChain
+    from pdpsym.models.product import ProductModel
     from pdpsym.models.scenario import Scenario
     from pdpsym.papers.catalogue import CATALOGUE
     from pdpsym.papers.figure import FigureData
@@ -59,6 +63,10 @@ _LAZY: dict[str, str] = {
     "BayesianNetwork": "pdpsym.models.bayesnet",
     "GaussianModel": "pdpsym.models.gaussian",
     "JointDistribution": "pdpsym.models.joint",
+    "MarkovChain": "pdpsym.models.markov",
+    "ProductModel": "pdpsym.models.product",
+    "structured_leakage": "pdpsym.loss.structured",
+    "calibrate": "pdpsym.audit.calibrate",
     "Scenario": "pdpsym.models.scenario",
     "CATALOGUE": "pdpsym.papers.catalogue",
     "leakage": "pdpsym.papers.li2019.eq2",
@@ -154,11 +162,14 @@ __all__ = [
     "InputError",
     "JointDistribution",
     "LinearQuery",
+    "MarkovChain",
+    "ProductModel",
     "Scenario",
     "Undecided",
     "__version__",
     "apkdp_delta",
     "audit",
+    "calibrate",
     "dependent_dp_level",
     "figure",
     "gaussian_leakage",
@@ -166,5 +177,6 @@ __all__ = [
     "load_model",
     "mechanisms",
     "ppkdp_delta",
+    "structured_leakage",
     "verify",
 ]

@@ -30,6 +30,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "pdpsym.app.commands.oracle",
     "pdpsym.app.commands.audit",
     "pdpsym.app.commands.figure",
+    "pdpsym.app.commands.calibrate",
 )
 
 

@@ -2,6 +2,7 @@
 
 * JSON / TOML: the model object ``{"variables", "domains"?, "rows"}`` (TOML:
   the same keys at top level; numbers should be strings so they stay exact).
+* TXT: a ``--p-values`` file, one ``p_i`` a line: independent Bernoulli records.
 * CSV: a header row naming the variables, then a last column named ``p`` (or
   ``prob``/``probability``); one row per joint value.
 
@@ -23,6 +24,8 @@ from pdpsym.core.errors import InputError
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.gaussian import GaussianModel
 from pdpsym.models.joint import JointDistribution
+from pdpsym.models.kinds import structured_from_object
+from pdpsym.models.structured import StructuredModel
 
 PROB_COLUMNS = ("p", "prob", "probability")
 
@@ -69,6 +72,8 @@ def read_model_object(path: str | Path) -> dict[str, Any]:
             raise InputError("MODEL", f"invalid TOML: {err}") from None
     if suffix == ".csv":
         return _csv_object(text)
+    if suffix == ".txt":
+        return _p_values_object(text)
     try:
         obj = json.loads(text, parse_float=str, parse_int=str)
     except json.JSONDecodeError as err:
@@ -76,6 +81,17 @@ def read_model_object(path: str | Path) -> dict[str, Any]:
     if not isinstance(obj, dict):
         raise InputError("MODEL", "expected a JSON object")
     return obj
+
+
+def _p_values_object(text: str) -> dict[str, Any]:
+    """A ``--p-values`` file (one ``p_i`` a line, blank lines and ``#`` comments allowed)
+    as independent Bernoulli records: ``{"kind": "product", "bernoulli": [...]}``; each
+    ``p_i`` is parsed and checked by the model (field ``bernoulli[i]``)."""
+    ps = [line.split("#", 1)[0].strip() for line in text.splitlines()]
+    ps = [p for p in ps if p]
+    if not ps:
+        raise InputError("MODEL", "no probabilities in the p-values file")
+    return {"kind": "product", "bernoulli": ps}
 
 
 def _csv_object(text: str) -> dict[str, Any]:
@@ -116,8 +132,11 @@ def load_bayesian_network(path: str | Path) -> BayesianNetwork | None:
     return None
 
 
-def load_model(path: str | Path) -> JointDistribution | GaussianModel | BayesianNetwork:
-    """Load a model file: a discrete joint distribution, or a Gaussian model (``cov``).
+def load_model(
+    path: str | Path,
+) -> JointDistribution | GaussianModel | BayesianNetwork | StructuredModel:
+    """Load a model file: a discrete joint distribution, a Gaussian model (``cov``), or a
+    structured model (``"kind": "markov-chain"``, ``"product"`` or ``"bayesian-network"``).
 
     JSON, TOML or CSV by extension; numbers are strings parsed exactly ("3/10", "0.3").
     A ``.bif`` file, or an object with ``"kind": "bayesian-network"``, is a Bayesian network.
@@ -126,6 +145,8 @@ def load_model(path: str | Path) -> JointDistribution | GaussianModel | Bayesian
     if network is not None:
         return network
     obj = read_model_object(path)
+    if "kind" in obj:
+        return structured_from_object(obj)
     if "cov" in obj or "mean" in obj:
         return GaussianModel.from_json_object(obj)
     return JointDistribution.from_json_object(obj)

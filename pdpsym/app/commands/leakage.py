@@ -10,14 +10,22 @@ from typing import Any
 import sympy
 
 from pdpsym.app import limits, options, sweep
+from pdpsym.app.commands.structured import structured_leakage_command
 from pdpsym.app.options import command
 from pdpsym.app.output import print_json
-from pdpsym.app.readers import load_discrete
+from pdpsym.app.readers import load_discrete, read_model_object
 from pdpsym.app.tables import FORMATS, render
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 from pdpsym.mechanisms.laplace import LinearQuery, parse_lambda
-from pdpsym.papers.li2019.eq2 import Adversary, all_adversaries, leakage, leakage_all, leakage_work
+from pdpsym.models.kinds import count_model_from_object
+from pdpsym.papers.li2019.eq2 import (
+    Adversary,
+    all_adversaries,
+    leakage,
+    leakage_all,
+    leakage_work,
+)
 from pdpsym.papers.li2019.examples import DESCRIPTIONS, li2019_table
 from pdpsym.papers.li2019.theorems import group_dp_bound
 
@@ -36,6 +44,11 @@ def register(sub: Any) -> None:
         "a CSV sweep",
     )
     p.add_argument("--all", action="store_true", help="every adversary A(i, K) of the model")
+    p.add_argument(
+        "--all-targets",
+        action="store_true",
+        help="structured models: every record not in --known as the target, and the max",
+    )
     p.add_argument("--out", metavar="FILE", help="write a sweep's CSV to FILE (default stdout)")
     p.add_argument(
         "--weights",
@@ -81,6 +94,11 @@ def _leakage(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def run_leakage(args: argparse.Namespace) -> int:
+    obj = read_model_object(args.model)
+    if "kind" in obj:
+        return structured_leakage_command(args, count_model_from_object(obj))
+    if args.all_targets:
+        raise InputError("--all-targets", "needs a structured model (markov-chain or product)")
     if (points := sweep.values(args.lam, "--lam", False)) is not None:
         if args.all:
             raise InputError("--all", "sweep one adversary at a time (--target)")

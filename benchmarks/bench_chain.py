@@ -1,0 +1,172 @@
+"""Markov chains at scale: certified ``pdpsym leakage --all-targets`` against the fastest
+float64 numpy baseline, as whole processes. Plain script:
+
+    .venv/bin/python benchmarks/bench_chain.py [--T 1000] [--long 10000] [--skip-long]
+        [--skip-calibrate]
+
+1. A symmetric binary chain (stay 9/10, stationary start, sum query, lambda = 1) of T
+   records: ``pdpsym leakage MODEL --all-targets --json --digits 15`` against
+   ``bench_chain.py float MODEL`` (below), each timed as a whole process, in one run; the
+   largest difference between the float values and the certified decimals.
+2. T = --long records, one target in the middle: ``pdpsym leakage --target``.
+3. ``pdpsym calibrate MODEL --eps 1`` at T (with the group-DP and MQM baselines).
+
+The float baseline: forward-backward with a running count in float64 (rescaled every
+step), every target's two conditional count laws by one batched FFT convolution, then one
+matrix product with the Laplace kernel for all breakpoints, and the max log ratio. It is
+uncertified (underflow and FFT rounding are not tracked).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+
+def chain_model(T: int, stay: str = "9/10") -> dict[str, object]:
+    num, den = (int(x) for x in stay.split("/"))
+    leave = f"{den - num}/{den}"
+    return {
+        "kind": "markov-chain",
+        "length": T,
+        "states": ["0", "1"],
+        "initial": "stationary",
+        "transition": [[stay, leave], [leave, stay]],
+    }
+
+
+def float_all_targets(P: np.ndarray, init: np.ndarray, T: int, lam: float) -> np.ndarray:
+    """Eq. 2 of every target of a binary 0/1 chain (sum query), float64, uncertified."""
+    k, N = P.shape[0], T
+    F = np.zeros((T, k, N + 1))
+    B = np.zeros((T, k, N + 1))
+    F[0, 0, 0], F[0, 1, 1] = init[0], init[1]
+    for t in range(1, T):
+        prev = F[t - 1]
+        F[t, 0] = P[0, 0] * prev[0] + P[1, 0] * prev[1]
+        F[t, 1, 1:] = P[0, 1] * prev[0, :-1] + P[1, 1] * prev[1, :-1]
+        F[t] /= F[t].max()
+    B[T - 1, :, 0] = 1.0
+    for t in range(T - 2, -1, -1):
+        nxt = B[t + 1]
+        shifted = np.zeros(N + 1)
+        shifted[1:] = nxt[1, :-1]
+        B[t, 0] = P[0, 0] * nxt[0] + P[0, 1] * shifted
+        B[t, 1] = P[1, 0] * nxt[0] + P[1, 1] * shifted
+        B[t] /= B[t].max()
+    size = 1 << (2 * N + 1).bit_length()
+    laws = np.fft.irfft(np.fft.rfft(F, size) * np.fft.rfft(B, size), size)[..., : N + 1]
+    laws = np.clip(laws, 0.0, None)
+    laws /= laws.sum(axis=-1, keepdims=True)
+    c = np.arange(N + 1)
+    kernel = np.exp(-np.abs(c[:, None] - c[None, :]) / lam)
+    mix = laws.reshape(T * k, N + 1) @ kernel
+    mix = mix.reshape(T, k, N + 1)
+    with np.errstate(divide="ignore"):
+        ratio = np.log(mix[:, 1]) - np.log(mix[:, 0])
+    return np.maximum(ratio.max(axis=1), (-ratio).max(axis=1))
+
+
+def run_float(path: str) -> None:
+    obj = json.loads(Path(path).read_text())
+    T = int(obj["length"])
+    P = np.array([[float(eval_fraction(x)) for x in row] for row in obj["transition"]])
+    pi = np.array([P[1, 0], P[0, 1]]) / (P[0, 1] + P[1, 0])
+    values = float_all_targets(P, pi, T, 1.0)
+    print(json.dumps([float(v) for v in values]))
+
+
+def eval_fraction(text: str) -> float:
+    num, _, den = text.partition("/")
+    return int(num) / int(den or 1)
+
+
+def timed(argv: list[str]) -> tuple[float, str]:
+    """The child's CPU time (user + system; the machine is shared, so wall time is not
+    comparable across runs) and its stdout."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run(argv, check=True, capture_output=True, text=True).stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("mode", nargs="?", default="bench")
+    ap.add_argument("model", nargs="?")
+    ap.add_argument("--T", type=int, default=1000)
+    ap.add_argument("--long", type=int, default=10000)
+    ap.add_argument("--skip-long", action="store_true")
+    ap.add_argument("--skip-calibrate", action="store_true")
+    args = ap.parse_args()
+    if args.mode == "float":
+        run_float(args.model)
+        return
+    py = sys.executable
+    with tempfile.TemporaryDirectory() as tmp:
+        model = Path(tmp) / "chain.json"
+        model.write_text(json.dumps(chain_model(args.T)))
+        t_float, out_f = timed([py, __file__, "float", str(model)])
+        t_cert, out_c = timed(
+            [
+                py,
+                "-m",
+                "pdpsym",
+                "leakage",
+                str(model),
+                "--all-targets",
+                "--lam",
+                "1",
+                "--json",
+                "--digits",
+                "15",
+            ]
+        )
+        floats = json.loads(out_f)
+        cert = [float(t["value"]["decimal"]) for t in json.loads(out_c)["targets"]]
+        pairs = [(a, b) for a, b in zip(floats, cert, strict=True) if np.isfinite(a)]
+        bad = len(floats) - len(pairs)
+        err = max(abs(a - b) for a, b in pairs)
+        print(
+            f"T={args.T} all targets (CPU): float64 {t_float:.2f} s, certified {t_cert:.2f} s, "
+            f"ratio {t_cert / t_float:.1f}x, max |float - certified| = {err:.1e} "
+            f"({bad} float values not finite)"
+        )
+        if not args.skip_calibrate:
+            t_cal, out = timed([py, "-m", "pdpsym", "calibrate", str(model), "--eps", "1"])
+            print(f"T={args.T} calibrate --eps 1 (CPU): {t_cal:.2f} s")
+            print(out.strip())
+        if not args.skip_long:
+            model.write_text(json.dumps(chain_model(args.long)))
+            mid = f"x{args.long // 2}"
+            t_long, out = timed(
+                [
+                    py,
+                    "-m",
+                    "pdpsym",
+                    "leakage",
+                    str(model),
+                    "--target",
+                    mid,
+                    "--lam",
+                    "1",
+                    "--max-work",
+                    "1e10",
+                    "--digits",
+                    "15",
+                ]
+            )
+            print(f"T={args.long} one target ({mid}) (CPU): {t_long:.2f} s")
+            print(out.strip())
+
+
+if __name__ == "__main__":
+    main()

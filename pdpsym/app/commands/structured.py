@@ -1,0 +1,129 @@
+"""``pdpsym leakage`` for structured models (Markov chains, independent records)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from pdpsym.app import limits, options
+from pdpsym.app.output import print_json
+from pdpsym.app.progress import Progress
+from pdpsym.core.errors import InputError
+from pdpsym.core.numbers import fraction_str
+from pdpsym.loss.structured import (
+    assignment_count,
+    leakage_max,
+    leakage_work,
+    structured_leakage,
+)
+from pdpsym.mechanisms.laplace import parse_lambda
+from pdpsym.models.counts import CountModel
+
+
+def integer_weights(text: str | None) -> dict[str, int] | None:
+    """``NAME=w,...`` with integer weights (structured models)."""
+    if not text:
+        return None
+    out: dict[str, int] = {}
+    for name, w in options.weights(text).items():
+        if w.denominator != 1:
+            raise InputError("--weights", f"structured models take integer weights, got {name}={w}")
+        out[name] = int(w)
+    return out
+
+
+def record_count(model: CountModel) -> int:
+    """The number of records, without listing their names."""
+    n = getattr(model, "length", None)
+    return int(n) if n is not None else len(model.variables)
+
+
+def _value(v: dict[str, Any] | None) -> str:
+    if v is None:
+        return "-"
+    return f"{v['decimal']}  [{v['enclosure'][0]}, {v['enclosure'][1]}]"
+
+
+def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> int:
+    """Eq. 2 for one target (``--target``) or every target (``--all-targets``)."""
+    if getattr(args, "all", False):
+        raise InputError("--all", "structured models take --all-targets (every A(i, K) is 2^n)")
+    if ":" in str(args.lam):
+        raise InputError("--lam", "a sweep is for table models; give one scale")
+    digits = options.digits(args.digits)
+    lam = parse_lambda(args.lam)
+    known = options.names(args.known)
+    weights = integer_weights(args.weights)
+    if args.all_targets and args.target is not None:
+        raise InputError("--target", "give --target or --all-targets, not both")
+    if not args.all_targets and args.target is None:
+        raise InputError("--target", "name the target record (or pass --all-targets)")
+    n_targets = record_count(model) - len(known) if args.all_targets else 1
+    # the limit is checked from the model's shape, before its records are even listed
+    limits.check(args, leakage_work(model, n_targets, known), "this Eq. 2 dynamic programme")
+    targets = (
+        [v for v in model.variables if v not in set(known)] if args.all_targets else [args.target]
+    )
+    total = len(targets) * assignment_count(model, known)
+    with Progress(total, "targets", delay=1.0) as bar:
+        results = structured_leakage(
+            model,
+            targets,
+            known,
+            lam,
+            weights,
+            digits=digits,
+            exact=not args.all_targets,
+            on_target=lambda _name: bar.update(1),
+        )
+    head: dict[str, Any] = {"lam": fraction_str(lam), "known": list(known)}
+    if not args.all_targets:
+        r = results[0]
+        out: dict[str, Any] = {"target": r.target, **head, "status": r.status, "value": None}
+        if r.value is not None:
+            out["value"] = r.value.as_json(digits)
+        if args.json:
+            print_json(out)
+            return 0
+        lines = [
+            f"adversary: A({r.target}, {{{', '.join(known)}}})",
+            f"lambda: {fraction_str(lam)}",
+            f"status: {r.status}",
+        ]
+        if out["value"] is not None:
+            v = out["value"]
+            if "exact" in v:
+                lines.append(f"leakage (exact): {v['exact']}")
+            lines += [
+                f"leakage: {v['decimal']}",
+                f"enclosure: [{v['enclosure'][0]}, {v['enclosure'][1]}]",
+            ]
+        sys.stdout.write("\n".join(lines) + "\n")
+        return 0
+    best = leakage_max(results)
+    payload: dict[str, Any] = {
+        **head,
+        "targets": [
+            {"target": r.target, "value": r.value.as_json(digits) if r.value is not None else None}
+            for r in results
+        ],
+        "max": None,
+    }
+    if best is not None:
+        payload["max"] = {
+            "target": best.target,
+            "value": best.value.as_json(digits),
+            "ties": list(best.ties),
+        }
+    if args.json:
+        print_json(payload)
+        return 0
+    lines = [f"lambda: {fraction_str(lam)}", f"known: {{{', '.join(known)}}}"]
+    lines += [f"{t['target']}: {_value(t['value'])}" for t in payload["targets"]]
+    if best is not None:
+        m = payload["max"]
+        more = f" (ties within the enclosures: {len(best.ties)})" if len(best.ties) > 1 else ""
+        lines.append(f"max: {m['target']}{more}: {_value(m['value'])}")
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0

@@ -1,0 +1,226 @@
+"""Integer generating polynomials of count laws, and certified Laplace mixtures over them.
+
+A structured model (a Markov chain, independent records) gives the law of a count
+``S = sum_t c_t(x_t)`` (non-negative integer contributions) as a generating polynomial
+``J(z) = sum_c n_c z^c`` with **integer** coefficients ``n_c``: every probability is
+scaled by a common denominator, so the dynamic programme is exact integer arithmetic
+(python-flint ``fmpz_poly``). The conditional law is ``n_c / J(1)``.
+
+The privacy engines need, for a Laplace mechanism of rate ``rho = 1/b`` (in count units),
+the mixture values at the support points ``j = 0..N``::
+
+    M(j) = sum_c n_c e^{-rho |j - c|}
+
+(the breakpoint lemma: the sup of a log-ratio of two such mixtures is attained at one of
+them). :func:`mixture_values` encloses all ``N + 1`` values by two first-order ball
+recurrences; every term is non-negative, so the enclosures keep their relative accuracy,
+and a ball too wide for a decision is recomputed at a higher precision by the caller.
+
+This module is the only place outside :mod:`pdpsym.core.certify` and
+:mod:`pdpsym.core.expoly` that touches flint types; the models see the polynomials as
+opaque values supporting ``+``, ``*`` (by a polynomial or an int) and ``==``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from flint import arb, arb_poly, ctx, fmpq, fmpz_poly
+
+from pdpsym.core.certify import arb_from_fraction, ball_endpoints
+
+#: an opaque exact integer polynomial (python-flint ``fmpz_poly``)
+IntPoly = Any
+#: an opaque real ball (python-flint ``arb``)
+Ball = Any
+
+
+def zero() -> IntPoly:
+    """The zero polynomial."""
+    return fmpz_poly([])
+
+
+def monomial(coefficient: int, degree: int) -> IntPoly:
+    """``coefficient * z^degree`` (``degree >= 0``)."""
+    if degree < 0:
+        raise ValueError("negative degree")
+    return fmpz_poly([0] * degree + [int(coefficient)])
+
+
+def from_coefficients(coefficients: Sequence[int]) -> IntPoly:
+    """``sum_c coefficients[c] z^c``."""
+    return fmpz_poly([int(c) for c in coefficients])
+
+
+def coefficients(p: IntPoly) -> list[int]:
+    """The coefficients as Python ints, constant term first (``[]`` for zero)."""
+    return [int(c) for c in p.coeffs()]
+
+
+def total(p: IntPoly) -> int:
+    """``p(1)``, the sum of the coefficients (the normalizer of a count law)."""
+    return int(p(1))
+
+
+def is_zero(p: IntPoly) -> bool:
+    return bool(p.degree() < 0)
+
+
+def degree(p: IntPoly) -> int:
+    """The degree (``-1`` for the zero polynomial)."""
+    return int(p.degree())
+
+
+def power(p: IntPoly, k: int) -> IntPoly:
+    return p**k
+
+
+def exact_divide(p: IntPoly, q: IntPoly) -> IntPoly:
+    """``p / q`` where ``q`` divides ``p`` exactly (checked)."""
+    quo, rem = divmod(p, q)
+    if rem.degree() >= 0:
+        raise ArithmeticError("not an exact division")
+    return quo
+
+
+def product(polys: Sequence[IntPoly]) -> IntPoly:
+    """The product of the polynomials by a balanced tree (fast multiplication)."""
+    items = list(polys)
+    if not items:
+        return fmpz_poly([1])
+    while len(items) > 1:
+        items = [
+            items[k] * items[k + 1] if k + 1 < len(items) else items[k]
+            for k in range(0, len(items), 2)
+        ]
+    return items[0]
+
+
+# --- certified Laplace mixtures ---------------------------------------------------------
+
+
+def mixture_values(j: IntPoly, n: int, rate: Fraction, prec: int) -> list[Ball]:
+    """Enclosures of ``M(c) = sum_d J[d] e^{-rate |c - d|}`` for ``c = 0..n`` by the two
+    first-order recurrences ``L(c) = q L(c-1) + J[c]`` and ``R(c) = q (R(c+1) + J[c+1])``
+    (``q = e^{-rate}``, ``M = L + R``): O(n) ball operations on positive terms, so every
+    value keeps its relative accuracy.
+
+    Args:
+        j: the law's integer numerator polynomial (degree at most ``n``).
+        n: the largest support point.
+        rate: ``1/b`` for a Laplace scale ``b`` in count units.
+        prec: working precision in bits.
+    """
+    with ctx.workprec(prec):
+        coeffs = arb_poly(j).coeffs()
+        coeffs += [arb(0)] * (n + 1 - len(coeffs))
+        q = (-arb_from_fraction(rate)).exp()
+        left = [arb(0)] * (n + 1)
+        acc = arb(0)
+        for c in range(n + 1):
+            acc = acc * q + coeffs[c]
+            left[c] = acc
+        out = [arb(0)] * (n + 1)
+        acc = arb(0)
+        out[n] = left[n]
+        for c in range(n - 1, -1, -1):
+            acc = (acc + coeffs[c + 1]) * q
+            out[c] = left[c] + acc
+        return out
+
+
+def _float_log(x: Ball) -> float:
+    """ln of a positive ball's midpoint as a float (no overflow: from mantissa and
+    exponent); nan when the ball is not positive and finite."""
+    try:
+        f = float(x)
+    except (OverflowError, ValueError):  # pragma: no cover - python-flint returns inf
+        f = math.nan
+    if 1e-300 < f < 1e300:
+        return math.log(f)
+    if not (x.is_finite() and x > 0):
+        return math.nan
+    man, exp = x.mid().man_exp()
+    m = int(man)
+    shift = max(m.bit_length() - 60, 0)
+    return math.log(m >> shift) + (int(exp) + shift) * math.log(2)
+
+
+def log_ratio_sups(
+    ma: Sequence[Ball], na: int, mb: Sequence[Ball], nb: int, prec: int
+) -> tuple[tuple[Fraction, Fraction], tuple[Fraction, Fraction]] | None:
+    """Enclosures of ``max_c ln((ma[c]/na) / (mb[c]/nb))`` and of ``max_c`` of its
+    negative (the two orders of a secret pair); None when a ball is not usable.
+
+    Floats (logs of the ratio balls' midpoints) only choose the candidates: every one
+    within a generous slack of the float max is enclosed in balls, and the result is
+    ``[max lo, max hi]`` over them.
+    """
+    with ctx.workprec(prec):
+        scale = arb(nb) / arb(na)
+        ratios = [(x / y) * scale for x, y in zip(ma, mb, strict=True)]
+        logs = [_float_log(r) for r in ratios]
+        if any(math.isnan(v) for v in logs):
+            return None
+        out = []
+        for sign in (1, -1):
+            vals = [sign * v for v in logs]
+            top = max(vals)
+            slack = 1e-9 * (1.0 + abs(top))
+            keep = [c for c, v in enumerate(vals) if v >= top - slack]
+            ends = []
+            for c in keep:
+                ball = ratios[c].log()
+                if sign < 0:
+                    ball = -ball
+                if not ball.is_finite():
+                    return None
+                ends.append(ball_endpoints(ball))
+            out.append((max(e[0] for e in ends), max(e[1] for e in ends)))
+        return out[0], out[1]
+
+
+def ball_of(value: Fraction, prec: int) -> Ball:
+    with ctx.workprec(prec):
+        return arb_from_fraction(value)
+
+
+def log_ratio_ball(num: Fraction, den: Fraction, prec: int) -> Ball:
+    """``ln(num/den)`` as a ball (``num, den > 0``)."""
+    with ctx.workprec(prec):
+        return arb(fmpq(num.numerator * den.denominator, num.denominator * den.numerator)).log()
+
+
+def endpoints(ball: Ball) -> tuple[Fraction, Fraction]:
+    """The exact rational ends of a finite ball."""
+    return ball_endpoints(ball)
+
+
+def bits_needed(digits: int) -> int:
+    """A working precision that usually suffices for ``digits`` certain digits."""
+    return max(64, int(digits * math.log2(10)) + 40)
+
+
+__all__ = [
+    "Ball",
+    "IntPoly",
+    "ball_of",
+    "bits_needed",
+    "coefficients",
+    "degree",
+    "endpoints",
+    "exact_divide",
+    "from_coefficients",
+    "is_zero",
+    "log_ratio_sups",
+    "log_ratio_ball",
+    "mixture_values",
+    "monomial",
+    "power",
+    "product",
+    "total",
+    "zero",
+]

@@ -1,0 +1,152 @@
+"""What the count engines need from a structured model, beyond
+:class:`~pdpsym.models.structured.StructuredModel`: exact integer generating polynomials.
+
+For a query ``f(x) = sum_t w_t x_t`` (integer weights, rational record values) every
+record contributes ``w_t x_t``. Scaled by the common denominator ``D`` of the values and
+shifted by the smallest contribution, record ``t`` in state ``s`` adds the non-negative
+integer ``c_t(s) = D w_t v_s - min_s' D w_t v_s'`` to a count ``S``, and
+
+    f(x) = (S + offset) / D.
+
+A :class:`CountModel` yields, for each target ``i`` and each value ``a`` of it, integer
+polynomials whose product ``J_{i,a}(z) = sum_c n_c z^c`` is proportional to
+``P(S = c, x_i = a, x_K = v)`` (the same factor for every ``a`` of one target). The law
+of Eq. 2 given ``x_i = a, x_K = v`` is ``n_c / J_{i,a}(1)``; ``J_{i,a} = 0`` means the
+event has probability zero.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Protocol, runtime_checkable
+
+from pdpsym.core import poly
+from pdpsym.core.errors import InputError
+from pdpsym.models.structured import StructuredModel
+
+#: target value -> integer polynomial factors of J_{i,a}
+TargetFactors = dict[Fraction, tuple[poly.IntPoly, ...]]
+
+
+@dataclass(frozen=True)
+class Contributions:
+    """The integer contributions ``c_t(s)`` of every record (see the module docstring)."""
+
+    scale: int
+    offset: Fraction
+    table: tuple[tuple[int, ...], ...]
+
+    @property
+    def span(self) -> int:
+        """``N``, the largest possible count."""
+        return sum(max(row) for row in self.table)
+
+    def value_of(self, count: int) -> Fraction:
+        """The query value of count ``count``."""
+        return (Fraction(count) + self.offset) / self.scale
+
+
+def contributions(
+    variables: Sequence[str],
+    domains: Sequence[Sequence[Fraction]],
+    weights: Mapping[str, int] | None,
+) -> Contributions:
+    """The scaled, shifted contributions of a linear query with integer weights.
+
+    Args:
+        variables: record names, in order.
+        domains: each record's values (rationals).
+        weights: integer weight per record name (default 1; unnamed records keep 1).
+
+    Returns:
+        The :class:`Contributions` (scale ``D``, offset, table ``c_t(s)``).
+    """
+    w: dict[str, int] = {}
+    for name, value in (weights or {}).items():
+        if name not in variables:
+            raise InputError("weights", f"unknown record {name!r}")
+        q = Fraction(value)
+        if q.denominator != 1:
+            raise InputError(f"weights[{name}]", f"must be an integer, got {q}")
+        w[name] = int(q)
+    scale = 1
+    for dom in domains:
+        for v in dom:
+            scale = math.lcm(scale, Fraction(v).denominator)
+    table: list[tuple[int, ...]] = []
+    offset = Fraction(0)
+    for name, dom in zip(variables, domains, strict=True):
+        raw = [int(w.get(name, 1) * Fraction(v) * scale) for v in dom]
+        low = min(raw)
+        offset += low
+        table.append(tuple(r - low for r in raw))
+    return Contributions(scale, offset, tuple(table))
+
+
+@runtime_checkable
+class CountModel(StructuredModel, Protocol):
+    """A structured model whose count laws come as exact integer polynomials."""
+
+    @property
+    def assignment_invariant(self) -> bool:
+        """True when the known records' values only shift the count (independent
+        records): the engines then need one compatible assignment of them, not all."""
+        ...
+
+    def contributions(self, weights: Mapping[str, int] | None = None) -> Contributions:
+        """The integer contributions of the query (see :func:`contributions`)."""
+        ...
+
+    def target_factors(
+        self,
+        targets: Sequence[str],
+        known: Mapping[str, Fraction],
+        weights: Mapping[str, int] | None = None,
+    ) -> Iterator[tuple[str, TargetFactors]]:
+        """For each target (in the given order), value -> factors of ``J_{i,a}``."""
+        ...
+
+    def dependence_groups(self) -> list[tuple[str, ...]]:
+        """The records split into groups that are mutually independent (group DP)."""
+        ...
+
+
+def exact_law(
+    factors: Sequence[poly.IntPoly], contrib: Contributions
+) -> dict[Fraction, Fraction] | None:
+    """The exact law ``value -> probability`` of the product of ``factors``."""
+    j = poly.product(factors)
+    norm = poly.total(j)
+    if norm == 0:
+        return None
+    return {contrib.value_of(c): Fraction(n, norm) for c, n in enumerate(poly.coefficients(j)) if n}
+
+
+def check_known(
+    variables: Sequence[str],
+    domain_of: Mapping[str, Sequence[Fraction]],
+    known: Mapping[str, Fraction],
+) -> dict[str, Fraction]:
+    """Validate the known records' names and values."""
+    out: dict[str, Fraction] = {}
+    for name, value in known.items():
+        if name not in domain_of:
+            raise InputError("known", f"unknown record {name!r}")
+        v = Fraction(value)
+        if v not in domain_of[name]:
+            raise InputError(f"known[{name}]", f"{v} is not a state of {name!r}")
+        out[name] = v
+    return out
+
+
+__all__ = [
+    "Contributions",
+    "CountModel",
+    "TargetFactors",
+    "check_known",
+    "contributions",
+    "exact_law",
+]

@@ -1,0 +1,489 @@
+"""Markov chains of records: ``x_1, ..., x_T`` over k states with exact rational laws.
+
+Conventions: a transition matrix's **rows are from-states** (``P[s][s'] = P(x_{t+1} = s'
+| x_t = s)``, each row sums to 1); the initial law is given, or ``"stationary"`` (the
+unique ``pi`` with ``pi P = pi``, for one time-homogeneous matrix). One matrix serves
+every step, or ``T - 1`` matrices give one per step.
+
+JSON form::
+
+    {"kind": "markov-chain", "length": 100, "states": ["0", "1"],
+     "initial": ["1/2", "1/2"],            # or "stationary"
+     "transition": [["9/10", "1/10"], ["1/10", "9/10"]],
+     "names": ["x1", ...]}                 # optional; default x1..xT
+
+The count laws come by forward-backward with a running count (Li et al. Eq. 2 needs the
+law of ``f(x) = sum_t w_t x_t`` given ``x_i = a`` and ``x_K = v``): prefix polynomials
+``F_t(s, z)`` and suffix polynomials ``B_t(s, z)`` in exact integer arithmetic, so that
+``P(S = c, x_t = a, x_K = v)`` is proportional to the coefficient of ``z^c`` in
+``F_t(a) B_t(a)`` -- every target from one backward and one forward pass.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+from typing import Any
+
+from pdpsym.core import poly
+from pdpsym.core.errors import InputError
+from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
+from pdpsym.models.counts import (
+    Contributions,
+    TargetFactors,
+    check_known,
+    contributions,
+    exact_law,
+)
+from pdpsym.models.joint import JointDistribution
+from pdpsym.models.variables import check_names
+
+Matrix = tuple[tuple[Fraction, ...], ...]
+
+#: the most rows :meth:`MarkovChain.to_joint` builds
+MAX_JOINT_ROWS = 1 << 16
+#: the longest chain a model file may declare (the engines' --max-work refuses far less)
+MAX_LENGTH = 10**12
+
+
+def _probability(text: object, field_name: str) -> Fraction:
+    p = parse_rational(text, field_name)
+    if p < 0:
+        raise InputError(field_name, f"negative probability {fraction_str(p)}")
+    if p > 1:
+        raise InputError(field_name, f"probability above 1: {fraction_str(p)}")
+    return p
+
+
+def _law(row: object, k: int, field_name: str) -> tuple[Fraction, ...]:
+    if not isinstance(row, list | tuple):
+        raise InputError(field_name, f"expected a list of {k} probabilities")
+    if len(row) != k:
+        raise InputError(field_name, f"expected {k} probabilities (one per state), got {len(row)}")
+    out = tuple(_probability(p, f"{field_name}[{j}]") for j, p in enumerate(row))
+    if sum(out, Fraction(0)) != 1:
+        raise InputError(
+            field_name, f"probabilities sum to {fraction_str(sum(out, Fraction(0)))}, not 1"
+        )
+    return out
+
+
+def _matrix(obj: object, k: int, field_name: str) -> Matrix:
+    if not isinstance(obj, list | tuple):
+        raise InputError(field_name, f"expected a {k}x{k} matrix (rows are from-states)")
+    if len(obj) != k:
+        raise InputError(field_name, f"expected {k} rows (one per state), got {len(obj)}")
+    return tuple(_law(row, k, f"{field_name}[{r}]") for r, row in enumerate(obj))
+
+
+def stationary_law(matrix: Matrix) -> tuple[Fraction, ...]:
+    """The unique stationary law ``pi P = pi`` of a transition matrix, exactly.
+
+    Raises InputError("initial") when it is not unique (a reducible chain).
+    """
+    k = len(matrix)
+    # unknowns pi_0..pi_{k-1}: equations sum_s pi_s (P[s][j] - [s == j]) = 0 for j < k-1,
+    # and sum_s pi_s = 1 (replacing the redundant last balance equation)
+    rows = [[matrix[s][j] - (1 if s == j else 0) for s in range(k)] for j in range(k - 1)]
+    rows.append([Fraction(1)] * k)
+    rhs = [Fraction(0)] * (k - 1) + [Fraction(1)]
+    a = [r[:] + [b] for r, b in zip(rows, rhs, strict=True)]
+    for col in range(k):
+        pivot = next((r for r in range(col, k) if a[r][col] != 0), None)
+        if pivot is None:
+            raise InputError("initial", "the stationary law is not unique (reducible chain)")
+        a[col], a[pivot] = a[pivot], a[col]
+        inv = 1 / a[col][col]
+        a[col] = [v * inv for v in a[col]]
+        for r in range(k):
+            if r != col and a[r][col] != 0:
+                f = a[r][col]
+                a[r] = [x - f * y for x, y in zip(a[r], a[col], strict=True)]
+    pi = tuple(a[s][k] for s in range(k))
+    if any(p < 0 for p in pi):
+        raise InputError("initial", "the stationary law is not unique (reducible chain)")
+    return pi
+
+
+@dataclass(frozen=True, eq=False)
+class MarkovChain:
+    """A Markov chain of ``length`` records over rational ``states``.
+
+    Args:
+        states: the k state values (distinct rationals).
+        length: T, the number of records (>= 1).
+        initial: the law of ``x_1`` (k probabilities) or ``"stationary"``.
+        transition: one k x k matrix (rows are from-states) or ``T - 1`` of them.
+        names: record names (default ``x1..xT``).
+
+    References:
+        Li et al., Sec. III (Eq. 2 under a correlated prior); Song, Wang, Chaudhuri,
+        "Pufferfish privacy mechanisms for correlated data", SIGMOD 2017, Sec. 5 (Markov
+        chains as the running example).
+    """
+
+    states: tuple[Fraction, ...]
+    length: int
+    initial_law: tuple[Fraction, ...]
+    matrices: tuple[Matrix, ...]
+    stationary: bool = False
+    _names: tuple[str, ...] | None = field(default=None, repr=False)
+    assignment_invariant: bool = False
+
+    def __init__(
+        self,
+        states: Sequence[Any],
+        length: int,
+        initial: Sequence[Any] | str,
+        transition: Sequence[Any],
+        names: Sequence[str] | None = None,
+    ) -> None:
+        if not isinstance(states, list | tuple) or len(states) < 2:
+            raise InputError("states", "expected a list of at least 2 state values")
+        vals = tuple(parse_rational(s, f"states[{j}]") for j, s in enumerate(states))
+        if len(set(vals)) != len(vals):
+            raise InputError("states", "state values must be distinct")
+        k = len(vals)
+        T = parse_int(length, "length", 1, MAX_LENGTH)
+        if not isinstance(transition, list | tuple) or not transition:
+            raise InputError("transition", "expected a k x k matrix or a list of T - 1 of them")
+        per_step = (
+            isinstance(transition[0], list | tuple)
+            and bool(transition[0])
+            and all(isinstance(r, list | tuple) for r in transition[0])
+        )
+        if per_step:
+            if len(transition) != max(T - 1, 1):
+                raise InputError(
+                    "transition",
+                    f"{len(transition)} matrices for {T} records (one per step: {max(T - 1, 1)})",
+                )
+            mats = tuple(_matrix(m, k, f"transition[{j}]") for j, m in enumerate(transition))
+        else:
+            mats = (_matrix(transition, k, "transition"),)
+        stationary = False
+        if isinstance(initial, str) and initial.strip() == "stationary":
+            if len(mats) != 1:
+                raise InputError("initial", '"stationary" needs one time-homogeneous matrix')
+            init = stationary_law(mats[0])
+            stationary = True
+        else:
+            init = _law(initial, k, "initial")
+        nm = None
+        if names is not None:
+            nm = check_names(names, "names")
+            if len(nm) != T:
+                raise InputError("names", f"{len(nm)} names for {T} records")
+        object.__setattr__(self, "states", vals)
+        object.__setattr__(self, "length", T)
+        object.__setattr__(self, "initial_law", init)
+        object.__setattr__(self, "matrices", mats)
+        object.__setattr__(self, "stationary", stationary)
+        object.__setattr__(self, "_names", nm)
+        object.__setattr__(self, "assignment_invariant", False)
+
+    @classmethod
+    def from_json_object(cls, obj: Mapping[str, Any]) -> MarkovChain:
+        """Build from the JSON form (see the module docstring); fields are checked by name."""
+        allowed = {"kind", "length", "states", "initial", "transition", "names"}
+        extra = sorted(set(obj) - allowed)
+        if extra:
+            raise InputError(extra[0], "unknown field of a markov-chain model")
+        for key in ("length", "states", "initial", "transition"):
+            if key not in obj:
+                raise InputError(key, "missing field of a markov-chain model")
+        return cls(
+            obj["states"], obj["length"], obj["initial"], obj["transition"], obj.get("names")
+        )
+
+    # --- the StructuredModel protocol ----------------------------------------------
+
+    @cached_property
+    def variables(self) -> tuple[str, ...]:  # type: ignore[override]
+        if self._names is not None:
+            return self._names
+        return tuple(f"x{t + 1}" for t in range(self.length))
+
+    @cached_property
+    def _positions(self) -> dict[str, int]:
+        return {name: t for t, name in enumerate(self.variables)}
+
+    def index(self, name: str, field_name: str = "variable") -> int:
+        try:
+            return self._positions[name]
+        except KeyError:
+            raise InputError(field_name, f"unknown record {name!r}") from None
+
+    def domain(self, name: str) -> tuple[Fraction, ...]:
+        self.index(name)
+        return self.states
+
+    @property
+    def k(self) -> int:
+        return len(self.states)
+
+    def matrix(self, step: int) -> Matrix:
+        """The matrix of the step ``x_{step+1} -> x_{step+2}`` (0-based ``step``)."""
+        return self.matrices[0] if len(self.matrices) == 1 else self.matrices[step]
+
+    def size_hint(self) -> int:
+        """Cells of the forward-backward tables: ``k^2 T (N + 1)`` for the sum query."""
+        lo, hi = min(self.states), max(self.states)
+        scale = math.lcm(*(v.denominator for v in self.states))
+        span = self.length * int((hi - lo) * scale)
+        return self.k * self.k * self.length * (span + 1)
+
+    def contributions(self, weights: Mapping[str, int] | None = None) -> Contributions:
+        return contributions(self.variables, [self.states] * self.length, weights)
+
+    def query_law(
+        self,
+        target: str,
+        value: Fraction,
+        known: Mapping[str, Fraction],
+        weights: Mapping[str, int] | None = None,
+    ) -> dict[Fraction, Fraction] | None:
+        """The exact law of ``sum_t w_t x_t`` given ``x_target = value`` and ``x_K``."""
+        value = Fraction(value)
+        if value not in self.states:
+            raise InputError("value", f"{value} is not a state")
+        contrib = self.contributions(weights)
+        for _, factors in self.target_factors([target], known, weights):
+            return exact_law(factors[value], contrib)
+        return None  # pragma: no cover
+
+    # --- group DP -------------------------------------------------------------------
+
+    def dependence_groups(self) -> list[tuple[str, ...]]:
+        """Maximal runs of records linked by a step whose matrix has two different rows
+        (a step with identical rows makes the future independent of the past)."""
+        names = self.variables
+        groups: list[tuple[str, ...]] = []
+        start = 0
+        for t in range(self.length - 1):
+            m = self.matrix(t)
+            if all(row == m[0] for row in m):
+                groups.append(tuple(names[start : t + 1]))
+                start = t + 1
+        groups.append(tuple(names[start:]))
+        return groups
+
+    # --- exact forward-backward ---------------------------------------------------
+
+    def _integer_steps(self) -> tuple[tuple[int, ...], list[tuple[tuple[int, ...], ...]]]:
+        d0 = math.lcm(*(p.denominator for p in self.initial_law))
+        init = tuple(int(p * d0) for p in self.initial_law)
+        steps = []
+        for m in self.matrices:
+            d = math.lcm(*(p.denominator for row in m for p in row))
+            steps.append(tuple(tuple(int(p * d) for p in row) for row in m))
+        return init, steps
+
+    def target_factors(
+        self,
+        targets: Sequence[str],
+        known: Mapping[str, Fraction],
+        weights: Mapping[str, int] | None = None,
+    ) -> Iterator[tuple[str, TargetFactors]]:
+        """For each target, value -> ``(F_t(a), B_t(a))`` (forward-backward, exact)."""
+        pos_of = {name: self.index(name, "target") for name in targets}
+        kn = check_known(self.variables, {v: self.states for v in known}, known)
+        for name in known:
+            self.index(name, "known")
+        k, T = self.k, self.length
+        state_of = {self.index(n): self.states.index(v) for n, v in kn.items()}
+        contrib = self.contributions(weights)
+        init, steps = self._integer_steps()
+        mono: dict[int, Any] = {}
+
+        def z(c: int) -> Any:
+            if c not in mono:
+                mono[c] = poly.monomial(1, c)
+            return mono[c]
+
+        def allowed(t: int, s: int) -> bool:
+            return t not in state_of or state_of[t] == s
+
+        def step(t: int) -> tuple[tuple[int, ...], ...]:
+            return steps[0] if len(steps) == 1 else steps[t]
+
+        want = sorted(set(pos_of.values()))
+        if not want:
+            return
+        if len(want) <= 2 and T > 64:
+            # few targets of a long chain: products of transfer matrices by a balanced
+            # tree (fast multiplication) instead of T sequential steps each
+            yield from self._tree_factors(targets, pos_of, state_of, contrib, init, steps)
+            return
+        first = want[0]
+        # backward: B[t][s] = sum_{s'} A_t[s][s'] z^{c_{t+1}(s')} B[t+1][s'] (masked at t+1)
+        suffix: dict[int, list[Any]] = {}
+        cur = [poly.monomial(1, 0) for _ in range(k)]
+        if T - 1 in pos_of.values():
+            suffix[T - 1] = cur
+        for t in range(T - 2, first - 1, -1):
+            a = step(t)
+            row_c = contrib.table[t + 1]
+            nxt = [cur[s2] * z(row_c[s2]) if allowed(t + 1, s2) else None for s2 in range(k)]
+            cur = [_combine([(nxt[s2], a[s][s2]) for s2 in range(k)]) for s in range(k)]
+            if t in want:
+                suffix[t] = cur
+        # forward, handing out each target as it is reached
+        row_c = contrib.table[0]
+        fwd = [poly.monomial(init[s], row_c[s]) if allowed(0, s) else poly.zero() for s in range(k)]
+        by_pos: dict[int, list[str]] = {}
+        for name, p in pos_of.items():
+            by_pos.setdefault(p, []).append(name)
+        results: dict[str, TargetFactors] = {}
+        last = want[-1]
+        for t in range(last + 1):
+            if t > 0:
+                a = step(t - 1)
+                row_c = contrib.table[t]
+                fwd = [
+                    _combine([(fwd[s], a[s][s2]) for s in range(k)]) * z(row_c[s2])
+                    if allowed(t, s2)
+                    else poly.zero()
+                    for s2 in range(k)
+                ]
+            if t in by_pos:
+                f = {self.states[s]: (fwd[s], suffix[t][s]) for s in range(k)}
+                for name in by_pos[t]:
+                    results[name] = f
+                suffix.pop(t, None)
+                # yield in the caller's order as soon as possible
+        for name in targets:
+            yield name, results[name]
+
+    def _tree_factors(
+        self,
+        targets: Sequence[str],
+        pos_of: Mapping[str, int],
+        state_of: Mapping[int, int],
+        contrib: Contributions,
+        init: tuple[int, ...],
+        steps: list[tuple[tuple[int, ...], ...]],
+    ) -> Iterator[tuple[str, TargetFactors]]:
+        """Each target's ``(F_t(a), B_t(a))`` from matrix products: ``F_t = F_0 M_1 ...
+        M_t`` and ``B_t = M_{t+1} ... M_{T-1} 1`` with the transfer matrices
+        ``M_u[s][s'] = A_{u-1}[s][s'] z^{c_u(s')}`` (zero columns for excluded states)."""
+        k, T = self.k, self.length
+
+        def transfer(u: int) -> list[list[Any]]:
+            a = steps[0] if len(steps) == 1 else steps[u - 1]
+            row_c = contrib.table[u]
+            return [
+                [
+                    poly.monomial(a[s][s2], row_c[s2])
+                    if a[s][s2] and (u not in state_of or state_of[u] == s2)
+                    else poly.zero()
+                    for s2 in range(k)
+                ]
+                for s in range(k)
+            ]
+
+        def mul(x: list[list[Any]], y: list[list[Any]]) -> list[list[Any]]:
+            return [
+                [_combine_polys([x[i][m] * y[m][j] for m in range(k)]) for j in range(k)]
+                for i in range(k)
+            ]
+
+        def segment(u0: int, u1: int) -> list[list[Any]] | None:
+            """``M_{u0} ... M_{u1-1}`` (None: the empty product, the identity)."""
+            if u1 <= u0:
+                return None
+            same = len(steps) == 1 and not any(u0 <= u < u1 for u in state_of)
+            same = same and all(contrib.table[u] == contrib.table[u0] for u in range(u0, u1))
+            if same:
+                # one matrix to a power, by squaring
+                base, e, result = transfer(u0), u1 - u0, None
+                while e:
+                    if e & 1:
+                        result = base if result is None else mul(result, base)
+                    e >>= 1
+                    if e:
+                        base = mul(base, base)
+                return result
+            if u1 - u0 == 1:
+                return transfer(u0)
+            mid = (u0 + u1) // 2
+            left, right = segment(u0, mid), segment(mid, u1)
+            assert left is not None and right is not None
+            return mul(left, right)
+
+        row_c = contrib.table[0]
+        start = [
+            poly.monomial(init[s], row_c[s])
+            if (0 not in state_of or state_of[0] == s)
+            else poly.zero()
+            for s in range(k)
+        ]
+        for name in targets:
+            t = pos_of[name]
+            pre = segment(1, t + 1)
+            fwd = (
+                start
+                if pre is None
+                else [_combine_polys([start[s] * pre[s][s2] for s in range(k)]) for s2 in range(k)]
+            )
+            suf = segment(t + 1, T)
+            bwd = (
+                [poly.monomial(1, 0)] * k
+                if suf is None
+                else [_combine_polys(list(suf[s])) for s in range(k)]
+            )
+            yield name, {self.states[s]: (fwd[s], bwd[s]) for s in range(k)}
+
+    # --- cross-checks -------------------------------------------------------------
+
+    def to_joint(self) -> JointDistribution:
+        """The full joint table (small chains only: at most 2^16 sequences)."""
+        if self.k**self.length > MAX_JOINT_ROWS:
+            raise InputError(
+                "model", f"{self.k}^{self.length} sequences: too many for a full table"
+            )
+        probs: dict[tuple[Fraction, ...], Fraction] = {}
+        for seq in itertools.product(range(self.k), repeat=self.length):
+            p = self.initial_law[seq[0]]
+            for t in range(self.length - 1):
+                p *= self.matrix(t)[seq[t]][seq[t + 1]]
+                if p == 0:
+                    break
+            if p:
+                probs[tuple(self.states[s] for s in seq)] = p
+        return JointDistribution.from_rows(
+            self.variables,
+            [[*key, p] for key, p in probs.items()],
+            {v: self.states for v in self.variables},
+        )
+
+    def __repr__(self) -> str:
+        init = "stationary" if self.stationary else [fraction_str(p) for p in self.initial_law]
+        return f"MarkovChain(k={self.k}, length={self.length}, initial={init})"
+
+
+def _combine(terms: Sequence[tuple[Any, int]]) -> Any:
+    """``sum_j c_j p_j`` skipping absent polynomials and zero coefficients, and not
+    multiplying by 1 (big-integer polynomials: every copy counts)."""
+    acc = None
+    for p, c in terms:
+        if p is None or c == 0:
+            continue
+        term = p if c == 1 else p * c
+        acc = term if acc is None else acc + term
+    return poly.zero() if acc is None else acc
+
+
+def _combine_polys(terms: Sequence[Any]) -> Any:
+    acc = None
+    for p in terms:
+        if not poly.is_zero(p):
+            acc = p if acc is None else acc + p
+    return poly.zero() if acc is None else acc
+
+
+__all__ = ["MAX_JOINT_ROWS", "MarkovChain", "stationary_law"]
