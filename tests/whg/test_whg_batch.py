@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 
@@ -41,7 +42,12 @@ from pdpsym.papers.li2019.whg_batch import (
     certified_decimal,
 )
 
-mpmath.mp.dps = 50
+
+@pytest.fixture(autouse=True)
+def _fifty_digits() -> Iterator[None]:
+    """Every test of this module runs at 50 digits, restored afterwards."""
+    with mpmath.workdps(50):
+        yield
 
 
 def random_table(n: int, seed: int, lo: int = 1, hi: int = 40) -> JointDistribution:
