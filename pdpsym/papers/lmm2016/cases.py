@@ -98,24 +98,3 @@ def table_cases(k: int, readings: Any, values: Any, stride: int, subsets: Any) -
         tables = [mech.FiniteMechanism({d: bit_pmf(q) for d, q in zip(dbs, qs)}) for qs in levels]
         for mechs in list(subsets(tables, k))[::stride]:
             yield from ((theta, r, mechs, v) for r in readings for v in values)
-
-
-def random_mechanism_cases(sizes: Any, readings: Any, values: Any = (None,)) -> Any:
-    """A random law on 2-3 binary tuples with random mechanisms of ``sizes(rng)`` outputs.
-
-    Args:
-        sizes: ``rng -> output counts``, one per mechanism.
-        readings: the Definition 4 readings each case is checked in.
-        values: the variant values (B or p) each case is checked with.
-
-    Returns:
-        ``draw(rng)``, yielding (theta, reading, mechanisms, value) cases.
-    """
-
-    def draw(rng: random.Random) -> Iterator[Case]:
-        theta = random_distribution(rng, rng.choice([2, 3]), 2)
-        dbs = mech.databases(theta)  # a random PMF per database, in order, per mechanism
-        ms = tuple(mech.FiniteMechanism({d: random_pmf(rng, k) for d in dbs}) for k in sizes(rng))
-        yield from ((theta, r, ms, v) for r in readings for v in values)
-
-    return draw

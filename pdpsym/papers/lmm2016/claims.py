@@ -17,8 +17,7 @@ from __future__ import annotations
 import functools
 import itertools
 import random
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction as F
 from typing import Any
 
@@ -34,19 +33,17 @@ from pdpsym.papers.lmm2016 import mechanism as mech
 from pdpsym.papers.lmm2016.cases import (
     BITS,
     LEVELS,
-    SMALL,
-    TABLES,
     Case,
     bit_pmf,
     grid_distributions,
     joint_law,
     pair_law,
     random_distribution,
-    random_mechanism_cases,
     random_pmf,
     table_cases,
     uniform_on_supports,
 )
+from pdpsym.proofs import ddp_composition
 
 NB, INS, COND = READINGS = tuple(mech.DDPReading)
 
@@ -213,174 +210,52 @@ def _composed(kind: str, derive: Any, bound: Any, variant: str | None = None) ->
     return law
 
 
-def _laplace_law(case: Case) -> object:
-    """Definition 4: eps of the pair (a max over neighbours of the sum) <= eps1 + eps2."""
-    theta, sets, qa, qb = case
-    dbs = mech.databases(theta)
-    ms = [mech.LaplaceMechanism(dict(zip(dbs, map(F, q))), F(b)) for q, b in ((qa, 1), (qb, 2))]
-    e1, e2 = (mech.laplace_ddp_epsilon(m, theta, sets=sets)[0].as_rational() for m in ms)
-    pairs = mech.neighbour_pairs(theta, sets)
-    pair = max(
-        (sum(abs(m.query[d] - m.query[e]) / m.b for m in ms) for _, d, e in pairs), default=F(0)
-    )
-    return (e1 is not None and e2 is not None and pair <= e1 + e2) or claim.Counterexample(
-        theta=theta, Q1=qa, Q2=qb, b=(ms[0].b, ms[1].b), eps=(e1, e2), eps_sequence=pair
-    )
-
-
 @claim.checker("lmm2016.thm3")
 def check_thm3(config: claim.RunConfig) -> claim.Property:
-    stride = config.count(4, 1)
+    """Theorem 3 (sequential composition) under Definition 4: a sympy proof; the
+    conditional (Eq. 11-12) reading, where it fails, is searched for the details."""
     law = _composed("sequence", lambda ms, _: mech.sequential(*ms), lambda lv: mech.level_mul(*lv))
     pairs = functools.partial(table_cases, 2, subsets=itertools.combinations_with_replacement)
-    # the conditional reading is searched only to report where it fails (in details)
     cond = _searched(law, lambda: pairs([COND], (None,), 1))
 
-    def laplace(n: int | None) -> str:
+    def evidence(_: int | None) -> str:
         found, tried = cond()
         if found is None:
-            return f"{n} Laplace pairs (eps adds); conditional reading held too ({tried} pairs)."
+            return f"{ddp_composition.STEPS_THM3}. Conditional reading held too ({tried} pairs)."
         g1, g2, g = (found[f"gamma_{k}"] for k in ("A1", "A2", "sequence"))
         indep = " on independent uniform bits (where the paper says DDP equals DP)"
         return (
-            f"{n} Laplace pairs (eps adds). Under the Eq. 11-12 (conditional) reading it fails: "
+            f"{ddp_composition.STEPS_THM3}. Under the Eq. 11-12 (conditional) reading it fails: "
             f"{g1} * {g2} < {g}{indep * found['theta'].is_independent()} (first counterexample "
             "in the stated order, in details), so Theorem 3 needs Definition 4's worst case "
             "over databases; the conditional form composes no better than Pufferfish."
         )
 
-    laws = [(t, dep.dependence_sets(t)) for t in SMALL]
-    qs = ((0, 1, 1, 2), (0, 1, 0, 1), (0, 0, 0, 1))
-    fails = "sequence exceeds the product of the levels under Definition 4 as printed"
-    return _checks(
-        config,
-        law,
-        lambda _: pairs([NB], (None,), stride),
-        (random_mechanism_cases(lambda _: (2, 3), READINGS[:2]), (10, 1500)),
-        fails,
-        lambda n: (
-            "Definition 4 (neighbours, JOINT dependence sets): gamma(A1,A2) <= "
-            f"gamma(A1) gamma(A2) exactly on {n} exhaustive cases (pairs of {TABLES}"
-            f"{', one in 4 in the default run' * (stride > 1)})"
-        ),
-        "2-3 binary tuples, random PMFs with 2 and 3 outputs, neighbours over the product "
-        "domain and within the support of R",
-        claim.Exhaustive(
-            _laplace_law,
-            lambda _: ((*ts, *q) for ts in laws for q in itertools.product(qs, repeat=2)),
-            holds=laplace,
-            fails=fails,
-            details=lambda: {"conditional_reading_counterexample": cond()[0]},
-        ),
+    return claim.Symbolic(
+        ddp_composition.theorem3,
+        holds=evidence,
+        details=lambda: {"conditional_reading_counterexample": cond()[0]},
         reading="Definition 4 as printed (max over dependent neighbouring databases)",
     )
 
 
-@dataclass(frozen=True)
-class NoGain:
-    """A "no gain" claim: gamma(derive(A_1..A_k, v)) <= max_t gamma(A_t) for every value v.
-
-    Attributes:
-        arity: k, the number of mechanisms combined.
-        stride: the default run checks every ``stride``-th k-subset of the tables.
-        draws: the (default, thorough) number of seeded random draws.
-        variant: the name of the variant (``B`` or ``p``).
-        values: the variant's values, each checked on every case.
-        values_in_words: them in words (for the evidence).
-        derive: ``(mechanisms, value) -> the derived mechanism``.
-        statement: the inequality as evidence states it.
-        fails: what fails, as evidence states it.
-    """
-
-    arity: int
-    stride: int
-    draws: tuple[int, int]
-    variant: str
-    values: tuple[Any, ...]
-    values_in_words: str
-    derive: Callable[[Sequence[Any], Any], Any]
-    statement: str
-    fails: str
-
-
-def no_gain_property(config: claim.RunConfig, spec: NoGain) -> claim.Property:
-    """The Property of a :class:`NoGain` claim, in all three readings of Definition 4.
-
-    Every ``spec.stride``-th k-subset of the tables (every one when thorough) and seeded
-    random mechanisms, each with every value of the variant.
-
-    Args:
-        config: the run's configuration.
-        spec: the claim's classes and statement.
-
-    Returns:
-        An :class:`~pdpsym.papers.claim.AllOf` of the exhaustive and generated parts.
-
-    References:
-        Liu, Mittal, Mittal (2016), Section IV-C, Theorems 5 and 6.
-    """
-    every, k = config.count(spec.stride, 1), spec.arity
-    return _checks(
-        config,
-        _composed("derived", spec.derive, _top, spec.variant),
-        lambda _: table_cases(k, READINGS, spec.values, every, itertools.combinations),
-        (
-            random_mechanism_cases(lambda rng: [rng.choice([2, 3])] * k, READINGS, spec.values),
-            spec.draws,
-        ),
-        spec.fails,
-        lambda n: (
-            f"{spec.statement} exactly, in all three readings (Definition 4 neighbours, the "
-            f"same within the support of R, Eq. 11-12 conditional), on {n} exhaustive "
-            f"cases ({'pairs of ' * (k - 1)}{TABLES}"
-            f"{f', one in {spec.stride} in the default run' * (every > 1)}; "
-            f"{spec.values_in_words})"
-        ),
-        f"random laws on 2-3 binary tuples, {k} random PMF{'s' * (k > 1)} with 2-3 outputs",
-        reading="all: Definition 4 as printed (product domain or support of R), Eq. 11-12",
-    )
-
-
-# the randomized maps B of Theorem 5, including a deterministic merge
-POSTS: tuple[Mapping[Hashable, Mapping[Hashable, F]], ...] = (
-    {0: {0: F(1)}, 1: {0: F(1)}, 2: {1: F(1)}},
-    {0: {0: F(1, 2), 1: F(1, 2)}, 1: {1: F(1)}, 2: {0: F(1, 4), 1: F(3, 4)}},
-    {0: {"a": F(2, 3), "b": F(1, 3)}, 1: {"a": F(1, 5), "b": F(4, 5)}, 2: {"b": F(1)}},
-)
-THEOREM5 = NoGain(
-    arity=1,
-    stride=2,
-    draws=(8, 1000),
-    variant="B",
-    values=POSTS,
-    values_in_words="3 randomized maps B including a deterministic merge",
-    derive=lambda mechs, b: mech.post_process(mechs[0], b.__getitem__),
-    statement="gamma(B o A) <= gamma(A)",
-    fails="post-processing raised the level",
-)
-THEOREM6 = NoGain(
-    arity=2,
-    stride=15,
-    draws=(6, 800),
-    variant="p",
-    values=(F(1, 3), F(1, 2), F(3, 4)),
-    values_in_words="p in {1/3, 1/2, 3/4}",
-    derive=lambda mechs, p: mech.mixture(mechs[0], mechs[1], p),
-    statement="gamma(A_p) <= max(gamma(A1), gamma(A2))",
-    fails="the mixture exceeds both levels",
-)
+READ_ALL = "all: Definition 4 as printed (product domain or support of R), Eq. 11-12"
 
 
 @claim.checker("lmm2016.thm5")
 def check_thm5(config: claim.RunConfig) -> claim.Property:
-    """Theorem 5 (post-processing): gamma(B o A) <= gamma(A)."""
-    return no_gain_property(config, THEOREM5)
+    """Theorem 5 (post-processing): gamma(B o A) <= gamma(A), a sympy proof."""
+    return claim.Symbolic(
+        ddp_composition.theorem5, holds=ddp_composition.STEPS_THM5, reading=READ_ALL
+    )
 
 
 @claim.checker("lmm2016.thm6")
 def check_thm6(config: claim.RunConfig) -> claim.Property:
-    """Theorem 6 (convex combination): gamma(A_p) <= max(gamma(A1), gamma(A2))."""
-    return no_gain_property(config, THEOREM6)
+    """Theorem 6 (convex combination): gamma(A_p) <= max(gamma(A1), gamma(A2)), a sympy proof."""
+    return claim.Symbolic(
+        ddp_composition.theorem6, holds=ddp_composition.STEPS_THM6, reading=READ_ALL
+    )
 
 
 # --- Theorem 4: parallel composition ------------------------------------------------------
