@@ -26,6 +26,7 @@ from pdpsym.papers.li2019 import edges, eq2, whg
 from pdpsym.papers.li2019.claims import ONE, proved
 from pdpsym.papers.li2019.experiments import gaussian_layer_table, layer_maxima
 from pdpsym.papers.li2019.whg import ArrayEdges, fast_search, full_search
+from pdpsym.proofs import pdp_bounds
 
 READING = "Eq. 9 right tail (r -> +inf), pairs ordered w_i x_i^a > w_i x_i^b"
 CHAIN_READING = (
@@ -161,10 +162,12 @@ def check_thm3_1(config: claim.RunConfig) -> claim.Property:
             reading=reading, q=q.certified(20).as_json(),
         )  # fmt: skip
 
-    return claim.Exhaustive(
+    return proved(
+        pdp_bounds.theorem3_1,
         law,
         cases,
         holds=lambda n: (
+            f"{pdp_bounds.STEPS_THM3_1}. Corroborated: "
             f"q = lam d_j / Delta_j in [-1, 1], decided exactly, on all {n} edges of "
             f"{_class_text(cls)}, sum and weighted (2, -1/3) queries, lam 1 and 1/2, both "
             "tails (|d_j| <= Delta_j/lam: a ratio of two averages of e^{w_j x_j/lam})"
