@@ -73,3 +73,12 @@ def rational(rng: random.Random) -> sp.Rational:
 def unit_rational(rng: random.Random) -> sp.Rational:
     """A random rational in [0, 1]."""
     return sp.Rational(rng.randint(0, 40), 40)
+
+
+def main() -> bool:
+    """Self-check: a true identity passes, a false inequality is caught (x² >= 0 is not <= 0)."""
+    x, y = sp.symbols("x y")
+    draws = [(x, rational), (y, rational)]
+    ok = holds_at_random_points((x + y) ** 2, x**2 + 2 * x * y + y**2, draws)
+    caught = not holds_at_random_points(x**2 + 1, sp.Integer(0), draws, "<=")
+    return ok and caught
