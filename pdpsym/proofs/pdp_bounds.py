@@ -43,6 +43,12 @@ STEPS_THM1 = (
     "ratio is exactly e^{w_i (x_i - x_i')/lam} (the common sum cancels); every x_i is "
     "compatible with every x_K, so PL = Delta_i/lam for every adversary; 50-digit spot check"
 )
+STEPS_EQ16 = (
+    "sympy: |V + w| <= V + |w| for V >= 0 and either sign of w; a node's value is the min "
+    "over its children of |V + w| <= V + |q| Delta_j/lam <= (bound of the child) + "
+    "Delta_j/lam when |q| <= 1; by induction from layer 1 (Delta_i/lam) every node is at "
+    "most sum over {i} u U of Delta_k/lam; 50-digit spot check on random chains"
+)
 STEPS_THM3_1 = (
     "sympy: every e^{w_j x/lam} lies in [m, m e^{Delta_j/lam}]; sum theta_a (e - m) >= 0 and "
     "sum theta_b (m e^{Delta_j/lam} - e) >= 0 (averages of nonnegative terms) bound the ratio "
@@ -157,9 +163,39 @@ def theorem3_1() -> bool:
     return holds_at_random_points(sp.Abs(d), bound, draws, "<=")
 
 
+def eq16() -> bool:
+    """Eq. 16: with every ``|q| <= 1`` the chain value is at most group DP (Li et al., Sec. V).
+
+    Induction over the layers: layer 1 is ``Δ_i/λ``; a node ``A(i, K \\ {j})`` takes the
+    min over its children of ``|V + w|``, at most ``|V + w|`` for the child ``A(i, K)``,
+    and ``|V + w| <= V + |w|`` for ``V >= 0`` (both signs of ``w``), with
+    ``|w| = |q| Δ_j/λ <= Δ_j/λ``: the bound grows by exactly the new unknown's ``Δ_j/λ``.
+    """
+    V, d, lam = sp.symbols("V Delta_j lam", nonnegative=True)
+    lam = sp.Symbol("lam", positive=True)
+    g = sp.Symbol("g", nonnegative=True)
+    # w >= 0 (w = g); w <= 0 with |w| <= V (w = -(V - g), g <= V); w <= -V (w = -(V + g))
+    for v, w in ((V, g), (V + g, -V), (V, -(V + g))):
+        if not sp.simplify(v + sp.Abs(w) - sp.Abs(v + w)).is_nonnegative:
+            return False
+    q = sp.Symbol("q")
+    B = sp.Symbol("B", nonnegative=True)  # the bound of the child: V <= B
+    step = (B + d / lam) - (V + sp.Abs(q) * d / lam)  # = (B - V) + (1 - |q|) d/lam
+    if sp.expand(step - ((B - V) + (1 - sp.Abs(q)) * d / lam)) != 0:
+        return False
+    # spot check: a random chain of 4 steps with |q| <= 1 stays under the sum of Delta/lam
+    ds, qs = list(sp.symbols("d0:5", positive=True)), list(sp.symbols("q1:5"))
+    value = ds[0] / lam
+    for dk, qk in zip(ds[1:], qs, strict=True):
+        value = sp.Abs(value + qk * dk / lam)
+    draws = [(x, positive_rational) for x in ds] + [(lam, positive_rational)]
+    draws += [(x, lambda rng: sp.Rational(rng.randint(-40, 40), 40)) for x in qs]
+    return holds_at_random_points(value, sum(ds) / lam, draws, "<=")
+
+
 def main() -> bool:
-    """Remark 1, Theorem 1 and Theorem 3(1) of Li et al.; True when every step holds."""
-    return remark1() and theorem1() and theorem3_1()
+    """Remark 1, Theorem 1, Theorem 3(1) and Eq. 16 of Li et al.; True when all hold."""
+    return remark1() and theorem1() and theorem3_1() and eq16()
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ from pdpsym.papers.dmkb2020.cases import (
     random_table,
     seeded_draws,
 )
+from pdpsym.proofs import pk_independence
 
 
 def _r(x: Fraction | None) -> str:
@@ -243,16 +244,23 @@ def check_prop2(config: claim.RunConfig) -> claim.Property:
                     yield scn, finite.output_pmf(scn, mech, i, b, bhat), changed
             yield scn, defs.np_ratio(scn, mech), defs.cdp_ratio(scn, mech)
 
-    return generated_forall(
+    corroboration = generated_forall(
         lambda case: case[1] == case[2] or claim.Counterexample(theta=case[0].joint),
         cases,
+        verdict=PROVED,  # corroborates the proof
+        fails="for independent records, M(D)|b differs from M(D_(i->b))|a or NP ε != CDP ε",
+    )
+    return claim.AllOf(
+        (claim.Symbolic(pk_independence.proposition2, holds=""), corroboration),
+        method=claim.Method.SYMBOLIC,
+        reading="T = the support of D(i) (b with positive probability given B̂)",
         holds=lambda n: (
+            f"{pk_independence.STEPS_PROP2}. Corroborated: "
             f"{config.count(40, 600)} generated (θ, M), independent Bernoulli records (n ≤ 3, "
             "random known records as B), random M: M(D)|θ,B̂,D(i)=b = M(D_(i→b))|θ,B̂,D(i)=a "
             "exactly for every (i, B̂, a, b), so smallest NP ε = smallest CDP ε (T = support of "
             f"D(i)); {n} checks"
         ),
-        fails="for independent records, M(D)|b differs from M(D_(i->b))|a or NP ε != CDP ε",
     )
 
 

@@ -361,12 +361,13 @@ def _node_values(whgs: Iterator[Any]) -> Iterator[Any]:
 
 @claim.checker("li2019.eq16")
 def check_eq16(config: claim.RunConfig) -> claim.Property:
-    return claim.ForAll(
+    return proved(
+        pdp_bounds.eq16,
         lambda c: c[3] <= c[4] or claim.Counterexample(n=c[0].n, i=c[1], mask=c[2]),
         lambda cfg: _node_values(_random_whgs(cfg, (40, 400), (-ONE, ONE))),
         method=claim.Method.GENERATED,
         holds=lambda n: (
-            f"chain value <= sum over {{i}} u U of Delta_k/lam at all {n} node values of {_WHGS}, "
+            f"{pdp_bounds.STEPS_EQ16}. Corroborated: chain value <= sum over {{i}} u U of Delta_k/lam at all {n} node values of {_WHGS}, "
             "q on a 1/4 grid of [-1, 1]; as |x + w| <= x + |w| this needs q >= -1 too (Theorem "
             "3(1)): with q <= 1 alone, Delta = lam = 1, q = -4 give |1 - 4| = 3 > 2 = group DP"
         ),
