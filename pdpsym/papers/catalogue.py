@@ -127,8 +127,6 @@ CATALOGUE: dict[str, Claim] = {
 NO_GENERAL_PROOF: dict[str, str] = {
     "li2019.ex3": "Example 3's tables (a'), (b') are lost; it is a statement about instances, "
     "checked on a one-parameter family of tables, not a general law",
-    "li2019.thm3.2": "the sign rule needs Lemma 3 and the binary form of the edge; the checker "
-    "decides it exactly on every edge of stated classes; a symbolic version is not written",
     "li2019.cor1.1": "q = 1 is reached only by perfectly correlated tables; the claim is "
     "checked on the tables that reach it, and no characterization of q = 1 is at hand",
     "li2019.cor1.3": "|V + w| <= V needs w >= -2V at every step, which all w < 0 does not "

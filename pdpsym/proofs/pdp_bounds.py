@@ -49,6 +49,13 @@ STEPS_EQ16 = (
     "Delta_j/lam when |q| <= 1; by induction from layer 1 (Delta_i/lam) every node is at "
     "most sum over {i} u U of Delta_k/lam; 50-digit spot check on random chains"
 )
+STEPS_THM3_2 = (
+    "sympy: binary x_j in {l, l+g}: the right-tail sums differ by (t_a - t_b)(e^{(l+g)/lam} - "
+    "e^{l/lam}), the left-tail ones by (t_a - t_b)(e^{-l/lam} - e^{-(l+g)/lam}), both second "
+    "factors positive, so sign(d) = sign(t_a - t_b) = sign(m_a - m_b) (m_x = l + t_x g); "
+    "cov = p(1-p)(hi-lo)(m_a - m_b) (Lemma 3) gives sign(rho); q = lam d / g has the sign of d; "
+    "50-digit spot check"
+)
 STEPS_THM3_1 = (
     "sympy: every e^{w_j x/lam} lies in [m, m e^{Delta_j/lam}]; sum theta_a (e - m) >= 0 and "
     "sum theta_b (m e^{Delta_j/lam} - e) >= 0 (averages of nonnegative terms) bound the ratio "
@@ -193,9 +200,62 @@ def eq16() -> bool:
     return holds_at_random_points(value, sum(ds) / lam, draws, "<=")
 
 
+def theorem3_2() -> bool:
+    """Theorem 3(2): binary domains give ``sign(q) = sign(ρ)`` (Li et al., Sec. V, sum query).
+
+    ``x_i`` in ``{lo, hi}`` (the pair a = hi, b = lo), ``x_j`` in ``{l, h = l + g}``,
+    ``t_x = θ(x_j = h | x_i = x, ctx)``. Right tail: ``N - D = (t_a - t_b)(e^{h/λ} -
+    e^{l/λ})``; left tail (``d = ln Σθ_b e^{-x/λ} / Σθ_a e^{-x/λ}``): ``N - D = (t_a - t_b)
+    (e^{-l/λ} - e^{-h/λ})``; both second factors are positive, and ``N, D > 0``, so
+    ``sign(d) = sign(t_a - t_b)``. The conditional means are ``m_x = l + t_x g``, so
+    ``sign(t_a - t_b) = sign(m_a - m_b)``, and ``cov = p(1-p)(hi - lo)(m_a - m_b)`` (Lemma 3)
+    with ``p(1-p) > 0`` when both values of ``x_i`` are possible: ``sign(ρ)``. And
+    ``q = λ d / Δ_j`` with ``Δ_j = g > 0`` has the sign of ``d``.
+    """
+    ta, tb = sp.symbols("t_a t_b", nonnegative=True)
+    l_, lo = sp.symbols("l lo", real=True)
+    g, gi, lam = sp.symbols("g g_i lam", positive=True)
+    h, hi = l_ + g, lo + gi
+    right = [(1 - t) * sp.exp(l_ / lam) + t * sp.exp(h / lam) for t in (ta, tb)]
+    if sp.simplify(right[0] - right[1] - (ta - tb) * (sp.exp(h / lam) - sp.exp(l_ / lam))) != 0:
+        return False
+    left = [(1 - t) * sp.exp(-l_ / lam) + t * sp.exp(-h / lam) for t in (tb, ta)]
+    if sp.simplify(left[0] - left[1] - (ta - tb) * (sp.exp(-l_ / lam) - sp.exp(-h / lam))) != 0:
+        return False
+    # the factors over e^{l/lam} and e^{-l/lam}: e^u - 1 and 1 - e^{-u}, u = g/lam > 0, are
+    # integrals over (0, u) of positive integrands
+    if sp.simplify(sp.exp(h / lam) - sp.exp(l_ / lam) - sp.exp(l_ / lam) * (sp.exp(g / lam) - 1)):
+        return False
+    if sp.simplify(
+        sp.exp(-l_ / lam) - sp.exp(-h / lam) - sp.exp(-l_ / lam) * (1 - sp.exp(-g / lam))
+    ):
+        return False
+    u, t = sp.Symbol("u", positive=True), sp.Symbol("t", real=True)
+    for gap, integrand in ((sp.exp(u) - 1, sp.exp(t)), (1 - sp.exp(-u), sp.exp(-t))):
+        if sp.simplify(sp.integrate(integrand, (t, 0, u)) - gap) != 0 or not integrand.is_positive:
+            return False
+    m = {t: l_ + t * g for t in (ta, tb)}
+    if sp.expand(m[ta] - m[tb] - (ta - tb) * g) != 0:
+        return False
+    p = sp.Symbol("p", positive=True)
+    cov = (
+        p * hi * m[ta]
+        + (1 - p) * lo * m[tb]
+        - (p * hi + (1 - p) * lo) * (p * m[ta] + (1 - p) * m[tb])
+    )
+    if sp.expand(cov - p * (1 - p) * gi * (m[ta] - m[tb])) != 0:
+        return False
+    # spot check: d (right tail) times (t_a - t_b) is never negative
+    d = sp.log(right[0] / right[1])
+    draws = [(ta, lambda rng: sp.Rational(rng.randint(0, 40), 40))]
+    draws += [(tb, lambda rng: sp.Rational(rng.randint(0, 40), 40))]
+    draws += [(l_, rational), (g, positive_rational), (lam, positive_rational)]
+    return holds_at_random_points(-d * (ta - tb), sp.Integer(0), draws, "<=")
+
+
 def main() -> bool:
-    """Remark 1, Theorem 1, Theorem 3(1) and Eq. 16 of Li et al.; True when all hold."""
-    return remark1() and theorem1() and theorem3_1() and eq16()
+    """Remark 1, Theorems 1, 3(1), 3(2) and Eq. 16 of Li et al.; True when all hold."""
+    return remark1() and theorem1() and theorem3_1() and theorem3_2() and eq16()
 
 
 if __name__ == "__main__":

@@ -43,12 +43,14 @@ def holds_at_random_points(
         The proofs of :mod:`pdpsym.proofs` (each names its paper and equation).
     """
     rng = random.Random(seed)
-    tol = mpmath.mpf(10) ** -40
+    syms = [sym for sym, _ in draws]
+    f_lhs, f_rhs = (sp.lambdify(syms, side, modules="mpmath") for side in (lhs, rhs))
     with mpmath.workdps(DIGITS):
+        tol = mpmath.mpf(10) ** -40
         for _ in range(points):
-            at = {sym: draw(rng) for sym, draw in draws}
-            a = mpmath.mpf(sp.N(lhs.subs(at), DIGITS))
-            b = mpmath.mpf(sp.N(rhs.subs(at), DIGITS))
+            at = [sp.Rational(draw(rng)) for _, draw in draws]
+            vals = [mpmath.mpf(int(q.p)) / int(q.q) for q in at]
+            a, b = mpmath.mpf(f_lhs(*vals)), mpmath.mpf(f_rhs(*vals))
             ok = abs(a - b) <= tol * max(1, abs(b)) if relation == "==" else a <= b + tol
             if not ok:
                 return False

@@ -201,10 +201,12 @@ def _sign_law(case: Any) -> object:
 @claim.checker("li2019.thm3.2")
 def check_thm3_2(config: claim.RunConfig) -> claim.Property:
     cls = _classes(config, ([2, 2], 5, 14), ([2, 2, 2], 2, 5))
-    return claim.Exhaustive(
+    return proved(
+        pdp_bounds.theorem3_2,
         _sign_law,
         lambda _c: _sign_cases(cls, [ONE], edges.TAILS),
         holds=lambda n: (
+            f"{pdp_bounds.STEPS_THM3_2}. Corroborated: "
             f"sign(q) = sign(rho under theta(.|x_(K-j))) on all {n} edges and contexts of binary "
             f"tables {_class_text(cls)}, both tails, sum query (binary X_j: d has the sign "
             "of theta(x_j=hi|a) - theta(x_j=hi|b), sign(rho) by Lemma 3)"
