@@ -240,7 +240,7 @@ def check_prop2(config: claim.RunConfig) -> claim.Property:
             for i, bhat in itertools.product(range(scn.n), scn.knowledge_values()):
                 vals = [a for a in scn.record_values(i) if scn.compatible(i, a, bhat)]
                 for a, b in itertools.product(vals, vals):
-                    changed = defs._changed_pmf(scn, mech, i, a, b, bhat)
+                    changed = defs.changed_pmf(scn, mech, i, a, b, bhat)
                     yield scn, finite.output_pmf(scn, mech, i, b, bhat), changed
             yield scn, defs.np_ratio(scn, mech), defs.cdp_ratio(scn, mech)
 
