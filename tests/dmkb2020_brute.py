@@ -1,13 +1,12 @@
 """Brute-force references for the dmkb2020 figure tests, written from the definitions.
 
-Everything is plain mpmath at 50 digits, summed term by term: no function of pdpsym.
+Everything is plain mpmath at 50 digits (the importing modules use the ``fifty_digits``
+fixture), summed term by term: no function of pdpsym.
 """
 
 from __future__ import annotations
 
 import mpmath
-
-mpmath.mp.dps = 50
 
 
 def binom_pmf(m: int, q: mpmath.mpf) -> list[mpmath.mpf]:

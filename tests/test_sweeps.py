@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Iterator
 from fractions import Fraction
 
 import mpmath
@@ -15,7 +16,13 @@ import pytest
 
 from pdpsym.app.cli import main
 
-mpmath.mp.dps = 40
+
+@pytest.fixture(autouse=True)
+def _forty_digits() -> Iterator[None]:
+    """Every test of this module runs at 40 digits, restored afterwards."""
+    with mpmath.workdps(40):
+        yield
+
 
 XOR = (
     '{"variables": ["x1", "x2", "x3"], "rows": [["0","0","0","1/4"],["1","1","0","1/4"],'

@@ -121,3 +121,39 @@ CATALOGUE: dict[str, Claim] = {
         (part.strip() for part in row.split("|", 3)) for row in _TABLE.strip().splitlines()
     )
 }
+
+# Why a "supported" claim has no symbolic proof: one line each (a claim proved symbolically
+# has none). tests/verify/test_catalogue.py keeps this in step with the frozen verdicts.
+NO_GENERAL_PROOF: dict[str, str] = {
+    "li2019.ex3": "Example 3's tables (a'), (b') are lost; it is a statement about instances, "
+    "checked on a one-parameter family of tables, not a general law",
+    "li2019.cor1.1": "q = 1 is reached only by perfectly correlated tables; the claim is "
+    "checked on the tables that reach it, and no characterization of q = 1 is at hand",
+    "li2019.cor1.3": "|V + w| <= V needs w >= -2V at every step, which all w < 0 does not "
+    "give; the claim is checked on generated WHGs, not argued for every WHG",
+    "dmkb2020.prop1": "Bayes' rule and a mediant give the factor 2 for finite ε, but the "
+    "checker also asserts that ∞ meets ∞, which depends on the outputs each definition "
+    "quantifies over: decided on generated scenarios",
+    "dmkb2020.prop3": "'more background knowledge' mixes conditionals whose weights differ "
+    "between D(i) = a and b, so no mediant argument applies as is: decided on generated cases",
+    "dmkb2020.lemma1": "a cited identity ([MM18]); decided exactly on every pair of finite "
+    "output laws of a stated class, no symbolic version written",
+    "dmkb2020.def12": "a definition's reading: nothing to prove beyond computing APKDP, "
+    "which the checker does on generated scenarios",
+    "dmkb2020.prop5": "post-processing and convexity of PPKDP (data processing for the "
+    "hockey stick); decided exactly on generated mechanisms and kernels, no symbolic version",
+    "dmkb2020.thm1": "APK as the expectation of PPK over B̂ (linearity); decided exactly on "
+    "generated scenarios, no symbolic version written",
+    "dmkb2020.thm2": "compares profile multisets over every pair B1, B2 of a finite "
+    "scenario; decided exhaustively on stated classes",
+    "dmkb2020.cor1": "rests on the shuffling bound of [BBN19] with numeric constants; the "
+    "claim quantifies over numeric (ε, δ), checked on exact instances",
+    "dmkb2020.thm4": "(ε, δ) come from binomial tail bounds at numeric thresholds; decided "
+    "exhaustively over n <= 7, all T, |B| <= 3, all b_max",
+    "dmkb2020.thm4.coupling": "a coupling of heterogeneous p_i with a common p; decided "
+    "exactly on generated instances",
+    "lmm2016.rho": "rho_ij is a sup over outputs of ratios of Laplace mixtures (Eq. 14 "
+    "rebuilt); 0 <= rho <= 1 is decided per law with exp-polynomial comparisons",
+    "lmm2016.thm7": "holds only with the dependence size L read jointly (the pairwise reading "
+    "fails); the sup over outputs is decided exactly per law",
+}

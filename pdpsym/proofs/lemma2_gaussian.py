@@ -159,7 +159,11 @@ def check_degenerate() -> int:
 
 def check_quadrature() -> None:
     """Sanity: mpmath quadrature (50 digits) of the convolution against the closed form."""
-    mpmath.mp.dps = 50
+    with mpmath.workdps(50):
+        _quadrature_at_working_precision()
+
+
+def _quadrature_at_working_precision() -> None:
     for s2, lv, tv in ((1, 1, 0), (mpmath.mpf(1) / 4, 2, 3), (4, mpmath.mpf(1) / 2, -1)):
         sv = mpmath.sqrt(s2)
 

@@ -16,9 +16,10 @@ from pdpsym.verify.result import ClaimResult
 from pdpsym.verify.runner import evaluate, run_claim, select
 
 CHECKER_MODULES: tuple[str, ...] = (
-    "pdpsym.papers.dmkb2020.claims",
     "pdpsym.papers.dmkb2020.claims_section2",
+    "pdpsym.papers.dmkb2020.claims_section3",
     "pdpsym.papers.dmkb2020.claims_section4",
+    "pdpsym.papers.dmkb2020.claims_section5",
     "pdpsym.papers.li2019.claims",
     "pdpsym.papers.li2019.claims_whg",
     "pdpsym.papers.lmm2016.claims",

@@ -45,19 +45,11 @@ def test_every_claim_has_a_checker():
     assert select(paper="lmm2016") == IDS
 
 
-def test_verdicts(results):
-    verdicts = {cid: r.verdict for cid, r in results.items()}
-    assert verdicts == {
-        "lmm2016.rho": "supported",
-        "lmm2016.thm3": "supported",
-        "lmm2016.thm4": "erratum",
-        "lmm2016.thm5": "supported",
-        "lmm2016.thm6": "supported",
-        "lmm2016.thm7": "supported",
-        "lmm2016.sensitivity": "proved",
-    }
+def test_results_carry_reading_and_evidence(results):
+    # every verdict itself is asserted in one place: tests/verify/test_frozen_verdicts.py
     for r in results.values():
-        assert r.reading and r.evidence and r.cases
+        assert r.reading and r.evidence
+        assert r.cases or r.method == "symbolic"
 
 
 def test_checkers_return_properties():

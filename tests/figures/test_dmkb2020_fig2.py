@@ -18,6 +18,8 @@ from dmkb2020_brute import blanket, close, counting_delta
 
 from pdpsym.papers.dmkb2020.figures import fig2_row
 
+pytestmark = pytest.mark.usefixtures("fifty_digits")
+
 
 def _ps(case: int, n: int) -> list[mpmath.mpf]:
     lo = mpmath.mpf(1) / 20

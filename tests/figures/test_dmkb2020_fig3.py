@@ -11,9 +11,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 import mpmath
+import pytest
 from dmkb2020_brute import blanket
 
 from pdpsym.papers.dmkb2020.figures import fig3_row
+
+pytestmark = pytest.mark.usefixtures("fifty_digits")
 
 
 def test_epsilon_brackets_the_target() -> None:

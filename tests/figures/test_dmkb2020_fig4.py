@@ -49,22 +49,22 @@ def _close(text: str, want: mpmath.mpf, digits: int = 12) -> bool:
 
 @pytest.mark.parametrize(("n", "T"), [(1000, 8), (1000, 12), (1000, 20), (10_000, 60)])
 def test_point_matches_theorem4_and_the_mechanism(n: int, T: int) -> None:
-    mpmath.mp.dps = 50
-    p = mpmath.mpf(1) / 200
-    r = p * (n - 1) / ((1 - p) * T)
-    f = mpmath.binomial(n - 1, T) * p**T * (1 - p) ** (n - 1 - T)
-    delta = f / (1 - r)
-    eps = -mpmath.log(1 - delta)
-    row = fig4_row(n, T)
-    assert _close(row["r"], r)
-    assert _close(row["delta"], delta)
-    assert _close(row["epsilon"], eps)
-    assert _close(row["exact_delta_at_epsilon"], _exact_delta(n, T, eps))
-    # the printed r = p(n-1)/(1-p)^T is >= 1 at these parameters: no printed values
-    r_printed = p * (n - 1) / (1 - p) ** T
-    assert r_printed > 1 and _close(row["r_printed"], r_printed)
-    assert row["epsilon_printed"] == row["delta_printed"] == ""
-    assert "printed r" in row["reason"]
+    with mpmath.workdps(50):
+        p = mpmath.mpf(1) / 200
+        r = p * (n - 1) / ((1 - p) * T)
+        f = mpmath.binomial(n - 1, T) * p**T * (1 - p) ** (n - 1 - T)
+        delta = f / (1 - r)
+        eps = -mpmath.log(1 - delta)
+        row = fig4_row(n, T)
+        assert _close(row["r"], r)
+        assert _close(row["delta"], delta)
+        assert _close(row["epsilon"], eps)
+        assert _close(row["exact_delta_at_epsilon"], _exact_delta(n, T, eps))
+        # the printed r = p(n-1)/(1-p)^T is >= 1 at these parameters: no printed values
+        r_printed = p * (n - 1) / (1 - p) ** T
+        assert r_printed > 1 and _close(row["r_printed"], r_printed)
+        assert row["epsilon_printed"] == row["delta_printed"] == ""
+        assert "printed r" in row["reason"]
 
 
 def test_below_the_first_applicable_threshold_the_theorem_is_empty() -> None:
@@ -88,14 +88,14 @@ def test_csv_has_the_parameters_above_the_header(capsys) -> None:
 
 
 def test_fig5_is_the_closed_form_capped_by_the_noise() -> None:
-    # Theorem 3's closed form in mpmath: max(sqrt(14 ln(1/delta)/(lambda m)), 27/(lambda m))
-    # with m = n - |B| - 1; Laplace(2) on a count is 1/2-DP, so the noisy eps is min(., 1/2)
-    import pdpsym as ps
+    with mpmath.workdps(40):
+        # Theorem 3's closed form in mpmath: max(sqrt(14 ln(1/delta)/(lambda m)), 27/(lambda m))
+        # with m = n - |B| - 1; Laplace(2) on a count is 1/2-DP, so the noisy eps is min(., 1/2)
+        import pdpsym as ps
 
-    mpmath.mp.dps = 40
-    lam, delta, n = mpmath.mpf(1) / 20, mpmath.mpf(10) ** -10, 100_000
-    for r in ps.figure("dmkb2020.fig5", scale="quick").rows:
-        m = n - int(r["known"]) - 1
-        eps = max(mpmath.sqrt(14 * mpmath.log(1 / delta) / (lam * m)), 27 / (lam * m))
-        assert _close(r["epsilon"], eps)
-        assert _close(r["epsilon_with_laplace"], min(eps, mpmath.mpf(1) / 2))
+        lam, delta, n = mpmath.mpf(1) / 20, mpmath.mpf(10) ** -10, 100_000
+        for r in ps.figure("dmkb2020.fig5", scale="quick").rows:
+            m = n - int(r["known"]) - 1
+            eps = max(mpmath.sqrt(14 * mpmath.log(1 / delta) / (lam * m)), 27 / (lam * m))
+            assert _close(r["epsilon"], eps)
+            assert _close(r["epsilon_with_laplace"], min(eps, mpmath.mpf(1) / 2))

@@ -18,6 +18,8 @@ from dmkb2020_brute import blanket, close
 from pdpsym.papers.dmkb2020.figures import fig6_point
 from pdpsym.papers.figure import Scale, figures
 
+pytestmark = pytest.mark.usefixtures("fifty_digits")
+
 
 @pytest.mark.parametrize("p", [None, Fraction(1, 2)])
 def test_points_match_a_brute_force_convolution(p: Fraction | None) -> None:

@@ -23,20 +23,11 @@ def test_lemma2_proof_script() -> None:
     assert mod.main() is True
 
 
-@pytest.mark.parametrize(
-    ("cid", "verdict"),
-    [
-        ("li2019.lemma1", "supported"),
-        ("li2019.lemma2", "proved"),
-        ("li2019.thm6", "supported"),
-        ("li2019.cor2", "proved"),
-        ("li2019.ex5", "proved"),
-    ],
-)
-def test_checkers_default(cid, verdict) -> None:
+@pytest.mark.parametrize("cid", ["li2019.lemma1", "li2019.lemma2", "li2019.thm6", "li2019.cor2"])
+def test_checkers_default_count_their_cases(cid) -> None:
+    # the verdicts themselves are asserted in one place: tests/verify/test_frozen_verdicts.py
     r = run_claim(cid, RunConfig())
-    assert r.verdict == verdict, r.evidence
-    assert r.cases and r.cases > 0
+    assert r.cases and r.cases > 0, r.evidence
 
 
 @pytest.mark.slow

@@ -186,24 +186,24 @@ def test_degenerate_s_zero_is_laplace() -> None:
 
 
 def test_numeric_integration_vs_closed_form() -> None:
-    mpmath.mp.dps = 30
-    for s2, lam, r, mu in (
-        (Fraction(1), Fraction(1), Fraction(0), Fraction(0)),
-        (Fraction(9, 4), Fraction(1, 2), Fraction(2), Fraction(-1)),
-        (Fraction(1, 16), Fraction(3), Fraction(-5, 2), Fraction(1, 3)),
-    ):
-        closed = certify(convolution_density(r, mu, s2, lam), 25)
-        sv = mpmath.sqrt(mpmath.mpf(s2.numerator) / s2.denominator)
-        lv = mpmath.mpf(lam.numerator) / lam.denominator
-        rv = mpmath.mpf(r.numerator) / r.denominator
-        mv = mpmath.mpf(mu.numerator) / mu.denominator
+    with mpmath.workdps(30):
+        for s2, lam, r, mu in (
+            (Fraction(1), Fraction(1), Fraction(0), Fraction(0)),
+            (Fraction(9, 4), Fraction(1, 2), Fraction(2), Fraction(-1)),
+            (Fraction(1, 16), Fraction(3), Fraction(-5, 2), Fraction(1, 3)),
+        ):
+            closed = certify(convolution_density(r, mu, s2, lam), 25)
+            sv = mpmath.sqrt(mpmath.mpf(s2.numerator) / s2.denominator)
+            lv = mpmath.mpf(lam.numerator) / lam.denominator
+            rv = mpmath.mpf(r.numerator) / r.denominator
+            mv = mpmath.mpf(mu.numerator) / mu.denominator
 
-        def integrand(y, mv=mv, sv=sv, rv=rv, lv=lv):
-            return mpmath.npdf(y, mv, sv) * mpmath.exp(-abs(rv - y) / lv) / (2 * lv)
+            def integrand(y, mv=mv, sv=sv, rv=rv, lv=lv):
+                return mpmath.npdf(y, mv, sv) * mpmath.exp(-abs(rv - y) / lv) / (2 * lv)
 
-        num = mpmath.quad(integrand, [-mpmath.inf, rv, mpmath.inf])
-        lo, hi = (mpmath.mpf(x) for x in closed.enclosure)
-        assert lo - mpmath.mpf(10) ** -20 <= num <= hi + mpmath.mpf(10) ** -20
+            num = mpmath.quad(integrand, [-mpmath.inf, rv, mpmath.inf])
+            lo, hi = (mpmath.mpf(x) for x in closed.enclosure)
+            assert lo - mpmath.mpf(10) ** -20 <= num <= hi + mpmath.mpf(10) ** -20
 
 
 @settings(max_examples=8, deadline=None)

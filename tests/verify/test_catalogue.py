@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from pdpsym.app.cli import main
+from pdpsym.papers.catalogue import NO_GENERAL_PROOF
 from pdpsym.papers.claim import CHECKERS
 from pdpsym.verify import CATALOGUE
 
@@ -77,3 +78,13 @@ def test_the_errata_page_names_every_refuted_or_corrected_claim() -> None:
         if c["verdict"] in ("refuted", "erratum") and f"| {c['id']} | {c['verdict']} |" not in page
     ]
     assert not missing, f"docs/readings-and-errata.md does not list {missing}"
+
+
+def test_every_supported_claim_says_why_it_has_no_proof() -> None:
+    # frozen verdicts: a "supported" claim has a NO_GENERAL_PROOF line, a proved one none
+    frozen = json.loads(
+        (Path(__file__).with_name("frozen_verdicts.json")).read_text(encoding="utf-8")
+    )["claims"]
+    supported = {c["id"] for c in frozen if c["verdict"] == "supported"}
+    assert set(NO_GENERAL_PROOF) == supported
+    assert all(NO_GENERAL_PROOF[cid].strip() for cid in supported)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 
@@ -36,7 +37,12 @@ from pdpsym.models.joint import JointDistribution
 from pdpsym.papers.li2019.edges import EdgeReading
 from pdpsym.papers.li2019.whg.batch import ChainRefiner, batch_applies, batch_whg
 
-mpmath.mp.dps = 50
+
+@pytest.fixture(autouse=True)
+def _fifty_digits() -> Iterator[None]:
+    """Every test of this module runs at 50 digits, restored afterwards."""
+    with mpmath.workdps(50):
+        yield
 
 
 def random_table(n: int, seed: int, lo: int = 1, hi: int = 40) -> JointDistribution:

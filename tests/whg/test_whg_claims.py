@@ -15,20 +15,20 @@ from pdpsym.papers.li2019.eq2 import leakage
 from pdpsym.papers.li2019.whg import ArrayEdges, fast_search, full_search
 from pdpsym.verify import RunConfig, run_claim
 
-EXPECTED = {
-    "li2019.thm2": "refuted",
-    "li2019.thm3.1": "supported",
-    "li2019.thm3.2": "supported",
-    "li2019.thm3.3": "refuted",
-    "li2019.thm3.remark": "refuted",
-    "li2019.lemma3": "proved",
-    "li2019.thm5": "refuted",
-    "li2019.eq16": "supported",
-    "li2019.cor1.1": "supported",
-    "li2019.cor1.2": "refuted",
-    "li2019.cor1.3": "supported",
-    "li2019.fastsearch": "refuted",
-}
+IDS = [
+    "li2019.thm2",
+    "li2019.thm3.1",
+    "li2019.thm3.2",
+    "li2019.thm3.3",
+    "li2019.thm3.remark",
+    "li2019.lemma3",
+    "li2019.thm5",
+    "li2019.eq16",
+    "li2019.cor1.1",
+    "li2019.cor1.2",
+    "li2019.cor1.3",
+    "li2019.fastsearch",
+]
 
 
 _RESULTS: dict = {}
@@ -40,11 +40,11 @@ def result(cid: str):  # one default run per claim for the whole module
     return _RESULTS[cid]
 
 
-@pytest.mark.parametrize(("cid", "verdict"), sorted(EXPECTED.items()))
-def test_verdicts_default_run(cid: str, verdict: str) -> None:
+@pytest.mark.parametrize("cid", IDS)
+def test_default_run_counts_its_cases(cid: str) -> None:
+    # the verdicts themselves are asserted in one place: tests/verify/test_frozen_verdicts.py
     res = result(cid)
-    assert res.verdict == verdict, res.evidence
-    assert res.cases and res.cases > 0
+    assert res.cases and res.cases > 0, res.evidence
 
 
 def test_sec7_runs_and_reports_findings() -> None:
@@ -114,9 +114,3 @@ def test_cor1_2_and_fastsearch_counterexamples_recomputed() -> None:
     assert fx is not None
     src = ArrayEdges.from_json_object(fx, parse_rational)
     assert fast_search(src, fx["k"]).max_value() < full_search(src).max_value()
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("cid", sorted(EXPECTED))
-def test_verdicts_thorough(cid: str) -> None:
-    assert run_claim(cid, RunConfig(thorough=True)).verdict == EXPECTED[cid]

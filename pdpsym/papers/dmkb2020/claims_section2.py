@@ -2,15 +2,14 @@
 
 prop1, ex1-ex6, prop2-prop4 (see :mod:`pdpsym.papers.dmkb2020.definitions`). Every verdict
 comes from exact computation on finite scenarios, with classes and counts reported. The
-small helpers here are shared with :mod:`.claims` and :mod:`.claims_section4`.
+shared case generators are in :mod:`.cases`.
 """
 
 from __future__ import annotations
 
 import itertools
-import math
 import random
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -18,60 +17,26 @@ from pdpsym.core.numbers import fraction_str
 from pdpsym.mechanisms import finite
 from pdpsym.papers import claim
 from pdpsym.papers.dmkb2020 import definitions as defs
-
-HALF = Fraction(1, 2)
-# the class random_scenario and random_mechanism draw from
-RANDOM_CLASS = (
-    "binary records n ≤ 3, independent with known records or full-support correlated (D, B); "
-    "randomized or deterministic M"
+from pdpsym.papers.dmkb2020.cases import (
+    BITS2,
+    HALF,
+    PROVED,
+    RANDOM_CLASS,
+    all_pmfs,
+    copies,
+    det_table,
+    generated_forall,
+    independent_family,
+    one_instance,
+    random_table,
+    seeded_draws,
 )
-BITS2 = tuple(itertools.product((0, 1), repeat=2))
-PROVED = claim.Verdict.PROVED
+from pdpsym.proofs import pk_independence
 
 
 def _r(x: Fraction | None) -> str:
     """A smallest ε as text: ``log(ratio)``, or ``oo``."""
     return "oo" if x is None else f"log({fraction_str(x)})"
-
-
-def _draws(
-    config: claim.RunConfig, salt: int, count: tuple[int, int], draw: Callable[[random.Random], Any]
-) -> Iterator[Any]:
-    rng = random.Random(config.seed + salt)
-    for _ in range(config.count(*count)):
-        yield draw(rng)
-
-
-def _generated(law: claim.Law, cases: Any, **kw: Any) -> claim.ForAll:
-    return claim.ForAll(law, cases, method=claim.Method.GENERATED, **kw)
-
-
-def _pmfs(outputs: int, den: int) -> Iterator[dict[Any, Fraction]]:
-    """Every pmf on ``0..outputs-1`` with denominator ``den``, in lexicographic order."""
-    for cuts in itertools.combinations_with_replacement(range(den + 1), outputs - 1):
-        parts = [b - a for a, b in zip([0, *cuts], [*cuts, den], strict=True)]
-        yield {k: Fraction(c, den) for k, c in enumerate(parts) if c}
-
-
-def _det_table(outs: Iterable[Any], dbs: Iterable[Any] = BITS2) -> dict[Any, dict[Any, Fraction]]:
-    """The table of the deterministic mechanism ``dbs[k] -> outs[k]``."""
-    return {d: {o: Fraction(1)} for d, o in zip(dbs, outs, strict=True)}
-
-
-def _random_table(rng: random.Random, keys: Iterable[Any], outs: list[Any]) -> dict[Any, Any]:
-    """A random kernel ``key -> PMF on outs`` (denominators 1 to 3, zeros allowed)."""
-    return {k: finite.random_pmf(rng, outs, rng.choice([1, 2, 3]), positive=False) for k in keys}
-
-
-def _copies(k: int) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
-    """θ̂ that repeats each parameter ``k`` times (duplicated records)."""
-    return lambda phi: tuple(v for v in phi for _ in range(k))
-
-
-def _one_instance(law: Callable[[None], object], holds: Any, **kw: Any) -> claim.ForAll:
-    """A claim about one exact instance: proved when the instance shows it."""
-    kw = {"method": claim.Method.EXACT_INSTANCE, "verdict": PROVED, **kw}
-    return claim.Exhaustive(law, lambda _c: [None], holds=holds, **kw)
 
 
 @claim.checker("dmkb2020.prop1")
@@ -92,9 +57,9 @@ def check_prop1(config: claim.RunConfig) -> claim.Property:
             theta=scn.joint, mechanism=table, eps_CDP=_r(c), eps_IBCDP=_r(ib)
         )
 
-    return _generated(
+    return generated_forall(
         law,
-        lambda cfg: _draws(cfg, 101, (60, 1000), draw),
+        lambda cfg: seeded_draws(cfg, 101, (60, 1000), draw),
         holds=lambda n: (
             f"{n} generated ({{θ}}, M) ({RANDOM_CLASS}): exact smallest ε of CDP and IBCDP (δ = 0) "
             f"give ε_IBCDP ≤ 2 ε_CDP, ε_CDP ≤ 2 ε_IBCDP; {both['both_finite']} have both finite"
@@ -124,7 +89,7 @@ def check_ex1(config: claim.RunConfig) -> claim.Property:
         near = [set(finite.output_pmf(scn, mean, 0, mu + SIGMA)) for mu in (1, -1)]
         return (r is None and not near[0] & near[1]) or claim.Counterexample(eps_NP=_r(r))
 
-    return _one_instance(
+    return one_instance(
         law,
         f"exact discretized instance: μ = ±1 (1/2 each), n = {N_MU} records μ ± {SIGMA} i.i.d., "
         "M = mean: the output distributions given D(i) = 1 + σ and D(i) = -1 + σ have disjoint "
@@ -136,7 +101,7 @@ def check_ex1(config: claim.RunConfig) -> claim.Property:
 @claim.checker("dmkb2020.ex2")
 def check_ex2(config: claim.RunConfig) -> claim.Property:
     pairs = config.count(2, 3)
-    scn = defs.normalized_scenario([{0: Fraction(1, 3), 1: Fraction(2, 3)}] * pairs, _copies(2))
+    scn = defs.normalized_scenario([{0: Fraction(1, 3), 1: Fraction(2, 3)}] * pairs, copies(2))
     ident = finite.deterministic(lambda d: d)
 
     def sim(i: int, rest: tuple[Any, ...]) -> dict[Any, Fraction]:
@@ -148,7 +113,7 @@ def check_ex2(config: claim.RunConfig) -> claim.Property:
         ok = r_ddp == 1 and defs.np_ratio(scn, ident) is None
         return ok or claim.Counterexample(eps_DDP=_r(r_ddp))
 
-    return _one_instance(
+    return one_instance(
         law,
         f"exact instance: {2 * pairs} records in duplicated pairs, R = (1/3, 2/3) on {{0,1}}: the "
         "identity with the simulator that copies the duplicate is DDP with ε = 0, although the "
@@ -167,7 +132,7 @@ def check_ex3(config: claim.RunConfig) -> claim.Property:
         ok = r_np == 1 and r_cdp is None
         return ok or claim.Counterexample(eps_NP=_r(r_np), eps_CDP=_r(r_cdp))
 
-    return _one_instance(
+    return one_instance(
         law,
         f"exact discretized instance (μ = ±1, n = {N_MU}, noise ±{SIGMA}, T = {{±1 ± σ}}): the "
         "outlier count (|x - mean| > 5σ) has NP ε = 0 (always 0 outliers) but CDP ε = ∞ (moving "
@@ -183,14 +148,14 @@ def check_ex4(config: claim.RunConfig) -> claim.Property:
 
     def never_cdp(case: Any) -> object:
         pairs, r = case
-        scn = defs.normalized_scenario([r] * pairs, _copies(2))
+        scn = defs.normalized_scenario([r] * pairs, copies(2))
         r_cdp = defs.cdp_ratio(scn, total, domain={i: [0, 1, 2, 3] for i in range(2 * pairs)})
         return r_cdp is None or claim.Counterexample(R=r, pairs=pairs, eps_CDP=_r(r_cdp))
 
     # "might be NP": a single-valued R (one pair) is NP (vacuously)
-    single = defs.normalized_scenario([{1: Fraction(1)}], _copies(2))
-    is_np = _one_instance(lambda _: defs.np_ratio(single, total) is not None, "")
-    rs = list(_pmfs(3, den))
+    single = defs.normalized_scenario([{1: Fraction(1)}], copies(2))
+    is_np = one_instance(lambda _: defs.np_ratio(single, total) is not None, "")
+    rs = list(all_pmfs(3, den))
     never = claim.Exhaustive(never_cdp, lambda _c: itertools.product((1, 2), rs), verdict=PROVED)
     return claim.AllOf(
         (never, is_np),
@@ -229,9 +194,9 @@ def check_ex5(config: claim.RunConfig) -> claim.Property:
     den = config.count(2, 3)
 
     def cases(_c: claim.RunConfig) -> Iterator[Any]:
-        for triples, r in itertools.product((1, 2), list(_pmfs(2, den))):
+        for triples, r in itertools.product((1, 2), list(all_pmfs(2, den))):
             if len(r) == 2:
-                scn = defs.normalized_scenario([r] * triples, _copies(3))
+                scn = defs.normalized_scenario([r] * triples, copies(3))
                 yield triples, r, scn, {i: [0, 1, 2] for i in range(3 * triples)}
 
     def printed(case: Any) -> object:
@@ -271,24 +236,31 @@ def check_prop2(config: claim.RunConfig) -> claim.Property:
 
     def cases(cfg: claim.RunConfig) -> Iterator[Any]:
         # (θ, the two sides): every conditional output law, then the two smallest ε
-        for scn, mech in _draws(cfg, 102, (40, 600), draw):
+        for scn, mech in seeded_draws(cfg, 102, (40, 600), draw):
             for i, bhat in itertools.product(range(scn.n), scn.knowledge_values()):
                 vals = [a for a in scn.record_values(i) if scn.compatible(i, a, bhat)]
                 for a, b in itertools.product(vals, vals):
-                    changed = defs._changed_pmf(scn, mech, i, a, b, bhat)
+                    changed = defs.changed_pmf(scn, mech, i, a, b, bhat)
                     yield scn, finite.output_pmf(scn, mech, i, b, bhat), changed
             yield scn, defs.np_ratio(scn, mech), defs.cdp_ratio(scn, mech)
 
-    return _generated(
+    corroboration = generated_forall(
         lambda case: case[1] == case[2] or claim.Counterexample(theta=case[0].joint),
         cases,
+        verdict=PROVED,  # corroborates the proof
+        fails="for independent records, M(D)|b differs from M(D_(i->b))|a or NP ε != CDP ε",
+    )
+    return claim.AllOf(
+        (claim.Symbolic(pk_independence.proposition2, holds=""), corroboration),
+        method=claim.Method.SYMBOLIC,
+        reading="T = the support of D(i) (b with positive probability given B̂)",
         holds=lambda n: (
+            f"{pk_independence.STEPS_PROP2}. Corroborated: "
             f"{config.count(40, 600)} generated (θ, M), independent Bernoulli records (n ≤ 3, "
             "random known records as B), random M: M(D)|θ,B̂,D(i)=b = M(D_(i→b))|θ,B̂,D(i)=a "
             "exactly for every (i, B̂, a, b), so smallest NP ε = smallest CDP ε (T = support of "
             f"D(i)); {n} checks"
         ),
-        fails="for independent records, M(D)|b differs from M(D_(i->b))|a or NP ε != CDP ε",
     )
 
 
@@ -297,7 +269,7 @@ def _normalization_case(rng: random.Random) -> tuple[Any, Any, int, Any]:
     params = [finite.random_pmf(rng, v, 6, positive=True) for v in ([0, 1], [0, 1, 2], [0, 1])]
     c = rng.choice([0, 1, 2])
     keys = itertools.product((0, 1), (0, 1, 2), (0, 1))
-    mech = finite.table_mechanism(_random_table(rng, keys, [0, 1, 2, finite.BOTTOM]))
+    mech = finite.table_mechanism(random_table(rng, keys, [0, 1, 2, finite.BOTTOM]))
     return params, lambda phi: (phi[0], (phi[1] + c * phi[0]) % 3, phi[2]), c, mech
 
 
@@ -313,9 +285,11 @@ def check_prop3(config: claim.RunConfig) -> claim.Property:
             phi=params, c=c, I1=list(known1), I2=list(known2), eps_NP_1=_r(r1), eps_NP_2=_r(r2)
         )
 
-    return _generated(
+    return generated_forall(
         law,
-        lambda cfg: itertools.product(_draws(cfg, 103, (40, 600), _normalization_case), nested),
+        lambda cfg: itertools.product(
+            seeded_draws(cfg, 103, (40, 600), _normalization_case), nested
+        ),
         holds=lambda n: (
             f"{config.count(40, 600)} generated acceptable normalizations at i = 0 (independent φ0 "
             "∈ {0,1}, φ1 ∈ {0,1,2}, φ2 ∈ {0,1}; D = (φ0, (φ1 + cφ0) mod 3, φ2), injective; random "
@@ -341,7 +315,7 @@ def check_prop4(config: claim.RunConfig) -> claim.Property:
         # deterministic M: {0,1}^2 -> {0,1}; lexicographic
         h, outs = case
         scn = defs.normalized_scenario([{0: HALF, 1: HALF}], lambda phi: (phi[0], h[phi[0]]))
-        mech = finite.table_mechanism(_det_table(outs))
+        mech = finite.table_mechanism(det_table(outs))
         r_np, r_cdp = defs.np_ratio(scn, mech, [0]), defs.cdp_ratio(scn, mech, targets=[0])
         if r_np == r_cdp:
             return True
@@ -373,7 +347,7 @@ def check_prop4(config: claim.RunConfig) -> claim.Property:
         claim.Exhaustive(
             printed, lambda _c: itertools.product(BITS2, itertools.product((0, 1), repeat=4))
         ),
-        _generated(corrected, lambda cfg: _draws(cfg, 104, (40, 600), draw)),
+        generated_forall(corrected, lambda cfg: seeded_draws(cfg, 104, (40, 600), draw)),
         holds=lambda n: (
             "printed: for acceptable Θ, NP ⇔ CDP. Definition 8 lets other records depend on φ0 "
             "(duplicates are acceptable): the first case of an ordered search has NP ε ≠ CDP ε, "
@@ -384,22 +358,6 @@ def check_prop4(config: claim.RunConfig) -> claim.Property:
         ),
         method=claim.Method.GENERATED,
         reading="Definition 8 as printed (only D(i) and B are constrained)",
-    )
-
-
-def _independent_family(dist: dict[Any, Fraction], fam: list[Any]) -> bool:
-    """Whether the functions ``fam`` of D ~ ``dist`` are mutually independent, exactly."""
-    joint: dict[tuple[Any, ...], Fraction] = {}
-    margs: list[dict[Any, Fraction]] = [{} for _ in fam]
-    for d, p in dist.items():
-        key = tuple(f(d) for f in fam)
-        joint[key] = joint.get(key, Fraction(0)) + p
-        for m, v in zip(margs, key, strict=True):
-            m[v] = m.get(v, Fraction(0)) + p
-    return all(
-        joint.get(key, Fraction(0))
-        == math.prod((m[v] for m, v in zip(margs, key, strict=True)), start=Fraction(1))
-        for key in itertools.product(*(sorted(m, key=repr) for m in margs))
     )
 
 
@@ -414,7 +372,7 @@ def check_ex6(config: claim.RunConfig) -> claim.Property:
         fa = [lambda d, k=k: (d[2 * k], d[2 * k + 1]) for k in range(len(ps))]
         fb = [f for g in fa for f in (lambda d, g=g: len(set(g(d))) == 1, lambda d, g=g: g(d)[0])]
         valid = all(
-            _independent_family(dist, fam)
+            independent_family(dist, fam)
             and len({tuple(f(d) for f in fam) for d in dist}) == len(dist)
             for fam in (fa, fb)
         )

@@ -28,7 +28,7 @@ from pdpsym.papers import claim
 from pdpsym.papers.dmkb2020 import counting as pc
 from pdpsym.papers.dmkb2020 import kanonymity
 from pdpsym.papers.dmkb2020 import thresholding as pt
-from pdpsym.papers.dmkb2020.claims_section2 import PROVED, _draws, _generated, _one_instance
+from pdpsym.papers.dmkb2020.cases import PROVED, generated_forall, one_instance, seeded_draws
 
 F = Fraction
 P_GRID = (F(1, 50), F(1, 20), F(1, 10), F(1, 5))
@@ -225,9 +225,9 @@ def check_thm4_coupling(config: claim.RunConfig) -> claim.Property:
         ok = all(_le(apk_delta(Thresholding(n, T, r), th.eps)[0], th.delta) for r in rest)
         return ok or _cx({"ps": [_s(q) for q in ps], "T": T, "p": p, "delta": th.delta})
 
-    return _generated(
+    return generated_forall(
         law,
-        lambda cfg: filter(None, _draws(cfg, 0, (25, 300), draw)),
+        lambda cfg: filter(None, seeded_draws(cfg, 0, (25, 300), draw)),
         holds=lambda n: (
             f"{n} generated instances (n 3..9, p_i = p*k/20 < p): tails dominated at every t; "
             "exact delta (every target, both directions) at Theorem 4's eps <= its delta"
@@ -281,7 +281,7 @@ def check_ex7(config: claim.RunConfig) -> claim.Property:
         ok = compare(active, F(1, 2)).sign > 0 and compare(passive, F(1, 10**9)).sign < 0
         return ok or claim.Counterexample(evidence=text)
 
-    return _one_instance(law, text)
+    return one_instance(law, text)
 
 
 @claim.checker("dmkb2020.thm3.decomposition")
@@ -356,7 +356,7 @@ def check_prop7(config: claim.RunConfig) -> claim.Property:
         and eps <= 1, where the bound is not vacuous (both powers of mu_2 for the absolute)."""
         absolute = mu3 is pc.Mu3Reading.ABSOLUTE
         if not absolute:
-            yield from filter(None, _draws(cfg, 0, (2, 20), draw))
+            yield from filter(None, seeded_draws(cfg, 0, (2, 20), draw))
         powers = tuple(pc.Prop7Reading) if absolute else (pc.Prop7Reading.PRINTED,)
         ns = [1000] + ([10000, 100000] if cfg.thorough else [])
         grid = itertools.product(ns, (F(1, 10), F(2, 5), F(1, 2)), (F(1, 2), F(1)), powers)
@@ -381,7 +381,7 @@ def check_prop7(config: claim.RunConfig) -> claim.Property:
         )  # fmt: skip
 
     return claim.Erratum(
-        _generated(law, lambda cfg: cases(cfg, pc.Mu3Reading.PRINTED)),
+        generated_forall(law, lambda cfg: cases(cfg, pc.Mu3Reading.PRINTED)),
         claim.Exhaustive(law, lambda cfg: cases(cfg, pc.Mu3Reading.ABSOLUTE)),
         holds=lambda n: (
             "generated heterogeneous instances (n in 24/32/48, p_i from 3 values in [1/20, "
@@ -438,7 +438,7 @@ def check_fig5(config: claim.RunConfig) -> claim.Property:
         ok = mono and compare(eps_closed(lo), cap).sign > 0 and _le(eps_closed(lo - 1), cap)
         return ok or claim.Counterexample(crossing=str(lo))
 
-    return _one_instance(
+    return one_instance(
         law,
         "ε(|B|) = max(sqrt(14 ln(1/δ)/(λ(n-|B|-1))), 27/(λ(n-|B|-1))) increases in |B| "
         "(n-|B|-1 in a denominator); with Laplace(2) noise ε = min(ε(|B|), 1/2); the cap binds "

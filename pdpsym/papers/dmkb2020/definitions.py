@@ -82,8 +82,23 @@ def ratio_sup(ratios: Iterable[Ratio]) -> Ratio:
     return best
 
 
-def _changed_pmf(scenario: Scenario, mech: Mechanism, i: int, a: Any, b: Any, bhat: Any) -> PMF:
-    """``P[M(D_{i→b}) = . | D(i)=a, B̂]``."""
+def changed_pmf(scenario: Scenario, mech: Mechanism, i: int, a: Any, b: Any, bhat: Any) -> PMF:
+    """The law of ``M(D_{i→b})`` given ``D(i) = a`` and ``B̂`` (Definition 5's right side).
+
+    Args:
+        scenario: the finite scenario (θ and the partial knowledge).
+        mech: the mechanism.
+        i: the target record.
+        a: the value D(i) is conditioned on.
+        b: the value the record is changed to.
+        bhat: the value of the partial knowledge.
+
+    Returns:
+        ``P[M(D_{i→b}) = . | D(i) = a, B̂]``, exactly.
+
+    References:
+        Desfontaines et al., Section 2.2, Definition 5.
+    """
     return output_pmf(scenario, lambda d: mech(replace(d, i, b)), i, a, bhat)
 
 
@@ -106,7 +121,7 @@ def cdp_ratio(
                             continue
                         yield indist_ratio(
                             output_pmf(scenario, mech, i, a, bhat),
-                            _changed_pmf(scenario, mech, i, a, b, bhat),
+                            changed_pmf(scenario, mech, i, a, b, bhat),
                         )
 
     return ratio_sup(ratios())

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pdpsym.papers.li2019 import correlation, edges, eq2, gaussian, theorems, whg
+from pdpsym.papers.li2019 import correlation, edges, eq2, gaussian, labels, theorems, whg
 
 # label -> (function, claim id)
 LABELS: dict[str, tuple[Callable[..., Any], str]] = {
@@ -29,14 +29,15 @@ LABELS: dict[str, tuple[Callable[..., Any], str]] = {
     "Remark 1": (theorems.group_dp_bound, "li2019.remark1"),
     "Theorem 1": (theorems.theorem1_value, "li2019.thm1"),
     "Theorem 2": (edges.theorem2_step, "li2019.thm2"),
-    "Theorem 3": (edges.increment_ratio, "li2019.thm3.1"),
+    "Theorem 3": (labels.theorem3_increment_ratio, "li2019.thm3.1"),
     "Lemma 3": (correlation.lemma3_sides, "li2019.lemma3"),
     "Theorem 4": (theorems.theorem4_value, "li2019.thm4"),
-    "Theorem 5": (whg.whg_from_distribution, "li2019.thm5"),
+    "Theorem 5": (labels.theorem5_whg, "li2019.thm5"),
+    "Corollary 1": (labels.corollary1_layer_max, "li2019.cor1.2"),
     "Algorithm 1": (whg.full_search, "li2019.fastsearch"),
     "Algorithm 2": (whg.fast_search, "li2019.fastsearch"),
-    "Lemma 1": (gaussian.condition, "li2019.lemma1"),
-    "Lemma 2": (gaussian.convolution_density, "li2019.lemma2"),
-    "Theorem 6": (gaussian.gaussian_leakage, "li2019.thm6"),
-    "Corollary 2": (gaussian.regression_coefficients, "li2019.cor2"),
+    "Lemma 1": (labels.lemma1_condition, "li2019.lemma1"),
+    "Lemma 2": (labels.lemma2_convolution_density, "li2019.lemma2"),
+    "Theorem 6": (gaussian.theorem6_value, "li2019.thm6"),
+    "Corollary 2": (labels.corollary2_coefficients, "li2019.cor2"),
 }

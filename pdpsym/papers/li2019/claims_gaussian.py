@@ -23,6 +23,7 @@ from pdpsym.papers import claim
 from pdpsym.papers.li2019 import gaussian
 from pdpsym.papers.li2019.claims import proved
 from pdpsym.papers.li2019.gaussian import THM6_READING, eq19_profile, gaussian_leakage
+from pdpsym.proofs import gaussian_conditioning
 
 
 def random_covariance(rnd: random.Random, n: int, span: int = 3) -> list[list[Fraction]]:
@@ -95,12 +96,14 @@ def _lemma1_law(case: tuple[Any, ...]) -> object:
 @claim.checker("li2019.lemma1")
 def check_lemma1(config: claim.RunConfig) -> claim.Property:
     models = config.count(12, 200)
-    return claim.ForAll(
+    return proved(
+        gaussian_conditioning.lemma1,
         _lemma1_law,
         _lemma1_cases,
         method=claim.Method.GENERATED,
         fails="Lemma 1's conditional differs from the precision-matrix route or the normal equations",
         holds=lambda n: (
+            f"{gaussian_conditioning.STEPS_LEMMA1}. Corroborated: "
             f"{n} (covariance, given set) pairs from {models} generated exact positive definite "
             "covariances MM^T+D (n = 2..4, every nonempty proper given set), exactly: the "
             "Schur-complement mean gain and covariance equal the precision-matrix route, det S = "
@@ -233,6 +236,7 @@ def check_thm6(config: claim.RunConfig) -> claim.Property:
         lambda c: [None],
         method=claim.Method.EXACT_INSTANCE,
         fails="weighted reading fails Eq. 19",
+        verdict=claim.Verdict.PROVED,  # one exact instance, corroborating the proof
         details=lambda: {"weighted": weighted},
     )
     generated = claim.ForAll(
@@ -240,13 +244,15 @@ def check_thm6(config: claim.RunConfig) -> claim.Property:
         _thm6_cases,
         method=claim.Method.GENERATED,
         fails="Eq. 19 evaluated directly disagrees with |c|Δ_i/lam",
+        verdict=claim.Verdict.PROVED,  # corroborates the proof
     )
+    proof = claim.Symbolic(gaussian_conditioning.theorem6, holds="")
     return claim.AllOf(
-        (generated, instance),
-        method=claim.Method.GENERATED,
+        (proof, generated, instance),
+        method=claim.Method.SYMBOLIC,
         reading=THM6_READING,
         holds=lambda n: (
-            f"{(n or 1) - 1} generated sum-query adversaries (n = 2..4, exact PD covariances): "
+            f"{gaussian_conditioning.STEPS_THM6}. Corroborated: {(n or 1) - 1} generated sum-query adversaries (n = 2..4, exact PD covariances): "
             "Eq. 19 evaluated directly (Lemma 1's conditional means at x_i = l, (l+u)/2, u; arb "
             "erfc densities on an r grid up to far tails) never exceeds |c|(u-l)/lam (every ball "
             "strictly below when s > 0) and is within 1e-6 of it in both tails. Weighted w = "

@@ -26,6 +26,7 @@ from pdpsym.papers.li2019 import correlation, edge_tables, edges, eq2, theorems,
 from pdpsym.papers.li2019.claims import ONE, proved
 from pdpsym.papers.li2019.experiments import gaussian_layer_table, layer_maxima
 from pdpsym.papers.li2019.whg import ArrayEdges, fast_search, full_search
+from pdpsym.proofs import pdp_bounds
 
 READING = "Eq. 9 right tail (r -> +inf), pairs ordered w_i x_i^a > w_i x_i^b"
 CHAIN_READING = (
@@ -161,10 +162,12 @@ def check_thm3_1(config: claim.RunConfig) -> claim.Property:
             reading=reading, q=q.certified(20).as_json(),
         )  # fmt: skip
 
-    return claim.Exhaustive(
+    return proved(
+        pdp_bounds.theorem3_1,
         law,
         cases,
         holds=lambda n: (
+            f"{pdp_bounds.STEPS_THM3_1}. Corroborated: "
             f"q = lam d_j / Delta_j in [-1, 1], decided exactly, on all {n} edges of "
             f"{_class_text(cls)}, sum and weighted (2, -1/3) queries, lam 1 and 1/2, both "
             "tails (|d_j| <= Delta_j/lam: a ratio of two averages of e^{w_j x_j/lam})"
@@ -198,10 +201,12 @@ def _sign_law(case: Any) -> object:
 @claim.checker("li2019.thm3.2")
 def check_thm3_2(config: claim.RunConfig) -> claim.Property:
     cls = _classes(config, ([2, 2], 5, 14), ([2, 2, 2], 2, 5))
-    return claim.Exhaustive(
+    return proved(
+        pdp_bounds.theorem3_2,
         _sign_law,
         lambda _c: _sign_cases(cls, [ONE], edges.TAILS),
         holds=lambda n: (
+            f"{pdp_bounds.STEPS_THM3_2}. Corroborated: "
             f"sign(q) = sign(rho under theta(.|x_(K-j))) on all {n} edges and contexts of binary "
             f"tables {_class_text(cls)}, both tails, sum query (binary X_j: d has the sign "
             "of theta(x_j=hi|a) - theta(x_j=hi|b), sign(rho) by Lemma 3)"
@@ -358,12 +363,13 @@ def _node_values(whgs: Iterator[Any]) -> Iterator[Any]:
 
 @claim.checker("li2019.eq16")
 def check_eq16(config: claim.RunConfig) -> claim.Property:
-    return claim.ForAll(
+    return proved(
+        pdp_bounds.eq16,
         lambda c: c[3] <= c[4] or claim.Counterexample(n=c[0].n, i=c[1], mask=c[2]),
         lambda cfg: _node_values(_random_whgs(cfg, (40, 400), (-ONE, ONE))),
         method=claim.Method.GENERATED,
         holds=lambda n: (
-            f"chain value <= sum over {{i}} u U of Delta_k/lam at all {n} node values of {_WHGS}, "
+            f"{pdp_bounds.STEPS_EQ16}. Corroborated: chain value <= sum over {{i}} u U of Delta_k/lam at all {n} node values of {_WHGS}, "
             "q on a 1/4 grid of [-1, 1]; as |x + w| <= x + |w| this needs q >= -1 too (Theorem "
             "3(1)): with q <= 1 alone, Delta = lam = 1, q = -4 give |1 - 4| = 3 > 2 = group DP"
         ),

@@ -219,6 +219,20 @@ class GaussianLeakage:
 
 
 def theorem6_value(c: Fraction, low: Fraction, high: Fraction, lam: Fraction) -> Fraction:
+    """Theorem 6: ``PL(A(i, K)) = |c| (u_i - l_i) / λ``, a supremum approached as r → ±∞.
+
+    Args:
+        c: the coefficient of ``x_i`` in the conditional mean of ``f`` (Eq. 37).
+        low: ``l_i``, the low end of the target's range.
+        high: ``u_i``, its high end.
+        lam: the Laplace scale λ.
+
+    Returns:
+        The leakage, exactly.
+
+    References:
+        Li et al., Section VI, Theorem 6 (proved in ``pdpsym.proofs.gaussian_conditioning``).
+    """
     return abs(c) * (high - low) / lam
 
 

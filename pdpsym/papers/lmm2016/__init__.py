@@ -13,11 +13,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pdpsym.papers.lmm2016 import dependence, mechanism
+from pdpsym.papers.lmm2016 import dependence, labels, mechanism
+from pdpsym.proofs import ddp_composition
 
 # label -> (function, claim id)
 LABELS: dict[str, tuple[Callable[..., Any], str]] = {
     "Definition 4": (mechanism.dependent_dp_level, "lmm2016.thm3"),
     "dependence coefficient": (dependence.dependence_coefficient, "lmm2016.rho"),
-    "Theorem 7": (mechanism.baseline_mechanism, "lmm2016.thm7"),
+    "Theorem 3": (ddp_composition.theorem3, "lmm2016.thm3"),
+    "Theorem 4": (labels.theorem4_parallel, "lmm2016.thm4"),
+    "Theorem 5": (ddp_composition.theorem5, "lmm2016.thm5"),
+    "Theorem 6": (ddp_composition.theorem6, "lmm2016.thm6"),
+    "Theorem 7": (labels.theorem7_baseline_mechanism, "lmm2016.thm7"),
 }

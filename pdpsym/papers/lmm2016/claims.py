@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import functools
 import itertools
-import math
 import random
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction as F
 from typing import Any
 
@@ -31,75 +30,22 @@ from pdpsym.models.joint import JointDistribution
 from pdpsym.papers import claim
 from pdpsym.papers.lmm2016 import dependence as dep
 from pdpsym.papers.lmm2016 import mechanism as mech
+from pdpsym.papers.lmm2016.cases import (
+    BITS,
+    LEVELS,
+    Case,
+    bit_pmf,
+    grid_distributions,
+    joint_law,
+    pair_law,
+    random_distribution,
+    random_pmf,
+    table_cases,
+    uniform_on_supports,
+)
+from pdpsym.proofs import ddp_composition
 
 NB, INS, COND = READINGS = tuple(mech.DDPReading)
-LEVELS = (F(1, 3), F(2, 3))
-BITS = (0, 1)
-Case = tuple[Any, ...]
-
-
-# --- small exact classes, in a fixed order ----------------------------------------------
-def _joint(cells: Iterable[Any], doms: Sequence[Any], names: Any = ()) -> JointDistribution:
-    """The law P(cell) = p on the product of ``doms`` (variables D1, D2, ... unless named)."""
-    names = list(names or (f"D{k + 1}" for k in range(len(doms))))
-    domains = {v: list(d) for v, d in zip(names, doms, strict=True)}
-    return JointDistribution.from_rows(names, [[*c, p] for c, p in cells], domains)
-
-
-def _pair(ps: str, names: Sequence[str] = ("D1", "D2")) -> JointDistribution:
-    """The law on {0,1}^2 with P(00), P(01), P(10), P(11) given as "p00 p01 p10 p11"."""
-    cells = zip(itertools.product(BITS, repeat=2), ps.split(), strict=True)
-    return _joint(cells, [BITS] * 2, names)
-
-
-def grid_distributions(
-    names: Sequence[str], domains: Sequence[Sequence[int]], max_den: int
-) -> Iterator[JointDistribution]:
-    """Every joint law on the product domain with probabilities k/N, N <= max_den.
-
-    Order: by N, then lexicographically by counts; each law is listed once (at its least N).
-    """
-    cells = list(itertools.product(*domains))
-    for den in range(1, max_den + 1):
-        for cuts in itertools.combinations_with_replacement(range(den + 1), len(cells) - 1):
-            counts = [b - a for a, b in zip((0, *cuts), (*cuts, den), strict=True)]
-            if math.gcd(den, *counts) == 1:  # else listed already at a smaller N
-                yield _joint(zip(cells, (F(k, den) for k in counts)), domains, names)
-
-
-def uniform_on_supports(n: int) -> Iterator[JointDistribution]:
-    """Uniform laws on every non-empty subset of {0,1}^n, by support size then lexicographic."""
-    cells = list(itertools.product(BITS, repeat=n))
-    for size in range(1, len(cells) + 1):
-        for support in itertools.combinations(cells, size):
-            yield _joint(((c, F(1, size)) for c in support), [BITS] * n)
-
-
-def random_distribution(rng: random.Random, n: int, k: int) -> JointDistribution:
-    """A random law on {0..k-1}^n with random rational weights (some cells zero)."""
-    cells = list(itertools.product(range(k), repeat=n))
-    weights = [rng.choice([0, 0, 1, 1, 2, 3, 5]) for _ in cells]
-    if sum(weights) == 0:
-        weights[rng.randrange(len(cells))] = 1
-    return _joint(zip(cells, (F(w, sum(weights)) for w in weights)), [range(k)] * n)
-
-
-def _bit(q: F) -> dict[Hashable, F]:
-    """The output law on {0, 1} with P(1) = q (outputs of probability 0 left out)."""
-    return {s: p for s, p in ((1, q), (0, 1 - q)) if p != 0}
-
-
-def _random_pmf(rng: random.Random, outputs: int, top: int = 6) -> dict[Hashable, F]:
-    w = [rng.randint(1, top) for _ in range(outputs)]
-    return {s: F(x, sum(w)) for s, x in enumerate(w)}
-
-
-# binary pairs: independent uniform, completely dependent, a partial dependence
-SMALL = [_pair(ps) for ps in ("1/4 1/4 1/4 1/4", "1/2 0 0 1/2", "1/3 1/6 1/6 1/3")]
-TABLES = (
-    "the tables D -> {0,1} with P(1|D) in {1/3, 2/3} on 3 binary laws (independent, "
-    "completely dependent, partially dependent)"
-)
 
 
 # --- how the checks are put together ------------------------------------------------------
@@ -186,7 +132,7 @@ def _rho_draw(rng: random.Random) -> Iterator[Case]:
 
 def _rho(ps: str) -> Any:
     """rho_ij (sigma = 1) of the law on {0,1}^2 with P(00), P(01), P(10), P(11) = ps."""
-    return dep.dependence_coefficient(_pair(ps, RHO), *RHO, F(1))
+    return dep.dependence_coefficient(pair_law(ps, RHO), *RHO, F(1))
 
 
 def _rho_endpoints() -> object:
@@ -198,7 +144,7 @@ def _rho_endpoints() -> object:
 
 def _rho_example() -> dict[str, Any]:
     ps = "1/3 1/6 1/6 1/3"
-    rex, ex = _rho(ps), {"theta": _pair(ps, RHO), "sigma": "1"}
+    rex, ex = _rho(ps), {"theta": pair_law(ps, RHO), "sigma": "1"}
     ex.update(rho=certify(rex, 20).as_json(), witness=rex.witness)
     return {"example_2x2": ex, "endpoints_exact": True}
 
@@ -264,140 +210,52 @@ def _composed(kind: str, derive: Any, bound: Any, variant: str | None = None) ->
     return law
 
 
-def _table_cases(k: int, readings: Any, values: Any, stride: int, subsets: Any) -> Iterator[Case]:
-    """Every ``stride``-th ``subsets(tables, k)`` of the tables D -> {0,1}, P(1|D) in LEVELS
-    (lexicographic) of each small law, in each reading and with each variant value."""
-    for theta in SMALL:
-        dbs = mech.databases(theta)
-        levels = itertools.product(LEVELS, repeat=len(dbs))
-        tables = [mech.FiniteMechanism({d: _bit(q) for d, q in zip(dbs, qs)}) for qs in levels]
-        for mechs in list(subsets(tables, k))[::stride]:
-            yield from ((theta, r, mechs, v) for r in readings for v in values)
-
-
-def _random_cases(sizes: Any, readings: Any, values: Any = (None,)) -> Any:
-    """A random law on 2-3 binary tuples with random mechanisms of ``sizes(rng)`` outputs."""
-
-    def draw(rng: random.Random) -> Iterator[Case]:
-        theta = random_distribution(rng, rng.choice([2, 3]), 2)
-        dbs = mech.databases(theta)  # a random PMF per database, in order, per mechanism
-        ms = tuple(mech.FiniteMechanism({d: _random_pmf(rng, k) for d in dbs}) for k in sizes(rng))
-        yield from ((theta, r, ms, v) for r in readings for v in values)
-
-    return draw
-
-
-def _laplace_law(case: Case) -> object:
-    """Definition 4: eps of the pair (a max over neighbours of the sum) <= eps1 + eps2."""
-    theta, sets, qa, qb = case
-    dbs = mech.databases(theta)
-    ms = [mech.LaplaceMechanism(dict(zip(dbs, map(F, q))), F(b)) for q, b in ((qa, 1), (qb, 2))]
-    e1, e2 = (mech.laplace_ddp_epsilon(m, theta, sets=sets)[0].as_rational() for m in ms)
-    pairs = mech.neighbour_pairs(theta, sets)
-    pair = max(
-        (sum(abs(m.query[d] - m.query[e]) / m.b for m in ms) for _, d, e in pairs), default=F(0)
-    )
-    return (e1 is not None and e2 is not None and pair <= e1 + e2) or claim.Counterexample(
-        theta=theta, Q1=qa, Q2=qb, b=(ms[0].b, ms[1].b), eps=(e1, e2), eps_sequence=pair
-    )
-
-
 @claim.checker("lmm2016.thm3")
 def check_thm3(config: claim.RunConfig) -> claim.Property:
-    stride = config.count(4, 1)
+    """Theorem 3 (sequential composition) under Definition 4: a sympy proof; the
+    conditional (Eq. 11-12) reading, where it fails, is searched for the details."""
     law = _composed("sequence", lambda ms, _: mech.sequential(*ms), lambda lv: mech.level_mul(*lv))
-    pairs = functools.partial(_table_cases, 2, subsets=itertools.combinations_with_replacement)
-    # the conditional reading is searched only to report where it fails (in details)
+    pairs = functools.partial(table_cases, 2, subsets=itertools.combinations_with_replacement)
     cond = _searched(law, lambda: pairs([COND], (None,), 1))
 
-    def laplace(n: int | None) -> str:
+    def evidence(_: int | None) -> str:
         found, tried = cond()
         if found is None:
-            return f"{n} Laplace pairs (eps adds); conditional reading held too ({tried} pairs)."
+            return f"{ddp_composition.STEPS_THM3}. Conditional reading held too ({tried} pairs)."
         g1, g2, g = (found[f"gamma_{k}"] for k in ("A1", "A2", "sequence"))
         indep = " on independent uniform bits (where the paper says DDP equals DP)"
         return (
-            f"{n} Laplace pairs (eps adds). Under the Eq. 11-12 (conditional) reading it fails: "
+            f"{ddp_composition.STEPS_THM3}. Under the Eq. 11-12 (conditional) reading it fails: "
             f"{g1} * {g2} < {g}{indep * found['theta'].is_independent()} (first counterexample "
             "in the stated order, in details), so Theorem 3 needs Definition 4's worst case "
             "over databases; the conditional form composes no better than Pufferfish."
         )
 
-    laws = [(t, dep.dependence_sets(t)) for t in SMALL]
-    qs = ((0, 1, 1, 2), (0, 1, 0, 1), (0, 0, 0, 1))
-    fails = "sequence exceeds the product of the levels under Definition 4 as printed"
-    return _checks(
-        config,
-        law,
-        lambda _: pairs([NB], (None,), stride),
-        (_random_cases(lambda _: (2, 3), READINGS[:2]), (10, 1500)),
-        fails,
-        lambda n: (
-            "Definition 4 (neighbours, JOINT dependence sets): gamma(A1,A2) <= "
-            f"gamma(A1) gamma(A2) exactly on {n} exhaustive cases (pairs of {TABLES}"
-            f"{', one in 4 in the default run' * (stride > 1)})"
-        ),
-        "2-3 binary tuples, random PMFs with 2 and 3 outputs, neighbours over the product "
-        "domain and within the support of R",
-        claim.Exhaustive(
-            _laplace_law,
-            lambda _: ((*ts, *q) for ts in laws for q in itertools.product(qs, repeat=2)),
-            holds=laplace,
-            fails=fails,
-            details=lambda: {"conditional_reading_counterexample": cond()[0]},
-        ),
+    return claim.Symbolic(
+        ddp_composition.theorem3,
+        holds=evidence,
+        details=lambda: {"conditional_reading_counterexample": cond()[0]},
         reading="Definition 4 as printed (max over dependent neighbouring databases)",
     )
 
 
-def _no_gain(counts: Any, variant: Any, derive: Any, says: tuple[str, str]) -> claim.Checker:
-    """Register the checker of ``statement``, gamma(derive(A_1..A_k, v)) <= max_t gamma(A_t)
-    in all three readings, over every ``stride``-th k-subset of the tables and seeded random
-    mechanisms: ``counts`` = (claim id, k, default stride, (default, thorough) draws);
-    ``variant`` = the name of B or p, its values and them in words; ``says`` = the statement
-    and what fails."""
-    (cid, arity, stride, draws), (name, values, in_words) = counts, variant
-    statement, fails = says
-
-    def check(config: claim.RunConfig) -> claim.Property:
-        every = config.count(stride, 1)
-        return _checks(
-            config,
-            _composed("derived", derive, _top, name),
-            lambda _: _table_cases(arity, READINGS, values, every, itertools.combinations),
-            (_random_cases(lambda rng: [rng.choice([2, 3])] * arity, READINGS, values), draws),
-            fails,
-            lambda n: (
-                f"{statement} exactly, in all three readings (Definition 4 neighbours, the "
-                f"same within the support of R, Eq. 11-12 conditional), on {n} exhaustive "
-                f"cases ({'pairs of ' * (arity - 1)}{TABLES}"
-                f"{f', one in {stride} in the default run' * (every > 1)}; {in_words})"
-            ),
-            f"random laws on 2-3 binary tuples, {arity} random PMF{'s' * (arity > 1)} with 2-3 outputs",
-            reading="all: Definition 4 as printed (product domain or support of R), Eq. 11-12",
-        )
-
-    return claim.checker(cid)(check)
+READ_ALL = "all: Definition 4 as printed (product domain or support of R), Eq. 11-12"
 
 
-# the randomized maps B of Theorem 5, including a deterministic merge
-POSTS: tuple[Mapping[Hashable, Mapping[Hashable, F]], ...] = (
-    {0: {0: F(1)}, 1: {0: F(1)}, 2: {1: F(1)}},
-    {0: {0: F(1, 2), 1: F(1, 2)}, 1: {1: F(1)}, 2: {0: F(1, 4), 1: F(3, 4)}},
-    {0: {"a": F(2, 3), "b": F(1, 3)}, 1: {"a": F(1, 5), "b": F(4, 5)}, 2: {"b": F(1)}},
-)
-check_thm5 = _no_gain(
-    ("lmm2016.thm5", 1, 2, (8, 1000)),
-    ("B", POSTS, "3 randomized maps B including a deterministic merge"),
-    lambda mechs, b: mech.post_process(mechs[0], b.__getitem__),
-    ("gamma(B o A) <= gamma(A)", "post-processing raised the level"),
-)
-check_thm6 = _no_gain(
-    ("lmm2016.thm6", 2, 15, (6, 800)),
-    ("p", (F(1, 3), F(1, 2), F(3, 4)), "p in {1/3, 1/2, 3/4}"),
-    lambda mechs, p: mech.mixture(mechs[0], mechs[1], p),
-    ("gamma(A_p) <= max(gamma(A1), gamma(A2))", "the mixture exceeds both levels"),
-)
+@claim.checker("lmm2016.thm5")
+def check_thm5(config: claim.RunConfig) -> claim.Property:
+    """Theorem 5 (post-processing): gamma(B o A) <= gamma(A), a sympy proof."""
+    return claim.Symbolic(
+        ddp_composition.theorem5, holds=ddp_composition.STEPS_THM5, reading=READ_ALL
+    )
+
+
+@claim.checker("lmm2016.thm6")
+def check_thm6(config: claim.RunConfig) -> claim.Property:
+    """Theorem 6 (convex combination): gamma(A_p) <= max(gamma(A1), gamma(A2)), a sympy proof."""
+    return claim.Symbolic(
+        ddp_composition.theorem6, holds=ddp_composition.STEPS_THM6, reading=READ_ALL
+    )
 
 
 # --- Theorem 4: parallel composition ------------------------------------------------------
@@ -418,7 +276,7 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
         """2 binary tuples (laws by denominator <= 2), subsets {D1}, {D2}, one-tuple
         mechanisms P(1 | D_t = 0), P(1 | D_t = 1) in LEVELS."""
         qs: Any = [
-            dict(zip([(0,), (1,)], map(_bit, q))) for q in itertools.product(LEVELS, repeat=2)
+            dict(zip([(0,), (1,)], map(bit_pmf, q))) for q in itertools.product(LEVELS, repeat=2)
         ]
         for theta in grid_distributions(["D1", "D2"], [BITS, BITS], 2):
             ones = ([mech.on_block(theta, [t], q.__getitem__) for q in qs] for t in ("D1", "D2"))
@@ -460,11 +318,11 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
             for p3 in (F(1, 3), F(1, 2)):
                 rows = theta12.probs.items()
                 cells = (((*d, x), p * (p3 if x else 1 - p3)) for x in BITS for d, p in rows)
-                theta = _joint(cells, [BITS] * 3)
+                theta = joint_law(cells, [BITS] * 3)
                 for _ in range(config.count(1, 20)):
                     # a random output law per value of the block, drawn in database order
                     m1, m2 = (
-                        mech.on_block(theta, b, functools.cache(lambda v: _random_pmf(rng, 2, 5)))
+                        mech.on_block(theta, b, functools.cache(lambda v: random_pmf(rng, 2, 5)))
                         for b in (["D1", "D2"], ["D3"])
                     )
                     yield from ((theta, reading, (m1, m2), None) for reading in READINGS)

@@ -1,0 +1,121 @@
+"""Case generators and small helpers shared by the checkers of Desfontaines et al.
+
+The Section 2, 3, 4 and 5 checker modules (``claims_section2`` to ``claims_section5``)
+draw their scenarios, mechanisms and tables here, so that no checker module reaches
+another's private names. Everything is exact (Fractions); draws are seeded by the run's
+configuration.
+
+References:
+    Desfontaines, Mohammadi, Krahmer, Basin (2020), "Differential privacy with partial
+    knowledge", Sections 2-5.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections.abc import Callable, Iterable, Iterator
+from fractions import Fraction
+from typing import Any
+
+from pdpsym.loss.plrv import Eps
+from pdpsym.mechanisms import finite
+from pdpsym.papers import claim
+
+HALF = Fraction(1, 2)
+# the class random_scenario and random_mechanism draw from
+RANDOM_CLASS = (
+    "binary records n ≤ 3, independent with known records or full-support correlated (D, B); "
+    "randomized or deterministic M"
+)
+BITS2 = tuple(itertools.product((0, 1), repeat=2))
+PROVED = claim.Verdict.PROVED
+EPS_CHOICES = (Eps.of(0), Eps.log(Fraction(3, 2)), Eps.log(2), Eps.log(3), Eps.of(HALF), Eps.of(1))
+# every p in (0, 1) with denominator 2, 3, 4, by denominator then numerator
+PS = [Fraction(a, d) for d in range(2, 5) for a in range(1, d) if math.gcd(a, d) == 1]
+OUTS4 = list(itertools.product((0, 1), repeat=4))  # every M: {0,1}² → {0,1}, lexicographic
+GEN = claim.Method.GENERATED
+AB = ((0, 1), (1, 0))  # both ordered pairs of binary record values
+
+
+def seeded_draws(
+    config: claim.RunConfig, salt: int, count: tuple[int, int], draw: Callable[[random.Random], Any]
+) -> Iterator[Any]:
+    """``config.count(*count)`` cases drawn by ``draw`` from a generator seeded by ``salt``.
+
+    Args:
+        config: the run's configuration (seed, thorough or default).
+        salt: added to the seed, so that checkers draw independently.
+        count: the (default, thorough) number of draws.
+        draw: one case from a seeded ``random.Random``.
+
+    Returns:
+        The drawn cases, lazily.
+    """
+    rng = random.Random(config.seed + salt)
+    for _ in range(config.count(*count)):
+        yield draw(rng)
+
+
+def generated_forall(law: claim.Law, cases: Any, **kw: Any) -> claim.ForAll:
+    """A :class:`~pdpsym.papers.claim.ForAll` over generated cases (method ``generated``).
+
+    Args:
+        law: the law every case must satisfy.
+        cases: ``config -> iterable of cases``.
+        **kw: the other ForAll fields (evidence, reading, verdict).
+
+    Returns:
+        The Property.
+    """
+    return claim.ForAll(law, cases, method=claim.Method.GENERATED, **kw)
+
+
+def all_pmfs(outputs: int, den: int) -> Iterator[dict[Any, Fraction]]:
+    """Every pmf on ``0..outputs-1`` with denominator ``den``, in lexicographic order."""
+    for cuts in itertools.combinations_with_replacement(range(den + 1), outputs - 1):
+        parts = [b - a for a, b in zip([0, *cuts], [*cuts, den], strict=True)]
+        yield {k: Fraction(c, den) for k, c in enumerate(parts) if c}
+
+
+def det_table(outs: Iterable[Any], dbs: Iterable[Any] = BITS2) -> dict[Any, dict[Any, Fraction]]:
+    """The table of the deterministic mechanism ``dbs[k] -> outs[k]``."""
+    return {d: {o: Fraction(1)} for d, o in zip(dbs, outs, strict=True)}
+
+
+def random_table(rng: random.Random, keys: Iterable[Any], outs: list[Any]) -> dict[Any, Any]:
+    """A random kernel ``key -> PMF on outs`` (denominators 1 to 3, zeros allowed)."""
+    return {k: finite.random_pmf(rng, outs, rng.choice([1, 2, 3]), positive=False) for k in keys}
+
+
+def copies(k: int) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
+    """θ̂ that repeats each parameter ``k`` times (duplicated records)."""
+    return lambda phi: tuple(v for v in phi for _ in range(k))
+
+
+def one_instance(law: Callable[[None], object], holds: Any, **kw: Any) -> claim.ForAll:
+    """A claim about one exact instance: proved when the instance shows it."""
+    kw = {"method": claim.Method.EXACT_INSTANCE, "verdict": PROVED, **kw}
+    return claim.Exhaustive(law, lambda _c: [None], holds=holds, **kw)
+
+
+def independent_family(dist: dict[Any, Fraction], fam: list[Any]) -> bool:
+    """Whether the functions ``fam`` of D ~ ``dist`` are mutually independent, exactly."""
+    joint: dict[tuple[Any, ...], Fraction] = {}
+    margs: list[dict[Any, Fraction]] = [{} for _ in fam]
+    for d, p in dist.items():
+        key = tuple(f(d) for f in fam)
+        joint[key] = joint.get(key, Fraction(0)) + p
+        for m, v in zip(margs, key, strict=True):
+            m[v] = m.get(v, Fraction(0)) + p
+    return all(
+        joint.get(key, Fraction(0))
+        == math.prod((m[v] for m, v in zip(margs, key, strict=True)), start=Fraction(1))
+        for key in itertools.product(*(sorted(m, key=repr) for m in margs))
+    )
+
+
+def det_json(outs: Any) -> dict[str, str]:
+    """The deterministic mechanism ``BITS2[k] -> outs[k]`` as JSON."""
+    return {repr(d): repr(o) for d, o in zip(BITS2, outs, strict=True)}
