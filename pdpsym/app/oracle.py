@@ -58,6 +58,7 @@ from typing import Any, Literal
 from pdpsym.app.help import FORMAT
 from pdpsym.app.output import write_atomic
 from pdpsym.app.progress import Progress
+from pdpsym.app.readers import read_json
 from pdpsym.app.tables import render
 from pdpsym.core.certify import certify, format_decimal, round_significant
 from pdpsym.core.errors import InputError
@@ -252,19 +253,9 @@ class _JsonNumber(str):
 
 
 def _read_json(path: str | Path, role: str) -> Any:
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(role, f"no such file: {p}") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(role, f"cannot read {p}: {err}") from None
-    try:
-        return json.loads(text, parse_float=_JsonNumber)
-    except json.JSONDecodeError as err:
-        raise InputError(role, f"invalid JSON: {err.msg} at line {err.lineno}") from None
-    except RecursionError:
-        raise InputError(role, "invalid JSON: nested too deeply") from None
+    """The one strict reader (app/readers.py): a regular file only (a named pipe or a
+    device is refused at once), size-capped, duplicate keys refused."""
+    return read_json(path, role, number=_JsonNumber, integer=int)
 
 
 def load_vectors(path: str | Path) -> dict[str, Any]:
