@@ -56,7 +56,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pdpsym.app.help import FORMAT
-from pdpsym.app.output import write_atomic
+from pdpsym.app.output import safe_json, write_atomic
 from pdpsym.app.progress import Progress
 from pdpsym.app.readers import read_json
 from pdpsym.app.tables import render
@@ -230,12 +230,14 @@ def dumps_vectors(vectors: Mapping[str, Any]) -> str:
     """The vector file text: the header keys, then one compact JSON line per case."""
     head = [(k, v) for k, v in vectors.items() if k != "cases"]
     lines = ["{"]
-    lines += [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}," for k, v in head]
+    lines += [
+        f"  {json.dumps(k)}: {safe_json(json.dumps(v, ensure_ascii=False))}," for k, v in head
+    ]
     cases = list(vectors.get("cases", []))
     lines.append('  "cases": [')
     for j, case in enumerate(cases):
         sep = "," if j < len(cases) - 1 else ""
-        lines.append("    " + json.dumps(case, ensure_ascii=False) + sep)
+        lines.append("    " + safe_json(json.dumps(case, ensure_ascii=False)) + sep)
     lines += ["  ]", "}"]
     return "\n".join(lines) + "\n"
 

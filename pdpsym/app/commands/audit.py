@@ -16,7 +16,7 @@ from typing import Any
 import sympy
 
 from pdpsym.app import limits
-from pdpsym.app.output import print_json
+from pdpsym.app.output import print_json, safe_json
 from pdpsym.app.progress import Progress
 from pdpsym.app.readers import load_discrete, read_json
 from pdpsym.app.writes import check_output, write_output
@@ -330,7 +330,9 @@ def _text(a: Audit, digits: int) -> str:
             shown = _short(r.epsilon, digits)
         lines.append(f"  epsilon (delta = 0): {shown}")
         if r.witness:
-            lines.append(f"    witness: {json.dumps(_plain(r.witness), ensure_ascii=False)}")
+            lines.append(
+                f"    witness: {safe_json(json.dumps(_plain(r.witness), ensure_ascii=False))}"
+            )
         for e, d, _ in r.delta_at_epsilon:
             lines.append(f"  delta at epsilon {e}: {_short(d, digits)}")
         if r.epsilon_at_delta is not None:

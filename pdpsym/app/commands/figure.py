@@ -11,6 +11,7 @@ from typing import Any
 
 from pdpsym.app import limits, options, plot
 from pdpsym.app.options import command
+from pdpsym.app.output import safe_json
 from pdpsym.app.progress import Progress
 from pdpsym.app.writes import check_output, write_output
 from pdpsym.core.errors import InputError
@@ -68,7 +69,7 @@ def to_json(data: FigureData) -> str:
         "columns": list(data.columns),
         "rows": list(data.rows),
     }
-    return json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
+    return safe_json(json.dumps(obj, indent=2, ensure_ascii=False)) + "\n"
 
 
 def _num(x: Any, default: int = 1) -> int:
