@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 def _check(seed: int, command: str, tmp: Path) -> None:
     argv = draw(random.Random(seed), tmp, command)
-    outcome, code, err = run(argv)
+    outcome, code, err = run(argv, watch=tmp)
     assert outcome == "ok", (outcome, code, argv, err[-500:])
 
 
