@@ -305,3 +305,43 @@ def test_bidi_characters_in_a_label_are_escaped_in_every_output(tmp_path: Path) 
         with contextlib.redirect_stdout(buf):
             main(["audit", str(m), str(k), "--target", "x1", "--notions", "np", *fmt])
         assert "\u202e" not in buf.getvalue()
+
+
+def _bits_model(n: int, values: int = 2) -> dict:
+    import itertools
+
+    cells = list(itertools.product([str(v) for v in range(values)], repeat=n))
+    return {
+        "variables": [f"x{k + 1}" for k in range(n)],
+        "rows": [[*c, f"1/{len(cells)}"] for c in cells],
+    }
+
+
+@pytest.mark.parametrize(
+    ("model", "mech", "extra"),
+    [
+        # the adversarial pass's runs past 300 s, each refused by the default limit now
+        (_bits_model(2), {"kind": "geometric", "alpha": "1/2", "weights": {"x1": "100000"}}, []),
+        (
+            _bits_model(4, 3),
+            {"kind": "randomized-response", "keep": "3/4"},
+            ["--notions", "distributional-dp"],
+        ),
+        (
+            _bits_model(3),
+            {"kind": "randomized-response", "keep": "3/4"},
+            ["--curve", "C", "--grid", "0:2:10000", "--notions", "dp,apkdp,np,cdp,ibcdp"],
+        ),
+        (
+            _bits_model(10),  # 2^16 rows take seconds just to read; 2^10 shows the same
+            {"kind": "randomized-response", "keep": "3/4"},
+            ["--notions", "dp,apkdp,dependent-dp"],
+        ),
+    ],
+    ids=["geometric-weight-1e5", "ddp-4-ternary", "grid-1e4", "2^10-rows"],
+)
+def test_the_reported_slow_audits_are_refused_upfront(tmp_path: Path, model, mech, extra) -> None:
+    extra = [str(tmp_path / "c.csv") if a == "C" else a for a in extra]
+    outcome, code, err = _audit(tmp_path, mech, *extra, model=model)
+    assert outcome == "ok" and code == 2 and "--max-work" in err, err
+    assert not (tmp_path / "c.csv").exists()

@@ -59,9 +59,12 @@ exact, with certified digits.
 MECHANISM is a JSON file with a "kind":
   {"kind": "table", "rows": [[<value of each variable>..., <output>, "<prob>"], ...]}
   {"kind": "randomized-response", "keep": "3/4"}
-  {"kind": "laplace", "lam": "1", "weights": {"x1": "1"}}       (continuous: Eq. 2)
+  {"kind": "laplace", "lam": "1", "weights": {"x1": "1", "x2": "0"}}  (continuous: Eq. 2)
   {"kind": "geometric", "alpha": "1/2", "weights": {...}}       (integer query)
   {"kind": "count", "weights": {...}}   {"kind": "threshold", "T": 3}   {"kind": "histogram"}
+"weights" maps a variable to its weight in the query sum_k w_k x_k; a variable not
+listed has weight 1, so {"x1": "1"} alone is x1 + x2 + ..., and the example above is x1
+only (x2 weighted 0). Without "weights" the query is the sum of every variable.
 """
 
 
@@ -385,9 +388,9 @@ def _number_bits(obj: Any) -> int:
     return 0
 
 
-def _query_range(spec: Mapping[str, Any], model: JointDistribution) -> int:
-    """How many values the weighted count can take: at most every database's, and at most
-    the integers between its bounds when the weights are integers."""
+def _query_span(spec: Mapping[str, Any], model: JointDistribution) -> int:
+    """The integers from the least to the largest value of the weighted count (geometric
+    noise has an output at each), or the number of databases when it is not an integer."""
     raw = spec.get("weights")
     ws = [
         parse_rational(raw.get(v, "1"), f"weights.{v}") if isinstance(raw, Mapping) else Fraction(1)
@@ -400,11 +403,7 @@ def _query_range(spec: Mapping[str, Any], model: JointDistribution) -> int:
         (max(w * v for v in dom) for w, dom in zip(ws, model.domains, strict=True)), Fraction(0)
     )
     span = hi - lo
-    if span.denominator == 1 and all(v.denominator == 1 for d in model.domains for v in d):
-        return (
-            min(model.cells, int(span) + 1) if all(w.denominator == 1 for w in ws) else model.cells
-        )
-    return model.cells
+    return int(span) + 1 if span.denominator == 1 else model.cells
 
 
 def _outputs(spec: Mapping[str, Any], model: JointDistribution) -> tuple[int, int]:
@@ -417,10 +416,10 @@ def _outputs(spec: Mapping[str, Any], model: JointDistribution) -> tuple[int, in
     if kind in ("randomized-response", "histogram"):
         return model.cells, 0
     if kind == "geometric":
-        span = _query_range(spec, model)
+        span = _query_span(spec, model)
         return span + 2, span * max(_number_bits(spec.get("alpha")), 1)
-    if kind in ("count", "threshold"):
-        return _query_range(spec, model) + 1, 0
+    if kind in ("count", "threshold"):  # one value per database at most
+        return min(_query_span(spec, model), model.cells) + 1, 0
     return model.n + 2, 0  # laplace: the breakpoints of the query, in closed form
 
 
@@ -440,7 +439,7 @@ def _check_work(
     geometric tail), per notion; dependent-dp also walks the dependent neighbours (about
     cells/4 more); distributional-dp solves about 40 exact LPs (bisection) of V = rest x
     outputs variables and C = 2 x groups x outputs constraints by a dense simplex
-    ((C + V) pivots of C x V each, a sympy operation being ~20 steps).
+    ((C + V) pivots of C x V each, a sympy operation being ~4 steps).
     Calibrated against measured times in docs/reliability.md.
     """
     cells = model.cells
@@ -451,13 +450,14 @@ def _check_work(
     # randomized response, screened notions: float laws of about m^3 x cells (m the
     # largest domain), then a handful of candidate cases of cells outputs built exactly
     m = max((len(d) for d in model.domains), default=1)
-    screened = cells * (2 * m**3 + 16 * model.n * grow) * (1 + points)
-    exact = cells * outputs * (4 + points) * 50 * grow
+    per_point = cells * outputs * points * 50 * grow  # one exact delta per eps point
+    screened = cells * (2 * m**3 + 16 * model.n * grow) + per_point
+    exact = cells * outputs * 4 * 50 * grow + per_point
     target_values = m
     rest = max(cells // max(target_values, 1), 1)
     groups = target_values * (cells // rest if args.known else 1)
     V, C = rest * outputs, 2 * groups * outputs
-    lp = 40 * (C + V) * C * V * 20 * grow
+    lp = 40 * (C + V) * C * V * 4 * grow
 
     def one(n: str) -> int:
         if kind == "randomized-response" and n in SCREENED:
