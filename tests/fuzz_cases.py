@@ -538,7 +538,7 @@ def run(
     return "ok", code, text
 
 
-def campaign(n: int, seed: int = 0, tmp: Path | None = None) -> dict[str, Any]:
+def campaign(n: int, seed: int = 0, tmp: Path | None = None, log: Any = None) -> dict[str, Any]:
     """``n`` inputs, round-robin over the commands; counts per command and outcome."""
     import tempfile
 
@@ -556,6 +556,10 @@ def campaign(n: int, seed: int = 0, tmp: Path | None = None) -> dict[str, Any]:
             per[cmd][outcome if outcome != "ok" else f"exit {code}"] += 1
             if outcome != "ok":
                 bad.append((argv, outcome, err[-400:]))
+                if log is not None:
+                    log(f"{k} {outcome} {[a[:60] for a in argv]} {err[-300:]!r}")
+            if log is not None and (k + 1) % 500 == 0:
+                log(f"{k + 1} inputs, {len(bad)} failures")
     return {"per_command": per, "failures": bad}
 
 
@@ -564,7 +568,7 @@ if __name__ == "__main__":  # python tests/fuzz_cases.py N [SEED]
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     t0 = time.perf_counter()
-    res = campaign(n, seed)
+    res = campaign(n, seed, log=lambda line: print(line, flush=True))
     print(f"{n} inputs, seed {seed}, {time.perf_counter() - t0:.0f} s")
     for cmd, c in res["per_command"].items():
         print(

@@ -446,7 +446,7 @@ def _check_work(
     spec = mechanism if isinstance(mechanism, Mapping) else {}
     kind = spec.get("kind")
     outputs, tail_bits = _outputs(spec, model)
-    grow = (1 + (size_bits * model.n + tail_bits) // 64) ** 2
+    grow = (1 + size_bits * model.n // 64 + tail_bits // 256) ** 2
     # randomized response, screened notions: float laws of about m^3 x cells (m the
     # largest domain), then a handful of candidate cases of cells outputs built exactly
     m = max((len(d) for d in model.domains), default=1)
