@@ -24,7 +24,7 @@ def _check(seed: int, command: str, tmp: Path) -> None:
 
 
 @settings(
-    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(seed=st.integers(0, 2**32 - 1), command=st.sampled_from(COMMANDS))
 def test_every_command_fails_cleanly_on_hostile_input(
@@ -35,7 +35,7 @@ def test_every_command_fails_cleanly_on_hostile_input(
 
 @pytest.mark.slow
 @settings(
-    max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=10_000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(seed=st.integers(0, 2**32 - 1), command=st.sampled_from(COMMANDS))
 def test_every_command_fails_cleanly_on_hostile_input_thorough(
@@ -345,3 +345,31 @@ def test_the_reported_slow_audits_are_refused_upfront(tmp_path: Path, model, mec
     outcome, code, err = _audit(tmp_path, mech, *extra, model=model)
     assert outcome == "ok" and code == 2 and "--max-work" in err, err
     assert not (tmp_path / "c.csv").exists()
+
+
+def test_the_help_states_the_weights_default_and_the_null_for_infinite_cases(capsys) -> None:
+    from pdpsym.app.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["audit", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "a variable not listed has weight 1" in text and '{"x1": "1", "x2": "0"}' in text
+    with pytest.raises(SystemExit):
+        main(["oracle", "check", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "infinite" in text and "null" in text
+
+
+def test_a_weight_left_out_is_one_as_the_help_says(tmp_path: Path) -> None:
+    from fractions import Fraction
+
+    from pdpsym.app.commands.audit import load_mechanism
+    from pdpsym.models.joint import JointDistribution
+
+    model = JointDistribution.from_json_object(_MODEL)
+    k = tmp_path / "k.json"
+    k.write_text(json.dumps({"kind": "count", "weights": {"x1": "1"}}))
+    # hand: x1 + x2 on the database (1, 1) is 2 (x2 keeps weight 1), not 1
+    assert load_mechanism(str(k), model)((Fraction(1), Fraction(1))) == {Fraction(2): 1}
+    k.write_text(json.dumps({"kind": "count", "weights": {"x1": "1", "x2": "0"}}))
+    assert load_mechanism(str(k), model)((Fraction(1), Fraction(1))) == {Fraction(1): 1}
