@@ -87,7 +87,8 @@ def _figures() -> str:
             f"![{spec.id}](figures/{spec.id}.png)",
             "",
             f"Data: [{spec.id}.csv](figures/{spec.id}.csv). Reproduce: "
-            f"`pdpsym figure {spec.id} --scale paper --format csv`.",
+            f"`pdpsym figure {spec.id} --scale paper --max-work 1e10 --format csv` "
+            "(the paper scale is above the default work limit).",
             "",
         ]
     return "\n".join(lines)

@@ -116,6 +116,10 @@ def _mutate(rng: random.Random, obj: Any) -> Any:
             ["0"] * len(obj["variables"]) + ["1/2"],
             ["1"] * len(obj["variables"]) + ["1/2"],
         ]
+    elif k == 11:
+        obj["variables"] = rng.choice([[1, 2], ["x1", 2], ["x\u202e1", "x2"], ["x1\n", "x2"]])
+    elif k == 12 and obj.get("variables"):
+        obj["__RAWCSV__"] = rng.choice(['"x\n1",x2,p\n0,0,1\n', 'x1,"x\r2",p\n0,0,1\n'])
     elif k == 10 and obj.get("rows"):
         for r in obj["rows"]:
             r[0] = rng.choice(["0", "10" + "0" * 19, "10" + "0" * 29, "1e30"])
@@ -148,6 +152,14 @@ def _gaussian(rng: random.Random) -> Any:
 
 def _write(tmp: Path, name: str, obj: Any, rng: random.Random) -> str:
     path = tmp / name
+    if isinstance(obj, dict) and "__RAWCSV__" in obj:
+        path = path.with_suffix(".csv")
+        path.write_text(obj["__RAWCSV__"])
+        return str(path)
+    if isinstance(obj, dict) and "__RAW__" in obj:
+        path = path.with_suffix(".json")
+        path.write_text(obj["__RAW__"])
+        return str(path)
     fmt = rng.randrange(12)
     if fmt == 0 and isinstance(obj, dict) and isinstance(obj.get("rows"), list):
         path = path.with_suffix(".csv")
@@ -182,6 +194,121 @@ def _opt(rng: random.Random, flag: str, good: str) -> list[str]:
     return []
 
 
+def _reader(path: Path) -> None:
+    """Drain a named pipe in the background (a FIFO output with a reader, as in a shell
+    pipeline); gives up after 30 s."""
+    import os
+    import threading
+
+    def drain() -> None:
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        except OSError:
+            return
+        seen, end = False, time.monotonic() + 30
+        try:
+            while time.monotonic() < end:
+                try:
+                    chunk = os.read(fd, 65536)
+                except BlockingIOError:  # a writer, nothing written yet
+                    seen = True
+                    time.sleep(0.01)
+                    continue
+                if chunk:
+                    seen = True
+                elif seen:  # the writer closed: done
+                    return
+                else:  # no writer yet
+                    time.sleep(0.01)
+        finally:
+            os.close(fd)
+
+    threading.Thread(target=drain, daemon=True).start()
+
+
+def hostile_path(rng: random.Random, tmp: Path, output: bool) -> str:
+    """A path from the hostile-filesystem set, made under ``tmp``: a FIFO (drained by a
+    reader when it is an output), a symlink to /dev/full, /dev/null or /dev/zero (the
+    system's devices are reached only through a link in ``tmp``), a directory, a
+    read-only file, a symlink loop, a dangling symlink, a missing directory, an empty
+    path, a symlink to a regular file."""
+    import os
+
+    kind = rng.choice(
+        [
+            "fifo",
+            "full",
+            "null",
+            "zero",
+            "dir",
+            "readonly",
+            "loop",
+            "dangling",
+            "missing",
+            "empty",
+            "link-file",
+            "plain",
+        ]
+    )
+    path = tmp / f"h-{kind}-{rng.randrange(10**6)}"
+    if kind == "fifo":
+        os.mkfifo(path)
+        if output:
+            _reader(path)
+    elif kind in ("full", "null", "zero"):
+        path.symlink_to(f"/dev/{kind}")
+    elif kind == "dir":
+        path.mkdir()
+    elif kind == "readonly":
+        path.write_text("{}")
+        path.chmod(0o444)
+    elif kind == "loop":
+        path.symlink_to(path)
+    elif kind == "dangling":
+        path.symlink_to(tmp / f"absent-{rng.randrange(10**6)}.out")
+    elif kind == "missing":
+        path = tmp / "no-such-dir" / "f.out"
+    elif kind == "empty":
+        return ""
+    elif kind == "link-file":
+        real = tmp / f"real-{rng.randrange(10**6)}.out"
+        real.write_text("previous")
+        path.symlink_to(real)
+    return str(path)
+
+
+def snapshot(tmp: Path) -> dict[str, tuple[int, str]]:
+    """Each entry under ``tmp``: its file type and, for a symlink, where it points."""
+    import os
+    import stat
+
+    out: dict[str, tuple[int, str]] = {}
+    for root, dirs, files in os.walk(tmp, followlinks=False):
+        for name in dirs + files:
+            p = os.path.join(root, name)
+            st = os.lstat(p)
+            out[p] = (stat.S_IFMT(st.st_mode), os.readlink(p) if stat.S_ISLNK(st.st_mode) else "")
+    return out
+
+
+def destroyed(before: dict[str, tuple[int, str]], after: dict[str, tuple[int, str]]) -> list[str]:
+    """Paths whose type or link target changed, or a temporary file left behind."""
+    bad = [p for p, v in before.items() if p in after and after[p] != v]
+    bad += [p for p in after if p not in before and Path(p).name.startswith(".")]
+    return bad
+
+
+TABLE_ROWS = ["x", None, 3, {}, [[]], [["x"]], [None], [[1, 2]], {"rows": []}]
+RAW_JSON = [
+    '{"kind": "randomized-response", "keep": "3/4", "keep": "1/2"}',
+    '{"variables": ["x1", "x1"], "rows": []}',
+    '{"kind": NaN}',
+    '{"kind": "table", "rows": [["0", "0", "a\u202eb", "1"]]}',
+    "[" * 3000 + "]" * 3000,
+]
+ARGS_WEIRD = ["a\nb", "a\rb", "\u202ex", "\u2028", "x" * 3000, "--\n"]
+
+
 COMMANDS = (
     "leakage",
     "whg",
@@ -192,6 +319,7 @@ COMMANDS = (
     "verify",
     "oracle",
     "audit",
+    "figure",
 )
 
 
@@ -200,7 +328,9 @@ def draw(rng: random.Random, tmp: Path, command: str | None = None) -> list[str]
     model = _model(rng)
     mfile = _write(tmp, "m", _mutate(rng, model) if rng.random() < 0.4 else model, rng)
     if rng.random() < 0.05:
-        mfile = rng.choice(["/dev/zero", "/nonexistent", str(tmp), "x" * 300])
+        mfile = rng.choice(["/nonexistent", str(tmp), "x" * 300])
+    elif rng.random() < 0.08:
+        mfile = hostile_path(rng, tmp, output=False)
     argv: list[str]
     if cmd == "leakage":
         argv = [
@@ -259,6 +389,19 @@ def draw(rng: random.Random, tmp: Path, command: str | None = None) -> list[str]
         ]
         if argv[1] == "--list":
             argv = argv[:2]
+    elif cmd == "figure":
+        ids = ["lmm2016.fig6", "dmkb2020.fig5", "li2019.fig4c", "li2019.fig4d", "dmkb2020.fig1"]
+        fid = rng.choice([*ids, "li2019.fig5a", "dmkb2020.fig2", "nope", "", "li2019.fig5a\n"])
+        heavy = fid not in ids
+        argv = ["figure", fid, "--scale", rng.choice(["quick"] * 6 + ["paper"] * 3 + ["x"])]
+        if heavy or rng.random() < 0.5:  # the heavy ones are refused by the estimate
+            argv += ["--max-work", rng.choice(["1", "1001", "abc", "0", "-5", "10000", ""])]
+        elif argv[3] == "paper":
+            argv[3] = "quick"
+        if rng.random() < 0.6:
+            argv += ["--out", hostile_path(rng, tmp, output=True)]
+        argv += _opt(rng, "--format", rng.choice(["csv", "json", "svg"]))
+        argv += ["--jobs", "1"]
     elif cmd == "oracle":
         if rng.random() < 0.5:
             argv = [
@@ -270,8 +413,17 @@ def draw(rng: random.Random, tmp: Path, command: str | None = None) -> list[str]
                 *_opt(rng, "--lam", "1"),
                 *_opt(rng, "--digits", "10"),
                 "--out",
-                str(tmp / rng.choice(["o.json", "x" * 300, "d/o.json", ""])),
+                rng.choice(
+                    [
+                        str(tmp / rng.choice(["o.json", "x" * 300, "d/o.json", ""])),
+                        hostile_path(rng, tmp, output=True),
+                    ]
+                ),
             ]
+            if rng.random() < 0.3:  # the audit's vectors, with flags that do not apply
+                k = _write(tmp, "k", {"kind": "table", "rows": rng.choice(TABLE_ROWS)}, rng)
+                argv[2:2] = ["--model", mfile, "--mechanism", k, *_opt(rng, "--target", "x1")]
+                argv += _opt(rng, "--notions", rng.choice(["", " , ", "dp", "all", "nope"]))
         else:
             vec = _write(
                 tmp,
@@ -282,6 +434,8 @@ def draw(rng: random.Random, tmp: Path, command: str | None = None) -> list[str]
             ans = _write(
                 tmp, "a", rng.choice([{"answers": []}, {"answers": [{"id": 1}]}, "x"]), rng
             )
+            if rng.random() < 0.2:
+                vec = hostile_path(rng, tmp, output=False)
             argv = ["oracle", "check", vec, ans]
     else:
         mech = rng.choice(
@@ -293,6 +447,13 @@ def draw(rng: random.Random, tmp: Path, command: str | None = None) -> list[str]
                 {"kind": "geometric", "alpha": rng.choice(NUMBERS)},
                 {"kind": "laplace", "lam": rng.choice(NUMBERS)},
                 {"kind": "count", "extra": 1},
+                {"kind": "table", "rows": rng.choice(TABLE_ROWS)},
+                {"__RAW__": rng.choice(RAW_JSON)},
+                {
+                    "kind": "geometric",
+                    "alpha": "1/2",
+                    "weights": {"x1": rng.choice(["1", "100000"])},
+                },
             ]
         )
         kfile = _write(tmp, "k", mech, rng)
@@ -304,10 +465,17 @@ def draw(rng: random.Random, tmp: Path, command: str | None = None) -> list[str]
             *_opt(rng, "--known", "x2"),
             *_opt(rng, "--eps", "ln(2)"),
             *_opt(rng, "--delta", "1/10"),
-            *_opt(rng, "--notions", "dp,apkdp"),
+            *_opt(rng, "--notions", rng.choice(["dp,apkdp", "distributional-dp", "", "all"])),
         ]
+        if rng.random() < 0.3:
+            argv += ["--curve", hostile_path(rng, tmp, output=True)]
+            argv += _opt(rng, "--grid", rng.choice(["0:1:3", "0:2:10000", "1:0:3", "a"]))
     if rng.random() < 0.05:
         argv.insert(rng.randrange(1, len(argv) + 1), rng.choice(FLAGS_BAD))
+    if rng.random() < 0.05:
+        argv.insert(rng.randrange(1, len(argv) + 1), rng.choice(ARGS_WEIRD))
+    if rng.random() < 0.05:
+        argv += ["--max-work", rng.choice(["abc", "0", "-5", "1", "1e9999", ""])]
     if rng.random() < 0.3:
         argv.append("--json")
     return argv
@@ -321,14 +489,19 @@ def _alarm(signum: int, frame: Any) -> None:
     raise _Hang
 
 
-def run(argv: list[str], limit_s: int = 20) -> tuple[str, int | None, str]:
+def run(
+    argv: list[str], limit_s: int = 20, watch: Path | None = None
+) -> tuple[str, int | None, str]:
     """Run one argv in-process: (outcome, exit code, stderr).
 
     Outcomes: ``ok`` (exit 0, 1 or 2 with at most one stderr line and no traceback),
     ``internal`` (exit 1 "internal error"), ``multiline``, ``traceback``, ``memory``,
-    ``hang`` (over ``limit_s`` seconds).
+    ``hang`` (over ``limit_s`` seconds), ``destroyed`` (under ``watch``, a path changed
+    type, a symlink its target, or a temporary file was left behind).
     """
     from pdpsym.app.cli import main
+
+    before = snapshot(watch) if watch is not None else {}
 
     out, err = io.StringIO(), io.StringIO()
     old = signal.signal(signal.SIGALRM, _alarm)
@@ -352,6 +525,8 @@ def run(argv: list[str], limit_s: int = 20) -> tuple[str, int | None, str]:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, old)
     text = err.getvalue()
+    if watch is not None and (gone := destroyed(before, snapshot(watch))):
+        return "destroyed", code, f"{gone[:3]} {text}"
     if "Traceback" in text:
         return "traceback", code, text
     if text.count("\n") > 1:
@@ -363,7 +538,7 @@ def run(argv: list[str], limit_s: int = 20) -> tuple[str, int | None, str]:
     return "ok", code, text
 
 
-def campaign(n: int, seed: int = 0, tmp: Path | None = None) -> dict[str, Any]:
+def campaign(n: int, seed: int = 0, tmp: Path | None = None, log: Any = None) -> dict[str, Any]:
     """``n`` inputs, round-robin over the commands; counts per command and outcome."""
     import tempfile
 
@@ -377,10 +552,14 @@ def campaign(n: int, seed: int = 0, tmp: Path | None = None) -> dict[str, Any]:
             case_dir = base / f"c{k % 50}"
             case_dir.mkdir(exist_ok=True)
             argv = draw(rng, case_dir, cmd)
-            outcome, code, err = run(argv)
+            outcome, code, err = run(argv, watch=case_dir)
             per[cmd][outcome if outcome != "ok" else f"exit {code}"] += 1
             if outcome != "ok":
                 bad.append((argv, outcome, err[-400:]))
+                if log is not None:
+                    log(f"{k} {outcome} {[a[:60] for a in argv]} {err[-300:]!r}")
+            if log is not None and (k + 1) % 500 == 0:
+                log(f"{k + 1} inputs, {len(bad)} failures")
     return {"per_command": per, "failures": bad}
 
 
@@ -389,7 +568,7 @@ if __name__ == "__main__":  # python tests/fuzz_cases.py N [SEED]
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     t0 = time.perf_counter()
-    res = campaign(n, seed)
+    res = campaign(n, seed, log=lambda line: print(line, flush=True))
     print(f"{n} inputs, seed {seed}, {time.perf_counter() - t0:.0f} s")
     for cmd, c in res["per_command"].items():
         print(

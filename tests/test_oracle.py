@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 
-from pdpsym.app import oracle, output
+from pdpsym.app import oracle, writes
 from pdpsym.app.cli import main
 from pdpsym.app.oracle import check_vectors, export_vectors, family_models, load_vectors
 
@@ -352,7 +352,7 @@ def test_interrupted_write_leaves_nothing(capsys, tmp_path, monkeypatch):
     def interrupted(src, dst):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(output.os, "replace", interrupted)
+    monkeypatch.setattr(writes.os, "replace", interrupted)
     # the CLI turns Ctrl-C into one line and status 130; the temp file is cleaned up
     assert main(["oracle", "export", "--out", str(out)]) == 130
     assert capsys.readouterr().err.strip() == "pdpsym: interrupted"
@@ -361,7 +361,7 @@ def test_interrupted_write_leaves_nothing(capsys, tmp_path, monkeypatch):
     def disk_full(src, dst):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(output.os, "replace", disk_full)
+    monkeypatch.setattr(writes.os, "replace", disk_full)
     out.write_text("previous")
     _one_line_exit_2(*run(capsys, "oracle", "export", "--out", str(out)), "--out")
     assert out.read_text() == "previous" and list(tmp_path.iterdir()) == [out]

@@ -38,7 +38,11 @@ class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors (status 2) instead of usage dumps."""
 
     def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"pdpsym: error: {message} (see --help)\n")
+        # argparse echoes the user's argument: a newline or a carriage return in it must
+        # not split the line, a bidi override must not reorder it, a long one is elided
+        from pdpsym.app.text import one_line  # small, no heavy imports
+
+        sys.stderr.write(f"pdpsym: error: {one_line(message)} (see --help)\n")
         raise SystemExit(2)
 
 
@@ -71,6 +75,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     for leaf in leaves(parser):
         limits.add_flag(leaf)
+        # how each parameter is written on this command line: --flag, or METAVAR for a
+        # positional argument (an error about the mechanism file says MECHANISM, not
+        # a --mechanism flag the command does not have)
+        leaf.set_defaults(
+            _shown_as={
+                a.dest: next((o for o in a.option_strings if o.startswith("--")), None)
+                or (a.option_strings[0] if a.option_strings else str(a.metavar or a.dest.upper()))
+                for a in leaf._actions
+                if a.dest not in ("help", argparse.SUPPRESS)
+            }
+        )
     return parser
 
 
@@ -85,28 +100,43 @@ def _interrupted(signum: int, frame: Any) -> None:
 
 def quote(text: object) -> str:
     """User text for a message, escaped so that one line stays one line."""
-    s = str(text)
-    return s if s.isprintable() else repr(s)[1:-1]
+    from pdpsym.app.text import escape
+
+    return escape(text)
 
 
 # library parameter names that are not simply the flag --NAME
-_FLAGS = {"fast_k": "--fast", "model": "MODEL", "claim_id": "--claim", "b_max": "--bmax"}
+_FLAGS = {
+    "fast_k": "--fast",
+    "model": "MODEL",
+    "claim_id": "--claim",
+    "b_max": "--bmax",
+    "knowledge": "--known",
+}
 
 
-def _flag(field: str, args: argparse.Namespace) -> str:
-    head = field.split("[", 1)[0].split(".", 1)[0]
+def _flag(field: str, args: argparse.Namespace, shown_as: dict[str, str] | None = None) -> str:
+    """The field of an error as the user wrote it: ``--lam``, ``--weights x2``, ``MODEL``,
+    ``mechanism.rows[3]`` (a path into the file given as MECHANISM)."""
+    head = field.split("[", 1)[0].split(".", 1)[0].split(" ", 1)[0]
     rest = field[len(head) :]
+    shown_as = shown_as or {}
+    if head in shown_as and not shown_as[head].startswith("-"):  # a path in a file
+        return field
     rest = " " + rest[1:] if rest.startswith(".") else rest  # weights.x2 -> --weights x2
     if head in _FLAGS:
         return _FLAGS[head] + rest
+    if head in shown_as:
+        return shown_as[head] + rest
     if head and not head.startswith("-") and hasattr(args, head) and head.isidentifier():
         return "--" + head.replace("_", "-") + rest
     return field
 
 
 def _fail(message: str) -> None:
-    line = " ".join(quote(message).split("\n"))
-    sys.stderr.write(f"pdpsym: error: {line}\n")
+    from pdpsym.app.text import one_line
+
+    sys.stderr.write(f"pdpsym: error: {one_line(message)}\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -123,10 +153,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     parser = build_parser()
     args = parser.parse_args(argv)
+    shown_as = vars(args).pop("_shown_as", {})
     try:
+        from pdpsym.app import limits
+
+        limits.check(args, limits.FIXED_WORK, "any command")  # validates --max-work first
         return int(args.func(args))
     except InputError as err:
-        _fail(f"{_flag(err.field, args)}: {err.message}")
+        _fail(f"{_flag(err.field, args, shown_as)}: {err.message}")
         return 2
     except Undecided as err:
         _fail(f"undecided at the precision budget ({err.prec} bits): {err.what}")

@@ -46,7 +46,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
         'ANSWERS is {"answers": [{"id": ..., "value": <number, decimal string or null>}]}, '
         "one entry per case. An answer passes when it is within max(rel_tol |v|, abs_tol) "
         "of every point v of the certified enclosure (decided exactly), or when it is null "
-        "for a no-compatible-pair case. Exit 0: all pass; 1: some fail or are undecided; "
+        "for a case with no number: a no-compatible-pair case, or an infinite one (status "
+        '"infinite": the leakage or epsilon is +infinity, and the only passing answer is '
+        "null). Exit 0: all pass; 1: some fail or are undecided; "
         "2: bad input.",
     ),
     "counting": (

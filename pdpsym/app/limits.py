@@ -15,6 +15,10 @@ from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_int
 
 DEFAULT_MAX_WORK = 10**8
+# every command's work starts here: the package, reading its input, certifying its
+# output (checked by the CLI before any command, so --max-work is validated, and a
+# limit below it refuses every command at once)
+FIXED_WORK = 10**3
 MAX_FILE_BYTES = 64 * 2**20
 
 
@@ -30,14 +34,19 @@ def add_flag(parser: argparse.ArgumentParser) -> None:
 
 def check(args: argparse.Namespace, work: int, what: str) -> None:
     """Raise InputError (exit 2) when ``work`` exceeds the request's limit."""
-    raw = getattr(args, "max_work", None)
-    limit = DEFAULT_MAX_WORK if raw is None else parse_int(raw, "--max-work", 1, 10**18)
+    limit = max_work(args)
     if work > limit:
         raise InputError(
             "--max-work",
             f"{what} needs about {_size(work)} steps, above the limit {_size(limit)}; "
             "raise --max-work to run it anyway",
         )
+
+
+def max_work(args: argparse.Namespace) -> int:
+    """The ``--max-work`` limit of a request: an integer >= 1, else InputError naming it."""
+    raw = getattr(args, "max_work", None)
+    return DEFAULT_MAX_WORK if raw is None else parse_int(raw, "--max-work", 1, 10**18)
 
 
 def _size(k: int) -> str:

@@ -56,8 +56,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pdpsym.app.help import FORMAT
-from pdpsym.app.output import write_atomic
+from pdpsym.app.output import safe_json, write_atomic
 from pdpsym.app.progress import Progress
+from pdpsym.app.readers import read_json
 from pdpsym.app.tables import render
 from pdpsym.core.certify import certify, format_decimal, round_significant
 from pdpsym.core.errors import InputError
@@ -229,12 +230,14 @@ def dumps_vectors(vectors: Mapping[str, Any]) -> str:
     """The vector file text: the header keys, then one compact JSON line per case."""
     head = [(k, v) for k, v in vectors.items() if k != "cases"]
     lines = ["{"]
-    lines += [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}," for k, v in head]
+    lines += [
+        f"  {json.dumps(k)}: {safe_json(json.dumps(v, ensure_ascii=False))}," for k, v in head
+    ]
     cases = list(vectors.get("cases", []))
     lines.append('  "cases": [')
     for j, case in enumerate(cases):
         sep = "," if j < len(cases) - 1 else ""
-        lines.append("    " + json.dumps(case, ensure_ascii=False) + sep)
+        lines.append("    " + safe_json(json.dumps(case, ensure_ascii=False)) + sep)
     lines += ["  ]", "}"]
     return "\n".join(lines) + "\n"
 
@@ -252,19 +255,9 @@ class _JsonNumber(str):
 
 
 def _read_json(path: str | Path, role: str) -> Any:
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(role, f"no such file: {p}") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(role, f"cannot read {p}: {err}") from None
-    try:
-        return json.loads(text, parse_float=_JsonNumber)
-    except json.JSONDecodeError as err:
-        raise InputError(role, f"invalid JSON: {err.msg} at line {err.lineno}") from None
-    except RecursionError:
-        raise InputError(role, "invalid JSON: nested too deeply") from None
+    """The one strict reader (app/readers.py): a regular file only (a named pipe or a
+    device is refused at once), size-capped, duplicate keys refused."""
+    return read_json(path, role, number=_JsonNumber, integer=int)
 
 
 def load_vectors(path: str | Path) -> dict[str, Any]:

@@ -5,17 +5,14 @@ Exact values are printed as ``{"exact": ..., "decimal": ..., "enclosure": [lo, h
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import sys
-import tempfile
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from pdpsym.app.writes import write_output
 from pdpsym.core.certify import Exact, certify
-from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 
 
@@ -28,10 +25,30 @@ def rational_str(q: Fraction | int) -> str:
     return fraction_str(Fraction(q))
 
 
+def safe_json(text: str) -> str:
+    """JSON text with every non-printable character (a bidirectional override, a line
+    separator, a lone surrogate) written as a ``\\uXXXX`` escape: the same JSON value,
+    and nothing that reorders or splits the terminal's line. Outside strings, JSON text
+    has only spaces and newlines, which are kept."""
+    if text.isprintable() or all(c.isprintable() or c == "\n" for c in text):
+        return text
+
+    def esc(c: str) -> str:
+        if c == "\n" or c.isprintable():
+            return c
+        cp = ord(c)
+        if cp > 0xFFFF:  # a surrogate pair, as JSON spells it
+            cp -= 0x10000
+            return f"\\u{0xD800 + (cp >> 10):04x}\\u{0xDC00 + (cp & 0x3FF):04x}"
+        return f"\\u{cp:04x}"
+
+    return "".join(esc(c) for c in text)
+
+
 def dumps(obj: Any, compact: bool = False) -> str:
     if compact:  # json's C encoder: large outputs (every WHG node) in a fraction of the time
-        return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
-    return json.dumps(obj, indent=2, ensure_ascii=False)
+        return safe_json(json.dumps(obj, separators=(",", ":"), ensure_ascii=False))
+    return safe_json(json.dumps(obj, indent=2, ensure_ascii=False))
 
 
 def print_json(obj: Any, compact: bool = False) -> None:
@@ -40,37 +57,7 @@ def print_json(obj: Any, compact: bool = False) -> None:
 
 
 def write_atomic(path: str | Path, data: str | bytes, field_name: str = "--out") -> None:
-    """Write ``data`` (text as UTF-8) to ``path`` via a temporary file in the same directory and a rename.
-
-    A failure or an interruption at any point leaves ``path`` as it was (absent or
-    the previous content) and no temporary file behind.
-    """
-    target = Path(path)
-    parent = target.parent if str(target.parent) else Path(".")
-    try:
-        if target.is_dir():
-            raise InputError(field_name, f"is a directory: {target}")
-        if not parent.is_dir():
-            raise InputError(field_name, f"no such directory: {parent}")
-    except OSError as err:  # a name the OS refuses (too long, ...)
-        raise InputError(field_name, f"unusable path: {err.strerror}") from None
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent)
-    except OSError as err:
-        raise InputError(field_name, f"cannot write in {parent}: {err.strerror}") from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        # mkstemp makes the file 0600; give it the mode a plain open() would have
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
-    except BaseException as err:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(err, OSError):
-            raise InputError(field_name, f"cannot write {target}: {err.strerror}") from None
-        raise
+    """Write ``data`` (text as UTF-8) through ``path``: see :func:`pdpsym.app.writes.write_output`
+    (symlinks followed, devices and pipes written directly, regular files replaced
+    atomically, nothing left behind on an error)."""
+    write_output(path, data, field_name)

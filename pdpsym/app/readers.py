@@ -13,13 +13,16 @@ evaluated. Any problem is an :class:`~pdpsym.core.errors.InputError` naming the 
 from __future__ import annotations
 
 import csv
+import io
 import json
 import stat
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from pdpsym.app.limits import MAX_FILE_BYTES
+from pdpsym.app.text import shown
 from pdpsym.core.errors import InputError
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.gaussian import GaussianModel
@@ -56,8 +59,68 @@ def read_text_file(p: Path, field: str) -> str:
 
 
 def quote(p: object) -> str:
-    s = str(p)
-    return s if s.isprintable() else repr(s)
+    """A path or value for a message: escaped (one line) and elided when long."""
+    return shown(p, 120)
+
+
+class JsonNumber(str):
+    """A JSON number kept as the decimal text it spells (parsed exactly later), and told
+    apart from a JSON string (a variable name must be a string, not the number 1)."""
+
+    __slots__ = ()
+
+
+def _no_duplicates(field: str) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
+    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for k, v in pairs:
+            if k in out:
+                raise InputError(field, f"invalid JSON: the key {quote(k)!r} appears twice")
+            out[k] = v
+        return out
+
+    return hook
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(name)
+
+
+def parse_json(
+    text: str,
+    field: str,
+    number: Callable[[str], Any] = JsonNumber,
+    integer: Callable[[str], Any] | None = None,
+) -> Any:
+    """Strict JSON: duplicate keys, NaN/Infinity and deep nesting are refused naming ``field``;
+    numbers stay exact text (``number``; ``integer`` for integers, default ``number``)."""
+    try:
+        return json.loads(
+            text,
+            parse_float=number,
+            parse_int=number if integer is None else integer,
+            parse_constant=_no_constant,
+            object_pairs_hook=_no_duplicates(field),
+        )
+    except json.JSONDecodeError as err:
+        raise InputError(field, f"invalid JSON: {err.msg} at line {err.lineno}") from None
+    except RecursionError:
+        raise InputError(field, "invalid JSON: nested too deeply") from None
+    except InputError:
+        raise
+    except ValueError as err:  # NaN, Infinity
+        raise InputError(field, f"invalid JSON: {quote(err)} is not an exact number") from None
+
+
+def read_json(
+    path: str | Path,
+    field: str,
+    number: Callable[[str], Any] = JsonNumber,
+    integer: Callable[[str], Any] | None = None,
+) -> Any:
+    """A JSON file read the one way every command reads it: a regular file (pipes and
+    devices refused before reading), at most MAX_FILE_BYTES, strict JSON (:func:`parse_json`)."""
+    return parse_json(read_text_file(Path(path), field), field, number, integer)
 
 
 def read_model_object(path: str | Path) -> dict[str, Any]:
@@ -67,19 +130,26 @@ def read_model_object(path: str | Path) -> dict[str, Any]:
     suffix = p.suffix.lower()
     if suffix == ".toml":
         try:
-            return tomllib.loads(text)
+            obj: Any = tomllib.loads(text)
         except tomllib.TOMLDecodeError as err:
-            raise InputError("MODEL", f"invalid TOML: {err}") from None
-    if suffix == ".csv":
-        return _csv_object(text)
-    if suffix == ".txt":
-        return _p_values_object(text)
-    try:
-        obj = json.loads(text, parse_float=str, parse_int=str)
-    except json.JSONDecodeError as err:
-        raise InputError("MODEL", f"invalid JSON: {err.msg} at line {err.lineno}") from None
+            raise InputError("MODEL", f"invalid TOML: {quote(err)}") from None
+        except RecursionError:
+            raise InputError("MODEL", "invalid TOML: nested too deeply") from None
+    elif suffix == ".csv":
+        obj = _csv_object(text)
+    elif suffix == ".txt":
+        obj = _p_values_object(text)
+    else:
+        obj = parse_json(text, "MODEL")
     if not isinstance(obj, dict):
         raise InputError("MODEL", "expected a JSON object")
+    names = obj.get("variables")
+    if isinstance(names, list):
+        for k, name in enumerate(names):
+            if not isinstance(name, str) or isinstance(name, JsonNumber):
+                raise InputError(
+                    f"variables[{k}]", f"a variable name must be a string, got {quote(name)}"
+                )
     return obj
 
 
@@ -96,11 +166,18 @@ def _p_values_object(text: str) -> dict[str, Any]:
 
 def _csv_object(text: str) -> dict[str, Any]:
     try:
-        rows = [r for r in csv.reader(text.splitlines()) if r and any(c.strip() for c in r)]
+        rows = [
+            r for r in csv.reader(io.StringIO(text, newline="")) if r and any(c.strip() for c in r)
+        ]
     except csv.Error as err:  # e.g. a field over the csv module's size limit
-        raise InputError("MODEL", f"malformed CSV: {err}") from None
+        raise InputError("MODEL", f"malformed CSV: {quote(err)}") from None
     if not rows:
         raise InputError("MODEL", "empty CSV file")
+    for r, row in enumerate(rows):
+        for k, cell in enumerate(row):
+            if "\n" in cell or "\r" in cell:  # a quoted line break: never silently joined
+                where = f"header[{k}]" if r == 0 else f"rows[{r - 1}][{k}]"
+                raise InputError(where, f"a line break inside a CSV field: {quote(cell)}")
     header = [h.strip() for h in rows[0]]
     if header[-1].lower() not in PROB_COLUMNS:
         raise InputError("header", "the last CSV column must be named p, prob or probability")

@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.core.errors import InputError
-from pdpsym.core.numbers import parse_rational
+from pdpsym.core.numbers import fraction_str, parse_rational
 from pdpsym.mechanisms.finite import BOTTOM, Mechanism
 from pdpsym.models.scenario import PMF, Database, check_pmf
 
@@ -38,6 +38,21 @@ def _rational(value: Any, field: str) -> Fraction:
     if isinstance(value, str):
         return parse_rational(value, field)
     raise InputError(field, f"expected an exact number, got {type(value).__name__}")
+
+
+def _db(d: Any) -> str:
+    """A database as the user wrote it: ``(0, 1/2)``, never a Python repr."""
+    vals = d if isinstance(d, tuple | list) else (d,)
+    return (
+        "("
+        + ", ".join(
+            fraction_str(Fraction(v))
+            if isinstance(v, Fraction | int) and not isinstance(v, bool)
+            else str(v)
+            for v in vals
+        )
+        + ")"
+    )
 
 
 def table(rows: Mapping[Database, Mapping[Any, Any]]) -> Mechanism:
@@ -56,14 +71,14 @@ def table(rows: Mapping[Database, Mapping[Any, Any]]) -> Mechanism:
     """
     checked: dict[Database, PMF] = {}
     for d, pmf in rows.items():
-        field = f"mechanism[{d!r}]"
+        field = f"mechanism.rows (database {_db(d)})"
         checked[tuple(d)] = check_pmf({o: _rational(p, field) for o, p in pmf.items()}, field)
 
     def mech(d: Database) -> PMF:
         try:
             return checked[tuple(d)]
         except KeyError:
-            raise InputError("mechanism", f"no row for database {tuple(d)!r}") from None
+            raise InputError("mechanism.rows", f"no row for database {_db(d)}") from None
 
     return mech
 
@@ -123,7 +138,7 @@ class RandomizedResponse:
         per: list[list[tuple[Any, Fraction]]] = []
         for x, dom in zip(d, doms, strict=True):
             if x not in dom:
-                raise InputError("mechanism", f"value {x!r} is not in its domain")
+                raise InputError("mechanism", f"value {_db(x)[1:-1]} is not in its domain")
             other = (1 - k) / (len(dom) - 1) if len(dom) > 1 else Fraction(0)
             per.append([(v, k if v == x else other) for v in dom])
         if k == 1:  # one output: the database itself (spelled with the domain's values)
@@ -179,7 +194,7 @@ def geometric(alpha: Any, lo: int, hi: int, weights: Sequence[Any] | None = None
     def mech(d: Database) -> PMF:
         ((f, _),) = inner(d).items()
         if f.denominator != 1:
-            raise InputError("weights", f"the query is not an integer on {tuple(d)!r}")
+            raise InputError("weights", f"the query is not an integer on {_db(d)}")
         if not lo <= f <= hi:
             raise InputError("mechanism", f"query value {f} outside [{lo}, {hi}]")
         out: PMF = {f"<{lo}": a ** int(f - lo + 1) / (1 + a)}

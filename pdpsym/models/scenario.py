@@ -84,7 +84,8 @@ class Scenario:
             if k not in names:
                 raise InputError("knowledge", f"unknown variable {k!r}")
         if len(set(known)) != len(known):
-            raise InputError("knowledge", "a variable is named twice")
+            twice = next(k for k in known if known.count(k) > 1)
+            raise InputError("knowledge", f"the variable {twice!r} is named twice")
         idx = [names.index(k) for k in known]
         joint: dict[tuple[Database, Any], Fraction] = {}
         for row, p in model.probs.items():

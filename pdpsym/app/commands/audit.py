@@ -6,22 +6,20 @@ import argparse
 import csv
 import io
 import json
-import os
 import re
 import sys
-import tempfile
 from collections.abc import Mapping
 from dataclasses import replace
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import sympy
 
 from pdpsym.app import limits
-from pdpsym.app.output import print_json
+from pdpsym.app.output import print_json, safe_json
 from pdpsym.app.progress import Progress
-from pdpsym.app.readers import load_discrete, read_text_file
+from pdpsym.app.readers import load_discrete, read_json
+from pdpsym.app.writes import check_output, write_output
 from pdpsym.audit import ALL_NOTIONS, NOTIONS, Audit, NotionResult, audit
 from pdpsym.audit.screen import SCREENED
 from pdpsym.core.certify import certify
@@ -62,9 +60,12 @@ exact, with certified digits.
 MECHANISM is a JSON file with a "kind":
   {"kind": "table", "rows": [[<value of each variable>..., <output>, "<prob>"], ...]}
   {"kind": "randomized-response", "keep": "3/4"}
-  {"kind": "laplace", "lam": "1", "weights": {"x1": "1"}}       (continuous: Eq. 2)
+  {"kind": "laplace", "lam": "1", "weights": {"x1": "1", "x2": "0"}}  (continuous: Eq. 2)
   {"kind": "geometric", "alpha": "1/2", "weights": {...}}       (integer query)
   {"kind": "count", "weights": {...}}   {"kind": "threshold", "T": 3}   {"kind": "histogram"}
+"weights" maps a variable to its weight in the query sum_k w_k x_k; a variable not
+listed has weight 1, so {"x1": "1"} alone is x1 + x2 + ..., and the example above is x1
+only (x2 weighted 0). Without "weights" the query is the sum of every variable.
 """
 
 
@@ -138,11 +139,7 @@ def parse_eps(text: str, field: str = "--eps") -> Eps:
 
 
 def _read_json(path: str, field: str) -> Any:
-    text = read_text_file(Path(path), field)
-    try:
-        return json.loads(text, parse_float=str, parse_int=str)
-    except (json.JSONDecodeError, RecursionError) as err:
-        raise InputError(field, f"invalid JSON: {str(err)[:80]!r}") from None
+    return read_json(path, field)  # the one strict reader (app/readers.py)
 
 
 def _weights(obj: Any, model: JointDistribution, field: str) -> dict[str, Fraction] | None:
@@ -229,6 +226,18 @@ def load_mechanism(path: str, model: JointDistribution) -> Mechanism | LaplaceNo
         return discrete.threshold(parse_rational(obj["T"], "T"), wlist)
     _only(obj, {"kind"})
     return discrete.histogram()
+
+
+def read_mechanism(path: str, model: JointDistribution) -> Mechanism | LaplaceNoise:
+    """:func:`load_mechanism`, its errors naming the field inside the mechanism file
+    (``mechanism.rows[3]``), as distinct from the model file's (``rows[3]``)."""
+    try:
+        return load_mechanism(path, model)
+    except InputError as err:
+        field = err.field
+        if field.split(".")[0].split("[")[0] not in ("mechanism", "MECHANISM"):
+            field = f"mechanism.{field}"
+        raise InputError(field, err.message) from None
 
 
 def _key(k: Any) -> str:
@@ -339,7 +348,9 @@ def _text(a: Audit, digits: int) -> str:
             shown = _short(r.epsilon, digits)
         lines.append(f"  epsilon (delta = 0): {shown}")
         if r.witness:
-            lines.append(f"    witness: {json.dumps(_plain(r.witness), ensure_ascii=False)}")
+            lines.append(
+                f"    witness: {safe_json(json.dumps(_plain(r.witness), ensure_ascii=False))}"
+            )
         for e, d, _ in r.delta_at_epsilon:
             lines.append(f"  delta at epsilon {e}: {_short(d, digits)}")
         if r.epsilon_at_delta is not None:
@@ -378,14 +389,7 @@ def _write_curve(path: str, a: Audit, digits: int) -> None:
                 continue
             c = certify(d, digits)
             w.writerow([r.notion, str(e), c.exact, c.decimal, *c.enclosure])
-    target = Path(path)
-    try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent or Path("."), prefix=".pdpsym-")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(buf.getvalue())
-        os.replace(tmp, target)
-    except OSError as err:
-        raise InputError("--curve", f"cannot write {path!r}: {err.strerror}") from None
+    write_output(path, buf.getvalue(), "--curve")
 
 
 def _number_bits(obj: Any) -> int:
@@ -403,13 +407,39 @@ def _number_bits(obj: Any) -> int:
     return 0
 
 
-def _outputs(kind: str | None, spec: Any, model: JointDistribution) -> int:
-    """An upper estimate of the outputs of one database."""
+def _query_span(spec: Mapping[str, Any], model: JointDistribution) -> int:
+    """The integers from the least to the largest value of the weighted count (geometric
+    noise has an output at each), or the number of databases when it is not an integer."""
+    raw = spec.get("weights")
+    ws = [
+        parse_rational(raw.get(v, "1"), f"weights.{v}") if isinstance(raw, Mapping) else Fraction(1)
+        for v in model.variables
+    ]
+    lo = sum(
+        (min(w * v for v in dom) for w, dom in zip(ws, model.domains, strict=True)), Fraction(0)
+    )
+    hi = sum(
+        (max(w * v for v in dom) for w, dom in zip(ws, model.domains, strict=True)), Fraction(0)
+    )
+    span = hi - lo
+    return int(span) + 1 if span.denominator == 1 else model.cells
+
+
+def _outputs(spec: Mapping[str, Any], model: JointDistribution) -> tuple[int, int]:
+    """An upper estimate of the outputs of one database, and of the bits their exact
+    probabilities grow by (a geometric tail ``alpha^k`` has ``k`` times alpha's bits).
+    Called after the mechanism file was validated (load_mechanism)."""
+    kind = spec.get("kind")
     if kind == "table":
-        return max(len({repr(row[-2]) for row in spec.get("rows", [])}), 1)
+        return max(len({str(row[-2]) for row in spec["rows"]}), 1), 0
     if kind in ("randomized-response", "histogram"):
-        return model.cells
-    return model.n + 2  # a count, thresholded or noised: its values
+        return model.cells, 0
+    if kind == "geometric":
+        span = _query_span(spec, model)
+        return span + 2, span * max(_number_bits(spec.get("alpha")), 1)
+    if kind in ("count", "threshold"):  # one value per database at most
+        return min(_query_span(spec, model), model.cells) + 1, 0
+    return model.n + 2, 0  # laplace: the breakpoints of the query, in closed form
 
 
 def _check_work(
@@ -418,26 +448,47 @@ def _check_work(
     notions: list[str],
     size_bits: int = 0,
     mechanism: Any = None,
+    points: int = 0,
 ) -> None:
-    # exact work: databases x outputs per database x notions x the values of the target,
-    # times ~50 exact operations per cell and the cost of products of size_bits numbers;
-    # dependent-dp also walks the dependent neighbours (about cells/4 more). Measured:
-    # randomized response, n = 7: ibcdp ~1 s, dependent-dp ~30 s (the default refuses it)
+    """Refuse, before any work, an audit estimated above ``--max-work`` steps.
+
+    One step is about one exact operation on numbers of a few words. The estimate:
+    databases x outputs per database x (4 + the epsilon and delta points) x 50 exact
+    operations, times the growth of the numbers (size_bits of the inputs, the bits of a
+    geometric tail), per notion; dependent-dp also walks the dependent neighbours (about
+    cells/4 more); distributional-dp solves about 40 exact LPs (bisection) of V = rest x
+    outputs variables and C = 2 x groups x outputs constraints by a dense simplex
+    ((C + V) pivots of C x V each, a sympy operation being ~4 steps).
+    Calibrated against measured times in docs/reliability.md.
+    """
     cells = model.cells
-    grow = (1 + size_bits * model.n // 64) ** 2
-    kind = mechanism.get("kind") if isinstance(mechanism, dict) else None
-    outputs = _outputs(kind, mechanism, model)
+    spec = mechanism if isinstance(mechanism, Mapping) else {}
+    kind = spec.get("kind")
+    outputs, tail_bits = _outputs(spec, model)
+    grow = (1 + size_bits * model.n // 64 + tail_bits // 256) ** 2
     # randomized response, screened notions: float laws of about m^3 x cells (m the
     # largest domain), then a handful of candidate cases of cells outputs built exactly
     m = max((len(d) for d in model.domains), default=1)
-    screened = cells * (2 * m**3 + 16 * model.n * grow)
-    exact = cells * outputs * 4 * 50 * grow
-    work = sum(
-        screened
-        if kind == "randomized-response" and n in SCREENED
-        else exact * (cells // 4 + 1 if n == "dependent-dp" else 1)
-        for n in notions or ["-"]
-    )
+    per_point = cells * outputs * points * 50 * grow  # one exact delta per eps point
+    screened = cells * (2 * m**3 + 16 * model.n * grow) + per_point
+    exact = cells * outputs * 4 * 50 * grow + per_point
+    target_values = m
+    rest = max(cells // max(target_values, 1), 1)
+    groups = target_values * (cells // rest if args.known else 1)
+    V, C = rest * outputs, 2 * groups * outputs
+    lp = 40 * (C + V) * C * V * 4 * grow
+
+    def one(n: str) -> int:
+        if kind == "randomized-response" and n in SCREENED:
+            return screened
+        if n == "dependent-dp":
+            return exact * (cells // 4 + 1)
+        if n == "distributional-dp":
+            return exact + lp
+        return exact
+
+    # plus the audit's own setup and certified output, about 0.1 s whatever the model
+    work = 10**5 + sum(one(n) for n in notions or ["-"])
     limits.check(args, work, "this audit")
 
 
@@ -454,13 +505,16 @@ def run(args: argparse.Namespace) -> int:
         notions = list(ALL_NOTIONS)
     if not notions:
         raise InputError("--notions", "name at least one notion")
-    grid = parse_grid(args.grid) if args.curve else []
+    grid = parse_grid(args.grid) if args.curve is not None else []
+    if args.curve is not None:
+        check_output(args.curve, "--curve")
     model = load_discrete(args.model)
     known = [t.strip() for t in args.known.split(",") if t.strip()]
     spec = _read_json(args.mechanism, "MECHANISM")
+    mech = read_mechanism(args.mechanism, model)  # validates the file before the estimate
     size = max(_number_bits(spec), _number_bits(args.delta))
-    _check_work(args, model, notions, size, spec)
-    mech = load_mechanism(args.mechanism, model)
+    points = len(grid) + len(eps) + (delta is not None)
+    _check_work(args, model, notions, size, spec, points)
     results: list[NotionResult] = []
     with Progress(len(notions), "audit", enabled=args.progress, delay=2.0) as bar:
         for n in notions:  # one notion at a time, for the progress bar
@@ -477,7 +531,7 @@ def run(args: argparse.Namespace) -> int:
                 ]
             bar.update(1, n)
     result = Audit(one.target, one.known, tuple(results))
-    if args.curve:
+    if args.curve is not None:
         _write_curve(args.curve, result, digits)
     if grid:  # the grid is for the curve file; the report keeps the --eps points
         result = Audit(

@@ -9,10 +9,11 @@ import json
 import sys
 from typing import Any
 
-from pdpsym.app import options, plot
+from pdpsym.app import limits, options, plot
 from pdpsym.app.options import command
-from pdpsym.app.output import write_atomic
+from pdpsym.app.output import safe_json
 from pdpsym.app.progress import Progress
+from pdpsym.app.writes import check_output, write_output
 from pdpsym.core.errors import InputError
 from pdpsym.core.parallel import ordered_map
 from pdpsym.papers.figure import FigureData, Scale
@@ -68,7 +69,55 @@ def to_json(data: FigureData) -> str:
         "columns": list(data.columns),
         "rows": list(data.rows),
     }
-    return json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
+    return safe_json(json.dumps(obj, indent=2, ensure_ascii=False)) + "\n"
+
+
+BASE_WORK = 10**5  # a figure's own setup and output, about 0.1 s whatever its points
+
+
+def _num(x: Any, default: int = 1) -> int:
+    """A point's size parameter as an int (records, tuples); ``default`` if it is none."""
+    try:
+        return max(int(x), 1)
+    except (TypeError, ValueError):
+        return default
+
+
+def _point_work(figure_id: str, point: Any) -> int:
+    """Estimated steps of one declared point of a figure (from its arguments: the number
+    of tuples n, of records, of epsilons). Fitted on measured point times, one step
+    being about a microsecond (docs/reliability.md records estimate against time)."""
+    args = point if isinstance(point, tuple) else (point,)
+    paper, _, label = figure_id.partition(".")
+    if paper == "li2019" and label in ("fig4c", "fig4d"):  # Gaussian, every adversary
+        n = _num(args[0])
+        return 4 * 2**n + 3 * 10**3
+    if paper == "li2019" and label.startswith("fig5"):  # fast against full search
+        n = _num(args[0])
+        return 15 * 3**n + 10**3
+    if paper == "li2019":  # the exact WHG of a 3^n joint table
+        n = _num(args[0])
+        return 3**n * n + 5 * 10**4
+    if label == "fig2":  # (known, n, eps): exact counting laws of n records
+        k, n = _num(args[0]), _num(args[1])
+        return 3 * 10**5 * k + 250 * n
+    if label == "fig3":  # (n, lambda): exact bounds of Theorem 3 over n records
+        n = _num(args[0])
+        return 1500 * n + 10**4
+    if label == "fig4":  # (n, T): thresholding over n records, T terms each
+        n, t = _num(args[0]), _num(args[1])
+        return n * t // 4 + 3 * 10**4
+    if label == "fig6" and paper == "dmkb2020":  # (n, p, eps values): n^3 exact terms
+        n = _num(args[0])
+        return n**3 // 700 + 10**4
+    if label == "fig1":  # a claim's check
+        return 10**5
+    return 10**4  # closed forms (dmkb2020 fig5, lmm2016 fig6)
+
+
+def work(figure_id: str, points: list[Any]) -> int:
+    """The work of a figure: the sum of its declared points' estimates."""
+    return BASE_WORK + sum(_point_work(figure_id, p) for p in points)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -83,8 +132,11 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("ID", f"unknown figure {args.id!r} (pdpsym figure --list shows them)")
     if args.format in plot.FORMATS and args.out is None:
         raise InputError("--out", f"a {args.format} plot needs --out FILE")
+    if args.out is not None:
+        check_output(args.out, "--out")  # an unusable destination, before the work
     spec, scale = known[args.id], Scale(args.scale)
-    points = spec.points(scale)
+    points = list(spec.points(scale))
+    limits.check(args, work(args.id, points), f"figure {args.id} at scale {scale.value}")
     jobs = options.jobs(args)
     with Progress(len(points), args.id, enabled=args.progress, delay=2.0) as bar:
         parts = ordered_map(spec.point, points, jobs, lambda _i: bar.update(1), args.scheduler)
@@ -99,5 +151,5 @@ def run(args: argparse.Namespace) -> int:
     if args.out is None:
         sys.stdout.write(out if isinstance(out, str) else out.decode())
     else:
-        write_atomic(args.out, out)
+        write_output(args.out, out, "--out")
     return 0

@@ -28,6 +28,7 @@ from pdpsym.app.oracle import (
 )
 from pdpsym.app.output import print_json
 from pdpsym.app.progress import Progress
+from pdpsym.app.writes import check_output
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
 from pdpsym.mechanisms.laplace import parse_lambda
@@ -43,7 +44,12 @@ def register(sub: Any) -> None:
     osub.required = True
 
     e = command(osub, "oracle export")
-    e.add_argument("--family", choices=FAMILIES, default="li2019-examples")
+    e.add_argument(
+        "--family",
+        choices=FAMILIES,
+        default=None,
+        help="the family of Eq. 2 vectors (default li2019-examples); not with --model",
+    )
     e.add_argument("--n", default=None, help="tuples (random-binary) or max denominator (2x2)")
     e.add_argument("--count", default=None, help="number of random tables (random-binary)")
     e.add_argument("--seed", default=None, help="seed of the random tables (random-binary)")
@@ -52,7 +58,7 @@ def register(sub: Any) -> None:
         action="append",
         default=None,
         metavar="L",
-        help="Laplace scale lambda > 0 (repeatable; default 1)",
+        help="Laplace scale lambda > 0 (repeatable; default 1); not with --model",
     )
     e.add_argument(
         "--model", default=None, metavar="FILE", help="your own model (with --mechanism)"
@@ -97,11 +103,11 @@ def _export_audit(args: argparse.Namespace, digits: int) -> int:
         _check_work,
         _number_bits,
         _read_json,
-        load_mechanism,
         parse_eps,
+        read_mechanism,
     )
     from pdpsym.app.readers import load_discrete
-    from pdpsym.audit import NOTIONS, audit
+    from pdpsym.audit import ALL_NOTIONS, NOTIONS, audit
     from pdpsym.papers.lmm2016.mechanism import DDPReading
 
     if args.target is None:
@@ -115,11 +121,15 @@ def _export_audit(args: argparse.Namespace, digits: int) -> int:
         if args.notions is None
         else [t.strip() for t in args.notions.split(",") if t.strip()]
     )
+    if not notions:
+        raise InputError("--notions", "name at least one notion")
+    if notions == ["all"]:
+        notions = list(ALL_NOTIONS)
     model = load_discrete(args.model)
     spec = _read_json(args.mechanism, "MECHANISM")
+    mech = read_mechanism(args.mechanism, model)  # validates the file before the estimate
     size = max(_number_bits(spec), _number_bits(args.delta))
-    _check_work(args, model, notions, size, spec)
-    mech = load_mechanism(args.mechanism, model)
+    _check_work(args, model, notions, size, spec, len(eps) + (delta is not None))
     known = [t.strip() for t in args.known.split(",") if t.strip()]
     result = audit(model, mech, args.target, known, eps, delta, notions, DDPReading.NEIGHBOURS)
     generator = {
@@ -146,8 +156,29 @@ def run_export(args: argparse.Namespace) -> int:
         raise InputError("--digits", "must be between 1 and 1000")
     if (args.model is None) != (args.mechanism is None):
         raise InputError("--model", "give --model and --mechanism together")
+    check_output(args.out, "--out")  # an unusable destination, before the computation
     if args.model is not None:
+        # the vectors of your own model are its audit's: the Eq. 2 family options
+        # do not apply, and are refused rather than silently ignored
+        for flag, value in (
+            ("--family", args.family),
+            ("--lam", args.lam),
+            ("--n", args.n),
+            ("--count", args.count),
+            ("--seed", args.seed),
+        ):
+            if value is not None:
+                raise InputError(flag, "does not apply with --model (the audit's vectors)")
         return _export_audit(args, digits)
+    for flag, value in (
+        ("--target", args.target),
+        ("--notions", args.notions),
+        ("--delta", args.delta),
+        ("--eps", args.eps or None),
+        ("--known", args.known or None),
+    ):
+        if value is not None:
+            raise InputError(flag, "applies only with --model and --mechanism")
     lams: list[Fraction] = []
     for text in args.lam or ["1"]:
         lam = parse_lambda(text)
@@ -155,28 +186,28 @@ def run_export(args: argparse.Namespace) -> int:
             raise InputError("--lam", f"repeated value {fraction_str(lam)}")
         lams.append(lam)
     out = Path(args.out)
-    # fail on an unusable destination before the (possibly long) computation
-    try:
-        if out.is_dir():
-            raise InputError("--out", f"is a directory: {out}")
-        if not (out.parent if str(out.parent) else Path(".")).is_dir():
-            raise InputError("--out", f"no such directory: {out.parent}")
-    except OSError as err:  # a name the OS refuses (too long, ...)
-        raise InputError("--out", f"unusable path: {err.strerror}") from None
+    family = args.family or "li2019-examples"
     n = _int(args.n, "--n")
     count = _int(args.count, "--count")
     seed = _int(args.seed, "--seed")
-    models = family_models(args.family, n, count, seed)  # validates --n and --count
-    if args.family == "random-binary":  # count tables of n binary tuples, every adversary
+    models = family_models(family, n, count, seed)  # validates --n and --count
+    if family == "random-binary":  # count tables of n binary tuples, every adversary
         tuples = 3 if n is None else n
         per_case = 3000 + 4**tuples  # certification dominates small tables
         cases = (10 if count is None else count) * len(lams) * tuples * 2 ** (tuples - 1)
         limits.check(args, cases * per_case, "this vector family")
+    # every family: each case is one Eq. 2 search over the table's cells, certified
+    # to --digits digits (~3000 steps at 30 digits)
+    work = sum(
+        len(lams) * m.n * 2 ** (m.n - 1) * (3000 * (1 + digits // 30) + 4 * m.cells)
+        for _, m in models
+    )
+    limits.check(args, work, "this vector family")
     generator: dict[str, Any] = {
-        "family": args.family,
-        **family_params(args.family, n, count, seed),
+        "family": family,
+        **family_params(family, n, count, seed),
     }
-    if args.family == "exhaustive-2x2":
+    if family == "exhaustive-2x2":
         generator["tables"] = len(models)
     generator["lam"] = [fraction_str(lam) for lam in lams]
     total = case_count(models, len(lams))
@@ -222,6 +253,8 @@ def run_check(args: argparse.Namespace) -> int:
         raise InputError("--abs-tol", f"must be >= 0, got {short_decimal(abs_tol)}")
     vectors = load_vectors(args.vectors)
     answers = load_answers(args.answers)
+    # each case: an exact comparison of the answer with the certified value
+    limits.check(args, 200 * (len(vectors.get("cases", [])) + len(answers)), "this check")
     report = check_vectors(vectors, answers, rel_tol, abs_tol)
     if args.json:
         print_json(report.as_json())

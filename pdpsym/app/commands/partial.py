@@ -19,6 +19,7 @@ from typing import Any
 from pdpsym.app import limits, options, sweep
 from pdpsym.app.options import command
 from pdpsym.app.output import print_json, value_json
+from pdpsym.app.readers import read_text_file
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
 from pdpsym.mechanisms.counting import (
@@ -49,10 +50,7 @@ def _eps(text: str | None) -> Fraction | None:
 
 def read_p_values(path: str) -> list[Fraction]:
     """One probability per line (blank lines and ``#`` comments allowed)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError("--p-values", f"cannot read {path!r}: {err}") from None
+    text = read_text_file(Path(path), "--p-values")  # the one reader: regular files, capped
     out: list[Fraction] = []
     for lineno, line in enumerate(text.splitlines(), 1):
         s = line.split("#", 1)[0].strip()
@@ -241,6 +239,12 @@ def _threshold(args: argparse.Namespace) -> dict[str, Any]:
     if T < 0 or T >= n:
         raise InputError("--T", f"must satisfy 0 <= T < n = {n}")
     eps_arg = _eps(args.eps)
+    if eps_arg is not None:  # exact comparisons at e^eps grow with eps's digits
+        limits.check(
+            args,
+            n * (1 + size) * _bits(eps_arg) ** 2 // 16,
+            "exact deltas with this many digits in eps",
+        )
     bmax = None if args.bmax is None else _int(args.bmax, "--bmax")
     if size > 0 and bmax is None:
         bmax = pt.best_b_max(n, p, T, size)

@@ -1,0 +1,220 @@
+"""Work estimates against measured time: each command of a benchmark set, its estimate
+(the steps ``--max-work`` compares) and the time it takes, in one run.
+
+A step is meant as about a microsecond (RATE steps per second), so an estimate of E
+steps predicts E / RATE seconds. The ratio measured / predicted should lie within
+[1/10, 10] for every case (docs/reliability.md records a run).
+
+    python benchmarks/bench_estimates.py            # the whole set, a few minutes
+    python benchmarks/bench_estimates.py --quick    # the cheap half
+
+The estimate is read from the refusal under ``--max-work 1000`` (the fixed cost of any
+command passes, so the command's own estimate is the one refused). The time is the
+command's own, in a fresh process after its imports (``main(argv)`` timed in-process).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+RATE = 10**6  # steps per second the estimates are calibrated for
+ROOT = Path(__file__).resolve().parents[1]
+
+RUNNER = """
+import contextlib, io, sys, time
+from pdpsym.app.cli import build_parser, main
+build_parser()  # every command's imports, before the clock
+import pdpsym.verify.figures, pdpsym.audit  # noqa
+argv = sys.argv[1:]
+t = time.perf_counter()
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as e:
+    code = main(argv)
+dt = time.perf_counter() - t
+print(code, dt, repr(e.getvalue()[-200:]))
+"""
+
+
+def _bits(n: int) -> dict:
+    import itertools
+
+    cells = list(itertools.product(["0", "1"], repeat=n))
+    w = [k % 3 + 1 for k in range(len(cells))]
+    return {
+        "variables": [f"x{k + 1}" for k in range(n)],
+        "rows": [[*c, f"{x}/{sum(w)}"] for c, x in zip(cells, w, strict=True)],
+    }
+
+
+def cases(tmp: Path, quick: bool) -> list[tuple[str, list[str]]]:
+    def write(name: str, obj: object) -> str:
+        p = tmp / name
+        p.write_text(json.dumps(obj))
+        return str(p)
+
+    m2, m3, m4, m5 = (write(f"m{n}.json", _bits(n)) for n in (2, 3, 4, 5))
+    rr = write("rr.json", {"kind": "randomized-response", "keep": "3/4"})
+    geo = write("geo.json", {"kind": "geometric", "alpha": "1/2", "weights": {"x1": "40"}})
+    cnt = write("cnt.json", {"kind": "count", "weights": {"x1": "2", "x2": "3"}})
+    table = write(
+        "table.json",
+        {
+            "kind": "table",
+            "rows": [[a, b, o, "1/2"] for a in "01" for b in "01" for o in ("u", "v")],
+        },
+    )
+    golden = str(ROOT / "tests/golden/models/table_a.json")
+    out = str(tmp / "out")
+    audit = ["audit", "--target", "x1"]
+    set_: list[tuple[str, list[str]]] = [
+        ("audit rr n=2, default notions", [*audit[:1], m2, rr, *audit[1:]]),
+        ("audit rr n=4, default notions", [*audit[:1], m4, rr, *audit[1:]]),
+        ("audit table n=2, all notions", [*audit[:1], m2, table, *audit[1:], "--notions", "all"]),
+        ("audit geometric w=40, n=3", [*audit[:1], m3, geo, *audit[1:]]),
+        ("audit count n=2", [*audit[:1], m2, cnt, *audit[1:], "--eps", "1/2"]),
+        (
+            "audit distributional-dp rr n=2",
+            [*audit[:1], m2, rr, *audit[1:], "--notions", "distributional-dp"],
+        ),
+        (
+            "audit rr n=3 curve of 200 points",
+            [
+                *audit[:1],
+                m3,
+                rr,
+                *audit[1:],
+                "--notions",
+                "dp,np",
+                "--curve",
+                out,
+                "--grid",
+                "0:2:200",
+            ],
+        ),
+        (
+            "figure lmm2016.fig6 quick",
+            ["figure", "lmm2016.fig6", "--scale", "quick", "--jobs", "1"],
+        ),
+        (
+            "figure li2019.fig5a quick",
+            ["figure", "li2019.fig5a", "--scale", "quick", "--jobs", "1"],
+        ),
+        (
+            "figure li2019.fig4c quick",
+            ["figure", "li2019.fig4c", "--scale", "quick", "--jobs", "1"],
+        ),
+        (
+            "figure dmkb2020.fig4 quick",
+            ["figure", "dmkb2020.fig4", "--scale", "quick", "--jobs", "1"],
+        ),
+        ("oracle export li2019-examples", ["oracle", "export", "--out", out, "--jobs", "1"]),
+        ("whg table_a", ["whg", golden]),
+        ("leakage table_a", ["leakage", golden, "--target", "x1"]),
+    ]
+    if not quick:
+        set_ += [
+            (
+                "audit rr n=5 dependent-dp",
+                [*audit[:1], m5, rr, *audit[1:], "--notions", "dependent-dp"],
+            ),
+            (
+                "audit distributional-dp rr n=3",
+                [*audit[:1], m3, rr, *audit[1:], "--notions", "distributional-dp"],
+            ),
+            (
+                "figure dmkb2020.fig2 quick",
+                ["figure", "dmkb2020.fig2", "--scale", "quick", "--jobs", "1"],
+            ),
+            (
+                "figure dmkb2020.fig3 quick",
+                ["figure", "dmkb2020.fig3", "--scale", "quick", "--jobs", "1"],
+            ),
+            (
+                "figure dmkb2020.fig6 quick",
+                ["figure", "dmkb2020.fig6", "--scale", "quick", "--jobs", "1"],
+            ),
+            (
+                "figure li2019.fig4a quick",
+                ["figure", "li2019.fig4a", "--scale", "quick", "--jobs", "1"],
+            ),
+            (
+                "oracle export random-binary n=4",
+                [
+                    "oracle",
+                    "export",
+                    "--family",
+                    "random-binary",
+                    "--n",
+                    "4",
+                    "--count",
+                    "3",
+                    "--out",
+                    out,
+                    "--jobs",
+                    "1",
+                ],
+            ),
+        ]
+    return set_
+
+
+_NEEDS = re.compile(r"needs about ([0-9.e+]+|10\^\d+) steps")
+
+
+def estimate(argv: list[str]) -> float | None:
+    r = subprocess.run(
+        [sys.executable, "-m", "pdpsym", *argv, "--max-work", "1000"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    m = _NEEDS.search(r.stderr)
+    if not m:
+        return None
+    t = m.group(1)
+    return 10.0 ** int(t[3:]) if t.startswith("10^") else float(t)
+
+
+def measure(argv: list[str], limit: float = 600) -> tuple[int, float]:
+    r = subprocess.run(
+        [sys.executable, "-c", RUNNER, *argv],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=limit,
+    )
+    code, dt, _ = r.stdout.split(" ", 2)
+    return int(code), float(dt)
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    print("| command | estimate (steps) | predicted (s) | measured (s) | measured / predicted |")
+    print("|---|---:|---:|---:|---:|")
+    worst = 1.0
+    with tempfile.TemporaryDirectory() as d:
+        for name, argv in cases(Path(d), quick):
+            est = estimate(argv)
+            code, dt = measure(argv)
+            if est is None:
+                print(f"| {name} | (below 1000) | - | {dt:.3f} | - |")
+                continue
+            pred = est / RATE
+            ratio = dt / pred
+            worst = max(worst, ratio, 1 / ratio)
+            flag = "" if 0.1 <= ratio <= 10 else " **outside 10x**"
+            print(
+                f"| {name} (exit {code}) | {est:.1e} | {pred:.3f} | {dt:.3f} | {ratio:.2f}{flag} |"
+            )
+            sys.stdout.flush()
+    print(f"\nworst factor either way: {worst:.1f} ({time.strftime('%Y-%m-%d')})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+"""User text in messages and outputs: escaped so one line stays one line, and elided.
+
+:func:`escape` turns every character that is not printable (control characters, line
+and paragraph separators, the bidirectional overrides and isolates U+202A-U+202E,
+U+2066-U+2069, U+200E/U+200F, lone surrogates) into a visible ``\\x..``/``\\u....``
+escape. :func:`shown` also elides a long value in the middle, so that an error never
+echoes a 5,000-digit number. :func:`one_line` applies both to a whole message, eliding
+each long word.
+"""
+
+from __future__ import annotations
+
+import re
+
+LONG = 80  # characters of one value shown before eliding its middle
+_WORD = re.compile(rf"\S{{{LONG + 1},}}")
+
+
+def escape(text: object) -> str:
+    """``text`` with every non-printable character written as an escape.
+
+    >>> escape("a\\nb\\u202ec")
+    'a\\\\nb\\\\u202ec'
+    """
+    s = str(text)
+    if s.isprintable():
+        return s
+    out = []
+    for ch in s:
+        if ch.isprintable():
+            out.append(ch)
+        elif ch in "\n\r\t":
+            out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}[ch])
+        elif ord(ch) < 0x100:
+            out.append(f"\\x{ord(ch):02x}")
+        elif ord(ch) < 0x10000:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(f"\\U{ord(ch):08x}")
+    return "".join(out)
+
+
+def elide(s: str, limit: int = LONG) -> str:
+    """``s`` with its middle replaced by ``…(N chars)…`` when longer than ``limit``.
+
+    >>> elide("9" * 5000)
+    '9999999999999999999999999999999999999999…(4940 chars)…99999999999999999999'
+    """
+    if len(s) <= limit:
+        return s
+    head, tail = limit // 2, limit // 4
+    return f"{s[:head]}…({len(s) - head - tail} chars)…{s[len(s) - tail :]}"
+
+
+def shown(text: object, limit: int = LONG) -> str:
+    """A user value for a message: escaped, then elided in the middle."""
+    return elide(escape(text), limit)
+
+
+def one_line(message: str) -> str:
+    """A whole message on one line: escaped, and each word longer than LONG elided."""
+    return _WORD.sub(lambda m: elide(m.group(0)), escape(message))
