@@ -14,25 +14,29 @@ from collections.abc import Mapping
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
-
-import sympy
+from typing import TYPE_CHECKING, Any
 
 from pdpsym.app import limits
 from pdpsym.app.output import print_json
 from pdpsym.app.progress import Progress
-from pdpsym.app.readers import load_discrete, read_text_file
-from pdpsym.audit import ALL_NOTIONS, NOTIONS, Audit, NotionResult, audit
-from pdpsym.audit.screen import SCREENED
-from pdpsym.core.certify import certify
-from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
-from pdpsym.mechanisms import discrete
-from pdpsym.mechanisms.finite import Mechanism
-from pdpsym.mechanisms.laplace import LaplaceNoise, laplace
-from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.lmm2016.mechanism import DDPReading
+
+if TYPE_CHECKING:
+    import sympy
+
+    from pdpsym.audit import Audit, NotionResult
+    from pdpsym.core.eps import Eps
+    from pdpsym.mechanisms.finite import Mechanism
+    from pdpsym.mechanisms.laplace import LaplaceNoise
+    from pdpsym.models.joint import JointDistribution
+
+# The engines (sympy, flint) load inside the handlers, so that `audit --help` starts at
+# once; --help shows these copies, which tests/test_startup.py checks against
+# pdpsym.audit.NOTIONS, ALL_NOTIONS and pdpsym.papers.lmm2016.mechanism.DDPReading.
+NOTIONS = ("dp", "apkdp", "ppkdp", "np", "cdp", "ibcdp", "dependent-dp")
+ALL_NOTIONS = (*NOTIONS, "distributional-dp")
+DDP_READINGS = ("def4-neighbours", "def4-neighbours-in-support", "eq11-conditional")
 
 KINDS = (
     "table",
@@ -94,7 +98,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--ddp-reading",
-        choices=[r.value for r in DDPReading],
+        choices=DDP_READINGS,
         default=None,
         help="reading of Liu et al. Definition 4 for dependent-dp (default: both "
         "def4-neighbours and eq11-conditional, the second reported as dependent-dp/conditional)",
@@ -124,6 +128,8 @@ def register(sub: Any) -> None:
 
 def parse_eps(text: str, field: str = "--eps") -> Eps:
     """``1/2``, ``0.1``, or ``ln(q)`` / ``log(q)`` with a rational ``q > 0`` (exact)."""
+    from pdpsym.core.eps import Eps  # imported here (see NOTIONS above)
+
     m = _LOG.match(text.strip())
     if m:
         q = parse_rational(m.group(1), field)
@@ -137,6 +143,8 @@ def parse_eps(text: str, field: str = "--eps") -> Eps:
 
 
 def _read_json(path: str, field: str) -> Any:
+    from pdpsym.app.readers import read_text_file  # imported here (see NOTIONS above)
+
     text = read_text_file(Path(path), field)
     try:
         return json.loads(text, parse_float=str, parse_int=str)
@@ -164,6 +172,9 @@ def _only(obj: Mapping[str, Any], allowed: set[str]) -> None:
 
 def load_mechanism(path: str, model: JointDistribution) -> Mechanism | LaplaceNoise:
     """Build the mechanism a JSON file describes, for databases of ``model``."""
+    from pdpsym.mechanisms import discrete  # imported here (see NOTIONS above)
+    from pdpsym.mechanisms.laplace import laplace
+
     obj = _read_json(path, "MECHANISM")
     if not isinstance(obj, dict):
         raise InputError("MECHANISM", "expected a JSON object")
@@ -249,6 +260,10 @@ def _plain(x: Any) -> Any:
 
 
 def _value(v: sympy.Expr | None, digits: int) -> Any:
+    import sympy  # imported here (see NOTIONS above)
+
+    from pdpsym.core.certify import certify
+
     if v is None:
         return None
     if v == sympy.oo:
@@ -258,6 +273,10 @@ def _value(v: sympy.Expr | None, digits: int) -> Any:
 
 def _log_enclosure(enc: tuple[Fraction, Fraction | None], digits: int) -> dict[str, Any]:
     """ε = ln t with ``lo <= t <= hi``: the enclosure, and the digits both ends agree on."""
+    import sympy  # imported here (see NOTIONS above)
+
+    from pdpsym.core.certify import certify
+
     lo, hi = enc
     assert hi is not None
     a = certify(sympy.log(sympy.Rational(lo.numerator, lo.denominator)), digits)
@@ -305,6 +324,10 @@ def _result_json(r: NotionResult, digits: int) -> dict[str, Any]:
 
 
 def _short(v: sympy.Expr | None, digits: int) -> str:
+    import sympy  # imported here (see NOTIONS above)
+
+    from pdpsym.core.certify import certify
+
     if v is None:
         return "-"
     if v == sympy.oo:
@@ -339,6 +362,8 @@ def _text(a: Audit, digits: int) -> str:
 
 def parse_grid(text: str) -> list[Eps]:
     """``start:stop:steps``: ``steps`` evenly spaced exact epsilons from start to stop."""
+    from pdpsym.core.eps import Eps  # imported here (see NOTIONS above)
+
     parts = text.split(":")
     if len(parts) != 3:
         raise InputError("--grid", f"expected START:STOP:STEPS, got {text!r}")
@@ -352,6 +377,8 @@ def parse_grid(text: str) -> list[Eps]:
 
 
 def _write_curve(path: str, a: Audit, digits: int) -> None:
+    from pdpsym.core.certify import certify  # imported here (see NOTIONS above)
+
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["notion", "eps", "delta_exact", "delta_decimal", "delta_lo", "delta_hi"])
@@ -404,6 +431,8 @@ def _check_work(
     # times ~50 exact operations per cell and the cost of products of size_bits numbers;
     # dependent-dp also walks the dependent neighbours (about cells/4 more). Measured:
     # randomized response, n = 7: ibcdp ~1 s, dependent-dp ~30 s (the default refuses it)
+    from pdpsym.audit.screen import SCREENED  # imported here (see NOTIONS above)
+
     cells = model.cells
     grow = (1 + size_bits * model.n // 64) ** 2
     kind = mechanism.get("kind") if isinstance(mechanism, dict) else None
@@ -423,6 +452,10 @@ def _check_work(
 
 
 def run(args: argparse.Namespace) -> int:
+    from pdpsym.app.readers import load_discrete  # imported here (see NOTIONS above)
+    from pdpsym.audit import Audit, audit
+    from pdpsym.papers.lmm2016.mechanism import DDPReading
+
     digits = parse_int(args.digits, "--digits", 1, 1000)
     eps = [parse_eps(t) for t in args.eps]
     delta = None

@@ -9,41 +9,19 @@ import sys
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
 from pdpsym.app import limits, options
 from pdpsym.app.options import command
-from pdpsym.app.output import print_json
+from pdpsym.app.output import number_text, print_json
 from pdpsym.app.progress import Progress
-from pdpsym.app.readers import load_discrete, read_model_object
 from pdpsym.app.tables import render
-from pdpsym.core.certify import certify
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_int, parse_rational
-from pdpsym.mechanisms.laplace import LinearQuery, parse_lambda
-from pdpsym.papers.li2019.edges import EdgeReading
-from pdpsym.papers.li2019.eq2 import leakage
-from pdpsym.papers.li2019.whg import (
-    MAX_EXACT_N,
-    ArrayEdges,
-    BottomRule,
-    ChainValue,
-    fast_search,
-    first_max,
-    full_search,
-    max_chain,
-    max_exact,
-    whg_from_distribution,
-)
-from pdpsym.papers.li2019.whg_batch import (
-    MAX_BATCH_DIGITS,
-    MAX_BATCH_N,
-    ChainRefiner,
-    ball_decimal,
-    batch_applies,
-    batch_whg,
-    certified_decimal,
-)
+
+# --help shows these without loading the engines (sympy, flint); tests/test_startup.py
+# checks them against pdpsym.papers.li2019 (EdgeReading, BottomRule, MAX_BATCH_DIGITS)
+READINGS = ("right", "left", "both")
+BOTTOMS = ("theorem4", "eq2")
+BATCH_DIGITS = 13
 
 
 def _positive_int(text: str, field: str, lo: int = 1, hi: int = 10**6) -> int:
@@ -64,7 +42,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--digits",
         default="12",
-        help=f"certified significant digits (default 12; up to {MAX_BATCH_DIGITS} binary "
+        help=f"certified significant digits (default 12; up to {BATCH_DIGITS} binary "
         "sum-query tables are certified in batch at float speed, more use the exact engine)",
     )
     p.add_argument(
@@ -74,13 +52,13 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--reading",
-        choices=[r.value for r in EdgeReading],
+        choices=READINGS,
         default="right",
         help="Eq. 9 tail reading (default right: r -> +inf)",
     )
     p.add_argument(
         "--bottom",
-        choices=[b.value for b in BottomRule],
+        choices=BOTTOMS,
         default="theorem4",
         help="layer-1 values: printed Theorem 4 (Delta_i/lam) or exact Eq. 2",
     )
@@ -93,6 +71,20 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # imported here: the engines load sympy and flint, which `whg --help` does not need
+    from pdpsym.app.readers import load_discrete
+    from pdpsym.core.certify import certify
+    from pdpsym.mechanisms.laplace import LinearQuery, parse_lambda
+    from pdpsym.papers.li2019.edges import EdgeReading
+    from pdpsym.papers.li2019.whg import (
+        MAX_EXACT_N,
+        BottomRule,
+        max_chain,
+        max_exact,
+        whg_from_distribution,
+    )
+    from pdpsym.papers.li2019.whg_batch import MAX_BATCH_DIGITS, MAX_BATCH_N, batch_applies
+
     digits = options.digits(args.digits)
     k = None if args.fast is None else _positive_int(args.fast, "--fast")
     if (args.model is None) == (args.edges is None):
@@ -179,6 +171,25 @@ PARALLEL_FROM_N = 13
 
 
 def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, digits: int) -> int:
+    import numpy as np  # imported here, with the engines (see run)
+
+    from pdpsym.core.certify import certify
+    from pdpsym.papers.li2019.edges import EdgeReading
+    from pdpsym.papers.li2019.eq2 import leakage
+    from pdpsym.papers.li2019.whg import (
+        MAX_EXACT_N,
+        BottomRule,
+        ChainValue,
+        first_max,
+        whg_from_distribution,
+    )
+    from pdpsym.papers.li2019.whg_batch import (
+        ChainRefiner,
+        ball_decimal,
+        batch_whg,
+        certified_decimal,
+    )
+
     """Every node certified from batch enclosures; the exact engine only for a value whose
     enclosure does not fix ``digits`` digits and for a maximum the enclosures do not decide."""
     n, names = model.n, model.variables
@@ -323,14 +334,20 @@ def _emit(
         if m is not None:
             sys.stdout.write(
                 f"max {key}: {_node(m)} layer {m['layer']} = "
-                + (f"{m['value']['exact']} ~ " if "exact" in m["value"] else "")
+                + (f"{number_text(m['value']['exact'])} ~ " if "exact" in m["value"] else "")
                 + f"{m['value']['decimal']}\n"
             )
-    sys.stdout.write(", ".join(f"{a}: {b}" for a, b in meta.items()) + "\n")
+    settings = (f"{a}: {number_text(b) if a == 'lam' else b}" for a, b in meta.items())
+    sys.stdout.write(", ".join(settings) + "\n")
     return 0
 
 
 def _run_edges(args: argparse.Namespace, k: int | None, digits: int) -> int:
+    # imported here, with the engines (see run)
+    from pdpsym.app.readers import read_model_object
+    from pdpsym.core.certify import certify
+    from pdpsym.papers.li2019.whg import ArrayEdges, fast_search, full_search
+
     obj = read_model_object(args.edges)
     src = ArrayEdges.from_json_object(obj, parse_rational)
     with Progress(src.n, "whg", enabled=args.progress) as bar:
