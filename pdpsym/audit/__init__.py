@@ -19,12 +19,13 @@ its ``apkdp``/``np``/``ppkdp`` ε is Li et al.'s Eq. 2 leakage of ``A(target, kn
 (with δ = 0 the active and passive notions coincide, Desfontaines et al. Theorem 1) and
 its ``dp`` ε is ``Δ_i/λ``; the other entries are reported as not computed.
 
->>> import pdpsym as ps
->>> m = ps.JointDistribution.from_rows(["x1", "x2"], [[0, 0, "1/2"], [1, 1, "1/2"]])
->>> rr = ps.mechanisms.randomized_response("3/4", [[0, 1], [0, 1]])
->>> a = audit(m, rr, target="x1", notions=["dp", "apkdp"])
->>> [(r.notion, str(r.epsilon)) for r in a.results]
-[('dp', 'log(3)'), ('apkdp', 'log(9)')]
+Examples:
+    >>> import pdpsym as ps
+    >>> m = ps.JointDistribution.from_rows(["x1", "x2"], [[0, 0, "1/2"], [1, 1, "1/2"]])
+    >>> rr = ps.mechanisms.randomized_response("3/4", [[0, 1], [0, 1]])
+    >>> a = audit(m, rr, target="x1", notions=["dp", "apkdp"])
+    >>> [(r.notion, str(r.epsilon)) for r in a.results]
+    [('dp', 'log(3)'), ('apkdp', 'log(9)')]
 """
 
 from __future__ import annotations
