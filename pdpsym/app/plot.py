@@ -77,6 +77,9 @@ def draw(data: FigureData) -> Any:
                 ys = [_number(r[line.y]) for r in sel]
                 label = line.label if group is None else f"{line.label}, {spec.group} = {group}"
                 style = "--" if line.dashed else "-"
+                if axis.log and any(y <= 0 for y in ys):  # a log axis has no place for 0
+                    ys = [math.nan if y <= 0 else y for y in ys]
+                    label += " (0 not drawn: log axis)"
                 if all(math.isnan(y) for y in ys):
                     ax.plot([], [], style, color="gray", label=f"{label}: no point (see caption)")
                     continue

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pdpsym.app import limits
-from pdpsym.app.output import print_json
+from pdpsym.app.output import number_text, print_json
 from pdpsym.app.progress import Progress
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
@@ -333,7 +333,8 @@ def _short(v: sympy.Expr | None, digits: int) -> str:
     if v == sympy.oo:
         return "infinite"
     c = certify(v, digits)
-    return c.exact if c.exact == c.decimal else f"{c.exact} = {c.decimal}"
+    exact = number_text(c.exact)  # a 10,000-digit exact form prints in scientific form
+    return exact if c.exact == c.decimal else f"{exact} = {c.decimal}"
 
 
 def _text(a: Audit, digits: int) -> str:
@@ -349,10 +350,10 @@ def _text(a: Audit, digits: int) -> str:
         if r.witness:
             lines.append(f"    witness: {json.dumps(_plain(r.witness), ensure_ascii=False)}")
         for e, d, _ in r.delta_at_epsilon:
-            lines.append(f"  delta at epsilon {e}: {_short(d, digits)}")
+            lines.append(f"  delta at epsilon {number_text(str(e))}: {_short(d, digits)}")
         if r.epsilon_at_delta is not None:
             dl, ev, _ = r.epsilon_at_delta
-            lines.append(f"  epsilon at delta {fraction_str(dl)}: {_short(ev, digits)}")
+            lines.append(f"  epsilon at delta {number_text(dl)}: {_short(ev, digits)}")
         if r.reading:
             lines.append(f"  reading: {r.reading}")
         if r.note:
