@@ -6,8 +6,8 @@ the ``$ `` lines are the commands and the rest is their output; a ``bash``/``sh`
 run whole. A block right after an ``<!-- no-run -->`` line is skipped: the README's two
 install commands carry it (``.ci/run`` runs them, in a fresh venv). Each block runs in
 bash (``set -e``, ``pipefail``) in a temporary directory holding a copy of
-``docs/examples/``, with a ``pdpsym`` on the PATH that runs this checkout; its exit
-status must be 0. Pages added to docs/ are picked up by the glob.
+``docs/examples/`` and links to the checkout's other files, with a ``pdpsym`` on the PATH
+that runs this checkout; its exit status must be 0. Pages added to docs/ are picked up by the glob.
 
 The default suite runs every example that finishes quickly; the ones listed in ``SLOW``
 (by page and first command) run with ``-m slow``.
@@ -82,8 +82,13 @@ def _slow(ex: Example) -> bool:
 
 
 def _run(ex: Example, tmp: Path) -> subprocess.CompletedProcess[str]:
+    # the checkout's files are reachable by the paths the docs use: docs/examples is
+    # copied (an example may write next to its inputs), the rest linked
     shutil.copytree(ROOT / "docs" / "examples", tmp / "docs" / "examples")
-    bin_dir = tmp / "bin"
+    for entry in ROOT.iterdir():
+        if entry.name not in ("docs", ".git", ".venv", "site") and not entry.name.startswith("."):
+            (tmp / entry.name).symlink_to(entry)
+    bin_dir = tmp / ".shim"
     bin_dir.mkdir()
     shim = bin_dir / "pdpsym"
     shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m pdpsym "$@"\n', encoding="utf-8")
