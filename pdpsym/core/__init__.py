@@ -13,6 +13,8 @@
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names below load on first use: errors and numbers stay sympy-free
@@ -61,6 +63,20 @@ _LAZY: dict[str, str] = {
         ("fraction_str", "parse_positive", "parse_rational", "to_sympy"), "pdpsym.core.numbers"
     ),
 }
+
+
+class _Core(types.ModuleType):
+    """``pdpsym.core.certify`` and ``pdpsym.core.compare`` name functions, as they did when
+    this file imported them eagerly: importing the submodule of the same name would
+    otherwise bind the module over the function."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in ("certify", "compare") and isinstance(value, types.ModuleType):
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Core
 
 
 def __getattr__(name: str) -> Any:
