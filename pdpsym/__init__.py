@@ -132,10 +132,11 @@ def figure(figure_id: str, scale: str = "paper", jobs: int = 1) -> FigureData:
         A frozen :class:`~pdpsym.papers.figure.FigureData`: parameters, caption, columns and
         rows of certified decimals (empty cells carry a reason).
 
-    >>> import pdpsym as ps
-    >>> f = ps.figure("dmkb2020.fig4", scale="quick")
-    >>> f.columns[:5], f.rows[0]["T"], f.rows[0]["r"]
-    (('n', 'T', 'r', 'epsilon', 'delta'), '6', '0.836683417085427')
+    Examples:
+        >>> import pdpsym as ps
+        >>> f = ps.figure("dmkb2020.fig4", scale="quick")
+        >>> f.columns[:5], f.rows[0]["T"], f.rows[0]["r"]
+        (('n', 'T', 'r', 'epsilon', 'delta'), '6', '0.836683417085427')
     """
     from pdpsym.core.errors import InputError
     from pdpsym.core.parallel import ordered_map

@@ -15,6 +15,7 @@ import contextlib
 import io
 import json
 import os
+import shlex
 from pathlib import Path
 
 import pytest
@@ -135,7 +136,7 @@ def test_the_worked_examples_in_docs_audit_md_are_current() -> None:
     try:
         for block in blocks:
             cmd, _, shown = block.partition("\n")
-            code, out, _ = _run(*cmd.split())
+            code, out, _ = _run(*shlex.split(cmd))  # as bash reads it: --eps 'ln(2)'
             assert code == 0 and out.rstrip() == shown.rstrip(), cmd
     finally:
         os.chdir(cwd)

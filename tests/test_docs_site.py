@@ -1,4 +1,4 @@
-"""The documentation site: it builds with --strict, names every refuted or corrected
+"""The documentation site: it builds with --strict and no warning, names every refuted or corrected
 claim, and renders in a real browser with no console errors and the figure loaded.
 
 Source of the expected ids: the frozen verdict file (the project's record of what is
@@ -32,13 +32,16 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         return Path(prebuilt)  # .ci/run built it with --strict already
     out = tmp_path_factory.mktemp("site")
     run = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)],
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
         cwd=ROOT,
         capture_output=True,
         text=True,
         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
     )
     assert run.returncode == 0, run.stderr[-3000:]
+    # without -q: a warning that --strict lets through (or -q hid) fails here too
+    warnings = [ln for ln in (run.stdout + run.stderr).splitlines() if "WARNING" in ln]
+    assert warnings == [], warnings
     return out
 
 

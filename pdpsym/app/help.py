@@ -68,8 +68,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "give a computed verdict on every catalogued claim",
         "Run the checker of each catalogued claim of the three papers and print its "
         "verdict (proved, supported, refuted, erratum, unresolved) with the evidence: "
-        "the method, the class of cases, the count, and the reading used. Refuted and "
-        "erratum verdicts come with an exact counterexample (JSON). `--list` prints the "
+        "the method, the class of cases, the count, and the reading used: one line per claim, "
+        "the evidence clipped to the line (--format md prints it in full). Refuted and "
+        "erratum verdicts come with an exact counterexample, one field a line under the "
+        "claim (--json prints every object in full). `--list` prints the "
         "catalogue: each claim's id, paper section, label and statement.",
     ),
     "whg": (

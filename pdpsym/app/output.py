@@ -1,28 +1,101 @@
-"""JSON output of the commands: one object on stdout.
+"""What the commands print: one JSON object on stdout, numbers as people read them, and
+files written atomically.
 
-Exact values are printed as ``{"exact": ..., "decimal": ..., "enclosure": [lo, hi]}``.
+In JSON, exact values are ``{"exact": ..., "decimal": ..., "enclosure": [lo, hi]}``; in
+text, a number too long to read (``--lam 1e9999``) prints in scientific form
+(:func:`number_text`) while ``--json`` keeps its exact form.
 """
 
 from __future__ import annotations
 
+import decimal
 import json
+import re
 import sys
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pdpsym.app.writes import write_output
-from pdpsym.core.certify import Exact, certify
 from pdpsym.core.numbers import fraction_str
+
+if TYPE_CHECKING:
+    from pdpsym.core.certify import Exact
 
 
 def value_json(value: Exact, digits: int = 30) -> dict[str, Any]:
     """An exact value in the agreed JSON form, certified to ``digits`` digits."""
+    # imported here: certify loads sympy and flint, which `pdpsym --help` must not wait for
+    from pdpsym.core.certify import certify
+
     return certify(value, digits).as_json()
 
 
-def rational_str(q: Fraction | int) -> str:
-    return fraction_str(Fraction(q))
+# the longest exact text printed as is; longer numbers print in scientific form
+LONGEST = 24
+_DIGIT_RUN = re.compile(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+
+
+def scientific(value: Fraction | int | str, digits: int = 6) -> str:
+    """``value`` in scientific form, ``1e9999`` or ``-2.5e-40``, rounded to ``digits`` digits.
+
+    ``value`` is a rational, or its exact text (``"p/q"`` or a decimal, of any length).
+    The mantissa is the exact value rounded to nearest (decimal arithmetic, no float);
+    a ``~`` in front says the rounding changed it, so ``1e9999`` means exactly 10^9999.
+
+    >>> scientific(Fraction(10) ** 9999), scientific(Fraction(-1, 3 * 10**40))
+    ('1e9999', '~-3.33333e-41')
+    """
+    with decimal.localcontext() as ctx:
+        ctx.prec = digits
+        ctx.Emax, ctx.Emin = decimal.MAX_EMAX, decimal.MIN_EMIN
+        ctx.traps[decimal.Inexact] = False
+        if isinstance(value, str):  # Decimal reads any length (int() stops at 4300 digits)
+            num, _, den = value.partition("/")
+            a, b = decimal.Decimal(num), decimal.Decimal(den or "1")
+        else:
+            q = Fraction(value)
+            a, b = decimal.Decimal(q.numerator), decimal.Decimal(q.denominator)
+        ctx.clear_flags()
+        d = a / b
+        inexact = bool(ctx.flags[decimal.Inexact])
+    if d == 0:
+        return "0"
+    sign, ds, exp = d.as_tuple()
+    assert isinstance(exp, int)  # a finite quotient
+    text = "".join(map(str, ds)).rstrip("0")
+    power = exp + len(ds) - 1
+    mantissa = text[0] + ("." + text[1:] if len(text) > 1 else "")
+    return f"{'~' if inexact else ''}{'-' if sign else ''}{mantissa}e{power}"
+
+
+_RATIONAL = re.compile(r"-?\d+(?:\.\d+)?(?:/\d+)?")
+# a number inside an expression: digits, a fraction part, an exponent
+_NUMBER = re.compile(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+
+
+def number_text(value: Fraction | int | str, digits: int = 6) -> str:
+    """A number for text output: its exact form when short, else :func:`scientific`.
+
+    ``value`` is a rational or the exact text of one (``"1/3"``, ``"0.25"``); in any
+    other text (an expression such as ``log(1 + 10**...)``) each number longer than
+    :data:`LONGEST` characters is replaced by its scientific form. ``--json`` keeps the
+    exact forms; only text output calls this.
+
+    >>> number_text(Fraction(1, 3)), number_text("1/10000000000000000000000000000000")
+    ('1/3', '1e-31')
+    """
+    if not isinstance(value, str):
+        text = fraction_str(Fraction(value))
+        return text if len(text) <= LONGEST else scientific(value, digits)
+    if len(value) <= LONGEST:
+        return value
+    if _RATIONAL.fullmatch(value):
+        return scientific(value, digits)
+    return _NUMBER.sub(
+        lambda m: m.group() if len(m.group()) <= LONGEST else scientific(m.group(), digits),
+        value,
+    )
 
 
 def safe_json(text: str) -> str:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import io
 import math
+import textwrap
 from fractions import Fraction
 from typing import Any
 
 from pdpsym.core.errors import InputError
-from pdpsym.papers.figure import FigureData
+from pdpsym.papers.figure import Axis, FigureData
 
 FORMATS = ("png", "svg", "pdf")
 
@@ -36,40 +37,74 @@ def _number(cell: str) -> float:
 
 
 def render(data: FigureData, fmt: str) -> bytes:
-    """The figure as ``png``, ``svg`` or ``pdf`` bytes (deterministic metadata)."""
+    """The figure as ``png``, ``svg`` or ``pdf`` bytes (deterministic metadata).
+
+    One row of subplots per panel value, one subplot per quantity (:class:`Axis`) in each
+    row, so that no two quantities share a scale; the caption is drawn under the plot. A
+    curve with no point at all (a printed formula that does not apply) stays in the legend,
+    marked "no point", so that the reader sees it was computed.
+    """
+    fig = draw(data)
+    return _save(_matplotlib(), fig, fmt)
+
+
+def draw(data: FigureData) -> Any:
+    """The matplotlib figure that :func:`render` saves (see there)."""
     if data.plot is None:
         raise InputError("--format", f"{data.id} is a table, not a plot: use csv or json")
     plt = _matplotlib()
     spec = data.plot
     if spec.kind == "graph":
-        return _save(plt, _graph(plt, data), fmt)
+        return _caption(_graph(plt, data), data)
     panels = [None] if spec.panel is None else list(dict.fromkeys(r[spec.panel] for r in data.rows))
-    fig, axes = plt.subplots(
-        len(panels), 1, figsize=(7, 2.8 * len(panels)), squeeze=False, constrained_layout=True
+    axes_spec = list(spec.axes) or [Axis("", spec.ylabel, spec.logy)]
+    width = 7.0 if len(axes_spec) == 1 else 4.0 * len(axes_spec)
+    fig, grid = plt.subplots(
+        len(panels),
+        len(axes_spec),
+        figsize=(width, 2.9 * len(panels) + 0.9),
+        squeeze=False,
+        constrained_layout=True,
     )
-    for ax, panel in zip(axes[:, 0], panels, strict=True):
+    for row_axes, panel in zip(grid, panels, strict=True):
         rows = [r for r in data.rows if panel is None or r[spec.panel] == panel]  # type: ignore[index]
         groups = [None] if spec.group is None else list(dict.fromkeys(r[spec.group] for r in rows))
-        for group, line in ((g, ln) for g in groups for ln in spec.lines):
-            sel = [r for r in rows if group is None or r[spec.group] == group]  # type: ignore[index]
-            xs = [_number(r[spec.x]) for r in sel]
-            ys = [_number(r[line.y]) for r in sel]
-            if all(math.isnan(y) for y in ys):
-                continue
-            label = line.label if group is None else f"{line.label}, {spec.group} = {group}"
-            ax.plot(xs, ys, "--" if line.dashed else "-", marker=".", label=label)
-        if spec.logy:
-            ax.set_yscale("log")
-        if spec.logx:
-            ax.set_xscale("log")
-        ax.set_xlabel(spec.xlabel)
-        ax.set_ylabel(spec.ylabel)
-        if panel is not None:
-            ax.set_title(f"{spec.panel} = {panel}", fontsize=10)
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=8)
+        for ax, axis in zip(row_axes, axes_spec, strict=True):
+            mine = [ln for ln in spec.lines if (ln.axis or axes_spec[0].name) == axis.name]
+            for group, line in ((g, ln) for g in groups for ln in mine):
+                sel = [r for r in rows if group is None or r[spec.group] == group]  # type: ignore[index]
+                xs = [_number(r[spec.x]) for r in sel]
+                ys = [_number(r[line.y]) for r in sel]
+                label = line.label if group is None else f"{line.label}, {spec.group} = {group}"
+                style = "--" if line.dashed else "-"
+                if axis.log and any(y <= 0 for y in ys):  # a log axis has no place for 0
+                    ys = [math.nan if y <= 0 else y for y in ys]
+                    label += " (0 not drawn: log axis)"
+                if all(math.isnan(y) for y in ys):
+                    ax.plot([], [], style, color="gray", label=f"{label}: no point (see caption)")
+                    continue
+                ax.plot(xs, ys, style, marker=".", label=label)
+            if axis.log:
+                ax.set_yscale("log")
+            if spec.logx:
+                ax.set_xscale("log")
+            ax.set_xlabel(spec.xlabel)
+            ax.set_ylabel(axis.label)
+            if panel is not None:
+                ax.set_title(f"{spec.panel} = {panel}", fontsize=10)
+            ax.grid(True, alpha=0.3)
+            ax.legend(fontsize=7)
     fig.suptitle(data.title, fontsize=11)
-    return _save(plt, fig, fmt)
+    return _caption(fig, data)
+
+
+def _caption(fig: Any, data: FigureData) -> Any:
+    """The caption under the plot, wrapped to the figure's width (constrained layout keeps
+    room for it)."""
+    width = max(60, int(fig.get_figwidth() * 15))  # characters of 8 pt text per line
+    text = "\n".join(textwrap.wrap(f"{data.id}: {data.caption}", width))
+    fig.supxlabel(text, fontsize=8, x=0.01, ha="left", multialignment="left")
+    return fig
 
 
 def _graph(plt: Any, data: FigureData) -> Any:

@@ -23,12 +23,13 @@ each notion's cases are pairs of Laplace mixtures over the query value, and Î´(Î
 comparisons) is a certified enclosure; ``distributional-dp`` is not computed (an
 infinite linear program).
 
->>> import pdpsym as ps
->>> m = ps.JointDistribution.from_rows(["x1", "x2"], [[0, 0, "1/2"], [1, 1, "1/2"]])
->>> rr = ps.mechanisms.randomized_response("3/4", [[0, 1], [0, 1]])
->>> a = audit(m, rr, target="x1", notions=["dp", "apkdp"])
->>> [(r.notion, str(r.epsilon)) for r in a.results]
-[('dp', 'log(3)'), ('apkdp', 'log(9)')]
+Examples:
+    >>> import pdpsym as ps
+    >>> m = ps.JointDistribution.from_rows(["x1", "x2"], [[0, 0, "1/2"], [1, 1, "1/2"]])
+    >>> rr = ps.mechanisms.randomized_response("3/4", [[0, 1], [0, 1]])
+    >>> a = audit(m, rr, target="x1", notions=["dp", "apkdp"])
+    >>> [(r.notion, str(r.epsilon)) for r in a.results]
+    [('dp', 'log(3)'), ('apkdp', 'log(9)')]
 """
 
 from __future__ import annotations

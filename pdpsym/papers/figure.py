@@ -41,11 +41,23 @@ class Scale(StrEnum):
 
 @dataclass(frozen=True)
 class Line:
-    """One curve: ``y`` against the plot's ``x`` column."""
+    """One curve: ``y`` against the plot's ``x`` column, on the axis named ``axis`` (the
+    plot's first axis when None)."""
 
     y: str
     label: str
     dashed: bool = False
+    axis: str | None = None
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One quantity's y axis: each panel draws one subplot per axis, side by side, so that
+    quantities of different size (``epsilon`` and ``delta``) never share a scale."""
+
+    name: str
+    label: str
+    log: bool = False
 
 
 @dataclass(frozen=True)
@@ -65,6 +77,7 @@ class Plot:
     logy: bool = False
     logx: bool = False
     kind: str = "lines"
+    axes: tuple[Axis, ...] = ()  # empty: one axis, labelled ylabel, log when logy
 
 
 @dataclass(frozen=True)

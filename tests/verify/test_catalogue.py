@@ -45,8 +45,8 @@ def test_docs_claims_md_is_generated_from_the_catalogue() -> None:
     )
 
 
-def test_text_output_ends_with_the_summary_and_prints_counterexamples_as_json() -> None:
-    out = _run("verify", "--claim", "li2019.thm4", "--claim", "li2019.eq3")
+def test_md_output_ends_with_the_summary_and_prints_counterexamples_as_json() -> None:
+    out = _run("verify", "--claim", "li2019.thm4", "--claim", "li2019.eq3", "--format", "md")
     summary = [ln for ln in out.splitlines() if re.fullmatch(r"\d+ claims: .*", ln)]
     assert len(summary) == 1
     # the frozen verdicts: eq3 proved, thm4 erratum
@@ -55,6 +55,25 @@ def test_text_output_ends_with_the_summary_and_prints_counterexamples_as_json() 
     cx = [ln for ln in out.splitlines() if ln.startswith("li2019.thm4 counterexample: ")]
     assert len(cx) == 1
     assert isinstance(json.loads(cx[0].split(": ", 1)[1]), dict)
+
+
+def test_text_output_is_one_line_per_claim_with_the_counterexample_indented() -> None:
+    out = _run("verify", "--claim", "li2019.thm4", "--claim", "li2019.eq3")
+    lines = out.splitlines()
+    # the frozen verdicts: eq3 proved, thm4 erratum; the summary is the last line
+    assert lines[-1] == "2 claims: 1 proved, 0 supported, 0 refuted, 1 erratum, 0 unresolved"
+    claim_lines = [ln for ln in lines if not ln.startswith(" ")][:-1]
+    claim_lines = [ln for ln in claim_lines if not ln.startswith("(")]  # the clipping note
+    assert [ln.split()[:2] for ln in claim_lines] == [
+        ["li2019.eq3", "proved"],
+        ["li2019.thm4", "erratum"],
+    ]
+    assert all(len(ln) <= 110 for ln in lines[:-2])
+    # thm4's counterexample, field by field under its claim (the catalogue's erratum:
+    # printed Delta_i/lambda = 2 against the corrected 1)
+    below = lines[lines.index(claim_lines[1]) + 1 :]
+    assert below[0] == "    counterexample:"
+    assert "      printed_value: 2" in below and "      corrected_value: 1" in below
 
 
 def test_each_paper_maps_labels_to_functions_and_catalogued_claims() -> None:

@@ -11,27 +11,28 @@ import sys
 from collections.abc import Mapping
 from dataclasses import replace
 from fractions import Fraction
-from typing import Any
-
-import sympy
+from typing import TYPE_CHECKING, Any
 
 from pdpsym.app import limits
-from pdpsym.app.output import print_json, safe_json
+from pdpsym.app.output import number_text, print_json, safe_json
 from pdpsym.app.progress import Progress
-from pdpsym.app.readers import load_discrete, read_json
 from pdpsym.app.writes import check_output, write_output
-from pdpsym.audit import ALL_NOTIONS, NOTIONS, Audit, NotionResult, audit
-from pdpsym.audit.screen import SCREENED
-from pdpsym.core.certify import certify
-from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
-from pdpsym.core.sqrtexp import Bracket
-from pdpsym.mechanisms import discrete
-from pdpsym.mechanisms.finite import Mechanism
-from pdpsym.mechanisms.laplace import LaplaceNoise, laplace
-from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.lmm2016.mechanism import DDPReading
+
+if TYPE_CHECKING:
+    from pdpsym.audit import Audit, NotionResult
+    from pdpsym.core.eps import Eps
+    from pdpsym.mechanisms.finite import Mechanism
+    from pdpsym.mechanisms.laplace import LaplaceNoise
+    from pdpsym.models.joint import JointDistribution
+
+# The engines (sympy, flint) load inside the handlers, so that `audit --help` starts at
+# once; --help shows these copies, which tests/test_startup.py checks against
+# pdpsym.audit.NOTIONS, ALL_NOTIONS and pdpsym.papers.lmm2016.mechanism.DDPReading.
+NOTIONS = ("dp", "apkdp", "ppkdp", "np", "cdp", "ibcdp", "dependent-dp")
+ALL_NOTIONS = (*NOTIONS, "distributional-dp")
+DDP_READINGS = ("def4-neighbours", "def4-neighbours-in-support", "eq11-conditional")
 
 KINDS = (
     "table",
@@ -96,7 +97,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--ddp-reading",
-        choices=[r.value for r in DDPReading],
+        choices=DDP_READINGS,
         default=None,
         help="reading of Liu et al. Definition 4 for dependent-dp (default: both "
         "def4-neighbours and eq11-conditional, the second reported as dependent-dp/conditional)",
@@ -126,6 +127,8 @@ def register(sub: Any) -> None:
 
 def parse_eps(text: str, field: str = "--eps") -> Eps:
     """``1/2``, ``0.1``, or ``ln(q)`` / ``log(q)`` with a rational ``q > 0`` (exact)."""
+    from pdpsym.core.eps import Eps  # imported here (see NOTIONS above)
+
     m = _LOG.match(text.strip())
     if m:
         q = parse_rational(m.group(1), field)
@@ -139,6 +142,8 @@ def parse_eps(text: str, field: str = "--eps") -> Eps:
 
 
 def _read_json(path: str, field: str) -> Any:
+    from pdpsym.app.readers import read_json  # imported here (see NOTIONS above)
+
     return read_json(path, field)  # the one strict reader (app/readers.py)
 
 
@@ -162,6 +167,9 @@ def _only(obj: Mapping[str, Any], allowed: set[str]) -> None:
 
 def load_mechanism(path: str, model: JointDistribution) -> Mechanism | LaplaceNoise:
     """Build the mechanism a JSON file describes, for databases of ``model``."""
+    from pdpsym.mechanisms import discrete  # imported here (see NOTIONS above)
+    from pdpsym.mechanisms.laplace import laplace
+
     obj = _read_json(path, "MECHANISM")
     if not isinstance(obj, dict):
         raise InputError("MECHANISM", "expected a JSON object")
@@ -260,6 +268,8 @@ def _plain(x: Any) -> Any:
 
 def _enclosed(v: Any, digits: int) -> dict[str, Any] | None:
     """A certified enclosure (no closed form): its shared digits and its ends."""
+    from pdpsym.core.sqrtexp import Bracket  # imported here (see NOTIONS above)
+
     if isinstance(v, Bracket) and v.limit:
         common, ends = v.decimal(digits)
         return {"exact": None, "decimal": common, "enclosure": list(ends)}
@@ -267,6 +277,10 @@ def _enclosed(v: Any, digits: int) -> dict[str, Any] | None:
 
 
 def _value(v: Any, digits: int) -> Any:
+    import sympy  # imported here (see NOTIONS above)
+
+    from pdpsym.core.certify import certify
+
     if v is None:
         return None
     if v is sympy.oo or (isinstance(v, sympy.Basic) and v == sympy.oo):
@@ -279,6 +293,10 @@ def _value(v: Any, digits: int) -> Any:
 
 def _log_enclosure(enc: tuple[Fraction, Fraction | None], digits: int) -> dict[str, Any]:
     """ε = ln t with ``lo <= t <= hi``: the enclosure, and the digits both ends agree on."""
+    import sympy  # imported here (see NOTIONS above)
+
+    from pdpsym.core.certify import certify
+
     lo, hi = enc
     assert hi is not None
     a = certify(sympy.log(sympy.Rational(lo.numerator, lo.denominator)), digits)
@@ -326,6 +344,10 @@ def _result_json(r: NotionResult, digits: int) -> dict[str, Any]:
 
 
 def _short(v: Any, digits: int) -> str:
+    import sympy  # imported here (see NOTIONS above)
+
+    from pdpsym.core.certify import certify
+
     if v is None:
         return "-"
     if v is sympy.oo or (isinstance(v, sympy.Basic) and v == sympy.oo):
@@ -334,7 +356,8 @@ def _short(v: Any, digits: int) -> str:
     if enc is not None:
         return f"{enc['decimal']} (in [{enc['enclosure'][0]}, {enc['enclosure'][1]}])"
     c = certify(v, digits)
-    return c.exact if c.exact == c.decimal else f"{c.exact} = {c.decimal}"
+    exact = number_text(c.exact)  # a 10,000-digit exact form prints in scientific form
+    return exact if c.exact == c.decimal else f"{exact} = {c.decimal}"
 
 
 def _text(a: Audit, digits: int) -> str:
@@ -352,10 +375,10 @@ def _text(a: Audit, digits: int) -> str:
                 f"    witness: {safe_json(json.dumps(_plain(r.witness), ensure_ascii=False))}"
             )
         for e, d, _ in r.delta_at_epsilon:
-            lines.append(f"  delta at epsilon {e}: {_short(d, digits)}")
+            lines.append(f"  delta at epsilon {number_text(str(e))}: {_short(d, digits)}")
         if r.epsilon_at_delta is not None:
             dl, ev, _ = r.epsilon_at_delta
-            lines.append(f"  epsilon at delta {fraction_str(dl)}: {_short(ev, digits)}")
+            lines.append(f"  epsilon at delta {number_text(dl)}: {_short(ev, digits)}")
         if r.reading:
             lines.append(f"  reading: {r.reading}")
         if r.note:
@@ -365,6 +388,8 @@ def _text(a: Audit, digits: int) -> str:
 
 def parse_grid(text: str) -> list[Eps]:
     """``start:stop:steps``: ``steps`` evenly spaced exact epsilons from start to stop."""
+    from pdpsym.core.eps import Eps  # imported here (see NOTIONS above)
+
     parts = text.split(":")
     if len(parts) != 3:
         raise InputError("--grid", f"expected START:STOP:STEPS, got {text!r}")
@@ -378,6 +403,8 @@ def parse_grid(text: str) -> list[Eps]:
 
 
 def _write_curve(path: str, a: Audit, digits: int) -> None:
+    from pdpsym.core.certify import certify  # imported here (see NOTIONS above)
+
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["notion", "eps", "delta_exact", "delta_decimal", "delta_lo", "delta_hi"])
@@ -461,6 +488,8 @@ def _check_work(
     ((C + V) pivots of C x V each, a sympy operation being ~4 steps).
     Calibrated against measured times in docs/reliability.md.
     """
+    from pdpsym.audit.screen import SCREENED  # imported here (see NOTIONS above)
+
     cells = model.cells
     spec = mechanism if isinstance(mechanism, Mapping) else {}
     kind = spec.get("kind")
@@ -493,6 +522,10 @@ def _check_work(
 
 
 def run(args: argparse.Namespace) -> int:
+    from pdpsym.app.readers import load_discrete  # imported here (see NOTIONS above)
+    from pdpsym.audit import Audit, audit
+    from pdpsym.papers.lmm2016.mechanism import DDPReading
+
     digits = parse_int(args.digits, "--digits", 1, 1000)
     eps = [parse_eps(t) for t in args.eps]
     delta = None

@@ -8,15 +8,10 @@ import sys
 from typing import Any
 
 from pdpsym.app import limits, options
-from pdpsym.app.commands.structured import integer_weights, record_count
 from pdpsym.app.output import print_json
 from pdpsym.app.progress import Progress
-from pdpsym.app.readers import read_model_object
-from pdpsym.audit.calibrate import calibrate
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_positive
-from pdpsym.loss.structured import leakage_work
-from pdpsym.models.kinds import count_model_from_object
 
 
 def register(sub: Any) -> None:
@@ -44,6 +39,13 @@ def register(sub: Any) -> None:
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
+    # imported here: the engines load sympy and flint, which `calibrate --help` does not need
+    from pdpsym.app.commands.structured import integer_weights, record_count
+    from pdpsym.app.readers import read_model_object
+    from pdpsym.audit.calibrate import calibrate
+    from pdpsym.loss.structured import leakage_work
+    from pdpsym.models.kinds import count_model_from_object
+
     obj = read_model_object(args.model)
     if "kind" not in obj:
         raise InputError(

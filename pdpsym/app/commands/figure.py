@@ -17,7 +17,6 @@ from pdpsym.app.writes import check_output, write_output
 from pdpsym.core.errors import InputError
 from pdpsym.core.parallel import ordered_map
 from pdpsym.papers.figure import FigureData, Scale
-from pdpsym.verify.figures import all_figures as figures
 
 FORMATS = ("csv", "json", *plot.FORMATS)
 
@@ -121,7 +120,10 @@ def work(figure_id: str, points: list[Any]) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    known = figures()
+    # imported here: the registry loads every paper (sympy, flint); --help does not need it
+    from pdpsym.verify.figures import all_figures
+
+    known = all_figures()
     if args.list:
         for spec in known.values():
             sys.stdout.write(f"{spec.id}\t{spec.title}\n")

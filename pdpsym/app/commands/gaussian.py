@@ -5,22 +5,17 @@ from __future__ import annotations
 import argparse
 import sys
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pdpsym.app import limits, options
 from pdpsym.app.options import command
-from pdpsym.app.output import print_json
-from pdpsym.app.readers import load_gaussian
+from pdpsym.app.output import number_text, print_json
 from pdpsym.app.tables import render
-from pdpsym.core.certify import certify
 from pdpsym.core.errors import InputError
-from pdpsym.core.numbers import fraction_str, parse_positive
-from pdpsym.papers.li2019.gaussian import (
-    THM6_READING,
-    GaussianLeakage,
-    all_adversaries,
-    gaussian_leakage,
-)
+from pdpsym.core.numbers import parse_positive
+
+if TYPE_CHECKING:
+    from pdpsym.papers.li2019.gaussian import GaussianLeakage
 
 
 def register(sub: Any) -> None:
@@ -44,10 +39,17 @@ def register(sub: Any) -> None:
 
 
 def _value(x: Fraction, digits: int) -> dict[str, Any]:
+    from pdpsym.core.certify import certify  # imported here: sympy loads after --help
+
     return certify(x, digits).as_json()
 
 
 def run(args: argparse.Namespace) -> int:
+    # imported here: these load sympy and flint, which `pdpsym gaussian --help` does not need
+    from pdpsym.app.readers import load_gaussian
+    from pdpsym.core.certify import certify
+    from pdpsym.papers.li2019.gaussian import THM6_READING, all_adversaries, gaussian_leakage
+
     args.digits = options.digits(args.digits)
     lam = parse_positive(args.lam, "--lam")
     weights = options.weights(args.weights)
@@ -70,9 +72,9 @@ def run(args: argparse.Namespace) -> int:
             [
                 g.target,
                 ",".join(g.known) or "-",
-                fraction_str(g.coefficient),
-                fraction_str(g.variance),
-                fraction_str(g.value),
+                number_text(g.coefficient),
+                number_text(g.variance),
+                number_text(g.value),
                 certify(g.value, min(args.digits, 12)).decimal,
             ]
             for g in rows
@@ -86,11 +88,11 @@ def run(args: argparse.Namespace) -> int:
         print_json(_row_json(g, args.digits))
         return 0
     sys.stdout.write(
-        f"PL(A({g.target}, {{{','.join(g.known)}}})) = {fraction_str(g.value)}"
+        f"PL(A({g.target}, {{{','.join(g.known)}}})) = {number_text(g.value)}"
         f" = {certify(g.value, args.digits).decimal}\n"
-        f"coefficient c = {fraction_str(g.coefficient)}, conditional variance s^2 = "
-        f"{fraction_str(g.variance)}, range [{fraction_str(g.low)}, {fraction_str(g.high)}], "
-        f"lam = {fraction_str(g.lam)}\n"
+        f"coefficient c = {number_text(g.coefficient)}, conditional variance s^2 = "
+        f"{number_text(g.variance)}, range [{number_text(g.low)}, {number_text(g.high)}], "
+        f"lam = {number_text(g.lam)}\n"
     )
     return 0
 

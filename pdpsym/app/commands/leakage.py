@@ -7,27 +7,12 @@ import sys
 from fractions import Fraction
 from typing import Any
 
-import sympy
-
 from pdpsym.app import limits, options, sweep
-from pdpsym.app.commands.structured import structured_leakage_command
 from pdpsym.app.options import command
-from pdpsym.app.output import print_json
-from pdpsym.app.readers import load_discrete, read_model_object
+from pdpsym.app.output import number_text, print_json
 from pdpsym.app.tables import FORMATS, render
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
-from pdpsym.mechanisms.laplace import LinearQuery, parse_lambda
-from pdpsym.models.kinds import count_model_from_object
-from pdpsym.papers.li2019.eq2 import (
-    Adversary,
-    all_adversaries,
-    leakage,
-    leakage_all,
-    leakage_work,
-)
-from pdpsym.papers.li2019.examples import DESCRIPTIONS, li2019_table
-from pdpsym.papers.li2019.theorems import group_dp_bound
 
 TABLES = ("li2019-examples",)
 
@@ -67,6 +52,18 @@ def register(sub: Any) -> None:
 
 
 def _leakage(args: argparse.Namespace) -> dict[str, Any]:
+    # imported here (as in the other handlers): sympy and flint load after --help
+    from pdpsym.app.readers import load_discrete
+    from pdpsym.mechanisms.laplace import LinearQuery, parse_lambda
+    from pdpsym.papers.li2019.eq2 import (
+        Adversary,
+        all_adversaries,
+        leakage,
+        leakage_all,
+        leakage_work,
+    )
+    from pdpsym.papers.li2019.theorems import group_dp_bound
+
     digits = options.digits(args.digits)
     lam = parse_lambda(args.lam)
     model = load_discrete(args.model)
@@ -94,6 +91,13 @@ def _leakage(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def run_leakage(args: argparse.Namespace) -> int:
+    # imported here: the engines load sympy, which `leakage --help` does not need
+    from pdpsym.app.commands.structured import structured_leakage_command
+    from pdpsym.app.readers import load_discrete, read_model_object
+    from pdpsym.mechanisms.laplace import parse_lambda
+    from pdpsym.models.kinds import count_model_from_object
+    from pdpsym.papers.li2019.eq2 import Adversary
+
     obj = read_model_object(args.model)
     if "kind" in obj:
         return structured_leakage_command(args, count_model_from_object(obj))
@@ -114,7 +118,7 @@ def run_leakage(args: argparse.Namespace) -> int:
                 f"A({r['target']}, {{{', '.join(r['known'])}}})",
                 r["status"],
                 r["value"]["decimal"] if r.get("value") else "-",
-                r["group_dp_bound"],
+                number_text(r["group_dp_bound"]),
             ]
             for r in out["adversaries"]
         ]
@@ -126,23 +130,30 @@ def run_leakage(args: argparse.Namespace) -> int:
     if args.json:
         print_json(out)
         return 0
-    lines = [f"adversary: {adv}", f"lambda: {fraction_str(lam)}", f"status: {status}"]
+    lines = [f"adversary: {adv}", f"lambda: {number_text(lam)}", f"status: {status}"]
     if status == "ok":
         v = out["value"]
         w = out["witness"]
         lines += [
-            f"leakage (exact): {v['exact']}",
+            f"leakage (exact): {number_text(v['exact'])}",
             f"leakage ({digits} digits): {v['decimal']}",
             f"enclosure: [{v['enclosure'][0]}, {v['enclosure'][1]}]",
             f"witness: x_i = {w['x_i']}, x_i' = {w['x_i_prime']}, x_K = {w['x_K']}, r = {w['r']}",
         ]
-    lines.append(f"group-DP bound (Remark 1): {out['group_dp_bound']}")
+    lines.append(f"group-DP bound (Remark 1): {number_text(out['group_dp_bound'])}")
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
 
 
 def li2019_examples_rows(digits: int = 15, fmt: str = "md") -> tuple[list[str], list[list[str]]]:
     """Examples 2-4: Tables (a)-(d), A(x1, {}) and A(x1, {x2}), lambda = 1, sum query."""
+    import sympy  # imported here, with the engines: `pdpsym table --help` does not load them
+
+    from pdpsym.mechanisms.laplace import LinearQuery
+    from pdpsym.papers.li2019.eq2 import Adversary, leakage
+    from pdpsym.papers.li2019.examples import DESCRIPTIONS, li2019_table
+    from pdpsym.papers.li2019.theorems import group_dp_bound
+
     headers = ["table", "correlation", "adversary", "status", "exact", "decimal", "group DP"]
     rows = []
     for name in ("a", "b", "c", "d"):

@@ -9,29 +9,17 @@ from pathlib import Path
 from typing import Any
 
 from pdpsym.app import limits, options
+from pdpsym.app.help import FORMAT
 from pdpsym.app.options import command
-from pdpsym.app.oracle import (
-    DEFAULT_ABS_TOL,
-    DEFAULT_REL_TOL,
-    FAMILIES,
-    FORMAT,
-    audit_vectors,
-    case_count,
-    check_vectors,
-    export_vectors,
-    family_models,
-    family_params,
-    load_answers,
-    load_vectors,
-    short_decimal,
-    write_vectors,
-)
 from pdpsym.app.output import print_json
 from pdpsym.app.progress import Progress
 from pdpsym.app.writes import check_output
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
-from pdpsym.mechanisms.laplace import parse_lambda
+
+# --help shows these without loading the engines (sympy, flint); tests/test_startup.py
+# checks them against pdpsym.app.oracle.FAMILIES
+FAMILIES = ("li2019-examples", "random-binary", "exhaustive-2x2")
 
 
 def _int(text: str | None, field: str) -> int | None:
@@ -106,6 +94,7 @@ def _export_audit(args: argparse.Namespace, digits: int) -> int:
         parse_eps,
         read_mechanism,
     )
+    from pdpsym.app.oracle import audit_vectors, write_vectors  # sympy loads after --help
     from pdpsym.app.readers import load_discrete
     from pdpsym.audit import ALL_NOTIONS, NOTIONS, audit
     from pdpsym.papers.lmm2016.mechanism import DDPReading
@@ -150,6 +139,16 @@ def _export_audit(args: argparse.Namespace, digits: int) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    # imported here: the vectors load sympy and flint, which `oracle --help` does not need
+    from pdpsym.app.oracle import (
+        case_count,
+        export_vectors,
+        family_models,
+        family_params,
+        write_vectors,
+    )
+    from pdpsym.mechanisms.laplace import parse_lambda
+
     digits = _int(args.digits, "--digits")
     assert digits is not None
     if not 1 <= digits <= 1000:
@@ -245,6 +244,16 @@ def _tol(text: str | None, default: Fraction, field: str) -> Fraction:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    # imported here: the vectors load sympy and flint, which `oracle --help` does not need
+    from pdpsym.app.oracle import (
+        DEFAULT_ABS_TOL,
+        DEFAULT_REL_TOL,
+        check_vectors,
+        load_answers,
+        load_vectors,
+        short_decimal,
+    )
+
     rel_tol = _tol(args.rel_tol, DEFAULT_REL_TOL, "--rel-tol")
     abs_tol = _tol(args.abs_tol, DEFAULT_ABS_TOL, "--abs-tol")
     if not 0 <= rel_tol < 1:

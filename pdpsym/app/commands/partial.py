@@ -18,19 +18,9 @@ from typing import Any
 
 from pdpsym.app import limits, options, sweep
 from pdpsym.app.options import command
-from pdpsym.app.output import print_json, value_json
-from pdpsym.app.readers import read_text_file
+from pdpsym.app.output import number_text, print_json, value_json
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
-from pdpsym.mechanisms.counting import (
-    Eps,
-    check_probability,
-    counting_delta,
-    counting_delta_homogeneous,
-)
-from pdpsym.mechanisms.thresholding import Thresholding, apk_delta, ppk_delta
-from pdpsym.papers.dmkb2020 import counting as pc
-from pdpsym.papers.dmkb2020 import thresholding as pt
 
 SMALL = 200  # up to this many records the O(n^2) exact Theorem 3 quantities are printed
 
@@ -50,6 +40,10 @@ def _eps(text: str | None) -> Fraction | None:
 
 def read_p_values(path: str) -> list[Fraction]:
     """One probability per line (blank lines and ``#`` comments allowed)."""
+    # imported here: the engines (and the reader's models) load sympy, which --help skips
+    from pdpsym.app.readers import read_text_file
+    from pdpsym.mechanisms.counting import check_probability
+
     text = read_text_file(Path(path), "--p-values")  # the one reader: regular files, capped
     out: list[Fraction] = []
     for lineno, line in enumerate(text.splitlines(), 1):
@@ -116,6 +110,8 @@ def _bits(p: Fraction) -> int:
 
 def _n_and_p(args: argparse.Namespace, what: str) -> tuple[int, Fraction]:
     """``--n`` and ``--p``, refused before the work when the exact binomials are too big."""
+    from pdpsym.mechanisms.counting import check_probability  # imported here: sympy after --help
+
     n = _int(args.n, "--n")
     if n < 1:
         raise InputError("--n", "must be >= 1")
@@ -126,6 +122,10 @@ def _n_and_p(args: argparse.Namespace, what: str) -> tuple[int, Fraction]:
 
 
 def _counting(args: argparse.Namespace) -> dict[str, Any]:
+    # imported here: the engines load sympy and flint, which --help does not need
+    from pdpsym.mechanisms.counting import Eps, counting_delta, counting_delta_homogeneous
+    from pdpsym.papers.dmkb2020 import counting as pc
+
     digits = options.digits(args.digits, 200)
     eps = _eps(args.eps)
     assert eps is not None
@@ -219,7 +219,9 @@ def run_counting(args: argparse.Namespace) -> int:
     if args.json:
         print_json(out)
         return 0
-    sys.stdout.write(f"exact delta({out['eps']}) = {out['exact']['delta']['decimal']}\n")
+    sys.stdout.write(
+        f"exact delta({number_text(out['eps'])}) = {out['exact']['delta']['decimal']}\n"
+    )
     for part in ("theorem3", "prop7"):
         for k, v in out[part].items():
             if isinstance(v, dict):
@@ -228,6 +230,11 @@ def run_counting(args: argparse.Namespace) -> int:
 
 
 def _threshold(args: argparse.Namespace) -> dict[str, Any]:
+    # imported here: the engines load sympy and flint, which --help does not need
+    from pdpsym.mechanisms.counting import Eps
+    from pdpsym.mechanisms.thresholding import Thresholding, apk_delta, ppk_delta
+    from pdpsym.papers.dmkb2020 import thresholding as pt
+
     digits = options.digits(args.digits, 200)
     n, p = _n_and_p(args, "thresholding")
     T = _int(args.T, "--T")

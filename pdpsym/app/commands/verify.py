@@ -5,17 +5,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pdpsym.app import latex, options
 from pdpsym.app.options import command
-from pdpsym.app.output import print_json
+from pdpsym.app.output import number_text, print_json
 from pdpsym.app.progress import Progress
 from pdpsym.app.tables import FORMATS, render
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_int
-from pdpsym.verify import CATALOGUE, PAPERS, ClaimResult, RunConfig, Verdict, select
-from pdpsym.verify.runner import run_claims
+from pdpsym.papers.catalogue import CATALOGUE, PAPERS
+
+if TYPE_CHECKING:
+    from pdpsym.verify import ClaimResult
 
 
 def register(sub: Any) -> None:
@@ -65,6 +67,10 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # imported here: the runner loads every checker (sympy, flint); --help must not wait
+    from pdpsym.verify import RunConfig, select
+    from pdpsym.verify.runner import run_claims
+
     for cid in args.claim:
         if cid not in CATALOGUE:
             raise InputError("--claim", f"unknown claim id {cid!r}")
@@ -83,7 +89,10 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"claims": [r.as_json() for r in results]})
         return 0
-    fmt = args.format or "md"
+    if args.format is None:
+        sys.stdout.write(text_report(results, columns))
+        return 0
+    fmt = args.format
     rows = [_row(r) for r in results]
     picked = [COLUMNS.index(c) for c in columns]
     table = [[row[j] for j in picked] for row in rows]
@@ -100,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     sys.stdout.write(render(columns, table, fmt))
     if fmt == "md":
-        # the counterexamples (JSON) under the table, and the summary as the last line
+        # the counterexamples (one-line JSON) under the table, and the summary last
         if "evidence" in columns:
             for r in results:
                 if r.counterexample is not None:
@@ -127,6 +136,54 @@ def parse_columns(text: str | None) -> list[str]:
     return names
 
 
+# the widest text line (a claim's line, a counterexample field); --json has everything
+WIDTH = 110
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _field(value: Any) -> str:
+    """One counterexample field on one line: numbers readable, long values clipped."""
+    if isinstance(value, dict) and "decimal" in value:  # a certified value
+        return str(value["decimal"])
+    if isinstance(value, str):
+        return number_text(value)
+    text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return text if len(text) <= 24 else number_text(text)
+
+
+def text_report(results: list[ClaimResult], columns: list[str]) -> str:
+    """The text view: one line per claim (the evidence clipped to the line), each
+    counterexample field on its own indented line, the summary as the last line.
+
+    The full evidence is in ``--format md`` and every object in full in ``--json``.
+    """
+    cells = [
+        [c for c, name in zip(_row(r), COLUMNS, strict=True) if name in columns] for r in results
+    ]
+    widths = [max((len(row[j]) for row in cells), default=0) for j in range(len(columns))]
+    out: list[str] = []
+    clipped = False
+    for r, row in zip(results, cells, strict=True):
+        line = "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+        clipped |= len(line) > WIDTH
+        out.append(_clip(line, WIDTH))
+        if r.counterexample is not None and "evidence" in columns:
+            out.append("    counterexample:")
+            for key, value in r.counterexample.items():
+                item = f"      {key}: {_field(value)}"
+                clipped |= len(item) > WIDTH
+                out.append(_clip(item, WIDTH))
+    if clipped:
+        out.append(
+            "(lines ending in … are clipped: --format md prints the full evidence, --json every object)"
+        )
+    out.append(summary_line(results))
+    return "\n".join(out) + "\n"
+
+
 def _counterexample(r: ClaimResult) -> str:
     return json.dumps(r.counterexample, ensure_ascii=False, sort_keys=False)
 
@@ -139,6 +196,8 @@ def _row(r: ClaimResult) -> list[str]:
 
 def summary_line(results: list[ClaimResult]) -> str:
     """``68 claims: 21 proved, 26 supported, 7 refuted, 14 erratum, 0 unresolved``."""
+    from pdpsym.papers.claim import Verdict  # imported here: with the results, not at --help
+
     counts = {v: 0 for v in Verdict}
     for r in results:
         counts[r.verdict] += 1

@@ -9,41 +9,19 @@ import sys
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
 from pdpsym.app import limits, options
 from pdpsym.app.options import command
-from pdpsym.app.output import print_json
+from pdpsym.app.output import number_text, print_json
 from pdpsym.app.progress import Progress
-from pdpsym.app.readers import load_discrete, read_model_object
 from pdpsym.app.tables import render
-from pdpsym.core.certify import ball_decimal, certified_decimal, certify, decimal_string
-from pdpsym.core.compare import enclosure_argmax
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_int, parse_rational
-from pdpsym.mechanisms.laplace import LinearQuery, parse_lambda
-from pdpsym.papers.li2019.edges import EdgeReading, rational_log
-from pdpsym.papers.li2019.eq2 import leakage
-from pdpsym.papers.li2019.whg import (
-    MAX_EXACT_N,
-    ArrayEdges,
-    BottomRule,
-    ChainValue,
-    compare_chain_values,
-    fast_search,
-    full_search,
-    max_chain,
-    max_exact,
-    whg_from_distribution,
-)
-from pdpsym.papers.li2019.whg.batch import (
-    MAX_BATCH_DIGITS,
-    MAX_BATCH_N,
-    ChainRefiner,
-    batch_applies,
-    batch_whg,
-)
-from pdpsym.papers.li2019.whg.ties import DELTA_OVER_LAMBDA, TieClasses, tie_classes
+
+# --help shows these without loading the engines (sympy, flint); tests/test_startup.py
+# checks them against pdpsym.papers.li2019 (EdgeReading, BottomRule, MAX_BATCH_DIGITS)
+READINGS = ("right", "left", "both")
+BOTTOMS = ("theorem4", "eq2")
+BATCH_DIGITS = 13
 
 
 def _positive_int(text: str, field: str, lo: int = 1, hi: int = 10**6) -> int:
@@ -64,7 +42,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--digits",
         default="12",
-        help=f"certified significant digits (default 12; up to {MAX_BATCH_DIGITS} binary "
+        help=f"certified significant digits (default 12; up to {BATCH_DIGITS} binary "
         "sum-query tables are certified in batch at float speed, more use the exact engine)",
     )
     p.add_argument(
@@ -74,13 +52,13 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--reading",
-        choices=[r.value for r in EdgeReading],
+        choices=READINGS,
         default="right",
         help="Eq. 9 tail reading (default right: r -> +inf)",
     )
     p.add_argument(
         "--bottom",
-        choices=[b.value for b in BottomRule],
+        choices=BOTTOMS,
         default="theorem4",
         help="layer-1 values: printed Theorem 4 (Delta_i/lam) or exact Eq. 2",
     )
@@ -93,6 +71,25 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # imported here: the engines load sympy, flint and numpy, which --help does not need
+
+    from pdpsym.app.readers import load_discrete
+    from pdpsym.core.certify import certify
+    from pdpsym.mechanisms.laplace import LinearQuery, parse_lambda
+    from pdpsym.papers.li2019.edges import EdgeReading
+    from pdpsym.papers.li2019.whg import (
+        MAX_EXACT_N,
+        BottomRule,
+        max_chain,
+        max_exact,
+        whg_from_distribution,
+    )
+    from pdpsym.papers.li2019.whg.batch import (
+        MAX_BATCH_DIGITS,
+        MAX_BATCH_N,
+        batch_applies,
+    )
+
     digits = options.digits(args.digits)
     k = None if args.fast is None else _positive_int(args.fast, "--fast")
     if (args.model is None) == (args.edges is None):
@@ -192,6 +189,26 @@ LONG_TEXT = 40
 
 
 def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, digits: int) -> int:
+    # imported here: the engines load sympy, flint and numpy, which --help does not need
+    import numpy as np
+
+    from pdpsym.core.certify import ball_decimal, certified_decimal, certify
+    from pdpsym.core.compare import enclosure_argmax
+    from pdpsym.papers.li2019.edges import EdgeReading, rational_log
+    from pdpsym.papers.li2019.eq2 import leakage
+    from pdpsym.papers.li2019.whg import (
+        MAX_EXACT_N,
+        BottomRule,
+        ChainValue,
+        compare_chain_values,
+        whg_from_distribution,
+    )
+    from pdpsym.papers.li2019.whg.batch import (
+        ChainRefiner,
+        batch_whg,
+    )
+    from pdpsym.papers.li2019.whg.ties import DELTA_OVER_LAMBDA, TieClasses, tie_classes
+
     """Every node certified from batch enclosures; the exact engine only for a value whose
     enclosure does not fix ``digits`` digits and for a maximum the enclosures do not decide."""
     n, names = model.n, model.variables
@@ -333,12 +350,7 @@ def _max_node(v: Any, value: Any) -> dict[str, Any]:
 
 def _readable(text: str) -> str:
     """A rational's exact text, or its 12-digit scientific form when the text is long."""
-    if len(text) <= LONG_TEXT:
-        return text
-    try:
-        return "~" + decimal_string(Fraction(text), 12)
-    except ValueError:
-        return text
+    return text if len(text) <= LONG_TEXT else number_text(text, 12)
 
 
 def _dec(v: dict[str, Any] | None) -> str:
@@ -379,6 +391,16 @@ def _emit(
 
 
 def _run_edges(args: argparse.Namespace, k: int | None, digits: int) -> int:
+    # imported here: the engines load sympy, flint and numpy, which --help does not need
+
+    from pdpsym.app.readers import read_model_object
+    from pdpsym.core.certify import certify
+    from pdpsym.papers.li2019.whg import (
+        ArrayEdges,
+        fast_search,
+        full_search,
+    )
+
     obj = read_model_object(args.edges)
     src = ArrayEdges.from_json_object(obj, parse_rational)
     with Progress(src.n, "whg", enabled=args.progress) as bar:

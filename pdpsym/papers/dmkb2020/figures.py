@@ -23,7 +23,7 @@ from pdpsym.mechanisms.counting import Eps, counting_delta
 from pdpsym.papers.dmkb2020 import counting as pc
 from pdpsym.papers.dmkb2020 import thresholding as pt
 from pdpsym.papers.dmkb2020.blanket import PREC, blanket_enclosures
-from pdpsym.papers.figure import Line, Plot, Scale, Text, figure, table
+from pdpsym.papers.figure import Axis, Line, Plot, Scale, Text, figure, table
 
 DIGITS = 15
 FIG4_P = Fraction(1, 200)
@@ -55,7 +55,7 @@ def fig4_grid(scale: Scale) -> list[tuple[int, list[int]]]:
     thresholds run from the first ``T`` where Theorem 4 applies (``r < 1``) to about
     ``pn + 9 sqrt(pn) + 10``, where ``delta`` is far below any useful level."""
     if scale is Scale.QUICK:
-        return [(1000, list(range(6, 21, 2))), (10_000, [55, 60, 70])]
+        return [(1000, list(range(6, 21, 2))), (10_000, list(range(55, 96, 5)))]
     return [
         (1000, list(range(6, 36))),
         (10_000, list(range(51, 126))),
@@ -101,10 +101,21 @@ def fig4_row(n: int, T: int, p: Fraction = FIG4_P) -> dict[str, str]:
     return _row(FIG4_COLUMNS, row, reasons)
 
 
+# one axis per quantity (r, eps, delta); the printed r next to the corrected one, and the
+# printed theorem's eps and delta, which have no point here (the printed r >= 1)
+FIG4_AXES = (
+    Axis("r", "r", log=True),
+    Axis("eps", "eps", log=True),
+    Axis("delta", "delta", log=True),
+)
 FIG4_LINES = (
-    Line("epsilon", "eps (Theorem 4)"),
-    Line("delta", "delta (Theorem 4)"),
-    Line("exact_delta_at_epsilon", "exact delta of M_T at eps", dashed=True),
+    Line("r", "r = p(n-1)/((1-p)T) (corrected)", axis="r"),
+    Line("r_printed", "r = p(n-1)/((1-p)^T) (printed)", dashed=True, axis="r"),
+    Line("epsilon", "eps (Theorem 4, corrected r)", axis="eps"),
+    Line("epsilon_printed", "eps (printed r)", dashed=True, axis="eps"),
+    Line("delta", "delta (Theorem 4, corrected r)", axis="delta"),
+    Line("exact_delta_at_epsilon", "exact delta of M_T at eps", dashed=True, axis="delta"),
+    Line("delta_printed", "delta (printed r)", dashed=True, axis="delta"),
 )
 
 
@@ -114,7 +125,7 @@ FIG4_LINES = (
     fig4_points,
     fig4_point,
     columns=FIG4_COLUMNS,
-    plot=Plot(x="T", lines=FIG4_LINES, xlabel="threshold T", ylabel="value", panel="n", logy=True),
+    plot=Plot(x="T", lines=FIG4_LINES, xlabel="threshold T", ylabel="", panel="n", axes=FIG4_AXES),
 )
 def fig4(scale: Scale) -> Text:
     return Text(
@@ -122,9 +133,10 @@ def fig4(scale: Scale) -> Text:
         caption=(
             "Theorem 4 for the T-thresholding of a count of n Bernoulli(p) records, |B| = 0, "
             "p = 0.5%, with r = p(n-1)/((1-p)T) (the printed (1-p)^T is an erratum: with it "
-            "r >= 1 for every T here, so the printed theorem gives nothing). Dashed: the exact "
-            "delta of the mechanism at the theorem's eps. The paper's T ranges are lost; "
-            "T runs from the first value where the theorem applies."
+            "r >= 1 for every T here, so the printed theorem gives nothing). Plots: r, corrected "
+            "and as printed (dashed); eps; delta, with the exact delta of the mechanism at "
+            "the theorem's eps (dashed). The paper's T ranges are lost; T runs from the "
+            "first value where the theorem applies."
         ),
         params={
             "p": fraction_str(FIG4_P),
@@ -340,7 +352,7 @@ FIG3_COLUMNS = ("n", "lambda", "delta_target", "epsilon", "epsilon_below", "reas
 def fig3_grid(scale: Scale) -> tuple[list[int], list[Fraction]]:
     """The paper's n are lost; n = 100, 1000, 10000 and lambda from 0.025 to 0.45."""
     if scale is Scale.QUICK:
-        return [100, 1000], [Fraction(1, 10), Fraction(1, 5), Fraction(2, 5)]
+        return [100, 1000], [Fraction(1, 10), Fraction(1, 4), Fraction(2, 5)]  # evenly spaced
     lams = [Fraction(1, 40), Fraction(1, 20)] + [Fraction(k, 20) for k in range(2, 10)]
     return [100, 1000, 10_000], lams
 

@@ -100,8 +100,9 @@ def gaussian_layer_table(
     ``rho``, sum query; for each rho the leakage of ``A(x1, K)`` at layer ``L = 1..n``
     (``K`` = the last ``n - L`` tuples, so layer 1 is the strongest adversary).
 
-    >>> gaussian_layer_table(2, [Fraction(0)], Fraction(1))[Fraction(0)]
-    [Fraction(1, 1), Fraction(1, 1)]
+    Examples:
+        >>> gaussian_layer_table(2, [Fraction(0)], Fraction(1))[Fraction(0)]
+        [Fraction(1, 1), Fraction(1, 1)]
     """
     out = {}
     for rho in rhos:

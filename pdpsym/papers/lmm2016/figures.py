@@ -64,7 +64,7 @@ def separation_independent(query: str) -> Fraction:
 
 
 def cs(scale: Scale) -> list[Fraction]:
-    k = 8 if scale is Scale.PAPER else 2
+    k = 8 if scale is Scale.PAPER else 4
     return [Fraction(j, k) for j in range(k + 1)]
 
 

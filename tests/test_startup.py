@@ -1,0 +1,82 @@
+"""The command line parses before the engines load: `pdpsym --help` and every
+`pdpsym CMD --help` run without importing sympy or flint (no timing here: the ratio to
+`import numpy` is measured by benchmarks/bench_startup.py)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from pdpsym.app.cli import build_parser
+
+HEAVY = ("sympy", "flint", "numpy", "pdpsym.verify", "pdpsym.papers.li2019")
+
+_PROBE = """
+import contextlib, io, json, sys
+from pdpsym.app.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    try:
+        main(sys.argv[1:])
+    except SystemExit as e:
+        assert e.code == 0, e.code
+print(json.dumps(sorted(m for m in {heavy!r} if m in sys.modules)))
+"""
+
+
+def _commands() -> list[list[str]]:
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+    out = []
+    for name, child in sub.choices.items():  # type: ignore[attr-defined]
+        out.append([name])
+        for a in child._actions:
+            if a.__class__.__name__ == "_SubParsersAction":
+                out += [[name, leaf] for leaf in a.choices]  # type: ignore[attr-defined]
+    return out
+
+
+def test_help_of_every_command_loads_no_engine() -> None:
+    argvs = [["--help"]] + [[*cmd, "--help"] for cmd in _commands()]
+    assert len(argvs) > 8  # verify, leakage, table, ... and oracle's two actions
+    for argv in argvs:
+        proc = subprocess.run(
+            [sys.executable, "-c", _PROBE.format(heavy=HEAVY), *argv],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert proc.returncode == 0, (argv, proc.stderr)
+        assert json.loads(proc.stdout) == [], (argv, "loaded before parsing")
+
+
+def test_the_help_copies_of_library_choices_match_the_library() -> None:
+    # the command modules keep these copies so that --help loads no engine
+    from pdpsym.papers.li2019.whg.batch import MAX_BATCH_DIGITS
+
+    from pdpsym.app import oracle
+    from pdpsym.app.commands import audit as audit_cmd
+    from pdpsym.app.commands import oracle as oracle_cmd
+    from pdpsym.app.commands import whg as whg_cmd
+    from pdpsym.audit import ALL_NOTIONS, NOTIONS
+    from pdpsym.papers.li2019.edges import EdgeReading
+    from pdpsym.papers.li2019.whg import BottomRule
+    from pdpsym.papers.lmm2016.mechanism import DDPReading
+
+    assert audit_cmd.NOTIONS == NOTIONS and audit_cmd.ALL_NOTIONS == ALL_NOTIONS
+    assert audit_cmd.DDP_READINGS == tuple(r.value for r in DDPReading)
+    assert oracle_cmd.FAMILIES == oracle.FAMILIES
+    assert whg_cmd.READINGS == tuple(r.value for r in EdgeReading)
+    assert whg_cmd.BOTTOMS == tuple(b.value for b in BottomRule)
+    assert whg_cmd.BATCH_DIGITS == MAX_BATCH_DIGITS
+
+
+def test_the_package_names_load_on_first_use() -> None:
+    probe = (
+        "import sys, pdpsym as ps, pdpsym.core as core\n"
+        "before = 'sympy' in sys.modules\n"
+        "m = ps.JointDistribution.from_rows(['x1'], [[0, '1/2'], [1, '1/2']])\n"
+        "print(before, callable(ps.audit), callable(ps.verify), core.certify is not None)"
+    )
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert proc.stdout.split() == ["False", "True", "True", "True"]
