@@ -453,8 +453,13 @@ def _mantissa(text: str) -> tuple[int, int]:
 def _directed(x: float, digits: int, up: bool) -> str:
     """``x`` rounded to ``digits`` significant digits toward +inf (``up``) or -inf."""
     text = format(x, f".{digits - 1}e")
-    exact, near = Decimal(x), Decimal(text)
-    if (near >= exact) if up else (near <= exact):
+    f = float(text)  # correctly rounded, so monotone: f > x implies text > x, f < x text < x
+    if f != x:
+        outward = f > x if up else f < x
+    else:  # the float cannot tell: compare the decimal with the float's exact value
+        exact, near = Decimal(x), Decimal(text)
+        outward = (near >= exact) if up else (near <= exact)
+    if outward:
         return format_decimal(*_mantissa(text))
     m, e = _mantissa(text)
     m += 1 if up else -1
