@@ -27,14 +27,18 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import math
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import sympy
-from flint import arb, arb_poly, ctx
+from flint import arb, ctx
 
+from pdpsym.core.arbpoly import WindowLaw, poisson_binomial_window
 from pdpsym.core.certify import (
     Exact,
     arb_from_fraction,
@@ -48,6 +52,7 @@ from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 
 EXACT_LIMIT = 400  # number of Bernoulli records up to which pmfs are exact rationals
+WINDOW_PREC = 256  # the least precision of a large heterogeneous law's window (bits)
 
 
 def check_probability(p: Fraction, field_name: str) -> Fraction:
@@ -65,9 +70,11 @@ class CountLaw:
 
     ps: tuple[Fraction, ...]
     _exact: list[Fraction] | None = field(default=None, repr=False)
+    _blocks: dict[Fraction, int] | None = field(default=None, repr=False)
     _arb: dict[int, tuple[list[arb], list[arb], list[arb]]] = field(
         default_factory=dict, repr=False
     )
+    _windows: dict[int, WindowLaw] = field(default_factory=dict, repr=False)
 
     @classmethod
     def homogeneous(cls, m: int, p: Fraction) -> CountLaw:
@@ -87,6 +94,29 @@ class CountLaw:
 
     def is_exact(self) -> bool:
         return self.m <= EXACT_LIMIT
+
+    @property
+    def blocks(self) -> dict[Fraction, int]:
+        """``{p: number of records with that p}``: the binomial blocks of the law."""
+        if self._blocks is None:
+            self._blocks = dict(Counter(self.ps))
+        return self._blocks
+
+    def _windowed(self) -> bool:
+        """Large laws with several distinct p: held as a certified window (core.arbpoly)."""
+        return not self.is_exact() and self.common_p is None
+
+    def window(self, prec: int) -> WindowLaw:
+        """The certified window of a large heterogeneous law at ``prec`` bits (cached)."""
+        # a finer window encloses as well: reuse one, and start at 256 bits (coarser
+        # windows rarely decide a summand of a law this large)
+        finer = [p for p in self._windows if p >= prec]
+        if finer:
+            return self._windows[min(finer)]
+        prec = max(prec, WINDOW_PREC)
+        w = poisson_binomial_window(self.blocks, prec)
+        self._windows[prec] = w
+        return w
 
     def exact_pmf(self) -> list[Fraction]:
         """``P[S = s]`` for ``s = 0..m`` as exact rationals (small laws only)."""
@@ -121,10 +151,9 @@ class CountLaw:
                 m = self.m
                 if self.is_exact():
                     vals = [arb_from_fraction(v) for v in self.exact_pmf()]
-                elif p is not None:
-                    vals = _binomial_arb(m, p)
                 else:
-                    vals = _poisson_binomial_arb(self.ps)
+                    assert p is not None, "heterogeneous large laws are windowed"
+                    vals = _binomial_arb(m, p)
                 pre: list[arb] = []
                 acc = arb(0)
                 for v in vals:
@@ -143,6 +172,8 @@ class CountLaw:
         lo, hi = max(lo, 0), min(hi, self.m)
         if lo > hi:
             return arb(0)
+        if self._windowed():
+            return self.window(prec).mass(lo, hi)
         vals, pre, suf = self.arb_pmf(prec)
         with ctx.workprec(prec):
             if hi == self.m:
@@ -222,36 +253,6 @@ def _binomial_arb(m: int, p: Fraction) -> list[arb]:
     for s in range(mode, 0, -1):  # f(s-1) = f(s) (1-p) s / (p (m-s+1))
         vals[s - 1] = vals[s] * s / (ratio * (m - s + 1))
     return vals
-
-
-def _poisson_binomial_arb(ps: Sequence[Fraction]) -> list[arb]:
-    """Coefficients of ``prod_j (1 - p_j + p_j z)`` by an arb polynomial product tree.
-
-    Records with equal ``p`` form one binomial block ``(1 - p + p z)^k`` (its
-    coefficients by :func:`_binomial_arb`, O(k)), so ``10^5`` records with a handful of
-    distinct ``p`` cost a handful of polynomial products."""
-    blocks: dict[Fraction, int] = {}
-    for q in ps:
-        blocks[q] = blocks.get(q, 0) + 1
-    polys = [
-        arb_poly([arb_from_fraction(1 - q), arb_from_fraction(q)])
-        if k == 1
-        else arb_poly(_binomial_arb(k, q))
-        for q, k in sorted(blocks.items())
-    ]
-    while len(polys) > 1:
-        nxt = [polys[k] * polys[k + 1] for k in range(0, len(polys) - 1, 2)]
-        if len(polys) % 2:
-            nxt.append(polys[-1])
-        polys = nxt
-    coeffs = list(polys[0].coeffs())
-    coeffs += [arb(0)] * (len(ps) + 1 - len(coeffs))
-    # probabilities are nonnegative: intersect each ball with [0, 1]
-    out = []
-    for c in coeffs:
-        lo, hi = max(c.lower(), arb(0)), min(c.upper(), arb(1))
-        out.append(arb.union(lo, hi) if hi >= lo else arb(0))
-    return out
 
 
 # --- epsilon, exactly ---------------------------------------------------------------------
@@ -505,12 +506,14 @@ def counting_delta(ps: Sequence[Fraction], eps: Eps | Fraction, known: int = 0) 
     seen: set[Fraction] = set()
     keys: set[tuple[tuple[Fraction, ...], str]] = set()
     count = 0
+    all_blocks = Counter(unknown)
     for idx, p in enumerate(unknown):
         if p in seen:
             continue
         seen.add(p)
         others = unknown[:idx] + unknown[idx + 1 :]
-        law = CountLaw(tuple(others))
+        blocks = {q: k - (q == p) for q, k in all_blocks.items() if k - (q == p) > 0}
+        law = CountLaw(tuple(others), _blocks=blocks)
         if not law.is_exact():
             # a Poisson binomial is log-concave: the monotone likelihood ratio gives both
             # directions in O(log m) certified signs (the per-output walk is O(m))
@@ -557,6 +560,7 @@ def counting_delta_fast(law: CountLaw, eps: Eps | Fraction) -> Exact:
     m = law.m
     zero, one = shift_laws(law)
     results = []
+    guesses = float_boundaries(law, eps) if law._windowed() else None
     for pl, ql, suffix in ((one, zero, True), (zero, one, False)):
 
         def pos(o: int, pl: OutputLaw = pl, ql: OutputLaw = ql, suffix: bool = suffix) -> bool:
@@ -582,17 +586,20 @@ def counting_delta_fast(law: CountLaw, eps: Eps | Fraction) -> Exact:
                 eps,
             )
 
-        # the boundary of the monotone predicate on 0..m+1
+        # the boundary of the monotone predicate on 0..m+1; floats propose it, certified
+        # signs decide it (a far-tail probe would need balls of ~m digits)
+        guess = None if guesses is None else guesses[0 if suffix else 1]
         if suffix:  # smallest o with pos(o); pos(m+1) is true (Q = 0 there)
-            chosen = (first_true(0, m + 1, pos), m + 1)
+            chosen = (first_true(0, m + 1, pos, guess), m + 1)
         else:  # largest o with pos(o); pos(0) is true (Q = 0 there)
-            chosen = (0, last_true(0, m + 1, pos))
+            chosen = (0, last_true(0, m + 1, pos, guess))
         a = Mass(((Fraction(1), law, (_shift(pl, chosen),)),))
         b = Mass(((Fraction(1), law, (_shift(ql, chosen),)),))
         results.append(Hockey(a, b, eps).value())
     p = law.common_p
+    # S and m - S have the same law when the multiset of p's is closed under p -> 1 - p
     symmetric = (
-        2 * p == 1 if p is not None else _mirror_key(law.ps, "1,0") == _mirror_key(law.ps, "0,1")
+        2 * p == 1 if p is not None else law.blocks == {1 - q: k for q, k in law.blocks.items()}
     )
     if symmetric:
         return results[0]  # S and m - S have the same law: the two directions are equal
@@ -604,9 +611,24 @@ def counting_delta_fast(law: CountLaw, eps: Eps | Fraction) -> Exact:
     return decided_max(results)[1]
 
 
-def first_true(lo: int, hi: int, pred: Callable[[int], bool]) -> int:
+def first_true(lo: int, hi: int, pred: Callable[[int], bool], guess: int | None = None) -> int:
     """The smallest ``x`` in ``[lo, hi]`` with ``pred(x)``, for ``pred`` false then true
-    (``hi`` when only ``pred(hi)`` holds): a binary search of O(log(hi - lo)) calls."""
+    (``hi`` when only ``pred(hi)`` holds): a binary search of O(log(hi - lo)) calls.
+
+    With a ``guess``, the search first gallops out from it (``guess`` right: two calls).
+    """
+    if guess is not None and lo <= guess <= hi:
+        step = 1
+        if pred(guess):
+            hi = guess
+            while hi - step >= lo and pred(hi - step):
+                hi, step = hi - step, 2 * step
+            lo = max(lo, hi - step + 1)
+        else:
+            lo = guess + 1
+            while lo + step - 1 < hi and not pred(lo + step - 1):
+                lo, step = lo + step, 2 * step
+            hi = min(hi, lo + step - 1)
     while lo < hi:
         mid = (lo + hi) // 2
         if pred(mid):
@@ -616,15 +638,49 @@ def first_true(lo: int, hi: int, pred: Callable[[int], bool]) -> int:
     return lo
 
 
-def last_true(lo: int, hi: int, pred: Callable[[int], bool]) -> int:
-    """The largest ``x`` in ``[lo, hi]`` with ``pred(x)``, for ``pred`` true then false."""
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if pred(mid):
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
+def last_true(lo: int, hi: int, pred: Callable[[int], bool], guess: int | None = None) -> int:
+    """The largest ``x`` in ``[lo, hi]`` with ``pred(x)``, for ``pred`` true then false
+    (galloping out from ``guess`` first, as :func:`first_true`)."""
+    return -first_true(-hi, -lo, lambda x: pred(-x), None if guess is None else -guess)
+
+
+def float_boundaries(law: CountLaw, eps: Eps) -> tuple[int, int] | None:
+    """Float64 guesses of the two sign changes of the counting curve (ranking only).
+
+    Returns ``(o1, o2)``: the first output with ``P[S=o-1] > e^eps P[S=o]`` and the last
+    with ``P[S=o] > e^eps P[S=o-1]``, from the binomial blocks in the log domain
+    (log-gamma), cut where they fall below ``e^-300`` of their mode, and convolved
+    directly. ``None`` when floats cannot say (``e^eps`` overflows, an empty window).
+    """
+    try:
+        ce = float(eps.w) if eps.w is not None else math.exp(float(eps.exponent or 0))
+    except (OverflowError, ValueError):
+        return None
+    if not math.isfinite(ce):
+        return None
+    offset, pmf = 0, np.ones(1)
+    for q, k in sorted(law.blocks.items()):
+        fq = float(q)
+        s = np.arange(k + 1, dtype=float)
+        lg = np.array([math.lgamma(x + 1.0) for x in range(k + 1)])
+        logf = lg[k] - lg - lg[::-1] + s * math.log(fq) + (k - s) * math.log1p(-fq)
+        top = logf.max()
+        keep = np.nonzero(logf > top - 300.0)[0]
+        lo, hi = int(keep[0]), int(keep[-1])
+        pmf = np.convolve(pmf, np.exp(logf[lo : hi + 1] - top))
+        pmf /= pmf.max()
+        # drop what nears the subnormals (slow arithmetic, and no use to a guess)
+        kept = np.nonzero(pmf > 1e-200)[0]
+        pmf = pmf[kept[0] : kept[-1] + 1]
+        offset += lo + int(kept[0])
+    # f(o) on o = offset - 1 .. offset + len(pmf): zero padded
+    f = np.concatenate(([0.0], pmf, [0.0]))
+    prev, cur = f[:-1], f[1:]  # P[S = o-1], P[S = o] for o = offset .. offset + len(pmf)
+    up = np.nonzero(prev > ce * cur)[0]
+    down = np.nonzero(cur > ce * prev)[0]
+    if len(up) == 0 or len(down) == 0:
+        return None
+    return offset + int(up[0]), offset + int(down[-1])
 
 
 def _shift(ol: OutputLaw, outputs: tuple[int, int]) -> tuple[int, int]:

@@ -147,11 +147,12 @@ def _counting(args: argparse.Namespace) -> dict[str, Any]:
     unknown = ps[known:]
     distinct = len(set(unknown))
     if args.p_values is not None and distinct > 1:
-        # one Poisson-binomial law per distinct target p: a product of ball polynomials
-        # of degree m (measured: 2 000 records with 7 values of p take a few seconds)
+        # one Poisson-binomial law per distinct target p: a product of windowed ball
+        # polynomials, about linear in m (measured: 10^5 records with 7 values of p take
+        # a few seconds, docs/benchmarks.md)
         limits.check(
             args,
-            distinct * len(unknown) ** 2,
+            distinct * len(unknown) * distinct,
             f"the exact delta over {len(unknown)} records with {distinct} distinct p",
         )
     lam = None
