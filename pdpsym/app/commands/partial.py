@@ -27,7 +27,12 @@ from pdpsym.mechanisms.counting import (
     counting_delta,
     counting_delta_homogeneous,
 )
-from pdpsym.mechanisms.thresholding import Thresholding, apk_delta, ppk_delta
+from pdpsym.mechanisms.thresholding import (
+    Thresholding,
+    apk_delta,
+    ppk_delta,
+    ppk_delta_heterogeneous,
+)
 from pdpsym.papers.dmkb2020 import counting as pc
 from pdpsym.papers.dmkb2020 import thresholding as pt
 
@@ -94,8 +99,12 @@ def register(sub: Any) -> None:
     _sweep_options(p, run_counting)
 
     t = command(sub, "threshold")
-    t.add_argument("--n", required=True, help="number of records")
-    t.add_argument("--p", required=True, help="probability p in (0, 1)")
+    tg = t.add_mutually_exclusive_group(required=True)
+    tg.add_argument("--n", help="number of records (with --p)")
+    tg.add_argument(
+        "--p-values", help="file with one p_i per line (the first --known-size are known)"
+    )
+    t.add_argument("--p", help="common probability p in (0, 1) (with --n)")
     t.add_argument(
         "--T",
         required=True,
@@ -230,8 +239,52 @@ def run_counting(args: argparse.Namespace) -> int:
     return 0
 
 
+def _threshold_p_values(args: argparse.Namespace, digits: int) -> dict[str, Any]:
+    """``threshold --p-values``: the exact PPK delta over heterogeneous records (Theorem 4
+    assumes a common p and is not evaluated)."""
+    if args.p is not None:
+        raise InputError("--p", "use either --n/--p or --p-values")
+    ps = read_p_values(args.p_values)
+    n = len(ps)
+    T = _int(args.T, "--T")
+    size = _int(args.known_size, "--known-size")
+    if size < 0 or size > n - 1:
+        raise InputError("--known-size", f"must satisfy 0 <= |B| <= n - 1 = {n - 1}")
+    if T < 0 or T >= n:
+        raise InputError("--T", f"must satisfy 0 <= T < n = {n}")
+    eps_arg = _eps(args.eps)
+    if eps_arg is None:
+        raise InputError("--eps", "required with --p-values (Theorem 4 needs a common p)")
+    distinct = len(set(ps[size:]))
+    limits.check(
+        args,
+        distinct * n * distinct + size * size * (size + 1),
+        f"the exact thresholding delta over {n} records with {distinct} distinct p",
+    )
+    eps = Eps.of(eps_arg)
+    v, target, direction = ppk_delta_heterogeneous(ps, T, size, eps)
+    return {
+        "n": n,
+        "T": T,
+        "known_size": size,
+        "theorem4": {"applicable": False, "reason": "Theorem 4 assumes a common p"},
+        "exact": {
+            "delta_at_epsilon": _val(v, digits),
+            "target": target,
+            "direction": f"{direction[0]},{direction[1]}",
+            "epsilon": _val(eps.sympy(), digits),
+            "kind": "PPK (Definition 13)" if size else "APK = PPK (no background knowledge)",
+        },
+        "reading": "independent Bernoulli(p_i) records; the worst target and direction",
+    }
+
+
 def _threshold(args: argparse.Namespace) -> dict[str, Any]:
     digits = options.digits(args.digits, 200)
+    if args.p_values is not None:
+        return _threshold_p_values(args, digits)
+    if args.p is None:
+        raise InputError("--p", "required with --n")
     n, p = _n_and_p(args, "thresholding")
     T = _int(args.T, "--T")
     size = _int(args.known_size, "--known-size")
