@@ -29,18 +29,30 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeAlias
 
 from flint import arb, arb_poly, ctx
 
 from pdpsym.core.certify import arb_from_fraction
 
 __all__ = [
+    "BALL_ZERO",
+    "Ball",
     "WindowLaw",
+    "ball_poly",
+    "ball_sum",
+    "ball_union",
+    "binomial_balls",
+    "exp_ball",
     "binomial_window",
     "geometric_poly",
     "poisson_binomial_window",
     "workprec",
 ]
+
+
+Ball: TypeAlias = arb  # an arb ball, for the type hints of the layers above
+BALL_ZERO = arb(0)  # the exact zero ball (arb values are immutable)
 
 
 @contextmanager
@@ -231,3 +243,51 @@ def ball_sum(vals: Sequence[arb]) -> arb:
     for v in vals:
         acc += v
     return acc
+
+
+def ball_union(lo: arb, hi: arb) -> arb:
+    """The smallest ball containing both ``lo`` and ``hi`` (an interval ``[lo, hi]``)."""
+    return arb.union(lo, hi)
+
+
+def exp_ball(x: Fraction, prec: int) -> arb:
+    """A ball of ``e^x`` at ``prec`` bits."""
+    with ctx.workprec(prec):
+        return arb_from_fraction(x).exp()
+
+
+def binomial_balls(m: int, p: Fraction) -> list[arb]:
+    """Balls of ``P[Bin(m, p) = s]`` for ``s = 0..m`` at the current precision.
+
+    Args:
+        m: number of trials.
+        p: success probability in ``(0, 1)``.
+
+    Returns:
+        Rigorous balls by the ratio recurrence from the mode (its value by log-gamma).
+
+    References:
+        Desfontaines et al. 2020, Section 4.1 (the binomial count of i.i.d. records).
+    """
+    pa, qa = arb_from_fraction(p), arb_from_fraction(1 - p)
+    mode = min(m, int((m + 1) * p))
+    logf = (
+        arb(m + 1).lgamma()
+        - arb(mode + 1).lgamma()
+        - arb(m - mode + 1).lgamma()
+        + mode * pa.log()
+        + (m - mode) * qa.log()
+    )
+    vals: list[arb] = [BALL_ZERO] * (m + 1)
+    vals[mode] = logf.exp()
+    ratio = pa / qa
+    for s in range(mode, m):  # f(s+1) = f(s) p (m-s) / ((1-p)(s+1))
+        vals[s + 1] = vals[s] * ratio * (m - s) / (s + 1)
+    for s in range(mode, 0, -1):  # f(s-1) = f(s) (1-p) s / (p (m-s+1))
+        vals[s - 1] = vals[s] * s / (ratio * (m - s + 1))
+    return vals
+
+
+def ball_poly(coeffs: Sequence[Fraction]) -> arb_poly:
+    """The polynomial ``sum_k coeffs[k] z^k`` with ball coefficients (exact rationals)."""
+    return arb_poly([arb_from_fraction(c) for c in coeffs])

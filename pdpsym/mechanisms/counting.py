@@ -36,9 +36,17 @@ from typing import Any
 
 import numpy as np
 import sympy
-from flint import arb, ctx
 
-from pdpsym.core.arbpoly import WindowLaw, poisson_binomial_window
+from pdpsym.core.arbpoly import (
+    BALL_ZERO,
+    Ball,
+    WindowLaw,
+    ball_sum,
+    binomial_balls,
+    exp_ball,
+    poisson_binomial_window,
+    workprec,
+)
 from pdpsym.core.certify import (
     Exact,
     arb_from_fraction,
@@ -71,7 +79,7 @@ class CountLaw:
     ps: tuple[Fraction, ...]
     _exact: list[Fraction] | None = field(default=None, repr=False)
     _blocks: dict[Fraction, int] | None = field(default=None, repr=False)
-    _arb: dict[int, tuple[list[arb], list[arb], list[arb]]] = field(
+    _arb: dict[int, tuple[list[Ball], list[Ball], list[Ball]]] = field(
         default_factory=dict, repr=False
     )
     _windows: dict[int, WindowLaw] = field(default_factory=dict, repr=False)
@@ -143,49 +151,49 @@ class CountLaw:
             return Fraction(0)
         return self.exact_pmf()[s]
 
-    def arb_pmf(self, prec: int) -> tuple[list[arb], list[arb], list[arb]]:
+    def arb_pmf(self, prec: int) -> tuple[list[Ball], list[Ball], list[Ball]]:
         """Balls of ``P[S = s]``, of the prefix sums ``P[S <= s]`` and suffix sums ``P[S >= s]``."""
         if prec not in self._arb:
-            with ctx.workprec(prec):
+            with workprec(prec):
                 p = self.common_p
                 m = self.m
                 if self.is_exact():
                     vals = [arb_from_fraction(v) for v in self.exact_pmf()]
                 else:
                     assert p is not None, "heterogeneous large laws are windowed"
-                    vals = _binomial_arb(m, p)
-                pre: list[arb] = []
-                acc = arb(0)
+                    vals = binomial_balls(m, p)
+                pre: list[Ball] = []
+                acc = BALL_ZERO
                 for v in vals:
                     acc = acc + v
                     pre.append(acc)
-                suf: list[arb] = [arb(0)] * (m + 1)
-                acc = arb(0)
+                suf: list[Ball] = [BALL_ZERO] * (m + 1)
+                acc = BALL_ZERO
                 for s in range(m, -1, -1):
                     acc = acc + vals[s]
                     suf[s] = acc
             self._arb[prec] = (vals, pre, suf)
         return self._arb[prec]
 
-    def arb_range(self, lo: int, hi: int, prec: int) -> arb:
+    def arb_range(self, lo: int, hi: int, prec: int) -> Ball:
         """A ball of ``P[lo <= S <= hi]`` (summed without cancellation)."""
         lo, hi = max(lo, 0), min(hi, self.m)
         if lo > hi:
-            return arb(0)
+            return BALL_ZERO
         if self._windowed():
             return self.window(prec).mass(lo, hi)
         vals, pre, suf = self.arb_pmf(prec)
-        with ctx.workprec(prec):
+        with workprec(prec):
             if hi == self.m:
                 return suf[lo]
             if lo == 0:
                 return pre[hi]
             if hi - lo < 64:
-                acc = arb(0)
+                acc = BALL_ZERO
                 for s in range(lo, hi + 1):
                     acc += vals[s]
                 return acc
-            return _sum(vals[lo : hi + 1])
+            return ball_sum(vals[lo : hi + 1])
 
     def sympy_range(self, lo: int, hi: int) -> sympy.Expr:
         """The exact mass ``P[lo <= S <= hi]`` as a sympy expression."""
@@ -227,34 +235,6 @@ def _nd(q: Fraction) -> tuple[int, int]:
     return q.numerator, q.denominator
 
 
-def _sum(vals: Sequence[arb]) -> arb:
-    acc = arb(0)
-    for v in vals:
-        acc += v
-    return acc
-
-
-def _binomial_arb(m: int, p: Fraction) -> list[arb]:
-    """``f(s, m, p)`` for ``s = 0..m`` by the ratio recurrence from the mode (rigorous balls)."""
-    pa, qa = arb_from_fraction(p), arb_from_fraction(1 - p)
-    mode = min(m, int((m + 1) * p))
-    logf = (
-        arb(m + 1).lgamma()
-        - arb(mode + 1).lgamma()
-        - arb(m - mode + 1).lgamma()
-        + mode * pa.log()
-        + (m - mode) * qa.log()
-    )
-    vals: list[arb] = [arb(0)] * (m + 1)
-    vals[mode] = logf.exp()
-    ratio = pa / qa
-    for s in range(mode, m):  # f(s+1) = f(s) p (m-s) / ((1-p)(s+1))
-        vals[s + 1] = vals[s] * ratio * (m - s) / (s + 1)
-    for s in range(mode, 0, -1):  # f(s-1) = f(s) (1-p) s / (p (m-s+1))
-        vals[s - 1] = vals[s] * s / (ratio * (m - s + 1))
-    return vals
-
-
 # --- epsilon, exactly ---------------------------------------------------------------------
 
 
@@ -284,7 +264,7 @@ class OutputLaw:
             return Fraction(0)
         return self.weight * sum(pmf[lo : hi + 1], Fraction(0))
 
-    def arb_mass(self, o: int, prec: int) -> arb:
+    def arb_mass(self, o: int, prec: int) -> Ball:
         lo, hi = self.ranges[o]
         return self.law.arb_range(lo, hi, prec) * arb_from_fraction(self.weight)
 
@@ -313,9 +293,9 @@ class Mass:
                     total += w * sum(pmf[lo : hi + 1], Fraction(0))
         return total
 
-    def arb(self, prec: int) -> arb:
-        acc = arb(0)
-        with ctx.workprec(prec):
+    def arb(self, prec: int) -> Ball:
+        acc = BALL_ZERO
+        with workprec(prec):
             for w, law, rs in self.parts:
                 for lo, hi in rs:
                     acc += arb_from_fraction(w) * law.arb_range(lo, hi, prec)
@@ -362,8 +342,8 @@ class Hockey:
         c = self.eps.exact_exp()
         return None if c is None else qa - c * qb
 
-    def arb(self, prec: int) -> arb:
-        with ctx.workprec(prec):
+    def arb(self, prec: int) -> Ball:
+        with workprec(prec):
             b = self.b.arb(prec)
             if b.is_exact() and b == 0:  # e^eps may be beyond arb's reach (eps = 10^9999)
                 return self.a.arb(prec)
@@ -395,8 +375,8 @@ def positive_sign(p_mass: Any, q_mass: Any, eps: Eps, prec0: int = 128) -> bool:
         if qp == 0:
             return False
 
-    def ball(prec: int) -> arb:
-        with ctx.workprec(prec):
+    def ball(prec: int) -> Ball:
+        with workprec(prec):
             return p_mass(prec) - eps.arb_exp(prec) * q_mass(prec)
 
     # an exact zero: both masses exactly 0 (outside the support)
@@ -405,8 +385,8 @@ def positive_sign(p_mass: Any, q_mass: Any, eps: Eps, prec0: int = 128) -> bool:
 
 def exp_lower(x: Fraction, bits: int = 96) -> Fraction:
     """A rational ``c <= e^x`` within ``2^-bits`` relative (for a checked-at-smaller-eps bound)."""
-    with ctx.workprec(bits + 32):
-        lo, _ = ball_endpoints(arb_from_fraction(x).exp())
+    with workprec(bits + 32):
+        lo, _ = ball_endpoints(exp_ball(x, bits + 32))
     return lo
 
 
@@ -422,8 +402,8 @@ def ratio_exceeds_exp(ratio: Fraction, eps: Eps) -> bool:
     if bound:
         return bound > 0
 
-    def ball(prec: int) -> arb:
-        with ctx.workprec(prec):
+    def ball(prec: int) -> Ball:
+        with workprec(prec):
             return arb_from_fraction(ratio) - eps.arb_exp(prec)
 
     return decide_sign(ball, "ratio against e^eps") > 0
