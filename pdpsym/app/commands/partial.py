@@ -19,20 +19,12 @@ from typing import Any
 from pdpsym.app import limits, options, sweep
 from pdpsym.app.options import command
 from pdpsym.app.output import print_json, value_json
+from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
-from pdpsym.mechanisms.counting import (
-    Eps,
-    check_probability,
-    counting_delta,
-    counting_delta_homogeneous,
-)
-from pdpsym.mechanisms.thresholding import (
-    Thresholding,
-    apk_delta,
-    ppk_delta,
-    ppk_delta_heterogeneous,
-)
+from pdpsym.loss.counting_loss import CountingLoss
+from pdpsym.loss.thresholding_loss import ThresholdingLoss
+from pdpsym.mechanisms.counting import check_probability
 from pdpsym.papers.dmkb2020 import counting as pc
 from pdpsym.papers.dmkb2020 import thresholding as pt
 
@@ -174,14 +166,15 @@ def _counting(args: argparse.Namespace) -> dict[str, Any]:
             raise InputError("--lambda", "need 0 < lambda < p_i < 1 - lambda for every unknown p_i")
     e = Eps.of(eps)
     if args.p_values is None:
-        exact: Any = counting_delta_homogeneous(n, ps[0], e, known)
-        exact_json: dict[str, Any] = {"delta": _val(exact, digits)}
+        exact = CountingLoss.homogeneous(n, ps[0], known).delta(e)
+        exact_json: dict[str, Any] = {"delta": _val(exact.value, digits)}
     else:
-        res = counting_delta(ps, e, known)
+        res = CountingLoss(ps, known).delta(e)
+        assert res.where is not None
         exact_json = {
             "delta": _val(res.value, digits),
-            "target": res.target,
-            "direction": res.direction,
+            "target": res.where["target"],
+            "direction": res.where["direction"],
         }
     m = len(unknown)  # the target plus its m-1 uncertain peers
     th3: dict[str, Any] = {}
@@ -262,7 +255,9 @@ def _threshold_p_values(args: argparse.Namespace, digits: int) -> dict[str, Any]
         f"the exact thresholding delta over {n} records with {distinct} distinct p",
     )
     eps = Eps.of(eps_arg)
-    v, target, direction = ppk_delta_heterogeneous(ps, T, size, eps)
+    res = ThresholdingLoss(n, T, size, ps=ps).delta(eps)
+    assert res.where is not None
+    v, target, direction = res.value, res.where["target"], res.where["direction"]
     return {
         "n": n,
         "T": T,
@@ -333,14 +328,17 @@ def _threshold(args: argparse.Namespace) -> dict[str, Any]:
         exact["delta_at_epsilon"] = None
         exact["reason"] = "no eps: pass --eps (Theorem 4 does not apply)"
     else:
-        mech = Thresholding.homogeneous(n, p, T, size)
-        v, direction = ppk_delta(mech, p, eps)
+        ppk = ThresholdingLoss.homogeneous(n, p, T, size).delta(eps)
+        assert ppk.where is not None
+        v, direction = ppk.value, ppk.where["direction"]
         exact["delta_at_epsilon"] = _val(v, digits)
         exact["direction"] = f"{direction[0]},{direction[1]}"
         exact["epsilon"] = _val(eps.sympy(), digits)
         exact["kind"] = "PPK (Definition 13)" if size else "APK = PPK (no background knowledge)"
         if 0 < size <= 50:
-            apk_v, apk_b, apk_dir = apk_delta(mech, eps)
+            apk = ThresholdingLoss.homogeneous(n, p, T, size, "apk").delta(eps)
+            assert apk.where is not None
+            apk_v, apk_b, apk_dir = apk.value, apk.where["b"], apk.where["direction"]
             exact["apk_delta_at_epsilon"] = _val(apk_v, digits)
             exact["apk_worst_b"] = apk_b
             exact["apk_direction"] = f"{apk_dir[0]},{apk_dir[1]}"

@@ -31,13 +31,13 @@ from fractions import Fraction
 import sympy
 
 from pdpsym.core.certify import ball_endpoints, sympy_to_arb
+from pdpsym.loss.counting_loss import CountingLoss
 from pdpsym.mechanisms.counting import (
     CountLaw,
     Eps,
     Hockey,
     Mass,
     counting_curve,
-    counting_delta,
     exp_lower,
 )
 from pdpsym.papers.dmkb2020.thresholding import f
@@ -221,6 +221,6 @@ def exact_at_bracket(
     """``(eps_lo, eps_hi, delta(eps_lo), delta(eps_hi))`` of the counting query (worst target)."""
     lo, hi = rational_bracket(eps_expr)
     lo, hi = max(lo, Fraction(0)), max(hi, Fraction(0))
-    d_lo = counting_delta(ps, Eps.from_exp(exp_lower(lo))).value  # e^eps' <= e^eps_lo
-    d_hi = counting_delta(ps, Eps.of(hi)).value
+    d_lo = CountingLoss(ps).delta(Eps.from_exp(exp_lower(lo))).value  # e^eps' <= e^eps_lo
+    d_hi = CountingLoss(ps).delta(Eps.of(hi)).value
     return lo, hi, d_lo, d_hi
