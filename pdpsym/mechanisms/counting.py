@@ -16,8 +16,11 @@ rational ``eps != 0`` (Lindemann), so the sign of each summand is never a tie an
 decided by arb balls at rising precision. The value is then ``A - e^eps B`` with ``A, B``
 exact masses of the decided output set; it is reported through ``pdpsym.core.certify``.
 Small laws (``m <= EXACT_LIMIT``) use exact rationals; larger ones use arb balls (for a
-common ``p`` the pmf by its ratio recurrence, for distinct ``p_i`` an arb polynomial product
-tree), whose rigorous radii certify the digits.
+common ``p`` the pmf by its ratio recurrence; for distinct ``p_i`` the binomial blocks of
+equal ``p`` on certified windows, multiplied as ball polynomials, with the left-out mass
+carried as a defect ``[0, D]``: :mod:`pdpsym.core.arbpoly`), whose rigorous radii certify
+the digits. For a large heterogeneous law, float64 log-gamma blocks guess where the sign of
+the privacy loss changes, and certified signs decide it there (:func:`float_boundaries`).
 
 The machinery here (``CountLaw``, ``OutputLaw``, ``hockey``) is reused by the thresholding,
 k-anonymity and geometric modules: every output law there is a set of ranges of a count.
