@@ -110,7 +110,8 @@ class CountLaw:
     def blocks(self) -> dict[Fraction, int]:
         """``{p: number of records with that p}``: the binomial blocks of the law."""
         if self._blocks is None:
-            self._blocks = dict(Counter(self.ps))
+            p = self.common_p
+            self._blocks = {p: self.m} if p is not None else dict(Counter(self.ps))
         return self._blocks
 
     def _windowed(self) -> bool:

@@ -200,7 +200,9 @@ def _positive(pl: OutputLaw, ql: OutputLaw, o: int, eps: Eps | Fraction) -> bool
             return False
         if q_empty:
             return True
-        if o == 0 and pl.ranges[0][0] <= 0 and ql.ranges[0][0] <= 0:
+        e = Eps.of(eps)
+        grows = (e.w is not None and e.w >= 1) or (e.exponent is not None and e.exponent >= 0)
+        if grows and o == 0 and pl.ranges[0][0] <= 0 and ql.ranges[0][0] <= 0:
             # ⊥: P[S <= t] - e^eps P[S <= t'] <= 0 when t <= t' (e^eps >= 1)
             if pl.ranges[0][1] <= ql.ranges[0][1]:
                 return False
