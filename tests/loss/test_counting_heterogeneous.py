@@ -11,11 +11,14 @@ from fractions import Fraction as F
 from math import comb
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from pdpsym.app.cli import main
 from pdpsym.core import arbpoly
 from pdpsym.core.certify import ball_endpoints, certify
 from pdpsym.core.eps import Eps
-from pdpsym.mechanisms.counting import counting_delta
+from pdpsym.mechanisms.counting import counting_delta, first_true, last_true
 
 
 def _pmf(ps: list[F]) -> list[F]:
@@ -115,3 +118,20 @@ def test_cli_refuses_heterogeneous_work_above_the_limit(tmp_path: Path) -> None:
         code = main(["counting", "--p-values", str(f), "--eps", "1/10", "--max-work", "1000"])
     assert code == 2
     assert "--max-work" in err.getvalue() and out.getvalue() == ""
+
+
+@given(
+    lo=st.integers(-50, 50),
+    width=st.integers(0, 200),
+    cut=st.integers(0, 200),
+    guess=st.one_of(st.none(), st.integers(-80, 300)),
+)
+def test_monotone_boundary_search_from_any_guess(
+    lo: int, width: int, cut: int, guess: int | None
+) -> None:
+    # Law: for pred false on [lo, b) and true on [b, hi] (hi always true), first_true is b
+    # from any guess (in range or not); last_true mirrors it (true then false).
+    hi = lo + width
+    b = lo + min(cut, width)
+    assert first_true(lo, hi, lambda x: x >= b, guess) == b
+    assert last_true(lo, hi, lambda x: x <= b, guess) == b
