@@ -16,8 +16,11 @@ rational ``eps != 0`` (Lindemann), so the sign of each summand is never a tie an
 decided by arb balls at rising precision. The value is then ``A - e^eps B`` with ``A, B``
 exact masses of the decided output set; it is reported through ``pdpsym.core.certify``.
 Small laws (``m <= EXACT_LIMIT``) use exact rationals; larger ones use arb balls (for a
-common ``p`` the pmf by its ratio recurrence, for distinct ``p_i`` an arb polynomial product
-tree), whose rigorous radii certify the digits.
+common ``p`` the pmf by its ratio recurrence; for distinct ``p_i`` the binomial blocks of
+equal ``p`` on certified windows, multiplied as ball polynomials, with the left-out mass
+carried as a defect ``[0, D]``: :mod:`pdpsym.core.arbpoly`), whose rigorous radii certify
+the digits. For a large heterogeneous law, float64 log-gamma blocks guess where the sign of
+the privacy loss changes, and certified signs decide it there (:func:`float_boundaries`).
 
 The machinery here (``CountLaw``, ``OutputLaw``, ``hockey``) is reused by the thresholding,
 k-anonymity and geometric modules: every output law there is a set of ranges of a count.
@@ -27,14 +30,26 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import math
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import sympy
-from flint import arb, arb_poly, ctx
 
+from pdpsym.core.arbpoly import (
+    BALL_ZERO,
+    Ball,
+    WindowLaw,
+    ball_sum,
+    binomial_balls,
+    exp_ball,
+    poisson_binomial_window,
+    workprec,
+)
 from pdpsym.core.certify import (
     Exact,
     arb_from_fraction,
@@ -48,6 +63,7 @@ from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 
 EXACT_LIMIT = 400  # number of Bernoulli records up to which pmfs are exact rationals
+WINDOW_PREC = 256  # the least precision of a large heterogeneous law's window (bits)
 
 
 def check_probability(p: Fraction, field_name: str) -> Fraction:
@@ -65,9 +81,11 @@ class CountLaw:
 
     ps: tuple[Fraction, ...]
     _exact: list[Fraction] | None = field(default=None, repr=False)
-    _arb: dict[int, tuple[list[arb], list[arb], list[arb]]] = field(
+    _blocks: dict[Fraction, int] | None = field(default=None, repr=False)
+    _arb: dict[int, tuple[list[Ball], list[Ball], list[Ball]]] = field(
         default_factory=dict, repr=False
     )
+    _windows: dict[int, WindowLaw] = field(default_factory=dict, repr=False)
 
     @classmethod
     def homogeneous(cls, m: int, p: Fraction) -> CountLaw:
@@ -87,6 +105,30 @@ class CountLaw:
 
     def is_exact(self) -> bool:
         return self.m <= EXACT_LIMIT
+
+    @property
+    def blocks(self) -> dict[Fraction, int]:
+        """``{p: number of records with that p}``: the binomial blocks of the law."""
+        if self._blocks is None:
+            p = self.common_p
+            self._blocks = {p: self.m} if p is not None else dict(Counter(self.ps))
+        return self._blocks
+
+    def _windowed(self) -> bool:
+        """Large laws with several distinct p: held as a certified window (core.arbpoly)."""
+        return not self.is_exact() and self.common_p is None
+
+    def window(self, prec: int) -> WindowLaw:
+        """The certified window of a large heterogeneous law at ``prec`` bits (cached)."""
+        # a finer window encloses as well: reuse one, and start at 256 bits (coarser
+        # windows rarely decide a summand of a law this large)
+        finer = [p for p in self._windows if p >= prec]
+        if finer:
+            return self._windows[min(finer)]
+        prec = max(prec, WINDOW_PREC)
+        w = poisson_binomial_window(self.blocks, prec)
+        self._windows[prec] = w
+        return w
 
     def exact_pmf(self) -> list[Fraction]:
         """``P[S = s]`` for ``s = 0..m`` as exact rationals (small laws only)."""
@@ -113,48 +155,49 @@ class CountLaw:
             return Fraction(0)
         return self.exact_pmf()[s]
 
-    def arb_pmf(self, prec: int) -> tuple[list[arb], list[arb], list[arb]]:
+    def arb_pmf(self, prec: int) -> tuple[list[Ball], list[Ball], list[Ball]]:
         """Balls of ``P[S = s]``, of the prefix sums ``P[S <= s]`` and suffix sums ``P[S >= s]``."""
         if prec not in self._arb:
-            with ctx.workprec(prec):
+            with workprec(prec):
                 p = self.common_p
                 m = self.m
                 if self.is_exact():
                     vals = [arb_from_fraction(v) for v in self.exact_pmf()]
-                elif p is not None:
-                    vals = _binomial_arb(m, p)
                 else:
-                    vals = _poisson_binomial_arb(self.ps)
-                pre: list[arb] = []
-                acc = arb(0)
+                    assert p is not None, "heterogeneous large laws are windowed"
+                    vals = binomial_balls(m, p)
+                pre: list[Ball] = []
+                acc = BALL_ZERO
                 for v in vals:
                     acc = acc + v
                     pre.append(acc)
-                suf: list[arb] = [arb(0)] * (m + 1)
-                acc = arb(0)
+                suf: list[Ball] = [BALL_ZERO] * (m + 1)
+                acc = BALL_ZERO
                 for s in range(m, -1, -1):
                     acc = acc + vals[s]
                     suf[s] = acc
             self._arb[prec] = (vals, pre, suf)
         return self._arb[prec]
 
-    def arb_range(self, lo: int, hi: int, prec: int) -> arb:
+    def arb_range(self, lo: int, hi: int, prec: int) -> Ball:
         """A ball of ``P[lo <= S <= hi]`` (summed without cancellation)."""
         lo, hi = max(lo, 0), min(hi, self.m)
         if lo > hi:
-            return arb(0)
+            return BALL_ZERO
+        if self._windowed():
+            return self.window(prec).mass(lo, hi)
         vals, pre, suf = self.arb_pmf(prec)
-        with ctx.workprec(prec):
+        with workprec(prec):
             if hi == self.m:
                 return suf[lo]
             if lo == 0:
                 return pre[hi]
             if hi - lo < 64:
-                acc = arb(0)
+                acc = BALL_ZERO
                 for s in range(lo, hi + 1):
                     acc += vals[s]
                 return acc
-            return _sum(vals[lo : hi + 1])
+            return ball_sum(vals[lo : hi + 1])
 
     def sympy_range(self, lo: int, hi: int) -> sympy.Expr:
         """The exact mass ``P[lo <= S <= hi]`` as a sympy expression."""
@@ -196,64 +239,6 @@ def _nd(q: Fraction) -> tuple[int, int]:
     return q.numerator, q.denominator
 
 
-def _sum(vals: Sequence[arb]) -> arb:
-    acc = arb(0)
-    for v in vals:
-        acc += v
-    return acc
-
-
-def _binomial_arb(m: int, p: Fraction) -> list[arb]:
-    """``f(s, m, p)`` for ``s = 0..m`` by the ratio recurrence from the mode (rigorous balls)."""
-    pa, qa = arb_from_fraction(p), arb_from_fraction(1 - p)
-    mode = min(m, int((m + 1) * p))
-    logf = (
-        arb(m + 1).lgamma()
-        - arb(mode + 1).lgamma()
-        - arb(m - mode + 1).lgamma()
-        + mode * pa.log()
-        + (m - mode) * qa.log()
-    )
-    vals: list[arb] = [arb(0)] * (m + 1)
-    vals[mode] = logf.exp()
-    ratio = pa / qa
-    for s in range(mode, m):  # f(s+1) = f(s) p (m-s) / ((1-p)(s+1))
-        vals[s + 1] = vals[s] * ratio * (m - s) / (s + 1)
-    for s in range(mode, 0, -1):  # f(s-1) = f(s) (1-p) s / (p (m-s+1))
-        vals[s - 1] = vals[s] * s / (ratio * (m - s + 1))
-    return vals
-
-
-def _poisson_binomial_arb(ps: Sequence[Fraction]) -> list[arb]:
-    """Coefficients of ``prod_j (1 - p_j + p_j z)`` by an arb polynomial product tree.
-
-    Records with equal ``p`` form one binomial block ``(1 - p + p z)^k`` (its
-    coefficients by :func:`_binomial_arb`, O(k)), so ``10^5`` records with a handful of
-    distinct ``p`` cost a handful of polynomial products."""
-    blocks: dict[Fraction, int] = {}
-    for q in ps:
-        blocks[q] = blocks.get(q, 0) + 1
-    polys = [
-        arb_poly([arb_from_fraction(1 - q), arb_from_fraction(q)])
-        if k == 1
-        else arb_poly(_binomial_arb(k, q))
-        for q, k in sorted(blocks.items())
-    ]
-    while len(polys) > 1:
-        nxt = [polys[k] * polys[k + 1] for k in range(0, len(polys) - 1, 2)]
-        if len(polys) % 2:
-            nxt.append(polys[-1])
-        polys = nxt
-    coeffs = list(polys[0].coeffs())
-    coeffs += [arb(0)] * (len(ps) + 1 - len(coeffs))
-    # probabilities are nonnegative: intersect each ball with [0, 1]
-    out = []
-    for c in coeffs:
-        lo, hi = max(c.lower(), arb(0)), min(c.upper(), arb(1))
-        out.append(arb.union(lo, hi) if hi >= lo else arb(0))
-    return out
-
-
 # --- epsilon, exactly ---------------------------------------------------------------------
 
 
@@ -283,7 +268,7 @@ class OutputLaw:
             return Fraction(0)
         return self.weight * sum(pmf[lo : hi + 1], Fraction(0))
 
-    def arb_mass(self, o: int, prec: int) -> arb:
+    def arb_mass(self, o: int, prec: int) -> Ball:
         lo, hi = self.ranges[o]
         return self.law.arb_range(lo, hi, prec) * arb_from_fraction(self.weight)
 
@@ -312,9 +297,9 @@ class Mass:
                     total += w * sum(pmf[lo : hi + 1], Fraction(0))
         return total
 
-    def arb(self, prec: int) -> arb:
-        acc = arb(0)
-        with ctx.workprec(prec):
+    def arb(self, prec: int) -> Ball:
+        acc = BALL_ZERO
+        with workprec(prec):
             for w, law, rs in self.parts:
                 for lo, hi in rs:
                     acc += arb_from_fraction(w) * law.arb_range(lo, hi, prec)
@@ -361,8 +346,8 @@ class Hockey:
         c = self.eps.exact_exp()
         return None if c is None else qa - c * qb
 
-    def arb(self, prec: int) -> arb:
-        with ctx.workprec(prec):
+    def arb(self, prec: int) -> Ball:
+        with workprec(prec):
             b = self.b.arb(prec)
             if b.is_exact() and b == 0:  # e^eps may be beyond arb's reach (eps = 10^9999)
                 return self.a.arb(prec)
@@ -394,8 +379,8 @@ def positive_sign(p_mass: Any, q_mass: Any, eps: Eps, prec0: int = 128) -> bool:
         if qp == 0:
             return False
 
-    def ball(prec: int) -> arb:
-        with ctx.workprec(prec):
+    def ball(prec: int) -> Ball:
+        with workprec(prec):
             return p_mass(prec) - eps.arb_exp(prec) * q_mass(prec)
 
     # an exact zero: both masses exactly 0 (outside the support)
@@ -404,8 +389,8 @@ def positive_sign(p_mass: Any, q_mass: Any, eps: Eps, prec0: int = 128) -> bool:
 
 def exp_lower(x: Fraction, bits: int = 96) -> Fraction:
     """A rational ``c <= e^x`` within ``2^-bits`` relative (for a checked-at-smaller-eps bound)."""
-    with ctx.workprec(bits + 32):
-        lo, _ = ball_endpoints(arb_from_fraction(x).exp())
+    with workprec(bits + 32):
+        lo, _ = ball_endpoints(exp_ball(x, bits + 32))
     return lo
 
 
@@ -421,8 +406,8 @@ def ratio_exceeds_exp(ratio: Fraction, eps: Eps) -> bool:
     if bound:
         return bound > 0
 
-    def ball(prec: int) -> arb:
-        with ctx.workprec(prec):
+    def ball(prec: int) -> Ball:
+        with workprec(prec):
             return arb_from_fraction(ratio) - eps.arb_exp(prec)
 
     return decide_sign(ball, "ratio against e^eps") > 0
@@ -505,12 +490,14 @@ def counting_delta(ps: Sequence[Fraction], eps: Eps | Fraction, known: int = 0) 
     seen: set[Fraction] = set()
     keys: set[tuple[tuple[Fraction, ...], str]] = set()
     count = 0
+    all_blocks = Counter(unknown)
     for idx, p in enumerate(unknown):
         if p in seen:
             continue
         seen.add(p)
         others = unknown[:idx] + unknown[idx + 1 :]
-        law = CountLaw(tuple(others))
+        blocks = {q: k - (q == p) for q, k in all_blocks.items() if k - (q == p) > 0}
+        law = CountLaw(tuple(others), _blocks=blocks)
         if not law.is_exact():
             # a Poisson binomial is log-concave: the monotone likelihood ratio gives both
             # directions in O(log m) certified signs (the per-output walk is O(m))
@@ -557,6 +544,7 @@ def counting_delta_fast(law: CountLaw, eps: Eps | Fraction) -> Exact:
     m = law.m
     zero, one = shift_laws(law)
     results = []
+    guesses = float_boundaries(law, eps) if law._windowed() else None
     for pl, ql, suffix in ((one, zero, True), (zero, one, False)):
 
         def pos(o: int, pl: OutputLaw = pl, ql: OutputLaw = ql, suffix: bool = suffix) -> bool:
@@ -582,17 +570,20 @@ def counting_delta_fast(law: CountLaw, eps: Eps | Fraction) -> Exact:
                 eps,
             )
 
-        # the boundary of the monotone predicate on 0..m+1
+        # the boundary of the monotone predicate on 0..m+1; floats propose it, certified
+        # signs decide it (a far-tail probe would need balls of ~m digits)
+        guess = None if guesses is None else guesses[0 if suffix else 1]
         if suffix:  # smallest o with pos(o); pos(m+1) is true (Q = 0 there)
-            chosen = (first_true(0, m + 1, pos), m + 1)
+            chosen = (first_true(0, m + 1, pos, guess), m + 1)
         else:  # largest o with pos(o); pos(0) is true (Q = 0 there)
-            chosen = (0, last_true(0, m + 1, pos))
+            chosen = (0, last_true(0, m + 1, pos, guess))
         a = Mass(((Fraction(1), law, (_shift(pl, chosen),)),))
         b = Mass(((Fraction(1), law, (_shift(ql, chosen),)),))
         results.append(Hockey(a, b, eps).value())
     p = law.common_p
+    # S and m - S have the same law when the multiset of p's is closed under p -> 1 - p
     symmetric = (
-        2 * p == 1 if p is not None else _mirror_key(law.ps, "1,0") == _mirror_key(law.ps, "0,1")
+        2 * p == 1 if p is not None else law.blocks == {1 - q: k for q, k in law.blocks.items()}
     )
     if symmetric:
         return results[0]  # S and m - S have the same law: the two directions are equal
@@ -604,9 +595,24 @@ def counting_delta_fast(law: CountLaw, eps: Eps | Fraction) -> Exact:
     return decided_max(results)[1]
 
 
-def first_true(lo: int, hi: int, pred: Callable[[int], bool]) -> int:
+def first_true(lo: int, hi: int, pred: Callable[[int], bool], guess: int | None = None) -> int:
     """The smallest ``x`` in ``[lo, hi]`` with ``pred(x)``, for ``pred`` false then true
-    (``hi`` when only ``pred(hi)`` holds): a binary search of O(log(hi - lo)) calls."""
+    (``hi`` when only ``pred(hi)`` holds): a binary search of O(log(hi - lo)) calls.
+
+    With a ``guess``, the search first gallops out from it (``guess`` right: two calls).
+    """
+    if guess is not None and lo <= guess <= hi:
+        step = 1
+        if pred(guess):
+            hi = guess
+            while hi - step >= lo and pred(hi - step):
+                hi, step = hi - step, 2 * step
+            lo = max(lo, hi - step + 1)
+        else:
+            lo = guess + 1
+            while lo + step - 1 < hi and not pred(lo + step - 1):
+                lo, step = lo + step, 2 * step
+            hi = min(hi, lo + step - 1)
     while lo < hi:
         mid = (lo + hi) // 2
         if pred(mid):
@@ -616,15 +622,49 @@ def first_true(lo: int, hi: int, pred: Callable[[int], bool]) -> int:
     return lo
 
 
-def last_true(lo: int, hi: int, pred: Callable[[int], bool]) -> int:
-    """The largest ``x`` in ``[lo, hi]`` with ``pred(x)``, for ``pred`` true then false."""
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if pred(mid):
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
+def last_true(lo: int, hi: int, pred: Callable[[int], bool], guess: int | None = None) -> int:
+    """The largest ``x`` in ``[lo, hi]`` with ``pred(x)``, for ``pred`` true then false
+    (galloping out from ``guess`` first, as :func:`first_true`)."""
+    return -first_true(-hi, -lo, lambda x: pred(-x), None if guess is None else -guess)
+
+
+def float_boundaries(law: CountLaw, eps: Eps) -> tuple[int, int] | None:
+    """Float64 guesses of the two sign changes of the counting curve (ranking only).
+
+    Returns ``(o1, o2)``: the first output with ``P[S=o-1] > e^eps P[S=o]`` and the last
+    with ``P[S=o] > e^eps P[S=o-1]``, from the binomial blocks in the log domain
+    (log-gamma), cut where they fall below ``e^-300`` of their mode, and convolved
+    directly. ``None`` when floats cannot say (``e^eps`` overflows, an empty window).
+    """
+    try:
+        ce = float(eps.w) if eps.w is not None else math.exp(float(eps.exponent or 0))
+    except (OverflowError, ValueError):
+        return None
+    if not math.isfinite(ce):
+        return None
+    offset, pmf = 0, np.ones(1)
+    for q, k in sorted(law.blocks.items()):
+        fq = float(q)
+        s = np.arange(k + 1, dtype=float)
+        lg = np.array([math.lgamma(x + 1.0) for x in range(k + 1)])
+        logf = lg[k] - lg - lg[::-1] + s * math.log(fq) + (k - s) * math.log1p(-fq)
+        top = logf.max()
+        keep = np.nonzero(logf > top - 300.0)[0]
+        lo, hi = int(keep[0]), int(keep[-1])
+        pmf = np.convolve(pmf, np.exp(logf[lo : hi + 1] - top))
+        pmf /= pmf.max()
+        # drop what nears the subnormals (slow arithmetic, and no use to a guess)
+        kept = np.nonzero(pmf > 1e-200)[0]
+        pmf = pmf[kept[0] : kept[-1] + 1]
+        offset += lo + int(kept[0])
+    # f(o) on o = offset - 1 .. offset + len(pmf): zero padded
+    f = np.concatenate(([0.0], pmf, [0.0]))
+    prev, cur = f[:-1], f[1:]  # P[S = o-1], P[S = o] for o = offset .. offset + len(pmf)
+    up = np.nonzero(prev > ce * cur)[0]
+    down = np.nonzero(cur > ce * prev)[0]
+    if len(up) == 0 or len(down) == 0:
+        return None
+    return offset + int(up[0]), offset + int(down[-1])
 
 
 def _shift(ol: OutputLaw, outputs: tuple[int, int]) -> tuple[int, int]:

@@ -84,8 +84,3 @@ def geometric_delta(p: Fraction, eps: Eps) -> Fraction | sympy.Expr:
 
 def _value(a: Fraction, b: Fraction, eps: Eps) -> Fraction | sympy.Expr:
     return eps.affine(a, b)
-
-
-def laplace_fig5_cap() -> Fraction:
-    """Laplace noise of scale 2 on a sensitivity-1 count is (1/2)-DP: the Figure 5 cap."""
-    return Fraction(1, 2)

@@ -62,33 +62,6 @@ def histogram_delta(
     return _curve(_joint(n, probs, k, k2, lambda x, y: (x, y)), eps)
 
 
-def kanon_delta(
-    n: int, probs: Sequence[Fraction], k: int, k2: int, k_anon: int, eps: Eps
-) -> Fraction | sympy.Expr:
-    """Exact delta of ``M_k`` (counts below ``k_anon`` suppressed) for values ``k`` vs ``k2``.
-
-    A value's count is released iff it is at least ``k_anon``; the ``⊥`` value (index
-    ``len(probs) - 1`` by convention in the callers) is never released, so callers pass
-    it as ``k2`` with a view that hides it.
-    """
-
-    def sup(c: int) -> object:
-        return c if c >= k_anon else "⊥"
-
-    return _curve(_joint(n, probs, k, k2, lambda x, y: (sup(x), sup(y))), eps)
-
-
-def kanon_delta_vs_absent(
-    n: int, probs: Sequence[Fraction], t: int, bot: int, k_anon: int, eps: Eps
-) -> Fraction | sympy.Expr:
-    """Theorem 5's comparison of ``D(i) = t`` with ``D(i) = ⊥`` (whose count is hidden)."""
-
-    def view(x: int, y: int) -> object:
-        return x if x >= k_anon else "⊥"
-
-    return _curve(_joint(n, probs, t, bot, view), eps)
-
-
 def kanon3_delta(
     n: int, probs: dict[str, Fraction], t: str, t2: str, T: int, eps: Eps
 ) -> Fraction | sympy.Expr:

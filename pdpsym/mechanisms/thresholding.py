@@ -35,6 +35,7 @@ from pdpsym.mechanisms.counting import (
     Mass,
     OutputLaw,
     first_true,
+    float_boundaries,
     hockey,
     last_true,
     positive_sign,
@@ -70,6 +71,32 @@ class Thresholding:
         check_threshold(n, T, known_size)
         return cls(n, T, CountLaw.homogeneous(n - known_size - 1, Fraction(p)))
 
+    @classmethod
+    def heterogeneous(
+        cls, ps: Sequence[Fraction], target: int, T: int, known_size: int = 0
+    ) -> Thresholding:
+        """``M_T`` over records ``D(j) ~ Bernoulli(ps[j])``; the attacker knows the first
+        ``known_size`` records and targets record ``target`` (not among them).
+
+        Args:
+            ps: the records' probabilities.
+            target: the index of the target record, ``known_size <= target < n``.
+            T: the threshold.
+            known_size: ``|B|``.
+
+        Returns:
+            The mechanism, the target's unknown peers as a Poisson-binomial law.
+
+        References:
+            Desfontaines et al. 2020, Section 4.2, Definition 15.
+        """
+        n = len(ps)
+        check_threshold(n, T, known_size)
+        if not known_size <= target < n:
+            raise InputError("target", f"must satisfy |B| <= target < n = {n}")
+        others = [Fraction(q) for j, q in enumerate(ps) if j >= known_size and j != target]
+        return cls(n, T, CountLaw(tuple(others)))
+
     def outputs(self) -> list[str | int]:
         return [BOT, *range(self.T + 1, self.n + 1)]
 
@@ -99,25 +126,41 @@ class Thresholding:
     ) -> Hockey:
         eps = Eps.of(eps)
         p = self.others.common_p
-        if p is None or self.others.is_exact():
+        if self.others.is_exact():
             return hockey(pl, ql, eps)
-        # common p: the ratio P[k|a,b]/P[k|a',b] over k > T is a monotone rational, so the
-        # positive outputs among k are an interval found by certified binary search
-        chosen = [0] if _positive(pl, ql, 0, eps) else []
+        # the ratio P[k|a,b]/P[k|a',b] = P[S=s-1]/P[S=s] (s = k - b) is monotone over k > T
+        # (a Poisson binomial is log-concave), so the positive outputs among k are an
+        # interval found by certified binary search: by the rational ratio for a common
+        # p, else by certified signs of the masses near float64 guesses
         m, T = self.others.m, self.T
         lo_k, hi_k = max(T + 1, b + 1), min(self.n, b + m)  # both masses nonzero here
+        guess: int | None = None
+        if p is None:
+            g = float_boundaries(self.others, eps)
+            if g is not None:
+                guess = b + (g[0] if direction == (1, 0) else g[1])
 
         def pos(k: int) -> bool:
+            if p is None:
+                return _positive(pl, ql, k - T, eps)
             s = k - b  # index of the D(i)=0 mass
             r = (1 - p) * s / (p * (m - s + 1))  # P[S=s-1]/P[S=s]
             return ratio_exceeds_exp(r if direction == (1, 0) else 1 / r, eps)
 
         k_lo, k_hi = 1, 0  # the chosen interval of outputs k (empty by default)
         if lo_k <= hi_k:
+            if guess is not None:
+                guess = min(max(guess, lo_k), hi_k)
             if direction == (1, 0):  # increasing: a suffix
-                k_lo, k_hi = first_true(lo_k, hi_k + 1, pos), hi_k
+                k_lo, k_hi = first_true(lo_k, hi_k + 1, pos, guess), hi_k
             else:  # decreasing: a prefix
-                k_lo, k_hi = lo_k, last_true(lo_k - 1, hi_k, pos)
+                k_lo, k_hi = lo_k, last_true(lo_k - 1, hi_k, pos, guess)
+        # ⊥: for the prefix direction, once some k > T is positive, P[S=s]/P[S=s-1] >
+        # e^eps holds at every s <= k - b (log-concavity), and then P[S <= t]/P[S <= t-1]
+        # >= P[S=t]/P[S=t-1] > e^eps (geometric series) at t = T - b: ⊥ is positive
+        # without evaluating far-tail masses
+        prefix_hit = direction == (0, 1) and k_lo <= k_hi and p is None
+        chosen = [0] if prefix_hit or _positive(pl, ql, 0, eps) else []
         # outputs where exactly one of the two masses can be nonzero
         for k in (b, b + m + 1):
             if T < k <= self.n and not (lo_k <= k <= hi_k) and _positive(pl, ql, k - T, eps):
@@ -147,6 +190,22 @@ class Thresholding:
 
 
 def _positive(pl: OutputLaw, ql: OutputLaw, o: int, eps: Eps | Fraction) -> bool:
+    m = pl.law.m
+    if pl.law is ql.law and all(0 < q < 1 for q in pl.law.blocks):
+        # every count 0..m has positive mass: an empty range decides the sign alone
+        # (balls of both masses may be far beyond a window's reach)
+        p_empty = max(pl.ranges[o][0], 0) > min(pl.ranges[o][1], m)
+        q_empty = max(ql.ranges[o][0], 0) > min(ql.ranges[o][1], m)
+        if p_empty:
+            return False
+        if q_empty:
+            return True
+        e = Eps.of(eps)
+        grows = (e.w is not None and e.w >= 1) or (e.exponent is not None and e.exponent >= 0)
+        if grows and o == 0 and pl.ranges[0][0] <= 0 and ql.ranges[0][0] <= 0:
+            # ⊥: P[S <= t] - e^eps P[S <= t'] <= 0 when t <= t' (e^eps >= 1)
+            if pl.ranges[0][1] <= ql.ranges[0][1]:
+                return False
     return positive_sign(
         lambda pr: None if pr is None else pl.arb_mass(o, pr),
         lambda pr: None if pr is None else ql.arb_mass(o, pr),
@@ -172,6 +231,40 @@ def ppk_delta(
     vals = [mech.ppk(eps, weights, d).value() for d in DIRECTIONS]
     k, v = decided_max(vals)
     return v, DIRECTIONS[k]
+
+
+def ppk_delta_heterogeneous(
+    ps: Sequence[Fraction], T: int, known_size: int, eps: Eps | Fraction
+) -> tuple[Exact, int, tuple[int, int]]:
+    """Definition 13 for independent Bernoulli(p_j) records, the worst target and direction.
+
+    Args:
+        ps: the records' probabilities; the attacker knows the first ``known_size``.
+        T: the threshold.
+        known_size: ``|B|``; the law of the ones in ``B`` is their Poisson binomial.
+        eps: the privacy parameter.
+
+    Returns:
+        ``(delta, target index, direction)``: one target per distinct unknown p (equal p
+        give equal curves).
+
+    References:
+        Desfontaines et al. 2020, Section 4.2, Definitions 13 and 15; Theorem 1.
+    """
+    weights = CountLaw(tuple(Fraction(q) for q in ps[:known_size])).exact_pmf()
+    cands: list[Exact] = []
+    keys: list[tuple[int, tuple[int, int]]] = []
+    seen: set[Fraction] = set()
+    for idx in range(known_size, len(ps)):
+        if ps[idx] in seen:
+            continue
+        seen.add(ps[idx])
+        mech = Thresholding.heterogeneous(ps, idx, T, known_size)
+        for d in DIRECTIONS:
+            cands.append(mech.ppk(eps, weights, d).value())
+            keys.append((idx, d))
+    k, v = decided_max(cands)
+    return v, keys[k][0], keys[k][1]
 
 
 def apk_delta(mech: Thresholding, eps: Eps | Fraction) -> tuple[Exact, int, tuple[int, int]]:

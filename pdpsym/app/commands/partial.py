@@ -86,8 +86,12 @@ def register(sub: Any) -> None:
     _sweep_options(p, run_counting)
 
     t = command(sub, "threshold")
-    t.add_argument("--n", required=True, help="number of records")
-    t.add_argument("--p", required=True, help="probability p in (0, 1)")
+    tg = t.add_mutually_exclusive_group(required=True)
+    tg.add_argument("--n", help="number of records (with --p)")
+    tg.add_argument(
+        "--p-values", help="file with one p_i per line (the first --known-size are known)"
+    )
+    t.add_argument("--p", help="common probability p in (0, 1) (with --n)")
     t.add_argument(
         "--T",
         required=True,
@@ -123,7 +127,8 @@ def _n_and_p(args: argparse.Namespace, what: str) -> tuple[int, Fraction]:
 
 def _counting(args: argparse.Namespace) -> dict[str, Any]:
     # imported here: the engines load sympy and flint, which --help does not need
-    from pdpsym.mechanisms.counting import Eps, counting_delta, counting_delta_homogeneous
+    from pdpsym.loss.counting_loss import CountingLoss
+    from pdpsym.mechanisms.counting import Eps
     from pdpsym.papers.dmkb2020 import counting as pc
 
     digits = options.digits(args.digits, 200)
@@ -145,11 +150,12 @@ def _counting(args: argparse.Namespace) -> dict[str, Any]:
     unknown = ps[known:]
     distinct = len(set(unknown))
     if args.p_values is not None and distinct > 1:
-        # one Poisson-binomial law per distinct target p: a product of ball polynomials
-        # of degree m (measured: 2 000 records with 7 values of p take a few seconds)
+        # one Poisson-binomial law per distinct target p: a product of windowed ball
+        # polynomials, about linear in m (measured: 10^5 records with 7 values of p take
+        # a few seconds, docs/benchmarks.md)
         limits.check(
             args,
-            distinct * len(unknown) ** 2,
+            distinct * len(unknown) * distinct,
             f"the exact delta over {len(unknown)} records with {distinct} distinct p",
         )
     lam = None
@@ -162,14 +168,15 @@ def _counting(args: argparse.Namespace) -> dict[str, Any]:
             raise InputError("--lambda", "need 0 < lambda < p_i < 1 - lambda for every unknown p_i")
     e = Eps.of(eps)
     if args.p_values is None:
-        exact: Any = counting_delta_homogeneous(n, ps[0], e, known)
-        exact_json: dict[str, Any] = {"delta": _val(exact, digits)}
+        exact = CountingLoss.homogeneous(n, ps[0], known).delta(e)
+        exact_json: dict[str, Any] = {"delta": _val(exact.value, digits)}
     else:
-        res = counting_delta(ps, e, known)
+        res = CountingLoss(ps, known).delta(e)
+        assert res.where is not None
         exact_json = {
             "delta": _val(res.value, digits),
-            "target": res.target,
-            "direction": res.direction,
+            "target": res.where["target"],
+            "direction": res.where["direction"],
         }
     m = len(unknown)  # the target plus its m-1 uncertain peers
     th3: dict[str, Any] = {}
@@ -229,13 +236,63 @@ def run_counting(args: argparse.Namespace) -> int:
     return 0
 
 
+def _threshold_p_values(args: argparse.Namespace, digits: int) -> dict[str, Any]:
+    """``threshold --p-values``: the exact PPK delta over heterogeneous records (Theorem 4
+    assumes a common p and is not evaluated)."""
+    # imported here: the engines load sympy and flint, which `threshold --help` does not need
+    from pdpsym.core.eps import Eps
+    from pdpsym.loss.thresholding_loss import ThresholdingLoss
+
+    if args.p is not None:
+        raise InputError("--p", "use either --n/--p or --p-values")
+    ps = read_p_values(args.p_values)
+    n = len(ps)
+    T = _int(args.T, "--T")
+    size = _int(args.known_size, "--known-size")
+    if size < 0 or size > n - 1:
+        raise InputError("--known-size", f"must satisfy 0 <= |B| <= n - 1 = {n - 1}")
+    if T < 0 or T >= n:
+        raise InputError("--T", f"must satisfy 0 <= T < n = {n}")
+    eps_arg = _eps(args.eps)
+    if eps_arg is None:
+        raise InputError("--eps", "required with --p-values (Theorem 4 needs a common p)")
+    distinct = len(set(ps[size:]))
+    limits.check(
+        args,
+        distinct * n * distinct + size * size * (size + 1),
+        f"the exact thresholding delta over {n} records with {distinct} distinct p",
+    )
+    eps = Eps.of(eps_arg)
+    res = ThresholdingLoss(n, T, size, ps=ps).delta(eps)
+    assert res.where is not None
+    v, target, direction = res.value, res.where["target"], res.where["direction"]
+    return {
+        "n": n,
+        "T": T,
+        "known_size": size,
+        "theorem4": {"applicable": False, "reason": "Theorem 4 assumes a common p"},
+        "exact": {
+            "delta_at_epsilon": _val(v, digits),
+            "target": target,
+            "direction": f"{direction[0]},{direction[1]}",
+            "epsilon": _val(eps.sympy(), digits),
+            "kind": "PPK (Definition 13)" if size else "APK = PPK (no background knowledge)",
+        },
+        "reading": "independent Bernoulli(p_i) records; the worst target and direction",
+    }
+
+
 def _threshold(args: argparse.Namespace) -> dict[str, Any]:
     # imported here: the engines load sympy and flint, which --help does not need
+    from pdpsym.loss.thresholding_loss import ThresholdingLoss
     from pdpsym.mechanisms.counting import Eps
-    from pdpsym.mechanisms.thresholding import Thresholding, apk_delta, ppk_delta
     from pdpsym.papers.dmkb2020 import thresholding as pt
 
     digits = options.digits(args.digits, 200)
+    if args.p_values is not None:
+        return _threshold_p_values(args, digits)
+    if args.p is None:
+        raise InputError("--p", "required with --n")
     n, p = _n_and_p(args, "thresholding")
     T = _int(args.T, "--T")
     size = _int(args.known_size, "--known-size")
@@ -290,14 +347,17 @@ def _threshold(args: argparse.Namespace) -> dict[str, Any]:
         exact["delta_at_epsilon"] = None
         exact["reason"] = "no eps: pass --eps (Theorem 4 does not apply)"
     else:
-        mech = Thresholding.homogeneous(n, p, T, size)
-        v, direction = ppk_delta(mech, p, eps)
+        ppk = ThresholdingLoss.homogeneous(n, p, T, size).delta(eps)
+        assert ppk.where is not None
+        v, direction = ppk.value, ppk.where["direction"]
         exact["delta_at_epsilon"] = _val(v, digits)
         exact["direction"] = f"{direction[0]},{direction[1]}"
         exact["epsilon"] = _val(eps.sympy(), digits)
         exact["kind"] = "PPK (Definition 13)" if size else "APK = PPK (no background knowledge)"
         if 0 < size <= 50:
-            apk_v, apk_b, apk_dir = apk_delta(mech, eps)
+            apk = ThresholdingLoss.homogeneous(n, p, T, size, "apk").delta(eps)
+            assert apk.where is not None
+            apk_v, apk_b, apk_dir = apk.value, apk.where["b"], apk.where["direction"]
             exact["apk_delta_at_epsilon"] = _val(apk_v, digits)
             exact["apk_worst_b"] = apk_b
             exact["apk_direction"] = f"{apk_dir[0]},{apk_dir[1]}"

@@ -35,14 +35,25 @@ The result is an :class:`Enclosure` ``[lo, hi]`` of ``E_N[delta_N(eps)]`` with r
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from flint import arb, arb_poly, ctx, fmpq
-
-from pdpsym.core.certify import ball_endpoints, decimal_string, enclosure_decimal
+from pdpsym.core.arbpoly import (
+    BALL_ZERO,
+    Ball,
+    ball_poly,
+    binomial_window,
+    exp_ball,
+    geometric_poly,
+    workprec,
+)
+from pdpsym.core.certify import (
+    arb_from_fraction,
+    ball_endpoints,
+    decimal_string,
+    enclosure_decimal,
+)
 from pdpsym.core.errors import Undecided
 
 PREC = 192  # bits of the balls
@@ -68,82 +79,23 @@ class Enclosure:
         return decimal_string(self.hi, digits, "up")
 
 
-def _q(x: Fraction) -> arb:
-    return arb(fmpq(x.numerator, x.denominator))
-
-
-def binomial_window(m: int, q: Fraction, tol: Fraction = TOL) -> tuple[int, list[arb], arb]:
-    """``(lo, [w_lo .. w_hi], bound)``: the weights ``w_N = P[Bin(m, q) = N]`` of a window
-    around the mode (balls at the current precision) and a certified bound on the mass of
-    ``N`` outside it (each side below ``tol``)."""
-    if q == 0:
-        return 0, [arb(1)], arb(0)
-    mode = min(m, math.floor((m + 1) * q))
-    w0 = arb(math.comb(m, mode)) * _q(q) ** mode * _q(1 - q) ** (m - mode)
-    odds = q / (1 - q) if q < 1 else None
-
-    def up(j: int) -> Fraction:  # w_{j+1} / w_j, decreasing in j
-        assert odds is not None
-        return Fraction(m - j, j + 1) * odds
-
-    def down(j: int) -> Fraction:  # w_{j-1} / w_j, decreasing as j decreases
-        assert odds is not None
-        return Fraction(j, m - j + 1) / odds
-
-    tol_b = _q(tol)
-    right, left = [w0], []
-    hi, rest_hi = mode, arb(0)
-    while hi < m:
-        r = up(hi)
-        if r < 1:
-            bound = right[-1] * _q(r / (1 - r))
-            if bound < tol_b:
-                rest_hi = bound
-                break
-        right.append(right[-1] * _q(r))
-        hi += 1
-    lo, rest_lo, w = mode, arb(0), w0
-    while lo > 0:
-        s = down(lo)
-        if s < 1:
-            bound = w * _q(s / (1 - s))
-            if bound < tol_b:
-                rest_lo = bound
-                break
-        w = w * _q(s)
-        left.append(w)
-        lo -= 1
-    return lo, [*reversed(left), *right], rest_lo + rest_hi
-
-
-def geometric_poly(p: Fraction, tol: Fraction = TOL) -> tuple[arb_poly, int, Fraction]:
-    """``(G', K, tau)``: the two-sided geometric pmf cut to ``[-K, K]`` as a polynomial
-    (coefficient ``k + K`` is ``P[G = k]``) and the exact cut mass ``tau <= tol``."""
-    K = 0
-    while 2 * p ** (K + 1) / (1 + p) > tol:
-        K += 1
-    c = (1 - p) / (1 + p)
-    poly = arb_poly([_q(c * p ** abs(k)) for k in range(-K, K + 1)])
-    return poly, K, 2 * p ** (K + 1) / (1 + p)
-
-
-def _suffix(x: list[arb]) -> list[arb]:
+def _suffix(x: list[Ball]) -> list[Ball]:
     """``S[j] = sum_{i >= j} x[i]`` for ``j = 0..len(x)`` (``S[len(x)] = 0``)."""
-    out = [arb(0)] * (len(x) + 1)
-    acc = arb(0)
+    out = [BALL_ZERO] * (len(x) + 1)
+    acc = BALL_ZERO
     for j in range(len(x) - 1, -1, -1):
         acc += x[j]
         out[j] = acc
     return out
 
 
-def _hockey(x: list[arb], S: list[arb], e: arb) -> arb:
+def _hockey(x: list[Ball], S: list[Ball], e: Ball) -> Ball:
     """A ball containing ``max_k D(k)`` for the log-concave ``x`` (see the module doc)."""
     L = len(x)
 
-    def t(o: int) -> arb:
-        prev = x[o - 1] if o >= 1 else arb(0)
-        cur = x[o] if o < L else arb(0)
+    def t(o: int) -> Ball:
+        prev = x[o - 1] if o >= 1 else BALL_ZERO
+        cur = x[o] if o < L else BALL_ZERO
         return prev - e * cur
 
     # b: a smallest index with t(b) certainly > 0 (t(L) = x[L-1] > 0 always)
@@ -179,12 +131,12 @@ def blanket_enclosures(
     geometric noise of parameter ``noise`` added to the count."""
     if not 0 < lam < Fraction(1, 2):
         raise ValueError("lambda must be in (0, 1/2)")
-    with ctx.workprec(prec):
-        exps = [_q(e).exp() for e in eps_list]
+    with workprec(prec):
+        exps = [exp_ball(e, prec) for e in eps_list]
         zero = [False] * len(eps_list)
         if noise is not None:
             for i, e in enumerate(exps):
-                gap = e - _q(1 / noise)
+                gap = e - arb_from_fraction(1 / noise)
                 if gap >= 0:
                     zero[i] = True  # e^eps >= 1/p: the noise alone is eps-DP
                 elif not gap < 0:
@@ -193,10 +145,10 @@ def blanket_enclosures(
         tau, G = Fraction(0), None
         if noise is not None:
             G, _, tau = geometric_poly(noise, tol)
-        half = arb_poly([arb(1) / 2, arb(1) / 2])
+        half = ball_poly([Fraction(1, 2), Fraction(1, 2)])
         B = half**lo
-        low = [arb(0)] * len(eps_list)
-        high = [arb(0)] * len(eps_list)
+        low = [BALL_ZERO] * len(eps_list)
+        high = [BALL_ZERO] * len(eps_list)
         for k, w in enumerate(weights):
             if k:
                 B = B * half
@@ -206,7 +158,7 @@ def blanket_enclosures(
                 if zero[i]:
                     continue
                 h = _hockey(x, S, e)
-                low[i] += w * (h - e * _q(tau)).max(arb(0))
+                low[i] += w * (h - e * arb_from_fraction(tau)).max(BALL_ZERO)
                 high[i] += w * h
         out = []
         for i in range(len(eps_list)):
@@ -214,6 +166,6 @@ def blanket_enclosures(
                 out.append(Enclosure(Fraction(0), Fraction(0)))
                 continue
             lo_end = ball_endpoints(low[i])[0]
-            hi_end = ball_endpoints(high[i] + _q(tau) + rest)[1]
+            hi_end = ball_endpoints(high[i] + arb_from_fraction(tau) + rest)[1]
             out.append(Enclosure(max(lo_end, Fraction(0)), min(hi_end, Fraction(1))))
         return out

@@ -29,16 +29,15 @@ from enum import Enum
 from fractions import Fraction
 
 import sympy
-from flint import arb, ctx
 
-from pdpsym.core.certify import ball_endpoints, certify, enclose, sympy_to_arb
+from pdpsym.core.certify import ball_endpoints, sympy_to_arb
+from pdpsym.loss.counting_loss import CountingLoss
 from pdpsym.mechanisms.counting import (
     CountLaw,
     Eps,
     Hockey,
     Mass,
     counting_curve,
-    counting_delta,
     exp_lower,
 )
 from pdpsym.papers.dmkb2020.thresholding import f
@@ -46,9 +45,7 @@ from pdpsym.papers.dmkb2020.thresholding import f
 
 def rational_bracket(expr: sympy.Expr, bits: int = 80) -> tuple[Fraction, Fraction]:
     """Certified rationals ``lo <= expr <= hi`` (an arb ball's ends, 2^-bits wide or better)."""
-    with ctx.workprec(bits + 40):
-        ball = sympy_to_arb(expr, bits + 40)
-    lo, hi = ball_endpoints(ball)
+    lo, hi = ball_endpoints(sympy_to_arb(expr, bits + 40))
     return lo, hi
 
 
@@ -224,44 +221,6 @@ def exact_at_bracket(
     """``(eps_lo, eps_hi, delta(eps_lo), delta(eps_hi))`` of the counting query (worst target)."""
     lo, hi = rational_bracket(eps_expr)
     lo, hi = max(lo, Fraction(0)), max(hi, Fraction(0))
-    d_lo = counting_delta(ps, Eps.from_exp(exp_lower(lo))).value  # e^eps' <= e^eps_lo
-    d_hi = counting_delta(ps, Eps.of(hi)).value
+    d_lo = CountingLoss(ps).delta(Eps.from_exp(exp_lower(lo))).value  # e^eps' <= e^eps_lo
+    d_hi = CountingLoss(ps).delta(Eps.of(hi)).value
     return lo, hi, d_lo, d_hi
-
-
-def arb_of(x: object, prec: int = 128) -> arb:
-    return enclose(x, prec)  # type: ignore[arg-type]
-
-
-def figure2_rows(
-    ps: list[Fraction], lam: Fraction, eps_list: list[Fraction], digits: int = 6
-) -> list[dict[str, str]]:
-    """Figures 2-3: for each ``eps``, the exact ``delta`` next to Theorem 3's closed-form
-    ``delta = exp(-eps^2 lambda (n-1)/14)`` (valid for ``27/(lambda(n-1)) <= eps <= 1``) and
-    Proposition 7's ``delta`` (printed ``mu_2^3``; ``delta_2`` from ``eps``)."""
-    n = len(ps)
-    mu2 = sum((p * (1 - p) for p in ps), Fraction(0)) / n
-    mu3 = sum((p * (1 - p) * abs(1 - 2 * p) for p in ps), Fraction(0)) / n
-    S = sympy.Rational
-    rows = []
-    for e in eps_list:
-        E = S(e.numerator, e.denominator)
-        L = S(lam.numerator, lam.denominator)
-        exact = counting_delta(ps, Eps.of(e)).value
-        closed = (
-            certify(sympy.exp(-(E**2) * L * (n - 1) / 14), digits).decimal
-            if e <= 1 and E * L * (n - 1) >= 27
-            else "n/a"
-        )
-        m2, m3 = S(mu2.numerator, mu2.denominator), S(mu3.numerator, mu3.denominator)
-        d2 = S(5, 4) * sympy.exp(-(E**2) * n * m2 / 2)
-        p7 = S(112, 100) * m3 / (sympy.sqrt(n) * m2**3) * (1 + sympy.exp(E)) + d2
-        rows.append(
-            {
-                "eps": str(e),
-                "exact": certify(exact, digits).decimal,  # type: ignore[arg-type]
-                "theorem3_closed": closed,
-                "prop7": certify(p7, digits).decimal if e <= 1 else "n/a",
-            }
-        )
-    return rows

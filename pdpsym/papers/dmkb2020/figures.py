@@ -18,8 +18,9 @@ from fractions import Fraction
 
 from pdpsym.core.certify import certify, enclosure_decimal
 from pdpsym.core.compare import compare
+from pdpsym.core.eps import Eps
 from pdpsym.core.numbers import fraction_str
-from pdpsym.mechanisms.counting import Eps, counting_delta
+from pdpsym.loss.counting_loss import CountingLoss
 from pdpsym.papers.dmkb2020 import counting as pc
 from pdpsym.papers.dmkb2020 import thresholding as pt
 from pdpsym.papers.dmkb2020.blanket import PREC, blanket_enclosures
@@ -253,7 +254,7 @@ def fig2_row(case: int, n: int, eps: Fraction) -> dict[str, str]:
     row = {"case": str(case), "n": str(n), "epsilon": fraction_str(eps)}
     reasons = []
     if len(set(ps)) <= FIG2_EXACT_MAX_TARGETS:
-        row["exact_delta"] = _dec(counting_delta(ps, Eps.of(eps)).value)
+        row["exact_delta"] = _dec(CountingLoss(ps).delta(Eps.of(eps)).value)
     else:
         reasons.append(
             f"exact delta not computed: {len(set(ps))} distinct p_i, each target an exact "

@@ -31,7 +31,7 @@ from pdpsym.core.certify import certify
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import to_sympy
-from pdpsym.mechanisms.thresholding import Thresholding, apk_delta, ppk_delta
+from pdpsym.loss.thresholding_loss import ThresholdingLoss
 
 
 def f(s: int, n: int, p: Fraction) -> Fraction:
@@ -205,16 +205,8 @@ def exact_delta_at(
     n: int, p: Fraction, T: int, eps: Eps, known_size: int = 0
 ) -> tuple[object, tuple[int, int]]:
     """The mechanism's exact delta at ``eps``: PPK (= APK when ``|B| = 0``), both directions."""
-    mech = Thresholding.homogeneous(n, p, T, known_size)
-    return ppk_delta(mech, p, eps)
-
-
-def exact_apk_delta_at(n: int, p: Fraction, T: int, eps: Eps, known_size: int) -> object:
-    mech = Thresholding.homogeneous(n, p, T, known_size)
-    return apk_delta(mech, eps)[0]
-
-
-# --- the printed PLRV formulas (proof of Theorem 4) ---------------------------------------
+    res = ThresholdingLoss.homogeneous(n, p, T, known_size).delta(eps)
+    return res.value, res.where["direction"]  # type: ignore[index]
 
 
 def _sum_f(lo: int, hi: int, n: int, p: Fraction) -> Fraction:

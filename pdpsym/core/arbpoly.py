@@ -1,0 +1,293 @@
+"""Certified laws of counts as arb balls: binomial windows and Poisson-binomial products.
+
+A law on ``0..m`` is held as a :class:`WindowLaw`: balls ``vals`` of the exact masses of a
+window ``lo..lo+len(vals)-1`` of *kept* weights, and a certified ``defect``: for every set
+``A`` of outputs, ``P[S in A]`` lies in ``kept(A) + [0, defect]``.
+
+Why that is rigorous. A binomial block ``f = P[Bin(k, q) = .]`` is log-concave, so beyond
+an index where the ratio ``r = f(s+1)/f(s) < 1`` its tail is at most ``f(s) r/(1-r)``
+(geometric series); :func:`binomial_window` keeps the window where that bound is above
+``tol`` and returns the sum of the two bounds. For a product of blocks
+``true_j = kept_j + dropped_j`` with ``dropped_j >= 0`` of mass ``d_j``, so
+``prod true_j - prod kept_j`` is a nonnegative measure of mass ``1 - prod(1 - d_j) <= sum d_j``.
+The ``arb_poly`` product of the kept windows contains ``prod kept_j`` coefficientwise.
+
+Windows keep the dynamic range of the coefficients to about ``2^-prec``, so ``arb_poly``
+products stay fast (a full product of ``10^5``-degree blocks spans ``10^-47000`` and its
+block-scaled product is quadratic); only the masses near the mode survive, the rest is in
+the defect.
+
+References: Desfontaines et al. 2020, Section 4.1 (the counting law) and the proof of
+Theorem 3 (the window over ``N``).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TypeAlias
+
+from flint import arb, arb_poly, ctx
+
+from pdpsym.core.certify import arb_from_fraction
+
+__all__ = [
+    "BALL_ZERO",
+    "Ball",
+    "WindowLaw",
+    "ball_poly",
+    "ball_sum",
+    "ball_union",
+    "binomial_balls",
+    "exp_ball",
+    "binomial_window",
+    "geometric_poly",
+    "poisson_binomial_window",
+    "workprec",
+]
+
+
+Ball: TypeAlias = arb  # an arb ball, for the type hints of the layers above
+BALL_ZERO = arb(0)  # the exact zero ball (arb values are immutable)
+
+
+@contextmanager
+def workprec(prec: int) -> Iterator[None]:
+    """Run a block at ``prec`` bits of arb precision, restoring the previous precision."""
+    with ctx.workprec(prec):
+        yield
+
+
+def binomial_window(m: int, q: Fraction, tol: Fraction) -> tuple[int, list[arb], arb]:
+    """The kept window of ``Bin(m, q)`` at the current precision.
+
+    Args:
+        m: number of trials.
+        q: success probability in ``[0, 1]``.
+        tol: each side's left-out mass is certified below this.
+
+    Returns:
+        ``(lo, [w_lo .. w_hi], bound)``: balls of ``w_N = P[Bin(m, q) = N]`` on a window
+        around the mode, and a ball whose upper end bounds the mass outside it.
+
+    References:
+        Desfontaines et al. 2020, proof of Theorem 3 (the weights of ``N``).
+    """
+    if q == 0 or m == 0:
+        return 0, [arb(1)], arb(0)
+    if q == 1:
+        return m, [arb(1)], arb(0)
+    mode = min(m, math.floor((m + 1) * q))
+    w0 = (
+        arb(math.comb(m, mode))
+        * arb_from_fraction(q) ** mode
+        * arb_from_fraction(1 - q) ** (m - mode)
+    )
+    odds = q / (1 - q)
+    tol_b = arb_from_fraction(tol)
+    right, left = [w0], []
+    hi, rest_hi = mode, arb(0)
+    while hi < m:
+        r = Fraction(m - hi, hi + 1) * odds  # w_{j+1} / w_j, decreasing in j
+        if r < 1:
+            bound = right[-1] * arb_from_fraction(r / (1 - r))
+            if bound < tol_b:
+                rest_hi = bound
+                break
+        right.append(right[-1] * arb_from_fraction(r))
+        hi += 1
+    lo, rest_lo, w = mode, arb(0), w0
+    while lo > 0:
+        s = Fraction(lo, m - lo + 1) / odds  # w_{j-1} / w_j, decreasing as j decreases
+        if s < 1:
+            bound = w * arb_from_fraction(s / (1 - s))
+            if bound < tol_b:
+                rest_lo = bound
+                break
+        w = w * arb_from_fraction(s)
+        left.append(w)
+        lo -= 1
+    return lo, [*reversed(left), *right], rest_lo + rest_hi
+
+
+def geometric_poly(p: Fraction, tol: Fraction) -> tuple[arb_poly, int, Fraction]:
+    """The two-sided geometric pmf cut to ``[-K, K]`` (Definition 19 of Desfontaines et al.).
+
+    Args:
+        p: the geometric parameter, ``P[G = k] = (1-p)/(1+p) p^|k|``.
+        tol: the cut mass is at most this.
+
+    Returns:
+        ``(G', K, tau)``: the cut pmf as a polynomial (coefficient ``k + K`` is
+        ``P[G = k]``), ``K``, and the exact cut mass ``tau <= tol``.
+
+    References:
+        Desfontaines et al. 2020, Section 5.2, Definition 19.
+    """
+    K = 0
+    while 2 * p ** (K + 1) / (1 + p) > tol:
+        K += 1
+    c = (1 - p) / (1 + p)
+    poly = arb_poly([arb_from_fraction(c * p ** abs(k)) for k in range(-K, K + 1)])
+    return poly, K, 2 * p ** (K + 1) / (1 + p)
+
+
+@dataclass(frozen=True)
+class WindowLaw:
+    """A certified law on ``0..m``: kept balls on a window, and a defect (see module doc).
+
+    ``pre[j]`` is a ball of ``sum_{i < j} vals[i]`` (``pre[0] = 0``), so a range sum costs
+    two lookups.
+    """
+
+    m: int
+    lo: int
+    vals: tuple[arb, ...]
+    pre: tuple[arb, ...]
+    defect: arb  # a ball [0, D]
+    prec: int
+
+    def kept(self, lo: int, hi: int) -> arb:
+        """A ball of the kept mass on ``lo..hi`` (0 when the range misses the window)."""
+        a = max(lo, self.lo) - self.lo
+        b = min(hi, self.lo + len(self.vals) - 1) - self.lo
+        if a > b:
+            return arb(0)
+        with ctx.workprec(self.prec):
+            if b - a < 8:
+                acc = arb(0)
+                for v in self.vals[a : b + 1]:
+                    acc += v
+                return acc
+            return self.pre[b + 1] - self.pre[a]
+
+    def mass(self, lo: int, hi: int) -> arb:
+        """A ball containing ``P[lo <= S <= hi]``.
+
+        Args:
+            lo: first output (clipped to 0).
+            hi: last output (clipped to ``m``).
+
+        Returns:
+            The kept mass plus the defect ``[0, D]``, intersected with ``[0, 1]``.
+        """
+        lo, hi = max(lo, 0), min(hi, self.m)
+        if lo > hi:
+            return arb(0)
+        with ctx.workprec(self.prec):
+            k = self.kept(lo, hi)
+            low = k.lower()
+            up = (k + self.defect).upper()
+            low = low if low > 0 else arb(0)
+            up = up if up < 1 else arb(1)
+            return arb.union(low, up)
+
+
+@functools.lru_cache(maxsize=256)
+def _window_poly(k: int, q: Fraction, prec: int) -> tuple[int, arb_poly, arb]:
+    with ctx.workprec(prec):
+        lo, vals, rest = binomial_window(k, q, Fraction(1, 2 ** (prec + 8)))
+        return lo, arb_poly(vals), rest
+
+
+def poisson_binomial_window(blocks: Mapping[Fraction, int], prec: int) -> WindowLaw:
+    """The law of ``S = sum of Bin(k_q, q)`` over the blocks, as a :class:`WindowLaw`.
+
+    Args:
+        blocks: ``{q: k_q}``, ``k_q`` independent Bernoulli(q) records for each ``q``.
+        prec: bits of the balls; each block's left-out mass is below ``2^-(prec+8)``.
+
+    Returns:
+        The kept product of the binomial windows (an ``arb_poly`` product tree) and the
+        defect: the sum of the blocks' left-out masses.
+
+    References:
+        Desfontaines et al. 2020, Section 4.1 (``S`` is Poisson binomial).
+    """
+    m = sum(blocks.values())
+    with ctx.workprec(prec):
+        parts = [_window_poly(k, q, prec) for q, k in sorted(blocks.items()) if k > 0]
+        if not parts:
+            parts = [(0, arb_poly([arb(1)]), arb(0))]
+        offset = sum(lo for lo, _, _ in parts)
+        defect = arb(0)
+        for _, _, rest in parts:
+            defect += rest
+        polys = [poly for _, poly, _ in parts]
+        while len(polys) > 1:
+            nxt = [polys[i] * polys[i + 1] for i in range(0, len(polys) - 1, 2)]
+            if len(polys) % 2:
+                nxt.append(polys[-1])
+            polys = nxt
+        vals = []
+        for c in polys[0].coeffs():
+            low, up = c.lower(), c.upper()
+            low = low if low > 0 else arb(0)  # probabilities are nonnegative
+            vals.append(arb.union(low, up) if up >= low else arb(0))
+        pre = [arb(0)]
+        acc = arb(0)
+        for v in vals:
+            acc += v
+            pre.append(acc)
+        d = defect.upper()
+        return WindowLaw(m, offset, tuple(vals), tuple(pre), arb.union(arb(0), d), prec)
+
+
+def ball_sum(vals: Sequence[arb]) -> arb:
+    """A ball of the sum of ``vals`` at the current precision."""
+    acc = arb(0)
+    for v in vals:
+        acc += v
+    return acc
+
+
+def ball_union(lo: arb, hi: arb) -> arb:
+    """The smallest ball containing both ``lo`` and ``hi`` (an interval ``[lo, hi]``)."""
+    return arb.union(lo, hi)
+
+
+def exp_ball(x: Fraction, prec: int) -> arb:
+    """A ball of ``e^x`` at ``prec`` bits."""
+    with ctx.workprec(prec):
+        return arb_from_fraction(x).exp()
+
+
+def binomial_balls(m: int, p: Fraction) -> list[arb]:
+    """Balls of ``P[Bin(m, p) = s]`` for ``s = 0..m`` at the current precision.
+
+    Args:
+        m: number of trials.
+        p: success probability in ``(0, 1)``.
+
+    Returns:
+        Rigorous balls by the ratio recurrence from the mode (its value by log-gamma).
+
+    References:
+        Desfontaines et al. 2020, Section 4.1 (the binomial count of i.i.d. records).
+    """
+    pa, qa = arb_from_fraction(p), arb_from_fraction(1 - p)
+    mode = min(m, int((m + 1) * p))
+    logf = (
+        arb(m + 1).lgamma()
+        - arb(mode + 1).lgamma()
+        - arb(m - mode + 1).lgamma()
+        + mode * pa.log()
+        + (m - mode) * qa.log()
+    )
+    vals: list[arb] = [BALL_ZERO] * (m + 1)
+    vals[mode] = logf.exp()
+    ratio = pa / qa
+    for s in range(mode, m):  # f(s+1) = f(s) p (m-s) / ((1-p)(s+1))
+        vals[s + 1] = vals[s] * ratio * (m - s) / (s + 1)
+    for s in range(mode, 0, -1):  # f(s-1) = f(s) (1-p) s / (p (m-s+1))
+        vals[s - 1] = vals[s] * s / (ratio * (m - s + 1))
+    return vals
+
+
+def ball_poly(coeffs: Sequence[Fraction]) -> arb_poly:
+    """The polynomial ``sum_k coeffs[k] z^k`` with ball coefficients (exact rationals)."""
+    return arb_poly([arb_from_fraction(c) for c in coeffs])

@@ -1,0 +1,89 @@
+"""``M_T`` over heterogeneous Bernoulli records (Definitions 13 and 15 of Desfontaines et
+al.), against a Fraction brute force written here, on the exact path and on the large
+(windowed) path; and ``threshold --p-values`` on the command line."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from fractions import Fraction as F
+from pathlib import Path
+
+import pytest
+
+from pdpsym.app.cli import main
+from pdpsym.core.certify import certify
+from pdpsym.core.eps import Eps
+from pdpsym.mechanisms.thresholding import ppk_delta_heterogeneous
+
+
+def _pmf(ps: list[F]) -> list[F]:
+    out = [F(1)]
+    for p in ps:
+        nxt = [F(0)] * (len(out) + 1)
+        for s, w in enumerate(out):
+            nxt[s] += w * (1 - p)
+            nxt[s + 1] += w * p
+        out = nxt
+    return out
+
+
+def _brute(ps: list[F], T: int, size: int, c: F) -> F:
+    # Definition 15: M_T = ⊥ if k <= T else k. Given D(i) = a and b ones among the known
+    # records, P[⊥] = P[S <= T - b - a], P[k] = P[S = k - b - a]; Definition 13 weighs the
+    # hockey sticks by P[b] (the known records' own Poisson binomial); max over the
+    # distinct targets and both directions.
+    n = len(ps)
+    w = _pmf(ps[:size])
+    best = F(0)
+    for t in sorted(set(ps[size:])):
+        others = list(ps[size:])
+        others.remove(t)
+        s = _pmf(others)
+
+        def at(j: int, s: list[F] = s) -> F:
+            return s[j] if 0 <= j < len(s) else F(0)
+
+        def law(a: int, b: int, s: list[F] = s) -> list[F]:
+            bot = sum((at(j) for j in range(0, T - b - a + 1)), F(0))
+            return [bot] + [at(k - b - a) for k in range(T + 1, n + 1)]
+
+        for a, a2 in ((1, 0), (0, 1)):
+            total = F(0)
+            for b, wb in enumerate(w):
+                P, Q = law(a, b), law(a2, b)
+                total += wb * sum((max(F(0), x - c * y) for x, y in zip(P, Q)), F(0))
+            best = max(best, total)
+    return best
+
+
+@pytest.mark.parametrize(
+    ("n", "T", "size"),
+    [(30, 12, 0), (30, 9, 3), (410, 150, 0), (410, 120, 2), (410, 60, 1)],
+)
+def test_heterogeneous_thresholding_matches_brute_force(n: int, T: int, size: int) -> None:
+    values = [F(1, 5), F(1, 3), F(1, 2)]
+    ps = [values[k % 3] for k in range(n)]
+    got, _, _ = ppk_delta_heterogeneous(ps, T, size, Eps.log(F(3, 2)))
+    want = _brute(ps, T, size, F(3, 2))
+    assert certify(got, 20).decimal == certify(want, 20).decimal
+
+
+def test_threshold_p_values_cli(tmp_path: Path) -> None:
+    # the CLI prints the library's value (checked against the brute force above)
+    f = tmp_path / "p.txt"
+    values = ["1/5", "1/3", "1/2"]
+    f.write_text("\n".join(values[k % 3] for k in range(30)) + "\n")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["threshold", "--p-values", str(f), "--T", "12", "--eps", "1/2", "--json"])
+    assert code == 0
+    got = json.loads(out.getvalue())["exact"]["delta_at_epsilon"]["decimal"]
+    ps = [F(values[k % 3]) for k in range(30)]
+    want = ppk_delta_heterogeneous(ps, 12, 0, Eps.of(F(1, 2)))[0]
+    assert got == certify(want, 20).decimal
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        code = main(["threshold", "--p-values", str(f), "--T", "12"])
+    assert code == 2 and "--eps" in err.getvalue()
