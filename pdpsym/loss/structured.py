@@ -162,11 +162,17 @@ def _pair_sups(
     when fewer than two values are compatible, None when a ball was not usable."""
     mixes = []
     for _, factors in values.items():
-        j = poly.product(list(factors))
-        norm = poly.total(j)
+        # J(1) is the product of the factors' totals (exact, without the big product)
+        norm = 1
+        for f in factors:
+            norm *= poly.total(f)
         if norm == 0:
             continue
-        mixes.append((poly.mixture_values(j, n, rate, prec), norm))
+        j = poly.product(list(factors))
+        shift = poly.height_bits(j)
+        mixes.append(
+            (poly.mixture_values(j, n, rate, prec, shift), poly.scaled_int(norm, shift, prec))
+        )
     if len(mixes) < 2:
         return "none"
     lo: Fraction | None = None
