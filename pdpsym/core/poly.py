@@ -103,7 +103,29 @@ def product(polys: Sequence[IntPoly]) -> IntPoly:
 # --- certified Laplace mixtures ---------------------------------------------------------
 
 
-def mixture_values(j: IntPoly, n: int, rate: Fraction, prec: int, shift: int = 0) -> list[Ball]:
+def relative_floor(f: IntPoly, bits: int) -> tuple[IntPoly, int]:
+    """``(g, s)`` with ``g = floor(f / 2^s)`` coefficient-wise, ``s`` as large as keeps
+    every nonzero coefficient ``c`` of ``f`` at least ``2^(s + bits)``: then
+    ``2^s g_d <= f_d < 2^s g_d / (1 - 2^-bits)`` for every ``d`` (a relative rounding of
+    each coefficient, so products of such factors stay relatively accurate, and cheap).
+    ``s = 0`` (``g = f``) when ``f`` has a negative coefficient or nothing to drop."""
+    if f.degree() < 0:
+        return f, 0
+    smallest = min(filter(None, f.coeffs()))  # C-level filter and min (no Python loop)
+    if smallest < 0:
+        return f, 0
+    shift = max(0, int(smallest.bit_length()) - 1 - bits)
+    return (f // (1 << shift) if shift else f), shift
+
+
+def mixture_values(
+    j: IntPoly,
+    n: int,
+    rate: Fraction,
+    prec: int,
+    shift: int = 0,
+    widen: tuple[int, int] = (0, 0),
+) -> list[Ball]:
     """Enclosures of ``M(c) = sum_d J[d] e^{-rate |c - d|}`` for ``c = 0..n`` by the two
     first-order recurrences ``L(c) = q L(c-1) + J[c]`` and ``R(c) = q (R(c+1) + J[c+1])``
     (``q = e^{-rate}``, ``M = L + R``): O(n) ball operations on positive terms, so every
@@ -116,9 +138,19 @@ def mixture_values(j: IntPoly, n: int, rate: Fraction, prec: int, shift: int = 0
         prec: working precision in bits.
         shift: the values are those of ``2^-shift J`` (an exact scaling that keeps them
             in the float range for the candidate screen).
+        widen: ``(k, bits)``: ``j`` is a product of ``k`` factors each rounded down by
+            :func:`relative_floor` with ``bits``; every coefficient of the true ``J`` is
+            then in ``[1, (1 - 2^-bits)^-k]`` times the one of ``j``, and so are the
+            values (all terms are non-negative).
     """
     with ctx.workprec(prec):
-        coeffs = (arb_poly(j) * arb(2) ** (-shift) if shift else arb_poly(j)).coeffs()
+        jb = arb_poly(j)
+        if shift:
+            jb = jb * arb(2) ** (-shift)
+        k, bits = widen
+        if k:
+            jb = jb * arb(1).union((1 - arb(2) ** (-bits)) ** (-k))
+        coeffs = jb.coeffs()
         coeffs += [arb(0)] * (n + 1 - len(coeffs))
         q = (-arb_from_fraction(rate)).exp()
         left = [arb(0)] * (n + 1)
@@ -251,6 +283,8 @@ __all__ = [
     "monomial",
     "power",
     "product",
+    "relative_floor",
+    "relative_floor",
     "total",
     "zero",
 ]

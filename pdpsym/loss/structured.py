@@ -168,11 +168,15 @@ def _pair_sups(
             norm *= poly.total(f)
         if norm == 0:
             continue
-        j = poly.product(list(factors))
+        # each factor rounded relatively to prec + 16 bits (small integers, fast product);
+        # the rounding is carried into the balls
+        rounded = [poly.relative_floor(f, prec + 16) for f in factors]
+        dropped = sum(r[1] for r in rounded)
+        k = sum(1 for r in rounded if r[1])
+        j = poly.product([r[0] for r in rounded])
         shift = poly.height_bits(j)
-        mixes.append(
-            (poly.mixture_values(j, n, rate, prec, shift), poly.scaled_int(norm, shift, prec))
-        )
+        values_ = poly.mixture_values(j, n, rate, prec, shift, (k, prec + 16))
+        mixes.append((values_, poly.scaled_int(norm, shift + dropped, prec)))
     if len(mixes) < 2:
         return "none"
     lo: Fraction | None = None
