@@ -11,8 +11,10 @@ under the model's law. The law of ``f`` given ``(x_i, x_K)`` comes from the mode
 exact integer generating polynomial (:mod:`pdpsym.models.counts`); the sup over ``r``
 is a max over the support points (the breakpoint lemma of
 :mod:`pdpsym.loss.laplace_mixture`). Each target's value is a certified enclosure
-``[lo, hi]``: all mixture values are arb balls from exact integer data
-(:func:`pdpsym.core.poly.mixture_values`), and the max over support points, value pairs
+``[lo, hi]``: all mixture values are arb balls (:func:`pdpsym.core.poly.mixture_values`)
+from the exact integer factors, each rounded down relatively
+(:func:`pdpsym.core.poly.relative_floor`, every nonzero coefficient kept to a few bits
+beyond the working precision) with the rounding carried into the balls, and the max over support points, value pairs
 and known assignments of balls is enclosed by ``[max lo, max hi]`` -- so ties need no
 decision for the value. Small laws (support at most :data:`EXACT_SUPPORT`) also get the
 exact closed form from :func:`~pdpsym.loss.laplace_mixture.laplace_mixture_sup`.
