@@ -109,8 +109,8 @@ def relative_floor(f: IntPoly, bits: int) -> tuple[IntPoly, int]:
     ``2^s g_d <= f_d < 2^s g_d / (1 - 2^-bits)`` for every ``d`` (a relative rounding of
     each coefficient, so products of such factors stay relatively accurate, and cheap).
     ``s = 0`` (``g = f``) when ``f`` has a negative coefficient or nothing to drop."""
-    if f.degree() < 0:
-        return f, 0
+    if f.degree() < 0 or int(f.height_bits()) <= bits + 1:
+        return f, 0  # nothing to drop (the smallest coefficient is no larger)
     smallest = min(filter(None, f.coeffs()))  # C-level filter and min (no Python loop)
     if smallest < 0:
         return f, 0
