@@ -241,8 +241,10 @@ def calibrate(
     hi = Fraction(certify(group_dp_scale(model, eps).scale, 20).enclosure[1])
     if hi <= 0:
         raise InputError("model", "the query does not depend on the records (sensitivity 0)")
+    passes: dict[Fraction, list[Any]] = {}
     while True:
         results = _pass(model, targets, known, hi, weights, on_target, eps)
+        passes[hi] = results
         if all(r.value is None or r.value.hi <= eps for r in results):
             break
         hi *= 2
@@ -267,6 +269,7 @@ def calibrate(
             else:
                 lo, hi = tgt.around(mid, eps)
         results = _pass(model, targets, known, hi, weights, on_target, eps)
+        passes[hi] = results
         above = [r.target for r in results if r.value is not None and r.value.hi > eps]
         if not above:
             break
@@ -280,7 +283,15 @@ def calibrate(
             scales.append(mqm_exact_scale(model, eps))
         for b in scales:
             used = Fraction(certify(b.scale, 20).enclosure[1])
-            leak, w, _ = _max_at(model, targets, known, used, weights, on_target)
+            if used in passes:
+                # the same scale was already certified for every target (the safe start
+                # is the group-DP scale): its pass gives the max without another one
+                best = leakage_max(passes[used])
+                if best is None:  # pragma: no cover - _pass found a value above
+                    raise InputError("target", "no target has two compatible values")
+                leak, w = best.value, best.target
+            else:
+                leak, w, _ = _max_at(model, targets, known, used, weights, on_target)
             out.append(BaselineResult(b.name, b.scale, used, leak, w, b.detail))
     return Calibration(eps, mech, lo, hi, worst, tuple(out))
 

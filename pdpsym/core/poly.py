@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 from flint import arb, arb_poly, ctx, fmpq, fmpz_poly
 
 from pdpsym.core.certify import arb_from_fraction, ball_endpoints
@@ -102,7 +103,29 @@ def product(polys: Sequence[IntPoly]) -> IntPoly:
 # --- certified Laplace mixtures ---------------------------------------------------------
 
 
-def mixture_values(j: IntPoly, n: int, rate: Fraction, prec: int) -> list[Ball]:
+def relative_floor(f: IntPoly, bits: int) -> tuple[IntPoly, int]:
+    """``(g, s)`` with ``g = floor(f / 2^s)`` coefficient-wise, ``s`` as large as keeps
+    every nonzero coefficient ``c`` of ``f`` at least ``2^(s + bits)``: then
+    ``2^s g_d <= f_d < 2^s g_d / (1 - 2^-bits)`` for every ``d`` (a relative rounding of
+    each coefficient, so products of such factors stay relatively accurate, and cheap).
+    ``s = 0`` (``g = f``) when ``f`` has a negative coefficient or nothing to drop."""
+    if f.degree() < 0 or int(f.height_bits()) <= bits + 1:
+        return f, 0  # nothing to drop (the smallest coefficient is no larger)
+    smallest = min(filter(None, f.coeffs()))  # C-level filter and min (no Python loop)
+    if smallest < 0:
+        return f, 0
+    shift = max(0, int(smallest.bit_length()) - 1 - bits)
+    return (f // (1 << shift) if shift else f), shift
+
+
+def mixture_values(
+    j: IntPoly,
+    n: int,
+    rate: Fraction,
+    prec: int,
+    shift: int = 0,
+    widen: tuple[int, int] = (0, 0),
+) -> list[Ball]:
     """Enclosures of ``M(c) = sum_d J[d] e^{-rate |c - d|}`` for ``c = 0..n`` by the two
     first-order recurrences ``L(c) = q L(c-1) + J[c]`` and ``R(c) = q (R(c+1) + J[c+1])``
     (``q = e^{-rate}``, ``M = L + R``): O(n) ball operations on positive terms, so every
@@ -113,9 +136,21 @@ def mixture_values(j: IntPoly, n: int, rate: Fraction, prec: int) -> list[Ball]:
         n: the largest support point.
         rate: ``1/b`` for a Laplace scale ``b`` in count units.
         prec: working precision in bits.
+        shift: the values are those of ``2^-shift J`` (an exact scaling that keeps them
+            in the float range for the candidate screen).
+        widen: ``(k, bits)``: ``j`` is a product of ``k`` factors each rounded down by
+            :func:`relative_floor` with ``bits``; every coefficient of the true ``J`` is
+            then in ``[1, (1 - 2^-bits)^-k]`` times the one of ``j``, and so are the
+            values (all terms are non-negative).
     """
     with ctx.workprec(prec):
-        coeffs = arb_poly(j).coeffs()
+        jb = arb_poly(j)
+        if shift:
+            jb = jb * arb(2) ** (-shift)
+        k, bits = widen
+        if k:
+            jb = jb * arb(1).union((1 - arb(2) ** (-bits)) ** (-k))
+        coeffs = jb.coeffs()
         coeffs += [arb(0)] * (n + 1 - len(coeffs))
         q = (-arb_from_fraction(rate)).exp()
         left = [arb(0)] * (n + 1)
@@ -150,37 +185,62 @@ def _float_log(x: Ball) -> float:
 
 
 def log_ratio_sups(
-    ma: Sequence[Ball], na: int, mb: Sequence[Ball], nb: int, prec: int
+    ma: Sequence[Ball], na: int | Ball, mb: Sequence[Ball], nb: int | Ball, prec: int
 ) -> tuple[tuple[Fraction, Fraction], tuple[Fraction, Fraction]] | None:
     """Enclosures of ``max_c ln((ma[c]/na) / (mb[c]/nb))`` and of ``max_c`` of its
     negative (the two orders of a secret pair); None when a ball is not usable.
 
-    Floats (logs of the ratio balls' midpoints) only choose the candidates: every one
+    Floats (logs of the balls' midpoints, in numpy) only choose the candidates: every one
     within a generous slack of the float max is enclosed in balls, and the result is
     ``[max lo, max hi]`` over them.
     """
     with ctx.workprec(prec):
-        scale = arb(nb) / arb(na)
-        ratios = [(x / y) * scale for x, y in zip(ma, mb, strict=True)]
-        logs = [_float_log(r) for r in ratios]
-        if any(math.isnan(v) for v in logs):
+        logs = _float_logs(ma) - _float_logs(mb) + (_float_log(arb(nb)) - _float_log(arb(na)))
+        if bool(np.isnan(logs).any()):
             return None
+        scale = arb(nb) / arb(na)
         out = []
         for sign in (1, -1):
-            vals = [sign * v for v in logs]
-            top = max(vals)
+            vals = sign * logs
+            top = float(vals.max())
+            if not math.isfinite(top):
+                return None
             slack = 1e-9 * (1.0 + abs(top))
-            keep = [c for c, v in enumerate(vals) if v >= top - slack]
-            ends = []
-            for c in keep:
-                ball = ratios[c].log()
+            keep = np.nonzero(vals >= top - slack)[0]
+            best = None
+            for c in keep.tolist():
+                ball = ((ma[c] / mb[c]) * scale).log()
                 if sign < 0:
                     ball = -ball
                 if not ball.is_finite():
                     return None
-                ends.append(ball_endpoints(ball))
-            out.append((max(e[0] for e in ends), max(e[1] for e in ends)))
+                # a ball holding max(x, y) for all x, y in the two: [max lo, max hi]
+                best = ball if best is None else best.max(ball)
+            assert best is not None
+            out.append(ball_endpoints(best))
         return out[0], out[1]
+
+
+def _float_logs(values: Sequence[Ball]) -> Any:
+    """ln of each positive ball's midpoint (numpy float64; nan when not positive)."""
+    f = np.array([float(x) for x in values])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.log(f)
+    bad = ~((f > 1e-300) & (f < 1e300))
+    for c in np.nonzero(bad)[0].tolist():
+        out[c] = _float_log(values[c])
+    return out
+
+
+def scaled_int(value: int, shift: int, prec: int) -> Ball:
+    """A ball of ``value * 2^-shift`` at ``prec`` bits."""
+    with ctx.workprec(prec):
+        return arb(int(value)) * arb(2) ** (-shift)
+
+
+def height_bits(p: IntPoly) -> int:
+    """The bit length of the largest coefficient (0 for the zero polynomial)."""
+    return 0 if p.degree() < 0 else int(p.height_bits())
 
 
 def ball_of(value: Fraction, prec: int) -> Ball:
@@ -208,6 +268,8 @@ __all__ = [
     "Ball",
     "IntPoly",
     "ball_of",
+    "height_bits",
+    "scaled_int",
     "bits_needed",
     "coefficients",
     "degree",
@@ -221,6 +283,8 @@ __all__ = [
     "monomial",
     "power",
     "product",
+    "relative_floor",
+    "relative_floor",
     "total",
     "zero",
 ]

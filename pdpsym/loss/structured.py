@@ -11,8 +11,10 @@ under the model's law. The law of ``f`` given ``(x_i, x_K)`` comes from the mode
 exact integer generating polynomial (:mod:`pdpsym.models.counts`); the sup over ``r``
 is a max over the support points (the breakpoint lemma of
 :mod:`pdpsym.loss.laplace_mixture`). Each target's value is a certified enclosure
-``[lo, hi]``: all mixture values are arb balls from exact integer data
-(:func:`pdpsym.core.poly.mixture_values`), and the max over support points, value pairs
+``[lo, hi]``: all mixture values are arb balls (:func:`pdpsym.core.poly.mixture_values`)
+from the exact integer factors, each rounded down relatively
+(:func:`pdpsym.core.poly.relative_floor`, every nonzero coefficient kept to a few bits
+beyond the working precision) with the rounding carried into the balls, and the max over support points, value pairs
 and known assignments of balls is enclosed by ``[max lo, max hi]`` -- so ties need no
 decision for the value. Small laws (support at most :data:`EXACT_SUPPORT`) also get the
 exact closed form from :func:`~pdpsym.loss.laplace_mixture.laplace_mixture_sup`.
@@ -162,11 +164,21 @@ def _pair_sups(
     when fewer than two values are compatible, None when a ball was not usable."""
     mixes = []
     for _, factors in values.items():
-        j = poly.product(list(factors))
-        norm = poly.total(j)
+        # J(1) is the product of the factors' totals (exact, without the big product)
+        norm = 1
+        for f in factors:
+            norm *= poly.total(f)
         if norm == 0:
             continue
-        mixes.append((poly.mixture_values(j, n, rate, prec), norm))
+        # each factor rounded relatively to prec + 16 bits (small integers, fast product);
+        # the rounding is carried into the balls
+        rounded = [poly.relative_floor(f, prec + 16) for f in factors]
+        dropped = sum(r[1] for r in rounded)
+        k = sum(1 for r in rounded if r[1])
+        j = poly.product([r[0] for r in rounded])
+        shift = poly.height_bits(j)
+        values_ = poly.mixture_values(j, n, rate, prec, shift, (k, prec + 16))
+        mixes.append((values_, poly.scaled_int(norm, shift + dropped, prec)))
     if len(mixes) < 2:
         return "none"
     lo: Fraction | None = None
