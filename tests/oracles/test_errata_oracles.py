@@ -330,6 +330,62 @@ def dmkb2020_thm5(cx: dict[str, Any]) -> None:
         exact = dk.hockey(laws[0], laws[1], e)
         assert abs(exact - mpmath.mpf(cx["delta_exact"])) < mpmath.mpf(10) ** -11
         assert exact > mpmath.mpf(F(cx["delta_0"]).numerator) / F(cx["delta_0"]).denominator
+    # corrected holds at the counterexample's own parameters; there (n = 4) the corrected δ
+    # exceeds 1, so it is also checked where it is < 1: the counterexample's λ and value law
+    # at n = 12 and 14 (every T with r < 1), δ in (0.91, 0.99) by the same computation
+    assert corrected_thm5_holds(n, F(cx["lambda"]), P, T, F(cx["delta_0"])) > 1
+    lam = F(cx["lambda"])
+    sharp = [
+        corrected_thm5_holds(m, lam, P, t)
+        for m in (12, 14)
+        for t in range(1, m - 1)
+        if thm5_params(m, lam, t) is not None
+    ]
+    assert len(sharp) >= 10 and sum(d < 1 for d in sharp) >= 10
+
+
+def thm5_params(n: int, lam: Fraction, T: int) -> tuple[Fraction, Fraction] | None:
+    """Theorem 5's thresholding part, from the paper: r = λ(n-1)/((1-λ)k), k = T + 1, and
+    x = f(T, n-1, λ)/(1-r) (δ0 = 2x); None where r >= 1 or x >= 1 (no ε0 = -ln(1-x))."""
+    r = lam * (n - 1) / ((1 - lam) * (T + 1))
+    if r >= 1:
+        return None
+    x = dk.binom(T, n - 1, lam) / (1 - r)
+    return (r, x) if x < 1 else None
+
+
+def corrected_thm5_holds(
+    n: int, lam: Fraction, P: dict[str, Fraction], T: int, delta_0: Fraction | None = None
+) -> Fraction:
+    """Theorem 5 as its proof argues it, with the chaining made explicit, recomputed from
+    the paper's definitions: for t vs ⊥ the proof gives (ε0, δ') with e^ε0 = 1/(1-x) and
+    δ' = max(x, blanket(ε0)) (x: the rare case, Theorem 4's thresholding; blanket: the
+    common case, Theorem 3's randomized-response bound at ε0). Chaining t ~ ⊥ ~ t2:
+    P(S) <= e^ε0 R(S) + δ' <= e^{2ε0} Q(S) + (1 + e^ε0) δ' (hand derivation), so the claim
+    is (2ε0, (1 + e^ε0) δ'). Asserts it holds for every ordered pair of values, exactly
+    (e^{2ε0} is rational), and the proof's two one-step bounds; returns the corrected δ."""
+    released = [t for t in P if t != "⊥"]
+    # the theorem's hypotheses: every t rare (<= λ) or common (in [λ, 1-λ]); ⊥ common
+    assert all(P[t] <= lam or lam <= P[t] <= 1 - lam for t in released)
+    assert lam <= P["⊥"] <= 1 - lam
+    params = thm5_params(n, lam, T)
+    assert params is not None
+    _, x = params
+    if delta_0 is not None:
+        assert 2 * x == delta_0  # the printed δ0 = 2 f(T, n-1, λ)/(1-r), recomputed
+    c = 1 / (1 - x)  # e^ε0, ε0 = -ln(1 - f(T, n-1, λ)/(1-r)) (the proof's first case)
+    blanket = dk.blanket_delta(n, lam, c)
+    step = max(x, blanket)
+    corrected = (1 + c) * step
+    mech = dk.k_anonymity(released, T + 1)
+    laws = {t: dk.value_law(n, P, mech, t) for t in P}
+    for t, t2 in itertools.permutations(P, 2):
+        assert dk.hockey_exact(laws[t], laws[t2], c * c) <= corrected  # corrected holds
+    for t in released:  # the proof's steps, t vs ⊥ at ε0, both directions
+        bound = x if P[t] <= lam else blanket
+        for u, v in ((t, "⊥"), ("⊥", t)):
+            assert dk.hockey_exact(laws[u], laws[v], c) <= bound
+    return corrected
 
 
 def dmkb2020_thm6(cx: dict[str, Any]) -> None:
@@ -353,6 +409,24 @@ def dmkb2020_thm6(cx: dict[str, Any]) -> None:
     assert (eL, eL1, eL2, eL2_given) == (2, 2, 2, 1)
     assert eL != e_dep**2 * eL1 * eL2  # printed fails
     assert eL == e_dep * eL1 * eL2  # corrected holds
+
+
+@pytest.mark.slow
+def test_corrected_thm5_holds_on_a_grid() -> None:
+    # dmkb2020.thm5's correction on a grid inside the theorem's hypotheses: n in 4..14,
+    # λ in {1/10, 1/5}, a rare value a (P in {λ/2, λ}), ⊥ in {λ, 1/2}, b the rest (common),
+    # every T with r < 1 and x < 1; every ordered pair of values, exactly.
+    count = sharp = 0
+    for n, lam in itertools.product(range(4, 15), (F(1, 10), F(1, 5))):
+        for rho, bot in itertools.product((lam / 2, lam), (lam, F(1, 2))):
+            if not lam <= 1 - rho - bot <= 1 - lam:
+                continue
+            P = {"a": rho, "b": 1 - rho - bot, "⊥": bot}
+            for T in range(1, n - 1):
+                if thm5_params(n, lam, T) is not None:
+                    count += 1
+                    sharp += corrected_thm5_holds(n, lam, P, T) < 1
+    assert count >= 200 and sharp >= 100
 
 
 def dmkb2020_prop9(cx: dict[str, Any]) -> None:
