@@ -444,6 +444,48 @@ def dmkb2020_prop9(cx: dict[str, Any]) -> None:
     nu = dk.nu_bounded_dependence(scn, m1, m2, i, a, b, F(1))
     assert nu == F(c["nu_at_mu_0"]) and nu > 0  # printed fails
     assert not dk.independent(scn, m1, m2, lambda d: d[i] == a)  # the correction's hypothesis
+    # The counterexample lies outside the correction by construction (π1, π2 dependent given
+    # D(1)), so the corrected statement is checked on a family derived from it: its n = 2
+    # records, also with non-uniform laws, B̂ = nothing or the other record, and EVERY pair
+    # π1, π2: {0,1}² -> {0,1} (the counterexample's among them).
+    assert corrected_prop9_holds(c["n"], [(F(1, 2), F(1, 2)), (F(1, 3), F(3, 4))]) >= 100
+
+
+def corrected_prop9_holds(
+    n: int,
+    laws: list[tuple[Fraction, ...]],
+    fns: list[Callable[[tuple[int, ...]], int]] | None = None,
+) -> int:
+    """Proposition 9 corrected: if π1(D) ⊥ π2(D) under θ | D(i) = a, B̂ for every a (and
+    every B̂), then M1 = π1, M2 = π2 are (0, 0)-bounded dependent (Definition 18: ν(μ = 0)
+    = 0 for every i, a != b, B̂). Independent Bernoulli records with the given laws; B̂ is
+    nothing or one other record's value (θ | B̂ is θ restricted to it). Asserts ν = 0
+    wherever the condition holds, and that ν > 0 somewhere it fails (so the family can
+    tell them apart); returns how many (θ, π1, π2, i, B̂) met the condition with π1, π2
+    both non-constant there."""
+    dbs = list(itertools.product((0, 1), repeat=n))
+    tables = [dict(zip(dbs, f, strict=True)) for f in itertools.product((0, 1), repeat=len(dbs))]
+    met = positive_elsewhere = 0
+    for ps in laws:
+        scn = dk.product_scenario([{0: 1 - p, 1: p} for p in ps])
+        for i in range(n):
+            knowns: list[tuple[int, int] | None] = [None]
+            knowns += [(j, v) for j in range(n) if j != i for v in (0, 1)]
+            for known in knowns:
+                sub = scn if known is None else [(d, p) for d, p in scn if d[known[0]] == known[1]]
+                for t1, t2 in itertools.product(tables, repeat=2):
+                    m1, m2 = t1.__getitem__, t2.__getitem__
+                    nu = max(
+                        dk.nu_bounded_dependence(sub, m1, m2, i, a, b, F(1))  # e^μ = 1
+                        for a, b in ((0, 1), (1, 0))
+                    )
+                    if dk.conditionally_independent(sub, m1, m2, i):
+                        assert nu == 0  # corrected holds
+                        met += len({m1(d) for d, _ in sub}) > 1 < len({m2(d) for d, _ in sub})
+                    else:
+                        positive_elsewhere += nu > 0
+    assert positive_elsewhere > 0
+    return met
 
 
 def dmkb2020_ex9(cx: dict[str, Any]) -> None:
@@ -489,6 +531,58 @@ def lmm2016_thm4(cx: dict[str, Any]) -> None:
     assert g is not None and g1 is not None and g2 is not None and g > max(g1, g2)  # fails
     rows = {(int(r[0]), int(r[1])): F(r[2]) for r in cx["theta"]["rows"]}
     assert rows[0, 1] * rows[1, 0] != 0 and rows.get((0, 0), 0) == 0  # D1, D2 dependent
+    R = {d: rows.get(d, F(0)) for d in A1}
+    assert not lm.blocks_independent(R, [(0,), (1,)])  # outside the correction's scope
+    # The correction (subsets mutually independent under R => max_t ε_t) cannot apply to the
+    # counterexample, so it is checked on instances derived from it, inside its scope, in
+    # three readings of Definition 4 (dependent neighbours over the product domain, the same
+    # within R's support, and the adversary conditioning on D_i):
+    # (1) its A1, A2 on {D1}, {D2} with R = Bernoulli(p1) x Bernoulli(p2);
+    # (2) its R (D1 = 1 - D2) as the law of the block {D1, D2}, times D3 ~ Bernoulli(p3);
+    #     subsets {D1, D2} (A1 and A2 of the counterexample run together) and {D3} (A1's
+    #     table on D3).
+    ps = (F(1, 2), F(1, 3), F(3, 4))
+    for p1, p2 in itertools.product(ps, repeat=2):
+        R2 = {d: (p1 if d[0] else 1 - p1) * (p2 if d[1] else 1 - p2) for d in A1}
+        corrected_lmm_thm4_holds(R2, [(0,), (1,)], [A1, A2])
+    block = lm.parallel(A1, A2)
+    A12 = {(*d, x): block[d] for d in block for x in (0, 1)}
+    A3 = {(*d, x): A1[x, 0] for d in block for x in (0, 1)}
+    for p3 in ps:
+        R3 = {(*d, x): R[d] * (p3 if x else 1 - p3) for d in R for x in (0, 1)}
+        gammas = corrected_lmm_thm4_holds(R3, [(0, 1), (2,)], [A12, A3])
+        assert gammas[0] == (4, 2, 4)  # the block keeps the counterexample's γ = 4
+
+
+def corrected_lmm_thm4_holds(
+    R: dict[tuple[int, ...], Fraction], subsets: list[tuple[int, ...]], mechs: list[lm.Table]
+) -> list[tuple[Fraction | None, ...]]:
+    """Theorem 4 with the correction: A_t reads only the subset D_t, the subsets are
+    mutually independent under R => γ(the A_t run together) <= max_t γ(A_t) (γ = e^ε).
+    Asserts the hypotheses and the conclusion in each reading; returns the γs per reading
+    as (γ_1, γ_2, ..., γ_pair)."""
+    assert lm.blocks_independent(R, subsets)  # the correction's condition
+    n = len(next(iter(R)))
+    for A, sub in zip(mechs, subsets, strict=True):  # A_t reads only D_t
+        assert all(A[d] == A[e] for d in A for e in A
+                   if all(d[j] == e[j] for j in sub))  # fmt: skip
+    pair = mechs[0]
+    for A in mechs[1:]:
+        pair = lm.parallel(pair, A)
+    out = []
+    readings = (
+        lambda A: lm.gamma_neighbours(A, R),
+        lambda A: lm.gamma_neighbours(A, R, in_support=True),
+        lambda A: lm.gamma_conditional(A, R),
+    )
+    for gamma in readings:
+        gs = [gamma(A) for A in mechs]
+        g = gamma(pair)
+        assert None not in gs and g is not None
+        assert g <= max(x for x in gs if x is not None)  # corrected holds
+        out.append((*gs, g))
+    assert n == len(next(iter(pair)))
+    return out
 
 
 CHECKS: dict[str, Callable[[dict[str, Any]], None]] = {
