@@ -197,6 +197,86 @@ def dmkb2020_prop4(cx: dict[str, Any]) -> None:
     changed = [((1, *d[1:]), p) for d, p in at0]
     P, Q = dk.output_law(at0, mech), dk.output_law(changed, mech)
     assert any(Q.get(o, 0) > 0 == P.get(o, 0) for o in Q)  # CDP ratio ∞: the equivalence fails
+    # The paper's own Example 6, first normalization (φ0 = the pair (D(0), D(1)), acceptable
+    # as printed), p_0 = 1/2, p_c = 3/4, target D(1), M = D(0): NP compares D(0) | D(1) = 1
+    # (1 w.p. 3/4) with D(0) | D(1) = 0 (1 w.p. 1/4): ratio 3; CDP changes D(1) alone and
+    # M ignores it: ratio 1 (hand derivation).
+    e6 = cx["example6"]
+    p0, pc = F(e6["p_0"]), F(e6["p_c"])
+    ex6 = [((x, y), (p0 if x else 1 - p0) * (pc if x == y else 1 - pc))
+           for x in (0, 1) for y in (0, 1)]  # fmt: skip
+    m0 = dk.deterministic(lambda d: d[0])
+    assert np_cdp_ratios(ex6, m0, 1) == (3, 1)
+    assert (e6["eps_NP"], e6["eps_CDP"]) == ("log(3)", "log(1)")  # printed fails
+    # Corrected (D_(-i) a function of φ1..φk only, so D(i) ⊥ (D_(-i), B)): outside the
+    # counterexample's scope by construction (D(1) = φ0), so checked on the family derived
+    # from it with the second record drawn from its own parameter φ1: D = (φ0, h(φ1)),
+    # φ0 a uniform bit, φ1 on {0,1,2} (uniform or (1/2, 1/3, 1/6)), every h: {0,1,2} -> {0,1},
+    # B̂ nothing or φ1, every deterministic M: {0,1}² -> {0,1} (the counterexample's among
+    # them) and Example 6 at p_c = 1/2 renormalized (φ0 = D(1), φ1 = D(0)) with the same M.
+    # Proposition 2's argument: the two conditional laws are then EQUAL, so NP and CDP hold
+    # for the same (ε, δ) -- checked as equality of the output laws, which implies it.
+    cases = 0
+    for w1 in ((F(1, 3),) * 3, (F(1, 2), F(1, 3), F(1, 6))):
+        for h in itertools.product((0, 1), repeat=3):
+            for known in (False, True):
+                for outs in itertools.product((0, 1), repeat=4):
+                    tab = dict(zip(itertools.product((0, 1), repeat=2), outs, strict=True))
+                    mech = dk.deterministic(lambda d, tab=tab: tab[d[:2]])
+                    for b in [None] if not known else [0, 1, 2]:
+                        # θ | B̂: restricted to φ1 = b; D carries φ1 third to read B̂, M ignores it
+                        scn2 = [((x, h[f], f), F(1, 2) * w1[f]) for x in (0, 1) for f in range(3)
+                                if b is None or f == b]  # fmt: skip
+                        assert_np_equals_cdp(scn2, mech, 0)
+                        cases += 1
+                    if not known:
+                        half = [((x, y), F(1, 4)) for x in (0, 1) for y in (0, 1)]  # p_c = 1/2
+                        assert_np_equals_cdp(half, mech, 1)
+    assert cases == 2 * 8 * 16 * 4
+
+
+def _laws(scn: dk.Scenario, mech: dk.Mech, i: int) -> dict[tuple[int, int], Any]:
+    """Per (a, b): the NP law M(D) | D(i) = b, the CDP law M(D_(i->b)) | D(i) = a, and the
+    law both compare them with, M(D) | D(i) = a (Definitions 3 and 5, B̂ folded into scn)."""
+    out = {}
+    for a, b in ((0, 1), (1, 0)):
+        at_a = [(d, p) for d, p in scn if d[i] == a]
+        changed = [((*d[:i], b, *d[i + 1 :]), p) for d, p in at_a]
+        out[a, b] = (
+            dk.output_law(scn, mech, lambda d, b=b: d[i] == b),  # NP: M(D) | D(i) = b
+            dk.output_law(changed, mech),  # CDP: M(D_(i->b)) | D(i) = a
+            dk.output_law(at_a, mech),  # both: M(D) | D(i) = a
+        )
+    return out
+
+
+def np_cdp_ratios(scn: dk.Scenario, mech: dk.Mech, i: int) -> tuple[Any, Any]:
+    """The smallest e^ε of NP (Definition 3) and of CDP (Definition 5), δ = 0, B̂ = nothing,
+    target D(i) over {0,1}: max ratios of the laws compared (None = ∞)."""
+    laws = _laws(scn, mech, i)
+
+    def ratio(P: dict[Any, Fraction], Q: dict[Any, Fraction]) -> Fraction | None:
+        best = F(1)
+        for o in set(P) | set(Q):
+            p, q = P.get(o, F(0)), Q.get(o, F(0))
+            if p == 0 and q == 0:
+                continue
+            if p == 0 or q == 0:
+                return None
+            best = max(best, p / q, q / p)
+        return best
+
+    np_r = [ratio(same, np_law) for np_law, _, same in laws.values()]
+    cdp_r = [ratio(same, cdp_law) for _, cdp_law, same in laws.values()]
+    pick = lambda rs: None if None in rs else max(rs)  # noqa: E731
+    return pick(np_r), pick(cdp_r)
+
+
+def assert_np_equals_cdp(scn: dk.Scenario, mech: dk.Mech, i: int) -> None:
+    """Under the corrected acceptability the NP and CDP laws coincide (Proposition 2's proof)."""
+    laws = _laws(scn, mech, i)
+    for np_law, cdp_law, _same in laws.values():
+        assert np_law == cdp_law
 
 
 def dmkb2020_prop6(cx: dict[str, Any]) -> None:
