@@ -12,6 +12,12 @@ mechanism is a function database -> {output: probability}. Everything is Fractio
   cancelling and as 0 where (B̂, M1 = O1) is impossible under D(i) = b.
 * Definition 5 (CDP, ε = 0): ``M(D)|D(i)=a`` equals ``M(D_{i→b})|D(i)=a``.
 * Hockey stick: ``δ(ε) = Σ_O max(0, P(O) - e^ε Q(O))``, both directions.
+* Theorem 3's proof (the blanket): each other record is randomized response with
+  parameter 2λ, so with N ~ Bin(n-1, 2λ) of them fair bits,
+  ``δ(ε) <= E_N[δ_N(ε)]``, ``δ_N`` the hockey stick between Bin(N, 1/2) + 1 and Bin(N, 1/2)
+  (joint convexity of the hockey stick over the mixture in N).
+* Definition 16: the k-anonymity mechanism releases, per value t ≠ ⊥, the count of t when
+  it is at least k, else ⊥; ⊥'s own count is never released.
 """
 
 from __future__ import annotations
@@ -132,3 +138,56 @@ def counting_delta_homogeneous(n: int, p: Fraction, e_eps: mpmath.mpf) -> mpmath
 
 def sums(values: Iterable[Fraction]) -> Fraction:
     return sum(values, Fraction(0))
+
+
+def hockey_exact(
+    P: dict[Hashable, Fraction], Q: dict[Hashable, Fraction], e_eps: Fraction
+) -> Fraction:
+    """Σ_O max(0, P(O) - e^ε Q(O)) for a rational e^ε, exactly."""
+    return sums(max(Fraction(0), p - e_eps * Q.get(o, Fraction(0))) for o, p in P.items())
+
+
+def blanket_delta(n: int, lam: Fraction, e_eps: Fraction) -> Fraction:
+    """Theorem 3's proof bound ``E_N[δ_N(ε)]`` (N ~ Bin(n-1, 2λ)) for a rational e^ε,
+    exactly; the larger of the two directions' expectations."""
+    up, down = Fraction(0), Fraction(0)
+    for N in range(n):
+        w = binom(N, n - 1, 2 * lam)
+        Q = {s: binom(s, N, Fraction(1, 2)) for s in range(N + 1)}
+        P = {s + 1: q for s, q in Q.items()}
+        up += w * hockey_exact(P, Q, e_eps)
+        down += w * hockey_exact(Q, P, e_eps)
+    return max(up, down)
+
+
+def k_anonymity(released: list[str], k: int) -> Mech:
+    """Definition 16: per released value, its count if at least k, else ⊥."""
+    return deterministic(lambda d: tuple(d.count(t) if d.count(t) >= k else "⊥" for t in released))
+
+
+def value_law(
+    n: int, P: dict[Hashable, Fraction], mech: Mech, x: Hashable
+) -> dict[Hashable, Fraction]:
+    """The law of M(D) given D(0) = x, the other n-1 records i.i.d. P (all i are alike).
+
+    M must depend on D only through its value counts (Definition 16's does): the n-1 others
+    are enumerated by their counts, with the multinomial weight, one database per count."""
+    vals = list(P)
+    out: dict[Hashable, Fraction] = {}
+    for cnt in itertools.product(range(n), repeat=len(vals)):
+        if sum(cnt) != n - 1:
+            continue
+        w = Fraction(math.factorial(n - 1), math.prod(math.factorial(c) for c in cnt))
+        w *= math.prod((P[v] ** c for v, c in zip(vals, cnt, strict=True)), start=Fraction(1))
+        d = (x, *(v for v, c in zip(vals, cnt, strict=True) for _ in range(c)))
+        for o, q in mech(d).items():
+            out[o] = out.get(o, Fraction(0)) + w * q
+    return out
+
+
+def conditionally_independent(
+    scn: Scenario, f: Callable[[Db], Hashable], g: Callable[[Db], Hashable], i: int
+) -> bool:
+    """Whether f(D) ⊥ g(D) under θ | D(i) = a for every value a of positive probability."""
+    values = {d[i] for d, p in scn if p > 0}
+    return all(independent(scn, f, g, lambda d, a=a: d[i] == a) for a in values)

@@ -197,6 +197,86 @@ def dmkb2020_prop4(cx: dict[str, Any]) -> None:
     changed = [((1, *d[1:]), p) for d, p in at0]
     P, Q = dk.output_law(at0, mech), dk.output_law(changed, mech)
     assert any(Q.get(o, 0) > 0 == P.get(o, 0) for o in Q)  # CDP ratio ∞: the equivalence fails
+    # The paper's own Example 6, first normalization (φ0 = the pair (D(0), D(1)), acceptable
+    # as printed), p_0 = 1/2, p_c = 3/4, target D(1), M = D(0): NP compares D(0) | D(1) = 1
+    # (1 w.p. 3/4) with D(0) | D(1) = 0 (1 w.p. 1/4): ratio 3; CDP changes D(1) alone and
+    # M ignores it: ratio 1 (hand derivation).
+    e6 = cx["example6"]
+    p0, pc = F(e6["p_0"]), F(e6["p_c"])
+    ex6 = [((x, y), (p0 if x else 1 - p0) * (pc if x == y else 1 - pc))
+           for x in (0, 1) for y in (0, 1)]  # fmt: skip
+    m0 = dk.deterministic(lambda d: d[0])
+    assert np_cdp_ratios(ex6, m0, 1) == (3, 1)
+    assert (e6["eps_NP"], e6["eps_CDP"]) == ("log(3)", "log(1)")  # printed fails
+    # Corrected (D_(-i) a function of φ1..φk only, so D(i) ⊥ (D_(-i), B)): outside the
+    # counterexample's scope by construction (D(1) = φ0), so checked on the family derived
+    # from it with the second record drawn from its own parameter φ1: D = (φ0, h(φ1)),
+    # φ0 a uniform bit, φ1 on {0,1,2} (uniform or (1/2, 1/3, 1/6)), every h: {0,1,2} -> {0,1},
+    # B̂ nothing or φ1, every deterministic M: {0,1}² -> {0,1} (the counterexample's among
+    # them) and Example 6 at p_c = 1/2 renormalized (φ0 = D(1), φ1 = D(0)) with the same M.
+    # Proposition 2's argument: the two conditional laws are then EQUAL, so NP and CDP hold
+    # for the same (ε, δ) -- checked as equality of the output laws, which implies it.
+    cases = 0
+    for w1 in ((F(1, 3),) * 3, (F(1, 2), F(1, 3), F(1, 6))):
+        for h in itertools.product((0, 1), repeat=3):
+            for known in (False, True):
+                for outs in itertools.product((0, 1), repeat=4):
+                    tab = dict(zip(itertools.product((0, 1), repeat=2), outs, strict=True))
+                    mech = dk.deterministic(lambda d, tab=tab: tab[d[:2]])
+                    for b in [None] if not known else [0, 1, 2]:
+                        # θ | B̂: restricted to φ1 = b; D carries φ1 third to read B̂, M ignores it
+                        scn2 = [((x, h[f], f), F(1, 2) * w1[f]) for x in (0, 1) for f in range(3)
+                                if b is None or f == b]  # fmt: skip
+                        assert_np_equals_cdp(scn2, mech, 0)
+                        cases += 1
+                    if not known:
+                        half = [((x, y), F(1, 4)) for x in (0, 1) for y in (0, 1)]  # p_c = 1/2
+                        assert_np_equals_cdp(half, mech, 1)
+    assert cases == 2 * 8 * 16 * 4
+
+
+def _laws(scn: dk.Scenario, mech: dk.Mech, i: int) -> dict[tuple[int, int], Any]:
+    """Per (a, b): the NP law M(D) | D(i) = b, the CDP law M(D_(i->b)) | D(i) = a, and the
+    law both compare them with, M(D) | D(i) = a (Definitions 3 and 5, B̂ folded into scn)."""
+    out = {}
+    for a, b in ((0, 1), (1, 0)):
+        at_a = [(d, p) for d, p in scn if d[i] == a]
+        changed = [((*d[:i], b, *d[i + 1 :]), p) for d, p in at_a]
+        out[a, b] = (
+            dk.output_law(scn, mech, lambda d, b=b: d[i] == b),  # NP: M(D) | D(i) = b
+            dk.output_law(changed, mech),  # CDP: M(D_(i->b)) | D(i) = a
+            dk.output_law(at_a, mech),  # both: M(D) | D(i) = a
+        )
+    return out
+
+
+def np_cdp_ratios(scn: dk.Scenario, mech: dk.Mech, i: int) -> tuple[Any, Any]:
+    """The smallest e^ε of NP (Definition 3) and of CDP (Definition 5), δ = 0, B̂ = nothing,
+    target D(i) over {0,1}: max ratios of the laws compared (None = ∞)."""
+    laws = _laws(scn, mech, i)
+
+    def ratio(P: dict[Any, Fraction], Q: dict[Any, Fraction]) -> Fraction | None:
+        best = F(1)
+        for o in set(P) | set(Q):
+            p, q = P.get(o, F(0)), Q.get(o, F(0))
+            if p == 0 and q == 0:
+                continue
+            if p == 0 or q == 0:
+                return None
+            best = max(best, p / q, q / p)
+        return best
+
+    np_r = [ratio(same, np_law) for np_law, _, same in laws.values()]
+    cdp_r = [ratio(same, cdp_law) for _, cdp_law, same in laws.values()]
+    pick = lambda rs: None if None in rs else max(rs)  # noqa: E731
+    return pick(np_r), pick(cdp_r)
+
+
+def assert_np_equals_cdp(scn: dk.Scenario, mech: dk.Mech, i: int) -> None:
+    """Under the corrected acceptability the NP and CDP laws coincide (Proposition 2's proof)."""
+    laws = _laws(scn, mech, i)
+    for np_law, cdp_law, _same in laws.values():
+        assert np_law == cdp_law
 
 
 def dmkb2020_prop6(cx: dict[str, Any]) -> None:
@@ -330,6 +410,62 @@ def dmkb2020_thm5(cx: dict[str, Any]) -> None:
         exact = dk.hockey(laws[0], laws[1], e)
         assert abs(exact - mpmath.mpf(cx["delta_exact"])) < mpmath.mpf(10) ** -11
         assert exact > mpmath.mpf(F(cx["delta_0"]).numerator) / F(cx["delta_0"]).denominator
+    # corrected holds at the counterexample's own parameters; there (n = 4) the corrected δ
+    # exceeds 1, so it is also checked where it is < 1: the counterexample's λ and value law
+    # at n = 12 and 14 (every T with r < 1), δ in (0.91, 0.99) by the same computation
+    assert corrected_thm5_holds(n, F(cx["lambda"]), P, T, F(cx["delta_0"])) > 1
+    lam = F(cx["lambda"])
+    sharp = [
+        corrected_thm5_holds(m, lam, P, t)
+        for m in (12, 14)
+        for t in range(1, m - 1)
+        if thm5_params(m, lam, t) is not None
+    ]
+    assert len(sharp) >= 10 and sum(d < 1 for d in sharp) >= 10
+
+
+def thm5_params(n: int, lam: Fraction, T: int) -> tuple[Fraction, Fraction] | None:
+    """Theorem 5's thresholding part, from the paper: r = λ(n-1)/((1-λ)k), k = T + 1, and
+    x = f(T, n-1, λ)/(1-r) (δ0 = 2x); None where r >= 1 or x >= 1 (no ε0 = -ln(1-x))."""
+    r = lam * (n - 1) / ((1 - lam) * (T + 1))
+    if r >= 1:
+        return None
+    x = dk.binom(T, n - 1, lam) / (1 - r)
+    return (r, x) if x < 1 else None
+
+
+def corrected_thm5_holds(
+    n: int, lam: Fraction, P: dict[str, Fraction], T: int, delta_0: Fraction | None = None
+) -> Fraction:
+    """Theorem 5 as its proof argues it, with the chaining made explicit, recomputed from
+    the paper's definitions: for t vs ⊥ the proof gives (ε0, δ') with e^ε0 = 1/(1-x) and
+    δ' = max(x, blanket(ε0)) (x: the rare case, Theorem 4's thresholding; blanket: the
+    common case, Theorem 3's randomized-response bound at ε0). Chaining t ~ ⊥ ~ t2:
+    P(S) <= e^ε0 R(S) + δ' <= e^{2ε0} Q(S) + (1 + e^ε0) δ' (hand derivation), so the claim
+    is (2ε0, (1 + e^ε0) δ'). Asserts it holds for every ordered pair of values, exactly
+    (e^{2ε0} is rational), and the proof's two one-step bounds; returns the corrected δ."""
+    released = [t for t in P if t != "⊥"]
+    # the theorem's hypotheses: every t rare (<= λ) or common (in [λ, 1-λ]); ⊥ common
+    assert all(P[t] <= lam or lam <= P[t] <= 1 - lam for t in released)
+    assert lam <= P["⊥"] <= 1 - lam
+    params = thm5_params(n, lam, T)
+    assert params is not None
+    _, x = params
+    if delta_0 is not None:
+        assert 2 * x == delta_0  # the printed δ0 = 2 f(T, n-1, λ)/(1-r), recomputed
+    c = 1 / (1 - x)  # e^ε0, ε0 = -ln(1 - f(T, n-1, λ)/(1-r)) (the proof's first case)
+    blanket = dk.blanket_delta(n, lam, c)
+    step = max(x, blanket)
+    corrected = (1 + c) * step
+    mech = dk.k_anonymity(released, T + 1)
+    laws = {t: dk.value_law(n, P, mech, t) for t in P}
+    for t, t2 in itertools.permutations(P, 2):
+        assert dk.hockey_exact(laws[t], laws[t2], c * c) <= corrected  # corrected holds
+    for t in released:  # the proof's steps, t vs ⊥ at ε0, both directions
+        bound = x if P[t] <= lam else blanket
+        for u, v in ((t, "⊥"), ("⊥", t)):
+            assert dk.hockey_exact(laws[u], laws[v], c) <= bound
+    return corrected
 
 
 def dmkb2020_thm6(cx: dict[str, Any]) -> None:
@@ -355,6 +491,24 @@ def dmkb2020_thm6(cx: dict[str, Any]) -> None:
     assert eL == e_dep * eL1 * eL2  # corrected holds
 
 
+@pytest.mark.slow
+def test_corrected_thm5_holds_on_a_grid() -> None:
+    # dmkb2020.thm5's correction on a grid inside the theorem's hypotheses: n in 4..14,
+    # λ in {1/10, 1/5}, a rare value a (P in {λ/2, λ}), ⊥ in {λ, 1/2}, b the rest (common),
+    # every T with r < 1 and x < 1; every ordered pair of values, exactly.
+    count = sharp = 0
+    for n, lam in itertools.product(range(4, 15), (F(1, 10), F(1, 5))):
+        for rho, bot in itertools.product((lam / 2, lam), (lam, F(1, 2))):
+            if not lam <= 1 - rho - bot <= 1 - lam:
+                continue
+            P = {"a": rho, "b": 1 - rho - bot, "⊥": bot}
+            for T in range(1, n - 1):
+                if thm5_params(n, lam, T) is not None:
+                    count += 1
+                    sharp += corrected_thm5_holds(n, lam, P, T) < 1
+    assert count >= 200 and sharp >= 100
+
+
 def dmkb2020_prop9(cx: dict[str, Any]) -> None:
     # Proposition 9: π1(D) ⊥ π2(D) under θ => (0, 0)-bounded dependent. Independent uniform
     # bits, π1 = D(0), π2 = D(0) xor D(1): independent, yet ν(μ = 0) = 1 for target 1. The
@@ -370,6 +524,48 @@ def dmkb2020_prop9(cx: dict[str, Any]) -> None:
     nu = dk.nu_bounded_dependence(scn, m1, m2, i, a, b, F(1))
     assert nu == F(c["nu_at_mu_0"]) and nu > 0  # printed fails
     assert not dk.independent(scn, m1, m2, lambda d: d[i] == a)  # the correction's hypothesis
+    # The counterexample lies outside the correction by construction (π1, π2 dependent given
+    # D(1)), so the corrected statement is checked on a family derived from it: its n = 2
+    # records, also with non-uniform laws, B̂ = nothing or the other record, and EVERY pair
+    # π1, π2: {0,1}² -> {0,1} (the counterexample's among them).
+    assert corrected_prop9_holds(c["n"], [(F(1, 2), F(1, 2)), (F(1, 3), F(3, 4))]) >= 100
+
+
+def corrected_prop9_holds(
+    n: int,
+    laws: list[tuple[Fraction, ...]],
+    fns: list[Callable[[tuple[int, ...]], int]] | None = None,
+) -> int:
+    """Proposition 9 corrected: if π1(D) ⊥ π2(D) under θ | D(i) = a, B̂ for every a (and
+    every B̂), then M1 = π1, M2 = π2 are (0, 0)-bounded dependent (Definition 18: ν(μ = 0)
+    = 0 for every i, a != b, B̂). Independent Bernoulli records with the given laws; B̂ is
+    nothing or one other record's value (θ | B̂ is θ restricted to it). Asserts ν = 0
+    wherever the condition holds, and that ν > 0 somewhere it fails (so the family can
+    tell them apart); returns how many (θ, π1, π2, i, B̂) met the condition with π1, π2
+    both non-constant there."""
+    dbs = list(itertools.product((0, 1), repeat=n))
+    tables = [dict(zip(dbs, f, strict=True)) for f in itertools.product((0, 1), repeat=len(dbs))]
+    met = positive_elsewhere = 0
+    for ps in laws:
+        scn = dk.product_scenario([{0: 1 - p, 1: p} for p in ps])
+        for i in range(n):
+            knowns: list[tuple[int, int] | None] = [None]
+            knowns += [(j, v) for j in range(n) if j != i for v in (0, 1)]
+            for known in knowns:
+                sub = scn if known is None else [(d, p) for d, p in scn if d[known[0]] == known[1]]
+                for t1, t2 in itertools.product(tables, repeat=2):
+                    m1, m2 = t1.__getitem__, t2.__getitem__
+                    nu = max(
+                        dk.nu_bounded_dependence(sub, m1, m2, i, a, b, F(1))  # e^μ = 1
+                        for a, b in ((0, 1), (1, 0))
+                    )
+                    if dk.conditionally_independent(sub, m1, m2, i):
+                        assert nu == 0  # corrected holds
+                        met += len({m1(d) for d, _ in sub}) > 1 < len({m2(d) for d, _ in sub})
+                    else:
+                        positive_elsewhere += nu > 0
+    assert positive_elsewhere > 0
+    return met
 
 
 def dmkb2020_ex9(cx: dict[str, Any]) -> None:
@@ -415,6 +611,58 @@ def lmm2016_thm4(cx: dict[str, Any]) -> None:
     assert g is not None and g1 is not None and g2 is not None and g > max(g1, g2)  # fails
     rows = {(int(r[0]), int(r[1])): F(r[2]) for r in cx["theta"]["rows"]}
     assert rows[0, 1] * rows[1, 0] != 0 and rows.get((0, 0), 0) == 0  # D1, D2 dependent
+    R = {d: rows.get(d, F(0)) for d in A1}
+    assert not lm.blocks_independent(R, [(0,), (1,)])  # outside the correction's scope
+    # The correction (subsets mutually independent under R => max_t ε_t) cannot apply to the
+    # counterexample, so it is checked on instances derived from it, inside its scope, in
+    # three readings of Definition 4 (dependent neighbours over the product domain, the same
+    # within R's support, and the adversary conditioning on D_i):
+    # (1) its A1, A2 on {D1}, {D2} with R = Bernoulli(p1) x Bernoulli(p2);
+    # (2) its R (D1 = 1 - D2) as the law of the block {D1, D2}, times D3 ~ Bernoulli(p3);
+    #     subsets {D1, D2} (A1 and A2 of the counterexample run together) and {D3} (A1's
+    #     table on D3).
+    ps = (F(1, 2), F(1, 3), F(3, 4))
+    for p1, p2 in itertools.product(ps, repeat=2):
+        R2 = {d: (p1 if d[0] else 1 - p1) * (p2 if d[1] else 1 - p2) for d in A1}
+        corrected_lmm_thm4_holds(R2, [(0,), (1,)], [A1, A2])
+    block = lm.parallel(A1, A2)
+    A12 = {(*d, x): block[d] for d in block for x in (0, 1)}
+    A3 = {(*d, x): A1[x, 0] for d in block for x in (0, 1)}
+    for p3 in ps:
+        R3 = {(*d, x): R[d] * (p3 if x else 1 - p3) for d in R for x in (0, 1)}
+        gammas = corrected_lmm_thm4_holds(R3, [(0, 1), (2,)], [A12, A3])
+        assert gammas[0] == (4, 2, 4)  # the block keeps the counterexample's γ = 4
+
+
+def corrected_lmm_thm4_holds(
+    R: dict[tuple[int, ...], Fraction], subsets: list[tuple[int, ...]], mechs: list[lm.Table]
+) -> list[tuple[Fraction | None, ...]]:
+    """Theorem 4 with the correction: A_t reads only the subset D_t, the subsets are
+    mutually independent under R => γ(the A_t run together) <= max_t γ(A_t) (γ = e^ε).
+    Asserts the hypotheses and the conclusion in each reading; returns the γs per reading
+    as (γ_1, γ_2, ..., γ_pair)."""
+    assert lm.blocks_independent(R, subsets)  # the correction's condition
+    n = len(next(iter(R)))
+    for A, sub in zip(mechs, subsets, strict=True):  # A_t reads only D_t
+        assert all(A[d] == A[e] for d in A for e in A
+                   if all(d[j] == e[j] for j in sub))  # fmt: skip
+    pair = mechs[0]
+    for A in mechs[1:]:
+        pair = lm.parallel(pair, A)
+    out = []
+    readings = (
+        lambda A: lm.gamma_neighbours(A, R),
+        lambda A: lm.gamma_neighbours(A, R, in_support=True),
+        lambda A: lm.gamma_conditional(A, R),
+    )
+    for gamma in readings:
+        gs = [gamma(A) for A in mechs]
+        g = gamma(pair)
+        assert None not in gs and g is not None
+        assert g <= max(x for x in gs if x is not None)  # corrected holds
+        out.append((*gs, g))
+    assert n == len(next(iter(pair)))
+    return out
 
 
 CHECKS: dict[str, Callable[[dict[str, Any]], None]] = {
