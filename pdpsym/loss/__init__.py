@@ -3,21 +3,33 @@
 * :class:`PMFPair` -- a pair of finite PMFs (and weighted sums of pairs);
 * :class:`LaplacePair` -- a pair of Laplace mixtures (closed-form δ(ε));
 * :class:`GeometricPair` -- a pair of two-sided geometric mixtures;
+* :class:`CountingLoss`, :class:`ThresholdingLoss` -- the closed-form counting and
+  thresholding laws (Desfontaines et al. 4.1-4.2);
+* :class:`KAnonymityLoss` -- the histogram and the k-anonymity mechanism (4.3);
+* :class:`GeometricConvolutionLoss` -- a count plus two-sided geometric noise (Def. 19);
 * :class:`Weighted`, :class:`WorstCase` / :func:`worst_case` -- ``Σ w_k loss_k`` and the
   maximum over a notion's cases.
 """
 
 from pdpsym.loss.base import LossPoint, PrivacyLoss, Weighted, WorstCase, worst_case
+from pdpsym.loss.counting_loss import CountingLoss
+from pdpsym.loss.geometric_convolution import GeometricConvolutionLoss
 from pdpsym.loss.geometric_pair import GeometricPair
+from pdpsym.loss.kanonymity_loss import KAnonymityLoss
 from pdpsym.loss.laplace_pair import LaplacePair
 from pdpsym.loss.pmf_pair import PMFPair
+from pdpsym.loss.thresholding_loss import ThresholdingLoss
 
 __all__ = [
+    "CountingLoss",
+    "GeometricConvolutionLoss",
     "GeometricPair",
+    "KAnonymityLoss",
     "LaplacePair",
     "LossPoint",
     "PMFPair",
     "PrivacyLoss",
+    "ThresholdingLoss",
     "Weighted",
     "WorstCase",
     "worst_case",

@@ -8,6 +8,7 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pdpsym.loss.thresholding_loss import ThresholdingLoss
 from pdpsym.mechanisms.counting import Eps
 from pdpsym.mechanisms.thresholding import Thresholding, apk_delta, ppk_delta
 from pdpsym.papers.dmkb2020 import thresholding as pt
@@ -80,7 +81,7 @@ def test_lemma2_exhaustive_grid() -> None:
 def test_theorem4_example_values() -> None:
     th = pt.theorem4(50, Fraction(1, 50), 4)
     assert th is not None and th.r == Fraction(1, 4)
-    exact, _ = pt.exact_delta_at(50, Fraction(1, 50), 4, th.eps)
+    exact = ThresholdingLoss.homogeneous(50, Fraction(1, 50), 4).delta(th.eps).value
     assert exact <= th.delta  # rational: e^eps = 1/(1 - delta)
 
 

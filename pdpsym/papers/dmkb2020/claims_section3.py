@@ -26,6 +26,7 @@ from pdpsym.papers.dmkb2020 import reducibility
 from pdpsym.papers.dmkb2020.cases import AB, EPS_CHOICES, GEN, HALF, OUTS4, PS, det_json
 from pdpsym.papers.dmkb2020.reducibility import QuadraticForm
 
+# kept direct on purpose: Definitions 12-13 evaluated from the definitions (plrv.apk/ppk)
 DELTAS = (plrv.apkdp_delta, plrv.ppkdp_delta)
 
 
@@ -48,6 +49,7 @@ def check_lemma1(config: claim.RunConfig) -> claim.Property:
     pmfs = list(shared.all_pmfs(outputs, den))
 
     def law(case: tuple[Any, ...]) -> object:
+        # sets and PLRV from the definitions against the interface (hockey_stick = PMFPair)
         by_sets, ex = plrv.sup_over_sets(*case), plrv.plrv_expectation(*case)
         return by_sets == plrv.hockey_stick(*case) == ex or claim.Counterexample(
             P=case[0], Q=case[1], epsilon=case[2], sup_X=by_sets, **{"E[max(0,1-e^(eps-L))]": ex}
@@ -71,7 +73,7 @@ def check_def12(config: claim.RunConfig) -> claim.Property:
     def cases(cfg: claim.RunConfig) -> Iterator[Any]:
         # δ = 1, the exact smallest APKDP δ (or a rational just above it), and just below it
         for _, scn, mech, table, eps in _random_cases(cfg, n_cases, 12):
-            d = plrv.apkdp_delta(scn, mech, eps).delta
+            d = plrv.apkdp_delta(scn, mech, eps).delta  # the definition itself, on purpose
             q, lo = d.rational(), ball_endpoints(d.arb(128))[0] - Fraction(1, 10**9)
             deltas = [Fraction(1), lo + Fraction(2, 10**9) if q is None else q, lo]
             for delta in deltas[: 3 if d.sign() > 0 else 2]:

@@ -1,8 +1,11 @@
 """Checkers for DMKB20 Section 4 (counting, thresholding, k-anonymity) and Figures 5-6.
 
 Every verdict compares a printed bound with the exact privacy curve of the mechanism
-(Definitions 12/13 through Lemma 1), computed by :mod:`pdpsym.mechanisms.counting` and
-:mod:`pdpsym.mechanisms.thresholding`; classes, counts and readings are reported.
+(Definitions 12/13 through Lemma 1), computed through the privacy-loss interface
+(:class:`~pdpsym.loss.CountingLoss`, :class:`~pdpsym.loss.ThresholdingLoss`,
+:class:`~pdpsym.loss.KAnonymityLoss`, :class:`~pdpsym.loss.GeometricConvolutionLoss`,
+:class:`~pdpsym.loss.GeometricPair`); the bounds stay the paper's formulas. Classes, counts
+and readings are reported.
 """
 
 from __future__ import annotations
@@ -20,10 +23,16 @@ import pdpsym.mechanisms.geometric as geo
 from pdpsym.core.certify import certify
 from pdpsym.core.compare import compare
 from pdpsym.core.numbers import fraction_str
+from pdpsym.loss import (
+    CountingLoss,
+    GeometricConvolutionLoss,
+    GeometricPair,
+    KAnonymityLoss,
+    ThresholdingLoss,
+)
 from pdpsym.mechanisms import counting
 from pdpsym.mechanisms.counting import CountLaw, Eps
-from pdpsym.mechanisms.kanonymity import histogram_delta, kanon3_delta
-from pdpsym.mechanisms.thresholding import Thresholding, apk_delta, ppk_delta
+from pdpsym.mechanisms.thresholding import Thresholding
 from pdpsym.papers import claim
 from pdpsym.papers.dmkb2020 import counting as pc
 from pdpsym.papers.dmkb2020 import kanonymity
@@ -99,7 +108,8 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
         if (th := pt.theorem4(n, p, T, size, bm, reading)) is None:
             return True
         applicable.add(reading.name)
-        exact, direction = pt.exact_delta_at(n, p, T, th.eps, size)
+        res = ThresholdingLoss.homogeneous(n, p, T, size).delta(th.eps)
+        exact, direction = res.value, res.where["direction"]  # type: ignore[index]
         return _le(exact, th.delta) or _cx(
             {"n": n, "p": p, "T": T, "|B|": size, "b_max": str(bm),
              "eps": f"ln({_s(th.exp_eps)})", "delta_theorem": th.delta,
@@ -220,9 +230,9 @@ def check_thm4_coupling(config: claim.RunConfig) -> claim.Property:
         for t in range(n + 1):  # P_theta[count > t] <= P_theta_p[count > t]
             if sum(het[t + 1 :], F(0)) > sum(hom[t + 1 :], F(0)):
                 return claim.Counterexample(ps=[_s(q) for q in ps], t=str(t))
-        # every target's exact delta (both directions) is at most the common-p delta
-        rest = (CountLaw((*ps[:i], *ps[i + 1 :])) for i in range(n))
-        ok = all(_le(apk_delta(Thresholding(n, T, r), th.eps)[0], th.delta) for r in rest)
+        # every target's exact delta (both directions) is at most the common-p delta: the
+        # worst target's (|B| = 0, so PPK = APK) at most it
+        ok = _le(ThresholdingLoss(n, T, ps=ps).delta(th.eps).value, th.delta)
         return ok or _cx({"ps": [_s(q) for q in ps], "T": T, "p": p, "delta": th.delta})
 
     return generated_forall(
@@ -247,8 +257,8 @@ def check_prop8(config: claim.RunConfig) -> claim.Property:
     def law(case: Any) -> object:
         n, p, T, size, c = case
         eps = Eps.from_exp(c)
-        active = apk_delta(Thresholding.homogeneous(n, p, T, size), eps)[0]
-        reduced = ppk_delta(Thresholding.homogeneous(n - size, p, T - size), p, eps)[0]
+        active = ThresholdingLoss.homogeneous(n, p, T, size, "apk").delta(eps).value
+        reduced = ThresholdingLoss.homogeneous(n - size, p, T - size).delta(eps).value
         return active == reduced or _cx(
             {"n": n, "p": p, "T": T, "|B|": size, "e^eps": c, "apk": str(active),
              "ppk_reduced": str(reduced)}
@@ -270,8 +280,9 @@ def check_prop8(config: claim.RunConfig) -> claim.Property:
 @claim.checker("dmkb2020.ex7")
 def check_ex7(config: claim.RunConfig) -> claim.Property:
     eps, mech = Eps.from_exp(F(2)), Thresholding.homogeneous(1000, F(1, 10**7), 100, 100)
+    # kept direct on purpose: the APK of the one knowledge value b = 100 (not the worst b)
     active = mech.apk(100, eps, (0, 1)).value()  # attacker fills B with 100 "Yes"
-    passive, _ = ppk_delta(mech, F(1, 10**7), eps)
+    passive = ThresholdingLoss.homogeneous(1000, F(1, 10**7), 100, 100).delta(eps).value
     text = (
         f"n=1000, p=1e-7, T=100, |B|=100, eps=ln 2: active (b=100) delta = {_dec(active)}, "
         f"passive (PPK) delta = {_dec(passive)}"
@@ -308,7 +319,7 @@ def check_thm3(config: claim.RunConfig) -> claim.Property:
 
     def grid(_c: claim.RunConfig) -> Iterator[Any]:
         for n, p, e in itertools.product(ns, ps, es):
-            yield n, p, e, counting.counting_delta([p] * n, Eps.of(e)).value
+            yield n, p, e, CountingLoss([p] * n).delta(Eps.of(e)).value
 
     def printed(case: Any) -> object:
         n, p, e, exact = case
@@ -322,7 +333,7 @@ def check_thm3(config: claim.RunConfig) -> claim.Property:
         for n, delta in [(120, F(1, 5)), (200, F(1, 20))][: cfg.count(1, 2)]:
             lo, hi = pc.rational_bracket(pc.closed_form_eps(n, F(3, 10), delta))
             for ps in ([F(31, 100)] * n, [F(31, 100)] + [F(1, 2)] * (n - 1)) if hi <= 1 else ():
-                yield counting.counting_delta(ps, Eps.from_exp(counting.exp_lower(lo))).value, delta
+                yield CountingLoss(ps).delta(Eps.from_exp(counting.exp_lower(lo))).value, delta
 
     blanket = claim.Exhaustive(lambda c: _le(c[3], pc.blanket_delta(c[0], lam, Eps.of(c[2]))), grid)
     return claim.Erratum(
@@ -373,7 +384,7 @@ def check_prop7(config: claim.RunConfig) -> claim.Property:
                 {"n": n, "delta2": delta2, "delta_exact": _dec(d_hi), "bound": _dec(pr.delta)}
             )
         _, n, p, eps, mu3, power = case
-        exact = counting.counting_delta_homogeneous(n, p, Eps.of(eps))
+        exact = CountingLoss.homogeneous(n, p).delta(Eps.of(eps)).value
         bound = pc.prop7_at_eps([p] * n, eps, power, mu3).delta
         return _le(exact, bound) or _cx(
             {"n": n, "p_i": f"{_s(p)} for every record", "eps": eps, "mu3_reading": mu3.value,
@@ -404,7 +415,8 @@ def check_cor1(config: claim.RunConfig) -> claim.Property:
     pairs = ((0, 1), (1, 0), (0, 2), (2, 0)) if config.thorough else ((0, 1), (0, 2))
 
     def law(pair: tuple[int, int]) -> object:
-        d = histogram_delta(n, probs, *pair, Eps.from_exp(counting.exp_lower(lo)))
+        d = KAnonymityLoss.histogram(n, probs, *pair).delta(Eps.from_exp(counting.exp_lower(lo)))
+        d = d.value
         values = f"{pair[0]}->{pair[1]}"
         return _le(d, delta) or _cx({"n": n, "probs": probs, "values": values, "delta": _dec(d)})
 
@@ -457,8 +469,12 @@ def check_def19(config: claim.RunConfig) -> claim.Property:
         law_ = CountLaw.homogeneous(m, q)
         if geo.convolution_total(law_, p) != 1:
             return _cx({"m": m, "q": q, "p": p})
-        conv = geo.convolution_delta(law_, p, eps := Eps.of(e))
-        bounds = (counting.counting_delta_fast(law_, eps), geo.geometric_delta(p, eps))
+        conv = GeometricConvolutionLoss(law_, p).delta(eps := Eps.of(e)).value
+        # the noiseless count's (m + 1 records) and the noise's alone (G + 1 vs G)
+        bounds = (
+            CountingLoss.homogeneous(m + 1, q).delta(eps).value,
+            GeometricPair({F(1): F(1)}, {F(0): F(1)}, p).delta(eps).value,
+        )
         return all(_le(conv, b) for b in bounds) or _cx({"m": m, "q": q, "p": p, "eps": e})
 
     def total() -> object:
@@ -498,7 +514,7 @@ def check_thm5(config: claim.RunConfig) -> claim.Property:
         n, lam, probs, T, t, t2, (delta, eps) = case
         if not printed:
             nontrivial.add("delta < 1", delta < 1)
-        d = kanon3_delta(n, probs, t, t2, T, eps)
+        d = KAnonymityLoss.kanon3(n, probs, t, t2, T).delta(eps).value
         return _le(d, delta) or _cx(
             {"n": n, "lambda": lam, "P": {k: _s(v) for k, v in probs.items()}, "T": T,
              "pair": f"{t} vs {t2}", "eps": str(eps.sympy()), "delta_0": delta, "delta_exact": _dec(d)}

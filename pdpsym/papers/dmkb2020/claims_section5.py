@@ -34,6 +34,7 @@ def check_ex8(config: claim.RunConfig) -> claim.Property:
     scn = Scenario.bernoulli([HALF] * n)
     m1, m2 = deterministic(sum), deterministic(lambda d: sum(d[1:]))  # the count, without t = 0
     pair = finite.compose(m1, m2)
+    # kept direct on purpose: Definition 12 from the definition, as Example 8 states it
     d1, d2, dc = (plrv.apkdp_delta(scn, m, eps).delta for m in (m1, m2, pair))
     dc_big = plrv.apkdp_delta(scn, pair, Eps.log(10**6), targets=[0]).delta
 
@@ -109,6 +110,7 @@ def check_thm6(config: claim.RunConfig) -> claim.Property:
         # the corollary with e^ε rational: μ + ε1 + ε2 (corrected), 2μ + ε1 + ε2 (printed)
         m1, m2, w1, w2, wm = extra
         mws = [(m1, w1), (m2, w2)] + [(finite.compose(m1, m2), w1 * w2 * wm**k) for k in (1, 2)]
+        # Definition 12 from the definition on purpose (the corollary is stated on it)
         d1, d2, dc, dp = (rational(plrv.apkdp_delta(scn, m, Eps.log(w)).delta) for m, w in mws)
         bound = d1 + d2 + rational(composition.bounded_dependence_nu(scn, m1, m2, Eps.log(wm))[0])
         if dp > bound:

@@ -100,6 +100,7 @@ def blanket_delta(n: int, lam: Fraction, eps: Eps) -> object:
     total = None
     for N in range(n):
         w = f(N, n - 1, 2 * lam)
+        # kept direct on purpose: the proof's blanket bound (the bound side), one direction
         h = counting_curve(CountLaw.homogeneous(N, Fraction(1, 2)), eps)["1,0"]
         scaled = Hockey(
             Mass(tuple((wt * w, law, rs) for wt, law, rs in h.a.parts)),

@@ -21,6 +21,7 @@ from pdpsym.core.compare import compare
 from pdpsym.core.eps import Eps
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.counting_loss import CountingLoss
+from pdpsym.loss.thresholding_loss import ThresholdingLoss
 from pdpsym.papers.dmkb2020 import counting as pc
 from pdpsym.papers.dmkb2020 import thresholding as pt
 from pdpsym.papers.dmkb2020.blanket import PREC, blanket_enclosures
@@ -83,7 +84,7 @@ def fig4_row(n: int, T: int, p: Fraction = FIG4_P) -> dict[str, str]:
     else:
         if n > 400:  # unexpanded formulas: the expanded rationals have n-digit parts
             th = pt.with_display(th, n, p, T, 0)
-        exact, _ = pt.exact_delta_at(n, p, T, th.eps)
+        exact = ThresholdingLoss.homogeneous(n, p, T).delta(th.eps).value
         row |= {
             "r": _dec(th.r),
             "epsilon": _dec(th.eps_sympy()),

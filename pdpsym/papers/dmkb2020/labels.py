@@ -11,11 +11,12 @@ References:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
-from pdpsym.loss import plrv
-from pdpsym.mechanisms import thresholding
-from pdpsym.mechanisms.kanonymity import histogram_delta
+from pdpsym.core.eps import Eps
+from pdpsym.loss import KAnonymityLoss, LossPoint, ThresholdingLoss, plrv
 from pdpsym.papers.dmkb2020 import composition, definitions, reducibility
 
 
@@ -131,36 +132,46 @@ def theorem2_is_reducible(*args: Any, **kwargs: Any) -> Any:
     return reducibility.is_reducible(*args, **kwargs)
 
 
-def cor1_histogram_delta(*args: Any, **kwargs: Any) -> Any:
+def cor1_histogram_delta(
+    n: int, probs: Sequence[Fraction], k: int, k2: int, eps: Eps | Fraction | int | str
+) -> LossPoint:
     """Corollary 1: the exact δ of the histogram of independent categorical records.
 
     Args:
-        *args: as :func:`pdpsym.mechanisms.kanonymity.histogram_delta`.
-        **kwargs: as :func:`pdpsym.mechanisms.kanonymity.histogram_delta`.
+        n: number of records (i.i.d. over values ``0..K-1``).
+        probs: the values' probabilities.
+        k: the target's value under ``P``.
+        k2: the target's value under ``Q``.
+        eps: ε.
 
     Returns:
-        The exact δ at the given ε.
+        The exact δ at ε (:class:`~pdpsym.loss.KAnonymityLoss`).
 
     References:
         Section 4.1, Corollary 1.
     """
-    return histogram_delta(*args, **kwargs)
+    return KAnonymityLoss.histogram(n, probs, k, k2).delta(eps)
 
 
-def prop8_ppk_delta(*args: Any, **kwargs: Any) -> Any:
-    """Proposition 8: the thresholding mechanism's PPK δ with known records.
+def prop8_ppk_delta(
+    n: int, p: Fraction, T: int, known_size: int, eps: Eps | Fraction | int | str
+) -> LossPoint:
+    """Proposition 8: the thresholding mechanism's PPK δ with ``|B|`` known records.
 
     Args:
-        *args: as :func:`pdpsym.mechanisms.thresholding.ppk_delta`.
-        **kwargs: as :func:`pdpsym.mechanisms.thresholding.ppk_delta`.
+        n: number of records (i.i.d. Bernoulli(p)).
+        p: the records' probability.
+        T: the threshold.
+        known_size: ``|B|``.
+        eps: ε.
 
     Returns:
-        The exact δ.
+        The exact δ at ε, worst direction (:class:`~pdpsym.loss.ThresholdingLoss`).
 
     References:
-        Section 4.2, Proposition 8.
+        Section 4.2, Proposition 8, Definition 13.
     """
-    return thresholding.ppk_delta(*args, **kwargs)
+    return ThresholdingLoss.homogeneous(n, p, T, known_size).delta(eps)
 
 
 def prop9_bounded_dependence_nu(*args: Any, **kwargs: Any) -> Any:

@@ -201,14 +201,6 @@ def best_b_max(n: int, p: Fraction, T: int, known_size: int) -> int | None:
     return None if best is None else best[1]
 
 
-def exact_delta_at(
-    n: int, p: Fraction, T: int, eps: Eps, known_size: int = 0
-) -> tuple[object, tuple[int, int]]:
-    """The mechanism's exact delta at ``eps``: PPK (= APK when ``|B| = 0``), both directions."""
-    res = ThresholdingLoss.homogeneous(n, p, T, known_size).delta(eps)
-    return res.value, res.where["direction"]  # type: ignore[index]
-
-
 def _sum_f(lo: int, hi: int, n: int, p: Fraction) -> Fraction:
     return sum((f(s, n, p) for s in range(max(lo, 0), hi + 1)), Fraction(0))
 
@@ -285,7 +277,7 @@ def figure4_rows(n: int, p: Fraction, Ts: list[int], digits: int = 15) -> list[d
             continue
         if n > 400:
             th = with_display(th, n, p, T, 0)
-        exact, _ = exact_delta_at(n, p, T, th.eps)
+        exact = ThresholdingLoss.homogeneous(n, p, T).delta(th.eps).value
         rows.append(
             {
                 "T": str(T),
