@@ -52,8 +52,6 @@ def test_help_of_every_command_loads_no_engine() -> None:
 
 def test_the_help_copies_of_library_choices_match_the_library() -> None:
     # the command modules keep these copies so that --help loads no engine
-    from pdpsym.papers.li2019.whg.batch import MAX_BATCH_DIGITS
-
     from pdpsym.app import oracle
     from pdpsym.app.commands import audit as audit_cmd
     from pdpsym.app.commands import oracle as oracle_cmd
@@ -61,6 +59,7 @@ def test_the_help_copies_of_library_choices_match_the_library() -> None:
     from pdpsym.audit import ALL_NOTIONS, NOTIONS
     from pdpsym.papers.li2019.edges import EdgeReading
     from pdpsym.papers.li2019.whg import BottomRule
+    from pdpsym.papers.li2019.whg.batch import MAX_BATCH_DIGITS
     from pdpsym.papers.lmm2016.mechanism import DDPReading
 
     assert audit_cmd.NOTIONS == NOTIONS and audit_cmd.ALL_NOTIONS == ALL_NOTIONS
