@@ -68,14 +68,16 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from pdpsym.core import poly
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_rational
+from pdpsym.models.counts import Contributions, TargetFactors, check_known, contributions
 from pdpsym.models.joint import JointDistribution
 from pdpsym.models.variables import NamedVariables
 
@@ -223,8 +225,8 @@ class BayesianNetwork(NamedVariables):
             target: the target record.
             value: its value (one of :meth:`domain`).
             known: the known records' values.
-            weights: integer weight per record (default 1 for all; a record missing from
-                a given mapping has weight 0).
+            weights: integer weight per record (default 1; a record missing from a given
+                mapping has weight 1, as everywhere in the package).
 
         Returns:
             ``{f value: probability}`` (exact, summing to 1), or None when the event
@@ -270,10 +272,8 @@ class BayesianNetwork(NamedVariables):
             ) from None
 
     def _weights(self, weights: Mapping[str, int] | None) -> dict[str, int]:
-        if weights is None:
-            return {v: 1 for v in self.variables}
-        out = {v: 0 for v in self.variables}
-        for name, wt in weights.items():
+        out = {v: 1 for v in self.variables}
+        for name, wt in (weights or {}).items():
             self.index(name, "weights")
             if isinstance(wt, bool) or not isinstance(wt, int):
                 raise InputError(f"weights.{name}", f"expected an integer, got {wt!r}")
@@ -359,7 +359,25 @@ class BayesianNetwork(NamedVariables):
         D = self._scale(w)
         contrib = {v: [int(w[v] * x * D) for x in self.nodes[v].values] for v in self.variables}
         offset = sum(contrib[v][s] for v, s in evidence.items())
-        factors: list[_Factor] = [self._factor(v, evidence, contrib[v]) for v in self.variables]
+        total = self._counts(evidence, contrib, plan, False)
+        z = sum(total.values())
+        if z == 0:
+            return None
+        return {Fraction(s + offset, D): Fraction(c, z) for s, c in sorted(total.items()) if c}
+
+    def _counts(
+        self,
+        evidence: Mapping[str, int],
+        shifts: Mapping[str, Sequence[int]],
+        plan: EliminationPlan,
+        shift_evidence: bool,
+    ) -> Poly:
+        """``sum -> weight`` proportional to ``P(S = sum, evidence)`` (every table scaled
+        to integers), each record adding ``shifts[v][state]`` to ``S`` (the observed ones
+        too when ``shift_evidence``)."""
+        factors: list[_Factor] = [
+            self._factor(v, evidence, shifts[v], shift_evidence) for v in self.variables
+        ]
         for v in plan.order:
             touching = [f for f in factors if v in f.scope]
             factors = [f for f in factors if v not in f.scope]
@@ -370,12 +388,88 @@ class BayesianNetwork(NamedVariables):
         total: Poly = {0: 1}
         for f in factors:  # every scope is empty now
             total = _convolve(total, f.table.get((), {}))
-        z = sum(total.values())
-        if z == 0:
-            return None
-        return {Fraction(s + offset, D): Fraction(c, z) for s, c in sorted(total.items()) if c}
+        return total
 
-    def _factor(self, v: str, evidence: Mapping[str, int], contrib: Sequence[int]) -> _Factor:
+    # --- the CountModel protocol (pdpsym.models.counts) ---------------------------------
+
+    @property
+    def assignment_invariant(self) -> bool:
+        """False: the known records' values change the law, not only shift it."""
+        return False
+
+    def contributions(self, weights: Mapping[str, int] | None = None) -> Contributions:
+        """The integer contributions of the query (:func:`pdpsym.models.counts.contributions`)."""
+        return contributions(
+            self.variables, [self.nodes[v].values for v in self.variables], weights
+        )
+
+    def target_factors(
+        self,
+        targets: Sequence[str],
+        known: Mapping[str, Fraction],
+        weights: Mapping[str, int] | None = None,
+    ) -> Iterator[tuple[str, TargetFactors]]:
+        """For each target ``i`` and value ``a``, one integer polynomial ``J_{i,a}(z) =
+        sum_c n_c z^c`` with ``n_c`` proportional to ``P(S = c, x_i = a, x_K = v)`` (the
+        same factor, the product of the tables' scales, for every ``a``), by variable
+        elimination with the target and known records observed.
+
+        References:
+            Li et al., Sec. III, Eq. 2; variable elimination: Zhang and Poole (1994).
+        """
+        contrib = self.contributions(weights)
+        shifts = dict(zip(self.variables, contrib.table, strict=True))
+        kv = check_known(self.variables, {v: self.nodes[v].values for v in self.variables}, known)
+        observed = {k: self.nodes[k].values.index(x) for k, x in kv.items()}
+        plan_weights = self._weights({k: int(Fraction(x)) for k, x in (weights or {}).items()})
+        for t in targets:
+            self.index(t, "targets")
+            if t in kv:
+                raise InputError("known", f"the target {t!r} cannot also be known")
+            out: TargetFactors = {}
+            for s, a in enumerate(self.nodes[t].values):
+                evidence = {**observed, t: s}
+                plan = self.plan(evidence, plan_weights)
+                if plan.work > self.max_work:
+                    raise InputError(
+                        "max_work",
+                        f"variable elimination has induced width {plan.width} and an "
+                        f"estimated work of {plan.work} units, over the limit {self.max_work}",
+                    )
+                total = self._counts(evidence, shifts, plan, True)
+                top = max(total, default=0)
+                coeffs = [0] * (top + 1)
+                for c, n in total.items():
+                    coeffs[c] += n
+                out[a] = (poly.from_coefficients(coeffs),)
+            yield t, out
+
+    def dependence_groups(self) -> list[tuple[str, ...]]:
+        """The connected components of the network's skeleton (records in different
+        components are independent), in declaration order."""
+        parent = {v: v for v in self.variables}
+
+        def find(v: str) -> str:
+            while parent[v] != v:
+                parent[v] = parent[parent[v]]
+                v = parent[v]
+            return v
+
+        for v in self.variables:
+            for u in self.nodes[v].parents:
+                parent[find(u)] = find(v)
+        comps: dict[str, list[str]] = {}
+        for v in self.variables:
+            comps.setdefault(find(v), []).append(v)
+        return [tuple(c) for c in comps.values()]
+
+    def _factor(
+        self,
+        v: str,
+        evidence: Mapping[str, int],
+        contrib: Sequence[int],
+        shift_evidence: bool = False,
+    ) -> _Factor:
         node = self.nodes[v]
         family = (*node.parents, v)
         scope = tuple(u for u in family if u not in evidence)
@@ -389,7 +483,7 @@ class BayesianNetwork(NamedVariables):
                 if any(evidence.get(u, k) != k for u, k in zip(family, full, strict=True)):
                     continue
                 key = tuple(k for u, k in zip(family, full, strict=True) if u not in evidence)
-                shift = 0 if v in evidence else contrib[s]
+                shift = 0 if v in evidence and not shift_evidence else contrib[s]
                 table[key] = {shift: int(p * den)}
         return _Factor(scope, table)
 

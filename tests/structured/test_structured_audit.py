@@ -204,8 +204,8 @@ def test_child_network_audit_of_a_count_equals_the_full_table_on_8_nodes():
 @pytest.mark.slow
 def test_child_network_audit_of_a_count_equals_the_full_table_on_12_nodes():
     """The same on the 12-node ancestral sub-network of HypDistrib, HypoxiaInO2,
-    LVHreport and GruntingReport (82,944 databases; the full table takes about a minute
-    per mechanism, so apkdp, ppkdp and np only)."""
+    LVHreport and GruntingReport (82,944 databases; the full table takes minutes per
+    mechanism, so apkdp and ppkdp only)."""
     n = _child_agrees(
         ["HypDistrib", "HypoxiaInO2", "LVHreport", "GruntingReport"],
         "HypDistrib",
