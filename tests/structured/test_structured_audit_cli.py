@@ -130,3 +130,13 @@ def test_bif_network_is_audited(capsys):
     # dp of a thresholded count of 0/1-valued Grunting: outputs above T differ, so no
     # epsilon bounds it (a point-mass pair with disjoint supports)
     assert json.loads(out)["notions"]["dp"]["epsilon"] == "infinite"
+
+
+def test_a_million_record_chain_is_refused_by_the_estimate(tmp_path, capsys):
+    """The estimate comes from the model's shape: a chain of 10^6 records is refused by
+    --max-work before any query law is built."""
+    chain, m = tmp_path / "chain.json", tmp_path / "m.json"
+    chain.write_text(json.dumps({**CHAIN, "length": 1_000_000}))
+    m.write_text(json.dumps({"kind": "threshold", "T": 1}))
+    code, out, err = _run(capsys, ["audit", str(chain), str(m), "--target", "x3"])
+    assert code == 2 and out == "" and "error: --max-work:" in err

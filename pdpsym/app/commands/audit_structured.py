@@ -19,6 +19,7 @@ from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_rational
 
 #: mechanism kinds a structured model is audited with (all act on the weighted sum)
+ONE = Fraction(1)
 SUM_KINDS = ("laplace", "geometric", "count", "threshold")
 
 
@@ -135,16 +136,21 @@ def check_work(
     domains = {v: model.domain(v) for v in known}
     assignments = math.prod(len(d) for d in domains.values())
     m = len(model.domain(target))
-    w = {v: Fraction(1) for v in names}
-    w.update(mech.weights or {})
-    scale = math.lcm(1, *(x.denominator for x in w.values()))
-    wmax = max((int(abs(x) * scale) for x in w.values()), default=1)
+    ws = {k: Fraction(x) for k, x in (mech.weights or {}).items()}
+    scale = math.lcm(1, *(Fraction(x).denominator for x in ws.values()))
+    wmax = max([int(abs(Fraction(x)) * scale) for x in ws.values()] + [scale])
+    per_law = model.size_hint() * wmax
+    laws = m * (assignments + 1) * per_law + m * per_law * assignments
+    limits.check(args, 10**5 + laws, "this audit")  # before walking every record
+    memo: dict[tuple[int, Fraction], int] = {}
     span = 0
     for v in names:
-        vals = [w[v] * x for x in model.domain(v)]
-        span += int((max(vals) - min(vals)) * scale)
-    per_law = model.size_hint() * max(wmax, 1)
-    laws = m * (assignments + 1) * per_law + m * per_law * assignments
+        dom = model.domain(v)
+        x = ws.get(v, ONE)
+        key = (id(dom), x)
+        if key not in memo:
+            memo[key] = int((max(dom) - min(dom)) * abs(x) * scale)
+        span += memo[key]
     per_pair = (span + 1) * (points + 4) * 50
     if mech.kind in ("geometric", "laplace"):
         per_pair *= span + 1
