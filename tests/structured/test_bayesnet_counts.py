@@ -74,3 +74,20 @@ def test_leakage_reads_a_bif_file(capsys):
     a = audit(net, SumMechanism("laplace", lam=Fraction(1)), "Grunting", (), (), None, ["apkdp"])
     assert out["status"] == "ok"
     assert out["value"]["decimal"][:22] == certify(a["apkdp"].epsilon, 30).decimal[:22]
+
+
+def test_calibrate_takes_a_network(tmp_path, capsys):
+    """``calibrate`` on a 3-node chain-shaped network: group DP (one group of 3 records,
+    scale 3/eps) guarantees eps, so the smallest scale lies at or below 3."""
+    p = tmp_path / "bn.json"
+    row = [["9/10", "1/10"], ["1/5", "4/5"]]
+    nodes = [
+        {"name": "a", "states": ["0", "1"], "cpt": ["1/2", "1/2"]},
+        {"name": "b", "states": ["0", "1"], "parents": ["a"], "cpt": row},
+        {"name": "c", "states": ["0", "1"], "parents": ["b"], "cpt": row},
+    ]
+    p.write_text(json.dumps({"kind": "bayesian-network", "nodes": nodes}))
+    assert main(["calibrate", str(p), "--eps", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    hi = Fraction(out["scale"]["enclosure"][1])
+    assert 0 < hi <= 3
