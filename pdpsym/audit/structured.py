@@ -205,28 +205,10 @@ class _Model:
 
 
 def _dependence_groups(model: Any) -> list[tuple[str, ...]]:
+    """The model's mutually independent groups of records (one group when it does not
+    say: a sound over-approximation)."""
     groups = getattr(model, "dependence_groups", None)
-    if groups is not None:
-        return list(groups())
-    nodes = getattr(model, "nodes", None)
-    if nodes is None:
-        return [tuple(model.variables)]
-    # a Bayesian network: the connected components of the skeleton
-    parent = {v: v for v in model.variables}
-
-    def find(v: str) -> str:
-        while parent[v] != v:
-            parent[v] = parent[parent[v]]
-            v = parent[v]
-        return v
-
-    for v in model.variables:
-        for u in nodes[v].parents:
-            parent[find(u)] = find(v)
-    comps: dict[str, list[str]] = {}
-    for v in model.variables:
-        comps.setdefault(find(v), []).append(v)
-    return [tuple(c) for c in comps.values()]
+    return list(groups()) if groups is not None else [tuple(model.variables)]
 
 
 # --- the mechanism as a kernel on the query value --------------------------------------
