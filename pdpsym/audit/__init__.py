@@ -275,8 +275,8 @@ def _noise(
 
 
 def audit(
-    model: JointDistribution,
-    mechanism: Mechanism | LaplaceNoise,
+    model: JointDistribution | Any,
+    mechanism: Mechanism | LaplaceNoise | Any,
     target: str,
     known: Iterable[str] = (),
     eps: Iterable[Eps | Fraction | int | str] = (),
@@ -289,7 +289,9 @@ def audit(
     """Every notion's exact ε, δ(ε) and ε(δ) for the target record.
 
     Args:
-        model: the joint distribution of the records.
+        model: the joint distribution of the records, or a structured model (a Markov
+            chain, independent records, a Bayesian network), audited from its query laws
+            by :func:`pdpsym.audit.structured.audit_structured`.
         mechanism: a finite mechanism ``D -> PMF`` (:mod:`pdpsym.mechanisms`), or
             :class:`~pdpsym.mechanisms.laplace.LaplaceNoise`.
         target: the target record (a variable of ``model``).
@@ -311,6 +313,8 @@ def audit(
         Definition 4.
     """
     known = tuple(known)
+    if not isinstance(model, JointDistribution):
+        return _structured(model, mechanism, target, known, eps, delta, notions, reading)
     model.index(target, "target")
     for k in known:
         model.index(k, "known")
@@ -338,6 +342,36 @@ def audit(
                 _finite(n, model, mechanism, target, known, eps_list, d, reading, exhaustive)
             )
     return Audit(target, known, tuple(out))
+
+
+def _structured(
+    model: Any,
+    mechanism: Any,
+    target: str,
+    known: tuple[str, ...],
+    eps: Iterable[Eps | Fraction | int | str],
+    delta: Fraction | int | str | None,
+    notions: Iterable[str],
+    reading: DDPReading,
+) -> Audit:
+    """:func:`audit` of a structured model (:mod:`pdpsym.audit.structured`)."""
+    from pdpsym.audit.structured import audit_structured
+
+    eps_list = [Eps.of(e) for e in eps]
+    for e in eps_list:
+        if e.eps is not None and e.eps < 0:
+            raise InputError("eps", "must be >= 0")
+    d = None
+    if delta is not None:
+        d = Eps.of(delta).eps if not isinstance(delta, Fraction) else delta
+        if d is None or not 0 <= d < 1:
+            raise InputError("delta", "must lie in [0, 1)")
+    wanted = list(notions)
+    for n in wanted:
+        if n not in ALL_NOTIONS:
+            raise InputError("notions", f"unknown notion {n!r}; known: {', '.join(ALL_NOTIONS)}")
+    result: Audit = audit_structured(model, mechanism, target, known, eps_list, d, wanted, reading)
+    return result
 
 
 class _CallableModule(types.ModuleType):

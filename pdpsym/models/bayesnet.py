@@ -67,15 +67,19 @@ from __future__ import annotations
 
 import itertools
 import math
-import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from pdpsym.core import poly as intpoly
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_rational
+from pdpsym.models.bayesnet_bif import _parse_bif
+from pdpsym.models.bayesnet_elimination import Poly, _convolve, _Factor
+from pdpsym.models.bayesnet_validate import _cpt, _find_cycle, _state_values
+from pdpsym.models.counts import Contributions, TargetFactors, check_known, contributions
 from pdpsym.models.joint import JointDistribution
 from pdpsym.models.variables import NamedVariables
 
@@ -84,8 +88,6 @@ DEFAULT_MAX_WORK = 50_000_000
 
 #: the most rows :meth:`BayesianNetwork.to_joint` lists (product of the domain sizes)
 DEFAULT_MAX_JOINT_ROWS = 1 << 18
-
-Poly = dict[int, int]  # scaled integer sum -> unnormalized integer weight
 
 
 @dataclass(frozen=True)
@@ -223,8 +225,8 @@ class BayesianNetwork(NamedVariables):
             target: the target record.
             value: its value (one of :meth:`domain`).
             known: the known records' values.
-            weights: integer weight per record (default 1 for all; a record missing from
-                a given mapping has weight 0).
+            weights: integer weight per record (default 1; a record missing from a given
+                mapping has weight 1, as everywhere in the package).
 
         Returns:
             ``{f value: probability}`` (exact, summing to 1), or None when the event
@@ -270,10 +272,8 @@ class BayesianNetwork(NamedVariables):
             ) from None
 
     def _weights(self, weights: Mapping[str, int] | None) -> dict[str, int]:
-        if weights is None:
-            return {v: 1 for v in self.variables}
-        out = {v: 0 for v in self.variables}
-        for name, wt in weights.items():
+        out = {v: 1 for v in self.variables}
+        for name, wt in (weights or {}).items():
             self.index(name, "weights")
             if isinstance(wt, bool) or not isinstance(wt, int):
                 raise InputError(f"weights.{name}", f"expected an integer, got {wt!r}")
@@ -359,7 +359,25 @@ class BayesianNetwork(NamedVariables):
         D = self._scale(w)
         contrib = {v: [int(w[v] * x * D) for x in self.nodes[v].values] for v in self.variables}
         offset = sum(contrib[v][s] for v, s in evidence.items())
-        factors: list[_Factor] = [self._factor(v, evidence, contrib[v]) for v in self.variables]
+        total = self._counts(evidence, contrib, plan, False)
+        z = sum(total.values())
+        if z == 0:
+            return None
+        return {Fraction(s + offset, D): Fraction(c, z) for s, c in sorted(total.items()) if c}
+
+    def _counts(
+        self,
+        evidence: Mapping[str, int],
+        shifts: Mapping[str, Sequence[int]],
+        plan: EliminationPlan,
+        shift_evidence: bool,
+    ) -> Poly:
+        """``sum -> weight`` proportional to ``P(S = sum, evidence)`` (every table scaled
+        to integers), each record adding ``shifts[v][state]`` to ``S`` (the observed ones
+        too when ``shift_evidence``)."""
+        factors: list[_Factor] = [
+            self._factor(v, evidence, shifts[v], shift_evidence) for v in self.variables
+        ]
         for v in plan.order:
             touching = [f for f in factors if v in f.scope]
             factors = [f for f in factors if v not in f.scope]
@@ -370,12 +388,81 @@ class BayesianNetwork(NamedVariables):
         total: Poly = {0: 1}
         for f in factors:  # every scope is empty now
             total = _convolve(total, f.table.get((), {}))
-        z = sum(total.values())
-        if z == 0:
-            return None
-        return {Fraction(s + offset, D): Fraction(c, z) for s, c in sorted(total.items()) if c}
+        return total
 
-    def _factor(self, v: str, evidence: Mapping[str, int], contrib: Sequence[int]) -> _Factor:
+    # --- the CountModel protocol (pdpsym.models.counts) ---------------------------------
+
+    @property
+    def assignment_invariant(self) -> bool:
+        """False: the known records' values change the law, not only shift it."""
+        return False
+
+    def contributions(self, weights: Mapping[str, int] | None = None) -> Contributions:
+        """The integer contributions of the query (:func:`pdpsym.models.counts.contributions`)."""
+        return contributions(
+            self.variables, [self.nodes[v].values for v in self.variables], weights
+        )
+
+    def target_factors(
+        self,
+        targets: Sequence[str],
+        known: Mapping[str, Fraction],
+        weights: Mapping[str, int] | None = None,
+    ) -> Iterator[tuple[str, TargetFactors]]:
+        """For each target ``i`` and value ``a``, one integer polynomial ``J_{i,a}(z) =
+        sum_c n_c z^c`` with ``n_c`` proportional to ``P(S = c, x_i = a, x_K = v)`` (the
+        same factor, the product of the tables' scales, for every ``a``), by variable
+        elimination with the target and known records observed.
+
+        References:
+            Li et al., Sec. III, Eq. 2; variable elimination: Zhang and Poole (1994).
+        """
+        contrib = self.contributions(weights)
+        shifts = dict(zip(self.variables, contrib.table, strict=True))
+        kv = check_known(self.variables, {v: self.nodes[v].values for v in self.variables}, known)
+        observed = {k: self.nodes[k].values.index(x) for k, x in kv.items()}
+        plan_weights = self._weights({k: int(Fraction(x)) for k, x in (weights or {}).items()})
+        for t in targets:
+            self.index(t, "targets")
+            if t in kv:
+                raise InputError("known", f"the target {t!r} cannot also be known")
+            out: TargetFactors = {}
+            for s, a in enumerate(self.nodes[t].values):
+                evidence = {**observed, t: s}
+                plan = self.plan(evidence, plan_weights)
+                if plan.work > self.max_work:
+                    raise InputError(
+                        "max_work",
+                        f"variable elimination has induced width {plan.width} and an "
+                        f"estimated work of {plan.work} units, over the limit {self.max_work}",
+                    )
+                total = self._counts(evidence, shifts, plan, True)
+                top = max(total, default=0)
+                coeffs = [0] * (top + 1)
+                for c, n in total.items():
+                    coeffs[c] += n
+                out[a] = (intpoly.from_coefficients(coeffs),)
+            yield t, out
+
+    def dependence_groups(self) -> list[tuple[str, ...]]:
+        """The connected components of the network's skeleton (records in different
+        components are independent), in declaration order."""
+        groups: list[set[str]] = []
+        for v in self.variables:
+            family = {v, *self.nodes[v].parents}
+            linked = [g for g in groups if g & family]
+            groups = [g for g in groups if not g & family] + [family.union(*linked)]
+        first = {v: k for k, v in enumerate(self.variables)}
+        groups.sort(key=lambda g: min(first[v] for v in g))
+        return [tuple(v for v in self.variables if v in g) for g in groups]
+
+    def _factor(
+        self,
+        v: str,
+        evidence: Mapping[str, int],
+        contrib: Sequence[int],
+        shift_evidence: bool = False,
+    ) -> _Factor:
         node = self.nodes[v]
         family = (*node.parents, v)
         scope = tuple(u for u in family if u not in evidence)
@@ -389,7 +476,7 @@ class BayesianNetwork(NamedVariables):
                 if any(evidence.get(u, k) != k for u, k in zip(family, full, strict=True)):
                     continue
                 key = tuple(k for u, k in zip(family, full, strict=True) if u not in evidence)
-                shift = 0 if v in evidence else contrib[s]
+                shift = 0 if v in evidence and not shift_evidence else contrib[s]
                 table[key] = {shift: int(p * den)}
         return _Factor(scope, table)
 
@@ -453,55 +540,6 @@ class BayesianNetwork(NamedVariables):
 
     def __repr__(self) -> str:
         return f"BayesianNetwork(nodes={len(self.variables)})"
-
-
-@dataclass(frozen=True)
-class _Factor:
-    """A factor of the elimination: state configurations of ``scope`` -> polynomial."""
-
-    scope: tuple[str, ...]
-    table: Mapping[tuple[int, ...], Poly]
-
-    def times(self, other: _Factor) -> _Factor:
-        shared = [u for u in self.scope if u in other.scope]
-        scope = self.scope + tuple(u for u in other.scope if u not in self.scope)
-        si = [self.scope.index(u) for u in shared]
-        oi = [other.scope.index(u) for u in shared]
-        rest = [k for k, u in enumerate(other.scope) if u not in shared]
-        by_key: dict[tuple[int, ...], list[tuple[tuple[int, ...], Poly]]] = {}
-        for key, poly in other.table.items():
-            by_key.setdefault(tuple(key[k] for k in oi), []).append(
-                (tuple(key[k] for k in rest), poly)
-            )
-        table: dict[tuple[int, ...], Poly] = {}
-        for key, poly in self.table.items():
-            for tail, opoly in by_key.get(tuple(key[k] for k in si), ()):
-                table[key + tail] = _convolve(poly, opoly)
-        return _Factor(scope, table)
-
-    def sum_out(self, v: str) -> _Factor:
-        k = self.scope.index(v)
-        scope = self.scope[:k] + self.scope[k + 1 :]
-        table: dict[tuple[int, ...], Poly] = {}
-        for key, poly in self.table.items():
-            acc = table.setdefault(key[:k] + key[k + 1 :], {})
-            for s, c in poly.items():
-                acc[s] = acc.get(s, 0) + c
-        return _Factor(scope, table)
-
-
-def _convolve(a: Poly, b: Poly) -> Poly:
-    if len(a) == 1:
-        ((s, c),) = a.items()
-        return {s + t: c * d for t, d in b.items()}
-    if len(b) == 1:
-        ((t, d),) = b.items()
-        return {s + t: c * d for s, c in a.items()}
-    out: Poly = {}
-    for s, c in a.items():
-        for t, d in b.items():
-            out[s + t] = out.get(s + t, 0) + c * d
-    return out
 
 
 # --- validation shared by JSON and BIF -----------------------------------------------
@@ -581,51 +619,6 @@ def _build(
     return BayesianNetwork(tuple(order), nodes, max_work)
 
 
-def _state_values(where: str, given: Any, names: Sequence[str]) -> tuple[Fraction, ...]:
-    if given is not None:
-        if not isinstance(given, list | tuple) or len(given) != len(names):
-            raise InputError(
-                f"{where}.values", f"expected a list of {len(names)} values, one per state"
-            )
-        vals = tuple(parse_rational(x, f"{where}.values[{j}]") for j, x in enumerate(given))
-    else:
-        try:
-            vals = tuple(parse_rational(s, "state") for s in names)
-        except InputError:  # not every state name is a number: the state indices
-            vals = tuple(Fraction(j) for j in range(len(names)))
-    if len(set(vals)) != len(vals):
-        raise InputError(f"{where}.values", "two states have the same value")
-    return vals
-
-
-def _find_cycle(order: Sequence[str], parents: Mapping[str, Sequence[str]]) -> list[str]:
-    """A directed cycle ``[a, b, ..., a]`` (a parent -> child path), or []."""
-    color = dict.fromkeys(order, 0)
-    for start in order:
-        if color[start]:
-            continue
-        stack: list[tuple[str, int]] = [(start, 0)]
-        path: list[str] = []
-        while stack:
-            v, k = stack.pop()
-            if k == 0:
-                color[v] = 1
-                path.append(v)
-            pa = parents[v]
-            if k < len(pa):
-                stack.append((v, k + 1))
-                u = pa[k]
-                if color[u] == 1:  # u is on the path: u -> ... -> v -> u (child order)
-                    cyc = path[path.index(u) :] + [u]
-                    return cyc[::-1]  # parent -> child direction
-                if color[u] == 0:
-                    stack.append((u, 0))
-            else:
-                color[v] = 2
-                path.pop()
-    return []
-
-
 def _topological(nodes: Mapping[str, Node], order: Sequence[str]) -> list[str]:
     done: set[str] = set()
     out: list[str] = []
@@ -646,263 +639,6 @@ def _topological(nodes: Mapping[str, Node], order: Sequence[str]) -> list[str]:
     for v in order:
         visit(v)
     return out
-
-
-def _cpt(
-    where: str,
-    cpt: Any,
-    name: str,
-    states: Mapping[str, tuple[str, ...]],
-    parents: Sequence[str],
-    lines: Mapping[str, str],
-    tolerance: Fraction | None,
-) -> dict[tuple[int, ...], tuple[Fraction, ...]]:
-    configs = list(itertools.product(*(range(len(states[u])) for u in parents)))
-    k = len(states[name])
-    rows: list[tuple[tuple[int, ...], Any, str]] = []
-    if isinstance(cpt, Mapping):
-        index = [{s: j for j, s in enumerate(states[u])} for u in parents]
-        for key, row in cpt.items():
-            field = lines.get(f"{where}.cpt[{key}]", f"{where}.cpt[{key}]")
-            parts = [p.strip() for p in str(key).split(",")] if parents else []
-            if len(parts) != len(parents):
-                raise InputError(
-                    field, f"expected {len(parents)} parent states ({', '.join(parents)})"
-                )
-            try:
-                config = tuple(ix[p] for ix, p in zip(index, parts, strict=True))
-            except KeyError as err:
-                raise InputError(field, f"unknown parent state {err.args[0]!r}") from None
-            rows.append((config, row, field))
-    elif isinstance(cpt, list | tuple):
-        if not parents and cpt and not isinstance(cpt[0], list | tuple):
-            cpt = [cpt]  # a root's single row
-        if len(cpt) != len(configs):
-            raise InputError(
-                f"{where}.cpt",
-                f"expected {len(configs)} rows (one per parent configuration), got {len(cpt)}",
-            )
-        rows = [
-            (c, row, lines.get(f"{where}.cpt[{j}]", f"{where}.cpt[{j}]"))
-            for j, (c, row) in enumerate(zip(configs, cpt, strict=True))
-        ]
-    else:
-        raise InputError(f"{where}.cpt", "expected a list of rows or an object of rows")
-    table: dict[tuple[int, ...], tuple[Fraction, ...]] = {}
-    for config, row, field in rows:
-        if config in table:
-            raise InputError(field, "repeated parent configuration")
-        if not isinstance(row, list | tuple) or len(row) != k:
-            got = len(row) if isinstance(row, list | tuple) else type(row).__name__
-            raise InputError(
-                field, f"expected {k} probabilities (one per state of {name!r}), got {got}"
-            )
-        probs = tuple(parse_rational(p, f"{field}[{j}]") for j, p in enumerate(row))
-        for j, p in enumerate(probs):
-            if p < 0:
-                raise InputError(f"{field}[{j}]", f"negative probability {fraction_str(p)}")
-        total = sum(probs, Fraction(0))
-        if total != 1:
-            if tolerance is None or total == 0 or abs(total - 1) > tolerance:
-                raise InputError(
-                    field, f"probabilities sum to {fraction_str(total)}, not exactly 1"
-                )
-            probs = tuple(p / total for p in probs)
-        table[config] = probs
-    missing = [c for c in configs if c not in table]
-    if missing:
-        shown = ", ".join(states[u][j] for u, j in zip(parents, missing[0], strict=True))
-        raise InputError(f"{where}.cpt", f"no row for parent configuration ({shown})")
-    return table
-
-
-# --- BIF -----------------------------------------------------------------------------
-
-_TOKEN = re.compile(r'\s+|//[^\n]*|/\*.*?\*/|"[^"\n]*"|[{}()\[\],;|]|[^\s{}()\[\],;|"]+', re.S)
-
-
-def _tokens(text: str) -> list[tuple[str, int]]:
-    out: list[tuple[str, int]] = []
-    pos, line = 0, 1
-    while pos < len(text):
-        m = _TOKEN.match(text, pos)
-        if m is None:  # an unterminated string or comment
-            raise InputError(f"line {line}", "unterminated quoted string or comment")
-        tok = m.group()
-        if not (tok[0].isspace() or tok.startswith(("//", "/*"))):
-            out.append((tok[1:-1] if tok.startswith('"') else tok, line))
-        line += tok.count("\n")
-        pos = m.end()
-    return out
-
-
-class _Bif:
-    def __init__(self, text: str) -> None:
-        self.toks = _tokens(text)
-        self.k = 0
-
-    def line(self) -> int:
-        if self.k < len(self.toks):
-            return self.toks[self.k][1]
-        return self.toks[-1][1] if self.toks else 1
-
-    def peek(self) -> str | None:
-        return self.toks[self.k][0] if self.k < len(self.toks) else None
-
-    def next(self, what: str) -> str:
-        if self.k >= len(self.toks):
-            raise InputError(f"line {self.line()}", f"unexpected end of file, expected {what}")
-        tok = self.toks[self.k][0]
-        self.k += 1
-        return tok
-
-    def expect(self, tok: str) -> None:
-        line = self.line()
-        got = self.next(repr(tok))
-        if got != tok:
-            raise InputError(f"line {line}", f"expected {tok!r}, got {got!r}")
-
-    def word(self, what: str) -> str:
-        line = self.line()
-        tok = self.next(what)
-        if tok in "{}()[],;|":
-            raise InputError(f"line {line}", f"expected {what}, got {tok!r}")
-        return tok
-
-    def skip_property(self) -> None:
-        while self.next("';'") != ";":
-            pass
-
-    def numbers_until_semicolon(self) -> list[str]:
-        """``p1, ..., pK;`` (bnlearn's form) or ``p1 p2 ... pK;`` (other writers')."""
-        out = [self.word("a probability")]
-        while True:
-            tok = self.next("a probability or ';'")
-            if tok == ";":
-                return out
-            if tok in "{}()[]|":
-                raise InputError(
-                    f"line {self.line()}", f"expected a probability or ';', got {tok!r}"
-                )
-            out.append(self.word("a probability") if tok == "," else tok)
-
-    def words_until(self, end: str, what: str) -> list[str]:
-        """``w1, w2, ..., wn`` then ``end``."""
-        out = [self.word(what)]
-        while True:
-            line = self.line()
-            tok = self.next(f"',' or {end!r}")
-            if tok == end:
-                return out
-            if tok != ",":
-                raise InputError(f"line {line}", f"expected ',' or {end!r}, got {tok!r}")
-            out.append(self.word(what))
-
-
-def _parse_bif(text: str) -> tuple[list[tuple[str, dict[str, Any]]], dict[str, str]]:
-    """BIF text -> node specs (field prefix ``line N`` of the variable block) and the
-    line of each CPT row."""
-    p = _Bif(text)
-    variables: dict[str, dict[str, Any]] = {}
-    where: dict[str, str] = {}
-    probs: dict[str, int] = {}
-    lines: dict[str, str] = {}
-    while p.peek() is not None:
-        line = p.line()
-        kw = p.next("a block")
-        if kw == "network":
-            p.word("a network name")
-            p.expect("{")
-            while p.peek() != "}":
-                p.skip_property()
-            p.expect("}")
-        elif kw == "variable":
-            name = p.word("a variable name")
-            if name in variables:
-                raise InputError(f"line {line}", f"duplicate variable {name!r}")
-            p.expect("{")
-            states: list[str] | None = None
-            while p.peek() != "}":
-                tline = p.line()
-                if p.peek() == "type":
-                    p.next("type")
-                    kind = p.word("'discrete'")
-                    if kind != "discrete":
-                        raise InputError(f"line {tline}", f"only discrete variables, got {kind!r}")
-                    p.expect("[")
-                    count = p.word("a state count")
-                    p.expect("]")
-                    p.expect("{")
-                    states = p.words_until("}", "a state name")
-                    p.expect(";")
-                    if not count.isdigit() or int(count) != len(states):
-                        raise InputError(
-                            f"line {tline}",
-                            f"{name!r} declares [ {count} ] states but lists {len(states)}",
-                        )
-                else:
-                    p.skip_property()
-            p.expect("}")
-            if states is None:
-                raise InputError(f"line {line}", f"variable {name!r} has no type line")
-            variables[name] = {"name": name, "states": states}
-            where[name] = f"line {line}"
-        elif kw == "probability":
-            p.expect("(")
-            child = p.word("a variable name")
-            parents: list[str] = []
-            tok = p.next("'|' or ')'")
-            if tok == "|":
-                parents = p.words_until(")", "a parent name")
-            elif tok != ")":
-                raise InputError(f"line {line}", f"expected '|' or ')', got {tok!r}")
-            if child not in variables:
-                raise InputError(f"line {line}", f"probability of an undeclared variable {child!r}")
-            if child in probs:
-                raise InputError(f"line {line}", f"second probability block for {child!r}")
-            probs[child] = line
-            spec = variables[child]
-            spec["parents"] = parents
-            prefix = where[child]
-            rows: dict[str, list[str]] = {}
-            p.expect("{")
-            while p.peek() != "}":
-                rline = p.line()
-                head = p.peek()
-                if head in ("table", "default"):
-                    p.next(head)
-                    if parents:
-                        raise InputError(
-                            f"line {rline}",
-                            f"a '{head}' for {child!r}, which has parents, is not read "
-                            "(its order differs between writers): list one row per "
-                            "parent configuration",
-                        )
-                    key = ""
-                elif head == "(":
-                    p.next("(")
-                    key = ",".join(p.words_until(")", "a parent state"))
-                else:
-                    p.skip_property()
-                    continue
-                if key in rows:
-                    raise InputError(f"line {rline}", "repeated parent configuration")
-                rows[key] = p.numbers_until_semicolon()
-                lines[f"{prefix}.cpt[{key}]"] = f"line {rline}"
-            p.expect("}")
-            spec["cpt"] = rows if parents else rows.get("", [])
-            if not parents:
-                lines[f"{prefix}.cpt[0]"] = lines.get(f"{prefix}.cpt[]", prefix)
-        else:
-            raise InputError(
-                f"line {line}", f"expected 'network', 'variable' or 'probability', got {kw!r}"
-            )
-    if not variables:
-        raise InputError("line 1", "no variable declared")
-    for name in variables:
-        if name not in probs:
-            raise InputError(where[name], f"variable {name!r} has no probability block")
-    return [(where[v], spec) for v, spec in variables.items()], lines
 
 
 __all__ = ["DEFAULT_MAX_WORK", "BayesianNetwork", "EliminationPlan", "Node"]

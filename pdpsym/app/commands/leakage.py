@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from pdpsym.app import limits, options, sweep
@@ -98,6 +99,10 @@ def run_leakage(args: argparse.Namespace) -> int:
     from pdpsym.models.kinds import count_model_from_object
     from pdpsym.papers.li2019.eq2 import Adversary
 
+    if Path(args.model).suffix.lower() == ".bif":  # a Bayesian network in BIF
+        from pdpsym.app.readers import load_model
+
+        return structured_leakage_command(args, load_model(args.model))  # type: ignore[arg-type]
     obj = read_model_object(args.model)
     if "kind" in obj:
         return structured_leakage_command(args, count_model_from_object(obj))

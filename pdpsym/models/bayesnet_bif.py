@@ -1,0 +1,198 @@
+"""The BIF grammar (the format of the bnlearn network repository) for
+:mod:`pdpsym.models.bayesnet`: a small tokenizer and recursive-descent parser that
+returns the node specifications in the JSON form, each with its line for errors."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pdpsym.core.errors import InputError
+
+# --- BIF -----------------------------------------------------------------------------
+
+_TOKEN = re.compile(r'\s+|//[^\n]*|/\*.*?\*/|"[^"\n]*"|[{}()\[\],;|]|[^\s{}()\[\],;|"]+', re.S)
+
+
+def _tokens(text: str) -> list[tuple[str, int]]:
+    out: list[tuple[str, int]] = []
+    pos, line = 0, 1
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m is None:  # an unterminated string or comment
+            raise InputError(f"line {line}", "unterminated quoted string or comment")
+        tok = m.group()
+        if not (tok[0].isspace() or tok.startswith(("//", "/*"))):
+            out.append((tok[1:-1] if tok.startswith('"') else tok, line))
+        line += tok.count("\n")
+        pos = m.end()
+    return out
+
+
+class _Bif:
+    def __init__(self, text: str) -> None:
+        self.toks = _tokens(text)
+        self.k = 0
+
+    def line(self) -> int:
+        if self.k < len(self.toks):
+            return self.toks[self.k][1]
+        return self.toks[-1][1] if self.toks else 1
+
+    def peek(self) -> str | None:
+        return self.toks[self.k][0] if self.k < len(self.toks) else None
+
+    def next(self, what: str) -> str:
+        if self.k >= len(self.toks):
+            raise InputError(f"line {self.line()}", f"unexpected end of file, expected {what}")
+        tok = self.toks[self.k][0]
+        self.k += 1
+        return tok
+
+    def expect(self, tok: str) -> None:
+        line = self.line()
+        got = self.next(repr(tok))
+        if got != tok:
+            raise InputError(f"line {line}", f"expected {tok!r}, got {got!r}")
+
+    def word(self, what: str) -> str:
+        line = self.line()
+        tok = self.next(what)
+        if tok in "{}()[],;|":
+            raise InputError(f"line {line}", f"expected {what}, got {tok!r}")
+        return tok
+
+    def skip_property(self) -> None:
+        while self.next("';'") != ";":
+            pass
+
+    def numbers_until_semicolon(self) -> list[str]:
+        """``p1, ..., pK;`` (bnlearn's form) or ``p1 p2 ... pK;`` (other writers')."""
+        out = [self.word("a probability")]
+        while True:
+            tok = self.next("a probability or ';'")
+            if tok == ";":
+                return out
+            if tok in "{}()[]|":
+                raise InputError(
+                    f"line {self.line()}", f"expected a probability or ';', got {tok!r}"
+                )
+            out.append(self.word("a probability") if tok == "," else tok)
+
+    def words_until(self, end: str, what: str) -> list[str]:
+        """``w1, w2, ..., wn`` then ``end``."""
+        out = [self.word(what)]
+        while True:
+            line = self.line()
+            tok = self.next(f"',' or {end!r}")
+            if tok == end:
+                return out
+            if tok != ",":
+                raise InputError(f"line {line}", f"expected ',' or {end!r}, got {tok!r}")
+            out.append(self.word(what))
+
+
+def _parse_bif(text: str) -> tuple[list[tuple[str, dict[str, Any]]], dict[str, str]]:
+    """BIF text -> node specs (field prefix ``line N`` of the variable block) and the
+    line of each CPT row."""
+    p = _Bif(text)
+    variables: dict[str, dict[str, Any]] = {}
+    where: dict[str, str] = {}
+    probs: dict[str, int] = {}
+    lines: dict[str, str] = {}
+    while p.peek() is not None:
+        line = p.line()
+        kw = p.next("a block")
+        if kw == "network":
+            p.word("a network name")
+            p.expect("{")
+            while p.peek() != "}":
+                p.skip_property()
+            p.expect("}")
+        elif kw == "variable":
+            name = p.word("a variable name")
+            if name in variables:
+                raise InputError(f"line {line}", f"duplicate variable {name!r}")
+            p.expect("{")
+            states: list[str] | None = None
+            while p.peek() != "}":
+                tline = p.line()
+                if p.peek() == "type":
+                    p.next("type")
+                    kind = p.word("'discrete'")
+                    if kind != "discrete":
+                        raise InputError(f"line {tline}", f"only discrete variables, got {kind!r}")
+                    p.expect("[")
+                    count = p.word("a state count")
+                    p.expect("]")
+                    p.expect("{")
+                    states = p.words_until("}", "a state name")
+                    p.expect(";")
+                    if not count.isdigit() or int(count) != len(states):
+                        raise InputError(
+                            f"line {tline}",
+                            f"{name!r} declares [ {count} ] states but lists {len(states)}",
+                        )
+                else:
+                    p.skip_property()
+            p.expect("}")
+            if states is None:
+                raise InputError(f"line {line}", f"variable {name!r} has no type line")
+            variables[name] = {"name": name, "states": states}
+            where[name] = f"line {line}"
+        elif kw == "probability":
+            p.expect("(")
+            child = p.word("a variable name")
+            parents: list[str] = []
+            tok = p.next("'|' or ')'")
+            if tok == "|":
+                parents = p.words_until(")", "a parent name")
+            elif tok != ")":
+                raise InputError(f"line {line}", f"expected '|' or ')', got {tok!r}")
+            if child not in variables:
+                raise InputError(f"line {line}", f"probability of an undeclared variable {child!r}")
+            if child in probs:
+                raise InputError(f"line {line}", f"second probability block for {child!r}")
+            probs[child] = line
+            spec = variables[child]
+            spec["parents"] = parents
+            prefix = where[child]
+            rows: dict[str, list[str]] = {}
+            p.expect("{")
+            while p.peek() != "}":
+                rline = p.line()
+                head = p.peek()
+                if head in ("table", "default"):
+                    p.next(head)
+                    if parents:
+                        raise InputError(
+                            f"line {rline}",
+                            f"a '{head}' for {child!r}, which has parents, is not read "
+                            "(its order differs between writers): list one row per "
+                            "parent configuration",
+                        )
+                    key = ""
+                elif head == "(":
+                    p.next("(")
+                    key = ",".join(p.words_until(")", "a parent state"))
+                else:
+                    p.skip_property()
+                    continue
+                if key in rows:
+                    raise InputError(f"line {rline}", "repeated parent configuration")
+                rows[key] = p.numbers_until_semicolon()
+                lines[f"{prefix}.cpt[{key}]"] = f"line {rline}"
+            p.expect("}")
+            spec["cpt"] = rows if parents else rows.get("", [])
+            if not parents:
+                lines[f"{prefix}.cpt[0]"] = lines.get(f"{prefix}.cpt[]", prefix)
+        else:
+            raise InputError(
+                f"line {line}", f"expected 'network', 'variable' or 'probability', got {kw!r}"
+            )
+    if not variables:
+        raise InputError("line 1", "no variable declared")
+    for name in variables:
+        if name not in probs:
+            raise InputError(where[name], f"variable {name!r} has no probability block")
+    return [(where[v], spec) for v, spec in variables.items()], lines

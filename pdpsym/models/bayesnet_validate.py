@@ -1,0 +1,125 @@
+"""Validation shared by the JSON and BIF forms of :mod:`pdpsym.models.bayesnet`: state
+values, cycles and conditional probability tables, each error naming its field."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from pdpsym.core.errors import InputError
+from pdpsym.core.numbers import fraction_str, parse_rational
+
+
+def _state_values(where: str, given: Any, names: Sequence[str]) -> tuple[Fraction, ...]:
+    if given is not None:
+        if not isinstance(given, list | tuple) or len(given) != len(names):
+            raise InputError(
+                f"{where}.values", f"expected a list of {len(names)} values, one per state"
+            )
+        vals = tuple(parse_rational(x, f"{where}.values[{j}]") for j, x in enumerate(given))
+    else:
+        try:
+            vals = tuple(parse_rational(s, "state") for s in names)
+        except InputError:  # not every state name is a number: the state indices
+            vals = tuple(Fraction(j) for j in range(len(names)))
+    if len(set(vals)) != len(vals):
+        raise InputError(f"{where}.values", "two states have the same value")
+    return vals
+
+
+def _find_cycle(order: Sequence[str], parents: Mapping[str, Sequence[str]]) -> list[str]:
+    """A directed cycle ``[a, b, ..., a]`` (a parent -> child path), or []."""
+    color = dict.fromkeys(order, 0)
+    for start in order:
+        if color[start]:
+            continue
+        stack: list[tuple[str, int]] = [(start, 0)]
+        path: list[str] = []
+        while stack:
+            v, k = stack.pop()
+            if k == 0:
+                color[v] = 1
+                path.append(v)
+            pa = parents[v]
+            if k < len(pa):
+                stack.append((v, k + 1))
+                u = pa[k]
+                if color[u] == 1:  # u is on the path: u -> ... -> v -> u (child order)
+                    cyc = path[path.index(u) :] + [u]
+                    return cyc[::-1]  # parent -> child direction
+                if color[u] == 0:
+                    stack.append((u, 0))
+            else:
+                color[v] = 2
+                path.pop()
+    return []
+
+
+def _cpt(
+    where: str,
+    cpt: Any,
+    name: str,
+    states: Mapping[str, tuple[str, ...]],
+    parents: Sequence[str],
+    lines: Mapping[str, str],
+    tolerance: Fraction | None,
+) -> dict[tuple[int, ...], tuple[Fraction, ...]]:
+    configs = list(itertools.product(*(range(len(states[u])) for u in parents)))
+    k = len(states[name])
+    rows: list[tuple[tuple[int, ...], Any, str]] = []
+    if isinstance(cpt, Mapping):
+        index = [{s: j for j, s in enumerate(states[u])} for u in parents]
+        for key, row in cpt.items():
+            field = lines.get(f"{where}.cpt[{key}]", f"{where}.cpt[{key}]")
+            parts = [p.strip() for p in str(key).split(",")] if parents else []
+            if len(parts) != len(parents):
+                raise InputError(
+                    field, f"expected {len(parents)} parent states ({', '.join(parents)})"
+                )
+            try:
+                config = tuple(ix[p] for ix, p in zip(index, parts, strict=True))
+            except KeyError as err:
+                raise InputError(field, f"unknown parent state {err.args[0]!r}") from None
+            rows.append((config, row, field))
+    elif isinstance(cpt, list | tuple):
+        if not parents and cpt and not isinstance(cpt[0], list | tuple):
+            cpt = [cpt]  # a root's single row
+        if len(cpt) != len(configs):
+            raise InputError(
+                f"{where}.cpt",
+                f"expected {len(configs)} rows (one per parent configuration), got {len(cpt)}",
+            )
+        rows = [
+            (c, row, lines.get(f"{where}.cpt[{j}]", f"{where}.cpt[{j}]"))
+            for j, (c, row) in enumerate(zip(configs, cpt, strict=True))
+        ]
+    else:
+        raise InputError(f"{where}.cpt", "expected a list of rows or an object of rows")
+    table: dict[tuple[int, ...], tuple[Fraction, ...]] = {}
+    for config, row, field in rows:
+        if config in table:
+            raise InputError(field, "repeated parent configuration")
+        if not isinstance(row, list | tuple) or len(row) != k:
+            got = len(row) if isinstance(row, list | tuple) else type(row).__name__
+            raise InputError(
+                field, f"expected {k} probabilities (one per state of {name!r}), got {got}"
+            )
+        probs = tuple(parse_rational(p, f"{field}[{j}]") for j, p in enumerate(row))
+        for j, p in enumerate(probs):
+            if p < 0:
+                raise InputError(f"{field}[{j}]", f"negative probability {fraction_str(p)}")
+        total = sum(probs, Fraction(0))
+        if total != 1:
+            if tolerance is None or total == 0 or abs(total - 1) > tolerance:
+                raise InputError(
+                    field, f"probabilities sum to {fraction_str(total)}, not exactly 1"
+                )
+            probs = tuple(p / total for p in probs)
+        table[config] = probs
+    missing = [c for c in configs if c not in table]
+    if missing:
+        shown = ", ".join(states[u][j] for u, j in zip(parents, missing[0], strict=True))
+        raise InputError(f"{where}.cpt", f"no row for parent configuration ({shown})")
+    return table
