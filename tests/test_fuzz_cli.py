@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,10 @@ from hypothesis import strategies as st
 
 
 def _check(seed: int, command: str, tmp: Path) -> None:
+    # hypothesis reuses the function's tmp_path across examples (and replays saved ones):
+    # a fresh directory per example, so a FIFO or link of an earlier example is never in
+    # the way of the next one's
+    tmp = Path(tempfile.mkdtemp(dir=tmp))
     argv = draw(random.Random(seed), tmp, command)
     outcome, code, err = run(argv, watch=tmp)
     assert outcome == "ok", (outcome, code, argv, err[-500:])

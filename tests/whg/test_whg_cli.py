@@ -115,3 +115,25 @@ def test_huge_lambda_prints_in_scientific_form(
     assert "lam: 1e100" in out and "0" * 50 not in out
     assert main(["whg", path, "--lam", "1e100", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["lam"] == str(10**100)
+
+
+def test_a_value_beyond_the_precision_budget_is_refused_at_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the fuzz run's one hang (10,000 inputs, seed 20261124, case 9511): a value 1e9999 ran
+    # for minutes; it is now refused before any work, one line naming the model
+    rows = [
+        ["0", "1e9999", "0", "1/25"],
+        ["0", "0", "1", "5/25"],
+        ["0", "1", "0", "3/25"],
+        ["0", "1", "1", "4/25"],
+        ["1", "0", "0", "3/25"],
+        ["1", "0", "1", "5/25"],
+        ["1", "1", "0", "1/25"],
+        ["1", "1", "1", "3/25"],
+    ]
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps({"variables": ["x1", "x2", "x3"], "rows": rows}))
+    assert main(["whg", str(path), "--lam", "1", "--fast", "2", "--digits", "10"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "MODEL" in err[0] and "x2" in err[0]
