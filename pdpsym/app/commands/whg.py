@@ -99,13 +99,13 @@ def run(args: argparse.Namespace) -> int:
     model = load_discrete(args.model)
     bound = 10**MAX_LAM_EXPONENT
     for name, dom in zip(model.variables, model.domains, strict=True):
-        for v in dom:
+        for value in dom:
             # a value like 1e9999 mixes exponentials e^{-|r - s|/lam} whose signs no
             # precision budget decides (found by the fuzz run: minutes, then undecided)
-            if v and not Fraction(1, bound) <= abs(v) <= bound:
+            if value and not Fraction(1, bound) <= abs(value) <= bound:
                 raise InputError(
                     "MODEL",
-                    f"{name} = {_readable(str(v))} is outside "
+                    f"{name} = {_readable(str(value))} is outside "
                     f"1e-{MAX_LAM_EXPONENT}..1e{MAX_LAM_EXPONENT} in magnitude",
                 )
     lam = parse_lambda(args.lam)
