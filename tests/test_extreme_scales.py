@@ -314,3 +314,19 @@ def test_counting_at_n_1e6_is_certified_and_short(capsys) -> None:
     argv = ["counting", "--n", "1000000", "--p", "3/10", "--eps", "1/4", "--json"]
     assert main([*argv, "--max-work", "1e12"]) == 0
     assert _longest_field(json.loads(capsys.readouterr().out)) < 200
+
+
+def test_a_leakage_past_the_precision_budget_is_undecided_never_a_false_zero(
+    tmp_path, capsys
+) -> None:
+    # hand derivation (_hand_value): at lam = 10^5000 the leakage is ln((3e^{2x}+2e^x)/(2e^x+3))
+    # with x = 10^-5000, about 1.2e-5000 > 0. Its digits need more than the 16384-bit budget,
+    # so the answer is "undecided" (exit 2), never the exact 0 a numeric guess once gave
+    from pdpsym.app.cli import main
+
+    path = tmp_path / "a.json"
+    rows = [[a, b, p] for a, b, p in TABLE_A]
+    path.write_text(json.dumps({"variables": ["x1", "x2"], "rows": rows}))
+    code = main(["leakage", str(path), "--target", "x1", "--lam", "1e5000", "--json"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "undecided" in err[0]

@@ -396,8 +396,10 @@ def certify(value: Exact, digits: int = 30, max_prec: int = MAX_PREC) -> Certifi
             if fixed is not None:
                 return Certified(exact_text, fixed[0], fixed[1], digits, prec)
         prec *= 2
-    # An expression that is rational (or zero) without looking it: a symbolic proof.
-    simplified = sympy.nsimplify(sympy.simplify(as_sympy(value)), rational=False)
+    # An expression that is rational (or zero) without looking it: a symbolic proof. Only
+    # exact rewriting: nsimplify guesses a closed form from digits, and "proved" a leakage
+    # of about 1e-5000 to be exactly 0 (leakage at lam = 1e5000)
+    simplified = sympy.simplify(as_sympy(value))
     if simplified.is_Rational:
         return certify(simplified, digits, max_prec)
     raise Undecided(f"certifying {exact_text}", max_prec)
