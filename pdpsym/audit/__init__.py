@@ -274,6 +274,29 @@ def _noise(
     return NotionResult(notion, value, wit, tuple(at_eps), at_delta, label, note)
 
 
+def _request(
+    eps: Iterable[Eps | Fraction | int | str],
+    delta: Fraction | int | str | None,
+    notions: Iterable[str],
+) -> tuple[list[Eps], Fraction | None, list[str]]:
+    """The checked ε points, δ and notions of an audit request (tables and structured
+    models alike)."""
+    eps_list = [Eps.of(e) for e in eps]
+    for e in eps_list:
+        if e.eps is not None and e.eps < 0:
+            raise InputError("eps", "must be >= 0")
+    d = None
+    if delta is not None:
+        d = Eps.of(delta).eps if not isinstance(delta, Fraction) else delta
+        if d is None or not 0 <= d < 1:
+            raise InputError("delta", "must lie in [0, 1)")
+    wanted = list(notions)
+    for n in wanted:
+        if n not in ALL_NOTIONS:
+            raise InputError("notions", f"unknown notion {n!r}; known: {', '.join(ALL_NOTIONS)}")
+    return eps_list, d, wanted
+
+
 def audit(
     model: JointDistribution | Any,
     mechanism: Mechanism | LaplaceNoise | Any,
@@ -320,19 +343,7 @@ def audit(
         model.index(k, "known")
         if k == target:
             raise InputError("known", "the target cannot be a known record")
-    eps_list = [Eps.of(e) for e in eps]
-    for e in eps_list:
-        if e.eps is not None and e.eps < 0:
-            raise InputError("eps", "must be >= 0")
-    d = None
-    if delta is not None:
-        d = Eps.of(delta).eps if not isinstance(delta, Fraction) else delta
-        if d is None or not 0 <= d < 1:
-            raise InputError("delta", "must lie in [0, 1)")
-    wanted = list(notions)
-    for n in wanted:
-        if n not in ALL_NOTIONS:
-            raise InputError("notions", f"unknown notion {n!r}; known: {', '.join(ALL_NOTIONS)}")
+    eps_list, d, wanted = _request(eps, delta, notions)
     out = []
     for n in wanted:
         if isinstance(mechanism, LaplaceNoise):
@@ -357,19 +368,7 @@ def _structured(
     """:func:`audit` of a structured model (:mod:`pdpsym.audit.structured`)."""
     from pdpsym.audit.structured import audit_structured
 
-    eps_list = [Eps.of(e) for e in eps]
-    for e in eps_list:
-        if e.eps is not None and e.eps < 0:
-            raise InputError("eps", "must be >= 0")
-    d = None
-    if delta is not None:
-        d = Eps.of(delta).eps if not isinstance(delta, Fraction) else delta
-        if d is None or not 0 <= d < 1:
-            raise InputError("delta", "must lie in [0, 1)")
-    wanted = list(notions)
-    for n in wanted:
-        if n not in ALL_NOTIONS:
-            raise InputError("notions", f"unknown notion {n!r}; known: {', '.join(ALL_NOTIONS)}")
+    eps_list, d, wanted = _request(eps, delta, notions)
     result: Audit = audit_structured(model, mechanism, target, known, eps_list, d, wanted, reading)
     return result
 
