@@ -72,7 +72,21 @@ class OutputReading(Enum):
 
 
 def independent(theta: JointDistribution, a: Sequence[str], b: Sequence[str]) -> bool:
-    """Whether the vectors x_a and x_b are independent under theta, exactly."""
+    """Whether the vectors x_a and x_b are independent under theta, decided exactly.
+
+    Args:
+        theta: the joint law of the tuples.
+        a: names of the first group of tuples (empty: trivially independent).
+        b: names of the second group of tuples (empty: trivially independent).
+
+    Returns:
+        True iff P(x_a = u, x_b = v) = P(x_a = u) P(x_b = v) for every u, v (exact
+        Fraction arithmetic).
+
+    References:
+        Liu et al. (2016), Section V (the dependence relationship R; DDP equals DP when R
+        represents independence between tuples).
+    """
     if not a or not b:
         return True
     ia = [theta.index(k) for k in a]
@@ -93,7 +107,24 @@ def independent(theta: JointDistribution, a: Sequence[str], b: Sequence[str]) ->
 def dependence_sets(
     theta: JointDistribution, reading: DependenceReading = DependenceReading.JOINT
 ) -> dict[str, tuple[str, ...]]:
-    """N_i for every tuple i (N_i contains i), in variable order."""
+    """The dependence set N_i of every tuple i (N_i contains i), in variable order.
+
+    Under ``JOINT``, N_i is a smallest set containing i such that D_i is independent of the
+    vector of all tuples outside N_i (ties: the first in variable order); under
+    ``PAIRWISE``, N_i is i with every k such that D_i and D_k are not independent as a
+    pair.
+
+    Args:
+        theta: the joint law of the tuples (the relationship R).
+        reading: how "tuple i is dependent on tuple k" is read.
+
+    Returns:
+        A dict tuple name -> the names in N_i, in variable order.
+
+    References:
+        Liu et al. (2016), Section V, the dependence size L before Definition 3 and
+        Definition 3 (dependent neighbouring databases).
+    """
     names = theta.variables
     out: dict[str, tuple[str, ...]] = {}
     for i in names:
@@ -119,12 +150,34 @@ def dependence_sets(
 def dependence_size(
     theta: JointDistribution, reading: DependenceReading = DependenceReading.JOINT
 ) -> int:
-    """L = max_i |N_i| (1 for independent tuples)."""
+    """The dependence size L = max_i |N_i| (1 for independent tuples).
+
+    Args:
+        theta: the joint law of the tuples (the relationship R).
+        reading: how "tuple i is dependent on tuple k" is read.
+
+    Returns:
+        L, an int >= 1.
+
+    References:
+        Liu et al. (2016), Section V ("any tuple in D is dependent on at most L - 1 other
+        tuples").
+    """
     return max(len(s) for s in dependence_sets(theta, reading).values())
 
 
 def exp_of(a: Fraction) -> LogRatio:
-    """ln(e^a / 1) = a as a LogRatio, to compare LogRatios with a rational exactly."""
+    """``ln(e^a / 1) = a`` as a LogRatio, to compare LogRatios with a rational exactly.
+
+    Args:
+        a: the exact rational exponent.
+
+    Returns:
+        The exact :class:`~pdpsym.core.expoly.LogRatio` whose value is ``a``.
+
+    References:
+        Liu et al. (2016), Section V, Definition 4 (the bound exp(eps) on the ratio).
+    """
     return LogRatio.of_rational(a)
 
 
@@ -144,6 +197,7 @@ class Rho(ScaledLog):
     witness: dict[str, str]
 
     def scaled_log(self) -> LogRatio | None:
+        """The log-ratio whose logarithm, times ``factor``, is rho (None means rho = 0)."""
         return self.ratio
 
 
@@ -162,7 +216,19 @@ def _conditional_weights(
 
 
 def delta_support(theta: JointDistribution, j: str) -> Fraction:
-    """Delta D_j: the largest change of D_j, the diameter of its support."""
+    """Delta D_j: the largest change of D_j, the diameter of its support.
+
+    Args:
+        theta: the joint law of the tuples.
+        j: the name of tuple j.
+
+    Returns:
+        max - min of the support of D_j, an exact Fraction (0 when D_j is constant).
+
+    References:
+        Liu et al. (2016), Section VI-B (Delta D_j, the maximal difference due to a change
+        of D_j, after Eq. 13).
+    """
     vals = [v[0] for v in theta.marginal([j]).probs]
     return max(vals) - min(vals)
 
@@ -176,8 +242,30 @@ def dependence_coefficient(
 ) -> Rho:
     """rho_ij (Eq. 14 rebuilt): OutputReading.SUP if ``output`` is None, else rho_ij(output).
 
-    Degenerate cases (D_j constant, so Delta D_j = 0, or D_i constant) give rho = 0: the
-    second term of Eq. 12 is then identically 1.
+    The formula of Eq. 14 is lost in the text; it is rebuilt from the line that follows it,
+    ``exp(rho_ij Delta D_j / sigma) = max_{d_i1, d_i2}`` of the second term of Eq. 12 (see the
+    module docstring). Degenerate cases (D_j constant, so Delta D_j = 0, or D_i constant)
+    give rho = 0: the second term of Eq. 12 is then identically 1.
+
+    Args:
+        theta: the joint law of the tuples (the relationship R).
+        i: the name of the modified tuple D_i.
+        j: the name of the dependent tuple D_j, different from ``i``.
+        sigma: the scale of the Laplace noise added to D_j, > 0.
+        output: None for the sup over all noisy outputs r of D_j; a rational r for
+            rho_ij(r) at that output.
+
+    Returns:
+        The exact :class:`Rho` (``factor * ln ratio``, with the maximizing d_i1, d_i2 and
+        output as its witness); ``sympy()`` and ``arb()`` give it exactly and as a
+        certified enclosure.
+
+    Raises:
+        InputError: ``i == j``, an unknown tuple name, or ``sigma <= 0``.
+
+    References:
+        Liu et al. (2016), Section VI-B, Eq. 12 (second term) and Eq. 14 (the dependence
+        coefficient rho_ij).
     """
     if i == j:
         raise InputError("j", "rho_ij needs two different tuples")
