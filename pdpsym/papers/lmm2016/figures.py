@@ -41,7 +41,21 @@ COLUMNS = ("query", "c", "separation_independent", "separation_dependent")
 
 
 def output_law(query: str, d: Fraction, c: Fraction) -> dict[Fraction, Fraction]:
-    """The law of ``Q(d, D_j)`` given ``D_i = d``: ``D_j = c d + (1 - c) B``, ``B`` a fair bit."""
+    """The law of ``Q(d, D_j)`` given ``D_i = d``: ``D_j = c d + (1 - c) B``, ``B`` a fair bit.
+
+    Args:
+        query: ``"sum"``, ``"subtraction"`` or ``"multiplication"`` (a key of ``QUERIES``).
+        d: the value of D_i, 0 or 1.
+        c: how far a unit change of D_i moves D_j, in [0, 1].
+
+    Returns:
+        A dict query value -> exact probability.
+
+    References:
+        Liu et al. (2016), Section VI, Fig. 6 (the queries sum, subtraction and
+        multiplication over two dependent tuples; the model of D_j is ours, the
+        figure's parameters being lost).
+    """
     law: dict[Fraction, Fraction] = {}
     for b in (Fraction(0), Fraction(1)):
         q = QUERIES[query](d, c * d + (1 - c) * b)
@@ -50,29 +64,89 @@ def output_law(query: str, d: Fraction, c: Fraction) -> dict[Fraction, Fraction]
 
 
 def separation_dependent(query: str, c: Fraction) -> object:
-    """``sup_S |ln P(A | D_i = 0)(S) / P(A | D_i = 1)(S)|``, exact (a LogRatio)."""
+    """``sup_S |ln P(A | D_i = 0)(S) / P(A | D_i = 1)(S)|`` of ``A = Q + Lap(1)``, exact.
+
+    Args:
+        query: ``"sum"``, ``"subtraction"`` or ``"multiplication"``.
+        c: how far a unit change of D_i moves D_j, in [0, 1].
+
+    Returns:
+        The separation as an exact :class:`~pdpsym.core.expoly.LogRatio` (the sup over
+        outputs of a log-ratio of two Laplace mixtures, decided exactly).
+
+    References:
+        Liu et al. (2016), Section VI, Fig. 6 and the separation metric defined in its
+        text (Laplace noise of parameter 1/eps, eps = 1).
+    """
     w0, w1 = output_law(query, Fraction(0), c), output_law(query, Fraction(1), c)
     cands = mixture_candidates(w0, w1, SCALE) + mixture_candidates(w1, w0, SCALE)
     return decided_sup(cands)[0]
 
 
 def separation_independent(query: str) -> Fraction:
-    """``eps * max_v |Q(1, v) - Q(0, v)|`` over ``v`` in ``[0, 1]`` (the DP guarantee;
-    the extremes are at ``v = 0`` or ``1`` for these queries)."""
+    """``eps * max_v |Q(1, v) - Q(0, v)|`` over ``v`` in ``[0, 1]`` (the DP guarantee).
+
+    The extremes are at ``v = 0`` or ``1`` for these queries (each is affine in v for fixed
+    D_i), with eps = 1.
+
+    Args:
+        query: ``"sum"``, ``"subtraction"`` or ``"multiplication"``.
+
+    Returns:
+        The separation under independent tuples, an exact Fraction.
+
+    References:
+        Liu et al. (2016), Section VI, Fig. 6 ("assuming independent tuples, the separation
+        for each noisy query output is the same eps as guaranteed by DP").
+    """
     f = QUERIES[query]
     return max(abs(f(Fraction(1), v) - f(Fraction(0), v)) for v in (Fraction(0), Fraction(1)))
 
 
 def cs(scale: Scale) -> list[Fraction]:
+    """The values of c plotted: ``0, 1/k, ..., 1`` with k = 8 (paper) or 4 (quick).
+
+    Args:
+        scale: the figure scale.
+
+    Returns:
+        The exact values of c, increasing.
+
+    References:
+        Liu et al. (2016), Section VI, Fig. 6 (c = 1/2 is the text's example).
+    """
     k = 8 if scale is Scale.PAPER else 4
     return [Fraction(j, k) for j in range(k + 1)]
 
 
 def points(scale: Scale) -> list[tuple[str, Fraction]]:
+    """One point per (query, c).
+
+    Args:
+        scale: the figure scale.
+
+    Returns:
+        The list of ``(query, c)`` arguments, query-major.
+
+    References:
+        Liu et al. (2016), Section VI, Fig. 6.
+    """
     return [(q, c) for q in QUERIES for c in cs(scale)]
 
 
 def point(args: tuple[str, Fraction]) -> list[dict[str, str]]:
+    """The row of one (query, c): both separations as certified decimals.
+
+    Args:
+        args: ``(query, c)`` as listed by :func:`points`.
+
+    Returns:
+        One row (column -> text); the separations as certified decimals (15 significant
+    digits, each correct).
+
+    References:
+        Liu et al. (2016), Section VI, Fig. 6.
+    """
     query, c = args
     sep_independent = certify(separation_independent(query), DIGITS).decimal
     sep_dependent = certify(separation_dependent(query, c), DIGITS).decimal  # type: ignore[arg-type]
@@ -99,6 +173,18 @@ def point(args: tuple[str, Fraction]) -> list[dict[str, str]]:
     ),
 )
 def fig6(scale: Scale) -> Text:
+    """The words of Fig. 6: title, caption (stating the model used) and parameters.
+
+    Args:
+        scale: the figure scale (sets the listed values of c).
+
+    Returns:
+        The figure's :class:`~pdpsym.papers.figure.Text`.
+
+    References:
+        Liu et al. (2016), Section VI, Fig. 6 ("Separation for different queries under
+        dependent tuples").
+    """
     return Text(
         title="Separation of sum, subtraction and multiplication under dependent tuples",
         caption=(
