@@ -151,6 +151,25 @@ def _rho_example() -> dict[str, Any]:
 
 @claim.checker("lmm2016.rho")
 def check_rho(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``lmm2016.rho``: the dependence coefficient rho_ij lies in [0, 1].
+
+    Decided exactly (exp-polynomial comparisons) for the sup over outputs and per output,
+    on every 2x2 and 2x3 law on a grid of small denominators and on seeded random laws,
+    with the exact end points (independent tuples give 0, D_j = D_i gives 1). Eq. 14 is
+    lost in the text: the checker tests the formula rebuilt from the line that follows it.
+
+    Args:
+        config: the run configuration (``thorough`` raises the case counts, ``seed`` fixes
+            the generator).
+
+    Returns:
+        The claim's :class:`~pdpsym.papers.claim.AllOf` property (exhaustive, generated and
+        symbolic parts), run by the verifier.
+
+    References:
+        Liu et al. (2016), Section VI-B, Eq. 14 and the statement "0 <= rho_ij <= 1" after
+        it.
+    """
     sigmas = [F(1, 2), F(1), F(2)] if config.thorough else [F(1, 2), F(2)]
     dens = config.count(3, 6), config.count(2, 4)
 
@@ -212,8 +231,21 @@ def _composed(kind: str, derive: Any, bound: Any, variant: str | None = None) ->
 
 @claim.checker("lmm2016.thm3")
 def check_thm3(config: claim.RunConfig) -> claim.Property:
-    """Theorem 3 (sequential composition) under Definition 4: a sympy proof; the
-    conditional (Eq. 11-12) reading, where it fails, is searched for the details."""
+    """Checker of ``lmm2016.thm3``: sequential composition of dependent DP.
+
+    Theorem 3 (sequential composition) under Definition 4 as printed: a sympy proof; the
+    conditional (Eq. 11-12) reading, where it fails, is searched for the details.
+
+    Args:
+        config: the run configuration.
+
+    Returns:
+        The claim's :class:`~pdpsym.papers.claim.Symbolic` property.
+
+    References:
+        Liu et al. (2016), Section V-A, Theorem 3; Definition 4 (Eq. 12); Section VI-B,
+        Eq. 11-12 (the conditional reading).
+    """
     law = _composed("sequence", lambda ms, _: mech.sequential(*ms), lambda lv: mech.level_mul(*lv))
     pairs = functools.partial(table_cases, 2, subsets=itertools.combinations_with_replacement)
     cond = _searched(law, lambda: pairs([COND], (None,), 1))
@@ -244,7 +276,17 @@ READ_ALL = "all: Definition 4 as printed (product domain or support of R), Eq. 1
 
 @claim.checker("lmm2016.thm5")
 def check_thm5(config: claim.RunConfig) -> claim.Property:
-    """Theorem 5 (post-processing): gamma(B o A) <= gamma(A), a sympy proof."""
+    """Checker of ``lmm2016.thm5``: post-processing, gamma(B o A) <= gamma(A), a sympy proof.
+
+    Args:
+        config: the run configuration (unused: the proof has no cases).
+
+    Returns:
+        The claim's :class:`~pdpsym.papers.claim.Symbolic` property.
+
+    References:
+        Liu et al. (2016), Section V-B, Theorem 5 (transformation invariance).
+    """
     return claim.Symbolic(
         ddp_composition.theorem5, holds=ddp_composition.STEPS_THM5, reading=READ_ALL
     )
@@ -252,7 +294,19 @@ def check_thm5(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("lmm2016.thm6")
 def check_thm6(config: claim.RunConfig) -> claim.Property:
-    """Theorem 6 (convex combination): gamma(A_p) <= max(gamma(A1), gamma(A2)), a sympy proof."""
+    """Checker of ``lmm2016.thm6``: convexity, gamma(A_p) <= max(gamma(A1), gamma(A2)).
+
+    A sympy proof, valid in every reading of Definition 4.
+
+    Args:
+        config: the run configuration (unused: the proof has no cases).
+
+    Returns:
+        The claim's :class:`~pdpsym.papers.claim.Symbolic` property.
+
+    References:
+        Liu et al. (2016), Section V-B, Theorem 6 (convexity).
+    """
     return claim.Symbolic(
         ddp_composition.theorem6, holds=ddp_composition.STEPS_THM6, reading=READ_ALL
     )
@@ -269,6 +323,24 @@ def _parallel(theta: JointDistribution, ms: Sequence[Any], r: mech.DDPReading) -
 
 @claim.checker("lmm2016.thm4")
 def check_thm4(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``lmm2016.thm4``: parallel composition of dependent DP, an erratum.
+
+    As printed ("D_t arbitrary disjoint subsets") the max of the eps_t fails: the first
+    counterexample in a stated order of two binary tuples is reported. The corrected
+    reading, subsets mutually independent under R (no dependence crosses subsets), is
+    checked exactly on generated cases in all three readings of Definition 4.
+
+    Args:
+        config: the run configuration (``thorough`` raises the grid denominator and the
+            draws; ``seed`` fixes the generator).
+
+    Returns:
+        The claim's :class:`~pdpsym.papers.claim.Erratum` property (printed statement and
+        its correction).
+
+    References:
+        Liu et al. (2016), Section V-A, Theorem 4 (parallel composition).
+    """
     ce: dict[str, Any] = {}  # the printed statement's counterexample, for the evidence
     den = config.count(2, 3)
 
@@ -373,6 +445,23 @@ def _thm7_law(case: Case, how: dep.DependenceReading = dep.DependenceReading.JOI
 
 @claim.checker("lmm2016.thm7")
 def check_thm7(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``lmm2016.thm7``: the baseline ``Q + Lap(L Delta Q / eps)`` is eps-DDP.
+
+    Decided exactly (the sup over outputs of the log-ratio) in all three readings, with L
+    read jointly, on an exhaustive class of small laws and queries and on seeded random
+    cases; the pairwise reading of L, which fails in the conditional reading, is searched
+    for the details.
+
+    Args:
+        config: the run configuration.
+
+    Returns:
+        The claim's :class:`~pdpsym.papers.claim.AllOf` property.
+
+    References:
+        Liu et al. (2016), Section VI-A, Theorem 7; Section V, Definition 3 (the
+        dependence size L).
+    """
     eps_values = (F(1), F(1, 2)) if config.thorough else (F(1),)
     stride, big = config.count(20, 1), config.thorough
 
@@ -447,6 +536,23 @@ def _max_abs_over_box(expr: sympy.Expr, symbols: Sequence[sympy.Symbol]) -> symp
 
 @claim.checker("lmm2016.sensitivity")
 def check_sensitivity(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``lmm2016.sensitivity``: the worked example D_j = 0.5 D_i + 0.5 X.
+
+    Exact maxima of linear forms over the unit box: Delta Q = 1 for one tuple, the change of
+    D_j caused by D_i (X fixed) is 1/2, and the sum's sensitivity over the pair is 3/2 < 2;
+    in the conditional reading on discretized uniform laws, sum + Lap(1) has eps exactly
+    3/2.
+
+    Args:
+        config: the run configuration (``thorough`` refines the discretization).
+
+    Returns:
+        The claim's :class:`~pdpsym.papers.claim.Symbolic` property.
+
+    References:
+        Liu et al. (2016), Section VI-A (the sensitivity of the sum over the two dependent
+        tuples is 1.5, not 2 Delta Q) and Section VI, Fig. 6.
+    """
     top = config.count(3, 6)
     facts: dict[str, Any] = {}
 
