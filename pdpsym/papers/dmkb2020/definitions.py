@@ -31,7 +31,21 @@ Targets = Iterable[int] | None
 
 
 def indist_ratio(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction]) -> Ratio:
-    """Smallest ``e^ε`` with ``P ≈_ε Q`` (δ = 0): the largest ratio either way."""
+    """Smallest ``e^ε`` with ``P ≈_ε Q`` (δ = 0): the largest probability ratio either way.
+
+    With δ = 0 and finite outputs, ε-indistinguishability reduces to singletons.
+
+    Args:
+        p: the first law, output -> exact probability.
+        q: the second law, output -> exact probability.
+
+    Returns:
+        ``e^ε`` exactly: a Fraction ≥ 1, or None (ε = ∞) when one law puts mass on an
+        output the other does not.
+
+    References:
+        Desfontaines et al., Section 1.3, Definition 1 ((ε, δ)-indistinguishability).
+    """
     best = Fraction(1)
     for o in set(p) | set(q):
         po, qo = Fraction(p.get(o, 0)), Fraction(q.get(o, 0))
@@ -44,7 +58,19 @@ def indist_ratio(p: Mapping[Any, Fraction], q: Mapping[Any, Fraction]) -> Ratio:
 
 
 def replace(d: Database, i: int, b: Any) -> Database:
-    """``D_{i→b}``."""
+    """``D_{i→b}``: the database ``d`` with record ``i`` changed to ``b``.
+
+    Args:
+        d: the database, a tuple of record values.
+        i: the index of the changed record.
+        b: its new value.
+
+    Returns:
+        The new database tuple.
+
+    References:
+        Desfontaines et al., Section 2.2, Definition 5 (the notation ``D_{i→b}``).
+    """
     return tuple(b if j == i else x for j, x in enumerate(d))
 
 
@@ -53,7 +79,23 @@ def _pairs(values: Sequence[Any]) -> Iterable[tuple[Any, Any]]:
 
 
 def np_ratio(scenario: Scenario, mech: Mechanism, targets: Targets = None) -> Ratio:
-    """Smallest ``e^ε`` with ``({θ}, ε)``-NP (Definition 3)."""
+    """Smallest ``e^ε`` with ``({θ}, ε)``-NP (Definition 3), exactly.
+
+    The maximum, over targets i, values B̂ of the partial knowledge and pairs a ≠ b of
+    values of D(i) compatible with B̂, of the indistinguishability ratio of
+    ``M(D)|θ,B̂,D(i)=a`` and ``M(D)|θ,B̂,D(i)=b``.
+
+    Args:
+        scenario: the finite scenario (θ and the partial knowledge B).
+        mech: the mechanism, database -> output PMF.
+        targets: the target records (None: every record).
+
+    Returns:
+        ``e^ε`` as a Fraction ≥ 1, or None for ε = ∞.
+
+    References:
+        Desfontaines et al., Section 2.1, Definition 3 ((Θ, ε)-noiseless privacy).
+    """
 
     def ratios() -> Iterator[Ratio]:
         for i in _targets(scenario, targets):
@@ -73,7 +115,18 @@ def _targets(scenario: Scenario, targets: Targets) -> Iterable[int]:
 
 
 def ratio_sup(ratios: Iterable[Ratio]) -> Ratio:
-    """The largest ``e^ε`` (at least 1, ε = 0), stopping at the first infinite one."""
+    """The largest ``e^ε`` (at least 1, ε = 0), stopping at the first infinite one.
+
+    Args:
+        ratios: ``e^ε`` values, each a Fraction or None (∞).
+
+    Returns:
+        Their maximum with 1, or None as soon as one is None.
+
+    References:
+        Desfontaines et al., Section 2.1, Definition 3 (the quantifier "for all θ, B̂, i,
+        a, b" as a maximum).
+    """
     best: Ratio = Fraction(1)
     for r in ratios:
         best = ratio_max(best, r)
@@ -105,8 +158,24 @@ def changed_pmf(scenario: Scenario, mech: Mechanism, i: int, a: Any, b: Any, bha
 def cdp_ratio(
     scenario: Scenario, mech: Mechanism, domain: Domain = None, targets: Targets = None
 ) -> Ratio:
-    """Smallest ``e^ε`` with ``({θ}, ε)``-CDP (Definition 5); b ranges over ``domain[i]``
-    (default: the values of D(i) with positive probability), B̂ compatible with a and b."""
+    """Smallest ``e^ε`` with ``({θ}, ε)``-CDP (Definition 5), exactly.
+
+    b ranges over ``domain[i]`` (default: the values of D(i) with positive probability),
+    B̂ compatible with a and b.
+
+    Args:
+        scenario: the finite scenario (θ and the partial knowledge B).
+        mech: the mechanism, database -> output PMF.
+        domain: per record, the values b the record may be changed to (None: its
+            support).
+        targets: the target records (None: every record).
+
+    Returns:
+        ``e^ε`` as a Fraction ≥ 1, or None for ε = ∞.
+
+    References:
+        Desfontaines et al., Section 2.2, Definition 5 ((Θ, ε)-causal DP).
+    """
 
     def ratios() -> Iterator[Ratio]:
         for i in _targets(scenario, targets):
@@ -133,7 +202,23 @@ def ddp_ratio_with(
     sim: Callable[[int, Database], Mapping[Any, Fraction]],
     targets: Targets = None,
 ) -> Ratio:
-    """``e^ε`` achieved by the given simulator ``Sim(i, D_{-i})`` in Definition 4."""
+    """``e^ε`` achieved by the given simulator ``Sim(i, D_{-i})`` in Definition 4.
+
+    Only an upper bound on the DDP level (the definition asks for the best simulator).
+
+    Args:
+        scenario: the finite scenario (θ and the partial knowledge B).
+        mech: the mechanism, database -> output PMF.
+        sim: the simulator, ``(i, D_{-i}) -> output PMF`` (D_{-i} is the database without
+            record i).
+        targets: the target records (None: every record).
+
+    Returns:
+        ``e^ε`` as a Fraction ≥ 1, or None for ε = ∞.
+
+    References:
+        Desfontaines et al., Section 2.1, Definition 4 ((Θ, ε)-distributional DP).
+    """
 
     def ratios() -> Iterator[Ratio]:
         for i in _targets(scenario, targets):
@@ -154,7 +239,24 @@ def ddp_ratio_with(
 def ibcdp_ratio(
     scenario: Scenario, mech: Mechanism, domain: Domain = None, targets: Targets = None
 ) -> Ratio:
-    """Smallest ``e^ε`` with ``({θ}, ε)``-IBCDP (Definition 6)."""
+    """Smallest ``e^ε`` with ``({θ}, ε)``-IBCDP (Definition 6), exactly.
+
+    Compares the posteriors of D(i) given ``M(D) = t`` and given ``M(D_{i→b}) = t``, for
+    every b, every t reachable both ways and every B̂.
+
+    Args:
+        scenario: the finite scenario (θ and the partial knowledge B).
+        mech: the mechanism, database -> output PMF.
+        domain: per record, the values b the record may be changed to (None: its
+            support).
+        targets: the target records (None: every record).
+
+    Returns:
+        ``e^ε`` as a Fraction ≥ 1, or None for ε = ∞.
+
+    References:
+        Desfontaines et al., Section 2.2, Definition 6 (inference-based causal DP).
+    """
 
     def ratios() -> Iterator[Ratio]:
         for i in _targets(scenario, targets):
@@ -201,7 +303,21 @@ def normalized_scenario(
 ) -> Scenario:
     """θ from independent parameters ``φ_0..φ_k`` (PMFs), ``D = θ̂(φ)``, ``B = (φ_j)_{j∈known}``.
 
-    Raises ValueError if ``θ̂`` is not injective on the support (Definition 7).
+    Args:
+        params: the laws of the independent parameters φ_0..φ_k, value -> probability.
+        theta_hat: the deterministic map θ̂ from a tuple of parameter values to a database;
+            must be injective on the support.
+        known: the indices j of the parameters the attacker knows (B = (φ_j)).
+
+    Returns:
+        The exact finite :class:`~pdpsym.mechanisms.finite.Scenario` of ``(D, B)``.
+
+    Raises:
+        ValueError: ``θ̂`` is not injective on the support (Definition 7).
+
+    References:
+        Desfontaines et al., Section 2.3, Definitions 7-8 (normalization, acceptable
+        parameters).
     """
     joint: dict[tuple[Database, Any], Fraction] = {}
     seen: dict[Database, tuple[Any, ...]] = {}
