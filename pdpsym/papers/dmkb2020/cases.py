@@ -52,6 +52,9 @@ def seeded_draws(
 
     Returns:
         The drawn cases, lazily.
+
+    References:
+        Python docs, random (a seeded ``random.Random`` reproduces its sequence).
     """
     rng = random.Random(config.seed + salt)
     for _ in range(config.count(*count)):
@@ -68,40 +71,119 @@ def generated_forall(law: claim.Law, cases: Any, **kw: Any) -> claim.ForAll:
 
     Returns:
         The Property.
+
+    References:
+        Desfontaines et al., Sections 2-5 (the claims these properties check).
     """
     return claim.ForAll(law, cases, method=claim.Method.GENERATED, **kw)
 
 
 def all_pmfs(outputs: int, den: int) -> Iterator[dict[Any, Fraction]]:
-    """Every pmf on ``0..outputs-1`` with denominator ``den``, in lexicographic order."""
+    """Every pmf on ``0..outputs-1`` with denominator ``den``, in lexicographic order.
+
+    Outputs of probability 0 are left out of each dict.
+
+    Args:
+        outputs: the number of outputs, ≥ 1.
+        den: the common denominator, ≥ 1.
+
+    Yields:
+        Dicts output -> exact probability.
+
+    References:
+        Knuth, TAOCP vol. 4A, Section 7.2.1.3 (combinations with repetition, i.e.
+        compositions of ``den`` into ``outputs`` parts).
+    """
     for cuts in itertools.combinations_with_replacement(range(den + 1), outputs - 1):
         parts = [b - a for a, b in zip([0, *cuts], [*cuts, den], strict=True)]
         yield {k: Fraction(c, den) for k, c in enumerate(parts) if c}
 
 
 def det_table(outs: Iterable[Any], dbs: Iterable[Any] = BITS2) -> dict[Any, dict[Any, Fraction]]:
-    """The table of the deterministic mechanism ``dbs[k] -> outs[k]``."""
+    """The table of the deterministic mechanism ``dbs[k] -> outs[k]``.
+
+    Args:
+        outs: the output of each database, in the order of ``dbs``.
+        dbs: the databases (default: the four of {0,1}², lexicographic).
+
+    Returns:
+        A dict database -> ``{output: 1}``.
+
+    References:
+        Desfontaines et al., Section 1.3 (a mechanism as a map from databases to output
+        distributions; here noiseless).
+    """
     return {d: {o: Fraction(1)} for d, o in zip(dbs, outs, strict=True)}
 
 
 def random_table(rng: random.Random, keys: Iterable[Any], outs: list[Any]) -> dict[Any, Any]:
-    """A random kernel ``key -> PMF on outs`` (denominators 1 to 3, zeros allowed)."""
+    """A random kernel ``key -> PMF on outs`` (denominators 1 to 3, zeros allowed).
+
+    Args:
+        rng: the seeded generator.
+        keys: the inputs of the kernel (databases or outputs).
+        outs: the possible outputs.
+
+    Returns:
+        A dict key -> exact PMF on ``outs``.
+
+    References:
+        Desfontaines et al., Section 2.3 (random mechanisms on normalized distributions,
+        Propositions 3-4) and Section 3.4, Proposition 5 (randomized post-processing).
+    """
     return {k: finite.random_pmf(rng, outs, rng.choice([1, 2, 3]), positive=False) for k in keys}
 
 
 def copies(k: int) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
-    """θ̂ that repeats each parameter ``k`` times (duplicated records)."""
+    """θ̂ that repeats each parameter ``k`` times (duplicated records).
+
+    Args:
+        k: the number of copies of each parameter, ≥ 1.
+
+    Returns:
+        The map ``φ -> (φ_0, ..., φ_0, φ_1, ...)``, each value ``k`` times.
+
+    References:
+        Desfontaines et al., Section 2.2, Examples 2, 4 (duplicated records) and 5
+        (triplicated records).
+    """
     return lambda phi: tuple(v for v in phi for _ in range(k))
 
 
 def one_instance(law: Callable[[None], object], holds: Any, **kw: Any) -> claim.ForAll:
-    """A claim about one exact instance: proved when the instance shows it."""
+    """A claim about one exact instance: proved when the instance shows it.
+
+    Args:
+        law: the law, called once with None; it computes the instance.
+        holds: the evidence printed when it holds.
+        **kw: other ForAll fields (they override method ``exact-instance`` and verdict
+            ``proved``).
+
+    Returns:
+        The :class:`~pdpsym.papers.claim.ForAll` property.
+
+    References:
+        Desfontaines et al., Sections 2-5 (the examples checked on one instance).
+    """
     kw = {"method": claim.Method.EXACT_INSTANCE, "verdict": PROVED, **kw}
     return claim.Exhaustive(law, lambda _c: [None], holds=holds, **kw)
 
 
 def independent_family(dist: dict[Any, Fraction], fam: list[Any]) -> bool:
-    """Whether the functions ``fam`` of D ~ ``dist`` are mutually independent, exactly."""
+    """Whether the functions ``fam`` of D ~ ``dist`` are mutually independent, exactly.
+
+    Args:
+        dist: the law of D, value -> exact probability.
+        fam: functions of D.
+
+    Returns:
+        True iff the joint law of ``(f(D) for f in fam)`` is the product of the
+        marginals (exact Fraction arithmetic).
+
+    References:
+        Desfontaines et al., Section 2.3, Definition 7 (mutually independent parameters)
+        and Section 5.1, Proposition 9 (independent parts).
+    """
     joint: dict[tuple[Any, ...], Fraction] = {}
     margs: list[dict[Any, Fraction]] = [{} for _ in fam]
     for d, p in dist.items():
@@ -117,5 +199,15 @@ def independent_family(dist: dict[Any, Fraction], fam: list[Any]) -> bool:
 
 
 def det_json(outs: Any) -> dict[str, str]:
-    """The deterministic mechanism ``BITS2[k] -> outs[k]`` as JSON."""
+    """The deterministic mechanism ``BITS2[k] -> outs[k]`` as JSON.
+
+    Args:
+        outs: the output of each of the four databases of {0,1}², lexicographic.
+
+    Returns:
+        A dict ``repr(database) -> repr(output)``.
+
+    References:
+        Desfontaines et al., Section 1.3 (a mechanism as a map from databases to outputs).
+    """
     return {repr(d): repr(o) for d, o in zip(BITS2, outs, strict=True)}
