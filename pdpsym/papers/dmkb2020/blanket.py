@@ -126,9 +126,32 @@ def blanket_enclosures(
     prec: int = PREC,
     tol: Fraction = TOL,
 ) -> list[Enclosure]:
-    """Certified enclosures of ``E_N[delta_N(eps)]`` for each ``eps`` (see the module doc):
+    """Certified enclosures of ``E_N[delta_N(eps)]`` for each ``eps`` (see the module doc).
+
     Theorem 3's numerical bound for ``n`` records and ``lambda``, optionally with two-sided
-    geometric noise of parameter ``noise`` added to the count."""
+    geometric noise of parameter ``noise`` added to the count.
+
+    Args:
+        n: the number of records, ≥ 1 (the target and ``n - 1`` others).
+        lam: the λ of Theorem 3, in (0, 1/2).
+        eps_list: the values of ε (exact rationals) at which to bound δ.
+        noise: the parameter p in (0, 1) of the two-sided geometric noise (None: no noise).
+        prec: the working precision of the balls, in bits.
+        tol: the bound on each left-out mass (of N outside the window and of the cut noise).
+
+    Returns:
+        One :class:`Enclosure` per ε, in order: rational ends certified to contain the
+        exact bound (``[0, 0]`` exactly when ``e^eps >= 1/p``).
+
+    Raises:
+        ValueError: ``lam`` is not in (0, 1/2).
+        Undecided: ``e^eps`` and ``1/p`` could not be compared at ``prec``.
+
+    References:
+        Desfontaines et al., Section 4.1, Theorem 3 (its proof's randomized-response
+        decomposition and the numerical bound); Section 5.2, Definition 19 and Figure 6
+        (two-sided geometric noise).
+    """
     if not 0 < lam < Fraction(1, 2):
         raise ValueError("lambda must be in (0, 1/2)")
     with workprec(prec):
