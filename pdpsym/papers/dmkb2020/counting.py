@@ -44,18 +44,58 @@ from pdpsym.papers.dmkb2020.thresholding import f
 
 
 def rational_bracket(expr: sympy.Expr, bits: int = 80) -> tuple[Fraction, Fraction]:
-    """Certified rationals ``lo <= expr <= hi`` (an arb ball's ends, 2^-bits wide or better)."""
+    """Certified rationals ``lo <= expr <= hi`` (an arb ball's ends, 2^-bits wide or better).
+
+    Args:
+        expr: a real sympy expression (e.g. a square root of a logarithm).
+        bits: the target width of the bracket, in bits (the ball is computed with 40
+            guard bits more).
+
+    Returns:
+        ``(lo, hi)``, exact Fractions certified to enclose ``expr``.
+
+    References:
+        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval
+        arithmetic" (2017) -- the ball arithmetic behind the enclosure.
+    """
     lo, hi = ball_endpoints(sympy_to_arb(expr, bits + 40))
     return lo, hi
 
 
 def decomposition_mean(lam: sympy.Expr, p: sympy.Expr) -> sympy.Expr:
-    """``P[output = 1]`` of the two-stage process in the proof of Theorem 3."""
+    """``P[output = 1]`` of the two-stage process in the proof of Theorem 3.
+
+    With probability ``2 lambda`` a fair bit, else ``Bernoulli((p - lambda)/(1 - 2 lambda))``;
+    the result simplifies to ``p``.
+
+    Args:
+        lam: the λ of Theorem 3 (a sympy expression or symbol).
+        p: the record's probability p_i (a sympy expression or symbol).
+
+    Returns:
+        The exact sympy expression of the mean (not simplified).
+
+    References:
+        Desfontaines et al., Section 4.1, Theorem 3 (its proof: D(i) as randomized
+        response with parameter 2λ).
+    """
     return 2 * lam * sympy.Rational(1, 2) + (1 - 2 * lam) * (p - lam) / (1 - 2 * lam)
 
 
 def closed_form_eps(n: int, lam: Fraction, delta: Fraction) -> sympy.Expr:
-    """``max(sqrt(14 ln(1/delta)/(lambda(n-1))), 27/(lambda(n-1)))``."""
+    """Theorem 3's closed-form ε: ``max(sqrt(14 ln(1/delta)/(lambda(n-1))), 27/(lambda(n-1)))``.
+
+    Args:
+        n: the number of records, ≥ 2.
+        lam: the λ of Theorem 3, in (0, 1/2).
+        delta: δ, in (0, 1).
+
+    Returns:
+        The exact sympy expression of ε (a ``Max`` of a square root and a rational).
+
+    References:
+        Desfontaines et al., Section 4.1, Theorem 3 (the closed form for ε ≤ 1).
+    """
     lq = sympy.Rational(lam.numerator, lam.denominator)
     dq = sympy.Rational(delta.numerator, delta.denominator)
     return sympy.Max(
@@ -69,7 +109,22 @@ class XYReading(Enum):
 
 
 def xy_probability(n: int, lam: Fraction, eps: Eps, reading: XYReading) -> Fraction | None:
-    """``P[X/Y >= t]`` exactly, ``t = eps`` or ``e^eps`` (``None`` if ``t`` is irrational)."""
+    """``P[X/Y >= t]`` exactly, ``t = eps`` (as printed) or ``e^eps``, ``x/0 = ∞``.
+
+    ``X, Y`` are independent ``Bin(n-1, 2 lambda)``; the sum is done in integers.
+
+    Args:
+        n: the number of records, ≥ 1.
+        lam: the λ of Theorem 3, in (0, 1/2).
+        eps: ε.
+        reading: whether the threshold is ε (printed) or ``e^ε``.
+
+    Returns:
+        The exact probability as a Fraction, or None if the threshold ``t`` is irrational.
+
+    References:
+        Desfontaines et al., Section 4.1, Theorem 3 (the condition δ ≥ P[X/Y ≥ ε]).
+    """
     if reading is XYReading.PRINTED:
         t = eps.rational()  # eps itself when it is rational (ln 1 = 0 included)
     else:
@@ -95,7 +150,21 @@ def xy_probability(n: int, lam: Fraction, eps: Eps, reading: XYReading) -> Fract
 def blanket_delta(n: int, lam: Fraction, eps: Eps) -> object:
     """``E_N[delta_N(eps)]``, ``N ~ Bin(n-1, 2 lambda)``, ``delta_N`` for ``Bin(N,1/2)`` shifts.
 
-    Both directions coincide by the symmetry ``W <-> N - W``; an exact value.
+    Both directions coincide by the symmetry ``W <-> N - W``; an exact value. Slow for large
+    ``n``: :func:`pdpsym.papers.dmkb2020.blanket.blanket_enclosures` encloses the same bound
+    fast.
+
+    Args:
+        n: the number of records, ≥ 1.
+        lam: the λ of Theorem 3, in (0, 1/2).
+        eps: ε.
+
+    Returns:
+        The exact bound: a Fraction when rational, else the exact hockey-stick object
+        (masses ``A - e^ε B``) that :func:`pdpsym.core.certify.certify` encloses.
+
+    References:
+        Desfontaines et al., Section 4.1, Theorem 3 (the bound its proof yields).
     """
     total = None
     for N in range(n):
@@ -169,7 +238,25 @@ def prop7(
     reading: Prop7Reading,
     mu3_reading: Mu3Reading = Mu3Reading.PRINTED,
 ) -> Prop7 | None:
-    """Proposition 7's ``(eps, delta)``; ``None`` if ``delta_2 < 1.25 e^{-n mu_2/2}``."""
+    """Proposition 7's ``(eps, delta)``; ``None`` if ``delta_2 < 1.25 e^{-n mu_2/2}``.
+
+    ``eps = sqrt(2 ln(1.25/delta_2)/(n mu_2))`` and
+    ``delta = 1.12 mu_3 (1 + e^eps) / (sqrt(n) mu_2^k) + delta_2``, k = 3 as printed or 3/2.
+
+    Args:
+        ps: the probabilities p_i of the n independent Bernoulli records.
+        delta2: δ_2 > 0.
+        reading: the exponent of μ_2 (printed 3, or 3/2).
+        mu3_reading: the third-moment term μ_3 (printed, or the absolute third central
+            moment).
+
+    Returns:
+        :class:`Prop7` with exact sympy ε and δ and exact μ_2, μ_3; None when δ_2 is below
+        the proposition's range (decided with a certified bracket).
+
+    References:
+        Desfontaines et al., Section 4.1, Proposition 7 (Theorem 3 of GK17 as restated).
+    """
     n = len(ps)
     mu2, mu3 = _moments(ps, mu3_reading)
     S = sympy.Rational
@@ -190,8 +277,23 @@ def prop7_at_eps(
     reading: Prop7Reading,
     mu3_reading: Mu3Reading = Mu3Reading.PRINTED,
 ) -> Prop7:
-    """Proposition 7's delta at a given ``eps``: ``delta_2 = 1.25 e^{-eps^2 n mu_2 / 2}``
-    solved from its ``eps`` formula (valid for ``eps <= 1``, Fact 1 of GK17)."""
+    """Proposition 7's δ at a given ε, with δ_2 solved from its ε formula.
+
+    ``delta_2 = 1.25 e^{-eps^2 n mu_2 / 2}`` (valid for ``eps <= 1``, Fact 1 of GK17).
+
+    Args:
+        ps: the probabilities p_i of the n independent Bernoulli records.
+        eps: ε, an exact rational.
+        reading: the exponent of μ_2 (printed 3, or 3/2).
+        mu3_reading: the third-moment term μ_3 (printed, or the absolute third central
+            moment).
+
+    Returns:
+        :class:`Prop7` with exact sympy ε, δ and δ_2.
+
+    References:
+        Desfontaines et al., Section 4.1, Proposition 7.
+    """
     n = len(ps)
     mu2, mu3 = _moments(ps, mu3_reading)
     S = sympy.Rational
@@ -205,8 +307,21 @@ def prop7_at_eps(
 
 
 def theorem3_closed_form_delta(n: int, lam: Fraction, eps: Fraction) -> sympy.Expr | None:
-    """Theorem 3's ``delta = exp(-eps^2 lam (n-1) / 14)``, or None outside its range
-    ``27 / (lam (n-1)) <= eps <= 1``."""
+    """Theorem 3's ``delta = exp(-eps^2 lam (n-1) / 14)``, or None outside its range.
+
+    The range is ``27 / (lam (n-1)) <= eps <= 1``.
+
+    Args:
+        n: the number of records, ≥ 2.
+        lam: the λ of Theorem 3, in (0, 1/2).
+        eps: ε, an exact rational.
+
+    Returns:
+        The exact sympy expression of δ, or None outside the range.
+
+    References:
+        Desfontaines et al., Section 4.1, Theorem 3 (the closed form, solved for δ).
+    """
     if not (eps <= 1 and eps * lam * (n - 1) >= 27):
         return None
     E, L = (
@@ -219,7 +334,25 @@ def theorem3_closed_form_delta(n: int, lam: Fraction, eps: Fraction) -> sympy.Ex
 def exact_at_bracket(
     ps: list[Fraction], eps_expr: sympy.Expr
 ) -> tuple[Fraction, Fraction, object, object]:
-    """``(eps_lo, eps_hi, delta(eps_lo), delta(eps_hi))`` of the counting query (worst target)."""
+    """``(eps_lo, eps_hi, delta(eps_lo), delta(eps_hi))`` of the counting query (worst target).
+
+    ``eps_lo <= eps <= eps_hi`` is a certified rational bracket of ``eps_expr``; since the
+    exact δ curve is nonincreasing in ε, ``delta(eps_lo)`` bounds δ(ε) above and
+    ``delta(eps_hi)`` below.
+
+    Args:
+        ps: the probabilities p_i of the independent Bernoulli records.
+        eps_expr: ε as a sympy expression (e.g. a closed form of Theorem 3 or
+            Proposition 7).
+
+    Returns:
+        The bracket ends (Fractions, clamped at 0) and the exact δ of the counting query at
+        each (rational or exact masses).
+
+    References:
+        Desfontaines et al., Section 4.1, Theorem 3 and Proposition 7 (the bounds compared
+        with the exact δ); Section 3.2, Definition 12.
+    """
     lo, hi = rational_bracket(eps_expr)
     lo, hi = max(lo, Fraction(0)), max(hi, Fraction(0))
     d_lo = CountingLoss(ps).delta(Eps.from_exp(exp_lower(lo))).value  # e^eps' <= e^eps_lo
