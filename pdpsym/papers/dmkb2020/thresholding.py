@@ -35,26 +35,71 @@ from pdpsym.loss.thresholding_loss import ThresholdingLoss
 
 
 def f(s: int, n: int, p: Fraction) -> Fraction:
-    """``f(s, n, p)``: the binomial pmf (0 outside ``0..n``)."""
+    """``f(s, n, p) = binomial(n, s) p^s (1-p)^(n-s)``: the binomial pmf (0 outside ``0..n``).
+
+    Args:
+        s: the count.
+        n: the number of trials, ≥ 0.
+        p: the success probability, an exact rational in [0, 1].
+
+    Returns:
+        The exact probability, a Fraction.
+
+    References:
+        Desfontaines et al., Section 4.2, Theorem 4 (the definition of f(s, n, p)).
+    """
     if s < 0 or s > n:
         return Fraction(0)
     return Fraction(int(sympy.binomial(n, s))) * p**s * (1 - p) ** (n - s)
 
 
 def binomial_tail(m: int, n: int, p: Fraction) -> Fraction:
+    """``P[Bin(n, p) >= m] = sum_{s=m}^n f(s, n, p)``, exactly.
+
+    Args:
+        m: the lower end of the tail (values ≤ 0 give the whole mass).
+        n: the number of trials, ≥ 0.
+        p: the success probability, an exact rational in [0, 1].
+
+    Returns:
+        The exact tail probability, a Fraction.
+
+    References:
+        Desfontaines et al., Section 4.2, Lemma 2 (the left side of its bound).
+    """
     return sum((f(s, n, p) for s in range(max(m, 0), n + 1)), Fraction(0))
 
 
 def lemma2_bound(m: int, n: int, p: Fraction) -> Fraction | None:
-    """The right side of Lemma 2, or ``None`` when ``m <= pn/(1-p)``."""
+    """The right side of Lemma 2, ``f(m,n,p) / (1 - pn/((1-p)m))``, or None outside its range.
+
+    Args:
+        m: the lower end of the tail.
+        n: the number of trials, ≥ 0.
+        p: the success probability, an exact rational in [0, 1).
+
+    Returns:
+        The exact bound (a Fraction), or None when ``m <= 0`` or ``m <= pn/(1-p)``.
+
+    References:
+        Desfontaines et al., Section 4.2, Lemma 2.
+    """
     if m <= 0 or Fraction(m) <= p * n / (1 - p):
         return None
     return f(m, n, p) / (1 - p * n / ((1 - p) * m))
 
 
 def lemma2_ratio_step() -> bool:
-    """Lemma 2's proof, symbolically: ``f(s+1)/f(s) = p(n-s)/((1-p)(s+1))``, and
-    ``(n-s)/(s+1) < n/m`` for ``s >= m >= 1`` (so the tail is dominated by a geometric series).
+    """Lemma 2's proof, symbolically.
+
+    ``f(s+1)/f(s) = p(n-s)/((1-p)(s+1))``, and ``(n-s)/(s+1) < n/m`` for ``s >= m >= 1`` (so the
+    tail is dominated by a geometric series).
+
+    Returns:
+        True when sympy confirms both steps for symbolic n, s, m, p.
+
+    References:
+        Desfontaines et al., Section 4.2, Lemma 2 (its proof).
     """
     n, s, m = sympy.symbols("n s m", positive=True, integer=True)
     p = sympy.Symbol("p", positive=True)
@@ -98,18 +143,33 @@ class Theorem4:
 
     @property
     def eps(self) -> Eps:
+        """ε as an :class:`~pdpsym.core.eps.Eps` (``e^ε = exp_eps``, with its display formula)."""
         disp = None if self.display is None else self.display["exp_eps"]
         return Eps(exp_eps=self.exp_eps, display=disp)
 
     def eps_sympy(self) -> sympy.Expr:
+        """ε as an exact sympy expression."""
         return self.eps.sympy()
 
     def delta_sympy(self) -> sympy.Expr | Fraction:
+        """δ exactly: the Fraction, or its unexpanded formula when one is attached."""
         return self.delta if self.display is None else self.display["delta"]
 
 
 def f_formula(s: int, n: int, p: Fraction) -> sympy.Expr:
-    """``f(s, n, p)`` as an unexpanded product (its expansion can have 10^5 digits)."""
+    """``f(s, n, p)`` as an unexpanded product (its expansion can have 10^5 digits).
+
+    Args:
+        s: the count, in ``0..n``.
+        n: the number of trials.
+        p: the success probability, an exact rational.
+
+    Returns:
+        The exact sympy product ``binomial(n, s) p^s (1-p)^(n-s)``, not evaluated.
+
+    References:
+        Desfontaines et al., Section 4.2, Theorem 4 (the definition of f(s, n, p)).
+    """
     P = sympy.Rational(p.numerator, p.denominator)
     return sympy.Mul(
         sympy.binomial(n, s, evaluate=False),
@@ -122,6 +182,19 @@ def f_formula(s: int, n: int, p: Fraction) -> sympy.Expr:
 def r_printed(n: int, p: Fraction, T: int) -> Fraction | sympy.Expr:
     """The printed ``r = p(n-1)/((1-p)^T)``; unexpanded when ``(1-p)^T`` has many digits.
 
+    Args:
+        n: the number of records.
+        p: the bound p on the records' probabilities, an exact rational in (0, 1).
+        T: the threshold.
+
+    Returns:
+        The exact value: a Fraction, or an unexpanded sympy product when
+        ``(1-p)^T`` would have more than about 4096 bits.
+
+    References:
+        Desfontaines et al., Section 4.2, Theorem 4 (r as printed; the proof needs
+        ``p(n-1)/((1-p)T)``).
+
     >>> r_printed(10, Fraction(1, 2), 2)
     Fraction(18, 1)
     """
@@ -133,7 +206,22 @@ def r_printed(n: int, p: Fraction, T: int) -> Fraction | sympy.Expr:
 
 
 def with_display(th: Theorem4, n: int, p: Fraction, T: int, size: int) -> Theorem4:
-    """Attach unexpanded formulas equal to ``delta`` and ``e^eps``."""
+    """Attach unexpanded formulas equal to ``delta`` and ``e^eps``.
+
+    Args:
+        th: Theorem 4's parameters, as computed by :func:`theorem4`.
+        n: the number of records.
+        p: the bound p on the records' probabilities.
+        T: the threshold.
+        size: ``|B|``, the number of known records (0 or the value used for ``th``).
+
+    Returns:
+        A copy of ``th`` whose ``display`` holds sympy formulas (unexpanded) equal to δ and
+        ``e^ε``, for printing and certifying at large n.
+
+    References:
+        Desfontaines et al., Section 4.2, Theorem 4 (the formulas for |B| = 0 and |B| > 0).
+    """
     if size == 0:
         d = sympy.Mul(f_formula(T, n - 1, p), 1 / (1 - to_sympy(th.r)), evaluate=False)
         exp_eps = 1 / (1 - d)
@@ -160,7 +248,28 @@ def theorem4(
 ) -> Theorem4 | None:
     """Theorem 4's parameters, or ``None`` when its hypotheses fail (a ratio >= 1).
 
-    A negative ``b_max`` (a count of ones) is malformed input, an InputError.
+    For ``|B| = 0``: ``r``, ``delta = f(T, n-1, p)/(1-r)`` and ``e^eps = 1/(1 - delta)``
+    (APKDP); for ``|B| > 0``: ``r_b``, ``r'``, ``delta = f(b_max, |B|, p)/(1-r_b) +
+    f(T-b_max, n-|B|-1, p)/(1-r')`` and ``e^eps = 1/(1 - f(T-b_max, n-|B|-1, p)/(1-r'))``
+    (PPKDP).
+
+    Args:
+        n: the number of records.
+        p: the bound p on the records' probabilities, an exact rational in (0, 1).
+        T: the threshold of ``M_T``.
+        known_size: ``|B|``, the number of known records.
+        b_max: the ``b_max`` of the ``|B| > 0`` case, ≥ 0 (needed when ``known_size > 0``).
+        reading: the reading of r (corrected, or as printed); used when ``|B| = 0``.
+
+    Returns:
+        The exact :class:`Theorem4` (rational δ and ``e^ε``), or None when a hypothesis
+        fails (``r ≥ 1``, ``r_b ≥ 1``, ``r' ≥ 1``, ``δ ≥ 1``, or ``b_max`` out of range).
+
+    Raises:
+        InputError: ``b_max`` is negative.
+
+    References:
+        Desfontaines et al., Section 4.2, Theorem 4 and Definition 15 (simple thresholding).
     """
     if b_max is not None and b_max < 0:
         raise InputError("b_max", f"must be >= 0, got {b_max}")
@@ -192,7 +301,20 @@ def theorem4(
 
 
 def best_b_max(n: int, p: Fraction, T: int, known_size: int) -> int | None:
-    """The ``b_max`` giving the smallest Theorem 4 ``delta`` (exact comparison)."""
+    """The ``b_max`` giving the smallest Theorem 4 ``delta`` (exact comparison).
+
+    Args:
+        n: the number of records.
+        p: the bound p on the records' probabilities.
+        T: the threshold.
+        known_size: ``|B|``, the number of known records, > 0.
+
+    Returns:
+        The best ``b_max`` in ``1..T-1`` (the first on ties), or None if none applies.
+
+    References:
+        Desfontaines et al., Section 4.2, Theorem 4 (the case |B| > 0).
+    """
     best: tuple[Fraction, int] | None = None
     for bm in range(1, T):
         th = theorem4(n, p, T, known_size, bm)
@@ -212,6 +334,22 @@ def printed_plrv_ratio(
 
     For ``|B| = 0`` the printed ``⊥`` case has upper limit ``k-1`` with ``k = ⊥``: read as
     ``T - 1`` (the proof's later lines use ``T - 1``).
+
+    Args:
+        n: the number of records.
+        p: the records' common probability.
+        T: the threshold.
+        known_size: ``|B|``, the number of known records.
+        b: the number of ones among the known records.
+        o: the output, ``"⊥"`` or a count k.
+
+    Returns:
+        ``(numerator, denominator)`` of the ratio whose log is the PLRV, exact Fractions
+        (a zero denominator stands for +∞).
+
+    References:
+        Desfontaines et al., Section 4.2, proof of Theorem 4 (the PLRV of M_T as printed);
+        Section 3.2, Definition 11.
     """
     bbar = known_size - b
     m = n - known_size - 1
@@ -228,7 +366,24 @@ def printed_plrv_ratio(
 def corrected_plrv_ratio(
     n: int, p: Fraction, T: int, known_size: int, b: int, o: str | int
 ) -> tuple[Fraction, Fraction]:
-    """``L_{i,0,1}(o, B)`` with the count of ones ``b`` in place of ``b̄`` where it belongs."""
+    """``L_{i,0,1}(o, B)`` with the count of ones ``b`` in place of ``b̄`` where it belongs.
+
+    This is the corrected reading of the printed PLRV (an erratum).
+
+    Args:
+        n: the number of records.
+        p: the records' common probability.
+        T: the threshold.
+        known_size: ``|B|``, the number of known records.
+        b: the number of ones among the known records.
+        o: the output, ``"⊥"`` or a count k.
+
+    Returns:
+        ``(numerator, denominator)`` of the ratio whose log is the PLRV, exact Fractions.
+
+    References:
+        Desfontaines et al., Section 4.2, proof of Theorem 4; Section 3.2, Definition 11.
+    """
     bbar = known_size - b
     m = n - known_size - 1
     if o == "⊥":
@@ -238,7 +393,19 @@ def corrected_plrv_ratio(
 
 
 def same_ratio(x: tuple[Fraction, Fraction], y: tuple[Fraction, Fraction]) -> bool:
-    """Equal as extended ratios ``num/den`` (``x/0 = ∞`` for ``x > 0``; ``0/0`` undefined)."""
+    """Equal as extended ratios ``num/den`` (``x/0 = ∞`` for ``x > 0``; ``0/0`` undefined).
+
+    Args:
+        x: ``(numerator, denominator)``.
+        y: ``(numerator, denominator)``.
+
+    Returns:
+        True iff both are the same extended ratio (``0/0`` equals nothing).
+
+    References:
+        Desfontaines et al., Section 3.1, Definition 10 (a PLRV takes values in
+        R ∪ {±∞}).
+    """
     (a, b), (c, d) = x, y
     if b == 0 or d == 0:
         return b == d == 0 and a > 0 and c > 0
@@ -253,6 +420,19 @@ def poisson_limit(T: int, reading: PoissonReading) -> tuple[sympy.Expr, sympy.Ex
 
     The true limit is computed by sympy from ``f(T, n-1, lam/n) / (1 - r)`` with
     ``r = (lam/n)(n-1)/((1 - lam/n) T)``.
+
+    Args:
+        T: the threshold, ≥ 1.
+        reading: the approximation to compare: corrected ``(1 - r)`` or printed
+            ``(1 - r)^T``.
+
+    Returns:
+        Two sympy expressions in the symbol ``lam`` (= pn): the exact limit and the
+        approximation in the chosen reading.
+
+    References:
+        Desfontaines et al., Section 4.2, Theorem 4 (the Poisson approximation of δ stated
+        after it).
     """
     n = sympy.Symbol("n", positive=True)
     lam = sympy.Symbol("lam", positive=True)
@@ -267,8 +447,24 @@ def poisson_limit(T: int, reading: PoissonReading) -> tuple[sympy.Expr, sympy.Ex
 
 
 def figure4_rows(n: int, p: Fraction, Ts: list[int], digits: int = 15) -> list[dict[str, str]]:
-    """Figure 4: Theorem 4's ``eps`` and ``delta`` against ``T`` (``|B| = 0``), with the exact
-    ``delta`` of ``M_T`` at the theorem's ``eps``; every number certified to ``digits``."""
+    """Figure 4: Theorem 4's ε and δ against T (``|B| = 0``), with the exact δ of ``M_T``.
+
+    The exact δ of the mechanism is taken at the theorem's ε.
+
+    Args:
+        n: the number of records.
+        p: the records' probability.
+        Ts: the thresholds T.
+        digits: the number of certified significant digits printed.
+
+    Returns:
+        One row per T (column -> text): ``applicable: no`` where the theorem does not
+        apply, else ``epsilon``, ``delta`` and ``exact_delta_at_epsilon`` as certified
+        decimals.
+
+    References:
+        Desfontaines et al., Section 4.2, Theorem 4 and Figure 4.
+    """
     rows = []
     for T in Ts:
         th = theorem4(n, p, T)
