@@ -66,7 +66,28 @@ def plrv_terms(
     b: Any,
     bhat: Any,
 ) -> dict[tuple[Any, Any], PLRVTerms]:
-    """Every PLRV appearing in Theorem 6, on the support of ``M(D) | D(i)=a, B̂``."""
+    """Every PLRV appearing in Theorem 6, on the support of ``M(D) | D(i)=a, B̂``.
+
+    For ``M = (M1, M2)`` and each output ``(O1, O2)`` with positive probability given
+    ``D(i) = a`` and B̂: the ratios ``e^L`` of M, M1, M2 and of M2 given ``M1 = O1``.
+
+    Args:
+        scenario: the finite scenario (θ and the partial knowledge B).
+        m1: the first mechanism.
+        m2: the second mechanism (run with independent coins).
+        i: the target record.
+        a: the value of D(i) in the numerator.
+        b: the value of D(i) in the denominator.
+        bhat: the value B̂ of the partial knowledge, compatible with a.
+
+    Returns:
+        A dict ``(O1, O2)`` -> :class:`PLRVTerms` (exact ratios, None for +∞, and the
+        output's probability given a).
+
+    References:
+        Desfontaines et al., Section 5.1, Theorem 6 and Definition 17; Section 3.1,
+        Definition 11 (PLRV for partial knowledge).
+    """
     m = compose(m1, m2)
     pa = output_pmf(scenario, m, i, a, bhat)
     pb = output_pmf(scenario, m, i, b, bhat)
@@ -92,7 +113,19 @@ def plrv_terms(
 
 
 def dep_ratio(t: PLRVTerms, convention: InfConvention = InfConvention.PRINTED) -> Ratio:
-    """``e^{Dep}`` (Definition 17). On the support of ``a`` no ratio is 0, only +∞ occurs."""
+    """``e^{Dep}`` (Definition 17). On the support of ``a`` no ratio is 0, only +∞ occurs.
+
+    Args:
+        t: the PLRV terms of one output (from :func:`plrv_terms`).
+        convention: how ``∞ - ∞`` is read (printed ``±∞ - x = ±∞``, cancelling, or
+            cancelling and defined only where compatible).
+
+    Returns:
+        The exact ratio ``e^{Dep}``: a Fraction (0 for -∞), or None for +∞.
+
+    References:
+        Desfontaines et al., Section 5.1, Definition 17 (dependency of M2 on M1).
+    """
     if convention is InfConvention.COMPATIBLE and not t.first_compatible:
         return Fraction(1)
     if t.second_given_first is None:
@@ -105,7 +138,22 @@ def dep_ratio(t: PLRVTerms, convention: InfConvention = InfConvention.PRINTED) -
 
 
 def theorem6_identity_holds(t: PLRVTerms, factor: int) -> bool:
-    """``L = factor·Dep + L1 + L2`` in ratio form ``e^L = (e^Dep)^factor e^L1 e^L2``."""
+    """``L = factor·Dep + L1 + L2`` in ratio form ``e^L = (e^Dep)^factor e^L1 e^L2``.
+
+    ``factor = 2`` is the identity as printed; the chain rule gives ``factor = 1``.
+
+    Args:
+        t: the PLRV terms of one output (from :func:`plrv_terms`).
+        factor: the coefficient of Dep (2 as printed, 1 by the chain rule).
+
+    Returns:
+        True iff the identity holds exactly at this output (infinite terms: both sides
+        +∞).
+
+    References:
+        Desfontaines et al., Section 5.1, Theorem 6 (the PLRV identity of the composed
+        mechanism).
+    """
     dep = dep_ratio(t, InfConvention.PRINTED)
     if t.joint is None or t.first is None or t.second is None or dep is None:
         # an infinite term: both sides must be +∞ (no -∞ on the support of a)
@@ -124,7 +172,27 @@ def bounded_dependence_nu(
     convention: InfConvention = InfConvention.PRINTED,
     targets: list[int] | None = None,
 ) -> tuple[WLin, dict[str, str] | None]:
-    """Smallest ν for which ``M1, M2`` are (μ, ν)-bounded dependent (Definition 18)."""
+    """Smallest ν for which ``M1, M2`` are (μ, ν)-bounded dependent (Definition 18).
+
+    The maximum over targets i, values a ≠ b and B̂ compatible with both of
+    ``E[max(0, 1 - e^{μ - Dep})]``.
+
+    Args:
+        scenario: the finite scenario (θ and the partial knowledge B).
+        m1: the first mechanism.
+        m2: the second mechanism.
+        mu: μ.
+        convention: how ``∞ - ∞`` is read in Dep.
+        targets: the target records (None: the default targets of the scenario).
+
+    Returns:
+        ``(nu, witness)``: ν exactly, as a :class:`~pdpsym.loss.plrv.WLin`
+        ``c0 + c1·e^μ``, and the maximizing ``(i, a, b, B̂)`` (None when ν = 0 is not
+        exceeded).
+
+    References:
+        Desfontaines et al., Section 5.1, Definitions 17-18.
+    """
     best, wit = WLin.const(0, mu), None
     for i in default_targets(scenario) if targets is None else targets:
         vals = scenario.record_values(i)
@@ -153,6 +221,15 @@ def subadditivity_proof() -> dict[str, str]:
     Case x > 0 (y > 0 symmetric): f(x) = 0 and ``1 - e^{x+y} ≤ 1 - e^y`` since
     ``e^y (e^x - 1) > 0``; max(0, .) is monotone. Case x, y ≤ 0: f(x)+f(y)-f(x+y)
     ``= (1 - e^x)(1 - e^y) ≥ 0`` (and f(x+y) = 1 - e^{x+y} there).
+
+    Returns:
+        The two cases' derivations as text, case name -> identity.
+
+    Raises:
+        AssertionError: a step of the derivation does not simplify as stated.
+
+    References:
+        Desfontaines et al., Section 5.1, proof of Theorem 6 (f is subadditive).
     """
     x, y = sympy.symbols("x y", real=True)
     u, v = sympy.symbols("u v", positive=True)  # u = e^x, v = e^y
@@ -171,7 +248,18 @@ def subadditivity_proof() -> dict[str, str]:
 
 
 def subadditivity_gap(x: Fraction, y: Fraction) -> int:
-    """Exact sign of ``f(x) + f(y) - f(x + y)`` at rational points (should be ≥ 0)."""
+    """Exact sign of ``f(x) + f(y) - f(x + y)`` at rational points (should be ≥ 0).
+
+    Args:
+        x: an exact rational.
+        y: an exact rational.
+
+    Returns:
+        -1, 0 or 1, decided exactly (exponential polynomials).
+
+    References:
+        Desfontaines et al., Section 5.1, proof of Theorem 6 (f(x) = max(0, 1 - e^x)).
+    """
 
     def f(t: Fraction) -> ExpPoly:
         # max(0, 1 - e^t) = 1 - e^t iff t <= 0
