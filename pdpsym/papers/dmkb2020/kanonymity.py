@@ -22,8 +22,21 @@ from pdpsym.papers.dmkb2020 import thresholding as pt
 
 
 def thresholding_delta(n: int, lam: Fraction, T: int) -> Fraction | None:
-    """Theorem 4's ``delta' = f(T, n-1, lam)/(1-r)`` with ``k = T + 1`` in
-    ``r = lam(n-1)/((1-lam)k)``; ``None`` when ``r >= 1`` or ``delta' >= 1``."""
+    """Theorem 4's ``delta' = f(T, n-1, lam)/(1-r)`` with ``k = T + 1`` in ``r``.
+
+    ``r = lam(n-1)/((1-lam)k)``, as Theorem 5 prints it.
+
+    Args:
+        n: the number of records.
+        lam: the λ of Theorem 5 (a bound on the rare values' probability).
+        T: the threshold (k = T + 1).
+
+    Returns:
+        δ' as an exact Fraction, or None when ``r >= 1`` or ``delta' >= 1``.
+
+    References:
+        Desfontaines et al., Section 4.3, Theorem 5; Section 4.2, Theorem 4.
+    """
     r = lam * (n - 1) / ((1 - lam) * (T + 1))
     if r >= 1:
         return None
@@ -34,7 +47,25 @@ def thresholding_delta(n: int, lam: Fraction, T: int) -> Fraction | None:
 def theorem5_printed(
     n: int, lam: Fraction, T: int, delta: Fraction | None = None
 ) -> tuple[Fraction, Eps] | None:
-    """Theorem 5 as printed (k = T + 1 in r, X/Y read as printed); ``None`` if inapplicable."""
+    """Theorem 5 as printed (k = T + 1 in r, X/Y read as printed); ``None`` if inapplicable.
+
+    ``delta_0 = 2 delta'`` and ε is twice the larger of Theorem 4's ε and the smallest level
+    ``eps_c`` with ``P[X/Y >= eps_c] <= delta`` (X, Y independent ``Bin(n-1, 2 lam)``).
+
+    Args:
+        n: the number of records.
+        lam: the λ of Theorem 5.
+        T: the threshold (k = T + 1).
+        delta: δ (None: δ_0).
+
+    Returns:
+        ``(delta, eps)`` with δ an exact Fraction and ε an exact
+        :class:`~pdpsym.core.eps.Eps`, or None when the theorem does not apply.
+
+    References:
+        Desfontaines et al., Section 4.3, Theorem 5 and Definition 16 (k-anonymity
+        mechanism).
+    """
     x = thresholding_delta(n, lam, T)
     if x is None:
         return None
@@ -79,7 +110,21 @@ def theorem5_corrected(n: int, lam: Fraction, T: int) -> tuple[Fraction, Eps] | 
     ``t`` vs ``⊥``: a rare ``t`` is Theorem 4's thresholding (``eps' = eps_0``,
     ``delta' = x = f(T,n-1,lam)/(1-r)``); a common ``t`` is a post-processed count, bounded by
     the blanket curve at ``eps'``. Chaining ``t ~ ⊥ ~ t2`` gives ``(2 eps', (1 + e^eps') delta')``
-    (not ``2 delta'``). Here ``eps' = eps_0``, so ``e^eps' = 1/(1-x)`` is rational.
+    (not ``2 delta'``). Here ``eps' = eps_0``, so ``e^eps' = 1/(1-x)`` is rational. This is
+    the corrected reading of the printed statement (an erratum).
+
+    Args:
+        n: the number of records.
+        lam: the λ of Theorem 5.
+        T: the threshold (k = T + 1).
+
+    Returns:
+        ``(delta, eps)``, δ an exact Fraction and ε an exact
+        :class:`~pdpsym.core.eps.Eps` (``e^ε`` rational), or None when inapplicable.
+
+    References:
+        Desfontaines et al., Section 4.3, Theorem 5 (its proof), with Theorem 4 and
+        Theorem 3's blanket bound (Section 4.1).
     """
     x = thresholding_delta(n, lam, T)
     if x is None:
