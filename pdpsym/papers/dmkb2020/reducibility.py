@@ -35,7 +35,17 @@ from pdpsym.mechanisms.finite import Mechanism, Scenario, output_pmf
 
 
 def fmt(x: Any) -> str:
-    """Exact, readable text for outputs and knowledge values (tuples of rationals)."""
+    """Exact, readable text for outputs and knowledge values (tuples of rationals).
+
+    Args:
+        x: an output or a value of the partial knowledge (nested tuples allowed).
+
+    Returns:
+        The text, tuples in parentheses (a 1-tuple with a trailing comma).
+
+    References:
+        Python docs, fractions (``str`` of a Fraction is its exact ``p/q`` form).
+    """
     if isinstance(x, tuple):
         return "(" + ", ".join(fmt(v) for v in x) + ("," if len(x) == 1 else "") + ")"
     if isinstance(x, Fraction):
@@ -44,7 +54,18 @@ def fmt(x: Any) -> str:
 
 
 def output_space(scenario: Scenario, mech: Mechanism) -> list[Any]:
-    """``O = ∪_D support(M(D))`` over databases of positive probability."""
+    """``O = ∪_D support(M(D))`` over databases of positive probability.
+
+    Args:
+        scenario: the finite scenario (θ and the partial knowledge B).
+        mech: the mechanism, database -> output PMF.
+
+    Returns:
+        The outputs of positive probability, sorted by ``repr``.
+
+    References:
+        Desfontaines et al., Section 3.5, Definition 14 (the output space O).
+    """
     outs: set[Any] = set()
     for d, _ in scenario.joint:
         outs.update(o for o, p in mech(d).items() if p)
@@ -54,13 +75,44 @@ def output_space(scenario: Scenario, mech: Mechanism) -> list[Any]:
 def profiles(
     scenario: Scenario, mech: Mechanism, i: int, bhat: Any, outs: Sequence[Any]
 ) -> dict[Any, tuple[Fraction, ...]]:
+    """Each output's profile ``(P[M(D)=O | D(i)=a, B̂])_a`` over the values a of D(i).
+
+    Args:
+        scenario: the finite scenario (θ and the partial knowledge B).
+        mech: the mechanism, database -> output PMF.
+        i: the target record.
+        bhat: the value B̂ of the partial knowledge.
+        outs: the outputs O to profile.
+
+    Returns:
+        A dict output -> tuple of exact probabilities, one per value of D(i) (in the
+        scenario's order).
+
+    References:
+        Desfontaines et al., Section 3.5, Definition 14.
+    """
     vals = scenario.record_values(i)
     pmfs = [output_pmf(scenario, mech, i, a, bhat) for a in vals]
     return {o: tuple(p.get(o, Fraction(0)) for p in pmfs) for o in outs}
 
 
 def is_reducible(scenario: Scenario, mech: Mechanism, i: int) -> bool:
-    """Definition 14 at index i (finite O): equal profile multisets for every B1, B2."""
+    """Definition 14 at index i (finite O): equal profile multisets for every B1, B2.
+
+    A bijection φ with ``P[M(D)=O | D(i)=a, B1] = P[M(D)=φ(O) | D(i)=a, B2]`` exists iff the
+    multisets of profiles under B1 and B2 coincide.
+
+    Args:
+        scenario: the finite scenario (θ and the partial knowledge B).
+        mech: the mechanism, database -> output PMF.
+        i: the target record.
+
+    Returns:
+        True iff M is reducible at index i (decided exactly).
+
+    References:
+        Desfontaines et al., Section 3.5, Definition 14 (Θ-reducibility).
+    """
     outs = output_space(scenario, mech)
     bs = [b for b in scenario.knowledge_values() if scenario.fully_compatible(i)]
     if not bs:
@@ -81,6 +133,20 @@ def check_map(
     Checks, for every B1, B2: φ is injective on the support under B1, maps it onto the
     support under B2, and ``P[O | a, B1] = P[φ(O) | a, B2]`` for every a. Outputs are
     compared through ``key`` (e.g. an exact canonical form of an algebraic number).
+
+    Args:
+        scenario: the finite scenario (θ and the partial knowledge B).
+        mech: the mechanism, database -> output PMF.
+        i: the target record.
+        phi: the map ``(O, B1, B2) -> φ_{B1,B2}(O)``.
+        key: the canonical form outputs are compared by (default: the output itself).
+
+    Returns:
+        ``(True, None)`` when φ works for every pair, else ``(False, witness)`` naming
+        B1, B2 and the reason.
+
+    References:
+        Desfontaines et al., Section 3.5, Definition 14 and Proposition 6 (the maps φ).
     """
     vals = scenario.record_values(i)
     bs = scenario.knowledge_values()
@@ -157,6 +223,18 @@ def prop6_maps(quadratic: QuadraticForm = QuadraticForm.PRINTED) -> dict[str, di
     value is part of x), ``K_j, P_j, R_j, Q_j`` the known records of ``B_j``. Linear
     queries use ``U = Σ α_j x_j`` and ``K_j = Σ_{j∈I} α_j (B)_j``; counting uses the
     predicate indicators; the arithmetic mean is the linear query with ``α = 1/n``.
+
+    Args:
+        quadratic: the quadratic-mean map: as printed, or the corrected
+            ``sqrt(M² + Σ_j((B2)_j² - (B1)_j²)/n)`` (the erratum's correction).
+
+    Returns:
+        A dict query name -> ``{"M": aggregate -> sympy expression, "B": the names of the
+        two knowledge symbols, "phi": (m, b1, b2) -> sympy expression}``, plus ``"power"``
+        where both sides are compared through a power.
+
+    References:
+        Desfontaines et al., Section 3.5, Proposition 6.
     """
     s = _sym()
     n = s["n"]
@@ -233,7 +311,21 @@ def _is_zero(e: sympy.Expr) -> bool:
 def prop6_symbolic(
     quadratic: QuadraticForm = QuadraticForm.PRINTED, only: Sequence[str] | None = None
 ) -> dict[str, dict[str, str]]:
-    """For each map: does ``φ(M(x∪B1)) = M(x∪B2)`` hold identically, and ``φ⁻¹∘φ = id``?"""
+    """For each map: does ``φ(M(x∪B1)) = M(x∪B2)`` hold identically, and ``φ⁻¹∘φ = id``?
+
+    Decided by sympy (a certified non-zero value at a rational point disproves an identity).
+
+    Args:
+        quadratic: the quadratic-mean map: as printed or corrected.
+        only: the names of the maps to check (None: all).
+
+    Returns:
+        A dict name -> ``{"identity": "holds" | "fails", "left_inverse": "holds" |
+        "fails", "phi(M(x,B1))": text, "M(x,B2)": text}``.
+
+    References:
+        Desfontaines et al., Section 3.5, Proposition 6 (the printed maps φ, for any n).
+    """
     s = _sym()
     out: dict[str, dict[str, str]] = {}
     for name, spec in prop6_maps(quadratic).items():
