@@ -53,9 +53,21 @@ def _row(columns: tuple[str, ...], row: dict[str, str], reasons: list[str]) -> d
 
 
 def fig4_grid(scale: Scale) -> list[tuple[int, list[int]]]:
-    """The (n, thresholds) of Fig. 4. The paper's axis ranges are lost with its figures; the
-    thresholds run from the first ``T`` where Theorem 4 applies (``r < 1``) to about
-    ``pn + 9 sqrt(pn) + 10``, where ``delta`` is far below any useful level."""
+    """The (n, thresholds) of Fig. 4.
+
+    The paper's axis ranges are lost with its figures; the thresholds run from the first
+    ``T`` where Theorem 4 applies (``r < 1``) to about ``pn + 9 sqrt(pn) + 10``, where
+    ``delta`` is far below any useful level.
+
+    Args:
+        scale: the figure scale (paper: n = 1000, 10^4, 10^5; quick: two small grids).
+
+    Returns:
+        A list of ``(n, thresholds)``.
+
+    References:
+        Desfontaines et al., Section 4.2, Figure 4 (n = 1000, 10,000, 100,000).
+    """
     if scale is Scale.QUICK:
         return [(1000, list(range(6, 21, 2))), (10_000, list(range(55, 96, 5)))]
     return [
@@ -66,16 +78,55 @@ def fig4_grid(scale: Scale) -> list[tuple[int, list[int]]]:
 
 
 def fig4_points(scale: Scale) -> list[tuple[int, int]]:
+    """One point per (n, T) of the grid.
+
+    Args:
+        scale: the figure scale.
+
+    Returns:
+        The list of ``(n, T)`` arguments.
+
+    References:
+        Desfontaines et al., Section 4.2, Figure 4.
+    """
     return [(n, T) for n, Ts in fig4_grid(scale) for T in Ts]
 
 
 def fig4_point(args: tuple[int, int]) -> list[dict[str, str]]:
+    """The row of one (n, T), as a one-row list.
+
+    Args:
+        args: ``(n, T)`` as listed by :func:`fig4_points`.
+
+    Returns:
+        ``[fig4_row(n, T)]``.
+
+    References:
+        Desfontaines et al., Section 4.2, Figure 4.
+    """
     return [fig4_row(*args)]
 
 
 def fig4_row(n: int, T: int, p: Fraction = FIG4_P) -> dict[str, str]:
-    """One point of Fig. 4: Theorem 4 with the corrected and the printed ``r``, and the
-    exact ``delta`` of ``M_T`` at the corrected theorem's ``eps``."""
+    """One point of Fig. 4: Theorem 4 with the corrected and the printed ``r``.
+
+    Next to them, the exact ``delta`` of ``M_T`` at the corrected theorem's ``eps``. The
+    printed ``r = p(n-1)/((1-p)^T)`` is an erratum: the corrected ``r = p(n-1)/((1-p)T)``
+    gives the ``epsilon`` and ``delta`` columns.
+
+    Args:
+        n: the number of records.
+        T: the threshold.
+        p: the records' probability (default 0.5%).
+
+    Returns:
+        One row (column -> text): certified decimals, cells left empty where a reading of
+        the theorem does not apply, with the reasons in ``reason``.
+
+    References:
+        Desfontaines et al., Section 4.2, Theorem 4 and Figure 4; Section 3.3,
+        Definition 13 (the exact δ).
+    """
     row = {"n": str(n), "T": str(T)}
     reasons = []
     th = pt.theorem4(n, p, T)
@@ -130,6 +181,17 @@ FIG4_LINES = (
     plot=Plot(x="T", lines=FIG4_LINES, xlabel="threshold T", ylabel="", panel="n", axes=FIG4_AXES),
 )
 def fig4(scale: Scale) -> Text:
+    """The words of Fig. 4: title, caption and parameters.
+
+    Args:
+        scale: the figure scale (sets the listed n).
+
+    Returns:
+        The figure's :class:`~pdpsym.papers.figure.Text`.
+
+    References:
+        Desfontaines et al., Section 4.2, Figure 4.
+    """
     return Text(
         title="Thresholding (Theorem 4): eps and delta against the threshold T",
         caption=(
@@ -157,14 +219,39 @@ FIG5_N, FIG5_LAM, FIG5_DELTA, FIG5_SCALE = 100_000, Fraction(1, 20), Fraction(1,
 
 
 def fig5_points(scale: Scale) -> list[int]:
+    """The numbers of known records ``|B|`` plotted (every 5000, or 20000 at quick scale).
+
+    Args:
+        scale: the figure scale.
+
+    Returns:
+        The values of ``|B|``, increasing, ending near n.
+
+    References:
+        Desfontaines et al., Section 5.2, Figure 5.
+    """
     n = FIG5_N
     step = 5000 if scale is Scale.PAPER else 20000
     return [*range(0, n - step, step), n - 1000, n - 100, n - 10]
 
 
 def fig5_point(known: int) -> list[dict[str, str]]:
-    """Theorem 3's closed-form eps for the n - |B| unknown records; Laplace noise of scale 2
-    on the count (sensitivity 1) caps it at 1/2 (pure DP of the noise alone)."""
+    """Theorem 3's closed-form ε for the n - |B| unknown records, without and with noise.
+
+    Laplace noise of scale 2 on the count (sensitivity 1) caps ε at 1/2 (pure DP of the
+    noise alone).
+
+    Args:
+        known: ``|B|``, the number of records known to the attacker.
+
+    Returns:
+        One row with ``known``, ``epsilon`` and ``epsilon_with_laplace`` (certified
+        decimals).
+
+    References:
+        Desfontaines et al., Section 5.2, Figure 5; Section 4.1, Theorem 3 (the closed
+        form).
+    """
     eps = pc.closed_form_eps(FIG5_N - known, FIG5_LAM, FIG5_DELTA)
     cap = Fraction(1, FIG5_SCALE)
     noisy = cap if compare(eps, cap).sign > 0 else eps
@@ -192,6 +279,17 @@ FIG5_LINES = (
     ),
 )
 def fig5(scale: Scale) -> Text:
+    """The words of Fig. 5: title, caption and parameters.
+
+    Args:
+        scale: the figure scale (the words do not depend on it).
+
+    Returns:
+        The figure's :class:`~pdpsym.papers.figure.Text`.
+
+    References:
+        Desfontaines et al., Section 5.2, Figure 5.
+    """
     return Text(
         title="Theorem 3 (closed form): eps against |B|, with and without Laplace noise",
         caption=(
@@ -221,17 +319,42 @@ FIG2_EXACT_MAX_TARGETS = 200  # the exact delta examines one target per distinct
 
 
 def fig2_ps(case: int, n: int) -> list[Fraction]:
-    """Case 1: ``p_1 = lambda = 0.05``, every other ``p_i = 0.5``. Case 2: ``p_i`` evenly
-    spaced over ``[0.05, 0.95]`` (both ends included), a deterministic stand-in for the
-    paper's "distributed uniformly"."""
+    """The records' probabilities p_i of each case of Fig. 2.
+
+    Case 1: ``p_1 = lambda = 0.05``, every other ``p_i = 0.5``. Case 2: ``p_i`` evenly spaced
+    over ``[0.05, 0.95]`` (both ends included), a deterministic stand-in for the paper's
+    "distributed uniformly".
+
+    Args:
+        case: 1 or 2.
+        n: the number of records, ≥ 2.
+
+    Returns:
+        The n exact probabilities.
+
+    References:
+        Desfontaines et al., Section 4.1, Figure 2 (cases 1 and 2 of its caption).
+    """
     if case == 1:
         return [FIG2_LAM] + [Fraction(1, 2)] * (n - 1)
     return [FIG2_LAM + Fraction(9, 10) * Fraction(i, n - 1) for i in range(n)]
 
 
 def fig2_grid(scale: Scale) -> list[tuple[int, list[Fraction]]]:
-    """The (n, eps grid) pairs: the caption's ``n = 100`` and ``n = 10,000`` (the text says
-    ``10^3`` and ``10^5``), ``eps`` on an even grid."""
+    """The (n, eps grid) pairs of Fig. 2.
+
+    The caption's ``n = 100`` and ``n = 10,000`` (the text says ``10^3`` and ``10^5``), ``eps``
+    on an even grid.
+
+    Args:
+        scale: the figure scale (quick: n = 40 and three values of ε).
+
+    Returns:
+        A list of ``(n, eps values)``.
+
+    References:
+        Desfontaines et al., Section 4.1, Figure 2.
+    """
     if scale is Scale.QUICK:
         return [(40, [Fraction(1, 2), Fraction(1), Fraction(3, 2)])]
     return [
@@ -241,16 +364,53 @@ def fig2_grid(scale: Scale) -> list[tuple[int, list[Fraction]]]:
 
 
 def fig2_points(scale: Scale) -> list[tuple[int, int, Fraction]]:
+    """One point per (case, n, ε).
+
+    Args:
+        scale: the figure scale.
+
+    Returns:
+        The list of ``(case, n, eps)`` arguments.
+
+    References:
+        Desfontaines et al., Section 4.1, Figure 2.
+    """
     return [(case, n, e) for case in (1, 2) for n, grid in fig2_grid(scale) for e in grid]
 
 
 def fig2_point(args: tuple[int, int, Fraction]) -> list[dict[str, str]]:
+    """The row of one (case, n, ε), as a one-row list.
+
+    Args:
+        args: ``(case, n, eps)`` as listed by :func:`fig2_points`.
+
+    Returns:
+        ``[fig2_row(case, n, eps)]``.
+
+    References:
+        Desfontaines et al., Section 4.1, Figure 2.
+    """
     return [fig2_row(*args)]
 
 
 def fig2_row(case: int, n: int, eps: Fraction) -> dict[str, str]:
-    """One point of Fig. 2: the exact delta of the count, Theorem 3 (closed form and the
-    numerical bound of its proof) and Proposition 7 (corrected ``mu_3`` and as printed)."""
+    """One point of Fig. 2: the exact δ of the count, Theorem 3 and Proposition 7.
+
+    Theorem 3 as its closed form and as the numerical bound of its proof; Proposition 7 with
+    the corrected ``mu_3`` and as printed (an erratum).
+
+    Args:
+        case: 1 or 2 (see :func:`fig2_ps`).
+        n: the number of records.
+        eps: ε, an exact rational.
+
+    Returns:
+        One row (column -> text) of certified decimals, cells left empty where a bound does
+        not apply or is not computed, with the reasons in ``reason``.
+
+    References:
+        Desfontaines et al., Section 4.1, Theorem 3, Proposition 7 and Figure 2.
+    """
     ps = fig2_ps(case, n)
     row = {"case": str(case), "n": str(n), "epsilon": fraction_str(eps)}
     reasons = []
@@ -308,6 +468,17 @@ FIG2_LINES = (
     ),
 )
 def fig2(scale: Scale) -> Text:
+    """The words of Fig. 2: title, caption, parameters and notes.
+
+    Args:
+        scale: the figure scale (sets the listed n and ε).
+
+    Returns:
+        The figure's :class:`~pdpsym.papers.figure.Text`.
+
+    References:
+        Desfontaines et al., Section 4.1, Figure 2.
+    """
     grid = fig2_grid(scale)
     return Text(
         title="Theorem 3 against Proposition 7: delta against eps, lambda = 0.05",
@@ -352,7 +523,17 @@ FIG3_COLUMNS = ("n", "lambda", "delta_target", "epsilon", "epsilon_below", "reas
 
 
 def fig3_grid(scale: Scale) -> tuple[list[int], list[Fraction]]:
-    """The paper's n are lost; n = 100, 1000, 10000 and lambda from 0.025 to 0.45."""
+    """The n and λ of Fig. 3: n = 100, 1000, 10000 (the paper's n are lost), λ from 0.025 to 0.45.
+
+    Args:
+        scale: the figure scale (quick: n = 100, 1000 and three λ).
+
+    Returns:
+        ``(ns, lambdas)``.
+
+    References:
+        Desfontaines et al., Section 4.1, Figure 3.
+    """
     if scale is Scale.QUICK:
         return [100, 1000], [Fraction(1, 10), Fraction(1, 4), Fraction(2, 5)]  # evenly spaced
     lams = [Fraction(1, 40), Fraction(1, 20)] + [Fraction(k, 20) for k in range(2, 10)]
@@ -360,22 +541,61 @@ def fig3_grid(scale: Scale) -> tuple[list[int], list[Fraction]]:
 
 
 def fig3_points(scale: Scale) -> list[tuple[int, Fraction]]:
+    """One point per (n, λ).
+
+    Args:
+        scale: the figure scale.
+
+    Returns:
+        The list of ``(n, lambda)`` arguments.
+
+    References:
+        Desfontaines et al., Section 4.1, Figure 3.
+    """
     ns, lams = fig3_grid(scale)
     return [(n, lam) for n in ns for lam in lams]
 
 
 def fig3_point(args: tuple[int, Fraction]) -> list[dict[str, str]]:
+    """The row of one (n, λ), as a one-row list.
+
+    Args:
+        args: ``(n, lambda)`` as listed by :func:`fig3_points`.
+
+    Returns:
+        ``[fig3_row(n, lambda)]``.
+
+    References:
+        Desfontaines et al., Section 4.1, Figure 3.
+    """
     return [fig3_row(*args)]
 
 
 def smallest_grid_eps(
     n: int, lam: Fraction, target: Fraction, step: Fraction = FIG3_GRID, tol: Fraction = FIG3_TOL
 ) -> tuple[int | None, bool, str]:
-    """``(k, below, reason)``: the smallest ``k`` found with ``delta(k step) <= target``
-    certified (``delta`` = Theorem 3's numerical bound, nonincreasing in eps), and whether
-    ``delta((k-1) step) > target`` is certified too (then ``k step`` is the smallest such
-    grid point). ``k`` is None when no eps reaches the target: ``delta(oo) = E[2^-N] =
-    (1-lambda)^(n-1)``."""
+    """The smallest grid point ``k step`` where Theorem 3's numerical δ is certified ≤ target.
+
+    ``delta`` is Theorem 3's numerical bound, nonincreasing in ε. ``below`` says whether
+    ``delta((k-1) step) > target`` is certified too (then ``k step`` is the smallest such grid
+    point). ``k`` is None when no ε reaches the target: ``delta(oo) = E[2^-N] =
+    (1-lambda)^(n-1)``.
+
+    Args:
+        n: the number of records.
+        lam: the λ of Theorem 3, in (0, 1/2).
+        target: the δ to reach, > 0.
+        step: the grid step of ε.
+        tol: the tolerance of the enclosures (see
+            :func:`pdpsym.papers.dmkb2020.blanket.blanket_enclosures`).
+
+    Returns:
+        ``(k, below, reason)``: ``k`` an int or None, ``below`` a bool, and a reason (empty
+        when both ends are certified).
+
+    References:
+        Desfontaines et al., Section 4.1, Theorem 3 (its numerical bound) and Figure 3.
+    """
     if (1 - lam) ** (n - 1) >= target:
         return None, False, "(1-lambda)^(n-1) = delta(oo) >= target: no eps reaches it"
 
@@ -405,6 +625,19 @@ def _grid_text(k: int) -> str:
 
 
 def fig3_row(n: int, lam: Fraction) -> dict[str, str]:
+    """One point of Fig. 3: the smallest grid ε with δ certified ≤ 0.01/n, and the one below.
+
+    Args:
+        n: the number of records.
+        lam: the λ of Theorem 3.
+
+    Returns:
+        One row (column -> text): ``epsilon`` and ``epsilon_below`` exact decimals of the
+        grid (the exact ε lies in (epsilon_below, epsilon]), or empty with a reason.
+
+    References:
+        Desfontaines et al., Section 4.1, Theorem 3 and Figure 3 (δ = 0.01/n).
+    """
     target = Fraction(1, 100 * n)
     row = {"n": str(n), "lambda": fraction_str(lam), "delta_target": fraction_str(target)}
     k, below, reason = smallest_grid_eps(n, lam, target)
@@ -432,6 +665,17 @@ def fig3_row(n: int, lam: Fraction) -> dict[str, str]:
     ),
 )
 def fig3(scale: Scale) -> Text:
+    """The words of Fig. 3: title, caption and parameters.
+
+    Args:
+        scale: the figure scale (sets the listed n and λ).
+
+    Returns:
+        The figure's :class:`~pdpsym.papers.figure.Text`.
+
+    References:
+        Desfontaines et al., Section 4.1, Figure 3.
+    """
     ns, lams = fig3_grid(scale)
     return Text(
         title="Theorem 3 (numerical): eps for delta = 0.01/n against lambda",
@@ -461,11 +705,33 @@ FIG6_COLUMNS = ("noise", "epsilon", "delta", "delta_upper", "digits", "reason")
 
 
 def fig6_n(scale: Scale) -> int:
+    """The number of records of Fig. 6: 10,000 (paper) or 1000 (quick).
+
+    Args:
+        scale: the figure scale.
+
+    Returns:
+        n.
+
+    References:
+        Desfontaines et al., Section 5.2, Figure 6 (n = 10,000).
+    """
     return 10_000 if scale is Scale.PAPER else 1000
 
 
 def fig6_eps(scale: Scale) -> list[Fraction]:
-    """40 points ``eps = k/50``, ``k = 1..40`` (``0.02..0.8``); 8 at quick scale."""
+    """40 points ``eps = k/50``, ``k = 1..40`` (``0.02..0.8``); 8 at quick scale.
+
+    Args:
+        scale: the figure scale.
+
+    Returns:
+        The exact values of ε, increasing.
+
+    References:
+        Desfontaines et al., Section 5.2, Figure 6 (its ε range is lost; this grid is
+        ours).
+    """
     step = 1 if scale is Scale.PAPER else 5
     return [Fraction(k, 50) for k in range(step, 41, step)]
 
@@ -475,11 +741,34 @@ def _noise_name(p: Fraction | None) -> str:
 
 
 def fig6_points(scale: Scale) -> list[tuple[int, Fraction | None, tuple[Fraction, ...]]]:
+    """One point per noise level (none, p = 1/2, p = 3/4), each a whole curve.
+
+    Args:
+        scale: the figure scale.
+
+    Returns:
+        The list of ``(n, p, eps values)`` arguments (p None: no noise).
+
+    References:
+        Desfontaines et al., Section 5.2, Figure 6 and Definition 19.
+    """
     return [(fig6_n(scale), p, tuple(fig6_eps(scale))) for p in FIG6_NOISE]
 
 
 def fig6_point(args: tuple[int, Fraction | None, tuple[Fraction, ...]]) -> list[dict[str, str]]:
-    """One curve of Fig. 6: E_N[delta_N(eps)] for every eps, with or without the noise."""
+    """One curve of Fig. 6: E_N[delta_N(eps)] for every ε, with or without the noise.
+
+    Args:
+        args: ``(n, p, eps values)`` as listed by :func:`fig6_points`.
+
+    Returns:
+        One row per ε: ``delta`` holds only the digits the certified enclosure fixes (or
+        the exact value), ``delta_upper`` the enclosure's upper end rounded up.
+
+    References:
+        Desfontaines et al., Section 5.2, Figure 6 and Definition 19; Section 4.1,
+        Theorem 3 (the numerical bound).
+    """
     n, p, eps_list = args
     rows = []
     for eps, enc in zip(eps_list, blanket_enclosures(n, FIG6_LAM, eps_list, p), strict=True):
@@ -520,6 +809,17 @@ FIG6_LINES = (Line("delta_upper", "delta"),)
     ),
 )
 def fig6(scale: Scale) -> Text:
+    """The words of Fig. 6: title, caption and parameters.
+
+    Args:
+        scale: the figure scale (sets n and the ε grid).
+
+    Returns:
+        The figure's :class:`~pdpsym.papers.figure.Text`.
+
+    References:
+        Desfontaines et al., Section 5.2, Figure 6.
+    """
     n = fig6_n(scale)
     return Text(
         title=f"Theorem 3 (numerical), n = {n}, lambda = 0.05, with geometric noise",
