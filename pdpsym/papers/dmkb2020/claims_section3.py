@@ -45,6 +45,24 @@ def _mech_cx(scn: Scenario, table: Any, eps: Eps, **facts: Any) -> claim.Counter
 
 @claim.checker("dmkb2020.lemma1")
 def check_lemma1(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.lemma1``: (ε, δ)-indistinguishability in its PLRV expectation form.
+
+    Exhaustive over every ordered pair of PMFs on a few outputs with a small denominator
+    (zeros, so infinite PLRVs, included) and three values of ε: the sup over all sets X of
+    ``P(X) - e^ε Q(X)`` equals ``Σ max(0, P - e^ε Q)`` and ``E_P[max(0, 1 - e^(ε-L))]``,
+    exactly.
+
+    Args:
+        config: the run configuration (``thorough`` raises the outputs and the
+            denominator).
+
+    Returns:
+        The claim's exhaustive :class:`~pdpsym.papers.claim.ForAll` property.
+
+    References:
+        Desfontaines et al., Section 3.1, Lemma 1 (from [MM18]); Section 1.3,
+        Definition 1.
+    """
     den, outputs = config.count(3, 5), config.count(3, 4)
     pmfs = list(shared.all_pmfs(outputs, den))
 
@@ -68,6 +86,21 @@ def check_lemma1(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.def12")
 def check_def12(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.def12``: the two forms of APKDP are equivalent.
+
+    On seeded random scenarios and mechanisms, at δ = 1, at the exact smallest APKDP δ and
+    just below it, the expectation form (max over i, a ≠ b, B̂ of APK) and Definition 1
+    over all sets give the same decision.
+
+    Args:
+        config: the run configuration (``thorough`` raises the number of draws).
+
+    Returns:
+        The claim's generated :class:`~pdpsym.papers.claim.ForAll` property.
+
+    References:
+        Desfontaines et al., Section 3.2, Definition 12 (APKDP).
+    """
     n_cases = config.count(10, 400)
 
     def cases(cfg: claim.RunConfig) -> Iterator[Any]:
@@ -102,6 +135,21 @@ def check_def12(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.prop5")
 def check_prop5(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.prop5``: post-processing and convexity of PPKDP and APKDP.
+
+    On seeded random cases: the exact smallest δ never increases under a random kernel
+    and is convex under mixtures; the f-divergence form of PPK is checked with the corrected
+    f (``max(0, x - e^ε)``), the printed f's mismatches being reported in the details.
+
+    Args:
+        config: the run configuration (``thorough`` raises the number of draws).
+
+    Returns:
+        The claim's generated :class:`~pdpsym.papers.claim.ForAll` property.
+
+    References:
+        Desfontaines et al., Section 3.4, Proposition 5 (and its f-divergence form).
+    """
     n_cases, mismatches = config.count(10, 300), []
 
     def cases(cfg: claim.RunConfig) -> Iterator[Any]:
@@ -156,6 +204,22 @@ def check_prop5(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.thm1")
 def check_thm1(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.thm1``: PPK = E[APK], APKDP ⇒ PPKDP, equal when δ = 0, strict else.
+
+    On seeded random cases: PPK equals the expectation of APK exactly for every (i, a, b),
+    δ_PPKDP ≤ δ_APKDP and both reach δ = 0 at the same smallest ε; an ordered search finds
+    an exact example with δ_PPKDP < δ_APKDP.
+
+    Args:
+        config: the run configuration (``thorough`` raises the number of draws).
+
+    Returns:
+        The claim's :class:`~pdpsym.papers.claim.AllOf` property.
+
+    References:
+        Desfontaines et al., Section 3.4, Theorem 1; Section 3.2-3.3, Definitions 12-13.
+    """
+
     def max_ratio(scn: Scenario, mech: Any) -> Fraction | None:
         """``max e^L`` over i, a≠b, B̂, O with P_a(O) > 0 (None = ∞): δ=0 iff e^ε ≥ this."""
         best = Fraction(0)
@@ -224,6 +288,21 @@ def check_thm1(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.thm2")
 def check_thm2(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.thm2``: a Θ-reducible mechanism is APKDP iff it is PPKDP.
+
+    Exhaustive over two independent Bernoulli records on a grid of p, B = D(1), and every
+    deterministic M: {0,1}² → {0,1,2}: each reducible M has equal exact smallest δ of APKDP
+    and PPKDP; the non-reducible ones with a gap are counted.
+
+    Args:
+        config: the run configuration (``thorough`` refines the grid and adds ε = 1/2).
+
+    Returns:
+        The claim's exhaustive :class:`~pdpsym.papers.claim.ForAll` property.
+
+    References:
+        Desfontaines et al., Section 3.5, Theorem 2 and Definition 14.
+    """
     grid = [Fraction(k, 6) for k in range(1, 6)] if config.thorough else [Fraction(1, 3), HALF]
     epss = (Eps.log(2), Eps.of(HALF)) if config.thorough else (Eps.log(2),)
     kinds = claim.Tally()
@@ -268,6 +347,24 @@ def check_thm2(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.prop6")
 def check_prop6(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.prop6``: the printed maps φ make the means Θ-reducible, an erratum.
+
+    The counting, linear, arithmetic, geometric and harmonic maps are proved symbolically
+    (any n) and on exact instances; the printed quadratic-mean map
+    ``sqrt(n·M² + Σ_j((B2)_j² - (B1)_j²)/n)`` fails, and the corrected
+    ``sqrt(M² + Σ_j((B2)_j² - (B1)_j²)/n)`` holds.
+
+    Args:
+        config: the run configuration (``thorough`` raises the number of instances).
+
+    Returns:
+        The claim's :class:`~pdpsym.papers.claim.AllOf` property (instances and the
+        quadratic-mean erratum).
+
+    References:
+        Desfontaines et al., Section 3.5, Proposition 6 and Definition 14.
+    """
+
     def quad_instance(scale: int) -> tuple[bool, Any]:
         """Definition 14 for the quadratic-mean φ (scale 2 = n: printed, 1: corrected) on an exact
         instance: n = 2 independent records uniform on {1, 2}, B = D(1)."""
