@@ -64,6 +64,21 @@ def _cx(facts: dict[str, Any]) -> claim.Counterexample:
 
 @claim.checker("dmkb2020.lemma2")
 def check_lemma2(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.lemma2``: the binomial tail bound, an erratum for m > n.
+
+    The ratio step of the proof is proved with sympy; on an exact grid of n, p and every
+    m > pn/(1-p) up to n + 2, the strict bound holds for m ≤ n, and for m > n both sides
+    are 0, so the printed "<" fails and "≤" holds (the corrected reading).
+
+    Args:
+        config: the run configuration (``thorough`` raises the largest n).
+
+    Returns:
+        The claim's :class:`~pdpsym.papers.claim.Erratum` property.
+
+    References:
+        Desfontaines et al., Section 4.2, Lemma 2.
+    """
     nmax = config.count(18, 40)
 
     def cases(_c: claim.RunConfig) -> Iterator[Any]:
@@ -94,6 +109,22 @@ def check_lemma2(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.thm4")
 def check_thm4(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.thm4``: thresholding, r, ε and δ for |B| = 0 and |B| > 0.
+
+    Exhaustive over small n, p, every T, |B| ≤ 3 and every b_max: the exact δ of ``M_T``
+    (APK for |B| = 0, PPK for |B| > 0, both directions) at the theorem's ε is at most its δ,
+    with the ``r = p(n-1)/((1-p)T)`` the proof needs and with the printed
+    ``r = p(n-1)/((1-p)^T)`` (never smaller for T ≥ 1, so sound too where it applies).
+
+    Args:
+        config: the run configuration (``thorough`` raises the largest n).
+
+    Returns:
+        The claim's :class:`~pdpsym.papers.claim.Erratum` property.
+
+    References:
+        Desfontaines et al., Section 4.2, Theorem 4 and Definition 15.
+    """
     nmax, applicable = config.count(7, 18), claim.Tally()
 
     def cases(readings: tuple[pt.RReading, ...]) -> Iterator[Any]:
@@ -139,6 +170,22 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.thm4.plrv")
 def check_thm4_plrv(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.thm4.plrv``: the printed PLRV formulas of ``M_T``, an erratum.
+
+    Exhaustive over small n, p, every T, |B|, b and possible output, against the exact
+    conditional output laws: the printed |B| > 0 formulas use b̄ where the count of ones b
+    belongs; the corrected formulas match every case.
+
+    Args:
+        config: the run configuration (``thorough`` raises the largest n).
+
+    Returns:
+        The claim's :class:`~pdpsym.papers.claim.Erratum` property.
+
+    References:
+        Desfontaines et al., Section 4.2, proof of Theorem 4 (the PLRV of M_T); Section
+        3.1, Definition 11.
+    """
     zero = claim.Tally()
 
     def cases(_c: claim.RunConfig) -> Iterator[Any]:
@@ -186,6 +233,20 @@ def check_thm4_plrv(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.thm4.poisson")
 def check_thm4_poisson(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.thm4.poisson``: the Poisson approximation of δ, an erratum.
+
+    sympy's limit of ``f(T, n-1, lam/n)/(1-r)`` as n → ∞ is ``(pn)^T e^{-pn}/((1-r) T!)``,
+    not the printed ``/((1-r)^T T!)``; ``-ln(1-δ)/δ → 1`` (so "ε ≈ δ when small" holds).
+
+    Args:
+        config: the run configuration (``thorough`` checks T = 1..5, else T = 2).
+
+    Returns:
+        The claim's :class:`~pdpsym.papers.claim.Erratum` property.
+
+    References:
+        Desfontaines et al., Section 4.2, Theorem 4 (the Poisson approximation after it).
+    """
     lam, d = sympy.Symbol("lam", positive=True), sympy.Symbol("delta", positive=True)
     Ts = [1, 2, 3, 4, 5] if config.thorough else [2]
 
@@ -218,6 +279,21 @@ def check_thm4_poisson(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.thm4.coupling")
 def check_thm4_coupling(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.thm4.coupling``: records with p_i < p are dominated by p.
+
+    On seeded instances with heterogeneous p_i < p: the count's tails are dominated at every
+    t, and the exact δ (every target, both directions) at Theorem 4's ε is at most its δ.
+
+    Args:
+        config: the run configuration (``thorough`` raises the number of draws).
+
+    Returns:
+        The claim's generated :class:`~pdpsym.papers.claim.ForAll` property.
+
+    References:
+        Desfontaines et al., Section 4.2, Theorem 4 (the hypothesis p_i < p and its proof).
+    """
+
     def draw(rng: random.Random) -> Any:
         n, p = rng.randint(3, 9), rng.choice(P_GRID[1:])
         T = rng.randint(1, n - 1)
@@ -248,6 +324,21 @@ def check_thm4_coupling(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.prop8")
 def check_prop8(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.prop8``: APKDP of ``M_T`` with |B| ≤ T ⇔ PPKDP of ``M_{T-|B|}``.
+
+    Exhaustive: the exact APKDP curve of ``M_T`` (worst b, both directions) equals the
+    exact PPKDP curve of ``M_{T-|B|}`` on n - |B| records, at two values of ε.
+
+    Args:
+        config: the run configuration (``thorough`` raises the largest n).
+
+    Returns:
+        The claim's exhaustive :class:`~pdpsym.papers.claim.ForAll` property.
+
+    References:
+        Desfontaines et al., Section 4.2, Proposition 8.
+    """
+
     def cases(_c: claim.RunConfig) -> Iterator[Any]:
         for n in range(3, config.count(7, 13) + 1):
             for p, T in itertools.product((F(1, 10), F(1, 4)), range(1, n - 1)):
@@ -279,6 +370,21 @@ def check_prop8(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.ex7")
 def check_ex7(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.ex7``: thresholding is private against passive, not active attackers.
+
+    The exact instance n = 1000, p = 1e-7, T = 100, |B| = 100, ε = ln 2: the active δ (the
+    attacker fills B with 100 "Yes") is above 1/2, the passive δ below 1e-9.
+
+    Args:
+        config: the run configuration (unused: one instance).
+
+    Returns:
+        The claim's one-instance :class:`~pdpsym.papers.claim.ForAll` property.
+
+    References:
+        Desfontaines et al., Section 3, Example 7 (thresholding); Section 3.2-3.3,
+        Definitions 12-13.
+    """
     eps, mech = Eps.from_exp(F(2)), Thresholding.homogeneous(1000, F(1, 10**7), 100, 100)
     # kept direct on purpose: the APK of the one knowledge value b = 100 (not the worst b)
     active = mech.apk(100, eps, (0, 1)).value()  # attacker fills B with 100 "Yes"
@@ -297,6 +403,21 @@ def check_ex7(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.thm3.decomposition")
 def check_thm3_decomposition(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.thm3.decomposition``: Bernoulli(p_i) as randomized response.
+
+    sympy: ``2λ·1/2 + (1-2λ)(p-λ)/(1-2λ) = p``, and the inner probability lies in (0, 1)
+    exactly when λ < p < 1 - λ.
+
+    Args:
+        config: the run configuration (unused: a symbolic proof).
+
+    Returns:
+        The claim's :class:`~pdpsym.papers.claim.Symbolic` property.
+
+    References:
+        Desfontaines et al., Section 4.1, Theorem 3 (the decomposition in its proof).
+    """
+
     def proof() -> object:
         lam, p = sympy.symbols("lam p", positive=True)
         q = (p - lam) / (1 - 2 * lam)
@@ -314,6 +435,21 @@ def check_thm3_decomposition(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.thm3")
 def check_thm3(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.thm3``: counting queries, the (ε, δ) condition, an erratum.
+
+    The exact counting δ (worst target, both directions) is compared with the printed
+    ``P[X/Y ≥ ε]`` (which fails) and, as the corrected reading, with the blanket bound
+    ``E_N[δ_N(ε)]`` of the proof and the closed form (which hold).
+
+    Args:
+        config: the run configuration (``thorough`` raises n and the closed-form cases).
+
+    Returns:
+        The claim's :class:`~pdpsym.papers.claim.Erratum` property.
+
+    References:
+        Desfontaines et al., Section 4.1, Theorem 3.
+    """
     lam, ns = F(1, 10), range(2, config.count(6, 9) + 1)
     ps, es = (F(11, 100), F(1, 2), F(89, 100)), (F(1, 100), F(1, 2), F(2))
 
@@ -354,6 +490,23 @@ def check_thm3(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.prop7")
 def check_prop7(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.prop7``: the GK17 bound as restated, an erratum.
+
+    The printed μ_3 = (1/n) Σ p_i(1-p_i)|1-2p_i| is the absolute value of the third central
+    moment, 0 at p_i = 1/2, and the bound then falls below the exact δ; with the absolute
+    third moment ``p(1-p)(p² + (1-p)²)`` (the corrected reading) the bound holds on every
+    instance, for both powers of μ_2.
+
+    Args:
+        config: the run configuration (``thorough`` raises the draws and the n).
+
+    Returns:
+        The claim's :class:`~pdpsym.papers.claim.Erratum` property.
+
+    References:
+        Desfontaines et al., Section 4.1, Proposition 7 (Theorem 3 of GK17).
+    """
+
     def draw(rng: random.Random) -> Any:
         """Heterogeneous records (n in 24/32/48, p_i from 3 values), printed Prop. 7."""
         n, values = rng.choice((24, 32, 48)), [F(rng.randint(5, 95), 100) for _ in range(3)]
@@ -410,6 +563,20 @@ def check_prop7(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.cor1")
 def check_cor1(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.cor1``: the histogram version of Theorem 3.
+
+    The exact instance K = 3, n = 91, λ = 3/10, δ = 1/5 (closed-form ε = 1): the exact
+    histogram δ(ε) for each changed pair of values is at most δ.
+
+    Args:
+        config: the run configuration (``thorough`` checks both orders of each pair).
+
+    Returns:
+        The claim's exact-instance :class:`~pdpsym.papers.claim.ForAll` property.
+
+    References:
+        Desfontaines et al., Section 4.1, Corollary 1.
+    """
     n, probs, delta, lam = 91, (F(31, 100), F(31, 100), F(38, 100)), F(1, 5), F(3, 10)
     lo, hi = pc.rational_bracket(pc.closed_form_eps(n, lam, delta))
     pairs = ((0, 1), (1, 0), (0, 2), (2, 0)) if config.thorough else ((0, 1), (0, 2))
@@ -432,6 +599,21 @@ def check_cor1(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.fig5")
 def check_fig5(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.fig5``: post-processing Laplace noise caps ε as |B| grows.
+
+    Theorem 3's closed-form ε increases in |B| (n = 10^5, λ = 0.05, δ = 1e-10); with Laplace
+    noise of scale 2 the guarantee is min(ε, 1/2), and the exact |B| from which the cap
+    binds is found by bisection.
+
+    Args:
+        config: the run configuration (unused: one instance).
+
+    Returns:
+        The claim's one-instance :class:`~pdpsym.papers.claim.ForAll` property.
+
+    References:
+        Desfontaines et al., Section 5.2, Figure 5; Section 4.1, Theorem 3.
+    """
     n, lam, delta = 100000, F(1, 20), F(1, 10**10)
     cap = F(1, 2)  # Laplace of scale 2 on a sensitivity-1 count: pure 1/2-DP
 
@@ -461,6 +643,21 @@ def check_fig5(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.def19")
 def check_def19(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.def19``: the two-sided geometric law and its convolution.
+
+    sympy proves the total mass ``Σ_k (1-p)/(1+p) p^|k| = 1``; exhaustively, ``Bin(m, q) + G``
+    has exact total mass 1 and its exact δ(ε) is at most both the noiseless count's and the
+    geometric noise's.
+
+    Args:
+        config: the run configuration (``thorough`` raises the values of m).
+
+    Returns:
+        The claim's :class:`~pdpsym.papers.claim.AllOf` property.
+
+    References:
+        Desfontaines et al., Section 5.2, Definition 19 and Figure 6.
+    """
     ms = (4, 10, 25, 60, 120) if config.thorough else (4, 9)
     grid = (ms, (F(1, 2), F(1, 10)), (F(1, 2), F(3, 4)), (F(0), F(1, 2)))
 
@@ -496,6 +693,22 @@ def check_def19(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.thm5")
 def check_thm5(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.thm5``: the k-anonymity mechanism's δ_0 and ε, an erratum.
+
+    Exhaustive over small n, λ, three values (a rare one, a common one and ⊥) and every T
+    with r < 1: the mechanism's exact δ exceeds the printed δ_0 at the printed ε; the
+    corrected reading (the proof's chaining through ⊥: ε = 2ε_0, δ = (1 + e^ε_0) δ') holds
+    on every case.
+
+    Args:
+        config: the run configuration (``thorough`` raises the largest n).
+
+    Returns:
+        The claim's :class:`~pdpsym.papers.claim.Erratum` property.
+
+    References:
+        Desfontaines et al., Section 4.3, Theorem 5 and Definition 16.
+    """
     nmax, nontrivial = config.count(8, 14), claim.Tally()
     # each pair of values in both orders: a vs b, b vs a, a vs ⊥, ...
     pairs = [(t, t2) for pair in itertools.combinations("ab⊥", 2) for t, t2 in (pair, pair[::-1])]
