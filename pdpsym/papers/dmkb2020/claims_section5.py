@@ -30,6 +30,21 @@ CHAINS = [  # 2-state chains (P(1|1), P(1|0)) by denominator
 
 @claim.checker("dmkb2020.ex8")
 def check_ex8(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.ex8``: two counting queries that are private alone but not together.
+
+    The exact instance of n independent Bernoulli(1/2) votes, no partial knowledge, t = D(0):
+    at ε = ln 3 the count and the count without t each have a small δ, while the pair has
+    δ = 1 even at ε = ln 10^6 (it reveals D(t)); Dep is +∞ with positive probability.
+
+    Args:
+        config: the run configuration (``thorough`` raises n).
+
+    Returns:
+        The claim's one-instance :class:`~pdpsym.papers.claim.ForAll` property.
+
+    References:
+        Desfontaines et al., Section 5.1, Example 8.
+    """
     n, eps = config.count(8, 10), Eps.log(3)
     scn = Scenario.bernoulli([HALF] * n)
     m1, m2 = deterministic(sum), deterministic(lambda d: sum(d[1:]))  # the count, without t = 0
@@ -58,6 +73,23 @@ def check_ex8(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.thm6")
 def check_thm6(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.thm6``: the composition PLRV identity and its corollary, an erratum.
+
+    As printed, ``L = 2·Dep + L1 + L2`` fails (the first case of an ordered search over two
+    records and deterministic M1, M2 is shown). The corrected reading ``L = Dep + L1 + L2``
+    (the proof's chain rule) holds exactly at every output of seeded random cases, with the
+    corollary ``(μ + ε1 + ε2, δ1 + δ2 + ν)``.
+
+    Args:
+        config: the run configuration (``thorough`` raises the number of draws).
+
+    Returns:
+        The claim's :class:`~pdpsym.papers.claim.Erratum` property.
+
+    References:
+        Desfontaines et al., Section 5.1, Theorem 6 and Definitions 17-18.
+    """
+
     def rational(v: WLin) -> Fraction:
         q = v.rational()
         assert q is not None, f"{v} is not rational"
@@ -135,6 +167,20 @@ def check_thm6(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.thm6.subadditivity")
 def check_subadditivity(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.thm6.subadditivity``: ``f(x) = max(0, 1 - e^x)`` is subadditive.
+
+    A sympy case proof, cross-checked by the exact sign of ``f(x) + f(y) - f(x + y)`` on every
+    pair of a grid of quarters.
+
+    Args:
+        config: the run configuration (``thorough`` widens the grid).
+
+    Returns:
+        The claim's :class:`~pdpsym.papers.claim.AllOf` property.
+
+    References:
+        Desfontaines et al., Section 5.1, proof of Theorem 6.
+    """
     k, gap = config.count(8, 20), composition.subadditivity_gap
     pts = sorted({Fraction(j, 4) for j in range(-k, k + 1)})
 
@@ -165,6 +211,23 @@ def check_subadditivity(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.prop9")
 def check_prop9(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.prop9``: independent parts give (0, 0)-bounded dependence, an erratum.
+
+    As printed (π1(D) ⊥ π2(D) under θ) it fails: an ordered search over uniform bits finds
+    π1, π2 independent but not given D(i), with ν(μ = 0) > 0. The corrected reading
+    (π1(D), π2(D) independent given D(i) = a and B̂, e.g. functions of disjoint sets of
+    independent records) gives ν(0) = 0 exactly on seeded random cases.
+
+    Args:
+        config: the run configuration (``thorough`` raises the number of draws).
+
+    Returns:
+        The claim's :class:`~pdpsym.papers.claim.Erratum` property.
+
+    References:
+        Desfontaines et al., Section 5.1, Proposition 9 and Definitions 17-18.
+    """
+
     def search(_c: claim.RunConfig) -> Iterator[Any]:
         """n = 1, 2 uniform bits, M1 = π1, M2 = π2 over all π: {0,1}^n → {0,1} (lexicographic)
         with π1(D) ⊥ π2(D) under θ."""
@@ -236,6 +299,24 @@ def check_prop9(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.ex9")
 def check_ex9(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.ex9``: temporal correlation and bounded dependence, an erratum.
+
+    As printed, a c-indistinguishable 2-state chain gives (2c, 0)-bounded dependence of
+    consecutive daily counts; it fails with three users (the first case of an ordered
+    search). The corrected reading, (2mc, 0) with m the other unknown users, holds exactly
+    (ν = 0) on every case.
+
+    Args:
+        config: the run configuration (``thorough`` checks the corrected bound on every
+            chain).
+
+    Returns:
+        The claim's :class:`~pdpsym.papers.claim.Erratum` property.
+
+    References:
+        Desfontaines et al., Section 5.1, Example 9 and Definition 18.
+    """
+
     def nu_of(u: int, a: Fraction, b: Fraction, k: int, conv: composition.InfConvention) -> Any:
         """A stationary 2-state chain x_j → x_{j+1} (P(1|1)=a, P(1|0)=b) for each of u users: ν at
         μ = k·c for the users' sums of x_j and of x_{j+1}, target 0, and e^c, the smallest c with
