@@ -41,6 +41,20 @@ def _r(x: Fraction | None) -> str:
 
 @claim.checker("dmkb2020.prop1")
 def check_prop1(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.prop1``: CDP and IBCDP are equivalent up to a factor 2 in ε.
+
+    On seeded random scenarios and mechanisms, the exact smallest ε of CDP and of IBCDP
+    (δ = 0) satisfy ε_IBCDP ≤ 2 ε_CDP and ε_CDP ≤ 2 ε_IBCDP (∞ only together).
+
+    Args:
+        config: the run configuration (``thorough`` raises the number of draws).
+
+    Returns:
+        The claim's generated :class:`~pdpsym.papers.claim.ForAll` property.
+
+    References:
+        Desfontaines et al., Section 2.2, Proposition 1 and Definitions 5-6.
+    """
     both = claim.Tally()
 
     def draw(rng: random.Random) -> Any:
@@ -81,6 +95,20 @@ def _mu_noise_scenario() -> finite.Scenario:
 
 @claim.checker("dmkb2020.ex1")
 def check_ex1(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.ex1``: the mean with a hidden global ±1 parameter is not NP.
+
+    An exact discretized instance (μ = ±1, records μ ± σ i.i.d.): the mean given D(i) near
+    +1 and near -1 have disjoint supports, so the NP ε is ∞.
+
+    Args:
+        config: the run configuration (unused: one instance).
+
+    Returns:
+        The claim's one-instance :class:`~pdpsym.papers.claim.ForAll` property.
+
+    References:
+        Desfontaines et al., Section 2.1, Example 1 and Definition 3.
+    """
     scn, mean = _mu_noise_scenario(), finite.deterministic(lambda d: sum(d, Fraction(0)) / N_MU)
 
     def law(_: None) -> object:
@@ -100,6 +128,20 @@ def check_ex1(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.ex2")
 def check_ex2(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.ex2``: with duplicated records the identity is ({θ}, 0)-DDP.
+
+    An exact instance of duplicated pairs: the simulator that copies the duplicate gives
+    ε = 0, although the identity is not NP (ε = ∞).
+
+    Args:
+        config: the run configuration (``thorough`` uses three pairs instead of two).
+
+    Returns:
+        The claim's one-instance :class:`~pdpsym.papers.claim.ForAll` property.
+
+    References:
+        Desfontaines et al., Section 2.2, Example 2; Section 2.1, Definition 4.
+    """
     pairs = config.count(2, 3)
     scn = defs.normalized_scenario([{0: Fraction(1, 3), 1: Fraction(2, 3)}] * pairs, copies(2))
     ident = finite.deterministic(lambda d: d)
@@ -123,6 +165,20 @@ def check_ex2(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.ex3")
 def check_ex3(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.ex3``: the outlier counter is NP but not CDP.
+
+    An exact discretized instance: the outlier count has NP ε = 0 (always 0 outliers) but
+    CDP ε = ∞ (moving one record to the other cluster creates outliers).
+
+    Args:
+        config: the run configuration (unused: one instance).
+
+    Returns:
+        The claim's one-instance :class:`~pdpsym.papers.claim.ForAll` property.
+
+    References:
+        Desfontaines et al., Section 2.2, Example 3 and Definition 5.
+    """
     scn, values = _mu_noise_scenario(), sorted({mu + e for mu in (-1, 1) for e in (-SIGMA, SIGMA)})
     outliers = finite.deterministic(lambda d: sum(abs(x - sum(d) / N_MU) > 5 * SIGMA for x in d))
 
@@ -143,7 +199,21 @@ def check_ex3(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.ex4")
 def check_ex4(config: claim.RunConfig) -> claim.Property:
-    """The sum of duplicated records."""
+    """Checker of ``dmkb2020.ex4``: the sum of duplicated records may be NP, never CDP.
+
+    Exhaustive over one or two duplicated pairs and every R on {0,1,2} with a small
+    denominator: the sum is never CDP (moving one record by 1 makes the even sum odd); a
+    single-valued R makes it NP (vacuously), the reading of "might be in NP".
+
+    Args:
+        config: the run configuration (``thorough`` raises the denominator).
+
+    Returns:
+        The claim's :class:`~pdpsym.papers.claim.AllOf` property.
+
+    References:
+        Desfontaines et al., Section 2.2, Example 4.
+    """
     den, total = config.count(3, 4), finite.deterministic(sum)
 
     def never_cdp(case: Any) -> object:
@@ -171,8 +241,20 @@ def check_ex4(config: claim.RunConfig) -> claim.Property:
 
 
 def correct_global(d: tuple[Any, ...]) -> dict[Any, Fraction]:
-    """Example 5 as printed: a value x appearing once and a value y appearing twice (in the
-    whole database) -> change the record x to y; output the database."""
+    """Example 5's mechanism as printed, with counts over the whole database.
+
+    A value x appearing once and a value y appearing twice (in the whole database) ->
+    change the record x to y; output the database.
+
+    Args:
+        d: the database, a tuple of record values.
+
+    Returns:
+        The deterministic output law ``{database: 1}``.
+
+    References:
+        Desfontaines et al., Section 2.2, Example 5 (as printed).
+    """
     xs, ys = (sorted(v for v in set(d) if d.count(v) == k) for k in (1, 2))
     if xs and ys:
         d = tuple(ys[0] if v == xs[0] else v for v in d)
@@ -180,8 +262,20 @@ def correct_global(d: tuple[Any, ...]) -> dict[Any, Fraction]:
 
 
 def correct_triples(d: tuple[Any, ...]) -> dict[Any, Fraction]:
-    """The per-triple correction: in each block (3k, 3k+1, 3k+2) the odd record is set to the
-    majority value; output the database."""
+    """The per-triple correction of Example 5 (the corrected reading of its erratum).
+
+    In each block (3k, 3k+1, 3k+2) the odd record is set to the majority value; output the
+    database.
+
+    Args:
+        d: the database, a tuple of record values (length a multiple of 3).
+
+    Returns:
+        The deterministic output law ``{database: 1}``.
+
+    References:
+        Desfontaines et al., Section 2.2, Example 5.
+    """
     out = list(d)
     for k in range(0, len(d), 3):
         t = d[k : k + 3]
@@ -191,6 +285,21 @@ def correct_triples(d: tuple[Any, ...]) -> dict[Any, Fraction]:
 
 @claim.checker("dmkb2020.ex5")
 def check_ex5(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.ex5``: the "correcting" mechanism on triplicated records, an erratum.
+
+    As printed (counts over the whole database) the mechanism is ({θ}, 0)-CDP for one triple
+    but not for two (ε = ∞ on the first R of the ordered search); the corrected reading,
+    per triple (:func:`correct_triples`), is ({θ}, 0)-CDP exactly on every case.
+
+    Args:
+        config: the run configuration (``thorough`` raises the denominator of R).
+
+    Returns:
+        The claim's :class:`~pdpsym.papers.claim.Erratum` property.
+
+    References:
+        Desfontaines et al., Section 2.2, Example 5 and Definition 5.
+    """
     den = config.count(2, 3)
 
     def cases(_c: claim.RunConfig) -> Iterator[Any]:
@@ -230,6 +339,22 @@ def check_ex5(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.prop2")
 def check_prop2(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.prop2``: independent records, NP ⇔ CDP.
+
+    A sympy proof, corroborated on seeded random scenarios of independent records:
+    ``M(D)|θ,B̂,D(i)=b = M(D_{i→b})|θ,B̂,D(i)=a`` exactly, so the smallest NP and CDP ε
+    agree.
+
+    Args:
+        config: the run configuration (``thorough`` raises the number of draws).
+
+    Returns:
+        The claim's :class:`~pdpsym.papers.claim.AllOf` property.
+
+    References:
+        Desfontaines et al., Section 2.2, Proposition 2.
+    """
+
     def draw(rng: random.Random) -> Any:
         scn = finite.random_scenario(rng, correlated=False)
         return scn, finite.random_mechanism(rng, scn.n)[0]
@@ -275,6 +400,20 @@ def _normalization_case(rng: random.Random) -> tuple[Any, Any, int, Any]:
 
 @claim.checker("dmkb2020.prop3")
 def check_prop3(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.prop3``: more background knowledge makes NP no weaker.
+
+    On seeded acceptable normalizations and random mechanisms, for nested index sets
+    I2 ⊆ I1: the exact NP ε with B = φ_I2 is at most the one with B = φ_I1.
+
+    Args:
+        config: the run configuration (``thorough`` raises the number of draws).
+
+    Returns:
+        The claim's generated :class:`~pdpsym.papers.claim.ForAll` property.
+
+    References:
+        Desfontaines et al., Section 2.3, Proposition 3 and Definitions 7-9.
+    """
     nested = (((1, 2), (2,)), ((1, 2), ()), ((1,), ()), ((2,), ()))
 
     def law(case: Any) -> object:
@@ -310,6 +449,22 @@ def _example6_scenario(ps: list[Fraction], pc: Fraction) -> finite.Scenario:
 
 @claim.checker("dmkb2020.prop4")
 def check_prop4(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.prop4``: acceptable Θ, NP ⇔ CDP, an erratum.
+
+    As printed it fails: Definition 8 lets other records depend on φ_0, and the first case
+    of an ordered search (like the paper's Example 6) has NP ε ≠ CDP ε. The corrected
+    reading (D_{-i} a function of φ_1..φ_k only) gives equal ε exactly on seeded cases.
+
+    Args:
+        config: the run configuration (``thorough`` raises the number of draws).
+
+    Returns:
+        The claim's :class:`~pdpsym.papers.claim.Erratum` property.
+
+    References:
+        Desfontaines et al., Section 2.3, Proposition 4 and Definition 8.
+    """
+
     def printed(case: Any) -> object:
         # φ0 a uniform bit, D = (φ0, h(φ0)) for h: {0,1} -> {0,1}, B = nothing,
         # deterministic M: {0,1}^2 -> {0,1}; lexicographic
@@ -363,6 +518,20 @@ def check_prop4(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("dmkb2020.ex6")
 def check_ex6(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``dmkb2020.ex6``: the two acceptable normalizations of the paired referendum.
+
+    Exhaustive over small exact instances: both normalizations are mutually independent
+    parameters (joint = product of marginals, exactly) that recover D injectively.
+
+    Args:
+        config: the run configuration (unused: a fixed grid).
+
+    Returns:
+        The claim's exhaustive :class:`~pdpsym.papers.claim.ForAll` property.
+
+    References:
+        Desfontaines et al., Section 2.3, Example 6 and Definitions 7-8.
+    """
     ps_grid = [ps for k in (1, 2) for ps in itertools.product([Fraction(1, 3), HALF], repeat=k)]
 
     def law(case: Any) -> object:
