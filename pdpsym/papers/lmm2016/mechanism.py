@@ -63,14 +63,38 @@ class DDPReading(Enum):
 
 
 def databases(theta: JointDistribution) -> list[Database]:
-    """Every database in the product of the domains, in lexicographic order."""
+    """Every database in the product of the domains, in lexicographic order.
+
+    Args:
+        theta: the joint law of the tuples (its domains give the databases).
+
+    Returns:
+        The databases, tuples of exact values (impossible ones included).
+
+    References:
+        Liu et al. (2016), Section V (a database D = [D1, ..., Dn]).
+    """
     return [tuple(d) for d in itertools.product(*theta.domains)]
 
 
 def neighbour_pairs(
     theta: JointDistribution, sets: Mapping[str, Sequence[str]], within_support: bool = False
 ) -> Iterator[tuple[str, Database, Database]]:
-    """Ordered dependent neighbouring pairs (Definition 3): (i, D, D')."""
+    """Ordered dependent neighbouring pairs (Definition 3): (i, D, D').
+
+    ``D_i != D'_i`` and ``D, D'`` agree outside the dependence set ``N_i``.
+
+    Args:
+        theta: the joint law of the tuples.
+        sets: the dependence set of each tuple, name -> names (containing the tuple).
+        within_support: keep only databases of positive probability under theta.
+
+    Yields:
+        Tuples ``(tuple name, D, D')``.
+
+    References:
+        Liu et al. (2016), Section V, Definition 3 (dependent neighbouring databases).
+    """
     dbs = sorted(theta.probs) if within_support else databases(theta)
     for name, group in sets.items():
         i = theta.index(name)
@@ -111,14 +135,20 @@ class FiniteMechanism:
     def from_function(
         cls, theta: JointDistribution, fn: Callable[[Database], Mapping[Hashable, Any]]
     ) -> FiniteMechanism:
+        """The mechanism whose output law at each database of ``theta`` is ``fn(D)``.
+
+        Probabilities are converted to Fractions and zeros are left out.
+        """
         return cls(
             {d: {s: Fraction(p) for s, p in fn(d).items() if p != 0} for d in databases(theta)}
         )
 
     def pmf(self, d: Database) -> Mapping[Hashable, Fraction]:
+        """The output law at database ``d``."""
         return self.table[d]
 
     def outputs(self) -> list[Hashable]:
+        """Every output with positive probability at some database, in first-seen order."""
         seen: dict[Hashable, None] = {}
         for pmf in self.table.values():
             for s in pmf:
@@ -127,7 +157,17 @@ class FiniteMechanism:
 
 
 def sequential(*mechs: FiniteMechanism) -> FiniteMechanism:
-    """Run every mechanism on the same D with independent coins (Theorem 3)."""
+    """Run every mechanism on the same D with independent coins (Theorem 3).
+
+    Args:
+        *mechs: the mechanisms A_1..A_k, on the same databases (at least one).
+
+    Returns:
+        The mechanism whose output is the tuple of the outputs, exact.
+
+    References:
+        Liu et al. (2016), Section V-A, Theorem 3 (sequential composition).
+    """
     table: dict[Database, dict[Hashable, Fraction]] = {}
     for d in mechs[0].table:
         acc: dict[tuple[Hashable, ...], Fraction] = {(): Fraction(1)}
@@ -142,7 +182,22 @@ def on_block(
     block: Sequence[str],
     fn: Callable[[tuple[Fraction, ...]], Mapping[Hashable, Any]],
 ) -> FiniteMechanism:
-    """A mechanism that reads only the tuples of ``block`` (a subset D_t, Theorem 4)."""
+    """A mechanism that reads only the tuples of ``block`` (a subset D_t, Theorem 4).
+
+    Args:
+        theta: the joint law of the tuples.
+        block: the names of the tuples the mechanism reads.
+        fn: the output law as a function of the block's values (in ``block`` order).
+
+    Returns:
+        The :class:`FiniteMechanism` on every database of ``theta``.
+
+    Raises:
+        InputError: a name in ``block`` is not a tuple of ``theta``.
+
+    References:
+        Liu et al. (2016), Section V-A, Theorem 4 (parallel composition over subsets D_t).
+    """
     idx = [theta.index(k, "block") for k in block]
     return FiniteMechanism.from_function(theta, lambda d: fn(tuple(d[k] for k in idx)))
 
@@ -150,7 +205,18 @@ def on_block(
 def post_process(
     mech: FiniteMechanism, b: Callable[[Hashable], Mapping[Hashable, Any]]
 ) -> FiniteMechanism:
-    """B(A(.)) for a randomized map B given as output -> PMF (Theorem 5)."""
+    """B(A(.)) for a randomized map B given as output -> PMF (Theorem 5).
+
+    Args:
+        mech: the mechanism A.
+        b: the randomized map B, output of A -> law of B's output.
+
+    Returns:
+        The exact :class:`FiniteMechanism` B∘A.
+
+    References:
+        Liu et al. (2016), Section V-B, Theorem 5 (transformation invariance).
+    """
     table: dict[Database, dict[Hashable, Fraction]] = {}
     for d, pmf in mech.table.items():
         acc: dict[Hashable, Fraction] = {}
@@ -162,7 +228,22 @@ def post_process(
 
 
 def mixture(m1: FiniteMechanism, m2: FiniteMechanism, p: Fraction) -> FiniteMechanism:
-    """A_p: run A1 with probability p, else A2 (Theorem 6); outputs are not tagged."""
+    """A_p: run A1 with probability p, else A2 (Theorem 6); outputs are not tagged.
+
+    Args:
+        m1: the mechanism A1.
+        m2: the mechanism A2 (on the same databases).
+        p: the probability of running A1, in [0, 1].
+
+    Returns:
+        The exact :class:`FiniteMechanism` A_p.
+
+    Raises:
+        InputError: ``p`` is outside [0, 1].
+
+    References:
+        Liu et al. (2016), Section V-B, Theorem 6 (convexity).
+    """
     if not 0 <= p <= 1:
         raise InputError("p", "mixture weight must lie in [0, 1]")
     table: dict[Database, dict[Hashable, Fraction]] = {}
@@ -179,7 +260,20 @@ def mixture(m1: FiniteMechanism, m2: FiniteMechanism, p: Fraction) -> FiniteMech
 def conditional_output(
     mech: FiniteMechanism, theta: JointDistribution, i: int, value: Fraction
 ) -> dict[Hashable, Fraction]:
-    """P(A(D) = S | D_i = value) under theta (Eq. 12, law of total probability)."""
+    """P(A(D) = S | D_i = value) under theta (Eq. 12, law of total probability).
+
+    Args:
+        mech: the mechanism A.
+        theta: the joint law of the tuples.
+        i: the index of tuple i.
+        value: a value of D_i with positive probability.
+
+    Returns:
+        The exact conditional output law, output -> probability.
+
+    References:
+        Liu et al. (2016), Section VI-B, Eq. 11-12.
+    """
     z = sum((p for d, p in theta.probs.items() if d[i] == value), Fraction(0))
     acc: dict[Hashable, Fraction] = {}
     for d, p in theta.probs.items():
@@ -215,7 +309,24 @@ def finite_ddp_level(
     sets: Mapping[str, Sequence[str]] | None = None,
     dependence: DependenceReading = DependenceReading.JOINT,
 ) -> tuple[Level, dict[str, str]]:
-    """gamma = the exact max probability ratio of Definition 4 in the given reading."""
+    """gamma = the exact max probability ratio of Definition 4 in the given reading.
+
+    Args:
+        mech: the finite mechanism A.
+        theta: the joint law of the tuples (the relationship R).
+        reading: how Definition 4 is quantified (neighbours, neighbours in the support of
+            R, or the conditional form of Eq. 11-12).
+        sets: explicit dependence sets, name -> names (overrides ``dependence``).
+        dependence: how the dependence sets are read (joint or pairwise).
+
+    Returns:
+        ``(gamma, witness)``: gamma = e^eps a Fraction ≥ 1 (None when unbounded) and the
+        maximizing tuple, databases or values and output.
+
+    References:
+        Liu et al. (2016), Section V, Definitions 3-4 (Eq. 12 of Definition 4); Section
+        VI-B, Eq. 11-12.
+    """
     if reading is not DDPReading.CONDITIONAL:
         groups = _resolve_sets(theta, sets, dependence)
         inside = reading is DDPReading.NEIGHBOURS_IN_SUPPORT
@@ -237,17 +348,51 @@ def finite_ddp_level(
 
 
 def level_le(a: Level, b: Level) -> bool:
-    """a <= b for levels, None being +infinity."""
+    """a <= b for levels, None being +infinity.
+
+    Args:
+        a: a level gamma (None: unbounded).
+        b: a level gamma (None: unbounded).
+
+    Returns:
+        Whether a ≤ b.
+
+    References:
+        Liu et al. (2016), Section V, Definition 4 (the bound exp(eps)).
+    """
     if b is None:
         return True
     return a is not None and a <= b
 
 
 def level_mul(a: Level, b: Level) -> Level:
+    """The product of two levels, None (unbounded) if either is.
+
+    Args:
+        a: a level gamma (None: unbounded).
+        b: a level gamma (None: unbounded).
+
+    Returns:
+        ``a * b`` (exact), or None.
+
+    References:
+        Liu et al. (2016), Section V-A, Theorem 3 (eps adds, so gamma multiplies).
+    """
     return None if a is None or b is None else a * b
 
 
 def level_str(a: Level) -> str:
+    """A level as text: its exact value, or ``"unbounded"``.
+
+    Args:
+        a: a level gamma (None: unbounded).
+
+    Returns:
+        The text.
+
+    References:
+        Liu et al. (2016), Section V, Definition 4.
+    """
     return "unbounded" if a is None else str(a)
 
 
@@ -271,7 +416,18 @@ class LaplaceMechanism:
 
 
 def global_sensitivity(query: Mapping[Database, Fraction], theta: JointDistribution) -> Fraction:
-    """Delta Q = max |Q(D) - Q(D')| over D, D' differing in exactly one tuple."""
+    """Delta Q = max |Q(D) - Q(D')| over D, D' differing in exactly one tuple.
+
+    Args:
+        query: the value of Q on every database of the product domain.
+        theta: the joint law of the tuples (its domains give the databases).
+
+    Returns:
+        Delta Q, an exact Fraction.
+
+    References:
+        Liu et al. (2016), Section VI-A, Theorem 7 (the global sensitivity Delta Q).
+    """
     best = Fraction(0)
     for d in databases(theta):
         for k in range(theta.n):
@@ -289,7 +445,24 @@ def baseline_mechanism(
     dependence: DependenceReading = DependenceReading.JOINT,
     size: int | None = None,
 ) -> LaplaceMechanism:
-    """Theorem 7's mechanism Q(D) + Lap(L * Delta Q / eps); ``size`` = L if known."""
+    """Theorem 7's mechanism Q(D) + Lap(L * Delta Q / eps); ``size`` = L if known.
+
+    Args:
+        query: the value of Q on every database of the product domain.
+        theta: the joint law of the tuples (the relationship R).
+        eps: the target eps, > 0.
+        dependence: how the dependence size L is read (when ``size`` is None).
+        size: L, if already known.
+
+    Returns:
+        The :class:`LaplaceMechanism` with the exact scale ``L * Delta Q / eps``.
+
+    Raises:
+        InputError: ``eps <= 0``, or the query is constant (Delta Q = 0).
+
+    References:
+        Liu et al. (2016), Section VI-A, Theorem 7 (the baseline approach).
+    """
     if eps <= 0:
         raise InputError("eps", "must be > 0")
     dq = global_sensitivity(query, theta)
@@ -306,7 +479,26 @@ def laplace_ddp_epsilon(
     sets: Mapping[str, Sequence[str]] | None = None,
     dependence: DependenceReading = DependenceReading.JOINT,
 ) -> tuple[LogRatio, dict[str, str]]:
-    """The exact sup over outputs and pairs of the log probability ratio, as a LogRatio."""
+    """The exact sup over outputs and pairs of the log probability ratio, as a LogRatio.
+
+    Under the neighbour readings it is ``max |Q(D) - Q(D')| / b`` over dependent
+    neighbours; under the conditional reading, the sup of a log-ratio of two Laplace
+    mixtures, decided exactly.
+
+    Args:
+        mech: the Laplace mechanism ``Q(D) + Lap(b)``.
+        theta: the joint law of the tuples (the relationship R).
+        reading: how Definition 4 is quantified.
+        sets: explicit dependence sets, name -> names (overrides ``dependence``).
+        dependence: how the dependence sets are read.
+
+    Returns:
+        ``(eps, witness)``: eps as an exact :class:`~pdpsym.core.expoly.LogRatio` and
+        where it is reached.
+
+    References:
+        Liu et al. (2016), Section V, Definition 4; Section VI-B, Eq. 11-12.
+    """
     q, b = mech.query, mech.b
     if reading is not DDPReading.CONDITIONAL:
         groups = _resolve_sets(theta, sets, dependence)
@@ -346,7 +538,22 @@ def laplace_satisfies(
     sets: Mapping[str, Sequence[str]] | None = None,
     dependence: DependenceReading = DependenceReading.JOINT,
 ) -> bool:
-    """Whether the Laplace mechanism is eps-DDP in the reading, decided exactly."""
+    """Whether the Laplace mechanism is eps-DDP in the reading, decided exactly.
+
+    Args:
+        mech: the Laplace mechanism ``Q(D) + Lap(b)``.
+        theta: the joint law of the tuples (the relationship R).
+        eps: the eps to check, an exact rational.
+        reading: how Definition 4 is quantified.
+        sets: explicit dependence sets, name -> names (overrides ``dependence``).
+        dependence: how the dependence sets are read.
+
+    Returns:
+        True iff the exact eps of the mechanism is at most ``eps``.
+
+    References:
+        Liu et al. (2016), Section V, Definition 4 (eps-dependent DP).
+    """
     lr, _ = laplace_ddp_epsilon(mech, theta, reading, sets, dependence)
     return lr.exact_compare(exp_of(eps)) <= 0
 
@@ -393,6 +600,10 @@ def dependent_dp_level(
 
     Returns:
         :class:`DDPLevel` with ``gamma``, ``epsilon = ln gamma`` and the witness.
+
+    References:
+        Liu et al. (2016), Section V, Definitions 3-4 (Eq. 12); Section VI-B, Eq. 11-12
+        (the conditional reading).
 
     >>> from pdpsym.models.joint import JointDistribution
     >>> m = JointDistribution.from_rows(["a", "b"], [[0, 0, "1/2"], [1, 1, "1/2"]])
