@@ -148,7 +148,8 @@ def check_prop5(config: claim.RunConfig) -> claim.Property:
         The claim's generated :class:`~pdpsym.papers.claim.ForAll` property.
 
     References:
-        Desfontaines et al., Section 3.4, Proposition 5 (and its f-divergence form).
+        Desfontaines et al., Section 3.4, Proposition 5 (and the f-divergence form in its
+        proof).
     """
     n_cases, mismatches = config.count(10, 300), []
 
