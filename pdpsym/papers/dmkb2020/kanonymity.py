@@ -49,8 +49,9 @@ def theorem5_printed(
 ) -> tuple[Fraction, Eps] | None:
     """Theorem 5 as printed (k = T + 1 in r, X/Y read as printed); ``None`` if inapplicable.
 
-    ``delta_0 = 2 delta'`` and ε is twice the larger of Theorem 4's ε and the smallest level
-    ``eps_c`` with ``P[X/Y >= eps_c] <= delta`` (X, Y independent ``Bin(n-1, 2 lam)``).
+    ``delta_0 = 2 delta'`` and ε is twice the larger of Theorem 4's ε and ``eps_c``, a
+    rational 10^-6 above the largest level v of X/Y with ``P[X/Y >= v] > delta`` (so
+    ``P[X/Y >= eps_c] <= delta``; X, Y independent ``Bin(n-1, 2 lam)``, ``x/0 = ∞``).
 
     Args:
         n: the number of records.
