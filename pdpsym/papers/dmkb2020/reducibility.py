@@ -113,8 +113,12 @@ def is_reducible(scenario: Scenario, mech: Mechanism, i: int) -> bool:
     References:
         Desfontaines et al., Section 3.5, Definition 14 (Θ-reducibility).
     """
+    # Like APKDP's targets (loss/plrv), index i is only constrained when every B value is
+    # compatible with every value of D(i); otherwise there is nothing to match.
+    if not scenario.fully_compatible(i):
+        return True
     outs = output_space(scenario, mech)
-    bs = [b for b in scenario.knowledge_values() if scenario.fully_compatible(i)]
+    bs = list(scenario.knowledge_values())
     if not bs:
         return True
     base = Counter(profiles(scenario, mech, i, bs[0], outs).values())
