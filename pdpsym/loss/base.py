@@ -54,9 +54,15 @@ class LossPoint:
     where: Mapping[str, Any] | None = None
 
     def is_infinite(self) -> bool:
+        """Whether the value is sympy's ``oo`` (an unbounded ε)."""
         return self.value is sympy.oo
 
     def sympy(self) -> sympy.Expr:
+        """The value as an exact sympy expression (a Rational for a Fraction or an int).
+
+        Returns:
+            The exact sympy value (``oo`` for an infinite ε).
+        """
         v = self.value
         if isinstance(v, Fraction | int):
             q = Fraction(v)
@@ -64,18 +70,50 @@ class LossPoint:
         return v if isinstance(v, sympy.Basic) else v.sympy()
 
     def arb(self, prec: int) -> Any:
+        """A certified arb ball enclosing the value at ``prec`` bits (:func:`pdpsym.core.certify.enclose`).
+
+        Args:
+            prec: the working precision in bits.
+
+        Returns:
+            The enclosure.
+        """
         from pdpsym.core.certify import enclose  # noqa: PLC0415 (the one helper)
 
         return enclose(self.value, prec)
 
     def exact_text(self) -> str:
+        """The exact value as text (:func:`pdpsym.core.certify.exact_str`).
+
+        Returns:
+            The exact text of the value.
+        """
         from pdpsym.core.certify import exact_str  # noqa: PLC0415
 
         return exact_str(self.value)
 
 
 def exact_sign(x: Value, q: Fraction) -> int:
-    """The decided sign of ``x - q`` for an exact value ``x`` and a rational ``q``."""
+    """The decided sign of ``x - q`` for an exact value ``x`` and a rational ``q``.
+
+    Uses the value's own ``compare_rational`` when it has one, else
+    :func:`pdpsym.core.compare.compare` (certified, exact on ties).
+
+    Args:
+        x: an exact value (Fraction, sympy expression, or a value type of
+            :mod:`pdpsym.core`).
+        q: the rational to compare with.
+
+    Returns:
+        ``-1``, ``0`` or ``1``.
+
+    Raises:
+        Undecided: when the comparison cannot be decided at the precision cap.
+
+    References:
+        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval
+        arithmetic" (2017), for the certified comparison.
+    """
     cmp = getattr(x, "compare_rational", None)
     if cmp is not None:
         return int(cmp(q))
@@ -83,7 +121,26 @@ def exact_sign(x: Value, q: Fraction) -> int:
 
 
 def as_sum(x: Value, eps: Eps) -> SqrtExpSum:
-    """Any δ value of this package (Fraction, WLin, ExpPoly, SqrtExpSum) as a SqrtExpSum."""
+    """Any δ value of this package (Fraction, WLin, ExpPoly, SqrtExpSum) as a SqrtExpSum.
+
+    A ``WLin`` ``c0 + c1 e^ε`` is expanded at the given ε: a rational when ``e^ε`` is
+    rational, else the exp-polynomial ``c0 + c1 e^{ε}``.
+
+    Args:
+        x: the δ value.
+        eps: the ε at which ``x`` was computed.
+
+    Returns:
+        The same exact value as a :class:`~pdpsym.core.sqrtexp.SqrtExpSum` (so values of
+        different kinds can be added, as :class:`Weighted` does).
+
+    Raises:
+        TypeError: for a value of another kind.
+
+    References:
+        Desfontaines et al. (2020), Section 3.4, Theorem 1 (PPK as a weighted sum of APK
+        values, the reason the sum is needed).
+    """
     from pdpsym.core.expoly import ExpPoly  # noqa: PLC0415 (kept local: one use)
 
     if isinstance(x, SqrtExpSum):
@@ -162,9 +219,30 @@ def _exceeds(loss: PrivacyLoss, eps: Fraction, delta: Fraction) -> bool:
 
 
 def bisect_epsilon(loss: PrivacyLoss, delta: Fraction, limit: Fraction = Fraction(0)) -> LossPoint:
-    """ε(δ) for δ > 0 by bisection on the exact δ(ε): each step decides ``δ(m) > δ``
-    exactly; the answer is a :class:`~pdpsym.core.sqrtexp.Bracket` ``[lo, hi]`` with
-    ``δ(lo) > δ ≥ δ(hi)`` (a rational when an end is hit exactly)."""
+    """ε(δ) for δ > 0 by bisection on the exact δ(ε), each step decided exactly.
+
+    Returns ``oo`` when ``mass_without_q() > δ`` (no ε works) and ``0`` when δ(0) ≤ δ
+    already. Otherwise doubles an upper end from 1 until ``δ(hi) ≤ δ``, then bisects; a
+    step that falls on an undecidable tie ``δ(m) = δ`` is moved off it (up to 8 tries).
+
+    Args:
+        loss: the privacy loss (its δ(ε) non-increasing in ε).
+        delta: the target δ, a rational in ``(0, 1)``.
+        limit: when positive, the bracket is tightened to this width at once and labelled
+            a certified enclosure; 0 leaves it lazy (narrowed on demand).
+
+    Returns:
+        :class:`LossPoint`: ``oo``, ``0``, or a :class:`~pdpsym.core.sqrtexp.Bracket`
+        ``[lo, hi]`` with ``δ(lo) > δ ≥ δ(hi)``; its ``where`` is the loss's ``where``.
+
+    Raises:
+        Undecided: when eight steps in a row cannot be decided.
+
+    References:
+        Desfontaines et al. (2020), Section 3.1, Lemma 1 (δ(ε) as the hockey stick);
+        Meiser & Mohammadi (2018), "Tight on budget?", for ε(δ) as the inverse of the
+        privacy curve.
+    """
     if loss.mass_without_q() > delta:
         return LossPoint(sympy.oo, _where(loss))
     if not _exceeds(loss, Fraction(0), delta):
@@ -212,6 +290,15 @@ class Weighted(PrivacyLoss):
         self.terms = tuple((Fraction(w), t) for w, t in terms if w)
 
     def delta(self, eps: Eps | Fraction | int | str) -> LossPoint:
+        """``Σ_k w_k δ_k(ε)`` exactly.
+
+        Args:
+            eps: ε (an :class:`~pdpsym.core.eps.Eps` or an exact number).
+
+        Returns:
+            :class:`LossPoint`: a Fraction when every term is, else a
+            :class:`~pdpsym.core.sqrtexp.SqrtExpSum`; ``0`` for no terms.
+        """
         e = Eps.of(eps)
         if not self.terms:
             return LossPoint(Fraction(0))
@@ -227,15 +314,36 @@ class Weighted(PrivacyLoss):
 
     def epsilon_zero(self) -> LossPoint:
         # δ = 0 iff every term is 0: the largest ε of the terms
+        """The smallest ε with δ = 0: the largest of the terms' (δ = 0 iff every term is 0).
+
+        Returns:
+            :class:`LossPoint` (``oo`` if a term is unbounded).
+        """
         return worst_of([t.epsilon_zero() for _, t in self.terms])
 
     def mass_without_q(self) -> Fraction:
+        """``lim_{ε→∞} δ(ε) = Σ_k w_k · lim δ_k``.
+
+        Returns:
+            The exact limit as a Fraction.
+        """
         return sum((w * t.mass_without_q() for w, t in self.terms), Fraction(0))
 
 
 def worst_of(points: Sequence[LossPoint]) -> LossPoint:
-    """The largest of exact values (``oo`` wins), by decided comparisons; ties keep the
-    first."""
+    """The largest of exact values (``oo`` wins), by decided comparisons; ties keep the first.
+
+    Args:
+        points: the candidates, each with its ``where``.
+
+    Returns:
+        The maximizing :class:`LossPoint` (with its ``where``); ``LossPoint(0)`` for no
+        points.
+
+    References:
+        Desfontaines et al. (2020), Section 3.2, Definition 12 (the worst case over the
+        quantified cases).
+    """
     best: LossPoint | None = None
     for p in points:
         if p.is_infinite():
@@ -263,6 +371,16 @@ class WorstCase(PrivacyLoss):
         self.cases = tuple(cases)
 
     def delta(self, eps: Eps | Fraction | int | str) -> LossPoint:
+        """``max_c δ_c(ε)`` with the maximizing case's ``where``.
+
+        Equal values (by hash and equality) are compared once; the first case keeps them.
+
+        Args:
+            eps: ε (an :class:`~pdpsym.core.eps.Eps` or an exact number).
+
+        Returns:
+            :class:`LossPoint` whose ``where`` is the attaining case.
+        """
         e = Eps.of(eps)
         seen: dict[Any, Mapping[str, Any]] = {}
         points = []
@@ -279,6 +397,11 @@ class WorstCase(PrivacyLoss):
         return worst_of(points)
 
     def epsilon_zero(self) -> LossPoint:
+        """``max_c ε_c(0)``, with the case's ``where`` merged with the case's own witness.
+
+        Returns:
+            :class:`LossPoint` (``oo`` if a case is unbounded).
+        """
         points = []
         for where, loss in self.cases:
             p = loss.epsilon_zero()
@@ -286,6 +409,18 @@ class WorstCase(PrivacyLoss):
         return worst_of(points)
 
     def epsilon(self, delta: Fraction | int | str = 0) -> LossPoint:
+        """``max_c ε_c(δ)``: exact when every case's ε is; otherwise one bisection on the max.
+
+        Args:
+            delta: a rational in ``[0, 1)``.
+
+        Returns:
+            :class:`LossPoint`: ``oo`` as soon as one case has no ε; the largest exact ε;
+            or a :class:`~pdpsym.core.sqrtexp.Bracket` from a bisection on ``max_c δ_c``.
+
+        Raises:
+            InputError: (field ``delta``) outside ``[0, 1)``.
+        """
         d = _delta(delta)
         if d == 0:
             return self.epsilon_zero()
@@ -302,6 +437,11 @@ class WorstCase(PrivacyLoss):
         return bisect_epsilon(_Max(self.cases), d)
 
     def mass_without_q(self) -> Fraction:
+        """``lim_{ε→∞} max_c δ_c(ε) = max_c lim δ_c``.
+
+        Returns:
+            The exact limit as a Fraction (0 for no cases).
+        """
         return max((loss.mass_without_q() for _, loss in self.cases), default=Fraction(0))
 
 
@@ -332,7 +472,18 @@ class _Max(PrivacyLoss):
 
 
 def worst_case(cases: Iterable[tuple[Mapping[str, Any], PrivacyLoss]]) -> WorstCase:
-    """The maximum over ``(where, loss)`` cases (see :class:`WorstCase`)."""
+    """The maximum over ``(where, loss)`` cases (see :class:`WorstCase`).
+
+    Args:
+        cases: ``(where, loss)`` pairs; ``where`` is a mapping of plain facts naming
+            the case (target, direction, knowledge value, ...).
+
+    Returns:
+        The :class:`WorstCase` loss.
+
+    References:
+        Desfontaines et al. (2020), Section 3.2, Definition 12 (for all i, a, b and B̂).
+    """
     return WorstCase(cases)
 
 

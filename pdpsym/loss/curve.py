@@ -148,7 +148,27 @@ class CurvePoint:
 
 
 def worst_ratio(cases: Iterable[Case], delta: Fraction = Fraction(0)) -> CurvePoint:
-    """``e^ε`` of the smallest ε with ``max_case δ_case ≤ delta`` (None = infinite)."""
+    """``e^ε`` of the smallest ε ≥ 0 with ``max_case δ_case(ε) ≤ delta``.
+
+    Each case's ``t = e^ε`` is an exact rational (:meth:`Case.ratio_at_delta`: the
+    largest likelihood ratio at δ = 0, else the crossing of one linear piece of the
+    piecewise-linear curve in ``t``); the worst case is the largest ``t``, decided
+    exactly on rationals.
+
+    Args:
+        cases: the cases of the notion (each a weighted sum of PMF pairs).
+        delta: the target δ, a rational in ``[0, 1)``.
+
+    Returns:
+        :class:`CurvePoint`: ``value`` is the rational ``t ≥ 1`` (so ``ε = ln t``; 1 when
+        there are no cases), or ``None`` when no finite ε works (ε = ∞); ``where`` is the
+        attaining case (with the worst ``output`` added at δ = 0).
+
+    References:
+        Desfontaines et al. (2020), Section 3.1, Lemma 1 and Section 3.2-3.3,
+        Definitions 12-13; Meiser & Mohammadi (2018), "Tight on budget?" (the privacy
+        curve of a pair of discrete laws).
+    """
     best = Fraction(1)
     where: Mapping[str, Any] | None = None
     for c in cases:
@@ -170,7 +190,21 @@ def _with_output(c: Case, delta: Fraction) -> Mapping[str, Any]:
 
 
 def worst_delta(cases: Iterable[Case], eps: Eps) -> CurvePoint:
-    """``max_case δ_case(ε)``, exactly, and the case attaining it."""
+    """``max_case δ_case(ε)``, exactly, and the case attaining it.
+
+    Args:
+        cases: the cases of the notion (each a weighted sum of PMF pairs).
+        eps: ε (an :class:`~pdpsym.core.eps.Eps`).
+
+    Returns:
+        :class:`CurvePoint`: ``value`` is a :class:`~pdpsym.loss.plrv.WLin`
+        ``c0 + c1 e^ε`` with rational ``c0, c1`` (0 for no cases), ``where`` the first
+        case attaining the maximum.
+
+    References:
+        Desfontaines et al. (2020), Section 3.1, Lemma 1 and Sections 3.2-3.3,
+        Definitions 12-13.
+    """
     best = WLin.const(0, eps)
     where: Mapping[str, Any] | None = None
     for c in cases:

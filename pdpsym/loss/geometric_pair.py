@@ -33,8 +33,27 @@ Weights = Mapping[Fraction, Fraction]
 def geometric_mixture_pmf(
     weights: Weights, alpha: Fraction, lo: int, hi: int
 ) -> dict[Any, Fraction]:
-    """The mixture's PMF on ``lo..hi`` with the outputs below and above lumped into
-    ``"<lo"`` and ``">hi"`` (``lo``/``hi`` at or beyond the extreme centres)."""
+    """A geometric mixture's PMF on ``lo..hi``, the two infinite tails lumped.
+
+    ``P(o) = (1-α)/(1+α) Σ_s w(s) α^{|o-s|}`` for ``lo ≤ o ≤ hi``; the outputs below ``lo``
+    become one output ``"<lo"`` of mass ``Σ_s w(s) α^{s-lo+1}/(1+α)``, those above ``hi``
+    one output ``">hi"`` of mass ``Σ_s w(s) α^{hi-s+1}/(1+α)``. With ``lo`` and ``hi`` at
+    or beyond the extreme centres, the likelihood ratio of two such mixtures is
+    constant on each tail, so δ(ε) and ε(δ) are unchanged by the lumping.
+
+    Args:
+        weights: integer centre ``s`` -> exact non-negative weight ``w(s)``.
+        alpha: the geometric parameter, an exact rational in (0, 1).
+        lo: the lowest kept output (at most the smallest centre).
+        hi: the highest kept output (at least the largest centre).
+
+    Returns:
+        ``{"<lo": ..., Fraction(lo): ..., ..., Fraction(hi): ..., ">hi": ...}``, exact
+        (summing to ``Σ_s w(s)``).
+
+    References:
+        Desfontaines et al. (2020), Section 5.2, Definition 19.
+    """
     c = (1 - alpha) / (1 + alpha)
     out: dict[Any, Fraction] = {
         f"<{lo}": sum((w * alpha ** int(s - lo + 1) for s, w in weights.items()), Fraction(0))
@@ -95,7 +114,11 @@ class GeometricPair(PrivacyLoss):
         )
 
     def key(self) -> tuple[Any, ...]:
-        """The pair up to a common translation (δ and ε do not change under it)."""
+        """The pair up to a common translation (δ and ε do not change under it).
+
+        Returns:
+            ``(α, P's (centre - lo, weight) pairs, Q's pairs)``, hashable.
+        """
         centres = set(self.p) | set(self.q)
         lo = min(centres) if centres else Fraction(0)
         return (
@@ -105,15 +128,42 @@ class GeometricPair(PrivacyLoss):
         )
 
     def delta(self, eps: Eps | Fraction | int | str) -> LossPoint:
+        """Exact ``δ(ε)`` of the lumped finite pair (``PMFPair.delta``).
+
+        Args:
+            eps: ε (an :class:`~pdpsym.core.eps.Eps` or an exact number).
+
+        Returns:
+            :class:`~pdpsym.loss.base.LossPoint` with a :class:`~pdpsym.loss.plrv.WLin`
+            ``c0 + c1 e^ε``.
+        """
         return self.pair.delta(eps)
 
     def epsilon_zero(self) -> LossPoint:
+        """``max_o ln P(o)/Q(o)`` over the lumped pair (``oo`` when some ``Q(o) = 0 < P(o)``).
+
+        Returns:
+            :class:`~pdpsym.loss.base.LossPoint`: ``ln`` of an exact rational, or ``oo``.
+        """
         return self.pair.epsilon_zero()
 
     def epsilon(self, delta: Fraction | int | str = 0) -> LossPoint:
+        """The smallest ε ≥ 0 with ``δ(ε) ≤ delta``, exactly (``ln`` of a rational).
+
+        Args:
+            delta: a rational in ``[0, 1)``.
+
+        Returns:
+            :class:`~pdpsym.loss.base.LossPoint` (``oo`` when no ε works).
+        """
         return self.pair.epsilon(delta)
 
     def mass_without_q(self) -> Fraction:
+        """``lim_{ε→∞} δ(ε)``: the mass of ``P`` where ``Q = 0`` (all of ``P`` when ``Q`` is empty).
+
+        Returns:
+            The exact limit as a Fraction.
+        """
         return self.pair.mass_without_q()
 
 

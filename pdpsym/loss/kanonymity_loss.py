@@ -103,6 +103,11 @@ class KAnonymityLoss(PrivacyLoss):
         return self._pair().epsilon_zero()
 
     def mass_without_q(self) -> Fraction:
+        """``lim_{ε→∞} δ(ε)``: the ``P``-mass of the views with ``Q = 0``.
+
+        Returns:
+            The exact limit as a Fraction.
+        """
         return self._pair().mass_without_q()
 
 

@@ -42,8 +42,24 @@ Weights = Mapping[Fraction, Fraction] | Mapping[int, int]
 
 
 def laplace_mixture_at(weights: Weights, b: Fraction, r: Fraction | int) -> ExpPoly:
-    """``2b`` times the density at ``r`` of ``sum_s w(s) Lap(s, b)``:
-    ``sum_s w(s) e^{-|r - s|/b}`` (weights may be unnormalized)."""
+    """``2b`` times the density at ``r`` of ``Σ_s w(s) Lap(s, b)``: ``Σ_s w(s) e^{-|r - s|/b}``.
+
+    Weights may be unnormalized; terms of equal distance ``|r - s|`` are merged, zero
+    weights dropped. Integer inputs stay integers until the one division by ``b``.
+
+    Args:
+        weights: centre ``s`` -> exact weight ``w(s)`` (Fractions, or ints in scaled
+            integer units).
+        b: the Laplace scale, an exact rational ``> 0``.
+        r: the output, an exact rational.
+
+    Returns:
+        The exact :class:`~pdpsym.core.expoly.ExpPoly` ``Σ_d c_d e^{-d/b}``.
+
+    References:
+        Li et al. (2019), Section IV-A, Eq. 2 (the conditional density
+        ``p(r | x_i, x_K)`` as a Laplace mixture).
+    """
     # group by distance |r - s| in the inputs' own arithmetic (ints stay ints: Eq. 2 works
     # in scaled integer units), then one division per distinct distance
     by_distance: dict[Any, Any] = {}
@@ -64,13 +80,43 @@ def laplace_mixture_at(weights: Weights, b: Fraction, r: Fraction | int) -> ExpP
 
 
 def laplace_mixture_tail(weights: Weights, b: Fraction, sign: int) -> ExpPoly:
-    """The tail coefficient: ``e^{-|r|/b}`` times it is the mixture as ``r -> sign * inf``."""
+    """The tail coefficient: the mixture is ``e^{-|r|/b}`` times it as ``r → sign · ∞``.
+
+    Beyond the extreme centres ``e^{-|r-s|/b} = e^{-|r|/b} e^{sign · s/b}``, so the
+    coefficient is ``Σ_s w(s) e^{sign · s/b}``.
+
+    Args:
+        weights: centre ``s`` -> exact weight ``w(s)``.
+        b: the Laplace scale, an exact rational ``> 0``.
+        sign: ``+1`` for the right tail, ``-1`` for the left.
+
+    Returns:
+        The exact :class:`~pdpsym.core.expoly.ExpPoly` ``Σ_s w(s) e^{sign · s/b}``.
+
+    References:
+        Li et al. (2019), Section IV-A, Eq. 2 (the sup over r, approached on the tails).
+    """
     return ExpPoly((sign * s / b, w) for s, w in weights.items() if w != 0)
 
 
 def log_mixture_floats(log_weights: np.ndarray, exponents: np.ndarray, axis: int) -> np.ndarray:
-    """``ln sum_s e^{log_weights + exponents}`` along ``axis`` in float64 (log-sum-exp;
-    ``-inf`` weights are absent terms, at least one must be present). For ranking only."""
+    """``ln Σ_s e^{log_weights + exponents}`` along ``axis`` in float64 (log-sum-exp).
+
+    ``-inf`` weights are absent terms; at least one term must be present (a mixture with
+    none gives nan). For ranking only: never a reported value.
+
+    Args:
+        log_weights: the logs of the weights.
+        exponents: the exponents ``-|r - s|/b`` (broadcast against ``log_weights``).
+        axis: the axis that runs over the centres ``s``.
+
+    Returns:
+        The float64 logs of the mixtures.
+
+    References:
+        Blanchard, Higham, Higham, "Accurately computing the log-sum-exp and softmax
+        functions" (2021).
+    """
     terms = log_weights + exponents
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
         top = terms.max(axis=axis)
@@ -93,6 +139,7 @@ class MixtureCandidate:
 
     @property
     def where(self) -> str:
+        """Where the candidate sits: ``"r=<value>"``, ``"+inf"`` or ``"-inf"``."""
         return f"r={self.r}" if self.r is not None else ("+inf" if self.tail > 0 else "-inf")
 
     def _exponents(self, w: Mapping[Fraction, Fraction]) -> list[tuple[Fraction, Fraction]]:
@@ -118,6 +165,12 @@ class MixtureCandidate:
         return logs[0] - logs[1], scale
 
     def exact(self) -> LogRatio:
+        """The exact log-ratio at this candidate.
+
+        Returns:
+            :class:`~pdpsym.core.expoly.LogRatio` of the two mixtures at ``r`` (or of their
+            tail coefficients on a tail).
+        """
         if self.r is None:
             return LogRatio(
                 laplace_mixture_tail(self.w1, self.b, self.tail),
@@ -131,7 +184,28 @@ class MixtureCandidate:
 def mixture_candidates(
     w1: Mapping[Fraction, Fraction], w2: Mapping[Fraction, Fraction], b: Fraction
 ) -> list[MixtureCandidate]:
-    """The candidates for the sup over r: both tails and every support point."""
+    """The candidates for the sup over r: both tails and every support point.
+
+    By the breakpoint lemma the log-ratio of two Laplace mixtures is monotone between
+    consecutive support points and constant beyond the extreme ones, so its sup over
+    ``r`` is attained among these.
+
+    Args:
+        w1: the numerator mixture's centre -> weight.
+        w2: the denominator mixture's centre -> weight.
+        b: the Laplace scale, ``> 0``.
+
+    Returns:
+        The two tail candidates, then one per support point of ``w1`` or ``w2`` in
+        increasing order.
+
+    Raises:
+        InputError: (field ``b``) when ``b ≤ 0``.
+
+    References:
+        Li et al. (2019), Section IV-A, Eq. 2 (the project's breakpoint lemma gives the
+        finite candidate set).
+    """
     if b <= 0:
         raise InputError("b", "Laplace scale must be > 0")
     cands = [MixtureCandidate(w1, w2, b, None, 1), MixtureCandidate(w1, w2, b, None, -1)]
@@ -140,7 +214,20 @@ def mixture_candidates(
 
 
 def decided_sup(cands: Sequence[MixtureCandidate]) -> tuple[LogRatio, int]:
-    """The exact max over candidates: floats rank, every near-tie is decided exactly."""
+    """The exact max over candidates: floats rank, every near-tie is decided exactly.
+
+    Args:
+        cands: the candidates (at least one).
+
+    Returns:
+        ``(the maximal LogRatio, its index in cands)``; the value is exact
+        (:class:`~pdpsym.core.expoly.LogRatio`), decided by exact comparison where the
+        floats cannot separate candidates.
+
+    References:
+        Li et al. (2019), Section IV-A, Eq. 2; Johansson, Arb (2017) for the certified
+        comparisons.
+    """
     screened = [c.screen() for c in cands]
     floats = np.array([v for v, _ in screened])
     scale = max((s for _, s in screened), default=0.0)
@@ -157,9 +244,24 @@ def decided_sup(cands: Sequence[MixtureCandidate]) -> tuple[LogRatio, int]:
 def laplace_mixture_sup(
     w1: Mapping[Fraction, Fraction], w2: Mapping[Fraction, Fraction], b: Fraction
 ) -> tuple[LogRatio, str]:
-    """sup over outputs r of ln(mixture1(r)/mixture2(r)), exactly, and where it is attained.
+    """``sup_r ln(mixture1(r)/mixture2(r))``, exactly, and where it is attained.
 
-    The returned location is ``"r=<s>"``, ``"+inf"`` or ``"-inf"``.
+    Args:
+        w1: the numerator mixture's centre -> exact weight (unnormalized allowed).
+        w2: the denominator mixture's centre -> exact weight.
+        b: the common Laplace scale, an exact rational ``> 0``.
+
+    Returns:
+        ``(value, where)``: the exact :class:`~pdpsym.core.expoly.LogRatio` and the
+        location ``"r=<s>"``, ``"+inf"`` or ``"-inf"``.
+
+    Raises:
+        InputError: (field ``b``) when ``b ≤ 0``.
+
+    References:
+        Li et al. (2019), Section IV-A, Eq. 2 (the leakage of one pair ``x_i, x_i'`` at
+        one ``x_K``); Liu et al. (2016), Section VI-B (the dependence coefficient
+        ``ρ_ij`` takes the same sup).
     """
     cands = mixture_candidates(w1, w2, b)
     best, idx = decided_sup(cands)

@@ -61,7 +61,19 @@ def _weights(w: Mapping[Any, Any], field: str) -> dict[Fraction, Fraction]:
 
 
 def times_exp_eps(poly: ExpPoly, eps: Eps) -> ExpPoly:
-    """``e^ε · poly`` exactly (a scaling when ``e^ε`` is rational, else a shift)."""
+    """``e^ε · poly`` exactly (a scaling when ``e^ε`` is rational, else a shift of exponents).
+
+    Args:
+        poly: an exact exponential polynomial ``Σ_k c_k e^{a_k}``.
+        eps: ε (an :class:`~pdpsym.core.eps.Eps`).
+
+    Returns:
+        The exact :class:`~pdpsym.core.expoly.ExpPoly` ``Σ_k c_k e^{a_k + ε}``.
+
+    References:
+        Desfontaines et al. (2020), Section 3.1, Lemma 1 (the factor ``e^ε`` of the
+        hockey stick).
+    """
     if eps.w is not None:
         return poly.scale(eps.w)
     assert eps.exponent is not None
@@ -121,6 +133,16 @@ class LaplacePair(PrivacyLoss):
         return ExpPoly({x / self.lam: Fraction(1)})
 
     def delta(self, eps: Eps | Fraction | int | str) -> LossPoint:
+        """``δ(ε) = ∫ (p(r) - e^ε q(r))_+ dr`` in closed form (module docstring), exactly.
+
+        Args:
+            eps: ε (an :class:`~pdpsym.core.eps.Eps` or an exact number).
+
+        Returns:
+            :class:`~pdpsym.loss.base.LossPoint`: a Fraction when the value is rational, else a
+            :class:`~pdpsym.core.sqrtexp.SqrtExpSum` (exponentials and square roots of
+            exponential polynomials, certified digits); 0 when ``P`` is empty.
+        """
         e = Eps.of(eps)
         if not self.p:
             return LossPoint(Fraction(0), self.where)
@@ -173,6 +195,16 @@ class LaplacePair(PrivacyLoss):
         return LossPoint(q if q is not None else value, self.where)
 
     def epsilon_zero(self) -> LossPoint:
+        """``sup_r ln p(r)/q(r)`` exactly (the breakpoint lemma), with the output attaining it.
+
+        ``oo`` when ``Q`` is empty (and ``P`` is not). Not clamped at 0: with unnormalized
+        weights (``P`` lighter than ``Q`` everywhere) the value can be negative.
+
+        Returns:
+            :class:`~pdpsym.loss.base.LossPoint`: a rational or a
+            :class:`~pdpsym.core.expoly.LogRatio`; ``where`` gains ``output`` (``"r=..."``,
+            ``"+inf"`` or ``"-inf"``).
+        """
         if not self.p:
             return LossPoint(Fraction(0), self.where)
         if not self.q:
@@ -182,10 +214,19 @@ class LaplacePair(PrivacyLoss):
         return LossPoint(r if r is not None else value, {**self.where, "output": at})
 
     def mass_without_q(self) -> Fraction:
+        """``lim_{ε→∞} δ(ε)``: ``P``'s total weight when ``Q`` is empty, else 0.
+
+        Returns:
+            The exact limit as a Fraction.
+        """
         return sum(self.p.values(), Fraction(0)) if not self.q else Fraction(0)
 
     def key(self) -> tuple[Any, ...]:
-        """The pair up to a common translation (δ and ε do not change under it)."""
+        """The pair up to a common translation (δ and ε do not change under it).
+
+        Returns:
+            ``(λ, P's (centre - lo, weight) pairs, Q's pairs)``, hashable.
+        """
         lo = self.centres[0] if self.centres else Fraction(0)
         return (
             self.lam,

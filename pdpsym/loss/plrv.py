@@ -51,6 +51,15 @@ class WLin:
 
     @classmethod
     def const(cls, c: Fraction | int, eps: Eps) -> WLin:
+        """The constant ``c`` (``c1 = 0``) at ``eps``.
+
+        Args:
+            c: the exact constant.
+            eps: the ε the value belongs to.
+
+        Returns:
+            ``WLin(c, 0, eps)``.
+        """
         return cls(Fraction(c), Fraction(0), eps)
 
     def _same(self, other: WLin) -> None:
@@ -66,9 +75,22 @@ class WLin:
         return WLin(self.c0 - other.c0, self.c1 - other.c1, self.eps)
 
     def scale(self, c: Fraction) -> WLin:
+        """``c · (c0 + c1 e^ε)``, exactly.
+
+        Args:
+            c: the exact factor.
+
+        Returns:
+            The scaled value at the same ε.
+        """
         return WLin(self.c0 * c, self.c1 * c, self.eps)
 
     def rational(self) -> Fraction | None:
+        """The value as a rational when it is one (``e^ε`` rational, or ``c1 = 0``).
+
+        Returns:
+            The Fraction, or None when ``e^ε`` is transcendental and ``c1 ≠ 0``.
+        """
         if self.eps.w is not None:
             return self.c0 + self.c1 * self.eps.w
         return self.c0 if self.c1 == 0 else None
@@ -82,6 +104,17 @@ class WLin:
         return ExpPoly({Fraction(0): self.c0, self.eps.exponent: self.c1}).sign()
 
     def exact_compare(self, other: WLin) -> int:
+        """The exact sign of ``self - other`` (both at the same ε).
+
+        Args:
+            other: a value at the same ε.
+
+        Returns:
+            ``-1``, ``0`` or ``1``.
+
+        Raises:
+            ValueError: when the two values belong to different ε.
+        """
         return (self - other).sign()
 
     def __eq__(self, other: object) -> bool:
@@ -99,6 +132,11 @@ class WLin:
         return ExpPoly({Fraction(0): self.c0, self.eps.exponent: self.c1}).arb(prec)
 
     def sympy(self) -> sympy.Expr:
+        """The exact value as a sympy expression (a Rational, or ``c0 + c1·exp(ε)``).
+
+        Returns:
+            The sympy expression.
+        """
         q = self.rational()
         if q is not None:
             return sympy.Rational(q.numerator, q.denominator)
@@ -123,9 +161,23 @@ def _pos_part(x: WLin) -> WLin:
 
 
 def hockey_stick(p: PMF, q: PMF, eps: Eps) -> WLin:
-    """``Σ_O max(0, P(O) - e^ε Q(O))``, each term's sign decided exactly: the privacy-loss
-    interface's :class:`~pdpsym.loss.pmf_pair.PMFPair` (Lemma 1's right side; the other
-    sides below are computed from the definitions, independently of it)."""
+    """``Σ_O max(0, P(O) - e^ε Q(O))``, each term's sign decided exactly.
+
+    Lemma 1's right side, through the privacy-loss interface's
+    :class:`~pdpsym.loss.pmf_pair.PMFPair` (the other sides below are computed from the
+    definitions, independently of it).
+
+    Args:
+        p: the exact PMF ``P`` (output -> Fraction).
+        q: the exact PMF ``Q``.
+        eps: ε.
+
+    Returns:
+        The exact :class:`WLin` ``c0 + c1 e^ε``.
+
+    References:
+        Desfontaines et al. (2020), Section 3.1, Lemma 1 and Section 1.3, Definition 1.
+    """
     # local import: pmf_pair builds on loss.curve, which imports WLin from this module
     from pdpsym.loss.pmf_pair import PMFPair  # noqa: PLC0415
 
@@ -134,7 +186,20 @@ def hockey_stick(p: PMF, q: PMF, eps: Eps) -> WLin:
 
 
 def plrv_ratio(p: PMF, q: PMF, o: Any) -> Fraction | None:
-    """``e^{L(O)} = P(O)/Q(O)``; None stands for +∞ (the paper's ``x/0 = ∞``)."""
+    """``e^{L(O)} = P(O)/Q(O)``, with the paper's convention ``x/0 = ∞``.
+
+    Args:
+        p: the exact PMF of the numerator (absent outputs have probability 0).
+        q: the exact PMF of the denominator.
+        o: the output ``O``.
+
+    Returns:
+        The exact ratio as a Fraction (0 when ``P(O) = 0 < Q(O)``), or None for ``+∞``
+        (``Q(O) = 0``, whatever ``P(O)``).
+
+    References:
+        Desfontaines et al. (2020), Section 3.1, Definitions 10-11.
+    """
     qo = Fraction(q.get(o, 0))
     if qo == 0:
         return None
@@ -142,7 +207,20 @@ def plrv_ratio(p: PMF, q: PMF, o: Any) -> Fraction | None:
 
 
 def plrv(p: PMF, q: PMF, o: Any) -> sympy.Expr:
-    """``L(O) = ln P(O)/Q(O)`` as a sympy value (±oo allowed)."""
+    """``L(O) = ln P(O)/Q(O)`` as an exact sympy value.
+
+    Args:
+        p: the exact PMF of the numerator.
+        q: the exact PMF of the denominator.
+        o: the output ``O``.
+
+    Returns:
+        ``log`` of a sympy Rational, ``oo`` when ``Q(O) = 0``, ``-oo`` when
+        ``P(O) = 0 < Q(O)``.
+
+    References:
+        Desfontaines et al. (2020), Section 3.1, Definitions 10-11.
+    """
     r = plrv_ratio(p, q, o)
     if r is None:
         return sympy.oo
@@ -152,7 +230,19 @@ def plrv(p: PMF, q: PMF, o: Any) -> sympy.Expr:
 
 
 def m_value(ratio: Fraction | None, eps: Eps) -> WLin:
-    """``m = max(0, 1 - e^{ε - L})`` with ``e^L = ratio`` (None = +∞, giving m = 1)."""
+    """``m = max(0, 1 - e^{ε - L})`` with ``e^L = ratio``.
+
+    Args:
+        ratio: ``e^L`` as an exact rational ``≥ 0``; None stands for ``+∞`` (``m = 1``).
+        eps: ε.
+
+    Returns:
+        The exact :class:`WLin` ``max(0, 1 - e^ε/ratio)`` (the sign decided exactly);
+        0 when ``ratio = 0``.
+
+    References:
+        Desfontaines et al. (2020), Section 3.4, Theorem 1 (the notation ``m(O, B̂)``).
+    """
     if ratio is None:
         return WLin.const(1, eps)
     if ratio == 0:
@@ -161,7 +251,19 @@ def m_value(ratio: Fraction | None, eps: Eps) -> WLin:
 
 
 def plrv_expectation(p: PMF, q: PMF, eps: Eps) -> WLin:
-    """Lemma 1's left side: ``E_{O~P}[max(0, 1 - e^{ε - L(O)})]`` term by term."""
+    """Lemma 1's left side: ``E_{O~P}[max(0, 1 - e^{ε - L(O)})]``, term by term.
+
+    Args:
+        p: the exact PMF the expectation is over.
+        q: the exact PMF of the PLRV's denominator.
+        eps: ε.
+
+    Returns:
+        The exact :class:`WLin`.
+
+    References:
+        Desfontaines et al. (2020), Section 3.1, Lemma 1.
+    """
     total = WLin.const(0, eps)
     for o, po in p.items():
         if po:
@@ -170,7 +272,22 @@ def plrv_expectation(p: PMF, q: PMF, eps: Eps) -> WLin:
 
 
 def sup_over_sets(p: PMF, q: PMF, eps: Eps) -> WLin:
-    """``max_X P(X) - e^ε Q(X)`` by enumerating every subset X of the joint support."""
+    """``max_X P(X) - e^ε Q(X)`` by enumerating every subset X of the joint support.
+
+    Exponential in the support size (``2^|support|`` subsets): an independent check of
+    Lemma 1 on small laws, not an engine.
+
+    Args:
+        p: the exact PMF ``P``.
+        q: the exact PMF ``Q``.
+        eps: ε.
+
+    Returns:
+        The exact :class:`WLin` of the best set (0 for the empty set at least).
+
+    References:
+        Desfontaines et al. (2020), Section 1.3, Definition 1.
+    """
     outs = sorted(set(p) | set(q), key=repr)
     best = WLin.const(0, eps)  # X = ∅
     for r in range(1, len(outs) + 1):
@@ -186,7 +303,20 @@ def sup_over_sets(p: PMF, q: PMF, eps: Eps) -> WLin:
 
 
 def indistinguishable_by_sets(p: PMF, q: PMF, eps: Eps, delta: Fraction) -> bool:
-    """Definition 1 verbatim: all subsets, both inequalities."""
+    """Definition 1 verbatim: ``P ≈_{ε,δ} Q`` over all subsets, both inequalities.
+
+    Args:
+        p: the exact PMF ``P``.
+        q: the exact PMF ``Q``.
+        eps: ε.
+        delta: δ, an exact rational.
+
+    Returns:
+        True iff ``P(X) ≤ e^ε Q(X) + δ`` and ``Q(X) ≤ e^ε P(X) + δ`` for every set X.
+
+    References:
+        Desfontaines et al. (2020), Section 1.3, Definition 1.
+    """
     d = WLin.const(delta, eps)
     return sup_over_sets(p, q, eps).exact_compare(d) <= 0 and (
         sup_over_sets(q, p, eps).exact_compare(d) <= 0
@@ -197,14 +327,52 @@ def indistinguishable_by_sets(p: PMF, q: PMF, eps: Eps, delta: Fraction) -> bool
 
 
 def apk(scenario: Scenario, mech: Mechanism, i: int, a: Any, b: Any, bhat: Any, eps: Eps) -> WLin:
-    """``APK_{i,a,b,B̂}``: Definition 12's expectation, output by output."""
+    """``APK_{i,a,b,B̂}``: Definition 12's expectation, output by output.
+
+    Args:
+        scenario: the joint law θ of the database and the partial knowledge ``B``.
+        mech: the mechanism.
+        i: the target record's index (0-based).
+        a: the target's value under the expectation.
+        b: the target's alternative value.
+        bhat: the value ``B̂`` of the partial knowledge.
+        eps: ε.
+
+    Returns:
+        The exact :class:`WLin`.
+
+    Raises:
+        InputError: when ``D(i) = a, B = B̂`` or ``D(i) = b, B = B̂`` has probability 0.
+
+    References:
+        Desfontaines et al. (2020), Section 3.2, Definition 12; Section 3.4, Theorem 1.
+    """
     pa = output_pmf(scenario, mech, i, a, bhat)
     pb = output_pmf(scenario, mech, i, b, bhat)
     return plrv_expectation(pa, pb, eps)
 
 
 def ppk(scenario: Scenario, mech: Mechanism, i: int, a: Any, b: Any, eps: Eps) -> WLin:
-    """``PPK_{i,a,b}``: Definition 13 computed from the definition (sum over D̂, B̂, O)."""
+    """``PPK_{i,a,b}``: Definition 13 computed from the definition (a sum over D̂, B̂ and O).
+
+    Args:
+        scenario: the joint law θ.
+        mech: the mechanism.
+        i: the target record's index (0-based).
+        a: the target's value under the expectation.
+        b: the target's alternative value.
+        eps: ε.
+
+    Returns:
+        The exact :class:`WLin`.
+
+    Raises:
+        InputError: when some ``B̂`` compatible with ``D(i) = a`` is not compatible with
+            ``D(i) = b`` (the PLRV's denominator law is then undefined).
+
+    References:
+        Desfontaines et al. (2020), Section 3.3, Definition 13.
+    """
     cache: dict[Any, tuple[PMF, PMF]] = {}
     total = WLin.const(0, eps)
     for (d, bhat), w in scenario.conditional_joint(i, a).items():
@@ -221,7 +389,22 @@ def ppk(scenario: Scenario, mech: Mechanism, i: int, a: Any, b: Any, eps: Eps) -
 
 
 def ppk_via_apk(scenario: Scenario, mech: Mechanism, i: int, a: Any, b: Any, eps: Eps) -> WLin:
-    """Theorem 1's right side: ``Σ_B̂ P[B̂ | D(i)=a] APK_{i,a,b,B̂}``."""
+    """Theorem 1's right side: ``Σ_B̂ P[B̂ | D(i)=a] · APK_{i,a,b,B̂}``.
+
+    Args:
+        scenario: the joint law θ.
+        mech: the mechanism.
+        i: the target record's index (0-based).
+        a: the target's value under the expectation.
+        b: the target's alternative value.
+        eps: ε.
+
+    Returns:
+        The exact :class:`WLin`.
+
+    References:
+        Desfontaines et al. (2020), Section 3.4, Theorem 1.
+    """
     total = WLin.const(0, eps)
     for bhat in scenario.knowledge_values():
         w = scenario.prob_knowledge_given(i, a, bhat)
@@ -231,7 +414,18 @@ def ppk_via_apk(scenario: Scenario, mech: Mechanism, i: int, a: Any, b: Any, eps
 
 
 def default_targets(scenario: Scenario) -> list[int]:
-    """Indices whose value is compatible with every B̂ (the standing assumption of Sec. 3)."""
+    """The record indices whose every value is compatible with every ``B̂``.
+
+    Args:
+        scenario: the joint law θ.
+
+    Returns:
+        The 0-based indices, in increasing order.
+
+    References:
+        Desfontaines et al. (2020), Section 3 (the standing assumption that any ``B̂`` is
+        compatible with any ``D(i) = a``, from Definition 8).
+    """
     return [i for i in range(scenario.n) if scenario.fully_compatible(i)]
 
 
@@ -275,10 +469,27 @@ def _worst(eps: Eps, cases: Iterable[tuple[WLin, dict[str, str]]]) -> DeltaResul
 def apkdp_delta(
     scenario: Scenario, mech: Mechanism, eps: EpsLike, targets: Targets = None
 ) -> DeltaResult:
-    """Smallest δ with ``(θ, ε, δ)``-APKDP: ``max_{i,a≠b,B̂} APK_{i,a,b,B̂}`` (exact).
+    """The smallest δ with ``(θ, ε, δ)``-APKDP: ``max_{i, a≠b, B̂} APK_{i,a,b,B̂}``, exactly.
 
-    ``mech`` must map every database of the scenario to a probability law, and ``eps``
-    must be exact (an :class:`Eps`, an int or a Fraction): otherwise an InputError.
+    Pairs ``(a, b, B̂)`` where ``B̂`` is incompatible with ``a`` or ``b`` are skipped.
+
+    Args:
+        scenario: the joint law θ.
+        mech: the mechanism; it must map every database of the scenario to a
+            probability law.
+        eps: ε, exact (an :class:`~pdpsym.core.eps.Eps`, an int, a Fraction or a number
+            string).
+        targets: the target indices; None means :func:`default_targets`.
+
+    Returns:
+        :class:`DeltaResult`: the exact δ (a :class:`WLin`) and the first maximizing
+        ``{"i", "a", "b", "B"}`` (None when δ = 0).
+
+    Raises:
+        InputError: for a row of ``mech`` that is not a law or an inexact ``eps``.
+
+    References:
+        Desfontaines et al. (2020), Section 3.2, Definition 12.
     """
     e, ts = _checked(scenario, mech, eps, targets)
     return _worst(
@@ -299,8 +510,26 @@ def apkdp_delta(
 def ppkdp_delta(
     scenario: Scenario, mech: Mechanism, eps: EpsLike, targets: Targets = None
 ) -> DeltaResult:
-    """Smallest δ with ``(θ, ε, δ)``-PPKDP: ``max_{i,a≠b} PPK_{i,a,b}`` (exact); the
-    same checks of ``mech`` and ``eps`` as :func:`apkdp_delta`."""
+    """The smallest δ with ``(θ, ε, δ)``-PPKDP: ``max_{i, a≠b} PPK_{i,a,b}``, exactly.
+
+    Args:
+        scenario: the joint law θ.
+        mech: the mechanism; it must map every database of the scenario to a
+            probability law.
+        eps: ε, exact (an :class:`~pdpsym.core.eps.Eps`, an int, a Fraction or a number
+            string).
+        targets: the target indices; None means :func:`default_targets`.
+
+    Returns:
+        :class:`DeltaResult`: the exact δ (a :class:`WLin`) and the first maximizing
+        ``{"i", "a", "b"}`` (None when δ = 0).
+
+    Raises:
+        InputError: for a row of ``mech`` that is not a law or an inexact ``eps``.
+
+    References:
+        Desfontaines et al. (2020), Section 3.3, Definition 13.
+    """
     e, ts = _checked(scenario, mech, eps, targets)
     return _worst(
         e,
@@ -313,17 +542,62 @@ def ppkdp_delta(
 
 
 def is_apkdp(scenario: Scenario, mech: Mechanism, eps: Eps, delta: Fraction) -> bool:
+    """Whether the mechanism is ``(θ, ε, δ)``-APKDP, decided exactly.
+
+    Args:
+        scenario: the joint law θ.
+        mech: the mechanism.
+        eps: ε.
+        delta: δ, an exact rational.
+
+    Returns:
+        True iff :func:`apkdp_delta` (over the default targets) is ``≤ delta``.
+
+    References:
+        Desfontaines et al. (2020), Section 3.2, Definition 12.
+    """
     return apkdp_delta(scenario, mech, eps).delta.exact_compare(WLin.const(delta, eps)) <= 0
 
 
 def is_ppkdp(scenario: Scenario, mech: Mechanism, eps: Eps, delta: Fraction) -> bool:
+    """Whether the mechanism is ``(θ, ε, δ)``-PPKDP, decided exactly.
+
+    Args:
+        scenario: the joint law θ.
+        mech: the mechanism.
+        eps: ε.
+        delta: δ, an exact rational.
+
+    Returns:
+        True iff :func:`ppkdp_delta` (over the default targets) is ``≤ delta``.
+
+    References:
+        Desfontaines et al. (2020), Section 3.3, Definition 13.
+    """
     return ppkdp_delta(scenario, mech, eps).delta.exact_compare(WLin.const(delta, eps)) <= 0
 
 
 def apkdp_by_indistinguishability(
     scenario: Scenario, mech: Mechanism, eps: Eps, delta: Fraction
 ) -> bool:
-    """Definition 12's second form: ``M(D)|a,B̂ ≈_{ε,δ} M(D)|b,B̂`` by Definition 1 (all sets)."""
+    """Definition 12's second form: ``M(D)|a,B̂ ≈_{ε,δ} M(D)|b,B̂`` by Definition 1 (all sets).
+
+    Over the default targets, every ordered pair ``a ≠ b`` and every ``B̂``; exponential
+    in the output count (:func:`sup_over_sets`).
+
+    Args:
+        scenario: the joint law θ.
+        mech: the mechanism.
+        eps: ε.
+        delta: δ, an exact rational.
+
+    Returns:
+        True iff every pair of conditional output laws is ``(ε, δ)``-indistinguishable.
+
+    References:
+        Desfontaines et al. (2020), Section 3.2, Definition 12 (second form) and
+        Section 1.3, Definition 1.
+    """
     for i in default_targets(scenario):
         for a, b in _pairs(scenario, i):
             for bhat in scenario.knowledge_values():
@@ -345,7 +619,25 @@ class FForm(Enum):
 
 
 def f_divergence(p: PMF, q: PMF, eps: Eps, form: FForm) -> WLin:
-    """``D_f(P||Q) = Σ_{Q>0} Q f(P/Q) + P(Q=0)·f'(∞)`` for the chosen ``f``."""
+    """``D_f(P||Q) = Σ_{Q>0} Q f(P/Q) + P(Q=0)·f'(∞)`` for the chosen ``f``.
+
+    ``FForm.PRINTED`` is ``f(x) = max(0, 1 - e^ε x)`` as printed (each term
+    ``max(0, Q - e^ε P)``, ``f'(∞) = 0``); ``FForm.CORRECTED`` is ``f(x) = max(0, x - e^ε)``
+    (each term ``max(0, P - e^ε Q)``, ``f'(∞) = 1``), whose divergence is the hockey stick.
+
+    Args:
+        p: the exact PMF ``P``.
+        q: the exact PMF ``Q``.
+        eps: ε.
+        form: which ``f``.
+
+    Returns:
+        The exact :class:`WLin`.
+
+    References:
+        Desfontaines et al. (2020), Section 3.4, proof of Proposition 5; Csiszár (1967)
+        for f-divergences.
+    """
     total = WLin.const(0, eps)
     for o in set(p) | set(q):
         po, qo = Fraction(p.get(o, 0)), Fraction(q.get(o, 0))
@@ -361,7 +653,23 @@ def f_divergence(p: PMF, q: PMF, eps: Eps, form: FForm) -> WLin:
 def ppk_f_divergence(
     scenario: Scenario, mech: Mechanism, i: int, a: Any, b: Any, eps: Eps, form: FForm
 ) -> WLin:
-    """``Σ_B̂ P[B̂ | D(i)=a] D_f(O_{a,B̂} || O_{b,B̂})``."""
+    """``Σ_B̂ P[B̂ | D(i)=a] · D_f(O_{a,B̂} || O_{b,B̂})``: the f-divergence form of PPK.
+
+    Args:
+        scenario: the joint law θ.
+        mech: the mechanism.
+        i: the target record's index (0-based).
+        a: the target's value the weights condition on.
+        b: the target's alternative value.
+        eps: ε.
+        form: which ``f`` (:class:`FForm`).
+
+    Returns:
+        The exact :class:`WLin`.
+
+    References:
+        Desfontaines et al. (2020), Section 3.4, proof of Proposition 5.
+    """
     total = WLin.const(0, eps)
     for bhat in scenario.knowledge_values():
         w = scenario.prob_knowledge_given(i, a, bhat)

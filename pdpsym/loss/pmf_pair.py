@@ -49,21 +49,57 @@ class PMFPair(PrivacyLoss):
 
     @classmethod
     def of_case(cls, case: Case) -> PMFPair:
+        """The pair whose curve is the given :class:`~pdpsym.loss.curve.Case`'s (shared, not copied).
+
+        Args:
+            case: the case (its ``where`` and weighted PMF pairs).
+
+        Returns:
+            The :class:`PMFPair`.
+        """
         obj = cls.__new__(cls)
         obj.case = case
         return obj
 
     @property
     def where(self) -> Mapping[str, Any]:
+        """The facts naming this case (the ``where`` given at construction)."""
         return self.case.where
 
     def delta(self, eps: Eps | Fraction | int | str) -> LossPoint:
+        """``δ(ε) = Σ_k w_k Σ_o (P_k(o) - e^ε Q_k(o))_+``, each sign decided exactly.
+
+        Args:
+            eps: ε (an :class:`~pdpsym.core.eps.Eps` or an exact number).
+
+        Returns:
+            :class:`~pdpsym.loss.base.LossPoint` with a :class:`~pdpsym.loss.plrv.WLin`
+            ``c0 + c1 e^ε`` (rational coefficients).
+        """
         return LossPoint(self.case.delta(Eps.of(eps)), self.case.where)
 
     def epsilon_zero(self) -> LossPoint:
+        """``ln max_o P(o)/Q(o)`` (``oo`` when some ``Q(o) = 0 < P(o)``), with the worst output.
+
+        Returns:
+            :class:`~pdpsym.loss.base.LossPoint` (``0`` when δ(0) is already 0).
+        """
         return self.epsilon(0)
 
     def epsilon(self, delta: Fraction | int | str = 0) -> LossPoint:
+        """The smallest ε ≥ 0 with ``δ(ε) ≤ delta``: ``ln t`` for an exact rational ``t``.
+
+        The linear piece (in ``t = e^ε``) that crosses ``delta`` is solved exactly. Unlike
+        the base class, ``delta`` is not range-checked here (a negative ``delta`` gives
+        ``oo``).
+
+        Args:
+            delta: a rational in ``[0, 1)`` (an int, a Fraction or a number string).
+
+        Returns:
+            :class:`~pdpsym.loss.base.LossPoint`: a sympy ``log`` of a Rational, ``0``, or
+            ``oo`` when no ε works; at ``delta = 0`` its ``where`` names the worst output.
+        """
         d = Fraction(delta) if isinstance(delta, Fraction | int) else Eps.of(delta).eps
         t = self.case.ratio_at_delta(Fraction(d or 0))
         where = self.case.where
@@ -72,6 +108,11 @@ class PMFPair(PrivacyLoss):
         return LossPoint(ratio_log(t), where)
 
     def mass_without_q(self) -> Fraction:
+        """``lim_{ε→∞} δ(ε)``: ``Σ_k w_k P_k(Q_k = 0)``.
+
+        Returns:
+            The exact limit as a Fraction.
+        """
         return sum(
             (
                 Fraction(w) * Fraction(po)

@@ -52,6 +52,11 @@ class PosteriorCase:
     second: Posterior
 
     def centres(self) -> list[Fraction]:
+        """The sorted union of the centres ``s`` of every mixture of both families.
+
+        Returns:
+            The centres as Fractions, increasing: the piece boundaries of the search.
+        """
         return sorted({s for post in (self.first, self.second) for w in post.values() for s in w})
 
 
@@ -248,6 +253,20 @@ class PosteriorSup(PrivacyLoss):
         return _Search(_Evaluator(self.cases, self.lam), objective_at)
 
     def delta(self, eps: Eps | Fraction | int | str) -> LossPoint:
+        """``sup_t Σ_a (post_1(a|t) - e^ε post_2(a|t))_+`` over every case, as an enclosure.
+
+        Args:
+            eps: ε (an :class:`~pdpsym.core.eps.Eps` or an exact number).
+
+        Returns:
+            :class:`~pdpsym.loss.base.LossPoint`: a certified
+            :class:`~pdpsym.core.sqrtexp.Bracket` of width at most ``2^-15`` (narrowed on
+            demand), a rational when the bounds meet, or 0 for no cases; ``where`` names the
+            case and the output ``t`` of the best lower bound.
+
+        Raises:
+            Undecided: when the branch and bound exceeds its step budget.
+        """
         e = Eps.of(eps)
         if not self.cases:
             return LossPoint(Fraction(0))
@@ -256,6 +275,20 @@ class PosteriorSup(PrivacyLoss):
         )
 
     def exceeds(self, eps: Eps, delta: Fraction) -> bool:
+        """Whether the sup at ``eps`` exceeds ``delta``, by enclosures narrowed down to ``2^-200``.
+
+        Args:
+            eps: ε.
+            delta: the rational to compare with.
+
+        Returns:
+            True when the lower bound passes ``delta``, False when the upper bound is at most
+            ``delta``.
+
+        Raises:
+            Undecided: when the enclosure still straddles ``delta`` at width ``2^-200`` (a
+                tie, in practice).
+        """
         search = self._delta_search(eps)
         width = Fraction(1, 1 << 16)
         while width > Fraction(1, 1 << 200):
@@ -269,12 +302,29 @@ class PosteriorSup(PrivacyLoss):
         raise Undecided(f"delta at epsilon {eps} against {delta}", search.prec)
 
     def epsilon(self, delta: Fraction | int | str = 0) -> LossPoint:
+        """The smallest ε ≥ 0 with ``δ(ε) ≤ delta``: by certified bisection (``delta > 0``).
+
+        Args:
+            delta: a rational in ``[0, 1)`` (an int, a Fraction or a number string); 0 gives
+                :meth:`epsilon_zero`.
+
+        Returns:
+            :class:`~pdpsym.loss.base.LossPoint`: ``oo``, ``0`` or a certified
+            :class:`~pdpsym.core.sqrtexp.Bracket` of width at most ``2^-15``.
+        """
         d = Fraction(delta) if isinstance(delta, Fraction | int) else Eps.of(delta).eps
         if not d:
             return self.epsilon_zero()
         return bisect_epsilon(self, Fraction(d), limit=2 * self.WIDTH)
 
     def epsilon_zero(self) -> LossPoint:
+        """``sup_t max_a ln post_1(a|t)/post_2(a|t)`` over every case, clamped at 0, as an enclosure.
+
+        Returns:
+            :class:`~pdpsym.loss.base.LossPoint`: a certified
+            :class:`~pdpsym.core.sqrtexp.Bracket` (or a rational when the bounds meet; 0 for
+            no cases); ``where`` names the case and the output ``t``.
+        """
         if not self.cases:
             return LossPoint(Fraction(0))
         search = _Search(_Evaluator(self.cases, self.lam), lambda prec: _ratio_objective)

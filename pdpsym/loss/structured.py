@@ -108,6 +108,14 @@ class TargetLeakage:
     value: Enclosed | None = None
 
     def as_json(self, digits: int) -> dict[str, Any]:
+        """``{target, status, value}`` with the value's certain digits (None without a value).
+
+        Args:
+            digits: the most significant digits to print.
+
+        Returns:
+            A JSON-ready dict (:meth:`Enclosed.as_json` for the value).
+        """
         return {
             "target": self.target,
             "status": self.status,
@@ -116,7 +124,23 @@ class TargetLeakage:
 
 
 def known_assignments(model: CountModel, known: Sequence[str]) -> Iterable[dict[str, Fraction]]:
-    """Every assignment of the known records (one when the model is assignment-invariant)."""
+    """Every assignment ``x_K`` of the known records the max of Eq. 2 runs over.
+
+    For an assignment-invariant model (independent records) the known values only shift
+    the count, so one assignment (each record's first value of positive probability)
+    stands for all; otherwise the full product of the domains, lazily.
+
+    Args:
+        model: the structured model.
+        known: the names of the known records ``K``.
+
+    Returns:
+        An iterable of ``{name: value}`` dicts (exact values).
+
+    References:
+        Li et al. (2019), Section IV-A, Eq. 2 (the max over ``x_K``) and Theorem 1
+        (independent tuples: prior knowledge does not change the leakage).
+    """
     doms = [model.domain(k) for k in known]
     if getattr(model, "assignment_invariant", False):
         # independent records: the known values only shift the count; any value of
@@ -134,7 +158,19 @@ def known_assignments(model: CountModel, known: Sequence[str]) -> Iterable[dict[
 
 
 def assignment_count(model: CountModel, known: Sequence[str]) -> int:
-    """How many known assignments the max of Eq. 2 runs over (without listing records)."""
+    """How many known assignments the max of Eq. 2 runs over (without listing them).
+
+    Args:
+        model: the structured model.
+        known: the names of the known records ``K``.
+
+    Returns:
+        1 for an assignment-invariant model, else the product of the known records'
+        domain sizes.
+
+    References:
+        Li et al. (2019), Section IV-A, Eq. 2 (the max over ``x_K``).
+    """
     if getattr(model, "assignment_invariant", False):
         return 1
     sizes = getattr(model, "states", None)
@@ -145,9 +181,23 @@ def assignment_count(model: CountModel, known: Sequence[str]) -> int:
 
 
 def leakage_work(model: CountModel, n_targets: int, known: Sequence[str]) -> int:
-    """An upper estimate of the work (steps) of :func:`structured_leakage` for
-    ``n_targets`` targets, computed from the model's shape only, without listing its
-    records (for a caller's ``--max-work``)."""
+    """An upper estimate of the work of :func:`structured_leakage`, from the model's shape.
+
+    Computed without listing the model's records or databases (for a caller's work
+    limit): known assignments × (one pass over the model + ``8 · √pass`` per target).
+
+    Args:
+        model: the structured model.
+        n_targets: the number of targets.
+        known: the names of the known records ``K``.
+
+    Returns:
+        The estimated number of steps (an int; a budget unit, not a time).
+
+    References:
+        Li et al. (2019), Section V-D (the cost of computing the leakage, measured rather
+        than taken from the lost complexity formulas).
+    """
     per_pass = int(model.size_hint())
     span = max(1, int(per_pass**0.5))
     return assignment_count(model, known) * (per_pass + max(n_targets, 1) * span * 8)
@@ -240,7 +290,29 @@ def target_enclosure(
     exact: bool,
     exact_limit: int = EXACT_SUPPORT,
 ) -> tuple[Fraction, Fraction, LogRatio | None] | None:
-    """One target, one known assignment: the certified sup over pairs (None: no pair)."""
+    """One target, one known assignment: the certified max over value pairs of Eq. 2's sup.
+
+    Doubles the working precision until the enclosure fixes ``digits`` digits (or the
+    precision reaches ``MAX_BITS``, when fewer digits are certain).
+
+    Args:
+        values: each target value -> the integer generating-polynomial factors of the
+            query's law given it and the assignment.
+        contrib: the query's integer contributions (span and scale of the count).
+        lam: the Laplace scale ``λ > 0``, in query units.
+        digits: the significant digits wanted.
+        exact: also build the exact closed form (small laws only).
+        exact_limit: the most support points for which the closed form is built.
+
+    Returns:
+        ``(lo, hi, exact)``: rationals with ``lo ≤ PL ≤ hi`` and the exact
+        :class:`~pdpsym.core.expoly.LogRatio` or None; None when fewer than two target
+        values are compatible with the assignment.
+
+    References:
+        Li et al. (2019), Section IV-A, Eq. 2; Johansson, Arb (2017) for the ball
+        arithmetic of the enclosure.
+    """
     n = contrib.span
     rate = 1 / (lam * contrib.scale)
     prec = _bits(digits, n)
@@ -334,7 +406,21 @@ class LeakageMax:
 
 
 def leakage_max(results: Sequence[TargetLeakage]) -> LeakageMax | None:
-    """``[max lo, max hi]`` over the targets with a value (None when none has one)."""
+    """The max over targets of their certified leakages: ``[max lo, max hi]``.
+
+    Args:
+        results: the per-target results of :func:`structured_leakage`.
+
+    Returns:
+        :class:`LeakageMax` (its exact form when every target has one), or None when no
+        target has a value. ``target`` is the first target whose enclosure reaches the
+        max's lower end, ``ties`` all of them: the enclosures, not an exact decision, say
+        which target attains the max.
+
+    References:
+        Li et al. (2019), Section IV-A, Definition 2 (the leakage of the database is the
+        max over adversaries).
+    """
     ok = [r for r in results if r.value is not None]
     if not ok:
         return None

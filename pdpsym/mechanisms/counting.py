@@ -67,6 +67,22 @@ WINDOW_PREC = 256  # the least precision of a large heterogeneous law's window (
 
 
 def check_probability(p: Fraction, field_name: str) -> Fraction:
+    """Check that a record's probability lies strictly between 0 and 1.
+
+    Args:
+        p: the exact probability.
+        field_name: the field the error names.
+
+    Returns:
+        ``p`` unchanged.
+
+    Raises:
+        InputError: naming ``field_name`` unless ``0 < p < 1``.
+
+    References:
+        Desfontaines et al. (2020), Section 4.1, Theorem 3 (records are Bernoulli(p_i)
+        with ``λ < p_i < 1 - λ``).
+    """
     if not (0 < p < 1):
         raise InputError(field_name, f"must lie strictly between 0 and 1, got {fraction_str(p)}")
     return p
@@ -94,16 +110,19 @@ class CountLaw:
 
     @property
     def m(self) -> int:
+        """The number of records ``m`` (``S`` ranges over ``0..m``)."""
         return len(self.ps)
 
     @functools.cached_property
     def common_p(self) -> Fraction | None:
+        """The common probability when every record has the same ``p`` (None if not, or if ``m = 0``)."""
         if not self.ps:
             return None
         p0 = self.ps[0]
         return p0 if all(p == p0 for p in self.ps) else None
 
     def is_exact(self) -> bool:
+        """Whether the law is small enough (``m ≤ EXACT_LIMIT``) for exact rational PMFs."""
         return self.m <= EXACT_LIMIT
 
     @property
@@ -151,6 +170,14 @@ class CountLaw:
         return self._exact
 
     def pmf(self, s: int) -> Fraction:
+        """``P[S = s]`` as an exact rational (0 outside ``0..m``).
+
+        Args:
+            s: the count.
+
+        Returns:
+            The exact probability (from :meth:`exact_pmf`).
+        """
         if s < 0 or s > self.m:
             return Fraction(0)
         return self.exact_pmf()[s]
@@ -261,6 +288,14 @@ class OutputLaw:
         return len(self.ranges)
 
     def exact_mass(self, o: int) -> Fraction:
+        """The exact mass ``weight · P[lo ≤ S ≤ hi]`` of output ``o`` (0 for an empty range).
+
+        Args:
+            o: the output's index.
+
+        Returns:
+            The exact Fraction (from the law's exact PMF).
+        """
         lo, hi = self.ranges[o]
         pmf = self.law.exact_pmf()
         lo, hi = max(lo, 0), min(hi, self.law.m)
@@ -269,6 +304,15 @@ class OutputLaw:
         return self.weight * sum(pmf[lo : hi + 1], Fraction(0))
 
     def arb_mass(self, o: int, prec: int) -> Ball:
+        """A certified ball of the mass of output ``o`` at ``prec`` bits.
+
+        Args:
+            o: the output's index.
+            prec: the working precision in bits.
+
+        Returns:
+            The arb ball enclosing ``weight · P[lo ≤ S ≤ hi]``.
+        """
         lo, hi = self.ranges[o]
         return self.law.arb_range(lo, hi, prec) * arb_from_fraction(self.weight)
 
@@ -286,6 +330,11 @@ class Mass:
         return cls(((Fraction(weight), law, tuple(_merge(clipped))),))
 
     def exact(self) -> Fraction | None:
+        """The exact value when every law is small (exact PMFs), else None.
+
+        Returns:
+            The Fraction, or None for a large law (use :meth:`arb` or :meth:`sympy`).
+        """
         if not all(law.is_exact() for _, law, _ in self.parts):
             return None
         total = Fraction(0)
@@ -298,6 +347,14 @@ class Mass:
         return total
 
     def arb(self, prec: int) -> Ball:
+        """A certified ball of the value at ``prec`` bits.
+
+        Args:
+            prec: the working precision in bits.
+
+        Returns:
+            The arb ball.
+        """
         acc = BALL_ZERO
         with workprec(prec):
             for w, law, rs in self.parts:
@@ -306,6 +363,12 @@ class Mass:
         return acc
 
     def sympy(self) -> sympy.Expr:
+        """The exact value as sympy: a Rational for small laws, else unexpanded binomial masses.
+
+        Returns:
+            The sympy expression (``BinomialMass`` / ``PoissonBinomialMass`` terms for large
+            laws).
+        """
         q = self.exact()
         if q is not None:
             return sympy.Rational(q.numerator, q.denominator)
@@ -338,6 +401,11 @@ class Hockey:
     eps: Eps
 
     def rational(self) -> Fraction | None:
+        """The value as a rational when it is one (small laws and rational ``e^ε``, or ``B = 0``).
+
+        Returns:
+            The Fraction, or None.
+        """
         qa, qb = self.a.exact(), self.b.exact()
         if qa is None or qb is None:
             return None
@@ -347,6 +415,14 @@ class Hockey:
         return None if c is None else qa - c * qb
 
     def arb(self, prec: int) -> Ball:
+        """A certified ball of ``A - e^ε B`` at ``prec`` bits (``A`` alone when ``B`` is exactly 0).
+
+        Args:
+            prec: the working precision in bits.
+
+        Returns:
+            The arb ball.
+        """
         with workprec(prec):
             b = self.b.arb(prec)
             if b.is_exact() and b == 0:  # e^eps may be beyond arb's reach (eps = 10^9999)
@@ -354,6 +430,11 @@ class Hockey:
             return self.a.arb(prec) - self.eps.arb_exp(prec) * b
 
     def sympy(self) -> sympy.Expr:
+        """The exact value ``A - e^ε B`` as a sympy expression.
+
+        Returns:
+            The sympy expression.
+        """
         return self.a.sympy() - self.eps.sympy_exp() * self.b.sympy()
 
     def __add__(self, other: Hockey) -> Hockey:
@@ -362,12 +443,40 @@ class Hockey:
         return Hockey(self.a + other.a, self.b + other.b, self.eps)
 
     def value(self) -> Exact:
+        """The value in its simplest exact form: a Fraction when rational, else this Hockey.
+
+        Returns:
+            A Fraction or ``self`` (an exact value :func:`pdpsym.core.certify.certify`
+            accepts).
+        """
         q = self.rational()
         return q if q is not None else self
 
 
 def positive_sign(p_mass: Any, q_mass: Any, eps: Eps, prec0: int = 128) -> bool:
-    """Decide ``P(o) - e^eps Q(o) > 0`` (exact masses given as callables of prec / rationals)."""
+    """Decide ``P(o) - e^ε Q(o) > 0`` for exact masses given by callables.
+
+    Each callable takes a precision: ``None`` asks for the exact rational (or None when
+    there is none), an int for a certified ball at that many bits. Rationals decide at
+    once when they can; otherwise balls at rising precision decide (a summand that is
+    exactly 0, both masses 0, counts as not positive).
+
+    Args:
+        p_mass: the mass of ``P`` at the output.
+        q_mass: the mass of ``Q`` at the output.
+        eps: ε.
+        prec0: the first precision tried, in bits.
+
+    Returns:
+        True iff the summand is positive.
+
+    Raises:
+        Undecided: when the balls cannot decide at the precision cap.
+
+    References:
+        Desfontaines et al. (2020), Section 3.1, Lemma 1 (the summands of δ);
+        Johansson, Arb (2017) for the ball arithmetic.
+    """
     qp = p_mass(None)
     qq = q_mass(None)
     c = eps.exact_exp()
@@ -388,14 +497,41 @@ def positive_sign(p_mass: Any, q_mass: Any, eps: Eps, prec0: int = 128) -> bool:
 
 
 def exp_lower(x: Fraction, bits: int = 96) -> Fraction:
-    """A rational ``c <= e^x`` within ``2^-bits`` relative (for a checked-at-smaller-eps bound)."""
+    """A rational ``c ≤ e^x`` within about ``2^-bits`` relative.
+
+    Args:
+        x: the exponent, an exact rational.
+        bits: the relative accuracy wanted, in bits.
+
+    Returns:
+        The lower end of a certified ball of ``e^x`` (an exact Fraction).
+
+    References:
+        Johansson, Arb (2017) for the certified exponential.
+    """
     with workprec(bits + 32):
         lo, _ = ball_endpoints(exp_ball(x, bits + 32))
     return lo
 
 
 def ratio_exceeds_exp(ratio: Fraction, eps: Eps) -> bool:
-    """Decide ``ratio > e^eps`` (never a tie when ``e^eps`` is irrational)."""
+    """Decide ``ratio > e^ε`` exactly (strictly).
+
+    When ``e^ε`` is rational the comparison is rational. Otherwise ``e^ε`` is irrational
+    (Lindemann: ``ε`` rational and nonzero), so a tie is impossible and certified balls
+    at rising precision decide; ε far from ``ln ratio`` is settled by a cheap bound first.
+
+    Args:
+        ratio: the exact likelihood ratio (``≤ 0`` never exceeds).
+        eps: ε (an :class:`~pdpsym.core.eps.Eps` or a rational).
+
+    Returns:
+        True iff ``ratio > e^ε``.
+
+    References:
+        Desfontaines et al. (2020), Section 3.1, Definition 10 (the PLRV against ε);
+        Lindemann (1882) for the transcendence of ``e^ε``.
+    """
     eps = Eps.of(eps)
     c = eps.exact_exp()
     if c is not None:
@@ -414,7 +550,25 @@ def ratio_exceeds_exp(ratio: Fraction, eps: Eps) -> bool:
 
 
 def hockey(p_law: OutputLaw, q_law: OutputLaw, eps: Eps | Fraction) -> Hockey:
-    """``sum_o max(0, P(o) - e^eps Q(o))`` over the common outputs, exactly."""
+    """``Σ_o max(0, P(o) - e^ε Q(o))`` over the common outputs, exactly.
+
+    Each output's summand sign is decided (:func:`positive_sign`); the chosen outputs'
+    masses make the exact ``A - e^ε B``.
+
+    Args:
+        p_law: the law ``P`` over outputs ``0..len-1``.
+        q_law: the law ``Q`` over the same outputs.
+        eps: ε.
+
+    Returns:
+        The exact :class:`Hockey`.
+
+    Raises:
+        ValueError: when the two laws have different output counts.
+
+    References:
+        Desfontaines et al. (2020), Section 3.1, Lemma 1.
+    """
     if len(p_law) != len(q_law):
         raise ValueError("output laws over different output sets")
     eps = Eps.of(eps)
@@ -452,7 +606,17 @@ def hockey(p_law: OutputLaw, q_law: OutputLaw, eps: Eps | Fraction) -> Hockey:
 
 
 def shift_laws(law: CountLaw) -> tuple[OutputLaw, OutputLaw]:
-    """Output laws of ``M`` given ``D(i)=0`` (``S``) and ``D(i)=1`` (``S+1``) on ``0..m+1``."""
+    """The counting query's output laws given ``D(i) = 0`` (``S``) and ``D(i) = 1`` (``S + 1``).
+
+    Args:
+        law: the law of the peers' count ``S`` on ``0..m``.
+
+    Returns:
+        ``(zero, one)``: two :class:`OutputLaw` over the outputs ``0..m+1``.
+
+    References:
+        Desfontaines et al. (2020), Section 4.1, Theorem 3 (``M(D) = Σ_i D(i)``).
+    """
     m = law.m
     zero = OutputLaw(law, tuple((o, o) for o in range(m + 2)))
     one = OutputLaw(law, tuple((o - 1, o - 1) for o in range(m + 2)))
@@ -460,7 +624,20 @@ def shift_laws(law: CountLaw) -> tuple[OutputLaw, OutputLaw]:
 
 
 def counting_curve(law: CountLaw, eps: Eps | Fraction) -> dict[str, Hockey]:
-    """Both directions of the exact curve for one target whose others have law ``law``."""
+    """Both directions of the exact curve for one target whose peers have law ``law``.
+
+    Args:
+        law: the law of the target's unknown peers' count ``S``.
+        eps: ε.
+
+    Returns:
+        ``{"1,0": δ_{1,0}(ε), "0,1": δ_{0,1}(ε)}``, each an exact :class:`Hockey`
+        (``"a,b"``: ``P`` is the law given ``D(i) = a``).
+
+    References:
+        Desfontaines et al. (2020), Section 3.2, Definition 12 with Section 3.1, Lemma 1;
+        Section 4.1, Theorem 3.
+    """
     zero, one = shift_laws(law)
     return {"1,0": hockey(one, zero, eps), "0,1": hockey(zero, one, eps)}
 
@@ -476,10 +653,30 @@ class CountingDelta:
 
 
 def counting_delta(ps: Sequence[Fraction], eps: Eps | Fraction, known: int = 0) -> CountingDelta:
-    """Exact ``delta(eps)`` of ``M(D) = sum_i D(i)``, maximized over targets and directions.
+    """Exact ``δ(ε)`` of ``M(D) = Σ_i D(i)``, maximized over targets and directions.
 
-    The attacker knows the first ``known`` records (dropped: Prop. 6). Targets with equal
-    ``p_i`` give equal curves, so one target per distinct value is examined.
+    The attacker knows the first ``known`` records; they only shift the output
+    (Θ-reducibility), so they are dropped and APKDP = PPKDP. Targets with equal ``p_i``
+    give equal curves, so one target per distinct value is examined, and a direction
+    whose curve mirrors one already seen (``p → 1 - p``) is skipped. Large laws
+    (``m > EXACT_LIMIT``) use :func:`counting_delta_fast`.
+
+    Args:
+        ps: the records' exact probabilities ``p_i`` (the first ``known`` are known).
+        eps: ε.
+        known: how many records the attacker knows, ``0 ≤ known ≤ n - 1``.
+
+    Returns:
+        :class:`CountingDelta`: the exact value (a Fraction or a :class:`Hockey`), the
+        maximizing target's index in ``ps``, its direction (``"1,0"``, ``"0,1"``, or
+        ``"max of both"`` for a large law) and the number of curves examined.
+
+    Raises:
+        InputError: (field ``known``) outside ``0..n-1``.
+
+    References:
+        Desfontaines et al. (2020), Section 4.1, Theorem 3; Section 3.5, Proposition 6
+        and Theorem 2 (known records do not matter); Section 3.1, Lemma 1.
     """
     eps = Eps.of(eps)
     ps = [Fraction(p) for p in ps]
@@ -527,18 +724,51 @@ def _mirror_key(ps: Sequence[Fraction], direction: str) -> tuple[tuple[Fraction,
 
 
 def counting_delta_homogeneous(n: int, p: Fraction, eps: Eps | Fraction, known: int = 0) -> Exact:
-    """Exact ``delta(eps)`` for a common ``p`` (``n - known - 1`` uncertain other records)."""
+    """Exact ``δ(ε)`` of the counting query for a common ``p``.
+
+    The target's peers are the ``n - known - 1`` unknown records, ``Bin(n - known - 1, p)``.
+
+    Args:
+        n: the number of records.
+        p: the common probability, strictly between 0 and 1 (not checked here: 0 or 1
+            raises ZeroDivisionError).
+        eps: ε.
+        known: how many records the attacker knows.
+
+    Returns:
+        The exact value: a Fraction or a :class:`Hockey` (``A - e^ε B``).
+
+    Raises:
+        InputError: (field ``known``) when ``known ≥ n``.
+
+    References:
+        Desfontaines et al. (2020), Section 4.1, Theorem 3; Section 3.5, Proposition 6.
+    """
     if n - known < 1:
         raise InputError("known", "the attacker must not know every record")
     return counting_delta_fast(CountLaw.homogeneous(n - known - 1, p), eps)
 
 
 def counting_delta_fast(law: CountLaw, eps: Eps | Fraction) -> Exact:
-    """The counting curve for a log-concave law by the monotone likelihood ratio.
+    """The counting curve for a log-concave law, by the monotone likelihood ratio.
 
     ``P[S=o-1]/P[S=o]`` is nondecreasing in ``o`` for a Poisson binomial (log-concave), so
-    the positive summands of ``delta_{1,0}`` form a suffix ``o >= o*`` and those of
-    ``delta_{0,1}`` a prefix ``o <= o'``: two certified boundary searches, O(log m) signs.
+    the positive summands of ``δ_{1,0}`` form a suffix ``o ≥ o*`` and those of ``δ_{0,1}``
+    a prefix ``o ≤ o'``: two certified boundary searches, O(log m) signs (floats only
+    propose a starting guess for large heterogeneous laws). The larger direction is
+    decided exactly; a symmetric law (or ε = 0) gives equal directions.
+
+    Args:
+        law: the law of the target's unknown peers' count ``S``.
+        eps: ε.
+
+    Returns:
+        The exact ``max(δ_{1,0}, δ_{0,1})``: a Fraction or a :class:`Hockey`.
+
+    References:
+        Desfontaines et al. (2020), Section 4.1, Theorem 3; Section 3.1, Lemma 1;
+        Hardy, Littlewood, Pólya, "Inequalities", Section 2.22 (Newton's inequalities:
+        the Poisson binomial PMF is log-concave).
     """
     eps = Eps.of(eps)
     m = law.m
@@ -596,10 +826,24 @@ def counting_delta_fast(law: CountLaw, eps: Eps | Fraction) -> Exact:
 
 
 def first_true(lo: int, hi: int, pred: Callable[[int], bool], guess: int | None = None) -> int:
-    """The smallest ``x`` in ``[lo, hi]`` with ``pred(x)``, for ``pred`` false then true
-    (``hi`` when only ``pred(hi)`` holds): a binary search of O(log(hi - lo)) calls.
+    """The smallest ``x`` in ``[lo, hi]`` with ``pred(x)``, for ``pred`` false then true.
 
-    With a ``guess``, the search first gallops out from it (``guess`` right: two calls).
+    A binary search of O(log(hi - lo)) calls; with a ``guess`` it first gallops out from
+    it (a right guess costs two calls). ``hi`` is returned when no smaller ``x`` holds,
+    whether or not ``pred(hi)`` does.
+
+    Args:
+        lo: the lower end.
+        hi: the upper end.
+        pred: a monotone predicate (false on a prefix, true on the rest).
+        guess: an optional first probe.
+
+    Returns:
+        The boundary ``x``.
+
+    References:
+        Knuth, TAOCP vol. 3, Section 6.2.1 (binary search); Bentley & Yao (1976) for
+        the galloping (exponential) search.
     """
     if guess is not None and lo <= guess <= hi:
         step = 1
@@ -623,18 +867,44 @@ def first_true(lo: int, hi: int, pred: Callable[[int], bool], guess: int | None 
 
 
 def last_true(lo: int, hi: int, pred: Callable[[int], bool], guess: int | None = None) -> int:
-    """The largest ``x`` in ``[lo, hi]`` with ``pred(x)``, for ``pred`` true then false
-    (galloping out from ``guess`` first, as :func:`first_true`)."""
+    """The largest ``x`` in ``[lo, hi]`` with ``pred(x)``, for ``pred`` true then false.
+
+    Mirrors :func:`first_true` (galloping out from ``guess`` first).
+
+    Args:
+        lo: the lower end.
+        hi: the upper end.
+        pred: a monotone predicate (true on a prefix, false on the rest).
+        guess: an optional first probe.
+
+    Returns:
+        The boundary ``x`` (``lo`` when no larger ``x`` holds).
+
+    References:
+        Knuth, TAOCP vol. 3, Section 6.2.1 (binary search).
+    """
     return -first_true(-hi, -lo, lambda x: pred(-x), None if guess is None else -guess)
 
 
 def float_boundaries(law: CountLaw, eps: Eps) -> tuple[int, int] | None:
     """Float64 guesses of the two sign changes of the counting curve (ranking only).
 
-    Returns ``(o1, o2)``: the first output with ``P[S=o-1] > e^eps P[S=o]`` and the last
-    with ``P[S=o] > e^eps P[S=o-1]``, from the binomial blocks in the log domain
-    (log-gamma), cut where they fall below ``e^-300`` of their mode, and convolved
-    directly. ``None`` when floats cannot say (``e^eps`` overflows, an empty window).
+    The binomial blocks are built in the log domain (log-gamma), cut where they fall below
+    ``e^-300`` of their mode, and convolved directly; the guesses only seed the certified
+    searches of :func:`counting_delta_fast`.
+
+    Args:
+        law: the law of the target's peers' count ``S``.
+        eps: ε.
+
+    Returns:
+        ``(o1, o2)``: the first output with ``P[S=o-1] > e^ε P[S=o]`` and the last with
+        ``P[S=o] > e^ε P[S=o-1]``; None when floats cannot say (``e^ε`` overflows, or no
+        such output in the window).
+
+    References:
+        Desfontaines et al. (2020), Section 4.1, Theorem 3 (the curve whose boundaries
+        are guessed).
     """
     try:
         ce = float(eps.w) if eps.w is not None else math.exp(float(eps.exponent or 0))

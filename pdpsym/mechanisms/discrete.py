@@ -60,10 +60,18 @@ def table(rows: Mapping[Database, Mapping[Any, Any]]) -> Mechanism:
 
     Args:
         rows: for each database (a tuple of records), its output PMF. Probabilities are
-            ints, Fractions or strings such as ``"1/3"``.
+            ints, Fractions or strings such as ``"1/3"`` (floats are refused).
 
     Returns:
         The mechanism. A database missing from the table raises :class:`InputError`.
+
+    Raises:
+        InputError: (field ``mechanism.rows (database ...)``) when a row is not an exact
+            probability law.
+
+    References:
+        Desfontaines et al. (2020), Section 3.1, Definition 10 (a mechanism's output
+        probabilities on a countable output set).
 
     >>> m = table({(0,): {"yes": "1/3", "no": "2/3"}, (1,): {"yes": 1}})
     >>> m((0,))["no"]
@@ -84,7 +92,23 @@ def table(rows: Mapping[Database, Mapping[Any, Any]]) -> Mechanism:
 
 
 def count(weights: Sequence[Any] | None = None) -> Mechanism:
-    """The noiseless linear query ``sum_k w_k D(k)`` (weights default to 1)."""
+    """The noiseless linear query ``Σ_k w_k D(k)`` (a count when every ``w_k = 1``).
+
+    Args:
+        weights: the exact weights ``w_k``, one per record (ints, Fractions or strings);
+            ``None`` gives weight 1 to every record. The mechanism expects databases of
+            exactly ``len(weights)`` records.
+
+    Returns:
+        A deterministic mechanism: ``{Σ_k w_k D(k): 1}`` as a Fraction.
+
+    Raises:
+        InputError: (field ``weights[k]``) for a weight that is not an exact number.
+
+    References:
+        Desfontaines et al. (2020), Section 4.1 (counting queries) and Section 3.5,
+        Proposition 6 (linear queries); Li et al. (2019), Section III-A3 (linear query).
+    """
     w = None if weights is None else [_rational(x, f"weights[{k}]") for k, x in enumerate(weights)]
 
     def mech(d: Database) -> PMF:
@@ -97,7 +121,21 @@ def count(weights: Sequence[Any] | None = None) -> Mechanism:
 
 
 def threshold(T: Any, weights: Sequence[Any] | None = None) -> Mechanism:
-    """Desfontaines et al. Definition 15: the count if it is ``> T``, else ``⊥``."""
+    """The T-thresholding mechanism: the (weighted) count if it is ``> T``, else ``⊥``.
+
+    Args:
+        T: the threshold, an exact number (ints, Fractions or strings).
+        weights: the linear query's weights (see :func:`count`); ``None`` counts.
+
+    Returns:
+        A deterministic mechanism: ``{k: 1}`` if ``k > T`` else ``{"⊥": 1}``.
+
+    Raises:
+        InputError: (field ``T`` or ``weights[k]``) for a value that is not an exact number.
+
+    References:
+        Desfontaines et al. (2020), Section 4.2, Definition 15.
+    """
     t = _rational(T, "T")
     inner = count(weights)
 
@@ -109,7 +147,16 @@ def threshold(T: Any, weights: Sequence[Any] | None = None) -> Mechanism:
 
 
 def histogram() -> Mechanism:
-    """The count of each value: the sorted tuple of ``(value, count)`` pairs."""
+    """The histogram mechanism: the count of each value present in the database.
+
+    Returns:
+        A deterministic mechanism whose one output is the tuple of ``(value, count)``
+        pairs of the values present, sorted by ``repr`` of the value (absent values are
+        not listed, nothing is thresholded).
+
+    References:
+        Desfontaines et al. (2020), Section 4.1, Corollary 1 (the histogram of all values).
+    """
 
     def mech(d: Database) -> PMF:
         counts: dict[Any, int] = {}
@@ -154,12 +201,26 @@ class RandomizedResponse:
 
 
 def randomized_response(keep: Any, domains: Sequence[Sequence[Any]]) -> RandomizedResponse:
-    """Each record is kept with probability ``keep``, else replaced by a uniformly drawn
-    *other* value of its domain; the output is the tuple of reported values.
+    """Randomized response: each record is reported truthfully with probability ``keep``.
+
+    Otherwise the record is replaced by a uniformly drawn *other* value of its domain;
+    the output is the tuple of reported values, with exact probability
+    ``Π_j R_j(o_j | D(j))``.
 
     Args:
-        keep: the probability of reporting the true value, in (0, 1].
+        keep: the probability of reporting the true value, an exact number in (0, 1].
         domains: the values each record can take (at least two each when keep < 1).
+
+    Returns:
+        A :class:`RandomizedResponse` (a callable mechanism exposing ``keep`` and
+        ``domains``).
+
+    Raises:
+        InputError: (field ``keep`` or ``domains[j]``) for a parameter out of range.
+
+    References:
+        Warner, "Randomized response" (1965); Desfontaines et al. (2020), Section 4.1,
+        proof of Theorem 3 (the binary randomized response ``R_{2λ}``).
     """
     k = _rational(keep, "keep")
     if not 0 < k <= 1:
@@ -172,13 +233,34 @@ def randomized_response(keep: Any, domains: Sequence[Sequence[Any]]) -> Randomiz
 
 
 def geometric(alpha: Any, lo: int, hi: int, weights: Sequence[Any] | None = None) -> Mechanism:
-    """Two-sided geometric noise on an integer linear query: ``P(o | D) = (1-α)/(1+α)
-    α^{|o - f(D)|}`` for every integer ``o`` (Desfontaines et al. Definition 19).
+    """Two-sided geometric noise on an integer linear query.
+
+    ``P(o | D) = (1-α)/(1+α) · α^{|o - f(D)|}`` for every integer ``o``.
 
     The outputs below ``lo`` and above ``hi`` (bounds of ``f`` over every database) are
-    lumped into the outputs ``"<lo"`` and ``">hi"``: beyond the range of ``f`` every
-    likelihood ratio between two mixtures is the same at each output, so every
-    hockey-stick divergence, and every ε, is unchanged by the lumping.
+    lumped into the outputs ``"<lo"`` (mass ``α^{f-lo+1}/(1+α)``) and ``">hi"`` (mass
+    ``α^{hi-f+1}/(1+α)``): beyond the range of ``f`` every likelihood ratio between two
+    mixtures is the same at each output, so every hockey-stick divergence, and every ε,
+    is unchanged by the lumping.
+
+    Args:
+        alpha: the geometric parameter ``α``, an exact number in (0, 1).
+        lo: an integer lower bound of ``f`` over every database.
+        hi: an integer upper bound of ``f`` over every database.
+        weights: the linear query's weights (see :func:`count`); ``None`` counts.
+
+    Returns:
+        A mechanism with the exact PMF over ``"<lo"``, the integers ``lo..hi`` and
+        ``">hi"``.
+
+    Raises:
+        InputError: (field ``alpha``) for ``α`` outside (0, 1); when applied, (field
+            ``weights``) if ``f(D)`` is not an integer and (field ``mechanism``) if it
+            lies outside ``[lo, hi]``.
+
+    References:
+        Desfontaines et al. (2020), Section 5.2, Definition 19 (with ``p = α``); Ghosh,
+        Roughgarden, Sundararajan (2012) for the geometric mechanism.
 
     >>> from fractions import Fraction as F
     >>> m = geometric("1/2", 0, 1)

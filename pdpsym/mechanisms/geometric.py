@@ -23,12 +23,33 @@ from pdpsym.mechanisms.counting import CountLaw, Eps, ratio_exceeds_exp
 
 
 def geometric_pmf(k: int, p: Fraction) -> Fraction:
-    """``P[G = k]`` of Definition 19."""
+    """``P[G = k] = (1-p)/(1+p) · p^{|k|}``, the two-sided geometric law.
+
+    Args:
+        k: the integer outcome.
+        p: the parameter, an exact rational in (0, 1) (not checked here).
+
+    Returns:
+        The exact probability as a Fraction.
+
+    References:
+        Desfontaines et al. (2020), Section 5.2, Definition 19.
+    """
     return (1 - p) / (1 + p) * p ** abs(k)
 
 
 def geometric_total_mass() -> sympy.Expr:
-    """``sum_{k in Z} (1-p)/(1+p) p^|k|`` with symbolic ``0 < p < 1`` (sympy)."""
+    """The total mass ``Σ_{k ∈ Z} (1-p)/(1+p) p^{|k|}`` for a symbolic ``0 < p < 1``.
+
+    The sum over ``k ≥ 1`` is taken by sympy and its ``|p| < 1`` branch kept, so the
+    result proves that Definition 19 is a probability law.
+
+    Returns:
+        The simplified sympy expression (it simplifies to ``1``).
+
+    References:
+        Desfontaines et al. (2020), Section 5.2, Definition 19.
+    """
     p = sympy.Symbol("p", positive=True)
     k = sympy.Symbol("k", integer=True, positive=True)
     tail = sympy.summation(p**k, (k, 1, sympy.oo))
@@ -42,7 +63,22 @@ def _conv(law: CountLaw, p: Fraction, o: int, shift: int) -> Fraction:
 
 
 def convolution_total(law: CountLaw, p: Fraction) -> Fraction:
-    """Total mass of ``S + G`` by the closed-form tails (must be exactly 1)."""
+    """The total mass of ``S + G``, by the closed-form tails (exactly 1 for a valid input).
+
+    The two infinite tails ``o ≥ m + 1`` and ``o ≤ 0`` are summed as geometric series in
+    closed form; the middle ``o = 1..m`` term by term.
+
+    Args:
+        law: the law of the count ``S`` on ``0..m`` (a small, exact
+            :class:`~pdpsym.mechanisms.counting.CountLaw`).
+        p: the geometric parameter, an exact rational in (0, 1).
+
+    Returns:
+        The exact total mass as a Fraction.
+
+    References:
+        Desfontaines et al. (2020), Section 5.2, Definition 19 and Figure 6.
+    """
     m, pmf, c = law.m, law.exact_pmf(), (1 - p) / (1 + p)
     upper = c / (1 - p) * sum((w * p ** (m + 1 - s) for s, w in enumerate(pmf)), Fraction(0))
     lower = c / (1 - p) * sum((w * p**s for s, w in enumerate(pmf)), Fraction(0))
@@ -51,7 +87,28 @@ def convolution_total(law: CountLaw, p: Fraction) -> Fraction:
 
 
 def convolution_delta(law: CountLaw, p: Fraction, eps: Eps) -> Fraction | sympy.Expr:
-    """Exact ``delta(eps)`` of the count plus two-sided geometric noise, both directions."""
+    """Exact ``δ(ε)`` of the count plus two-sided geometric noise, worst of both directions.
+
+    Compares ``S + 1 + G`` (``D(i) = 1``) with ``S + G`` (``D(i) = 0``) in both orders:
+    ``δ(ε) = max over directions of Σ_o max(0, P(o) - e^ε Q(o))``. The middle outputs
+    ``o = 1..m`` are decided one by one; on each infinite tail the ratio is the constant
+    ``1/p`` (or ``p``) and its geometric sum is taken in closed form. Only the tail whose
+    ratio is ``1/p`` is added, which is right for ``ε ≥ 0``.
+
+    Args:
+        law: the law of the peers' count ``S`` on ``0..m`` (an exact
+            :class:`~pdpsym.mechanisms.counting.CountLaw`).
+        p: the geometric parameter, an exact rational in (0, 1).
+        eps: ε (an :class:`~pdpsym.core.eps.Eps` or a rational), ``≥ 0``.
+
+    Returns:
+        The exact ``A - e^ε B`` with rational ``A, B``: a Fraction when ``e^ε`` is
+        rational, else a sympy expression.
+
+    References:
+        Desfontaines et al. (2020), Section 3.1, Lemma 1 (δ as a hockey-stick sum) and
+        Section 5.2, Definition 19 and Figure 6.
+    """
     eps = Eps.of(eps)
     m, pmf, c = law.m, law.exact_pmf(), (1 - p) / (1 + p)
     hi_tail_1 = c / (1 - p) * sum((w * p ** (m - s) for s, w in enumerate(pmf)), Fraction(0))
@@ -75,7 +132,23 @@ def convolution_delta(law: CountLaw, p: Fraction, eps: Eps) -> Fraction | sympy.
 
 
 def geometric_delta(p: Fraction, eps: Eps) -> Fraction | sympy.Expr:
-    """``delta(eps)`` of ``G + 1`` vs ``G``: ``max(0, 1 - e^eps p)/(1 + p)``."""
+    """``δ(ε)`` of ``G + 1`` against ``G``: ``max(0, 1 - e^ε p) / (1 + p)``.
+
+    On outputs ``o ≥ 1`` the likelihood ratio is ``1/p``; the formula keeps only that
+    region, which is right for ``ε ≥ 0`` (for ``ε < ln p`` the region ``o ≤ 0``, of ratio
+    ``p``, would also count).
+
+    Args:
+        p: the geometric parameter, an exact rational in (0, 1).
+        eps: ε (an :class:`~pdpsym.core.eps.Eps` or a rational), ``≥ 0``.
+
+    Returns:
+        ``Fraction(0)`` when ``1/p ≤ e^ε``; otherwise ``(1 - e^ε p)/(1 + p)`` exactly (a
+        Fraction when ``e^ε`` is rational, else a sympy expression).
+
+    References:
+        Desfontaines et al. (2020), Section 5.2, Definition 19; Section 3.1, Lemma 1.
+    """
     eps = Eps.of(eps)
     if not ratio_exceeds_exp(1 / p, eps):
         return Fraction(0)

@@ -20,7 +20,23 @@ from pdpsym.mechanisms.counting import Eps, ratio_exceeds_exp
 
 
 def trinomial(m: int, pa: Fraction, pb: Fraction) -> dict[tuple[int, int], Fraction]:
-    """``P[(N_a, N_b) = (x, y)]`` over ``m`` records."""
+    """The trinomial law ``P[(N_a, N_b) = (x, y)]`` of two value counts over ``m`` records.
+
+    Each record independently takes value ``a`` with probability ``pa``, ``b`` with
+    probability ``pb`` and any other value with ``1 - pa - pb``.
+
+    Args:
+        m: the number of records, ``≥ 0``.
+        pa: the exact probability of value ``a``.
+        pb: the exact probability of value ``b`` (``pa + pb ≤ 1``, not checked).
+
+    Returns:
+        ``{(x, y): probability}`` for every ``x + y ≤ m``, exact Fractions.
+
+    References:
+        Desfontaines et al. (2020), Section 4.1, Corollary 1 (the histogram's counts are
+        multinomial).
+    """
     pr = 1 - pa - pb
     out: dict[tuple[int, int], Fraction] = {}
     for x in range(m + 1):
@@ -58,17 +74,54 @@ def _joint(
 def histogram_delta(
     n: int, probs: Sequence[Fraction], k: int, k2: int, eps: Eps
 ) -> Fraction | sympy.Expr:
-    """Exact delta of the full histogram when the target's value is ``k`` rather than ``k2``."""
+    """Exact ``δ(ε)`` of the full histogram when the target's value is ``k`` rather than ``k2``.
+
+    The ``n - 1`` other records are i.i.d. over values ``0..K-1``; only the pair of counts
+    ``(N_k, N_k2)`` differs in law between the two hypotheses, so the hockey-stick sum
+    ``Σ_o max(0, P[o | k] - e^ε P[o | k2])`` is taken over that pair (one direction).
+
+    Args:
+        n: the number of records (the target included), ``≥ 1``.
+        probs: the exact probability of each value ``0..K-1`` (summing to 1).
+        k: the target's value under the first hypothesis.
+        k2: the target's value under the second hypothesis (``≠ k``).
+        eps: ε (an :class:`~pdpsym.core.eps.Eps` or a rational).
+
+    Returns:
+        ``A - e^ε B`` with exact masses ``A, B``: a Fraction when ``e^ε`` is rational,
+        else a sympy expression.
+
+    References:
+        Desfontaines et al. (2020), Section 4.1, Corollary 1; Section 3.1, Lemma 1.
+    """
     return _curve(_joint(n, probs, k, k2, lambda x, y: (x, y)), eps)
 
 
 def kanon3_delta(
     n: int, probs: dict[str, Fraction], t: str, t2: str, T: int, eps: Eps
 ) -> Fraction | sympy.Expr:
-    """Theorem 5's mechanism on three values ``a``, ``b``, ``⊥``: exact ``delta`` for ``t`` vs ``t2``.
+    """Theorem 5's k-anonymity mechanism on three values ``a``, ``b``, ``⊥``: exact ``δ(ε)``.
 
     Counts of ``a`` and ``b`` are released iff they exceed ``T`` (a k-anonymity mechanism
-    with ``k = T + 1``); the count of ``⊥`` (absent records) is never released.
+    with ``k = T + 1``, Definition 16); the count of ``⊥`` (absent records) is never
+    released. The ``n - 1`` other records are i.i.d. with law ``probs``; the result is the
+    one-direction hockey-stick sum for ``D(i) = t`` against ``D(i) = t2``.
+
+    Args:
+        n: the number of records (the target included), ``≥ 1``.
+        probs: the exact probability of each of ``"a"``, ``"b"``, ``"⊥"`` (summing to 1).
+        t: the target's value under the first hypothesis (one of the three names).
+        t2: the target's value under the second hypothesis (another of them).
+        T: the threshold: a count is released iff it is ``> T``.
+        eps: ε (an :class:`~pdpsym.core.eps.Eps` or a rational).
+
+    Returns:
+        ``A - e^ε B`` with exact masses ``A, B``: a Fraction when ``e^ε`` is rational,
+        else a sympy expression.
+
+    References:
+        Desfontaines et al. (2020), Section 4.3, Definition 16 and Theorem 5; Section 3.1,
+        Lemma 1.
     """
     names = ("a", "b", "⊥")
     third = next(v for v in names if v not in (t, t2))

@@ -28,6 +28,17 @@ class LinearQuery:
 
     @classmethod
     def sum(cls, variables: Iterable[str]) -> LinearQuery:
+        """The sum query: weight 1 on each of ``variables``.
+
+        Args:
+            variables: the names of the summed variables.
+
+        Returns:
+            The linear query ``Σ_k x_k``.
+
+        References:
+            Li et al. (2019), Section III-A3 (linear queries, the sum).
+        """
         return cls({v: Fraction(1) for v in variables})
 
     @classmethod
@@ -37,6 +48,17 @@ class LinearQuery:
 
     @classmethod
     def mean(cls, variables: Sequence[str]) -> LinearQuery:
+        """The mean query: weight ``1/n`` on each of the ``n`` ``variables``.
+
+        Args:
+            variables: the names of the averaged variables (at least one).
+
+        Returns:
+            The linear query ``(1/n) Σ_k x_k``.
+
+        References:
+            Li et al. (2019), Section III-A3 (linear queries, the mean).
+        """
         return cls({v: Fraction(1, len(variables)) for v in variables})
 
     @classmethod
@@ -65,6 +87,17 @@ class LinearQuery:
         return cls(weights)
 
     def weight(self, name: str) -> Fraction:
+        """The weight ``w_k`` of one variable (0 when it has none).
+
+        Args:
+            name: the variable's name.
+
+        Returns:
+            The exact weight as a Fraction.
+
+        References:
+            Li et al. (2019), Section III-A3.
+        """
         return Fraction(self.weights.get(name, 0))
 
     def sensitivity(self, model: JointDistribution, name: str) -> Fraction:
@@ -105,6 +138,23 @@ def laplace(
 ) -> LaplaceNoise:
     """``f(D) + Lap(lam)`` for the linear query with the given weights (default 1 each).
 
+    Args:
+        lam: the Laplace scale ``λ > 0``, exact (int, Fraction or a string such as
+            ``"1/2"``).
+        weights: the weights ``w_k`` by variable name (exact numbers); variables left out
+            keep weight 1 when the query is bound to a model. ``None``: the sum.
+
+    Returns:
+        A :class:`LaplaceNoise` with exact ``lam`` and weights.
+
+    Raises:
+        InputError: (field ``lam`` or ``weights.NAME``) for a value that is not an exact
+            number, or ``λ ≤ 0``.
+
+    References:
+        Li et al. (2019), Section III-B (the Laplace mechanism) and Section IV-A, Eq. 2
+        (the leakage it is measured by).
+
     >>> laplace("1/2", {"x1": 2}).lam
     Fraction(1, 2)
     """
@@ -117,7 +167,21 @@ def laplace(
 
 
 def parse_lambda(text: object) -> Fraction:
-    """The Laplace scale ``lambda > 0`` from user text."""
+    """The Laplace scale ``λ > 0`` from user text, exactly.
+
+    Args:
+        text: an int, a Fraction or a string in the strict number grammar (``"1/2"``,
+            ``"1e-3"``); floats are refused.
+
+    Returns:
+        ``λ`` as a Fraction.
+
+    Raises:
+        InputError: (field ``lam``) if ``text`` is not an exact number or ``λ ≤ 0``.
+
+    References:
+        Li et al. (2019), Section III-B (the Laplace scale λ).
+    """
     return parse_positive(text, "lam")
 
 

@@ -59,7 +59,18 @@ class BaselineScale:
 
 
 def sensitivity(model: MarkovChain) -> Fraction:
-    """``L``: the largest change of the sum query when one record of the chain changes."""
+    """``L``: the largest change of the sum query when one record of the chain changes.
+
+    Args:
+        model: the Markov chain; its states are the records' (exact) values.
+
+    Returns:
+        ``max(states) - min(states)`` as a Fraction.
+
+    References:
+        Song, Wang, Chaudhuri (2017), "Pufferfish privacy mechanisms for correlated
+        data", Section 4 (MQM's per-record sensitivity ``L``).
+    """
     return max(model.states) - min(model.states)
 
 

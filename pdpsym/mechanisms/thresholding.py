@@ -46,6 +46,19 @@ BOT = "⊥"
 
 
 def check_threshold(n: int, T: int, known_size: int = 0) -> None:
+    """Check the parameters of ``M_T`` over ``n`` records with ``|B|`` known records.
+
+    Args:
+        n: the number of records, ``≥ 1``.
+        T: the threshold, ``0 ≤ T < n``.
+        known_size: ``|B|``, the number of records the attacker knows, ``0 ≤ |B| ≤ n - 1``.
+
+    Raises:
+        InputError: naming ``n``, ``T`` or ``known_size`` for the first one out of range.
+
+    References:
+        Desfontaines et al. (2020), Section 4.2, Definition 15 and Theorem 4.
+    """
     if n < 1:
         raise InputError("n", f"must be >= 1, got {n}")
     if T < 0 or T >= n:
@@ -64,10 +77,25 @@ class Thresholding:
 
     @property
     def known_size(self) -> int:
+        """``|B|``: the records known to the attacker, ``n - 1 - m``."""
         return self.n - 1 - self.others.m
 
     @classmethod
     def homogeneous(cls, n: int, p: Fraction, T: int, known_size: int = 0) -> Thresholding:
+        """``M_T`` over ``n`` i.i.d. Bernoulli(p) records, ``known_size`` of them known.
+
+        Args:
+            n: the number of records.
+            p: the common probability, an exact rational.
+            T: the threshold.
+            known_size: ``|B|``.
+
+        Returns:
+            The mechanism; the target's ``n - |B| - 1`` unknown peers are ``Bin(m, p)``.
+
+        References:
+            Desfontaines et al. (2020), Section 4.2, Definition 15 and Theorem 4.
+        """
         check_threshold(n, T, known_size)
         return cls(n, T, CountLaw.homogeneous(n - known_size - 1, Fraction(p)))
 
@@ -98,10 +126,33 @@ class Thresholding:
         return cls(n, T, CountLaw(tuple(others)))
 
     def outputs(self) -> list[str | int]:
+        """The outputs of ``M_T``, in the order of :meth:`output_law`'s ranges.
+
+        Returns:
+            ``["⊥", T + 1, ..., n]``.
+
+        References:
+            Desfontaines et al. (2020), Section 4.2, Definition 15.
+        """
         return [BOT, *range(self.T + 1, self.n + 1)]
 
     def output_law(self, a: int, b: int, weight: Fraction = Fraction(1)) -> OutputLaw:
-        """The law of ``M_T`` given ``D(i) = a`` and ``b`` ones in ``B`` (weighted)."""
+        """The law of ``M_T`` given ``D(i) = a`` and ``b`` ones in ``B`` (weighted).
+
+        ``P[⊥ | a, b] = P[S ≤ T - b - a]`` and ``P[k | a, b] = P[S = k - b - a]`` for
+        ``k > T``, with ``S`` the count of the unknown peers.
+
+        Args:
+            a: the target's value, 0 or 1.
+            b: the number of ones among the known records.
+            weight: an exact factor on every mass (``P[b]`` in the PPK sum).
+
+        Returns:
+            The :class:`~pdpsym.mechanisms.counting.OutputLaw` over :meth:`outputs`.
+
+        References:
+            Desfontaines et al. (2020), Section 4.2, proof of Theorem 4.
+        """
         shift = a + b
         ranges = [(0, self.T - shift)] + [
             (k - shift, k - shift) for k in range(self.T + 1, self.n + 1)
@@ -109,15 +160,58 @@ class Thresholding:
         return OutputLaw(self.others, tuple(ranges), weight)
 
     def exact_probability(self, o: str | int, a: int, b: int = 0) -> Fraction:
+        """``P[M_T = o | D(i) = a, b]`` as an exact rational.
+
+        Args:
+            o: ``"⊥"`` or an output ``k`` with ``T < k ≤ n`` (other integers are not checked:
+                ``o = T`` reads as ``⊥``).
+            a: the target's value, 0 or 1.
+            b: the number of ones among the known records.
+
+        Returns:
+            The exact probability as a Fraction (computed from the exact PMF of the peers).
+
+        References:
+            Desfontaines et al. (2020), Section 4.2, proof of Theorem 4.
+        """
         law = self.output_law(a, b)
         idx = 0 if o == BOT else int(o) - self.T
         return law.exact_mass(idx)
 
     def plrv(self, o: str | int, a: int, b: int = 0) -> tuple[Fraction, Fraction]:
-        """``(P[o | D(i)=a, b], P[o | D(i)=1-a, b])``: the PLRV is the log of their ratio."""
+        """The two probabilities whose log-ratio is the PLRV at output ``o``.
+
+        Args:
+            o: ``"⊥"`` or an output ``k > T``.
+            a: the target's value under the numerator's hypothesis, 0 or 1.
+            b: the number of ones among the known records.
+
+        Returns:
+            ``(P[o | D(i)=a, b], P[o | D(i)=1-a, b])``, exact Fractions.
+
+        References:
+            Desfontaines et al. (2020), Section 3.1, Definition 11; Section 4.2, proof of
+            Theorem 4 (the PLRV of ``M_T``).
+        """
         return self.exact_probability(o, a, b), self.exact_probability(o, 1 - a, b)
 
     def apk(self, b: int, eps: Eps | Fraction, direction: tuple[int, int] = (1, 0)) -> Hockey:
+        """The exact APK curve ``δ_b(ε)`` for one knowledge value ``b`` and one direction.
+
+        ``Σ_o max(0, P[o | a, b] - e^ε P[o | a', b])`` with ``(a, a') = direction``.
+
+        Args:
+            b: the number of ones among the known records.
+            eps: ε.
+            direction: ``(a, a')``, ``(1, 0)`` or ``(0, 1)``.
+
+        Returns:
+            A :class:`~pdpsym.mechanisms.counting.Hockey`: the exact ``A - e^ε B``.
+
+        References:
+            Desfontaines et al. (2020), Section 3.2, Definition 12; Section 3.4, Theorem 1
+            (``APK_{i,a,b,B̂}``).
+        """
         a, a2 = direction
         return self._hockey(self.output_law(a, b), self.output_law(a2, b), b, direction, eps)
 
@@ -177,7 +271,21 @@ class Thresholding:
     def ppk(
         self, eps: Eps | Fraction, knowledge_weights: Sequence[Fraction], direction: tuple[int, int]
     ) -> Hockey:
-        """``sum_b w_b apk(b)`` for the law ``w_b`` of the number of ones in ``B``."""
+        """The exact PPK curve ``Σ_b w_b δ_b(ε)`` for one direction.
+
+        Args:
+            eps: ε.
+            knowledge_weights: ``w_b = P[b ones in B]`` for ``b = 0..|B|`` (exact; zero
+                weights are skipped; at least one must be positive).
+            direction: ``(a, a')``, ``(1, 0)`` or ``(0, 1)``.
+
+        Returns:
+            A :class:`~pdpsym.mechanisms.counting.Hockey`: the exact ``A - e^ε B``.
+
+        References:
+            Desfontaines et al. (2020), Section 3.3, Definition 13; Section 3.4, Theorem 1
+            (``PPK = E[APK]``).
+        """
         a, a2 = direction
         total: Hockey | None = None
         for b, w in enumerate(knowledge_weights):
@@ -214,7 +322,19 @@ def _positive(pl: OutputLaw, ql: OutputLaw, o: int, eps: Eps | Fraction) -> bool
 
 
 def binomial_weights(size: int, p: Fraction) -> list[Fraction]:
-    """``f(b, |B|, p)`` for ``b = 0..|B|`` (the law of the ones in ``B``)."""
+    """``f(b, |B|, p)`` for ``b = 0..|B|``: the law of the number of ones in ``B``.
+
+    Args:
+        size: ``|B|``, ``≥ 0``.
+        p: the common probability, an exact rational.
+
+    Returns:
+        The exact binomial PMF as a list of Fractions.
+
+    References:
+        Desfontaines et al. (2020), Section 4.2, Theorem 4 (the notation
+        ``f(s, n, p)``).
+    """
     return [
         Fraction(sympy.binomial(size, b)) * p**b * (1 - p) ** (size - b) for b in range(size + 1)
     ]
@@ -226,7 +346,21 @@ DIRECTIONS = ((1, 0), (0, 1))
 def ppk_delta(
     mech: Thresholding, p: Fraction, eps: Eps | Fraction
 ) -> tuple[Exact, tuple[int, int]]:
-    """Definition 13 for i.i.d. Bernoulli(p) knowledge, maximized over both directions."""
+    """Exact PPKDP ``δ(ε)`` of ``M_T`` for i.i.d. Bernoulli(p) records, worst direction.
+
+    Args:
+        mech: the mechanism (its known records are Bernoulli(p) too).
+        p: the common probability, an exact rational.
+        eps: ε.
+
+    Returns:
+        ``(δ, direction)``: δ exact (a Fraction or a
+        :class:`~pdpsym.mechanisms.counting.Hockey`), and the maximizing ``(a, a')``.
+
+    References:
+        Desfontaines et al. (2020), Section 3.3, Definition 13; Section 3.4, Theorem 1;
+        Section 4.2, Definition 15.
+    """
     weights = binomial_weights(mech.known_size, p)
     vals = [mech.ppk(eps, weights, d).value() for d in DIRECTIONS]
     k, v = decided_max(vals)
@@ -268,7 +402,21 @@ def ppk_delta_heterogeneous(
 
 
 def apk_delta(mech: Thresholding, eps: Eps | Fraction) -> tuple[Exact, int, tuple[int, int]]:
-    """Definition 12: the worst knowledge value ``b`` and direction."""
+    """Exact APKDP ``δ(ε)`` of ``M_T``: the worst knowledge value ``b`` and direction.
+
+    Args:
+        mech: the mechanism.
+        eps: ε.
+
+    Returns:
+        ``(δ, b, direction)``: δ exact (a Fraction or a
+        :class:`~pdpsym.mechanisms.counting.Hockey`), the maximizing number of ones
+        ``b`` in ``B`` and the direction ``(a, a')``.
+
+    References:
+        Desfontaines et al. (2020), Section 3.2, Definition 12; Section 4.2,
+        Definition 15 and Proposition 8.
+    """
     cands: list[Exact] = []
     keys: list[tuple[int, tuple[int, int]]] = []
     for b in range(mech.known_size + 1):
