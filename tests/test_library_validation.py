@@ -196,3 +196,74 @@ def test_theorem4_refuses_a_negative_b_max() -> None:
         theorem4(10, F(1, 10), 3, known_size=2, b_max=-1)
     assert err.value.field == "b_max"
     assert theorem4(10, F(1, 10), 3, known_size=2, b_max=0) is None  # hypothesis fails
+
+
+def test_geometric_delta_refuses_negative_eps() -> None:
+    # Hand derivation: for eps < 0 every output counts (at p = 1/2, eps = -1 the true
+    # delta is 1 - e^-1), but the closed form keeps only the 1/p tail (it answered
+    # 2/3 - e^-1/3); so a negative eps must be refused, not answered.
+    from pdpsym.mechanisms.geometric import geometric_delta
+
+    with pytest.raises(InputError) as err:
+        geometric_delta(F(1, 2), Eps(-1))
+    assert err.value.field == "eps"
+    assert geometric_delta(F(1, 2), Eps(0)) == F(1, 3)  # 1/(1+p) - p/(1+p) by hand
+
+
+def test_thresholding_probability_refuses_outputs_that_do_not_exist() -> None:
+    # M_T releases ⊥ or a count in (T, n]; o = T used to read as ⊥ and o < T as another
+    # output's mass (a negative index).
+    from pdpsym.mechanisms.thresholding import BOT, Thresholding
+
+    mech = Thresholding.homogeneous(6, F(1, 2), 3)
+    total = sum(mech.exact_probability(o, 1) for o in mech.outputs())
+    assert total == 1  # the outputs form a law
+    for bad in (3, 2, 0, 7):
+        with pytest.raises(InputError) as err:
+            mech.exact_probability(bad, 1)
+        assert err.value.field == "o"
+    assert mech.exact_probability(BOT, 1) + mech.exact_probability(4, 1) <= 1
+
+
+def test_kanonymity_refuses_a_value_against_itself() -> None:
+    from pdpsym.loss.kanonymity_loss import KAnonymityLoss
+    from pdpsym.mechanisms.kanonymity import kanon3_delta
+
+    probs = {"a": F(1, 5), "b": F(1, 2), "⊥": F(3, 10)}
+    with pytest.raises(InputError) as err:
+        KAnonymityLoss.kanon3(5, probs, "a", "a", 1)
+    assert err.value.field == "t2"
+    with pytest.raises(InputError) as err:
+        kanon3_delta(5, probs, "a", "a", 1, Eps(0))
+    assert err.value.field == "t2"
+
+
+def test_homogeneous_counting_refuses_degenerate_p() -> None:
+    from pdpsym.mechanisms.counting import counting_delta_homogeneous
+
+    for p in (F(0), F(1)):
+        with pytest.raises(InputError) as err:
+            counting_delta_homogeneous(5, p, Eps(0))
+        assert err.value.field == "p"
+
+
+def test_pmf_pair_epsilon_range_checks_delta() -> None:
+    from pdpsym.loss.pmf_pair import PMFPair
+
+    pair = PMFPair({0: F(3, 4), 1: F(1, 4)}, {0: F(1, 4), 1: F(3, 4)})
+    for bad in (F(-1, 10), F(1)):
+        with pytest.raises(InputError) as err:
+            pair.epsilon(bad)
+        assert err.value.field == "delta"
+    # by hand: max ratio 3, so eps(0) = ln 3
+    import sympy
+
+    assert pair.epsilon(0).value == sympy.log(3)
+
+
+def test_count_mechanism_refuses_a_database_of_the_wrong_length() -> None:
+    from pdpsym.mechanisms.discrete import count
+
+    with pytest.raises(InputError) as err:
+        count([1, 2])((1, 0, 1))
+    assert err.value.field == "weights"

@@ -201,13 +201,27 @@ class PrivacyLoss(abc.ABC):
             :class:`LossPoint`: ``oo`` when no ε works, ``0`` when ε = 0 already works,
             else the exact value or a :class:`~pdpsym.core.sqrtexp.Bracket`.
         """
-        d = _delta(delta)
+        d = checked_delta(delta)
         if d == 0:
             return self.epsilon_zero()
         return bisect_epsilon(self, d)
 
 
-def _delta(delta: Fraction | int | str) -> Fraction:
+def checked_delta(delta: Fraction | int | str) -> Fraction:
+    """``delta`` as an exact rational in ``[0, 1)``.
+
+    Args:
+        delta: an int, a Fraction or a number string.
+
+    Returns:
+        The Fraction.
+
+    Raises:
+        InputError: (field ``delta``) outside ``[0, 1)``.
+
+    References:
+        Dwork and Roth (2014), Definition 2.4 (δ is a probability slack in [0, 1)).
+    """
     d = Eps.of(delta).eps if not isinstance(delta, Fraction | int) else Fraction(delta)
     if d is None or not 0 <= d < 1:
         raise InputError("delta", "must lie in [0, 1)")
@@ -421,7 +435,7 @@ class WorstCase(PrivacyLoss):
         Raises:
             InputError: (field ``delta``) outside ``[0, 1)``.
         """
-        d = _delta(delta)
+        d = checked_delta(delta)
         if d == 0:
             return self.epsilon_zero()
         points = []

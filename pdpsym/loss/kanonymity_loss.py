@@ -78,6 +78,8 @@ class KAnonymityLoss(PrivacyLoss):
         each released iff above ``T``; value ``t`` against ``t2``."""
         if t not in _NAMES or t2 not in _NAMES:
             raise InputError("t", "values are 'a', 'b' and '⊥'")
+        if t == t2:
+            raise InputError("t2", "the two values must differ")
         third = next(v for v in _NAMES if v not in (t, t2))
 
         def view(cx: int, cy: int) -> object:

@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.core.eps import Eps, ratio_log
-from pdpsym.loss.base import LossPoint, PrivacyLoss
+from pdpsym.loss.base import LossPoint, PrivacyLoss, checked_delta
 from pdpsym.loss.curve import Case
 
 PMF = Mapping[Any, Fraction]
@@ -89,9 +89,7 @@ class PMFPair(PrivacyLoss):
     def epsilon(self, delta: Fraction | int | str = 0) -> LossPoint:
         """The smallest ε ≥ 0 with ``δ(ε) ≤ delta``: ``ln t`` for an exact rational ``t``.
 
-        The linear piece (in ``t = e^ε``) that crosses ``delta`` is solved exactly. Unlike
-        the base class, ``delta`` is not range-checked here (a negative ``delta`` gives
-        ``oo``).
+        The linear piece (in ``t = e^ε``) that crosses ``delta`` is solved exactly.
 
         Args:
             delta: a rational in ``[0, 1)`` (an int, a Fraction or a number string).
@@ -100,8 +98,8 @@ class PMFPair(PrivacyLoss):
             :class:`~pdpsym.loss.base.LossPoint`: a sympy ``log`` of a Rational, ``0``, or
             ``oo`` when no ε works; at ``delta = 0`` its ``where`` names the worst output.
         """
-        d = Fraction(delta) if isinstance(delta, Fraction | int) else Eps.of(delta).eps
-        t = self.case.ratio_at_delta(Fraction(d or 0))
+        d = checked_delta(delta)
+        t = self.case.ratio_at_delta(d)
         where = self.case.where
         if d == 0 and "output" not in where:
             where = {**where, "output": self.case.worst_output()}

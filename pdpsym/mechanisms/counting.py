@@ -730,8 +730,7 @@ def counting_delta_homogeneous(n: int, p: Fraction, eps: Eps | Fraction, known: 
 
     Args:
         n: the number of records.
-        p: the common probability, strictly between 0 and 1 (not checked here: 0 or 1
-            raises ZeroDivisionError).
+        p: the common probability, strictly between 0 and 1.
         eps: ε.
         known: how many records the attacker knows.
 
@@ -739,11 +738,13 @@ def counting_delta_homogeneous(n: int, p: Fraction, eps: Eps | Fraction, known: 
         The exact value: a Fraction or a :class:`Hockey` (``A - e^ε B``).
 
     Raises:
-        InputError: (field ``known``) when ``known ≥ n``.
+        InputError: (field ``known``) when ``known ≥ n``; (field ``p``) unless ``0 < p < 1``.
 
     References:
         Desfontaines et al. (2020), Section 4.1, Theorem 3; Section 3.5, Proposition 6.
     """
+    if not 0 < p < 1:
+        raise InputError("p", "must lie strictly between 0 and 1")
     if n - known < 1:
         raise InputError("known", "the attacker must not know every record")
     return counting_delta_fast(CountLaw.homogeneous(n - known - 1, p), eps)

@@ -113,6 +113,8 @@ def count(weights: Sequence[Any] | None = None) -> Mechanism:
 
     def mech(d: Database) -> PMF:
         ws = w if w is not None else [Fraction(1)] * len(d)
+        if len(ws) != len(d):
+            raise InputError("weights", f"{len(ws)} weights for a database of {len(d)} records")
         return {
             sum((a * Fraction(x) for a, x in zip(ws, d, strict=True)), Fraction(0)): Fraction(1)
         }

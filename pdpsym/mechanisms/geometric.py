@@ -19,6 +19,7 @@ from fractions import Fraction
 import sympy
 
 from pdpsym.core.compare import decided_max
+from pdpsym.core.errors import InputError
 from pdpsym.mechanisms.counting import CountLaw, Eps, ratio_exceeds_exp
 
 
@@ -109,7 +110,7 @@ def convolution_delta(law: CountLaw, p: Fraction, eps: Eps) -> Fraction | sympy.
         Desfontaines et al. (2020), Section 3.1, Lemma 1 (δ as a hockey-stick sum) and
         Section 5.2, Definition 19 and Figure 6.
     """
-    eps = Eps.of(eps)
+    eps = _nonnegative(Eps.of(eps))
     m, pmf, c = law.m, law.exact_pmf(), (1 - p) / (1 + p)
     hi_tail_1 = c / (1 - p) * sum((w * p ** (m - s) for s, w in enumerate(pmf)), Fraction(0))
     lo_tail_0 = c / (1 - p) * sum((w * p**s for s, w in enumerate(pmf)), Fraction(0))
@@ -149,10 +150,18 @@ def geometric_delta(p: Fraction, eps: Eps) -> Fraction | sympy.Expr:
     References:
         Desfontaines et al. (2020), Section 5.2, Definition 19; Section 3.1, Lemma 1.
     """
-    eps = Eps.of(eps)
+    eps = _nonnegative(Eps.of(eps))
     if not ratio_exceeds_exp(1 / p, eps):
         return Fraction(0)
     return _value(1 / (1 + p), p / (1 + p), eps)
+
+
+def _nonnegative(eps: Eps) -> Eps:
+    # both formulas keep only the tail whose ratio is 1/p, which is the whole of δ only
+    # when ε ≥ 0 (for ε < 0 the other outputs count too)
+    if (eps.exponent is not None and eps.exponent < 0) or (eps.w is not None and eps.w < 1):
+        raise InputError("eps", "must be >= 0")
+    return eps
 
 
 def _value(a: Fraction, b: Fraction, eps: Eps) -> Fraction | sympy.Expr:

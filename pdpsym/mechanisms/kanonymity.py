@@ -16,6 +16,7 @@ from math import comb
 
 import sympy
 
+from pdpsym.core.errors import InputError
 from pdpsym.mechanisms.counting import Eps, ratio_exceeds_exp
 
 
@@ -124,6 +125,10 @@ def kanon3_delta(
         Lemma 1.
     """
     names = ("a", "b", "⊥")
+    if t not in names or t2 not in names:
+        raise InputError("t", "values are 'a', 'b' and '⊥'")
+    if t == t2:
+        raise InputError("t2", "the two values must differ")
     third = next(v for v in names if v not in (t, t2))
     order = [t, t2, third]
 

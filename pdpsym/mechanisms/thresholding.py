@@ -163,8 +163,7 @@ class Thresholding:
         """``P[M_T = o | D(i) = a, b]`` as an exact rational.
 
         Args:
-            o: ``"⊥"`` or an output ``k`` with ``T < k ≤ n`` (other integers are not checked:
-                ``o = T`` reads as ``⊥``).
+            o: ``"⊥"`` or an output ``k`` with ``T < k ≤ n``.
             a: the target's value, 0 or 1.
             b: the number of ones among the known records.
 
@@ -174,8 +173,11 @@ class Thresholding:
         References:
             Desfontaines et al. (2020), Section 4.2, proof of Theorem 4.
         """
-        law = self.output_law(a, b)
         idx = 0 if o == BOT else int(o) - self.T
+        if not (o == BOT or 0 < idx <= self.n - self.T):
+            # the outputs are ⊥ and T+1..n; another integer would index another output's mass
+            raise InputError("o", f"an output is '⊥' or an integer in ({self.T}, {self.n}]")
+        law = self.output_law(a, b)
         return law.exact_mass(idx)
 
     def plrv(self, o: str | int, a: int, b: int = 0) -> tuple[Fraction, Fraction]:
