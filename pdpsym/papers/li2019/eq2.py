@@ -140,7 +140,7 @@ class LeakageResult:
         return self.value
 
     def expression(self) -> sympy.Expr:
-        """The exact leakage as a sympy expression (a ValueError when there is no compatible pair)."""
+        """The exact leakage as a sympy expression (ValueError: no compatible pair)."""
         if self.value is None:
             raise ValueError(f"{self.adversary}: {self.status}")
         return self.value.sympy()
@@ -195,8 +195,9 @@ def compare_log_ratio_rational(value: LogRatio, q: Fraction) -> int:
         exponential polynomials, no floats).
 
     References:
-        Li et al. (2019), Section IV-A, Definition 2, Eq. 2 (the value compared); Richardson, "How to recognize zero" (1997), for the
-        exact sign of an exponential polynomial.
+        Li et al. (2019), Section IV-A, Definition 2, Eq. 2 (the value compared);
+        the Lindemann-Weierstrass theorem (the exact zero test of exponential polynomials)
+        and Johansson, Arb (2017) (the sign of a non-zero one by ball arithmetic).
     """
     return value.compare_rational(q)
 
