@@ -542,7 +542,8 @@ def log_h_arb(t: Fraction | Ball, s2: Fraction, lam: Fraction, prec: int = 128) 
 
     References:
         Li et al. (2019), Section VI-B, Lemma 2 (rebuilt reading: the printed formula is lost;
-        ``h`` is read as the Laplace-Gaussian convolution kernel); Johansson, Arb (2017), for the ball arithmetic.
+        ``h`` is read as the Laplace-Gaussian convolution kernel); Johansson, Arb (2017),
+        for the ball arithmetic.
     """
     with working_precision(prec):
         ta = t if isinstance(t, Ball) else arb_from_fraction(t)
