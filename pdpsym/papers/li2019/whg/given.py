@@ -289,7 +289,8 @@ def fast_search(source: EdgeSource, k: int) -> GivenResult:
 
     Returns:
         A :class:`GivenResult`: per target, the value of every node by its mask of known
-        tuples (exact Fractions when the edges are, else float64); nodes not generated are None (exact) or NaN (float).
+        tuples (exact Fractions when the edges are, else float64); nodes not generated are
+        None (exact) or NaN (float).
 
     References:
         Li et al. (2019), Section V-D, Algorithm 2 (fast search) and Proposition 2.
@@ -334,8 +335,8 @@ def paths_search(source: EdgeSource) -> GivenResult:
         source: the edge source: ``n``, each target's bottom (layer-1) value and its
             edges ``E[p][mask]`` (the edge from ``A(i, mask | bit p)`` up to
             ``A(i, mask)``, bit ``p`` the ``p``-th tuple other than ``i``); Fraction object
-            arrays are combined exactly, float64 arrays in floats. ``n`` is at most ``MAX_PATHS_N`` (else
-            ``InputError("source")``).
+            arrays are combined exactly, float64 arrays in floats. ``n`` is at most
+            ``MAX_PATHS_N`` (else ``InputError("source")``).
 
     Returns:
         A :class:`GivenResult` of object arrays: per target, every node's minimum over all
