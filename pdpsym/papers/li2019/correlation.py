@@ -25,9 +25,8 @@ def conditional_pair(
             none).
 
     Returns:
-        The exact joint law of ``(x_i, x_j)`` and the context's variables given the context
-        (the marginal of ``(x_i, x_j)`` when the context is empty), or None when the context
-        has probability 0.
+        The exact joint law of ``(x_i, x_j)`` given the context (their marginal when the
+        context is empty), or None when the context has probability 0.
 
     References:
         Li et al. (2019), Section III-A2 and Section V-B (the conditional distribution under

@@ -155,7 +155,7 @@ def gaussian_layer_table(
     Args:
         n: the number of tuples (>= 1).
         rhos: the covariances; each must give a positive definite matrix
-            (``rho > -1/(n-1)``).
+            (``-1/(n-1) < rho < 1``).
         lam: the Laplace scale, > 0.
 
     Returns:

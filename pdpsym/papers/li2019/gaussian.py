@@ -740,7 +740,8 @@ def equicorrelated(
 
     Args:
         n: the number of tuples, named ``x1`` ... ``xn``.
-        rho: the common covariance (the model checks the matrix is a covariance).
+        rho: the common covariance; the matrix must be positive definite
+            (``-1/(n-1) < rho < 1``; ``InputError("cov")`` otherwise).
         rng: every tuple's range ``[l, u]`` (default ``[0, 1]``: domain size 1).
 
     Returns:
