@@ -321,6 +321,18 @@ def leakage(
 
     References:
         Li et al. (2019), Section IV-A, Definition 2, Eq. 2; Section III-B, the Laplace mechanism.
+
+    Examples:
+        Table (a) of Example 2 (``x1``, ``x2`` positively correlated), the weakest adversary:
+
+        >>> from pdpsym.papers.li2019.examples import li2019_table
+        >>> res = leakage(li2019_table("a"), "x1", lam=1)
+        >>> res.expression()
+        log((2*E + 3*exp(2))/(3 + 2*E))
+        >>> res.certified(10).decimal
+        '1.185375903'
+        >>> leakage(li2019_table("a"), "x1", ["x2"], lam=1).compare_rational(1)
+        0
     """
     lam = Fraction(lam)
     if lam <= 0:

@@ -331,6 +331,19 @@ def gaussian_leakage(
         Li et al. (2019), Section VI-B, Theorem 6 (rebuilt reading ``THM6_READING``: the
         printed formula is lost; for a weighted query it is read through the reduction
         ``x'_k = w_k x_k`` of Section III-A3).
+
+    Examples:
+        Example 5 with ``rho = 1/2``: the weakest adversary leaks ``(1 + rho) Delta/lam``,
+        the strongest ``Delta/lam``.
+
+        >>> from pdpsym.models.gaussian import GaussianModel
+        >>> g = GaussianModel.build(
+        ...     ["x1", "x2"], [0, 0], [[1, "1/2"], ["1/2", 1]], {"x1": [0, 1]}
+        ... )
+        >>> gaussian_leakage(g, "x1").value
+        Fraction(3, 2)
+        >>> gaussian_leakage(g, "x1", ["x2"]).value
+        Fraction(1, 1)
     """
     lam = Fraction(lam)
     if lam <= 0:
