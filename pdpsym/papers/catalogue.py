@@ -39,6 +39,7 @@ class Claim:
 
     @property
     def paper(self) -> str:
+        """The paper's id: the part of the claim id before the first dot (``"li2019"``)."""
         return self.id.split(".", 1)[0]
 
 

@@ -74,6 +74,7 @@ class RunConfig:
     progress: Callable[[str], None] | None = None
 
     def count(self, default: int, thorough: int) -> int:
+        """The number of cases to run: ``thorough`` when the run is thorough, else ``default``."""
         return thorough if self.thorough else default
 
     def rng(self, salt: int = 0) -> random.Random:
@@ -104,7 +105,24 @@ class ForAll:
 
 def Exhaustive(law: Law, cases: Callable[[RunConfig], Iterable[Any]], **kw: Any) -> ForAll:
     """Every case of a stated finite class (enumerated smallest first, so the first
-    failure is a minimal one)."""
+    failure is a minimal one).
+
+    Args:
+        law: the law of one case; returns ``True``/``None`` when it holds, ``False`` or a
+            :class:`Counterexample` when it fails, or raises :class:`Unresolved`.
+        cases: the enumeration of the class, given the run's :class:`RunConfig`; it
+            should yield the smallest cases first.
+        **kw: the other fields of :class:`ForAll` (``holds``, ``fails``, ``verdict``,
+            ``reading``, ``encode``, ``details``, and ``method``, which defaults to
+            ``Method.EXHAUSTIVE``).
+
+    Returns:
+        The :class:`ForAll` property (the runner, not this function, runs it).
+
+    References:
+        Claessen and Hughes, "QuickCheck" (ICFP 2000), for the law-over-cases form of a
+        property; each checker's own docstring names the paper's claim.
+    """
     return ForAll(law, cases, method=kw.pop("method", Method.EXHAUSTIVE), **kw)
 
 
@@ -115,7 +133,24 @@ def Generated(
     salt: int = 0,
     **kw: Any,
 ) -> ForAll:
-    """``count`` (default, thorough) cases drawn by ``draw(rng)`` from a seeded generator."""
+    """``count`` (default, thorough) cases drawn by ``draw(rng)`` from a seeded generator.
+
+    Args:
+        law: the law of one case (as for :func:`Exhaustive`).
+        draw: draws one case from the seeded ``random.Random`` it is given.
+        count: the number of cases, as ``(default, thorough)``.
+        salt: keeps this property's stream apart from other checkers' (see
+            :meth:`RunConfig.rng`).
+        **kw: the other fields of :class:`ForAll` (``method`` defaults to
+            ``Method.GENERATED``).
+
+    Returns:
+        The :class:`ForAll` property whose cases are the ``count`` seeded draws.
+
+    References:
+        Claessen and Hughes, "QuickCheck" (ICFP 2000), for random testing of a law;
+        Python docs, random (the seeded Mersenne Twister).
+    """
 
     def cases(config: RunConfig) -> Iterator[Any]:
         rng = config.rng(salt)
@@ -166,7 +201,20 @@ CHECKERS: dict[str, Checker] = {}
 
 
 def checker(claim_id: str) -> Callable[[Checker], Checker]:
-    """Register ``fn`` as the checker of ``claim_id`` (which must be in the catalogue)."""
+    """Register ``fn`` as the checker of ``claim_id`` (which must be in the catalogue).
+
+    Args:
+        claim_id: the catalogue id (``"li2019.thm2"``); a ``KeyError`` is raised at
+            registration when it is not in the catalogue or already has a checker.
+
+    Returns:
+        A decorator that records the decorated ``(config) -> Property`` function in
+        ``CHECKERS`` and returns it unchanged.
+
+    References:
+        The claims catalogue, :mod:`pdpsym.papers.catalogue` (each id names its paper's
+        theorem, lemma or equation).
+    """
 
     def register(fn: Checker) -> Checker:
         if claim_id not in CATALOGUE:
@@ -186,6 +234,7 @@ class Tally:
     counts: dict[str, int] = field(default_factory=dict)
 
     def add(self, key: str, k: int = 1) -> None:
+        """Add ``k`` (default 1) to the count of ``key``."""
         self.counts[key] = self.counts.get(key, 0) + k
 
     def __getitem__(self, key: str) -> int:

@@ -179,7 +179,28 @@ def figure(
     scaled: bool = True,
 ) -> Callable[[Describe], Describe]:
     """Register ``describe`` with the rest of a :class:`FigureSpec` as the figure
-    ``figure_id`` (listed with ``title``)."""
+    ``figure_id`` (listed with ``title``).
+
+    Args:
+        figure_id: the figure's id, ``paper.label`` (``"li2019.fig4"``); a ``KeyError`` is
+            raised at registration when it is already taken.
+        title: the one-line title the figure list shows.
+        points: lists each point's arguments at a scale.
+        point: computes one point's rows (a module-level function, so that a process
+            pool can run it).
+        columns: the table's columns, in order.
+        plot: how the app draws the table (None: a table only).
+        gather: turns the points' rows into the table's rows (None: they are the rows).
+        scaled: False when the figure is the same at every scale (no ``"scale"`` param).
+
+    Returns:
+        A decorator that records the decorated ``describe(scale) -> Text`` function in
+        ``FIGURES`` and returns it unchanged.
+
+    References:
+        Each registering module names its paper's figure (Li et al. (2019), Section VII,
+        Figs. 4-5; Desfontaines et al.; Liu et al. (2016)).
+    """
 
     def register(describe: Describe) -> Describe:
         if figure_id in FIGURES:
@@ -193,7 +214,18 @@ def figure(
 
 
 def figures() -> dict[str, FigureSpec]:
-    """Every registered figure, by id (paper order)."""
+    """Every registered figure, by id (paper order).
+
+    Imports the modules of ``MODULES`` first, so that their figures are registered.
+
+    Returns:
+        A new dict from figure id to :class:`FigureSpec`, ordered by paper, then by the
+        number in the figure's label.
+
+    References:
+        The papers' own figure numbering (Li et al. (2019), Section VII; Desfontaines et
+        al.; Liu et al. (2016)).
+    """
     for name in MODULES:
         importlib.import_module(name)
     return dict(sorted(FIGURES.items(), key=lambda kv: _order(kv[0])))
@@ -206,5 +238,18 @@ def _order(figure_id: str) -> tuple[str, int, str]:
 
 
 def table(columns: Sequence[str], rows: Sequence[dict[str, str]]) -> tuple[dict[str, str], ...]:
-    """Rows with every column present (missing cells empty)."""
+    """Rows with every column present (missing cells empty).
+
+    Args:
+        columns: the table's columns, in order.
+        rows: the rows, each a dict from column to cell text; keys outside ``columns``
+            are dropped.
+
+    Returns:
+        A tuple of new dicts, one a row, with exactly ``columns`` as keys in that order
+        and ``""`` where a row had no cell.
+
+    References:
+        Python docs, dict (insertion order); no paper's math is involved.
+    """
     return tuple({c: r.get(c, "") for c in columns} for r in rows)

@@ -48,7 +48,23 @@ def _adversaries(
 
 def proved(proof: Callable[[], object], law: claim.Law, cases: Any, **kw: Any) -> claim.AllOf:
     """A sympy ``proof`` corroborated exactly by ``ForAll(law, cases, **kw)`` (proved if both
-    hold); ``sym_fails`` is the proof's failure text, ``holds`` and ``reading`` the claim's."""
+    hold); ``sym_fails`` is the proof's failure text, ``holds`` and ``reading`` the claim's.
+
+    Args:
+        proof: the symbolic proof; returns True (or a Counterexample) when run.
+        law: the exact law of one case.
+        cases: the cases' enumeration, given the run's configuration.
+        **kw: ``holds`` (required) and ``reading`` for the whole claim, ``sym_fails`` for the
+            proof, and the other :class:`~pdpsym.papers.claim.ForAll` fields for the cases.
+
+    Returns:
+        An :class:`~pdpsym.papers.claim.AllOf` of the proof and the cases (method symbolic;
+        the cases' verdict is ``proved``).
+
+    References:
+        Claessen and Hughes, "QuickCheck" (ICFP 2000), for laws over cases; the claims this
+        serves are Li et al. (2019) Eq. 3, Remark 1, Theorem 1 and the breakpoint lemma.
+    """
     sym = claim.Symbolic(proof, holds="", fails=kw.pop("sym_fails", claim.Symbolic.fails))
     whole = {"holds": kw.pop("holds"), "reading": kw.pop("reading", None)}
     parts = (sym, claim.ForAll(law, cases, verdict=claim.Verdict.PROVED, **kw))
@@ -79,6 +95,22 @@ def _eq3_cases(config: claim.RunConfig) -> Iterator[tuple[Any, ...]]:
 
 @claim.checker("li2019.eq3")
 def check_eq3(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``li2019.eq3``: Eq. 3 (posterior log-odds gain) equals the Eq. 2 ratio.
+
+    A sympy proof of the Bayes step, corroborated by the exact identity on every adversary,
+    compatible pair and ``r`` in {-1, 0, 1/2, 3} of the small 2x2 and 2x3 tables.
+
+    Args:
+        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
+            the generators).
+
+    Returns:
+        The property (a symbolic proof and exhaustive exact cases).
+
+    References:
+        Li et al. (2019), Section IV-A, Eq. 3.
+    """
+
     def law(case: tuple[Any, ...]) -> object:
         model, adv, a, b, x_K, r, query = case
         return theorems.bayes_identity_holds(model, adv, a, b, x_K, r, ONE, query) or (
@@ -119,6 +151,25 @@ def _grid_cases(config: claim.RunConfig) -> Iterator[tuple[Any, ...]]:
 
 @claim.checker("li2019.breakpoints")
 def check_breakpoints(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``li2019.breakpoints``: the sup over ``r`` of Eq. 2 is attained at a support
+    point.
+
+    The sympy proof of the breakpoint lemma (the ratio is monotone between consecutive
+    support points and constant beyond them), corroborated exactly: no ``r`` on a 1/4-grid
+    of [-2, 5] beats the breakpoint maximum on seeded random tables.
+
+    Args:
+        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
+            the generators).
+
+    Returns:
+        The property (a symbolic proof and generated exact cases).
+
+    References:
+        Li et al. (2019), Section IV-A, Eq. 2 (the sup over the output); the lemma is this
+        project's, not the paper's.
+    """
+
     def law(case: tuple[Any, ...]) -> object:
         model, best, r, num, den = case
         beaten = best is not None and LogRatio(num, den).exact_compare(best) > 0
@@ -155,6 +206,21 @@ def _vs(formula: Callable[..., Any], key: str, ok: Callable[[Any, Any], bool]) -
 
 @claim.checker("li2019.remark1")
 def check_remark1(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``li2019.remark1``: the Eq. 2 leakage is at most the group-DP bound.
+
+    The sympy proof of Eq. 4, corroborated by the exact comparison ``PL <= sum over {i} u U
+    of Delta_k / lambda`` for every adversary of the small tables and of seeded random ones.
+
+    Args:
+        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
+            the generators).
+
+    Returns:
+        The property (a symbolic proof, exhaustive and generated exact cases).
+
+    References:
+        Li et al. (2019), Section IV-A, Remark 1, Eq. 4.
+    """
     n_gen = config.count(40, 400)
     return proved(
         pdp_bounds.remark1,
@@ -176,6 +242,21 @@ def check_remark1(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("li2019.thm1")
 def check_thm1(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``li2019.thm1``: with independent tuples every adversary leaks ``Delta_i/lambda``.
+
+    The sympy proof, corroborated by the exact Eq. 2 value of every adversary of seeded
+    random product distributions.
+
+    Args:
+        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
+            the generators).
+
+    Returns:
+        The property (a symbolic proof and generated exact cases).
+
+    References:
+        Li et al. (2019), Section IV-A, Theorem 1.
+    """
     n_gen = config.count(30, 300)
     return proved(
         pdp_bounds.theorem1,
@@ -198,6 +279,23 @@ def check_thm1(config: claim.RunConfig) -> claim.Property:
 # --- Theorem 4 ------------------------------------------------------------------------------
 @claim.checker("li2019.thm4")
 def check_thm4(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``li2019.thm4``: the bottom-layer leakage, as printed and corrected.
+
+    Printed: ``PL = Delta_i / lambda`` whatever the joint distribution. Correction: the max
+    over compatible pairs of ``|w_i (x_i - x_i')| / lambda`` (no value when no pair is
+    compatible). Both are decided exactly on every bottom-layer adversary of the small
+    2x2, 3x2 and 2x2x2 tables.
+
+    Args:
+        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
+            the generators).
+
+    Returns:
+        An :class:`~pdpsym.papers.claim.Erratum` of the printed form and its correction.
+
+    References:
+        Li et al. (2019), Section V-C, Theorem 4.
+    """
     dens = config.count(4, 6), config.count(4, 5), config.count(2, 3)
     cls = "2x2 (denominators <= {}), 3x2 (<= {}), 2x2x2 (<= {}) tables, all values realised"
     cls = cls.format(*dens)
@@ -263,6 +361,21 @@ def _instance(checks: dict[str, bool], details: dict[str, Any], holds: str) -> c
 
 @claim.checker("li2019.ex2")
 def check_ex2(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``li2019.ex2``: Example 2 on Tables (a) and (b).
+
+    Exactly, with ``lambda = 1`` and the sum: on (a) ``PL(A(1,{2})) = 1 < PL(A(1,{}))``;
+    on (b) ``PL(A(1,{})) < PL(A(1,{2})) = 1``; group DP on the pair is 2.
+
+    Args:
+        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
+            the generators).
+
+    Returns:
+        The property (exact statements about the paper's own tables).
+
+    References:
+        Li et al. (2019), Section IV-B, Example 2 (Tables II/III (a), (b)).
+    """
     pl = {t: {"weak": _pl(t, ()), "strong": _pl(t, ("x2",))} for t in "ab"}
     (a_weak, a_strong), (b_weak, b_strong) = (pl[t].values() for t in "ab")
     model = li2019_table("a")
@@ -291,6 +404,23 @@ def check_ex2(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("li2019.ex3")
 def check_ex3(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``li2019.ex3``: stronger positive correlation raises the weakest adversary's
+    leakage, stronger negative correlation lowers it.
+
+    The paper's tables (a') and (b') are lost: the checker reads Example 3 on the family
+    :func:`~pdpsym.papers.li2019.examples.correlated_pair` and decides exactly that
+    ``PL(A(1, {}))`` strictly increases with the correlation ``t`` on a grid of (-1, 1).
+
+    Args:
+        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
+            the generators).
+
+    Returns:
+        The property (exhaustive exact comparisons of consecutive grid points).
+
+    References:
+        Li et al. (2019), Section IV-B, Example 3, Eq. 7-8.
+    """
     N = config.count(10, 40)
     ts = [Fraction(k, N) for k in range(1 - N, N)]
     pts = [(t, eq2.leakage(correlated_pair(t), "x1", (), 1)) for t in ts]
@@ -319,6 +449,20 @@ def check_ex3(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("li2019.ex4")
 def check_ex4(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``li2019.ex4``: Table (d) (larger domain of ``x1``) leaks more than (c).
+
+    Exact Eq. 2 for ``A(1, {})`` on Tables (c) and (d), ``lambda = 1``, the sum.
+
+    Args:
+        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
+            the generators).
+
+    Returns:
+        The property (an exact statement about the paper's own tables).
+
+    References:
+        Li et al. (2019), Section IV-B, Example 4 (Tables II/III (c), (d)).
+    """
     c, d = _pl("c", ()), _pl("d", ())
     details: dict[str, Any] = {"c": c.certified(15).as_json(), "d": d.certified(15).as_json()}
     details |= {f"{t}_strong": _pl(t, ("x2",)).status for t in "cd"}

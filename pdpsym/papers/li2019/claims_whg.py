@@ -99,6 +99,24 @@ def _thm2_law(case: Any) -> object:
 
 @claim.checker("li2019.thm2")
 def check_thm2(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``li2019.thm2``: the ancestor's leakage is ``|PL + w|`` (Eq. 11).
+
+    On every edge of exhaustive classes of small tables (``lambda = 1``, the sum), the
+        Theorem 2 step from the child's exact Eq. 2 value is compared exactly with the
+        ancestor's Eq. 2 value, the edge values by Eq. 9 (rebuilt reading: the right-tail limit, pairs ordered by
+    ``w_i x_i``). The details add the first counterexample of the
+        both-tails reading of ``W_ij``.
+
+    Args:
+        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
+            the generators).
+
+    Returns:
+        The property (exhaustive exact cases, smallest first).
+
+    References:
+        Li et al. (2019), Section V-B, Theorem 2, Eq. 9-11 (rebuilt reading of Eq. 9-10).
+    """
     cls = _classes(config, ([2, 2], 6, 10), ([2, 3], 3, 6), ([2, 2, 2], 3, 5))
     both = _classes(config, ([2, 2], 4, 10), ([2, 3], 3, 6), ([2, 2, 2], 2, 5))
     stats = claim.Tally()
@@ -143,6 +161,21 @@ def _edges_of(setups: Iterator[Any], readings: Sequence[edges.EdgeReading]) -> I
 
 @claim.checker("li2019.thm3.1")
 def check_thm3_1(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``li2019.thm3.1``: the increment ratio ``q`` lies in [-1, 1].
+
+    The symbolic proof, corroborated by exact comparisons on every edge of small tables,
+    for the sum and a weighted query, ``lambda`` 1 and 1/2, both tail readings.
+
+    Args:
+        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
+            the generators).
+
+    Returns:
+        The property (a symbolic proof and exhaustive exact cases).
+
+    References:
+        Li et al. (2019), Section V-B, Theorem 3(1), with ``q`` of Eq. 13 (rebuilt reading).
+    """
     cls = _classes(config, ([2, 2], 3, 8), ([2, 3], 2, 5), ([3, 3], 1, 3), ([2, 2, 2], 2, 4))
     settings = [(ONE, {}), (Fraction(1, 2), {"x1": Fraction(2), "x2": Fraction(-1, 3)})]
 
@@ -200,6 +233,22 @@ def _sign_law(case: Any) -> object:
 
 @claim.checker("li2019.thm3.2")
 def check_thm3_2(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``li2019.thm3.2``: for binary domains ``sign(q) = sign(rho)``.
+
+    The symbolic proof, corroborated exactly on every edge and context of small binary
+    tables, both tail readings, the sum query; ``rho`` is the conditional Pearson
+    coefficient given the context.
+
+    Args:
+        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
+            the generators).
+
+    Returns:
+        The property (a symbolic proof and exhaustive exact cases).
+
+    References:
+        Li et al. (2019), Section V-B, Theorem 3(2) (with Lemma 3, Appendix B).
+    """
     cls = _classes(config, ([2, 2], 5, 14), ([2, 2, 2], 2, 5))
     return proved(
         pdp_bounds.theorem3_2,
@@ -220,6 +269,22 @@ def check_thm3_2(config: claim.RunConfig) -> claim.Property:
 def check_thm3_3(config: claim.RunConfig) -> claim.Property:
     # x_j in {0,1,2}: Delta_j = 2, so lam = 2 gives Delta_j/lam = 1 (the "eps <= 1"
     # reading); lam = 4 tests a smaller ratio (1/2).
+    """Checker of ``li2019.thm3.3``: binary ``x_i``, larger ``x_j`` domain, the same sign rule.
+
+    Exhaustive exact cases on 2x3 tables with ``lambda`` 2 and 4 (``Delta_j / lambda`` 1
+    and 1/2), right-tail reading.
+
+    Args:
+        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
+            the generators).
+
+    Returns:
+        The property (exhaustive exact cases, smallest first).
+
+    References:
+        Li et al. (2019), Section V-B, Theorem 3(3) (rebuilt reading: the lost smallness
+        condition is read as ``Delta_j / lambda <= 1``).
+    """
     cls = _classes(config, ([2, 3], 3, 6))
     return claim.Exhaustive(
         _sign_law,
@@ -256,6 +321,22 @@ def _remark_law(model: JointDistribution) -> object:
 
 @claim.checker("li2019.thm3.remark")
 def check_thm3_remark(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``li2019.thm3.remark``: ternary ``x_i``, the three sign statements.
+
+    ``rho > 0`` gives some ``q > 0``, independence gives every ``q = 0``, ``rho < 0`` gives
+    some ``q < 0``: decided exactly on every 3x2 and 3x3 table of the class, ``x_j`` with
+    no context, right-tail reading.
+
+    Args:
+        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
+            the generators).
+
+    Returns:
+        The property (exhaustive exact cases, smallest first).
+
+    References:
+        Li et al. (2019), Section V-B, the remark after Theorem 3.
+    """
     cls = _classes(config, ([3, 2], 4, 6), ([3, 3], 4, 5))
     return claim.Exhaustive(
         _remark_law,
@@ -272,6 +353,21 @@ def check_thm3_remark(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("li2019.lemma3")
 def check_lemma3(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``li2019.lemma3``: for binary ``x_i`` the sign of ``rho`` is that of the
+    difference of the conditional means of ``x_j``.
+
+    The sympy covariance identity, cross-checked exactly on small 2x2 and 2x3 tables.
+
+    Args:
+        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
+            the generators).
+
+    Returns:
+        The property (a symbolic proof and exhaustive exact cases).
+
+    References:
+        Li et al. (2019), Appendix B, Lemma 3.
+    """
     cls = _classes(config, ([2, 2], 6, 10), ([2, 3], 4, 6))
 
     def law(model: JointDistribution) -> object:
@@ -296,6 +392,22 @@ def check_lemma3(config: claim.RunConfig) -> claim.Property:
 # --- Theorem 5 (chain rule against Eq. 2) -------------------------------------------------
 @claim.checker("li2019.thm5")
 def check_thm5(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``li2019.thm5``: the chain rule (Eq. 14) gives each node's leakage.
+
+    Every node of the WHG built from each small table (layer 1 by Theorem 4 as printed,
+    Algorithm 1's minimum over children) is compared exactly with the node's Eq. 2 value.
+
+    Args:
+        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
+            the generators).
+
+    Returns:
+        The property (exhaustive exact cases, smallest first; outcome counts in the details).
+
+    References:
+        Li et al. (2019), Section V-C, Theorem 5, Eq. 14 (with Eq. 9-11 in their rebuilt
+        reading).
+    """
     cls = _classes(config, ([2, 2], 6, 10), ([2, 3], 3, 5), ([2, 2, 2], 3, 4))
     stats = claim.Tally()
 
@@ -363,6 +475,21 @@ def _node_values(whgs: Iterator[Any]) -> Iterator[Any]:
 
 @claim.checker("li2019.eq16")
 def check_eq16(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``li2019.eq16``: with ``|q| <= 1`` the chain value is at most group DP.
+
+    The symbolic proof, corroborated exactly at every node of seeded WHGs given by rational
+    edge values (``q`` on a 1/4 grid of [-1, 1]), searched layered and by paths.
+
+    Args:
+        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
+            the generators).
+
+    Returns:
+        The property (a symbolic proof and generated exact cases).
+
+    References:
+        Li et al. (2019), Section V-C, Eq. 15-17.
+    """
     return proved(
         pdp_bounds.eq16,
         lambda c: c[3] <= c[4] or claim.Counterexample(n=c[0].n, i=c[1], mask=c[2]),
@@ -398,6 +525,21 @@ def _group_dp_law(case: Any) -> object:
 
 @claim.checker("li2019.cor1.1")
 def check_cor1_1(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``li2019.cor1.1``: with every ``q = 1`` PDP equals group DP.
+
+    Exactly at every node of seeded WHGs with every edge ``Delta_j / lambda``, and, on
+    perfectly positively correlated tables, Eq. 2 at every node with a value.
+
+    Args:
+        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
+            the generators).
+
+    Returns:
+        The property (generated exact cases).
+
+    References:
+        Li et al. (2019), Section V-C, Corollary 1(1).
+    """
     return claim.AllOf(
         (
             claim.ForAll(
@@ -445,6 +587,22 @@ def _edges_cx(src: ArrayEdges, **extra: Any) -> claim.Counterexample:
 
 @claim.checker("li2019.cor1.2")
 def check_cor1_2(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``li2019.cor1.2``: with every edge positive the maximum is at the top layer.
+
+    Every WHG on 2, then 3 tuples (``Delta = lambda = 1``) with edges in ``{1/d, 1}``,
+    ``d`` = 2, 3, 4, searched by Algorithm 1 (minimum over children), exactly.
+
+    Args:
+        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
+            the generators).
+
+    Returns:
+        The property (exhaustive exact cases, smallest first).
+
+    References:
+        Li et al. (2019), Section V-C, Corollary 1(2).
+    """
+
     def law(src: ArrayEdges) -> object:
         res = full_search(src)
         best, layers = _max_layers(res)
@@ -466,6 +624,21 @@ def check_cor1_2(config: claim.RunConfig) -> claim.Property:
 
 @claim.checker("li2019.cor1.3")
 def check_cor1_3(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``li2019.cor1.3``: with every edge negative the maximum is at the bottom layer.
+
+    Seeded WHGs with ``q`` in [-1, -1/4] (Theorem 3(1) supplies ``q >= -1``), exactly.
+
+    Args:
+        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
+            the generators).
+
+    Returns:
+        The property (generated exact cases).
+
+    References:
+        Li et al. (2019), Section V-C, Corollary 1(3).
+    """
+
     def law(case: Any) -> object:
         src, res = case
         return 1 in (layers := _max_layers(res)[1]) or _edges_cx(src, max_layers=layers)
@@ -486,6 +659,22 @@ def check_cor1_3(config: claim.RunConfig) -> claim.Property:
 # --- fast search, Section VII ---------------------------------------------------------------
 @claim.checker("li2019.fastsearch")
 def check_fastsearch(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``li2019.fastsearch``: the fast search errs high compared with the full one.
+
+    Every WHG on 2, then 3 tuples with edges in ``{-1, 1/2, 1}``, fast search with
+    ``k = 1`` against the full search, exactly; the details add exact runs on
+    beta-distributed edges with ``k = 2`` ("close for strong correlation").
+
+    Args:
+        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
+            the generators).
+
+    Returns:
+        The property (exhaustive exact cases, smallest first).
+
+    References:
+        Li et al. (2019), Section V-D, Algorithms 1-2, and Section VII-B3, Fig. 5.
+    """
     runs, n = config.count(4, 30), config.count(6, 10)
 
     def law(src: ArrayEdges) -> object:
@@ -597,7 +786,20 @@ def _gaussian_findings(config: claim.RunConfig) -> dict[str, Any]:
 
 
 def sec7_findings(config: claim.RunConfig) -> list[dict[str, Any]]:
-    """Section VII's findings, discrete (beta-edge WHGs) then Gaussian ("[Gaussian]")."""
+    """Section VII's findings, discrete (beta-edge WHGs) then Gaussian ("[Gaussian]").
+
+    Args:
+        config: the run's configuration (``thorough`` raises the sizes, seeds and grids;
+            ``seed`` fixes the edge draws).
+
+    Returns:
+        One dict per finding: ``finding`` (its text), ``holds`` (bool) and
+        ``counterexample`` (None when it holds, else the first failing setting, exact).
+
+    References:
+        Li et al. (2019), Section VII-B1 and VII-B2, Fig. 4(a)-(d) (discrete data by
+        Algorithm 1 on beta-distributed edges, Gaussian data by Theorem 6).
+    """
     found = _discrete_findings(config)
     found |= {"[Gaussian] " + f: cx for f, cx in _gaussian_findings(config).items()}
     return [{"finding": f, "holds": cx is None, "counterexample": cx} for f, cx in found.items()]
@@ -605,6 +807,20 @@ def sec7_findings(config: claim.RunConfig) -> list[dict[str, Any]]:
 
 @claim.checker("li2019.sec7")
 def check_sec7(config: claim.RunConfig) -> claim.Property:
+    """Checker of ``li2019.sec7``: Section VII's qualitative findings, each decided exactly.
+
+    See :func:`sec7_findings`; every finding and its counterexample are in the details.
+
+    Args:
+        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
+            the generators).
+
+    Returns:
+        The property (generated exact cases, one per finding).
+
+    References:
+        Li et al. (2019), Section VII-B, Fig. 4(a)-(d).
+    """
     findings: list[dict[str, Any]] = []
 
     def cases(cfg: claim.RunConfig) -> Iterator[dict[str, Any]]:

@@ -15,7 +15,23 @@ from pdpsym.models.joint import JointDistribution
 def conditional_pair(
     model: JointDistribution, target: str, j: str, context: dict[str, Fraction]
 ) -> JointDistribution | None:
-    """``th(x_i, x_j | x_{K-{j}})`` (None when the context has probability 0)."""
+    """``th(x_i, x_j | x_{K-{j}})`` (None when the context has probability 0).
+
+    Args:
+        model: the joint distribution ``theta`` of the tuples.
+        target: the name of the target tuple ``i``.
+        j: the name of the tuple ``j`` whose knowledge the edge removes.
+        context: the values of the other known tuples ``x_{K-{j}}``, by name (empty for
+            none).
+
+    Returns:
+        The exact joint law of ``(x_i, x_j)`` given the context (their marginal when the
+        context is empty), or None when the context has probability 0.
+
+    References:
+        Li et al. (2019), Section III-A2 and Section V-B (the conditional distribution under
+        which the correlation coefficient of an edge is taken).
+    """
     marg = model.marginal([target, j, *context])
     if context and marg.prob(context) == 0:
         return None
@@ -29,7 +45,25 @@ def conditional_pearson_sign(
     context: dict[str, Fraction],
     query: LinearQuery | None = None,
 ) -> int:
-    """sign of rho(w_i x_i, w_j x_j) under ``th(. | ctx)`` (weights 1 for the sum)."""
+    """sign of rho(w_i x_i, w_j x_j) under ``th(. | ctx)`` (weights 1 for the sum).
+
+    Args:
+        model: the joint distribution ``theta`` of the tuples.
+        target: the name of the target tuple ``i``.
+        j: the name of the other tuple ``j``.
+        context: the values of ``x_{K-{j}}``, by name; it must have positive probability
+            (else a ValueError).
+        query: the linear query whose weights multiply the tuples (the Pearson sign is
+            multiplied by ``sign(w_i) sign(w_j)``); None means the sum.
+
+    Returns:
+        -1, 0 or 1: the exact sign of the conditional Pearson coefficient of the weighted
+        pair (0 also when either weight is 0 or either variable is constant).
+
+    References:
+        Li et al. (2019), Section III-A2 (conditional correlation coefficient) and
+        Section III-A3 (a linear query as a sum of ``w_k x_k``).
+    """
     pair = conditional_pair(model, target, j, context)
     if pair is None:
         raise ValueError("context of probability 0")
@@ -41,7 +75,22 @@ def conditional_pearson_sign(
 
 
 def lemma3_sides(pair: JointDistribution, target: str, j: str) -> tuple[int, int]:
-    """Lemma 3 for binary ``x_i``: (sign rho, sign(E[x_j | high] - E[x_j | low]))."""
+    """Lemma 3 for binary ``x_i``: (sign rho, sign(E[x_j | high] - E[x_j | low])).
+
+    Args:
+        pair: the (conditional) joint law of ``x_i`` and ``x_j``.
+        target: the name of ``x_i``; its domain's min and max are the "low" and "high"
+            values (Lemma 3 is about a binary ``x_i``).
+        j: the name of ``x_j``.
+
+    Returns:
+        ``(sign of the Pearson coefficient, sign of the difference of the conditional means
+        of x_j)``, each -1, 0 or 1, exactly; the second is 0 when the low or the high value
+        has probability 0.
+
+    References:
+        Li et al. (2019), Appendix B, Lemma 3.
+    """
     lo, hi = min(pair.domain(target)), max(pair.domain(target))
     rho = pair.pearson_sign(target, j)
     marg = pair.marginal([target])
@@ -57,8 +106,15 @@ def lemma3_symbolic() -> bool:
     """Symbolic proof: ``cov = p(1-p)(h-l)(m_h - m_l)`` for binary ``x_i in {l, h}``.
 
     With ``P(x_i = h) = p`` and conditional means ``m_h, m_l`` of ``x_j``,
-    ``E[x_i x_j] = p h m_h + (1-p) l m_l`` and ``E[x_i] E[x_j] = (p h + (1-p) l)(p m_h + (1-p) m_l)``.
+    ``E[x_i x_j] = p h m_h + (1-p) l m_l`` and
+    ``E[x_i] E[x_j] = (p h + (1-p) l)(p m_h + (1-p) m_l)``.
     Since ``p(1-p) > 0`` (both values possible) and ``h > l``, sign(cov) = sign(m_h - m_l).
+
+    Returns:
+        True when sympy expands the difference of the two covariance forms to 0.
+
+    References:
+        Li et al. (2019), Appendix B, Lemma 3.
     """
     p, h, l, mh, ml = sympy.symbols("p h l m_h m_l")
     cov = p * h * mh + (1 - p) * l * ml - (p * h + (1 - p) * l) * (p * mh + (1 - p) * ml)

@@ -55,15 +55,18 @@ class EdgeValue:
 
     @property
     def impact(self) -> Impact:
+        """The exact :class:`Impact` of this element of ``W_ij`` (built on first use, then cached)."""
         if self._impact is None:
             self._impact = self._tables._impact_at(self._loc, self._rows)
         return self._impact
 
     @property
     def value(self) -> LogRatio:
+        """The exact value ``d_j`` of this element, a LogRatio."""
         return self.impact.value
 
     def ball(self, prec: int) -> Ball:
+        """An arb ball enclosing ``d_j`` at ``prec`` bits (cached per precision)."""
         if prec == BALL_PREC:
             if self._ball is None:
                 self._ball = self._tables._ball_at(self._loc, self._rows, prec)
@@ -92,6 +95,7 @@ class EdgeValue:
         return self._text
 
     def same_as(self, other: EdgeValue) -> bool:
+        """True when ``other`` is the same element (the same location in the count tables)."""
         return self._loc == other._loc
 
 
@@ -344,7 +348,20 @@ class EdgeTables:
 
 
 def compare_edges(x: EdgeValue, y: EdgeValue) -> int:
-    """Decided sign of ``x - y``: ball separation, else the exact exp-polynomial sign."""
+    """Decided sign of ``x - y``: ball separation, else the exact exp-polynomial sign.
+
+    Args:
+        x: an element of some ``W_ij``.
+        y: another.
+
+    Returns:
+        -1, 0 or 1, the exact sign of ``x - y`` (balls at rising precision, then the exact
+        zero test; 0 at once for the same element).
+
+    References:
+        Johansson, Arb (2017) (ball arithmetic) and the Lindemann-Weierstrass theorem (the
+        exact test); the values are Li et al. (2019), Section V-B, Eq. 9 impacts.
+    """
     if x.same_as(y):
         return 0
     bx, by = x.ball(BALL_PREC), y.ball(BALL_PREC)

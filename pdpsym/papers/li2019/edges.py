@@ -60,17 +60,53 @@ TAILS = (EdgeReading.RIGHT, EdgeReading.LEFT)
 
 
 def rational_log(q: Fraction) -> LogRatio:
-    """The rational ``q`` as ``ln(e^q / 1)``."""
+    """The rational ``q`` as ``ln(e^q / 1)``.
+
+    Args:
+        q: a rational.
+
+    Returns:
+        The exact LogRatio whose value is ``q`` (so it can be added to and compared with
+        other log-ratios).
+
+    References:
+        Johansson, Arb (2017), for deciding signs of exponential polynomials; the values
+        compared are Li et al. (2019) Eq. 9-11 edge and node values (Section V).
+    """
     return LogRatio.of_rational(q)
 
 
 def log_sum(a: LogRatio, b: LogRatio) -> LogRatio:
-    """``ln(a) + ln(b)`` as one LogRatio, normalized to keep the polynomials small."""
+    """``ln(a) + ln(b)`` as one LogRatio, normalized to keep the polynomials small.
+
+    Args:
+        a: a log-ratio ``ln(num/den)``.
+        b: another.
+
+    Returns:
+        The exact LogRatio ``ln(a.num b.num / (a.den b.den))``, normalized (exponents shifted,
+        coefficients integral; same value).
+
+    References:
+        Johansson, Arb (2017), for deciding signs of exponential polynomials; the values
+        compared are Li et al. (2019) Eq. 9-11 edge and node values (Section V).
+    """
     return LogRatio(a.num * b.num, a.den * b.den).normalized()
 
 
 def log_abs_sum(a: LogRatio, b: LogRatio) -> LogRatio:
-    """``|a + b|`` exactly."""
+    """``|a + b|`` exactly.
+
+    Args:
+        a: a log-ratio.
+        b: another.
+
+    Returns:
+        The exact LogRatio of ``|a + b|`` (the sign decided exactly).
+
+    References:
+        Li et al. (2019), Section V-B, Theorem 2, Eq. 11 (the step ``|PL + w|``).
+    """
     return abs(log_sum(a, b))
 
 
@@ -79,10 +115,34 @@ def _log_cmp(x: LogRatio, y: LogRatio) -> int:
 
 
 def log_max(values: Sequence[LogRatio]) -> LogRatio:
+    """The largest of ``values``, every comparison decided exactly.
+
+    Args:
+        values: a non-empty sequence of log-ratios.
+
+    Returns:
+        The first maximal element, as given (exact).
+
+    References:
+        Johansson, Arb (2017), for deciding signs of exponential polynomials; the values
+        compared are Li et al. (2019) Eq. 9-11 edge and node values (Section V).
+    """
     return decided_max(values, _log_cmp)[1]
 
 
 def log_min(values: Sequence[LogRatio]) -> LogRatio:
+    """The smallest of ``values``, every comparison decided exactly.
+
+    Args:
+        values: a non-empty sequence of log-ratios.
+
+    Returns:
+        The first minimal element, as given (exact).
+
+    References:
+        Johansson, Arb (2017), for deciding signs of exponential polynomials; the values
+        compared are Li et al. (2019) Eq. 9-11 edge and node values (Section V).
+    """
     return decided_min(values, _log_cmp)[1]
 
 
@@ -99,6 +159,9 @@ class Impact:
     reading: EdgeReading
 
     def as_json(self, digits: int = 30) -> dict[str, Any]:
+        """The impact as JSON-ready plain objects: the pair, the context, its reading and ``d``
+        certified to ``digits`` significant digits.
+        """
         return {
             "target": self.target,
             "j": self.j,
@@ -134,7 +197,32 @@ def impact(
     query: LinearQuery,
     reading: EdgeReading = EdgeReading.RIGHT,
 ) -> LogRatio | None:
-    """Eq. 9 for one ordered pair and context (None when the pair is not compatible)."""
+    """Eq. 9 for one ordered pair and context (None when the pair is not compatible).
+
+    Right tail: ``d_j = ln sum_xj th(xj|a,ctx) e^(w_j xj/lam) / sum_xj th(xj|b,ctx)
+    e^(w_j xj/lam)``; left tail: the same with ``-w_j`` and ``a``, ``b`` swapped.
+
+    Args:
+        model: the joint distribution ``theta`` of the tuples.
+        target: the name of the target tuple ``i``.
+        j: the name of the tuple whose knowledge the edge removes.
+        x_a: the larger target value of the ordered pair (by ``w_i x_i``).
+        x_b: the smaller one.
+        context: the values of ``x_{K-{j}}``, by name.
+        lam: the Laplace scale, > 0.
+        query: the linear query (``w_j`` enters the exponents).
+        reading: ``EdgeReading.RIGHT`` or ``EdgeReading.LEFT``; ``BOTH`` is a reading of the
+            set ``W_ij``, not of one impact (a ValueError).
+
+    Returns:
+        The exact ``d_j`` as a LogRatio of two exponential polynomials, or None when
+        ``(x_a, ctx)`` or ``(x_b, ctx)`` has probability 0.
+
+    References:
+        Li et al. (2019), Section V-B, Eq. 9 (rebuilt reading: the printed equation is
+        lost; read as the limit, as the output goes to +infinity (right tail) or -infinity
+        (left tail), of the extra log-ratio that not knowing x_j adds).
+    """
     if reading is EdgeReading.BOTH:
         raise ValueError("one impact has one tail; BOTH is a reading of the set W_ij")
     ta = _conditional_of_j(model, target, j, Fraction(x_a), context)
@@ -155,7 +243,22 @@ def impact(
 def ordered_pairs(
     model: JointDistribution, target: str, query: LinearQuery
 ) -> list[tuple[Fraction, Fraction]]:
-    """Target pairs ``(a, b)`` with ``w_i a > w_i b`` (the reduction to a sum)."""
+    """Target pairs ``(a, b)`` with ``w_i a > w_i b`` (the reduction to a sum).
+
+    Args:
+        model: the joint distribution (for the target's domain).
+        target: the name of the target tuple.
+        query: the linear query (the sign of ``w_i`` orders the pairs; ``w_i = 0`` gives
+            none).
+
+    Returns:
+        Every ordered pair of the target's domain, in domain order.
+
+    References:
+        Li et al. (2019), Section V-B, Eq. 10 (the pairs over which ``W_ij`` ranges; the
+        ordering ``x_i^a > x_i^b`` is our reading of the lost equation) and Section III-A3
+        (the reduction ``x' = w x``).
+    """
     w = query.weight(target)
     dom = model.domain(target)
     return [(a, b) for a in dom for b in dom if w * a > w * b]
@@ -170,7 +273,26 @@ def impact_set(
     query: LinearQuery,
     reading: EdgeReading = EdgeReading.RIGHT,
 ) -> list[Impact]:
-    """Eq. 10: ``W_ij`` for the edge ``A(i, K) -> A(i, K - {j})`` (``j`` in ``known``)."""
+    """Eq. 10: ``W_ij`` for the edge ``A(i, K) -> A(i, K - {j})`` (``j`` in ``known``).
+
+    Args:
+        model: the joint distribution ``theta`` of the tuples.
+        target: the name of the target tuple ``i``.
+        known: the known tuples ``K`` of the child node.
+        j: the known tuple the edge removes (a ValueError when not in ``known``).
+        lam: the Laplace scale, > 0.
+        query: the linear query.
+        reading: which tail Eq. 9 is read as; ``BOTH`` returns the right-tail impacts
+            followed by the left-tail ones.
+
+    Returns:
+        One :class:`Impact` per ordered pair and compatible context (exact values), in
+        context then pair order; empty when no pair is compatible.
+
+    References:
+        Li et al. (2019), Section V-B, Eq. 10 (rebuilt reading: every ordered pair
+        ``x_i^a > x_i^b`` and every context), with each element from Eq. 9.
+    """
     if j not in known:
         raise ValueError(f"{j} is not known")
     if reading is EdgeReading.BOTH:
@@ -198,7 +320,20 @@ class Step:
 
 
 def theorem2_step(child: LogRatio, W: Sequence[Impact]) -> Step:
-    """``max over w in W of |child + w|`` (Eq. 11); the child's value when W is empty."""
+    """``max over w in W of |child + w|`` (Eq. 11); the child's value when W is empty.
+
+    Args:
+        child: the exact leakage ``PL(A(i, K))`` of the child node.
+        W: the elements of ``W_ij`` (from :func:`impact_set`).
+
+    Returns:
+        A :class:`Step`: the exact ancestor value ``max(|PL + max W|, |PL + min W|)`` and the
+        chosen element (None when W is empty).
+
+    References:
+        Li et al. (2019), Section V-B, Theorem 2, Eq. 11 (rebuilt reading: ``w_ij`` is the
+        element of ``W_ij`` that makes ``|PL + w|`` largest).
+    """
     if not W:
         return Step(child, None)
     # the float extremes go first (a good first guess), then every element is compared
@@ -224,9 +359,11 @@ class IncrementRatio(ScaledLog):
     d: LogRatio
 
     def scaled_log(self) -> LogRatio:
+        """The log-ratio ``d_j`` that ``factor`` scales."""
         return self.d
 
     def sign(self) -> int:
+        """The exact sign of ``q`` (that of ``d_j``, the factor being positive)."""
         return self.d.sign()
 
     def compare(self, q: Fraction) -> int:
@@ -234,13 +371,30 @@ class IncrementRatio(ScaledLog):
         return self.compare_rational(q)
 
     def certified(self, digits: int = 30) -> Certified:
+        """``q`` certified to ``digits`` significant digits."""
         return certify(self.sympy(), digits)
 
 
 def increment_ratio(
     d: LogRatio, model: JointDistribution, j: str, lam: Fraction, query: LinearQuery
 ) -> IncrementRatio | None:
-    """Eq. 13 (None when ``Delta_j = 0``: no edge to normalize)."""
+    """Eq. 13 (None when ``Delta_j = 0``: no edge to normalize).
+
+    Args:
+        d: the edge's impact ``d_j`` at the maximizing pair.
+        model: the joint distribution (for ``x_j``'s domain).
+        j: the name of the tuple the edge removes.
+        lam: the Laplace scale, > 0.
+        query: the linear query; ``Delta_j = |w_j| (max X_j - min X_j)``.
+
+    Returns:
+        The exact :class:`IncrementRatio` ``q = (lam / Delta_j) d``, or None when
+        ``Delta_j = 0``.
+
+    References:
+        Li et al. (2019), Section V-B, Eq. 12-13 (rebuilt reading: ``w_ij = q_ij Delta_j /
+        lambda``), the increment ratio of Theorem 3.
+    """
     delta = query.sensitivity(model, j)
     if delta == 0:
         return None
@@ -248,7 +402,19 @@ def increment_ratio(
 
 
 def contexts(model: JointDistribution, names: Sequence[str]) -> list[dict[str, Fraction]]:
-    """Every assignment of ``names`` with positive probability."""
+    """Every assignment of ``names`` with positive probability.
+
+    Args:
+        model: the joint distribution.
+        names: the variables to assign (empty gives the one empty assignment).
+
+    Returns:
+        The assignments, as dicts from name to value, in domain (row-major) order.
+
+    References:
+        Li et al. (2019), Section V-B, Eq. 10 (the contexts ``x_{K-{j}}`` over which
+        ``W_ij`` ranges).
+    """
     out = []
     for values in itertools.product(*(model.domain(k) for k in names)):
         ctx = dict(zip(names, values, strict=True))

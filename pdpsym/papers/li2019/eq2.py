@@ -76,6 +76,14 @@ class Adversary:
         return cls(target, tuple(v for v in model.variables if v in seen))
 
     def unknown(self, model: JointDistribution) -> tuple[str, ...]:
+        """The unknown tuples ``U = [n] - {i} - K`` of this adversary, in model order.
+
+        Args:
+            model: the joint distribution whose variables this adversary names.
+
+        Returns:
+            The names of the tuples that are neither the target nor known.
+        """
         return tuple(v for v in model.variables if v != self.target and v not in self.known)
 
     def ancestor(self, j: str) -> Adversary:
@@ -98,6 +106,7 @@ class Witness:
     r: Fraction
 
     def as_json(self) -> dict[str, Any]:
+        """The witness as JSON-ready plain objects (every value as an exact fraction string)."""
         return {
             "x_i": fraction_str(self.x_i),
             "x_i_prime": fraction_str(self.x_i_prime),
@@ -121,6 +130,7 @@ class LeakageResult:
 
     @property
     def ok(self) -> bool:
+        """True when the status is ``"ok"`` (the leakage has a value and a witness)."""
         return self.status == "ok"
 
     def require(self) -> LogRatio:
@@ -130,11 +140,16 @@ class LeakageResult:
         return self.value
 
     def expression(self) -> sympy.Expr:
+        """The exact leakage as a sympy expression (ValueError: no compatible pair)."""
         if self.value is None:
             raise ValueError(f"{self.adversary}: {self.status}")
         return self.value.sympy()
 
     def certified(self, digits: int = 30) -> Certified:
+        """The leakage's certified decimal to ``digits`` significant digits (cached by digits).
+
+        Raises a ValueError when there is no compatible pair.
+        """
         if self.value is None:
             raise ValueError(f"{self.adversary}: {self.status}")
         if digits not in self._cert:
@@ -148,6 +163,11 @@ class LeakageResult:
         return compare_log_ratio_rational(self.value, q)
 
     def as_json(self, digits: int = 30) -> dict[str, Any]:
+        """The result as JSON-ready plain objects.
+
+        The adversary, ``lam``, the status, and (when there is one) the certified value to
+        ``digits`` digits and the witness.
+        """
         out: dict[str, Any] = {
             "target": self.adversary.target,
             "known": list(self.adversary.known),
@@ -163,7 +183,22 @@ class LeakageResult:
 
 
 def compare_log_ratio_rational(value: LogRatio, q: Fraction) -> int:
-    """Sign of ``ln(num/den) - q`` = sign(num - e^q den), exactly."""
+    """Sign of ``ln(num/den) - q`` = sign(num - e^q den), exactly.
+
+    Args:
+        value: an Eq. 2 candidate value, ``ln(num/den)`` of two exponential polynomials with
+            rational data (``den`` positive).
+        q: the rational to compare with.
+
+    Returns:
+        -1, 0 or 1, the exact sign of ``value - q`` (decided by the exact zero test of
+        exponential polynomials, no floats).
+
+    References:
+        Li et al. (2019), Section IV-A, Definition 2, Eq. 2 (the value compared);
+        the Lindemann-Weierstrass theorem (the exact zero test of exponential polynomials)
+        and Johansson, Arb (2017) (the sign of a non-zero one by ball arithmetic).
+    """
     return value.compare_rational(q)
 
 
@@ -261,7 +296,44 @@ def leakage(
     *,
     method: Literal["screened", "exact"] = "screened",
 ) -> LeakageResult:
-    """Exact Eq. 2 leakage of ``A(target, known)`` (Li et al. Sec. III, Eq. 2)."""
+    """Exact Eq. 2 leakage of ``A(target, known)``, with the point where the sup is attained.
+
+    The sup over ``r`` is taken as a max over the union of the two conditional supports of
+    ``f`` (the breakpoint lemma of this module's docstring); every candidate is a ratio of
+    exponential polynomials with rational data, compared exactly (floats only screen).
+
+    Args:
+        model: the joint distribution ``theta`` of the tuples, with exact probabilities.
+        target: the name of the target tuple ``i``.
+        known: the names of the tuples ``K`` the adversary knows exactly (distinct, not the
+            target); kept in model order.
+        lam: the Laplace scale ``lambda``, a rational > 0 (else ``InputError("lam")``).
+        query: the linear query ``f``; None means the sum of all tuples.
+        method: ``"screened"`` (float64 screen, near-ties decided exactly) or ``"exact"``
+            (every candidate decided exactly; the screen's test oracle). Both give the same
+            exact value.
+
+    Returns:
+        A :class:`LeakageResult`: status ``"ok"`` with the exact value (a ``LogRatio``,
+        certifiable to any number of digits) and a :class:`Witness` ``(x_i, x_i', x_K, r)``,
+        or status ``"no-compatible-pair"`` (no value) when no ``x_K`` is compatible with two
+        target values.
+
+    References:
+        Li et al. (2019), Section IV-A, Definition 2, Eq. 2; Section III-B, the Laplace mechanism.
+
+    Examples:
+        Table (a) of Example 2 (``x1``, ``x2`` positively correlated), the weakest adversary:
+
+        >>> from pdpsym.papers.li2019.examples import li2019_table
+        >>> res = leakage(li2019_table("a"), "x1", lam=1)
+        >>> res.expression()
+        log((2*E + 3*exp(2))/(3 + 2*E))
+        >>> res.certified(10).decimal
+        '1.185375903'
+        >>> leakage(li2019_table("a"), "x1", ["x2"], lam=1).compare_rational(1)
+        0
+    """
     lam = Fraction(lam)
     if lam <= 0:
         raise InputError("lam", f"must be > 0, got {fraction_str(lam)}")
@@ -285,6 +357,18 @@ def leakage_work(
     ``n_R`` outputs, a ``(d_i, n_K, n_S, n_R)`` float array and a ``(d_i, d_i, n_K, n_R)``
     one. Sums of integers (after scaling by the common denominator) take at most
     ``span + 1`` values, which bounds ``n_S`` and ``n_R``.
+
+    Args:
+        model: the joint distribution of the tuples.
+        target: the name of the target tuple.
+        known: the names of the known tuples (validated as in :func:`leakage`).
+        query: the linear query; None means the sum.
+
+    Returns:
+        The estimated number of cells, an exact integer.
+
+    References:
+        Li et al. (2019), Section IV-A, Definition 2, Eq. 2 (the search whose size is estimated).
     """
     adv = Adversary.of(model, target, known)
     query = query or LinearQuery.sum(model.variables)
@@ -307,7 +391,19 @@ def leakage_work(
 
 
 def all_adversaries(model: JointDistribution) -> Iterator[Adversary]:
-    """Every ``A(i, K)``, targets in model order, K by increasing size (bottom layer last)."""
+    """Every ``A(i, K)``, targets in model order; for each target, K by decreasing size
+    (the bottom layer, ``K = [n] - {i}``, first; the weakest adversary, ``K`` empty, last).
+
+    Args:
+        model: the joint distribution whose variables are the tuples.
+
+    Yields:
+        The :class:`Adversary` of each target and known set, ``n 2^(n-1)`` of them.
+
+    References:
+        Li et al. (2019), Section III-A1 (adversaries and prior knowledge) and Section V-A
+        (the layers of the hierarchical graph).
+    """
     names = model.variables
     for target in names:
         others = [v for v in names if v != target]
@@ -324,7 +420,21 @@ def leakage_all(
     method: Literal["screened", "exact"] = "screened",
     progress: Any = None,
 ) -> list[LeakageResult]:
-    """Eq. 2 for every adversary of the model (``n 2^(n-1)`` of them)."""
+    """Eq. 2 for every adversary of the model (``n 2^(n-1)`` of them).
+
+    Args:
+        model: the joint distribution of the tuples, with exact probabilities.
+        lam: the Laplace scale, a rational > 0 (else ``InputError("lam")``).
+        query: the linear query; None means the sum of all tuples.
+        method: ``"screened"`` or ``"exact"``, as in :func:`leakage`.
+        progress: None, or an object whose ``update(1)`` is called after each adversary.
+
+    Returns:
+        One :class:`LeakageResult` per adversary, in the order of :func:`all_adversaries`.
+
+    References:
+        Li et al. (2019), Section IV-A, Definition 2, Eq. 2; the PDP level of Definition 2 is the max of these values.
+    """
     lam = Fraction(lam)
     if lam <= 0:
         raise InputError("lam", f"must be > 0, got {fraction_str(lam)}")

@@ -28,14 +28,36 @@ DESCRIPTIONS = {
 
 
 def li2019_table(name: str) -> JointDistribution:
-    """Table (a), (b), (c) or (d) of Examples 2-4."""
+    """Table (a), (b), (c) or (d) of Examples 2-4.
+
+    Args:
+        name: ``"a"``, ``"b"``, ``"c"`` or ``"d"`` (a KeyError otherwise).
+
+    Returns:
+        The joint distribution of ``x1`` (rows) and ``x2`` (columns), exact.
+
+    References:
+        Li et al. (2019), Section IV-B, Examples 2-4, Tables II/III (a)-(d).
+    """
     return JointDistribution.from_rows(["x1", "x2"], _ROWS[name])
 
 
 def correlated_pair(t: Fraction) -> JointDistribution:
     """Binary pair with ``P(0,0) = P(1,1) = (1+t)/4``, ``P(0,1) = P(1,0) = (1-t)/4``.
 
-    Pearson correlation ``t``; requires ``-1 < t < 1`` so that every cell is positive.
+    Pearson correlation ``t``; it gives Table (a) at ``t = 1/5`` and Table (b) at
+    ``t = -1/5``.
+
+    Args:
+        t: the correlation, a rational with ``-1 < t < 1`` (else a ValueError) so that every
+            cell is positive.
+
+    Returns:
+        The exact joint distribution of ``x1`` and ``x2``.
+
+    References:
+        Li et al. (2019), Section IV-B, Example 3 (its stronger-correlation tables (a') and
+        (b') are lost from the text; this family stands in for them).
     """
     t = Fraction(t)
     if not -1 < t < 1:

@@ -33,7 +33,25 @@ from pdpsym.papers.li2019.whg import BetaEdges, CachedEdges, ExactOf, fast_searc
 def leakage_vs_layer(
     n: int = 15, corrs: Sequence[float] = (-0.8, -0.5, -0.2, 0.2, 0.5, 0.8), seed: int = 0
 ) -> dict[str, Any]:
-    """Fig. 4(a)-(b): max node value of each layer, one row per averCorr."""
+    """Fig. 4(a)-(b): max node value of each layer, one row per averCorr.
+
+    A float64 simulation, as in the paper: the chain rule (full search) on beta-distributed
+    edge values; the numbers are floats, not certified (:func:`layer_maxima` is the exact
+    version).
+
+    Args:
+        n: the number of tuples (15 in the paper).
+        corrs: the averCorr values, each in (-1, 1); its sign is the edges' sign.
+        seed: the seed of the edge draws.
+
+    Returns:
+        ``{"n", "seed", "rows"}`` with one row ``{"averCorr", "layer_max"}`` per averCorr;
+        ``layer_max`` lists the float maximum of each layer, layer 1 (strongest) first.
+
+    References:
+        Li et al. (2019), Section VII-B, Fig. 4(a)-(b) (setting of Section VII-A), computed by
+        the full search of Section V-D (Algorithm 1) with Theorem 4 at layer 1 and Theorem 2.
+    """
     rows = []
     for corr in corrs:
         res = full_search(BetaEdges(n, corr, seed))
@@ -48,7 +66,28 @@ def fast_vs_full(
     runs: int = 30,
     seed: int = 0,
 ) -> list[dict[str, Any]]:
-    """Fig. 5: mean/variance of the maximum leakage, fast vs full, and the mean run times."""
+    """Fig. 5: mean/variance of the maximum leakage, fast vs full, and the mean run times.
+
+    A float64 simulation with wall-clock timings (the edges are drawn before timing); the
+    numbers are floats, not certified.
+
+    Args:
+        ns: the numbers of tuples.
+        corrs: the averCorr values, each in (-1, 1).
+        k: the fast search's number of nodes kept per layer (>= 1; lost from the paper's
+            text).
+        runs: seeded runs per ``(n, averCorr)``.
+        seed: the base seed (run ``r`` uses ``seed * 1000 + r``).
+
+    Returns:
+        One dict per ``(n, averCorr)``: the means and population variances of the full and
+        the fast maxima, how many runs had the fast one above and below, and the mean seconds
+        of each search.
+
+    References:
+        Li et al. (2019), Section V-D (Algorithms 1-2, Propositions 1-2) and Section VII-B3,
+        Fig. 5.
+    """
     out = []
     for n in ns:
         for corr in corrs:
@@ -87,8 +126,21 @@ def layer_maxima(n: int, corr: float, seed: int) -> list[Fraction]:
     """Fig. 4(a)-(b), exactly: the max node value of each layer, chain rule on the sampled
     beta edges read as exact rationals.
 
-    >>> layer_maxima(3, 0.5, 1)[0]
-    Fraction(1, 1)
+    Args:
+        n: the number of tuples (>= 1).
+        corr: averCorr, in (-1, 1).
+        seed: the seed of the edge draws.
+
+    Returns:
+        The exact maximum of each layer, as Fractions, layer 1 (strongest adversaries) first.
+
+    References:
+        Li et al. (2019), Section VII-B, Fig. 4(a)-(b), by Section V-D, Algorithm 1 (Theorem 4
+        at layer 1, Theorem 2 / Theorem 5 above).
+
+    Examples:
+        >>> layer_maxima(3, 0.5, 1)[0]
+        Fraction(1, 1)
     """
     return full_search(ExactOf(BetaEdges(n, corr, seed))).layer_max()
 
@@ -99,6 +151,19 @@ def gaussian_layer_table(
     """Fig. 4(c)-(d) (Section VII-A): ``n`` unit-variance tuples with every covariance
     ``rho``, sum query; for each rho the leakage of ``A(x1, K)`` at layer ``L = 1..n``
     (``K`` = the last ``n - L`` tuples, so layer 1 is the strongest adversary).
+
+    Args:
+        n: the number of tuples (>= 1).
+        rhos: the covariances; each must give a positive definite matrix
+            (``-1/(n-1) < rho < 1``).
+        lam: the Laplace scale, > 0.
+
+    Returns:
+        For each rho, the exact leakage (Fractions) at layers 1 to ``n``.
+
+    References:
+        Li et al. (2019), Section VII-B, Fig. 4(c)-(d), by Section VI-B, Theorem 6 (rebuilt
+        reading: ``|c| Delta_i / lambda``).
 
     Examples:
         >>> gaussian_layer_table(2, [Fraction(0)], Fraction(1))[Fraction(0)]

@@ -50,7 +50,19 @@ THM6_READING = (
 
 
 def weight_vector(model: GaussianModel, weights: Mapping[str, Fraction] | None) -> list[Fraction]:
-    """Weights in variable order; names not given keep weight 1 (the sum query)."""
+    """Weights in variable order; names not given keep weight 1 (the sum query).
+
+    Args:
+        model: the Gaussian model (exact mean, covariance and target ranges).
+        weights: the weights of the linear query by variable name (None: all 1); an unknown
+            name is ``InputError("weights")``.
+
+    Returns:
+        One exact weight per variable, in model order.
+
+    References:
+        Li et al. (2019), Section III-A3 (the linear query ``f = sum_k w_k x_k``).
+    """
     w = [Fraction(1)] * model.n
     for name, value in (weights or {}).items():
         if name not in model.variables:
@@ -62,6 +74,20 @@ def weight_vector(model: GaussianModel, weights: Mapping[str, Fraction] | None) 
 def adversary_indices(
     model: GaussianModel, target: str, known: Sequence[str]
 ) -> tuple[int, list[int]]:
+    """The indices of ``A(target, known)`` in the model, validated.
+
+    Args:
+        model: the Gaussian model (exact mean, covariance and target ranges).
+        target: the target's name (``InputError("target")`` when unknown).
+        known: the known tuples' names, distinct and not the target
+            (``InputError("known")`` otherwise); their order is kept.
+
+    Returns:
+        ``(i, K)``: the target's index and the known tuples' indices.
+
+    References:
+        Li et al. (2019), Section III-A1 (the adversary ``A(i, K)``).
+    """
     i = model.index(target, "target")
     k_idx: list[int] = []
     for name in known:
@@ -88,6 +114,7 @@ class Conditional:
     cov: sympy.Matrix  # S_UU - S_UA S_AA^{-1} S_AU
 
     def mean(self, x_given: Sequence[Fraction]) -> sympy.Matrix:
+        """The exact conditional mean ``offset + gain x_A`` of ``x_U`` given ``x_A = x_given``."""
         return self.offset + self.gain * sympy.Matrix([[to_sympy(v)] for v in x_given])
 
 
@@ -97,7 +124,21 @@ def _singular(given: Sequence[int], model: GaussianModel) -> InputError:
 
 
 def condition(model: GaussianModel, given: Sequence[int]) -> Conditional:
-    """Lemma 1 through the Schur complement, in exact sympy arithmetic."""
+    """Lemma 1 through the Schur complement, in exact sympy arithmetic.
+
+    Args:
+        model: the Gaussian model (exact mean, covariance and target ranges).
+        given: the indices ``A`` of the given tuples, in the order of ``x_A``; their
+            covariance must be non-singular (``InputError("cov")`` otherwise).
+
+    Returns:
+        The exact :class:`Conditional`: ``x_U | x_A ~ N(offset + gain x_A, cov)`` with
+        ``gain = S_UA S_AA^-1`` and ``cov = S_UU - S_UA S_AA^-1 S_AU`` (empty matrices when
+        every tuple is given).
+
+    References:
+        Li et al. (2019), Section VI-A, Lemma 1(1).
+    """
     a = list(given)
     u = [k for k in range(model.n) if k not in a]
     cov = model.cov_matrix()
@@ -130,7 +171,23 @@ class QueryGiven:
 def query_given(
     model: GaussianModel, target: int, known: Sequence[int], w: Sequence[Fraction]
 ) -> QueryGiven:
-    """Lemma 1 applied to ``f``: exact ``c = w_i + w_U^T S_UA S_AA^{-1} e_i`` and ``s^2``."""
+    """Lemma 1 applied to ``f``: exact ``c = w_i + w_U^T S_UA S_AA^{-1} e_i`` and ``s^2``.
+
+    Args:
+        model: the Gaussian model (exact mean, covariance and target ranges).
+        target: the target's index ``i``.
+        known: the known tuples' indices ``K``.
+        w: the query's weights, in variable order.
+
+    Returns:
+        The exact :class:`QueryGiven`: the coefficients of ``x_A`` (``A = (i, *K)``) and the
+        constant of ``E[f | x_A]``, with ``c`` the target's coefficient, and the conditional
+        variance ``s^2``. ``InputError("cov")`` when ``S_AA`` is singular.
+
+    References:
+        Li et al. (2019), Section VI-A, Lemma 1 (1) and (2); Appendix C, Eq. 37 (``c`` is
+        "the coefficient of x_i"; the printed formula is lost and this is our reading).
+    """
     a = [target, *known]
     u = [k for k in range(model.n) if k not in a]
     cov = model.cov_list()
@@ -177,7 +234,20 @@ def regression_coefficients(
 ) -> tuple[list[Fraction], Fraction]:
     """An independent route: ``E[f | x_A]`` by the normal equations ``S_AA beta = Cov(x_A, f)``.
 
-    Returns ``(beta, s^2)`` with ``s^2 = Var f - Cov(f, x_A) beta``.
+    Args:
+        model: the Gaussian model (exact mean, covariance and target ranges).
+        given: the indices ``A`` of the given tuples (``S_AA`` non-singular, else
+            ``InputError("cov")``).
+        w: the query's weights, in variable order.
+
+    Returns:
+        ``(beta, s^2)``, exact: the coefficients of ``x_A`` in ``E[f | x_A]`` and
+        ``s^2 = Var f - Cov(f, x_A) beta``.
+
+    References:
+        Li et al. (2019), Section VI-A, Lemma 1 (here by linear regression, as a cross-check
+        of :func:`query_given`); Anderson, An Introduction to Multivariate Statistical
+        Analysis, Chapter 2 (the normal equations).
     """
     a = list(given)
     cov = model.cov_list()
@@ -209,6 +279,7 @@ class GaussianLeakage:
     value: Fraction
 
     def as_row(self) -> dict[str, Any]:
+        """The result as a row of plain strings (exact fractions) and the known tuples' names."""
         return {
             "target": self.target,
             "known": list(self.known),
@@ -243,7 +314,37 @@ def gaussian_leakage(
     lam: Fraction | int = 1,
     weights: Mapping[str, Fraction] | None = None,
 ) -> GaussianLeakage:
-    """Exact PDP leakage of the Laplace mechanism on ``f = Σ w_k x_k`` (Theorem 6)."""
+    """Exact PDP leakage of the Laplace mechanism on ``f = Σ w_k x_k`` (Theorem 6).
+
+    Args:
+        model: the Gaussian model; the target must have a range ``[l_i, u_i]``.
+        target: the target's name.
+        known: the known tuples' names (distinct, not the target).
+        lam: the Laplace scale, a rational > 0 (else ``InputError("lam")``).
+        weights: the query's weights by name (None: the sum).
+
+    Returns:
+        The exact :class:`GaussianLeakage`, with value ``|c| (u_i - l_i) / lam`` (a supremum
+        approached as the output goes to +-infinity), ``c`` and the conditional variance.
+
+    References:
+        Li et al. (2019), Section VI-B, Theorem 6 (rebuilt reading ``THM6_READING``: the
+        printed formula is lost; for a weighted query it is read through the reduction
+        ``x'_k = w_k x_k`` of Section III-A3).
+
+    Examples:
+        Example 5 with ``rho = 1/2``: the weakest adversary leaks ``(1 + rho) Delta/lam``,
+        the strongest ``Delta/lam``.
+
+        >>> from pdpsym.models.gaussian import GaussianModel
+        >>> g = GaussianModel.build(
+        ...     ["x1", "x2"], [0, 0], [[1, "1/2"], ["1/2", 1]], {"x1": [0, 1]}
+        ... )
+        >>> gaussian_leakage(g, "x1").value
+        Fraction(3, 2)
+        >>> gaussian_leakage(g, "x1", ["x2"]).value
+        Fraction(1, 1)
+    """
     lam = Fraction(lam)
     if lam <= 0:
         raise InputError("lam", f"must be > 0, got {fraction_str(lam)}")
@@ -282,7 +383,20 @@ def all_conditionals(
 
     ``A`` grows by one index at a time in increasing order (depth first), and
     ``S_AA^{-1}`` is updated by bordering, O(|A|^2) per set. Each ``A`` serves the |A|
-    adversaries ``A(i, A \\ {i})`` at once: ``c = beta_i`` and ``s^2`` depends on A only.
+    adversaries ``A(i, A - {i})`` at once: ``c = beta_i`` and ``s^2`` depends on A only.
+
+    Args:
+        model: the Gaussian model; every ``S_AA`` must be non-singular
+            (``InputError("cov")`` at the first that is not).
+        w: the query's weights, in variable order.
+
+    Yields:
+        ``(A, beta, s^2)``: the sorted index tuple, the exact coefficients of ``x_A`` and
+        the exact conditional variance of ``f``.
+
+    References:
+        Li et al. (2019), Section VI-A, Lemma 1; Golub and Van Loan, Matrix Computations
+        (the bordering update of an inverse).
     """
     n = model.n
     cov = model.cov_list()
@@ -312,7 +426,21 @@ def all_conditionals(
 def all_adversaries(
     model: GaussianModel, lam: Fraction | int = 1, weights: Mapping[str, Fraction] | None = None
 ) -> list[GaussianLeakage]:
-    """Theorem 6 for every adversary ``A(i, K)`` whose target has a range, n 2^(n-1) at most."""
+    """Theorem 6 for every adversary ``A(i, K)`` whose target has a range, n 2^(n-1) at most.
+
+    Args:
+        model: the Gaussian model; at least one variable needs a range
+            (``InputError("ranges")`` otherwise).
+        lam: the Laplace scale, a rational > 0 (else ``InputError("lam")``).
+        weights: the query's weights by name (None: the sum).
+
+    Returns:
+        One exact :class:`GaussianLeakage` per adversary, sorted by target (model order),
+        then by the number of known tuples, then by their names.
+
+    References:
+        Li et al. (2019), Section VI-B, Theorem 6 (rebuilt reading ``THM6_READING``).
+    """
     lam = Fraction(lam)
     if lam <= 0:
         raise InputError("lam", f"must be > 0, got {fraction_str(lam)}")
@@ -347,12 +475,38 @@ def all_adversaries(
 
 
 def std_normal_cdf(x: sympy.Expr) -> sympy.Expr:
-    """Phi(x) = erfc(-x / sqrt 2) / 2."""
+    """Phi(x) = erfc(-x / sqrt 2) / 2.
+
+    Args:
+        x: a sympy expression.
+
+    Returns:
+        The exact sympy expression of the standard normal CDF at ``x``.
+
+    References:
+        The standard identity ``Phi(x) = erfc(-x/sqrt 2)/2`` (NIST DLMF, Section 7.2, for
+        erfc); Li et al. (2019), Section VI-B, Lemma 2 uses Phi.
+    """
     return sympy.erfc(-x / sympy.sqrt(2)) / 2
 
 
 def h_expr(t: sympy.Expr, s: sympy.Expr, lam: sympy.Expr) -> sympy.Expr:
-    """Lemma 2's ``h(t)``; ``s = 0`` gives the Laplace kernel ``e^{-|t|/lam}``."""
+    """Lemma 2's ``h(t)``; ``s = 0`` gives the Laplace kernel ``e^{-|t|/lam}``.
+
+    ``h(t) = e^(-t/lam) Phi(t/s - s/lam) + e^(t/lam) Phi(-t/s - s/lam)``.
+
+    Args:
+        t: the distance ``r - m`` from the conditional mean of ``f``.
+        s: the conditional standard deviation of ``f`` (>= 0).
+        lam: the Laplace scale, > 0.
+
+    Returns:
+        The exact sympy expression of ``h(t)``.
+
+    References:
+        Li et al. (2019), Section VI-B, Lemma 2 (rebuilt reading: the printed formula is lost;
+        ``h`` is read as the Laplace-Gaussian convolution kernel).
+    """
     if s == 0:
         return sympy.exp(-sympy.Abs(t) / lam)
     return sympy.exp(-t / lam) * std_normal_cdf(t / s - s / lam) + sympy.exp(
@@ -361,7 +515,24 @@ def h_expr(t: sympy.Expr, s: sympy.Expr, lam: sympy.Expr) -> sympy.Expr:
 
 
 def convolution_density(r: Any, m: Any, s2: Fraction | sympy.Expr, lam: Any) -> sympy.Expr:
-    """The density of ``f + Laplace(lam)`` for ``f ~ N(m, s2)`` (Eq. 19 after Lemma 1)."""
+    """The density of ``f + Laplace(lam)`` for ``f ~ N(m, s2)`` (Eq. 19 after Lemma 1).
+
+    ``p(r) = e^(s2 / (2 lam^2)) / (2 lam) h(r - m)``, with ``h`` of :func:`h_expr`.
+
+    Args:
+        r: the output (a Fraction, an int or a sympy expression).
+        m: the conditional mean of ``f``.
+        s2: the conditional variance of ``f`` (>= 0).
+        lam: the Laplace scale, > 0.
+
+    Returns:
+        The exact sympy expression of the output density at ``r``.
+
+    References:
+        Li et al. (2019), Section VI-A, Eq. 19 with Lemma 1, and Section VI-B, Lemma 2
+        (rebuilt reading: the printed formula is lost; ``h`` is read as the
+        Laplace-Gaussian convolution kernel).
+    """
     s2e = sympy.sympify(to_sympy(s2) if isinstance(s2, Fraction | int) else s2)
     lam_e = to_sympy(lam) if isinstance(lam, Fraction | int) else sympy.sympify(lam)
     r_e = to_sympy(r) if isinstance(r, Fraction | int) else sympy.sympify(r)
@@ -371,7 +542,22 @@ def convolution_density(r: Any, m: Any, s2: Fraction | sympy.Expr, lam: Any) -> 
 
 
 def log_h_arb(t: Fraction | Ball, s2: Fraction, lam: Fraction, prec: int = 128) -> Ball:
-    """A certified ball for ``ln h(t)`` (arb erfc; no underflow, arb exponents are unbounded)."""
+    """A certified ball for ``ln h(t)`` (arb erfc; no underflow, arb exponents are unbounded).
+
+    Args:
+        t: the distance ``r - m``, exact or as a ball.
+        s2: the conditional variance of ``f`` (>= 0; 0 gives ``-|t|/lam``).
+        lam: the Laplace scale, > 0.
+        prec: the working precision in bits.
+
+    Returns:
+        An arb ball certified to contain ``ln h(t)``.
+
+    References:
+        Li et al. (2019), Section VI-B, Lemma 2 (rebuilt reading: the printed formula is lost;
+        ``h`` is read as the Laplace-Gaussian convolution kernel); Johansson, Arb (2017),
+        for the ball arithmetic.
+    """
     with working_precision(prec):
         ta = t if isinstance(t, Ball) else arb_from_fraction(t)
         la = arb_from_fraction(lam)
@@ -388,7 +574,24 @@ def log_h_arb(t: Fraction | Ball, s2: Fraction, lam: Fraction, prec: int = 128) 
 def log_ratio_arb(
     r: Fraction, m1: Fraction, m2: Fraction, s2: Fraction, lam: Fraction, prec: int = 128
 ) -> Ball:
-    """``ln p(r | m1) / p(r | m2)`` for two output densities of equal variance (Eq. 19)."""
+    """``ln p(r | m1) / p(r | m2)`` for two output densities of equal variance (Eq. 19).
+
+    Args:
+        r: the output, a rational.
+        m1: the conditional mean of ``f`` in the numerator.
+        m2: the conditional mean of ``f`` in the denominator.
+        s2: the common conditional variance (>= 0).
+        lam: the Laplace scale, > 0.
+        prec: the working precision in bits.
+
+    Returns:
+        An arb ball certified to contain the log-ratio ``ln h(r - m1) - ln h(r - m2)``.
+
+    References:
+        Li et al. (2019), Section VI-A, Eq. 19, and Section VI-B, Lemma 2 (rebuilt
+        reading: the printed formula is lost; ``h`` is read as the Laplace-Gaussian
+        convolution kernel); Johansson, Arb (2017).
+    """
     with working_precision(prec):
         return log_h_arb(r - m1, s2, lam, prec) - log_h_arb(r - m2, s2, lam, prec)
 
@@ -425,6 +628,27 @@ def eq19_profile(
 
     Checks ``|ln p(r|x_i) - ln p(r|x_i')| < |c|(u-l)/lam`` at every grid point and that the
     bound is approached within ``tol`` at both tails (r far beyond both means).
+
+    Args:
+        model: the Gaussian model; the target must have a range.
+        target: the target's name.
+        known: the known tuples' names.
+        lam: the Laplace scale, > 0.
+        weights: the query's weights by name (None: the sum).
+        x_known: the known tuples' values (None: their means).
+        grid: the number of equally spaced outputs ``r`` (>= 2), spanning both tails.
+        tol: how close to the bound the tails must come.
+        prec: the starting precision of the balls, in bits (raised until each comparison
+            with the bound is decided, up to 2^14 bits).
+
+    Returns:
+        An :class:`Eq19Profile`: the exact bound, whether no certified ratio exceeds it
+        (equality allowed when ``s^2 = 0``), whether both tails come within ``tol``, the
+        largest upper end of any ball (20 digits, rounded up) and the numbers of points.
+
+    References:
+        Li et al. (2019), Section VI-A, Eq. 19 (the definition evaluated directly) against
+        Section VI-B, Theorem 6 (rebuilt reading ``THM6_READING``).
     """
     lam = Fraction(lam)
     i, k_idx = adversary_indices(model, target, known)
@@ -525,7 +749,21 @@ def eq19_profile(
 def equicorrelated(
     n: int, rho: Fraction, rng: tuple[Fraction, Fraction] = (Fraction(0), Fraction(1))
 ) -> GaussianModel:
-    """Section VII-A: unit variances, every covariance ``rho`` (domain size 1)."""
+    """Section VII-A: unit variances, every covariance ``rho`` (domain size 1).
+
+    Args:
+        n: the number of tuples, named ``x1`` ... ``xn``.
+        rho: the common covariance; the matrix must be positive definite
+            (``-1/(n-1) < rho < 1``; ``InputError("cov")`` otherwise).
+        rng: every tuple's range ``[l, u]`` (default ``[0, 1]``: domain size 1).
+
+    Returns:
+        The exact Gaussian model, mean 0.
+
+    References:
+        Li et al. (2019), Section VII-A (the simulations' continuous data: 15 tuples, domain
+        size 1; the paper adjusts the diagonal, here the variances are 1).
+    """
     names = [f"x{k + 1}" for k in range(n)]
     cov = [[Fraction(1) if r == c else rho for c in range(n)] for r in range(n)]
     return GaussianModel.build(names, [0] * n, cov, {nm: list(rng) for nm in names})

@@ -22,7 +22,26 @@ def conditional_density(
     lam: Fraction,
     query: LinearQuery,
 ) -> ExpPoly:
-    """``2 lambda p(r | x_i, x_K)`` as an exponential polynomial (the mixture of Eq. 2)."""
+    """``2 lambda p(r | x_i, x_K)`` as an exponential polynomial (the mixture of Eq. 2).
+
+    Args:
+        model: the joint distribution ``theta`` of the tuples, with exact probabilities.
+        adv: the adversary ``A(i, K)`` (target and known tuples, names of ``model``).
+        x_i: the target's value.
+        x_K: the known tuples' values, by name (the conditioning event must have positive
+            probability).
+        r: the mechanism's output, a rational.
+        lam: the Laplace scale, > 0.
+        query: the linear query ``f``.
+
+    Returns:
+        The exact exponential polynomial ``sum_s theta(f = s | x_i, x_K) e^{-|r - s|/lam}``
+        (rational coefficients and exponents), i.e. ``2 lam`` times the output density.
+
+    References:
+        Li et al. (2019), Section IV-A, Eq. 2 (the conditional output density), with the
+        Laplace density of Section III-B.
+    """
     given = {adv.target: Fraction(x_i), **x_K}
     cond = model.conditional(given)
     fixed = sum((query.weight(v) * Fraction(x) for v, x in given.items()), Fraction(0))
@@ -51,6 +70,23 @@ def bayes_identity_holds(
     normalizer ``p(r | x_K) = sum_x theta(x | x_K) p(r | x, x_K)``; both sides are
     LogRatios of exp-polynomials and equality is the exact zero test of
     ``num_L den_R - num_R den_L``.
+
+    Args:
+        model: the joint distribution ``theta`` of the tuples, with exact probabilities.
+        adv: the adversary ``A(i, K)`` (target and known tuples, names of ``model``).
+        x_i: one target value; ``(x_i, x_K)`` must have positive probability.
+        x_i_prime: the other target value; ``(x_i_prime, x_K)`` must have positive
+            probability.
+        x_K: the known tuples' values, by name (empty for ``K`` empty).
+        r: the output, a rational.
+        lam: the Laplace scale, > 0.
+        query: the linear query ``f``.
+
+    Returns:
+        True when the two sides of Eq. 3 are exactly equal at this point, else False.
+
+    References:
+        Li et al. (2019), Section IV-A, Eq. 3 (Eq. 2 in Bayesian form).
     """
     prior = (
         model.marginal([adv.target, *adv.known]).conditional(x_K)
@@ -79,7 +115,20 @@ def bayes_identity_holds(
 def group_dp_bound(
     model: JointDistribution, adv: Adversary, lam: Fraction, query: LinearQuery
 ) -> Fraction:
-    """Remark 1 / Eq. 4: ``sum over k in {i} u U of Delta_k / lambda``."""
+    """Remark 1 / Eq. 4: ``sum over k in {i} u U of Delta_k / lambda``.
+
+    Args:
+        model: the joint distribution ``theta`` of the tuples, with exact probabilities.
+        adv: the adversary ``A(i, K)`` (target and known tuples, names of ``model``).
+        lam: the Laplace scale, > 0.
+        query: the linear query; ``Delta_k = |w_k| (max X_k - min X_k)``.
+
+    Returns:
+        The exact group-DP bound on the leakage of ``adv``, a Fraction.
+
+    References:
+        Li et al. (2019), Section IV-A, Remark 1, Eq. 4.
+    """
     members = (adv.target, *adv.unknown(model))
     return sum((query.sensitivity(model, k) for k in members), Fraction(0)) / Fraction(lam)
 
@@ -87,17 +136,48 @@ def group_dp_bound(
 def theorem1_value(
     model: JointDistribution, adv: Adversary, lam: Fraction, query: LinearQuery
 ) -> Fraction:
-    """Theorem 1: with mutually independent tuples every adversary leaks ``Delta_i / lambda``."""
+    """Theorem 1: with mutually independent tuples every adversary leaks ``Delta_i / lambda``.
+
+    The function does not check independence: it returns the value the theorem predicts.
+
+    Args:
+        model: the joint distribution ``theta`` of the tuples, with exact probabilities.
+        adv: the adversary ``A(i, K)`` (target and known tuples, names of ``model``).
+        lam: the Laplace scale, > 0.
+        query: the linear query; ``Delta_i = |w_i| (max X_i - min X_i)``.
+
+    Returns:
+        The exact ``Delta_i / lambda``, a Fraction.
+
+    References:
+        Li et al. (2019), Section IV-A, Theorem 1.
+    """
     return query.sensitivity(model, adv.target) / Fraction(lam)
 
 
 def theorem4_value(
     model: JointDistribution, adv: Adversary, lam: Fraction, query: LinearQuery
 ) -> Fraction | None:
-    """Theorem 4 corrected: bottom layer (U empty), ``max over compatible pairs |w_i (x_i - x_i')| / lambda``.
+    """Theorem 4 corrected: the bottom layer (U empty),
+    ``max over compatible pairs |w_i (x_i - x_i')| / lambda``.
 
-    None when no pair is compatible. Equals ``Delta_i / lambda`` only when some ``x_K`` is
-    compatible with both extreme values of ``x_i`` (the printed "whatever theta" fails).
+    Equals ``Delta_i / lambda`` only when some ``x_K`` is compatible with both extreme
+    values of ``x_i`` (the printed "whatever theta" fails). Raises a ValueError when
+    ``adv`` has unknown tuples.
+
+    Args:
+        model: the joint distribution ``theta`` of the tuples, with exact probabilities.
+        adv: the adversary ``A(i, K)``, in the bottom layer (every other tuple known).
+        lam: the Laplace scale, > 0.
+        query: the linear query (only the target's weight ``w_i`` enters).
+
+    Returns:
+        The exact leakage, a Fraction, or None when no ``x_K`` of positive probability is
+        compatible with two target values.
+
+    References:
+        Li et al. (2019), Section V-C, Theorem 4 (corrected: the max over compatible pairs
+        instead of ``Delta_i / lambda`` for every joint distribution).
     """
     if adv.unknown(model):
         raise ValueError("Theorem 4 is about the bottom layer (no unknown tuples)")

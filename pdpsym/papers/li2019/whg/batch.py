@@ -72,7 +72,22 @@ MAX_BATCH_N = 14  # 3^14 configurations x 15 sums: about 3 GB of float64 arrays
 
 
 def batch_applies(model: JointDistribution, lam: Fraction, query: LinearQuery) -> bool:
-    """Whether :func:`batch_whg` covers this instance (see the module docstring)."""
+    """Whether :func:`batch_whg` covers this instance (see the module docstring).
+
+    Args:
+        model: the joint distribution.
+        lam: the Laplace scale, > 0.
+        query: the linear query.
+
+    Returns:
+        True when every domain is ``{0, 1}``, the query is the sum, ``n / lam <= 600``, the
+        counts are int64, all positive (full support) and total below 2^53.
+
+    References:
+        Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., Section 3.1 (the
+        rounding bound these conditions keep valid); the values are Li et al. (2019),
+        Section IV-A, Eq. 2 and Section V, Eq. 9-11.
+    """
     if any(tuple(d) != (0, 1) for d in model.domains):
         return False
     if any(query.weight(v) != 1 for v in model.variables):
@@ -150,7 +165,18 @@ class _Groups:
 def ternary(counts: np.ndarray) -> np.ndarray:
     """``m[cfg, s]`` over every tuple: shape ``(3,)*n + (n + 1,)``; state 0/1 = known
     value, 2 = unknown, ``s`` = the sum of the unknowns. Exact for integer counts; the same
-    code folds float tables."""
+    code folds float tables.
+
+    Args:
+        counts: the table of a binary model, one axis of length 2 per tuple.
+
+    Returns:
+        The folded array, of the counts' dtype.
+
+    References:
+        Li et al. (2019), Section IV-A, Eq. 2 (the mixture over the unknowns' sum that the
+        array tabulates for every adversary at once).
+    """
     n = counts.ndim
     A = counts[..., None]
     for k in range(n):
@@ -328,6 +354,27 @@ def batch_whg(
 
     With ``jobs > 1`` or a Dask ``scheduler`` the targets run in worker processes, each
     of which builds the shared tensor once; the enclosures are the same.
+
+    Args:
+        model: a binary, full-support joint distribution (see :func:`batch_applies`).
+        lam: the Laplace scale, > 0.
+        reading: which tail Eq. 9 is read as; ``BOTH`` puts both tails in ``W_ij``.
+        bottom_eq2: layer 1 by Eq. 2 (True) or by Theorem 4 as printed, ``1/lam`` (False).
+        progress: None, or an object whose ``update`` is called with ``2^(n-1)`` (the nodes
+            of one target) as each target is done.
+        jobs: the number of worker processes (1: in this process).
+        scheduler: a Dask scheduler address, or None.
+
+    Returns:
+        A :class:`BatchWHG`: float64 enclosures ``[lo, hi]`` certified to contain every
+        node's exact Eq. 2 value and chain value, and the enclosures of each edge's
+        ``max W_ij`` and ``min W_ij``.
+
+    References:
+        Li et al. (2019), Section IV-A, Eq. 2; Section V-B, Theorem 2, Eq. 9-11 (rebuilt
+        reading of the edge values); Section V-C, Theorems 4-5, Eq. 14; Section V-D,
+        Algorithm 1. Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed.,
+        Section 3.1 (the rounding bound).
     """
     n, lam = model.n, Fraction(lam)
     counts = model.counts
@@ -367,7 +414,19 @@ def batch_whg(
 
 
 def ternary_mass(counts: np.ndarray) -> np.ndarray:
-    """``P(cfg)`` over every tuple, shape ``(3,)*n`` (state 2 = marginalized), exact."""
+    """``P(cfg)`` over every tuple, shape ``(3,)*n`` (state 2 = marginalized), exact.
+
+    Args:
+        counts: the integer table of a binary model, one axis of length 2 per tuple.
+
+    Returns:
+        The counts of every configuration (known 0, known 1, or marginalized per tuple), in
+        the counts' dtype (exact for integers).
+
+    References:
+        Li et al. (2019), Section IV-A, Eq. 2 (the prior ``theta(x_i, x_K)`` of each
+        adversary is one entry).
+    """
     A = counts
     for k in range(counts.ndim):
         pre: tuple[Any, ...] = (slice(None),) * k
@@ -393,6 +452,7 @@ class ChainRefiner:
         self.lfac = _log_factors((1 + 2 * U) * (1 + U) ** 2 - 1)
 
     def chain(self, i: int, K: int, prec: int) -> Ball:
+        """A ball enclosing the chain value of ``A(x_i, K)`` at ``prec`` bits (memoized)."""
         key = (i, K, prec)
         if key not in self.memo:
             self.memo[key] = self._chain(i, K, prec)

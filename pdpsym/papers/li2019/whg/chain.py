@@ -62,10 +62,12 @@ class ChainValue:
 
     @classmethod
     def of(cls, value: LogRatio) -> ChainValue:
+        """The chain value of an exact log-ratio (a layer-1 value), with its ball."""
         return cls(value.arb(BALL_PREC), value)
 
     @property
     def exact(self) -> LogRatio:
+        """The value as one exact LogRatio (the product form, built on first use and cached)."""
         if self._exact is None:
             assert self._base is not None and self._edge is not None
             s = log_sum(self._base.exact, self._edge.value)
@@ -99,6 +101,9 @@ class ChainValue:
         return total
 
     def arb(self, prec: int) -> Ball:
+        """A ball enclosing the value at ``prec`` bits (the cached ball up to ``BALL_PREC``;
+        higher precisions are computed from the parts and cached).
+        """
         if prec <= BALL_PREC:
             return self.ball
         if self._precise is None:
@@ -114,9 +119,11 @@ class ChainValue:
         return self._precise[prec]
 
     def sympy(self) -> sympy.Expr:
+        """The exact value as a sympy expression."""
         return self.exact.sympy()
 
     def exact_text(self) -> str:
+        """The exact value as text: the rational when it is one, else the signed sum of logs."""
         q = self.as_rational()
         if q is not None:
             return str(q)
@@ -177,7 +184,19 @@ def _abs_sum(c: ChainValue, w: EdgeValue) -> ChainValue:
 
 def compare_chain_values(x: ChainValue, y: ChainValue) -> int:
     """The decided sign of ``x - y``: balls (raised in precision when they are wide, as
-    at lambda = 1e-320), else exactly."""
+    at lambda = 1e-320), else exactly.
+
+    Args:
+        x: a chain value.
+        y: another.
+
+    Returns:
+        -1, 0 or 1, the exact sign of ``x - y``.
+
+    References:
+        Johansson, Arb (2017) (ball arithmetic) and the Lindemann-Weierstrass theorem (the
+        exact test of exponential polynomials); the values are Li et al. (2019), Section V-C, Eq. 14 chain values.
+    """
     if x.ball < y.ball:
         return -1
     if x.ball > y.ball:
@@ -186,11 +205,36 @@ def compare_chain_values(x: ChainValue, y: ChainValue) -> int:
 
 
 def chain_min(values: Sequence[ChainValue]) -> ChainValue:
+    """The smallest of ``values`` (Algorithm 1's minimum over children), decided exactly.
+
+    Args:
+        values: a non-empty sequence of chain values.
+
+    Returns:
+        The first minimal value, as given.
+
+    References:
+        Li et al. (2019), Section V-D, Algorithm 1, line 8 (keep the minimal value of the
+        paths into a node); Johansson, Arb (2017) (ball arithmetic) and the Lindemann-Weierstrass theorem (the
+        exact test of exponential polynomials).
+    """
     return decided_min(values, compare_chain_values)[1]
 
 
 def step(child: ChainValue, W: tuple[EdgeValue, EdgeValue] | None) -> ChainValue:
-    """Theorem 2 (Eq. 11): ``max(|c + max W|, |c + min W|)``; the child when W is empty."""
+    """Theorem 2 (Eq. 11): ``max(|c + max W|, |c + min W|)``; the child when W is empty.
+
+    Args:
+        child: the child node's chain value ``c``.
+        W: the decided ``(max W_ij, min W_ij)`` of the edge, or None when ``W_ij`` is empty.
+
+    Returns:
+        The ancestor's chain value, every sign decided (balls, then exactly).
+
+    References:
+        Li et al. (2019), Section V-B, Theorem 2, Eq. 11 (rebuilt reading: ``w_ij`` is the
+        element of ``W_ij`` that makes ``|PL + w|`` largest).
+    """
     if W is None:
         return child
     hi, lo = W
@@ -202,5 +246,17 @@ def step(child: ChainValue, W: tuple[EdgeValue, EdgeValue] | None) -> ChainValue
 
 
 def first_max(values: Sequence[ChainValue]) -> int:
-    """The index of the first maximal value (decided: balls, then exactly)."""
+    """The index of the first maximal value (decided: balls, then exactly).
+
+    Args:
+        values: a non-empty sequence of chain values.
+
+    Returns:
+        The index of the first maximum.
+
+    References:
+        Li et al. (2019), Section V-D, Algorithm 1, line 11 (the leakage is the maximal node
+        value); Johansson, Arb (2017) (ball arithmetic) and the Lindemann-Weierstrass theorem (the
+        exact test of exponential polynomials).
+    """
     return decided_argmax(values, compare_chain_values)

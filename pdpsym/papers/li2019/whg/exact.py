@@ -51,11 +51,16 @@ class Node:
 
     @property
     def adversary(self) -> Adversary:
+        """The node's adversary ``A(target, known)``."""
         return Adversary(self.target, self.known)
 
 
 @dataclass
 class DistributionWHG:
+    """The WHG of a distribution: its model, scale, query and edge reading, and every node by
+    ``(target, frozenset(known))``; ``fast_k`` when it was built by the fast search.
+    """
+
     model: JointDistribution
     lam: Fraction
     query: LinearQuery
@@ -64,6 +69,7 @@ class DistributionWHG:
     fast_k: int | None = None
 
     def ordered(self) -> list[Node]:
+        """The nodes by layer (bottom first), then target (model order), then known tuples."""
         return sorted(
             self.nodes.values(),
             key=lambda v: (v.layer, self.model.variables.index(v.target), v.known),
@@ -85,12 +91,36 @@ def whg_from_distribution(
     """Every node's exact Eq. 2 value and chain-rule value (Theorem 2 steps from layer 1).
 
     Layer by layer over bitmasks: the extremes of every ``W_ij`` come from
-    :class:`~pdpsym.papers.li2019.edges.EdgeTables`; each chain value carries a rigorous arb ball,
-    so the ``|x + w|`` signs and the minima are decided by ball separation, and exactly
-    (exp-polynomial signs) when balls overlap. A node's chain value is a
-    :class:`ChainValue` (the signed sum of logs of Eq. 14, Li et al. Sec. V-C); its
+    :class:`~pdpsym.papers.li2019.edge_tables.EdgeTables`; each chain value carries a
+    rigorous arb ball, so the ``|x + w|`` signs and the minima are decided by ball
+    separation, and exactly (exp-polynomial signs) when balls overlap. A node's chain value
+    is a :class:`ChainValue` (the signed sum of logs of Eq. 14, Li et al. Sec. V-C); its
     single-LogRatio form ``Node.chain`` is built on first use. ``progress`` advances once
     per node for the Eq. 2 values (when ``with_exact``) and once per node for the chain.
+
+    Args:
+        model: the joint distribution of at most ``MAX_EXACT_N`` tuples (else
+            ``InputError("model")``).
+        lam: the Laplace scale, a rational > 0.
+        query: the linear query; None means the sum.
+        reading: which tail Eq. 9 is read as (``EdgeReading``).
+        fast_k: None for the full search (Algorithm 1); else the number of nodes of a layer
+            that generate the next (Algorithm 2), >= 1 (else ``InputError("fast_k")``).
+        with_exact: also compute every node's exact Eq. 2 value.
+        with_paths: also compute Theorem 5's minimum over all paths (``n <= MAX_PATHS_N``,
+            else ``InputError("with_paths")``).
+        bottom: layer 1 by Theorem 4 as printed (``Delta_i / lam``) or by exact Eq. 2.
+        progress: None, or an object whose ``update(1)`` is called as described above.
+
+    Returns:
+        The :class:`DistributionWHG`: every node with its exact Eq. 2 result (when asked), its
+        chain value (exact, with a certified ball; None when no child has one), its path
+        minimum (when asked) and whether the fast search generated it.
+
+    References:
+        Li et al. (2019), Section V-A (the WHG), Section V-B, Theorem 2, Eq. 9-11 (rebuilt
+        reading of the edge values), Section V-C, Theorem 4 and Theorem 5, Eq. 14, and
+        Section V-D, Algorithms 1-2; each node's exact value by Section IV-A, Eq. 2.
     """
     n = model.n
     if n > MAX_EXACT_N:
@@ -217,14 +247,36 @@ def _order(x: tuple[int, int], y: tuple[int, int]) -> int:
 
 
 def max_chain(nodes: Sequence[Node]) -> Node | None:
-    """A node of maximal chain value (decided: balls, then exact comparison)."""
+    """A node of maximal chain value (decided: balls, then exact comparison).
+
+    Args:
+        nodes: the nodes to search; those without a chain value or not generated are skipped.
+
+    Returns:
+        The first node of maximal chain value, or None when no node has one.
+
+    References:
+        Li et al. (2019), Section V-D, Algorithm 1, line 11 (the leakage is the maximal node
+        value).
+    """
     return _decided_argmax(
         [(v, v.chain_value) for v in nodes if v.chain_value is not None and v.generated]
     )
 
 
 def max_exact(nodes: Sequence[Node]) -> Node | None:
-    """A node of maximal Eq. 2 value (decided: balls, then exact comparison)."""
+    """A node of maximal Eq. 2 value (decided: balls, then exact comparison).
+
+    Args:
+        nodes: the nodes to search; those without an Eq. 2 value are skipped.
+
+    Returns:
+        The first node of maximal exact Eq. 2 value, or None when no node has one.
+
+    References:
+        Li et al. (2019), Section IV-A, Definition 2 (the PDP level is the max over
+        adversaries of Eq. 2).
+    """
     return _decided_argmax(
         [(v, ChainValue.of(v.exact.require())) for v in nodes if v.exact is not None and v.exact.ok]
     )

@@ -22,12 +22,20 @@ MAX_EXACT_GIVEN_N = 14
 
 
 class EdgeSource(Protocol):
+    """A WHG given by its edge values: ``n``, each target's layer-1 value and its edges."""
+
     @property
-    def n(self) -> int: ...
+    def n(self) -> int:
+        """The number of tuples ``n`` (>= 2)."""
+        ...
 
-    def bottom(self, i: int) -> Any: ...
+    def bottom(self, i: int) -> Any:
+        """The layer-1 (strongest adversary) value of target ``i``."""
+        ...
 
-    def edges(self, i: int) -> np.ndarray: ...
+    def edges(self, i: int) -> np.ndarray:
+        """Target ``i``'s edges as an array ``E[p][mask]`` of shape ``(n-1, 2^(n-1))``."""
+        ...
 
 
 @dataclass
@@ -40,9 +48,11 @@ class ArrayEdges:
     exact: bool = True
 
     def bottom(self, i: int) -> Any:
+        """The layer-1 value of target ``i``, as given."""
         return self.bottoms[i]
 
     def edges(self, i: int) -> np.ndarray:
+        """Target ``i``'s edges ``E[p][mask]``: a Fraction object array when exact, else float64."""
         return np.asarray(self.E[i], dtype=object if self.exact else np.float64)
 
     @classmethod
@@ -121,9 +131,14 @@ class BetaEdges:
     delta_over_lam: float = 1.0
 
     def bottom(self, i: int) -> float:
+        """The layer-1 value ``Delta/lam`` (Theorem 4), the same for every target."""
         return self.delta_over_lam
 
     def edges(self, i: int) -> np.ndarray:
+        """Target ``i``'s edges, drawn from a generator seeded by ``(seed, i)``: float64, shape
+        ``(n-1, 2^(n-1))``, ``sign(corr) Beta(c mu, c (1 - mu)) Delta/lam`` with ``mu = |corr|``
+        clipped into (0, 1).
+        """
         m = self.n - 1
         rng = np.random.default_rng([self.seed, i])
         mu = min(max(abs(self.corr), 1e-9), 1 - 1e-9)
@@ -141,9 +156,11 @@ class CachedEdges:
         self._edges = [source.edges(i) for i in range(source.n)]
 
     def bottom(self, i: int) -> Any:
+        """The layer-1 value of target ``i`` (drawn once)."""
         return self._bottoms[i]
 
     def edges(self, i: int) -> np.ndarray:
+        """Target ``i``'s edges (drawn once, the same array every call)."""
         return self._edges[i]
 
 
@@ -156,9 +173,13 @@ class GivenResult:
     exact: bool
 
     def layer_of_mask(self) -> np.ndarray:
+        """The layer ``n - |K|`` of every mask ``K`` of known tuples (index = mask)."""
         return self.n - popcounts(self.n - 1)
 
     def max_value(self) -> Any:
+        """The largest node value over every target, skipping nodes not generated (None when no
+        node has a value).
+        """
         best = None
         for V in self.values:
             for v in V:
@@ -189,6 +210,24 @@ def full_search(source: EdgeSource, exact: bool | None = None, progress: Any = N
 
     Per target the masks are processed by decreasing popcount (layer 1 first); for each
     layer and each removed tuple ``p`` one vectorized ``|V[mask | p] + E[p][mask]|``.
+
+    Args:
+        source: the edge source: ``n``, each target's bottom (layer-1) value and its
+            edges ``E[p][mask]`` (the edge from ``A(i, mask | bit p)`` up to
+            ``A(i, mask)``, bit ``p`` the ``p``-th tuple other than ``i``); Fraction object
+            arrays are combined exactly, float64 arrays in floats.
+        exact: True to combine exactly (object arrays), False for float64; None decides by
+            the edges' dtype.
+        progress: None, or an object whose ``update(1)`` is called after each target.
+
+    Returns:
+        A :class:`GivenResult`: per target, the value of every node by its mask of known
+        tuples (exact Fractions when the edges are, else float64).
+
+    References:
+        Li et al. (2019), Section V-D, Algorithm 1 (full-space search: the minimum over
+        children, line 8), with the Theorem 2 step ``|PL + w|`` (Eq. 11) and Theorem 5,
+        Eq. 14.
     """
     n = source.n
     m = n - 1
@@ -235,7 +274,27 @@ def _full_search_small(bottom: Any, E: np.ndarray, m: int) -> np.ndarray:
 
 
 def fast_search(source: EdgeSource, k: int) -> GivenResult:
-    """Algorithm 2: only the ``k`` largest nodes of each layer (all targets) generate the next."""
+    """Algorithm 2: only the ``k`` largest nodes of each layer (all targets) generate the next.
+
+    A generated node's value is the minimum over its generated children; ties among the
+    ``k`` largest are broken by the order in which the nodes were generated.
+
+    Args:
+        source: the edge source: ``n``, each target's bottom (layer-1) value and its
+            edges ``E[p][mask]`` (the edge from ``A(i, mask | bit p)`` up to
+            ``A(i, mask)``, bit ``p`` the ``p``-th tuple other than ``i``); Fraction object
+            arrays are combined exactly, float64 arrays in floats.
+        k: the number of nodes of a layer that generate the next, >= 1 (else
+            ``InputError("k")``; the paper's value is lost from its text).
+
+    Returns:
+        A :class:`GivenResult`: per target, the value of every node by its mask of known
+        tuples (exact Fractions when the edges are, else float64); nodes not generated are
+        None (exact) or NaN (float).
+
+    References:
+        Li et al. (2019), Section V-D, Algorithm 2 (fast search) and Proposition 2.
+    """
     if k < 1:
         raise InputError("k", f"must be >= 1, got {k}")
     n = source.n
@@ -270,7 +329,23 @@ def fast_search(source: EdgeSource, k: int) -> GivenResult:
 
 
 def paths_search(source: EdgeSource) -> GivenResult:
-    """Theorem 5's text: the minimum over *all paths* of Eq. 14 (small ``n`` only)."""
+    """Theorem 5's text: the minimum over *all paths* of Eq. 14 (small ``n`` only).
+
+    Args:
+        source: the edge source: ``n``, each target's bottom (layer-1) value and its
+            edges ``E[p][mask]`` (the edge from ``A(i, mask | bit p)`` up to
+            ``A(i, mask)``, bit ``p`` the ``p``-th tuple other than ``i``); Fraction object
+            arrays are combined exactly, float64 arrays in floats. ``n`` is at most
+            ``MAX_PATHS_N`` (else ``InputError("source")``).
+
+    Returns:
+        A :class:`GivenResult` of object arrays: per target, every node's minimum over all
+        bottom-to-node paths of the chain value (exact when the edges are rational).
+
+    References:
+        Li et al. (2019), Section V-C, Theorem 5, Eq. 14 ("compute the value of each path ...
+        and then choose the minimum").
+    """
     n = source.n
     if n > MAX_PATHS_N:
         raise InputError("source", f"path enumeration is limited to n <= {MAX_PATHS_N}")
@@ -305,12 +380,17 @@ class ExactOf:
 
     @property
     def n(self) -> int:
+        """The number of tuples of the wrapped source."""
         return int(self.source.n)
 
     def bottom(self, i: int) -> Fraction:
+        """The wrapped source's layer-1 value of target ``i``, as an exact Fraction."""
         return Fraction(self.source.bottom(i))
 
     def edges(self, i: int) -> np.ndarray:
+        """The wrapped source's edges of target ``i`` as a Fraction object array (each float read
+        exactly as the dyadic rational it is).
+        """
         E = self.source.edges(i)
         out = np.empty(E.shape, dtype=object)
         for idx, v in np.ndenumerate(E):
