@@ -8,7 +8,7 @@ It computes, exactly, and checks claim by claim:
 * Desfontaines, Mohammadi, Krahmer, Basin, "Differential Privacy with Partial
   Knowledge": :func:`apkdp_delta`, :func:`ppkdp_delta` (Definitions 12-13) --
   :mod:`pdpsym.papers.dmkb2020`;
-* Liu, Mittal, Mittal, "Dependence Makes You Vulnerable": :func:`dependent_dp_level`
+* Liu, Chakraborty, Mittal, "Dependence Makes You Vulnerable": :func:`dependent_dp_level`
   (Definition 4) -- :mod:`pdpsym.papers.lmm2016`.
 
 Every number is exact (a rational or a sympy expression) or certified (an arb ball whose

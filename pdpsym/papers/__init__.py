@@ -3,7 +3,7 @@
 * :mod:`pdpsym.papers.li2019` -- Li, Ren, Yang, Yang (prior differential privacy);
 * :mod:`pdpsym.papers.dmkb2020` -- Desfontaines, Mohammadi, Krahmer, Basin (partial
   knowledge);
-* :mod:`pdpsym.papers.lmm2016` -- Liu, Mittal, Mittal (dependent differential privacy).
+* :mod:`pdpsym.papers.lmm2016` -- Liu, Chakraborty, Mittal (dependent differential privacy).
 
 Each package's ``LABELS`` maps a label of the paper ("Theorem 4", "Eq. 2") to the
 function that computes it and the catalogue id of the claim that checks it. The claim

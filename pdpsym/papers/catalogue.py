@@ -10,7 +10,7 @@ Papers:
   Privacy Leakage: A Unified Analysis" (prior differential privacy, PDP).
 * ``dmkb2020``: Desfontaines, Mohammadi, Krahmer, Basin, "Differential Privacy with
   Partial Knowledge".
-* ``lmm2016``: Liu, Mittal, Mittal, "Dependence Makes You Vulnerable: Differential
+* ``lmm2016``: Liu, Chakraborty, Mittal, "Dependence Makes You Vulnerable: Differential
   Privacy Under Dependent Tuples".
 """
 
@@ -23,7 +23,7 @@ PAPERS: dict[str, str] = {
     "Leakage: A Unified Analysis",
     "dmkb2020": "Desfontaines, Mohammadi, Krahmer, Basin: Differential Privacy with Partial "
     "Knowledge",
-    "lmm2016": "Liu, Mittal, Mittal: Dependence Makes You Vulnerable: Differential Privacy "
+    "lmm2016": "Liu, Chakraborty, Mittal: Dependence Makes You Vulnerable: Differential Privacy "
     "Under Dependent Tuples",
 }
 

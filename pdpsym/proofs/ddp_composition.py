@@ -1,4 +1,4 @@
-"""Liu, Mittal, Mittal, Theorems 3, 5 and 6 (dependent DP composes), proved with sympy.
+"""Liu, Chakraborty, Mittal, Theorems 3, 5 and 6 (dependent DP composes), proved with sympy.
 
 Definition 4 as the checkers read it: ``γ(A) = max over dependent neighbouring databases
 (D, D') and outputs o of P(A(D)=o) / P(A(D')=o)`` (``γ = e^ε``). A mechanism's level is

@@ -1,4 +1,4 @@
-"""Brute-force oracle for Liu, Mittal, Mittal (dependent DP), from Definition 4 only.
+"""Brute-force oracle for Liu, Chakraborty, Mittal (dependent DP), from Definition 4 only.
 
 A law R is {database: probability}; a mechanism is {database: {output: probability}}.
 Definition 4 (as printed): ``γ(A) = max over dependent neighbours D, D'`` (they differ in

@@ -592,7 +592,7 @@ def dmkb2020_ex9(cx: dict[str, Any]) -> None:
     assert nu(e_c ** (2 * (u - 1))) == 0  # corrected holds
 
 
-# --- Liu, Mittal, Mittal ------------------------------------------------------------------
+# --- Liu, Chakraborty, Mittal ------------------------------------------------------------------
 def lmm2016_thm4(cx: dict[str, Any]) -> None:
     # Theorem 4 printed: A_t on disjoint subsets D_t, each eps_t-DDP => the pair is
     # max_t eps_t-DDP. With D1 = 1 - D2 (completely dependent): gamma 2 and 2, the pair 4.

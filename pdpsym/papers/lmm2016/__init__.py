@@ -1,4 +1,4 @@
-"""Liu, Mittal, Mittal, "Dependence Makes You Vulnerable: Differential Privacy Under
+"""Liu, Chakraborty, Mittal, "Dependence Makes You Vulnerable: Differential Privacy Under
 Dependent Tuples" (dependent differential privacy, DDP).
 
 * :mod:`~pdpsym.papers.lmm2016.dependence` -- Sec. V: dependence sets and the dependence

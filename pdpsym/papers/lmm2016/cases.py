@@ -1,11 +1,11 @@
-"""Case generators shared by the checkers of Liu, Mittal and Mittal (dependent DP).
+"""Case generators shared by the checkers of Liu, Chakraborty and Mittal (dependent DP).
 
 Small exact classes listed in a fixed order (so that the first counterexample found is
 the minimal one in that order) and seeded random laws and mechanisms. Everything is
 exact (Fractions).
 
 References:
-    Liu, Mittal, Mittal (2016), "Dependence makes you vulnerable: differential privacy
+    Liu, Chakraborty, Mittal (2016), "Dependence makes you vulnerable: differential privacy
     under dependent tuples", Sections IV-VI.
 """
 

@@ -1,4 +1,4 @@
-"""Checkers for Liu, Mittal, Mittal, dependent differential privacy (the available fragment).
+"""Checkers for Liu, Chakraborty, Mittal, dependent differential privacy (the available fragment).
 
 Readings (docs/ddp.md): Definition 4 as printed (``DDPReading.NEIGHBOURS``: a max over
 dependent neighbouring databases, Definition 3, over the product domain;

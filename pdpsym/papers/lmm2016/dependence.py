@@ -1,4 +1,4 @@
-"""Dependence size L and dependence coefficient rho_ij (Liu, Mittal, Mittal, Sec. V-VI).
+"""Dependence size L and dependence coefficient rho_ij (Liu, Chakraborty, Mittal, Sec. V-VI).
 
 **Dependence size** (Sec. V, before Definition 3). "Any tuple in D is dependent on at most
 L - 1 other tuples." The fragment does not say what "dependent on" means for a joint

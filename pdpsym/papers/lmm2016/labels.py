@@ -1,7 +1,7 @@
-"""Liu, Mittal, Mittal: one function per labelled result whose engine has another name.
+"""Liu, Chakraborty, Mittal: one function per labelled result whose engine has another name.
 
 References:
-    Liu, Mittal, Mittal (2016), "Dependence makes you vulnerable: differential privacy
+    Liu, Chakraborty, Mittal (2016), "Dependence makes you vulnerable: differential privacy
     under dependent tuples", Sections IV-V.
 """
 

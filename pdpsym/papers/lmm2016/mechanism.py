@@ -584,7 +584,7 @@ def dependent_dp_level(
 ) -> DDPLevel:
     """The exact dependent-DP level of a finite mechanism on a correlated model.
 
-    Liu, Mittal, Mittal, Section V, Definition 4: the largest ratio
+    Liu, Chakraborty, Mittal, Section V, Definition 4: the largest ratio
     ``P[M(D) = o] / P[M(D') = o]`` over databases differing in one tuple and the tuples
     that depend on it. ``reading`` picks the neighbour set (Definition 4 as printed, the
     same inside the support of the model, or the conditional form of Eq. 11-12);
