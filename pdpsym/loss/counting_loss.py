@@ -26,7 +26,8 @@ import sympy
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss.base import LossPoint, PrivacyLoss
-from pdpsym.mechanisms.counting import CountLaw, counting_delta, counting_delta_fast
+from pdpsym.mechanisms.count_law import CountLaw
+from pdpsym.mechanisms.counting import counting_delta, counting_delta_fast
 
 
 class CountingLoss(PrivacyLoss):

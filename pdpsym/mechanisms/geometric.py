@@ -19,7 +19,9 @@ from fractions import Fraction
 import sympy
 
 from pdpsym.core.compare import decided_max
-from pdpsym.mechanisms.counting import CountLaw, Eps, ratio_exceeds_exp
+from pdpsym.core.eps import Eps
+from pdpsym.mechanisms.count_law import CountLaw
+from pdpsym.mechanisms.hockey import ratio_exceeds_exp
 
 
 def geometric_pmf(k: int, p: Fraction) -> Fraction:

@@ -16,7 +16,8 @@ from math import comb
 
 import sympy
 
-from pdpsym.mechanisms.counting import Eps, ratio_exceeds_exp
+from pdpsym.core.eps import Eps
+from pdpsym.mechanisms.hockey import ratio_exceeds_exp
 
 
 def trinomial(m: int, pa: Fraction, pb: Fraction) -> dict[tuple[int, int], Fraction]:

@@ -42,7 +42,7 @@ def read_p_values(path: str) -> list[Fraction]:
     """One probability per line (blank lines and ``#`` comments allowed)."""
     # imported here: the engines (and the reader's models) load sympy, which --help skips
     from pdpsym.app.readers import read_text_file
-    from pdpsym.mechanisms.counting import check_probability
+    from pdpsym.mechanisms.count_law import check_probability
 
     text = read_text_file(Path(path), "--p-values")  # the one reader: regular files, capped
     out: list[Fraction] = []
@@ -114,7 +114,7 @@ def _bits(p: Fraction) -> int:
 
 def _n_and_p(args: argparse.Namespace, what: str) -> tuple[int, Fraction]:
     """``--n`` and ``--p``, refused before the work when the exact binomials are too big."""
-    from pdpsym.mechanisms.counting import check_probability  # imported here: sympy after --help
+    from pdpsym.mechanisms.count_law import check_probability  # imported here: sympy after --help
 
     n = _int(args.n, "--n")
     if n < 1:
@@ -127,8 +127,8 @@ def _n_and_p(args: argparse.Namespace, what: str) -> tuple[int, Fraction]:
 
 def _counting(args: argparse.Namespace) -> dict[str, Any]:
     # imported here: the engines load sympy and flint, which --help does not need
+    from pdpsym.core.eps import Eps
     from pdpsym.loss.counting_loss import CountingLoss
-    from pdpsym.mechanisms.counting import Eps
     from pdpsym.papers.dmkb2020 import counting as pc
 
     digits = options.digits(args.digits, 200)
@@ -284,8 +284,8 @@ def _threshold_p_values(args: argparse.Namespace, digits: int) -> dict[str, Any]
 
 def _threshold(args: argparse.Namespace) -> dict[str, Any]:
     # imported here: the engines load sympy and flint, which --help does not need
+    from pdpsym.core.eps import Eps
     from pdpsym.loss.thresholding_loss import ThresholdingLoss
-    from pdpsym.mechanisms.counting import Eps
     from pdpsym.papers.dmkb2020 import thresholding as pt
 
     digits = options.digits(args.digits, 200)
