@@ -25,7 +25,7 @@ from typing import Protocol, runtime_checkable
 
 from pdpsym.core import poly
 from pdpsym.core.errors import InputError
-from pdpsym.models.structured import StructuredModel
+from pdpsym.models.structured import Known, StructuredModel, Weights
 
 #: target value -> integer polynomial factors of J_{i,a}
 TargetFactors = dict[Fraction, tuple[poly.IntPoly, ...]]
@@ -96,15 +96,12 @@ class CountModel(StructuredModel, Protocol):
         records): the engines then need one compatible assignment of them, not all."""
         ...
 
-    def contributions(self, weights: Mapping[str, int] | None = None) -> Contributions:
+    def contributions(self, weights: Weights = None) -> Contributions:
         """The integer contributions of the query (see :func:`contributions`)."""
         ...
 
     def target_factors(
-        self,
-        targets: Sequence[str],
-        known: Mapping[str, Fraction],
-        weights: Mapping[str, int] | None = None,
+        self, targets: Sequence[str], known: Known, weights: Weights = None
     ) -> Iterator[tuple[str, TargetFactors]]:
         """For each target (in the given order), value -> factors of ``J_{i,a}``."""
         ...
