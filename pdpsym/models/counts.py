@@ -63,6 +63,11 @@ def contributions(
 
     Returns:
         The :class:`Contributions` (scale ``D``, offset, table ``c_t(s)``).
+
+    References:
+        Li et al. (2019), Section III, Eq. 2 (the query ``f`` whose law the engines need);
+        the scaling to integer counts is the generating-function method of Wilf,
+        "generatingfunctionology" (1994), Section 1.
     """
     w: dict[str, int] = {}
     for name, value in (weights or {}).items():
@@ -114,7 +119,20 @@ class CountModel(StructuredModel, Protocol):
 def exact_law(
     factors: Sequence[poly.IntPoly], contrib: Contributions
 ) -> dict[Fraction, Fraction] | None:
-    """The exact law ``value -> probability`` of the product of ``factors``."""
+    """The exact law ``value -> probability`` of the product of ``factors``.
+
+    Args:
+        factors: integer polynomials whose product ``J(z) = sum_c n_c z^c`` has ``n_c``
+            proportional to the probability of count ``c``.
+        contrib: the contributions that map a count ``c`` to a query value.
+
+    Returns:
+        ``{query value: n_c / J(1)}`` over the non-zero coefficients, or None when
+        ``J = 0`` (the conditioning event has probability zero).
+
+    References:
+        Li et al. (2019), Section III, Eq. 2 (the conditional law of the query).
+    """
     j = poly.product(factors)
     norm = poly.total(j)
     if norm == 0:
@@ -127,7 +145,23 @@ def check_known(
     domain_of: Mapping[str, Sequence[Fraction]],
     known: Mapping[str, Fraction],
 ) -> dict[str, Fraction]:
-    """Validate the known records' names and values."""
+    """Validate the known records' names and values.
+
+    Args:
+        variables: the model's record names.
+        domain_of: each known-able record's values.
+        known: the known records' values (name -> value).
+
+    Returns:
+        The known values as rationals, by name.
+
+    Raises:
+        InputError: an unknown record (``known``) or a value outside its domain
+            (``known[name]``).
+
+    References:
+        Li et al. (2019), Section III (the adversary ``A(i, K)`` knows ``x_K``).
+    """
     out: dict[str, Fraction] = {}
     for name, value in known.items():
         if name not in domain_of:

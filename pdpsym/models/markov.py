@@ -78,7 +78,20 @@ def _matrix(obj: object, k: int, field_name: str) -> Matrix:
 def stationary_law(matrix: Matrix) -> tuple[Fraction, ...]:
     """The unique stationary law ``pi P = pi`` of a transition matrix, exactly.
 
-    Raises InputError("initial") when it is not unique (a reducible chain).
+    Args:
+        matrix: a k x k transition matrix (rows are from-states, each sums to 1).
+
+    Returns:
+        ``pi``, k exact probabilities.
+
+    Raises:
+        InputError: ``initial``, when the stationary law is not unique (a reducible
+            chain).
+
+    References:
+        Levin, Peres, Wilmer, "Markov Chains and Mixing Times" (2009), Section 1.5
+        (stationary distributions); Song, Wang, Chaudhuri (2017), Section 5 (Markov
+        chains in Pufferfish).
     """
     k = len(matrix)
     # unknowns pi_0..pi_{k-1}: equations sum_s pi_s (P[s][j] - [s == j]) = 0 for j < k-1,
