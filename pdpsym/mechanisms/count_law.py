@@ -6,7 +6,7 @@ rationals for ``m <= EXACT_LIMIT``, and as arb balls beyond (for a common ``p`` 
 its ratio recurrence; for distinct ``p_i`` the binomial blocks of equal ``p`` on certified
 windows, multiplied as ball polynomials: :mod:`pdpsym.core.arbpoly`). Every output law of
 the counting, thresholding, k-anonymity and geometric mechanisms is a set of ranges of
-such a count (:mod:`pdpsym.mechanisms.hockey`).
+such a count (:mod:`pdpsym.mechanisms.divergence`).
 """
 
 from __future__ import annotations

@@ -12,10 +12,11 @@ Lemma 1 gives the exact privacy curve
 and ``delta(eps)`` is its maximum over both directions and over the targets.
 
 Exactness. For rational ``p_i`` every probability is rational; the sign of each summand
-and the value ``A - e^eps B`` are decided exactly by :func:`pdpsym.mechanisms.hockey.hockey`
-over the exact or certified masses of :class:`pdpsym.mechanisms.count_law.CountLaw`. For a
-large heterogeneous law, float64 log-gamma blocks guess where the sign of the privacy loss
-changes, and certified signs decide it there (:func:`float_boundaries`).
+and the value ``A - e^eps B`` are decided exactly by
+:func:`pdpsym.mechanisms.divergence.hockey` over the exact or certified masses of
+:class:`pdpsym.mechanisms.count_law.CountLaw`. For a large heterogeneous law, float64
+log-gamma blocks guess where the sign of the privacy loss changes, and certified signs
+decide it there (:func:`float_boundaries`).
 """
 
 from __future__ import annotations
@@ -35,29 +36,22 @@ from pdpsym.core.certify import (
 from pdpsym.core.compare import compare, decided_max
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
+from pdpsym.mechanisms import divergence
 from pdpsym.mechanisms.count_law import CountLaw
-from pdpsym.mechanisms.hockey import (
-    Hockey,
-    Mass,
-    OutputLaw,
-    hockey,
-    positive_sign,
-    ratio_exceeds_exp,
-)
 
 
-def shift_laws(law: CountLaw) -> tuple[OutputLaw, OutputLaw]:
+def shift_laws(law: CountLaw) -> tuple[divergence.OutputLaw, divergence.OutputLaw]:
     """Output laws of ``M`` given ``D(i)=0`` (``S``) and ``D(i)=1`` (``S+1``) on ``0..m+1``."""
     m = law.m
-    zero = OutputLaw(law, tuple((o, o) for o in range(m + 2)))
-    one = OutputLaw(law, tuple((o - 1, o - 1) for o in range(m + 2)))
+    zero = divergence.OutputLaw(law, tuple((o, o) for o in range(m + 2)))
+    one = divergence.OutputLaw(law, tuple((o - 1, o - 1) for o in range(m + 2)))
     return zero, one
 
 
-def counting_curve(law: CountLaw, eps: Eps | Fraction) -> dict[str, Hockey]:
+def counting_curve(law: CountLaw, eps: Eps | Fraction) -> dict[str, divergence.Hockey]:
     """Both directions of the exact curve for one target whose others have law ``law``."""
     zero, one = shift_laws(law)
-    return {"1,0": hockey(one, zero, eps), "0,1": hockey(zero, one, eps)}
+    return {"1,0": divergence.hockey(one, zero, eps), "0,1": divergence.hockey(zero, one, eps)}
 
 
 @dataclass(frozen=True)
@@ -142,15 +136,20 @@ def counting_delta_fast(law: CountLaw, eps: Eps | Fraction) -> Exact:
     guesses = float_boundaries(law, eps) if law._windowed() else None
     for pl, ql, suffix in ((one, zero, True), (zero, one, False)):
 
-        def pos(o: int, pl: OutputLaw = pl, ql: OutputLaw = ql, suffix: bool = suffix) -> bool:
+        def pos(
+            o: int,
+            pl: divergence.OutputLaw = pl,
+            ql: divergence.OutputLaw = ql,
+            suffix: bool = suffix,
+        ) -> bool:
             p = law.common_p
             if p is not None and 1 <= o <= m:
                 # P[S=o-1]/P[S=o] = (1-p) o / (p (m-o+1)): a rational against e^eps
                 r = (1 - p) * o / (p * (m - o + 1))
                 ratio = r if suffix else 1 / r
-                return ratio_exceeds_exp(ratio, eps)
+                return divergence.ratio_exceeds_exp(ratio, eps)
             if law.is_exact():
-                return positive_sign(
+                return divergence.positive_sign(
                     lambda pr: (
                         pl.exact_mass(o) if pr is None else arb_from_fraction(pl.exact_mass(o))
                     ),
@@ -159,7 +158,7 @@ def counting_delta_fast(law: CountLaw, eps: Eps | Fraction) -> Exact:
                     ),
                     eps,
                 )
-            return positive_sign(
+            return divergence.positive_sign(
                 lambda pr: None if pr is None else pl.arb_mass(o, pr),
                 lambda pr: None if pr is None else ql.arb_mass(o, pr),
                 eps,
@@ -172,9 +171,9 @@ def counting_delta_fast(law: CountLaw, eps: Eps | Fraction) -> Exact:
             chosen = (first_true(0, m + 1, pos, guess), m + 1)
         else:  # largest o with pos(o); pos(0) is true (Q = 0 there)
             chosen = (0, last_true(0, m + 1, pos, guess))
-        a = Mass(((Fraction(1), law, (_shift(pl, chosen),)),))
-        b = Mass(((Fraction(1), law, (_shift(ql, chosen),)),))
-        results.append(Hockey(a, b, eps).value())
+        a = divergence.Mass(((Fraction(1), law, (_shift(pl, chosen),)),))
+        b = divergence.Mass(((Fraction(1), law, (_shift(ql, chosen),)),))
+        results.append(divergence.Hockey(a, b, eps).value())
     p = law.common_p
     # S and m - S have the same law when the multiset of p's is closed under p -> 1 - p
     symmetric = (
@@ -262,7 +261,7 @@ def float_boundaries(law: CountLaw, eps: Eps) -> tuple[int, int] | None:
     return offset + int(up[0]), offset + int(down[-1])
 
 
-def _shift(ol: OutputLaw, outputs: tuple[int, int]) -> tuple[int, int]:
+def _shift(ol: divergence.OutputLaw, outputs: tuple[int, int]) -> tuple[int, int]:
     """The S-range of the outputs ``outputs[0]..outputs[1]`` of a shift law."""
     lo0, _ = ol.ranges[outputs[0]]
     _, hi1 = ol.ranges[outputs[1]]

@@ -21,7 +21,7 @@ import sympy
 from pdpsym.core.compare import decided_max
 from pdpsym.core.eps import Eps
 from pdpsym.mechanisms.count_law import CountLaw
-from pdpsym.mechanisms.hockey import ratio_exceeds_exp
+from pdpsym.mechanisms.divergence import ratio_exceeds_exp
 
 
 def geometric_pmf(k: int, p: Fraction) -> Fraction:

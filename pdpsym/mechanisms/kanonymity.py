@@ -17,7 +17,7 @@ from math import comb
 import sympy
 
 from pdpsym.core.eps import Eps
-from pdpsym.mechanisms.hockey import ratio_exceeds_exp
+from pdpsym.mechanisms.divergence import ratio_exceeds_exp
 
 
 def trinomial(m: int, pa: Fraction, pb: Fraction) -> dict[tuple[int, int], Fraction]:

@@ -31,7 +31,7 @@ from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.mechanisms.count_law import CountLaw
 from pdpsym.mechanisms.counting import first_true, float_boundaries, last_true
-from pdpsym.mechanisms.hockey import (
+from pdpsym.mechanisms.divergence import (
     Hockey,
     Mass,
     OutputLaw,

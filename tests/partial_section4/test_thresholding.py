@@ -114,7 +114,7 @@ def test_poisson_limit_and_printed_power() -> None:
 
 def test_large_law_binary_search_matches_per_output_decisions() -> None:
     from pdpsym.core.certify import certify
-    from pdpsym.mechanisms.hockey import hockey
+    from pdpsym.mechanisms.divergence import hockey
 
     n, p = 450, Fraction(1, 100)  # 449 > EXACT_LIMIT records: arb balls, monotone search
     for T, size, eps in ((8, 0, Eps.of(Fraction(1, 100))), (6, 3, Eps.from_exp(Fraction(3, 2)))):

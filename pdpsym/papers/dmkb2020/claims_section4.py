@@ -31,7 +31,7 @@ from pdpsym.loss import (
     KAnonymityLoss,
     ThresholdingLoss,
 )
-from pdpsym.mechanisms import hockey
+from pdpsym.mechanisms import divergence
 from pdpsym.mechanisms.count_law import CountLaw
 from pdpsym.mechanisms.thresholding import Thresholding
 from pdpsym.papers import claim
@@ -334,7 +334,7 @@ def check_thm3(config: claim.RunConfig) -> claim.Property:
         for n, delta in [(120, F(1, 5)), (200, F(1, 20))][: cfg.count(1, 2)]:
             lo, hi = pc.rational_bracket(pc.closed_form_eps(n, F(3, 10), delta))
             for ps in ([F(31, 100)] * n, [F(31, 100)] + [F(1, 2)] * (n - 1)) if hi <= 1 else ():
-                yield CountingLoss(ps).delta(Eps.from_exp(hockey.exp_lower(lo))).value, delta
+                yield CountingLoss(ps).delta(Eps.from_exp(divergence.exp_lower(lo))).value, delta
 
     blanket = claim.Exhaustive(lambda c: _le(c[3], pc.blanket_delta(c[0], lam, Eps.of(c[2]))), grid)
     return claim.Erratum(
@@ -416,7 +416,7 @@ def check_cor1(config: claim.RunConfig) -> claim.Property:
     pairs = ((0, 1), (1, 0), (0, 2), (2, 0)) if config.thorough else ((0, 1), (0, 2))
 
     def law(pair: tuple[int, int]) -> object:
-        d = KAnonymityLoss.histogram(n, probs, *pair).delta(Eps.from_exp(hockey.exp_lower(lo)))
+        d = KAnonymityLoss.histogram(n, probs, *pair).delta(Eps.from_exp(divergence.exp_lower(lo)))
         d = d.value
         values = f"{pair[0]}->{pair[1]}"
         return _le(d, delta) or _cx({"n": n, "probs": probs, "values": values, "delta": _dec(d)})

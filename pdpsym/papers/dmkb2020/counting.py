@@ -35,7 +35,7 @@ from pdpsym.core.eps import Eps
 from pdpsym.loss.counting_loss import CountingLoss
 from pdpsym.mechanisms.count_law import CountLaw
 from pdpsym.mechanisms.counting import counting_curve
-from pdpsym.mechanisms.hockey import Hockey, Mass, exp_lower
+from pdpsym.mechanisms.divergence import Hockey, Mass, exp_lower
 from pdpsym.papers.dmkb2020.thresholding import f
 
 
