@@ -40,6 +40,22 @@ WINDOW_PREC = 256  # the least precision of a large heterogeneous law's window (
 
 
 def check_probability(p: Fraction, field_name: str) -> Fraction:
+    """Check that a record's probability lies strictly between 0 and 1.
+
+    Args:
+        p: the exact probability.
+        field_name: the field the error names.
+
+    Returns:
+        ``p`` unchanged.
+
+    Raises:
+        InputError: naming ``field_name`` unless ``0 < p < 1``.
+
+    References:
+        Desfontaines et al. (2020), Section 4.1, Theorem 3 (records are Bernoulli(p_i)
+        with ``λ < p_i < 1 - λ``).
+    """
     if not (0 < p < 1):
         raise InputError(field_name, f"must lie strictly between 0 and 1, got {fraction_str(p)}")
     return p
@@ -67,16 +83,19 @@ class CountLaw:
 
     @property
     def m(self) -> int:
+        """The number of records ``m`` (``S`` ranges over ``0..m``)."""
         return len(self.ps)
 
     @functools.cached_property
     def common_p(self) -> Fraction | None:
+        """The common probability when every record has the same ``p`` (None if not, or if ``m = 0``)."""
         if not self.ps:
             return None
         p0 = self.ps[0]
         return p0 if all(p == p0 for p in self.ps) else None
 
     def is_exact(self) -> bool:
+        """Whether the law is small enough (``m ≤ EXACT_LIMIT``) for exact rational PMFs."""
         return self.m <= EXACT_LIMIT
 
     @property
@@ -124,6 +143,14 @@ class CountLaw:
         return self._exact
 
     def pmf(self, s: int) -> Fraction:
+        """``P[S = s]`` as an exact rational (0 outside ``0..m``).
+
+        Args:
+            s: the count.
+
+        Returns:
+            The exact probability (from :meth:`exact_pmf`).
+        """
         if s < 0 or s > self.m:
             return Fraction(0)
         return self.exact_pmf()[s]

@@ -41,7 +41,17 @@ from pdpsym.mechanisms.count_law import CountLaw
 
 
 def shift_laws(law: CountLaw) -> tuple[divergence.OutputLaw, divergence.OutputLaw]:
-    """Output laws of ``M`` given ``D(i)=0`` (``S``) and ``D(i)=1`` (``S+1``) on ``0..m+1``."""
+    """The counting query's output laws given ``D(i) = 0`` (``S``) and ``D(i) = 1`` (``S + 1``).
+
+    Args:
+        law: the law of the peers' count ``S`` on ``0..m``.
+
+    Returns:
+        ``(zero, one)``: two :class:`OutputLaw` over the outputs ``0..m+1``.
+
+    References:
+        Desfontaines et al. (2020), Section 4.1, Theorem 3 (``M(D) = Σ_i D(i)``).
+    """
     m = law.m
     zero = divergence.OutputLaw(law, tuple((o, o) for o in range(m + 2)))
     one = divergence.OutputLaw(law, tuple((o - 1, o - 1) for o in range(m + 2)))
@@ -49,7 +59,20 @@ def shift_laws(law: CountLaw) -> tuple[divergence.OutputLaw, divergence.OutputLa
 
 
 def counting_curve(law: CountLaw, eps: Eps | Fraction) -> dict[str, divergence.Hockey]:
-    """Both directions of the exact curve for one target whose others have law ``law``."""
+    """Both directions of the exact curve for one target whose peers have law ``law``.
+
+    Args:
+        law: the law of the target's unknown peers' count ``S``.
+        eps: ε.
+
+    Returns:
+        ``{"1,0": δ_{1,0}(ε), "0,1": δ_{0,1}(ε)}``, each an exact :class:`Hockey`
+        (``"a,b"``: ``P`` is the law given ``D(i) = a``).
+
+    References:
+        Desfontaines et al. (2020), Section 3.2, Definition 12 with Section 3.1, Lemma 1;
+        Section 4.1, Theorem 3.
+    """
     zero, one = shift_laws(law)
     return {"1,0": divergence.hockey(one, zero, eps), "0,1": divergence.hockey(zero, one, eps)}
 
@@ -65,10 +88,30 @@ class CountingDelta:
 
 
 def counting_delta(ps: Sequence[Fraction], eps: Eps | Fraction, known: int = 0) -> CountingDelta:
-    """Exact ``delta(eps)`` of ``M(D) = sum_i D(i)``, maximized over targets and directions.
+    """Exact ``δ(ε)`` of ``M(D) = Σ_i D(i)``, maximized over targets and directions.
 
-    The attacker knows the first ``known`` records (dropped: Prop. 6). Targets with equal
-    ``p_i`` give equal curves, so one target per distinct value is examined.
+    The attacker knows the first ``known`` records; they only shift the output
+    (Θ-reducibility), so they are dropped and APKDP = PPKDP. Targets with equal ``p_i``
+    give equal curves, so one target per distinct value is examined, and a direction
+    whose curve mirrors one already seen (``p → 1 - p``) is skipped. Large laws
+    (``m > EXACT_LIMIT``) use :func:`counting_delta_fast`.
+
+    Args:
+        ps: the records' exact probabilities ``p_i`` (the first ``known`` are known).
+        eps: ε.
+        known: how many records the attacker knows, ``0 ≤ known ≤ n - 1``.
+
+    Returns:
+        :class:`CountingDelta`: the exact value (a Fraction or a :class:`Hockey`), the
+        maximizing target's index in ``ps``, its direction (``"1,0"``, ``"0,1"``, or
+        ``"max of both"`` for a large law) and the number of curves examined.
+
+    Raises:
+        InputError: (field ``known``) outside ``0..n-1``.
+
+    References:
+        Desfontaines et al. (2020), Section 4.1, Theorem 3; Section 3.5, Proposition 6
+        and Theorem 2 (known records do not matter); Section 3.1, Lemma 1.
     """
     eps = Eps.of(eps)
     ps = [Fraction(p) for p in ps]
@@ -116,18 +159,51 @@ def _mirror_key(ps: Sequence[Fraction], direction: str) -> tuple[tuple[Fraction,
 
 
 def counting_delta_homogeneous(n: int, p: Fraction, eps: Eps | Fraction, known: int = 0) -> Exact:
-    """Exact ``delta(eps)`` for a common ``p`` (``n - known - 1`` uncertain other records)."""
+    """Exact ``δ(ε)`` of the counting query for a common ``p``.
+
+    The target's peers are the ``n - known - 1`` unknown records, ``Bin(n - known - 1, p)``.
+
+    Args:
+        n: the number of records.
+        p: the common probability, strictly between 0 and 1 (not checked here: 0 or 1
+            raises ZeroDivisionError).
+        eps: ε.
+        known: how many records the attacker knows.
+
+    Returns:
+        The exact value: a Fraction or a :class:`Hockey` (``A - e^ε B``).
+
+    Raises:
+        InputError: (field ``known``) when ``known ≥ n``.
+
+    References:
+        Desfontaines et al. (2020), Section 4.1, Theorem 3; Section 3.5, Proposition 6.
+    """
     if n - known < 1:
         raise InputError("known", "the attacker must not know every record")
     return counting_delta_fast(CountLaw.homogeneous(n - known - 1, p), eps)
 
 
 def counting_delta_fast(law: CountLaw, eps: Eps | Fraction) -> Exact:
-    """The counting curve for a log-concave law by the monotone likelihood ratio.
+    """The counting curve for a log-concave law, by the monotone likelihood ratio.
 
     ``P[S=o-1]/P[S=o]`` is nondecreasing in ``o`` for a Poisson binomial (log-concave), so
-    the positive summands of ``delta_{1,0}`` form a suffix ``o >= o*`` and those of
-    ``delta_{0,1}`` a prefix ``o <= o'``: two certified boundary searches, O(log m) signs.
+    the positive summands of ``δ_{1,0}`` form a suffix ``o ≥ o*`` and those of ``δ_{0,1}``
+    a prefix ``o ≤ o'``: two certified boundary searches, O(log m) signs (floats only
+    propose a starting guess for large heterogeneous laws). The larger direction is
+    decided exactly; a symmetric law (or ε = 0) gives equal directions.
+
+    Args:
+        law: the law of the target's unknown peers' count ``S``.
+        eps: ε.
+
+    Returns:
+        The exact ``max(δ_{1,0}, δ_{0,1})``: a Fraction or a :class:`Hockey`.
+
+    References:
+        Desfontaines et al. (2020), Section 4.1, Theorem 3; Section 3.1, Lemma 1;
+        Hardy, Littlewood, Pólya, "Inequalities", Section 2.22 (Newton's inequalities:
+        the Poisson binomial PMF is log-concave).
     """
     eps = Eps.of(eps)
     m = law.m
@@ -190,10 +266,24 @@ def counting_delta_fast(law: CountLaw, eps: Eps | Fraction) -> Exact:
 
 
 def first_true(lo: int, hi: int, pred: Callable[[int], bool], guess: int | None = None) -> int:
-    """The smallest ``x`` in ``[lo, hi]`` with ``pred(x)``, for ``pred`` false then true
-    (``hi`` when only ``pred(hi)`` holds): a binary search of O(log(hi - lo)) calls.
+    """The smallest ``x`` in ``[lo, hi]`` with ``pred(x)``, for ``pred`` false then true.
 
-    With a ``guess``, the search first gallops out from it (``guess`` right: two calls).
+    A binary search of O(log(hi - lo)) calls; with a ``guess`` it first gallops out from
+    it (a right guess costs two calls). ``hi`` is returned when no smaller ``x`` holds,
+    whether or not ``pred(hi)`` does.
+
+    Args:
+        lo: the lower end.
+        hi: the upper end.
+        pred: a monotone predicate (false on a prefix, true on the rest).
+        guess: an optional first probe.
+
+    Returns:
+        The boundary ``x``.
+
+    References:
+        Knuth, TAOCP vol. 3, Section 6.2.1 (binary search); Bentley & Yao (1976) for
+        the galloping (exponential) search.
     """
     if guess is not None and lo <= guess <= hi:
         step = 1
@@ -217,18 +307,44 @@ def first_true(lo: int, hi: int, pred: Callable[[int], bool], guess: int | None 
 
 
 def last_true(lo: int, hi: int, pred: Callable[[int], bool], guess: int | None = None) -> int:
-    """The largest ``x`` in ``[lo, hi]`` with ``pred(x)``, for ``pred`` true then false
-    (galloping out from ``guess`` first, as :func:`first_true`)."""
+    """The largest ``x`` in ``[lo, hi]`` with ``pred(x)``, for ``pred`` true then false.
+
+    Mirrors :func:`first_true` (galloping out from ``guess`` first).
+
+    Args:
+        lo: the lower end.
+        hi: the upper end.
+        pred: a monotone predicate (true on a prefix, false on the rest).
+        guess: an optional first probe.
+
+    Returns:
+        The boundary ``x`` (``lo`` when no larger ``x`` holds).
+
+    References:
+        Knuth, TAOCP vol. 3, Section 6.2.1 (binary search).
+    """
     return -first_true(-hi, -lo, lambda x: pred(-x), None if guess is None else -guess)
 
 
 def float_boundaries(law: CountLaw, eps: Eps) -> tuple[int, int] | None:
     """Float64 guesses of the two sign changes of the counting curve (ranking only).
 
-    Returns ``(o1, o2)``: the first output with ``P[S=o-1] > e^eps P[S=o]`` and the last
-    with ``P[S=o] > e^eps P[S=o-1]``, from the binomial blocks in the log domain
-    (log-gamma), cut where they fall below ``e^-300`` of their mode, and convolved
-    directly. ``None`` when floats cannot say (``e^eps`` overflows, an empty window).
+    The binomial blocks are built in the log domain (log-gamma), cut where they fall below
+    ``e^-300`` of their mode, and convolved directly; the guesses only seed the certified
+    searches of :func:`counting_delta_fast`.
+
+    Args:
+        law: the law of the target's peers' count ``S``.
+        eps: ε.
+
+    Returns:
+        ``(o1, o2)``: the first output with ``P[S=o-1] > e^ε P[S=o]`` and the last with
+        ``P[S=o] > e^ε P[S=o-1]``; None when floats cannot say (``e^ε`` overflows, or no
+        such output in the window).
+
+    References:
+        Desfontaines et al. (2020), Section 4.1, Theorem 3 (the curve whose boundaries
+        are guessed).
     """
     try:
         ce = float(eps.w) if eps.w is not None else math.exp(float(eps.exponent or 0))

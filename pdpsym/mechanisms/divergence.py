@@ -53,6 +53,14 @@ class OutputLaw:
         return len(self.ranges)
 
     def exact_mass(self, o: int) -> Fraction:
+        """The exact mass ``weight · P[lo ≤ S ≤ hi]`` of output ``o`` (0 for an empty range).
+
+        Args:
+            o: the output's index.
+
+        Returns:
+            The exact Fraction (from the law's exact PMF).
+        """
         lo, hi = self.ranges[o]
         pmf = self.law.exact_pmf()
         lo, hi = max(lo, 0), min(hi, self.law.m)
@@ -61,6 +69,15 @@ class OutputLaw:
         return self.weight * sum(pmf[lo : hi + 1], Fraction(0))
 
     def arb_mass(self, o: int, prec: int) -> Ball:
+        """A certified ball of the mass of output ``o`` at ``prec`` bits.
+
+        Args:
+            o: the output's index.
+            prec: the working precision in bits.
+
+        Returns:
+            The arb ball enclosing ``weight · P[lo ≤ S ≤ hi]``.
+        """
         lo, hi = self.ranges[o]
         return self.law.arb_range(lo, hi, prec) * arb_from_fraction(self.weight)
 
@@ -78,6 +95,11 @@ class Mass:
         return cls(((Fraction(weight), law, tuple(_merge(clipped))),))
 
     def exact(self) -> Fraction | None:
+        """The exact value when every law is small (exact PMFs), else None.
+
+        Returns:
+            The Fraction, or None for a large law (use :meth:`arb` or :meth:`sympy`).
+        """
         if not all(law.is_exact() for _, law, _ in self.parts):
             return None
         total = Fraction(0)
@@ -90,6 +112,14 @@ class Mass:
         return total
 
     def arb(self, prec: int) -> Ball:
+        """A certified ball of the value at ``prec`` bits.
+
+        Args:
+            prec: the working precision in bits.
+
+        Returns:
+            The arb ball.
+        """
         acc = BALL_ZERO
         with workprec(prec):
             for w, law, rs in self.parts:
@@ -98,6 +128,12 @@ class Mass:
         return acc
 
     def sympy(self) -> sympy.Expr:
+        """The exact value as sympy: a Rational for small laws, else unexpanded binomial masses.
+
+        Returns:
+            The sympy expression (``BinomialMass`` / ``PoissonBinomialMass`` terms for large
+            laws).
+        """
         q = self.exact()
         if q is not None:
             return sympy.Rational(q.numerator, q.denominator)
@@ -130,6 +166,11 @@ class Hockey:
     eps: Eps
 
     def rational(self) -> Fraction | None:
+        """The value as a rational when it is one (small laws and rational ``e^ε``, or ``B = 0``).
+
+        Returns:
+            The Fraction, or None.
+        """
         qa, qb = self.a.exact(), self.b.exact()
         if qa is None or qb is None:
             return None
@@ -139,6 +180,14 @@ class Hockey:
         return None if c is None else qa - c * qb
 
     def arb(self, prec: int) -> Ball:
+        """A certified ball of ``A - e^ε B`` at ``prec`` bits (``A`` alone when ``B`` is exactly 0).
+
+        Args:
+            prec: the working precision in bits.
+
+        Returns:
+            The arb ball.
+        """
         with workprec(prec):
             b = self.b.arb(prec)
             if b.is_exact() and b == 0:  # e^eps may be beyond arb's reach (eps = 10^9999)
@@ -146,6 +195,11 @@ class Hockey:
             return self.a.arb(prec) - self.eps.arb_exp(prec) * b
 
     def sympy(self) -> sympy.Expr:
+        """The exact value ``A - e^ε B`` as a sympy expression.
+
+        Returns:
+            The sympy expression.
+        """
         return self.a.sympy() - self.eps.sympy_exp() * self.b.sympy()
 
     def __add__(self, other: Hockey) -> Hockey:
@@ -154,12 +208,40 @@ class Hockey:
         return Hockey(self.a + other.a, self.b + other.b, self.eps)
 
     def value(self) -> Exact:
+        """The value in its simplest exact form: a Fraction when rational, else this Hockey.
+
+        Returns:
+            A Fraction or ``self`` (an exact value :func:`pdpsym.core.certify.certify`
+            accepts).
+        """
         q = self.rational()
         return q if q is not None else self
 
 
 def positive_sign(p_mass: Any, q_mass: Any, eps: Eps, prec0: int = 128) -> bool:
-    """Decide ``P(o) - e^eps Q(o) > 0`` (exact masses given as callables of prec / rationals)."""
+    """Decide ``P(o) - e^ε Q(o) > 0`` for exact masses given by callables.
+
+    Each callable takes a precision: ``None`` asks for the exact rational (or None when
+    there is none), an int for a certified ball at that many bits. Rationals decide at
+    once when they can; otherwise balls at rising precision decide (a summand that is
+    exactly 0, both masses 0, counts as not positive).
+
+    Args:
+        p_mass: the mass of ``P`` at the output.
+        q_mass: the mass of ``Q`` at the output.
+        eps: ε.
+        prec0: the first precision tried, in bits.
+
+    Returns:
+        True iff the summand is positive.
+
+    Raises:
+        Undecided: when the balls cannot decide at the precision cap.
+
+    References:
+        Desfontaines et al. (2020), Section 3.1, Lemma 1 (the summands of δ);
+        Johansson, Arb (2017) for the ball arithmetic.
+    """
     qp = p_mass(None)
     qq = q_mass(None)
     c = eps.exact_exp()
@@ -180,14 +262,41 @@ def positive_sign(p_mass: Any, q_mass: Any, eps: Eps, prec0: int = 128) -> bool:
 
 
 def exp_lower(x: Fraction, bits: int = 96) -> Fraction:
-    """A rational ``c <= e^x`` within ``2^-bits`` relative (for a checked-at-smaller-eps bound)."""
+    """A rational ``c ≤ e^x`` within about ``2^-bits`` relative.
+
+    Args:
+        x: the exponent, an exact rational.
+        bits: the relative accuracy wanted, in bits.
+
+    Returns:
+        The lower end of a certified ball of ``e^x`` (an exact Fraction).
+
+    References:
+        Johansson, Arb (2017) for the certified exponential.
+    """
     with workprec(bits + 32):
         lo, _ = ball_endpoints(exp_ball(x, bits + 32))
     return lo
 
 
 def ratio_exceeds_exp(ratio: Fraction, eps: Eps) -> bool:
-    """Decide ``ratio > e^eps`` (never a tie when ``e^eps`` is irrational)."""
+    """Decide ``ratio > e^ε`` exactly (strictly).
+
+    When ``e^ε`` is rational the comparison is rational. Otherwise ``e^ε`` is irrational
+    (Lindemann: ``ε`` rational and nonzero), so a tie is impossible and certified balls
+    at rising precision decide; ε far from ``ln ratio`` is settled by a cheap bound first.
+
+    Args:
+        ratio: the exact likelihood ratio (``≤ 0`` never exceeds).
+        eps: ε (an :class:`~pdpsym.core.eps.Eps` or a rational).
+
+    Returns:
+        True iff ``ratio > e^ε``.
+
+    References:
+        Desfontaines et al. (2020), Section 3.1, Definition 10 (the PLRV against ε);
+        Lindemann (1882) for the transcendence of ``e^ε``.
+    """
     eps = Eps.of(eps)
     c = eps.exact_exp()
     if c is not None:
@@ -206,7 +315,25 @@ def ratio_exceeds_exp(ratio: Fraction, eps: Eps) -> bool:
 
 
 def hockey(p_law: OutputLaw, q_law: OutputLaw, eps: Eps | Fraction) -> Hockey:
-    """``sum_o max(0, P(o) - e^eps Q(o))`` over the common outputs, exactly."""
+    """``Σ_o max(0, P(o) - e^ε Q(o))`` over the common outputs, exactly.
+
+    Each output's summand sign is decided (:func:`positive_sign`); the chosen outputs'
+    masses make the exact ``A - e^ε B``.
+
+    Args:
+        p_law: the law ``P`` over outputs ``0..len-1``.
+        q_law: the law ``Q`` over the same outputs.
+        eps: ε.
+
+    Returns:
+        The exact :class:`Hockey`.
+
+    Raises:
+        ValueError: when the two laws have different output counts.
+
+    References:
+        Desfontaines et al. (2020), Section 3.1, Lemma 1.
+    """
     if len(p_law) != len(q_law):
         raise ValueError("output laws over different output sets")
     eps = Eps.of(eps)
