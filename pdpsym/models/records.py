@@ -2,7 +2,7 @@
 rational domains, and the law of a linear query read off their count polynomials.
 
 A subclass gives its record names (``_names``, None for ``x1..xT``), each record's domain
-(:attr:`RecordModel.record_domains`) and the count polynomials
+(``_record_domains``, cached as :attr:`RecordModel.record_domains`) and the count polynomials
 (:meth:`~pdpsym.models.counts.CountModel.target_factors`); :class:`RecordModel` gives the
 rest of :class:`~pdpsym.models.counts.CountModel`. The law of Li et al.'s Eq. 2 given
 ``x_i = a, x_K = v`` is ``n_c / J_{i,a}(1)`` on the coefficients of ``J_{i,a}``
