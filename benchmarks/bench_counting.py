@@ -16,7 +16,9 @@ from fractions import Fraction
 from dp_accounting.pld import privacy_loss_distribution as pld
 
 from pdpsym.core.certify import certify
-from pdpsym.mechanisms.counting import CountLaw, Eps, counting_delta_fast
+from pdpsym.core.eps import Eps
+from pdpsym.mechanisms.count_law import CountLaw
+from pdpsym.mechanisms.counting import counting_delta_fast
 from pdpsym.papers.dmkb2020 import thresholding as pt
 
 DIGITS = 15

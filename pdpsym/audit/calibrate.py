@@ -148,23 +148,6 @@ def _check_mechanism(model: CountModel, mechanism: str, weights: Any) -> Mechani
     return mechanism  # type: ignore[return-value]
 
 
-def _max_at(
-    model: CountModel,
-    targets: Sequence[str],
-    known: Sequence[str],
-    lam: Fraction,
-    weights: Any,
-    on_target: Callable[[str], None] | None,
-) -> tuple[Enclosed, str, tuple[str, ...]]:
-    res = structured_leakage(
-        model, targets, known, lam, weights, digits=17, exact=False, on_target=on_target
-    )
-    best = leakage_max(res)
-    if best is None:
-        raise InputError("target", "no target has two compatible values")
-    return best.value, best.target, best.ties
-
-
 def _pass(
     model: CountModel,
     targets: Sequence[str],
@@ -172,13 +155,16 @@ def _pass(
     lam: Fraction,
     weights: Any,
     on_target: Callable[[str], None] | None,
-    eps: Fraction,
+    eps: Fraction | None,
 ) -> list[Any]:
     """Every target's certified leakage at ``lam``, precise enough to compare with eps
-    (a target whose enclosure contains eps is recomputed with more digits)."""
+    (a target whose enclosure contains eps is recomputed with more digits; no eps: 17
+    digits each)."""
     res = structured_leakage(
         model, targets, known, lam, weights, digits=17, exact=False, on_target=on_target
     )
+    if eps is None:
+        return res
     unsure = [r.target for r in res if r.value is not None and r.value.lo <= eps < r.value.hi]
     if unsure:
         # more digits; a target still straddling eps counts as above it (not safe)
@@ -190,11 +176,12 @@ def _pass(
     return res
 
 
-def _worst(results: Sequence[Any]) -> str:
+def _worst(results: Sequence[Any]) -> Any:
+    """The largest leakage of ``results`` (:func:`leakage_max`)."""
     best = leakage_max(results)
     if best is None:
         raise InputError("target", "no target has two compatible values")
-    return best.target
+    return best
 
 
 def calibrate(
@@ -249,7 +236,7 @@ def calibrate(
             break
         hi *= 2
     safe = hi
-    worst = _worst(results)
+    worst = _worst(results).target
     lo: Fraction | None = None
     while True:
         tgt = _Target(model, worst, known, weights)
@@ -283,15 +270,13 @@ def calibrate(
             scales.append(mqm_exact_scale(model, eps))
         for b in scales:
             used = Fraction(certify(b.scale, 20).enclosure[1])
-            if used in passes:
-                # the same scale was already certified for every target (the safe start
-                # is the group-DP scale): its pass gives the max without another one
-                best = leakage_max(passes[used])
-                if best is None:  # pragma: no cover - _pass found a value above
-                    raise InputError("target", "no target has two compatible values")
-                leak, w = best.value, best.target
-            else:
-                leak, w, _ = _max_at(model, targets, known, used, weights, on_target)
+            # the safe start is the group-DP scale: a scale already certified for every
+            # target gives the max without another pass
+            results = passes.get(used) or _pass(
+                model, targets, known, used, weights, on_target, None
+            )
+            best = _worst(results)
+            leak, w = best.value, best.target
             out.append(BaselineResult(b.name, b.scale, used, leak, w, b.detail))
     return Calibration(eps, mech, lo, hi, worst, tuple(out))
 

@@ -26,7 +26,8 @@ import sympy
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss.base import LossPoint, PrivacyLoss
-from pdpsym.mechanisms.counting import CountLaw, counting_delta, counting_delta_fast
+from pdpsym.mechanisms.count_law import CountLaw
+from pdpsym.mechanisms.counting import counting_delta, counting_delta_fast
 
 
 class CountingLoss(PrivacyLoss):
@@ -58,14 +59,8 @@ class CountingLoss(PrivacyLoss):
         return obj
 
     def delta(self, eps: Eps | Fraction | int | str) -> LossPoint:
-        """Exact ``δ(ε)``; ``where`` names the worst target and direction.
-
-        Args:
-            eps: ε.
-
-        Returns:
-            :class:`LossPoint` whose value is rational or ``A - e^ε B`` (exact masses).
-        """
+        """:meth:`PrivacyLoss.delta`, rational or ``A - e^ε B`` with exact masses;
+        ``where`` names the worst target and direction."""
         e = Eps.of(eps)
         if self._common:
             law = CountLaw.homogeneous(len(self.ps) - self.known - 1, self.ps[0])

@@ -15,7 +15,7 @@ two :class:`~pdpsym.loss.geometric_pair.GeometricPair` of shifted centres, which
 ε(0) and the limit of δ.
 
 >>> from fractions import Fraction as F
->>> from pdpsym.mechanisms.counting import CountLaw
+>>> from pdpsym.mechanisms.count_law import CountLaw
 >>> str(GeometricConvolutionLoss(CountLaw.homogeneous(0, F(1, 2)), F(1, 2)).delta(0).value)
 '1/3'
 """
@@ -28,7 +28,7 @@ from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss.base import LossPoint, PrivacyLoss, WorstCase, worst_case
 from pdpsym.loss.geometric_pair import GeometricPair
-from pdpsym.mechanisms.counting import CountLaw
+from pdpsym.mechanisms.count_law import CountLaw
 from pdpsym.mechanisms.geometric import convolution_delta
 
 

@@ -176,20 +176,16 @@ class LaplacePair(PrivacyLoss):
                 continue
             gx = (alpha * ex + beta * emx).sign()
             gy = (alpha * ey + beta * emy).sign()
-            if sa > 0:  # increasing: positive above r*
-                if gx >= 0:
-                    poly = poly + whole
-                elif gy > 0:
-                    poly = poly + (alpha * ey - beta * emy).scale(half)
-                    r = -(alpha * beta)
-                    roots[r] = roots.get(r, Fraction(0)) - 1
-            else:  # decreasing: positive below r*
-                if gy >= 0:
-                    poly = poly + whole
-                elif gx > 0:
-                    poly = poly + (beta * emx - alpha * ex).scale(half)
-                    r = -(alpha * beta)
-                    roots[r] = roots.get(r, Fraction(0)) - 1
+            # increasing (sa > 0): positive above r*, so [x, y] is all positive when
+            # g(x) >= 0 and partly when g(y) > 0; decreasing: the same with x and y swapped
+            near, far = (gx, gy) if sa > 0 else (gy, gx)
+            if near >= 0:
+                poly = poly + whole
+            elif far > 0:
+                part = alpha * ey - beta * emy if sa > 0 else beta * emx - alpha * ex
+                poly = poly + part.scale(half)
+                r = -(alpha * beta)
+                roots[r] = roots.get(r, Fraction(0)) - 1
         value = SqrtExpSum(poly, roots)
         q = value.as_rational()
         return LossPoint(q if q is not None else value, self.where)

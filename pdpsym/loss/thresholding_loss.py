@@ -78,14 +78,8 @@ class ThresholdingLoss(PrivacyLoss):
         return cls(n, T, known_size, p=p, reading=reading)
 
     def delta(self, eps: Eps | Fraction | int | str) -> LossPoint:
-        """Exact ``δ(ε)``; ``where`` names the direction (and ``b`` or the target).
-
-        Args:
-            eps: ε.
-
-        Returns:
-            :class:`LossPoint` whose value is rational or ``A - e^ε B`` (exact masses).
-        """
+        """:meth:`PrivacyLoss.delta`, rational or ``A - e^ε B`` with exact masses;
+        ``where`` names the direction (and ``b`` or the target)."""
         e = Eps.of(eps)
         if self.ps is not None:
             v, target, d = ppk_delta_heterogeneous(self.ps, self.T, self.known_size, e)

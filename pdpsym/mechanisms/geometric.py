@@ -19,8 +19,10 @@ from fractions import Fraction
 import sympy
 
 from pdpsym.core.compare import decided_max
+from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
-from pdpsym.mechanisms.counting import CountLaw, Eps, ratio_exceeds_exp
+from pdpsym.mechanisms.count_law import CountLaw
+from pdpsym.mechanisms.divergence import ratio_exceeds_exp
 
 
 def geometric_pmf(k: int, p: Fraction) -> Fraction:

@@ -16,8 +16,9 @@ from math import comb
 
 import sympy
 
+from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
-from pdpsym.mechanisms.counting import Eps, ratio_exceeds_exp
+from pdpsym.mechanisms.divergence import ratio_exceeds_exp
 
 
 def trinomial(m: int, pa: Fraction, pb: Fraction) -> dict[tuple[int, int], Fraction]:

@@ -27,17 +27,15 @@ import sympy
 
 from pdpsym.core.certify import Exact
 from pdpsym.core.compare import decided_max
+from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
-from pdpsym.mechanisms.counting import (
-    CountLaw,
-    Eps,
+from pdpsym.mechanisms.count_law import CountLaw
+from pdpsym.mechanisms.counting import first_true, float_boundaries, last_true
+from pdpsym.mechanisms.divergence import (
     Hockey,
     Mass,
     OutputLaw,
-    first_true,
-    float_boundaries,
     hockey,
-    last_true,
     positive_sign,
     ratio_exceeds_exp,
 )

@@ -81,6 +81,7 @@ from pdpsym.models.bayesnet_elimination import Poly, _convolve, _Factor
 from pdpsym.models.bayesnet_validate import _cpt, _find_cycle, _state_values
 from pdpsym.models.counts import Contributions, TargetFactors, check_known, contributions
 from pdpsym.models.joint import JointDistribution
+from pdpsym.models.structured import Known, QueryLaw, Weights
 from pdpsym.models.variables import NamedVariables
 
 #: the default limit on the estimated elimination work (factor cells times possible sums)
@@ -212,12 +213,8 @@ class BayesianNetwork(NamedVariables):
         return self.plan({}, {v: 1 for v in self.variables}).work
 
     def query_law(
-        self,
-        target: str,
-        value: Fraction,
-        known: Mapping[str, Fraction],
-        weights: Mapping[str, int] | None = None,
-    ) -> dict[Fraction, Fraction] | None:
+        self, target: str, value: Fraction, known: Known, weights: Weights = None
+    ) -> QueryLaw | None:
         """The exact law of ``f(x) = sum_k w_k x_k`` given ``x_target = value`` and
         ``x_K = known``, by variable elimination with a count accumulator.
 
@@ -249,16 +246,22 @@ class BayesianNetwork(NamedVariables):
                 raise InputError("known", f"the target {name!r} cannot also be known")
             evidence[name] = self._state_of(name, v, f"known.{name}")
         w = self._weights(weights)
-        plan = self.plan(evidence, w)
+        return self._eliminate(evidence, w, self._bounded_plan(evidence, w))
+
+    # --- elimination -------------------------------------------------------------------
+
+    def _bounded_plan(
+        self, evidence: Mapping[str, int], weights: Mapping[str, int]
+    ) -> EliminationPlan:
+        """:meth:`plan`, refused when its estimated work exceeds ``max_work``."""
+        plan = self.plan(evidence, weights)
         if plan.work > self.max_work:
             raise InputError(
                 "max_work",
                 f"variable elimination has induced width {plan.width} and an estimated "
                 f"work of {plan.work} units, over the limit {self.max_work}",
             )
-        return self._eliminate(evidence, w, plan)
-
-    # --- elimination -------------------------------------------------------------------
+        return plan
 
     def _state_of(self, name: str, value: Any, field: str) -> int:
         node = self.nodes[name]
@@ -397,17 +400,14 @@ class BayesianNetwork(NamedVariables):
         """False: the known records' values change the law, not only shift it."""
         return False
 
-    def contributions(self, weights: Mapping[str, int] | None = None) -> Contributions:
+    def contributions(self, weights: Weights = None) -> Contributions:
         """The integer contributions of the query (:func:`pdpsym.models.counts.contributions`)."""
         return contributions(
             self.variables, [self.nodes[v].values for v in self.variables], weights
         )
 
     def target_factors(
-        self,
-        targets: Sequence[str],
-        known: Mapping[str, Fraction],
-        weights: Mapping[str, int] | None = None,
+        self, targets: Sequence[str], known: Known, weights: Weights = None
     ) -> Iterator[tuple[str, TargetFactors]]:
         """For each target ``i`` and value ``a``, one integer polynomial ``J_{i,a}(z) =
         sum_c n_c z^c`` with ``n_c`` proportional to ``P(S = c, x_i = a, x_K = v)`` (the
@@ -429,13 +429,7 @@ class BayesianNetwork(NamedVariables):
             out: TargetFactors = {}
             for s, a in enumerate(self.nodes[t].values):
                 evidence = {**observed, t: s}
-                plan = self.plan(evidence, plan_weights)
-                if plan.work > self.max_work:
-                    raise InputError(
-                        "max_work",
-                        f"variable elimination has induced width {plan.width} and an "
-                        f"estimated work of {plan.work} units, over the limit {self.max_work}",
-                    )
+                plan = self._bounded_plan(evidence, plan_weights)
                 total = self._counts(evidence, shifts, plan, True)
                 top = max(total, default=0)
                 coeffs = [0] * (top + 1)

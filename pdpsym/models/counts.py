@@ -25,7 +25,7 @@ from typing import Protocol, runtime_checkable
 
 from pdpsym.core import poly
 from pdpsym.core.errors import InputError
-from pdpsym.models.structured import StructuredModel
+from pdpsym.models.structured import Known, StructuredModel, Weights
 
 #: target value -> integer polynomial factors of J_{i,a}
 TargetFactors = dict[Fraction, tuple[poly.IntPoly, ...]]
@@ -63,6 +63,11 @@ def contributions(
 
     Returns:
         The :class:`Contributions` (scale ``D``, offset, table ``c_t(s)``).
+
+    References:
+        Li et al. (2019), Section III, Eq. 2 (the query ``f`` whose law the engines need);
+        the scaling to integer counts is the generating-function method of Wilf,
+        "generatingfunctionology" (1994), Section 1.
     """
     w: dict[str, int] = {}
     for name, value in (weights or {}).items():
@@ -96,15 +101,12 @@ class CountModel(StructuredModel, Protocol):
         records): the engines then need one compatible assignment of them, not all."""
         ...
 
-    def contributions(self, weights: Mapping[str, int] | None = None) -> Contributions:
+    def contributions(self, weights: Weights = None) -> Contributions:
         """The integer contributions of the query (see :func:`contributions`)."""
         ...
 
     def target_factors(
-        self,
-        targets: Sequence[str],
-        known: Mapping[str, Fraction],
-        weights: Mapping[str, int] | None = None,
+        self, targets: Sequence[str], known: Known, weights: Weights = None
     ) -> Iterator[tuple[str, TargetFactors]]:
         """For each target (in the given order), value -> factors of ``J_{i,a}``."""
         ...
@@ -117,7 +119,20 @@ class CountModel(StructuredModel, Protocol):
 def exact_law(
     factors: Sequence[poly.IntPoly], contrib: Contributions
 ) -> dict[Fraction, Fraction] | None:
-    """The exact law ``value -> probability`` of the product of ``factors``."""
+    """The exact law ``value -> probability`` of the product of ``factors``.
+
+    Args:
+        factors: integer polynomials whose product ``J(z) = sum_c n_c z^c`` has ``n_c``
+            proportional to the probability of count ``c``.
+        contrib: the contributions that map a count ``c`` to a query value.
+
+    Returns:
+        ``{query value: n_c / J(1)}`` over the non-zero coefficients, or None when
+        ``J = 0`` (the conditioning event has probability zero).
+
+    References:
+        Li et al. (2019), Section III, Eq. 2 (the conditional law of the query).
+    """
     j = poly.product(factors)
     norm = poly.total(j)
     if norm == 0:
@@ -130,7 +145,23 @@ def check_known(
     domain_of: Mapping[str, Sequence[Fraction]],
     known: Mapping[str, Fraction],
 ) -> dict[str, Fraction]:
-    """Validate the known records' names and values."""
+    """Validate the known records' names and values.
+
+    Args:
+        variables: the model's record names.
+        domain_of: each known-able record's values.
+        known: the known records' values (name -> value).
+
+    Returns:
+        The known values as rationals, by name.
+
+    Raises:
+        InputError: an unknown record (``known``) or a value outside its domain
+            (``known[name]``).
+
+    References:
+        Li et al. (2019), Section III (the adversary ``A(i, K)`` knows ``x_K``).
+    """
     out: dict[str, Fraction] = {}
     for name, value in known.items():
         if name not in domain_of:

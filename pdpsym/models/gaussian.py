@@ -40,6 +40,16 @@ def ldl_pivots(m: Sequence[Sequence[Fraction]]) -> list[Fraction]:
     Elimination stops at the first pivot that is <= 0 (that pivot is returned last):
     a symmetric matrix is positive definite iff every pivot is > 0, and the k-th pivot
     is the ratio of the k-th to the (k-1)-th leading principal minor.
+
+    Args:
+        m: a symmetric matrix of rationals.
+
+    Returns:
+        The pivots, in order, up to and including the first one that is <= 0.
+
+    References:
+        Golub and Van Loan, "Matrix Computations" (4th ed., 2013), Section 4.1 (LDL^T)
+        and Section 4.2 (positive definite systems).
     """
     a = [[Fraction(v) for v in row] for row in m]
     n = len(a)
@@ -58,6 +68,18 @@ def ldl_pivots(m: Sequence[Sequence[Fraction]]) -> list[Fraction]:
 
 
 def is_positive_definite(m: Sequence[Sequence[Fraction]]) -> bool:
+    """Whether a symmetric rational matrix is positive definite (every LDL^T pivot > 0).
+
+    Args:
+        m: a symmetric matrix of rationals.
+
+    Returns:
+        True when every pivot of :func:`ldl_pivots` is positive, exactly.
+
+    References:
+        Golub and Van Loan, "Matrix Computations" (4th ed., 2013), Section 4.2;
+        Li et al. (2019), Section VI-A (a Gaussian model's covariance).
+    """
     piv = ldl_pivots(m)
     return len(piv) == len(m) and all(d > 0 for d in piv)
 
@@ -65,7 +87,19 @@ def is_positive_definite(m: Sequence[Sequence[Fraction]]) -> bool:
 def solve(m: Sequence[Sequence[Fraction]], rhs: Sequence[Sequence[Fraction]]) -> FMatrix:
     """Exact solution X of ``m X = rhs`` (Gauss-Jordan with a nonzero pivot search).
 
-    Raises :class:`ZeroDivisionError` when ``m`` is singular.
+    Args:
+        m: a square matrix of rationals.
+        rhs: the right-hand sides, as the columns of a matrix with ``len(m)`` rows.
+
+    Returns:
+        X, with one column per column of ``rhs``.
+
+    Raises:
+        ZeroDivisionError: ``m`` is singular.
+
+    References:
+        Golub and Van Loan, "Matrix Computations" (4th ed., 2013), Section 3.2
+        (Gaussian elimination; exact over the rationals, so any nonzero pivot serves).
     """
     n = len(m)
     k_cols = len(rhs[0]) if rhs else 0
@@ -86,6 +120,19 @@ def solve(m: Sequence[Sequence[Fraction]], rhs: Sequence[Sequence[Fraction]]) ->
 
 
 def submatrix(m: Sequence[Sequence[Fraction]], rows: Sequence[int], cols: Sequence[int]) -> FMatrix:
+    """The block of ``m`` on the given rows and columns (``Sigma_{AB}`` in the paper).
+
+    Args:
+        m: a matrix.
+        rows: the row indices, in order.
+        cols: the column indices, in order.
+
+    Returns:
+        The submatrix as a list of rows.
+
+    References:
+        Li et al. (2019), Section VI-A, Lemma 1 (the blocks of the covariance).
+    """
     return [[m[r][c] for c in cols] for r in rows]
 
 
@@ -154,6 +201,7 @@ class GaussianModel(NamedVariables):
 
     @classmethod
     def from_json_object(cls, obj: Mapping[str, Any]) -> GaussianModel:
+        """Build from the JSON object (see the module docstring); fields are checked by name."""
         if not isinstance(obj, Mapping):
             raise InputError("model", "expected an object")
         for key in ("variables", "mean", "cov"):
@@ -170,17 +218,22 @@ class GaussianModel(NamedVariables):
     # --- access ----------------------------------------------------------------------
 
     def range_of(self, name: str, field: str = "target") -> tuple[Fraction, Fraction]:
+        """The range ``[l_i, u_i]`` of target ``name``; an InputError naming ``ranges``
+        when none was given."""
         if name not in self.ranges:
             raise InputError("ranges", f"no range [l, u] given for target {name!r} ({field})")
         return self.ranges[name]
 
     def mean_matrix(self) -> sympy.Matrix:
+        """The mean as a sympy column vector."""
         return sympy.Matrix([[to_sympy(v)] for v in self.mean])
 
     def cov_matrix(self) -> sympy.Matrix:
+        """The covariance as a sympy matrix."""
         return sympy.Matrix([[to_sympy(v) for v in row] for row in self.cov])
 
     def cov_list(self) -> FMatrix:
+        """A copy of the covariance as a list of rational rows."""
         return [list(row) for row in self.cov]
 
     def permuted(self, order: Sequence[int]) -> GaussianModel:

@@ -143,6 +143,7 @@ class JointDistribution(NamedVariables):
     # --- basic access --------------------------------------------------------------
 
     def domain(self, name: str) -> tuple[Fraction, ...]:
+        """The declared values of variable ``name``, in order."""
         return self.domains[self.index(name)]
 
     def prob(self, assignment: Mapping[str, Fraction]) -> Fraction:
@@ -155,6 +156,7 @@ class JointDistribution(NamedVariables):
     # --- derived distributions -----------------------------------------------------
 
     def marginal(self, names: Sequence[str]) -> JointDistribution:
+        """theta(x_A) over the variables ``names``, in that order (exact sums)."""
         idx = [self.index(n) for n in names]
         acc: dict[Assignment, Fraction] = {}
         for row, p in self.probs.items():
@@ -179,10 +181,12 @@ class JointDistribution(NamedVariables):
         )
 
     def expectation(self, name: str) -> Fraction:
+        """E[x_name], exactly."""
         i = self.index(name)
         return sum((row[i] * p for row, p in self.probs.items()), Fraction(0))
 
     def covariance(self, a: str, b: str) -> Fraction:
+        """Cov(x_a, x_b), exactly."""
         i, j = self.index(a), self.index(b)
         ea, eb = self.expectation(a), self.expectation(b)
         return sum(
@@ -225,6 +229,7 @@ class JointDistribution(NamedVariables):
 
     @cached_property
     def denominator(self) -> int:
+        """The least common denominator of the probabilities."""
         return math.lcm(*(p.denominator for p in self.probs.values()))
 
     @property
@@ -246,6 +251,7 @@ class JointDistribution(NamedVariables):
         return arr
 
     def to_json_object(self) -> dict[str, Any]:
+        """The JSON form (variables, domains, rows; numbers as exact strings)."""
         return {
             "variables": list(self.variables),
             "domains": {

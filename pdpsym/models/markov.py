@@ -26,20 +26,15 @@ import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
 from typing import Any
 
 from pdpsym.core import poly
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
-from pdpsym.models.counts import (
-    Contributions,
-    TargetFactors,
-    check_known,
-    contributions,
-    exact_law,
-)
+from pdpsym.models.counts import Contributions, TargetFactors, check_known
 from pdpsym.models.joint import JointDistribution
+from pdpsym.models.records import RecordModel
+from pdpsym.models.structured import Known, Weights
 from pdpsym.models.variables import check_names
 
 Matrix = tuple[tuple[Fraction, ...], ...]
@@ -83,7 +78,20 @@ def _matrix(obj: object, k: int, field_name: str) -> Matrix:
 def stationary_law(matrix: Matrix) -> tuple[Fraction, ...]:
     """The unique stationary law ``pi P = pi`` of a transition matrix, exactly.
 
-    Raises InputError("initial") when it is not unique (a reducible chain).
+    Args:
+        matrix: a k x k transition matrix (rows are from-states, each sums to 1).
+
+    Returns:
+        ``pi``, k exact probabilities.
+
+    Raises:
+        InputError: ``initial``, when the stationary law is not unique (a reducible
+            chain).
+
+    References:
+        Levin, Peres, Wilmer, "Markov Chains and Mixing Times" (2009), Section 1.5
+        (stationary distributions); Song, Wang, Chaudhuri (2017), Section 5 (Markov
+        chains in Pufferfish).
     """
     k = len(matrix)
     # unknowns pi_0..pi_{k-1}: equations sum_s pi_s (P[s][j] - [s == j]) = 0 for j < k-1,
@@ -110,7 +118,7 @@ def stationary_law(matrix: Matrix) -> tuple[Fraction, ...]:
 
 
 @dataclass(frozen=True, eq=False)
-class MarkovChain:
+class MarkovChain(RecordModel):
     """A Markov chain of ``length`` records over rational ``states``.
 
     Args:
@@ -200,30 +208,14 @@ class MarkovChain:
             obj["states"], obj["length"], obj["initial"], obj["transition"], obj.get("names")
         )
 
-    # --- the StructuredModel protocol ----------------------------------------------
+    # --- the StructuredModel protocol (with RecordModel) ---------------------------
 
-    @cached_property
-    def variables(self) -> tuple[str, ...]:  # type: ignore[override]
-        if self._names is not None:
-            return self._names
-        return tuple(f"x{t + 1}" for t in range(self.length))
-
-    @cached_property
-    def _positions(self) -> dict[str, int]:
-        return {name: t for t, name in enumerate(self.variables)}
-
-    def index(self, name: str, field_name: str = "variable") -> int:
-        try:
-            return self._positions[name]
-        except KeyError:
-            raise InputError(field_name, f"unknown record {name!r}") from None
-
-    def domain(self, name: str) -> tuple[Fraction, ...]:
-        self.index(name)
-        return self.states
+    def _record_domains(self) -> Sequence[tuple[Fraction, ...]]:
+        return (self.states,) * self.length
 
     @property
     def k(self) -> int:
+        """The number of states."""
         return len(self.states)
 
     def matrix(self, step: int) -> Matrix:
@@ -236,25 +228,6 @@ class MarkovChain:
         scale = math.lcm(*(v.denominator for v in self.states))
         span = self.length * int((hi - lo) * scale)
         return self.k * self.k * self.length * (span + 1)
-
-    def contributions(self, weights: Mapping[str, int] | None = None) -> Contributions:
-        return contributions(self.variables, [self.states] * self.length, weights)
-
-    def query_law(
-        self,
-        target: str,
-        value: Fraction,
-        known: Mapping[str, Fraction],
-        weights: Mapping[str, int] | None = None,
-    ) -> dict[Fraction, Fraction] | None:
-        """The exact law of ``sum_t w_t x_t`` given ``x_target = value`` and ``x_K``."""
-        value = Fraction(value)
-        if value not in self.states:
-            raise InputError("value", f"{value} is not a state")
-        contrib = self.contributions(weights)
-        for _, factors in self.target_factors([target], known, weights):
-            return exact_law(factors[value], contrib)
-        return None  # pragma: no cover
 
     # --- group DP -------------------------------------------------------------------
 
@@ -284,10 +257,7 @@ class MarkovChain:
         return init, steps
 
     def target_factors(
-        self,
-        targets: Sequence[str],
-        known: Mapping[str, Fraction],
-        weights: Mapping[str, int] | None = None,
+        self, targets: Sequence[str], known: Known, weights: Weights = None
     ) -> Iterator[tuple[str, TargetFactors]]:
         """For each target, value -> ``(F_t(a), B_t(a))`` (forward-backward, exact)."""
         pos_of = {name: self.index(name, "target") for name in targets}

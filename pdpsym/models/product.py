@@ -21,20 +21,15 @@ import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
 from typing import Any
 
 from pdpsym.core import poly
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_rational
-from pdpsym.models.counts import (
-    Contributions,
-    TargetFactors,
-    check_known,
-    contributions,
-    exact_law,
-)
+from pdpsym.models.counts import TargetFactors, check_known
 from pdpsym.models.joint import JointDistribution
+from pdpsym.models.records import RecordModel
+from pdpsym.models.structured import Known, Weights
 from pdpsym.models.variables import check_names
 
 Law = tuple[tuple[Fraction, ...], tuple[Fraction, ...]]
@@ -73,7 +68,7 @@ def _record(obj: object, field_name: str) -> Law:
 
 
 @dataclass(frozen=True, eq=False)
-class ProductModel:
+class ProductModel(RecordModel):
     """Independent records with their own finite laws.
 
     Args:
@@ -134,26 +129,8 @@ class ProductModel:
             return cls.bernoulli(obj["bernoulli"], obj.get("names"))
         return cls(obj["records"], obj.get("names"))
 
-    @cached_property
-    def variables(self) -> tuple[str, ...]:  # type: ignore[override]
-        return (
-            self._names
-            if self._names is not None
-            else tuple(f"x{t + 1}" for t in range(len(self.laws)))
-        )
-
-    @cached_property
-    def _positions(self) -> dict[str, int]:
-        return {name: t for t, name in enumerate(self.variables)}
-
-    def index(self, name: str, field_name: str = "variable") -> int:
-        try:
-            return self._positions[name]
-        except KeyError:
-            raise InputError(field_name, f"unknown record {name!r}") from None
-
-    def domain(self, name: str) -> tuple[Fraction, ...]:
-        return self.laws[self.index(name)][0]
+    def _record_domains(self) -> Sequence[tuple[Fraction, ...]]:
+        return tuple(values for values, _ in self.laws)
 
     def size_hint(self) -> int:
         """Coefficient operations of the grouped products: about ``groups * n * N``."""
@@ -161,33 +138,12 @@ class ProductModel:
         span = len(self.laws) * max(len(v) for v, _ in self.laws)
         return (groups + 1) * len(self.laws) * (span + 1)
 
-    def contributions(self, weights: Mapping[str, int] | None = None) -> Contributions:
-        return contributions(self.variables, [v for v, _ in self.laws], weights)
-
     def dependence_groups(self) -> list[tuple[str, ...]]:
+        """One group per record: the records are independent."""
         return [(v,) for v in self.variables]
 
-    def query_law(
-        self,
-        target: str,
-        value: Fraction,
-        known: Mapping[str, Fraction],
-        weights: Mapping[str, int] | None = None,
-    ) -> dict[Fraction, Fraction] | None:
-        """The exact law of ``sum_t w_t x_t`` given ``x_target = value`` and ``x_K``."""
-        value = Fraction(value)
-        if value not in self.domain(target):
-            raise InputError("value", f"{value} is not a value of {target!r}")
-        contrib = self.contributions(weights)
-        for _, factors in self.target_factors([target], known, weights):
-            return exact_law(factors[value], contrib)
-        return None  # pragma: no cover
-
     def target_factors(
-        self,
-        targets: Sequence[str],
-        known: Mapping[str, Fraction],
-        weights: Mapping[str, int] | None = None,
+        self, targets: Sequence[str], known: Known, weights: Weights = None
     ) -> Iterator[tuple[str, TargetFactors]]:
         """For each target, value -> factors ``(R_g, c z^{c_i(a)})``: ``R_g`` is the
         product of every other unknown record's polynomial (one per distinct law)."""

@@ -36,7 +36,19 @@ PMF = dict[Any, Fraction]
 
 
 def check_pmf(pmf: Mapping[Any, Any], field: str) -> PMF:
-    """Validate an exact PMF: rational, non-negative, summing to exactly 1; drop zeros."""
+    """Validate an exact PMF: rational, non-negative, summing to exactly 1; drop zeros.
+
+    Args:
+        pmf: outcome -> probability (Fraction or int; floats are refused).
+        field: the field an :class:`InputError` names.
+
+    Returns:
+        The PMF without its zero entries (equal keys merged).
+
+    References:
+        Desfontaines et al., Section 2.1, Definition 3 (a distribution ``theta`` on
+        databases times background knowledge, ``D x B``).
+    """
     out: PMF = {}
     total = Fraction(0)
     for k, p in pmf.items():
@@ -65,6 +77,7 @@ class Scenario:
 
     @classmethod
     def from_joint(cls, joint: Mapping[tuple[Database, Any], Any]) -> Scenario:
+        """Build from ``{(database, knowledge): probability}`` (checked by :func:`check_pmf`)."""
         pmf = check_pmf(joint, "theta")
         sizes = {len(d) for d, _ in pmf}
         if len(sizes) != 1:
@@ -151,9 +164,11 @@ class Scenario:
         return sorted({d[i] for d, _ in self.joint}, key=repr)
 
     def knowledge_values(self) -> list[Any]:
+        """Values of the background knowledge ``B`` with positive probability, in a stable order."""
         return sorted({b for _, b in self.joint}, key=repr)
 
     def prob_record(self, i: int, a: Any) -> Fraction:
+        """``P[D(i) = a]``."""
         return sum((p for (d, _), p in self.joint.items() if d[i] == a), Fraction(0))
 
     def prob_knowledge_given(self, i: int, a: Any, bhat: Any) -> Fraction:

@@ -16,6 +16,10 @@ from typing import Protocol, runtime_checkable
 
 # the law of the query value: value -> probability (exact, sums to 1)
 QueryLaw = dict[Fraction, Fraction]
+# the known records' values: name -> value
+Known = Mapping[str, Fraction]
+# the query's integer weight per record name (None, or a record left out: weight 1)
+Weights = Mapping[str, int] | None
 
 
 @runtime_checkable
@@ -32,11 +36,7 @@ class StructuredModel(Protocol):
         ...
 
     def query_law(
-        self,
-        target: str,
-        value: Fraction,
-        known: Mapping[str, Fraction],
-        weights: Mapping[str, int] | None = None,
+        self, target: str, value: Fraction, known: Known, weights: Weights = None
     ) -> QueryLaw | None:
         """The exact law of ``sum_k w_k x_k`` given ``x_target = value`` and ``x_K = known``.
 

@@ -11,7 +11,18 @@ from pdpsym.core.errors import InputError
 def check_names(names: Any, field_name: str = "variables") -> tuple[str, ...]:
     """Variable names: a non-empty list or tuple of distinct, non-blank, printable strings
     (a string such as ``"ab"`` is not a list of names), stripped; an :class:`InputError`
-    otherwise."""
+    otherwise.
+
+    Args:
+        names: the names as given (a list or tuple).
+        field_name: the field an :class:`InputError` names.
+
+    Returns:
+        The stripped names, as a tuple.
+
+    References:
+        Python docs, str.isprintable and str.strip (the checks applied).
+    """
     if not isinstance(names, list | tuple) or not names:
         raise InputError(field_name, "expected a non-empty list of variable names")
     out: list[str] = []
@@ -33,6 +44,7 @@ class NamedVariables:
 
     @property
     def n(self) -> int:
+        """The number of variables."""
         return len(self.variables)
 
     def index(self, name: str, field_name: str = "variable") -> int:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from pdpsym.core.eps import Eps
 from pdpsym.loss import GeometricConvolutionLoss, KAnonymityLoss, PrivacyLoss
-from pdpsym.mechanisms.counting import CountLaw
+from pdpsym.mechanisms.count_law import CountLaw
 
 
 def _hockey(P: dict[object, F], Q: dict[object, F], c: F) -> F:

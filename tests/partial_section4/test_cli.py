@@ -12,7 +12,8 @@ import pytest
 
 from pdpsym.app.cli import main
 from pdpsym.core.certify import certify
-from pdpsym.mechanisms.counting import Eps, counting_delta
+from pdpsym.core.eps import Eps
+from pdpsym.mechanisms.counting import counting_delta
 
 
 def _json(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from pdpsym.mechanisms.counting import CountLaw, Eps
+from pdpsym.core.eps import Eps
+from pdpsym.mechanisms.count_law import CountLaw
 from pdpsym.mechanisms.geometric import (
     convolution_delta,
     convolution_total,

@@ -8,7 +8,9 @@ from fractions import Fraction
 import pytest
 
 from pdpsym.core.certify import certify
-from pdpsym.mechanisms.counting import CountLaw, Eps, counting_curve
+from pdpsym.core.eps import Eps
+from pdpsym.mechanisms.count_law import CountLaw
+from pdpsym.mechanisms.counting import counting_curve
 
 pld = pytest.importorskip("dp_accounting.pld.privacy_loss_distribution")
 

@@ -8,8 +8,8 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pdpsym.core.eps import Eps
 from pdpsym.loss.thresholding_loss import ThresholdingLoss
-from pdpsym.mechanisms.counting import Eps
 from pdpsym.mechanisms.thresholding import Thresholding, apk_delta, ppk_delta
 from pdpsym.papers.dmkb2020 import thresholding as pt
 
@@ -114,7 +114,7 @@ def test_poisson_limit_and_printed_power() -> None:
 
 def test_large_law_binary_search_matches_per_output_decisions() -> None:
     from pdpsym.core.certify import certify
-    from pdpsym.mechanisms.counting import hockey
+    from pdpsym.mechanisms.divergence import hockey
 
     n, p = 450, Fraction(1, 100)  # 449 > EXACT_LIMIT records: arb balls, monotone search
     for T, size, eps in ((8, 0, Eps.of(Fraction(1, 100))), (6, 3, Eps.from_exp(Fraction(3, 2)))):

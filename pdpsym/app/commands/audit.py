@@ -171,12 +171,6 @@ def _weights(obj: Any, model: JointDistribution, field: str) -> dict[str, Fracti
     return out
 
 
-def _only(obj: Mapping[str, Any], allowed: set[str]) -> None:
-    for k in obj:
-        if k not in allowed:
-            raise InputError("mechanism", f"unknown key {k!r}")
-
-
 def load_mechanism(path: str, model: JointDistribution) -> Mechanism | LaplaceNoise:
     """Build the mechanism a JSON file describes, for databases of ``model``."""
     from pdpsym.mechanisms import discrete  # imported here (see NOTIONS above)
@@ -189,7 +183,7 @@ def load_mechanism(path: str, model: JointDistribution) -> Mechanism | LaplaceNo
     if kind not in KINDS:
         raise InputError("kind", f"unknown kind {kind!r}; known: {', '.join(KINDS)}")
     if kind == "table":
-        _only(obj, {"kind", "rows"})
+        structured.only_keys(obj, {"kind", "rows"})
         rows = obj.get("rows")
         if not isinstance(rows, list) or not rows:
             raise InputError("rows", "expected a non-empty list of rows")
@@ -214,18 +208,18 @@ def load_mechanism(path: str, model: JointDistribution) -> Mechanism | LaplaceNo
             pmf[out] = p
         return discrete.table(table)
     if kind == "randomized-response":
-        _only(obj, {"kind", "keep"})
+        structured.only_keys(obj, {"kind", "keep"})
         keep = parse_rational(obj.get("keep"), "keep")
         if not 0 < keep <= 1:
             raise InputError("keep", "must lie in (0, 1]")
         return discrete.randomized_response(keep, model.domains)
     if kind == "laplace":
-        _only(obj, {"kind", "lam", "weights"})
+        structured.only_keys(obj, {"kind", "lam", "weights"})
         return laplace(obj.get("lam", "1"), _weights(obj.get("weights"), model, "weights"))
     weights = _weights(obj.get("weights"), model, "weights")
     wlist = None if weights is None else [weights.get(v, Fraction(1)) for v in model.variables]
     if kind == "geometric":
-        _only(obj, {"kind", "alpha", "weights"})
+        structured.only_keys(obj, {"kind", "alpha", "weights"})
         ws = wlist or [Fraction(1)] * model.n
         lo = sum(
             (min(w * v for v in dom) for w, dom in zip(ws, model.domains, strict=True)), Fraction(0)
@@ -237,27 +231,22 @@ def load_mechanism(path: str, model: JointDistribution) -> Mechanism | LaplaceNo
             raise InputError("weights", "geometric noise needs an integer-valued query")
         return discrete.geometric(obj.get("alpha"), int(lo), int(hi), wlist)
     if kind == "count":
-        _only(obj, {"kind", "weights"})
+        structured.only_keys(obj, {"kind", "weights"})
         return discrete.count(wlist)
     if kind == "threshold":
-        _only(obj, {"kind", "T", "weights"})
+        structured.only_keys(obj, {"kind", "T", "weights"})
         if "T" not in obj:
             raise InputError("T", "missing")
         return discrete.threshold(parse_rational(obj["T"], "T"), wlist)
-    _only(obj, {"kind"})
+    structured.only_keys(obj, {"kind"})
     return discrete.histogram()
 
 
 def read_mechanism(path: str, model: JointDistribution) -> Mechanism | LaplaceNoise:
     """:func:`load_mechanism`, its errors naming the field inside the mechanism file
     (``mechanism.rows[3]``), as distinct from the model file's (``rows[3]``)."""
-    try:
+    with structured.mechanism_fields():
         return load_mechanism(path, model)
-    except InputError as err:
-        field = err.field
-        if field.split(".")[0].split("[")[0] not in ("mechanism", "MECHANISM"):
-            field = f"mechanism.{field}"
-        raise InputError(field, err.message) from None
 
 
 def _key(k: Any) -> str:

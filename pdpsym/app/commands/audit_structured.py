@@ -8,8 +8,9 @@ The engines load inside these functions (see :mod:`pdpsym.app.commands.audit`), 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -39,22 +40,31 @@ def load(path: str) -> Any:
     return load_model(path)
 
 
-def _only(obj: Mapping[str, Any], allowed: set[str]) -> None:
+def only_keys(obj: Mapping[str, Any], allowed: set[str]) -> None:
+    """Refuse a mechanism object with a key outside ``allowed`` (field ``mechanism``)."""
     for k in obj:
         if k not in allowed:
             raise InputError("mechanism", f"unknown key {k!r}")
 
 
-def read_mechanism(spec: Any, model: Any) -> Any:
-    """The :class:`~pdpsym.audit.structured.SumMechanism` a mechanism file describes, for
-    a structured model; its errors name the field inside the mechanism file."""
+@contextlib.contextmanager
+def mechanism_fields() -> Iterator[None]:
+    """Errors raised inside name the field inside the mechanism file (``mechanism.rows[3]``),
+    as distinct from the model file's (``rows[3]``)."""
     try:
-        return _read(spec, model)
+        yield
     except InputError as err:
         field = err.field
         if field.split(".")[0].split("[")[0] not in ("mechanism", "MECHANISM"):
             field = f"mechanism.{field}"
         raise InputError(field, err.message) from None
+
+
+def read_mechanism(spec: Any, model: Any) -> Any:
+    """The :class:`~pdpsym.audit.structured.SumMechanism` a mechanism file describes, for
+    a structured model; its errors name the field inside the mechanism file."""
+    with mechanism_fields():
+        return _read(spec, model)
 
 
 def _read(spec: Any, model: Any) -> Any:
@@ -89,21 +99,21 @@ def _read(spec: Any, model: Any) -> Any:
                 raise InputError("weights", f"unknown variable {k!r}")
             weights[k] = parse_rational(v, f"weights.{k}")
     if kind == "laplace":
-        _only(spec, {"kind", "lam", "weights"})
+        only_keys(spec, {"kind", "lam", "weights"})
         lam = parse_rational(spec.get("lam", "1"), "lam")
         if lam <= 0:
             raise InputError("lam", "must be > 0")
         return SumMechanism("laplace", weights, lam=lam)
     if kind == "geometric":
-        _only(spec, {"kind", "alpha", "weights"})
+        only_keys(spec, {"kind", "alpha", "weights"})
         alpha = parse_rational(spec.get("alpha"), "alpha")
         if not 0 < alpha < 1:
             raise InputError("alpha", "must lie in (0, 1)")
         return SumMechanism("geometric", weights, alpha=alpha)
     if kind == "count":
-        _only(spec, {"kind", "weights"})
+        only_keys(spec, {"kind", "weights"})
         return SumMechanism("count", weights)
-    _only(spec, {"kind", "T", "weights"})
+    only_keys(spec, {"kind", "T", "weights"})
     if "T" not in spec:
         raise InputError("T", "missing")
     return SumMechanism("threshold", weights, T=parse_rational(spec["T"], "T"))

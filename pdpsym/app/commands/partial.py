@@ -42,7 +42,7 @@ def read_p_values(path: str) -> list[Fraction]:
     """One probability per line (blank lines and ``#`` comments allowed)."""
     # imported here: the engines (and the reader's models) load sympy, which --help skips
     from pdpsym.app.readers import read_text_file
-    from pdpsym.mechanisms.counting import check_probability
+    from pdpsym.mechanisms.count_law import check_probability
 
     text = read_text_file(Path(path), "--p-values")  # the one reader: regular files, capped
     out: list[Fraction] = []
@@ -70,32 +70,36 @@ def _sweep_options(p: Any, run: Any) -> None:
     p.set_defaults(func=run)
 
 
-def register(sub: Any) -> None:
-    p = command(sub, "counting")
+def _records_command(sub: Any, name: str, p_values_help: str, swept: str, swept_help: str) -> Any:
+    """The parser of counting or threshold: the records (--n with --p, or --p-values) and
+    the required parameter whose range writes a CSV sweep."""
+    p = command(sub, name)
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--n", help="number of records (with --p)")
-    g.add_argument("--p-values", help="file with one p_i per line")
+    g.add_argument("--p-values", help=p_values_help)
     p.add_argument("--p", help="common probability p in (0, 1) (with --n)")
-    p.add_argument(
+    p.add_argument(swept, required=True, help=swept_help)
+    return p
+
+
+def register(sub: Any) -> None:
+    p = _records_command(
+        sub,
+        "counting",
+        "file with one p_i per line",
         "--eps",
-        required=True,
-        help="eps >= 0 (exact, e.g. 1/10); a range START:STOP:COUNT writes a CSV sweep",
+        "eps >= 0 (exact, e.g. 1/10); a range START:STOP:COUNT writes a CSV sweep",
     )
     p.add_argument("--lambda", dest="lam", help="lambda with lambda < p_i < 1 - lambda")
     p.add_argument("--known", default="0", help="records known to the attacker (dropped)")
     _sweep_options(p, run_counting)
 
-    t = command(sub, "threshold")
-    tg = t.add_mutually_exclusive_group(required=True)
-    tg.add_argument("--n", help="number of records (with --p)")
-    tg.add_argument(
-        "--p-values", help="file with one p_i per line (the first --known-size are known)"
-    )
-    t.add_argument("--p", help="common probability p in (0, 1) (with --n)")
-    t.add_argument(
+    t = _records_command(
+        sub,
+        "threshold",
+        "file with one p_i per line (the first --known-size are known)",
         "--T",
-        required=True,
-        help="threshold, 0 <= T < n; a range START:STOP[:STEP] writes a CSV sweep",
+        "threshold, 0 <= T < n; a range START:STOP[:STEP] writes a CSV sweep",
     )
     t.add_argument("--known-size", default="0", help="|B|, records known to the attacker")
     t.add_argument("--bmax", default=None, help="b_max of Theorem 4 (default: best)")
@@ -114,7 +118,7 @@ def _bits(p: Fraction) -> int:
 
 def _n_and_p(args: argparse.Namespace, what: str) -> tuple[int, Fraction]:
     """``--n`` and ``--p``, refused before the work when the exact binomials are too big."""
-    from pdpsym.mechanisms.counting import check_probability  # imported here: sympy after --help
+    from pdpsym.mechanisms.count_law import check_probability  # imported here: sympy after --help
 
     n = _int(args.n, "--n")
     if n < 1:
@@ -127,8 +131,8 @@ def _n_and_p(args: argparse.Namespace, what: str) -> tuple[int, Fraction]:
 
 def _counting(args: argparse.Namespace) -> dict[str, Any]:
     # imported here: the engines load sympy and flint, which --help does not need
+    from pdpsym.core.eps import Eps
     from pdpsym.loss.counting_loss import CountingLoss
-    from pdpsym.mechanisms.counting import Eps
     from pdpsym.papers.dmkb2020 import counting as pc
 
     digits = options.digits(args.digits, 200)
@@ -284,8 +288,8 @@ def _threshold_p_values(args: argparse.Namespace, digits: int) -> dict[str, Any]
 
 def _threshold(args: argparse.Namespace) -> dict[str, Any]:
     # imported here: the engines load sympy and flint, which --help does not need
+    from pdpsym.core.eps import Eps
     from pdpsym.loss.thresholding_loss import ThresholdingLoss
-    from pdpsym.mechanisms.counting import Eps
     from pdpsym.papers.dmkb2020 import thresholding as pt
 
     digits = options.digits(args.digits, 200)

@@ -22,6 +22,7 @@ import sympy
 import pdpsym.mechanisms.geometric as geo
 from pdpsym.core.certify import certify
 from pdpsym.core.compare import compare
+from pdpsym.core.eps import Eps
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss import (
     CountingLoss,
@@ -30,8 +31,8 @@ from pdpsym.loss import (
     KAnonymityLoss,
     ThresholdingLoss,
 )
-from pdpsym.mechanisms import counting
-from pdpsym.mechanisms.counting import CountLaw, Eps
+from pdpsym.mechanisms import divergence
+from pdpsym.mechanisms.count_law import CountLaw
 from pdpsym.mechanisms.thresholding import Thresholding
 from pdpsym.papers import claim
 from pdpsym.papers.dmkb2020 import counting as pc
@@ -469,7 +470,7 @@ def check_thm3(config: claim.RunConfig) -> claim.Property:
         for n, delta in [(120, F(1, 5)), (200, F(1, 20))][: cfg.count(1, 2)]:
             lo, hi = pc.rational_bracket(pc.closed_form_eps(n, F(3, 10), delta))
             for ps in ([F(31, 100)] * n, [F(31, 100)] + [F(1, 2)] * (n - 1)) if hi <= 1 else ():
-                yield CountingLoss(ps).delta(Eps.from_exp(counting.exp_lower(lo))).value, delta
+                yield CountingLoss(ps).delta(Eps.from_exp(divergence.exp_lower(lo))).value, delta
 
     blanket = claim.Exhaustive(lambda c: _le(c[3], pc.blanket_delta(c[0], lam, Eps.of(c[2]))), grid)
     return claim.Erratum(
@@ -582,7 +583,7 @@ def check_cor1(config: claim.RunConfig) -> claim.Property:
     pairs = ((0, 1), (1, 0), (0, 2), (2, 0)) if config.thorough else ((0, 1), (0, 2))
 
     def law(pair: tuple[int, int]) -> object:
-        d = KAnonymityLoss.histogram(n, probs, *pair).delta(Eps.from_exp(counting.exp_lower(lo)))
+        d = KAnonymityLoss.histogram(n, probs, *pair).delta(Eps.from_exp(divergence.exp_lower(lo)))
         d = d.value
         values = f"{pair[0]}->{pair[1]}"
         return _le(d, delta) or _cx({"n": n, "probs": probs, "values": values, "delta": _dec(d)})

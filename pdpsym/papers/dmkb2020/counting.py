@@ -31,15 +31,11 @@ from fractions import Fraction
 import sympy
 
 from pdpsym.core.certify import ball_endpoints, sympy_to_arb
+from pdpsym.core.eps import Eps
 from pdpsym.loss.counting_loss import CountingLoss
-from pdpsym.mechanisms.counting import (
-    CountLaw,
-    Eps,
-    Hockey,
-    Mass,
-    counting_curve,
-    exp_lower,
-)
+from pdpsym.mechanisms.count_law import CountLaw
+from pdpsym.mechanisms.counting import counting_curve
+from pdpsym.mechanisms.divergence import Hockey, Mass, exp_lower
 from pdpsym.papers.dmkb2020.thresholding import f
 
 

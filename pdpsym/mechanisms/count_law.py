@@ -1,0 +1,239 @@
+"""The law of a count of independent Bernoulli records (Desfontaines et al., Section 4).
+
+``S = sum_j Bernoulli(p_j)`` over ``m`` independent records is a Poisson binomial law (a
+binomial one for a common ``p``). :class:`CountLaw` gives its masses exactly: as
+rationals for ``m <= EXACT_LIMIT``, and as arb balls beyond (for a common ``p`` the pmf by
+its ratio recurrence; for distinct ``p_i`` the binomial blocks of equal ``p`` on certified
+windows, multiplied as ball polynomials: :mod:`pdpsym.core.arbpoly`). Every output law of
+the counting, thresholding, k-anonymity and geometric mechanisms is a set of ranges of
+such a count (:mod:`pdpsym.mechanisms.divergence`).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections import Counter
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import sympy
+
+from pdpsym.core.arbpoly import (
+    BALL_ZERO,
+    Ball,
+    WindowLaw,
+    ball_sum,
+    binomial_balls,
+    poisson_binomial_window,
+    workprec,
+)
+from pdpsym.core.certify import (
+    arb_from_fraction,
+)
+from pdpsym.core.errors import InputError
+from pdpsym.core.numbers import fraction_str
+
+EXACT_LIMIT = 400  # number of Bernoulli records up to which pmfs are exact rationals
+WINDOW_PREC = 256  # the least precision of a large heterogeneous law's window (bits)
+
+
+def check_probability(p: Fraction, field_name: str) -> Fraction:
+    """Check that a record's probability lies strictly between 0 and 1.
+
+    Args:
+        p: the exact probability.
+        field_name: the field the error names.
+
+    Returns:
+        ``p`` unchanged.
+
+    Raises:
+        InputError: naming ``field_name`` unless ``0 < p < 1``.
+
+    References:
+        Desfontaines et al. (2020), Section 4.1, Theorem 3 (records are Bernoulli(p_i)
+        with ``λ < p_i < 1 - λ``).
+    """
+    if not (0 < p < 1):
+        raise InputError(field_name, f"must lie strictly between 0 and 1, got {fraction_str(p)}")
+    return p
+
+
+# --- the law of a count ---------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class CountLaw:
+    """The law of ``S = sum_j Bernoulli(p_j)`` over ``m`` independent records."""
+
+    ps: tuple[Fraction, ...]
+    _exact: list[Fraction] | None = field(default=None, repr=False)
+    _blocks: dict[Fraction, int] | None = field(default=None, repr=False)
+    _arb: dict[int, tuple[list[Ball], list[Ball], list[Ball]]] = field(
+        default_factory=dict, repr=False
+    )
+    _windows: dict[int, WindowLaw] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def homogeneous(cls, m: int, p: Fraction) -> CountLaw:
+        """``Bin(m, p)``; shared per ``(m, p)`` so its arb tables are computed once."""
+        return _homogeneous(m, Fraction(p))
+
+    @property
+    def m(self) -> int:
+        """The number of records ``m`` (``S`` ranges over ``0..m``)."""
+        return len(self.ps)
+
+    @functools.cached_property
+    def common_p(self) -> Fraction | None:
+        """The common probability when every record has the same ``p`` (None if not, or if ``m = 0``)."""
+        if not self.ps:
+            return None
+        p0 = self.ps[0]
+        return p0 if all(p == p0 for p in self.ps) else None
+
+    def is_exact(self) -> bool:
+        """Whether the law is small enough (``m ≤ EXACT_LIMIT``) for exact rational PMFs."""
+        return self.m <= EXACT_LIMIT
+
+    @property
+    def blocks(self) -> dict[Fraction, int]:
+        """``{p: number of records with that p}``: the binomial blocks of the law."""
+        if self._blocks is None:
+            p = self.common_p
+            self._blocks = {p: self.m} if p is not None else dict(Counter(self.ps))
+        return self._blocks
+
+    def _windowed(self) -> bool:
+        """Large laws with several distinct p: held as a certified window (core.arbpoly)."""
+        return not self.is_exact() and self.common_p is None
+
+    def window(self, prec: int) -> WindowLaw:
+        """The certified window of a large heterogeneous law at ``prec`` bits (cached)."""
+        # a finer window encloses as well: reuse one, and start at 256 bits (coarser
+        # windows rarely decide a summand of a law this large)
+        finer = [p for p in self._windows if p >= prec]
+        if finer:
+            return self._windows[min(finer)]
+        prec = max(prec, WINDOW_PREC)
+        w = poisson_binomial_window(self.blocks, prec)
+        self._windows[prec] = w
+        return w
+
+    def exact_pmf(self) -> list[Fraction]:
+        """``P[S = s]`` for ``s = 0..m`` as exact rationals (small laws only)."""
+        if self._exact is None:
+            p = self.common_p
+            if p is not None:
+                m = self.m
+                self._exact = [
+                    Fraction(sympy.binomial(m, s)) * p**s * (1 - p) ** (m - s) for s in range(m + 1)
+                ]
+            else:
+                pmf = [Fraction(1)]
+                for q in self.ps:
+                    nxt = [Fraction(0)] * (len(pmf) + 1)
+                    for s, w in enumerate(pmf):
+                        nxt[s] += w * (1 - q)
+                        nxt[s + 1] += w * q
+                    pmf = nxt
+                self._exact = pmf
+        return self._exact
+
+    def pmf(self, s: int) -> Fraction:
+        """``P[S = s]`` as an exact rational (0 outside ``0..m``).
+
+        Args:
+            s: the count.
+
+        Returns:
+            The exact probability (from :meth:`exact_pmf`).
+        """
+        if s < 0 or s > self.m:
+            return Fraction(0)
+        return self.exact_pmf()[s]
+
+    def arb_pmf(self, prec: int) -> tuple[list[Ball], list[Ball], list[Ball]]:
+        """Balls of ``P[S = s]``, of the prefix sums ``P[S <= s]`` and suffix sums ``P[S >= s]``."""
+        if prec not in self._arb:
+            with workprec(prec):
+                p = self.common_p
+                m = self.m
+                if self.is_exact():
+                    vals = [arb_from_fraction(v) for v in self.exact_pmf()]
+                else:
+                    assert p is not None, "heterogeneous large laws are windowed"
+                    vals = binomial_balls(m, p)
+                pre: list[Ball] = []
+                acc = BALL_ZERO
+                for v in vals:
+                    acc = acc + v
+                    pre.append(acc)
+                suf: list[Ball] = [BALL_ZERO] * (m + 1)
+                acc = BALL_ZERO
+                for s in range(m, -1, -1):
+                    acc = acc + vals[s]
+                    suf[s] = acc
+            self._arb[prec] = (vals, pre, suf)
+        return self._arb[prec]
+
+    def arb_range(self, lo: int, hi: int, prec: int) -> Ball:
+        """A ball of ``P[lo <= S <= hi]`` (summed without cancellation)."""
+        lo, hi = max(lo, 0), min(hi, self.m)
+        if lo > hi:
+            return BALL_ZERO
+        if self._windowed():
+            return self.window(prec).mass(lo, hi)
+        vals, pre, suf = self.arb_pmf(prec)
+        with workprec(prec):
+            if hi == self.m:
+                return suf[lo]
+            if lo == 0:
+                return pre[hi]
+            if hi - lo < 64:
+                acc = BALL_ZERO
+                for s in range(lo, hi + 1):
+                    acc += vals[s]
+                return acc
+            return ball_sum(vals[lo : hi + 1])
+
+    def sympy_range(self, lo: int, hi: int) -> sympy.Expr:
+        """The exact mass ``P[lo <= S <= hi]`` as a sympy expression."""
+        lo, hi = max(lo, 0), min(hi, self.m)
+        if lo > hi:
+            return sympy.Integer(0)
+        if self.is_exact():
+            return sympy.Rational(*_nd(sum(self.exact_pmf()[lo : hi + 1], Fraction(0))))
+        p = self.common_p
+        if p is not None:
+            ps = sympy.Rational(p.numerator, p.denominator)
+            return BinomialMass(sympy.Integer(self.m), ps, sympy.Integer(lo), sympy.Integer(hi))
+        digest = hashlib.sha256(",".join(map(str, self.ps)).encode()).hexdigest()[:16]
+        return sympy.Function("PoissonBinomialMass")(
+            sympy.Integer(self.m), sympy.Integer(lo), sympy.Integer(hi), sympy.Symbol(f"p_{digest}")
+        )
+
+
+class BinomialMass(sympy.Function):
+    """``BinomialMass(m, p, lo, hi) = sum_{k=lo}^{hi} binomial(m, k) p^k (1-p)^(m-k)``.
+
+    An exact value kept unexpanded (its expansion is a rational with ~m log(q) digits);
+    ``.rewrite(sympy.Sum)`` gives the sum. Digits come from :class:`Mass` arb balls.
+    """
+
+    nargs = 4
+
+    def _eval_rewrite_as_Sum(self, m: Any, p: Any, lo: Any, hi: Any, **kwargs: Any) -> Any:
+        k = sympy.Symbol("k", integer=True, nonnegative=True)
+        return sympy.Sum(sympy.binomial(m, k) * p**k * (1 - p) ** (m - k), (k, lo, hi))
+
+
+@functools.lru_cache(maxsize=32)
+def _homogeneous(m: int, p: Fraction) -> CountLaw:
+    return CountLaw(tuple([p] * m))
+
+
+def _nd(q: Fraction) -> tuple[int, int]:
+    return q.numerator, q.denominator
