@@ -203,6 +203,13 @@ CHECKERS: dict[str, Checker] = {}
 def checker(claim_id: str) -> Callable[[Checker], Checker]:
     """Register ``fn`` as the checker of ``claim_id`` (which must be in the catalogue).
 
+    Every checker has this one signature, documented here once rather than on each
+    checker: it takes the run's :class:`RunConfig` (``thorough`` raises the case counts,
+    ``seed`` fixes the generators) and returns the claim's :class:`Property` (a symbolic
+    proof, an exhaustive class, generated cases or a counterexample search, whose kind
+    is the verdict's method). A checker's own docstring says what it checks and cites
+    the claim.
+
     Args:
         claim_id: the catalogue id (``"li2019.thm2"``); a ``KeyError`` is raised at
             registration when it is not in the catalogue or already has a checker.

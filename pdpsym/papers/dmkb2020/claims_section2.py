@@ -46,12 +46,6 @@ def check_prop1(config: claim.RunConfig) -> claim.Property:
     On seeded random scenarios and mechanisms, the exact smallest ε of CDP and of IBCDP
     (δ = 0) satisfy ε_IBCDP ≤ 2 ε_CDP and ε_CDP ≤ 2 ε_IBCDP (∞ only together).
 
-    Args:
-        config: the run configuration (``thorough`` raises the number of draws).
-
-    Returns:
-        The claim's generated :class:`~pdpsym.papers.claim.ForAll` property.
-
     References:
         Desfontaines et al., Section 2.2, Proposition 1 and Definitions 5-6.
     """
@@ -100,12 +94,6 @@ def check_ex1(config: claim.RunConfig) -> claim.Property:
     An exact discretized instance (μ = ±1, records μ ± σ i.i.d.): the mean given D(i) near
     +1 and near -1 have disjoint supports, so the NP ε is ∞.
 
-    Args:
-        config: the run configuration (unused: one instance).
-
-    Returns:
-        The claim's one-instance :class:`~pdpsym.papers.claim.ForAll` property.
-
     References:
         Desfontaines et al., Section 2.1, Example 1 and Definition 3.
     """
@@ -132,12 +120,6 @@ def check_ex2(config: claim.RunConfig) -> claim.Property:
 
     An exact instance of duplicated pairs: the simulator that copies the duplicate gives
     ε = 0, although the identity is not NP (ε = ∞).
-
-    Args:
-        config: the run configuration (``thorough`` uses three pairs instead of two).
-
-    Returns:
-        The claim's one-instance :class:`~pdpsym.papers.claim.ForAll` property.
 
     References:
         Desfontaines et al., Section 2.2, Example 2; Section 2.1, Definition 4.
@@ -170,12 +152,6 @@ def check_ex3(config: claim.RunConfig) -> claim.Property:
     An exact discretized instance: the outlier count has NP ε = 0 (always 0 outliers) but
     CDP ε = ∞ (moving one record to the other cluster creates outliers).
 
-    Args:
-        config: the run configuration (unused: one instance).
-
-    Returns:
-        The claim's one-instance :class:`~pdpsym.papers.claim.ForAll` property.
-
     References:
         Desfontaines et al., Section 2.2, Example 3 and Definition 5.
     """
@@ -204,12 +180,6 @@ def check_ex4(config: claim.RunConfig) -> claim.Property:
     Exhaustive over one or two duplicated pairs and every R on {0,1,2} with a small
     denominator: the sum is never CDP (moving one record by 1 makes the even sum odd); a
     single-valued R makes it NP (vacuously), the reading of "might be in NP".
-
-    Args:
-        config: the run configuration (``thorough`` raises the denominator).
-
-    Returns:
-        The claim's :class:`~pdpsym.papers.claim.AllOf` property.
 
     References:
         Desfontaines et al., Section 2.2, Example 4.
@@ -291,12 +261,6 @@ def check_ex5(config: claim.RunConfig) -> claim.Property:
     but not for two (ε = ∞ on the first R of the ordered search); the corrected reading,
     per triple (:func:`correct_triples`), is ({θ}, 0)-CDP exactly on every case.
 
-    Args:
-        config: the run configuration (``thorough`` raises the denominator of R).
-
-    Returns:
-        The claim's :class:`~pdpsym.papers.claim.Erratum` property.
-
     References:
         Desfontaines et al., Section 2.2, Example 5 and Definition 5.
     """
@@ -344,12 +308,6 @@ def check_prop2(config: claim.RunConfig) -> claim.Property:
     A sympy proof, corroborated on seeded random scenarios of independent records:
     ``M(D)|θ,B̂,D(i)=b = M(D_{i→b})|θ,B̂,D(i)=a`` exactly, so the smallest NP and CDP ε
     agree.
-
-    Args:
-        config: the run configuration (``thorough`` raises the number of draws).
-
-    Returns:
-        The claim's :class:`~pdpsym.papers.claim.AllOf` property.
 
     References:
         Desfontaines et al., Section 2.2, Proposition 2.
@@ -405,12 +363,6 @@ def check_prop3(config: claim.RunConfig) -> claim.Property:
     On seeded acceptable normalizations and random mechanisms, for nested index sets
     I2 ⊆ I1: the exact NP ε with B = φ_I2 is at most the one with B = φ_I1.
 
-    Args:
-        config: the run configuration (``thorough`` raises the number of draws).
-
-    Returns:
-        The claim's generated :class:`~pdpsym.papers.claim.ForAll` property.
-
     References:
         Desfontaines et al., Section 2.3, Proposition 3 and Definitions 7-9.
     """
@@ -454,12 +406,6 @@ def check_prop4(config: claim.RunConfig) -> claim.Property:
     As printed it fails: Definition 8 lets other records depend on φ_0, and the first case
     of an ordered search (like the paper's Example 6) has NP ε ≠ CDP ε. The corrected
     reading (D_{-i} a function of φ_1..φ_k only) gives equal ε exactly on seeded cases.
-
-    Args:
-        config: the run configuration (``thorough`` raises the number of draws).
-
-    Returns:
-        The claim's :class:`~pdpsym.papers.claim.Erratum` property.
 
     References:
         Desfontaines et al., Section 2.3, Proposition 4 and Definition 8.
@@ -522,12 +468,6 @@ def check_ex6(config: claim.RunConfig) -> claim.Property:
 
     Exhaustive over small exact instances: both normalizations are mutually independent
     parameters (joint = product of marginals, exactly) that recover D injectively.
-
-    Args:
-        config: the run configuration (unused: a fixed grid).
-
-    Returns:
-        The claim's exhaustive :class:`~pdpsym.papers.claim.ForAll` property.
 
     References:
         Desfontaines et al., Section 2.3, Example 6 and Definitions 7-8.

@@ -52,13 +52,6 @@ def check_lemma1(config: claim.RunConfig) -> claim.Property:
     ``P(X) - e^ε Q(X)`` equals ``Σ max(0, P - e^ε Q)`` and ``E_P[max(0, 1 - e^(ε-L))]``,
     exactly.
 
-    Args:
-        config: the run configuration (``thorough`` raises the outputs and the
-            denominator).
-
-    Returns:
-        The claim's exhaustive :class:`~pdpsym.papers.claim.ForAll` property.
-
     References:
         Desfontaines et al., Section 3.1, Lemma 1 (from [MM18]); Section 1.3,
         Definition 1.
@@ -91,12 +84,6 @@ def check_def12(config: claim.RunConfig) -> claim.Property:
     On seeded random scenarios and mechanisms, at δ = 1, at the exact smallest APKDP δ and
     just below it, the expectation form (max over i, a ≠ b, B̂ of APK) and Definition 1
     over all sets give the same decision.
-
-    Args:
-        config: the run configuration (``thorough`` raises the number of draws).
-
-    Returns:
-        The claim's generated :class:`~pdpsym.papers.claim.ForAll` property.
 
     References:
         Desfontaines et al., Section 3.2, Definition 12 (APKDP).
@@ -140,12 +127,6 @@ def check_prop5(config: claim.RunConfig) -> claim.Property:
     On seeded random cases: the exact smallest δ never increases under a random kernel
     and is convex under mixtures; the f-divergence form of PPK is checked with the corrected
     f (``max(0, x - e^ε)``), the printed f's mismatches being reported in the details.
-
-    Args:
-        config: the run configuration (``thorough`` raises the number of draws).
-
-    Returns:
-        The claim's generated :class:`~pdpsym.papers.claim.ForAll` property.
 
     References:
         Desfontaines et al., Section 3.4, Proposition 5 (and the f-divergence form in its
@@ -210,12 +191,6 @@ def check_thm1(config: claim.RunConfig) -> claim.Property:
     On seeded random cases: PPK equals the expectation of APK exactly for every (i, a, b),
     δ_PPKDP ≤ δ_APKDP and both reach δ = 0 at the same smallest ε; an ordered search finds
     an exact example with δ_PPKDP < δ_APKDP.
-
-    Args:
-        config: the run configuration (``thorough`` raises the number of draws).
-
-    Returns:
-        The claim's :class:`~pdpsym.papers.claim.AllOf` property.
 
     References:
         Desfontaines et al., Section 3.4, Theorem 1; Section 3.2-3.3, Definitions 12-13.
@@ -295,12 +270,6 @@ def check_thm2(config: claim.RunConfig) -> claim.Property:
     deterministic M: {0,1}² → {0,1,2}: each reducible M has equal exact smallest δ of APKDP
     and PPKDP; the non-reducible ones with a gap are counted.
 
-    Args:
-        config: the run configuration (``thorough`` refines the grid and adds ε = 1/2).
-
-    Returns:
-        The claim's exhaustive :class:`~pdpsym.papers.claim.ForAll` property.
-
     References:
         Desfontaines et al., Section 3.5, Theorem 2 and Definition 14.
     """
@@ -354,13 +323,6 @@ def check_prop6(config: claim.RunConfig) -> claim.Property:
     (any n) and on exact instances; the printed quadratic-mean map
     ``sqrt(n·M² + Σ_j((B2)_j² - (B1)_j²)/n)`` fails, and the corrected
     ``sqrt(M² + Σ_j((B2)_j² - (B1)_j²)/n)`` holds.
-
-    Args:
-        config: the run configuration (``thorough`` raises the number of instances).
-
-    Returns:
-        The claim's :class:`~pdpsym.papers.claim.AllOf` property (instances and the
-        quadratic-mean erratum).
 
     References:
         Desfontaines et al., Section 3.5, Proposition 6 and Definition 14.

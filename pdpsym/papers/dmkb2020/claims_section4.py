@@ -71,12 +71,6 @@ def check_lemma2(config: claim.RunConfig) -> claim.Property:
     m > pn/(1-p) up to n + 2, the strict bound holds for m ≤ n, and for m > n both sides
     are 0, so the printed "<" fails and "≤" holds (the corrected reading).
 
-    Args:
-        config: the run configuration (``thorough`` raises the largest n).
-
-    Returns:
-        The claim's :class:`~pdpsym.papers.claim.Erratum` property.
-
     References:
         Desfontaines et al., Section 4.2, Lemma 2.
     """
@@ -116,12 +110,6 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
     (APK for |B| = 0, PPK for |B| > 0, both directions) at the theorem's ε is at most its δ,
     with the ``r = p(n-1)/((1-p)T)`` the proof needs and with the printed
     ``r = p(n-1)/((1-p)^T)`` (never smaller for T ≥ 1, so sound too where it applies).
-
-    Args:
-        config: the run configuration (``thorough`` raises the largest n).
-
-    Returns:
-        The claim's :class:`~pdpsym.papers.claim.Erratum` property.
 
     References:
         Desfontaines et al., Section 4.2, Theorem 4 and Definition 15.
@@ -176,12 +164,6 @@ def check_thm4_plrv(config: claim.RunConfig) -> claim.Property:
     Exhaustive over small n, p, every T, |B|, b and possible output, against the exact
     conditional output laws: the printed |B| > 0 formulas use b̄ where the count of ones b
     belongs; the corrected formulas match every case.
-
-    Args:
-        config: the run configuration (``thorough`` raises the largest n).
-
-    Returns:
-        The claim's :class:`~pdpsym.papers.claim.Erratum` property.
 
     References:
         Desfontaines et al., Section 4.2, proof of Theorem 4 (the PLRV of M_T); Section
@@ -239,12 +221,6 @@ def check_thm4_poisson(config: claim.RunConfig) -> claim.Property:
     sympy's limit of ``f(T, n-1, lam/n)/(1-r)`` as n → ∞ is ``(pn)^T e^{-pn}/((1-r) T!)``,
     not the printed ``/((1-r)^T T!)``; ``-ln(1-δ)/δ → 1`` (so "ε ≈ δ when small" holds).
 
-    Args:
-        config: the run configuration (``thorough`` checks T = 1..5, else T = 2).
-
-    Returns:
-        The claim's :class:`~pdpsym.papers.claim.Erratum` property.
-
     References:
         Desfontaines et al., Section 4.2, Theorem 4 (the Poisson approximation after it).
     """
@@ -285,12 +261,6 @@ def check_thm4_coupling(config: claim.RunConfig) -> claim.Property:
     On seeded instances with heterogeneous p_i < p: the count's tails are dominated at every
     t, and the exact δ (every target, both directions) at Theorem 4's ε is at most its δ.
 
-    Args:
-        config: the run configuration (``thorough`` raises the number of draws).
-
-    Returns:
-        The claim's generated :class:`~pdpsym.papers.claim.ForAll` property.
-
     References:
         Desfontaines et al., Section 4.2, Theorem 4 (the hypothesis p_i < p and its proof).
     """
@@ -329,12 +299,6 @@ def check_prop8(config: claim.RunConfig) -> claim.Property:
 
     Exhaustive: the exact APKDP curve of ``M_T`` (worst b, both directions) equals the
     exact PPKDP curve of ``M_{T-|B|}`` on n - |B| records, at two values of ε.
-
-    Args:
-        config: the run configuration (``thorough`` raises the largest n).
-
-    Returns:
-        The claim's exhaustive :class:`~pdpsym.papers.claim.ForAll` property.
 
     References:
         Desfontaines et al., Section 4.2, Proposition 8.
@@ -376,12 +340,6 @@ def check_ex7(config: claim.RunConfig) -> claim.Property:
     The exact instance n = 1000, p = 1e-7, T = 100, |B| = 100, ε = ln 2: the active δ (the
     attacker fills B with 100 "Yes") is above 1/2, the passive δ below 1e-9.
 
-    Args:
-        config: the run configuration (unused: one instance).
-
-    Returns:
-        The claim's one-instance :class:`~pdpsym.papers.claim.ForAll` property.
-
     References:
         Desfontaines et al., Section 3, Example 7 (thresholding); Section 3.2-3.3,
         Definitions 12-13.
@@ -409,12 +367,6 @@ def check_thm3_decomposition(config: claim.RunConfig) -> claim.Property:
     sympy: ``2λ·1/2 + (1-2λ)(p-λ)/(1-2λ) = p``, and the inner probability lies in (0, 1)
     exactly when λ < p < 1 - λ.
 
-    Args:
-        config: the run configuration (unused: a symbolic proof).
-
-    Returns:
-        The claim's :class:`~pdpsym.papers.claim.Symbolic` property.
-
     References:
         Desfontaines et al., Section 4.1, Theorem 3 (the decomposition in its proof).
     """
@@ -441,12 +393,6 @@ def check_thm3(config: claim.RunConfig) -> claim.Property:
     The exact counting δ (worst target, both directions) is compared with the printed
     ``P[X/Y ≥ ε]`` (which fails) and, as the corrected reading, with the blanket bound
     ``E_N[δ_N(ε)]`` of the proof and the closed form (which hold).
-
-    Args:
-        config: the run configuration (``thorough`` raises n and the closed-form cases).
-
-    Returns:
-        The claim's :class:`~pdpsym.papers.claim.Erratum` property.
 
     References:
         Desfontaines et al., Section 4.1, Theorem 3.
@@ -497,12 +443,6 @@ def check_prop7(config: claim.RunConfig) -> claim.Property:
     moment, 0 at p_i = 1/2, and the bound then falls below the exact δ; with the absolute
     third moment ``p(1-p)(p² + (1-p)²)`` (the corrected reading) the bound holds on every
     instance, for both powers of μ_2.
-
-    Args:
-        config: the run configuration (``thorough`` raises the draws and the n).
-
-    Returns:
-        The claim's :class:`~pdpsym.papers.claim.Erratum` property.
 
     References:
         Desfontaines et al., Section 4.1, Proposition 7 (Theorem 3 of GK17).
@@ -569,12 +509,6 @@ def check_cor1(config: claim.RunConfig) -> claim.Property:
     The exact instance K = 3, n = 91, λ = 3/10, δ = 1/5 (closed-form ε = 1): the exact
     histogram δ(ε) for each changed pair of values is at most δ.
 
-    Args:
-        config: the run configuration (``thorough`` checks both orders of each pair).
-
-    Returns:
-        The claim's exact-instance :class:`~pdpsym.papers.claim.ForAll` property.
-
     References:
         Desfontaines et al., Section 4.1, Corollary 1.
     """
@@ -605,12 +539,6 @@ def check_fig5(config: claim.RunConfig) -> claim.Property:
     Theorem 3's closed-form ε increases in |B| (n = 10^5, λ = 0.05, δ = 1e-10); with Laplace
     noise of scale 2 the guarantee is min(ε, 1/2), and the exact |B| from which the cap
     binds is found by bisection.
-
-    Args:
-        config: the run configuration (unused: one instance).
-
-    Returns:
-        The claim's one-instance :class:`~pdpsym.papers.claim.ForAll` property.
 
     References:
         Desfontaines et al., Section 5.2, Figure 5; Section 4.1, Theorem 3.
@@ -649,12 +577,6 @@ def check_def19(config: claim.RunConfig) -> claim.Property:
     sympy proves the total mass ``Σ_k (1-p)/(1+p) p^|k| = 1``; exhaustively, ``Bin(m, q) + G``
     has exact total mass 1 and its exact δ(ε) is at most both the noiseless count's and the
     geometric noise's.
-
-    Args:
-        config: the run configuration (``thorough`` raises the values of m).
-
-    Returns:
-        The claim's :class:`~pdpsym.papers.claim.AllOf` property.
 
     References:
         Desfontaines et al., Section 5.2, Definition 19 and Figure 6.
@@ -700,12 +622,6 @@ def check_thm5(config: claim.RunConfig) -> claim.Property:
     with r < 1: the mechanism's exact δ exceeds the printed δ_0 at the printed ε; the
     corrected reading (the proof's chaining through ⊥: ε = 2ε_0, δ = (1 + e^ε_0) δ') holds
     on every case.
-
-    Args:
-        config: the run configuration (``thorough`` raises the largest n).
-
-    Returns:
-        The claim's :class:`~pdpsym.papers.claim.Erratum` property.
 
     References:
         Desfontaines et al., Section 4.3, Theorem 5 and Definition 16.

@@ -36,12 +36,6 @@ def check_ex8(config: claim.RunConfig) -> claim.Property:
     at ε = ln 3 the count and the count without t each have a small δ, while the pair has
     δ = 1 even at ε = ln 10^6 (it reveals D(t)); Dep is +∞ with positive probability.
 
-    Args:
-        config: the run configuration (``thorough`` raises n).
-
-    Returns:
-        The claim's one-instance :class:`~pdpsym.papers.claim.ForAll` property.
-
     References:
         Desfontaines et al., Section 5.1, Example 8.
     """
@@ -79,12 +73,6 @@ def check_thm6(config: claim.RunConfig) -> claim.Property:
     records and deterministic M1, M2 is shown). The corrected reading ``L = Dep + L1 + L2``
     (the proof's chain rule) holds exactly at every output of seeded random cases, with the
     corollary ``(μ + ε1 + ε2, δ1 + δ2 + ν)``.
-
-    Args:
-        config: the run configuration (``thorough`` raises the number of draws).
-
-    Returns:
-        The claim's :class:`~pdpsym.papers.claim.Erratum` property.
 
     References:
         Desfontaines et al., Section 5.1, Theorem 6 and Definitions 17-18.
@@ -172,12 +160,6 @@ def check_subadditivity(config: claim.RunConfig) -> claim.Property:
     A sympy case proof, cross-checked by the exact sign of ``f(x) + f(y) - f(x + y)`` on every
     pair of a grid of quarters.
 
-    Args:
-        config: the run configuration (``thorough`` widens the grid).
-
-    Returns:
-        The claim's :class:`~pdpsym.papers.claim.AllOf` property.
-
     References:
         Desfontaines et al., Section 5.1, proof of Theorem 6.
     """
@@ -217,12 +199,6 @@ def check_prop9(config: claim.RunConfig) -> claim.Property:
     π1, π2 independent but not given D(i), with ν(μ = 0) > 0. The corrected reading
     (π1(D), π2(D) independent given D(i) = a and B̂, e.g. functions of disjoint sets of
     independent records) gives ν(0) = 0 exactly on seeded random cases.
-
-    Args:
-        config: the run configuration (``thorough`` raises the number of draws).
-
-    Returns:
-        The claim's :class:`~pdpsym.papers.claim.Erratum` property.
 
     References:
         Desfontaines et al., Section 5.1, Proposition 9 and Definitions 17-18.
@@ -305,13 +281,6 @@ def check_ex9(config: claim.RunConfig) -> claim.Property:
     consecutive daily counts; it fails with three users (the first case of an ordered
     search). The corrected reading, (2mc, 0) with m the other unknown users, holds exactly
     (ν = 0) on every case.
-
-    Args:
-        config: the run configuration (``thorough`` checks the corrected bound on every
-            chain).
-
-    Returns:
-        The claim's :class:`~pdpsym.papers.claim.Erratum` property.
 
     References:
         Desfontaines et al., Section 5.1, Example 9 and Definition 18.

@@ -183,12 +183,6 @@ FIG4_LINES = (
 def fig4(scale: Scale) -> Text:
     """The words of Fig. 4: title, caption and parameters.
 
-    Args:
-        scale: the figure scale (sets the listed n).
-
-    Returns:
-        The figure's :class:`~pdpsym.papers.figure.Text`.
-
     References:
         Desfontaines et al., Section 4.2, Figure 4.
     """
@@ -280,12 +274,6 @@ FIG5_LINES = (
 )
 def fig5(scale: Scale) -> Text:
     """The words of Fig. 5: title, caption and parameters.
-
-    Args:
-        scale: the figure scale (the words do not depend on it).
-
-    Returns:
-        The figure's :class:`~pdpsym.papers.figure.Text`.
 
     References:
         Desfontaines et al., Section 5.2, Figure 5.
@@ -469,12 +457,6 @@ FIG2_LINES = (
 )
 def fig2(scale: Scale) -> Text:
     """The words of Fig. 2: title, caption, parameters and notes.
-
-    Args:
-        scale: the figure scale (sets the listed n and ε).
-
-    Returns:
-        The figure's :class:`~pdpsym.papers.figure.Text`.
 
     References:
         Desfontaines et al., Section 4.1, Figure 2.
@@ -667,12 +649,6 @@ def fig3_row(n: int, lam: Fraction) -> dict[str, str]:
 def fig3(scale: Scale) -> Text:
     """The words of Fig. 3: title, caption and parameters.
 
-    Args:
-        scale: the figure scale (sets the listed n and λ).
-
-    Returns:
-        The figure's :class:`~pdpsym.papers.figure.Text`.
-
     References:
         Desfontaines et al., Section 4.1, Figure 3.
     """
@@ -810,12 +786,6 @@ FIG6_LINES = (Line("delta_upper", "delta"),)
 )
 def fig6(scale: Scale) -> Text:
     """The words of Fig. 6: title, caption and parameters.
-
-    Args:
-        scale: the figure scale (sets n and the ε grid).
-
-    Returns:
-        The figure's :class:`~pdpsym.papers.figure.Text`.
 
     References:
         Desfontaines et al., Section 5.2, Figure 6.

@@ -100,13 +100,6 @@ def check_eq3(config: claim.RunConfig) -> claim.Property:
     A sympy proof of the Bayes step, corroborated by the exact identity on every adversary,
     compatible pair and ``r`` in {-1, 0, 1/2, 3} of the small 2x2 and 2x3 tables.
 
-    Args:
-        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
-            the generators).
-
-    Returns:
-        The property (a symbolic proof and exhaustive exact cases).
-
     References:
         Li et al. (2019), Section IV-A, Eq. 3.
     """
@@ -158,13 +151,6 @@ def check_breakpoints(config: claim.RunConfig) -> claim.Property:
     support points and constant beyond them), corroborated exactly: no ``r`` on a 1/4-grid
     of [-2, 5] beats the breakpoint maximum on seeded random tables.
 
-    Args:
-        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
-            the generators).
-
-    Returns:
-        The property (a symbolic proof and generated exact cases).
-
     References:
         Li et al. (2019), Section IV-A, Eq. 2 (the sup over the output); the lemma is this
         project's, not the paper's.
@@ -211,13 +197,6 @@ def check_remark1(config: claim.RunConfig) -> claim.Property:
     The sympy proof of Eq. 4, corroborated by the exact comparison ``PL <= sum over {i} u U
     of Delta_k / lambda`` for every adversary of the small tables and of seeded random ones.
 
-    Args:
-        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
-            the generators).
-
-    Returns:
-        The property (a symbolic proof, exhaustive and generated exact cases).
-
     References:
         Li et al. (2019), Section IV-A, Remark 1, Eq. 4.
     """
@@ -246,13 +225,6 @@ def check_thm1(config: claim.RunConfig) -> claim.Property:
 
     The sympy proof, corroborated by the exact Eq. 2 value of every adversary of seeded
     random product distributions.
-
-    Args:
-        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
-            the generators).
-
-    Returns:
-        The property (a symbolic proof and generated exact cases).
 
     References:
         Li et al. (2019), Section IV-A, Theorem 1.
@@ -285,13 +257,6 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
     over compatible pairs of ``|w_i (x_i - x_i')| / lambda`` (no value when no pair is
     compatible). Both are decided exactly on every bottom-layer adversary of the small
     2x2, 3x2 and 2x2x2 tables.
-
-    Args:
-        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
-            the generators).
-
-    Returns:
-        An :class:`~pdpsym.papers.claim.Erratum` of the printed form and its correction.
 
     References:
         Li et al. (2019), Section V-C, Theorem 4.
@@ -366,13 +331,6 @@ def check_ex2(config: claim.RunConfig) -> claim.Property:
     Exactly, with ``lambda = 1`` and the sum: on (a) ``PL(A(1,{2})) = 1 < PL(A(1,{}))``;
     on (b) ``PL(A(1,{})) < PL(A(1,{2})) = 1``; group DP on the pair is 2.
 
-    Args:
-        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
-            the generators).
-
-    Returns:
-        The property (exact statements about the paper's own tables).
-
     References:
         Li et al. (2019), Section IV-B, Example 2 (Tables II/III (a), (b)).
     """
@@ -411,13 +369,6 @@ def check_ex3(config: claim.RunConfig) -> claim.Property:
     :func:`~pdpsym.papers.li2019.examples.correlated_pair` and decides exactly that
     ``PL(A(1, {}))`` strictly increases with the correlation ``t`` on a grid of (-1, 1).
 
-    Args:
-        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
-            the generators).
-
-    Returns:
-        The property (exhaustive exact comparisons of consecutive grid points).
-
     References:
         Li et al. (2019), Section IV-B, Example 3, Eq. 7-8.
     """
@@ -452,13 +403,6 @@ def check_ex4(config: claim.RunConfig) -> claim.Property:
     """Checker of ``li2019.ex4``: Table (d) (larger domain of ``x1``) leaks more than (c).
 
     Exact Eq. 2 for ``A(1, {})`` on Tables (c) and (d), ``lambda = 1``, the sum.
-
-    Args:
-        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
-            the generators).
-
-    Returns:
-        The property (an exact statement about the paper's own tables).
 
     References:
         Li et al. (2019), Section IV-B, Example 4 (Tables II/III (c), (d)).

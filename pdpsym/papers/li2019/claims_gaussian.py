@@ -131,13 +131,6 @@ def check_lemma1(config: claim.RunConfig) -> claim.Property:
     determinants factor, and ``c`` and ``s^2`` equal the normal-equation regression of
     ``f`` on ``x_A``.
 
-    Args:
-        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
-            the generators).
-
-    Returns:
-        The property (a symbolic proof and generated exact cases).
-
     References:
         Li et al. (2019), Section VI-A, Lemma 1.
     """
@@ -221,13 +214,6 @@ def check_lemma2(config: claim.RunConfig) -> claim.Property:
     inside ``[e^{-|d|/lam}, e^{|d|/lam}]`` on a grid, and approaches the ends in the tails.
     A case the balls cannot settle is unresolved, not passed.
 
-    Args:
-        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
-            the generators).
-
-    Returns:
-        The property (a symbolic proof and certified instances).
-
     References:
         Li et al. (2019), Section VI-B, Lemma 2 (rebuilt reading: the printed formula is lost;
         ``h`` is read as the Laplace-Gaussian convolution kernel).
@@ -281,13 +267,6 @@ def check_thm6(config: claim.RunConfig) -> claim.Property:
     certified evaluation of Eq. 19 (never above the bound, within 1e-6 of it in both
     tails), and an exact weighted instance showing which reading of ``c`` and ``Delta_i``
     fits a weighted query.
-
-    Args:
-        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
-            the generators).
-
-    Returns:
-        The property (a symbolic proof, generated cases and one exact instance).
 
     References:
         Li et al. (2019), Section VI-B, Theorem 6 (rebuilt reading: ``PL = |c| (u_i - l_i) /
@@ -367,13 +346,6 @@ def check_cor2(config: claim.RunConfig) -> claim.Property:
     Symbolic in the covariances and weights for every dimension from 2 up to 5 (7 when
     thorough): Lemma 1's coefficient equals the stated sum.
 
-    Args:
-        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
-            the generators).
-
-    Returns:
-        The property (symbolic cases).
-
     References:
         Li et al. (2019), Section VI-B, Corollary 2.
     """
@@ -424,13 +396,6 @@ def check_ex5(config: claim.RunConfig) -> claim.Property:
 
     Symbolic in ``rho`` on (-1, 1) (and the weak adversary leaks more iff ``rho > 0``),
     with exact library instances at ``rho = +-1/2`` and a certified Eq. 19 check.
-
-    Args:
-        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
-            the generators).
-
-    Returns:
-        The property (a symbolic proof).
 
     References:
         Li et al. (2019), Section VI-B, Example 5.

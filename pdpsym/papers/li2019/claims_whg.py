@@ -107,13 +107,6 @@ def check_thm2(config: claim.RunConfig) -> claim.Property:
     ``w_i x_i``). The details add the first counterexample of the
         both-tails reading of ``W_ij``.
 
-    Args:
-        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
-            the generators).
-
-    Returns:
-        The property (exhaustive exact cases, smallest first).
-
     References:
         Li et al. (2019), Section V-B, Theorem 2, Eq. 9-11 (rebuilt reading of Eq. 9-10).
     """
@@ -165,13 +158,6 @@ def check_thm3_1(config: claim.RunConfig) -> claim.Property:
 
     The symbolic proof, corroborated by exact comparisons on every edge of small tables,
     for the sum and a weighted query, ``lambda`` 1 and 1/2, both tail readings.
-
-    Args:
-        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
-            the generators).
-
-    Returns:
-        The property (a symbolic proof and exhaustive exact cases).
 
     References:
         Li et al. (2019), Section V-B, Theorem 3(1), with ``q`` of Eq. 13 (rebuilt reading).
@@ -239,13 +225,6 @@ def check_thm3_2(config: claim.RunConfig) -> claim.Property:
     tables, both tail readings, the sum query; ``rho`` is the conditional Pearson
     coefficient given the context.
 
-    Args:
-        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
-            the generators).
-
-    Returns:
-        The property (a symbolic proof and exhaustive exact cases).
-
     References:
         Li et al. (2019), Section V-B, Theorem 3(2) (with Lemma 3, Appendix B).
     """
@@ -273,13 +252,6 @@ def check_thm3_3(config: claim.RunConfig) -> claim.Property:
 
     Exhaustive exact cases on 2x3 tables with ``lambda`` 2 and 4 (``Delta_j / lambda`` 1
     and 1/2), right-tail reading.
-
-    Args:
-        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
-            the generators).
-
-    Returns:
-        The property (exhaustive exact cases, smallest first).
 
     References:
         Li et al. (2019), Section V-B, Theorem 3(3) (rebuilt reading: the lost smallness
@@ -327,13 +299,6 @@ def check_thm3_remark(config: claim.RunConfig) -> claim.Property:
     some ``q < 0``: decided exactly on every 3x2 and 3x3 table of the class, ``x_j`` with
     no context, right-tail reading.
 
-    Args:
-        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
-            the generators).
-
-    Returns:
-        The property (exhaustive exact cases, smallest first).
-
     References:
         Li et al. (2019), Section V-B, the remark after Theorem 3.
     """
@@ -357,13 +322,6 @@ def check_lemma3(config: claim.RunConfig) -> claim.Property:
     difference of the conditional means of ``x_j``.
 
     The sympy covariance identity, cross-checked exactly on small 2x2 and 2x3 tables.
-
-    Args:
-        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
-            the generators).
-
-    Returns:
-        The property (a symbolic proof and exhaustive exact cases).
 
     References:
         Li et al. (2019), Appendix B, Lemma 3.
@@ -396,13 +354,6 @@ def check_thm5(config: claim.RunConfig) -> claim.Property:
 
     Every node of the WHG built from each small table (layer 1 by Theorem 4 as printed,
     Algorithm 1's minimum over children) is compared exactly with the node's Eq. 2 value.
-
-    Args:
-        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
-            the generators).
-
-    Returns:
-        The property (exhaustive exact cases, smallest first; outcome counts in the details).
 
     References:
         Li et al. (2019), Section V-C, Theorem 5, Eq. 14 (with Eq. 9-11 in their rebuilt
@@ -480,13 +431,6 @@ def check_eq16(config: claim.RunConfig) -> claim.Property:
     The symbolic proof, corroborated exactly at every node of seeded WHGs given by rational
     edge values (``q`` on a 1/4 grid of [-1, 1]), searched layered and by paths.
 
-    Args:
-        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
-            the generators).
-
-    Returns:
-        The property (a symbolic proof and generated exact cases).
-
     References:
         Li et al. (2019), Section V-C, Eq. 15-17.
     """
@@ -529,13 +473,6 @@ def check_cor1_1(config: claim.RunConfig) -> claim.Property:
 
     Exactly at every node of seeded WHGs with every edge ``Delta_j / lambda``, and, on
     perfectly positively correlated tables, Eq. 2 at every node with a value.
-
-    Args:
-        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
-            the generators).
-
-    Returns:
-        The property (generated exact cases).
 
     References:
         Li et al. (2019), Section V-C, Corollary 1(1).
@@ -592,13 +529,6 @@ def check_cor1_2(config: claim.RunConfig) -> claim.Property:
     Every WHG on 2, then 3 tuples (``Delta = lambda = 1``) with edges in ``{1/d, 1}``,
     ``d`` = 2, 3, 4, searched by Algorithm 1 (minimum over children), exactly.
 
-    Args:
-        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
-            the generators).
-
-    Returns:
-        The property (exhaustive exact cases, smallest first).
-
     References:
         Li et al. (2019), Section V-C, Corollary 1(2).
     """
@@ -627,13 +557,6 @@ def check_cor1_3(config: claim.RunConfig) -> claim.Property:
     """Checker of ``li2019.cor1.3``: with every edge negative the maximum is at the bottom layer.
 
     Seeded WHGs with ``q`` in [-1, -1/4] (Theorem 3(1) supplies ``q >= -1``), exactly.
-
-    Args:
-        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
-            the generators).
-
-    Returns:
-        The property (generated exact cases).
 
     References:
         Li et al. (2019), Section V-C, Corollary 1(3).
@@ -664,13 +587,6 @@ def check_fastsearch(config: claim.RunConfig) -> claim.Property:
     Every WHG on 2, then 3 tuples with edges in ``{-1, 1/2, 1}``, fast search with
     ``k = 1`` against the full search, exactly; the details add exact runs on
     beta-distributed edges with ``k = 2`` ("close for strong correlation").
-
-    Args:
-        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
-            the generators).
-
-    Returns:
-        The property (exhaustive exact cases, smallest first).
 
     References:
         Li et al. (2019), Section V-D, Algorithms 1-2, and Section VII-B3, Fig. 5.
@@ -810,13 +726,6 @@ def check_sec7(config: claim.RunConfig) -> claim.Property:
     """Checker of ``li2019.sec7``: Section VII's qualitative findings, each decided exactly.
 
     See :func:`sec7_findings`; every finding and its counterexample are in the details.
-
-    Args:
-        config: the run's configuration (``thorough`` raises the case counts; ``seed`` fixes
-            the generators).
-
-    Returns:
-        The property (generated exact cases, one per finding).
 
     References:
         Li et al. (2019), Section VII-B, Fig. 4(a)-(d).

@@ -158,14 +158,6 @@ def check_rho(config: claim.RunConfig) -> claim.Property:
     with the exact end points (independent tuples give 0, D_j = D_i gives 1). Eq. 14 is
     lost in the text: the checker tests the formula rebuilt from the line that follows it.
 
-    Args:
-        config: the run configuration (``thorough`` raises the case counts, ``seed`` fixes
-            the generator).
-
-    Returns:
-        The claim's :class:`~pdpsym.papers.claim.AllOf` property (exhaustive, generated and
-        symbolic parts), run by the verifier.
-
     References:
         Liu et al. (2016), Section VI-B, Eq. 14 and the statement "0 <= rho_ij <= 1" after
         it.
@@ -236,12 +228,6 @@ def check_thm3(config: claim.RunConfig) -> claim.Property:
     Theorem 3 (sequential composition) under Definition 4 as printed: a sympy proof; the
     conditional (Eq. 11-12) reading, where it fails, is searched for the details.
 
-    Args:
-        config: the run configuration.
-
-    Returns:
-        The claim's :class:`~pdpsym.papers.claim.Symbolic` property.
-
     References:
         Liu et al. (2016), Section V-A, Theorem 3; Definition 4 (Eq. 12); Section VI-B,
         Eq. 11-12 (the conditional reading).
@@ -278,12 +264,6 @@ READ_ALL = "all: Definition 4 as printed (product domain or support of R), Eq. 1
 def check_thm5(config: claim.RunConfig) -> claim.Property:
     """Checker of ``lmm2016.thm5``: post-processing, gamma(B o A) <= gamma(A), a sympy proof.
 
-    Args:
-        config: the run configuration (unused: the proof has no cases).
-
-    Returns:
-        The claim's :class:`~pdpsym.papers.claim.Symbolic` property.
-
     References:
         Liu et al. (2016), Section V-B, Theorem 5 (transformation invariance).
     """
@@ -297,12 +277,6 @@ def check_thm6(config: claim.RunConfig) -> claim.Property:
     """Checker of ``lmm2016.thm6``: convexity, gamma(A_p) <= max(gamma(A1), gamma(A2)).
 
     A sympy proof, valid in every reading of Definition 4.
-
-    Args:
-        config: the run configuration (unused: the proof has no cases).
-
-    Returns:
-        The claim's :class:`~pdpsym.papers.claim.Symbolic` property.
 
     References:
         Liu et al. (2016), Section V-B, Theorem 6 (convexity).
@@ -329,14 +303,6 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
     counterexample in a stated order of two binary tuples is reported. The corrected
     reading, subsets mutually independent under R (no dependence crosses subsets), is
     checked exactly on generated cases in all three readings of Definition 4.
-
-    Args:
-        config: the run configuration (``thorough`` raises the grid denominator and the
-            draws; ``seed`` fixes the generator).
-
-    Returns:
-        The claim's :class:`~pdpsym.papers.claim.Erratum` property (printed statement and
-        its correction).
 
     References:
         Liu et al. (2016), Section V-A, Theorem 4 (parallel composition).
@@ -452,12 +418,6 @@ def check_thm7(config: claim.RunConfig) -> claim.Property:
     cases; the pairwise reading of L, which fails in the conditional reading, is searched
     for the details.
 
-    Args:
-        config: the run configuration.
-
-    Returns:
-        The claim's :class:`~pdpsym.papers.claim.AllOf` property.
-
     References:
         Liu et al. (2016), Section VI-A, Theorem 7; Section V, Definition 3 (the
         dependence size L).
@@ -542,12 +502,6 @@ def check_sensitivity(config: claim.RunConfig) -> claim.Property:
     D_j caused by D_i (X fixed) is 1/2, and the sum's sensitivity over the pair is 3/2 < 2;
     in the conditional reading on discretized uniform laws, sum + Lap(1) has eps exactly
     3/2.
-
-    Args:
-        config: the run configuration (``thorough`` refines the discretization).
-
-    Returns:
-        The claim's :class:`~pdpsym.papers.claim.Symbolic` property.
 
     References:
         Liu et al. (2016), Section VI-A (the sensitivity of the sum over the two dependent

@@ -175,12 +175,6 @@ def point(args: tuple[str, Fraction]) -> list[dict[str, str]]:
 def fig6(scale: Scale) -> Text:
     """The words of Fig. 6: title, caption (stating the model used) and parameters.
 
-    Args:
-        scale: the figure scale (sets the listed values of c).
-
-    Returns:
-        The figure's :class:`~pdpsym.papers.figure.Text`.
-
     References:
         Liu et al. (2016), Section VI, Fig. 6 ("Separation for different queries under
         dependent tuples").
