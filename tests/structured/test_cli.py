@@ -42,9 +42,21 @@ def test_calibrate_json(tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     lo, hi = (Fraction(x) for x in out["scale"]["enclosure"])
     assert lo <= hi and hi - lo <= hi / 10**11
-    assert [b["name"] for b in out["baselines"]] == ["group-dp", "mqm-exact"]
+    assert [b["name"] for b in out["baselines"]] == ["group-dp", "mqm-exact", "mqm-approx"]
     # group DP: the chain is one group of 6 records, sensitivity 1 (hand derivation)
     assert out["baselines"][0]["scale"]["exact"] == "6"
+    approx = out["baselines"][2]
+    assert set(approx) >= {"scale", "leakage", "worst_target", "pi_min", "eigengap"}
+    # pi = (3/5, 2/5) solves pi P = pi (hand derivation), so pi_min = 2/5
+    assert approx["pi_min"] == "2/5"
+
+
+def test_calibrate_text_lists_a_baseline_that_does_not_apply(tmp_path, capsys):
+    p = tmp_path / "c.json"
+    p.write_text(json.dumps({**CHAIN, "initial": ["1", "0"]}))
+    assert main(["calibrate", str(p), "--eps", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "mqm-approx: not applicable (MQMApprox needs a stationary chain" in out
 
 
 def test_p_values_file_is_a_bernoulli_product(tmp_path, capsys):

@@ -21,7 +21,7 @@ def register(sub: Any) -> None:
         description="The smallest Laplace (or geometric) scale at which every target's Eq. 2 "
         "leakage, given the known records, is at most EPS: a certified enclosure [lo, hi] with "
         "hi - lo <= 1e-12 hi, and the worst target. Next to it, group DP's and the Markov Quilt "
-        "Mechanism's (MQMExact, chains) scales with the certified leakage they actually give.",
+        "Mechanism's (MQMExact and MQMApprox, chains) scales with the certified leakage they actually give.",
     )
     p.add_argument(
         "model", metavar="MODEL", help='structured model file ("kind": markov-chain or product)'
@@ -56,9 +56,9 @@ def run_calibrate(args: argparse.Namespace) -> int:
     digits = options.digits(args.digits)
     known = options.names(args.known)
     n_targets = 1 if args.target else record_count(model) - len(known)
-    # about 4 full passes (the safe start, the check, two baselines) and a bisection; checked
-    # from the model's shape before its records are listed
-    limits.check(args, 4 * leakage_work(model, n_targets, known), "this calibration")
+    # about 5 full passes (the safe start, the check, three baselines) and a bisection;
+    # checked from the model's shape before its records are listed
+    limits.check(args, 5 * leakage_work(model, n_targets, known), "this calibration")
     targets = [args.target] if args.target else [v for v in model.variables if v not in set(known)]
     with Progress(len(targets) * 8, "targets", delay=1.0) as bar:
         cal = calibrate(
@@ -82,6 +82,9 @@ def run_calibrate(args: argparse.Namespace) -> int:
         f"worst target: {out['worst_target']}",
     ]
     for b in out["baselines"]:
+        if b.get("applicable") is False:
+            lines.append(f"{b['name']}: not applicable ({b['reason']})")
+            continue
         lines.append(
             f"{b['name']}: scale {b['scale']['decimal']}, leakage at that scale "
             f"{b['leakage']['decimal']} (worst target {b['worst_target']})"
