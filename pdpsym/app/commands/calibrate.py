@@ -24,7 +24,10 @@ def register(sub: Any) -> None:
         "Mechanism's (MQMExact and MQMApprox, chains) scales with the certified leakage they actually give.",
     )
     p.add_argument(
-        "model", metavar="MODEL", help='structured model file ("kind": markov-chain or product)'
+        "model",
+        metavar="MODEL",
+        help='structured model file ("kind": markov-chain, product or bayesian-network) or a '
+        ".bif Bayesian network",
     )
     p.add_argument("--eps", required=True, help="the leakage bound eps > 0 (exact: 1, 1/2, 0.5)")
     p.add_argument("--mechanism", default="laplace", help="laplace (default) or geometric")
@@ -41,17 +44,24 @@ def register(sub: Any) -> None:
 def run_calibrate(args: argparse.Namespace) -> int:
     # imported here: the engines load sympy and flint, which `calibrate --help` does not need
     from pdpsym.app.commands.structured import integer_weights, record_count
-    from pdpsym.app.readers import read_model_object
+    from pdpsym.app.readers import load_bayesian_network, read_model_object
     from pdpsym.audit.calibrate import calibrate
     from pdpsym.loss.structured import leakage_work
+    from pdpsym.models.counts import CountModel
     from pdpsym.models.kinds import count_model_from_object
 
-    obj = read_model_object(args.model)
-    if "kind" not in obj:
-        raise InputError(
-            "MODEL", 'calibrate needs a structured model ("kind": markov-chain or product)'
-        )
-    model = count_model_from_object(obj)
+    network = load_bayesian_network(args.model)  # a .bif file or "kind": bayesian-network
+    if network is not None:
+        model: CountModel = network
+    else:
+        obj = read_model_object(args.model)
+        if "kind" not in obj:
+            raise InputError(
+                "MODEL",
+                'calibrate needs a structured model ("kind": markov-chain, product or '
+                "bayesian-network, or a .bif file)",
+            )
+        model = count_model_from_object(obj)
     eps = parse_positive(args.eps, "--eps")
     digits = options.digits(args.digits)
     known = options.names(args.known)
