@@ -452,18 +452,26 @@ def mqm_approx_scale(
 
     sigma = np.array([node_float(i) for i in range(1, T + 1)])
 
+    interior: dict[tuple[int, int, float], list[Key]] = {}
+
     def near_quilts(i: int) -> list[Key]:
         """Node i's quilts whose float scale is within the screening margin of its min."""
-        A, B = min(D, i - 1), min(D, T - i)
         top = float(sigma[i - 1])
         cut = top + 1e-7 * (1 + abs(top))
+        # a quilt's scale is at least card / eps >= max(a, b) / eps: farther ones are out
+        cmax = int(cut * eps_f) + 2 if math.isfinite(cut * eps_f) else D
+        A, B = min(D, i - 1, cmax), min(D, T - i, cmax)
         out: list[Key] = []
         if T / eps_f <= cut:
             out.append((T, None, None))
         with np.errstate(divide="ignore", invalid="ignore"):
             if A and B:
-                for a0, b0 in np.argwhere(S[:A, :B] <= cut):
-                    out.append((int(a0) + int(b0) + 1, int(a0) + 1, int(b0) + 1))
+                if (A, B, cut) not in interior:  # the middle nodes share one rectangle
+                    interior[(A, B, cut)] = [
+                        (int(a0) + int(b0) + 1, int(a0) + 1, int(b0) + 1)
+                        for a0, b0 in np.argwhere(S[:A, :B] <= cut)
+                    ]
+                out += interior[(A, B, cut)]
             if A:
                 sl = scale_of(T - i + t[:A], left_s_bound[:A])
                 out += [(T - i + int(j) + 1, int(j) + 1, None) for j in np.flatnonzero(sl <= cut)]
