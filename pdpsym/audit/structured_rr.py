@@ -146,10 +146,11 @@ class _Chain:
 
     @property
     def outcomes(self) -> int:
-        """The number of report outcomes inside the segment ``(l, r)``."""
+        """The number of report outcomes inside the segment ``(l, r)`` (capped at
+        ``k^64``)."""
         lo = -1 if self.l is None else self.l
         hi = self.m.length if self.r is None else self.r
-        return int(self.k ** (hi - lo - 1))
+        return int(self.k ** min(hi - lo - 1, 64))  # k^64 > MAX_OUTCOMES: no need for more
 
     def _r(self, o: int, s: int) -> Fraction:
         return self.keep if o == s else _other(self.keep, self.k)
@@ -532,12 +533,15 @@ def audit_rr(
                 if n != "dependent-dp" or reading is DDPReading.CONDITIONAL
                 else f"the dependence group has more than {MAX_GROUP} records"
             )
-            head = (
-                "ε not computed either: a chain of more than two states (the extremes of "
-                "the report ratios propagate exactly only for two)"
-                if value is None
-                else "ε exact (extremes of the forward and backward report ratios)"
-            )
+            if value is None:
+                head = (
+                    "ε not computed either: a chain of more than two states (the extremes "
+                    "of the report ratios propagate exactly only for two)"
+                )
+            elif n == "dependent-dp" and reading is not DDPReading.CONDITIONAL:
+                head = "ε exact (the group's size times the local pair's largest loss)"
+            else:
+                head = "ε exact (extremes of the forward and backward report ratios)"
             results.append(
                 NotionResult(
                     n,

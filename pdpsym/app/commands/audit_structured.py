@@ -155,11 +155,16 @@ def check_work(
     if not hasattr(mech, "kind"):  # randomized response: the reports around the target
         from pdpsym.audit.structured_rr import MAX_OUTCOMES
 
-        per_law = model.size_hint()
-        laws = m * (assignments + 1) * per_law
-        listed = MAX_OUTCOMES * len(names) * 4
+        # the query laws of the known values, then per pair of target values and known
+        # neighbours either the listed report law of the segment around the target
+        # (at most MAX_OUTCOMES outcomes) or the exact extremes' programme, whose
+        # fractions grow along the chain (about n^2 digit operations for n records)
+        n = len(names)
+        laws = m * (assignments + 2) * model.size_hint()
+        listed = min(MAX_OUTCOMES, model.k ** min(n, 64) if hasattr(model, "k") else 1)
+        per_pair = listed * min(n, 13) * (points + 4) * 10 + 5 * n * n
         pairs = m * m * min(assignments, 4) * len(notions)
-        limits.check(args, 10**5 + laws + pairs * listed * (points + 4), "this audit")
+        limits.check(args, 10**5 + laws + pairs * per_pair, "this audit")
         return
     ws = {k: Fraction(x) for k, x in (mech.weights or {}).items()}
     scale = math.lcm(1, *(Fraction(x).denominator for x in ws.values()))
