@@ -34,7 +34,13 @@ from pdpsym.loss.structured import (
     structured_leakage,
     target_enclosure,
 )
-from pdpsym.mechanisms.mqm import BaselineScale, group_dp_scale, mqm_exact_scale
+from pdpsym.mechanisms.mqm import (
+    BaselineScale,
+    group_dp_scale,
+    mqm_approx_applies,
+    mqm_approx_scale,
+    mqm_exact_scale,
+)
 from pdpsym.models.counts import CountModel
 from pdpsym.models.markov import MarkovChain
 
@@ -59,6 +65,7 @@ class BaselineResult:
     detail: Mapping[str, object]
 
     def as_json(self, digits: int) -> dict[str, Any]:
+        """The scale (certified, and the rational used), its leakage and the detail."""
         return {
             "name": self.name,
             "scale": {
@@ -72,6 +79,18 @@ class BaselineResult:
 
 
 @dataclass(frozen=True)
+class NotApplicable:
+    """A baseline that does not apply to the model, and why (listed, not an error)."""
+
+    name: str
+    reason: str
+
+    def as_json(self, digits: int) -> dict[str, Any]:
+        """``{"name", "applicable": false, "reason"}`` (``digits`` is unused)."""
+        return {"name": self.name, "applicable": False, "reason": self.reason}
+
+
+@dataclass(frozen=True)
 class Calibration:
     """The smallest scale ``lambda*`` in ``[lo, hi]`` with max leakage ``<= eps``."""
 
@@ -80,9 +99,10 @@ class Calibration:
     lo: Fraction
     hi: Fraction
     worst_target: str
-    baselines: tuple[BaselineResult, ...]
+    baselines: tuple[BaselineResult | NotApplicable, ...]
 
     def as_json(self, digits: int = 15) -> dict[str, Any]:
+        """The enclosure of the smallest scale, the worst target and the baselines."""
         dec, _ = enclosure_decimal(self.lo, self.hi, digits)
         return {
             "eps": fraction_str(self.eps),
@@ -205,7 +225,9 @@ def calibrate(
         known: the records the adversary knows.
         targets: the targets (default: every record not known).
         weights: integer query weights (default: the sum).
-        baselines: also compute group DP (and MQMExact for chains) and their leakage.
+        baselines: also compute group DP (and, for chains, MQMExact and MQMApprox) and
+            the leakage each gives; MQMApprox is listed as not applicable, with the
+            reason, when the chain is not stationary or the query is weighted.
         on_target: progress callback (once per target and pass).
 
     Returns:
@@ -263,11 +285,20 @@ def calibrate(
         # another target exceeds eps at hi (certified by _pass): it is now the worst;
         # PL(hi) > eps, so hi becomes the lower end, and the safe scale the upper one
         worst, lo, hi = above[0], hi, safe
-    out: list[BaselineResult] = []
+    out: list[BaselineResult | NotApplicable] = []
     if baselines:
         scales: list[BaselineScale] = [group_dp_scale(model, eps)]
+        skipped: list[NotApplicable] = []
         if isinstance(model, MarkovChain) and len(model.matrices) == 1 and weights is None:
             scales.append(mqm_exact_scale(model, eps))
+        if isinstance(model, MarkovChain):
+            reason = mqm_approx_applies(model)
+            if reason is None and weights is not None:
+                reason = "MQMApprox here is for the sum query (no weights)"
+            if reason is None:
+                scales.append(mqm_approx_scale(model, eps))
+            else:
+                skipped.append(NotApplicable("mqm-approx", reason))
         for b in scales:
             used = Fraction(certify(b.scale, 20).enclosure[1])
             # the safe start is the group-DP scale: a scale already certified for every
@@ -278,6 +309,7 @@ def calibrate(
             best = _worst(results)
             leak, w = best.value, best.target
             out.append(BaselineResult(b.name, b.scale, used, leak, w, b.detail))
+        out.extend(skipped)
     return Calibration(eps, mech, lo, hi, worst, tuple(out))
 
 
@@ -292,4 +324,4 @@ def _round(mid: Fraction, lo: Fraction, hi: Fraction) -> Fraction:
         den *= 2
 
 
-__all__ = ["BaselineResult", "Calibration", "calibrate"]
+__all__ = ["BaselineResult", "Calibration", "NotApplicable", "calibrate"]

@@ -47,11 +47,13 @@ from typing import Any
 
 import sympy
 
+from pdpsym.audit.structured_rr import audit_rr
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss import LaplacePair, PrivacyLoss, Weighted, worst_case
 from pdpsym.loss.geometric_pair import geometric_mixture_pmf
 from pdpsym.loss.pmf_pair import PMFPair
+from pdpsym.mechanisms.discrete import RandomizedResponse
 from pdpsym.mechanisms.finite import BOTTOM
 from pdpsym.mechanisms.laplace import LaplaceNoise
 from pdpsym.papers.lmm2016.mechanism import DDPReading
@@ -443,7 +445,9 @@ def audit_structured(
 
     Args:
         model: a structured model (``query_law``, ``domain``, ``variables``).
-        mechanism: a :class:`SumMechanism` or :class:`~pdpsym.mechanisms.laplace.LaplaceNoise`.
+        mechanism: a :class:`SumMechanism`, :class:`~pdpsym.mechanisms.laplace.LaplaceNoise`,
+            or randomized response on the model's domains (chains and independent
+            records: :mod:`pdpsym.audit.structured_rr`).
         target: the target record.
         known: the records the attacker knows (their values range over every value
             compatible with the target's).
@@ -461,6 +465,21 @@ def audit_structured(
     """
     from pdpsym.audit import Audit
 
+    if isinstance(mechanism, RandomizedResponse):
+        rm = _Model(model, SumMechanism("count"), target, tuple(known))
+        results = audit_rr(
+            model,
+            mechanism,
+            target,
+            rm.known,
+            eps,
+            delta,
+            tuple(notions),
+            reading,
+            rm.known_given,
+            rm.group(),
+        )
+        return Audit(target, rm.known, tuple(results))
     mech = _as_sum_mechanism(mechanism)
     m = _Model(model, mech, target, tuple(known))
     if mech.kind == "geometric":

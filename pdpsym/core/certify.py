@@ -126,6 +126,12 @@ def _to_arb(e: sympy.Basic) -> arb:
             return arb(int(sympy.binomial(n, k)))
     if func is sympy.factorial and e.args[0].is_Integer:
         return arb(int(sympy.factorial(e.args[0])))
+    if isinstance(e, sympy.CRootOf) and e.is_real:
+        # a real algebraic number: sympy refines its isolating interval exactly, so the
+        # rational it returns lies within dx of the root (Sturm sequences, no floats)
+        dx = sympy.Rational(1, 2 ** (ctx.prec + 8))
+        mid = e.eval_rational(dx=dx, dy=dx)
+        return arb(fmpq(int(mid.p), int(mid.q)), fmpq(int(dx.p), int(dx.q)))
     if func in (sympy.Max, sympy.Min):
         vals = [_to_arb(a) for a in e.args]
         out = vals[0]

@@ -32,6 +32,37 @@ binary chain with stay probability ``p`` (``r = 2p - 1``, stationary start) each
 Quilts are ranked in float64 (logs of matrix powers); the chosen quilt's influence is
 then recomputed exactly (a rational ``R`` with ``e = ln R``), so the reported scale
 ``L card / (eps - ln R)`` is an exact expression, certified on output.
+
+**MQMApprox** (Song et al., Sec. 5.1, the bound on the max-influence of a chain's quilt
+from its eigengap). It applies to a chain with one transition matrix ``P`` whose initial
+law is a stationary law ``pi`` with every ``pi(x) > 0`` (then every ``x_i`` has law
+``pi``); no reversibility is needed. With the time reversal
+``P*(x, y) = pi(y) P(y, x) / pi(x)``, ``P P*`` is self-adjoint and positive semidefinite
+in ``L2(pi)``, so its eigenvalues are ``1 = l_1 >= l_2 >= ... >= 0``; the eigengap is
+``g = (1 - l_2) / 2`` and ``pi_min = min_x pi(x)``. The bound::
+
+    |P^t(x, y) / pi(y) - 1| <= Delta(t) = exp(-g t) / pi_min
+
+holds because ``P^t(x, y)/pi(y) - 1 = <f_x - 1, P^t (f_y - 1)>_pi`` with
+``f_x = 1_x / pi(x)``; ``P`` maps ``1^perp`` into itself with norm ``sqrt(l_2)``, and
+``||f_x - 1||^2 = (1 - pi(x)) / pi(x) <= 1/pi_min``, so the product is at most
+``l_2^{t/2} / pi_min <= exp(-t (1 - l_2) / 2) / pi_min``. When ``Delta(t) < 1``, each
+ratio of ``e_R`` and of ``e_L`` above lies in ``[(1 - Delta)/(1 + Delta), (1 + Delta)/(1 -
+Delta)]``, so with ``l(t) = ln((1 + Delta(t)) / (1 - Delta(t)))`` the paper's bound on the
+influence of ``{x_{i-a}, x_{i+b}}`` is ``2 l(a) + l(b)`` (the upstream term counted twice,
+as in the paper; a one-sided quilt drops the missing term). MQMApprox's scale is then
+``L max_i min_Q card(N) / (eps - bound(Q))`` over the same quilts as MQMExact (quilts
+with ``Delta >= 1`` or ``bound >= eps`` are not usable; the empty quilt always is), so
+it is never below MQMExact's (each usable quilt's bound is at least its exact influence).
+Distances up to ``min(T - 1, max_distance)`` are searched (default 1024): leaving quilts
+out can only raise the scale, which stays private.
+
+``l_2`` is exact: ``tr(P P*) - 1`` for two states, the largest root of
+``charpoly(P P*) / (x - 1)`` (a sympy algebraic number) otherwise. Floats rank the
+quilts and the nodes; every candidate within the screening margin of the best is decided
+exactly (:func:`pdpsym.core.compare.screen_then_decide`), and a quilt whose usability
+floats cannot settle (``Delta`` or the bound within ``1e-9`` of 1 or ``eps``) is left out
+(its scale would exceed ``10^9 card / eps >= T / eps``, the empty quilt's).
 """
 
 from __future__ import annotations
@@ -43,8 +74,10 @@ from fractions import Fraction
 import numpy as np
 import sympy
 
+from pdpsym.core.certify import certify
+from pdpsym.core.compare import compare, decided_min, screen_then_decide
 from pdpsym.core.errors import InputError
-from pdpsym.core.numbers import to_sympy
+from pdpsym.core.numbers import fraction_str, to_sympy
 from pdpsym.models.counts import CountModel
 from pdpsym.models.markov import MarkovChain, Matrix
 
@@ -285,4 +318,230 @@ def mqm_exact_scale(
     )
 
 
-__all__ = ["BaselineScale", "group_dp_scale", "mqm_exact_scale", "sensitivity"]
+#: the largest quilt distance MQMApprox searches by default
+APPROX_MAX_DISTANCE = 1024
+
+
+def mqm_approx_applies(model: CountModel) -> str | None:
+    """Why MQMApprox does not apply to ``model``, or None when it does.
+
+    Args:
+        model: a structured model.
+
+    Returns:
+        None for a chain with one transition matrix started from a stationary law with
+        every state's probability > 0; otherwise a one-line reason.
+
+    References:
+        Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 5.1 (MQMApprox: stationary chains).
+    """
+    if not isinstance(model, MarkovChain):
+        return "MQMApprox is for Markov chains"
+    if len(model.matrices) != 1:
+        return "MQMApprox needs one time-homogeneous transition matrix"
+    P, q = model.matrices[0], model.initial_law
+    k = model.k
+    if any(sum((q[s] * P[s][j] for s in range(k)), Fraction(0)) != q[j] for j in range(k)):
+        return "MQMApprox needs a stationary chain (the initial law is not stationary)"
+    if min(q) <= 0:
+        return "MQMApprox needs every state to have stationary probability > 0"
+    return None
+
+
+def eigengap(model: MarkovChain) -> sympy.Expr:
+    """``g = (1 - l_2) / 2``, ``l_2`` the second largest eigenvalue of ``P P*``, exactly.
+
+    Args:
+        model: a chain to which MQMApprox applies (:func:`mqm_approx_applies`).
+
+    Returns:
+        ``g`` as an exact sympy number (rational for two states, else algebraic).
+
+    References:
+        Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 5.1 (the eigengap of ``P P*``, ``P*`` the
+        time reversal); Fill, Ann. Appl. Probab. 1 (1991) (multiplicative reversiblization).
+    """
+    reason = mqm_approx_applies(model)
+    if reason is not None:
+        raise InputError("model", reason)
+    P, pi, k = model.matrices[0], model.initial_law, model.k
+    rev = [[pi[y] * P[y][x] / pi[x] for y in range(k)] for x in range(k)]
+    prod = [
+        [sum((P[x][z] * rev[z][y] for z in range(k)), Fraction(0)) for y in range(k)]
+        for x in range(k)
+    ]
+    if k == 2:
+        lam2: sympy.Expr = to_sympy(prod[0][0] + prod[1][1] - 1)
+    else:
+        x = sympy.Symbol("x")
+        mat = sympy.Matrix([[to_sympy(v) for v in row] for row in prod])
+        rest = sympy.Poly(mat.charpoly(x).as_expr(), x).quo(sympy.Poly(x - 1, x))
+        lam2 = sympy.real_roots(rest)[-1]  # sorted exactly by isolating intervals
+    return (1 - lam2) / 2
+
+
+def _approx_term(g: sympy.Expr, pi_min: Fraction, t: int) -> sympy.Expr:
+    z = sympy.exp(-g * t)
+    pm = to_sympy(pi_min)
+    return sympy.log((pm + z) / (pm - z))
+
+
+def mqm_approx_scale(
+    model: MarkovChain, eps: Fraction, max_distance: int | None = None
+) -> BaselineScale:
+    """MQMApprox's Laplace scale ``L sigma_max`` for a stationary chain, exactly.
+
+    Args:
+        model: a chain to which MQMApprox applies (:func:`mqm_approx_applies`).
+        eps: the privacy parameter (> 0).
+        max_distance: the largest quilt distance searched (default 1024; at most T - 1).
+
+    Returns:
+        The scale as an exact expression, with the chosen node and quilt, ``pi_min`` and
+        the eigengap.
+
+    References:
+        Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 5.1 (MQMApprox) and Algorithm 2 (MQM).
+    """
+    if eps <= 0:
+        raise InputError("eps", "must be > 0")
+    reason = mqm_approx_applies(model)
+    if reason is not None:
+        raise InputError("model", reason)
+    if max_distance is not None and max_distance < 1:
+        raise InputError("max_distance", "must be >= 1")
+    T = model.length
+    pi_min = min(model.initial_law)
+    g = eigengap(model)
+    D = min(T - 1, APPROX_MAX_DISTANCE if max_distance is None else max_distance)
+    eps_f, g_f, pm_f = float(eps), float(g), float(pi_min)
+    tol = 1e-9
+    t = np.arange(1, D + 1, dtype=float)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        delta = np.exp(-g_f * t) / pm_f
+        ok = delta < 1 - tol
+        ell = np.where(
+            ok, np.log1p(np.where(ok, delta, 0.0)) - np.log1p(-np.where(ok, delta, 0.0)), np.inf
+        )
+
+        def scale_of(card: np.ndarray, bound: np.ndarray) -> np.ndarray:
+            den = eps_f - bound
+            return np.where(den > tol * max(1.0, eps_f), card / den, np.inf)
+
+        # interior quilts {x_{i-a}, x_{i+b}}: S[a-1, b-1]; rectangle minima by prefix mins
+        S = M = np.zeros((0, 0))
+        if D:
+            S = scale_of(t[:, None] + t[None, :] - 1, 2 * ell[:, None] + ell[None, :])
+            M = np.minimum.accumulate(np.minimum.accumulate(S, axis=0), axis=1)
+        left_s_bound, right_s_bound = 2 * ell, ell
+
+    Key = tuple[int, int | None, int | None]  # (card N, a, b)
+
+    def node_float(i: int) -> float:
+        """Node i's float minimum over its quilts (the empty one included)."""
+        A, B = min(D, i - 1), min(D, T - i)
+        best = T / eps_f
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if A and B:
+                best = min(best, float(M[A - 1, B - 1]))
+            if A:
+                best = min(best, float(scale_of(T - i + t[:A], left_s_bound[:A]).min()))
+            if B:
+                best = min(best, float(scale_of(i + t[:B] - 1, right_s_bound[:B]).min()))
+        return best
+
+    sigma = np.array([node_float(i) for i in range(1, T + 1)])
+
+    interior: dict[tuple[int, int, float], list[Key]] = {}
+
+    def near_quilts(i: int) -> list[Key]:
+        """Node i's quilts whose float scale is within the screening margin of its min."""
+        top = float(sigma[i - 1])
+        cut = top + 1e-7 * (1 + abs(top))
+        # a quilt's scale is at least card / eps >= max(a, b) / eps: farther ones are out
+        cmax = int(cut * eps_f) + 2 if math.isfinite(cut * eps_f) else D
+        A, B = min(D, i - 1, cmax), min(D, T - i, cmax)
+        out: list[Key] = []
+        if T / eps_f <= cut:
+            out.append((T, None, None))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if A and B:
+                if (A, B, cut) not in interior:  # the middle nodes share one rectangle
+                    interior[(A, B, cut)] = [
+                        (int(a0) + int(b0) + 1, int(a0) + 1, int(b0) + 1)
+                        for a0, b0 in np.argwhere(S[:A, :B] <= cut)
+                    ]
+                out += interior[(A, B, cut)]
+            if A:
+                sl = scale_of(T - i + t[:A], left_s_bound[:A])
+                out += [(T - i + int(j) + 1, int(j) + 1, None) for j in np.flatnonzero(sl <= cut)]
+            if B:
+                sr = scale_of(i + t[:B] - 1, right_s_bound[:B])
+                out += [(i + int(j), None, int(j) + 1) for j in np.flatnonzero(sr <= cut)]
+        return out
+
+    L = sensitivity(model)
+    terms: dict[int, sympy.Expr] = {}
+
+    def term(d: int) -> sympy.Expr:
+        if d not in terms:
+            terms[d] = _approx_term(g, pi_min, d)
+        return terms[d]
+
+    exact_cache: dict[Key, sympy.Expr] = {}
+
+    def exact(key: Key) -> sympy.Expr:
+        if key not in exact_cache:
+            card, a, b = key
+            bound = (2 * term(a) if a else sympy.Integer(0)) + (term(b) if b else 0)
+            exact_cache[key] = to_sympy(L * card) / (to_sympy(eps) - bound)
+        return exact_cache[key]
+
+    def cmp(x: sympy.Expr, y: sympy.Expr) -> int:
+        return compare(x, y).sign
+
+    node_best: dict[int, tuple[Key, sympy.Expr]] = {}
+    near_cache: dict[int, frozenset[Key]] = {}
+
+    def near_of(i: int) -> frozenset[Key]:
+        if i not in near_cache:
+            near_cache[i] = frozenset(near_quilts(i))
+        return near_cache[i]
+
+    by_set: dict[frozenset[Key], tuple[Key, sympy.Expr]] = {}
+
+    def node_exact(idx: int) -> sympy.Expr:
+        keys = near_of(idx + 1)
+        if keys not in by_set:
+            ordered = sorted(keys, key=lambda k: (k[0], k[1] or 0, k[2] or 0))
+            j, v = decided_min([exact(k) for k in ordered], cmp)
+            by_set[keys] = (ordered[j], v)
+        node_best[idx] = by_set[keys]
+        return by_set[keys][1]
+
+    idx, scale, _ = screen_then_decide(sigma, node_exact, cmp, key_of=lambda j: near_of(j + 1))
+    (card, a, b), _ = node_best.get(idx, by_set[near_of(idx + 1)])
+    return BaselineScale(
+        "mqm-approx",
+        scale,
+        {
+            "node": model.variables[idx],
+            "a": a,
+            "b": b,
+            "card_N": card,
+            "pi_min": fraction_str(pi_min),
+            "eigengap": certify(g, 15).decimal,
+        },
+    )
+
+
+__all__ = [
+    "APPROX_MAX_DISTANCE",
+    "BaselineScale",
+    "eigengap",
+    "group_dp_scale",
+    "mqm_approx_applies",
+    "mqm_approx_scale",
+    "mqm_exact_scale",
+    "sensitivity",
+]

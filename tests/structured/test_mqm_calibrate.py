@@ -6,12 +6,20 @@ import math
 from fractions import Fraction
 
 import mpmath
+import numpy as np
 import pytest
 
-from pdpsym.audit.calibrate import calibrate
+from pdpsym.audit.calibrate import NotApplicable, calibrate
 from pdpsym.core.certify import certify
 from pdpsym.loss.structured import structured_leakage
-from pdpsym.mechanisms.mqm import group_dp_scale, mqm_exact_scale
+from pdpsym.mechanisms.mqm import (
+    eigengap,
+    group_dp_scale,
+    mqm_approx_applies,
+    mqm_approx_scale,
+    mqm_exact_scale,
+    sensitivity,
+)
 from pdpsym.models.markov import MarkovChain
 from pdpsym.models.product import ProductModel
 
@@ -89,3 +97,110 @@ def test_geometric_needs_integer_values():
     with pytest.raises(ValueError, match="mechanism"):
         calibrate(m, Fraction(1), mechanism="geometric")
     assert math.isfinite(1.0)
+
+
+def _approx_closed_form(T: int, stay: Fraction, eps: float) -> float:
+    """MQMApprox for a symmetric binary stationary chain, derived by hand: P is symmetric,
+    so pi = (1/2, 1/2), the time reversal P* = P and P P* = P^2, whose eigenvalues are
+    1 and r^2 (r = 2 stay - 1); the eigengap is g = (1 - r^2) / 2 and pi_min = 1/2, so
+    Delta(t) = 2 exp(-g t) and l(t) = ln((1 + Delta)/(1 - Delta)) (usable when Delta < 1).
+    The bound of {x_{i-a}, x_{i+b}} is 2 l(a) + l(b) (one-sided quilts drop a term); the
+    scale is the max over nodes of the min over quilts of card(N) / (eps - bound)."""
+    with mpmath.workdps(40):
+        r = mpmath.mpf(2 * stay.numerator - stay.denominator) / stay.denominator
+        g = (1 - r**2) / 2
+
+        def ell(d):
+            delta = 2 * mpmath.exp(-g * d)
+            return mpmath.log((1 + delta) / (1 - delta)) if delta < 1 else mpmath.inf
+
+        worst = mpmath.mpf(0)
+        for i in range(1, T + 1):
+            best = mpmath.mpf(T) / eps
+            for a in [None, *range(1, i)]:
+                for b in [None, *range(1, T - i + 1)]:
+                    if a is None and b is None:
+                        continue
+                    bound = (2 * ell(a) if a else 0) + (ell(b) if b else 0)
+                    if bound >= eps:
+                        continue
+                    card = a + b - 1 if a and b else (T - i + a if a else i + b - 1)
+                    best = min(best, card / (eps - bound))
+            worst = max(worst, best)
+        return float(worst)
+
+
+@pytest.mark.parametrize(
+    ("T", "stay", "eps"),
+    [(40, Fraction(9, 10), 1.0), (30, Fraction(1, 2), 1.0), (25, Fraction(3, 5), 2.0)],
+)
+def test_mqm_approx_equals_the_symmetric_chain_closed_form(T, stay, eps):
+    m = MarkovChain(["0", "1"], T, "stationary", [[stay, 1 - stay], [1 - stay, stay]])
+    res = mqm_approx_scale(m, Fraction(eps))
+    assert float(certify(res.scale, 15).decimal) == pytest.approx(
+        _approx_closed_form(T, stay, eps), rel=1e-12
+    )
+    # the eigengap by hand: (1 - (2 stay - 1)^2) / 2
+    r = 2 * stay - 1
+    assert eigengap(m) == (1 - r * r) / 2
+
+
+def test_mqm_approx_of_the_issue_example():
+    """T = 100, stay 9/10: g = (1 - 0.64)/2 = 0.18; the closed form above gives
+    54.8349125583808 (above MQMExact's 31.74: the approximate bound is looser)."""
+    m = MarkovChain(["0", "1"], 100, "stationary", [["9/10", "1/10"], ["1/10", "9/10"]])
+    assert certify(mqm_approx_scale(m, Fraction(1)).scale, 12).decimal == "54.8349125584"
+
+
+CHAINS = [
+    (["0", "1"], [["2/3", "1/3"], ["1/4", "3/4"]]),
+    (["0", "1"], [["19/20", "1/20"], ["1/10", "9/10"]]),
+    (["0", "1", "2"], [["1/2", "1/3", "1/6"], ["1/4", "1/2", "1/4"], ["1/5", "3/10", "1/2"]]),
+    (["0", "1", "2"], [["9/10", "1/10", "0"], ["1/20", "9/10", "1/20"], ["0", "1/5", "4/5"]]),
+    # four states: l_2 is a root of an irreducible cubic (a sympy CRootOf)
+    (
+        ["0", "1", "2", "3"],
+        [
+            ["1/2", "1/4", "1/8", "1/8"],
+            ["1/10", "3/5", "1/5", "1/10"],
+            ["1/7", "1/7", "4/7", "1/7"],
+            ["1/3", "0", "1/6", "1/2"],
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(("states", "matrix"), CHAINS)
+@pytest.mark.parametrize("T", [15, 60])
+def test_mqm_approx_is_never_below_mqm_exact(states, matrix, T):
+    """Each usable quilt's approximate bound is at least its exact max-influence (Song et
+    al., Sec. 5.1), so MQMApprox's scale is at least MQMExact's; both below T / eps."""
+    m = MarkovChain(states, T, "stationary", matrix)
+    approx = certify(mqm_approx_scale(m, Fraction(1)).scale, 20)
+    exact = certify(mqm_exact_scale(m, Fraction(1)).scale, 20)
+    assert Fraction(approx.enclosure[0]) >= Fraction(exact.enclosure[1])
+    assert Fraction(approx.enclosure[1]) <= T * sensitivity(m) + Fraction(1, 10**15)
+
+
+@pytest.mark.parametrize(("states", "matrix"), CHAINS)
+def test_mqm_approx_eigengap_matches_numpy(states, matrix):
+    """The exact second eigenvalue of P P* (rational, radical or CRootOf) against numpy's
+    eigenvalues of the same matrix built in floats (an independent computation)."""
+    m = MarkovChain(states, 5, "stationary", matrix)
+    k = len(states)
+    P = np.array([[float(Fraction(x)) for x in row] for row in matrix])
+    pi = [float(p) for p in m.initial_law]
+    rev = np.array([[pi[y] * P[y][x] / pi[x] for y in range(k)] for x in range(k)])
+    lam = sorted(np.linalg.eigvals(P @ rev).real)[-2]
+    assert float(certify(eigengap(m), 15).decimal) == pytest.approx((1 - lam) / 2, rel=1e-10)
+
+
+def test_mqm_approx_refuses_a_chain_that_is_not_stationary():
+    m = MarkovChain(["0", "1"], 6, ["1", "0"], [["1/2", "1/2"], ["1/2", "1/2"]])
+    assert "stationary" in (mqm_approx_applies(m) or "")
+    cal = calibrate(m, Fraction(1))
+    (na,) = [b for b in cal.baselines if b.name == "mqm-approx"]
+    assert isinstance(na, NotApplicable) and "stationary" in na.reason
+    assert na.as_json(15) == {"name": "mqm-approx", "applicable": False, "reason": na.reason}
+    with pytest.raises(ValueError, match="model"):
+        mqm_approx_scale(m, Fraction(1))

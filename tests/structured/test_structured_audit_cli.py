@@ -74,7 +74,8 @@ def test_chain_audit_fills_every_notion_like_the_full_table(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("mech", "field"),
     [
-        ({"kind": "randomized-response", "keep": "3/4"}, "mechanism.kind"),
+        ({"kind": "histogram"}, "mechanism.kind"),
+        ({"kind": "randomized-response", "keep": "2"}, "mechanism.keep"),
         ({"kind": "laplace", "lam": "0"}, "mechanism.lam"),
         ({"kind": "geometric", "alpha": "2"}, "mechanism.alpha"),
         ({"kind": "threshold"}, "mechanism.T"),

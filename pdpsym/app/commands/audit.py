@@ -73,7 +73,9 @@ A structured MODEL ("kind": "markov-chain", "product" or "bayesian-network", or 
 file) is audited from the exact laws of the query given the target and the known
 records, never by listing databases: mechanisms laplace, geometric, count and threshold;
 notions dp, apkdp, ppkdp, np, cdp and dependent-dp (its dependence set is the target's
-dependence group; ibcdp and distributional-dp are not computed).
+dependence group; ibcdp and distributional-dp are not computed). Randomized response
+(every record's report) on a Markov chain or independent records: exact from the reports
+around the target; for a long chain segment epsilon only (two states).
 """
 
 

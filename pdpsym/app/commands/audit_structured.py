@@ -73,17 +73,17 @@ def _read(spec: Any, model: Any) -> Any:
     if not isinstance(spec, dict):
         raise InputError("MECHANISM", "expected a JSON object")
     kind = spec.get("kind")
-    if kind in ("randomized-response", "table", "histogram"):
+    if kind == "randomized-response":
+        return _read_rr(spec, model)
+    if kind in ("table", "histogram"):
         why = {
-            "randomized-response": "its output is the whole noisy database, a space "
-            "exponential in the number of records",
             "table": "a table lists every database",
             "histogram": "its outputs grow with the number of records and states",
         }[kind]
         raise InputError(
             "kind",
             f"{kind!r} is not supported on a structured model ({why}); use one of "
-            f"{', '.join(SUM_KINDS)}",
+            f"{', '.join(SUM_KINDS)} or randomized-response",
         )
     if kind not in SUM_KINDS:
         raise InputError("kind", f"unknown kind {kind!r}; known: {', '.join(SUM_KINDS)}")
@@ -119,6 +119,22 @@ def _read(spec: Any, model: Any) -> Any:
     return SumMechanism("threshold", weights, T=parse_rational(spec["T"], "T"))
 
 
+def _read_rr(spec: Mapping[str, Any], model: Any) -> Any:
+    """Randomized response on the model's own domains (chains and independent records)."""
+    from pdpsym.audit.structured_rr import check_rr
+    from pdpsym.mechanisms.discrete import randomized_response
+
+    only_keys(spec, {"kind", "keep"})
+    keep = parse_rational(spec.get("keep"), "keep")
+    if not 0 < keep <= 1:
+        raise InputError("keep", "must lie in (0, 1]")
+    mech = randomized_response(keep, [model.domain(v) for v in model.variables])
+    reason = check_rr(model, mech)
+    if reason is not None:
+        raise InputError("kind", f"'randomized-response': {reason}")
+    return mech
+
+
 def check_work(
     args: argparse.Namespace,
     model: Any,
@@ -146,6 +162,20 @@ def check_work(
     domains = {v: model.domain(v) for v in known}
     assignments = math.prod(len(d) for d in domains.values())
     m = len(model.domain(target))
+    if not hasattr(mech, "kind"):  # randomized response: the reports around the target
+        from pdpsym.audit.structured_rr import MAX_OUTCOMES
+
+        # the query laws of the known values, then per pair of target values and known
+        # neighbours either the listed report law of the segment around the target
+        # (at most MAX_OUTCOMES outcomes) or the exact extremes' programme, whose
+        # fractions grow along the chain (about n^2 digit operations for n records)
+        n = len(names)
+        laws = m * (assignments + 2) * model.size_hint()
+        listed = min(MAX_OUTCOMES, model.k ** min(n, 64) if hasattr(model, "k") else 1)
+        per_pair = listed * min(n, 13) * (points + 4) * 10 + 5 * n * n
+        pairs = m * m * min(assignments, 4) * len(notions)
+        limits.check(args, 10**5 + laws + pairs * per_pair, "this audit")
+        return
     ws = {k: Fraction(x) for k, x in (mech.weights or {}).items()}
     scale = math.lcm(1, *(Fraction(x).denominator for x in ws.values()))
     wmax = max([int(abs(Fraction(x)) * scale) for x in ws.values()] + [scale])

@@ -21,10 +21,13 @@ def register(sub: Any) -> None:
         description="The smallest Laplace (or geometric) scale at which every target's Eq. 2 "
         "leakage, given the known records, is at most EPS: a certified enclosure [lo, hi] with "
         "hi - lo <= 1e-12 hi, and the worst target. Next to it, group DP's and the Markov Quilt "
-        "Mechanism's (MQMExact, chains) scales with the certified leakage they actually give.",
+        "Mechanism's (MQMExact and MQMApprox, chains) scales with the certified leakage they actually give.",
     )
     p.add_argument(
-        "model", metavar="MODEL", help='structured model file ("kind": markov-chain or product)'
+        "model",
+        metavar="MODEL",
+        help='structured model file ("kind": markov-chain, product or bayesian-network) or a '
+        ".bif Bayesian network",
     )
     p.add_argument("--eps", required=True, help="the leakage bound eps > 0 (exact: 1, 1/2, 0.5)")
     p.add_argument("--mechanism", default="laplace", help="laplace (default) or geometric")
@@ -41,24 +44,31 @@ def register(sub: Any) -> None:
 def run_calibrate(args: argparse.Namespace) -> int:
     # imported here: the engines load sympy and flint, which `calibrate --help` does not need
     from pdpsym.app.commands.structured import integer_weights, record_count
-    from pdpsym.app.readers import read_model_object
+    from pdpsym.app.readers import load_bayesian_network, read_model_object
     from pdpsym.audit.calibrate import calibrate
     from pdpsym.loss.structured import leakage_work
+    from pdpsym.models.counts import CountModel
     from pdpsym.models.kinds import count_model_from_object
 
-    obj = read_model_object(args.model)
-    if "kind" not in obj:
-        raise InputError(
-            "MODEL", 'calibrate needs a structured model ("kind": markov-chain or product)'
-        )
-    model = count_model_from_object(obj)
+    network = load_bayesian_network(args.model)  # a .bif file or "kind": bayesian-network
+    if network is not None:
+        model: CountModel = network
+    else:
+        obj = read_model_object(args.model)
+        if "kind" not in obj:
+            raise InputError(
+                "MODEL",
+                'calibrate needs a structured model ("kind": markov-chain, product or '
+                "bayesian-network, or a .bif file)",
+            )
+        model = count_model_from_object(obj)
     eps = parse_positive(args.eps, "--eps")
     digits = options.digits(args.digits)
     known = options.names(args.known)
     n_targets = 1 if args.target else record_count(model) - len(known)
-    # about 4 full passes (the safe start, the check, two baselines) and a bisection; checked
-    # from the model's shape before its records are listed
-    limits.check(args, 4 * leakage_work(model, n_targets, known), "this calibration")
+    # about 5 full passes (the safe start, the check, three baselines) and a bisection;
+    # checked from the model's shape before its records are listed
+    limits.check(args, 5 * leakage_work(model, n_targets, known), "this calibration")
     targets = [args.target] if args.target else [v for v in model.variables if v not in set(known)]
     with Progress(len(targets) * 8, "targets", delay=1.0) as bar:
         cal = calibrate(
@@ -82,6 +92,9 @@ def run_calibrate(args: argparse.Namespace) -> int:
         f"worst target: {out['worst_target']}",
     ]
     for b in out["baselines"]:
+        if b.get("applicable") is False:
+            lines.append(f"{b['name']}: not applicable ({b['reason']})")
+            continue
         lines.append(
             f"{b['name']}: scale {b['scale']['decimal']}, leakage at that scale "
             f"{b['leakage']['decimal']} (worst target {b['worst_target']})"

@@ -1,0 +1,610 @@
+"""Randomized response on structured models: every record's report is released.
+
+Randomized response (:class:`~pdpsym.mechanisms.discrete.RandomizedResponse`) reports
+``o_j`` for every record ``j``, kept with probability ``keep`` and otherwise replaced by
+a uniformly drawn other value of the record's domain:
+``R_j(o | x) = keep`` if ``o = x`` else ``(1 - keep) / (|X_j| - 1)``. The output law given
+any condition on the records is ``sum_x P(x | condition) prod_j R_j(o_j | x_j)``.
+
+**Independent records** (:class:`~pdpsym.models.product.ProductModel`). Given
+``x_i = a`` and ``x_K = v`` the other records keep their own laws, so
+``P(o | a, v) = R_i(o_i | a) * C(o_{-i})`` with ``C`` the same for ``a`` and ``b``. The
+privacy loss is ``ln R_i(o_i | a) / R_i(o_i | b)``, and since ``C`` sums to 1,
+``sum_o (P_a(o) - e^eps P_b(o))_+`` equals the local pair's: every notion is the local
+randomized response on the target, exactly (known records change nothing).
+
+**Markov chains.** Let ``l < i < r`` be the nearest known records around the target
+(``l = 0`` / ``r = T + 1`` when there is none). Given ``x_i``, ``x_l`` and ``x_r`` the
+reports before ``i``, at ``i`` and after ``i`` inside ``(l, r)`` are independent of each
+other and of every other report, whose factor is the same for ``a`` and ``b`` (the Markov
+property). So, with ``alpha(s) = P(o_{l+1..i-1}, x_i = s | x_l)`` (forward) and
+``beta(s) = P(o_{i+1..r-1}, x_r | x_i = s)`` (backward),::
+
+    L(o) = ln R(o_i|a)/R(o_i|b)
+         + ln alpha(a)/alpha(b) - ln P(x_i=a | x_l)/P(x_i=b | x_l)
+         + ln beta(a)/beta(b)   - ln P(x_r | x_i=a)/P(x_r | x_i=b)
+
+and the three terms depend on disjoint reports, each combination possible (``keep < 1``
+makes every report possible). Hence ``eps = max L`` is the sum of the three maxima.
+
+*Exact maxima for two states (the dynamic programme).* Write ``rho = alpha(0)/alpha(1)``
+in ``[0, inf]``. One forward step with report ``o`` gives
+``rho' = (P00 u + P10) / (P01 u + P11)`` with ``u = c_o rho``, ``c_o = R(o|0)/R(o|1) > 0``
+(``P`` the step's matrix, rows from-states): a Möbius map of ``u`` whose derivative has
+the sign of ``det P``, so it is monotone on ``[0, inf]`` (the denominator vanishes only
+at ``u = 0`` when ``P11 = 0``, where the map tends to ``+inf`` monotonically). Over every
+report sequence, the largest and smallest ``u`` are ``c_max rho_max`` and
+``c_min rho_min``; a monotone map sends them to the extremes of ``rho'``. By induction
+the extremes of ``rho`` at ``x_i`` are found by propagating two values, evaluating the
+map at the four products ``c_o rho_ext`` and keeping the largest and smallest, all in
+exact Fractions (ratios as pairs ``(p, q)`` compared by ``p q' - p' q``, so ``inf`` needs
+no special case). The backward ratio ``beta(0)/beta(1)`` obeys
+``(P00 u + P01) / (P10 u + P11)``, the same argument. Then
+``max alpha(a)/alpha(b)`` is ``rho_max`` (``a = 0``) or ``1/rho_min`` (``a = 1``).
+
+*δ(ε)* needs the whole law of the reports inside ``(l, r)``: ``k^(r - l - 1)`` outcomes.
+It is computed exactly (PMF pairs, :class:`~pdpsym.loss.pmf_pair.PMFPair`) when that
+count is at most :data:`MAX_OUTCOMES`; otherwise ε is exact (two states: the programme
+above) and δ(ε), ε(δ) are not computed, which the note says. Chains of more than two
+states with a longer segment are not computed either (the note says why).
+
+**Notions.** ``apkdp``/``np``: the pairs above for every known value compatible with
+``a`` and ``b`` (only ``x_l`` and ``x_r`` matter); ``ppkdp``: the same weighted by
+``P(x_K = v | x_i = a)`` (a value impossible under ``b`` counts in full); ``dp`` and
+``cdp``: changing ``x_i`` alone changes only ``o_i``, so the local pair (for every model);
+``dependent-dp`` (``def4-neighbours``): neighbours differ at ``x_i`` and anywhere in its
+dependence group; the worst pair differs at every record of the group (marginalising a
+coordinate is post-processing), a product of ``n`` local pairs, whose law of
+``(#reports equal to x, #equal to x')`` is multinomial (exact for ``n <=``
+:data:`MAX_GROUP`); ``dependent-dp`` (``eq11-conditional``): the chain pair with no known
+record. Bayesian networks are refused (the reports of a network do not split at the
+target).
+
+References:
+    Desfontaines et al., Definitions 3, 5, 12, 13 and Lemma 1; Liu et al. (2016),
+    Definition 4 and Eq. 11; Warner (1965), randomized response; Rabiner (1989), the
+    forward-backward recursions of a hidden Markov model.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+import sympy
+
+from pdpsym.core.eps import Eps
+from pdpsym.core.errors import InputError
+from pdpsym.loss import PrivacyLoss, worst_case
+from pdpsym.loss.pmf_pair import PMFPair
+from pdpsym.mechanisms.discrete import RandomizedResponse
+from pdpsym.models.markov import MarkovChain
+from pdpsym.models.product import ProductModel
+from pdpsym.papers.lmm2016.mechanism import DDPReading
+
+#: the largest number of report outcomes listed for δ(ε) (a segment of a chain)
+MAX_OUTCOMES = 4096
+
+#: the largest dependence group whose multinomial law is listed for δ(ε)
+MAX_GROUP = 200
+
+PMF = dict[Any, Fraction]
+Pair = tuple[Fraction, Fraction]  # a ratio p / q in [0, inf] as (p, q)
+
+
+def _other(keep: Fraction, k: int) -> Fraction:
+    return (1 - keep) / (k - 1) if k > 1 else Fraction(0)
+
+
+def _local(keep: Fraction, dom: Sequence[Fraction], x: Fraction) -> PMF:
+    other = _other(keep, len(dom))
+    return {o: (keep if o == x else other) for o in dom if (keep if o == x else other)}
+
+
+def check_rr(model: Any, mech: RandomizedResponse) -> str | None:
+    """Why randomized response cannot be audited on ``model``, or None when it can.
+
+    Args:
+        model: a structured model.
+        mech: the randomized response (its domains must be the model's).
+
+    Returns:
+        None, or a one-line reason.
+
+    References:
+        Warner (1965); Desfontaines et al., Definition 12 (the audited pairs).
+    """
+    if not isinstance(model, MarkovChain | ProductModel):
+        return (
+            "randomized response is audited on Markov chains and independent records; the "
+            "reports of a Bayesian network do not split at the target"
+        )
+    doms = tuple(tuple(model.domain(v)) for v in model.variables)
+    if len(mech.domains) != len(doms) or any(
+        tuple(Fraction(x) for x in d) != e for d, e in zip(mech.domains, doms, strict=True)
+    ):
+        return "the randomized response's domains are not the model's record domains"
+    return None
+
+
+class _Chain:
+    """The report laws of a chain around one target (0-based positions)."""
+
+    def __init__(self, model: MarkovChain, keep: Fraction, target: str, known: Sequence[str]):
+        self.m, self.keep = model, keep
+        self.i = model.index(target, "target")
+        pos = sorted(model.index(k, "known") for k in known)
+        left = [p for p in pos if p < self.i]
+        right = [p for p in pos if p > self.i]
+        self.l = left[-1] if left else None
+        self.r = right[0] if right else None
+        self.k = model.k
+        self.states = model.states
+
+    @property
+    def outcomes(self) -> int:
+        """The number of report outcomes inside the segment ``(l, r)`` (capped at
+        ``k^64``)."""
+        lo = -1 if self.l is None else self.l
+        hi = self.m.length if self.r is None else self.r
+        return int(self.k ** min(hi - lo - 1, 64))  # k^64 > MAX_OUTCOMES: no need for more
+
+    def _r(self, o: int, s: int) -> Fraction:
+        return self.keep if o == s else _other(self.keep, self.k)
+
+    def _start(self, vl: int | None) -> tuple[int, list[Fraction]]:
+        """The position of the first past report and the law there (no report yet)."""
+        if self.l is None:
+            return 0, list(self.m.initial_law)
+        assert vl is not None
+        return self.l + 1, list(self.m.matrix(self.l)[vl])
+
+    def _end(self, vr: int | None) -> tuple[int, list[Fraction]]:
+        if self.r is None:
+            return self.m.length - 1, [Fraction(1)] * self.k
+        assert vr is not None
+        P = self.m.matrix(self.r - 1)
+        return self.r - 1, [P[s][vr] for s in range(self.k)]
+
+    def _fwd(self, alpha: list[Fraction], pos: int, o: int | None) -> list[Fraction]:
+        P, k = self.m.matrix(pos), self.k
+        w = [alpha[s] * (1 if o is None else self._r(o, s)) for s in range(k)]
+        return [sum((w[s] * P[s][t] for s in range(k)), Fraction(0)) for t in range(k)]
+
+    def _bwd(self, beta: list[Fraction], pos: int, o: int | None) -> list[Fraction]:
+        # beta over x_pos (reports of pos consumed) -> over x_{pos - 1}
+        P, k = self.m.matrix(pos - 1), self.k
+        w = [beta[t] * (1 if o is None else self._r(o, t)) for t in range(k)]
+        return [sum((P[s][t] * w[t] for t in range(k)), Fraction(0)) for s in range(k)]
+
+    def norms(self, vl: int | None, vr: int | None) -> tuple[list[Fraction], list[Fraction]]:
+        """``P(x_i = s | x_l)`` and ``P(x_r | x_i = s)`` for every ``s``."""
+        p0, alpha = self._start(vl)
+        for pos in range(p0, self.i):
+            alpha = self._fwd(alpha, pos, None)
+        p1, beta = self._end(vr)
+        for pos in range(p1, self.i, -1):
+            beta = self._bwd(beta, pos, None)
+        return alpha, beta
+
+    def past_laws(self, vl: int | None) -> dict[tuple[int, ...], list[Fraction]]:
+        """``alpha`` for every past report sequence (DFS over the reports)."""
+        p0, alpha = self._start(vl)
+        out: dict[tuple[int, ...], list[Fraction]] = {(): alpha}
+        for pos in range(p0, self.i):
+            out = {
+                seq + (o,): self._fwd(a, pos, o) for seq, a in out.items() for o in range(self.k)
+            }
+        return out
+
+    def future_laws(self, vr: int | None) -> dict[tuple[int, ...], list[Fraction]]:
+        p1, beta = self._end(vr)
+        out: dict[tuple[int, ...], list[Fraction]] = {(): beta}
+        for pos in range(p1, self.i, -1):
+            out = {
+                (o,) + seq: self._bwd(b, pos, o) for seq, b in out.items() for o in range(self.k)
+            }
+        return out
+
+    def pmf(self, a: int, vl: int | None, vr: int | None) -> PMF:
+        """The law of the reports inside ``(l, r)`` given ``x_i = a`` (and ``x_l``, ``x_r``):
+        ``past(o) R(o_i|a) future(o)``, each side normalized by its no-report law."""
+        na, nb = self.norms(vl, vr)
+        past = {s: v[a] / na[a] for s, v in self.past_laws(vl).items()}
+        fut = {s: v[a] / nb[a] for s, v in self.future_laws(vr).items()}
+        out: PMF = {}
+        for (sp, pp), o, (sf, pf) in itertools.product(past.items(), range(self.k), fut.items()):
+            p = pp * self._r(o, a) * pf
+            if p:
+                out[tuple(self.states[j] for j in sp + (o,) + sf)] = p
+        return out
+
+    @property
+    def reported(self) -> str:
+        """The records whose reports the segment's outcomes list, as ``first..last``."""
+        names = self.m.variables
+        lo = 0 if self.l is None else self.l + 1
+        hi = self.m.length - 1 if self.r is None else self.r - 1
+        return f"{names[lo]}..{names[hi]}" if hi > lo else names[lo]
+
+    def max_ratio(self, a: int, b: int, vl: int | None, vr: int | None) -> Fraction | None:
+        """``max_o P(o | a) / P(o | b)`` over the reports inside ``(l, r)`` for two states,
+        by the extreme-propagating programme (None: infinite)."""
+        assert self.k == 2
+        if self.keep == 1:
+            return None
+        na, nb = self.norms(vl, vr)
+
+        def bigger(x: Pair, y: Pair) -> bool:
+            return x[0] * y[1] > y[0] * x[1]
+
+        def extremes(cands: list[Pair]) -> tuple[Pair, Pair]:
+            hi = lo = cands[0]
+            for c in cands[1:]:
+                hi = c if bigger(c, hi) else hi
+                lo = c if bigger(lo, c) else lo
+            return hi, lo
+
+        p0, alpha = self._start(vl)
+        hi = lo = (alpha[0], alpha[1])
+        for pos in range(p0, self.i):
+            cands = [
+                (x[0], x[1])
+                for v in {hi, lo}
+                for o in range(2)
+                for x in [self._fwd([v[0], v[1]], pos, o)]
+            ]
+            hi, lo = extremes(cands)
+        past = (hi[0], hi[1]) if a == 0 else (lo[1], lo[0])
+        p1, beta = self._end(vr)
+        hi = lo = (beta[0], beta[1])
+        for pos in range(p1, self.i, -1):
+            cands = [
+                (x[0], x[1])
+                for v in {hi, lo}
+                for o in range(2)
+                for x in [self._bwd([v[0], v[1]], pos, o)]
+            ]
+            hi, lo = extremes(cands)
+        fut = (hi[0], hi[1]) if a == 0 else (lo[1], lo[0])
+        other = _other(self.keep, 2)
+        own = max(self.keep / other, other / self.keep)
+        if past[1] == 0 or fut[1] == 0 or na[a] == 0 or nb[a] == 0:
+            return None
+        # max over o of P(o|a)/P(o|b): the three independent factors' maxima, each side
+        # divided by its normalization ratio (the law of x_i given x_l, of x_r given x_i)
+        return own * (past[0] / past[1]) * (na[b] / na[a]) * (fut[0] / fut[1]) * (nb[b] / nb[a])
+
+
+def _pair_key(c: _Chain, v: Mapping[str, Fraction], names: Sequence[str]) -> tuple[Any, Any]:
+    idx = {x: j for j, x in enumerate(c.states)}
+    vl = None if c.l is None else idx[v[names[c.l]]]
+    vr = None if c.r is None else idx[v[names[c.r]]]
+    return vl, vr
+
+
+def _group_pair(keep: Fraction, k: int, n: int) -> tuple[PMF, PMF]:
+    """The worst dependent-neighbour pair over a group of ``n`` records of ``k`` values:
+    every record differs; outcomes grouped by ``(#o_j = x_j, #o_j = x'_j)`` (equal
+    likelihood ratio within a group, so δ(ε) is unchanged)."""
+    other = _other(keep, k)
+    z = 1 - keep - other
+    p: PMF = {}
+    q: PMF = {}
+    for plus in range(n + 1):
+        for minus in range(n + 1 - plus):
+            zero = n - plus - minus
+            if zero and not z:
+                continue
+            coef = math.factorial(n) // (
+                math.factorial(plus) * math.factorial(minus) * math.factorial(zero)
+            )
+            pp = coef * keep**plus * other**minus * z**zero
+            qq = coef * other**plus * keep**minus * z**zero
+            if pp:
+                p[(plus, minus)] = pp
+            if qq:
+                q[(plus, minus)] = qq
+    return p, q
+
+
+def audit_rr(
+    model: MarkovChain | ProductModel,
+    mech: RandomizedResponse,
+    target: str,
+    known: Sequence[str],
+    eps: Sequence[Eps],
+    delta: Fraction | None,
+    notions: Sequence[str],
+    reading: DDPReading,
+    known_given: Callable[[Fraction], dict[tuple[Fraction, ...], Fraction] | None],
+    group: tuple[str, ...],
+) -> list[Any]:
+    """Every notion's ε, δ(ε) and ε(δ) for randomized response on a chain or independent
+    records (see the module docstring).
+
+    Args:
+        model: the chain or the independent records.
+        mech: randomized response on the model's domains.
+        target: the target record.
+        known: the known records.
+        eps: the ε values at which δ is reported.
+        delta: the δ at which the smallest ε is reported.
+        notions: the notions.
+        reading: the reading of Liu et al.'s Definition 4.
+        known_given: ``P(x_K = v | x_i = a)`` by known values (None: ``a`` impossible).
+        group: the target's dependence group.
+
+    Returns:
+        One :class:`~pdpsym.audit.NotionResult` per notion.
+
+    References:
+        Desfontaines et al., Definitions 3, 5, 12, 13, Lemma 1 and Theorem 1; Liu et al.
+        (2016), Definition 4 and Eq. 11; Warner (1965).
+    """
+    from pdpsym.audit import NotionResult  # the package imports this module's callers
+
+    reason = check_rr(model, mech)
+    if reason is not None:
+        raise InputError("mechanism", reason)
+    keep = mech.keep
+    names = tuple(model.variables)
+    dom = tuple(model.domain(target))
+    support = [a for a in dom if known_given(a) is not None]
+    chain = _Chain(model, keep, target, known) if isinstance(model, MarkovChain) else None
+    small = chain is None or chain.outcomes <= MAX_OUTCOMES
+    idx = {x: j for j, x in enumerate(dom)}
+
+    def local_pair(a: Fraction, b: Fraction, where: dict[str, Any]) -> PrivacyLoss:
+        return PMFPair(_local(keep, dom, a), _local(keep, dom, b), where)
+
+    pmfs: dict[tuple[Any, ...], PMF] = {}
+
+    def seg_pmf(a: Fraction, key: tuple[Any, Any]) -> PMF:
+        if chain is None:
+            return _local(keep, dom, a)
+        if (a, key) not in pmfs:
+            pmfs[(a, key)] = chain.pmf(idx[a], *key)
+        return pmfs[(a, key)]
+
+    def key_of(v: tuple[Fraction, ...], known_names: Sequence[str]) -> tuple[Any, Any]:
+        if chain is None:
+            return (None, None)
+        return _pair_key(chain, dict(zip(known_names, v, strict=True)), names)
+
+    def apk_cases(knw: Sequence[str]) -> list[tuple[dict[str, Any], tuple[Any, ...]]]:
+        """(where, (a, b, key)) for every compatible case, one per distinct key."""
+        out: list[tuple[dict[str, Any], tuple[Any, ...]]] = []
+        seen: set[tuple[Any, ...]] = set()
+        for a, b in itertools.permutations(support, 2):
+            ka, kb = known_given(a) or {}, known_given(b) or {}
+            for v in ka:
+                if v in kb:
+                    key = (a, b, key_of(v, knw))
+                    if key not in seen:
+                        seen.add(key)
+                        where = {"a": a, "b": b, "known": v}
+                        if chain is not None:
+                            where["reports"] = chain.reported
+                        out.append((where, key))
+        return out
+
+    results = []
+    for n in notions:
+        label: str | None = None
+        note = "exact, from the reports' laws around the target (no database is listed)"
+        if n in ("ibcdp", "distributional-dp"):
+            results.append(
+                NotionResult(
+                    n,
+                    None,
+                    None,
+                    note="not computed for structured models: the notion compares posteriors "
+                    "of the target over the joint law of the records and the output",
+                )
+            )
+            continue
+        cases: list[tuple[dict[str, Any], PrivacyLoss]] | None = None
+        eps_only: tuple[Any, dict[str, Any]] | None = None
+        if n in ("dp", "cdp"):
+            # cdp (Definition 5): a known value v compatible with a, and b either outside
+            # the support or compatible with v (the cases of the sum mechanisms' cdp)
+            pairs = (
+                itertools.permutations(dom, 2)
+                if n == "dp"
+                else dict.fromkeys(
+                    (a, b)
+                    for a in support
+                    for v in known_given(a) or {}
+                    for b in dom
+                    if b != a and not (b in support and v not in (known_given(b) or {}))
+                )
+            )
+            cases = [({"a": a, "b": b}, local_pair(a, b, {"a": a, "b": b})) for a, b in pairs]
+            label = "changing the target alone changes only its own report"
+        elif n in ("apkdp", "np") or (n == "dependent-dp" and reading is DDPReading.CONDITIONAL):
+            knw = () if n == "dependent-dp" else tuple(known)
+            if n == "dependent-dp":
+                label = reading.value
+                local_chain = (
+                    _Chain(model, keep, target, ()) if isinstance(model, MarkovChain) else None
+                )
+            else:
+                local_chain = chain
+            if n == "dependent-dp":
+                laws = {a: model.query_law(target, a, {}, {v: 0 for v in names}) for a in dom}
+                sup = [a for a in dom if laws[a] is not None]
+                if local_chain is None or local_chain.outcomes <= MAX_OUTCOMES:
+                    cases = []
+                    for a, b in itertools.permutations(sup, 2):
+                        where: dict[str, Any] = {"a": a, "b": b}
+                        if local_chain is not None:
+                            where["reports"] = local_chain.reported
+                        if local_chain is None:
+                            cases.append((where, local_pair(a, b, where)))
+                        else:
+                            pa = local_chain.pmf(idx[a], None, None)
+                            pb = local_chain.pmf(idx[b], None, None)
+                            cases.append((where, PMFPair(pa, pb, where)))
+                else:
+                    eps_only = _chain_eps(
+                        local_chain,
+                        [
+                            ((a, b, (None, None)), {"a": a, "b": b})
+                            for a, b in itertools.permutations(sup, 2)
+                        ],
+                        idx,
+                    )
+            else:
+                label = (
+                    "for a single θ, Definition 3 compares the same pairs as APKDP"
+                    if (n == "np")
+                    else None
+                )
+                found = apk_cases(knw)
+                if small:
+                    cases = [
+                        (where, PMFPair(seg_pmf(a, key), seg_pmf(b, key), where))
+                        for where, (a, b, key) in found
+                    ]
+                else:
+                    assert chain is not None
+                    eps_only = _chain_eps(chain, [(c, w) for w, c in found], idx)
+        elif n == "ppkdp":
+            label = "a known value impossible under b counts in full (infinite PLRV)"
+            cases = []
+            inf_where: dict[str, Any] | None = None
+            for a, b in itertools.permutations(support, 2):
+                ka, kb = known_given(a) or {}, known_given(b) or {}
+                merged: dict[tuple[Any, bool], Fraction] = {}
+                for v, w in ka.items():
+                    mk = (key_of(v, known), v in kb)
+                    merged[mk] = merged.get(mk, Fraction(0)) + w
+                    if v not in kb and inf_where is None:
+                        inf_where = {"a": a, "b": b, "known": v}
+                pwhere: dict[str, Any] = {"a": a, "b": b}
+                if chain is not None:
+                    pwhere["reports"] = chain.reported
+                if small:
+                    terms = [
+                        (w, seg_pmf(a, k), seg_pmf(b, k) if ok else {})
+                        for (k, ok), w in merged.items()
+                    ]
+                    cases.append((pwhere, PMFPair.weighted(terms, pwhere)))
+            if not small:
+                assert chain is not None
+                if inf_where is not None:
+                    eps_only = (sympy.oo, inf_where)
+                else:
+                    found = apk_cases(tuple(known))
+                    eps_only = _chain_eps(chain, [(c, w) for w, c in found], idx)
+                cases = None
+        elif n == "dependent-dp":
+            label = reading.value
+            note = (
+                "dependent neighbours differ at the target and may differ anywhere in its "
+                "dependence group; the worst pair differs at every record of the group "
+                "(a product of local pairs)"
+            )
+            size = len(group)
+            gwhere: dict[str, Any] = {
+                "group": list(group),
+                "outputs": "(reports equal to x_j, reports equal to x'_j) over the group",
+            }
+            if size <= MAX_GROUP:
+                p, q = _group_pair(keep, len(dom), size)
+                cases = [(gwhere, PMFPair(p, q, gwhere))]
+            else:
+                other = _other(keep, len(dom))
+                r = max(keep / other, other / keep) if other else None
+                eps_only = (sympy.oo if r is None else size * sympy.log(_q(r)), gwhere)
+        else:
+            raise InputError("notions", f"unknown notion {n!r}")
+        if cases is not None:
+            results.append(_from_cases(n, cases, eps, delta, label, note))
+        else:
+            assert eps_only is not None
+            value, wit = eps_only
+            why = (
+                f"the reports around the target have more than {MAX_OUTCOMES} outcomes"
+                if n != "dependent-dp" or reading is DDPReading.CONDITIONAL
+                else f"the dependence group has more than {MAX_GROUP} records"
+            )
+            if value is None:
+                head = (
+                    "ε not computed either: a chain of more than two states (the extremes "
+                    "of the report ratios propagate exactly only for two)"
+                )
+            elif n == "dependent-dp" and reading is not DDPReading.CONDITIONAL:
+                head = "ε exact (the group's size times the local pair's largest loss)"
+            else:
+                head = "ε exact (extremes of the forward and backward report ratios)"
+            results.append(
+                NotionResult(
+                    n,
+                    value,
+                    None if value is None else wit,
+                    tuple((e, None, None) for e in eps),
+                    None if delta is None else (delta, None, None),
+                    label,
+                    f"{head}; δ(ε) and ε(δ) not computed: {why}",
+                )
+            )
+    return results
+
+
+def _q(x: Fraction) -> sympy.Rational:
+    return sympy.Rational(x.numerator, x.denominator)
+
+
+def _chain_eps(
+    chain: _Chain | None,
+    found: Sequence[tuple[tuple[Any, ...], dict[str, Any]]],
+    idx: Mapping[Fraction, int],
+) -> tuple[Any, dict[str, Any]]:
+    """The exact ε (max over the cases) of a long binary chain segment."""
+    if chain is None or chain.k != 2:
+        return None, {}
+    best: Fraction | None = Fraction(1)
+    wit: dict[str, Any] = {}
+    for (a, b, key), where in found:
+        r = chain.max_ratio(idx[a], idx[b], *key)
+        if r is None:
+            return sympy.oo, where
+        if best is not None and (r > best or not wit):
+            best, wit = r, where
+    # no compatible case: 0, as the maximum over no case is everywhere else
+    assert best is not None
+    return sympy.log(_q(best)), wit
+
+
+def _from_cases(
+    notion: str,
+    cases: list[tuple[dict[str, Any], PrivacyLoss]],
+    eps: Sequence[Eps],
+    delta: Fraction | None,
+    label: str | None,
+    note: str,
+) -> Any:
+    from pdpsym.audit import NotionResult  # the package imports this module's callers
+
+    loss = worst_case(cases)
+    at_eps = []
+    for e in eps:
+        pt = loss.delta(e)
+        value = pt.value.sympy() if hasattr(pt.value, "sympy") else pt.value
+        at_eps.append((e, value, pt.where))
+    at_delta = None
+    if delta is not None:
+        pt = loss.epsilon(delta)
+        at_delta = (delta, pt.value, pt.where)
+    zero = loss.epsilon(0)
+    return NotionResult(
+        notion, zero.value, dict(zero.where or {}), tuple(at_eps), at_delta, label, note
+    )
+
+
+__all__ = ["MAX_GROUP", "MAX_OUTCOMES", "audit_rr", "check_rr"]
