@@ -252,20 +252,29 @@ def refine(
 
 
 def _floor_log10(x: Fraction) -> int:
-    """floor(log10(x)) for x > 0, exactly."""
-    e = math.floor(math.log10(x.numerator) - math.log10(x.denominator))
+    """floor(log10(x)) for x > 0, exactly (integer comparisons only)."""
+    n, d = x.numerator, x.denominator
+    e = math.floor(math.log10(n) - math.log10(d))
     # the float guess can be off by one near powers of ten: correct it exactly
-    while Fraction(10) ** e > x:
+    while (d * 10**e > n) if e >= 0 else (d > n * 10 ** (-e)):
         e -= 1
-    while Fraction(10) ** (e + 1) <= x:
+    while (d * 10 ** (e + 1) <= n) if e + 1 >= 0 else (d <= n * 10 ** (-e - 1)):
         e += 1
     return e
 
 
 def _round_half_even(x: Fraction) -> int:
-    n = math.floor(x)
-    rem = x - n
-    if rem > Fraction(1, 2) or (rem == Fraction(1, 2) and n % 2 == 1):
+    return _round_ratio(x.numerator, x.denominator, "nearest")
+
+
+def _round_ratio(num: int, den: int, mode: str) -> int:
+    """``num / den`` (``den > 0``) rounded to an integer: half-even, down or up."""
+    n, rem = divmod(num, den)
+    if mode == "down":
+        return n
+    if mode == "up":
+        return n + (1 if rem else 0)
+    if 2 * rem > den or (2 * rem == den and n % 2 == 1):
         n += 1
     return n
 
@@ -278,21 +287,14 @@ def round_significant(x: Fraction, digits: int, mode: str = "nearest") -> tuple[
     if x == 0:
         return 0, 0
     e = _floor_log10(abs(x)) - digits + 1
-    scaled = x / Fraction(10) ** e
-    if mode == "nearest":
-        m = _round_half_even(scaled)
-    elif mode == "down":
-        m = math.floor(scaled)
+    num, den = x.numerator, x.denominator
+    if e >= 0:
+        den *= 10**e
     else:
-        m = math.ceil(scaled)
+        num *= 10 ** (-e)
+    m = _round_ratio(num, den, mode)
     if abs(m) >= 10**digits:  # rounding carried into a new digit
-        m = (
-            _round_half_even(Fraction(m, 10))
-            if mode == "nearest"
-            else m // 10
-            if m > 0
-            else -((-m) // 10)
-        )
+        m = _round_ratio(m, 10, mode)
         e += 1
     return m, e
 
