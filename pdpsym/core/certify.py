@@ -15,17 +15,20 @@ left changed, in the spirit of mpmath's explicit contexts.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Protocol, TypeAlias, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, runtime_checkable
 
-import sympy
 from flint import arb, ctx, fmpq
 
 from pdpsym.core.errors import Undecided
+
+if TYPE_CHECKING:  # sympy loads on first use: ball and decimal helpers do not need it
+    import sympy
 
 MAX_PREC = 1 << 14  # bits; beyond this a value is "undecided", never guessed
 
@@ -45,7 +48,7 @@ class ArbEvaluable(Protocol):
 #: by :func:`certify` and :func:`~pdpsym.core.compare.compare` when present.
 ExactValue = ArbEvaluable
 
-Exact: TypeAlias = Fraction | int | sympy.Expr | ArbEvaluable
+Exact: TypeAlias = "Fraction | int | sympy.Expr | ArbEvaluable"
 
 
 def arb_from_fraction(q: Fraction | int) -> arb:
@@ -71,27 +74,36 @@ def ball_endpoints(x: arb) -> tuple[Fraction, Fraction]:
 
 # --- sympy -> arb -----------------------------------------------------------------
 
-_UNARY: dict[Any, Callable[[arb], arb]] = {
-    sympy.exp: lambda a: a.exp(),
-    sympy.log: lambda a: a.log(),
-    sympy.erf: lambda a: a.erf(),
-    sympy.erfc: lambda a: a.erfc(),
-    sympy.sqrt: lambda a: a.sqrt(),
-    sympy.Abs: lambda a: abs(a),
-    sympy.sinh: lambda a: a.sinh(),
-    sympy.cosh: lambda a: a.cosh(),
-    sympy.tanh: lambda a: a.tanh(),
-    sympy.gamma: lambda a: a.gamma(),
-}
+
+@functools.cache
+def _unary() -> dict[Any, Callable[[arb], arb]]:
+    import sympy  # noqa: PLC0415 (lazily: sympy loads only for sympy values)
+
+    return {
+        sympy.exp: lambda a: a.exp(),
+        sympy.log: lambda a: a.log(),
+        sympy.erf: lambda a: a.erf(),
+        sympy.erfc: lambda a: a.erfc(),
+        sympy.sqrt: lambda a: a.sqrt(),
+        sympy.Abs: lambda a: abs(a),
+        sympy.sinh: lambda a: a.sinh(),
+        sympy.cosh: lambda a: a.cosh(),
+        sympy.tanh: lambda a: a.tanh(),
+        sympy.gamma: lambda a: a.gamma(),
+    }
 
 
 def sympy_to_arb(expr: sympy.Expr, prec: int) -> arb:
     """Enclose a sympy expression (rationals, exp, log, erf, ...) in an arb ball."""
+    import sympy  # noqa: PLC0415 (lazily: sympy loads only for sympy values)
+
     with ctx.workprec(prec):
         return _to_arb(sympy.sympify(expr))
 
 
 def _to_arb(e: sympy.Basic) -> arb:
+    import sympy  # noqa: PLC0415 (lazily: sympy loads only for sympy values)
+
     if e.is_Rational:
         return arb(fmpq(int(e.p), int(e.q)))  # type: ignore[attr-defined]
     if e is sympy.pi:
@@ -118,8 +130,9 @@ def _to_arb(e: sympy.Basic) -> arb:
             return b**n if n >= 0 else 1 / b ** (-n)
         return _to_arb(base) ** _to_arb(exponent)
     func = e.func
-    if func in _UNARY:
-        return _UNARY[func](_to_arb(e.args[0]))
+    unary = _unary()
+    if func in unary:
+        return unary[func](_to_arb(e.args[0]))
     if func is sympy.binomial:
         n, k = e.args
         if n.is_Integer and k.is_Integer:
@@ -146,6 +159,8 @@ def enclose(value: Exact, prec: int) -> arb:
 
 
 def as_sympy(value: Exact) -> sympy.Expr:
+    import sympy  # noqa: PLC0415 (lazily: sympy loads only for sympy values)
+
     if isinstance(value, Fraction | int):
         q = Fraction(value)
         return sympy.Rational(q.numerator, q.denominator)
@@ -161,6 +176,8 @@ def exact_rational(value: Exact) -> Fraction | None:
     if isinstance(value, ArbEvaluable):
         as_q = getattr(value, "as_rational", None)
         return as_q() if as_q else None
+    import sympy  # noqa: PLC0415 (lazily: sympy loads only for sympy values)
+
     e = sympy.sympify(value)
     if e.is_Rational:
         return Fraction(int(e.p), int(e.q))  # type: ignore[attr-defined]
@@ -401,6 +418,8 @@ def certify(value: Exact, digits: int = 30, max_prec: int = MAX_PREC) -> Certifi
     # An expression that is rational (or zero) without looking it: a symbolic proof. Only
     # exact rewriting: nsimplify guesses a closed form from digits, and "proved" a leakage
     # of about 1e-5000 to be exactly 0 (leakage at lam = 1e5000)
+    import sympy  # noqa: PLC0415 (lazily: sympy loads only for sympy values)
+
     simplified = sympy.simplify(as_sympy(value))
     if simplified.is_Rational:
         return certify(simplified, digits, max_prec)
@@ -412,6 +431,8 @@ def exact_str(value: Exact) -> str:
     text = getattr(value, "exact_text", None)
     if text is not None:
         return str(text())
+    import sympy  # noqa: PLC0415 (lazily: sympy loads only for sympy values)
+
     return sympy.sstr(as_sympy(value))
 
 

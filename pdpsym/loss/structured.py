@@ -41,16 +41,17 @@ import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pdpsym.core import countchain, poly
-from pdpsym.core.certify import certify, enclosure_decimal, fixed_digits
+from pdpsym.core.certify import enclosure_decimal, fixed_digits
 from pdpsym.core.errors import InputError
-from pdpsym.core.expoly import LogRatio
 from pdpsym.core.numbers import fraction_str
-from pdpsym.loss.laplace_mixture import laplace_mixture_sup
 from pdpsym.models.counts import Contributions, CountModel
 from pdpsym.models.markov import MarkovChain
+
+if TYPE_CHECKING:  # the closed forms load sympy: only the exact path imports them
+    from pdpsym.core.expoly import LogRatio
 
 #: laws with at most this many support points also get an exact closed form
 EXACT_SUPPORT = 48
@@ -72,6 +73,8 @@ class Enclosed:
     def as_json(self, digits: int) -> dict[str, Any]:
         """``{exact?, decimal, enclosure}`` with the certain digits (at most ``digits``)."""
         if self.exact is not None:
+            from pdpsym.core.certify import certify  # noqa: PLC0415 (loads sympy)
+
             return certify(self.exact, digits).as_json()
         fixed = fixed_digits(self.lo, self.hi, digits)
         if fixed is not None:
@@ -196,6 +199,9 @@ def _pair_sups(
 
 
 def _exact_sup(values: Mapping[Fraction, tuple[Any, ...]], lam_count: Fraction) -> LogRatio | None:
+    # imported here: the closed form loads sympy, which the enclosures do not need
+    from pdpsym.loss.laplace_mixture import laplace_mixture_sup  # noqa: PLC0415
+
     laws = []
     for _, factors in values.items():
         j = poly.product(list(factors))
