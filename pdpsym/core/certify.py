@@ -299,7 +299,16 @@ def _round_ratio(num: int, den: int, mode: str) -> int:
 def round_significant(x: Fraction, digits: int, mode: str = "nearest") -> tuple[int, int]:
     """(mantissa, exponent) with mantissa of ``digits`` digits and x ~ mantissa*10^exponent.
 
-    ``mode`` is "nearest" (half-even), "down" (toward -inf) or "up" (toward +inf).
+    Args:
+        x: the exact rational.
+        digits: significant digits (>= 1).
+        mode: "nearest" (half-even), "down" (toward -inf) or "up" (toward +inf).
+
+    Returns:
+        ``(mantissa, exponent)``, in integer arithmetic only (no rounding error).
+
+    References:
+        Knuth, TAOCP vol. 2, Sec. 4.4 (radix conversion).
     """
     if x == 0:
         return 0, 0
