@@ -219,7 +219,7 @@ def log_ratio_sups(
             return None
         scale = arb(nb) / arb(na)
         # relative radius of every ball (arb's accuracy in bits, one bit of margin)
-        bits = min(min(x.rel_accuracy_bits() for x in ma), min(x.rel_accuracy_bits() for x in mb))
+        bits = min(min(map(arb.rel_accuracy_bits, ma)), min(map(arb.rel_accuracy_bits, mb)))
         rel = 2.0 ** (2 - min(int(bits), 1000))
         kappa = 64 * _U + 4 * rel
         normal = (fa > 2.0**-1000) & (fa < 2.0**1000) & (fb > 2.0**-1000) & (fb < 2.0**1000)
@@ -288,7 +288,7 @@ def _below(fa: Any, fb: Any, sign: int, factor: Ball, kappa: float, lower: Fract
 
 def _floats(values: Sequence[Ball]) -> Any:
     """Each ball's midpoint as a float (numpy float64)."""
-    return np.array([float(x) for x in values])
+    return np.fromiter(map(float, values), dtype=float, count=len(values))
 
 
 def _float_logs(values: Sequence[Ball], f: Any) -> Any:
