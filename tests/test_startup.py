@@ -79,3 +79,29 @@ def test_the_package_names_load_on_first_use() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert proc.stdout.split() == ["False", "True", "True", "True"]
+
+
+def test_structured_leakage_loads_no_sympy(tmp_path) -> None:
+    """`pdpsym leakage CHAIN --all-targets` certifies with balls alone: sympy (the
+    closed forms) and tqdm (no terminal, no bar) stay unloaded."""
+    model = tmp_path / "chain.json"
+    model.write_text(
+        json.dumps(
+            {
+                "kind": "markov-chain",
+                "length": 30,
+                "states": ["0", "1"],
+                "initial": "stationary",
+                "transition": [["9/10", "1/10"], ["1/10", "9/10"]],
+            }
+        )
+    )
+    argv = ["leakage", str(model), "--all-targets", "--json"]
+    proc = subprocess.run(
+        [sys.executable, "-c", _PROBE.format(heavy=("sympy", "tqdm")), *argv],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == []

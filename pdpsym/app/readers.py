@@ -19,16 +19,18 @@ import stat
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pdpsym.app.limits import MAX_FILE_BYTES
 from pdpsym.app.text import shown
 from pdpsym.core.errors import InputError
 from pdpsym.models.bayesnet import BayesianNetwork
-from pdpsym.models.gaussian import GaussianModel
 from pdpsym.models.joint import JointDistribution
 from pdpsym.models.kinds import structured_from_object
 from pdpsym.models.structured import StructuredModel
+
+if TYPE_CHECKING:  # a Gaussian model loads sympy: imported where one is read
+    from pdpsym.models.gaussian import GaussianModel
 
 PROB_COLUMNS = ("p", "prob", "probability")
 
@@ -194,6 +196,8 @@ def load_discrete(path: str | Path) -> JointDistribution:
 
 def load_gaussian(path: str | Path) -> GaussianModel:
     """Load a Gaussian model file (JSON or TOML)."""
+    from pdpsym.models.gaussian import GaussianModel  # noqa: PLC0415 (loads sympy)
+
     return GaussianModel.from_json_object(read_model_object(path))
 
 
@@ -225,5 +229,7 @@ def load_model(
     if "kind" in obj:
         return structured_from_object(obj)
     if "cov" in obj or "mean" in obj:
+        from pdpsym.models.gaussian import GaussianModel  # noqa: PLC0415 (loads sympy)
+
         return GaussianModel.from_json_object(obj)
     return JointDistribution.from_json_object(obj)

@@ -15,17 +15,20 @@ left changed, in the spirit of mpmath's explicit contexts.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Protocol, TypeAlias, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, runtime_checkable
 
-import sympy
 from flint import arb, ctx, fmpq
 
 from pdpsym.core.errors import Undecided
+
+if TYPE_CHECKING:  # sympy loads on first use: ball and decimal helpers do not need it
+    import sympy
 
 MAX_PREC = 1 << 14  # bits; beyond this a value is "undecided", never guessed
 
@@ -45,7 +48,7 @@ class ArbEvaluable(Protocol):
 #: by :func:`certify` and :func:`~pdpsym.core.compare.compare` when present.
 ExactValue = ArbEvaluable
 
-Exact: TypeAlias = Fraction | int | sympy.Expr | ArbEvaluable
+Exact: TypeAlias = "Fraction | int | sympy.Expr | ArbEvaluable"
 
 
 def arb_from_fraction(q: Fraction | int) -> arb:
@@ -71,27 +74,36 @@ def ball_endpoints(x: arb) -> tuple[Fraction, Fraction]:
 
 # --- sympy -> arb -----------------------------------------------------------------
 
-_UNARY: dict[Any, Callable[[arb], arb]] = {
-    sympy.exp: lambda a: a.exp(),
-    sympy.log: lambda a: a.log(),
-    sympy.erf: lambda a: a.erf(),
-    sympy.erfc: lambda a: a.erfc(),
-    sympy.sqrt: lambda a: a.sqrt(),
-    sympy.Abs: lambda a: abs(a),
-    sympy.sinh: lambda a: a.sinh(),
-    sympy.cosh: lambda a: a.cosh(),
-    sympy.tanh: lambda a: a.tanh(),
-    sympy.gamma: lambda a: a.gamma(),
-}
+
+@functools.cache
+def _unary() -> dict[Any, Callable[[arb], arb]]:
+    import sympy  # noqa: PLC0415 (lazily: sympy loads only for sympy values)
+
+    return {
+        sympy.exp: lambda a: a.exp(),
+        sympy.log: lambda a: a.log(),
+        sympy.erf: lambda a: a.erf(),
+        sympy.erfc: lambda a: a.erfc(),
+        sympy.sqrt: lambda a: a.sqrt(),
+        sympy.Abs: lambda a: abs(a),
+        sympy.sinh: lambda a: a.sinh(),
+        sympy.cosh: lambda a: a.cosh(),
+        sympy.tanh: lambda a: a.tanh(),
+        sympy.gamma: lambda a: a.gamma(),
+    }
 
 
 def sympy_to_arb(expr: sympy.Expr, prec: int) -> arb:
     """Enclose a sympy expression (rationals, exp, log, erf, ...) in an arb ball."""
+    import sympy  # noqa: PLC0415 (lazily: sympy loads only for sympy values)
+
     with ctx.workprec(prec):
         return _to_arb(sympy.sympify(expr))
 
 
 def _to_arb(e: sympy.Basic) -> arb:
+    import sympy  # noqa: PLC0415 (lazily: sympy loads only for sympy values)
+
     if e.is_Rational:
         return arb(fmpq(int(e.p), int(e.q)))  # type: ignore[attr-defined]
     if e is sympy.pi:
@@ -118,8 +130,9 @@ def _to_arb(e: sympy.Basic) -> arb:
             return b**n if n >= 0 else 1 / b ** (-n)
         return _to_arb(base) ** _to_arb(exponent)
     func = e.func
-    if func in _UNARY:
-        return _UNARY[func](_to_arb(e.args[0]))
+    unary = _unary()
+    if func in unary:
+        return unary[func](_to_arb(e.args[0]))
     if func is sympy.binomial:
         n, k = e.args
         if n.is_Integer and k.is_Integer:
@@ -152,6 +165,8 @@ def enclose(value: Exact, prec: int) -> arb:
 
 
 def as_sympy(value: Exact) -> sympy.Expr:
+    import sympy  # noqa: PLC0415 (lazily: sympy loads only for sympy values)
+
     if isinstance(value, Fraction | int):
         q = Fraction(value)
         return sympy.Rational(q.numerator, q.denominator)
@@ -167,6 +182,8 @@ def exact_rational(value: Exact) -> Fraction | None:
     if isinstance(value, ArbEvaluable):
         as_q = getattr(value, "as_rational", None)
         return as_q() if as_q else None
+    import sympy  # noqa: PLC0415 (lazily: sympy loads only for sympy values)
+
     e = sympy.sympify(value)
     if e.is_Rational:
         return Fraction(int(e.p), int(e.q))  # type: ignore[attr-defined]
@@ -258,20 +275,29 @@ def refine(
 
 
 def _floor_log10(x: Fraction) -> int:
-    """floor(log10(x)) for x > 0, exactly."""
-    e = math.floor(math.log10(x.numerator) - math.log10(x.denominator))
+    """floor(log10(x)) for x > 0, exactly (integer comparisons only)."""
+    n, d = x.numerator, x.denominator
+    e = math.floor(math.log10(n) - math.log10(d))
     # the float guess can be off by one near powers of ten: correct it exactly
-    while Fraction(10) ** e > x:
+    while (d * 10**e > n) if e >= 0 else (d > n * 10 ** (-e)):
         e -= 1
-    while Fraction(10) ** (e + 1) <= x:
+    while (d * 10 ** (e + 1) <= n) if e + 1 >= 0 else (d <= n * 10 ** (-e - 1)):
         e += 1
     return e
 
 
 def _round_half_even(x: Fraction) -> int:
-    n = math.floor(x)
-    rem = x - n
-    if rem > Fraction(1, 2) or (rem == Fraction(1, 2) and n % 2 == 1):
+    return _round_ratio(x.numerator, x.denominator, "nearest")
+
+
+def _round_ratio(num: int, den: int, mode: str) -> int:
+    """``num / den`` (``den > 0``) rounded to an integer: half-even, down or up."""
+    n, rem = divmod(num, den)
+    if mode == "down":
+        return n
+    if mode == "up":
+        return n + (1 if rem else 0)
+    if 2 * rem > den or (2 * rem == den and n % 2 == 1):
         n += 1
     return n
 
@@ -279,26 +305,28 @@ def _round_half_even(x: Fraction) -> int:
 def round_significant(x: Fraction, digits: int, mode: str = "nearest") -> tuple[int, int]:
     """(mantissa, exponent) with mantissa of ``digits`` digits and x ~ mantissa*10^exponent.
 
-    ``mode`` is "nearest" (half-even), "down" (toward -inf) or "up" (toward +inf).
+    Args:
+        x: the exact rational.
+        digits: significant digits (>= 1).
+        mode: "nearest" (half-even), "down" (toward -inf) or "up" (toward +inf).
+
+    Returns:
+        ``(mantissa, exponent)``, in integer arithmetic only (no rounding error).
+
+    References:
+        Knuth, TAOCP vol. 2, Sec. 4.4 (radix conversion).
     """
     if x == 0:
         return 0, 0
     e = _floor_log10(abs(x)) - digits + 1
-    scaled = x / Fraction(10) ** e
-    if mode == "nearest":
-        m = _round_half_even(scaled)
-    elif mode == "down":
-        m = math.floor(scaled)
+    num, den = x.numerator, x.denominator
+    if e >= 0:
+        den *= 10**e
     else:
-        m = math.ceil(scaled)
+        num *= 10 ** (-e)
+    m = _round_ratio(num, den, mode)
     if abs(m) >= 10**digits:  # rounding carried into a new digit
-        m = (
-            _round_half_even(Fraction(m, 10))
-            if mode == "nearest"
-            else m // 10
-            if m > 0
-            else -((-m) // 10)
-        )
+        m = _round_ratio(m, 10, mode)
         e += 1
     return m, e
 
@@ -405,6 +433,8 @@ def certify(value: Exact, digits: int = 30, max_prec: int = MAX_PREC) -> Certifi
     # An expression that is rational (or zero) without looking it: a symbolic proof. Only
     # exact rewriting: nsimplify guesses a closed form from digits, and "proved" a leakage
     # of about 1e-5000 to be exactly 0 (leakage at lam = 1e5000)
+    import sympy  # noqa: PLC0415 (lazily: sympy loads only for sympy values)
+
     simplified = sympy.simplify(as_sympy(value))
     if simplified.is_Rational:
         return certify(simplified, digits, max_prec)
@@ -416,6 +446,8 @@ def exact_str(value: Exact) -> str:
     text = getattr(value, "exact_text", None)
     if text is not None:
         return str(text())
+    import sympy  # noqa: PLC0415 (lazily: sympy loads only for sympy values)
+
     return sympy.sstr(as_sympy(value))
 
 

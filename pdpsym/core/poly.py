@@ -190,15 +190,39 @@ def log_ratio_sups(
     """Enclosures of ``max_c ln((ma[c]/na) / (mb[c]/nb))`` and of ``max_c`` of its
     negative (the two orders of a secret pair); None when a ball is not usable.
 
-    Floats (logs of the balls' midpoints, in numpy) only choose the candidates: every one
-    within a generous slack of the float max is enclosed in balls, and the result is
-    ``[max lo, max hi]`` over them.
+    Floats (logs of the balls' midpoints, in numpy) choose the candidates: every one within
+    a slack of the float max is enclosed in balls. Every other point is then proven below
+    the lower end of their max, on ratios of floats with a bound on every rounding and on
+    the balls' radii (no library log in the proof); a point not proven below is enclosed
+    too. The result is ``[max lo, max hi]`` over the enclosed points.
+
+    Args:
+        ma: balls of the first mixture at every support point.
+        na: its normalizer.
+        mb: balls of the second mixture.
+        nb: its normalizer.
+        prec: working precision in bits.
+
+    Returns:
+        ``((lo, hi), (lo, hi))`` for the two orders, or None.
+
+    References:
+        Li et al. (2019), Section 3.2, Eq. 2 (the sup at the breakpoints); Higham,
+        Accuracy and Stability of Numerical Algorithms (2002), Sec. 2.2 (rounding model).
     """
     with ctx.workprec(prec):
-        logs = _float_logs(ma) - _float_logs(mb) + (_float_log(arb(nb)) - _float_log(arb(na)))
+        fa, fb = _floats(ma), _floats(mb)
+        logs = (
+            _float_logs(ma, fa) - _float_logs(mb, fb) + (_float_log(arb(nb)) - _float_log(arb(na)))
+        )
         if bool(np.isnan(logs).any()):
             return None
         scale = arb(nb) / arb(na)
+        # relative radius of every ball (arb's accuracy in bits, one bit of margin)
+        bits = min(min(map(arb.rel_accuracy_bits, ma)), min(map(arb.rel_accuracy_bits, mb)))
+        rel = 2.0 ** (2 - min(int(bits), 1000))
+        kappa = 64 * _U + 4 * rel
+        normal = (fa > 2.0**-1000) & (fa < 2.0**1000) & (fb > 2.0**-1000) & (fb < 2.0**1000)
         out = []
         for sign in (1, -1):
             vals = sign * logs
@@ -206,24 +230,70 @@ def log_ratio_sups(
             if not math.isfinite(top):
                 return None
             slack = 1e-9 * (1.0 + abs(top))
-            keep = np.nonzero(vals >= top - slack)[0]
+            keep = vals >= top - slack
             best = None
-            for c in keep.tolist():
-                ball = ((ma[c] / mb[c]) * scale).log()
-                if sign < 0:
-                    ball = -ball
-                if not ball.is_finite():
+            for c in np.nonzero(keep)[0].tolist():
+                best = _max_ball(best, _log_ratio_ball(ma[c], mb[c], scale, sign))
+                if best is None:
                     return None
-                # a ball holding max(x, y) for all x, y in the two: [max lo, max hi]
-                best = ball if best is None else best.max(ball)
             assert best is not None
+            # the dropped points: proven below best's lower end, or enclosed as well
+            factor = scale if sign > 0 else 1 / scale
+            proven = _below(fa, fb, sign, factor, kappa, ball_endpoints(best)[0]) & normal
+            for c in np.nonzero(~keep & ~proven)[0].tolist():
+                best = _max_ball(best, _log_ratio_ball(ma[c], mb[c], scale, sign))
+                if best is None:
+                    return None
             out.append(ball_endpoints(best))
         return out[0], out[1]
 
 
-def _float_logs(values: Sequence[Ball]) -> Any:
-    """ln of each positive ball's midpoint (numpy float64; nan when not positive)."""
-    f = np.array([float(x) for x in values])
+_U = 2.0**-53
+
+
+def _log_ratio_ball(a: Ball, b: Ball, scale: Ball, sign: int) -> Ball | None:
+    ball = ((a / b) * scale).log()
+    if sign < 0:
+        ball = -ball
+    return ball if ball.is_finite() else None
+
+
+def _max_ball(best: Ball | None, ball: Ball | None) -> Ball | None:
+    """A ball holding ``max(x, y)`` for all ``x, y`` in the two: ``[max lo, max hi]``."""
+    if ball is None:
+        return None
+    return ball if best is None else best.max(ball)
+
+
+def _below(fa: Any, fb: Any, sign: int, factor: Ball, kappa: float, lower: Fraction) -> Any:
+    """Where ``(ma/mb)^sign * factor < e^lower`` is proven from the midpoints' floats:
+    ``fl(fl(r * f) * (1 + kappa)) < thr`` with ``f`` an upper float of ``factor``, ``thr``
+    a lower float of ``e^lower``, and ``kappa`` covering the conversions, the roundings and
+    the balls' radii (all operands positive normal numbers)."""
+    with ctx.workprec(64):
+        thr_ball = arb_from_fraction(lower).exp()
+        if not (thr_ball.is_finite() and factor.is_finite()):
+            return np.zeros(len(fa), dtype=bool)
+        thr = float(ball_endpoints(thr_ball)[0])
+        f_hi = float(ball_endpoints(factor)[1])
+    if not (math.isfinite(thr) and thr > 0 and math.isfinite(f_hi) and f_hi > 0):
+        return np.zeros(len(fa), dtype=bool)
+    thr = math.nextafter(math.nextafter(thr, 0.0), 0.0)
+    f_hi = math.nextafter(math.nextafter(f_hi, math.inf), math.inf)
+    with np.errstate(all="ignore"):
+        r = fa / fb if sign > 0 else fb / fa
+        bound = (r * f_hi) * (1.0 + kappa)
+    return np.isfinite(bound) & (bound < thr)
+
+
+def _floats(values: Sequence[Ball]) -> Any:
+    """Each ball's midpoint as a float (numpy float64)."""
+    return np.fromiter(map(float, values), dtype=float, count=len(values))
+
+
+def _float_logs(values: Sequence[Ball], f: Any) -> Any:
+    """ln of each positive ball's midpoint (numpy float64; nan when not positive), from
+    the midpoints' floats ``f``."""
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.log(f)
     bad = ~((f > 1e-300) & (f < 1e300))

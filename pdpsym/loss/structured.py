@@ -41,15 +41,17 @@ import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pdpsym.core import poly
-from pdpsym.core.certify import certify, enclosure_decimal, fixed_digits
+from pdpsym.core import countchain, poly
+from pdpsym.core.certify import enclosure_decimal, fixed_digits
 from pdpsym.core.errors import InputError
-from pdpsym.core.expoly import LogRatio
 from pdpsym.core.numbers import fraction_str
-from pdpsym.loss.laplace_mixture import laplace_mixture_sup
 from pdpsym.models.counts import Contributions, CountModel
+from pdpsym.models.markov import MarkovChain
+
+if TYPE_CHECKING:  # the closed forms load sympy: only the exact path imports them
+    from pdpsym.core.expoly import LogRatio
 
 #: laws with at most this many support points also get an exact closed form
 EXACT_SUPPORT = 48
@@ -71,6 +73,8 @@ class Enclosed:
     def as_json(self, digits: int) -> dict[str, Any]:
         """``{exact?, decimal, enclosure}`` with the certain digits (at most ``digits``)."""
         if self.exact is not None:
+            from pdpsym.core.certify import certify  # noqa: PLC0415 (loads sympy)
+
             return certify(self.exact, digits).as_json()
         fixed = fixed_digits(self.lo, self.hi, digits)
         if fixed is not None:
@@ -245,6 +249,9 @@ def _pair_sups(
 
 
 def _exact_sup(values: Mapping[Fraction, tuple[Any, ...]], lam_count: Fraction) -> LogRatio | None:
+    # imported here: the closed form loads sympy, which the enclosures do not need
+    from pdpsym.loss.laplace_mixture import laplace_mixture_sup  # noqa: PLC0415
+
     laws = []
     for _, factors in values.items():
         j = poly.product(list(factors))
@@ -331,6 +338,51 @@ def target_enclosure(
     return lo, hi, ex
 
 
+def _count_chain(
+    model: CountModel, assignment: Mapping[str, Fraction], contrib: Contributions
+) -> countchain.CountChain | None:
+    """The chain of a Markov model for :mod:`pdpsym.core.countchain` (None: not a chain)."""
+    if not isinstance(model, MarkovChain):
+        return None
+    fixed = {model.index(n): model.states.index(Fraction(v)) for n, v in assignment.items()}
+    return countchain.CountChain(model.initial_law, model.matrices, contrib.table, fixed)
+
+
+def _chain_extremes(
+    chain: countchain.CountChain,
+    positions: Sequence[int],
+    contrib: Contributions,
+    lam: Fraction,
+    digits: int,
+) -> dict[int, tuple[Fraction, Fraction]]:
+    """Every target whose sup is proven to sit at an extreme output: its certified
+    ``[lo, hi]``. The extremes are balls (:func:`countchain.extreme_values`); the interior
+    is proven below the lower end by the float screen with its error bound
+    (:func:`countchain.interior_below`). The other targets are left to the caller."""
+    rate = 1 / (lam * contrib.scale)
+    screen = countchain.interior_screen(chain, positions, rate)
+    todo = [p for p in sorted(set(positions)) if screen.top.get(p) is not None]
+    prec = _bits(digits, contrib.span)
+    done: dict[int, tuple[Fraction, Fraction]] = {}
+    while todo:
+        values = countchain.extreme_values(chain, todo, rate, prec)
+        again = []
+        for p in todo:
+            ball = countchain.extreme_log_ratio(values[p], prec)
+            if ball is None:
+                continue
+            lo, hi = poly.endpoints(ball)
+            if not countchain.interior_below(screen, p, lo):
+                continue
+            if fixed_digits(lo, hi, digits) is None and prec < MAX_BITS:
+                again.append(p)
+            else:
+                done[p] = (lo, hi)
+        todo = again
+        prec *= 2
+    return done
+
+
 def structured_leakage(
     model: CountModel,
     targets: Sequence[str],
@@ -376,8 +428,24 @@ def structured_leakage(
         model.index(t, "target")  # type: ignore[attr-defined]
     contrib = model.contributions(weights)
     acc = {t: _Accumulator() for t in targets}
+    closed_form = exact and contrib.span <= exact_limit
     for assignment in known_assignments(model, known):
-        for name, values in model.target_factors(targets, assignment, weights):
+        rest = list(targets)
+        chain = None if closed_form else _count_chain(model, assignment, contrib)
+        if chain is not None and (len(set(targets)) > 2 or chain.length <= 64):
+            pos = {t: model.index(t) for t in targets}  # type: ignore[attr-defined]
+            done = _chain_extremes(chain, list(pos.values()), contrib, lam, digits)
+            rest = []
+            for name in targets:
+                if pos[name] in done:
+                    acc[name].add(*done[pos[name]], None)
+                    if on_target is not None:
+                        on_target(name)
+                else:
+                    rest.append(name)
+            if not rest:
+                continue
+        for name, values in model.target_factors(rest, assignment, weights):
             res = target_enclosure(values, contrib, lam, digits, exact, exact_limit)
             if on_target is not None:
                 on_target(name)

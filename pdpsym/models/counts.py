@@ -21,6 +21,7 @@ import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import Protocol, runtime_checkable
 
 from pdpsym.core import poly
@@ -39,9 +40,9 @@ class Contributions:
     offset: Fraction
     table: tuple[tuple[int, ...], ...]
 
-    @property
+    @cached_property
     def span(self) -> int:
-        """``N``, the largest possible count."""
+        """``N``, the largest possible count (computed once: engines ask per target)."""
         return sum(max(row) for row in self.table)
 
     def value_of(self, count: int) -> Fraction:

@@ -97,7 +97,6 @@ def run_leakage(args: argparse.Namespace) -> int:
     from pdpsym.app.readers import load_discrete, read_model_object
     from pdpsym.mechanisms.laplace import parse_lambda
     from pdpsym.models.kinds import count_model_from_object
-    from pdpsym.papers.li2019.eq2 import Adversary
 
     if Path(args.model).suffix.lower() == ".bif":  # a Bayesian network in BIF
         from pdpsym.app.readers import load_model
@@ -129,6 +128,8 @@ def run_leakage(args: argparse.Namespace) -> int:
         ]
         sys.stdout.write(render(["adversary", "status", "leakage", "group DP"], rows, "md"))
         return 0
+    from pdpsym.papers.li2019.eq2 import Adversary  # after the structured branch: sympy
+
     lam = parse_lambda(args.lam)
     adv = Adversary.of(load_discrete(args.model), args.target, options.names(args.known))
     status = out["status"]
