@@ -21,7 +21,17 @@ MODEL = {
     "variables": ["x1", "x2"],
     "rows": [["0", "0", "3/10"], ["0", "1", "1/5"], ["1", "0", "1/5"], ["1", "1", "3/10"]],
 }
-NOTIONS = ["dp", "apkdp", "ppkdp", "np", "cdp", "ibcdp", "dependent-dp", "dependent-dp/conditional"]
+NOTIONS = [
+    "dp",
+    "apkdp",
+    "ppkdp",
+    "np",
+    "cdp",
+    "ibcdp",
+    "dependent-dp",
+    "dependent-dp/conditional",
+    "distributional-dp",
+]
 
 
 def _run(*argv: str) -> tuple[int, str, str]:
