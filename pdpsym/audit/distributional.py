@@ -1,18 +1,22 @@
-"""Distributional DP (Desfontaines et al. Definition 4), with the simulator found by LP.
+"""Distributional DP (Desfontaines et al. Definition 4): the best simulator, certified.
 
-``M`` is ``({θ}, ε)``-distributional-DP for record ``i`` when there is a simulator
+``M`` is ``({θ}, ε, δ)``-distributional-DP for record ``i`` when there is a simulator
 ``Sim`` that sees only the other records, with
 
-    M(D) | D(i)=a, B=B̂   ≈_ε   Sim(D_{-i}) | D(i)=a, B=B̂
+    M(D) | D(i)=a, B=B̂   ≈_{ε,δ}   Sim(D_{-i}) | D(i)=a, B=B̂
 
-for every value ``a`` and known value ``B̂`` compatible with it (δ = 0). For a fixed
-``t = e^ε`` the simulators form a polytope: with ``S_{a,B̂}(o) = Σ_r π_{a,B̂}(r) Sim(o | r)``
-(``π`` the law of ``D_{-i}`` given ``a, B̂``) the conditions are the linear inequalities
-``P_{a,B̂}(o) ≤ t S_{a,B̂}(o)`` and ``S_{a,B̂}(o) ≤ t P_{a,B̂}(o)``. Feasibility is decided by
-an exact rational LP (sympy's simplex). The optimal ``t`` can be irrational (a geometric
-mean of two output probabilities, say), so it is enclosed by bisection: the upper end
-comes with a feasible simulator, the lower end is proved infeasible. Whether any finite
-``t`` works is decided exactly first, from the supports.
+for every value ``a`` and known value ``B̂`` compatible with it (Definition 4 is the
+case δ = 0). With ``S_{a,B̂} = Σ_r π_{a,B̂}(r) Sim(r)`` (``π`` the law of ``D_{-i}``
+given ``a, B̂``) and ``t = e^ε`` the smallest δ is a linear program over the simulators
+(``δ_LP`` below), and the smallest ε at a δ is where ``δ_LP`` falls to δ.
+
+Every LP is answered by a certified pair, never by a solver's word: a simulator whose
+objective is evaluated exactly in rationals (an upper end) and dual weights whose
+objective is evaluated exactly (a lower end, by weak duality). The solver (HiGHS, in
+floats) only proposes them; a poor proposal widens the enclosure, it cannot make it
+wrong. Whether any finite ε works at δ = 0 is decided exactly first, from the supports.
+Laplace noise (a continuous output) is enclosed between two finite LPs (the notes
+above :func:`laplace_lp_data`).
 """
 
 from __future__ import annotations
@@ -21,9 +25,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
-
-import sympy
-from sympy.solvers.simplex import InfeasibleLPError, linprog
 
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError, Undecided
@@ -48,10 +49,26 @@ def _rest(d: tuple[Any, ...], i: int) -> tuple[Any, ...]:
     return d[:i] + d[i + 1 :]
 
 
-def distributional_dp(
-    sc: Scenario, mech: Mechanism, i: int, rel_width: Fraction = Fraction(1, 10**12)
-) -> Enclosure:
+def distributional_dp(sc: Scenario, mech: Mechanism, i: int) -> Enclosure:
     """Enclose the smallest ``e^ε`` of Definition 4 for record ``i`` (δ = 0).
+
+    Args:
+        sc: the scenario (records and known records).
+        mech: the finite mechanism.
+        i: the target record.
+
+    Returns:
+        :class:`Enclosure`: ``lo <= e^ε <= hi`` (``lo`` proved by dual weights, ``hi``
+        met by the simulator returned, keyed by the rest ``D_{-i}``), or ``hi`` None
+        when no simulator works at any ε.
+
+    References:
+        Desfontaines et al., Section 2.1, Definition 4.
+
+    Randomized response on two uniform independent records: ``Sim`` must serve both
+    values of ``x1`` with one law ``S``, so ``S ≤ t min_a P_a`` pointwise and
+    ``1 = Σ S ≤ t Σ_o min_a P_a(o) = t/2``: ``e^ε = 2`` (hand; the pointwise ratio
+    alone would allow ``sqrt(3)``).
 
     >>> from pdpsym.models.joint import JointDistribution
     >>> from pdpsym.mechanisms.discrete import randomized_response
@@ -59,12 +76,15 @@ def distributional_dp(
     ...                                                [1, 0, "1/4"], [1, 1, "1/4"]])
     >>> rr = randomized_response("3/4", m.domains)
     >>> e = distributional_dp(Scenario.from_model(m), rr, 0)
-    >>> 1.7320508 < float(e.lo) <= float(e.hi) < 1.7320509   # e^eps = sqrt(3) here
+    >>> 1.9999999 < float(e.lo) <= float(e.hi) < 2.0000001
     True
 
-    The simulator at the upper end satisfies Definition 4 at ``t = hi`` (checked here
-    directly: both records uniform and independent, so ``D_{-i} = x2`` is uniform):
+    The simulator at the upper end is a simulator (each ``Sim(r)`` sums to 1) and
+    satisfies Definition 4 at ``t = hi`` (checked here directly; ``D_{-i} = x2`` is
+    uniform):
 
+    >>> all(sum(law.values()) == 1 for law in e.simulator.values())
+    True
     >>> def sim_out(a):  # law of Sim(x2) and of M(D) given x1 = a
     ...     s, p = {}, {}
     ...     for x2 in (0, 1):
@@ -101,58 +121,19 @@ def distributional_dp(
         if p[o] > 0
     ):
         return Enclosure(Fraction(1), None, None)
-    var = {(r, o): k for k, (r, o) in enumerate((r, o) for r in rs for o in allowed[r])}
-
-    def feasible(t: Fraction) -> dict[Any, dict[Any, Fraction]] | None:
-        rows, rhs = [], []
-        for p, pi in groups:
-            for o in outs:
-                coeff = [sympy.Integer(0)] * len(var)
-                for r, w in pi.items():
-                    if (r, o) in var:
-                        coeff[var[(r, o)]] = sympy.Rational(w)
-                po = sympy.Rational(p.get(o, 0))
-                tt = sympy.Rational(t)
-                rows.append([-tt * c for c in coeff])  # P - t S <= 0
-                rhs.append(-po)
-                rows.append(list(coeff))  # S - t P <= 0
-                rhs.append(tt * po)
-        eq = [[1 if rr == r else 0 for (rr, _) in var] for r in rs]
-        try:
-            _, sol = linprog(
-                sympy.Matrix([0] * len(var)),
-                sympy.Matrix(rows),
-                sympy.Matrix(rhs),
-                sympy.Matrix(eq),
-                sympy.Matrix([1] * len(rs)),
-            )
-        except InfeasibleLPError:
-            return None
-        sim: dict[Any, dict[Any, Fraction]] = {}
-        for (r, o), k in var.items():
-            x = sympy.Rational(sol[k])
-            v = Fraction(int(x.p), int(x.q))
-            if v:
-                sim.setdefault(r, {})[o] = v
-        return sim
-
-    if (s := feasible(Fraction(1))) is not None:
-        return Enclosure(Fraction(1), Fraction(1), s)
-    lo, hi = Fraction(1), Fraction(2)
-    best = feasible(hi)
-    while best is None:
-        lo, hi = hi, hi * hi
-        best = feasible(hi)
-    while (hi - lo) > rel_width * lo:
-        mid = (lo + hi) / 2
-        # keep the bracket's endpoints short
-        mid = Fraction(round(mid * 2**48), 2**48) if mid.denominator > 2**48 else mid
-        s = feasible(mid)
-        if s is None:
-            lo = mid
-        else:
-            hi, best = mid, s
-    return Enclosure(lo, hi, best)
+    lo = hi = Fraction(1)
+    simulator: dict[Any, dict[Any, Fraction]] = {}
+    for bhat, block in _groups(sc, i):
+        rests, pi = _pi(i, block)
+        laws = [output_pmf(sc, mech, i, a, bhat) for a, _ in block]
+        outs = sorted({o for law in laws for o in law}, key=repr)
+        m = tuple(tuple(Fraction(law.get(o, 0)) for o in outs) for law in laws)
+        data = _LPData(pi, m, m)
+        a, b, zeta = _threshold(data, data, Fraction(0))
+        lo, hi = max(lo, a), max(hi, b)
+        for r, row in zip(rests, zeta, strict=True):
+            simulator[r] = {o: q for o, q in zip(outs, row, strict=True) if q}
+    return Enclosure(lo, hi, simulator)
 
 
 # --- δ(ε) and ε(δ): finite outputs and Laplace noise -------------------------------------
@@ -278,6 +259,9 @@ class _Candidate:
         x = res.x
         for r in range(R):
             z = [_grid(float(v)) for v in x[r * K : (r + 1) * K]]
+            for k in range(K):  # outputs a group of rest r never shows: none, exactly
+                if any(data.pi[g][r] and not data.m2[g][k] for g in range(G)):
+                    z[k] = Fraction(0)
             total = sum(z, Fraction(0))
             self.zeta.append([v / total for v in z] if total else [Fraction(1, K)] * K)
         if with_dual:
@@ -583,6 +567,52 @@ def _float_threshold(data: _LPData, target: float, lo: float, hi: float, steps: 
     return hi
 
 
+def _threshold(
+    low: _LPData, up: _LPData, delta: Fraction
+) -> tuple[Fraction, Fraction, list[list[Fraction]]]:
+    """``lo <= t*(δ) <= hi`` for one block (``t*(δ)`` the smallest ``e^ε`` with
+    ``δ*(ε) <= δ``), and the simulator ``ζ`` that proves the upper end."""
+    target = float(delta) + 1e-13
+    at_one = _Candidate(up, 1.0, with_dual=False)
+    if at_one.ok and simulator_delta(up, Fraction(1), at_one.zeta) <= delta:
+        return Fraction(1), Fraction(1), at_one.zeta  # ε = 0 works, by a simulator
+    # upper end: an explicit simulator meeting δ at a rational t
+    hi_f = 2.0
+    while _Candidate(up, hi_f, with_dual=False).value > target:
+        hi_f *= 2
+        if hi_f > 2.0**64:
+            raise Undecided("distributional DP epsilon (no simulator found)", 0)
+    t_up = _float_threshold(up, target, 1.0, hi_f, 34)
+    upper: Fraction | None = None
+    zeta: list[list[Fraction]] = []
+    for bump in (1e-12, 1e-9, 1e-6, 1e-3):
+        t = _grid(t_up * (1 + bump))
+        cand = _Candidate(up, float(t), with_dual=False)
+        if not cand.ok:
+            continue
+        if delta == 0:
+            r = simulator_ratio(up, cand.zeta)
+            if r is not None:
+                upper, zeta = r, cand.zeta
+                break
+        elif simulator_delta(up, t, cand.zeta) <= delta:
+            upper, zeta = t, cand.zeta
+            break
+    if upper is None:
+        raise Undecided("distributional DP epsilon (simulator not certified)", 0)
+    # lower end: dual weights proving δ_LP > δ at a rational t
+    lower = Fraction(1)
+    if _Candidate(low, 1.0, with_dual=False).value > target:
+        t_low = _float_threshold(low, target, 1.0, max(hi_f, float(upper)), 34)
+        for bump in (1e-12, 1e-9, 1e-6, 1e-3, 1e-1):
+            t = max(Fraction(1), _grid(t_low * (1 - bump)))
+            cand = _Candidate(low, float(t))
+            if cand.ok and dual_bound(low, t, cand.dual) > delta:
+                lower = t
+                break
+    return lower, upper, zeta
+
+
 class DistributionalLoss(PrivacyLoss):
     """δ(ε) and ε(δ) of Definition 4 (distributional DP) with (ε, δ)-indistinguishability.
 
@@ -666,54 +696,11 @@ class DistributionalLoss(PrivacyLoss):
         label = f"distributional DP delta at epsilon {e} (certified enclosure)"
         return LossPoint(Bracket(lo, hi, narrow, label, limit=hi - lo), where)
 
-    def _ratio_bracket(self, levels: Levels, n: int, delta: Fraction) -> tuple[Fraction, Fraction]:
-        """``lo <= t*(δ) <= hi`` for one block: ``t*(δ)`` the smallest ``e^ε`` with
-        ``δ*(ε) <= δ``."""
-        low, up = levels(n)
-        target = float(delta) + 1e-13
-        at_one = _Candidate(up, 1.0, with_dual=False)
-        if at_one.ok and simulator_delta(up, Fraction(1), at_one.zeta) <= delta:
-            return Fraction(1), Fraction(1)  # ε = 0 works, by an explicit simulator
-        # upper end: an explicit simulator meeting δ at a rational t
-        hi_f = 2.0
-        while _Candidate(up, hi_f, with_dual=False).value > target:
-            hi_f *= 2
-            if hi_f > 2.0**64:
-                raise Undecided("distributional DP epsilon (no simulator found)", 0)
-        t_up = _float_threshold(up, target, 1.0, hi_f, 34)
-        upper: Fraction | None = None
-        for bump in (1e-12, 1e-9, 1e-6, 1e-3):
-            t = _grid(t_up * (1 + bump))
-            cand = _Candidate(up, float(t), with_dual=False)
-            if not cand.ok:
-                continue
-            if delta == 0:
-                r = simulator_ratio(up, cand.zeta)
-                if r is not None:
-                    upper = r
-                    break
-            elif simulator_delta(up, t, cand.zeta) <= delta:
-                upper = t
-                break
-        if upper is None:
-            raise Undecided("distributional DP epsilon (simulator not certified)", 0)
-        # lower end: dual weights proving δ_LP > δ at a rational t
-        lower = Fraction(1)
-        if _Candidate(low, 1.0, with_dual=False).value > target:
-            t_low = _float_threshold(low, target, 1.0, max(hi_f, float(upper)), 34)
-            for bump in (1e-12, 1e-9, 1e-6, 1e-3, 1e-1):
-                t = max(Fraction(1), _grid(t_low * (1 - bump)))
-                cand = _Candidate(low, float(t))
-                if cand.ok and dual_bound(low, t, cand.dual) > delta:
-                    lower = t
-                    break
-        return lower, upper
-
     def _epsilon_at(self, delta: Fraction, n: int) -> tuple[Fraction, Fraction]:
         lo = hi = Fraction(1)
         self.where = None
         for where, levels in self.blocks:
-            a, b = self._ratio_bracket(levels, n, delta)
+            a, b, _ = _threshold(*levels(n), delta)
             lo = max(lo, a)
             if b > hi or self.where is None:
                 hi, self.where = max(hi, b), dict(where)
