@@ -124,15 +124,15 @@ def distributional_dp(sc: Scenario, mech: Mechanism, i: int) -> Enclosure:
     lo = hi = Fraction(1)
     simulator: dict[Any, dict[Any, Fraction]] = {}
     for bhat, block in _groups(sc, i):
-        rests, pi = _pi(i, block)
+        rests, pis = _pi(i, block)
         laws = [output_pmf(sc, mech, i, a, bhat) for a, _ in block]
-        outs = sorted({o for law in laws for o in law}, key=repr)
-        m = tuple(tuple(Fraction(law.get(o, 0)) for o in outs) for law in laws)
-        data = _LPData(pi, m, m)
+        block_outs = sorted({o for law in laws for o in law}, key=repr)
+        m = tuple(tuple(Fraction(law.get(o, 0)) for o in block_outs) for law in laws)
+        data = _LPData(pis, m, m)
         a, b, zeta = _threshold(data, data, Fraction(0))
         lo, hi = max(lo, a), max(hi, b)
         for r, row in zip(rests, zeta, strict=True):
-            simulator[r] = {o: q for o, q in zip(outs, row, strict=True) if q}
+            simulator[r] = {o: q for o, q in zip(block_outs, row, strict=True) if q}
     return Enclosure(lo, hi, simulator)
 
 
