@@ -20,7 +20,8 @@ each notion's cases are pairs of Laplace mixtures over the query value, and δ(�
 ``apkdp``/``np``/``ppkdp`` ε is Li et al.'s Eq. 2 leakage of ``A(target, known)`` (with
 δ = 0 the active and passive notions coincide, Desfontaines et al. Theorem 1) and its
 ``dp`` ε is ``Δ_i/λ``; ``ibcdp`` (a sup over the continuous output of posterior
-comparisons) is a certified enclosure; ``distributional-dp`` (a simulator over a
+comparisons, attained at a piece end or a stationary point in closed form) is certified
+to any number of digits; ``distributional-dp`` (a simulator over a
 continuous output) is enclosed between two finite LPs
 (:class:`~pdpsym.audit.distributional.DistributionalLoss`).
 
@@ -276,7 +277,10 @@ def _noise(
     loss: PrivacyLoss
     if notion == "ibcdp":
         loss = PosteriorSup(_ibcdp_cases(model, weights, target, known), noise.lam)
-        note = "certified enclosure: the sup over the output is found by branch and bound"
+        note = (
+            "certified: the sup over the output is at a piece end or at a stationary point "
+            "of closed form (exact signs), enclosed in balls to the digits asked"
+        )
     else:
         cases = noise_losses(
             notion,
