@@ -257,7 +257,11 @@ class PosteriorSup(PrivacyLoss):
         return _Search(_Evaluator(self.cases, self.lam), objective_at)
 
     def _closed(
-        self, values: Callable[..., list[tuple[Any, bool]]], label: str, log: bool = False
+        self,
+        values: Callable[..., list[tuple[Any, bool]]],
+        objective: Callable[[int], Objective],
+        label: str,
+        log: bool = False,
     ) -> LossPoint | None:
         """The sup as a Bracket from the closed form (None: unbounded in balls, left to
         the branch and bound)."""
@@ -273,10 +277,16 @@ class PosteriorSup(PrivacyLoss):
             return max(x, Fraction(0)), max(y, Fraction(0))
 
         def narrow(a: Fraction, b: Fraction) -> tuple[Fraction, Fraction]:
-            state["prec"] *= 2
-            x, y, _ = sup_enclosure(self.cases, self.lam, state["prec"], values)
-            x, y = ends(x, y)
-            return max(a, x), min(b, y)
+            while state["prec"] < 1 << 15:
+                state["prec"] *= 2
+                x, y, _ = sup_enclosure(self.cases, self.lam, state["prec"], values)
+                x, y = ends(x, y)
+                if (max(a, x), min(b, y)) != (a, b):
+                    return max(a, x), min(b, y)
+            # a candidate the balls cannot pin down: the branch and bound narrows instead
+            search = _Search(_Evaluator(self.cases, self.lam), lambda prec: objective(prec))
+            x, y = search.enclosure((b - a) / (64 if log else 4))
+            return max(a, *ends(x, x)[:1]), min(b, ends(y, y)[1])
 
         lo, hi = ends(lo, hi)
         if lo == hi:
@@ -288,7 +298,11 @@ class PosteriorSup(PrivacyLoss):
         if not self.cases:
             return LossPoint(Fraction(0))
         label = f"sup over outputs at epsilon {e} (closed form: piece ends and stationary points)"
-        closed = self._closed(_delta_values(e), label)
+        closed = self._closed(
+            _delta_values(e),
+            lambda prec: _delta_objective(*exp_enclosure(e.arb_exp, prec)),
+            label,
+        )
         if closed is not None:
             return closed
         return self._bracket(
@@ -334,6 +348,7 @@ class PosteriorSup(PrivacyLoss):
             return LossPoint(Fraction(0))
         closed = self._closed(
             _ratio_values,
+            lambda prec: _ratio_objective,
             "sup over outputs of the log posterior ratio (closed form: piece ends and "
             "stationary points)",
             log=True,
@@ -490,7 +505,10 @@ def _delta_values(
                 if s1 and s1 == s2:
                     r1, r2 = abs(k1.arb(sup.prec)).sqrt(), abs(k2.arb(sup.prec)).sqrt()
                     G1, H1, G2, H2 = (x.arb(sup.prec) for x in (g1, h1, g2, h2))
-                    for sg in (1, -1):  # r1 (G2 v + H2) = sg r2 (G1 v + H1)
+                    # r1 G2 = r2 G1 (decided exactly): the '+' equation has no root
+                    # (or holds everywhere: then the ends are the candidates)
+                    flat = (k1 * g2 * g2 - k2 * g1 * g1).is_zero()
+                    for sg in (-1,) if flat else (1, -1):  # r1 (G2 v + H2) = sg r2 (G1 v + H1)
                         roots.append((sg * r2 * H1 - r1 * H2) / (r1 * G2 - sg * r2 * G1))
                 A1, B1, A2, B2 = (x.arb(sup.prec) for x in (a1, b1, a2, b2))
                 G1, H1, G2, H2 = (x.arb(sup.prec) for x in (g1, h1, g2, h2))
