@@ -194,10 +194,19 @@ class _LPData:
 
 
 def _grid(x: float) -> Fraction:
-    """A float candidate as a short rational (candidates only; never a reported number)."""
-    if not x > 0:  # nan, negative, zero
+    """A float candidate as the rational it is (candidates only; never a reported number)."""
+    if not x > 0 or x == float("inf"):  # nan, negative, zero, overflow
         return Fraction(0)
-    return Fraction(round(x * (1 << 60)), 1 << 60)
+    return Fraction(x)
+
+
+def _scale(column: Sequence[Fraction]) -> Fraction:
+    """A power of two near the largest mass of one output point (1 if all vanish)."""
+    top = max(column, default=Fraction(0))
+    if not top:
+        return Fraction(1)
+    e = top.numerator.bit_length() - top.denominator.bit_length()
+    return Fraction(2) ** e
 
 
 class _Candidate:
@@ -208,11 +217,17 @@ class _Candidate:
         from scipy.optimize import linprog  # noqa: PLC0415
         from scipy.sparse import coo_matrix  # noqa: PLC0415
 
+        # each output point's unknowns are scaled by a power of two near its masses, so
+        # that HiGHS sees numbers near 1 however small the masses (far tails, small λ)
+        G, R, K = len(data.pi), len(data.pi[0]), len(data.m1[0])
+        sig = [
+            _scale([*(data.m1[g][k] for g in range(G)), *(data.m2[g][k] for g in range(G))])
+            for k in range(K)
+        ]
         pi = np.array([[float(x) for x in row] for row in data.pi])
-        m1 = np.array([[float(x) for x in row] for row in data.m1])
-        m2 = np.array([[float(x) for x in row] for row in data.m2])
-        G, R = pi.shape
-        K = m1.shape[1]
+        m1 = np.array([[float(x / sig[k]) for k, x in enumerate(row)] for row in data.m1])
+        m2 = np.array([[float(x / sig[k]) for k, x in enumerate(row)] for row in data.m2])
+        fsig = [float(x) for x in sig]
         nz, ne = R * K, G * K
         n = nz + 2 * ne + 1
         rows: list[int] = []
@@ -236,7 +251,7 @@ class _Candidate:
             for k in range(K):
                 rows += [row, row + 1]
                 cols += [nz + g * K + k, nz + ne + g * K + k]
-                vals += [1.0, 1.0]
+                vals += [fsig[k], fsig[k]]
             rows += [row, row + 1]
             cols += [n - 1, n - 1]
             vals += [-1.0, -1.0]
@@ -244,7 +259,8 @@ class _Candidate:
         a_ub = coo_matrix((vals, (rows, cols)), shape=(row, n)).tocsr()
         eq_rows = [r for r in range(R) for _ in range(K)]
         eq_cols = list(range(nz))
-        a_eq = coo_matrix(([1.0] * nz, (eq_rows, eq_cols)), shape=(R, n)).tocsr()
+        eq_vals = [fsig[k] for _ in range(R) for k in range(K)]
+        a_eq = coo_matrix((eq_vals, (eq_rows, eq_cols)), shape=(R, n)).tocsr()
         c = np.zeros(n)
         c[-1] = 1.0
         tol = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
@@ -258,7 +274,7 @@ class _Candidate:
             return
         x = res.x
         for r in range(R):
-            z = [_grid(float(v)) for v in x[r * K : (r + 1) * K]]
+            z = [_grid(float(v)) * sig[k] for k, v in enumerate(x[r * K : (r + 1) * K])]
             for k in range(K):  # outputs a group of rest r never shows: none, exactly
                 if any(data.pi[g][r] and not data.m2[g][k] for g in range(G)):
                     z[k] = Fraction(0)
@@ -266,8 +282,11 @@ class _Candidate:
             self.zeta.append([v / total for v in z] if total else [Fraction(1, K)] * K)
         if with_dual:
             marg = -np.asarray(res.ineqlin.marginals)
-            u = [[_grid(float(marg[2 * (g * K + k)])) for k in range(K)] for g in range(G)]
-            v = [[_grid(float(marg[2 * (g * K + k) + 1])) for k in range(K)] for g in range(G)]
+            u = [[_grid(float(marg[2 * (g * K + k)])) / sig[k] for k in range(K)] for g in range(G)]
+            v = [
+                [_grid(float(marg[2 * (g * K + k) + 1])) / sig[k] for k in range(K)]
+                for g in range(G)
+            ]
             alpha = [_grid(float(marg[2 * ne + 2 * g])) for g in range(G)]
             beta = [_grid(float(marg[2 * ne + 2 * g + 1])) for g in range(G)]
             self.dual = (alpha, beta, u, v)
@@ -567,6 +586,33 @@ def _float_threshold(data: _LPData, target: float, lo: float, hi: float, steps: 
     return hi
 
 
+def _repairs(data: _LPData, zeta: list[list[Fraction]], t: Fraction) -> list[list[list[Fraction]]]:
+    """The candidate and its mixtures with a simulator that is positive wherever some
+    group's masses are: a float solver rounds the small values a large ``t`` asks for
+    to 0, which would make the exact ratio infinite."""
+    G, K = len(data.pi), len(data.m1[0])
+    ref = []
+    for r in range(len(data.pi[0])):
+        row = [
+            sum((data.pi[g][r] * data.m1[g][k] for g in range(G)), Fraction(0)) for k in range(K)
+        ]
+        for k in range(K):
+            if any(data.pi[g][r] and not data.m2[g][k] for g in range(G)):
+                row[k] = Fraction(0)
+        total = sum(row, Fraction(0))
+        ref.append([x / total for x in row] if total else row)
+    out = [zeta]
+    for eta in (Fraction(1, 10**12), 1 / (t * 10**3), 1 / (t * 10), Fraction(1, 10**6)):
+        if 0 < eta < 1:
+            out.append(
+                [
+                    [(1 - eta) * a + eta * b for a, b in zip(z, rr, strict=True)]
+                    for z, rr in zip(zeta, ref, strict=True)
+                ]
+            )
+    return out
+
+
 def _threshold(
     low: _LPData, up: _LPData, delta: Fraction
 ) -> tuple[Fraction, Fraction, list[list[Fraction]]]:
@@ -591,9 +637,13 @@ def _threshold(
         if not cand.ok:
             continue
         if delta == 0:
-            r = simulator_ratio(up, cand.zeta)
-            if r is not None:
-                upper, zeta = r, cand.zeta
+            best = None
+            for z in _repairs(up, cand.zeta, t):
+                r = simulator_ratio(up, z)
+                if r is not None and (best is None or r < best[0]):
+                    best = (r, z)
+            if best is not None:
+                upper, zeta = best
                 break
         elif simulator_delta(up, t, cand.zeta) <= delta:
             upper, zeta = t, cand.zeta
