@@ -294,6 +294,14 @@ class PosteriorSup(PrivacyLoss):
         return LossPoint(Bracket(lo, hi, narrow, label), where)
 
     def delta(self, eps: Eps | Fraction | int | str) -> LossPoint:
+        """``sup_t Σ_a (post_1(a|t) - e^ε post_2(a|t))_+`` over every case, certified.
+
+        Args:
+            eps: ε.
+
+        Returns:
+            :class:`LossPoint` holding a Bracket that narrows to any width.
+        """
         e = Eps.of(eps)
         if not self.cases:
             return LossPoint(Fraction(0))
@@ -310,6 +318,15 @@ class PosteriorSup(PrivacyLoss):
         )
 
     def exceeds(self, eps: Eps, delta: Fraction) -> bool:
+        """Whether ``δ(ε) > delta``, decided by enclosures at rising precision.
+
+        Args:
+            eps: ε.
+            delta: the rational δ compared with.
+
+        Returns:
+            True when the enclosure lies above ``delta``, False when at or below it.
+        """
         values = _delta_values(eps)
         prec = 128
         while prec <= 1 << 14:
@@ -338,12 +355,25 @@ class PosteriorSup(PrivacyLoss):
         raise Undecided(f"delta at epsilon {eps} against {delta}", search.prec)
 
     def epsilon(self, delta: Fraction | int | str = 0) -> LossPoint:
+        """The smallest ε with ``δ(ε) <= delta``: bisection with every step decided.
+
+        Args:
+            delta: a rational in ``[0, 1)``.
+
+        Returns:
+            :class:`LossPoint` (a Bracket, or an exact value at an end).
+        """
         d = Fraction(delta) if isinstance(delta, Fraction | int) else Eps.of(delta).eps
         if not d:
             return self.epsilon_zero()
         return bisect_epsilon(self, Fraction(d))
 
     def epsilon_zero(self) -> LossPoint:
+        """``sup_t max_a ln post_1(a|t) / post_2(a|t)`` over every case, certified.
+
+        Returns:
+            :class:`LossPoint` holding a Bracket on ε that narrows to any width.
+        """
         if not self.cases:
             return LossPoint(Fraction(0))
         closed = self._closed(
