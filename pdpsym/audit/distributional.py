@@ -128,6 +128,10 @@ def distributional_dp(sc: Scenario, mech: Mechanism, i: int) -> Enclosure:
         laws = [output_pmf(sc, mech, i, a, bhat) for a, _ in block]
         block_outs = sorted({o for law in laws for o in law}, key=repr)
         m = tuple(tuple(Fraction(law.get(o, 0)) for o in block_outs) for law in laws)
+        if all(row == m[0] for row in m):  # one law for every value: Sim(r) = that law
+            for r in rests:
+                simulator[r] = {o: q for o, q in zip(block_outs, m[0], strict=True) if q}
+            continue
         data = _LPData(pis, m, m)
         a, b, zeta = _threshold(data, data, Fraction(0))
         lo, hi = max(lo, a), max(hi, b)
@@ -527,6 +531,8 @@ def finite_blocks(sc: Scenario, mech: Mechanism, i: int) -> list[tuple[dict[str,
         laws = [output_pmf(sc, mech, i, a, bhat) for a, _ in groups]
         outs = sorted({o for law in laws for o in law}, key=repr)
         m = tuple(tuple(Fraction(law.get(o, 0)) for o in outs) for law in laws)
+        if all(row == m[0] for row in m):
+            continue  # one output law for every value: δ = 0 with Sim(r) = that law
         data = _LPData(pi, m, m)
 
         def same(n: int, data: _LPData = data) -> tuple[_LPData, _LPData]:
@@ -564,6 +570,8 @@ def laplace_blocks(
                 v = query(d)
                 c[v] = c.get(v, Fraction(0)) + p
             centres.append(c)
+        if all(c == centres[0] for c in centres):
+            continue  # one output law for every value: δ = 0 with Sim(r) = that law
 
         def levels(
             n: int, pi: Matrix = pi, centres: list[dict[Fraction, Fraction]] = centres
