@@ -130,7 +130,7 @@ def test_the_worked_examples_in_docs_audit_md_are_current() -> None:
     root = Path(__file__).resolve().parents[1]
     text = (root / "docs" / "audit.md").read_text(encoding="utf-8")
     blocks = [b.split("```")[0] for b in text.split("$ pdpsym ")[1:]]
-    assert len(blocks) == 4
+    assert len(blocks) == 5
     cwd = os.getcwd()
     os.chdir(root)
     try:

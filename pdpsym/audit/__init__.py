@@ -20,8 +20,10 @@ each notion's cases are pairs of Laplace mixtures over the query value, and δ(�
 ``apkdp``/``np``/``ppkdp`` ε is Li et al.'s Eq. 2 leakage of ``A(target, known)`` (with
 δ = 0 the active and passive notions coincide, Desfontaines et al. Theorem 1) and its
 ``dp`` ε is ``Δ_i/λ``; ``ibcdp`` (a sup over the continuous output of posterior
-comparisons) is a certified enclosure; ``distributional-dp`` is not computed (an
-infinite linear program).
+comparisons, attained at a piece end or a stationary point in closed form) is certified
+to any number of digits; ``distributional-dp`` (a simulator over a
+continuous output) is enclosed between two finite LPs
+(:class:`~pdpsym.audit.distributional.DistributionalLoss`).
 
 Examples:
     >>> import pdpsym as ps
@@ -44,7 +46,12 @@ from typing import Any
 import sympy
 
 from pdpsym.audit import screen
-from pdpsym.audit.distributional import distributional_dp
+from pdpsym.audit.distributional import (
+    DistributionalLoss,
+    distributional_dp,
+    finite_blocks,
+    laplace_blocks,
+)
 from pdpsym.audit.notions import NOTIONS, cases_of, noise_losses
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
@@ -108,6 +115,8 @@ class Audit:
         raise KeyError(notion)
 
 
+_DDP_READING = "Definition 4 of Desfontaines et al. (not Liu et al.'s dependent DP)"
+
 _READINGS = {
     "np": "for a single θ, Definition 3 compares the same pairs as APKDP",
     "ppkdp": "a known value impossible under b counts in full (infinite PLRV)",
@@ -144,16 +153,36 @@ def _finite(
     exhaustive: bool = False,
 ) -> NotionResult:
     if notion == "distributional-dp":
-        enc = distributional_dp(Scenario.from_model(model, known), mech, model.index(target))
+        i = model.index(target)
+        sc = Scenario.from_model(model, known)
+        enc = distributional_dp(sc, mech, i)
         exact = enc.hi is None or enc.lo == enc.hi
         value = _log(enc.hi) if exact else None
+        ddp = DistributionalLoss(finite_blocks(sc, mech, i))
+        at_eps = []
+        for e in eps:
+            d_pt = ddp.delta(e)
+            at_eps.append((e, d_pt.value, d_pt.where))
+        at_delta = None
+        if delta is not None and enc.hi is not None:
+            e_pt = ddp.epsilon(delta)
+            at_delta = (delta, e_pt.value, e_pt.where)
         return NotionResult(
             notion,
             value,
             {"simulator": enc.simulator} if enc.simulator is not None else None,
-            reading="Definition 4 of Desfontaines et al. (not Liu et al.'s dependent DP)",
+            tuple(at_eps),
+            at_delta,
+            reading=_DDP_READING,
             note="e^epsilon enclosed by exact LP bisection: a simulator exists at the upper "
-            "end and none at the lower end; delta(epsilon) is not computed",
+            "end and none at the lower end; delta(epsilon) and epsilon(delta) are certified "
+            "enclosures: an explicit simulator evaluated exactly (upper end) and LP dual "
+            "weights evaluated exactly (lower end)"
+            + (
+                ""
+                if enc.hi is not None or delta is None
+                else "; no finite epsilon at delta = 0, epsilon(delta) not computed"
+            ),
             ratio_enclosure=None if exact else (enc.lo, enc.hi),
         )
     curve: screen.Screened | _Walk
@@ -218,20 +247,40 @@ def _noise(
     query = noise.query_for(model)
     weights = [query.weight(v) for v in model.variables]
     if notion == "distributional-dp":
+        i = model.index(target)
+
+        def f(d: Sequence[Any]) -> Fraction:
+            return sum((w * Fraction(x) for w, x in zip(weights, d, strict=True)), Fraction(0))
+
+        ddp = DistributionalLoss(laplace_blocks(Scenario.from_model(model, known), i, f, noise.lam))
+        at_eps = []
+        for e in eps:
+            pt = ddp.delta(e)
+            at_eps.append((e, pt.value, pt.where))
+        at_delta = None
+        if delta is not None:
+            pt = ddp.epsilon(delta)
+            at_delta = (delta, pt.value, pt.where)
+        zero = ddp.epsilon(0)
         return NotionResult(
             notion,
-            None,
-            None,
-            reading="Definition 4 of Desfontaines et al. (not Liu et al.'s dependent DP)",
-            note="not computed for continuous outputs: distributional DP asks for a "
-            "simulator, a linear program with one unknown per output and per simulator "
-            "choice; with a continuum of outputs it is an infinite linear program that "
-            "no finite exact method here solves",
+            zero.value,
+            dict(zero.where or {}),
+            tuple(at_eps),
+            at_delta,
+            reading=_DDP_READING,
+            note="certified enclosures: the line is cut at every query value and evenly "
+            "between; the cell masses (a post-processing) bound the best simulator from "
+            "below through LP dual weights evaluated exactly, and an explicit simulator "
+            "piecewise of the form a e^(-o/lambda) + b e^(o/lambda) bounds it from above",
         )
     loss: PrivacyLoss
     if notion == "ibcdp":
         loss = PosteriorSup(_ibcdp_cases(model, weights, target, known), noise.lam)
-        note = "certified enclosure: the sup over the output is found by branch and bound"
+        note = (
+            "certified: the sup over the output is at a piece end or at a stationary point "
+            "of closed form (exact signs), enclosed in balls to the digits asked"
+        )
     else:
         cases = noise_losses(
             notion,

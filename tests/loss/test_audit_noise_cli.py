@@ -21,7 +21,17 @@ MODEL = {
     "variables": ["x1", "x2"],
     "rows": [["0", "0", "3/10"], ["0", "1", "1/5"], ["1", "0", "1/5"], ["1", "1", "3/10"]],
 }
-NOTIONS = ["dp", "apkdp", "ppkdp", "np", "cdp", "ibcdp", "dependent-dp", "dependent-dp/conditional"]
+NOTIONS = [
+    "dp",
+    "apkdp",
+    "ppkdp",
+    "np",
+    "cdp",
+    "ibcdp",
+    "dependent-dp",
+    "dependent-dp/conditional",
+    "distributional-dp",
+]
 
 
 def _run(*argv: str) -> tuple[int, str, str]:
@@ -58,3 +68,24 @@ def test_every_notion_has_delta_and_curve(tmp_path: Path, mech: dict) -> None:
         rows = list(csv.DictReader(fh))
     assert {r["notion"] for r in rows} == set(NOTIONS)
     assert all(r["delta_decimal"] for r in rows)
+
+
+@pytest.mark.slow
+def test_docs_example_three_records_every_notion_filled(tmp_path: Path) -> None:
+    # docs/examples: three correlated records, Laplace λ = 2 on the sum, x3 known
+    root = Path(__file__).resolve().parents[2] / "docs" / "examples"
+    curve = tmp_path / "c.csv"
+    code, out, err = _run(
+        "audit", str(root / "correlated3.json"), str(root / "laplace2.json"), "--target", "x1",
+        "--known", "x3", "--eps", "1/4", "--delta", "1/10", "--notions", "all", "--json",
+        "--curve", str(curve), "--grid", "0:1:3",
+    )  # fmt: skip
+    assert code == 0, err
+    res = json.loads(out)["notions"]
+    assert set(res) == set(NOTIONS)
+    for n, r in res.items():
+        assert r["delta_at_epsilon"][0]["delta"] is not None, n
+        assert r["epsilon_at_delta"]["epsilon"] is not None, n
+        assert "not computed" not in (r["note"] or ""), n
+    with curve.open() as fh:
+        assert {r["notion"] for r in csv.DictReader(fh)} == set(NOTIONS)

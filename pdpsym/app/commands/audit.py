@@ -52,7 +52,8 @@ every notion: dp (classic DP over the product of the domains), apkdp and ppkdp
 (Desfontaines et al. Definitions 12-13, B = the --known records), np, cdp, ibcdp
 (Definitions 3, 5, 6), dependent-dp (Liu et al. Definition 4, both readings unless
 --ddp-reading) and, asked for by name, distributional-dp (Desfontaines et al.
-Definition 4: the simulator found by exact LPs, its epsilon enclosed). Requests
+Definition 4: the best simulator, found by LPs whose answers are checked exactly; its
+figures are certified enclosures, for Laplace noise between two finite LPs). Requests
 estimated above --max-work steps are refused before they start.
 
 For each notion: epsilon (the smallest with delta = 0), delta at each --eps, the smallest
@@ -107,7 +108,7 @@ def register(sub: Any) -> None:
         "--notions",
         default=",".join(NOTIONS),
         help=f"comma-separated subset of {','.join(ALL_NOTIONS)}, or all (default: all but "
-        "distributional-dp, which solves exact LPs)",
+        "distributional-dp, which solves LPs)",
     )
     p.add_argument(
         "--ddp-reading",
