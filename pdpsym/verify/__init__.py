@@ -21,7 +21,9 @@ CHECKER_MODULES: tuple[str, ...] = (
     "pdpsym.papers.dmkb2020.claims_section4",
     "pdpsym.papers.dmkb2020.claims_section5",
     "pdpsym.papers.li2019.claims",
+    "pdpsym.papers.li2019.claims_edges",
     "pdpsym.papers.li2019.claims_whg",
+    "pdpsym.papers.li2019.claims_sec7",
     "pdpsym.papers.lmm2016.claims",
     "pdpsym.papers.li2019.claims_gaussian",
 )
