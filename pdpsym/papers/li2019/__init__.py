@@ -9,8 +9,8 @@ Leakage: A Unified Analysis" (prior differential privacy, PDP).
   :mod:`~pdpsym.papers.li2019.correlation` (conditional Pearson sign, Lemma 3);
 * :mod:`~pdpsym.papers.li2019.whg` -- Sec. V: the chain rule (Theorem 5, Eq. 14), the
   full and fast searches (Sec. V-D, Algorithms 1-2) and the certified batch;
-* :mod:`~pdpsym.papers.li2019.gaussian` -- Sec. VI: the Gaussian model (Lemmas 1-2,
-  Theorem 6, Corollary 2);
+* :mod:`~pdpsym.papers.li2019.gaussian` -- Sec. VI: the Gaussian model (Lemma 1,
+  Theorem 6, Corollary 2) and :mod:`~pdpsym.papers.li2019.gaussian_density` (Lemma 2, Eq. 19);
 * :mod:`~pdpsym.papers.li2019.examples`, :mod:`~pdpsym.papers.li2019.experiments` --
   Examples 2-4 and Section VII.
 """

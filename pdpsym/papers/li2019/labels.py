@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pdpsym.papers.li2019 import edges, gaussian, whg
+from pdpsym.papers.li2019 import edges, gaussian, gaussian_density, whg
 
 
 def theorem3_increment_ratio(*args: Any, **kwargs: Any) -> Any:
@@ -83,8 +83,8 @@ def lemma2_convolution_density(*args: Any, **kwargs: Any) -> Any:
     """Lemma 2: the Laplace-Gaussian convolution density.
 
     Args:
-        *args: as :func:`pdpsym.papers.li2019.gaussian.convolution_density`.
-        **kwargs: as :func:`pdpsym.papers.li2019.gaussian.convolution_density`.
+        *args: as :func:`pdpsym.papers.li2019.gaussian_density.convolution_density`.
+        **kwargs: as :func:`pdpsym.papers.li2019.gaussian_density.convolution_density`.
 
     Returns:
         The density as a sympy expression.
@@ -92,7 +92,7 @@ def lemma2_convolution_density(*args: Any, **kwargs: Any) -> Any:
     References:
         Section VI, Lemma 2.
     """
-    return gaussian.convolution_density(*args, **kwargs)
+    return gaussian_density.convolution_density(*args, **kwargs)
 
 
 def corollary2_coefficients(*args: Any, **kwargs: Any) -> Any:
