@@ -56,8 +56,8 @@ def _leakage(args: argparse.Namespace) -> dict[str, Any]:
     # imported here (as in the other handlers): sympy and flint load after --help
     from pdpsym.app.readers import load_discrete
     from pdpsym.mechanisms.laplace import LinearQuery, parse_lambda
+    from pdpsym.papers.li2019.adversary import Adversary
     from pdpsym.papers.li2019.eq2 import (
-        Adversary,
         all_adversaries,
         leakage,
         leakage_all,
@@ -97,7 +97,7 @@ def run_leakage(args: argparse.Namespace) -> int:
     from pdpsym.app.readers import load_discrete, read_model_object
     from pdpsym.mechanisms.laplace import parse_lambda
     from pdpsym.models.kinds import count_model_from_object
-    from pdpsym.papers.li2019.eq2 import Adversary
+    from pdpsym.papers.li2019.adversary import Adversary
 
     if Path(args.model).suffix.lower() == ".bif":  # a Bayesian network in BIF
         from pdpsym.app.readers import load_model
@@ -155,7 +155,8 @@ def li2019_examples_rows(digits: int = 15, fmt: str = "md") -> tuple[list[str], 
     import sympy  # imported here, with the engines: `pdpsym table --help` does not load them
 
     from pdpsym.mechanisms.laplace import LinearQuery
-    from pdpsym.papers.li2019.eq2 import Adversary, leakage
+    from pdpsym.papers.li2019.adversary import Adversary
+    from pdpsym.papers.li2019.eq2 import leakage
     from pdpsym.papers.li2019.examples import DESCRIPTIONS, li2019_table
     from pdpsym.papers.li2019.theorems import group_dp_bound
 

@@ -2,7 +2,8 @@
 Leakage: A Unified Analysis" (prior differential privacy, PDP).
 
 * :mod:`~pdpsym.papers.li2019.eq2` -- Sec. IV, Eq. 2-4: the leakage of a Laplace-noised
-  linear query to the adversary ``A(i, K)``, exactly, with its witness;
+  linear query to the adversary ``A(i, K)`` (:mod:`~pdpsym.papers.li2019.adversary`),
+  exactly, with its witness;
 * :mod:`~pdpsym.papers.li2019.theorems` -- Sec. IV: Eq. 3, Remark 1, Theorems 1 and 4;
 * :mod:`~pdpsym.papers.li2019.edges` -- Sec. V, Eq. 9-13: WHG edges, Theorems 2-3;
   :mod:`~pdpsym.papers.li2019.edge_tables` (every ``W_ij`` at once) and

@@ -21,7 +21,7 @@ from typing import Any
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers import claim
-from pdpsym.papers.li2019 import eq2, small_tables, theorems, whg
+from pdpsym.papers.li2019 import adversary, small_tables, theorems, whg
 from pdpsym.papers.li2019.claims import ONE, proved
 from pdpsym.papers.li2019.whg import ArrayEdges, fast_search, full_search
 from pdpsym.proofs import pdp_bounds
@@ -167,7 +167,7 @@ def _perfect_correlation(_c: claim.RunConfig) -> Iterator[Any]:
 def _group_dp_law(case: Any) -> object:
     model, v = case
     bound = theorems.group_dp_bound(model, v.adversary, ONE, LinearQuery.sum(model.variables))
-    return eq2.compare_log_ratio_rational(v.exact.value, bound) == 0 or claim.Counterexample(
+    return adversary.compare_log_ratio_rational(v.exact.value, bound) == 0 or claim.Counterexample(
         model=model, node=small_tables.node(v.target, v.known)
     )
 
