@@ -12,7 +12,8 @@ from strategies import joint_tables, lambdas, product_tables
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.families import tables_up_to
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.li2019.eq2 import Adversary, all_adversaries, leakage, leakage_all
+from pdpsym.papers.li2019.adversary import Adversary
+from pdpsym.papers.li2019.eq2 import all_adversaries, leakage, leakage_all
 from pdpsym.papers.li2019.examples import li2019_table
 from pdpsym.papers.li2019.theorems import bayes_identity_holds, group_dp_bound, theorem4_value
 

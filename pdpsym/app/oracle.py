@@ -67,7 +67,8 @@ from pdpsym.core.parallel import ordered_map
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.families import random_table, tables_up_to
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.li2019.eq2 import Adversary, leakage_all
+from pdpsym.papers.li2019.adversary import Adversary
+from pdpsym.papers.li2019.eq2 import leakage_all
 from pdpsym.papers.li2019.examples import li2019_table
 
 FAMILIES = ("li2019-examples", "random-binary", "exhaustive-2x2")

@@ -99,12 +99,6 @@ def point(args: tuple[int, str]) -> list[dict[str, str]]:
 def describe(scale: Scale) -> Text:
     """The figure's title, caption and parameters.
 
-    Args:
-        scale: the figure's scale.
-
-    Returns:
-        The scale-dependent text.
-
     References:
         Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 6.
     """

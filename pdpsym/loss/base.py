@@ -16,7 +16,7 @@ For a pair ``(P, Q)`` the privacy loss at ``ε`` is the hockey-stick divergence
     ε(δ) = min { ε ≥ 0 : δ(ε) ≤ δ }     (``oo`` when no ε works).
 
 ``delta`` returns a :class:`LossPoint` holding an exact value (a Fraction, a
-:class:`~pdpsym.loss.plrv.WLin`, a :class:`~pdpsym.core.sqrtexp.SqrtExpSum`, ...) and
+:class:`~pdpsym.loss.wlin.WLin`, a :class:`~pdpsym.core.sqrtexp.SqrtExpSum`, ...) and
 where it is attained; ``epsilon`` returns a :class:`LossPoint` holding ``ε`` exactly
 (``ln`` of a rational, a :class:`~pdpsym.core.expoly.LogRatio`) or, when no closed form
 is known, a :class:`~pdpsym.core.sqrtexp.Bracket`: the root of ``δ(ε) = δ`` found by

@@ -162,7 +162,9 @@ FIGURES: dict[str, FigureSpec] = {}
 # a higher layer adds its own by importing them (pdpsym.verify.figures.all_figures)
 MODULES = (
     "pdpsym.papers.li2019.figures",
-    "pdpsym.papers.dmkb2020.figures",
+    "pdpsym.papers.dmkb2020.figures_counting",
+    "pdpsym.papers.dmkb2020.figures_thresholding",
+    "pdpsym.papers.dmkb2020.figures_noise",
     "pdpsym.papers.lmm2016.figures",
 )
 

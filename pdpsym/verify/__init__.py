@@ -18,10 +18,14 @@ from pdpsym.verify.runner import evaluate, run_claim, select
 CHECKER_MODULES: tuple[str, ...] = (
     "pdpsym.papers.dmkb2020.claims_section2",
     "pdpsym.papers.dmkb2020.claims_section3",
-    "pdpsym.papers.dmkb2020.claims_section4",
+    "pdpsym.papers.dmkb2020.claims_section4_thresholding",
+    "pdpsym.papers.dmkb2020.claims_section4_counting",
+    "pdpsym.papers.dmkb2020.claims_section4_kanonymity",
     "pdpsym.papers.dmkb2020.claims_section5",
     "pdpsym.papers.li2019.claims",
+    "pdpsym.papers.li2019.claims_edges",
     "pdpsym.papers.li2019.claims_whg",
+    "pdpsym.papers.li2019.claims_sec7",
     "pdpsym.papers.lmm2016.claims",
     "pdpsym.papers.li2019.claims_gaussian",
 )

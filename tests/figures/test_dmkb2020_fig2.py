@@ -16,7 +16,7 @@ import mpmath
 import pytest
 from dmkb2020_brute import blanket, close, counting_delta
 
-from pdpsym.papers.dmkb2020.figures import fig2_row
+from pdpsym.papers.dmkb2020.figures_counting import fig2_row
 
 pytestmark = pytest.mark.usefixtures("fifty_digits")
 

@@ -14,7 +14,7 @@ import mpmath
 import pytest
 from dmkb2020_brute import blanket
 
-from pdpsym.papers.dmkb2020.figures import fig3_row
+from pdpsym.papers.dmkb2020.figures_counting import fig3_row
 
 pytestmark = pytest.mark.usefixtures("fifty_digits")
 

@@ -17,7 +17,7 @@ import mpmath
 import pytest
 
 from pdpsym.app.cli import main
-from pdpsym.papers.dmkb2020.figures import fig4_row
+from pdpsym.papers.dmkb2020.figures_thresholding import fig4_row
 
 
 def _mech_law(a: int, n: int, T: int) -> dict[object, mpmath.mpf]:

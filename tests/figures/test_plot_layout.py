@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pdpsym.papers.dmkb2020.figures import FIG4_COLUMNS
+from pdpsym.papers.dmkb2020.figures_thresholding import FIG4_COLUMNS
 from pdpsym.papers.figure import FigureData
 from pdpsym.verify.figures import all_figures
 

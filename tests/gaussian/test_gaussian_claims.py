@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pdpsym.papers.li2019.claims_whg import sec7_findings
+from pdpsym.papers.li2019.claims_sec7 import sec7_findings
 from pdpsym.verify import RunConfig, run_claim
 
 ROOT = Path(__file__).resolve().parents[2]

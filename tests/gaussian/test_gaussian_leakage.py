@@ -15,13 +15,12 @@ from pdpsym.papers.li2019.gaussian import (
     all_adversaries,
     all_conditionals,
     condition,
-    convolution_density,
-    eq19_profile,
     gaussian_leakage,
     query_given,
     regression_coefficients,
     weight_vector,
 )
+from pdpsym.papers.li2019.gaussian_density import convolution_density, eq19_profile
 
 small = st.fractions(min_value=-3, max_value=3, max_denominator=3)
 

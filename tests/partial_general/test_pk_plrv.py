@@ -16,7 +16,6 @@ from pdpsym.core.errors import InputError
 from pdpsym.loss.plrv import (
     Eps,
     FForm,
-    WLin,
     apk,
     apkdp_by_indistinguishability,
     apkdp_delta,
@@ -32,6 +31,7 @@ from pdpsym.loss.plrv import (
     ppkdp_delta,
     sup_over_sets,
 )
+from pdpsym.loss.wlin import WLin
 from pdpsym.mechanisms.finite import (
     BOTTOM,
     Scenario,

@@ -19,6 +19,9 @@ from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
 from typing import Any
 
+from pdpsym.core.certify import certify
+from pdpsym.core.compare import compare
+from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.plrv import Eps
 from pdpsym.mechanisms import finite
 from pdpsym.papers import claim
@@ -211,3 +214,67 @@ def det_json(outs: Any) -> dict[str, str]:
         Desfontaines et al., Section 1.3 (a mechanism as a map from databases to outputs).
     """
     return {repr(d): repr(o) for d, o in zip(BITS2, outs, strict=True)}
+
+
+def frac_text(q: Fraction | int) -> str:
+    """An integer or fraction as exact text (``"3/2"``).
+
+    Args:
+        q: the number.
+
+    Returns:
+        Its exact text.
+
+    References:
+        Python docs, fractions.
+    """
+    return fraction_str(Fraction(q))
+
+
+def dec(x: Any, digits: int = 12) -> str:
+    """A value's certified decimal (every printed digit certain), for a verdict's text.
+
+    Args:
+        x: an exact or certified value.
+        digits: the significant digits.
+
+    Returns:
+        The certified decimal.
+
+    References:
+        Johansson, Arb (2017), ball arithmetic.
+    """
+    return certify(x, digits).decimal
+
+
+def decided_le(x: Any, y: Any) -> bool:
+    """Whether ``x <= y``, decided exactly.
+
+    Args:
+        x: an exact or certified value.
+        y: an exact or certified value.
+
+    Returns:
+        True when ``x <= y``.
+
+    References:
+        Johansson, Arb (2017), ball arithmetic (screen, then decide exactly).
+    """
+    return compare(x, y).sign <= 0
+
+
+def exact_cx(facts: dict[str, Any]) -> claim.Counterexample:
+    """The facts of a failing case, with integers and fractions as exact text.
+
+    Args:
+        facts: the case's facts by name.
+
+    Returns:
+        The counterexample.
+
+    References:
+        Desfontaines et al. (2020), Section 4 (the checked statements' quantities).
+    """
+    return claim.Counterexample(
+        {k: frac_text(v) if isinstance(v, int | Fraction) else v for k, v in facts.items()}
+    )

@@ -14,7 +14,8 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.loss import plrv
-from pdpsym.loss.plrv import Eps, WLin
+from pdpsym.loss.plrv import Eps
+from pdpsym.loss.wlin import WLin
 from pdpsym.mechanisms import finite
 from pdpsym.mechanisms.finite import Scenario, deterministic
 from pdpsym.papers import claim

@@ -25,7 +25,8 @@ import sympy
 
 from pdpsym.core.eps import ExpRatio, ratio_of
 from pdpsym.core.expoly import ExpPoly
-from pdpsym.loss.plrv import Eps, WLin, default_targets, m_value
+from pdpsym.loss.plrv import Eps, default_targets, m_value
+from pdpsym.loss.wlin import WLin
 from pdpsym.mechanisms.finite import Mechanism, Scenario, compose, output_pmf
 
 Ratio = ExpRatio  # e^L; None = +∞
@@ -186,7 +187,7 @@ def bounded_dependence_nu(
         targets: the target records (None: the default targets of the scenario).
 
     Returns:
-        ``(nu, witness)``: ν exactly, as a :class:`~pdpsym.loss.plrv.WLin`
+        ``(nu, witness)``: ν exactly, as a :class:`~pdpsym.loss.wlin.WLin`
         ``c0 + c1·e^μ``, and the maximizing ``(i, a, b, B̂)`` (None when ν = 0 is not
         exceeded).
 

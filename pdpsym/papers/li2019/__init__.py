@@ -2,15 +2,16 @@
 Leakage: A Unified Analysis" (prior differential privacy, PDP).
 
 * :mod:`~pdpsym.papers.li2019.eq2` -- Sec. IV, Eq. 2-4: the leakage of a Laplace-noised
-  linear query to the adversary ``A(i, K)``, exactly, with its witness;
+  linear query to the adversary ``A(i, K)`` (:mod:`~pdpsym.papers.li2019.adversary`),
+  exactly, with its witness;
 * :mod:`~pdpsym.papers.li2019.theorems` -- Sec. IV: Eq. 3, Remark 1, Theorems 1 and 4;
 * :mod:`~pdpsym.papers.li2019.edges` -- Sec. V, Eq. 9-13: WHG edges, Theorems 2-3;
   :mod:`~pdpsym.papers.li2019.edge_tables` (every ``W_ij`` at once) and
   :mod:`~pdpsym.papers.li2019.correlation` (conditional Pearson sign, Lemma 3);
 * :mod:`~pdpsym.papers.li2019.whg` -- Sec. V: the chain rule (Theorem 5, Eq. 14), the
   full and fast searches (Sec. V-D, Algorithms 1-2) and the certified batch;
-* :mod:`~pdpsym.papers.li2019.gaussian` -- Sec. VI: the Gaussian model (Lemmas 1-2,
-  Theorem 6, Corollary 2);
+* :mod:`~pdpsym.papers.li2019.gaussian` -- Sec. VI: the Gaussian model (Lemma 1,
+  Theorem 6, Corollary 2) and :mod:`~pdpsym.papers.li2019.gaussian_density` (Lemma 2, Eq. 19);
 * :mod:`~pdpsym.papers.li2019.examples`, :mod:`~pdpsym.papers.li2019.experiments` --
   Examples 2-4 and Section VII.
 """

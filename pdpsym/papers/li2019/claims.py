@@ -19,7 +19,7 @@ from pdpsym.core.numbers import fraction_str
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.families import random_product, random_table, tables_up_to
 from pdpsym.papers import claim
-from pdpsym.papers.li2019 import eq2, theorems
+from pdpsym.papers.li2019 import adversary, eq2, theorems
 from pdpsym.papers.li2019.examples import correlated_pair, li2019_table
 from pdpsym.proofs import breakpoint_lemma, pdp_bounds
 
@@ -128,7 +128,7 @@ def check_eq3(config: claim.RunConfig) -> claim.Property:
 # --- breakpoint lemma ---------------------------------------------------------------------
 def _grid_cases(config: claim.RunConfig) -> Iterator[tuple[Any, ...]]:
     rng = random.Random(config.seed)
-    adv = eq2.Adversary("x1", ())
+    adv = adversary.Adversary("x1", ())
     for _ in range(config.count(3, 20)):
         model = random_table(rng, [2, rng.choice([2, 3])], zero_prob=0.0)
         query = LinearQuery.sum(model.variables)
@@ -269,7 +269,7 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
     for model in itertools.chain(*map(tables_up_to, ([2, 2], [3, 2], [2, 2, 2]), dens)):
         query = LinearQuery.sum(model.variables)
         for t in model.variables:
-            adv = eq2.Adversary(t, tuple(v for v in model.variables if v != t))
+            adv = adversary.Adversary(t, tuple(v for v in model.variables if v != t))
             res = eq2.leakage(model, t, adv.known, 1, query)
             value = theorems.theorem4_value(model, adv, ONE, query)
             bottom.append((model, adv, res, value, query.sensitivity(model, t)))
@@ -307,7 +307,7 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Examples 2-4 -------------------------------------------------------------------------------
-def _pl(name: str, known: tuple[str, ...]) -> eq2.LeakageResult:
+def _pl(name: str, known: tuple[str, ...]) -> adversary.LeakageResult:
     return eq2.leakage(li2019_table(name), "x1", known, 1)
 
 
@@ -338,7 +338,7 @@ def check_ex2(config: claim.RunConfig) -> claim.Property:
     (a_weak, a_strong), (b_weak, b_strong) = (pl[t].values() for t in "ab")
     model = li2019_table("a")
     dp_pair = theorems.group_dp_bound(
-        model, eq2.Adversary("x1", ()), ONE, LinearQuery.sum(["x1", "x2"])
+        model, adversary.Adversary("x1", ()), ONE, LinearQuery.sum(["x1", "x2"])
     )
     checks = {
         "(a) PL(A(1,{2})) = 1": a_strong.compare_rational(ONE) == 0,

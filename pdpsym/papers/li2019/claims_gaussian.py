@@ -20,9 +20,10 @@ from pdpsym.core.balls import Ball, to_ball, working_precision
 from pdpsym.core.numbers import from_sympy
 from pdpsym.models.gaussian import GaussianModel, solve, submatrix
 from pdpsym.papers import claim
-from pdpsym.papers.li2019 import gaussian
+from pdpsym.papers.li2019 import gaussian, gaussian_density
 from pdpsym.papers.li2019.claims import proved
-from pdpsym.papers.li2019.gaussian import THM6_READING, eq19_profile, gaussian_leakage
+from pdpsym.papers.li2019.gaussian import THM6_READING, gaussian_leakage
+from pdpsym.papers.li2019.gaussian_density import eq19_profile
 from pdpsym.proofs import gaussian_conditioning
 
 
@@ -157,7 +158,7 @@ def _lemma2_symbolic(shown: list[str]) -> bool:
     """The identities behind Lemma 2: sympy must reduce all four to zero (listed in ``shown``)."""
     t, x = sympy.Symbol("t", real=True), sympy.Symbol("x", positive=True)
     s, lam = sympy.symbols("s lambda", positive=True)
-    h, exp, cdf = gaussian.h_expr(t, s, lam), sympy.exp, gaussian.std_normal_cdf
+    h, exp, cdf = gaussian_density.h_expr(t, s, lam), sympy.exp, gaussian_density.std_normal_cdf
     phi = exp(-(x**2) / 2) / sympy.sqrt(2 * sympy.pi)
     zeros = {
         "d/dt[e^{t/lam} h] = (2/lam) e^{2t/lam} Phi(b) > 0": (
@@ -196,7 +197,7 @@ def _lemma2_law(case: tuple[Any, ...]) -> object:
     # certified: -|d|/lam < ln h(t-d) - ln h(t) < |d|/lam, and the tails approach the ends
     kind, s2, lam, d, t = case
     with working_precision(128 if kind == "inside" else 256):
-        lr = gaussian.log_h_arb(t - d, s2, lam) - gaussian.log_h_arb(t, s2, lam)
+        lr = gaussian_density.log_h_arb(t - d, s2, lam) - gaussian_density.log_h_arb(t, s2, lam)
         if kind == "inside":
             bb = _arb(abs(d) / lam)
             return (lr < bb and lr > -bb) or claim.Counterexample(s2=s2, lam=lam, delta=d, t=t)

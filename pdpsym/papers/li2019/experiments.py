@@ -15,7 +15,7 @@ layer-1 values by Theorem 4. Reported:
 :func:`leakage_vs_layer` and :func:`fast_vs_full` are float64 simulations of the chain rule
 on sampled edge data (the paper's own experiment); :func:`layer_maxima` and
 :func:`gaussian_layer_table` are exact, and the claim checks of
-:mod:`pdpsym.papers.li2019.claims_whg` use them.
+:mod:`pdpsym.papers.li2019.claims_whg` and :mod:`pdpsym.papers.li2019.claims_sec7` use them.
 """
 
 from __future__ import annotations

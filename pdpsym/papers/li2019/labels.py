@@ -21,7 +21,7 @@ from pdpsym.core.expoly import LogRatio
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.gaussian import GaussianModel
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.li2019 import edges, gaussian, whg
+from pdpsym.papers.li2019 import edges, gaussian, gaussian_density, whg
 
 
 def theorem3_increment_ratio(
@@ -116,7 +116,7 @@ def lemma2_convolution_density(r: Any, m: Any, s2: Fraction | sympy.Expr, lam: A
     References:
         Section VI, Lemma 2.
     """
-    return gaussian.convolution_density(r, m, s2, lam)
+    return gaussian_density.convolution_density(r, m, s2, lam)
 
 
 def corollary2_coefficients(

@@ -10,7 +10,7 @@ from pdpsym.core.expoly import ExpPoly, LogRatio
 from pdpsym.loss.laplace_mixture import laplace_mixture_at
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.li2019.eq2 import Adversary
+from pdpsym.papers.li2019.adversary import Adversary
 
 
 def conditional_density(

@@ -15,9 +15,10 @@ from pdpsym.core.errors import InputError
 from pdpsym.core.expoly import LogRatio
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
+from pdpsym.papers.li2019.adversary import Adversary, LeakageResult
 from pdpsym.papers.li2019.edge_tables import EdgeTables
 from pdpsym.papers.li2019.edges import EdgeReading, rational_log
-from pdpsym.papers.li2019.eq2 import Adversary, LeakageResult, leakage, leakage_all
+from pdpsym.papers.li2019.eq2 import leakage, leakage_all
 from pdpsym.papers.li2019.whg.chain import (
     MAX_PATHS_N,
     BottomRule,
