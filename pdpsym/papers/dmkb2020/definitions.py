@@ -11,6 +11,9 @@
 With δ = 0 and finite outputs, ε-indistinguishability reduces to singletons, so the
 smallest ε is ``ln`` of the largest probability ratio; it is returned as that ratio
 ``e^ε`` (a Fraction ≥ 1, or ``None`` for ε = ∞), exactly.
+
+Each ``*_ratio`` function is the maximum, over the targets i and the values B̂ of the
+partial knowledge, of the ratios its definition compares at ``(i, B̂)``.
 """
 
 from __future__ import annotations
@@ -97,21 +100,23 @@ def np_ratio(scenario: Scenario, mech: Mechanism, targets: Targets = None) -> Ra
         Desfontaines et al., Section 2.1, Definition 3 ((Θ, ε)-noiseless privacy).
     """
 
-    def ratios() -> Iterator[Ratio]:
-        for i in _targets(scenario, targets):
-            for bhat in scenario.knowledge_values():
-                vals = [a for a in scenario.record_values(i) if scenario.compatible(i, a, bhat)]
-                for a, b in _pairs(vals):
-                    yield indist_ratio(
-                        output_pmf(scenario, mech, i, a, bhat),
-                        output_pmf(scenario, mech, i, b, bhat),
-                    )
+    def at(i: int, bhat: Any) -> Iterator[Ratio]:
+        vals = [a for a in scenario.record_values(i) if scenario.compatible(i, a, bhat)]
+        for a, b in _pairs(vals):
+            yield indist_ratio(
+                output_pmf(scenario, mech, i, a, bhat), output_pmf(scenario, mech, i, b, bhat)
+            )
 
-    return ratio_sup(ratios())
+    return _sup_over(scenario, targets, at)
 
 
-def _targets(scenario: Scenario, targets: Targets) -> Iterable[int]:
-    return range(scenario.n) if targets is None else targets
+def _sup_over(
+    scenario: Scenario, targets: Targets, at: Callable[[int, Any], Iterable[Ratio]]
+) -> Ratio:
+    """``ratio_sup`` of ``at(i, B̂)`` over the targets i and the values B̂, in that order."""
+    chosen = range(scenario.n) if targets is None else targets
+    knowledge = scenario.knowledge_values()
+    return ratio_sup(r for i in chosen for bhat in knowledge for r in at(i, bhat))
 
 
 def ratio_sup(ratios: Iterable[Ratio]) -> Ratio:
@@ -177,23 +182,25 @@ def cdp_ratio(
         Desfontaines et al., Section 2.2, Definition 5 ((Θ, ε)-causal DP).
     """
 
-    def ratios() -> Iterator[Ratio]:
-        for i in _targets(scenario, targets):
-            support = scenario.record_values(i)
-            bs = list(domain[i]) if domain is not None else support
-            for bhat in scenario.knowledge_values():
-                for a in support:
-                    if not scenario.compatible(i, a, bhat):
-                        continue
-                    for b in bs:
-                        if b == a or (b in support and not scenario.compatible(i, b, bhat)):
-                            continue
-                        yield indist_ratio(
-                            output_pmf(scenario, mech, i, a, bhat),
-                            changed_pmf(scenario, mech, i, a, b, bhat),
-                        )
+    def at(i: int, bhat: Any) -> Iterator[Ratio]:
+        support = scenario.record_values(i)
+        for a in support:
+            if not scenario.compatible(i, a, bhat):
+                continue
+            for b in _changes(domain, i, support):
+                if b == a or (b in support and not scenario.compatible(i, b, bhat)):
+                    continue
+                yield indist_ratio(
+                    output_pmf(scenario, mech, i, a, bhat),
+                    changed_pmf(scenario, mech, i, a, b, bhat),
+                )
 
-    return ratio_sup(ratios())
+    return _sup_over(scenario, targets, at)
+
+
+def _changes(domain: Domain, i: int, support: Sequence[Any]) -> Sequence[Any]:
+    """The values b record ``i`` may be changed to: ``domain[i]``, else its support."""
+    return list(domain[i]) if domain is not None else support
 
 
 def ddp_ratio_with(
@@ -220,20 +227,18 @@ def ddp_ratio_with(
         Desfontaines et al., Section 2.1, Definition 4 ((Θ, ε)-distributional DP).
     """
 
-    def ratios() -> Iterator[Ratio]:
-        for i in _targets(scenario, targets):
-            for bhat in scenario.knowledge_values():
-                for a in scenario.record_values(i):
-                    if not scenario.compatible(i, a, bhat):
-                        continue
-                    simulated: PMF = {}
-                    for d, p in scenario.conditional(i, a, bhat).items():
-                        rest = tuple(x for j, x in enumerate(d) if j != i)
-                        for o, q in sim(i, rest).items():
-                            simulated[o] = simulated.get(o, Fraction(0)) + p * Fraction(q)
-                    yield indist_ratio(output_pmf(scenario, mech, i, a, bhat), simulated)
+    def at(i: int, bhat: Any) -> Iterator[Ratio]:
+        for a in scenario.record_values(i):
+            if not scenario.compatible(i, a, bhat):
+                continue
+            simulated: PMF = {}
+            for d, p in scenario.conditional(i, a, bhat).items():
+                rest = tuple(x for j, x in enumerate(d) if j != i)
+                for o, q in sim(i, rest).items():
+                    simulated[o] = simulated.get(o, Fraction(0)) + p * Fraction(q)
+            yield indist_ratio(output_pmf(scenario, mech, i, a, bhat), simulated)
 
-    return ratio_sup(ratios())
+    return _sup_over(scenario, targets, at)
 
 
 def ibcdp_ratio(
@@ -258,22 +263,18 @@ def ibcdp_ratio(
         Desfontaines et al., Section 2.2, Definition 6 (inference-based causal DP).
     """
 
-    def ratios() -> Iterator[Ratio]:
-        for i in _targets(scenario, targets):
-            support = scenario.record_values(i)
-            bs = list(domain[i]) if domain is not None else support
-            for bhat in scenario.knowledge_values():
-                rows = [(d, p) for (d, bb), p in scenario.joint.items() if bb == bhat]
-                for b in bs:
-                    plain = _posterior_counts(rows, mech, i, _UNCHANGED)
-                    changed = _posterior_counts(rows, mech, i, b)
-                    for t in set(plain) & set(changed):
-                        z1, z2 = sum(plain[t].values()), sum(changed[t].values())
-                        post1 = {a: v / z1 for a, v in plain[t].items()}
-                        post2 = {a: v / z2 for a, v in changed[t].items()}
-                        yield indist_ratio(post1, post2)
+    def at(i: int, bhat: Any) -> Iterator[Ratio]:
+        rows = [(d, p) for (d, bb), p in scenario.joint.items() if bb == bhat]
+        for b in _changes(domain, i, scenario.record_values(i)):
+            plain = _posterior_counts(rows, mech, i, _UNCHANGED)
+            changed = _posterior_counts(rows, mech, i, b)
+            for t in set(plain) & set(changed):
+                z1, z2 = sum(plain[t].values()), sum(changed[t].values())
+                post1 = {a: v / z1 for a, v in plain[t].items()}
+                post2 = {a: v / z2 for a, v in changed[t].items()}
+                yield indist_ratio(post1, post2)
 
-    return ratio_sup(ratios())
+    return _sup_over(scenario, targets, at)
 
 
 _UNCHANGED: Any = object()

@@ -131,17 +131,16 @@ def log_max(values: Sequence[LogRatio]) -> LogRatio:
 
 
 def log_min(values: Sequence[LogRatio]) -> LogRatio:
-    """The smallest of ``values``, every comparison decided exactly.
+    """The smallest of ``values``: :func:`log_max` the other way round.
 
     Args:
-        values: a non-empty sequence of log-ratios.
+        values: as for :func:`log_max`.
 
     Returns:
         The first minimal element, as given (exact).
 
     References:
-        Johansson, Arb (2017), for deciding signs of exponential polynomials; the values
-        compared are Li et al. (2019) Eq. 9-11 edge and node values (Section V).
+        As for :func:`log_max`.
     """
     return decided_min(values, _log_cmp)[1]
 

@@ -109,12 +109,16 @@ def neighbour_pairs(
                     yield name, d, e
 
 
-def _resolve_sets(
+def _read_neighbours(
     theta: JointDistribution,
+    reading: DDPReading,
     sets: Mapping[str, Sequence[str]] | None,
-    reading: DependenceReading,
-) -> Mapping[str, Sequence[str]]:
-    return dependence_sets(theta, reading) if sets is None else sets
+    dependence: DependenceReading,
+) -> Iterator[tuple[str, Database, Database]]:
+    """The neighbour pairs of a neighbour reading: ``sets`` (else the ``dependence``
+    reading's sets), inside the support of theta for ``NEIGHBOURS_IN_SUPPORT``."""
+    groups = dependence_sets(theta, dependence) if sets is None else sets
+    return neighbour_pairs(theta, groups, reading is DDPReading.NEIGHBOURS_IN_SUPPORT)
 
 
 # --- finite mechanisms ----------------------------------------------------------------
@@ -328,11 +332,9 @@ def finite_ddp_level(
         VI-B, Eq. 11-12.
     """
     if reading is not DDPReading.CONDITIONAL:
-        groups = _resolve_sets(theta, sets, dependence)
-        inside = reading is DDPReading.NEIGHBOURS_IN_SUPPORT
         return _max_ratio(
             ({"tuple": i, "D": _db(d), "D'": _db(e)}, mech.pmf(d), mech.pmf(e))
-            for i, d, e in neighbour_pairs(theta, groups, inside)
+            for i, d, e in _read_neighbours(theta, reading, sets, dependence)
         )
 
     def gen() -> Iterator[
@@ -501,11 +503,9 @@ def laplace_ddp_epsilon(
     """
     q, b = mech.query, mech.b
     if reading is not DDPReading.CONDITIONAL:
-        groups = _resolve_sets(theta, sets, dependence)
-        inside = reading is DDPReading.NEIGHBOURS_IN_SUPPORT
         best = Fraction(0)
         witness: dict[str, str] = {}
-        for i, d, e in neighbour_pairs(theta, groups, inside):
+        for i, d, e in _read_neighbours(theta, reading, sets, dependence):
             v = abs(q[d] - q[e]) / b
             if v > best:
                 best, witness = v, {"tuple": i, "D": _db(d), "D'": _db(e)}
