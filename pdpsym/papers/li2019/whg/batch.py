@@ -214,8 +214,9 @@ def _shared(counts: np.ndarray, lam: Fraction, reading: EdgeReading) -> _Shared:
     e_right, e_left = _exp_floats([1 / lam, -1 / lam])
     d_idx = np.abs(np.arange(2)[:, None, None] + np.arange(n + 1)[None, :, None] - np.arange(n + 1))
     E = E_d[d_idx]  # E[a, s, t]
-    full_tensor = ternary(counts)
-    flat = full_tensor.reshape(-1, n + 1).astype(np.float64)  # integers below 2^53: exact
+    # folded in float64 directly: every entry is a sum of counts, an integer below 2^53
+    full_tensor = ternary(counts.astype(np.float64))
+    flat = full_tensor.reshape(-1, n + 1)
     # the densities of every configuration, for x_i = 0 and x_i = 1 (E differs by a)
     # (one BLAS product, breakpoints first so the long axis is last: several times faster
     # than configurations first; the rounding bound holds for any summation order)
@@ -223,7 +224,7 @@ def _shared(counts: np.ndarray, lam: Fraction, reading: EdgeReading) -> _Shared:
     return _Shared(
         n,
         dens,
-        full_tensor.sum(axis=-1).astype(np.float64),  # P(cfg), exact
+        ternary_mass(counts).astype(np.float64),  # P(cfg), exact (integers below 2^53)
         float(e_right),
         float(e_left),
         _log_factors((1 + 2 * U) * (1 + _gamma(n + 1)) - 1),
