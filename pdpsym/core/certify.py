@@ -20,12 +20,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Protocol, TypeAlias, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, runtime_checkable
 
-import sympy
 from flint import arb, ctx, fmpq
 
 from pdpsym.core.errors import Undecided
+
+if TYPE_CHECKING:
+    import sympy
 
 MAX_PREC = 1 << 14  # bits; beyond this a value is "undecided", never guessed
 
@@ -45,7 +47,20 @@ class ArbEvaluable(Protocol):
 #: by :func:`certify` and :func:`~pdpsym.core.compare.compare` when present.
 ExactValue = ArbEvaluable
 
-Exact: TypeAlias = Fraction | int | sympy.Expr | ArbEvaluable
+if TYPE_CHECKING:
+    Exact: TypeAlias = Fraction | int | sympy.Expr | ArbEvaluable
+
+
+def __getattr__(name: str) -> Any:
+    # PEP 562: ``Exact`` names sympy.Expr, and sympy loads only when an exact symbolic
+    # form is needed (the batch engines certify floats and balls without it)
+    if name == "Exact":
+        import sympy  # the alias is built on first use, so importing this module stays light
+
+        alias = Fraction | int | sympy.Expr | ArbEvaluable
+        globals()["Exact"] = alias
+        return alias
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def arb_from_fraction(q: Fraction | int) -> arb:
@@ -71,27 +86,41 @@ def ball_endpoints(x: arb) -> tuple[Fraction, Fraction]:
 
 # --- sympy -> arb -----------------------------------------------------------------
 
-_UNARY: dict[Any, Callable[[arb], arb]] = {
-    sympy.exp: lambda a: a.exp(),
-    sympy.log: lambda a: a.log(),
-    sympy.erf: lambda a: a.erf(),
-    sympy.erfc: lambda a: a.erfc(),
-    sympy.sqrt: lambda a: a.sqrt(),
-    sympy.Abs: lambda a: abs(a),
-    sympy.sinh: lambda a: a.sinh(),
-    sympy.cosh: lambda a: a.cosh(),
-    sympy.tanh: lambda a: a.tanh(),
-    sympy.gamma: lambda a: a.gamma(),
-}
+_UNARY: dict[Any, Callable[[arb], arb]] = {}  # sympy function -> arb, filled on first use
+
+
+def _unary() -> dict[Any, Callable[[arb], arb]]:
+    if not _UNARY:
+        import sympy  # only sympy expressions reach here, so sympy is already loaded
+
+        _UNARY.update(
+            {
+                sympy.exp: lambda a: a.exp(),
+                sympy.log: lambda a: a.log(),
+                sympy.erf: lambda a: a.erf(),
+                sympy.erfc: lambda a: a.erfc(),
+                sympy.sqrt: lambda a: a.sqrt(),
+                sympy.Abs: lambda a: abs(a),
+                sympy.sinh: lambda a: a.sinh(),
+                sympy.cosh: lambda a: a.cosh(),
+                sympy.tanh: lambda a: a.tanh(),
+                sympy.gamma: lambda a: a.gamma(),
+            }
+        )
+    return _UNARY
 
 
 def sympy_to_arb(expr: sympy.Expr, prec: int) -> arb:
     """Enclose a sympy expression (rationals, exp, log, erf, ...) in an arb ball."""
+    import sympy  # loaded on first use: rationals and balls never need it
+
     with ctx.workprec(prec):
         return _to_arb(sympy.sympify(expr))
 
 
 def _to_arb(e: sympy.Basic) -> arb:
+    import sympy  # already loaded by sympy_to_arb (a dictionary lookup)
+
     if e.is_Rational:
         return arb(fmpq(int(e.p), int(e.q)))  # type: ignore[attr-defined]
     if e is sympy.pi:
@@ -118,8 +147,9 @@ def _to_arb(e: sympy.Basic) -> arb:
             return b**n if n >= 0 else 1 / b ** (-n)
         return _to_arb(base) ** _to_arb(exponent)
     func = e.func
-    if func in _UNARY:
-        return _UNARY[func](_to_arb(e.args[0]))
+    unary = _unary()
+    if func in unary:
+        return unary[func](_to_arb(e.args[0]))
     if func is sympy.binomial:
         n, k = e.args
         if n.is_Integer and k.is_Integer:
@@ -146,6 +176,8 @@ def enclose(value: Exact, prec: int) -> arb:
 
 
 def as_sympy(value: Exact) -> sympy.Expr:
+    import sympy  # loaded on first use: the exact symbolic form is asked for here
+
     if isinstance(value, Fraction | int):
         q = Fraction(value)
         return sympy.Rational(q.numerator, q.denominator)
@@ -161,6 +193,8 @@ def exact_rational(value: Exact) -> Fraction | None:
     if isinstance(value, ArbEvaluable):
         as_q = getattr(value, "as_rational", None)
         return as_q() if as_q else None
+    import sympy  # value is a sympy expression (or text for it): sympy is needed
+
     e = sympy.sympify(value)
     if e.is_Rational:
         return Fraction(int(e.p), int(e.q))  # type: ignore[attr-defined]
@@ -399,6 +433,8 @@ def certify(value: Exact, digits: int = 30, max_prec: int = MAX_PREC) -> Certifi
     # An expression that is rational (or zero) without looking it: a symbolic proof. Only
     # exact rewriting: nsimplify guesses a closed form from digits, and "proved" a leakage
     # of about 1e-5000 to be exactly 0 (leakage at lam = 1e5000)
+    import sympy  # the last resort, a symbolic proof, is the one place that needs it
+
     simplified = sympy.simplify(as_sympy(value))
     if simplified.is_Rational:
         return certify(simplified, digits, max_prec)
@@ -410,6 +446,10 @@ def exact_str(value: Exact) -> str:
     text = getattr(value, "exact_text", None)
     if text is not None:
         return str(text())
+    if isinstance(value, Fraction | int):
+        return str(Fraction(value))  # what sympy.sstr prints for the same Rational
+    import sympy  # the exact text of a sympy expression or a rational comes from sympy
+
     return sympy.sstr(as_sympy(value))
 
 

@@ -14,14 +14,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import sympy
 
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_rational
 from pdpsym.models.variables import NamedVariables, check_names
+
+if TYPE_CHECKING:
+    import sympy
 
 Assignment = tuple[Fraction, ...]
 
@@ -194,6 +196,8 @@ class JointDistribution(NamedVariables):
         va, vb = self.covariance(a, a), self.covariance(b, b)
         if va == 0 or vb == 0:
             return None
+        import sympy  # only the exact Pearson coefficient needs sympy (a light model import)
+
         c = self.covariance(a, b)
         return sympy.Rational(c.numerator, c.denominator) / sympy.sqrt(
             sympy.Rational((va * vb).numerator, (va * vb).denominator)

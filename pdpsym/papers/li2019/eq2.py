@@ -32,10 +32,9 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
-import sympy
 
 from pdpsym.core.certify import Certified, certify
 from pdpsym.core.compare import (
@@ -50,6 +49,9 @@ from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.laplace_mixture import laplace_mixture_at, log_mixture_floats
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
+
+if TYPE_CHECKING:
+    import sympy
 
 Status = Literal["ok", "no-compatible-pair"]
 
