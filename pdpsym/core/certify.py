@@ -16,7 +16,7 @@ left changed, in the spirit of mpmath's explicit contexts.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -484,17 +484,34 @@ __all__ = [
 # --- certified decimals from float enclosures (the batch engines' fast path) ----------
 
 
-def _mantissa(text: str) -> tuple[int, int]:
-    """``(m, e)`` with ``text`` (Python's ``.Ne`` form) equal to ``m * 10^e``, ``m`` an
-    integer of ``N + 1`` digits."""
-    head, exp = text.split("e")
-    digits = head.replace(".", "")
-    return int(digits), int(exp) - (len(digits.lstrip("-")) - 1)
+def _sci_text(text: str) -> str:
+    """:func:`format_decimal` of the nonzero number written ``text`` in Python's ``.Ne``
+    form, by slicing the string (no integer round trip)."""
+    head, _, exp = text.partition("e")
+    sign = ""
+    if head[0] == "-":
+        sign, head = "-", head[1:]
+    return _place(sign, head[0] + head[2:], int(exp) + 1)
 
 
-def _directed(x: float, digits: int, up: bool) -> str:
-    """``x`` rounded to ``digits`` significant digits toward +inf (``up``) or -inf."""
-    text = format(x, f".{digits - 1}e")
+def _place(sign: str, digits: str, point: int) -> str:
+    """:func:`format_decimal`'s text of ``0.digits * 10^point`` (``digits`` without
+    leading zeros): positional when ``-6 < point <= 21``, else scientific."""
+    if -6 < point <= 21:
+        n = len(digits)
+        if point >= n:
+            return sign + digits + "0" * (point - n)
+        if point > 0:
+            return sign + digits[:point] + "." + digits[point:]
+        return sign + "0." + "0" * (-point) + digits
+    return f"{sign}{digits[0]}{'.' + digits[1:] if len(digits) > 1 else ''}e{point - 1:+d}"
+
+
+def _directed(x: float, digits: int, up: bool, text: str | None = None) -> str:
+    """``x`` rounded to ``digits`` significant digits toward +inf (``up``) or -inf
+    (``text``: ``format(x, f".{digits - 1}e")`` when the caller has it)."""
+    if text is None:
+        text = format(x, f".{digits - 1}e")
     f = float(text)  # correctly rounded, so monotone: f > x implies text > x, f < x text < x
     if f != x:
         outward = f > x if up else f < x
@@ -502,12 +519,54 @@ def _directed(x: float, digits: int, up: bool) -> str:
         exact, near = Decimal(x), Decimal(text)
         outward = (near >= exact) if up else (near <= exact)
     if outward:
-        return format_decimal(*_mantissa(text))
-    m, e = _mantissa(text)
-    m += 1 if up else -1
-    if not 10 ** (digits - 1) <= abs(m) < 10**digits:  # crossed a power of ten: exactly
+        return _sci_text(text)
+    # one unit in the last digit outward: away from 0 for the end on 0's far side
+    head, _, exp = text.partition("e")
+    sign = "-" if head[0] == "-" else ""
+    stepped = str(int(head.lstrip("-").replace(".", "")) + (1 if up != bool(sign) else -1))
+    if len(stepped) != digits or stepped == "0":  # crossed a power of ten: exactly
         return decimal_string(Fraction(x), digits, "up" if up else "down")
-    return format_decimal(m, e)
+    return _place(sign, stepped, int(exp) + 1)
+
+
+def certified_decimals(
+    lo: Sequence[float], hi: Sequence[float], digits: int
+) -> list[dict[str, Any] | None]:
+    """:func:`certified_decimal` of every enclosure ``[lo[k], hi[k]]``, in one loop.
+
+    Args:
+        lo: the lower ends (floats, exact as dyadic rationals).
+        hi: the upper ends, as many.
+        digits: significant digits wanted.
+
+    Returns:
+        For each enclosure the decimal and its outward-rounded enclosure, or None.
+
+    References:
+        Li et al. 2019, Sec. V (the WHG values the batch certifies); Python docs,
+        ``format`` (correctly rounded float formatting).
+    """
+    spec, spec3, d3 = f".{digits - 1}e", f".{digits + 2}e", digits + 3
+    out: list[dict[str, Any] | None] = []
+    isfinite = math.isfinite
+    for a_f, b_f in zip(lo, hi, strict=True):
+        if not (a_f > 0 or b_f < 0) or not (isfinite(a_f) and isfinite(b_f)):
+            out.append(None)
+            continue
+        a = format(a_f, spec)
+        if a != format(b_f, spec):
+            out.append(None)
+            continue
+        out.append(
+            {
+                "decimal": _sci_text(a),
+                "enclosure": [
+                    _directed(a_f, d3, False, format(a_f, spec3)),
+                    _directed(b_f, d3, True, format(b_f, spec3)),
+                ],
+            }
+        )
+    return out
 
 
 def certified_decimal(lo: float, hi: float, digits: int) -> dict[str, Any] | None:
@@ -533,15 +592,7 @@ def certified_decimal(lo: float, hi: float, digits: int) -> dict[str, Any] | Non
     References:
         Li et al. 2019, Sec. V (the WHG values the batch certifies).
     """
-    if not (lo > 0 or hi < 0) or not (math.isfinite(lo) and math.isfinite(hi)):
-        return None
-    a = format(lo, f".{digits - 1}e")
-    if a != format(hi, f".{digits - 1}e"):
-        return None
-    return {
-        "decimal": format_decimal(*_mantissa(a)),
-        "enclosure": [_directed(lo, digits + 3, False), _directed(hi, digits + 3, True)],
-    }
+    return certified_decimals([lo], [hi], digits)[0]
 
 
 def ball_decimal(x: arb, digits: int) -> dict[str, Any] | None:

@@ -203,7 +203,7 @@ def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, 
     # imported here: the engines load sympy, flint and numpy, which --help does not need
     import numpy as np
 
-    from pdpsym.core.certify import ball_decimal, certified_decimal, certify
+    from pdpsym.core.certify import ball_decimal, certified_decimals, certify
     from pdpsym.core.compare import enclosure_argmax
     from pdpsym.papers.li2019.edges import EdgeReading, rational_log
     from pdpsym.papers.li2019.eq2 import leakage
@@ -256,9 +256,10 @@ def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, 
         b, lambda i, prec: eq2_exact(i, tuple(v for v in names if v != names[i])).arb(prec)
     )
 
-    def value(i: int, K: int, known: tuple[str, ...], which: str) -> dict[str, Any]:
-        lo, hi = (b.eq2_lo, b.eq2_hi) if which == "eq2" else (b.chain_lo, b.chain_hi)
-        out = certified_decimal(float(lo[i, K]), float(hi[i, K]), digits)
+    def value(
+        i: int, K: int, known: tuple[str, ...], which: str, out: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        # out: the decimal certified from the float enclosure, or None (then refine)
         for prec in (128, 512) if out is None and which == "chain" else ():
             out = ball_decimal(refiner.chain(i, K, prec), digits)
             if out is not None:
@@ -278,6 +279,15 @@ def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, 
             for known in [tuple(names[v] for v in range(n) if K >> v & 1)]
         ),
     )
+    order_i = np.array([i for _, i, _, _ in keys], dtype=np.int64)
+    order_K = np.array([K for _, _, _, K in keys], dtype=np.int64)
+    # every value's decimal from its float enclosure, in one pass (node order)
+    eq2_dec = certified_decimals(
+        b.eq2_lo[order_i, order_K].tolist(), b.eq2_hi[order_i, order_K].tolist(), digits
+    )
+    chain_dec = certified_decimals(
+        b.chain_lo[order_i, order_K].tolist(), b.chain_hi[order_i, order_K].tolist(), digits
+    )
     out_nodes = [
         {
             "target": names[i],
@@ -285,10 +295,10 @@ def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, 
             "layer": layer,
             "status": "ok",
             "generated": True,
-            "exact": value(i, K, known, "eq2"),
-            "chain": value(i, K, known, "chain"),
+            "exact": value(i, K, known, "eq2", e_dec),
+            "chain": value(i, K, known, "chain", c_dec),
         }
-        for layer, i, known, K in keys
+        for (layer, i, known, K), e_dec, c_dec in zip(keys, eq2_dec, chain_dec, strict=True)
     ]
     by_key = {(i, K): node for (_, i, _, K), node in zip(keys, out_nodes, strict=True)}
 
@@ -298,9 +308,6 @@ def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, 
         if not ties:
             ties.append(tie_classes(model.counts, bottom is BottomRule.EQ2))
         return ties[0]
-
-    order_i = np.array([i for _, i, _, _ in keys], dtype=np.int64)
-    order_K = np.array([K for _, _, _, K in keys], dtype=np.int64)
 
     def argmax(lo: np.ndarray, hi: np.ndarray, which: str) -> dict[str, Any]:
         # the first maximum in node order: enclosures, then exact tie classes (equal
