@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import sys
 from types import TracebackType
-
-from tqdm import tqdm
+from typing import Any
 
 
 class Progress:
@@ -25,6 +24,11 @@ class Progress:
         self.total = max(total, 1)
         self.label = label
         self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self._bar: Any = None
+        if not self.enabled:
+            return  # nothing is drawn: tqdm is not even loaded (a light batch run)
+        from tqdm import tqdm  # loaded only when a bar is shown
+
         self._bar = tqdm(
             total=self.total,
             desc=label,
@@ -36,6 +40,8 @@ class Progress:
         )
 
     def update(self, n: int = 1, note: str = "") -> None:
+        if self._bar is None:
+            return
         if note:
             self._bar.set_postfix_str(note[:40], refresh=False)
         self._bar.update(n)
@@ -49,4 +55,5 @@ class Progress:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        self._bar.close()
+        if self._bar is not None:
+            self._bar.close()

@@ -217,6 +217,7 @@ def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, 
     from pdpsym.papers.li2019.whg.batch import (
         ChainRefiner,
         batch_whg,
+        eq2_ball,
     )
     from pdpsym.papers.li2019.whg.ties import DELTA_OVER_LAMBDA, TieClasses, tie_classes
 
@@ -252,6 +253,7 @@ def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, 
     def chain_exact(i: int, known: tuple[str, ...]) -> Any:
         return exact_nodes()[(names[i], frozenset(known))].chain_value
 
+    counts = model.counts
     refiner = ChainRefiner(
         b, lambda i, prec: eq2_exact(i, tuple(v for v in names if v != names[i])).arb(prec)
     )
@@ -260,8 +262,11 @@ def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, 
         i: int, K: int, known: tuple[str, ...], which: str, out: dict[str, Any] | None
     ) -> dict[str, Any]:
         # out: the decimal certified from the float enclosure, or None (then refine)
-        for prec in (128, 512) if out is None and which == "chain" else ():
-            out = ball_decimal(refiner.chain(i, K, prec), digits)
+        for prec in (128, 512) if out is None else ():
+            ball = (
+                refiner.chain(i, K, prec) if which == "chain" else eq2_ball(counts, lam, i, K, prec)
+            )
+            out = ball_decimal(ball, digits)
             if out is not None:
                 break
         if out is None:
@@ -270,14 +275,13 @@ def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, 
             del out["exact"]
         return out
 
+    # the known tuples once per mask (not once per node)
+    known_of = [tuple(names[v] for v in range(n) if K >> v & 1) for K in range(1 << n)]
     keys = sorted(
-        (
-            (n - len(known), i, known, K)
-            for i in range(n)
-            for K in range(1 << n)
-            if not K >> i & 1
-            for known in [tuple(names[v] for v in range(n) if K >> v & 1)]
-        ),
+        (n - len(known_of[K]), i, known_of[K], K)
+        for i in range(n)
+        for K in range(1 << n)
+        if not K >> i & 1
     )
     order_i = np.array([i for _, i, _, _ in keys], dtype=np.int64)
     order_K = np.array([K for _, _, _, K in keys], dtype=np.int64)
