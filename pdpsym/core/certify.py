@@ -557,15 +557,12 @@ def certified_decimals(
         if a != format(b_f, spec):
             out.append(None)
             continue
-        out.append(
-            {
-                "decimal": _sci_text(a),
-                "enclosure": [
-                    _directed(a_f, d3, False, format(a_f, spec3)),
-                    _directed(b_f, d3, True, format(b_f, spec3)),
-                ],
-            }
-        )
+        # each end rounded to nearest first; when that is already outward (the float
+        # of the text tells, being correctly rounded) it is the directed rounding
+        t_lo, t_hi = format(a_f, spec3), format(b_f, spec3)
+        e_lo = _sci_text(t_lo) if float(t_lo) < a_f else _directed(a_f, d3, False, t_lo)
+        e_hi = _sci_text(t_hi) if float(t_hi) > b_f else _directed(b_f, d3, True, t_hi)
+        out.append({"decimal": _sci_text(a), "enclosure": [e_lo, e_hi]})
     return out
 
 
