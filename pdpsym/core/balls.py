@@ -69,8 +69,9 @@ def float_log_bounds(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         ``(lo, hi)`` with ``lo <= ln x <= hi`` entrywise.
 
     References:
-        Muller et al., Handbook of Floating-Point Arithmetic (2018), Sec. 10 (table-driven
-        logarithm, error analysis); Johansson, Arb (2017) for the fallback.
+        Muller et al., Handbook of Floating-Point Arithmetic, 2nd ed. (2018), the
+        chapter on elementary functions (table-driven logarithm); Knuth, TAOCP vol. 2,
+        Sec. 4.2.2 (TwoSum); Johansson, Arb (2017) for the fallback.
     """
     x = np.asarray(x, dtype=np.float64).reshape(-1)
     normal = np.isfinite(x) & (x >= np.finfo(np.float64).tiny)

@@ -25,7 +25,8 @@ quotient add ``u`` each. Hence ``ln R`` lies in ``ln fl(R) + [ln f_lo, ln f_hi]`
 ``f_lo = (1 - eta)(1 - u) / ((1 + eta)(1 + u)^2)`` and
 ``f_hi = (1 + eta)(1 + u) / ((1 - eta)(1 - u)^2)``. The max and min of ``fl(R)`` per node
 are found in float64 (the same bound holds for every candidate, so the float winner's
-bound encloses the true extreme), and their logs are taken in arb. No value can
+bound encloses the true extreme), and their logs are enclosed by
+:func:`pdpsym.core.balls.float_log_bounds` (float64, a proved bound). No value can
 underflow: every exponential is at least ``e^-600``.
 
 **Edges (Eq. 9-10).** ``W_ij`` for the edge from ``A(i, K)`` (``j`` in ``K``) holds, for
