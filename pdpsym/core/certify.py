@@ -115,52 +115,50 @@ def sympy_to_arb(expr: sympy.Expr, prec: int) -> arb:
     import sympy  # loaded on first use: rationals and balls never need it
 
     with ctx.workprec(prec):
-        return _to_arb(sympy.sympify(expr))
+        return _to_arb(sympy.sympify(expr), sympy, _unary())
 
 
-def _to_arb(e: sympy.Basic) -> arb:
-    import sympy  # already loaded by sympy_to_arb (a dictionary lookup)
-
+def _to_arb(e: sympy.Basic, sp: Any, unary: dict[Any, Callable[[arb], arb]]) -> arb:
+    # sp: the sympy module, passed down with the function table (no import per node)
     if e.is_Rational:
         return arb(fmpq(int(e.p), int(e.q)))  # type: ignore[attr-defined]
-    if e is sympy.pi:
+    if e is sp.pi:
         return arb.pi()
-    if e is sympy.E:
+    if e is sp.E:
         return arb(1).exp()
     if e.is_Float:
         raise TypeError("floats are not exact values; build expressions from rationals")
     if e.is_Add:
         total = arb(0)
         for term in e.args:
-            total += _to_arb(term)
+            total += _to_arb(term, sp, unary)
         return total
     if e.is_Mul:
         prod = arb(1)
         for factor in e.args:
-            prod *= _to_arb(factor)
+            prod *= _to_arb(factor, sp, unary)
         return prod
     if e.is_Pow:
         base, exponent = e.args
         if exponent.is_Integer:
-            b = _to_arb(base)
+            b = _to_arb(base, sp, unary)
             n = int(exponent)
             return b**n if n >= 0 else 1 / b ** (-n)
-        return _to_arb(base) ** _to_arb(exponent)
+        return _to_arb(base, sp, unary) ** _to_arb(exponent, sp, unary)
     func = e.func
-    unary = _unary()
     if func in unary:
-        return unary[func](_to_arb(e.args[0]))
-    if func is sympy.binomial:
+        return unary[func](_to_arb(e.args[0], sp, unary))
+    if func is sp.binomial:
         n, k = e.args
         if n.is_Integer and k.is_Integer:
-            return arb(int(sympy.binomial(n, k)))
-    if func is sympy.factorial and e.args[0].is_Integer:
-        return arb(int(sympy.factorial(e.args[0])))
-    if func in (sympy.Max, sympy.Min):
-        vals = [_to_arb(a) for a in e.args]
+            return arb(int(sp.binomial(n, k)))
+    if func is sp.factorial and e.args[0].is_Integer:
+        return arb(int(sp.factorial(e.args[0])))
+    if func in (sp.Max, sp.Min):
+        vals = [_to_arb(a, sp, unary) for a in e.args]
         out = vals[0]
         for v in vals[1:]:
-            out = out.max(v) if func is sympy.Max else out.min(v)
+            out = out.max(v) if func is sp.Max else out.min(v)
         return out
     raise TypeError(f"cannot enclose {func} in an arb ball")
 

@@ -56,7 +56,7 @@ class JointDistribution(NamedVariables):
         # (a Fraction's hash is computed in Python: most of the time of a large table)
         code_of: dict[Fraction, int] = {}
         value_of: list[Fraction] = []
-        text_code: dict[str, int] = {}  # cell text -> code, for the texts seen before
+        text_code: dict[str, tuple[int, Fraction]] = {}  # cell text -> (code, value)
         seen_codes: list[set[int]] = [set() for _ in names]
         seen_rows: set[tuple[int, ...]] = set()
         total = Fraction(0)
@@ -68,19 +68,22 @@ class JointDistribution(NamedVariables):
                     f"rows[{r}]",
                     f"expected {n + 1} entries ({n} values and a probability), got {len(row)}",
                 )
-            codes = []
+            codes, vals = [], []
             for k, v in enumerate(row[:n]):
-                c = text_code.get(v) if v.__class__ is str else None
-                if c is None:
+                hit = text_code.get(v) if v.__class__ is str else None
+                if hit is None:
                     q = parse_rational(v, f"rows[{r}][{k}]")
                     c = code_of.setdefault(q, len(value_of))
                     if c == len(value_of):
                         value_of.append(q)
                     if v.__class__ is str:
-                        text_code[v] = c
+                        text_code[v] = (c, q)
+                else:
+                    c, q = hit
                 codes.append(c)
+                vals.append(q)
             key = tuple(codes)
-            values = tuple(value_of[c] for c in codes)
+            values = tuple(vals)
             p = parse_rational(row[n], f"rows[{r}][{n}] (probability)")
             if p < 0:
                 raise InputError(
