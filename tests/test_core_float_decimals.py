@@ -60,3 +60,39 @@ def test_working_precision_restores() -> None:
         third = to_ball(Fraction(1, 3))
     assert ctx.prec == before
     assert third.overlaps(to_ball(Fraction(1, 3))) and float(third.rad()) < 1e-80
+
+
+positive = st.floats(min_value=5e-324, max_value=1.7976931348623157e308)
+near_one = st.floats(min_value=0.7, max_value=1.6)
+
+
+@settings(max_examples=300)
+@given(st.lists(st.one_of(positive, near_one, st.just(1.0)), min_size=1, max_size=40))
+def test_log_bounds_hold_the_arb_logarithm(xs: list[float]) -> None:
+    """Law: ``lo <= ln x <= hi`` against arb's logarithm at 200 bits (independent of the
+    vectorized float64 method), and the enclosure is at most a few dozen ulps wide."""
+    import numpy as np
+    from flint import arb, ctx  # the oracle: arb's own log, far more precise
+
+    lo, hi = float_log_bounds(np.array(xs))
+    with ctx.workprec(200):
+        for x, a, b in zip(xs, lo.tolist(), hi.tolist(), strict=True):
+            g = arb(x).log()
+            assert arb(a) <= g and g <= arb(b), (x, a, b)
+            if x >= 2.3e-308:
+                assert b - a <= 40 * np.spacing(abs(float(g.mid()))) + 1e-300
+
+
+def test_log_bounds_at_the_table_edges() -> None:
+    # the reduction's boundaries (3/4, 1, 3/2, powers of two) and their neighbours;
+    # source: arb at 200 bits, as above
+    import numpy as np
+    from flint import arb, ctx  # the oracle
+
+    pts = [0.75, 1.0, 1.5, 2.0, 0.5, 1 + 1 / 128, 1 - 1 / 256, 1.25, 0.875, 1e-300, 1e300]
+    xs = [y for p in pts for y in (np.nextafter(p, 0), p, np.nextafter(p, 2 * p))]
+    lo, hi = float_log_bounds(np.array(xs))
+    with ctx.workprec(200):
+        for x, a, b in zip(xs, lo.tolist(), hi.tolist(), strict=True):
+            g = arb(float(x)).log()
+            assert arb(a) <= g and g <= arb(b), (x, a, b)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from pdpsym.app.cli import build_parser
 
@@ -99,6 +100,25 @@ def test_structured_leakage_loads_no_sympy(tmp_path) -> None:
     argv = ["leakage", str(model), "--all-targets", "--json"]
     proc = subprocess.run(
         [sys.executable, "-c", _PROBE.format(heavy=("sympy", "tqdm")), *argv],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == []
+
+
+def test_the_batch_whg_loads_no_sympy(tmp_path: Path) -> None:
+    # `pdpsym whg MODEL --json` on a binary full-support table runs the batch engine,
+    # which certifies floats and balls: sympy loads only for an exact symbolic form
+    rows = [
+        [a, b, c, f"{1 + a + 2 * b + 4 * c}/36"] for a in (0, 1) for b in (0, 1) for c in (0, 1)
+    ]
+    model = tmp_path / "m.json"
+    model.write_text(json.dumps({"variables": ["x1", "x2", "x3"], "rows": rows}))
+    probe = _PROBE.format(heavy=("sympy",))
+    proc = subprocess.run(
+        [sys.executable, "-c", probe, "whg", str(model), "--json"],
         capture_output=True,
         text=True,
         check=False,

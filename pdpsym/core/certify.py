@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -98,58 +98,56 @@ def sympy_to_arb(expr: sympy.Expr, prec: int) -> arb:
     import sympy  # noqa: PLC0415 (lazily: sympy loads only for sympy values)
 
     with ctx.workprec(prec):
-        return _to_arb(sympy.sympify(expr))
+        return _to_arb(sympy.sympify(expr), sympy, _unary())
 
 
-def _to_arb(e: sympy.Basic) -> arb:
-    import sympy  # noqa: PLC0415 (lazily: sympy loads only for sympy values)
-
+def _to_arb(e: sympy.Basic, sp: Any, unary: dict[Any, Callable[[arb], arb]]) -> arb:
+    # sp: the sympy module, passed down with the function table (no import per node)
     if e.is_Rational:
         return arb(fmpq(int(e.p), int(e.q)))  # type: ignore[attr-defined]
-    if e is sympy.pi:
+    if e is sp.pi:
         return arb.pi()
-    if e is sympy.E:
+    if e is sp.E:
         return arb(1).exp()
     if e.is_Float:
         raise TypeError("floats are not exact values; build expressions from rationals")
     if e.is_Add:
         total = arb(0)
         for term in e.args:
-            total += _to_arb(term)
+            total += _to_arb(term, sp, unary)
         return total
     if e.is_Mul:
         prod = arb(1)
         for factor in e.args:
-            prod *= _to_arb(factor)
+            prod *= _to_arb(factor, sp, unary)
         return prod
     if e.is_Pow:
         base, exponent = e.args
         if exponent.is_Integer:
-            b = _to_arb(base)
+            b = _to_arb(base, sp, unary)
             n = int(exponent)
             return b**n if n >= 0 else 1 / b ** (-n)
-        return _to_arb(base) ** _to_arb(exponent)
+        return _to_arb(base, sp, unary) ** _to_arb(exponent, sp, unary)
     func = e.func
-    unary = _unary()
     if func in unary:
-        return unary[func](_to_arb(e.args[0]))
-    if func is sympy.binomial:
+        return unary[func](_to_arb(e.args[0], sp, unary))
+    if func is sp.binomial:
         n, k = e.args
         if n.is_Integer and k.is_Integer:
-            return arb(int(sympy.binomial(n, k)))
-    if func is sympy.factorial and e.args[0].is_Integer:
-        return arb(int(sympy.factorial(e.args[0])))
-    if isinstance(e, sympy.CRootOf) and e.is_real:
+            return arb(int(sp.binomial(n, k)))
+    if func is sp.factorial and e.args[0].is_Integer:
+        return arb(int(sp.factorial(e.args[0])))
+    if isinstance(e, sp.CRootOf) and e.is_real:
         # a real algebraic number: sympy refines its isolating interval exactly, so the
         # rational it returns lies within dx of the root (Sturm sequences, no floats)
-        dx = sympy.Rational(1, 2 ** (ctx.prec + 8))
+        dx = sp.Rational(1, 2 ** (ctx.prec + 8))
         mid = e.eval_rational(dx=dx, dy=dx)
         return arb(fmpq(int(mid.p), int(mid.q)), fmpq(int(dx.p), int(dx.q)))
-    if func in (sympy.Max, sympy.Min):
-        vals = [_to_arb(a) for a in e.args]
+    if func in (sp.Max, sp.Min):
+        vals = [_to_arb(a, sp, unary) for a in e.args]
         out = vals[0]
         for v in vals[1:]:
-            out = out.max(v) if func is sympy.Max else out.min(v)
+            out = out.max(v) if func is sp.Max else out.min(v)
         return out
     raise TypeError(f"cannot enclose {func} in an arb ball")
 
@@ -482,17 +480,34 @@ __all__ = [
 # --- certified decimals from float enclosures (the batch engines' fast path) ----------
 
 
-def _mantissa(text: str) -> tuple[int, int]:
-    """``(m, e)`` with ``text`` (Python's ``.Ne`` form) equal to ``m * 10^e``, ``m`` an
-    integer of ``N + 1`` digits."""
-    head, exp = text.split("e")
-    digits = head.replace(".", "")
-    return int(digits), int(exp) - (len(digits.lstrip("-")) - 1)
+def _sci_text(text: str) -> str:
+    """:func:`format_decimal` of the nonzero number written ``text`` in Python's ``.Ne``
+    form, by slicing the string (no integer round trip)."""
+    head, _, exp = text.partition("e")
+    sign = ""
+    if head[0] == "-":
+        sign, head = "-", head[1:]
+    return _place(sign, head[0] + head[2:], int(exp) + 1)
 
 
-def _directed(x: float, digits: int, up: bool) -> str:
-    """``x`` rounded to ``digits`` significant digits toward +inf (``up``) or -inf."""
-    text = format(x, f".{digits - 1}e")
+def _place(sign: str, digits: str, point: int) -> str:
+    """:func:`format_decimal`'s text of ``0.digits * 10^point`` (``digits`` without
+    leading zeros): positional when ``-6 < point <= 21``, else scientific."""
+    if -6 < point <= 21:
+        n = len(digits)
+        if point >= n:
+            return sign + digits + "0" * (point - n)
+        if point > 0:
+            return sign + digits[:point] + "." + digits[point:]
+        return sign + "0." + "0" * (-point) + digits
+    return f"{sign}{digits[0]}{'.' + digits[1:] if len(digits) > 1 else ''}e{point - 1:+d}"
+
+
+def _directed(x: float, digits: int, up: bool, text: str | None = None) -> str:
+    """``x`` rounded to ``digits`` significant digits toward +inf (``up``) or -inf
+    (``text``: ``format(x, f".{digits - 1}e")`` when the caller has it)."""
+    if text is None:
+        text = format(x, f".{digits - 1}e")
     f = float(text)  # correctly rounded, so monotone: f > x implies text > x, f < x text < x
     if f != x:
         outward = f > x if up else f < x
@@ -500,12 +515,51 @@ def _directed(x: float, digits: int, up: bool) -> str:
         exact, near = Decimal(x), Decimal(text)
         outward = (near >= exact) if up else (near <= exact)
     if outward:
-        return format_decimal(*_mantissa(text))
-    m, e = _mantissa(text)
-    m += 1 if up else -1
-    if not 10 ** (digits - 1) <= abs(m) < 10**digits:  # crossed a power of ten: exactly
+        return _sci_text(text)
+    # one unit in the last digit outward: away from 0 for the end on 0's far side
+    head, _, exp = text.partition("e")
+    sign = "-" if head[0] == "-" else ""
+    stepped = str(int(head.lstrip("-").replace(".", "")) + (1 if up != bool(sign) else -1))
+    if len(stepped) != digits or stepped == "0":  # crossed a power of ten: exactly
         return decimal_string(Fraction(x), digits, "up" if up else "down")
-    return format_decimal(m, e)
+    return _place(sign, stepped, int(exp) + 1)
+
+
+def certified_decimals(
+    lo: Sequence[float], hi: Sequence[float], digits: int
+) -> list[dict[str, Any] | None]:
+    """:func:`certified_decimal` of every enclosure ``[lo[k], hi[k]]``, in one loop.
+
+    Args:
+        lo: the lower ends (floats, exact as dyadic rationals).
+        hi: the upper ends, as many.
+        digits: significant digits wanted.
+
+    Returns:
+        For each enclosure the decimal and its outward-rounded enclosure, or None.
+
+    References:
+        Li et al. 2019, Sec. V (the WHG values the batch certifies); Python docs,
+        ``format`` (correctly rounded float formatting).
+    """
+    spec, spec3, d3 = f".{digits - 1}e", f".{digits + 2}e", digits + 3
+    out: list[dict[str, Any] | None] = []
+    isfinite = math.isfinite
+    for a_f, b_f in zip(lo, hi, strict=True):
+        if not (a_f > 0 or b_f < 0) or not (isfinite(a_f) and isfinite(b_f)):
+            out.append(None)
+            continue
+        a = format(a_f, spec)
+        if a != format(b_f, spec):
+            out.append(None)
+            continue
+        # each end rounded to nearest first; when that is already outward (the float
+        # of the text tells, being correctly rounded) it is the directed rounding
+        t_lo, t_hi = format(a_f, spec3), format(b_f, spec3)
+        e_lo = _sci_text(t_lo) if float(t_lo) < a_f else _directed(a_f, d3, False, t_lo)
+        e_hi = _sci_text(t_hi) if float(t_hi) > b_f else _directed(b_f, d3, True, t_hi)
+        out.append({"decimal": _sci_text(a), "enclosure": [e_lo, e_hi]})
+    return out
 
 
 def certified_decimal(lo: float, hi: float, digits: int) -> dict[str, Any] | None:
@@ -531,15 +585,7 @@ def certified_decimal(lo: float, hi: float, digits: int) -> dict[str, Any] | Non
     References:
         Li et al. 2019, Sec. V (the WHG values the batch certifies).
     """
-    if not (lo > 0 or hi < 0) or not (math.isfinite(lo) and math.isfinite(hi)):
-        return None
-    a = format(lo, f".{digits - 1}e")
-    if a != format(hi, f".{digits - 1}e"):
-        return None
-    return {
-        "decimal": format_decimal(*_mantissa(a)),
-        "enclosure": [_directed(lo, digits + 3, False), _directed(hi, digits + 3, True)],
-    }
+    return certified_decimals([lo], [hi], digits)[0]
 
 
 def ball_decimal(x: arb, digits: int) -> dict[str, Any] | None:

@@ -14,14 +14,16 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
-import sympy
 from flint import arb
 
-from pdpsym.core.certify import Exact, as_sympy, enclose, exact_rational
+from pdpsym.core.certify import as_sympy, enclose, exact_rational
 from pdpsym.core.errors import Undecided
+
+if TYPE_CHECKING:
+    from pdpsym.core.certify import Exact
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,8 @@ def compare(a: Exact, b: Exact, start_prec: int = 64, max_prec: int = 4096) -> C
 
 
 def _symbolically_equal(a: Exact, b: Exact) -> bool:
+    import sympy  # a symbolic proof of equality, the last resort, is the one use
+
     diff = sympy.simplify(as_sympy(a) - as_sympy(b))
     return bool(diff == 0 or diff.equals(0))
 

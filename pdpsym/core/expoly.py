@@ -18,13 +18,15 @@ import functools
 import math
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sympy
 from flint import arb, ctx
 
 from pdpsym.core.certify import MAX_PREC, arb_from_fraction, decide_sign
 from pdpsym.core.numbers import fraction_str
+
+if TYPE_CHECKING:
+    import sympy
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -143,6 +145,8 @@ class ExpPoly:
         return 0
 
     def sympy(self) -> sympy.Expr:
+        import sympy  # the exact symbolic form only, on request (balls never need it)
+
         return sympy.Add(
             *(
                 sympy.Rational(c.numerator, c.denominator)
@@ -264,6 +268,8 @@ class LogRatio:
         return top_n - top_d, self.num.shift(-top_n), self.den.shift(-top_d)
 
     def sympy(self) -> sympy.Expr:
+        import sympy  # the exact symbolic form only, on request (balls never need it)
+
         m = self.monomial_ratio()
         if m is not None:
             c, a = m
@@ -305,6 +311,8 @@ class ScaledLog:
         raise NotImplementedError
 
     def sympy(self) -> sympy.Expr:
+        import sympy  # the exact symbolic form only, on request (balls never need it)
+
         log = self.scaled_log()
         if log is None:
             return sympy.Integer(0)

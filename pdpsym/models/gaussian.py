@@ -20,13 +20,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
-
-import sympy
+from typing import TYPE_CHECKING, Any
 
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_rational, to_sympy
 from pdpsym.models.variables import NamedVariables, check_names
+
+if TYPE_CHECKING:
+    import sympy
 
 FMatrix = list[list[Fraction]]
 
@@ -226,10 +227,14 @@ class GaussianModel(NamedVariables):
 
     def mean_matrix(self) -> sympy.Matrix:
         """The mean as a sympy column vector."""
+        import sympy  # only the matrix forms need sympy (reading a model file does not)
+
         return sympy.Matrix([[to_sympy(v)] for v in self.mean])
 
     def cov_matrix(self) -> sympy.Matrix:
         """The covariance as a sympy matrix."""
+        import sympy  # only the matrix forms need sympy (reading a model file does not)
+
         return sympy.Matrix([[to_sympy(v) for v in row] for row in self.cov])
 
     def cov_list(self) -> FMatrix:

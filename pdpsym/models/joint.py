@@ -52,8 +52,13 @@ class JointDistribution(NamedVariables):
         names = check_names(variables, "variables")
         n = len(names)
         probs: dict[Assignment, Fraction] = {}
-        seen_values: list[set[Fraction]] = [set() for _ in names]
-        seen_rows: set[Assignment] = set()
+        # each distinct value gets an int code, so that the per-row bookkeeping hashes ints
+        # (a Fraction's hash is computed in Python: most of the time of a large table)
+        code_of: dict[Fraction, int] = {}
+        value_of: list[Fraction] = []
+        text_code: dict[str, tuple[int, Fraction]] = {}  # cell text -> (code, value)
+        seen_codes: list[set[int]] = [set() for _ in names]
+        seen_rows: set[tuple[int, ...]] = set()
         total = Fraction(0)
         for r, row in enumerate(rows):
             if not isinstance(row, list | tuple):
@@ -63,24 +68,40 @@ class JointDistribution(NamedVariables):
                     f"rows[{r}]",
                     f"expected {n + 1} entries ({n} values and a probability), got {len(row)}",
                 )
-            values = tuple(parse_rational(v, f"rows[{r}][{k}]") for k, v in enumerate(row[:n]))
+            codes, vals = [], []
+            for k, v in enumerate(row[:n]):
+                hit = text_code.get(v) if v.__class__ is str else None
+                if hit is None:
+                    q = parse_rational(v, f"rows[{r}][{k}]")
+                    c = code_of.setdefault(q, len(value_of))
+                    if c == len(value_of):
+                        value_of.append(q)
+                    if v.__class__ is str:
+                        text_code[v] = (c, q)
+                else:
+                    c, q = hit
+                codes.append(c)
+                vals.append(q)
+            key = tuple(codes)
+            values = tuple(vals)
             p = parse_rational(row[n], f"rows[{r}][{n}] (probability)")
             if p < 0:
                 raise InputError(
                     f"rows[{r}][{n}] (probability)", f"negative probability {fraction_str(p)}"
                 )
-            if values in seen_rows:
+            if key in seen_rows:
                 raise InputError(
                     f"rows[{r}]", "duplicate row " + ", ".join(map(fraction_str, values))
                 )
-            seen_rows.add(values)
-            for k, v in enumerate(values):
-                seen_values[k].add(v)
+            seen_rows.add(key)
+            for k, c in enumerate(codes):
+                seen_codes[k].add(c)
             total += p
             if p > 0:
                 probs[values] = p
         if total != 1:
             raise InputError("rows", f"probabilities sum to {fraction_str(total)}, not exactly 1")
+        seen_values = [{value_of[c] for c in cs} for cs in seen_codes]
         if domains is None:
             doms = tuple(tuple(sorted(s)) for s in seen_values)
         else:

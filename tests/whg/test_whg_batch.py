@@ -35,7 +35,7 @@ from pdpsym.core.certify import certified_decimal, decimal_string
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers.li2019.edges import EdgeReading
-from pdpsym.papers.li2019.whg.batch import ChainRefiner, batch_applies, batch_whg
+from pdpsym.papers.li2019.whg.batch import ChainRefiner, batch_applies, batch_whg, eq2_ball
 
 
 @pytest.fixture(autouse=True)
@@ -134,6 +134,9 @@ def test_enclosures_hold_the_brute_force_values(n: int, seed: int, lam: Fraction
                 e = brute_eq2(P, n, i, list(K), L)
                 assert b.eq2_lo[i, mask] <= e <= b.eq2_hi[i, mask], (i, K)
                 assert b.eq2_hi[i, mask] - b.eq2_lo[i, mask] < 1e-13
+                eb = eq2_ball(model.counts, lam, i, mask, 200)
+                assert exact_float(eb.lower()) <= e <= exact_float(eb.upper()), (i, K)
+                assert eb.rad() < 1e-40
                 c = chain[frozenset(K)]
                 assert b.chain_lo[i, mask] <= c <= b.chain_hi[i, mask], (i, K)
                 ball = refiner.chain(i, mask, 200)

@@ -203,7 +203,7 @@ def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, 
     # imported here: the engines load sympy, flint and numpy, which --help does not need
     import numpy as np
 
-    from pdpsym.core.certify import ball_decimal, certified_decimal, certify
+    from pdpsym.core.certify import ball_decimal, certified_decimals, certify
     from pdpsym.core.compare import enclosure_argmax
     from pdpsym.papers.li2019.edges import EdgeReading, rational_log
     from pdpsym.papers.li2019.eq2 import leakage
@@ -217,6 +217,7 @@ def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, 
     from pdpsym.papers.li2019.whg.batch import (
         ChainRefiner,
         batch_whg,
+        eq2_ball,
     )
     from pdpsym.papers.li2019.whg.ties import DELTA_OVER_LAMBDA, TieClasses, tie_classes
 
@@ -252,15 +253,20 @@ def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, 
     def chain_exact(i: int, known: tuple[str, ...]) -> Any:
         return exact_nodes()[(names[i], frozenset(known))].chain_value
 
+    counts = model.counts
     refiner = ChainRefiner(
         b, lambda i, prec: eq2_exact(i, tuple(v for v in names if v != names[i])).arb(prec)
     )
 
-    def value(i: int, K: int, known: tuple[str, ...], which: str) -> dict[str, Any]:
-        lo, hi = (b.eq2_lo, b.eq2_hi) if which == "eq2" else (b.chain_lo, b.chain_hi)
-        out = certified_decimal(float(lo[i, K]), float(hi[i, K]), digits)
-        for prec in (128, 512) if out is None and which == "chain" else ():
-            out = ball_decimal(refiner.chain(i, K, prec), digits)
+    def value(
+        i: int, K: int, known: tuple[str, ...], which: str, out: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        # out: the decimal certified from the float enclosure, or None (then refine)
+        for prec in (128, 512) if out is None else ():
+            ball = (
+                refiner.chain(i, K, prec) if which == "chain" else eq2_ball(counts, lam, i, K, prec)
+            )
+            out = ball_decimal(ball, digits)
             if out is not None:
                 break
         if out is None:
@@ -269,14 +275,22 @@ def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, 
             del out["exact"]
         return out
 
+    # the known tuples once per mask (not once per node)
+    known_of = [tuple(names[v] for v in range(n) if K >> v & 1) for K in range(1 << n)]
     keys = sorted(
-        (
-            (n - len(known), i, known, K)
-            for i in range(n)
-            for K in range(1 << n)
-            if not K >> i & 1
-            for known in [tuple(names[v] for v in range(n) if K >> v & 1)]
-        ),
+        (n - len(known_of[K]), i, known_of[K], K)
+        for i in range(n)
+        for K in range(1 << n)
+        if not K >> i & 1
+    )
+    order_i = np.array([i for _, i, _, _ in keys], dtype=np.int64)
+    order_K = np.array([K for _, _, _, K in keys], dtype=np.int64)
+    # every value's decimal from its float enclosure, in one pass (node order)
+    eq2_dec = certified_decimals(
+        b.eq2_lo[order_i, order_K].tolist(), b.eq2_hi[order_i, order_K].tolist(), digits
+    )
+    chain_dec = certified_decimals(
+        b.chain_lo[order_i, order_K].tolist(), b.chain_hi[order_i, order_K].tolist(), digits
     )
     out_nodes = [
         {
@@ -285,10 +299,10 @@ def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, 
             "layer": layer,
             "status": "ok",
             "generated": True,
-            "exact": value(i, K, known, "eq2"),
-            "chain": value(i, K, known, "chain"),
+            "exact": value(i, K, known, "eq2", e_dec),
+            "chain": value(i, K, known, "chain", c_dec),
         }
-        for layer, i, known, K in keys
+        for (layer, i, known, K), e_dec, c_dec in zip(keys, eq2_dec, chain_dec, strict=True)
     ]
     by_key = {(i, K): node for (_, i, _, K), node in zip(keys, out_nodes, strict=True)}
 
@@ -298,9 +312,6 @@ def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, 
         if not ties:
             ties.append(tie_classes(model.counts, bottom is BottomRule.EQ2))
         return ties[0]
-
-    order_i = np.array([i for _, i, _, _ in keys], dtype=np.int64)
-    order_K = np.array([K for _, _, _, K in keys], dtype=np.int64)
 
     def argmax(lo: np.ndarray, hi: np.ndarray, which: str) -> dict[str, Any]:
         # the first maximum in node order: enclosures, then exact tie classes (equal

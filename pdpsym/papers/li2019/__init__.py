@@ -18,27 +18,64 @@ Leakage: A Unified Analysis" (prior differential privacy, PDP).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pdpsym.papers.li2019 import correlation, edges, eq2, gaussian, labels, theorems, whg
+if TYPE_CHECKING:  # the submodules and LABELS load on first use (see __getattr__)
+    from pdpsym.papers.li2019 import correlation as correlation
+    from pdpsym.papers.li2019 import edges as edges
+    from pdpsym.papers.li2019 import eq2 as eq2
+    from pdpsym.papers.li2019 import gaussian as gaussian
+    from pdpsym.papers.li2019 import labels as labels
+    from pdpsym.papers.li2019 import theorems as theorems
+    from pdpsym.papers.li2019 import whg as whg
 
-# label -> (function, claim id)
-LABELS: dict[str, tuple[Callable[..., Any], str]] = {
-    "Eq. 2": (eq2.leakage, "li2019.breakpoints"),
-    "Eq. 3": (theorems.bayes_identity_holds, "li2019.eq3"),
-    "Remark 1": (theorems.group_dp_bound, "li2019.remark1"),
-    "Theorem 1": (theorems.theorem1_value, "li2019.thm1"),
-    "Theorem 2": (edges.theorem2_step, "li2019.thm2"),
-    "Theorem 3": (labels.theorem3_increment_ratio, "li2019.thm3.1"),
-    "Lemma 3": (correlation.lemma3_sides, "li2019.lemma3"),
-    "Theorem 4": (theorems.theorem4_value, "li2019.thm4"),
-    "Theorem 5": (labels.theorem5_whg, "li2019.thm5"),
-    "Corollary 1": (labels.corollary1_layer_max, "li2019.cor1.2"),
-    "Algorithm 1": (whg.full_search, "li2019.fastsearch"),
-    "Algorithm 2": (whg.fast_search, "li2019.fastsearch"),
-    "Lemma 1": (labels.lemma1_condition, "li2019.lemma1"),
-    "Lemma 2": (labels.lemma2_convolution_density, "li2019.lemma2"),
-    "Theorem 6": (gaussian.theorem6_value, "li2019.thm6"),
-    "Corollary 2": (labels.corollary2_coefficients, "li2019.cor2"),
-}
+    LABELS: dict[str, tuple[Callable[..., Any], str]]
+
+_SUBMODULES = ("correlation", "edges", "eq2", "gaussian", "labels", "theorems", "whg")
+
+
+def _labels() -> dict[str, tuple[Callable[..., Any], str]]:
+    """label -> (function, claim id)."""
+    from pdpsym.papers.li2019 import (  # the engines behind the labels: sympy, on first use
+        correlation,
+        edges,
+        eq2,
+        gaussian,
+        labels,
+        theorems,
+        whg,
+    )
+
+    return {
+        "Eq. 2": (eq2.leakage, "li2019.breakpoints"),
+        "Eq. 3": (theorems.bayes_identity_holds, "li2019.eq3"),
+        "Remark 1": (theorems.group_dp_bound, "li2019.remark1"),
+        "Theorem 1": (theorems.theorem1_value, "li2019.thm1"),
+        "Theorem 2": (edges.theorem2_step, "li2019.thm2"),
+        "Theorem 3": (labels.theorem3_increment_ratio, "li2019.thm3.1"),
+        "Lemma 3": (correlation.lemma3_sides, "li2019.lemma3"),
+        "Theorem 4": (theorems.theorem4_value, "li2019.thm4"),
+        "Theorem 5": (labels.theorem5_whg, "li2019.thm5"),
+        "Corollary 1": (labels.corollary1_layer_max, "li2019.cor1.2"),
+        "Algorithm 1": (whg.full_search, "li2019.fastsearch"),
+        "Algorithm 2": (whg.fast_search, "li2019.fastsearch"),
+        "Lemma 1": (labels.lemma1_condition, "li2019.lemma1"),
+        "Lemma 2": (labels.lemma2_convolution_density, "li2019.lemma2"),
+        "Theorem 6": (gaussian.theorem6_value, "li2019.thm6"),
+        "Corollary 2": (labels.corollary2_coefficients, "li2019.cor2"),
+    }
+
+
+def __getattr__(name: str) -> Any:
+    # PEP 562: importing one engine (the batch WHG of ``pdpsym whg``) does not load the
+    # others, which bring sympy; ``li2019.eq2`` and ``li2019.LABELS`` work as before
+    if name in _SUBMODULES:
+        value: Any = importlib.import_module(f"{__name__}.{name}")
+    elif name == "LABELS":
+        value = _labels()
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value

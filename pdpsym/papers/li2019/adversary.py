@@ -15,15 +15,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal
-
-import sympy
+from typing import TYPE_CHECKING, Any, Literal
 
 from pdpsym.core.certify import Certified, certify
 from pdpsym.core.errors import InputError
 from pdpsym.core.expoly import LogRatio
 from pdpsym.core.numbers import fraction_str
 from pdpsym.models.joint import JointDistribution
+
+if TYPE_CHECKING:  # sympy loads only when the exact symbolic form is asked for
+    import sympy
 
 Status = Literal["ok", "no-compatible-pair"]
 

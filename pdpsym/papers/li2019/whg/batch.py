@@ -25,7 +25,8 @@ quotient add ``u`` each. Hence ``ln R`` lies in ``ln fl(R) + [ln f_lo, ln f_hi]`
 ``f_lo = (1 - eta)(1 - u) / ((1 + eta)(1 + u)^2)`` and
 ``f_hi = (1 + eta)(1 + u) / ((1 - eta)(1 - u)^2)``. The max and min of ``fl(R)`` per node
 are found in float64 (the same bound holds for every candidate, so the float winner's
-bound encloses the true extreme), and their logs are taken in arb. No value can
+bound encloses the true extreme), and their logs are enclosed by
+:func:`pdpsym.core.balls.float_log_bounds` (float64, a proved bound). No value can
 underflow: every exponential is at least ``e^-600``.
 
 **Edges (Eq. 9-10).** ``W_ij`` for the edge from ``A(i, K)`` (``j`` in ``K``) holds, for
@@ -240,8 +241,9 @@ def _shared(counts: np.ndarray, lam: Fraction, reading: EdgeReading) -> _Shared:
     e_right, e_left = _exp_floats([1 / lam, -1 / lam])
     d_idx = np.abs(np.arange(2)[:, None, None] + np.arange(n + 1)[None, :, None] - np.arange(n + 1))
     E = E_d[d_idx]  # E[a, s, t]
-    full_tensor = ternary(counts)
-    flat = full_tensor.reshape(-1, n + 1).astype(np.float64)  # integers below 2^53: exact
+    # folded in float64 directly: every entry is a sum of counts, an integer below 2^53
+    full_tensor = ternary(counts.astype(np.float64))
+    flat = full_tensor.reshape(-1, n + 1)
     # the densities of every configuration, for x_i = 0 and x_i = 1 (E differs by a)
     # (one BLAS product, breakpoints first so the long axis is last: several times faster
     # than configurations first; the rounding bound holds for any summation order)
@@ -249,7 +251,7 @@ def _shared(counts: np.ndarray, lam: Fraction, reading: EdgeReading) -> _Shared:
     return _Shared(
         n,
         dens,
-        full_tensor.sum(axis=-1).astype(np.float64),  # P(cfg), exact
+        ternary_mass(counts).astype(np.float64),  # P(cfg), exact (integers below 2^53)
         float(e_right),
         float(e_left),
         _log_factors((1 + 2 * U) * (1 + _gamma(n + 1)) - 1),
@@ -433,6 +435,64 @@ def ternary_mass(counts: np.ndarray) -> np.ndarray:
         a0, a1 = A[(*pre, 0)], A[(*pre, 1)]
         A = np.stack([a0, a1, a0 + a1], axis=k)
     return A
+
+
+def eq2_ball(counts: np.ndarray, lam: Fraction, i: int, K: int, prec: int) -> Ball:
+    """A ball of the Eq. 2 value of ``A(x_i, K)`` (``K`` a bitmask of known tuples) at
+    ``prec`` bits, for an instance of :func:`batch_applies`: for a value whose float
+    enclosure does not fix its digits, far cheaper than the exact engine.
+
+    The node's counts are folded into ``m[a, cfg, s]`` (integers: ``x_i = a``, the known
+    tuples in configuration ``cfg``, the unknown ones summing to ``s``); the densities
+    at the breakpoints ``t = 0..n`` are ranked in float64 (exponentials within ``2u``, so
+    every ratio within ``1e-13`` relative) and only the candidates within ``1e-12`` of the
+    largest or smallest ratio are evaluated in arb: the others cannot be the extreme.
+
+    Args:
+        counts: the integer count table, shape ``(2,) * n``, full support.
+        lam: the Laplace scale.
+        i: the target tuple.
+        K: the bitmask of the known tuples (bit ``i`` clear).
+        prec: bits of working precision.
+
+    Returns:
+        A ball holding ``max |ln R|`` over the node's configurations and breakpoints.
+
+    References:
+        Li et al. (2019), Section IV, Eq. 2 (and the breakpoint lemma of the module
+        docstring).
+    """
+    n = counts.ndim
+    known = [v for v in range(n) if K >> v & 1]
+    unknown = [v for v in range(n) if v != i and not K >> v & 1]
+    A = np.transpose(counts, [i, *known, *unknown]).reshape(2, 1 << len(known), -1)
+    pop = popcounts(len(unknown))
+    m = np.stack([A[:, :, pop == s].sum(axis=2) for s in range(len(unknown) + 1)], axis=2)
+    d = np.abs(
+        np.arange(2)[:, None, None] + np.arange(m.shape[2])[None, :, None] - np.arange(n + 1)
+    )
+    Ef = _exp_floats([Fraction(-k) / lam for k in range(n + 2)])[d]  # E[a, s, t]
+    mf = m.astype(np.float64)  # integers below 2^53: exact
+    mass = mf.sum(axis=2)
+    R = (mf[0] @ Ef[0]) * mass[1][:, None] / ((mf[1] @ Ef[1]) * mass[0][:, None])
+    top, bottom = R.max(), R.min()
+    cands = [(1, c, t) for c, t in zip(*np.nonzero(R >= top * (1 - 1e-12)), strict=True)]
+    cands += [(-1, c, t) for c, t in zip(*np.nonzero(R <= bottom * (1 + 1e-12)), strict=True)]
+    e = [exp_ball(Fraction(-k) / lam, prec) for k in range(n + 2)]
+    out: Ball | None = None
+    with working_precision(prec):
+        for sign, c, t in cands:
+            dens = []
+            for a in (0, 1):
+                total = to_ball(0)
+                for s_ in range(m.shape[2]):
+                    total += to_ball(int(m[a, c, s_])) * e[int(d[a, s_, t])]
+                dens.append(total)
+            ratio = dens[0] * to_ball(int(m[1, c].sum())) / (dens[1] * to_ball(int(m[0, c].sum())))
+            v = ratio.log() if sign > 0 else -ratio.log()
+            out = v if out is None else out.max(v)
+    assert out is not None
+    return out
 
 
 class ChainRefiner:

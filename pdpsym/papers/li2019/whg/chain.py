@@ -8,8 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import Enum
 from fractions import Fraction
-
-import sympy
+from typing import TYPE_CHECKING
 
 from pdpsym.core.balls import Ball, to_ball, working_precision
 from pdpsym.core.certify import separate
@@ -17,6 +16,9 @@ from pdpsym.core.compare import decided_argmax, decided_min
 from pdpsym.core.expoly import LogRatio
 from pdpsym.papers.li2019.edge_tables import BALL_PREC, EdgeValue
 from pdpsym.papers.li2019.edges import log_sum
+
+if TYPE_CHECKING:
+    import sympy
 
 #: the largest n for the PATHS mode (min over every path; (n-1)! paths per top node)
 MAX_PATHS_N = 7
