@@ -65,6 +65,11 @@ class Eps:
 
     ``eps = 0`` is stored as ``w = 1``. ``display`` (optional, not compared) is an equal,
     shorter sympy formula for ``e^eps`` to print instead of a huge rational.
+
+    Examples:
+        >>> from pdpsym import Eps
+        >>> Eps.log(2), Eps.log(2).w, Eps(1).sympy()
+        (Eps.log(2), Fraction(2, 1), 1)
     """
 
     exponent: Fraction | None

@@ -279,6 +279,16 @@ def apkdp_delta(
 
     ``mech`` must map every database of the scenario to a probability law, and ``eps``
     must be exact (an :class:`Eps`, an int or a Fraction): otherwise an InputError.
+
+    Examples:
+        Two perfectly correlated bits and an adversary who knows ``x2``: the background already
+        determines ``x1``, so no pair ``a != b`` is possible given it and, by hand, ``delta = 0``:
+
+        >>> import pdpsym as ps
+        >>> m = ps.JointDistribution.from_rows(["x1", "x2"], [[0, 0, "1/2"], [1, 1, "1/2"]])
+        >>> sc = ps.Scenario.from_model(m, knowledge=["x2"])
+        >>> ps.apkdp_delta(sc, ps.mechanisms.count(), ps.Eps.log(2)).delta.sympy()
+        0
     """
     e, ts = _checked(scenario, mech, eps, targets)
     return _worst(
@@ -300,7 +310,17 @@ def ppkdp_delta(
     scenario: Scenario, mech: Mechanism, eps: EpsLike, targets: Targets = None
 ) -> DeltaResult:
     """Smallest δ with ``(θ, ε, δ)``-PPKDP: ``max_{i,a≠b} PPK_{i,a,b}`` (exact); the
-    same checks of ``mech`` and ``eps`` as :func:`apkdp_delta`."""
+    same checks of ``mech`` and ``eps`` as :func:`apkdp_delta`.
+
+    Examples:
+        One fair bit and the exact count: the output reveals it, so by hand the PPK gap of the
+        two point masses is ``1 - e^eps * 0 = 1``:
+
+        >>> import pdpsym as ps
+        >>> m = ps.JointDistribution.from_rows(["x1"], [[0, "1/2"], [1, "1/2"]])
+        >>> ps.ppkdp_delta(ps.Scenario.from_model(m), ps.mechanisms.count(), ps.Eps.log(2)).delta.sympy()
+        1
+    """
     e, ts = _checked(scenario, mech, eps, targets)
     return _worst(
         e,

@@ -261,7 +261,17 @@ def leakage(
     *,
     method: Literal["screened", "exact"] = "screened",
 ) -> LeakageResult:
-    """Exact Eq. 2 leakage of ``A(target, known)`` (Li et al. Sec. III, Eq. 2)."""
+    """Exact Eq. 2 leakage of ``A(target, known)`` (Li et al. Sec. III, Eq. 2).
+
+    Examples:
+        Two perfectly correlated bits: ``x1 = x2``, so the sum is 0 or 2 and the two outputs
+        are Laplace laws 2 apart; by hand, ``sup_r ln(p(r)/q(r)) = 2/lam`` (Eq. 2):
+
+        >>> import pdpsym as ps
+        >>> m = ps.JointDistribution.from_rows(["x1", "x2"], [[0, 0, "1/2"], [1, 1, "1/2"]])
+        >>> ps.leakage(m, target="x1", lam=4).expression()
+        1/2
+    """
     lam = Fraction(lam)
     if lam <= 0:
         raise InputError("lam", f"must be > 0, got {fraction_str(lam)}")

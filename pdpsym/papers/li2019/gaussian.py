@@ -243,7 +243,18 @@ def gaussian_leakage(
     lam: Fraction | int = 1,
     weights: Mapping[str, Fraction] | None = None,
 ) -> GaussianLeakage:
-    """Exact PDP leakage of the Laplace mechanism on ``f = Σ w_k x_k`` (Theorem 6)."""
+    """Exact PDP leakage of the Laplace mechanism on ``f = Σ w_k x_k`` (Theorem 6).
+
+    Examples:
+        Independent records: only the target's own range ``[0, 1]`` moves the sum, so by hand
+        the leakage is ``(1 - 0)/lam``:
+
+        >>> import pdpsym as ps
+        >>> g = ps.GaussianModel.from_json_object({"variables": ["x1", "x2"], "mean": ["0", "0"],
+        ...     "cov": [["1", "0"], ["0", "1"]], "ranges": {"x1": ["0", "1"]}})
+        >>> ps.gaussian_leakage(g, "x1", lam=2).value
+        Fraction(1, 2)
+    """
     lam = Fraction(lam)
     if lam <= 0:
         raise InputError("lam", f"must be > 0, got {fraction_str(lam)}")
