@@ -221,6 +221,11 @@ def load_model(
 
     JSON, TOML or CSV by extension; numbers are strings parsed exactly ("3/10", "0.3").
     A ``.bif`` file, or an object with ``"kind": "bayesian-network"``, is a Bayesian network.
+
+    Examples:
+        >>> import pdpsym as ps
+        >>> ps.load_model("docs/examples/correlated3.json").variables
+        ('x1', 'x2', 'x3')
     """
     network = load_bayesian_network(path)
     if network is not None:

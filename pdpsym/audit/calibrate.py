@@ -235,6 +235,17 @@ def calibrate(
 
     References:
         Li et al., Eq. 2; Song, Wang, Chaudhuri (SIGMOD 2017), MQM; Li et al., Remark 1.
+
+    Examples:
+        Independent bits leak ``1/lam`` each (see :func:`~pdpsym.loss.structured.structured_leakage`),
+        so the smallest scale for ``eps = 1`` is 1, inside the certified enclosure:
+
+        >>> import pdpsym as ps
+        >>> from fractions import Fraction
+        >>> coins = ps.ProductModel([(["0", "1"], ["1/2", "1/2"])] * 3)
+        >>> c = ps.calibrate(coins, Fraction(1))
+        >>> c.lo <= 1 <= c.hi, c.hi - c.lo <= Fraction(1, 10**12)
+        (True, True)
     """
     eps = Fraction(eps)
     if eps <= 0:

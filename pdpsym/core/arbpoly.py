@@ -57,7 +57,20 @@ BALL_ZERO = arb(0)  # the exact zero ball (arb values are immutable)
 
 @contextmanager
 def workprec(prec: int) -> Iterator[None]:
-    """Run a block at ``prec`` bits of arb precision, restoring the previous precision."""
+    """Run a block at ``prec`` bits of arb precision, restoring the previous precision.
+
+    The previous precision is restored on exit, whether the block ends normally or by an
+    exception (python-flint's ``ctx.workprec``).
+
+    Args:
+        prec: working precision in bits.
+
+    Yields:
+        Nothing; the block runs at ``prec`` bits.
+
+    References:
+        python-flint docs, ``flint.ctx.workprec``.
+    """
     with ctx.workprec(prec):
         yield
 
@@ -238,7 +251,18 @@ def poisson_binomial_window(blocks: Mapping[Fraction, int], prec: int) -> Window
 
 
 def ball_sum(vals: Sequence[arb]) -> arb:
-    """A ball of the sum of ``vals`` at the current precision."""
+    """A ball containing the sum of ``vals``, at the current working precision.
+
+    Args:
+        vals: arb balls.
+
+    Returns:
+        An arb ball containing their sum (the exact zero ball for no values).
+
+    References:
+        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval arithmetic",
+        IEEE Trans. Computers 66(8), 2017.
+    """
     acc = arb(0)
     for v in vals:
         acc += v
@@ -246,12 +270,37 @@ def ball_sum(vals: Sequence[arb]) -> arb:
 
 
 def ball_union(lo: arb, hi: arb) -> arb:
-    """The smallest ball containing both ``lo`` and ``hi`` (an interval ``[lo, hi]``)."""
+    """The smallest ball containing both ``lo`` and ``hi`` (an interval ``[lo, hi]``).
+
+    Args:
+        lo: a ball (an exact point for a lower end).
+        hi: a ball (an exact point for an upper end).
+
+    Returns:
+        An arb ball containing both balls (rounded outward to a midpoint-radius form).
+
+    References:
+        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval arithmetic",
+        IEEE Trans. Computers 66(8), 2017; Moore, Kearfott, Cloud, Introduction to Interval
+        Analysis, SIAM 2009, Ch. 2 (interval hull).
+    """
     return arb.union(lo, hi)
 
 
 def exp_ball(x: Fraction, prec: int) -> arb:
-    """A ball of ``e^x`` at ``prec`` bits."""
+    """A ball containing ``e^x`` at ``prec`` bits (precision restored on exit).
+
+    Args:
+        x: the exponent, an exact rational.
+        prec: working precision in bits.
+
+    Returns:
+        An arb ball containing ``e^x``.
+
+    References:
+        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval arithmetic",
+        IEEE Trans. Computers 66(8), 2017; python-flint docs, ``arb.exp``.
+    """
     with ctx.workprec(prec):
         return arb_from_fraction(x).exp()
 
@@ -289,5 +338,17 @@ def binomial_balls(m: int, p: Fraction) -> list[arb]:
 
 
 def ball_poly(coeffs: Sequence[Fraction]) -> arb_poly:
-    """The polynomial ``sum_k coeffs[k] z^k`` with ball coefficients (exact rationals)."""
+    """The polynomial ``sum_k coeffs[k] z^k`` with ball coefficients.
+
+    Args:
+        coeffs: exact rational coefficients, constant term first.
+
+    Returns:
+        An ``arb_poly`` whose ``k``-th coefficient is a ball containing ``coeffs[k]``, at
+        the current working precision.
+
+    References:
+        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval arithmetic",
+        IEEE Trans. Computers 66(8), 2017; python-flint docs, ``arb_poly``.
+    """
     return arb_poly([arb_from_fraction(c) for c in coeffs])

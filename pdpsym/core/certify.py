@@ -37,9 +37,11 @@ MAX_PREC = 1 << 14  # bits; beyond this a value is "undecided", never guessed
 class ArbEvaluable(Protocol):
     """An exact value that knows how to enclose itself in an arb ball."""
 
-    def arb(self, prec: int) -> arb: ...
+    def arb(self, prec: int) -> arb:
+        """An arb ball containing the value, at ``prec`` bits."""
 
-    def sympy(self) -> sympy.Expr: ...
+    def sympy(self) -> sympy.Expr:
+        """The value as an exact sympy expression."""
 
 
 #: The one protocol of exact value types (LogRatio, ExpPoly, ChainValue, Hockey, WLin, ...):
@@ -52,6 +54,27 @@ Exact: TypeAlias = "Fraction | int | sympy.Expr | ArbEvaluable"
 
 
 def arb_from_fraction(q: Fraction | int) -> arb:
+    """An arb ball containing the rational ``q``, at the current working precision.
+
+    The caller sets the precision (``flint.ctx.workprec``); the ball is exact when ``q``
+    is a dyadic rational that fits, else it is rounded with a radius that covers ``q``.
+
+    Args:
+        q: a Fraction or an int.
+
+    Returns:
+        An arb ball containing ``q``.
+
+    References:
+        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval arithmetic",
+        IEEE Trans. Computers 66(8), 2017; python-flint docs, ``arb`` from ``fmpq``.
+
+    Examples:
+        >>> from flint import ctx
+        >>> with ctx.workprec(8):
+        ...     ball_endpoints(arb_from_fraction(Fraction(1, 3)))
+        (Fraction(169, 512), Fraction(171, 512))
+    """
     q = Fraction(q)
     return arb(fmpq(q.numerator, q.denominator))
 
@@ -64,7 +87,25 @@ def _fraction_of_arf(x: arb) -> Fraction:
 
 
 def ball_endpoints(x: arb) -> tuple[Fraction, Fraction]:
-    """The exact rational ends [mid - rad, mid + rad] of a finite ball."""
+    """The exact rational ends ``[mid - rad, mid + rad]`` of a finite ball.
+
+    The midpoint and the radius of an arb are binary floating point numbers, so both ends
+    are exact dyadic rationals: nothing is rounded.
+
+    Args:
+        x: an arb ball.
+
+    Returns:
+        ``(lo, hi)`` as Fractions, ``lo <= hi``.
+
+    Raises:
+        ArithmeticError: when the ball is not finite (an infinite or NaN midpoint or
+            radius).
+
+    References:
+        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval arithmetic",
+        IEEE Trans. Computers 66(8), 2017, Section 2 (midpoint-radius representation).
+    """
     if not x.is_finite():
         raise ArithmeticError("ball is not finite")
     mid = _fraction_of_arf(x.mid())
@@ -94,7 +135,31 @@ def _unary() -> dict[Any, Callable[[arb], arb]]:
 
 
 def sympy_to_arb(expr: sympy.Expr, prec: int) -> arb:
-    """Enclose a sympy expression (rationals, exp, log, erf, ...) in an arb ball."""
+    """Enclose a sympy expression in an arb ball at ``prec`` bits (precision restored on exit).
+
+    The expression is evaluated bottom-up in ball arithmetic: rationals, ``pi``, ``E``,
+    sums, products, powers (integer exponents by repeated products, others by ``arb``
+    powers), ``exp``, ``log``, ``erf``, ``erfc``, ``sqrt``, ``Abs``, ``sinh``, ``cosh``,
+    ``tanh``, ``gamma``, ``binomial`` and ``factorial`` of integers, ``Max`` and ``Min``.
+    The ball may be non-finite (a logarithm of a ball holding 0, an overflowing
+    exponential); callers test ``is_finite()``.
+
+    Args:
+        expr: an exact sympy expression built by the library (it is passed to
+            ``sympy.sympify``, so never pass user text).
+        prec: working precision in bits.
+
+    Returns:
+        An arb ball containing the value of ``expr``.
+
+    Raises:
+        TypeError: for a sympy Float (not an exact value) or a function outside the list
+            above.
+
+    References:
+        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval arithmetic",
+        IEEE Trans. Computers 66(8), 2017; python-flint docs (the ``arb`` functions used).
+    """
     import sympy  # noqa: PLC0415 (lazily: sympy loads only for sympy values)
 
     with ctx.workprec(prec):
@@ -153,7 +218,24 @@ def _to_arb(e: sympy.Basic, sp: Any, unary: dict[Any, Callable[[arb], arb]]) -> 
 
 
 def enclose(value: Exact, prec: int) -> arb:
-    """An arb ball containing ``value`` at working precision ``prec`` bits."""
+    """An arb ball containing ``value`` at working precision ``prec`` bits.
+
+    Args:
+        value: an exact value: a Fraction or int (converted at ``prec`` bits), an
+            :data:`ExactValue` (its own ``arb(prec)``, which handles the precision), or a
+            sympy expression (:func:`sympy_to_arb`).
+        prec: working precision in bits.
+
+    Returns:
+        An arb ball containing ``value`` (possibly non-finite; see :func:`sympy_to_arb`).
+
+    Raises:
+        TypeError: for a sympy expression :func:`sympy_to_arb` cannot enclose.
+
+    References:
+        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval arithmetic",
+        IEEE Trans. Computers 66(8), 2017.
+    """
     if isinstance(value, Fraction | int):
         with ctx.workprec(prec):
             return arb_from_fraction(value)
@@ -163,6 +245,19 @@ def enclose(value: Exact, prec: int) -> arb:
 
 
 def as_sympy(value: Exact) -> sympy.Expr:
+    """The value as an exact sympy expression.
+
+    Args:
+        value: a Fraction or int (a sympy ``Rational``), an :data:`ExactValue` (its
+            ``sympy()``), or a sympy expression (returned through ``sympy.sympify``; never
+            pass user text).
+
+    Returns:
+        An exact sympy expression equal to ``value``.
+
+    References:
+        SymPy docs, ``sympy.sympify`` and ``sympy.Rational``.
+    """
     import sympy  # noqa: PLC0415 (lazily: sympy loads only for sympy values)
 
     if isinstance(value, Fraction | int):
@@ -174,7 +269,22 @@ def as_sympy(value: Exact) -> sympy.Expr:
 
 
 def exact_rational(value: Exact) -> Fraction | None:
-    """The value as a Fraction when it is (syntactically) rational, else None."""
+    """The value as a Fraction when it is (syntactically) rational, else None.
+
+    No simplification is tried: ``sqrt(4)`` is rational because sympy evaluates it on
+    construction, but ``(1 + sqrt(2))**2 - 2*sqrt(2)`` (equal to 3) is not recognized.
+
+    Args:
+        value: a Fraction or int (always rational), an :data:`ExactValue` (rational when
+            its optional ``as_rational()`` says so), or a sympy expression (rational when
+            it is a sympy ``Rational``).
+
+    Returns:
+        The exact Fraction, or None.
+
+    References:
+        Python docs, :mod:`fractions`; SymPy docs, ``Expr.is_Rational``.
+    """
     if isinstance(value, Fraction | int):
         return Fraction(value)
     if isinstance(value, ArbEvaluable):
@@ -195,12 +305,38 @@ def decide_sign(
     max_prec: int = MAX_PREC,
     exact_zero: bool = False,
 ) -> int:
-    """The sign of a value given as arb balls ``ball_of(prec)``, precision doubled until
-    the ball excludes 0: the one precision-raising loop of the package.
+    """The sign of a value given as arb balls, precision doubled until the ball excludes 0.
 
-    With ``exact_zero``, an exact zero ball (both ends 0) decides 0. Otherwise a value
-    that is 0 never separates, and :class:`~pdpsym.core.errors.Undecided` (naming
-    ``what``) is raised at ``max_prec``: never a guess.
+    The precision-raising loop of the sign decisions (by :func:`refine`): ``ball_of`` is
+    called at ``start_prec``, ``2 start_prec``, ... up to ``max_prec`` bits. With
+    ``exact_zero``, an exact zero ball (both ends 0) decides 0. Otherwise a value that is 0
+    never separates from 0, and :class:`~pdpsym.core.errors.Undecided` is raised: never a
+    guess.
+
+    Args:
+        ball_of: a function from a precision in bits to an arb ball containing the value
+            (it sets and restores the precision itself).
+        what: a description of the value, for the ``Undecided`` message.
+        start_prec: the first precision tried, in bits.
+        max_prec: the largest precision tried, in bits.
+        exact_zero: whether an exact zero ball decides the sign 0.
+
+    Returns:
+        ``1``, ``-1``, or ``0`` (the last only with ``exact_zero``).
+
+    Raises:
+        Undecided: naming ``what`` and ``max_prec``, when the last ball still holds 0.
+
+    References:
+        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval arithmetic",
+        IEEE Trans. Computers 66(8), 2017; Ziv, "Fast evaluation of elementary mathematical
+        functions with correctly rounded last bit", ACM TOMS 17(3), 1991 (raising precision
+        until a decision is certain).
+
+    Examples:
+        >>> import sympy
+        >>> decide_sign(lambda p: enclose(sympy.sqrt(2) - Fraction(7, 5), p), "x")
+        1
     """
 
     def settled(b: arb) -> bool:
@@ -225,11 +361,27 @@ def separate(
     """The sign of ``x - y`` from balls at rising precision when their overlap is only
     imprecision, else 0 (undecided here: the caller decides exactly).
 
-    At ``start_prec`` balls whose difference has a radius below ``2^-60`` times the
-    values overlap because the values are equal or nearly so: then no precision is raised
-    (0 at once), which keeps ordinary runs free of this loop. Balls that are wide for
+    At ``start_prec`` balls whose difference has a radius at most ``2^-60`` times the
+    values' size overlap because the values are equal or nearly so: then no precision is
+    raised (0 at once), which keeps ordinary runs free of this loop. Balls that are wide for
     their values (values near ``10^320`` carry a radius near ``10^282`` at 128 bits;
-    values near ``10^-300`` one far above them) are refined up to ``max_prec`` bits.
+    values near ``10^-300`` one far above them) are refined from ``2 start_prec`` up to
+    ``max_prec`` bits. Never raises :class:`~pdpsym.core.errors.Undecided`.
+
+    Args:
+        x_of: a function from a precision in bits to a ball containing ``x``.
+        y_of: likewise for ``y``.
+        start_prec: the first precision, in bits.
+        max_prec: the largest precision tried, in bits.
+
+    Returns:
+        ``1`` or ``-1`` when the balls separate, ``0`` when they do not (which proves
+        nothing about equality).
+
+    References:
+        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval arithmetic",
+        IEEE Trans. Computers 66(8), 2017; Moore, Kearfott, Cloud, Introduction to Interval
+        Analysis, SIAM 2009, Ch. 2 (order of disjoint intervals).
     """
     with ctx.workprec(start_prec):
         bx, by = x_of(start_prec), y_of(start_prec)
@@ -258,9 +410,25 @@ def refine(
     start_prec: int = 64,
     max_prec: int = MAX_PREC,
 ) -> arb:
-    """``ball_of(prec)`` at doubling precision until ``settled(ball)``, or the last ball
-    (at ``max_prec``) when it never settles; the caller decides what an unsettled ball
-    means (:func:`decide_sign` raises Undecided)."""
+    """``ball_of(prec)`` at doubling precision until ``settled(ball)``.
+
+    Precisions ``start_prec, 2 start_prec, ...`` are tried while the doubled precision
+    stays ``<= max_prec``. The caller decides what an unsettled ball means
+    (:func:`decide_sign` raises ``Undecided``).
+
+    Args:
+        ball_of: a function from a precision in bits to an arb ball.
+        settled: whether a ball is good enough.
+        start_prec: the first precision, in bits.
+        max_prec: the bound on the precisions tried, in bits.
+
+    Returns:
+        The first settled ball, or the last one computed when none settles.
+
+    References:
+        Ziv, "Fast evaluation of elementary mathematical functions with correctly rounded
+        last bit", ACM TOMS 17(3), 1991.
+    """
     prec = start_prec
     ball = ball_of(prec)
     while not settled(ball) and prec * 2 <= max_prec:
@@ -301,18 +469,28 @@ def _round_ratio(num: int, den: int, mode: str) -> int:
 
 
 def round_significant(x: Fraction, digits: int, mode: str = "nearest") -> tuple[int, int]:
-    """(mantissa, exponent) with mantissa of ``digits`` digits and x ~ mantissa*10^exponent.
+    """Round an exact rational to ``digits`` significant decimal digits, exactly.
 
     Args:
-        x: the exact rational.
-        digits: significant digits (>= 1).
-        mode: "nearest" (half-even), "down" (toward -inf) or "up" (toward +inf).
+        x: the rational.
+        digits: the number of significant digits, ``>= 1``.
+        mode: ``"nearest"`` (ties to even), ``"down"`` (toward -inf); any other value
+            rounds up (toward +inf).
 
     Returns:
-        ``(mantissa, exponent)``, in integer arithmetic only (no rounding error).
+        ``(mantissa, exponent)`` with ``10^(digits-1) <= |mantissa| < 10^digits`` and
+        ``mantissa * 10^exponent`` the rounded value; ``(0, 0)`` for ``x = 0``.
 
     References:
-        Knuth, TAOCP vol. 2, Sec. 4.4 (radix conversion).
+        Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., SIAM 2002, Section
+        2.1 (rounding, round to even); IEEE 754-2008, Section 4.3 (rounding directions);
+        Knuth, TAOCP vol. 2, Sec. 4.4 (radix conversion, in integer arithmetic only).
+
+    Examples:
+        >>> round_significant(Fraction(2, 3), 3), round_significant(Fraction(2, 3), 3, "down")
+        ((667, -3), (666, -3))
+        >>> round_significant(Fraction(-9999, 1000), 3)  # the carry: -10.0
+        (-100, -1)
     """
     if x == 0:
         return 0, 0
@@ -330,7 +508,28 @@ def round_significant(x: Fraction, digits: int, mode: str = "nearest") -> tuple[
 
 
 def format_decimal(mantissa: int, exponent: int) -> str:
-    """Readable decimal text for mantissa*10^exponent (scientific when very large/small)."""
+    """Readable decimal text for ``mantissa * 10^exponent``, every digit of the mantissa kept.
+
+    With ``n = len(str(|mantissa|)) + exponent`` (the place of the decimal point counted
+    from the first digit): positional notation when ``-6 < n <= 21`` (at most five zeros
+    between the point and the first digit, at most 21 digits before the point),
+    scientific (``1.5e+21``, ``1e-7``) otherwise.
+
+    Args:
+        mantissa: the significant digits, as a signed integer.
+        exponent: the power of ten.
+
+    Returns:
+        The text, ``"0"`` for a zero mantissa.
+
+    References:
+        ECMAScript Language Specification, Number::toString (the same switch between
+        positional and scientific notation).
+
+    Examples:
+        >>> format_decimal(12345, -2), format_decimal(15, 20), format_decimal(1, -7)
+        ('123.45', '1.5e+21', '1e-7')
+    """
     if mantissa == 0:
         return "0"
     sign = "-" if mantissa < 0 else ""
@@ -347,13 +546,48 @@ def format_decimal(mantissa: int, exponent: int) -> str:
 
 
 def decimal_string(x: Fraction, digits: int, mode: str = "nearest") -> str:
+    """``x`` rounded to ``digits`` significant digits, as decimal text.
+
+    Args:
+        x: the rational.
+        digits: the number of significant digits, ``>= 1``.
+        mode: ``"nearest"`` (ties to even), ``"down"`` or ``"up"``
+            (see :func:`round_significant`).
+
+    Returns:
+        The text of :func:`format_decimal` for the rounded value.
+
+    References:
+        Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., Section 2.1.
+    """
     return format_decimal(*round_significant(x, digits, mode))
 
 
 def fixed_digits(lo: Fraction, hi: Fraction, digits: int) -> tuple[str, tuple[str, str]] | None:
-    """``(decimal, (lo_text, hi_text))`` when both ends of ``[lo, hi]`` (not holding 0)
-    round to the same ``digits`` significant digits, else None: the rule of
-    :func:`certify`, with the enclosure outward rounded to ``digits + 3`` digits."""
+    """The decimal both ends of ``[lo, hi]`` round to, with an outward-rounded enclosure.
+
+    The rule of :func:`certify`: when neither end is 0 or of the other sign and both ends
+    round (ties to even) to the same ``digits`` significant digits, every number in the
+    interval rounds to them (rounding is monotone), so all those digits are certain.
+
+    Args:
+        lo: the lower end, a rational.
+        hi: the upper end, ``>= lo``.
+        digits: the number of significant digits, ``>= 1``.
+
+    Returns:
+        ``(decimal, (lo_text, hi_text))``, the ends rounded outward to ``digits + 3``
+        digits, or None when the interval holds 0 or the ends round differently.
+
+    References:
+        Moore, Kearfott, Cloud, Introduction to Interval Analysis, SIAM 2009, Ch. 2 (outward
+        rounding); Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., Section
+        2.1.
+
+    Examples:
+        >>> fixed_digits(Fraction(1414, 1000), Fraction(14143, 10000), 3)
+        ('1.41', ('1.41400', '1.41430'))
+    """
     if not (lo > 0 or hi < 0):
         return None
     a = round_significant(lo, digits)
@@ -366,10 +600,34 @@ def fixed_digits(lo: Fraction, hi: Fraction, digits: int) -> tuple[str, tuple[st
 
 
 def enclosure_decimal(lo: Fraction, hi: Fraction, max_digits: int) -> tuple[str, int]:
-    """The most significant digits (at most ``max_digits``) that an enclosure
-    ``lo <= x <= hi`` certifies: ``(text, d)`` with ``text`` the correct rounding of ``x``
-    to ``d`` digits (both ends round to it, and rounding is monotone), or ``("", 0)``
-    when not even one digit is certain (for instance when ``lo <= 0 <= hi``)."""
+    """The most significant digits that an enclosure ``lo <= x <= hi`` certifies.
+
+    Tries ``max_digits``, ``max_digits - 1``, ... digits and keeps the first count at which
+    both ends round (ties to even) to the same digits; since rounding is monotone, that is
+    the correct rounding of ``x``.
+
+    Args:
+        lo: the lower end, a rational.
+        hi: the upper end, a rational ``>= lo``.
+        max_digits: the most digits wanted, ``>= 1``.
+
+    Returns:
+        ``(text, d)``: the correct rounding of ``x`` to ``d`` digits, ``d <= max_digits``;
+        ``(decimal_string(lo, max_digits), max_digits)`` when ``lo == hi`` (zero
+        included); ``("", 0)`` when not even one digit is certain, for instance when
+        ``lo < hi`` and ``lo <= 0 <= hi``.
+
+    Raises:
+        ValueError: when ``lo > hi``.
+
+    References:
+        Moore, Kearfott, Cloud, Introduction to Interval Analysis, SIAM 2009, Ch. 2; Higham,
+        Accuracy and Stability of Numerical Algorithms, 2nd ed., Section 2.1.
+
+    Examples:
+        >>> enclosure_decimal(Fraction(314, 100), Fraction(3142, 1000), 6)
+        ('3.14', 3)
+    """
     if lo > hi:
         raise ValueError("empty enclosure")
     if lo == hi:
@@ -401,15 +659,50 @@ class Certified:
     prec: int
 
     def as_json(self) -> dict[str, Any]:
+        """The JSON form: ``{"exact", "decimal", "enclosure"}`` (the enclosure as a list; the
+        digits and the precision are left out).
+        """
         return {"exact": self.exact, "decimal": self.decimal, "enclosure": list(self.enclosure)}
 
 
 def certify(value: Exact, digits: int = 30, max_prec: int = MAX_PREC) -> Certified:
     """Evaluate ``value`` until ``digits`` significant digits are certain.
 
-    Raises :class:`~pdpsym.core.errors.Undecided` if ``max_prec`` bits do not suffice (which
-    happens only for a non-rational expression that sits exactly on a rounding tie or at
-    zero without being syntactically zero).
+    A rational value (:func:`exact_rational`) is rounded exactly (``prec`` 0). Otherwise
+    the value is enclosed (:func:`enclose`) at ``max(64, 3.33 digits + 32)`` bits, doubled
+    while ``<= max_prec``, until the ball is finite, excludes 0 and both of its ends round
+    to the same digits (:func:`fixed_digits`). When no precision suffices, the expression
+    is rewritten exactly by ``sympy.simplify``; a rational result is certified as such.
+    Nothing is ever guessed from digits.
+
+    Args:
+        value: an exact value (Fraction, int, sympy expression or :data:`ExactValue`).
+        digits: the number of significant digits, ``>= 1``.
+        max_prec: the largest working precision tried, in bits.
+
+    Returns:
+        A :class:`Certified`: the exact text (:func:`exact_str`), the correctly rounded
+        decimal (ties to even), the enclosure rounded outward to ``digits + 3`` digits,
+        ``digits``, and the precision used.
+
+    Raises:
+        ValueError: when ``digits < 1``.
+        Undecided: when ``max_prec`` bits do not suffice and simplification finds no
+            rational: a non-rational expression sitting exactly on a rounding tie, or
+            equal to zero without being syntactically zero.
+        TypeError: for a sympy expression that cannot be enclosed (:func:`sympy_to_arb`).
+
+    References:
+        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval arithmetic",
+        IEEE Trans. Computers 66(8), 2017; Ziv, "Fast evaluation of elementary mathematical
+        functions with correctly rounded last bit", ACM TOMS 17(3), 1991 (raising precision
+        until the rounding is certain).
+
+    Examples:
+        >>> import sympy
+        >>> c = certify(sympy.sqrt(2), 5)
+        >>> c.exact, c.decimal, c.enclosure
+        ('sqrt(2)', '1.4142', ('1.4142135', '1.4142136'))
     """
     if digits < 1:
         raise ValueError("digits must be >= 1")
@@ -440,7 +733,19 @@ def certify(value: Exact, digits: int = 30, max_prec: int = MAX_PREC) -> Certifi
 
 
 def exact_str(value: Exact) -> str:
-    """The exact value as a string that ``sympy.parse_expr`` reads back."""
+    """The exact value as text.
+
+    Args:
+        value: an exact value.
+
+    Returns:
+        The value's own ``exact_text()`` when it has one, else ``sympy.sstr`` of its
+        exact expression (which ``sympy.parse_expr`` reads back). A
+        :class:`~pdpsym.core.sqrtexp.Bracket` gives its label, which is not a formula.
+
+    References:
+        SymPy docs, ``sympy.sstr`` and ``sympy.parse_expr``.
+    """
     text = getattr(value, "exact_text", None)
     if text is not None:
         return str(text())
@@ -450,7 +755,19 @@ def exact_str(value: Exact) -> str:
 
 
 def certified_float(value: Exact) -> float:
-    """A float near the value (for ranking and plotting only, never for deciding)."""
+    """A float near the value, for ranking and plotting only, never for deciding.
+
+    Args:
+        value: an exact value.
+
+    Returns:
+        The midpoint of the value's ball at 64 bits, as a float (``inf`` or ``nan`` when
+        the ball is not finite or out of float range).
+
+    References:
+        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval arithmetic",
+        IEEE Trans. Computers 66(8), 2017.
+    """
     return float(enclose(value, 64).mid())
 
 
@@ -589,7 +906,22 @@ def certified_decimal(lo: float, hi: float, digits: int) -> dict[str, Any] | Non
 
 
 def ball_decimal(x: arb, digits: int) -> dict[str, Any] | None:
-    """``{"decimal", "enclosure"}`` from an arb ball, or None if it does not fix ``digits``
-    digits (the rule of :func:`pdpsym.core.certify.certify`)."""
+    """``{"decimal", "enclosure"}`` from an arb ball, as :meth:`Certified.as_json` gives
+    them (without the closed form).
+
+    Args:
+        x: an arb ball.
+        digits: the number of significant digits, ``>= 1``.
+
+    Returns:
+        The decimal and its outward-rounded enclosure (a list of two strings) when the ball
+        is finite and fixes ``digits`` digits by the rule of :func:`fixed_digits`, else
+        None.
+
+    References:
+        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval arithmetic",
+        IEEE Trans. Computers 66(8), 2017; Moore, Kearfott, Cloud, Introduction to Interval
+        Analysis, SIAM 2009, Ch. 2.
+    """
     fixed = fixed_digits(*ball_endpoints(x), digits) if x.is_finite() else None
     return None if fixed is None else {"decimal": fixed[0], "enclosure": list(fixed[1])}

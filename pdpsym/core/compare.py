@@ -36,7 +36,42 @@ class Comparison:
 
 
 def compare(a: Exact, b: Exact, start_prec: int = 64, max_prec: int = 4096) -> Comparison:
-    """Decide the sign of ``a - b``."""
+    """Decide the sign of ``a - b`` exactly: never a guess.
+
+    In order: when both values are rational (:func:`~pdpsym.core.certify.exact_rational`)
+    the Fractions are compared; when ``a`` has an ``exact_compare`` method and ``b`` is of
+    the same type, that exact comparison decides; otherwise both are enclosed in arb balls
+    at ``start_prec`` bits, doubled up to ``max_prec``, until the balls separate. Once the
+    precision reaches 512 bits (and again at the end), equality is tried as a symbolic proof
+    (``sympy.simplify`` of the difference, then ``equals(0)``).
+
+    Args:
+        a: an exact value (Fraction, int, sympy expression, or an object with
+            ``arb(prec)`` and ``sympy()``).
+        b: another exact value.
+        start_prec: the first working precision in bits.
+        max_prec: the last working precision in bits.
+
+    Returns:
+        A :class:`Comparison`: ``sign`` in ``{-1, 0, 1}`` and ``method`` ``"exact"``,
+        ``"interval"`` or ``"symbolic"`` (with the precision reached, 0 for exact).
+
+    Raises:
+        Undecided: when the balls still overlap at ``max_prec`` and equality is not
+            proved (the values are equal or too close to separate).
+
+    References:
+        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval
+        arithmetic", IEEE Trans. Computers 66(8), 2017 (ball comparison); Moore, Kearfott,
+        Cloud, Introduction to Interval Analysis, SIAM 2009, Ch. 2 (interval order).
+
+    Examples:
+        >>> import sympy
+        >>> compare(sympy.sqrt(2), sympy.Rational(7, 5)).sign
+        1
+        >>> compare(sympy.log(4), 2 * sympy.log(2)).method
+        'symbolic'
+    """
     qa, qb = exact_rational(a), exact_rational(b)
     if qa is not None and qb is not None:
         return Comparison((qa > qb) - (qa < qb), "exact")
@@ -78,8 +113,30 @@ def _compare_sign(a: Exact, b: Exact) -> int:
 
 
 def decided_argmax(values: Sequence[T], cmp: Callable[[T, T], int]) -> int:
-    """Index of the first maximum of ``values`` under a decided comparison ``cmp``
-    (``cmp(x, y)`` is the sign of ``x - y``). The one place a decided max is taken."""
+    """Index of the first maximum of ``values`` under a decided comparison.
+
+    One left-to-right scan: candidate ``k`` replaces the best so far only when
+    ``cmp(values[k], best) > 0``, so ties keep the earliest index. The one place a decided
+    max is taken.
+
+    Args:
+        values: a non-empty sequence.
+        cmp: the decided sign of ``x - y`` (``-1``, ``0`` or ``1``), such as
+            ``lambda x, y: compare(x, y).sign``.
+
+    Returns:
+        The index of the first maximal element.
+
+    Raises:
+        ValueError: when ``values`` is empty.
+
+    References:
+        Knuth, TAOCP vol. 1, Section 1.2.10 (Algorithm M, finding the maximum).
+
+    Examples:
+        >>> decided_argmax([1, 3, 2, 3], lambda x, y: (x > y) - (x < y))
+        1
+    """
     if not values:
         raise ValueError("max of an empty sequence")
     best = 0
@@ -90,19 +147,61 @@ def decided_argmax(values: Sequence[T], cmp: Callable[[T, T], int]) -> int:
 
 
 def decided_argmin(values: Sequence[T], cmp: Callable[[T, T], int]) -> int:
-    """Index of the first minimum of ``values`` under a decided comparison ``cmp``."""
+    """Index of the first minimum of ``values`` under a decided comparison.
+
+    Args:
+        values: a non-empty sequence.
+        cmp: the decided sign of ``x - y``.
+
+    Returns:
+        The index of the first minimal element.
+
+    Raises:
+        ValueError: when ``values`` is empty.
+
+    References:
+        Knuth, TAOCP vol. 1, Section 1.2.10 (Algorithm M).
+    """
     return decided_argmax(values, lambda x, y: cmp(y, x))
 
 
 def decided_max(values: Sequence[T], cmp: Callable[[T, T], int] | None = None) -> tuple[int, T]:
-    """Index and value of a maximum, every comparison decided (by :func:`compare` unless
-    ``cmp`` is given)."""
+    """Index and value of the first maximum, every comparison decided.
+
+    Args:
+        values: a non-empty sequence of exact values (or of anything ``cmp`` compares).
+        cmp: the decided sign of ``x - y``; None to use :func:`compare` (which may raise
+            :class:`~pdpsym.core.errors.Undecided`).
+
+    Returns:
+        ``(index, value)`` of the first maximal element.
+
+    Raises:
+        ValueError: when ``values`` is empty.
+
+    References:
+        Knuth, TAOCP vol. 1, Section 1.2.10 (Algorithm M).
+    """
     best = decided_argmax(values, cmp or _compare_sign)  # type: ignore[arg-type]
     return best, values[best]
 
 
 def decided_min(values: Sequence[T], cmp: Callable[[T, T], int] | None = None) -> tuple[int, T]:
-    """Index and value of a minimum, every comparison decided."""
+    """Index and value of the first minimum, every comparison decided.
+
+    Args:
+        values: a non-empty sequence of exact values (or of anything ``cmp`` compares).
+        cmp: the decided sign of ``x - y``; None to use :func:`compare`.
+
+    Returns:
+        ``(index, value)`` of the first minimal element.
+
+    Raises:
+        ValueError: when ``values`` is empty.
+
+    References:
+        Knuth, TAOCP vol. 1, Section 1.2.10 (Algorithm M).
+    """
     best = decided_argmin(values, cmp or _compare_sign)  # type: ignore[arg-type]
     return best, values[best]
 
@@ -128,8 +227,19 @@ _TINY = sys.float_info.min
 def screen_tolerance(top: float, scale: float = 0.0, margin: float = SCREEN_MARGIN) -> float:
     """How far below the float maximum ``top`` a candidate still has to be decided exactly.
 
-    ``scale`` bounds the magnitude of the intermediate quantities the floats were computed
-    from (see :data:`SCREEN_MARGIN`); the result is ``inf`` when nothing can be ranked.
+    Args:
+        top: the largest finite float among the candidates.
+        scale: a bound on the magnitude of the intermediate quantities the floats were
+            computed from (see :data:`SCREEN_MARGIN`).
+        margin: the relative margin.
+
+    Returns:
+        ``margin * (1 + |top| + |scale|)`` as a float, or ``inf`` when ``top`` or
+        ``scale`` is not finite (then the floats rank nothing).
+
+    References:
+        Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., SIAM 2002,
+        Sections 2.2 and 3.1 (the standard model of rounding and its error bounds).
     """
     if not (math.isfinite(top) and math.isfinite(scale)):
         return math.inf
@@ -137,11 +247,22 @@ def screen_tolerance(top: float, scale: float = 0.0, margin: float = SCREEN_MARG
 
 
 def screenable_float(q: Fraction | int) -> float | None:
-    """``float(q)`` when it is a normal float64 (or zero), else None.
+    """``float(q)`` when it is a normal float64 (or an exact zero), else None.
 
-    A None means the float screen is meaningless for a computation that uses ``q``
-    (it overflows, or underflows into subnormals that have lost their relative
-    precision); the caller then decides every candidate exactly.
+    A None means the float screen is meaningless for a computation that uses ``q``: it
+    overflows, or underflows into subnormals (or to 0) that have lost their relative
+    precision; the caller then decides every candidate exactly.
+
+    Args:
+        q: an exact rational.
+
+    Returns:
+        The nearest float, or None when it is infinite, subnormal, or 0 for a non-zero
+        ``q``.
+
+    References:
+        Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., Section 2.1
+        (normalized and subnormal floating point numbers); IEEE 754-2008.
     """
     try:
         f = float(q)
@@ -153,8 +274,21 @@ def screenable_float(q: Fraction | int) -> float | None:
 
 
 def float_array(values: np.ndarray) -> np.ndarray | None:
-    """The values as float64 (integer or object arrays), or None when one of them is out
-    of float range: a table with such entries cannot be screened in floats."""
+    """The values as a float64 array, or None when one is out of float range.
+
+    Args:
+        values: a numpy array of numbers; an integer or float array is converted with
+            ``astype(float)`` directly, an object array (Python ints or Fractions) entry by
+            entry.
+
+    Returns:
+        The float64 array (same shape), or None when an object entry overflows or converts
+        to a non-finite float: such a table cannot be screened in floats. Non-object arrays
+        are converted as they are (non-finite entries pass through).
+
+    References:
+        NumPy docs, ``ndarray.astype``; IEEE 754-2008 (the float64 range).
+    """
     arr = np.asarray(values)
     if arr.dtype != object:
         return arr.astype(float)
@@ -178,19 +312,47 @@ def screen_then_decide(
 ) -> tuple[int, T, int]:
     """Rank candidates by ``floats``; decide the maximum exactly among the near-ties.
 
-    ``valid`` (a boolean mask of the same size; default: every candidate) says which
-    candidates count. Without a mask, ``-inf`` marks a candidate that does not count
-    (the callers' convention for "no such candidate"); every other non-finite float
-    (``nan``, ``+inf``) is a candidate the floats could not rank. With a mask every
-    non-finite float of a valid candidate is unrankable. Unrankable candidates are
-    always decided exactly; ``scale`` widens the margin (see :data:`SCREEN_MARGIN`), and
-    ``scale = inf`` decides every valid candidate exactly. ``error`` is a further absolute
-    bound on how far a float may lie from the quantity it ranks (a truncated expansion,
-    say); twice it is added to the margin.
+    Every counted candidate whose float lies within
+    ``screen_tolerance(top, scale, margin) + 2 * error`` of the largest finite float
+    ``top``, and every counted candidate whose float is not finite, is decided exactly:
+    its exact value ``exact_of(i)`` is compared with the best so far by ``cmp``, the float
+    winner first. Float error therefore only widens the set of candidates decided exactly.
 
-    Returns ``(index, exact value, number of candidates decided exactly)``. ``key_of``
-    (optional) gives a hashable key such that equal keys imply equal exact values, so
-    that duplicated candidates are decided once.
+    Args:
+        floats: one float per candidate (any shape; flattened). Without ``valid``,
+            ``-inf`` marks a candidate that does not count, and ``nan`` / ``+inf`` a
+            candidate the floats could not rank.
+        exact_of: the exact value of candidate ``i`` (a flat index).
+        cmp: the decided sign of ``x - y`` on exact values.
+        margin: the relative screening margin (see :data:`SCREEN_MARGIN`).
+        key_of: optional; a hashable key of candidate ``i`` such that equal keys imply
+            equal exact values, so duplicated candidates are decided once.
+        valid: optional boolean mask of the same size saying which candidates count;
+            with it every non-finite float of a valid candidate is unrankable.
+        scale: a bound on the intermediate quantities of the float computation; widens
+            the margin, and ``inf`` decides every counted candidate exactly.
+        error: a further absolute bound on how far a float may lie from the quantity it
+            ranks (a truncated expansion, say); twice it is added to the margin.
+
+    Returns:
+        ``(index, exact value, number of candidates decided exactly)``: the flat index of
+        the maximum, its exact value, and how many exact values were computed.
+
+    Raises:
+        ValueError: when no candidate counts.
+
+    References:
+        Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., Section 2.2 (the
+        float error the margin covers); Li et al. (2019), Section III, Eq. 2 (the maxima
+        the engines take this way).
+
+    Examples:
+        >>> import numpy as np
+        >>> from fractions import Fraction as F
+        >>> vals = [F(1, 3), F(2, 3), F(2, 3) + F(1, 10**20)]
+        >>> screen_then_decide(np.array([float(v) for v in vals]), vals.__getitem__,
+        ...                    lambda x, y: (x > y) - (x < y))
+        (2, Fraction(200000000000000000003, 300000000000000000000), 2)
     """
     flat = np.asarray(floats, dtype=float).ravel()
     if valid is None:

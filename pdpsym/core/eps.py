@@ -46,8 +46,29 @@ ExpRatio: TypeAlias = Fraction | None
 
 
 def exact_number(x: object, name: str) -> Fraction:
-    """An exact rational from an int, a Fraction (any ``numbers.Rational``) or a number
-    string; floats (and bools) are refused with an :class:`InputError` naming ``name``."""
+    """An exact rational from an int, a Fraction (any ``numbers.Rational``) or a number string.
+
+    Args:
+        x: the value: an int, a Fraction or other ``numbers.Rational`` (converted through
+            its numerator and denominator), or a string in the grammar of
+            :func:`~pdpsym.core.numbers.parse_rational`. Floats and bools are refused
+            (0.1 is not the rational 1/10).
+        name: the field named by the :class:`~pdpsym.core.errors.InputError`.
+
+    Returns:
+        The value as an exact :class:`~fractions.Fraction` (a Fraction argument is
+        returned as it is).
+
+    Raises:
+        InputError: naming ``name``, for a float, a bool, or text outside the grammar.
+
+    References:
+        Python docs, :mod:`fractions` and :mod:`numbers` (the ``Rational`` ABC).
+
+    Examples:
+        >>> exact_number("1/10", "eps")
+        Fraction(1, 10)
+    """
     if isinstance(x, float):
         raise InputError(
             name, f"must be exact (an int, a Fraction or a string such as '1/10'), got float {x!r}"
@@ -65,6 +86,11 @@ class Eps:
 
     ``eps = 0`` is stored as ``w = 1``. ``display`` (optional, not compared) is an equal,
     shorter sympy formula for ``e^eps`` to print instead of a huge rational.
+
+    Examples:
+        >>> from pdpsym import Eps
+        >>> Eps.log(2), Eps.log(2).w, Eps(1).sympy()
+        (Eps.log(2), Fraction(2, 1), 1)
     """
 
     exponent: Fraction | None
@@ -131,9 +157,11 @@ class Eps:
         return self.w
 
     def rational(self) -> Fraction | None:
+        """``eps`` when it is rational, else None (the same as :attr:`eps`)."""
         return self.eps
 
     def exact_exp(self) -> Fraction | None:
+        """``e^eps`` when it is rational, else None (the same as :attr:`exp_eps`)."""
         return self.w
 
     # -- evaluation -----------------------------------------------------------------------
@@ -156,6 +184,9 @@ class Eps:
             return value if rational else value.log()
 
     def sympy_exp(self) -> sympy.Expr:
+        """``e^eps`` as an exact sympy expression: :attr:`display` when set, else the rational
+        ``w`` or ``exp(eps)``.
+        """
         if self.display is not None:
             return self.display
         if self.w is not None:
@@ -164,6 +195,9 @@ class Eps:
         return sympy.exp(sympy.Rational(self.exponent.numerator, self.exponent.denominator))
 
     def sympy(self) -> sympy.Expr:
+        """``eps`` as an exact sympy expression: the rational exponent, or ``log(w)`` (of
+        :attr:`display`, unevaluated, when set).
+        """
         if self.display is not None:
             return sympy.log(self.display, evaluate=False)
         if self.w is not None:
@@ -212,22 +246,66 @@ class Eps:
 
 
 def ratio_of(num: Fraction, den: Fraction) -> ExpRatio:
-    """``num / den`` with ``x/0 = infinity`` for ``x > 0`` (and ``0/0`` read as 0, which
-    only the callers' supports can rule out)."""
+    """``num / den`` as an ``e^eps`` value, with ``x/0 = infinity``.
+
+    Args:
+        num: the numerator, a non-negative rational (a probability).
+        den: the denominator, likewise.
+
+    Returns:
+        The exact Fraction ``num / den``; None (infinity) when ``den = 0`` and
+        ``num > 0``; ``Fraction(0)`` when ``den = 0`` and ``num <= 0`` (``0/0`` is read as
+        0, which only the callers' supports can rule out).
+
+    References:
+        Desfontaines et al. (2020), Section 3.1, Definition 11 (the convention
+        ``x/0 = infinity``).
+
+    Examples:
+        >>> ratio_of(Fraction(1, 2), Fraction(1, 4)), ratio_of(Fraction(1), Fraction(0))
+        (Fraction(2, 1), None)
+    """
     if den == 0:
         return None if num > 0 else Fraction(0)
     return num / den
 
 
 def ratio_max(x: ExpRatio, y: ExpRatio) -> ExpRatio:
-    """The larger of two ``e^eps`` values (None = infinity)."""
+    """The larger of two ``e^eps`` values, None standing for infinity.
+
+    Args:
+        x: an ``e^eps`` value (a Fraction, or None for infinity).
+        y: another.
+
+    Returns:
+        None when either is None, else the larger Fraction (exact comparison).
+
+    References:
+        Desfontaines et al. (2020), Section 3.2, Definition 12 (the smallest ``eps`` is a
+        maximum over secrets and partial knowledge).
+    """
     if x is None or y is None:
         return None
     return max(x, y)
 
 
 def ratio_log(x: ExpRatio) -> sympy.Expr:
-    """``eps = ln x`` exactly (``oo`` for infinity, ``-oo`` for 0)."""
+    """``eps = ln x`` exactly, for an ``e^eps`` value ``x``.
+
+    Args:
+        x: a non-negative Fraction, or None for infinity.
+
+    Returns:
+        A sympy expression: ``oo`` for None, ``-oo`` for 0, else ``log(x)`` (sympy
+        simplifies ``log(1)`` to 0).
+
+    References:
+        Desfontaines et al. (2020), Section 3.1, Definition 11 (the PLRV is a log-ratio).
+
+    Examples:
+        >>> ratio_log(Fraction(4)), ratio_log(None)
+        (log(4), oo)
+    """
     if x is None:
         return sympy.oo
     if x == 0:

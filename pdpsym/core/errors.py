@@ -9,7 +9,14 @@ from __future__ import annotations
 
 
 class InputError(ValueError):
-    """Malformed user input: a model file, a parameter or a command-line value."""
+    """Malformed user input: a model file, a parameter or a command-line value.
+
+    Examples:
+        >>> from pdpsym import InputError
+        >>> err = InputError("lam", "must be > 0")
+        >>> err.field, err.message
+        ('lam', 'must be > 0')
+    """
 
     def __init__(self, field: str, message: str) -> None:
         super().__init__(f"{field}: {message}")
@@ -18,7 +25,13 @@ class InputError(ValueError):
 
 
 class Undecided(ArithmeticError):
-    """A comparison could not be decided at the maximum working precision."""
+    """A comparison could not be decided at the maximum working precision.
+
+    Examples:
+        >>> from pdpsym import Undecided
+        >>> Undecided("x > y", 4096).prec
+        4096
+    """
 
     def __init__(self, what: str, prec: int) -> None:
         super().__init__(f"undecided at precision {prec} bits: {what}")

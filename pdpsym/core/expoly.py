@@ -31,8 +31,23 @@ if TYPE_CHECKING:
 
 @functools.lru_cache(maxsize=1 << 14)
 def exp_ball(a: Fraction, prec: int) -> arb:
-    """``e^a`` at ``prec`` bits; exponents repeat across the terms of a search (arbs are
-    immutable, so sharing them is safe)."""
+    """An arb ball containing ``e^a`` at ``prec`` bits, cached.
+
+    Exponents repeat across the terms of a search, so balls are kept in an LRU cache of
+    16,384 entries keyed by ``(a, prec)`` (arbs are immutable, so sharing them is safe).
+    The working precision is set for the evaluation only and restored.
+
+    Args:
+        a: the exponent, an exact rational.
+        prec: working precision in bits.
+
+    Returns:
+        An arb ball containing ``e^a``.
+
+    References:
+        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval
+        arithmetic", IEEE Trans. Computers 66(8), 2017; python-flint docs, ``arb.exp``.
+    """
     with ctx.workprec(prec):
         return arb_from_fraction(a).exp()
 
@@ -59,6 +74,7 @@ class ExpPoly:
 
     @classmethod
     def constant(cls, c: Fraction | int) -> ExpPoly:
+        """The constant ``c`` as an ExpPoly (``c e^0``; empty when ``c = 0``)."""
         return cls({Fraction(0): Fraction(c)})
 
     def __add__(self, other: ExpPoly) -> ExpPoly:
@@ -76,6 +92,7 @@ class ExpPoly:
         )
 
     def scale(self, c: Fraction) -> ExpPoly:
+        """The ExpPoly times the rational ``c``, exactly (empty when ``c = 0``)."""
         c = Fraction(c)
         if c == 0:
             return ExpPoly()
@@ -93,9 +110,17 @@ class ExpPoly:
         return hash(frozenset(self.terms.items()))
 
     def is_zero(self) -> bool:
+        """True when there are no terms, which by Lindemann-Weierstrass is exactly when the value
+        is 0.
+        """
         return not self.terms
 
     def arb(self, prec: int) -> arb:
+        """An arb ball containing the value, at ``prec`` bits (precision restored on exit).
+
+        A term with a huge exponent (``e^(10^40)``) gives a non-finite ball;
+        :meth:`sign` shifts the exponents first for that reason.
+        """
         with ctx.workprec(prec):
             total = arb(0)
             for a, c in self.terms.items():
@@ -145,6 +170,7 @@ class ExpPoly:
         return 0
 
     def sympy(self) -> sympy.Expr:
+        """The sum as an exact sympy expression, terms in increasing exponent."""
         import sympy  # the exact symbolic form only, on request (balls never need it)
 
         return sympy.Add(
@@ -211,6 +237,7 @@ class LogRatio:
         return (self.num * other.den - other.num * self.den).sign()
 
     def sign(self) -> int:
+        """The exact sign of ``ln(num/den)``: the sign of ``num - den`` (:meth:`ExpPoly.sign`)."""
         return (self.num - self.den).sign()
 
     def __neg__(self) -> LogRatio:
@@ -232,6 +259,7 @@ class LogRatio:
         return self._monomial
 
     def as_rational(self) -> Fraction | None:
+        """The value as a Fraction when ``num = e^a den`` exactly (then it is ``a``), else None."""
         m = self.monomial_ratio()
         return m[1] if m is not None and m[0] == 1 else None
 
@@ -249,6 +277,12 @@ class LogRatio:
         return LogRatio(self.num.shift(shift).scale(scale), self.den.shift(shift).scale(scale))
 
     def arb(self, prec: int) -> arb:
+        """An arb ball containing ``ln(num/den)`` at ``prec`` bits (precision restored on exit).
+
+        When an exponent exceeds 256 in absolute value, each polynomial is first divided by
+        ``e`` to its top exponent (an exact rational offset is added back), so the balls stay
+        finite at any scale.
+        """
         if self._shifted is _UNSET:
             self._shifted = self._shift_for_arb()
         with ctx.workprec(prec):
@@ -268,6 +302,9 @@ class LogRatio:
         return top_n - top_d, self.num.shift(-top_n), self.den.shift(-top_d)
 
     def sympy(self) -> sympy.Expr:
+        """The value as an exact sympy expression: ``log(c) + a`` when ``num = c e^a den``,
+        else ``log(num/den)`` of the normalized polynomials.
+        """
         import sympy  # the exact symbolic form only, on request (balls never need it)
 
         m = self.monomial_ratio()
@@ -308,9 +345,13 @@ class ScaledLog:
     factor: Fraction
 
     def scaled_log(self) -> LogRatio | None:
+        """The :class:`LogRatio` ``ln(ratio)`` that :attr:`factor` multiplies, or None for the
+        value 0; subclasses implement it.
+        """
         raise NotImplementedError
 
     def sympy(self) -> sympy.Expr:
+        """``factor * ln(ratio)`` as an exact sympy expression (0 when the ratio is None)."""
         import sympy  # the exact symbolic form only, on request (balls never need it)
 
         log = self.scaled_log()
@@ -320,6 +361,7 @@ class ScaledLog:
         return sympy.Rational(f.numerator, f.denominator) * log.sympy()
 
     def arb(self, prec: int) -> arb:
+        """An arb ball containing ``factor * ln(ratio)`` at ``prec`` bits (precision restored)."""
         log = self.scaled_log()
         with ctx.workprec(prec):
             if log is None:

@@ -30,9 +30,29 @@ MAX_DIGITS = 10_000
 
 
 def int_of_digits(digits: str) -> int:
-    """``int(digits)`` for a string of decimal digits of any length up to
-    :data:`MAX_DIGITS`, independent of Python's int-string conversion limit (4300
-    digits by default): chunks of at most 4000 digits."""
+    """``int(digits)`` for a string of decimal digits of any length, whatever Python's
+    int-string conversion limit (4300 digits by default).
+
+    Strings of at most 4000 digits go to ``int`` directly; longer ones are converted in
+    chunks of 4000 digits (``value * 10^len(chunk) + chunk``), each chunk below the limit.
+
+    Args:
+        digits: a non-empty string of ASCII decimal digits, unsigned. It is not checked
+            here (the callers' regular expressions guarantee it); the length callers allow
+            is at most :data:`MAX_DIGITS`.
+
+    Returns:
+        The non-negative integer the digits denote, exactly.
+
+    References:
+        Knuth, TAOCP vol. 2, Section 4.4 (radix conversion).
+
+    Examples:
+        >>> int_of_digits("0042")
+        42
+        >>> int_of_digits("1" + "0" * 5000) == 10**5000  # beyond the 4300-digit limit
+        True
+    """
     if len(digits) <= 4000:
         return int(digits)
     value = 0
@@ -43,7 +63,36 @@ def int_of_digits(digits: str) -> int:
 
 
 def parse_rational(text: object, field: str) -> Fraction:
-    """Parse ``text`` as an exact rational, or raise :class:`InputError` naming ``field``."""
+    """Parse user text as an exact rational by the strict grammar of this module.
+
+    Accepted: an ``int`` (made a Fraction), a :class:`~fractions.Fraction` (returned as
+    it is), or a string, stripped of surrounding whitespace, that is a fraction
+    ``[+-]p/q``, an integer or a decimal with an optional exponent of at most four digits
+    (``"3/10"``, ``"-2"``, ``"0.3"``, ``"1e-3"``). Nothing is evaluated. Short strings (32
+    characters or fewer) are parsed through a cache, since table cells repeat.
+
+    Args:
+        text: the value to parse: an int, a Fraction or a string. Bools, floats and any
+            other type are refused.
+        field: the name of the parameter or file location the value came from; it is the
+            ``field`` of the :class:`~pdpsym.core.errors.InputError` raised.
+
+    Returns:
+        The value as an exact :class:`~fractions.Fraction`.
+
+    Raises:
+        InputError: naming ``field``, when ``text`` is a bool or not an int, Fraction or
+            string, has more than :data:`MAX_DIGITS` digits, has a zero denominator, or
+            is not in the grammar (``"nan"``, ``"2**3"``, ``"1/2/3"``).
+
+    References:
+        Python docs, :mod:`fractions`; the decimal-to-rational conversion of Knuth,
+        TAOCP vol. 2, Section 4.4.
+
+    Examples:
+        >>> parse_rational("3/10", "lam"), parse_rational(" 1e-3 ", "lam")
+        (Fraction(3, 10), Fraction(1, 1000))
+    """
     if isinstance(text, bool):
         raise InputError(field, f"expected a number, got {text!r}")
     if isinstance(text, int):
@@ -100,7 +149,21 @@ def _short(text: str) -> str:
 
 
 def parse_positive(text: object, field: str) -> Fraction:
-    """Parse a rational that must be strictly positive (a scale such as lambda)."""
+    """Parse a rational that must be strictly positive (a scale such as lambda).
+
+    Args:
+        text: the value, in any form :func:`parse_rational` accepts.
+        field: the name reported by the :class:`~pdpsym.core.errors.InputError`.
+
+    Returns:
+        The value as an exact :class:`~fractions.Fraction`, ``> 0``.
+
+    Raises:
+        InputError: naming ``field``, when ``text`` does not parse or is ``<= 0``.
+
+    References:
+        Python docs, :mod:`fractions`.
+    """
     value = parse_rational(text, field)
     if value <= 0:
         raise InputError(field, f"must be > 0, got {fraction_str(value)}")
@@ -108,8 +171,31 @@ def parse_positive(text: object, field: str) -> Fraction:
 
 
 def parse_int(text: object, field: str, lo: int | None = None, hi: int | None = None) -> int:
-    """An integer in the strict number grammar (``"12"``, ``"1e3"``, ``"4/2"``), within
-    ``[lo, hi]`` when given; an :class:`InputError` naming ``field`` otherwise."""
+    """An integer in the strict number grammar, optionally within ``[lo, hi]``.
+
+    Any form :func:`parse_rational` accepts whose value is an integer is accepted:
+    ``"12"``, ``"1e3"`` (1000), ``"4/2"`` (2).
+
+    Args:
+        text: the value, in any form :func:`parse_rational` accepts.
+        field: the name reported by the :class:`~pdpsym.core.errors.InputError`.
+        lo: the smallest accepted value (inclusive), or None for no lower bound.
+        hi: the largest accepted value (inclusive), or None for no upper bound.
+
+    Returns:
+        The value as a Python ``int``.
+
+    Raises:
+        InputError: naming ``field``, when ``text`` does not parse, is not an integer, or
+            lies outside ``[lo, hi]``.
+
+    References:
+        Python docs, :mod:`fractions`.
+
+    Examples:
+        >>> parse_int("1e3", "n"), parse_int("4/2", "n", lo=0, hi=10)
+        (1000, 2)
+    """
     q = parse_rational(text, field)
     if q.denominator != 1:
         raise InputError(field, f"must be an integer, got {text!r}")
@@ -125,7 +211,26 @@ def parse_int(text: object, field: str, lo: int | None = None, hi: int | None = 
 
 
 def int_str(n: int) -> str:
-    """``str(n)`` for an int of any size, independent of Python's int-string limit."""
+    """``str(n)`` for an int of any size, whatever Python's int-string conversion limit.
+
+    Ints of at most 13,000 bits (under 4000 digits) use ``str``; larger ones are split by
+    ``divmod(n, 10^3000)`` recursively and the lower part zero-padded.
+
+    Args:
+        n: any integer (negative ones get a leading ``-``).
+
+    Returns:
+        The exact decimal text of ``n``.
+
+    References:
+        Knuth, TAOCP vol. 2, Section 4.4 (radix conversion).
+
+    Examples:
+        >>> int_str(-12)
+        '-12'
+        >>> int_str(10**5000) == "1" + "0" * 5000
+        True
+    """
     if n.bit_length() <= 13_000:  # below 4000 digits
         return str(n)
     if n < 0:
@@ -135,14 +240,40 @@ def int_str(n: int) -> str:
 
 
 def fraction_str(q: Fraction) -> str:
-    """The exact text form of a rational: ``"3/10"``, ``"-2"``."""
+    """The exact text form of a rational: ``"3/10"``, ``"-2"``.
+
+    Args:
+        q: the rational (in lowest terms, as a Fraction always is).
+
+    Returns:
+        ``"p/q"``, or ``"p"`` when the denominator is 1; the sign is on the numerator.
+        :func:`parse_rational` reads it back to ``q``.
+
+    References:
+        Python docs, :mod:`fractions`.
+
+    Examples:
+        >>> from fractions import Fraction
+        >>> fraction_str(Fraction(-3, 10)), fraction_str(Fraction(4, 2))
+        ('-3/10', '2')
+    """
     if q.denominator == 1:
         return int_str(q.numerator)
     return f"{int_str(q.numerator)}/{int_str(q.denominator)}"
 
 
 def to_sympy(q: Fraction | int) -> sympy.Rational:
-    """A rational as a sympy Rational (exact)."""
+    """A rational as a sympy ``Rational``, exactly (sympy is imported on first use).
+
+    Args:
+        q: a Fraction or an int.
+
+    Returns:
+        The equal ``sympy.Rational``.
+
+    References:
+        SymPy docs, ``sympy.core.numbers.Rational``.
+    """
     import sympy  # lazily: parsing numbers must not load sympy
 
     q = Fraction(q)
@@ -150,7 +281,20 @@ def to_sympy(q: Fraction | int) -> sympy.Rational:
 
 
 def from_sympy(r: sympy.Expr) -> Fraction:
-    """A sympy Rational back to a Fraction; anything else is a programming error."""
+    """A sympy ``Rational`` (or ``Integer``) back to a Fraction, exactly.
+
+    Args:
+        r: a sympy expression that is a Rational.
+
+    Returns:
+        The equal :class:`~fractions.Fraction`.
+
+    Raises:
+        TypeError: when ``r`` is not a Rational (a programming error, not bad user input).
+
+    References:
+        SymPy docs, ``sympy.core.numbers.Rational``; Python docs, :mod:`fractions`.
+    """
     if not r.is_Rational:
         raise TypeError(f"not a rational: {r}")
     return Fraction(int(r.p), int(r.q))  # type: ignore[attr-defined]

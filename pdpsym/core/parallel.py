@@ -36,12 +36,41 @@ def ordered_map(
     on_done: Callable[[int], None] | None = None,
     scheduler: str | None = None,
 ) -> list[R]:
-    """``[fn(x) for x in items]``, on ``jobs`` processes or a Dask cluster.
+    """``[fn(x) for x in items]``, on ``jobs`` processes or a Dask cluster, in input order.
 
-    ``on_done(i)`` is called in this process as item ``i`` finishes (for progress).
+    The results come back in the order of ``items`` whatever the order in which workers
+    finish, so a parallel run gives the same results as a serial one. With no
+    ``scheduler`` and ``jobs <= 1`` (or at most one item) the work runs in this process;
+    with ``jobs > 1`` on a pool of ``min(jobs, len(items))`` forked processes that ignore
+    Ctrl-C; with a ``scheduler`` on Dask.
 
-    >>> ordered_map(abs, [-2, 1, -3])
-    [2, 1, 3]
+    Args:
+        fn: a module-level function (it is pickled by reference) whose result depends on
+            its argument alone.
+        items: the arguments; consumed once, into a list.
+        jobs: the number of worker processes (``<= 1``: serial); with ``scheduler="local"``
+            the number of single-threaded Dask workers (at least 1).
+        on_done: called in this process with the index ``i`` of each item as it finishes
+            (for progress), in completion order; None for no callback.
+        scheduler: None for no Dask; ``"local"`` to start a Dask ``LocalCluster`` for this
+            call; any other text is the address of a running scheduler
+            (``tcp://host:8786``). Needs the ``[dask]`` extra.
+
+    Returns:
+        The list of ``fn(x)``, in the order of ``items``. An exception raised by ``fn``
+        propagates.
+
+    Raises:
+        InputError: naming ``scheduler``, when Dask is not installed or the scheduler
+            cannot be reached.
+
+    References:
+        Python docs, ``concurrent.futures.ProcessPoolExecutor``; Dask docs,
+        ``distributed.Client.map``.
+
+    Examples:
+        >>> ordered_map(abs, [-2, 1, -3])
+        [2, 1, 3]
     """
     todo = list(items)
     if scheduler is not None:

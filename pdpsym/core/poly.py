@@ -40,47 +40,159 @@ Ball = Any
 
 
 def zero() -> IntPoly:
-    """The zero polynomial."""
+    """The zero polynomial.
+
+    Returns:
+        The zero integer polynomial (degree ``-1``).
+
+    References:
+        FLINT docs, ``fmpz_poly``; python-flint docs, ``fmpz_poly``.
+    """
     return fmpz_poly([])
 
 
 def monomial(coefficient: int, degree: int) -> IntPoly:
-    """``coefficient * z^degree`` (``degree >= 0``)."""
+    """``coefficient * z^degree``.
+
+    Args:
+        coefficient: the integer coefficient.
+        degree: the exponent, ``>= 0``.
+
+    Returns:
+        The integer polynomial.
+
+    Raises:
+        ValueError: when ``degree < 0``.
+
+    References:
+        FLINT docs, ``fmpz_poly``; python-flint docs, ``fmpz_poly``.
+    """
     if degree < 0:
         raise ValueError("negative degree")
     return fmpz_poly([0] * degree + [int(coefficient)])
 
 
 def from_coefficients(coefficients: Sequence[int]) -> IntPoly:
-    """``sum_c coefficients[c] z^c``."""
+    """``sum_c coefficients[c] z^c``.
+
+    Args:
+        coefficients: the integer coefficients, constant term first.
+
+    Returns:
+        The integer polynomial (trailing zeros dropped).
+
+    References:
+        FLINT docs, ``fmpz_poly``; python-flint docs, ``fmpz_poly``.
+
+    Examples:
+        >>> coefficients(from_coefficients([1, 2, 1, 0]))
+        [1, 2, 1]
+    """
     return fmpz_poly([int(c) for c in coefficients])
 
 
 def coefficients(p: IntPoly) -> list[int]:
-    """The coefficients as Python ints, constant term first (``[]`` for zero)."""
+    """The coefficients as Python ints, constant term first.
+
+    Args:
+        p: an integer polynomial.
+
+    Returns:
+        The list up to the degree (``[]`` for zero).
+
+    References:
+        FLINT docs, ``fmpz_poly``; python-flint docs, ``fmpz_poly``.
+    """
     return [int(c) for c in p.coeffs()]
 
 
 def total(p: IntPoly) -> int:
-    """``p(1)``, the sum of the coefficients (the normalizer of a count law)."""
+    """``p(1)``, the sum of the coefficients (the normalizer of a count law).
+
+    Args:
+        p: an integer polynomial.
+
+    Returns:
+        The exact integer ``p(1)``.
+
+    References:
+        FLINT docs, ``fmpz_poly``; python-flint docs, ``fmpz_poly``; Feller, An Introduction
+        to Probability Theory and Its Applications, vol. 1, Ch. XI (generating functions:
+        ``J(1)`` is the total mass).
+    """
     return int(p(1))
 
 
 def is_zero(p: IntPoly) -> bool:
+    """Whether ``p`` is the zero polynomial.
+
+    Args:
+        p: an integer polynomial.
+
+    Returns:
+        True exactly when every coefficient is 0.
+
+    References:
+        FLINT docs, ``fmpz_poly``; python-flint docs, ``fmpz_poly``.
+    """
     return bool(p.degree() < 0)
 
 
 def degree(p: IntPoly) -> int:
-    """The degree (``-1`` for the zero polynomial)."""
+    """The degree.
+
+    Args:
+        p: an integer polynomial.
+
+    Returns:
+        The degree, ``-1`` for the zero polynomial.
+
+    References:
+        FLINT docs, ``fmpz_poly``; python-flint docs, ``fmpz_poly``.
+    """
     return int(p.degree())
 
 
 def power(p: IntPoly, k: int) -> IntPoly:
+    """``p^k`` exactly.
+
+    Args:
+        p: an integer polynomial.
+        k: the exponent, an integer ``>= 0`` (flint refuses a negative one unless ``p``
+            is a unit).
+
+    Returns:
+        The exact integer polynomial ``p^k``.
+
+    References:
+        Knuth, TAOCP vol. 2, Section 4.6 (polynomial arithmetic); FLINT docs, ``fmpz_poly``;
+        python-flint docs, ``fmpz_poly``.
+    """
     return p**k
 
 
 def exact_divide(p: IntPoly, q: IntPoly) -> IntPoly:
-    """``p / q`` where ``q`` divides ``p`` exactly (checked)."""
+    """``p / q`` where ``q`` divides ``p`` exactly (checked).
+
+    Args:
+        p: the dividend, an integer polynomial.
+        q: the divisor, a non-zero integer polynomial.
+
+    Returns:
+        The exact quotient.
+
+    Raises:
+        ArithmeticError: when the division leaves a remainder.
+        ZeroDivisionError: when ``q`` is zero.
+
+    References:
+        FLINT docs, ``fmpz_poly``; python-flint docs, ``fmpz_poly``; Knuth, TAOCP vol. 2,
+        Section 4.6.1 (division of polynomials).
+
+    Examples:
+        >>> coefficients(exact_divide(from_coefficients([1, 2, 1]), from_coefficients([1, 1])))
+        [1, 1]
+    """
     quo, rem = divmod(p, q)
     if rem.degree() >= 0:
         raise ArithmeticError("not an exact division")
@@ -88,7 +200,21 @@ def exact_divide(p: IntPoly, q: IntPoly) -> IntPoly:
 
 
 def product(polys: Sequence[IntPoly]) -> IntPoly:
-    """The product of the polynomials by a balanced tree (fast multiplication)."""
+    """The product of the polynomials by a balanced tree of multiplications.
+
+    Pairs are multiplied level by level, so the factors of each multiplication have similar
+    degrees, which suits flint's fast multiplication.
+
+    Args:
+        polys: the integer polynomials.
+
+    Returns:
+        The exact product (``1`` for no polynomials).
+
+    References:
+        Knuth, TAOCP vol. 2, Section 4.6 (polynomial arithmetic); FLINT docs, ``fmpz_poly``;
+        python-flint docs, ``fmpz_poly`` (``fmpz_poly_mul``).
+    """
     items = list(polys)
     if not items:
         return fmpz_poly([1])
@@ -104,11 +230,30 @@ def product(polys: Sequence[IntPoly]) -> IntPoly:
 
 
 def relative_floor(f: IntPoly, bits: int) -> tuple[IntPoly, int]:
-    """``(g, s)`` with ``g = floor(f / 2^s)`` coefficient-wise, ``s`` as large as keeps
-    every nonzero coefficient ``c`` of ``f`` at least ``2^(s + bits)``: then
-    ``2^s g_d <= f_d < 2^s g_d / (1 - 2^-bits)`` for every ``d`` (a relative rounding of
-    each coefficient, so products of such factors stay relatively accurate, and cheap).
-    ``s = 0`` (``g = f``) when ``f`` has a negative coefficient or nothing to drop."""
+    """A coefficient-wise relative rounding down of ``f`` by a power of two.
+
+    ``(g, s)`` with ``g = floor(f / 2^s)`` coefficient-wise, ``s`` as large as keeps every
+    nonzero coefficient of ``f`` at least ``2^(s + bits)``: then
+    ``2^s g_d <= f_d < 2^s g_d / (1 - 2^-bits)`` for every ``d``, so products of such
+    factors stay relatively accurate, and cheap.
+
+    Args:
+        f: an integer polynomial.
+        bits: the relative accuracy kept, in bits.
+
+    Returns:
+        ``(g, s)``; ``(f, 0)`` when ``f`` is zero, has a negative coefficient, or has
+        nothing to drop (its largest coefficient has at most ``bits + 1`` bits).
+
+    References:
+        Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., SIAM 2002, Section
+        3.1 (products of relative errors ``(1 + delta)``).
+
+    Examples:
+        >>> g, s = relative_floor(from_coefficients([1000, 3000]), 4)
+        >>> coefficients(g), s
+        ([31, 93], 5)
+    """
     if f.degree() < 0 or int(f.height_bits()) <= bits + 1:
         return f, 0  # nothing to drop (the smallest coefficient is no larger)
     smallest = min(filter(None, f.coeffs()))  # C-level filter and min (no Python loop)
@@ -126,22 +271,44 @@ def mixture_values(
     shift: int = 0,
     widen: tuple[int, int] = (0, 0),
 ) -> list[Ball]:
-    """Enclosures of ``M(c) = sum_d J[d] e^{-rate |c - d|}`` for ``c = 0..n`` by the two
-    first-order recurrences ``L(c) = q L(c-1) + J[c]`` and ``R(c) = q (R(c+1) + J[c+1])``
-    (``q = e^{-rate}``, ``M = L + R``): O(n) ball operations on positive terms, so every
-    value keeps its relative accuracy.
+    """Enclosures of the Laplace mixture values ``M(c) = sum_d J[d] e^{-rate |c - d|}``.
+
+    For ``c = 0..n``, by the two first-order recurrences ``L(c) = q L(c-1) + J[c]`` and
+    ``R(c) = q (R(c+1) + J[c+1])`` (``q = e^-rate``, ``M = L + R``): O(n) ball operations
+    on non-negative terms, so every value keeps its relative accuracy.
 
     Args:
-        j: the law's integer numerator polynomial (degree at most ``n``).
+        j: the law's integer numerator polynomial, of degree at most ``n`` (higher
+            coefficients are ignored).
         n: the largest support point.
-        rate: ``1/b`` for a Laplace scale ``b`` in count units.
-        prec: working precision in bits.
+        rate: ``1/b`` for a Laplace scale ``b`` in count units, a rational ``> 0``.
+        prec: working precision in bits (set for the computation, then restored).
         shift: the values are those of ``2^-shift J`` (an exact scaling that keeps them
             in the float range for the candidate screen).
         widen: ``(k, bits)``: ``j`` is a product of ``k`` factors each rounded down by
             :func:`relative_floor` with ``bits``; every coefficient of the true ``J`` is
             then in ``[1, (1 - 2^-bits)^-k]`` times the one of ``j``, and so are the
-            values (all terms are non-negative).
+            values (all terms are non-negative). ``k = 0`` for no widening.
+
+    Returns:
+        A list of ``n + 1`` arb balls, the ``c``-th containing ``2^-shift M(c)`` for the
+        true ``J``.
+
+    References:
+        Li et al. (2019), Section III, Eq. 2 (the output density given ``(x_i, x_K)`` is
+        such a mixture, up to the factor ``1/(2 lambda)``); Knuth, TAOCP vol. 2, Section
+        4.6.4 (Horner's rule, which each recurrence is); Johansson, "Arb: efficient
+        arbitrary-precision midpoint-radius interval arithmetic", IEEE Trans. Computers
+        66(8), 2017.
+
+    Examples:
+        With ``J = 1 + z`` and rate 1, ``M(0) = M(1) = 1 + e^-1 = 1.3678794411714...``:
+
+        >>> from fractions import Fraction
+        >>> lo, hi = Fraction("1.36787944117"), Fraction("1.36787944118")
+        >>> [lo < endpoints(v)[0] <= endpoints(v)[1] < hi
+        ...  for v in mixture_values(from_coefficients([1, 1]), 1, Fraction(1), 64)]
+        [True, True]
     """
     with ctx.workprec(prec):
         jb = arb_poly(j)
@@ -187,8 +354,8 @@ def _float_log(x: Ball) -> float:
 def log_ratio_sups(
     ma: Sequence[Ball], na: int | Ball, mb: Sequence[Ball], nb: int | Ball, prec: int
 ) -> tuple[tuple[Fraction, Fraction], tuple[Fraction, Fraction]] | None:
-    """Enclosures of ``max_c ln((ma[c]/na) / (mb[c]/nb))`` and of ``max_c`` of its
-    negative (the two orders of a secret pair); None when a ball is not usable.
+    """Enclosures of ``max_c ln((ma[c]/na) / (mb[c]/nb))`` and of ``max_c`` of its negative
+    (the two orders of a secret pair).
 
     Floats (logs of the balls' midpoints, in numpy) choose the candidates: every one within
     a slack of the float max is enclosed in balls. Every other point is then proven below
@@ -197,18 +364,22 @@ def log_ratio_sups(
     too. The result is ``[max lo, max hi]`` over the enclosed points.
 
     Args:
-        ma: balls of the first mixture at every support point.
-        na: its normalizer.
-        mb: balls of the second mixture.
-        nb: its normalizer.
-        prec: working precision in bits.
+        ma: balls of the first mixture's values, one per support point.
+        na: the first law's normalizer (an int or a ball).
+        mb: balls of the second mixture's values, the same length.
+        nb: the second law's normalizer.
+        prec: working precision in bits (set for the computation, then restored).
 
     Returns:
-        ``((lo, hi), (lo, hi))`` for the two orders, or None.
+        ``((lo, hi), (lo2, hi2))``: exact rational ends enclosing the two maxima, or None
+        when a float log is NaN (a ball not positive), a float maximum is not finite, or a
+        candidate's ball is not finite.
 
     References:
-        Li et al. (2019), Section 3.2, Eq. 2 (the sup at the breakpoints); Higham,
-        Accuracy and Stability of Numerical Algorithms (2002), Sec. 2.2 (rounding model).
+        Li et al. (2019), Section III, Eq. 2 (the sup over outputs is attained at a support
+        point, the breakpoint lemma); Higham, Accuracy and Stability of Numerical Algorithms
+        (2002), Sec. 2.2 (rounding model); Johansson, "Arb: efficient arbitrary-precision
+        midpoint-radius interval arithmetic", IEEE Trans. Computers 66(8), 2017.
     """
     with ctx.workprec(prec):
         fa, fb = _floats(ma), _floats(mb)
@@ -303,34 +474,115 @@ def _float_logs(values: Sequence[Ball], f: Any) -> Any:
 
 
 def scaled_int(value: int, shift: int, prec: int) -> Ball:
-    """A ball of ``value * 2^-shift`` at ``prec`` bits."""
+    """A ball containing ``value * 2^-shift``.
+
+    Args:
+        value: an integer.
+        shift: the power of two to divide by (negative multiplies).
+        prec: working precision in bits (set for the computation, then restored).
+
+    Returns:
+        An arb ball containing ``value * 2^-shift``.
+
+    References:
+        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval arithmetic",
+        IEEE Trans. Computers 66(8), 2017.
+    """
     with ctx.workprec(prec):
         return arb(int(value)) * arb(2) ** (-shift)
 
 
 def height_bits(p: IntPoly) -> int:
-    """The bit length of the largest coefficient (0 for the zero polynomial)."""
+    """The bit length of the largest coefficient in absolute value.
+
+    Args:
+        p: an integer polynomial.
+
+    Returns:
+        The number of bits (0 for the zero polynomial).
+
+    References:
+        FLINT docs, ``fmpz_poly``; python-flint docs, ``fmpz_poly``
+        (``fmpz_poly_max_bits``).
+    """
     return 0 if p.degree() < 0 else int(p.height_bits())
 
 
 def ball_of(value: Fraction, prec: int) -> Ball:
+    """A ball containing a rational at ``prec`` bits.
+
+    Args:
+        value: an exact rational.
+        prec: working precision in bits (set for the conversion, then restored).
+
+    Returns:
+        An arb ball containing ``value`` (exact when it is a dyadic rational that fits).
+
+    References:
+        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval arithmetic",
+        IEEE Trans. Computers 66(8), 2017.
+    """
     with ctx.workprec(prec):
         return arb_from_fraction(value)
 
 
 def log_ratio_ball(num: Fraction, den: Fraction, prec: int) -> Ball:
-    """``ln(num/den)`` as a ball (``num, den > 0``)."""
+    """``ln(num/den)`` as a ball.
+
+    Args:
+        num: a rational ``> 0``.
+        den: a rational ``> 0``.
+        prec: working precision in bits (set for the computation, then restored).
+
+    Returns:
+        An arb ball containing ``ln(num/den)`` (NaN when ``num/den <= 0``).
+
+    Raises:
+        ZeroDivisionError: when ``den`` is 0.
+
+    References:
+        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval arithmetic",
+        IEEE Trans. Computers 66(8), 2017.
+    """
     with ctx.workprec(prec):
         return arb(fmpq(num.numerator * den.denominator, num.denominator * den.numerator)).log()
 
 
 def endpoints(ball: Ball) -> tuple[Fraction, Fraction]:
-    """The exact rational ends of a finite ball."""
+    """The exact rational ends of a finite ball.
+
+    Args:
+        ball: an arb ball.
+
+    Returns:
+        ``(lo, hi)`` as Fractions (:func:`~pdpsym.core.certify.ball_endpoints`).
+
+    Raises:
+        ArithmeticError: when the ball is not finite.
+
+    References:
+        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval arithmetic",
+        IEEE Trans. Computers 66(8), 2017, Section 2.
+    """
     return ball_endpoints(ball)
 
 
 def bits_needed(digits: int) -> int:
-    """A working precision that usually suffices for ``digits`` certain digits."""
+    """A first working precision for ``digits`` certain digits.
+
+    ``digits log2(10)`` bits plus 40 guard bits, at least 64. It usually suffices; callers
+    still check that the digits are certain and raise the precision when they are not.
+
+    Args:
+        digits: the number of significant decimal digits wanted.
+
+    Returns:
+        The precision in bits.
+
+    References:
+        Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., SIAM 2002, Section
+        2.1 (decimal digits and binary precision).
+    """
     return max(64, int(digits * math.log2(10)) + 40)
 
 

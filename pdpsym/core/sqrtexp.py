@@ -94,6 +94,7 @@ class SqrtExpSum:
         return self + (-other)
 
     def scale(self, c: Fraction) -> SqrtExpSum:
+        """The sum times the rational ``c``, exactly."""
         c = Fraction(c)
         return SqrtExpSum(self.poly.scale(c), {r: c * v for r, v in self.roots.items()})
 
@@ -110,6 +111,9 @@ class SqrtExpSum:
         return self.poly.is_zero() and not self.roots
 
     def as_rational(self) -> Fraction | None:
+        """The value as a Fraction when the sum is syntactically a rational constant (no square
+        roots, at most the exponent-0 term), else None.
+        """
         if self.roots:
             return None
         terms = self.poly.terms
@@ -120,6 +124,7 @@ class SqrtExpSum:
         return None
 
     def arb(self, prec: int) -> arb:
+        """An arb ball containing the value at ``prec`` bits (precision restored on exit)."""
         with ctx.workprec(prec):
             total = self.poly.arb(prec)
             for r, c in self.roots.items():
@@ -127,12 +132,14 @@ class SqrtExpSum:
             return total
 
     def sympy(self) -> sympy.Expr:
+        """The value as an exact sympy expression (``poly + sum c_k sqrt(E_k)``)."""
         out = self.poly.sympy()
         for r, c in self.roots.items():
             out += sympy.Rational(c.numerator, c.denominator) * sympy.sqrt(r.sympy())
         return out
 
     def exact_text(self) -> str:
+        """sympy-readable text of the value, built directly (the same value as :meth:`sympy`)."""
         parts = [] if self.poly.is_zero() and self.roots else [self.poly.text()]
         for r, c in sorted(self.roots.items(), key=lambda rc: rc[0].text()):
             coef = str(abs(c)) if abs(c) != 1 else ""
@@ -222,6 +229,12 @@ class Bracket:
             self.lo, self.hi = lo, hi
 
     def arb(self, prec: int) -> arb:
+        """An arb ball containing the number, at ``prec`` bits.
+
+        Narrows the bracket in place until its width is at most ``max(|lo|, |hi|, 1) *
+        2^-min(prec, MAX_PREC)`` (or :attr:`limit`, when larger), then returns the ball of
+        ``[lo, hi]``. Raises ``ArithmeticError`` when ``narrow`` stops making progress.
+        """
         size = max(abs(self.lo), abs(self.hi), Fraction(1))
         self.tighten(max(size / (1 << min(prec, MAX_PREC)), self.limit))
         with ctx.workprec(prec):
@@ -229,13 +242,18 @@ class Bracket:
             return lo.union(hi)
 
     def as_rational(self) -> Fraction | None:
+        """The number as a Fraction when the bracket has shrunk to one point, else None."""
         return self.lo if self.lo == self.hi else None
 
     def sympy(self) -> sympy.Expr:
+        """The midpoint of the current bracket as a sympy Rational: a label only, not the value
+        (no closed form is known).
+        """
         mid = (self.lo + self.hi) / 2
         return sympy.Rational(mid.numerator, mid.denominator)
 
     def exact_text(self) -> str:
+        """The label saying what the number is (there is no closed form to print)."""
         return self.label
 
     def __float__(self) -> float:
@@ -249,7 +267,24 @@ class Bracket:
 
 
 def ratio_enclosure(num: ExpPoly, den: ExpPoly, prec: int) -> tuple[Fraction, Fraction]:
-    """Rational ``lo <= num/den <= hi`` (``den > 0``) from balls at ``prec`` bits."""
+    """Rational bounds ``lo <= num/den <= hi`` from balls at ``prec`` bits.
+
+    Args:
+        num: the numerator, an exponential polynomial.
+        den: the denominator, an exponential polynomial with a positive value.
+        prec: working precision in bits (set for the evaluation only, then restored).
+
+    Returns:
+        ``(lo, hi)``, the exact rational ends of the quotient ball.
+
+    Raises:
+        ArithmeticError: when the quotient ball is not finite (the ball of ``den``
+            contains 0, or an exponent is too large for a finite ball).
+
+    References:
+        Moore, Kearfott, Cloud, Introduction to Interval Analysis, SIAM 2009, Ch. 2
+        (interval division); Johansson, "Arb", IEEE Trans. Computers 66(8), 2017.
+    """
     from pdpsym.core.certify import ball_endpoints  # noqa: PLC0415 (same layer)
 
     with ctx.workprec(prec):
@@ -257,8 +292,23 @@ def ratio_enclosure(num: ExpPoly, den: ExpPoly, prec: int) -> tuple[Fraction, Fr
 
 
 def exp_enclosure(x: Any, prec: int) -> tuple[Fraction, Fraction]:
-    """Rational ``lo <= x <= hi`` of an exact value with ``arb(prec)`` (such as
-    ``Eps.arb_exp``'s owner), at ``prec`` bits."""
+    """Rational bounds ``lo <= x <= hi`` of a value given by its ball function.
+
+    Args:
+        x: a function from a precision in bits to an arb ball containing the value, such
+            as the bound method ``eps.arb_exp`` of an :class:`~pdpsym.core.eps.Eps`.
+        prec: working precision in bits (set for the call only, then restored).
+
+    Returns:
+        ``(lo, hi)``, the exact rational ends of the ball ``x(prec)``.
+
+    Raises:
+        ArithmeticError: when the ball is not finite.
+
+    References:
+        Moore, Kearfott, Cloud, Introduction to Interval Analysis, SIAM 2009, Ch. 2;
+        Johansson, "Arb", IEEE Trans. Computers 66(8), 2017.
+    """
     from pdpsym.core.certify import ball_endpoints  # noqa: PLC0415
 
     with ctx.workprec(prec):
@@ -266,7 +316,26 @@ def exp_enclosure(x: Any, prec: int) -> tuple[Fraction, Fraction]:
 
 
 def log_enclosure(lo: Fraction, hi: Fraction, prec: int) -> tuple[Fraction, Fraction]:
-    """Rational bounds ``a <= ln lo`` and ``ln hi <= b`` (``0 < lo <= hi``)."""
+    """Rational bounds ``a <= ln lo`` and ``ln hi <= b`` (so ``[a, b]`` holds ``ln x`` for
+    every ``x`` in ``[lo, hi]``, the logarithm being increasing).
+
+    Args:
+        lo: the lower end, a rational ``> 0``.
+        hi: the upper end, a rational ``>= lo``.
+        prec: working precision in bits (set for the evaluation only, then restored).
+
+    Returns:
+        ``(a, b)``, the lower end of the ball of ``ln lo`` and the upper end of the ball
+        of ``ln hi``, as exact Fractions.
+
+    Raises:
+        ArithmeticError: when ``lo <= 0`` (the ball of the logarithm is not finite).
+
+    References:
+        Moore, Kearfott, Cloud, Introduction to Interval Analysis, SIAM 2009, Ch. 5
+        (interval functions: a monotone one takes its bounds at the ends); Johansson,
+        "Arb", IEEE Trans. Computers 66(8), 2017.
+    """
     from pdpsym.core.certify import ball_endpoints  # noqa: PLC0415
 
     with ctx.workprec(prec):

@@ -413,6 +413,15 @@ def structured_leakage(
 
     References:
         Li et al., Sec. III, Eq. 2; the breakpoint lemma (Sec. IV).
+
+    Examples:
+        Independent records: the other records' law does not depend on the target, so the two
+        output laws are shifts by the target's range 1 and, by hand, Eq. 2 gives ``1/lam``:
+
+        >>> import pdpsym as ps
+        >>> coins = ps.ProductModel([(["0", "1"], ["1/2", "1/2"])] * 3)
+        >>> [(r.target, r.value.exact.sympy()) for r in ps.structured_leakage(coins, ["x1"], lam=2)]
+        [('x1', 1/2)]
     """
     lam = Fraction(lam)
     if lam <= 0:

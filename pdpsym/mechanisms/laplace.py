@@ -22,7 +22,14 @@ from pdpsym.models.joint import JointDistribution
 
 @dataclass(frozen=True)
 class LinearQuery:
-    """``f(x) = sum_k w_k x_k``; variables without a weight have weight 0."""
+    """``f(x) = sum_k w_k x_k``; variables without a weight have weight 0.
+
+    Examples:
+        >>> from fractions import Fraction
+        >>> from pdpsym import LinearQuery
+        >>> LinearQuery({"x1": Fraction(2)}).weight("x1"), LinearQuery({"x1": Fraction(2)}).weight("x2")
+        (Fraction(2, 1), Fraction(0, 1))
+    """
 
     weights: Mapping[str, Fraction]
 

@@ -121,6 +121,15 @@ class BayesianNetwork(NamedVariables):
 
     Build it with :meth:`from_json`, :meth:`from_bif` / :meth:`from_bif_text` or
     :meth:`from_nodes`, which validate; ``variables`` is the declaration order.
+
+    Examples:
+        >>> import pdpsym as ps
+        >>> net = ps.BayesianNetwork.from_json({"kind": "bayesian-network", "nodes": [
+        ...     {"name": "rain", "states": ["0", "1"], "cpt": ["4/5", "1/5"]},
+        ...     {"name": "wet", "states": ["0", "1"], "parents": ["rain"],
+        ...      "cpt": [["9/10", "1/10"], ["1/10", "9/10"]]}]})
+        >>> net.variables
+        ('rain', 'wet')
     """
 
     variables: tuple[str, ...]

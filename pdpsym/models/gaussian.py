@@ -142,7 +142,15 @@ def submatrix(m: Sequence[Sequence[Fraction]], rows: Sequence[int], cols: Sequen
 
 @dataclass(frozen=True, eq=False)
 class GaussianModel(NamedVariables):
-    """``N(mean, cov)`` over named tuples, with ranges ``[l, u]`` for possible targets."""
+    """``N(mean, cov)`` over named tuples, with ranges ``[l, u]`` for possible targets.
+
+    Examples:
+        >>> import pdpsym as ps
+        >>> g = ps.GaussianModel.from_json_object({"variables": ["x1", "x2"], "mean": ["0", "0"],
+        ...     "cov": [["1", "0"], ["0", "1"]], "ranges": {"x1": ["0", "1"]}})
+        >>> g.variables, g.range_of("x1")
+        (('x1', 'x2'), (Fraction(0, 1), Fraction(1, 1)))
+    """
 
     variables: tuple[str, ...]
     mean: tuple[Fraction, ...]

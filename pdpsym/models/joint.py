@@ -33,7 +33,14 @@ _check_names = check_names  # kept importable
 
 @dataclass(frozen=True, eq=False)
 class JointDistribution(NamedVariables):
-    """An exact joint distribution over finite rational domains."""
+    """An exact joint distribution over finite rational domains.
+
+    Examples:
+        >>> from pdpsym import JointDistribution
+        >>> m = JointDistribution.from_rows(["x1", "x2"], [[0, 0, "1/2"], [1, 1, "1/2"]])
+        >>> m.variables, m.prob({"x1": 1})
+        (('x1', 'x2'), Fraction(1, 2))
+    """
 
     variables: tuple[str, ...]
     domains: tuple[tuple[Fraction, ...], ...]

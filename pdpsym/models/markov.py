@@ -132,6 +132,16 @@ class MarkovChain(RecordModel):
         Li et al., Sec. III (Eq. 2 under a correlated prior); Song, Wang, Chaudhuri,
         "Pufferfish privacy mechanisms for correlated data", SIGMOD 2017, Sec. 5 (Markov
         chains as the running example).
+
+    Examples:
+        A symmetric transition matrix has the uniform stationary law (by hand: ``pi P = pi``
+        for ``pi = (1/2, 1/2)``):
+
+        >>> import pdpsym as ps
+        >>> stay = [["9/10", "1/10"], ["1/10", "9/10"]]
+        >>> chain = ps.MarkovChain(["0", "1"], 100, "stationary", stay)
+        >>> chain.length, chain.initial_law
+        (100, (Fraction(1, 2), Fraction(1, 2)))
     """
 
     states: tuple[Fraction, ...]

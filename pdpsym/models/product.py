@@ -77,6 +77,12 @@ class ProductModel(RecordModel):
 
     References:
         Desfontaines et al., Sec. 4 (Poisson-binomial counts); Li et al., Eq. 2.
+
+    Examples:
+        >>> import pdpsym as ps
+        >>> coins = ps.ProductModel([(["0", "1"], ["1/2", "1/2"])] * 3)
+        >>> coins.variables
+        ('x1', 'x2', 'x3')
     """
 
     laws: tuple[Law, ...]

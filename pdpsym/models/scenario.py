@@ -67,7 +67,14 @@ def check_pmf(pmf: Mapping[Any, Any], field: str) -> PMF:
 
 @dataclass(frozen=True, eq=False)
 class Scenario:
-    """An exact distribution ``theta`` over ``(D, B)``: database and partial knowledge."""
+    """An exact distribution ``theta`` over ``(D, B)``: database and partial knowledge.
+
+    Examples:
+        >>> import pdpsym as ps
+        >>> m = ps.JointDistribution.from_rows(["x1", "x2"], [[0, 0, "1/2"], [1, 1, "1/2"]])
+        >>> ps.Scenario.from_model(m, knowledge=["x2"]).n
+        2
+    """
 
     n: int
     joint: Mapping[tuple[Database, Any], Fraction]

@@ -11,7 +11,14 @@ from pdpsym.papers.claim import Method, Verdict
 @dataclass(frozen=True)
 class ClaimResult:
     """A computed verdict with its evidence: how it was shown, over which class, how many
-    cases, and (for ``refuted`` and ``erratum``) an exact counterexample."""
+    cases, and (for ``refuted`` and ``erratum``) an exact counterexample.
+
+    Examples:
+        >>> import pdpsym as ps
+        >>> r = ps.verify("li2019.thm4")
+        >>> r.verdict.value, r.method.value
+        ('erratum', 'exhaustive')
+    """
 
     id: str
     verdict: Verdict

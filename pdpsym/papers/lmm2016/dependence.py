@@ -55,7 +55,13 @@ from pdpsym.models.joint import JointDistribution
 
 
 class DependenceReading(Enum):
-    """What "tuple i is dependent on tuple k" means (Sec. V)."""
+    """What "tuple i is dependent on tuple k" means (Sec. V).
+
+    Examples:
+        >>> from pdpsym import DependenceReading
+        >>> [r.value for r in DependenceReading]
+        ['joint', 'pairwise']
+    """
 
     JOINT = "joint"
     PAIRWISE = "pairwise"

@@ -55,7 +55,13 @@ Level = ExpRatio  # gamma = max probability ratio; None = unbounded
 
 
 class DDPReading(Enum):
-    """How Definition 4 quantifies (see the module docstring)."""
+    """How Definition 4 quantifies (see the module docstring).
+
+    Examples:
+        >>> from pdpsym import DDPReading
+        >>> [r.value for r in DDPReading]
+        ['def4-neighbours', 'def4-neighbours-in-support', 'eq11-conditional']
+    """
 
     NEIGHBOURS = "def4-neighbours"
     NEIGHBOURS_IN_SUPPORT = "def4-neighbours-in-support"
