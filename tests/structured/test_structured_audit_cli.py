@@ -74,7 +74,7 @@ def test_chain_audit_fills_every_notion_like_the_full_table(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("mech", "field"),
     [
-        ({"kind": "histogram"}, "mechanism.kind"),
+        ({"kind": "histogram", "bins": 3}, "mechanism"),
         ({"kind": "randomized-response", "keep": "2"}, "mechanism.keep"),
         ({"kind": "laplace", "lam": "0"}, "mechanism.lam"),
         ({"kind": "geometric", "alpha": "2"}, "mechanism.alpha"),
@@ -141,3 +141,33 @@ def test_a_million_record_chain_is_refused_by_the_estimate(tmp_path, capsys):
     m.write_text(json.dumps({"kind": "threshold", "T": 1}))
     code, out, err = _run(capsys, ["audit", str(chain), str(m), "--target", "x3"])
     assert code == 2 and out == "" and "error: --max-work:" in err
+
+
+def test_binary_histogram_audit_equals_the_full_table_histogram(tmp_path, capsys):
+    """A histogram over two values is a function of the count and back, so the structured
+    audit runs the count; the independent source is the table audit of the real histogram
+    mechanism (``mechanisms.discrete.histogram``) on the chain's table written above."""
+    chain, table, hist = tmp_path / "chain.json", tmp_path / "table.json", tmp_path / "h.json"
+    chain.write_text(json.dumps(CHAIN))
+    table.write_text(json.dumps(_joint_rows()))
+    hist.write_text(json.dumps({"kind": "histogram"}))
+    args = ["--target", "x2", "--known", "x4", "--eps", "1/2", "--delta", "1/10"]
+    some = ["--notions", "dp,apkdp,ppkdp,np,cdp"]
+    got = _json(capsys, ["audit", str(chain), str(hist), *args, *some])
+    ref = _json(capsys, ["audit", str(table), str(hist), *args, *some])
+    for name in ("dp", "apkdp", "ppkdp", "np", "cdp"):
+        # the values, not the witnesses (each engine names its own worst case)
+        assert got[name]["epsilon"] == ref[name]["epsilon"], name
+        d_got, d_ref = got[name]["delta_at_epsilon"], ref[name]["delta_at_epsilon"]
+        assert [d["delta"] for d in d_got] == [d["delta"] for d in d_ref], name
+
+
+def test_histogram_over_three_values_is_refused_on_one_line(tmp_path, capsys):
+    three = dict(CHAIN, states=["0", "1", "2"], initial=["1/3", "1/3", "1/3"])
+    three["transition"] = [["1/3", "1/3", "1/3"]] * 3
+    chain, hist = tmp_path / "chain.json", tmp_path / "h.json"
+    chain.write_text(json.dumps(three))
+    hist.write_text(json.dumps({"kind": "histogram"}))
+    code, out, err = _run(capsys, ["audit", str(chain), str(hist), "--target", "x2"])
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "error: mechanism.kind:" in err and "two values" in err

@@ -75,15 +75,13 @@ def _read(spec: Any, model: Any) -> Any:
     kind = spec.get("kind")
     if kind == "randomized-response":
         return _read_rr(spec, model)
-    if kind in ("table", "histogram"):
-        why = {
-            "table": "a table lists every database",
-            "histogram": "its outputs grow with the number of records and states",
-        }[kind]
+    if kind == "histogram":
+        return _read_histogram(spec, model)
+    if kind == "table":
         raise InputError(
             "kind",
-            f"{kind!r} is not supported on a structured model ({why}); use one of "
-            f"{', '.join(SUM_KINDS)} or randomized-response",
+            "'table' is not supported on a structured model (a table lists every "
+            f"database); use one of {', '.join(SUM_KINDS)}, histogram or randomized-response",
         )
     if kind not in SUM_KINDS:
         raise InputError("kind", f"unknown kind {kind!r}; known: {', '.join(SUM_KINDS)}")
@@ -117,6 +115,29 @@ def _read(spec: Any, model: Any) -> Any:
     if "T" not in spec:
         raise InputError("T", "missing")
     return SumMechanism("threshold", weights, T=parse_rational(spec["T"], "T"))
+
+
+def _read_histogram(spec: Mapping[str, Any], model: Any) -> Any:
+    """The histogram of all values, where every record takes the same two values.
+
+    Then the histogram ``(#v0, #v1)`` and the noiseless sum ``T v0 + (v1 - v0) #v1`` are
+    functions of each other, so every notion's privacy loss is the same for both (each
+    is a function of the output law's likelihood ratios, which a bijection of the outputs
+    keeps): the audit runs the noiseless count. Over more than two values the histogram is
+    a vector of counts, not computed here.
+    """
+    from pdpsym.audit.structured import SumMechanism
+
+    only_keys(spec, {"kind"})
+    domains = {tuple(model.domain(v)) for v in model.variables}
+    if len(domains) != 1 or len(next(iter(domains))) != 2:
+        raise InputError(
+            "kind",
+            "'histogram' is computed on a structured model only when every record takes "
+            "the same two values (then it is the count); use count, threshold, laplace, "
+            "geometric or randomized-response",
+        )
+    return SumMechanism("count", None)
 
 
 def _read_rr(spec: Mapping[str, Any], model: Any) -> Any:
