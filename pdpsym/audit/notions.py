@@ -54,6 +54,23 @@ def _replace(d: Database, i: int, b: Any) -> Database:
 
 
 def dp_cases(model: JointDistribution, mech: Mechanism, i: int) -> Iterator[Case]:
+    """The cases of classic DP for record ``i``: ``M(D)`` against ``M(D_{i→b})``.
+
+    Every database ``D`` of the product of the domains (θ plays no part) and every value
+    ``b ≠ D(i)`` of record ``i``'s domain give one ordered pair, weight 1.
+
+    Args:
+        model: the joint law of the records (only its domains are used).
+        mech: the finite mechanism, ``D -> PMF``.
+        i: the index of the target record.
+
+    Yields:
+        One :class:`~pdpsym.loss.curve.Case` per ``(D, b)``, where ``{"a", "b", "database"}``.
+
+    References:
+        Desfontaines et al. (2020), Section 2.1 (differential privacy, the baseline of
+        Definitions 3-6).
+    """
     for d in databases(model):
         for b in model.domains[i]:
             if b != d[i]:
@@ -72,12 +89,49 @@ def _apk_pairs(sc: Scenario, i: int) -> Iterator[tuple[Any, Any, Any]]:
 
 
 def apkdp_cases(sc: Scenario, mech: Mechanism, i: int) -> Iterator[Case]:
+    """The cases of active partial-knowledge DP (also those of noiseless privacy).
+
+    ``M(D) | D(i)=a, B=B̂`` against ``M(D) | D(i)=b, B=B̂`` for every ordered ``a ≠ b`` of
+    the values record ``i`` takes and every ``B̂`` compatible with both, weight 1.
+
+    Args:
+        sc: the scenario (the records' law and the known records).
+        mech: the finite mechanism, ``D -> PMF``.
+        i: the index of the target record.
+
+    Yields:
+        One :class:`~pdpsym.loss.curve.Case` per ``(a, b, B̂)``, where
+        ``{"a", "b", "known"}``.
+
+    References:
+        Desfontaines et al. (2020), Section 3.2, Definition 12; Section 2.1,
+        Definition 3 (noiseless privacy: for one θ, the same pairs).
+    """
     for a, b, bhat in _apk_pairs(sc, i):
         pa, pb = output_pmf(sc, mech, i, a, bhat), output_pmf(sc, mech, i, b, bhat)
         yield Case({"a": a, "b": b, "known": bhat}, ((ONE, pa, pb),))
 
 
 def ppkdp_cases(sc: Scenario, mech: Mechanism, i: int) -> Iterator[Case]:
+    """The cases of passive partial-knowledge DP: APK's pairs weighted by ``P[B̂ | a]``.
+
+    For every ordered ``a ≠ b`` one case whose terms are, per ``B̂`` with
+    ``P[B̂ | D(i)=a] > 0``, that weight with ``M(D) | a, B̂`` and ``M(D) | b, B̂``; a
+    ``B̂`` compatible with ``a`` but not with ``b`` gets an empty second law (its term
+    counts in full).
+
+    Args:
+        sc: the scenario (the records' law and the known records).
+        mech: the finite mechanism, ``D -> PMF``.
+        i: the index of the target record.
+
+    Yields:
+        One :class:`~pdpsym.loss.curve.Case` per ``(a, b)``, where ``{"a", "b"}``.
+
+    References:
+        Desfontaines et al. (2020), Section 3.3, Definition 13; Section 3.4, Theorem 1
+        (``PPK = E[APK]``).
+    """
     for a, b in itertools.permutations(sc.record_values(i), 2):
         terms = []
         for bhat in sc.knowledge_values():
@@ -99,6 +153,25 @@ def _changed(sc: Scenario, mech: Mechanism, i: int, a: Any, b: Any, bhat: Any) -
 
 
 def cdp_cases(sc: Scenario, mech: Mechanism, i: int, domain: Sequence[Any]) -> Iterator[Case]:
+    """The cases of causal DP: ``M(D) | a, B̂`` against ``M(D_{i→b}) | a, B̂``, both ways.
+
+    For every ``B̂``, every value ``a`` compatible with it and every ``b ≠ a`` of
+    ``domain`` (a ``b`` that record ``i`` takes but that ``B̂`` rules out is skipped),
+    two cases: actual against changed, and changed against actual.
+
+    Args:
+        sc: the scenario (the records' law and the known records).
+        mech: the finite mechanism, ``D -> PMF``.
+        i: the index of the target record.
+        domain: the values ``b`` record ``i`` may be changed to.
+
+    Yields:
+        :class:`~pdpsym.loss.curve.Case` objects, where ``{"a", "b", "known"}`` (and
+        ``"direction"`` for the reversed pair).
+
+    References:
+        Desfontaines et al. (2020), Section 2.2, Definition 5.
+    """
     support = sc.record_values(i)
     for bhat in sc.knowledge_values():
         for a in support:
@@ -115,6 +188,25 @@ def cdp_cases(sc: Scenario, mech: Mechanism, i: int, domain: Sequence[Any]) -> I
 
 
 def ibcdp_cases(sc: Scenario, mech: Mechanism, i: int, domain: Sequence[Any]) -> Iterator[Case]:
+    """The cases of inference-based causal DP: posteriors of ``D(i)``, both ways.
+
+    For every ``B̂``, every ``b`` of ``domain`` and every output ``t`` that both
+    ``M(D)`` and ``M(D_{i→b})`` can produce given ``B̂``: the posterior of ``D(i)``
+    given ``M(D) = t, B̂`` against the one given ``M(D_{i→b}) = t, B̂``, and reversed.
+
+    Args:
+        sc: the scenario (the records' law and the known records).
+        mech: the finite mechanism, ``D -> PMF``.
+        i: the index of the target record.
+        domain: the values ``b`` record ``i`` may be changed to.
+
+    Yields:
+        :class:`~pdpsym.loss.curve.Case` objects over the values of ``D(i)``, where
+        ``{"b", "known", "output"}`` (and ``"direction"`` for the reversed pair).
+
+    References:
+        Desfontaines et al. (2020), Section 2.2, Definition 6.
+    """
     for bhat in sc.knowledge_values():
         rows = [(d, p) for (d, bb), p in sc.joint.items() if bb == bhat]
         for b in domain:
@@ -141,6 +233,32 @@ def dependent_dp_cases(
     reading: DDPReading,
     dependence: DependenceReading = DependenceReading.JOINT,
 ) -> Iterator[Case]:
+    """The cases of dependent DP for record ``i``, in the reading given.
+
+    ``CONDITIONAL``: the output law given ``D(i) = v`` against the one given
+    ``D(i) = v'`` for every ordered pair of values with positive probability (Eq. 11-12).
+    ``NEIGHBOURS`` / ``NEIGHBOURS_IN_SUPPORT``: ``M(D)`` against ``M(D')`` for every
+    ordered dependent neighbouring pair: ``D(i) ≠ D'(i)`` and ``D, D'`` agree outside
+    record ``i``'s dependence set (in the ``dependence`` reading), over all databases or
+    only those of positive probability under θ.
+
+    Args:
+        model: the joint law θ of the records.
+        mech: the finite mechanism, ``D -> PMF``.
+        i: the index of the target record.
+        reading: how Definition 4 quantifies
+            (:class:`~pdpsym.papers.lmm2016.mechanism.DDPReading`).
+        dependence: what "dependent" means
+            (:class:`~pdpsym.papers.lmm2016.dependence.DependenceReading`).
+
+    Yields:
+        :class:`~pdpsym.loss.curve.Case` objects, where ``{"a", "b"}`` (conditional) or
+        ``{"database", "neighbour"}``.
+
+    References:
+        Liu et al. (2016), Section V, Definition 4 (Eq. 11-12); Definition 3 (the
+        dependence sets).
+    """
     name = model.variables[i]
     if reading is DDPReading.CONDITIONAL:
         conds: dict[Fraction, PMF] = {}
@@ -180,9 +298,23 @@ def noise_losses(
     weighted case a :class:`~pdpsym.loss.Weighted` sum. Cases equal up to a common
     translation of the query values are kept once (their δ and ε are equal).
 
+    Args:
+        notion: one of :data:`NOTIONS`.
+        model: the joint law of the records.
+        weights: the query's coefficients, one per record (``f(D) = Σ_j w_j D(j)``).
+        target: the name of the target record.
+        known: the names of the known records.
+        make: builds the loss of one pair of query-value laws.
+        reading: the reading of dependent DP (ignored by the other notions).
+
     Returns:
         ``(where, loss)`` pairs; ``ibcdp`` is not of this form (see
         :mod:`pdpsym.loss.posterior`).
+
+    References:
+        Li et al. (2019), Section IV-A, Eq. 2 (a Laplace-noised linear query);
+        Desfontaines et al. (2020), Definitions 3-6, 12, 13; Liu et al. (2016),
+        Section V, Definition 4.
     """
     query = count(list(weights))
     out: list[tuple[dict[str, Any], PrivacyLoss]] = []
@@ -222,7 +354,31 @@ def cases_of(
     known: Sequence[str],
     reading: DDPReading = DDPReading.NEIGHBOURS,
 ) -> Callable[[], Iterator[Case]]:
-    """A fresh iterator factory over the cases of ``notion`` (cases are re-walked per ε)."""
+    """A fresh iterator factory over the cases of ``notion`` (cases are re-walked per ε).
+
+    ``np`` has the cases of ``apkdp`` (one θ); ``cdp`` and ``ibcdp`` change record ``i``
+    to every value of its domain; ``dependent-dp`` uses the joint dependence sets.
+
+    Args:
+        notion: one of :data:`NOTIONS`.
+        model: the joint law of the records.
+        mech: the finite mechanism, ``D -> PMF``.
+        target: the name of the target record.
+        known: the names of the known records.
+        reading: the reading of dependent DP (ignored by the other notions).
+
+    Returns:
+        A function of no argument returning a new iterator over the cases.
+
+    Raises:
+        InputError: ``notions``, when ``notion`` is not one of :data:`NOTIONS`.
+
+    References:
+        Desfontaines et al. (2020), Section 2.1, Definition 3 (np); Section 2.2,
+        Definitions 5-6 (cdp, ibcdp); Section 3.2, Definition 12 (apkdp); Section 3.3,
+        Definition 13 (ppkdp); Liu et al. (2016), Section V, Definition 4
+        (dependent-dp).
+    """
     i = model.index(target)
     sc = Scenario.from_model(model, known)
     dom = list(model.domains[i])

@@ -70,7 +70,24 @@ _BELOW = 1e-9
 
 
 def applies(notion: str, model: JointDistribution, mech: Any) -> bool:
-    """Whether :class:`Screened` handles this notion for this mechanism and model."""
+    """Whether :class:`Screened` handles this notion for this mechanism and model.
+
+    It does for the notions of :data:`SCREENED` when ``mech`` is randomized response
+    over as many records as the model has, each record's response domain without
+    repeats and holding every value of the model's domain.
+
+    Args:
+        notion: the notion's name.
+        model: the joint law of the records.
+        mech: the mechanism.
+
+    Returns:
+        True when the screened path applies, else False (walk every case exactly).
+
+    References:
+        Warner (1965) (randomized response); Desfontaines et al. (2020), Section 3.1,
+        Lemma 1 (the hockey-stick divergence of a case).
+    """
     if notion not in SCREENED or not isinstance(mech, RandomizedResponse):
         return False
     if len(mech.domains) != model.n:
