@@ -74,7 +74,7 @@ def bench_whg_command(n: int, runs: int = 3) -> None:
 def phases(n: int) -> None:
     """Where ``whg --json`` spends its time (one run, in-process)."""
     from pdpsym.app.readers import load_discrete
-    from pdpsym.core.certify import certified_decimals
+    from pdpsym.core.decimals import certified_decimals
     from pdpsym.papers.li2019.whg.batch import batch_whg
 
     model = random_binary_table(n, seed=1)

@@ -1,5 +1,5 @@
-"""Certified decimals from float enclosures (core.certify.certified_decimal) and balls
-(core.balls). Source: core.certify.fixed_digits, the Fraction rule that certify itself
+"""Certified decimals from float enclosures (core.decimals.certified_decimal) and balls
+(core.balls). Source: core.decimals.fixed_digits, the Fraction rule that certify itself
 uses (exact rational rounding), and hand-derived cases."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdpsym.core.balls import float_log_bounds, to_ball, working_precision
-from pdpsym.core.certify import certified_decimal, fixed_digits
+from pdpsym.core.decimals import certified_decimal, fixed_digits
 
 finite = st.floats(allow_nan=False, allow_infinity=False, min_value=-1e300, max_value=1e300)
 

@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pdpsym.core import ExpPoly, LogRatio, certify, compare, decided_max, parse_rational
-from pdpsym.core.certify import decimal_string
 from pdpsym.core.compare import screen_then_decide
+from pdpsym.core.decimals import decimal_string
 from pdpsym.core.errors import InputError, Undecided
 
 

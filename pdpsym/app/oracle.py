@@ -60,7 +60,8 @@ from pdpsym.app.output import safe_json, write_atomic
 from pdpsym.app.progress import Progress
 from pdpsym.app.readers import read_json
 from pdpsym.app.tables import render
-from pdpsym.core.certify import certify, format_decimal, round_significant
+from pdpsym.core.certify import certify
+from pdpsym.core.decimals import format_decimal, round_significant
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_rational
 from pdpsym.core.parallel import ordered_map

@@ -24,7 +24,8 @@ from typing import Any, Literal
 
 import sympy
 
-from pdpsym.core.certify import certify, decimal_string, enclosure_decimal
+from pdpsym.core.certify import certify
+from pdpsym.core.decimals import decimal_string, enclosure_decimal
 from pdpsym.core.errors import InputError, Undecided
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.structured import (

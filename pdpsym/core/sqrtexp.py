@@ -208,7 +208,7 @@ class Bracket:
 
     def decimal(self, digits: int) -> tuple[str, tuple[str, str]]:
         """The digits both ends share (``…`` marks a cut), and the enclosure's ends."""
-        from pdpsym.core.certify import decimal_string  # noqa: PLC0415
+        from pdpsym.core.decimals import decimal_string  # noqa: PLC0415
 
         a = decimal_string(self.lo, digits, "down")
         b = decimal_string(self.hi, digits, "up")

@@ -44,7 +44,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
 from pdpsym.core import countchain, poly
-from pdpsym.core.certify import enclosure_decimal, fixed_digits
+from pdpsym.core.decimals import enclosure_decimal, fixed_digits
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 from pdpsym.models.counts import Contributions, CountModel
@@ -80,7 +80,7 @@ class Enclosed:
         if fixed is not None:
             return {"decimal": fixed[0], "enclosure": list(fixed[1])}
         dec, _ = enclosure_decimal(self.lo, self.hi, digits)
-        from pdpsym.core.certify import decimal_string  # noqa: PLC0415 (one helper)
+        from pdpsym.core.decimals import decimal_string  # noqa: PLC0415 (one helper)
 
         return {
             "decimal": dec,

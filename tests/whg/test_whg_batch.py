@@ -8,7 +8,7 @@ Sources of the expected values:
   the noisy sum at r, for every known assignment and every r on a half-integer grid
   over [0, n] (a grid that holds every breakpoint), and every impact ``d_j`` from the
   conditional law of ``x_j``. No code of the library is used for these.
-* ``certified_decimal`` is checked against ``pdpsym.core.certify.decimal_string`` on
+* ``certified_decimal`` is checked against ``pdpsym.core.decimals.decimal_string`` on
   exact binary floats (a Fraction-based rounding that shares no code with it).
 * The command's batch output is compared with the exact per-node engine (closed forms,
   exp-polynomial decisions), which the other WHG tests check against the paper.
@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 from strategies import binary_full_support_tables
 
 from pdpsym.app.cli import main
-from pdpsym.core.certify import certified_decimal, decimal_string
+from pdpsym.core.decimals import certified_decimal, decimal_string
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers.li2019.edges import EdgeReading

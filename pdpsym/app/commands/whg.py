@@ -203,8 +203,9 @@ def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, 
     # imported here: the engines load sympy, flint and numpy, which --help does not need
     import numpy as np
 
-    from pdpsym.core.certify import ball_decimal, certified_decimals, certify
+    from pdpsym.core.certify import ball_decimal, certify
     from pdpsym.core.compare import enclosure_argmax
+    from pdpsym.core.decimals import certified_decimals
     from pdpsym.papers.li2019.edges import EdgeReading, rational_log
     from pdpsym.papers.li2019.eq2 import leakage
     from pdpsym.papers.li2019.whg import (

@@ -48,12 +48,8 @@ from pdpsym.core.arbpoly import (
     geometric_poly,
     workprec,
 )
-from pdpsym.core.certify import (
-    arb_from_fraction,
-    ball_endpoints,
-    decimal_string,
-    enclosure_decimal,
-)
+from pdpsym.core.certify import arb_from_fraction, ball_endpoints
+from pdpsym.core.decimals import decimal_string, enclosure_decimal
 from pdpsym.core.errors import Undecided
 
 PREC = 192  # bits of the balls

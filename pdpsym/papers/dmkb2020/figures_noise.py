@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pdpsym.core.certify import enclosure_decimal
 from pdpsym.core.compare import compare
+from pdpsym.core.decimals import enclosure_decimal
 from pdpsym.core.numbers import fraction_str
 from pdpsym.papers.dmkb2020 import cells
 from pdpsym.papers.dmkb2020 import counting as pc

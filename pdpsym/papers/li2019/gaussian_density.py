@@ -22,7 +22,8 @@ from typing import Any
 import sympy
 
 from pdpsym.core.balls import Ball, to_ball, working_precision
-from pdpsym.core.certify import arb_from_fraction, ball_endpoints, decimal_string, refine
+from pdpsym.core.certify import arb_from_fraction, ball_endpoints, refine
+from pdpsym.core.decimals import decimal_string
 from pdpsym.core.numbers import from_sympy, to_sympy
 from pdpsym.models.gaussian import GaussianModel
 from pdpsym.papers.li2019.gaussian import (
