@@ -234,7 +234,19 @@ def main() -> None:
             t, kind = min(correct)
             print(f"  ratio to the fastest correct baseline ({kind}): {t_cert / t:.2f}x")
         if not args.skip_calibrate:
-            t_cal, out = timed([py, "-m", "pdpsym", "calibrate", str(model), "--eps", "1"])
+            t_cal, out = timed(
+                [
+                    py,
+                    "-m",
+                    "pdpsym",
+                    "calibrate",
+                    str(model),
+                    "--eps",
+                    "1",
+                    "--max-work",
+                    "300000000",
+                ]
+            )
             print(f"T={args.T} calibrate --eps 1 (CPU): {t_cal:.2f} s")
             print(out.strip())
         if not args.skip_long:
