@@ -52,7 +52,7 @@ from pdpsym.audit.distributional import (
     finite_blocks,
     laplace_blocks,
 )
-from pdpsym.audit.notions import NOTIONS, cases_of, noise_losses
+from pdpsym.audit.notions import NOTIONS, cases_of, curve_points, noise_losses
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss import LaplacePair, PrivacyLoss, worst_case
@@ -159,19 +159,13 @@ def _finite(
         exact = enc.hi is None or enc.lo == enc.hi
         value = _log(enc.hi) if exact else None
         ddp = DistributionalLoss(finite_blocks(sc, mech, i))
-        at_eps = []
-        for e in eps:
-            d_pt = ddp.delta(e)
-            at_eps.append((e, d_pt.value, d_pt.where))
-        at_delta = None
-        if delta is not None and enc.hi is not None:
-            e_pt = ddp.epsilon(delta)
-            at_delta = (delta, e_pt.value, e_pt.where)
+        # no ε(δ) when the sup is infinite (no simulator bounds it)
+        at_eps, at_delta = curve_points(ddp, eps, delta if enc.hi is not None else None)
         return NotionResult(
             notion,
             value,
             {"simulator": enc.simulator} if enc.simulator is not None else None,
-            tuple(at_eps),
+            at_eps,
             at_delta,
             reading=_DDP_READING,
             note="e^epsilon enclosed by exact LP bisection: a simulator exists at the upper "
@@ -192,16 +186,13 @@ def _finite(
     else:
         curve = _Walk(cases_of(notion, model, mech, target, known, reading))
     zero = curve.zero()
-    at_eps = []
-    for e in eps:
-        pt = curve.at_eps(e)
-        at_eps.append((e, pt.value.sympy(), pt.where))
-    at_delta = None
+    walked = tuple((e, (pt := curve.at_eps(e)).value.sympy(), pt.where) for e in eps)
+    walked_delta = None
     if delta is not None:
         pt = curve.at_delta(delta)
-        at_delta = (delta, _log(pt.value), pt.where)
+        walked_delta = (delta, _log(pt.value), pt.where)
     label = reading.value if notion == "dependent-dp" else _READINGS.get(notion)
-    return NotionResult(notion, _log(zero.value), zero.where, tuple(at_eps), at_delta, label)
+    return NotionResult(notion, _log(zero.value), zero.where, walked, walked_delta, label)
 
 
 def _ibcdp_cases(
@@ -253,20 +244,13 @@ def _noise(
             return sum((w * Fraction(x) for w, x in zip(weights, d, strict=True)), Fraction(0))
 
         ddp = DistributionalLoss(laplace_blocks(Scenario.from_model(model, known), i, f, noise.lam))
-        at_eps = []
-        for e in eps:
-            pt = ddp.delta(e)
-            at_eps.append((e, pt.value, pt.where))
-        at_delta = None
-        if delta is not None:
-            pt = ddp.epsilon(delta)
-            at_delta = (delta, pt.value, pt.where)
+        at_eps, at_delta = curve_points(ddp, eps, delta)
         zero = ddp.epsilon(0)
         return NotionResult(
             notion,
             zero.value,
             dict(zero.where or {}),
-            tuple(at_eps),
+            at_eps,
             at_delta,
             reading=_DDP_READING,
             note="certified enclosures: the line is cut at every query value and evenly "
@@ -293,14 +277,7 @@ def _noise(
         )
         loss = worst_case(cases)
         note = "exact: closed-form hockey stick of Laplace mixtures"
-    at_eps = []
-    for e in eps:
-        pt = loss.delta(e)
-        at_eps.append((e, pt.value, pt.where))
-    at_delta = None
-    if delta is not None:
-        pt = loss.epsilon(delta)
-        at_delta = (delta, pt.value, pt.where)
+    at_eps, at_delta = curve_points(loss, eps, delta)
     if notion in ("apkdp", "np", "ppkdp"):
         # ε at δ = 0 is Li et al.'s Eq. 2 leakage of A(target, known)
         res = leakage(model, target, known, noise.lam, query)
@@ -320,7 +297,7 @@ def _noise(
         zero = loss.epsilon(0)
         value, wit = zero.value, dict(zero.where or {})
         label = reading.value if notion == "dependent-dp" else _READINGS.get(notion)
-    return NotionResult(notion, value, wit, tuple(at_eps), at_delta, label, note)
+    return NotionResult(notion, value, wit, at_eps, at_delta, label, note)
 
 
 def _request(

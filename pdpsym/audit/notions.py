@@ -394,3 +394,35 @@ def cases_of(
     if notion not in makers:
         raise InputError("notions", f"unknown notion {notion!r}")
     return makers[notion]
+
+
+def curve_points(
+    loss: PrivacyLoss,
+    eps: Sequence[Any],
+    delta: Any | None,
+    shown: Callable[[Any], Any] = lambda v: v,
+) -> tuple[tuple[tuple[Any, Any, Any], ...], tuple[Any, Any, Any] | None]:
+    """The audit's two views of one privacy-loss curve: δ at every asked ε, ε at δ.
+
+    Args:
+        loss: the notion's privacy loss (its worst case over the notion's pairs).
+        eps: the ε values asked for (``--eps``).
+        delta: the δ asked for (``--delta``), or None.
+        shown: how a δ value is reported (e.g. its sympy form); the identity by default.
+
+    Returns:
+        ``((ε, δ(ε), where), ...)`` and ``(δ, ε(δ), where)`` (None without ``delta``).
+
+    References:
+        Desfontaines et al. (2020), Section 3.1, Definition 11 and Lemma 1 (δ(ε) as the
+        hockey stick of the privacy loss; ε(δ) its inverse).
+    """
+    at_eps = []
+    for e in eps:
+        pt = loss.delta(e)
+        at_eps.append((e, shown(pt.value), pt.where))
+    at_delta = None
+    if delta is not None:
+        pt = loss.epsilon(delta)
+        at_delta = (delta, pt.value, pt.where)
+    return tuple(at_eps), at_delta

@@ -47,6 +47,7 @@ from typing import Any
 
 import sympy
 
+from pdpsym.audit.notions import curve_points
 from pdpsym.audit.structured_rr import audit_rr
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
@@ -395,19 +396,12 @@ def _result(
             "the output, which the query laws here do not give",
         )
     loss = worst_case(cases())
-    at_eps = []
-    for e in eps:
-        pt = loss.delta(e)
-        value = (
-            pt.value.sympy()
-            if hasattr(pt.value, "sympy") and mech.kind != "laplace"
-            else (pt.value)
-        )
-        at_eps.append((e, value, pt.where))
-    at_delta = None
-    if delta is not None:
-        pt = loss.epsilon(delta)
-        at_delta = (delta, pt.value, pt.where)
+    at_eps, at_delta = curve_points(
+        loss,
+        eps,
+        delta,
+        lambda v: v.sympy() if hasattr(v, "sympy") and mech.kind != "laplace" else v,
+    )
     zero = loss.epsilon(0)
     value, wit = zero.value, dict(zero.where or {})
     note = "exact, from the conditional laws of the query (no database is listed)"
@@ -427,7 +421,7 @@ def _result(
         label = reading.value
         if reading is not DDPReading.CONDITIONAL:
             note = _DDP_NOTE
-    return NotionResult(notion, value, wit, tuple(at_eps), at_delta, label, note)
+    return NotionResult(notion, value, wit, at_eps, at_delta, label, note)
 
 
 def audit_structured(

@@ -76,6 +76,7 @@ from typing import Any
 
 import sympy
 
+from pdpsym.audit.notions import curve_points
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss import PrivacyLoss, worst_case
@@ -592,19 +593,13 @@ def _from_cases(
     from pdpsym.audit import NotionResult  # the package imports this module's callers
 
     loss = worst_case(cases)
-    at_eps = []
-    for e in eps:
-        pt = loss.delta(e)
-        value = pt.value.sympy() if hasattr(pt.value, "sympy") else pt.value
-        at_eps.append((e, value, pt.where))
-    at_delta = None
-    if delta is not None:
-        pt = loss.epsilon(delta)
-        at_delta = (delta, pt.value, pt.where)
+    at_eps, at_delta = curve_points(loss, eps, delta, _sympy_form)
     zero = loss.epsilon(0)
-    return NotionResult(
-        notion, zero.value, dict(zero.where or {}), tuple(at_eps), at_delta, label, note
-    )
+    return NotionResult(notion, zero.value, dict(zero.where or {}), at_eps, at_delta, label, note)
 
 
 __all__ = ["MAX_GROUP", "MAX_OUTCOMES", "audit_rr", "check_rr"]
+
+
+def _sympy_form(value: Any) -> Any:
+    return value.sympy() if hasattr(value, "sympy") else value
