@@ -268,15 +268,15 @@ def ppk_via_apk(scenario: Scenario, mech: Mechanism, i: int, a: Any, b: Any, eps
     """Theorem 1's right side: ``Σ_B̂ P[B̂ | D(i)=a] · APK_{i,a,b,B̂}``.
 
     Args:
-        scenario: the joint law θ.
-        mech: the mechanism.
+        scenario: the joint law θ, which gives the weights ``P[B̂ | D(i)=a]``.
+        mech: the mechanism of every :func:`apk` term.
         i: the target record's index (0-based).
-        a: the target's value under the expectation.
-        b: the target's alternative value.
+        a: the value ``D(i)`` is conditioned on, in the weights and in each APK.
+        b: the alternative value of each APK.
         eps: ε.
 
     Returns:
-        The exact :class:`WLin`.
+        The exact :class:`WLin`; by Theorem 1 it equals :func:`ppk`.
 
     References:
         Desfontaines et al. (2020), Section 3.4, Theorem 1.
@@ -342,12 +342,28 @@ def _worst(eps: Eps, cases: Iterable[tuple[WLin, dict[str, str]]]) -> DeltaResul
     return DeltaResult(best, wit)
 
 
-def apkdp_delta(
-    scenario: Scenario, mech: Mechanism, eps: EpsLike, targets: Targets = None
-) -> DeltaResult:
-    """The smallest δ with ``(θ, ε, δ)``-APKDP: ``max_{i, a≠b, B̂} APK_{i,a,b,B̂}``, exactly.
+class Knowledge(Enum):
+    """Who fixes the partial knowledge ``B̂`` in the PLRV's expectation.
 
-    Pairs ``(a, b, B̂)`` where ``B̂`` is incompatible with ``a`` or ``b`` are skipped.
+    ``ACTIVE``: the adversary, for every ``B̂`` (APKDP, Definition 12); ``PASSIVE``: the
+    joint law θ, ``B`` being drawn with the records (PPKDP, Definition 13).
+    """
+
+    ACTIVE = "apkdp"
+    PASSIVE = "ppkdp"
+
+
+def pkdp_delta(
+    scenario: Scenario,
+    mech: Mechanism,
+    eps: EpsLike,
+    knowledge: Knowledge,
+    targets: Targets = None,
+) -> DeltaResult:
+    """The smallest δ with ``(θ, ε, δ)``-APKDP or -PPKDP, exactly.
+
+    Active: ``max_{i, a≠b, B̂} APK_{i,a,b,B̂}``, where pairs ``(a, b, B̂)`` with ``B̂``
+    incompatible with ``a`` or ``b`` are skipped. Passive: ``max_{i, a≠b} PPK_{i,a,b}``.
 
     Args:
         scenario: the joint law θ.
@@ -355,29 +371,30 @@ def apkdp_delta(
             probability law.
         eps: ε, exact (an :class:`~pdpsym.core.eps.Eps`, an int, a Fraction or a number
             string).
+        knowledge: :attr:`Knowledge.ACTIVE` (Definition 12) or
+            :attr:`Knowledge.PASSIVE` (Definition 13).
         targets: the target indices; None means :func:`default_targets`.
 
     Returns:
         :class:`DeltaResult`: the exact δ (a :class:`WLin`) and the first maximizing
-        ``{"i", "a", "b", "B"}`` (None when δ = 0).
+        ``{"i", "a", "b"}``, with ``"B"`` when active (None when δ = 0).
 
     Raises:
         InputError: for a row of ``mech`` that is not a law or an inexact ``eps``.
 
     References:
-        Desfontaines et al. (2020), Section 3.2, Definition 12.
-
-    Examples:
-        Two perfectly correlated bits and an adversary who knows ``x2``: the background already
-        determines ``x1``, so no pair ``a != b`` is possible given it and, by hand, ``delta = 0``:
-
-        >>> import pdpsym as ps
-        >>> m = ps.JointDistribution.from_rows(["x1", "x2"], [[0, 0, "1/2"], [1, 1, "1/2"]])
-        >>> sc = ps.Scenario.from_model(m, knowledge=["x2"])
-        >>> ps.apkdp_delta(sc, ps.mechanisms.count(), ps.Eps.log(2)).delta.sympy()
-        0
+        Desfontaines et al. (2020), Section 3.2, Definition 12; Section 3.3, Definition 13.
     """
     e, ts = _checked(scenario, mech, eps, targets)
+    if knowledge is Knowledge.PASSIVE:
+        return _worst(
+            e,
+            (
+                (ppk(scenario, mech, i, a, b, e), {"i": str(i), "a": repr(a), "b": repr(b)})
+                for i in ts
+                for a, b in _pairs(scenario, i)
+            ),
+        )
     return _worst(
         e,
         (
@@ -393,25 +410,53 @@ def apkdp_delta(
     )
 
 
+def apkdp_delta(
+    scenario: Scenario, mech: Mechanism, eps: EpsLike, targets: Targets = None
+) -> DeltaResult:
+    """The smallest δ with ``(θ, ε, δ)``-APKDP: ``max_{i, a≠b, B̂} APK_{i,a,b,B̂}``, exactly.
+
+    :func:`pkdp_delta` with :attr:`Knowledge.ACTIVE`.
+
+    Args:
+        scenario: the joint law θ; the adversary may fix any value ``B̂`` of its knowledge.
+        mech: the mechanism.
+        eps: ε, exact.
+        targets: the target indices; None means :func:`default_targets`.
+
+    Returns:
+        The exact δ and the first maximizing ``{"i", "a", "b", "B"}``.
+
+    References:
+        Desfontaines et al. (2020), Section 3.2, Definition 12.
+
+    Examples:
+        Two perfectly correlated bits and an adversary who knows ``x2``: the background already
+        determines ``x1``, so no pair ``a != b`` is possible given it and, by hand, ``delta = 0``:
+
+        >>> import pdpsym as ps
+        >>> m = ps.JointDistribution.from_rows(["x1", "x2"], [[0, 0, "1/2"], [1, 1, "1/2"]])
+        >>> sc = ps.Scenario.from_model(m, knowledge=["x2"])
+        >>> ps.apkdp_delta(sc, ps.mechanisms.count(), ps.Eps.log(2)).delta.sympy()
+        0
+    """
+    return pkdp_delta(scenario, mech, eps, Knowledge.ACTIVE, targets)
+
+
 def ppkdp_delta(
     scenario: Scenario, mech: Mechanism, eps: EpsLike, targets: Targets = None
 ) -> DeltaResult:
     """The smallest δ with ``(θ, ε, δ)``-PPKDP: ``max_{i, a≠b} PPK_{i,a,b}``, exactly.
 
+    :func:`pkdp_delta` with :attr:`Knowledge.PASSIVE`.
+
     Args:
-        scenario: the joint law θ.
-        mech: the mechanism; it must map every database of the scenario to a
-            probability law.
-        eps: ε, exact (an :class:`~pdpsym.core.eps.Eps`, an int, a Fraction or a number
-            string).
+        scenario: the joint law θ, from which the knowledge ``B`` is drawn.
+        mech: the mechanism.
+        eps: ε, exact.
         targets: the target indices; None means :func:`default_targets`.
 
     Returns:
-        :class:`DeltaResult`: the exact δ (a :class:`WLin`) and the first maximizing
-        ``{"i", "a", "b"}`` (None when δ = 0).
-
-    Raises:
-        InputError: for a row of ``mech`` that is not a law or an inexact ``eps``.
+        The exact δ and the first maximizing ``{"i", "a", "b"}``.
 
     References:
         Desfontaines et al. (2020), Section 3.3, Definition 13.
@@ -425,51 +470,33 @@ def ppkdp_delta(
         >>> ps.ppkdp_delta(ps.Scenario.from_model(m), ps.mechanisms.count(), ps.Eps.log(2)).delta.sympy()
         1
     """
-    e, ts = _checked(scenario, mech, eps, targets)
-    return _worst(
-        e,
-        (
-            (ppk(scenario, mech, i, a, b, e), {"i": str(i), "a": repr(a), "b": repr(b)})
-            for i in ts
-            for a, b in _pairs(scenario, i)
-        ),
-    )
+    return pkdp_delta(scenario, mech, eps, Knowledge.PASSIVE, targets)
 
 
-def is_apkdp(scenario: Scenario, mech: Mechanism, eps: Eps, delta: Fraction) -> bool:
-    """Whether the mechanism is ``(θ, ε, δ)``-APKDP, decided exactly.
+def is_pkdp(
+    scenario: Scenario,
+    mech: Mechanism,
+    eps: Eps,
+    delta: Fraction,
+    knowledge: Knowledge = Knowledge.ACTIVE,
+) -> bool:
+    """Whether the mechanism is ``(θ, ε, δ)``-APKDP (or -PPKDP), decided exactly.
 
     Args:
         scenario: the joint law θ.
         mech: the mechanism.
         eps: ε.
         delta: δ, an exact rational.
+        knowledge: active (APKDP) or passive (PPKDP) partial knowledge.
 
     Returns:
-        True iff :func:`apkdp_delta` (over the default targets) is ``≤ delta``.
+        True iff :func:`pkdp_delta` (over the default targets) is ``≤ delta``.
 
     References:
-        Desfontaines et al. (2020), Section 3.2, Definition 12.
+        Desfontaines et al. (2020), Section 3.2, Definition 12; Section 3.3, Definition 13.
     """
-    return apkdp_delta(scenario, mech, eps).delta.exact_compare(WLin.const(delta, eps)) <= 0
-
-
-def is_ppkdp(scenario: Scenario, mech: Mechanism, eps: Eps, delta: Fraction) -> bool:
-    """Whether the mechanism is ``(θ, ε, δ)``-PPKDP, decided exactly.
-
-    Args:
-        scenario: the joint law θ.
-        mech: the mechanism.
-        eps: ε.
-        delta: δ, an exact rational.
-
-    Returns:
-        True iff :func:`ppkdp_delta` (over the default targets) is ``≤ delta``.
-
-    References:
-        Desfontaines et al. (2020), Section 3.3, Definition 13.
-    """
-    return ppkdp_delta(scenario, mech, eps).delta.exact_compare(WLin.const(delta, eps)) <= 0
+    d = pkdp_delta(scenario, mech, eps, knowledge).delta
+    return d.exact_compare(WLin.const(delta, eps)) <= 0
 
 
 def apkdp_by_indistinguishability(

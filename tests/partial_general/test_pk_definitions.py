@@ -27,7 +27,7 @@ def test_prop1_factor_two(seed: int) -> None:
     rng = random.Random(seed)
     scn = random_scenario(rng)
     mech, _ = random_mechanism(rng, scn.n)
-    c, ib = defs.cdp_ratio(scn, mech), defs.ibcdp_ratio(scn, mech)
+    c, ib = defs.cdp_ratio(scn, mech), defs.cdp_ratio(scn, mech, inference_based=True)
     if c is not None:
         assert ib is not None and ib <= c * c
     if ib is not None:

@@ -16,13 +16,13 @@ from pdpsym.core.errors import InputError
 from pdpsym.loss.plrv import (
     Eps,
     FForm,
+    Knowledge,
     apk,
     apkdp_by_indistinguishability,
     apkdp_delta,
     f_divergence,
     hockey_stick,
-    is_apkdp,
-    is_ppkdp,
+    is_pkdp,
     plrv,
     plrv_expectation,
     ppk,
@@ -111,7 +111,7 @@ def test_definition12_two_forms(seed: int) -> None:
     d = apkdp_delta(scn, mech, eps).delta.rational()
     assert d is not None
     for delta in {Fraction(0), d, max(Fraction(0), d - Fraction(1, 100)), Fraction(1)}:
-        assert is_apkdp(scn, mech, eps, delta) == apkdp_by_indistinguishability(
+        assert is_pkdp(scn, mech, eps, delta) == apkdp_by_indistinguishability(
             scn, mech, eps, delta
         )
 
@@ -124,9 +124,9 @@ def test_strict_example_thresholding() -> None:
     assert apk(scn, mech, 0, 1, 0, (1,), eps).rational() == 1
     assert apk(scn, mech, 0, 1, 0, (0,), eps).rational() == 0
     assert ppk(scn, mech, 0, 1, 0, eps).rational() == Fraction(1, 3)
-    assert is_ppkdp(scn, mech, eps, Fraction(1, 3))
-    assert not is_apkdp(scn, mech, eps, Fraction(1, 3))
-    assert not is_ppkdp(scn, mech, eps, Fraction(1, 4))
+    assert is_pkdp(scn, mech, eps, Fraction(1, 3), Knowledge.PASSIVE)
+    assert not is_pkdp(scn, mech, eps, Fraction(1, 3))
+    assert not is_pkdp(scn, mech, eps, Fraction(1, 4), Knowledge.PASSIVE)
 
 
 def test_delta_zero_equivalence_boundary() -> None:

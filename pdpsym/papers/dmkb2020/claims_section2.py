@@ -57,7 +57,7 @@ def check_prop1(config: claim.RunConfig) -> claim.Property:
 
     def law(case: Any) -> object:
         scn, mech, table = case
-        c, ib = defs.cdp_ratio(scn, mech), defs.ibcdp_ratio(scn, mech)
+        c, ib = defs.cdp_ratio(scn, mech), defs.cdp_ratio(scn, mech, inference_based=True)
         both.add("both_finite", c is not None and ib is not None)
         # ln ib ≤ 2 ln c and ln c ≤ 2 ln ib, with None = ∞
         ok = c is ib if c is None or ib is None else ib <= c * c and c <= ib * ib

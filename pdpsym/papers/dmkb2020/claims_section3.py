@@ -101,7 +101,7 @@ def check_def12(config: claim.RunConfig) -> claim.Property:
 
     def law(case: Any) -> object:
         scn, mech, table, eps, delta = case
-        a = plrv.is_apkdp(scn, mech, eps, delta)
+        a = plrv.is_pkdp(scn, mech, eps, delta)
         b = plrv.apkdp_by_indistinguishability(scn, mech, eps, delta)
         return a == b or _mech_cx(
             scn, table, eps, delta=delta, expectation_form=str(a), indistinguishability_form=str(b)

@@ -161,12 +161,19 @@ def changed_pmf(scenario: Scenario, mech: Mechanism, i: int, a: Any, b: Any, bha
 
 
 def cdp_ratio(
-    scenario: Scenario, mech: Mechanism, domain: Domain = None, targets: Targets = None
+    scenario: Scenario,
+    mech: Mechanism,
+    domain: Domain = None,
+    targets: Targets = None,
+    inference_based: bool = False,
 ) -> Ratio:
-    """Smallest ``e^ε`` with ``({θ}, ε)``-CDP (Definition 5), exactly.
+    """Smallest ``e^ε`` with ``({θ}, ε)``-CDP (Definition 5) or -IBCDP (Definition 6), exactly.
 
-    b ranges over ``domain[i]`` (default: the values of D(i) with positive probability),
-    B̂ compatible with a and b.
+    CDP compares ``M(D)|a,B̂`` with ``M(D_{i→b})|a,B̂`` for a compatible with B̂ and b
+    (when b is in the support) compatible with B̂. IBCDP compares the posteriors of D(i)
+    given ``M(D) = t`` and given ``M(D_{i→b}) = t``, for every b, every t reachable both
+    ways and every B̂. b ranges over ``domain[i]`` (default: the values of D(i) with
+    positive probability).
 
     Args:
         scenario: the finite scenario (θ and the partial knowledge B).
@@ -174,15 +181,18 @@ def cdp_ratio(
         domain: per record, the values b the record may be changed to (None: its
             support).
         targets: the target records (None: every record).
+        inference_based: False for CDP (the outputs compared), True for IBCDP (the
+            posteriors of D(i) compared).
 
     Returns:
         ``e^ε`` as a Fraction ≥ 1, or None for ε = ∞.
 
     References:
-        Desfontaines et al., Section 2.2, Definition 5 ((Θ, ε)-causal DP).
+        Desfontaines et al., Section 2.2, Definition 5 ((Θ, ε)-causal DP) and Definition 6
+        (inference-based causal DP).
     """
 
-    def at(i: int, bhat: Any) -> Iterator[Ratio]:
+    def outputs_at(i: int, bhat: Any) -> Iterator[Ratio]:
         support = scenario.record_values(i)
         for a in support:
             if not scenario.compatible(i, a, bhat):
@@ -195,7 +205,18 @@ def cdp_ratio(
                     changed_pmf(scenario, mech, i, a, b, bhat),
                 )
 
-    return _sup_over(scenario, targets, at)
+    def posteriors_at(i: int, bhat: Any) -> Iterator[Ratio]:
+        rows = [(d, p) for (d, bb), p in scenario.joint.items() if bb == bhat]
+        for b in _changes(domain, i, scenario.record_values(i)):
+            plain = _posterior_counts(rows, mech, i, _UNCHANGED)
+            changed = _posterior_counts(rows, mech, i, b)
+            for t in set(plain) & set(changed):
+                z1, z2 = sum(plain[t].values()), sum(changed[t].values())
+                post1 = {a: v / z1 for a, v in plain[t].items()}
+                post2 = {a: v / z2 for a, v in changed[t].items()}
+                yield indist_ratio(post1, post2)
+
+    return _sup_over(scenario, targets, posteriors_at if inference_based else outputs_at)
 
 
 def _changes(domain: Domain, i: int, support: Sequence[Any]) -> Sequence[Any]:
@@ -221,7 +242,8 @@ def ddp_ratio_with(
         targets: the target records (None: every record).
 
     Returns:
-        ``e^ε`` as a Fraction ≥ 1, or None for ε = ∞.
+        The ratio this simulator achieves, an upper bound on the DDP ``e^ε`` (a Fraction
+        ≥ 1, or None for ε = ∞).
 
     References:
         Desfontaines et al., Section 2.1, Definition 4 ((Θ, ε)-distributional DP).
@@ -237,42 +259,6 @@ def ddp_ratio_with(
                 for o, q in sim(i, rest).items():
                     simulated[o] = simulated.get(o, Fraction(0)) + p * Fraction(q)
             yield indist_ratio(output_pmf(scenario, mech, i, a, bhat), simulated)
-
-    return _sup_over(scenario, targets, at)
-
-
-def ibcdp_ratio(
-    scenario: Scenario, mech: Mechanism, domain: Domain = None, targets: Targets = None
-) -> Ratio:
-    """Smallest ``e^ε`` with ``({θ}, ε)``-IBCDP (Definition 6), exactly.
-
-    Compares the posteriors of D(i) given ``M(D) = t`` and given ``M(D_{i→b}) = t``, for
-    every b, every t reachable both ways and every B̂.
-
-    Args:
-        scenario: the finite scenario (θ and the partial knowledge B).
-        mech: the mechanism, database -> output PMF.
-        domain: per record, the values b the record may be changed to (None: its
-            support).
-        targets: the target records (None: every record).
-
-    Returns:
-        ``e^ε`` as a Fraction ≥ 1, or None for ε = ∞.
-
-    References:
-        Desfontaines et al., Section 2.2, Definition 6 (inference-based causal DP).
-    """
-
-    def at(i: int, bhat: Any) -> Iterator[Ratio]:
-        rows = [(d, p) for (d, bb), p in scenario.joint.items() if bb == bhat]
-        for b in _changes(domain, i, scenario.record_values(i)):
-            plain = _posterior_counts(rows, mech, i, _UNCHANGED)
-            changed = _posterior_counts(rows, mech, i, b)
-            for t in set(plain) & set(changed):
-                z1, z2 = sum(plain[t].values()), sum(changed[t].values())
-                post1 = {a: v / z1 for a, v in plain[t].items()}
-                post2 = {a: v / z2 for a, v in changed[t].items()}
-                yield indist_ratio(post1, post2)
 
     return _sup_over(scenario, targets, at)
 

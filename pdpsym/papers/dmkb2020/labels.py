@@ -33,7 +33,9 @@ def prop1_cdp_ibcdp_ratios(scenario: Any, mech: Any) -> tuple[Any, Any]:
     References:
         Section 2.2, Proposition 1, Definitions 5 and 6.
     """
-    return definitions.cdp_ratio(scenario, mech), definitions.ibcdp_ratio(scenario, mech)
+    return definitions.cdp_ratio(scenario, mech), definitions.cdp_ratio(
+        scenario, mech, inference_based=True
+    )
 
 
 def prop3_np_ratio(scenario: Any, mech: Any) -> Any:
