@@ -11,6 +11,11 @@ as the enclosure.
 
 Precision is handled through ``flint.ctx.workprec`` (a context manager) and is never
 left changed, in the spirit of mpmath's explicit contexts.
+
+References: Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval
+arithmetic", IEEE Trans. Computers 66(8), 2017 (the balls); Ziv, "Fast evaluation of
+elementary mathematical functions with correctly rounded last bit", ACM TOMS 17(3), 1991
+(raising the precision until the answer is certain).
 """
 
 from __future__ import annotations
@@ -327,10 +332,8 @@ def decide_sign(
         Undecided: naming ``what`` and ``max_prec``, when the last ball still holds 0.
 
     References:
-        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval arithmetic",
-        IEEE Trans. Computers 66(8), 2017; Ziv, "Fast evaluation of elementary mathematical
-        functions with correctly rounded last bit", ACM TOMS 17(3), 1991 (raising precision
-        until a decision is certain).
+        Johansson, Arb (2017), and Ziv (1991), cited in full in the module docstring:
+        precision raised until a decision is certain.
 
     Examples:
         >>> import sympy
@@ -425,8 +428,7 @@ def refine(
         The first settled ball, or the last one computed when none settles.
 
     References:
-        Ziv, "Fast evaluation of elementary mathematical functions with correctly rounded
-        last bit", ACM TOMS 17(3), 1991.
+        Ziv (1991), cited in full in the module docstring.
     """
     prec = start_prec
     ball = ball_of(prec)
@@ -488,10 +490,8 @@ def certify(value: Exact, digits: int = 30, max_prec: int = MAX_PREC) -> Certifi
         TypeError: for a sympy expression that cannot be enclosed (:func:`sympy_to_arb`).
 
     References:
-        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval arithmetic",
-        IEEE Trans. Computers 66(8), 2017; Ziv, "Fast evaluation of elementary mathematical
-        functions with correctly rounded last bit", ACM TOMS 17(3), 1991 (raising precision
-        until the rounding is certain).
+        Johansson, Arb (2017); Ziv (1991), precision raised until the rounding is certain
+        (both cited in full in the module docstring).
 
     Examples:
         >>> import sympy

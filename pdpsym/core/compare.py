@@ -200,10 +200,10 @@ def decided_min(values: Sequence[T], cmp: Callable[[T, T], int] | None = None) -
         ValueError: when ``values`` is empty.
 
     References:
-        Knuth, TAOCP vol. 1, Section 1.2.10 (Algorithm M).
+        Knuth, TAOCP vol. 1, Section 1.2.10 (Algorithm M, the order reversed).
     """
-    best = decided_argmin(values, cmp or _compare_sign)  # type: ignore[arg-type]
-    return best, values[best]
+    sign = cmp or _compare_sign
+    return decided_max(values, lambda x, y: sign(y, x))  # type: ignore[arg-type]
 
 
 # Screening margin. Candidates are ranked by float64 values computed from exact inputs

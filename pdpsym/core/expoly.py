@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from flint import arb, ctx
 
+from pdpsym.core import arbpoly
 from pdpsym.core.certify import MAX_PREC, arb_from_fraction, decide_sign
 from pdpsym.core.numbers import fraction_str
 
@@ -29,27 +30,10 @@ if TYPE_CHECKING:
     import sympy
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def exp_ball(a: Fraction, prec: int) -> arb:
-    """An arb ball containing ``e^a`` at ``prec`` bits, cached.
-
-    Exponents repeat across the terms of a search, so balls are kept in an LRU cache of
-    16,384 entries keyed by ``(a, prec)`` (arbs are immutable, so sharing them is safe).
-    The working precision is set for the evaluation only and restored.
-
-    Args:
-        a: the exponent, an exact rational.
-        prec: working precision in bits.
-
-    Returns:
-        An arb ball containing ``e^a``.
-
-    References:
-        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval
-        arithmetic", IEEE Trans. Computers 66(8), 2017; python-flint docs, ``arb.exp``.
-    """
-    with ctx.workprec(prec):
-        return arb_from_fraction(a).exp()
+#: :func:`pdpsym.core.arbpoly.exp_ball` with an LRU cache of 16,384 balls keyed by
+#: ``(a, prec)``: exponents repeat across the terms of a search, and arbs are immutable, so
+#: sharing them is safe.
+exp_ball = functools.lru_cache(maxsize=1 << 14)(arbpoly.exp_ball)
 
 
 class ExpPoly:
