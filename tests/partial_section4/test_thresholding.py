@@ -99,8 +99,8 @@ def test_printed_plrv_wrong_corrected_right() -> None:
     n, p, T, size, b = 8, Fraction(1, 3), 3, 2, 0
     mech = Thresholding.homogeneous(n, p, T, size)
     true = mech.plrv(5, 0, b)
-    assert pt.same_ratio(pt.corrected_plrv_ratio(n, p, T, size, b, 5), true)
-    assert not pt.same_ratio(pt.printed_plrv_ratio(n, p, T, size, b, 5), true)
+    assert pt.same_ratio(pt.plrv_ratio(n, p, T, size, b, 5), true)
+    assert not pt.same_ratio(pt.plrv_ratio(n, p, T, size, b, 5, printed=True), true)
 
 
 def test_poisson_limit_and_printed_power() -> None:

@@ -163,8 +163,7 @@ def check_thm4_plrv(config: claim.RunConfig) -> claim.Property:
         """The formula's ratio equals the exact one. A wrong printed ratio with a zero
         denominator is counted, not reported: the counterexample is the first finite wrong one."""
         n, p, T, size, b, o, true = case
-        formula = pt.printed_plrv_ratio if printed else pt.corrected_plrv_ratio
-        if pt.same_ratio(got := formula(n, p, T, size, b, o), true):
+        if pt.same_ratio(got := pt.plrv_ratio(n, p, T, size, b, o, printed), true):
             return True
         if printed and got[1] == 0:
             zero.add("printed ratio with a zero denominator, wrong")

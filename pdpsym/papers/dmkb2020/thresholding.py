@@ -327,13 +327,15 @@ def _sum_f(lo: int, hi: int, n: int, p: Fraction) -> Fraction:
     return sum((f(s, n, p) for s in range(max(lo, 0), hi + 1)), Fraction(0))
 
 
-def printed_plrv_ratio(
-    n: int, p: Fraction, T: int, known_size: int, b: int, o: str | int
+def plrv_ratio(
+    n: int, p: Fraction, T: int, known_size: int, b: int, o: str | int, printed: bool = False
 ) -> tuple[Fraction, Fraction]:
-    """The printed ``L_{i,0,1}(o, B)`` as (numerator, denominator), with ``b̄ = |B| - b``.
+    """``L_{i,0,1}(o, B)`` of M_T as (numerator, denominator), corrected or as printed.
 
-    For ``|B| = 0`` the printed ``⊥`` case has upper limit ``k-1`` with ``k = ⊥``: read as
-    ``T - 1`` (the proof's later lines use ``T - 1``).
+    The printed formula writes ``b̄ = |B| - b`` where the count of ones ``b`` belongs (an
+    erratum); ``printed=False`` gives the corrected reading. For ``|B| = 0`` the printed
+    ``⊥`` case has upper limit ``k-1`` with ``k = ⊥``: read as ``T - 1`` (the proof's later
+    lines use ``T - 1``).
 
     Args:
         n: the number of records.
@@ -342,17 +344,22 @@ def printed_plrv_ratio(
         known_size: ``|B|``, the number of known records.
         b: the number of ones among the known records.
         o: the output, ``"⊥"`` or a count k.
+        printed: True for the PLRV as printed, False for the corrected one.
 
     Returns:
         ``(numerator, denominator)`` of the ratio whose log is the PLRV, exact Fractions
         (a zero denominator stands for +∞).
 
     References:
-        Desfontaines et al., Section 4.2, proof of Theorem 4 (the PLRV of M_T as printed);
+        Desfontaines et al., Section 4.2, proof of Theorem 4 (the PLRV of M_T);
         Section 3.2, Definition 11.
     """
     bbar = known_size - b
     m = n - known_size - 1
+    if not printed:
+        if o == "⊥":
+            return _sum_f(0, T - b, m, p), _sum_f(0, T - b - 1, m, p)
+        return p * (n - bbar - int(o)), (1 - p) * (int(o) - b)
     if o == "⊥":
         if known_size == 0:
             return _sum_f(0, T, n - 1, p), _sum_f(0, T - 1, n - 1, p)
@@ -361,35 +368,6 @@ def printed_plrv_ratio(
     if known_size == 0:
         return p * (n - k), (1 - p) * k
     return p * (n - bbar - k), (1 - p) * (k - bbar)
-
-
-def corrected_plrv_ratio(
-    n: int, p: Fraction, T: int, known_size: int, b: int, o: str | int
-) -> tuple[Fraction, Fraction]:
-    """``L_{i,0,1}(o, B)`` with the count of ones ``b`` in place of ``b̄`` where it belongs.
-
-    This is the corrected reading of the printed PLRV (an erratum).
-
-    Args:
-        n: the number of records.
-        p: the records' common probability.
-        T: the threshold.
-        known_size: ``|B|``, the number of known records.
-        b: the number of ones among the known records.
-        o: the output, ``"⊥"`` or a count k.
-
-    Returns:
-        ``(numerator, denominator)`` of the ratio whose log is the PLRV, exact Fractions.
-
-    References:
-        Desfontaines et al., Section 4.2, proof of Theorem 4; Section 3.2, Definition 11.
-    """
-    bbar = known_size - b
-    m = n - known_size - 1
-    if o == "⊥":
-        return _sum_f(0, T - b, m, p), _sum_f(0, T - b - 1, m, p)
-    k = int(o)
-    return p * (n - bbar - k), (1 - p) * (k - b)
 
 
 def same_ratio(x: tuple[Fraction, Fraction], y: tuple[Fraction, Fraction]) -> bool:
