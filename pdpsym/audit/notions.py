@@ -152,26 +152,36 @@ def _changed(sc: Scenario, mech: Mechanism, i: int, a: Any, b: Any, bhat: Any) -
     return out
 
 
-def cdp_cases(sc: Scenario, mech: Mechanism, i: int, domain: Sequence[Any]) -> Iterator[Case]:
-    """The cases of causal DP: ``M(D) | a, B̂`` against ``M(D_{i→b}) | a, B̂``, both ways.
+def cdp_cases(
+    sc: Scenario, mech: Mechanism, i: int, domain: Sequence[Any], inference_based: bool = False
+) -> Iterator[Case]:
+    """The cases of causal DP (outputs) or inference-based causal DP (posteriors), both ways.
 
-    For every ``B̂``, every value ``a`` compatible with it and every ``b ≠ a`` of
+    CDP: for every ``B̂``, every value ``a`` compatible with it and every ``b ≠ a`` of
     ``domain`` (a ``b`` that record ``i`` takes but that ``B̂`` rules out is skipped),
-    two cases: actual against changed, and changed against actual.
+    ``M(D) | a, B̂`` against ``M(D_{i→b}) | a, B̂``. IBCDP: for every ``B̂``, every ``b``
+    of ``domain`` and every output ``t`` that both ``M(D)`` and ``M(D_{i→b})`` can
+    produce given ``B̂``, the posterior of ``D(i)`` given ``M(D) = t, B̂`` against the one
+    given ``M(D_{i→b}) = t, B̂``. Each pair is also yielded reversed.
 
     Args:
         sc: the scenario (the records' law and the known records).
         mech: the finite mechanism, ``D -> PMF``.
         i: the index of the target record.
         domain: the values ``b`` record ``i`` may be changed to.
+        inference_based: False for CDP, True for IBCDP.
 
     Yields:
-        :class:`~pdpsym.loss.curve.Case` objects, where ``{"a", "b", "known"}`` (and
-        ``"direction"`` for the reversed pair).
+        :class:`~pdpsym.loss.curve.Case` objects, where ``{"a", "b", "known"}`` (CDP) or
+        ``{"b", "known", "output"}`` over the values of ``D(i)`` (IBCDP), and
+        ``"direction"`` for the reversed pair.
 
     References:
-        Desfontaines et al. (2020), Section 2.2, Definition 5.
+        Desfontaines et al. (2020), Section 2.2, Definitions 5 and 6.
     """
+    if inference_based:
+        yield from _posterior_cases(sc, mech, i, domain)
+        return
     support = sc.record_values(i)
     for bhat in sc.knowledge_values():
         for a in support:
@@ -187,26 +197,10 @@ def cdp_cases(sc: Scenario, mech: Mechanism, i: int, domain: Sequence[Any]) -> I
                 yield Case({**where, "direction": "changed vs actual"}, ((ONE, pc, pa),))
 
 
-def ibcdp_cases(sc: Scenario, mech: Mechanism, i: int, domain: Sequence[Any]) -> Iterator[Case]:
-    """The cases of inference-based causal DP: posteriors of ``D(i)``, both ways.
-
-    For every ``B̂``, every ``b`` of ``domain`` and every output ``t`` that both
-    ``M(D)`` and ``M(D_{i→b})`` can produce given ``B̂``: the posterior of ``D(i)``
-    given ``M(D) = t, B̂`` against the one given ``M(D_{i→b}) = t, B̂``, and reversed.
-
-    Args:
-        sc: the scenario (the records' law and the known records).
-        mech: the finite mechanism, ``D -> PMF``.
-        i: the index of the target record.
-        domain: the values ``b`` record ``i`` may be changed to.
-
-    Yields:
-        :class:`~pdpsym.loss.curve.Case` objects over the values of ``D(i)``, where
-        ``{"b", "known", "output"}`` (and ``"direction"`` for the reversed pair).
-
-    References:
-        Desfontaines et al. (2020), Section 2.2, Definition 6.
-    """
+def _posterior_cases(
+    sc: Scenario, mech: Mechanism, i: int, domain: Sequence[Any]
+) -> Iterator[Case]:
+    """IBCDP's cases (:func:`cdp_cases` with ``inference_based``)."""
     for bhat in sc.knowledge_values():
         rows = [(d, p) for (d, bb), p in sc.joint.items() if bb == bhat]
         for b in domain:
@@ -388,7 +382,7 @@ def cases_of(
         "np": lambda: apkdp_cases(sc, mech, i),
         "ppkdp": lambda: ppkdp_cases(sc, mech, i),
         "cdp": lambda: cdp_cases(sc, mech, i, dom),
-        "ibcdp": lambda: ibcdp_cases(sc, mech, i, dom),
+        "ibcdp": lambda: cdp_cases(sc, mech, i, dom, inference_based=True),
         "dependent-dp": lambda: dependent_dp_cases(model, mech, i, reading),
     }
     if notion not in makers:
