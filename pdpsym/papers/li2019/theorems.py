@@ -119,7 +119,8 @@ def group_dp_bound(
 
     Args:
         model: the joint distribution ``theta`` of the tuples, with exact probabilities.
-        adv: the adversary ``A(i, K)`` (target and known tuples, names of ``model``).
+        adv: the adversary ``A(i, K)``; its target ``i`` and the tuples ``U`` it does not
+            know enter.
         lam: the Laplace scale, > 0.
         query: the linear query; ``Delta_k = |w_k| (max X_k - min X_k)``.
 
@@ -142,7 +143,7 @@ def theorem1_value(
 
     Args:
         model: the joint distribution ``theta`` of the tuples, with exact probabilities.
-        adv: the adversary ``A(i, K)`` (target and known tuples, names of ``model``).
+        adv: the adversary ``A(i, K)``; only its target ``i`` enters.
         lam: the Laplace scale, > 0.
         query: the linear query; ``Delta_i = |w_i| (max X_i - min X_i)``.
 
