@@ -115,6 +115,31 @@ Mapper = Callable[[Point, Sequence[Any]], Iterable[Rows]]
 
 
 @dataclass(frozen=True)
+class OneRow:
+    """A :data:`Point` whose arguments give one row: ``OneRow(row)(args) == [row(*args)]``.
+
+    Picklable when ``row`` is a module-level function, so a process pool can run it."""
+
+    row: Callable[..., dict[str, str]]
+
+    def __call__(self, args: Sequence[Any]) -> Rows:
+        """The one row of ``args``, as a one-row list."""
+        return [self.row(*args)]
+
+
+@dataclass(frozen=True)
+class GridPoints:
+    """A :data:`Points`: ``(n, x)`` for each ``(n, xs)`` of ``grid(scale)`` and each ``x``
+    of ``xs``, in the grid's order."""
+
+    grid: Callable[[Scale], Sequence[tuple[Any, Sequence[Any]]]]
+
+    def __call__(self, scale: Scale) -> list[tuple[Any, Any]]:
+        """The points of the grid at ``scale``."""
+        return [(n, x) for n, xs in self.grid(scale) for x in xs]
+
+
+@dataclass(frozen=True)
 class FigureSpec:
     """A figure as independent points: ``points(scale)`` lists each point's arguments,
     ``point(args)`` computes its rows (a module-level function, so a process pool or a

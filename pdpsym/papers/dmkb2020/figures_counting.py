@@ -16,7 +16,7 @@ from pdpsym.loss.counting_loss import CountingLoss
 from pdpsym.papers.dmkb2020 import cells
 from pdpsym.papers.dmkb2020 import counting as pc
 from pdpsym.papers.dmkb2020.blanket import blanket_enclosures
-from pdpsym.papers.figure import Line, Plot, Scale, Text, figure, table
+from pdpsym.papers.figure import GridPoints, Line, OneRow, Plot, Scale, Text, figure, table
 
 # --- Figure 2: Theorem 3 against Proposition 7 --------------------------------------------------
 
@@ -233,53 +233,24 @@ FIG3_TOL = Fraction(1, 10**30)
 FIG3_COLUMNS = ("n", "lambda", "delta_target", "epsilon", "epsilon_below", "reason")
 
 
-def fig3_grid(scale: Scale) -> tuple[list[int], list[Fraction]]:
+def fig3_grid(scale: Scale) -> list[tuple[int, list[Fraction]]]:
     """The n and λ of Fig. 3: n = 100, 1000, 10000 (the paper's n are lost), λ from 0.025 to 0.45.
 
     Args:
         scale: the figure scale (quick: n = 100, 1000 and three λ).
 
     Returns:
-        ``(ns, lambdas)``.
+        ``[(n, lambdas), ...]``, the same λ for every n.
 
     References:
         Desfontaines et al., Section 4.1, Figure 3.
     """
     if scale is Scale.QUICK:
-        return [100, 1000], [Fraction(1, 10), Fraction(1, 4), Fraction(2, 5)]  # evenly spaced
-    lams = [Fraction(1, 40), Fraction(1, 20)] + [Fraction(k, 20) for k in range(2, 10)]
-    return [100, 1000, 10_000], lams
-
-
-def fig3_points(scale: Scale) -> list[tuple[int, Fraction]]:
-    """One point per (n, λ).
-
-    Args:
-        scale: the figure scale.
-
-    Returns:
-        The list of ``(n, lambda)`` arguments.
-
-    References:
-        Desfontaines et al., Section 4.1, Figure 3.
-    """
-    ns, lams = fig3_grid(scale)
-    return [(n, lam) for n in ns for lam in lams]
-
-
-def fig3_point(args: tuple[int, Fraction]) -> list[dict[str, str]]:
-    """The row of one (n, λ), as a one-row list.
-
-    Args:
-        args: ``(n, lambda)`` as listed by :func:`fig3_points`.
-
-    Returns:
-        ``[fig3_row(n, lambda)]``.
-
-    References:
-        Desfontaines et al., Section 4.1, Figure 3.
-    """
-    return [fig3_row(*args)]
+        ns, lams = [100, 1000], [Fraction(1, 10), Fraction(1, 4), Fraction(2, 5)]  # evenly spaced
+    else:
+        ns = [100, 1000, 10_000]
+        lams = [Fraction(1, 40), Fraction(1, 20)] + [Fraction(k, 20) for k in range(2, 10)]
+    return [(n, lams) for n in ns]
 
 
 def smallest_grid_eps(
@@ -363,8 +334,8 @@ def fig3_row(n: int, lam: Fraction) -> dict[str, str]:
 @figure(
     "dmkb2020.fig3",
     "Theorem 3 (numerical): eps for delta = 0.01/n against lambda",
-    fig3_points,
-    fig3_point,
+    GridPoints(fig3_grid),
+    OneRow(fig3_row),
     columns=FIG3_COLUMNS,
     plot=Plot(
         x="lambda",
@@ -381,7 +352,8 @@ def fig3(scale: Scale) -> Text:
     References:
         Desfontaines et al., Section 4.1, Figure 3.
     """
-    ns, lams = fig3_grid(scale)
+    grid = fig3_grid(scale)
+    ns, lams = [n for n, _ in grid], grid[0][1]
     return Text(
         title="Theorem 3 (numerical): eps for delta = 0.01/n against lambda",
         caption=(

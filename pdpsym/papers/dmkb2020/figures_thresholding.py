@@ -17,7 +17,7 @@ from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.thresholding_loss import ThresholdingLoss
 from pdpsym.papers.dmkb2020 import cells
 from pdpsym.papers.dmkb2020 import thresholding as pt
-from pdpsym.papers.figure import Axis, Line, Plot, Scale, Text, figure
+from pdpsym.papers.figure import Axis, GridPoints, Line, OneRow, Plot, Scale, Text, figure
 
 FIG4_P = Fraction(1, 200)
 FIG4_COLUMNS = (
@@ -57,36 +57,6 @@ def fig4_grid(scale: Scale) -> list[tuple[int, list[int]]]:
         (10_000, list(range(51, 126))),
         (100_000, list(range(505, 711, 5))),
     ]
-
-
-def fig4_points(scale: Scale) -> list[tuple[int, int]]:
-    """One point per (n, T) of the grid.
-
-    Args:
-        scale: the figure scale.
-
-    Returns:
-        The list of ``(n, T)`` arguments.
-
-    References:
-        Desfontaines et al., Section 4.2, Figure 4.
-    """
-    return [(n, T) for n, Ts in fig4_grid(scale) for T in Ts]
-
-
-def fig4_point(args: tuple[int, int]) -> list[dict[str, str]]:
-    """The row of one (n, T), as a one-row list.
-
-    Args:
-        args: ``(n, T)`` as listed by :func:`fig4_points`.
-
-    Returns:
-        ``[fig4_row(n, T)]``.
-
-    References:
-        Desfontaines et al., Section 4.2, Figure 4.
-    """
-    return [fig4_row(*args)]
 
 
 def fig4_row(n: int, T: int, p: Fraction = FIG4_P) -> dict[str, str]:
@@ -157,8 +127,8 @@ FIG4_LINES = (
 @figure(
     "dmkb2020.fig4",
     "Theorem 4: eps and delta of thresholding against T",
-    fig4_points,
-    fig4_point,
+    GridPoints(fig4_grid),
+    OneRow(fig4_row),
     columns=FIG4_COLUMNS,
     plot=Plot(x="T", lines=FIG4_LINES, xlabel="threshold T", ylabel="", panel="n", axes=FIG4_AXES),
 )
