@@ -25,16 +25,8 @@ from pdpsym.loss import (
 )
 from pdpsym.mechanisms import divergence
 from pdpsym.papers import claim
+from pdpsym.papers.dmkb2020 import cases as cs
 from pdpsym.papers.dmkb2020 import counting as pc
-from pdpsym.papers.dmkb2020.cases import (
-    dec,
-    decided_le,
-    exact_cx,
-    frac_text,
-    generated_forall,
-    one_instance,
-    seeded_draws,
-)
 
 F = Fraction
 
@@ -86,8 +78,8 @@ def check_thm3(config: claim.RunConfig) -> claim.Property:
     def printed(case: Any) -> object:
         n, p, e, exact = case
         xy = pc.xy_probability(n, lam, Eps.of(e), pc.XYReading.PRINTED)
-        return xy is None or decided_le(exact, xy) or exact_cx(
-            {"n": n, "lambda": lam, "p_i": p, "eps": e, "delta_exact": dec(exact), "P[X/Y>=eps]": xy}
+        return xy is None or cs.decided_le(exact, xy) or cs.exact_cx(
+            {"n": n, "lambda": lam, "p_i": p, "eps": e, "delta_exact": cs.dec(exact), "P[X/Y>=eps]": xy}
         )  # fmt: skip
 
     def closed(cfg: claim.RunConfig) -> Iterator[Any]:
@@ -98,11 +90,11 @@ def check_thm3(config: claim.RunConfig) -> claim.Property:
                 yield CountingLoss(ps).delta(Eps.from_exp(divergence.exp_lower(lo))).value, delta
 
     blanket = claim.Exhaustive(
-        lambda c: decided_le(c[3], pc.blanket_delta(c[0], lam, Eps.of(c[2]))), grid
+        lambda c: cs.decided_le(c[3], pc.blanket_delta(c[0], lam, Eps.of(c[2]))), grid
     )
     return claim.Erratum(
         claim.Exhaustive(printed, grid),
-        claim.AllOf((blanket, claim.Exhaustive(lambda c: decided_le(*c), closed))),
+        claim.AllOf((blanket, claim.Exhaustive(lambda c: cs.decided_le(*c), closed))),
         holds=lambda n: (
             "exact counting delta (worst target, both directions) vs the printed P[X/Y >= eps] "
             "and the blanket bound E_N[delta_N(eps)] (n <= N, lambda = 1/10, p_i in {11/100,1/2,"
@@ -142,7 +134,7 @@ def check_prop7(config: claim.RunConfig) -> claim.Property:
         and eps <= 1, where the bound is not vacuous (both powers of mu_2 for the absolute)."""
         absolute = mu3 is pc.Mu3Reading.ABSOLUTE
         if not absolute:
-            yield from filter(None, seeded_draws(cfg, 0, (2, 20), draw))
+            yield from filter(None, cs.seeded_draws(cfg, 0, (2, 20), draw))
         powers = tuple(pc.Prop7Reading) if absolute else (pc.Prop7Reading.PRINTED,)
         ns = [1000] + ([10000, 100000] if cfg.thorough else [])
         grid = itertools.product(ns, (F(1, 10), F(2, 5), F(1, 2)), (F(1, 2), F(1)), powers)
@@ -154,20 +146,20 @@ def check_prop7(config: claim.RunConfig) -> claim.Property:
             d_lo, d_hi = pc.exact_at_bracket(ps, pr.eps)[2:]
             b_lo, b_hi = pc.rational_bracket(pr.delta)
             # holds when decided below; undecided brackets are not failures
-            ok = decided_le(d_lo, b_lo) or decided_le(d_hi, b_hi)
-            return ok or exact_cx(
-                {"n": n, "delta2": delta2, "delta_exact": dec(d_hi), "bound": dec(pr.delta)}
+            ok = cs.decided_le(d_lo, b_lo) or cs.decided_le(d_hi, b_hi)
+            return ok or cs.exact_cx(
+                {"n": n, "delta2": delta2, "delta_exact": cs.dec(d_hi), "bound": cs.dec(pr.delta)}
             )
         _, n, p, eps, mu3, power = case
         exact = CountingLoss.homogeneous(n, p).delta(Eps.of(eps)).value
         bound = pc.prop7_at_eps([p] * n, eps, power, mu3).delta
-        return decided_le(exact, bound) or exact_cx(
-            {"n": n, "p_i": f"{frac_text(p)} for every record", "eps": eps, "mu3_reading": mu3.value,
-             "power": power.value, "delta_exact": dec(exact), "bound": dec(bound)}
+        return cs.decided_le(exact, bound) or cs.exact_cx(
+            {"n": n, "p_i": f"{cs.frac_text(p)} for every record", "eps": eps, "mu3_reading": mu3.value,
+             "power": power.value, "delta_exact": cs.dec(exact), "bound": cs.dec(bound)}
         )  # fmt: skip
 
     return claim.Erratum(
-        generated_forall(law, lambda cfg: cases(cfg, pc.Mu3Reading.PRINTED)),
+        cs.generated_forall(law, lambda cfg: cases(cfg, pc.Mu3Reading.PRINTED)),
         claim.Exhaustive(law, lambda cfg: cases(cfg, pc.Mu3Reading.ABSOLUTE)),
         holds=lambda n: (
             "generated heterogeneous instances (n in 24/32/48, p_i from 3 values in [1/20, "
@@ -201,8 +193,8 @@ def check_cor1(config: claim.RunConfig) -> claim.Property:
         d = KAnonymityLoss.histogram(n, probs, *pair).delta(Eps.from_exp(divergence.exp_lower(lo)))
         d = d.value
         values = f"{pair[0]}->{pair[1]}"
-        return decided_le(d, delta) or exact_cx(
-            {"n": n, "probs": probs, "values": values, "delta": dec(d)}
+        return cs.decided_le(d, delta) or cs.exact_cx(
+            {"n": n, "probs": probs, "values": values, "delta": cs.dec(d)}
         )
 
     return claim.Exhaustive(
@@ -241,10 +233,14 @@ def check_fig5(config: claim.RunConfig) -> claim.Property:
     def law(_: None) -> object:
         ks = (0, lo - 1, lo, n // 2, n - 3)
         mono = all(compare(eps_closed(k), eps_closed(k + 1)).sign < 0 for k in ks)
-        ok = mono and compare(eps_closed(lo), cap).sign > 0 and decided_le(eps_closed(lo - 1), cap)
+        ok = (
+            mono
+            and compare(eps_closed(lo), cap).sign > 0
+            and cs.decided_le(eps_closed(lo - 1), cap)
+        )
         return ok or claim.Counterexample(crossing=str(lo))
 
-    return one_instance(
+    return cs.one_instance(
         law,
         "ε(|B|) = max(sqrt(14 ln(1/δ)/(λ(n-|B|-1))), 27/(λ(n-|B|-1))) increases in |B| "
         "(n-|B|-1 in a denominator); with Laplace(2) noise ε = min(ε(|B|), 1/2); the cap binds "

@@ -24,14 +24,8 @@ from pdpsym.loss import (
 )
 from pdpsym.mechanisms.count_law import CountLaw
 from pdpsym.papers import claim
+from pdpsym.papers.dmkb2020 import cases as cs
 from pdpsym.papers.dmkb2020 import kanonymity
-from pdpsym.papers.dmkb2020.cases import (
-    PROVED,
-    dec,
-    decided_le,
-    exact_cx,
-    frac_text,
-)
 
 F = Fraction
 
@@ -54,14 +48,14 @@ def check_def19(config: claim.RunConfig) -> claim.Property:
         m, q, p, e = case
         law_ = CountLaw.homogeneous(m, q)
         if geo.convolution_total(law_, p) != 1:
-            return exact_cx({"m": m, "q": q, "p": p})
+            return cs.exact_cx({"m": m, "q": q, "p": p})
         conv = GeometricConvolutionLoss(law_, p).delta(eps := Eps.of(e)).value
         # the noiseless count's (m + 1 records) and the noise's alone (G + 1 vs G)
         bounds = (
             CountingLoss.homogeneous(m + 1, q).delta(eps).value,
             GeometricPair({F(1): F(1)}, {F(0): F(1)}, p).delta(eps).value,
         )
-        return all(decided_le(conv, b) for b in bounds) or exact_cx(
+        return all(cs.decided_le(conv, b) for b in bounds) or cs.exact_cx(
             {"m": m, "q": q, "p": p, "eps": e}
         )
 
@@ -69,7 +63,7 @@ def check_def19(config: claim.RunConfig) -> claim.Property:
         mass = geo.geometric_total_mass()
         return mass == 1 or claim.Counterexample(total=str(mass))
 
-    cases = claim.Exhaustive(law, lambda _c: itertools.product(*grid), verdict=PROVED)
+    cases = claim.Exhaustive(law, lambda _c: itertools.product(*grid), verdict=cs.PROVED)
     return claim.AllOf(
         (claim.Symbolic(total, holds=""), cases),
         holds=lambda n: (
@@ -113,9 +107,9 @@ def check_thm5(config: claim.RunConfig) -> claim.Property:
         if not printed:
             nontrivial.add("delta < 1", delta < 1)
         d = KAnonymityLoss.kanon3(n, probs, t, t2, T).delta(eps).value
-        return decided_le(d, delta) or exact_cx(
-            {"n": n, "lambda": lam, "P": {k: frac_text(v) for k, v in probs.items()}, "T": T,
-             "pair": f"{t} vs {t2}", "eps": str(eps.sympy()), "delta_0": delta, "delta_exact": dec(d)}
+        return cs.decided_le(d, delta) or cs.exact_cx(
+            {"n": n, "lambda": lam, "P": {k: cs.frac_text(v) for k, v in probs.items()}, "T": T,
+             "pair": f"{t} vs {t2}", "eps": str(eps.sympy()), "delta_0": delta, "delta_exact": cs.dec(d)}
         )  # fmt: skip
 
     return claim.Erratum(

@@ -26,17 +26,8 @@ from pdpsym.loss import (
 from pdpsym.mechanisms.count_law import CountLaw
 from pdpsym.mechanisms.thresholding import Thresholding
 from pdpsym.papers import claim
+from pdpsym.papers.dmkb2020 import cases as cs
 from pdpsym.papers.dmkb2020 import thresholding as pt
-from pdpsym.papers.dmkb2020.cases import (
-    PROVED,
-    dec,
-    decided_le,
-    exact_cx,
-    frac_text,
-    generated_forall,
-    one_instance,
-    seeded_draws,
-)
 
 F = Fraction
 P_GRID = (F(1, 50), F(1, 20), F(1, 10), F(1, 5))
@@ -67,9 +58,9 @@ def check_lemma2(config: claim.RunConfig) -> claim.Property:
         return ok or claim.Counterexample(n=n, p=p, m=m, tail=tail, bound=bound)
 
     step = claim.Symbolic(pt.lemma2_ratio_step, holds="", fails="the sympy ratio step fails")
-    corrected = claim.Exhaustive(functools.partial(law, False), cases, verdict=PROVED)
+    corrected = claim.Exhaustive(functools.partial(law, False), cases, verdict=cs.PROVED)
     return claim.Erratum(
-        claim.Exhaustive(functools.partial(law, True), cases, verdict=PROVED),
+        claim.Exhaustive(functools.partial(law, True), cases, verdict=cs.PROVED),
         claim.AllOf((step, corrected)),
         holds=lambda n: (
             f"ratio step and its bound proved with sympy; exact grid n <= {nmax}, p in "
@@ -109,9 +100,9 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
         applicable.add(reading.name)
         res = ThresholdingLoss.homogeneous(n, p, T, size).delta(th.eps)
         exact, direction = res.value, res.where["direction"]  # type: ignore[index]
-        return decided_le(exact, th.delta) or exact_cx(
+        return cs.decided_le(exact, th.delta) or cs.exact_cx(
             {"n": n, "p": p, "T": T, "|B|": size, "b_max": str(bm),
-             "eps": f"ln({frac_text(th.exp_eps)})", "delta_theorem": th.delta,
+             "eps": f"ln({cs.frac_text(th.exp_eps)})", "delta_theorem": th.delta,
              "delta_exact": exact if isinstance(exact, Fraction) else str(exact), "direction": str(direction)}
         )  # fmt: skip
 
@@ -168,17 +159,17 @@ def check_thm4_plrv(config: claim.RunConfig) -> claim.Property:
         if printed and got[1] == 0:
             zero.add("printed ratio with a zero denominator, wrong")
             return True
-        return exact_cx(
+        return cs.exact_cx(
             {"n": n, "p": p, "T": T, "|B|": size, "b": b, "output": str(o),
-             "printed": f"ln(({frac_text(got[0])})/({frac_text(got[1])}))",
-             "exact": f"ln(({frac_text(true[0])})/({frac_text(true[1])}))"}
+             "printed": f"ln(({cs.frac_text(got[0])})/({cs.frac_text(got[1])}))",
+             "exact": f"ln(({cs.frac_text(true[0])})/({cs.frac_text(true[1])}))"}
         )  # fmt: skip
 
     return claim.Erratum(
         claim.Exhaustive(
-            functools.partial(law, True), cases, verdict=PROVED, details=lambda: zero.counts
+            functools.partial(law, True), cases, verdict=cs.PROVED, details=lambda: zero.counts
         ),
-        claim.Exhaustive(functools.partial(law, False), cases, verdict=PROVED),
+        claim.Exhaustive(functools.partial(law, False), cases, verdict=cs.PROVED),
         holds=lambda n: (
             "exhaustive over n <= N, p in {1/10,1/3}, all T, |B|, b and possible outputs "
             f"against the exact conditional output laws ({n} PLRVs): the printed |B| > 0 "
@@ -213,7 +204,7 @@ def check_thm4_poisson(config: claim.RunConfig) -> claim.Property:
             limit, printed = str(true.subs(lam, 1)), str(sympy.simplify(form.subs(lam, 1)))
             return claim.Counterexample(T=str(T), pn="1", limit=limit, printed=printed)
 
-        return claim.Exhaustive(law, lambda _c: Ts, method=claim.Method.SYMBOLIC, verdict=PROVED)
+        return claim.Exhaustive(law, lambda _c: Ts, method=claim.Method.SYMBOLIC, verdict=cs.PROVED)
 
     def eps_is_delta() -> object:
         ratio = sympy.limit(-sympy.log(1 - d) / d, d, 0)
@@ -254,15 +245,17 @@ def check_thm4_coupling(config: claim.RunConfig) -> claim.Property:
         hom, het = CountLaw.homogeneous(n, p).exact_pmf(), CountLaw(tuple(ps)).exact_pmf()
         for t in range(n + 1):  # P_theta[count > t] <= P_theta_p[count > t]
             if sum(het[t + 1 :], F(0)) > sum(hom[t + 1 :], F(0)):
-                return claim.Counterexample(ps=[frac_text(q) for q in ps], t=str(t))
+                return claim.Counterexample(ps=[cs.frac_text(q) for q in ps], t=str(t))
         # every target's exact delta (both directions) is at most the common-p delta: the
         # worst target's (|B| = 0, so PPK = APK) at most it
-        ok = decided_le(ThresholdingLoss(n, T, ps=ps).delta(th.eps).value, th.delta)
-        return ok or exact_cx({"ps": [frac_text(q) for q in ps], "T": T, "p": p, "delta": th.delta})
+        ok = cs.decided_le(ThresholdingLoss(n, T, ps=ps).delta(th.eps).value, th.delta)
+        return ok or cs.exact_cx(
+            {"ps": [cs.frac_text(q) for q in ps], "T": T, "p": p, "delta": th.delta}
+        )
 
-    return generated_forall(
+    return cs.generated_forall(
         law,
-        lambda cfg: filter(None, seeded_draws(cfg, 0, (25, 300), draw)),
+        lambda cfg: filter(None, cs.seeded_draws(cfg, 0, (25, 300), draw)),
         holds=lambda n: (
             f"{n} generated instances (n 3..9, p_i = p*k/20 < p): tails dominated at every t; "
             "exact delta (every target, both directions) at Theorem 4's eps <= its delta"
@@ -293,7 +286,7 @@ def check_prop8(config: claim.RunConfig) -> claim.Property:
         eps = Eps.from_exp(c)
         active = ThresholdingLoss.homogeneous(n, p, T, size, "apk").delta(eps).value
         reduced = ThresholdingLoss.homogeneous(n - size, p, T - size).delta(eps).value
-        return active == reduced or exact_cx(
+        return active == reduced or cs.exact_cx(
             {"n": n, "p": p, "T": T, "|B|": size, "e^eps": c, "apk": str(active),
              "ppk_reduced": str(reduced)}
         )  # fmt: skip
@@ -301,7 +294,7 @@ def check_prop8(config: claim.RunConfig) -> claim.Property:
     return claim.Exhaustive(
         law,
         cases,
-        verdict=PROVED,
+        verdict=cs.PROVED,
         holds=lambda n: (
             "APKDP curve of M_T (worst b, both directions) = PPKDP curve of M_{T-|B|} on n-|B| "
             f"records exactly, over n <= N, p in {{1/10,1/4}}, T, |B| <= T, e^eps in {{11/10, 2}} "
@@ -327,12 +320,12 @@ def check_ex7(config: claim.RunConfig) -> claim.Property:
     active = mech.apk(100, eps, (0, 1)).value()  # attacker fills B with 100 "Yes"
     passive = ThresholdingLoss.homogeneous(1000, F(1, 10**7), 100, 100).delta(eps).value
     text = (
-        f"n=1000, p=1e-7, T=100, |B|=100, eps=ln 2: active (b=100) delta = {dec(active)}, "
-        f"passive (PPK) delta = {dec(passive)}"
+        f"n=1000, p=1e-7, T=100, |B|=100, eps=ln 2: active (b=100) delta = {cs.dec(active)}, "
+        f"passive (PPK) delta = {cs.dec(passive)}"
     )
 
     def law(_: None) -> object:
         ok = compare(active, F(1, 2)).sign > 0 and compare(passive, F(1, 10**9)).sign < 0
         return ok or claim.Counterexample(evidence=text)
 
-    return one_instance(law, text)
+    return cs.one_instance(law, text)
