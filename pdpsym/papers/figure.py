@@ -29,6 +29,7 @@ import importlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from fractions import Fraction
 from typing import Any
 
 
@@ -125,6 +126,21 @@ class OneRow:
     def __call__(self, args: Sequence[Any]) -> Rows:
         """The one row of ``args``, as a one-row list."""
         return [self.row(*args)]
+
+
+@dataclass(frozen=True)
+class Multiples:
+    """The values ``k · step`` for ``k = first..last``, with one ``(step, first, last)`` at
+    the paper's scale and one at the quick scale; ``Multiples(...)(scale)`` lists them,
+    increasing and exact."""
+
+    paper: tuple[Fraction, int, int]
+    quick: tuple[Fraction, int, int]
+
+    def __call__(self, scale: Scale) -> list[Fraction]:
+        """The exact values at ``scale``."""
+        step, first, last = self.paper if scale is Scale.PAPER else self.quick
+        return [k * step for k in range(first, last + 1)]
 
 
 @dataclass(frozen=True)

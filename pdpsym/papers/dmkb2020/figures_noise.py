@@ -18,7 +18,7 @@ from pdpsym.core.numbers import fraction_str
 from pdpsym.papers.dmkb2020 import cells
 from pdpsym.papers.dmkb2020 import counting as pc
 from pdpsym.papers.dmkb2020.blanket import PREC, blanket_enclosures
-from pdpsym.papers.figure import Line, Plot, Scale, Text, figure, table
+from pdpsym.papers.figure import Line, Multiples, Plot, Scale, Text, figure, table
 
 # --- Figure 5: known records against the closed form, with and without noise ------------------
 
@@ -126,21 +126,9 @@ def fig6_n(scale: Scale) -> int:
     return 10_000 if scale is Scale.PAPER else 1000
 
 
-def fig6_eps(scale: Scale) -> list[Fraction]:
-    """40 points ``eps = k/50``, ``k = 1..40`` (``0.02..0.8``); 8 at quick scale.
-
-    Args:
-        scale: the figure scale.
-
-    Returns:
-        The exact values of ε, increasing.
-
-    References:
-        Desfontaines et al., Section 5.2, Figure 6 (its ε range is lost; this grid is
-        ours).
-    """
-    step = 1 if scale is Scale.PAPER else 5
-    return [Fraction(k, 50) for k in range(step, 41, step)]
+#: Fig. 6's ε: 40 points ``k/50``, ``k = 1..40`` (``0.02..0.8``); 8 (``k/10``) at quick scale.
+#: Desfontaines et al., Section 5.2, Figure 6: its ε range is lost; this grid is ours.
+fig6_eps = Multiples(paper=(Fraction(1, 50), 1, 40), quick=(Fraction(1, 10), 1, 8))
 
 
 def _noise_name(p: Fraction | None) -> str:

@@ -27,7 +27,7 @@ from fractions import Fraction
 from pdpsym.core.certify import certify
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.laplace_mixture import decided_sup, mixture_candidates
-from pdpsym.papers.figure import Line, Plot, Scale, Text, figure
+from pdpsym.papers.figure import Line, Multiples, Plot, Scale, Text, figure
 
 DIGITS = 15
 SCALE = Fraction(1)  # Laplace scale 1/eps with eps = 1
@@ -103,20 +103,9 @@ def separation_independent(query: str) -> Fraction:
     return max(abs(f(Fraction(1), v) - f(Fraction(0), v)) for v in (Fraction(0), Fraction(1)))
 
 
-def cs(scale: Scale) -> list[Fraction]:
-    """The values of c plotted: ``0, 1/k, ..., 1`` with k = 8 (paper) or 4 (quick).
-
-    Args:
-        scale: the figure scale.
-
-    Returns:
-        The exact values of c, increasing.
-
-    References:
-        Liu et al. (2016), Section VI, Fig. 6 (c = 1/2 is the text's example).
-    """
-    k = 8 if scale is Scale.PAPER else 4
-    return [Fraction(j, k) for j in range(k + 1)]
+#: The values of c plotted: ``0, 1/k, ..., 1`` with k = 8 (paper) or 4 (quick). Liu et al.
+#: (2016), Section VI, Fig. 6 (c = 1/2 is the text's example).
+cs = Multiples(paper=(Fraction(1, 8), 0, 8), quick=(Fraction(1, 4), 0, 4))
 
 
 def points(scale: Scale) -> list[tuple[str, Fraction]]:
