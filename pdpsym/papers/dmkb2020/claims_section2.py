@@ -79,6 +79,8 @@ def check_prop1(config: claim.RunConfig) -> claim.Property:
 
 # Examples 1 and 3 discretize the normal noise: μ = ±1 equally likely, D(j) = μ ± σ i.i.d.
 N_MU, SIGMA = 3, Fraction(1, 10)
+#: the reading of Examples 1 and 3, whose records carry normal noise
+DISCRETIZED = "the normal noise is discretized to ±σ"
 
 
 def _mu_noise_scenario() -> finite.Scenario:
@@ -110,7 +112,7 @@ def check_ex1(config: claim.RunConfig) -> claim.Property:
         f"exact discretized instance: μ = ±1 (1/2 each), n = {N_MU} records μ ± {SIGMA} i.i.d., "
         "M = mean: the output distributions given D(i) = 1 + σ and D(i) = -1 + σ have disjoint "
         "supports, so the mean is not NP for any ε",
-        reading="the normal noise is discretized to ±σ (any bounded noise with σ small gives the same disjointness)",
+        reading=f"{DISCRETIZED} (any bounded noise with σ small gives the same disjointness)",
     )
 
 
@@ -169,7 +171,7 @@ def check_ex3(config: claim.RunConfig) -> claim.Property:
         f"exact discretized instance (μ = ±1, n = {N_MU}, noise ±{SIGMA}, T = {{±1 ± σ}}): the "
         "outlier count (|x - mean| > 5σ) has NP ε = 0 (always 0 outliers) but CDP ε = ∞ (moving "
         "one record to the other cluster creates outliers)",
-        reading="the normal noise is discretized to ±σ",
+        reading=DISCRETIZED,
     )
 
 
