@@ -33,7 +33,11 @@ law of ``f`` (``model.query_law``), so each notion's cases are pairs of query la
   or for the threshold the one with the largest sum. In the reading
   ``eq11-conditional`` the cases are the laws of ``f`` given ``x_i = a`` and ``x_i = b``.
 
-``ibcdp`` and ``distributional-dp`` are reported with a note and no figure.
+* ``ibcdp`` -- Definition 6: the posteriors of ``x_i`` given the output of ``D`` and of
+  ``D_{i→b}``, from the joint law ``P(x_i = a, f = s | x_K = v)`` of the count
+  polynomials; ``distributional-dp`` -- Definition 4: LPs whose columns are the values of
+  the target's Markov blanket (:mod:`pdpsym.audit.structured_posterior`, with the
+  derivations).
 """
 
 from __future__ import annotations

@@ -51,18 +51,14 @@ def test_chain_audit_fills_every_notion_like_the_full_table(tmp_path, capsys):
     table.write_text(json.dumps(_joint_rows()))
     lap.write_text(json.dumps({"kind": "laplace", "lam": "1/2"}))
     args = ["--target", "x3", "--known", "x1", "--eps", "1/2"]
-    got = _json(capsys, ["audit", str(chain), str(lap), *args, "--delta", "1/10"])
-    ref = _json(capsys, ["audit", str(table), str(lap), *args, "--delta", "1/10"])
-    for name in (
-        "dp",
-        "apkdp",
-        "ppkdp",
-        "np",
-        "cdp",
-        "ibcdp",
-        "dependent-dp",
-        "dependent-dp/conditional",
-    ):
+    # ibcdp (its epsilon at delta is an exact bisection over a sup: seconds) is compared
+    # with the full table in test_structured_posterior.py
+    some = "dp,apkdp,ppkdp,np,cdp,dependent-dp"
+    got = _json(
+        capsys, ["audit", str(chain), str(lap), *args, "--delta", "1/10", "--notions", some]
+    )
+    ref = _json(capsys, ["audit", str(table), str(lap), *args, "--notions", some])
+    for name in ("dp", "apkdp", "ppkdp", "np", "cdp", "dependent-dp", "dependent-dp/conditional"):
         r = got[name]
         assert r["epsilon"] is not None and r["delta_at_epsilon"][0]["delta"] is not None, name
         assert r["epsilon_at_delta"]["epsilon"] is not None, name
@@ -74,7 +70,6 @@ def test_chain_audit_fills_every_notion_like_the_full_table(tmp_path, capsys):
         ), name
     # hand derivation: dp for Laplace on a 0/1 record is Delta/lambda = 1/(1/2) = 2
     assert got["dp"]["epsilon"]["exact"] == "2"
-    assert "not computed" not in got["ibcdp"]["note"]
 
 
 @pytest.mark.parametrize(
