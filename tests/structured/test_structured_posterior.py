@@ -178,7 +178,7 @@ def test_chain_ibcdp_equals_the_full_table(data):
     _ibcdp_agrees(m, *_instance(data.draw, m))
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=6, deadline=None)
 @given(data=st.data())
 def test_product_ibcdp_equals_the_full_table(data):
     """Law: the same for independent records with their own laws."""

@@ -257,7 +257,8 @@ def _posterior_work(
     when the model gives no blanket), then per known value about ``40 + 20 points`` LPs
     (40 more for ε(δ)) of ``V = c K`` variables and ``C = 2 m K`` constraints (``K``
     outputs: ``S + 3``, or 64 cells per gap between query values under Laplace noise),
-    each about ``(V + C)^2 / 200 + 5 10^4`` steps.
+    each about ``(V + C)^2 / 200 + 5 10^4`` steps (times ``1 + S/64`` for finite outputs,
+    whose exact masses grow to about ``S`` digits).
     """
     assignments, span, per_law = sizes
     m = len(model.domain(target))
@@ -277,7 +278,9 @@ def _posterior_work(
     )
     outputs = 64 * span + 1 if kind == "laplace" else span + 3
     size = cols * outputs + 2 * m * outputs
+    grow = 1 if kind == "laplace" else 1 + span // 64  # exact masses of ~S-digit numbers
     lps = assignments * (40 + 40 * with_delta + 20 * points) * (size * size // 200 + 5 * 10**4)
+    lps *= grow
     return m * assignments * (per_law + model.size_hint() * cols) + lps
 
 
