@@ -33,7 +33,11 @@ law of ``f`` (``model.query_law``), so each notion's cases are pairs of query la
   or for the threshold the one with the largest sum. In the reading
   ``eq11-conditional`` the cases are the laws of ``f`` given ``x_i = a`` and ``x_i = b``.
 
-``ibcdp`` and ``distributional-dp`` are reported with a note and no figure.
+* ``ibcdp`` -- Definition 6: the posteriors of ``x_i`` given the output of ``D`` and of
+  ``D_{i→b}``, from the joint law ``P(x_i = a, f = s | x_K = v)`` of the count
+  polynomials; ``distributional-dp`` -- Definition 4: LPs whose columns are the values of
+  the target's Markov blanket (:mod:`pdpsym.audit.structured_posterior`, with the
+  derivations).
 """
 
 from __future__ import annotations
@@ -48,15 +52,20 @@ from typing import Any
 import sympy
 
 from pdpsym.audit.notions import curve_points
+from pdpsym.audit.structured_posterior import (
+    IBCDP_LAPLACE_NOTE,
+    distributional_result,
+    ibcdp_loss,
+    pushed_laws,
+)
 from pdpsym.audit.structured_rr import audit_rr
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss import LaplacePair, PrivacyLoss, Weighted, worst_case
-from pdpsym.loss.geometric_pair import geometric_mixture_pmf
 from pdpsym.loss.pmf_pair import PMFPair
 from pdpsym.mechanisms.discrete import RandomizedResponse
-from pdpsym.mechanisms.finite import BOTTOM
 from pdpsym.mechanisms.laplace import LaplaceNoise
+from pdpsym.models.structured import records_law
 from pdpsym.papers.lmm2016.mechanism import DDPReading
 
 Law = dict[Fraction, Fraction]
@@ -149,38 +158,9 @@ class _Model:
         """``P[x_K = v | x_i = a]`` for every ``v`` of positive probability (None when
         ``x_i = a`` has probability zero): one query law whose mixed-radix weights on the
         known records make the sum determine their values."""
-        if a in self._known_laws:
-            return self._known_laws[a]
-        if not self.known:
-            law = self.model.query_law(self.target, a, {}, {v: 0 for v in self.model.variables})
-            out: dict[tuple[Fraction, ...], Fraction] | None = (
-                None if law is None else {(): Fraction(1)}
-            )
-            self._known_laws[a] = out
-            return out
-        den = math.lcm(1, *(x.denominator for k in self.known for x in self.domains[k]))
-        radix, weights = 1, {v: 0 for v in self.model.variables}
-        digits = []
-        for k in self.known:
-            lo = min(self.domains[k])
-            codes = {x: int((x - lo) * den) for x in self.domains[k]}
-            weights[k] = radix
-            digits.append((k, lo, codes, radix))
-            radix *= max(codes.values()) + 1
-        law = self.model.query_law(self.target, a, {}, weights)
-        if law is None:
-            self._known_laws[a] = None
-            return None
-        base = sum((r * lo for _, lo, _, r in digits), Fraction(0))
-        by_code = {int((s - base) * den): p for s, p in law.items() if p}
-        out2: dict[tuple[Fraction, ...], Fraction] = {}
-        for combo in itertools.product(*(self.domains[k] for k in self.known)):
-            code = sum(c[x] * r for (_, _, c, r), x in zip(digits, combo, strict=True))
-            p = by_code.get(code)
-            if p:
-                out2[tuple(combo)] = p
-        self._known_laws[a] = out2
-        return out2
+        if a not in self._known_laws:
+            self._known_laws[a] = records_law(self.model, self.target, a, {}, self.known)
+        return self._known_laws[a]
 
     def plain_law(self, a: Fraction) -> Law | None:
         """The law of ``f`` given ``x_i = a`` alone."""
@@ -222,33 +202,8 @@ def _pair(mech: SumMechanism, p: Law, q: Law, where: Mapping[str, Any]) -> Priva
     if mech.kind == "laplace":
         assert mech.lam is not None
         return LaplacePair(p, q, mech.lam, where)
-    pp, pq = _pushed(mech, [p, q])
+    pp, pq = pushed_laws(mech, [p, q])
     return PMFPair(pp, pq, where)
-
-
-def _pushed(mech: SumMechanism, laws: Sequence[Law]) -> list[dict[Any, Fraction]]:
-    """The output PMFs of a finite mechanism mixed over each law (one common range)."""
-    if mech.kind == "count":
-        return [dict(law) for law in laws]
-    if mech.kind == "threshold":
-        assert mech.T is not None
-        out = []
-        for law in laws:
-            pmf: dict[Any, Fraction] = {}
-            for s, p in law.items():
-                o = s if s > mech.T else BOTTOM
-                pmf[o] = pmf.get(o, Fraction(0)) + p
-            out.append(pmf)
-        return out
-    assert mech.alpha is not None
-    centres = [s for law in laws for s in law]
-    for s in centres:
-        if s.denominator != 1:
-            raise InputError("weights", "geometric noise needs an integer-valued query")
-    if not centres:
-        return [{} for _ in laws]
-    lo, hi = int(min(centres)), int(max(centres))
-    return [geometric_mixture_pmf(law, mech.alpha, lo, hi) if law else {} for law in laws]
 
 
 def _weighted(
@@ -257,7 +212,7 @@ def _weighted(
     if mech.kind == "laplace":
         assert mech.lam is not None
         return Weighted([(w, LaplacePair(p, q, mech.lam, where)) for w, p, q in terms])
-    pushed = _pushed(mech, [law for _, p, q in terms for law in (p, q)])
+    pushed = pushed_laws(mech, [law for _, p, q in terms for law in (p, q)])
     return PMFPair.weighted(
         [(w, pushed[2 * k], pushed[2 * k + 1]) for k, (w, _, _) in enumerate(terms)], where
     )
@@ -363,6 +318,7 @@ _READINGS = {
     "np": "for a single θ, Definition 3 compares the same pairs as APKDP",
     "ppkdp": "a known value impossible under b counts in full (infinite PLRV)",
     "cdp": "b ranges over the whole declared domain of the target",
+    "ibcdp": "b ranges over the whole declared domain of the target",
 }
 
 _DDP_NOTE = (
@@ -386,16 +342,9 @@ def _result(
 ) -> Any:
     from pdpsym.audit import NotionResult
 
-    if notion in ("ibcdp", "distributional-dp"):
-        return NotionResult(
-            notion,
-            None,
-            None,
-            note="not computed for structured models: the notion compares posteriors of "
-            "the target (or solves a linear program) over the joint law of the records and "
-            "the output, which the query laws here do not give",
-        )
-    loss = worst_case(cases())
+    if notion == "distributional-dp":
+        return distributional_result(m, mech, eps, delta)
+    loss = ibcdp_loss(m, mech) if notion == "ibcdp" else worst_case(cases())
     at_eps, at_delta = curve_points(
         loss,
         eps,
@@ -405,6 +354,8 @@ def _result(
     zero = loss.epsilon(0)
     value, wit = zero.value, dict(zero.where or {})
     note = "exact, from the conditional laws of the query (no database is listed)"
+    if notion == "ibcdp" and mech.kind == "laplace":
+        note = IBCDP_LAPLACE_NOTE
     label = _READINGS.get(notion)
     if notion == "ppkdp" and apk_zero is not None:
         value, wit = apk_zero
@@ -486,8 +437,8 @@ def audit_structured(
         "np": lambda: _apk(m, mech),
         "ppkdp": lambda: _ppk(m, mech),
         "cdp": lambda: _cdp(m, mech),
-        "ibcdp": lambda: [],
-        "distributional-dp": lambda: [],
+        "ibcdp": lambda: [],  # its loss: ibcdp_loss
+        "distributional-dp": lambda: [],  # its result: distributional_result
         "dependent-dp": (
             (lambda: _conditional(m, mech))
             if reading is DDPReading.CONDITIONAL

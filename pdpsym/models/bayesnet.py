@@ -78,7 +78,7 @@ from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_rational
 from pdpsym.models.bayesnet_bif import _parse_bif
 from pdpsym.models.bayesnet_elimination import Poly, _convolve, _Factor
-from pdpsym.models.bayesnet_validate import _cpt, _find_cycle, _state_values
+from pdpsym.models.bayesnet_validate import _cpt, _find_cycle, _state_values, markov_blanket_of
 from pdpsym.models.counts import Contributions, TargetFactors, check_known, contributions
 from pdpsym.models.joint import JointDistribution
 from pdpsym.models.structured import Known, QueryLaw, Weights
@@ -483,7 +483,10 @@ class BayesianNetwork(NamedVariables):
                 table[key] = {shift: int(p * den)}
         return _Factor(scope, table)
 
-    # --- cross-checks ----------------------------------------------------------------
+    def markov_blanket(self, name: str) -> tuple[str, ...]:
+        """Parents, children and children's other parents of ``name`` (declaration order)."""
+        self.index(name, "target")
+        return markov_blanket_of({v: self.nodes[v].parents for v in self.variables}, name)
 
     def to_joint(self, max_rows: int = DEFAULT_MAX_JOINT_ROWS) -> JointDistribution:
         """The full joint table by the chain rule (for cross-checks on small networks).

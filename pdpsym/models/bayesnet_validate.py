@@ -1,5 +1,6 @@
 """Validation shared by the JSON and BIF forms of :mod:`pdpsym.models.bayesnet`: state
-values, cycles and conditional probability tables, each error naming its field."""
+values, cycles and conditional probability tables, each error naming its field; and the
+Markov blanket of a record in the graph."""
 
 from __future__ import annotations
 
@@ -27,6 +28,26 @@ def _state_values(where: str, given: Any, names: Sequence[str]) -> tuple[Fractio
     if len(set(vals)) != len(vals):
         raise InputError(f"{where}.values", "two states have the same value")
     return vals
+
+
+def markov_blanket_of(parents: Mapping[str, Sequence[str]], name: str) -> tuple[str, ...]:
+    """The Markov blanket of ``name`` in a DAG: its parents, children and the children's
+    other parents. Given them, ``name`` is independent of every other record (the
+    joint law's factors that involve ``x_name`` are its own table and its children's).
+
+    Args:
+        parents: each node's parents (every node a key, in declaration order).
+        name: the node.
+
+    Returns:
+        The blanket's nodes, in declaration order.
+
+    References:
+        Pearl, Probabilistic Reasoning in Intelligent Systems (1988), Section 3.2.
+    """
+    kids = [v for v, ps in parents.items() if name in ps]
+    near = {*parents[name], *kids, *(p for c in kids for p in parents[c])}
+    return tuple(v for v in parents if v in near and v != name)
 
 
 def _find_cycle(order: Sequence[str], parents: Mapping[str, Sequence[str]]) -> list[str]:

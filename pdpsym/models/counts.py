@@ -141,6 +141,47 @@ def exact_law(
     return {contrib.value_of(c): Fraction(n, norm) for c, n in enumerate(poly.coefficients(j)) if n}
 
 
+def exact_joint_law(
+    model: CountModel, target: str, known: Known, weights: Weights = None
+) -> dict[Fraction, dict[Fraction, Fraction]] | None:
+    """The joint law of the target's value and the query given the known records.
+
+    Every ``J_{i,a}`` of :meth:`CountModel.target_factors` is ``P(S = c, x_i = a, x_K =
+    v)`` up to one factor common to every ``a``, so dividing by ``sum_a J_{i,a}(1)``
+    gives ``P(x_i = a, f = s | x_K = v)``.
+
+    Args:
+        model: a count model.
+        target: the target record ``i``.
+        known: the known records' values ``x_K = v``.
+        weights: the query's integer weights (default 1).
+
+    Returns:
+        ``{a: {query value s: P(x_i = a, f = s | x_K = v)}}`` over the values ``a`` of
+        positive probability (summing to 1 over every ``a`` and ``s``), or None when
+        ``x_K = v`` has probability zero.
+
+    References:
+        Desfontaines et al. (2020), Section 2.2, Definition 6 (the posteriors of
+        ``D(i)`` given the output and ``B̂``); Li et al. (2019), Section III, Eq. 2.
+    """
+    contrib = model.contributions(weights)
+    joint: dict[Fraction, poly.IntPoly] = {}
+    for _, factors in model.target_factors([target], known, weights):
+        joint = {a: poly.product(fs) for a, fs in factors.items()}
+    norm = sum(poly.total(j) for j in joint.values())
+    if norm == 0:
+        return None
+    out: dict[Fraction, dict[Fraction, Fraction]] = {}
+    for a, j in joint.items():
+        law = {
+            contrib.value_of(c): Fraction(n, norm) for c, n in enumerate(poly.coefficients(j)) if n
+        }
+        if law:
+            out[a] = law
+    return out
+
+
 def check_known(
     variables: Sequence[str],
     domain_of: Mapping[str, Sequence[Fraction]],
@@ -180,5 +221,6 @@ __all__ = [
     "TargetFactors",
     "check_known",
     "contributions",
+    "exact_joint_law",
     "exact_law",
 ]

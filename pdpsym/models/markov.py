@@ -255,6 +255,25 @@ class MarkovChain(RecordModel):
         groups.append(tuple(names[start:]))
         return groups
 
+    def markov_blanket(self, name: str) -> tuple[str, ...]:
+        """The neighbours ``x_{i-1}``, ``x_{i+1}`` that a step links to ``x_i`` (a step
+        whose matrix has two different rows; identical rows make ``x_{i+1}`` independent
+        of ``x_i``): given them, ``x_i`` is independent of every other record.
+
+        Args:
+            name: the record.
+
+        Returns:
+            The blanket's record names, in chain order.
+        """
+        t = self.index(name, "target")
+        names = self.variables
+        out = []
+        for u, step in ((t - 1, t - 1), (t + 1, t)):
+            if 0 <= u < self.length and any(r != self.matrix(step)[0] for r in self.matrix(step)):
+                out.append(names[u])
+        return tuple(out)
+
     # --- exact forward-backward ---------------------------------------------------
 
     def _integer_steps(self) -> tuple[tuple[int, ...], list[tuple[tuple[int, ...], ...]]]:

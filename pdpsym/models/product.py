@@ -18,6 +18,7 @@ polynomials shifted by ``a``'s contribution: records with equal laws share one p
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -148,6 +149,18 @@ class ProductModel(RecordModel):
         """One group per record: the records are independent."""
         return [(v,) for v in self.variables]
 
+    def markov_blanket(self, name: str) -> tuple[str, ...]:
+        """The records ``x_i`` depends on given all others: none (independent records).
+
+        Args:
+            name: the record.
+
+        Returns:
+            ``()``.
+        """
+        self.index(name, "target")
+        return ()
+
     def target_factors(
         self, targets: Sequence[str], known: Known, weights: Weights = None
     ) -> Iterator[tuple[str, TargetFactors]]:
@@ -198,9 +211,11 @@ class ProductModel(RecordModel):
                 )
             rest = cache[key]
             vals, ps = self.laws[t]
+            # one denominator for the target's law: J_{i,a} ∝ P(S, x_i = a, x_K = v)
+            den = math.lcm(*(p.denominator for p in ps))
             out: TargetFactors = {}
             for j, v in enumerate(vals):
-                c = ps[j].numerator * weight if ps[j] else 0
+                c = int(ps[j] * den) * weight
                 out[v] = (rest, poly.monomial(c, contrib.table[t][j] + shift))
             yield name, out
 

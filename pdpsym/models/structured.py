@@ -10,7 +10,8 @@ laws from it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Protocol, runtime_checkable
 
@@ -48,3 +49,54 @@ class StructuredModel(Protocol):
     def size_hint(self) -> int:
         """A work unit count for ``--max-work`` checks (e.g. T * k^2 * T for a chain)."""
         ...
+
+
+def records_law(
+    model: StructuredModel, target: str, value: Fraction, known: Known, records: Sequence[str]
+) -> dict[tuple[Fraction, ...], Fraction] | None:
+    """The joint law of the values of ``records`` given ``x_target = value, x_K = known``,
+    from one query law.
+
+    With ``D`` the common denominator of the records' values and ``lo_r`` each record's
+    least value, record ``r`` gets the integer weight ``R_r = prod_{r' < r} (c_{r'} + 1)``
+    (``c_r`` its largest code ``D (x - lo_r)``) and every other record weight 0: the sum
+    ``sum_r R_r x_r`` is ``sum_r R_r lo_r + (1/D) sum_r R_r D (x_r - lo_r)``, whose
+    mixed-radix digits ``D (x_r - lo_r)`` are the records' values.
+
+    Args:
+        model: a structured model.
+        target: the conditioning record.
+        value: its value.
+        known: the known records' values (disjoint from ``records``).
+        records: the records whose joint law is wanted (none: the law ``{(): 1}``).
+
+    Returns:
+        ``{(x_r for r in records): probability}`` over the values of positive
+        probability, or None when the condition has probability zero.
+
+    References:
+        Knuth, TAOCP vol. 2, Section 4.1 (mixed-radix numbers); Li et al. (2019),
+        Section III, Eq. 2 (the conditional law of a linear query).
+    """
+    doms = {r: tuple(model.domain(r)) for r in records}
+    den = math.lcm(1, *(x.denominator for d in doms.values() for x in d))
+    weights = {v: 0 for v in model.variables}
+    digits = []  # (record, least value, radix, number of codes)
+    radix = 1
+    for r in records:
+        lo = min(doms[r])
+        size = int((max(doms[r]) - lo) * den) + 1
+        weights[r] = radix
+        digits.append((r, lo, radix, size))
+        radix *= size
+    law = model.query_law(target, value, known, weights)
+    if law is None:
+        return None
+    base = sum((lo * rad for _, lo, rad, _ in digits), Fraction(0))
+    out: dict[tuple[Fraction, ...], Fraction] = {}
+    for s, p in law.items():
+        if p:
+            code = int((s - base) * den)
+            key = tuple(lo + Fraction(code // rad % size, den) for _, lo, rad, size in digits)
+            out[key] = out.get(key, Fraction(0)) + p
+    return out

@@ -73,8 +73,9 @@ only (x2 weighted 0). Without "weights" the query is the sum of every variable.
 A structured MODEL ("kind": "markov-chain", "product" or "bayesian-network", or a .bif
 file) is audited from the exact laws of the query given the target and the known
 records, never by listing databases: mechanisms laplace, geometric, count and threshold;
-notions dp, apkdp, ppkdp, np, cdp and dependent-dp (its dependence set is the target's
-dependence group; ibcdp and distributional-dp are not computed). Randomized response
+every notion (dependent-dp's dependence set is the target's dependence group; ibcdp from
+the joint law of the target and the query, distributional-dp from the target's Markov
+blanket: the simulator sees its values). Randomized response
 (every record's report) on a Markov chain or independent records: exact from the reports
 around the target; for a long chain segment epsilon only (two states).
 """
