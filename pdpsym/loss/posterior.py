@@ -212,6 +212,24 @@ def _case_key(c: PosteriorCase) -> Any:
     )
 
 
+def _normalized(post: Posterior) -> dict[Any, dict[Fraction, Fraction]]:
+    z = sum((w for ws in post.values() for w in ws.values()), Fraction(0))
+    if not z:
+        return {}
+    out = {a: {s: w / z for s, w in ws.items() if w} for a, ws in post.items()}
+    return {a: ws for a, ws in out.items() if ws}
+
+
+def _trivial(c: PosteriorCase) -> bool:
+    """Whether the two posteriors are equal at every output, decided exactly: both
+    families put all their mass on one and the same value (both posteriors are 1 there,
+    the Laplace mixtures being positive everywhere), or they are proportional (one factor
+    for every value). Such a case adds 0 to the sup of the log ratio and to δ(ε) for
+    ε >= 0, so an exact 0 is never left to an enclosure of a vanishing quantity."""
+    first, second = _normalized(c.first), _normalized(c.second)
+    return (len(first) == 1 and first.keys() == second.keys()) or first == second
+
+
 class PosteriorSup(PrivacyLoss):
     """``sup`` over cases and outputs ``t`` of the posterior comparison (IBCDP under
     Laplace noise), as certified enclosures.
@@ -227,7 +245,8 @@ class PosteriorSup(PrivacyLoss):
     def __init__(self, cases: Sequence[PosteriorCase], lam: Fraction) -> None:
         kept: dict[Any, PosteriorCase] = {}
         for c in cases:  # cases equal up to a translation of the outputs: kept once
-            kept.setdefault(_case_key(c), c)
+            if not _trivial(c):  # each kept case's sup is >= 0, so these add nothing
+                kept.setdefault(_case_key(c), c)
         self.cases, self.lam = tuple(kept.values()), Fraction(lam)
         self.where: Mapping[str, Any] | None = None
 

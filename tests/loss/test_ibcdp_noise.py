@@ -111,3 +111,17 @@ def test_ibcdp_closed_form_agrees_with_a_golden_section_search_to_many_digits() 
             hi = mpmath.mpf(value.hi.numerator) / value.hi.denominator
             assert hi - lo < mpmath.mpf(10) ** -20
             assert abs(brute - lo) < mpmath.mpf(10) ** -15
+
+
+def test_ibcdp_of_a_record_with_one_possible_value_is_exactly_zero() -> None:
+    # Hand derivation: x1 = 0 with probability 1, so its posterior is 1 at 0 given any
+    # output, under D and under D with x1 -> 1 alike: every log ratio is 0 and every
+    # hockey stick at eps >= 0 is 0. The answer must be the exact 0, not an enclosure of
+    # a vanishing number printed with "certain" digits.
+    m = ps.JointDistribution.from_rows(["x1", "x2"], [[0, 0, "1/2"], [0, 1, "1/2"]])
+    res = ps.audit.audit(
+        m, ps.mechanisms.laplace(1), "x1", [], ["1/4"], delta="1/10", notions=["ibcdp"]
+    )
+    r = res["ibcdp"]
+    assert r.epsilon == 0
+    assert r.delta_at_epsilon[0][1] == 0
