@@ -298,7 +298,7 @@ class DistributionalLoss(PrivacyLoss):
             # δ = 0 within floats: a simulator found at a smaller t has room to spare
             for power in (0.5, 0.9, 0.99):
                 c = Candidate(up, float(t_lo) ** power, with_dual=False)
-                r = simulator_ratio(up, c.zeta) if c.ok else None
+                r = simulator_ratio(up, c.supported) if c.ok else None
                 if r is not None and r <= t_lo:
                     upper = Fraction(0)
                     break

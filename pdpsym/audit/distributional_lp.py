@@ -107,7 +107,10 @@ class Candidate:
     Attributes:
         ok: whether HiGHS solved the LP.
         value: its float optimum (``inf`` when not ``ok``).
-        zeta: the simulator, one probability vector per rest (exact rationals).
+        zeta: the simulator, one probability vector per rest (exact rationals), as
+            proposed: the one whose δ is evaluated.
+        supported: ``zeta`` with no mass where a group of the rest has none (the form
+            whose exact ratio can be finite, for δ = 0).
         dual: the dual weights, rational (empty lists without ``with_dual``).
 
     References:
@@ -177,11 +180,9 @@ class Candidate:
         x = res.x
         for r in range(R):
             z = [_grid(float(v)) * sig[k] for k, v in enumerate(x[r * K : (r + 1) * K])]
-            for k in range(K):  # outputs a group of rest r never shows: none, exactly
-                if any(data.pi[g][r] and not data.m2[g][k] for g in range(G)):
-                    z[k] = Fraction(0)
             total = sum(z, Fraction(0))
             self.zeta.append([v / total for v in z] if total else [Fraction(1, K)] * K)
+        self.supported = _supported(data, self.zeta)
         if with_dual:
             marg = -np.asarray(res.ineqlin.marginals)
             u = [[_grid(float(marg[2 * (g * K + k)])) / sig[k] for k in range(K)] for g in range(G)]
@@ -192,6 +193,23 @@ class Candidate:
             alpha = [_grid(float(marg[2 * ne + 2 * g])) for g in range(G)]
             beta = [_grid(float(marg[2 * ne + 2 * g + 1])) for g in range(G)]
             self.dual = (alpha, beta, u, v)
+
+
+def _supported(data: LPData, zeta: Sequence[Sequence[Fraction]]) -> list[list[Fraction]]:
+    """``zeta`` with the mass on outputs that some group of the rest never shows set to
+    0, exactly, and renormalized. Needed for a finite ratio at δ = 0, but not for δ: a
+    float optimum may put real mass there when δ > 0, and removing it can move δ far
+    from the optimum."""
+    G, K = len(data.pi), len(data.m1[0])
+    out = []
+    for r, row in enumerate(zeta):
+        z = [
+            Fraction(0) if any(data.pi[g][r] and not data.m2[g][k] for g in range(G)) else v
+            for k, v in enumerate(row)
+        ]
+        total = sum(z, Fraction(0))
+        out.append([v / total for v in z] if total else [Fraction(1, K)] * K)
+    return out
 
 
 def _sim_laws(data: LPData, zeta: Sequence[Sequence[Fraction]]) -> list[list[Fraction]]:
@@ -465,7 +483,7 @@ def threshold(
             continue
         if delta == 0:
             best = None
-            for z in _repairs(up, cand.zeta, t):
+            for z in _repairs(up, cand.supported, t):
                 r = simulator_ratio(up, z)
                 if r is not None and (best is None or r < best[0]):
                     best = (r, z)
