@@ -176,8 +176,17 @@ def check_breakpoints(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Remark 1 and Theorem 1 -----------------------------------------------------------------
-def _vs(formula: Callable[..., Any], key: str, ok: Callable[[Any, Any], bool]) -> claim.Law:
-    """Eq. 2 against ``formula(model, adversary, lam, query)``: ``ok(Eq. 2 result, value)``."""
+def _proved_vs(
+    proof: Callable[[], object],
+    formula: Callable[..., Any],
+    key: str,
+    ok: Callable[[Any, Any], bool],
+    tables: tuple[int, Callable[..., Any], list[int], bool],
+    **kw: Any,
+) -> claim.AllOf:
+    """The sympy ``proof`` corroborated by Eq. 2 against ``formula(model, adversary, lam,
+    query)`` (``ok(Eq. 2 result, value)``, ``key`` naming the value in a counterexample) on
+    every adversary of ``_adversaries(config, *tables)``; ``kw`` as in :func:`proved`."""
 
     def law(case: tuple[Any, ...]) -> object:
         model, adv, query, res = case
@@ -187,7 +196,7 @@ def _vs(formula: Callable[..., Any], key: str, ok: Callable[[Any, Any], bool]) -
             {"model": model, "adversary": str(adv), "leakage": pl, key: v}
         )
 
-    return law
+    return proved(proof, law, lambda c: _adversaries(c, *tables), **kw)
 
 
 @claim.checker("li2019.remark1")
@@ -201,14 +210,12 @@ def check_remark1(config: claim.RunConfig) -> claim.Property:
         Li et al. (2019), Section IV-A, Remark 1, Eq. 4.
     """
     n_gen = config.count(40, 400)
-    return proved(
+    return _proved_vs(
         pdp_bounds.remark1,
-        _vs(
-            theorems.group_dp_bound,
-            "bound",
-            lambda res, b: not res.ok or res.compare_rational(b) <= 0,
-        ),
-        lambda c: _adversaries(c, n_gen, random_table, [2, 2, 3], small=True),
+        theorems.group_dp_bound,
+        "bound",
+        lambda res, b: not res.ok or res.compare_rational(b) <= 0,
+        (n_gen, random_table, [2, 2, 3], True),
         method=claim.Method.EXHAUSTIVE_GENERATED,
         fails="Eq. 2 exceeded the group-DP bound",
         holds=lambda n: (
@@ -230,14 +237,12 @@ def check_thm1(config: claim.RunConfig) -> claim.Property:
         Li et al. (2019), Section IV-A, Theorem 1.
     """
     n_gen = config.count(30, 300)
-    return proved(
+    return _proved_vs(
         pdp_bounds.theorem1,
-        _vs(
-            theorems.theorem1_value,
-            "expected",
-            lambda res, v: res.ok and res.compare_rational(v) == 0,
-        ),
-        lambda c: _adversaries(c, n_gen, random_product, [2, 3], small=False),
+        theorems.theorem1_value,
+        "expected",
+        lambda res, v: res.ok and res.compare_rational(v) == 0,
+        (n_gen, random_product, [2, 3], False),
         method=claim.Method.GENERATED,
         fails="an independent table leaked != Delta_i/lambda",
         holds=lambda n: (

@@ -38,6 +38,13 @@ QUERIES: dict[str, Callable[[Fraction, Fraction], Fraction]] = {
     "multiplication": lambda a, b: a * b,
 }
 COLUMNS = ("query", "c", "separation_independent", "separation_dependent")
+LINES = (
+    Line("separation_dependent", "dependent tuples"),
+    Line("separation_independent", "independent tuples", dashed=True),
+)
+PLOT = Plot(
+    "c", LINES, "c (change of D_j per unit change of D_i)", "separation (eps = 1)", group="query"
+)
 
 
 def output_law(query: str, d: Fraction, c: Fraction) -> dict[Fraction, Fraction]:
@@ -150,16 +157,7 @@ def point(args: tuple[str, Fraction]) -> list[dict[str, str]]:
     points,
     point,
     columns=COLUMNS,
-    plot=Plot(
-        x="c",
-        lines=(
-            Line("separation_dependent", "dependent tuples"),
-            Line("separation_independent", "independent tuples", dashed=True),
-        ),
-        xlabel="c (change of D_j per unit change of D_i)",
-        ylabel="separation (eps = 1)",
-        group="query",
-    ),
+    plot=PLOT,
 )
 def fig6(scale: Scale) -> Text:
     """The words of Fig. 6: title, caption (stating the model used) and parameters.
