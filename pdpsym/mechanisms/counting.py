@@ -36,6 +36,7 @@ from pdpsym.core.certify import (
 from pdpsym.core.compare import compare, decided_max
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
+from pdpsym.core.tails import tilted_mean
 from pdpsym.mechanisms import divergence
 from pdpsym.mechanisms.count_law import CountLaw
 
@@ -347,6 +348,13 @@ def float_boundaries(law: CountLaw, eps: Eps) -> tuple[int, int] | None:
         Desfontaines et al. (2020), Section 4.1, Theorem 3 (the curve whose boundaries
         are guessed).
     """
+    key = ("float_boundaries", eps.exponent, eps.w)
+    if key not in law.memo:  # both directions and every knowledge value ask
+        law.memo[key] = _float_boundaries(law, eps)
+    return law.memo[key]  # type: ignore[no-any-return]
+
+
+def _float_boundaries(law: CountLaw, eps: Eps) -> tuple[int, int] | None:
     try:
         ce = float(eps.w) if eps.w is not None else math.exp(float(eps.exponent or 0))
     except (OverflowError, ValueError):
@@ -375,7 +383,16 @@ def float_boundaries(law: CountLaw, eps: Eps) -> tuple[int, int] | None:
     down = np.nonzero(cur > ce * prev)[0]
     if len(up) == 0 or len(down) == 0:
         return None
-    return offset + int(up[0]), offset + int(down[-1])
+    o1, o2 = offset + int(up[0]), offset + int(down[-1])
+    # a crossing beyond the window (the zero padding answered): the saddle point, where
+    # P[S=o-1]/P[S=o] is about e^theta at o = E[S_theta], guesses it within a few counts
+    # (a guess at the window's edge would gallop through the tail, probe by probe)
+    le = math.log(ce)
+    if int(up[0]) == len(pmf):
+        o1 = max(o1, math.ceil(tilted_mean(law.blocks, le)))
+    if int(down[-1]) == 0:
+        o2 = min(o2, math.floor(tilted_mean(law.blocks, -le)))
+    return o1, o2
 
 
 def _shift(ol: divergence.OutputLaw, outputs: tuple[int, int]) -> tuple[int, int]:

@@ -29,7 +29,7 @@ from pdpsym.core.certify import Exact
 from pdpsym.core.compare import decided_max
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
-from pdpsym.mechanisms.count_law import CountLaw
+from pdpsym.mechanisms.count_law import CountLaw, peer_laws
 from pdpsym.mechanisms.counting import first_true, float_boundaries, last_true
 from pdpsym.mechanisms.divergence import (
     Hockey,
@@ -343,6 +343,14 @@ def binomial_weights(size: int, p: Fraction) -> list[Fraction]:
 DIRECTIONS = ((1, 0), (0, 1))
 
 
+def _directions(eps: Eps | Fraction) -> tuple[tuple[int, int], ...]:
+    """The directions to examine. At ``ε = 0`` each ``δ_b`` is the total variation
+    distance of two probability laws on the same outputs, ``Σ (P - Q)_+ = Σ (Q - P)_+``
+    (both sum to 1), so both directions (and their ``P[b]``-weighted sums) are equal:
+    one is computed (balls could never prove the tie)."""
+    return DIRECTIONS[:1] if Eps.of(eps).exact_exp() == 1 else DIRECTIONS
+
+
 def ppk_delta(
     mech: Thresholding, p: Fraction, eps: Eps | Fraction
 ) -> tuple[Exact, tuple[int, int]]:
@@ -362,7 +370,7 @@ def ppk_delta(
         Section 4.2, Definition 15.
     """
     weights = binomial_weights(mech.known_size, p)
-    vals = [mech.ppk(eps, weights, d).value() for d in DIRECTIONS]
+    vals = [mech.ppk(eps, weights, d).value() for d in _directions(eps)]
     k, v = decided_max(vals)
     return v, DIRECTIONS[k]
 
@@ -385,18 +393,17 @@ def ppk_delta_heterogeneous(
     References:
         Desfontaines et al. 2020, Section 4.2, Definitions 13 and 15; Theorem 1.
     """
+    n = len(ps)
+    check_threshold(n, T, known_size)
     weights = CountLaw(tuple(Fraction(q) for q in ps[:known_size])).exact_pmf()
     cands: list[Exact] = []
     keys: list[tuple[int, tuple[int, int]]] = []
-    seen: set[Fraction] = set()
-    for idx in range(known_size, len(ps)):
-        if ps[idx] in seen:
-            continue
-        seen.add(ps[idx])
-        mech = Thresholding.heterogeneous(ps, idx, T, known_size)
-        for d in DIRECTIONS:
+    unknown = [q if type(q) is Fraction else Fraction(q) for q in ps[known_size:]]
+    for i, law in peer_laws(unknown).values():  # equal p give equal curves
+        mech = Thresholding(n, T, law)
+        for d in _directions(eps):
             cands.append(mech.ppk(eps, weights, d).value())
-            keys.append((idx, d))
+            keys.append((known_size + i, d))
     k, v = decided_max(cands)
     return v, keys[k][0], keys[k][1]
 
