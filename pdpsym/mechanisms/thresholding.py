@@ -19,7 +19,8 @@ Each is maximized over both directions ``(a, b') in {(1,0), (0,1)}``. Values are
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -151,11 +152,7 @@ class Thresholding:
         References:
             Desfontaines et al. (2020), Section 4.2, proof of Theorem 4.
         """
-        shift = a + b
-        ranges = [(0, self.T - shift)] + [
-            (k - shift, k - shift) for k in range(self.T + 1, self.n + 1)
-        ]
-        return OutputLaw(self.others, tuple(ranges), weight)
+        return OutputLaw(self.others, _ranges(self.n, self.T, a + b), weight)
 
     def exact_probability(self, o: str | int, a: int, b: int = 0) -> Fraction:
         """``P[M_T = o | D(i) = a, b]`` as an exact rational.
@@ -297,6 +294,13 @@ class Thresholding:
         return total
 
 
+@functools.lru_cache(maxsize=8)
+def _ranges(n: int, T: int, shift: int) -> tuple[tuple[int, int], ...]:
+    """The S-ranges of ``⊥, T+1, ..., n`` given ``D(i) + b = shift`` (shared: every
+    target, direction and knowledge value with that shift asks for the same tuple)."""
+    return ((0, T - shift), *((k - shift, k - shift) for k in range(T + 1, n + 1)))
+
+
 def _positive(pl: OutputLaw, ql: OutputLaw, o: int, eps: Eps | Fraction) -> bool:
     m = pl.law.m
     if pl.law is ql.law and all(0 < q < 1 for q in pl.law.blocks):
@@ -376,7 +380,11 @@ def ppk_delta(
 
 
 def ppk_delta_heterogeneous(
-    ps: Sequence[Fraction], T: int, known_size: int, eps: Eps | Fraction
+    ps: Sequence[Fraction],
+    T: int,
+    known_size: int,
+    eps: Eps | Fraction,
+    progress: Callable[[int], None] | None = None,
 ) -> tuple[Exact, int, tuple[int, int]]:
     """Definition 13 for independent Bernoulli(p_j) records, the worst target and direction.
 
@@ -385,6 +393,7 @@ def ppk_delta_heterogeneous(
         T: the threshold.
         known_size: ``|B|``; the law of the ones in ``B`` is their Poisson binomial.
         eps: the privacy parameter.
+        progress: called with 1 after each distinct target (a progress bar's update).
 
     Returns:
         ``(delta, target index, direction)``: one target per distinct unknown p (equal p
@@ -404,6 +413,8 @@ def ppk_delta_heterogeneous(
         for d in _directions(eps):
             cands.append(mech.ppk(eps, weights, d).value())
             keys.append((known_size + i, d))
+        if progress is not None:
+            progress(1)
     k, v = decided_max(cands)
     return v, keys[k][0], keys[k][1]
 
