@@ -18,6 +18,7 @@ from pdpsym.core.tails import (
     tilt_scale,
     tilted_blocks,
     tilted_mean,
+    tilted_sd,
 )
 
 # probabilities from the ordinary to the extreme (2^-40: five such records make a mass
@@ -123,3 +124,8 @@ def test_below_bits_is_a_certified_upper_bound() -> None:
 def test_tilted_mean_is_the_mean_at_zero_tilt() -> None:
     # theta = 0: E[S] = sum k q = 3/2 + 2/3 (by hand)
     assert abs(tilted_mean({F(1, 2): 3, F(1, 3): 2}, 0.0) - (1.5 + 2 / 3)) < 1e-12
+
+
+def test_tilted_sd_at_no_tilt_is_the_binomial_sd() -> None:
+    # c = 1: Bin(4, 1/2) has variance 4 * 1/2 * 1/2 = 1 (by hand)
+    assert abs(tilted_sd({F(1, 2): 4}, F(1)) - 1.0) < 1e-12

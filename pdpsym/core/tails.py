@@ -62,6 +62,7 @@ __all__ = [
     "extend_window",
     "tilt_for",
     "tilted_mean",
+    "tilted_sd",
     "tilt_scale",
     "tilted_blocks",
     "window_from_poly",
@@ -103,6 +104,28 @@ def tilted_mean(blocks: Mapping[Fraction, int], theta: float) -> float:
         Feller, vol. 2, Section XVI.7 (the associated distribution's mean).
     """
     return sum(k * _expit(theta + _logit(q)) for q, k in blocks.items() if k > 0)
+
+
+def tilted_sd(blocks: Mapping[Fraction, int], c: Fraction) -> float:
+    """The standard deviation of ``S_c`` in floats (how far a tilt's precision reaches).
+
+    Args:
+        blocks: ``{q: k_q}`` with ``0 < q < 1``.
+        c: the tilt, ``> 0``.
+
+    Returns:
+        ``sqrt(sum_q k_q q_c (1 - q_c))``.
+
+    References:
+        Feller, vol. 2, Section XVI.7 (the associated distribution's variance).
+    """
+    theta = math.log(c.numerator) - math.log(c.denominator)
+    var = 0.0
+    for q, k in blocks.items():
+        if k > 0:
+            x = _expit(theta + _logit(q))
+            var += k * x * (1.0 - x)
+    return math.sqrt(var)
 
 
 def tilt_for(blocks: Mapping[Fraction, int], target: float, side: int) -> Fraction:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import itertools
-import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -44,6 +43,7 @@ from pdpsym.core.tails import (
     tilt_for,
     tilt_scale,
     tilted_blocks,
+    tilted_sd,
 )
 
 EXACT_LIMIT = 400  # number of Bernoulli records up to which pmfs are exact rationals
@@ -178,8 +178,9 @@ class CountLaw:
         """The tilted law for ranges beyond ``edge`` (``lo >= edge`` when ``upper``, else
         ``hi <= edge``), at least ``prec`` bits (cached).
 
-        The reference count ``r`` is ``edge`` rounded outward to a multiple of about a
-        quarter of the tilted law's standard deviation, so nearby ranges share a tilt.
+        The reference count ``r`` is ``edge`` rounded outward to a multiple of a quarter
+        of the tilted law's standard deviation (floats: precision, not rigor), so nearby
+        ranges share a tilt.
 
         Args:
             upper: an upper tail (``c >= 1``) or a lower one.
@@ -189,15 +190,16 @@ class CountLaw:
         Returns:
             The :class:`~pdpsym.core.tails.TiltedLaw` (Lemma 1 of :mod:`pdpsym.core.tails`).
         """
-        m = self.m
-        step = max(1, math.isqrt(max(min(edge, m - edge), 0)) // 4)
-        r = edge - edge % step if upper else min(m, edge + (-edge) % step)
+        side = 1 if upper else -1
+        sd = tilted_sd(self.blocks, tilt_for(self.blocks, float(edge), side))
+        step = max(1, int(sd / 4))
+        r = edge - edge % step if upper else min(self.m, edge + (-edge) % step)
         by_prec = self._tilts.setdefault((upper, r), {})
         finer = [p for p in by_prec if p >= prec]
         if finer:
             return by_prec[min(finer)]
         prec = max(prec, WINDOW_PREC)
-        c = tilt_for(self.blocks, float(r), 1 if upper else -1)
+        c = tilt_for(self.blocks, float(r), side)
         w, f = self._tilted_window(c, prec)
         t = TiltedLaw.of(w, c, f, r, upper)
         by_prec[prec] = t
