@@ -15,6 +15,14 @@ The PLRV (Definition 11) is ``L_{a,b'}(o, b) = ln(P[o | a, b] / P[o | b', b])``.
 
 Each is maximized over both directions ``(a, b') in {(1,0), (0,1)}``. Values are exact
 ``A - e^eps B`` (see :mod:`pdpsym.mechanisms.counting`).
+
+Large heterogeneous records (:func:`ppk_delta_heterogeneous`). The positive outputs
+``k > T`` are an interval (log-concavity), found by certified signs from a float guess
+(the saddle point beyond the mode window). Above the likelihood ratio's crossing the
+curve is a tail mass, ``P[S >= T - b] - e^eps P[S >= T + 1 - b]`` (``10^-47000`` at
+``T = 99990`` of ``10^5``): its masses come from exponentially tilted windows at full
+relative precision (Lemma 1 of :mod:`pdpsym.core.tails`), and the targets' laws share one
+window product (Lemma 2 there, :func:`~pdpsym.mechanisms.count_law.peer_laws`).
 """
 
 from __future__ import annotations
