@@ -5,13 +5,23 @@ prints pdpsym's certified value (15 significant digits, every one certain), its 
 dp_accounting's pessimistic PLD estimate (value_discretization_interval 1e-4 and 1e-6), its
 time and its relative error against the certified value. Results are recorded in
 docs/counting-thresholding.md.
+
+``--p-values``: whole processes over 10^5 heterogeneous records (p = 1/10 .. 7/10 in
+turn), ``pdpsym counting --p-values FILE --eps 1/10`` and ``pdpsym threshold --p-values
+FILE --T T --eps 1/10`` for T from 10 to 99990 (one run each: wall, CPU of the child,
+peak memory). Results are recorded in docs/benchmarks.md.
 """
 
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import sys
+import tempfile
 import time
 from fractions import Fraction
+from pathlib import Path
 
 from dp_accounting.pld import privacy_loss_distribution as pld
 
@@ -154,10 +164,47 @@ def bench_million() -> None:
             break
 
 
-if __name__ == "__main__":
-    import sys
+def _whole_process(argv: list[str]) -> tuple[float, float, float, str]:
+    """Wall and CPU seconds (user + system) of one child process, its peak RSS in MB
+    (``wait4``: this child alone), and its first output line."""
+    t = time.perf_counter()
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert p.stdout is not None
+    out = p.stdout.read()
+    p.stdout.close()
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        raise SystemExit(f"{argv} exited with {p.returncode}")
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024, out.splitlines()[0]
 
-    if "--million" in sys.argv:
+
+def bench_p_values() -> None:
+    """10^5 heterogeneous records, whole processes, one run each."""
+    n = 100_000
+    print(f"\n## --p-values: {n} records, p = 1/10 .. 7/10 in turn, eps = 1/10")
+    print(f"load average at the start: {os.getloadavg()[0]:.2f}")
+    print("| command | wall (s) | CPU (s) | peak RSS (MB) | first line |")
+    print("|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        f = Path(tmp) / "p.txt"
+        f.write_text("\n".join(f"{1 + k % 7}/10" for k in range(n)) + "\n")
+        base = [sys.executable, "-m", "pdpsym"]
+        cases = [("counting", [*base, "counting", "--p-values", str(f), "--eps", "1/10"])]
+        for T in (10, 30000, 40000, 50000, 70000, 99990):
+            argv = [*base, "threshold", "--p-values", str(f), "--T", str(T), "--eps", "1/10"]
+            cases.append((f"threshold --T {T}", argv))
+        for name, argv in cases:
+            wall, cpu, rss, line = _whole_process(argv)
+            print(f"| {name} | {wall:.2f} | {cpu:.2f} | {rss:.0f} | {line} |")
+    print(f"load average at the end: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    if "--p-values" in sys.argv:
+        bench_p_values()
+    elif "--million" in sys.argv:
         bench_million()
     else:
         bench_counting()

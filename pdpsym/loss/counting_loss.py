@@ -18,7 +18,7 @@ the base class's exact bisection.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 import sympy
@@ -37,13 +37,20 @@ class CountingLoss(PrivacyLoss):
         ps: the records' probabilities, each in ``(0, 1)``.
         known: the attacker knows the first ``known`` records (dropped: a known record
             only shifts the output, Desfontaines et al. Proposition 6).
+        progress: called with 1 after each distinct target of ``delta``.
 
     References:
         Desfontaines et al. 2020, Section 4.1, Definition 12 and Lemma 1; Proposition 6.
     """
 
-    def __init__(self, ps: Sequence[Fraction], known: int = 0) -> None:
-        self.ps = [Fraction(p) for p in ps]
+    def __init__(
+        self,
+        ps: Sequence[Fraction],
+        known: int = 0,
+        progress: Callable[[int], None] | None = None,
+    ) -> None:
+        self.ps = [p if type(p) is Fraction else Fraction(p) for p in ps]
+        self.progress = progress
         if known < 0 or known >= len(self.ps):
             raise InputError("known", f"must be between 0 and n-1 = {len(self.ps) - 1}")
         self.known = known
@@ -56,6 +63,7 @@ class CountingLoss(PrivacyLoss):
             raise InputError("known", "the attacker must not know every record")
         obj = cls.__new__(cls)
         obj.ps, obj.known, obj._common = [Fraction(p)] * n, known, True
+        obj.progress = None
         return obj
 
     def delta(self, eps: Eps | Fraction | int | str) -> LossPoint:
@@ -65,7 +73,7 @@ class CountingLoss(PrivacyLoss):
         if self._common:
             law = CountLaw.homogeneous(len(self.ps) - self.known - 1, self.ps[0])
             return LossPoint(counting_delta_fast(law, e), {"target": self.known})
-        res = counting_delta(self.ps, e, self.known)
+        res = counting_delta(self.ps, e, self.known, self.progress)
         return LossPoint(res.value, {"target": res.target, "direction": res.direction})
 
     def epsilon_zero(self) -> LossPoint:

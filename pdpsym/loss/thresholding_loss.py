@@ -17,7 +17,7 @@ The loss is unbounded (the output ``k = b + m + 1`` has ``Q = 0``): ε(0) = ∞.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 import sympy
@@ -44,6 +44,7 @@ class ThresholdingLoss(PrivacyLoss):
         known_size: ``|B|``.
         reading: ``"ppk"`` (Definition 13) or ``"apk"`` (Definition 12).
         ps: the records' probabilities (heterogeneous; PPK only).
+        progress: called with 1 after each distinct target of a heterogeneous ``delta``.
 
     References:
         Desfontaines et al. 2020, Section 4.2, Definitions 12, 13 and 15; Theorem 1.
@@ -58,6 +59,7 @@ class ThresholdingLoss(PrivacyLoss):
         p: Fraction | None = None,
         ps: Sequence[Fraction] | None = None,
         reading: str = "ppk",
+        progress: Callable[[int], None] | None = None,
     ) -> None:
         if reading not in ("ppk", "apk"):
             raise InputError("reading", "must be 'ppk' or 'apk'")
@@ -66,6 +68,7 @@ class ThresholdingLoss(PrivacyLoss):
         if ps is not None and reading != "ppk":
             raise InputError("reading", "heterogeneous records: PPK only")
         self.n, self.T, self.known_size, self.reading = n, T, known_size, reading
+        self.progress = progress
         self.p = None if p is None else Fraction(p)
         self.ps = None if ps is None else [Fraction(q) for q in ps]
         self.mech = None if self.p is None else Thresholding.homogeneous(n, self.p, T, known_size)
@@ -82,7 +85,9 @@ class ThresholdingLoss(PrivacyLoss):
         ``where`` names the direction (and ``b`` or the target)."""
         e = Eps.of(eps)
         if self.ps is not None:
-            v, target, d = ppk_delta_heterogeneous(self.ps, self.T, self.known_size, e)
+            v, target, d = ppk_delta_heterogeneous(
+                self.ps, self.T, self.known_size, e, self.progress
+            )
             return LossPoint(v, {"target": target, "direction": d})
         assert self.mech is not None and self.p is not None
         if self.reading == "apk":

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -34,9 +36,20 @@ from pdpsym.core.certify import (
 )
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
+from pdpsym.core.tails import (
+    TiltedLaw,
+    below_bits,
+    extend_window,
+    tilt_for,
+    tilt_scale,
+    tilted_blocks,
+    tilted_sd,
+)
 
 EXACT_LIMIT = 400  # number of Bernoulli records up to which pmfs are exact rationals
 WINDOW_PREC = 256  # the least precision of a large heterogeneous law's window (bits)
+TAIL_BITS = 192  # a range the 256-bit window bounds below 2^-192 is a tail: tilted
+SHARE_MAX = 64  # peer laws share one window product up to this many distinct p
 
 
 def check_probability(p: Fraction, field_name: str) -> Fraction:
@@ -66,7 +79,15 @@ def check_probability(p: Fraction, field_name: str) -> Fraction:
 
 @dataclass(eq=False)
 class CountLaw:
-    """The law of ``S = sum_j Bernoulli(p_j)`` over ``m`` independent records."""
+    """The law of ``S = sum_j Bernoulli(p_j)`` over ``m`` independent records.
+
+    A large law with several distinct ``p`` is held as certified windows: one around the
+    mode (:meth:`window`) and, for a range far out in a tail, a tilted one
+    (:meth:`tilted`, :mod:`pdpsym.core.tails`). A law made by :func:`peer_laws` may name
+    a ``_base`` law and ``_extra`` records (the law is the base plus those records): its
+    windows are the base's times the records' exact law (Lemma 2 of
+    :mod:`pdpsym.core.tails`).
+    """
 
     ps: tuple[Fraction, ...]
     _exact: list[Fraction] | None = field(default=None, repr=False)
@@ -75,6 +96,13 @@ class CountLaw:
         default_factory=dict, repr=False
     )
     _windows: dict[int, WindowLaw] = field(default_factory=dict, repr=False)
+    _base: CountLaw | None = field(default=None, repr=False)
+    _extra: tuple[Fraction, ...] = field(default=(), repr=False)
+    _tilts: dict[tuple[bool, int], dict[int, TiltedLaw]] = field(default_factory=dict, repr=False)
+    _tilted_windows: dict[tuple[Fraction, int], tuple[WindowLaw, Ball]] = field(
+        default_factory=dict, repr=False
+    )
+    memo: dict[Any, Any] = field(default_factory=dict, repr=False)  # the layers above's caches
 
     @classmethod
     def homogeneous(cls, m: int, p: Fraction) -> CountLaw:
@@ -91,6 +119,8 @@ class CountLaw:
         """The common probability when every record has the same ``p`` (None if not, or if ``m = 0``)."""
         if not self.ps:
             return None
+        if self._blocks is not None:  # given: no scan of the records
+            return next(iter(self._blocks)) if len(self._blocks) == 1 else None
         p0 = self.ps[0]
         return p0 if all(p == p0 for p in self.ps) else None
 
@@ -118,9 +148,74 @@ class CountLaw:
         if finer:
             return self._windows[min(finer)]
         prec = max(prec, WINDOW_PREC)
-        w = poisson_binomial_window(self.blocks, prec)
-        self._windows[prec] = w
+        if self._base is not None:
+            w = extend_window(self._base.window(prec), self._extra)
+        else:
+            w = poisson_binomial_window(self.blocks, prec)
+        self._windows[w.prec] = w
         return w
+
+    @functools.cached_property
+    def mean(self) -> Fraction:
+        """``E[S] = sum_j p_j`` (exact)."""
+        return sum((q * k for q, k in self.blocks.items()), Fraction(0))
+
+    def _tilted_window(self, c: Fraction, prec: int) -> tuple[WindowLaw, Ball]:
+        """A window of the tilted count ``S_c`` and a ball of ``F`` (cached per ``c``)."""
+        key = (c, prec)
+        if key not in self._tilted_windows:
+            if self._base is not None:
+                bw, bf = self._base._tilted_window(c, prec)
+                extra = [q * c / (1 - q + q * c) for q in self._extra]
+                f = bf * tilt_scale(Counter(self._extra), c, prec)
+                self._tilted_windows[key] = (extend_window(bw, extra), f)
+            else:
+                w = poisson_binomial_window(tilted_blocks(self.blocks, c), prec)
+                self._tilted_windows[key] = (w, tilt_scale(self.blocks, c, prec))
+        return self._tilted_windows[key]
+
+    def tilted(self, upper: bool, edge: int, prec: int) -> TiltedLaw:
+        """The tilted law for ranges beyond ``edge`` (``lo >= edge`` when ``upper``, else
+        ``hi <= edge``), at least ``prec`` bits (cached).
+
+        The reference count ``r`` is ``edge`` rounded outward to a multiple of a quarter
+        of the tilted law's standard deviation (floats: precision, not rigor), so nearby
+        ranges share a tilt.
+
+        Args:
+            upper: an upper tail (``c >= 1``) or a lower one.
+            edge: the range's inner end.
+            prec: the working precision in bits.
+
+        Returns:
+            The :class:`~pdpsym.core.tails.TiltedLaw` (Lemma 1 of :mod:`pdpsym.core.tails`).
+        """
+        side = 1 if upper else -1
+        sd = tilted_sd(self.blocks, tilt_for(self.blocks, float(edge), side))
+        step = max(1, int(sd / 4))
+        r = edge - edge % step if upper else min(self.m, edge + (-edge) % step)
+        by_prec = self._tilts.setdefault((upper, r), {})
+        finer = [p for p in by_prec if p >= prec]
+        if finer:
+            return by_prec[min(finer)]
+        prec = max(prec, WINDOW_PREC)
+        c = tilt_for(self.blocks, float(r), side)
+        w, f = self._tilted_window(c, prec)
+        t = TiltedLaw.of(w, c, f, r, upper)
+        by_prec[prec] = t
+        return t
+
+    def _tail_side(self, lo: int, hi: int) -> int:
+        """``+1`` / ``-1`` when ``lo..hi`` is a range in the upper / lower tail (its mass
+        certified below ``2^-TAIL_BITS`` by the mode window), else 0: which window to use,
+        never what the mass is."""
+        if not below_bits(self.window(WINDOW_PREC), lo, hi, TAIL_BITS):
+            return 0
+        if lo > self.mean:
+            return 1
+        if hi < self.mean:
+            return -1
+        return 0
 
     def exact_pmf(self) -> list[Fraction]:
         """``P[S = s]`` for ``s = 0..m`` as exact rationals (small laws only)."""
@@ -185,6 +280,11 @@ class CountLaw:
         if lo > hi:
             return BALL_ZERO
         if self._windowed():
+            side = self._tail_side(lo, hi)
+            if side > 0:
+                return self.tilted(True, lo, prec).mass(lo, hi)
+            if side < 0:
+                return self.tilted(False, hi, prec).mass(lo, hi)
             return self.window(prec).mass(lo, hi)
         vals, pre, suf = self.arb_pmf(prec)
         with workprec(prec):
@@ -210,10 +310,63 @@ class CountLaw:
         if p is not None:
             ps = sympy.Rational(p.numerator, p.denominator)
             return BinomialMass(sympy.Integer(self.m), ps, sympy.Integer(lo), sympy.Integer(hi))
-        digest = hashlib.sha256(",".join(map(str, self.ps)).encode()).hexdigest()[:16]
         return sympy.Function("PoissonBinomialMass")(
-            sympy.Integer(self.m), sympy.Integer(lo), sympy.Integer(hi), sympy.Symbol(f"p_{digest}")
+            sympy.Integer(self.m),
+            sympy.Integer(lo),
+            sympy.Integer(hi),
+            sympy.Symbol(f"p_{self._digest}"),
         )
+
+    @functools.cached_property
+    def _digest(self) -> str:
+        return hashlib.sha256(",".join(map(str, self.ps)).encode()).hexdigest()[:16]
+
+
+def peer_laws(ps: Sequence[Fraction]) -> dict[Fraction, tuple[int, CountLaw]]:
+    """For each distinct ``p`` in ``ps``, the law of the others' count when the first
+    record with that ``p`` is the target.
+
+    Records with equal ``p`` give equal laws, so one target per distinct value stands
+    for all. Large laws with a few distinct ``p`` share one window product: the blocks
+    with one record of each ``p`` removed; each target's law is that base plus one
+    record of every other ``p`` (Lemma 2 of :mod:`pdpsym.core.tails`).
+
+    Args:
+        ps: the records' exact probabilities.
+
+    Returns:
+        ``{p: (index of the first record with p, law of the others)}`` in order of first
+        appearance.
+
+    References:
+        Desfontaines et al. (2020), Section 4.1 (the count of a target's peers).
+    """
+    ps = list(ps)
+    blocks = Counter(ps)  # insertion order: first appearance
+    first: dict[Fraction, int] = {}
+    for i, q in enumerate(ps):
+        if q not in first:
+            first[q] = i
+            if len(first) == len(blocks):
+                break
+    base = None
+    if 1 < len(blocks) <= SHARE_MAX and len(ps) - 1 > EXACT_LIMIT:
+        base_blocks = {q: k - 1 for q, k in blocks.items() if k > 1}
+        base_ps = tuple(
+            itertools.chain.from_iterable(itertools.repeat(q, k) for q, k in base_blocks.items())
+        )
+        base = CountLaw(base_ps, _blocks=base_blocks)
+    out: dict[Fraction, tuple[int, CountLaw]] = {}
+    for p, i in first.items():
+        own = {q: k - (q == p) for q, k in blocks.items() if k - (q == p) > 0}
+        others = tuple(ps[:i] + ps[i + 1 :])
+        if base is None:
+            law = CountLaw(others, _blocks=own)
+        else:
+            extra = tuple(q for q in blocks if q != p)
+            law = CountLaw(others, _blocks=own, _base=base, _extra=extra)
+        out[p] = (i, law)
+    return out
 
 
 class BinomialMass(sympy.Function):

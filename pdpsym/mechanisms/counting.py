@@ -22,7 +22,6 @@ decide it there (:func:`float_boundaries`).
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -36,8 +35,9 @@ from pdpsym.core.certify import (
 from pdpsym.core.compare import compare, decided_max
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
+from pdpsym.core.tails import tilted_mean
 from pdpsym.mechanisms import divergence
-from pdpsym.mechanisms.count_law import CountLaw
+from pdpsym.mechanisms.count_law import CountLaw, peer_laws
 
 
 def shift_laws(law: CountLaw) -> tuple[divergence.OutputLaw, divergence.OutputLaw]:
@@ -87,7 +87,12 @@ class CountingDelta:
     candidates: int
 
 
-def counting_delta(ps: Sequence[Fraction], eps: Eps | Fraction, known: int = 0) -> CountingDelta:
+def counting_delta(
+    ps: Sequence[Fraction],
+    eps: Eps | Fraction,
+    known: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> CountingDelta:
     """Exact ``δ(ε)`` of ``M(D) = Σ_i D(i)``, maximized over targets and directions.
 
     The attacker knows the first ``known`` records; they only shift the output
@@ -100,6 +105,7 @@ def counting_delta(ps: Sequence[Fraction], eps: Eps | Fraction, known: int = 0) 
         ps: the records' exact probabilities ``p_i`` (the first ``known`` are known).
         eps: ε.
         known: how many records the attacker knows, ``0 ≤ known ≤ n - 1``.
+        progress: called with 1 after each distinct target (a progress bar's update).
 
     Returns:
         :class:`CountingDelta`: the exact value (a Fraction or a :class:`Hockey`), the
@@ -114,22 +120,15 @@ def counting_delta(ps: Sequence[Fraction], eps: Eps | Fraction, known: int = 0) 
         and Theorem 2 (known records do not matter); Section 3.1, Lemma 1.
     """
     eps = Eps.of(eps)
-    ps = [Fraction(p) for p in ps]
+    ps = [p if type(p) is Fraction else Fraction(p) for p in ps]
     if known < 0 or known >= len(ps):
         raise InputError("known", f"must be between 0 and n-1 = {len(ps) - 1}")
     unknown = ps[known:]
     best: tuple[Exact, int, str] | None = None
-    seen: set[Fraction] = set()
     keys: set[tuple[tuple[Fraction, ...], str]] = set()
     count = 0
-    all_blocks = Counter(unknown)
-    for idx, p in enumerate(unknown):
-        if p in seen:
-            continue
-        seen.add(p)
-        others = unknown[:idx] + unknown[idx + 1 :]
-        blocks = {q: k - (q == p) for q, k in all_blocks.items() if k - (q == p) > 0}
-        law = CountLaw(tuple(others), _blocks=blocks)
+    for idx, law in peer_laws(unknown).values():  # one target per distinct p
+        others = law.ps
         if not law.is_exact():
             # a Poisson binomial is log-concave: the monotone likelihood ratio gives both
             # directions in O(log m) certified signs (the per-output walk is O(m))
@@ -137,16 +136,18 @@ def counting_delta(ps: Sequence[Fraction], eps: Eps | Fraction, known: int = 0) 
             v = counting_delta_fast(law, eps)
             if best is None or compare(v, best[0]).sign > 0:
                 best = (v, known + idx, "max of both")
-            continue
-        for direction, h in counting_curve(law, eps).items():
-            key = _mirror_key(others, direction)
-            if key in keys:  # an equal curve was already examined
-                continue
-            keys.add(key)
-            count += 1
-            v = h.value()
-            if best is None or compare(v, best[0]).sign > 0:
-                best = (v, known + idx, direction)
+        else:
+            for direction, h in counting_curve(law, eps).items():
+                key = _mirror_key(others, direction)
+                if key in keys:  # an equal curve was already examined
+                    continue
+                keys.add(key)
+                count += 1
+                v = h.value()
+                if best is None or compare(v, best[0]).sign > 0:
+                    best = (v, known + idx, direction)
+        if progress is not None:
+            progress(1)
     assert best is not None
     return CountingDelta(best[0], best[1], best[2], count)
 
@@ -347,6 +348,13 @@ def float_boundaries(law: CountLaw, eps: Eps) -> tuple[int, int] | None:
         Desfontaines et al. (2020), Section 4.1, Theorem 3 (the curve whose boundaries
         are guessed).
     """
+    key = ("float_boundaries", eps.exponent, eps.w)
+    if key not in law.memo:  # both directions and every knowledge value ask
+        law.memo[key] = _float_boundaries(law, eps)
+    return law.memo[key]  # type: ignore[no-any-return]
+
+
+def _float_boundaries(law: CountLaw, eps: Eps) -> tuple[int, int] | None:
     try:
         ce = float(eps.w) if eps.w is not None else math.exp(float(eps.exponent or 0))
     except (OverflowError, ValueError):
@@ -375,7 +383,16 @@ def float_boundaries(law: CountLaw, eps: Eps) -> tuple[int, int] | None:
     down = np.nonzero(cur > ce * prev)[0]
     if len(up) == 0 or len(down) == 0:
         return None
-    return offset + int(up[0]), offset + int(down[-1])
+    o1, o2 = offset + int(up[0]), offset + int(down[-1])
+    # a crossing beyond the window (the zero padding answered): the saddle point, where
+    # P[S=o-1]/P[S=o] is about e^theta at o = E[S_theta], guesses it within a few counts
+    # (a guess at the window's edge would gallop through the tail, probe by probe)
+    le = math.log(ce)
+    if int(up[0]) == len(pmf):
+        o1 = max(o1, math.ceil(tilted_mean(law.blocks, le)))
+    if int(down[-1]) == 0:
+        o2 = min(o2, math.floor(tilted_mean(law.blocks, -le)))
+    return o1, o2
 
 
 def _shift(ol: divergence.OutputLaw, outputs: tuple[int, int]) -> tuple[int, int]:

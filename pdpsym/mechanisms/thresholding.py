@@ -15,11 +15,20 @@ The PLRV (Definition 11) is ``L_{a,b'}(o, b) = ln(P[o | a, b] / P[o | b', b])``.
 
 Each is maximized over both directions ``(a, b') in {(1,0), (0,1)}``. Values are exact
 ``A - e^eps B`` (see :mod:`pdpsym.mechanisms.counting`).
+
+Large heterogeneous records (:func:`ppk_delta_heterogeneous`). The positive outputs
+``k > T`` are an interval (log-concavity), found by certified signs from a float guess
+(the saddle point beyond the mode window). Above the likelihood ratio's crossing the
+curve is a tail mass, ``P[S >= T - b] - e^eps P[S >= T + 1 - b]`` (``10^-47000`` at
+``T = 99990`` of ``10^5``): its masses come from exponentially tilted windows at full
+relative precision (Lemma 1 of :mod:`pdpsym.core.tails`), and the targets' laws share one
+window product (Lemma 2 there, :func:`~pdpsym.mechanisms.count_law.peer_laws`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -29,7 +38,7 @@ from pdpsym.core.certify import Exact
 from pdpsym.core.compare import decided_max
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
-from pdpsym.mechanisms.count_law import CountLaw
+from pdpsym.mechanisms.count_law import CountLaw, peer_laws
 from pdpsym.mechanisms.counting import first_true, float_boundaries, last_true
 from pdpsym.mechanisms.divergence import (
     Hockey,
@@ -151,11 +160,7 @@ class Thresholding:
         References:
             Desfontaines et al. (2020), Section 4.2, proof of Theorem 4.
         """
-        shift = a + b
-        ranges = [(0, self.T - shift)] + [
-            (k - shift, k - shift) for k in range(self.T + 1, self.n + 1)
-        ]
-        return OutputLaw(self.others, tuple(ranges), weight)
+        return OutputLaw(self.others, _ranges(self.n, self.T, a + b), weight)
 
     def exact_probability(self, o: str | int, a: int, b: int = 0) -> Fraction:
         """``P[M_T = o | D(i) = a, b]`` as an exact rational.
@@ -297,6 +302,13 @@ class Thresholding:
         return total
 
 
+@functools.lru_cache(maxsize=8)
+def _ranges(n: int, T: int, shift: int) -> tuple[tuple[int, int], ...]:
+    """The S-ranges of ``⊥, T+1, ..., n`` given ``D(i) + b = shift`` (shared: every
+    target, direction and knowledge value with that shift asks for the same tuple)."""
+    return ((0, T - shift), *((k - shift, k - shift) for k in range(T + 1, n + 1)))
+
+
 def _positive(pl: OutputLaw, ql: OutputLaw, o: int, eps: Eps | Fraction) -> bool:
     m = pl.law.m
     if pl.law is ql.law and all(0 < q < 1 for q in pl.law.blocks):
@@ -343,6 +355,14 @@ def binomial_weights(size: int, p: Fraction) -> list[Fraction]:
 DIRECTIONS = ((1, 0), (0, 1))
 
 
+def _directions(eps: Eps | Fraction) -> tuple[tuple[int, int], ...]:
+    """The directions to examine. At ``ε = 0`` each ``δ_b`` is the total variation
+    distance of two probability laws on the same outputs, ``Σ (P - Q)_+ = Σ (Q - P)_+``
+    (both sum to 1), so both directions (and their ``P[b]``-weighted sums) are equal:
+    one is computed (balls could never prove the tie)."""
+    return DIRECTIONS[:1] if Eps.of(eps).exact_exp() == 1 else DIRECTIONS
+
+
 def ppk_delta(
     mech: Thresholding, p: Fraction, eps: Eps | Fraction
 ) -> tuple[Exact, tuple[int, int]]:
@@ -362,13 +382,17 @@ def ppk_delta(
         Section 4.2, Definition 15.
     """
     weights = binomial_weights(mech.known_size, p)
-    vals = [mech.ppk(eps, weights, d).value() for d in DIRECTIONS]
+    vals = [mech.ppk(eps, weights, d).value() for d in _directions(eps)]
     k, v = decided_max(vals)
     return v, DIRECTIONS[k]
 
 
 def ppk_delta_heterogeneous(
-    ps: Sequence[Fraction], T: int, known_size: int, eps: Eps | Fraction
+    ps: Sequence[Fraction],
+    T: int,
+    known_size: int,
+    eps: Eps | Fraction,
+    progress: Callable[[int], None] | None = None,
 ) -> tuple[Exact, int, tuple[int, int]]:
     """Definition 13 for independent Bernoulli(p_j) records, the worst target and direction.
 
@@ -377,6 +401,7 @@ def ppk_delta_heterogeneous(
         T: the threshold.
         known_size: ``|B|``; the law of the ones in ``B`` is their Poisson binomial.
         eps: the privacy parameter.
+        progress: called with 1 after each distinct target (a progress bar's update).
 
     Returns:
         ``(delta, target index, direction)``: one target per distinct unknown p (equal p
@@ -385,18 +410,19 @@ def ppk_delta_heterogeneous(
     References:
         Desfontaines et al. 2020, Section 4.2, Definitions 13 and 15; Theorem 1.
     """
+    n = len(ps)
+    check_threshold(n, T, known_size)
     weights = CountLaw(tuple(Fraction(q) for q in ps[:known_size])).exact_pmf()
     cands: list[Exact] = []
     keys: list[tuple[int, tuple[int, int]]] = []
-    seen: set[Fraction] = set()
-    for idx in range(known_size, len(ps)):
-        if ps[idx] in seen:
-            continue
-        seen.add(ps[idx])
-        mech = Thresholding.heterogeneous(ps, idx, T, known_size)
-        for d in DIRECTIONS:
+    unknown = [q if type(q) is Fraction else Fraction(q) for q in ps[known_size:]]
+    for i, law in peer_laws(unknown).values():  # equal p give equal curves
+        mech = Thresholding(n, T, law)
+        for d in _directions(eps):
             cands.append(mech.ppk(eps, weights, d).value())
-            keys.append((idx, d))
+            keys.append((known_size + i, d))
+        if progress is not None:
+            progress(1)
     k, v = decided_max(cands)
     return v, keys[k][0], keys[k][1]
 

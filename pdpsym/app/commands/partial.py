@@ -19,6 +19,7 @@ from typing import Any
 from pdpsym.app import limits, options, sweep
 from pdpsym.app.options import command
 from pdpsym.app.output import number_text, print_json, value_json
+from pdpsym.app.progress import Progress
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
 
@@ -46,16 +47,27 @@ def read_p_values(path: str) -> list[Fraction]:
 
     text = read_text_file(Path(path), "--p-values")  # the one reader: regular files, capped
     out: list[Fraction] = []
+    seen: dict[str, Fraction] = {}  # a few distinct values over 10^5 lines: parse each once
     for lineno, line in enumerate(text.splitlines(), 1):
         s = line.split("#", 1)[0].strip()
         if not s:
             continue
-        p = parse_rational(s, f"--p-values line {lineno}")
-        check_probability(p, f"--p-values line {lineno}")
+        p = seen.get(s)
+        if p is None:
+            p = parse_rational(s, f"--p-values line {lineno}")
+            check_probability(p, f"--p-values line {lineno}")
+            seen[s] = p
         out.append(p)
     if len(out) < 1:
         raise InputError("--p-values", "no probabilities in the file")
     return out
+
+
+def _bar(args: argparse.Namespace, targets: int, label: str) -> Progress:
+    """One update per distinct target on stderr: on a terminal once the run passes 2 s,
+    at once with --progress, never in a sweep's points."""
+    forced = bool(getattr(args, "progress", None))
+    return Progress(targets, label, enabled=args.progress, delay=0.0 if forced else 2.0)
 
 
 def _val(x: Any, digits: int) -> dict[str, Any]:
@@ -79,6 +91,13 @@ def _records_command(sub: Any, name: str, p_values_help: str, swept: str, swept_
     g.add_argument("--p-values", help=p_values_help)
     p.add_argument("--p", help="common probability p in (0, 1) (with --n)")
     p.add_argument(swept, required=True, help=swept_help)
+    p.add_argument(
+        "--progress",
+        action="store_true",
+        default=None,
+        help="show the progress bar over the --p-values targets on stderr at once "
+        "(default: on a terminal, once the run passes 2 s)",
+    )
     return p
 
 
@@ -175,7 +194,8 @@ def _counting(args: argparse.Namespace) -> dict[str, Any]:
         exact = CountingLoss.homogeneous(n, ps[0], known).delta(e)
         exact_json: dict[str, Any] = {"delta": _val(exact.value, digits)}
     else:
-        res = CountingLoss(ps, known).delta(e)
+        with _bar(args, distinct, "counting") as bar:
+            res = CountingLoss(ps, known, bar.update).delta(e)
         assert res.where is not None
         exact_json = {
             "delta": _val(res.value, digits),
@@ -225,6 +245,7 @@ def _counting(args: argparse.Namespace) -> dict[str, Any]:
 
 def run_counting(args: argparse.Namespace) -> int:
     if (points := sweep.values(args.eps, "--eps", False)) is not None:
+        args.progress = False  # no bar per point of a sweep
         return sweep.run(args, "eps", "--eps", points, _counting)
     out = _counting(args)
     if args.json:
@@ -267,7 +288,8 @@ def _threshold_p_values(args: argparse.Namespace, digits: int) -> dict[str, Any]
         f"the exact thresholding delta over {n} records with {distinct} distinct p",
     )
     eps = Eps.of(eps_arg)
-    res = ThresholdingLoss(n, T, size, ps=ps).delta(eps)
+    with _bar(args, distinct, "threshold") as bar:
+        res = ThresholdingLoss(n, T, size, ps=ps, progress=bar.update).delta(eps)
     assert res.where is not None
     v, target, direction = res.value, res.where["target"], res.where["direction"]
     return {
@@ -380,6 +402,7 @@ def _threshold(args: argparse.Namespace) -> dict[str, Any]:
 def run_threshold(args: argparse.Namespace) -> int:
     for attr, flag, integer in (("T", "--T", True), ("eps", "--eps", False)):
         if (points := sweep.values(getattr(args, attr), flag, integer)) is not None:
+            args.progress = False  # no bar per point of a sweep
             return sweep.run(args, attr, flag, points, _threshold)
     out = _threshold(args)
     if args.json:
