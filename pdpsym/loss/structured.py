@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
-from pdpsym.core import countchain, poly
+from pdpsym.core import chainsym, countchain, countscreen, poly
 from pdpsym.core.decimals import enclosure_decimal, fixed_digits
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
@@ -355,12 +355,14 @@ def _chain_extremes(
     lam: Fraction,
     digits: int,
 ) -> dict[int, tuple[Fraction, Fraction]]:
-    """Every target whose sup is proven to sit at an extreme output: its certified
-    ``[lo, hi]``. The extremes are balls (:func:`countchain.extreme_values`); the interior
-    is proven below the lower end by the float screen with its error bound
-    (:func:`countchain.interior_below`). The other targets are left to the caller."""
+    """Every target whose sup is proven to sit at an extreme output, or within a proven
+    ``excess`` of it (a plateau of the ratio, :func:`countscreen.interior_excess`): its
+    certified ``[lo, hi + excess]``. The extremes are balls
+    (:func:`countchain.extreme_values`); the interior is bounded by the float screen with
+    its error bound (:func:`countscreen.interior_screen`). The other targets are left to
+    the caller."""
     rate = 1 / (lam * contrib.scale)
-    screen = countchain.interior_screen(chain, positions, rate)
+    screen = countscreen.interior_screen(chain, positions, rate)
     todo = [p for p in sorted(set(positions)) if screen.top.get(p) is not None]
     prec = _bits(digits, contrib.span)
     done: dict[int, tuple[Fraction, Fraction]] = {}
@@ -372,15 +374,48 @@ def _chain_extremes(
             if ball is None:
                 continue
             lo, hi = poly.endpoints(ball)
-            if not countchain.interior_below(screen, p, lo):
+            excess = countscreen.interior_excess(screen, p, lo)
+            if excess is None:
                 continue
-            if fixed_digits(lo, hi, digits) is None and prec < MAX_BITS:
-                again.append(p)
+            hi += excess
+            if fixed_digits(lo, hi, digits) is None:
+                if prec < MAX_BITS and excess == 0:
+                    again.append(p)
+                elif prec < MAX_BITS and fixed_digits(lo, hi - excess, digits) is None:
+                    again.append(p)
+                # else: the excess costs digits; the exact path decides
             else:
                 done[p] = (lo, hi)
         todo = again
         prec *= 2
     return done
+
+
+def _chain_values(
+    chain: countchain.CountChain,
+    positions: Sequence[int],
+    contrib: Contributions,
+    lam: Fraction,
+    digits: int,
+) -> dict[int, tuple[Fraction, Fraction] | None]:
+    """Every target the chain's fast paths settle: ``[lo, hi]``, or None for a target
+    with fewer than two compatible values. Independent records give the exact value
+    (:func:`chainsym.independent_values`); otherwise the extremes and the screen
+    (:func:`_chain_extremes`), run once per mirror pair on a reversal-symmetric chain
+    (:func:`chainsym.reversal_symmetric`). The other targets are left to the caller."""
+    rate = 1 / (lam * contrib.scale)
+    if chainsym.independent_records(chain):
+        exact = chainsym.independent_values(chain, positions, rate)
+        return {p: (v, v) if v is not None else None for p, v in exact.items()}
+    sym = chainsym.reversal_symmetric(chain)
+    reps = sorted({chainsym.mirror(chain, p, sym) for p in positions})
+    done = _chain_extremes(chain, reps, contrib, lam, digits)
+    out: dict[int, tuple[Fraction, Fraction] | None] = {}
+    for p in positions:
+        rep = chainsym.mirror(chain, p, sym)
+        if rep in done:
+            out[p] = done[rep]
+    return out
 
 
 def structured_leakage(
@@ -440,22 +475,37 @@ def structured_leakage(
     closed_form = exact and contrib.span <= exact_limit
     for assignment in known_assignments(model, known):
         rest = list(targets)
+        stands: dict[str, str] = {}  # a mirrored target -> the one computed for it
         chain = None if closed_form else _count_chain(model, assignment, contrib)
         if chain is not None and (len(set(targets)) > 2 or chain.length <= 64):
             pos = {t: model.index(t) for t in targets}  # type: ignore[attr-defined]
-            done = _chain_extremes(chain, list(pos.values()), contrib, lam, digits)
+            done = _chain_values(chain, list(pos.values()), contrib, lam, digits)
+            sym = chainsym.reversal_symmetric(chain)
+            names = {p: name for name, p in pos.items()}
             rest = []
             for name in targets:
-                if pos[name] in done:
-                    acc[name].add(*done[pos[name]], None)
+                p = pos[name]
+                if p in done:
+                    value = done[p]
+                    if value is not None:
+                        acc[name].add(value[0], value[1], None)
                     if on_target is not None:
                         on_target(name)
+                    continue
+                rep = names.get(chainsym.mirror(chain, p, sym), name)
+                if rep != name and rep in pos:
+                    stands[name] = rep
                 else:
                     rest.append(name)
-            if not rest:
+            if not rest and not stands:
                 continue
+        results: dict[str, tuple[Fraction, Fraction, LogRatio | None] | None] = {}
         for name, values in model.target_factors(rest, assignment, weights):
-            res = target_enclosure(values, contrib, lam, digits, exact, exact_limit)
+            results[name] = target_enclosure(values, contrib, lam, digits, exact, exact_limit)
+        for name in targets:
+            if name not in results and name not in stands:
+                continue
+            res = results[stands.get(name, name)]
             if on_target is not None:
                 on_target(name)
             if res is not None:

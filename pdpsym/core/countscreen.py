@@ -1,0 +1,496 @@
+"""The float64 screen of a count chain's interior outputs, with proven error bounds.
+
+For a :class:`~pdpsym.core.countchain.CountChain`, a target ``t`` and a state ``a``, the
+law ``J_a = F_t(a) B_t(a)`` of the count and the Laplace mixtures
+``M_a(j) = sum_c J_a[c] q^{|j - c|}`` decide Li et al.'s Eq. 2 at every output ``j``.
+The extremes ``j = 0, N`` are enclosed by balls (:mod:`pdpsym.core.countchain`); this
+module bounds every interior output ``0 < j < N`` from one float64 pass over all targets:
+the forward-backward on count vectors (each step rescaled by a power of two, which is
+exact), the laws by direct convolution, and the mixtures by the two first-order
+recurrences.
+
+**Relative errors.** Every quantity is a sum of products of non-negative numbers, so each
+computed value is ``x e^eta + alpha`` with ``x`` the exact one, ``|eta| <= d u'``
+(``u' = -ln(1 - 2^-53)``, ``d`` the roundings on the value's longest path: Higham,
+*Accuracy and Stability of Numerical Algorithms*, 2nd ed., Sec. 3.1, Lemma 3.1; a fused
+multiply-add only rounds less).
+
+**Absolute errors (underflow).** A product that underflows errs by at most ``2^-1075``
+in absolute value (Higham, Sec. 2.2: ``fl(x op y) = (x op y)(1 + delta) + eta``); the
+screen charges ``2^-1020`` per product, which also covers a flush-to-zero unit. These
+``alpha`` are carried as L1 norms (:class:`_Slack`): a step of the chain does not increase
+the L1 norm over counts and states of a forward vector, nor the largest L1 norm over
+states of a backward vector (the rows of a transition matrix sum to 1); a rescaling by
+``2^-e`` scales them; a convolution of vectors with entries at most 1 adds
+``(N + 1)(|alpha_F| + |alpha_B|) + |alpha_F||alpha_B|``; a mixture value (kernel at most
+1) errs by at most the law's norm. So a law whose tails underflow (an alternating chain:
+``P(S = N)`` near ``10^-2000``) still gives mixtures with a proven relative error, as
+long as they stay far above the absolute slack (checked: ``GUARD``).
+
+**The bound at an interior output.** With ``R_a(j) = M_a(j)/J_a(1)``, every true
+ordered-pair ratio at ``j`` is below ``top(j) (1 + kappa)``, where ``top(j)`` is the
+float ``max_a up_a(j) / min_b low_b(j)`` of upper and lower bounds of each ``R_a(j)``
+(the absolute slack added or taken). An output whose bound is below ``e^lo`` (``lo`` the
+certified lower end of the extremes) cannot carry the max.
+
+**Plateaus (the tail lemma).** When a law's tails fall faster than the kernel (an
+alternating chain, independent-like records) the ratio is flat to far below float
+accuracy near the ends, so the outputs there can be neither proven below the extremes
+nor told apart from them. For them: let ``T_b(j) = sum_{c > j} J_b[c] q^{N - c}`` and
+``x_b(j) = q^{N-j} D_b(j) / M_b(N)``, ``D_b(j) = sum_{c > j} J_b[c] (q^{j-c} - q^{c-j})``.
+Then ``M_b(j) = q^{j - N} M_b(N) (1 - x_b(j))`` exactly (split the sum at ``j``), so
+
+    ln R_a(j)/R_b(j) = ln R_a(N)/R_b(N) + ln(1 - x_a(j)) - ln(1 - x_b(j))
+                     <= V_ext + max(0, x_b - x_a) / (1 - x_b),
+
+and ``(1 - q^2) T_b(j) <= M_b(N) x_b(j) <= T_b(j)`` (each term has ``c - j >= 1``). The
+same holds at the left end with ``S_b(j) = sum_{c < j} J_b[c] q^c`` and ``M_b(0)``. So
+such an output exceeds the extremes' value ``V_ext`` by at most a bound computed from
+the tail sums (floats with the same error model), and the caller widens the enclosure's
+upper end by it: ``V in [lo, hi + excess]`` (a bound of ``2^-900`` changes no printed
+digit; one that would is left to the exact path).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from flint import arb, ctx
+
+from pdpsym.core.certify import arb_from_fraction, ball_endpoints
+from pdpsym.core.countchain import CountChain
+
+#: bounds of mixture values and norms must stay at or above this (every quotient formed
+#: from them is then a normal number, far above the absolute slack)
+GUARD = 2.0**-960
+#: the smallest multiplier (transition probability, kernel ratio) the screen accepts
+MIN_FACTOR = 2.0**-60
+#: the most states whose ordered pairs the tail bounds run over
+MAX_TAIL_STATES = 8
+_U = 2.0**-53
+
+
+@dataclass(frozen=True)
+class Screen:
+    """Per target: ``top``, the largest float ratio ``max_a R_a(j) / min_b R_b(j)`` over
+    interior outputs ``0 < j < N`` (``R_a(j) = M_a(j)/J_a(1)``), None when the screen
+    cannot vouch for it; ``ratios``, that ratio at each interior output; ``excess``, at
+    each interior output a float above the amount by which the output's value can exceed
+    the extremes' value (the tail lemma; ``inf`` when unknown); and ``kappa``: every true
+    ordered-pair ratio at an interior output ``j`` is below ``ratios[j] * (1 + kappa)``."""
+
+    top: dict[int, float | None]
+    kappa: float
+    ratios: dict[int, Any]
+    excess: dict[int, Any]
+
+
+def interior_screen(chain: CountChain, positions: Sequence[int], rate: Fraction) -> Screen:
+    """The float64 screen of every interior output of every target (see the module doc).
+
+    Args:
+        chain: the chain.
+        positions: the target records (0-based).
+        rate: the Laplace rate in count units.
+
+    Returns:
+        The :class:`Screen`.
+
+    References:
+        Li et al. (2019), Section 3.2, Eq. 2; Higham, Accuracy and Stability of Numerical
+        Algorithms (2002), Sec. 2.2 (the model with underflow) and Sec. 3.1 (the
+        rounding-error counter).
+    """
+    T, k, N = chain.length, chain.k, chain.span
+    want = sorted(set(positions))
+    # rounding counts on the longest path (see the module doc): a converted probability
+    # 1; a step of the chain k + 1 (a product, then k - 1 additions in any order); a
+    # convolution term 1 and at most N additions; the kernel ratio q 3 (the ball's
+    # midpoint, then its float); a recurrence step 5 (q, a product, an addition), or a
+    # power of q, a product and a running sum; the final bounds 3 each (the absolute
+    # slack added or taken, the quotient)
+    d_fb = 2 + T * (k + 1)
+    d_j = d_fb + N + 1
+    d_m = d_j + 5 * (N + 1) + 8
+    d_n = d_j + N + 1
+    m = 2 * (d_m + d_n + 3) + 1
+    kappa = 3.0 * m * _U + 16 * _U
+    none: dict[int, float | None] = dict.fromkeys(want)
+    if not want or N < 2 or m * _U > 1e-4 or k > 64:
+        return Screen(none, kappa, {}, {})
+    with ctx.workprec(64):
+        q_ball = (-arb_from_fraction(rate)).exp()
+        q = float(q_ball.mid())
+    mats = [np.array([[float(p) for p in row] for row in mm]) for mm in chain.matrices]
+    positive = [x for mm in mats for x in mm.ravel() if x > 0]
+    init = np.array([float(p) for p in chain.initial])
+    if not q >= MIN_FACTOR or min(positive, default=1.0) < MIN_FACTOR:
+        return Screen(none, kappa, {}, {})
+    if any(0 < x < MIN_FACTOR for x in init):
+        return Screen(none, kappa, {}, {})
+    laws, errs = _laws(chain, want, N, mats, init)
+    slack = _Slack(N, m)
+    norms = laws.sum(axis=0)
+    left = np.empty_like(laws)
+    acc = np.zeros(laws.shape[1])
+    for c in range(N + 1):
+        np.multiply(acc, q, out=acc)
+        acc += laws[c]
+        left[c] = acc
+    right = np.empty_like(laws)
+    acc = np.zeros(laws.shape[1])
+    right[N] = 0.0
+    for c in range(N - 1, -1, -1):
+        acc += laws[c + 1]
+        np.multiply(acc, q, out=acc)
+        right[c] = acc
+    mix = (left + right)[1:N]
+    # the tail lemma's x(j) M(end), each as a difference of two sums whose second is at
+    # most q^2 times the first: at the right end T(j) - q^(N-j) right[j] with
+    # T(j) = sum_{c > j} J[c] q^(N-c); at the left end S(j) - q^(j+1) left[j-1] with
+    # S(j) = sum_{c < j} J[c] q^c; and the ends' mixtures M(N), M(0)
+    powers = np.cumprod(np.concatenate(([1.0], np.full(N, q))))
+    tail_n = np.cumsum((laws * powers[::-1, None])[::-1], axis=0)[::-1]
+    head_0 = np.cumsum(laws * powers[:, None], axis=0)
+    ends = (
+        (tail_n[2 : N + 1], right[1:N] * powers[N - 1 : 0 : -1, None], tail_n[0]),
+        (head_0[0 : N - 1], left[0 : N - 1] * powers[2 : N + 1, None], head_0[N]),
+    )
+    del left, right
+    tops: dict[int, float | None] = {}
+    ratios: dict[int, Any] = {}
+    excess: dict[int, Any] = {}
+    possible = possible_states(chain, want)
+    for i, t in enumerate(want):
+        cols = slice(i * k, (i + 1) * k)
+        e_mix, e_norm = slack.mixture(errs[i])
+        n_cols = norms[cols]
+        live = np.array(possible[t])
+        if int(live.sum()) < 2 or float((n_cols[live] - e_norm).min()) < GUARD:
+            tops[t] = None  # fewer than two states, or a state too faint to bound
+            continue
+        vals = mix[:, cols][:, live]
+        low = vals - e_mix
+        if float(low.min()) < GUARD:
+            tops[t] = None
+            continue
+        upper = (vals + e_mix) / (n_cols[live] - e_norm)
+        lower = low / (n_cols[live] + e_norm)
+        ratio = upper.max(axis=1) / lower.min(axis=1)
+        tops[t] = float(ratio.max())
+        ratios[t] = ratio
+        norm_hi = n_cols[live] + e_norm
+        norm_lo = n_cols[live] - e_norm
+        excess[t] = [
+            _tail_bounds(s[:, cols][:, live], p[:, cols][:, live], tot[cols][live], e_mix, kappa)
+            + (_end_ratios(tot[cols][live], e_mix, norm_lo, norm_hi, kappa),)
+            for s, p, tot in ends
+        ]
+    return Screen(tops, kappa, ratios, excess)
+
+
+def _laws(
+    chain: CountChain, want: list[int], N: int, mats: list[Any], init: Any
+) -> tuple[Any, list[Any]]:
+    """The float laws ``J_{t,a}`` (column ``i k + a`` for the ``i``-th target) and, per
+    target, a ball above the L1 norm of each law's absolute error."""
+    T, k = chain.length, chain.k
+    table = np.array(chain.table, dtype=np.int64)
+    masks = np.ones((T, k))
+    for t, s in chain.fixed.items():
+        masks[t] = 0.0
+        masks[t, s] = 1.0
+    slack = _Slack(N, 4 * (T + N + 8) * (k + 2))
+
+    def shifted(vec: Any, row: Any) -> Any:
+        out = np.zeros((k, N + 1))
+        for s in range(k):
+            c = int(row[s])
+            out[s, c:] = vec[s, : N + 1 - c]
+        return out
+
+    def rescale(vec: Any) -> tuple[Any, int]:
+        top = float(vec.max())
+        if top <= 0:
+            return vec, 0
+        e = math.frexp(top)[1]
+        return np.ldexp(vec, -e), e
+
+    def mat(step: int) -> Any:
+        return mats[0] if len(mats) == 1 else mats[step]
+
+    back: dict[int, tuple[Any, Any]] = {}
+    cur = np.zeros((k, N + 1))
+    cur[:, 0] = 1.0
+    err = slack.zero
+    if T - 1 in want:
+        back[T - 1] = (cur, err)
+    for t in range(T - 2, want[0] - 1, -1):
+        nxt = shifted(cur * masks[t + 1][:, None], table[t + 1])
+        cur, e = rescale(mat(t) @ nxt)
+        err = slack.step(err, e, k)
+        if t in want:
+            back[t] = (cur, err)
+    start = np.zeros((k, N + 1))
+    start[:, 0] = init * masks[0]
+    fwd, e = rescale(shifted(start, table[0]))
+    f_err = slack.step(slack.zero, e, 0)
+    laws = np.zeros((N + 1, len(want) * k))
+    errs = []
+    for t in range(want[-1] + 1):
+        if t > 0:
+            fwd, e = rescale(shifted(mat(t - 1).T @ fwd, table[t]) * masks[t][:, None])
+            f_err = slack.step(f_err, e, k * k)
+        if t in back:
+            b, b_err = back.pop(t)
+            errs.append(slack.law(f_err, b_err))
+            col = len(errs) * k - k
+            for s in range(k):
+                f_row, b_row = fwd[s], b[s]
+                if float(f_row.max()) > 0 and float(b_row.max()) > 0:
+                    f_len = int(np.flatnonzero(f_row)[-1]) + 1
+                    b_len = int(np.flatnonzero(b_row)[-1]) + 1
+                    law = np.convolve(f_row[:f_len], b_row[:b_len])
+                    laws[: min(N + 1, law.size), col + s] = law[: N + 1]
+    return laws, errs
+
+
+def _pairs(n: int) -> list[tuple[int, int]]:
+    return [(a, b) for a in range(n) for b in range(n) if a != b]
+
+
+def _tail_bounds(sums: Any, minus: Any, totals: Any, e_abs: float, kappa: float) -> tuple[Any]:
+    """At each interior output and ordered pair ``(a, b)`` of live states, a float above
+    ``max(0, x_b - x_a)/(1 - x_b)`` of the tail lemma (module doc) at one end:
+    ``x M(end) = sums - minus`` (floats, with ``minus <= q^2 sums`` exactly), ``totals[a]``
+    the float mixture ``M_a(end)``, ``e_abs`` above their absolute errors; ``inf`` where a
+    bound is unusable. Shape ``(outputs, pairs)``."""
+    pairs = _pairs(sums.shape[1])
+    out = np.full((sums.shape[0], len(pairs)), math.inf)
+    if sums.shape[1] > MAX_TAIL_STATES or float((totals - e_abs).min()) < GUARD:
+        return (out,)
+    with np.errstate(all="ignore"):
+        diff = sums - minus
+        rad = (sums + minus) * (2 * kappa) + 4 * e_abs
+        x_hi = (diff + rad) / (totals - e_abs) * (1 + 2 * kappa)
+        x_lo = np.maximum(diff - rad, 0.0) / (totals + e_abs) * (1 - 2 * kappa)
+        for i, (a, b) in enumerate(pairs):
+            gap = np.maximum(x_hi[:, b] - x_lo[:, a], 0.0) / (1 - x_hi[:, b])
+            out[:, i] = gap * (1 + 8 * _U)
+        bad = (x_hi >= 0.5) | ~np.isfinite(x_hi) | ~np.isfinite(x_lo)
+        for i, (a, b) in enumerate(pairs):
+            out[bad[:, a] | bad[:, b], i] = math.inf
+    return (out,)
+
+
+def _end_ratios(totals: Any, e_abs: float, norm_lo: Any, norm_hi: Any, kappa: float) -> Any:
+    """Floats above ``R_a(end) / R_b(end)`` for every ordered pair of live states (inf
+    where unusable)."""
+    with np.errstate(all="ignore"):
+        up = (totals + e_abs) / norm_lo
+        low = (totals - e_abs) / norm_hi
+        out = np.array([up[a] / low[b] for a, b in _pairs(len(totals))]) * (1 + 2 * kappa)
+    out[~np.isfinite(out) | ~(low.min() >= GUARD)] = math.inf
+    return out
+
+
+def possible_states(chain: CountChain, positions: Sequence[int]) -> dict[int, list[bool]]:
+    """Which states of each target have positive probability (with the fixed records),
+    decided exactly from the zero pattern of the initial law and the matrices.
+
+    ``P(x_t = a, fixed) > 0`` exactly when some path of positive-probability steps through
+    the allowed states reaches ``a`` at ``t`` and continues to the end: a forward and a
+    backward pass of booleans.
+
+    Args:
+        chain: the chain.
+        positions: the target records (0-based).
+
+    Returns:
+        position -> one boolean per state.
+
+    References:
+        Li et al. (2019), Section 3.2, Eq. 2 (the secret pairs are the values of positive
+        probability); Rabiner, "A tutorial on hidden Markov models", Proc. IEEE 77(2), 1989
+        (forward-backward).
+    """
+    T, k = chain.length, chain.k
+    want = set(positions)
+    pattern = [[[p > 0 for p in row] for row in m] for m in chain.matrices]
+
+    def pat(step: int) -> list[list[bool]]:
+        return pattern[0] if len(pattern) == 1 else pattern[step]
+
+    ahead = [True] * k
+    after: dict[int, list[bool]] = {}
+    for t in range(T - 1, -1, -1):
+        if t < T - 1:
+            nxt = [ahead[s2] and chain.allowed(t + 1, s2) for s2 in range(k)]
+            ahead = [any(pat(t)[s][s2] and nxt[s2] for s2 in range(k)) for s in range(k)]
+        if t in want:
+            after[t] = ahead
+    here = [p > 0 and chain.allowed(0, s) for s, p in enumerate(chain.initial)]
+    out: dict[int, list[bool]] = {}
+    for t in range(T):
+        if t > 0:
+            here = [
+                chain.allowed(t, s2) and any(here[s] and pat(t - 1)[s][s2] for s in range(k))
+                for s2 in range(k)
+            ]
+        if t in want:
+            out[t] = [here[s] and after[t][s] for s in range(k)]
+    return out
+
+
+class _Slack:
+    """Upper bounds of the absolute errors (underflows) of the screen, as arb balls (any
+    exponent): the L1 norm of the error of a forward vector (all states), of a backward
+    vector (the largest over states), of a law, of its mixture values and of its norm
+    (module doc). ``d`` bounds the relative roundings a value sees, all charged at once
+    per step."""
+
+    def __init__(self, n: int, d: int) -> None:
+        self.n = n
+        with ctx.workprec(64):
+            self.tiny = arb(2) ** -1020
+            self.grow = 1 + arb(4 * d) * arb(2) ** -53
+            self.zero = arb(0)
+
+    def step(self, err: Any, e: int, products: int) -> Any:
+        """After a step with ``products`` products per entry and a rescaling by ``2^-e``.
+
+        Args:
+            err: the bound before the step.
+            e: the rescaling exponent.
+            products: products per entry (their underflows, plus the rescaling's).
+
+        Returns:
+            The bound after the step.
+        """
+        with ctx.workprec(64):
+            fresh = self.tiny * ((self.n + 1) * (products + 1))
+            return (err * self.grow + fresh) * arb(2) ** (-e) + self.tiny * (self.n + 1)
+
+    def law(self, f_err: Any, b_err: Any) -> Any:
+        """The bound of a law from its factors' (whose entries are at most 1).
+
+        Args:
+            f_err: the forward vector's bound.
+            b_err: the backward vector's bound.
+
+        Returns:
+            The bound of the law's L1 error.
+        """
+        with ctx.workprec(64):
+            n1 = self.n + 1
+            conv = self.tiny * (n1 * n1)
+            return (f_err * n1 + b_err * n1 + f_err * b_err + conv) * self.grow
+
+    def mixture(self, law_err: Any) -> tuple[float, float]:
+        """Floats above the absolute errors of a law's mixture values (and tail sums) and
+        of its norm.
+
+        Args:
+            law_err: the law's bound.
+
+        Returns:
+            ``(mixture, norm)``.
+        """
+        with ctx.workprec(64):
+            n1 = self.n + 1
+            mix = (law_err + self.tiny * (4 * n1 * n1 * n1)) * self.grow
+            norm = law_err * self.grow
+            out = [math.nextafter(float(ball_endpoints(b)[1]), math.inf) for b in (mix, norm)]
+            return out[0], out[1]
+
+
+def _threshold(lower: Fraction) -> float | None:
+    """A float at or below ``e^lower`` (None when not usable)."""
+    with ctx.workprec(64):
+        thr_ball = arb_from_fraction(lower).exp()
+        if not thr_ball.is_finite():
+            return None
+        thr_lo, _ = ball_endpoints(thr_ball)
+    thr = float(thr_lo)
+    if not math.isfinite(thr) or thr <= 0:
+        return None
+    return math.nextafter(math.nextafter(thr, 0.0), 0.0)  # the float conversion rounds
+
+
+def interior_excess(screen: Screen, position: int, lower: Fraction) -> Fraction | None:
+    """How far the target's interior outputs can exceed the extremes' value ``V_ext``:
+    0 when every interior output is proven below ``lower`` (``ratios[j] (1 + kappa) <
+    e^lower``), else the largest tail-lemma bound over the outputs that are not.
+
+    Args:
+        screen: the :class:`Screen`.
+        position: the target record.
+        lower: an exact lower bound of the target's value at the extremes.
+
+    Returns:
+        An exact ``excess >= 0`` with ``V <= V_ext + excess``, or None when undecided.
+
+    References:
+        Li et al. (2019), Section 3.2, Eq. 2; Higham (2002), Sec. 3.1; Johansson, Arb
+        (2017) for the threshold ``e^lower``.
+    """
+    ratio = screen.ratios.get(position)
+    if ratio is None or screen.top.get(position) is None:
+        return None
+    thr = _threshold(lower)
+    if thr is None:
+        return None
+    with np.errstate(all="ignore"):
+        near = ~(ratio * (1.0 + screen.kappa) < thr)
+        if not bool(near.any()):
+            return Fraction(0)
+        # per end: a pair whose end ratio times (1 + its bound) stays below thr adds
+        # nothing; the others add their bound; the better end counts
+        best = np.full(int(near.sum()), math.inf)
+        for gaps, ends in screen.excess[position]:
+            g = gaps[near]
+            above = ~(ends[None, :] * (1.0 + g) * (1.0 + 8 * _U) < thr)
+            best = np.minimum(best, np.where(above, g, 0.0).max(axis=1))
+    worst = float(best.max())
+    if not math.isfinite(worst):
+        return None
+    return Fraction(worst)
+
+
+def interior_below(screen: Screen, position: int, lower: Fraction) -> bool:
+    """True when it is proven that no interior output of the target exceeds ``lower``
+    (a certified lower end of the extremes' value): ``top (1 + kappa) < e^lower``.
+
+    Args:
+        screen: the :class:`Screen`.
+        position: the target record.
+        lower: an exact lower bound of the target's value at the extremes.
+
+    Returns:
+        Whether the interior is proven below ``lower`` (False: undecided here).
+
+    References:
+        Higham (2002), Sec. 3.1; Johansson, Arb (2017) for the threshold ``e^lower``.
+    """
+    top = screen.top.get(position)
+    if top is None or not math.isfinite(top):
+        return False
+    thr = _threshold(lower)
+    return thr is not None and top * (1.0 + screen.kappa) < thr
+
+
+__all__ = [
+    "GUARD",
+    "MAX_TAIL_STATES",
+    "MIN_FACTOR",
+    "Screen",
+    "interior_below",
+    "interior_excess",
+    "interior_screen",
+    "possible_states",
+]
