@@ -214,8 +214,46 @@ def extreme_log_ratio(triples: Sequence[tuple[Any, Any, Any]], prec: int) -> Any
         return best
 
 
+def pair_log_ratios(
+    triples: Sequence[tuple[Any, Any, Any]], prec: int
+) -> dict[tuple[int, int, int], Any] | None:
+    """Balls of ``ln(M_a(j)/J_a(1)) - ln(M_b(j)/J_b(1))`` at ``j = 0`` (end 0) and
+    ``j = N`` (end 1) for every ordered pair of possible states.
+
+    Args:
+        triples: the balls of :func:`extreme_values` for one target.
+        prec: working precision in bits.
+
+    Returns:
+        ``(a, b, end) -> ball``, or None when a ball is not usable.
+
+    References:
+        Li et al. (2019), Section 3.2, Eq. 2 (the ratio at the extreme outputs).
+    """
+    with ctx.workprec(prec):
+        logs: dict[int, tuple[Any, Any]] = {}
+        for s, (jq, j1, jinv) in enumerate(triples):
+            if j1.is_zero():
+                continue
+            if not (j1 > 0 and jq > 0 and jinv > 0):
+                return None
+            n = j1.log()
+            logs[s] = (jq.log() - n, jinv.log() - n)
+        out = {}
+        for a in logs:
+            for b in logs:
+                if a != b:
+                    for end in (0, 1):
+                        ball = logs[a][end] - logs[b][end]
+                        if not ball.is_finite():
+                            return None
+                        out[a, b, end] = ball
+        return out
+
+
 __all__ = [
     "CountChain",
     "extreme_log_ratio",
     "extreme_values",
+    "pair_log_ratios",
 ]

@@ -54,7 +54,7 @@ digit; one that would is left to the exact path).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -157,9 +157,9 @@ def interior_screen(chain: CountChain, positions: Sequence[int], rate: Fraction)
     powers = np.cumprod(np.concatenate(([1.0], np.full(N, q))))
     tail_n = np.cumsum((laws * powers[::-1, None])[::-1], axis=0)[::-1]
     head_0 = np.cumsum(laws * powers[:, None], axis=0)
-    ends = (
-        (tail_n[2 : N + 1], right[1:N] * powers[N - 1 : 0 : -1, None], tail_n[0]),
+    ends = (  # output 0, then output N
         (head_0[0 : N - 1], left[0 : N - 1] * powers[2 : N + 1, None], head_0[N]),
+        (tail_n[2 : N + 1], right[1:N] * powers[N - 1 : 0 : -1, None], tail_n[0]),
     )
     del left, right
     tops: dict[int, float | None] = {}
@@ -184,11 +184,15 @@ def interior_screen(chain: CountChain, positions: Sequence[int], rate: Fraction)
         ratio = upper.max(axis=1) / lower.min(axis=1)
         tops[t] = float(ratio.max())
         ratios[t] = ratio
-        norm_hi = n_cols[live] + e_norm
-        norm_lo = n_cols[live] - e_norm
+        states = [a for a in range(k) if live[a]]
+        pairs = [(states[a], states[b]) for a, b in _pairs(len(states))]
         excess[t] = [
-            _tail_bounds(s[:, cols][:, live], p[:, cols][:, live], tot[cols][live], e_mix, kappa)
-            + (_end_ratios(tot[cols][live], e_mix, norm_lo, norm_hi, kappa),)
+            (
+                *_tail_bounds(
+                    s[:, cols][:, live], p[:, cols][:, live], tot[cols][live], e_mix, kappa
+                ),
+                pairs,
+            )
             for s, p, tot in ends
         ]
     return Screen(tops, kappa, ratios, excess)
@@ -264,39 +268,35 @@ def _pairs(n: int) -> list[tuple[int, int]]:
     return [(a, b) for a in range(n) for b in range(n) if a != b]
 
 
-def _tail_bounds(sums: Any, minus: Any, totals: Any, e_abs: float, kappa: float) -> tuple[Any]:
-    """At each interior output and ordered pair ``(a, b)`` of live states, a float above
-    ``max(0, x_b - x_a)/(1 - x_b)`` of the tail lemma (module doc) at one end:
+def _tail_bounds(sums: Any, minus: Any, totals: Any, e_abs: float, kappa: float) -> tuple[Any, Any]:
+    """At each interior output ``j`` and ordered pair ``(a, b)`` of live states, floats
+    around ``ln(1 - x_a) - ln(1 - x_b)`` of the tail lemma (module doc) at one end, so that
+    ``ln R_a(j)/R_b(j) = ln R_a(end)/R_b(end) + that``: an upper bound
+    ``max(0, x_b - x_a)/(1 - x_b)`` (``inf`` where unusable) and a lower bound
+    ``y - y^2/2``, ``y = (x_b - x_a)/(1 - x_b)`` (``-inf`` where ``y`` may be negative).
     ``x M(end) = sums - minus`` (floats, with ``minus <= q^2 sums`` exactly), ``totals[a]``
-    the float mixture ``M_a(end)``, ``e_abs`` above their absolute errors; ``inf`` where a
-    bound is unusable. Shape ``(outputs, pairs)``."""
+    the float mixture ``M_a(end)``, ``e_abs`` above their absolute errors. Shapes
+    ``(outputs, pairs)``."""
     pairs = _pairs(sums.shape[1])
-    out = np.full((sums.shape[0], len(pairs)), math.inf)
+    up = np.full((sums.shape[0], len(pairs)), math.inf)
+    down = np.full((sums.shape[0], len(pairs)), -math.inf)
     if sums.shape[1] > MAX_TAIL_STATES or float((totals - e_abs).min()) < GUARD:
-        return (out,)
+        return up, down
     with np.errstate(all="ignore"):
         diff = sums - minus
         rad = (sums + minus) * (2 * kappa) + 4 * e_abs
         x_hi = (diff + rad) / (totals - e_abs) * (1 + 2 * kappa)
         x_lo = np.maximum(diff - rad, 0.0) / (totals + e_abs) * (1 - 2 * kappa)
-        for i, (a, b) in enumerate(pairs):
-            gap = np.maximum(x_hi[:, b] - x_lo[:, a], 0.0) / (1 - x_hi[:, b])
-            out[:, i] = gap * (1 + 8 * _U)
         bad = (x_hi >= 0.5) | ~np.isfinite(x_hi) | ~np.isfinite(x_lo)
         for i, (a, b) in enumerate(pairs):
-            out[bad[:, a] | bad[:, b], i] = math.inf
-    return (out,)
-
-
-def _end_ratios(totals: Any, e_abs: float, norm_lo: Any, norm_hi: Any, kappa: float) -> Any:
-    """Floats above ``R_a(end) / R_b(end)`` for every ordered pair of live states (inf
-    where unusable)."""
-    with np.errstate(all="ignore"):
-        up = (totals + e_abs) / norm_lo
-        low = (totals - e_abs) / norm_hi
-        out = np.array([up[a] / low[b] for a, b in _pairs(len(totals))]) * (1 + 2 * kappa)
-    out[~np.isfinite(out) | ~(low.min() >= GUARD)] = math.inf
-    return out
+            gap = np.maximum(x_hi[:, b] - x_lo[:, a], 0.0) / (1 - x_hi[:, b])
+            up[:, i] = gap * (1 + 8 * _U)
+            y = (x_lo[:, b] - x_hi[:, a]) / (1 - x_lo[:, b]) * (1 - 8 * _U)
+            low = (y - y * y * (0.5 + 8 * _U)) * (1 - 8 * _U)
+            down[:, i] = np.where(y > 0, low, -math.inf)
+            up[bad[:, a] | bad[:, b], i] = math.inf
+            down[bad[:, a] | bad[:, b], i] = -math.inf
+    return up, down
 
 
 def possible_states(chain: CountChain, positions: Sequence[int]) -> dict[int, list[bool]]:
@@ -422,44 +422,69 @@ def _threshold(lower: Fraction) -> float | None:
     return math.nextafter(math.nextafter(thr, 0.0), 0.0)  # the float conversion rounds
 
 
-def interior_excess(screen: Screen, position: int, lower: Fraction) -> Fraction | None:
-    """How far the target's interior outputs can exceed the extremes' value ``V_ext``:
-    0 when every interior output is proven below ``lower`` (``ratios[j] (1 + kappa) <
-    e^lower``), else the largest tail-lemma bound over the outputs that are not.
+def interior_enclosure(
+    screen: Screen,
+    position: int,
+    extremes: tuple[Fraction, Fraction],
+    pairs: Mapping[tuple[int, int, int], tuple[Fraction, Fraction]],
+) -> tuple[Fraction, Fraction] | None:
+    """The target's value over all outputs, from its extremes and the screen: the
+    extremes' ``[lo, hi]`` when every interior output is proven below ``lo``
+    (``ratios[j] (1 + kappa) < e^lo``); else the outputs that are not are enclosed by the
+    tail lemma (module doc) from each ordered pair's value at each end.
 
     Args:
         screen: the :class:`Screen`.
         position: the target record.
-        lower: an exact lower bound of the target's value at the extremes.
+        extremes: ``[lo, hi]`` enclosing ``V_ext``, the max over pairs and both ends.
+        pairs: ``(a, b, end) -> [lo, hi]`` enclosing ``ln R_a(end)/R_b(end)`` for every
+            ordered pair of possible states, ``end`` 0 (output 0) or 1 (output ``N``).
 
     Returns:
-        An exact ``excess >= 0`` with ``V <= V_ext + excess``, or None when undecided.
+        Exact ``[lo', hi']`` enclosing the value, or None when undecided.
 
     References:
         Li et al. (2019), Section 3.2, Eq. 2; Higham (2002), Sec. 3.1; Johansson, Arb
-        (2017) for the threshold ``e^lower``.
+        (2017) for the threshold ``e^lo``.
     """
+    lo, hi = extremes
     ratio = screen.ratios.get(position)
     if ratio is None or screen.top.get(position) is None:
         return None
-    thr = _threshold(lower)
+    thr = _threshold(lo)
     if thr is None:
         return None
     with np.errstate(all="ignore"):
         near = ~(ratio * (1.0 + screen.kappa) < thr)
         if not bool(near.any()):
-            return Fraction(0)
-        # per end: a pair whose end ratio times (1 + its bound) stays below thr adds
-        # nothing; the others add their bound; the better end counts
-        best = np.full(int(near.sum()), math.inf)
-        for gaps, ends in screen.excess[position]:
-            g = gaps[near]
-            above = ~(ends[None, :] * (1.0 + g) * (1.0 + 8 * _U) < thr)
-            best = np.minimum(best, np.where(above, g, 0.0).max(axis=1))
-    worst = float(best.max())
-    if not math.isfinite(worst):
-        return None
-    return Fraction(worst)
+            return lo, hi
+        # upper: ln R_ab(j) <= hi_ab(end) + up_ab(end, j) at each end, written as
+        # hi + (hi_ab(end) - hi) + up, the difference rounded up
+        sides = []
+        for end, (up, _, names) in enumerate(screen.excess[position]):
+            if any((a, b, end) not in pairs for a, b in names):
+                return None
+            shift = np.array([_float_up(pairs[a, b, end][1] - hi) for a, b in names])
+            g = up[near]
+            # the addition's rounding: at most u times the operands' magnitudes
+            sides.append(shift[None, :] + g + 4 * _U * (np.abs(shift)[None, :] + g) + 2.0**-1070)
+        worst = float(np.minimum(sides[0], sides[1]).max())
+        if not math.isfinite(worst):
+            return None
+        # lower: ln R_ab(j) >= lo_ab(end) + down_ab(end, j) at any end
+        gain = Fraction(0)
+        for end, (_, down, names) in enumerate(screen.excess[position]):
+            tops = down[near].max(axis=0)
+            for i, (a, b) in enumerate(names):
+                if math.isfinite(tops[i]):
+                    gain = max(gain, pairs[a, b, end][0] + Fraction(float(tops[i])) - lo)
+    upper = hi + Fraction(_float_up(Fraction(worst))) if worst > 0 else hi
+    return lo + gain, upper
+
+
+def _float_up(x: Fraction) -> float:
+    """A float at or above ``x``."""
+    return math.nextafter(float(x), math.inf)
 
 
 def interior_below(screen: Screen, position: int, lower: Fraction) -> bool:
@@ -490,7 +515,7 @@ __all__ = [
     "MIN_FACTOR",
     "Screen",
     "interior_below",
-    "interior_excess",
+    "interior_enclosure",
     "interior_screen",
     "possible_states",
 ]

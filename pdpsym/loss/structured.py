@@ -355,9 +355,9 @@ def _chain_extremes(
     lam: Fraction,
     digits: int,
 ) -> dict[int, tuple[Fraction, Fraction]]:
-    """Every target whose sup is proven to sit at an extreme output, or within a proven
-    ``excess`` of it (a plateau of the ratio, :func:`countscreen.interior_excess`): its
-    certified ``[lo, hi + excess]``. The extremes are balls
+    """Every target whose value the extremes and the screen enclose to ``digits``: the
+    sup at an extreme output, or on a plateau of the ratio near one
+    (:func:`countscreen.interior_enclosure`). The extremes are balls
     (:func:`countchain.extreme_values`); the interior is bounded by the float screen with
     its error bound (:func:`countscreen.interior_screen`). The other targets are left to
     the caller."""
@@ -374,18 +374,23 @@ def _chain_extremes(
             if ball is None:
                 continue
             lo, hi = poly.endpoints(ball)
-            excess = countscreen.interior_excess(screen, p, lo)
-            if excess is None:
+            enclosed: tuple[Fraction, Fraction] | None = (lo, hi)
+            if not countscreen.interior_below(screen, p, lo):
+                pair_balls = countchain.pair_log_ratios(values[p], prec)
+                if pair_balls is None:
+                    continue
+                pairs = {key: poly.endpoints(b) for key, b in pair_balls.items()}
+                enclosed = countscreen.interior_enclosure(screen, p, (lo, hi), pairs)
+            if enclosed is None:
                 continue
-            hi += excess
-            if fixed_digits(lo, hi, digits) is None:
-                if prec < MAX_BITS and excess == 0:
+            if fixed_digits(*enclosed, digits) is not None:
+                done[p] = enclosed
+            elif fixed_digits(lo, hi, digits) is None:
+                if prec < MAX_BITS:
                     again.append(p)
-                elif prec < MAX_BITS and fixed_digits(lo, hi - excess, digits) is None:
-                    again.append(p)
-                # else: the excess costs digits; the exact path decides
-            else:
-                done[p] = (lo, hi)
+                elif enclosed == (lo, hi):
+                    done[p] = enclosed  # fewer digits are certain
+            # else: the interior's bounds cost digits; the exact path decides
         todo = again
         prec *= 2
     return done
