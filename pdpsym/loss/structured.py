@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
-from pdpsym.core import chainsym, countchain, countscreen, poly
+from pdpsym.core import chainsym, countchain, countscreen, poly, polytrunc
 from pdpsym.core.decimals import enclosure_decimal, fixed_digits
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
@@ -219,15 +219,32 @@ def _pair_sups(
     mixes = []
     for _, factors in values.items():
         # J(1) is the product of the factors' totals (exact, without the big product)
+        totals = [poly.total(f) for f in factors]
         norm = 1
-        for f in factors:
-            norm *= poly.total(f)
+        for tot in totals:
+            norm *= tot
         if norm == 0:
             continue
+        cuts = [
+            polytrunc.truncation_shift(tot, poly.degree(f), n, rate, prec)
+            for f, tot in zip(factors, totals, strict=True)
+        ]
         # each factor rounded relatively to prec + 16 bits (small integers, fast product);
         # the rounding is carried into the balls
         rounded = [poly.relative_floor(f, prec + 16) for f in factors]
         dropped = sum(r[1] for r in rounded)
+        if sum(cuts) > dropped + 64:
+            # a wide law: drop its tails absolutely, the dropped mass carried exactly
+            # (pdpsym.core.polytrunc)
+            g = poly.product([polytrunc.floor_shift(f, c) for f, c in zip(factors, cuts)])
+            dropped = sum(cuts)
+            delta = norm - poly.total(g) * (1 << dropped)
+            shift = poly.height_bits(g)
+            values_ = polytrunc.widen_up(
+                poly.mixture_values(g, n, rate, prec, shift), delta, shift + dropped, prec
+            )
+            mixes.append((values_, poly.scaled_int(norm, shift + dropped, prec)))
+            continue
         k = sum(1 for r in rounded if r[1])
         j = poly.product([r[0] for r in rounded])
         shift = poly.height_bits(j)
