@@ -241,3 +241,29 @@ def test_absolute_truncation_keeps_the_mixture_values_inside_the_balls():
             scaled = true / mpmath.mpf(2) ** (shift + dropped)
             assert _mp(lo) <= scaled <= _mp(hi)
             assert (_mp(hi) - _mp(lo)) / scaled < mpmath.mpf(2) ** -60
+
+
+def test_calibration_at_a_thousand_records_fits_the_default_limit():
+    """The calibration's estimate (six all-target passes, as measured by
+    benchmarks/bench_chain.py) admits T = 1000 under the default --max-work."""
+    from pdpsym.app.commands.calibrate import CALIBRATION_PASSES
+    from pdpsym.app.limits import DEFAULT_MAX_WORK
+    from pdpsym.loss.structured import leakage_work
+
+    m = MarkovChain(["0", "1"], 1000, "stationary", [["9/10", "1/10"], ["1/10", "9/10"]])
+    assert CALIBRATION_PASSES * leakage_work(m, 1000, ()) <= DEFAULT_MAX_WORK
+
+
+def test_calibration_of_1e5_records_is_refused_naming_max_work(tmp_path, capsys):
+    """T = 10^5: refused before any work, exit 2, one line naming --max-work."""
+    import json
+
+    from pdpsym.app.cli import main
+
+    big = {"kind": "markov-chain", "length": 100000, "states": ["0", "1"]}
+    big.update(initial="stationary", transition=[["9/10", "1/10"], ["1/10", "9/10"]])
+    p = tmp_path / "m.json"
+    p.write_text(json.dumps(big))
+    code = main(["calibrate", str(p), "--eps", "1"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "--max-work" in err[0]
