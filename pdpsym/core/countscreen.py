@@ -78,16 +78,14 @@ _U = 2.0**-53
 @dataclass(frozen=True)
 class Screen:
     """Per target: ``top``, the largest float ratio ``max_a R_a(j) / min_b R_b(j)`` over
-    interior outputs ``0 < j < N`` (``R_a(j) = M_a(j)/J_a(1)``), None when the screen
-    cannot vouch for it; ``ratios``, that ratio at each interior output; ``excess``, at
-    each interior output a float above the amount by which the output's value can exceed
-    the extremes' value (the tail lemma; ``inf`` when unknown); and ``kappa``: every true
+    interior outputs ``0 < j < N`` (``R_a(j) = M_a(j)/J_a(1)``; ``inf`` when some output's
+    mixtures are too faint to bound), None when the screen cannot vouch for the target;
+    ``ratios``, that ratio at each interior output; and ``kappa``: every true
     ordered-pair ratio at an interior output ``j`` is below ``ratios[j] * (1 + kappa)``."""
 
     top: dict[int, float | None]
     kappa: float
     ratios: dict[int, Any]
-    excess: dict[int, Any]
 
 
 def interior_screen(chain: CountChain, positions: Sequence[int], rate: Fraction) -> Screen:
@@ -122,7 +120,7 @@ def interior_screen(chain: CountChain, positions: Sequence[int], rate: Fraction)
     kappa = 3.0 * m * _U + 16 * _U
     none: dict[int, float | None] = dict.fromkeys(want)
     if not want or N < 2 or m * _U > 1e-4 or k > 64:
-        return Screen(none, kappa, {}, {})
+        return Screen(none, kappa, {})
     with ctx.workprec(64):
         q_ball = (-arb_from_fraction(rate)).exp()
         q = float(q_ball.mid())
@@ -130,9 +128,9 @@ def interior_screen(chain: CountChain, positions: Sequence[int], rate: Fraction)
     positive = [x for mm in mats for x in mm.ravel() if x > 0]
     init = np.array([float(p) for p in chain.initial])
     if not q >= MIN_FACTOR or min(positive, default=1.0) < MIN_FACTOR:
-        return Screen(none, kappa, {}, {})
+        return Screen(none, kappa, {})
     if any(0 < x < MIN_FACTOR for x in init):
-        return Screen(none, kappa, {}, {})
+        return Screen(none, kappa, {})
     laws, errs = _laws(chain, want, N, mats, init)
     slack = _Slack(N, m)
     norms = laws.sum(axis=0)
@@ -150,21 +148,9 @@ def interior_screen(chain: CountChain, positions: Sequence[int], rate: Fraction)
         np.multiply(acc, q, out=acc)
         right[c] = acc
     mix = (left + right)[1:N]
-    # the tail lemma's x(j) M(end), each as a difference of two sums whose second is at
-    # most q^2 times the first: at the right end T(j) - q^(N-j) right[j] with
-    # T(j) = sum_{c > j} J[c] q^(N-c); at the left end S(j) - q^(j+1) left[j-1] with
-    # S(j) = sum_{c < j} J[c] q^c; and the ends' mixtures M(N), M(0)
-    powers = np.cumprod(np.concatenate(([1.0], np.full(N, q))))
-    tail_n = np.cumsum((laws * powers[::-1, None])[::-1], axis=0)[::-1]
-    head_0 = np.cumsum(laws * powers[:, None], axis=0)
-    ends = (  # output 0, then output N
-        (head_0[0 : N - 1], left[0 : N - 1] * powers[2 : N + 1, None], head_0[N]),
-        (tail_n[2 : N + 1], right[1:N] * powers[N - 1 : 0 : -1, None], tail_n[0]),
-    )
     del left, right
     tops: dict[int, float | None] = {}
     ratios: dict[int, Any] = {}
-    excess: dict[int, Any] = {}
     possible = possible_states(chain, want)
     for i, t in enumerate(want):
         cols = slice(i * k, (i + 1) * k)
@@ -176,33 +162,29 @@ def interior_screen(chain: CountChain, positions: Sequence[int], rate: Fraction)
             continue
         vals = mix[:, cols][:, live]
         low = vals - e_mix
-        if float(low.min()) < GUARD:
-            tops[t] = None
-            continue
-        upper = (vals + e_mix) / (n_cols[live] - e_norm)
-        lower = low / (n_cols[live] + e_norm)
-        ratio = upper.max(axis=1) / lower.min(axis=1)
+        with np.errstate(all="ignore"):
+            upper = (vals + e_mix) / (n_cols[live] - e_norm)
+            lower = low / (n_cols[live] + e_norm)
+            ratio = upper.max(axis=1) / lower.min(axis=1)
+        # an output whose mixtures are too faint to bound is left to the tail lemma
+        ratio[(low < GUARD).any(axis=1) | ~np.isfinite(ratio)] = math.inf
         tops[t] = float(ratio.max())
         ratios[t] = ratio
-        states = [a for a in range(k) if live[a]]
-        pairs = [(states[a], states[b]) for a, b in _pairs(len(states))]
-        excess[t] = [
-            (
-                *_tail_bounds(
-                    s[:, cols][:, live], p[:, cols][:, live], tot[cols][live], e_mix, kappa
-                ),
-                pairs,
-            )
-            for s, p, tot in ends
-        ]
-    return Screen(tops, kappa, ratios, excess)
+    return Screen(tops, kappa, ratios)
 
 
 def _laws(
-    chain: CountChain, want: list[int], N: int, mats: list[Any], init: Any
+    chain: CountChain,
+    want: list[int],
+    N: int,
+    mats: list[Any],
+    init: Any,
+    tilt: Sequence[float] | None = None,
 ) -> tuple[Any, list[Any]]:
     """The float laws ``J_{t,a}`` (column ``i k + a`` for the ``i``-th target) and, per
-    target, a ball above the L1 norm of each law's absolute error."""
+    target, a ball above the L1 norm of each law's absolute error. With ``tilt`` (the
+    floats of ``theta^c``, ``c = 0, 1, ...``) the laws are the tilted ``J[c] theta^c``: each
+    record's contribution ``c`` also multiplies by ``theta^c``."""
     T, k = chain.length, chain.k
     table = np.array(chain.table, dtype=np.int64)
     masks = np.ones((T, k))
@@ -215,7 +197,7 @@ def _laws(
         out = np.zeros((k, N + 1))
         for s in range(k):
             c = int(row[s])
-            out[s, c:] = vec[s, : N + 1 - c]
+            out[s, c:] = vec[s, : N + 1 - c] if tilt is None else vec[s, : N + 1 - c] * tilt[c]
         return out
 
     def rescale(vec: Any) -> tuple[Any, int]:
@@ -264,6 +246,94 @@ def _laws(
     return laws, errs
 
 
+def tail_bounds(
+    chain: CountChain, positions: Sequence[int], rate: Fraction
+) -> dict[int, list[tuple[Any, Any, list[tuple[int, int]]]]]:
+    """The tail lemma's bounds (module doc) of every interior output of each target, at
+    both ends: ``[(up, down, pairs)]`` for output 0, then output ``N``.
+
+    The sums come from tilted laws, so that they keep their relative accuracy when the
+    mixtures themselves are too faint for floats: at the left end ``x M(0) = S(j) - V(j)``
+    with ``S(j) = sum_{c < j} J^q[c]``, ``V(j) = sum_{c < j} J^q[c] q^{2(j - c)}`` and
+    ``M(0) = sum_c J^q[c]`` (``J^q[c] = J[c] q^c``); at the right end the same with
+    ``J^{1/q}`` summed over ``c > j``, up to the common factor ``q^N``. A tilted law is the
+    forward-backward with each contribution ``c`` also multiplying by ``theta^c``.
+
+    Args:
+        chain: the chain.
+        positions: the target records (0-based).
+        rate: the Laplace rate in count units.
+
+    Returns:
+        position -> the two ends' bounds (targets the bounds cannot serve are absent).
+
+    References:
+        Li et al. (2019), Section 3.2, Eq. 2; Higham, Accuracy and Stability of Numerical
+        Algorithms (2002), Sec. 2.2 and Sec. 3.1; Feller, An Introduction to Probability
+        Theory and Its Applications, vol. 2 (1971), Ch. XVI.7 (exponential tilting).
+    """
+    T, k, N = chain.length, chain.k, chain.span
+    want = sorted(set(positions))
+    top_c = max(max(row) for row in chain.table)
+    # rounding counts on the longest path of each sum (S, V, M(0)): the converted
+    # probabilities and powers 4; a step of the chain k + 1 (k - 1 additions, the
+    # product, the tilt's product; the rescaling is exact); the convolution N + 1; a
+    # running sum N, or the recurrence of V 2 per step and q^2's conversion 3. Each sum
+    # is then its exact value times e^eta, |eta| <= d u' <= kappa (d u' < 10^-4)
+    d_t = 4 + T * (k + 1) + (N + 1) + 2 * (N + 1) + 3 + 8
+    kappa = 1.01 * d_t * 2.0**-53 * (1 + 2.0**-50) + 16 * _U
+    if not want or N < 2 or kappa > 1e-4 or k > MAX_TAIL_STATES:
+        return {}
+    with ctx.workprec(64):
+        q_ball = (-arb_from_fraction(rate)).exp()
+        q2 = float((q_ball * q_ball).mid())
+        tilts = [[float((q_ball**c).mid()) for c in range(top_c + 1)]]
+        tilts.append([float((1 / q_ball**c).mid()) for c in range(top_c + 1)])
+    if not (q2 >= MIN_FACTOR and tilts[0][-1] >= MIN_FACTOR and tilts[1][-1] <= 2.0**60):
+        return {}
+    mats = [np.array([[float(p) for p in row] for row in mm]) for mm in chain.matrices]
+    init = np.array([float(p) for p in chain.initial])
+    if min((x for mm in mats for x in mm.ravel() if x > 0), default=1.0) < MIN_FACTOR:
+        return {}
+    if any(0 < x < MIN_FACTOR for x in init):
+        return {}
+    slack = _Slack(N, d_t)
+    possible = possible_states(chain, want)
+    ends = []
+    for side, tilt in enumerate(tilts):
+        laws, errs = _laws(chain, want, N, mats, init, tilt)
+        if side == 1:
+            laws = laws[::-1]  # the right end is the left end of the reversed count
+        sums = np.cumsum(laws, axis=0)  # row c: sum over c' <= c
+        near = np.empty_like(laws)
+        acc = np.zeros(laws.shape[1])
+        for c in range(N + 1):  # near[c] = sum_{c' <= c} J[c'] q^(2 (c + 1 - c'))
+            acc += laws[c]
+            np.multiply(acc, q2, out=acc)
+            near[c] = acc
+        # output j >= 1 (in the order of this side): the sums over c < j, rows 0..N-2
+        ends.append((sums[0 : N - 1], near[0 : N - 1], sums[N], errs))
+    right = ends[1]
+    ends[1] = (right[0][::-1], right[1][::-1], right[2], right[3])
+    out: dict[int, list[tuple[Any, Any, list[tuple[int, int]]]]] = {}
+    for i, t in enumerate(want):
+        cols = slice(i * k, (i + 1) * k)
+        live = np.array(possible[t])
+        if int(live.sum()) < 2:
+            continue
+        states = [a for a in range(k) if live[a]]
+        pairs = [(states[a], states[b]) for a, b in _pairs(len(states))]
+        sides = []
+        for s_sum, s_near, s_tot, errs in ends:
+            e_abs, _ = slack.mixture(errs[i])
+            up, down = _tail_bounds(
+                s_sum[:, cols][:, live], s_near[:, cols][:, live], s_tot[cols][live], e_abs, kappa
+            )
+            sides.append((up, down, pairs))
+        out[t] = sides
+    return out
+
+
 def _pairs(n: int) -> list[tuple[int, int]]:
     return [(a, b) for a in range(n) for b in range(n) if a != b]
 
@@ -271,9 +341,10 @@ def _pairs(n: int) -> list[tuple[int, int]]:
 def _tail_bounds(sums: Any, minus: Any, totals: Any, e_abs: float, kappa: float) -> tuple[Any, Any]:
     """At each interior output ``j`` and ordered pair ``(a, b)`` of live states, floats
     around ``ln(1 - x_a) - ln(1 - x_b)`` of the tail lemma (module doc) at one end, so that
-    ``ln R_a(j)/R_b(j) = ln R_a(end)/R_b(end) + that``: an upper bound
-    ``max(0, x_b - x_a)/(1 - x_b)`` (``inf`` where unusable) and a lower bound
-    ``y - y^2/2``, ``y = (x_b - x_a)/(1 - x_b)`` (``-inf`` where ``y`` may be negative).
+    ``ln R_a(j)/R_b(j) = ln R_a(end)/R_b(end) + that = ln(1 + y)``,
+    ``y = (x_b - x_a)/(1 - x_b)``: an upper bound ``y - y^2/2 + y^3/3`` at the largest
+    ``y`` (0 when ``y <= 0`` may hold; ``inf`` where unusable) and a lower bound
+    ``y - y^2/2`` at the smallest (``-inf`` unless it is positive).
     ``x M(end) = sums - minus`` (floats, with ``minus <= q^2 sums`` exactly), ``totals[a]``
     the float mixture ``M_a(end)``, ``e_abs`` above their absolute errors. Shapes
     ``(outputs, pairs)``."""
@@ -289,11 +360,14 @@ def _tail_bounds(sums: Any, minus: Any, totals: Any, e_abs: float, kappa: float)
         x_lo = np.maximum(diff - rad, 0.0) / (totals + e_abs) * (1 - 2 * kappa)
         bad = (x_hi >= 0.5) | ~np.isfinite(x_hi) | ~np.isfinite(x_lo)
         for i, (a, b) in enumerate(pairs):
-            gap = np.maximum(x_hi[:, b] - x_lo[:, a], 0.0) / (1 - x_hi[:, b])
-            up[:, i] = gap * (1 + 8 * _U)
+            # y in [y_lo, y_hi]; ln(1 + y) is at most y - y^2/2 + y^3/3 for y >= 0 (the
+            # difference grows, its derivative being y^3/(1 + y)) and at least
+            # y - y^2/2 (derivative y^2/(1 + y)); each float formula is widened by 8u
+            y_hi = np.maximum(x_hi[:, b] - x_lo[:, a], 0.0) / (1 - x_hi[:, b]) * (1 + 8 * _U)
+            up[:, i] = y_hi * (1 - y_hi * 0.5 + y_hi * y_hi / 3) * (1 + 8 * _U)
             y = (x_lo[:, b] - x_hi[:, a]) / (1 - x_lo[:, b]) * (1 - 8 * _U)
-            low = (y - y * y * (0.5 + 8 * _U)) * (1 - 8 * _U)
-            down[:, i] = np.where(y > 0, low, -math.inf)
+            low = y * (1 - y * (0.5 + 8 * _U)) * (1 - 8 * _U)
+            down[:, i] = np.where((y > 0) & (low > 0), low, -math.inf)
             up[bad[:, a] | bad[:, b], i] = math.inf
             down[bad[:, a] | bad[:, b], i] = -math.inf
     return up, down
@@ -424,6 +498,7 @@ def _threshold(lower: Fraction) -> float | None:
 
 def interior_enclosure(
     screen: Screen,
+    tails: Mapping[int, list[tuple[Any, Any, list[tuple[int, int]]]]],
     position: int,
     extremes: tuple[Fraction, Fraction],
     pairs: Mapping[tuple[int, int, int], tuple[Fraction, Fraction]],
@@ -435,6 +510,7 @@ def interior_enclosure(
 
     Args:
         screen: the :class:`Screen`.
+        tails: :func:`tail_bounds` of the target (at least).
         position: the target record.
         extremes: ``[lo, hi]`` enclosing ``V_ext``, the max over pairs and both ends.
         pairs: ``(a, b, end) -> [lo, hi]`` enclosing ``ln R_a(end)/R_b(end)`` for every
@@ -449,7 +525,7 @@ def interior_enclosure(
     """
     lo, hi = extremes
     ratio = screen.ratios.get(position)
-    if ratio is None or screen.top.get(position) is None:
+    if ratio is None or screen.top.get(position) is None or position not in tails:
         return None
     thr = _threshold(lo)
     if thr is None:
@@ -461,7 +537,7 @@ def interior_enclosure(
         # upper: ln R_ab(j) <= hi_ab(end) + up_ab(end, j) at each end, written as
         # hi + (hi_ab(end) - hi) + up, the difference rounded up
         sides = []
-        for end, (up, _, names) in enumerate(screen.excess[position]):
+        for end, (up, _, names) in enumerate(tails[position]):
             if any((a, b, end) not in pairs for a, b in names):
                 return None
             shift = np.array([_float_up(pairs[a, b, end][1] - hi) for a, b in names])
@@ -473,7 +549,7 @@ def interior_enclosure(
             return None
         # lower: ln R_ab(j) >= lo_ab(end) + down_ab(end, j) at any end
         gain = Fraction(0)
-        for end, (_, down, names) in enumerate(screen.excess[position]):
+        for end, (_, down, names) in enumerate(tails[position]):
             tops = down[near].max(axis=0)
             for i, (a, b) in enumerate(names):
                 if math.isfinite(tops[i]):
@@ -518,4 +594,5 @@ __all__ = [
     "interior_enclosure",
     "interior_screen",
     "possible_states",
+    "tail_bounds",
 ]

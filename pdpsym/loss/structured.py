@@ -388,21 +388,27 @@ def _chain_extremes(
     todo = [p for p in sorted(set(positions)) if screen.top.get(p) is not None]
     prec = _bits(digits, contrib.span)
     done: dict[int, tuple[Fraction, Fraction]] = {}
+    tails: dict[int, Any] = {}
     while todo:
         values = countchain.extreme_values(chain, todo, rate, prec)
         again = []
+        found: dict[int, tuple[Fraction, Fraction]] = {}
         for p in todo:
             ball = countchain.extreme_log_ratio(values[p], prec)
-            if ball is None:
-                continue
-            lo, hi = poly.endpoints(ball)
+            if ball is not None:
+                found[p] = poly.endpoints(ball)
+        # the tail lemma's bounds, once, for the targets the screen alone cannot settle
+        need = [p for p, (lo, _) in found.items() if not countscreen.interior_below(screen, p, lo)]
+        if need and not tails:
+            tails = countscreen.tail_bounds(chain, need, rate)
+        for p, (lo, hi) in found.items():
             enclosed: tuple[Fraction, Fraction] | None = (lo, hi)
-            if not countscreen.interior_below(screen, p, lo):
+            if p in need:
                 pair_balls = countchain.pair_log_ratios(values[p], prec)
                 if pair_balls is None:
                     continue
                 pairs = {key: poly.endpoints(b) for key, b in pair_balls.items()}
-                enclosed = countscreen.interior_enclosure(screen, p, (lo, hi), pairs)
+                enclosed = countscreen.interior_enclosure(screen, tails, p, (lo, hi), pairs)
             if enclosed is None:
                 continue
             if fixed_digits(*enclosed, digits) is not None:
