@@ -136,18 +136,25 @@ def test_an_alternating_chain_agrees_with_the_brute_force():
                 assert _mp(r.value.lo) - eps <= ref <= _mp(r.value.hi) + eps
 
 
-def test_long_alternating_chains_match_the_per_target_path():
-    """T = 200 (count laws down to 1e-400 of their peak: float64 underflows): the
+def test_long_chains_match_the_per_target_path():
+    """T = 200 alternating (count laws down to 1e-400 of their peak: float64 underflows)
+    and T = 400 at lam = 1/4 (the mixtures at the far outputs fall below 2^-1100 of the
+    largest: the tail lemma's tilted sums bound them): the
     all-targets path (screen with underflow bounds, tail lemma, mirror pairs) prints the
     same digits as the per-target exact path, for a stationary start and for a fixed
     start with a known record (x1 is then certain: no compatible pair)."""
-    rows = [["1/100", "99/100"], ["99/100", "1/100"]]
-    for init, known in (("stationary", ()), (["1", "0"], ("x100",))):
-        m = MarkovChain(["0", "1"], 200, init, rows)
+    alt = [["1/100", "99/100"], ["99/100", "1/100"]]
+    cases = (
+        (200, "stationary", alt, (), Fraction(1)),
+        (200, ["1", "0"], alt, ("x100",), Fraction(1)),
+        (400, "stationary", alt, (), Fraction(1, 4)),
+    )
+    for T, init, rows, known, lam in cases:
+        m = MarkovChain(["0", "1"], T, init, rows)
         names = [v for v in m.variables if v not in known]
-        fast = structured_leakage(m, names, known, 1, digits=15, exact=False)
-        for name in ("x1", "x2", "x37", "x99", "x200"):
-            (ref,) = structured_leakage(m, [name], known, 1, digits=15, exact=False)
+        fast = structured_leakage(m, names, known, lam, digits=15, exact=False)
+        for name in ("x1", "x2", "x37", "x99", f"x{T}"):
+            (ref,) = structured_leakage(m, [name], known, lam, digits=15, exact=False)
             got = fast[names.index(name)]
             assert got.status == ref.status
             if ref.value is None:
