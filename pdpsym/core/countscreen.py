@@ -36,19 +36,24 @@ certified lower end of the extremes) cannot carry the max.
 **Plateaus (the tail lemma).** When a law's tails fall faster than the kernel (an
 alternating chain, independent-like records) the ratio is flat to far below float
 accuracy near the ends, so the outputs there can be neither proven below the extremes
-nor told apart from them. For them: let ``T_b(j) = sum_{c > j} J_b[c] q^{N - c}`` and
-``x_b(j) = q^{N-j} D_b(j) / M_b(N)``, ``D_b(j) = sum_{c > j} J_b[c] (q^{j-c} - q^{c-j})``.
-Then ``M_b(j) = q^{j - N} M_b(N) (1 - x_b(j))`` exactly (split the sum at ``j``), so
+nor told apart from them; and an output whose mixtures fall below float range cannot be
+bounded at all. For them (:func:`tail_bounds`, :func:`interior_enclosure`): with
+``D_b(j) = sum_{c > j} J_b[c] (q^{j-c} - q^{c-j})`` and
+``x_b(j) = q^{N-j} D_b(j) / M_b(N)``, splitting the sum at ``j`` gives exactly
+``M_b(j) = q^{j - N} M_b(N) (1 - x_b(j))``, so for every ordered pair
 
-    ln R_a(j)/R_b(j) = ln R_a(N)/R_b(N) + ln(1 - x_a(j)) - ln(1 - x_b(j))
-                     <= V_ext + max(0, x_b - x_a) / (1 - x_b),
+    ln R_a(j)/R_b(j) = ln R_a(N)/R_b(N) + ln(1 + y),   y = (x_b - x_a) / (1 - x_b),
 
-and ``(1 - q^2) T_b(j) <= M_b(N) x_b(j) <= T_b(j)`` (each term has ``c - j >= 1``). The
-same holds at the left end with ``S_b(j) = sum_{c < j} J_b[c] q^c`` and ``M_b(0)``. So
-such an output exceeds the extremes' value ``V_ext`` by at most a bound computed from
-the tail sums (floats with the same error model), and the caller widens the enclosure's
-upper end by it: ``V in [lo, hi + excess]`` (a bound of ``2^-900`` changes no printed
-digit; one that would is left to the exact path).
+and ``y - y^2/2 <= ln(1 + y) <= y - y^2/2 + y^3/3`` for ``y >= 0``. In the tilted law
+``J^{1/q}[c] = J_b[c] q^{-c}``, ``x_b(j) = (S(j) - V(j)) / S(-1)`` with
+``S(j) = sum_{c > j} J^{1/q}[c]`` and ``V(j) = sum_{c > j} J^{1/q}[c] q^{2(c - j)} <= q^2
+S(j)``: sums of non-negative terms (the same error model; the difference loses at most
+the factor ``(1 + q^2)/(1 - q^2)``), scale-free, and accurate even where ``M_b(j)``
+itself is far below float range. The left end is the same with ``J^q[c] = J_b[c] q^c``
+summed over ``c < j``. Each such output is thus enclosed from the pair's certified value
+at the end and the floats of ``x``: the value is ``V in [lo', hi']`` with ``lo'`` and
+``hi'`` at most the certified ends plus these bounds, and a target whose enclosure then
+misses the digits asked for is left to the exact path.
 """
 
 from __future__ import annotations
@@ -179,11 +184,11 @@ def _laws(
     N: int,
     mats: list[Any],
     init: Any,
-    tilt: Sequence[float] | None = None,
+    tilt: Mapping[int, float] | None = None,
 ) -> tuple[Any, list[Any]]:
     """The float laws ``J_{t,a}`` (column ``i k + a`` for the ``i``-th target) and, per
     target, a ball above the L1 norm of each law's absolute error. With ``tilt`` (the
-    floats of ``theta^c``, ``c = 0, 1, ...``) the laws are the tilted ``J[c] theta^c``: each
+    floats of ``theta^c`` for every contribution ``c``) the laws are the tilted ``J[c] theta^c``: each
     record's contribution ``c`` also multiplies by ``theta^c``."""
     T, k = chain.length, chain.k
     table = np.array(chain.table, dtype=np.int64)
@@ -274,7 +279,7 @@ def tail_bounds(
     """
     T, k, N = chain.length, chain.k, chain.span
     want = sorted(set(positions))
-    top_c = max(max(row) for row in chain.table)
+    values = sorted({c for row in chain.table for c in row})
     # rounding counts on the longest path of each sum (S, V, M(0)): the converted
     # probabilities and powers 4; a step of the chain k + 1 (k - 1 additions, the
     # product, the tilt's product; the rescaling is exact); the convolution N + 1; a
@@ -287,10 +292,13 @@ def tail_bounds(
     with ctx.workprec(64):
         q_ball = (-arb_from_fraction(rate)).exp()
         q2 = float((q_ball * q_ball).mid())
-        tilts = [[float((q_ball**c).mid()) for c in range(top_c + 1)]]
-        tilts.append([float((1 / q_ball**c).mid()) for c in range(top_c + 1)])
-    if not (q2 >= MIN_FACTOR and tilts[0][-1] >= MIN_FACTOR and tilts[1][-1] <= 2.0**60):
-        return {}
+        top = q_ball ** values[-1]
+        if not (q2 >= MIN_FACTOR and float(top.mid()) >= MIN_FACTOR):
+            return {}
+        if not float((1 / top).mid()) <= 2.0**60:
+            return {}
+        tilts = [{c: float((q_ball**c).mid()) for c in values}]
+        tilts.append({c: float((1 / q_ball**c).mid()) for c in values})
     mats = [np.array([[float(p) for p in row] for row in mm]) for mm in chain.matrices]
     init = np.array([float(p) for p in chain.initial])
     if min((x for mm in mats for x in mm.ravel() if x > 0), default=1.0) < MIN_FACTOR:

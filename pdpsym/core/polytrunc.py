@@ -51,8 +51,8 @@ def truncation_shift(total: int, degree: int, n: int, rate: Fraction, prec: int)
     """
     if total <= 0:
         return 0
-    # n rate log2(e) rounded up, with a margin for the rounding of the float
-    range_bits = math.ceil(float(rate) * n * 1.4426950408889634 * (1 + 2.0**-40)) + 2
+    # n rate log2(e) rounded up (log2(e) < 1.4427), exactly
+    range_bits = math.ceil(Fraction(rate) * n * Fraction(14427, 10000)) + 2
     keep = prec + 8 + range_bits + (degree + 1).bit_length() + 2
     return max(0, total.bit_length() - 1 - keep)
 
