@@ -274,3 +274,13 @@ def test_calibration_of_1e5_records_is_refused_naming_max_work(tmp_path, capsys)
     code = main(["calibrate", str(p), "--eps", "1"])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and "--max-work" in err[0]
+
+
+def test_a_tiny_lambda_on_a_long_chain_is_computed_not_an_internal_error():
+    """lambda = 10^-6 (rate 10^6): the exact path's threshold e^lo is far above the float
+    range (it raised OverflowError before). Hand bound: at output 0 the ratio of the two
+    mixtures is e^rate times a ratio of law values of order (1/100)^60 at most, so the
+    value is 10^6 up to a few hundred."""
+    m = MarkovChain(["0", "1"], 60, "stationary", [["1/100", "99/100"], ["99/100", "1/100"]])
+    (r,) = structured_leakage(m, ["x30"], (), Fraction(1, 10**6), digits=6, exact=False)
+    assert abs(r.value.lo - 10**6) < 1000 and r.value.lo <= r.value.hi
