@@ -13,6 +13,7 @@ import itertools
 from fractions import Fraction
 
 import mpmath
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -197,14 +198,7 @@ def small_chains(draw):
     return MarkovChain(states, T, [str(x) for x in init], [[str(x) for x in r] for r in rows])
 
 
-@settings(max_examples=12, deadline=None)
-@given(data=st.data())
-def test_fast_paths_equal_the_general_exact_path(data):
-    """Law: on small chains (stay 1/2, 1/100, 0 or 1, identical rows, reversible or
-    arbitrary matrices, 2 or 3 states, any start, a known record or none) every
-    target's all-targets enclosure (independent records, mirror pairs, screen and tail
-    lemma, truncated exact path) contains the exact closed form of Eq. 2 from the general
-    path, and the status agrees."""
+def _fast_equals_exact(data) -> None:
     m = data.draw(small_chains())
     lam = data.draw(st.sampled_from([Fraction(1, 10), Fraction(1), Fraction(7)]))
     names = list(m.variables)
@@ -219,6 +213,25 @@ def test_fast_paths_equal_the_general_exact_path(data):
         assert e.value.exact is not None
         assert e.value.exact.compare_rational(f.value.lo) >= 0
         assert e.value.exact.compare_rational(f.value.hi) <= 0
+
+
+@settings(max_examples=12, deadline=None)
+@given(data=st.data())
+def test_fast_paths_equal_the_general_exact_path(data):
+    """Law: on small chains (stay 1/2, 1/100, 0 or 1, identical rows, reversible or
+    arbitrary matrices, 2 or 3 states, any start, a known record or none) every
+    target's all-targets enclosure (independent records, mirror pairs, screen and tail
+    lemma, truncated exact path) contains the exact closed form of Eq. 2 from the general
+    path, and the status agrees."""
+    _fast_equals_exact(data)
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_fast_paths_equal_the_general_exact_path_thoroughly(data):
+    """The same law on 300 chains."""
+    _fast_equals_exact(data)
 
 
 def test_absolute_truncation_keeps_the_mixture_values_inside_the_balls():
