@@ -224,19 +224,21 @@ def _laws(
     for t in range(T - 2, want[0] - 1, -1):
         nxt = shifted(cur * masks[t + 1][:, None], table[t + 1])
         cur, e = rescale(mat(t) @ nxt)
-        err = slack.step(err, e, k)
+        # per state (the norm's max): N + 1 entries, k products and a tilt each
+        err = slack.step(err, e, (N + 1) * (k + 1), N + 1)
         if t in want:
             back[t] = (cur, err)
     start = np.zeros((k, N + 1))
     start[:, 0] = init * masks[0]
     fwd, e = rescale(shifted(start, table[0]))
-    f_err = slack.step(slack.zero, e, 0)
+    f_err = slack.step(slack.zero, e, (N + 1) * k, (N + 1) * k)
     laws = np.zeros((N + 1, len(want) * k))
     errs = []
     for t in range(want[-1] + 1):
         if t > 0:
             fwd, e = rescale(shifted(mat(t - 1).T @ fwd, table[t]) * masks[t][:, None])
-            f_err = slack.step(f_err, e, k * k)
+            # all states (the norm's sum): k (N + 1) entries, k products and a tilt each
+            f_err = slack.step(f_err, e, (N + 1) * k * (k + 1), (N + 1) * k)
         if t in back:
             b, b_err = back.pop(t)
             errs.append(slack.law(f_err, b_err))
@@ -443,20 +445,22 @@ class _Slack:
             self.grow = 1 + arb(4 * d) * arb(2) ** -53
             self.zero = arb(0)
 
-    def step(self, err: Any, e: int, products: int) -> Any:
-        """After a step with ``products`` products per entry and a rescaling by ``2^-e``.
+    def step(self, err: Any, e: int, ops: int, entries: int) -> Any:
+        """After a step whose entries (``entries`` of them in the norm) see ``ops``
+        products in all, then a rescaling by ``2^-e`` (one more possible underflow each).
 
         Args:
             err: the bound before the step.
             e: the rescaling exponent.
-            products: products per entry (their underflows, plus the rescaling's).
+            ops: the products of the step that the norm sums over.
+            entries: the entries the norm sums over.
 
         Returns:
             The bound after the step.
         """
         with ctx.workprec(64):
-            fresh = self.tiny * ((self.n + 1) * (products + 1))
-            return (err * self.grow + fresh) * arb(2) ** (-e) + self.tiny * (self.n + 1)
+            fresh = self.tiny * ops
+            return (err * self.grow + fresh) * arb(2) ** (-e) + self.tiny * entries
 
     def law(self, f_err: Any, b_err: Any) -> Any:
         """The bound of a law from its factors' (whose entries are at most 1).
