@@ -2,7 +2,7 @@
 float64 numpy baselines, as whole processes. Plain script:
 
     .venv/bin/python benchmarks/bench_chain.py [--T 1000] [--long 10000] [--skip-long]
-        [--skip-calibrate] [--runs 3]
+        [--skip-calibrate] [--skip-degenerate] [--runs 3]
 
 1. A symmetric binary chain (stay 9/10, stationary start, sum query, lambda = 1) of T
    records: ``pdpsym leakage MODEL --all-targets --json --digits 15`` against three
@@ -12,7 +12,12 @@ float64 numpy baselines, as whole processes. Plain script:
    largest relative difference from the certified values, and the ratio to the fastest
    baseline that is correct to 1e-6 relative (and to the FFT one, with its error).
 2. T = --long records, one target in the middle: ``pdpsym leakage --target``.
-3. ``pdpsym calibrate MODEL --eps 1`` at T (with the group-DP and MQM baselines).
+3. ``pdpsym calibrate MODEL --eps 1`` at T (with the group-DP and MQM baselines), under
+   the default ``--max-work``.
+4. Degenerate and other chains at T, every target, one run each (``--skip-degenerate``
+   to skip): independent records (stay 1/2), nearly independent (stay 500001/1000000),
+   alternating (stay 1/10, 1/100), stay 99/100, a non-stationary start, a non-symmetric
+   matrix, a known record, lambda = 1/2, three states.
 
 The baselines share a forward-backward with a running count in float64 (rescaled every
 step), then: ``fft`` -- every target's two conditional laws by one batched FFT
@@ -38,16 +43,41 @@ from pathlib import Path
 import numpy as np
 
 
-def chain_model(T: int, stay: str = "9/10") -> dict[str, object]:
+def chain_model(T: int, stay: str = "9/10", initial: object = "stationary") -> dict[str, object]:
     num, den = (int(x) for x in stay.split("/"))
     leave = f"{den - num}/{den}"
     return {
         "kind": "markov-chain",
         "length": T,
         "states": ["0", "1"],
-        "initial": "stationary",
+        "initial": initial,
         "transition": [[stay, leave], [leave, stay]],
     }
+
+
+def other_chains(T: int) -> dict[str, tuple[dict[str, object], list[str]]]:
+    """The degenerate and other chains of part 4: name -> (model, extra flags)."""
+    three = ["99/200", "99/200"]
+    out: dict[str, tuple[dict[str, object], list[str]]] = {
+        f"stay {s}": (chain_model(T, s), [])
+        for s in ("1/2", "500001/1000000", "1/10", "1/100", "99/100")
+    }
+    out["stay 1/100, start x1 = 0"] = (chain_model(T, "1/100", ["1", "0"]), [])
+    out["stay 9/10, start (1/3, 2/3)"] = (chain_model(T, "9/10", ["1/3", "2/3"]), [])
+    asym = chain_model(T)
+    asym["transition"] = [["1/10", "9/10"], ["1/5", "4/5"]]
+    out["rows (1/10, 9/10), (1/5, 4/5)"] = (asym, [])
+    out["stay 1/100, known x500"] = (chain_model(T, "1/100"), ["--known", "x500"])
+    out["stay 1/100, lambda 1/2"] = (chain_model(T, "1/100"), ["--lam", "1/2"])
+    k3 = {
+        "kind": "markov-chain",
+        "length": T,
+        "states": ["0", "1", "2"],
+        "initial": "stationary",
+        "transition": [["1/100", *three], [three[0], "1/100", three[1]], [*three, "1/100"]],
+    }
+    out["3 states, stay 1/100"] = (k3, [])
+    return out
 
 
 def float_all_targets(P: np.ndarray, init: np.ndarray, T: int, lam: float) -> np.ndarray:
@@ -182,6 +212,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--skip-long", action="store_true")
     ap.add_argument("--skip-calibrate", action="store_true")
+    ap.add_argument("--skip-degenerate", action="store_true")
     args = ap.parse_args()
     if args.mode.startswith("float"):
         run_float(args.model, args.mode.partition("-")[2] or "fft")
@@ -243,12 +274,23 @@ def main() -> None:
                     str(model),
                     "--eps",
                     "1",
-                    "--max-work",
-                    "300000000",
                 ]
             )
             print(f"T={args.T} calibrate --eps 1 (CPU): {t_cal:.2f} s")
             print(out.strip())
+        if not args.skip_degenerate:
+            print(f"T={args.T}, every target, other chains (CPU, one run each):")
+            for name, (obj, flags) in other_chains(args.T).items():
+                model.write_text(json.dumps(obj))
+                argv = [py, "-m", "pdpsym", "leakage", str(model), "--all-targets"]
+                argv += ["--json", "--digits", "15"]
+                argv += flags if "--lam" in flags else [*flags, "--lam", "1"]
+                cpu, out = timed(argv)
+                best = json.loads(out)["max"]
+                print(
+                    f"  {name}: {cpu:.2f} s, max {best['value']['decimal']} "
+                    f"({len(best['ties'])} tied)"
+                )
         if not args.skip_long:
             model.write_text(json.dumps(chain_model(args.long)))
             mid = f"x{args.long // 2}"

@@ -16,40 +16,20 @@ generating function evaluated at a point is the dynamic programme run on numbers
 :func:`extreme_values` encloses ``F_t(a, x)`` and ``B_t(a, x)`` for ``x = q, 1, 1/q``
 and every ``t`` in ``O(T k^2)`` ball operations, all terms non-negative.
 
-**Interior by a proven float screen.** :func:`interior_screen` runs the same programme
-on count vectors in float64 (each step rescaled by a power of two, which is exact), the
-laws by direct convolution and the mixtures by the two first-order recurrences. Every
-quantity is a sum of products of non-negative numbers, so as long as no operation
-underflows (checked: every non-zero value stays above ``2^-960`` and every multiplier
-above ``2^-60``, so each product is a normal number) each computed value is the exact
-one times ``e^eta`` with ``|eta| <= d u'``, ``u' = -ln(1 - 2^-53)``, where ``d`` counts
-the roundings on the value's longest path (Higham, *Accuracy and Stability of Numerical
-Algorithms*, 2nd ed., Sec. 3.1, Lemma 3.1; a fused multiply-add only rounds less). The
-screen returns, for each target, the largest float ratio over interior outputs and the
-proven factor ``1 + kappa`` that bounds its error, so a caller can prove that no
-interior output beats a certified lower end: the comparison is made on ratios with
-``+, *, /`` only (no library ``log`` or ``exp`` in the proof).
+**Interior** outputs are screened in float64 with proven error bounds by
+:mod:`pdpsym.core.countscreen`.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
 from flint import arb, ctx
 
-from pdpsym.core.certify import arb_from_fraction, ball_endpoints
-
-#: non-zero float values must stay at or above this (products with multipliers of at
-#: least ``2^-60`` are then normal numbers)
-GUARD = 2.0**-960
-#: the smallest multiplier (transition probability, kernel ratio) the screen accepts
-MIN_FACTOR = 2.0**-60
-_U = 2.0**-53
+from pdpsym.core.certify import arb_from_fraction
 
 Matrix = tuple[tuple[Fraction, ...], ...]
 
@@ -234,189 +214,46 @@ def extreme_log_ratio(triples: Sequence[tuple[Any, Any, Any]], prec: int) -> Any
         return best
 
 
-# --- the float screen of the interior ---------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Screen:
-    """Per target: the largest float ratio ``max_a R_a(j) / min_b R_b(j)`` over interior
-    outputs ``0 < j < N`` (``R_a(j) = M_a(j)/J_a(1)``), None when the screen cannot vouch
-    for it (a value left the checked range), and ``kappa``: every true ordered-pair ratio
-    at an interior output is below ``top * (1 + kappa)`` computed in floats."""
-
-    top: dict[int, float | None]
-    kappa: float
-
-
-def interior_screen(chain: CountChain, positions: Sequence[int], rate: Fraction) -> Screen:
-    """The float64 screen of every interior output of every target (see the module doc).
+def pair_log_ratios(
+    triples: Sequence[tuple[Any, Any, Any]], prec: int
+) -> dict[tuple[int, int, int], Any] | None:
+    """Balls of ``ln(M_a(j)/J_a(1)) - ln(M_b(j)/J_b(1))`` at ``j = 0`` (end 0) and
+    ``j = N`` (end 1) for every ordered pair of possible states.
 
     Args:
-        chain: the chain.
-        positions: the target records (0-based).
-        rate: the Laplace rate in count units.
+        triples: the balls of :func:`extreme_values` for one target.
+        prec: working precision in bits.
 
     Returns:
-        The :class:`Screen`.
+        ``(a, b, end) -> ball``, or None when a ball is not usable.
 
     References:
-        Li et al. (2019), Section 3.2, Eq. 2; Higham, Accuracy and Stability of Numerical
-        Algorithms (2002), Sec. 3.1 (the rounding-error counter).
+        Li et al. (2019), Section 3.2, Eq. 2 (the ratio at the extreme outputs).
     """
-    T, k, N = chain.length, chain.k, chain.span
-    want = sorted(set(positions))
-    # rounding counts on the longest path (see the module doc): a converted probability
-    # 1; a step of the chain k + 1 (a product, then k - 1 additions in any order); a
-    # convolution term 1 and at most N additions; the kernel ratio q 3 (the ball's
-    # midpoint, then its float); a recurrence step 5 (q, a product, an addition)
-    d_fb = 2 + T * (k + 1)
-    d_j = d_fb + N + 1
-    d_m = d_j + 5 * (N + 1) + 8
-    d_n = d_j + N + 1
-    m = 2 * (d_m + d_n + 1) + 1
-    kappa = 3.0 * m * _U + 16 * _U
-    none: dict[int, float | None] = dict.fromkeys(want)
-    if not want or N < 2 or m * _U > 1e-4:
-        return Screen(none, kappa)
-    with ctx.workprec(64):
-        q_ball = (-arb_from_fraction(rate)).exp()
-        q = float(q_ball.mid())
-    mats = [np.array([[float(p) for p in row] for row in mm]) for mm in chain.matrices]
-    positive = [x for mm in mats for x in mm.ravel() if x > 0]
-    init = np.array([float(p) for p in chain.initial])
-    if not q >= MIN_FACTOR or min(positive, default=1.0) < MIN_FACTOR:
-        return Screen(none, kappa)
-    if any(0 < x < MIN_FACTOR for x in init):
-        return Screen(none, kappa)
-    table = np.array(chain.table, dtype=np.int64)
-    masks = np.ones((T, k))
-    for t, s in chain.fixed.items():
-        masks[t] = 0.0
-        masks[t, s] = 1.0
-    ok = True
-
-    def shifted(vec: Any, row: Any) -> Any:
-        out = np.zeros((k, N + 1))
-        for s in range(k):
-            c = int(row[s])
-            out[s, c:] = vec[s, : N + 1 - c]
+    with ctx.workprec(prec):
+        logs: dict[int, tuple[Any, Any]] = {}
+        for s, (jq, j1, jinv) in enumerate(triples):
+            if j1.is_zero():
+                continue
+            if not (j1 > 0 and jq > 0 and jinv > 0):
+                return None
+            n = j1.log()
+            logs[s] = (jq.log() - n, jinv.log() - n)
+        out = {}
+        for a in logs:
+            for b in logs:
+                if a != b:
+                    for end in (0, 1):
+                        ball = logs[a][end] - logs[b][end]
+                        if not ball.is_finite():
+                            return None
+                        out[a, b, end] = ball
         return out
-
-    def rescale(vec: Any) -> Any:
-        nonlocal ok
-        top = float(vec.max())
-        if top <= 0:
-            return vec
-        vec = np.ldexp(vec, -math.frexp(top)[1])
-        if float(np.min(vec, where=vec > 0, initial=1.0)) < GUARD:
-            ok = False
-        return vec
-
-    def mat(step: int) -> Any:
-        return mats[0] if len(mats) == 1 else mats[step]
-
-    back: dict[int, Any] = {}
-    cur = np.zeros((k, N + 1))
-    cur[:, 0] = 1.0
-    if T - 1 in want:
-        back[T - 1] = cur
-    for t in range(T - 2, want[0] - 1, -1):
-        nxt = shifted(cur * masks[t + 1][:, None], table[t + 1])
-        cur = rescale(mat(t) @ nxt)
-        if t in want:
-            back[t] = cur
-    start = np.zeros((k, N + 1))
-    start[:, 0] = init * masks[0]
-    fwd = rescale(shifted(start, table[0]))
-    laws = np.zeros((N + 1, len(want) * k))  # column i * k + s: target i, state s
-    col = 0
-    for t in range(want[-1] + 1):
-        if t > 0:
-            fwd = rescale(shifted(mat(t - 1).T @ fwd, table[t]) * masks[t][:, None])
-        if t in back:
-            b = back.pop(t)
-            for s in range(k):
-                f_row, b_row = fwd[s], b[s]
-                f_top, b_top = float(f_row.max()), float(b_row.max())
-                if f_top > 0 and b_top > 0:
-                    f_low = float(np.min(f_row, where=f_row > 0, initial=1.0))
-                    b_low = float(np.min(b_row, where=b_row > 0, initial=1.0))
-                    if math.frexp(f_low)[1] + math.frexp(b_low)[1] < -1000:
-                        ok = False
-                    f_len = int(np.flatnonzero(f_row)[-1]) + 1
-                    b_len = int(np.flatnonzero(b_row)[-1]) + 1
-                    law = np.convolve(f_row[:f_len], b_row[:b_len])
-                    laws[: min(N + 1, law.size), col] = law[: N + 1]
-                col += 1
-    if not ok:
-        return Screen(none, kappa)
-    norms = laws.sum(axis=0)
-    left = np.empty_like(laws)
-    acc = np.zeros(laws.shape[1])
-    for c in range(N + 1):
-        np.multiply(acc, q, out=acc)
-        acc += laws[c]
-        left[c] = acc
-    right = np.empty_like(laws)
-    acc = np.zeros(laws.shape[1])
-    right[N] = 0.0
-    for c in range(N - 1, -1, -1):
-        acc += laws[c + 1]
-        np.multiply(acc, q, out=acc)
-        right[c] = acc
-    for arr in (left, right):
-        if float(np.min(arr, where=arr > 0, initial=1.0)) < GUARD:
-            return Screen(none, kappa)
-    mix = (left + right)[1:N]
-    tops: dict[int, float | None] = {}
-    for i, t in enumerate(want):
-        cols = slice(i * k, (i + 1) * k)
-        live = norms[cols] > 0
-        if int(live.sum()) < 2:
-            tops[t] = None
-            continue
-        ratio = mix[:, cols][:, live] / norms[cols][live]
-        tops[t] = float((ratio.max(axis=1) / ratio.min(axis=1)).max())
-    return Screen(tops, kappa)
-
-
-def interior_below(screen: Screen, position: int, lower: Fraction) -> bool:
-    """True when it is proven that no interior output of the target exceeds ``lower``
-    (a certified lower end of the extremes' value): ``top (1 + kappa) < e^lower``.
-
-    Args:
-        screen: the :class:`Screen`.
-        position: the target record.
-        lower: an exact lower bound of the target's value at the extremes.
-
-    Returns:
-        Whether the interior is proven below ``lower`` (False: undecided here).
-
-    References:
-        Higham (2002), Sec. 3.1; Johansson, Arb (2017) for the threshold ``e^lower``.
-    """
-    top = screen.top.get(position)
-    if top is None or not math.isfinite(top):
-        return False
-    with ctx.workprec(64):
-        thr_ball = arb_from_fraction(lower).exp()
-        if not thr_ball.is_finite():
-            return False
-        thr_lo, _ = ball_endpoints(thr_ball)
-    thr = float(thr_lo)
-    if not math.isfinite(thr) or thr <= 0:
-        return False
-    thr = math.nextafter(math.nextafter(thr, 0.0), 0.0)  # the float conversion rounds
-    return top * (1.0 + screen.kappa) < thr
 
 
 __all__ = [
-    "GUARD",
-    "MIN_FACTOR",
     "CountChain",
-    "Screen",
     "extreme_log_ratio",
     "extreme_values",
-    "interior_below",
-    "interior_screen",
+    "pair_log_ratios",
 ]

@@ -24,6 +24,7 @@ opaque values supporting ``+``, ``*`` (by a polynomial or an int) and ``==``.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -445,8 +446,14 @@ def _below(fa: Any, fb: Any, sign: int, factor: Ball, kappa: float, lower: Fract
         thr_ball = arb_from_fraction(lower).exp()
         if not (thr_ball.is_finite() and factor.is_finite()):
             return np.zeros(len(fa), dtype=bool)
-        thr = float(ball_endpoints(thr_ball)[0])
-        f_hi = float(ball_endpoints(factor)[1])
+        try:  # a lower end above the float range: the largest float is below it
+            thr = float(ball_endpoints(thr_ball)[0])
+        except OverflowError:
+            thr = sys.float_info.max
+        try:
+            f_hi = float(ball_endpoints(factor)[1])
+        except OverflowError:  # an upper end above the float range proves nothing
+            return np.zeros(len(fa), dtype=bool)
     if not (math.isfinite(thr) and thr > 0 and math.isfinite(f_hi) and f_hi > 0):
         return np.zeros(len(fa), dtype=bool)
     thr = math.nextafter(math.nextafter(thr, 0.0), 0.0)

@@ -12,7 +12,7 @@ from flint import arb
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdpsym.core import countchain, poly
+from pdpsym.core import countchain, countscreen, poly
 from pdpsym.loss.structured import leakage_max, structured_leakage
 from pdpsym.models.markov import MarkovChain
 from pdpsym.papers.li2019 import eq2
@@ -39,8 +39,8 @@ def test_an_interior_output_tied_with_the_extreme_is_never_dropped():
     m = MarkovChain(["0", "1"], 2, ["1/2", "1/2"], [["1", "0"], ["1", "0"]])
     lam = Fraction(2)
     chain = countchain.CountChain(m.initial_law, m.matrices, m.contributions().table)
-    screen = countchain.interior_screen(chain, [0], 1 / lam)
-    assert not countchain.interior_below(screen, 0, Fraction(1, 2) - Fraction(1, 10**30))
+    screen = countscreen.interior_screen(chain, [0], 1 / lam)
+    assert not countscreen.interior_below(screen, 0, Fraction(1, 2) - Fraction(1, 10**30))
     (r,) = structured_leakage(m, ["x1"], (), lam, digits=15, exact=False)
     assert r.value.lo <= Fraction(1, 2) <= r.value.hi
 
@@ -100,10 +100,10 @@ def test_a_proven_interior_is_below_the_brute_force_max():
     m = MarkovChain(["0", "1"], 10, "stationary", [["9/10", "1/10"], ["1/10", "9/10"]])
     chain = countchain.CountChain(m.initial_law, m.matrices, m.contributions().table)
     for lam in (Fraction(1), Fraction(7), Fraction(50)):
-        screen = countchain.interior_screen(chain, [4], 1 / lam)
+        screen = countscreen.interior_screen(chain, [4], 1 / lam)
         ref = eq2.leakage(m.to_joint(), "x5", (), lam).certified(25)
         lo = Fraction(ref.enclosure[0])
-        if countchain.interior_below(screen, 4, lo):
+        if countscreen.interior_below(screen, 4, lo):
             assert _interior_max_mpmath(m, "x5", lam) < lo
         else:
             assert lam != 1

@@ -41,6 +41,10 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run_calibrate)
 
 
+#: a calibration's work in units of one all-targets pass (see run_calibrate)
+CALIBRATION_PASSES = 6
+
+
 def run_calibrate(args: argparse.Namespace) -> int:
     # imported here: the engines load sympy and flint, which `calibrate --help` does not need
     from pdpsym.app.commands.structured import integer_weights, record_count
@@ -66,9 +70,13 @@ def run_calibrate(args: argparse.Namespace) -> int:
     digits = options.digits(args.digits)
     known = options.names(args.known)
     n_targets = 1 if args.target else record_count(model) - len(known)
-    # about 5 full passes (the safe start, the check, three baselines) and a bisection;
-    # checked from the model's shape before its records are listed
-    limits.check(args, 5 * leakage_work(model, n_targets, known), "this calibration")
+    # four full passes (the safe start, which is also group DP's, the final check, MQM's
+    # two baselines) and a bisection on one target: measured on binary chains at
+    # T = 300, 1000 and 3000, the run takes 6 to 7 times one pass (0.49, 2.6 and 29 s
+    # of CPU); checked from the model's shape before its records are listed
+    limits.check(
+        args, CALIBRATION_PASSES * leakage_work(model, n_targets, known), "this calibration"
+    )
     targets = [args.target] if args.target else [v for v in model.variables if v not in set(known)]
     with Progress(len(targets) * 8, "targets", delay=1.0) as bar:
         cal = calibrate(
