@@ -57,8 +57,8 @@ dependence group; the worst pair differs at every record of the group (marginali
 coordinate is post-processing), a product of ``n`` local pairs, whose law of
 ``(#reports equal to x, #equal to x')`` is multinomial (exact for ``n <=``
 :data:`MAX_GROUP`); ``dependent-dp`` (``eq11-conditional``): the chain pair with no known
-record. Bayesian networks are refused (the reports of a network do not split at the
-target).
+record. Bayesian networks: the target's component, listed as a table
+(:mod:`pdpsym.audit.structured_rr_network`).
 
 References:
     Desfontaines et al., Definitions 3, 5, 12, 13 and Lemma 1; Liu et al. (2016),
@@ -82,6 +82,7 @@ from pdpsym.core.errors import InputError
 from pdpsym.loss import PrivacyLoss, worst_case
 from pdpsym.loss.pmf_pair import PMFPair
 from pdpsym.mechanisms.discrete import RandomizedResponse
+from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.markov import MarkovChain
 from pdpsym.models.product import ProductModel
 from pdpsym.papers.lmm2016.mechanism import DDPReading
@@ -118,10 +119,10 @@ def check_rr(model: Any, mech: RandomizedResponse) -> str | None:
     References:
         Warner (1965); Desfontaines et al., Definition 12 (the audited pairs).
     """
-    if not isinstance(model, MarkovChain | ProductModel):
+    if not isinstance(model, MarkovChain | ProductModel | BayesianNetwork):
         return (
-            "randomized response is audited on Markov chains and independent records; the "
-            "reports of a Bayesian network do not split at the target"
+            "randomized response is audited on Markov chains, independent records and "
+            "Bayesian networks"
         )
     doms = tuple(tuple(model.domain(v)) for v in model.variables)
     if len(mech.domains) != len(doms) or any(
@@ -313,7 +314,7 @@ def _group_pair(keep: Fraction, k: int, n: int) -> tuple[PMF, PMF]:
 
 
 def audit_rr(
-    model: MarkovChain | ProductModel,
+    model: MarkovChain | ProductModel | BayesianNetwork,
     mech: RandomizedResponse,
     target: str,
     known: Sequence[str],
@@ -351,6 +352,10 @@ def audit_rr(
     reason = check_rr(model, mech)
     if reason is not None:
         raise InputError("mechanism", reason)
+    if isinstance(model, BayesianNetwork):
+        from pdpsym.audit.structured_rr_network import audit_rr_network
+
+        return audit_rr_network(model, mech, target, known, eps, delta, notions, reading)
     keep = mech.keep
     names = tuple(model.variables)
     dom = tuple(model.domain(target))

@@ -194,28 +194,3 @@ def test_long_chain_reports_epsilon_only_with_the_reason(tmp_path, capsys):
     r = json.loads(capsys.readouterr().out)["notions"]["apkdp"]
     assert r["epsilon"] is not None and "not computed" in r["note"]
     assert r["delta_at_epsilon"][0]["delta"] is None
-
-
-def test_network_refuses_randomized_response_in_one_line(tmp_path, capsys):
-    net = tmp_path / "n.json"
-    net.write_text(
-        json.dumps(
-            {
-                "kind": "bayesian-network",
-                "nodes": [
-                    {"name": "a", "states": ["0", "1"], "cpt": ["1/2", "1/2"]},
-                    {
-                        "name": "b",
-                        "states": ["0", "1"],
-                        "parents": ["a"],
-                        "cpt": [["3/4", "1/4"], ["1/4", "3/4"]],
-                    },
-                ],
-            }
-        )
-    )
-    mech = tmp_path / "rr.json"
-    mech.write_text(json.dumps({"kind": "randomized-response", "keep": "3/4"}))
-    assert main(["audit", str(net), str(mech), "--target", "a"]) == 2
-    err = capsys.readouterr().err.strip()
-    assert "\n" not in err and "Bayesian network" in err

@@ -183,6 +183,11 @@ def check_work(
     domains = {v: model.domain(v) for v in known}
     assignments = math.prod(len(d) for d in domains.values())
     m = len(model.domain(target))
+    from pdpsym.models.bayesnet import BayesianNetwork
+
+    if not hasattr(mech, "kind") and isinstance(model, BayesianNetwork):
+        _check_network_rr(args, model, target, notions, points)  # the target's component
+        return
     if not hasattr(mech, "kind"):  # randomized response: the reports around the target
         from pdpsym.audit.structured_rr import MAX_OUTCOMES
 
@@ -217,6 +222,38 @@ def check_work(
         per_pair *= span + 1
     pairs = sum(m * m * assignments * (2 if n == "cdp" else 1) for n in notions)
     limits.check(args, 10**5 + laws + pairs * per_pair, "this audit")
+
+
+def _check_network_rr(
+    args: argparse.Namespace, model: Any, target: str, notions: Sequence[str], points: int
+) -> None:
+    """The table estimate of :func:`pdpsym.app.commands.audit._check_work` on the target's
+    component (:mod:`pdpsym.audit.structured_rr_network`), whose law grows by the bits of
+    one table entry per record. Classic dp and dependent-dp's neighbours need no table;
+    dependent-dp's conditional reading is the screened APKDP with nothing known."""
+    import types
+
+    from pdpsym.app.commands.audit import _check_work
+    from pdpsym.audit.structured_rr_network import component
+
+    comp = component(model, target)
+    domains = [model.domain(v) for v in comp]
+    bits = max(
+        max(p.numerator.bit_length(), p.denominator.bit_length())
+        for v in comp
+        for row in model.nodes[v].cpt.values()
+        for p in row
+    )
+    cells = math.prod(len(d) for d in domains)
+    shim = types.SimpleNamespace(cells=cells, domains=domains, n=len(comp))
+    neighbours = args.ddp_reading not in (None, "eq11-conditional")
+    table = [
+        "apkdp" if n == "dependent-dp" else n
+        for n in notions
+        if n != "dp" and not (n == "dependent-dp" and neighbours)
+    ]
+    if table:
+        _check_work(args, shim, table, bits, {"kind": "randomized-response"}, points)  # type: ignore[arg-type]
 
 
 __all__ = ["SUM_KINDS", "check_work", "is_structured", "load", "read_mechanism"]
