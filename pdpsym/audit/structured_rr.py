@@ -541,11 +541,13 @@ def audit_rr(
             )
             if value is None:
                 head = (
-                    "ε not computed either: a chain of more than two states (the extremes "
-                    "of the report ratios propagate exactly only for two)"
+                    f"ε not computed either: a cone of report laws has {wit['rays']} extreme "
+                    "rays, over the limit of the exact programme"
                 )
             elif n == "dependent-dp" and reading is not DDPReading.CONDITIONAL:
                 head = "ε exact (the group's size times the local pair's largest loss)"
+            elif chain is not None and chain.k > 2:
+                head = "ε exact (extreme rays of the forward and backward report cones)"
             else:
                 head = "ε exact (extremes of the forward and backward report ratios)"
             results.append(
@@ -571,13 +573,25 @@ def _chain_eps(
     found: Sequence[tuple[tuple[Any, ...], dict[str, Any]]],
     idx: Mapping[Fraction, int],
 ) -> tuple[Any, dict[str, Any]]:
-    """The exact ε (max over the cases) of a long binary chain segment."""
-    if chain is None or chain.k != 2:
+    """The exact ε (max over the cases) of a long chain segment: the extremes' programme
+    for two states, the cones' extreme rays (:mod:`pdpsym.audit.structured_rr_cone`) for
+    more; ``(None, {"rays": n})`` when a cone has more than its limit of rays."""
+    from pdpsym.audit.structured_rr_cone import TooManyRays, chain_max_ratio
+
+    if chain is None:
         return None, {}
     best: Fraction | None = Fraction(1)
     wit: dict[str, Any] = {}
+    memo: dict[tuple[str, int | None], Any] = {}
     for (a, b, key), where in found:
-        r = chain.max_ratio(idx[a], idx[b], *key)
+        try:
+            r = (
+                chain.max_ratio(idx[a], idx[b], *key)
+                if chain.k == 2
+                else chain_max_ratio(chain, idx[a], idx[b], key[0], key[1], memo)
+            )
+        except TooManyRays as err:
+            return None, {"rays": err.args[0]}
         if r is None:
             return sympy.oo, where
         if best is not None and (r > best or not wit):

@@ -200,7 +200,10 @@ def check_work(
         listed = min(MAX_OUTCOMES, model.k ** min(n, 64) if hasattr(model, "k") else 1)
         per_pair = listed * min(n, 13) * (points + 4) * 10 + 5 * n * n
         pairs = m * m * min(assignments, 4) * len(notions)
-        limits.check(args, 10**5 + laws + pairs * per_pair, "this audit")
+        i = names.index(target)  # the sides' cones, one per neighbour value, per notion
+        cone = _cone_estimate(model, mech, i) + _cone_estimate(model, mech, n - 1 - i)
+        cone *= (m if known else 1) * len(notions)
+        limits.check(args, 10**5 + laws + pairs * per_pair + cone, "this audit")
         return
     ws = {k: Fraction(x) for k, x in (mech.weights or {}).items()}
     scale = math.lcm(1, *(Fraction(x).denominator for x in ws.values()))
@@ -222,6 +225,28 @@ def check_work(
         per_pair *= span + 1
     pairs = sum(m * m * assignments * (2 if n == "cdp" else 1) for n in notions)
     limits.check(args, 10**5 + laws + pairs * per_pair, "this audit")
+
+
+def _cone_estimate(model: Any, mech: Any, n: int) -> int:
+    """The extreme rays' programme of a long chain of three states or more
+    (:func:`pdpsym.audit.structured_rr_cone.cone_work`) on one side of the target, ``n``
+    records long at most; 0 when it does not run (two states, independent records, a
+    segment listed whole)."""
+    from pdpsym.audit.structured_rr import MAX_OUTCOMES
+    from pdpsym.audit.structured_rr_cone import cone_work
+
+    k = getattr(model, "k", 2)
+    if k < 3 or n == 0 or k ** min(2 * n, 64) <= MAX_OUTCOMES:
+        return 0
+    keep = Fraction(mech.keep)
+    other = (1 - keep) / (k - 1)
+    bits = max(
+        sum(x.denominator for x in (keep, other)).bit_length()
+        + max(p.denominator for mat in model.matrices for row in mat for p in row).bit_length()
+        + k.bit_length(),
+        1,
+    )
+    return cone_work(n, k, bits)
 
 
 def _check_network_rr(
