@@ -45,8 +45,9 @@ no special case). The backward ratio ``beta(0)/beta(1)`` obeys
 *δ(ε)* needs the whole law of the reports inside ``(l, r)``: ``k^(r - l - 1)`` outcomes.
 It is computed exactly (PMF pairs, :class:`~pdpsym.loss.pmf_pair.PMFPair`) when that
 count is at most :data:`MAX_OUTCOMES`; otherwise ε is exact (two states: the programme
-above) and δ(ε), ε(δ) are not computed, which the note says. Chains of more than two
-states with a longer segment are not computed either (the note says why).
+above; more states: the extreme rays of the cones of forward and backward messages,
+:mod:`pdpsym.audit.structured_rr_cone`) and δ(ε), ε(δ) are not computed, which the note
+says.
 
 **Notions.** ``apkdp``/``np``: the pairs above for every known value compatible with
 ``a`` and ``b`` (only ``x_l`` and ``x_r`` matter); ``ppkdp``: the same weighted by
