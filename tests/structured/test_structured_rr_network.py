@@ -291,3 +291,29 @@ def test_network_rr_cli_runs_on_a_small_network(tmp_path, capsys):
     # T = 2 symmetric stay 3/4, keep 3/4, nothing known: ln 5 (the hand derivation of
     # tests/structured/test_structured_rr.py::test_symmetric_chain_epsilon_by_hand)
     assert r["epsilon"]["exact"] == "log(5)"
+
+
+def test_distributional_dp_enclosures_agree_with_the_whole_joint():
+    """distributional-dp is certified enclosures (exact LP bisection): the component's and
+    the whole network's joint enclose the same e^ε, so they overlap (independent: the
+    table audit of the whole network lists the other component too)."""
+    net = BayesianNetwork.from_json(
+        {
+            "kind": "bayesian-network",
+            "nodes": [
+                {"name": "a", "states": ["0", "1"], "cpt": ["4/5", "1/5"]},
+                {
+                    "name": "b",
+                    "states": ["0", "1"],
+                    "parents": ["a"],
+                    "cpt": [["4/5", "1/5"], ["1/10", "9/10"]],
+                },
+                {"name": "z", "states": ["0", "1"], "cpt": ["1/3", "2/3"]},
+            ],
+        }
+    )
+    mech = _rr(net, "3/4")
+    got = audit(net, mech, "a", ["z"], [], None, ["distributional-dp"])["distributional-dp"]
+    ref = audit(net.to_joint(), mech, "a", ["z"], [], None, ["distributional-dp"])
+    (lo1, hi1), (lo2, hi2) = got.ratio_enclosure, ref["distributional-dp"].ratio_enclosure
+    assert max(lo1, lo2) <= min(hi1, hi2)
