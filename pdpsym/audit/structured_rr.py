@@ -46,8 +46,9 @@ no special case). The backward ratio ``beta(0)/beta(1)`` obeys
 It is computed exactly (PMF pairs, :class:`~pdpsym.loss.pmf_pair.PMFPair`) when that
 count is at most :data:`MAX_OUTCOMES`; otherwise ε is exact (two states: the programme
 above; more states: the extreme rays of the cones of forward and backward messages,
-:mod:`pdpsym.audit.structured_rr_cone`) and δ(ε), ε(δ) are not computed, which the note
-says.
+:mod:`pdpsym.audit.structured_rr_cone`); δ(ε) and ε(δ) are enclosed between two windows
+of reports (:mod:`pdpsym.audit.structured_rr_window`) for apkdp, np and dependent-dp's
+conditional reading, and not computed for ppkdp, which the note says.
 
 **Notions.** ``apkdp``/``np``: the pairs above for every known value compatible with
 ``a`` and ``b`` (only ``x_l`` and ``x_r`` matter); ``ppkdp``: the same weighted by
@@ -73,11 +74,13 @@ import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+from itertools import permutations
 from typing import Any
 
 import sympy
 
 from pdpsym.audit.notions import curve_points
+from pdpsym.audit.structured_rr_window import enclose_curve
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss import PrivacyLoss, worst_case
@@ -416,6 +419,7 @@ def audit_rr(
             continue
         cases: list[tuple[dict[str, Any], PrivacyLoss]] | None = None
         eps_only: tuple[Any, dict[str, Any]] | None = None
+        window: tuple[Any, list[tuple[Any, ...]]] | None = None  # δ enclosed (long chains)
         if n in ("dp", "cdp"):
             # cdp (Definition 5): a known value v compatible with a, and b either outside
             # the support or compatible with v (the cases of the sum mechanisms' cdp)
@@ -457,14 +461,11 @@ def audit_rr(
                             pb = local_chain.pmf(idx[b], None, None)
                             cases.append((where, PMFPair(pa, pb, where)))
                 else:
-                    eps_only = _chain_eps(
-                        local_chain,
-                        [
-                            ((a, b, (None, None)), {"a": a, "b": b})
-                            for a, b in itertools.permutations(sup, 2)
-                        ],
-                        idx,
-                    )
+                    found = [
+                        ({"a": a, "b": b}, (a, b, (None, None))) for a, b in permutations(sup, 2)
+                    ]
+                    eps_only = _chain_eps(local_chain, [(c, w) for w, c in found], idx)
+                    window = (local_chain, found)
             else:
                 label = (
                     "for a single θ, Definition 3 compares the same pairs as APKDP"
@@ -480,6 +481,7 @@ def audit_rr(
                 else:
                     assert chain is not None
                     eps_only = _chain_eps(chain, [(c, w) for w, c in found], idx)
+                    window = (chain, found)
         elif n == "ppkdp":
             label = "a known value impossible under b counts in full (infinite PLRV)"
             cases = []
@@ -551,16 +553,15 @@ def audit_rr(
                 head = "ε exact (extreme rays of the forward and backward report cones)"
             else:
                 head = "ε exact (extremes of the forward and backward report ratios)"
+            at_eps: tuple[Any, ...] = tuple((e, None, None) for e in eps)
+            at_delta = None if delta is None else (delta, None, None)
+            tail = f"δ(ε) and ε(δ) not computed: {why}"
+            if window is not None and value is not None:
+                wpairs = [(w, idx[a], idx[b], *key) for w, (a, b, key) in window[1]]
+                at_eps, at_delta, tail = enclose_curve(window[0], wpairs, eps, delta)
+            shown = None if value is None else wit
             results.append(
-                NotionResult(
-                    n,
-                    value,
-                    None if value is None else wit,
-                    tuple((e, None, None) for e in eps),
-                    None if delta is None else (delta, None, None),
-                    label,
-                    f"{head}; δ(ε) and ε(δ) not computed: {why}",
-                )
+                NotionResult(n, value, shown, at_eps, at_delta, label, f"{head}; {tail}")
             )
     return results
 

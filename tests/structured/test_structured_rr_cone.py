@@ -17,10 +17,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import pdpsym.audit.structured_rr as srr
+import pdpsym.audit.structured_rr_window as srw
 from pdpsym.app.cli import main
 from pdpsym.audit import audit
 from pdpsym.audit.structured_rr import _Chain
 from pdpsym.audit.structured_rr_cone import chain_max_ratio, extreme_rays, in_cone
+from pdpsym.core.eps import Eps
 from pdpsym.mechanisms.discrete import randomized_response
 from pdpsym.models.markov import MarkovChain
 from pdpsym.papers.lmm2016.mechanism import DDPReading
@@ -204,7 +206,7 @@ def test_exact_cone_membership_by_hand():
 
 def test_long_three_state_chain_reports_exact_epsilon(tmp_path, capsys):
     """A 3-state chain of 40 records, formerly "not computed": ε is now the exact log of
-    a rational from the cones (the note says so) and δ(ε) is not computed."""
+    a rational from the cones (the note says so) and δ(ε) an enclosure."""
     p, mech = tmp_path / "c.json", tmp_path / "rr.json"
     p.write_text(
         json.dumps(
@@ -226,4 +228,60 @@ def test_long_three_state_chain_reports_exact_epsilon(tmp_path, capsys):
     assert main([*argv, "--eps", "1"]) == 0
     r = json.loads(capsys.readouterr().out)["notions"]["apkdp"]
     assert r["epsilon"]["exact"].startswith("log(") and "extreme rays" in r["note"]
-    assert r["delta_at_epsilon"][0]["delta"] is None
+    assert r["delta_at_epsilon"][0]["delta"]["enclosure"] and "enclosed" in r["note"]
+
+
+def _window_law(data, k, max_len, outcomes):
+    m = data.draw(chains(k, max_len))
+    names = list(m.variables)
+    target = data.draw(st.sampled_from(names))
+    known = data.draw(
+        st.lists(st.sampled_from([v for v in names if v != target]), unique=True, max_size=1)
+    )
+    keep = data.draw(st.sampled_from(KEEPS))
+    mech = _rr(m, keep)
+    t = Eps.log(2)  # e^ε = 2: every listed δ is rational
+    d = Fraction(1, 10)
+    for notions, reading in (
+        (["apkdp"], DDPReading.NEIGHBOURS),
+        (["dependent-dp"], DDPReading.CONDITIONAL),
+    ):
+        ref = audit(m, mech, target, known, [t], d, notions, reading)  # the listed segment
+        with (
+            mock.patch.object(srr, "MAX_OUTCOMES", 0),
+            mock.patch.object(srw, "WINDOW_OUTCOMES", outcomes),
+        ):
+            got = audit(m, mech, target, known, [t], d, notions, reading)
+        for n in notions:
+            exact = sympy.sympify(ref[n].delta_at_epsilon[0][1])
+            enc = got[n].delta_at_epsilon[0][1]
+            if got[n].epsilon == sympy.oo:
+                continue
+            assert "enclosed" in got[n].note, n
+            assert enc.lo <= exact <= enc.hi, n  # exact: e^ε = 2 makes δ rational
+            e_exact = ref[n].epsilon_at_delta[1]
+            e_enc = got[n].epsilon_at_delta[1]
+            if e_enc is None or e_enc == sympy.oo:
+                continue
+            assert bool(sympy.Rational(e_enc.lo) <= e_exact) and bool(
+                e_exact <= sympy.Rational(e_enc.hi)
+            ), n
+
+
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_window_enclosures_contain_the_listed_delta(data):
+    """Law: with the segment forced unlisted, δ at ε = ln 2 and ε at δ = 1/10 are enclosed
+    between the window's reports and the window with its boundary states, and the
+    enclosure contains the exact figures of the listed segment (binary windows of 3
+    reports, 3-state windows of 1)."""
+    _window_law(data, data.draw(st.sampled_from([2, 3])), 6, 32)
+
+
+@pytest.mark.slow
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_window_enclosures_contain_the_listed_delta_thorough(data):
+    """Law (thorough): the same with wider windows."""
+    k = data.draw(st.sampled_from([2, 3]))
+    _window_law(data, k, 7, data.draw(st.sampled_from([16, 64, 256])))
