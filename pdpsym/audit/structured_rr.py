@@ -47,8 +47,7 @@ It is computed exactly (PMF pairs, :class:`~pdpsym.loss.pmf_pair.PMFPair`) when 
 count is at most :data:`MAX_OUTCOMES`; otherwise ε is exact (two states: the programme
 above; more states: the extreme rays of the cones of forward and backward messages,
 :mod:`pdpsym.audit.structured_rr_cone`); δ(ε) and ε(δ) are enclosed between two windows
-of reports (:mod:`pdpsym.audit.structured_rr_window`) for apkdp, np and dependent-dp's
-conditional reading, and not computed for ppkdp, which the note says.
+of reports (:mod:`pdpsym.audit.structured_rr_window`), which the note says.
 
 **Notions.** ``apkdp``/``np``: the pairs above for every known value compatible with
 ``a`` and ``b`` (only ``x_l`` and ``x_r`` matter); ``ppkdp``: the same weighted by
@@ -465,7 +464,7 @@ def audit_rr(
                         ({"a": a, "b": b}, (a, b, (None, None))) for a, b in permutations(sup, 2)
                     ]
                     eps_only = _chain_eps(local_chain, [(c, w) for w, c in found], idx)
-                    window = (local_chain, found)
+                    window = (local_chain, [(w, *c) for w, c in found])
             else:
                 label = (
                     "for a single θ, Definition 3 compares the same pairs as APKDP"
@@ -481,11 +480,12 @@ def audit_rr(
                 else:
                     assert chain is not None
                     eps_only = _chain_eps(chain, [(c, w) for w, c in found], idx)
-                    window = (chain, found)
+                    window = (chain, [(w, *c) for w, c in found])
         elif n == "ppkdp":
             label = "a known value impossible under b counts in full (infinite PLRV)"
             cases = []
             inf_where: dict[str, Any] | None = None
+            window = (chain, [])
             for a, b in itertools.permutations(support, 2):
                 ka, kb = known_given(a) or {}, known_given(b) or {}
                 merged: dict[tuple[Any, bool], Fraction] = {}
@@ -497,6 +497,7 @@ def audit_rr(
                 pwhere: dict[str, Any] = {"a": a, "b": b}
                 if chain is not None:
                     pwhere["reports"] = chain.reported
+                window[1].append((pwhere, a, b, [(w, k, ok) for (k, ok), w in merged.items()]))
                 if small:
                     terms = [
                         (w, seg_pmf(a, k), seg_pmf(b, k) if ok else {})
@@ -557,7 +558,10 @@ def audit_rr(
             at_delta = None if delta is None else (delta, None, None)
             tail = f"δ(ε) and ε(δ) not computed: {why}"
             if window is not None and value is not None:
-                wpairs = [(w, idx[a], idx[b], *key) for w, (a, b, key) in window[1]]
+                wpairs = [
+                    (w, idx[a], idx[b], t if isinstance(t, list) else [(1, t, True)])
+                    for w, a, b, t in window[1]
+                ]
                 at_eps, at_delta, tail = enclose_curve(window[0], wpairs, eps, delta)
             shown = None if value is None else wit
             results.append(

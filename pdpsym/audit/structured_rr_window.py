@@ -19,7 +19,9 @@ Both laws are listed exactly (the forward and backward messages of the module ab
 with the boundary state revealed instead of its report) when they have at most
 :data:`WINDOW_OUTCOMES` outcomes, the window as wide as that allows and centred on the
 target. For APKDP / NP / dependent-dp (conditional), a maximum over pairs of laws, each
-pair's bounds hold, so the maxima of the bounds enclose the maximum. ``ε(δ)`` is enclosed
+pair's bounds hold, so the maxima of the bounds enclose the maximum; PPKDP's δ is, per
+pair, a weighted sum of such divergences with the same weights on both sides (a known
+value impossible under ``b`` counts in full in both), so termwise bounds hold. ``ε(δ)`` is enclosed
 by the two curves' inverses (the curves are non-increasing: ``δ_U(ε) ≤ δ`` implies
 ``δ(ε) ≤ δ``, and ``δ(ε) ≤ δ`` implies ``δ_W(ε) ≤ δ``). The ends are exact values,
 enclosed in balls whose rational ends are reported (:class:`~pdpsym.core.sqrtexp.Bracket`).
@@ -170,7 +172,7 @@ def _bracket(lo: Any, hi: Any, label: str) -> Any:
 
 def enclose_curve(
     chain: Any,
-    pairs: Sequence[tuple[dict[str, Any], int, int, int | None, int | None]],
+    pairs: Sequence[tuple[dict[str, Any], int, int, Sequence[tuple[Any, Any, bool]]]],
     eps: Sequence[Eps],
     delta: Fraction | None,
 ) -> tuple[tuple[tuple[Eps, Any, Any], ...], tuple[Fraction, Any, Any] | None, str]:
@@ -179,7 +181,10 @@ def enclose_curve(
 
     Args:
         chain: the chain around the target.
-        pairs: ``(where, a, b, vl, vr)`` per pair of laws (state indices).
+        pairs: ``(where, a, b, terms)`` per case (state indices), ``terms`` the
+            ``(weight, (vl, vr), compatible with b)`` of its known values (one of weight 1
+            for APKDP; PPKDP's weights ``P(x_K = v | x_i = a)``, an incompatible value
+            counting in full, as in Definition 13).
         eps: the ε values.
         delta: the δ, or None.
 
@@ -197,12 +202,21 @@ def enclose_curve(
             memo[(a, vl, vr, b)] = window_law(chain, a, vl, vr, b)
         return memo[(a, vl, vr, b)]
 
-    low = worst_case(
-        [(w, PMFPair(law(a, vl, vr, False), law(b, vl, vr, False), w)) for w, a, b, vl, vr in pairs]
-    )
-    up = worst_case(
-        [(w, PMFPair(law(a, vl, vr, True), law(b, vl, vr, True), w)) for w, a, b, vl, vr in pairs]
-    )
+    def case(w: dict[str, Any], a: int, b: int, terms: Any, edge: bool) -> Any:
+        return PMFPair.weighted(
+            [
+                (
+                    Fraction(x),
+                    law(a, key[0], key[1], edge),
+                    law(b, key[0], key[1], edge) if ok else {},
+                )
+                for x, key, ok in terms
+            ],
+            w,
+        )
+
+    low = worst_case([(w, case(w, a, b, t, False)) for w, a, b, t in pairs])
+    up = worst_case([(w, case(w, a, b, t, True)) for w, a, b, t in pairs])
     at_eps = []
     for e in eps:
         dl, du = low.delta(e), up.delta(e)

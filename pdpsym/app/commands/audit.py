@@ -77,7 +77,7 @@ notions dp, apkdp, ppkdp, np, cdp and dependent-dp (its dependence set is the ta
 dependence group; ibcdp and distributional-dp are not computed). Randomized response
 (every record's report) on a Markov chain or independent records: exact from the reports
 around the target; for a long chain segment epsilon exact (any number of states) and
-delta(epsilon) enclosed between two windows of reports (ppkdp: epsilon only). On a
+delta(epsilon) enclosed between two windows of reports. On a
 Bayesian network: the target's connected component (independent of the other records)
 is listed and audited as a table, every notion; too large a component is refused by
 --max-work.
