@@ -25,8 +25,9 @@ with ``e_{k,a} = e_{k,b} = 0`` add nothing). Every extreme ray of ``C_n`` is (a 
 of) a vector of ``S_n``, so ``max_{S_n} x_a / x_b`` is the largest ratio over the extreme
 rays, exactly.
 
-**Extreme rays, exactly.** All vectors are non-negative and non-zero (``R > 0`` and
-``P`` stochastic, so every step keeps positive mass). A ray is kept as its primitive
+**Extreme rays, exactly.** All vectors are non-negative (a backward step may give the
+zero vector, from states no predecessor reaches: it generates nothing and is dropped;
+a forward step keeps positive mass, ``R > 0`` and ``P`` stochastic). A ray is kept as its primitive
 integer vector (each step's maps are scaled to integers by one positive factor, which
 moves no ray, and each image is divided by the gcd of its entries), so rays are equal
 iff their vectors are. Its point on the simplex ``Σ_s x_s = 1`` has homogeneous
@@ -219,7 +220,8 @@ def extreme_rays(vectors: Sequence[Sequence[int]]) -> list[Ray]:
     primitive vector (see the module docstring).
 
     Args:
-        vectors: the generators (same length ``k``, non-negative, non-zero).
+        vectors: the generators (same length ``k``, non-negative; zero vectors, which
+            generate nothing, are skipped).
 
     Returns:
         The extreme rays, each once.
@@ -227,7 +229,7 @@ def extreme_rays(vectors: Sequence[Sequence[int]]) -> list[Ray]:
     References:
         Rockafellar (1970), Section 18; Andrew (1979).
     """
-    rays = list(dict.fromkeys(_primitive(v) for v in vectors))
+    rays = list(dict.fromkeys(_primitive(v) for v in vectors if any(v)))  # 0 adds nothing
     if len(rays) <= 1:
         return rays
     k = len(rays[0])

@@ -191,6 +191,8 @@ def test_hull_drops_the_interior_and_collinear_rays():
     (2,0,0) is the ray of (1,0,0)."""
     got = extreme_rays([(1, 0, 0), (0, 1, 0), (0, 0, 1), (1, 1, 1), (1, 1, 0), (2, 0, 0)])
     assert sorted(got) == [(0, 0, 1), (0, 1, 0), (1, 0, 0)]
+    # the zero vector (a backward step from unreachable states) generates nothing
+    assert extreme_rays([(0, 0, 0), (2, 4, 0)]) == [(1, 2, 0)]
 
 
 def test_exact_cone_membership_by_hand():
