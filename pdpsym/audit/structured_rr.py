@@ -557,7 +557,7 @@ def audit_rr(
             at_eps: tuple[Any, ...] = tuple((e, None, None) for e in eps)
             at_delta = None if delta is None else (delta, None, None)
             tail = f"δ(ε) and ε(δ) not computed: {why}"
-            if window is not None and value is not None:
+            if window is not None:  # δ enclosed even when ε is not computed
                 wpairs = [
                     (w, idx[a], idx[b], t if isinstance(t, list) else [(1, t, True)])
                     for w, a, b, t in window[1]
