@@ -45,8 +45,9 @@ no special case). The backward ratio ``beta(0)/beta(1)`` obeys
 *δ(ε)* needs the whole law of the reports inside ``(l, r)``: ``k^(r - l - 1)`` outcomes.
 It is computed exactly (PMF pairs, :class:`~pdpsym.loss.pmf_pair.PMFPair`) when that
 count is at most :data:`MAX_OUTCOMES`; otherwise ε is exact (two states: the programme
-above) and δ(ε), ε(δ) are not computed, which the note says. Chains of more than two
-states with a longer segment are not computed either (the note says why).
+above; more states: the extreme rays of the cones of forward and backward messages,
+:mod:`pdpsym.audit.structured_rr_cone`); δ(ε) and ε(δ) are enclosed between two windows
+of reports (:mod:`pdpsym.audit.structured_rr_window`), which the note says.
 
 **Notions.** ``apkdp``/``np``: the pairs above for every known value compatible with
 ``a`` and ``b`` (only ``x_l`` and ``x_r`` matter); ``ppkdp``: the same weighted by
@@ -57,8 +58,8 @@ dependence group; the worst pair differs at every record of the group (marginali
 coordinate is post-processing), a product of ``n`` local pairs, whose law of
 ``(#reports equal to x, #equal to x')`` is multinomial (exact for ``n <=``
 :data:`MAX_GROUP`); ``dependent-dp`` (``eq11-conditional``): the chain pair with no known
-record. Bayesian networks are refused (the reports of a network do not split at the
-target).
+record. Bayesian networks: the target's component, listed as a table
+(:mod:`pdpsym.audit.structured_rr_network`).
 
 References:
     Desfontaines et al., Definitions 3, 5, 12, 13 and Lemma 1; Liu et al. (2016),
@@ -72,16 +73,19 @@ import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+from itertools import permutations
 from typing import Any
 
 import sympy
 
 from pdpsym.audit.notions import curve_points
+from pdpsym.audit.structured_rr_window import enclose_curve
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss import PrivacyLoss, worst_case
 from pdpsym.loss.pmf_pair import PMFPair
 from pdpsym.mechanisms.discrete import RandomizedResponse
+from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.markov import MarkovChain
 from pdpsym.models.product import ProductModel
 from pdpsym.papers.lmm2016.mechanism import DDPReading
@@ -118,10 +122,10 @@ def check_rr(model: Any, mech: RandomizedResponse) -> str | None:
     References:
         Warner (1965); Desfontaines et al., Definition 12 (the audited pairs).
     """
-    if not isinstance(model, MarkovChain | ProductModel):
+    if not isinstance(model, MarkovChain | ProductModel | BayesianNetwork):
         return (
-            "randomized response is audited on Markov chains and independent records; the "
-            "reports of a Bayesian network do not split at the target"
+            "randomized response is audited on Markov chains, independent records and "
+            "Bayesian networks"
         )
     doms = tuple(tuple(model.domain(v)) for v in model.variables)
     if len(mech.domains) != len(doms) or any(
@@ -313,7 +317,7 @@ def _group_pair(keep: Fraction, k: int, n: int) -> tuple[PMF, PMF]:
 
 
 def audit_rr(
-    model: MarkovChain | ProductModel,
+    model: MarkovChain | ProductModel | BayesianNetwork,
     mech: RandomizedResponse,
     target: str,
     known: Sequence[str],
@@ -351,6 +355,10 @@ def audit_rr(
     reason = check_rr(model, mech)
     if reason is not None:
         raise InputError("mechanism", reason)
+    if isinstance(model, BayesianNetwork):
+        from pdpsym.audit.structured_rr_network import audit_rr_network
+
+        return audit_rr_network(model, mech, target, known, eps, delta, notions, reading)
     keep = mech.keep
     names = tuple(model.variables)
     dom = tuple(model.domain(target))
@@ -410,6 +418,7 @@ def audit_rr(
             continue
         cases: list[tuple[dict[str, Any], PrivacyLoss]] | None = None
         eps_only: tuple[Any, dict[str, Any]] | None = None
+        window: tuple[Any, list[tuple[Any, ...]]] | None = None  # δ enclosed (long chains)
         if n in ("dp", "cdp"):
             # cdp (Definition 5): a known value v compatible with a, and b either outside
             # the support or compatible with v (the cases of the sum mechanisms' cdp)
@@ -451,14 +460,11 @@ def audit_rr(
                             pb = local_chain.pmf(idx[b], None, None)
                             cases.append((where, PMFPair(pa, pb, where)))
                 else:
-                    eps_only = _chain_eps(
-                        local_chain,
-                        [
-                            ((a, b, (None, None)), {"a": a, "b": b})
-                            for a, b in itertools.permutations(sup, 2)
-                        ],
-                        idx,
-                    )
+                    found = [
+                        ({"a": a, "b": b}, (a, b, (None, None))) for a, b in permutations(sup, 2)
+                    ]
+                    eps_only = _chain_eps(local_chain, [(c, w) for w, c in found], idx)
+                    window = (local_chain, [(w, *c) for w, c in found])
             else:
                 label = (
                     "for a single θ, Definition 3 compares the same pairs as APKDP"
@@ -474,10 +480,12 @@ def audit_rr(
                 else:
                     assert chain is not None
                     eps_only = _chain_eps(chain, [(c, w) for w, c in found], idx)
+                    window = (chain, [(w, *c) for w, c in found])
         elif n == "ppkdp":
             label = "a known value impossible under b counts in full (infinite PLRV)"
             cases = []
             inf_where: dict[str, Any] | None = None
+            window = (chain, [])
             for a, b in itertools.permutations(support, 2):
                 ka, kb = known_given(a) or {}, known_given(b) or {}
                 merged: dict[tuple[Any, bool], Fraction] = {}
@@ -489,6 +497,7 @@ def audit_rr(
                 pwhere: dict[str, Any] = {"a": a, "b": b}
                 if chain is not None:
                     pwhere["reports"] = chain.reported
+                window[1].append((pwhere, a, b, [(w, k, ok) for (k, ok), w in merged.items()]))
                 if small:
                     terms = [
                         (w, seg_pmf(a, k), seg_pmf(b, k) if ok else {})
@@ -536,23 +545,27 @@ def audit_rr(
             )
             if value is None:
                 head = (
-                    "ε not computed either: a chain of more than two states (the extremes "
-                    "of the report ratios propagate exactly only for two)"
+                    f"ε not computed either: a cone of report laws has {wit['rays']} extreme "
+                    "rays, over the limit of the exact programme"
                 )
             elif n == "dependent-dp" and reading is not DDPReading.CONDITIONAL:
                 head = "ε exact (the group's size times the local pair's largest loss)"
+            elif chain is not None and chain.k > 2:
+                head = "ε exact (extreme rays of the forward and backward report cones)"
             else:
                 head = "ε exact (extremes of the forward and backward report ratios)"
+            at_eps: tuple[Any, ...] = tuple((e, None, None) for e in eps)
+            at_delta = None if delta is None else (delta, None, None)
+            tail = f"δ(ε) and ε(δ) not computed: {why}"
+            if window is not None:  # δ enclosed even when ε is not computed
+                wpairs = [
+                    (w, idx[a], idx[b], t if isinstance(t, list) else [(1, t, True)])
+                    for w, a, b, t in window[1]
+                ]
+                at_eps, at_delta, tail = enclose_curve(window[0], wpairs, eps, delta)
+            shown = None if value is None else wit
             results.append(
-                NotionResult(
-                    n,
-                    value,
-                    None if value is None else wit,
-                    tuple((e, None, None) for e in eps),
-                    None if delta is None else (delta, None, None),
-                    label,
-                    f"{head}; δ(ε) and ε(δ) not computed: {why}",
-                )
+                NotionResult(n, value, shown, at_eps, at_delta, label, f"{head}; {tail}")
             )
     return results
 
@@ -566,13 +579,25 @@ def _chain_eps(
     found: Sequence[tuple[tuple[Any, ...], dict[str, Any]]],
     idx: Mapping[Fraction, int],
 ) -> tuple[Any, dict[str, Any]]:
-    """The exact ε (max over the cases) of a long binary chain segment."""
-    if chain is None or chain.k != 2:
+    """The exact ε (max over the cases) of a long chain segment: the extremes' programme
+    for two states, the cones' extreme rays (:mod:`pdpsym.audit.structured_rr_cone`) for
+    more; ``(None, {"rays": n})`` when a cone has more than its limit of rays."""
+    from pdpsym.audit.structured_rr_cone import TooManyRays, chain_max_ratio
+
+    if chain is None:
         return None, {}
     best: Fraction | None = Fraction(1)
     wit: dict[str, Any] = {}
+    memo: dict[tuple[str, int | None], Any] = {}
     for (a, b, key), where in found:
-        r = chain.max_ratio(idx[a], idx[b], *key)
+        try:
+            r = (
+                chain.max_ratio(idx[a], idx[b], *key)
+                if chain.k == 2
+                else chain_max_ratio(chain, idx[a], idx[b], key[0], key[1], memo)
+            )
+        except TooManyRays as err:
+            return None, {"rays": err.args[0]}
         if r is None:
             return sympy.oo, where
         if best is not None and (r > best or not wit):

@@ -77,7 +77,11 @@ every notion (dependent-dp's dependence set is the target's dependence group; ib
 the joint law of the target and the query, distributional-dp from the target's Markov
 blanket: the simulator sees its values). Randomized response
 (every record's report) on a Markov chain or independent records: exact from the reports
-around the target; for a long chain segment epsilon only (two states).
+around the target; for a long chain segment epsilon exact (any number of states) and
+delta(epsilon) enclosed between two windows of reports. On a
+Bayesian network: the target's connected component (independent of the other records)
+is listed and audited as a table, every notion; too large a component is refused by
+--max-work.
 """
 
 

@@ -183,6 +183,11 @@ def check_work(
     domains = {v: model.domain(v) for v in known}
     assignments = math.prod(len(d) for d in domains.values())
     m = len(model.domain(target))
+    from pdpsym.models.bayesnet import BayesianNetwork
+
+    if not hasattr(mech, "kind") and isinstance(model, BayesianNetwork):
+        _check_network_rr(args, model, target, notions, points)  # the target's component
+        return
     if not hasattr(mech, "kind"):  # randomized response: the reports around the target
         from pdpsym.audit.structured_rr import MAX_OUTCOMES
 
@@ -195,7 +200,10 @@ def check_work(
         listed = min(MAX_OUTCOMES, model.k ** min(n, 64) if hasattr(model, "k") else 1)
         per_pair = listed * min(n, 13) * (points + 4) * 10 + 5 * n * n
         pairs = m * m * min(assignments, 4) * len(notions)
-        limits.check(args, 10**5 + laws + pairs * per_pair, "this audit")
+        i = names.index(target)  # the sides' cones, one per neighbour value, per notion
+        cone = _cone_estimate(model, mech, i) + _cone_estimate(model, mech, n - 1 - i)
+        cone *= (m if known else 1) * len(notions)
+        limits.check(args, 10**5 + laws + pairs * per_pair + cone, "this audit")
         return
     ws = {k: Fraction(x) for k, x in (mech.weights or {}).items()}
     scale = math.lcm(1, *(Fraction(x).denominator for x in ws.values()))
@@ -282,6 +290,60 @@ def _posterior_work(
     lps = assignments * (40 + 40 * with_delta + 20 * points) * (size * size // 200 + 5 * 10**4)
     lps *= grow
     return m * assignments * (per_law + model.size_hint() * cols) + lps
+
+
+def _cone_estimate(model: Any, mech: Any, n: int) -> int:
+    """The extreme rays' programme of a long chain of three states or more
+    (:func:`pdpsym.audit.structured_rr_cone.cone_work`) on one side of the target, ``n``
+    records long at most; 0 when it does not run (two states, independent records, a
+    segment listed whole)."""
+    from pdpsym.audit.structured_rr import MAX_OUTCOMES
+    from pdpsym.audit.structured_rr_cone import cone_work
+
+    k = getattr(model, "k", 2)
+    if k < 3 or n == 0 or k ** min(2 * n, 64) <= MAX_OUTCOMES:
+        return 0
+    keep = Fraction(mech.keep)
+    other = (1 - keep) / (k - 1)
+    bits = max(
+        sum(x.denominator for x in (keep, other)).bit_length()
+        + max(p.denominator for mat in model.matrices for row in mat for p in row).bit_length()
+        + k.bit_length(),
+        1,
+    )
+    return cone_work(n, k, bits)
+
+
+def _check_network_rr(
+    args: argparse.Namespace, model: Any, target: str, notions: Sequence[str], points: int
+) -> None:
+    """The table estimate of :func:`pdpsym.app.commands.audit._check_work` on the target's
+    component (:mod:`pdpsym.audit.structured_rr_network`), whose law grows by the bits of
+    one table entry per record. Classic dp and dependent-dp's neighbours need no table;
+    dependent-dp's conditional reading is the screened APKDP with nothing known."""
+    import types
+
+    from pdpsym.app.commands.audit import _check_work
+    from pdpsym.audit.structured_rr_network import component
+
+    comp = component(model, target)
+    domains = [model.domain(v) for v in comp]
+    bits = max(
+        max(p.numerator.bit_length(), p.denominator.bit_length())
+        for v in comp
+        for row in model.nodes[v].cpt.values()
+        for p in row
+    )
+    cells = math.prod(len(d) for d in domains)
+    shim = types.SimpleNamespace(cells=cells, domains=domains, n=len(comp))
+    neighbours = args.ddp_reading not in (None, "eq11-conditional")
+    table = [
+        "apkdp" if n == "dependent-dp" else n
+        for n in notions
+        if n != "dp" and not (n == "dependent-dp" and neighbours)
+    ]
+    if table:
+        _check_work(args, shim, table, bits, {"kind": "randomized-response"}, points)  # type: ignore[arg-type]
 
 
 __all__ = ["SUM_KINDS", "check_work", "is_structured", "load", "read_mechanism"]

@@ -1,0 +1,358 @@
+"""Randomized response on a Bayesian network: the target's component, audited as a table.
+
+Every record ``j`` is reported through randomized response,
+``R_j(o | x) = keep`` if ``o = x`` else ``(1 - keep) / (|X_j| - 1)``, and the output is
+the whole report vector. Let ``C`` be the connected component of the target ``i`` in the
+network's skeleton (:meth:`~pdpsym.models.bayesnet.BayesianNetwork.dependence_groups`)
+and ``O`` the other records.
+
+**The reduction.** A component is closed under parents (a parent and its child share an
+edge of the skeleton), so the chain rule splits:
+``θ(x) = Π_{v ∈ C} P(x_v | x_pa(v)) · Π_{v ∈ O} P(x_v | x_pa(v)) = θ_C(x_C) θ_O(x_O)``,
+each factor a Bayesian network on its own records (the ancestral sub-network,
+:meth:`~pdpsym.models.bayesnet.BayesianNetwork.ancestral`, of ``C`` is ``C`` itself) whose
+law is the marginal of ``θ``: ``x_C`` and ``x_O`` are independent. The mechanism is a
+product over records, so ``(x_C, o_C)`` and ``(x_O, o_O)`` are independent too, and given
+any condition ``x_i = a, x_K = v`` with ``v = (v_C, v_O)`` (``K_C = K ∩ C``,
+``K_O = K ∩ O``)::
+
+    P(o | a, v) = P_C(o_C | a, v_C) · P_O(o_O | v_O),    P(a, v) = P_C(a, v_C) P_O(v_O).
+
+The second factor is the same for every target value. For each notion:
+
+* ``apkdp`` / ``np`` (Definitions 12, 3): ``v`` is compatible with ``a`` and ``b`` iff
+  ``v_C`` is and ``P_O(v_O) > 0``. A pair ``(P_C^a ⊗ Q, P_C^b ⊗ Q)`` with a common factor
+  ``Q`` (a probability law) has the likelihood ratios of ``(P_C^a, P_C^b)`` and the same
+  hockey-stick divergence ``Σ_o (P^a(o) - e^ε P^b(o))_+ = Σ_{o_C} (P_C^a - e^ε P_C^b)_+
+  Σ_{o_O} Q(o_O)``. Every case of the full network is a case of ``C`` (each ``v_C`` with
+  at least one ``v_O``), so the maxima are ``C``'s.
+* ``ppkdp`` (Definition 13): the weights ``P(v | a) = P_C(v_C | a) P_O(v_O)`` factor;
+  the privacy-loss random variable ``ln P(o | a, v) / P(o | b, v)`` depends on
+  ``(v_C, o_C)`` only, whose law under ``a`` is ``P_C(v_C | a) P_C(o_C | a, v_C)``
+  (``v_O`` and ``o_O`` marginalize out), and ``v`` is impossible under ``b`` iff ``v_C``
+  is: the same PLRV law, so the same ε and δ(ε).
+* ``cdp`` (Definition 5): ``D ~ θ | a, v`` against ``D_{i→b}``: changing ``x_i`` changes
+  ``C``'s factor only, the ``O`` factor ``P_O(o_O | v_O)`` is common (as above); the
+  ``b`` allowed are those of ``C`` (compatibility of ``v`` with ``b`` is ``v_C``'s).
+* ``dp`` (classic, over the product of every domain): ``M(D)`` and ``M(D_{i→b})`` differ
+  only in the target's factor ``R_i``, every other factor common: the local pair
+  ``(R_i(· | a), R_i(· | b))``, for every ``D``.
+* ``dependent-dp`` (``def4-neighbours``): neighbours differ at ``x_i`` and anywhere in
+  its dependence group ``C``; records outside ``C`` agree, so their reports are a common
+  factor. The worst pair differs at every record of ``C`` (a pair differing on fewer is
+  a marginal of one differing on all, and marginalizing is post-processing; every
+  ``x ≠ x'`` of one record gives the same local pair up to relabelling the outputs): a
+  product of local pairs, listed by the counts ``(#o_j = x_j, #o_j = x'_j)`` within each
+  class of equal domain size (the likelihood ratio is constant on each such outcome, so
+  δ(ε) is unchanged), or ε alone (the sum of the local maxima) when that list is long.
+  ``eq11-conditional``: the laws given ``x_i = a`` and ``x_i = b`` (APKDP with nothing
+  known), reduced to ``C`` as above.
+* ``ibcdp`` (Definition 6): the posterior of ``x_i`` given ``(o, v)`` under ``D`` and
+  under ``D_{i→b}`` is, in both, proportional in ``a`` to ``C``'s term times a factor
+  ``P_O(v_O) P_O(o_O | v_O)`` free of ``a``: the normalization removes it, so every
+  posterior comparison is ``C``'s.
+* ``distributional-dp`` (Definition 4): a simulator ``S_C(v_C) ⊗ P_O(· | v_O)`` for the
+  full network has ``C``'s divergences (common factor), and marginalizing any simulator
+  of the full network onto ``o_C`` gives one for ``C`` with divergences no larger
+  (post-processing): the best simulators have the same figures.
+
+So the figures are those of the table audit (:func:`pdpsym.audit.audit`, randomized
+response screened as in :mod:`pdpsym.audit.screen`) of ``θ_C`` listed by the chain rule
+(:meth:`~pdpsym.models.bayesnet.BayesianNetwork.to_joint`) with the known records of
+``C``. That table has ``Π_{v ∈ C} |X_v|`` rows and as many outputs; more than
+:data:`MAX_ROWS` rows is refused before anything is listed (field ``max_work``), and the
+command line refuses earlier by its work estimate. ``dp`` and ``dependent-dp``
+(``def4-neighbours``) need no table.
+
+References:
+    Desfontaines et al., Definitions 3-6, 12, 13 and Lemma 1; Liu et al. (2016),
+    Definition 4 and Eq. 11; Warner (1965); Koller and Friedman (2009), Section 3.2
+    (the chain rule and independence of disconnected parts of a Bayesian network).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+import sympy
+
+from pdpsym.core.eps import Eps
+from pdpsym.core.errors import InputError
+from pdpsym.loss.pmf_pair import PMFPair
+from pdpsym.mechanisms.discrete import RandomizedResponse, randomized_response
+from pdpsym.models.bayesnet import DEFAULT_MAX_JOINT_ROWS, BayesianNetwork
+from pdpsym.models.joint import JointDistribution
+from pdpsym.papers.lmm2016.mechanism import DDPReading
+
+#: the most rows of the target's component listed as a table
+MAX_ROWS = DEFAULT_MAX_JOINT_ROWS
+
+#: the most outcomes of the dependent-neighbour pair listed for δ(ε)
+MAX_GROUP_OUTCOMES = 20_000
+
+PMF = dict[Any, Fraction]
+
+#: notions computed without listing the component (their pair is local)
+NO_TABLE = ("dp",)
+
+
+def component(model: BayesianNetwork, target: str) -> tuple[str, ...]:
+    """The records of the target's connected component, in declaration order.
+
+    Args:
+        model: the network.
+        target: the target record.
+
+    Returns:
+        The component (closed under parents, so a network of its own).
+
+    References:
+        Koller and Friedman (2009), Section 3.2 (the chain rule of a Bayesian network).
+    """
+    model.index(target, "target")
+    for g in model.dependence_groups():
+        if target in g:
+            return tuple(g)
+    raise AssertionError("every record lies in a component")  # pragma: no cover
+
+
+def component_rows(model: BayesianNetwork, target: str) -> int:
+    """The rows of the target's component listed as a table (product of its domains).
+
+    Args:
+        model: the network.
+        target: the target record.
+
+    Returns:
+        ``Π_{v ∈ C} |X_v|``.
+
+    References:
+        Koller and Friedman (2009), Section 3.2.
+    """
+    return math.prod(len(model.domain(v)) for v in component(model, target))
+
+
+def _other(keep: Fraction, k: int) -> Fraction:
+    return (1 - keep) / (k - 1) if k > 1 else Fraction(0)
+
+
+def group_pair(keep: Fraction, sizes: Sequence[int]) -> tuple[PMF, PMF] | None:
+    """The worst dependent-neighbour pair over records of the given domain sizes: every
+    record differs; outcomes keyed by ``(#o_j = x_j, #o_j = x'_j)`` per domain size.
+
+    Args:
+        keep: randomized response's keep probability.
+        sizes: each record's domain size.
+
+    Returns:
+        The two exact laws, or None when they have more than
+        :data:`MAX_GROUP_OUTCOMES` outcomes.
+
+    References:
+        Liu et al. (2016), Definition 4; Warner (1965).
+    """
+    classes: dict[int, int] = {}
+    for k in sizes:
+        classes[k] = classes.get(k, 0) + 1
+    count = math.prod((n + 1) * (n + 2) // 2 for n in classes.values())
+    if count > MAX_GROUP_OUTCOMES:
+        return None
+    p: PMF = {(): Fraction(1)}
+    q: PMF = {(): Fraction(1)}
+    for k, n in sorted(classes.items()):
+        other = _other(keep, k)
+        z = 1 - keep - other
+        cp: PMF = {}
+        cq: PMF = {}
+        for plus in range(n + 1):
+            for minus in range(n + 1 - plus):
+                zero = n - plus - minus
+                coef = math.factorial(n) // (
+                    math.factorial(plus) * math.factorial(minus) * math.factorial(zero)
+                )
+                pp = coef * keep**plus * other**minus * z**zero
+                qq = coef * other**plus * keep**minus * z**zero
+                if pp:
+                    cp[(k, plus, minus)] = pp
+                if qq:
+                    cq[(k, plus, minus)] = qq
+        p = {a + (b,): x * y for a, x in p.items() for b, y in cp.items()}
+        q = {a + (b,): x * y for a, x in q.items() for b, y in cq.items()}
+    return p, q
+
+
+def _local_table(model: BayesianNetwork, target: str) -> JointDistribution:
+    """One record, the target, uniform on its domain (classic DP ignores the law)."""
+    dom = model.domain(target)
+    return JointDistribution.from_rows(
+        [target], [[x, Fraction(1, len(dom))] for x in dom], {target: list(dom)}
+    )
+
+
+def audit_rr_network(
+    model: BayesianNetwork,
+    mech: RandomizedResponse,
+    target: str,
+    known: Sequence[str],
+    eps: Sequence[Eps],
+    delta: Fraction | None,
+    notions: Sequence[str],
+    reading: DDPReading,
+) -> list[Any]:
+    """Every notion's ε, δ(ε) and ε(δ) for randomized response on a Bayesian network,
+    from the target's component listed as a table (see the module docstring).
+
+    Args:
+        model: the network.
+        mech: randomized response on the network's domains.
+        target: the target record.
+        known: the known records (those outside the target's component change nothing).
+        eps: the ε values at which δ is reported.
+        delta: the δ at which the smallest ε is reported.
+        notions: the notions.
+        reading: the reading of Liu et al.'s Definition 4.
+
+    Returns:
+        One :class:`~pdpsym.audit.NotionResult` per notion.
+
+    Raises:
+        InputError: ``max_work`` when a notion needs the component's table and it has
+            more than :data:`MAX_ROWS` rows.
+
+    References:
+        Desfontaines et al., Definitions 3-6, 12, 13 and Lemma 1; Liu et al. (2016),
+        Definition 4 and Eq. 11; Warner (1965).
+    """
+    from pdpsym.audit import audit  # the package imports this module's callers
+
+    comp = component(model, target)
+    inside = tuple(k for k in known if k in comp)
+    keep = mech.keep
+    rows = component_rows(model, target)
+    table_notions = [
+        n
+        for n in notions
+        if n not in NO_TABLE and not (n == "dependent-dp" and reading is not DDPReading.CONDITIONAL)
+    ]
+    if table_notions and rows > MAX_ROWS:
+        raise InputError(
+            "max_work",
+            f"randomized response on a network lists the target's component ({len(comp)} "
+            f"records, {rows} joint rows and as many outputs), over the limit of {MAX_ROWS} "
+            "rows",
+        )
+    sub = model.ancestral(comp)
+    assert sub.variables == comp  # a component is closed under parents
+    joint: JointDistribution | None = sub.to_joint(MAX_ROWS) if table_notions else None
+    rr_c = randomized_response(keep, [model.domain(v) for v in comp])
+    base = (
+        f"from the target's component ({len(comp)} of {len(model.variables)} records) "
+        "listed as a table: the other records and their reports are independent of it and "
+        "factor out (the witness lists the component's records and reports)"
+    )
+    out = []
+    for n in notions:
+        if n == "dp":
+            local = randomized_response(keep, [model.domain(target)])
+            r = audit(_local_table(model, target), local, target, (), eps, delta, ["dp"])["dp"]
+            out.append(
+                replace(
+                    _witnesses(r, _only_pair),
+                    reading="changing the target alone changes only its own report",
+                    note="exact, the local randomized response on the target",
+                )
+            )
+            continue
+        if n == "dependent-dp" and reading is not DDPReading.CONDITIONAL:
+            out.append(_group_result(n, model, comp, keep, eps, delta, reading))
+            continue
+        assert joint is not None
+        if n == "dependent-dp":
+            r = audit(joint, rr_c, target, (), eps, delta, ["apkdp"])["apkdp"]
+            r = replace(_witnesses(r, _no_known), notion=n, reading=reading.value)
+        else:
+            r = audit(joint, rr_c, target, inside, eps, delta, [n], reading)[n]
+        note = f"exact, {base}" if r.note is None else f"{base}; {r.note}"
+        out.append(replace(r, note=note))
+    return out
+
+
+def _witnesses(r: Any, f: Any) -> Any:
+    """``r`` with every witness passed through ``f``."""
+    at = r.epsilon_at_delta
+    return replace(
+        r,
+        witness=f(r.witness),
+        delta_at_epsilon=tuple((e, d, f(w)) for e, d, w in r.delta_at_epsilon),
+        epsilon_at_delta=None if at is None else (at[0], at[1], f(at[2])),
+    )
+
+
+def _only_pair(w: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    return None if w is None else {k: w[k] for k in ("a", "b") if k in w}
+
+
+def _no_known(w: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    return None if w is None else {k: v for k, v in w.items() if k != "known"}
+
+
+def _group_result(
+    notion: str,
+    model: BayesianNetwork,
+    comp: Sequence[str],
+    keep: Fraction,
+    eps: Sequence[Eps],
+    delta: Fraction | None,
+    reading: DDPReading,
+) -> Any:
+    """Dependent DP over the component: the product of local pairs (module docstring)."""
+    from pdpsym.audit import NotionResult
+    from pdpsym.audit.notions import curve_points
+
+    sizes = [len(model.domain(v)) for v in comp]
+    gwhere: dict[str, Any] = {
+        "group": list(comp),
+        "outputs": "(domain size, reports equal to x_j, reports equal to x'_j) over the group",
+    }
+    note = (
+        "dependent neighbours differ at the target and may differ anywhere in its "
+        "dependence group (the target's component); the worst pair differs at every record "
+        "of the group (a product of local pairs)"
+    )
+    pair = group_pair(keep, sizes)
+    if pair is not None:
+        loss = PMFPair(pair[0], pair[1], gwhere)
+        at_eps, at_delta = curve_points(loss, eps, delta, _sympy_form)
+        zero = loss.epsilon(0)
+        return NotionResult(
+            notion, zero.value, dict(zero.where or {}), at_eps, at_delta, reading.value, note
+        )
+    value: Any = sympy.Integer(0)
+    for k in sizes:
+        other = _other(keep, k)
+        if not other:
+            value = sympy.oo
+            break
+        r = max(keep / other, other / keep)
+        value += sympy.log(sympy.Rational(r.numerator, r.denominator))
+    return NotionResult(
+        notion,
+        value,
+        gwhere,
+        tuple((e, None, None) for e in eps),
+        None if delta is None else (delta, None, None),
+        reading.value,
+        f"{note}; ε exact (the sum of the local pairs' largest losses); δ(ε) and ε(δ) not "
+        f"computed: the pair has more than {MAX_GROUP_OUTCOMES} outcomes",
+    )
+
+
+def _sympy_form(value: Any) -> Any:
+    return value.sympy() if hasattr(value, "sympy") else value
+
+
+__all__ = ["MAX_ROWS", "audit_rr_network", "component", "component_rows", "group_pair"]
