@@ -70,7 +70,6 @@ References:
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from itertools import permutations
@@ -79,6 +78,7 @@ from typing import Any
 import sympy
 
 from pdpsym.audit.notions import curve_points
+from pdpsym.audit.rr_pairs import group_pair, other_prob
 from pdpsym.audit.structured_rr_window import enclose_curve
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
@@ -100,12 +100,8 @@ PMF = dict[Any, Fraction]
 Pair = tuple[Fraction, Fraction]  # a ratio p / q in [0, inf] as (p, q)
 
 
-def _other(keep: Fraction, k: int) -> Fraction:
-    return (1 - keep) / (k - 1) if k > 1 else Fraction(0)
-
-
 def _local(keep: Fraction, dom: Sequence[Fraction], x: Fraction) -> PMF:
-    other = _other(keep, len(dom))
+    other = other_prob(keep, len(dom))
     return {o: (keep if o == x else other) for o in dom if (keep if o == x else other)}
 
 
@@ -158,7 +154,7 @@ class _Chain:
         return int(self.k ** min(hi - lo - 1, 64))  # k^64 > MAX_OUTCOMES: no need for more
 
     def _r(self, o: int, s: int) -> Fraction:
-        return self.keep if o == s else _other(self.keep, self.k)
+        return self.keep if o == s else other_prob(self.keep, self.k)
 
     def _start(self, vl: int | None) -> tuple[int, list[Fraction]]:
         """The position of the first past report and the law there (no report yet)."""
@@ -253,29 +249,19 @@ class _Chain:
                 lo = c if bigger(lo, c) else lo
             return hi, lo
 
+        def sweep(step: Any, seed: Sequence[Fraction], positions: range) -> Pair:
+            # the extremes of the ratio carried through every report (monotone maps)
+            hi = lo = (seed[0], seed[1])
+            for pos in positions:
+                cands = [step([v[0], v[1]], pos, o) for v in {hi, lo} for o in range(2)]
+                hi, lo = extremes([(x[0], x[1]) for x in cands])
+            return (hi[0], hi[1]) if a == 0 else (lo[1], lo[0])
+
         p0, alpha = self._start(vl)
-        hi = lo = (alpha[0], alpha[1])
-        for pos in range(p0, self.i):
-            cands = [
-                (x[0], x[1])
-                for v in {hi, lo}
-                for o in range(2)
-                for x in [self._fwd([v[0], v[1]], pos, o)]
-            ]
-            hi, lo = extremes(cands)
-        past = (hi[0], hi[1]) if a == 0 else (lo[1], lo[0])
+        past = sweep(self._fwd, alpha, range(p0, self.i))
         p1, beta = self._end(vr)
-        hi = lo = (beta[0], beta[1])
-        for pos in range(p1, self.i, -1):
-            cands = [
-                (x[0], x[1])
-                for v in {hi, lo}
-                for o in range(2)
-                for x in [self._bwd([v[0], v[1]], pos, o)]
-            ]
-            hi, lo = extremes(cands)
-        fut = (hi[0], hi[1]) if a == 0 else (lo[1], lo[0])
-        other = _other(self.keep, 2)
+        fut = sweep(self._bwd, beta, range(p1, self.i, -1))
+        other = other_prob(self.keep, 2)
         own = max(self.keep / other, other / self.keep)
         if past[1] == 0 or fut[1] == 0 or na[a] == 0 or nb[a] == 0:
             return None
@@ -289,31 +275,6 @@ def _pair_key(c: _Chain, v: Mapping[str, Fraction], names: Sequence[str]) -> tup
     vl = None if c.l is None else idx[v[names[c.l]]]
     vr = None if c.r is None else idx[v[names[c.r]]]
     return vl, vr
-
-
-def _group_pair(keep: Fraction, k: int, n: int) -> tuple[PMF, PMF]:
-    """The worst dependent-neighbour pair over a group of ``n`` records of ``k`` values:
-    every record differs; outcomes grouped by ``(#o_j = x_j, #o_j = x'_j)`` (equal
-    likelihood ratio within a group, so δ(ε) is unchanged)."""
-    other = _other(keep, k)
-    z = 1 - keep - other
-    p: PMF = {}
-    q: PMF = {}
-    for plus in range(n + 1):
-        for minus in range(n + 1 - plus):
-            zero = n - plus - minus
-            if zero and not z:
-                continue
-            coef = math.factorial(n) // (
-                math.factorial(plus) * math.factorial(minus) * math.factorial(zero)
-            )
-            pp = coef * keep**plus * other**minus * z**zero
-            qq = coef * other**plus * keep**minus * z**zero
-            if pp:
-                p[(plus, minus)] = pp
-            if qq:
-                q[(plus, minus)] = qq
-    return p, q
 
 
 def audit_rr(
@@ -524,11 +485,11 @@ def audit_rr(
                 "group": list(group),
                 "outputs": "(reports equal to x_j, reports equal to x'_j) over the group",
             }
-            if size <= MAX_GROUP:
-                p, q = _group_pair(keep, len(dom), size)
-                cases = [(gwhere, PMFPair(p, q, gwhere))]
+            pair = group_pair(keep, [len(dom)] * size) if size <= MAX_GROUP else None
+            if pair is not None:
+                cases = [(gwhere, PMFPair(*pair, gwhere))]
             else:
-                other = _other(keep, len(dom))
+                other = other_prob(keep, len(dom))
                 r = max(keep / other, other / keep) if other else None
                 eps_only = (sympy.oo if r is None else size * sympy.log(_q(r)), gwhere)
         else:

@@ -80,6 +80,7 @@ from typing import Any
 
 import sympy
 
+from pdpsym.audit.rr_pairs import MAX_GROUP_OUTCOMES, group_pair, other_prob
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss.pmf_pair import PMFPair
@@ -92,7 +93,6 @@ from pdpsym.papers.lmm2016.mechanism import DDPReading
 MAX_ROWS = DEFAULT_MAX_JOINT_ROWS
 
 #: the most outcomes of the dependent-neighbour pair listed for δ(ε)
-MAX_GROUP_OUTCOMES = 20_000
 
 PMF = dict[Any, Fraction]
 
@@ -134,55 +134,6 @@ def component_rows(model: BayesianNetwork, target: str) -> int:
         Koller and Friedman (2009), Section 3.2.
     """
     return math.prod(len(model.domain(v)) for v in component(model, target))
-
-
-def _other(keep: Fraction, k: int) -> Fraction:
-    return (1 - keep) / (k - 1) if k > 1 else Fraction(0)
-
-
-def group_pair(keep: Fraction, sizes: Sequence[int]) -> tuple[PMF, PMF] | None:
-    """The worst dependent-neighbour pair over records of the given domain sizes: every
-    record differs; outcomes keyed by ``(#o_j = x_j, #o_j = x'_j)`` per domain size.
-
-    Args:
-        keep: randomized response's keep probability.
-        sizes: each record's domain size.
-
-    Returns:
-        The two exact laws, or None when they have more than
-        :data:`MAX_GROUP_OUTCOMES` outcomes.
-
-    References:
-        Liu et al. (2016), Definition 4; Warner (1965).
-    """
-    classes: dict[int, int] = {}
-    for k in sizes:
-        classes[k] = classes.get(k, 0) + 1
-    count = math.prod((n + 1) * (n + 2) // 2 for n in classes.values())
-    if count > MAX_GROUP_OUTCOMES:
-        return None
-    p: PMF = {(): Fraction(1)}
-    q: PMF = {(): Fraction(1)}
-    for k, n in sorted(classes.items()):
-        other = _other(keep, k)
-        z = 1 - keep - other
-        cp: PMF = {}
-        cq: PMF = {}
-        for plus in range(n + 1):
-            for minus in range(n + 1 - plus):
-                zero = n - plus - minus
-                coef = math.factorial(n) // (
-                    math.factorial(plus) * math.factorial(minus) * math.factorial(zero)
-                )
-                pp = coef * keep**plus * other**minus * z**zero
-                qq = coef * other**plus * keep**minus * z**zero
-                if pp:
-                    cp[(k, plus, minus)] = pp
-                if qq:
-                    cq[(k, plus, minus)] = qq
-        p = {a + (b,): x * y for a, x in p.items() for b, y in cp.items()}
-        q = {a + (b,): x * y for a, x in q.items() for b, y in cq.items()}
-    return p, q
 
 
 def _local_table(model: BayesianNetwork, target: str) -> JointDistribution:
@@ -333,7 +284,7 @@ def _group_result(
         )
     value: Any = sympy.Integer(0)
     for k in sizes:
-        other = _other(keep, k)
+        other = other_prob(keep, k)
         if not other:
             value = sympy.oo
             break
