@@ -99,6 +99,36 @@ class NotionResult:
     # e^eps enclosed (lo, hi) where the exact value is not computed (distributional-dp)
     ratio_enclosure: tuple[Fraction, Fraction | None] | None = None
 
+    @classmethod
+    def of_loss(
+        cls,
+        notion: str,
+        loss: PrivacyLoss,
+        eps: Sequence[Eps],
+        delta: Fraction | None,
+        reading: str | None = None,
+        note: str | None = None,
+        shown: Callable[[Any], Any] = lambda v: v,
+    ) -> NotionResult:
+        """One notion's figures read off one privacy loss: ε at δ = 0 with its witness,
+        δ at each ε and ε at δ (:func:`~pdpsym.audit.notions.curve_points`).
+
+        Args:
+            notion: the notion's name.
+            loss: its privacy loss (the worst case over the notion's cases).
+            eps: the ε values at which δ is reported.
+            delta: the δ at which the smallest ε is reported.
+            reading: the reading of the definition, shown with the figures.
+            note: how the figures were computed.
+            shown: the form in which a δ or ε value is shown.
+
+        Returns:
+            The :class:`NotionResult`.
+        """
+        at_eps, at_delta = curve_points(loss, eps, delta, shown)
+        zero = loss.epsilon(0)
+        return cls(notion, zero.value, dict(zero.where or {}), at_eps, at_delta, reading, note)
+
 
 @dataclass(frozen=True)
 class Audit:
@@ -244,14 +274,11 @@ def _noise(
             return sum((w * Fraction(x) for w, x in zip(weights, d, strict=True)), Fraction(0))
 
         ddp = DistributionalLoss(laplace_blocks(Scenario.from_model(model, known), i, f, noise.lam))
-        at_eps, at_delta = curve_points(ddp, eps, delta)
-        zero = ddp.epsilon(0)
-        return NotionResult(
+        return NotionResult.of_loss(
             notion,
-            zero.value,
-            dict(zero.where or {}),
-            at_eps,
-            at_delta,
+            ddp,
+            eps,
+            delta,
             reading=_DDP_READING,
             note="certified enclosures: the line is cut at every query value and evenly "
             "between; the cell masses (a post-processing) bound the best simulator from "

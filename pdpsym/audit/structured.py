@@ -45,13 +45,12 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
 import sympy
 
-from pdpsym.audit.notions import curve_points
 from pdpsym.audit.structured_posterior import (
     IBCDP_LAPLACE_NOTE,
     distributional_result,
@@ -345,14 +344,14 @@ def _result(
     if notion == "distributional-dp":
         return distributional_result(m, mech, eps, delta)
     loss = ibcdp_loss(m, mech) if notion == "ibcdp" else worst_case(cases())
-    at_eps, at_delta = curve_points(
+    res = NotionResult.of_loss(
+        notion,
         loss,
         eps,
         delta,
-        lambda v: v.sympy() if hasattr(v, "sympy") and mech.kind != "laplace" else v,
+        shown=lambda v: v.sympy() if hasattr(v, "sympy") and mech.kind != "laplace" else v,
     )
-    zero = loss.epsilon(0)
-    value, wit = zero.value, dict(zero.where or {})
+    value, wit = res.epsilon, res.witness
     note = "exact, from the conditional laws of the query (no database is listed)"
     if notion == "ibcdp" and mech.kind == "laplace":
         note = IBCDP_LAPLACE_NOTE
@@ -372,7 +371,7 @@ def _result(
         label = reading.value
         if reading is not DDPReading.CONDITIONAL:
             note = _DDP_NOTE
-    return NotionResult(notion, value, wit, at_eps, at_delta, label, note)
+    return replace(res, epsilon=value, witness=wit, reading=label, note=note)
 
 
 def audit_structured(

@@ -392,14 +392,11 @@ def distributional_result(
 
             levels.append(({"known": blk.known}, lap))
         ddp = DistributionalLoss(levels)
-        at_eps, at_delta = curve_points(ddp, eps, delta)
-        zero = ddp.epsilon(0)
-        return NotionResult(
+        return NotionResult.of_loss(
             "distributional-dp",
-            zero.value,
-            dict(zero.where or {}),
-            at_eps,
-            at_delta,
+            ddp,
+            eps,
+            delta,
             reading=DDP_READING,
             note="certified enclosures (the line cut at every query value and evenly "
             "between: cell masses and LP dual weights below, an explicit exponential-spline "

@@ -77,7 +77,6 @@ from typing import Any
 
 import sympy
 
-from pdpsym.audit.notions import curve_points
 from pdpsym.audit.rr_pairs import group_pair, other_prob
 from pdpsym.audit.structured_rr_window import enclose_curve
 from pdpsym.core.eps import Eps
@@ -578,10 +577,7 @@ def _from_cases(
 ) -> Any:
     from pdpsym.audit import NotionResult  # the package imports this module's callers
 
-    loss = worst_case(cases)
-    at_eps, at_delta = curve_points(loss, eps, delta, _sympy_form)
-    zero = loss.epsilon(0)
-    return NotionResult(notion, zero.value, dict(zero.where or {}), at_eps, at_delta, label, note)
+    return NotionResult.of_loss(notion, worst_case(cases), eps, delta, label, note, _sympy_form)
 
 
 __all__ = ["MAX_GROUP", "MAX_OUTCOMES", "audit_rr", "check_rr"]

@@ -262,7 +262,6 @@ def _group_result(
 ) -> Any:
     """Dependent DP over the component: the product of local pairs (module docstring)."""
     from pdpsym.audit import NotionResult
-    from pdpsym.audit.notions import curve_points
 
     sizes = [len(model.domain(v)) for v in comp]
     gwhere: dict[str, Any] = {
@@ -277,11 +276,7 @@ def _group_result(
     pair = group_pair(keep, sizes)
     if pair is not None:
         loss = PMFPair(pair[0], pair[1], gwhere)
-        at_eps, at_delta = curve_points(loss, eps, delta, _sympy_form)
-        zero = loss.epsilon(0)
-        return NotionResult(
-            notion, zero.value, dict(zero.where or {}), at_eps, at_delta, reading.value, note
-        )
+        return NotionResult.of_loss(notion, loss, eps, delta, reading.value, note, _sympy_form)
     value: Any = sympy.Integer(0)
     for k in sizes:
         other = other_prob(keep, k)
