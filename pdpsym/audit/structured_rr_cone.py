@@ -158,6 +158,17 @@ def _hull2(rays: list[Ray]) -> list[Ray]:
     return lower[:-1] + upper[:-1]
 
 
+def _pivot(rows: list[list[Fraction]], r: int, c: int) -> None:
+    """Gauss-Jordan step in place: row ``r`` scaled to 1 at column ``c``, column ``c``
+    cleared from every other row (exact rationals)."""
+    pv = rows[r][c]
+    rows[r] = [x / pv for x in rows[r]]
+    for i in range(len(rows)):
+        f = rows[i][c]
+        if i != r and f:
+            rows[i] = [x - f * y for x, y in zip(rows[i], rows[r], strict=True)]
+
+
 def in_cone(p: Sequence[int], others: Sequence[Sequence[int]]) -> bool:
     """Whether the non-negative vector ``p`` is a non-negative combination of ``others``.
 
@@ -205,12 +216,7 @@ def in_cone(p: Sequence[int], others: Sequence[Sequence[int]]) -> bool:
         if best is None:  # pragma: no cover - the objective is bounded below by 0
             return value == 0
         r = best[1]
-        piv = rows[r][enter]
-        rows[r] = [x / piv for x in rows[r]]
-        for rr in range(k):
-            f = rows[rr][enter]
-            if rr != r and f:
-                rows[rr] = [x - f * y for x, y in zip(rows[rr], rows[r], strict=True)]
+        _pivot(rows, r, enter)
         f = cost[enter]
         cost = [x - f * y for x, y in zip(cost, rows[r][:-1], strict=True)]
         value -= f * rows[r][-1]
@@ -292,12 +298,7 @@ def _solve(a: list[list[Fraction]], b: Sequence[int]) -> list[Fraction] | None:
         if piv is None:
             return None  # a free column: not unique
         rows[r], rows[piv] = rows[piv], rows[r]
-        pv = rows[r][c]
-        rows[r] = [x / pv for x in rows[r]]
-        for i in range(k):
-            f = rows[i][c]
-            if i != r and f:
-                rows[i] = [x - f * y for x, y in zip(rows[i], rows[r], strict=True)]
+        _pivot(rows, r, c)
         cols.append(c)
         r += 1
     if any(rows[i][-1] for i in range(r, k)):
