@@ -28,6 +28,26 @@ def command(sub: Any, name: str, func: Callable[..., int] | None = None) -> argp
     return p
 
 
+MODEL_FILES = (
+    "model file (.json, .toml or .csv; a markov-chain, product or bayesian-network model, "
+    "or a .bif file)"
+)
+
+
+def add_instance(
+    p: argparse.ArgumentParser,
+    target: str,
+    known: str,
+    *,
+    model: str = MODEL_FILES,
+    target_required: bool = False,
+) -> None:
+    """MODEL, ``--target`` and ``--known``: the instance a command is asked about."""
+    p.add_argument("model", metavar="MODEL", help=model)
+    p.add_argument("--target", required=target_required, default=None, help=target)
+    p.add_argument("--known", default="", help=known)
+
+
 def add_output(p: argparse.ArgumentParser, digits: int) -> None:
     """``--digits`` (certified significant digits) and ``--json``."""
     p.add_argument(

@@ -13,7 +13,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from pdpsym.app import limits
+from pdpsym.app import limits, options
 from pdpsym.app.commands import audit_structured as structured
 from pdpsym.app.output import number_text, print_json, safe_json
 from pdpsym.app.progress import Progress
@@ -92,15 +92,13 @@ def register(sub: Any) -> None:
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument(
-        "model",
-        metavar="MODEL",
-        help="model file (.json, .toml or .csv; a markov-chain, product or bayesian-network "
-        "model, or a .bif file)",
+    options.add_instance(
+        p,
+        "the target record",
+        "comma-separated records the attacker knows (B)",
+        target_required=True,
     )
     p.add_argument("mechanism", metavar="MECHANISM", help="mechanism file (.json)")
-    p.add_argument("--target", required=True, help="the target record")
-    p.add_argument("--known", default="", help="comma-separated records the attacker knows (B)")
     p.add_argument(
         "--eps",
         action="append",

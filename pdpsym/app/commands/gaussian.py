@@ -20,9 +20,12 @@ if TYPE_CHECKING:
 
 def register(sub: Any) -> None:
     p = command(sub, "gaussian")
-    p.add_argument("model", metavar="MODEL", help="Gaussian model file (JSON or TOML)")
-    p.add_argument("--target", help="the target tuple x_i (needs a range in the model)")
-    p.add_argument("--known", default="", help="comma-separated tuples the adversary knows")
+    options.add_instance(
+        p,
+        "the target tuple x_i (needs a range in the model)",
+        "comma-separated tuples the adversary knows",
+        model="Gaussian model file (JSON or TOML)",
+    )
     p.add_argument("--lam", default="1", help="Laplace scale lam > 0 (exact, e.g. 1/2)")
     p.add_argument(
         "--weights",

@@ -20,9 +20,9 @@ TABLES = ("li2019-examples",)
 
 def register(sub: Any) -> None:
     p = command(sub, "leakage")
-    p.add_argument("model", metavar="MODEL", help="model file (.json, .toml or .csv)")
-    p.add_argument("--target", help="the target tuple i (or --all)")
-    p.add_argument("--known", default="", help="comma-separated tuples the adversary knows (K)")
+    options.add_instance(
+        p, "the target tuple i (or --all)", "comma-separated tuples the adversary knows (K)"
+    )
     p.add_argument(
         "--lam",
         default="1",
