@@ -52,7 +52,7 @@ from pdpsym.audit.distributional import (
     finite_blocks,
     laplace_blocks,
 )
-from pdpsym.audit.notions import NOTIONS, cases_of, curve_points, noise_losses
+from pdpsym.audit.notions import NOTIONS, Request, cases_of, curve_points, noise_losses
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss import LaplacePair, PrivacyLoss, worst_case
@@ -177,11 +177,10 @@ def _finite(
     mech: Mechanism,
     target: str,
     known: Sequence[str],
-    eps: Sequence[Eps],
-    delta: Fraction | None,
-    reading: DDPReading,
+    req: Request,
     exhaustive: bool = False,
 ) -> NotionResult:
+    eps, delta, reading = req.eps, req.delta, req.reading
     if notion == "distributional-dp":
         i = model.index(target)
         sc = Scenario.from_model(model, known)
@@ -260,11 +259,10 @@ def _noise(
     noise: LaplaceNoise,
     target: str,
     known: Sequence[str],
-    eps: Sequence[Eps],
-    delta: Fraction | None,
-    reading: DDPReading,
+    req: Request,
 ) -> NotionResult:
     """Every notion for Laplace noise on a linear query, through :mod:`pdpsym.loss`."""
+    eps, delta, reading = req.eps, req.delta, req.reading
     query = noise.query_for(model)
     weights = [query.weight(v) for v in model.variables]
     if notion == "distributional-dp":
@@ -331,7 +329,8 @@ def _request(
     eps: Iterable[Eps | Fraction | int | str],
     delta: Fraction | int | str | None,
     notions: Iterable[str],
-) -> tuple[list[Eps], Fraction | None, list[str]]:
+    reading: DDPReading,
+) -> Request:
     """The checked ε points, δ and notions of an audit request (tables and structured
     models alike)."""
     eps_list = [Eps.of(e) for e in eps]
@@ -347,7 +346,7 @@ def _request(
     for n in wanted:
         if n not in ALL_NOTIONS:
             raise InputError("notions", f"unknown notion {n!r}; known: {', '.join(ALL_NOTIONS)}")
-    return eps_list, d, wanted
+    return Request(tuple(eps_list), d, tuple(wanted), reading)
 
 
 def audit(
@@ -396,15 +395,13 @@ def audit(
         model.index(k, "known")
         if k == target:
             raise InputError("known", "the target cannot be a known record")
-    eps_list, d, wanted = _request(eps, delta, notions)
+    req = _request(eps, delta, notions, reading)
     out = []
-    for n in wanted:
+    for n in req.notions:
         if isinstance(mechanism, LaplaceNoise):
-            out.append(_noise(n, model, mechanism, target, known, eps_list, d, reading))
+            out.append(_noise(n, model, mechanism, target, known, req))
         else:
-            out.append(
-                _finite(n, model, mechanism, target, known, eps_list, d, reading, exhaustive)
-            )
+            out.append(_finite(n, model, mechanism, target, known, req, exhaustive))
     return Audit(target, known, tuple(out))
 
 
@@ -421,8 +418,8 @@ def _structured(
     """:func:`audit` of a structured model (:mod:`pdpsym.audit.structured`)."""
     from pdpsym.audit.structured import audit_structured
 
-    eps_list, d, wanted = _request(eps, delta, notions)
-    result: Audit = audit_structured(model, mechanism, target, known, eps_list, d, wanted, reading)
+    req = _request(eps, delta, notions, reading)
+    result: Audit = audit_structured(model, mechanism, target, known, req)
     return result
 
 

@@ -29,9 +29,11 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss.base import PrivacyLoss, Weighted
 from pdpsym.loss.curve import Case
@@ -388,6 +390,24 @@ def cases_of(
     if notion not in makers:
         raise InputError("notions", f"unknown notion {notion!r}")
     return makers[notion]
+
+
+@dataclass(frozen=True)
+class Request:
+    """What an audit is asked, beyond the instance: δ at each ε, ε at one δ, the
+    notions, and the reading of Liu et al.'s Definition 4.
+
+    Args:
+        eps: the ε values at which δ is reported.
+        delta: the δ at which the smallest ε is reported (None: not asked).
+        notions: the notions, in the order asked.
+        reading: the reading of Liu et al.'s Definition 4 for ``dependent-dp``.
+    """
+
+    eps: tuple[Eps, ...] = ()
+    delta: Fraction | None = None
+    notions: tuple[str, ...] = ()
+    reading: DDPReading = DDPReading.NEIGHBOURS
 
 
 def curve_points(

@@ -51,6 +51,7 @@ from typing import Any
 
 import sympy
 
+from pdpsym.audit.notions import Request
 from pdpsym.audit.structured_posterior import (
     IBCDP_LAPLACE_NOTE,
     distributional_result,
@@ -58,7 +59,6 @@ from pdpsym.audit.structured_posterior import (
     pushed_laws,
 )
 from pdpsym.audit.structured_rr import audit_rr
-from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss import LaplacePair, PrivacyLoss, Weighted, worst_case
 from pdpsym.loss.pmf_pair import PMFPair
@@ -334,12 +334,12 @@ def _result(
     cases: Callable[[], list[tuple[dict[str, Any], PrivacyLoss]]],
     mech: SumMechanism,
     m: _Model,
-    eps: Sequence[Eps],
-    delta: Fraction | None,
-    reading: DDPReading,
+    req: Request,
     apk_zero: Any = None,
 ) -> Any:
     from pdpsym.audit import NotionResult
+
+    eps, delta, reading = req.eps, req.delta, req.reading
 
     if notion == "distributional-dp":
         return distributional_result(m, mech, eps, delta)
@@ -379,10 +379,7 @@ def audit_structured(
     mechanism: SumMechanism | LaplaceNoise,
     target: str,
     known: Iterable[str] = (),
-    eps: Sequence[Eps] = (),
-    delta: Fraction | None = None,
-    notions: Iterable[str] = (),
-    reading: DDPReading = DDPReading.NEIGHBOURS,
+    req: Request = Request(),  # noqa: B008 (a frozen, immutable value)
 ) -> Any:
     """Every notion's exact ε, δ(ε) and ε(δ) for a structured model (see the module
     docstring for each notion's cases).
@@ -395,10 +392,8 @@ def audit_structured(
         target: the target record.
         known: the records the attacker knows (their values range over every value
             compatible with the target's).
-        eps: the ε values at which δ is reported.
-        delta: the δ at which the smallest ε is reported.
-        notions: the notions (names of :data:`pdpsym.audit.ALL_NOTIONS`).
-        reading: the reading of Liu et al.'s Definition 4 for ``dependent-dp``.
+        req: the ε values, δ, notions (names of :data:`pdpsym.audit.ALL_NOTIONS`) and
+            reading of Liu et al.'s Definition 4 asked for.
 
     Returns:
         :class:`~pdpsym.audit.Audit`, one result per notion.
@@ -416,10 +411,7 @@ def audit_structured(
             mechanism,
             target,
             rm.known,
-            eps,
-            delta,
-            tuple(notions),
-            reading,
+            req,
             rm.known_given,
             rm.group(),
         )
@@ -440,19 +432,19 @@ def audit_structured(
         "distributional-dp": lambda: [],  # its result: distributional_result
         "dependent-dp": (
             (lambda: _conditional(m, mech))
-            if reading is DDPReading.CONDITIONAL
+            if req.reading is DDPReading.CONDITIONAL
             else (lambda: _point_pairs(m, mech, m.group()))
         ),
     }
     out = []
     apk_zero = None
-    for n in notions:
+    for n in req.notions:
         if n not in makers:
             raise InputError("notions", f"unknown notion {n!r}")
         if n == "ppkdp" and mech.kind == "laplace":
             z = worst_case(_apk(m, mech)).epsilon(0)
             apk_zero = (z.value, dict(z.where or {}))
-        out.append(_result(n, makers[n], mech, m, eps, delta, reading, apk_zero))
+        out.append(_result(n, makers[n], mech, m, req, apk_zero))
     return Audit(target, tuple(m.known), tuple(out))
 
 

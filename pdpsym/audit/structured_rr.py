@@ -77,6 +77,7 @@ from typing import Any
 
 import sympy
 
+from pdpsym.audit.notions import Request
 from pdpsym.audit.rr_pairs import group_pair, other_prob
 from pdpsym.audit.structured_rr_window import enclose_curve
 from pdpsym.core.eps import Eps
@@ -281,10 +282,7 @@ def audit_rr(
     mech: RandomizedResponse,
     target: str,
     known: Sequence[str],
-    eps: Sequence[Eps],
-    delta: Fraction | None,
-    notions: Sequence[str],
-    reading: DDPReading,
+    req: Request,
     known_given: Callable[[Fraction], dict[tuple[Fraction, ...], Fraction] | None],
     group: tuple[str, ...],
 ) -> list[Any]:
@@ -296,10 +294,8 @@ def audit_rr(
         mech: randomized response on the model's domains.
         target: the target record.
         known: the known records.
-        eps: the ε values at which δ is reported.
-        delta: the δ at which the smallest ε is reported.
-        notions: the notions.
-        reading: the reading of Liu et al.'s Definition 4.
+        req: the ε values, δ, notions and reading of Liu et al.'s Definition 4 asked
+            for.
         known_given: ``P(x_K = v | x_i = a)`` by known values (None: ``a`` impossible).
         group: the target's dependence group.
 
@@ -312,13 +308,14 @@ def audit_rr(
     """
     from pdpsym.audit import NotionResult  # the package imports this module's callers
 
+    eps, delta, notions, reading = req.eps, req.delta, req.notions, req.reading
     reason = check_rr(model, mech)
     if reason is not None:
         raise InputError("mechanism", reason)
     if isinstance(model, BayesianNetwork):
         from pdpsym.audit.structured_rr_network import audit_rr_network
 
-        return audit_rr_network(model, mech, target, known, eps, delta, notions, reading)
+        return audit_rr_network(model, mech, target, known, req)
     keep = mech.keep
     names = tuple(model.variables)
     dom = tuple(model.domain(target))

@@ -80,6 +80,7 @@ from typing import Any
 
 import sympy
 
+from pdpsym.audit.notions import Request
 from pdpsym.audit.rr_pairs import MAX_GROUP_OUTCOMES, group_pair, other_prob
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
@@ -149,10 +150,7 @@ def audit_rr_network(
     mech: RandomizedResponse,
     target: str,
     known: Sequence[str],
-    eps: Sequence[Eps],
-    delta: Fraction | None,
-    notions: Sequence[str],
-    reading: DDPReading,
+    req: Request,
 ) -> list[Any]:
     """Every notion's ε, δ(ε) and ε(δ) for randomized response on a Bayesian network,
     from the target's component listed as a table (see the module docstring).
@@ -162,10 +160,8 @@ def audit_rr_network(
         mech: randomized response on the network's domains.
         target: the target record.
         known: the known records (those outside the target's component change nothing).
-        eps: the ε values at which δ is reported.
-        delta: the δ at which the smallest ε is reported.
-        notions: the notions.
-        reading: the reading of Liu et al.'s Definition 4.
+        req: the ε values, δ, notions and reading of Liu et al.'s Definition 4 asked
+            for.
 
     Returns:
         One :class:`~pdpsym.audit.NotionResult` per notion.
@@ -180,6 +176,7 @@ def audit_rr_network(
     """
     from pdpsym.audit import audit  # the package imports this module's callers
 
+    eps, delta, notions, reading = req.eps, req.delta, req.notions, req.reading
     comp = component(model, target)
     inside = tuple(k for k in known if k in comp)
     keep = mech.keep
