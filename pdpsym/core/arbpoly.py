@@ -47,6 +47,7 @@ __all__ = [
     "binomial_window",
     "geometric_poly",
     "poisson_binomial_window",
+    "range_mass",
     "workprec",
 ]
 
@@ -149,6 +150,32 @@ def geometric_poly(p: Fraction, tol: Fraction) -> tuple[arb_poly, int, Fraction]
     return poly, K, 2 * p ** (K + 1) / (1 + p)
 
 
+def range_mass(kept: arb, defect: arb, scale: arb | None = None, cap: bool = True) -> arb:
+    """The ball ``[max(0, lower(s K)), upper(s (K + D))]`` of a range's mass from its kept
+    part ``K`` and the defect ``[0, D]`` (``s`` = ``scale``, 1 when None), capped at 1
+    when ``cap`` (a probability): the dropped mass is non-negative and at most ``D``.
+
+    Args:
+        kept: a ball of the kept mass ``K``.
+        defect: the defect ball ``[0, D]``.
+        scale: a positive factor ``s`` (a tilt's ``F c^(-r)``), or None.
+        cap: whether the upper end is capped at 1.
+
+    Returns:
+        The enclosure, as one ball.
+
+    References:
+        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval
+        arithmetic", IEEE Trans. Computers 66 (2017).
+    """
+    s = arb(1) if scale is None else scale
+    low = (s * kept).lower()
+    up = (s * (kept + defect)).upper()
+    low = low if low > 0 else arb(0)
+    up = up if not cap or up < 1 else arb(1)
+    return arb.union(low, up)
+
+
 @dataclass(frozen=True)
 class WindowLaw:
     """A certified law on ``0..m``: kept balls on a window, and a defect (see module doc).
@@ -192,12 +219,7 @@ class WindowLaw:
         if lo > hi:
             return arb(0)
         with ctx.workprec(self.prec):
-            k = self.kept(lo, hi)
-            low = k.lower()
-            up = (k + self.defect).upper()
-            low = low if low > 0 else arb(0)
-            up = up if up < 1 else arb(1)
-            return arb.union(low, up)
+            return range_mass(self.kept(lo, hi), self.defect)
 
 
 @functools.lru_cache(maxsize=256)

@@ -53,7 +53,7 @@ from fractions import Fraction
 
 from flint import arb, arb_poly, ctx
 
-from pdpsym.core.arbpoly import WindowLaw
+from pdpsym.core.arbpoly import WindowLaw, range_mass
 from pdpsym.core.certify import arb_from_fraction
 
 __all__ = [
@@ -380,29 +380,15 @@ class TiltedLaw:
         return self.cum[j + 1] - self.cum[i]
 
     def mass(self, lo: int, hi: int) -> arb:
-        """A ball containing ``P[lo <= S <= hi]`` (the range on this tilt's side of ``r``).
-
-        Args:
-            lo: first count (clipped to 0).
-            hi: last count (clipped to ``m``).
-
-        Returns:
-            ``F c^(-r) (K_w + [0, D])`` with its lower end clipped at 0.
-
-        Raises:
-            ValueError: when the range is on the wrong side of ``r``.
-
-        References:
-            Feller, vol. 2, Section XVI.7 (Lemma 1 and its corollary, module doc).
-        """
+        """``P[lo <= S <= hi]`` enclosed as :meth:`~pdpsym.core.arbpoly.WindowLaw.mass`
+        does, for a range on this tilt's side of ``r`` (a range on the wrong side raises
+        ValueError): ``F c^(-r) (K_w + [0, D])``, its lower end clipped at 0, by
+        :func:`~pdpsym.core.arbpoly.range_mass` (Feller, vol. 2, Section XVI.7; Lemma 1
+        and its corollary in the module doc)."""
         lo, hi = max(lo, 0), min(hi, self.m)
         if lo > hi:
             return arb(0)
         if (self.upper and lo < self.r) or (not self.upper and hi > self.r):
             raise ValueError("a range on the wrong side of the tilt's reference count")
         with ctx.workprec(self.prec):
-            k = self._kept(lo, hi)
-            low = (self.scale * k).lower()
-            up = (self.scale * (k + self.defect)).upper()
-            low = low if low > 0 else arb(0)
-            return arb.union(low, up)
+            return range_mass(self._kept(lo, hi), self.defect, self.scale, cap=False)
