@@ -60,7 +60,7 @@ So the figures are those of the table audit (:func:`pdpsym.audit.audit`, randomi
 response screened as in :mod:`pdpsym.audit.screen`) of ``θ_C`` listed by the chain rule
 (:meth:`~pdpsym.models.bayesnet.BayesianNetwork.to_joint`) with the known records of
 ``C``. That table has ``Π_{v ∈ C} |X_v|`` rows and as many outputs; more than
-:data:`MAX_ROWS` rows is refused before anything is listed (field ``max_work``), and the
+:data:`MAX_ROWS` rows is refused before anything is listed (field ``model``), and the
 command line refuses earlier by its work estimate. ``dp`` and ``dependent-dp``
 (``def4-neighbours``) need no table.
 
@@ -92,8 +92,6 @@ from pdpsym.papers.lmm2016.mechanism import DDPReading
 
 #: the most rows of the target's component listed as a table
 MAX_ROWS = DEFAULT_MAX_JOINT_ROWS
-
-#: the most outcomes of the dependent-neighbour pair listed for δ(ε)
 
 PMF = dict[Any, Fraction]
 
@@ -167,8 +165,8 @@ def audit_rr_network(
         One :class:`~pdpsym.audit.NotionResult` per notion.
 
     Raises:
-        InputError: ``max_work`` when a notion needs the component's table and it has
-            more than :data:`MAX_ROWS` rows.
+        InputError: ``model`` when a notion needs the component's table and it has
+            more than :data:`MAX_ROWS` rows (a fixed limit).
 
     References:
         Desfontaines et al., Definitions 3-6, 12, 13 and Lemma 1; Liu et al. (2016),
@@ -188,10 +186,11 @@ def audit_rr_network(
     ]
     if table_notions and rows > MAX_ROWS:
         raise InputError(
-            "max_work",
+            "model",
             f"randomized response on a network lists the target's component ({len(comp)} "
-            f"records, {rows} joint rows and as many outputs), over the limit of {MAX_ROWS} "
-            "rows",
+            f"records, {rows} joint rows and as many outputs), over the {MAX_ROWS} rows this "
+            "audit lists in memory (a fixed limit: --max-work does not raise it); dp and "
+            "dependent-dp need no table",
         )
     sub = model.ancestral(comp)
     assert sub.variables == comp  # a component is closed under parents

@@ -249,7 +249,8 @@ def test_dependent_neighbours_over_a_mixed_component_by_hand():
 def test_child_network_is_refused_cleanly(capsys, tmp_path):
     """CHILD (20 nodes, one component): its joint is far too large to list, so the
     command refuses before starting, naming --max-work, on one line; the library refuses
-    too (field max_work); classic dp needs no table and is computed."""
+    too (field model: a fixed limit, which a raised --max-work does not lift, and the
+    message says so); classic dp needs no table and is computed."""
     mech = tmp_path / "rr.json"
     mech.write_text(json.dumps({"kind": "randomized-response", "keep": "3/4"}))
     bif = "tests/data/child.bif"
@@ -259,7 +260,7 @@ def test_child_network_is_refused_cleanly(capsys, tmp_path):
     net = BayesianNetwork.from_bif(bif)
     with pytest.raises(InputError) as info:
         audit(net, _rr(net, "3/4"), "BirthAsphyxia", [], [], None, ["apkdp"])
-    assert info.value.field == "max_work"
+    assert info.value.field == "model"
     assert main(["audit", bif, str(mech), "--target", "BirthAsphyxia", "--notions", "dp"]) == 0
     assert "log(3)" in capsys.readouterr().out  # keep/other = (3/4)/(1/4), by hand
 
@@ -317,3 +318,28 @@ def test_distributional_dp_enclosures_agree_with_the_whole_joint():
     ref = audit(net.to_joint(), mech, "a", ["z"], [], None, ["distributional-dp"])
     (lo1, hi1), (lo2, hi2) = got.ratio_enclosure, ref["distributional-dp"].ratio_enclosure
     assert max(lo1, lo2) <= min(hi1, hi2)
+
+
+def test_a_component_over_the_row_limit_is_refused_naming_the_fixed_limit(tmp_path, capsys):
+    """19 linked binary records: 2^19 joint rows, over the 2^18 the network path lists.
+    With --max-work raised past the command's estimate, the library's own limit refuses
+    on one line and says that --max-work does not lift it (an honest message, not an
+    invitation to raise the flag)."""
+    nodes = [{"name": "v0", "states": ["0", "1"], "cpt": ["1/2", "1/2"]}]
+    for k in range(1, 19):
+        nodes.append(
+            {
+                "name": f"v{k}",
+                "states": ["0", "1"],
+                "parents": [f"v{k - 1}"],
+                "cpt": [["3/4", "1/4"], ["1/4", "3/4"]],
+            }
+        )
+    net = tmp_path / "n.json"
+    net.write_text(json.dumps({"kind": "bayesian-network", "nodes": nodes}))
+    mech = tmp_path / "rr.json"
+    mech.write_text(json.dumps({"kind": "randomized-response", "keep": "3/4"}))
+    argv = ["audit", str(net), str(mech), "--target", "v9", "--notions", "apkdp"]
+    assert main([*argv, "--max-work", "1e18"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "fixed limit" in err and "model" in err
