@@ -8,12 +8,22 @@ digit is correct) or is empty with a reason; the parameters and the reading of a
 travel with it. Drawing the figure is the app layer's job (:mod:`pdpsym.app.plot`);
 :class:`Plot` says how.
 
-A figure is declared once, its static parts at registration and its words as a function of
-the scale::
+A figure is declared once, as one :class:`FigureSpec` that :meth:`FigureSpec.register`
+records. Its words are data (:class:`Words`: a title and caption the same at every scale,
+the params a dict or a function of the scale) or, where the title or caption depend on the
+scale, a function ``describe(scale) -> Text``::
 
-    @figure("paper.fig1", "list title", points, point, columns=COLUMNS, plot=Plot(...))
-    def fig1(scale: Scale) -> Text:
-        return Text(title=..., caption=..., params={"n": ...})
+    FIG1 = FigureSpec(
+        "paper.fig1",
+        "list title",
+        points,
+        point,
+        Words("title", "caption", params),
+        columns=COLUMNS,
+        plot=Plot(...),
+    ).register()
+
+The decorator :func:`figure` registers a ``describe`` function with the rest of the spec.
 
 ``points(scale)`` lists each point's arguments, ``point(args)`` computes its rows, an
 optional ``gather(scale, rows)`` turns the points' rows into the table's (a mean over
@@ -116,6 +126,24 @@ Mapper = Callable[[Point, Sequence[Any]], Iterable[Rows]]
 
 
 @dataclass(frozen=True)
+class Words:
+    """A figure's words as data: a :data:`Describe` whose title, caption and notes are the
+    same at every scale and whose params are a dict (the same too) or ``params(scale)``.
+
+    ``Words(title, caption, params, notes)(scale)`` is the :class:`Text` at ``scale``."""
+
+    title: str
+    caption: str
+    params: dict[str, str] | Callable[[Scale], dict[str, str]]
+    notes: tuple[str, ...] = ()
+
+    def __call__(self, scale: Scale) -> Text:
+        """The :class:`Text` at ``scale``."""
+        params = self.params(scale) if callable(self.params) else dict(self.params)
+        return Text(self.title, self.caption, params, self.notes)
+
+
+@dataclass(frozen=True)
 class OneRow:
     """A :data:`Point` whose arguments give one row: ``OneRow(row)(args) == [row(*args)]``.
 
@@ -160,7 +188,8 @@ class FigureSpec:
     """A figure as independent points: ``points(scale)`` lists each point's arguments,
     ``point(args)`` computes its rows (a module-level function, so a process pool or a
     cluster can run it), ``gather(scale, rows)`` (if any) makes the table's rows of them,
-    and ``describe(scale)`` says the figure's :class:`Text`."""
+    and ``describe(scale)`` says the figure's :class:`Text` (a :class:`Words` when
+    they are data)."""
 
     id: str
     title: str
@@ -196,6 +225,14 @@ class FigureSpec:
             scale, [r for rows in run(self.point, self.points(scale)) for r in rows]
         )
 
+    def register(self) -> FigureSpec:
+        """Record this figure in ``FIGURES`` under its id (a ``KeyError`` when the id is
+        already taken) and return it."""
+        if self.id in FIGURES:
+            raise KeyError(f"{self.id} is already registered")
+        FIGURES[self.id] = self
+        return self
+
 
 FIGURES: dict[str, FigureSpec] = {}
 
@@ -222,7 +259,7 @@ def figure(
     scaled: bool = True,
 ) -> Callable[[Describe], Describe]:
     """Register ``describe`` with the rest of a :class:`FigureSpec` as the figure
-    ``figure_id`` (listed with ``title``).
+    ``figure_id`` (listed with ``title``), through :meth:`FigureSpec.register`.
 
     Args:
         figure_id: the figure's id, ``paper.label`` (``"li2019.fig4"``); a ``KeyError`` is
@@ -245,15 +282,12 @@ def figure(
         Figs. 4-5; Desfontaines et al.; Liu et al. (2016)).
     """
 
-    def register(describe: Describe) -> Describe:
-        if figure_id in FIGURES:
-            raise KeyError(f"{figure_id} is already registered")
-        FIGURES[figure_id] = FigureSpec(
-            figure_id, title, points, point, describe, columns, plot, gather, scaled
-        )
+    def decorate(describe: Describe) -> Describe:
+        spec = FigureSpec(figure_id, title, points, point, describe, columns, plot, gather, scaled)
+        spec.register()
         return describe
 
-    return register
+    return decorate
 
 
 def figures() -> dict[str, FigureSpec]:

@@ -16,7 +16,7 @@ from pdpsym.loss.counting_loss import CountingLoss
 from pdpsym.papers.dmkb2020 import cells
 from pdpsym.papers.dmkb2020 import counting as pc
 from pdpsym.papers.dmkb2020.blanket import blanket_enclosures
-from pdpsym.papers.figure import GridPoints, Line, OneRow, Plot, Scale, Text, figure, table
+from pdpsym.papers.figure import FigureSpec, GridPoints, Line, OneRow, Plot, Scale, Words, table
 
 # --- Figure 2: Theorem 3 against Proposition 7 --------------------------------------------------
 
@@ -168,62 +168,50 @@ FIG2_LINES = (
 )
 
 
-@figure(
+def _fig2_params(scale: Scale) -> dict[str, str]:
+    """Fig. 2's params at ``scale`` (its n and eps grids differ)."""
+    grid = fig2_grid(scale)
+    return {
+        "lambda": "1/20",
+        "n": ",".join(str(n) for n, _ in grid),
+        "epsilon": "; ".join(
+            f"n = {n}: {fraction_str(g[0])}..{fraction_str(g[-1])} step {fraction_str(g[1] - g[0])}"
+            for n, g in grid
+        ),
+        "scale": scale.value,
+        "digits": f"up to {cells.DIGITS} significant, certified",
+        "prop7": "mu_2^3 as printed, mu_3 = mean of p(1-p)(p^2+(1-p)^2); prop7_printed: "
+        "mu_3 = mean of p(1-p)|1-2p| as printed",
+        "delta_2": "1.25 exp(-eps^2 n mu_2/2) (Proposition 7's eps formula solved)",
+    }
+
+
+FIG2 = FigureSpec(
     "dmkb2020.fig2",
     "Theorem 3 against Proposition 7: delta against eps",
     fig2_points,
     fig2_point,
-    columns=FIG2_COLUMNS,
-    plot=Plot(
-        x="epsilon",
-        lines=FIG2_LINES,
-        xlabel="epsilon",
-        ylabel="delta",
-        panel="case",
-        group="n",
-        logy=True,
-    ),
-)
-def fig2(scale: Scale) -> Text:
-    """The words of Fig. 2: title, caption, parameters and notes.
-
-    References:
-        Desfontaines et al., Section 4.1, Figure 2.
-    """
-    grid = fig2_grid(scale)
-    return Text(
-        title="Theorem 3 against Proposition 7: delta against eps, lambda = 0.05",
-        caption=(
-            "delta against eps for the count of n independent Bernoulli(p_i) records, "
-            "lambda = 0.05. Case 1: p_1 = 0.05, every other p_i = 0.5. Case 2: p_i evenly "
-            "spaced over [0.05, 0.95]. Theorem 3's closed form exp(-eps^2 lambda (n-1)/14) "
-            "(where 27/(lambda(n-1)) <= eps <= 1), its numerical bound E_N[delta_N(eps)] "
-            "(N ~ Bin(n-1, 2 lambda)), Proposition 7 with the absolute third moment "
-            "p(1-p)(p^2+(1-p)^2) and as printed (p(1-p)|1-2p|, an erratum), and the exact "
-            "delta of the count (worst target). The paper's caption says n = 100 and "
-            "n = 10,000, its text n = 10^3 and 10^5: the caption's values are used. "
-            "p_1 = lambda sits on the boundary of Theorem 3's strict lambda < p_i; the "
-            "decomposition of its proof holds there too."
-        ),
-        params={
-            "lambda": "1/20",
-            "n": ",".join(str(n) for n, _ in grid),
-            "epsilon": "; ".join(
-                f"n = {n}: {fraction_str(g[0])}..{fraction_str(g[-1])} step "
-                f"{fraction_str(g[1] - g[0])}"
-                for n, g in grid
-            ),
-            "scale": scale.value,
-            "digits": f"up to {cells.DIGITS} significant, certified",
-            "prop7": "mu_2^3 as printed, mu_3 = mean of p(1-p)(p^2+(1-p)^2); prop7_printed: "
-            "mu_3 = mean of p(1-p)|1-2p| as printed",
-            "delta_2": "1.25 exp(-eps^2 n mu_2/2) (Proposition 7's eps formula solved)",
-        },
+    Words(
+        "Theorem 3 against Proposition 7: delta against eps, lambda = 0.05",
+        "delta against eps for the count of n independent Bernoulli(p_i) records, "
+        "lambda = 0.05. Case 1: p_1 = 0.05, every other p_i = 0.5. Case 2: p_i evenly "
+        "spaced over [0.05, 0.95]. Theorem 3's closed form exp(-eps^2 lambda (n-1)/14) "
+        "(where 27/(lambda(n-1)) <= eps <= 1), its numerical bound E_N[delta_N(eps)] "
+        "(N ~ Bin(n-1, 2 lambda)), Proposition 7 with the absolute third moment "
+        "p(1-p)(p^2+(1-p)^2) and as printed (p(1-p)|1-2p|, an erratum), and the exact "
+        "delta of the count (worst target). The paper's caption says n = 100 and "
+        "n = 10,000, its text n = 10^3 and 10^5: the caption's values are used. "
+        "p_1 = lambda sits on the boundary of Theorem 3's strict lambda < p_i; the "
+        "decomposition of its proof holds there too.",
+        _fig2_params,
         notes=(
-            "case 2 at n = 10,000: the exact delta would examine 10,000 targets, each an exact "
-            "Poisson binomial of 9,999 records; it is left empty",
+            "case 2 at n = 10,000: the exact delta would examine 10,000 targets, each an "
+            "exact Poisson binomial of 9,999 records; it is left empty",
         ),
-    )
+    ),
+    columns=FIG2_COLUMNS,
+    plot=Plot("epsilon", FIG2_LINES, "epsilon", "delta", panel="case", group="n", logy=True),
+).register()
 
 
 # --- Figure 3: eps for delta = 0.01/n against lambda --------------------------------------------
@@ -331,44 +319,41 @@ def fig3_row(n: int, lam: Fraction) -> dict[str, str]:
     return table(FIG3_COLUMNS, [row])[0]
 
 
-@figure(
+def _fig3_params(scale: Scale) -> dict[str, str]:
+    """Fig. 3's params at ``scale`` (its n and lambda differ)."""
+    grid = fig3_grid(scale)
+    return {
+        "n": ",".join(str(n) for n, _ in grid),
+        "lambda": ",".join(fraction_str(x) for x in grid[0][1]),
+        "delta": "1/(100 n)",
+        "epsilon_grid": "multiples of 1/10000",
+    }
+
+
+FIG3_TITLE = "Theorem 3 (numerical): eps for delta = 0.01/n against lambda"
+FIG3 = FigureSpec(
     "dmkb2020.fig3",
-    "Theorem 3 (numerical): eps for delta = 0.01/n against lambda",
+    FIG3_TITLE,
     GridPoints(fig3_grid),
     OneRow(fig3_row),
+    Words(
+        FIG3_TITLE,
+        "The smallest eps on the grid of multiples of 10^-4 at which Theorem 3's numerical "
+        "bound E_N[delta_N(eps)] (N ~ Bin(n-1, 2 lambda), delta_N the curve of "
+        "Bin(N, 1/2) + 1 against Bin(N, 1/2)) is certified <= 0.01/n; epsilon_below = "
+        "epsilon - 10^-4, where the bound is certified > 0.01/n, so the exact eps lies "
+        "in (epsilon_below, epsilon]. Empty where no eps reaches the target "
+        "((1-lambda)^(n-1) >= 0.01/n). The paper's values of n are lost; n = 100, 1000 "
+        "and 10,000 are shown.",
+        _fig3_params,
+    ),
     columns=FIG3_COLUMNS,
     plot=Plot(
-        x="lambda",
-        lines=(Line("epsilon", "eps (delta = 0.01/n)"),),
-        xlabel="lambda",
-        ylabel="epsilon",
+        "lambda",
+        (Line("epsilon", "eps (delta = 0.01/n)"),),
+        "lambda",
+        "epsilon",
         group="n",
         logy=True,
     ),
-)
-def fig3(scale: Scale) -> Text:
-    """The words of Fig. 3: title, caption and parameters.
-
-    References:
-        Desfontaines et al., Section 4.1, Figure 3.
-    """
-    grid = fig3_grid(scale)
-    ns, lams = [n for n, _ in grid], grid[0][1]
-    return Text(
-        title="Theorem 3 (numerical): eps for delta = 0.01/n against lambda",
-        caption=(
-            "The smallest eps on the grid of multiples of 10^-4 at which Theorem 3's numerical "
-            "bound E_N[delta_N(eps)] (N ~ Bin(n-1, 2 lambda), delta_N the curve of "
-            "Bin(N, 1/2) + 1 against Bin(N, 1/2)) is certified <= 0.01/n; epsilon_below = "
-            "epsilon - 10^-4, where the bound is certified > 0.01/n, so the exact eps lies "
-            "in (epsilon_below, epsilon]. Empty where no eps reaches the target "
-            "((1-lambda)^(n-1) >= 0.01/n). The paper's values of n are lost; n = 100, 1000 "
-            "and 10,000 are shown."
-        ),
-        params={
-            "n": ",".join(map(str, ns)),
-            "lambda": ",".join(fraction_str(x) for x in lams),
-            "delta": "1/(100 n)",
-            "epsilon_grid": "multiples of 1/10000",
-        },
-    )
+).register()

@@ -18,7 +18,17 @@ from pdpsym.core.numbers import fraction_str
 from pdpsym.papers.dmkb2020 import cells
 from pdpsym.papers.dmkb2020 import counting as pc
 from pdpsym.papers.dmkb2020.blanket import PREC, blanket_enclosures
-from pdpsym.papers.figure import Line, Multiples, Plot, Scale, Text, figure, table
+from pdpsym.papers.figure import (
+    FigureSpec,
+    Line,
+    Multiples,
+    Plot,
+    Scale,
+    Text,
+    Words,
+    figure,
+    table,
+)
 
 # --- Figure 5: known records against the closed form, with and without noise ------------------
 
@@ -73,35 +83,21 @@ FIG5_LINES = (
 )
 
 
-@figure(
+FIG5 = FigureSpec(
     "dmkb2020.fig5",
     "Theorem 3: eps against the known records, with and without noise",
     fig5_points,
     fig5_point,
-    columns=("known", "epsilon", "epsilon_with_laplace"),
-    plot=Plot(
-        x="known",
-        lines=FIG5_LINES,
-        xlabel="records known to the attacker |B|",
-        ylabel="epsilon",
-        logy=True,
+    Words(
+        "Theorem 3 (closed form): eps against |B|, with and without Laplace noise",
+        "eps = max(sqrt(14 ln(1/delta)/(lambda(n-|B|-1))), 27/(lambda(n-|B|-1))) for the "
+        "n - |B| unknown records, delta = 1e-10, lambda = 0.05, n = 100,000; with Laplace "
+        "noise of scale 2 on the count the guarantee is min(eps, 1/2).",
+        {"n": str(FIG5_N), "lambda": "1/20", "delta": "1e-10", "laplace_scale": "2"},
     ),
-)
-def fig5(scale: Scale) -> Text:
-    """The words of Fig. 5: title, caption and parameters.
-
-    References:
-        Desfontaines et al., Section 5.2, Figure 5.
-    """
-    return Text(
-        title="Theorem 3 (closed form): eps against |B|, with and without Laplace noise",
-        caption=(
-            "eps = max(sqrt(14 ln(1/delta)/(lambda(n-|B|-1))), 27/(lambda(n-|B|-1))) for the "
-            "n - |B| unknown records, delta = 1e-10, lambda = 0.05, n = 100,000; with Laplace "
-            "noise of scale 2 on the count the guarantee is min(eps, 1/2)."
-        ),
-        params={"n": str(FIG5_N), "lambda": "1/20", "delta": "1e-10", "laplace_scale": "2"},
-    )
+    columns=("known", "epsilon", "epsilon_with_laplace"),
+    plot=Plot("known", FIG5_LINES, "records known to the attacker |B|", "epsilon", logy=True),
+).register()
 
 
 # --- Figure 6: Theorem 3 (numerical) with two-sided geometric noise ---------------------------

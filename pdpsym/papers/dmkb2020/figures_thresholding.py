@@ -17,7 +17,7 @@ from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.thresholding_loss import ThresholdingLoss
 from pdpsym.papers.dmkb2020 import cells
 from pdpsym.papers.dmkb2020 import thresholding as pt
-from pdpsym.papers.figure import Axis, GridPoints, Line, OneRow, Plot, Scale, Text, figure
+from pdpsym.papers.figure import Axis, FigureSpec, GridPoints, Line, OneRow, Plot, Scale, Words
 
 FIG4_P = Fraction(1, 200)
 FIG4_COLUMNS = (
@@ -124,36 +124,33 @@ FIG4_LINES = (
 )
 
 
-@figure(
+def _fig4_params(scale: Scale) -> dict[str, str]:
+    """Fig. 4's params at ``scale`` (its n differ)."""
+    return {
+        "p": fraction_str(FIG4_P),
+        "known_size": "0",
+        "n": ",".join(str(n) for n, _ in fig4_grid(scale)),
+        "scale": scale.value,
+        "digits": f"{cells.DIGITS} significant, certified",
+        "r": "p(n-1)/((1-p)T) (corrected); r_printed = p(n-1)/((1-p)^T)",
+    }
+
+
+FIG4 = FigureSpec(
     "dmkb2020.fig4",
     "Theorem 4: eps and delta of thresholding against T",
     GridPoints(fig4_grid),
     OneRow(fig4_row),
+    Words(
+        "Thresholding (Theorem 4): eps and delta against the threshold T",
+        "Theorem 4 for the T-thresholding of a count of n Bernoulli(p) records, |B| = 0, "
+        "p = 0.5%, with r = p(n-1)/((1-p)T) (the printed (1-p)^T is an erratum: with it "
+        "r >= 1 for every T here, so the printed theorem gives nothing). Plots: r, corrected "
+        "and as printed (dashed); eps; delta, with the exact delta of the mechanism at "
+        "the theorem's eps (dashed). The paper's T ranges are lost; T runs from the "
+        "first value where the theorem applies.",
+        _fig4_params,
+    ),
     columns=FIG4_COLUMNS,
-    plot=Plot(x="T", lines=FIG4_LINES, xlabel="threshold T", ylabel="", panel="n", axes=FIG4_AXES),
-)
-def fig4(scale: Scale) -> Text:
-    """The words of Fig. 4: title, caption and parameters.
-
-    References:
-        Desfontaines et al., Section 4.2, Figure 4.
-    """
-    return Text(
-        title="Thresholding (Theorem 4): eps and delta against the threshold T",
-        caption=(
-            "Theorem 4 for the T-thresholding of a count of n Bernoulli(p) records, |B| = 0, "
-            "p = 0.5%, with r = p(n-1)/((1-p)T) (the printed (1-p)^T is an erratum: with it "
-            "r >= 1 for every T here, so the printed theorem gives nothing). Plots: r, corrected "
-            "and as printed (dashed); eps; delta, with the exact delta of the mechanism at "
-            "the theorem's eps (dashed). The paper's T ranges are lost; T runs from the "
-            "first value where the theorem applies."
-        ),
-        params={
-            "p": fraction_str(FIG4_P),
-            "known_size": "0",
-            "n": ",".join(str(n) for n, _ in fig4_grid(scale)),
-            "scale": scale.value,
-            "digits": f"{cells.DIGITS} significant, certified",
-            "r": "p(n-1)/((1-p)T) (corrected); r_printed = p(n-1)/((1-p)^T)",
-        },
-    )
+    plot=Plot("T", FIG4_LINES, "threshold T", "", panel="n", axes=FIG4_AXES),
+).register()

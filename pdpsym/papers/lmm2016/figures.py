@@ -27,7 +27,7 @@ from fractions import Fraction
 from pdpsym.core.certify import certify
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.laplace_mixture import decided_sup, mixture_candidates
-from pdpsym.papers.figure import Line, Multiples, Plot, Scale, Text, figure
+from pdpsym.papers.figure import FigureSpec, Line, Multiples, Plot, Scale, Words
 
 DIGITS = 15
 SCALE = Fraction(1)  # Laplace scale 1/eps with eps = 1
@@ -151,35 +151,31 @@ def point(args: tuple[str, Fraction]) -> list[dict[str, str]]:
     ]
 
 
-@figure(
+def _fig6_params(scale: Scale) -> dict[str, str]:
+    """Fig. 6's params at ``scale`` (its values of c differ)."""
+    return {
+        "eps": "1",
+        "D_i": "{0, 1}",
+        "D_j": "c D_i + (1-c) B, B ~ Bernoulli(1/2)",
+        "c": ",".join(fraction_str(c) for c in cs(scale)),
+    }
+
+
+FIG6 = FigureSpec(
     "lmm2016.fig6",
     "Separation for different queries under dependent tuples",
     points,
     point,
+    Words(
+        "Separation of sum, subtraction and multiplication under dependent tuples",
+        "Separation sup_S |ln P(A(D_i = 0, D_j) = S)/P(A(D_i = 1, D_j) = S)| of "
+        "A = Q(D_i, D_j) + Lap(1/eps), eps = 1, for D_i in {0, 1} and D_j = c D_i + "
+        "(1-c) B, B a fair bit (a change of D_i moves D_j by c), against c; dashed: the "
+        "independent separation eps max_v |Q(1, v) - Q(0, v)|. The paper's figure and "
+        "its parameters are lost; this model is ours, chosen so that c = 1/2 is the "
+        "text's example (the sum's sensitivity becomes 1.5).",
+        _fig6_params,
+    ),
     columns=COLUMNS,
     plot=PLOT,
-)
-def fig6(scale: Scale) -> Text:
-    """The words of Fig. 6: title, caption (stating the model used) and parameters.
-
-    References:
-        Liu et al. (2016), Section VI, Fig. 6 ("Separation for different queries under
-        dependent tuples").
-    """
-    return Text(
-        title="Separation of sum, subtraction and multiplication under dependent tuples",
-        caption=(
-            "Separation sup_S |ln P(A(D_i = 0, D_j) = S)/P(A(D_i = 1, D_j) = S)| of "
-            "A = Q(D_i, D_j) + Lap(1/eps), eps = 1, for D_i in {0, 1} and D_j = c D_i + "
-            "(1-c) B, B a fair bit (a change of D_i moves D_j by c), against c; dashed: the "
-            "independent separation eps max_v |Q(1, v) - Q(0, v)|. The paper's figure and "
-            "its parameters are lost; this model is ours, chosen so that c = 1/2 is the "
-            "text's example (the sum's sensitivity becomes 1.5)."
-        ),
-        params={
-            "eps": "1",
-            "D_i": "{0, 1}",
-            "D_j": "c D_i + (1-c) B, B ~ Bernoulli(1/2)",
-            "c": ",".join(fraction_str(c) for c in cs(scale)),
-        },
-    )
+).register()
