@@ -17,6 +17,7 @@ import signal
 import sys
 import time
 from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +65,73 @@ NAMES = ["x1", "x2", "x3", "x9", "", " ", "x1,x2", "x1\nx2", "ü", "\udcff", "x"
 FLAGS_BAD = ["--nope", "--json=1", "--", "-x", "--lam", "--target"]
 
 
+def _structured(rng: random.Random) -> Any:
+    """A small chain, product or network, corrupted at one field half of the time."""
+    kind = rng.choice(["markov-chain", "product", "bayesian-network"])
+    if kind == "markov-chain":
+        obj: Any = {
+            "kind": kind,
+            "length": rng.choice([1, 2, 4, 6]),
+            "states": ["0", "1"],
+            "initial": rng.choice([["1/2", "1/2"], "stationary", ["1/3", "2/3"]]),
+            "transition": [["9/10", "1/10"], ["1/10", "9/10"]],
+        }
+        bad = {
+            "length": rng.choice([0, -1, 10**9, "6", 1.5, None, 10**400]),
+            "states": rng.choice([["0"], ["0", "0"], [], "01", ["0", "1", "2"]]),
+            "initial": rng.choice([["1/2"], ["1", "1"], ["-1/2", "3/2"], "x", ["nan", "1"]]),
+            "transition": rng.choice(
+                [[["1", "1"], ["0", "1"]], [["1/2", "1/2"]], [["a", "b"], ["c", "d"]], [], 3]
+            ),
+        }
+    elif kind == "product":
+        obj = {
+            "kind": kind,
+            "records": [
+                {"values": ["0", "1"], "probs": [rng.choice(["1/2", "1/3", "0"]), "1/2"]}
+                for _ in range(rng.choice([1, 2, 3]))
+            ],
+        }
+        for r in obj["records"]:  # each law sums to 1
+            r["probs"] = [str(1 - Fraction(r["probs"][0])), r["probs"][0]]
+        bad = {
+            "records": rng.choice(
+                [[], "r", [{"values": ["0"], "probs": ["1/2"]}], [{"values": ["0", "1"]}]]
+            ),
+        }
+    else:
+        obj = {
+            "kind": kind,
+            "nodes": [
+                {"name": "x1", "states": ["0", "1"], "cpt": ["1/2", "1/2"]},
+                {
+                    "name": "x2",
+                    "states": ["0", "1"],
+                    "parents": ["x1"],
+                    "cpt": [["3/4", "1/4"], ["1/4", "3/4"]],
+                },
+            ],
+        }
+        bad = {
+            "nodes": rng.choice(
+                [
+                    [{"name": "x1", "states": ["0", "1"], "parents": ["x1"], "cpt": []}],
+                    [{"name": "x1", "states": ["0", "1"], "parents": ["zz"], "cpt": []}],
+                    [{"name": "x1", "states": ["0", "1"], "cpt": ["1", "1"]}],
+                    [],
+                    "n",
+                ]
+            ),
+        }
+    if rng.random() < 0.5:
+        key = rng.choice(list(bad))
+        obj[key] = bad[key]
+    return obj
+
+
 def _model(rng: random.Random) -> Any:
+    if rng.random() < 0.3:
+        return _structured(rng)
     n = rng.choice([1, 2, 3])
     names = [f"x{k + 1}" for k in range(n)]
     import itertools
@@ -320,6 +387,7 @@ COMMANDS = (
     "oracle",
     "audit",
     "figure",
+    "calibrate",
 )
 
 
@@ -402,6 +470,15 @@ def draw(rng: random.Random, tmp: Path, command: str | None = None) -> list[str]
             argv += ["--out", hostile_path(rng, tmp, output=True)]
         argv += _opt(rng, "--format", rng.choice(["csv", "json", "svg"]))
         argv += ["--jobs", "1"]
+    elif cmd == "calibrate":
+        argv = [
+            "calibrate",
+            mfile,
+            *_opt(rng, "--eps", "1"),
+            *_opt(rng, "--mechanism", rng.choice(["laplace", "geometric", "nope"])),
+            *_opt(rng, "--known", "x2"),
+            *_opt(rng, "--target", "x1"),
+        ]
     elif cmd == "oracle":
         if rng.random() < 0.5:
             argv = [

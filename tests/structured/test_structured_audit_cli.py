@@ -172,3 +172,31 @@ def test_histogram_over_three_values_is_refused_on_one_line(tmp_path, capsys):
     code, out, err = _run(capsys, ["audit", str(chain), str(hist), "--target", "x2"])
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and "error: mechanism.kind:" in err and "two values" in err
+
+
+def test_a_curve_of_ten_thousand_points_is_refused_by_the_estimate(tmp_path, capsys):
+    """Found by the fuzz run (seed 20261283): a 2-record chain under Laplace noise with
+    --curve on a 10^4-point grid ran about 30 s (each point's delta is a closed form
+    built per pair) although the estimate let it start; it is now refused before any
+    work, on one line naming --max-work, and nothing is written."""
+    model = tmp_path / "m.json"
+    model.write_text(
+        json.dumps(
+            {
+                "kind": "markov-chain",
+                "length": 2,
+                "states": ["0", "1"],
+                "initial": ["1/3", "2/3"],
+                "transition": [["9/10", "1/10"], ["1/10", "9/10"]],
+            }
+        )
+    )
+    mech = tmp_path / "k.json"
+    mech.write_text(json.dumps({"kind": "laplace", "lam": "0.3"}))
+    curve = tmp_path / "curve.csv"
+    argv = ["audit", str(model), str(mech), "--target", "x1", "--known", "x2"]
+    argv += ["--notions", "dp,apkdp", "--curve", str(curve), "--grid", "0:2:10000"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "--max-work" in err
+    assert not curve.exists()
