@@ -7,6 +7,7 @@ from fractions import Fraction as F
 
 from hypothesis import given
 from hypothesis import strategies as st
+from oracles import poisson_binomial as pb
 
 from pdpsym.core.arbpoly import poisson_binomial_window
 from pdpsym.core.certify import ball_endpoints
@@ -24,19 +25,6 @@ from pdpsym.core.tails import (
 # probabilities from the ordinary to the extreme (2^-40: five such records make a mass
 # of 2^-200, beyond a 192-bit window)
 POOL = [F(1, 2), F(1, 3), F(2, 3), F(1, 10), F(9, 10), F(1, 1000), F(1, 2**40), 1 - F(1, 2**40)]
-
-
-def _pmf(ps: list[F]) -> list[F]:
-    # Independent source: the Poisson-binomial law by the one-record recursion
-    # P[S' = s] = (1 - p) P[S = s] + p P[S = s - 1], in exact Fractions.
-    out = [F(1)]
-    for p in ps:
-        nxt = [F(0)] * (len(out) + 1)
-        for s, w in enumerate(out):
-            nxt[s] += w * (1 - p)
-            nxt[s + 1] += w * p
-        out = nxt
-    return out
 
 
 def _records(blocks: dict[F, int]) -> list[F]:
@@ -67,7 +55,7 @@ def test_tilted_mass_encloses_the_exact_mass_for_any_tilt(
 ) -> None:
     # Lemma 1's corollary: any c > 0 on the right side of 1 gives a valid enclosure
     ps = _records(blocks)
-    m, pmf = len(ps), _pmf(ps)
+    m, pmf = len(ps), pb.pmf(ps)
     upper = c >= 1
     r = data.draw(st.integers(0, m))
     if upper:  # r <= lo <= hi <= m
@@ -88,7 +76,7 @@ def test_steered_tilt_gives_the_tail_to_full_relative_precision(
     # with c from tilt_for, a tail mass however small comes with a relative radius
     # near 2^-prec (here: below 2^-100 at 256 bits)
     ps = _records(blocks)
-    m, pmf = len(ps), _pmf(ps)
+    m, pmf = len(ps), pb.pmf(ps)
     r = data.draw(st.integers(0, m))
     upper = data.draw(st.booleans())
     c = tilt_for(blocks, float(r), 1 if upper else -1)
@@ -105,7 +93,7 @@ def test_steered_tilt_gives_the_tail_to_full_relative_precision(
 @given(base=blocks_st(max_records=6), extra=st.lists(st.sampled_from(POOL), max_size=3))
 def test_extended_window_encloses_the_sum_law(base: dict[F, int], extra: list[F]) -> None:
     # Lemma 2: a window of R times the exact law of further records is a window of the sum
-    pmf = _pmf(_records(base) + extra)
+    pmf = pb.pmf(_records(base) + extra)
     w = extend_window(poisson_binomial_window(base, 128), extra)
     assert w.m == len(pmf) - 1
     for lo in range(len(pmf)):

@@ -10,6 +10,7 @@ output) is enclosed between two finite LPs (:func:`laplace_lp_data`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -109,8 +110,6 @@ class Candidate:
         value: its float optimum (``inf`` when not ``ok``).
         zeta: the simulator, one probability vector per rest (exact rationals), as
             proposed: the one whose δ is evaluated.
-        supported: ``zeta`` with no mass where a group of the rest has none (the form
-            whose exact ratio can be finite, for δ = 0).
         dual: the dual weights, rational (empty lists without ``with_dual``).
 
     References:
@@ -171,6 +170,7 @@ class Candidate:
         tol = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
         res = linprog(c, A_ub=a_ub, b_ub=b, A_eq=a_eq, b_eq=np.ones(R), method="highs", options=tol)
         self.ok = bool(res.status == 0)
+        self._data = data
         self.value = float(res.fun) if self.ok else float("inf")
         self.zeta: list[list[Fraction]] = []
         self.dual: tuple[list[Fraction], list[Fraction], list[list[Fraction]], list[list[Fraction]]]
@@ -182,7 +182,6 @@ class Candidate:
             z = [_grid(float(v)) * sig[k] for k, v in enumerate(x[r * K : (r + 1) * K])]
             total = sum(z, Fraction(0))
             self.zeta.append([v / total for v in z] if total else [Fraction(1, K)] * K)
-        self.supported = _supported(data, self.zeta)
         if with_dual:
             marg = -np.asarray(res.ineqlin.marginals)
             u = [[_grid(float(marg[2 * (g * K + k)])) / sig[k] for k in range(K)] for g in range(G)]
@@ -193,6 +192,12 @@ class Candidate:
             alpha = [_grid(float(marg[2 * ne + 2 * g])) for g in range(G)]
             beta = [_grid(float(marg[2 * ne + 2 * g + 1])) for g in range(G)]
             self.dual = (alpha, beta, u, v)
+
+    @functools.cached_property
+    def supported(self) -> list[list[Fraction]]:
+        """``zeta`` with no mass where a group of the rest has none (only the δ = 0
+        paths ask for it, so it is built on first use)."""
+        return _supported(self._data, self.zeta)
 
 
 def _supported(data: LPData, zeta: Sequence[Sequence[Fraction]]) -> list[list[Fraction]]:

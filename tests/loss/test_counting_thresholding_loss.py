@@ -7,6 +7,7 @@ from fractions import Fraction as F
 from math import comb
 
 import sympy
+from oracles import poisson_binomial as pb
 
 from pdpsym.core.certify import certify
 from pdpsym.core.compare import compare
@@ -15,23 +16,12 @@ from pdpsym.loss.counting_loss import CountingLoss
 from pdpsym.loss.thresholding_loss import ThresholdingLoss
 
 
-def _pmf(ps: list[F]) -> list[F]:
-    out = [F(1)]
-    for p in ps:
-        nxt = [F(0)] * (len(out) + 1)
-        for s, w in enumerate(out):
-            nxt[s] += w * (1 - p)
-            nxt[s + 1] += w * p
-        out = nxt
-    return out
-
-
 def _counting_brute(ps: list[F], c: F) -> F:
     # Definition 12 with Lemma 1: max over targets and both directions of
     # Σ_o (P[S + a = o] - c P[S + a' = o])_+, S the peers' count.
     best = F(0)
     for i in range(len(ps)):
-        s = _pmf(ps[:i] + ps[i + 1 :])
+        s = pb.pmf(ps[:i] + ps[i + 1 :])
 
         def at(k: int, s: list[F] = s) -> F:
             return s[k] if 0 <= k < len(s) else F(0)

@@ -12,22 +12,12 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
+from oracles import poisson_binomial as pb
 
 from pdpsym.app.cli import main
 from pdpsym.core.certify import certify
 from pdpsym.core.eps import Eps
 from pdpsym.mechanisms.thresholding import ppk_delta_heterogeneous
-
-
-def _pmf(ps: list[F]) -> list[F]:
-    out = [F(1)]
-    for p in ps:
-        nxt = [F(0)] * (len(out) + 1)
-        for s, w in enumerate(out):
-            nxt[s] += w * (1 - p)
-            nxt[s + 1] += w * p
-        out = nxt
-    return out
 
 
 def _brute(ps: list[F], T: int, size: int, c: F) -> F:
@@ -36,12 +26,12 @@ def _brute(ps: list[F], T: int, size: int, c: F) -> F:
     # hockey sticks by P[b] (the known records' own Poisson binomial); max over the
     # distinct targets and both directions.
     n = len(ps)
-    w = _pmf(ps[:size])
+    w = pb.pmf(ps[:size])
     best = F(0)
     for t in sorted(set(ps[size:])):
         others = list(ps[size:])
         others.remove(t)
-        s = _pmf(others)
+        s = pb.pmf(others)
 
         def at(j: int, s: list[F] = s) -> F:
             return s[j] if 0 <= j < len(s) else F(0)

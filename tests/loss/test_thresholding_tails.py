@@ -13,6 +13,7 @@ import mpmath
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from oracles import poisson_binomial as pb
 
 from pdpsym.core.certify import ball_endpoints, certify
 from pdpsym.core.eps import Eps
@@ -28,18 +29,6 @@ POOL = [F(1, 2), F(1, 3), F(2, 3), F(1, 10), F(9, 10), F(1, 2**40), 1 - F(1, 2**
 DIRECTIONS = ((1, 0), (0, 1))
 
 
-def _pmf(ps: list[F]) -> list[F]:
-    # the Poisson-binomial law by the one-record recursion, exact Fractions
-    out = [F(1)]
-    for p in ps:
-        nxt = [F(0)] * (len(out) + 1)
-        for s, w in enumerate(out):
-            nxt[s] += w * (1 - p)
-            nxt[s + 1] += w * p
-        out = nxt
-    return out
-
-
 def _brute_masses(
     ps: list[F], T: int, size: int, target: int, direction: tuple[int, int], eps: F
 ) -> tuple[F, F] | None:
@@ -47,9 +36,9 @@ def _brute_masses(
     Definition 15 (``M_T = ⊥`` if ``k <= T`` else ``k``) and Definition 13 (weights
     ``P[b]``); each summand's sign by mpmath at 80 digits (None on a near tie)."""
     n = len(ps)
-    w = _pmf(ps[:size])
+    w = pb.pmf(ps[:size])
     others = ps[size:target] + ps[target + 1 :]
-    s = _pmf(others)
+    s = pb.pmf(others)
 
     def at(j: int) -> F:
         return s[j] if 0 <= j < len(s) else F(0)
@@ -96,7 +85,7 @@ def test_windowed_tilted_curve_equals_the_exact_masses(
     T = data.draw(st.integers(0, n - 1))
     size = data.draw(st.integers(0, min(2, n - 1)))
     unknown = ps[size:]
-    weights = _pmf(ps[:size])
+    weights = pb.pmf(ps[:size])
     with (
         mock.patch.object(count_law, "EXACT_LIMIT", 0),
         mock.patch.object(count_law, "TAIL_BITS", tail_bits),

@@ -46,7 +46,7 @@ def _figures(r):
     )
 
 
-def _mechanisms(kind, weights, joint, T):
+def sum_mechanisms(kind, weights, joint, T=Fraction(1)):
     """The structured mechanism and the same mechanism for the joint engine."""
     wl = [weights.get(v, Fraction(1)) for v in joint.variables]
     if kind == "laplace":
@@ -65,7 +65,7 @@ def _mechanisms(kind, weights, joint, T):
 
 def _check(model, target, known, kind, weights, T, eps, delta, groups_equal):
     joint = model.to_joint()
-    sm, jm = _mechanisms(kind, weights, joint, T)
+    sm, jm = sum_mechanisms(kind, weights, joint, T)
     got = audit(model, sm, target, known, eps, delta, NOTIONS)
     ref = audit(joint, jm, target, known, eps, delta, NOTIONS)
     for n in NOTIONS:

@@ -20,7 +20,7 @@ CHAIN = {
 }
 
 
-def _joint_rows():
+def joint_rows():
     """The chain's full table, by the chain rule written here (the independent source)."""
     init = [Fraction(1, 2), Fraction(1, 2)]
     P = [[Fraction(9, 10), Fraction(1, 10)], [Fraction(1, 5), Fraction(4, 5)]]
@@ -48,7 +48,7 @@ def _json(capsys, argv):
 def test_chain_audit_fills_every_notion_like_the_full_table(tmp_path, capsys):
     chain, table, lap = tmp_path / "chain.json", tmp_path / "table.json", tmp_path / "lap.json"
     chain.write_text(json.dumps(CHAIN))
-    table.write_text(json.dumps(_joint_rows()))
+    table.write_text(json.dumps(joint_rows()))
     lap.write_text(json.dumps({"kind": "laplace", "lam": "1/2"}))
     args = ["--target", "x3", "--known", "x1", "--eps", "1/2"]
     # ibcdp (its epsilon at delta is an exact bisection over a sup: seconds) is compared
@@ -150,7 +150,7 @@ def test_binary_histogram_audit_equals_the_full_table_histogram(tmp_path, capsys
     mechanism (``mechanisms.discrete.histogram``) on the chain's table written above."""
     chain, table, hist = tmp_path / "chain.json", tmp_path / "table.json", tmp_path / "h.json"
     chain.write_text(json.dumps(CHAIN))
-    table.write_text(json.dumps(_joint_rows()))
+    table.write_text(json.dumps(joint_rows()))
     hist.write_text(json.dumps({"kind": "histogram"}))
     args = ["--target", "x2", "--known", "x4", "--eps", "1/2", "--delta", "1/10"]
     some = ["--notions", "dp,apkdp,ppkdp,np,cdp"]

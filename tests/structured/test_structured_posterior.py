@@ -5,7 +5,6 @@ sums over the joint table written here."""
 
 from __future__ import annotations
 
-import itertools
 import json
 from fractions import Fraction
 
@@ -22,7 +21,6 @@ from pdpsym.audit.structured import SumMechanism
 from pdpsym.core.certify import certify
 from pdpsym.core.eps import Eps
 from pdpsym.core.sqrtexp import Bracket
-from pdpsym.mechanisms import discrete
 from pdpsym.mechanisms.laplace import laplace
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.counts import exact_joint_law
@@ -30,26 +28,10 @@ from pdpsym.models.markov import MarkovChain
 from pdpsym.models.product import ProductModel
 from pdpsym.models.structured import records_law
 
-from .test_structured_audit import chains, networks, products
+from .test_structured_audit import chains, networks, products, sum_mechanisms
+from .test_structured_audit_cli import CHAIN, joint_rows
 
 KINDS = ["laplace", "geometric", "count", "threshold"]
-
-
-def _mechanisms(kind, weights, joint, T=Fraction(1)):
-    """The structured mechanism and the same mechanism for the joint engine."""
-    wl = [weights.get(v, Fraction(1)) for v in joint.variables]
-    if kind == "laplace":
-        return SumMechanism("laplace", weights, lam=Fraction(1, 2)), laplace("1/2", weights)
-    if kind == "geometric":
-        lo = sum(min(w * x for x in d) for w, d in zip(wl, joint.domains, strict=True))
-        hi = sum(max(w * x for x in d) for w, d in zip(wl, joint.domains, strict=True))
-        return (
-            SumMechanism("geometric", weights, alpha=Fraction(1, 2)),
-            discrete.geometric("1/2", int(lo), int(hi), wl),
-        )
-    if kind == "count":
-        return SumMechanism("count", weights), discrete.count(wl)
-    return SumMechanism("threshold", weights, T=T), discrete.threshold(T, wl)
 
 
 def _digits(v, n=25):
@@ -101,7 +83,7 @@ def _prefix_consistent(x, y):
 
 def _ibcdp_agrees(model, target, known, kind, weights, eps, delta):
     joint = model.to_joint()
-    sm, jm = _mechanisms(kind, weights, joint)
+    sm, jm = sum_mechanisms(kind, weights, joint)
     got = audit(model, sm, target, known, eps, delta, ["ibcdp"])["ibcdp"]
     ref = audit(joint, jm, target, known, eps, delta, ["ibcdp"])["ibcdp"]
     assert _same(_digits(got.epsilon), _digits(ref.epsilon))
@@ -113,7 +95,7 @@ def _ibcdp_agrees(model, target, known, kind, weights, eps, delta):
 
 def _ddp_agrees(model, target, known, kind, weights, eps, delta):
     joint = model.to_joint()
-    sm, jm = _mechanisms(kind, weights, joint)
+    sm, jm = sum_mechanisms(kind, weights, joint)
     got = audit(model, sm, target, known, eps, delta, ["distributional-dp"])["distributional-dp"]
     ref = audit(joint, jm, target, known, eps, delta, ["distributional-dp"])["distributional-dp"]
     if got.ratio_enclosure is not None or ref.ratio_enclosure is not None:
@@ -421,26 +403,6 @@ def test_a_model_without_a_blanket_uses_every_other_record():
 
 # --- the command line ---------------------------------------------------------------------
 
-CHAIN = {
-    "kind": "markov-chain",
-    "length": 4,
-    "states": ["0", "1"],
-    "initial": ["1/2", "1/2"],
-    "transition": [["9/10", "1/10"], ["1/5", "4/5"]],
-}
-
-
-def _joint_rows():
-    """The chain's full table, by the chain rule written here (the independent source)."""
-    P = [[Fraction(9, 10), Fraction(1, 10)], [Fraction(1, 5), Fraction(4, 5)]]
-    rows = []
-    for xs in itertools.product([0, 1], repeat=4):
-        p = Fraction(1, 2)
-        for a, b in itertools.pairwise(xs):
-            p *= P[a][b]
-        rows.append([str(x) for x in xs] + [str(p)])
-    return {"variables": ["x1", "x2", "x3", "x4"], "rows": rows}
-
 
 def _json(capsys, argv):
     code = main([*argv, "--json"])
@@ -455,7 +417,7 @@ def _json(capsys, argv):
 def test_cli_chain_fills_ibcdp_and_distributional_dp_at_every_eps(tmp_path, capsys, mech):
     chain, table, m = tmp_path / "chain.json", tmp_path / "table.json", tmp_path / "m.json"
     chain.write_text(json.dumps(CHAIN))
-    table.write_text(json.dumps(_joint_rows()))
+    table.write_text(json.dumps(joint_rows()))
     m.write_text(json.dumps(mech))
     args = ["--target", "x2", "--known", "x1", "--eps", "1/4", "--eps", "1"]
     got = _json(
