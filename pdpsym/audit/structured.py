@@ -170,7 +170,7 @@ class _Model:
         return [a for a in self.domains[self.target] if self.known_given(a) is not None]
 
     def group(self) -> tuple[str, ...]:
-        groups = _dependence_groups(self.model)
+        groups = dependence_groups(self.model)
         for g in groups:
             if self.target in g:
                 return tuple(g)
@@ -186,9 +186,20 @@ class _Model:
         return lo, hi
 
 
-def _dependence_groups(model: Any) -> list[tuple[str, ...]]:
-    """The model's mutually independent groups of records (one group when it does not
-    say: a sound over-approximation)."""
+def dependence_groups(model: Any) -> list[tuple[str, ...]]:
+    """The model's mutually independent groups of records.
+
+    Args:
+        model: a structured model; one with a ``dependence_groups()`` method names its
+            groups (a chain is one group; independent records are one group each).
+
+    Returns:
+        The groups; one group of every record when the model does not say (a sound
+        over-approximation: records in different groups are independent).
+
+    References:
+        Liu et al. (2016), Section V, Definition 3 (the dependence set of a tuple).
+    """
     groups = getattr(model, "dependence_groups", None)
     return list(groups()) if groups is not None else [tuple(model.variables)]
 

@@ -131,7 +131,7 @@ def check_rr(model: Any, mech: RandomizedResponse) -> str | None:
     return None
 
 
-class _Chain:
+class ReportChain:
     """The report laws of a chain around one target (0-based positions)."""
 
     def __init__(self, model: MarkovChain, keep: Fraction, target: str, known: Sequence[str]):
@@ -153,60 +153,69 @@ class _Chain:
         hi = self.m.length if self.r is None else self.r
         return int(self.k ** min(hi - lo - 1, 64))  # k^64 > MAX_OUTCOMES: no need for more
 
-    def _r(self, o: int, s: int) -> Fraction:
+    def report_prob(self, o: int, s: int) -> Fraction:
+        """``R(o | s)``: the probability of reporting state ``o`` from true state ``s``."""
         return self.keep if o == s else other_prob(self.keep, self.k)
 
-    def _start(self, vl: int | None) -> tuple[int, list[Fraction]]:
+    def past_start(self, vl: int | None) -> tuple[int, list[Fraction]]:
         """The position of the first past report and the law there (no report yet)."""
         if self.l is None:
             return 0, list(self.m.initial_law)
         assert vl is not None
         return self.l + 1, list(self.m.matrix(self.l)[vl])
 
-    def _end(self, vr: int | None) -> tuple[int, list[Fraction]]:
+    def future_end(self, vr: int | None) -> tuple[int, list[Fraction]]:
+        """The position of the last future report and the backward law there
+        (``P(x_r = vr | x_pos = s)``, or ones with no known record to the right)."""
         if self.r is None:
             return self.m.length - 1, [Fraction(1)] * self.k
         assert vr is not None
         P = self.m.matrix(self.r - 1)
         return self.r - 1, [P[s][vr] for s in range(self.k)]
 
-    def _fwd(self, alpha: list[Fraction], pos: int, o: int | None) -> list[Fraction]:
+    def forward(self, alpha: list[Fraction], pos: int, o: int | None) -> list[Fraction]:
+        """One forward step: the law over ``x_pos`` times the report ``o`` (None: no
+        report), carried to ``x_{pos + 1}``."""
         P, k = self.m.matrix(pos), self.k
-        w = [alpha[s] * (1 if o is None else self._r(o, s)) for s in range(k)]
+        w = [alpha[s] * (1 if o is None else self.report_prob(o, s)) for s in range(k)]
         return [sum((w[s] * P[s][t] for s in range(k)), Fraction(0)) for t in range(k)]
 
-    def _bwd(self, beta: list[Fraction], pos: int, o: int | None) -> list[Fraction]:
-        # beta over x_pos (reports of pos consumed) -> over x_{pos - 1}
+    def backward(self, beta: list[Fraction], pos: int, o: int | None) -> list[Fraction]:
+        """One backward step: ``beta`` over ``x_pos`` times the report ``o`` (None: no
+        report), carried back to ``x_{pos - 1}``."""
         P, k = self.m.matrix(pos - 1), self.k
-        w = [beta[t] * (1 if o is None else self._r(o, t)) for t in range(k)]
+        w = [beta[t] * (1 if o is None else self.report_prob(o, t)) for t in range(k)]
         return [sum((P[s][t] * w[t] for t in range(k)), Fraction(0)) for s in range(k)]
 
     def norms(self, vl: int | None, vr: int | None) -> tuple[list[Fraction], list[Fraction]]:
         """``P(x_i = s | x_l)`` and ``P(x_r | x_i = s)`` for every ``s``."""
-        p0, alpha = self._start(vl)
+        p0, alpha = self.past_start(vl)
         for pos in range(p0, self.i):
-            alpha = self._fwd(alpha, pos, None)
-        p1, beta = self._end(vr)
+            alpha = self.forward(alpha, pos, None)
+        p1, beta = self.future_end(vr)
         for pos in range(p1, self.i, -1):
-            beta = self._bwd(beta, pos, None)
+            beta = self.backward(beta, pos, None)
         return alpha, beta
 
     def past_laws(self, vl: int | None) -> dict[tuple[int, ...], list[Fraction]]:
         """``alpha`` for every past report sequence (DFS over the reports)."""
-        p0, alpha = self._start(vl)
+        p0, alpha = self.past_start(vl)
         out: dict[tuple[int, ...], list[Fraction]] = {(): alpha}
         for pos in range(p0, self.i):
             out = {
-                seq + (o,): self._fwd(a, pos, o) for seq, a in out.items() for o in range(self.k)
+                seq + (o,): self.forward(a, pos, o) for seq, a in out.items() for o in range(self.k)
             }
         return out
 
     def future_laws(self, vr: int | None) -> dict[tuple[int, ...], list[Fraction]]:
-        p1, beta = self._end(vr)
+        """``beta`` for every future report sequence."""
+        p1, beta = self.future_end(vr)
         out: dict[tuple[int, ...], list[Fraction]] = {(): beta}
         for pos in range(p1, self.i, -1):
             out = {
-                (o,) + seq: self._bwd(b, pos, o) for seq, b in out.items() for o in range(self.k)
+                (o,) + seq: self.backward(b, pos, o)
+                for seq, b in out.items()
+                for o in range(self.k)
             }
         return out
 
@@ -218,7 +227,7 @@ class _Chain:
         fut = {s: v[a] / nb[a] for s, v in self.future_laws(vr).items()}
         out: PMF = {}
         for (sp, pp), o, (sf, pf) in itertools.product(past.items(), range(self.k), fut.items()):
-            p = pp * self._r(o, a) * pf
+            p = pp * self.report_prob(o, a) * pf
             if p:
                 out[tuple(self.states[j] for j in sp + (o,) + sf)] = p
         return out
@@ -257,10 +266,10 @@ class _Chain:
                 hi, lo = extremes([(x[0], x[1]) for x in cands])
             return (hi[0], hi[1]) if a == 0 else (lo[1], lo[0])
 
-        p0, alpha = self._start(vl)
-        past = sweep(self._fwd, alpha, range(p0, self.i))
-        p1, beta = self._end(vr)
-        fut = sweep(self._bwd, beta, range(p1, self.i, -1))
+        p0, alpha = self.past_start(vl)
+        past = sweep(self.forward, alpha, range(p0, self.i))
+        p1, beta = self.future_end(vr)
+        fut = sweep(self.backward, beta, range(p1, self.i, -1))
         other = other_prob(self.keep, 2)
         own = max(self.keep / other, other / self.keep)
         if past[1] == 0 or fut[1] == 0 or na[a] == 0 or nb[a] == 0:
@@ -270,7 +279,7 @@ class _Chain:
         return own * (past[0] / past[1]) * (na[b] / na[a]) * (fut[0] / fut[1]) * (nb[b] / nb[a])
 
 
-def _pair_key(c: _Chain, v: Mapping[str, Fraction], names: Sequence[str]) -> tuple[Any, Any]:
+def _pair_key(c: ReportChain, v: Mapping[str, Fraction], names: Sequence[str]) -> tuple[Any, Any]:
     idx = {x: j for j, x in enumerate(c.states)}
     vl = None if c.l is None else idx[v[names[c.l]]]
     vr = None if c.r is None else idx[v[names[c.r]]]
@@ -320,7 +329,7 @@ def audit_rr(
     names = tuple(model.variables)
     dom = tuple(model.domain(target))
     support = [a for a in dom if known_given(a) is not None]
-    chain = _Chain(model, keep, target, known) if isinstance(model, MarkovChain) else None
+    chain = ReportChain(model, keep, target, known) if isinstance(model, MarkovChain) else None
     small = chain is None or chain.outcomes <= MAX_OUTCOMES
     idx = {x: j for j, x in enumerate(dom)}
 
@@ -397,7 +406,7 @@ def audit_rr(
             if n == "dependent-dp":
                 label = reading.value
                 local_chain = (
-                    _Chain(model, keep, target, ()) if isinstance(model, MarkovChain) else None
+                    ReportChain(model, keep, target, ()) if isinstance(model, MarkovChain) else None
                 )
             else:
                 local_chain = chain
@@ -532,7 +541,7 @@ def _q(x: Fraction) -> sympy.Rational:
 
 
 def _chain_eps(
-    chain: _Chain | None,
+    chain: ReportChain | None,
     found: Sequence[tuple[tuple[Any, ...], dict[str, Any]]],
     idx: Mapping[Fraction, int],
 ) -> tuple[Any, dict[str, Any]]:
@@ -577,7 +586,7 @@ def _from_cases(
     return NotionResult.of_loss(notion, worst_case(cases), eps, delta, label, note, _sympy_form)
 
 
-__all__ = ["MAX_GROUP", "MAX_OUTCOMES", "audit_rr", "check_rr"]
+__all__ = ["MAX_GROUP", "MAX_OUTCOMES", "ReportChain", "audit_rr", "check_rr"]
 
 
 def _sympy_form(value: Any) -> Any:

@@ -421,7 +421,7 @@ def chain_max_ratio(
     ratios (each from the extreme rays of its cone), divided by the normalizations.
 
     Args:
-        chain: the chain around the target (:class:`pdpsym.audit.structured_rr._Chain`).
+        chain: the chain around the target (:class:`pdpsym.audit.structured_rr.ReportChain`).
         a: the target's value (state index) in the numerator.
         b: the one in the denominator.
         vl: the state of the nearest known record on the left (None: none).
@@ -444,7 +444,7 @@ def chain_max_ratio(
     other = (1 - chain.keep) / (k - 1)
     rr = [[chain.keep if o == s else other for s in range(k)] for o in range(k)]
     if ("past", vl) not in memo:
-        p0, alpha = chain._start(vl)
+        p0, alpha = chain.past_start(vl)
         steps = []
         for pos in range(p0, chain.i):  # alpha'[t] = sum_s P[s][t] R(o|s) alpha[s]
             P = chain.m.matrix(pos)
@@ -455,7 +455,7 @@ def chain_max_ratio(
             )
         memo[("past", vl)] = propagate(_integer([[alpha]])[0][0], steps)
     if ("future", vr) not in memo:
-        p1, beta = chain._end(vr)
+        p1, beta = chain.future_end(vr)
         steps = []
         for pos in range(p1, chain.i, -1):  # beta'[s] = sum_t P[s][t] R(o|t) beta[t]
             P = chain.m.matrix(pos - 1)

@@ -59,7 +59,7 @@ def window(chain: Any) -> tuple[int, int]:
     with both boundary states has at most :data:`WINDOW_OUTCOMES` outcomes.
 
     Args:
-        chain: the chain around the target (``pdpsym.audit.structured_rr._Chain``).
+        chain: the chain around the target (``pdpsym.audit.structured_rr.ReportChain``).
 
     Returns:
         ``(L, R)``, 0-based positions inside ``(l, r)``.
@@ -102,39 +102,39 @@ def window_law(chain: Any, a: int, vl: int | None, vr: int | None, boundary: boo
     L, R = window(chain)
     k, i = chain.k, chain.i
     na, nb = chain.norms(vl, vr)
-    p0, alpha = chain._start(vl)
+    p0, alpha = chain.past_start(vl)
     for pos in range(p0, L - 1):
-        alpha = chain._fwd(alpha, pos, None)
+        alpha = chain.forward(alpha, pos, None)
     lefts: dict[int | None, list[Fraction]] = {}
     if L > p0:  # alpha is over x_{L-1}
         if boundary:
             for s in range(k):
                 if alpha[s]:
                     unit = [alpha[s] if t == s else Fraction(0) for t in range(k)]
-                    lefts[s] = chain._fwd(unit, L - 1, None)
+                    lefts[s] = chain.forward(unit, L - 1, None)
         else:
-            lefts[None] = chain._fwd(alpha, L - 1, None)
+            lefts[None] = chain.forward(alpha, L - 1, None)
     else:
         lefts[None] = alpha
-    p1, beta = chain._end(vr)
+    p1, beta = chain.future_end(vr)
     for pos in range(p1, R + 1, -1):
-        beta = chain._bwd(beta, pos, None)
+        beta = chain.backward(beta, pos, None)
     rights: dict[int | None, list[Fraction]] = {}
     if R < p1:  # beta is over x_{R+1}
         if boundary:
             for u in range(k):
                 if beta[u]:
                     unit = [beta[u] if t == u else Fraction(0) for t in range(k)]
-                    rights[u] = chain._bwd(unit, R + 1, None)
+                    rights[u] = chain.backward(unit, R + 1, None)
         else:
-            rights[None] = chain._bwd(beta, R + 1, None)
+            rights[None] = chain.backward(beta, R + 1, None)
     else:
         rights[None] = beta
     past: dict[tuple[Any, ...], Fraction] = {}
     for sl, vec in lefts.items():
         laws: dict[tuple[int, ...], list[Fraction]] = {(): vec}
         for pos in range(L, i):
-            laws = {q + (o,): chain._fwd(v, pos, o) for q, v in laws.items() for o in range(k)}
+            laws = {q + (o,): chain.forward(v, pos, o) for q, v in laws.items() for o in range(k)}
         for q, v in laws.items():
             if v[a]:
                 past[(sl, q)] = v[a] / na[a]
@@ -142,13 +142,13 @@ def window_law(chain: Any, a: int, vl: int | None, vr: int | None, boundary: boo
     for ur, vec in rights.items():
         laws = {(): vec}
         for pos in range(R, i, -1):
-            laws = {(o,) + q: chain._bwd(v, pos, o) for q, v in laws.items() for o in range(k)}
+            laws = {(o,) + q: chain.backward(v, pos, o) for q, v in laws.items() for o in range(k)}
         for q, v in laws.items():
             if v[a]:
                 fut[(q, ur)] = v[a] / nb[a]
     out: PMF = {}
     for ((s, qp), pp), o, ((qf, u), pf) in itertools.product(past.items(), range(k), fut.items()):
-        p = pp * chain._r(o, a) * pf
+        p = pp * chain.report_prob(o, a) * pf
         if p:
             out[(s, tuple(chain.states[j] for j in qp + (o,) + qf), u)] = p
     return out

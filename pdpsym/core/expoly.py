@@ -50,8 +50,9 @@ class ExpPoly:
         self.terms = {a: c for a, c in acc.items() if c != 0}
 
     @classmethod
-    def _clean(cls, terms: dict[Fraction, Fraction]) -> ExpPoly:
-        """Trusted constructor: Fraction keys and non-zero Fraction values already."""
+    def trusted(cls, terms: dict[Fraction, Fraction]) -> ExpPoly:
+        """Trusted constructor: ``terms`` has Fraction keys and non-zero Fraction values
+        already, so no summing or dropping is needed (a hot path of the Eq. 2 engine)."""
         obj = cls.__new__(cls)
         obj.terms = terms
         return obj
@@ -80,12 +81,12 @@ class ExpPoly:
         c = Fraction(c)
         if c == 0:
             return ExpPoly()
-        return ExpPoly._clean({a: c * v for a, v in self.terms.items()})
+        return ExpPoly.trusted({a: c * v for a, v in self.terms.items()})
 
     def shift(self, a: Fraction) -> ExpPoly:
         """Multiply by ``e^a``."""
         a = Fraction(a)
-        return ExpPoly._clean({b + a: c for b, c in self.terms.items()})
+        return ExpPoly.trusted({b + a: c for b, c in self.terms.items()})
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ExpPoly) and self.terms == other.terms
@@ -210,7 +211,7 @@ class LogRatio:
     @classmethod
     def of_rational(cls, q: Fraction | int) -> LogRatio:
         """The rational ``q`` as ``ln(e^q / 1)``, to compare LogRatios with a rational."""
-        return cls(ExpPoly._clean({Fraction(q): Fraction(1)}), ExpPoly.constant(1))
+        return cls(ExpPoly.trusted({Fraction(q): Fraction(1)}), ExpPoly.constant(1))
 
     def compare_rational(self, q: Fraction | int) -> int:
         """Exact sign of ``ln(num/den) - q`` = sign(num - e^q den) (den > 0)."""

@@ -31,7 +31,7 @@ from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss.base import LossPoint, PrivacyLoss
 from pdpsym.loss.pmf_pair import PMFPair
-from pdpsym.mechanisms.kanonymity import _curve, _joint
+from pdpsym.mechanisms.kanonymity import pair_delta, view_pair_law
 
 _NAMES = ("a", "b", "⊥")
 
@@ -62,7 +62,7 @@ class KAnonymityLoss(PrivacyLoss):
         for name, v in (("k", k), ("k2", k2)):
             if not 0 <= v < len(probs):
                 raise InputError(name, f"must be a value index in 0..{len(probs) - 1}")
-        self.outputs = _joint(n, probs, k, k2, view)
+        self.outputs = view_pair_law(n, probs, k, k2, view)
         self.where = dict(where)
 
     @classmethod
@@ -91,7 +91,7 @@ class KAnonymityLoss(PrivacyLoss):
 
     def delta(self, eps: Eps | Fraction | int | str) -> LossPoint:
         """Exact ``δ(ε)`` (rational, or ``A - e^ε B`` as sympy)."""
-        return LossPoint(_curve(self.outputs, Eps.of(eps)), self.where)
+        return LossPoint(pair_delta(self.outputs, Eps.of(eps)), self.where)
 
     def _pair(self) -> PMFPair:
         return PMFPair(

@@ -70,7 +70,7 @@ def laplace_mixture_at(weights: Weights, b: Fraction, r: Fraction | int) -> ExpP
     b = Fraction(b)
     p, q = b.numerator, b.denominator
     # distinct distances give distinct exponents: no further merging
-    return ExpPoly._clean(
+    return ExpPoly.trusted(
         {
             (Fraction(-d * q, p) if isinstance(d, int) else -Fraction(d) / b): Fraction(c)
             for d, c in by_distance.items()

@@ -136,7 +136,7 @@ class CountLaw:
             self._blocks = {p: self.m} if p is not None else dict(Counter(self.ps))
         return self._blocks
 
-    def _windowed(self) -> bool:
+    def windowed(self) -> bool:
         """Large laws with several distinct p: held as a certified window (core.arbpoly)."""
         return not self.is_exact() and self.common_p is None
 
@@ -279,7 +279,7 @@ class CountLaw:
         lo, hi = max(lo, 0), min(hi, self.m)
         if lo > hi:
             return BALL_ZERO
-        if self._windowed():
+        if self.windowed():
             side = self._tail_side(lo, hi)
             if side > 0:
                 return self.tilted(True, lo, prec).mass(lo, hi)

@@ -211,7 +211,7 @@ def counting_delta_fast(law: CountLaw, eps: Eps | Fraction) -> Exact:
     m = law.m
     zero, one = shift_laws(law)
     results = []
-    guesses = float_boundaries(law, eps) if law._windowed() else None
+    guesses = float_boundaries(law, eps) if law.windowed() else None
     for pl, ql, suffix in ((one, zero, True), (zero, one, False)):
 
         def pos(

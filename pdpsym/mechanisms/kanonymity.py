@@ -47,7 +47,21 @@ def trinomial(m: int, pa: Fraction, pb: Fraction) -> dict[tuple[int, int], Fract
     return out
 
 
-def _curve(outputs: dict[object, tuple[Fraction, Fraction]], eps: Eps) -> Fraction | sympy.Expr:
+def pair_delta(outputs: dict[object, tuple[Fraction, Fraction]], eps: Eps) -> Fraction | sympy.Expr:
+    """Exact hockey-stick ``δ(ε) = Σ_o max(0, P[o] - e^ε Q[o])`` of a paired output law.
+
+    Args:
+        outputs: ``{output: (P[o], Q[o])}``, exact masses of the two hypotheses.
+        eps: ε (an :class:`~pdpsym.core.eps.Eps` or a rational).
+
+    Returns:
+        ``A - e^ε B`` with ``A, B`` the exact masses of the outputs where the ratio
+        exceeds ``e^ε``: a Fraction when ``e^ε`` is rational, else a sympy expression.
+
+    References:
+        Desfontaines et al. (2020), Section 3.1, Lemma 1 (δ as the PLRV's excess, summed
+        over the outputs).
+    """
     eps = Eps.of(eps)
     a = Fraction(0)
     b = Fraction(0)
@@ -60,9 +74,29 @@ def _curve(outputs: dict[object, tuple[Fraction, Fraction]], eps: Eps) -> Fracti
     return eps.affine(a, b)
 
 
-def _joint(
+def view_pair_law(
     n: int, probs: Sequence[Fraction], k: int, k2: int, view: Callable[[int, int], object]
 ) -> dict[object, tuple[Fraction, Fraction]]:
+    """The released view's law under both hypotheses: the target holds ``k``, or ``k2``.
+
+    The ``n - 1`` other records' counts ``(N_k, N_k2)`` are trinomial; the target adds
+    one to the first count (hypothesis ``k``) or to the second (``k2``), and ``view``
+    maps the two counts to what the mechanism releases.
+
+    Args:
+        n: the number of records (the target included), ``≥ 1``.
+        probs: the exact probability of each value ``0..K-1``.
+        k: the target's value under the first hypothesis.
+        k2: the target's value under the second hypothesis.
+        view: ``(count of k, count of k2) -> released output``.
+
+    Returns:
+        ``{output: (P[o | k], P[o | k2])}``, exact Fractions.
+
+    References:
+        Desfontaines et al. (2020), Section 4.1, Corollary 1 (histogram) and Section 4.3,
+        Definition 16 (the k-anonymity mechanism M_k).
+    """
     tri = trinomial(n - 1, Fraction(probs[k]), Fraction(probs[k2]))
     outputs: dict[object, tuple[Fraction, Fraction]] = {}
     for (x, y), w in tri.items():
@@ -96,7 +130,7 @@ def histogram_delta(
     References:
         Desfontaines et al. (2020), Section 4.1, Corollary 1; Section 3.1, Lemma 1.
     """
-    return _curve(_joint(n, probs, k, k2, lambda x, y: (x, y)), eps)
+    return pair_delta(view_pair_law(n, probs, k, k2, lambda x, y: (x, y)), eps)
 
 
 def kanon3_delta(
@@ -137,4 +171,4 @@ def kanon3_delta(
         counts = {t: cx, t2: cy, third: n - cx - cy}
         return tuple(counts[v] if counts[v] > T else "⊥" for v in ("a", "b"))
 
-    return _curve(_joint(n, [probs[v] for v in order], 0, 1, view), eps)
+    return pair_delta(view_pair_law(n, [probs[v] for v in order], 0, 1, view), eps)

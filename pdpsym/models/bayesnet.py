@@ -76,9 +76,9 @@ from typing import Any
 from pdpsym.core import poly as intpoly
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_rational
-from pdpsym.models.bayesnet_bif import _parse_bif
-from pdpsym.models.bayesnet_elimination import Poly, _convolve, _Factor
-from pdpsym.models.bayesnet_validate import _cpt, _find_cycle, _state_values, markov_blanket_of
+from pdpsym.models.bayesnet_bif import parse_bif
+from pdpsym.models.bayesnet_elimination import Factor, Poly, convolve
+from pdpsym.models.bayesnet_validate import find_cycle, markov_blanket_of, read_cpt, state_values
 from pdpsym.models.counts import Contributions, TargetFactors, check_known, contributions
 from pdpsym.models.joint import JointDistribution
 from pdpsym.models.structured import Known, QueryLaw, Weights
@@ -183,7 +183,7 @@ class BayesianNetwork(NamedVariables):
     ) -> BayesianNetwork:
         """Parse BIF text (the grammar of the module docstring); errors name ``line N``
         (see :meth:`from_nodes` for ``max_work`` and ``tolerance``)."""
-        specs, lines = _parse_bif(text)
+        specs, lines = parse_bif(text)
         return _build(specs, lines, max_work, tolerance)
 
     @classmethod
@@ -387,7 +387,7 @@ class BayesianNetwork(NamedVariables):
         """``sum -> weight`` proportional to ``P(S = sum, evidence)`` (every table scaled
         to integers), each record adding ``shifts[v][state]`` to ``S`` (the observed ones
         too when ``shift_evidence``)."""
-        factors: list[_Factor] = [
+        factors: list[Factor] = [
             self._factor(v, evidence, shifts[v], shift_evidence) for v in self.variables
         ]
         for v in plan.order:
@@ -399,7 +399,7 @@ class BayesianNetwork(NamedVariables):
             factors.append(product.sum_out(v))
         total: Poly = {0: 1}
         for f in factors:  # every scope is empty now
-            total = _convolve(total, f.table.get((), {}))
+            total = convolve(total, f.table.get((), {}))
         return total
 
     # --- the CountModel protocol (pdpsym.models.counts) ---------------------------------
@@ -465,7 +465,7 @@ class BayesianNetwork(NamedVariables):
         evidence: Mapping[str, int],
         contrib: Sequence[int],
         shift_evidence: bool = False,
-    ) -> _Factor:
+    ) -> Factor:
         node = self.nodes[v]
         family = (*node.parents, v)
         scope = tuple(u for u in family if u not in evidence)
@@ -481,7 +481,7 @@ class BayesianNetwork(NamedVariables):
                 key = tuple(k for u, k in zip(family, full, strict=True) if u not in evidence)
                 shift = 0 if v in evidence and not shift_evidence else contrib[s]
                 table[key] = {shift: int(p * den)}
-        return _Factor(scope, table)
+        return Factor(scope, table)
 
     def markov_blanket(self, name: str) -> tuple[str, ...]:
         """Parents, children and children's other parents of ``name`` (declaration order)."""
@@ -598,7 +598,7 @@ def _build(
         if len(set(names)) != len(names):
             raise InputError(f"{where}.states", "repeated state name")
         states[name] = tuple(names)
-        values[name] = _state_values(where, spec.get("values"), names)
+        values[name] = state_values(where, spec.get("values"), names)
         pa = spec.get("parents", [])
         if not isinstance(pa, list | tuple) or not all(isinstance(u, str) for u in pa):
             raise InputError(f"{where}.parents", "expected a list of node names")
@@ -613,14 +613,14 @@ def _build(
         for u in parents[name]:
             if u not in raw:
                 raise InputError(f"{where}.parents", f"unknown parent {u!r} of {name!r}")
-    cycle = _find_cycle(order, parents)
+    cycle = find_cycle(order, parents)
     if cycle:
         where = raw[cycle[0]][0]
         raise InputError(f"{where}.parents", "the network has a cycle: " + " -> ".join(cycle))
     nodes: dict[str, Node] = {}
     for name in order:
         where, spec = raw[name]
-        cpt = _cpt(where, spec.get("cpt"), name, states, parents[name], lines, tolerance)
+        cpt = read_cpt(where, spec.get("cpt"), name, states, parents[name], lines, tolerance)
         nodes[name] = Node(name, states[name], values[name], parents[name], cpt)
     return BayesianNetwork(tuple(order), nodes, max_work)
 

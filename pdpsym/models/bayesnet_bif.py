@@ -92,9 +92,25 @@ class _Bif:
             out.append(self.word(what))
 
 
-def _parse_bif(text: str) -> tuple[list[tuple[str, dict[str, Any]]], dict[str, str]]:
-    """BIF text -> node specs (field prefix ``line N`` of the variable block) and the
-    line of each CPT row."""
+def parse_bif(text: str) -> tuple[list[tuple[str, dict[str, Any]]], dict[str, str]]:
+    """Parse BIF text into the JSON form's node specifications.
+
+    Args:
+        text: the whole BIF file.
+
+    Returns:
+        ``(specs, lines)``: the node specifications ``[(name, spec), ...]`` in file order,
+        each ``spec`` in the JSON form with the field prefix ``line N`` of its variable
+        block, and ``lines`` mapping each CPT row's field to ``line N`` of that row, so
+        that errors name the line.
+
+    Raises:
+        InputError: on a syntax error, naming the line.
+
+    References:
+        The Interchange Format for Bayesian networks (BIF 0.15), as served by the bnlearn
+        network repository (Scutari, bnlearn).
+    """
     p = _Bif(text)
     variables: dict[str, dict[str, Any]] = {}
     where: dict[str, str] = {}

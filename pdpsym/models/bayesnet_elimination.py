@@ -11,13 +11,14 @@ Poly = dict[int, int]  # scaled integer sum -> unnormalized integer weight
 
 
 @dataclass(frozen=True)
-class _Factor:
+class Factor:
     """A factor of the elimination: state configurations of ``scope`` -> polynomial."""
 
     scope: tuple[str, ...]
     table: Mapping[tuple[int, ...], Poly]
 
-    def times(self, other: _Factor) -> _Factor:
+    def times(self, other: Factor) -> Factor:
+        """The product factor, on the union of the two scopes (shared states agree)."""
         shared = [u for u in self.scope if u in other.scope]
         scope = self.scope + tuple(u for u in other.scope if u not in self.scope)
         si = [self.scope.index(u) for u in shared]
@@ -31,10 +32,11 @@ class _Factor:
         table: dict[tuple[int, ...], Poly] = {}
         for key, poly in self.table.items():
             for tail, opoly in by_key.get(tuple(key[k] for k in si), ()):
-                table[key + tail] = _convolve(poly, opoly)
-        return _Factor(scope, table)
+                table[key + tail] = convolve(poly, opoly)
+        return Factor(scope, table)
 
-    def sum_out(self, v: str) -> _Factor:
+    def sum_out(self, v: str) -> Factor:
+        """The factor with record ``v`` summed out of its scope."""
         k = self.scope.index(v)
         scope = self.scope[:k] + self.scope[k + 1 :]
         table: dict[tuple[int, ...], Poly] = {}
@@ -42,10 +44,23 @@ class _Factor:
             acc = table.setdefault(key[:k] + key[k + 1 :], {})
             for s, c in poly.items():
                 acc[s] = acc.get(s, 0) + c
-        return _Factor(scope, table)
+        return Factor(scope, table)
 
 
-def _convolve(a: Poly, b: Poly) -> Poly:
+def convolve(a: Poly, b: Poly) -> Poly:
+    """The product of two polynomials in the running count, exactly.
+
+    Args:
+        a: ``{sum: integer weight}``.
+        b: ``{sum: integer weight}``.
+
+    Returns:
+        ``{s + t: Σ a[s] b[t]}``, the law of the summed counts (unnormalized).
+
+    References:
+        Koller and Friedman, Probabilistic Graphical Models (2009), Section 9.3 (factor
+        product in variable elimination).
+    """
     if len(a) == 1:
         ((s, c),) = a.items()
         return {s + t: c * d for t, d in b.items()}

@@ -13,7 +13,25 @@ from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_rational
 
 
-def _state_values(where: str, given: Any, names: Sequence[str]) -> tuple[Fraction, ...]:
+def state_values(where: str, given: Any, names: Sequence[str]) -> tuple[Fraction, ...]:
+    """The numeric value of each state of a record.
+
+    Args:
+        where: the record's field, for errors.
+        given: the spec's ``values`` list, or None (then the state names when every one
+            is a number, else the state indices ``0, 1, ...``).
+        names: the state names, in order.
+
+    Returns:
+        One exact value per state, all different.
+
+    Raises:
+        InputError: naming ``<where>.values`` on a wrong length, a bad number or a repeat.
+
+    References:
+        Li et al. (2019), Section III (records take numeric values; the query is a
+        weighted sum of them).
+    """
     if given is not None:
         if not isinstance(given, list | tuple) or len(given) != len(names):
             raise InputError(
@@ -50,8 +68,21 @@ def markov_blanket_of(parents: Mapping[str, Sequence[str]], name: str) -> tuple[
     return tuple(v for v in parents if v in near and v != name)
 
 
-def _find_cycle(order: Sequence[str], parents: Mapping[str, Sequence[str]]) -> list[str]:
-    """A directed cycle ``[a, b, ..., a]`` (a parent -> child path), or []."""
+def find_cycle(order: Sequence[str], parents: Mapping[str, Sequence[str]]) -> list[str]:
+    """A directed cycle of the parent graph, found by depth-first search.
+
+    Args:
+        order: every record name.
+        parents: each record's parents.
+
+    Returns:
+        A cycle ``[a, b, ..., a]`` along parent -> child edges, or ``[]`` when the graph
+        is acyclic.
+
+    References:
+        Cormen, Leiserson, Rivest, Stein, Introduction to Algorithms, Section 22.3
+        (depth-first search finds a back edge iff the graph has a cycle).
+    """
     color = dict.fromkeys(order, 0)
     for start in order:
         if color[start]:
@@ -78,7 +109,7 @@ def _find_cycle(order: Sequence[str], parents: Mapping[str, Sequence[str]]) -> l
     return []
 
 
-def _cpt(
+def read_cpt(
     where: str,
     cpt: Any,
     name: str,
@@ -87,6 +118,30 @@ def _cpt(
     lines: Mapping[str, str],
     tolerance: Fraction | None,
 ) -> dict[tuple[int, ...], tuple[Fraction, ...]]:
+    """Read and check one record's conditional probability table.
+
+    Args:
+        where: the record's field, for errors.
+        cpt: the spec's ``cpt``: a list of rows in the parents' configuration order, or
+            an object keyed by comma-separated parent states.
+        name: the record's name.
+        states: every record's state names.
+        parents: the record's parents, in order.
+        lines: a CPT row's field -> its ``line N`` (BIF input), else empty.
+        tolerance: rows may sum to 1 within it and are then renormalized exactly;
+            None demands exact sums.
+
+    Returns:
+        Parent configuration (state indices) -> the exact row of probabilities.
+
+    Raises:
+        InputError: naming the row (or its line) on a missing, repeated or malformed row,
+            a negative probability or a sum other than 1.
+
+    References:
+        Koller and Friedman, Probabilistic Graphical Models (2009), Section 3.2.1 (a CPD
+        per node: one distribution per parent configuration).
+    """
     configs = list(itertools.product(*(range(len(states[u])) for u in parents)))
     k = len(states[name])
     rows: list[tuple[tuple[int, ...], Any, str]] = []

@@ -38,7 +38,7 @@ def _digits(v):
     return certify(v, 40).decimal
 
 
-def _figures(r):
+def figures_of(r):
     return (
         _digits(r.epsilon),
         [_digits(d) for _, d, _ in r.delta_at_epsilon],
@@ -71,10 +71,10 @@ def _check(model, target, known, kind, weights, T, eps, delta, groups_equal):
     for n in NOTIONS:
         if n == "dependent-dp" and not groups_equal:
             continue
-        assert _figures(got[n]) == _figures(ref[n]), n
+        assert figures_of(got[n]) == figures_of(ref[n]), n
     cg = audit(model, sm, target, known, eps, delta, ["dependent-dp"], DDPReading.CONDITIONAL)
     cr = audit(joint, jm, target, known, eps, delta, ["dependent-dp"], DDPReading.CONDITIONAL)
-    assert _figures(cg["dependent-dp"]) == _figures(cr["dependent-dp"])
+    assert figures_of(cg["dependent-dp"]) == figures_of(cr["dependent-dp"])
 
 
 @st.composite
@@ -133,12 +133,12 @@ def _instance(draw, model):
     return target, known, kind, weights, T, eps, delta
 
 
-def _groups_equal(model, target):
+def groups_equal(model, target):
     """Whether the model's dependence group of the target is Liu et al.'s N_i as the full
     table computes it (then dependent-dp must agree exactly)."""
-    from pdpsym.audit.structured import _dependence_groups
+    from pdpsym.audit.structured import dependence_groups
 
-    group = next(g for g in _dependence_groups(model) if target in g)
+    group = next(g for g in dependence_groups(model) if target in g)
     return set(dependence_sets(model.to_joint())[target]) == set(group)
 
 
@@ -149,7 +149,7 @@ def test_chain_audit_equals_the_full_table_audit(data):
     those of the full-joint-table engine."""
     m = data.draw(chains())
     target, *rest = _instance(data.draw, m)
-    _check(m, target, *rest, _groups_equal(m, target))
+    _check(m, target, *rest, groups_equal(m, target))
 
 
 @settings(max_examples=25, deadline=None)
@@ -167,7 +167,7 @@ def test_network_audit_equals_the_full_table_audit(data):
     """Law: the same for random small Bayesian networks."""
     m = BayesianNetwork.from_json({"kind": "bayesian-network", "nodes": data.draw(networks())})
     target, *rest = _instance(data.draw, m)
-    _check(m, target, *rest, _groups_equal(m, target))
+    _check(m, target, *rest, groups_equal(m, target))
 
 
 CHILD = Path(__file__).resolve().parents[1] / "data" / "child.bif"
@@ -184,7 +184,7 @@ def _child_agrees(names, target, known, notions):
         got = audit(sub, sm, target, known, eps, delta, notions)
         ref = audit(joint, jm, target, known, eps, delta, notions)
         for n in notions:
-            assert _figures(got[n]) == _figures(ref[n]), (sm.kind, n)
+            assert figures_of(got[n]) == figures_of(ref[n]), (sm.kind, n)
     return len(sub.variables)
 
 

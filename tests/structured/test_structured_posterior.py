@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdpsym.app.cli import main
-from pdpsym.app.commands.audit import _result_json
+from pdpsym.app.commands.audit import result_json
 from pdpsym.audit import audit
 from pdpsym.audit.structured import SumMechanism
 from pdpsym.core.certify import certify
@@ -115,7 +115,7 @@ def _ddp_agrees(model, target, known, kind, weights, eps, delta):
         if got.epsilon_at_delta is not None:
             assert _meet(_interval(got.epsilon_at_delta[1]), _interval(ref.epsilon_at_delta[1]))
     if kind != "laplace":
-        shown, want = _result_json(got, 12), _result_json(ref, 12)
+        shown, want = result_json(got, 12), result_json(ref, 12)
         assert _shown(shown["epsilon"]) is not None or _shown(want["epsilon"]) is None
         assert _prefix_consistent(_shown(shown["epsilon"]), _shown(want["epsilon"]))
         for x, y in zip(shown["delta_at_epsilon"], want["delta_at_epsilon"], strict=True):

@@ -22,7 +22,7 @@ from pdpsym.models.markov import MarkovChain
 from pdpsym.models.product import ProductModel
 from pdpsym.papers.lmm2016.mechanism import DDPReading
 
-from .test_structured_audit import _figures, _groups_equal, laws
+from .test_structured_audit import figures_of, groups_equal, laws
 
 NOTIONS = ["dp", "apkdp", "ppkdp", "np", "cdp", "dependent-dp"]
 KEEPS = [Fraction(1, 3), Fraction(1, 2), Fraction(3, 4), Fraction(1)]
@@ -74,17 +74,17 @@ def _check(model, target, known, keep, eps, delta, groups_equal):
     for n in NOTIONS:
         if n == "dependent-dp" and not groups_equal:
             continue
-        assert _figures(got[n]) == _figures(ref[n]), n
+        assert figures_of(got[n]) == figures_of(ref[n]), n
     cond = DDPReading.CONDITIONAL
     cg = audit(model, mech, target, known, eps, delta, ["dependent-dp"], cond)
     cr = audit(joint, mech, target, known, eps, delta, ["dependent-dp"], cond)
-    assert _figures(cg["dependent-dp"]) == _figures(cr["dependent-dp"])
+    assert figures_of(cg["dependent-dp"]) == figures_of(cr["dependent-dp"])
 
 
 def _chain_law(data):
     m = data.draw(chains())
     target, *rest = _case(data, m)
-    _check(m, target, *rest, _groups_equal(m, target))
+    _check(m, target, *rest, groups_equal(m, target))
 
 
 def _product_law(data):

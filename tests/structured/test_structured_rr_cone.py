@@ -20,7 +20,7 @@ import pdpsym.audit.structured_rr as srr
 import pdpsym.audit.structured_rr_window as srw
 from pdpsym.app.cli import main
 from pdpsym.audit import audit
-from pdpsym.audit.structured_rr import _Chain
+from pdpsym.audit.structured_rr import ReportChain
 from pdpsym.audit.structured_rr_cone import chain_max_ratio, extreme_rays, in_cone
 from pdpsym.core.eps import Eps
 from pdpsym.mechanisms.discrete import randomized_response
@@ -185,7 +185,7 @@ def test_two_state_cone_equals_the_moebius_extremes(data):
     m = data.draw(chains(2, 12))
     i = data.draw(st.integers(0, m.length - 1))
     keep = data.draw(st.sampled_from(KEEPS))
-    ch = _Chain(m, keep, m.variables[i], [])
+    ch = ReportChain(m, keep, m.variables[i], [])
     for a, b in ((0, 1), (1, 0)):
         if ch.norms(None, None)[0][a] and ch.norms(None, None)[0][b]:
             assert chain_max_ratio(ch, a, b, None, None, {}) == ch.max_ratio(a, b, None, None)

@@ -23,7 +23,7 @@ from pdpsym.mechanisms.discrete import randomized_response
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.papers.lmm2016.mechanism import DDPReading
 
-from .test_structured_audit import _figures, laws
+from .test_structured_audit import figures_of, laws
 
 KEEPS = [Fraction(1, 3), Fraction(3, 4), Fraction(1)]
 
@@ -182,11 +182,11 @@ def _full_table_law(data):
     got = audit(net, mech, target, known, eps, delta, notions)
     ref = audit(net.to_joint(), mech, target, known, eps, delta, notions)
     for n in notions:
-        assert _figures(got[n]) == _figures(ref[n]), n
+        assert figures_of(got[n]) == figures_of(ref[n]), n
     cond = DDPReading.CONDITIONAL
     cg = audit(net, mech, target, known, eps, delta, ["dependent-dp"], cond)
     cr = audit(net.to_joint(), mech, target, known, eps, delta, ["dependent-dp"], cond)
-    assert _figures(cg["dependent-dp"]) == _figures(cr["dependent-dp"])
+    assert figures_of(cg["dependent-dp"]) == figures_of(cr["dependent-dp"])
 
 
 @settings(max_examples=6, deadline=None)

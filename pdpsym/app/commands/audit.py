@@ -13,7 +13,8 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from pdpsym.app import limits, options
+from pdpsym.app import options
+from pdpsym.app.audit_work import check_work, number_bits
 from pdpsym.app.commands import audit_structured as structured
 from pdpsym.app.output import number_text, print_json, safe_json
 from pdpsym.app.progress import Progress
@@ -324,7 +325,8 @@ def _common(a: str, b: str) -> str:
     return out + "…" if k < max(len(a), len(b)) else out
 
 
-def _result_json(r: NotionResult, digits: int) -> dict[str, Any]:
+def result_json(r: NotionResult, digits: int) -> dict[str, Any]:
+    """One notion's row of ``audit --json``: ε, δ(ε) and ε(δ), exact or enclosed."""
     eps_value = (
         _log_enclosure(r.ratio_enclosure, digits)
         if r.ratio_enclosure is not None
@@ -426,108 +428,6 @@ def _write_curve(path: str, a: Audit, digits: int) -> None:
     write_output(path, buf.getvalue(), "--curve")
 
 
-def _number_bits(obj: Any) -> int:
-    """The largest exact size (bits) of a number in a parsed JSON object."""
-    if isinstance(obj, str):
-        try:
-            q = parse_rational(obj, "-")
-        except InputError:
-            return 0
-        return max(q.numerator.bit_length(), q.denominator.bit_length())
-    if isinstance(obj, dict):
-        return max((_number_bits(v) for v in obj.values()), default=0)
-    if isinstance(obj, list):
-        return max((_number_bits(v) for v in obj), default=0)
-    return 0
-
-
-def _query_span(spec: Mapping[str, Any], model: JointDistribution) -> int:
-    """The integers from the least to the largest value of the weighted count (geometric
-    noise has an output at each), or the number of databases when it is not an integer."""
-    raw = spec.get("weights")
-    ws = [
-        parse_rational(raw.get(v, "1"), f"weights.{v}") if isinstance(raw, Mapping) else Fraction(1)
-        for v in model.variables
-    ]
-    lo = sum(
-        (min(w * v for v in dom) for w, dom in zip(ws, model.domains, strict=True)), Fraction(0)
-    )
-    hi = sum(
-        (max(w * v for v in dom) for w, dom in zip(ws, model.domains, strict=True)), Fraction(0)
-    )
-    span = hi - lo
-    return int(span) + 1 if span.denominator == 1 else model.cells
-
-
-def _outputs(spec: Mapping[str, Any], model: JointDistribution) -> tuple[int, int]:
-    """An upper estimate of the outputs of one database, and of the bits their exact
-    probabilities grow by (a geometric tail ``alpha^k`` has ``k`` times alpha's bits).
-    Called after the mechanism file was validated (load_mechanism)."""
-    kind = spec.get("kind")
-    if kind == "table":
-        return max(len({str(row[-2]) for row in spec["rows"]}), 1), 0
-    if kind in ("randomized-response", "histogram"):
-        return model.cells, 0
-    if kind == "geometric":
-        span = _query_span(spec, model)
-        return span + 2, span * max(_number_bits(spec.get("alpha")), 1)
-    if kind in ("count", "threshold"):  # one value per database at most
-        return min(_query_span(spec, model), model.cells) + 1, 0
-    return model.n + 2, 0  # laplace: the breakpoints of the query, in closed form
-
-
-def _check_work(
-    args: argparse.Namespace,
-    model: JointDistribution,
-    notions: list[str],
-    size_bits: int = 0,
-    mechanism: Any = None,
-    points: int = 0,
-) -> None:
-    """Refuse, before any work, an audit estimated above ``--max-work`` steps.
-
-    One step is about one exact operation on numbers of a few words. The estimate:
-    databases x outputs per database x (4 + the epsilon and delta points) x 50 exact
-    operations, times the growth of the numbers (size_bits of the inputs, the bits of a
-    geometric tail), per notion; dependent-dp also walks the dependent neighbours (about
-    cells/4 more); distributional-dp solves about 40 exact LPs (bisection) of V = rest x
-    outputs variables and C = 2 x groups x outputs constraints by a dense simplex
-    ((C + V) pivots of C x V each, a sympy operation being ~4 steps).
-    Calibrated against measured times in docs/reliability.md.
-    """
-    from pdpsym.audit.screen import SCREENED  # imported here (see NOTIONS above)
-
-    cells = model.cells
-    spec = mechanism if isinstance(mechanism, Mapping) else {}
-    kind = spec.get("kind")
-    outputs, tail_bits = _outputs(spec, model)
-    grow = (1 + size_bits * model.n // 64 + tail_bits // 256) ** 2
-    # randomized response, screened notions: float laws of about m^3 x cells (m the
-    # largest domain), then a handful of candidate cases of cells outputs built exactly
-    m = max((len(d) for d in model.domains), default=1)
-    per_point = cells * outputs * points * 50 * grow  # one exact delta per eps point
-    screened = cells * (2 * m**3 + 16 * model.n * grow) + per_point
-    exact = cells * outputs * 4 * 50 * grow + per_point
-    target_values = m
-    rest = max(cells // max(target_values, 1), 1)
-    groups = target_values * (cells // rest if args.known else 1)
-    V, C = rest * outputs, 2 * groups * outputs
-    lp = 40 * (C + V) * C * V * 4 * grow
-
-    def one(n: str) -> int:
-        if kind == "randomized-response" and n in SCREENED:
-            return screened
-        if n == "dependent-dp":
-            return exact * (cells // 4 + 1)
-        if n == "distributional-dp":
-            return exact + lp
-        return exact
-
-    # plus the audit's own setup and certified output, about 0.1 s whatever the model
-    work = 10**5 + sum(one(n) for n in notions or ["-"])
-    limits.check(args, work, "this audit")
-
-
 def run(args: argparse.Namespace) -> int:
     from pdpsym.app.readers import load_discrete  # imported here (see NOTIONS above)
     from pdpsym.audit import Audit, audit
@@ -560,8 +460,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         model = load_discrete(args.model)
         mech = read_mechanism(args.mechanism, model)  # validates before the estimate
-        size = max(_number_bits(spec), _number_bits(args.delta))
-        _check_work(args, model, notions, size, spec, points)
+        size = max(number_bits(spec), number_bits(args.delta))
+        check_work(args, model, notions, size, spec, points)
     results: list[NotionResult] = []
     with Progress(len(notions), "audit", enabled=args.progress, delay=2.0) as bar:
         for n in notions:  # one notion at a time, for the progress bar
@@ -593,7 +493,7 @@ def run(args: argparse.Namespace) -> int:
             {
                 "target": result.target,
                 "known": list(result.known),
-                "notions": {r.notion: _result_json(r, digits) for r in result.results},
+                "notions": {r.notion: result_json(r, digits) for r in result.results},
             }
         )
         return 0

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pdpsym.app import limits
+from pdpsym.app.audit_work import check_work as check_table_work
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_rational
 
@@ -321,13 +322,12 @@ def _cone_estimate(model: Any, mech: Any, n: int) -> int:
 def _check_network_rr(
     args: argparse.Namespace, model: Any, target: str, notions: Sequence[str], points: int
 ) -> None:
-    """The table estimate of :func:`pdpsym.app.commands.audit._check_work` on the target's
+    """The table estimate of :func:`pdpsym.app.audit_work.check_work` on the target's
     component (:mod:`pdpsym.audit.structured_rr_network`), whose law grows by the bits of
     one table entry per record. Classic dp and dependent-dp's neighbours need no table;
     dependent-dp's conditional reading is the screened APKDP with nothing known."""
     import types
 
-    from pdpsym.app.commands.audit import _check_work
     from pdpsym.audit.structured_rr_network import component
 
     comp = component(model, target)
@@ -347,7 +347,7 @@ def _check_network_rr(
         if n != "dp" and not (n == "dependent-dp" and neighbours)
     ]
     if table:
-        _check_work(args, shim, table, bits, {"kind": "randomized-response"}, points)  # type: ignore[arg-type]
+        check_table_work(args, shim, table, bits, {"kind": "randomized-response"}, points)  # type: ignore[arg-type]
 
 
 __all__ = ["SUM_KINDS", "check_work", "is_structured", "load", "read_mechanism"]

@@ -87,15 +87,10 @@ def register(sub: Any) -> None:
 
 def _export_audit(args: argparse.Namespace, digits: int) -> int:
     """Vectors of the audit of the user's own model and mechanism."""
-    from pdpsym.app.commands.audit import (  # the audit command's readers and estimate
-        _check_work,
-        _number_bits,
-        _read_json,
-        parse_eps,
-        read_mechanism,
-    )
+    from pdpsym.app.audit_work import check_work, number_bits  # the audit's estimate
+    from pdpsym.app.commands.audit import parse_eps, read_mechanism  # the audit's readers
     from pdpsym.app.oracle import audit_vectors, write_vectors  # sympy loads after --help
-    from pdpsym.app.readers import load_discrete
+    from pdpsym.app.readers import load_discrete, read_json
     from pdpsym.audit import ALL_NOTIONS, NOTIONS, audit
     from pdpsym.papers.lmm2016.mechanism import DDPReading
 
@@ -115,10 +110,10 @@ def _export_audit(args: argparse.Namespace, digits: int) -> int:
     if notions == ["all"]:
         notions = list(ALL_NOTIONS)
     model = load_discrete(args.model)
-    spec = _read_json(args.mechanism, "MECHANISM")
+    spec = read_json(args.mechanism, "MECHANISM")
     mech = read_mechanism(args.mechanism, model)  # validates the file before the estimate
-    size = max(_number_bits(spec), _number_bits(args.delta))
-    _check_work(args, model, notions, size, spec, len(eps) + (delta is not None))
+    size = max(number_bits(spec), number_bits(args.delta))
+    check_work(args, model, notions, size, spec, len(eps) + (delta is not None))
     known = [t.strip() for t in args.known.split(",") if t.strip()]
     result = audit(model, mech, args.target, known, eps, delta, notions, DDPReading.NEIGHBOURS)
     generator = {

@@ -292,7 +292,7 @@ class EdgeTables:
             for e, m in zip(expo, row, strict=True):
                 if m:
                     acc[e] = acc.get(e, 0) + m * factor // g
-            return ExpPoly._clean({e: Fraction(q) for e, q in acc.items() if q})
+            return ExpPoly.trusted({e: Fraction(q) for e, q in acc.items() if q})
 
         num, den = mgf(ma, Tb), mgf(mb, Ta)
         value = LogRatio(num, den) if sgn == 1 else LogRatio(den, num)
