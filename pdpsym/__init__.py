@@ -115,7 +115,7 @@ def verify(
     >>> r.verdict.value, r.counterexample["printed_value"], r.counterexample["corrected_value"]
     ('erratum', '2', '1')
     """
-    from pdpsym.verify import verify_claims
+    from pdpsym.verify import verify_claims  # lazy: loading every paper waits for a call
 
     return verify_claims(claim_id, thorough=thorough, seed=seed)
 
@@ -138,6 +138,7 @@ def figure(figure_id: str, scale: str = "paper", jobs: int = 1) -> FigureData:
         >>> f.columns[:5], f.rows[0]["T"], f.rows[0]["r"]
         (('n', 'T', 'r', 'epsilon', 'delta'), '6', '0.836683417085427')
     """
+    # lazy, as every name of the package: `import pdpsym` loads no engine
     from pdpsym.core.errors import InputError
     from pdpsym.core.parallel import ordered_map
     from pdpsym.papers.figure import Scale

@@ -21,6 +21,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from pdpsym.app.text import escape, one_line
+
 COMMAND_MODULES: tuple[str, ...] = (
     "pdpsym.app.commands.verify",
     "pdpsym.app.commands.leakage",
@@ -55,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
             "knowledge) and Liu et al. (dependent DP)."
         ),
     )
-    from pdpsym import __version__
+    from pdpsym import __version__  # the package imports app lazily: no cycle at load
 
     parser.add_argument("--version", action="version", version=f"pdpsym {__version__}")
     parser.add_argument(
@@ -100,8 +102,6 @@ def _interrupted(signum: int, frame: Any) -> None:
 
 def quote(text: object) -> str:
     """User text for a message, escaped so that one line stays one line."""
-    from pdpsym.app.text import escape
-
     return escape(text)
 
 
@@ -134,8 +134,6 @@ def _flag(field: str, args: argparse.Namespace, shown_as: dict[str, str] | None 
 
 
 def _fail(message: str) -> None:
-    from pdpsym.app.text import one_line
-
     sys.stderr.write(f"pdpsym: error: {one_line(message)}\n")
 
 

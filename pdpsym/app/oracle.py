@@ -583,7 +583,7 @@ def audit_vectors(result: Any, digits: int, generator: Mapping[str, Any]) -> dic
     """Regression vectors of one audit (:func:`pdpsym.audit.audit`): each notion's
     epsilon, delta at each epsilon and epsilon at delta, certified, as ``kind: audit``
     cases (``figure`` names which one; an infinite value has status ``infinite``)."""
-    import sympy
+    import sympy  # sympy loads only when an audit is exported
 
     def case(notion: str, figure: str, v: Any, enclosure: Any = None) -> dict[str, Any] | None:
         cid = f"audit:{notion}:{figure}"

@@ -416,7 +416,7 @@ def _structured(
     reading: DDPReading,
 ) -> Audit:
     """:func:`audit` of a structured model (:mod:`pdpsym.audit.structured`)."""
-    from pdpsym.audit.structured import audit_structured
+    from pdpsym.audit.structured import audit_structured  # it imports this module: no cycle
 
     req = _request(eps, delta, notions, reading)
     result: Audit = audit_structured(model, mechanism, target, known, req)

@@ -348,7 +348,7 @@ def _result(
     req: Request,
     apk_zero: Any = None,
 ) -> Any:
-    from pdpsym.audit import NotionResult
+    from pdpsym.audit import NotionResult  # pdpsym.audit imports this module: no cycle
 
     eps, delta, reading = req.eps, req.delta, req.reading
 
@@ -413,7 +413,7 @@ def audit_structured(
         Desfontaines et al. Definitions 3, 5, 12, 13 and Theorem 1; Li et al. Eq. 2;
         Liu et al. Definition 4 and Eq. 11.
     """
-    from pdpsym.audit import Audit
+    from pdpsym.audit import Audit  # pdpsym.audit imports this module: no cycle
 
     if isinstance(mechanism, RandomizedResponse):
         rm = _Model(model, SumMechanism("count"), target, tuple(known))

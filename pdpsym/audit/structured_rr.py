@@ -79,6 +79,7 @@ import sympy
 
 from pdpsym.audit.notions import Request
 from pdpsym.audit.rr_pairs import group_pair, other_prob
+from pdpsym.audit.structured_rr_cone import TooManyRays, chain_max_ratio
 from pdpsym.audit.structured_rr_window import enclose_curve
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
@@ -548,7 +549,6 @@ def _chain_eps(
     """The exact ε (max over the cases) of a long chain segment: the extremes' programme
     for two states, the cones' extreme rays (:mod:`pdpsym.audit.structured_rr_cone`) for
     more; ``(None, {"rays": n})`` when a cone has more than its limit of rays."""
-    from pdpsym.audit.structured_rr_cone import TooManyRays, chain_max_ratio
 
     if chain is None:
         return None, {}

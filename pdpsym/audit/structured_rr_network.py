@@ -257,7 +257,7 @@ def _group_result(
     reading: DDPReading,
 ) -> Any:
     """Dependent DP over the component: the product of local pairs (module docstring)."""
-    from pdpsym.audit import NotionResult
+    from pdpsym.audit import NotionResult  # pdpsym.audit imports this module: no cycle
 
     sizes = [len(model.domain(v)) for v in comp]
     gwhere: dict[str, Any] = {

@@ -10,6 +10,7 @@ import importlib
 import sys
 import types
 
+from pdpsym.core.errors import InputError
 from pdpsym.papers.catalogue import CATALOGUE, PAPERS
 from pdpsym.papers.claim import Method, RunConfig, Verdict
 from pdpsym.verify.result import ClaimResult
@@ -38,8 +39,6 @@ def verify_claims(
     claim_id: str | None = None, *, thorough: bool = False, seed: int = 20191
 ) -> ClaimResult | list[ClaimResult]:
     """One claim's result, or every claim's in catalogue order (``pdpsym.verify``)."""
-    from pdpsym.core.errors import InputError
-
     config = RunConfig(thorough=thorough, seed=seed)
     if claim_id is None:
         return [run_claim(cid, config) for cid in select()]

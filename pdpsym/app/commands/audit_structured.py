@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import math
+import types
 from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -27,7 +28,7 @@ SUM_KINDS = ("laplace", "geometric", "count", "threshold")
 
 def is_structured(path: str) -> bool:
     """Whether the model file is a structured model (a ``.bif`` file or a ``"kind"``)."""
-    from pdpsym.app.readers import read_model_object
+    from pdpsym.app.readers import read_model_object  # model readers load after --help
 
     if Path(path).suffix.lower() == ".bif":
         return True
@@ -36,7 +37,7 @@ def is_structured(path: str) -> bool:
 
 def load(path: str) -> Any:
     """The structured model of a model file."""
-    from pdpsym.app.readers import load_model
+    from pdpsym.app.readers import load_model  # model readers load after --help
 
     return load_model(path)
 
@@ -69,7 +70,7 @@ def read_mechanism(spec: Any, model: Any) -> Any:
 
 
 def _read(spec: Any, model: Any) -> Any:
-    from pdpsym.audit.structured import SumMechanism
+    from pdpsym.audit.structured import SumMechanism  # the audit layer loads after --help
 
     if not isinstance(spec, dict):
         raise InputError("MECHANISM", "expected a JSON object")
@@ -127,7 +128,7 @@ def _read_histogram(spec: Mapping[str, Any], model: Any) -> Any:
     keeps): the audit runs the noiseless count. Over more than two values the histogram is
     a vector of counts, not computed here.
     """
-    from pdpsym.audit.structured import SumMechanism
+    from pdpsym.audit.structured import SumMechanism  # loads after --help
 
     only_keys(spec, {"kind"})
     domains = {tuple(model.domain(v)) for v in model.variables}
@@ -143,7 +144,7 @@ def _read_histogram(spec: Mapping[str, Any], model: Any) -> Any:
 
 def _read_rr(spec: Mapping[str, Any], model: Any) -> Any:
     """Randomized response on the model's own domains (chains and independent records)."""
-    from pdpsym.audit.structured_rr import check_rr
+    from pdpsym.audit.structured_rr import check_rr  # the audit layer loads after --help
     from pdpsym.mechanisms.discrete import randomized_response
 
     only_keys(spec, {"kind", "keep"})
@@ -191,7 +192,7 @@ def check_work(
         _check_network_rr(args, model, target, notions, points)  # the target's component
         return
     if not hasattr(mech, "kind"):  # randomized response: the reports around the target
-        from pdpsym.audit.structured_rr import MAX_OUTCOMES
+        from pdpsym.audit.structured_rr import MAX_OUTCOMES  # the audit layer loads after --help
 
         # the query laws of the known values, then per pair of target values and known
         # neighbours either the listed report law of the segment around the target
@@ -302,7 +303,7 @@ def _cone_estimate(model: Any, mech: Any, n: int) -> int:
     (:func:`pdpsym.audit.structured_rr_cone.cone_work`) on one side of the target, ``n``
     records long at most; 0 when it does not run (two states, independent records, a
     segment listed whole)."""
-    from pdpsym.audit.structured_rr import MAX_OUTCOMES
+    from pdpsym.audit.structured_rr import MAX_OUTCOMES  # the audit layer loads after --help
     from pdpsym.audit.structured_rr_cone import cone_work
 
     k = getattr(model, "k", 2)
@@ -326,9 +327,7 @@ def _check_network_rr(
     component (:mod:`pdpsym.audit.structured_rr_network`), whose law grows by the bits of
     one table entry per record. Classic dp and dependent-dp's neighbours need no table;
     dependent-dp's conditional reading is the screened APKDP with nothing known."""
-    import types
-
-    from pdpsym.audit.structured_rr_network import component
+    from pdpsym.audit.structured_rr_network import component  # loads after --help
 
     comp = component(model, target)
     domains = [model.domain(v) for v in comp]

@@ -94,7 +94,6 @@ def _gc_paused() -> Iterator[None]:
 
 def _run(args: argparse.Namespace) -> int:
     # imported here: the engines load sympy, flint and numpy, which --help does not need
-
     from pdpsym.app.readers import load_discrete
     from pdpsym.core.certify import certify
     from pdpsym.mechanisms.laplace import LinearQuery, parse_lambda
@@ -437,7 +436,6 @@ def _emit(
 
 def _run_edges(args: argparse.Namespace, k: int | None, digits: int) -> int:
     # imported here: the engines load sympy, flint and numpy, which --help does not need
-
     from pdpsym.app.readers import read_model_object
     from pdpsym.core.certify import certify
     from pdpsym.papers.li2019.whg import (
