@@ -28,7 +28,8 @@ import sympy
 
 from pdpsym.core.eps import Eps
 from pdpsym.loss.wlin import WLin, positive_part
-from pdpsym.mechanisms.finite import Mechanism, Scenario, check_mechanism, output_pmf
+from pdpsym.mechanisms.finite import Mechanism, check_mechanism, output_pmf
+from pdpsym.models.scenario import Scenario
 
 PMF = Mapping[Any, Fraction]
 

@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pdpsym.loss.plrv import Eps, apkdp_delta, ppkdp_delta
-from pdpsym.mechanisms.finite import BOTTOM, Scenario, deterministic
+from pdpsym.mechanisms.finite import BOTTOM, deterministic
+from pdpsym.models.scenario import Scenario
 from pdpsym.papers.dmkb2020.reducibility import (
     QuadraticForm,
     check_map,

@@ -15,6 +15,7 @@ from typing import Any
 
 from pdpsym.core.numbers import fraction_str
 from pdpsym.mechanisms import finite
+from pdpsym.models.scenario import Scenario
 from pdpsym.papers import claim
 from pdpsym.papers.dmkb2020 import definitions as defs
 from pdpsym.papers.dmkb2020.cases import (
@@ -83,10 +84,10 @@ N_MU, SIGMA = 3, Fraction(1, 10)
 DISCRETIZED = "the normal noise is discretized to ±σ"
 
 
-def _mu_noise_scenario() -> finite.Scenario:
+def _mu_noise_scenario() -> Scenario:
     noisy = itertools.product((-1, 1), itertools.product((-SIGMA, SIGMA), repeat=N_MU))
     dbs = {tuple(mu + e for e in es): HALF / 2**N_MU for mu, es in noisy}
-    return finite.Scenario.from_databases(dbs)
+    return Scenario.from_databases(dbs)
 
 
 @claim.checker("dmkb2020.ex1")
@@ -394,7 +395,7 @@ def check_prop3(config: claim.RunConfig) -> claim.Property:
     )
 
 
-def _example6_scenario(ps: list[Fraction], pc: Fraction) -> finite.Scenario:
+def _example6_scenario(ps: list[Fraction], pc: Fraction) -> Scenario:
     """Example 6: pairs (x, x'), x ~ Bernoulli(p) for p in ``ps``, x' = x with probability pc."""
     pair = {(x, y): pc if x == y else 1 - pc for x, y in BITS2}
     params = [{xy: (p if xy[0] else 1 - p) * q for xy, q in pair.items()} for p in ps]

@@ -19,7 +19,8 @@ from pdpsym.core.certify import ball_endpoints
 from pdpsym.loss import plrv
 from pdpsym.loss.plrv import Eps
 from pdpsym.mechanisms import finite
-from pdpsym.mechanisms.finite import Scenario, deterministic
+from pdpsym.mechanisms.finite import deterministic
+from pdpsym.models.scenario import Scenario
 from pdpsym.papers import claim
 from pdpsym.papers.dmkb2020 import cases as shared
 from pdpsym.papers.dmkb2020 import reducibility

@@ -27,7 +27,8 @@ from pdpsym.core.eps import ExpRatio, ratio_of
 from pdpsym.core.expoly import ExpPoly
 from pdpsym.loss.plrv import Eps, default_targets, m_value
 from pdpsym.loss.wlin import WLin
-from pdpsym.mechanisms.finite import Mechanism, Scenario, compose, output_pmf
+from pdpsym.mechanisms.finite import Mechanism, compose, output_pmf
+from pdpsym.models.scenario import Scenario
 
 Ratio = ExpRatio  # e^L; None = +∞
 

@@ -24,7 +24,8 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.core.eps import ExpRatio, ratio_max
-from pdpsym.mechanisms.finite import PMF, Database, Mechanism, Scenario, output_pmf
+from pdpsym.mechanisms.finite import Mechanism, output_pmf
+from pdpsym.models.scenario import PMF, Database, Scenario
 
 Ratio = ExpRatio  # e^ε; None = ∞
 #: the values b that D(i) may be changed to, per record (None: its support)
@@ -297,7 +298,7 @@ def normalized_scenario(
         known: the indices j of the parameters the attacker knows (B = (φ_j)).
 
     Returns:
-        The exact finite :class:`~pdpsym.mechanisms.finite.Scenario` of ``(D, B)``.
+        The exact finite :class:`~pdpsym.models.scenario.Scenario` of ``(D, B)``.
 
     Raises:
         ValueError: ``θ̂`` is not injective on the support (Definition 7).

@@ -31,7 +31,8 @@ from typing import Any
 import sympy
 
 from pdpsym.core.certify import ball_endpoints, enclose
-from pdpsym.mechanisms.finite import Mechanism, Scenario, output_pmf
+from pdpsym.mechanisms.finite import Mechanism, output_pmf
+from pdpsym.models.scenario import Scenario
 
 
 def fmt(x: Any) -> str:
