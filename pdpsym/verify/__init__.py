@@ -6,33 +6,26 @@ Importing this package imports every paper's checker module so that their
 
 from __future__ import annotations
 
-import importlib
 import sys
 import types
 
+import pdpsym.papers.dmkb2020.claims_section2  # noqa: F401  (registers its checkers)
+import pdpsym.papers.dmkb2020.claims_section3  # noqa: F401  (registers its checkers)
+import pdpsym.papers.dmkb2020.claims_section4_counting  # noqa: F401  (registers its checkers)
+import pdpsym.papers.dmkb2020.claims_section4_kanonymity  # noqa: F401  (registers its checkers)
+import pdpsym.papers.dmkb2020.claims_section4_thresholding  # noqa: F401  (registers its checkers)
+import pdpsym.papers.dmkb2020.claims_section5  # noqa: F401  (registers its checkers)
+import pdpsym.papers.li2019.claims  # noqa: F401  (registers its checkers)
+import pdpsym.papers.li2019.claims_edges  # noqa: F401  (registers its checkers)
+import pdpsym.papers.li2019.claims_gaussian  # noqa: F401  (registers its checkers)
+import pdpsym.papers.li2019.claims_sec7  # noqa: F401  (registers its checkers)
+import pdpsym.papers.li2019.claims_whg  # noqa: F401  (registers its checkers)
+import pdpsym.papers.lmm2016.claims  # noqa: F401  (registers its checkers)
 from pdpsym.core.errors import InputError
 from pdpsym.papers.catalogue import CATALOGUE, PAPERS
 from pdpsym.papers.claim import Method, RunConfig, Verdict
 from pdpsym.verify.result import ClaimResult
 from pdpsym.verify.runner import evaluate, run_claim, select
-
-CHECKER_MODULES: tuple[str, ...] = (
-    "pdpsym.papers.dmkb2020.claims_section2",
-    "pdpsym.papers.dmkb2020.claims_section3",
-    "pdpsym.papers.dmkb2020.claims_section4_thresholding",
-    "pdpsym.papers.dmkb2020.claims_section4_counting",
-    "pdpsym.papers.dmkb2020.claims_section4_kanonymity",
-    "pdpsym.papers.dmkb2020.claims_section5",
-    "pdpsym.papers.li2019.claims",
-    "pdpsym.papers.li2019.claims_edges",
-    "pdpsym.papers.li2019.claims_whg",
-    "pdpsym.papers.li2019.claims_sec7",
-    "pdpsym.papers.lmm2016.claims",
-    "pdpsym.papers.li2019.claims_gaussian",
-)
-
-for _name in CHECKER_MODULES:
-    importlib.import_module(_name)
 
 
 def verify_claims(
