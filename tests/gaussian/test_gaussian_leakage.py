@@ -65,7 +65,8 @@ def adversaries(draw):
 
 
 def sequential_conditioning(model, i, known, w):
-    """E[f | x_A] by conditioning on one tuple at a time (rank-one updates)."""
+    """E[f | x_A] by conditioning on one tuple at a time (rank-one updates): the slope in
+    x_i, the conditional variance and the value at x_A = 0 (the constant)."""
 
     def cond_mean(values):
         mu = list(model.mean)
@@ -83,7 +84,7 @@ def sequential_conditioning(model, i, known, w):
     m0, cov = cond_mean({i: Fraction(0), **zero})
     m1, _ = cond_mean({i: Fraction(1), **zero})
     s2 = sum((w[p] * cov[p][q] * w[q] for p in range(model.n) for q in range(model.n)), Fraction(0))
-    return m1 - m0, s2
+    return m1 - m0, s2, m0
 
 
 @settings(max_examples=60, deadline=None)
@@ -92,8 +93,9 @@ def test_coefficient_three_routes(adv) -> None:
     model, i, known, w = adv
     q = query_given(model, i, known, w)
     beta, s2 = regression_coefficients(model, [i, *known], w)
-    c_seq, s2_seq = sequential_conditioning(model, i, known, w)
+    c_seq, s2_seq, at_zero = sequential_conditioning(model, i, known, w)
     assert q.coefficient == beta[0] == c_seq
+    assert q.beta == tuple(beta) and q.constant == at_zero  # E[f | x_A = 0] = the constant
     assert q.variance == s2 == s2_seq
     assert q.variance >= 0
 
