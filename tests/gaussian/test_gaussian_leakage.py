@@ -5,13 +5,16 @@ from __future__ import annotations
 from fractions import Fraction
 
 import mpmath
+import pytest
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdpsym.core.certify import certify
+from pdpsym.core.errors import InputError
 from pdpsym.models.gaussian import GaussianModel
 from pdpsym.papers.li2019.gaussian import (
+    GaussianQuery,
     all_adversaries,
     all_conditionals,
     condition,
@@ -62,7 +65,8 @@ def adversaries(draw):
 
 
 def sequential_conditioning(model, i, known, w):
-    """E[f | x_A] by conditioning on one tuple at a time (rank-one updates)."""
+    """E[f | x_A] by conditioning on one tuple at a time (rank-one updates): the slope in
+    x_i, the conditional variance and the value at x_A = 0 (the constant)."""
 
     def cond_mean(values):
         mu = list(model.mean)
@@ -80,7 +84,7 @@ def sequential_conditioning(model, i, known, w):
     m0, cov = cond_mean({i: Fraction(0), **zero})
     m1, _ = cond_mean({i: Fraction(1), **zero})
     s2 = sum((w[p] * cov[p][q] * w[q] for p in range(model.n) for q in range(model.n)), Fraction(0))
-    return m1 - m0, s2
+    return m1 - m0, s2, m0
 
 
 @settings(max_examples=60, deadline=None)
@@ -89,8 +93,9 @@ def test_coefficient_three_routes(adv) -> None:
     model, i, known, w = adv
     q = query_given(model, i, known, w)
     beta, s2 = regression_coefficients(model, [i, *known], w)
-    c_seq, s2_seq = sequential_conditioning(model, i, known, w)
+    c_seq, s2_seq, at_zero = sequential_conditioning(model, i, known, w)
     assert q.coefficient == beta[0] == c_seq
+    assert q.beta == tuple(beta) and q.constant == at_zero  # E[f | x_A = 0] = the constant
     assert q.variance == s2 == s2_seq
     assert q.variance >= 0
 
@@ -109,6 +114,40 @@ def test_bordering_matches_direct(model, data) -> None:
             assert (q.coefficient, q.variance) == (beta[p], s2)
             count += 1
     assert count == model.n * 2 ** (model.n - 1)
+
+
+@settings(max_examples=15, deadline=None)
+@given(models(max_n=3), st.data())
+def test_every_adversary_holds_its_direct_conditional(model, data) -> None:
+    # the bordering route of all_adversaries against one Gauss-Jordan solve per adversary
+    # (query_given), conditional mean's constant included
+    weights = {
+        nm: data.draw(st.fractions(min_value=-2, max_value=2, max_denominator=2))
+        for nm in model.variables
+    }
+    rows = all_adversaries(model, 3, weights)
+    assert len(rows) == model.n * 2 ** (model.n - 1)
+    for g in rows:
+        q = g.query
+        assert q == GaussianQuery(model, g.target, g.known, 3, weights)
+        assert g.given == query_given(model, q.target_index, q.known_indices, q.w)
+
+
+def test_query_reports_the_first_bad_input() -> None:
+    # each bad input names its parameter; when several are bad, the first in the order
+    # lam, target, known, ranges, weights is reported (the CLI's error lines rely on it)
+    m = GaussianModel.build(["x1", "x2"], [0, 0], [[1, 0], [0, 1]], {"x1": ["0", "1"]})
+    cases = [
+        (("x9", ["x9"], 0, {"x9": Fraction(1)}), "lam"),
+        (("x9", ["x9"], 1, {"x9": Fraction(1)}), "target"),
+        (("x1", ["x1"], 1, {"x9": Fraction(1)}), "known"),
+        (("x2", [], 1, {"x9": Fraction(1)}), "ranges"),
+        (("x1", ["x2"], 1, {"x9": Fraction(1)}), "weights"),
+    ]
+    for (target, known, lam, weights), field in cases:
+        with pytest.raises(InputError) as err:
+            GaussianQuery(m, target, known, lam, weights)
+        assert err.value.field == field
 
 
 @settings(max_examples=30, deadline=None)
@@ -175,7 +214,7 @@ def test_degenerate_s_zero_is_laplace() -> None:
     assert g.variance == 0 and g.value == 1
     dens = convolution_density(Fraction(1, 3), 0, Fraction(0), 2)
     assert sympy.simplify(dens - sympy.exp(-sympy.Rational(1, 6)) / 4) == 0
-    prof = eq19_profile(m, "a", ["b"], 1)
+    prof = eq19_profile(g.query)
     assert prof.never_exceeds and prof.approaches_left and prof.approaches_right
     # zero weights on the unknowns also give s = 0
     m3 = GaussianModel.build(
@@ -212,7 +251,7 @@ def test_eq19_profile_matches_theorem6(adv) -> None:
     names = [model.variables[k] for k in known]
     weights = dict(zip(model.variables, w, strict=True))
     g = gaussian_leakage(model, model.variables[i], names, 2, weights)
-    prof = eq19_profile(model, model.variables[i], names, 2, weights, grid=5)
+    prof = eq19_profile(g.query, grid=5)
     assert prof.bound == g.value
     assert prof.never_exceeds and prof.approaches_left and prof.approaches_right
 
@@ -221,4 +260,4 @@ def test_weighted_literal_reading_differs() -> None:
     m = GaussianModel.build(["x1", "x2"], [0, 0], [[1, "1/2"], ["1/2", 1]], {"x1": ["0", "1"]})
     g = gaussian_leakage(m, "x1", [], 1, {"x1": Fraction(2)})
     assert g.coefficient == Fraction(5, 2) and g.value == Fraction(5, 2)
-    assert eq19_profile(m, "x1", [], 1, {"x1": Fraction(2)}).bound == Fraction(5, 2)
+    assert eq19_profile(GaussianQuery(m, "x1", [], 1, {"x1": Fraction(2)})).bound == Fraction(5, 2)

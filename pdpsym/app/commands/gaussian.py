@@ -94,8 +94,8 @@ def run(args: argparse.Namespace) -> int:
         f"PL(A({g.target}, {{{','.join(g.known)}}})) = {number_text(g.value)}"
         f" = {certify(g.value, args.digits).decimal}\n"
         f"coefficient c = {number_text(g.coefficient)}, conditional variance s^2 = "
-        f"{number_text(g.variance)}, range [{number_text(g.low)}, {number_text(g.high)}], "
-        f"lam = {number_text(g.lam)}\n"
+        f"{number_text(g.variance)}, range [{number_text(g.query.low)}, "
+        f"{number_text(g.query.high)}], lam = {number_text(g.query.lam)}\n"
     )
     return 0
 

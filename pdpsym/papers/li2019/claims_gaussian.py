@@ -252,7 +252,7 @@ def _thm6_cases(config: claim.RunConfig) -> Iterator[tuple[Any, ...]]:
 def _thm6_law(case: tuple[Any, ...]) -> object:
     model, target, known, lam = case
     g = gaussian_leakage(model, target, known, lam)
-    prof = eq19_profile(model, target, known, lam, grid=7)
+    prof = eq19_profile(g.query, grid=7)
     return (_tight(prof) and prof.bound == g.value) or claim.Counterexample(
         cov=model.cov, target=target, known=known, lam=lam, theorem6=g.value,
         eq19_sup_bound=prof.bound,
@@ -278,8 +278,8 @@ def check_thm6(config: claim.RunConfig) -> claim.Property:
     model = GaussianModel.build(["x1", "x2"], ["0", "0"], cov, {"x1": ["0", "1"]})
     ws = ({"x1": Fraction(2), "x2": Fraction(1)}, {"x1": Fraction(0), "x2": Fraction(1)})
     gw, gz = (gaussian_leakage(model, "x1", (), 1, w) for w in ws)
-    pw, pz = (eq19_profile(model, "x1", (), 1, w, grid=7) for w in ws)
-    literal = abs(gw.coefficient) * 2 * (gw.high - gw.low)
+    pw, pz = (eq19_profile(g.query, grid=7) for g in (gw, gz))
+    literal = abs(gw.coefficient) * 2 * (gw.query.high - gw.query.low)
     weighted = {
         "cov": cov,
         "weights": {"x1": "2", "x2": "1"},
@@ -383,7 +383,7 @@ def _ex5_symbolic() -> object:
     for q in (Fraction(1, 2), Fraction(-1, 2)):
         model = GaussianModel.build(["x1", "x2"], ["0", "0"], [[1, q], [q, 1]], {"x1": ["0", "1"]})
         gw, gs = (gaussian_leakage(model, "x1", k) for k in ((), ("x2",)))
-        prof = eq19_profile(model, "x1", (), grid=5)
+        prof = eq19_profile(gw.query, grid=5)
         inst.append(gw.value == 1 + q and gs.value == 1 and prof.bound == gw.value and _tight(prof))
     return (weak_ok and strong_ok and order_ok and all(inst)) or claim.Counterexample(
         weak=str(weak_ok), strong=str(strong_ok), order=str(order_ok), instances=str(inst)

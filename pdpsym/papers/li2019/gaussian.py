@@ -24,7 +24,7 @@ Corollary 2 (``K = ∅``): ``c = Σ_j w_j s_ij / s_ii``.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -94,6 +94,76 @@ def adversary_indices(
     return i, k_idx
 
 
+@dataclass(frozen=True)
+class GaussianQuery:
+    """One question of Section VI, validated once: the leakage of ``f + Lap(lam)`` about
+    ``x_i`` to ``A(i, K)``, with ``f = Σ_k w_k x_k`` and ``x ~ N(mu, Sigma)``.
+
+    The inputs are checked in this order, each failure an ``InputError`` naming its
+    parameter: ``lam > 0`` (``"lam"``), the target and the known tuples (``"target"``,
+    ``"known"``: known names, distinct, not the target), the target's range
+    (``"ranges"``), the weights' names (``"weights"``). ``known`` is kept as a tuple and
+    ``lam`` as a Fraction; ``weights`` is kept as given, and the weight vector ``w``
+    (model order, names not given weigh 1) is what counts, also for equality.
+
+    Args:
+        model: the Gaussian model; the target must have a range ``[l_i, u_i]``.
+        target: the target's name.
+        known: the known tuples' names (distinct, not the target); their order is kept.
+        lam: the Laplace scale, a rational > 0.
+        weights: the query's weights by name (None: the sum).
+
+    Attributes:
+        w: the weights in model order (names not given weigh 1).
+        target_index: ``i``, the target's index in the model.
+        known_indices: ``K``, the known tuples' indices, in the order of ``known``.
+        low: ``l_i``, the low end of the target's range.
+        high: ``u_i``, its high end.
+
+    References:
+        Li et al. (2019), Section III-A (the adversary ``A(i, K)`` and the linear query) and
+        Section VI-A (the Gaussian model); Lemma 1 conditions on ``(x_i, x_K)``.
+
+    Examples:
+        >>> from pdpsym.models.gaussian import GaussianModel
+        >>> g = GaussianModel.build(
+        ...     ["x1", "x2"], [0, 0], [[1, "1/2"], ["1/2", 1]], {"x1": [0, 1]}
+        ... )
+        >>> q = GaussianQuery(g, "x1", lam=Fraction(1, 2), weights={"x1": Fraction(2)})
+        >>> q.lam, q.w, (q.low, q.high)
+        (Fraction(1, 2), (Fraction(2, 1), Fraction(1, 1)), (Fraction(0, 1), Fraction(1, 1)))
+    """
+
+    model: GaussianModel = field(repr=False)
+    target: str
+    known: tuple[str, ...] = ()
+    lam: Fraction = Fraction(1)
+    weights: Mapping[str, Fraction] | None = field(default=None, compare=False)
+    w: tuple[Fraction, ...] = field(init=False, repr=False)
+    target_index: int = field(init=False, repr=False)
+    known_indices: tuple[int, ...] = field(init=False, repr=False)
+    low: Fraction = field(init=False, repr=False)
+    high: Fraction = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        lam = Fraction(self.lam)
+        if lam <= 0:
+            raise InputError("lam", f"must be > 0, got {fraction_str(lam)}")
+        i, k_idx = adversary_indices(self.model, self.target, self.known)
+        low, high = self.model.range_of(self.target)
+        w = weight_vector(self.model, self.weights)
+        for name, value in (
+            ("known", tuple(self.known)),
+            ("lam", lam),
+            ("w", tuple(w)),
+            ("target_index", i),
+            ("known_indices", tuple(k_idx)),
+            ("low", low),
+            ("high", high),
+        ):
+            object.__setattr__(self, name, value)  # normalized and derived, set once
+
+
 # --- Lemma 1 -------------------------------------------------------------------------------
 
 
@@ -156,10 +226,14 @@ class QueryGiven:
 
     target: int
     known: tuple[int, ...]
-    coefficient: Fraction
-    variance: Fraction
     beta: tuple[Fraction, ...]  # coefficients of x_A, A = (target, *known)
     constant: Fraction
+    variance: Fraction
+
+    @property
+    def coefficient(self) -> Fraction:
+        """``c``, the coefficient of ``x_i`` in ``E[f | x_i, x_K]`` (Eq. 37): ``beta_i``."""
+        return self.beta[0]
 
 
 def query_given(
@@ -191,9 +265,7 @@ def query_given(
     if not u:
         if not a or _is_singular(s_aa):
             raise _singular(a, model)
-        beta = tuple(w_a)
-        const = Fraction(0)
-        return QueryGiven(target, tuple(known), beta[0], Fraction(0), beta, const)
+        return QueryGiven(target, tuple(known), tuple(w_a), Fraction(0), Fraction(0))
     s_au = submatrix(cov, a, u)
     try:
         x = solve(s_aa, s_au)  # S_AA^{-1} S_AU, so gain = x^T
@@ -212,7 +284,7 @@ def query_given(
     )
     s_ua_w = [sum((s_au[p][q] * w_u[q] for q in range(len(u))), Fraction(0)) for p in range(len(a))]
     variance = s_uu_w - sum((g[p] * s_ua_w[p] for p in range(len(a))), Fraction(0))
-    return QueryGiven(target, tuple(known), beta[0], variance, beta, const)
+    return QueryGiven(target, tuple(known), beta, const, variance)
 
 
 def _is_singular(m: FMatrix) -> bool:
@@ -261,16 +333,37 @@ def regression_coefficients(
 
 @dataclass(frozen=True)
 class GaussianLeakage:
-    """Theorem 6: ``PL(A(i, K)) = |c| (u_i - l_i) / lam`` with the conditional variance."""
+    """Theorem 6's answer to a :class:`GaussianQuery`: ``PL(A(i, K)) = |c| (u_i - l_i) / lam``,
+    with ``c`` and the conditional variance of ``f`` from Lemma 1 (``given``)."""
 
-    target: str
-    known: tuple[str, ...]
-    lam: Fraction
-    coefficient: Fraction
-    variance: Fraction
-    low: Fraction
-    high: Fraction
-    value: Fraction
+    query: GaussianQuery
+    given: QueryGiven
+
+    @property
+    def target(self) -> str:
+        """The target's name."""
+        return self.query.target
+
+    @property
+    def known(self) -> tuple[str, ...]:
+        """The known tuples' names, in the query's order."""
+        return self.query.known
+
+    @property
+    def coefficient(self) -> Fraction:
+        """``c``, the coefficient of ``x_i`` in ``E[f | x_i, x_K]`` (Eq. 37)."""
+        return self.given.coefficient
+
+    @property
+    def variance(self) -> Fraction:
+        """``s^2``, the conditional variance of ``f`` (free of ``x_i``)."""
+        return self.given.variance
+
+    @property
+    def value(self) -> Fraction:
+        """The leakage ``|c| (u_i - l_i) / lam``, exactly."""
+        q = self.query
+        return theorem6_value(self.given.coefficient, q.low, q.high, q.lam)
 
     def as_row(self) -> dict[str, Any]:
         """The result as a row of plain strings (exact fractions) and the known tuples' names."""
@@ -339,22 +432,9 @@ def gaussian_leakage(
         >>> gaussian_leakage(g, "x1", ["x2"]).value
         Fraction(1, 1)
     """
-    lam = Fraction(lam)
-    if lam <= 0:
-        raise InputError("lam", f"must be > 0, got {fraction_str(lam)}")
-    i, k_idx = adversary_indices(model, target, known)
-    low, high = model.range_of(target)
-    q = query_given(model, i, k_idx, weight_vector(model, weights))
-    return GaussianLeakage(
-        target,
-        tuple(model.variables[k] for k in k_idx),
-        lam,
-        q.coefficient,
-        q.variance,
-        low,
-        high,
-        theorem6_value(q.coefficient, low, high, lam),
-    )
+    query = GaussianQuery(model, target, tuple(known), Fraction(lam), weights)
+    given = query_given(model, query.target_index, query.known_indices, query.w)
+    return GaussianLeakage(query, given)
 
 
 def _bordered(inv: FMatrix, col: list[Fraction], d: Fraction) -> FMatrix:
@@ -441,27 +521,25 @@ def all_adversaries(
     if not model.ranges:
         raise InputError("ranges", "no variable has a range [l, u], so there is no target")
     w = weight_vector(model, weights)
+    mean_f = sum((wk * mk for wk, mk in zip(w, model.mean, strict=True)), Fraction(0))
     out = []
     for a, beta, s2 in all_conditionals(model, w):
+        # E[f | x_A] = mean_f + Σ_p beta_p (x_{a_p} - mu_{a_p}), whichever tuple is the target
+        constant = mean_f - sum(
+            (b * model.mean[k] for b, k in zip(beta, a, strict=True)), Fraction(0)
+        )
         for p, i in enumerate(a):
             name = model.variables[i]
             if name not in model.ranges:
                 continue
-            low, high = model.ranges[name]
-            known = tuple(model.variables[k] for k in a if k != i)
-            out.append(
-                GaussianLeakage(
-                    name,
-                    known,
-                    lam,
-                    beta[p],
-                    s2,
-                    low,
-                    high,
-                    theorem6_value(beta[p], low, high, lam),
-                )
+            rest = [r for r in range(len(a)) if r != p]
+            known = tuple(a[r] for r in rest)
+            given = QueryGiven(i, known, (beta[p], *(beta[r] for r in rest)), constant, s2)
+            query = GaussianQuery(
+                model, name, tuple(model.variables[k] for k in known), lam, weights
             )
-    out.sort(key=lambda g: (model.variables.index(g.target), len(g.known), g.known))
+            out.append(GaussianLeakage(query, given))
+    out.sort(key=lambda g: (g.given.target, len(g.known), g.known))
     return out
 
 
@@ -495,6 +573,7 @@ __all__ = [
     "THM6_READING",
     "Conditional",
     "GaussianLeakage",
+    "GaussianQuery",
     "QueryGiven",
     "all_adversaries",
     "all_conditionals",

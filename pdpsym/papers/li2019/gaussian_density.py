@@ -14,7 +14,7 @@ checks the certified log-ratio of these densities against Theorem 6's closed for
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -25,12 +25,7 @@ from pdpsym.core.balls import Ball, to_ball, working_precision
 from pdpsym.core.certify import arb_from_fraction, ball_endpoints, refine
 from pdpsym.core.decimals import decimal_string
 from pdpsym.core.numbers import from_sympy, to_sympy
-from pdpsym.models.gaussian import GaussianModel
-from pdpsym.papers.li2019.gaussian import (
-    adversary_indices,
-    condition,
-    weight_vector,
-)
+from pdpsym.papers.li2019.gaussian import GaussianQuery, condition
 
 # --- Lemma 2: the Laplace-Gaussian convolution --------------------------------------------
 
@@ -174,11 +169,7 @@ class Eq19Profile:
 
 
 def eq19_profile(
-    model: GaussianModel,
-    target: str,
-    known: Sequence[str] = (),
-    lam: Fraction | int = 1,
-    weights: Mapping[str, Fraction] | None = None,
+    query: GaussianQuery,
     x_known: Sequence[Fraction] | None = None,
     grid: int = 9,
     tol: Fraction = Fraction(1, 10**6),
@@ -191,11 +182,8 @@ def eq19_profile(
     bound is approached within ``tol`` at both tails (r far beyond both means).
 
     Args:
-        model: the Gaussian model; the target must have a range.
-        target: the target's name.
-        known: the known tuples' names.
-        lam: the Laplace scale, > 0.
-        weights: the query's weights by name (None: the sum).
+        query: the question (model, target with a range, known tuples, Laplace scale,
+            weights), validated.
         x_known: the known tuples' values (None: their means).
         grid: the number of equally spaced outputs ``r`` (>= 2), spanning both tails.
         tol: how close to the bound the tails must come.
@@ -211,10 +199,9 @@ def eq19_profile(
         Li et al. (2019), Section VI-A, Eq. 19 (the definition evaluated directly) against
         Section VI-B, Theorem 6 (rebuilt reading ``THM6_READING``).
     """
-    lam = Fraction(lam)
-    i, k_idx = adversary_indices(model, target, known)
-    low, high = model.range_of(target)
-    w = weight_vector(model, weights)
+    model, lam, w = query.model, query.lam, query.w
+    i, k_idx = query.target_index, list(query.known_indices)
+    low, high = query.low, query.high
     cond = condition(model, [i, *k_idx])
     xk = list(x_known) if x_known is not None else [model.mean[k] for k in k_idx]
     wu = sympy.Matrix([[to_sympy(w[k]) for k in cond.unknown]])
