@@ -163,6 +163,28 @@ class GaussianQuery:
         ):
             object.__setattr__(self, name, value)  # normalized and derived, set once
 
+    def _adversary(self, target_index: int, known_indices: tuple[int, ...]) -> GaussianQuery:
+        """The same model, lam and weights about another adversary ``A(i, K)`` whose
+        indices come from the model itself and whose target has a range: only the names
+        and the range are looked up (``all_adversaries`` builds ``n 2^(n-1)`` of these)."""
+        obj = object.__new__(GaussianQuery)
+        names = self.model.variables
+        low, high = self.model.ranges[names[target_index]]
+        for name, value in (
+            ("model", self.model),
+            ("target", names[target_index]),
+            ("known", tuple(names[k] for k in known_indices)),
+            ("lam", self.lam),
+            ("weights", self.weights),
+            ("w", self.w),
+            ("target_index", target_index),
+            ("known_indices", known_indices),
+            ("low", low),
+            ("high", high),
+        ):
+            object.__setattr__(obj, name, value)
+        return obj
+
 
 # --- Lemma 1 -------------------------------------------------------------------------------
 
@@ -520,7 +542,10 @@ def all_adversaries(
         raise InputError("lam", f"must be > 0, got {fraction_str(lam)}")
     if not model.ranges:
         raise InputError("ranges", "no variable has a range [l, u], so there is no target")
-    w = weight_vector(model, weights)
+    # one checked query (lam, the weights); every adversary below reuses it
+    first = next(v for v in model.variables if v in model.ranges)
+    base = GaussianQuery(model, first, (), lam, weights)
+    w = list(base.w)
     mean_f = sum((wk * mk for wk, mk in zip(w, model.mean, strict=True)), Fraction(0))
     out = []
     for a, beta, s2 in all_conditionals(model, w):
@@ -535,10 +560,7 @@ def all_adversaries(
             rest = [r for r in range(len(a)) if r != p]
             known = tuple(a[r] for r in rest)
             given = QueryGiven(i, known, (beta[p], *(beta[r] for r in rest)), constant, s2)
-            query = GaussianQuery(
-                model, name, tuple(model.variables[k] for k in known), lam, weights
-            )
-            out.append(GaussianLeakage(query, given))
+            out.append(GaussianLeakage(base._adversary(i, known), given))
     out.sort(key=lambda g: (g.given.target, len(g.known), g.known))
     return out
 
