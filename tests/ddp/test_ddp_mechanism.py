@@ -15,17 +15,19 @@ from strategies import joint_tables
 from pdpsym.core.errors import InputError
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers.lmm2016.dependence import DependenceReading, dependence_sets, exp_of
+from pdpsym.papers.lmm2016.laplace import (
+    LaplaceMechanism,
+    baseline_mechanism,
+    global_sensitivity,
+    laplace_ddp_epsilon,
+    laplace_satisfies,
+)
 from pdpsym.papers.lmm2016.mechanism import (
     DDPNeighbours,
     DDPReading,
     FiniteMechanism,
-    LaplaceMechanism,
-    baseline_mechanism,
     databases,
     finite_ddp_level,
-    global_sensitivity,
-    laplace_ddp_epsilon,
-    laplace_satisfies,
     level_le,
     level_mul,
     mixture,

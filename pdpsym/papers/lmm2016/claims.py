@@ -29,6 +29,7 @@ from pdpsym.core.numbers import fraction_str
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers import claim
 from pdpsym.papers.lmm2016 import dependence as dep
+from pdpsym.papers.lmm2016 import laplace
 from pdpsym.papers.lmm2016 import mechanism as mech
 from pdpsym.papers.lmm2016.cases import (
     BITS,
@@ -402,8 +403,8 @@ def _thm7_law(case: Case, how: dep.DependenceReading = dep.DependenceReading.JOI
     theta, q, eps, reading, sets = case
     sets = dep.dependence_sets(theta, how) if sets is None else sets
     big_l = max(len(g) for g in sets.values())
-    m = mech.baseline_mechanism(q, theta, eps, how, size=big_l)
-    lr, w = mech.laplace_ddp_epsilon(m, theta, mech.DDPNeighbours(reading, sets=sets))
+    m = laplace.baseline_mechanism(q, theta, eps, how, size=big_l)
+    lr, w = laplace.laplace_ddp_epsilon(m, theta, mech.DDPNeighbours(reading, sets=sets))
     if lr.exact_compare(dep.exp_of(eps)) <= 0:
         return True
     ce = claim.Counterexample(theta=theta, query={_key(k): v for k, v in q.items()}, eps=eps)
