@@ -41,8 +41,7 @@ from pdpsym.mechanisms.discrete import count
 from pdpsym.mechanisms.finite import Mechanism, output_pmf
 from pdpsym.models.joint import JointDistribution
 from pdpsym.models.scenario import PMF, Database, Scenario
-from pdpsym.papers.lmm2016.dependence import DependenceReading, dependence_sets
-from pdpsym.papers.lmm2016.mechanism import DDPReading, databases, neighbour_pairs
+from pdpsym.papers.lmm2016.mechanism import DDPNeighbours, DDPReading, databases
 
 ONE = Fraction(1)
 
@@ -226,8 +225,7 @@ def dependent_dp_cases(
     model: JointDistribution,
     mech: Mechanism,
     i: int,
-    reading: DDPReading,
-    dependence: DependenceReading = DependenceReading.JOINT,
+    neighbours: DDPNeighbours,
 ) -> Iterator[Case]:
     """The cases of dependent DP for record ``i``, in the reading given.
 
@@ -235,17 +233,15 @@ def dependent_dp_cases(
     ``D(i) = v'`` for every ordered pair of values with positive probability (Eq. 11-12).
     ``NEIGHBOURS`` / ``NEIGHBOURS_IN_SUPPORT``: ``M(D)`` against ``M(D')`` for every
     ordered dependent neighbouring pair: ``D(i) ≠ D'(i)`` and ``D, D'`` agree outside
-    record ``i``'s dependence set (in the ``dependence`` reading), over all databases or
-    only those of positive probability under θ.
+    record ``i``'s dependence set, over all databases or only those of positive
+    probability under θ (:meth:`~pdpsym.papers.lmm2016.mechanism.DDPNeighbours.pairs`).
 
     Args:
         model: the joint law θ of the records.
         mech: the finite mechanism, ``D -> PMF``.
         i: the index of the target record.
-        reading: how Definition 4 quantifies
-            (:class:`~pdpsym.papers.lmm2016.mechanism.DDPReading`).
-        dependence: what "dependent" means
-            (:class:`~pdpsym.papers.lmm2016.dependence.DependenceReading`).
+        neighbours: how Definition 4 quantifies and what "dependent" means
+            (:class:`~pdpsym.papers.lmm2016.mechanism.DDPNeighbours`).
 
     Yields:
         :class:`~pdpsym.loss.curve.Case` objects, where ``{"a", "b"}`` (conditional) or
@@ -256,7 +252,7 @@ def dependent_dp_cases(
         dependence sets).
     """
     name = model.variables[i]
-    if reading is DDPReading.CONDITIONAL:
+    if neighbours.reading is DDPReading.CONDITIONAL:
         conds: dict[Fraction, PMF] = {}
         for v in sorted({d[i] for d, p in model.probs.items() if p}):
             z = sum((p for d, p in model.probs.items() if d[i] == v), Fraction(0))
@@ -269,9 +265,7 @@ def dependent_dp_cases(
         for v1, v2 in itertools.permutations(conds, 2):
             yield Case({"a": v1, "b": v2}, ((ONE, conds[v1], conds[v2]),))
         return
-    sets = dependence_sets(model, dependence)
-    inside = reading is DDPReading.NEIGHBOURS_IN_SUPPORT
-    for _, d, e in neighbour_pairs(model, {name: sets[name]}, inside):
+    for _, d, e in neighbours.pairs(model, target=name):
         yield Case({"database": d, "neighbour": e}, ((ONE, _pmf(mech, d), _pmf(mech, e)),))
 
 
@@ -385,7 +379,7 @@ def cases_of(
         "ppkdp": lambda: ppkdp_cases(sc, mech, i),
         "cdp": lambda: cdp_cases(sc, mech, i, dom),
         "ibcdp": lambda: cdp_cases(sc, mech, i, dom, inference_based=True),
-        "dependent-dp": lambda: dependent_dp_cases(model, mech, i, reading),
+        "dependent-dp": lambda: dependent_dp_cases(model, mech, i, DDPNeighbours(reading)),
     }
     if notion not in makers:
         raise InputError("notions", f"unknown notion {notion!r}")

@@ -18,6 +18,7 @@ from pdpsym.models.joint import JointDistribution
 from pdpsym.papers.claim import CHECKERS
 from pdpsym.papers.lmm2016.claims import grid_distributions
 from pdpsym.papers.lmm2016.mechanism import (
+    DDPNeighbours,
     DDPReading,
     FiniteMechanism,
     finite_ddp_level,
@@ -105,9 +106,10 @@ def test_thm4_counterexample_recomputed(results):
                 if d[k] == e[k]:
                     assert pmf == qmf
     for reading in (DDPReading.NEIGHBOURS, DDPReading.CONDITIONAL):
-        g1 = finite_ddp_level(a1, theta, reading)[0]
-        g2 = finite_ddp_level(a2, theta, reading)[0]
-        g = finite_ddp_level(sequential(a1, a2), theta, reading)[0]
+        nb = DDPNeighbours(reading)
+        g1 = finite_ddp_level(a1, theta, nb)[0]
+        g2 = finite_ddp_level(a2, theta, nb)[0]
+        g = finite_ddp_level(sequential(a1, a2), theta, nb)[0]
         assert g is not None and g1 is not None and g2 is not None
         assert g > max(g1, g2)
     assert ce["definition4"]["gammas"] == ["2", "2"]
@@ -119,13 +121,13 @@ def test_thm3_conditional_counterexample_recomputed(results):
     theta = _law(ce["theta"])
     assert theta.is_independent()  # fails even where the paper says DDP = DP
     a1, a2 = _mech(ce["A1"]), _mech(ce["A2"])
-    cond = DDPReading.CONDITIONAL
+    cond = DDPNeighbours(DDPReading.CONDITIONAL)
     g1, g2 = finite_ddp_level(a1, theta, cond)[0], finite_ddp_level(a2, theta, cond)[0]
     g = finite_ddp_level(sequential(a1, a2), theta, cond)[0]
     assert g > g1 * g2
     assert (g1, g2, g) == (F(3, 2), F(3, 2), F(5, 2))
     # and under Definition 4 the same pair composes within the product
-    n = DDPReading.NEIGHBOURS
+    n = DDPNeighbours(DDPReading.NEIGHBOURS)
     assert finite_ddp_level(sequential(a1, a2), theta, n)[0] <= (
         finite_ddp_level(a1, theta, n)[0] * finite_ddp_level(a2, theta, n)[0]
     )

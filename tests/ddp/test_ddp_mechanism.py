@@ -15,16 +15,19 @@ from strategies import joint_tables
 from pdpsym.core.errors import InputError
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers.lmm2016.dependence import DependenceReading, dependence_sets, exp_of
-from pdpsym.papers.lmm2016.mechanism import (
-    DDPReading,
-    FiniteMechanism,
+from pdpsym.papers.lmm2016.laplace import (
     LaplaceMechanism,
     baseline_mechanism,
-    databases,
-    finite_ddp_level,
     global_sensitivity,
     laplace_ddp_epsilon,
     laplace_satisfies,
+)
+from pdpsym.papers.lmm2016.mechanism import (
+    DDPNeighbours,
+    DDPReading,
+    FiniteMechanism,
+    databases,
+    finite_ddp_level,
     level_le,
     level_mul,
     mixture,
@@ -60,14 +63,61 @@ def test_neighbour_pairs_follow_the_dependence_sets():
     }
 
 
+def _definition3_pairs(theta, sets, support_only):
+    """Definition 3 by brute force: every ordered pair (D, D') of the product domain (of
+    the support, if asked) with D_i != D'_i and D_k == D'_k for every k outside N_i."""
+    dbs = list(itertools.product(*theta.domains))
+    if support_only:
+        dbs = [d for d in dbs if theta.probs.get(d, 0) > 0]
+    index = {name: k for k, name in enumerate(theta.variables)}
+    return {
+        (name, d, e)
+        for name, group in sets.items()
+        for d, e in itertools.product(dbs, dbs)
+        if d[index[name]] != e[index[name]]
+        and all(d[k] == e[k] for k in range(theta.n) if k not in {index[g] for g in group})
+    }
+
+
+def test_ddp_neighbours_pairs_are_definition3_by_brute_force():
+    # explicit sets on three bits: N_a = {a}, N_b = {b, c}, N_c = everything
+    sets = {"a": ["a"], "b": ["b", "c"], "c": ["c", "a", "b"]}
+    every = list(DDPNeighbours(sets=sets).pairs(XOR))
+    assert len(every) == len(set(every))  # each pair once
+    # by hand: 8 databases x (1 D' for a, 2 for b with c free, 4 for c) = 8 + 16 + 32
+    assert [sum(1 for i, _, _ in every if i == k) for k in "abc"] == [8, 16, 32]
+    for reading in (DDPReading.NEIGHBOURS, DDPReading.NEIGHBOURS_IN_SUPPORT):
+        inside = reading is DDPReading.NEIGHBOURS_IN_SUPPORT
+        got = list(DDPNeighbours(reading, sets=sets).pairs(XOR))
+        assert set(got) == _definition3_pairs(XOR, sets, inside)
+        for how in DependenceReading:  # the sets a dependence reading gives
+            nb = DDPNeighbours(reading, how)
+            want = _definition3_pairs(XOR, dependence_sets(XOR, how), inside)
+            assert set(nb.pairs(XOR)) == want
+            assert set(nb.pairs(XOR, target="b")) == {p for p in want if p[0] == "b"}
+
+
+def test_ddp_neighbours_is_a_value_and_refuses_the_conditional_reading():
+    sets = {"a": ["a", "b"], "b": ["b"], "c": ["c"]}
+    nb = DDPNeighbours(sets=sets)
+    sets["a"].append("c")  # the object keeps its own copy
+    assert nb == DDPNeighbours(sets={"b": ("b",), "c": ("c",), "a": ("a", "b")})
+    assert hash(nb) == hash(DDPNeighbours(sets={"a": ("a", "b"), "b": ("b",), "c": ("c",)}))
+    assert nb != DDPNeighbours() and DDPNeighbours() == DDPNeighbours()
+    with pytest.raises(InputError):
+        DDPNeighbours(DDPReading.CONDITIONAL).pairs(XOR)
+    with pytest.raises(InputError):
+        DDPNeighbours(sets={"a": ["a"]}).pairs(XOR, target="b")
+
+
 def test_randomized_response_level():
     m = rr(IND, "D1", F(3, 4))
     for reading in DDPReading:
-        assert finite_ddp_level(m, IND, reading)[0] == 3
+        assert finite_ddp_level(m, IND, DDPNeighbours(reading))[0] == 3
     # on the completely dependent pair, two responses add up under every reading
     both = sequential(rr(SAME, "D1", F(3, 4)), rr(SAME, "D2", F(3, 4)))
     for reading in DDPReading:
-        assert finite_ddp_level(both, SAME, reading)[0] == 9
+        assert finite_ddp_level(both, SAME, DDPNeighbours(reading))[0] == 9
 
 
 def test_deterministic_output_is_unbounded():
@@ -82,7 +132,7 @@ def test_conditional_reading_composes_badly_on_independent_tuples():
     bits = JointDistribution.product({f"D{k}": {"0": "1/2", "1": "1/2"} for k in (1, 2, 3)})
     a1 = FiniteMechanism.from_function(bits, lambda d: {int(sum(d)) % 2: 1})
     a2 = FiniteMechanism.from_function(bits, lambda d: {int(d[1] + d[2]) % 2: 1})
-    cond = DDPReading.CONDITIONAL
+    cond = DDPNeighbours(DDPReading.CONDITIONAL)
     assert finite_ddp_level(a1, bits, cond)[0] == 1
     assert finite_ddp_level(a2, bits, cond)[0] == 1
     assert finite_ddp_level(sequential(a1, a2), bits, cond)[0] is None
@@ -106,10 +156,10 @@ def test_bad_mechanisms_are_input_errors():
 def test_laplace_neighbours_epsilon_is_rational():
     q = {d: d[0] + d[1] for d in databases(SAME)}
     m = LaplaceMechanism(q, F(1))
-    lr, w = laplace_ddp_epsilon(m, SAME, DDPReading.NEIGHBOURS)
+    lr, w = laplace_ddp_epsilon(m, SAME, DDPNeighbours(DDPReading.NEIGHBOURS))
     assert lr.as_rational() == 2
     assert w["tuple"] in ("D1", "D2")
-    lr2, _ = laplace_ddp_epsilon(m, SAME, DDPReading.CONDITIONAL)
+    lr2, _ = laplace_ddp_epsilon(m, SAME, DDPNeighbours(DDPReading.CONDITIONAL))
     assert lr2.as_rational() == 2
 
 
@@ -120,9 +170,9 @@ def test_baseline_on_xor_joint_holds_pairwise_fails():
     pair = baseline_mechanism(q, XOR, F(1), DependenceReading.PAIRWISE)
     assert joint.b == 2 and pair.b == 1
     for reading in DDPReading:
-        assert laplace_satisfies(joint, XOR, F(1), reading)
+        assert laplace_satisfies(joint, XOR, F(1), DDPNeighbours(reading))
     sets = dependence_sets(XOR, DependenceReading.PAIRWISE)
-    lr, w = laplace_ddp_epsilon(pair, XOR, DDPReading.CONDITIONAL, sets=sets)
+    lr, w = laplace_ddp_epsilon(pair, XOR, DDPNeighbours(DDPReading.CONDITIONAL, sets=sets))
     # the exact value: ln((1 + e^2) / 2) > 1
     assert abs(float(lr) - math.log((1 + math.e**2) / 2)) < 1e-12
     assert lr.exact_compare(exp_of(F(1))) > 0
@@ -158,8 +208,8 @@ def test_baseline_is_eps_ddp_and_matches_a_grid(theta, seed):
     sets = dependence_sets(theta)
     m = baseline_mechanism(q, theta, eps, size=max(len(g) for g in sets.values()))
     for reading in DDPReading:
-        assert laplace_satisfies(m, theta, eps, reading, sets=sets)
-    lr, _ = laplace_ddp_epsilon(m, theta, DDPReading.CONDITIONAL, sets=sets)
+        assert laplace_satisfies(m, theta, eps, DDPNeighbours(reading, sets=sets))
+    lr, _ = laplace_ddp_epsilon(m, theta, DDPNeighbours(DDPReading.CONDITIONAL, sets=sets))
     grid = [x / 4 for x in range(-40, 40)]
     assert _float_cond_eps(m, theta, grid) <= float(lr) + 1e-9
 
@@ -181,7 +231,7 @@ def test_axioms_on_random_finite_mechanisms(theta, seed):
     for reading in DDPReading:
 
         def level(m, reading=reading):
-            return finite_ddp_level(m, theta, reading, sets)[0]
+            return finite_ddp_level(m, theta, DDPNeighbours(reading, sets=sets))[0]
 
         ga, gb = level(a), level(b)
         assert level_le(level(post_process(a, post.__getitem__)), ga)

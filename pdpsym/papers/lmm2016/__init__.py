@@ -4,8 +4,10 @@ Dependent Tuples" (dependent differential privacy, DDP).
 * :mod:`~pdpsym.papers.lmm2016.dependence` -- Sec. V: dependence sets and the dependence
   coefficient ρ_ij;
 * :mod:`~pdpsym.papers.lmm2016.mechanism` -- Sec. V-VI: the DDP level of a finite
-  mechanism (Definition 4, three readings), composition, and the baseline Laplace
-  mechanism (Theorem 7).
+  mechanism (Definition 4, three readings, :class:`~.mechanism.DDPNeighbours`) and
+  composition;
+* :mod:`~pdpsym.papers.lmm2016.laplace` -- Sec. VI: the DDP level of a Laplace mechanism and
+  the baseline mechanism (Theorem 7).
 """
 
 from __future__ import annotations

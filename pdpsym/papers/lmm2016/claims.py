@@ -29,6 +29,7 @@ from pdpsym.core.numbers import fraction_str
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers import claim
 from pdpsym.papers.lmm2016 import dependence as dep
+from pdpsym.papers.lmm2016 import laplace
 from pdpsym.papers.lmm2016 import mechanism as mech
 from pdpsym.papers.lmm2016.cases import (
     BITS,
@@ -202,12 +203,13 @@ def check_rho(config: claim.RunConfig) -> claim.Property:
 def _composed(kind: str, derive: Any, bound: Any, variant: str | None = None) -> claim.Law:
     """gamma(derive(A_1..A_k, v)) <= bound(gamma(A_1), ..., gamma(A_k)) on a case (theta,
     reading, (A_1..A_k), v); gamma = e^eps of Definition 4 in a reading, memoized per check."""
-    gamma = functools.cache(lambda m, theta, reading: mech.finite_ddp_level(m, theta, reading)[0])
+    gamma = functools.cache(lambda m, theta, nb: mech.finite_ddp_level(m, theta, nb)[0])
 
     def law(case: Case) -> object:
         theta, reading, mechs, v = case
-        levels = [gamma(m, theta, reading) for m in mechs]
-        g, w = mech.finite_ddp_level(derive(mechs, v), theta, reading)
+        nb = mech.DDPNeighbours(reading)
+        levels = [gamma(m, theta, nb) for m in mechs]
+        g, w = mech.finite_ddp_level(derive(mechs, v), theta, nb)
         return mech.level_le(g, bound(levels)) or claim.Counterexample(
             reading=reading,
             theta=theta,
@@ -289,8 +291,9 @@ def check_thm6(config: claim.RunConfig) -> claim.Property:
 # --- Theorem 4: parallel composition ------------------------------------------------------
 def _parallel(theta: JointDistribution, ms: Sequence[Any], r: mech.DDPReading) -> tuple[bool, Any]:
     """gamma of the parallel run <= the max of the A_t's, and the levels."""
-    lv = [mech.finite_ddp_level(m, theta, r)[0] for m in ms]
-    g, w = mech.finite_ddp_level(mech.sequential(*ms), theta, r)
+    nb = mech.DDPNeighbours(r)
+    lv = [mech.finite_ddp_level(m, theta, nb)[0] for m in ms]
+    g, w = mech.finite_ddp_level(mech.sequential(*ms), theta, nb)
     info = {"gammas": [mech.level_str(x) for x in lv], "gamma_parallel": mech.level_str(g)}
     return mech.level_le(g, _top(lv)), {**info, "witness": w}
 
@@ -400,8 +403,8 @@ def _thm7_law(case: Case, how: dep.DependenceReading = dep.DependenceReading.JOI
     theta, q, eps, reading, sets = case
     sets = dep.dependence_sets(theta, how) if sets is None else sets
     big_l = max(len(g) for g in sets.values())
-    m = mech.baseline_mechanism(q, theta, eps, how, size=big_l)
-    lr, w = mech.laplace_ddp_epsilon(m, theta, reading, sets=sets)
+    m = laplace.baseline_mechanism(q, theta, eps, how, size=big_l)
+    lr, w = laplace.laplace_ddp_epsilon(m, theta, mech.DDPNeighbours(reading, sets=sets))
     if lr.exact_compare(dep.exp_of(eps)) <= 0:
         return True
     ce = claim.Counterexample(theta=theta, query={_key(k): v for k, v in q.items()}, eps=eps)

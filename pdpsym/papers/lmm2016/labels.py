@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pdpsym.papers.lmm2016 import mechanism
+from pdpsym.papers.lmm2016 import laplace, mechanism
 
 
 def theorem4_parallel(*mechs: Any) -> Any:
@@ -31,8 +31,8 @@ def theorem7_baseline_mechanism(*args: Any, **kwargs: Any) -> Any:
     """Theorem 7: the baseline mechanism ``Q + Lap(L ΔQ / ε)``.
 
     Args:
-        *args: as :func:`pdpsym.papers.lmm2016.mechanism.baseline_mechanism`.
-        **kwargs: as :func:`pdpsym.papers.lmm2016.mechanism.baseline_mechanism`.
+        *args: as :func:`pdpsym.papers.lmm2016.laplace.baseline_mechanism`.
+        **kwargs: as :func:`pdpsym.papers.lmm2016.laplace.baseline_mechanism`.
 
     Returns:
         The mechanism.
@@ -40,4 +40,4 @@ def theorem7_baseline_mechanism(*args: Any, **kwargs: Any) -> Any:
     References:
         Section V, Theorem 7.
     """
-    return mechanism.baseline_mechanism(*args, **kwargs)
+    return laplace.baseline_mechanism(*args, **kwargs)

@@ -1,9 +1,9 @@
-"""Dependent differential privacy as an exact check, and the baseline mechanism (Liu et al.).
+"""Dependent differential privacy as an exact check of finite mechanisms (Liu et al.).
 
 Databases are assignments ``D = (D_1, ..., D_n)`` in the product of the finite domains of a
 :class:`~pdpsym.models.joint.JointDistribution` ``theta`` (the relationship R). A
-mechanism is either a :class:`FiniteMechanism` (an exact PMF per database) or a
-:class:`LaplaceMechanism` ``Q(D) + Lap(b)``.
+:class:`FiniteMechanism` gives an exact PMF per database; the Laplace mechanism
+``Q(D) + Lap(b)`` and Theorem 7's baseline are in :mod:`pdpsym.papers.lmm2016.laplace`.
 
 Definition 4 (Eq. 12 of Sec. V) is read two ways (:class:`DDPReading`):
 
@@ -16,13 +16,12 @@ Definition 4 (Eq. 12 of Sec. V) is read two ways (:class:`DDPReading`):
   knows R, so ``P(A(D)=S | D_i=d1) / P(A(D)=S | D_i=d2) <= e^eps`` for every tuple i and
   values d1, d2 of positive probability (a Pufferfish instance).
 
-For a finite mechanism the DDP level is ``gamma = max ratio`` (``eps = ln gamma``), a
-rational or unbounded (``None``). For Laplace, under ``NEIGHBOURS`` the sup over outputs
-of the log-ratio is ``|Q(D) - Q(D')| / b`` exactly; under ``CONDITIONAL`` it is the sup of
-a log-ratio of two Laplace mixtures (:func:`pdpsym.papers.lmm2016.dependence.laplace_mixture_sup`).
+A :class:`DDPNeighbours` carries one reading with the dependence sets it uses (explicit, or
+read by :class:`~pdpsym.papers.lmm2016.dependence.DependenceReading`); its
+:meth:`~DDPNeighbours.pairs` are the pairs the neighbour readings compare.
 
-Theorem 7 (Sec. VI-A): the baseline ``A(D) = Q(D) + Lap(L * Delta Q / eps)``, with
-``Delta Q`` the global sensitivity over one-tuple changes, is eps-DDP.
+For a finite mechanism the DDP level is ``gamma = max ratio`` (``eps = ln gamma``), a
+rational or unbounded (``None``).
 """
 
 from __future__ import annotations
@@ -32,22 +31,17 @@ from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 import sympy
 
 from pdpsym.core.eps import ExpRatio, ratio_log
 from pdpsym.core.errors import InputError
-from pdpsym.core.expoly import LogRatio
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers.lmm2016.dependence import (
     DependenceReading,
-    MixtureCandidate,
-    decided_sup,
     dependence_sets,
-    dependence_size,
-    exp_of,
-    mixture_candidates,
 )
 
 Database = tuple[Fraction, ...]
@@ -115,16 +109,84 @@ def neighbour_pairs(
                     yield name, d, e
 
 
-def _read_neighbours(
-    theta: JointDistribution,
-    reading: DDPReading,
-    sets: Mapping[str, Sequence[str]] | None,
-    dependence: DependenceReading,
-) -> Iterator[tuple[str, Database, Database]]:
-    """The neighbour pairs of a neighbour reading: ``sets`` (else the ``dependence``
-    reading's sets), inside the support of theta for ``NEIGHBOURS_IN_SUPPORT``."""
-    groups = dependence_sets(theta, dependence) if sets is None else sets
-    return neighbour_pairs(theta, groups, reading is DDPReading.NEIGHBOURS_IN_SUPPORT)
+@dataclass(frozen=True)
+class DDPNeighbours:
+    """Which pairs Definition 4 compares: its reading and the dependence sets it uses.
+
+    One value object for the relation of Liu et al.'s Section V (Definitions 3-4) and its
+    conditional reading (Section VI-B, Eq. 11-12). Under the neighbour readings the pairs
+    are the ordered dependent neighbouring databases ``(D, D')`` of Definition 3:
+    ``D_i != D'_i`` and ``D, D'`` agree outside the dependence set ``N_i``, where
+    ``N_i`` is ``sets[i]`` when ``sets`` is given and otherwise the ``dependence``
+    reading's set (:func:`~pdpsym.papers.lmm2016.dependence.dependence_sets`);
+    ``NEIGHBOURS_IN_SUPPORT`` keeps only databases of positive probability under R.
+    Under ``CONDITIONAL`` Definition 4 compares conditional output laws, not databases.
+
+    ``sets`` is stored as a read-only copy with tuple values, so the object is hashable;
+    two objects are equal when their readings and sets are.
+
+    Attributes:
+        reading: how Definition 4 is quantified (:class:`DDPReading`).
+        dependence: how the dependence sets are read when ``sets`` is None.
+        sets: explicit dependence sets, name -> names containing the name (overrides
+            ``dependence``).
+
+    Examples:
+        >>> from pdpsym.models.joint import JointDistribution
+        >>> same = JointDistribution.from_rows(["a", "b"], [[0, 0, "1/2"], [1, 1, "1/2"]])
+        >>> len(list(DDPNeighbours().pairs(same)))  # N_a = N_b = {a, b}: 2 x 4 x 2 pairs
+        16
+        >>> inside = DDPNeighbours(DDPReading.NEIGHBOURS_IN_SUPPORT)
+        >>> [i for i, _, _ in inside.pairs(same)]  # (0, 0) <-> (1, 1), for a and for b
+        ['a', 'a', 'b', 'b']
+    """
+
+    reading: DDPReading = DDPReading.NEIGHBOURS
+    dependence: DependenceReading = DependenceReading.JOINT
+    sets: Mapping[str, Sequence[str]] | None = None
+
+    def __post_init__(self) -> None:
+        if self.sets is not None:
+            frozen = MappingProxyType({k: tuple(v) for k, v in self.sets.items()})
+            object.__setattr__(self, "sets", frozen)
+
+    def __hash__(self) -> int:
+        sets = None if self.sets is None else frozenset(self.sets.items())
+        return hash((self.reading, self.dependence, sets))
+
+    def pairs(
+        self, theta: JointDistribution, target: str | None = None
+    ) -> Iterator[tuple[str, Database, Database]]:
+        """The ordered dependent neighbouring pairs ``(i, D, D')`` of this reading.
+
+        Args:
+            theta: the joint law of the tuples (the relationship R).
+            target: only the pairs that change this tuple (None: every tuple's).
+
+        Returns:
+            An iterator over ``(tuple name, D, D')``, in the order of
+            :func:`neighbour_pairs`.
+
+        Raises:
+            InputError: ``reading`` is ``CONDITIONAL`` (it compares no databases), or
+                ``sets`` has no set for ``target``.
+
+        References:
+            Liu et al. (2016), Section V, Definition 3 (dependent neighbouring
+            databases) and Definition 4 (Eq. 12).
+        """
+        if self.reading is DDPReading.CONDITIONAL:
+            raise InputError("reading", "the conditional reading compares no pairs of databases")
+        groups = dependence_sets(theta, self.dependence) if self.sets is None else self.sets
+        if target is not None:
+            if target not in groups:
+                raise InputError("sets", f"no dependence set for {target!r}")
+            groups = {target: groups[target]}
+        return neighbour_pairs(theta, groups, self.reading is DDPReading.NEIGHBOURS_IN_SUPPORT)
+
+
+#: Definition 4 as printed, the dependence sets read jointly: the default of every check.
+DEFINITION4 = DDPNeighbours()
 
 
 # --- finite mechanisms ----------------------------------------------------------------
@@ -315,19 +377,16 @@ def _max_ratio(
 def finite_ddp_level(
     mech: FiniteMechanism,
     theta: JointDistribution,
-    reading: DDPReading = DDPReading.NEIGHBOURS,
-    sets: Mapping[str, Sequence[str]] | None = None,
-    dependence: DependenceReading = DependenceReading.JOINT,
+    neighbours: DDPNeighbours = DEFINITION4,
 ) -> tuple[Level, dict[str, str]]:
     """gamma = the exact max probability ratio of Definition 4 in the given reading.
 
     Args:
         mech: the finite mechanism A.
         theta: the joint law of the tuples (the relationship R).
-        reading: how Definition 4 is quantified (neighbours, neighbours in the support of
-            R, or the conditional form of Eq. 11-12).
-        sets: explicit dependence sets, name -> names (overrides ``dependence``).
-        dependence: how the dependence sets are read (joint or pairwise).
+        neighbours: what Definition 4 compares: its reading (neighbours, neighbours in
+            the support of R, or the conditional form of Eq. 11-12) and the dependence
+            sets (:class:`DDPNeighbours`).
 
     Returns:
         ``(gamma, witness)``: gamma = e^eps a Fraction ≥ 1 (None when unbounded) and the
@@ -337,10 +396,10 @@ def finite_ddp_level(
         Liu et al. (2016), Section V, Definitions 3-4 (Eq. 12 of Definition 4); Section
         VI-B, Eq. 11-12.
     """
-    if reading is not DDPReading.CONDITIONAL:
+    if neighbours.reading is not DDPReading.CONDITIONAL:
         return _max_ratio(
-            ({"tuple": i, "D": _db(d), "D'": _db(e)}, mech.pmf(d), mech.pmf(e))
-            for i, d, e in _read_neighbours(theta, reading, sets, dependence)
+            ({"tuple": i, "D": database_str(d), "D'": database_str(e)}, mech.pmf(d), mech.pmf(e))
+            for i, d, e in neighbours.pairs(theta)
         )
 
     def gen() -> Iterator[
@@ -404,164 +463,19 @@ def level_str(a: Level) -> str:
     return "unbounded" if a is None else str(a)
 
 
-def _db(d: Database) -> str:
+def database_str(d: Database) -> str:
+    """A database as witness text: its values in order, ``"(v1, ..., vn)"``.
+
+    Args:
+        d: a database, one exact value per tuple.
+
+    Returns:
+        The text.
+
+    References:
+        Liu et al. (2016), Section V (a database D = [D1, ..., Dn]).
+    """
     return "(" + ", ".join(str(v) for v in d) + ")"
-
-
-# --- Laplace mechanisms ----------------------------------------------------------------
-
-
-@dataclass(frozen=True, eq=False)
-class LaplaceMechanism:
-    """A(D) = Q(D) + Lap(b) for a real query Q given on every database."""
-
-    query: Mapping[Database, Fraction]
-    b: Fraction
-
-    def __post_init__(self) -> None:
-        if self.b <= 0:
-            raise InputError("b", "Laplace scale must be > 0")
-
-
-def global_sensitivity(query: Mapping[Database, Fraction], theta: JointDistribution) -> Fraction:
-    """Delta Q = max |Q(D) - Q(D')| over D, D' differing in exactly one tuple.
-
-    Args:
-        query: the value of Q on every database of the product domain.
-        theta: the joint law of the tuples (its domains give the databases).
-
-    Returns:
-        Delta Q, an exact Fraction.
-
-    References:
-        Liu et al. (2016), Section VI-A, Theorem 7 (the global sensitivity Delta Q).
-    """
-    best = Fraction(0)
-    for d in databases(theta):
-        for k in range(theta.n):
-            for v in theta.domains[k]:
-                if v != d[k]:
-                    e = d[:k] + (v,) + d[k + 1 :]
-                    best = max(best, abs(query[d] - query[e]))
-    return best
-
-
-def baseline_mechanism(
-    query: Mapping[Database, Fraction],
-    theta: JointDistribution,
-    eps: Fraction,
-    dependence: DependenceReading = DependenceReading.JOINT,
-    size: int | None = None,
-) -> LaplaceMechanism:
-    """Theorem 7's mechanism Q(D) + Lap(L * Delta Q / eps); ``size`` = L if known.
-
-    Args:
-        query: the value of Q on every database of the product domain.
-        theta: the joint law of the tuples (the relationship R).
-        eps: the target eps, > 0.
-        dependence: how the dependence size L is read (when ``size`` is None).
-        size: L, if already known.
-
-    Returns:
-        The :class:`LaplaceMechanism` with the exact scale ``L * Delta Q / eps``.
-
-    Raises:
-        InputError: ``eps <= 0``, or the query is constant (Delta Q = 0).
-
-    References:
-        Liu et al. (2016), Section VI-A, Theorem 7 (the baseline approach).
-    """
-    if eps <= 0:
-        raise InputError("eps", "must be > 0")
-    dq = global_sensitivity(query, theta)
-    if dq == 0:
-        raise InputError("query", "constant query: sensitivity 0, no noise is needed")
-    big_l = dependence_size(theta, dependence) if size is None else size
-    return LaplaceMechanism(dict(query), big_l * dq / eps)
-
-
-def laplace_ddp_epsilon(
-    mech: LaplaceMechanism,
-    theta: JointDistribution,
-    reading: DDPReading = DDPReading.NEIGHBOURS,
-    sets: Mapping[str, Sequence[str]] | None = None,
-    dependence: DependenceReading = DependenceReading.JOINT,
-) -> tuple[LogRatio, dict[str, str]]:
-    """The exact sup over outputs and pairs of the log probability ratio, as a LogRatio.
-
-    Under the neighbour readings it is ``max |Q(D) - Q(D')| / b`` over dependent
-    neighbours; under the conditional reading, the sup of a log-ratio of two Laplace
-    mixtures, decided exactly.
-
-    Args:
-        mech: the Laplace mechanism ``Q(D) + Lap(b)``.
-        theta: the joint law of the tuples (the relationship R).
-        reading: how Definition 4 is quantified.
-        sets: explicit dependence sets, name -> names (overrides ``dependence``).
-        dependence: how the dependence sets are read.
-
-    Returns:
-        ``(eps, witness)``: eps as an exact :class:`~pdpsym.core.expoly.LogRatio` and
-        where it is reached.
-
-    References:
-        Liu et al. (2016), Section V, Definition 4; Section VI-B, Eq. 11-12.
-    """
-    q, b = mech.query, mech.b
-    if reading is not DDPReading.CONDITIONAL:
-        best = Fraction(0)
-        witness: dict[str, str] = {}
-        for i, d, e in _read_neighbours(theta, reading, sets, dependence):
-            v = abs(q[d] - q[e]) / b
-            if v > best:
-                best, witness = v, {"tuple": i, "D": _db(d), "D'": _db(e)}
-        return exp_of(best), witness
-    cands: list[MixtureCandidate] = []
-    where: list[dict[str, str]] = []
-    for k, name in enumerate(theta.variables):
-        weights: dict[Fraction, dict[Fraction, Fraction]] = {}
-        for d, p in theta.probs.items():
-            w = weights.setdefault(d[k], {})
-            w[q[d]] = w.get(q[d], Fraction(0)) + p
-        for v1, v2 in itertools.permutations(sorted(weights), 2):
-            z1, z2 = sum(weights[v1].values()), sum(weights[v2].values())
-            w1 = {s: p / z1 for s, p in weights[v1].items()}
-            w2 = {s: p / z2 for s, p in weights[v2].items()}
-            for c in mixture_candidates(w1, w2, b):
-                cands.append(c)
-                where.append({"tuple": name, "d1": str(v1), "d2": str(v2), "output": c.where})
-    if not cands:  # every tuple constant: nothing to distinguish
-        return exp_of(Fraction(0)), {}
-    top, idx = decided_sup(cands)
-    return top, where[idx]
-
-
-def laplace_satisfies(
-    mech: LaplaceMechanism,
-    theta: JointDistribution,
-    eps: Fraction,
-    reading: DDPReading = DDPReading.NEIGHBOURS,
-    sets: Mapping[str, Sequence[str]] | None = None,
-    dependence: DependenceReading = DependenceReading.JOINT,
-) -> bool:
-    """Whether the Laplace mechanism is eps-DDP in the reading, decided exactly.
-
-    Args:
-        mech: the Laplace mechanism ``Q(D) + Lap(b)``.
-        theta: the joint law of the tuples (the relationship R).
-        eps: the eps to check, an exact rational.
-        reading: how Definition 4 is quantified.
-        sets: explicit dependence sets, name -> names (overrides ``dependence``).
-        dependence: how the dependence sets are read.
-
-    Returns:
-        True iff the exact eps of the mechanism is at most ``eps``.
-
-    References:
-        Liu et al. (2016), Section V, Definition 4 (eps-dependent DP).
-    """
-    lr, _ = laplace_ddp_epsilon(mech, theta, reading, sets, dependence)
-    return lr.exact_compare(exp_of(eps)) <= 0
 
 
 # --- the public entry point --------------------------------------------------------------
@@ -594,7 +508,8 @@ def dependent_dp_level(
     ``P[M(D) = o] / P[M(D') = o]`` over databases differing in one tuple and the tuples
     that depend on it. ``reading`` picks the neighbour set (Definition 4 as printed, the
     same inside the support of the model, or the conditional form of Eq. 11-12);
-    ``dependence`` picks how the dependent set is read (jointly or pairwise).
+    ``dependence`` picks how the dependent set is read (jointly or pairwise). The three
+    together are one :class:`DDPNeighbours`, which :func:`finite_ddp_level` takes.
 
     Args:
         model: the joint distribution of the tuples.
@@ -618,5 +533,5 @@ def dependent_dp_level(
     True
     """
     fm = FiniteMechanism.from_function(model, mechanism)
-    gamma, witness = finite_ddp_level(fm, model, reading, sets, dependence)
+    gamma, witness = finite_ddp_level(fm, model, DDPNeighbours(reading, dependence, sets))
     return DDPLevel(gamma, witness, reading)
