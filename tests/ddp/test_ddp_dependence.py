@@ -13,6 +13,7 @@ from strategies import joint_tables, product_tables
 
 from pdpsym.core.compare import compare
 from pdpsym.core.errors import InputError
+from pdpsym.loss.laplace_mixture import laplace_mixture_sup
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers.lmm2016.dependence import (
     DependenceReading,
@@ -20,7 +21,6 @@ from pdpsym.papers.lmm2016.dependence import (
     dependence_sets,
     dependence_size,
     independent,
-    laplace_mixture_sup,
 )
 
 XOR = JointDistribution.from_rows(

@@ -26,6 +26,7 @@ import sympy
 from pdpsym.core.certify import certify
 from pdpsym.core.eps import ExpRatio, ratio_max
 from pdpsym.core.numbers import fraction_str
+from pdpsym.loss.laplace_mixture import laplace_mixture_sup
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers import claim
 from pdpsym.papers.lmm2016 import dependence as dep
@@ -517,7 +518,7 @@ def check_sensitivity(config: claim.RunConfig) -> claim.Property:
         """sign(e^eps - e^{3/2}), eps of sum + Lap(1) (Eq. 11-12) with D_i, X uniform on
         {0, 1/m, ..., 1}: the sum D_i + D_j = 3 D_i/2 + X/2, its law given D_i = 1 and 0."""
         w1, w0 = ({di * F(3, 2) + F(k, 2 * m): F(1, m + 1) for k in range(m + 1)} for di in (1, 0))
-        return dep.laplace_mixture_sup(w1, w0, F(1))[0].exact_compare(dep.exp_of(F(3, 2)))
+        return laplace_mixture_sup(w1, w0, F(1))[0].exact_compare(dep.exp_of(F(3, 2)))
 
     def proof() -> object:
         d1, d2, x, x2 = sympy.symbols("d1 d2 x x2")

@@ -43,14 +43,7 @@ from fractions import Fraction
 
 from pdpsym.core.errors import InputError
 from pdpsym.core.expoly import LogRatio, ScaledLog
-from pdpsym.loss.laplace_mixture import (  # re-exported: the sup is written once, in loss/
-    MixtureCandidate,
-    decided_sup,
-    laplace_mixture_at,
-    laplace_mixture_sup,
-    laplace_mixture_tail,
-    mixture_candidates,
-)
+from pdpsym.loss.laplace_mixture import MixtureCandidate, decided_sup, mixture_candidates
 from pdpsym.models.joint import JointDistribution
 
 
@@ -300,18 +293,12 @@ def dependence_coefficient(
 
 __all__ = [
     "DependenceReading",
-    "MixtureCandidate",
     "OutputReading",
     "Rho",
-    "decided_sup",
     "delta_support",
     "dependence_coefficient",
     "dependence_sets",
     "dependence_size",
     "exp_of",
     "independent",
-    "laplace_mixture_at",
-    "laplace_mixture_sup",
-    "laplace_mixture_tail",
-    "mixture_candidates",
 ]

@@ -6,7 +6,7 @@ R). Under the neighbour readings of Definition 4
 (:class:`~pdpsym.papers.lmm2016.mechanism.DDPNeighbours`) the sup over outputs of the
 log-ratio is ``|Q(D) - Q(D')| / b`` exactly; under ``CONDITIONAL`` it is the sup of a
 log-ratio of two Laplace mixtures
-(:func:`pdpsym.papers.lmm2016.dependence.laplace_mixture_sup`), decided exactly.
+(:func:`pdpsym.loss.laplace_mixture.laplace_mixture_sup`), decided exactly.
 
 Theorem 7 (Sec. VI-A): the baseline ``A(D) = Q(D) + Lap(L * Delta Q / eps)``, with
 ``Delta Q`` the global sensitivity over one-tuple changes, is eps-DDP.
@@ -21,15 +21,9 @@ from fractions import Fraction
 
 from pdpsym.core.errors import InputError
 from pdpsym.core.expoly import LogRatio
+from pdpsym.loss.laplace_mixture import MixtureCandidate, decided_sup, mixture_candidates
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.lmm2016.dependence import (
-    DependenceReading,
-    MixtureCandidate,
-    decided_sup,
-    dependence_size,
-    exp_of,
-    mixture_candidates,
-)
+from pdpsym.papers.lmm2016.dependence import DependenceReading, dependence_size, exp_of
 from pdpsym.papers.lmm2016.mechanism import (
     DEFINITION4,
     Database,
