@@ -36,6 +36,7 @@ from pdpsym.audit.distributional_lp import (
     simulator_ratio,
     threshold,
 )
+from pdpsym.core.compare import proposal_float
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.core.sqrtexp import Bracket, exp_enclosure, log_enclosure
@@ -188,6 +189,22 @@ def _pi(i: int, groups: Sequence[tuple[Any, Mapping[Any, Fraction]]]) -> tuple[l
 
 Levels = Callable[[int], tuple[LPData, LPData]]
 
+#: The largest e^ε a float LP is asked to solve at before falling back to smaller ones.
+_FLOAT_T = (1e300, 2.0**64, 2.0**16)
+
+
+def _proposal(data: LPData, t: Fraction, with_dual: bool) -> Candidate:
+    """A float LP's proposal for ``δ_LP(t)``: solved at ``t`` if it can, else at the
+    first smaller float ``e^ε`` it can (a proposal from a smaller t is certified at ``t``
+    all the same; it is only poorer)."""
+    cand = Candidate(data, proposal_float(t), with_dual=with_dual)
+    for cap in _FLOAT_T:
+        if cand.ok:
+            break
+        if t > cap:
+            cand = Candidate(data, cap, with_dual=with_dual)
+    return cand
+
 
 def finite_blocks(sc: Scenario, mech: Mechanism, i: int) -> list[tuple[dict[str, Any], Levels]]:
     """The blocks of Definition 4 for a finite mechanism: exact output masses.
@@ -288,16 +305,19 @@ class DistributionalLoss(PrivacyLoss):
         self, levels: Levels, n: int, t_lo: Fraction, t_hi: Fraction
     ) -> tuple[Fraction, Fraction]:
         low, up = levels(n)
-        cand_low = Candidate(low, float(t_hi))
+        # Any dual weights bound δ_LP(t_hi) from below and any simulator bounds δ_LP(t_lo)
+        # from above, both evaluated exactly at the exact t; floats only propose them, at
+        # t itself or, when e^ε is beyond what the float LP can take, at a smaller t.
+        cand_low = _proposal(low, t_hi, with_dual=True)
         lower = (
             max(Fraction(0), dual_bound(low, t_hi, cand_low.dual)) if cand_low.ok else Fraction(0)
         )
-        cand_up = Candidate(up, float(t_lo), with_dual=False)
+        cand_up = _proposal(up, t_lo, with_dual=False)
         upper = simulator_delta(up, t_lo, cand_up.zeta) if cand_up.ok else Fraction(1)
         if upper and cand_up.ok and cand_up.value <= 1e-12:
             # δ = 0 within floats: a simulator found at a smaller t has room to spare
             for power in (0.5, 0.9, 0.99):
-                c = Candidate(up, float(t_lo) ** power, with_dual=False)
+                c = Candidate(up, proposal_float(t_lo) ** power, with_dual=False)
                 r = simulator_ratio(up, c.supported) if c.ok else None
                 if r is not None and r <= t_lo:
                     upper = Fraction(0)

@@ -11,11 +11,13 @@ output) is enclosed between two finite LPs (:func:`laplace_lp_data`).
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from pdpsym.core.compare import proposal_float
 from pdpsym.core.errors import Undecided
 from pdpsym.core.expoly import ExpPoly
 from pdpsym.core.sqrtexp import ratio_enclosure
@@ -121,6 +123,12 @@ class Candidate:
         from scipy.optimize import linprog  # noqa: PLC0415
         from scipy.sparse import coo_matrix  # noqa: PLC0415
 
+        self.ok, self._data, self.value = False, data, float("inf")
+        self.zeta: list[list[Fraction]] = []
+        self.dual: tuple[list[Fraction], list[Fraction], list[list[Fraction]], list[list[Fraction]]]
+        self.dual = ([], [], [], [])
+        if not (math.isfinite(t) and t > 0):  # no float LP to propose from (e^ε overflows)
+            return
         # each output point's unknowns are scaled by a power of two near its masses, so
         # that HiGHS sees numbers near 1 however small the masses (far tails, small λ)
         G, R, K = len(data.pi), len(data.pi[0]), len(data.m1[0])
@@ -170,11 +178,7 @@ class Candidate:
         tol = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
         res = linprog(c, A_ub=a_ub, b_ub=b, A_eq=a_eq, b_eq=np.ones(R), method="highs", options=tol)
         self.ok = bool(res.status == 0)
-        self._data = data
         self.value = float(res.fun) if self.ok else float("inf")
-        self.zeta: list[list[Fraction]] = []
-        self.dual: tuple[list[Fraction], list[Fraction], list[list[Fraction]], list[list[Fraction]]]
-        self.dual = ([], [], [], [])
         if not self.ok:
             return
         x = res.x
@@ -406,7 +410,7 @@ def _float_threshold(data: LPData, target: float, lo: float, hi: float, steps: i
     """Float bisection (candidates only) for the smallest ``t`` with ``δ_LP(t) <= target``
     in ``[lo, hi]`` (``hi`` assumed to satisfy it)."""
     for _ in range(steps):
-        mid = (lo * hi) ** 0.5
+        mid = math.sqrt(lo) * math.sqrt(hi)  # lo * hi may overflow
         if Candidate(data, mid, with_dual=False).value <= target:
             hi = mid
         else:
@@ -503,7 +507,7 @@ def threshold(
     # lower end: dual weights proving δ_LP > δ at a rational t
     lower = Fraction(1)
     if Candidate(low, 1.0, with_dual=False).value > target:
-        t_low = _float_threshold(low, target, 1.0, max(hi_f, float(upper)), 34)
+        t_low = _float_threshold(low, target, 1.0, max(hi_f, proposal_float(upper)), 34)
         for bump in (1e-12, 1e-9, 1e-6, 1e-3, 1e-1):
             t = max(Fraction(1), _grid(t_low * (1 - bump)))
             cand = Candidate(low, float(t))

@@ -273,6 +273,32 @@ def screenable_float(q: Fraction | int) -> float | None:
     return f
 
 
+def proposal_float(q: Fraction | int, cap: float = 1e300) -> float:
+    """``float(q)`` clamped to ``[-cap, cap]``: a value for a float solver to propose from.
+
+    For a quantity whose proposal exact arithmetic then certifies (an LP's simulator or
+    dual weights evaluated exactly at the exact ``q``): a clamped proposal is a poorer
+    proposal, never a wrong result. A ``q`` beyond the float range (``e^ε`` for ε above
+    about 709) must not crash the float side.
+
+    Args:
+        q: an exact rational.
+        cap: the largest magnitude returned, a finite float.
+
+    Returns:
+        The nearest float to ``q``, or ``±cap`` when ``|q| > cap``.
+
+    References:
+        IEEE 754-2008 (the float64 range); LP weak duality (Dantzig, Linear Programming
+        and Extensions, 1963): any feasible proposal certifies a bound.
+    """
+    if q > cap:
+        return cap
+    if q < -cap:
+        return -cap
+    return float(q)
+
+
 def float_array(values: np.ndarray) -> np.ndarray | None:
     """The values as a float64 array, or None when one is out of float range.
 

@@ -337,7 +337,8 @@ def mixture_values(
 
 def _float_log(x: Ball) -> float:
     """ln of a positive ball's midpoint as a float (no overflow: from mantissa and
-    exponent); nan when the ball is not positive and finite."""
+    exponent); nan when the ball is not positive and finite, or its log is beyond the
+    float range (the caller then decides exactly)."""
     try:
         f = float(x)
     except (OverflowError, ValueError):  # pragma: no cover - python-flint returns inf
@@ -349,7 +350,10 @@ def _float_log(x: Ball) -> float:
     man, exp = x.mid().man_exp()
     m = int(man)
     shift = max(m.bit_length() - 60, 0)
-    return math.log(m >> shift) + (int(exp) + shift) * math.log(2)
+    try:
+        return math.log(m >> shift) + float(int(exp) + shift) * math.log(2)
+    except OverflowError:  # the log itself is beyond the float range: floats cannot rank it
+        return math.nan
 
 
 def log_ratio_sups(
@@ -387,9 +391,11 @@ def log_ratio_sups(
         logs = (
             _float_logs(ma, fa) - _float_logs(mb, fb) + (_float_log(arb(nb)) - _float_log(arb(na)))
         )
-        if bool(np.isnan(logs).any()):
-            return None
         scale = arb(nb) / arb(na)
+        if bool(np.isnan(logs).any()):
+            # floats cannot rank these points (a log beyond the float range): every
+            # point's ball is taken, none is dropped by the screen
+            return _all_points(ma, mb, scale)
         # relative radius of every ball (arb's accuracy in bits, one bit of margin)
         bits = min(min(map(arb.rel_accuracy_bits, ma)), min(map(arb.rel_accuracy_bits, mb)))
         rel = 2.0 ** (2 - min(int(bits), 1000))
@@ -421,6 +427,22 @@ def log_ratio_sups(
 
 
 _U = 2.0**-53
+
+
+def _all_points(
+    ma: Sequence[Ball], mb: Sequence[Ball], scale: Ball
+) -> tuple[tuple[Fraction, Fraction], tuple[Fraction, Fraction]] | None:
+    """:func:`log_ratio_sups` without the float screen: the max of every point's ball."""
+    out = []
+    for sign in (1, -1):
+        best = None
+        for a, b in zip(ma, mb, strict=True):
+            best = _max_ball(best, _log_ratio_ball(a, b, scale, sign))
+            if best is None:
+                return None
+        assert best is not None
+        out.append(ball_endpoints(best))
+    return out[0], out[1]
 
 
 def _log_ratio_ball(a: Ball, b: Ball, scale: Ball, sign: int) -> Ball | None:

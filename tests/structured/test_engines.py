@@ -170,3 +170,22 @@ def test_long_chain_matrix_tree_equals_the_sequential_pass():
     seq = dict(m.target_factors(["x20", "x5", "x50"], known))["x20"]
     for v in m.states:
         assert tree[v][0] * tree[v][1] == seq[v][0] * seq[v][1]
+
+
+def test_chain_engine_at_a_scale_whose_logs_leave_the_float_range():
+    """lambda = 10^-400: every mixture value's log is beyond float64 (a fuzz input crashed
+    with OverflowError, then the float screen gave up at every precision). The balls alone
+    decide it; the table engine's exact Eq. 2 on ``to_joint()`` (an independent engine)
+    must lie in the enclosure, and 20 digits must be certain."""
+    m = MarkovChain(
+        [Fraction(0), Fraction(1)],
+        6,
+        "stationary",
+        [[Fraction(9, 10), Fraction(1, 10)], [Fraction(1, 10), Fraction(9, 10)]],
+    )
+    lam = Fraction(1, 10**400)
+    (r,) = structured_leakage(m, ["x1"], ("x2",), lam, digits=20, exact=False)
+    c = eq2.leakage(m.to_joint(), "x1", ("x2",), lam).certified(25)
+    lo, hi = Fraction(c.enclosure[0]), Fraction(c.enclosure[1])
+    assert r.value.lo <= hi and lo <= r.value.hi
+    assert (r.value.hi - r.value.lo) / r.value.lo < Fraction(1, 10**19)
