@@ -342,8 +342,36 @@ def _bits_model(n: int, values: int = 2) -> dict:
             {"kind": "randomized-response", "keep": "3/4"},
             ["--notions", "dp,apkdp,dependent-dp"],
         ),
+        # fuzz seed 20261128: ibcdp and distributional-dp hold e^(span/λ) exactly; at
+        # λ = 1e-320 they ran past 20 s, then failed on a number of 10^320 bits; at
+        # λ = 1e-7, ibcdp on two records takes 25 s (measured)
+        (
+            _bits_model(2),
+            {"kind": "laplace", "lam": "1e-320"},
+            ["--known", "x2", "--notions", "ibcdp"],
+        ),
+        (_bits_model(2), {"kind": "laplace", "lam": "1e-7"}, ["--notions", "ibcdp"]),
+        (
+            {
+                "kind": "product",
+                "records": [
+                    {"values": ["0", "1"], "probs": ["2/3", "1/3"]},
+                    {"values": ["0", "1"], "probs": ["1/2", "1/2"]},
+                ],
+            },
+            {"kind": "laplace", "lam": "1e-320"},
+            ["--known", "x2", "--notions", "ibcdp,distributional-dp"],
+        ),
     ],
-    ids=["geometric-weight-1e5", "ddp-4-ternary", "grid-1e4", "2^10-rows"],
+    ids=[
+        "geometric-weight-1e5",
+        "ddp-4-ternary",
+        "grid-1e4",
+        "2^10-rows",
+        "laplace-1e-320-table",
+        "laplace-1e-7-ibcdp",
+        "laplace-1e-320-product",
+    ],
 )
 def test_the_reported_slow_audits_are_refused_upfront(tmp_path: Path, model, mech, extra) -> None:
     extra = [str(tmp_path / "c.csv") if a == "C" else a for a in extra]

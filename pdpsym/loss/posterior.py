@@ -280,6 +280,12 @@ class PosteriorSup(PrivacyLoss):
 
         return _Search(_Evaluator(self.cases, self.lam), objective_at)
 
+    def _exponent_bits(self) -> int:
+        """The bits of the largest exponent ``2 (d - c) / λ`` of the pieces' balls."""
+        cs = [x for case in self.cases for x in case.centres()]
+        span = 2 * (max(cs) - min(cs)) / self.lam if cs else Fraction(0)
+        return max(span.numerator.bit_length(), span.denominator.bit_length())
+
     def _closed(
         self,
         values: Callable[..., list[tuple[Any, bool]]],
@@ -289,11 +295,14 @@ class PosteriorSup(PrivacyLoss):
     ) -> LossPoint | None:
         """The sup as a Bracket from the closed form (None: unbounded in balls, left to
         the branch and bound)."""
-        lo, hi, where = sup_enclosure(self.cases, self.lam, 128, values)
-        if hi >= 1 << 64:
+        # the balls start precise enough to hold every exponent 2 (d - c) / λ exactly
+        # (a coarser ball of a huge exponent has a non-finite exp)
+        prec = max(128, self._exponent_bits() + 64)
+        lo, hi, where = sup_enclosure(self.cases, self.lam, prec, values)
+        if hi is None:
             return None
         self.where = where
-        state = {"prec": 128}
+        state = {"prec": prec}
 
         def ends(x: Fraction, y: Fraction) -> tuple[Fraction, Fraction]:
             if log:
@@ -303,8 +312,10 @@ class PosteriorSup(PrivacyLoss):
         def narrow(a: Fraction, b: Fraction) -> tuple[Fraction, Fraction]:
             while state["prec"] < 1 << 15:
                 state["prec"] *= 2
-                x, y, _ = sup_enclosure(self.cases, self.lam, state["prec"], values)
-                x, y = ends(x, y)
+                x, y_, _ = sup_enclosure(self.cases, self.lam, state["prec"], values)
+                if y_ is None:
+                    continue
+                x, y = ends(x, y_)
                 if (max(a, x), min(b, y)) != (a, b):
                     return max(a, x), min(b, y)
             # a candidate the balls cannot pin down: the branch and bound narrows instead
@@ -355,7 +366,7 @@ class PosteriorSup(PrivacyLoss):
         prec = 128
         while prec <= 1 << 14:
             lo, hi, where = sup_enclosure(self.cases, self.lam, prec, values)
-            if hi >= 1 << 64:
+            if hi is None:
                 break
             if lo > delta:
                 self.where = where
@@ -580,7 +591,7 @@ def sup_enclosure(
     lam: Fraction,
     prec: int,
     values: Callable[..., list[tuple[Any, bool]]],
-) -> tuple[Fraction, Fraction, Mapping[str, Any]]:
+) -> tuple[Fraction, Fraction | None, Mapping[str, Any]]:
     """``lo <= sup <= hi`` over every case and output of a posterior objective, in closed form.
 
     Args:
@@ -590,29 +601,34 @@ def sup_enclosure(
         values: the candidates of one piece (the ratio or the δ objective).
 
     Returns:
-        ``(lo, hi, where)``: ``hi`` is ``None``-free (a huge value when a ball is not
-        finite), ``where`` the case and output of the lower end.
+        ``(lo, hi, where)``: ``hi`` is None when a ball is not finite at this precision
+        (no upper end yet), ``where`` the case and output of the lower end.
 
     References:
         Desfontaines et al., Section 2.2, Definition 6 (IBCDP); Li et al. (2019),
         Eq. 2 (the Laplace mixtures).
     """
     best_lo, best_hi = Fraction(-1), Fraction(-1)
+    unbounded = False  # a ball that is not finite: no upper end at this precision
     where: Mapping[str, Any] = {}
     with working_precision(prec):
         for c in cases:
             cs = c.centres()
             pieces = list(zip(cs, cs[1:], strict=False)) or [(cs[0], cs[0])]
             for lo_c, hi_c in pieces:
-                sup = _PieceSup(to_ball(2 * (hi_c - lo_c) / lam).exp(), prec)
+                v = to_ball(2 * (hi_c - lo_c) / lam).exp()
+                if not v.is_finite():  # the piece's end is beyond these balls
+                    unbounded = True
+                    continue
+                sup = _PieceSup(v, prec)
                 p1 = _exp_piece(c.first, lo_c, hi_c, lam)
                 p2 = _exp_piece(c.second, lo_c, hi_c, lam)
                 for val, inside in values(p1, p2, sup):
                     if not val.is_finite():
-                        best_hi = max(best_hi, Fraction(1 << 64))
+                        unbounded = True
                         continue
                     a, b = ball_endpoints(val)
                     best_hi = max(best_hi, b)
                     if inside and a > best_lo:
                         best_lo, where = a, {**c.where, "output": lo_c}
-    return best_lo, best_hi, where
+    return best_lo, None if unbounded else best_hi, where

@@ -125,3 +125,44 @@ def test_ibcdp_of_a_record_with_one_possible_value_is_exactly_zero() -> None:
     r = res["ibcdp"]
     assert r.epsilon == 0
     assert r.delta_at_epsilon[0][1] == 0
+
+
+def test_ibcdp_epsilon_at_a_small_scale_agrees_with_a_brute_force() -> None:
+    # λ = 1/100: the posterior ratio reaches about e^100, far above 2^64. The closed form
+    # must still answer (it used to hand every ratio above 2^64 to the branch and bound,
+    # which took minutes here). Source: the posteriors of x1 given t, from the table at 60
+    # digits, maximized over a grid of t in [-1, 3] (step 1/500) refined by golden
+    # section; the posteriors are constant outside the centres' range [0, 2].
+    lam = mpmath.mpf(1) / 100
+    m = ps.JointDistribution.from_rows(["x1", "x2"], ROWS)
+    res = ps.audit.audit(m, ps.mechanisms.laplace(F(1, 100)), "x1", [], [], notions=["ibcdp"])
+
+    def post(t: mpmath.mpf, b: int | None) -> dict[int, mpmath.mpf]:
+        u = {0: mpmath.mpf(0), 1: mpmath.mpf(0)}
+        for (x1, x2), p in TABLE.items():
+            f = (x1 if b is None else b) + x2
+            u[x1] += mpmath.mpf(p.numerator) / p.denominator * mpmath.exp(-abs(t - f) / lam)
+        z = u[0] + u[1]
+        return {a: v / z for a, v in u.items()}
+
+    with mpmath.workdps(60):
+        best = mpmath.mpf(0)
+        for b, flip in itertools.product((0, 1), (False, True)):
+
+            def g(t: mpmath.mpf, b: int = b, flip: bool = flip) -> mpmath.mpf:
+                p1, p2 = post(t, None), post(t, b)
+                if flip:
+                    p1, p2 = p2, p1
+                return max(p1[a] / p2[a] for a in (0, 1))
+
+            grid = [mpmath.mpf(k) / 500 for k in range(-500, 1501)]
+            vals = [g(t) for t in grid]
+            k = max(range(len(grid)), key=lambda j: vals[j])
+            lo_t, hi_t = grid[max(k - 1, 0)], grid[min(k + 1, len(grid) - 1)]
+            best = max(best, _golden_max(g, lo_t, hi_t))
+        value = res["ibcdp"].epsilon
+        value.arb(80)
+        lo = mpmath.mpf(value.lo.numerator) / value.lo.denominator
+        hi = mpmath.mpf(value.hi.numerator) / value.hi.denominator
+        assert abs(mpmath.log(best) - lo) < mpmath.mpf(10) ** -12
+        assert hi - lo < mpmath.mpf(10) ** -12

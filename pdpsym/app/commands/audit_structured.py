@@ -18,6 +18,7 @@ from typing import Any
 
 from pdpsym.app import limits
 from pdpsym.app.audit_work import check_work as check_table_work
+from pdpsym.app.audit_work import noise_bits
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_rational
 
@@ -242,6 +243,7 @@ def check_work(
             points,
             getattr(args, "delta", None) is not None,
         )
+        + m * assignments * noise_bits(mech, Fraction(span, scale))
         for n in notions
         if n not in plain
     )
