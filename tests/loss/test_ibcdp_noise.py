@@ -64,14 +64,21 @@ def _golden_max(g, a: mpmath.mpf, b: mpmath.mpf) -> mpmath.mpf:  # type: ignore[
     return max(g(a), g(b), g((a + b) / 2))
 
 
-def _brute_sup(table: dict, weights: tuple[int, int], eps: mpmath.mpf | None) -> mpmath.mpf:
-    """sup over outputs and cases of the IBCDP objective, by grid + golden section."""
+def _brute_sup(
+    table: dict,
+    weights: tuple[int, int],
+    eps: mpmath.mpf | None,
+    lam: int | mpmath.mpf = 1,
+    grid: tuple[int, int, int] = (-100, 251, 50),
+) -> mpmath.mpf:
+    """sup over outputs and cases of the IBCDP objective, by grid + golden section
+    (``grid = (first, stop, per unit)``: the points k / per_unit for k in range)."""
 
     def post(t: mpmath.mpf, b: int | None) -> dict[int, mpmath.mpf]:
         u = {0: mpmath.mpf(0), 1: mpmath.mpf(0)}
         for (x1, x2), p in table.items():
             f = weights[0] * (x1 if b is None else b) + weights[1] * x2
-            u[x1] += mpmath.mpf(p.numerator) / p.denominator * mpmath.exp(-abs(t - f)) / 2
+            u[x1] += mpmath.mpf(p.numerator) / p.denominator * mpmath.exp(-abs(t - f) / lam)
         z = u[0] + u[1]
         return {a: v / z for a, v in u.items()}
 
@@ -86,10 +93,11 @@ def _brute_sup(table: dict, weights: tuple[int, int], eps: mpmath.mpf | None) ->
                 return max(p1[a] / p2[a] for a in (0, 1))
             return sum(max(mpmath.mpf(0), p1[a] - mpmath.exp(eps) * p2[a]) for a in (0, 1))
 
-        grid = [mpmath.mpf(k) / 50 for k in range(-100, 251)]
-        vals = [g(t) for t in grid]
-        k = max(range(len(grid)), key=lambda j: vals[j])
-        best = max(best, _golden_max(g, grid[max(k - 1, 0)], grid[min(k + 1, len(grid) - 1)]))
+        points = [mpmath.mpf(k) / grid[2] for k in range(grid[0], grid[1])]
+        vals = [g(t) for t in points]
+        k = max(range(len(points)), key=lambda j: vals[j])
+        lo_t, hi_t = points[max(k - 1, 0)], points[min(k + 1, len(points) - 1)]
+        best = max(best, _golden_max(g, lo_t, hi_t))
     return best
 
 
@@ -133,33 +141,10 @@ def test_ibcdp_epsilon_at_a_small_scale_agrees_with_a_brute_force() -> None:
     # which took minutes here). Source: the posteriors of x1 given t, from the table at 60
     # digits, maximized over a grid of t in [-1, 3] (step 1/500) refined by golden
     # section; the posteriors are constant outside the centres' range [0, 2].
-    lam = mpmath.mpf(1) / 100
     m = ps.JointDistribution.from_rows(["x1", "x2"], ROWS)
     res = ps.audit.audit(m, ps.mechanisms.laplace(F(1, 100)), "x1", [], [], notions=["ibcdp"])
-
-    def post(t: mpmath.mpf, b: int | None) -> dict[int, mpmath.mpf]:
-        u = {0: mpmath.mpf(0), 1: mpmath.mpf(0)}
-        for (x1, x2), p in TABLE.items():
-            f = (x1 if b is None else b) + x2
-            u[x1] += mpmath.mpf(p.numerator) / p.denominator * mpmath.exp(-abs(t - f) / lam)
-        z = u[0] + u[1]
-        return {a: v / z for a, v in u.items()}
-
     with mpmath.workdps(60):
-        best = mpmath.mpf(0)
-        for b, flip in itertools.product((0, 1), (False, True)):
-
-            def g(t: mpmath.mpf, b: int = b, flip: bool = flip) -> mpmath.mpf:
-                p1, p2 = post(t, None), post(t, b)
-                if flip:
-                    p1, p2 = p2, p1
-                return max(p1[a] / p2[a] for a in (0, 1))
-
-            grid = [mpmath.mpf(k) / 500 for k in range(-500, 1501)]
-            vals = [g(t) for t in grid]
-            k = max(range(len(grid)), key=lambda j: vals[j])
-            lo_t, hi_t = grid[max(k - 1, 0)], grid[min(k + 1, len(grid) - 1)]
-            best = max(best, _golden_max(g, lo_t, hi_t))
+        best = _brute_sup(TABLE, (1, 1), None, mpmath.mpf(1) / 100, (-500, 1501, 500))
         value = res["ibcdp"].epsilon
         value.arb(80)
         lo = mpmath.mpf(value.lo.numerator) / value.lo.denominator
