@@ -157,4 +157,4 @@ def check_work(
     limits.check(args, work, "this audit")
 
 
-__all__ = ["check_work", "number_bits"]
+__all__ = ["check_work", "noise_bits", "number_bits"]
