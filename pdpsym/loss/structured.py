@@ -344,16 +344,20 @@ def target_enclosure(
     """
     n = contrib.span
     rate = 1 / (lam * contrib.scale)
-    prec = _bits(digits, n)
+    # e^-rate is a usable ball only when the ball of rate itself is exact enough: start
+    # (and allow) at least its bits (λ = 10^-9999 needs about 33,000)
+    rate_bits = max(rate.numerator.bit_length(), rate.denominator.bit_length()) + 64
+    prec = max(_bits(digits, n), rate_bits)
+    limit = max(MAX_BITS, 2 * rate_bits)
     while True:
         res = _pair_sups(values, n, rate, prec)
         if res == "none":
             return None
         if res is not None and not isinstance(res, str):
             lo, hi = res
-            if fixed_digits(lo, hi, digits) is not None or prec >= MAX_BITS:
+            if fixed_digits(lo, hi, digits) is not None or prec >= limit:
                 break
-        elif prec >= MAX_BITS:  # pragma: no cover - needs absurd magnitudes
+        elif prec >= limit:  # pragma: no cover - needs absurd magnitudes
             raise ArithmeticError("mixture balls not finite at the largest precision")
         prec *= 2
     ex = _exact_sup(values, lam * contrib.scale) if exact and n <= exact_limit else None

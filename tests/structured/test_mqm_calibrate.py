@@ -20,6 +20,7 @@ from pdpsym.mechanisms.mqm import (
     mqm_exact_scale,
     sensitivity,
 )
+from pdpsym.models.kinds import structured_from_object
 from pdpsym.models.markov import MarkovChain
 from pdpsym.models.product import ProductModel
 
@@ -204,3 +205,31 @@ def test_mqm_approx_refuses_a_chain_that_is_not_stationary():
     assert na.as_json(15) == {"name": "mqm-approx", "applicable": False, "reason": na.reason}
     with pytest.raises(ValueError, match="model"):
         mqm_approx_scale(m, Fraction(1))
+
+
+def test_calibration_at_an_epsilon_of_seven_hundred_digits():
+    """eps = 10^700 on a two-node network: the scale sought is about 10^-700, whose
+    1/lambda needs more bits than the balls' old precision cap (2048), so the leakage
+    failed with "mixture balls not finite" (a fuzz input at 5000 digits found it). Hand
+    derivation: the sum x1 + x2 changes by 1 with x1 given x2, so the leakage is
+    1/lambda + c with |c| <= ln 3 (the CPT's ratio 3/4 : 1/4); the smallest scale is then
+    10^-700 (1 + c 10^-700 + ...), and the 1e-12-wide enclosure must hold 10^-700."""
+    m = structured_from_object(
+        {
+            "kind": "bayesian-network",
+            "nodes": [
+                {"name": "x1", "states": ["0", "1"], "cpt": ["1/2", "1/2"]},
+                {
+                    "name": "x2",
+                    "states": ["0", "1"],
+                    "parents": ["x1"],
+                    "cpt": [["3/4", "1/4"], ["1/4", "3/4"]],
+                },
+            ],
+        }
+    )
+    cal = calibrate(m, Fraction(10**700), known=("x2",), targets=("x1",), baselines=False)
+    target = Fraction(1, 10**700)
+    assert cal.lo <= target * (1 + Fraction(1, 10**50))
+    assert target * (1 - Fraction(1, 10**50)) <= cal.hi
+    assert cal.hi - cal.lo <= cal.hi / 10**12

@@ -74,8 +74,14 @@ def run_calibrate(args: argparse.Namespace) -> int:
     # two baselines) and a bisection on one target: measured on binary chains at
     # T = 300, 1000 and 3000, the run takes 6 to 7 times one pass (0.49, 2.6 and 29 s
     # of CPU); checked from the model's shape before its records are listed
+    # an ε of many digits asks for a scale whose balls need as many bits: the run grows
+    # with their square (measured on two records: 1.0 s at 60 digits, 3.8 s at 1000,
+    # 15 s at 2000)
+    bits = max(eps.numerator.bit_length(), eps.denominator.bit_length())
     limits.check(
-        args, CALIBRATION_PASSES * leakage_work(model, n_targets, known), "this calibration"
+        args,
+        CALIBRATION_PASSES * leakage_work(model, n_targets, known) * (1 + (bits // 32) ** 2),
+        "this calibration",
     )
     targets = [args.target] if args.target else [v for v in model.variables if v not in set(known)]
     with Progress(len(targets) * 8, "targets", delay=1.0) as bar:
