@@ -156,10 +156,36 @@ _READINGS = {
 
 
 class _Walk:
-    """Every case of a notion, built exactly and walked once per figure."""
+    """Every case of a notion, built exactly and walked once per figure.
+
+    The cases are kept after the first complete walk when they hold at most ``KEEP``
+    output entries (a curve walks them once per ε point, and building them is the larger
+    part of a point's work); larger notions are rebuilt per walk, so that memory stays
+    bounded by one case at a time.
+    """
+
+    KEEP = 2 * 10**5  # PMF entries kept at most (a few tens of megabytes)
 
     def __init__(self, cases: Callable[[], Iterator[Case]]) -> None:
-        self.cases = cases
+        self._factory = cases
+        self._kept: list[Case] | None = None
+
+    def cases(self) -> Iterable[Case]:
+        return self._kept if self._kept is not None else self._walk()
+
+    def _walk(self) -> Iterator[Case]:
+        kept: list[Case] | None = []
+        size = 0
+        for c in self._factory():
+            if kept is not None:
+                size += sum(len(p) for _, p, _ in c.terms)
+                if size <= self.KEEP:
+                    kept.append(c)
+                else:
+                    kept = None
+            yield c
+        if kept is not None:
+            self._kept = kept
 
     def zero(self) -> CurvePoint:
         return worst_ratio(self.cases())
