@@ -10,6 +10,7 @@ tests/test_fuzz_cli.py (a bounded run, and a larger one marked slow) and by
 from __future__ import annotations
 
 import contextlib
+import copy
 import io
 import json
 import random
@@ -65,6 +66,21 @@ NAMES = ["x1", "x2", "x3", "x9", "", " ", "x1,x2", "x1\nx2", "ü", "\udcff", "x"
 FLAGS_BAD = ["--nope", "--json=1", "--", "-x", "--lam", "--target"]
 
 
+#: x1 -> x2, two fair-ish bits: the network the fuzz corrupts, and the tests' smallest one
+TWO_NODE_NETWORK: dict[str, Any] = {
+    "kind": "bayesian-network",
+    "nodes": [
+        {"name": "x1", "states": ["0", "1"], "cpt": ["1/2", "1/2"]},
+        {
+            "name": "x2",
+            "states": ["0", "1"],
+            "parents": ["x1"],
+            "cpt": [["3/4", "1/4"], ["1/4", "3/4"]],
+        },
+    ],
+}
+
+
 def _structured(rng: random.Random) -> Any:
     """A small chain, product or network, corrupted at one field half of the time."""
     kind = rng.choice(["markov-chain", "product", "bayesian-network"])
@@ -100,18 +116,7 @@ def _structured(rng: random.Random) -> Any:
             ),
         }
     else:
-        obj = {
-            "kind": kind,
-            "nodes": [
-                {"name": "x1", "states": ["0", "1"], "cpt": ["1/2", "1/2"]},
-                {
-                    "name": "x2",
-                    "states": ["0", "1"],
-                    "parents": ["x1"],
-                    "cpt": [["3/4", "1/4"], ["1/4", "3/4"]],
-                },
-            ],
-        }
+        obj = copy.deepcopy(TWO_NODE_NETWORK)
         bad = {
             "nodes": rng.choice(
                 [

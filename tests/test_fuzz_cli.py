@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from fuzz_cases import COMMANDS, draw, run
+from fuzz_cases import COMMANDS, TWO_NODE_NETWORK, draw, run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -415,22 +415,7 @@ def test_a_calibration_at_an_epsilon_of_thousands_of_digits_is_refused_upfront(
     # need about 16,600 bits; it failed ("mixture balls not finite"), then, with the
     # precision raised, ran past 100 s. Measured growth: 1.0 s at 60 digits, 15 s at 2000.
     m = tmp_path / "m.json"
-    m.write_text(
-        json.dumps(
-            {
-                "kind": "bayesian-network",
-                "nodes": [
-                    {"name": "x1", "states": ["0", "1"], "cpt": ["1/2", "1/2"]},
-                    {
-                        "name": "x2",
-                        "states": ["0", "1"],
-                        "parents": ["x1"],
-                        "cpt": [["3/4", "1/4"], ["1/4", "3/4"]],
-                    },
-                ],
-            }
-        )
-    )
+    m.write_text(json.dumps(TWO_NODE_NETWORK))
     argv = ["calibrate", str(m), "--eps", "9" * 5000, "--known", "x2", "--target", "x1"]
     outcome, code, err = run(argv)
     assert outcome == "ok" and code == 2 and "--max-work" in err, err

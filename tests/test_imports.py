@@ -16,16 +16,19 @@ import pdpsym
 
 ROOT = Path(pdpsym.__file__).parent
 TESTS = Path(__file__).parent
+# the project's own top-level names: the package, the suite, and the suite's helper
+# modules imported by bare name (fuzz_cases, dmkb2020_brute, ...)
+OWN = frozenset({"pdpsym", "tests", *(p.stem for p in TESTS.glob("*.py"))})
 
 
 def _private_imports(source: str) -> list[str]:
-    """``from pdpsym... import _name`` (or a relative ``from . import _name``) in a source."""
+    """``from <project module> import _name`` (or a relative ``from . import _name``)."""
     out = []
     for node in ast.walk(ast.parse(source)):
         if not isinstance(node, ast.ImportFrom):
             continue
         module = node.module or ""
-        if not (node.level or module == "pdpsym" or module.startswith("pdpsym.")):
+        if not (node.level or module.split(".")[0] in OWN):
             continue
         for alias in node.names:
             if alias.name.startswith("_") and not alias.name.startswith("__"):
@@ -43,7 +46,14 @@ def test_the_check_sees_a_private_import() -> None:
     assert _private_imports("def f():\n    from .helpers import _x\n") == [
         "line 2: from .helpers import _x"
     ]
+    assert _private_imports("from tests.loss.test_x import _brute\n") == [
+        "line 1: from tests.loss.test_x import _brute"
+    ]
+    assert _private_imports("from fuzz_cases import _opt\n") == [
+        "line 1: from fuzz_cases import _opt"
+    ]
     assert _private_imports("from pdpsym.core.poly import mul, __all__\nimport os._x\n") == []
+    assert _private_imports("from os.path import _joinrealpath\n") == []
 
 
 def test_no_module_imports_another_modules_private_name() -> None:

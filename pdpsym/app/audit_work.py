@@ -36,40 +36,27 @@ def number_bits(obj: Any) -> int:
     return 0
 
 
-def _query_span(spec: Mapping[str, Any], model: JointDistribution) -> int:
-    """The integers from the least to the largest value of the weighted count (geometric
-    noise has an output at each), or the number of databases when it is not an integer."""
+def _query_width(spec: Mapping[str, Any], model: JointDistribution) -> Fraction:
+    """The largest value of the weighted count minus its least."""
     raw = spec.get("weights")
     ws = [
         parse_rational(raw.get(v, "1"), f"weights.{v}") if isinstance(raw, Mapping) else Fraction(1)
         for v in model.variables
     ]
-    lo = sum(
-        (min(w * v for v in dom) for w, dom in zip(ws, model.domains, strict=True)), Fraction(0)
-    )
-    hi = sum(
-        (max(w * v for v in dom) for w, dom in zip(ws, model.domains, strict=True)), Fraction(0)
-    )
-    span = hi - lo
-    return int(span) + 1 if span.denominator == 1 else model.cells
-
-
-def _laplace_bits(spec: Mapping[str, Any], model: JointDistribution) -> int:
-    """:func:`noise_bits` of a Laplace mechanism file on a table model."""
-    raw = spec.get("weights")
-    ws = [
-        parse_rational(raw.get(v, "1"), f"weights.{v}") if isinstance(raw, Mapping) else Fraction(1)
-        for v in model.variables
-    ]
-    span = sum(
+    return sum(
         (
-            (max(w * v for v in dom) - min(w * v for v in dom))
+            max(w * v for v in dom) - min(w * v for v in dom)
             for w, dom in zip(ws, model.domains, strict=True)
         ),
         Fraction(0),
     )
-    lam = parse_rational(spec.get("lam", "1"), "lam")
-    return int(Fraction(145, 100) * span / lam) if lam > 0 else 0
+
+
+def _query_span(spec: Mapping[str, Any], model: JointDistribution) -> int:
+    """The integers from the least to the largest value of the weighted count (geometric
+    noise has an output at each), or the number of databases when it is not an integer."""
+    span = _query_width(spec, model)
+    return int(span) + 1 if span.denominator == 1 else model.cells
 
 
 def _outputs(spec: Mapping[str, Any], model: JointDistribution) -> tuple[int, int]:
@@ -89,17 +76,16 @@ def _outputs(spec: Mapping[str, Any], model: JointDistribution) -> tuple[int, in
     return model.n + 2, 0  # laplace: the breakpoints of the query, in closed form
 
 
-def noise_bits(mech: Any, span: Fraction) -> int:
-    """The bits of ``e^(span/λ)`` under Laplace noise (0 for other mechanisms).
+def noise_bits(lam: Fraction | None, span: Fraction) -> int:
+    """The bits of ``e^(span/λ)`` under Laplace noise of scale ``lam`` (0 without one).
 
     ibcdp's posteriors and distributional-dp's LPs hold such numbers exactly, and their
     cost grows with these bits: measured about 1 step per bit per case (ibcdp on two
     records: 3.2 s at ``span/λ = 2 10^6``, 25 s at ``2 10^7``).
     """
-    lam = getattr(mech, "lam", None)
-    if getattr(mech, "kind", "laplace") != "laplace" or not lam or lam <= 0:
+    if lam is None or lam <= 0:
         return 0
-    return int(Fraction(145, 100) * span / Fraction(lam))
+    return int(Fraction(145, 100) * span / lam)
 
 
 def check_work(
@@ -150,7 +136,11 @@ def check_work(
         return exact
 
     # Laplace noise: ibcdp and distributional-dp hold e^(span/λ) exactly
-    big = _laplace_bits(spec, model) if kind == "laplace" else 0
+    big = (
+        noise_bits(parse_rational(spec.get("lam", "1"), "lam"), _query_width(spec, model))
+        if kind == "laplace"
+        else 0
+    )
     posterior = sum(cells * big for n in notions if n in ("ibcdp", "distributional-dp"))
     # plus the audit's own setup and certified output, about 0.1 s whatever the model
     work = 10**5 + sum(one(n) for n in notions or ["-"]) + posterior

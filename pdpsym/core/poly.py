@@ -392,10 +392,9 @@ def log_ratio_sups(
             _float_logs(ma, fa) - _float_logs(mb, fb) + (_float_log(arb(nb)) - _float_log(arb(na)))
         )
         scale = arb(nb) / arb(na)
-        if bool(np.isnan(logs).any()):
-            # floats cannot rank these points (a log beyond the float range): every
-            # point's ball is taken, none is dropped by the screen
-            return _all_points(ma, mb, scale)
+        # floats cannot rank a point whose log is beyond their range: then every point's
+        # ball is taken and none is dropped by the screen
+        screened = not bool(np.isnan(logs).any())
         # relative radius of every ball (arb's accuracy in bits, one bit of margin)
         bits = min(min(map(arb.rel_accuracy_bits, ma)), min(map(arb.rel_accuracy_bits, mb)))
         rel = 2.0 ** (2 - min(int(bits), 1000))
@@ -403,23 +402,21 @@ def log_ratio_sups(
         normal = (fa > 2.0**-1000) & (fa < 2.0**1000) & (fb > 2.0**-1000) & (fb < 2.0**1000)
         out = []
         for sign in (1, -1):
-            vals = sign * logs
-            top = float(vals.max())
-            if not math.isfinite(top):
-                return None
-            slack = 1e-9 * (1.0 + abs(top))
-            keep = vals >= top - slack
-            best = None
-            for c in np.nonzero(keep)[0].tolist():
-                best = _max_ball(best, _log_ratio_ball(ma[c], mb[c], scale, sign))
-                if best is None:
+            keep = np.ones(len(ma), dtype=bool)
+            if screened:
+                vals = sign * logs
+                top = float(vals.max())
+                if not math.isfinite(top):
                     return None
-            assert best is not None
-            # the dropped points: proven below best's lower end, or enclosed as well
-            factor = scale if sign > 0 else 1 / scale
-            proven = _below(fa, fb, sign, factor, kappa, ball_endpoints(best)[0]) & normal
-            for c in np.nonzero(~keep & ~proven)[0].tolist():
-                best = _max_ball(best, _log_ratio_ball(ma[c], mb[c], scale, sign))
+                keep = vals >= top - 1e-9 * (1.0 + abs(top))
+            best = _max_over(None, np.nonzero(keep)[0].tolist(), ma, mb, scale, sign)
+            if best is None:
+                return None
+            if screened:  # the dropped points: proven below best's lower end, or enclosed
+                factor = scale if sign > 0 else 1 / scale
+                proven = _below(fa, fb, sign, factor, kappa, ball_endpoints(best)[0]) & normal
+                rest = np.nonzero(~keep & ~proven)[0].tolist()
+                best = _max_over(best, rest, ma, mb, scale, sign)
                 if best is None:
                     return None
             out.append(ball_endpoints(best))
@@ -429,20 +426,20 @@ def log_ratio_sups(
 _U = 2.0**-53
 
 
-def _all_points(
-    ma: Sequence[Ball], mb: Sequence[Ball], scale: Ball
-) -> tuple[tuple[Fraction, Fraction], tuple[Fraction, Fraction]] | None:
-    """:func:`log_ratio_sups` without the float screen: the max of every point's ball."""
-    out = []
-    for sign in (1, -1):
-        best = None
-        for a, b in zip(ma, mb, strict=True):
-            best = _max_ball(best, _log_ratio_ball(a, b, scale, sign))
-            if best is None:
-                return None
-        assert best is not None
-        out.append(ball_endpoints(best))
-    return out[0], out[1]
+def _max_over(
+    best: Ball | None,
+    points: Sequence[int],
+    ma: Sequence[Ball],
+    mb: Sequence[Ball],
+    scale: Ball,
+    sign: int,
+) -> Ball | None:
+    """``best`` widened by the log ratio ball of every point (None: one is not finite)."""
+    for c in points:
+        best = _max_ball(best, _log_ratio_ball(ma[c], mb[c], scale, sign))
+        if best is None:
+            return None
+    return best
 
 
 def _log_ratio_ball(a: Ball, b: Ball, scale: Ball, sign: int) -> Ball | None:

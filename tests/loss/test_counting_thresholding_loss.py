@@ -100,8 +100,10 @@ def test_thresholding_loss_brute_force() -> None:
 
 
 def test_thresholding_loss_heterogeneous_matches_brute() -> None:
-    from tests.loss.test_thresholding_heterogeneous import _brute  # noqa: PLC0415 (shared brute force)
+    from tests.loss.test_thresholding_heterogeneous import (  # noqa: PLC0415 (shared brute force)
+        threshold_brute,
+    )
 
     ps = [F(1, 5), F(1, 3), F(1, 2)] * 6
     loss = ThresholdingLoss(len(ps), 7, 2, ps=ps)
-    assert loss.delta(Eps.log(F(3, 2))).value == _brute(ps, 7, 2, F(3, 2))
+    assert loss.delta(Eps.log(F(3, 2))).value == threshold_brute(ps, 7, 2, F(3, 2))

@@ -20,7 +20,7 @@ from pdpsym.core.eps import Eps
 from pdpsym.mechanisms.thresholding import ppk_delta_heterogeneous
 
 
-def _brute(ps: list[F], T: int, size: int, c: F) -> F:
+def threshold_brute(ps: list[F], T: int, size: int, c: F) -> F:
     # Definition 15: M_T = ⊥ if k <= T else k. Given D(i) = a and b ones among the known
     # records, P[⊥] = P[S <= T - b - a], P[k] = P[S = k - b - a]; Definition 13 weighs the
     # hockey sticks by P[b] (the known records' own Poisson binomial); max over the
@@ -57,7 +57,7 @@ def test_heterogeneous_thresholding_matches_brute_force(n: int, T: int, size: in
     values = [F(1, 5), F(1, 3), F(1, 2)]
     ps = [values[k % 3] for k in range(n)]
     got, _, _ = ppk_delta_heterogeneous(ps, T, size, Eps.log(F(3, 2)))
-    want = _brute(ps, T, size, F(3, 2))
+    want = threshold_brute(ps, T, size, F(3, 2))
     assert certify(got, 20).decimal == certify(want, 20).decimal
 
 

@@ -8,6 +8,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import pytest
+from fuzz_cases import TWO_NODE_NETWORK
 
 from pdpsym.audit.calibrate import NotApplicable, calibrate
 from pdpsym.core.certify import certify
@@ -214,20 +215,7 @@ def test_calibration_at_an_epsilon_of_seven_hundred_digits():
     derivation: the sum x1 + x2 changes by 1 with x1 given x2, so the leakage is
     1/lambda + c with |c| <= ln 3 (the CPT's ratio 3/4 : 1/4); the smallest scale is then
     10^-700 (1 + c 10^-700 + ...), and the 1e-12-wide enclosure must hold 10^-700."""
-    m = structured_from_object(
-        {
-            "kind": "bayesian-network",
-            "nodes": [
-                {"name": "x1", "states": ["0", "1"], "cpt": ["1/2", "1/2"]},
-                {
-                    "name": "x2",
-                    "states": ["0", "1"],
-                    "parents": ["x1"],
-                    "cpt": [["3/4", "1/4"], ["1/4", "3/4"]],
-                },
-            ],
-        }
-    )
+    m = structured_from_object(TWO_NODE_NETWORK)
     cal = calibrate(m, Fraction(10**700), known=("x2",), targets=("x1",), baselines=False)
     target = Fraction(1, 10**700)
     assert cal.lo <= target * (1 + Fraction(1, 10**50))

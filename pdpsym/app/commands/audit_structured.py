@@ -243,7 +243,9 @@ def check_work(
             points,
             getattr(args, "delta", None) is not None,
         )
-        + m * assignments * noise_bits(mech, Fraction(span, scale))
+        + m
+        * assignments
+        * noise_bits(mech.lam if mech.kind == "laplace" else None, Fraction(span, scale))
         for n in notions
         if n not in plain
     )
