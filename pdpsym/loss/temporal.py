@@ -220,10 +220,7 @@ class TemporalChain:
         if len(chain.matrices) != 1:
             why = "the chain has one transition matrix per step (not homogeneous)"
         elif T > 1 and laws[1] != laws[0]:
-            why = (
-                "the initial law is not stationary, so the backward matrix P(x_t-1 | x_t) "
-                "changes with t"
-            )
+            why = "the start is not stationary: P(x_t-1 | x_t) changes with t"
         return cls(T, tuple(laws), tuple(back), tuple(fwd), why is None, why)
 
 

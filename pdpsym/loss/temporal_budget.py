@@ -13,8 +13,8 @@ precision, never a float):
   Algorithm 3; their ``allocEspByQuantify``): ``eps_1 = a_B``, ``eps_t = a_B - L_B(a_B)``
   for ``1 < t < T``, ``eps_T = a_F`` with ``a_F = alpha - L_B(a_B)``, where ``a_B`` solves
   ``a_B + L_F(alpha - L_B(a_B)) = alpha``. Then ``BPL_t = a_B`` and ``FPL_t = a_F`` for
-  every ``t``, so ``TPL_t = alpha`` in the middle, ``a_F`` at ``t = 1`` and ``a_B`` at
-  ``t = T``. The left side minus ``alpha`` rises with ``a_B`` (slope ``1 - L_F' L_B' >= 0``),
+  every ``t``, so ``TPL_t = alpha`` at every ``t`` (in the middle ``a_F + L_B(a_B)``, at
+  ``t = 1`` ``FPL_1 = L_F(a_F) + a_B``, at ``t = T`` ``BPL_T = L_B(a_B) + a_F``). The left side minus ``alpha`` rises with ``a_B`` (slope ``1 - L_F' L_B' >= 0``),
   is ``L_F(alpha) - alpha <= 0`` at 0 and ``>= 0`` at ``alpha``. Homogeneous chains only
   (one backward and one forward matrix).
 * :func:`upper_bound_allocation`: their allocation by the upper bound (TKDE Sec. 6,
