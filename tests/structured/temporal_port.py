@@ -83,7 +83,9 @@ def cao_sup(TM: Sequence[Sequence[float]], e: float) -> float:
 
 
 def cao_tpl(
-    eps: Sequence[float], TM_B: Sequence[Sequence[Sequence[float]]], TM_F: Sequence[Sequence[Sequence[float]]]
+    eps: Sequence[float],
+    TM_B: Sequence[Sequence[Sequence[float]]],
+    TM_F: Sequence[Sequence[Sequence[float]]],
 ) -> tuple[list[float], list[float], list[float]]:
     """tools/plotTPL.m with one matrix per step: ``TM_B[t]`` is P(x_t-1 | x_t) used at
     step t (0-based, t >= 1), ``TM_F[t]`` is P(x_t+1 | x_t) used at step t (t <= T-2)."""
@@ -100,7 +102,9 @@ def cao_tpl(
 # --- Bayes, by hand ---------------------------------------------------------------------
 
 
-def marginals(init: Sequence[Fraction], P: Sequence[Sequence[Fraction]], T: int) -> list[list[Fraction]]:
+def marginals(
+    init: Sequence[Fraction], P: Sequence[Sequence[Fraction]], T: int
+) -> list[list[Fraction]]:
     """pi_t = pi_1 P^(t-1), exactly."""
     out = [list(init)]
     k = len(init)
@@ -186,7 +190,12 @@ def mp_tpl(eps: Sequence[object], TM_B, TM_F, dps: int = 60) -> list[object]:
             return mpmath.log(best)
 
         T = len(eps)
-        e = [mpmath.mpf(x) if not isinstance(x, Fraction) else mpmath.mpf(x.numerator) / x.denominator for x in eps]
+        e = [
+            mpmath.mpf(x)
+            if not isinstance(x, Fraction)
+            else mpmath.mpf(x.numerator) / x.denominator
+            for x in eps
+        ]
         b, f = [e[0]] + [None] * (T - 1), [None] * (T - 1) + [e[T - 1]]
         for t in range(1, T):
             b[t] = L(TM_B[t], b[t - 1]) + e[t]

@@ -42,7 +42,9 @@ def _same_matrix_chain(M, T: int) -> tp.TemporalChain:
     c = tp.lf_candidates(M)
     k = len(M)
     law = tuple(F(1, k) for _ in range(k))
-    return tp.TemporalChain(T, (law,) * T, ((),) + (c,) * (T - 1), (c,) * (T - 1) + ((),), True, None)
+    return tp.TemporalChain(
+        T, (law,) * T, ((),) + (c,) * (T - 1), (c,) * (T - 1) + ((),), True, None
+    )
 
 
 def _floats(tc, eps):

@@ -34,7 +34,12 @@ CASES = [
     (["1/2", "1/2"], [["4/5", "1/5"], ["0", "1"]], 5, F(3, 4)),
     (["1/3", "2/3"], [["9/10", "1/10"], ["3/10", "7/10"]], 5, F(1, 5)),
     (["1", "0", "0"], TKDE, 3, F(3, 5)),  # support grows from one value
-    (["1/2", "1/4", "1/4"], [["1/2", "1/2", "0"], ["0", "1/2", "1/2"], ["1", "0", "0"]], 3, F(1, 2)),
+    (
+        ["1/2", "1/4", "1/4"],
+        [["1/2", "1/2", "0"], ["0", "1/2", "1/2"], ["1", "0", "0"]],
+        3,
+        F(1, 2),
+    ),
 ]
 
 
@@ -147,7 +152,12 @@ def _three_state(draw):
         w = draw(st.lists(st.integers(0, 5), min_size=3, max_size=3).filter(any))
         return [F(x, sum(w)) for x in w]
 
-    return row(), [row() for _ in range(3)], draw(st.integers(2, 6)), F(draw(st.integers(1, 19)), 20)
+    return (
+        row(),
+        [row() for _ in range(3)],
+        draw(st.integers(2, 6)),
+        F(draw(st.integers(1, 19)), 20),
+    )
 
 
 @settings(max_examples=25, deadline=None)
