@@ -113,23 +113,54 @@ def lf_candidates(rows: Sequence[Sequence[Fraction]]) -> tuple[Pair, ...]:
     return tuple(front)
 
 
-def ratio(c: Pair, u: Value, q: Any = None, d: Any = None) -> Value:
+def ratio(c: Pair, u: Value) -> Value:
     """``(q (u - 1) + 1) / (d (u - 1) + 1)``: one candidate's ``e^{L}`` at ``u = e^alpha``.
 
     Args:
         c: the candidate ``(q_S, d_S)``.
-        u: ``e^alpha`` (a Fraction, or a ball at the working precision).
-        q: ``q_S`` as a ball (optional, to save its conversion).
-        d: ``d_S`` likewise.
+        u: ``e^alpha``, a Fraction (exact) or a ball.
 
     Returns:
-        The ratio, of ``u``'s type.
+        The ratio, of ``u``'s type. A ball ``u`` is used once
+        (:func:`ball_terms`), so the ball's radius is not inflated by the dependency
+        of the numerator and the denominator on ``u``.
 
     References:
         Cao et al., TKDE 2019, Theorem 4.
     """
-    x = u - 1
-    return ((c[0] if q is None else q) * x + 1) / ((c[1] if d is None else d) * x + 1)
+    if isinstance(u, Fraction):
+        x = u - 1
+        return (c[0] * x + 1) / (c[1] * x + 1)
+    return _ratio_ball(ball_terms(c), u)
+
+
+def ball_terms(c: Pair) -> tuple[Any, Any, Any]:
+    """A candidate rewritten for balls: ``r = A + B / (d x + 1)`` with ``A = q / d`` and
+    ``B = 1 - q / d`` (``d > 0``), or ``r = q x + 1`` (``d = 0``: ``(q, None, None)``),
+    ``x = u - 1`` appearing once (interval arithmetic evaluates a single-use expression
+    of a monotone map without overestimation beyond rounding).
+
+    Args:
+        c: the candidate ``(q, d)``.
+
+    Returns:
+        ``(A, B, d)`` as balls, or ``(q, None, None)``.
+
+    References:
+        Moore, Kearfott, Cloud, Introduction to Interval Analysis (2009), Sec. 5.1 (the
+        dependency problem; single-use expressions).
+    """
+    q, d = c
+    if d == 0:
+        return to_ball(q), None, None
+    return to_ball(q / d), to_ball(1 - q / d), to_ball(d)
+
+
+def _ratio_ball(terms: tuple[Any, Any, Any], u: Any) -> Any:
+    a, b, d = terms
+    if b is None:
+        return a * (u - 1) + 1
+    return a + b / (d * (u - 1) + 1)
 
 
 def incremental(cands: Sequence[Pair], u: Value, balls: Sequence[Any] | None = None) -> Value:
@@ -139,7 +170,7 @@ def incremental(cands: Sequence[Pair], u: Value, balls: Sequence[Any] | None = N
         cands: the candidates of :func:`lf_candidates`.
         u: ``e^alpha``: a Fraction (the maximum decided exactly) or a ball (the ball of
             the maximum, ``arb.max``).
-        balls: the candidates as balls (with a ball ``u``).
+        balls: the candidates' :func:`ball_terms` (with a ball ``u``).
 
     Returns:
         ``e^{L(alpha)}``.
@@ -151,7 +182,7 @@ def incremental(cands: Sequence[Pair], u: Value, balls: Sequence[Any] | None = N
         return max((ratio(c, u) for c in cands), default=Fraction(1))
     best: Any = None
     for k, c in enumerate(cands):
-        v = ratio(c, u, *(balls[k] if balls is not None else (to_ball(c[0]), to_ball(c[1]))))
+        v = _ratio_ball(balls[k] if balls is not None else ball_terms(c), u)
         best = v if best is None else best.max(v)
     return to_ball(1) if best is None else best
 
@@ -228,14 +259,27 @@ def _exps(eps: Sequence[Eps], prec: int) -> list[Value]:
     exact = [e.exact_exp() for e in eps]
     if all(w is not None for w in exact):
         return [w for w in exact if w is not None]
-    return [e.arb_exp(prec) for e in eps]
+    seen: dict[Eps, Any] = {}  # a constant eps is enclosed once
+    for e in eps:
+        if e not in seen:
+            seen[e] = e.arb_exp(prec)
+    return [seen[e] for e in eps]
 
 
-def _balls(cands: tuple[Pair, ...], memo: dict[int, list[Any]]) -> list[Any]:
-    key = id(cands)
-    if key not in memo:
-        memo[key] = [(to_ball(q), to_ball(d)) for q, d in cands]
-    return memo[key]
+#: candidates as balls, by (id of the candidates' tuple, precision); the tuples live as
+#: long as their TemporalChain, which holds them, so an id is never reused while cached
+_BALLS: dict[tuple[int, int], tuple[tuple[Pair, ...], list[Any]]] = {}
+
+
+def _balls(cands: tuple[Pair, ...], prec: int) -> list[Any]:
+    key = (id(cands), prec)
+    hit = _BALLS.get(key)
+    if hit is None or hit[0] is not cands:
+        if len(_BALLS) > 1 << 16:
+            _BALLS.clear()
+        hit = (cands, [ball_terms(c) for c in cands])
+        _BALLS[key] = hit
+    return hit[1]
 
 
 def exp_bounds(tc: TemporalChain, eps: Sequence[Eps], prec: int) -> tuple[list[Value], list[Value]]:
@@ -256,16 +300,15 @@ def exp_bounds(tc: TemporalChain, eps: Sequence[Eps], prec: int) -> tuple[list[V
     T = tc.length
     with working_precision(prec):
         w = _exps(eps, prec)
-        memo: dict[int, list[Any]] = {}
         exact = isinstance(w[0], Fraction)
         b: list[Value] = [w[0]]
         for t in range(1, T):
             c = tc.backward[t]
-            b.append(w[t] * incremental(c, b[-1], None if exact else _balls(c, memo)))
+            b.append(w[t] * incremental(c, b[-1], None if exact else _balls(c, prec)))
         f: list[Value] = [w[T - 1]]
         for t in range(T - 2, -1, -1):
             c = tc.forward[t]
-            f.append(w[t] * incremental(c, f[-1], None if exact else _balls(c, memo)))
+            f.append(w[t] * incremental(c, f[-1], None if exact else _balls(c, prec)))
         f.reverse()
     return b, f
 
@@ -442,6 +485,7 @@ __all__ = [
     "fixed_point",
     "incremental",
     "lf_candidates",
+    "ball_terms",
     "log_ball",
     "ratio",
     "unbounded_reason",

@@ -64,9 +64,12 @@ def tpl_balls(tc: TemporalChain, eps: Sequence[Eps], prec: int) -> list[Ball]:
         Cao et al., TKDE 2019, Eq. (11) (``TPL = BPL + FPL - PL_0``).
     """
     b, f = exp_bounds(tc, eps, prec)
+    balls = {e: e.arb(prec) for e in set(eps)}
     with working_precision(prec):
         return [
-            log_ball(x, prec) + log_ball(y, prec) - e.arb(prec)
+            (x * y).log() - balls[e]
+            if not isinstance(x, Fraction)
+            else log_ball(x * y, prec) - balls[e]
             for x, y, e in zip(b, f, eps, strict=True)
         ]
 

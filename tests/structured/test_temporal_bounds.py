@@ -227,3 +227,12 @@ def test_upper_bound_allocation_is_none_for_a_deterministic_pair() -> None:
     # rows (1, 0) and (0, 1): q = 1, d = 0, so q e^eps >= 1 for every eps > 0
     tc = _same_matrix_chain([[F(1), F(0)], [F(0), F(1)]], 5)
     assert tb.upper_bound_allocation(tc, F(1)) is None
+
+
+def test_balls_stay_tight_along_a_long_chain() -> None:
+    # the ratio is evaluated with u used once: at 128 bits, 600 steps of a 3-state chain
+    # keep a radius near the rounding (the two-occurrence form grew 1.7x a step and gave
+    # a NaN after 650 steps); the values themselves are checked against the port above
+    chain = MarkovChain(["0", "1", "2"], 600, ["1", "0", "0"], TKDE)
+    b, f = tp.exp_bounds(tp.TemporalChain.of(chain), [Eps.of(F(1, 3))] * 600, 128)
+    assert all(x.rad() < 1e-30 for x in b + f)
