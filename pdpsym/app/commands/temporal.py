@@ -95,7 +95,7 @@ def _eps_list(text: str | None, T: int, mech: Any) -> list[Any]:
 
 
 def _mechanism(path: str, chain: Any) -> Any:
-    from pdpsym.app.readers import read_json
+    from pdpsym.app.readers import read_json  # engines load after --help
     from pdpsym.audit import temporal_exact as te
 
     spec = read_json(path, "--mechanism")
@@ -118,7 +118,7 @@ def _mechanism(path: str, chain: Any) -> Any:
 
 
 def _chain(path: str) -> Any:
-    from pdpsym.app.readers import load_model
+    from pdpsym.app.readers import load_model  # engines load after --help
     from pdpsym.models.markov import MarkovChain
 
     model = load_model(path)
@@ -135,7 +135,7 @@ def _work(chain: Any, budget: bool) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pdpsym.audit import temporal_exact as te
+    from pdpsym.audit import temporal_exact as te  # engines load after --help
     from pdpsym.loss import temporal as tp
 
     digits = options.digits(args.digits)
@@ -193,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _bound_balls(tc: Any, eps: list[Any], prec: int) -> list[Any]:
-    from pdpsym.core.balls import working_precision
+    from pdpsym.core.balls import working_precision  # engines load after --help
     from pdpsym.loss import temporal as tp
 
     b, f = tp.exp_bounds(tc, eps, prec)
@@ -206,7 +206,7 @@ def _bound_balls(tc: Any, eps: list[Any], prec: int) -> list[Any]:
 
 
 def _supremum(tc: Any, eps: list[Any], digits: int) -> dict[str, Any]:
-    from pdpsym.core.balls import working_precision
+    from pdpsym.core.balls import working_precision  # engines load after --help
     from pdpsym.loss import temporal as tp
 
     none: dict[str, Any] = {"bpl": None, "fpl": None, "tpl": None}
@@ -245,7 +245,7 @@ def _supremum(tc: Any, eps: list[Any], digits: int) -> dict[str, Any]:
 
 def _partial(LB: Any, LF: Any, e: Any, b_inf: bool, f_inf: bool, digits: int) -> dict[str, Any]:
     """The bounded side's supremum when only the other side is unbounded."""
-    from pdpsym.loss import temporal as tp
+    from pdpsym.loss import temporal as tp  # engines load after --help
 
     if b_inf and f_inf:
         return {}
@@ -260,7 +260,7 @@ def _partial(LB: Any, LF: Any, e: Any, b_inf: bool, f_inf: bool, digits: int) ->
 
 
 def _budget(tc: Any, alpha: Fraction, digits: int) -> dict[str, Any]:
-    from pdpsym.core.certify import ball_decimal
+    from pdpsym.core.certify import ball_decimal  # engines load after --help
     from pdpsym.core.decimals import decimal_string, enclosure_decimal
     from pdpsym.loss import temporal_budget as tb
 
