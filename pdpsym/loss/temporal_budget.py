@@ -86,11 +86,19 @@ def _decide(holds_of: Callable[[int], int | None], what: str) -> bool:
     raise Undecided(what, MAX_PREC)
 
 
+#: bisection steps from ``(0, alpha]`` down to REL_WIDTH (for progress bars)
+STEPS = 42
+
+Tick = Callable[[], None] | None
+
+
 def _bisect(
-    meets: Callable[[Fraction], bool], lo: Fraction, hi: Fraction
+    meets: Callable[[Fraction], bool], lo: Fraction, hi: Fraction, on_step: Tick = None
 ) -> tuple[Fraction, Fraction]:
     """Shrink ``[lo, hi]`` (``lo`` meets, ``hi`` does not) to relative width REL_WIDTH."""
     while hi - lo > REL_WIDTH * hi:
+        if on_step is not None:
+            on_step()
         mid = (lo + hi) / 2
         if meets(mid):
             lo = mid
@@ -104,12 +112,15 @@ def _check_alpha(alpha: Fraction) -> None:
         raise InputError("budget", f"no eps > 0 keeps the leakage at most {alpha} (it must be > 0)")
 
 
-def largest_constant_eps(tc: TemporalChain, alpha: Fraction) -> tuple[Fraction, Fraction]:
+def largest_constant_eps(
+    tc: TemporalChain, alpha: Fraction, on_step: Tick = None
+) -> tuple[Fraction, Fraction]:
     """The largest constant per-step ``eps`` with ``TPL_t <= alpha`` for every ``t``.
 
     Args:
         tc: the chain's laws (``T`` steps).
         alpha: the budget, ``> 0``.
+        on_step: called once per bisection step (progress).
 
     Returns:
         ``(lo, hi)``: rationals with ``lo <= eps* <= hi`` and ``hi - lo <= 1e-12 hi``
@@ -142,7 +153,7 @@ def largest_constant_eps(tc: TemporalChain, alpha: Fraction) -> tuple[Fraction, 
 
         return _decide(verdict, f"TPL at eps = {e} against the budget {alpha}")
 
-    return _bisect(meets, Fraction(0), alpha)
+    return _bisect(meets, Fraction(0), alpha, on_step)
 
 
 @dataclass(frozen=True)
@@ -160,12 +171,13 @@ def _L(cands: Any, alpha: Ball, prec: int) -> Ball:
         return log_ball(incremental(cands, alpha.exp()), prec)
 
 
-def quantified_allocation(tc: TemporalChain, alpha: Fraction) -> Allocation:
+def quantified_allocation(tc: TemporalChain, alpha: Fraction, on_step: Tick = None) -> Allocation:
     """Cao et al.'s allocation by quantification for a homogeneous chain (module docstring).
 
     Args:
         tc: the chain's laws (homogeneous: one transition matrix, stationary start).
         alpha: the budget, ``> 0``.
+        on_step: called once per bisection step (progress).
 
     Returns:
         The :class:`Allocation` (for ``T = 1``, every field is ``alpha``).
@@ -194,7 +206,7 @@ def quantified_allocation(tc: TemporalChain, alpha: Fraction) -> Allocation:
 
         return _decide(verdict, f"Cao et al.'s allocation equation at a_B = {a_b}")
 
-    lo, hi = _bisect(meets, Fraction(0), alpha)
+    lo, hi = _bisect(meets, Fraction(0), alpha, on_step)
     prec = 256
     with working_precision(prec):
         lo_b, hi_b, a = to_ball(lo), to_ball(hi), to_ball(alpha)
@@ -204,12 +216,15 @@ def quantified_allocation(tc: TemporalChain, alpha: Fraction) -> Allocation:
     return Allocation(first, middle, last)
 
 
-def upper_bound_allocation(tc: TemporalChain, alpha: Fraction) -> tuple[Fraction, Fraction] | None:
+def upper_bound_allocation(
+    tc: TemporalChain, alpha: Fraction, on_step: Tick = None
+) -> tuple[Fraction, Fraction] | None:
     """The constant ``eps`` whose TPL supremum over every ``T`` equals ``alpha``.
 
     Args:
         tc: the chain's laws (homogeneous).
         alpha: the budget, ``> 0``.
+        on_step: called once per bisection step (progress).
 
     Returns:
         ``(lo, hi)`` enclosing it (relative width ``<= 1e-12``), or None when the
@@ -245,11 +260,12 @@ def upper_bound_allocation(tc: TemporalChain, alpha: Fraction) -> tuple[Fraction
 
         return _decide(verdict, f"the TPL supremum at eps = {e} against the budget {alpha}")
 
-    return _bisect(meets, Fraction(0), alpha)
+    return _bisect(meets, Fraction(0), alpha, on_step)
 
 
 __all__ = [
     "REL_WIDTH",
+    "STEPS",
     "Allocation",
     "largest_constant_eps",
     "quantified_allocation",

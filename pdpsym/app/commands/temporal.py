@@ -112,9 +112,12 @@ def _mechanism(path: str, chain: Any) -> Any:
     extra = set(spec) - allowed[kind]
     if extra:
         raise InputError("--mechanism", f"unknown key {sorted(extra)[0]!r}")
-    if kind == "randomized-response":
-        return te.randomized_response(parse_rational(spec.get("keep"), "--mechanism keep"), chain.k)
-    return te.geometric(parse_rational(spec.get("alpha"), "--mechanism alpha"), chain.states)
+    try:
+        if kind == "randomized-response":
+            return te.randomized_response(parse_rational(spec.get("keep"), "keep"), chain.k)
+        return te.geometric(parse_rational(spec.get("alpha"), "alpha"), chain.states)
+    except InputError as err:  # a field of the mechanism file: name the flag that gave it
+        raise InputError("--mechanism", f"{err.field}: {err.message}") from None
 
 
 def _chain(path: str) -> Any:
