@@ -197,7 +197,9 @@ class TemporalChain:
     ``forward[t]`` those of ``P(x_{t+2} | x_{t+1})`` (``forward[T-1]`` is empty).
     ``homogeneous`` says whether one matrix serves every step and the initial law is
     stationary (then the marginal, the backward matrix and both candidate sets are the
-    same at every step and Theorem 10 applies); ``why`` says why not.
+    same at every step and Theorem 10 applies); ``why`` says why not. ``steady`` holds
+    the backward and forward candidates of that one step (from the matrix and the
+    stationary law, whatever ``T``), for the supremum and the allocations.
     """
 
     length: int
@@ -206,6 +208,7 @@ class TemporalChain:
     forward: tuple[tuple[Pair, ...], ...]
     homogeneous: bool
     why: str | None
+    steady: tuple[tuple[Pair, ...], tuple[Pair, ...]] | None = None
 
     @classmethod
     def of(cls, chain: MarkovChain) -> TemporalChain:
@@ -247,12 +250,18 @@ class TemporalChain:
                 rows = tuple(tuple(prev[i] * P[i][j] / laws[t][j] for i in range(k)) for j in live)
                 back.append(cands(rows))
         fwd.append(())
-        why = None
-        if len(chain.matrices) != 1:
+        why, steady = None, None
+        P, pi = chain.matrix(0), laws[0]
+        after = tuple(sum((pi[s] * P[s][j] for s in range(k)), Fraction(0)) for j in range(k))
+        if len(set(chain.matrices)) != 1:
             why = "the chain has one transition matrix per step (not homogeneous)"
-        elif T > 1 and laws[1] != laws[0]:
+        elif after != pi:
             why = "the start is not stationary: P(x_t-1 | x_t) changes with t"
-        return cls(T, tuple(laws), tuple(back), tuple(fwd), why is None, why)
+        else:
+            live = [s for s in range(k) if pi[s] > 0]
+            rows = tuple(tuple(pi[i] * P[i][j] / pi[j] for i in range(k)) for j in live)
+            steady = (cands(rows), cands(tuple(tuple(P[s]) for s in live)))
+        return cls(T, tuple(laws), tuple(back), tuple(fwd), why is None, why, steady)
 
 
 def _exps(eps: Sequence[Eps], prec: int) -> list[Value]:

@@ -195,7 +195,8 @@ def quantified_allocation(tc: TemporalChain, alpha: Fraction, on_step: Tick = No
     if tc.length == 1:
         a = to_ball(alpha)
         return Allocation(a, a, a)
-    LB, LF = tc.backward[1], tc.forward[0]
+    assert tc.steady is not None  # homogeneous
+    LB, LF = tc.steady
 
     def meets(a_b: Fraction) -> bool:  # h(a_B) < 0: a_B is below the root
         def verdict(prec: int) -> int | None:
@@ -240,9 +241,10 @@ def upper_bound_allocation(
     _check_alpha(alpha)
     if not tc.homogeneous:
         raise InputError("MODEL", f"the supremum needs a homogeneous chain: {tc.why}")
-    if tc.length == 1 or (not tc.backward[1] and not tc.forward[0]):
+    assert tc.steady is not None  # homogeneous
+    LB, LF = tc.steady
+    if not LB and not LF:
         return alpha, alpha
-    LB, LF = tc.backward[1], tc.forward[0]
     if any(c == (1, 0) for c in LB + LF):
         return None
 

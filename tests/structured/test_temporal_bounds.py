@@ -42,9 +42,8 @@ def _same_matrix_chain(M, T: int) -> tp.TemporalChain:
     c = tp.lf_candidates(M)
     k = len(M)
     law = tuple(F(1, k) for _ in range(k))
-    return tp.TemporalChain(
-        T, (law,) * T, ((),) + (c,) * (T - 1), (c,) * (T - 1) + ((),), True, None
-    )
+    back, fwd = ((),) + (c,) * (T - 1), (c,) * (T - 1) + ((),)
+    return tp.TemporalChain(T, (law,) * T, back, fwd, True, None, (c, c))
 
 
 def _floats(tc, eps):

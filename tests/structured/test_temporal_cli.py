@@ -178,3 +178,28 @@ def test_refused_up_front_beyond_max_work(capsys, tmp_path) -> None:
     (tmp_path / "rr.json").write_text('{"kind": "randomized-response", "keep": "3/5"}')
     code, _, err = _run(capsys, "temporal", p, "--mechanism", tmp_path / "rr.json")
     assert code == 2 and "--max-work" in err
+
+
+def test_the_supremum_of_a_one_record_chain_comes_from_its_matrix(capsys, tmp_path) -> None:
+    # T = 1 still describes the chain extended to any length: by hand, rows (9/10, 1/10)
+    # and (1/10, 9/10) give q = 9/10, d = 1/10 and Theorem 10 at eps = ln 3:
+    # u* = (b + sqrt(b^2 + 4 d w (1 - q))) / (2 d), b = 27/10 + 1/10 - 1 = 9/5,
+    # 4 d w (1 - q) = 3/25, sqrt(81/25 + 3/25) = sqrt(84)/5: u* = 9 + sqrt(84)
+    p = tmp_path / "c.json"
+    p.write_text(
+        json.dumps(
+            {
+                "kind": "markov-chain",
+                "length": 1,
+                "states": ["0", "1"],
+                "initial": "stationary",
+                "transition": [["9/10", "1/10"], ["1/10", "9/10"]],
+            }
+        )
+    )
+    code, out, _ = _run(capsys, "temporal", p, "--eps", "ln(3)", "--json")
+    import math
+
+    assert code == 0
+    want = math.log(9 + math.sqrt(84))
+    assert float(json.loads(out)["supremum"]["bpl"]["decimal"]) == pytest.approx(want, rel=1e-9)

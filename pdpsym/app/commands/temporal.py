@@ -218,8 +218,7 @@ def _supremum(tc: Any, eps: list[Any], digits: int) -> dict[str, Any]:
     if any(e != eps[0] for e in eps):
         return {**none, "reason": "not given: eps changes between steps"}
     e = eps[0]
-    LB = tc.backward[1] if tc.length > 1 else ()
-    LF = tc.forward[0]
+    LB, LF = tc.steady
     ub, uf = tp.exp_supremum(LB, e, 64), tp.exp_supremum(LF, e, 64)
     if ub is None or uf is None:
         reasons = []
