@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import permutations
 from typing import Any
@@ -209,6 +209,8 @@ class TemporalChain:
     homogeneous: bool
     why: str | None
     steady: tuple[tuple[Pair, ...], tuple[Pair, ...]] | None = None
+    #: the candidates as balls, by (id of a candidate tuple this chain holds, precision)
+    balls: dict[tuple[int, int], list[Any]] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, chain: MarkovChain) -> TemporalChain:
@@ -275,20 +277,11 @@ def _exps(eps: Sequence[Eps], prec: int) -> list[Value]:
     return [seen[e] for e in eps]
 
 
-#: candidates as balls, by (id of the candidates' tuple, precision); the tuples live as
-#: long as their TemporalChain, which holds them, so an id is never reused while cached
-_BALLS: dict[tuple[int, int], tuple[tuple[Pair, ...], list[Any]]] = {}
-
-
-def _balls(cands: tuple[Pair, ...], prec: int) -> list[Any]:
-    key = (id(cands), prec)
-    hit = _BALLS.get(key)
-    if hit is None or hit[0] is not cands:
-        if len(_BALLS) > 1 << 16:
-            _BALLS.clear()
-        hit = (cands, [ball_terms(c) for c in cands])
-        _BALLS[key] = hit
-    return hit[1]
+def _balls(tc: TemporalChain, cands: tuple[Pair, ...], prec: int) -> list[Any]:
+    key = (id(cands), prec)  # the chain holds the tuple, so its id is not reused
+    if key not in tc.balls:
+        tc.balls[key] = [ball_terms(c) for c in cands]
+    return tc.balls[key]
 
 
 def exp_bounds(tc: TemporalChain, eps: Sequence[Eps], prec: int) -> tuple[list[Value], list[Value]]:
@@ -303,21 +296,25 @@ def exp_bounds(tc: TemporalChain, eps: Sequence[Eps], prec: int) -> tuple[list[V
     Returns:
         Two lists of Fractions (every ``e^{eps_t}`` rational) or of balls.
 
+    Raises:
+        InputError: ``eps``, of the wrong length or with a value ``<= 0``.
+
     References:
         Cao et al., TKDE 2019, Eq. (9)-(10) (the recursions) and Theorem 4.
     """
     T = tc.length
+    check_eps(eps, T)
     with working_precision(prec):
         w = _exps(eps, prec)
         exact = isinstance(w[0], Fraction)
         b: list[Value] = [w[0]]
         for t in range(1, T):
             c = tc.backward[t]
-            b.append(w[t] * incremental(c, b[-1], None if exact else _balls(c, prec)))
+            b.append(w[t] * incremental(c, b[-1], None if exact else _balls(tc, c, prec)))
         f: list[Value] = [w[T - 1]]
         for t in range(T - 2, -1, -1):
             c = tc.forward[t]
-            f.append(w[t] * incremental(c, f[-1], None if exact else _balls(c, prec)))
+            f.append(w[t] * incremental(c, f[-1], None if exact else _balls(tc, c, prec)))
         f.reverse()
     return b, f
 

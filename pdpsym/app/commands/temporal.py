@@ -82,9 +82,13 @@ def _eps_list(text: str | None, T: int, mech: Any) -> list[Any]:
         eps = eps * T
     if len(eps) != T:
         raise InputError("--eps", f"{len(parts)} values for {T} steps (give one, or one per step)")
+    seen: set[Any] = set()
     for t, e in enumerate(eps):
         if e.eps == 0:
             raise InputError("--eps", f"eps_{t + 1} must be > 0")
+        if e in seen:
+            continue  # each distinct value is compared once
+        seen.add(e)
         if mech is not None and compare(e.sympy(), mech.eps.sympy()).sign < 0:
             raise InputError(
                 "--eps",
