@@ -49,12 +49,15 @@ References:
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from pdpsym.audit.structured_rr_cone import extreme_rays, max_ratio, ray_cap
+from pdpsym.core.balls import to_ball, working_precision
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.models.markov import MarkovChain
@@ -289,10 +292,129 @@ def stream_leakage(
     return StreamLeakage(tuple(bpl), tuple(fpl), tuple(tpl), tuple(where))
 
 
+@dataclass(frozen=True)
+class LaplaceStream:
+    """Laplace noise of scale ``lam`` added to each record's value of a two-state chain;
+    ``eps = |v_1 - v_0| / lam`` per step (computed by :func:`binary_stream_balls`)."""
+
+    lam: Fraction
+    eps: Eps
+    kind: str = "laplace"
+
+
+def laplace(lam: Fraction, states: Sequence[Fraction]) -> LaplaceStream:
+    """Laplace noise on each value of a two-state chain.
+
+    Args:
+        lam: the scale, ``> 0``.
+        states: the two state values.
+
+    Returns:
+        The mechanism, ``eps = |v_1 - v_0| / lam``.
+
+    Raises:
+        InputError: ``lam <= 0``; ``states`` not two values.
+
+    References:
+        Dwork, McSherry, Nissim, Smith (2006), the Laplace mechanism.
+    """
+    if lam <= 0:
+        raise InputError("lam", "must be > 0")
+    if len(states) != 2:
+        raise InputError("states", "Laplace noise on each value is computed on two-state chains")
+    return LaplaceStream(lam, Eps.of(abs(states[1] - states[0]) / lam))
+
+
+# --- Laplace noise on a two-state chain: certified balls ---------------------------------
+
+
+def _mobius(a: Fraction, b: Fraction, c: Fraction, d: Fraction, x: Any) -> Any:
+    """``(a x + b) / (c x + d)`` for a ball ``x > 0``, with ``x`` used once (no
+    dependency widening): ``a/c + (b - a d / c) / (c x + d)``, or ``(a x + b) / d``."""
+    if c == 0:
+        return (to_ball(a) * x + to_ball(b)) / to_ball(d)
+    return to_ball(a / c) + to_ball(b - a * d / c) / (to_ball(c) * x + to_ball(d))
+
+
+def binary_stream_balls(chain: MarkovChain, eps: Eps, prec: int) -> tuple[list[Any], ...]:
+    """``e^{BPL_t}``, ``e^{FPL_t}``, ``e^{TPL_t}`` as balls for a symmetric binary report on
+    a two-state chain: ``R(o | s)`` proportional to ``e^{eps}`` when ``o = s`` and 1
+    otherwise (Laplace noise of scale ``lam`` on values ``v_0, v_1`` reduces to it with
+    ``eps = |v_1 - v_0| / lam``, the module docstring's argument; randomized response
+    with ``e^eps = keep / (1 - keep)``).
+
+    The past ratio ``rho = phi(0) / phi(1)`` moves by ``rho' = M(c_o rho)`` with
+    ``M(x) = (P00 x + P10) / (P01 x + P11)``, monotone (the sign of ``det P``), and
+    ``c_o`` in ``{e^eps, e^-eps}``; so the largest and smallest ``rho'`` are ``M`` at the
+    extreme products, found without comparing (the monotone direction is the exact sign
+    of ``det P``). The future ratio moves by ``(P00 x + P01) / (P10 x + P11)`` the same way
+    (Rabiner's backward recursion; :mod:`pdpsym.audit.structured_rr` does this in
+    Fractions). Every ball encloses the exact extreme.
+
+    Args:
+        chain: a two-state chain whose marginals are positive at every step.
+        eps: the report's ``eps``.
+        prec: the working precision in bits.
+
+    Returns:
+        Three lists of balls (``t = 1..T``).
+
+    Raises:
+        InputError: ``MODEL``, for a chain of other than two states or a step where a
+            state has probability 0.
+
+    References:
+        Cao et al., ICDE 2017, Definitions 3-5; Rabiner (1989); Dwork, McSherry, Nissim,
+        Smith (2006), the Laplace mechanism.
+    """
+    if chain.k != 2:
+        raise InputError("MODEL", "Laplace noise on each value is computed on two-state chains")
+    T = chain.length
+    laws = [tuple(chain.initial_law)]
+    for t in range(T - 1):
+        P, pi = chain.matrix(t), laws[-1]
+        laws.append(tuple(sum((pi[s] * P[s][j] for s in range(2)), Fraction(0)) for j in range(2)))
+    if any(0 in law for law in laws):
+        raise InputError(
+            "MODEL", "Laplace noise needs both states possible at every step (a marginal is 0)"
+        )
+    with working_precision(prec):
+        W = eps.arb_exp(prec)
+        hi = lo = to_ball(laws[0][0] / laws[0][1])
+        past = [(hi, lo)]
+        for t in range(T - 1):
+            P = chain.matrix(t)
+            m = functools.partial(_mobius, P[0][0], P[1][0], P[0][1], P[1][1])
+            up = P[0][0] * P[1][1] - P[0][1] * P[1][0] >= 0
+            hi, lo = (m(W * hi), m(lo / W)) if up else (m(lo / W), m(W * hi))
+            past.append((hi, lo))
+        hi = lo = to_ball(1)
+        future = [(hi, lo)]
+        for t in range(T - 2, -1, -1):
+            P = chain.matrix(t)
+            n = functools.partial(_mobius, P[0][0], P[0][1], P[1][0], P[1][1])
+            up = P[0][0] * P[1][1] - P[0][1] * P[1][0] >= 0
+            hi, lo = (n(W * hi), n(lo / W)) if up else (n(lo / W), n(W * hi))
+            future.append((hi, lo))
+        future.reverse()
+        bpl, fpl, tpl = [], [], []
+        for t in range(T):
+            r = to_ball(laws[t][1] / laws[t][0])
+            p01, p10 = past[t][0] * r * W, W / (past[t][1] * r)
+            f01, f10 = future[t][0], 1 / future[t][1]
+            bpl.append(p01.max(p10))
+            fpl.append((W * f01).max(W * f10))
+            tpl.append((p01 * f01).max(p10 * f10))
+    return bpl, fpl, tpl
+
+
 __all__ = [
+    "LaplaceStream",
     "StreamLeakage",
+    "binary_stream_balls",
     "StreamMechanism",
     "geometric",
+    "laplace",
     "randomized_response",
     "stream_leakage",
     "stream_work",

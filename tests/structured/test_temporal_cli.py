@@ -141,12 +141,12 @@ def test_csv(capsys) -> None:
         (["--eps", "1/10", "--budget", "-1"], "--budget"),
         ([], "--eps"),  # neither --eps nor --mechanism
         (["--eps", "1/2", "--mechanism", "rr"], "--eps"),  # below the mechanism's ln 3
-        (["--mechanism", "laplace"], "--mechanism"),
+        (["--mechanism", "threshold"], "--mechanism"),  # not a per-step mechanism
     ],
 )
 def test_bad_input_exits_2_with_one_line(capsys, argv, flag) -> None:
     argv = [
-        str(EX / "rr.json") if a == "rr" else str(EX / "laplace2.json") if a == "laplace" else a
+        str(EX / "rr.json") if a == "rr" else str(EX / "threshold1.json") if a == "threshold" else a
         for a in argv
     ]
     code, out, err = _run(capsys, "temporal", EX / "chain6.json", *argv)
@@ -203,3 +203,17 @@ def test_the_supremum_of_a_one_record_chain_comes_from_its_matrix(capsys, tmp_pa
     assert code == 0
     want = math.log(9 + math.sqrt(84))
     assert float(json.loads(out)["supremum"]["bpl"]["decimal"]) == pytest.approx(want, rel=1e-9)
+
+
+def test_laplace_on_each_value(capsys) -> None:
+    # two states, stationary, positively correlated: Laplace noise attains the bound
+    code, out, _ = _run(
+        capsys, "temporal", EX / "chain6.json", "--mechanism", EX / "laplace2.json", "--json"
+    )
+    d = json.loads(out)
+    assert code == 0 and d["mechanism"] == {"kind": "laplace", "eps": "1/2"}
+    assert all(s["tpl"]["decimal"] == s["mechanism"]["tpl"]["decimal"] for s in d["steps"])
+    code, out, err = _run(
+        capsys, "temporal", EX / "chain3.json", "--mechanism", EX / "laplace2.json"
+    )
+    assert code == 2 and out == "" and "--mechanism" in err and "two-state" in err

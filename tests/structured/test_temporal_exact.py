@@ -5,9 +5,12 @@ bound (randomized response on two states attains it; nothing exceeds it)."""
 
 from __future__ import annotations
 
+import itertools
 import math
+import random
 from fractions import Fraction as F
 
+import mpmath
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -188,3 +191,88 @@ def test_bad_mechanisms() -> None:
     chain = _chain(["1/2", "1/2"], [["1/2", "1/2"], ["1/2", "1/2"]], 3)
     with pytest.raises(InputError, match="reports over 3 values"):
         te.stream_leakage(chain, te.randomized_response(F(1, 2), 3))
+
+
+# --- Laplace noise on each value of a two-state chain (balls) -------------------------
+
+
+def _laplace_brute(init, P, T, v, lam, outputs, dps=30):
+    """max over the given output sequences of P(y | x_t = a) / P(y | x_t = b), every t
+    and both pairs, the Laplace densities e^(-|y - v_s| / lam) in mpmath (the common
+    1/(2 lam) cancels)."""
+    with mpmath.workdps(dps):
+        paths = []
+        for x in itertools.product(range(2), repeat=T):
+            p = mpmath.mpf(init[x[0]].numerator) / init[x[0]].denominator
+            for t in range(T - 1):
+                q = P[x[t]][x[t + 1]]
+                p *= mpmath.mpf(q.numerator) / q.denominator
+            if p:
+                paths.append((x, p))
+        best = [mpmath.mpf(1)] * T
+        for y in outputs:
+            dens = [[mpmath.e ** (-abs(mpmath.mpf(yy) - vs) / lam) for vs in v] for yy in y]
+            for t in range(T):
+                like = [mpmath.mpf(0), mpmath.mpf(0)]
+                for x, p in paths:
+                    w = p
+                    for j in range(T):
+                        w *= dens[j][x[j]]
+                    like[x[t]] += w
+                pi = [sum(p for x, p in paths if x[t] == s) for s in range(2)]
+                r = (like[0] / pi[0]) / (like[1] / pi[1])
+                best[t] = max(best[t], r, 1 / r)
+        return best
+
+
+def test_laplace_tpl_equals_a_brute_force_and_no_output_beats_the_grid() -> None:
+    init = [F(1, 3), F(2, 3)]
+    P = [[F(4, 5), F(1, 5)], [F(3, 10), F(7, 10)]]
+    T, v, lam = 4, (0, 1), mpmath.mpf(1) / 2
+    chain = MarkovChain(["0", "1"], T, init, P)
+    mech = te.laplace(F(1, 2), chain.states)
+    assert mech.eps == Eps.of(2)
+    _, _, tpl = te.binary_stream_balls(chain, mech.eps, 128)
+    grid = list(itertools.product([-1, 0, 0.5, 1, 2], repeat=T))
+    want = _laplace_brute(init, P, T, v, lam, grid)
+    rng = random.Random(20261128)
+    rand = [[rng.uniform(-3, 4) for _ in range(T)] for _ in range(150)]
+    worst = _laplace_brute(init, P, T, v, lam, rand)
+    with mpmath.workdps(30):  # outside [v_0, v_1] an output acts as the end: ties
+        for t in range(T):
+            assert abs(float(tpl[t].mid()) - float(want[t])) < 1e-12 * float(want[t])
+            assert worst[t] <= want[t] * (1 + mpmath.mpf(10) ** -25)
+
+
+def test_the_binary_balls_enclose_the_exact_randomized_response() -> None:
+    # two algorithms: the Möbius extremes in balls against the cones in Fractions
+    for init, P in [
+        (["1/2", "1/2"], [["4/5", "1/5"], ["1/10", "9/10"]]),
+        (["1/10", "9/10"], [["1/10", "9/10"], ["7/10", "3/10"]]),
+        (["1/2", "1/2"], [["1/2", "1/2"], ["0", "1"]]),
+    ]:
+        chain = _chain(init, P, 7)
+        ex = te.stream_leakage(chain, te.randomized_response(F(3, 4), 2))
+        balls = te.binary_stream_balls(chain, Eps.log(3), 128)
+        for got, want in zip(balls, (ex.bpl, ex.fpl, ex.tpl), strict=True):
+            for g, w in zip(got, want, strict=True):
+                assert float(g.mid()) == pytest.approx(float(w), rel=1e-30) and g.rad() < 1e-25
+
+
+def test_laplace_attains_the_bound_on_a_positively_correlated_stationary_chain() -> None:
+    chain = MarkovChain(["0", "1"], 6, "stationary", [["9/10", "1/10"], ["1/10", "9/10"]])
+    mech = te.laplace(F(2), chain.states)  # eps = 1/2
+    b, f, w = te.binary_stream_balls(chain, mech.eps, 128)
+    bb, fb = tp.exp_bounds(tp.TemporalChain.of(chain), [mech.eps] * 6, 128)
+    for x, y in zip(b + f, bb + fb, strict=True):
+        assert x.overlaps(y) and abs(float(x.mid()) - float(y.mid())) < 1e-25
+
+
+def test_laplace_refusals() -> None:
+    with pytest.raises(InputError, match="two-state"):
+        te.laplace(F(1), [F(0), F(1), F(2)])
+    with pytest.raises(InputError, match="lam"):
+        te.laplace(F(0), [F(0), F(1)])
+    chain = _chain(["1", "0"], [["1/2", "1/2"], ["1/2", "1/2"]], 3)
+    with pytest.raises(InputError, match="marginal is 0"):
+        te.binary_stream_balls(chain, Eps.of(1), 64)

@@ -25,9 +25,10 @@ r_1..r_T (TPL = BPL + FPL - eps_t) reveal about x_t, computed exactly by their c
 form (TKDE 2019 Theorem 4), the backward matrix P(x_t-1 | x_t) by Bayes from the chain's
 own law, and every digit printed certified. The supremum over every length T (their
 Theorem 10) is given for a homogeneous chain (one matrix, stationary start), or
-"unbounded" with the reason. With --mechanism (randomized-response {"keep"}, or
-geometric {"alpha"} noise on each record's integer value), the exact leakage of that
-mechanism at every t, next to the bound. With --budget, the largest constant eps keeping
+"unbounded" with the reason. With --mechanism (randomized-response {"keep"},
+geometric {"alpha"} noise on each record's integer value, or laplace {"lam"} noise on
+each value of a two-state chain), the exact leakage of that mechanism at every t (certified
+digits), next to the bound. With --budget, the largest constant eps keeping
 every TPL_t <= ALPHA, and Cao et al.'s two allocations.
 
 Example: pdpsym temporal docs/examples/chain6.json --eps 'ln(3)' --mechanism docs/examples/rr.json
@@ -52,8 +53,9 @@ def register(sub: Any) -> None:
         "--mechanism",
         default=None,
         metavar="FILE",
-        help='the mechanism at every step: {"kind": "randomized-response", "keep": "3/4"} '
-        'or {"kind": "geometric", "alpha": "1/2"} (noise on each value)',
+        help='the mechanism at every step: {"kind": "randomized-response", "keep": "3/4"}, '
+        '{"kind": "geometric", "alpha": "1/2"} or {"kind": "laplace", "lam": "2"} (noise on '
+        "each value; Laplace on two states)",
     )
     p.add_argument(
         "--budget",
@@ -106,12 +108,16 @@ def _mechanism(path: str, chain: Any) -> Any:
     if not isinstance(spec, dict):
         raise InputError("--mechanism", "expected a JSON object")
     kind = spec.get("kind")
-    allowed = {"randomized-response": {"kind", "keep"}, "geometric": {"kind", "alpha"}}
+    allowed = {
+        "randomized-response": {"kind", "keep"},
+        "geometric": {"kind", "alpha"},
+        "laplace": {"kind", "lam"},
+    }
     if kind not in allowed:
         raise InputError(
             "--mechanism",
-            f"kind {kind!r}: temporal computes randomized-response and geometric "
-            "(noise on each record's value)",
+            f"kind {kind!r}: temporal computes randomized-response, and geometric or "
+            "laplace noise on each record's value",
         )
     extra = set(spec) - allowed[kind]
     if extra:
@@ -119,6 +125,8 @@ def _mechanism(path: str, chain: Any) -> Any:
     try:
         if kind == "randomized-response":
             return te.randomized_response(parse_rational(spec.get("keep"), "keep"), chain.k)
+        if kind == "laplace":
+            return te.laplace(parse_rational(spec.get("lam", "1"), "lam"), chain.states)
         return te.geometric(parse_rational(spec.get("alpha"), "alpha"), chain.states)
     except InputError as err:  # a field of the mechanism file: name the flag that gave it
         raise InputError("--mechanism", f"{err.field}: {err.message}") from None
@@ -156,7 +164,9 @@ def run(args: argparse.Namespace) -> int:
         if alpha <= 0:
             raise InputError("--budget", f"no eps > 0 keeps every TPL_t at most {args.budget}")
     work = _work(chain, alpha is not None)
-    if mech is not None:
+    if isinstance(mech, te.LaplaceStream):
+        work += 100 * chain.length
+    elif mech is not None:
         work += te.stream_work(chain, mech)
     limits.check(args, work, "this temporal leakage")
     tc = tp.TemporalChain.of(chain)
@@ -171,11 +181,19 @@ def run(args: argparse.Namespace) -> int:
         }
         for t in range(T)
     ]
-    if mech is not None:
+    if isinstance(mech, te.LaplaceStream):
+
+        def laplace_balls(prec: int) -> list[Any]:
+            b, f, w = te.binary_stream_balls(chain, mech.eps, prec)
+            return [tp.log_ball(v, prec) for t in range(T) for v in (b[t], f[t], w[t])]
+
+        mrows = tp.certified(laplace_balls, digits)
+    elif mech is not None:
         with Progress(2 * T, "steps", delay=2.0) as bar:
             leak = te.stream_leakage(chain, mech, tick=lambda: bar.update(1))
         vals = [v for t in range(T) for v in (leak.bpl[t], leak.fpl[t], leak.tpl[t])]
         mrows = tp.certified(lambda p: [tp.log_ball(v, p) for v in vals], digits)
+    if mech is not None:
         for t in range(T):
             steps[t]["mechanism"] = {
                 "bpl": mrows[3 * t],
