@@ -29,16 +29,19 @@ a mediant argument, extreme rays kept as primitive integer vectors, decided exac
 forward and one backward sweep give every ``t`` (each step's rays are those of the images
 of the previous step's rays).
 
-**Geometric noise has finitely many reports that matter.** Integer values ``v_s`` and
-``y = v + Z`` with ``P(Z = z) ∝ alpha^|z|``: the vector ``(alpha^|y - v_s|)_s`` is, for
-``v_j <= y <= v_{j+1}``, ``alpha^y A + alpha^-y B`` with ``A = (alpha^-v_s [s <= j])`` and
+**Geometric and Laplace noise have finitely many reports that matter.** Integer values
+``v_s`` and ``y = v + Z`` with ``P(Z = z) ∝ alpha^|z|`` (Laplace: real ``y``, density
+``∝ alpha^|y - v|`` with ``alpha = e^{-1/lam}``, the same argument): the vector
+``(alpha^|y - v_s|)_s`` is, for ``v_j <= y <= v_{j+1}``, ``alpha^y A + alpha^-y B`` with ``A = (alpha^-v_s [s <= j])`` and
 ``B = (alpha^v_s [s > j])``; its two coefficients' ratio ``alpha^-2y`` is monotone in ``y``,
 so it is a non-negative combination of the vectors at ``y = v_j`` and ``y = v_{j+1}``; below
 ``v_min`` and above ``v_max`` it is a multiple of the vector at the end. Every likelihood
 is linear in each step's vector, and a ratio of two linear functions over a cone is
 largest at a generator, so the supremum over all outputs is the maximum over reports
 ``y in {v_s}``: the mechanism acts as the report matrix ``R(o | s) = alpha^|v_o - v_s|``
-(the common factor ``(1 - alpha)/(1 + alpha)`` changes no ratio).
+(the common factor ``(1 - alpha)/(1 + alpha)`` changes no ratio). Laplace entries are
+powers of ``e^{-1/lam}``, not rationals: two states are computed in balls
+(:func:`binary_stream_balls`).
 
 References:
     Cao, Yoshikawa, Xiao, Xiong, ICDE 2017, Definitions 3-5 (BPL, FPL, TPL); TKDE 2019,
