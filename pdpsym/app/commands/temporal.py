@@ -284,11 +284,12 @@ def _partial(LB: Any, LF: Any, e: Any, b_inf: bool, f_inf: bool, digits: int) ->
 
 
 def _budget(tc: Any, alpha: Fraction, digits: int) -> dict[str, Any]:
-    from pdpsym.core.certify import ball_decimal  # engines load after --help
+    from pdpsym.core.certify import ball_endpoints  # engines load after --help
     from pdpsym.core.decimals import decimal_string, enclosure_decimal
     from pdpsym.loss import temporal_budget as tb
 
     def enc(lo: Fraction, hi: Fraction) -> dict[str, Any]:
+        # the digits the enclosure certifies (at most --digits), and the enclosure
         return {
             "decimal": enclosure_decimal(lo, hi, digits)[0],
             "enclosure": [
@@ -297,20 +298,25 @@ def _budget(tc: Any, alpha: Fraction, digits: int) -> dict[str, Any]:
             ],
         }
 
-    out: dict[str, Any] = {
-        "alpha": str(alpha),
-        "constant_eps": enc(*tb.largest_constant_eps(tc, alpha)),
-    }
-    if not tc.homogeneous:
-        why = f"not given: {tc.why}"
-        out["quantified"] = {"reason": why}
-        out["upper_bound"] = {"reason": why}
-        return out
-    a = tb.quantified_allocation(tc, alpha)
+    with Progress(3 * tb.STEPS, "bisection", delay=2.0) as bar:
+
+        def tick() -> None:
+            bar.update(1)
+
+        out: dict[str, Any] = {
+            "alpha": str(alpha),
+            "constant_eps": enc(*tb.largest_constant_eps(tc, alpha, tick)),
+        }
+        if not tc.homogeneous:
+            why = f"not given: {tc.why}"
+            out["quantified"] = {"reason": why}
+            out["upper_bound"] = {"reason": why}
+            return out
+        a = tb.quantified_allocation(tc, alpha, tick)
+        ub = tb.upper_bound_allocation(tc, alpha, tick)
     out["quantified"] = {
-        k: ball_decimal(getattr(a, k), min(digits, 10)) for k in ("first", "middle", "last")
+        k: enc(*ball_endpoints(getattr(a, k))) for k in ("first", "middle", "last")
     }
-    ub = tb.upper_bound_allocation(tc, alpha)
     out["upper_bound"] = (
         {"reason": "unbounded for every eps > 0 (two rows with q_S = 1, d_S = 0)"}
         if ub is None
