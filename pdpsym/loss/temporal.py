@@ -23,18 +23,18 @@ descending (adding ``i`` raises the ratio iff ``q_i / d_i`` exceeds it). The can
 (for ``u > 1``), so only the Pareto front is kept (:func:`lf_candidates`).
 
 **Exact values.** Every ``e^{BPL_t}`` is a rational function of the ``e^{eps_t}``: a
-rational when every ``eps_t`` is ``ln`` of a rational (then it is kept as a Fraction), else
-an arb ball at the working precision, the maximum over the candidates taken as the ball
-of the maximum (``arb.max``, no decision needed). The map ``alpha -> L(alpha)`` is
-1-Lipschitz (its derivative is ``u (q - d) / ((q(u-1)+1)(d(u-1)+1)) <= 1``), so the radius
-grows at most additively along the chain.
+rational when every ``eps_t`` is ``ln`` of a rational, computed here
+(:func:`exp_bounds`). Any other ``eps`` goes to arb balls in the log domain
+(:mod:`pdpsym.loss.temporal_balls`); the map ``alpha -> L(alpha)`` is 1-Lipschitz (its
+derivative is ``u (q - d) / ((q(u-1)+1)(d(u-1)+1)) <= 1``), so the radius grows only by
+rounding along the chain.
 
 **The supremum over T (TKDE Theorem 10).** For one homogeneous matrix each candidate's
 map ``alpha -> ln r(alpha) + eps`` has one positive fixed point ``u*``: with ``w = e^eps``
 and ``d > 0``, ``d u^2 + (1 - d - q w) u - w (1 - q) = 0``, so
 ``u* = (q w + d - 1 + sqrt((q w + d - 1)^2 + 4 d w (1 - q))) / (2 d)``; with ``d = 0``,
 ``u* = w (1 - q) / (1 - q w)`` when ``q w < 1``, and no fixed point (unbounded growth)
-otherwise. ``BPL_t`` increases with ``t`` towards the largest candidate's fixed point
+otherwise (computed in :mod:`pdpsym.loss.temporal_balls`). ``BPL_t`` increases with ``t`` towards the largest candidate's fixed point
 (the maximum of monotone maps; below every fixed point each map is above the identity),
 so the supremum is the largest ``u*`` (``eps`` when there is no candidate: the rows are
 equal, no correlation).
@@ -51,21 +51,19 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from itertools import permutations
 from typing import Any
 
 from pdpsym.core.balls import Ball, to_ball, working_precision
-from pdpsym.core.certify import MAX_PREC, ball_decimal, decide_sign
+from pdpsym.core.certify import MAX_PREC, ball_decimal
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError, Undecided
 from pdpsym.models.markov import MarkovChain
 
 Pair = tuple[Fraction, Fraction]
 Law = tuple[Fraction, ...]
-#: e^{leakage}: a Fraction when every e^eps is rational, else a Ball (mixed arithmetic)
-Value = Any
 
 
 def lf_candidates(rows: Sequence[Sequence[Fraction]]) -> tuple[Pair, ...]:
@@ -113,64 +111,29 @@ def lf_candidates(rows: Sequence[Sequence[Fraction]]) -> tuple[Pair, ...]:
     return tuple(front)
 
 
-def ratio(c: Pair, u: Value) -> Value:
+def ratio(c: Pair, u: Fraction) -> Fraction:
     """``(q (u - 1) + 1) / (d (u - 1) + 1)``: one candidate's ``e^{L}`` at ``u = e^alpha``.
 
     Args:
         c: the candidate ``(q_S, d_S)``.
-        u: ``e^alpha``, a Fraction (exact) or a ball.
+        u: ``e^alpha``, exact.
 
     Returns:
-        The ratio, of ``u``'s type. A ball ``u`` is used once
-        (:func:`ball_terms`), so the ball's radius is not inflated by the dependency
-        of the numerator and the denominator on ``u``.
+        The ratio, exact.
 
     References:
         Cao et al., TKDE 2019, Theorem 4.
     """
-    if isinstance(u, Fraction):
-        x = u - 1
-        return (c[0] * x + 1) / (c[1] * x + 1)
-    return _ratio_ball(ball_terms(c), u)
+    x = u - 1
+    return (c[0] * x + 1) / (c[1] * x + 1)
 
 
-def ball_terms(c: Pair) -> tuple[Any, Any, Any]:
-    """A candidate rewritten for balls: ``r = A + B / (d x + 1)`` with ``A = q / d`` and
-    ``B = 1 - q / d`` (``d > 0``), or ``r = q x + 1`` (``d = 0``: ``(q, None, None)``),
-    ``x = u - 1`` appearing once (interval arithmetic evaluates a single-use expression
-    of a monotone map without overestimation beyond rounding).
-
-    Args:
-        c: the candidate ``(q, d)``.
-
-    Returns:
-        ``(A, B, d)`` as balls, or ``(q, None, None)``.
-
-    References:
-        Moore, Kearfott, Cloud, Introduction to Interval Analysis (2009), Sec. 5.1 (the
-        dependency problem; single-use expressions).
-    """
-    q, d = c
-    if d == 0:
-        return to_ball(q), None, None
-    return to_ball(q / d), to_ball(1 - q / d), to_ball(d)
-
-
-def _ratio_ball(terms: tuple[Any, Any, Any], u: Any) -> Any:
-    a, b, d = terms
-    if b is None:
-        return a * (u - 1) + 1
-    return a + b / (d * (u - 1) + 1)
-
-
-def incremental(cands: Sequence[Pair], u: Value, balls: Sequence[Any] | None = None) -> Value:
-    """``e^{L(alpha)}`` at ``u = e^alpha``: the largest candidate ratio (1 with none).
+def incremental(cands: Sequence[Pair], u: Fraction) -> Fraction:
+    """``e^{L(alpha)}`` at ``u = e^alpha``: the largest candidate ratio (1 with none), exact.
 
     Args:
         cands: the candidates of :func:`lf_candidates`.
-        u: ``e^alpha``: a Fraction (the maximum decided exactly) or a ball (the ball of
-            the maximum, ``arb.max``).
-        balls: the candidates' :func:`ball_terms` (with a ball ``u``).
+        u: ``e^alpha``, a Fraction (the maximum decided exactly).
 
     Returns:
         ``e^{L(alpha)}``.
@@ -178,13 +141,7 @@ def incremental(cands: Sequence[Pair], u: Value, balls: Sequence[Any] | None = N
     References:
         Cao et al., TKDE 2019, Theorem 4 (the maximum over pairs of rows).
     """
-    if isinstance(u, Fraction):
-        return max((ratio(c, u) for c in cands), default=Fraction(1))
-    best: Any = None
-    for k, c in enumerate(cands):
-        v = _ratio_ball(balls[k] if balls is not None else ball_terms(c), u)
-        best = v if best is None else best.max(v)
-    return to_ball(1) if best is None else best
+    return max((ratio(c, u) for c in cands), default=Fraction(1))
 
 
 @dataclass(frozen=True)
@@ -210,7 +167,6 @@ class TemporalChain:
     why: str | None
     steady: tuple[tuple[Pair, ...], tuple[Pair, ...]] | None = None
     #: the candidates as balls, by (id of a candidate tuple this chain holds, precision)
-    balls: dict[tuple[int, int], list[Any]] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, chain: MarkovChain) -> TemporalChain:
@@ -266,127 +222,42 @@ class TemporalChain:
         return cls(T, tuple(laws), tuple(back), tuple(fwd), why is None, why, steady)
 
 
-def _exps(eps: Sequence[Eps], prec: int) -> list[Value]:
-    exact = [e.exact_exp() for e in eps]
-    if all(w is not None for w in exact):
-        return [w for w in exact if w is not None]
-    seen: dict[Eps, Any] = {}  # a constant eps is enclosed once
-    for e in eps:
-        if e not in seen:
-            seen[e] = e.arb_exp(prec)
-    return [seen[e] for e in eps]
-
-
-def _balls(tc: TemporalChain, cands: tuple[Pair, ...], prec: int) -> list[Any]:
-    key = (id(cands), prec)  # the chain holds the tuple, so its id is not reused
-    if key not in tc.balls:
-        tc.balls[key] = [ball_terms(c) for c in cands]
-    return tc.balls[key]
-
-
-def exp_bounds(tc: TemporalChain, eps: Sequence[Eps], prec: int) -> tuple[list[Value], list[Value]]:
-    """``e^{BPL_t}`` and ``e^{FPL_t}`` for ``t = 1..T`` (0-based lists).
+def exp_bounds(
+    tc: TemporalChain, eps: Sequence[Eps], prec: int = 0
+) -> tuple[list[Fraction], list[Fraction]]:
+    """``e^{BPL_t}`` and ``e^{FPL_t}`` for ``t = 1..T`` (0-based lists), exactly, when every
+    ``e^{eps_t}`` is rational (:func:`pdpsym.loss.temporal_balls.log_bounds` covers every
+    ``eps``, in balls).
 
     Args:
         tc: the chain's laws.
-        eps: ``eps_t`` for every step (``T`` values, each > 0).
-        prec: the working precision in bits (used when some ``e^{eps_t}`` is not
-            rational).
+        eps: ``eps_t`` for every step (``T`` values, each > 0, ``e^{eps_t}`` rational).
+        prec: unused (kept so both engines take the same arguments).
 
     Returns:
-        Two lists of Fractions (every ``e^{eps_t}`` rational) or of balls.
+        Two lists of Fractions.
 
     Raises:
-        InputError: ``eps``, of the wrong length or with a value ``<= 0``.
+        InputError: ``eps``, of the wrong length, with a value ``<= 0``, or with an
+            irrational ``e^{eps_t}``.
 
     References:
         Cao et al., TKDE 2019, Eq. (9)-(10) (the recursions) and Theorem 4.
     """
     T = tc.length
     check_eps(eps, T)
-    with working_precision(prec):
-        w = _exps(eps, prec)
-        exact = isinstance(w[0], Fraction)
-        b: list[Value] = [w[0]]
-        for t in range(1, T):
-            c = tc.backward[t]
-            b.append(w[t] * incremental(c, b[-1], None if exact else _balls(tc, c, prec)))
-        f: list[Value] = [w[T - 1]]
-        for t in range(T - 2, -1, -1):
-            c = tc.forward[t]
-            f.append(w[t] * incremental(c, f[-1], None if exact else _balls(tc, c, prec)))
-        f.reverse()
+    w = [e.exact_exp() for e in eps]
+    if any(x is None for x in w):
+        raise InputError("eps", "exact values need every e^eps rational (eps = ln q)")
+    ws = [x for x in w if x is not None]
+    b = [ws[0]]
+    for t in range(1, T):
+        b.append(ws[t] * incremental(tc.backward[t], b[-1]))
+    f = [ws[T - 1]]
+    for t in range(T - 2, -1, -1):
+        f.append(ws[t] * incremental(tc.forward[t], f[-1]))
+    f.reverse()
     return b, f
-
-
-def fixed_point(c: Pair, eps: Eps, prec: int) -> Value | None:
-    """One candidate's fixed point ``u* = e^{sup}`` of ``u -> e^eps r(u)`` (TKDE Theorem 10).
-
-    Args:
-        c: the candidate ``(q, d)``.
-        eps: the per-step ``eps`` (the same at every step).
-        prec: the working precision in bits.
-
-    Returns:
-        ``u*`` (a Fraction when ``d = 0`` and ``e^eps`` is rational, else a ball), or None
-        when there is none (``d = 0`` and ``q e^eps >= 1``: the leakage grows without
-        bound).
-
-    References:
-        Cao et al., TKDE 2019, Theorem 10 (the cases ``d != 0``, ``d = 0, eps < ln 1/q``
-        and ``d = 0, eps >= ln 1/q``).
-    """
-    q, d = c
-    w_exact = eps.exact_exp()
-    if d == 0:
-        if w_exact is not None:
-            if q * w_exact >= 1:
-                return None
-            return w_exact * (1 - q) / (1 - q * w_exact)
-
-        def gap(p: int) -> Any:
-            with working_precision(p):
-                return 1 - to_ball(q) * eps.arb_exp(p)
-
-        if decide_sign(gap, "1 - q e^eps", exact_zero=True) <= 0:
-            return None
-        with working_precision(prec):
-            w = eps.arb_exp(prec)
-            return w * (1 - to_ball(q)) / (1 - to_ball(q) * w)
-    with working_precision(prec):
-        w = eps.arb_exp(prec) if w_exact is None else to_ball(w_exact)
-        qb, db = to_ball(q), to_ball(d)
-        b = qb * w + db - 1
-        return (b + (b * b + 4 * db * w * (1 - qb)).sqrt()) / (2 * db)
-
-
-def exp_supremum(cands: Sequence[Pair], eps: Eps, prec: int) -> Value | None:
-    """``e^{sup_T BPL_T}`` (or of FPL) for one homogeneous matrix: the largest fixed point.
-
-    Args:
-        cands: the matrix's candidates.
-        eps: the per-step ``eps``.
-        prec: the working precision in bits.
-
-    Returns:
-        ``e^{sup}`` (``e^eps`` with no candidate), or None when unbounded.
-
-    References:
-        Cao et al., TKDE 2019, Theorem 10 and Algorithm 2 (the supremum is the largest
-        fixed point over the candidates).
-    """
-    best: Any = None
-    with working_precision(prec):
-        for c in cands:
-            u = fixed_point(c, eps, prec)
-            if u is None:
-                return None
-            ub = u if not isinstance(u, Fraction) else to_ball(u)
-            best = ub if best is None else best.max(ub)
-        if best is None:
-            w = eps.exact_exp()
-            return w if w is not None else eps.arb_exp(prec)
-        return best
 
 
 def unbounded_reason(cands: Sequence[Pair], eps: Eps, direction: str) -> str:
@@ -410,7 +281,7 @@ def unbounded_reason(cands: Sequence[Pair], eps: Eps, direction: str) -> str:
     )
 
 
-def log_ball(u: Value, prec: int) -> Ball:
+def log_ball(u: Fraction | Ball, prec: int) -> Ball:
     """``ln u`` as a ball (the leakage from ``e^{leakage}``).
 
     Args:
@@ -487,11 +358,8 @@ __all__ = [
     "certified",
     "check_eps",
     "exp_bounds",
-    "exp_supremum",
-    "fixed_point",
     "incremental",
     "lf_candidates",
-    "ball_terms",
     "log_ball",
     "ratio",
     "unbounded_reason",

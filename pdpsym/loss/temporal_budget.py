@@ -37,13 +37,8 @@ from pdpsym.core.balls import Ball, to_ball, working_precision
 from pdpsym.core.certify import MAX_PREC
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError, Undecided
-from pdpsym.loss.temporal import (
-    TemporalChain,
-    exp_bounds,
-    exp_supremum,
-    incremental,
-    log_ball,
-)
+from pdpsym.loss.temporal import TemporalChain
+from pdpsym.loss.temporal_balls import Terms, log_bounds, log_increment, log_supremum
 
 #: the relative width of a budget's enclosure
 REL_WIDTH = Fraction(1, 10**12)
@@ -63,15 +58,7 @@ def tpl_balls(tc: TemporalChain, eps: Sequence[Eps], prec: int) -> list[Ball]:
     References:
         Cao et al., TKDE 2019, Eq. (11) (``TPL = BPL + FPL - PL_0``).
     """
-    b, f = exp_bounds(tc, eps, prec)
-    balls = {e: e.arb(prec) for e in set(eps)}
-    with working_precision(prec):
-        return [
-            (x * y).log() - balls[e]
-            if not isinstance(x, Fraction)
-            else log_ball(x * y, prec) - balls[e]
-            for x, y, e in zip(b, f, eps, strict=True)
-        ]
+    return log_bounds(tc, eps, prec)[2]
 
 
 def _decide(holds_of: Callable[[int], int | None], what: str) -> bool:
@@ -168,7 +155,7 @@ class Allocation:
 
 def _L(cands: Any, alpha: Ball, prec: int) -> Ball:
     with working_precision(prec):
-        return log_ball(incremental(cands, alpha.exp()), prec)
+        return log_increment([Terms.of(c) for c in cands], alpha)
 
 
 def quantified_allocation(tc: TemporalChain, alpha: Fraction, on_step: Tick = None) -> Allocation:
@@ -252,11 +239,11 @@ def upper_bound_allocation(
         eps = Eps.of(e)
 
         def verdict(prec: int) -> int | None:
-            ub, uf = exp_supremum(LB, eps, prec), exp_supremum(LF, eps, prec)
+            ub, uf = log_supremum(LB, eps, prec), log_supremum(LF, eps, prec)
             if ub is None or uf is None:
                 return 0
             with working_precision(prec):
-                tpl = log_ball(ub, prec) + log_ball(uf, prec) - eps.arb(prec)
+                tpl = ub + uf - eps.arb(prec)
                 a = to_ball(alpha)
                 return 1 if tpl < a else 0 if tpl > a else None
 

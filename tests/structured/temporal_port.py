@@ -202,3 +202,30 @@ def mp_tpl(eps: Sequence[object], TM_B, TM_F, dps: int = 60) -> list[object]:
         for t in range(T - 2, -1, -1):
             f[t] = L(TM_F[t], f[t + 1]) + e[t]
         return [b[t] + f[t] - e[t] for t in range(T)]
+
+
+def mp_sup(TM, e, dps: int = 80):
+    """findSup.m / theorem10.m in mpmath: the largest Theorem 10 value over every subset
+    of every pair (None: unbounded)."""
+    with mpmath.workdps(dps):
+        e = mpmath.mpf(e.numerator) / e.denominator if isinstance(e, Fraction) else mpmath.mpf(e)
+        w = mpmath.e**e
+        best = None
+        n = len(TM)
+        for i, j in itertools.permutations(range(n), 2):
+            q, d = TM[i], TM[j]
+            for size in range(1, len(q) + 1):
+                for S in itertools.combinations(range(len(q)), size):
+                    if not all(q[c] > d[c] for c in S):
+                        continue
+                    qs = sum(mpmath.mpf(q[c].numerator) / q[c].denominator for c in S)
+                    ds = sum(mpmath.mpf(d[c].numerator) / d[c].denominator for c in S)
+                    if ds == 0:
+                        if qs * w >= 1:
+                            return None
+                        v = mpmath.log((1 - qs) * w / (1 - qs * w))
+                    else:
+                        b = ds + qs * w - 1
+                        v = mpmath.log((mpmath.sqrt(4 * ds * w * (1 - qs) + b * b) + b) / (2 * ds))
+                    best = v if best is None else max(best, v)
+        return e if best is None else best

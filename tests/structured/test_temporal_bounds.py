@@ -15,13 +15,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pdpsym.core.balls import working_precision
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss import temporal as tp
 from pdpsym.loss import temporal_budget as tb
+from pdpsym.loss.temporal_balls import log_bounds as tb_log_bounds
+from pdpsym.loss.temporal_balls import log_supremum
 from pdpsym.models.markov import MarkovChain
 
-from .temporal_port import backward_rows, cao_sup, cao_tpl, marginals, mp_tpl
+from .temporal_port import backward_rows, cao_sup, cao_tpl, marginals, mp_sup, mp_tpl
 
 # ICDE 2017 Example / Fig. 3 and the MATLAB's testFindSup cases: the 2x2 matrix
 ICDE = [[F(4, 5), F(1, 5)], [F(0), F(1)]]
@@ -47,10 +50,8 @@ def _same_matrix_chain(M, T: int) -> tp.TemporalChain:
 
 
 def _floats(tc, eps):
-    b, f = tp.exp_bounds(tc, eps, 128)
-    lb = [float(tp.log_ball(x, 128).mid()) for x in b]
-    lf = [float(tp.log_ball(x, 128).mid()) for x in f]
-    return lb, lf, [x + y - float(e.arb(128).mid()) for x, y, e in zip(lb, lf, eps, strict=True)]
+    b, f, w = tb_log_bounds(tc, eps, 128)
+    return [float(x.mid()) for x in b], [float(x.mid()) for x in f], [float(x.mid()) for x in w]
 
 
 @pytest.mark.parametrize("M", [ICDE, TKDE], ids=["icde-2x2", "tkde-fig4-3x3"])
@@ -77,23 +78,23 @@ def test_the_icde_example_at_eps_point_one_by_hand() -> None:
 @pytest.mark.parametrize("e", ["1/10", "1/2", "1"])
 def test_supremum_equals_the_port_of_find_sup(M, e) -> None:
     eps = Eps.of(F(e))
-    u = tp.exp_supremum(tp.lf_candidates(M), eps, 128)
+    u = log_supremum(tp.lf_candidates(M), eps, 128)
     want = cao_sup(_fl(M), float(F(e)))  # findSup.m / theorem10.m, ported
     if math.isinf(want):
         assert u is None
     else:
-        assert float(tp.log_ball(u, 128).mid()) == pytest.approx(want, rel=1e-12)
+        assert float(u.mid()) == pytest.approx(want, rel=1e-12)
 
 
 def test_supremum_unbounded_when_q_e_eps_reaches_one() -> None:
     # Theorem 10, d = 0: (4/5) e^eps >= 1 iff eps >= ln(5/4); at eps = ln 3 unbounded
     c = tp.lf_candidates(ICDE)
-    assert tp.exp_supremum(c, Eps.log(3), 64) is None
-    assert tp.exp_supremum(c, Eps.log(F(5, 4)), 64) is None  # the boundary: q e^eps = 1
+    assert log_supremum(c, Eps.log(3), 64) is None
+    assert log_supremum(c, Eps.log(F(5, 4)), 64) is None  # the boundary: q e^eps = 1
     # just below: finite; by hand at w = 6/5 the d = 0 candidate gives w (1 - q) / (1 - q w)
     # = (6/25) / (1/25) = 6, the other (2/5 + sqrt(4/25)) / (2/5) = 2
-    u = tp.exp_supremum(c, Eps.log(F(6, 5)), 64)
-    assert u is not None and u.contains(6) and u.rad() < 1e-15
+    u = log_supremum(c, Eps.log(F(6, 5)), 64)
+    assert u is not None and abs(float(u.mid()) - math.log(6)) < 1e-15 and u.rad() < 1e-15
     assert "grows without bound" in tp.unbounded_reason(c, Eps.log(3), "backward")
 
 
@@ -101,7 +102,7 @@ def test_supremum_is_the_limit_of_the_recursion() -> None:
     # iterate the port 3000 steps (eps = 1/10): BPL rises to the fixed point
     eps = Eps.of(F(1, 10))
     c = tp.lf_candidates(TKDE)
-    sup = float(tp.log_ball(tp.exp_supremum(c, eps, 128), 128).mid())
+    sup = float(log_supremum(c, eps, 128).mid())
     b, _, _ = cao_tpl([0.1] * 3000, [_fl(TKDE)] * 3000, [_fl(TKDE)] * 3000)
     assert all(x <= sup + 1e-12 for x in b)
     assert b[-1] == pytest.approx(sup, rel=1e-12)
@@ -233,5 +234,52 @@ def test_balls_stay_tight_along_a_long_chain() -> None:
     # keep a radius near the rounding (the two-occurrence form grew 1.7x a step and gave
     # a NaN after 650 steps); the values themselves are checked against the port above
     chain = MarkovChain(["0", "1", "2"], 600, ["1", "0", "0"], TKDE)
-    b, f = tp.exp_bounds(tp.TemporalChain.of(chain), [Eps.of(F(1, 3))] * 600, 128)
-    assert all(x.rad() < 1e-30 for x in b + f)
+    b, f, w = tb_log_bounds(tp.TemporalChain.of(chain), [Eps.of(F(1, 3))] * 600, 128)
+    assert all(x.rad() < 1e-30 for x in b + f + w)
+
+
+@pytest.mark.parametrize("e", [F(1, 10**30), F(1, 10), F(100), F(300)], ids=str)
+def test_log_domain_balls_at_every_scale_of_eps(e) -> None:
+    # tiny eps (expm1 form), moderate, and large (the e^-alpha form), against the
+    # closed form over every subset in mpmath at 80 digits
+    T = 6
+    chain = MarkovChain(["0", "1", "2"], T, "stationary", TKDE)
+    tc = tp.TemporalChain.of(chain)
+    _, _, got = tb_log_bounds(tc, [Eps.of(e)] * T, 256)
+    pi = chain.initial_law
+    TM_B = [None] + [backward_rows(pi, pi, TKDE)] * (T - 1)
+    with mpmath.workdps(80):
+        want = mp_tpl([e] * T, TM_B, [TKDE] * T, 80)
+        for g, w in zip(got, want, strict=True):
+            assert abs(mpmath.mpf(g.mid().str(40, radius=False)) / w - 1) < mpmath.mpf(10) ** -30
+    sup = log_supremum(tc.steady[1], Eps.of(e), 256)
+    with mpmath.workdps(80):
+        w = mp_sup(TKDE, e)
+        assert abs(mpmath.mpf(sup.mid().str(40, radius=False)) / w - 1) < mpmath.mpf(10) ** -30
+
+
+def test_a_huge_eps_needs_no_huge_precision() -> None:
+    # by hand: one candidate (9/10, 1/10) and L(alpha) -> ln 9 as alpha grows, so
+    # BPL_2 - eps = ln 9 up to e^-eps (eps = 2^200, exact in binary; 512 bits hold
+    # 2^200 + ln 9 to 300 bits)
+    chain = MarkovChain(["0", "1"], 3, "stationary", [["9/10", "1/10"], ["1/10", "9/10"]])
+    tc = tp.TemporalChain.of(chain)
+    eps = Eps.of(F(2) ** 200)
+    b, _, _ = tb_log_bounds(tc, [eps] * 3, 512)
+    with working_precision(512):
+        gap = b[1] - eps.arb(512)
+        assert abs(float(gap.mid()) - math.log(9)) < 1e-15 and gap.rad() < 1e-30
+    # eps = 10^9999: every value certified to its relative precision (e^eps is never formed)
+    b, f, w = tb_log_bounds(tc, [Eps.of(F(10) ** 9999)] * 3, 128)
+    assert all(x.rad() < x.mid().abs_lower() * 1e-30 for x in b + f + w)
+
+
+def test_a_tiny_eps_needs_no_huge_precision() -> None:
+    # eps = 10^-9999 at 128 bits: by hand, L(alpha) = ln(1 + (q - d) x / (d x + 1)) with
+    # x = e^alpha - 1, so L(alpha) = (q - d) alpha (1 + O(alpha)); one candidate
+    # (9/10, 1/10): BPL_2 = eps (1 + 4/5) (1 + O(eps)) = 1.8e-9999
+    chain = MarkovChain(["0", "1"], 3, "stationary", [["9/10", "1/10"], ["1/10", "9/10"]])
+    b, _, _ = tb_log_bounds(tp.TemporalChain.of(chain), [Eps.of(F(1, 10**9999))] * 3, 128)
+    with working_precision(128):
+        ratio = b[1] * (10**9999)
+        assert abs(float(ratio.mid()) - 1.8) < 1e-15 and ratio.rad() < 1e-30

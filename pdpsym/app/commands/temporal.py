@@ -218,21 +218,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _bound_balls(tc: Any, eps: list[Any], prec: int) -> list[Any]:
-    from pdpsym.core.balls import working_precision  # engines load after --help
-    from pdpsym.loss import temporal as tp
+    from pdpsym.loss.temporal_balls import log_bounds  # engines load after --help
 
-    b, f = tp.exp_bounds(tc, eps, prec)
-    out = []
-    with working_precision(prec):
-        for x, y, e in zip(b, f, eps, strict=True):
-            lb, lf = tp.log_ball(x, prec), tp.log_ball(y, prec)
-            out += [lb, lf, lb + lf - e.arb(prec)]
-    return out
+    b, f, w = log_bounds(tc, eps, prec)
+    return [v for t in range(tc.length) for v in (b[t], f[t], w[t])]
 
 
 def _supremum(tc: Any, eps: list[Any], digits: int) -> dict[str, Any]:
     from pdpsym.core.balls import working_precision  # engines load after --help
     from pdpsym.loss import temporal as tp
+    from pdpsym.loss.temporal_balls import log_supremum
 
     none: dict[str, Any] = {"bpl": None, "fpl": None, "tpl": None}
     if not tc.homogeneous:
@@ -241,46 +236,38 @@ def _supremum(tc: Any, eps: list[Any], digits: int) -> dict[str, Any]:
         return {**none, "reason": "not given: eps changes between steps"}
     e = eps[0]
     LB, LF = tc.steady
-    ub, uf = tp.exp_supremum(LB, e, 64), tp.exp_supremum(LF, e, 64)
+    ub, uf = log_supremum(LB, e, 64), log_supremum(LF, e, 64)
     if ub is None or uf is None:
         reasons = []
         if ub is None:
             reasons.append(tp.unbounded_reason(LB, e, "backward"))
         if uf is None:
             reasons.append(tp.unbounded_reason(LF, e, "forward"))
-        return {
+        out: dict[str, Any] = {
             "bpl": "unbounded" if ub is None else None,
             "fpl": "unbounded" if uf is None else None,
             "tpl": "unbounded",
             "reason": "; ".join(reasons),
-            **_partial(LB, LF, e, ub is None, uf is None, digits),
         }
+        if ub is None and uf is None:
+            return out
+        cands, key = (LF, "fpl") if ub is None else (LB, "bpl")
+
+        def side(prec: int) -> list[Any]:
+            v = log_supremum(cands, e, prec)
+            assert v is not None
+            return [v]
+
+        return {**out, key: tp.certified(side, digits)[0]}
 
     def balls(prec: int) -> list[Any]:
-        ub, uf = tp.exp_supremum(LB, e, prec), tp.exp_supremum(LF, e, prec)
-        assert ub is not None and uf is not None
+        lb, lf = log_supremum(LB, e, prec), log_supremum(LF, e, prec)
+        assert lb is not None and lf is not None
         with working_precision(prec):
-            lb, lf = tp.log_ball(ub, prec), tp.log_ball(uf, prec)
             return [lb, lf, lb + lf - e.arb(prec)]
 
     vals = tp.certified(balls, digits)
     return {"bpl": vals[0], "fpl": vals[1], "tpl": vals[2], "reason": None}
-
-
-def _partial(LB: Any, LF: Any, e: Any, b_inf: bool, f_inf: bool, digits: int) -> dict[str, Any]:
-    """The bounded side's supremum when only the other side is unbounded."""
-    from pdpsym.loss import temporal as tp  # engines load after --help
-
-    if b_inf and f_inf:
-        return {}
-    cands, key = (LF, "fpl") if b_inf else (LB, "bpl")
-
-    def ball(prec: int) -> list[Any]:
-        u = tp.exp_supremum(cands, e, prec)
-        assert u is not None
-        return [tp.log_ball(u, prec)]
-
-    return {key: tp.certified(ball, digits)[0]}
 
 
 def _budget(tc: Any, alpha: Fraction, digits: int) -> dict[str, Any]:
