@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import permutations
 from typing import Any
@@ -166,6 +166,9 @@ class TemporalChain:
     homogeneous: bool
     why: str | None
     steady: tuple[tuple[Pair, ...], tuple[Pair, ...]] | None = None
+    #: engines' per-precision data for the candidate tuples this chain holds (by id and
+    #: precision; the chain keeps the tuples alive, so an id is not reused)
+    cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
     #: the candidates as balls, by (id of a candidate tuple this chain holds, precision)
 
     @classmethod

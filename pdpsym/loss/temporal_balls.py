@@ -157,12 +157,12 @@ def log_bounds(
             )
     with working_precision(prec):
         balls = {e: e.arb(prec) for e in set(eps)}
-        memo: dict[int, list[Terms]] = {}
 
         def terms(c: tuple[Pair, ...]) -> list[Terms]:
-            if id(c) not in memo:
-                memo[id(c)] = [Terms.of(x) for x in c]
-            return memo[id(c)]
+            key = ("terms", id(c), prec)
+            if key not in tc.cache:
+                tc.cache[key] = [Terms.of(x) for x in c]
+            return tc.cache[key]  # type: ignore[no-any-return]
 
         bpl = [balls[eps[0]]]
         for t in range(1, T):
