@@ -283,3 +283,19 @@ def test_a_tiny_eps_needs_no_huge_precision() -> None:
     with working_precision(128):
         ratio = b[1] * (10**9999)
         assert abs(float(ratio.mid()) - 1.8) < 1e-15 and ratio.rad() < 1e-30
+
+
+@pytest.mark.slow
+def test_a_long_non_stationary_budget_against_the_mpmath_port() -> None:
+    # T = 1000 from a point start (every backward matrix different): the constant-eps
+    # budget's enclosure brackets alpha = 1 by the mpmath closed form over every subset,
+    # with the backward matrices by Bayes written in temporal_port (about 20 s)
+    T = 1000
+    init = [F(1), F(0), F(0)]
+    chain = MarkovChain(["0", "1", "2"], T, init, TKDE)
+    lo, hi = tb.largest_constant_eps(tp.TemporalChain.of(chain), F(1))
+    pi = marginals(init, TKDE, T)
+    TM_B = [None] + [backward_rows(pi[t - 1], pi[t], TKDE) for t in range(1, T)]
+    TM_F = [[TKDE[s] for s in range(3) if pi[t][s] > 0] for t in range(T)]
+    with mpmath.workdps(30):
+        assert max(mp_tpl([lo] * T, TM_B, TM_F, 30)) <= 1 <= max(mp_tpl([hi] * T, TM_B, TM_F, 30))
