@@ -33,6 +33,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "pdpsym.app.commands.audit",
     "pdpsym.app.commands.figure",
     "pdpsym.app.commands.calibrate",
+    "pdpsym.app.commands.temporal",
 )
 
 
