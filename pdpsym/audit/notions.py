@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from pdpsym.audit import registry
+from pdpsym.audit.registry import Pairs
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss.base import PrivacyLoss, Weighted
@@ -289,7 +291,7 @@ def noise_losses(
     translation of the query values are kept once (their δ and ε are equal).
 
     Args:
-        notion: one of :data:`NOTIONS`.
+        notion: one of :data:`~pdpsym.audit.registry.NOTIONS`.
         model: the joint law of the records.
         weights: the query's coefficients, one per record (``f(D) = Σ_j w_j D(j)``).
         target: the name of the target record.
@@ -325,17 +327,6 @@ def _key(loss: PrivacyLoss) -> Any:
     return k() if k is not None else id(loss)
 
 
-NOTIONS: tuple[str, ...] = (
-    "dp",
-    "apkdp",
-    "ppkdp",
-    "np",
-    "cdp",
-    "ibcdp",
-    "dependent-dp",
-)
-
-
 def cases_of(
     notion: str,
     model: JointDistribution,
@@ -346,11 +337,12 @@ def cases_of(
 ) -> Callable[[], Iterator[Case]]:
     """A fresh iterator factory over the cases of ``notion`` (cases are re-walked per ε).
 
-    ``np`` has the cases of ``apkdp`` (one θ); ``cdp`` and ``ibcdp`` change record ``i``
-    to every value of its domain; ``dependent-dp`` uses the joint dependence sets.
+    The notion's pairs (:class:`~pdpsym.audit.registry.Pairs`) choose the cases: ``np``
+    has the cases of ``apkdp`` (one θ); ``cdp`` and ``ibcdp`` change record ``i`` to
+    every value of its domain; ``dependent-dp`` uses the joint dependence sets.
 
     Args:
-        notion: one of :data:`NOTIONS`.
+        notion: one of :data:`~pdpsym.audit.registry.NOTIONS`.
         model: the joint law of the records.
         mech: the finite mechanism, ``D -> PMF``.
         target: the name of the target record.
@@ -361,7 +353,8 @@ def cases_of(
         A function of no argument returning a new iterator over the cases.
 
     Raises:
-        InputError: ``notions``, when ``notion`` is not one of :data:`NOTIONS`.
+        InputError: ``notions``, when ``notion`` has no finite cases (not one of
+            :data:`~pdpsym.audit.registry.NOTIONS`).
 
     References:
         Desfontaines et al. (2020), Section 2.1, Definition 3 (np); Section 2.2,
@@ -369,21 +362,21 @@ def cases_of(
         Definition 13 (ppkdp); Liu et al. (2016), Section V, Definition 4
         (dependent-dp).
     """
+    pairs = registry.notion(notion).pairs
     i = model.index(target)
     sc = Scenario.from_model(model, known)
     dom = list(model.domains[i])
-    makers: dict[str, Callable[[], Iterator[Case]]] = {
-        "dp": lambda: dp_cases(model, mech, i),
-        "apkdp": lambda: apkdp_cases(sc, mech, i),
-        "np": lambda: apkdp_cases(sc, mech, i),
-        "ppkdp": lambda: ppkdp_cases(sc, mech, i),
-        "cdp": lambda: cdp_cases(sc, mech, i, dom),
-        "ibcdp": lambda: cdp_cases(sc, mech, i, dom, inference_based=True),
-        "dependent-dp": lambda: dependent_dp_cases(model, mech, i, DDPNeighbours(reading)),
+    makers: dict[Pairs, Callable[[], Iterator[Case]]] = {
+        Pairs.NEIGHBOURS: lambda: dp_cases(model, mech, i),
+        Pairs.GIVEN_KNOWN: lambda: apkdp_cases(sc, mech, i),
+        Pairs.WEIGHTED_KNOWN: lambda: ppkdp_cases(sc, mech, i),
+        Pairs.CHANGED: lambda: cdp_cases(sc, mech, i, dom),
+        Pairs.CHANGED_POSTERIORS: lambda: cdp_cases(sc, mech, i, dom, inference_based=True),
+        Pairs.DEPENDENT: lambda: dependent_dp_cases(model, mech, i, DDPNeighbours(reading)),
     }
-    if notion not in makers:
+    if pairs not in makers:
         raise InputError("notions", f"unknown notion {notion!r}")
-    return makers[notion]
+    return makers[pairs]
 
 
 @dataclass(frozen=True)

@@ -88,6 +88,7 @@ from pdpsym.audit import NotionResult
 from pdpsym.audit.distributional import DistributionalLoss
 from pdpsym.audit.distributional_lp import LPData, Matrix, laplace_lp_data, threshold
 from pdpsym.audit.notions import curve_points
+from pdpsym.audit.registry import Notion
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss import PrivacyLoss, worst_case
@@ -104,7 +105,6 @@ if TYPE_CHECKING:  # the mechanism's class; importing it at run time would be a 
 Law = dict[Fraction, Fraction]
 Known = tuple[Fraction, ...]
 
-DDP_READING = "Definition 4 of Desfontaines et al. (not Liu et al.'s dependent DP)"
 IBCDP_LAPLACE_NOTE = (
     "certified: the sup over the output is at a piece end or at a stationary point of "
     "closed form (exact signs), enclosed in balls to the digits asked; from the joint law "
@@ -362,7 +362,11 @@ def _bounded(data: LPData) -> bool:
 
 
 def distributional_result(
-    m: QueryLaws, mech: SumMechanism, eps: Sequence[Eps], delta: Fraction | None
+    m: QueryLaws,
+    mech: SumMechanism,
+    eps: Sequence[Eps],
+    delta: Fraction | None,
+    notion: Notion,
 ) -> NotionResult:
     """Distributional DP's ε, δ(ε) and ε(δ), certified (see the module docstring).
 
@@ -371,9 +375,10 @@ def distributional_result(
         mech: the mechanism on the sum.
         eps: the ε values at which δ is reported.
         delta: the δ at which the smallest ε is reported.
+        notion: the notion (its name and reading are reported).
 
     Returns:
-        The :class:`~pdpsym.audit.NotionResult` of ``distributional-dp``.
+        The notion's :class:`~pdpsym.audit.NotionResult`.
 
     References:
         Desfontaines et al. (2020), Section 2.1, Definition 4 and Lemma 1.
@@ -393,11 +398,11 @@ def distributional_result(
             levels.append(({"known": blk.known}, lap))
         ddp = DistributionalLoss(levels)
         return NotionResult.of_loss(
-            "distributional-dp",
+            notion.name,
             ddp,
             eps,
             delta,
-            reading=DDP_READING,
+            reading=notion.reading,
             note="certified enclosures (the line cut at every query value and evenly "
             "between: cell masses and LP dual weights below, an explicit exponential-spline "
             "simulator above); the simulator sees the values of the target's Markov "
@@ -428,12 +433,12 @@ def distributional_result(
     exact = not bounded or lo == hi
     value = sympy.oo if not bounded else sympy.log(sympy.Rational(hi.numerator, hi.denominator))
     return NotionResult(
-        "distributional-dp",
+        notion.name,
         value if exact else None,
         worst,
         at_eps,
         at_delta,
-        reading=DDP_READING,
+        reading=notion.reading,
         note="e^epsilon enclosed by exact LP bisection: a simulator exists at the upper end "
         "and none at the lower end; delta(epsilon) and epsilon(delta) are certified "
         "enclosures (an explicit simulator and LP dual weights evaluated exactly); the "
@@ -448,7 +453,6 @@ def distributional_result(
 
 
 __all__ = [
-    "DDP_READING",
     "Block",
     "QueryLaws",
     "blanket",

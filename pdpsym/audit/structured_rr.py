@@ -77,7 +77,9 @@ from typing import Any
 
 import sympy
 
+from pdpsym.audit import registry
 from pdpsym.audit.notions import Request
+from pdpsym.audit.registry import Compare, Pairs
 from pdpsym.audit.rr_pairs import group_pair, other_prob
 from pdpsym.audit.structured_rr_cone import TooManyRays, chain_max_ratio
 from pdpsym.audit.structured_rr_window import enclose_curve
@@ -370,9 +372,11 @@ def audit_rr(
 
     results = []
     for n in notions:
+        kind = registry.notion(n)
+        conditional = kind.pairs is Pairs.DEPENDENT and reading is DDPReading.CONDITIONAL
         label: str | None = None
         note = "exact, from the reports' laws around the target (no database is listed)"
-        if n in ("ibcdp", "distributional-dp"):
+        if kind.compare is not Compare.HOCKEY_STICK:
             results.append(
                 NotionResult(
                     n,
@@ -386,12 +390,12 @@ def audit_rr(
         cases: list[tuple[dict[str, Any], PrivacyLoss]] | None = None
         eps_only: tuple[Any, dict[str, Any]] | None = None
         window: tuple[Any, list[tuple[Any, ...]]] | None = None  # δ enclosed (long chains)
-        if n in ("dp", "cdp"):
+        if kind.pairs in (Pairs.NEIGHBOURS, Pairs.CHANGED):
             # cdp (Definition 5): a known value v compatible with a, and b either outside
             # the support or compatible with v (the cases of the sum mechanisms' cdp)
             pairs = (
                 itertools.permutations(dom, 2)
-                if n == "dp"
+                if kind.pairs is Pairs.NEIGHBOURS
                 else dict.fromkeys(
                     (a, b)
                     for a in support
@@ -402,16 +406,16 @@ def audit_rr(
             )
             cases = [({"a": a, "b": b}, local_pair(a, b, {"a": a, "b": b})) for a, b in pairs]
             label = "changing the target alone changes only its own report"
-        elif n in ("apkdp", "np") or (n == "dependent-dp" and reading is DDPReading.CONDITIONAL):
-            knw = () if n == "dependent-dp" else tuple(known)
-            if n == "dependent-dp":
-                label = reading.value
+        elif kind.pairs is Pairs.GIVEN_KNOWN or conditional:
+            knw = () if conditional else tuple(known)
+            label = kind.label(reading)
+            if conditional:
                 local_chain = (
                     ReportChain(model, keep, target, ()) if isinstance(model, MarkovChain) else None
                 )
             else:
                 local_chain = chain
-            if n == "dependent-dp":
+            if conditional:
                 laws = {a: model.query_law(target, a, {}, {v: 0 for v in names}) for a in dom}
                 sup = [a for a in dom if laws[a] is not None]
                 if local_chain is None or local_chain.outcomes <= MAX_OUTCOMES:
@@ -433,11 +437,6 @@ def audit_rr(
                     eps_only = _chain_eps(local_chain, [(c, w) for w, c in found], idx)
                     window = (local_chain, [(w, *c) for w, c in found])
             else:
-                label = (
-                    "for a single θ, Definition 3 compares the same pairs as APKDP"
-                    if (n == "np")
-                    else None
-                )
                 found = apk_cases(knw)
                 if small:
                     cases = [
@@ -448,8 +447,8 @@ def audit_rr(
                     assert chain is not None
                     eps_only = _chain_eps(chain, [(c, w) for w, c in found], idx)
                     window = (chain, [(w, *c) for w, c in found])
-        elif n == "ppkdp":
-            label = "a known value impossible under b counts in full (infinite PLRV)"
+        elif kind.pairs is Pairs.WEIGHTED_KNOWN:
+            label = kind.label(reading)
             cases = []
             inf_where: dict[str, Any] | None = None
             window = (chain, [])
@@ -479,8 +478,8 @@ def audit_rr(
                     found = apk_cases(tuple(known))
                     eps_only = _chain_eps(chain, [(c, w) for w, c in found], idx)
                 cases = None
-        elif n == "dependent-dp":
-            label = reading.value
+        elif kind.pairs is Pairs.DEPENDENT:
+            label = kind.label(reading)
             note = (
                 "dependent neighbours differ at the target and may differ anywhere in its "
                 "dependence group; the worst pair differs at every record of the group "
@@ -507,7 +506,7 @@ def audit_rr(
             value, wit = eps_only
             why = (
                 f"the reports around the target have more than {MAX_OUTCOMES} outcomes"
-                if n != "dependent-dp" or reading is DDPReading.CONDITIONAL
+                if kind.pairs is not Pairs.DEPENDENT or conditional
                 else f"the dependence group has more than {MAX_GROUP} records"
             )
             if value is None:
@@ -515,7 +514,7 @@ def audit_rr(
                     f"ε not computed either: a cone of report laws has {wit['rays']} extreme "
                     "rays, over the limit of the exact programme"
                 )
-            elif n == "dependent-dp" and reading is not DDPReading.CONDITIONAL:
+            elif kind.pairs is Pairs.DEPENDENT and not conditional:
                 head = "ε exact (the group's size times the local pair's largest loss)"
             elif chain is not None and chain.k > 2:
                 head = "ε exact (extreme rays of the forward and backward report cones)"

@@ -431,6 +431,7 @@ def _write_curve(path: str, a: Audit, digits: int) -> None:
 def run(args: argparse.Namespace) -> int:
     from pdpsym.app.readers import load_discrete  # imported here (see NOTIONS above)
     from pdpsym.audit import Audit, audit
+    from pdpsym.audit.registry import notion
     from pdpsym.papers.lmm2016.mechanism import DDPReading
 
     digits = parse_int(args.digits, "--digits", 1, 1000)
@@ -467,7 +468,7 @@ def run(args: argparse.Namespace) -> int:
         for n in notions:  # one notion at a time, for the progress bar
             if args.ddp_reading is not None:
                 readings = [DDPReading(args.ddp_reading)]
-            elif n == "dependent-dp":
+            elif notion(n).uses_reading:
                 readings = [DDPReading.NEIGHBOURS, DDPReading.CONDITIONAL]
             else:
                 readings = [DDPReading.NEIGHBOURS]  # not used by the other notions

@@ -230,8 +230,10 @@ def check_work(
         # millisecond however small the span (measured: 16 Laplace pairs of a 2-record
         # chain at 10^4 points took 30 s)
         per_pair = per_pair * (span + 1) + (points + 4) * 6000
-    plain = [n for n in notions if n not in ("ibcdp", "distributional-dp")]
-    pairs = sum(m * m * assignments * (2 if n == "cdp" else 1) for n in plain)
+    from pdpsym.audit.registry import notion  # the audit layer loads after --help
+
+    plain = [n for n in notions if not notion(n).over_outputs]
+    pairs = sum(m * m * assignments * notion(n).directions for n in plain)
     extra = sum(
         _posterior_work(
             n,
@@ -278,10 +280,12 @@ def _posterior_work(
     each about ``(V + C)^2 / 200 + 5 10^4`` steps (times ``1 + S/64`` for finite outputs,
     whose exact masses grow to about ``S`` digits).
     """
+    from pdpsym.audit import registry  # the audit layer loads after --help
+
     assignments, span, per_law = sizes
     m = len(model.domain(target))
     points -= with_delta
-    if notion == "ibcdp":
+    if registry.notion(notion).compare is registry.Compare.POSTERIOR:
         cases = 2 * m * assignments
         if kind == "laplace":
             per_case = ((span + 1) ** 4 * m + 10**4) * (points + 2 + 60 * with_delta)
@@ -331,7 +335,9 @@ def _check_network_rr(
     component (:mod:`pdpsym.audit.structured_rr_network`), whose law grows by the bits of
     one table entry per record. Classic dp and dependent-dp's neighbours need no table;
     dependent-dp's conditional reading is the screened APKDP with nothing known."""
-    from pdpsym.audit.structured_rr_network import component  # loads after --help
+    from pdpsym.audit.registry import notion  # the audit layer loads after --help
+    from pdpsym.audit.structured_rr_network import component, table_notion
+    from pdpsym.papers.lmm2016.mechanism import DDPReading
 
     comp = component(model, target)
     domains = [model.domain(v) for v in comp]
@@ -344,11 +350,8 @@ def _check_network_rr(
     cells = math.prod(len(d) for d in domains)
     shim = types.SimpleNamespace(cells=cells, domains=domains, n=len(comp))
     neighbours = args.ddp_reading not in (None, "eq11-conditional")
-    table = [
-        "apkdp" if n == "dependent-dp" else n
-        for n in notions
-        if n != "dp" and not (n == "dependent-dp" and neighbours)
-    ]
+    reading = DDPReading.NEIGHBOURS if neighbours else DDPReading.CONDITIONAL
+    table = [t.name for n in notions if (t := table_notion(notion(n), reading)) is not None]
     if table:
         check_table_work(args, shim, table, bits, {"kind": "randomized-response"}, points)  # type: ignore[arg-type]
 
