@@ -58,13 +58,13 @@ from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss import LaplacePair, PrivacyLoss, worst_case
 from pdpsym.loss.curve import Case, CurvePoint, worst_delta, worst_ratio
+from pdpsym.loss.leakage import leakage
 from pdpsym.loss.posterior import PosteriorCase, PosteriorSup
 from pdpsym.mechanisms.finite import Mechanism
 from pdpsym.mechanisms.laplace import LaplaceNoise
 from pdpsym.models.joint import JointDistribution
+from pdpsym.models.neighbours import DDPReading
 from pdpsym.models.scenario import Scenario
-from pdpsym.papers.li2019.eq2 import leakage
-from pdpsym.papers.lmm2016.mechanism import DDPReading
 
 __all__ = ["ALL_NOTIONS", "NOTIONS", "Audit", "NotionResult", "audit"]
 

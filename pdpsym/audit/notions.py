@@ -21,7 +21,7 @@ the target record, ``K`` the known records (Desfontaines et al.'s ``B``, Li et a
 * ``ibcdp`` -- Definition 6: the posteriors of ``D(i)`` given ``M(D) = t`` and given
   ``M(D_{i→b}) = t`` (with ``B̂``), both directions.
 * ``dependent-dp`` -- Liu et al. Definition 4 in the reading given
-  (:class:`~pdpsym.papers.lmm2016.mechanism.DDPReading`): dependent neighbouring pairs,
+  (:class:`~pdpsym.models.neighbours.DDPReading`): dependent neighbouring pairs,
   or the conditional outputs of Eq. 11-12.
 """
 
@@ -42,8 +42,8 @@ from pdpsym.loss.curve import Case
 from pdpsym.mechanisms.discrete import count
 from pdpsym.mechanisms.finite import Mechanism, output_pmf
 from pdpsym.models.joint import JointDistribution
+from pdpsym.models.neighbours import DDPNeighbours, DDPReading, databases
 from pdpsym.models.scenario import PMF, Database, Scenario
-from pdpsym.papers.lmm2016.mechanism import DDPNeighbours, DDPReading, databases
 
 ONE = Fraction(1)
 
@@ -236,14 +236,14 @@ def dependent_dp_cases(
     ``NEIGHBOURS`` / ``NEIGHBOURS_IN_SUPPORT``: ``M(D)`` against ``M(D')`` for every
     ordered dependent neighbouring pair: ``D(i) ≠ D'(i)`` and ``D, D'`` agree outside
     record ``i``'s dependence set, over all databases or only those of positive
-    probability under θ (:meth:`~pdpsym.papers.lmm2016.mechanism.DDPNeighbours.pairs`).
+    probability under θ (:meth:`~pdpsym.models.neighbours.DDPNeighbours.pairs`).
 
     Args:
         model: the joint law θ of the records.
         mech: the finite mechanism, ``D -> PMF``.
         i: the index of the target record.
         neighbours: how Definition 4 quantifies and what "dependent" means
-            (:class:`~pdpsym.papers.lmm2016.mechanism.DDPNeighbours`).
+            (:class:`~pdpsym.models.neighbours.DDPNeighbours`).
 
     Yields:
         :class:`~pdpsym.loss.curve.Case` objects, where ``{"a", "b"}`` (conditional) or

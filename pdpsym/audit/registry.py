@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 import sympy
 
 from pdpsym.core.errors import InputError
-from pdpsym.papers.lmm2016.mechanism import DDPReading
+from pdpsym.models.neighbours import DDPReading
 
 
 class Pairs(Enum):

@@ -57,8 +57,8 @@ from pdpsym.core.eps import Eps
 from pdpsym.loss.curve import Case, CurvePoint, worst_delta, worst_ratio
 from pdpsym.mechanisms.discrete import RandomizedResponse
 from pdpsym.models.joint import JointDistribution
+from pdpsym.models.neighbours import databases
 from pdpsym.models.scenario import PMF, Scenario
-from pdpsym.papers.lmm2016.mechanism import databases
 
 ONE = Fraction(1)
 

@@ -64,8 +64,8 @@ from pdpsym.loss import LaplacePair, PrivacyLoss, Weighted, worst_case
 from pdpsym.loss.pmf_pair import PMFPair
 from pdpsym.mechanisms.discrete import RandomizedResponse
 from pdpsym.mechanisms.laplace import LaplaceNoise
+from pdpsym.models.neighbours import DDPReading
 from pdpsym.models.structured import records_law
-from pdpsym.papers.lmm2016.mechanism import DDPReading
 
 Law = dict[Fraction, Fraction]
 KINDS = ("laplace", "geometric", "count", "threshold")

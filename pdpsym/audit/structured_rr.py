@@ -90,8 +90,8 @@ from pdpsym.loss.pmf_pair import PMFPair
 from pdpsym.mechanisms.discrete import RandomizedResponse
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.markov import MarkovChain
+from pdpsym.models.neighbours import DDPReading
 from pdpsym.models.product import ProductModel
-from pdpsym.papers.lmm2016.mechanism import DDPReading
 
 #: the largest number of report outcomes listed for δ(ε) (a segment of a chain)
 MAX_OUTCOMES = 4096

@@ -90,7 +90,7 @@ from pdpsym.loss.pmf_pair import PMFPair
 from pdpsym.mechanisms.discrete import RandomizedResponse, randomized_response
 from pdpsym.models.bayesnet import DEFAULT_MAX_JOINT_ROWS, BayesianNetwork
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.lmm2016.mechanism import DDPReading
+from pdpsym.models.neighbours import DDPReading
 
 #: the most rows of the target's component listed as a table
 MAX_ROWS = DEFAULT_MAX_JOINT_ROWS

@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdpsym.app.cli import main
+from pdpsym.loss import leakage as eq2
 from pdpsym.loss.structured import structured_leakage
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.kinds import count_model_from_object
-from pdpsym.papers.li2019 import eq2
 
 from .test_structured_audit import networks
 

@@ -1,7 +1,7 @@
 """The all-targets chain engine's decisions: floats may only rank, every dropped output is
 proven below the certified max, and ties (exact, or closer than floats can tell) reach
 the exact decision. Expected values come from hand derivations or from Eq. 2 on the full
-joint table (``papers/li2019/eq2`` on ``MarkovChain.to_joint()``), never from the engine."""
+joint table (``loss/leakage`` on ``MarkovChain.to_joint()``), never from the engine."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdpsym.core import countchain, countscreen, poly
+from pdpsym.loss import leakage as eq2
 from pdpsym.loss.structured import leakage_max, structured_leakage
 from pdpsym.models.markov import MarkovChain
-from pdpsym.papers.li2019 import eq2
 
 
 def test_a_wide_ball_the_float_screen_drops_is_still_enclosed():

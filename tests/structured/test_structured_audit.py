@@ -20,9 +20,8 @@ from pdpsym.mechanisms import discrete
 from pdpsym.mechanisms.laplace import laplace
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.markov import MarkovChain
+from pdpsym.models.neighbours import DDPReading, dependence_sets
 from pdpsym.models.product import ProductModel
-from pdpsym.papers.lmm2016.dependence import dependence_sets
-from pdpsym.papers.lmm2016.mechanism import DDPReading
 
 NOTIONS = ["dp", "apkdp", "ppkdp", "np", "cdp", "dependent-dp"]
 

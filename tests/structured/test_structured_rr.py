@@ -19,8 +19,8 @@ from pdpsym.audit import audit
 from pdpsym.core.eps import Eps
 from pdpsym.mechanisms.discrete import randomized_response
 from pdpsym.models.markov import MarkovChain
+from pdpsym.models.neighbours import DDPReading
 from pdpsym.models.product import ProductModel
-from pdpsym.papers.lmm2016.mechanism import DDPReading
 
 from .test_structured_audit import figures_of, groups_equal, laws
 

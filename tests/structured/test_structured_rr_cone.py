@@ -25,7 +25,7 @@ from pdpsym.audit.structured_rr_cone import chain_max_ratio, extreme_rays, in_co
 from pdpsym.core.eps import Eps
 from pdpsym.mechanisms.discrete import randomized_response
 from pdpsym.models.markov import MarkovChain
-from pdpsym.papers.lmm2016.mechanism import DDPReading
+from pdpsym.models.neighbours import DDPReading
 
 from .test_structured_audit import laws
 

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 # The engines (sympy, flint) load inside the handlers, so that `audit --help` starts at
 # once; --help shows these copies, which tests/test_startup.py checks against
-# pdpsym.audit.NOTIONS, ALL_NOTIONS and pdpsym.papers.lmm2016.mechanism.DDPReading.
+# pdpsym.audit.NOTIONS, ALL_NOTIONS and pdpsym.models.neighbours.DDPReading.
 NOTIONS = ("dp", "apkdp", "ppkdp", "np", "cdp", "ibcdp", "dependent-dp")
 ALL_NOTIONS = (*NOTIONS, "distributional-dp")
 DDP_READINGS = ("def4-neighbours", "def4-neighbours-in-support", "eq11-conditional")
@@ -432,7 +432,7 @@ def run(args: argparse.Namespace) -> int:
     from pdpsym.app.readers import load_discrete  # imported here (see NOTIONS above)
     from pdpsym.audit import Audit, audit
     from pdpsym.audit.registry import notion
-    from pdpsym.papers.lmm2016.mechanism import DDPReading
+    from pdpsym.models.neighbours import DDPReading
 
     digits = parse_int(args.digits, "--digits", 1, 1000)
     eps = [parse_eps(t) for t in args.eps]

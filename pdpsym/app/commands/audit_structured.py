@@ -337,7 +337,7 @@ def _check_network_rr(
     dependent-dp's conditional reading is the screened APKDP with nothing known."""
     from pdpsym.audit.registry import notion  # the audit layer loads after --help
     from pdpsym.audit.structured_rr_network import component, table_notion
-    from pdpsym.papers.lmm2016.mechanism import DDPReading
+    from pdpsym.models.neighbours import DDPReading
 
     comp = component(model, target)
     domains = [model.domain(v) for v in comp]

@@ -227,8 +227,8 @@ def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, 
     from pdpsym.core.certify import ball_decimal, certify
     from pdpsym.core.compare import enclosure_argmax
     from pdpsym.core.decimals import certified_decimals
+    from pdpsym.loss.leakage import leakage
     from pdpsym.papers.li2019.edges import EdgeReading, rational_log
-    from pdpsym.papers.li2019.eq2 import leakage
     from pdpsym.papers.li2019.whg import (
         MAX_EXACT_N,
         BottomRule,

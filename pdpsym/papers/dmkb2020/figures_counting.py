@@ -1,4 +1,4 @@
-"""Desfontaines et al.'s counting figures as certified data (see :mod:`pdpsym.papers.figure`).
+"""Desfontaines et al.'s counting figures as certified data (see :mod:`pdpsym.claims.figure`).
 
 * Fig. 2 (Section 5): Theorem 3's closed form against Proposition 7's exact delta of
   the counting mechanism, for four families of record probabilities p_i;
@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from pdpsym.claims.figure import FigureSpec, GridPoints, Line, OneRow, Plot, Scale, Words, table
 from pdpsym.core.eps import Eps
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.counting_loss import CountingLoss
 from pdpsym.papers.dmkb2020 import cells
 from pdpsym.papers.dmkb2020 import counting as pc
 from pdpsym.papers.dmkb2020.blanket import blanket_enclosures
-from pdpsym.papers.figure import FigureSpec, GridPoints, Line, OneRow, Plot, Scale, Words, table
 
 # --- Figure 2: Theorem 3 against Proposition 7 --------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Desfontaines et al.'s thresholding figure as certified data (see :mod:`pdpsym.papers.figure`).
+"""Desfontaines et al.'s thresholding figure as certified data (see :mod:`pdpsym.claims.figure`).
 
 * Fig. 4 (Section 4.2): Theorem 4's ``eps`` and ``delta`` for the thresholding mechanism
   ``M_T`` against ``T``, ``|B| = 0``, ``p = 0.5%``, ``n = 1000, 10^4, 10^5``; next to them,
@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from pdpsym.claims.figure import Axis, FigureSpec, GridPoints, Line, OneRow, Plot, Scale, Words
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.thresholding_loss import ThresholdingLoss
 from pdpsym.papers.dmkb2020 import cells
 from pdpsym.papers.dmkb2020 import thresholding as pt
-from pdpsym.papers.figure import Axis, FigureSpec, GridPoints, Line, OneRow, Plot, Scale, Words
 
 FIG4_P = Fraction(1, 200)
 FIG4_COLUMNS = (

@@ -2,7 +2,7 @@
 edge's size and sign), its remark, and Lemma 3 (the sign of the correlation).
 
 Every edge value is compared with the exact Eq. 2 values of the nodes it joins
-(:func:`pdpsym.papers.li2019.eq2.leakage`) over the exhaustive classes of small tables of
+(:func:`pdpsym.loss.leakage.leakage`) over the exhaustive classes of small tables of
 :mod:`pdpsym.papers.li2019.small_tables`, so the first failure is the minimal counterexample.
 Reading: Eq. 9 right tail (:class:`~pdpsym.papers.li2019.edges.EdgeReading`).
 """
@@ -14,10 +14,11 @@ from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
+from pdpsym.claims import claim
+from pdpsym.loss import leakage as eq2
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers import claim
-from pdpsym.papers.li2019 import correlation, edge_tables, edges, eq2, small_tables
+from pdpsym.papers.li2019 import correlation, edge_tables, edges, small_tables
 from pdpsym.papers.li2019.claims import ONE, proved
 from pdpsym.proofs import pdp_bounds
 

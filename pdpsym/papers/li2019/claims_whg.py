@@ -3,7 +3,7 @@ chain rule, Eq. 14), Eq. 16 and Corollary 1, and the full and fast searches (Alg
 1-2).
 
 Every chain-rule value is compared with the exact Eq. 2 value of the same node
-(:func:`pdpsym.papers.li2019.eq2.leakage`) over the exhaustive classes of small tables of
+(:func:`pdpsym.loss.leakage.leakage`) over the exhaustive classes of small tables of
 :mod:`pdpsym.papers.li2019.small_tables`, so the first failure is the minimal counterexample.
 Readings: Eq. 9 right tail (:class:`~pdpsym.papers.li2019.edges.EdgeReading`), Theorem 4
 as printed at layer 1 (:class:`~pdpsym.papers.li2019.whg.BottomRule`), Algorithm 1's
@@ -18,10 +18,11 @@ from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
+from pdpsym.claims import claim
+from pdpsym.loss import adversary
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers import claim
-from pdpsym.papers.li2019 import adversary, small_tables, theorems, whg
+from pdpsym.papers.li2019 import small_tables, theorems, whg
 from pdpsym.papers.li2019.claims import ONE, proved
 from pdpsym.papers.li2019.whg import ArrayEdges, fast_search, full_search
 from pdpsym.proofs import pdp_bounds

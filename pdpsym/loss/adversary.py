@@ -1,7 +1,7 @@
 """The adversary ``A(i, K)`` of Li et al. and the result of its Eq. 2 leakage.
 
 An :class:`Adversary` knows the prior, the tuples ``K`` and targets tuple ``i``; the
-leakage engine (:mod:`pdpsym.papers.li2019.eq2`) returns a :class:`LeakageResult`: the
+leakage engine (:mod:`pdpsym.loss.leakage`) returns a :class:`LeakageResult`: the
 exact value (a :class:`~pdpsym.core.expoly.LogRatio`) with its :class:`Witness`, or the
 status ``no-compatible-pair``.
 

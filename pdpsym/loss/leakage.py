@@ -45,10 +45,10 @@ from pdpsym.core.compare import (
 from pdpsym.core.errors import InputError
 from pdpsym.core.expoly import ExpPoly, LogRatio
 from pdpsym.core.numbers import fraction_str
+from pdpsym.loss.adversary import Adversary, LeakageResult, Witness
 from pdpsym.loss.laplace_mixture import laplace_mixture_at, log_mixture_floats
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.li2019.adversary import Adversary, LeakageResult, Witness
 
 
 @dataclass
@@ -174,13 +174,14 @@ def leakage(
     Examples:
         Table (a) of Example 2 (``x1``, ``x2`` positively correlated), the weakest adversary:
 
-        >>> from pdpsym.papers.li2019.examples import li2019_table
-        >>> res = leakage(li2019_table("a"), "x1", lam=1)
+        >>> rows = [[0, 0, "3/10"], [0, 1, "1/5"], [1, 0, "1/5"], [1, 1, "3/10"]]
+        >>> table_a = JointDistribution.from_rows(["x1", "x2"], rows)
+        >>> res = leakage(table_a, "x1", lam=1)
         >>> res.expression()
         log((2*E + 3*exp(2))/(3 + 2*E))
         >>> res.certified(10).decimal
         '1.185375903'
-        >>> leakage(li2019_table("a"), "x1", ["x2"], lam=1).compare_rational(1)
+        >>> leakage(table_a, "x1", ["x2"], lam=1).compare_rational(1)
         0
     """
     lam = Fraction(lam)
