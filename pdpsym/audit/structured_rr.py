@@ -89,6 +89,7 @@ from pdpsym.loss import PrivacyLoss, worst_case
 from pdpsym.loss.pmf_pair import PMFPair
 from pdpsym.mechanisms.discrete import RandomizedResponse
 from pdpsym.models.bayesnet import BayesianNetwork
+from pdpsym.models.kinds import chain_of, is_structured, network_of
 from pdpsym.models.markov import MarkovChain
 from pdpsym.models.neighbours import DDPReading
 from pdpsym.models.product import ProductModel
@@ -121,7 +122,7 @@ def check_rr(model: Any, mech: RandomizedResponse) -> str | None:
     References:
         Warner (1965); Desfontaines et al., Definition 12 (the audited pairs).
     """
-    if not isinstance(model, MarkovChain | ProductModel | BayesianNetwork):
+    if not is_structured(model):
         return (
             "randomized response is audited on Markov chains, independent records and "
             "Bayesian networks"
@@ -324,15 +325,17 @@ def audit_rr(
     reason = check_rr(model, mech)
     if reason is not None:
         raise InputError("mechanism", reason)
-    if isinstance(model, BayesianNetwork):
+    network = network_of(model)
+    if network is not None:
         from pdpsym.audit.structured_rr_network import audit_rr_network
 
-        return audit_rr_network(model, mech, target, known, req)
+        return audit_rr_network(network, mech, target, known, req)
+    as_chain = chain_of(model)
     keep = mech.keep
     names = tuple(model.variables)
     dom = tuple(model.domain(target))
     support = [a for a in dom if known_given(a) is not None]
-    chain = ReportChain(model, keep, target, known) if isinstance(model, MarkovChain) else None
+    chain = ReportChain(as_chain, keep, target, known) if as_chain is not None else None
     small = chain is None or chain.outcomes <= MAX_OUTCOMES
     idx = {x: j for j, x in enumerate(dom)}
 
@@ -411,7 +414,7 @@ def audit_rr(
             label = kind.label(reading)
             if conditional:
                 local_chain = (
-                    ReportChain(model, keep, target, ()) if isinstance(model, MarkovChain) else None
+                    ReportChain(as_chain, keep, target, ()) if as_chain is not None else None
                 )
             else:
                 local_chain = chain

@@ -48,7 +48,7 @@ from pdpsym.core.decimals import enclosure_decimal, fixed_digits
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 from pdpsym.models.counts import Contributions, CountModel
-from pdpsym.models.markov import MarkovChain
+from pdpsym.models.kinds import chain_of
 
 if TYPE_CHECKING:  # the closed forms load sympy: only the exact path imports them
     from pdpsym.core.expoly import LogRatio
@@ -208,7 +208,7 @@ def leakage_work(model: CountModel, n_targets: int, known: Sequence[str]) -> int
     """
     per_pass = int(model.size_hint())
     span = max(1, int(per_pass**0.5))
-    per_target = 4 if isinstance(model, MarkovChain) and n_targets > 2 else 8
+    per_target = 4 if chain_of(model) is not None and n_targets > 2 else 8
     return assignment_count(model, known) * (per_pass + max(n_targets, 1) * span * per_target)
 
 
@@ -368,8 +368,10 @@ def _count_chain(
     model: CountModel, assignment: Mapping[str, Fraction], contrib: Contributions
 ) -> countchain.CountChain | None:
     """The chain of a Markov model for :mod:`pdpsym.core.countchain` (None: not a chain)."""
-    if not isinstance(model, MarkovChain):
+    chain = chain_of(model)
+    if chain is None:
         return None
+    model = chain
     fixed = {model.index(n): model.states.index(Fraction(v)) for n, v in assignment.items()}
     return countchain.CountChain(model.initial_law, model.matrices, contrib.table, fixed)
 
