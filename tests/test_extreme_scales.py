@@ -18,7 +18,7 @@ import pytest
 
 from pdpsym.core.compare import screen_then_decide
 from pdpsym.core.eps import Eps
-from pdpsym.core.expoly import ExpPoly, LogRatio
+from pdpsym.core.exp_polynomials import ExpPoly, LogRatio
 from pdpsym.loss.leakage import leakage
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution

@@ -82,7 +82,7 @@ class NotionResult:
     ``epsilon`` and the values in ``epsilon_at_delta`` are exact values (sympy, ``oo``
     when unbounded, or an exact value object of :mod:`pdpsym.core`); the δ values are
     exact values (``c0 + c1 e^ε`` for finite outputs). For continuous outputs a value
-    may be a certified enclosure (:class:`~pdpsym.core.sqrtexp.Bracket`): its digits are
+    may be a certified enclosure (:class:`~pdpsym.core.exp_sqrt_sums.Bracket`): its digits are
     certain, it has no closed form. ``None`` with a ``note`` means the figure is not
     computed for this mechanism.
     """

@@ -43,7 +43,7 @@ from pdpsym.mechanisms.mqm import (
     mqm_exact_scale,
 )
 from pdpsym.models.counts import CountModel
-from pdpsym.models.kinds import chain_of
+from pdpsym.models.structured_kinds import chain_of
 
 Mechanism = Literal["laplace", "geometric"]
 

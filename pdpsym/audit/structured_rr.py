@@ -89,10 +89,10 @@ from pdpsym.loss import PrivacyLoss, worst_case
 from pdpsym.loss.pmf_pair import PMFPair
 from pdpsym.mechanisms.discrete import RandomizedResponse
 from pdpsym.models.bayesnet import BayesianNetwork
-from pdpsym.models.kinds import chain_of, is_structured, network_of
 from pdpsym.models.markov import MarkovChain
 from pdpsym.models.neighbours import DDPReading
 from pdpsym.models.product import ProductModel
+from pdpsym.models.structured_kinds import chain_of, is_structured, network_of
 
 #: the largest number of report outcomes listed for δ(ε) (a segment of a chain)
 MAX_OUTCOMES = 4096

@@ -24,7 +24,7 @@ pair, a weighted sum of such divergences with the same weights on both sides (a 
 value impossible under ``b`` counts in full in both), so termwise bounds hold. ``ε(δ)`` is enclosed
 by the two curves' inverses (the curves are non-increasing: ``δ_U(ε) ≤ δ`` implies
 ``δ(ε) ≤ δ``, and ``δ(ε) ≤ δ`` implies ``δ_W(ε) ≤ δ``). The ends are exact values,
-enclosed in balls whose rational ends are reported (:class:`~pdpsym.core.sqrtexp.Bracket`).
+enclosed in balls whose rational ends are reported (:class:`~pdpsym.core.exp_sqrt_sums.Bracket`).
 
 References:
     Desfontaines et al., Definition 12 and Lemma 1; Liu et al. (2016), Eq. 11;
@@ -44,7 +44,7 @@ import sympy
 
 from pdpsym.core.certify import ball_endpoints, enclose
 from pdpsym.core.eps import Eps
-from pdpsym.core.sqrtexp import Bracket
+from pdpsym.core.exp_sqrt_sums import Bracket
 from pdpsym.loss import worst_case
 from pdpsym.loss.pmf_pair import PMFPair
 

@@ -17,7 +17,7 @@ recurrences; every term is non-negative, so the enclosures keep their relative a
 and a ball too wide for a decision is recomputed at a higher precision by the caller.
 
 This module is the only place outside :mod:`pdpsym.core.certify` and
-:mod:`pdpsym.core.expoly` that touches flint types; the models see the polynomials as
+:mod:`pdpsym.core.exp_polynomials` that touches flint types; the models see the polynomials as
 opaque values supporting ``+``, ``*`` (by a polynomial or an int) and ``==``.
 """
 

@@ -134,7 +134,7 @@ class GeometricPair(PrivacyLoss):
             eps: ε (an :class:`~pdpsym.core.eps.Eps` or an exact number).
 
         Returns:
-            :class:`~pdpsym.loss.base.LossPoint` with a :class:`~pdpsym.loss.wlin.WLin`
+            :class:`~pdpsym.loss.base.LossPoint` with a :class:`~pdpsym.loss.exp_linear.WLin`
             ``c0 + c1 e^ε``.
         """
         return self.pair.delta(eps)

@@ -17,7 +17,7 @@ and beyond the extreme points it is constant; so the sup over ``r`` is a max ove
 union of the two supports (the Laplace-mixture sup of
 :mod:`pdpsym.loss.laplace_mixture`, shared with Liu et al.). Each candidate value is then a :class:`LogRatio` of two
 exponential polynomials with rational data, compared *exactly*
-(:mod:`pdpsym.core.expoly`). Candidates are screened in float64 and every near-tie of
+(:mod:`pdpsym.core.exp_polynomials`). Candidates are screened in float64 and every near-tie of
 the float maximum is decided exactly (:func:`pdpsym.core.compare.screen_then_decide`);
 ``method="exact"`` decides every candidate exactly (the test oracle for the screen).
 
@@ -43,7 +43,7 @@ from pdpsym.core.compare import (
     screenable_float,
 )
 from pdpsym.core.errors import InputError
-from pdpsym.core.expoly import ExpPoly, LogRatio
+from pdpsym.core.exp_polynomials import ExpPoly, LogRatio
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.adversary import Adversary, LeakageResult, Witness
 from pdpsym.loss.laplace_mixture import laplace_mixture_at, log_mixture_floats

@@ -79,8 +79,8 @@ from pdpsym.core.compare import compare, decided_min, screen_then_decide
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, to_sympy
 from pdpsym.models.counts import CountModel
-from pdpsym.models.kinds import chain_of
 from pdpsym.models.markov import MarkovChain, Matrix
+from pdpsym.models.structured_kinds import chain_of
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from pdpsym.app.cli import main
 from pdpsym.loss import leakage as eq2
 from pdpsym.loss.structured import structured_leakage
 from pdpsym.models.bayesnet import BayesianNetwork
-from pdpsym.models.kinds import count_model_from_object
+from pdpsym.models.structured_kinds import count_model_from_object
 
 from .test_structured_audit import networks
 

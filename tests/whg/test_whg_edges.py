@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from strategies import joint_tables, lambdas
 
-from pdpsym.core.expoly import ExpPoly, LogRatio
+from pdpsym.core.exp_polynomials import ExpPoly, LogRatio
 from pdpsym.loss.adversary import compare_log_ratio_rational
 from pdpsym.loss.leakage import leakage
 from pdpsym.mechanisms.laplace import LinearQuery

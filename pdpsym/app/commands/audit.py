@@ -276,7 +276,7 @@ def _plain(x: Any) -> Any:
 
 def _enclosed(v: Any, digits: int) -> dict[str, Any] | None:
     """A certified enclosure (no closed form): its shared digits and its ends."""
-    from pdpsym.core.sqrtexp import Bracket  # imported here (see NOTIONS above)
+    from pdpsym.core.exp_sqrt_sums import Bracket  # imported here (see NOTIONS above)
 
     if isinstance(v, Bracket) and v.limit:
         common, ends = v.decimal(digits)

@@ -187,7 +187,7 @@ def check_work(
     domains = {v: model.domain(v) for v in known}
     assignments = math.prod(len(d) for d in domains.values())
     m = len(model.domain(target))
-    from pdpsym.models.kinds import network_of  # the models load after --help
+    from pdpsym.models.structured_kinds import network_of  # the models load after --help
 
     if not hasattr(mech, "kind") and network_of(model) is not None:
         _check_network_rr(args, model, target, notions, points)  # the target's component

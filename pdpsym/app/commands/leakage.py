@@ -96,7 +96,7 @@ def run_leakage(args: argparse.Namespace) -> int:
     from pdpsym.app.commands.structured import structured_leakage_command
     from pdpsym.app.readers import load_discrete, read_model_object
     from pdpsym.mechanisms.laplace import parse_lambda
-    from pdpsym.models.kinds import count_model_from_object
+    from pdpsym.models.structured_kinds import count_model_from_object
 
     if Path(args.model).suffix.lower() == ".bif":  # a Bayesian network in BIF
         from pdpsym.app.readers import load_model

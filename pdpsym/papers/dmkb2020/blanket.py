@@ -39,7 +39,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from pdpsym.core.arbpoly import (
+from pdpsym.core.certify import arb_from_fraction, ball_endpoints
+from pdpsym.core.count_law_balls import (
     BALL_ZERO,
     Ball,
     ball_poly,
@@ -48,7 +49,6 @@ from pdpsym.core.arbpoly import (
     geometric_poly,
     workprec,
 )
-from pdpsym.core.certify import arb_from_fraction, ball_endpoints
 from pdpsym.core.decimals import decimal_string, enclosure_decimal
 from pdpsym.core.errors import Undecided
 

@@ -15,8 +15,8 @@ from typing import Any
 
 from pdpsym.claims import claim
 from pdpsym.loss import plrv
+from pdpsym.loss.exp_linear import WLin
 from pdpsym.loss.plrv import Eps
-from pdpsym.loss.wlin import WLin
 from pdpsym.mechanisms import finite
 from pdpsym.mechanisms.finite import deterministic
 from pdpsym.models.scenario import Scenario

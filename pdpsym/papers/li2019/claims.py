@@ -15,7 +15,7 @@ from typing import Any
 import sympy
 
 from pdpsym.claims import claim
-from pdpsym.core.expoly import LogRatio
+from pdpsym.core.exp_polynomials import LogRatio
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss import adversary
 from pdpsym.loss import leakage as eq2

@@ -42,7 +42,7 @@ from enum import Enum
 from fractions import Fraction
 
 from pdpsym.core.errors import InputError
-from pdpsym.core.expoly import LogRatio, ScaledLog
+from pdpsym.core.exp_polynomials import LogRatio, ScaledLog
 from pdpsym.loss.laplace_mixture import MixtureCandidate, decided_sup, mixture_candidates
 from pdpsym.models.joint import JointDistribution
 
@@ -61,7 +61,7 @@ def exp_of(a: Fraction) -> LogRatio:
         a: the exact rational exponent.
 
     Returns:
-        The exact :class:`~pdpsym.core.expoly.LogRatio` whose value is ``a``.
+        The exact :class:`~pdpsym.core.exp_polynomials.LogRatio` whose value is ``a``.
 
     References:
         Liu et al. (2016), Section V, Definition 4 (the bound exp(eps) on the ratio).
@@ -77,7 +77,7 @@ class Rho(ScaledLog):
     """rho = factor * ln(ratio) exactly (factor = sigma/Delta D_j); ``ratio`` None means 0.
 
     ``sympy``, ``arb`` and ``compare_rational`` (the sign of rho - q) come from
-    :class:`~pdpsym.core.expoly.ScaledLog`.
+    :class:`~pdpsym.core.exp_polynomials.ScaledLog`.
     """
 
     factor: Fraction

@@ -78,7 +78,7 @@ def separation_dependent(query: str, c: Fraction) -> object:
         c: how far a unit change of D_i moves D_j, in [0, 1].
 
     Returns:
-        The separation as an exact :class:`~pdpsym.core.expoly.LogRatio` (the sup over
+        The separation as an exact :class:`~pdpsym.core.exp_polynomials.LogRatio` (the sup over
         outputs of a log-ratio of two Laplace mixtures, decided exactly).
 
     References:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from pdpsym.core.errors import InputError
-from pdpsym.core.expoly import LogRatio
+from pdpsym.core.exp_polynomials import LogRatio
 from pdpsym.loss.laplace_mixture import MixtureCandidate, decided_sup, mixture_candidates
 from pdpsym.models.joint import JointDistribution
 from pdpsym.models.neighbours import (
@@ -123,7 +123,7 @@ def laplace_ddp_epsilon(
             (:class:`DDPNeighbours`).
 
     Returns:
-        ``(eps, witness)``: eps as an exact :class:`~pdpsym.core.expoly.LogRatio` and
+        ``(eps, witness)``: eps as an exact :class:`~pdpsym.core.exp_polynomials.LogRatio` and
         where it is reached.
 
     References:

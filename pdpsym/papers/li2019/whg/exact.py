@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.core.errors import InputError
-from pdpsym.core.expoly import LogRatio
+from pdpsym.core.exp_polynomials import LogRatio
 from pdpsym.loss.adversary import Adversary, LeakageResult
 from pdpsym.loss.leakage import leakage, leakage_all
 from pdpsym.mechanisms.laplace import LinearQuery
