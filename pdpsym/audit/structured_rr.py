@@ -92,6 +92,7 @@ from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.markov import MarkovChain
 from pdpsym.models.neighbours import DDPReading
 from pdpsym.models.product import ProductModel
+from pdpsym.models.scenario import PMF
 from pdpsym.models.structured_kinds import chain_of, is_structured, network_of
 
 #: the largest number of report outcomes listed for δ(ε) (a segment of a chain)
@@ -100,7 +101,6 @@ MAX_OUTCOMES = 4096
 #: the largest dependence group whose multinomial law is listed for δ(ε)
 MAX_GROUP = 200
 
-PMF = dict[Any, Fraction]
 Pair = tuple[Fraction, Fraction]  # a ratio p / q in [0, inf] as (p, q)
 
 

@@ -95,7 +95,6 @@ from pdpsym.models.neighbours import DDPReading
 #: the most rows of the target's component listed as a table
 MAX_ROWS = DEFAULT_MAX_JOINT_ROWS
 
-PMF = dict[Any, Fraction]
 
 #: the pairs computed without listing the component (their pair is local)
 NO_TABLE = (Pairs.NEIGHBOURS,)

@@ -47,11 +47,10 @@ from pdpsym.core.eps import Eps
 from pdpsym.core.exp_sqrt_sums import Bracket
 from pdpsym.loss import worst_case
 from pdpsym.loss.pmf_pair import PMFPair
+from pdpsym.models.scenario import PMF
 
 #: the most outcomes of a window's law (with its boundary states)
 WINDOW_OUTCOMES = 4096
-
-PMF = dict[Any, Fraction]
 
 
 def window(chain: Any) -> tuple[int, int]:

@@ -32,12 +32,12 @@ from typing import Any
 import numpy as np
 from flint import arb, arb_poly, ctx, fmpq, fmpz_poly
 
+from pdpsym.core.balls import Ball
 from pdpsym.core.certify import arb_from_fraction, ball_endpoints
 
 #: an opaque exact integer polynomial (python-flint ``fmpz_poly``)
 IntPoly = Any
 #: an opaque real ball (python-flint ``arb``)
-Ball = Any
 
 
 def zero() -> IntPoly:
@@ -613,7 +613,6 @@ def bits_needed(digits: int) -> int:
 
 
 __all__ = [
-    "Ball",
     "IntPoly",
     "ball_of",
     "height_bits",

@@ -35,8 +35,8 @@ from typing import Any
 
 from pdpsym.core.eps import Eps
 from pdpsym.loss.exp_linear import WLin
+from pdpsym.models.scenario import PMF
 
-PMF = Mapping[Any, Fraction]
 Term = tuple[Fraction, PMF, PMF]
 
 

@@ -25,9 +25,8 @@ from typing import Any
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss.base import LossPoint, PrivacyLoss
+from pdpsym.loss.laplace_mixture import Weights
 from pdpsym.loss.pmf_pair import PMFPair
-
-Weights = Mapping[Fraction, Fraction]
 
 
 def geometric_mixture_pmf(

@@ -38,10 +38,14 @@ from pdpsym.core.compare import screen_then_decide
 from pdpsym.core.errors import InputError
 from pdpsym.core.exp_polynomials import ExpPoly, LogRatio
 
-Weights = Mapping[Fraction, Fraction] | Mapping[int, int]
+#: a mixture's weights: centre -> weight (unnormalized allowed); the package's one
+#: definition of it
+Weights = Mapping[Fraction, Fraction]
 
 
-def laplace_mixture_at(weights: Weights, b: Fraction, r: Fraction | int) -> ExpPoly:
+def laplace_mixture_at(
+    weights: Weights | Mapping[int, int], b: Fraction, r: Fraction | int
+) -> ExpPoly:
     """``2b`` times the density at ``r`` of ``Σ_s w(s) Lap(s, b)``: ``Σ_s w(s) e^{-|r - s|/b}``.
 
     Weights may be unnormalized; terms of equal distance ``|r - s|`` are merged, zero
@@ -79,7 +83,7 @@ def laplace_mixture_at(weights: Weights, b: Fraction, r: Fraction | int) -> ExpP
     )
 
 
-def laplace_mixture_tail(weights: Weights, b: Fraction, sign: int) -> ExpPoly:
+def laplace_mixture_tail(weights: Weights | Mapping[int, int], b: Fraction, sign: int) -> ExpPoly:
     """The tail coefficient: the mixture is ``e^{-|r|/b}`` times it as ``r → sign · ∞``.
 
     Beyond the extreme centres ``e^{-|r-s|/b} = e^{-|r|/b} e^{sign · s/b}``, so the

@@ -44,9 +44,7 @@ from pdpsym.core.errors import InputError
 from pdpsym.core.exp_polynomials import ExpPoly
 from pdpsym.core.exp_sqrt_sums import SqrtExpSum
 from pdpsym.loss.base import LossPoint, PrivacyLoss
-from pdpsym.loss.laplace_mixture import laplace_mixture_sup
-
-Weights = Mapping[Fraction, Fraction]
+from pdpsym.loss.laplace_mixture import Weights, laplace_mixture_sup
 
 
 def _weights(w: Mapping[Any, Any], field: str) -> dict[Fraction, Fraction]:

@@ -18,7 +18,7 @@ Exactness: every δ computed here is ``c0 + c1·e^ε`` with rational ``c0, c1`` 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
@@ -29,10 +29,7 @@ import sympy
 from pdpsym.core.eps import Eps
 from pdpsym.loss.exp_linear import WLin, positive_part
 from pdpsym.mechanisms.finite import Mechanism, check_mechanism, output_pmf
-from pdpsym.models.scenario import Scenario
-
-PMF = Mapping[Any, Fraction]
-
+from pdpsym.models.scenario import PMF, Scenario
 
 # --- Definition 1 and Lemma 1 -----------------------------------------------------------
 

@@ -20,8 +20,7 @@ from typing import Any
 from pdpsym.core.eps import Eps, ratio_log
 from pdpsym.loss.base import LossPoint, PrivacyLoss, checked_delta
 from pdpsym.loss.curve import Case
-
-PMF = Mapping[Any, Fraction]
+from pdpsym.models.scenario import PMF
 
 
 class PMFPair(PrivacyLoss):

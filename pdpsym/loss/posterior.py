@@ -46,9 +46,8 @@ from pdpsym.core.errors import Undecided
 from pdpsym.core.exp_polynomials import ExpPoly
 from pdpsym.core.exp_sqrt_sums import Bracket, exp_enclosure, log_enclosure, ratio_enclosure
 from pdpsym.loss.base import LossPoint, PrivacyLoss, bisect_epsilon
-from pdpsym.loss.laplace_mixture import laplace_mixture_at
+from pdpsym.loss.laplace_mixture import Weights, laplace_mixture_at
 
-Weights = Mapping[Fraction, Fraction]
 Posterior = Mapping[Any, Weights]  # value a of D(i) -> weights of u_a
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 import sympy
 
+from pdpsym.core.balls import Ball
 from pdpsym.core.certify import (
     Exact,
     arb_from_fraction,
@@ -29,7 +30,6 @@ from pdpsym.core.certify import (
 )
 from pdpsym.core.count_law_balls import (
     BALL_ZERO,
-    Ball,
     exp_ball,
     workprec,
 )
