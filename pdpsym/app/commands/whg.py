@@ -241,7 +241,7 @@ def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, 
         batch_whg,
         eq2_ball,
     )
-    from pdpsym.papers.li2019.whg.ties import DELTA_OVER_LAMBDA, TieClasses, tie_classes
+    from pdpsym.papers.li2019.whg.tie_classes import DELTA_OVER_LAMBDA, TieClasses, tie_classes
 
     """Every node certified from batch enclosures; the exact engine only for a value whose
     enclosure does not fix ``digits`` digits and for a maximum the enclosures do not decide."""

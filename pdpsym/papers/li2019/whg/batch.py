@@ -58,7 +58,7 @@ from pdpsym.core.parallel import ordered_map
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers.li2019.edges import EdgeReading
-from pdpsym.papers.li2019.whg.masks import local_masks, popcounts
+from pdpsym.papers.li2019.whg.node_masks import local_masks, popcounts
 
 U = Fraction(1, 2**53)
 
