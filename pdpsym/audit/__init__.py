@@ -379,7 +379,7 @@ def audit(
     Args:
         model: the joint distribution of the records, or a structured model (a Markov
             chain, independent records, a Bayesian network), audited from its query laws
-            by :func:`pdpsym.audit.structured.audit_structured`.
+            by :func:`pdpsym.audit.sum_mechanisms.audit_structured`.
         mechanism: a finite mechanism ``D -> PMF`` (:mod:`pdpsym.mechanisms`), or
             :class:`~pdpsym.mechanisms.laplace.LaplaceNoise`.
         target: the target record (a variable of ``model``).
@@ -428,8 +428,8 @@ def _structured(
     notions: Iterable[str],
     reading: DDPReading,
 ) -> Audit:
-    """:func:`audit` of a structured model (:mod:`pdpsym.audit.structured`)."""
-    from pdpsym.audit.structured import audit_structured  # it imports this module: no cycle
+    """:func:`audit` of a structured model (:mod:`pdpsym.audit.sum_mechanisms`)."""
+    from pdpsym.audit.sum_mechanisms import audit_structured  # it imports this module: no cycle
 
     req = _request(eps, delta, notions, reading)
     result: Audit = audit_structured(model, mechanism, target, known, req)

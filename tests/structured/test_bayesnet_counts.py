@@ -65,7 +65,7 @@ def test_leakage_reads_a_bif_file(capsys):
     the apkdp epsilon of the audit, computed by another path (normalized query laws from
     ``query_law`` and the Laplace pair's closed form)."""
     from pdpsym.audit import audit
-    from pdpsym.audit.structured import SumMechanism
+    from pdpsym.audit.sum_mechanisms import SumMechanism
     from pdpsym.core.certify import certify
 
     assert main(["leakage", str(CHILD), "--target", "Grunting", "--lam", "1", "--json"]) == 0

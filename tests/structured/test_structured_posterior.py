@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from pdpsym.app.cli import main
 from pdpsym.app.commands.audit import result_json
 from pdpsym.audit import audit
-from pdpsym.audit.structured import SumMechanism
+from pdpsym.audit.sum_mechanisms import SumMechanism
 from pdpsym.core.certify import certify
 from pdpsym.core.eps import Eps
 from pdpsym.core.exp_sqrt_sums import Bracket

@@ -13,7 +13,7 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import pdpsym.audit.structured_rr as srr
+import pdpsym.audit.rr_reports as srr
 from pdpsym.app.cli import main
 from pdpsym.audit import audit
 from pdpsym.core.eps import Eps

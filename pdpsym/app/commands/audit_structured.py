@@ -64,14 +64,14 @@ def mechanism_fields() -> Iterator[None]:
 
 
 def read_mechanism(spec: Any, model: Any) -> Any:
-    """The :class:`~pdpsym.audit.structured.SumMechanism` a mechanism file describes, for
+    """The :class:`~pdpsym.audit.sum_mechanisms.SumMechanism` a mechanism file describes, for
     a structured model; its errors name the field inside the mechanism file."""
     with mechanism_fields():
         return _read(spec, model)
 
 
 def _read(spec: Any, model: Any) -> Any:
-    from pdpsym.audit.structured import SumMechanism  # the audit layer loads after --help
+    from pdpsym.audit.sum_mechanisms import SumMechanism  # the audit layer loads after --help
 
     if not isinstance(spec, dict):
         raise InputError("MECHANISM", "expected a JSON object")
@@ -129,7 +129,7 @@ def _read_histogram(spec: Mapping[str, Any], model: Any) -> Any:
     keeps): the audit runs the noiseless count. Over more than two values the histogram is
     a vector of counts, not computed here.
     """
-    from pdpsym.audit.structured import SumMechanism  # loads after --help
+    from pdpsym.audit.sum_mechanisms import SumMechanism  # loads after --help
 
     only_keys(spec, {"kind"})
     domains = {tuple(model.domain(v)) for v in model.variables}
@@ -145,7 +145,7 @@ def _read_histogram(spec: Mapping[str, Any], model: Any) -> Any:
 
 def _read_rr(spec: Mapping[str, Any], model: Any) -> Any:
     """Randomized response on the model's own domains (chains and independent records)."""
-    from pdpsym.audit.structured_rr import check_rr  # the audit layer loads after --help
+    from pdpsym.audit.rr_reports import check_rr  # the audit layer loads after --help
     from pdpsym.mechanisms.discrete import randomized_response
 
     only_keys(spec, {"kind", "keep"})
@@ -193,7 +193,7 @@ def check_work(
         _check_network_rr(args, model, target, notions, points)  # the target's component
         return
     if not hasattr(mech, "kind"):  # randomized response: the reports around the target
-        from pdpsym.audit.structured_rr import MAX_OUTCOMES  # the audit layer loads after --help
+        from pdpsym.audit.rr_reports import MAX_OUTCOMES  # the audit layer loads after --help
 
         # the query laws of the known values, then per pair of target values and known
         # neighbours either the listed report law of the segment around the target
@@ -308,11 +308,11 @@ def _posterior_work(
 
 def _cone_estimate(model: Any, mech: Any, n: int) -> int:
     """The extreme rays' programme of a long chain of three states or more
-    (:func:`pdpsym.audit.structured_rr_cone.cone_work`) on one side of the target, ``n``
+    (:func:`pdpsym.audit.rr_report_cones.cone_work`) on one side of the target, ``n``
     records long at most; 0 when it does not run (two states, independent records, a
     segment listed whole)."""
-    from pdpsym.audit.structured_rr import MAX_OUTCOMES  # the audit layer loads after --help
-    from pdpsym.audit.structured_rr_cone import cone_work
+    from pdpsym.audit.rr_report_cones import cone_work
+    from pdpsym.audit.rr_reports import MAX_OUTCOMES  # the audit layer loads after --help
 
     k = getattr(model, "k", 2)
     if k < 3 or n == 0 or k ** min(2 * n, 64) <= MAX_OUTCOMES:
@@ -332,11 +332,11 @@ def _check_network_rr(
     args: argparse.Namespace, model: Any, target: str, notions: Sequence[str], points: int
 ) -> None:
     """The table estimate of :func:`pdpsym.app.audit_work.check_work` on the target's
-    component (:mod:`pdpsym.audit.structured_rr_network`), whose law grows by the bits of
+    component (:mod:`pdpsym.audit.rr_network`), whose law grows by the bits of
     one table entry per record. Classic dp and dependent-dp's neighbours need no table;
     dependent-dp's conditional reading is the screened APKDP with nothing known."""
     from pdpsym.audit.registry import notion  # the audit layer loads after --help
-    from pdpsym.audit.structured_rr_network import component, table_notion
+    from pdpsym.audit.rr_network import component, table_notion
     from pdpsym.models.neighbours import DDPReading
 
     comp = component(model, target)

@@ -1,7 +1,7 @@
 """δ(ε) of randomized response on a long chain, enclosed between two exact windows.
 
 Around the target ``i`` (nearest known records ``l < i < r``) the reports inside
-``(l, r)`` are too many to list (:mod:`pdpsym.audit.structured_rr`). Take a window
+``(l, r)`` are too many to list (:mod:`pdpsym.audit.rr_reports`). Take a window
 ``[L, R] ∋ i`` of report positions inside ``(l, r)`` and the states just outside it,
 ``x_{L-1}`` (when ``L - 1 > l``) and ``x_{R+1}`` (when ``R + 1 < r``).
 
@@ -58,7 +58,7 @@ def window(chain: Any) -> tuple[int, int]:
     with both boundary states has at most :data:`WINDOW_OUTCOMES` outcomes.
 
     Args:
-        chain: the chain around the target (``pdpsym.audit.structured_rr.ReportChain``).
+        chain: the chain around the target (``pdpsym.audit.rr_reports.ReportChain``).
 
     Returns:
         ``(L, R)``, 0-based positions inside ``(l, r)``.

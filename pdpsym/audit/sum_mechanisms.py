@@ -36,7 +36,7 @@ law of ``f`` (``model.query_law``), so each notion's cases are pairs of query la
 * ``ibcdp`` -- Definition 6: the posteriors of ``x_i`` given the output of ``D`` and of
   ``D_{i→b}``, from the joint law ``P(x_i = a, f = s | x_K = v)`` of the count
   polynomials; ``distributional-dp`` -- Definition 4: LPs whose columns are the values of
-  the target's Markov blanket (:mod:`pdpsym.audit.structured_posterior`, with the
+  the target's Markov blanket (:mod:`pdpsym.audit.sum_posteriors`, with the
   derivations).
 """
 
@@ -52,13 +52,13 @@ from typing import Any
 from pdpsym.audit import registry
 from pdpsym.audit.notions import Request
 from pdpsym.audit.registry import Compare, Notion, Pairs, delta_over_lambda
-from pdpsym.audit.structured_posterior import (
+from pdpsym.audit.rr_reports import audit_rr
+from pdpsym.audit.sum_posteriors import (
     IBCDP_LAPLACE_NOTE,
     distributional_result,
     ibcdp_loss,
     pushed_laws,
 )
-from pdpsym.audit.structured_rr import audit_rr
 from pdpsym.core.errors import InputError
 from pdpsym.loss import LaplacePair, PrivacyLoss, Weighted, worst_case
 from pdpsym.loss.pmf_pair import PMFPair
@@ -386,7 +386,7 @@ def audit_structured(
         model: a structured model (``query_law``, ``domain``, ``variables``).
         mechanism: a :class:`SumMechanism`, :class:`~pdpsym.mechanisms.laplace.LaplaceNoise`,
             or randomized response on the model's domains (chains and independent
-            records: :mod:`pdpsym.audit.structured_rr`).
+            records: :mod:`pdpsym.audit.rr_reports`).
         target: the target record.
         known: the records the attacker knows (their values range over every value
             compatible with the target's).

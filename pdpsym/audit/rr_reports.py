@@ -46,8 +46,8 @@ no special case). The backward ratio ``beta(0)/beta(1)`` obeys
 It is computed exactly (PMF pairs, :class:`~pdpsym.loss.pmf_pair.PMFPair`) when that
 count is at most :data:`MAX_OUTCOMES`; otherwise ε is exact (two states: the programme
 above; more states: the extreme rays of the cones of forward and backward messages,
-:mod:`pdpsym.audit.structured_rr_cone`); δ(ε) and ε(δ) are enclosed between two windows
-of reports (:mod:`pdpsym.audit.structured_rr_window`), which the note says.
+:mod:`pdpsym.audit.rr_report_cones`); δ(ε) and ε(δ) are enclosed between two windows
+of reports (:mod:`pdpsym.audit.rr_report_windows`), which the note says.
 
 **Notions.** ``apkdp``/``np``: the pairs above for every known value compatible with
 ``a`` and ``b`` (only ``x_l`` and ``x_r`` matter); ``ppkdp``: the same weighted by
@@ -59,7 +59,7 @@ coordinate is post-processing), a product of ``n`` local pairs, whose law of
 ``(#reports equal to x, #equal to x')`` is multinomial (exact for ``n <=``
 :data:`MAX_GROUP`); ``dependent-dp`` (``eq11-conditional``): the chain pair with no known
 record. Bayesian networks: the target's component, listed as a table
-(:mod:`pdpsym.audit.structured_rr_network`).
+(:mod:`pdpsym.audit.rr_network`).
 
 References:
     Desfontaines et al., Definitions 3, 5, 12, 13 and Lemma 1; Liu et al. (2016),
@@ -81,8 +81,8 @@ from pdpsym.audit import registry
 from pdpsym.audit.notions import Request
 from pdpsym.audit.registry import Compare, Pairs
 from pdpsym.audit.rr_pairs import group_pair, other_prob
-from pdpsym.audit.structured_rr_cone import TooManyRays, chain_max_ratio
-from pdpsym.audit.structured_rr_window import enclose_curve
+from pdpsym.audit.rr_report_cones import TooManyRays, chain_max_ratio
+from pdpsym.audit.rr_report_windows import enclose_curve
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss import PrivacyLoss, worst_case
@@ -327,7 +327,7 @@ def audit_rr(
         raise InputError("mechanism", reason)
     network = network_of(model)
     if network is not None:
-        from pdpsym.audit.structured_rr_network import audit_rr_network
+        from pdpsym.audit.rr_network import audit_rr_network
 
         return audit_rr_network(network, mech, target, known, req)
     as_chain = chain_of(model)
@@ -549,7 +549,7 @@ def _chain_eps(
     idx: Mapping[Fraction, int],
 ) -> tuple[Any, dict[str, Any]]:
     """The exact ε (max over the cases) of a long chain segment: the extremes' programme
-    for two states, the cones' extreme rays (:mod:`pdpsym.audit.structured_rr_cone`) for
+    for two states, the cones' extreme rays (:mod:`pdpsym.audit.rr_report_cones`) for
     more; ``(None, {"rays": n})`` when a cone has more than its limit of rays."""
 
     if chain is None:

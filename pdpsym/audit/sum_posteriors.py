@@ -1,6 +1,6 @@
 r"""IBCDP and distributional DP on a structured model, from exact conditional laws.
 
-The mechanisms are those of :mod:`pdpsym.audit.structured`: Laplace or geometric noise,
+The mechanisms are those of :mod:`pdpsym.audit.sum_mechanisms`: Laplace or geometric noise,
 the count or the thresholded count of ``f(x) = Σ_k w_k x_k``. ``i`` is the target, ``K``
 the known records, ``v`` a value of ``x_K`` (Desfontaines et al.'s ``B̂``) and ``P(a, s |
 v) = P(x_i = a, f = s | x_K = v)``. No database is ever listed.
@@ -100,7 +100,7 @@ from pdpsym.models.counts import exact_joint_law
 from pdpsym.models.structured import records_law
 
 if TYPE_CHECKING:  # the mechanism's class; importing it at run time would be a cycle
-    from pdpsym.audit.structured import SumMechanism
+    from pdpsym.audit.sum_mechanisms import SumMechanism
 
 Law = dict[Fraction, Fraction]
 Known = tuple[Fraction, ...]
@@ -114,7 +114,7 @@ IBCDP_LAPLACE_NOTE = (
 
 class QueryLaws(Protocol):
     """The conditional query laws of one model, target and known set
-    (:mod:`pdpsym.audit.structured` builds them)."""
+    (:mod:`pdpsym.audit.sum_mechanisms` builds them)."""
 
     model: Any
     target: str
