@@ -15,7 +15,7 @@ import dataclasses
 import sys
 import time
 
-from pdpsym.papers.claim import RunConfig
+from pdpsym.claims.claim import RunConfig
 from pdpsym.verify import run_claim
 
 

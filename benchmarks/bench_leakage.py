@@ -19,8 +19,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from pdpsym.loss.leakage import all_adversaries, leakage_all
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.li2019.eq2 import all_adversaries, leakage_all
 
 
 def random_binary_table(n: int, seed: int = 7, max_weight: int = 50) -> JointDistribution:

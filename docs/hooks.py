@@ -21,7 +21,7 @@ GENERATED = Path(__file__).parent / "generated"
 
 
 def _errata() -> str:
-    from pdpsym.papers.catalogue import CATALOGUE
+    from pdpsym.claims.catalogue import CATALOGUE
     from pdpsym.verify import RunConfig, select
     from pdpsym.verify.runner import run_claims
 
@@ -62,7 +62,7 @@ def _errata() -> str:
 def _figures() -> str:
     from pdpsym.app.commands.figure import to_csv
     from pdpsym.app.plot import render
-    from pdpsym.papers.figure import Scale
+    from pdpsym.claims.figure import Scale
     from pdpsym.verify.figures import all_figures as figures
 
     out = GENERATED / "figures"

@@ -33,7 +33,10 @@ if TYPE_CHECKING:  # the names below load on first use (a light `import pdpsym`)
     from pdpsym.app.readers import load_model
     from pdpsym.audit import audit
     from pdpsym.audit.calibrate import calibrate
+    from pdpsym.claims.catalogue import CATALOGUE
+    from pdpsym.claims.figure import FigureData
     from pdpsym.core.errors import InputError, Undecided
+    from pdpsym.loss.leakage import leakage
     from pdpsym.loss.plrv import Eps, apkdp_delta, ppkdp_delta
     from pdpsym.loss.structured import structured_leakage
     from pdpsym.mechanisms.laplace import LinearQuery
@@ -41,14 +44,11 @@ if TYPE_CHECKING:  # the names below load on first use (a light `import pdpsym`)
     from pdpsym.models.gaussian import GaussianModel
     from pdpsym.models.joint import JointDistribution
     from pdpsym.models.markov import MarkovChain
+    from pdpsym.models.neighbours import DDPReading, DependenceReading
     from pdpsym.models.product import ProductModel
     from pdpsym.models.scenario import Scenario
-    from pdpsym.papers.catalogue import CATALOGUE
-    from pdpsym.papers.figure import FigureData
-    from pdpsym.papers.li2019.eq2 import leakage
     from pdpsym.papers.li2019.gaussian import gaussian_leakage
-    from pdpsym.papers.lmm2016.dependence import DependenceReading
-    from pdpsym.papers.lmm2016.mechanism import DDPReading, dependent_dp_level
+    from pdpsym.papers.lmm2016.mechanism import dependent_dp_level
     from pdpsym.verify import ClaimResult
 
 _LAZY: dict[str, str] = {
@@ -68,11 +68,11 @@ _LAZY: dict[str, str] = {
     "structured_leakage": "pdpsym.loss.structured",
     "calibrate": "pdpsym.audit.calibrate",
     "Scenario": "pdpsym.models.scenario",
-    "CATALOGUE": "pdpsym.papers.catalogue",
-    "leakage": "pdpsym.papers.li2019.eq2",
+    "CATALOGUE": "pdpsym.claims.catalogue",
+    "leakage": "pdpsym.loss.leakage",
     "gaussian_leakage": "pdpsym.papers.li2019.gaussian",
-    "DependenceReading": "pdpsym.papers.lmm2016.dependence",
-    "DDPReading": "pdpsym.papers.lmm2016.mechanism",
+    "DependenceReading": "pdpsym.models.neighbours",
+    "DDPReading": "pdpsym.models.neighbours",
     "dependent_dp_level": "pdpsym.papers.lmm2016.mechanism",
     "ClaimResult": "pdpsym.verify",
     "audit": "pdpsym.audit",
@@ -129,7 +129,7 @@ def figure(figure_id: str, scale: str = "paper", jobs: int = 1) -> FigureData:
         jobs: processes to compute the points on; the result does not depend on it.
 
     Returns:
-        A frozen :class:`~pdpsym.papers.figure.FigureData`: parameters, caption, columns and
+        A frozen :class:`~pdpsym.claims.figure.FigureData`: parameters, caption, columns and
         rows of certified decimals (empty cells carry a reason).
 
     Examples:
@@ -139,9 +139,9 @@ def figure(figure_id: str, scale: str = "paper", jobs: int = 1) -> FigureData:
         (('n', 'T', 'r', 'epsilon', 'delta'), '6', '0.836683417085427')
     """
     # lazy, as every name of the package: `import pdpsym` loads no engine
+    from pdpsym.claims.figure import Scale
     from pdpsym.core.errors import InputError
     from pdpsym.core.parallel import ordered_map
-    from pdpsym.papers.figure import Scale
     from pdpsym.verify.figures import all_figures as figures
 
     specs = figures()

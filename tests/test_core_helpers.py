@@ -17,7 +17,7 @@ from pdpsym.core.certify import certify, decide_sign, refine
 from pdpsym.core.compare import decided_argmax, decided_argmin, decided_max
 from pdpsym.core.eps import Eps, ratio_log, ratio_max, ratio_of
 from pdpsym.core.errors import Undecided
-from pdpsym.core.expoly import ExpPoly, LogRatio
+from pdpsym.core.exp_polynomials import ExpPoly, LogRatio
 from pdpsym.loss.laplace_mixture import laplace_mixture_sup
 
 F = Fraction

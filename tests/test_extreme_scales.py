@@ -18,10 +18,10 @@ import pytest
 
 from pdpsym.core.compare import screen_then_decide
 from pdpsym.core.eps import Eps
-from pdpsym.core.expoly import ExpPoly, LogRatio
+from pdpsym.core.exp_polynomials import ExpPoly, LogRatio
+from pdpsym.loss.leakage import leakage
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.li2019.eq2 import leakage
 from pdpsym.papers.li2019.whg import max_exact, whg_from_distribution
 
 TABLE_A = [["0", "0", "3/10"], ["0", "1", "1/5"], ["1", "0", "1/5"], ["1", "1", "3/10"]]
@@ -217,7 +217,7 @@ def test_work_estimates_before_allocation() -> None:
     """Issue 10's memory bomb: 30 binary variables with 2 rows. The estimate is known
     without building the 2^30-cell dense table (hand: 2^30 cells; Table (a): 4 cells,
     d_i = 2, n_K = 1, n_S = 2 sums of x2, n_R = 3 outputs {0, 1, 2}: 4 + 2*2*3 + 4*3)."""
-    from pdpsym.papers.li2019.eq2 import leakage_work
+    from pdpsym.loss.leakage import leakage_work
 
     names = [f"x{k}" for k in range(30)]
     big = JointDistribution.from_rows(names, [["0"] * 30 + ["1/2"], ["1"] * 30 + ["1/2"]])
@@ -264,7 +264,7 @@ def test_extreme_scale_screens_equal_the_exact_search(lam: Fraction) -> None:
     the dominant coefficients; at 1/(D lambda) < 10^-9 by the first-order term (mean
     distances). Every adversary of a random 3-tuple table (values 0..2) must get the
     value of the fully exact search (every candidate decided exactly)."""
-    from pdpsym.papers.li2019.eq2 import leakage_all
+    from pdpsym.loss.leakage import leakage_all
 
     rng = random.Random(11)
     rows = []

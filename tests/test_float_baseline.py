@@ -17,8 +17,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from float_eq2 import eq2_all_binary  # noqa: E402
 
+from pdpsym.loss.leakage import all_adversaries, leakage_all
 from pdpsym.models.joint import JointDistribution  # noqa: E402
-from pdpsym.papers.li2019.eq2 import all_adversaries, leakage_all
 
 
 def test_every_node_agrees_with_the_certified_value() -> None:

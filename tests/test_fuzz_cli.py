@@ -182,7 +182,7 @@ def test_every_figure_id_is_estimated_and_refused_under_a_small_limit(figure_id,
 
 def test_the_figure_estimate_grows_with_the_scale() -> None:
     from pdpsym.app.commands.figure import work
-    from pdpsym.papers.figure import Scale
+    from pdpsym.claims.figure import Scale
     from pdpsym.verify.figures import all_figures
 
     for fid, spec in all_figures().items():

@@ -9,11 +9,11 @@ from hypothesis import strategies as st
 from oracle import eq2_bruteforce
 from strategies import joint_tables, lambdas, product_tables
 
+from pdpsym.loss.adversary import Adversary
+from pdpsym.loss.leakage import all_adversaries, leakage, leakage_all
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.families import tables_up_to
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.li2019.adversary import Adversary
-from pdpsym.papers.li2019.eq2 import all_adversaries, leakage, leakage_all
 from pdpsym.papers.li2019.examples import li2019_table
 from pdpsym.papers.li2019.theorems import bayes_identity_holds, group_dp_bound, theorem4_value
 

@@ -13,11 +13,11 @@ import pytest
 
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
+from pdpsym.loss.leakage import leakage
 from pdpsym.loss.plrv import apkdp_delta, ppkdp_delta
 from pdpsym.mechanisms.finite import table_mechanism
 from pdpsym.models.joint import JointDistribution
 from pdpsym.models.scenario import Scenario
-from pdpsym.papers.li2019.eq2 import leakage
 
 F = Fraction
 

@@ -107,7 +107,7 @@ def check_work(
     ((C + V) pivots of C x V each, a sympy operation being ~4 steps).
     Calibrated against measured times in docs/reliability.md.
     """
-    from pdpsym.audit.screen import SCREENED  # the audit layer loads after --help
+    from pdpsym.audit.registry import TableWork, notion  # the audit layer loads after --help
 
     cells = model.cells
     spec = mechanism if isinstance(mechanism, Mapping) else {}
@@ -126,14 +126,10 @@ def check_work(
     V, C = rest * outputs, 2 * groups * outputs
     lp = 40 * (C + V) * C * V * 4 * grow
 
+    walks = TableWork(exact, screened, lp, cells, kind == "randomized-response")
+
     def one(n: str) -> int:
-        if kind == "randomized-response" and n in SCREENED:
-            return screened
-        if n == "dependent-dp":
-            return exact * (cells // 4 + 1)
-        if n == "distributional-dp":
-            return exact + lp
-        return exact
+        return notion(n).table_work(walks) if n != "-" else exact
 
     # Laplace noise: ibcdp and distributional-dp hold e^(span/λ) exactly
     big = (
@@ -141,7 +137,7 @@ def check_work(
         if kind == "laplace"
         else 0
     )
-    posterior = sum(cells * big for n in notions if n in ("ibcdp", "distributional-dp"))
+    posterior = sum(cells * big for n in notions if notion(n).over_outputs)
     # plus the audit's own setup and certified output, about 0.1 s whatever the model
     work = 10**5 + sum(one(n) for n in notions or ["-"]) + posterior
     limits.check(args, work, "this audit")

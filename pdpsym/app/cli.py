@@ -26,7 +26,7 @@ from pdpsym.app.text import escape, one_line
 COMMAND_MODULES: tuple[str, ...] = (
     "pdpsym.app.commands.verify",
     "pdpsym.app.commands.leakage",
-    "pdpsym.app.commands.partial",
+    "pdpsym.app.commands.counting_threshold",
     "pdpsym.app.commands.gaussian",
     "pdpsym.app.commands.whg",
     "pdpsym.app.commands.oracle",

@@ -65,11 +65,11 @@ from pdpsym.core.decimals import format_decimal, round_significant
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_rational
 from pdpsym.core.parallel import ordered_map
+from pdpsym.loss.adversary import Adversary
+from pdpsym.loss.leakage import leakage_all
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.families import random_table, tables_up_to
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.li2019.adversary import Adversary
-from pdpsym.papers.li2019.eq2 import leakage_all
 from pdpsym.papers.li2019.examples import li2019_table
 
 FAMILIES = ("li2019-examples", "random-binary", "exhaustive-2x2")

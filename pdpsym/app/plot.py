@@ -12,8 +12,8 @@ import textwrap
 from fractions import Fraction
 from typing import Any
 
+from pdpsym.claims.figure import Axis, FigureData
 from pdpsym.core.errors import InputError
-from pdpsym.papers.figure import Axis, FigureData
 
 FORMATS = ("png", "svg", "pdf")
 

@@ -26,8 +26,8 @@ from pdpsym.app.text import shown
 from pdpsym.core.errors import InputError
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.joint import JointDistribution
-from pdpsym.models.kinds import structured_from_object
 from pdpsym.models.structured import StructuredModel
+from pdpsym.models.structured_kinds import structured_from_object
 
 if TYPE_CHECKING:  # a Gaussian model loads sympy: imported where one is read
     from pdpsym.models.gaussian import GaussianModel

@@ -2,7 +2,7 @@
 
 For a finite model θ (a :class:`~pdpsym.models.joint.JointDistribution`), a target
 record and the records the attacker knows, :func:`audit` reports for each notion
-(:mod:`pdpsym.audit.notions`):
+(:mod:`pdpsym.audit.registry`; their cases: :mod:`pdpsym.audit.notions`):
 
 * ``epsilon`` -- the smallest ε with δ = 0, exact (``ln`` of a rational, or ``oo``);
 * ``delta_at_epsilon`` -- the smallest δ at each given ε, exact;
@@ -45,28 +45,26 @@ from typing import Any
 
 import sympy
 
-from pdpsym.audit import screen
+from pdpsym.audit import registry, screen
 from pdpsym.audit.distributional import (
     DistributionalLoss,
     distributional_dp,
     finite_blocks,
     laplace_blocks,
 )
-from pdpsym.audit.notions import NOTIONS, Request, cases_of, curve_points, noise_losses
+from pdpsym.audit.notions import Request, cases_of, curve_points, noise_losses
+from pdpsym.audit.registry import ALL_NOTIONS, NOTIONS, Compare, Pairs, delta_over_lambda
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss import LaplacePair, PrivacyLoss, worst_case
 from pdpsym.loss.curve import Case, CurvePoint, worst_delta, worst_ratio
+from pdpsym.loss.leakage import leakage
 from pdpsym.loss.posterior import PosteriorCase, PosteriorSup
 from pdpsym.mechanisms.finite import Mechanism
 from pdpsym.mechanisms.laplace import LaplaceNoise
 from pdpsym.models.joint import JointDistribution
+from pdpsym.models.neighbours import DDPReading
 from pdpsym.models.scenario import Scenario
-from pdpsym.papers.li2019.eq2 import leakage
-from pdpsym.papers.lmm2016.mechanism import DDPReading
-
-# distributional-dp solves LPs, so it is asked for by name (or with "all")
-ALL_NOTIONS: tuple[str, ...] = (*NOTIONS, "distributional-dp")
 
 __all__ = ["ALL_NOTIONS", "NOTIONS", "Audit", "NotionResult", "audit"]
 
@@ -84,7 +82,7 @@ class NotionResult:
     ``epsilon`` and the values in ``epsilon_at_delta`` are exact values (sympy, ``oo``
     when unbounded, or an exact value object of :mod:`pdpsym.core`); the δ values are
     exact values (``c0 + c1 e^ε`` for finite outputs). For continuous outputs a value
-    may be a certified enclosure (:class:`~pdpsym.core.sqrtexp.Bracket`): its digits are
+    may be a certified enclosure (:class:`~pdpsym.core.exp_sqrt_sums.Bracket`): its digits are
     certain, it has no closed form. ``None`` with a ``note`` means the figure is not
     computed for this mechanism.
     """
@@ -145,16 +143,6 @@ class Audit:
         raise KeyError(notion)
 
 
-_DDP_READING = "Definition 4 of Desfontaines et al. (not Liu et al.'s dependent DP)"
-
-_READINGS = {
-    "np": "for a single θ, Definition 3 compares the same pairs as APKDP",
-    "ppkdp": "a known value impossible under b counts in full (infinite PLRV)",
-    "cdp": "b ranges over the whole declared domain of the target",
-    "ibcdp": "b ranges over the whole declared domain of the target",
-}
-
-
 class _Walk:
     """Every case of a notion, built exactly and walked once per figure.
 
@@ -207,7 +195,8 @@ def _finite(
     exhaustive: bool = False,
 ) -> NotionResult:
     eps, delta, reading = req.eps, req.delta, req.reading
-    if notion == "distributional-dp":
+    kind = registry.notion(notion)
+    if kind.compare is Compare.SIMULATOR_LP:
         i = model.index(target)
         sc = Scenario.from_model(model, known)
         enc = distributional_dp(sc, mech, i)
@@ -222,7 +211,7 @@ def _finite(
             {"simulator": enc.simulator} if enc.simulator is not None else None,
             at_eps,
             at_delta,
-            reading=_DDP_READING,
+            reading=kind.reading,
             note="e^epsilon enclosed by exact LP bisection: a simulator exists at the upper "
             "end and none at the lower end; delta(epsilon) and epsilon(delta) are certified "
             "enclosures: an explicit simulator evaluated exactly (upper end) and LP dual "
@@ -235,9 +224,9 @@ def _finite(
             ratio_enclosure=None if exact else (enc.lo, enc.hi),
         )
     curve: screen.Screened | _Walk
-    if not exhaustive and screen.applies(notion, model, mech):
+    if not exhaustive and screen.applies(kind, model, mech):
         # randomized response: floats rank the cases, the few near the top are exact
-        curve = screen.Screened(notion, model, mech, target, known)  # type: ignore[arg-type]
+        curve = screen.Screened(kind, model, mech, target, known)  # type: ignore[arg-type]
     else:
         curve = _Walk(cases_of(notion, model, mech, target, known, reading))
     zero = curve.zero()
@@ -246,8 +235,9 @@ def _finite(
     if delta is not None:
         pt = curve.at_delta(delta)
         walked_delta = (delta, _log(pt.value), pt.where)
-    label = reading.value if notion == "dependent-dp" else _READINGS.get(notion)
-    return NotionResult(notion, _log(zero.value), zero.where, walked, walked_delta, label)
+    return NotionResult(
+        notion, _log(zero.value), zero.where, walked, walked_delta, kind.label(reading)
+    )
 
 
 def _ibcdp_cases(
@@ -289,9 +279,10 @@ def _noise(
 ) -> NotionResult:
     """Every notion for Laplace noise on a linear query, through :mod:`pdpsym.loss`."""
     eps, delta, reading = req.eps, req.delta, req.reading
+    kind = registry.notion(notion)
     query = noise.query_for(model)
     weights = [query.weight(v) for v in model.variables]
-    if notion == "distributional-dp":
+    if kind.compare is Compare.SIMULATOR_LP:
         i = model.index(target)
 
         def f(d: Sequence[Any]) -> Fraction:
@@ -303,14 +294,14 @@ def _noise(
             ddp,
             eps,
             delta,
-            reading=_DDP_READING,
+            reading=kind.reading,
             note="certified enclosures: the line is cut at every query value and evenly "
             "between; the cell masses (a post-processing) bound the best simulator from "
             "below through LP dual weights evaluated exactly, and an explicit simulator "
             "piecewise of the form a e^(-o/lambda) + b e^(o/lambda) bounds it from above",
         )
     loss: PrivacyLoss
-    if notion == "ibcdp":
+    if kind.compare is Compare.POSTERIOR:
         loss = PosteriorSup(_ibcdp_cases(model, weights, target, known), noise.lam)
         note = (
             "certified: the sup over the output is at a piece end or at a stationary point "
@@ -329,25 +320,22 @@ def _noise(
         loss = worst_case(cases)
         note = "exact: closed-form hockey stick of Laplace mixtures"
     at_eps, at_delta = curve_points(loss, eps, delta)
-    if notion in ("apkdp", "np", "ppkdp"):
+    label: str | None = None
+    wit: Any
+    if kind.eq2_at_zero:
         # ε at δ = 0 is Li et al.'s Eq. 2 leakage of A(target, known)
         res = leakage(model, target, known, noise.lam, query)
         value: Any = res.expression() if res.ok else sympy.Integer(0)
         wit = res.witness.as_json() if res.ok and res.witness is not None else None
         note = "epsilon: Li et al. Eq. 2; " + note
-        label = "delta = 0: APKDP and PPKDP coincide (Theorem 1)" if notion == "ppkdp" else None
-    elif notion == "dp":
-        sens = query.sensitivity(model, target)
-        value = sympy.Rational(sens.numerator, sens.denominator) / sympy.Rational(
-            noise.lam.numerator, noise.lam.denominator
-        )
-        wit = {"sensitivity": sens}
+        label = kind.apk_at_zero
+    elif kind.pairs is Pairs.NEIGHBOURS:
+        value, wit = delta_over_lambda(query.sensitivity(model, target), noise.lam)
         note = "epsilon: Delta_i / lambda; " + note
-        label = None
     else:
         zero = loss.epsilon(0)
         value, wit = zero.value, dict(zero.where or {})
-        label = reading.value if notion == "dependent-dp" else _READINGS.get(notion)
+        label = kind.label(reading)
     return NotionResult(notion, value, wit, at_eps, at_delta, label, note)
 
 
@@ -370,8 +358,7 @@ def _request(
             raise InputError("delta", "must lie in [0, 1)")
     wanted = list(notions)
     for n in wanted:
-        if n not in ALL_NOTIONS:
-            raise InputError("notions", f"unknown notion {n!r}; known: {', '.join(ALL_NOTIONS)}")
+        registry.notion(n)  # raises InputError for an unknown name
     return Request(tuple(eps_list), d, tuple(wanted), reading)
 
 
@@ -392,7 +379,7 @@ def audit(
     Args:
         model: the joint distribution of the records, or a structured model (a Markov
             chain, independent records, a Bayesian network), audited from its query laws
-            by :func:`pdpsym.audit.structured.audit_structured`.
+            by :func:`pdpsym.audit.sum_mechanisms.audit_structured`.
         mechanism: a finite mechanism ``D -> PMF`` (:mod:`pdpsym.mechanisms`), or
             :class:`~pdpsym.mechanisms.laplace.LaplaceNoise`.
         target: the target record (a variable of ``model``).
@@ -400,7 +387,7 @@ def audit(
         eps: the ε values at which δ is reported (:class:`~pdpsym.core.eps.Eps`, or
             exact numbers).
         delta: the δ at which the smallest ε is reported, in ``[0, 1)``.
-        notions: a subset of :data:`~pdpsym.audit.notions.NOTIONS`.
+        notions: names of :data:`~pdpsym.audit.registry.ALL_NOTIONS`.
         reading: the reading of Liu et al.'s Definition 4 for ``dependent-dp``.
         exhaustive: build every case exactly, with no float screening (the plain
             definition; the screened path for randomized response,
@@ -441,8 +428,8 @@ def _structured(
     notions: Iterable[str],
     reading: DDPReading,
 ) -> Audit:
-    """:func:`audit` of a structured model (:mod:`pdpsym.audit.structured`)."""
-    from pdpsym.audit.structured import audit_structured  # it imports this module: no cycle
+    """:func:`audit` of a structured model (:mod:`pdpsym.audit.sum_mechanisms`)."""
+    from pdpsym.audit.sum_mechanisms import audit_structured  # it imports this module: no cycle
 
     req = _request(eps, delta, notions, reading)
     result: Audit = audit_structured(model, mechanism, target, known, req)

@@ -43,7 +43,7 @@ from pdpsym.mechanisms.mqm import (
     mqm_exact_scale,
 )
 from pdpsym.models.counts import CountModel
-from pdpsym.models.markov import MarkovChain
+from pdpsym.models.structured_kinds import chain_of
 
 Mechanism = Literal["laplace", "geometric"]
 
@@ -301,14 +301,15 @@ def calibrate(
     if baselines:
         scales: list[BaselineScale] = [group_dp_scale(model, eps)]
         skipped: list[NotApplicable] = []
-        if isinstance(model, MarkovChain) and len(model.matrices) == 1 and weights is None:
-            scales.append(mqm_exact_scale(model, eps))
-        if isinstance(model, MarkovChain):
-            reason = mqm_approx_applies(model)
+        chain = chain_of(model)
+        if chain is not None and len(chain.matrices) == 1 and weights is None:
+            scales.append(mqm_exact_scale(chain, eps))
+        if chain is not None:
+            reason = mqm_approx_applies(chain)
             if reason is None and weights is not None:
                 reason = "MQMApprox here is for the sum query (no weights)"
             if reason is None:
-                scales.append(mqm_approx_scale(model, eps))
+                scales.append(mqm_approx_scale(chain, eps))
             else:
                 skipped.append(NotApplicable("mqm-approx", reason))
         for b in scales:

@@ -39,7 +39,7 @@ from pdpsym.audit.distributional_lp import (
 from pdpsym.core.compare import proposal_float
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
-from pdpsym.core.sqrtexp import Bracket, exp_enclosure, log_enclosure
+from pdpsym.core.exp_sqrt_sums import Bracket, exp_enclosure, log_enclosure
 from pdpsym.loss.base import LossPoint, PrivacyLoss
 from pdpsym.mechanisms.finite import Mechanism, output_pmf
 from pdpsym.models.scenario import Scenario
@@ -285,7 +285,7 @@ class DistributionalLoss(PrivacyLoss):
     ``H_ε`` the hockey stick. Each block (known value) gives a lower and an upper LP
     (:func:`finite_blocks`, :func:`laplace_blocks`); each LP is answered by a certified
     pair: an explicit simulator evaluated exactly (upper) and dual weights evaluated
-    exactly (lower). Values are :class:`~pdpsym.core.sqrtexp.Bracket` enclosures.
+    exactly (lower). Values are :class:`~pdpsym.core.exp_sqrt_sums.Bracket` enclosures.
 
     Args:
         blocks: ``(where, levels)`` per known value.

@@ -19,8 +19,8 @@ from typing import Any
 
 from pdpsym.core.compare import proposal_float
 from pdpsym.core.errors import Undecided
-from pdpsym.core.expoly import ExpPoly
-from pdpsym.core.sqrtexp import ratio_enclosure
+from pdpsym.core.exp_polynomials import ExpPoly
+from pdpsym.core.exp_sqrt_sums import ratio_enclosure
 from pdpsym.loss.laplace_mixture import laplace_mixture_at
 
 # **One LP shape.** For a block with groups ``g`` (the values ``a``), rests ``r``, laws

@@ -21,7 +21,7 @@ the target record, ``K`` the known records (Desfontaines et al.'s ``B``, Li et a
 * ``ibcdp`` -- Definition 6: the posteriors of ``D(i)`` given ``M(D) = t`` and given
   ``M(D_{i→b}) = t`` (with ``B̂``), both directions.
 * ``dependent-dp`` -- Liu et al. Definition 4 in the reading given
-  (:class:`~pdpsym.papers.lmm2016.mechanism.DDPReading`): dependent neighbouring pairs,
+  (:class:`~pdpsym.models.neighbours.DDPReading`): dependent neighbouring pairs,
   or the conditional outputs of Eq. 11-12.
 """
 
@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from pdpsym.audit import registry
+from pdpsym.audit.registry import Pairs
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss.base import PrivacyLoss, Weighted
@@ -40,8 +42,8 @@ from pdpsym.loss.curve import Case
 from pdpsym.mechanisms.discrete import count
 from pdpsym.mechanisms.finite import Mechanism, output_pmf
 from pdpsym.models.joint import JointDistribution
+from pdpsym.models.neighbours import DDPNeighbours, DDPReading, databases
 from pdpsym.models.scenario import PMF, Database, Scenario
-from pdpsym.papers.lmm2016.mechanism import DDPNeighbours, DDPReading, databases
 
 ONE = Fraction(1)
 
@@ -234,14 +236,14 @@ def dependent_dp_cases(
     ``NEIGHBOURS`` / ``NEIGHBOURS_IN_SUPPORT``: ``M(D)`` against ``M(D')`` for every
     ordered dependent neighbouring pair: ``D(i) ≠ D'(i)`` and ``D, D'`` agree outside
     record ``i``'s dependence set, over all databases or only those of positive
-    probability under θ (:meth:`~pdpsym.papers.lmm2016.mechanism.DDPNeighbours.pairs`).
+    probability under θ (:meth:`~pdpsym.models.neighbours.DDPNeighbours.pairs`).
 
     Args:
         model: the joint law θ of the records.
         mech: the finite mechanism, ``D -> PMF``.
         i: the index of the target record.
         neighbours: how Definition 4 quantifies and what "dependent" means
-            (:class:`~pdpsym.papers.lmm2016.mechanism.DDPNeighbours`).
+            (:class:`~pdpsym.models.neighbours.DDPNeighbours`).
 
     Yields:
         :class:`~pdpsym.loss.curve.Case` objects, where ``{"a", "b"}`` (conditional) or
@@ -289,7 +291,7 @@ def noise_losses(
     translation of the query values are kept once (their δ and ε are equal).
 
     Args:
-        notion: one of :data:`NOTIONS`.
+        notion: one of :data:`~pdpsym.audit.registry.NOTIONS`.
         model: the joint law of the records.
         weights: the query's coefficients, one per record (``f(D) = Σ_j w_j D(j)``).
         target: the name of the target record.
@@ -325,17 +327,6 @@ def _key(loss: PrivacyLoss) -> Any:
     return k() if k is not None else id(loss)
 
 
-NOTIONS: tuple[str, ...] = (
-    "dp",
-    "apkdp",
-    "ppkdp",
-    "np",
-    "cdp",
-    "ibcdp",
-    "dependent-dp",
-)
-
-
 def cases_of(
     notion: str,
     model: JointDistribution,
@@ -346,11 +337,12 @@ def cases_of(
 ) -> Callable[[], Iterator[Case]]:
     """A fresh iterator factory over the cases of ``notion`` (cases are re-walked per ε).
 
-    ``np`` has the cases of ``apkdp`` (one θ); ``cdp`` and ``ibcdp`` change record ``i``
-    to every value of its domain; ``dependent-dp`` uses the joint dependence sets.
+    The notion's pairs (:class:`~pdpsym.audit.registry.Pairs`) choose the cases: ``np``
+    has the cases of ``apkdp`` (one θ); ``cdp`` and ``ibcdp`` change record ``i`` to
+    every value of its domain; ``dependent-dp`` uses the joint dependence sets.
 
     Args:
-        notion: one of :data:`NOTIONS`.
+        notion: one of :data:`~pdpsym.audit.registry.NOTIONS`.
         model: the joint law of the records.
         mech: the finite mechanism, ``D -> PMF``.
         target: the name of the target record.
@@ -361,7 +353,8 @@ def cases_of(
         A function of no argument returning a new iterator over the cases.
 
     Raises:
-        InputError: ``notions``, when ``notion`` is not one of :data:`NOTIONS`.
+        InputError: ``notions``, when ``notion`` has no finite cases (not one of
+            :data:`~pdpsym.audit.registry.NOTIONS`).
 
     References:
         Desfontaines et al. (2020), Section 2.1, Definition 3 (np); Section 2.2,
@@ -369,21 +362,21 @@ def cases_of(
         Definition 13 (ppkdp); Liu et al. (2016), Section V, Definition 4
         (dependent-dp).
     """
+    pairs = registry.notion(notion).pairs
     i = model.index(target)
     sc = Scenario.from_model(model, known)
     dom = list(model.domains[i])
-    makers: dict[str, Callable[[], Iterator[Case]]] = {
-        "dp": lambda: dp_cases(model, mech, i),
-        "apkdp": lambda: apkdp_cases(sc, mech, i),
-        "np": lambda: apkdp_cases(sc, mech, i),
-        "ppkdp": lambda: ppkdp_cases(sc, mech, i),
-        "cdp": lambda: cdp_cases(sc, mech, i, dom),
-        "ibcdp": lambda: cdp_cases(sc, mech, i, dom, inference_based=True),
-        "dependent-dp": lambda: dependent_dp_cases(model, mech, i, DDPNeighbours(reading)),
+    makers: dict[Pairs, Callable[[], Iterator[Case]]] = {
+        Pairs.NEIGHBOURS: lambda: dp_cases(model, mech, i),
+        Pairs.GIVEN_KNOWN: lambda: apkdp_cases(sc, mech, i),
+        Pairs.WEIGHTED_KNOWN: lambda: ppkdp_cases(sc, mech, i),
+        Pairs.CHANGED: lambda: cdp_cases(sc, mech, i, dom),
+        Pairs.CHANGED_POSTERIORS: lambda: cdp_cases(sc, mech, i, dom, inference_based=True),
+        Pairs.DEPENDENT: lambda: dependent_dp_cases(model, mech, i, DDPNeighbours(reading)),
     }
-    if notion not in makers:
+    if pairs not in makers:
         raise InputError("notions", f"unknown notion {notion!r}")
-    return makers[notion]
+    return makers[pairs]
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
 
-PMF = dict[Any, Fraction]
+from pdpsym.models.scenario import PMF
 
 #: the most outcomes a dependent-neighbour pair is listed with (else ε alone)
 MAX_GROUP_OUTCOMES = 20_000

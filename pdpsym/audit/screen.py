@@ -50,18 +50,17 @@ from typing import Any
 
 import numpy as np
 
+from pdpsym.audit import registry
+from pdpsym.audit.registry import SCREENED_PAIRS, Notion, Pairs
 from pdpsym.core.compare import screen_tolerance, screenable_float
 from pdpsym.core.eps import Eps
 from pdpsym.loss.curve import Case, CurvePoint, worst_delta, worst_ratio
 from pdpsym.mechanisms.discrete import RandomizedResponse
 from pdpsym.models.joint import JointDistribution
+from pdpsym.models.neighbours import databases
 from pdpsym.models.scenario import PMF, Scenario
-from pdpsym.papers.lmm2016.mechanism import databases
 
 ONE = Fraction(1)
-
-#: the notions whose cases are screened here (the others walk every case exactly)
-SCREENED: tuple[str, ...] = ("dp", "apkdp", "np", "ppkdp", "cdp")
 
 #: a float below this may have lost relative precision (or underflowed to zero)
 _SAFE_LOW = 1e-280
@@ -69,15 +68,16 @@ _SAFE_LOW = 1e-280
 _BELOW = 1e-9
 
 
-def applies(notion: str, model: JointDistribution, mech: Any) -> bool:
+def applies(notion: Notion | str, model: JointDistribution, mech: Any) -> bool:
     """Whether :class:`Screened` handles this notion for this mechanism and model.
 
-    It does for the notions of :data:`SCREENED` when ``mech`` is randomized response
+    It does for the notions whose pairs are among
+    :data:`~pdpsym.audit.registry.SCREENED_PAIRS` when ``mech`` is randomized response
     over as many records as the model has, each record's response domain without
     repeats and holding every value of the model's domain.
 
     Args:
-        notion: the notion's name.
+        notion: the notion (or its name).
         model: the joint law of the records.
         mech: the mechanism.
 
@@ -88,7 +88,9 @@ def applies(notion: str, model: JointDistribution, mech: Any) -> bool:
         Warner (1965) (randomized response); Desfontaines et al. (2020), Section 3.1,
         Lemma 1 (the hockey-stick divergence of a case).
     """
-    if notion not in SCREENED or not isinstance(mech, RandomizedResponse):
+    if isinstance(notion, str):
+        notion = registry.notion(notion)
+    if notion.pairs not in SCREENED_PAIRS or not isinstance(mech, RandomizedResponse):
         return False
     if len(mech.domains) != model.n:
         return False
@@ -103,13 +105,13 @@ class Screened:
 
     def __init__(
         self,
-        notion: str,
+        notion: Notion,
         model: JointDistribution,
         mech: RandomizedResponse,
         target: str,
         known: Sequence[str],
     ) -> None:
-        self.notion = notion
+        self.pairs = notion.pairs
         self.model, self.mech = model, mech
         self.i = i = model.index(target)
         self.K = [model.index(k) for k in known]
@@ -168,7 +170,7 @@ class Screened:
 
     def _build(self) -> None:
         sc, i = self.sc, self.i
-        if self.notion == "dp":
+        if self.pairs is Pairs.NEIGHBOURS:
             self._dp_keys()
             return  # one case per (D(i), b): every one is decided exactly
         support = sc.record_values(i)
@@ -185,7 +187,7 @@ class Screened:
             assert g is not None and Ri is not None
             return np.outer(Ri[pi[c]], g[pi[a], kb]).ravel()
 
-        if self.notion in ("apkdp", "np"):
+        if self.pairs is Pairs.GIVEN_KNOWN:
             for a, b in itertools.permutations(support, 2):
                 for bh, kb in kvals:
                     if self._compatible(a, kb) and self._compatible(b, kb):
@@ -193,7 +195,7 @@ class Screened:
                         if ok:
                             rows_p.append(red(a, a, kb))
                             rows_q.append(red(b, b, kb))
-        elif self.notion == "ppkdp":
+        elif self.pairs is Pairs.WEIGHTED_KNOWN:
             for a, b in itertools.permutations(support, 2):
                 za = sum(self.Z[pi[a]])
                 terms = [(bh, kb) for bh, kb in kvals if self.Z[pi[a]][kb]]
@@ -208,7 +210,7 @@ class Screened:
                         )
                     rows_p.append(np.concatenate(ps))
                     rows_q.append(np.concatenate(qs))
-        else:  # cdp
+        else:  # Pairs.CHANGED
             dom = list(self.model.domains[i])
             for bh, kb in kvals:
                 for a in support:
@@ -282,18 +284,17 @@ class Screened:
         return self._exact[c]
 
     def _make(self, key: Any) -> Case:
-        n = self.notion
-        if n == "dp":
+        if self.pairs is Pairs.NEIGHBOURS:
             d, b = key
             e = tuple(b if j == self.i else x for j, x in enumerate(d))
             pd, pe = self.point_law(d), self.point_law(e)
             return Case({"a": d[self.i], "b": b, "database": d}, ((ONE, pd, pe),))
-        if n in ("apkdp", "np"):
+        if self.pairs is Pairs.GIVEN_KNOWN:
             a, b, bh, _ = key
             return Case(
                 {"a": a, "b": b, "known": bh}, ((ONE, self.law(a, a, bh), self.law(b, b, bh)),)
             )
-        if n == "ppkdp":
+        if self.pairs is Pairs.WEIGHTED_KNOWN:
             a, b, terms = key
             out = []
             for bh, kb in terms:
@@ -471,4 +472,4 @@ def _float_exp(eps: Eps) -> float | None:
     return t if math.isfinite(t) else None
 
 
-__all__ = ["SCREENED", "Screened", "applies"]
+__all__ = ["Screened", "applies"]

@@ -24,7 +24,7 @@ et al.'s equality), with equality when one pair attains both sides' maxima.
 
 **Each side's maximum is exact.** ``phi`` and ``beta`` are carried by linear maps, one per
 report; the largest ratio of two coordinates over every report sequence is attained at an
-extreme ray of the cone the reachable vectors generate (:mod:`pdpsym.audit.structured_rr_cone`:
+extreme ray of the cone the reachable vectors generate (:mod:`pdpsym.audit.rr_report_cones`:
 a mediant argument, extreme rays kept as primitive integer vectors, decided exactly). One
 forward and one backward sweep give every ``t`` (each step's rays are those of the images
 of the previous step's rays).
@@ -59,7 +59,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.audit.structured_rr_cone import extreme_rays, max_ratio, ray_cap
+from pdpsym.audit.rr_report_cones import extreme_rays, max_ratio, ray_cap
 from pdpsym.core.balls import to_ball, working_precision
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
@@ -70,7 +70,7 @@ Ratios = dict[tuple[int, int], Fraction]
 
 
 class TooManyRays(Exception):
-    """A cone carried more extreme rays than :func:`~pdpsym.audit.structured_rr_cone.ray_cap`."""
+    """A cone carried more extreme rays than :func:`~pdpsym.audit.rr_report_cones.ray_cap`."""
 
 
 @dataclass(frozen=True)
@@ -195,7 +195,7 @@ def stream_work(chain: MarkovChain, mech: StreamMechanism) -> int:
     """The estimated steps of :func:`stream_leakage`: two sweeps, each step mapping every
     carried ray through ``k`` report maps of ``k^2`` products of numbers that grow by
     ``bits`` a step (two rays for two states, at most
-    :func:`~pdpsym.audit.structured_rr_cone.ray_cap` for more; an LP per image from
+    :func:`~pdpsym.audit.rr_report_cones.ray_cap` for more; an LP per image from
     four states), then ``k^2`` ratios per ray. Measured on two states: ``T = 1000``
     (estimate 6e5) in 1.5 s; three states: ``T = 100`` (estimate 2e6) in 2 s.
 
@@ -351,7 +351,7 @@ def binary_stream_balls(chain: MarkovChain, eps: Eps, prec: int) -> tuple[list[A
     ``c_o`` in ``{e^eps, e^-eps}``; so the largest and smallest ``rho'`` are ``M`` at the
     extreme products, found without comparing (the monotone direction is the exact sign
     of ``det P``). The future ratio moves by ``(P00 x + P01) / (P10 x + P11)`` the same way
-    (Rabiner's backward recursion; :mod:`pdpsym.audit.structured_rr` does this in
+    (Rabiner's backward recursion; :mod:`pdpsym.audit.rr_reports` does this in
     Fractions). Every ball encloses the exact extreme.
 
     Args:

@@ -8,7 +8,7 @@
   :func:`~pdpsym.core.balls.working_precision` (restores the precision) for engines above core;
 * :mod:`~pdpsym.core.compare` -- decided comparisons, max and min, screen-then-decide
   (floats rank, exact comparisons decide);
-* :mod:`~pdpsym.core.expoly` -- exponential polynomials with an exact zero test;
+* :mod:`~pdpsym.core.exp_polynomials` -- exponential polynomials with an exact zero test;
 * :mod:`~pdpsym.core.eps` -- the one :class:`Eps`, and ``e^eps`` or infinity.
 """
 
@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # the names below load on first use: errors and numbers stay 
         screen_then_decide,
     )
     from pdpsym.core.eps import Eps, ExpRatio, ratio_log, ratio_max, ratio_of
-    from pdpsym.core.expoly import ExpPoly, LogRatio
+    from pdpsym.core.exp_polynomials import ExpPoly, LogRatio
     from pdpsym.core.numbers import fraction_str, parse_positive, parse_rational, to_sympy
 
 _LAZY: dict[str, str] = {
@@ -60,7 +60,7 @@ _LAZY: dict[str, str] = {
         "pdpsym.core.compare",
     ),
     **dict.fromkeys(("Eps", "ExpRatio", "ratio_log", "ratio_max", "ratio_of"), "pdpsym.core.eps"),
-    **dict.fromkeys(("ExpPoly", "LogRatio"), "pdpsym.core.expoly"),
+    **dict.fromkeys(("ExpPoly", "LogRatio"), "pdpsym.core.exp_polynomials"),
     **dict.fromkeys(
         ("fraction_str", "parse_positive", "parse_rational", "to_sympy"), "pdpsym.core.numbers"
     ),

@@ -3,7 +3,7 @@
 A value is exact -- a :class:`fractions.Fraction`, a sympy expression built from
 rationals with ``exp``, ``log``, ``sqrt``, ``erf``/``erfc``, ``pi``, ``binomial`` ...,
 or any object with ``arb(prec)`` and ``sympy()`` methods (such as
-:class:`pdpsym.core.expoly.LogRatio`). It is evaluated as a python-flint ``arb`` ball
+:class:`pdpsym.core.exp_polynomials.LogRatio`). It is evaluated as a python-flint ``arb`` ball
 at a working precision that is raised until both ends of the ball round to the same
 ``digits`` significant decimal digits. The rounded string is then the correctly rounded
 value and every digit of it is certain; the ball's ends are reported, outward rounded,
@@ -536,7 +536,7 @@ def exact_str(value: Exact) -> str:
     Returns:
         The value's own ``exact_text()`` when it has one, else ``sympy.sstr`` of its
         exact expression (which ``sympy.parse_expr`` reads back). A
-        :class:`~pdpsym.core.sqrtexp.Bracket` gives its label, which is not a formula.
+        :class:`~pdpsym.core.exp_sqrt_sums.Bracket` gives its label, which is not a formula.
 
     References:
         SymPy docs, ``sympy.sstr`` and ``sympy.parse_expr``.

@@ -17,7 +17,7 @@ recurrences; every term is non-negative, so the enclosures keep their relative a
 and a ball too wide for a decision is recomputed at a higher precision by the caller.
 
 This module is the only place outside :mod:`pdpsym.core.certify` and
-:mod:`pdpsym.core.expoly` that touches flint types; the models see the polynomials as
+:mod:`pdpsym.core.exp_polynomials` that touches flint types; the models see the polynomials as
 opaque values supporting ``+``, ``*`` (by a polynomial or an int) and ``==``.
 """
 
@@ -32,12 +32,12 @@ from typing import Any
 import numpy as np
 from flint import arb, arb_poly, ctx, fmpq, fmpz_poly
 
+from pdpsym.core.balls import Ball
 from pdpsym.core.certify import arb_from_fraction, ball_endpoints
 
 #: an opaque exact integer polynomial (python-flint ``fmpz_poly``)
 IntPoly = Any
 #: an opaque real ball (python-flint ``arb``)
-Ball = Any
 
 
 def zero() -> IntPoly:
@@ -613,7 +613,6 @@ def bits_needed(digits: int) -> int:
 
 
 __all__ = [
-    "Ball",
     "IntPoly",
     "ball_of",
     "height_bits",

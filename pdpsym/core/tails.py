@@ -1,6 +1,6 @@
 """Far tails and shared products of Poisson-binomial windows, certified.
 
-A :class:`~pdpsym.core.arbpoly.WindowLaw` of ``S = sum_q Bin(k_q, q)`` at ``prec`` bits
+A :class:`~pdpsym.core.count_law_balls.WindowLaw` of ``S = sum_q Bin(k_q, q)`` at ``prec`` bits
 keeps the masses within about ``2^-prec`` of the mode; a mass far out in a tail (the
 thresholding curve at ``T`` far above the mean: ``10^-40000`` for ``10^5`` records) is
 lost in its defect, and doubling ``prec`` until it shows costs minutes and gigabytes.
@@ -53,8 +53,8 @@ from fractions import Fraction
 
 from flint import arb, arb_poly, ctx
 
-from pdpsym.core.arbpoly import WindowLaw, range_mass
 from pdpsym.core.certify import arb_from_fraction
+from pdpsym.core.count_law_balls import WindowLaw, range_mass
 
 __all__ = [
     "TiltedLaw",
@@ -380,10 +380,10 @@ class TiltedLaw:
         return self.cum[j + 1] - self.cum[i]
 
     def mass(self, lo: int, hi: int) -> arb:
-        """``P[lo <= S <= hi]`` enclosed as :meth:`~pdpsym.core.arbpoly.WindowLaw.mass`
+        """``P[lo <= S <= hi]`` enclosed as :meth:`~pdpsym.core.count_law_balls.WindowLaw.mass`
         does, for a range on this tilt's side of ``r`` (a range on the wrong side raises
         ValueError): ``F c^(-r) (K_w + [0, D])``, its lower end clipped at 0, by
-        :func:`~pdpsym.core.arbpoly.range_mass` (Feller, vol. 2, Section XVI.7; Lemma 1
+        :func:`~pdpsym.core.count_law_balls.range_mass` (Feller, vol. 2, Section XVI.7; Lemma 1
         and its corollary in the module doc)."""
         lo, hi = max(lo, 0), min(hi, self.m)
         if lo > hi:

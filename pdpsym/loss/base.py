@@ -16,10 +16,10 @@ For a pair ``(P, Q)`` the privacy loss at ``ε`` is the hockey-stick divergence
     ε(δ) = min { ε ≥ 0 : δ(ε) ≤ δ }     (``oo`` when no ε works).
 
 ``delta`` returns a :class:`LossPoint` holding an exact value (a Fraction, a
-:class:`~pdpsym.loss.wlin.WLin`, a :class:`~pdpsym.core.sqrtexp.SqrtExpSum`, ...) and
+:class:`~pdpsym.loss.exp_linear.WLin`, a :class:`~pdpsym.core.exp_sqrt_sums.SqrtExpSum`, ...) and
 where it is attained; ``epsilon`` returns a :class:`LossPoint` holding ``ε`` exactly
-(``ln`` of a rational, a :class:`~pdpsym.core.expoly.LogRatio`) or, when no closed form
-is known, a :class:`~pdpsym.core.sqrtexp.Bracket`: the root of ``δ(ε) = δ`` found by
+(``ln`` of a rational, a :class:`~pdpsym.core.exp_polynomials.LogRatio`) or, when no closed form
+is known, a :class:`~pdpsym.core.exp_sqrt_sums.Bracket`: the root of ``δ(ε) = δ`` found by
 bisection in which every step is decided exactly.
 """
 
@@ -36,7 +36,7 @@ import sympy
 from pdpsym.core.compare import compare
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError, Undecided
-from pdpsym.core.sqrtexp import Bracket, SqrtExpSum
+from pdpsym.core.exp_sqrt_sums import Bracket, SqrtExpSum
 
 #: an exact value (anything :func:`pdpsym.core.certify.certify` accepts), or sympy ``oo``
 Value = Any
@@ -131,7 +131,7 @@ def as_sum(x: Value, eps: Eps) -> SqrtExpSum:
         eps: the ε at which ``x`` was computed.
 
     Returns:
-        The same exact value as a :class:`~pdpsym.core.sqrtexp.SqrtExpSum` (so values of
+        The same exact value as a :class:`~pdpsym.core.exp_sqrt_sums.SqrtExpSum` (so values of
         different kinds can be added, as :class:`Weighted` does).
 
     Raises:
@@ -141,7 +141,7 @@ def as_sum(x: Value, eps: Eps) -> SqrtExpSum:
         Desfontaines et al. (2020), Section 3.4, Theorem 1 (PPK as a weighted sum of APK
         values, the reason the sum is needed).
     """
-    from pdpsym.core.expoly import ExpPoly  # noqa: PLC0415 (kept local: one use)
+    from pdpsym.core.exp_polynomials import ExpPoly  # noqa: PLC0415 (kept local: one use)
 
     if isinstance(x, SqrtExpSum):
         return x
@@ -199,7 +199,7 @@ class PrivacyLoss(abc.ABC):
 
         Returns:
             :class:`LossPoint`: ``oo`` when no ε works, ``0`` when ε = 0 already works,
-            else the exact value or a :class:`~pdpsym.core.sqrtexp.Bracket`.
+            else the exact value or a :class:`~pdpsym.core.exp_sqrt_sums.Bracket`.
         """
         d = checked_delta(delta)
         if d == 0:
@@ -246,7 +246,7 @@ def bisect_epsilon(loss: PrivacyLoss, delta: Fraction, limit: Fraction = Fractio
             a certified enclosure; 0 leaves it lazy (narrowed on demand).
 
     Returns:
-        :class:`LossPoint`: ``oo``, ``0``, or a :class:`~pdpsym.core.sqrtexp.Bracket`
+        :class:`LossPoint`: ``oo``, ``0``, or a :class:`~pdpsym.core.exp_sqrt_sums.Bracket`
         ``[lo, hi]`` with ``δ(lo) > δ ≥ δ(hi)``; its ``where`` is the loss's ``where``.
 
     Raises:
@@ -311,7 +311,7 @@ class Weighted(PrivacyLoss):
 
         Returns:
             :class:`LossPoint`: a Fraction when every term is, else a
-            :class:`~pdpsym.core.sqrtexp.SqrtExpSum`; ``0`` for no terms.
+            :class:`~pdpsym.core.exp_sqrt_sums.SqrtExpSum`; ``0`` for no terms.
         """
         e = Eps.of(eps)
         if not self.terms:
@@ -430,7 +430,7 @@ class WorstCase(PrivacyLoss):
 
         Returns:
             :class:`LossPoint`: ``oo`` as soon as one case has no ε; the largest exact ε;
-            or a :class:`~pdpsym.core.sqrtexp.Bracket` from a bisection on ``max_c δ_c``.
+            or a :class:`~pdpsym.core.exp_sqrt_sums.Bracket` from a bisection on ``max_c δ_c``.
 
         Raises:
             InputError: (field ``delta``) outside ``[0, 1)``.

@@ -13,7 +13,7 @@ non-increasing, with breakpoints at the likelihood ratios ``P_k(o) / Q_k(o)``. S
 
 * the smallest ε with δ = 0 is ``ln max P_k(o)/Q_k(o)`` (``oo`` if some ``Q_k(o) = 0 <
   P_k(o)``);
-* δ at a given ε is exact (a :class:`~pdpsym.loss.wlin.WLin` ``c0 + c1 e^ε``);
+* δ at a given ε is exact (a :class:`~pdpsym.loss.exp_linear.WLin` ``c0 + c1 e^ε``);
 * the smallest ε for a given δ is ``ln t`` with ``t`` an exact rational: the linear
   piece of the case that crosses δ is solved exactly.
 
@@ -34,9 +34,9 @@ from functools import cached_property
 from typing import Any
 
 from pdpsym.core.eps import Eps
-from pdpsym.loss.wlin import WLin
+from pdpsym.loss.exp_linear import WLin
+from pdpsym.models.scenario import PMF
 
-PMF = Mapping[Any, Fraction]
 Term = tuple[Fraction, PMF, PMF]
 
 
@@ -197,7 +197,7 @@ def worst_delta(cases: Iterable[Case], eps: Eps) -> CurvePoint:
         eps: ε (an :class:`~pdpsym.core.eps.Eps`).
 
     Returns:
-        :class:`CurvePoint`: ``value`` is a :class:`~pdpsym.loss.wlin.WLin`
+        :class:`CurvePoint`: ``value`` is a :class:`~pdpsym.loss.exp_linear.WLin`
         ``c0 + c1 e^ε`` with rational ``c0, c1`` (0 for no cases), ``where`` the first
         case attaining the maximum.
 

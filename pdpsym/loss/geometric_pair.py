@@ -25,9 +25,8 @@ from typing import Any
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss.base import LossPoint, PrivacyLoss
+from pdpsym.loss.laplace_mixture import Weights
 from pdpsym.loss.pmf_pair import PMFPair
-
-Weights = Mapping[Fraction, Fraction]
 
 
 def geometric_mixture_pmf(
@@ -134,7 +133,7 @@ class GeometricPair(PrivacyLoss):
             eps: ε (an :class:`~pdpsym.core.eps.Eps` or an exact number).
 
         Returns:
-            :class:`~pdpsym.loss.base.LossPoint` with a :class:`~pdpsym.loss.wlin.WLin`
+            :class:`~pdpsym.loss.base.LossPoint` with a :class:`~pdpsym.loss.exp_linear.WLin`
             ``c0 + c1 e^ε``.
         """
         return self.pair.delta(eps)

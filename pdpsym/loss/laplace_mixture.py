@@ -10,7 +10,7 @@ dependence coefficient (Sec. VI-B, Eq. 14 rebuilt) take
 the ratio is ``(A e^{r/b} + B e^{-r/b}) / (C e^{r/b} + D e^{-r/b})``, monotone, and beyond
 the extreme points it is constant (the tails), so the sup is a max over the support
 points (and the two tails, which equal the extreme points' values). At a rational ``r``
-each value is a :class:`~pdpsym.core.expoly.LogRatio` of two exponential polynomials
+each value is a :class:`~pdpsym.core.exp_polynomials.LogRatio` of two exponential polynomials
 with rational data, compared exactly.
 
 Floats only rank: :func:`log_mixture_floats` is the float64 log of a mixture (one
@@ -36,12 +36,16 @@ import numpy as np
 
 from pdpsym.core.compare import screen_then_decide
 from pdpsym.core.errors import InputError
-from pdpsym.core.expoly import ExpPoly, LogRatio
+from pdpsym.core.exp_polynomials import ExpPoly, LogRatio
 
-Weights = Mapping[Fraction, Fraction] | Mapping[int, int]
+#: a mixture's weights: centre -> weight (unnormalized allowed); the package's one
+#: definition of it
+Weights = Mapping[Fraction, Fraction]
 
 
-def laplace_mixture_at(weights: Weights, b: Fraction, r: Fraction | int) -> ExpPoly:
+def laplace_mixture_at(
+    weights: Weights | Mapping[int, int], b: Fraction, r: Fraction | int
+) -> ExpPoly:
     """``2b`` times the density at ``r`` of ``Σ_s w(s) Lap(s, b)``: ``Σ_s w(s) e^{-|r - s|/b}``.
 
     Weights may be unnormalized; terms of equal distance ``|r - s|`` are merged, zero
@@ -54,7 +58,7 @@ def laplace_mixture_at(weights: Weights, b: Fraction, r: Fraction | int) -> ExpP
         r: the output, an exact rational.
 
     Returns:
-        The exact :class:`~pdpsym.core.expoly.ExpPoly` ``Σ_d c_d e^{-d/b}``.
+        The exact :class:`~pdpsym.core.exp_polynomials.ExpPoly` ``Σ_d c_d e^{-d/b}``.
 
     References:
         Li et al. (2019), Section IV-A, Eq. 2 (the conditional density
@@ -79,7 +83,7 @@ def laplace_mixture_at(weights: Weights, b: Fraction, r: Fraction | int) -> ExpP
     )
 
 
-def laplace_mixture_tail(weights: Weights, b: Fraction, sign: int) -> ExpPoly:
+def laplace_mixture_tail(weights: Weights | Mapping[int, int], b: Fraction, sign: int) -> ExpPoly:
     """The tail coefficient: the mixture is ``e^{-|r|/b}`` times it as ``r → sign · ∞``.
 
     Beyond the extreme centres ``e^{-|r-s|/b} = e^{-|r|/b} e^{sign · s/b}``, so the
@@ -91,7 +95,7 @@ def laplace_mixture_tail(weights: Weights, b: Fraction, sign: int) -> ExpPoly:
         sign: ``+1`` for the right tail, ``-1`` for the left.
 
     Returns:
-        The exact :class:`~pdpsym.core.expoly.ExpPoly` ``Σ_s w(s) e^{sign · s/b}``.
+        The exact :class:`~pdpsym.core.exp_polynomials.ExpPoly` ``Σ_s w(s) e^{sign · s/b}``.
 
     References:
         Li et al. (2019), Section IV-A, Eq. 2 (the sup over r, approached on the tails).
@@ -168,7 +172,7 @@ class MixtureCandidate:
         """The exact log-ratio at this candidate.
 
         Returns:
-            :class:`~pdpsym.core.expoly.LogRatio` of the two mixtures at ``r`` (or of their
+            :class:`~pdpsym.core.exp_polynomials.LogRatio` of the two mixtures at ``r`` (or of their
             tail coefficients on a tail).
         """
         if self.r is None:
@@ -221,7 +225,7 @@ def decided_sup(cands: Sequence[MixtureCandidate]) -> tuple[LogRatio, int]:
 
     Returns:
         ``(the maximal LogRatio, its index in cands)``; the value is exact
-        (:class:`~pdpsym.core.expoly.LogRatio`), decided by exact comparison where the
+        (:class:`~pdpsym.core.exp_polynomials.LogRatio`), decided by exact comparison where the
         floats cannot separate candidates.
 
     References:
@@ -252,7 +256,7 @@ def laplace_mixture_sup(
         b: the common Laplace scale, an exact rational ``> 0``.
 
     Returns:
-        ``(value, where)``: the exact :class:`~pdpsym.core.expoly.LogRatio` and the
+        ``(value, where)``: the exact :class:`~pdpsym.core.exp_polynomials.LogRatio` and the
         location ``"r=<s>"``, ``"+inf"`` or ``"-inf"``.
 
     Raises:

@@ -20,8 +20,8 @@ Its sign is that of ``α v + β`` with ``v = e^{2r/λ}``: it changes at most onc
   ``β e^{-b_m/λ}/2`` when positive.
 
 ``α``, ``β`` and every sign above are exponential polynomials with rational data
-(:class:`~pdpsym.core.expoly.ExpPoly`), decided exactly; the sum is a
-:class:`~pdpsym.core.sqrtexp.SqrtExpSum` (a sympy expression with certified digits).
+(:class:`~pdpsym.core.exp_polynomials.ExpPoly`), decided exactly; the sum is a
+:class:`~pdpsym.core.exp_sqrt_sums.SqrtExpSum` (a sympy expression with certified digits).
 
 >>> from fractions import Fraction as F
 >>> pair = LaplacePair({F(0): F(1)}, {F(1): F(1)}, F(1))
@@ -41,12 +41,10 @@ import sympy
 
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
-from pdpsym.core.expoly import ExpPoly
-from pdpsym.core.sqrtexp import SqrtExpSum
+from pdpsym.core.exp_polynomials import ExpPoly
+from pdpsym.core.exp_sqrt_sums import SqrtExpSum
 from pdpsym.loss.base import LossPoint, PrivacyLoss
-from pdpsym.loss.laplace_mixture import laplace_mixture_sup
-
-Weights = Mapping[Fraction, Fraction]
+from pdpsym.loss.laplace_mixture import Weights, laplace_mixture_sup
 
 
 def _weights(w: Mapping[Any, Any], field: str) -> dict[Fraction, Fraction]:
@@ -68,7 +66,7 @@ def times_exp_eps(poly: ExpPoly, eps: Eps) -> ExpPoly:
         eps: ε (an :class:`~pdpsym.core.eps.Eps`).
 
     Returns:
-        The exact :class:`~pdpsym.core.expoly.ExpPoly` ``Σ_k c_k e^{a_k + ε}``.
+        The exact :class:`~pdpsym.core.exp_polynomials.ExpPoly` ``Σ_k c_k e^{a_k + ε}``.
 
     References:
         Desfontaines et al. (2020), Section 3.1, Lemma 1 (the factor ``e^ε`` of the
@@ -140,7 +138,7 @@ class LaplacePair(PrivacyLoss):
 
         Returns:
             :class:`~pdpsym.loss.base.LossPoint`: a Fraction when the value is rational, else a
-            :class:`~pdpsym.core.sqrtexp.SqrtExpSum` (exponentials and square roots of
+            :class:`~pdpsym.core.exp_sqrt_sums.SqrtExpSum` (exponentials and square roots of
             exponential polynomials, certified digits); 0 when ``P`` is empty.
         """
         e = Eps.of(eps)
@@ -198,7 +196,7 @@ class LaplacePair(PrivacyLoss):
 
         Returns:
             :class:`~pdpsym.loss.base.LossPoint`: a rational or a
-            :class:`~pdpsym.core.expoly.LogRatio`; ``where`` gains ``output`` (``"r=..."``,
+            :class:`~pdpsym.core.exp_polynomials.LogRatio`; ``where`` gains ``output`` (``"r=..."``,
             ``"+inf"`` or ``"-inf"``).
         """
         if not self.p:

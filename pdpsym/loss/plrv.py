@@ -12,13 +12,13 @@
 * Proposition 5 proof: PPKDP iff ``Σ_B P[B̂|D(i)=a] D_f(O_{a,B̂} || O_{b,B̂}) ≤ δ``.
 
 Exactness: every δ computed here is ``c0 + c1·e^ε`` with rational ``c0, c1`` (a
-:class:`~pdpsym.loss.wlin.WLin`), whose sign is decided exactly.
+:class:`~pdpsym.loss.exp_linear.WLin`), whose sign is decided exactly.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
@@ -27,12 +27,9 @@ from typing import Any
 import sympy
 
 from pdpsym.core.eps import Eps
-from pdpsym.loss.wlin import WLin, positive_part
+from pdpsym.loss.exp_linear import WLin, positive_part
 from pdpsym.mechanisms.finite import Mechanism, check_mechanism, output_pmf
-from pdpsym.models.scenario import Scenario
-
-PMF = Mapping[Any, Fraction]
-
+from pdpsym.models.scenario import PMF, Scenario
 
 # --- Definition 1 and Lemma 1 -----------------------------------------------------------
 

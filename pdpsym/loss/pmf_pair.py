@@ -1,7 +1,7 @@
 """A pair of finite PMFs (and weighted sums of such pairs): δ(ε) and ε(δ) in closed form.
 
 For finite PMFs ``δ(ε) = Σ_o (P(o) - e^ε Q(o))_+`` is ``c0 + c1 e^ε`` with rational
-``c0, c1`` (a :class:`~pdpsym.loss.wlin.WLin`): piecewise linear in ``t = e^ε`` with
+``c0, c1`` (a :class:`~pdpsym.loss.exp_linear.WLin`): piecewise linear in ``t = e^ε`` with
 breakpoints at the likelihood ratios ``P(o)/Q(o)``, so ``ε(δ) = ln t`` with ``t`` an exact
 rational (Desfontaines et al. Lemma 1). The work is :class:`pdpsym.loss.curve.Case`'s.
 
@@ -20,8 +20,7 @@ from typing import Any
 from pdpsym.core.eps import Eps, ratio_log
 from pdpsym.loss.base import LossPoint, PrivacyLoss, checked_delta
 from pdpsym.loss.curve import Case
-
-PMF = Mapping[Any, Fraction]
+from pdpsym.models.scenario import PMF
 
 
 class PMFPair(PrivacyLoss):
@@ -73,7 +72,7 @@ class PMFPair(PrivacyLoss):
             eps: ε (an :class:`~pdpsym.core.eps.Eps` or an exact number).
 
         Returns:
-            :class:`~pdpsym.loss.base.LossPoint` with a :class:`~pdpsym.loss.wlin.WLin`
+            :class:`~pdpsym.loss.base.LossPoint` with a :class:`~pdpsym.loss.exp_linear.WLin`
             ``c0 + c1 e^ε`` (rational coefficients).
         """
         return LossPoint(self.case.delta(Eps.of(eps)), self.case.where)

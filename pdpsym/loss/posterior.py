@@ -19,7 +19,7 @@ point bounds the sup from below.
 **Certified enclosure.** A branch and bound over the pieces (of every case at once)
 splits the interval with the largest upper bound until the bounds meet within the width
 asked for. Every bound is a rational enclosure of exact values (balls at a precision
-that grows with the width asked); the result is a :class:`~pdpsym.core.sqrtexp.Bracket`:
+that grows with the width asked); the result is a :class:`~pdpsym.core.exp_sqrt_sums.Bracket`:
 an enclosure, not a closed form (the sup sits at an interior critical point of a sum of
 Möbius functions in general).
 
@@ -43,12 +43,11 @@ from pdpsym.core.balls import to_ball, working_precision
 from pdpsym.core.certify import ball_endpoints
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import Undecided
-from pdpsym.core.expoly import ExpPoly
-from pdpsym.core.sqrtexp import Bracket, exp_enclosure, log_enclosure, ratio_enclosure
+from pdpsym.core.exp_polynomials import ExpPoly
+from pdpsym.core.exp_sqrt_sums import Bracket, exp_enclosure, log_enclosure, ratio_enclosure
 from pdpsym.loss.base import LossPoint, PrivacyLoss, bisect_epsilon
-from pdpsym.loss.laplace_mixture import laplace_mixture_at
+from pdpsym.loss.laplace_mixture import Weights, laplace_mixture_at
 
-Weights = Mapping[Fraction, Fraction]
 Posterior = Mapping[Any, Weights]  # value a of D(i) -> weights of u_a
 
 
@@ -447,7 +446,7 @@ __all__ = ["PosteriorCase", "PosteriorSup"]
 #   sign, else two linear equations.
 #
 # Every coefficient (and the discriminant, and k) is an exact exponential polynomial:
-# its zero test and sign are exact (pdpsym.core.expoly). Only the roots and the values
+# its zero test and sign are exact (pdpsym.core.exp_polynomials). Only the roots and the values
 # are balls; a root whose ball meets [1, V] counts for the upper end (evaluated on the
 # ball clamped to the piece), one inside it for both ends. Raising the precision
 # narrows the enclosure to any width, with no search.

@@ -43,15 +43,21 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
-from pdpsym.core import chainsym, countchain, countscreen, poly, polytrunc
+from pdpsym.core import (
+    chain_all_targets,
+    chain_float_screen,
+    chain_shortcuts,
+    poly,
+    truncated_counts,
+)
 from pdpsym.core.decimals import enclosure_decimal, fixed_digits
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 from pdpsym.models.counts import Contributions, CountModel
-from pdpsym.models.markov import MarkovChain
+from pdpsym.models.structured_kinds import chain_of
 
 if TYPE_CHECKING:  # the closed forms load sympy: only the exact path imports them
-    from pdpsym.core.expoly import LogRatio
+    from pdpsym.core.exp_polynomials import LogRatio
 
 #: laws with at most this many support points also get an exact closed form
 EXACT_SUPPORT = 48
@@ -190,7 +196,7 @@ def leakage_work(model: CountModel, n_targets: int, known: Sequence[str]) -> int
     Computed without listing the model's records or databases (for a caller's work
     limit): known assignments × (one pass over the model + ``c · √pass`` per target),
     ``c = 8``, or ``c = 4`` for a Markov chain with more than two targets (the
-    all-targets engine of :mod:`pdpsym.core.countscreen`; measured on binary chains, a
+    all-targets engine of :mod:`pdpsym.core.chain_float_screen`; measured on binary chains, a
     pass at T = 300, 1000 and 3000 takes 0.07, 0.42 and 3.9 s of CPU, about 3·10^7
     steps a second at either constant's size).
 
@@ -208,7 +214,7 @@ def leakage_work(model: CountModel, n_targets: int, known: Sequence[str]) -> int
     """
     per_pass = int(model.size_hint())
     span = max(1, int(per_pass**0.5))
-    per_target = 4 if isinstance(model, MarkovChain) and n_targets > 2 else 8
+    per_target = 4 if chain_of(model) is not None and n_targets > 2 else 8
     return assignment_count(model, known) * (per_pass + max(n_targets, 1) * span * per_target)
 
 
@@ -231,7 +237,7 @@ def _pair_sups(
         if norm == 0:
             continue
         cuts = [
-            polytrunc.truncation_shift(tot, poly.degree(f), n, rate, prec)
+            truncated_counts.truncation_shift(tot, poly.degree(f), n, rate, prec)
             for f, tot in zip(factors, totals, strict=True)
         ]
         # each factor rounded relatively to prec + 16 bits (small integers, fast product);
@@ -240,12 +246,12 @@ def _pair_sups(
         dropped = sum(r[1] for r in rounded)
         if sum(cuts) > dropped + 64:
             # a wide law: drop its tails absolutely, the dropped mass carried exactly
-            # (pdpsym.core.polytrunc)
-            g = poly.product([polytrunc.floor_shift(f, c) for f, c in zip(factors, cuts)])
+            # (pdpsym.core.truncated_counts)
+            g = poly.product([truncated_counts.floor_shift(f, c) for f, c in zip(factors, cuts)])
             dropped = sum(cuts)
             delta = norm - poly.total(g) * (1 << dropped)
             shift = poly.height_bits(g)
-            values_ = polytrunc.widen_up(
+            values_ = truncated_counts.widen_up(
                 poly.mixture_values(g, n, rate, prec, shift), delta, shift + dropped, prec
             )
             mixes.append((values_, poly.scaled_int(norm, shift + dropped, prec)))
@@ -335,7 +341,7 @@ def target_enclosure(
 
     Returns:
         ``(lo, hi, exact)``: rationals with ``lo ≤ PL ≤ hi`` and the exact
-        :class:`~pdpsym.core.expoly.LogRatio` or None; None when fewer than two target
+        :class:`~pdpsym.core.exp_polynomials.LogRatio` or None; None when fewer than two target
         values are compatible with the assignment.
 
     References:
@@ -366,16 +372,18 @@ def target_enclosure(
 
 def _count_chain(
     model: CountModel, assignment: Mapping[str, Fraction], contrib: Contributions
-) -> countchain.CountChain | None:
-    """The chain of a Markov model for :mod:`pdpsym.core.countchain` (None: not a chain)."""
-    if not isinstance(model, MarkovChain):
+) -> chain_all_targets.CountChain | None:
+    """The chain of a Markov model for :mod:`pdpsym.core.chain_all_targets` (None: not a chain)."""
+    chain = chain_of(model)
+    if chain is None:
         return None
+    model = chain
     fixed = {model.index(n): model.states.index(Fraction(v)) for n, v in assignment.items()}
-    return countchain.CountChain(model.initial_law, model.matrices, contrib.table, fixed)
+    return chain_all_targets.CountChain(model.initial_law, model.matrices, contrib.table, fixed)
 
 
 def _chain_extremes(
-    chain: countchain.CountChain,
+    chain: chain_all_targets.CountChain,
     positions: Sequence[int],
     contrib: Contributions,
     lam: Fraction,
@@ -383,36 +391,40 @@ def _chain_extremes(
 ) -> dict[int, tuple[Fraction, Fraction]]:
     """Every target whose value the extremes and the screen enclose to ``digits``: the
     sup at an extreme output, or on a plateau of the ratio near one
-    (:func:`countscreen.interior_enclosure`). The extremes are balls
-    (:func:`countchain.extreme_values`); the interior is bounded by the float screen with
-    its error bound (:func:`countscreen.interior_screen`). The other targets are left to
+    (:func:`chain_float_screen.interior_enclosure`). The extremes are balls
+    (:func:`chain_all_targets.extreme_values`); the interior is bounded by the float screen with
+    its error bound (:func:`chain_float_screen.interior_screen`). The other targets are left to
     the caller."""
     rate = 1 / (lam * contrib.scale)
-    screen = countscreen.interior_screen(chain, positions, rate)
+    screen = chain_float_screen.interior_screen(chain, positions, rate)
     todo = [p for p in sorted(set(positions)) if screen.top.get(p) is not None]
     prec = _bits(digits, contrib.span)
     done: dict[int, tuple[Fraction, Fraction]] = {}
     tails: dict[int, Any] = {}
     while todo:
-        values = countchain.extreme_values(chain, todo, rate, prec)
+        values = chain_all_targets.extreme_values(chain, todo, rate, prec)
         again = []
         found: dict[int, tuple[Fraction, Fraction]] = {}
         for p in todo:
-            ball = countchain.extreme_log_ratio(values[p], prec)
+            ball = chain_all_targets.extreme_log_ratio(values[p], prec)
             if ball is not None:
                 found[p] = poly.endpoints(ball)
         # the tail lemma's bounds, once, for the targets the screen alone cannot settle
-        need = [p for p, (lo, _) in found.items() if not countscreen.interior_below(screen, p, lo)]
+        need = [
+            p
+            for p, (lo, _) in found.items()
+            if not chain_float_screen.interior_below(screen, p, lo)
+        ]
         if need and not tails:
-            tails = countscreen.tail_bounds(chain, need, rate)
+            tails = chain_float_screen.tail_bounds(chain, need, rate)
         for p, (lo, hi) in found.items():
             enclosed: tuple[Fraction, Fraction] | None = (lo, hi)
             if p in need:
-                pair_balls = countchain.pair_log_ratios(values[p], prec)
+                pair_balls = chain_all_targets.pair_log_ratios(values[p], prec)
                 if pair_balls is None:
                     continue
                 pairs = {key: poly.endpoints(b) for key, b in pair_balls.items()}
-                enclosed = countscreen.interior_enclosure(screen, tails, p, (lo, hi), pairs)
+                enclosed = chain_float_screen.interior_enclosure(screen, tails, p, (lo, hi), pairs)
             if enclosed is None:
                 continue
             if fixed_digits(*enclosed, digits) is not None:
@@ -429,7 +441,7 @@ def _chain_extremes(
 
 
 def _chain_values(
-    chain: countchain.CountChain,
+    chain: chain_all_targets.CountChain,
     positions: Sequence[int],
     contrib: Contributions,
     lam: Fraction,
@@ -437,19 +449,19 @@ def _chain_values(
 ) -> dict[int, tuple[Fraction, Fraction] | None]:
     """Every target the chain's fast paths settle: ``[lo, hi]``, or None for a target
     with fewer than two compatible values. Independent records give the exact value
-    (:func:`chainsym.independent_values`); otherwise the extremes and the screen
+    (:func:`chain_shortcuts.independent_values`); otherwise the extremes and the screen
     (:func:`_chain_extremes`), run once per mirror pair on a reversal-symmetric chain
-    (:func:`chainsym.reversal_symmetric`). The other targets are left to the caller."""
+    (:func:`chain_shortcuts.reversal_symmetric`). The other targets are left to the caller."""
     rate = 1 / (lam * contrib.scale)
-    if chainsym.independent_records(chain):
-        exact = chainsym.independent_values(chain, positions, rate)
+    if chain_shortcuts.independent_records(chain):
+        exact = chain_shortcuts.independent_values(chain, positions, rate)
         return {p: (v, v) if v is not None else None for p, v in exact.items()}
-    sym = chainsym.reversal_symmetric(chain)
-    reps = sorted({chainsym.mirror(chain, p, sym) for p in positions})
+    sym = chain_shortcuts.reversal_symmetric(chain)
+    reps = sorted({chain_shortcuts.mirror(chain, p, sym) for p in positions})
     done = _chain_extremes(chain, reps, contrib, lam, digits)
     out: dict[int, tuple[Fraction, Fraction] | None] = {}
     for p in positions:
-        rep = chainsym.mirror(chain, p, sym)
+        rep = chain_shortcuts.mirror(chain, p, sym)
         if rep in done:
             out[p] = done[rep]
     return out
@@ -517,7 +529,7 @@ def structured_leakage(
         if chain is not None and (len(set(targets)) > 2 or chain.length <= 64):
             pos = {t: model.index(t) for t in targets}  # type: ignore[attr-defined]
             done = _chain_values(chain, list(pos.values()), contrib, lam, digits)
-            sym = chainsym.reversal_symmetric(chain)
+            sym = chain_shortcuts.reversal_symmetric(chain)
             names = {p: name for name, p in pos.items()}
             rest = []
             for name in targets:
@@ -529,7 +541,7 @@ def structured_leakage(
                     if on_target is not None:
                         on_target(name)
                     continue
-                rep = names.get(chainsym.mirror(chain, p, sym), name)
+                rep = names.get(chain_shortcuts.mirror(chain, p, sym), name)
                 if rep != name and rep in pos:
                     stands[name] = rep
                 else:

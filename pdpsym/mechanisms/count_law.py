@@ -4,7 +4,7 @@
 binomial one for a common ``p``). :class:`CountLaw` gives its masses exactly: as
 rationals for ``m <= EXACT_LIMIT``, and as arb balls beyond (for a common ``p`` the pmf by
 its ratio recurrence; for distinct ``p_i`` the binomial blocks of equal ``p`` on certified
-windows, multiplied as ball polynomials: :mod:`pdpsym.core.arbpoly`). Every output law of
+windows, multiplied as ball polynomials: :mod:`pdpsym.core.count_law_balls`). Every output law of
 the counting, thresholding, k-anonymity and geometric mechanisms is a set of ranges of
 such a count (:mod:`pdpsym.mechanisms.divergence`).
 """
@@ -22,17 +22,17 @@ from typing import Any
 
 import sympy
 
-from pdpsym.core.arbpoly import (
+from pdpsym.core.balls import Ball
+from pdpsym.core.certify import (
+    arb_from_fraction,
+)
+from pdpsym.core.count_law_balls import (
     BALL_ZERO,
-    Ball,
     WindowLaw,
     ball_sum,
     binomial_balls,
     poisson_binomial_window,
     workprec,
-)
-from pdpsym.core.certify import (
-    arb_from_fraction,
 )
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
@@ -137,7 +137,7 @@ class CountLaw:
         return self._blocks
 
     def windowed(self) -> bool:
-        """Large laws with several distinct p: held as a certified window (core.arbpoly)."""
+        """Large laws with several distinct p: held as a certified window (core.count_law_balls)."""
         return not self.is_exact() and self.common_p is None
 
     def window(self, prec: int) -> WindowLaw:

@@ -21,17 +21,17 @@ from typing import Any
 
 import sympy
 
-from pdpsym.core.arbpoly import (
-    BALL_ZERO,
-    Ball,
-    exp_ball,
-    workprec,
-)
+from pdpsym.core.balls import Ball
 from pdpsym.core.certify import (
     Exact,
     arb_from_fraction,
     ball_endpoints,
     decide_sign,
+)
+from pdpsym.core.count_law_balls import (
+    BALL_ZERO,
+    exp_ball,
+    workprec,
 )
 from pdpsym.core.eps import Eps
 from pdpsym.mechanisms.count_law import CountLaw

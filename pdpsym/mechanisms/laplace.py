@@ -118,7 +118,7 @@ class LaplaceNoise:
     """Laplace noise of scale ``lam`` on a linear query (weights default to 1 each).
 
     Its outputs are continuous; the exact leakage is Li et al.'s Eq. 2
-    (:func:`pdpsym.papers.li2019.eq2.leakage`).
+    (:func:`pdpsym.loss.leakage.leakage`).
     """
 
     lam: Fraction

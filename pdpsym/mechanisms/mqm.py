@@ -80,6 +80,7 @@ from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, to_sympy
 from pdpsym.models.counts import CountModel
 from pdpsym.models.markov import MarkovChain, Matrix
+from pdpsym.models.structured_kinds import chain_of
 
 
 @dataclass(frozen=True)
@@ -335,8 +336,10 @@ def mqm_approx_applies(model: CountModel) -> str | None:
     References:
         Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 5.1 (MQMApprox: stationary chains).
     """
-    if not isinstance(model, MarkovChain):
+    chain = chain_of(model)
+    if chain is None:
         return "MQMApprox is for Markov chains"
+    model = chain
     if len(model.matrices) != 1:
         return "MQMApprox needs one time-homogeneous transition matrix"
     P, q = model.matrices[0], model.initial_law

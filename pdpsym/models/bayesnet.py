@@ -81,7 +81,7 @@ from pdpsym.models.bayesnet_elimination import Factor, Poly, convolve
 from pdpsym.models.bayesnet_validate import find_cycle, markov_blanket_of, read_cpt, state_values
 from pdpsym.models.counts import Contributions, TargetFactors, check_known, contributions
 from pdpsym.models.joint import JointDistribution
-from pdpsym.models.structured import Known, QueryLaw, Weights
+from pdpsym.models.structured import Known, QueryLaw, QueryWeights
 from pdpsym.models.variables import NamedVariables
 
 #: the default limit on the estimated elimination work (factor cells times possible sums)
@@ -222,7 +222,7 @@ class BayesianNetwork(NamedVariables):
         return self.plan({}, {v: 1 for v in self.variables}).work
 
     def query_law(
-        self, target: str, value: Fraction, known: Known, weights: Weights = None
+        self, target: str, value: Fraction, known: Known, weights: QueryWeights = None
     ) -> QueryLaw | None:
         """The exact law of ``f(x) = sum_k w_k x_k`` given ``x_target = value`` and
         ``x_K = known``, by variable elimination with a count accumulator.
@@ -409,14 +409,14 @@ class BayesianNetwork(NamedVariables):
         """False: the known records' values change the law, not only shift it."""
         return False
 
-    def contributions(self, weights: Weights = None) -> Contributions:
+    def contributions(self, weights: QueryWeights = None) -> Contributions:
         """The integer contributions of the query (:func:`pdpsym.models.counts.contributions`)."""
         return contributions(
             self.variables, [self.nodes[v].values for v in self.variables], weights
         )
 
     def target_factors(
-        self, targets: Sequence[str], known: Known, weights: Weights = None
+        self, targets: Sequence[str], known: Known, weights: QueryWeights = None
     ) -> Iterator[tuple[str, TargetFactors]]:
         """For each target ``i`` and value ``a``, one integer polynomial ``J_{i,a}(z) =
         sum_c n_c z^c`` with ``n_c`` proportional to ``P(S = c, x_i = a, x_K = v)`` (the

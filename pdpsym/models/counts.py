@@ -26,7 +26,7 @@ from typing import Protocol, runtime_checkable
 
 from pdpsym.core import poly
 from pdpsym.core.errors import InputError
-from pdpsym.models.structured import Known, StructuredModel, Weights
+from pdpsym.models.structured import Known, QueryWeights, StructuredModel
 
 #: target value -> integer polynomial factors of J_{i,a}
 TargetFactors = dict[Fraction, tuple[poly.IntPoly, ...]]
@@ -102,12 +102,12 @@ class CountModel(StructuredModel, Protocol):
         records): the engines then need one compatible assignment of them, not all."""
         ...
 
-    def contributions(self, weights: Weights = None) -> Contributions:
+    def contributions(self, weights: QueryWeights = None) -> Contributions:
         """The integer contributions of the query (see :func:`contributions`)."""
         ...
 
     def target_factors(
-        self, targets: Sequence[str], known: Known, weights: Weights = None
+        self, targets: Sequence[str], known: Known, weights: QueryWeights = None
     ) -> Iterator[tuple[str, TargetFactors]]:
         """For each target (in the given order), value -> factors of ``J_{i,a}``."""
         ...
@@ -142,7 +142,7 @@ def exact_law(
 
 
 def exact_joint_law(
-    model: CountModel, target: str, known: Known, weights: Weights = None
+    model: CountModel, target: str, known: Known, weights: QueryWeights = None
 ) -> dict[Fraction, dict[Fraction, Fraction]] | None:
     """The joint law of the target's value and the query given the known records.
 

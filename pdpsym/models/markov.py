@@ -34,7 +34,7 @@ from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
 from pdpsym.models.counts import Contributions, TargetFactors, check_known
 from pdpsym.models.joint import JointDistribution
 from pdpsym.models.records import RecordModel
-from pdpsym.models.structured import Known, Weights
+from pdpsym.models.structured import Known, QueryWeights
 from pdpsym.models.variables import check_names
 
 Matrix = tuple[tuple[Fraction, ...], ...]
@@ -286,7 +286,7 @@ class MarkovChain(RecordModel):
         return init, steps
 
     def target_factors(
-        self, targets: Sequence[str], known: Known, weights: Weights = None
+        self, targets: Sequence[str], known: Known, weights: QueryWeights = None
     ) -> Iterator[tuple[str, TargetFactors]]:
         """For each target, value -> ``(F_t(a), B_t(a))`` (forward-backward, exact)."""
         pos_of = {name: self.index(name, "target") for name in targets}

@@ -30,7 +30,7 @@ from pdpsym.core.numbers import fraction_str, parse_rational
 from pdpsym.models.counts import TargetFactors, check_known
 from pdpsym.models.joint import JointDistribution
 from pdpsym.models.records import RecordModel
-from pdpsym.models.structured import Known, Weights
+from pdpsym.models.structured import Known, QueryWeights
 from pdpsym.models.variables import check_names
 
 Law = tuple[tuple[Fraction, ...], tuple[Fraction, ...]]
@@ -162,7 +162,7 @@ class ProductModel(RecordModel):
         return ()
 
     def target_factors(
-        self, targets: Sequence[str], known: Known, weights: Weights = None
+        self, targets: Sequence[str], known: Known, weights: QueryWeights = None
     ) -> Iterator[tuple[str, TargetFactors]]:
         """For each target, value -> factors ``(R_g, c z^{c_i(a)})``: ``R_g`` is the
         product of every other unknown record's polynomial (one per distinct law)."""

@@ -17,7 +17,7 @@ from functools import cached_property
 
 from pdpsym.core.errors import InputError
 from pdpsym.models.counts import Contributions, CountModel, contributions, exact_law
-from pdpsym.models.structured import Known, QueryLaw, Weights
+from pdpsym.models.structured import Known, QueryLaw, QueryWeights
 
 
 class RecordModel(CountModel):
@@ -61,12 +61,12 @@ class RecordModel(CountModel):
         """The values record ``name`` can take."""
         return self.record_domains[self.index(name)]
 
-    def contributions(self, weights: Weights = None) -> Contributions:
+    def contributions(self, weights: QueryWeights = None) -> Contributions:
         """The integer contributions of the query (:func:`~pdpsym.models.counts.contributions`)."""
         return contributions(self.variables, self.record_domains, weights)
 
     def query_law(
-        self, target: str, value: Fraction, known: Known, weights: Weights = None
+        self, target: str, value: Fraction, known: Known, weights: QueryWeights = None
     ) -> QueryLaw | None:
         """The exact law of ``sum_t w_t x_t`` given ``x_target = value`` and ``x_K``, from
         the target's count polynomials (see

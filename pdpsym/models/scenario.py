@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # only for annotations; joint does not import this module
     from pdpsym.models.joint import JointDistribution
 
 Database = tuple[Any, ...]
+#: a finite law: outcome -> probability (exact); the one definition of the package
 PMF = dict[Any, Fraction]
 
 

@@ -20,7 +20,7 @@ QueryLaw = dict[Fraction, Fraction]
 # the known records' values: name -> value
 Known = Mapping[str, Fraction]
 # the query's integer weight per record name (None, or a record left out: weight 1)
-Weights = Mapping[str, int] | None
+QueryWeights = Mapping[str, int] | None
 
 
 @runtime_checkable
@@ -37,7 +37,7 @@ class StructuredModel(Protocol):
         ...
 
     def query_law(
-        self, target: str, value: Fraction, known: Known, weights: Weights = None
+        self, target: str, value: Fraction, known: Known, weights: QueryWeights = None
     ) -> QueryLaw | None:
         """The exact law of ``sum_k w_k x_k`` given ``x_target = value`` and ``x_K = known``.
 

@@ -8,5 +8,5 @@
 Each package's ``LABELS`` maps a label of the paper ("Theorem 4", "Eq. 2") to the
 function that computes it and the catalogue id of the claim that checks it. The claim
 checkers live beside the math (``claims*.py``) and register with
-:func:`pdpsym.papers.claim.checker`.
+:func:`pdpsym.claims.claim.checker`.
 """

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from pdpsym.proofs.spot import (
+from pdpsym.proofs.spot_check import (
     holds_at_random_points,
     nonnegative_rational,
     positive_rational,

@@ -33,7 +33,7 @@ import random
 import mpmath
 import sympy as sp
 
-from pdpsym.proofs.spot import DIGITS
+from pdpsym.proofs.spot_check import DIGITS
 
 STEPS_LEMMA1 = (
     "sympy with matrix symbols of symbolic sizes (u unknowns, a given): Σ = [[I,G],[0,I]] "

@@ -29,7 +29,7 @@ import itertools
 
 import sympy as sp
 
-from pdpsym.proofs.spot import holds_at_random_points, positive_rational, rational
+from pdpsym.proofs.spot_check import holds_at_random_points, positive_rational, rational
 
 STEPS_REMARK1 = (
     "sympy: |r-b| - |r-a| <= |a-b| on all 6 orderings of r, a, b (nonnegative gaps); each "

@@ -22,7 +22,7 @@ import random
 import mpmath
 import sympy as sp
 
-from pdpsym.proofs.spot import DIGITS
+from pdpsym.proofs.spot_check import DIGITS
 
 STEPS_PROP2 = (
     "sympy: with P(d_-i, x | B) = P(d_-i | B) P(x | B), P(d_-i | D(i) = x, B) = P(d_-i | B) "

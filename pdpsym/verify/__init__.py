@@ -21,9 +21,9 @@ import pdpsym.papers.li2019.claims_gaussian  # noqa: F401  (registers its checke
 import pdpsym.papers.li2019.claims_sec7  # noqa: F401  (registers its checkers)
 import pdpsym.papers.li2019.claims_whg  # noqa: F401  (registers its checkers)
 import pdpsym.papers.lmm2016.claims  # noqa: F401  (registers its checkers)
+from pdpsym.claims.catalogue import CATALOGUE, PAPERS
+from pdpsym.claims.claim import Method, RunConfig, Verdict
 from pdpsym.core.errors import InputError
-from pdpsym.papers.catalogue import CATALOGUE, PAPERS
-from pdpsym.papers.claim import Method, RunConfig, Verdict
 from pdpsym.verify.result import ClaimResult
 from pdpsym.verify.runner import evaluate, run_claim, select
 

@@ -11,13 +11,13 @@ non-implication is an exact counterexample instance; an arrow whose claim is an 
 drawn as such, with the checker's evidence for the printed and the corrected statement.
 
 This module lives in the verify layer (it runs checkers) and registers the figure in
-:mod:`pdpsym.papers.figure` when the registry loads it.
+:mod:`pdpsym.claims.figure` when the registry loads it.
 """
 
 from __future__ import annotations
 
-from pdpsym.papers.claim import RunConfig
-from pdpsym.papers.figure import FigureSpec, Plot, Scale, Text, figure, figures
+from pdpsym.claims.claim import RunConfig
+from pdpsym.claims.figure import FigureSpec, Plot, Scale, Text, figure, figures
 from pdpsym.verify.runner import run_claim
 
 IMPLIES, NOT_IMPLIES = "implies", "does not imply"
@@ -91,7 +91,7 @@ def fig1(scale: Scale) -> Text:
 
 def all_figures() -> dict[str, FigureSpec]:
     """Every figure: the papers' own and those of this layer (registered on import)."""
-    import pdpsym.audit.correlated_figure  # noqa: F401, PLC0415 (registers correlated.calibration)
-    import pdpsym.audit.temporal_figure  # noqa: F401, PLC0415 (registers timeseries.tpl)
+    import pdpsym.verify.correlated_figure  # noqa: F401, PLC0415 (registers correlated.calibration)
+    import pdpsym.verify.temporal_figure  # noqa: F401, PLC0415 (registers timeseries.tpl)
 
     return figures()

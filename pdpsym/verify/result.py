@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pdpsym.papers.claim import Method, Verdict
+from pdpsym.claims.claim import Method, Verdict
 
 
 @dataclass(frozen=True)

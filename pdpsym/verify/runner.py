@@ -13,9 +13,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from pdpsym.core.parallel import ordered_map
-from pdpsym.papers.catalogue import CATALOGUE
-from pdpsym.papers.claim import (
+from pdpsym.claims.catalogue import CATALOGUE
+from pdpsym.claims.claim import (
     CHECKERS,
     AllOf,
     Counterexample,
@@ -28,6 +27,7 @@ from pdpsym.papers.claim import (
     Unresolved,
     Verdict,
 )
+from pdpsym.core.parallel import ordered_map
 from pdpsym.verify.encode import encode
 from pdpsym.verify.result import ClaimResult
 

@@ -91,7 +91,7 @@ def test_ibcdp_on_a_correlated_three_record_model_with_randomized_response() -> 
 
 def test_dependent_dp_conditional_reading_on_the_correlated_model() -> None:
     # Liu et al. Eq. 11-12 read as the laws of M(D) given D(i) = v1 against D(i) = v2
-    from pdpsym.papers.lmm2016.mechanism import DDPReading
+    from pdpsym.models.neighbours import DDPReading
 
     model = ps.JointDistribution.from_rows(["x1", "x2", "x3"], ROWS)
     mech = discrete.randomized_response("3/4", [[0, 1]] * 3)

@@ -35,7 +35,7 @@ from pdpsym.audit.distributional import (
     finite_blocks,
     laplace_blocks,
 )
-from pdpsym.core.sqrtexp import Bracket
+from pdpsym.core.exp_sqrt_sums import Bracket
 from pdpsym.mechanisms.discrete import geometric
 from pdpsym.mechanisms.laplace import laplace
 from pdpsym.models.joint import JointDistribution

@@ -13,17 +13,12 @@ import pytest
 import sympy
 
 from pdpsym.app.cli import main
+from pdpsym.claims.claim import CHECKERS
 from pdpsym.core.numbers import parse_rational
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.claim import CHECKERS
+from pdpsym.models.neighbours import DDPNeighbours, DDPReading
 from pdpsym.papers.lmm2016.claims import grid_distributions
-from pdpsym.papers.lmm2016.mechanism import (
-    DDPNeighbours,
-    DDPReading,
-    FiniteMechanism,
-    finite_ddp_level,
-    sequential,
-)
+from pdpsym.papers.lmm2016.mechanism import FiniteMechanism, finite_ddp_level, sequential
 from pdpsym.verify import ClaimResult, RunConfig, run_claim, select
 
 IDS = [

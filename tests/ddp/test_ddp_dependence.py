@@ -15,13 +15,13 @@ from pdpsym.core.compare import compare
 from pdpsym.core.errors import InputError
 from pdpsym.loss.laplace_mixture import laplace_mixture_sup
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.lmm2016.dependence import (
+from pdpsym.models.neighbours import (
     DependenceReading,
-    dependence_coefficient,
     dependence_sets,
     dependence_size,
     independent,
 )
+from pdpsym.papers.lmm2016.dependence import dependence_coefficient
 
 XOR = JointDistribution.from_rows(
     ["a", "b", "c"], [[0, 0, 0, "1/4"], [0, 1, 1, "1/4"], [1, 0, 1, "1/4"], [1, 1, 0, "1/4"]]

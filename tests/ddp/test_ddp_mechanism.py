@@ -14,7 +14,15 @@ from strategies import joint_tables
 
 from pdpsym.core.errors import InputError
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.lmm2016.dependence import DependenceReading, dependence_sets, exp_of
+from pdpsym.models.neighbours import (
+    DDPNeighbours,
+    DDPReading,
+    DependenceReading,
+    databases,
+    dependence_sets,
+    neighbour_pairs,
+)
+from pdpsym.papers.lmm2016.dependence import exp_of
 from pdpsym.papers.lmm2016.laplace import (
     LaplaceMechanism,
     baseline_mechanism,
@@ -23,15 +31,11 @@ from pdpsym.papers.lmm2016.laplace import (
     laplace_satisfies,
 )
 from pdpsym.papers.lmm2016.mechanism import (
-    DDPNeighbours,
-    DDPReading,
     FiniteMechanism,
-    databases,
     finite_ddp_level,
     level_le,
     level_mul,
     mixture,
-    neighbour_pairs,
     on_block,
     post_process,
     sequential,

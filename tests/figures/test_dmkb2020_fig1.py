@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 from pdpsym.app.cli import main
-from pdpsym.papers.figure import Scale
+from pdpsym.claims.figure import Scale
 from pdpsym.verify.figures import all_figures as figures
 
 PAPER_RELATIONS = {

@@ -15,8 +15,8 @@ import mpmath
 import pytest
 from dmkb2020_brute import blanket, close
 
+from pdpsym.claims.figure import Scale, figures
 from pdpsym.papers.dmkb2020.figures_noise import fig6_point
-from pdpsym.papers.figure import Scale, figures
 
 pytestmark = pytest.mark.usefixtures("fifty_digits")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pdpsym.papers.figure import FIGURES, FigureSpec, Scale, Text, Words, figures
+from pdpsym.claims.figure import FIGURES, FigureSpec, Scale, Text, Words, figures
 
 
 def _params(scale: Scale) -> dict[str, str]:

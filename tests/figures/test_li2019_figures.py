@@ -13,7 +13,7 @@ from fractions import Fraction
 import pytest
 import sympy
 
-from pdpsym.papers.figure import Scale, figures
+from pdpsym.claims.figure import Scale, figures
 from pdpsym.papers.li2019.whg import BetaEdges
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import mpmath
 
-from pdpsym.papers.figure import Scale, figures
+from pdpsym.claims.figure import Scale, figures
 
 
 def test_separations_match_the_hand_derivation() -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from pdpsym.claims.figure import FigureData
 from pdpsym.papers.dmkb2020.figures_thresholding import FIG4_COLUMNS
-from pdpsym.papers.figure import FigureData
 from pdpsym.verify.figures import all_figures
 
 pytest.importorskip("matplotlib", reason="the [plots] extra (matplotlib) is not installed")

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from oracles import poisson_binomial as pb
 
 from pdpsym.app.cli import main
-from pdpsym.core import arbpoly
+from pdpsym.core import count_law_balls
 from pdpsym.core.certify import ball_endpoints, certify
 from pdpsym.core.eps import Eps
 from pdpsym.mechanisms.counting import counting_delta, first_true, last_true
@@ -72,7 +72,7 @@ def test_window_of_one_block_is_the_binomial_closed_form() -> None:
     # Hand closed form: P[Bin(500, 1/3) = s] = C(500, s) (1/3)^s (2/3)^(500-s); the window
     # ball plus the defect [0, D] must contain it, for points and for a tail range.
     m, q = 500, F(1, 3)
-    law = arbpoly.poisson_binomial_window({q: m}, 256)
+    law = count_law_balls.poisson_binomial_window({q: m}, 256)
 
     def exact(lo: int, hi: int) -> F:
         return sum((comb(m, s) * q**s * (1 - q) ** (m - s) for s in range(lo, hi + 1)), F(0))
@@ -91,7 +91,7 @@ def test_two_blocks_against_binomial_convolution() -> None:
     def f(k: int, q: F, s: int) -> F:
         return comb(k, s) * q**s * (1 - q) ** (k - s) if 0 <= s <= k else F(0)
 
-    law = arbpoly.poisson_binomial_window({F(1, 4): 300, F(3, 4): 200}, 256)
+    law = count_law_balls.poisson_binomial_window({F(1, 4): 300, F(3, 4): 200}, 256)
     for s in (150, 225, 300, 380):
         want = sum((f(300, F(1, 4), j) * f(200, F(3, 4), s - j) for j in range(s + 1)), F(0))
         a, b = ball_endpoints(law.mass(s, s))

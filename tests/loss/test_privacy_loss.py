@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pdpsym.core.eps import Eps
-from pdpsym.core.sqrtexp import Bracket
+from pdpsym.core.exp_sqrt_sums import Bracket
 from pdpsym.loss import GeometricPair, LaplacePair, PMFPair, Weighted, worst_case
 from pdpsym.loss.base import exact_sign
 

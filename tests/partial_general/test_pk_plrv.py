@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from pdpsym.core.certify import certify
 from pdpsym.core.errors import InputError
+from pdpsym.loss.exp_linear import WLin
 from pdpsym.loss.plrv import (
     Eps,
     FForm,
@@ -31,7 +32,6 @@ from pdpsym.loss.plrv import (
     ppkdp_delta,
     sup_over_sets,
 )
-from pdpsym.loss.wlin import WLin
 from pdpsym.mechanisms.finite import (
     BOTTOM,
     Scenario,

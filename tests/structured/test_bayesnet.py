@@ -15,9 +15,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pdpsym.core.errors import InputError
+from pdpsym.loss import leakage as eq2
 from pdpsym.loss.laplace_mixture import laplace_mixture_sup
 from pdpsym.models.bayesnet import BayesianNetwork
-from pdpsym.papers.li2019 import eq2
 
 CHILD = Path(__file__).parent.parent / "data" / "child.bif"
 

@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdpsym.app.cli import main
+from pdpsym.loss import leakage as eq2
 from pdpsym.loss.structured import structured_leakage
 from pdpsym.models.bayesnet import BayesianNetwork
-from pdpsym.models.kinds import count_model_from_object
-from pdpsym.papers.li2019 import eq2
+from pdpsym.models.structured_kinds import count_model_from_object
 
 from .test_structured_audit import networks
 
@@ -65,7 +65,7 @@ def test_leakage_reads_a_bif_file(capsys):
     the apkdp epsilon of the audit, computed by another path (normalized query laws from
     ``query_law`` and the Laplace pair's closed form)."""
     from pdpsym.audit import audit
-    from pdpsym.audit.structured import SumMechanism
+    from pdpsym.audit.sum_mechanisms import SumMechanism
     from pdpsym.core.certify import certify
 
     assert main(["leakage", str(CHILD), "--target", "Grunting", "--lam", "1", "--json"]) == 0

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdpsym.core import chainsym, countchain, poly, polytrunc
+from pdpsym.core import chain_all_targets, chain_shortcuts, poly, truncated_counts
 from pdpsym.loss.structured import leakage_max, structured_leakage
 from pdpsym.models.markov import MarkovChain
 from tests.oracle import eq2_bruteforce
@@ -91,22 +91,26 @@ def test_the_exact_decisions_of_symmetry_and_independence():
     def chain(init, rows, table=None, fixed=None, T=6):
         m = MarkovChain(["0", "1"], T, init, rows)
         tab = table or m.contributions().table
-        return countchain.CountChain(m.initial_law, m.matrices, tab, fixed or {})
+        return chain_all_targets.CountChain(m.initial_law, m.matrices, tab, fixed or {})
 
-    assert chainsym.reversal_symmetric(chain("stationary", sym))
-    assert not chainsym.reversal_symmetric(chain(["1", "0"], sym))
-    assert chainsym.reversal_symmetric(chain("stationary", [["1/10", "9/10"], ["1/5", "4/5"]]))
+    assert chain_shortcuts.reversal_symmetric(chain("stationary", sym))
+    assert not chain_shortcuts.reversal_symmetric(chain(["1", "0"], sym))
+    assert chain_shortcuts.reversal_symmetric(
+        chain("stationary", [["1/10", "9/10"], ["1/5", "4/5"]])
+    )
     three = MarkovChain(
         ["0", "1", "2"], 4, "stationary", [["0", "1", "0"], ["0", "0", "1"], ["1", "0", "0"]]
     )
-    cyc = countchain.CountChain(three.initial_law, three.matrices, three.contributions().table)
-    assert not chainsym.reversal_symmetric(cyc)  # a cycle is not reversible
+    cyc = chain_all_targets.CountChain(
+        three.initial_law, three.matrices, three.contributions().table
+    )
+    assert not chain_shortcuts.reversal_symmetric(cyc)  # a cycle is not reversible
     weighted = ((0, 2),) + ((0, 1),) * 5
-    assert not chainsym.reversal_symmetric(chain("stationary", sym, table=weighted))
-    assert chainsym.reversal_symmetric(chain("stationary", sym, fixed={1: 0, 4: 0}))
-    assert not chainsym.reversal_symmetric(chain("stationary", sym, fixed={1: 0}))
-    assert chainsym.independent_records(chain(["1/3", "2/3"], [["1/4", "3/4"]] * 2))
-    assert not chainsym.independent_records(chain("stationary", sym))
+    assert not chain_shortcuts.reversal_symmetric(chain("stationary", sym, table=weighted))
+    assert chain_shortcuts.reversal_symmetric(chain("stationary", sym, fixed={1: 0, 4: 0}))
+    assert not chain_shortcuts.reversal_symmetric(chain("stationary", sym, fixed={1: 0}))
+    assert chain_shortcuts.independent_records(chain(["1/3", "2/3"], [["1/4", "3/4"]] * 2))
+    assert not chain_shortcuts.independent_records(chain("stationary", sym))
 
 
 def test_mirrored_targets_of_a_symmetric_chain_get_equal_values():
@@ -235,21 +239,24 @@ def test_fast_paths_equal_the_general_exact_path_thoroughly(data):
 
 
 def test_absolute_truncation_keeps_the_mixture_values_inside_the_balls():
-    """polytrunc: the truncated law's mixture balls, widened by the exact dropped mass,
+    """truncated_counts: the truncated law's mixture balls, widened by the exact dropped mass,
     contain the mixture values of the full product (Fractions and mpmath, 60 digits);
     the factors' coefficients range over 200 decimal orders."""
     f = poly.from_coefficients([10**200, 3 * 10**150, 10**100, 7, 1])
     g = poly.from_coefficients([1, 10**120, 5 * 10**199])
     n, rate, prec = 6, Fraction(1, 2), 80
     cuts = [
-        polytrunc.truncation_shift(poly.total(h), poly.degree(h), n, rate, prec) for h in (f, g)
+        truncated_counts.truncation_shift(poly.total(h), poly.degree(h), n, rate, prec)
+        for h in (f, g)
     ]
     assert sum(cuts) > 0
-    tg = poly.product([polytrunc.floor_shift(f, cuts[0]), polytrunc.floor_shift(g, cuts[1])])
+    tg = poly.product(
+        [truncated_counts.floor_shift(f, cuts[0]), truncated_counts.floor_shift(g, cuts[1])]
+    )
     dropped = sum(cuts)
     delta = poly.total(f) * poly.total(g) - poly.total(tg) * (1 << dropped)
     shift = poly.height_bits(tg)
-    balls = polytrunc.widen_up(
+    balls = truncated_counts.widen_up(
         poly.mixture_values(tg, n, rate, prec, shift), delta, shift + dropped, prec
     )
     j = poly.coefficients(poly.product([f, g]))

@@ -1,7 +1,7 @@
 """The all-targets chain engine's decisions: floats may only rank, every dropped output is
 proven below the certified max, and ties (exact, or closer than floats can tell) reach
 the exact decision. Expected values come from hand derivations or from Eq. 2 on the full
-joint table (``papers/li2019/eq2`` on ``MarkovChain.to_joint()``), never from the engine."""
+joint table (``loss/leakage`` on ``MarkovChain.to_joint()``), never from the engine."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from flint import arb
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdpsym.core import countchain, countscreen, poly
+from pdpsym.core import chain_all_targets, chain_float_screen, poly
+from pdpsym.loss import leakage as eq2
 from pdpsym.loss.structured import leakage_max, structured_leakage
 from pdpsym.models.markov import MarkovChain
-from pdpsym.papers.li2019 import eq2
 
 
 def test_a_wide_ball_the_float_screen_drops_is_still_enclosed():
@@ -38,9 +38,9 @@ def test_an_interior_output_tied_with_the_extreme_is_never_dropped():
     extreme exactly: the screen must not claim it is below, and the value is 1/lam."""
     m = MarkovChain(["0", "1"], 2, ["1/2", "1/2"], [["1", "0"], ["1", "0"]])
     lam = Fraction(2)
-    chain = countchain.CountChain(m.initial_law, m.matrices, m.contributions().table)
-    screen = countscreen.interior_screen(chain, [0], 1 / lam)
-    assert not countscreen.interior_below(screen, 0, Fraction(1, 2) - Fraction(1, 10**30))
+    chain = chain_all_targets.CountChain(m.initial_law, m.matrices, m.contributions().table)
+    screen = chain_float_screen.interior_screen(chain, [0], 1 / lam)
+    assert not chain_float_screen.interior_below(screen, 0, Fraction(1, 2) - Fraction(1, 10**30))
     (r,) = structured_leakage(m, ["x1"], (), lam, digits=15, exact=False)
     assert r.value.lo <= Fraction(1, 2) <= r.value.hi
 
@@ -98,12 +98,12 @@ def test_a_proven_interior_is_below_the_brute_force_max():
     ratio is steep enough for the proof to go through. The engine's value equals Eq. 2 on
     the full joint table either way."""
     m = MarkovChain(["0", "1"], 10, "stationary", [["9/10", "1/10"], ["1/10", "9/10"]])
-    chain = countchain.CountChain(m.initial_law, m.matrices, m.contributions().table)
+    chain = chain_all_targets.CountChain(m.initial_law, m.matrices, m.contributions().table)
     for lam in (Fraction(1), Fraction(7), Fraction(50)):
-        screen = countscreen.interior_screen(chain, [4], 1 / lam)
+        screen = chain_float_screen.interior_screen(chain, [4], 1 / lam)
         ref = eq2.leakage(m.to_joint(), "x5", (), lam).certified(25)
         lo = Fraction(ref.enclosure[0])
-        if countscreen.interior_below(screen, 4, lo):
+        if chain_float_screen.interior_below(screen, 4, lo):
             assert _interior_max_mpmath(m, "x5", lam) < lo
         else:
             assert lam != 1

@@ -8,9 +8,9 @@ from fractions import Fraction
 from pathlib import Path
 
 from pdpsym.app.cli import main
+from pdpsym.loss import leakage as eq2
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.markov import MarkovChain
-from pdpsym.papers.li2019 import eq2
 
 CHILD = Path(__file__).parent.parent / "data" / "child.bif"
 

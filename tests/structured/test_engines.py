@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pdpsym.loss import leakage as eq2
 from pdpsym.loss.structured import leakage_max, structured_leakage
 from pdpsym.models.markov import MarkovChain
 from pdpsym.models.product import ProductModel
-from pdpsym.papers.li2019 import eq2
 
 
 @st.composite
@@ -55,7 +55,7 @@ def _known_and_targets(draw, names):
 @given(data=st.data())
 def test_chain_engine_equals_the_full_joint_table_engine(data):
     """Law: for every small chain, target and known set, Eq. 2 by forward-backward equals
-    Eq. 2 on the full joint table (``papers/li2019/eq2.leakage`` on ``to_joint()``)."""
+    Eq. 2 on the full joint table (``loss/leakage.leakage`` on ``to_joint()``)."""
     m = data.draw(chains())
     known, targets = _known_and_targets(data.draw, list(m.variables))
     lam = data.draw(st.sampled_from([Fraction(1, 2), Fraction(1), Fraction(3)]))

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pdpsym.loss import leakage as eq2
 from pdpsym.loss.structured import structured_leakage
 from pdpsym.models.markov import MarkovChain
-from pdpsym.papers.li2019 import eq2
 
 
 @st.composite

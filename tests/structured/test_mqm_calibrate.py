@@ -21,9 +21,9 @@ from pdpsym.mechanisms.mqm import (
     mqm_exact_scale,
     sensitivity,
 )
-from pdpsym.models.kinds import structured_from_object
 from pdpsym.models.markov import MarkovChain
 from pdpsym.models.product import ProductModel
+from pdpsym.models.structured_kinds import structured_from_object
 
 
 def _closed_form(T: int, stay: Fraction, eps: float) -> float:

@@ -13,16 +13,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdpsym.audit import audit
-from pdpsym.audit.structured import SumMechanism
+from pdpsym.audit.sum_mechanisms import SumMechanism
 from pdpsym.core.certify import certify
 from pdpsym.core.eps import Eps
 from pdpsym.mechanisms import discrete
 from pdpsym.mechanisms.laplace import laplace
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.markov import MarkovChain
+from pdpsym.models.neighbours import DDPReading, dependence_sets
 from pdpsym.models.product import ProductModel
-from pdpsym.papers.lmm2016.dependence import dependence_sets
-from pdpsym.papers.lmm2016.mechanism import DDPReading
 
 NOTIONS = ["dp", "apkdp", "ppkdp", "np", "cdp", "dependent-dp"]
 
@@ -136,7 +135,7 @@ def _instance(draw, model):
 def groups_equal(model, target):
     """Whether the model's dependence group of the target is Liu et al.'s N_i as the full
     table computes it (then dependent-dp must agree exactly)."""
-    from pdpsym.audit.structured import dependence_groups
+    from pdpsym.audit.sum_mechanisms import dependence_groups
 
     group = next(g for g in dependence_groups(model) if target in g)
     return set(dependence_sets(model.to_joint())[target]) == set(group)

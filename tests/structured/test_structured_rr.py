@@ -13,14 +13,14 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import pdpsym.audit.structured_rr as srr
+import pdpsym.audit.rr_reports as srr
 from pdpsym.app.cli import main
 from pdpsym.audit import audit
 from pdpsym.core.eps import Eps
 from pdpsym.mechanisms.discrete import randomized_response
 from pdpsym.models.markov import MarkovChain
+from pdpsym.models.neighbours import DDPReading
 from pdpsym.models.product import ProductModel
-from pdpsym.papers.lmm2016.mechanism import DDPReading
 
 from .test_structured_audit import figures_of, groups_equal, laws
 

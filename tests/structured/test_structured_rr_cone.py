@@ -1,5 +1,5 @@
 """ε of randomized response on chains of three or more states from the extreme rays of
-the report cones (:mod:`pdpsym.audit.structured_rr_cone`), forced on short chains
+the report cones (:mod:`pdpsym.audit.rr_report_cones`), forced on short chains
 (``MAX_OUTCOMES = 0``), against independent references: a brute force written here
 (every report vector, its probability by a forward pass in Fractions, Definition 12
 applied literally), and the exact listed-segment path of the same module."""
@@ -16,16 +16,16 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import pdpsym.audit.structured_rr as srr
-import pdpsym.audit.structured_rr_window as srw
+import pdpsym.audit.rr_report_windows as srw
+import pdpsym.audit.rr_reports as srr
 from pdpsym.app.cli import main
 from pdpsym.audit import audit
-from pdpsym.audit.structured_rr import ReportChain
-from pdpsym.audit.structured_rr_cone import chain_max_ratio, extreme_rays, in_cone
+from pdpsym.audit.rr_report_cones import chain_max_ratio, extreme_rays, in_cone
+from pdpsym.audit.rr_reports import ReportChain
 from pdpsym.core.eps import Eps
 from pdpsym.mechanisms.discrete import randomized_response
 from pdpsym.models.markov import MarkovChain
-from pdpsym.papers.lmm2016.mechanism import DDPReading
+from pdpsym.models.neighbours import DDPReading
 
 from .test_structured_audit import laws
 

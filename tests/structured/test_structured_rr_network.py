@@ -21,7 +21,7 @@ from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.mechanisms.discrete import randomized_response
 from pdpsym.models.bayesnet import BayesianNetwork
-from pdpsym.papers.lmm2016.mechanism import DDPReading
+from pdpsym.models.neighbours import DDPReading
 
 from .test_structured_audit import figures_of, laws
 

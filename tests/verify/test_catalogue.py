@@ -9,8 +9,8 @@ import re
 from pathlib import Path
 
 from pdpsym.app.cli import main
-from pdpsym.papers.catalogue import NO_GENERAL_PROOF
-from pdpsym.papers.claim import CHECKERS
+from pdpsym.claims.catalogue import NO_GENERAL_PROOF
+from pdpsym.claims.claim import CHECKERS
 from pdpsym.verify import CATALOGUE
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "claims.md"

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from pdpsym.papers.catalogue import CATALOGUE
+from pdpsym.claims.catalogue import CATALOGUE
 
 KINDS = {
     "Theorem": ("theorem",),

@@ -1,4 +1,4 @@
-"""The runner turns Properties into verdicts by the rules stated in papers/claim.py.
+"""The runner turns Properties into verdicts by the rules stated in claims/claim.py.
 
 Each test builds a tiny Property whose outcome is known by hand (the laws are
 arithmetic facts about small integers), so the expected verdicts come from the rules,
@@ -11,8 +11,8 @@ from fractions import Fraction
 
 import pytest
 
-from pdpsym.papers import claim
-from pdpsym.papers.claim import (
+from pdpsym.claims import claim
+from pdpsym.claims.claim import (
     AllOf,
     Counterexample,
     Erratum,

@@ -13,11 +13,11 @@ import itertools
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.core.expoly import LogRatio
+from pdpsym.core.exp_polynomials import LogRatio
+from pdpsym.loss.leakage import leakage
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers.li2019.edges import EdgeReading, impact_set, log_min, rational_log, theorem2_step
-from pdpsym.papers.li2019.eq2 import leakage
 from pdpsym.papers.li2019.whg import BottomRule, ChainValue, DistributionWHG, Node
 
 

@@ -7,11 +7,11 @@ from fractions import Fraction
 import pytest
 
 from pdpsym.core.numbers import parse_rational
+from pdpsym.loss.leakage import leakage
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers.li2019.correlation import conditional_pearson_sign
 from pdpsym.papers.li2019.edges import impact, impact_set, theorem2_step
-from pdpsym.papers.li2019.eq2 import leakage
 from pdpsym.papers.li2019.whg import ArrayEdges, fast_search, full_search
 from pdpsym.verify import RunConfig, run_claim
 

@@ -8,10 +8,11 @@ import pytest
 from hypothesis import given
 from strategies import joint_tables, lambdas
 
-from pdpsym.core.expoly import ExpPoly, LogRatio
+from pdpsym.core.exp_polynomials import ExpPoly, LogRatio
+from pdpsym.loss.adversary import compare_log_ratio_rational
+from pdpsym.loss.leakage import leakage
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.li2019.adversary import compare_log_ratio_rational
 from pdpsym.papers.li2019.correlation import lemma3_sides, lemma3_symbolic
 from pdpsym.papers.li2019.edges import (
     TAILS,
@@ -23,7 +24,6 @@ from pdpsym.papers.li2019.edges import (
     rational_log,
     theorem2_step,
 )
-from pdpsym.papers.li2019.eq2 import leakage
 from pdpsym.papers.li2019.examples import li2019_table
 from pdpsym.papers.li2019.whg import BottomRule, whg_from_distribution
 

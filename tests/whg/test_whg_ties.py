@@ -21,10 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pdpsym.app.cli import main
-from pdpsym.core.expoly import LogRatio
+from pdpsym.core.exp_polynomials import LogRatio
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers.li2019.whg import BottomRule, max_chain, max_exact, whg_from_distribution
-from pdpsym.papers.li2019.whg.ties import DELTA_OVER_LAMBDA, symmetry_blocks, tie_classes
+from pdpsym.papers.li2019.whg.tie_classes import DELTA_OVER_LAMBDA, symmetry_blocks, tie_classes
 
 weights = st.integers(min_value=1, max_value=9)
 

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 # The engines (sympy, flint) load inside the handlers, so that `audit --help` starts at
 # once; --help shows these copies, which tests/test_startup.py checks against
-# pdpsym.audit.NOTIONS, ALL_NOTIONS and pdpsym.papers.lmm2016.mechanism.DDPReading.
+# pdpsym.audit.NOTIONS, ALL_NOTIONS and pdpsym.models.neighbours.DDPReading.
 NOTIONS = ("dp", "apkdp", "ppkdp", "np", "cdp", "ibcdp", "dependent-dp")
 ALL_NOTIONS = (*NOTIONS, "distributional-dp")
 DDP_READINGS = ("def4-neighbours", "def4-neighbours-in-support", "eq11-conditional")
@@ -276,7 +276,7 @@ def _plain(x: Any) -> Any:
 
 def _enclosed(v: Any, digits: int) -> dict[str, Any] | None:
     """A certified enclosure (no closed form): its shared digits and its ends."""
-    from pdpsym.core.sqrtexp import Bracket  # imported here (see NOTIONS above)
+    from pdpsym.core.exp_sqrt_sums import Bracket  # imported here (see NOTIONS above)
 
     if isinstance(v, Bracket) and v.limit:
         common, ends = v.decimal(digits)
@@ -431,7 +431,8 @@ def _write_curve(path: str, a: Audit, digits: int) -> None:
 def run(args: argparse.Namespace) -> int:
     from pdpsym.app.readers import load_discrete  # imported here (see NOTIONS above)
     from pdpsym.audit import Audit, audit
-    from pdpsym.papers.lmm2016.mechanism import DDPReading
+    from pdpsym.audit.registry import notion
+    from pdpsym.models.neighbours import DDPReading
 
     digits = parse_int(args.digits, "--digits", 1, 1000)
     eps = [parse_eps(t) for t in args.eps]
@@ -467,7 +468,7 @@ def run(args: argparse.Namespace) -> int:
         for n in notions:  # one notion at a time, for the progress bar
             if args.ddp_reading is not None:
                 readings = [DDPReading(args.ddp_reading)]
-            elif n == "dependent-dp":
+            elif notion(n).uses_reading:
                 readings = [DDPReading.NEIGHBOURS, DDPReading.CONDITIONAL]
             else:
                 readings = [DDPReading.NEIGHBOURS]  # not used by the other notions

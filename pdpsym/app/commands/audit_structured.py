@@ -64,14 +64,14 @@ def mechanism_fields() -> Iterator[None]:
 
 
 def read_mechanism(spec: Any, model: Any) -> Any:
-    """The :class:`~pdpsym.audit.structured.SumMechanism` a mechanism file describes, for
+    """The :class:`~pdpsym.audit.sum_mechanisms.SumMechanism` a mechanism file describes, for
     a structured model; its errors name the field inside the mechanism file."""
     with mechanism_fields():
         return _read(spec, model)
 
 
 def _read(spec: Any, model: Any) -> Any:
-    from pdpsym.audit.structured import SumMechanism  # the audit layer loads after --help
+    from pdpsym.audit.sum_mechanisms import SumMechanism  # the audit layer loads after --help
 
     if not isinstance(spec, dict):
         raise InputError("MECHANISM", "expected a JSON object")
@@ -129,7 +129,7 @@ def _read_histogram(spec: Mapping[str, Any], model: Any) -> Any:
     keeps): the audit runs the noiseless count. Over more than two values the histogram is
     a vector of counts, not computed here.
     """
-    from pdpsym.audit.structured import SumMechanism  # loads after --help
+    from pdpsym.audit.sum_mechanisms import SumMechanism  # loads after --help
 
     only_keys(spec, {"kind"})
     domains = {tuple(model.domain(v)) for v in model.variables}
@@ -145,7 +145,7 @@ def _read_histogram(spec: Mapping[str, Any], model: Any) -> Any:
 
 def _read_rr(spec: Mapping[str, Any], model: Any) -> Any:
     """Randomized response on the model's own domains (chains and independent records)."""
-    from pdpsym.audit.structured_rr import check_rr  # the audit layer loads after --help
+    from pdpsym.audit.rr_reports import check_rr  # the audit layer loads after --help
     from pdpsym.mechanisms.discrete import randomized_response
 
     only_keys(spec, {"kind", "keep"})
@@ -187,13 +187,13 @@ def check_work(
     domains = {v: model.domain(v) for v in known}
     assignments = math.prod(len(d) for d in domains.values())
     m = len(model.domain(target))
-    from pdpsym.models.bayesnet import BayesianNetwork
+    from pdpsym.models.structured_kinds import network_of  # the models load after --help
 
-    if not hasattr(mech, "kind") and isinstance(model, BayesianNetwork):
+    if not hasattr(mech, "kind") and network_of(model) is not None:
         _check_network_rr(args, model, target, notions, points)  # the target's component
         return
     if not hasattr(mech, "kind"):  # randomized response: the reports around the target
-        from pdpsym.audit.structured_rr import MAX_OUTCOMES  # the audit layer loads after --help
+        from pdpsym.audit.rr_reports import MAX_OUTCOMES  # the audit layer loads after --help
 
         # the query laws of the known values, then per pair of target values and known
         # neighbours either the listed report law of the segment around the target
@@ -230,8 +230,10 @@ def check_work(
         # millisecond however small the span (measured: 16 Laplace pairs of a 2-record
         # chain at 10^4 points took 30 s)
         per_pair = per_pair * (span + 1) + (points + 4) * 6000
-    plain = [n for n in notions if n not in ("ibcdp", "distributional-dp")]
-    pairs = sum(m * m * assignments * (2 if n == "cdp" else 1) for n in plain)
+    from pdpsym.audit.registry import notion  # the audit layer loads after --help
+
+    plain = [n for n in notions if not notion(n).over_outputs]
+    pairs = sum(m * m * assignments * notion(n).directions for n in plain)
     extra = sum(
         _posterior_work(
             n,
@@ -278,10 +280,12 @@ def _posterior_work(
     each about ``(V + C)^2 / 200 + 5 10^4`` steps (times ``1 + S/64`` for finite outputs,
     whose exact masses grow to about ``S`` digits).
     """
+    from pdpsym.audit import registry  # the audit layer loads after --help
+
     assignments, span, per_law = sizes
     m = len(model.domain(target))
     points -= with_delta
-    if notion == "ibcdp":
+    if registry.notion(notion).compare is registry.Compare.POSTERIOR:
         cases = 2 * m * assignments
         if kind == "laplace":
             per_case = ((span + 1) ** 4 * m + 10**4) * (points + 2 + 60 * with_delta)
@@ -304,11 +308,11 @@ def _posterior_work(
 
 def _cone_estimate(model: Any, mech: Any, n: int) -> int:
     """The extreme rays' programme of a long chain of three states or more
-    (:func:`pdpsym.audit.structured_rr_cone.cone_work`) on one side of the target, ``n``
+    (:func:`pdpsym.audit.rr_report_cones.cone_work`) on one side of the target, ``n``
     records long at most; 0 when it does not run (two states, independent records, a
     segment listed whole)."""
-    from pdpsym.audit.structured_rr import MAX_OUTCOMES  # the audit layer loads after --help
-    from pdpsym.audit.structured_rr_cone import cone_work
+    from pdpsym.audit.rr_report_cones import cone_work
+    from pdpsym.audit.rr_reports import MAX_OUTCOMES  # the audit layer loads after --help
 
     k = getattr(model, "k", 2)
     if k < 3 or n == 0 or k ** min(2 * n, 64) <= MAX_OUTCOMES:
@@ -328,10 +332,12 @@ def _check_network_rr(
     args: argparse.Namespace, model: Any, target: str, notions: Sequence[str], points: int
 ) -> None:
     """The table estimate of :func:`pdpsym.app.audit_work.check_work` on the target's
-    component (:mod:`pdpsym.audit.structured_rr_network`), whose law grows by the bits of
+    component (:mod:`pdpsym.audit.rr_network`), whose law grows by the bits of
     one table entry per record. Classic dp and dependent-dp's neighbours need no table;
     dependent-dp's conditional reading is the screened APKDP with nothing known."""
-    from pdpsym.audit.structured_rr_network import component  # loads after --help
+    from pdpsym.audit.registry import notion  # the audit layer loads after --help
+    from pdpsym.audit.rr_network import component, table_notion
+    from pdpsym.models.neighbours import DDPReading
 
     comp = component(model, target)
     domains = [model.domain(v) for v in comp]
@@ -344,11 +350,8 @@ def _check_network_rr(
     cells = math.prod(len(d) for d in domains)
     shim = types.SimpleNamespace(cells=cells, domains=domains, n=len(comp))
     neighbours = args.ddp_reading not in (None, "eq11-conditional")
-    table = [
-        "apkdp" if n == "dependent-dp" else n
-        for n in notions
-        if n != "dp" and not (n == "dependent-dp" and neighbours)
-    ]
+    reading = DDPReading.NEIGHBOURS if neighbours else DDPReading.CONDITIONAL
+    table = [t.name for n in notions if (t := table_notion(notion(n), reading)) is not None]
     if table:
         check_table_work(args, shim, table, bits, {"kind": "randomized-response"}, points)  # type: ignore[arg-type]
 

@@ -52,7 +52,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     from pdpsym.audit.calibrate import calibrate
     from pdpsym.loss.structured import leakage_work
     from pdpsym.models.counts import CountModel
-    from pdpsym.models.kinds import count_model_from_object
+    from pdpsym.models.structured_kinds import count_model_from_object
 
     network = load_bayesian_network(args.model)  # a .bif file or "kind": bayesian-network
     if network is not None:

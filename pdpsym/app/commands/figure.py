@@ -14,9 +14,9 @@ from pdpsym.app.options import command
 from pdpsym.app.output import safe_json
 from pdpsym.app.progress import Progress
 from pdpsym.app.writes import check_output, write_output
+from pdpsym.claims.figure import FigureData, Scale
 from pdpsym.core.errors import InputError
 from pdpsym.core.parallel import ordered_map
-from pdpsym.papers.figure import FigureData, Scale
 
 FORMATS = ("csv", "json", *plot.FORMATS)
 

@@ -55,14 +55,14 @@ def register(sub: Any) -> None:
 def _leakage(args: argparse.Namespace) -> dict[str, Any]:
     # imported here (as in the other handlers): sympy and flint load after --help
     from pdpsym.app.readers import load_discrete
-    from pdpsym.mechanisms.laplace import LinearQuery, parse_lambda
-    from pdpsym.papers.li2019.adversary import Adversary
-    from pdpsym.papers.li2019.eq2 import (
+    from pdpsym.loss.adversary import Adversary
+    from pdpsym.loss.leakage import (
         all_adversaries,
         leakage,
         leakage_all,
         leakage_work,
     )
+    from pdpsym.mechanisms.laplace import LinearQuery, parse_lambda
     from pdpsym.papers.li2019.theorems import group_dp_bound
 
     digits = options.digits(args.digits)
@@ -96,7 +96,7 @@ def run_leakage(args: argparse.Namespace) -> int:
     from pdpsym.app.commands.structured import structured_leakage_command
     from pdpsym.app.readers import load_discrete, read_model_object
     from pdpsym.mechanisms.laplace import parse_lambda
-    from pdpsym.models.kinds import count_model_from_object
+    from pdpsym.models.structured_kinds import count_model_from_object
 
     if Path(args.model).suffix.lower() == ".bif":  # a Bayesian network in BIF
         from pdpsym.app.readers import load_model
@@ -128,7 +128,7 @@ def run_leakage(args: argparse.Namespace) -> int:
         ]
         sys.stdout.write(render(["adversary", "status", "leakage", "group DP"], rows, "md"))
         return 0
-    from pdpsym.papers.li2019.adversary import Adversary  # after the structured branch: sympy
+    from pdpsym.loss.adversary import Adversary  # after the structured branch: sympy
 
     lam = parse_lambda(args.lam)
     adv = Adversary.of(load_discrete(args.model), args.target, options.names(args.known))
@@ -155,9 +155,9 @@ def li2019_examples_rows(digits: int = 15, fmt: str = "md") -> tuple[list[str], 
     """Examples 2-4: Tables (a)-(d), A(x1, {}) and A(x1, {x2}), lambda = 1, sum query."""
     import sympy  # imported here, with the engines: `pdpsym table --help` does not load them
 
+    from pdpsym.loss.adversary import Adversary
+    from pdpsym.loss.leakage import leakage
     from pdpsym.mechanisms.laplace import LinearQuery
-    from pdpsym.papers.li2019.adversary import Adversary
-    from pdpsym.papers.li2019.eq2 import leakage
     from pdpsym.papers.li2019.examples import DESCRIPTIONS, li2019_table
     from pdpsym.papers.li2019.theorems import group_dp_bound
 

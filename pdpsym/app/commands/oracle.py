@@ -92,7 +92,7 @@ def _export_audit(args: argparse.Namespace, digits: int) -> int:
     from pdpsym.app.oracle import audit_vectors, write_vectors  # sympy loads after --help
     from pdpsym.app.readers import load_discrete, read_json
     from pdpsym.audit import ALL_NOTIONS, NOTIONS, audit
-    from pdpsym.papers.lmm2016.mechanism import DDPReading
+    from pdpsym.models.neighbours import DDPReading
 
     if args.target is None:
         raise InputError("--target", "required with --model")

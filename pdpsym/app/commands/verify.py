@@ -12,9 +12,9 @@ from pdpsym.app.options import command
 from pdpsym.app.output import number_text, print_json
 from pdpsym.app.progress import Progress
 from pdpsym.app.tables import FORMATS, render
+from pdpsym.claims.catalogue import CATALOGUE, PAPERS
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_int
-from pdpsym.papers.catalogue import CATALOGUE, PAPERS
 
 if TYPE_CHECKING:
     from pdpsym.verify import ClaimResult
@@ -196,7 +196,7 @@ def _row(r: ClaimResult) -> list[str]:
 
 def summary_line(results: list[ClaimResult]) -> str:
     """``68 claims: 21 proved, 26 supported, 7 refuted, 14 erratum, 0 unresolved``."""
-    from pdpsym.papers.claim import Verdict  # imported here: with the results, not at --help
+    from pdpsym.claims.claim import Verdict  # imported here: with the results, not at --help
 
     counts = {v: 0 for v in Verdict}
     for r in results:

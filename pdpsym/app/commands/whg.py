@@ -227,8 +227,8 @@ def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, 
     from pdpsym.core.certify import ball_decimal, certify
     from pdpsym.core.compare import enclosure_argmax
     from pdpsym.core.decimals import certified_decimals
+    from pdpsym.loss.leakage import leakage
     from pdpsym.papers.li2019.edges import EdgeReading, rational_log
-    from pdpsym.papers.li2019.eq2 import leakage
     from pdpsym.papers.li2019.whg import (
         MAX_EXACT_N,
         BottomRule,
@@ -241,7 +241,7 @@ def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, 
         batch_whg,
         eq2_ball,
     )
-    from pdpsym.papers.li2019.whg.ties import DELTA_OVER_LAMBDA, TieClasses, tie_classes
+    from pdpsym.papers.li2019.whg.tie_classes import DELTA_OVER_LAMBDA, TieClasses, tie_classes
 
     """Every node certified from batch enclosures; the exact engine only for a value whose
     enclosure does not fix ``digits`` digits and for a maximum the enclosures do not decide."""

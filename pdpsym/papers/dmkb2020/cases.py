@@ -19,12 +19,12 @@ from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
 from typing import Any
 
+from pdpsym.claims import claim
 from pdpsym.core.certify import certify
 from pdpsym.core.compare import compare
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.plrv import Eps
 from pdpsym.mechanisms import finite
-from pdpsym.papers import claim
 
 HALF = Fraction(1, 2)
 # the class random_scenario and random_mechanism draw from
@@ -65,7 +65,7 @@ def seeded_draws(
 
 
 def generated_forall(law: claim.Law, cases: Any, **kw: Any) -> claim.ForAll:
-    """A :class:`~pdpsym.papers.claim.ForAll` over generated cases (method ``generated``).
+    """A :class:`~pdpsym.claims.claim.ForAll` over generated cases (method ``generated``).
 
     Args:
         law: the law every case must satisfy.
@@ -163,7 +163,7 @@ def one_instance(law: Callable[[None], object], holds: Any, **kw: Any) -> claim.
             ``proved``).
 
     Returns:
-        The :class:`~pdpsym.papers.claim.ForAll` property.
+        The :class:`~pdpsym.claims.claim.ForAll` property.
 
     References:
         Desfontaines et al., Sections 2-5 (the examples checked on one instance).

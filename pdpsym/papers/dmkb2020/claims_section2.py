@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
+from pdpsym.claims import claim
 from pdpsym.core.numbers import fraction_str
 from pdpsym.mechanisms import finite
 from pdpsym.models.scenario import Scenario
-from pdpsym.papers import claim
 from pdpsym.papers.dmkb2020 import definitions as defs
 from pdpsym.papers.dmkb2020.cases import (
     BITS2,

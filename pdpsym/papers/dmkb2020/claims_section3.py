@@ -15,13 +15,13 @@ from typing import Any
 
 import sympy
 
+from pdpsym.claims import claim
 from pdpsym.core.certify import ball_endpoints
 from pdpsym.loss import plrv
 from pdpsym.loss.plrv import Eps
 from pdpsym.mechanisms import finite
 from pdpsym.mechanisms.finite import deterministic
 from pdpsym.models.scenario import Scenario
-from pdpsym.papers import claim
 from pdpsym.papers.dmkb2020 import cases as shared
 from pdpsym.papers.dmkb2020 import reducibility
 from pdpsym.papers.dmkb2020.cases import AB, EPS_CHOICES, GEN, HALF, OUTS4, PS, det_json

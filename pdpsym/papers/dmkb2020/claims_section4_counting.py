@@ -17,6 +17,7 @@ from typing import Any
 
 import sympy
 
+from pdpsym.claims import claim
 from pdpsym.core.compare import compare
 from pdpsym.core.eps import Eps
 from pdpsym.loss import (
@@ -24,7 +25,6 @@ from pdpsym.loss import (
     KAnonymityLoss,
 )
 from pdpsym.mechanisms import divergence
-from pdpsym.papers import claim
 from pdpsym.papers.dmkb2020 import cases as cs
 from pdpsym.papers.dmkb2020 import counting as pc
 

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 import pdpsym.mechanisms.geometric as geo
+from pdpsym.claims import claim
 from pdpsym.core.eps import Eps
 from pdpsym.loss import (
     CountingLoss,
@@ -23,7 +24,6 @@ from pdpsym.loss import (
     KAnonymityLoss,
 )
 from pdpsym.mechanisms.count_law import CountLaw
-from pdpsym.papers import claim
 from pdpsym.papers.dmkb2020 import cases as cs
 from pdpsym.papers.dmkb2020 import kanonymity
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import sympy
 
+from pdpsym.claims import claim
 from pdpsym.core.compare import compare
 from pdpsym.core.eps import Eps
 from pdpsym.loss import (
@@ -25,7 +26,6 @@ from pdpsym.loss import (
 )
 from pdpsym.mechanisms.count_law import CountLaw
 from pdpsym.mechanisms.thresholding import Thresholding
-from pdpsym.papers import claim
 from pdpsym.papers.dmkb2020 import cases as cs
 from pdpsym.papers.dmkb2020 import thresholding as pt
 

@@ -13,13 +13,13 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
+from pdpsym.claims import claim
 from pdpsym.loss import plrv
+from pdpsym.loss.exp_linear import WLin
 from pdpsym.loss.plrv import Eps
-from pdpsym.loss.wlin import WLin
 from pdpsym.mechanisms import finite
 from pdpsym.mechanisms.finite import deterministic
 from pdpsym.models.scenario import Scenario
-from pdpsym.papers import claim
 from pdpsym.papers.dmkb2020 import cases as shared
 from pdpsym.papers.dmkb2020 import composition
 from pdpsym.papers.dmkb2020.cases import AB, GEN, HALF, OUTS4, PS, det_json

@@ -24,9 +24,9 @@ from typing import Any
 import sympy
 
 from pdpsym.core.eps import ExpRatio, ratio_of
-from pdpsym.core.expoly import ExpPoly
+from pdpsym.core.exp_polynomials import ExpPoly
+from pdpsym.loss.exp_linear import WLin
 from pdpsym.loss.plrv import Eps, default_targets, m_value
-from pdpsym.loss.wlin import WLin
 from pdpsym.mechanisms.finite import Mechanism, compose, output_pmf
 from pdpsym.models.scenario import Scenario
 
@@ -188,7 +188,7 @@ def bounded_dependence_nu(
         targets: the target records (None: the default targets of the scenario).
 
     Returns:
-        ``(nu, witness)``: ν exactly, as a :class:`~pdpsym.loss.wlin.WLin`
+        ``(nu, witness)``: ν exactly, as a :class:`~pdpsym.loss.exp_linear.WLin`
         ``c0 + c1·e^μ``, and the maximizing ``(i, a, b, B̂)`` (None when ν = 0 is not
         exceeded).
 

@@ -147,7 +147,7 @@ def blanket_delta(n: int, lam: Fraction, eps: Eps) -> object:
     """``E_N[delta_N(eps)]``, ``N ~ Bin(n-1, 2 lambda)``, ``delta_N`` for ``Bin(N,1/2)`` shifts.
 
     Both directions coincide by the symmetry ``W <-> N - W``; an exact value. Slow for large
-    ``n``: :func:`pdpsym.papers.dmkb2020.blanket.blanket_enclosures` encloses the same bound
+    ``n``: :func:`pdpsym.papers.dmkb2020.theorem3_bound.blanket_enclosures` encloses the same bound
     fast.
 
     Args:

@@ -1,4 +1,4 @@
-"""Desfontaines et al.'s counting figures as certified data (see :mod:`pdpsym.papers.figure`).
+"""Desfontaines et al.'s counting figures as certified data (see :mod:`pdpsym.claims.figure`).
 
 * Fig. 2 (Section 5): Theorem 3's closed form against Proposition 7's exact delta of
   the counting mechanism, for four families of record probabilities p_i;
@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from pdpsym.claims.figure import FigureSpec, GridPoints, Line, OneRow, Plot, Scale, Words, table
 from pdpsym.core.eps import Eps
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.counting_loss import CountingLoss
-from pdpsym.papers.dmkb2020 import cells
 from pdpsym.papers.dmkb2020 import counting as pc
-from pdpsym.papers.dmkb2020.blanket import blanket_enclosures
-from pdpsym.papers.figure import FigureSpec, GridPoints, Line, OneRow, Plot, Scale, Words, table
+from pdpsym.papers.dmkb2020 import figure_cells
+from pdpsym.papers.dmkb2020.theorem3_bound import blanket_enclosures
 
 # --- Figure 2: Theorem 3 against Proposition 7 --------------------------------------------------
 
@@ -132,7 +132,7 @@ def fig2_row(case: int, n: int, eps: Fraction) -> dict[str, str]:
     row = {"case": str(case), "n": str(n), "epsilon": fraction_str(eps)}
     reasons = []
     if len(set(ps)) <= FIG2_EXACT_MAX_TARGETS:
-        row["exact_delta"] = cells.dec(CountingLoss(ps).delta(Eps.of(eps)).value)
+        row["exact_delta"] = figure_cells.dec(CountingLoss(ps).delta(Eps.of(eps)).value)
     else:
         reasons.append(
             f"exact delta not computed: {len(set(ps))} distinct p_i, each target an exact "
@@ -142,21 +142,21 @@ def fig2_row(case: int, n: int, eps: Fraction) -> dict[str, str]:
     if closed is None:
         reasons.append("Theorem 3's closed form needs 27/(lambda(n-1)) <= eps <= 1")
     else:
-        row["theorem3_closed"] = cells.dec(closed)
+        row["theorem3_closed"] = figure_cells.dec(closed)
     enc = blanket_enclosures(n, FIG2_LAM, [eps])[0]
-    row["theorem3_numerical"] = enc.decimal(cells.DIGITS)
+    row["theorem3_numerical"] = enc.decimal(figure_cells.DIGITS)
     if not row["theorem3_numerical"]:
         reasons.append(f"numerical Theorem 3 <= {enc.upper()} (no digit certain)")
     if eps <= 1:
-        row["prop7"] = cells.dec(
+        row["prop7"] = figure_cells.dec(
             pc.prop7_at_eps(ps, eps, pc.Prop7Reading.PRINTED, pc.Mu3Reading.ABSOLUTE).delta
         )
-        row["prop7_printed"] = cells.dec(
+        row["prop7_printed"] = figure_cells.dec(
             pc.prop7_at_eps(ps, eps, pc.Prop7Reading.PRINTED, pc.Mu3Reading.PRINTED).delta
         )
     else:
         reasons.append("Proposition 7 needs eps <= 1 (Fact 1 of GK17)")
-    return cells.row(FIG2_COLUMNS, row, reasons)
+    return figure_cells.row(FIG2_COLUMNS, row, reasons)
 
 
 FIG2_LINES = (
@@ -179,7 +179,7 @@ def _fig2_params(scale: Scale) -> dict[str, str]:
             for n, g in grid
         ),
         "scale": scale.value,
-        "digits": f"up to {cells.DIGITS} significant, certified",
+        "digits": f"up to {figure_cells.DIGITS} significant, certified",
         "prop7": "mu_2^3 as printed, mu_3 = mean of p(1-p)(p^2+(1-p)^2); prop7_printed: "
         "mu_3 = mean of p(1-p)|1-2p| as printed",
         "delta_2": "1.25 exp(-eps^2 n mu_2/2) (Proposition 7's eps formula solved)",
@@ -257,7 +257,7 @@ def smallest_grid_eps(
         target: the δ to reach, > 0.
         step: the grid step of ε.
         tol: the tolerance of the enclosures (see
-            :func:`pdpsym.papers.dmkb2020.blanket.blanket_enclosures`).
+            :func:`pdpsym.papers.dmkb2020.theorem3_bound.blanket_enclosures`).
 
     Returns:
         ``(k, below, reason)``: ``k`` an int or None, ``below`` a bool, and a reason (empty

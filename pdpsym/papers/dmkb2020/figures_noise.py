@@ -1,5 +1,5 @@
 """Desfontaines et al.'s figures of the counting mechanism with known records and noise, as
-certified data (see :mod:`pdpsym.papers.figure`).
+certified data (see :mod:`pdpsym.claims.figure`).
 
 * Fig. 5 (Section 5): Theorem 3's closed-form ``eps`` for ``delta = 10^-10``, ``lambda = 0.05``,
   ``n = 10^5`` against the number of known records ``|B|``, without noise and with Laplace
@@ -12,13 +12,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pdpsym.core.compare import compare
-from pdpsym.core.decimals import enclosure_decimal
-from pdpsym.core.numbers import fraction_str
-from pdpsym.papers.dmkb2020 import cells
-from pdpsym.papers.dmkb2020 import counting as pc
-from pdpsym.papers.dmkb2020.blanket import PREC, blanket_enclosures
-from pdpsym.papers.figure import (
+from pdpsym.claims.figure import (
     FigureSpec,
     Line,
     Multiples,
@@ -29,6 +23,12 @@ from pdpsym.papers.figure import (
     figure,
     table,
 )
+from pdpsym.core.compare import compare
+from pdpsym.core.decimals import enclosure_decimal
+from pdpsym.core.numbers import fraction_str
+from pdpsym.papers.dmkb2020 import counting as pc
+from pdpsym.papers.dmkb2020 import figure_cells
+from pdpsym.papers.dmkb2020.theorem3_bound import PREC, blanket_enclosures
 
 # --- Figure 5: known records against the closed form, with and without noise ------------------
 
@@ -73,7 +73,11 @@ def fig5_point(known: int) -> list[dict[str, str]]:
     cap = Fraction(1, FIG5_SCALE)
     noisy = cap if compare(eps, cap).sign > 0 else eps
     return [
-        {"known": str(known), "epsilon": cells.dec(eps), "epsilon_with_laplace": cells.dec(noisy)}
+        {
+            "known": str(known),
+            "epsilon": figure_cells.dec(eps),
+            "epsilon_with_laplace": figure_cells.dec(noisy),
+        }
     ]
 
 
@@ -166,7 +170,9 @@ def fig6_point(args: tuple[int, Fraction | None, tuple[Fraction, ...]]) -> list[
         text, digits = (
             (fraction_str(enc.lo), "exact")
             if enc.lo == enc.hi
-            else (lambda t: (t[0], str(t[1])))(enclosure_decimal(enc.lo, enc.hi, cells.DIGITS))
+            else (lambda t: (t[0], str(t[1])))(
+                enclosure_decimal(enc.lo, enc.hi, figure_cells.DIGITS)
+            )
         )
         reason = ""
         if enc.lo == enc.hi == 0:

@@ -1,4 +1,4 @@
-"""Desfontaines et al.'s thresholding figure as certified data (see :mod:`pdpsym.papers.figure`).
+"""Desfontaines et al.'s thresholding figure as certified data (see :mod:`pdpsym.claims.figure`).
 
 * Fig. 4 (Section 4.2): Theorem 4's ``eps`` and ``delta`` for the thresholding mechanism
   ``M_T`` against ``T``, ``|B| = 0``, ``p = 0.5%``, ``n = 1000, 10^4, 10^5``; next to them,
@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from pdpsym.claims.figure import Axis, FigureSpec, GridPoints, Line, OneRow, Plot, Scale, Words
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.thresholding_loss import ThresholdingLoss
-from pdpsym.papers.dmkb2020 import cells
+from pdpsym.papers.dmkb2020 import figure_cells
 from pdpsym.papers.dmkb2020 import thresholding as pt
-from pdpsym.papers.figure import Axis, FigureSpec, GridPoints, Line, OneRow, Plot, Scale, Words
 
 FIG4_P = Fraction(1, 200)
 FIG4_COLUMNS = (
@@ -89,21 +89,21 @@ def fig4_row(n: int, T: int, p: Fraction = FIG4_P) -> dict[str, str]:
             th = pt.with_display(th, n, p, T, 0)
         exact = ThresholdingLoss.homogeneous(n, p, T).delta(th.eps).value
         row |= {
-            "r": cells.dec(th.r),
-            "epsilon": cells.dec(th.eps_sympy()),
-            "delta": cells.dec(th.delta_sympy()),
-            "exact_delta_at_epsilon": cells.dec(exact),
+            "r": figure_cells.dec(th.r),
+            "epsilon": figure_cells.dec(th.eps_sympy()),
+            "delta": figure_cells.dec(th.delta_sympy()),
+            "exact_delta_at_epsilon": figure_cells.dec(exact),
         }
-    row["r_printed"] = cells.dec(pt.r_printed(n, p, T))
+    row["r_printed"] = figure_cells.dec(pt.r_printed(n, p, T))
     printed = pt.theorem4(n, p, T, reading=pt.RReading.PRINTED)
     if printed is None:
         reasons.append(f"printed r = {row['r_printed']} >= 1: the printed theorem does not apply")
     else:
         if n > 400:
             printed = pt.with_display(printed, n, p, T, 0)
-        row["epsilon_printed"] = cells.dec(printed.eps_sympy())
-        row["delta_printed"] = cells.dec(printed.delta_sympy())
-    return cells.row(FIG4_COLUMNS, row, reasons)
+        row["epsilon_printed"] = figure_cells.dec(printed.eps_sympy())
+        row["delta_printed"] = figure_cells.dec(printed.delta_sympy())
+    return figure_cells.row(FIG4_COLUMNS, row, reasons)
 
 
 # one axis per quantity (r, eps, delta); the printed r next to the corrected one, and the
@@ -131,7 +131,7 @@ def _fig4_params(scale: Scale) -> dict[str, str]:
         "known_size": "0",
         "n": ",".join(str(n) for n, _ in fig4_grid(scale)),
         "scale": scale.value,
-        "digits": f"{cells.DIGITS} significant, certified",
+        "digits": f"{figure_cells.DIGITS} significant, certified",
         "r": "p(n-1)/((1-p)T) (corrected); r_printed = p(n-1)/((1-p)^T)",
     }
 

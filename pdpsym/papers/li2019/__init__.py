@@ -1,8 +1,8 @@
 """Li, Ren, Yang, Yang, "Impact of Prior Knowledge and Data Correlation on Privacy
 Leakage: A Unified Analysis" (prior differential privacy, PDP).
 
-* :mod:`~pdpsym.papers.li2019.eq2` -- Sec. IV, Eq. 2-4: the leakage of a Laplace-noised
-  linear query to the adversary ``A(i, K)`` (:mod:`~pdpsym.papers.li2019.adversary`),
+* :mod:`~pdpsym.loss.leakage` -- Sec. IV, Eq. 2-4: the leakage of a Laplace-noised
+  linear query to the adversary ``A(i, K)`` (:mod:`~pdpsym.loss.adversary`),
   exactly, with its witness;
 * :mod:`~pdpsym.papers.li2019.theorems` -- Sec. IV: Eq. 3, Remark 1, Theorems 1 and 4;
 * :mod:`~pdpsym.papers.li2019.edges` -- Sec. V, Eq. 9-13: WHG edges, Theorems 2-3;
@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # the submodules and LABELS load on first use (see __getattr__)
     from pdpsym.papers.li2019 import correlation as correlation
     from pdpsym.papers.li2019 import edges as edges
-    from pdpsym.papers.li2019 import eq2 as eq2
     from pdpsym.papers.li2019 import gaussian as gaussian
     from pdpsym.papers.li2019 import labels as labels
     from pdpsym.papers.li2019 import theorems as theorems
@@ -33,15 +32,15 @@ if TYPE_CHECKING:  # the submodules and LABELS load on first use (see __getattr_
 
     LABELS: dict[str, tuple[Callable[..., Any], str]]
 
-_SUBMODULES = ("correlation", "edges", "eq2", "gaussian", "labels", "theorems", "whg")
+_SUBMODULES = ("correlation", "edges", "gaussian", "labels", "theorems", "whg")
 
 
 def _labels() -> dict[str, tuple[Callable[..., Any], str]]:
     """label -> (function, claim id)."""
+    from pdpsym.loss import leakage as eq2  # the engines behind the labels: on first use
     from pdpsym.papers.li2019 import (  # the engines behind the labels: sympy, on first use
         correlation,
         edges,
-        eq2,
         gaussian,
         labels,
         theorems,
@@ -70,7 +69,7 @@ def _labels() -> dict[str, tuple[Callable[..., Any], str]]:
 
 def __getattr__(name: str) -> Any:
     # PEP 562: importing one engine (the batch WHG of ``pdpsym whg``) does not load the
-    # others, which bring sympy; ``li2019.eq2`` and ``li2019.LABELS`` work as before
+    # others, which bring sympy; ``li2019.gaussian`` and ``li2019.LABELS`` work as before
     if name in _SUBMODULES:
         value: Any = importlib.import_module(f"{__name__}.{name}")
     elif name == "LABELS":

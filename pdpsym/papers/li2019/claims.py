@@ -1,7 +1,7 @@
 """Checkers for the Li et al. (PDP) claims that rest on Eq. 2 directly.
 
 eq3, breakpoints, remark1, thm1, thm4, ex2, ex3, ex4. Each computes its verdict from the
-exact Eq. 2 values of :mod:`pdpsym.papers.li2019.eq2`; the classes and counts are reported.
+exact Eq. 2 values of :mod:`pdpsym.loss.leakage`; the classes and counts are reported.
 """
 
 from __future__ import annotations
@@ -14,12 +14,14 @@ from typing import Any
 
 import sympy
 
-from pdpsym.core.expoly import LogRatio
+from pdpsym.claims import claim
+from pdpsym.core.exp_polynomials import LogRatio
 from pdpsym.core.numbers import fraction_str
+from pdpsym.loss import adversary
+from pdpsym.loss import leakage as eq2
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.families import random_product, random_table, tables_up_to
-from pdpsym.papers import claim
-from pdpsym.papers.li2019 import adversary, eq2, theorems
+from pdpsym.papers.li2019 import theorems
 from pdpsym.papers.li2019.examples import correlated_pair, li2019_table
 from pdpsym.proofs import breakpoint_lemma, pdp_bounds
 
@@ -55,10 +57,10 @@ def proved(proof: Callable[[], object], law: claim.Law, cases: Any, **kw: Any) -
         law: the exact law of one case.
         cases: the cases' enumeration, given the run's configuration.
         **kw: ``holds`` (required) and ``reading`` for the whole claim, ``sym_fails`` for the
-            proof, and the other :class:`~pdpsym.papers.claim.ForAll` fields for the cases.
+            proof, and the other :class:`~pdpsym.claims.claim.ForAll` fields for the cases.
 
     Returns:
-        An :class:`~pdpsym.papers.claim.AllOf` of the proof and the cases (method symbolic;
+        An :class:`~pdpsym.claims.claim.AllOf` of the proof and the cases (method symbolic;
         the cases' verdict is ``proved``).
 
     References:

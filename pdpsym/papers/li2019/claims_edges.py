@@ -2,8 +2,8 @@
 edge's size and sign), its remark, and Lemma 3 (the sign of the correlation).
 
 Every edge value is compared with the exact Eq. 2 values of the nodes it joins
-(:func:`pdpsym.papers.li2019.eq2.leakage`) over the exhaustive classes of small tables of
-:mod:`pdpsym.papers.li2019.small_tables`, so the first failure is the minimal counterexample.
+(:func:`pdpsym.loss.leakage.leakage`) over the exhaustive classes of small tables of
+:mod:`pdpsym.papers.li2019.table_cases`, so the first failure is the minimal counterexample.
 Reading: Eq. 9 right tail (:class:`~pdpsym.papers.li2019.edges.EdgeReading`).
 """
 
@@ -14,21 +14,22 @@ from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
+from pdpsym.claims import claim
+from pdpsym.loss import leakage as eq2
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers import claim
-from pdpsym.papers.li2019 import correlation, edge_tables, edges, eq2, small_tables
+from pdpsym.papers.li2019 import correlation, edge_tables, edges, table_cases
 from pdpsym.papers.li2019.claims import ONE, proved
 from pdpsym.proofs import pdp_bounds
 
 
 # --- Theorem 2 -----------------------------------------------------------------------------
 def _thm2_cases(
-    cls: small_tables.Classes, reading: edges.EdgeReading, stats: claim.Tally
+    cls: table_cases.Classes, reading: edges.EdgeReading, stats: claim.Tally
 ) -> Iterator[Any]:
     """Every edge child -> ancestor of every table (lam = 1) with both Eq. 2 values, each with
     the tally its outcome goes to."""
-    for model in small_tables.tables(cls):
+    for model in table_cases.tables(cls):
         names = model.variables
         values = {(r.adversary.target, r.adversary.known): r for r in eq2.leakage_all(model, ONE)}
         tabs = edge_tables.EdgeTables(model, ONE, LinearQuery.sum(names), reading)
@@ -51,9 +52,9 @@ def _thm2_law(case: Any) -> object:
     c = step.value.exact_compare(anc.value)
     stats.add("equal" if c == 0 else "step_above" if c > 0 else "step_below")
     return c == 0 or claim.Counterexample(
-        model=model, lam="1", query="sum", child=small_tables.node(target, K),
-        ancestor=small_tables.node(target, anc_known), child_eq2=small_tables.cj(child.value),
-        theorem2_step=small_tables.cj(step.value), ancestor_eq2=small_tables.cj(anc.value),
+        model=model, lam="1", query="sum", child=table_cases.node(target, K),
+        ancestor=table_cases.node(target, anc_known), child_eq2=table_cases.cj(child.value),
+        theorem2_step=table_cases.cj(step.value), ancestor_eq2=table_cases.cj(anc.value),
         ancestor_witness=anc.witness.as_json(), edge=step.edge.as_json(20) if step.edge else None,
     )  # fmt: skip
 
@@ -71,27 +72,27 @@ def check_thm2(config: claim.RunConfig) -> claim.Property:
     References:
         Li et al. (2019), Section V-B, Theorem 2, Eq. 9-11 (rebuilt reading of Eq. 9-10).
     """
-    cls = small_tables.classes(config, ([2, 2], 6, 10), ([2, 3], 3, 6), ([2, 2, 2], 3, 5))
-    both = small_tables.classes(config, ([2, 2], 4, 10), ([2, 3], 3, 6), ([2, 2, 2], 2, 5))
+    cls = table_cases.classes(config, ([2, 2], 6, 10), ([2, 3], 3, 6), ([2, 2, 2], 3, 5))
+    both = table_cases.classes(config, ([2, 2], 4, 10), ([2, 3], 3, 6), ([2, 2, 2], 2, 5))
     stats = claim.Tally()
 
     def details() -> dict[str, Any]:
         # the candidate correction: W_ij with the impacts of both tails
         cases = _thm2_cases(both, edges.EdgeReading.BOTH, claim.Tally())
         cx = next((r for c in cases if (r := _thm2_law(c)) is not True), None)
-        both_tails = {"class": small_tables.class_text(both), "first_counterexample": cx}
+        both_tails = {"class": table_cases.class_text(both), "first_counterexample": cx}
         return {"right": stats.counts, "both_tails": both_tails}
 
     return claim.Exhaustive(
         _thm2_law,
         lambda _c: _thm2_cases(cls, edges.EdgeReading.RIGHT, stats),
-        holds=lambda n: f"Eq. 11 equals Eq. 2 on all {n} edges of {small_tables.class_text(cls)}",
+        holds=lambda n: f"Eq. 11 equals Eq. 2 on all {n} edges of {table_cases.class_text(cls)}",
         fails=lambda n: (
             "Eq. 11 (|PL_child + w|, w in W_ij maximizing it) differs from the exact Eq. 2 value "
-            f"of the ancestor: first in the ordered search over {small_tables.class_text(cls)} (after "
+            f"of the ancestor: first in the ordered search over {table_cases.class_text(cls)} (after "
             f"{n} edges; Eq. 2's sup is the left tail there). Both-tails W_ij: see the details"
         ),
-        reading=small_tables.READING,
+        reading=table_cases.READING,
         details=details,
     )
 
@@ -123,7 +124,7 @@ def check_thm3_1(config: claim.RunConfig) -> claim.Property:
     References:
         Li et al. (2019), Section V-B, Theorem 3(1), with ``q`` of Eq. 13 (rebuilt reading).
     """
-    cls = small_tables.classes(
+    cls = table_cases.classes(
         config, ([2, 2], 3, 8), ([2, 3], 2, 5), ([3, 3], 1, 3), ([2, 2, 2], 2, 4)
     )
     settings = [(ONE, {}), (Fraction(1, 2), {"x1": Fraction(2), "x2": Fraction(-1, 3)})]
@@ -131,7 +132,7 @@ def check_thm3_1(config: claim.RunConfig) -> claim.Property:
     def cases(_c: claim.RunConfig) -> Iterator[Any]:
         setups = (
             (m, lam, LinearQuery({v: w.get(v, ONE) for v in m.variables}))
-            for m, (lam, w) in itertools.product(small_tables.tables(cls), settings)
+            for m, (lam, w) in itertools.product(table_cases.tables(cls), settings)
         )
         for model, lam, query, reading, target, j, _ctx, a, b, d in _edges_of(setups, edges.TAILS):
             if (q := edges.increment_ratio(d, model, j, lam, query)) is not None:
@@ -151,20 +152,20 @@ def check_thm3_1(config: claim.RunConfig) -> claim.Property:
         holds=lambda n: (
             f"{pdp_bounds.STEPS_THM3_1}. Corroborated: "
             f"q = lam d_j / Delta_j in [-1, 1], decided exactly, on all {n} edges of "
-            f"{small_tables.class_text(cls)}, sum and weighted (2, -1/3) queries, lam 1 and 1/2, both "
+            f"{table_cases.class_text(cls)}, sum and weighted (2, -1/3) queries, lam 1 and 1/2, both "
             "tails (|d_j| <= Delta_j/lam: a ratio of two averages of e^{w_j x_j/lam})"
         ),
         fails="q outside [-1, 1]",
-        reading=small_tables.READING + " (and left)",
+        reading=table_cases.READING + " (and left)",
     )
 
 
 def _sign_cases(
-    cls: small_tables.Classes, lams: Sequence[Fraction], readings: Sequence[Any]
+    cls: table_cases.Classes, lams: Sequence[Fraction], readings: Sequence[Any]
 ) -> Iterator[Any]:
     """The edges of binary targets, sum query, every lam in turn."""
     setups = (
-        (m, lam, LinearQuery.sum(m.variables)) for lam in lams for m in small_tables.tables(cls)
+        (m, lam, LinearQuery.sum(m.variables)) for lam in lams for m in table_cases.tables(cls)
     )
     return (c for c in _edges_of(setups, readings) if len(c[0].domain(c[4])) == 2)
 
@@ -195,7 +196,7 @@ def check_thm3_2(config: claim.RunConfig) -> claim.Property:
     References:
         Li et al. (2019), Section V-B, Theorem 3(2) (with Lemma 3, Appendix B).
     """
-    cls = small_tables.classes(config, ([2, 2], 5, 14), ([2, 2, 2], 2, 5))
+    cls = table_cases.classes(config, ([2, 2], 5, 14), ([2, 2, 2], 2, 5))
     return proved(
         pdp_bounds.theorem3_2,
         _sign_law,
@@ -203,11 +204,11 @@ def check_thm3_2(config: claim.RunConfig) -> claim.Property:
         holds=lambda n: (
             f"{pdp_bounds.STEPS_THM3_2}. Corroborated: "
             f"sign(q) = sign(rho under theta(.|x_(K-j))) on all {n} edges and contexts of binary "
-            f"tables {small_tables.class_text(cls)}, both tails, sum query (binary X_j: d has the sign "
+            f"tables {table_cases.class_text(cls)}, both tails, sum query (binary X_j: d has the sign "
             "of theta(x_j=hi|a) - theta(x_j=hi|b), sign(rho) by Lemma 3)"
         ),
         fails="the sign rule fails",
-        reading=small_tables.READING + " (and left)",
+        reading=table_cases.READING + " (and left)",
     )
 
 
@@ -224,19 +225,19 @@ def check_thm3_3(config: claim.RunConfig) -> claim.Property:
         Li et al. (2019), Section V-B, Theorem 3(3) (rebuilt reading: the lost smallness
         condition is read as ``Delta_j / lambda <= 1``).
     """
-    cls = small_tables.classes(config, ([2, 3], 3, 6))
+    cls = table_cases.classes(config, ([2, 3], 3, 6))
     return claim.Exhaustive(
         _sign_law,
         lambda _c: _sign_cases(cls, [Fraction(2), Fraction(4)], [edges.EdgeReading.RIGHT]),
         holds=lambda n: (
-            f"sign rule holds on all {n} edges of {small_tables.class_text(cls)}, lam 2, 4"
+            f"sign rule holds on all {n} edges of {table_cases.class_text(cls)}, lam 2, 4"
         ),
         fails=(
             "x_i binary, x_j in {0,1,2}, Delta_j/lam <= 1: sign(q) = sign(rho) fails; q follows "
             "E[e^{x_j/lam} | x_i] (a convex moment), rho only the means: a mean-preserving "
             "spread moves q, not rho"
         ),
-        reading=small_tables.READING + "; smallness condition read as Delta_j/lam <= 1",
+        reading=table_cases.READING + "; smallness condition read as Delta_j/lam <= 1",
     )
 
 
@@ -271,19 +272,19 @@ def check_thm3_remark(config: claim.RunConfig) -> claim.Property:
     References:
         Li et al. (2019), Section V-B, the remark after Theorem 3.
     """
-    cls = small_tables.classes(config, ([3, 2], 4, 6), ([3, 3], 4, 5))
+    cls = table_cases.classes(config, ([3, 2], 4, 6), ([3, 3], 4, 5))
     return claim.Exhaustive(
         _remark_law,
-        lambda _c: small_tables.tables(cls),
+        lambda _c: table_cases.tables(cls),
         holds=lambda n: (
-            f"x_i ternary: the statements hold on all {n} tables {small_tables.class_text(cls)}"
+            f"x_i ternary: the statements hold on all {n} tables {table_cases.class_text(cls)}"
         ),
         fails=(
-            f"fails in the ordered search over {small_tables.class_text(cls)}: as in Theorem 3(3), q "
+            f"fails in the ordered search over {table_cases.class_text(cls)}: as in Theorem 3(3), q "
             "follows the convex moment E[e^(x_j/lam) | x_i], rho only the means, so the signs "
             "can disagree"
         ),
-        reading=small_tables.READING,
+        reading=table_cases.READING,
     )
 
 
@@ -297,7 +298,7 @@ def check_lemma3(config: claim.RunConfig) -> claim.Property:
     References:
         Li et al. (2019), Appendix B, Lemma 3.
     """
-    cls = small_tables.classes(config, ([2, 2], 6, 10), ([2, 3], 4, 6))
+    cls = table_cases.classes(config, ([2, 2], 6, 10), ([2, 3], 4, 6))
 
     def law(model: JointDistribution) -> object:
         if len(model.marginal(["x1"]).probs) < 2:
@@ -308,11 +309,11 @@ def check_lemma3(config: claim.RunConfig) -> claim.Property:
     return proved(
         correlation.lemma3_symbolic,
         law,
-        lambda _c: small_tables.tables(cls),
+        lambda _c: table_cases.tables(cls),
         sym_fails="the symbolic identity did not reduce",
         holds=lambda n: (
             "sympy: cov(x_i, x_j) = p(1-p)(h-l)(E[x_j|h] - E[x_j|l]) identically, so with both "
             "values possible sign(rho) = sign of the conditional-mean difference; cross-checked "
-            f"on the exact tables {small_tables.class_text(cls)} ({n} cases)"
+            f"on the exact tables {table_cases.class_text(cls)} ({n} cases)"
         ),
     )

@@ -16,10 +16,10 @@ from typing import Any
 
 import sympy
 
+from pdpsym.claims import claim
 from pdpsym.core.balls import Ball, to_ball, working_precision
 from pdpsym.core.numbers import from_sympy
 from pdpsym.models.gaussian import GaussianModel, solve, submatrix
-from pdpsym.papers import claim
 from pdpsym.papers.li2019 import gaussian, gaussian_density
 from pdpsym.papers.li2019.claims import proved
 from pdpsym.papers.li2019.gaussian import THM6_READING, gaussian_leakage

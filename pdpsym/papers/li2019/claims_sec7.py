@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.papers import claim
+from pdpsym.claims import claim
 from pdpsym.papers.li2019.claims import ONE
 from pdpsym.papers.li2019.experiments import gaussian_layer_table, layer_maxima
 

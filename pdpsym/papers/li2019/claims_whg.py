@@ -3,8 +3,8 @@ chain rule, Eq. 14), Eq. 16 and Corollary 1, and the full and fast searches (Alg
 1-2).
 
 Every chain-rule value is compared with the exact Eq. 2 value of the same node
-(:func:`pdpsym.papers.li2019.eq2.leakage`) over the exhaustive classes of small tables of
-:mod:`pdpsym.papers.li2019.small_tables`, so the first failure is the minimal counterexample.
+(:func:`pdpsym.loss.leakage.leakage`) over the exhaustive classes of small tables of
+:mod:`pdpsym.papers.li2019.table_cases`, so the first failure is the minimal counterexample.
 Readings: Eq. 9 right tail (:class:`~pdpsym.papers.li2019.edges.EdgeReading`), Theorem 4
 as printed at layer 1 (:class:`~pdpsym.papers.li2019.whg.BottomRule`), Algorithm 1's
 per-node minimum.
@@ -18,16 +18,17 @@ from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
+from pdpsym.claims import claim
+from pdpsym.loss import adversary
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers import claim
-from pdpsym.papers.li2019 import adversary, small_tables, theorems, whg
+from pdpsym.papers.li2019 import table_cases, theorems, whg
 from pdpsym.papers.li2019.claims import ONE, proved
 from pdpsym.papers.li2019.whg import ArrayEdges, fast_search, full_search
 from pdpsym.proofs import pdp_bounds
 
 CHAIN_READING = (
-    small_tables.READING
+    table_cases.READING
     + "; layer 1 by Theorem 4 as printed (Delta_i/lam); Algorithm 1 per-node min"
 )
 _WHGS = "generated WHGs (n 2..5, unequal rational Delta, LAYERED and PATHS, exact)"
@@ -50,11 +51,11 @@ def check_thm5(config: claim.RunConfig) -> claim.Property:
         Li et al. (2019), Section V-C, Theorem 5, Eq. 14 (with Eq. 9-11 in their rebuilt
         reading).
     """
-    cls = small_tables.classes(config, ([2, 2], 6, 10), ([2, 3], 3, 5), ([2, 2, 2], 3, 4))
+    cls = table_cases.classes(config, ([2, 2], 6, 10), ([2, 3], 3, 5), ([2, 2, 2], 3, 4))
     stats = claim.Tally()
 
     def cases(_c: claim.RunConfig) -> Iterator[Any]:
-        for model in small_tables.tables(cls):
+        for model in table_cases.tables(cls):
             g = whg.whg_from_distribution(model, 1, with_paths=len(model.variables) <= 3)
             for v in g.ordered():
                 if v.exact is None or not v.exact.ok or v.chain is None:
@@ -69,17 +70,17 @@ def check_thm5(config: claim.RunConfig) -> claim.Property:
         c = v.chain.exact_compare(v.exact.value)
         stats.add("equal" if c == 0 else "chain_above" if c > 0 else "chain_below")
         return c == 0 or claim.Counterexample(
-            model=model, lam="1", query="sum", node=small_tables.node(v.target, v.known), layer=v.layer,
-            chain=small_tables.cj(v.chain), eq2=small_tables.cj(v.exact.value), eq2_witness=v.exact.witness.as_json(),
+            model=model, lam="1", query="sum", node=table_cases.node(v.target, v.known), layer=v.layer,
+            chain=table_cases.cj(v.chain), eq2=table_cases.cj(v.exact.value), eq2_witness=v.exact.witness.as_json(),
         )  # fmt: skip
 
     return claim.Exhaustive(
         law,
         cases,
-        holds=lambda n: f"chain value = Eq. 2 at all {n} nodes of {small_tables.class_text(cls)}",
+        holds=lambda n: f"chain value = Eq. 2 at all {n} nodes of {table_cases.class_text(cls)}",
         fails=lambda n: (
             "the chain-rule value (Eq. 14) differs from Eq. 2: first in the ordered search over "
-            f"{small_tables.class_text(cls)}, after {n} nodes"
+            f"{table_cases.class_text(cls)}, after {n} nodes"
         ),
         reading=CHAIN_READING,
         details=lambda: stats.counts,
@@ -154,7 +155,7 @@ def _group_dp_law(case: Any) -> object:
     model, v = case
     bound = theorems.group_dp_bound(model, v.adversary, ONE, LinearQuery.sum(model.variables))
     return adversary.compare_log_ratio_rational(v.exact.value, bound) == 0 or claim.Counterexample(
-        model=model, node=small_tables.node(v.target, v.known)
+        model=model, node=table_cases.node(v.target, v.known)
     )
 
 

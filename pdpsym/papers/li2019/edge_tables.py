@@ -19,7 +19,7 @@ from pdpsym.core.compare import (
     screen_then_decide,
     screenable_float,
 )
-from pdpsym.core.expoly import ExpPoly, LogRatio, exp_ball
+from pdpsym.core.exp_polynomials import ExpPoly, LogRatio, exp_ball
 from pdpsym.loss.laplace_mixture import log_mixture_floats
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution

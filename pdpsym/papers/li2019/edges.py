@@ -20,7 +20,7 @@ correlation gives ``d > 0`` in both readings. The reading is :class:`EdgeReading
   makes it largest (so ``max(|PL + max W|, |PL + min W|)``).
 - (12-13) ``q = (lam / Delta_j) d_j`` at that element; ``w = q Delta_j / lam``.
 
-Every ``d_j`` is a :class:`~pdpsym.core.expoly.LogRatio` and every sum of them is one
+Every ``d_j`` is a :class:`~pdpsym.core.exp_polynomials.LogRatio` and every sum of them is one
 too (``ln a/b + ln c/d = ln ac/bd``), so every comparison here is exact.
 Lemma 3 (Appendix B) and the conditional Pearson sign under ``th(. | x_{K-{j}})``, in
 whose terms Theorem 3 is stated, are in :mod:`pdpsym.papers.li2019.correlation`; every
@@ -41,7 +41,7 @@ from pdpsym.core.compare import (
     decided_max,
     decided_min,
 )
-from pdpsym.core.expoly import ExpPoly, LogRatio, ScaledLog
+from pdpsym.core.exp_polynomials import ExpPoly, LogRatio, ScaledLog
 from pdpsym.core.numbers import fraction_str
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
@@ -352,7 +352,7 @@ def _impact_cmp(x: Impact, y: Impact) -> int:
 @dataclass(frozen=True)
 class IncrementRatio(ScaledLog):
     """Eq. 13: ``q = (lam / Delta_j) d_j``, kept as the factor and the exact log
-    (``sympy``, ``arb`` and ``compare_rational`` from :class:`~pdpsym.core.expoly.ScaledLog`)."""
+    (``sympy``, ``arb`` and ``compare_rational`` from :class:`~pdpsym.core.exp_polynomials.ScaledLog`)."""
 
     factor: Fraction  # lam / Delta_j, positive
     d: LogRatio

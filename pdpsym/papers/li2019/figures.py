@@ -1,4 +1,4 @@
-"""Li et al.'s Section VII figures as certified data (see :mod:`pdpsym.papers.figure`).
+"""Li et al.'s Section VII figures as certified data (see :mod:`pdpsym.claims.figure`).
 
 * Fig. 4(a)-(b): the largest chain-rule leakage of each WHG layer (Algorithm 1, Theorem 4 at
   layer 1) for beta-distributed edges of mean ``|averCorr|`` (positive, then negative
@@ -19,9 +19,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from pdpsym.claims.figure import Line, Plot, Scale, Text, figure
 from pdpsym.core.certify import certify
 from pdpsym.core.numbers import fraction_str
-from pdpsym.papers.figure import Line, Plot, Scale, Text, figure
 from pdpsym.papers.li2019.experiments import gaussian_layer_table, layer_maxima
 from pdpsym.papers.li2019.whg import BetaEdges, ExactOf, fast_search, full_search
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import sympy
 
-from pdpsym.core.expoly import LogRatio
+from pdpsym.core.exp_polynomials import LogRatio
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.gaussian import GaussianModel
 from pdpsym.models.joint import JointDistribution

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pdpsym.core.expoly import ExpPoly, LogRatio
+from pdpsym.core.exp_polynomials import ExpPoly, LogRatio
+from pdpsym.loss.adversary import Adversary
 from pdpsym.loss.laplace_mixture import laplace_mixture_at
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.li2019.adversary import Adversary
 
 
 def conditional_density(

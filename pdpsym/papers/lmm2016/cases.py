@@ -18,6 +18,7 @@ from collections.abc import Hashable, Iterable, Iterator, Sequence
 from fractions import Fraction as F
 from typing import Any
 
+from pdpsym.models import neighbours as nbr
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers.lmm2016 import mechanism as mech
 
@@ -200,7 +201,7 @@ def table_cases(k: int, readings: Any, values: Any, stride: int, subsets: Any) -
         composition and axiom theorems these cases check).
     """
     for theta in SMALL:
-        dbs = mech.databases(theta)
+        dbs = nbr.databases(theta)
         levels = itertools.product(LEVELS, repeat=len(dbs))
         tables = [mech.FiniteMechanism({d: bit_pmf(q) for d, q in zip(dbs, qs)}) for qs in levels]
         for mechs in list(subsets(tables, k))[::stride]:

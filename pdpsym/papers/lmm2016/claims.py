@@ -23,12 +23,13 @@ from typing import Any
 
 import sympy
 
+from pdpsym.claims import claim
 from pdpsym.core.certify import certify
 from pdpsym.core.eps import ExpRatio, ratio_max
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.laplace_mixture import laplace_mixture_sup
+from pdpsym.models import neighbours as nbr
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers import claim
 from pdpsym.papers.lmm2016 import dependence as dep
 from pdpsym.papers.lmm2016 import laplace
 from pdpsym.papers.lmm2016 import mechanism as mech
@@ -47,7 +48,7 @@ from pdpsym.papers.lmm2016.cases import (
 )
 from pdpsym.proofs import ddp_composition
 
-NB, INS, COND = READINGS = tuple(mech.DDPReading)
+NB, INS, COND = READINGS = tuple(nbr.DDPReading)
 
 
 # --- how the checks are put together ------------------------------------------------------
@@ -92,7 +93,7 @@ def _searched(law: Callable[[Any], object], cases: Callable[[], Iterable[Any]]) 
     return first
 
 
-def _key(d: mech.Database) -> str:
+def _key(d: nbr.Database) -> str:
     return "(" + ", ".join(fraction_str(v) for v in d) + ")"
 
 
@@ -208,7 +209,7 @@ def _composed(kind: str, derive: Any, bound: Any, variant: str | None = None) ->
 
     def law(case: Case) -> object:
         theta, reading, mechs, v = case
-        nb = mech.DDPNeighbours(reading)
+        nb = nbr.DDPNeighbours(reading)
         levels = [gamma(m, theta, nb) for m in mechs]
         g, w = mech.finite_ddp_level(derive(mechs, v), theta, nb)
         return mech.level_le(g, bound(levels)) or claim.Counterexample(
@@ -290,9 +291,9 @@ def check_thm6(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Theorem 4: parallel composition ------------------------------------------------------
-def _parallel(theta: JointDistribution, ms: Sequence[Any], r: mech.DDPReading) -> tuple[bool, Any]:
+def _parallel(theta: JointDistribution, ms: Sequence[Any], r: nbr.DDPReading) -> tuple[bool, Any]:
     """gamma of the parallel run <= the max of the A_t's, and the levels."""
-    nb = mech.DDPNeighbours(r)
+    nb = nbr.DDPNeighbours(r)
     lv = [mech.finite_ddp_level(m, theta, nb)[0] for m in ms]
     g, w = mech.finite_ddp_level(mech.sequential(*ms), theta, nb)
     info = {"gammas": [mech.level_str(x) for x in lv], "gamma_parallel": mech.level_str(g)}
@@ -330,7 +331,7 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
         if ok:
             return True
         (ok2, info2), (ok3, info3) = (_parallel(theta, [m1, m2], r) for r in (COND, INS))
-        ce.update(theta=theta, subsets=[["D1"], ["D2"]], L=dep.dependence_size(theta))
+        ce.update(theta=theta, subsets=[["D1"], ["D2"]], L=nbr.dependence_size(theta))
         ce.update(A1=_table(m1), A2=_table(m2), definition4=info, conditional=info2)
         ce.update(conditional_also_fails=not ok2, in_support=info3, in_support_also_fails=not ok3)
         return claim.Counterexample(ce, note="gamma = e^eps; each A_t reads only its own subset")
@@ -395,17 +396,17 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
 
 
 # --- Theorem 7: the baseline mechanism ------------------------------------------------------
-def _sum_query(theta: JointDistribution) -> dict[mech.Database, F]:
-    return {d: F(sum(d)) for d in mech.databases(theta)}
+def _sum_query(theta: JointDistribution) -> dict[nbr.Database, F]:
+    return {d: F(sum(d)) for d in nbr.databases(theta)}
 
 
-def _thm7_law(case: Case, how: dep.DependenceReading = dep.DependenceReading.JOINT) -> object:
+def _thm7_law(case: Case, how: nbr.DependenceReading = nbr.DependenceReading.JOINT) -> object:
     """Q + Lap(L Delta Q/eps) leaks at most eps (the exact sup of the log-ratio), L read ``how``."""
     theta, q, eps, reading, sets = case
-    sets = dep.dependence_sets(theta, how) if sets is None else sets
+    sets = nbr.dependence_sets(theta, how) if sets is None else sets
     big_l = max(len(g) for g in sets.values())
     m = laplace.baseline_mechanism(q, theta, eps, how, size=big_l)
-    lr, w = laplace.laplace_ddp_epsilon(m, theta, mech.DDPNeighbours(reading, sets=sets))
+    lr, w = laplace.laplace_ddp_epsilon(m, theta, nbr.DDPNeighbours(reading, sets=sets))
     if lr.exact_compare(dep.exp_of(eps)) <= 0:
         return True
     ce = claim.Counterexample(theta=theta, query={_key(k): v for k, v in q.items()}, eps=eps)
@@ -432,17 +433,17 @@ def check_thm7(config: claim.RunConfig) -> claim.Property:
     def exhaustive(_: claim.RunConfig) -> Iterator[Case]:
         laws = list(grid_distributions(["D1", "D2"], [BITS, BITS], 2))
         for theta in laws + (list(uniform_on_supports(3)) if big else []):
-            dbs = mech.databases(theta)
+            dbs = nbr.databases(theta)
             # every non-constant query with values in {0, 1, 2}, lexicographically
             vals = (v for v in itertools.product((0, 1, 2), repeat=len(dbs)) if len(set(v)) > 1)
             qs = [dict(zip(dbs, map(F, v))) for v in vals] if theta.n == 2 else [_sum_query(theta)]
-            sets = dep.dependence_sets(theta)
+            sets = nbr.dependence_sets(theta)
             for q, eps, reading in itertools.product(qs[::stride], eps_values, READINGS):
                 yield theta, q, eps, reading, sets
 
     def draw(rng: random.Random) -> Iterator[Case]:
         theta = random_distribution(rng, rng.choice([2, 3]), 2)
-        q = {d: F(rng.randint(-2, 3), rng.randint(1, 2)) for d in mech.databases(theta)}
+        q = {d: F(rng.randint(-2, 3), rng.randint(1, 2)) for d in nbr.databases(theta)}
         if len(set(q.values())) > 1:
             eps = F(rng.randint(1, 4), rng.randint(1, 3))
             yield from ((theta, q, eps, reading, None) for reading in READINGS)
@@ -451,7 +452,7 @@ def check_thm7(config: claim.RunConfig) -> claim.Property:
     # 4's reading holds for any dependence sets (neighbours differ in at most L tuples, so
     # |Q(D) - Q(D')| <= L Delta Q): only Eq. 11-12 is searched.
     pairwise = _searched(
-        lambda t: _thm7_law((t, _sum_query(t), F(1), COND, None), dep.DependenceReading.PAIRWISE),
+        lambda t: _thm7_law((t, _sum_query(t), F(1), COND, None), nbr.DependenceReading.PAIRWISE),
         lambda: uniform_on_supports(3),
     )
 

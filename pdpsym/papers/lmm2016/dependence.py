@@ -2,7 +2,8 @@
 
 **Dependence size** (Sec. V, before Definition 3). "Any tuple in D is dependent on at most
 L - 1 other tuples." The fragment does not say what "dependent on" means for a joint
-distribution, so the reading is a parameter (:class:`DependenceReading`):
+distribution, so the reading is a parameter
+(:class:`~pdpsym.models.neighbours.DependenceReading`, with the dependence sets):
 
 * ``JOINT`` (default, the reading Definition 3 needs): the dependence set ``N_i`` of
   tuple ``i`` is a smallest set containing ``i`` such that ``D_i`` is independent of the
@@ -36,28 +37,14 @@ evaluates exactly.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 
 from pdpsym.core.errors import InputError
-from pdpsym.core.expoly import LogRatio, ScaledLog
+from pdpsym.core.exp_polynomials import LogRatio, ScaledLog
 from pdpsym.loss.laplace_mixture import MixtureCandidate, decided_sup, mixture_candidates
 from pdpsym.models.joint import JointDistribution
-
-
-class DependenceReading(Enum):
-    """What "tuple i is dependent on tuple k" means (Sec. V).
-
-    Examples:
-        >>> from pdpsym import DependenceReading
-        >>> [r.value for r in DependenceReading]
-        ['joint', 'pairwise']
-    """
-
-    JOINT = "joint"
-    PAIRWISE = "pairwise"
 
 
 class OutputReading(Enum):
@@ -67,104 +54,6 @@ class OutputReading(Enum):
     PER_OUTPUT = "per-output"
 
 
-# --- independence and the dependence size L --------------------------------------------
-
-
-def independent(theta: JointDistribution, a: Sequence[str], b: Sequence[str]) -> bool:
-    """Whether the vectors x_a and x_b are independent under theta, decided exactly.
-
-    Args:
-        theta: the joint law of the tuples.
-        a: names of the first group of tuples (empty: trivially independent).
-        b: names of the second group of tuples (empty: trivially independent).
-
-    Returns:
-        True iff P(x_a = u, x_b = v) = P(x_a = u) P(x_b = v) for every u, v (exact
-        Fraction arithmetic).
-
-    References:
-        Liu et al. (2016), Section V (the dependence relationship R; DDP equals DP when R
-        represents independence between tuples).
-    """
-    if not a or not b:
-        return True
-    ia = [theta.index(k) for k in a]
-    ib = [theta.index(k) for k in b]
-    joint: dict[tuple[Fraction, ...], Fraction] = {}
-    pa: dict[tuple[Fraction, ...], Fraction] = {}
-    pb: dict[tuple[Fraction, ...], Fraction] = {}
-    for row, p in theta.probs.items():
-        u, v = tuple(row[k] for k in ia), tuple(row[k] for k in ib)
-        joint[u + v] = joint.get(u + v, Fraction(0)) + p
-        pa[u] = pa.get(u, Fraction(0)) + p
-        pb[v] = pb.get(v, Fraction(0)) + p
-    if len(joint) != len(pa) * len(pb):
-        return False
-    return all(joint[u + v] == p * q for u, p in pa.items() for v, q in pb.items())
-
-
-def dependence_sets(
-    theta: JointDistribution, reading: DependenceReading = DependenceReading.JOINT
-) -> dict[str, tuple[str, ...]]:
-    """The dependence set N_i of every tuple i (N_i contains i), in variable order.
-
-    Under ``JOINT``, N_i is a smallest set containing i such that D_i is independent of the
-    vector of all tuples outside N_i (ties: the first in variable order); under
-    ``PAIRWISE``, N_i is i with every k such that D_i and D_k are not independent as a
-    pair.
-
-    Args:
-        theta: the joint law of the tuples (the relationship R).
-        reading: how "tuple i is dependent on tuple k" is read.
-
-    Returns:
-        A dict tuple name -> the names in N_i, in variable order.
-
-    References:
-        Liu et al. (2016), Section V, the dependence size L before Definition 3 and
-        Definition 3 (dependent neighbouring databases).
-    """
-    names = theta.variables
-    out: dict[str, tuple[str, ...]] = {}
-    for i in names:
-        others = [k for k in names if k != i]
-        if reading is DependenceReading.PAIRWISE:
-            dep = {k for k in others if not independent(theta, [i], [k])}
-            out[i] = tuple(k for k in names if k == i or k in dep)
-            continue
-        # smallest, then first in variable order: a search over subsets by size
-        for size in range(len(others) + 1):
-            found = None
-            for extra in itertools.combinations(others, size):
-                rest = [k for k in others if k not in extra]
-                if independent(theta, [i], rest):
-                    found = extra
-                    break
-            if found is not None:
-                out[i] = tuple(k for k in names if k == i or k in found)
-                break
-    return out
-
-
-def dependence_size(
-    theta: JointDistribution, reading: DependenceReading = DependenceReading.JOINT
-) -> int:
-    """The dependence size L = max_i |N_i| (1 for independent tuples).
-
-    Args:
-        theta: the joint law of the tuples (the relationship R).
-        reading: how "tuple i is dependent on tuple k" is read.
-
-    Returns:
-        L, an int >= 1.
-
-    References:
-        Liu et al. (2016), Section V ("any tuple in D is dependent on at most L - 1 other
-        tuples").
-    """
-    return max(len(s) for s in dependence_sets(theta, reading).values())
-
-
 def exp_of(a: Fraction) -> LogRatio:
     """``ln(e^a / 1) = a`` as a LogRatio, to compare LogRatios with a rational exactly.
 
@@ -172,7 +61,7 @@ def exp_of(a: Fraction) -> LogRatio:
         a: the exact rational exponent.
 
     Returns:
-        The exact :class:`~pdpsym.core.expoly.LogRatio` whose value is ``a``.
+        The exact :class:`~pdpsym.core.exp_polynomials.LogRatio` whose value is ``a``.
 
     References:
         Liu et al. (2016), Section V, Definition 4 (the bound exp(eps) on the ratio).
@@ -188,7 +77,7 @@ class Rho(ScaledLog):
     """rho = factor * ln(ratio) exactly (factor = sigma/Delta D_j); ``ratio`` None means 0.
 
     ``sympy``, ``arb`` and ``compare_rational`` (the sign of rho - q) come from
-    :class:`~pdpsym.core.expoly.ScaledLog`.
+    :class:`~pdpsym.core.exp_polynomials.ScaledLog`.
     """
 
     factor: Fraction
@@ -292,13 +181,9 @@ def dependence_coefficient(
 
 
 __all__ = [
-    "DependenceReading",
     "OutputReading",
     "Rho",
     "delta_support",
     "dependence_coefficient",
-    "dependence_sets",
-    "dependence_size",
     "exp_of",
-    "independent",
 ]

@@ -1,4 +1,4 @@
-"""Liu et al.'s Fig. 6 as certified data (see :mod:`pdpsym.papers.figure`).
+"""Liu et al.'s Fig. 6 as certified data (see :mod:`pdpsym.claims.figure`).
 
 Fig. 6 ("Separation for different queries under dependent tuples", Sec. VI) is lost with
 the fragment's figures, as are its parameters; the text around it survives. It defines the
@@ -24,10 +24,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
+from pdpsym.claims.figure import FigureSpec, Line, Multiples, Plot, Scale, Words
 from pdpsym.core.certify import certify
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.laplace_mixture import decided_sup, mixture_candidates
-from pdpsym.papers.figure import FigureSpec, Line, Multiples, Plot, Scale, Words
 
 DIGITS = 15
 SCALE = Fraction(1)  # Laplace scale 1/eps with eps = 1
@@ -78,7 +78,7 @@ def separation_dependent(query: str, c: Fraction) -> object:
         c: how far a unit change of D_i moves D_j, in [0, 1].
 
     Returns:
-        The separation as an exact :class:`~pdpsym.core.expoly.LogRatio` (the sup over
+        The separation as an exact :class:`~pdpsym.core.exp_polynomials.LogRatio` (the sup over
         outputs of a log-ratio of two Laplace mixtures, decided exactly).
 
     References:

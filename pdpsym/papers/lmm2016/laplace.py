@@ -3,7 +3,7 @@
 ``A(D) = Q(D) + Lap(b)`` for a real query Q given on every database of the product of the
 domains of a :class:`~pdpsym.models.joint.JointDistribution` ``theta`` (the relationship
 R). Under the neighbour readings of Definition 4
-(:class:`~pdpsym.papers.lmm2016.mechanism.DDPNeighbours`) the sup over outputs of the
+(:class:`~pdpsym.models.neighbours.DDPNeighbours`) the sup over outputs of the
 log-ratio is ``|Q(D) - Q(D')| / b`` exactly; under ``CONDITIONAL`` it is the sup of a
 log-ratio of two Laplace mixtures
 (:func:`pdpsym.loss.laplace_mixture.laplace_mixture_sup`), decided exactly.
@@ -20,18 +20,20 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from pdpsym.core.errors import InputError
-from pdpsym.core.expoly import LogRatio
+from pdpsym.core.exp_polynomials import LogRatio
 from pdpsym.loss.laplace_mixture import MixtureCandidate, decided_sup, mixture_candidates
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.lmm2016.dependence import DependenceReading, dependence_size, exp_of
-from pdpsym.papers.lmm2016.mechanism import (
+from pdpsym.models.neighbours import (
     DEFINITION4,
     Database,
     DDPNeighbours,
     DDPReading,
-    database_str,
+    DependenceReading,
     databases,
+    dependence_size,
 )
+from pdpsym.papers.lmm2016.dependence import exp_of
+from pdpsym.papers.lmm2016.mechanism import database_str
 
 
 @dataclass(frozen=True, eq=False)
@@ -121,7 +123,7 @@ def laplace_ddp_epsilon(
             (:class:`DDPNeighbours`).
 
     Returns:
-        ``(eps, witness)``: eps as an exact :class:`~pdpsym.core.expoly.LogRatio` and
+        ``(eps, witness)``: eps as an exact :class:`~pdpsym.core.exp_polynomials.LogRatio` and
         where it is reached.
 
     References:

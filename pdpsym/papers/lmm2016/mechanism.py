@@ -5,20 +5,23 @@ Databases are assignments ``D = (D_1, ..., D_n)`` in the product of the finite d
 :class:`FiniteMechanism` gives an exact PMF per database; the Laplace mechanism
 ``Q(D) + Lap(b)`` and Theorem 7's baseline are in :mod:`pdpsym.papers.lmm2016.laplace`.
 
-Definition 4 (Eq. 12 of Sec. V) is read two ways (:class:`DDPReading`):
+Definition 4 (Eq. 12 of Sec. V) is read two ways
+(:class:`~pdpsym.models.neighbours.DDPReading`):
 
 * ``NEIGHBOURS`` (Definition 4 as printed): ``max P(A(D)=S) / P(A(D')=S) <= e^eps`` over
   dependent neighbouring databases (Definition 3): ``D_i != D'_i`` and ``D, D'`` agree
-  outside the dependence set ``N_i`` of :mod:`pdpsym.papers.lmm2016.dependence`.
+  outside the dependence set ``N_i`` of :mod:`pdpsym.models.neighbours`.
 * ``NEIGHBOURS_IN_SUPPORT``: the same, with both databases of positive probability under
   R (the change of D_i "causes" the other changes through R).
 * ``CONDITIONAL`` (Eq. 11-12 of Sec. VI-B, "according to Definition 4"): the adversary
   knows R, so ``P(A(D)=S | D_i=d1) / P(A(D)=S | D_i=d2) <= e^eps`` for every tuple i and
   values d1, d2 of positive probability (a Pufferfish instance).
 
-A :class:`DDPNeighbours` carries one reading with the dependence sets it uses (explicit, or
-read by :class:`~pdpsym.papers.lmm2016.dependence.DependenceReading`); its
-:meth:`~DDPNeighbours.pairs` are the pairs the neighbour readings compare.
+A :class:`~pdpsym.models.neighbours.DDPNeighbours` carries one reading with the
+dependence sets it uses (explicit, or read by
+:class:`~pdpsym.models.neighbours.DependenceReading`); its
+:meth:`~pdpsym.models.neighbours.DDPNeighbours.pairs` are the pairs the neighbour
+readings compare.
 
 For a finite mechanism the DDP level is ``gamma = max ratio`` (``eps = ln gamma``), a
 rational or unbounded (``None``).
@@ -29,9 +32,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from enum import Enum
 from fractions import Fraction
-from types import MappingProxyType
 from typing import Any
 
 import sympy
@@ -39,154 +40,16 @@ import sympy
 from pdpsym.core.eps import ExpRatio, ratio_log
 from pdpsym.core.errors import InputError
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.lmm2016.dependence import (
+from pdpsym.models.neighbours import (
+    DEFINITION4,
+    Database,
+    DDPNeighbours,
+    DDPReading,
     DependenceReading,
-    dependence_sets,
+    databases,
 )
 
-Database = tuple[Fraction, ...]
 Level = ExpRatio  # gamma = max probability ratio; None = unbounded
-
-
-class DDPReading(Enum):
-    """How Definition 4 quantifies (see the module docstring).
-
-    Examples:
-        >>> from pdpsym import DDPReading
-        >>> [r.value for r in DDPReading]
-        ['def4-neighbours', 'def4-neighbours-in-support', 'eq11-conditional']
-    """
-
-    NEIGHBOURS = "def4-neighbours"
-    NEIGHBOURS_IN_SUPPORT = "def4-neighbours-in-support"
-    CONDITIONAL = "eq11-conditional"
-
-
-def databases(theta: JointDistribution) -> list[Database]:
-    """Every database in the product of the domains, in lexicographic order.
-
-    Args:
-        theta: the joint law of the tuples (its domains give the databases).
-
-    Returns:
-        The databases, tuples of exact values (impossible ones included).
-
-    References:
-        Liu et al. (2016), Section V (a database D = [D1, ..., Dn]).
-    """
-    return [tuple(d) for d in itertools.product(*theta.domains)]
-
-
-def neighbour_pairs(
-    theta: JointDistribution, sets: Mapping[str, Sequence[str]], within_support: bool = False
-) -> Iterator[tuple[str, Database, Database]]:
-    """Ordered dependent neighbouring pairs (Definition 3): (i, D, D').
-
-    ``D_i != D'_i`` and ``D, D'`` agree outside the dependence set ``N_i``.
-
-    Args:
-        theta: the joint law of the tuples.
-        sets: the dependence set of each tuple, name -> names (containing the tuple).
-        within_support: keep only databases of positive probability under theta.
-
-    Yields:
-        Tuples ``(tuple name, D, D')``.
-
-    References:
-        Liu et al. (2016), Section V, Definition 3 (dependent neighbouring databases).
-    """
-    dbs = sorted(theta.probs) if within_support else databases(theta)
-    for name, group in sets.items():
-        i = theta.index(name)
-        inside = {theta.index(k) for k in group}
-        outside = [k for k in range(theta.n) if k not in inside]
-        classes: dict[tuple[Fraction, ...], list[Database]] = {}
-        for d in dbs:
-            classes.setdefault(tuple(d[k] for k in outside), []).append(d)
-        for members in classes.values():
-            for d, e in itertools.product(members, members):
-                if d[i] != e[i]:
-                    yield name, d, e
-
-
-@dataclass(frozen=True)
-class DDPNeighbours:
-    """Which pairs Definition 4 compares: its reading and the dependence sets it uses.
-
-    One value object for the relation of Liu et al.'s Section V (Definitions 3-4) and its
-    conditional reading (Section VI-B, Eq. 11-12). Under the neighbour readings the pairs
-    are the ordered dependent neighbouring databases ``(D, D')`` of Definition 3:
-    ``D_i != D'_i`` and ``D, D'`` agree outside the dependence set ``N_i``, where
-    ``N_i`` is ``sets[i]`` when ``sets`` is given and otherwise the ``dependence``
-    reading's set (:func:`~pdpsym.papers.lmm2016.dependence.dependence_sets`);
-    ``NEIGHBOURS_IN_SUPPORT`` keeps only databases of positive probability under R.
-    Under ``CONDITIONAL`` Definition 4 compares conditional output laws, not databases.
-
-    ``sets`` is stored as a read-only copy with tuple values, so the object is hashable;
-    two objects are equal when their readings and sets are.
-
-    Attributes:
-        reading: how Definition 4 is quantified (:class:`DDPReading`).
-        dependence: how the dependence sets are read when ``sets`` is None.
-        sets: explicit dependence sets, name -> names containing the name (overrides
-            ``dependence``).
-
-    Examples:
-        >>> from pdpsym.models.joint import JointDistribution
-        >>> same = JointDistribution.from_rows(["a", "b"], [[0, 0, "1/2"], [1, 1, "1/2"]])
-        >>> len(list(DDPNeighbours().pairs(same)))  # N_a = N_b = {a, b}: 2 x 4 x 2 pairs
-        16
-        >>> inside = DDPNeighbours(DDPReading.NEIGHBOURS_IN_SUPPORT)
-        >>> [i for i, _, _ in inside.pairs(same)]  # (0, 0) <-> (1, 1), for a and for b
-        ['a', 'a', 'b', 'b']
-    """
-
-    reading: DDPReading = DDPReading.NEIGHBOURS
-    dependence: DependenceReading = DependenceReading.JOINT
-    sets: Mapping[str, Sequence[str]] | None = None
-
-    def __post_init__(self) -> None:
-        if self.sets is not None:
-            frozen = MappingProxyType({k: tuple(v) for k, v in self.sets.items()})
-            object.__setattr__(self, "sets", frozen)
-
-    def __hash__(self) -> int:
-        sets = None if self.sets is None else frozenset(self.sets.items())
-        return hash((self.reading, self.dependence, sets))
-
-    def pairs(
-        self, theta: JointDistribution, target: str | None = None
-    ) -> Iterator[tuple[str, Database, Database]]:
-        """The ordered dependent neighbouring pairs ``(i, D, D')`` of this reading.
-
-        Args:
-            theta: the joint law of the tuples (the relationship R).
-            target: only the pairs that change this tuple (None: every tuple's).
-
-        Returns:
-            An iterator over ``(tuple name, D, D')``, in the order of
-            :func:`neighbour_pairs`.
-
-        Raises:
-            InputError: ``reading`` is ``CONDITIONAL`` (it compares no databases), or
-                ``sets`` has no set for ``target``.
-
-        References:
-            Liu et al. (2016), Section V, Definition 3 (dependent neighbouring
-            databases) and Definition 4 (Eq. 12).
-        """
-        if self.reading is DDPReading.CONDITIONAL:
-            raise InputError("reading", "the conditional reading compares no pairs of databases")
-        groups = dependence_sets(theta, self.dependence) if self.sets is None else self.sets
-        if target is not None:
-            if target not in groups:
-                raise InputError("sets", f"no dependence set for {target!r}")
-            groups = {target: groups[target]}
-        return neighbour_pairs(theta, groups, self.reading is DDPReading.NEIGHBOURS_IN_SUPPORT)
-
-
-#: Definition 4 as printed, the dependence sets read jointly: the default of every check.
-DEFINITION4 = DDPNeighbours()
 
 
 # --- finite mechanisms ----------------------------------------------------------------

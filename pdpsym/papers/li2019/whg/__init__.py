@@ -53,7 +53,7 @@ from pdpsym.papers.li2019.whg.exact import (
     max_exact,
     whg_from_distribution,
 )
-from pdpsym.papers.li2019.whg.given import (
+from pdpsym.papers.li2019.whg.given_edges import (
     MAX_EXACT_GIVEN_N,
     ArrayEdges,
     BetaEdges,
@@ -65,7 +65,7 @@ from pdpsym.papers.li2019.whg.given import (
     full_search,
     paths_search,
 )
-from pdpsym.papers.li2019.whg.masks import popcounts
+from pdpsym.papers.li2019.whg.node_masks import popcounts
 
 __all__ = [
     "ArrayEdges",

@@ -53,12 +53,12 @@ import numpy as np
 
 from pdpsym.core.balls import Ball, float_log_bounds, to_ball, working_precision
 from pdpsym.core.certify import arb_from_fraction
-from pdpsym.core.expoly import exp_ball
+from pdpsym.core.exp_polynomials import exp_ball
 from pdpsym.core.parallel import ordered_map
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers.li2019.edges import EdgeReading
-from pdpsym.papers.li2019.whg.masks import local_masks, popcounts
+from pdpsym.papers.li2019.whg.node_masks import local_masks, popcounts
 
 U = Fraction(1, 2**53)
 

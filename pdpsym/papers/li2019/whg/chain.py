@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from pdpsym.core.balls import Ball, to_ball, working_precision
 from pdpsym.core.certify import separate
 from pdpsym.core.compare import decided_argmax, decided_min
-from pdpsym.core.expoly import LogRatio
+from pdpsym.core.exp_polynomials import LogRatio
 from pdpsym.papers.li2019.edge_tables import BALL_PREC, EdgeValue
 from pdpsym.papers.li2019.edges import log_sum
 

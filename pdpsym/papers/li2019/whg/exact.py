@@ -12,13 +12,13 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.core.errors import InputError
-from pdpsym.core.expoly import LogRatio
+from pdpsym.core.exp_polynomials import LogRatio
+from pdpsym.loss.adversary import Adversary, LeakageResult
+from pdpsym.loss.leakage import leakage, leakage_all
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.li2019.adversary import Adversary, LeakageResult
 from pdpsym.papers.li2019.edge_tables import EdgeTables
 from pdpsym.papers.li2019.edges import EdgeReading, rational_log
-from pdpsym.papers.li2019.eq2 import leakage, leakage_all
 from pdpsym.papers.li2019.whg.chain import (
     MAX_PATHS_N,
     BottomRule,

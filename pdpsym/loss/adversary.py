@@ -1,8 +1,8 @@
 """The adversary ``A(i, K)`` of Li et al. and the result of its Eq. 2 leakage.
 
 An :class:`Adversary` knows the prior, the tuples ``K`` and targets tuple ``i``; the
-leakage engine (:mod:`pdpsym.papers.li2019.eq2`) returns a :class:`LeakageResult`: the
-exact value (a :class:`~pdpsym.core.expoly.LogRatio`) with its :class:`Witness`, or the
+leakage engine (:mod:`pdpsym.loss.leakage`) returns a :class:`LeakageResult`: the
+exact value (a :class:`~pdpsym.core.exp_polynomials.LogRatio`) with its :class:`Witness`, or the
 status ``no-compatible-pair``.
 
 References:
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pdpsym.core.certify import Certified, certify
 from pdpsym.core.errors import InputError
-from pdpsym.core.expoly import LogRatio
+from pdpsym.core.exp_polynomials import LogRatio
 from pdpsym.core.numbers import fraction_str
 from pdpsym.models.joint import JointDistribution
 

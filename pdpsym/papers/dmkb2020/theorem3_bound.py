@@ -39,16 +39,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from pdpsym.core.arbpoly import (
+from pdpsym.core.balls import Ball
+from pdpsym.core.certify import arb_from_fraction, ball_endpoints
+from pdpsym.core.count_law_balls import (
     BALL_ZERO,
-    Ball,
     ball_poly,
     binomial_window,
     exp_ball,
     geometric_poly,
     workprec,
 )
-from pdpsym.core.certify import arb_from_fraction, ball_endpoints
 from pdpsym.core.decimals import decimal_string, enclosure_decimal
 from pdpsym.core.errors import Undecided
 

@@ -1,9 +1,9 @@
 """The float64 screen of a count chain's interior outputs, with proven error bounds.
 
-For a :class:`~pdpsym.core.countchain.CountChain`, a target ``t`` and a state ``a``, the
+For a :class:`~pdpsym.core.chain_all_targets.CountChain`, a target ``t`` and a state ``a``, the
 law ``J_a = F_t(a) B_t(a)`` of the count and the Laplace mixtures
 ``M_a(j) = sum_c J_a[c] q^{|j - c|}`` decide Li et al.'s Eq. 2 at every output ``j``.
-The extremes ``j = 0, N`` are enclosed by balls (:mod:`pdpsym.core.countchain`); this
+The extremes ``j = 0, N`` are enclosed by balls (:mod:`pdpsym.core.chain_all_targets`); this
 module bounds every interior output ``0 < j < N`` from one float64 pass over all targets:
 the forward-backward on count vectors (each step rescaled by a power of two, which is
 exact), the laws by direct convolution, and the mixtures by the two first-order
@@ -68,7 +68,7 @@ import numpy as np
 from flint import arb, ctx
 
 from pdpsym.core.certify import arb_from_fraction, ball_endpoints
-from pdpsym.core.countchain import CountChain
+from pdpsym.core.chain_all_targets import CountChain
 
 #: bounds of mixture values and norms must stay at or above this (every quotient formed
 #: from them is then a normal number, far above the absolute slack)

@@ -17,7 +17,7 @@ and beyond the extreme points it is constant; so the sup over ``r`` is a max ove
 union of the two supports (the Laplace-mixture sup of
 :mod:`pdpsym.loss.laplace_mixture`, shared with Liu et al.). Each candidate value is then a :class:`LogRatio` of two
 exponential polynomials with rational data, compared *exactly*
-(:mod:`pdpsym.core.expoly`). Candidates are screened in float64 and every near-tie of
+(:mod:`pdpsym.core.exp_polynomials`). Candidates are screened in float64 and every near-tie of
 the float maximum is decided exactly (:func:`pdpsym.core.compare.screen_then_decide`);
 ``method="exact"`` decides every candidate exactly (the test oracle for the screen).
 
@@ -43,12 +43,12 @@ from pdpsym.core.compare import (
     screenable_float,
 )
 from pdpsym.core.errors import InputError
-from pdpsym.core.expoly import ExpPoly, LogRatio
+from pdpsym.core.exp_polynomials import ExpPoly, LogRatio
 from pdpsym.core.numbers import fraction_str
+from pdpsym.loss.adversary import Adversary, LeakageResult, Witness
 from pdpsym.loss.laplace_mixture import laplace_mixture_at, log_mixture_floats
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.li2019.adversary import Adversary, LeakageResult, Witness
 
 
 @dataclass
@@ -174,13 +174,14 @@ def leakage(
     Examples:
         Table (a) of Example 2 (``x1``, ``x2`` positively correlated), the weakest adversary:
 
-        >>> from pdpsym.papers.li2019.examples import li2019_table
-        >>> res = leakage(li2019_table("a"), "x1", lam=1)
+        >>> rows = [[0, 0, "3/10"], [0, 1, "1/5"], [1, 0, "1/5"], [1, 1, "3/10"]]
+        >>> table_a = JointDistribution.from_rows(["x1", "x2"], rows)
+        >>> res = leakage(table_a, "x1", lam=1)
         >>> res.expression()
         log((2*E + 3*exp(2))/(3 + 2*E))
         >>> res.certified(10).decimal
         '1.185375903'
-        >>> leakage(li2019_table("a"), "x1", ["x2"], lam=1).compare_rational(1)
+        >>> leakage(table_a, "x1", ["x2"], lam=1).compare_rational(1)
         0
     """
     lam = Fraction(lam)

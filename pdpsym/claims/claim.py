@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from pdpsym.papers.catalogue import CATALOGUE
+from pdpsym.claims.catalogue import CATALOGUE
 
 
 class Verdict(StrEnum):
@@ -219,7 +219,7 @@ def checker(claim_id: str) -> Callable[[Checker], Checker]:
         ``CHECKERS`` and returns it unchanged.
 
     References:
-        The claims catalogue, :mod:`pdpsym.papers.catalogue` (each id names its paper's
+        The claims catalogue, :mod:`pdpsym.claims.catalogue` (each id names its paper's
         theorem, lemma or equation).
     """
 

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from pdpsym.papers.li2019.whg.batch import ternary
-from pdpsym.papers.li2019.whg.masks import local_masks, popcounts
+from pdpsym.papers.li2019.whg.node_masks import local_masks, popcounts
 
 #: the class key of the nodes whose value is exactly Δ/λ = 1/λ
 DELTA_OVER_LAMBDA = 0

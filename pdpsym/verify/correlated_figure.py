@@ -13,10 +13,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 from pdpsym.audit.calibrate import BaselineResult, calibrate
+from pdpsym.claims.figure import Line, Plot, Scale, Text, figure
 from pdpsym.core.certify import certify
 from pdpsym.core.decimals import enclosure_decimal
 from pdpsym.models.markov import MarkovChain
-from pdpsym.papers.figure import Line, Plot, Scale, Text, figure
 
 COLUMNS = (
     "stay",

@@ -23,10 +23,11 @@ from typing import Any
 
 from flint import arb, ctx
 
+from pdpsym.core.balls import Ball
+
 #: an opaque exact integer polynomial (python-flint ``fmpz_poly``)
 IntPoly = Any
 #: an opaque real ball (python-flint ``arb``)
-Ball = Any
 
 
 def truncation_shift(total: int, degree: int, n: int, rate: Fraction, prec: int) -> int:

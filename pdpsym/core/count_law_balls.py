@@ -29,7 +29,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TypeAlias
 
 from flint import arb, arb_poly, ctx
 
@@ -37,7 +36,6 @@ from pdpsym.core.certify import arb_from_fraction
 
 __all__ = [
     "BALL_ZERO",
-    "Ball",
     "WindowLaw",
     "ball_poly",
     "ball_sum",
@@ -52,7 +50,6 @@ __all__ = [
 ]
 
 
-Ball: TypeAlias = arb  # an arb ball, for the type hints of the layers above
 BALL_ZERO = arb(0)  # the exact zero ball (arb values are immutable)
 
 

@@ -1,7 +1,7 @@
 """δ(ε) of randomized response on a long chain, enclosed between two exact windows.
 
 Around the target ``i`` (nearest known records ``l < i < r``) the reports inside
-``(l, r)`` are too many to list (:mod:`pdpsym.audit.structured_rr`). Take a window
+``(l, r)`` are too many to list (:mod:`pdpsym.audit.rr_reports`). Take a window
 ``[L, R] ∋ i`` of report positions inside ``(l, r)`` and the states just outside it,
 ``x_{L-1}`` (when ``L - 1 > l``) and ``x_{R+1}`` (when ``R + 1 < r``).
 
@@ -24,7 +24,7 @@ pair, a weighted sum of such divergences with the same weights on both sides (a 
 value impossible under ``b`` counts in full in both), so termwise bounds hold. ``ε(δ)`` is enclosed
 by the two curves' inverses (the curves are non-increasing: ``δ_U(ε) ≤ δ`` implies
 ``δ(ε) ≤ δ``, and ``δ(ε) ≤ δ`` implies ``δ_W(ε) ≤ δ``). The ends are exact values,
-enclosed in balls whose rational ends are reported (:class:`~pdpsym.core.sqrtexp.Bracket`).
+enclosed in balls whose rational ends are reported (:class:`~pdpsym.core.exp_sqrt_sums.Bracket`).
 
 References:
     Desfontaines et al., Definition 12 and Lemma 1; Liu et al. (2016), Eq. 11;
@@ -44,14 +44,13 @@ import sympy
 
 from pdpsym.core.certify import ball_endpoints, enclose
 from pdpsym.core.eps import Eps
-from pdpsym.core.sqrtexp import Bracket
+from pdpsym.core.exp_sqrt_sums import Bracket
 from pdpsym.loss import worst_case
 from pdpsym.loss.pmf_pair import PMFPair
+from pdpsym.models.scenario import PMF
 
 #: the most outcomes of a window's law (with its boundary states)
 WINDOW_OUTCOMES = 4096
-
-PMF = dict[Any, Fraction]
 
 
 def window(chain: Any) -> tuple[int, int]:
@@ -59,7 +58,7 @@ def window(chain: Any) -> tuple[int, int]:
     with both boundary states has at most :data:`WINDOW_OUTCOMES` outcomes.
 
     Args:
-        chain: the chain around the target (``pdpsym.audit.structured_rr.ReportChain``).
+        chain: the chain around the target (``pdpsym.audit.rr_reports.ReportChain``).
 
     Returns:
         ``(L, R)``, 0-based positions inside ``(l, r)``.

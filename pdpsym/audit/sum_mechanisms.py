@@ -36,7 +36,7 @@ law of ``f`` (``model.query_law``), so each notion's cases are pairs of query la
 * ``ibcdp`` -- Definition 6: the posteriors of ``x_i`` given the output of ``D`` and of
   ``D_{i→b}``, from the joint law ``P(x_i = a, f = s | x_K = v)`` of the count
   polynomials; ``distributional-dp`` -- Definition 4: LPs whose columns are the values of
-  the target's Markov blanket (:mod:`pdpsym.audit.structured_posterior`, with the
+  the target's Markov blanket (:mod:`pdpsym.audit.sum_posteriors`, with the
   derivations).
 """
 
@@ -49,23 +49,23 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-import sympy
-
+from pdpsym.audit import registry
 from pdpsym.audit.notions import Request
-from pdpsym.audit.structured_posterior import (
+from pdpsym.audit.registry import Compare, Notion, Pairs, delta_over_lambda
+from pdpsym.audit.rr_reports import audit_rr
+from pdpsym.audit.sum_posteriors import (
     IBCDP_LAPLACE_NOTE,
     distributional_result,
     ibcdp_loss,
     pushed_laws,
 )
-from pdpsym.audit.structured_rr import audit_rr
 from pdpsym.core.errors import InputError
 from pdpsym.loss import LaplacePair, PrivacyLoss, Weighted, worst_case
 from pdpsym.loss.pmf_pair import PMFPair
 from pdpsym.mechanisms.discrete import RandomizedResponse
 from pdpsym.mechanisms.laplace import LaplaceNoise
+from pdpsym.models.neighbours import DDPReading
 from pdpsym.models.structured import records_law
-from pdpsym.papers.lmm2016.mechanism import DDPReading
 
 Law = dict[Fraction, Fraction]
 KINDS = ("laplace", "geometric", "count", "threshold")
@@ -324,13 +324,6 @@ def _conditional(m: _Model, mech: SumMechanism) -> list[tuple[dict[str, Any], Pr
     return out
 
 
-_READINGS = {
-    "np": "for a single θ, Definition 3 compares the same pairs as APKDP",
-    "ppkdp": "a known value impossible under b counts in full (infinite PLRV)",
-    "cdp": "b ranges over the whole declared domain of the target",
-    "ibcdp": "b ranges over the whole declared domain of the target",
-}
-
 _DDP_NOTE = (
     "dependent neighbours differ at the target and agree outside its dependence group "
     "(a chain's run of linked steps, a network's connected component, the record alone "
@@ -341,7 +334,7 @@ _DDP_NOTE = (
 
 
 def _result(
-    notion: str,
+    kind: Notion,
     cases: Callable[[], list[tuple[dict[str, Any], PrivacyLoss]]],
     mech: SumMechanism,
     m: _Model,
@@ -352,11 +345,12 @@ def _result(
 
     eps, delta, reading = req.eps, req.delta, req.reading
 
-    if notion == "distributional-dp":
-        return distributional_result(m, mech, eps, delta)
-    loss = ibcdp_loss(m, mech) if notion == "ibcdp" else worst_case(cases())
+    if kind.compare is Compare.SIMULATOR_LP:
+        return distributional_result(m, mech, eps, delta, kind)
+    posterior = kind.compare is Compare.POSTERIOR
+    loss = ibcdp_loss(m, mech) if posterior else worst_case(cases())
     res = NotionResult.of_loss(
-        notion,
+        kind.name,
         loss,
         eps,
         delta,
@@ -364,24 +358,17 @@ def _result(
     )
     value, wit = res.epsilon, res.witness
     note = "exact, from the conditional laws of the query (no database is listed)"
-    if notion == "ibcdp" and mech.kind == "laplace":
+    if posterior and mech.kind == "laplace":
         note = IBCDP_LAPLACE_NOTE
-    label = _READINGS.get(notion)
-    if notion == "ppkdp" and apk_zero is not None:
+    label = kind.label(reading)
+    if kind.apk_at_zero is not None and apk_zero is not None:
         value, wit = apk_zero
-        label = "delta = 0: APKDP and PPKDP coincide (Theorem 1)"
-    if notion == "dp" and mech.kind == "laplace":
-        assert mech.lam is not None
+        label = kind.apk_at_zero
+    if kind.pairs is Pairs.NEIGHBOURS and mech.kind == "laplace":
         wi, dom = m.weights[m.target], m.domains[m.target]
-        sens = abs(wi) * (max(dom) - min(dom))
-        value = sympy.Rational(sens.numerator, sens.denominator) / sympy.Rational(
-            mech.lam.numerator, mech.lam.denominator
-        )
-        wit = {"sensitivity": sens}
-    if notion == "dependent-dp":
-        label = reading.value
-        if reading is not DDPReading.CONDITIONAL:
-            note = _DDP_NOTE
+        value, wit = delta_over_lambda(abs(wi) * (max(dom) - min(dom)), mech.lam)
+    if kind.pairs is Pairs.DEPENDENT and reading is not DDPReading.CONDITIONAL:
+        note = _DDP_NOTE
     return replace(res, epsilon=value, witness=wit, reading=label, note=note)
 
 
@@ -399,7 +386,7 @@ def audit_structured(
         model: a structured model (``query_law``, ``domain``, ``variables``).
         mechanism: a :class:`SumMechanism`, :class:`~pdpsym.mechanisms.laplace.LaplaceNoise`,
             or randomized response on the model's domains (chains and independent
-            records: :mod:`pdpsym.audit.structured_rr`).
+            records: :mod:`pdpsym.audit.rr_reports`).
         target: the target record.
         known: the records the attacker knows (their values range over every value
             compatible with the target's).
@@ -433,15 +420,14 @@ def audit_structured(
         lo, hi = m.span(model.variables)
         if lo.denominator != 1 or hi.denominator != 1:
             raise InputError("weights", "geometric noise needs an integer-valued query")
-    makers: dict[str, Callable[[], list[tuple[dict[str, Any], PrivacyLoss]]]] = {
-        "dp": lambda: _point_pairs(m, mech, (target,)),
-        "apkdp": lambda: _apk(m, mech),
-        "np": lambda: _apk(m, mech),
-        "ppkdp": lambda: _ppk(m, mech),
-        "cdp": lambda: _cdp(m, mech),
-        "ibcdp": lambda: [],  # its loss: ibcdp_loss
-        "distributional-dp": lambda: [],  # its result: distributional_result
-        "dependent-dp": (
+    makers: dict[Pairs, Callable[[], list[tuple[dict[str, Any], PrivacyLoss]]]] = {
+        Pairs.NEIGHBOURS: lambda: _point_pairs(m, mech, (target,)),
+        Pairs.GIVEN_KNOWN: lambda: _apk(m, mech),
+        Pairs.WEIGHTED_KNOWN: lambda: _ppk(m, mech),
+        Pairs.CHANGED: lambda: _cdp(m, mech),
+        Pairs.CHANGED_POSTERIORS: lambda: [],  # its loss: ibcdp_loss
+        Pairs.SIMULATED: lambda: [],  # its result: distributional_result
+        Pairs.DEPENDENT: (
             (lambda: _conditional(m, mech))
             if req.reading is DDPReading.CONDITIONAL
             else (lambda: _point_pairs(m, mech, m.group()))
@@ -450,12 +436,11 @@ def audit_structured(
     out = []
     apk_zero = None
     for n in req.notions:
-        if n not in makers:
-            raise InputError("notions", f"unknown notion {n!r}")
-        if n == "ppkdp" and mech.kind == "laplace":
+        kind = registry.notion(n)
+        if kind.apk_at_zero is not None and mech.kind == "laplace":
             z = worst_case(_apk(m, mech)).epsilon(0)
             apk_zero = (z.value, dict(z.where or {}))
-        out.append(_result(n, makers[n], mech, m, req, apk_zero))
+        out.append(_result(kind, makers[kind.pairs], mech, m, req, apk_zero))
     return Audit(target, tuple(m.known), tuple(out))
 
 

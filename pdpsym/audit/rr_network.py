@@ -80,7 +80,9 @@ from typing import Any
 
 import sympy
 
+from pdpsym.audit import registry
 from pdpsym.audit.notions import Request
+from pdpsym.audit.registry import Notion, Pairs, first_with
 from pdpsym.audit.rr_pairs import MAX_GROUP_OUTCOMES, group_pair, other_prob
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
@@ -88,15 +90,40 @@ from pdpsym.loss.pmf_pair import PMFPair
 from pdpsym.mechanisms.discrete import RandomizedResponse, randomized_response
 from pdpsym.models.bayesnet import DEFAULT_MAX_JOINT_ROWS, BayesianNetwork
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.lmm2016.mechanism import DDPReading
+from pdpsym.models.neighbours import DDPReading
 
 #: the most rows of the target's component listed as a table
 MAX_ROWS = DEFAULT_MAX_JOINT_ROWS
 
-PMF = dict[Any, Fraction]
 
-#: notions computed without listing the component (their pair is local)
-NO_TABLE = ("dp",)
+#: the pairs computed without listing the component (their pair is local)
+NO_TABLE = (Pairs.NEIGHBOURS,)
+
+
+def table_notion(notion: Notion, reading: DDPReading) -> Notion | None:
+    """The notion whose audit of the component's table gives ``notion``'s figures, or
+    None when ``notion`` needs no table.
+
+    Args:
+        notion: the notion asked for.
+        reading: the reading of Liu et al.'s Definition 4.
+
+    Returns:
+        ``notion`` itself; for dependent DP's Eq. 11 reading the notion of the given-known
+        pairs (with nothing known, they are the laws given ``x_i = a`` and ``x_i = b``);
+        None for local pairs and dependent DP's neighbours (a product of local pairs).
+
+    References:
+        Liu et al. (2016), Definition 4 and Eq. 11-12; Desfontaines et al.,
+        Definition 12.
+    """
+    if notion.pairs in NO_TABLE:
+        return None
+    if notion.pairs is Pairs.DEPENDENT:
+        if reading is not DDPReading.CONDITIONAL:
+            return None
+        return first_with(Pairs.GIVEN_KNOWN)
+    return notion
 
 
 def component(model: BayesianNetwork, target: str) -> tuple[str, ...]:
@@ -179,11 +206,7 @@ def audit_rr_network(
     inside = tuple(k for k in known if k in comp)
     keep = mech.keep
     rows = component_rows(model, target)
-    table_notions = [
-        n
-        for n in notions
-        if n not in NO_TABLE and not (n == "dependent-dp" and reading is not DDPReading.CONDITIONAL)
-    ]
+    table_notions = [n for n in notions if table_notion(registry.notion(n), reading) is not None]
     if table_notions and rows > MAX_ROWS:
         raise InputError(
             "model",
@@ -203,9 +226,11 @@ def audit_rr_network(
     )
     out = []
     for n in notions:
-        if n == "dp":
+        kind = registry.notion(n)
+        table = table_notion(kind, reading)
+        if kind.pairs in NO_TABLE:
             local = randomized_response(keep, [model.domain(target)])
-            r = audit(_local_table(model, target), local, target, (), eps, delta, ["dp"])["dp"]
+            r = audit(_local_table(model, target), local, target, (), eps, delta, [n])[n]
             out.append(
                 replace(
                     _witnesses(r, _only_pair),
@@ -214,13 +239,13 @@ def audit_rr_network(
                 )
             )
             continue
-        if n == "dependent-dp" and reading is not DDPReading.CONDITIONAL:
+        if table is None:  # dependent DP's neighbours: a product of local pairs
             out.append(_group_result(n, model, comp, keep, eps, delta, reading))
             continue
         assert joint is not None
-        if n == "dependent-dp":
-            r = audit(joint, rr_c, target, (), eps, delta, ["apkdp"])["apkdp"]
-            r = replace(_witnesses(r, _no_known), notion=n, reading=reading.value)
+        if table is not kind:  # dependent DP's Eq. 11 reading: given-known, nothing known
+            r = audit(joint, rr_c, target, (), eps, delta, [table.name])[table.name]
+            r = replace(_witnesses(r, _no_known), notion=n, reading=kind.label(reading))
         else:
             r = audit(joint, rr_c, target, inside, eps, delta, [n], reading)[n]
         note = f"exact, {base}" if r.note is None else f"{base}; {r.note}"
@@ -297,4 +322,12 @@ def _sympy_form(value: Any) -> Any:
     return value.sympy() if hasattr(value, "sympy") else value
 
 
-__all__ = ["MAX_ROWS", "audit_rr_network", "component", "component_rows", "group_pair"]
+__all__ = [
+    "NO_TABLE",
+    "table_notion",
+    "MAX_ROWS",
+    "audit_rr_network",
+    "component",
+    "component_rows",
+    "group_pair",
+]

@@ -46,8 +46,8 @@ no special case). The backward ratio ``beta(0)/beta(1)`` obeys
 It is computed exactly (PMF pairs, :class:`~pdpsym.loss.pmf_pair.PMFPair`) when that
 count is at most :data:`MAX_OUTCOMES`; otherwise ε is exact (two states: the programme
 above; more states: the extreme rays of the cones of forward and backward messages,
-:mod:`pdpsym.audit.structured_rr_cone`); δ(ε) and ε(δ) are enclosed between two windows
-of reports (:mod:`pdpsym.audit.structured_rr_window`), which the note says.
+:mod:`pdpsym.audit.rr_report_cones`); δ(ε) and ε(δ) are enclosed between two windows
+of reports (:mod:`pdpsym.audit.rr_report_windows`), which the note says.
 
 **Notions.** ``apkdp``/``np``: the pairs above for every known value compatible with
 ``a`` and ``b`` (only ``x_l`` and ``x_r`` matter); ``ppkdp``: the same weighted by
@@ -59,7 +59,7 @@ coordinate is post-processing), a product of ``n`` local pairs, whose law of
 ``(#reports equal to x, #equal to x')`` is multinomial (exact for ``n <=``
 :data:`MAX_GROUP`); ``dependent-dp`` (``eq11-conditional``): the chain pair with no known
 record. Bayesian networks: the target's component, listed as a table
-(:mod:`pdpsym.audit.structured_rr_network`).
+(:mod:`pdpsym.audit.rr_network`).
 
 References:
     Desfontaines et al., Definitions 3, 5, 12, 13 and Lemma 1; Liu et al. (2016),
@@ -77,10 +77,12 @@ from typing import Any
 
 import sympy
 
+from pdpsym.audit import registry
 from pdpsym.audit.notions import Request
+from pdpsym.audit.registry import Compare, Pairs
 from pdpsym.audit.rr_pairs import group_pair, other_prob
-from pdpsym.audit.structured_rr_cone import TooManyRays, chain_max_ratio
-from pdpsym.audit.structured_rr_window import enclose_curve
+from pdpsym.audit.rr_report_cones import TooManyRays, chain_max_ratio
+from pdpsym.audit.rr_report_windows import enclose_curve
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss import PrivacyLoss, worst_case
@@ -88,8 +90,10 @@ from pdpsym.loss.pmf_pair import PMFPair
 from pdpsym.mechanisms.discrete import RandomizedResponse
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.markov import MarkovChain
+from pdpsym.models.neighbours import DDPReading
 from pdpsym.models.product import ProductModel
-from pdpsym.papers.lmm2016.mechanism import DDPReading
+from pdpsym.models.scenario import PMF
+from pdpsym.models.structured_kinds import chain_of, is_structured, network_of
 
 #: the largest number of report outcomes listed for δ(ε) (a segment of a chain)
 MAX_OUTCOMES = 4096
@@ -97,7 +101,6 @@ MAX_OUTCOMES = 4096
 #: the largest dependence group whose multinomial law is listed for δ(ε)
 MAX_GROUP = 200
 
-PMF = dict[Any, Fraction]
 Pair = tuple[Fraction, Fraction]  # a ratio p / q in [0, inf] as (p, q)
 
 
@@ -119,7 +122,7 @@ def check_rr(model: Any, mech: RandomizedResponse) -> str | None:
     References:
         Warner (1965); Desfontaines et al., Definition 12 (the audited pairs).
     """
-    if not isinstance(model, MarkovChain | ProductModel | BayesianNetwork):
+    if not is_structured(model):
         return (
             "randomized response is audited on Markov chains, independent records and "
             "Bayesian networks"
@@ -322,15 +325,17 @@ def audit_rr(
     reason = check_rr(model, mech)
     if reason is not None:
         raise InputError("mechanism", reason)
-    if isinstance(model, BayesianNetwork):
-        from pdpsym.audit.structured_rr_network import audit_rr_network
+    network = network_of(model)
+    if network is not None:
+        from pdpsym.audit.rr_network import audit_rr_network
 
-        return audit_rr_network(model, mech, target, known, req)
+        return audit_rr_network(network, mech, target, known, req)
+    as_chain = chain_of(model)
     keep = mech.keep
     names = tuple(model.variables)
     dom = tuple(model.domain(target))
     support = [a for a in dom if known_given(a) is not None]
-    chain = ReportChain(model, keep, target, known) if isinstance(model, MarkovChain) else None
+    chain = ReportChain(as_chain, keep, target, known) if as_chain is not None else None
     small = chain is None or chain.outcomes <= MAX_OUTCOMES
     idx = {x: j for j, x in enumerate(dom)}
 
@@ -370,9 +375,11 @@ def audit_rr(
 
     results = []
     for n in notions:
+        kind = registry.notion(n)
+        conditional = kind.pairs is Pairs.DEPENDENT and reading is DDPReading.CONDITIONAL
         label: str | None = None
         note = "exact, from the reports' laws around the target (no database is listed)"
-        if n in ("ibcdp", "distributional-dp"):
+        if kind.compare is not Compare.HOCKEY_STICK:
             results.append(
                 NotionResult(
                     n,
@@ -386,12 +393,12 @@ def audit_rr(
         cases: list[tuple[dict[str, Any], PrivacyLoss]] | None = None
         eps_only: tuple[Any, dict[str, Any]] | None = None
         window: tuple[Any, list[tuple[Any, ...]]] | None = None  # δ enclosed (long chains)
-        if n in ("dp", "cdp"):
+        if kind.pairs in (Pairs.NEIGHBOURS, Pairs.CHANGED):
             # cdp (Definition 5): a known value v compatible with a, and b either outside
             # the support or compatible with v (the cases of the sum mechanisms' cdp)
             pairs = (
                 itertools.permutations(dom, 2)
-                if n == "dp"
+                if kind.pairs is Pairs.NEIGHBOURS
                 else dict.fromkeys(
                     (a, b)
                     for a in support
@@ -402,16 +409,16 @@ def audit_rr(
             )
             cases = [({"a": a, "b": b}, local_pair(a, b, {"a": a, "b": b})) for a, b in pairs]
             label = "changing the target alone changes only its own report"
-        elif n in ("apkdp", "np") or (n == "dependent-dp" and reading is DDPReading.CONDITIONAL):
-            knw = () if n == "dependent-dp" else tuple(known)
-            if n == "dependent-dp":
-                label = reading.value
+        elif kind.pairs is Pairs.GIVEN_KNOWN or conditional:
+            knw = () if conditional else tuple(known)
+            label = kind.label(reading)
+            if conditional:
                 local_chain = (
-                    ReportChain(model, keep, target, ()) if isinstance(model, MarkovChain) else None
+                    ReportChain(as_chain, keep, target, ()) if as_chain is not None else None
                 )
             else:
                 local_chain = chain
-            if n == "dependent-dp":
+            if conditional:
                 laws = {a: model.query_law(target, a, {}, {v: 0 for v in names}) for a in dom}
                 sup = [a for a in dom if laws[a] is not None]
                 if local_chain is None or local_chain.outcomes <= MAX_OUTCOMES:
@@ -433,11 +440,6 @@ def audit_rr(
                     eps_only = _chain_eps(local_chain, [(c, w) for w, c in found], idx)
                     window = (local_chain, [(w, *c) for w, c in found])
             else:
-                label = (
-                    "for a single θ, Definition 3 compares the same pairs as APKDP"
-                    if (n == "np")
-                    else None
-                )
                 found = apk_cases(knw)
                 if small:
                     cases = [
@@ -448,8 +450,8 @@ def audit_rr(
                     assert chain is not None
                     eps_only = _chain_eps(chain, [(c, w) for w, c in found], idx)
                     window = (chain, [(w, *c) for w, c in found])
-        elif n == "ppkdp":
-            label = "a known value impossible under b counts in full (infinite PLRV)"
+        elif kind.pairs is Pairs.WEIGHTED_KNOWN:
+            label = kind.label(reading)
             cases = []
             inf_where: dict[str, Any] | None = None
             window = (chain, [])
@@ -479,8 +481,8 @@ def audit_rr(
                     found = apk_cases(tuple(known))
                     eps_only = _chain_eps(chain, [(c, w) for w, c in found], idx)
                 cases = None
-        elif n == "dependent-dp":
-            label = reading.value
+        elif kind.pairs is Pairs.DEPENDENT:
+            label = kind.label(reading)
             note = (
                 "dependent neighbours differ at the target and may differ anywhere in its "
                 "dependence group; the worst pair differs at every record of the group "
@@ -507,7 +509,7 @@ def audit_rr(
             value, wit = eps_only
             why = (
                 f"the reports around the target have more than {MAX_OUTCOMES} outcomes"
-                if n != "dependent-dp" or reading is DDPReading.CONDITIONAL
+                if kind.pairs is not Pairs.DEPENDENT or conditional
                 else f"the dependence group has more than {MAX_GROUP} records"
             )
             if value is None:
@@ -515,7 +517,7 @@ def audit_rr(
                     f"ε not computed either: a cone of report laws has {wit['rays']} extreme "
                     "rays, over the limit of the exact programme"
                 )
-            elif n == "dependent-dp" and reading is not DDPReading.CONDITIONAL:
+            elif kind.pairs is Pairs.DEPENDENT and not conditional:
                 head = "ε exact (the group's size times the local pair's largest loss)"
             elif chain is not None and chain.k > 2:
                 head = "ε exact (extreme rays of the forward and backward report cones)"
@@ -547,7 +549,7 @@ def _chain_eps(
     idx: Mapping[Fraction, int],
 ) -> tuple[Any, dict[str, Any]]:
     """The exact ε (max over the cases) of a long chain segment: the extremes' programme
-    for two states, the cones' extreme rays (:mod:`pdpsym.audit.structured_rr_cone`) for
+    for two states, the cones' extreme rays (:mod:`pdpsym.audit.rr_report_cones`) for
     more; ``(None, {"rays": n})`` when a cone has more than its limit of rays."""
 
     if chain is None:

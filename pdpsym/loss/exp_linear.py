@@ -3,7 +3,7 @@ exact.
 
 With ``ε = ln w`` for rational ``w`` a :class:`WLin` is a rational; with rational
 ``ε ≠ 0``, ``e^ε`` is transcendental, so the sign of ``c0 + c1 e^ε`` is decided exactly
-by :class:`~pdpsym.core.expoly.ExpPoly` (zero iff both coefficients are zero).
+by :class:`~pdpsym.core.exp_polynomials.ExpPoly` (zero iff both coefficients are zero).
 
 References:
     Desfontaines, Mohammadi, Krahmer, Basin (2020), "Differential privacy with partial
@@ -19,7 +19,7 @@ from typing import Any
 import sympy
 
 from pdpsym.core.eps import Eps
-from pdpsym.core.expoly import ExpPoly
+from pdpsym.core.exp_polynomials import ExpPoly
 
 
 @dataclass(frozen=True)

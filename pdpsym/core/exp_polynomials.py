@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from flint import arb, ctx
 
-from pdpsym.core import arbpoly
+from pdpsym.core import count_law_balls
 from pdpsym.core.certify import MAX_PREC, arb_from_fraction, decide_sign
 from pdpsym.core.numbers import fraction_str
 
@@ -30,10 +30,10 @@ if TYPE_CHECKING:
     import sympy
 
 
-#: :func:`pdpsym.core.arbpoly.exp_ball` with an LRU cache of 16,384 balls keyed by
+#: :func:`pdpsym.core.count_law_balls.exp_ball` with an LRU cache of 16,384 balls keyed by
 #: ``(a, prec)``: exponents repeat across the terms of a search, and arbs are immutable, so
 #: sharing them is safe.
-exp_ball = functools.lru_cache(maxsize=1 << 14)(arbpoly.exp_ball)
+exp_ball = functools.lru_cache(maxsize=1 << 14)(count_law_balls.exp_ball)
 
 
 class ExpPoly:

@@ -1,6 +1,6 @@
 """Sums of exponential polynomials and square roots of them, exactly: the δ(ε) of Laplace noise.
 
-A :class:`SqrtExpSum` is ``E_0 + sum_k c_k sqrt(E_k)`` with :class:`~pdpsym.core.expoly.ExpPoly`
+A :class:`SqrtExpSum` is ``E_0 + sum_k c_k sqrt(E_k)`` with :class:`~pdpsym.core.exp_polynomials.ExpPoly`
 ``E_0``, positive ExpPolys ``E_k`` and rational ``c_k``. The hockey-stick divergence of
 two Laplace mixtures is such a sum (one square root per sign change of ``p - e^eps q``
 between two centres). It implements the exact-value protocol of
@@ -32,7 +32,7 @@ from flint import arb, ctx
 
 from pdpsym.core.certify import MAX_PREC, arb_from_fraction, decide_sign
 from pdpsym.core.errors import Undecided
-from pdpsym.core.expoly import ExpPoly
+from pdpsym.core.exp_polynomials import ExpPoly
 
 
 def _isqrt_exact(n: int) -> int | None:

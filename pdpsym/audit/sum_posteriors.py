@@ -1,6 +1,6 @@
 r"""IBCDP and distributional DP on a structured model, from exact conditional laws.
 
-The mechanisms are those of :mod:`pdpsym.audit.structured`: Laplace or geometric noise,
+The mechanisms are those of :mod:`pdpsym.audit.sum_mechanisms`: Laplace or geometric noise,
 the count or the thresholded count of ``f(x) = Σ_k w_k x_k``. ``i`` is the target, ``K``
 the known records, ``v`` a value of ``x_K`` (Desfontaines et al.'s ``B̂``) and ``P(a, s |
 v) = P(x_i = a, f = s | x_K = v)``. No database is ever listed.
@@ -88,6 +88,7 @@ from pdpsym.audit import NotionResult
 from pdpsym.audit.distributional import DistributionalLoss
 from pdpsym.audit.distributional_lp import LPData, Matrix, laplace_lp_data, threshold
 from pdpsym.audit.notions import curve_points
+from pdpsym.audit.registry import Notion
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss import PrivacyLoss, worst_case
@@ -99,12 +100,11 @@ from pdpsym.models.counts import exact_joint_law
 from pdpsym.models.structured import records_law
 
 if TYPE_CHECKING:  # the mechanism's class; importing it at run time would be a cycle
-    from pdpsym.audit.structured import SumMechanism
+    from pdpsym.audit.sum_mechanisms import SumMechanism
 
 Law = dict[Fraction, Fraction]
 Known = tuple[Fraction, ...]
 
-DDP_READING = "Definition 4 of Desfontaines et al. (not Liu et al.'s dependent DP)"
 IBCDP_LAPLACE_NOTE = (
     "certified: the sup over the output is at a piece end or at a stationary point of "
     "closed form (exact signs), enclosed in balls to the digits asked; from the joint law "
@@ -114,7 +114,7 @@ IBCDP_LAPLACE_NOTE = (
 
 class QueryLaws(Protocol):
     """The conditional query laws of one model, target and known set
-    (:mod:`pdpsym.audit.structured` builds them)."""
+    (:mod:`pdpsym.audit.sum_mechanisms` builds them)."""
 
     model: Any
     target: str
@@ -362,7 +362,11 @@ def _bounded(data: LPData) -> bool:
 
 
 def distributional_result(
-    m: QueryLaws, mech: SumMechanism, eps: Sequence[Eps], delta: Fraction | None
+    m: QueryLaws,
+    mech: SumMechanism,
+    eps: Sequence[Eps],
+    delta: Fraction | None,
+    notion: Notion,
 ) -> NotionResult:
     """Distributional DP's ε, δ(ε) and ε(δ), certified (see the module docstring).
 
@@ -371,9 +375,10 @@ def distributional_result(
         mech: the mechanism on the sum.
         eps: the ε values at which δ is reported.
         delta: the δ at which the smallest ε is reported.
+        notion: the notion (its name and reading are reported).
 
     Returns:
-        The :class:`~pdpsym.audit.NotionResult` of ``distributional-dp``.
+        The notion's :class:`~pdpsym.audit.NotionResult`.
 
     References:
         Desfontaines et al. (2020), Section 2.1, Definition 4 and Lemma 1.
@@ -393,11 +398,11 @@ def distributional_result(
             levels.append(({"known": blk.known}, lap))
         ddp = DistributionalLoss(levels)
         return NotionResult.of_loss(
-            "distributional-dp",
+            notion.name,
             ddp,
             eps,
             delta,
-            reading=DDP_READING,
+            reading=notion.reading,
             note="certified enclosures (the line cut at every query value and evenly "
             "between: cell masses and LP dual weights below, an explicit exponential-spline "
             "simulator above); the simulator sees the values of the target's Markov "
@@ -428,12 +433,12 @@ def distributional_result(
     exact = not bounded or lo == hi
     value = sympy.oo if not bounded else sympy.log(sympy.Rational(hi.numerator, hi.denominator))
     return NotionResult(
-        "distributional-dp",
+        notion.name,
         value if exact else None,
         worst,
         at_eps,
         at_delta,
-        reading=DDP_READING,
+        reading=notion.reading,
         note="e^epsilon enclosed by exact LP bisection: a simulator exists at the upper end "
         "and none at the lower end; delta(epsilon) and epsilon(delta) are certified "
         "enclosures (an explicit simulator and LP dual weights evaluated exactly); the "
@@ -448,7 +453,6 @@ def distributional_result(
 
 
 __all__ = [
-    "DDP_READING",
     "Block",
     "QueryLaws",
     "blanket",

@@ -17,7 +17,7 @@ generating function evaluated at a point is the dynamic programme run on numbers
 and every ``t`` in ``O(T k^2)`` ball operations, all terms non-negative.
 
 **Interior** outputs are screened in float64 with proven error bounds by
-:mod:`pdpsym.core.countscreen`.
+:mod:`pdpsym.core.chain_float_screen`.
 """
 
 from __future__ import annotations

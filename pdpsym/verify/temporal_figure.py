@@ -12,9 +12,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from pdpsym.audit.temporal_exact import randomized_response, stream_leakage
+from pdpsym.claims.figure import Line, Plot, Scale, Text, figure
 from pdpsym.loss.temporal import TemporalChain, certified, exp_bounds, log_ball
 from pdpsym.models.markov import MarkovChain
-from pdpsym.papers.figure import Line, Plot, Scale, Text, figure
 
 COLUMNS = (
     "chain",

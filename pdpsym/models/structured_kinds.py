@@ -1,4 +1,6 @@
-"""Structured model kinds by their JSON ``"kind"`` field."""
+"""Structured model kinds: built from their JSON ``"kind"`` field, and the views the
+engines ask a model for (its chain, its network) -- so that nothing outside
+:mod:`pdpsym.models` asks which class a model is."""
 
 from __future__ import annotations
 
@@ -54,4 +56,60 @@ def count_model_from_object(obj: Mapping[str, Any]) -> CountModel:
     return structured_from_object(obj)
 
 
-__all__ = ["KINDS", "count_model_from_object", "structured_from_object"]
+def is_structured(model: Any) -> bool:
+    """Whether ``model`` is one of the structured kinds (a Markov chain, independent
+    records, a Bayesian network): it gives the law of a query, never a table of rows.
+
+    Args:
+        model: any model.
+
+    Returns:
+        True for the kinds of :data:`KINDS`.
+
+    References:
+        Li et al. (2019), Section III, Eq. 2 (the query law a structured model gives).
+    """
+    return isinstance(model, MarkovChain | ProductModel | BayesianNetwork)
+
+
+def chain_of(model: Any) -> MarkovChain | None:
+    """The model as a Markov chain (its initial law and transition matrices), or None.
+
+    The engines that walk a chain (every target at once, the reports around a target,
+    the Markov Quilt Mechanism) ask for it; the others use the query law alone.
+
+    Args:
+        model: any model.
+
+    Returns:
+        The chain, or None when the model is not one.
+
+    References:
+        Song, Wang, Chaudhuri (2017), Section 5 (Markov chains).
+    """
+    return model if isinstance(model, MarkovChain) else None
+
+
+def network_of(model: Any) -> BayesianNetwork | None:
+    """The model as a Bayesian network (its nodes and components), or None.
+
+    Args:
+        model: any model.
+
+    Returns:
+        The network, or None when the model is not one.
+
+    References:
+        Koller and Friedman (2009), Chapter 3 (Bayesian networks).
+    """
+    return model if isinstance(model, BayesianNetwork) else None
+
+
+__all__ = [
+    "KINDS",
+    "chain_of",
+    "count_model_from_object",
+    "is_structured",
+    "network_of",
+    "structured_from_object",
+]

@@ -15,7 +15,7 @@ import numpy as np
 from pdpsym.core.errors import InputError
 from pdpsym.models.variables import check_names
 from pdpsym.papers.li2019.whg.chain import MAX_PATHS_N
-from pdpsym.papers.li2019.whg.masks import popcounts
+from pdpsym.papers.li2019.whg.node_masks import popcounts
 
 #: the largest n for exact (Fraction) chain-rule search on given rational edges
 MAX_EXACT_GIVEN_N = 14

@@ -8,8 +8,8 @@ References:
 
 from __future__ import annotations
 
+from pdpsym.claims.figure import table
 from pdpsym.core.certify import certify
-from pdpsym.papers.figure import table
 
 DIGITS = 15
 

@@ -1,6 +1,6 @@
 """The largest report likelihood ratio of a long Markov chain of any number of states.
 
-Randomized response reports every record of a chain (:mod:`pdpsym.audit.structured_rr`).
+Randomized response reports every record of a chain (:mod:`pdpsym.audit.rr_reports`).
 Around the target ``i`` (nearest known records ``l < i < r``) the privacy loss is::
 
     L(o) = ln R(o_i|a)/R(o_i|b) + ln alpha(a)/alpha(b) - ln P(x_i=a|x_l)/P(x_i=b|x_l)
@@ -421,7 +421,7 @@ def chain_max_ratio(
     ratios (each from the extreme rays of its cone), divided by the normalizations.
 
     Args:
-        chain: the chain around the target (:class:`pdpsym.audit.structured_rr.ReportChain`).
+        chain: the chain around the target (:class:`pdpsym.audit.rr_reports.ReportChain`).
         a: the target's value (state index) in the numerator.
         b: the one in the denominator.
         vl: the state of the nearest known record on the left (None: none).

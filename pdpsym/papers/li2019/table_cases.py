@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from pdpsym.claims import claim
 from pdpsym.core.certify import certify
 from pdpsym.models.families import tables_up_to
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers import claim
 
 READING = "Eq. 9 right tail (r -> +inf), pairs ordered w_i x_i^a > w_i x_i^b"
 Classes = Sequence[tuple[Sequence[int], int]]  # (domain sizes, max denominator N)
