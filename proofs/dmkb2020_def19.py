@@ -46,9 +46,9 @@ def positive(x: Fraction, y: Fraction, eps: Fraction) -> int:
         v = x - y
         return (v > 0) - (v < 0)
     with mpmath.workdps(DIGITS):
-        val = mpmath.mpf(x.numerator) / x.denominator - mpmath.exp(mpmath.mpf(eps.numerator) / eps.denominator) * (
-            mpmath.mpf(y.numerator) / y.denominator
-        )
+        val = mpmath.mpf(x.numerator) / x.denominator - mpmath.exp(
+            mpmath.mpf(eps.numerator) / eps.denominator
+        ) * (mpmath.mpf(y.numerator) / y.denominator)
         if x == 0 and y == 0:
             return 0
         assert abs(val) > mpmath.mpf(10) ** -40, "too close to 0"
@@ -91,7 +91,11 @@ def total_mass(weights: dict[int, Fraction], alpha: Fraction) -> Fraction:
     def mass(k: int) -> Fraction:
         return sum((w * c * alpha ** abs(k - s) for s, w in weights.items()), F(0))
 
-    return sum((mass(k) for k in range(1, top + 1)), F(0)) + mass(top + 1) / (1 - alpha) + mass(0) / (1 - alpha)
+    return (
+        sum((mass(k) for k in range(1, top + 1)), F(0))
+        + mass(top + 1) / (1 - alpha)
+        + mass(0) / (1 - alpha)
+    )
 
 
 def main() -> bool:

@@ -61,9 +61,7 @@ def main() -> bool:
                 rows = {d: p for d, p in th.items() if d[i] == a}
                 plain = {sum(d) for d in rows}
                 assert all(s % 2 == 0 for s in plain), "the sum is even under theta"
-                disjoint = [
-                    b for b in T if b != a and not plain & {sum(d) - a + b for d in rows}
-                ]
+                disjoint = [b for b in T if b != a and not plain & {sum(d) - a + b for d in rows}]
                 assert disjoint, f"a finite CDP ratio: R={law}, pairs={pairs}"
                 cases += 1
     single = joint(1, {1: R(1)})

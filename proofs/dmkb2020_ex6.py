@@ -32,7 +32,9 @@ R = sp.Rational
 
 def pair_law(p: sp.Expr, pc: sp.Expr) -> dict[tuple[int, int], sp.Expr]:
     """The law of one pair (x, x')."""
-    return {(x, y): (p if x else 1 - p) * (pc if x == y else 1 - pc) for x in (0, 1) for y in (0, 1)}
+    return {
+        (x, y): (p if x else 1 - p) * (pc if x == y else 1 - pc) for x in (0, 1) for y in (0, 1)
+    }
 
 
 def independent(dist: dict, fam: list[Callable]) -> bool:
@@ -45,7 +47,8 @@ def independent(dist: dict, fam: list[Callable]) -> bool:
         for m, v in zip(margs, key, strict=True):
             m[v] = m.get(v, 0) + p
     return all(
-        sp.simplify(joint.get(key, 0) - sp.prod([m[v] for m, v in zip(margs, key, strict=True)])) == 0
+        sp.simplify(joint.get(key, 0) - sp.prod([m[v] for m, v in zip(margs, key, strict=True)]))
+        == 0
         for key in itertools.product(*(list(m) for m in margs))
     )
 
@@ -53,7 +56,11 @@ def independent(dist: dict, fam: list[Callable]) -> bool:
 def families(pairs: int) -> tuple[list[Callable], list[Callable]]:
     """Normalization (A) and (B) as functions of D."""
     fa = [lambda d, k=k: (d[2 * k], d[2 * k + 1]) for k in range(pairs)]
-    fb = [f for k in range(pairs) for f in (lambda d, k=k: d[2 * k] == d[2 * k + 1], lambda d, k=k: d[2 * k])]
+    fb = [
+        f
+        for k in range(pairs)
+        for f in (lambda d, k=k: d[2 * k] == d[2 * k + 1], lambda d, k=k: d[2 * k])
+    ]
     return fa, fb
 
 

@@ -50,7 +50,9 @@ def apk_delta(mech: Callable, c: Fraction, targets: range = range(N)) -> Fractio
     best = Fraction(0)
     for i, a in itertools.product(targets, (0, 1)):
         P, Q = law(mech, i, a), law(mech, i, 1 - a)
-        best = max(best, sum((max(Fraction(0), v - c * Q.get(o, 0)) for o, v in P.items()), Fraction(0)))
+        best = max(
+            best, sum((max(Fraction(0), v - c * Q.get(o, 0)) for o, v in P.items()), Fraction(0))
+        )
     return best
 
 

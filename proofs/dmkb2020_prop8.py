@@ -61,19 +61,26 @@ def apk(n: int, p: Fraction, T: int, size: int, c: Fraction) -> Fraction:
 
 def ppk_no_knowledge(n: int, p: Fraction, T: int, c: Fraction) -> Fraction:
     """Definition 13's δ with ``|B| = 0``: max over direction."""
-    return max(hockey(output_law(a, 0, n - 1, p, T), output_law(1 - a, 0, n - 1, p, T), c) for a in (0, 1))
+    return max(
+        hockey(output_law(a, 0, n - 1, p, T), output_law(1 - a, 0, n - 1, p, T), c) for a in (0, 1)
+    )
 
 
 def main() -> bool:
     """Proposition 8; True when every step holds."""
     # step 2 on a small example: post-processing never raises the hockey-stick divergence
-    P, Q = {0: Fraction(1, 2), 1: Fraction(1, 3), 2: Fraction(1, 6)}, {0: Fraction(1, 6), 1: Fraction(1, 2), 2: Fraction(1, 3)}
+    P, Q = (
+        {0: Fraction(1, 2), 1: Fraction(1, 3), 2: Fraction(1, 6)},
+        {0: Fraction(1, 6), 1: Fraction(1, 2), 2: Fraction(1, 3)},
+    )
     merged = ({BOT: P[0] + P[1], 2: P[2]}, {BOT: Q[0] + Q[1], 2: Q[2]})
     assert hockey(*merged, Fraction(1)) <= hockey(P, Q, Fraction(1)), "step 2"
     cases = 0
     for n in range(3, 8):
         for p, T in itertools.product((Fraction(1, 10), Fraction(1, 4)), range(1, n - 1)):
-            for size, c in itertools.product(range(min(T, n - 2) + 1), (Fraction(11, 10), Fraction(2))):
+            for size, c in itertools.product(
+                range(min(T, n - 2) + 1), (Fraction(11, 10), Fraction(2))
+            ):
                 active = apk(n, p, T, size, c)
                 reduced = ppk_no_knowledge(n - size, p, T - size, c)
                 assert active == reduced, f"n={n} p={p} T={T} |B|={size} e^eps={c}"

@@ -30,7 +30,9 @@ def identity_holds(n: int) -> bool:
     sig = sp.Matrix(n, n, lambda r, c: sp.Symbol(f"s{min(r, c) + 1}{max(r, c) + 1}"))
     w = [sp.Symbol(f"w{k + 1}") for k in range(n)]
     rest = list(range(1, n))
-    c_lemma = w[0] + (sp.Matrix([w[1:]]) * sig.extract(rest, [0]) * sig.extract([0], [0]).inv())[0, 0]
+    c_lemma = (
+        w[0] + (sp.Matrix([w[1:]]) * sig.extract(rest, [0]) * sig.extract([0], [0]).inv())[0, 0]
+    )
     stated = sum((w[j] * sig[0, j] for j in range(n)), sp.Integer(0)) / sig[0, 0]
     return sp.simplify(c_lemma - stated) == 0
 
@@ -41,7 +43,9 @@ def main() -> bool:
     rng = random.Random(2019)
     with mpmath.workdps(DIGITS):
         for _ in range(6):
-            M = mpmath.matrix([[mpmath.mpf(rng.randint(-6, 6)) / 3 for _ in range(4)] for _ in range(4)])
+            M = mpmath.matrix(
+                [[mpmath.mpf(rng.randint(-6, 6)) / 3 for _ in range(4)] for _ in range(4)]
+            )
             S = M * M.T + mpmath.eye(4)
             w = [mpmath.mpf(rng.randint(-4, 4)) for _ in range(4)]
             i = rng.randrange(4)

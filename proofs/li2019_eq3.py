@@ -38,7 +38,10 @@ def main() -> bool:
     w = sp.symbols("w1:7")
     s = sp.symbols("s1:7")
     lik = [
-        (w[2 * k] * sp.exp(-sp.Abs(r - s[2 * k])) + w[2 * k + 1] * sp.exp(-sp.Abs(r - s[2 * k + 1])))
+        (
+            w[2 * k] * sp.exp(-sp.Abs(r - s[2 * k]))
+            + w[2 * k + 1] * sp.exp(-sp.Abs(r - s[2 * k + 1]))
+        )
         / (2 * (w[2 * k] + w[2 * k + 1]))
         for k in range(3)
     ]

@@ -45,7 +45,9 @@ def leakage(table: dict[tuple[int, int], sp.Rational], known: bool) -> sp.Expr:
 
         def density(a: int, r: int, rows: dict = rows) -> sp.Expr:
             mass = sum(v for (x1, _), v in rows.items() if x1 == a)
-            return sum(v / mass * sp.exp(-abs(r - x1 - x2)) for (x1, x2), v in rows.items() if x1 == a)
+            return sum(
+                v / mass * sp.exp(-abs(r - x1 - x2)) for (x1, x2), v in rows.items() if x1 == a
+            )
 
         for (a, b), r in itertools.product(itertools.permutations(values, 2), support):
             ratio = density(a, r) / density(b, r)

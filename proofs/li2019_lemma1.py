@@ -48,7 +48,9 @@ def spot_check(points: int = 6, seed: int = 2019) -> bool:
     with mpmath.workdps(DIGITS):
         tol = mpmath.mpf(10) ** -40
         for _ in range(points):
-            M = mpmath.matrix([[mpmath.mpf(rng.randint(-9, 9)) / 4 for _ in range(3)] for _ in range(3)])
+            M = mpmath.matrix(
+                [[mpmath.mpf(rng.randint(-9, 9)) / 4 for _ in range(3)] for _ in range(3)]
+            )
             S = M * M.T + mpmath.eye(3)
             Saa = mpmath.matrix([[S[1, 1], S[1, 2]], [S[2, 1], S[2, 2]]])
             Sua = mpmath.matrix([[S[0, 1], S[0, 2]]])

@@ -125,7 +125,9 @@ def numeric_checks() -> int:
                 return mpmath.npdf(yy, 0, sv) * mpmath.exp(-abs(tv - yy) / lv) / (2 * lv)
 
             num = mpmath.quad(f, [-mpmath.inf, tv, mpmath.inf])
-            closed = mpmath.exp(s2 / (2 * lv**2)) / (2 * lv) * mpmath.exp(log_h(mpmath.mpf(tv), s2, lv))
+            closed = (
+                mpmath.exp(s2 / (2 * lv**2)) / (2 * lv) * mpmath.exp(log_h(mpmath.mpf(tv), s2, lv))
+            )
             assert abs(num - closed) < tol, ("quadrature", s2, lv, tv)
     return checked
 

@@ -59,7 +59,9 @@ def main() -> bool:
     ws, fs = list(sp.symbols("w1:4")), list(sp.symbols("f1:4"))
 
     def mixture(shift: sp.Expr) -> sp.Expr:
-        return sum(w * sp.exp(-sp.Abs(r - shift - c - x) / lam) for w, x in zip(ws, fs, strict=True))
+        return sum(
+            w * sp.exp(-sp.Abs(r - shift - c - x) / lam) for w, x in zip(ws, fs, strict=True)
+        )
 
     draws = [(x, positive_rational) for x in ws] + [(x, rational) for x in [*fs, a, b, c, r]]
     draws.append((lam, positive_rational))

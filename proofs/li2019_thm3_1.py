@@ -15,7 +15,8 @@ Argument.
    ``<= m R``, so ``d_j >= -Δ_j/λ``; exchanging ``a`` and ``b`` gives ``d_j <= Δ_j/λ``.
 3. Hence ``|q| = λ |d_j| / Δ_j <= 1``.
 The 50-digit spot check draws random laws on three points of a random domain, random
-weight ``w_j`` and ``λ``, and checks ``|d_j| <= |w_j| width / λ``.
+weight ``w_j`` and ``λ``, and checks ``|d_j| <= |w_j| width / λ``, with equality for point
+masses at the two ends of the domain (so the bound is sharp).
 """
 
 from __future__ import annotations
@@ -50,8 +51,11 @@ def main() -> bool:
     d = sp.log(avg(p1) / avg(p2))
     draws = [(v, lambda rng: sp.Rational(rng.randint(1, 40), 40)) for v in p1 + p2]
     draws += [(lo, rational), (wd, positive_rational), (w, rational), (lam, positive_rational)]
-    return holds_at_random_points(sp.Abs(d), sp.Abs(w) * wd / lam, draws, "<=", points=12)
-
+    bound = sp.Abs(w) * wd / lam
+    inside = holds_at_random_points(sp.Abs(d), bound, draws, "<=", points=12)
+    # sharp: point masses at the two ends of the domain attain the bound
+    ends = {p1[0]: 0, p1[1]: 0, p1[2]: 1, p2[0]: 1, p2[1]: 0, p2[2]: 0}
+    return inside and holds_at_random_points(sp.Abs(d.subs(ends)), bound, draws[6:])
 
 if __name__ == "__main__":
     run(CLAIM, main)
