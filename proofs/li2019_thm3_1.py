@@ -57,5 +57,6 @@ def main() -> bool:
     ends = {p1[0]: 0, p1[1]: 0, p1[2]: 1, p2[0]: 1, p2[1]: 0, p2[2]: 0}
     return inside and holds_at_random_points(sp.Abs(d.subs(ends)), bound, draws[6:])
 
+
 if __name__ == "__main__":
     run(CLAIM, main)
