@@ -22,7 +22,7 @@ Argument (``t`` real, ``s, λ > 0`` symbolic; ``a = t/s - s/λ``, ``b = -t/s - s
    ``e^{t/λ} h = Φ(a) + e^{2t/λ} Φ(b) -> 1``: ``ln h(t) + t/λ -> 0``, giving (2).
 3. ``s = 0``: ``|t| - |t - δ| ∈ [-|δ|, |δ|]``, equal to ``±|δ|`` once ``|t| >= |δ|``
    (exact rationals).
-Spot checks at 50 digits: the bounds of (1) on a grid of ``(s², λ, δ, t)`` (``t`` within ``6 s`` of 0), each with a
+Spot checks at 50 digits: (1) at seeded random ``(s, λ, δ, t)``; the bounds of (1) on a grid of ``(s², λ, δ, t)`` (``t`` within ``6 s`` of 0), each with a
 margin above 10^-40; the tails of (2); a quadrature of the convolution integral against
 the closed form.
 """
@@ -33,7 +33,7 @@ from fractions import Fraction
 
 import mpmath
 import sympy as sp
-from spot import DIGITS, run
+from spot import DIGITS, holds_at_random_points, positive_rational, rational, run
 
 CLAIM = "li2019.lemma2"
 t = sp.Symbol("t", real=True)
@@ -150,6 +150,11 @@ def main() -> bool:
     monotonicity()
     tails()
     degenerate()
+    d = sp.Symbol("delta", real=True)
+    lhs = sp.Abs(sp.log(H.subs(t, t - d) / H))
+    draws = [(s, lambda rng: sp.Rational(rng.randint(1, 80), 40)), (lam, positive_rational)]
+    draws += [(d, rational), (t, lambda rng: sp.Rational(rng.randint(-120, 120), 40))]
+    assert holds_at_random_points(lhs, sp.Abs(d) / lam, draws, "<=", points=12), "spot check"
     return numeric_checks() > 0
 
 
