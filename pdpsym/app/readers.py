@@ -27,6 +27,7 @@ from pdpsym.core.errors import InputError
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.joint import JointDistribution
 from pdpsym.models.kinds import structured_from_object
+from pdpsym.models.law_class import LawClass, class_from_object
 from pdpsym.models.structured import StructuredModel
 
 if TYPE_CHECKING:  # a Gaussian model loads sympy: imported where one is read
@@ -238,3 +239,39 @@ def load_model(
 
         return GaussianModel.from_json_object(obj)
     return JointDistribution.from_json_object(obj)
+
+
+def load_law_class(path: str | Path, obj: dict[str, Any] | None = None) -> LawClass:
+    """A class of laws (``"kind"``: ``model-class``, ``interval-markov-chain`` or
+    ``interval-product``; :mod:`pdpsym.models.law_class`).
+
+    A ``model-class`` member is an inline model object or a model file's name, relative
+    to the class file's folder (JSON, TOML, ``.bif``, a p-values ``.txt``); every member
+    must be a structured model (a Markov chain, independent records, a Bayesian network).
+    """
+    p = Path(path)
+    if obj is None:
+        obj = read_model_object(p)
+
+    def member(entry: object, field: str) -> Any:
+        if isinstance(entry, str) and not isinstance(entry, JsonNumber):
+            try:
+                model = load_model(p.parent / entry)
+            except InputError as err:
+                raise InputError(field, f"{quote(entry)}: {err.message}") from None
+        elif isinstance(entry, dict):
+            if "kind" not in entry:
+                raise InputError(field, 'a member must be a structured model (a "kind" field)')
+            try:
+                model = structured_from_object(entry)
+            except InputError as err:
+                raise InputError(f"{field}.{err.field}", err.message) from None
+        else:
+            raise InputError(field, "expected a model object or a model file's name")
+        if not hasattr(model, "target_factors"):  # a table or a Gaussian model
+            raise InputError(
+                field, "a member must be a structured model (markov-chain, product or network)"
+            )
+        return model
+
+    return class_from_object(obj, member)

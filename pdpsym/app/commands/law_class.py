@@ -1,0 +1,241 @@
+"""``pdpsym leakage`` and ``pdpsym calibrate`` over a class of laws (a ``model-class``, an
+``interval-markov-chain`` or an ``interval-product`` file): the sup over the class,
+certified, with the worst law.
+
+The engines load inside these functions, so that ``--help`` starts at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import Any
+
+from pdpsym.app import limits, options
+from pdpsym.app.output import print_json
+from pdpsym.app.progress import Progress
+from pdpsym.core.errors import InputError
+from pdpsym.core.numbers import fraction_str
+
+#: the fewest boxes an interval search is allowed before it is refused (naming --max-work)
+MIN_BOXES = 8
+#: the most digits a class's enclosures are printed with (the interval search aims at 6)
+SHOWN_DIGITS = 10
+
+
+def describe(cls: Any) -> dict[str, Any]:
+    """The class, in a few fields: its kind and size (members or parameter box)."""
+    from pdpsym.models.law_class import IntervalChain, ModelClass  # after --help
+
+    if isinstance(cls, ModelClass):
+        return {"kind": "model-class", "members": len(cls.members)}
+    if isinstance(cls, IntervalChain):
+        return {
+            "kind": "interval-markov-chain",
+            "box": [[fraction_str(a), fraction_str(b)] for a, b in cls.box()],
+        }
+    return {"kind": "interval-product", "records": len(cls.variables)}
+
+
+def law_of(cls: Any, law: Any) -> Any:
+    """The worst law as JSON: a member's index, or the member chain's object."""
+    from pdpsym.models.law_class import IntervalChain  # after --help
+
+    if law is None:
+        return None
+    if isinstance(cls, IntervalChain):
+        return cls.law_json(law)
+    return {"member": law}
+
+
+def law_text(cls: Any, law: Any) -> str:
+    """The worst law on one line."""
+    from pdpsym.models.law_class import IntervalChain, ModelClass  # after --help
+
+    if law is None:
+        return "-"
+    if isinstance(cls, ModelClass):
+        return f"members[{law}]"
+    if isinstance(cls, IntervalChain):
+        obj = cls.law_json(law)
+        rows = "; ".join(", ".join(r) for r in obj["transition"])
+        init = obj["initial"] if isinstance(obj["initial"], str) else ", ".join(obj["initial"])
+        return f"transition [{rows}], initial {init}"
+    return "the member of largest support (every value with a positive upper end)"
+
+
+def _budget(args: argparse.Namespace, cls: Any, n_targets: int, known: list[str]) -> int:
+    """The interval search's box limit from ``--max-work`` (refused below MIN_BOXES)."""
+    from pdpsym.loss.class_search import class_work  # after --help
+    from pdpsym.models.law_class import IntervalChain
+
+    per = class_work(cls, n_targets, known)
+    if isinstance(cls, IntervalChain):
+        limits.check(args, MIN_BOXES * per, "this search over the class")
+        return max(MIN_BOXES, limits.max_work(args) // max(per, 1))
+    limits.check(args, per, "the members of this class")
+    return 0
+
+
+def class_leakage_command(args: argparse.Namespace, cls: Any) -> int:
+    """Eq. 2's sup over the class, for ``--target`` or ``--all-targets``."""
+    from pdpsym.app.commands.structured import integer_weights  # after --help
+    from pdpsym.loss.class_search import class_leakage
+    from pdpsym.mechanisms.laplace import parse_lambda
+
+    if getattr(args, "all", False):
+        raise InputError("--all", "a class takes --target or --all-targets")
+    if ":" in str(args.lam):
+        raise InputError("--lam", "a sweep is for table models; give one scale")
+    digits = min(options.digits(args.digits), SHOWN_DIGITS)
+    lam = parse_lambda(args.lam)
+    known = options.names(args.known)
+    weights = integer_weights(args.weights)
+    if args.all_targets and args.target is not None:
+        raise InputError("--target", "give --target or --all-targets, not both")
+    if not args.all_targets and args.target is None:
+        raise InputError("--target", "name the target record (or pass --all-targets)")
+    targets = (
+        [v for v in cls.variables if v not in set(known)] if args.all_targets else [args.target]
+    )
+    max_boxes = _budget(args, cls, len(targets), known)
+    with Progress(max(max_boxes, 1), "steps", delay=1.0) as bar:
+        res = class_leakage(
+            cls,
+            targets,
+            known,
+            lam,
+            weights,
+            digits=digits,
+            jobs=options.jobs(args),
+            max_boxes=max(max_boxes, 1),
+            on_step=lambda _i: bar.update(1),
+        )
+    worst = res.worst()
+    payload: dict[str, Any] = {
+        "class": describe(cls),
+        "lam": fraction_str(lam),
+        "known": list(known),
+        "tight": res.tight,
+        "boxes": res.boxes,
+        "targets": [
+            {
+                "target": t.target,
+                "value": t.value.as_json(digits) if t.value is not None else None,
+                "worst_law": law_of(cls, t.law),
+            }
+            for t in res.targets
+        ],
+        "max": None,
+    }
+    mx = res.max_value()
+    if worst is not None and mx is not None:
+        payload["max"] = {
+            "target": worst.target,
+            "value": mx.as_json(digits),
+            "worst_law": law_of(cls, worst.law),
+        }
+    if args.json:
+        print_json(payload)
+        return 0
+    lines = [f"class: {describe_text(cls)}", f"lambda: {fraction_str(lam)}"]
+    lines.append(f"known: {{{', '.join(known)}}}")
+    for t in payload["targets"]:
+        v = t["value"]
+        shown = "-" if v is None else f"{v['decimal']}  [{v['enclosure'][0]}, {v['enclosure'][1]}]"
+        lines.append(f"{t['target']}: {shown}")
+    if payload["max"] is not None and worst is not None:
+        m = payload["max"]["value"]
+        lines.append(
+            f"sup over the class: {m['decimal']}  [{m['enclosure'][0]}, {m['enclosure'][1]}]"
+            f" (target {worst.target})"
+        )
+        lines.append(f"worst law: {law_text(cls, worst.law)}")
+    if not res.tight:
+        lines.append(
+            f"not tight: the search stopped after {res.boxes} boxes (--max-work); the "
+            "enclosure holds but does not fix the digits asked for"
+        )
+    elif res.boxes:
+        lines.append(f"search: {res.boxes} boxes, every one closed")
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0
+
+
+def describe_text(cls: Any) -> str:
+    """The class on one line."""
+    d = describe(cls)
+    if d["kind"] == "model-class":
+        return f"model-class of {d['members']} members"
+    if d["kind"] == "interval-markov-chain":
+        box = ", ".join(f"[{a}, {b}]" for a, b in d["box"])
+        return f"interval-markov-chain, parameters P[s][1] (and P(x1 = 1)) in {box}"
+    return f"interval-product of {d['records']} records"
+
+
+@contextlib.contextmanager
+def _box_limit() -> Iterator[None]:
+    """The library's box limit is the command's --max-work."""
+    try:
+        yield
+    except InputError as err:
+        if err.field == "max_boxes":
+            raise InputError("--max-work", f"{err.message}; raise --max-work") from None
+        raise
+
+
+def class_calibrate_command(args: argparse.Namespace, cls: Any) -> int:
+    """The smallest scale meeting ``--eps`` for every law of the class, with baselines."""
+    from pdpsym.app.commands.structured import integer_weights  # after --help
+    from pdpsym.audit.class_calibrate import class_calibrate
+    from pdpsym.core.numbers import parse_positive
+
+    eps = parse_positive(args.eps, "--eps")
+    digits = min(options.digits(args.digits), SHOWN_DIGITS)
+    known = options.names(args.known)
+    targets = [args.target] if args.target else None
+    n = 1 if args.target else len(cls.variables) - len(known)
+    max_boxes = _budget(args, cls, n, known)
+    with Progress(max(max_boxes, 1), "steps", delay=1.0) as bar, _box_limit():
+        cal = class_calibrate(
+            cls,
+            Fraction(eps),
+            mechanism=args.mechanism,
+            known=known,
+            targets=targets,
+            weights=integer_weights(args.weights),
+            baselines=not args.no_baselines,
+            jobs=options.jobs(args),
+            max_boxes=max(max_boxes, 1),
+            on_step=lambda _i: bar.update(1),
+        )
+    out = {"class": describe(cls), **cal.as_json(digits)}
+    if args.json:
+        print_json(out)
+        return 0
+    s = out["scale"]
+    lines = [
+        f"class: {describe_text(cls)}",
+        f"eps: {out['eps']}   mechanism: {out['mechanism']}",
+        f"smallest scale for every law: {s['decimal']}  [{s['enclosure'][0]}, {s['enclosure'][1]}]",
+        f"worst law: {law_text(cls, cal.law)} (worst target {out['worst_target']})",
+    ]
+    if not cal.tight:
+        lines.append("not tight: the search's box limit (--max-work) widened the enclosure")
+    for b in out["baselines"]:
+        if b.get("applicable") is False:
+            lines.append(f"{b['name']}: not applicable ({b['reason']})")
+            continue
+        lines.append(
+            f"{b['name']}: scale {b['scale']['decimal']}, leakage at the worst law "
+            f"{b['leakage']['decimal']} (worst target {b['worst_target']})"
+        )
+        lines.append(f"  ({b['note']})")
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0
+
+
+__all__ = ["class_calibrate_command", "class_leakage_command", "describe", "law_of"]
