@@ -55,6 +55,10 @@ class ClassTarget:
     target: str
     value: Enclosed | None
     law: int | tuple[Fraction, ...] | None
+    #: no finite upper bound was found (a guard of the float bounds failed, or a box
+    #: touching a zero entry lost a value): the sup is at least ``value.lo``, and
+    #: ``value.hi`` is the best member's upper end only
+    open_above: bool = False
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,9 @@ class ClassLeakage:
     targets: tuple[ClassTarget, ...]
     tight: bool
     boxes: int
+    #: why not tight: "box-limit" (the search stopped at ``max_boxes``) or "open-end" (a
+    #: box at an end 0 or 1 of a row has no finite bound); "" when tight
+    reason: str = ""
 
     def worst(self) -> ClassTarget | None:
         """The target with the largest lower end (the worst adversary and its law)."""
@@ -302,6 +309,7 @@ def interval_chain_leakage(
         return _Box(box, {t: bb.upper[pos[t]] for t in active})
 
     widths = [b - a for a, b in root]
+    stuck: list[_Box] = []
     count = 0
     heap: list[tuple[float, int, _Box]] = []
 
@@ -316,7 +324,25 @@ def interval_chain_leakage(
             heapq.heappush(heap, (-gap, next(_tick), b))
 
     _tick = itertools.count()
-    first = bound(root, targets)
+    # a target whose Markov blanket is known: the others' count law given x_i = a does
+    # not depend on a (the Markov property), so Eq. 2 compares two shifts of one law and
+    # equals |c_i(1) - c_i(0)| / lambda for every member in which both values are
+    # possible; the centre of the box (interior parameters, the largest support) is one
+    # such member when any is, so its exact value is the class's sup: no search
+    names = cls.variables
+    known_set = set(known)
+    flat = [
+        t
+        for t in targets
+        if all(names[u] in known_set for u in (pos[t] - 1, pos[t] + 1) if 0 <= u < len(names))
+    ]
+    if flat:
+        centre = tuple((a + b) / 2 for a, b in root)
+        evaluate_member(centre)
+        for t in flat:
+            closed_hi[t] = float(hi_m[t]) if hi_m[t] is not None else -float("inf")
+    searched = [t for t in targets if t not in flat]
+    first = bound(root, searched) if searched else _Box(root, {})
     count += 1
     if on_box is not None:
         on_box(count)
@@ -334,10 +360,20 @@ def interval_chain_leakage(
         if not live:
             continue
         j = max(range(len(b.box)), key=lambda i: (b.box[i][1] - b.box[i][0]) / (widths[i] or 1))
+        if any(b.upper[t] == float("inf") for t in live):
+            # no finite bound: shrink a side at an end 0 or 1 first (where the law changes
+            # support), if there is one
+            ends = [i for i, (x, y) in enumerate(b.box) if x < y and (x == 0 or y == 1)]
+            j = ends[0] if ends else j
         a, c = b.box[j]
         if a == c:  # a point: nothing to split (the bound is the member's, to rounding)
             for t in live:
                 closed_hi[t] = max(closed_hi[t], b.upper[t])
+            continue
+        if all(b.upper[t] == float("inf") for t in live) and _stuck(b.box, root):
+            # a box at an end 0 or 1 of a row, already tiny, still without a finite bound
+            # (the law changes support there): left open rather than split forever
+            stuck.append(b)
             continue
         mid = (a + c) / 2
         for half in ((a, mid), (mid, c)):
@@ -347,7 +383,7 @@ def interval_chain_leakage(
             if on_box is not None:
                 on_box(count)
     open_hi = {t: -float("inf") for t in targets}
-    for _, _, b in heap:
+    for b in [*(x[2] for x in heap), *stuck]:
         for t, u in b.upper.items():
             open_hi[t] = max(open_hi[t], u)
     out = []
@@ -362,15 +398,27 @@ def interval_chain_leakage(
         hi = max(hi_m[t], top) if top is not None else None  # type: ignore[type-var]
         if hi is None:
             # no finite bound (a guard failed): the enclosure is open above
-            out.append(ClassTarget(t, Enclosed(lo[t], Fraction(10) ** 9), law[t]))  # type: ignore[arg-type]
+            out.append(ClassTarget(t, Enclosed(lo[t], hi_m[t]), law[t], open_above=True))  # type: ignore[arg-type]
             continue
         out.append(ClassTarget(t, Enclosed(lo[t], hi), law[t]))  # type: ignore[arg-type]
-    tight = (not heap and all(_finite(ct) for ct in out)) or refuted()
-    return ClassLeakage(tuple(out), tight, count)
+    tight = (not heap and not stuck and all(_finite(ct) for ct in out)) or refuted()
+    reason = "" if tight else ("box-limit" if heap else "open-end")
+    return ClassLeakage(tuple(out), tight, count, reason)
+
+
+def _stuck(
+    box: Sequence[tuple[Fraction, Fraction]], root: Sequence[tuple[Fraction, Fraction]]
+) -> bool:
+    """Whether a box touches an end 0 or 1 of a row along a side at most ``2^-20`` of the
+    root's width."""
+    for (a, b), (ra, rb) in zip(box, root, strict=True):
+        if (a == 0 or b == 1) and a < b and (b - a) * 2**20 <= (rb - ra):
+            return True
+    return False
 
 
 def _finite(ct: ClassTarget) -> bool:
-    return ct.value is None or ct.value.hi < Fraction(10) ** 9
+    return not ct.open_above
 
 
 def class_leakage(

@@ -11,6 +11,7 @@ import argparse
 import contextlib
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -120,11 +121,12 @@ def class_leakage_command(args: argparse.Namespace, cls: Any) -> int:
         "lam": fraction_str(lam),
         "known": list(known),
         "tight": res.tight,
+        "not_tight_because": res.reason or None,
         "boxes": res.boxes,
         "targets": [
             {
                 "target": t.target,
-                "value": t.value.as_json(digits) if t.value is not None else None,
+                "value": _value_json(t, digits),
                 "worst_law": law_of(cls, t.law),
             }
             for t in res.targets
@@ -133,9 +135,10 @@ def class_leakage_command(args: argparse.Namespace, cls: Any) -> int:
     }
     mx = res.max_value()
     if worst is not None and mx is not None:
+        opened = any(t.open_above for t in res.targets)
         payload["max"] = {
             "target": worst.target,
-            "value": mx.as_json(digits),
+            "value": _value_json(replace(worst, value=mx, open_above=opened), digits),
             "worst_law": law_of(cls, worst.law),
         }
     if args.json:
@@ -145,24 +148,47 @@ def class_leakage_command(args: argparse.Namespace, cls: Any) -> int:
     lines.append(f"known: {{{', '.join(known)}}}")
     for t in payload["targets"]:
         v = t["value"]
-        shown = "-" if v is None else f"{v['decimal']}  [{v['enclosure'][0]}, {v['enclosure'][1]}]"
+        shown = (
+            "-"
+            if v is None
+            else f"{v['decimal'] or 'at least'}  [{v['enclosure'][0]}, {v['enclosure'][1]}]"
+        )
         lines.append(f"{t['target']}: {shown}")
     if payload["max"] is not None and worst is not None:
         m = payload["max"]["value"]
         lines.append(
-            f"sup over the class: {m['decimal']}  [{m['enclosure'][0]}, {m['enclosure'][1]}]"
+            f"sup over the class: {m['decimal'] or 'at least'}  "
+            f"[{m['enclosure'][0]}, {m['enclosure'][1]}]"
             f" (target {worst.target})"
         )
         lines.append(f"worst law: {law_text(cls, worst.law)}")
-    if not res.tight:
+    if res.reason == "box-limit":
         lines.append(
             f"not tight: the search stopped after {res.boxes} boxes (--max-work); the "
             "enclosure holds but does not fix the digits asked for"
+        )
+    elif res.reason == "open-end":
+        lines.append(
+            "not tight: near an end 0 or 1 of a row (where a state becomes impossible) the "
+            "search finds no finite bound; the lower end holds"
         )
     elif res.boxes:
         lines.append(f"search: {res.boxes} boxes, every one closed")
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
+
+
+def _value_json(t: Any, digits: int) -> dict[str, Any] | None:
+    """A target's enclosure; with no finite upper bound, ``[lo, inf)`` (the lower end)."""
+    if t.value is None:
+        return None
+    if t.open_above:
+        lo = t.value.lo
+        from pdpsym.core.decimals import decimal_string  # after --help
+
+        return {"decimal": None, "enclosure": [decimal_string(lo, digits, "down"), "inf"]}
+    out: dict[str, Any] = t.value.as_json(digits)
+    return out
 
 
 def describe_text(cls: Any) -> str:
