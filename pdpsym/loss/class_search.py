@@ -340,7 +340,8 @@ def interval_chain_leakage(
         centre = tuple((a + b) / 2 for a, b in root)
         evaluate_member(centre)
         for t in flat:
-            closed_hi[t] = float(hi_m[t]) if hi_m[t] is not None else -float("inf")
+            h = hi_m[t]
+            closed_hi[t] = float(h) if h is not None else -float("inf")
     searched = [t for t in targets if t not in flat]
     first = bound(root, searched) if searched else _Box(root, {})
     count += 1

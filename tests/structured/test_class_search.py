@@ -143,7 +143,9 @@ def test_class_sup_equals_the_max_over_a_dense_grid_thorough(case):
 
 def test_class_sup_with_known_records_against_the_grid():
     # x1's blanket {x2} is known: its leakage is the same for every law (a shift), 1/lam
-    res = _check_against_grid(5, [(F(1, 10), F(1, 5)), (F(3, 5), F(4, 5))], F(1), known=("x2", "x5"))
+    res = _check_against_grid(
+        5, [(F(1, 10), F(1, 5)), (F(3, 5), F(4, 5))], F(1), known=("x2", "x5")
+    )
     assert res.targets[0].value.lo <= 1 <= res.targets[0].value.hi  # source: by hand
     assert res.tight
 
@@ -191,11 +193,7 @@ def sub_boxes(draw):
         box.append((a, min(a + w, F(39, 40))))
     lam = draw(st.sampled_from([F(1, 3), F(1), F(3)]))
     known = draw(st.sampled_from([(), (0,), (T - 1,)]))
-    pts = draw(
-        st.lists(
-            st.tuples(st.integers(0, 16), st.integers(0, 16)), min_size=1, max_size=4
-        )
-    )
+    pts = draw(st.lists(st.tuples(st.integers(0, 16), st.integers(0, 16)), min_size=1, max_size=4))
     return T, box, lam, known, pts
 
 
@@ -205,13 +203,18 @@ def test_the_bound_is_above_every_sampled_point_of_its_box(case):
     T, box, lam, known, pts = case
     shape = ChainShape(tuple((0, 1) for _ in range(T)), "stationary")
     positions = [t for t in range(T) if t not in known]
-    assignments = [dict(zip(known, c, strict=True)) for c in itertools.product((0, 1), repeat=len(known))]
+    assignments = [
+        dict(zip(known, c, strict=True)) for c in itertools.product((0, 1), repeat=len(known))
+    ]
     bb = box_bound(shape, box, positions, assignments, 1 / lam)
     cls = _cls(T, *box)
     names = [cls.variables[p] for p in positions]
     kn = [cls.variables[p] for p in known]
     for i, j in pts:
-        theta = (box[0][0] + (box[0][1] - box[0][0]) * F(i, 16), box[1][0] + (box[1][1] - box[1][0]) * F(j, 16))
+        theta = (
+            box[0][0] + (box[0][1] - box[0][0]) * F(i, 16),
+            box[1][0] + (box[1][1] - box[1][0]) * F(j, 16),
+        )
         for p, v in zip(positions, _single(cls, theta, names, kn, lam), strict=True):
             if v is not None:
                 # source: the member's certified value (today's engine): its lower end

@@ -23,7 +23,6 @@ from pdpsym.loss.class_search import class_leakage
 from pdpsym.loss.structured import structured_leakage
 from pdpsym.models.law_class import IntervalProduct, ModelClass, class_from_object
 from pdpsym.models.markov import MarkovChain
-from pdpsym.models.product import ProductModel
 
 F = Fraction
 
@@ -96,10 +95,14 @@ def _product_brute(values, laws, i, lam):
             law[sb] = dist
         pts = sorted(set(law["a"]) | set(law["b"]))
         for r in pts:
-            num = sum(mpmath.mpf(p.numerator) / p.denominator * mpmath.exp(-abs(r - s) / lam)
-                      for s, p in law["a"].items())
-            den = sum(mpmath.mpf(p.numerator) / p.denominator * mpmath.exp(-abs(r - s) / lam)
-                      for s, p in law["b"].items())
+            num = sum(
+                mpmath.mpf(p.numerator) / p.denominator * mpmath.exp(-abs(r - s) / lam)
+                for s, p in law["a"].items()
+            )
+            den = sum(
+                mpmath.mpf(p.numerator) / p.denominator * mpmath.exp(-abs(r - s) / lam)
+                for s, p in law["b"].items()
+            )
             v = mpmath.log(num / den)
             best = v if best is None else max(best, v)
     return best
@@ -127,7 +130,8 @@ def test_interval_product_sup_is_the_widest_member_and_matches_a_grid_brute_forc
     ]
     for i in range(3):
         grid_max = max(
-            v for laws in itertools.product(*grids)
+            v
+            for laws in itertools.product(*grids)
             if (v := _product_brute(values, [list(x) for x in laws], i, 1)) is not None
         )
         t = res.targets[i]
@@ -136,44 +140,84 @@ def test_interval_product_sup_is_the_widest_member_and_matches_a_grid_brute_forc
 
 BAD = [
     (
-        {"kind": "interval-markov-chain", "length": 4, "states": ["0", "1"],
-         "initial": "stationary", "transition": [[["9/10", "4/5"], ["1/10", "1/5"]],
-                                                 [["1/10", "1/5"], ["4/5", "9/10"]]]},
+        {
+            "kind": "interval-markov-chain",
+            "length": 4,
+            "states": ["0", "1"],
+            "initial": "stationary",
+            "transition": [[["9/10", "4/5"], ["1/10", "1/5"]], [["1/10", "1/5"], ["4/5", "9/10"]]],
+        },
         "transition[0][0]",
     ),
     (
-        {"kind": "interval-markov-chain", "length": 4, "states": ["0", "1"],
-         "initial": "stationary", "transition": [[["4/5", "9/10"], ["3/10", "1/2"]],
-                                                 [["1/10", "1/5"], ["4/5", "9/10"]]]},
+        {
+            "kind": "interval-markov-chain",
+            "length": 4,
+            "states": ["0", "1"],
+            "initial": "stationary",
+            "transition": [[["4/5", "9/10"], ["3/10", "1/2"]], [["1/10", "1/5"], ["4/5", "9/10"]]],
+        },
         "transition[0]",
     ),
     (
-        {"kind": "interval-markov-chain", "length": 4, "states": ["0", "1"],
-         "initial": [["0", "1/10"], ["0", "1/2"]],
-         "transition": [[["4/5", "9/10"], ["1/10", "1/5"]], [["1/10", "1/5"], ["4/5", "9/10"]]]},
+        {
+            "kind": "interval-markov-chain",
+            "length": 4,
+            "states": ["0", "1"],
+            "initial": [["0", "1/10"], ["0", "1/2"]],
+            "transition": [[["4/5", "9/10"], ["1/10", "1/5"]], [["1/10", "1/5"], ["4/5", "9/10"]]],
+        },
         "initial",
     ),
     ({"kind": "model-class", "members": []}, "members"),
     (
-        {"kind": "model-class", "members": [
-            {"kind": "markov-chain", "length": 3, "states": ["0", "1"], "initial": "stationary",
-             "transition": [["9/10", "1/10"], ["1/10", "9/10"]]},
-            {"kind": "markov-chain", "length": 4, "states": ["0", "1"], "initial": "stationary",
-             "transition": [["9/10", "1/10"], ["1/10", "9/10"]]}]},
+        {
+            "kind": "model-class",
+            "members": [
+                {
+                    "kind": "markov-chain",
+                    "length": 3,
+                    "states": ["0", "1"],
+                    "initial": "stationary",
+                    "transition": [["9/10", "1/10"], ["1/10", "9/10"]],
+                },
+                {
+                    "kind": "markov-chain",
+                    "length": 4,
+                    "states": ["0", "1"],
+                    "initial": "stationary",
+                    "transition": [["9/10", "1/10"], ["1/10", "9/10"]],
+                },
+            ],
+        },
         "members[1]",
     ),
     (
-        {"kind": "model-class", "members": [
-            {"kind": "markov-chain", "length": 3, "states": ["0", "1"], "initial": "stationary",
-             "transition": [["9/10", "2/10"], ["1/10", "9/10"]]}]},
+        {
+            "kind": "model-class",
+            "members": [
+                {
+                    "kind": "markov-chain",
+                    "length": 3,
+                    "states": ["0", "1"],
+                    "initial": "stationary",
+                    "transition": [["9/10", "2/10"], ["1/10", "9/10"]],
+                }
+            ],
+        },
         "members[0].transition[0]",
     ),
     ({"kind": "model-class", "members": ["missing.json"]}, "members[0]"),
-    ({"kind": "model-class", "members": [{"variables": ["a"], "rows": [["0", "1"]]}]}, "members[0]"),
+    (
+        {"kind": "model-class", "members": [{"variables": ["a"], "rows": [["0", "1"]]}]},
+        "members[0]",
+    ),
     ({"kind": "interval-product", "bernoulli": [["1/2", "1/4"]]}, "bernoulli[0]"),
     (
-        {"kind": "interval-product", "records": [
-            {"values": ["0", "1"], "probs": [["0", "1/4"], ["0", "1/2"]]}]},
+        {
+            "kind": "interval-product",
+            "records": [{"values": ["0", "1"], "probs": [["0", "1/4"], ["0", "1/2"]]}],
+        },
         "records[0].probs",
     ),
 ]
@@ -184,14 +228,18 @@ BAD = [
 def test_bad_class_exits_2_with_one_line_naming_the_field(tmp_path, capsys, obj, field, command):
     p = tmp_path / "c.json"
     p.write_text(json.dumps(obj))
-    argv = [command, str(p)] + (["--target", "x1", "--lam", "1"] if command == "leakage" else ["--eps", "1"])
+    argv = [command, str(p)] + (
+        ["--target", "x1", "--lam", "1"] if command == "leakage" else ["--eps", "1"]
+    )
     code = main(argv)
     out = capsys.readouterr()
     assert code == 2
     assert out.out == ""
     lines = out.err.strip().splitlines()
     assert len(lines) == 1
-    assert f" {field}:" in lines[0] or f"{field}:" in lines[0].split("error: ", 1)[1][: len(field) + 1]
+    assert (
+        f" {field}:" in lines[0] or f"{field}:" in lines[0].split("error: ", 1)[1][: len(field) + 1]
+    )
 
 
 def test_an_empty_class_is_refused_by_the_library_too():
@@ -203,8 +251,13 @@ def test_an_empty_class_is_refused_by_the_library_too():
 def test_members_from_files_relative_to_the_class_file(tmp_path, capsys):
     sub = tmp_path / "d"
     sub.mkdir()
-    chain = {"kind": "markov-chain", "length": 3, "states": ["0", "1"], "initial": "stationary",
-             "transition": [["4/5", "1/5"], ["1/5", "4/5"]]}
+    chain = {
+        "kind": "markov-chain",
+        "length": 3,
+        "states": ["0", "1"],
+        "initial": "stationary",
+        "transition": [["4/5", "1/5"], ["1/5", "4/5"]],
+    }
     (sub / "m.json").write_text(json.dumps(chain))
     (sub / "c.json").write_text(json.dumps({"kind": "model-class", "members": ["m.json", chain]}))
     code = main(["leakage", str(sub / "c.json"), "--all-targets", "--lam", "1", "--json"])
@@ -213,7 +266,11 @@ def test_members_from_files_relative_to_the_class_file(tmp_path, capsys):
     # source: the one law by today's engine (both members are the same chain)
     single = structured_leakage(
         MarkovChain(["0", "1"], 3, "stationary", [["4/5", "1/5"], ["1/5", "4/5"]]),
-        ["x1", "x2", "x3"], (), 1, digits=10, exact=False,
+        ["x1", "x2", "x3"],
+        (),
+        1,
+        digits=10,
+        exact=False,
     )
     assert out["tight"] is True
     for t, s in zip(out["targets"], single, strict=True):
