@@ -276,3 +276,33 @@ def test_members_from_files_relative_to_the_class_file(tmp_path, capsys):
     for t, s in zip(out["targets"], single, strict=True):
         lo, hi = (F(x) for x in t["value"]["enclosure"])
         assert lo <= s.value.hi and s.value.lo <= hi
+
+
+def test_class_audit_is_the_max_of_the_members_audits(tmp_path, capsys):
+    from pdpsym.app.commands.audit_structured import read_mechanism
+    from pdpsym.audit import audit
+    from pdpsym.audit.class_audit import bounds_of, class_audit
+    from pdpsym.audit.structured import SumMechanism  # noqa: F401 (the mechanism's type)
+
+    cls = ModelClass(tuple(MEMBERS[:3]))
+    mech = read_mechanism({"kind": "laplace", "lam": "2"}, MEMBERS[0])
+    rows, _ = class_audit(cls, mech, "x3", ["x1"], [1], F(1, 10), ["dp", "apkdp"])
+    # source: today's audit of each member alone; the class's figure is their max
+    singles = [audit(m, mech, "x3", ["x1"], [1], F(1, 10), ["dp", "apkdp"]) for m in MEMBERS[:3]]
+    for k, r in enumerate(rows):
+        eps = [bounds_of(s.results[k].epsilon) for s in singles]
+        assert r.epsilon.bounds == (max(e[0] for e in eps), max(e[1] for e in eps))
+        d = [bounds_of(s.results[k].delta_at_epsilon[0][1]) for s in singles]
+        assert r.delta_at_epsilon[0][1].bounds[0] == max(x[0] for x in d)
+        j = r.epsilon.member
+        assert eps[j][1] >= r.epsilon.bounds[0]
+
+
+def test_audit_of_an_interval_class_is_refused_naming_the_model(tmp_path, capsys):
+    p = tmp_path / "c.json"
+    p.write_text(json.dumps({"kind": "interval-product", "bernoulli": [["1/4", "1/2"]] * 3}))
+    m = tmp_path / "m.json"
+    m.write_text(json.dumps({"kind": "laplace", "lam": "1"}))
+    code = main(["audit", str(p), str(m), "--target", "x1"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "MODEL" in err[0]

@@ -264,4 +264,118 @@ def class_calibrate_command(args: argparse.Namespace, cls: Any) -> int:
     return 0
 
 
-__all__ = ["class_calibrate_command", "class_leakage_command", "describe", "law_of"]
+def _figure(fig: Any, digits: int) -> Any:
+    """A class figure as JSON: its certified digits and ends, and the worst member."""
+    from pdpsym.core.decimals import decimal_string, enclosure_decimal  # after --help
+
+    if fig.bounds is None:
+        return None
+    if fig.bounds == "inf":
+        return {"value": "infinite", "worst_member": fig.member}
+    lo, hi = fig.bounds
+    dec, _ = enclosure_decimal(lo, hi, digits)
+    return {
+        "decimal": dec,
+        "enclosure": [decimal_string(lo, digits + 3, "down"), decimal_string(hi, digits + 3, "up")],
+        "worst_member": fig.member,
+    }
+
+
+def class_audit_command(
+    args: argparse.Namespace,
+    spec: Any,
+    known: list[str],
+    eps: list[Any],
+    delta: Any,
+    notions: list[str],
+    digits: int,
+) -> int:
+    """Every notion's sup over a finite class (``pdpsym audit`` with a class file)."""
+    from pdpsym.app.commands import audit_structured as structured  # after --help
+    from pdpsym.app.readers import load_law_class
+    from pdpsym.audit.class_audit import class_audit
+    from pdpsym.models.law_class import ModelClass
+
+    cls = load_law_class(args.model)
+    if not isinstance(cls, ModelClass):
+        raise InputError(
+            "MODEL",
+            "audit over an interval class is not supported (leakage and calibrate are); "
+            "give a model-class, a finite list of laws",
+        )
+    if args.curve is not None:
+        raise InputError("--curve", "a class's audit writes no curve (give one member)")
+    if args.ddp_reading is not None:
+        raise InputError("--ddp-reading", "a class's audit takes the default reading")
+    mech = structured.read_mechanism(spec, cls.members[0])
+    points = len(eps) + (delta is not None)
+    for m in cls.members:
+        structured.check_work(args, m, mech, args.target, known, notions, points)
+    with Progress(len(cls.members), "members", enabled=args.progress, delay=2.0) as bar:
+        rows, _ = class_audit(
+            cls,
+            mech,
+            args.target,
+            known,
+            eps,
+            delta,
+            notions,
+            jobs=1,
+            on_member=lambda _i: bar.update(1),
+        )
+    digits = min(digits, SHOWN_DIGITS)
+    payload = {
+        "class": describe(cls),
+        "target": args.target,
+        "known": list(known),
+        "notions": {
+            r.notion: {
+                "epsilon": _figure(r.epsilon, digits),
+                "delta_at_epsilon": [
+                    {"eps": str(e), "delta": _figure(f, digits)} for e, f in r.delta_at_epsilon
+                ],
+                "epsilon_at_delta": None
+                if r.epsilon_at_delta is None
+                else {
+                    "delta": fraction_str(r.epsilon_at_delta[0]),
+                    "epsilon": _figure(r.epsilon_at_delta[1], digits),
+                },
+            }
+            for r in rows
+        },
+    }
+    if args.json:
+        print_json(payload)
+        return 0
+
+    def shown(f: Any) -> str:
+        if f is None:
+            return "-"
+        if f.get("value") == "infinite":
+            return f"infinite (members[{f['worst_member']}])"
+        lo, hi = f["enclosure"]
+        return f"{f['decimal']} (in [{lo}, {hi}]; members[{f['worst_member']}])"
+
+    lines = [
+        f"audit over {describe_text(cls)}: target {args.target}, known {{{', '.join(known)}}}",
+        "each figure is the sup over the members (the worst member in brackets)",
+    ]
+    for name, n in payload["notions"].items():  # type: ignore[union-attr]
+        lines.append(f"\n{name}:")
+        lines.append(f"  epsilon (delta = 0): {shown(n['epsilon'])}")
+        for d in n["delta_at_epsilon"]:
+            lines.append(f"  delta at epsilon {d['eps']}: {shown(d['delta'])}")
+        if n["epsilon_at_delta"] is not None:
+            at = n["epsilon_at_delta"]
+            lines.append(f"  epsilon at delta {at['delta']}: {shown(at['epsilon'])}")
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0
+
+
+__all__ = [
+    "class_audit_command",
+    "class_calibrate_command",
+    "class_leakage_command",
+    "describe",
+    "law_of",
+]
