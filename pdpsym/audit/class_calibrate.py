@@ -31,9 +31,10 @@ is over a class ``Theta``):
   smallest where the convex ``|x1 - x0|`` is largest, at a vertex. For a finite class,
   the min over the members;
 * MQMExact: Song et al. maximize each quilt's influence over the class before choosing
-  quilts; here the **max over the members' own MQMExact scales** (for an interval chain,
-  over its corners and centre), which is at most Song et al.'s class scale (a lower
-  bound of it), and is labelled so.
+  quilts (:func:`~pdpsym.mechanisms.mqm_class.mqm_exact_class_scale`, for stationary
+  members of the same records); for an interval chain over its corners and centre (the
+  box's own class scale is at least this), and for members that are not all stationary
+  the max of the members' own scales (a lower bound of the class's), each labelled so.
 
 Each baseline's leakage is certified at the worst law found.
 """
@@ -63,6 +64,7 @@ from pdpsym.mechanisms.mqm import (
     mqm_approx_scale,
     mqm_exact_scale,
 )
+from pdpsym.mechanisms.mqm_class import mqm_exact_class_scale
 from pdpsym.models.counts import CountModel
 from pdpsym.models.law_class import IntervalChain, IntervalProduct, LawClass, ModelClass
 from pdpsym.models.markov import MarkovChain
@@ -324,7 +326,17 @@ def _baselines(
     picks.append((g[_exact_max([b.scale for b in g])], f"the largest over the {over}"))
     chains = [m for m in candidates if isinstance(m, MarkovChain)]
     if len(chains) == len(candidates) and weights is None:
-        if all(len(m.matrices) == 1 for m in chains):
+        stationary = all(mqm_approx_applies(m) is None for m in chains)
+        same = all(m.length == chains[0].length and m.states == chains[0].states for m in chains)
+        if stationary and same:
+            exact_note = (
+                "Song et al.'s class MQMExact: each quilt's influence maximized over the members"
+                if isinstance(cls, ModelClass)
+                else "Song et al.'s MQMExact over the box's corners and centre (the box's own "
+                "is at least this)"
+            )
+            picks.append((mqm_exact_class_scale(chains, eps), exact_note))
+        elif all(len(m.matrices) == 1 for m in chains):
             ex = [mqm_exact_scale(m, eps) for m in chains]
             b = ex[_exact_max([x.scale for x in ex])]
             picks.append(
