@@ -7,8 +7,9 @@ A binary chain of ``--T`` records estimated at ``P(0 -> 1) = 3/20``, ``P(1 -> 1)
 each half-width ``w``; for each box, ``pdpsym.audit.class_calibrate.class_calibrate`` at
 ``eps = 1`` (the class's smallest Laplace scale, certified, and the worst law), with the
 class's MQMApprox (``pi_min`` and eigengap over the box) and group DP. Writes
-``uncertain-laws-scale.csv`` (every number as the library prints it: the enclosure's
-ends) and ``uncertain-laws-scale.png`` (needs matplotlib, the ``[plots]`` extra).
+``uncertain-laws-scale.csv`` (the enclosure's ends rounded outward to 10 digits, the
+baselines' certified digits) and ``uncertain-laws-scale.png`` (needs matplotlib, the
+``[plots]`` extra).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pathlib import Path
 
 from pdpsym.audit.class_calibrate import ClassBaseline, class_calibrate
 from pdpsym.core.certify import certify
+from pdpsym.core.decimals import decimal_string
 from pdpsym.models.law_class import IntervalChain
 
 WIDTHS = ["0", "1/200", "1/100", "1/50", "3/100", "1/25", "1/20", "3/40", "1/10"]
@@ -61,8 +63,8 @@ def main() -> int:
         approx = base.get("mqm-approx")
         row = {
             "half_width": wt,
-            "scale_lo": f"{float(cal.lo):.9g}",
-            "scale_hi": f"{float(cal.hi):.9g}",
+            "scale_lo": decimal_string(cal.lo, 10, "down"),
+            "scale_hi": decimal_string(cal.hi, 10, "up"),
             "tight": cal.tight,
             "worst_law": f"{cal.law[0]}, {cal.law[1]}",  # type: ignore[index]
             "mqm_approx": certify(approx.scale, 10).decimal if approx else "",

@@ -192,6 +192,7 @@ def class_calibrate(
     digits: int = CLASS_DIGITS,
     max_boxes: int = 2000,
     on_step: Callable[[int], None] | None = None,
+    scheduler: str | None = None,
 ) -> ClassCalibration:
     """The smallest scale meeting ``eps`` for every law of a class (module docstring).
 
@@ -208,6 +209,7 @@ def class_calibrate(
             (at most :data:`~pdpsym.loss.class_search.CLASS_DIGITS`).
         max_boxes: the branch and bound's limit per decision.
         on_step: progress (a member calibrated or a box bounded).
+        scheduler: a Dask scheduler for the members' calibrations (None: processes).
 
     Returns:
         The :class:`ClassCalibration`.
@@ -236,6 +238,7 @@ def class_calibrate(
             [(m, eps, mechanism, known, tg, weights) for m in members],
             jobs,
             on_done=on_step,
+            scheduler=scheduler,
         )
         j, lo, hi = _max_scale(found)
         worst_model, law, worst_target = members[j], j, found[j][2]
@@ -249,6 +252,7 @@ def class_calibrate(
             [(cls.member(t), eps, mechanism, known, tg, weights) for t in thetas],
             jobs,
             on_done=on_step,
+            scheduler=scheduler,
         )
         j, lo, _ = _max_scale(found)
         theta, (lo, hi_t, worst_target) = thetas[j], found[j]

@@ -105,6 +105,7 @@ def finite_class_leakage(
     digits: int = 15,
     jobs: int = 1,
     on_member: Callable[[int], None] | None = None,
+    scheduler: str | None = None,
 ) -> ClassLeakage:
     """Eq. 2's max over the members of a finite class, each by today's engine.
 
@@ -117,6 +118,8 @@ def finite_class_leakage(
         digits: certified digits of each member's value.
         jobs: worker processes (members run in parallel).
         on_member: called with each member's index as it finishes (progress).
+        scheduler: a Dask scheduler (``"local"`` or an address), as for
+            :func:`~pdpsym.core.parallel.ordered_map`; None for processes.
 
     Returns:
         The :class:`ClassLeakage` (always tight: the members are exact).
@@ -127,7 +130,7 @@ def finite_class_leakage(
     """
     lam = Fraction(lam)
     jobs_in = [(m, list(targets), tuple(known), lam, weights, digits) for m in cls.members]
-    results = ordered_map(_member_run, jobs_in, jobs, on_done=on_member)
+    results = ordered_map(_member_run, jobs_in, jobs, on_done=on_member, scheduler=scheduler)
     out = []
     for i, name in enumerate(targets):
         vals: list[tuple[int, tuple[Fraction, Fraction]]] = []
@@ -433,6 +436,7 @@ def class_leakage(
     jobs: int = 1,
     max_boxes: int = 2000,
     on_step: Callable[[int], None] | None = None,
+    scheduler: str | None = None,
 ) -> ClassLeakage:
     """Eq. 2's sup over any class (dispatch on its kind; see the module docstring).
 
@@ -447,6 +451,7 @@ def class_leakage(
         jobs: worker processes for a finite class.
         max_boxes: the interval search's limit.
         on_step: progress (a member finished, or a box bounded).
+        scheduler: a Dask scheduler for a finite class's members (None: processes).
 
     Returns:
         The :class:`ClassLeakage`.
@@ -456,7 +461,15 @@ def class_leakage(
     """
     if isinstance(cls, ModelClass):
         return finite_class_leakage(
-            cls, targets, known, lam, weights, digits=digits, jobs=jobs, on_member=on_step
+            cls,
+            targets,
+            known,
+            lam,
+            weights,
+            digits=digits,
+            jobs=jobs,
+            on_member=on_step,
+            scheduler=scheduler,
         )
     if isinstance(cls, IntervalProduct):
         return product_class_leakage(cls, targets, known, lam, weights, digits=digits)

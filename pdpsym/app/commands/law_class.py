@@ -68,8 +68,12 @@ def law_text(cls: Any, law: Any) -> str:
     return "the member of largest support (every value with a positive upper end)"
 
 
-def _budget(args: argparse.Namespace, cls: Any, n_targets: int, known: list[str]) -> int:
-    """The interval search's box limit from ``--max-work`` (refused below MIN_BOXES)."""
+def _budget(
+    args: argparse.Namespace, cls: Any, n_targets: int, known: list[str], passes: int = 1
+) -> int:
+    """The interval search's box limit from ``--max-work`` (refused below MIN_BOXES); a
+    finite class's members are checked against the limit together (``passes``: the
+    command's work in units of one all-targets leakage pass, 6 for a calibration)."""
     from pdpsym.loss.class_search import class_work  # after --help
     from pdpsym.models.law_class import IntervalChain
 
@@ -77,8 +81,14 @@ def _budget(args: argparse.Namespace, cls: Any, n_targets: int, known: list[str]
     if isinstance(cls, IntervalChain):
         limits.check(args, MIN_BOXES * per, "this search over the class")
         return max(MIN_BOXES, limits.max_work(args) // max(per, 1))
-    limits.check(args, per, "the members of this class")
+    limits.check(args, passes * per, "the members of this class")
     return 0
+
+
+def _steps(cls: Any, max_boxes: int) -> int:
+    """The progress bar's total: the search's boxes, or the members."""
+    members = getattr(cls, "members", None)
+    return len(members) if members is not None else max(max_boxes, 1)
 
 
 def class_leakage_command(args: argparse.Namespace, cls: Any) -> int:
@@ -103,7 +113,7 @@ def class_leakage_command(args: argparse.Namespace, cls: Any) -> int:
         [v for v in cls.variables if v not in set(known)] if args.all_targets else [args.target]
     )
     max_boxes = _budget(args, cls, len(targets), known)
-    with Progress(max(max_boxes, 1), "steps", delay=1.0) as bar:
+    with Progress(_steps(cls, max_boxes), "steps", delay=1.0) as bar:
         res = class_leakage(
             cls,
             targets,
@@ -114,6 +124,7 @@ def class_leakage_command(args: argparse.Namespace, cls: Any) -> int:
             jobs=options.jobs(args),
             max_boxes=max(max_boxes, 1),
             on_step=lambda _i: bar.update(1),
+            scheduler=getattr(args, "scheduler", None),
         )
     worst = res.worst()
     payload: dict[str, Any] = {
@@ -215,6 +226,7 @@ def _box_limit() -> Iterator[None]:
 
 def class_calibrate_command(args: argparse.Namespace, cls: Any) -> int:
     """The smallest scale meeting ``--eps`` for every law of the class, with baselines."""
+    from pdpsym.app.commands.calibrate import CALIBRATION_PASSES
     from pdpsym.app.commands.structured import integer_weights  # after --help
     from pdpsym.audit.class_calibrate import class_calibrate
     from pdpsym.core.numbers import parse_positive
@@ -224,8 +236,8 @@ def class_calibrate_command(args: argparse.Namespace, cls: Any) -> int:
     known = options.names(args.known)
     targets = [args.target] if args.target else None
     n = 1 if args.target else len(cls.variables) - len(known)
-    max_boxes = _budget(args, cls, n, known)
-    with Progress(max(max_boxes, 1), "steps", delay=1.0) as bar, _box_limit():
+    max_boxes = _budget(args, cls, n, known, CALIBRATION_PASSES)
+    with Progress(_steps(cls, max_boxes), "steps", delay=1.0) as bar, _box_limit():
         cal = class_calibrate(
             cls,
             Fraction(eps),
@@ -237,6 +249,7 @@ def class_calibrate_command(args: argparse.Namespace, cls: Any) -> int:
             jobs=options.jobs(args),
             max_boxes=max(max_boxes, 1),
             on_step=lambda _i: bar.update(1),
+            scheduler=getattr(args, "scheduler", None),
         )
     out = {"class": describe(cls), **cal.as_json(digits)}
     if args.json:
