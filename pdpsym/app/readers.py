@@ -246,8 +246,9 @@ def load_law_class(path: str | Path, obj: dict[str, Any] | None = None) -> LawCl
     ``interval-product``; :mod:`pdpsym.models.law_class`).
 
     A ``model-class`` member is an inline model object or a model file's name, relative
-    to the class file's folder (JSON, TOML, ``.bif``, a p-values ``.txt``); every member
-    must be a structured model (a Markov chain, independent records, a Bayesian network).
+    to the class file's folder (JSON, TOML, CSV, ``.bif``, a p-values ``.txt``): a table
+    (a joint distribution) or a structured model (a Markov chain, independent records, a
+    Bayesian network); the members are all tables or all structured models.
     """
     p = Path(path)
     if obj is None:
@@ -260,18 +261,25 @@ def load_law_class(path: str | Path, obj: dict[str, Any] | None = None) -> LawCl
             except InputError as err:
                 raise InputError(field, f"{quote(entry)}: {err.message}") from None
         elif isinstance(entry, dict):
-            if "kind" not in entry:
-                raise InputError(field, 'a member must be a structured model (a "kind" field)')
             try:
-                model = structured_from_object(entry)
+                if "kind" in entry:
+                    model = structured_from_object(entry)
+                elif "cov" in entry or "mean" in entry:
+                    raise InputError("kind", "a Gaussian model cannot be a member")
+                else:
+                    model = JointDistribution.from_json_object(entry)
             except InputError as err:
                 raise InputError(f"{field}.{err.field}", err.message) from None
         else:
             raise InputError(field, "expected a model object or a model file's name")
-        if not hasattr(model, "target_factors"):  # a table or a Gaussian model
-            raise InputError(
-                field, "a member must be a structured model (markov-chain, product or network)"
-            )
+        if not hasattr(model, "target_factors") and not isinstance(model, JointDistribution):
+            raise InputError(field, "a member must be a table or a structured model")
         return model
 
-    return class_from_object(obj, member)
+    cls = class_from_object(obj, member)
+    members = getattr(cls, "members", ())
+    tables = [isinstance(m, JointDistribution) for m in members]
+    if any(tables) and not all(tables):
+        j = tables.index(not tables[0])
+        raise InputError(f"members[{j}]", "mixes tables and structured models (give one kind)")
+    return cls

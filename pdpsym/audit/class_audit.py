@@ -12,7 +12,7 @@ TODS 2014, Definition 3.1: the guarantee must hold for every law of the class).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -23,7 +23,9 @@ from pdpsym.audit import Audit, audit
 from pdpsym.core.certify import certify
 from pdpsym.core.parallel import ordered_map
 from pdpsym.core.sqrtexp import Bracket, log_enclosure
+from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.law_class import ModelClass
+from pdpsym.papers.li2019.eq2 import leakage
 
 #: the digits each member's exact figure is enclosed to before the max
 DIGITS = 25
@@ -163,4 +165,53 @@ def class_audit(
     return out, audits
 
 
-__all__ = ["ClassFigure", "ClassNotion", "bounds_of", "class_audit", "sup_of"]
+def table_class_leakage(
+    cls: ModelClass,
+    target: str,
+    known: Sequence[str],
+    lam: Fraction,
+    weights: Mapping[str, Fraction] | None = None,
+) -> tuple[int | None, list[Any]]:
+    """Eq. 2's max over a finite class of tables (joint distributions), exactly.
+
+    Each member by the exact table engine (:func:`pdpsym.papers.li2019.eq2.leakage`); the
+    max is decided exactly between the members' closed forms.
+
+    Args:
+        cls: a finite class whose members are
+            :class:`~pdpsym.models.joint.JointDistribution` tables.
+        target: the target record.
+        known: the records the adversary knows.
+        lam: the Laplace scale (> 0).
+        weights: the linear query's weights by name (default: the sum).
+
+    Returns:
+        The index of the worst member (None when no member has a compatible pair) and
+        every member's :class:`~pdpsym.papers.li2019.adversary.LeakageResult`.
+
+    References:
+        Li et al. (2019), Sec. III, Eq. 2; Kifer and Machanavajjhala (2014), Definition
+        3.1.
+    """
+    results = []
+    for m in cls.members:
+        query = LinearQuery({v: Fraction((weights or {}).get(v, 1)) for v in m.variables})
+        results.append(leakage(m, target, list(known), lam, query))
+    best: int | None = None
+    top = None
+    for j, r in enumerate(results):
+        if r.value is None:
+            continue
+        if top is None or r.value.exact_compare(top) > 0:
+            best, top = j, r.value
+    return best, results
+
+
+__all__ = [
+    "ClassFigure",
+    "ClassNotion",
+    "bounds_of",
+    "class_audit",
+    "sup_of",
+    "table_class_leakage",
+]

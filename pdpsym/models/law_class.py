@@ -138,7 +138,7 @@ def binary_parameter(row: Sequence[Interval]) -> Interval:
 
 @dataclass(frozen=True)
 class ModelClass:
-    """A finite class: models of the same records (chains, products, networks).
+    """A finite class: models of the same records (tables, chains, products, networks).
 
     Args:
         members: the models, at least one, all with the same record names in order.
@@ -147,7 +147,7 @@ class ModelClass:
         Kifer and Machanavajjhala (2014), Definition 3.1 (a class ``Theta`` of laws).
     """
 
-    members: tuple[CountModel, ...]
+    members: tuple[Any, ...]
 
     def __post_init__(self) -> None:
         if not self.members:

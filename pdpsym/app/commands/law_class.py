@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.app import limits, options
-from pdpsym.app.output import print_json
+from pdpsym.app.output import number_text, print_json
 from pdpsym.app.progress import Progress
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
@@ -109,6 +109,8 @@ def class_leakage_command(args: argparse.Namespace, cls: Any) -> int:
         raise InputError("--target", "give --target or --all-targets, not both")
     if not args.all_targets and args.target is None:
         raise InputError("--target", "name the target record (or pass --all-targets)")
+    if _tables(cls):
+        return _table_leakage(args, cls, lam, known, digits)
     targets = (
         [v for v in cls.variables if v not in set(known)] if args.all_targets else [args.target]
     )
@@ -200,6 +202,75 @@ def _value_json(t: Any, digits: int) -> dict[str, Any] | None:
         return {"decimal": None, "enclosure": [decimal_string(lo, digits, "down"), "inf"]}
     out: dict[str, Any] = t.value.as_json(digits)
     return out
+
+
+def _tables(cls: Any) -> bool:
+    """Whether the class's members are tables (joint distributions)."""
+    from pdpsym.models.joint import JointDistribution  # after --help
+
+    members: tuple[Any, ...] = getattr(cls, "members", ())
+    return bool(members) and isinstance(members[0], JointDistribution)
+
+
+def _table_leakage(
+    args: argparse.Namespace, cls: Any, lam: Fraction, known: list[str], digits: int
+) -> int:
+    """Eq. 2's max over a class of tables, exactly (``--target`` only)."""
+    from pdpsym.audit.class_audit import table_class_leakage  # after --help
+    from pdpsym.papers.li2019.eq2 import leakage_work
+
+    if args.all_targets:
+        raise InputError("--all-targets", "a class of tables takes one --target")
+    from pdpsym.mechanisms.laplace import LinearQuery
+
+    weights = options.weights(args.weights) if args.weights else None
+    for name in weights or {}:
+        if name not in cls.variables:
+            raise InputError("--weights", f"unknown record {name!r}")
+    work = sum(
+        leakage_work(
+            m,
+            args.target,
+            known,
+            LinearQuery({v: (weights or {}).get(v, Fraction(1)) for v in m.variables}),
+        )
+        for m in cls.members
+    )
+    limits.check(args, work, "Eq. 2 for every member")
+    best, results = table_class_leakage(cls, args.target, known, lam, weights)
+    payload: dict[str, Any] = {
+        "class": describe(cls),
+        "target": args.target,
+        "known": list(known),
+        "lam": fraction_str(lam),
+        "tight": True,
+        "value": None,
+        "worst_law": None,
+        "members": [r.as_json(digits)["value"] for r in results],
+    }
+    if best is not None:
+        payload["value"] = results[best].as_json(digits)["value"]
+        payload["worst_law"] = {"member": best}
+        payload["witness"] = results[best].as_json(digits)["witness"]
+    if args.json:
+        print_json(payload)
+        return 0
+    lines = [
+        f"class: {describe_text(cls)}",
+        f"adversary: A({args.target}, {{{', '.join(known)}}})",
+        f"lambda: {fraction_str(lam)}",
+    ]
+    if best is None:
+        lines.append("status: no-compatible-pair (in every member)")
+    else:
+        v = payload["value"]
+        lines += [
+            f"sup over the class (exact): {number_text(v['exact'])}",
+            f"sup over the class: {v['decimal']}  [{v['enclosure'][0]}, {v['enclosure'][1]}]",
+            f"worst law: members[{best}]",
+        ]
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0
 
 
 def describe_text(cls: Any) -> str:
@@ -320,10 +391,19 @@ def class_audit_command(
         raise InputError("--curve", "a class's audit writes no curve (give one member)")
     if args.ddp_reading is not None:
         raise InputError("--ddp-reading", "a class's audit takes the default reading")
-    mech = structured.read_mechanism(spec, cls.members[0])
     points = len(eps) + (delta is not None)
-    for m in cls.members:
-        structured.check_work(args, m, mech, args.target, known, notions, points)
+    if _tables(cls):
+        from pdpsym.app.audit_work import check_work, number_bits
+        from pdpsym.app.commands.audit import read_mechanism
+
+        mech = read_mechanism(args.mechanism, cls.members[0])
+        size = max(number_bits(spec), number_bits(args.delta))
+        for m in cls.members:
+            check_work(args, m, notions, size, spec, points)
+    else:
+        mech = structured.read_mechanism(spec, cls.members[0])
+        for m in cls.members:
+            structured.check_work(args, m, mech, args.target, known, notions, points)
     with Progress(len(cls.members), "members", enabled=args.progress, delay=2.0) as bar:
         rows, _ = class_audit(
             cls,
