@@ -44,17 +44,21 @@ monotone bound ``C_2(u) >= C_2(w)``, ``w`` the lower corner of the entries (firs
 non-negative floats: the forward-backward on count vectors (each step rescaled by a
 power of two, exact), the convolutions ``F * B``, the mixture recurrences
 ``L(c) = q L(c - 1) + J(c)`` and the gradients (``e d/de`` of a polynomial with
-non-negative coefficients has non-negative coefficients). Each computed value is the
-exact one times ``e^eta``, ``|eta| <= d u'`` with ``d`` the roundings on its longest path
-and ``u' = -ln(1 - 2^-53)`` (Higham, *Accuracy and Stability of Numerical Algorithms*,
-2nd ed., Sec. 3.1, Lemma 3.1), as long as nothing underflows: every stored positive
-value is checked to be at least ``2^-480`` (count vectors) or ``2^-900`` (mixtures), every
-entry at least ``2^-50`` and ``q`` at least ``2^-60``, so that no product of stored
-values falls below ``2^-1022``; otherwise the box's bound is ``+inf`` (sound, and the
-search reports it). ``q = e^{-rate}`` carries its own proven relative error (from a
-ball). The logarithms come from :func:`pdpsym.core.balls.float_log_bounds` (proven),
-and the final sums get a slack of ``64 u`` times the sum of the absolute values of their
-terms (at most 16 terms, each addition erring by ``u`` relatively to that sum).
+non-negative coefficients has non-negative coefficients). Each computed value is
+``x e^theta + alpha`` with ``x`` the exact one, ``|theta| <= d u'`` (``d`` the roundings
+on its longest path, ``u' = -ln(1 - 2^-53)``; Higham, *Accuracy and Stability of
+Numerical Algorithms*, 2nd ed., Sec. 3.1, Lemma 3.1, and Sec. 2.2 for underflow) and
+``alpha`` the underflows' absolute error, at most ``2^-1022`` per operation. The
+``alpha`` are carried as L1 norms (:mod:`pdpsym.core.classlaws`): a step spreads them by
+at most its largest row sum, a rescaling scales them, a convolution of vectors adds
+``|alpha_F|_1 |B|_1 + |alpha_B|_1 |F|_1``, a mixture (kernel at most 1) passes on its
+law's. Every logarithm is then taken of the value minus (lower end) or plus (upper end)
+its slack, rounded outward (:func:`pdpsym.core.balls.float_log_bounds`, proven), so a
+tail far below float range costs digits, never soundness (a value below its slack has
+no finite lower log: the box's bound is ``+inf``). ``q = e^{-rate}`` carries its own
+proven relative error (from a ball), and the final sums get a slack of ``64 u`` times
+the sum of the absolute values of their terms (at most 16 terms, each addition erring
+by ``u`` relatively to that sum).
 """
 
 from __future__ import annotations
@@ -72,7 +76,6 @@ from pdpsym.core.balls import float_log_bounds
 from pdpsym.core.certify import arb_from_fraction, ball_endpoints
 from pdpsym.core.classlaws import (
     LN2,
-    U_PRIME,
     ChainShape,
     PointLaws,
     eta_bound,
@@ -217,7 +220,6 @@ def box_bound(
     """
     q, rho = rate_q(rate)
     eta = eta_bound(shape, rho)
-    kappa = 2 * eta + 3 * U_PRIME
     rows: list[RowVertices | None] = []
     for a, b in box:
         rows.append(None if a == b else row_vertices(a, b))
@@ -256,7 +258,9 @@ def box_bound(
     # the reference point's part, per (target, assignment, ordered pair): the lower
     # bound of C_2 there and the gradient of C_2 (per derivative entry and output)
     ref_logs_n, ref_logs_d = _logs(ref, lower=True)
-    terms: list[tuple[int, int, int, int, np.ndarray, np.ndarray | None, float]] = []
+    terms: list[
+        tuple[int, int, int, int, np.ndarray, tuple[np.ndarray, np.ndarray] | None, float]
+    ] = []
     for p in positions:
         for ai in range(len(assignments)):
             for sa, sb in ((0, 1), (1, 0)):
@@ -272,7 +276,7 @@ def box_bound(
                 c2 = ref_logs_d[ka] + ref_logs_n[kb] + 2 * e_ref - 2 * eta
                 g = None
                 if not fallback and dv:
-                    g = (ref.dD[ka] / ref.D[ka])[:, None] + ref.dN[kb] / ref.N[kb][None, :]
+                    g = _gradient_bounds(ref, ka, kb, eta)
                 terms.append((p, ai, sa, sb, c2, g, e_ref))
     for combo, pt in zip(combos, evals[1 : 1 + len(combos)], strict=True):
         is_member = True
@@ -299,8 +303,7 @@ def box_bound(
                 for col in range(2):
                     um, vv = rv.u_centre[col], rv.u[ci][col]
                     dhi.append(_up(um[1] - vv[0]))
-        dhi_a = np.array(dhi)
-        fac = np.where(dhi_a >= 0, math.exp(kappa), math.exp(-kappa)) * dhi_a
+        dhi_a = np.array(dhi)[:, None] if dhi else np.zeros((0, 1))
         logs_n, logs_d = _logs(pt, lower=False)
         for p, ai, sa, sb, c2, g, e_ref in terms:
             ka, kb = (p, ai, sa), (p, ai, sb)
@@ -309,7 +312,11 @@ def box_bound(
             e_v = pt.E[(p, ai)] * LN2
             c1 = logs_n[ka] + logs_d[kb] + 2 * e_v + 2 * eta
             if g is not None:
-                gl = g * fac[:, None]
+                g_lo, g_hi = g
+                # the largest g . delta over g in [g_lo, g_hi] (g >= 0) and delta <= dhi
+                with np.errstate(invalid="ignore"):
+                    gl = np.where(dhi_a >= 0, g_hi * dhi_a, g_lo * dhi_a)
+                gl = np.where(dhi_a == 0, 0.0, gl)
                 lin = gl.sum(axis=0)
                 absl = np.abs(gl).sum(axis=0)
             else:
@@ -325,16 +332,48 @@ def box_bound(
     return BoxBound(upper, est, member_est)
 
 
+def _gradient_bounds(
+    pt: PointLaws, ka: tuple[int, int, int], kb: tuple[int, int, int], eta: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Bounds ``[g_lo, g_hi]`` (per derivative entry and output) of the gradient of
+    ``C_2 = ln D_a + ln N_b(r)`` in the log entries: ``dD_a / D_a + dN_b / N_b``, each
+    value within ``e^{+-eta}`` of the computed one up to its absolute slack, and the
+    float divisions and sum within 4 roundings."""
+    grow, shrink = math.exp(eta) * (1 + 2.0**-50), math.exp(-eta) * (1 - 2.0**-50)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d_lo = max(pt.D[ka] - pt.A[ka], 0.0) * shrink
+        d_hi = (pt.D[ka] + pt.A[ka]) * grow
+        dd_lo = np.maximum(pt.dD[ka] - pt.dA[ka], 0.0) * shrink
+        dd_hi = (pt.dD[ka] + pt.dA[ka]) * grow
+        n_lo = np.maximum(pt.N[kb] - pt.A[kb], 0.0) * shrink
+        n_hi = (pt.N[kb] + pt.A[kb]) * grow
+        dn_lo = np.maximum(pt.dN[kb] - pt.dA[kb][:, None], 0.0) * shrink
+        dn_hi = (pt.dN[kb] + pt.dA[kb][:, None]) * grow
+        hi = (np.where(d_lo > 0, dd_hi / d_lo, np.inf)[:, None]) + np.where(
+            n_lo[None, :] > 0, dn_hi / n_lo[None, :], np.inf
+        )
+        lo = (dd_lo / d_hi)[:, None] + dn_lo / n_hi[None, :]
+    return lo * (1 - 2.0**-50), np.where(np.isnan(hi), np.inf, hi) * (1 + 2.0**-50)
+
+
 def _logs(
     pt: PointLaws, lower: bool
 ) -> tuple[dict[tuple[int, int, int], np.ndarray], dict[tuple[int, int, int], float]]:
     """Proven log bounds (lower or upper ends) of every mixture array and total of a
-    point, from one vectorized call."""
+    point, from one vectorized call, with each value's absolute slack taken off (lower)
+    or added (upper), rounded outward."""
     keys = list(pt.N)
     if not keys:
         return {}, {}
     n1 = len(pt.N[keys[0]])
-    flat = np.concatenate([pt.N[k] for k in keys] + [np.array([pt.D[k] for k in keys])])
+    vals = np.concatenate([pt.N[k] for k in keys] + [np.array([pt.D[k] for k in keys])])
+    slack = np.concatenate(
+        [np.full(n1, pt.A[k]) for k in keys] + [np.array([pt.A[k] for k in keys])]
+    ) * (1 + 2.0**-50)
+    if lower:
+        flat = np.nextafter(vals - slack, -np.inf)
+    else:
+        flat = np.nextafter(vals + slack, np.inf)
     out = np.full(flat.shape, -np.inf)
     pos = flat > 0
     if pos.any():

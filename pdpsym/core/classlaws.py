@@ -5,11 +5,17 @@ For the interval classes of :mod:`pdpsym.core.classbound`: at one or several poi
 target's Laplace mixtures ``N_a(r)`` and totals ``D_a`` of the unnormalized count laws,
 and their derivatives in the log entries, all in float64. Every quantity is a sum of
 products of non-negative floats, so each computed value is the exact one times
-``e^eta`` with ``|eta| <= d u'`` (Higham, *Accuracy and Stability of Numerical
-Algorithms*, 2nd ed., Sec. 3.1, Lemma 3.1; ``d`` the roundings on the value's longest
-path, ``u' = -ln(1 - 2^-53)``), as long as nothing underflows: the guards are listed in
-:mod:`pdpsym.core.classbound`, and a point that fails one is marked (its bound is then
-``+inf``).
+``e^theta`` plus ``alpha``: ``|theta| <= d u'`` (Higham, *Accuracy and Stability of
+Numerical Algorithms*, 2nd ed., Sec. 3.1, Lemma 3.1; ``d`` the roundings on the value's
+longest path, ``u' = -ln(1 - 2^-53)``: :func:`eta_bound`) and ``alpha`` the absolute
+error of underflows (at most ``2^-1022`` per operation, Higham Sec. 2.2, which also
+covers flushing to zero), carried as L1 norms: a forward step spreads the slack of
+``F`` by at most the largest row sum of the step's matrix (``sum_{s'} sum_c |sum_s
+alpha[s][c] P[s][s']| <= max_s sum_{s'} P[s][s'] |alpha|_1``), a backward step likewise
+the largest over states of ``B``'s, a rescaling by ``2^-e`` scales it, a convolution adds
+``|alpha_F|_1 |B|_1 + |alpha_B|_1 |F|_1`` (the true norms at most twice the computed ones
+plus the slack), and a mixture passes on its law's (the kernel is at most 1) plus its
+recurrences' own. :class:`PointLaws` holds each value's slack next to it.
 """
 
 from __future__ import annotations
@@ -26,10 +32,8 @@ from pdpsym.core.certify import arb_from_fraction, ball_endpoints
 
 #: an upper bound of -ln(1 - 2^-53)
 U_PRIME = 1.12e-16
-#: the smallest stored count-vector value (products of two stay normal)
-MIN_VECTOR = 2.0**-480
-#: the smallest stored mixture value
-MIN_MIXTURE = 2.0**-900
+#: a bound on one operation's absolute error from underflow (gradual or flushed to zero)
+TINY = 2.0**-1022
 #: the smallest nonzero entry
 MIN_ENTRY = 2.0**-50
 #: the smallest q
@@ -76,6 +80,9 @@ class PointLaws:
     E: dict[tuple[int, int], int] = field(default_factory=dict)
     dN: dict[tuple[int, int, int], np.ndarray] = field(default_factory=dict)
     dD: dict[tuple[int, int, int], np.ndarray] = field(default_factory=dict)
+    #: absolute slack (underflow) of ``N`` and ``D``, and per derivative of ``dN``, ``dD``
+    A: dict[tuple[int, int, int], float] = field(default_factory=dict)
+    dA: dict[tuple[int, int, int], np.ndarray] = field(default_factory=dict)
     ok: bool = True
 
 
@@ -185,7 +192,11 @@ def evaluate_many(
     pos_set = sorted(set(positions))
     last, first = max(pos_set), min(pos_set)
     tables = shape.table
-    low = np.full(C, np.inf)
+    # absolute slack: every operation's underflow errs by at most TINY; L1 norms of the
+    # slack are carried through the steps (rows bound how a step spreads them)
+    row_p = Pm.sum(axis=2).max(axis=1)
+    row_q = Qm.sum(axis=2).max(axis=1)
+    step_new = 8.0 * 2 * (n + 1) * TINY
 
     def shift_mask(G: np.ndarray, t: int, ok: list[bool]) -> np.ndarray:
         H = np.zeros_like(G)
@@ -210,10 +221,6 @@ def evaluate_many(
         e_all = e_all[base_of]
         return G * np.ldexp(1.0, -e_all)[:, None, None], e_all
 
-    def track(G: np.ndarray) -> None:
-        pos = np.where(G > 0, G, np.inf).reshape(C, -1).min(axis=1)
-        np.minimum(low, pos, out=low)
-
     for ai, fixed in enumerate(assignments):
         oks = [[(t not in fixed or fixed[t] == s) for s in range(2)] for t in range(T)]
         F = np.zeros((C, 2, n + 1))
@@ -222,35 +229,39 @@ def evaluate_many(
                 if oks[0][s]:
                     F[c, s, tables[0][s]] = inits[c][s]
         EF = np.zeros(C, dtype=np.int64)
-        fw: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        AF = np.zeros(C)  # L1 over states and counts of the forward vector's slack
+        fw: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         for t in range(last + 1):
             if t > 0:
                 G = np.einsum("cst,csn->ctn", Pm, F) + np.einsum("cst,csn->ctn", Qm, F[srcs])
                 F, e = rescale(shift_mask(G, t, oks[t]))
                 EF = EF + e
-                track(F)
+                AF = (row_p * AF + row_q * AF[srcs] + step_new) * np.ldexp(1.0, -e)
             if t in pos_set:
-                fw[t] = (F, EF.copy())
+                fw[t] = (F, EF.copy(), AF.copy())
         B = np.zeros((C, 2, n + 1))
         B[is_base, :, 0] = 1.0
         EB = np.zeros(C, dtype=np.int64)
-        bw: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        AB = np.zeros(C)  # the largest over states of the L1 over counts of B's slack
+        bw: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         if T - 1 in pos_set:
-            bw[T - 1] = (B, EB.copy())
+            bw[T - 1] = (B, EB.copy(), AB.copy())
         for t in range(T - 2, first - 1, -1):
             nxt = shift_mask(B, t + 1, oks[t + 1])
             B, e = rescale(
                 np.einsum("cst,ctn->csn", Pm, nxt) + np.einsum("cst,ctn->csn", Qm, nxt[srcs])
             )
             EB = EB + e
-            track(B)
+            AB = (row_p * AB + row_q * AB[srcs] + step_new) * np.ldexp(1.0, -e)
             if t in pos_set:
-                bw[t] = (B, EB.copy())
+                bw[t] = (B, EB.copy(), AB.copy())
         rows: list[np.ndarray] = []
         keys: list[tuple[int, int, int, int]] = []
+        slack: list[float] = []
+        conv_new = (n + 1) ** 2 * TINY
         for p in pos_set:
-            Fp, ef_ = fw[p]
-            Bp, eb_ = bw[p]
+            Fp, ef_, af = fw[p]
+            Bp, eb_, ab = bw[p]
             for c in range(C):
                 g, jj = group[c], deriv_of[c]
                 b0 = base_of[c]
@@ -259,12 +270,23 @@ def evaluate_many(
                 for a in range(2):
                     if not Fp[b0, a].any() or not Bp[b0, a].any():
                         continue
+                    # |alpha * beta|_1 <= |alpha|_1 |beta|_1 for convolutions; the true
+                    # vectors' L1 norms are at most twice the computed ones plus the slack
                     if jj < 0:
                         rows.append(np.convolve(Fp[c, a], Bp[c, a])[: n + 1])
+                        f1, b1 = float(Fp[c, a].sum()), float(Bp[c, a].sum())
+                        slack.append(2 * (af[c] * (b1 + ab[c]) + ab[c] * (f1 + af[c])) + conv_new)
                     else:
                         rows.append(
                             np.convolve(Fp[c, a], Bp[b0, a])[: n + 1]
                             + np.convolve(Fp[b0, a], Bp[c, a])[: n + 1]
+                        )
+                        df1, db1 = float(Fp[c, a].sum()), float(Bp[c, a].sum())
+                        f01, b01 = float(Fp[b0, a].sum()), float(Bp[b0, a].sum())
+                        slack.append(
+                            2 * (af[c] * (b01 + ab[b0]) + ab[b0] * (df1 + af[c]))
+                            + 2 * (af[b0] * (db1 + ab[c]) + ab[c] * (f01 + af[b0]))
+                            + 2 * conv_new
                         )
                     keys.append((g, p, a, jj))
         if not rows:
@@ -281,29 +303,26 @@ def evaluate_many(
             acc = (acc + X[:, c + 1]) * q
             R[:, c] = acc
         M = L + R
-        lowx = np.where(X > 0, X, np.inf).min(axis=1)
-        lowm = np.minimum(
-            np.where(L > 0, L, np.inf).min(axis=1), np.where(R > 0, R, np.inf).min(axis=1)
-        )
         tot = X.sum(axis=1)
         nds = {g: len(points[g][1]) for g in range(len(points))}
+        # a mixture's kernel is at most 1: the law's slack passes on, plus the
+        # recurrences' own underflows (2 (N + 1) products, N + 1 for the total)
+        mix_new = 4 * (n + 2) * TINY
         for row, (g, p, a, jj) in enumerate(keys):
             pt = out[g]
-            if lowx[row] < MIN_VECTOR**2 or lowm[row] < MIN_MIXTURE:
-                pt.ok = False
             key = (p, ai, a)
             if jj < 0:
                 pt.N[key] = M[row]
                 pt.D[key] = float(tot[row])
+                pt.A[key] = slack[row] + mix_new
                 if nds[g]:
                     pt.dN[key] = np.zeros((nds[g], n + 1))
                     pt.dD[key] = np.zeros(nds[g])
+                    pt.dA[key] = np.zeros(nds[g])
             else:
                 pt.dN[key][jj] = M[row]
                 pt.dD[key][jj] = tot[row]
-    for c in range(C):
-        if low[c] < MIN_VECTOR:
-            out[group[c]].ok = False
+                pt.dA[key][jj] = slack[row] + mix_new
     return out
 
 
