@@ -323,7 +323,13 @@ def _baselines(
     targets: Sequence[str],
     weights: Any,
 ) -> list[ClassBaseline | tuple[str, str]]:
-    over = "members" if isinstance(cls, ModelClass) else "box's corners and centre"
+    over = (
+        "members"
+        if isinstance(cls, ModelClass)
+        else "box's corners and centre"
+        if isinstance(cls, IntervalChain)
+        else "laws (independent records: every law's groups are single records)"
+    )
     out: list[ClassBaseline | tuple[str, str]] = []
     picks: list[tuple[BaselineScale, str]] = []
     g = [group_dp_scale(m, eps) for m in candidates]

@@ -176,7 +176,7 @@ def product_class_leakage(
         (2014), Definition 3.1.
     """
     member = cls.widest_member()
-    res = structured_leakage(member, targets, known, lam, weights, digits=digits, exact=False)
+    res = structured_leakage(member, targets, known, lam, weights, digits=digits, exact=True)
     out = [ClassTarget(r.target, r.value, 0 if r.value is not None else None) for r in res]
     return ClassLeakage(tuple(out), True, 0)
 

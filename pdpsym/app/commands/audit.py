@@ -84,6 +84,11 @@ delta(epsilon) enclosed between two windows of reports. On a
 Bayesian network: the target's connected component (independent of the other records)
 is listed and audited as a table, every notion; too large a component is refused by
 --max-work.
+
+A finite class of laws ("kind": "model-class") gives each figure's sup over its members,
+with the worst member, e.g. pdpsym audit docs/examples/chain-class.json
+docs/examples/laplace2.json --target x3 --known x1 --notions dp,apkdp
+(docs/uncertain-laws.md).
 """
 
 
