@@ -291,8 +291,10 @@ def interval_chain_leakage(
         best = lo[t]
         if u == -float("inf"):
             return True
-        if below is not None and u != float("inf") and Fraction(u) <= below:
-            return True
+        if below is not None:
+            # deciding sup <= below: only a bound at most below closes a box (never the
+            # tolerance, which could leave a law above below unseen)
+            return u != float("inf") and Fraction(u) <= below
         if best is None or u == float("inf"):
             return False
         tol = Fraction(1, 10**aim) * max(abs(best), Fraction(1, 10**aim))
