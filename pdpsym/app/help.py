@@ -21,7 +21,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Exact Eq. 2 leakage of the adversary A(target, known) for the Laplace mechanism "
         "of scale LAM on a linear query (default: the sum). Prints the exact value, certified "
         "digits with their enclosure, and a witness (x_i, x_i', x_K, r) where the sup is "
-        "attained; or the outcome no-compatible-pair.",
+        "attained; or the outcome no-compatible-pair. MODEL may be a class of laws "
+        "(model-class, interval-markov-chain, interval-product): the sup over the class, "
+        "certified, with the worst law; e.g. `pdpsym leakage "
+        "docs/examples/estimated-chain.json --all-targets --lam 1` (docs/uncertain-laws.md).",
     ),
     "table": (
         "write an exact table of the papers' examples",

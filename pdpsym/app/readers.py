@@ -26,6 +26,7 @@ from pdpsym.app.text import shown
 from pdpsym.core.errors import InputError
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.joint import JointDistribution
+from pdpsym.models.law_class import LawClass, class_from_object
 from pdpsym.models.structured import StructuredModel
 from pdpsym.models.structured_kinds import structured_from_object
 
@@ -238,3 +239,47 @@ def load_model(
 
         return GaussianModel.from_json_object(obj)
     return JointDistribution.from_json_object(obj)
+
+
+def load_law_class(path: str | Path, obj: dict[str, Any] | None = None) -> LawClass:
+    """A class of laws (``"kind"``: ``model-class``, ``interval-markov-chain`` or
+    ``interval-product``; :mod:`pdpsym.models.law_class`).
+
+    A ``model-class`` member is an inline model object or a model file's name, relative
+    to the class file's folder (JSON, TOML, CSV, ``.bif``, a p-values ``.txt``): a table
+    (a joint distribution) or a structured model (a Markov chain, independent records, a
+    Bayesian network); the members are all tables or all structured models.
+    """
+    p = Path(path)
+    if obj is None:
+        obj = read_model_object(p)
+
+    def member(entry: object, field: str) -> Any:
+        if isinstance(entry, str) and not isinstance(entry, JsonNumber):
+            try:
+                model = load_model(p.parent / entry)
+            except InputError as err:
+                raise InputError(field, f"{quote(entry)}: {err.message}") from None
+        elif isinstance(entry, dict):
+            try:
+                if "kind" in entry:
+                    model = structured_from_object(entry)
+                elif "cov" in entry or "mean" in entry:
+                    raise InputError("kind", "a Gaussian model cannot be a member")
+                else:
+                    model = JointDistribution.from_json_object(entry)
+            except InputError as err:
+                raise InputError(f"{field}.{err.field}", err.message) from None
+        else:
+            raise InputError(field, "expected a model object or a model file's name")
+        if not hasattr(model, "target_factors") and not isinstance(model, JointDistribution):
+            raise InputError(field, "a member must be a table or a structured model")
+        return model
+
+    cls = class_from_object(obj, member)
+    members = getattr(cls, "members", ())
+    tables = [isinstance(m, JointDistribution) for m in members]
+    if any(tables) and not all(tables):
+        j = tables.index(not tables[0])
+        raise InputError(f"members[{j}]", "mixes tables and structured models (give one kind)")
+    return cls

@@ -390,7 +390,12 @@ def _approx_term(g: sympy.Expr, pi_min: Fraction, t: int) -> sympy.Expr:
 
 
 def mqm_approx_scale(
-    model: MarkovChain, eps: Fraction, max_distance: int | None = None
+    model: MarkovChain,
+    eps: Fraction,
+    max_distance: int | None = None,
+    *,
+    pi_min: Fraction | None = None,
+    gap: sympy.Expr | None = None,
 ) -> BaselineScale:
     """MQMApprox's Laplace scale ``L sigma_max`` for a stationary chain, exactly.
 
@@ -398,6 +403,10 @@ def mqm_approx_scale(
         model: a chain to which MQMApprox applies (:func:`mqm_approx_applies`).
         eps: the privacy parameter (> 0).
         max_distance: the largest quilt distance searched (default 1024; at most T - 1).
+        pi_min: for a class of chains (Song et al., Sec. 5.1: ``pi_min`` and the eigengap
+            taken over the class), the class's smallest stationary probability; default
+            the model's own.
+        gap: the class's smallest eigengap (default the model's own).
 
     Returns:
         The scale as an exact expression, with the chosen node and quilt, ``pi_min`` and
@@ -414,8 +423,9 @@ def mqm_approx_scale(
     if max_distance is not None and max_distance < 1:
         raise InputError("max_distance", "must be >= 1")
     T = model.length
-    pi_min = min(model.initial_law)
-    g = eigengap(model)
+    if pi_min is None:
+        pi_min = min(model.initial_law)
+    g = eigengap(model) if gap is None else gap
     D = min(T - 1, APPROX_MAX_DISTANCE if max_distance is None else max_distance)
     eps_f, g_f, pm_f = float(eps), float(g), float(pi_min)
     tol = 1e-9

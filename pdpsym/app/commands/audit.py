@@ -11,6 +11,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pdpsym.app import options
@@ -83,6 +84,11 @@ delta(epsilon) enclosed between two windows of reports. On a
 Bayesian network: the target's connected component (independent of the other records)
 is listed and audited as a table, every notion; too large a component is refused by
 --max-work.
+
+A finite class of laws ("kind": "model-class") gives each figure's sup over its members,
+with the worst member, e.g. pdpsym audit docs/examples/chain-class.json
+docs/examples/laplace2.json --target x3 --known x1 --notions dp,apkdp
+(docs/uncertain-laws.md).
 """
 
 
@@ -428,6 +434,16 @@ def _write_curve(path: str, a: Audit, digits: int) -> None:
     write_output(path, buf.getvalue(), "--curve")
 
 
+def class_file(path: str) -> bool:
+    """Whether the model file is a class of laws (a JSON or TOML ``"kind"`` of a class)."""
+    from pdpsym.app.readers import read_model_object  # model readers load after --help
+    from pdpsym.models.law_class import is_class_object
+
+    if Path(path).suffix.lower() in (".bif", ".csv", ".txt"):
+        return False
+    return is_class_object(read_model_object(path))
+
+
 def run(args: argparse.Namespace) -> int:
     from pdpsym.app.readers import load_discrete  # imported here (see NOTIONS above)
     from pdpsym.audit import Audit, audit
@@ -454,6 +470,10 @@ def run(args: argparse.Namespace) -> int:
     points = len(grid) + len(eps) + (delta is not None)
     model: Any
     mech: Any
+    if class_file(args.model):  # a class of laws: each notion's sup over the members
+        from pdpsym.app.commands.law_class import class_audit_command
+
+        return class_audit_command(args, spec, known, eps, delta, notions, digits)
     if structured.is_structured(args.model):  # a chain, independent records, a network
         model = structured.load(args.model)
         mech = structured.read_mechanism(spec, model)

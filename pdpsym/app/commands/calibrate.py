@@ -21,7 +21,10 @@ def register(sub: Any) -> None:
         description="The smallest Laplace (or geometric) scale at which every target's Eq. 2 "
         "leakage, given the known records, is at most EPS: a certified enclosure [lo, hi] with "
         "hi - lo <= 1e-12 hi, and the worst target. Next to it, group DP's and the Markov Quilt "
-        "Mechanism's (MQMExact and MQMApprox, chains) scales with the certified leakage they actually give.",
+        "Mechanism's (MQMExact and MQMApprox, chains) scales with the certified leakage they actually give. "
+        "A class of laws (model-class, interval-markov-chain, interval-product) gives the smallest "
+        "scale for every law of the class and the worst law, e.g. `pdpsym calibrate "
+        "docs/examples/estimated-chain.json --eps 1` (docs/uncertain-laws.md).",
     )
     p.add_argument(
         "model",
@@ -38,6 +41,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--no-baselines", action="store_true", help="skip group DP and MQM")
     options.add_output(p, 15)
+    options.add_parallel(p, "a class's members")
     p.set_defaults(func=run_calibrate)
 
 
@@ -52,6 +56,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     from pdpsym.audit.calibrate import calibrate
     from pdpsym.loss.structured import leakage_work
     from pdpsym.models.counts import CountModel
+    from pdpsym.models.law_class import is_class_object
     from pdpsym.models.structured_kinds import count_model_from_object
 
     network = load_bayesian_network(args.model)  # a .bif file or "kind": bayesian-network
@@ -59,6 +64,11 @@ def run_calibrate(args: argparse.Namespace) -> int:
         model: CountModel = network
     else:
         obj = read_model_object(args.model)
+        if is_class_object(obj):  # a class of laws: every law must meet eps
+            from pdpsym.app.commands.law_class import class_calibrate_command
+            from pdpsym.app.readers import load_law_class
+
+            return class_calibrate_command(args, load_law_class(args.model, obj))
         if "kind" not in obj:
             raise InputError(
                 "MODEL",

@@ -96,6 +96,7 @@ def run_leakage(args: argparse.Namespace) -> int:
     from pdpsym.app.commands.structured import structured_leakage_command
     from pdpsym.app.readers import load_discrete, read_model_object
     from pdpsym.mechanisms.laplace import parse_lambda
+    from pdpsym.models.law_class import is_class_object
     from pdpsym.models.structured_kinds import count_model_from_object
 
     if Path(args.model).suffix.lower() == ".bif":  # a Bayesian network in BIF
@@ -103,6 +104,11 @@ def run_leakage(args: argparse.Namespace) -> int:
 
         return structured_leakage_command(args, load_model(args.model))  # type: ignore[arg-type]
     obj = read_model_object(args.model)
+    if is_class_object(obj):  # a class of laws: the sup over it
+        from pdpsym.app.commands.law_class import class_leakage_command
+        from pdpsym.app.readers import load_law_class
+
+        return class_leakage_command(args, load_law_class(args.model, obj))
     if "kind" in obj:
         return structured_leakage_command(args, count_model_from_object(obj))
     if args.all_targets:

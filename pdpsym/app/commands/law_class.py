@@ -1,0 +1,474 @@
+"""``pdpsym leakage`` and ``pdpsym calibrate`` over a class of laws (a ``model-class``, an
+``interval-markov-chain`` or an ``interval-product`` file): the sup over the class,
+certified, with the worst law.
+
+The engines load inside these functions, so that ``--help`` starts at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from collections.abc import Iterator
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+from pdpsym.app import limits, options
+from pdpsym.app.output import number_text, print_json
+from pdpsym.app.progress import Progress
+from pdpsym.core.errors import InputError
+from pdpsym.core.numbers import fraction_str
+
+#: the fewest boxes an interval search is allowed before it is refused (naming --max-work)
+MIN_BOXES = 8
+#: the most digits a class's enclosures are printed with (the interval search aims at 6)
+SHOWN_DIGITS = 10
+
+
+def describe(cls: Any) -> dict[str, Any]:
+    """The class, in a few fields: its kind and size (members or parameter box)."""
+    from pdpsym.models.law_class import IntervalChain, ModelClass  # after --help
+
+    if isinstance(cls, ModelClass):
+        return {"kind": "model-class", "members": len(cls.members)}
+    if isinstance(cls, IntervalChain):
+        return {
+            "kind": "interval-markov-chain",
+            "box": [[fraction_str(a), fraction_str(b)] for a, b in cls.box()],
+        }
+    return {"kind": "interval-product", "records": len(cls.variables)}
+
+
+def law_of(cls: Any, law: Any) -> Any:
+    """The worst law as JSON: a member's index, or the member chain's object."""
+    from pdpsym.models.law_class import IntervalChain  # after --help
+
+    if law is None:
+        return None
+    if isinstance(cls, IntervalChain):
+        return cls.law_json(law)
+    return {"member": law}
+
+
+def law_text(cls: Any, law: Any) -> str:
+    """The worst law on one line."""
+    from pdpsym.models.law_class import IntervalChain, ModelClass  # after --help
+
+    if law is None:
+        return "-"
+    if isinstance(cls, ModelClass):
+        return f"members[{law}]"
+    if isinstance(cls, IntervalChain):
+        obj = cls.law_json(law)
+        rows = "; ".join(", ".join(r) for r in obj["transition"])
+        init = obj["initial"] if isinstance(obj["initial"], str) else ", ".join(obj["initial"])
+        return f"transition [{rows}], initial {init}"
+    return "the member of largest support (every value with a positive upper end)"
+
+
+def _budget(
+    args: argparse.Namespace, cls: Any, n_targets: int, known: list[str], passes: int = 1
+) -> int:
+    """The interval search's box limit from ``--max-work`` (refused below MIN_BOXES); a
+    finite class's members are checked against the limit together (``passes``: the
+    command's work in units of one all-targets leakage pass, 6 for a calibration)."""
+    from pdpsym.loss.class_search import class_work  # after --help
+    from pdpsym.models.law_class import IntervalChain
+
+    per = class_work(cls, n_targets, known)
+    if isinstance(cls, IntervalChain):
+        limits.check(args, MIN_BOXES * per, "this search over the class")
+        return max(MIN_BOXES, limits.max_work(args) // max(per, 1))
+    limits.check(args, passes * per, "the members of this class")
+    return 0
+
+
+def _steps(cls: Any, max_boxes: int) -> int:
+    """The progress bar's total: the search's boxes, or the members."""
+    members = getattr(cls, "members", None)
+    return len(members) if members is not None else max(max_boxes, 1)
+
+
+def class_leakage_command(args: argparse.Namespace, cls: Any) -> int:
+    """Eq. 2's sup over the class, for ``--target`` or ``--all-targets``."""
+    from pdpsym.app.commands.structured import integer_weights  # after --help
+    from pdpsym.loss.class_search import class_leakage
+    from pdpsym.mechanisms.laplace import parse_lambda
+
+    if getattr(args, "all", False):
+        raise InputError("--all", "a class takes --target or --all-targets")
+    if ":" in str(args.lam):
+        raise InputError("--lam", "a sweep is for table models; give one scale")
+    digits = min(options.digits(args.digits), SHOWN_DIGITS)
+    lam = parse_lambda(args.lam)
+    known = options.names(args.known)
+    weights = integer_weights(args.weights)
+    if args.all_targets and args.target is not None:
+        raise InputError("--target", "give --target or --all-targets, not both")
+    if not args.all_targets and args.target is None:
+        raise InputError("--target", "name the target record (or pass --all-targets)")
+    if _tables(cls):
+        return _table_leakage(args, cls, lam, known, digits)
+    targets = (
+        [v for v in cls.variables if v not in set(known)] if args.all_targets else [args.target]
+    )
+    max_boxes = _budget(args, cls, len(targets), known)
+    with Progress(_steps(cls, max_boxes), "steps", delay=1.0) as bar:
+        res = class_leakage(
+            cls,
+            targets,
+            known,
+            lam,
+            weights,
+            digits=digits,
+            jobs=options.jobs(args),
+            max_boxes=max(max_boxes, 1),
+            on_step=lambda _i: bar.update(1),
+            scheduler=getattr(args, "scheduler", None),
+        )
+    worst = res.worst()
+    payload: dict[str, Any] = {
+        "class": describe(cls),
+        "lam": fraction_str(lam),
+        "known": list(known),
+        "tight": res.tight,
+        "not_tight_because": res.reason or None,
+        "boxes": res.boxes,
+        "targets": [
+            {
+                "target": t.target,
+                "value": _value_json(t, digits),
+                "worst_law": law_of(cls, t.law),
+            }
+            for t in res.targets
+        ],
+        "max": None,
+    }
+    mx = res.max_value()
+    if worst is not None and mx is not None:
+        opened = any(t.open_above for t in res.targets)
+        payload["max"] = {
+            "target": worst.target,
+            "value": _value_json(replace(worst, value=mx, open_above=opened), digits),
+            "worst_law": law_of(cls, worst.law),
+        }
+    if args.json:
+        print_json(payload)
+        return 0
+    lines = [f"class: {describe_text(cls)}", f"lambda: {fraction_str(lam)}"]
+    lines.append(f"known: {{{', '.join(known)}}}")
+    for t in payload["targets"]:
+        v = t["value"]
+        shown = (
+            "-"
+            if v is None
+            else f"{v['decimal'] or 'at least'}  [{v['enclosure'][0]}, {v['enclosure'][1]}]"
+        )
+        lines.append(f"{t['target']}: {shown}")
+    if payload["max"] is not None and worst is not None:
+        m = payload["max"]["value"]
+        lines.append(
+            f"sup over the class: {m['decimal'] or 'at least'}  "
+            f"[{m['enclosure'][0]}, {m['enclosure'][1]}]"
+            f" (target {worst.target})"
+        )
+        lines.append(f"worst law: {law_text(cls, worst.law)}")
+    if res.reason == "box-limit":
+        lines.append(
+            f"not tight: the search stopped after {res.boxes} boxes (--max-work); the "
+            "enclosure holds but does not fix the digits asked for"
+        )
+    elif res.reason == "open-end":
+        lines.append(
+            "not tight: near an end 0 or 1 of a row (where a state becomes impossible) the "
+            "search finds no finite bound; the lower end holds"
+        )
+    elif res.boxes:
+        lines.append(f"search: {res.boxes} boxes, every one closed")
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0
+
+
+def _value_json(t: Any, digits: int) -> dict[str, Any] | None:
+    """A target's enclosure; with no finite upper bound, ``[lo, inf)`` (the lower end)."""
+    if t.value is None:
+        return None
+    if t.open_above:
+        lo = t.value.lo
+        from pdpsym.core.decimals import decimal_string  # after --help
+
+        return {"decimal": None, "enclosure": [decimal_string(lo, digits, "down"), "inf"]}
+    out: dict[str, Any] = t.value.as_json(digits)
+    return out
+
+
+def _tables(cls: Any) -> bool:
+    """Whether the class's members are tables (joint distributions)."""
+    from pdpsym.models.joint import JointDistribution  # after --help
+
+    members: tuple[Any, ...] = getattr(cls, "members", ())
+    return bool(members) and isinstance(members[0], JointDistribution)
+
+
+def _table_leakage(
+    args: argparse.Namespace, cls: Any, lam: Fraction, known: list[str], digits: int
+) -> int:
+    """Eq. 2's max over a class of tables, exactly (``--target`` only)."""
+    from pdpsym.audit.class_audit import table_class_leakage  # after --help
+    from pdpsym.loss.leakage import leakage_work
+
+    if args.all_targets:
+        raise InputError("--all-targets", "a class of tables takes one --target")
+    from pdpsym.mechanisms.laplace import LinearQuery
+
+    weights = options.weights(args.weights) if args.weights else None
+    for name in weights or {}:
+        if name not in cls.variables:
+            raise InputError("--weights", f"unknown record {name!r}")
+    work = sum(
+        leakage_work(
+            m,
+            args.target,
+            known,
+            LinearQuery({v: (weights or {}).get(v, Fraction(1)) for v in m.variables}),
+        )
+        for m in cls.members
+    )
+    limits.check(args, work, "Eq. 2 for every member")
+    best, results = table_class_leakage(cls, args.target, known, lam, weights)
+    payload: dict[str, Any] = {
+        "class": describe(cls),
+        "target": args.target,
+        "known": list(known),
+        "lam": fraction_str(lam),
+        "tight": True,
+        "value": None,
+        "worst_law": None,
+        "members": [r.as_json(digits)["value"] for r in results],
+    }
+    if best is not None:
+        payload["value"] = results[best].as_json(digits)["value"]
+        payload["worst_law"] = {"member": best}
+        payload["witness"] = results[best].as_json(digits)["witness"]
+    if args.json:
+        print_json(payload)
+        return 0
+    lines = [
+        f"class: {describe_text(cls)}",
+        f"adversary: A({args.target}, {{{', '.join(known)}}})",
+        f"lambda: {fraction_str(lam)}",
+    ]
+    if best is None:
+        lines.append("status: no-compatible-pair (in every member)")
+    else:
+        v = payload["value"]
+        lines += [
+            f"sup over the class (exact): {number_text(v['exact'])}",
+            f"sup over the class: {v['decimal']}  [{v['enclosure'][0]}, {v['enclosure'][1]}]",
+            f"worst law: members[{best}]",
+        ]
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0
+
+
+def describe_text(cls: Any) -> str:
+    """The class on one line."""
+    d = describe(cls)
+    if d["kind"] == "model-class":
+        return f"model-class of {d['members']} members"
+    if d["kind"] == "interval-markov-chain":
+        box = ", ".join(f"[{a}, {b}]" for a, b in d["box"])
+        return f"interval-markov-chain, parameters P[s][1] (and P(x1 = 1)) in {box}"
+    return f"interval-product of {d['records']} records"
+
+
+@contextlib.contextmanager
+def _box_limit() -> Iterator[None]:
+    """The library's box limit is the command's --max-work."""
+    try:
+        yield
+    except InputError as err:
+        if err.field == "max_boxes":
+            raise InputError("--max-work", f"{err.message}; raise --max-work") from None
+        raise
+
+
+def class_calibrate_command(args: argparse.Namespace, cls: Any) -> int:
+    """The smallest scale meeting ``--eps`` for every law of the class, with baselines."""
+    from pdpsym.app.commands.calibrate import CALIBRATION_PASSES
+    from pdpsym.app.commands.structured import integer_weights  # after --help
+    from pdpsym.audit.class_calibrate import class_calibrate
+    from pdpsym.core.numbers import parse_positive
+
+    eps = parse_positive(args.eps, "--eps")
+    digits = min(options.digits(args.digits), SHOWN_DIGITS)
+    known = options.names(args.known)
+    targets = [args.target] if args.target else None
+    n = 1 if args.target else len(cls.variables) - len(known)
+    max_boxes = _budget(args, cls, n, known, CALIBRATION_PASSES)
+    with Progress(_steps(cls, max_boxes), "steps", delay=1.0) as bar, _box_limit():
+        cal = class_calibrate(
+            cls,
+            Fraction(eps),
+            mechanism=args.mechanism,
+            known=known,
+            targets=targets,
+            weights=integer_weights(args.weights),
+            baselines=not args.no_baselines,
+            jobs=options.jobs(args),
+            max_boxes=max(max_boxes, 1),
+            on_step=lambda _i: bar.update(1),
+            scheduler=getattr(args, "scheduler", None),
+        )
+    out = {"class": describe(cls), **cal.as_json(digits)}
+    if args.json:
+        print_json(out)
+        return 0
+    s = out["scale"]
+    lines = [
+        f"class: {describe_text(cls)}",
+        f"eps: {out['eps']}   mechanism: {out['mechanism']}",
+        f"smallest scale for every law: {s['decimal']}  [{s['enclosure'][0]}, {s['enclosure'][1]}]",
+        f"worst law: {law_text(cls, cal.law)} (worst target {out['worst_target']})",
+    ]
+    if not cal.tight:
+        lines.append("not tight: the search's box limit (--max-work) widened the enclosure")
+    for b in out["baselines"]:
+        if b.get("applicable") is False:
+            lines.append(f"{b['name']}: not applicable ({b['reason']})")
+            continue
+        lines.append(
+            f"{b['name']}: scale {b['scale']['decimal']}, leakage at the worst law "
+            f"{b['leakage']['decimal']} (worst target {b['worst_target']})"
+        )
+        lines.append(f"  ({b['note']})")
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0
+
+
+def _figure(fig: Any, digits: int) -> Any:
+    """A class figure as JSON: its certified digits and ends, and the worst member."""
+    from pdpsym.core.decimals import decimal_string, enclosure_decimal  # after --help
+
+    if fig.bounds is None:
+        return None
+    if fig.bounds == "inf":
+        return {"value": "infinite", "worst_member": fig.member}
+    lo, hi = fig.bounds
+    dec, _ = enclosure_decimal(lo, hi, digits)
+    return {
+        "decimal": dec,
+        "enclosure": [decimal_string(lo, digits + 3, "down"), decimal_string(hi, digits + 3, "up")],
+        "worst_member": fig.member,
+    }
+
+
+def class_audit_command(
+    args: argparse.Namespace,
+    spec: Any,
+    known: list[str],
+    eps: list[Any],
+    delta: Any,
+    notions: list[str],
+    digits: int,
+) -> int:
+    """Every notion's sup over a finite class (``pdpsym audit`` with a class file)."""
+    from pdpsym.app.commands import audit_structured as structured  # after --help
+    from pdpsym.app.readers import load_law_class
+    from pdpsym.audit.class_audit import class_audit
+    from pdpsym.models.law_class import ModelClass
+
+    cls = load_law_class(args.model)
+    if not isinstance(cls, ModelClass):
+        raise InputError(
+            "MODEL",
+            "audit over an interval class is not supported (leakage and calibrate are); "
+            "give a model-class, a finite list of laws",
+        )
+    if args.curve is not None:
+        raise InputError("--curve", "a class's audit writes no curve (give one member)")
+    if args.ddp_reading is not None:
+        raise InputError("--ddp-reading", "a class's audit takes the default reading")
+    points = len(eps) + (delta is not None)
+    if _tables(cls):
+        from pdpsym.app.audit_work import check_work, number_bits
+        from pdpsym.app.commands.audit import read_mechanism
+
+        mech = read_mechanism(args.mechanism, cls.members[0])
+        size = max(number_bits(spec), number_bits(args.delta))
+        for m in cls.members:
+            check_work(args, m, notions, size, spec, points)
+    else:
+        mech = structured.read_mechanism(spec, cls.members[0])
+        for m in cls.members:
+            structured.check_work(args, m, mech, args.target, known, notions, points)
+    with Progress(len(cls.members), "members", enabled=args.progress, delay=2.0) as bar:
+        rows, _ = class_audit(
+            cls,
+            mech,
+            args.target,
+            known,
+            eps,
+            delta,
+            notions,
+            jobs=1,
+            on_member=lambda _i: bar.update(1),
+        )
+    digits = min(digits, SHOWN_DIGITS)
+    payload = {
+        "class": describe(cls),
+        "target": args.target,
+        "known": list(known),
+        "notions": {
+            r.notion: {
+                "epsilon": _figure(r.epsilon, digits),
+                "delta_at_epsilon": [
+                    {"eps": str(e), "delta": _figure(f, digits)} for e, f in r.delta_at_epsilon
+                ],
+                "epsilon_at_delta": None
+                if r.epsilon_at_delta is None
+                else {
+                    "delta": fraction_str(r.epsilon_at_delta[0]),
+                    "epsilon": _figure(r.epsilon_at_delta[1], digits),
+                },
+            }
+            for r in rows
+        },
+    }
+    if args.json:
+        print_json(payload)
+        return 0
+
+    def shown(f: Any) -> str:
+        if f is None:
+            return "-"
+        if f.get("value") == "infinite":
+            return f"infinite (members[{f['worst_member']}])"
+        lo, hi = f["enclosure"]
+        return f"{f['decimal']} (in [{lo}, {hi}]; members[{f['worst_member']}])"
+
+    lines = [
+        f"audit over {describe_text(cls)}: target {args.target}, known {{{', '.join(known)}}}",
+        "each figure is the sup over the members (the worst member in brackets)",
+    ]
+    for name, n in payload["notions"].items():  # type: ignore[union-attr]
+        lines.append(f"\n{name}:")
+        lines.append(f"  epsilon (delta = 0): {shown(n['epsilon'])}")
+        for d in n["delta_at_epsilon"]:
+            lines.append(f"  delta at epsilon {d['eps']}: {shown(d['delta'])}")
+        if n["epsilon_at_delta"] is not None:
+            at = n["epsilon_at_delta"]
+            lines.append(f"  epsilon at delta {at['delta']}: {shown(at['epsilon'])}")
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0
+
+
+__all__ = [
+    "class_audit_command",
+    "class_calibrate_command",
+    "class_leakage_command",
+    "describe",
+    "law_of",
+]

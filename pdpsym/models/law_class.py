@@ -1,0 +1,461 @@
+"""Classes of data laws (Pufferfish's ``Theta``): a finite list of models of the same
+records, or a binary Markov chain or a product whose probabilities are intervals.
+
+Pufferfish privacy (Kifer and Machanavajjhala, TODS 2014, Definition 3.1), which Li et
+al.'s Eq. 2 and the Markov Quilt Mechanism instantiate, holds for a **class** of laws:
+the guarantee must hold for every law the adversary may believe. The leakage of a class
+is the sup over its members.
+
+JSON forms::
+
+    {"kind": "model-class", "members": [MODEL, "other.json", ...]}
+        # MODEL: an inline model object (markov-chain, product, bayesian-network); a string
+        # is a model file, relative to the class file (read by the application layer)
+
+    {"kind": "interval-markov-chain", "length": 100, "states": ["0", "1"],
+     "transition": [[["4/5", "9/10"], ["1/10", "1/5"]],
+                    [["1/10", "3/10"], ["7/10", "9/10"]]],
+     "initial": "stationary",        # each member's own stationary law, or a law, or
+                                     # one interval per state: [["1/4", "3/4"], ...]
+     "names": [...]}                 # optional
+
+    {"kind": "interval-product", "records": [{"values": ["0", "1"],
+                                              "probs": [["1/4", "1/2"], ["1/2", "3/4"]]}, ...]}
+    {"kind": "interval-product", "bernoulli": [["1/10", "1/5"], ...]}
+
+A number where an interval is expected is the interval of one point. Each row of an
+interval matrix (and an interval initial law) stands for every stochastic row inside it:
+the class is every chain whose one transition matrix has such rows. An interval chain has
+two states here (binary records): each row is then one parameter, ``x_s = P[s][1]``
+(``P[s][0] = 1 - x_s``), in the interval that the row's two intervals leave.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from pdpsym.core.errors import InputError
+from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
+from pdpsym.models.counts import CountModel
+from pdpsym.models.markov import MAX_LENGTH, MarkovChain
+from pdpsym.models.product import ProductModel
+from pdpsym.models.variables import check_names
+
+#: the kinds of classes, by their JSON ``"kind"``
+CLASS_KINDS = ("model-class", "interval-markov-chain", "interval-product")
+#: the most members a finite class may list
+MAX_MEMBERS = 10_000
+
+Interval = tuple[Fraction, Fraction]
+
+
+def parse_interval(obj: object, field: str) -> Interval:
+    """One probability interval ``[lo, hi]`` (or one number, the interval of a point).
+
+    Args:
+        obj: ``["lo", "hi"]`` or a number.
+        field: the field's name, for errors.
+
+    Returns:
+        ``(lo, hi)`` with ``0 <= lo <= hi <= 1``.
+
+    Raises:
+        InputError: ``field`` when the ends are not probabilities or ``lo > hi``.
+
+    References:
+        Kifer and Machanavajjhala (2014), Definition 3.1 (the class of laws ``Theta``).
+    """
+    if isinstance(obj, list | tuple):
+        if len(obj) != 2:
+            raise InputError(field, "expected an interval [lo, hi] of two probabilities")
+        lo, hi = parse_rational(obj[0], f"{field}[0]"), parse_rational(obj[1], f"{field}[1]")
+    else:
+        lo = hi = parse_rational(obj, field)
+    if lo < 0 or hi > 1:
+        raise InputError(field, f"not a probability interval: [{_s(lo)}, {_s(hi)}]")
+    if lo > hi:
+        raise InputError(field, f"interval's lower end {_s(lo)} is above its upper end {_s(hi)}")
+    return lo, hi
+
+
+def _s(q: Fraction) -> str:
+    return fraction_str(q)
+
+
+def interval_row(obj: object, k: int, field: str) -> tuple[Interval, ...]:
+    """A row of ``k`` probability intervals that admits a stochastic choice.
+
+    Args:
+        obj: a list of ``k`` intervals (or numbers).
+        k: the number of states.
+        field: the row's field name, for errors.
+
+    Returns:
+        The ``k`` intervals.
+
+    Raises:
+        InputError: ``field`` (or an entry's) when the row has the wrong length, an
+            interval is invalid, or no law inside the intervals sums to 1 (the lower ends
+            sum above 1 or the upper ends below 1).
+
+    References:
+        Kifer and Machanavajjhala (2014), Definition 3.1; Skulj, "Discrete time Markov
+        chains with interval probabilities", IJAR 50 (2009), Sec. 2 (rows of intervals).
+    """
+    if not isinstance(obj, list | tuple) or len(obj) != k:
+        raise InputError(field, f"expected {k} probability intervals (one per state)")
+    row = tuple(parse_interval(v, f"{field}[{j}]") for j, v in enumerate(obj))
+    s_lo = sum((lo for lo, _ in row), Fraction(0))
+    s_hi = sum((hi for _, hi in row), Fraction(0))
+    if s_lo > 1 or s_hi < 1:
+        raise InputError(
+            field,
+            f"no law inside these intervals sums to 1 (lower ends sum to {_s(s_lo)}, "
+            f"upper ends to {_s(s_hi)})",
+        )
+    return row
+
+
+def binary_parameter(row: Sequence[Interval]) -> Interval:
+    """The interval of ``x = p[1]`` over the stochastic rows ``(1 - x, x)`` inside a binary
+    interval row: ``[max(lo_1, 1 - hi_0), min(hi_1, 1 - lo_0)]``.
+
+    Args:
+        row: two intervals that admit a stochastic choice (:func:`interval_row`).
+
+    Returns:
+        ``(lo, hi)`` of the parameter.
+
+    References:
+        Kifer and Machanavajjhala (2014), Definition 3.1.
+    """
+    (lo0, hi0), (lo1, hi1) = row
+    return max(lo1, 1 - hi0), min(hi1, 1 - lo0)
+
+
+@dataclass(frozen=True)
+class ModelClass:
+    """A finite class: models of the same records (tables, chains, products, networks).
+
+    Args:
+        members: the models, at least one, all with the same record names in order.
+
+    References:
+        Kifer and Machanavajjhala (2014), Definition 3.1 (a class ``Theta`` of laws).
+    """
+
+    members: tuple[Any, ...]
+
+    def __post_init__(self) -> None:
+        if not self.members:
+            raise InputError("members", "the class is empty (give at least one model)")
+        if len(self.members) > MAX_MEMBERS:
+            raise InputError("members", f"more than {MAX_MEMBERS} members")
+        first = tuple(self.members[0].variables)
+        for j, m in enumerate(self.members[1:], 1):
+            if isinstance(m, ModelClass | IntervalChain | IntervalProduct):
+                raise InputError(f"members[{j}]", "a class cannot be a member of a class")
+            names = tuple(m.variables)
+            if names != first:
+                raise InputError(
+                    f"members[{j}]",
+                    f"its records ({_records_text(names)}) differ from members[0]'s "
+                    f"({_records_text(first)})",
+                )
+
+    @property
+    def variables(self) -> tuple[str, ...]:
+        """The record names (the members')."""
+        return tuple(self.members[0].variables)
+
+    def __len__(self) -> int:
+        return len(self.members)
+
+
+def _records_text(names: Sequence[str]) -> str:
+    if len(names) <= 4:
+        return ", ".join(names)
+    return f"{len(names)} records {names[0]}..{names[-1]}"
+
+
+@dataclass(frozen=True)
+class IntervalChain:
+    """A binary Markov chain whose transition rows (and initial law) are intervals.
+
+    Args:
+        states: the two state values.
+        length: the number of records T.
+        rows: the two interval rows of the transition matrix (rows are from-states).
+        initial: ``"stationary"`` (each member's own stationary law), an exact law
+            (two probabilities), or an interval row.
+        names: record names (default ``x1..xT``).
+
+    The members are the chains with ``P = [[1 - x_0, x_0], [1 - x_1, x_1]]`` and, for an
+    interval initial law, ``init = (1 - y, y)``: the parameters ``(x_0, x_1[, y])`` range
+    over :meth:`box`.
+
+    References:
+        Kifer and Machanavajjhala (2014), Definition 3.1; Song, Wang, Chaudhuri (SIGMOD
+        2017), Sec. 5 (Markov chains, and a class of them through ``pi_min`` and the
+        eigengap).
+    """
+
+    states: tuple[Fraction, Fraction]
+    length: int
+    rows: tuple[tuple[Interval, ...], ...]
+    initial: str | tuple[Fraction, ...] | tuple[Interval, ...]
+    names: tuple[str, ...] | None = None
+
+    @classmethod
+    def from_json_object(cls, obj: Mapping[str, Any]) -> IntervalChain:
+        """Build from the JSON form (module docstring); every field is checked by name."""
+        allowed = {"kind", "length", "states", "initial", "transition", "names"}
+        extra = sorted(set(obj) - allowed)
+        if extra:
+            raise InputError(extra[0], "unknown field of an interval-markov-chain model")
+        for key in ("length", "states", "initial", "transition"):
+            if key not in obj:
+                raise InputError(key, "missing field of an interval-markov-chain model")
+        states = obj["states"]
+        if not isinstance(states, list | tuple) or len(states) != 2:
+            raise InputError("states", "an interval chain has two states here (binary records)")
+        vals = tuple(parse_rational(s, f"states[{j}]") for j, s in enumerate(states))
+        if vals[0] == vals[1]:
+            raise InputError("states", "state values must be distinct")
+        T = parse_int(obj["length"], "length", 1, MAX_LENGTH)
+        tr = obj["transition"]
+        if not isinstance(tr, list | tuple) or len(tr) != 2:
+            raise InputError("transition", "expected a 2x2 matrix of intervals (one time step)")
+        rows = tuple(interval_row(r, 2, f"transition[{s}]") for s, r in enumerate(tr))
+        init = obj["initial"]
+        initial: str | tuple[Fraction, ...] | tuple[Interval, ...]
+        if isinstance(init, str) and init.strip() == "stationary":
+            initial = "stationary"
+            if binary_parameter(rows[0])[0] == 0 and binary_parameter(rows[1])[1] == 1:
+                # x_0 = 0 and x_1 = 1: both states absorbing, no unique stationary law
+                raise InputError(
+                    "initial", "a member has no unique stationary law (both states absorbing)"
+                )
+        elif isinstance(init, list | tuple) and any(isinstance(v, list | tuple) for v in init):
+            initial = interval_row(init, 2, "initial")
+        else:
+            law = interval_row(init, 2, "initial")
+            if any(lo != hi for lo, hi in law):  # pragma: no cover - numbers are points
+                raise InputError("initial", "expected a law")
+            initial = tuple(lo for lo, _ in law)
+        names = None
+        if obj.get("names") is not None:
+            names = check_names(obj["names"], "names")
+            if len(names) != T:
+                raise InputError("names", f"{len(names)} names for {T} records")
+        return cls(vals, T, rows, initial, names)  # type: ignore[arg-type]
+
+    @property
+    def variables(self) -> tuple[str, ...]:
+        """The record names."""
+        return self.names or tuple(f"x{t + 1}" for t in range(self.length))
+
+    def box(self) -> tuple[Interval, ...]:
+        """The parameter box: ``x_0``, ``x_1`` (the rows' ``P[s][1]``) and, for an
+        interval initial law, ``y = init[1]``."""
+        out = [binary_parameter(r) for r in self.rows]
+        if isinstance(self.initial, tuple) and isinstance(self.initial[0], tuple):
+            out.append(binary_parameter(self.initial))  # type: ignore[arg-type]
+        return tuple(out)
+
+    def member(self, theta: Sequence[Fraction]) -> MarkovChain:
+        """The member chain at parameters ``theta`` (a point of :meth:`box`).
+
+        Args:
+            theta: ``(x_0, x_1[, y])``, exact.
+
+        Returns:
+            The :class:`~pdpsym.models.markov.MarkovChain`.
+        """
+        x0, x1 = theta[0], theta[1]
+        matrix = [[1 - x0, x0], [1 - x1, x1]]
+        if self.initial == "stationary":
+            init: Any = "stationary"
+        elif isinstance(self.initial[0], tuple):
+            init = [1 - theta[2], theta[2]]
+        else:
+            init = list(self.initial)
+        return MarkovChain(list(self.states), self.length, init, matrix, self.names)
+
+    def law_json(self, theta: Sequence[Fraction]) -> dict[str, Any]:
+        """The member at ``theta`` as a ``markov-chain`` JSON object (the worst law)."""
+        x0, x1 = theta[0], theta[1]
+        out: dict[str, Any] = {
+            "kind": "markov-chain",
+            "length": self.length,
+            "states": [_s(v) for v in self.states],
+            "transition": [[_s(1 - x0), _s(x0)], [_s(1 - x1), _s(x1)]],
+        }
+        if self.initial == "stationary":
+            out["initial"] = "stationary"
+        elif isinstance(self.initial[0], tuple):
+            out["initial"] = [_s(1 - theta[2]), _s(theta[2])]
+        else:
+            out["initial"] = [_s(p) for p in self.initial]  # type: ignore[arg-type]
+        return out
+
+
+@dataclass(frozen=True)
+class IntervalProduct:
+    """Independent records whose laws are intervals (each record's probabilities).
+
+    Args:
+        values: per record, its values.
+        rows: per record, one interval per value (admitting a law).
+        names: record names (default ``x1..xn``).
+
+    References:
+        Kifer and Machanavajjhala (2014), Definition 3.1; Li et al. (2019), Theorem 1
+        (independent records: the leakage does not depend on the laws beyond their
+        supports).
+    """
+
+    values: tuple[tuple[Fraction, ...], ...]
+    rows: tuple[tuple[Interval, ...], ...]
+    names: tuple[str, ...] | None = None
+
+    @classmethod
+    def from_json_object(cls, obj: Mapping[str, Any]) -> IntervalProduct:
+        """Build from the JSON form (module docstring)."""
+        extra = sorted(set(obj) - {"kind", "records", "bernoulli", "names"})
+        if extra:
+            raise InputError(extra[0], "unknown field of an interval-product model")
+        if ("records" in obj) == ("bernoulli" in obj):
+            raise InputError("records", 'give either "records" or "bernoulli"')
+        values: list[tuple[Fraction, ...]] = []
+        rows: list[tuple[Interval, ...]] = []
+        if "bernoulli" in obj:
+            ps = obj["bernoulli"]
+            if not isinstance(ps, list | tuple) or not ps:
+                raise InputError("bernoulli", "expected a non-empty list of intervals")
+            for j, p in enumerate(ps):
+                lo, hi = parse_interval(p, f"bernoulli[{j}]")
+                values.append((Fraction(0), Fraction(1)))
+                rows.append(((1 - hi, 1 - lo), (lo, hi)))
+        else:
+            recs = obj["records"]
+            if not isinstance(recs, list | tuple) or not recs:
+                raise InputError("records", "expected a non-empty list of records")
+            for r, rec in enumerate(recs):
+                f = f"records[{r}]"
+                if not isinstance(rec, Mapping) or "values" not in rec or "probs" not in rec:
+                    raise InputError(f, 'expected {"values": [...], "probs": [[lo, hi], ...]}')
+                vs = rec["values"]
+                if not isinstance(vs, list | tuple) or not vs:
+                    raise InputError(f"{f}.values", "expected a non-empty list of values")
+                vals = tuple(parse_rational(v, f"{f}.values[{j}]") for j, v in enumerate(vs))
+                if len(set(vals)) != len(vals):
+                    raise InputError(f"{f}.values", "values must be distinct")
+                values.append(vals)
+                rows.append(interval_row(rec["probs"], len(vals), f"{f}.probs"))
+        names = None
+        if obj.get("names") is not None:
+            names = check_names(obj["names"], "names")
+            if len(names) != len(values):
+                raise InputError("names", f"{len(names)} names for {len(values)} records")
+        return cls(tuple(values), tuple(rows), names)
+
+    @property
+    def variables(self) -> tuple[str, ...]:
+        """The record names."""
+        return self.names or tuple(f"x{t + 1}" for t in range(len(self.values)))
+
+    def widest_member(self) -> ProductModel:
+        """A member in which every value with a positive upper end has positive probability.
+
+        Each value starts at its lower end; the mass left, ``1 - sum lo``, is shared in
+        proportion to ``hi - lo`` (it is at most ``sum (hi - lo)``, so no value passes its
+        upper end). A value with ``hi > lo = 0`` gets a positive share unless no mass is
+        left, and then the lower ends are the only law in the row.
+
+        Returns:
+            The :class:`~pdpsym.models.product.ProductModel`.
+        """
+        laws = []
+        for vals, row in zip(self.values, self.rows, strict=True):
+            left = 1 - sum((lo for lo, _ in row), Fraction(0))
+            room = sum((hi - lo for lo, hi in row), Fraction(0))
+            ps = [lo + (left * (hi - lo) / room if room else 0) for lo, hi in row]
+            laws.append((vals, tuple(ps)))
+        return ProductModel(laws, self.names)
+
+
+LawClass = ModelClass | IntervalChain | IntervalProduct
+
+
+def class_from_object(
+    obj: Mapping[str, Any], member: Callable[[object, str], CountModel]
+) -> LawClass:
+    """Build a class from its JSON object (dispatch on ``"kind"``).
+
+    Args:
+        obj: the JSON object; ``"kind"`` is one of :data:`CLASS_KINDS`.
+        member: builds one member of a ``model-class`` from its entry (an object or a
+            file name) and the entry's field name (``members[3]``).
+
+    Returns:
+        The :class:`ModelClass`, :class:`IntervalChain` or :class:`IntervalProduct`.
+
+    References:
+        Kifer and Machanavajjhala (2014), Definition 3.1.
+    """
+    kind = obj.get("kind")
+    if kind == "interval-markov-chain":
+        return IntervalChain.from_json_object(obj)
+    if kind == "interval-product":
+        return IntervalProduct.from_json_object(obj)
+    if kind != "model-class":
+        raise InputError("kind", f"not a class kind {kind!r} (known: {', '.join(CLASS_KINDS)})")
+    extra = sorted(set(obj) - {"kind", "members"})
+    if extra:
+        raise InputError(extra[0], "unknown field of a model-class")
+    members = obj.get("members")
+    if not isinstance(members, list | tuple):
+        raise InputError("members", "expected a list of models (objects or file names)")
+    if not members:
+        raise InputError("members", "the class is empty (give at least one model)")
+    if len(members) > MAX_MEMBERS:
+        raise InputError("members", f"more than {MAX_MEMBERS} members")
+    built = []
+    for j, m in enumerate(members):
+        if isinstance(m, Mapping) and m.get("kind") in CLASS_KINDS:
+            raise InputError(f"members[{j}]", "a class cannot be a member of a class")
+        built.append(member(m, f"members[{j}]"))
+    return ModelClass(tuple(built))
+
+
+def is_class_object(obj: Mapping[str, Any]) -> bool:
+    """Whether a model object is a class (its ``"kind"`` is one of :data:`CLASS_KINDS`).
+
+    Args:
+        obj: a model file's object.
+
+    Returns:
+        True for a class.
+
+    References:
+        Kifer and Machanavajjhala (2014), Definition 3.1.
+    """
+    return obj.get("kind") in CLASS_KINDS
+
+
+__all__ = [
+    "CLASS_KINDS",
+    "IntervalChain",
+    "IntervalProduct",
+    "LawClass",
+    "ModelClass",
+    "binary_parameter",
+    "class_from_object",
+    "interval_row",
+    "is_class_object",
+    "parse_interval",
+]
