@@ -48,6 +48,38 @@ def add_instance(
     p.add_argument("--known", default="", help=known)
 
 
+#: the CLI's default tolerance on a network table row's sum (files round their rows)
+ROW_TOLERANCE = "1e-6"
+
+
+def add_rows(p: argparse.ArgumentParser) -> None:
+    """``--row-tolerance`` and ``--exact-rows``: how a network file's table rows that do
+    not sum to exactly 1 are read."""
+    p.add_argument(
+        "--row-tolerance",
+        default=ROW_TOLERANCE,
+        metavar="T",
+        help="network files: a table row whose sum is within T of 1 is divided by its sum, "
+        f"exactly, with a note on stderr (default {ROW_TOLERANCE}; e.g. --row-tolerance 1e-4)",
+    )
+    p.add_argument(
+        "--exact-rows",
+        action="store_true",
+        help="network files: refuse every table row that does not sum to exactly 1",
+    )
+
+
+def row_tolerance(args: argparse.Namespace) -> Fraction | None:
+    """The tolerance of ``--row-tolerance`` (None with ``--exact-rows``)."""
+    if getattr(args, "exact_rows", False):
+        return None
+    text = getattr(args, "row_tolerance", None) or ROW_TOLERANCE
+    t = parse_rational(text, "--row-tolerance")
+    if t < 0 or t >= 1:
+        raise InputError("--row-tolerance", f"must be in [0, 1), got {text!r}")
+    return t
+
+
 def add_output(p: argparse.ArgumentParser, digits: int) -> None:
     """``--digits`` (certified significant digits) and ``--json``."""
     p.add_argument(

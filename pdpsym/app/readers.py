@@ -16,8 +16,10 @@ import csv
 import io
 import json
 import stat
+import sys
 import tomllib
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -201,33 +203,87 @@ def load_gaussian(path: str | Path) -> GaussianModel:
     return GaussianModel.from_json_object(read_model_object(path))
 
 
-def load_bayesian_network(path: str | Path) -> BayesianNetwork | None:
-    """A Bayesian network from a ``.bif`` file or a ``"kind": "bayesian-network"`` JSON or
-    TOML object; None for any other model file."""
+def is_bif(path: str | Path) -> bool:
+    """Whether a model file is BIF by its name (``.bif``, or gzipped ``.bif.gz``)."""
+    name = Path(path).name.lower()
+    return name.endswith((".bif", ".bif.gz"))
+
+
+def read_bif_text(p: Path) -> str:
+    """The text of a ``.bif`` or gzipped ``.bif.gz`` file (at most MAX_FILE_BYTES, also
+    once uncompressed)."""
+    if not p.name.lower().endswith(".gz"):
+        return read_text_file(p, "MODEL")
+    import gzip  # noqa: PLC0415 (only gzipped files need it)
+
+    if p.exists() and not stat.S_ISREG(p.stat().st_mode):
+        raise InputError("MODEL", f"not a regular file: {quote(p)}")
+    try:
+        with gzip.open(p, "rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        raise InputError("MODEL", f"no such file: {quote(p)}") from None
+    except (OSError, EOFError) as err:
+        raise InputError("MODEL", f"cannot read {quote(p)} as gzip: {err}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise InputError("MODEL", f"larger than {MAX_FILE_BYTES} bytes uncompressed: {quote(p)}")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError("MODEL", f"not UTF-8 text: {quote(p)}") from None
+
+
+def load_bayesian_network(
+    path: str | Path, tolerance: Fraction | None = None
+) -> BayesianNetwork | None:
+    """A Bayesian network from a ``.bif`` (or ``.bif.gz``) file or a ``"kind":
+    "bayesian-network"`` JSON or TOML object; None for any other model file.
+
+    ``tolerance`` (None: rows must sum to exactly 1) is the network's row tolerance;
+    when rows were renormalized, one note on stderr says how many, the largest deviation
+    and its line.
+    """
     p = Path(path)
-    if p.suffix.lower() == ".bif":
-        return BayesianNetwork.from_bif_text(read_text_file(p, "MODEL"))
-    obj = read_model_object(p)
-    if obj.get("kind") == "bayesian-network":
-        return BayesianNetwork.from_json(obj)
-    return None
+    try:
+        if is_bif(p):
+            net = BayesianNetwork.from_bif_text(read_bif_text(p), tolerance=tolerance)
+        else:
+            obj = read_model_object(p)
+            if obj.get("kind") != "bayesian-network":
+                return None
+            net = BayesianNetwork.from_json(obj, tolerance=tolerance)
+    except InputError as err:
+        if "probabilities sum to" in err.message and "0," not in err.message:
+            hint = "--row-tolerance T reads rows within T of 1" if tolerance is not None else ""
+            hint = hint or "drop --exact-rows to read rows within 1e-6 of 1"
+            raise InputError(err.field, f"{err.message} ({hint})") from None
+        raise
+    if net.renormalized:
+        where, worst = max(net.renormalized, key=lambda r: r[1])
+        sys.stderr.write(
+            f"pdpsym: note: {quote(p.name)}: {len(net.renormalized)} table rows sum to 1 only "
+            f"within {float(tolerance or 0):g} (largest deviation {float(worst):.3g}, {where}); "
+            "each was divided by its sum, exactly (--exact-rows refuses them)\n"
+        )
+    return net
 
 
 def load_model(
-    path: str | Path,
+    path: str | Path, tolerance: Fraction | None = None
 ) -> JointDistribution | GaussianModel | BayesianNetwork | StructuredModel:
     """Load a model file: a discrete joint distribution, a Gaussian model (``cov``), or a
     structured model (``"kind": "markov-chain"``, ``"product"`` or ``"bayesian-network"``).
 
     JSON, TOML or CSV by extension; numbers are strings parsed exactly ("3/10", "0.3").
-    A ``.bif`` file, or an object with ``"kind": "bayesian-network"``, is a Bayesian network.
+    A ``.bif`` file, or an object with ``"kind": "bayesian-network"``, is a Bayesian network
+    (``tolerance``: see :func:`load_bayesian_network`).
 
     Examples:
         >>> import pdpsym as ps
         >>> ps.load_model("docs/examples/correlated3.json").variables
         ('x1', 'x2', 'x3')
     """
-    network = load_bayesian_network(path)
+    network = load_bayesian_network(path, tolerance)
     if network is not None:
         return network
     obj = read_model_object(path)

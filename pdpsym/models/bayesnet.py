@@ -68,7 +68,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -77,8 +77,9 @@ from pdpsym.core import poly as intpoly
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_rational
 from pdpsym.models.bayesnet_bif import parse_bif
+from pdpsym.models.bayesnet_build import Node, build_nodes, topological
 from pdpsym.models.bayesnet_elimination import Factor, Poly, convolve
-from pdpsym.models.bayesnet_validate import find_cycle, markov_blanket_of, read_cpt, state_values
+from pdpsym.models.bayesnet_validate import markov_blanket_of
 from pdpsym.models.counts import Contributions, TargetFactors, check_known, contributions
 from pdpsym.models.joint import JointDistribution
 from pdpsym.models.structured import Known, QueryLaw, Weights
@@ -89,21 +90,6 @@ DEFAULT_MAX_WORK = 50_000_000
 
 #: the most rows :meth:`BayesianNetwork.to_joint` lists (product of the domain sizes)
 DEFAULT_MAX_JOINT_ROWS = 1 << 18
-
-
-@dataclass(frozen=True)
-class Node:
-    """One record of the network: states, their values, parents and the table.
-
-    ``cpt[c]`` is the row for parent configuration ``c`` (a tuple of parent state
-    indices, in the order of ``parents``): one probability per state.
-    """
-
-    name: str
-    states: tuple[str, ...]
-    values: tuple[Fraction, ...]
-    parents: tuple[str, ...]
-    cpt: Mapping[tuple[int, ...], tuple[Fraction, ...]]
 
 
 @dataclass(frozen=True)
@@ -135,6 +121,8 @@ class BayesianNetwork(NamedVariables):
     variables: tuple[str, ...]
     nodes: Mapping[str, Node]
     max_work: int = DEFAULT_MAX_WORK
+    #: the rows read within a tolerance and divided by their sum: (field or line, |sum - 1|)
+    renormalized: tuple[tuple[str, Fraction], ...] = field(default=(), compare=False)
 
     # --- constructors --------------------------------------------------------------
 
@@ -506,7 +494,7 @@ class BayesianNetwork(NamedVariables):
             raise InputError(
                 "max_rows", f"the joint table has {cells} rows, over the limit {max_rows}"
             )
-        topo = _topological(self.nodes, self.variables)
+        topo = topological(self.nodes, self.variables)
         rows: list[tuple[dict[str, int], Fraction]] = [({}, Fraction(1))]
         for v in topo:
             node = self.nodes[v]
@@ -548,103 +536,17 @@ class BayesianNetwork(NamedVariables):
         return f"BayesianNetwork(nodes={len(self.variables)})"
 
 
-# --- validation shared by JSON and BIF -----------------------------------------------
-
-
 def _build(
     specs: Sequence[tuple[str, Any]],
     lines: Mapping[str, str],
     max_work: int,
     tolerance: Fraction | None = None,
 ) -> BayesianNetwork:
-    """Validate node specs into a network. ``specs`` pairs a field prefix (``nodes[3]``,
-    ``line 12``) with a node object; ``lines`` optionally names the field of each CPT
-    row (``<prefix>.cpt[k]`` -> ``line N``)."""
+    """Validate node specs into a network (:func:`~pdpsym.models.bayesnet_build.build_nodes`)."""
     if isinstance(max_work, bool) or not isinstance(max_work, int) or max_work < 1:
         raise InputError("max_work", f"must be a positive integer, got {max_work!r}")
-    if tolerance is not None:
-        tolerance = parse_rational(tolerance, "tolerance")
-        if tolerance < 0:
-            raise InputError("tolerance", "must be >= 0")
-    if not specs:
-        raise InputError("nodes", "a network needs at least one node")
-    raw: dict[str, tuple[str, Mapping[str, Any]]] = {}
-    order: list[str] = []
-    states: dict[str, tuple[str, ...]] = {}
-    values: dict[str, tuple[Fraction, ...]] = {}
-    parents: dict[str, tuple[str, ...]] = {}
-    for where, spec in specs:
-        if not isinstance(spec, Mapping):
-            raise InputError(where, "expected a node object")
-        extra = set(spec) - {"name", "states", "parents", "cpt", "values"}
-        if extra:
-            raise InputError(f"{where}.{sorted(extra)[0]}", "unknown field in a node")
-        name = spec.get("name")
-        if not isinstance(name, str) or not name.strip() or not name.isprintable():
-            raise InputError(f"{where}.name", f"not a node name: {name!r}")
-        name = name.strip()
-        if name in raw:
-            raise InputError(f"{where}.name", f"duplicate node {name!r}")
-        raw[name] = (where, spec)
-        order.append(name)
-        st = spec.get("states")
-        if not isinstance(st, list | tuple) or not st:
-            raise InputError(f"{where}.states", "expected a non-empty list of state names")
-        names = []
-        for j, s in enumerate(st):
-            if isinstance(s, bool) or not isinstance(s, str | int | Fraction):
-                raise InputError(f"{where}.states[{j}]", f"not a state name: {s!r}")
-            names.append(str(s).strip())
-        if len(set(names)) != len(names):
-            raise InputError(f"{where}.states", "repeated state name")
-        states[name] = tuple(names)
-        values[name] = state_values(where, spec.get("values"), names)
-        pa = spec.get("parents", [])
-        if not isinstance(pa, list | tuple) or not all(isinstance(u, str) for u in pa):
-            raise InputError(f"{where}.parents", "expected a list of node names")
-        pa = [u.strip() for u in pa]
-        if len(set(pa)) != len(pa):
-            raise InputError(f"{where}.parents", "repeated parent")
-        if name in pa:
-            raise InputError(f"{where}.parents", f"node {name!r} is its own parent")
-        parents[name] = tuple(pa)
-    for name in order:
-        where = raw[name][0]
-        for u in parents[name]:
-            if u not in raw:
-                raise InputError(f"{where}.parents", f"unknown parent {u!r} of {name!r}")
-    cycle = find_cycle(order, parents)
-    if cycle:
-        where = raw[cycle[0]][0]
-        raise InputError(f"{where}.parents", "the network has a cycle: " + " -> ".join(cycle))
-    nodes: dict[str, Node] = {}
-    for name in order:
-        where, spec = raw[name]
-        cpt = read_cpt(where, spec.get("cpt"), name, states, parents[name], lines, tolerance)
-        nodes[name] = Node(name, states[name], values[name], parents[name], cpt)
-    return BayesianNetwork(tuple(order), nodes, max_work)
+    built = build_nodes(specs, lines, tolerance)
+    return BayesianNetwork(built.order, built.nodes, max_work, built.renormalized)
 
 
-def _topological(nodes: Mapping[str, Node], order: Sequence[str]) -> list[str]:
-    done: set[str] = set()
-    out: list[str] = []
-
-    def visit(v: str) -> None:
-        stack = [(v, False)]
-        while stack:
-            u, expanded = stack.pop()
-            if u in done:
-                continue
-            if expanded:
-                done.add(u)
-                out.append(u)
-                continue
-            stack.append((u, True))
-            stack.extend((p, False) for p in reversed(nodes[u].parents) if p not in done)
-
-    for v in order:
-        visit(v)
-    return out
-
-
-__all__ = ["DEFAULT_MAX_WORK", "BayesianNetwork", "EliminationPlan", "Node"]
+__all__ = ["DEFAULT_MAX_WORK", "BayesianNetwork", "EliminationPlan"]

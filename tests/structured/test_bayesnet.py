@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from pdpsym.core.errors import InputError
 from pdpsym.loss.laplace_mixture import laplace_mixture_sup
 from pdpsym.models.bayesnet import BayesianNetwork
+from pdpsym.models.bayesnet_bif import parse_bif
 from pdpsym.papers.li2019 import eq2
 
 CHILD = Path(__file__).parent.parent / "data" / "child.bif"
@@ -251,7 +252,8 @@ def test_bif_errors_name_their_line():
     assert err.value.field == "line 4"
     with pytest.raises(InputError) as err:
         BayesianNetwork.from_bif_text(text.replace("( a )", "( a | q )").replace("table", "(u)"))
-    assert err.value.field == "line 3.parents" and "unknown parent 'q'" in err.value.message
+    # the unknown parent is on the probability line (line 6), not the variable line (3)
+    assert err.value.field == "line 6" and "unknown parent 'q'" in err.value.message
 
 
 def test_rounded_rows_are_read_only_with_a_tolerance():
@@ -264,6 +266,37 @@ def test_rounded_rows_are_read_only_with_a_tolerance():
     net = BayesianNetwork.from_bif_text(text, tolerance=Fraction(1, 10**6))
     # hand: each entry is 0.333333 / 0.999999 = 1/3 exactly
     assert net.nodes["a"].cpt[()] == (Fraction(1, 3),) * 3
+    # the renormalized row is reported with its line and |sum - 1| = 10^-6 (hand)
+    assert net.renormalized == (("line 2", Fraction(1, 10**6)),)
+    with pytest.raises(InputError) as err:
+        BayesianNetwork.from_bif_text(text, tolerance=Fraction(1, 10**7))
+    assert err.value.field == "line 2" and "more than the tolerance 1/10000000" in err.value.message
+
+
+def test_bif_errors_on_the_probability_block_name_its_line():
+    text = (
+        "variable a { type discrete [ 2 ] { yes, no }; }\n"
+        "variable b { type discrete [ 2 ] { yes, no }; }\n"
+        "probability ( a | b ) {\n (yes) 0.5, 0.5;\n (no) 0.5, 0.5;\n}\n"
+        "probability ( b | a ) {\n (yes) 0.5, 0.5;\n (no) 0.5, 0.5;\n}\n"
+    )
+    with pytest.raises(InputError) as err:
+        BayesianNetwork.from_bif_text(text)
+    # hand: a -> b -> a is a cycle; the probability block of a (line 3) lists b
+    assert err.value.field == "line 3" and "cycle" in err.value.message
+    short = text.replace(" (no) 0.5, 0.5;\n}\nprobability ( b", "}\nprobability ( b")
+    with pytest.raises(InputError) as err:
+        BayesianNetwork.from_bif_text(short.replace("( b | a )", "( b )").replace("(yes) 0.5, 0.5;\n (no)", "table"))
+    assert err.value.field == "line 3" and "no row for parent configuration (no)" in err.value.message
+
+
+def test_bif_with_too_many_variables_is_refused_at_the_first_one_past_the_limit():
+    text = "".join(
+        f"variable v{k} {{ type discrete [ 2 ] {{ 0, 1 }}; }}\n" for k in range(5)
+    )
+    with pytest.raises(InputError) as err:
+        parse_bif(text, max_nodes=3)
+    assert err.value.field == "line 4" and "more than 3 variables" in err.value.message
 
 
 def test_work_beyond_max_work_is_refused_with_the_width():

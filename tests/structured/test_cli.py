@@ -134,3 +134,59 @@ def test_calibrate_child_bif_one_target(capsys):
     assert out["baselines"][0]["scale"]["exact"] == str(Fraction(span, 2))
     lo, hi = (Fraction(x) for x in out["scale"]["enclosure"])
     assert 0 < lo <= hi <= Fraction(span, 2)
+
+
+BNLEARN = Path(__file__).parent.parent / "data" / "bnlearn"
+
+
+def test_rounded_rows_of_a_real_file_are_renormalized_with_one_note(capsys):
+    # alarm.bif (bnlearn) has rows summing to 0.9999999: read within 1e-6 by default
+    argv = ["leakage", str(BNLEARN / "alarm.bif.gz"), "--target", "HISTORY", "--lam", "2"]
+    assert main(argv) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "table rows sum to 1 only within 1e-06" in err[0]
+    # the first rounded row of alarm.bif is on line 158 (read off the file)
+    assert "line 158" in err[0] and "largest deviation 1e-07" in err[0]
+    assert main([*argv, "--exact-rows"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "line 158: probabilities sum to 9999999/10000000" in err
+    assert main([*argv, "--row-tolerance", "1e-8"]) == 2
+    assert "more than the tolerance 1/100000000" in capsys.readouterr().err
+
+
+def test_a_row_summing_to_nine_tenths_is_refused_by_line(tmp_path, capsys):
+    p = tmp_path / "bad.bif"
+    p.write_text(
+        "variable a { type discrete [ 2 ] { yes, no }; }\n"
+        "probability ( a ) {\n  table 0.5, 0.4;\n}\n"
+    )
+    out = tmp_path / "out.csv"
+    assert main(["leakage", str(p), "--target", "a", "--lam", "1", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    # hand: 0.5 + 0.4 = 9/10, off 1 by 1/10 > 1e-6, on the table line (3)
+    assert err.count("\n") == 1 and err.startswith("pdpsym: error: line 3: probabilities sum")
+    assert not out.exists()
+
+
+def test_a_network_with_a_cycle_is_refused_naming_the_line(tmp_path, capsys):
+    p = tmp_path / "cycle.bif"
+    p.write_text(
+        "variable a { type discrete [ 2 ] { 0, 1 }; }\n"
+        "variable b { type discrete [ 2 ] { 0, 1 }; }\n"
+        "probability ( a | b ) { (0) 0.5, 0.5; (1) 0.5, 0.5; }\n"
+        "probability ( b | a ) { (0) 0.5, 0.5; (1) 0.5, 0.5; }\n"
+    )
+    assert main(["leakage", str(p), "--all-targets", "--lam", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "line 3: the network has a cycle" in err
+
+
+def test_a_million_node_file_is_refused_before_it_is_read(tmp_path, capsys):
+    p = tmp_path / "big.bif"
+    line = "variable v{} {{type discrete[2]{{0,1}};}}probability(v{}){{table .5,.5;}}\n"
+    with p.open("w") as fh:
+        fh.writelines(line.format(k, k) for k in range(10**6))
+    assert main(["leakage", str(p), "--all-targets", "--lam", "1"]) == 2
+    err = capsys.readouterr().err
+    # the file is over the 64 MiB limit of model files (or, if not, over the node limit)
+    assert err.count("\n") == 1 and ("larger than" in err or "more than 100000" in err)

@@ -38,6 +38,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--no-baselines", action="store_true", help="skip group DP and MQM")
     options.add_output(p, 15)
+    options.add_rows(p)
     p.set_defaults(func=run_calibrate)
 
 
@@ -54,7 +55,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
     from pdpsym.models.counts import CountModel
     from pdpsym.models.kinds import count_model_from_object
 
-    network = load_bayesian_network(args.model)  # a .bif file or "kind": bayesian-network
+    # a .bif file or "kind": bayesian-network
+    network = load_bayesian_network(args.model, options.row_tolerance(args))
     if network is not None:
         model: CountModel = network
     else:

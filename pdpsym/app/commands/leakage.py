@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from pdpsym.app import limits, options, sweep
@@ -43,6 +42,7 @@ def register(sub: Any) -> None:
     )
     options.add_output(p, 30)
     options.add_parallel(p, "a sweep's points")
+    options.add_rows(p)
     p.set_defaults(func=run_leakage)
 
     t = command(sub, "table")
@@ -98,10 +98,11 @@ def run_leakage(args: argparse.Namespace) -> int:
     from pdpsym.mechanisms.laplace import parse_lambda
     from pdpsym.models.kinds import count_model_from_object
 
-    if Path(args.model).suffix.lower() == ".bif":  # a Bayesian network in BIF
-        from pdpsym.app.readers import load_model
+    from pdpsym.app.readers import load_bayesian_network
 
-        return structured_leakage_command(args, load_model(args.model))  # type: ignore[arg-type]
+    network = load_bayesian_network(args.model, options.row_tolerance(args))  # BIF or JSON
+    if network is not None:
+        return structured_leakage_command(args, network)
     obj = read_model_object(args.model)
     if "kind" in obj:
         return structured_leakage_command(args, count_model_from_object(obj))
