@@ -32,7 +32,8 @@ def _tokens(text: str, max_nodes: int = MAX_NODES) -> list[tuple[str, int]]:
                 declared += 1
                 if declared > max_nodes:
                     raise InputError(
-                        f"line {line}", f"more than {max_nodes} variables, the most a network may have"
+                        f"line {line}",
+                        f"more than {max_nodes} variables, the most a network may have",
                     )
         line += tok.count("\n")
         pos = m.end()

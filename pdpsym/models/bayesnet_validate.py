@@ -176,7 +176,8 @@ def read_cpt(
         ]
     else:
         raise InputError(
-            lines.get(f"{where}.cpt", f"{where}.cpt"), "expected a list of rows or an object of rows"
+            lines.get(f"{where}.cpt", f"{where}.cpt"),
+            "expected a list of rows or an object of rows",
         )
     table: dict[tuple[int, ...], tuple[Fraction, ...]] = {}
     for config, row, field in rows:

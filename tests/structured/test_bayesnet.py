@@ -286,14 +286,16 @@ def test_bif_errors_on_the_probability_block_name_its_line():
     assert err.value.field == "line 3" and "cycle" in err.value.message
     short = text.replace(" (no) 0.5, 0.5;\n}\nprobability ( b", "}\nprobability ( b")
     with pytest.raises(InputError) as err:
-        BayesianNetwork.from_bif_text(short.replace("( b | a )", "( b )").replace("(yes) 0.5, 0.5;\n (no)", "table"))
-    assert err.value.field == "line 3" and "no row for parent configuration (no)" in err.value.message
+        BayesianNetwork.from_bif_text(
+            short.replace("( b | a )", "( b )").replace("(yes) 0.5, 0.5;\n (no)", "table")
+        )
+    assert (
+        err.value.field == "line 3" and "no row for parent configuration (no)" in err.value.message
+    )
 
 
 def test_bif_with_too_many_variables_is_refused_at_the_first_one_past_the_limit():
-    text = "".join(
-        f"variable v{k} {{ type discrete [ 2 ] {{ 0, 1 }}; }}\n" for k in range(5)
-    )
+    text = "".join(f"variable v{k} {{ type discrete [ 2 ] {{ 0, 1 }}; }}\n" for k in range(5))
     with pytest.raises(InputError) as err:
         parse_bif(text, max_nodes=3)
     assert err.value.field == "line 4" and "more than 3 variables" in err.value.message

@@ -13,7 +13,6 @@ import math
 import types
 from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from pdpsym.app import limits
@@ -29,9 +28,7 @@ SUM_KINDS = ("laplace", "geometric", "count", "threshold")
 
 def is_structured(path: str) -> bool:
     """Whether the model file is a structured model (a ``.bif`` file or a ``"kind"``)."""
-    from pdpsym.app.readers import read_model_object  # model readers load after --help
-
-    from pdpsym.app.readers import is_bif  # model readers load after --help
+    from pdpsym.app.readers import is_bif, read_model_object  # model readers: after --help
 
     if is_bif(path):
         return True
