@@ -67,7 +67,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -79,6 +79,7 @@ from pdpsym.core.numbers import fraction_str, parse_rational
 from pdpsym.models.bayesnet_bif import parse_bif
 from pdpsym.models.bayesnet_build import Node, build_nodes, topological
 from pdpsym.models.bayesnet_elimination import Factor, Poly, convolve
+from pdpsym.models.bayesnet_jtree import CliqueTree, PFactor, all_marginals, clique_tree, min_fill
 from pdpsym.models.bayesnet_validate import markov_blanket_of
 from pdpsym.models.counts import Contributions, TargetFactors, check_known, contributions
 from pdpsym.models.joint import JointDistribution
@@ -301,19 +302,7 @@ class BayesianNetwork(NamedVariables):
         References:
             Min-fill: Kjaerulff (1990); Koller and Friedman, Sec. 9.4.3.
         """
-        free = [v for v in self.variables if v not in evidence]
-        adj: dict[str, set[str]] = {v: set() for v in free}
-        for v in free:
-            family = [u for u in (v, *self.nodes[v].parents) if u not in evidence]
-            for a, b in itertools.combinations(family, 2):
-                adj[a].add(b)
-                adj[b].add(a)
-        # children make a parent and its co-parents adjacent (moralization)
-        for child in self.variables:
-            fam = [u for u in (child, *self.nodes[child].parents) if u not in evidence]
-            for a, b in itertools.combinations(fam, 2):
-                adj[a].add(b)
-                adj[b].add(a)
+        adj = self._moral(evidence, self.variables)
         D = self._scale(weights)
         spans = {
             v: (
@@ -321,37 +310,36 @@ class BayesianNetwork(NamedVariables):
                 - min(weights[v] * x for x in self.nodes[v].values)
             )
             * D
-            for v in free
+            for v in adj
         }
-        size = {v: len(self.nodes[v].states) for v in free}
         position = {v: k for k, v in enumerate(self.variables)}
-        order: list[str] = []
+        order, neighbours = min_fill(list(adj), adj, position)
         width = 0
         work = 0
         span_done = 0
-        remaining = set(free)
-        while remaining:
-
-            def fill(v: str) -> tuple[int, int, int]:
-                nb = list(adj[v])
-                missing = sum(1 for a, b in itertools.combinations(nb, 2) if b not in adj[a])
-                return (missing, len(nb), position[v])
-
-            v = min(remaining, key=fill)
-            nb = adj[v]
+        for v in order:
+            nb = neighbours[v]
             width = max(width, len(nb))
             span_done += int(spans[v])
-            cells = size[v] * math.prod(size[u] for u in nb)
+            cells = len(self.nodes[v].states) * math.prod(len(self.nodes[u].states) for u in nb)
             work += cells * (span_done + 1)
-            for a, b in itertools.combinations(nb, 2):
+        return EliminationPlan(tuple(order), width, work)
+
+    def _moral(self, evidence: Mapping[str, int], keep: Iterable[str]) -> dict[str, set[str]]:
+        """The moral graph of the records of ``keep`` not in ``evidence`` (each family
+        made a clique), as adjacency sets in declaration order."""
+        kept = set(keep)
+        adj: dict[str, set[str]] = {
+            v: set() for v in self.variables if v in kept and v not in evidence
+        }
+        for child in self.variables:
+            if child not in kept:
+                continue
+            fam = [u for u in (child, *self.nodes[child].parents) if u in adj]
+            for a, b in itertools.combinations(fam, 2):
                 adj[a].add(b)
                 adj[b].add(a)
-            for u in nb:
-                adj[u].discard(v)
-            del adj[v]
-            remaining.discard(v)
-            order.append(v)
-        return EliminationPlan(tuple(order), width, work)
+        return adj
 
     def _eliminate(
         self, evidence: Mapping[str, int], w: Mapping[str, int], plan: EliminationPlan
@@ -404,36 +392,143 @@ class BayesianNetwork(NamedVariables):
         )
 
     def target_factors(
-        self, targets: Sequence[str], known: Known, weights: Weights = None
+        self,
+        targets: Sequence[str],
+        known: Known,
+        weights: Weights = None,
+        on_step: Callable[[int, int], None] | None = None,
     ) -> Iterator[tuple[str, TargetFactors]]:
         """For each target ``i`` and value ``a``, one integer polynomial ``J_{i,a}(z) =
         sum_c n_c z^c`` with ``n_c`` proportional to ``P(S = c, x_i = a, x_K = v)`` (the
-        same factor, the product of the tables' scales, for every ``a``), by variable
-        elimination with the target and known records observed.
+        same factor, the product of the tables' scales, for every target and value).
+
+        Every target at once, by one upward and one downward pass of the clique tree of
+        the unobserved records (:mod:`pdpsym.models.bayesnet_jtree`); records that are
+        neither ancestors of a target, a known record nor a record the query counts
+        are barren and dropped first (their tables sum to their scale).
+
+        Args:
+            targets: the target records.
+            known: the known records' values.
+            weights: integer query weights (default 1).
+            on_step: called as ``on_step(done, total)`` after each clique of the two
+                passes (progress).
+
+        Returns:
+            ``(target, {value: (J,)})`` in the order of ``targets``.
+
+        Raises:
+            InputError: unknown names or values, or a clique tree whose estimated work
+                exceeds ``max_work`` (the message names the induced width).
 
         References:
-            Li et al., Sec. III, Eq. 2; variable elimination: Zhang and Poole (1994).
+            Li et al., Sec. III, Eq. 2; Shafer and Shenoy (1990) and Aji and McEliece
+            (2000) for the junction tree over a semiring.
         """
         contrib = self.contributions(weights)
         shifts = dict(zip(self.variables, contrib.table, strict=True))
         kv = check_known(self.variables, {v: self.nodes[v].values for v in self.variables}, known)
         observed = {k: self.nodes[k].values.index(x) for k, x in kv.items()}
-        plan_weights = self._weights({k: int(Fraction(x)) for k, x in (weights or {}).items()})
         for t in targets:
             self.index(t, "targets")
             if t in kv:
                 raise InputError("known", f"the target {t!r} cannot also be known")
-            out: TargetFactors = {}
-            for s, a in enumerate(self.nodes[t].values):
-                evidence = {**observed, t: s}
-                plan = self._bounded_plan(evidence, plan_weights)
-                total = self._counts(evidence, shifts, plan, True)
-                top = max(total, default=0)
-                coeffs = [0] * (top + 1)
-                for c, n in total.items():
-                    coeffs[c] += n
-                out[a] = (intpoly.from_coefficients(coeffs),)
-            yield t, out
+        counted = [v for v in self.variables if any(shifts[v])]
+        keep = self._ancestors([*targets, *kv, *counted])
+        tree = self.clique_tree(observed, keep, contrib.span)
+        factors: list[PFactor] = []
+        for v in self.variables:
+            if v not in keep:
+                continue
+            f = self._factor(v, observed, shifts[v], True)
+            factors.append(
+                (
+                    f.scope,
+                    {k: intpoly.monomial(c, d) for k, p in f.table.items() for d, c in p.items()},
+                )
+            )
+        barren = math.prod(self._den(v) for v in self.variables if v not in keep)
+        if barren != 1:
+            factors.append(((), {(): intpoly.monomial(barren, 0)}))
+        free_targets = [t for t in dict.fromkeys(targets)]
+        steps = [0, 2 * len(tree.order)]
+
+        def step() -> None:
+            steps[0] += 1
+            if on_step is not None:
+                on_step(steps[0], steps[1])
+
+        laws = all_marginals(tree, factors, free_targets, step)
+        for t in targets:
+            law = laws.get(t, {})
+            yield t, {a: (law.get(s, intpoly.zero()),) for s, a in enumerate(self.nodes[t].values)}
+
+    def clique_tree(
+        self, evidence: Mapping[str, int], keep: Iterable[str] | None = None, span: int = 0
+    ) -> CliqueTree:
+        """The clique tree of the unobserved records of ``keep`` (default all), refused
+        when its estimated work exceeds ``max_work``.
+
+        Args:
+            evidence: the observed records (state indices).
+            keep: the records to include (the others are barren).
+            span: the query's span in count units.
+
+        Returns:
+            The :class:`~pdpsym.models.bayesnet_jtree.CliqueTree`.
+
+        Raises:
+            InputError: ``max_work``, naming the induced width and the estimate.
+
+        References:
+            Koller and Friedman, Sec. 10.4.1.
+        """
+        kept = self.variables if keep is None else keep
+        adj = self._moral(evidence, kept)
+        position = {v: k for k, v in enumerate(self.variables)}
+        sizes = {v: len(self.nodes[v].states) for v in adj}
+        bits = sum(self._den(v).bit_length() for v in kept)
+        tree = clique_tree(list(adj), adj, position, sizes, span, bits)
+        if tree.work > self.max_work:
+            raise InputError(
+                "max_work",
+                f"the junction tree has induced width {tree.width} and an estimated work "
+                f"of {tree.work:.2e} units, over the limit {self.max_work:.2e}",
+            )
+        return tree
+
+    def targets_work(self, known: Sequence[str] = (), weights: Weights = None) -> CliqueTree:
+        """The clique tree of every target at once, given that ``known`` are observed
+        (its width and work, for a caller's limit), without the ``max_work`` check.
+
+        Args:
+            known: the known records (any values: the shape does not depend on them).
+            weights: integer query weights (default 1).
+
+        Returns:
+            The :class:`~pdpsym.models.bayesnet_jtree.CliqueTree`.
+        """
+        evidence = dict.fromkeys(known, 0)
+        adj = self._moral(evidence, self.variables)
+        position = {v: k for k, v in enumerate(self.variables)}
+        sizes = {v: len(self.nodes[v].states) for v in adj}
+        bits = sum(self._den(v).bit_length() for v in self.variables)
+        span = self.contributions(weights).span
+        return clique_tree(list(adj), adj, position, sizes, span, bits)
+
+    def _ancestors(self, names: Iterable[str]) -> set[str]:
+        keep: set[str] = set()
+        stack = list(names)
+        while stack:
+            v = stack.pop()
+            if v not in keep:
+                keep.add(v)
+                stack.extend(self.nodes[v].parents)
+        return keep
+
+    def _den(self, v: str) -> int:
+        """The integer scale of ``v``'s table (the lcm of its denominators)."""
+        return math.lcm(*(p.denominator for row in self.nodes[v].cpt.values() for p in row))
 
     def dependence_groups(self) -> list[tuple[str, ...]]:
         """The connected components of the network's skeleton (records in different
@@ -457,7 +552,7 @@ class BayesianNetwork(NamedVariables):
         node = self.nodes[v]
         family = (*node.parents, v)
         scope = tuple(u for u in family if u not in evidence)
-        den = math.lcm(*(p.denominator for row in node.cpt.values() for p in row))
+        den = self._den(v)
         table: dict[tuple[int, ...], Poly] = {}
         for config, row in node.cpt.items():
             for s, p in enumerate(row):

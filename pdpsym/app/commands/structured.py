@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from typing import Any
 
@@ -18,6 +19,7 @@ from pdpsym.loss.structured import (
     structured_leakage,
 )
 from pdpsym.mechanisms.laplace import parse_lambda
+from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.counts import CountModel
 
 
@@ -61,12 +63,21 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
         raise InputError("--target", "name the target record (or pass --all-targets)")
     n_targets = record_count(model) - len(known) if args.all_targets else 1
     # the limit is checked from the model's shape, before its records are even listed
-    limits.check(args, leakage_work(model, n_targets, known), "this Eq. 2 dynamic programme")
+    what = "this Eq. 2 dynamic programme"
+    total = (n_targets if args.all_targets else 1) * assignment_count(model, known)
+    label = "targets"
+    if isinstance(model, BayesianNetwork):
+        for name in known:
+            model.index(name, "known")
+        tree = model.targets_work(known)
+        what = f"every target at once (a junction tree of induced width {tree.width})"
+        total, label = 2 * len(tree.order) * assignment_count(model, known), "cliques"
+        model = dataclasses.replace(model, max_work=limits.max_work(args))
+    limits.check(args, leakage_work(model, n_targets, known), what)
     targets = (
         [v for v in model.variables if v not in set(known)] if args.all_targets else [args.target]
     )
-    total = len(targets) * assignment_count(model, known)
-    with Progress(total, "targets", delay=1.0) as bar:
+    with Progress(total, label, delay=2.0) as bar:
         results = structured_leakage(
             model,
             targets,
@@ -75,7 +86,8 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
             weights,
             digits=digits,
             exact=not args.all_targets,
-            on_target=lambda _name: bar.update(1),
+            on_target=None if label == "cliques" else lambda _name: bar.update(1),
+            on_step=lambda _done, _total: bar.update(1),
         )
     head: dict[str, Any] = {"lam": fraction_str(lam), "known": list(known)}
     if not args.all_targets:
