@@ -80,6 +80,42 @@ def row_tolerance(args: argparse.Namespace) -> Fraction | None:
     return t
 
 
+def add_network_query(p: argparse.ArgumentParser) -> None:
+    """``--count`` and ``--sum``: the query of a Bayesian network."""
+    p.add_argument(
+        "--count",
+        default=None,
+        metavar="NODE,...=STATE",
+        help="Bayesian networks: the query counts how many of these records are in STATE (by "
+        "name), e.g. --count HYPOVOLEMIA,LVFAILURE=TRUE",
+    )
+    p.add_argument(
+        "--sum",
+        default=None,
+        metavar="NODE,...",
+        help="Bayesian networks: the query sums these records' state values (numbers, or "
+        "indices 0, 1, ...); the others count 0",
+    )
+
+
+def network_query(args: argparse.Namespace, model: Any) -> Any:
+    """The model with the query of ``--count`` / ``--sum`` (unchanged without them)."""
+    count = getattr(args, "count", None)
+    total = getattr(args, "sum", None)
+    if count is None and total is None:
+        return model
+    if count is not None and total is not None:
+        raise InputError("--count", "give --count or --sum, not both")
+    if not hasattr(model, "count_query"):
+        raise InputError("--count" if count else "--sum", "needs a Bayesian network model")
+    if count is not None:
+        if "=" not in count:
+            raise InputError("--count", f"expected NODE,...=STATE, got {count!r}")
+        nodes, state = count.rsplit("=", 1)
+        return model.count_query(names(nodes, "--count"), state.strip())
+    return model.sum_query(names(total, "--sum"))
+
+
 def add_output(p: argparse.ArgumentParser, digits: int) -> None:
     """``--digits`` (certified significant digits) and ``--json``."""
     p.add_argument(

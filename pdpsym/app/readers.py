@@ -16,7 +16,6 @@ import csv
 import io
 import json
 import stat
-import sys
 import tomllib
 from collections.abc import Callable
 from fractions import Fraction
@@ -260,12 +259,17 @@ def load_bayesian_network(
         raise
     if net.renormalized:
         where, worst = max(net.renormalized, key=lambda r: r[1])
-        sys.stderr.write(
-            f"pdpsym: note: {quote(p.name)}: {len(net.renormalized)} table rows sum to 1 only "
+        NOTES.append(
+            f"{quote(p.name)}: {len(net.renormalized)} table rows sum to 1 only "
             f"within {float(tolerance or 0):g} (largest deviation {float(worst):.3g}, {where}); "
-            "each was divided by its sum, exactly (--exact-rows refuses them)\n"
+            "each was divided by its sum, exactly (--exact-rows refuses them)"
         )
     return net
+
+
+#: notes on how a model file was read, printed on stderr when the command succeeds (an
+#: error is one line alone)
+NOTES: list[str] = []
 
 
 def load_model(

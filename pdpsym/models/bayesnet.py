@@ -29,28 +29,9 @@ values. Nodes may come in any order; parents must be declared nodes; the graph m
 acyclic.
 
 **BIF** (the Bayesian Interchange Format of the bnlearn network repository) is read by a
-small strict grammar of our own rather than by a maintained parser such as pgmpy's: the
-parser must keep probabilities exact (pgmpy reads them into float64 arrays, after which the
-decimal ``0.1`` is no longer ``1/10``), must never evaluate text, must report errors with
-the line they are on, and must not pull a heavy optional dependency (pgmpy brings torch,
-pandas and networkx) into a library whose other models need none. The grammar::
-
-    network NAME { (property ...;)* }
-    variable NAME { type discrete [ K ] { s1, ..., sK }; (property ...;)* }
-    probability ( CHILD [| P1, ..., Pm] ) {
-        table p1, ..., pK;                         (a root only)
-        (u1, ..., um) p1, ..., pK;                 (one line per parent configuration)
-        (property ...;)*
-    }
-
-``//`` and ``/* */`` comments are skipped. Each probability is a decimal read exactly
-(``0.95`` is ``19/20``), and each row must sum to exactly 1: the bnlearn files checked
-(``child``, ``asia``, ``survey`` among them) do, so by default no normalization is applied
-and a row that does not sum to 1 is refused, by line. Some copies of larger networks
-(``alarm``'s ``0.333333`` rows) are rounded: ``tolerance=t`` reads a row whose sum ``s``
-has ``|s - 1| <= t`` as that row divided by ``s``, exactly (a documented reading, never a
-silent one). ``default`` rows and ``table`` for a node with parents (whose
-order differs between writers) are refused rather than guessed.
+small strict grammar of our own (:mod:`pdpsym.models.bayesnet_bif`, which says why and
+gives the grammar); probabilities stay exact, errors name their line, and rows rounded
+in the file are read only within an explicit ``tolerance``.
 
 **Queries.** :meth:`BayesianNetwork.query_law` is exact variable elimination in which each
 factor entry is a polynomial in ``z``: the generating function of the weighted sum of the
@@ -65,6 +46,7 @@ induced width and a work estimate are known before anything is computed, and wor
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -77,9 +59,10 @@ from pdpsym.core import poly as intpoly
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_rational
 from pdpsym.models.bayesnet_bif import parse_bif
-from pdpsym.models.bayesnet_build import Node, build_nodes, topological
+from pdpsym.models.bayesnet_build import Node, build_nodes
 from pdpsym.models.bayesnet_elimination import Factor, Poly, convolve
 from pdpsym.models.bayesnet_jtree import CliqueTree, PFactor, all_marginals, clique_tree, min_fill
+from pdpsym.models.bayesnet_query import count_values, joint_table, sum_values
 from pdpsym.models.bayesnet_validate import markov_blanket_of
 from pdpsym.models.counts import Contributions, TargetFactors, check_known, contributions
 from pdpsym.models.joint import JointDistribution
@@ -124,6 +107,9 @@ class BayesianNetwork(NamedVariables):
     max_work: int = DEFAULT_MAX_WORK
     #: the rows read within a tolerance and divided by their sum: (field or line, |sum - 1|)
     renormalized: tuple[tuple[str, Fraction], ...] = field(default=(), compare=False)
+    #: the query's per-state values (None: every record's state values; else the listed
+    #: records' values, the others 0): see :meth:`count_query` and :meth:`sum_query`
+    query_values: Mapping[str, tuple[Fraction, ...]] | None = field(default=None, compare=False)
 
     # --- constructors --------------------------------------------------------------
 
@@ -284,7 +270,7 @@ class BayesianNetwork(NamedVariables):
     def _scale(self, w: Mapping[str, int]) -> int:
         """The common denominator D of every ``w_k x_k``: the sums are integers / D."""
         return math.lcm(
-            1, *((w[v] * x).denominator for v in self.variables for x in self.nodes[v].values)
+            1, *((w[v] * x).denominator for v in self.variables for x in self._query(v))
         )
 
     def plan(self, evidence: Mapping[str, int], weights: Mapping[str, int]) -> EliminationPlan:
@@ -306,8 +292,8 @@ class BayesianNetwork(NamedVariables):
         D = self._scale(weights)
         spans = {
             v: (
-                max(weights[v] * x for x in self.nodes[v].values)
-                - min(weights[v] * x for x in self.nodes[v].values)
+                max(weights[v] * x for x in self._query(v))
+                - min(weights[v] * x for x in self._query(v))
             )
             * D
             for v in adj
@@ -345,7 +331,7 @@ class BayesianNetwork(NamedVariables):
         self, evidence: Mapping[str, int], w: Mapping[str, int], plan: EliminationPlan
     ) -> dict[Fraction, Fraction] | None:
         D = self._scale(w)
-        contrib = {v: [int(w[v] * x * D) for x in self.nodes[v].values] for v in self.variables}
+        contrib = {v: [int(w[v] * x * D) for x in self._query(v)] for v in self.variables}
         offset = sum(contrib[v][s] for v, s in evidence.items())
         total = self._counts(evidence, contrib, plan, False)
         z = sum(total.values())
@@ -387,9 +373,7 @@ class BayesianNetwork(NamedVariables):
 
     def contributions(self, weights: Weights = None) -> Contributions:
         """The integer contributions of the query (:func:`pdpsym.models.counts.contributions`)."""
-        return contributions(
-            self.variables, [self.nodes[v].values for v in self.variables], weights
-        )
+        return contributions(self.variables, [self._query(v) for v in self.variables], weights)
 
     def target_factors(
         self,
@@ -516,6 +500,32 @@ class BayesianNetwork(NamedVariables):
         span = self.contributions(weights).span
         return clique_tree(list(adj), adj, position, sizes, span, bits)
 
+    def count_query(self, names: Sequence[str], state: str) -> BayesianNetwork:
+        """This network with the query ``f(x) = #{v in names : x_v = state}`` (``state``
+        by name); see :mod:`pdpsym.models.bayesnet_query`.
+
+        >>> import pdpsym as ps
+        >>> net = ps.BayesianNetwork.from_bif_text(
+        ...     "variable a { type discrete [ 2 ] { yes, no }; }\\n"
+        ...     "probability ( a ) { table 0.25, 0.75; }"
+        ... ).count_query(["a"], "no")
+        >>> net.query_law("a", Fraction(1), {})  # a = "no" (state 1): the count is 1
+        {Fraction(1, 1): Fraction(1, 1)}
+        """
+        return dataclasses.replace(self, query_values=count_values(self.nodes, names, state))
+
+    def sum_query(self, names: Sequence[str]) -> BayesianNetwork:
+        """This network with the query ``f(x) = sum_{v in names} value(x_v)`` (the other
+        records count 0); see :mod:`pdpsym.models.bayesnet_query`."""
+        return dataclasses.replace(self, query_values=sum_values(self.nodes, names))
+
+    def _query(self, v: str) -> tuple[Fraction, ...]:
+        """Record ``v``'s per-state values in the query."""
+        if self.query_values is None:
+            return self.nodes[v].values
+        q = self.query_values.get(v)
+        return q if q is not None else (Fraction(0),) * len(self.nodes[v].states)
+
     def _ancestors(self, names: Iterable[str]) -> set[str]:
         keep: set[str] = set()
         stack = list(names)
@@ -584,27 +594,7 @@ class BayesianNetwork(NamedVariables):
         Raises:
             InputError: ``max_rows`` when the product of the domain sizes exceeds it.
         """
-        cells = math.prod(len(self.nodes[v].states) for v in self.variables)
-        if cells > max_rows:
-            raise InputError(
-                "max_rows", f"the joint table has {cells} rows, over the limit {max_rows}"
-            )
-        topo = topological(self.nodes, self.variables)
-        rows: list[tuple[dict[str, int], Fraction]] = [({}, Fraction(1))]
-        for v in topo:
-            node = self.nodes[v]
-            nxt = []
-            for assign, p in rows:
-                row = node.cpt[tuple(assign[u] for u in node.parents)]
-                for s, q in enumerate(row):
-                    if q:
-                        nxt.append(({**assign, v: s}, p * q))
-            rows = nxt
-        return JointDistribution.from_rows(
-            self.variables,
-            [[self.nodes[v].values[a[v]] for v in self.variables] + [p] for a, p in rows],
-            {v: list(self.nodes[v].values) for v in self.variables},
-        )
+        return joint_table(self.variables, self.nodes, max_rows)
 
     def ancestral(self, names: Iterable[str]) -> BayesianNetwork:
         """The sub-network on ``names`` and all their ancestors: a Bayesian network with
@@ -625,7 +615,12 @@ class BayesianNetwork(NamedVariables):
                 keep.add(v)
                 stack.extend(self.nodes[v].parents)
         kept = tuple(v for v in self.variables if v in keep)
-        return BayesianNetwork(kept, {v: self.nodes[v] for v in kept}, self.max_work)
+        query = (
+            None
+            if self.query_values is None
+            else {v: q for v, q in self.query_values.items() if v in keep}
+        )
+        return BayesianNetwork(kept, {v: self.nodes[v] for v in kept}, self.max_work, (), query)
 
     def __repr__(self) -> str:
         return f"BayesianNetwork(nodes={len(self.variables)})"

@@ -1,6 +1,32 @@
 """The BIF grammar (the format of the bnlearn network repository) for
 :mod:`pdpsym.models.bayesnet`: a small tokenizer and recursive-descent parser that
-returns the node specifications in the JSON form, each with its line for errors."""
+returns the node specifications in the JSON form, each with its line for errors.
+
+**BIF** (the Bayesian Interchange Format of the bnlearn network repository) is read by a
+small strict grammar of our own rather than by a maintained parser such as pgmpy's: the
+parser must keep probabilities exact (pgmpy reads them into float64 arrays, after which the
+decimal ``0.1`` is no longer ``1/10``), must never evaluate text, must report errors with
+the line they are on, and must not pull a heavy optional dependency (pgmpy brings torch,
+pandas and networkx) into a library whose other models need none. The grammar::
+
+    network NAME { (property ...;)* }
+    variable NAME { type discrete [ K ] { s1, ..., sK }; (property ...;)* }
+    probability ( CHILD [| P1, ..., Pm] ) {
+        table p1, ..., pK;                         (a root only)
+        (u1, ..., um) p1, ..., pK;                 (one line per parent configuration)
+        (property ...;)*
+    }
+
+``//`` and ``/* */`` comments are skipped. Each probability is a decimal read exactly
+(``0.95`` is ``19/20``), and each row must sum to exactly 1: the bnlearn files checked
+(``child``, ``asia``, ``survey`` among them) do, so by default no normalization is applied
+and a row that does not sum to 1 is refused, by line. Many files round their rows
+(bnlearn's alarm, sachs, insurance, water, hepar2 and munin1 have sums such as
+``0.9999999``): ``tolerance=t`` reads a row whose sum ``s`` has ``|s - 1| <= t`` as that
+row divided by ``s``, exactly, and the network lists each such row
+(``BayesianNetwork.renormalized``): a documented reading, never a silent one. ``default`` rows and ``table`` for a node with parents (whose
+order differs between writers) are refused rather than guessed.
+"""
 
 from __future__ import annotations
 

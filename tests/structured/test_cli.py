@@ -190,3 +190,42 @@ def test_a_million_node_file_is_refused_before_it_is_read(tmp_path, capsys):
     err = capsys.readouterr().err
     # the file is over the 64 MiB limit of model files (or, if not, over the node limit)
     assert err.count("\n") == 1 and ("larger than" in err or "more than 100000" in err)
+
+
+def test_count_and_sum_queries_from_the_cli(capsys):
+    alarm = str(BNLEARN / "alarm.bif.gz")
+    argv = ["leakage", alarm, "--target", "HYPOVOLEMIA", "--lam", "2", "--json"]
+    assert main([*argv, "--count", "HYPOVOLEMIA,LVFAILURE=TRUE"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    # independent path: the Python API's count_query and structured_leakage
+    from pdpsym.loss.structured import structured_leakage
+
+    net = BayesianNetwork.from_bif_text(
+        __import__("gzip").open(alarm, "rt").read(), tolerance=Fraction(1, 10**6)
+    ).count_query(["HYPOVOLEMIA", "LVFAILURE"], "TRUE")
+    (r,) = structured_leakage(net, ["HYPOVOLEMIA"], (), Fraction(2), digits=30)
+    assert got["value"]["decimal"] == r.as_json(30)["value"]["decimal"]
+    assert main([*argv, "--sum", "CVP,PCWP"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "ok"
+
+
+def test_an_unknown_state_in_count_is_one_line_naming_the_flag(capsys):
+    alarm = str(BNLEARN / "alarm.bif.gz")
+    argv = ["leakage", alarm, "--all-targets", "--lam", "2", "--count", "HYPOVOLEMIA=MAYBE"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert (
+        err
+        == "pdpsym: error: --count: 'HYPOVOLEMIA' has no state 'MAYBE' (its states: TRUE, FALSE)\n"
+    )
+    assert main(["leakage", alarm, "--target", "CVP", "--lam", "1", "--count", "CVP"]) == 2
+    assert "expected NODE,...=STATE" in capsys.readouterr().err
+
+
+def test_networks_past_the_limit_are_refused_up_front_naming_the_width(capsys):
+    argv = ["leakage", str(BNLEARN / "link.bif.gz"), "--all-targets", "--lam", "2"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    # the induced width of link's min-fill order is 15 (computed by the plan, shown here)
+    assert err.count("\n") == 1 and "junction tree of induced width 15" in err
+    assert "--max-work" in err

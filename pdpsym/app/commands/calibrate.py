@@ -39,6 +39,7 @@ def register(sub: Any) -> None:
     p.add_argument("--no-baselines", action="store_true", help="skip group DP and MQM")
     options.add_output(p, 15)
     options.add_rows(p)
+    options.add_network_query(p)
     p.set_defaults(func=run_calibrate)
 
 
@@ -58,7 +59,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     # a .bif file or "kind": bayesian-network
     network = load_bayesian_network(args.model, options.row_tolerance(args))
     if network is not None:
-        model: CountModel = network
+        model: CountModel = options.network_query(args, network)
     else:
         obj = read_model_object(args.model)
         if "kind" not in obj:
@@ -68,6 +69,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
                 "bayesian-network, or a .bif file)",
             )
         model = count_model_from_object(obj)
+        options.network_query(args, model)  # --count / --sum: refused on other models
     eps = parse_positive(args.eps, "--eps")
     digits = options.digits(args.digits)
     known = options.names(args.known)

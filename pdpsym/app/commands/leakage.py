@@ -43,6 +43,7 @@ def register(sub: Any) -> None:
     options.add_output(p, 30)
     options.add_parallel(p, "a sweep's points")
     options.add_rows(p)
+    options.add_network_query(p)
     p.set_defaults(func=run_leakage)
 
     t = command(sub, "table")
@@ -100,7 +101,8 @@ def run_leakage(args: argparse.Namespace) -> int:
 
     network = load_bayesian_network(args.model, options.row_tolerance(args))  # BIF or JSON
     if network is not None:
-        return structured_leakage_command(args, network)
+        return structured_leakage_command(args, options.network_query(args, network))
+    options.network_query(args, None)  # --count / --sum: refused on other models
     obj = read_model_object(args.model)
     if "kind" in obj:
         return structured_leakage_command(args, count_model_from_object(obj))
