@@ -30,7 +30,7 @@ def command(sub: Any, name: str, func: Callable[..., int] | None = None) -> argp
 
 MODEL_FILES = (
     "model file (.json, .toml or .csv; a markov-chain, product or bayesian-network model, "
-    "or a .bif file)"
+    "or a .bif, .xmlbif or .uai network, also gzipped)"
 )
 
 

@@ -202,14 +202,23 @@ def load_gaussian(path: str | Path) -> GaussianModel:
     return GaussianModel.from_json_object(read_model_object(path))
 
 
+#: network file suffixes (each also gzipped, ``.bif.gz``) -> their format
+NETWORK_SUFFIXES = {".bif": "bif", ".xmlbif": "xmlbif", ".xml": "xmlbif", ".uai": "uai"}
+
+
+def network_format(path: str | Path) -> str | None:
+    """The format of a network file by its name (``bif``, ``xmlbif``, ``uai``), or None."""
+    name = Path(path).name.lower().removesuffix(".gz")
+    return next((f for s, f in NETWORK_SUFFIXES.items() if name.endswith(s)), None)
+
+
 def is_bif(path: str | Path) -> bool:
-    """Whether a model file is BIF by its name (``.bif``, or gzipped ``.bif.gz``)."""
-    name = Path(path).name.lower()
-    return name.endswith((".bif", ".bif.gz"))
+    """Whether a model file is a network file by its name (BIF, XMLBIF or UAI)."""
+    return network_format(path) is not None
 
 
 def read_bif_text(p: Path) -> str:
-    """The text of a ``.bif`` or gzipped ``.bif.gz`` file (at most MAX_FILE_BYTES, also
+    """The text of a network file, or of a gzipped one (``.bif.gz``) (at most MAX_FILE_BYTES, also
     once uncompressed)."""
     if not p.name.lower().endswith(".gz"):
         return read_text_file(p, "MODEL")
@@ -235,7 +244,8 @@ def read_bif_text(p: Path) -> str:
 def load_bayesian_network(
     path: str | Path, tolerance: Fraction | None = None
 ) -> BayesianNetwork | None:
-    """A Bayesian network from a ``.bif`` (or ``.bif.gz``) file or a ``"kind":
+    """A Bayesian network from a ``.bif``, ``.xmlbif`` or ``.uai`` file (each may be
+    gzipped: ``.bif.gz``) or a ``"kind":
     "bayesian-network"`` JSON or TOML object; None for any other model file.
 
     ``tolerance`` (None: rows must sum to exactly 1) is the network's row tolerance;
@@ -244,8 +254,9 @@ def load_bayesian_network(
     """
     p = Path(path)
     try:
-        if is_bif(p):
-            net = BayesianNetwork.from_bif_text(read_bif_text(p), tolerance=tolerance)
+        kind = network_format(p)
+        if kind is not None:
+            net = BayesianNetwork.from_text(read_bif_text(p), kind, tolerance=tolerance)
         else:
             obj = read_model_object(p)
             if obj.get("kind") != "bayesian-network":

@@ -47,7 +47,6 @@ induced width and a work estimate are known before anything is computed, and wor
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -59,8 +58,9 @@ from pdpsym.core import poly as intpoly
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_rational
 from pdpsym.models.bayesnet_bif import parse_bif
-from pdpsym.models.bayesnet_build import Node, build_nodes
+from pdpsym.models.bayesnet_build import Node, ancestors, build_nodes, moral_graph
 from pdpsym.models.bayesnet_elimination import Factor, Poly, convolve
+from pdpsym.models.bayesnet_formats import parse_uai, parse_xmlbif, pgmpy_specs, to_pgmpy
 from pdpsym.models.bayesnet_jtree import CliqueTree, PFactor, all_marginals, clique_tree, min_fill
 from pdpsym.models.bayesnet_query import count_values, joint_table, sum_values
 from pdpsym.models.bayesnet_validate import markov_blanket_of
@@ -184,6 +184,39 @@ class BayesianNetwork(NamedVariables):
             raise InputError("path", f"cannot read {p}: {err.strerror}") from None
         return cls.from_bif_text(text, max_work, tolerance)
 
+    @classmethod
+    def from_text(
+        cls,
+        text: str,
+        kind: str,
+        max_work: int = DEFAULT_MAX_WORK,
+        tolerance: Fraction | None = None,
+    ) -> BayesianNetwork:
+        """Parse a network file's text: ``kind`` is ``"bif"``, ``"xmlbif"`` or ``"uai"``
+        (:mod:`pdpsym.models.bayesnet_formats`); errors name ``line N``."""
+        parsers = {"bif": parse_bif, "xmlbif": parse_xmlbif, "uai": parse_uai}
+        if kind not in parsers:
+            raise InputError("kind", f"expected one of {', '.join(parsers)}, got {kind!r}")
+        specs, lines = parsers[kind](text)
+        return _build(specs, lines, max_work, tolerance)
+
+    @classmethod
+    def from_pgmpy(
+        cls,
+        model: Any,
+        max_work: int = DEFAULT_MAX_WORK,
+        tolerance: Fraction | None = Fraction(1, 10**6),
+    ) -> BayesianNetwork:
+        """A pgmpy discrete Bayesian network, each float read exactly from its shortest
+        decimal text (:mod:`pdpsym.models.bayesnet_formats` says where digits are lost);
+        rows off 1 by at most ``tolerance`` are renormalized and listed."""
+        return _build(pgmpy_specs(model), {}, max_work, tolerance)
+
+    def to_pgmpy(self) -> Any:
+        """This network as a pgmpy ``DiscreteBayesianNetwork`` (float64 tables; needs
+        ``pip install 'pdpsym[pgmpy]'``)."""
+        return to_pgmpy(self)
+
     # --- the StructuredModel protocol -------------------------------------------------
 
     def domain(self, name: str) -> tuple[Fraction, ...]:
@@ -288,7 +321,7 @@ class BayesianNetwork(NamedVariables):
         References:
             Min-fill: Kjaerulff (1990); Koller and Friedman, Sec. 9.4.3.
         """
-        adj = self._moral(evidence, self.variables)
+        adj = moral_graph(self.nodes, self.variables, evidence, self.variables)
         D = self._scale(weights)
         spans = {
             v: (
@@ -310,22 +343,6 @@ class BayesianNetwork(NamedVariables):
             cells = len(self.nodes[v].states) * math.prod(len(self.nodes[u].states) for u in nb)
             work += cells * (span_done + 1)
         return EliminationPlan(tuple(order), width, work)
-
-    def _moral(self, evidence: Mapping[str, int], keep: Iterable[str]) -> dict[str, set[str]]:
-        """The moral graph of the records of ``keep`` not in ``evidence`` (each family
-        made a clique), as adjacency sets in declaration order."""
-        kept = set(keep)
-        adj: dict[str, set[str]] = {
-            v: set() for v in self.variables if v in kept and v not in evidence
-        }
-        for child in self.variables:
-            if child not in kept:
-                continue
-            fam = [u for u in (child, *self.nodes[child].parents) if u in adj]
-            for a, b in itertools.combinations(fam, 2):
-                adj[a].add(b)
-                adj[b].add(a)
-        return adj
 
     def _eliminate(
         self, evidence: Mapping[str, int], w: Mapping[str, int], plan: EliminationPlan
@@ -418,7 +435,7 @@ class BayesianNetwork(NamedVariables):
             if t in kv:
                 raise InputError("known", f"the target {t!r} cannot also be known")
         counted = [v for v in self.variables if any(shifts[v])]
-        keep = self._ancestors([*targets, *kv, *counted])
+        keep = ancestors(self.nodes, [*targets, *kv, *counted])
         tree = self.clique_tree(observed, keep, contrib.span)
         factors: list[PFactor] = []
         for v in self.variables:
@@ -468,7 +485,7 @@ class BayesianNetwork(NamedVariables):
             Koller and Friedman, Sec. 10.4.1.
         """
         kept = self.variables if keep is None else keep
-        adj = self._moral(evidence, kept)
+        adj = moral_graph(self.nodes, self.variables, evidence, kept)
         position = {v: k for k, v in enumerate(self.variables)}
         sizes = {v: len(self.nodes[v].states) for v in adj}
         bits = sum(self._den(v).bit_length() for v in kept)
@@ -493,7 +510,7 @@ class BayesianNetwork(NamedVariables):
             The :class:`~pdpsym.models.bayesnet_jtree.CliqueTree`.
         """
         evidence = dict.fromkeys(known, 0)
-        adj = self._moral(evidence, self.variables)
+        adj = moral_graph(self.nodes, self.variables, evidence, self.variables)
         position = {v: k for k, v in enumerate(self.variables)}
         sizes = {v: len(self.nodes[v].states) for v in adj}
         bits = sum(self._den(v).bit_length() for v in self.variables)
@@ -525,16 +542,6 @@ class BayesianNetwork(NamedVariables):
             return self.nodes[v].values
         q = self.query_values.get(v)
         return q if q is not None else (Fraction(0),) * len(self.nodes[v].states)
-
-    def _ancestors(self, names: Iterable[str]) -> set[str]:
-        keep: set[str] = set()
-        stack = list(names)
-        while stack:
-            v = stack.pop()
-            if v not in keep:
-                keep.add(v)
-                stack.extend(self.nodes[v].parents)
-        return keep
 
     def _den(self, v: str) -> int:
         """The integer scale of ``v``'s table (the lcm of its denominators)."""

@@ -5,7 +5,8 @@ rounded in the file (reported back, never silent)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -167,3 +168,59 @@ def topological(nodes: Mapping[str, Node], order: Sequence[str]) -> list[str]:
     for v in order:
         visit(v)
     return out
+
+
+def moral_graph(
+    nodes: Mapping[str, Node],
+    variables: Sequence[str],
+    evidence: Mapping[str, int],
+    keep: Iterable[str],
+) -> dict[str, set[str]]:
+    """The moral graph of the records of ``keep`` not in ``evidence``.
+
+    Args:
+        nodes: the network's nodes.
+        variables: the declaration order.
+        evidence: the observed records (left out).
+        keep: the records to include.
+
+    Returns:
+        Adjacency sets in declaration order: each family (a record and its parents) made
+        a clique, observed records removed.
+
+    References:
+        Lauritzen and Spiegelhalter (1988) (moralization); Koller and Friedman, Sec. 9.3.
+    """
+    kept = set(keep)
+    adj: dict[str, set[str]] = {v: set() for v in variables if v in kept and v not in evidence}
+    for child in variables:
+        if child not in kept:
+            continue
+        fam = [u for u in (child, *nodes[child].parents) if u in adj]
+        for a, b in itertools.combinations(fam, 2):
+            adj[a].add(b)
+            adj[b].add(a)
+    return adj
+
+
+def ancestors(nodes: Mapping[str, Node], names: Iterable[str]) -> set[str]:
+    """``names`` and every ancestor of theirs.
+
+    Args:
+        nodes: the network's nodes.
+        names: records of the network.
+
+    Returns:
+        The ancestral set (the records the law of ``names`` depends on).
+
+    References:
+        Koller and Friedman, Sec. 3.3.1 (barren nodes can be removed).
+    """
+    keep: set[str] = set()
+    stack = list(names)
+    while stack:
+        v = stack.pop()
+        if v not in keep:
+            keep.add(v)
+            stack.extend(nodes[v].parents)
+    return keep
