@@ -42,6 +42,8 @@ from pdpsym.mechanisms.mqm import (
     mqm_approx_scale,
     mqm_exact_scale,
 )
+from pdpsym.mechanisms.mqm_network import mqm_network_scale
+from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.counts import CountModel
 from pdpsym.models.markov import MarkovChain
 
@@ -226,7 +228,9 @@ def calibrate(
         known: the records the adversary knows.
         targets: the targets (default: every record not known).
         weights: integer query weights (default: the sum).
-        baselines: also compute group DP (and, for chains, MQMExact and MQMApprox) and
+        baselines: also compute group DP (and, for chains, MQMExact and MQMApprox; for
+            Bayesian networks, MQM on the network's quilts,
+            :mod:`pdpsym.mechanisms.mqm_network`) and
             the leakage each gives; MQMApprox is listed as not applicable, with the
             reason, when the chain is not stationary or the query is weighted.
         on_target: progress callback (once per target and pass).
@@ -303,6 +307,8 @@ def calibrate(
         skipped: list[NotApplicable] = []
         if isinstance(model, MarkovChain) and len(model.matrices) == 1 and weights is None:
             scales.append(mqm_exact_scale(model, eps))
+        if isinstance(model, BayesianNetwork):  # MQM on the network's quilts
+            scales.append(mqm_network_scale(model, eps, dict(weights) if weights else None))
         if isinstance(model, MarkovChain):
             reason = mqm_approx_applies(model)
             if reason is None and weights is not None:

@@ -118,8 +118,9 @@ def test_calibrate_reads_a_bif_network(tmp_path, capsys):
         assert Fraction(at_hi.enclosure[1]) <= 1
     assert Fraction(eq2.leakage(table, worst, ("sprinkler",), lo).certified(20).enclosure[0]) > 1
     # group DP: one connected component of 3 records, spans 1 + 1 + 2 = 4 (hand), eps 1
-    (gdp,) = out["baselines"]
+    gdp, mqm = out["baselines"]
     assert gdp["name"] == "group-dp" and gdp["scale"]["exact"] == "4"
+    assert mqm["name"] == "mqm-network"
 
 
 def test_calibrate_child_bif_one_target(capsys):
