@@ -61,7 +61,14 @@ from pdpsym.models.bayesnet_bif import parse_bif
 from pdpsym.models.bayesnet_build import Node, ancestors, build_nodes, moral_graph
 from pdpsym.models.bayesnet_elimination import Factor, Poly, convolve
 from pdpsym.models.bayesnet_formats import parse_uai, parse_xmlbif, pgmpy_specs, to_pgmpy
-from pdpsym.models.bayesnet_jtree import CliqueTree, PFactor, all_marginals, clique_tree, min_fill
+from pdpsym.models.bayesnet_jtree import (
+    CliqueTree,
+    PFactor,
+    all_marginals,
+    clique_tree,
+    min_fill,
+    sparse_tree,
+)
 from pdpsym.models.bayesnet_query import count_values, joint_table, sum_values
 from pdpsym.models.bayesnet_validate import markov_blanket_of
 from pdpsym.models.counts import Contributions, TargetFactors, check_known, contributions
@@ -489,7 +496,8 @@ class BayesianNetwork(NamedVariables):
         position = {v: k for k, v in enumerate(self.variables)}
         sizes = {v: len(self.nodes[v].states) for v in adj}
         bits = sum(self._den(v).bit_length() for v in kept)
-        tree = clique_tree(list(adj), adj, position, sizes, span, bits)
+        dense = clique_tree(list(adj), adj, position, sizes, span, bits)
+        tree = sparse_tree(dense, self.nodes, evidence, kept)
         if tree.work > self.max_work:
             raise InputError(
                 "max_work",
@@ -515,20 +523,12 @@ class BayesianNetwork(NamedVariables):
         sizes = {v: len(self.nodes[v].states) for v in adj}
         bits = sum(self._den(v).bit_length() for v in self.variables)
         span = self.contributions(weights).span
-        return clique_tree(list(adj), adj, position, sizes, span, bits)
+        tree = clique_tree(list(adj), adj, position, sizes, span, bits)
+        return sparse_tree(tree, self.nodes, {k: -1 for k in known}, self.variables)
 
     def count_query(self, names: Sequence[str], state: str) -> BayesianNetwork:
         """This network with the query ``f(x) = #{v in names : x_v = state}`` (``state``
-        by name); see :mod:`pdpsym.models.bayesnet_query`.
-
-        >>> import pdpsym as ps
-        >>> net = ps.BayesianNetwork.from_bif_text(
-        ...     "variable a { type discrete [ 2 ] { yes, no }; }\\n"
-        ...     "probability ( a ) { table 0.25, 0.75; }"
-        ... ).count_query(["a"], "no")
-        >>> net.query_law("a", Fraction(1), {})  # a = "no" (state 1): the count is 1
-        {Fraction(1, 1): Fraction(1, 1)}
-        """
+        by name); see :mod:`pdpsym.models.bayesnet_query`."""
         return dataclasses.replace(self, query_values=count_values(self.nodes, names, state))
 
     def sum_query(self, names: Sequence[str]) -> BayesianNetwork:

@@ -9,6 +9,15 @@ common questions need other ``q_v``:
   ``q_v(x) = [x = s]`` for the listed records, ``0`` for the others;
 * **sum**: the sum of the listed records' values: ``q_v`` the state values for the listed
   records, ``0`` for the others.
+
+>>> import pdpsym as ps
+>>> from fractions import Fraction
+>>> net = ps.BayesianNetwork.from_bif_text(
+...     "variable a { type discrete [ 2 ] { yes, no }; }\\n"
+...     "probability ( a ) { table 0.25, 0.75; }"
+... ).count_query(["a"], "no")
+>>> net.query_law("a", Fraction(1), {})  # a = "no" (state 1): the count is 1
+{Fraction(1, 1): Fraction(1, 1)}
 """
 
 from __future__ import annotations
