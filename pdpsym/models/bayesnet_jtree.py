@@ -448,6 +448,9 @@ def sparse_tree(
 
     Returns:
         The tree with the smaller of the two works.
+
+    References:
+        Koller and Friedman, Sec. 10.2 (the passes whose products are counted).
     """
     if tree.work <= 10**6:
         return tree
