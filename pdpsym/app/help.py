@@ -21,7 +21,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Exact Eq. 2 leakage of the adversary A(target, known) for the Laplace mechanism "
         "of scale LAM on a linear query (default: the sum). Prints the exact value, certified "
         "digits with their enclosure, and a witness (x_i, x_i', x_K, r) where the sup is "
-        "attained; or the outcome no-compatible-pair.",
+        "attained; or the outcome no-compatible-pair. A Bayesian network (.bif, .xmlbif, .uai, "
+        "also gzipped): every record at once with --all-targets, a count with --count, e.g. "
+        "pdpsym leakage alarm.bif --all-targets --lam 2 --count HYPOVOLEMIA,LVFAILURE=TRUE",
     ),
     "table": (
         "write an exact table of the papers' examples",

@@ -94,7 +94,7 @@ def add_network_query(p: argparse.ArgumentParser) -> None:
         default=None,
         metavar="NODE,...",
         help="Bayesian networks: the query sums these records' state values (numbers, or "
-        "indices 0, 1, ...); the others count 0",
+        "indices 0, 1, ...); the others count 0, e.g. --sum CVP,PCWP",
     )
 
 

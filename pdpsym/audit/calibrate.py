@@ -308,7 +308,11 @@ def calibrate(
         if isinstance(model, MarkovChain) and len(model.matrices) == 1 and weights is None:
             scales.append(mqm_exact_scale(model, eps))
         if isinstance(model, BayesianNetwork):  # MQM on the network's quilts
-            scales.append(mqm_network_scale(model, eps, dict(weights) if weights else None))
+            scales.append(
+                mqm_network_scale(
+                    model, eps, dict(weights) if weights else None, on_record=on_target
+                )
+            )
         if isinstance(model, MarkovChain):
             reason = mqm_approx_applies(model)
             if reason is None and weights is not None:

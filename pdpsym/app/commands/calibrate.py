@@ -4,6 +4,7 @@ next to group DP and the Markov Quilt Mechanism."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from typing import Any
 
@@ -59,6 +60,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
     # a .bif file or "kind": bayesian-network
     network = load_bayesian_network(args.model, options.row_tolerance(args))
     if network is not None:
+        # the network's own limit is the command's (its estimate is checked below)
+        network = dataclasses.replace(network, max_work=limits.max_work(args))
         model: CountModel = options.network_query(args, network)
     else:
         obj = read_model_object(args.model)
