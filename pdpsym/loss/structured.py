@@ -48,6 +48,7 @@ from pdpsym.core.decimals import enclosure_decimal, fixed_digits
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 from pdpsym.models.bayesnet import BayesianNetwork
+from pdpsym.models.bayesnet_build import relevant_known
 from pdpsym.models.counts import Contributions, CountModel
 from pdpsym.models.markov import MarkovChain
 
@@ -183,6 +184,15 @@ def assignment_count(model: CountModel, known: Sequence[str]) -> int:
     for k in known:
         n *= len(sizes) if sizes is not None else len(model.domain(k))
     return n
+
+
+def _relevant(
+    model: BayesianNetwork, contrib: Contributions, targets: Sequence[str], known: Sequence[str]
+) -> tuple[str, ...]:
+    """The known records of a network the law can depend on (the others' values change
+    nothing: :func:`pdpsym.models.bayesnet_build.relevant_known`)."""
+    counted = [v for v, row in zip(model.variables, contrib.table, strict=True) if any(row)]
+    return relevant_known(model.nodes, counted, targets, known)
 
 
 def leakage_work(model: CountModel, n_targets: int, known: Sequence[str]) -> int:
@@ -522,6 +532,8 @@ def structured_leakage(
     contrib = model.contributions(weights)
     acc = {t: _Accumulator() for t in targets}
     closed_form = exact and contrib.span <= exact_limit
+    if isinstance(model, BayesianNetwork):  # known records d-separated from the query
+        known = _relevant(model, contrib, targets, known)
     for assignment in known_assignments(model, known):
         rest = list(targets)
         stands: dict[str, str] = {}  # a mirrored target -> the one computed for it

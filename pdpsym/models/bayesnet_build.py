@@ -224,3 +224,80 @@ def ancestors(nodes: Mapping[str, Node], names: Iterable[str]) -> set[str]:
             keep.add(v)
             stack.extend(nodes[v].parents)
     return keep
+
+
+def reachable(nodes: Mapping[str, Node], start: Iterable[str], given: Iterable[str]) -> set[str]:
+    """The records connected to ``start`` by an active trail given ``given`` (d-connected),
+    ``start`` included when not given.
+
+    Args:
+        nodes: the network's nodes.
+        start: the source records.
+        given: the observed records.
+
+    Returns:
+        Every record not d-separated from ``start`` by ``given``.
+
+    References:
+        Koller and Friedman, Probabilistic Graphical Models (2009), Algorithm 3.1
+        (reachable nodes, the Bayes-ball search).
+    """
+    z = set(given)
+    children: dict[str, list[str]] = {v: [] for v in nodes}
+    for v, node in nodes.items():
+        for p in node.parents:
+            children[p].append(v)
+    observed_or_above = ancestors(nodes, z)
+    stack = [(v, True) for v in start]  # (record, reached from a child)
+    seen: set[tuple[str, bool]] = set()
+    out: set[str] = set()
+    while stack:
+        v, up = stack.pop()
+        if (v, up) in seen:
+            continue
+        seen.add((v, up))
+        if v not in z:
+            out.add(v)
+        if up and v not in z:
+            stack.extend((p, True) for p in nodes[v].parents)
+            stack.extend((c, False) for c in children[v])
+        elif not up:
+            if v not in z:
+                stack.extend((c, False) for c in children[v])
+            if v in observed_or_above:
+                stack.extend((p, True) for p in nodes[v].parents)
+    return out
+
+
+def relevant_known(
+    nodes: Mapping[str, Node],
+    counted: Iterable[str],
+    targets: Iterable[str],
+    known: Sequence[str],
+) -> tuple[str, ...]:
+    """The known records the query's law can depend on: each known record d-separated
+    from the targets and the counted records by the other known ones is dropped, one at
+    a time (the law given the rest is then the law given all of them, and a target value
+    compatible with the rest is compatible with all of them whenever they have positive
+    probability).
+
+    Args:
+        nodes: the network's nodes.
+        counted: the records the query counts (a non-zero contribution).
+        targets: the target records.
+        known: the known records.
+
+    Returns:
+        The known records kept, in their order.
+
+    References:
+        Koller and Friedman (2009), Algorithm 3.1 (d-separation); Li et al. (2019),
+        Eq. 2 (the law of the query given ``x_i`` and ``x_K``).
+    """
+    wanted = set(counted) | set(targets)
+    kept = list(known)
+    for k in known:
+        rest = [u for u in kept if u != k]
+        if not reachable(nodes, [k], rest) & wanted:
+            kept = rest
+    return tuple(kept)

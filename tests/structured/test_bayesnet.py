@@ -353,3 +353,52 @@ def test_the_command_line_refuses_a_bad_network_in_one_line(capsys, tmp_path):
     code = main(["leakage", str(bad_file), "--target", "x1"])
     err = capsys.readouterr().err
     assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_d_separation_by_hand():
+    from pdpsym.models.bayesnet_build import reachable, relevant_known
+
+    def net(edges, names):
+        nodes = []
+        for v in names:
+            pa = [u for u, w in edges if w == v]
+            rows = [["1/2", "1/2"]] * (2 ** len(pa))
+            nodes.append({"name": v, "states": ["0", "1"], "parents": pa, "cpt": rows})
+        return BayesianNetwork.from_json({"kind": "bayesian-network", "nodes": nodes})
+
+    collider = net([("a", "c"), ("b", "c")], "abc").nodes
+    # hand (Koller and Friedman, Sec. 3.3): a v-structure a -> c <- b blocks a from b
+    # unless c (or a descendant of c) is observed
+    assert "b" not in reachable(collider, ["a"], [])
+    assert "b" in reachable(collider, ["a"], ["c"])
+    chain = net([("a", "b"), ("b", "c")], "abc").nodes
+    assert "c" not in reachable(chain, ["a"], ["b"]) and "c" in reachable(chain, ["a"], [])
+    # known a is irrelevant to target c (counted: c alone) once b is known, but b is not
+    assert relevant_known(chain, ["c"], ["c"], ["a", "b"]) == ("b",)
+    # with the collider, known c links a to b: both stay
+    assert relevant_known(collider, ["b"], ["b"], ["c", "a"]) == ("c", "a")
+
+
+def test_dropping_d_separated_known_records_keeps_the_leakage():
+    """A chain a -> b -> c -> d, target d counting c and d, known a and b: a is
+    d-separated by b, so the max over (a, b) equals the max over b alone; the full-table
+    engine (which lists every (a, b)) is the independent reference."""
+    rows = [["4/5", "1/5"], ["1/3", "2/3"]]
+    nodes = [{"name": "a", "states": ["0", "1"], "cpt": ["1/4", "3/4"]}]
+    nodes += [
+        {"name": v, "states": ["0", "1"], "parents": [u], "cpt": rows}
+        for u, v in (("a", "b"), ("b", "c"), ("c", "d"))
+    ]
+    net = BayesianNetwork.from_json({"kind": "bayesian-network", "nodes": nodes})
+    from pdpsym.loss.structured import structured_leakage
+    from pdpsym.mechanisms.laplace import LinearQuery
+    from pdpsym.models.bayesnet_build import relevant_known
+    from pdpsym.papers.li2019 import eq2
+
+    assert relevant_known(net.nodes, ["c", "d"], ["d"], ["a", "b"]) == ("b",)
+    w = {"a": 0, "b": 0}
+    (r,) = structured_leakage(net, ["d"], ("a", "b"), Fraction(1), w, digits=20, exact=False)
+    table = net.to_joint()
+    query = LinearQuery.from_text(table, "a=0,b=0")
+    ref = eq2.leakage(table, "d", ("a", "b"), Fraction(1), query).certified(25)
+    assert r.value.lo <= Fraction(ref.enclosure[1]) and Fraction(ref.enclosure[0]) <= r.value.hi
