@@ -195,7 +195,13 @@ def _relevant(
     return relevant_known(model.nodes, counted, targets, known)
 
 
-def leakage_work(model: CountModel, n_targets: int, known: Sequence[str]) -> int:
+def leakage_work(
+    model: CountModel,
+    n_targets: int,
+    known: Sequence[str],
+    targets: Sequence[str] | None = None,
+    weights: Mapping[str, int] | None = None,
+) -> int:
     """An upper estimate of the work of :func:`structured_leakage`, from the model's shape.
 
     Computed without listing the model's records or databases (for a caller's work
@@ -211,6 +217,8 @@ def leakage_work(model: CountModel, n_targets: int, known: Sequence[str]) -> int
         model: the structured model.
         n_targets: the number of targets.
         known: the names of the known records ``K``.
+        targets: a network's targets when known (its barren records are left out).
+        weights: a network's integer query weights.
 
     Returns:
         The estimated number of steps (an int; a budget unit, not a time).
@@ -222,8 +230,8 @@ def leakage_work(model: CountModel, n_targets: int, known: Sequence[str]) -> int
     if isinstance(model, BayesianNetwork):
         # every target at once by the junction tree (its units: about a microsecond),
         # then each target's enclosure (about 50 units per point of the span)
-        tree = model.targets_work(known)
-        per_target = 50 * (model.contributions().span + 1)
+        tree = model.targets_work(known, weights, targets)
+        per_target = 50 * (model.contributions(weights).span + 1)
         return assignment_count(model, known) * (tree.work + max(n_targets, 1) * per_target)
     per_pass = int(model.size_hint())
     span = max(1, int(per_pass**0.5))

@@ -47,16 +47,15 @@ import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
+import numpy as np
 import sympy
 
-from pdpsym.core import poly
 from pdpsym.core.compare import compare, decided_max, decided_min
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import to_sympy
 from pdpsym.mechanisms.mqm import BaselineScale
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.bayesnet_build import moral_graph
-from pdpsym.models.bayesnet_jtree import PFactor, marginal, multiply
 from pdpsym.models.structured import records_law
 
 #: the most joint values of one branch's part of a quilt
@@ -121,26 +120,23 @@ def _distances_from_target(
     return [{v: dist[v] for v in part} for part in parts]
 
 
-def _joint(net: BayesianNetwork, keep: Sequence[str]) -> PFactor:
-    """``P(X_keep)`` up to one integer scale, as a factor over ``keep`` (only records
-    with an entry of positive probability are listed): the ancestral sub-network's tables
-    scaled to integers, every other record summed out (smallest product first)."""
+def _joint(net: BayesianNetwork, keep: Sequence[str]) -> tuple[tuple[str, ...], np.ndarray]:
+    """``P(X_keep)`` up to one integer scale, as an integer array over ``keep`` (Python
+    integers, exact): the ancestral sub-network's tables scaled to integers, every other
+    record summed out (smallest product first), each step one ``einsum``."""
     sub = net.ancestral(keep)
-    factors: list[PFactor] = []
+    factors: list[tuple[tuple[str, ...], np.ndarray]] = []
     for v in sub.variables:
         node = sub.nodes[v]
         den = math.lcm(*(p.denominator for row in node.cpt.values() for p in row))
-        table = {
-            (*c, k): poly.monomial(int(p * den), 0)
-            for c, row in node.cpt.items()
-            for k, p in enumerate(row)
-            if p
-        }
-        factors.append(((*node.parents, v), table))
+        arr = np.zeros([len(sub.nodes[u].states) for u in (*node.parents, v)], dtype=object)
+        for c, row in node.cpt.items():
+            arr[c] = [int(p * den) for p in row]
+        factors.append(((*node.parents, v), arr))
     rest = [v for v in sub.variables if v not in keep]
     while rest:
 
-        def cost(v: str, fs: list[PFactor] = factors) -> int:
+        def cost(v: str, fs: list[tuple[tuple[str, ...], np.ndarray]] = factors) -> int:
             scope = {u for f in fs if v in f[0] for u in f[0]}
             return math.prod(len(sub.nodes[u].states) for u in scope)
 
@@ -148,14 +144,21 @@ def _joint(net: BayesianNetwork, keep: Sequence[str]) -> PFactor:
         rest.remove(v)
         touching = [f for f in factors if v in f[0]]
         factors = [f for f in factors if v not in f[0]]
-        prod = touching[0]
-        for f in touching[1:]:
-            prod = multiply(prod, f)
-        factors.append(marginal(prod, [u for u in prod[0] if u != v]))
-    out = factors[0]
-    for f in factors[1:]:
-        out = multiply(out, f)
-    return out
+        scope = tuple(dict.fromkeys(u for f in touching for u in f[0] if u != v))
+        factors.append((scope, _einsum(touching, scope)))
+    return tuple(keep), _einsum(factors, tuple(keep))
+
+
+def _einsum(
+    factors: Sequence[tuple[tuple[str, ...], np.ndarray]], out: tuple[str, ...]
+) -> np.ndarray:
+    """The product of ``factors`` summed onto the records ``out`` (exact integers)."""
+    names = list(dict.fromkeys([*out, *(u for f in factors for u in f[0])]))
+    letter = {u: chr(65 + k) if k < 26 else chr(97 + k - 26) for k, u in enumerate(names)}
+    spec = ",".join("".join(letter[u] for u in f[0]) for f in factors)
+    return np.asarray(
+        np.einsum(f"{spec}->{''.join(letter[u] for u in out)}", *(f[1] for f in factors))
+    )
 
 
 def _ratio(
@@ -164,12 +167,10 @@ def _ratio(
     """``max_x P(x_Q | s) / P(x_Q | s')`` for every pair of possible states of ``target``
     (None: infinite), from the exact joint law of ``X_Q`` and ``X_target``."""
     scope, table = _joint(net, [target, *quilt])
-    at = scope.index(target)
     by_state: dict[int, dict[tuple[int, ...], int]] = {}
-    for key, p in table.items():
-        n = poly.total(p)
+    for key, n in np.ndenumerate(table):
         if n:
-            by_state.setdefault(key[at], {})[key[:at] + key[at + 1 :]] = n
+            by_state.setdefault(key[0], {})[key[1:]] = int(n)
     totals = {s: sum(law.values()) for s, law in by_state.items()}
     out: dict[tuple[int, int], Fraction | None] = {}
     for s, s2 in itertools.permutations(by_state, 2):

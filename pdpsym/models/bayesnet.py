@@ -11,37 +11,22 @@ state name of a node is a number in the strict grammar of :mod:`pdpsym.core.numb
 ``j`` (in declared order) has value ``j`` (0, 1, 2, ...). JSON may give an explicit
 ``"values"`` list instead. The values of one node must be distinct.
 
-**JSON schema** (numbers as strings so that they stay exact)::
-
-    {"kind": "bayesian-network",
-     "nodes": [
-       {"name": "rain", "states": ["no", "yes"], "cpt": ["4/5", "1/5"]},
-       {"name": "wet", "states": ["0", "1"], "parents": ["rain"],
-        "cpt": [["9/10", "1/10"], ["1/10", "9/10"]]}
-     ]}
-
-``"cpt"`` is one row (a root may give the row itself) per configuration of the parents, in
-the order of ``itertools.product`` over the parents' states (the last parent varies
-fastest), or an object whose keys are the parents' state names joined by commas
-(``{"no": [...], "yes": [...]}``); every row lists one probability per state, each
-non-negative, summing to exactly 1. ``"values"`` (optional) gives the states' rational
-values. Nodes may come in any order; parents must be declared nodes; the graph must be
-acyclic.
+**JSON** (numbers as strings, so that they stay exact): ``{"kind": "bayesian-network",
+"nodes": [{"name", "states", "parents"?, "cpt", "values"?}, ...]}``; ``"cpt"`` lists one
+row per parent configuration (``itertools.product`` order, the last parent fastest) or
+maps comma-joined parent states to rows (:mod:`pdpsym.models.bayesnet_build` checks it).
 
 **BIF** (the Bayesian Interchange Format of the bnlearn network repository) is read by a
 small strict grammar of our own (:mod:`pdpsym.models.bayesnet_bif`, which says why and
 gives the grammar); probabilities stay exact, errors name their line, and rows rounded
 in the file are read only within an explicit ``tolerance``.
 
-**Queries.** :meth:`BayesianNetwork.query_law` is exact variable elimination in which each
-factor entry is a polynomial in ``z``: the generating function of the weighted sum of the
-records eliminated so far. Multiplying factors convolves their polynomials and summing a
-record out adds them, so the law of ``f(x) = sum_k w_k x_k`` given the evidence comes out
-of one elimination, in integer arithmetic (each table is scaled to integers; the scale
-cancels in the final normalization). The order is greedy min-fill (ties: fewer
-neighbours, then declaration order) on the moralized graph of the unobserved records; its
-induced width and a work estimate are known before anything is computed, and work beyond
-``max_work`` is refused by name.
+**Queries.** :meth:`BayesianNetwork.query_law` is exact variable elimination whose factor
+entries are integer polynomials in ``z`` (the generating function of the weighted sum of
+the records eliminated so far), in min-fill order on the moral graph; every target at
+once is one junction-tree calibration over the same polynomials
+(:mod:`pdpsym.models.bayesnet_jtree`). Induced width and work are known before anything
+is computed, and work beyond ``max_work`` is refused by name.
 """
 
 from __future__ import annotations
@@ -506,25 +491,40 @@ class BayesianNetwork(NamedVariables):
             )
         return tree
 
-    def targets_work(self, known: Sequence[str] = (), weights: Weights = None) -> CliqueTree:
-        """The clique tree of every target at once, given that ``known`` are observed
+    def targets_work(
+        self,
+        known: Sequence[str] = (),
+        weights: Weights = None,
+        targets: Sequence[str] | None = None,
+    ) -> CliqueTree:
+        """The clique tree of :meth:`target_factors` given that ``known`` are observed
         (its width and work, for a caller's limit), without the ``max_work`` check.
 
         Args:
             known: the known records (any values: the shape does not depend on them).
             weights: integer query weights (default 1).
+            targets: the targets (default: every record); the barren records of
+                :meth:`target_factors` are left out as it leaves them out.
 
         Returns:
             The :class:`~pdpsym.models.bayesnet_jtree.CliqueTree`.
         """
+        contrib = self.contributions(weights)
+        kept: Iterable[str] = self.variables
+        if targets is not None:
+            counted = [v for v, row in zip(self.variables, contrib.table, strict=True) if any(row)]
+            kept = [
+                v
+                for v in self.variables
+                if v in ancestors(self.nodes, [*targets, *known, *counted])
+            ]
         evidence = dict.fromkeys(known, 0)
-        adj = moral_graph(self.nodes, self.variables, evidence, self.variables)
+        adj = moral_graph(self.nodes, self.variables, evidence, kept)
         position = {v: k for k, v in enumerate(self.variables)}
         sizes = {v: len(self.nodes[v].states) for v in adj}
-        bits = sum(self._den(v).bit_length() for v in self.variables)
-        span = self.contributions(weights).span
-        tree = clique_tree(list(adj), adj, position, sizes, span, bits)
-        return sparse_tree(tree, self.nodes, {k: -1 for k in known}, self.variables)
+        bits = sum(self._den(v).bit_length() for v in kept)
+        tree = clique_tree(list(adj), adj, position, sizes, contrib.span, bits)
+        return sparse_tree(tree, self.nodes, {k: -1 for k in known}, kept)
 
     def count_query(self, names: Sequence[str], state: str) -> BayesianNetwork:
         """This network with the query ``f(x) = #{v in names : x_v = state}`` (``state``

@@ -69,11 +69,19 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
     if isinstance(model, BayesianNetwork):
         for name in known:
             model.index(name, "known")
-        tree = model.targets_work(known)
-        what = f"every target at once (a junction tree of induced width {tree.width})"
+        chosen = None if args.all_targets else [args.target]
+        if chosen is not None:
+            model.index(args.target, "target")
+        tree = model.targets_work(known, weights, chosen)
+        what = f"the junction tree (induced width {tree.width})"
+        if args.all_targets:
+            what = f"every target at once (a junction tree of induced width {tree.width})"
         total, label = 2 * len(tree.order) * assignment_count(model, known), "cliques"
         model = dataclasses.replace(model, max_work=limits.max_work(args))
-    limits.check(args, leakage_work(model, n_targets, known), what)
+        work = leakage_work(model, n_targets, known, chosen, weights)
+    else:
+        work = leakage_work(model, n_targets, known)
+    limits.check(args, work, what)
     targets = (
         [v for v in model.variables if v not in set(known)] if args.all_targets else [args.target]
     )
