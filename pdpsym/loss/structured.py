@@ -186,15 +186,6 @@ def assignment_count(model: CountModel, known: Sequence[str]) -> int:
     return n
 
 
-def _relevant(
-    model: BayesianNetwork, contrib: Contributions, targets: Sequence[str], known: Sequence[str]
-) -> tuple[str, ...]:
-    """The known records of a network the law can depend on (the others' values change
-    nothing: :func:`pdpsym.models.bayesnet_build.relevant_known`)."""
-    counted = [v for v, row in zip(model.variables, contrib.table, strict=True) if any(row)]
-    return relevant_known(model.nodes, counted, targets, known)
-
-
 def leakage_work(
     model: CountModel,
     n_targets: int,
@@ -541,7 +532,8 @@ def structured_leakage(
     acc = {t: _Accumulator() for t in targets}
     closed_form = exact and contrib.span <= exact_limit
     if isinstance(model, BayesianNetwork):  # known records d-separated from the query
-        known = _relevant(model, contrib, targets, known)
+        counted = [v for v, row in zip(model.variables, contrib.table, strict=True) if any(row)]
+        known = relevant_known(model.nodes, counted, targets, known)
     for assignment in known_assignments(model, known):
         rest = list(targets)
         stands: dict[str, str] = {}  # a mirrored target -> the one computed for it
