@@ -42,8 +42,9 @@ from pdpsym.mechanisms.mqm import (
     mqm_approx_scale,
     mqm_exact_scale,
 )
+from pdpsym.mechanisms.mqm_network import mqm_network_scale
 from pdpsym.models.counts import CountModel
-from pdpsym.models.structured_kinds import chain_of
+from pdpsym.models.structured_kinds import chain_of, network_of
 
 Mechanism = Literal["laplace", "geometric"]
 
@@ -226,7 +227,9 @@ def calibrate(
         known: the records the adversary knows.
         targets: the targets (default: every record not known).
         weights: integer query weights (default: the sum).
-        baselines: also compute group DP (and, for chains, MQMExact and MQMApprox) and
+        baselines: also compute group DP (and, for chains, MQMExact and MQMApprox; for
+            Bayesian networks, MQM on the network's quilts,
+            :mod:`pdpsym.mechanisms.mqm_network`) and
             the leakage each gives; MQMApprox is listed as not applicable, with the
             reason, when the chain is not stationary or the query is weighted.
         on_target: progress callback (once per target and pass).
@@ -304,6 +307,13 @@ def calibrate(
         chain = chain_of(model)
         if chain is not None and len(chain.matrices) == 1 and weights is None:
             scales.append(mqm_exact_scale(chain, eps))
+        network = network_of(model)
+        if network is not None:  # MQM on the network's quilts
+            scales.append(
+                mqm_network_scale(
+                    network, eps, dict(weights) if weights else None, on_record=on_target
+                )
+            )
         if chain is not None:
             reason = mqm_approx_applies(chain)
             if reason is None and weights is not None:

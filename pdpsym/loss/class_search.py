@@ -35,7 +35,8 @@ from typing import Any
 from pdpsym.core import classbound, classlaws
 from pdpsym.core.errors import InputError
 from pdpsym.core.parallel import ordered_map
-from pdpsym.loss.structured import Enclosed, leakage_work, structured_leakage
+from pdpsym.loss.structured import Enclosed, structured_leakage
+from pdpsym.loss.structured_work import leakage_work
 from pdpsym.models.counts import CountModel
 from pdpsym.models.law_class import IntervalChain, IntervalProduct, LawClass, ModelClass
 
@@ -489,7 +490,7 @@ def class_work(cls: LawClass, n_targets: int, known: Sequence[str]) -> int:
         known: the known records.
 
     Returns:
-        Work units of :func:`~pdpsym.loss.structured.leakage_work`: the sum over the
+        Work units of :func:`~pdpsym.loss.structured_work.leakage_work`: the sum over the
         members for a finite class; for an interval chain, one box.
 
     References:

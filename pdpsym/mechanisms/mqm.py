@@ -260,7 +260,8 @@ def mqm_exact_scale(
                     else {**cache, key: (left_e, sig, dd)}
                 )
             left_e, sig, _ = cache[key]
-            cands: list[tuple[float, int | None, int | None]] = [(float(T), None, None)]
+            # the empty quilt: all T records nearby, influence 0: sigma = T / eps
+            cands: list[tuple[float, int | None, int | None]] = [(T / eps_f, None, None)]
             amax, bmax = min(D, i - 1), min(D, T - i)
             if amax:
                 e = left_e[:amax]

@@ -18,6 +18,7 @@ from pdpsym.core.errors import InputError
 from pdpsym.loss import leakage as eq2
 from pdpsym.loss.laplace_mixture import laplace_mixture_sup
 from pdpsym.models.bayesnet import BayesianNetwork
+from pdpsym.models.bayesnet_bif import parse_bif
 
 CHILD = Path(__file__).parent.parent / "data" / "child.bif"
 
@@ -251,7 +252,8 @@ def test_bif_errors_name_their_line():
     assert err.value.field == "line 4"
     with pytest.raises(InputError) as err:
         BayesianNetwork.from_bif_text(text.replace("( a )", "( a | q )").replace("table", "(u)"))
-    assert err.value.field == "line 3.parents" and "unknown parent 'q'" in err.value.message
+    # the unknown parent is on the probability line (line 6), not the variable line (3)
+    assert err.value.field == "line 6" and "unknown parent 'q'" in err.value.message
 
 
 def test_rounded_rows_are_read_only_with_a_tolerance():
@@ -264,6 +266,39 @@ def test_rounded_rows_are_read_only_with_a_tolerance():
     net = BayesianNetwork.from_bif_text(text, tolerance=Fraction(1, 10**6))
     # hand: each entry is 0.333333 / 0.999999 = 1/3 exactly
     assert net.nodes["a"].cpt[()] == (Fraction(1, 3),) * 3
+    # the renormalized row is reported with its line and |sum - 1| = 10^-6 (hand)
+    assert net.renormalized == (("line 2", Fraction(1, 10**6)),)
+    with pytest.raises(InputError) as err:
+        BayesianNetwork.from_bif_text(text, tolerance=Fraction(1, 10**7))
+    assert err.value.field == "line 2" and "more than the tolerance 1/10000000" in err.value.message
+
+
+def test_bif_errors_on_the_probability_block_name_its_line():
+    text = (
+        "variable a { type discrete [ 2 ] { yes, no }; }\n"
+        "variable b { type discrete [ 2 ] { yes, no }; }\n"
+        "probability ( a | b ) {\n (yes) 0.5, 0.5;\n (no) 0.5, 0.5;\n}\n"
+        "probability ( b | a ) {\n (yes) 0.5, 0.5;\n (no) 0.5, 0.5;\n}\n"
+    )
+    with pytest.raises(InputError) as err:
+        BayesianNetwork.from_bif_text(text)
+    # hand: a -> b -> a is a cycle; the probability block of a (line 3) lists b
+    assert err.value.field == "line 3" and "cycle" in err.value.message
+    short = text.replace(" (no) 0.5, 0.5;\n}\nprobability ( b", "}\nprobability ( b")
+    with pytest.raises(InputError) as err:
+        BayesianNetwork.from_bif_text(
+            short.replace("( b | a )", "( b )").replace("(yes) 0.5, 0.5;\n (no)", "table")
+        )
+    assert (
+        err.value.field == "line 3" and "no row for parent configuration (no)" in err.value.message
+    )
+
+
+def test_bif_with_too_many_variables_is_refused_at_the_first_one_past_the_limit():
+    text = "".join(f"variable v{k} {{ type discrete [ 2 ] {{ 0, 1 }}; }}\n" for k in range(5))
+    with pytest.raises(InputError) as err:
+        parse_bif(text, max_nodes=3)
+    assert err.value.field == "line 4" and "more than 3 variables" in err.value.message
 
 
 def test_work_beyond_max_work_is_refused_with_the_width():
@@ -318,3 +353,52 @@ def test_the_command_line_refuses_a_bad_network_in_one_line(capsys, tmp_path):
     code = main(["leakage", str(bad_file), "--target", "x1"])
     err = capsys.readouterr().err
     assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_d_separation_by_hand():
+    from pdpsym.models.bayesnet_build import reachable, relevant_known
+
+    def net(edges, names):
+        nodes = []
+        for v in names:
+            pa = [u for u, w in edges if w == v]
+            rows = [["1/2", "1/2"]] * (2 ** len(pa))
+            nodes.append({"name": v, "states": ["0", "1"], "parents": pa, "cpt": rows})
+        return BayesianNetwork.from_json({"kind": "bayesian-network", "nodes": nodes})
+
+    collider = net([("a", "c"), ("b", "c")], "abc").nodes
+    # hand (Koller and Friedman, Sec. 3.3): a v-structure a -> c <- b blocks a from b
+    # unless c (or a descendant of c) is observed
+    assert "b" not in reachable(collider, ["a"], [])
+    assert "b" in reachable(collider, ["a"], ["c"])
+    chain = net([("a", "b"), ("b", "c")], "abc").nodes
+    assert "c" not in reachable(chain, ["a"], ["b"]) and "c" in reachable(chain, ["a"], [])
+    # known a is irrelevant to target c (counted: c alone) once b is known, but b is not
+    assert relevant_known(chain, ["c"], ["c"], ["a", "b"]) == ("b",)
+    # with the collider, known c links a to b: both stay
+    assert relevant_known(collider, ["b"], ["b"], ["c", "a"]) == ("c", "a")
+
+
+def test_dropping_d_separated_known_records_keeps_the_leakage():
+    """A chain a -> b -> c -> d, target d counting c and d, known a and b: a is
+    d-separated by b, so the max over (a, b) equals the max over b alone; the full-table
+    engine (which lists every (a, b)) is the independent reference."""
+    rows = [["4/5", "1/5"], ["1/3", "2/3"]]
+    nodes = [{"name": "a", "states": ["0", "1"], "cpt": ["1/4", "3/4"]}]
+    nodes += [
+        {"name": v, "states": ["0", "1"], "parents": [u], "cpt": rows}
+        for u, v in (("a", "b"), ("b", "c"), ("c", "d"))
+    ]
+    net = BayesianNetwork.from_json({"kind": "bayesian-network", "nodes": nodes})
+    from pdpsym.loss import leakage as eq2
+    from pdpsym.loss.structured import structured_leakage
+    from pdpsym.mechanisms.laplace import LinearQuery
+    from pdpsym.models.bayesnet_build import relevant_known
+
+    assert relevant_known(net.nodes, ["c", "d"], ["d"], ["a", "b"]) == ("b",)
+    w = {"a": 0, "b": 0}
+    (r,) = structured_leakage(net, ["d"], ("a", "b"), Fraction(1), w, digits=20, exact=False)
+    table = net.to_joint()
+    query = LinearQuery.from_text(table, "a=0,b=0")
+    ref = eq2.leakage(table, "d", ("a", "b"), Fraction(1), query).certified(25)
+    assert r.value.lo <= Fraction(ref.enclosure[1]) and Fraction(ref.enclosure[0]) <= r.value.hi

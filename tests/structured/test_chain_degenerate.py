@@ -275,7 +275,7 @@ def test_calibration_at_a_thousand_records_fits_the_default_limit():
     benchmarks/bench_chain.py) admits T = 1000 under the default --max-work."""
     from pdpsym.app.commands.calibrate import CALIBRATION_PASSES
     from pdpsym.app.limits import DEFAULT_MAX_WORK
-    from pdpsym.loss.structured import leakage_work
+    from pdpsym.loss.structured_work import leakage_work
 
     m = MarkovChain(["0", "1"], 1000, "stationary", [["9/10", "1/10"], ["1/10", "9/10"]])
     assert CALIBRATION_PASSES * leakage_work(m, 1000, ()) <= DEFAULT_MAX_WORK

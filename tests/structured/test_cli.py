@@ -118,8 +118,9 @@ def test_calibrate_reads_a_bif_network(tmp_path, capsys):
         assert Fraction(at_hi.enclosure[1]) <= 1
     assert Fraction(eq2.leakage(table, worst, ("sprinkler",), lo).certified(20).enclosure[0]) > 1
     # group DP: one connected component of 3 records, spans 1 + 1 + 2 = 4 (hand), eps 1
-    (gdp,) = out["baselines"]
+    gdp, mqm = out["baselines"]
     assert gdp["name"] == "group-dp" and gdp["scale"]["exact"] == "4"
+    assert mqm["name"] == "mqm-network"
 
 
 def test_calibrate_child_bif_one_target(capsys):
@@ -134,3 +135,120 @@ def test_calibrate_child_bif_one_target(capsys):
     assert out["baselines"][0]["scale"]["exact"] == str(Fraction(span, 2))
     lo, hi = (Fraction(x) for x in out["scale"]["enclosure"])
     assert 0 < lo <= hi <= Fraction(span, 2)
+
+
+BNLEARN = Path(__file__).parent.parent / "data" / "bnlearn"
+
+
+def test_rounded_rows_of_a_real_file_are_renormalized_with_one_note(capsys):
+    # alarm.bif (bnlearn) has rows summing to 0.9999999: read within 1e-6 by default
+    argv = ["leakage", str(BNLEARN / "alarm.bif.gz"), "--target", "HISTORY", "--lam", "2"]
+    assert main(argv) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "table rows sum to 1 only within 1e-06" in err[0]
+    # the first rounded row of alarm.bif is on line 158 (read off the file)
+    assert "line 158" in err[0] and "largest deviation 1e-07" in err[0]
+    assert main([*argv, "--exact-rows"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "line 158: probabilities sum to 9999999/10000000" in err
+    assert main([*argv, "--row-tolerance", "1e-8"]) == 2
+    assert "more than the tolerance 1/100000000" in capsys.readouterr().err
+
+
+def test_a_row_summing_to_nine_tenths_is_refused_by_line(tmp_path, capsys):
+    p = tmp_path / "bad.bif"
+    p.write_text(
+        "variable a { type discrete [ 2 ] { yes, no }; }\n"
+        "probability ( a ) {\n  table 0.5, 0.4;\n}\n"
+    )
+    out = tmp_path / "out.csv"
+    assert main(["leakage", str(p), "--target", "a", "--lam", "1", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    # hand: 0.5 + 0.4 = 9/10, off 1 by 1/10 > 1e-6, on the table line (3)
+    assert err.count("\n") == 1 and err.startswith("pdpsym: error: line 3: probabilities sum")
+    assert not out.exists()
+
+
+def test_a_network_with_a_cycle_is_refused_naming_the_line(tmp_path, capsys):
+    p = tmp_path / "cycle.bif"
+    p.write_text(
+        "variable a { type discrete [ 2 ] { 0, 1 }; }\n"
+        "variable b { type discrete [ 2 ] { 0, 1 }; }\n"
+        "probability ( a | b ) { (0) 0.5, 0.5; (1) 0.5, 0.5; }\n"
+        "probability ( b | a ) { (0) 0.5, 0.5; (1) 0.5, 0.5; }\n"
+    )
+    assert main(["leakage", str(p), "--all-targets", "--lam", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "line 3: the network has a cycle" in err
+
+
+def test_a_million_node_file_is_refused_before_it_is_read(tmp_path, capsys):
+    p = tmp_path / "big.bif"
+    line = "variable v{} {{type discrete[2]{{0,1}};}}probability(v{}){{table .5,.5;}}\n"
+    with p.open("w") as fh:
+        fh.writelines(line.format(k, k) for k in range(10**6))
+    assert main(["leakage", str(p), "--all-targets", "--lam", "1"]) == 2
+    err = capsys.readouterr().err
+    # the file is over the 64 MiB limit of model files (or, if not, over the node limit)
+    assert err.count("\n") == 1 and ("larger than" in err or "more than 100000" in err)
+
+
+def test_count_and_sum_queries_from_the_cli(capsys):
+    alarm = str(BNLEARN / "alarm.bif.gz")
+    argv = ["leakage", alarm, "--target", "HYPOVOLEMIA", "--lam", "2", "--json"]
+    assert main([*argv, "--count", "HYPOVOLEMIA,LVFAILURE=TRUE"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    # independent path: the Python API's count_query and structured_leakage
+    from pdpsym.loss.structured import structured_leakage
+
+    net = BayesianNetwork.from_bif_text(
+        __import__("gzip").open(alarm, "rt").read(), tolerance=Fraction(1, 10**6)
+    ).count_query(["HYPOVOLEMIA", "LVFAILURE"], "TRUE")
+    (r,) = structured_leakage(net, ["HYPOVOLEMIA"], (), Fraction(2), digits=30)
+    assert got["value"]["decimal"] == r.as_json(30)["value"]["decimal"]
+    assert main([*argv, "--sum", "CVP,PCWP"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "ok"
+
+
+def test_an_unknown_state_in_count_is_one_line_naming_the_flag(capsys):
+    alarm = str(BNLEARN / "alarm.bif.gz")
+    argv = ["leakage", alarm, "--all-targets", "--lam", "2", "--count", "HYPOVOLEMIA=MAYBE"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert (
+        err
+        == "pdpsym: error: --count: 'HYPOVOLEMIA' has no state 'MAYBE' (its states: TRUE, FALSE)\n"
+    )
+    assert main(["leakage", alarm, "--target", "CVP", "--lam", "1", "--count", "CVP"]) == 2
+    assert "expected NODE,...=STATE" in capsys.readouterr().err
+
+
+def test_networks_past_the_limit_are_refused_up_front_naming_the_width(capsys):
+    argv = ["leakage", str(BNLEARN / "link.bif.gz"), "--all-targets", "--lam", "2"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    # the induced width of link's min-fill order is 15 (computed by the plan, shown here)
+    assert err.count("\n") == 1 and "junction tree of induced width 15" in err
+    assert "--max-work" in err
+
+
+def test_one_target_of_link_with_a_small_count_runs_on_its_ancestors(capsys):
+    # link (724 records, induced width 15) is refused for every target at once, but one
+    # target counting four records needs only their ancestors (barren records dropped)
+    link = str(BNLEARN / "link.bif.gz")
+    count = "D0_38_d_p,D0_17_d_p,D0_39_d_p,D0_40_d_p=a"
+    argv = ["leakage", link, "--target", "D0_38_d_p", "--lam", "2", "--count", count, "--json"]
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "ok"
+    # independent path: the same query on the ancestral sub-network built by hand
+    from pdpsym.loss.structured import structured_leakage
+    from pdpsym.models.bayesnet_build import ancestors
+
+    net = BayesianNetwork.from_bif_text(
+        __import__("gzip").open(link, "rt").read(), tolerance=Fraction(1, 10**6)
+    )
+    names = count.split("=")[0].split(",")
+    sub = net.ancestral(ancestors(net.nodes, names)).count_query(names, "a")
+    (r,) = structured_leakage(sub, ["D0_38_d_p"], (), Fraction(2), digits=30)
+    assert out["value"]["decimal"] == r.as_json(30)["value"]["decimal"]

@@ -147,6 +147,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--digits", default="20", help="certified significant digits (default 20)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    options.add_rows(p)
     p.set_defaults(func=run)
 
 
@@ -475,7 +476,7 @@ def run(args: argparse.Namespace) -> int:
 
         return class_audit_command(args, spec, known, eps, delta, notions, digits)
     if structured.is_structured(args.model):  # a chain, independent records, a network
-        model = structured.load(args.model)
+        model = structured.load(args.model, options.row_tolerance(args))
         mech = structured.read_mechanism(spec, model)
         structured.check_work(args, model, mech, args.target, known, notions, points)
     else:

@@ -4,6 +4,7 @@ next to group DP and the Markov Quilt Mechanism."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from typing import Any
 
@@ -42,6 +43,8 @@ def register(sub: Any) -> None:
     p.add_argument("--no-baselines", action="store_true", help="skip group DP and MQM")
     options.add_output(p, 15)
     options.add_parallel(p, "a class's members")
+    options.add_rows(p)
+    options.add_network_query(p)
     p.set_defaults(func=run_calibrate)
 
 
@@ -54,14 +57,17 @@ def run_calibrate(args: argparse.Namespace) -> int:
     from pdpsym.app.commands.structured import integer_weights, record_count
     from pdpsym.app.readers import load_bayesian_network, read_model_object
     from pdpsym.audit.calibrate import calibrate
-    from pdpsym.loss.structured import leakage_work
+    from pdpsym.loss.structured_work import leakage_work
     from pdpsym.models.counts import CountModel
     from pdpsym.models.law_class import is_class_object
     from pdpsym.models.structured_kinds import count_model_from_object
 
-    network = load_bayesian_network(args.model)  # a .bif file or "kind": bayesian-network
+    # a .bif file or "kind": bayesian-network
+    network = load_bayesian_network(args.model, options.row_tolerance(args))
     if network is not None:
-        model: CountModel = network
+        # the network's own limit is the command's (its estimate is checked below)
+        network = dataclasses.replace(network, max_work=limits.max_work(args))
+        model: CountModel = options.network_query(args, network)
     else:
         obj = read_model_object(args.model)
         if is_class_object(obj):  # a class of laws: every law must meet eps
@@ -76,6 +82,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
                 "bayesian-network, or a .bif file)",
             )
         model = count_model_from_object(obj)
+        options.network_query(args, model)  # --count / --sum: refused on other models
     eps = parse_positive(args.eps, "--eps")
     digits = options.digits(args.digits)
     known = options.names(args.known)
