@@ -104,6 +104,8 @@ def sensitivity(model: MarkovChain) -> Fraction:
         Song, Wang, Chaudhuri (2017), "Pufferfish privacy mechanisms for correlated
         data", Section 4 (MQM's per-record sensitivity ``L``).
     """
+    if not model.has_values:
+        raise InputError("values", 'the states are names without values: the sum needs "values"')
     return max(model.states) - min(model.states)
 
 
