@@ -336,13 +336,6 @@ class MarkovChain(RecordModel):
         state_of = {self.index(n): self.states.index(v) for n, v in kn.items()}
         contrib = self.contributions(weights)
         init, steps = self._integer_steps()
-        mono: dict[int, Any] = {}
-
-        def z(c: int) -> Any:
-            if c not in mono:
-                mono[c] = poly.monomial(1, c)
-            return mono[c]
-
         def allowed(t: int, s: int) -> bool:
             return t not in state_of or state_of[t] == s
 
@@ -366,7 +359,7 @@ class MarkovChain(RecordModel):
         for t in range(T - 2, first - 1, -1):
             a = step(t)
             row_c = contrib.table[t + 1]
-            nxt = [cur[s2] * z(row_c[s2]) if allowed(t + 1, s2) else None for s2 in range(k)]
+            nxt = [poly.shift(cur[s2], row_c[s2]) if allowed(t + 1, s2) else None for s2 in range(k)]
             cur = [_combine([(nxt[s2], a[s][s2]) for s2 in range(k)]) for s in range(k)]
             if t in want:
                 suffix[t] = cur
@@ -383,7 +376,7 @@ class MarkovChain(RecordModel):
                 a = step(t - 1)
                 row_c = contrib.table[t]
                 fwd = [
-                    _combine([(fwd[s], a[s][s2]) for s in range(k)]) * z(row_c[s2])
+                    poly.shift(_combine([(fwd[s], a[s][s2]) for s in range(k)]), row_c[s2])
                     if allowed(t, s2)
                     else poly.zero()
                     for s2 in range(k)
