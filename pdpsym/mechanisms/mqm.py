@@ -189,7 +189,10 @@ def _ratio_left(pa: list[list[Fraction]], q: list[Fraction], s: int, s2: int) ->
 
 
 def mqm_exact_scale(
-    model: MarkovChain, eps: Fraction, max_distance: int | None = None
+    model: MarkovChain,
+    eps: Fraction,
+    max_distance: int | None = None,
+    sensitivity_value: Fraction | None = None,
 ) -> BaselineScale:
     """MQMExact's Laplace scale ``L sigma_max`` for a time-homogeneous chain.
 
@@ -198,6 +201,8 @@ def mqm_exact_scale(
         eps: the privacy parameter (> 0).
         max_distance: the largest quilt distance ``a``, ``b`` searched (default: up to
             the first distance whose influence is below 1e-17 in floats, at most T).
+        sensitivity_value: the query's ``L`` (default: the sum's, :func:`sensitivity`;
+            the histogram's is 2: one record moves two bins by one).
 
     Returns:
         The scale as an exact expression, with the chosen node and quilt.
@@ -287,7 +292,7 @@ def mqm_exact_scale(
                 best_i = (sigma, i, a, b)
     assert best_i is not None
     _, i, a, b = best_i
-    L = sensitivity(model)
+    L = sensitivity(model) if sensitivity_value is None else sensitivity_value
     if a is None and b is None:
         card, R = T, Fraction(1)
     else:
@@ -389,7 +394,10 @@ def _approx_term(g: sympy.Expr, pi_min: Fraction, t: int) -> sympy.Expr:
 
 
 def mqm_approx_scale(
-    model: MarkovChain, eps: Fraction, max_distance: int | None = None
+    model: MarkovChain,
+    eps: Fraction,
+    max_distance: int | None = None,
+    sensitivity_value: Fraction | None = None,
 ) -> BaselineScale:
     """MQMApprox's Laplace scale ``L sigma_max`` for a stationary chain, exactly.
 
@@ -397,6 +405,7 @@ def mqm_approx_scale(
         model: a chain to which MQMApprox applies (:func:`mqm_approx_applies`).
         eps: the privacy parameter (> 0).
         max_distance: the largest quilt distance searched (default 1024; at most T - 1).
+        sensitivity_value: the query's ``L`` (default: the sum's, :func:`sensitivity`).
 
     Returns:
         The scale as an exact expression, with the chosen node and quilt, ``pi_min`` and
@@ -482,7 +491,7 @@ def mqm_approx_scale(
                 out += [(i + int(j), None, int(j) + 1) for j in np.flatnonzero(sr <= cut)]
         return out
 
-    L = sensitivity(model)
+    L = sensitivity(model) if sensitivity_value is None else sensitivity_value
     terms: dict[int, sympy.Expr] = {}
 
     def term(d: int) -> sympy.Expr:
