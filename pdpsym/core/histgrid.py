@@ -161,13 +161,17 @@ def _filter(grid: np.ndarray, q: float, axis: int) -> None:
     v[:, :-1, :] += right[:, 1:, :]
 
 
-def screen(laws: Sequence[Law], T: int, rate: Fraction) -> tuple[np.ndarray, np.ndarray, float]:
+def screen(
+    laws: Sequence[Law], T: int, rate: Fraction, alpha: Fraction | None = None
+) -> tuple[np.ndarray, np.ndarray, float]:
     """The grid points that may carry the max of Eq. 2, best float first, and ``LB``.
 
     Args:
         laws: two or more laws of the count vector (each with a positive total).
         T: the number of records.
         rate: ``1/lambda`` (in count units).
+        alpha: the kernel ``q`` itself, exact (the geometric mechanism's ``alpha``;
+            then ``rate`` is ignored).
 
     Returns:
         ``(points, ubs, LB)``: an int array ``(m, k)`` of the points with ``ub >= LB``,
@@ -180,8 +184,10 @@ def screen(laws: Sequence[Law], T: int, rate: Fraction) -> tuple[np.ndarray, np.
         Li et al. (2019), Section IV-A, Eq. 2; Higham (2002), Section 3.1, Lemma 3.1.
     """
     k = laws[0][0].shape[1]
-    q = math.exp(-float(rate))
-    theta = (2 + float(rate)) * _U
+    if alpha is not None:
+        q, theta = float(alpha), _U
+    else:
+        q, theta = math.exp(-float(rate)), (2 + float(rate)) * _U
     slack = float((T + 1) ** k * (3 * k * (T + 1) + 1)) * 2.0**-DROP_BITS
     top = low = None
     gamma = 0.0
@@ -219,7 +225,7 @@ def _ball_at(y: np.ndarray, law: Law, q: arb) -> arb:
 
 
 def grid_sup(
-    laws: Sequence[Law], T: int, rate: Fraction, digits: int
+    laws: Sequence[Law], T: int, rate: Fraction, digits: int, alpha: Fraction | None = None
 ) -> tuple[Fraction, Fraction] | None:
     """``[lo, hi]`` enclosing Eq. 2 for a histogram with Laplace noise of rate ``rate``.
 
@@ -231,6 +237,8 @@ def grid_sup(
         rate: ``1/lambda > 0``, exact.
         digits: the significant digits wanted (fewer when :data:`MAX_BITS` is reached or
             more than :data:`MAX_CANDIDATES` points survive the screen).
+        alpha: the kernel ``q = alpha`` exactly (geometric noise ``P(eta) ~ alpha^|eta|``
+            with a rational ``alpha``; ``rate`` is then ignored).
 
     Returns:
         ``(lo, hi)`` exact rationals with ``lo <= max_{a != b} sup_y ln G_a/G_b <= hi``,
@@ -245,7 +253,7 @@ def grid_sup(
     laws = [law for law in laws if sum(law[1]) > 0]
     if len(laws) < 2:
         return None
-    points, ubs, _ = screen(laws, T, rate)
+    points, ubs, _ = screen(laws, T, rate, alpha)
     decided = points[:MAX_CANDIDATES]
     rest_hi = None
     if len(points) > MAX_CANDIDATES:
@@ -254,12 +262,13 @@ def grid_sup(
         if top is None:
             raise ArithmeticError("the float screen could not bound the grid (underflow)")
         rest_hi = Fraction(top + 2.0**-40 * (1 + abs(top)))
-    prec = max(64, int(digits * math.log2(10)) + 40, rate.numerator.bit_length() + 64)
+    big = alpha.denominator if alpha is not None else rate.numerator
+    prec = max(64, int(digits * math.log2(10)) + 40, big.bit_length() + 64)
     while True:
         lo: Fraction | None = None
         hi: Fraction | None = rest_hi
         with ctx.workprec(prec):
-            qb = (-arb_from_fraction(rate)).exp()
+            qb = arb_from_fraction(alpha) if alpha is not None else (-arb_from_fraction(rate)).exp()
             for y in decided:
                 logs = [_ball_at(y, law, qb).log() for law in laws]
                 for a in range(len(logs)):

@@ -169,6 +169,7 @@ def histogram_leakage(
     *,
     digits: int = 15,
     on_target: Callable[[str], None] | None = None,
+    alpha: Fraction | None = None,
 ) -> list[TargetLeakage]:
     """Eq. 2 for the histogram with noise of scale ``lam`` on every bin, every target.
 
@@ -179,6 +180,8 @@ def histogram_leakage(
         lam: the per-bin Laplace (or geometric) scale, ``> 0``.
         digits: the certified significant digits wanted.
         on_target: called once per target and known assignment (progress).
+        alpha: two-sided geometric noise ``P(eta) ~ alpha^|eta|`` on every bin instead,
+            ``0 < alpha < 1`` rational (``lam`` is then ignored).
 
     Returns:
         One :class:`~pdpsym.loss.structured.TargetLeakage` per target, its value a
@@ -202,6 +205,8 @@ def histogram_leakage(
     lam = Fraction(lam)
     if lam <= 0:
         raise InputError("lam", f"must be > 0, got {fraction_str(lam)}")
+    if alpha is not None and not 0 < alpha < 1:
+        raise InputError("alpha", "must lie in (0, 1)")
     histogram_states(model)
     known = tuple(known)
     for name in known:
@@ -218,7 +223,7 @@ def histogram_leakage(
     hi: dict[str, Fraction] = {}
     for assignment in known_assignments(model, known):
         for name, laws in histogram_laws(model, list(targets), assignment):
-            res = histgrid.grid_sup(list(laws.values()), T, rate, digits)
+            res = histgrid.grid_sup(list(laws.values()), T, rate, digits, alpha)
             if on_target is not None:
                 on_target(name)
             if res is None:

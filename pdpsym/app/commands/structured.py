@@ -11,6 +11,7 @@ from pdpsym.app.output import print_json
 from pdpsym.app.progress import Progress
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
+from pdpsym.loss.histogram import histogram_leakage, histogram_work
 from pdpsym.loss.structured import (
     assignment_count,
     leakage_max,
@@ -60,24 +61,35 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
     if not args.all_targets and args.target is None:
         raise InputError("--target", "name the target record (or pass --all-targets)")
     n_targets = record_count(model) - len(known) if args.all_targets else 1
+    histogram = getattr(args, "query", "sum") == "histogram"
+    if histogram and weights is not None:
+        raise InputError("--weights", "the histogram query takes no weights")
     # the limit is checked from the model's shape, before its records are even listed
-    limits.check(args, leakage_work(model, n_targets, known), "this Eq. 2 dynamic programme")
+    work = (histogram_work if histogram else leakage_work)(model, n_targets, known)
+    limits.check(args, work, "this Eq. 2 dynamic programme")
     targets = (
         [v for v in model.variables if v not in set(known)] if args.all_targets else [args.target]
     )
     total = len(targets) * assignment_count(model, known)
     with Progress(total, "targets", delay=1.0) as bar:
-        results = structured_leakage(
-            model,
-            targets,
-            known,
-            lam,
-            weights,
-            digits=digits,
-            exact=not args.all_targets,
-            on_target=lambda _name: bar.update(1),
-        )
+        if histogram:
+            results = histogram_leakage(
+                model, targets, known, lam, digits=digits, on_target=lambda _n: bar.update(1)
+            )
+        else:
+            results = structured_leakage(
+                model,
+                targets,
+                known,
+                lam,
+                weights,
+                digits=digits,
+                exact=not args.all_targets,
+                on_target=lambda _name: bar.update(1),
+            )
     head: dict[str, Any] = {"lam": fraction_str(lam), "known": list(known)}
+    if histogram:
+        head["query"] = "histogram"
     if not args.all_targets:
         r = results[0]
         out: dict[str, Any] = {"target": r.target, **head, "status": r.status, "value": None}
