@@ -26,6 +26,7 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.audit.calibrate import (
+    NUDGE,
     REL_WIDTH,
     BaselineResult,
     Calibration,
@@ -114,6 +115,14 @@ class _Target:
                 return -1
         return 0
 
+    def around(self, lam: Fraction, eps: Fraction) -> tuple[Fraction, Fraction]:
+        """At a tie ``PL(lam) = eps``: ``lam (1 -+ NUDGE)``, certified on either side of
+        ``lambda*`` (else the tie is undecided)."""
+        lo, hi = lam * (1 - NUDGE), lam * (1 + NUDGE)
+        if self.compare(lo, eps) > 0 and self.compare(hi, eps) < 0:
+            return lo, hi
+        raise Undecided(f"histogram leakage of {self.name} equals eps near scale {lam}", 136)
+
 
 def _pass(
     model: CountModel,
@@ -198,16 +207,16 @@ def calibrate_histogram(
             while (c := tgt.compare(lo, eps)) < 0:
                 hi, lo = lo, lo / 2
             if c == 0:
-                raise Undecided(f"histogram leakage of {worst} equals eps near scale {lo}", 136)
+                lo, hi = tgt.around(lo, eps)
         while hi - lo > REL_WIDTH * hi:
             mid = _short((lo + hi) / 2, lo, hi)
             c = tgt.compare(mid, eps)
-            if c == 0:
-                raise Undecided(f"histogram leakage of {worst} equals eps near scale {mid}", 136)
             if c > 0:
                 lo = mid
-            else:
+            elif c < 0:
                 hi = mid
+            else:
+                lo, hi = tgt.around(mid, eps)
         results = _pass(model, targets, known, hi, on_target)
         passes[hi] = results
         above = [r.target for r in results if r.value is not None and r.value.hi > eps]

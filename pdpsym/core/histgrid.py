@@ -47,8 +47,8 @@ gamma) (1 + 2^-40)`` also covering the few roundings of these formulas. With ``L
 lb(y)`` certain, only the points with ``ub(y) >= LB`` can carry the max: the others are
 never listed again.
 
-**The decision.** At each remaining point (the best :data:`MAX_CANDIDATES` by float, the
-rest bounded by their ``ub``) every ``G_a`` is an arb ball: the exact integer weights of
+**The decision.** At each remaining point (the best by float, as many as
+:data:`MAX_TERMS` support terms allow, the rest bounded by their ``ub``) every ``G_a`` is an arb ball: the exact integer weights of
 the law grouped by their distance ``d = |y - n|_1`` give ``sum_d W_d q^d``, an integer
 polynomial evaluated at the ball of ``q`` (Johansson, "Arb", IEEE Trans. Computers 66(8),
 2017). The enclosure is ``[max lo, max hi]`` over points and ordered pairs (ties need no
@@ -67,8 +67,11 @@ from flint import arb, arb_poly, ctx
 from pdpsym.core.certify import arb_from_fraction, ball_endpoints
 from pdpsym.core.decimals import fixed_digits
 
-#: the most grid points decided by balls (the others are bounded by their float ``ub``)
-MAX_CANDIDATES = 64
+#: the most support terms (points times laws times support) decided by balls; the
+#: points beyond are bounded by their float ``ub`` (at least :data:`MIN_CANDIDATES`)
+MAX_TERMS = 1_000_000
+#: the fewest grid points decided by balls
+MIN_CANDIDATES = 64
 #: the largest working precision (bits) of the decision
 MAX_BITS = 2048
 #: probabilities below ``2^-DROP_BITS`` of their law's largest are not stored
@@ -189,13 +192,14 @@ def screen(
     else:
         q, theta = math.exp(-float(rate)), (2 + float(rate)) * _U
     slack = float((T + 1) ** k * (3 * k * (T + 1) + 1)) * 2.0**-DROP_BITS
-    top = low = None
+    top: np.ndarray | None = None
+    low: np.ndarray | None = None
     gamma = 0.0
     last = _last_kernel(T, k, q)
     for counts, weights in laws:
         grid, eta_in = _mixture(counts, weights, last, q)
         gamma = max(gamma, 2 * (2 * k * (2 * T + 4) * _U + k * T * theta + eta_in))
-        if top is None:
+        if top is None or low is None:
             top, low = grid, grid.copy()
             continue
         np.maximum(top, grid, out=top)
@@ -236,7 +240,7 @@ def grid_sup(
         T: the number of records.
         rate: ``1/lambda > 0``, exact.
         digits: the significant digits wanted (fewer when :data:`MAX_BITS` is reached or
-            more than :data:`MAX_CANDIDATES` points survive the screen).
+            more points survive the screen than :data:`MAX_TERMS` allows to decide).
         alpha: the kernel ``q = alpha`` exactly (geometric noise ``P(eta) ~ alpha^|eta|``
             with a rational ``alpha``; ``rate`` is then ignored).
 
@@ -254,11 +258,13 @@ def grid_sup(
     if len(laws) < 2:
         return None
     points, ubs, _ = screen(laws, T, rate, alpha)
-    decided = points[:MAX_CANDIDATES]
+    terms = sum(len(law[1]) for law in laws)
+    cap = max(MIN_CANDIDATES, MAX_TERMS // max(terms, 1))
+    decided = points[:cap]
     rest_hi = None
-    if len(points) > MAX_CANDIDATES:
+    if len(points) > cap:
         # the float log of a float ratio, widened by far more than its rounding
-        top = math.log(float(ubs[MAX_CANDIDATES])) if math.isfinite(ubs[MAX_CANDIDATES]) else None
+        top = math.log(float(ubs[cap])) if math.isfinite(ubs[cap]) else None
         if top is None:
             raise ArithmeticError("the float screen could not bound the grid (underflow)")
         rest_hi = Fraction(top + 2.0**-40 * (1 + abs(top)))
@@ -284,4 +290,4 @@ def grid_sup(
         prec *= 2
 
 
-__all__ = ["MAX_CANDIDATES", "decode_counts", "grid_sup", "screen"]
+__all__ = ["MAX_TERMS", "decode_counts", "grid_sup", "screen"]

@@ -73,26 +73,6 @@ def monomial(coefficient: int, degree: int) -> IntPoly:
     return fmpz_poly([0] * degree + [int(coefficient)])
 
 
-def shift(p: IntPoly, degree: int) -> IntPoly:
-    """``p * z^degree`` (a shift of the coefficients, not a multiplication).
-
-    Args:
-        p: an integer polynomial.
-        degree: the exponent, ``>= 0``.
-
-    Returns:
-        The shifted polynomial.
-
-    References:
-        FLINT docs, ``fmpz_poly_shift_left``.
-
-    Examples:
-        >>> coefficients(shift(from_coefficients([1, 2]), 2))
-        [0, 0, 1, 2]
-    """
-    return p.left_shift(degree) if degree else p
-
-
 def from_coefficients(coefficients: Sequence[int]) -> IntPoly:
     """``sum_c coefficients[c] z^c``.
 

@@ -91,8 +91,10 @@ def _shadow(model: CountModel) -> tuple[CountModel, dict[Fraction, Fraction], in
     if isinstance(model, ProductModel):
         values = _product_values(model)
         k, T = len(values), len(model.laws)
-        code = {v: Fraction(0) if j == 0 else Fraction((T + 1) ** (j - 1)) for j, v in enumerate(values)}
-        laws = [([code[v] for v in vals], list(ps)) for vals, ps in model.laws]
+        code = {
+            v: Fraction(0) if j == 0 else Fraction((T + 1) ** (j - 1)) for j, v in enumerate(values)
+        }
+        laws = [(tuple(code[v] for v in vals), ps) for vals, ps in model.laws]
         return ProductModel(laws, list(model.variables)), code, k, T
     raise InputError("model", "the histogram query takes a markov-chain or product model")
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.core import poly
+from pdpsym.core import poly, polytrunc
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
 from pdpsym.models.counts import Contributions, TargetFactors, check_known
@@ -336,6 +336,7 @@ class MarkovChain(RecordModel):
         state_of = {self.index(n): self.states.index(v) for n, v in kn.items()}
         contrib = self.contributions(weights)
         init, steps = self._integer_steps()
+
         def allowed(t: int, s: int) -> bool:
             return t not in state_of or state_of[t] == s
 
@@ -359,7 +360,10 @@ class MarkovChain(RecordModel):
         for t in range(T - 2, first - 1, -1):
             a = step(t)
             row_c = contrib.table[t + 1]
-            nxt = [poly.shift(cur[s2], row_c[s2]) if allowed(t + 1, s2) else None for s2 in range(k)]
+            nxt = [
+                polytrunc.shift(cur[s2], row_c[s2]) if allowed(t + 1, s2) else None
+                for s2 in range(k)
+            ]
             cur = [_combine([(nxt[s2], a[s][s2]) for s2 in range(k)]) for s in range(k)]
             if t in want:
                 suffix[t] = cur
@@ -376,7 +380,7 @@ class MarkovChain(RecordModel):
                 a = step(t - 1)
                 row_c = contrib.table[t]
                 fwd = [
-                    poly.shift(_combine([(fwd[s], a[s][s2]) for s in range(k)]), row_c[s2])
+                    polytrunc.shift(_combine([(fwd[s], a[s][s2]) for s in range(k)]), row_c[s2])
                     if allowed(t, s2)
                     else poly.zero()
                     for s2 in range(k)
@@ -503,7 +507,7 @@ def _state_values(
     """``(values, labels, has_values)`` of a chain's states (see the module docstring)."""
     if values is not None:
         if not all(isinstance(s, str) and s.strip() for s in states):
-            raise InputError("states", "with \"values\", the states are non-empty names")
+            raise InputError("states", 'with "values", the states are non-empty names')
         labels = tuple(str(s) for s in states)
         if len(set(labels)) != len(labels):
             raise InputError("states", "state names must be distinct")

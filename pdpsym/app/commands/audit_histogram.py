@@ -31,7 +31,7 @@ def wants_histogram(args: argparse.Namespace, spec: Any) -> bool:
     """Whether the audit is of the histogram (the flag or the mechanism file says so)."""
     in_file = isinstance(spec, Mapping) and spec.get("query") is not None
     if in_file and spec.get("query") not in ("sum", "histogram"):
-        raise InputError("mechanism.query", "expected \"sum\" or \"histogram\"")
+        raise InputError("mechanism.query", 'expected "sum" or "histogram"')
     return getattr(args, "query", "sum") == "histogram" or (
         in_file and spec.get("query") == "histogram"
     )
@@ -93,7 +93,7 @@ def run_histogram(
 
         dp = certify(-2 * sympy.log(to_sympy(alpha)), digits).as_json()
     eq2 = res.value.as_json(digits) if res.value is not None else None
-    rows = {}
+    rows: dict[str, dict[str, Any]] = {}
     for n in asked:
         rows[n] = {
             "notion": n,
@@ -112,7 +112,9 @@ def run_histogram(
     lines = [f"audit of target {args.target}, known {{{', '.join(known)}}} (histogram)"]
     for n, r in rows.items():
         v = r["epsilon"]
-        shown = "-" if v is None else f"{v['decimal']} (in [{v['enclosure'][0]}, {v['enclosure'][1]}])"
+        shown = (
+            "-" if v is None else f"{v['decimal']} (in [{v['enclosure'][0]}, {v['enclosure'][1]}])"
+        )
         lines.append(f"{n}: epsilon (delta = 0): {shown}")
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
