@@ -112,12 +112,12 @@ def decode_counts(codes: Sequence[int], k: int, radix: int, total: int) -> np.nd
 
 
 def _mixture(
-    counts: np.ndarray, weights: Sequence[int], last: np.ndarray, q: float
-) -> tuple[np.ndarray, float]:
-    """``(G_f, eta_in)``: the float mixture of the normalized law on the grid, and the
-    relative error of its input probabilities. ``last`` is the kernel of the last axis
-    (:func:`_last_kernel`): the last count is ``T`` minus the others, so the last axis
-    needs no recurrence."""
+    counts: np.ndarray, weights: Sequence[int], last: np.ndarray, q: float, bufs: list
+) -> float:
+    """The float mixture of the normalized law on the grid, into ``bufs[0]`` (``bufs[1]``
+    is scratch); returns the relative error of the input probabilities. ``last`` is the
+    kernel of the last axis (:func:`_last_kernel`): the last count is ``T`` minus the
+    others, so the last axis needs no recurrence."""
     k = counts.shape[1]
     total = sum(weights)
     lt = math.log2(total)
@@ -127,10 +127,11 @@ def _mixture(
     keep = logs > -DROP_BITS
     head = np.zeros(last.shape[:-1])
     head[tuple(counts[keep, : k - 1].T)] = np.exp2(logs[keep])
-    grid = head[..., None] * last
+    grid, right = bufs
+    np.multiply(head[..., None], last, out=grid)
     for axis in range(k - 1):
-        _filter(grid, q, axis)
-    return grid, eta_in
+        _filter(grid, right, q, axis)
+    return eta_in
 
 
 def _last_kernel(T: int, k: int, q: float) -> np.ndarray:
@@ -145,14 +146,16 @@ def _last_kernel(T: int, k: int, q: float) -> np.ndarray:
     return powers[np.minimum(gap, 2 * T)]
 
 
-def _filter(grid: np.ndarray, q: float, axis: int) -> None:
+def _filter(grid: np.ndarray, scratch: np.ndarray, q: float, axis: int) -> None:
     """``G[y] = sum_n g[n] q^{|y - n|}`` along ``axis`` (``axis < k - 1``), in place:
     ``L[y] = g[y] + q L[y-1]``, ``R[y] = g[y] + q R[y+1]``, ``G[y] = L[y] + q R[y+1]``
     (non-negative terms; the later axes are contiguous blocks)."""
     shape = grid.shape
     n = shape[axis]
-    v = grid.reshape(math.prod(shape[:axis]), n, math.prod(shape[axis + 1 :]))
-    right = v.copy()
+    rows = math.prod(shape[:axis]), n, math.prod(shape[axis + 1 :])
+    v = grid.reshape(rows)
+    right = scratch.reshape(rows)
+    np.copyto(right, v)
     tmp = np.empty_like(v[:, 0, :])
     for y in range(1, n):
         np.multiply(v[:, y - 1, :], q, out=tmp)
@@ -192,23 +195,30 @@ def screen(
     else:
         q, theta = math.exp(-float(rate)), (2 + float(rate)) * _U
     slack = float((T + 1) ** k * (3 * k * (T + 1) + 1)) * 2.0**-DROP_BITS
-    top: np.ndarray | None = None
-    low: np.ndarray | None = None
     gamma = 0.0
     last = _last_kernel(T, k, q)
-    for counts, weights in laws:
-        grid, eta_in = _mixture(counts, weights, last, q)
+    bufs = [np.empty(last.shape), np.empty(last.shape)]
+    top, low = np.empty(last.shape), np.empty(last.shape)
+    for j, (counts, weights) in enumerate(laws):
+        eta_in = _mixture(counts, weights, last, q, bufs)
         gamma = max(gamma, 2 * (2 * k * (2 * T + 4) * _U + k * T * theta + eta_in))
-        if top is None or low is None:
-            top, low = grid, grid.copy()
+        if j == 0:
+            np.copyto(top, bufs[0])
+            np.copyto(low, bufs[0])
             continue
-        np.maximum(top, grid, out=top)
-        np.minimum(low, grid, out=low)
-    assert top is not None and low is not None
+        np.maximum(top, bufs[0], out=top)
+        np.minimum(low, bufs[0], out=low)
     widen = (1 + gamma) / (1 - gamma) * (1 + 2.0**-40)
+    ub, lb = bufs
     with np.errstate(divide="ignore"):
-        ub = (top + slack) / np.where(low > slack, low - slack, 0.0) * widen
-        lb = (top - slack) / (low + slack) / widen
+        # lb = (M - s)/(m + s)/w and ub = (M + s)/(m - s) w (infinite when m <= s)
+        np.add(low, slack, out=lb)
+        np.divide(top - slack, lb, out=lb)
+        lb /= widen
+        np.subtract(low, slack, out=ub)
+        ub[low <= slack] = 0.0
+        np.divide(top + slack, ub, out=ub)
+        ub *= widen
     best = float(lb.max())
     idx = np.flatnonzero(ub >= best)
     order = np.argsort(-ub.ravel()[idx], kind="stable")

@@ -92,5 +92,6 @@ def fig1(scale: Scale) -> Text:
 def all_figures() -> dict[str, FigureSpec]:
     """Every figure: the papers' own and those of this layer (registered on import)."""
     import pdpsym.audit.correlated_figure  # noqa: F401, PLC0415 (registers correlated.calibration)
+    import pdpsym.audit.histogram_figure  # noqa: F401, PLC0415 (registers correlated.histogram)
 
     return figures()
