@@ -91,6 +91,7 @@ class _Target:
     def __init__(self, model: CountModel, name: str, known: Sequence[str]) -> None:
         self.name = name
         self.T = len(model.variables)
+        self.workspace = histgrid.Workspace()
         self.parts = [
             list(laws.values())
             for assignment in known_assignments(model, known)
@@ -103,7 +104,7 @@ class _Target:
             lo: Fraction | None = None
             hi: Fraction | None = None
             for laws in self.parts:
-                res = histgrid.grid_sup(laws, self.T, 1 / lam, digits)
+                res = histgrid.grid_sup(laws, self.T, 1 / lam, digits, workspace=self.workspace)
                 if res is not None:
                     lo = res[0] if lo is None else max(lo, res[0])
                     hi = res[1] if hi is None else max(hi, res[1])

@@ -167,8 +167,43 @@ def _filter(grid: np.ndarray, scratch: np.ndarray, q: float, axis: int) -> None:
     v[:, :-1, :] += right[:, 1:, :]
 
 
+class Workspace:
+    """The screen's float arrays, kept from one call to the next (a run over many targets
+    of one chain allocates them once: fresh arrays of this size cost page faults)."""
+
+    def __init__(self) -> None:
+        self.key: tuple[int, int, float] | None = None
+        self.last: np.ndarray | None = None
+        self.arrays: list[np.ndarray] = []
+
+    def get(self, T: int, k: int, q: float) -> tuple[np.ndarray, list[np.ndarray]]:
+        """The last axis's kernel and four grid-shaped arrays for ``(T, k, q)``.
+
+        Args:
+            T: the number of records.
+            k: the number of states.
+            q: the kernel's ratio.
+
+        Returns:
+            ``(last, [a, b, c, d])``.
+
+        References:
+            The module docstring (the last axis needs no recurrence).
+        """
+        if self.key != (T, k, q) or self.last is None:
+            self.last = _last_kernel(T, k, q)
+            if not self.arrays or self.arrays[0].shape != self.last.shape:
+                self.arrays = [np.empty(self.last.shape) for _ in range(4)]
+            self.key = (T, k, q)
+        return self.last, self.arrays
+
+
 def screen(
-    laws: Sequence[Law], T: int, rate: Fraction, alpha: Fraction | None = None
+    laws: Sequence[Law],
+    T: int,
+    rate: Fraction,
+    alpha: Fraction | None = None,
+    workspace: Workspace | None = None,
 ) -> tuple[np.ndarray, np.ndarray, float]:
     """The grid points that may carry the max of Eq. 2, best float first, and ``LB``.
 
@@ -178,6 +213,7 @@ def screen(
         rate: ``1/lambda`` (in count units).
         alpha: the kernel ``q`` itself, exact (the geometric mechanism's ``alpha``;
             then ``rate`` is ignored).
+        workspace: arrays to reuse (None: fresh ones).
 
     Returns:
         ``(points, ubs, LB)``: an int array ``(m, k)`` of the points with ``ub >= LB``,
@@ -196,9 +232,8 @@ def screen(
         q, theta = math.exp(-float(rate)), (2 + float(rate)) * _U
     slack = float((T + 1) ** k * (3 * k * (T + 1) + 1)) * 2.0**-DROP_BITS
     gamma = 0.0
-    last = _last_kernel(T, k, q)
-    bufs = [np.empty(last.shape), np.empty(last.shape)]
-    top, low = np.empty(last.shape), np.empty(last.shape)
+    last, arrays = (workspace or Workspace()).get(T, k, q)
+    bufs, top, low = arrays[:2], arrays[2], arrays[3]
     for j, (counts, weights) in enumerate(laws):
         eta_in = _mixture(counts, weights, last, q, bufs)
         gamma = max(gamma, 2 * (2 * k * (2 * T + 4) * _U + k * T * theta + eta_in))
@@ -239,7 +274,12 @@ def _ball_at(y: np.ndarray, law: Law, q: arb) -> arb:
 
 
 def grid_sup(
-    laws: Sequence[Law], T: int, rate: Fraction, digits: int, alpha: Fraction | None = None
+    laws: Sequence[Law],
+    T: int,
+    rate: Fraction,
+    digits: int,
+    alpha: Fraction | None = None,
+    workspace: Workspace | None = None,
 ) -> tuple[Fraction, Fraction] | None:
     """``[lo, hi]`` enclosing Eq. 2 for a histogram with Laplace noise of rate ``rate``.
 
@@ -253,6 +293,7 @@ def grid_sup(
             more points survive the screen than :data:`MAX_TERMS` allows to decide).
         alpha: the kernel ``q = alpha`` exactly (geometric noise ``P(eta) ~ alpha^|eta|``
             with a rational ``alpha``; ``rate`` is then ignored).
+        workspace: the screen's arrays to reuse across calls (None: fresh ones).
 
     Returns:
         ``(lo, hi)`` exact rationals with ``lo <= max_{a != b} sup_y ln G_a/G_b <= hi``,
@@ -267,7 +308,7 @@ def grid_sup(
     laws = [law for law in laws if sum(law[1]) > 0]
     if len(laws) < 2:
         return None
-    points, ubs, _ = screen(laws, T, rate, alpha)
+    points, ubs, _ = screen(laws, T, rate, alpha, workspace)
     terms = sum(len(law[1]) for law in laws)
     cap = max(MIN_CANDIDATES, MAX_TERMS // max(terms, 1))
     decided = points[:cap]
@@ -300,4 +341,4 @@ def grid_sup(
         prec *= 2
 
 
-__all__ = ["MAX_TERMS", "decode_counts", "grid_sup", "screen"]
+__all__ = ["MAX_TERMS", "Workspace", "decode_counts", "grid_sup", "screen"]

@@ -96,8 +96,7 @@ def widen_up(values: Sequence[Ball], delta: int, shift: int, prec: int) -> list[
 
 
 def shift(p: IntPoly, degree: int) -> IntPoly:
-    """``p * z^degree`` by shifting the coefficients (no multiplication: about 5x faster
-    than multiplying by the monomial at degree 10^5).
+    """``p * z^degree`` by shifting the coefficients (no multiplication by the monomial).
 
     Args:
         p: an integer polynomial.

@@ -226,9 +226,10 @@ def histogram_leakage(
     rate = 1 / lam
     lo: dict[str, Fraction] = {}
     hi: dict[str, Fraction] = {}
+    workspace = histgrid.Workspace()
     for assignment in known_assignments(model, known):
         for name, laws in histogram_laws(model, list(targets), assignment):
-            res = histgrid.grid_sup(list(laws.values()), T, rate, digits, alpha)
+            res = histgrid.grid_sup(list(laws.values()), T, rate, digits, alpha, workspace)
             if on_target is not None:
                 on_target(name)
             if res is None:
