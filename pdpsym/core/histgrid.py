@@ -47,6 +47,12 @@ gamma) (1 + 2^-40)`` also covering the few roundings of these formulas. With ``L
 lb(y)`` certain, only the points with ``ub(y) >= LB`` can carry the max: the others are
 never listed again.
 
+**Outside float range** (a small ``lambda``: ``q^{2T}`` underflows, and some mixture is
+below ``2^40 slack``) the screen is redone in logs: ``ln G`` by the same recurrences with
+``logaddexp`` (each step errs by at most ``3 u (1 + V)`` in absolute value, ``V`` the
+largest ``|ln G|`` on the grid, over at most ``k (2 T + 3) + 2`` steps on any path, plus
+the input's ``(4 B + 2) u``; doubled), so every point keeps a proven bound.
+
 **The decision.** At each remaining point (the best by float, as many as
 :data:`MAX_TERMS` support terms allow, the rest bounded by their ``ub``) every ``G_a`` is an arb ball: the exact integer weights of
 the law grouped by their distance ``d = |y - n|_1`` give ``sum_d W_d q^d``, an integer
@@ -167,6 +173,62 @@ def _filter(grid: np.ndarray, scratch: np.ndarray, q: float, axis: int) -> None:
     v[:, :-1, :] += right[:, 1:, :]
 
 
+def _gap(T: int, k: int) -> np.ndarray:
+    """``|y_{k-1} - (T - n_0 - ... - n_{k-2})|`` on the grid (ints)."""
+    rest = T - np.indices((T + 1,) * (k - 1)).sum(axis=0)
+    return np.abs(np.arange(T + 1) - rest[..., None])
+
+
+def _log_filter(grid: np.ndarray, scratch: np.ndarray, lq: float, axis: int) -> None:
+    """:func:`_filter` in logs: ``L[y] = logaddexp(g[y], L[y-1] + ln q)`` and so on."""
+    shape = grid.shape
+    n = shape[axis]
+    rows = math.prod(shape[:axis]), n, math.prod(shape[axis + 1 :])
+    v = grid.reshape(rows)
+    right = scratch.reshape(rows)
+    np.copyto(right, v)
+    for y in range(1, n):
+        np.logaddexp(v[:, y, :], v[:, y - 1, :] + lq, out=v[:, y, :])
+    for y in range(n - 2, -1, -1):
+        np.logaddexp(right[:, y, :], right[:, y + 1, :] + lq, out=right[:, y, :])
+    np.logaddexp(v[:, :-1, :], right[:, 1:, :] + lq, out=v[:, :-1, :])
+
+
+def _log_screen(
+    laws: Sequence[Law], T: int, lq: float, arrays: list[np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(lb, ub)`` of the log of the max ratio at every grid point, in logs throughout
+    (for kernels whose powers leave float range; see the module docstring)."""
+    k = laws[0][0].shape[1]
+    gap = _gap(T, k)
+    grid, scratch, top, low = arrays
+    err = 0.0
+    with np.errstate(divide="ignore"):
+        for j, (counts, weights) in enumerate(laws):
+            total = sum(weights)
+            lt = math.log2(total)
+            logs = np.array([math.log2(w) - lt if w else -math.inf for w in weights])
+            bits = max(max(w.bit_length() for w in weights), total.bit_length())
+            head = np.full(gap.shape[:-1], -math.inf)
+            head[tuple(counts[:, : k - 1].T)] = logs * math.log(2)
+            np.multiply(gap, lq, out=grid)
+            grid += head[..., None]
+            for axis in range(k - 1):
+                _log_filter(grid, scratch, lq, axis)
+            size = float(np.abs(grid).max())
+            steps = k * (2 * T + 3) + 2
+            err = max(err, 2 * (3 * _U * (1 + size) * steps + (4 * bits + 2) * _U))
+            if j == 0:
+                np.copyto(top, grid)
+                np.copyto(low, grid)
+                continue
+            np.maximum(top, grid, out=top)
+            np.minimum(low, grid, out=low)
+    diff = np.subtract(top, low, out=grid)
+    margin = 2 * err + 2.0**-40 * (1 + float(np.abs(diff).max()))
+    return diff - margin, diff + margin
+
+
 class Workspace:
     """The screen's float arrays, kept from one call to the next (a run over many targets
     of one chain allocates them once: fresh arrays of this size cost page faults)."""
@@ -217,10 +279,9 @@ def screen(
 
     Returns:
         ``(points, ubs, LB)``: an int array ``(m, k)`` of the points with ``ub >= LB``,
-        sorted by decreasing ``ub``; their ``ub`` (certain upper bounds of the max over
-        ordered pairs of the ratio ``G_a/G_b`` at each point, not its log); and the
-        certain lower bound ``LB`` of the max ratio (every point left out has
-        ``ub < LB``).
+        sorted by decreasing ``ub``; their ``ub`` (certain upper bounds of the log of
+        the max over ordered pairs of ``G_a/G_b`` at each point); and the certain lower
+        bound ``LB`` of the log of the max (every point left out has ``ub < LB``).
 
     References:
         Li et al. (2019), Section IV-A, Eq. 2; Higham (2002), Section 3.1, Lemma 3.1.
@@ -254,12 +315,24 @@ def screen(
         ub[low <= slack] = 0.0
         np.divide(top + slack, ub, out=ub)
         ub *= widen
-    best = float(lb.max())
-    idx = np.flatnonzero(ub >= best)
-    order = np.argsort(-ub.ravel()[idx], kind="stable")
+    if float(low.min()) <= 2.0**40 * slack:
+        # some mixtures are too small for the linear screen: redo it in logs
+        lq = (
+            math.log(alpha.numerator) - math.log(alpha.denominator)
+            if alpha is not None
+            else -float(rate)
+        )
+        lb_log, ub_log = _log_screen(laws, T, lq, arrays)
+    else:
+        lb_log, ub_log = np.log(lb), np.log(ub)
+        lb_log -= 2.0**-40 * (1 + np.abs(lb_log))
+        ub_log += 2.0**-40 * (1 + np.abs(ub_log))
+    best = float(lb_log.max())
+    idx = np.flatnonzero(ub_log >= best)
+    order = np.argsort(-ub_log.ravel()[idx], kind="stable")
     flat = idx[order]
-    points = np.stack(np.unravel_index(flat, ub.shape), axis=1)
-    return points, ub.ravel()[flat], best
+    points = np.stack(np.unravel_index(flat, ub_log.shape), axis=1)
+    return points, ub_log.ravel()[flat], best
 
 
 def _ball_at(y: np.ndarray, law: Law, q: arb) -> arb:
@@ -314,11 +387,10 @@ def grid_sup(
     decided = points[:cap]
     rest_hi = None
     if len(points) > cap:
-        # the float log of a float ratio, widened by far more than its rounding
-        top = math.log(float(ubs[cap])) if math.isfinite(ubs[cap]) else None
-        if top is None:
-            raise ArithmeticError("the float screen could not bound the grid (underflow)")
-        rest_hi = Fraction(top + 2.0**-40 * (1 + abs(top)))
+        top = float(ubs[cap])
+        if not math.isfinite(top):  # pragma: no cover - the log screen bounds every point
+            raise ArithmeticError("the float screen could not bound the grid")
+        rest_hi = Fraction(top)
     big = alpha.denominator if alpha is not None else rate.numerator
     prec = max(64, int(digits * math.log2(10)) + 40, big.bit_length() + 64)
     while True:

@@ -74,6 +74,7 @@ def _chain(T, init="stationary"):
         (3, 0, [], F(1)),
         (4, 1, [], F(3, 2)),
         (4, 2, [3], F(1, 2)),
+        (4, 1, [], F(1, 400)),  # q^8 = e^-3200: the screen runs in logs
         pytest.param(5, 2, [0], F(2), marks=pytest.mark.slow),
     ],
 )
@@ -112,3 +113,23 @@ def test_no_real_output_beats_the_grid(y):
     r = _ratio_max(LAWS4, [mpmath.mpf(v.numerator) / v.denominator for v in y], mpmath.mpf(1.5))
     assert LEAK4 is not None
     assert r <= mpmath.mpf(LEAK4.hi.numerator) / LEAK4.hi.denominator + mpmath.mpf(10) ** -30
+
+
+def test_independent_records_with_three_values():
+    # three records with their own laws on the values {0, 1, 2}; brute force over the 27
+    # databases and every grid point (this file, mpmath)
+    recs = [["1/2", "1/4", "1/4"], ["1/5", "3/5", "1/5"], ["1/3", "1/3", "1/3"]]
+    model = ps.ProductModel([(["0", "1", "2"], r) for r in recs])
+    laws = {}
+    for db in itertools.product(range(3), repeat=3):
+        p = F(1)
+        for r, v in zip(recs, db, strict=True):
+            p *= F(r[v])
+        law = laws.setdefault(db[0], {})
+        h = tuple(db.count(s) for s in range(3))
+        law[h] = law.get(h, F(0)) + p / F(recs[0][db[0]])
+    lam = mpmath.mpf(3) / 4
+    want = max(_ratio_max(laws, y, lam) for y in itertools.product(range(4), repeat=3))
+    got = histogram_leakage(model, ["x1"], [], F(3, 4), digits=20)[0].value
+    assert got is not None
+    assert abs(mpmath.mpf(got.lo.numerator) / got.lo.denominator - want) < mpmath.mpf(10) ** -18
