@@ -315,18 +315,23 @@ def screen(
         ub[low <= slack] = 0.0
         np.divide(top + slack, ub, out=ub)
         ub *= widen
-    if float(low.min()) <= 2.0**40 * slack:
-        # some mixtures are too small for the linear screen: redo it in logs
-        lq = (
-            math.log(alpha.numerator) - math.log(alpha.denominator)
-            if alpha is not None
-            else -float(rate)
-        )
-        lb_log, ub_log = _log_screen(laws, T, lq, arrays)
-    else:
-        lb_log, ub_log = np.log(lb), np.log(ub)
-        lb_log -= 2.0**-40 * (1 + np.abs(lb_log))
+    if float(low.min()) > 2.0**40 * slack:
+        # every bound is certified as it is: compare in the linear domain, take the logs
+        # of the survivors only (widened for the float log)
+        best = float(lb.max())
+        idx = np.flatnonzero(ub >= best)
+        ub_log = np.log(ub.ravel()[idx])
         ub_log += 2.0**-40 * (1 + np.abs(ub_log))
+        order = np.argsort(-ub_log, kind="stable")
+        points = np.stack(np.unravel_index(idx[order], ub.shape), axis=1)
+        return points, ub_log[order], math.log(best) - 2.0**-40 * (1 + abs(math.log(best)))
+    # some mixtures are too small for the linear screen: redo it in logs
+    lq = (
+        math.log(alpha.numerator) - math.log(alpha.denominator)
+        if alpha is not None
+        else -float(rate)
+    )
+    lb_log, ub_log = _log_screen(laws, T, lq, arrays)
     best = float(lb_log.max())
     idx = np.flatnonzero(ub_log >= best)
     order = np.argsort(-ub_log.ravel()[idx], kind="stable")

@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.core import histgrid, poly
+from pdpsym.core import chainsym, countchain, histgrid, poly
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.structured import (
@@ -166,6 +166,29 @@ def histogram_laws(
             yield name, laws
 
 
+def _mirrors(
+    model: CountModel, targets: Sequence[str], assignment: dict[str, Fraction]
+) -> dict[str, str]:
+    """Targets whose leakage equals their mirror's (``x_t`` and ``x_{T+1-t}`` of a
+    reversal-symmetric chain, :func:`pdpsym.core.chainsym.reversal_symmetric`: the
+    histogram does not depend on the order of the records), mapped to that mirror."""
+    if not isinstance(model, MarkovChain):
+        return {}
+    fixed = {model.index(n): model.states.index(Fraction(v)) for n, v in assignment.items()}
+    row = tuple(range(model.k))  # every record alike: the histogram counts each once
+    chain = countchain.CountChain(model.initial_law, model.matrices, (row,) * model.length, fixed)
+    if not chainsym.reversal_symmetric(chain):
+        return {}
+    pos = {name: model.index(name) for name in targets}
+    names = {p: name for name, p in pos.items()}
+    out = {}
+    for name, p in pos.items():
+        rep = names.get(chainsym.mirror(chain, p, True))
+        if rep is not None and rep != name:
+            out[name] = rep
+    return out
+
+
 def histogram_leakage(
     model: CountModel,
     targets: Sequence[str],
@@ -228,8 +251,13 @@ def histogram_leakage(
     hi: dict[str, Fraction] = {}
     workspace = histgrid.Workspace()
     for assignment in known_assignments(model, known):
-        for name, laws in histogram_laws(model, list(targets), assignment):
-            res = histgrid.grid_sup(list(laws.values()), T, rate, digits, alpha, workspace)
+        stands = _mirrors(model, targets, assignment)
+        reps = [t for t in targets if t not in stands]
+        found: dict[str, tuple[Fraction, Fraction] | None] = {}
+        for name, laws in histogram_laws(model, reps, assignment):
+            found[name] = histgrid.grid_sup(list(laws.values()), T, rate, digits, alpha, workspace)
+        for name in targets:
+            res = found[stands.get(name, name)]
             if on_target is not None:
                 on_target(name)
             if res is None:
