@@ -41,11 +41,12 @@ point's). So each true ``G_a`` lies in ``[(G_f - slack)/(1 + gamma), (G_f +
 slack)/(1 - gamma)]``. The max over ordered pairs ``a != b`` of ``G_a/G_b`` is
 ``M/m`` with ``M = max_a G_a`` and ``m = min_b G_b`` (when both fall on the same value all
 are equal and the ratio is 1), and the float max and min are exact operations, so at each
-point the ratio lies in ``[lb, ub]``, ``ub = (M_f + slack)/(m_f - slack) w`` (infinite
-when ``m_f <= slack``) and ``lb = (M_f - slack)/(m_f + slack)/w``, ``w = (1 + gamma)/(1 -
-gamma) (1 + 2^-40)`` also covering the few roundings of these formulas. With ``LB = max_y
-lb(y)`` certain, only the points with ``ub(y) >= LB`` can carry the max: the others are
-never listed again.
+point the ratio lies in ``[(M_f - slack)/(m_f + slack)/w, (M_f + slack)/(m_f - slack)
+w]``, ``w = (1 + gamma)/(1 - gamma) (1 + 2^-40)`` also covering the few roundings of
+these formulas. Where every ``m_f > 2^40 slack`` this is within ``[r/w', r w']``, ``r =
+M_f/m_f`` and ``w' = w (1 + 2^-38)``, so one division per point gives ``lb`` and ``ub``.
+With ``LB = max_y lb(y)`` certain, only the points with ``ub(y) >= LB`` can carry the
+max: the others are never listed again.
 
 **Outside float range** (a small ``lambda``: ``q^{2T}`` underflows, and some mixture is
 below ``2^40 slack``) the screen is redone in logs: ``ln G`` by the same recurrences with
@@ -304,27 +305,20 @@ def screen(
             continue
         np.maximum(top, bufs[0], out=top)
         np.minimum(low, bufs[0], out=low)
-    widen = (1 + gamma) / (1 - gamma) * (1 + 2.0**-40)
-    ub, lb = bufs
-    with np.errstate(divide="ignore"):
-        # lb = (M - s)/(m + s)/w and ub = (M + s)/(m - s) w (infinite when m <= s)
-        np.add(low, slack, out=lb)
-        np.divide(top - slack, lb, out=lb)
-        lb /= widen
-        np.subtract(low, slack, out=ub)
-        ub[low <= slack] = 0.0
-        np.divide(top + slack, ub, out=ub)
-        ub *= widen
     if float(low.min()) > 2.0**40 * slack:
-        # every bound is certified as it is: compare in the linear domain, take the logs
-        # of the survivors only (widened for the float log)
-        best = float(lb.max())
-        idx = np.flatnonzero(ub >= best)
-        ub_log = np.log(ub.ravel()[idx])
+        # every m_f > 2^40 slack: (M_f + slack)/(m_f - slack) <= (M_f/m_f)(1 + 2^-38), so
+        # ub = r w and lb = r / w with r = M_f/m_f and w also covering the slack; compare
+        # in the linear domain, take logs of the survivors only (widened for the float log)
+        w = (1 + gamma) / (1 - gamma) * (1 + 2.0**-38) * (1 + 2.0**-40)
+        r = np.divide(top, low, out=top)
+        rmax = float(r.max())
+        idx = np.flatnonzero(r >= rmax / (w * w) * (1 - 2.0**-50))
+        ub_log = np.log(r.ravel()[idx] * w)
         ub_log += 2.0**-40 * (1 + np.abs(ub_log))
         order = np.argsort(-ub_log, kind="stable")
-        points = np.stack(np.unravel_index(idx[order], ub.shape), axis=1)
-        return points, ub_log[order], math.log(best) - 2.0**-40 * (1 + abs(math.log(best)))
+        points = np.stack(np.unravel_index(idx[order], r.shape), axis=1)
+        best = math.log(rmax / w)
+        return points, ub_log[order], best - 2.0**-40 * (1 + abs(best))
     # some mixtures are too small for the linear screen: redo it in logs
     lq = (
         math.log(alpha.numerator) - math.log(alpha.denominator)
