@@ -29,6 +29,8 @@ anti-diagonal ``y_0 = T - y_1`` the kernel is ``q^{2|y_1 - c|}``: the histogram 
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -42,6 +44,7 @@ from pdpsym.loss.structured import (
     assignment_count,
     known_assignments,
 )
+from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.counts import CountModel
 from pdpsym.models.markov import MarkovChain
 from pdpsym.models.product import ProductModel
@@ -68,12 +71,16 @@ def histogram_states(model: CountModel) -> tuple[Any, ...]:
     """
     if isinstance(model, MarkovChain):
         return model.state_names
-    if isinstance(model, ProductModel):
+    if isinstance(model, ProductModel | BayesianNetwork):
         return tuple(fraction_str(v) for v in _product_values(model))
-    raise InputError("model", "the histogram query takes a markov-chain or product model")
+    raise InputError(
+        "model", "the histogram query takes a markov-chain, product or bayesian-network model"
+    )
 
 
-def _product_values(model: ProductModel) -> tuple[Fraction, ...]:
+def _product_values(model: ProductModel | BayesianNetwork) -> tuple[Fraction, ...]:
+    if isinstance(model, BayesianNetwork):
+        return tuple(sorted({v for name in model.variables for v in model.domain(name)}))
     return tuple(sorted({v for vals, _ in model.laws for v in vals}))
 
 
@@ -96,7 +103,20 @@ def _shadow(model: CountModel) -> tuple[CountModel, dict[Fraction, Fraction], in
         }
         laws = [(tuple(code[v] for v in vals), ps) for vals, ps in model.laws]
         return ProductModel(laws, list(model.variables)), code, k, T
-    raise InputError("model", "the histogram query takes a markov-chain or product model")
+    if isinstance(model, BayesianNetwork):
+        values = _product_values(model)
+        k, T = len(values), len(model.variables)
+        code = {
+            v: Fraction(0) if j == 0 else Fraction((T + 1) ** (j - 1)) for j, v in enumerate(values)
+        }
+        nodes = {
+            name: dataclasses.replace(node, values=tuple(code[v] for v in node.values))
+            for name, node in model.nodes.items()
+        }
+        return dataclasses.replace(model, nodes=nodes), code, k, T  # type: ignore[return-value]
+    raise InputError(
+        "model", "the histogram query takes a markov-chain, product or bayesian-network model"
+    )
 
 
 def histogram_work(model: CountModel, n_targets: int, known: Sequence[str]) -> int:
@@ -149,10 +169,23 @@ def histogram_laws(
     """
     shadow, code, k, T = _shadow(model)
     known = {name: code[Fraction(v)] for name, v in assignment.items()}
+    if isinstance(shadow, BayesianNetwork):
+        # one variable elimination per value (the network's own exact query law)
+        for name in targets:
+            laws: dict[Fraction, Any] = {}
+            for value in model.domain(name):
+                law = shadow.query_law(name, code[value], known)
+                if law:
+                    den = math.lcm(*(p.denominator for p in law.values()))
+                    codes = sorted(law)
+                    counts = histgrid.decode_counts([int(c) for c in codes], k, T + 1, T)
+                    laws[value] = (counts, [int(law[c] * den) for c in codes])
+            yield name, laws
+        return
     for start in range(0, len(targets), BATCH):
         batch = targets[start : start + BATCH]
         for name, factors in shadow.target_factors(batch, known):
-            laws: dict[Fraction, Any] = {}
+            laws = {}
             for value, code_value in code.items():
                 if code_value not in factors:
                     continue

@@ -133,3 +133,38 @@ def test_independent_records_with_three_values():
     got = histogram_leakage(model, ["x1"], [], F(3, 4), digits=20)[0].value
     assert got is not None
     assert abs(mpmath.mpf(got.lo.numerator) / got.lo.denominator - want) < mpmath.mpf(10) ** -18
+
+
+def test_bayesian_network_by_hand():
+    # rain -> wet <- sprinkler, three states each (values 0, 1, 2 by index); the joint is
+    # the product of the tables, listed here, and the grid searched in mpmath
+    cpt_r = ["1/2", "1/3", "1/6"]
+    cpt_s = ["1/4", "1/4", "1/2"]
+    rows = {}
+    for r in range(3):
+        for s_ in range(3):
+            top = F(1, 2) if r == s_ else F(1, 5)
+            rest = (1 - top) / 2
+            rows[(r, s_)] = [top if j == r else rest for j in range(3)]
+    nodes = [
+        {"name": "rain", "states": ["lo", "mid", "hi"], "cpt": cpt_r},
+        {"name": "sprinkler", "states": ["lo", "mid", "hi"], "cpt": cpt_s},
+        {
+            "name": "wet",
+            "states": ["lo", "mid", "hi"],
+            "parents": ["rain", "sprinkler"],
+            "cpt": [[str(p) for p in rows[(r, s_)]] for r in range(3) for s_ in range(3)],
+        },
+    ]
+    net = ps.BayesianNetwork.from_nodes(nodes)
+    laws = {}
+    for r, s_, w in itertools.product(range(3), repeat=3):
+        p = F(cpt_r[r]) * F(cpt_s[s_]) * rows[(r, s_)][w]
+        h = tuple((r, s_, w).count(j) for j in range(3))
+        law = laws.setdefault(w, {})
+        law[h] = law.get(h, F(0)) + p
+    laws = {a: {h: p / sum(law.values()) for h, p in law.items()} for a, law in laws.items()}
+    want = max(_ratio_max(laws, y, mpmath.mpf(1)) for y in itertools.product(range(4), repeat=3))
+    got = histogram_leakage(net, ["wet"], [], 1, digits=20)[0].value
+    assert got is not None
+    assert abs(mpmath.mpf(got.lo.numerator) / got.lo.denominator - want) < mpmath.mpf(10) ** -18
