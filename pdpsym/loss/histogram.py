@@ -1,16 +1,17 @@
 """Li et al.'s Eq. 2 for the histogram of a structured model, noise on every bin.
 
 The query is the histogram ``h(x) = (n_0, ..., n_{k-1})``: how many records take each of
-the ``k`` states (a chain's states; for independent records, the distinct values of all
-records). The mechanism adds independent Laplace noise of scale ``lambda`` to every bin
+the ``k`` states (a chain's states; for independent records or a Bayesian network's
+nodes, the distinct values of all records, a node's states standing for their values). The mechanism adds independent Laplace noise of scale ``lambda`` to every bin
 (or two-sided geometric noise ``P(eta) ~ e^{-|eta|/lambda}`` on the integers: the same
 leakage, see :mod:`pdpsym.core.histgrid`). The adversary ``A(i, K)`` compares the laws of
 ``h`` given ``x_i = a`` and ``x_K``:
 
     PL = max_{x_K} max_{a != b} sup_{y in R^k} ln P(y | x_i = a, x_K) / P(y | x_i = b, x_K).
 
-**The law of the histogram** comes from the model's own exact forward-backward with a
-k-variate count polynomial, written as one variable by a mixed radix: state ``s >= 1``
+**The law of the histogram** comes from the model's own exact forward-backward (a
+network: its variable elimination) with a k-variate count polynomial, written as one
+variable by a mixed radix: state ``s >= 1``
 contributes ``R^{s-1}`` (``R = T + 1``), state 0 nothing, so the sum's value
 ``sum_s n_s R^{s-1}`` has the counts ``n_1, ..., n_{k-1}`` as its digits (each at most
 ``T < R``) and ``n_0 = T - sum``. Every record counts, the known ones and the target
