@@ -32,7 +32,7 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -47,6 +47,7 @@ from pdpsym.core.expoly import ExpPoly, LogRatio
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.histogram import histogram_leakage
 from pdpsym.loss.laplace_mixture import laplace_mixture_at, log_mixture_floats
+from pdpsym.loss.structured import TargetLeakage
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers.li2019.adversary import Adversary, LeakageResult, Witness
@@ -137,6 +138,52 @@ def _too_big(model: JointDistribution, query: LinearQuery, D: int) -> bool:
     return span * D * 4 >= 2**62
 
 
+@overload
+def leakage(
+    model: JointDistribution,
+    target: str,
+    known: Sequence[str] = (),
+    lam: Fraction | int = 1,
+    query: LinearQuery | None = None,
+    *,
+    method: Literal["screened", "exact"] = "screened",
+) -> LeakageResult:
+    """Eq. 2 of a joint table (see the implementation below).
+
+    Args:
+        model: the table; target, known, lam, query, method: as below.
+
+    Returns:
+        The exact :class:`LeakageResult`.
+
+    References:
+        Li et al. (2019), Section IV-A, Eq. 2.
+    """
+
+
+@overload
+def leakage(
+    model: Any,
+    target: str,
+    known: Sequence[str],
+    lam: Fraction | int,
+    query: Literal["histogram"],
+    *,
+    method: Literal["screened", "exact"] = "screened",
+) -> TargetLeakage:
+    """Eq. 2 of a structured model's histogram (see the implementation below).
+
+    Args:
+        model: a chain, product or network; target, known, lam, query, method: as below.
+
+    Returns:
+        The certified :class:`~pdpsym.loss.structured.TargetLeakage`.
+
+    References:
+        Li et al. (2019), Section IV-A, Eq. 2.
+    """
+
+
 def leakage(
     model: Any,
     target: str,
@@ -145,7 +192,7 @@ def leakage(
     query: LinearQuery | Literal["histogram"] | None = None,
     *,
     method: Literal["screened", "exact"] = "screened",
-) -> Any:
+) -> LeakageResult | TargetLeakage:
     """Exact Eq. 2 leakage of ``A(target, known)``, with the point where the sup is attained.
 
     The sup over ``r`` is taken as a max over the union of the two conditional supports of
