@@ -23,6 +23,11 @@ independent noise (the module docstring of :mod:`pdpsym.loss.structured`), so th
 mechanism at ``l2 > l1`` is a post-processing of the one at ``l1`` and no target's leakage
 grows.
 
+**Independent records** (a product, or a chain whose steps have identical rows): the
+target's value moves one count between two bins and the rest of the histogram has the
+same law either way, so the ratio is at most ``e^{2/lambda}`` and reaches it where
+``y_a >= T`` and ``y_b <= 0``: Eq. 2 is ``2/lambda`` exactly (the Laplace mechanism).
+
 **Two states** (a test, not a shortcut): ``(n_0, n_1) = (T - c, c)``, and on the
 anti-diagonal ``y_0 = T - y_1`` the kernel is ``q^{2|y_1 - c|}``: the histogram at scale
 ``lambda`` leaks exactly what the count does at ``lambda/2``.
@@ -200,6 +205,25 @@ def histogram_laws(
             yield name, laws
 
 
+def _independent_values(model: CountModel) -> dict[str, int] | None:
+    """For independent records (a product, or a chain whose every step has identical
+    rows): each record's number of values of positive probability; None otherwise."""
+    if isinstance(model, ProductModel):
+        return {
+            name: sum(1 for p in ps if p > 0)
+            for name, (_, ps) in zip(model.variables, model.laws, strict=True)
+        }
+    if isinstance(model, MarkovChain) and all(
+        all(row == m[0] for row in m) for m in model.matrices
+    ):
+        laws = [model.initial_law] + [model.matrix(t)[0] for t in range(model.length - 1)]
+        return {
+            name: sum(1 for p in law if p > 0)
+            for name, law in zip(model.variables, laws, strict=True)
+        }
+    return None
+
+
 def _mirrors(
     model: CountModel, targets: Sequence[str], assignment: dict[str, Fraction]
 ) -> dict[str, str]:
@@ -283,6 +307,20 @@ def histogram_leakage(
     rate = 1 / lam
     lo: dict[str, Fraction] = {}
     hi: dict[str, Fraction] = {}
+    sizes = _independent_values(model) if alpha is None else None
+    if sizes is not None:
+        # independent records: the target moves one count from bin b to bin a and the
+        # rest of the histogram has one law either way, so the ratio is at most
+        # e^{2/lambda}, attained (y_a >= T, y_b <= 0): Eq. 2 is 2/lambda exactly
+        for name in targets:
+            if on_target is not None:
+                on_target(name)
+        return [
+            TargetLeakage(t, "ok", Enclosed(2 * rate, 2 * rate))
+            if sizes[t] >= 2
+            else TargetLeakage(t, "no-compatible-pair")
+            for t in targets
+        ]
     workspace = histgrid.Workspace()
     for assignment in known_assignments(model, known):
         stands = _mirrors(model, targets, assignment)
