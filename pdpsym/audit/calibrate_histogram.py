@@ -159,7 +159,8 @@ def calibrate_histogram(
 
     Returns:
         The :class:`~pdpsym.audit.calibrate.Calibration`: ``[lo, hi]`` with ``hi - lo <=
-        1e-12 hi``.
+        1e-12 hi``, or wider (still certified: ``PL(lo) > eps >= PL(hi)``) when the
+        enclosures cannot split the leakage from eps inside the bracket.
 
     References:
         Li et al. (2019), Eq. 2; Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 6 (histograms
@@ -205,10 +206,13 @@ def calibrate_histogram(
         tgt = _Target(model, worst, known)
         if lo is None:
             lo = hi / 2
-            while (c := tgt.compare(lo, eps)) < 0:
-                hi, lo = lo, lo / 2
-            if c == 0:
-                lo, hi = tgt.around(lo, eps)
+            while (c := tgt.compare(lo, eps)) <= 0:
+                if c < 0:
+                    hi = lo
+                elif (tie := _tie(tgt, lo, eps)) is not None:
+                    lo, hi = tie
+                    break
+                lo = lo / 2  # undecided at lo: a certified lower end is further down
         while hi - lo > REL_WIDTH * hi:
             mid = _short((lo + hi) / 2, lo, hi)
             c = tgt.compare(mid, eps)
@@ -216,8 +220,12 @@ def calibrate_histogram(
                 lo = mid
             elif c < 0:
                 hi = mid
+            elif (tie := _tie(tgt, mid, eps)) is not None:
+                lo, hi = tie
             else:
-                lo, hi = tgt.around(mid, eps)
+                # the enclosures cannot split PL(mid) from eps (a plateau of tied grid
+                # points bounded by floats): the bracket stays certified, only wider
+                break
         results = _pass(model, targets, known, hi, on_target)
         passes[hi] = results
         above = [r.target for r in results if r.value is not None and r.value.hi > eps]
@@ -236,6 +244,14 @@ def calibrate_histogram(
             assert top is not None
             out.append(BaselineResult(b.name, b.scale, used, top.value, top.target, b.detail))
     return Calibration(eps, mechanism, lo, hi, worst, tuple(out))  # type: ignore[arg-type]
+
+
+def _tie(tgt: _Target, lam: Fraction, eps: Fraction) -> tuple[Fraction, Fraction] | None:
+    """``lam (1 -+ NUDGE)`` when both sides of a tie are certified, else None."""
+    try:
+        return tgt.around(lam, eps)
+    except Undecided:
+        return None
 
 
 def _short(mid: Fraction, lo: Fraction, hi: Fraction) -> Fraction:

@@ -164,3 +164,21 @@ def test_mqm_histogram_is_twice_the_unit_sensitivity_scale():
     hist = {b.name: b for b in histogram_baselines(chain, F(1)) if hasattr(b, "scale")}
     assert hist["mqm-exact"].scale == 2 * mqm_exact_scale(chain, F(1)).scale
     assert hist["group-dp"].scale == 80
+
+
+def test_calibration_stops_with_a_wider_bracket_when_undecided(monkeypatch):
+    # pretend the enclosures cannot split PL from eps near the answer: the bracket stays
+    # certified (its ends were decided) and only gets wider, instead of failing
+    from pdpsym.audit import calibrate_histogram as ch
+
+    chain = ps.MarkovChain.from_json_object(ACTIVITY)
+    exact = ch.calibrate_histogram(chain, F(1), baselines=False)
+    real = ch._Target.compare
+
+    def blurred(self, lam, eps):
+        return 0 if abs(lam - exact.hi) < F(1, 50) else real(self, lam, eps)
+
+    monkeypatch.setattr(ch._Target, "compare", blurred)
+    wide = ch.calibrate_histogram(chain, F(1), baselines=False)
+    assert wide.lo <= exact.lo <= exact.hi <= wide.hi
+    assert wide.hi - wide.lo > F(1, 100)
