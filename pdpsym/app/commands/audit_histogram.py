@@ -115,7 +115,7 @@ def run_histogram(
         shown = (
             "-" if v is None else f"{v['decimal']} (in [{v['enclosure'][0]}, {v['enclosure'][1]}])"
         )
-        lines.append(f"{n}: epsilon (delta = 0): {shown}")
+        lines += [f"\n{n}:", f"  epsilon (delta = 0): {shown}", f"  note: {r['note']}"]
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
 
