@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from pdpsym.app import options
 from pdpsym.app.audit_work import check_work, number_bits
+from pdpsym.app.commands import audit_histogram
 from pdpsym.app.commands import audit_structured as structured
 from pdpsym.app.output import number_text, print_json, safe_json
 from pdpsym.app.progress import Progress
@@ -114,6 +115,14 @@ def register(sub: Any) -> None:
         help="report delta at this epsilon (repeatable): 1/2, 0.1, ln(3), log(3/2)",
     )
     p.add_argument("--delta", default=None, help="report the smallest epsilon at this delta")
+    p.add_argument(
+        "--query",
+        choices=("sum", "histogram"),
+        default="sum",
+        help='structured models: "histogram" puts the laplace/geometric noise on every bin of '
+        'the histogram of the states (or "query": "histogram" in MECHANISM); e.g. audit '
+        "chain.json --target x2 laplace.json --query histogram",
+    )
     p.add_argument(
         "--notions",
         default=",".join(NOTIONS),
@@ -468,6 +477,10 @@ def run(args: argparse.Namespace) -> int:
         check_output(args.curve, "--curve")
     known = [t.strip() for t in args.known.split(",") if t.strip()]
     spec = _read_json(args.mechanism, "MECHANISM")
+    if audit_histogram.wants_histogram(args, spec):
+        return audit_histogram.run_histogram(args, spec, known, notions)
+    if isinstance(spec, dict) and spec.get("query") == "sum":
+        spec = {k: v for k, v in spec.items() if k != "query"}
     points = len(grid) + len(eps) + (delta is not None)
     model: Any
     mech: Any

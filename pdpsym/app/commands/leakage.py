@@ -40,6 +40,13 @@ def register(sub: Any) -> None:
         default=None,
         help="linear query weights NAME=w,... (unnamed tuples keep weight 1)",
     )
+    p.add_argument(
+        "--query",
+        choices=("sum", "histogram"),
+        default="sum",
+        help="structured models: the weighted sum (default) or the histogram of the states "
+        "with noise of scale --lam on every bin (e.g. --query histogram --all-targets)",
+    )
     options.add_output(p, 30)
     options.add_parallel(p, "a sweep's points")
     options.add_rows(p)
@@ -114,6 +121,8 @@ def run_leakage(args: argparse.Namespace) -> int:
         return structured_leakage_command(args, count_model_from_object(obj))
     if args.all_targets:
         raise InputError("--all-targets", "needs a structured model (markov-chain or product)")
+    if args.query != "sum":
+        raise InputError("--query", "the histogram query needs a markov-chain or product model")
     if (points := sweep.values(args.lam, "--lam", False)) is not None:
         if args.all:
             raise InputError("--all", "sweep one adversary at a time (--target)")

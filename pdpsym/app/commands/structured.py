@@ -12,6 +12,7 @@ from pdpsym.app.output import print_json
 from pdpsym.app.progress import Progress
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
+from pdpsym.loss.histogram import histogram_leakage, histogram_work
 from pdpsym.loss.structured import leakage_max, structured_leakage
 from pdpsym.loss.structured_work import assignment_count, leakage_work
 from pdpsym.mechanisms.laplace import parse_lambda
@@ -58,12 +59,15 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
     if not args.all_targets and args.target is None:
         raise InputError("--target", "name the target record (or pass --all-targets)")
     n_targets = record_count(model) - len(known) if args.all_targets else 1
+    histogram = getattr(args, "query", "sum") == "histogram"
+    if histogram and weights is not None:
+        raise InputError("--weights", "the histogram query takes no weights")
     # the limit is checked from the model's shape, before its records are even listed
     what = "this Eq. 2 dynamic programme"
     total = (n_targets if args.all_targets else 1) * assignment_count(model, known)
     label = "targets"
     network = network_of(model)
-    if network is not None:
+    if network is not None and not histogram:
         for name in known:
             network.index(name, "known")
         chosen = None if args.all_targets else [args.target]
@@ -77,24 +81,31 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
         model = dataclasses.replace(network, max_work=limits.max_work(args))
         work = leakage_work(model, n_targets, known, chosen, weights)
     else:
-        work = leakage_work(model, n_targets, known)
+        work = (histogram_work if histogram else leakage_work)(model, n_targets, known)
     limits.check(args, work, what)
     targets = (
         [v for v in model.variables if v not in set(known)] if args.all_targets else [args.target]
     )
     with Progress(total, label, delay=2.0) as bar:
-        results = structured_leakage(
-            model,
-            targets,
-            known,
-            lam,
-            weights,
-            digits=digits,
-            exact=not args.all_targets,
-            on_target=None if label == "cliques" else lambda _name: bar.update(1),
-            on_step=lambda _done, _total: bar.update(1),
-        )
+        if histogram:
+            results = histogram_leakage(
+                model, targets, known, lam, digits=digits, on_target=lambda _n: bar.update(1)
+            )
+        else:
+            results = structured_leakage(
+                model,
+                targets,
+                known,
+                lam,
+                weights,
+                digits=digits,
+                exact=not args.all_targets,
+                on_target=None if label == "cliques" else lambda _name: bar.update(1),
+                on_step=lambda _done, _total: bar.update(1),
+            )
     head: dict[str, Any] = {"lam": fraction_str(lam), "known": list(known)}
+    if histogram:
+        head["query"] = "histogram"
     if not args.all_targets:
         r = results[0]
         out: dict[str, Any] = {"target": r.target, **head, "status": r.status, "value": None}
