@@ -73,11 +73,28 @@ from pdpsym.core.tails import tilted_mean
 from pdpsym.mechanisms.count_law import EXACT_LIMIT, WINDOW_PREC, CountLaw
 from pdpsym.mechanisms.divergence import ratio_exceeds_exp
 
-__all__ = ["MANY_DISTINCT", "candidate_values", "exact_peer_pmf"]
+__all__ = ["MANY_DISTINCT", "candidate_values", "exact_peer_pmf", "search_work"]
 
 #: from this many distinct unknown ``p`` on, the worst target is searched (this module);
 #: below it every distinct target's curve is computed
 MANY_DISTINCT = 9
+
+
+def search_work(n: int) -> int:
+    """The work of the search and of its few exact curves over ``n`` unknown records, in
+    steps (about ball or integer coefficient operations): a product tree whose nodes keep
+    about 40 standard deviations of their count, ``40 n log2 n``, and below the exact
+    limit the integer polynomials' ``n^2`` coefficient products.
+
+    Args:
+        n: the number of unknown records.
+
+    Returns:
+        The estimate (measured: ``10^5`` records, ``7e7`` steps, about 15 s of CPU).
+    """
+    if n - 1 <= EXACT_LIMIT:
+        return 4 * n * n
+    return 40 * n * (n.bit_length() + 1)
 
 
 def _gt(x: int, y: int, eps: Eps) -> bool:

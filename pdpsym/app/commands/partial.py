@@ -175,10 +175,13 @@ def _counting(args: argparse.Namespace) -> dict[str, Any]:
     if args.p_values is not None and distinct > 1:
         # one Poisson-binomial law per distinct target p: a product of windowed ball
         # polynomials, about linear in m (measured: 10^5 records with 7 values of p take
-        # a few seconds, docs/benchmarks.md)
+        # a few seconds, docs/benchmarks.md); many distinct p: the worst-target search
+        from pdpsym.mechanisms import population  # imported here: sympy after --help
+
+        many = distinct >= population.MANY_DISTINCT
         limits.check(
             args,
-            distinct * len(unknown) * distinct,
+            population.search_work(len(unknown)) if many else distinct * len(unknown) * distinct,
             f"the exact delta over {len(unknown)} records with {distinct} distinct p",
         )
     lam = None
