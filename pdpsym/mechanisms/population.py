@@ -69,7 +69,7 @@ from pdpsym.core.arbpoly import workprec
 from pdpsym.core.certify import arb_from_fraction, decide_sign
 from pdpsym.core.deconvolve import divide, point_ball
 from pdpsym.core.eps import Eps
-from pdpsym.core.tails import tilted_mean
+from pdpsym.core.tails import tilt_for, tilted_mean
 from pdpsym.mechanisms.count_law import EXACT_LIMIT, WINDOW_PREC, CountLaw
 from pdpsym.mechanisms.divergence import ratio_exceeds_exp
 
@@ -191,28 +191,49 @@ class _BallSide:
         saddle = tilted_mean(law.blocks, ce if upper else -ce)
         edge = min(max(int(saddle), 0), n)
         r = law.reference(upper, edge)
-        from pdpsym.core.tails import tilt_for  # local: steering only
-
         self.c = tilt_for(law.blocks, float(r), 1 if upper else -1)
         self.n = n
-        self._divided: dict[tuple[int, int], Any] = {}
+        self._divided: dict[tuple[int, Fraction, int], Any] = {}
+        self._tilts: dict[int, Fraction] = {}
 
-    def _window(self, prec: int) -> Any:
-        return self.law.tilted_window(self.c, prec)[0]
+    def _window(self, prec: int, c: Fraction | None = None) -> Any:
+        return self.law.tilted_window(self.c if c is None else c, prec)[0]
 
-    def _lam(self, prec: int) -> Any:
+    def _lam(self, prec: int, c: Fraction | None = None) -> Any:
+        # F(s) = G c^(-s) F_c(s): F(o-1) - e^eps F(o) has the sign of F_c(o-1) - lam F_c(o)
+        # (upper side), of F_c(n-o+1) - lam F_c(n-o) with lam = e^eps c (mirrored side)
         with workprec(prec):
-            cb = arb_from_fraction(self.c)
+            cb = arb_from_fraction(self.c if c is None else c)
             e = self.eps.arb_exp(prec)
             return e / cb if self.upper else e * cb
 
-    def _sign(self, x_of: Callable[[int], Any], y_of: Callable[[int], Any], what: str) -> int:
+    def _sign(
+        self,
+        x_of: Callable[[int], Any],
+        y_of: Callable[[int], Any],
+        what: str,
+        c: Fraction | None = None,
+    ) -> int:
         def ball(prec: int) -> Any:
             p = max(prec, WINDOW_PREC)
             with workprec(p):
-                return x_of(p) - self._lam(p) * y_of(p)
+                return x_of(p) - self._lam(p, c) * y_of(p)
 
         return decide_sign(ball, what, WINDOW_PREC)
+
+    def _tilt_at(self, pos: int) -> Fraction:
+        """The tilt for balls at count ``pos`` of the whole law: the search's own when its
+        window holds ``pos`` well inside, else one whose tilted mean is near ``pos``
+        (thresholding's ``T`` far out in a tail); precision only, never rigor."""
+        w = self._window(WINDOW_PREC)
+        span = len(w.vals)
+        if w.lo + span // 4 <= pos <= w.lo + 3 * span // 4:
+            return self.c
+        if pos not in self._tilts:
+            side = 1 if pos >= tilted_mean(self.law.blocks, 0.0) else -1
+            r = self.law.reference(side > 0, min(max(pos, 0), self.n))
+            self._tilts[pos] = tilt_for(self.law.blocks, float(r), side)
+        return self._tilts[pos]
 
     def _pos(self, s: int, top: int) -> int:
         return s if self.upper else top - s
@@ -255,42 +276,58 @@ class _BallSide:
     def falls(self, k: int, t: int) -> bool:
         """Whether the step ``v_k -> v_{k+1}`` does not raise ``L_t`` (Lemma B), decided
         by balls of the tilted count without the two records."""
-        c = self.c
+        top = self.n - 2
+        a, b = self._pos(t - 2, top), self._pos(t - 1, top)
+        c = self._tilt_at(min(a, b) + 1)
         qs = []
         for v in (self.values[k], self.values[k + 1]):
             q = v  # the record's own p (the mirror only reverses positions)
             qs.append(q * c / (1 - q + q * c))
-        top = self.n - 2
-        a, b = self._pos(t - 2, top), self._pos(t - 1, top)
 
         def div(p: int) -> Any:
-            key = (k, p)  # both thresholds ask for the same division
+            key = (k, c, p)  # both thresholds ask for the same division
             if key not in self._divided:
-                self._divided[key] = divide(self._window(p), qs)
+                self._divided[key] = divide(self._window(p, c), qs)
             return self._divided[key]
 
-        return self._sign(lambda p: div(p).at(a), lambda p: div(p).at(b), "a step of L_t") > 0
+        at_a = lambda p: div(p).at(a)  # noqa: E731
+        at_b = lambda p: div(p).at(b)  # noqa: E731
+        return self._sign(at_a, at_b, "a step of L_t", c) > 0
 
 
-def _peaks(side: _ExactSide | _BallSide) -> set[Fraction]:
-    """The values of ``p`` that maximize ``L_t`` for ``t`` in ``{t(F) - 1, t(F)}``."""
+def _peaks(side: _ExactSide | _BallSide, clamp: Callable[[int], int]) -> set[Fraction]:
+    """The values of ``p`` that maximize ``L_t`` for ``t`` in ``{t(F) - 1, t(F)}``, each
+    threshold moved by ``clamp`` (thresholding's outputs start above ``T``)."""
     t_f = side.threshold
     k_max = len(side.values) - 1
     out = set()
-    for t in (t_f - 1, t_f):
+    for t in sorted({clamp(t_f - 1), clamp(t_f)}):
         out.add(side.values[_first_true(0, k_max, lambda k, t=t: side.falls(k, t))])
     return out
 
 
 def candidate_values(
-    unknown: Sequence[Fraction], eps: Eps, law: CountLaw | None = None
+    unknown: Sequence[Fraction],
+    eps: Eps,
+    law: CountLaw | None = None,
+    threshold: int | None = None,
 ) -> tuple[list[Fraction], dict[str, int]]:
     """The values of ``p`` among which the worst target of the counting query lies.
+
+    With a ``threshold`` ``T`` they are those of the thresholding mechanism ``M_T`` with no
+    known records (Definition 15): its direction ``1,0`` is ``max_{t >= T+1} L_t(f_i)``
+    (outputs ``k > T``; ``⊥`` never counts, ``c >= 1``) and its direction ``0,1`` is
+    ``max(0, max_{u >= T} (P[S <= u] - c P[S <= u-1]))``, the mirrored
+    ``max_{t <= m - T + 1} L_t`` (``⊥`` with the outputs up to ``u`` telescope); ``L_t``
+    is unimodal in ``t`` with its top at the target's threshold, so the thresholds of
+    Lemma A move to ``max(t, T + 1)`` and ``min(t, m - T + 1)`` and Lemmas B and C apply
+    unchanged.
 
     Args:
         unknown: the unknown records' probabilities (at least two distinct values).
         eps: ε.
         law: the whole count's law (large populations; built when None).
+        threshold: ``T`` of ``M_T``, or None for the counting query.
 
     Returns:
         ``(values, thresholds)``: at most four values (the module's lemmas), and the
@@ -302,21 +339,29 @@ def candidate_values(
     """
     blocks = Counter(unknown)
     vals = sorted(blocks, key=lambda q: (float(q), q))
+    m = len(unknown) - 1  # a target's peers
+
+    def up_clamp(t: int) -> int:
+        return t if threshold is None else max(t, threshold + 1)
+
+    def down_clamp(t: int) -> int:
+        return t if threshold is None else min(t, m - threshold + 1)
+
     out: set[Fraction] = set()
     thresholds: dict[str, int] = {}
     if len(unknown) - 1 <= EXACT_LIMIT:
         up = _ExactSide(vals, [blocks[q] for q in vals], eps)
         mirror_vals = [1 - q for q in reversed(vals)]
         down = _ExactSide(mirror_vals, [blocks[1 - q] for q in mirror_vals], eps)
-        out |= _peaks(up)
-        out |= {1 - q for q in _peaks(down)}
+        out |= _peaks(up, up_clamp)
+        out |= {1 - q for q in _peaks(down, down_clamp)}
         thresholds = {"1,0": up.threshold, "0,1": down.threshold}
     else:
         whole = law if law is not None else CountLaw(tuple(unknown), _blocks=dict(blocks))
         up_b = _BallSide(whole, vals, eps, True)
         down_b = _BallSide(whole, list(reversed(vals)), eps, False)
-        out |= _peaks(up_b)
-        out |= _peaks(down_b)
+        out |= _peaks(up_b, up_clamp)
+        out |= _peaks(down_b, down_clamp)
         thresholds = {"1,0": up_b.threshold, "0,1": down_b.threshold}
     return sorted(out, key=lambda q: (float(q), q)), thresholds
 

@@ -285,9 +285,14 @@ def _threshold_p_values(args: argparse.Namespace, digits: int) -> dict[str, Any]
     if eps_arg is None:
         raise InputError("--eps", "required with --p-values (Theorem 4 needs a common p)")
     distinct = len(set(ps[size:]))
+    from pdpsym.mechanisms import population  # imported here: sympy after --help
+
+    searched = size == 0 and distinct >= population.MANY_DISTINCT  # the worst-target search
     limits.check(
         args,
-        distinct * n * distinct + size * size * (size + 1),
+        population.search_work(n)
+        if searched
+        else distinct * n * distinct + size * size * (size + 1),
         f"the exact thresholding delta over {n} records with {distinct} distinct p",
     )
     eps = Eps.of(eps_arg)
