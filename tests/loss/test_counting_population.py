@@ -1,5 +1,5 @@
-"""Counting over populations where every record has its own p (the worst-target search of
-``mechanisms.population``), against references written here: a Fraction brute force
+"""Counting and thresholding over populations where every record has its own p (the
+worst-target search of ``mechanisms.population``), against references written here: a Fraction brute force
 over every outcome (n <= 12), a float64 divide and conquer over every target's
 leave-one-out law, and the lemmas checked on every target by exact arithmetic; the
 certified division of a window by records and the truncated product tree against exact
@@ -27,6 +27,7 @@ from pdpsym.core.deconvolve import divide, divided_window
 from pdpsym.core.eps import Eps
 from pdpsym.mechanisms import population
 from pdpsym.mechanisms.counting import counting_delta
+from pdpsym.mechanisms.thresholding import ppk_delta_heterogeneous
 
 # --- references written here ------------------------------------------------------------
 
@@ -265,3 +266,81 @@ def test_cli_many_distinct_within_the_default_limit(tmp_path: Path) -> None:
     shown = float(out.split("=")[1].split()[0])
     want = float_dc_deltas([float(p) for p in ps], 0.5).max()
     assert shown == pytest.approx(want, rel=1e-12)
+
+
+# --- thresholding (Definition 15) with no known records -----------------------------------
+
+
+def brute_threshold_delta(law: list[F], T: int, c: F) -> F:
+    """max over both directions of sum_o (P(o) - c Q(o))_+ over the outputs of M_T: ⊥ (the
+    count at most T) and each count k > T; the count is S + a given D(i) = a."""
+    n = len(law)  # the target and its n - 1 peers: counts 0..n
+
+    def out_law(a: int) -> list[F]:
+        k_law = [F(0)] * (n + 1)
+        for s, x in enumerate(law):
+            k_law[s + a] += x
+        return [sum(k_law[: T + 1], F(0)), *k_law[T + 1 :]]
+
+    one, zero = out_law(1), out_law(0)
+    d10 = sum((max(F(0), x - c * y) for x, y in zip(one, zero, strict=True)), F(0))
+    d01 = sum((max(F(0), y - c * x) for x, y in zip(one, zero, strict=True)), F(0))
+    return max(d10, d01)
+
+
+@settings(max_examples=8)
+@given(ps=distinct_ps, w=st.sampled_from([F(3, 2), F(2), F(11, 10)]))
+def test_threshold_search_equals_fraction_brute_force(ps: list[F], w: F) -> None:
+    # M_T at every T (0 .. n-1), e^eps = w rational: exact brute force over all outcomes
+    laws = brute_laws(ps)
+    for T in range(len(ps)):
+        want = max(brute_threshold_delta(law, T, w) for law in laws)
+        v, target, _ = ppk_delta_heterogeneous(ps, T, 0, Eps.log(w))
+        assert v == want
+        assert brute_threshold_delta(laws[target], T, w) == want
+
+
+def test_threshold_search_equals_float_divide_and_conquer() -> None:
+    # 480 records over 12 values (past the exact limit), eps = 1, T below, at and above
+    # the crossing: the certified delta against a float64 leave-one-out product tree
+    vals = [F(k, 26) for k in range(1, 25, 2)]
+    ps = [vals[(7 * j) % 12] for j in range(480)]
+    fl = [float(p) for p in ps]
+    for T in (100, 240, 300):
+        want = float_dc_threshold(fl, T, 1.0)
+        v, target, _ = ppk_delta_heterogeneous(ps, T, 0, Eps.of(F(1)))
+        assert float(certify(v, 20).decimal) == pytest.approx(want.max(), rel=1e-10)
+        assert want[target] == pytest.approx(want.max(), rel=1e-12)
+
+
+def float_dc_threshold(ps: list[float], T: int, eps: float) -> np.ndarray:
+    """delta_i of M_T for every target in float64, by the product tree of
+    :func:`float_dc_deltas` (the peers' law at each leaf)."""
+    c = math.exp(eps)
+    n = len(ps)
+    out = np.zeros(n)
+    laws: dict[tuple[int, int], np.ndarray] = {}
+
+    def build(a: int, b: int) -> np.ndarray:
+        if b - a == 1:
+            laws[(a, b)] = np.array([1 - ps[a], ps[a]])
+        else:
+            mid = (a + b) // 2
+            laws[(a, b)] = np.convolve(build(a, mid), build(mid, b))
+        return laws[(a, b)]
+
+    def down(a: int, b: int, outside: np.ndarray) -> None:
+        if b - a == 1:
+            one = np.concatenate(([0.0], outside))  # counts 0..n given D(i) = 1
+            zero = np.concatenate((outside, [0.0]))
+            p = np.concatenate(([one[: T + 1].sum()], one[T + 1 :]))
+            q = np.concatenate(([zero[: T + 1].sum()], zero[T + 1 :]))
+            out[a] = max(np.clip(p - c * q, 0, None).sum(), np.clip(q - c * p, 0, None).sum())
+            return
+        mid = (a + b) // 2
+        down(a, mid, np.convolve(outside, laws[(mid, b)]))
+        down(mid, b, np.convolve(outside, laws[(a, mid)]))
+
+    build(0, n)
+    down(0, n, np.array([1.0]))
+    return out
