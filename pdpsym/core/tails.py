@@ -151,8 +151,8 @@ def tilted_sd(blocks: Mapping[Fraction, int], c: Fraction) -> float:
     theta = math.log(c.numerator) - math.log(c.denominator)
     if len(blocks) > MANY:
         ks, gs = _arrays(blocks)
-        x = _np_expit(theta + gs)
-        return math.sqrt(float(np.dot(ks, x * (1.0 - x))))
+        xs = _np_expit(theta + gs)
+        return math.sqrt(float(np.dot(ks, xs * (1.0 - xs))))
     var = 0.0
     for q, k in blocks.items():
         if k > 0:

@@ -91,6 +91,10 @@ def search_work(n: int) -> int:
 
     Returns:
         The estimate (measured: ``10^5`` records, ``7e7`` steps, about 15 s of CPU).
+
+    References:
+        Desfontaines et al. (2020), Section 4.1 (the counting query whose curves are
+        searched); the module's Lemmas A-C.
     """
     if n - 1 <= EXACT_LIMIT:
         return 4 * n * n
@@ -302,7 +306,11 @@ def _peaks(side: _ExactSide | _BallSide, clamp: Callable[[int], int]) -> set[Fra
     k_max = len(side.values) - 1
     out = set()
     for t in sorted({clamp(t_f - 1), clamp(t_f)}):
-        out.add(side.values[_first_true(0, k_max, lambda k, t=t: side.falls(k, t))])
+
+        def falls(k: int, t: int = t) -> bool:
+            return side.falls(k, t)
+
+        out.add(side.values[_first_true(0, k_max, falls)])
     return out
 
 
