@@ -281,6 +281,10 @@ class _BallSide:
         """Whether the step ``v_k -> v_{k+1}`` does not raise ``L_t`` (Lemma B), decided
         by balls of the tilted count without the two records."""
         top = self.n - 2
+        if not 0 <= t - 1 <= top:  # g(t-1) = 0: the step cannot rise
+            return True
+        if not 0 <= t - 2 <= top:  # g(t-2) = 0 < g(t-1)
+            return False
         a, b = self._pos(t - 2, top), self._pos(t - 1, top)
         c = self._tilt_at(min(a, b) + 1)
         qs = []

@@ -344,3 +344,14 @@ def float_dc_threshold(ps: list[float], T: int, eps: float) -> np.ndarray:
     build(0, n)
     down(0, n, np.array([1.0]))
     return out
+
+
+def test_large_population_at_a_large_eps() -> None:
+    # eps = 20: the crossing is past the top count (e^20 above every ratio of neighbouring
+    # counts), so the search's thresholds fall outside the peers' support; 405 records
+    # over 12 values in [3/10, 7/10] against the float64 product tree above
+    vals = [F(30 + 4 * k, 100) for k in range(12)]
+    ps = [vals[(5 * j) % 12] for j in range(405)]
+    want = float_dc_deltas([float(p) for p in ps], 20.0)
+    got = counting_delta(ps, Eps.of(F(20)))
+    assert float(certify(got.value, 20).decimal) == pytest.approx(want.max(), rel=1e-9)
