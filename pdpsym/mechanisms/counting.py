@@ -101,13 +101,17 @@ def counting_delta(
     (Θ-reducibility), so they are dropped and APKDP = PPKDP. Targets with equal ``p_i``
     give equal curves, so one target per distinct value is examined, and a direction
     whose curve mirrors one already seen (``p → 1 - p``) is skipped. Large laws
-    (``m > EXACT_LIMIT``) use :func:`counting_delta_fast`.
+    (``m > EXACT_LIMIT``) use :func:`counting_delta_fast`. With at least
+    :data:`~pdpsym.mechanisms.population.MANY_DISTINCT` distinct unknown ``p`` only the
+    at most four targets :func:`~pdpsym.mechanisms.population.candidate_values` proves
+    can be worst are examined (the same curves and the same earliest-first choice).
 
     Args:
         ps: the records' exact probabilities ``p_i`` (the first ``known`` are known).
         eps: ε.
         known: how many records the attacker knows, ``0 ≤ known ≤ n - 1``.
-        progress: called with 1 after each distinct target (a progress bar's update).
+        progress: called with 1 after each distinct target (a progress bar's update;
+            the targets the search rules out are counted at once).
 
     Returns:
         :class:`CountingDelta`: the exact value (a Fraction or a :class:`Hockey`), the

@@ -407,7 +407,9 @@ def ppk_delta_heterogeneous(
 
     Returns:
         ``(delta, target index, direction)``: one target per distinct unknown p (equal p
-        give equal curves).
+        give equal curves); with no known records and at least
+        :data:`~pdpsym.mechanisms.population.MANY_DISTINCT` distinct p, only the targets
+        :func:`~pdpsym.mechanisms.population.candidate_values` proves can be worst.
 
     References:
         Desfontaines et al. 2020, Section 4.2, Definitions 13 and 15; Theorem 1.
