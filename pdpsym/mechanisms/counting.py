@@ -130,7 +130,9 @@ def counting_delta(
     if known < 0 or known >= len(ps):
         raise InputError("known", f"must be between 0 and n-1 = {len(ps) - 1}")
     unknown = ps[known:]
-    if len(set(unknown)) >= MANY_DISTINCT:
+    values = set(unknown)
+    if len(values) >= MANY_DISTINCT and all(0 < q < 1 for q in values):
+        # the search's lemmas need every count 0..m possible (0 < p < 1)
         return _counting_delta_search(unknown, eps, known, progress)
     best: tuple[Exact, int, str] | None = None
     keys: set[tuple[tuple[Fraction, ...], str]] = set()

@@ -69,6 +69,7 @@ from pdpsym.core.arbpoly import workprec
 from pdpsym.core.certify import arb_from_fraction, decide_sign
 from pdpsym.core.deconvolve import divide, point_ball
 from pdpsym.core.eps import Eps
+from pdpsym.core.errors import InputError
 from pdpsym.core.tails import tilt_for, tilted_mean
 from pdpsym.mechanisms.count_law import EXACT_LIMIT, WINDOW_PREC, CountLaw
 from pdpsym.mechanisms.divergence import ratio_exceeds_exp
@@ -336,7 +337,8 @@ def candidate_values(
     unchanged.
 
     Args:
-        unknown: the unknown records' probabilities (at least two distinct values).
+        unknown: the unknown records' probabilities (at least two distinct values, each
+            strictly between 0 and 1: the lemmas need every count possible).
         eps: ε.
         law: the whole count's law (large populations; built when None).
         threshold: ``T`` of ``M_T``, or None for the counting query.
@@ -346,10 +348,15 @@ def candidate_values(
         thresholds ``t(F)`` of both directions (``"1,0"``: of ``F``; ``"0,1"``: of the
         mirrored count) as starting guesses for the exact curves.
 
+    Raises:
+        InputError: (field ``ps``) with fewer than two distinct values or a ``p`` of 0 or 1.
+
     References:
         Desfontaines et al. (2020), Section 4.1; the module's Lemmas A-C.
     """
     blocks = Counter(unknown)
+    if len(blocks) < 2 or not all(0 < q < 1 for q in blocks):
+        raise InputError("ps", "the search needs two distinct p, each strictly inside (0, 1)")
     vals = sorted(blocks, key=lambda q: (float(q), q))
     m = len(unknown) - 1  # a target's peers
 

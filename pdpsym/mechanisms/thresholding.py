@@ -417,7 +417,8 @@ def ppk_delta_heterogeneous(
     n = len(ps)
     check_threshold(n, T, known_size)
     unknown = [q if type(q) is Fraction else Fraction(q) for q in ps[known_size:]]
-    if known_size == 0 and len(set(unknown)) >= MANY_DISTINCT:
+    values = set(unknown)
+    if known_size == 0 and len(values) >= MANY_DISTINCT and all(0 < q < 1 for q in values):
         return _ppk_search(unknown, T, Eps.of(eps), progress)
     weights = CountLaw(tuple(Fraction(q) for q in ps[:known_size])).exact_pmf()
     cands: list[Exact] = []
