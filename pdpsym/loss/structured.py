@@ -29,6 +29,16 @@ non-increasing in ``lambda``. The same holds for the two-sided geometric mechani
 (``alpha = e^{-1/lambda}``: ``|1 - a1 e^{it}|^2 / |1 - a2 e^{it}|^2`` is a positive
 combination of 1 and the geometric characteristic function for ``a2 > a1``).
 
+**Independent records** (product models). Given ``x_K``, the other records' law ``R``
+does not depend on ``x_i``, so ``p(r | x_i = a) = sum_s R(s) Lap(r - s - c(a))`` and by
+the triangle inequality each term's ratio to the ``b`` term is at most
+``e^{|c(a) - c(b)| / lambda}``; for ``r`` beyond every support point (``c(a) > c(b)``)
+every term has exactly that ratio. So ``PL_i = (max c - min c) / lambda`` over the values
+of ``x_i`` with positive probability, for every ``x_K``: exact, with no law built. Models
+whose generic pass is above :data:`INDEPENDENT_FROM` steps (``10^4`` records each with its
+own ``p``: ``10^12``) take this form; smaller ones keep the engine (its enclosures, as
+printed before).
+
 **Geometric mechanism.** With integer query values, the two-sided geometric mechanism
 ``P(r) ~ alpha^{|r - f(x)|}`` on integers has the same candidate set (the support points)
 and the same ratio ``sum w_a(s) alpha^{|r-s|} / sum w_b(s) alpha^{|r-s|}``; with
@@ -49,6 +59,7 @@ from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 from pdpsym.models.counts import Contributions, CountModel
 from pdpsym.models.markov import MarkovChain
+from pdpsym.models.product import ProductModel
 
 if TYPE_CHECKING:  # the closed forms load sympy: only the exact path imports them
     from pdpsym.core.expoly import LogRatio
@@ -57,6 +68,45 @@ if TYPE_CHECKING:  # the closed forms load sympy: only the exact path imports th
 EXACT_SUPPORT = 48
 #: the largest working precision (bits) before a value is reported with fewer digits
 MAX_BITS = 2048
+#: product models whose generic pass exceeds this many steps take the closed form of
+#: independent records (module doc)
+INDEPENDENT_FROM = 10**8
+
+
+def independent_closed_form(model: CountModel) -> bool:
+    """Whether ``model``'s leakage takes the closed form of independent records.
+
+    Args:
+        model: a structured model.
+
+    Returns:
+        True for a product model whose generic pass exceeds :data:`INDEPENDENT_FROM`
+        steps: every target's leakage is then ``(max c - min c) / lambda`` (module doc).
+
+    References:
+        Li et al. (2019), Section III, Eq. 2 (the sup over outputs, attained beyond the
+        support for independent records).
+    """
+    return isinstance(model, ProductModel) and model.size_hint() > INDEPENDENT_FROM
+
+
+def _independent_values(
+    model: ProductModel, targets: Sequence[str], contrib: Contributions, lam: Fraction
+) -> list[TargetLeakage]:
+    """Each target's ``(max c - min c) / lambda`` over its values of positive probability
+    (module doc), exact; ``no-compatible-pair`` with fewer than two such values."""
+    out = []
+    for t in targets:
+        i = model.index(t, "target")
+        _, probs = model.laws[i]
+        cs = [contrib.table[i][j] for j, q in enumerate(probs) if q > 0]
+        if len(cs) < 2:
+            out.append(TargetLeakage(t, "no-compatible-pair"))
+            continue
+        v = Fraction(max(cs) - min(cs)) / (lam * contrib.scale)
+        out.append(TargetLeakage(t, "ok", Enclosed(v, v, None)))
+    return out
+
 
 Status = Literal["ok", "no-compatible-pair"]
 
@@ -206,6 +256,8 @@ def leakage_work(model: CountModel, n_targets: int, known: Sequence[str]) -> int
         Li et al. (2019), Section V-D (the cost of computing the leakage, measured rather
         than taken from the lost complexity formulas).
     """
+    if independent_closed_form(model):  # the closed form: one pass over each target's values
+        return max(n_targets, 1) * 16 + len(model.variables)  # type: ignore[attr-defined]
     per_pass = int(model.size_hint())
     span = max(1, int(per_pass**0.5))
     per_target = 4 if isinstance(model, MarkovChain) and n_targets > 2 else 8
@@ -508,6 +560,13 @@ def structured_leakage(
     for t in targets:
         model.index(t, "target")  # type: ignore[attr-defined]
     contrib = model.contributions(weights)
+    if independent_closed_form(model):
+        assert isinstance(model, ProductModel)
+        closed = _independent_values(model, targets, contrib, lam)
+        if on_target is not None:
+            for t in targets:
+                on_target(t)
+        return closed
     acc = {t: _Accumulator() for t in targets}
     closed_form = exact and contrib.span <= exact_limit
     for assignment in known_assignments(model, known):
