@@ -28,9 +28,9 @@ from pdpsym.core.certify import certify
 from pdpsym.core.decimals import decimal_string, enclosure_decimal
 from pdpsym.core.errors import InputError, Undecided
 from pdpsym.core.numbers import fraction_str
+from pdpsym.loss.independent import independent_closed_form
 from pdpsym.loss.structured import (
     Enclosed,
-    independent_closed_form,
     known_assignments,
     leakage_max,
     structured_leakage,

@@ -29,15 +29,8 @@ non-increasing in ``lambda``. The same holds for the two-sided geometric mechani
 (``alpha = e^{-1/lambda}``: ``|1 - a1 e^{it}|^2 / |1 - a2 e^{it}|^2`` is a positive
 combination of 1 and the geometric characteristic function for ``a2 > a1``).
 
-**Independent records** (product models). Given ``x_K``, the other records' law ``R``
-does not depend on ``x_i``, so ``p(r | x_i = a) = sum_s R(s) Lap(r - s - c(a))`` and by
-the triangle inequality each term's ratio to the ``b`` term is at most
-``e^{|c(a) - c(b)| / lambda}``; for ``r`` beyond every support point (``c(a) > c(b)``)
-every term has exactly that ratio. So ``PL_i = (max c - min c) / lambda`` over the values
-of ``x_i`` with positive probability, for every ``x_K``: exact, with no law built. Models
-whose generic pass is above :data:`INDEPENDENT_FROM` steps (``10^4`` records each with its
-own ``p``: ``10^12``) take this form; smaller ones keep the engine (its enclosures, as
-printed before).
+**Independent records** (product models above a size): the closed form of
+:mod:`pdpsym.loss.independent`.
 
 **Geometric mechanism.** With integer query values, the two-sided geometric mechanism
 ``P(r) ~ alpha^{|r - f(x)|}`` on integers has the same candidate set (the support points)
@@ -57,9 +50,9 @@ from pdpsym.core import chainsym, countchain, countscreen, poly, polytrunc
 from pdpsym.core.decimals import enclosure_decimal, fixed_digits
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
+from pdpsym.loss.independent import independent_closed_form, independent_leakages
 from pdpsym.models.counts import Contributions, CountModel
 from pdpsym.models.markov import MarkovChain
-from pdpsym.models.product import ProductModel
 
 if TYPE_CHECKING:  # the closed forms load sympy: only the exact path imports them
     from pdpsym.core.expoly import LogRatio
@@ -68,46 +61,6 @@ if TYPE_CHECKING:  # the closed forms load sympy: only the exact path imports th
 EXACT_SUPPORT = 48
 #: the largest working precision (bits) before a value is reported with fewer digits
 MAX_BITS = 2048
-#: product models whose generic pass exceeds this many steps take the closed form of
-#: independent records (module doc)
-INDEPENDENT_FROM = 10**8
-
-
-def independent_closed_form(model: CountModel) -> bool:
-    """Whether ``model``'s leakage takes the closed form of independent records.
-
-    Args:
-        model: a structured model.
-
-    Returns:
-        True for a product model whose generic pass exceeds :data:`INDEPENDENT_FROM`
-        steps: every target's leakage is then ``(max c - min c) / lambda`` (module doc).
-
-    References:
-        Li et al. (2019), Section III, Eq. 2 (the sup over outputs, attained beyond the
-        support for independent records).
-    """
-    return isinstance(model, ProductModel) and model.size_hint() > INDEPENDENT_FROM
-
-
-def _independent_values(
-    model: ProductModel, targets: Sequence[str], contrib: Contributions, lam: Fraction
-) -> list[TargetLeakage]:
-    """Each target's ``(max c - min c) / lambda`` over its values of positive probability
-    (module doc), exact; ``no-compatible-pair`` with fewer than two such values."""
-    out = []
-    for t in targets:
-        i = model.index(t, "target")
-        _, probs = model.laws[i]
-        cs = [contrib.table[i][j] for j, q in enumerate(probs) if q > 0]
-        if len(cs) < 2:
-            out.append(TargetLeakage(t, "no-compatible-pair"))
-            continue
-        v = Fraction(max(cs) - min(cs)) / (lam * contrib.scale)
-        out.append(TargetLeakage(t, "ok", Enclosed(v, v, None)))
-    return out
-
-
 Status = Literal["ok", "no-compatible-pair"]
 
 
@@ -561,11 +514,14 @@ def structured_leakage(
         model.index(t, "target")  # type: ignore[attr-defined]
     contrib = model.contributions(weights)
     if independent_closed_form(model):
-        assert isinstance(model, ProductModel)
-        closed = _independent_values(model, targets, contrib, lam)
-        if on_target is not None:
-            for t in targets:
+        closed = []
+        for t, v in zip(targets, independent_leakages(model, targets, contrib, lam), strict=True):
+            if on_target is not None:
                 on_target(t)
+            if v is None:
+                closed.append(TargetLeakage(t, "no-compatible-pair"))
+            else:
+                closed.append(TargetLeakage(t, "ok", Enclosed(v, v)))
         return closed
     acc = {t: _Accumulator() for t in targets}
     closed_form = exact and contrib.span <= exact_limit
