@@ -28,6 +28,7 @@ from pdpsym.core.certify import certify
 from pdpsym.core.decimals import decimal_string, enclosure_decimal
 from pdpsym.core.errors import InputError, Undecided
 from pdpsym.core.numbers import fraction_str
+from pdpsym.loss.independent import independent_closed_form
 from pdpsym.loss.structured import (
     Enclosed,
     known_assignments,
@@ -266,6 +267,15 @@ def calibrate(
     if hi <= 0:
         raise InputError("model", "the query does not depend on the records (sensitivity 0)")
     passes: dict[Fraction, list[Any]] = {}
+    if independent_closed_form(model):
+        # every target leaks (max c - min c) / lambda exactly: the smallest scale is the
+        # worst target's leakage at lambda = 1 divided by eps, exactly
+        at_one = _pass(model, targets, known, Fraction(1), weights, on_target, eps)
+        if any(r.value is not None for r in at_one):
+            best = _worst(at_one)
+            scale = best.value.hi / eps
+            run = (targets, known, weights, on_target)
+            return _with_baselines(model, eps, mech, scale, scale, best.target, baselines, {}, run)
     while True:
         results = _pass(model, targets, known, hi, weights, on_target, eps)
         passes[hi] = results
@@ -300,6 +310,24 @@ def calibrate(
         # another target exceeds eps at hi (certified by _pass): it is now the worst;
         # PL(hi) > eps, so hi becomes the lower end, and the safe scale the upper one
         worst, lo, hi = above[0], hi, safe
+    return _with_baselines(
+        model, eps, mech, lo, hi, worst, baselines, passes, (targets, known, weights, on_target)
+    )
+
+
+def _with_baselines(
+    model: CountModel,
+    eps: Fraction,
+    mech: Any,
+    lo: Fraction,
+    hi: Fraction,
+    worst: str,
+    baselines: bool,
+    passes: dict[Fraction, list[Any]],
+    run: tuple[Any, Any, Any, Any],
+) -> Calibration:
+    """The :class:`Calibration` with the baselines' scales and the leakage each gives."""
+    targets, known, weights, on_target = run
     out: list[BaselineResult | NotApplicable] = []
     if baselines:
         scales: list[BaselineScale] = [group_dp_scale(model, eps)]

@@ -29,6 +29,9 @@ non-increasing in ``lambda``. The same holds for the two-sided geometric mechani
 (``alpha = e^{-1/lambda}``: ``|1 - a1 e^{it}|^2 / |1 - a2 e^{it}|^2`` is a positive
 combination of 1 and the geometric characteristic function for ``a2 > a1``).
 
+**Independent records** (product models above a size): the closed form of
+:mod:`pdpsym.loss.independent`.
+
 **Geometric mechanism.** With integer query values, the two-sided geometric mechanism
 ``P(r) ~ alpha^{|r - f(x)|}`` on integers has the same candidate set (the support points)
 and the same ratio ``sum w_a(s) alpha^{|r-s|} / sum w_b(s) alpha^{|r-s|}``; with
@@ -53,6 +56,7 @@ from pdpsym.core import (
 from pdpsym.core.decimals import enclosure_decimal, fixed_digits
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
+from pdpsym.loss.independent import independent_closed_form, independent_leakages
 from pdpsym.models.bayesnet_build import relevant_known
 from pdpsym.models.counts import Contributions, CountModel
 from pdpsym.models.structured_kinds import chain_of, network_of
@@ -64,7 +68,6 @@ if TYPE_CHECKING:  # the closed forms load sympy: only the exact path imports th
 EXACT_SUPPORT = 48
 #: the largest working precision (bits) before a value is reported with fewer digits
 MAX_BITS = 2048
-
 Status = Literal["ok", "no-compatible-pair"]
 
 
@@ -473,6 +476,16 @@ def structured_leakage(
     for t in targets:
         model.index(t, "target")  # type: ignore[attr-defined]
     contrib = model.contributions(weights)
+    if independent_closed_form(model):
+        closed = []
+        for t, v in zip(targets, independent_leakages(model, targets, contrib, lam), strict=True):
+            if on_target is not None:
+                on_target(t)
+            if v is None:
+                closed.append(TargetLeakage(t, "no-compatible-pair"))
+            else:
+                closed.append(TargetLeakage(t, "ok", Enclosed(v, v)))
+        return closed
     acc = {t: _Accumulator() for t in targets}
     closed_form = exact and contrib.span <= exact_limit
     network = network_of(model)

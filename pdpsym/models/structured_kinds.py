@@ -129,3 +129,18 @@ def table_of(model: Any) -> JointDistribution | None:
         Li et al. (2019), Section III (a joint distribution over the records).
     """
     return model if isinstance(model, JointDistribution) else None
+
+
+def product_of(model: Any) -> ProductModel | None:
+    """The model as independent records (a product of per-record laws), or None.
+
+    Args:
+        model: any model.
+
+    Returns:
+        The model itself when it is a :class:`~pdpsym.models.product.ProductModel`.
+
+    References:
+        Li et al. (2019), Section IV, Theorem 1 (independent tuples).
+    """
+    return model if isinstance(model, ProductModel) else None
