@@ -58,12 +58,14 @@ def test_the_help_copies_of_library_choices_match_the_library() -> None:
     from pdpsym.app.commands import oracle as oracle_cmd
     from pdpsym.app.commands import whg as whg_cmd
     from pdpsym.audit import ALL_NOTIONS, NOTIONS
+    from pdpsym.audit.registry import NAMED_NOTIONS
     from pdpsym.models.neighbours import DDPReading
     from pdpsym.papers.li2019.edges import EdgeReading
     from pdpsym.papers.li2019.whg import BottomRule
     from pdpsym.papers.li2019.whg.batch import MAX_BATCH_DIGITS
 
     assert audit_cmd.NOTIONS == NOTIONS and audit_cmd.ALL_NOTIONS == ALL_NOTIONS
+    assert audit_cmd.NAMED_NOTIONS == NAMED_NOTIONS
     assert audit_cmd.DDP_READINGS == tuple(r.value for r in DDPReading)
     assert oracle_cmd.FAMILIES == oracle.FAMILIES
     assert whg_cmd.READINGS == tuple(r.value for r in EdgeReading)
