@@ -32,10 +32,11 @@ if TYPE_CHECKING:
     from pdpsym.models.joint import JointDistribution
 
 # The engines (sympy, flint) load inside the handlers, so that `audit --help` starts at
-# once; --help shows these copies, which tests/test_startup.py checks against
-# pdpsym.audit.NOTIONS, ALL_NOTIONS and pdpsym.models.neighbours.DDPReading.
+# once; --help shows these copies, which tests/app/test_startup.py checks against
+# pdpsym.audit.NOTIONS, ALL_NOTIONS, NAMED_NOTIONS and pdpsym.models.neighbours.DDPReading.
 NOTIONS = ("dp", "apkdp", "ppkdp", "np", "cdp", "ibcdp", "dependent-dp")
 ALL_NOTIONS = (*NOTIONS, "distributional-dp")
+NAMED_NOTIONS = (*ALL_NOTIONS, "renyi-dp")
 DDP_READINGS = ("def4-neighbours", "def4-neighbours-in-support", "eq11-conditional")
 
 KINDS = (
@@ -56,8 +57,10 @@ every notion: dp (classic DP over the product of the domains), apkdp and ppkdp
 (Definitions 3, 5, 6), dependent-dp (Liu et al. Definition 4, both readings unless
 --ddp-reading) and, asked for by name, distributional-dp (Desfontaines et al.
 Definition 4: the best simulator, found by LPs whose answers are checked exactly; its
-figures are certified enclosures, for Laplace noise between two finite LPs). Requests
-estimated above --max-work steps are refused before they start.
+figures are certified enclosures, for Laplace noise between two finite LPs) and
+renyi-dp (Renyi DP of order --alpha on dp's pairs, Mironov 2017: epsilon only, exact;
+tables with a finite mechanism or Laplace noise). Requests estimated above --max-work
+steps are refused before they start.
 
 For each notion: epsilon (the smallest with delta = 0), delta at each --eps, the smallest
 epsilon at --delta, and the witness where each worst case is attained. Every number is
@@ -126,8 +129,14 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--notions",
         default=",".join(NOTIONS),
-        help=f"comma-separated subset of {','.join(ALL_NOTIONS)}, or all (default: all but "
-        "distributional-dp, which solves LPs)",
+        help=f"comma-separated subset of {','.join(NAMED_NOTIONS)}, or all (default: all but "
+        "distributional-dp, which solves LPs, and renyi-dp)",
+    )
+    p.add_argument(
+        "--alpha",
+        default="2",
+        help="order of renyi-dp, a rational above 1 (default 2), e.g. --notions renyi-dp "
+        "--alpha 3/2",
     )
     p.add_argument(
         "--ddp-reading",
@@ -467,6 +476,9 @@ def run(args: argparse.Namespace) -> int:
         delta = parse_rational(args.delta, "--delta")
         if not 0 <= delta < 1:
             raise InputError("--delta", "must lie in [0, 1)")
+    alpha = parse_rational(args.alpha, "--alpha")
+    if alpha <= 1:
+        raise InputError("--alpha", "must be > 1")
     notions = [t.strip() for t in args.notions.split(",") if t.strip()]
     if notions == ["all"]:
         notions = list(ALL_NOTIONS)
@@ -507,7 +519,9 @@ def run(args: argparse.Namespace) -> int:
             else:
                 readings = [DDPReading.NEIGHBOURS]  # not used by the other notions
             for k, reading in enumerate(readings):
-                one = audit(model, mech, args.target, known, [*grid, *eps], delta, [n], reading)
+                one = audit(
+                    model, mech, args.target, known, [*grid, *eps], delta, [n], reading, alpha=alpha
+                )
                 results += [
                     replace(r, notion=f"{r.notion}/conditional") if k else r for r in one.results
                 ]

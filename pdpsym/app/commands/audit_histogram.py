@@ -25,12 +25,15 @@ from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
 
 
 def histogram_notions() -> tuple[str, ...]:
-    """The notions the histogram audit reports (their ε at δ = 0): the one over every pair
-    of neighbours (two bins move by one) and those whose ε at δ = 0 is Li et al.'s Eq. 2."""
+    """The notions the histogram audit reports (their ε at δ = 0): of the default ones, the
+    one over every pair of neighbours (two bins move by one) and those whose ε at δ = 0 is
+    Li et al.'s Eq. 2."""
     from pdpsym.audit import registry  # engines load after --help
 
     return tuple(
-        n.name for n in registry.REGISTRY if n.pairs is registry.Pairs.NEIGHBOURS or n.eq2_at_zero
+        n.name
+        for n in registry.REGISTRY
+        if n.default and (n.pairs is registry.Pairs.NEIGHBOURS or n.eq2_at_zero)
     )
 
 
