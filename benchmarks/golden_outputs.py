@@ -19,6 +19,9 @@ Usage (from the repository root; ``pdpsym`` must run the checkout under test)::
     python benchmarks/golden_outputs.py record DIR     # store the outputs in DIR (adds new ones)
     python benchmarks/golden_outputs.py check DIR      # compare with DIR; exit 1 on change
 
+The record taken before the redesign of the notion registry and the layers (commit
+9d9cc32, 92 outputs) is kept in ``benchmarks/golden-9d9cc32/``.
+
 ``check`` prints one line per command whose JSON changed (``MOVED``), whose JSON gained
 fields or list entries with every recorded value unchanged (``ADDED``: a new baseline is
 not a moved number), and whose text-only output changed (``TEXT``, which a change to the
