@@ -64,8 +64,8 @@ from pdpsym.loss import LaplacePair, PrivacyLoss, Weighted, worst_case
 from pdpsym.loss.pmf_pair import PMFPair
 from pdpsym.mechanisms.discrete import RandomizedResponse
 from pdpsym.mechanisms.laplace import LaplaceNoise
-from pdpsym.models.neighbours import DDPReading
 from pdpsym.models.counts import query_contributions
+from pdpsym.models.neighbours import DDPReading
 from pdpsym.models.structured import records_law
 
 Law = dict[Fraction, Fraction]
