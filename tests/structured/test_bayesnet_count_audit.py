@@ -56,6 +56,15 @@ CPT = {  # the same tables, written again for the brute force: (parent state) ->
     "d": ("a", {(0,): (F(8, 10), F(2, 10)), (1,): (F(1, 10), F(9, 10))}),
 }
 LAM = Fraction(1, 2)
+CHAIN = json.dumps(
+    {
+        "kind": "markov-chain",
+        "states": [0, 1],
+        "initial": ["1/2", "1/2"],
+        "length": 2,
+        "transition": [["3/4", "1/4"], ["1/4", "3/4"]],
+    }
+)
 
 
 def _joint():
@@ -198,6 +207,24 @@ def test_count_of_every_node_in_state_one_is_the_default_query_on_a_binary_netwo
     _same_audits([SumMechanism("laplace", lam=LAM)], ["dp", "apkdp", "ppkdp", "cdp"])
 
 
+def test_sum_query_equals_zero_weights_on_the_other_records():
+    # independent path: the default query with weight 0 on the records not summed (the
+    # weights, not the query's values, drop them)
+    net = _net()
+    notions = ["dp", "apkdp", "ppkdp", "cdp", "dependent-dp"]
+    for mech, zero in (
+        (SumMechanism("laplace", lam=LAM), SumMechanism("laplace", {"d": F(0)}, lam=LAM)),
+        (
+            SumMechanism("threshold", T=F(1)),
+            SumMechanism("threshold", {"d": F(0)}, T=F(1)),
+        ),
+    ):
+        a = audit(net.sum_query(["a", "b", "c"]), mech, "b", ["d"], ["1/2"], None, notions)
+        b = audit(net, zero, "b", ["d"], ["1/2"], None, notions)
+        for x, y in zip(a.results, b.results, strict=True):
+            assert _figures(x) == _figures(y), (mech.kind, x.notion)
+
+
 @pytest.mark.slow
 def test_count_equals_the_default_query_for_every_notion():
     _same_audits(
@@ -255,11 +282,16 @@ def test_cli_count_flag_and_mechanism_file_agree(fifty_digits, tmp_path, capsys)
         ([], {"kind": "laplace", "lam": "1", "count": ["a"]}, "mechanism.count"),
         (["--sum", "a"], {"kind": "randomized-response", "keep": "1/2"}, "--sum"),
         (["--count", "a=yes"], {"kind": "laplace", "lam": "1", "sum": ["a"]}, "--count"),
+        (["--sum", "a"], {"kind": "laplace", "lam": "1", "query": "histogram"}, "--sum"),
+        (["--count", "x1=yes"], {"kind": "laplace", "lam": "1"}, "--count"),  # a chain
     ],
 )
 def test_cli_bad_query_exits_2_with_one_line(tmp_path, capsys, extra, mech, field):
     model = tmp_path / "t.bif"
     model.write_text(BIF)
+    if "x1=yes" in extra:  # a Markov chain model: no count query
+        model = tmp_path / "chain.json"
+        model.write_text(CHAIN)
     path = tmp_path / "m.json"
     path.write_text(json.dumps(mech))
     code, stdout, stderr = _run(
