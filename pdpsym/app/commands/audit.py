@@ -84,7 +84,9 @@ around the target; for a long chain segment epsilon exact (any number of states)
 delta(epsilon) enclosed between two windows of reports. On a
 Bayesian network: the target's connected component (independent of the other records)
 is listed and audited as a table, every notion; too large a component is refused by
---max-work.
+--max-work. A network's query may be a count or a sum of chosen records (--count,
+--sum, or "count": {"nodes": [...], "state": "TRUE"} / "sum": [...] in MECHANISM), e.g.
+pdpsym audit alarm.bif laplace.json --target HISTORY --count LVFAILURE,HYPOVOLEMIA=TRUE
 
 A finite class of laws ("kind": "model-class") gives each figure's sup over its members,
 with the worst member, e.g. pdpsym audit docs/examples/chain-class.json
