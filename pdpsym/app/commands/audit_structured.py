@@ -263,6 +263,11 @@ def check_work(
         if key not in memo:
             memo[key] = int((max(dom) - min(dom)) * abs(x) * scale)
         span += memo[key]
+    if getattr(model, "query_values", None) is not None:  # a network's count or sum query
+        from pdpsym.models.counts import query_contributions  # the models load after --help
+
+        contrib = query_contributions(model, {v: int(ws.get(v, ONE) * scale) for v in names})
+        span, scale = contrib.span, scale * contrib.scale  # the query's own count units
     per_pair = (span + 1) * (points + 4) * 50
     if mech.kind in ("geometric", "laplace"):
         # each point's δ is a closed form built and certified per pair: about a
