@@ -64,6 +64,7 @@ from pdpsym.loss import LaplacePair, PrivacyLoss, Weighted, worst_case
 from pdpsym.loss.pmf_pair import PMFPair
 from pdpsym.mechanisms.discrete import RandomizedResponse
 from pdpsym.mechanisms.laplace import LaplaceNoise
+from pdpsym.models.counts import query_contributions
 from pdpsym.models.neighbours import DDPReading
 from pdpsym.models.structured import records_law
 
@@ -138,6 +139,11 @@ class _Model:
         self.scale = math.lcm(1, *(x.denominator for x in w.values()))
         self.int_weights = {v: int(x * self.scale) for v, x in w.items()}
         self.domains = {v: tuple(model.domain(v)) for v in names}
+        # the query's per-record integer contributions, from the model alone (a network's
+        # count or sum query is not its records' values): f = (sum of c + offset) / unit
+        self.contrib = query_contributions(model, self.int_weights)
+        self.unit = self.contrib.scale * self.scale
+        self.rows = dict(zip(names, self.contrib.table, strict=True))
         self._laws: dict[tuple[Fraction, tuple[Fraction, ...]], Law | None] = {}
         self._known_laws: dict[Fraction, dict[tuple[Fraction, ...], Fraction] | None] = {}
 
@@ -176,14 +182,18 @@ class _Model:
                 return tuple(g)
         return (self.target,)
 
-    def span(self, names: Iterable[str]) -> tuple[Fraction, Fraction]:
-        """The least and largest ``Σ w_k x_k`` over the product of the domains."""
-        lo = hi = Fraction(0)
-        for v in names:
-            vals = [self.weights[v] * x for x in self.domains[v]]
-            lo += min(vals)
-            hi += max(vals)
-        return lo, hi
+    def shift(self, a: Fraction, b: Fraction) -> Fraction:
+        """How much ``f`` moves when the target changes from ``a`` to ``b``."""
+        row, dom = self.rows[self.target], self.domains[self.target]
+        return Fraction(row[dom.index(b)] - row[dom.index(a)], self.unit)
+
+    def value(self, count: int) -> Fraction:
+        """The query value of the records' summed contributions ``count``."""
+        return (count + self.contrib.offset) / self.unit
+
+    def most(self, names: Iterable[str]) -> int:
+        """The largest summed contribution of ``names`` (the least is 0)."""
+        return sum(max(self.rows[v]) for v in names)
 
 
 def dependence_groups(model: Any) -> list[tuple[str, ...]]:
@@ -267,7 +277,6 @@ def _ppk(m: _Model, mech: SumMechanism) -> list[tuple[dict[str, Any], PrivacyLos
 def _cdp(m: _Model, mech: SumMechanism) -> list[tuple[dict[str, Any], PrivacyLoss]]:
     out: list[tuple[dict[str, Any], PrivacyLoss]] = []
     sup = m.support()
-    wi = m.weights[m.target]
     for a in sup:
         ka = m.known_given(a) or {}
         for v in ka:
@@ -276,7 +285,7 @@ def _cdp(m: _Model, mech: SumMechanism) -> list[tuple[dict[str, Any], PrivacyLos
             for b in m.domains[m.target]:
                 if b == a or (b in sup and v not in (m.known_given(b) or {})):
                     continue
-                pc = _shift(pa, wi * (b - a))
+                pc = _shift(pa, m.shift(a, b))
                 where = {"a": a, "b": b, "known": v}
                 back = {**where, "direction": "changed vs actual"}
                 out.append((where, _pair(mech, pa, pc, where)))
@@ -293,22 +302,23 @@ def _point_pairs(
     i = m.target
     others = [v for v in inside if v != i]
     outside = [v for v in m.model.variables if v not in inside and v != i]
-    r = m.span(outside)[1]  # the largest rest: the worst for the threshold
-    glo, ghi = m.span(others)
-    wi = m.weights[i]
+    r = m.most(outside)  # the largest rest: the worst for the threshold
+    ghi = m.most(others)  # in contribution units; the least is 0
+    row, dom = m.rows[i], m.domains[i]
     out: list[tuple[dict[str, Any], PrivacyLoss]] = []
-    for a, b in itertools.permutations(m.domains[i], 2):
+    for a, b in itertools.permutations(dom, 2):
+        ca, cb = row[dom.index(a)], row[dom.index(b)]
         # the pair of largest shift, and the pair of largest sum among differing pairs
-        cands = [(wi * a + glo, wi * b + ghi), (wi * a + ghi, wi * b + glo)]
+        cands = [(ca, cb + ghi), (ca + ghi, cb)]
         if mech.kind == "threshold":
-            cands = [(wi * a + ghi, wi * b + ghi)]
-            cands += [(wi * a + ghi, wi * b + glo), (wi * a + glo, wi * b + ghi)]
+            cands = [(ca + ghi, cb + ghi), (ca + ghi, cb), (ca, cb + ghi)]
             diff = [c for c in cands if c[0] != c[1]]
             u, u2 = max(diff, key=lambda c: max(c)) if diff else cands[0]
         else:
             u, u2 = max(cands, key=lambda c: abs(c[0] - c[1]))
-        where: dict[str, Any] = {"a": a, "b": b, "values": (r + u, r + u2)}
-        out.append((where, _pair(mech, {r + u: Fraction(1)}, {r + u2: Fraction(1)}, where)))
+        x, x2 = m.value(r + u), m.value(r + u2)
+        where: dict[str, Any] = {"a": a, "b": b, "values": (x, x2)}
+        out.append((where, _pair(mech, {x: Fraction(1)}, {x2: Fraction(1)}, where)))
     return out
 
 
@@ -365,8 +375,8 @@ def _result(
         value, wit = apk_zero
         label = kind.apk_at_zero
     if kind.pairs is Pairs.NEIGHBOURS and mech.kind == "laplace":
-        wi, dom = m.weights[m.target], m.domains[m.target]
-        value, wit = delta_over_lambda(abs(wi) * (max(dom) - min(dom)), mech.lam)
+        row = m.rows[m.target]
+        value, wit = delta_over_lambda(Fraction(max(row) - min(row), m.unit), mech.lam)
     if kind.pairs is Pairs.DEPENDENT and reading is not DDPReading.CONDITIONAL:
         note = _DDP_NOTE
     return replace(res, epsilon=value, witness=wit, reading=label, note=note)
@@ -403,6 +413,12 @@ def audit_structured(
     from pdpsym.audit import Audit  # pdpsym.audit imports this module: no cycle
 
     if isinstance(mechanism, RandomizedResponse):
+        if getattr(model, "query_values", None) is not None:
+            raise InputError(
+                "query",
+                "randomized response releases the records themselves, not a count or sum "
+                "query; audit the query with laplace, geometric, count or threshold",
+            )
         rm = _Model(model, SumMechanism("count"), target, tuple(known))
         results = audit_rr(
             model,
@@ -417,7 +433,7 @@ def audit_structured(
     mech = _as_sum_mechanism(mechanism)
     m = _Model(model, mech, target, tuple(known))
     if mech.kind == "geometric":
-        lo, hi = m.span(model.variables)
+        lo, hi = m.value(0), m.value(m.most(model.variables))
         if lo.denominator != 1 or hi.denominator != 1:
             raise InputError("weights", "geometric noise needs an integer-valued query")
     makers: dict[Pairs, Callable[[], list[tuple[dict[str, Any], PrivacyLoss]]]] = {

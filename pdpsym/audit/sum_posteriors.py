@@ -136,6 +136,10 @@ class QueryLaws(Protocol):
         """The target's values of positive probability."""
         ...
 
+    def shift(self, a: Fraction, b: Fraction) -> Fraction:
+        """How much ``f`` moves when the target changes from ``a`` to ``b``."""
+        ...
+
 
 def pushed_laws(mech: SumMechanism, laws: Sequence[Law]) -> list[dict[Any, Fraction]]:
     """The output PMFs of a finite mechanism on the sum mixed over each law, on one range.
@@ -236,14 +240,14 @@ def ibcdp_loss(m: QueryLaws, mech: SumMechanism) -> PrivacyLoss:
     References:
         Desfontaines et al. (2020), Section 2.2, Definition 6.
     """
-    wi, dom = m.weights[m.target], m.domains[m.target]
+    dom = m.domains[m.target]
     laplace: list[PosteriorCase] = []
     pairs: list[tuple[dict[str, Any], PrivacyLoss]] = []
     for v in known_values(m):
         joint = joint_laws(m, v)
         values = list(joint)
         for b in dom:
-            changed = {a: _shift(joint[a], wi * (b - a)) for a in values}
+            changed = {a: _shift(joint[a], m.shift(a, b)) for a in values}
             where: dict[str, Any] = {"b": b, "known": v}
             back = {**where, "direction": "changed vs actual"}
             if mech.kind == "laplace":

@@ -536,6 +536,10 @@ class BayesianNetwork(NamedVariables):
         records count 0); see :mod:`pdpsym.models.bayesnet_query`."""
         return dataclasses.replace(self, query_values=sum_values(self.nodes, names))
 
+    def state_query(self) -> BayesianNetwork:
+        """This network with the default query (the sum of the records' state values)."""
+        return self if self.query_values is None else dataclasses.replace(self, query_values=None)
+
     def _query(self, v: str) -> tuple[Fraction, ...]:
         """Record ``v``'s per-state values in the query."""
         if self.query_values is None:
@@ -622,11 +626,8 @@ class BayesianNetwork(NamedVariables):
                 keep.add(v)
                 stack.extend(self.nodes[v].parents)
         kept = tuple(v for v in self.variables if v in keep)
-        query = (
-            None
-            if self.query_values is None
-            else {v: q for v, q in self.query_values.items() if v in keep}
-        )
+        qv = self.query_values
+        query = None if qv is None else {v: q for v, q in qv.items() if v in keep}
         return BayesianNetwork(kept, {v: self.nodes[v] for v in kept}, self.max_work, (), query)
 
     def __repr__(self) -> str:

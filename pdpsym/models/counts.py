@@ -117,6 +117,27 @@ class CountModel(StructuredModel, Protocol):
         ...
 
 
+def query_contributions(model: StructuredModel, weights: Mapping[str, int] | None) -> Contributions:
+    """The integer contributions of a structured model's query: the model's own
+    (``contributions``: a network's count or sum query counts its listed records only),
+    else those of the records' values.
+
+    Args:
+        model: a structured model.
+        weights: integer weight per record name (default 1).
+
+    Returns:
+        The :class:`Contributions` of ``f``.
+
+    References:
+        Li et al. (2019), Section III, Eq. 2 (the query ``f``).
+    """
+    own = getattr(model, "contributions", None)
+    if own is not None:
+        return own(weights)  # type: ignore[no-any-return]
+    return contributions(model.variables, [model.domain(v) for v in model.variables], weights)
+
+
 def exact_law(
     factors: Sequence[poly.IntPoly], contrib: Contributions
 ) -> dict[Fraction, Fraction] | None:

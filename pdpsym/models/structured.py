@@ -61,7 +61,8 @@ def records_law(
     least value, record ``r`` gets the integer weight ``R_r = prod_{r' < r} (c_{r'} + 1)``
     (``c_r`` its largest code ``D (x - lo_r)``) and every other record weight 0: the sum
     ``sum_r R_r x_r`` is ``sum_r R_r lo_r + (1/D) sum_r R_r D (x_r - lo_r)``, whose
-    mixed-radix digits ``D (x_r - lo_r)`` are the records' values.
+    mixed-radix digits ``D (x_r - lo_r)`` are the records' values. A model with another
+    query (a network's count or sum: ``state_query``) is read through its state values.
 
     Args:
         model: a structured model.
@@ -78,6 +79,9 @@ def records_law(
         Knuth, TAOCP vol. 2, Section 4.1 (mixed-radix numbers); Li et al. (2019),
         Section III, Eq. 2 (the conditional law of a linear query).
     """
+    plain = getattr(model, "state_query", None)  # a network's count or sum query: its states
+    if plain is not None:
+        model = plain()
     doms = {r: tuple(model.domain(r)) for r in records}
     den = math.lcm(1, *(x.denominator for d in doms.values() for x in d))
     weights = {v: 0 for v in model.variables}

@@ -87,7 +87,9 @@ around the target; for a long chain segment epsilon exact (any number of states)
 delta(epsilon) enclosed between two windows of reports. On a
 Bayesian network: the target's connected component (independent of the other records)
 is listed and audited as a table, every notion; too large a component is refused by
---max-work.
+--max-work. A network's query may be a count or a sum of chosen records (--count,
+--sum, or "count": {"nodes": [...], "state": "TRUE"} / "sum": [...] in MECHANISM), e.g.
+pdpsym audit alarm.bif laplace.json --target HISTORY --count LVFAILURE,HYPOVOLEMIA=TRUE
 
 A finite class of laws ("kind": "model-class") gives each figure's sup over its members,
 with the worst member, e.g. pdpsym audit docs/examples/chain-class.json
@@ -166,6 +168,7 @@ def register(sub: Any) -> None:
     p.add_argument("--digits", default="20", help="certified significant digits (default 20)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     options.add_rows(p)
+    options.add_network_query(p)
     p.set_defaults(func=run)
 
 
@@ -490,6 +493,7 @@ def run(args: argparse.Namespace) -> int:
     known = [t.strip() for t in args.known.split(",") if t.strip()]
     spec = _read_json(args.mechanism, "MECHANISM")
     if audit_histogram.wants_histogram(args, spec):
+        structured.refuse_query(args, spec, "the histogram is of the records' states, not a query")
         return audit_histogram.run_histogram(args, spec, known, notions)
     if isinstance(spec, dict) and spec.get("query") == "sum":
         spec = {k: v for k, v in spec.items() if k != "query"}
@@ -497,14 +501,20 @@ def run(args: argparse.Namespace) -> int:
     model: Any
     mech: Any
     if class_file(args.model):  # a class of laws: each notion's sup over the members
+        structured.refuse_query(args, spec, "needs a Bayesian network model")
         from pdpsym.app.commands.law_class import class_audit_command
 
         return class_audit_command(args, spec, known, eps, delta, notions, digits)
     if structured.is_structured(args.model):  # a chain, independent records, a network
         model = structured.load(args.model, options.row_tolerance(args))
+        kind = spec.get("kind") if isinstance(spec, dict) else None
+        if kind in ("randomized-response", "histogram"):
+            structured.refuse_query(args, spec, f"a {kind} mechanism releases the records' states")
+        spec, model = structured.with_query(args, spec, model)  # a network's count or sum
         mech = structured.read_mechanism(spec, model)
         structured.check_work(args, model, mech, args.target, known, notions, points)
     else:
+        structured.refuse_query(args, spec, "needs a Bayesian network model")
         model = load_discrete(args.model)
         mech = read_mechanism(args.mechanism, model)  # validates before the estimate
         size = max(number_bits(spec), number_bits(args.delta))

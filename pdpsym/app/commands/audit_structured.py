@@ -62,6 +62,46 @@ def mechanism_fields() -> Iterator[None]:
         raise InputError(field, err.message) from None
 
 
+def with_query(args: argparse.Namespace, spec: Any, model: Any) -> tuple[Any, Any]:
+    """The mechanism object without its ``count`` / ``sum`` key and the model with the
+    query they (or ``--count`` / ``--sum``) name: a Bayesian network's count
+    ``{"nodes": [NODE, ...], "state": STATE}`` or sum ``[NODE, ...]``."""
+    from pdpsym.app import options  # the option parsers load after --help
+
+    keys = [k for k in ("count", "sum") if isinstance(spec, Mapping) and k in spec]
+    flags = [f"--{k}" for k in ("count", "sum") if getattr(args, k, None) is not None]
+    if not keys:
+        return spec, options.network_query(args, model)
+    if flags:
+        raise InputError(flags[0], f"the mechanism file names the query too (key {keys[0]!r})")
+    if len(keys) > 1:
+        raise InputError("mechanism.count", "give count or sum, not both")
+    key = keys[0]
+    rest = {k: v for k, v in spec.items() if k != key}
+    field = f"mechanism.{key}"
+    if not hasattr(model, "count_query"):
+        raise InputError(field, "needs a Bayesian network model")
+    raw = spec[key]
+    with mechanism_fields():
+        if key == "sum":
+            return rest, model.sum_query(raw)
+        if not isinstance(raw, Mapping) or set(raw) != {"nodes", "state"}:
+            raise InputError(field, 'expected {"nodes": [NODE, ...], "state": STATE}')
+        if not isinstance(raw["state"], str):
+            raise InputError(f"{field}.state", "expected a state name")
+        return rest, model.count_query(raw["nodes"], raw["state"])
+
+
+def refuse_query(args: argparse.Namespace, spec: Any, why: str) -> None:
+    """Refuse ``--count`` / ``--sum`` (or the mechanism file's key) where the query is not
+    what the audit releases (``why``)."""
+    for k in ("count", "sum"):
+        if getattr(args, k, None) is not None:
+            raise InputError(f"--{k}", why)
+        if isinstance(spec, Mapping) and k in spec:
+            raise InputError(f"mechanism.{k}", why)
+
+
 def read_mechanism(spec: Any, model: Any) -> Any:
     """The :class:`~pdpsym.audit.sum_mechanisms.SumMechanism` a mechanism file describes, for
     a structured model; its errors name the field inside the mechanism file."""
@@ -223,6 +263,11 @@ def check_work(
         if key not in memo:
             memo[key] = int((max(dom) - min(dom)) * abs(x) * scale)
         span += memo[key]
+    if getattr(model, "query_values", None) is not None:  # a network's count or sum query
+        from pdpsym.models.counts import query_contributions  # the models load after --help
+
+        contrib = query_contributions(model, {v: int(ws.get(v, ONE) * scale) for v in names})
+        span, scale = contrib.span, scale * contrib.scale  # the query's own count units
     per_pair = (span + 1) * (points + 4) * 50
     if mech.kind in ("geometric", "laplace"):
         # each point's δ is a closed form built and certified per pair: about a
@@ -355,4 +400,12 @@ def _check_network_rr(
         check_table_work(args, shim, table, bits, {"kind": "randomized-response"}, points)  # type: ignore[arg-type]
 
 
-__all__ = ["SUM_KINDS", "check_work", "is_structured", "load", "read_mechanism"]
+__all__ = [
+    "SUM_KINDS",
+    "check_work",
+    "is_structured",
+    "load",
+    "read_mechanism",
+    "refuse_query",
+    "with_query",
+]
