@@ -21,8 +21,14 @@ from pdpsym.app.progress import Progress
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 
-#: the fewest boxes an interval search is allowed before it is refused (naming --max-work)
-MIN_BOXES = 8
+#: the fewest boxes an interval search is allowed before it is refused (naming
+#: --max-work): no search measured closed in fewer (37 to 127 boxes at 6 digits)
+MIN_BOXES = 16
+#: a class's default work limit (without --max-work): a class is many laws, so ten times
+#: a single law's default, about a minute of CPU at the engines' measured 3 * 10^7 steps
+#: a second (a search to 6 digits over a 2-parameter box at T = 100, every target, needs
+#: about 69 boxes of 2 * 10^6 steps; 20 chains of T = 1,000 calibrated, 1.4 * 10^9)
+CLASS_MAX_WORK = 20 * limits.DEFAULT_MAX_WORK
 #: the most digits a class's enclosures are printed with (the interval search aims at 6)
 SHOWN_DIGITS = 10
 
@@ -68,20 +74,35 @@ def law_text(cls: Any, law: Any) -> str:
     return "the member of largest support (every value with a positive upper end)"
 
 
+def _class_limit(args: argparse.Namespace) -> int:
+    """The work limit of a class: ``--max-work`` when given, else :data:`CLASS_MAX_WORK`."""
+    if getattr(args, "max_work", None) is None:
+        return CLASS_MAX_WORK
+    return limits.max_work(args)
+
+
 def _budget(
     args: argparse.Namespace, cls: Any, n_targets: int, known: list[str], passes: int = 1
 ) -> int:
-    """The interval search's box limit from ``--max-work`` (refused below MIN_BOXES); a
-    finite class's members are checked against the limit together (``passes``: the
-    command's work in units of one all-targets leakage pass, 6 for a calibration)."""
+    """The interval search's box limit from the class's work limit (refused up front
+    when even MIN_BOXES boxes exceed it); a finite class's members are checked against
+    the limit together (``passes``: the command's work in units of one all-targets
+    leakage pass, 6 for a calibration)."""
     from pdpsym.loss.class_search import class_work  # after --help
     from pdpsym.models.law_class import IntervalChain
 
     per = class_work(cls, n_targets, known)
+    limit = _class_limit(args)
+    need = MIN_BOXES * per if isinstance(cls, IntervalChain) else passes * per
+    if need > limit:
+        what = "this search over the class" if isinstance(cls, IntervalChain) else "the members"
+        raise InputError(
+            "--max-work",
+            f"{what} needs about {float(need):.1e} steps, above the limit {float(limit):.1e}; "
+            "raise --max-work to run it anyway",
+        )
     if isinstance(cls, IntervalChain):
-        limits.check(args, MIN_BOXES * per, "this search over the class")
-        return max(MIN_BOXES, limits.max_work(args) // max(per, 1))
-    limits.check(args, passes * per, "the members of this class")
+        return max(MIN_BOXES, limit // max(per, 1))
     return 0
 
 
