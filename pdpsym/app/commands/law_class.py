@@ -74,14 +74,14 @@ def law_text(cls: Any, law: Any) -> str:
     return "the member of largest support (every value with a positive upper end)"
 
 
-def _class_limit(args: argparse.Namespace) -> int:
+def class_limit(args: argparse.Namespace) -> int:
     """The work limit of a class: ``--max-work`` when given, else :data:`CLASS_MAX_WORK`."""
     if getattr(args, "max_work", None) is None:
         return CLASS_MAX_WORK
     return limits.max_work(args)
 
 
-def _budget(
+def search_budget(
     args: argparse.Namespace, cls: Any, n_targets: int, known: list[str], passes: int = 1
 ) -> int:
     """The interval search's box limit from the class's work limit (refused up front
@@ -92,7 +92,7 @@ def _budget(
     from pdpsym.models.law_class import IntervalChain
 
     per = class_work(cls, n_targets, known)
-    limit = _class_limit(args)
+    limit = class_limit(args)
     need = MIN_BOXES * per if isinstance(cls, IntervalChain) else passes * per
     if need > limit:
         what = "this search over the class" if isinstance(cls, IntervalChain) else "the members"
@@ -135,7 +135,7 @@ def class_leakage_command(args: argparse.Namespace, cls: Any) -> int:
     targets = (
         [v for v in cls.variables if v not in set(known)] if args.all_targets else [args.target]
     )
-    max_boxes = _budget(args, cls, len(targets), known)
+    max_boxes = search_budget(args, cls, len(targets), known)
     with Progress(_steps(cls, max_boxes), "steps", delay=1.0) as bar:
         res = class_leakage(
             cls,
@@ -328,7 +328,7 @@ def class_calibrate_command(args: argparse.Namespace, cls: Any) -> int:
     known = options.names(args.known)
     targets = [args.target] if args.target else None
     n = 1 if args.target else len(cls.variables) - len(known)
-    max_boxes = _budget(args, cls, n, known, CALIBRATION_PASSES)
+    max_boxes = search_budget(args, cls, n, known, CALIBRATION_PASSES)
     with Progress(_steps(cls, max_boxes), "steps", delay=1.0) as bar, _box_limit():
         cal = class_calibrate(
             cls,
@@ -395,24 +395,23 @@ def class_audit_command(
     notions: list[str],
     digits: int,
 ) -> int:
-    """Every notion's sup over a finite class (``pdpsym audit`` with a class file)."""
+    """Every notion's sup over a class (``pdpsym audit`` with a class file); an interval
+    class goes to :mod:`pdpsym.app.commands.law_class_audit`."""
     from pdpsym.app.commands import audit_structured as structured  # after --help
     from pdpsym.app.readers import load_law_class
     from pdpsym.audit.class_audit import class_audit
     from pdpsym.models.law_class import ModelClass
 
     cls = load_law_class(args.model)
-    if not isinstance(cls, ModelClass):
-        raise InputError(
-            "MODEL",
-            "audit over an interval class is not supported (leakage and calibrate are); "
-            "give a model-class, a finite list of laws",
-        )
     if args.curve is not None:
         raise InputError("--curve", "a class's audit writes no curve (give one member)")
     if args.ddp_reading is not None:
         raise InputError("--ddp-reading", "a class's audit takes the default reading")
     points = len(eps) + (delta is not None)
+    if not isinstance(cls, ModelClass):
+        from pdpsym.app.commands.law_class_audit import interval_audit_command
+
+        return interval_audit_command(args, cls, spec, known, eps, delta, notions, digits)
     if _tables(cls):
         from pdpsym.app.audit_work import check_work, number_bits
         from pdpsym.app.commands.audit import read_mechanism
@@ -487,9 +486,14 @@ def class_audit_command(
 
 
 __all__ = [
+    "CLASS_MAX_WORK",
     "class_audit_command",
     "class_calibrate_command",
     "class_leakage_command",
+    "class_limit",
     "describe",
+    "describe_text",
     "law_of",
+    "law_text",
+    "search_budget",
 ]
