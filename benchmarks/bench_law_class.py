@@ -134,9 +134,7 @@ def main() -> int:
             ),
             ("finite calibrate --eps 1", ["calibrate", str(finite), "--eps", "1"]),
         ):
-            cpu, wall, out_text = timed(
-                [*exe, *argv, "--json", "--jobs", str(a.jobs)]
-            )
+            cpu, wall, out_text = timed([*exe, *argv, "--json", "--jobs", str(a.jobs)])
             out = json.loads(out_text)
             value = out["max"]["value"] if "max" in out else out["scale"]
             rows.append(

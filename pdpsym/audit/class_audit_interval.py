@@ -163,6 +163,7 @@ def interval_class_audit(
             cls, [target], known, lap[0], lap[1], digits=15, max_boxes=max_boxes, on_step=on_step
         )
     laws: list[tuple[Fraction, ...] | str]
+    models: list[Any]
     if isinstance(cls, IntervalChain):
         laws = list(grid_points(cls, grid))
         worst = search.targets[0].law if search is not None else None

@@ -344,7 +344,9 @@ def box_bound(
             continue
         sel = np.array(rows_k)
         c1 = np.array([logs_n[(term_keys[k][0], term_keys[k][1], term_keys[k][2])] for k in rows_k])
-        d_b = np.array([logs_d[(term_keys[k][0], term_keys[k][1], term_keys[k][3])] for k in rows_k])
+        d_b = np.array(
+            [logs_d[(term_keys[k][0], term_keys[k][1], term_keys[k][3])] for k in rows_k]
+        )
         e_v = np.array([pt.E[(term_keys[k][0], term_keys[k][1])] * LN2 for k in rows_k])
         c1 = c1 + d_b[:, None] + 2 * e_v[:, None] + 2 * eta
         c2, e_ref = c2_all[sel], e_ref_all[sel]
@@ -360,8 +362,10 @@ def box_bound(
             lin = absl = np.zeros_like(c1)
         with np.errstate(invalid="ignore"):
             val = c1 + lin - c2
-            slack = 64 * 2.0**-53 * (
-                np.abs(c1) + absl + np.abs(c2) + 4 * (np.abs(e_v) + np.abs(e_ref))[:, None]
+            slack = (
+                64
+                * 2.0**-53
+                * (np.abs(c1) + absl + np.abs(c2) + 4 * (np.abs(e_v) + np.abs(e_ref))[:, None])
             )
             tot = val + slack
         tot = np.where(np.isnan(tot), math.inf, tot)

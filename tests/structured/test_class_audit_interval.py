@@ -137,10 +137,13 @@ def _brute_eq2(T, x0, x1, i, lam):
     mix = {}
     for a in (0, 1):
         tot = sum(law[a])
-        mix[a] = lambda r, a=a, tot=tot: sum(
-            mpmath.mpf(c.numerator) / c.denominator * mpmath.exp(-abs(r - k) / lam)
-            for k, c in enumerate(law[a])
-        ) / (mpmath.mpf(tot.numerator) / tot.denominator)
+        mix[a] = lambda r, a=a, tot=tot: (
+            sum(
+                mpmath.mpf(c.numerator) / c.denominator * mpmath.exp(-abs(r - k) / lam)
+                for k, c in enumerate(law[a])
+            )
+            / (mpmath.mpf(tot.numerator) / tot.denominator)
+        )
     with mpmath.workdps(30):
         rs = [mpmath.mpf(j) / 4 for j in range(-4, 4 * T + 5)]
         return max(abs(mpmath.log(mix[0](r) / mix[1](r))) for r in rs)
