@@ -392,3 +392,13 @@ def test_an_interval_search_that_would_not_finish_is_refused_up_front(tmp_path, 
     code = main(["leakage", str(p), "--target", "x3", "--lam", "1", "--max-work", "1e5"])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and "--max-work" in err[0]
+
+
+def test_calibrate_of_a_class_of_tables_is_refused_naming_the_model(tmp_path, capsys):
+    # hand derivation: a single table has no calibrate (nor --all-targets), so neither
+    # has a class of tables: exit 2 naming MODEL, not an internal error
+    p = tmp_path / "c.json"
+    p.write_text(json.dumps({"kind": "model-class", "members": TABLES}))
+    code = main(["calibrate", str(p), "--eps", "1"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "MODEL" in err[0]

@@ -323,6 +323,12 @@ def class_calibrate_command(args: argparse.Namespace, cls: Any) -> int:
     from pdpsym.audit.class_calibrate import class_calibrate
     from pdpsym.core.numbers import parse_positive
 
+    if _tables(cls):  # as for one table: calibrate is for structured models
+        raise InputError(
+            "MODEL",
+            "calibrate needs structured members (markov-chain, product or bayesian-network); "
+            "a class of tables has leakage --target and audit",
+        )
     eps = parse_positive(args.eps, "--eps")
     digits = min(options.digits(args.digits), SHOWN_DIGITS)
     known = options.names(args.known)
