@@ -234,3 +234,14 @@ def test_cli_labels_lower_bounds(tmp_path, fmt):
     else:
         assert "at least" in out and "lower bound" in out
         assert all(len(line) < 120 for line in out.splitlines())
+
+
+def test_audit_of_an_interval_class_respects_max_work(capsys):
+    # hand derivation: 10 laws of 100 records share a limit of 10^6 steps, below one
+    # law's own audit estimate: refused up front, naming the flag
+    from pdpsym.app.cli import main  # noqa: PLC0415 (the CLI, for this test only)
+
+    argv = ["audit", "docs/examples/estimated-chain.json", "docs/examples/laplace2.json"]
+    code = main([*argv, "--target", "x50", "--eps", "1", "--max-work", "1e6"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "--max-work" in err[0]
