@@ -211,7 +211,7 @@ def _eq2_figure(
     no finite upper bound."""
     t = search.targets[0]
     if t.value is None or not isinstance(fig.bounds, tuple):
-        return _lower(fig) if t.value is not None else fig
+        return _lower(fig)  # an unbounded figure stays unbounded (the sup is too)
     lo = max(t.value.lo, fig.bounds[0])
     if t.open_above:
         return ClassFigure((lo, max(t.value.hi, fig.bounds[1])), fig.member, LOWER)
