@@ -19,9 +19,13 @@ Usage (from the repository root; ``pdpsym`` must run the checkout under test)::
     python benchmarks/golden_outputs.py record DIR     # store the outputs in DIR (adds new ones)
     python benchmarks/golden_outputs.py check DIR      # compare with DIR; exit 1 on change
 
-``check`` prints one line per command whose JSON changed (and, separately, commands whose
-text-only output changed, which a change to the text layout may explain), then a summary
-line with the number of outputs compared.
+The record taken before the redesign of the notion registry and the layers (commit
+9d9cc32, 92 outputs) is kept in ``benchmarks/golden-9d9cc32/``.
+
+``check`` prints one line per command whose JSON changed (``MOVED``), whose JSON gained
+fields or list entries with every recorded value unchanged (``ADDED``: a new baseline is
+not a moved number), and whose text-only output changed (``TEXT``, which a change to the
+text layout may explain), then a summary line with the number of outputs compared.
 """
 
 from __future__ import annotations
@@ -169,6 +173,16 @@ def run(cmd: str, work: Path) -> dict[str, object]:
     return {"cmd": cmd, "rc": proc.returncode, "json": parsed, "text": text}
 
 
+def _contained(old: object, new: object) -> bool:
+    """Whether ``new`` holds every value of ``old`` unchanged (keys or list entries may be
+    added: a new baseline or field is not a moved number)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        return all(k in new and _contained(v, new[k]) for k, v in old.items())
+    if isinstance(old, list) and isinstance(new, list):
+        return len(new) >= len(old) and all(_contained(a, b) for a, b in zip(old, new))
+    return old == new
+
+
 def _key(cmd: str) -> str:
     return hashlib.sha1(cmd.encode()).hexdigest()[:16]
 
@@ -198,7 +212,7 @@ def record(dest: Path) -> None:
 
 def check(src: Path) -> int:
     index: dict[str, str] = json.loads((src / "index.json").read_text())
-    moved, text_only, compared = [], [], 0
+    moved, added, text_only, compared = [], [], [], 0
     for key, cmd in sorted(index.items(), key=lambda kv: kv[1]):
         old = json.loads((src / f"{key}.json").read_text())
         new = run(cmd, _workdir())
@@ -207,15 +221,23 @@ def check(src: Path) -> int:
             moved.append(f"exit {old['rc']} -> {new['rc']}: {cmd}")
         elif old["json"] is not None or new["json"] is not None:
             if old["json"] != new["json"]:
-                moved.append(f"json changed: {cmd}")
+                if _contained(old["json"], new["json"]):
+                    added.append(cmd)
+                else:
+                    moved.append(f"json changed: {cmd}")
         elif old["text"] != new["text"]:
             text_only.append(cmd)
         print(f"[{compared}/{len(index)}] {cmd}", file=sys.stderr)
     for line in moved:
         print("MOVED  " + line)
+    for cmd in added:
+        print("ADDED  " + cmd)
     for cmd in text_only:
         print("TEXT   " + cmd)
-    print(f"{compared} outputs compared: {len(moved)} moved, {len(text_only)} text-only changes")
+    print(
+        f"{compared} outputs compared: {len(moved)} moved, {len(added)} with fields added "
+        f"(every recorded value unchanged), {len(text_only)} text-only changes"
+    )
     return 1 if moved else 0
 
 

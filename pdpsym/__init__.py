@@ -33,9 +33,11 @@ if TYPE_CHECKING:  # the names below load on first use (a light `import pdpsym`)
     from pdpsym.app.readers import load_model
     from pdpsym.audit import audit
     from pdpsym.audit.calibrate import calibrate
+    from pdpsym.audit.calibrate_histogram import calibrate_histogram
     from pdpsym.claims.catalogue import CATALOGUE
     from pdpsym.claims.figure import FigureData
     from pdpsym.core.errors import InputError, Undecided
+    from pdpsym.loss.histogram import histogram_leakage
     from pdpsym.loss.leakage import leakage
     from pdpsym.loss.plrv import Eps, apkdp_delta, ppkdp_delta
     from pdpsym.loss.structured import structured_leakage
@@ -67,6 +69,8 @@ _LAZY: dict[str, str] = {
     "ProductModel": "pdpsym.models.product",
     "structured_leakage": "pdpsym.loss.structured",
     "calibrate": "pdpsym.audit.calibrate",
+    "calibrate_histogram": "pdpsym.audit.calibrate_histogram",
+    "histogram_leakage": "pdpsym.loss.histogram",
     "Scenario": "pdpsym.models.scenario",
     "CATALOGUE": "pdpsym.claims.catalogue",
     "leakage": "pdpsym.loss.leakage",
@@ -172,9 +176,11 @@ __all__ = [
     "apkdp_delta",
     "audit",
     "calibrate",
+    "calibrate_histogram",
     "dependent_dp_level",
     "figure",
     "gaussian_leakage",
+    "histogram_leakage",
     "leakage",
     "load_model",
     "mechanisms",

@@ -3,7 +3,7 @@ numbers, unicode, deep nesting, special files.
 
 ``draw(rng, tmp)`` returns one argv (files it needs are written under ``tmp``);
 ``run(argv)`` runs it in-process and classifies the outcome. Used by
-tests/test_fuzz_cli.py (a bounded run, and a larger one marked slow) and by
+tests/app/test_fuzz_cli.py (a bounded run, and a larger one marked slow) and by
 ``python tests/fuzz_cases.py N`` (the recorded run in docs/reliability.md).
 """
 

@@ -157,7 +157,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         from pdpsym.app import limits
 
         limits.check(args, limits.FIXED_WORK, "any command")  # validates --max-work first
-        return int(args.func(args))
+        code = int(args.func(args))
+        readers = sys.modules.get("pdpsym.app.readers")  # loaded when a model was read
+        for note in getattr(readers, "NOTES", []):
+            sys.stderr.write(f"pdpsym: note: {note}\n")
+        if readers is not None:
+            readers.NOTES.clear()
+        return code
     except InputError as err:
         _fail(f"{_flag(err.field, args, shown_as)}: {err.message}")
         return 2

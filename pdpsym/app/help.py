@@ -24,7 +24,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "attained; or the outcome no-compatible-pair. MODEL may be a class of laws "
         "(model-class, interval-markov-chain, interval-product): the sup over the class, "
         "certified, with the worst law; e.g. `pdpsym leakage "
-        "docs/examples/estimated-chain.json --all-targets --lam 1` (docs/uncertain-laws.md).",
+        "docs/examples/estimated-chain.json --all-targets --lam 1` (docs/uncertain-laws.md). "
+        "A Bayesian network (.bif, .xmlbif, .uai, "
+        "also gzipped): every record at once with --all-targets, a count with --count, e.g. "
+        "pdpsym leakage alarm.bif --all-targets --lam 2 --count HYPOVOLEMIA,LVFAILURE=TRUE",
     ),
     "table": (
         "write an exact table of the papers' examples",

@@ -30,7 +30,7 @@ def command(sub: Any, name: str, func: Callable[..., int] | None = None) -> argp
 
 MODEL_FILES = (
     "model file (.json, .toml or .csv; a markov-chain, product or bayesian-network model, "
-    "or a .bif file)"
+    "or a .bif, .xmlbif or .uai network, also gzipped)"
 )
 
 
@@ -46,6 +46,74 @@ def add_instance(
     p.add_argument("model", metavar="MODEL", help=model)
     p.add_argument("--target", required=target_required, default=None, help=target)
     p.add_argument("--known", default="", help=known)
+
+
+#: the CLI's default tolerance on a network table row's sum (files round their rows)
+ROW_TOLERANCE = "1e-6"
+
+
+def add_rows(p: argparse.ArgumentParser) -> None:
+    """``--row-tolerance`` and ``--exact-rows``: how a network file's table rows that do
+    not sum to exactly 1 are read."""
+    p.add_argument(
+        "--row-tolerance",
+        default=ROW_TOLERANCE,
+        metavar="T",
+        help="network files: a table row whose sum is within T of 1 is divided by its sum, "
+        f"exactly, with a note on stderr (default {ROW_TOLERANCE}; e.g. --row-tolerance 1e-4)",
+    )
+    p.add_argument(
+        "--exact-rows",
+        action="store_true",
+        help="network files: refuse every table row that does not sum to exactly 1",
+    )
+
+
+def row_tolerance(args: argparse.Namespace) -> Fraction | None:
+    """The tolerance of ``--row-tolerance`` (None with ``--exact-rows``)."""
+    if getattr(args, "exact_rows", False):
+        return None
+    text = getattr(args, "row_tolerance", None) or ROW_TOLERANCE
+    t = parse_rational(text, "--row-tolerance")
+    if t < 0 or t >= 1:
+        raise InputError("--row-tolerance", f"must be in [0, 1), got {text!r}")
+    return t
+
+
+def add_network_query(p: argparse.ArgumentParser) -> None:
+    """``--count`` and ``--sum``: the query of a Bayesian network."""
+    p.add_argument(
+        "--count",
+        default=None,
+        metavar="NODE,...=STATE",
+        help="Bayesian networks: the query counts how many of these records are in STATE (by "
+        "name), e.g. --count HYPOVOLEMIA,LVFAILURE=TRUE",
+    )
+    p.add_argument(
+        "--sum",
+        default=None,
+        metavar="NODE,...",
+        help="Bayesian networks: the query sums these records' state values (numbers, or "
+        "indices 0, 1, ...); the others count 0, e.g. --sum CVP,PCWP",
+    )
+
+
+def network_query(args: argparse.Namespace, model: Any) -> Any:
+    """The model with the query of ``--count`` / ``--sum`` (unchanged without them)."""
+    count = getattr(args, "count", None)
+    total = getattr(args, "sum", None)
+    if count is None and total is None:
+        return model
+    if count is not None and total is not None:
+        raise InputError("--count", "give --count or --sum, not both")
+    if not hasattr(model, "count_query"):
+        raise InputError("--count" if count else "--sum", "needs a Bayesian network model")
+    if count is not None:
+        if "=" not in count:
+            raise InputError("--count", f"expected NODE,...=STATE, got {count!r}")
+        nodes, state = count.rsplit("=", 1)
+        return model.count_query(names(nodes, "--count"), state.strip())
+    return model.sum_query(names(total, "--sum"))
 
 
 def add_output(p: argparse.ArgumentParser, digits: int) -> None:

@@ -18,6 +18,7 @@ import json
 import stat
 import tomllib
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +29,7 @@ from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.joint import JointDistribution
 from pdpsym.models.law_class import LawClass, class_from_object
 from pdpsym.models.structured import StructuredModel
-from pdpsym.models.structured_kinds import structured_from_object
+from pdpsym.models.structured_kinds import structured_from_object, table_of
 
 if TYPE_CHECKING:  # a Gaussian model loads sympy: imported where one is read
     from pdpsym.models.gaussian import GaussianModel
@@ -202,33 +203,103 @@ def load_gaussian(path: str | Path) -> GaussianModel:
     return GaussianModel.from_json_object(read_model_object(path))
 
 
-def load_bayesian_network(path: str | Path) -> BayesianNetwork | None:
-    """A Bayesian network from a ``.bif`` file or a ``"kind": "bayesian-network"`` JSON or
-    TOML object; None for any other model file."""
+#: network file suffixes (each also gzipped, ``.bif.gz``) -> their format
+NETWORK_SUFFIXES = {".bif": "bif", ".xmlbif": "xmlbif", ".xml": "xmlbif", ".uai": "uai"}
+
+
+def network_format(path: str | Path) -> str | None:
+    """The format of a network file by its name (``bif``, ``xmlbif``, ``uai``), or None."""
+    name = Path(path).name.lower().removesuffix(".gz")
+    return next((f for s, f in NETWORK_SUFFIXES.items() if name.endswith(s)), None)
+
+
+def is_bif(path: str | Path) -> bool:
+    """Whether a model file is a network file by its name (BIF, XMLBIF or UAI)."""
+    return network_format(path) is not None
+
+
+def read_bif_text(p: Path) -> str:
+    """The text of a network file, or of a gzipped one (``.bif.gz``) (at most MAX_FILE_BYTES, also
+    once uncompressed)."""
+    if not p.name.lower().endswith(".gz"):
+        return read_text_file(p, "MODEL")
+    import gzip  # noqa: PLC0415 (only gzipped files need it)
+
+    if p.exists() and not stat.S_ISREG(p.stat().st_mode):
+        raise InputError("MODEL", f"not a regular file: {quote(p)}")
+    try:
+        with gzip.open(p, "rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        raise InputError("MODEL", f"no such file: {quote(p)}") from None
+    except (OSError, EOFError) as err:
+        raise InputError("MODEL", f"cannot read {quote(p)} as gzip: {err}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise InputError("MODEL", f"larger than {MAX_FILE_BYTES} bytes uncompressed: {quote(p)}")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError("MODEL", f"not UTF-8 text: {quote(p)}") from None
+
+
+def load_bayesian_network(
+    path: str | Path, tolerance: Fraction | None = None
+) -> BayesianNetwork | None:
+    """A Bayesian network from a ``.bif``, ``.xmlbif`` or ``.uai`` file (each may be
+    gzipped: ``.bif.gz``) or a ``"kind":
+    "bayesian-network"`` JSON or TOML object; None for any other model file.
+
+    ``tolerance`` (None: rows must sum to exactly 1) is the network's row tolerance;
+    when rows were renormalized, one note on stderr says how many, the largest deviation
+    and its line.
+    """
     p = Path(path)
-    if p.suffix.lower() == ".bif":
-        return BayesianNetwork.from_bif_text(read_text_file(p, "MODEL"))
-    obj = read_model_object(p)
-    if obj.get("kind") == "bayesian-network":
-        return BayesianNetwork.from_json(obj)
-    return None
+    try:
+        kind = network_format(p)
+        if kind is not None:
+            net = BayesianNetwork.from_text(read_bif_text(p), kind, tolerance=tolerance)
+        else:
+            obj = read_model_object(p)
+            if obj.get("kind") != "bayesian-network":
+                return None
+            net = BayesianNetwork.from_json(obj, tolerance=tolerance)
+    except InputError as err:
+        if "probabilities sum to" in err.message and "0," not in err.message:
+            hint = "--row-tolerance T reads rows within T of 1" if tolerance is not None else ""
+            hint = hint or "drop --exact-rows to read rows within 1e-6 of 1"
+            raise InputError(err.field, f"{err.message} ({hint})") from None
+        raise
+    if net.renormalized:
+        where, worst = max(net.renormalized, key=lambda r: r[1])
+        NOTES.append(
+            f"{quote(p.name)}: {len(net.renormalized)} table rows sum to 1 only "
+            f"within {float(tolerance or 0):g} (largest deviation {float(worst):.3g}, {where}); "
+            "each was divided by its sum, exactly (--exact-rows refuses them)"
+        )
+    return net
+
+
+#: notes on how a model file was read, printed on stderr when the command succeeds (an
+#: error is one line alone)
+NOTES: list[str] = []
 
 
 def load_model(
-    path: str | Path,
+    path: str | Path, tolerance: Fraction | None = None
 ) -> JointDistribution | GaussianModel | BayesianNetwork | StructuredModel:
     """Load a model file: a discrete joint distribution, a Gaussian model (``cov``), or a
     structured model (``"kind": "markov-chain"``, ``"product"`` or ``"bayesian-network"``).
 
     JSON, TOML or CSV by extension; numbers are strings parsed exactly ("3/10", "0.3").
-    A ``.bif`` file, or an object with ``"kind": "bayesian-network"``, is a Bayesian network.
+    A ``.bif`` file, or an object with ``"kind": "bayesian-network"``, is a Bayesian network
+    (``tolerance``: see :func:`load_bayesian_network`).
 
     Examples:
         >>> import pdpsym as ps
         >>> ps.load_model("docs/examples/correlated3.json").variables
         ('x1', 'x2', 'x3')
     """
-    network = load_bayesian_network(path)
+    network = load_bayesian_network(path, tolerance)
     if network is not None:
         return network
     obj = read_model_object(path)
@@ -272,13 +343,13 @@ def load_law_class(path: str | Path, obj: dict[str, Any] | None = None) -> LawCl
                 raise InputError(f"{field}.{err.field}", err.message) from None
         else:
             raise InputError(field, "expected a model object or a model file's name")
-        if not hasattr(model, "target_factors") and not isinstance(model, JointDistribution):
+        if not hasattr(model, "target_factors") and table_of(model) is None:
             raise InputError(field, "a member must be a table or a structured model")
         return model
 
     cls = class_from_object(obj, member)
     members = getattr(cls, "members", ())
-    tables = [isinstance(m, JointDistribution) for m in members]
+    tables = [table_of(m) is not None for m in members]
     if any(tables) and not all(tables):
         j = tables.index(not tables[0])
         raise InputError(f"members[{j}]", "mixes tables and structured models (give one kind)")

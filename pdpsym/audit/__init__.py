@@ -196,6 +196,12 @@ def _finite(
 ) -> NotionResult:
     eps, delta, reading = req.eps, req.delta, req.reading
     kind = registry.notion(notion)
+    if kind.compare is Compare.RENYI:  # one divergence per pair, its sup; no δ(ε)
+        cases = cases_of(notion, model, mech, target, known, reading)()
+        pairs = ((c.where, p, q) for c in cases for _, p, q in c.terms)
+        value, where = kind.sup_of_pairs(pairs, req.alpha)
+        note = f"exact: the sup of the divergence of order {req.alpha} over the pairs"
+        return NotionResult(notion, value, where, reading=kind.reading, note=note)
     if kind.compare is Compare.SIMULATOR_LP:
         i = model.index(target)
         sc = Scenario.from_model(model, known)
@@ -282,6 +288,13 @@ def _noise(
     kind = registry.notion(notion)
     query = noise.query_for(model)
     weights = [query.weight(v) for v in model.variables]
+    if kind.compare is Compare.RENYI:  # at the sensitivity (Mironov 2017, Table 2)
+        sensitivity = query.sensitivity(model, target)
+        rdp = kind.sup_of_laplace(sensitivity, noise.lam, req.alpha)
+        note = f"exact: the closed form of order {req.alpha} at the sensitivity Delta_i"
+        return NotionResult(
+            notion, rdp, {"sensitivity": sensitivity}, reading=kind.reading, note=note
+        )
     if kind.compare is Compare.SIMULATOR_LP:
         i = model.index(target)
 
@@ -344,6 +357,7 @@ def _request(
     delta: Fraction | int | str | None,
     notions: Iterable[str],
     reading: DDPReading,
+    alpha: Fraction | int = 2,
 ) -> Request:
     """The checked ε points, δ and notions of an audit request (tables and structured
     models alike)."""
@@ -359,7 +373,7 @@ def _request(
     wanted = list(notions)
     for n in wanted:
         registry.notion(n)  # raises InputError for an unknown name
-    return Request(tuple(eps_list), d, tuple(wanted), reading)
+    return Request(tuple(eps_list), d, tuple(wanted), reading, registry.order(alpha))
 
 
 def audit(
@@ -373,6 +387,7 @@ def audit(
     reading: DDPReading = DDPReading.NEIGHBOURS,
     *,
     exhaustive: bool = False,
+    alpha: Fraction | int = 2,
 ) -> Audit:
     """Every notion's exact ε, δ(ε) and ε(δ) for the target record.
 
@@ -392,13 +407,14 @@ def audit(
         exhaustive: build every case exactly, with no float screening (the plain
             definition; the screened path for randomized response,
             :mod:`pdpsym.audit.screen`, gives identical results).
+        alpha: the order of ``renyi-dp`` (a rational above 1; Mironov 2017).
 
     Returns:
         :class:`Audit`, one :class:`NotionResult` per notion, in the order asked.
 
     References:
         Desfontaines et al. Definitions 3-6, 12-13; Li et al. Eq. 2; Liu et al.
-        Definition 4.
+        Definition 4; Mironov (2017) Definition 4.
     """
     known = tuple(known)
     if not isinstance(model, JointDistribution):
@@ -408,7 +424,7 @@ def audit(
         model.index(k, "known")
         if k == target:
             raise InputError("known", "the target cannot be a known record")
-    req = _request(eps, delta, notions, reading)
+    req = _request(eps, delta, notions, reading, alpha)
     out = []
     for n in req.notions:
         if isinstance(mechanism, LaplaceNoise):
@@ -432,6 +448,11 @@ def _structured(
     from pdpsym.audit.sum_mechanisms import audit_structured  # it imports this module: no cycle
 
     req = _request(eps, delta, notions, reading)
+    for n in req.notions:
+        if registry.notion(n).compare is Compare.RENYI:
+            raise InputError(
+                "notions", f"{n}: tables only (finite or Laplace), not structured models"
+            )
     result: Audit = audit_structured(model, mechanism, target, known, req)
     return result
 

@@ -28,6 +28,7 @@ from pdpsym.core.certify import certify
 from pdpsym.core.decimals import decimal_string, enclosure_decimal
 from pdpsym.core.errors import InputError, Undecided
 from pdpsym.core.numbers import fraction_str
+from pdpsym.loss.independent import independent_closed_form
 from pdpsym.loss.structured import (
     Enclosed,
     known_assignments,
@@ -42,8 +43,9 @@ from pdpsym.mechanisms.mqm import (
     mqm_approx_scale,
     mqm_exact_scale,
 )
+from pdpsym.mechanisms.mqm_network import mqm_network_scale
 from pdpsym.models.counts import CountModel
-from pdpsym.models.structured_kinds import chain_of
+from pdpsym.models.structured_kinds import chain_of, network_of
 
 Mechanism = Literal["laplace", "geometric"]
 
@@ -226,7 +228,9 @@ def calibrate(
         known: the records the adversary knows.
         targets: the targets (default: every record not known).
         weights: integer query weights (default: the sum).
-        baselines: also compute group DP (and, for chains, MQMExact and MQMApprox) and
+        baselines: also compute group DP (and, for chains, MQMExact and MQMApprox; for
+            Bayesian networks, MQM on the network's quilts,
+            :mod:`pdpsym.mechanisms.mqm_network`) and
             the leakage each gives; MQMApprox is listed as not applicable, with the
             reason, when the chain is not stationary or the query is weighted.
         on_target: progress callback (once per target and pass).
@@ -263,6 +267,15 @@ def calibrate(
     if hi <= 0:
         raise InputError("model", "the query does not depend on the records (sensitivity 0)")
     passes: dict[Fraction, list[Any]] = {}
+    if independent_closed_form(model):
+        # every target leaks (max c - min c) / lambda exactly: the smallest scale is the
+        # worst target's leakage at lambda = 1 divided by eps, exactly
+        at_one = _pass(model, targets, known, Fraction(1), weights, on_target, eps)
+        if any(r.value is not None for r in at_one):
+            best = _worst(at_one)
+            scale = best.value.hi / eps
+            run = (targets, known, weights, on_target)
+            return _with_baselines(model, eps, mech, scale, scale, best.target, baselines, {}, run)
     while True:
         results = _pass(model, targets, known, hi, weights, on_target, eps)
         passes[hi] = results
@@ -297,6 +310,24 @@ def calibrate(
         # another target exceeds eps at hi (certified by _pass): it is now the worst;
         # PL(hi) > eps, so hi becomes the lower end, and the safe scale the upper one
         worst, lo, hi = above[0], hi, safe
+    return _with_baselines(
+        model, eps, mech, lo, hi, worst, baselines, passes, (targets, known, weights, on_target)
+    )
+
+
+def _with_baselines(
+    model: CountModel,
+    eps: Fraction,
+    mech: Any,
+    lo: Fraction,
+    hi: Fraction,
+    worst: str,
+    baselines: bool,
+    passes: dict[Fraction, list[Any]],
+    run: tuple[Any, Any, Any, Any],
+) -> Calibration:
+    """The :class:`Calibration` with the baselines' scales and the leakage each gives."""
+    targets, known, weights, on_target = run
     out: list[BaselineResult | NotApplicable] = []
     if baselines:
         scales: list[BaselineScale] = [group_dp_scale(model, eps)]
@@ -304,6 +335,13 @@ def calibrate(
         chain = chain_of(model)
         if chain is not None and len(chain.matrices) == 1 and weights is None:
             scales.append(mqm_exact_scale(chain, eps))
+        network = network_of(model)
+        if network is not None:  # MQM on the network's quilts
+            scales.append(
+                mqm_network_scale(
+                    network, eps, dict(weights) if weights else None, on_record=on_target
+                )
+            )
         if chain is not None:
             reason = mqm_approx_applies(chain)
             if reason is None and weights is not None:

@@ -19,7 +19,7 @@ from typing import Any
 
 import sympy
 
-from pdpsym.audit import Audit, audit
+from pdpsym.audit import Audit, audit, registry
 from pdpsym.core.certify import certify
 from pdpsym.core.exp_sqrt_sums import Bracket, log_enclosure
 from pdpsym.core.parallel import ordered_map
@@ -136,7 +136,7 @@ def class_audit(
     known: Sequence[str] = (),
     eps: Sequence[Any] = (),
     delta: Fraction | None = None,
-    notions: Sequence[str] = ("dp",),
+    notions: Sequence[str] = registry.NOTIONS[:1],
     *,
     jobs: int = 1,
     on_member: Callable[[int], None] | None = None,

@@ -67,7 +67,7 @@ from pdpsym.mechanisms.mqm import (
 from pdpsym.mechanisms.mqm_class import mqm_exact_class_scale
 from pdpsym.models.counts import CountModel
 from pdpsym.models.law_class import IntervalChain, IntervalProduct, LawClass, ModelClass
-from pdpsym.models.markov import MarkovChain
+from pdpsym.models.structured_kinds import chain_of
 
 
 @dataclass(frozen=True)
@@ -335,7 +335,7 @@ def _baselines(
     picks: list[tuple[BaselineScale, str]] = []
     g = [group_dp_scale(m, eps) for m in candidates]
     picks.append((g[_exact_max([b.scale for b in g])], f"the largest over the {over}"))
-    chains = [m for m in candidates if isinstance(m, MarkovChain)]
+    chains = [c for m in candidates if (c := chain_of(m)) is not None]
     if len(chains) == len(candidates) and weights is None:
         stationary = all(mqm_approx_applies(m) is None for m in chains)
         same = all(m.length == chains[0].length and m.states == chains[0].states for m in chains)

@@ -389,12 +389,14 @@ class Request:
         delta: the δ at which the smallest ε is reported (None: not asked).
         notions: the notions, in the order asked.
         reading: the reading of Liu et al.'s Definition 4 for ``dependent-dp``.
+        alpha: the order of ``renyi-dp`` (Mironov 2017, Definition 4).
     """
 
     eps: tuple[Eps, ...] = ()
     delta: Fraction | None = None
     notions: tuple[str, ...] = ()
     reading: DDPReading = DDPReading.NEIGHBOURS
+    alpha: Fraction = Fraction(2)
 
 
 def curve_points(

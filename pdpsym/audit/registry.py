@@ -13,17 +13,21 @@ Notation: ``i`` the target record, ``B`` (Li et al.'s ``K``) the known records a
 
 References:
     Desfontaines et al. (2020), Definitions 3-6, 12, 13 and Theorem 1; Li et al.
-    (2019), Eq. 2; Liu et al. (2016), Definition 4 and Eq. 11-12.
+    (2019), Eq. 2; Liu et al. (2016), Definition 4 and Eq. 11-12; Mironov (2017),
+    "Rényi Differential Privacy", Definitions 3-4 and Table 2.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
+from fractions import Fraction
 from typing import Any, ClassVar
 
 import sympy
 
+from pdpsym.core.compare import decided_max
 from pdpsym.core.errors import InputError
 from pdpsym.models.neighbours import DDPReading
 
@@ -59,6 +63,9 @@ class Compare(Enum):
     POSTERIOR = "posterior"
     #: the best simulator, decided by exact linear programmes
     SIMULATOR_LP = "simulator LP"
+    #: Rényi's divergence of order α of the two output laws, its sup over the pairs
+    #: (Mironov 2017, Definitions 3-4); δ(ε) does not apply
+    RENYI = "renyi"
 
 
 #: the label of the notions that change ``D(i)`` to every value of its declared domain
@@ -99,6 +106,8 @@ class Notion:
     compare: ClassVar[Compare] = Compare.HOCKEY_STICK
     #: computed unless the notions are named (False: asked for by name, or with "all")
     default: ClassVar[bool] = True
+    #: one of the notions "all" names (False: asked for by name only)
+    in_all: ClassVar[bool] = True
     #: the reading of the definition shown with the figures (None: none)
     reading: ClassVar[str | None] = None
     #: under Laplace noise, ε at δ = 0 is Li et al.'s Eq. 2 leakage of ``A(i, B)``
@@ -128,7 +137,7 @@ class Notion:
     def over_outputs(self) -> bool:
         """Whether the notion compares something other than two output laws (posteriors
         or simulators): under Laplace noise it holds ``e^(span/λ)`` exactly."""
-        return self.compare is not Compare.HOCKEY_STICK
+        return self.compare in (Compare.POSTERIOR, Compare.SIMULATOR_LP)
 
     def table_work(self, w: TableWork) -> int:
         """The estimated work of this notion on a finite table.
@@ -146,6 +155,43 @@ class Notion:
         if self.compare is Compare.SIMULATOR_LP:
             return w.exact + w.lp
         return w.exact
+
+    def sup_of_pairs(
+        self,
+        pairs: Iterable[tuple[Mapping[str, Any], Mapping[Any, Any], Mapping[Any, Any]]],
+        order: Fraction,
+    ) -> tuple[Any, Mapping[str, Any] | None]:
+        """For a notion that compares single pairs by its own divergence
+        (:attr:`Compare.RENYI`): the sup over finite pairs of output laws.
+
+        Args:
+            pairs: ``(where, P, Q)`` for every pair the notion compares.
+            order: the notion's order (α).
+
+        Returns:
+            ``(value, where)``.
+
+        Raises:
+            InputError: ``notions``, for a notion that does not compare this way.
+        """
+        raise InputError("notions", f"{self.name} is not a divergence of single pairs")
+
+    def sup_of_laplace(self, sensitivity: Fraction, lam: Fraction, order: Fraction) -> Any:
+        """For a notion that compares single pairs by its own divergence: the sup over
+        its pairs of Laplace noise of scale ``lam`` on a query of that ``sensitivity``.
+
+        Args:
+            sensitivity: the query's sensitivity ``Δ_i`` to the target.
+            lam: the Laplace scale λ.
+            order: the notion's order (α).
+
+        Returns:
+            The exact value.
+
+        Raises:
+            InputError: ``notions``, for a notion that does not compare this way.
+        """
+        raise InputError("notions", f"{self.name} is not a divergence of single pairs")
 
     def __repr__(self) -> str:
         return f"<notion {self.name}>"
@@ -225,6 +271,176 @@ class DistributionalDP(Notion):
     reading = "Definition 4 of Desfontaines et al. (not Liu et al.'s dependent DP)"
 
 
+def _integer_moment(p: Mapping[Any, Any], q: Mapping[Any, Any], k: int) -> Fraction | None:
+    """``Σ_o P(o)^k / Q(o)^(k-1)`` exactly (None: some ``P(o) > 0 = Q(o)``)."""
+    total = Fraction(0)
+    for o, po in p.items():
+        po, qo = Fraction(po), Fraction(q.get(o, 0))
+        if po and not qo:
+            return None
+        if po:
+            total += po**k / qo ** (k - 1)
+    return total
+
+
+class RenyiDP(Notion):
+    """Rényi DP of order α (Mironov 2017, Definition 4) on classic DP's pairs: ε(α) is the
+    sup over ``M(D)`` against ``M(D_{i→b})`` of Rényi's divergence ``D_α(P || Q) =
+    1/(α-1) ln E_Q[(P/Q)^α]`` (Definition 3). It reports ε only; asked for by name."""
+
+    name = "renyi-dp"
+    pairs = Pairs.NEIGHBOURS
+    compare = Compare.RENYI
+    default = False
+    in_all = False
+    reading = "sup over dp's pairs of the Renyi divergence of order alpha; no delta(epsilon)"
+
+    @staticmethod
+    def divergence(p: Mapping[Any, Any], q: Mapping[Any, Any], alpha: Fraction) -> sympy.Expr:
+        """Rényi's divergence ``D_α(P || Q)`` of two finite laws, exactly.
+
+        ``E_Q[(P/Q)^α] = Σ_o P(o)^α Q(o)^(1-α)``: a rational for an integer α, a sum of
+        rational powers (exact, enclosed by :mod:`pdpsym.core.certify`) otherwise; ``oo``
+        when some output has ``P(o) > 0 = Q(o)``.
+
+        Args:
+            p: the first law, ``{output: probability}`` (Fractions).
+            q: the second law.
+            alpha: the order, a Fraction above 1.
+
+        Returns:
+            ``ln(Σ_o P(o)^α Q(o)^(1-α)) / (α - 1)``, a sympy expression or ``oo``.
+
+        References:
+            Mironov (2017), Definition 3.
+        """
+        a = sympy.Rational(alpha.numerator, alpha.denominator)
+        if alpha.denominator == 1:
+            total = _integer_moment(p, q, alpha.numerator)
+            if total is None:
+                return sympy.oo
+            return sympy.log(sympy.Rational(total.numerator, total.denominator)) / (a - 1)
+        terms = []
+        for o, po in p.items():
+            po, qo = Fraction(po), Fraction(q.get(o, 0))
+            if po and not qo:
+                return sympy.oo
+            if po:
+                rp = sympy.Rational(po.numerator, po.denominator)
+                rq = sympy.Rational(qo.numerator, qo.denominator)
+                terms.append(rp**a * rq ** (1 - a))
+        return sympy.log(sympy.Add(*terms)) / (a - 1)
+
+    @staticmethod
+    def laplace(shift: Fraction, lam: Fraction, alpha: Fraction) -> sympy.Expr:
+        """``D_α`` of two Laplace laws of scale λ whose centres are ``shift`` apart.
+
+        With ``t = shift/λ``: ``1/(α-1) ln(α/(2α-1) e^((α-1)t) + (α-1)/(2α-1) e^(-αt))``,
+        increasing in ``t``; the sup over classic DP's pairs of Laplace noise on a linear
+        query is at the sensitivity ``Δ_i``.
+
+        Args:
+            shift: the distance between the centres (``|f(D) - f(D_{i→b})|``).
+            lam: the Laplace scale λ.
+            alpha: the order, a Fraction above 1.
+
+        Returns:
+            The exact expression (0 when ``shift`` is 0).
+
+        References:
+            Mironov (2017), Table 2 (the Laplace mechanism, sensitivity 1, scale λ).
+        """
+        a = sympy.Rational(alpha.numerator, alpha.denominator)
+        t = sympy.Rational(shift.numerator, shift.denominator) / sympy.Rational(
+            lam.numerator, lam.denominator
+        )
+        if t == 0:
+            return sympy.Integer(0)
+        inner = a / (2 * a - 1) * sympy.exp((a - 1) * t) + (a - 1) / (2 * a - 1) * sympy.exp(-a * t)
+        return sympy.log(inner) / (a - 1)
+
+    def sup_of_laplace(self, sensitivity: Fraction, lam: Fraction, order: Fraction) -> Any:
+        """ε(α) of Laplace noise on a linear query: :meth:`laplace` at the sensitivity.
+
+        Args:
+            sensitivity: the query's sensitivity ``Δ_i`` to the target.
+            lam: the Laplace scale λ.
+            order: α, above 1.
+
+        Returns:
+            The exact value.
+
+        References:
+            Mironov (2017), Table 2 and Definition 4.
+        """
+        return self.laplace(sensitivity, lam, order)
+
+    def sup_of_pairs(
+        self,
+        pairs: Iterable[tuple[Mapping[str, Any], Mapping[Any, Any], Mapping[Any, Any]]],
+        order: Fraction,
+    ) -> tuple[sympy.Expr, Mapping[str, Any] | None]:
+        """The sup of ``D_α`` over finite pairs, every comparison decided.
+
+        Pairs with the same multiset of ``(P(o), Q(o))`` have the same divergence and are
+        computed once; an integer α compares the rationals under the log exactly.
+
+        Args:
+            pairs: ``(where, P, Q)`` for every pair the notion compares.
+            order: α, a Fraction above 1.
+
+        Returns:
+            ``(ε(α), where)`` of the first pair attaining it (``(0, None)`` with no pair).
+
+        References:
+            Mironov (2017), Definitions 3-4; Desfontaines et al. (2020), Section 2.1 (the
+            pairs of classic DP).
+        """
+        seen: dict[tuple[tuple[Fraction, Fraction], ...], Mapping[str, Any]] = {}
+        for where, p, q in pairs:
+            key = tuple(sorted((Fraction(v), Fraction(q.get(o, 0))) for o, v in p.items() if v))
+            seen.setdefault(key, where)
+        if not seen:
+            return sympy.Integer(0), None
+        keys = list(seen)
+        laws = [(dict(enumerate(p for p, _ in k)), dict(enumerate(q for _, q in k))) for k in keys]
+        if order.denominator == 1:  # rational moments: the largest one decides, exactly
+            moments = [_integer_moment(p, q, order.numerator) for p, q in laws]
+            if any(m is None for m in moments):
+                return sympy.oo, seen[keys[moments.index(None)]]
+            best = max(range(len(moments)), key=lambda j: moments[j])  # type: ignore[arg-type,return-value]
+            return self.divergence(*laws[best], order), seen[keys[best]]
+        values = [self.divergence(p, q, order) for p, q in laws]
+        if any(v is sympy.oo for v in values):
+            return sympy.oo, seen[keys[values.index(sympy.oo)]]
+        best, value = decided_max(values)
+        return value, seen[keys[best]]
+
+
+def order(alpha: Any) -> Fraction:
+    """The order α of an order-dependent notion (Rényi DP), refused unless above 1.
+
+    Args:
+        alpha: the order (a Fraction or an int).
+
+    Returns:
+        α as a Fraction.
+
+    Raises:
+        InputError: ``alpha``, unless it is a rational above 1.
+
+    References:
+        Mironov (2017), Definition 4 (α > 1).
+    """
+    try:
+        a = Fraction(alpha)
+    except (TypeError, ValueError, ZeroDivisionError):
+        raise InputError("alpha", f"not a rational number: {alpha!r}") from None
+    if a <= 1:
+        raise InputError("alpha", "must be > 1 (Renyi DP of order alpha)")
+    return a
+
+
 #: every notion, in the order the audit reports them by default
 REGISTRY: tuple[Notion, ...] = (
     DP(),
@@ -235,6 +451,7 @@ REGISTRY: tuple[Notion, ...] = (
     IBCDP(),
     DependentDP(),
     DistributionalDP(),
+    RenyiDP(),
 )
 
 _BY_NAME = {n.name: n for n in REGISTRY}
@@ -242,8 +459,11 @@ _BY_NAME = {n.name: n for n in REGISTRY}
 #: the notions computed unless the notions are named
 NOTIONS: tuple[str, ...] = tuple(n.name for n in REGISTRY if n.default)
 
-#: every notion's name
-ALL_NOTIONS: tuple[str, ...] = tuple(n.name for n in REGISTRY)
+#: every notion "all" names
+ALL_NOTIONS: tuple[str, ...] = tuple(n.name for n in REGISTRY if n.in_all)
+
+#: every notion's name, those asked for by name only included
+NAMED_NOTIONS: tuple[str, ...] = tuple(n.name for n in REGISTRY)
 
 
 def notion(name: str) -> Notion:
@@ -266,7 +486,7 @@ def notion(name: str) -> Notion:
         return _BY_NAME[name]
     except KeyError:
         raise InputError(
-            "notions", f"unknown notion {name!r}; known: {', '.join(ALL_NOTIONS)}"
+            "notions", f"unknown notion {name!r}; known: {', '.join(NAMED_NOTIONS)}"
         ) from None
 
 
@@ -307,6 +527,7 @@ def delta_over_lambda(sensitivity: Any, lam: Any) -> tuple[sympy.Expr, dict[str,
 
 __all__ = [
     "ALL_NOTIONS",
+    "NAMED_NOTIONS",
     "NOTIONS",
     "REGISTRY",
     "SCREENED_PAIRS",
@@ -314,8 +535,10 @@ __all__ = [
     "Compare",
     "Notion",
     "Pairs",
+    "RenyiDP",
     "TableWork",
     "delta_over_lambda",
     "first_with",
     "notion",
+    "order",
 ]

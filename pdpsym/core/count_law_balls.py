@@ -46,8 +46,13 @@ __all__ = [
     "geometric_poly",
     "poisson_binomial_window",
     "range_mass",
+    "tree_window",
     "workprec",
 ]
+
+#: above this many distinct probabilities a law's product tree is truncated at every
+#: level (:func:`tree_window`); at or below it the windows are multiplied whole, as before
+MANY_BLOCKS = 64
 
 
 BALL_ZERO = arb(0)  # the exact zero ball (arb values are immutable)
@@ -241,6 +246,8 @@ def poisson_binomial_window(blocks: Mapping[Fraction, int], prec: int) -> Window
         Desfontaines et al. 2020, Section 4.1 (``S`` is Poisson binomial).
     """
     m = sum(blocks.values())
+    if len(blocks) > MANY_BLOCKS:
+        return tree_window(blocks, prec)
     with ctx.workprec(prec):
         parts = [_window_poly(k, q, prec) for q, k in sorted(blocks.items()) if k > 0]
         if not parts:
@@ -257,6 +264,102 @@ def poisson_binomial_window(blocks: Mapping[Fraction, int], prec: int) -> Window
             polys = nxt
         vals = []
         for c in polys[0].coeffs():
+            low, up = c.lower(), c.upper()
+            low = low if low > 0 else arb(0)  # probabilities are nonnegative
+            vals.append(arb.union(low, up) if up >= low else arb(0))
+        pre = [arb(0)]
+        acc = arb(0)
+        for v in vals:
+            acc += v
+            pre.append(acc)
+        d = defect.upper()
+        return WindowLaw(m, offset, tuple(vals), tuple(pre), arb.union(arb(0), d), prec)
+
+
+def _trim(poly: arb_poly, budget: arb) -> tuple[int, arb_poly, arb]:
+    """Drop leading and trailing coefficients whose upper ends sum to at most ``budget``
+    (one coefficient is always kept): ``(first kept index, kept poly, dropped bound)``."""
+    cs = poly.coeffs()
+    a, b = 0, len(cs) - 1
+    dropped = arb(0)
+    while a < b:
+        nxt = dropped + cs[a].upper()
+        if not nxt <= budget:
+            break
+        dropped, a = nxt, a + 1
+    while b > a:
+        nxt = dropped + cs[b].upper()
+        if not nxt <= budget:
+            break
+        dropped, b = nxt, b - 1
+    if a == 0 and b == len(cs) - 1:
+        return 0, poly, dropped
+    return a, arb_poly(cs[a : b + 1]), dropped
+
+
+def tree_window(blocks: Mapping[Fraction, int], prec: int) -> WindowLaw:
+    """:func:`poisson_binomial_window` for many distinct ``p``: a product tree truncated at
+    every level.
+
+    **Lemma (truncated products).** Let ``true_j = kept_j + dropped_j`` with
+    ``dropped_j >= 0`` of mass at most ``d_j`` (each ``true_j`` a law, mass 1). Then
+    ``true_1 * true_2 = kept_1 * kept_2 + R`` with ``R >= 0`` of mass at most
+    ``d_1 + d_2``. If a ball polynomial ``P`` contains ``kept_1 * kept_2`` coefficientwise
+    and ``P'`` is ``P`` without some leading and trailing coefficients whose upper ends
+    sum to ``u``, then ``P'`` contains the product's kept part on its positions and the
+    rest, nonnegative, has mass at most ``d_1 + d_2 + u``. *Proof.* ``R`` collects the
+    cross terms, products of nonnegative measures, of mass
+    ``1 - (1 - d_1)(1 - d_2) <= d_1 + d_2``; the dropped coefficients are nonnegative
+    numbers each at most its ball's upper end.
+
+    Each node may drop ``2^-(prec+8)`` divided by the number of blocks, so the defect is
+    at most the leaves' left-out masses plus ``2^-(prec+8)``; without truncation the
+    windows of ``10^5`` single records multiply into a ``10^5``-degree polynomial whose
+    coefficients span ``10^-47000``.
+
+    Args:
+        blocks: ``{q: k_q}``, ``k_q`` independent Bernoulli(q) records for each ``q``.
+        prec: bits of the balls.
+
+    Returns:
+        The :class:`WindowLaw` of the sum.
+
+    References:
+        Desfontaines et al. 2020, Section 4.1 (``S`` is Poisson binomial); Johansson,
+        Arb (2017) for the ball products.
+    """
+    m = sum(blocks.values())
+    items = sorted(((q, k) for q, k in blocks.items() if k > 0), key=lambda x: (float(x[0]), x[0]))
+    with ctx.workprec(prec):
+        budget = arb(2) ** (-(prec + 8)) / max(len(items), 1)
+        nodes: list[tuple[int, arb_poly]] = []
+        defect = arb(0)
+        for q, k in items:
+            if k == 1:
+                b = arb(q.numerator) / q.denominator  # a ball of q; 1 - b contains 1 - q
+                nodes.append((0, arb_poly([1 - b, b])))
+            else:
+                lo, poly, rest = _window_poly(k, q, prec)
+                nodes.append((lo, poly))
+                defect += rest
+        if not nodes:
+            nodes = [(0, arb_poly([arb(1)]))]
+        while len(nodes) > 1:
+            nxt = []
+            for i in range(0, len(nodes) - 1, 2):
+                (la, pa), (lb, pb) = nodes[i], nodes[i + 1]
+                poly = pa * pb
+                if poly.length() > 32:  # short products keep every coefficient
+                    cut, poly, dropped = _trim(poly, budget)
+                    defect += dropped
+                    la += cut
+                nxt.append((la + lb, poly))
+            if len(nodes) % 2:
+                nxt.append(nodes[-1])
+            nodes = nxt
+        offset, top = nodes[0]
+        vals = []
+        for c in top.coeffs():
             low, up = c.lower(), c.upper()
             low = low if low > 0 else arb(0)  # probabilities are nonnegative
             vals.append(arb.union(low, up) if up >= low else arb(0))

@@ -51,6 +51,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
 from flint import arb, arb_poly, ctx
 
 from pdpsym.core.certify import arb_from_fraction
@@ -72,6 +73,31 @@ THETA_GRID = 64  # tilts are rounded to multiples of 1/64 in log c, so that near
 # reference counts and laws differing by a few records share one tilted window (the
 # rounding moves E[S_c] by at most var(S_c)/128, about one standard deviation for 10^5
 # records: a few bits of precision, never rigor)
+
+
+#: above this many distinct probabilities the float steering runs on numpy arrays (the
+#: same formulas; at or below it the scalar loops, unchanged, decide every tilt)
+MANY = 64
+_ARRAYS: dict[int, tuple[Mapping[Fraction, int], np.ndarray, np.ndarray]] = {}
+
+
+def _arrays(blocks: Mapping[Fraction, int]) -> tuple[np.ndarray, np.ndarray]:
+    """``(k_q, logit q)`` as float arrays, cached per blocks object (a few are alive)."""
+    hit = _ARRAYS.get(id(blocks))
+    if hit is not None and hit[0] is blocks:
+        return hit[1], hit[2]
+    items = [(k, _logit(q)) for q, k in blocks.items() if k > 0]
+    ks = np.array([k for k, _ in items], dtype=float)
+    gs = np.array([g for _, g in items], dtype=float)
+    if len(_ARRAYS) >= 8:
+        _ARRAYS.clear()
+    _ARRAYS[id(blocks)] = (blocks, ks, gs)
+    return ks, gs
+
+
+def _np_expit(x: np.ndarray) -> np.ndarray:
+    out: np.ndarray = 0.5 * (1.0 + np.tanh(0.5 * x))
+    return out
 
 
 def _expit(x: float) -> float:
@@ -103,6 +129,9 @@ def tilted_mean(blocks: Mapping[Fraction, int], theta: float) -> float:
     References:
         Feller, vol. 2, Section XVI.7 (the associated distribution's mean).
     """
+    if len(blocks) > MANY:
+        ks, gs = _arrays(blocks)
+        return float(np.dot(ks, _np_expit(theta + gs)))
     return sum(k * _expit(theta + _logit(q)) for q, k in blocks.items() if k > 0)
 
 
@@ -120,6 +149,10 @@ def tilted_sd(blocks: Mapping[Fraction, int], c: Fraction) -> float:
         Feller, vol. 2, Section XVI.7 (the associated distribution's variance).
     """
     theta = math.log(c.numerator) - math.log(c.denominator)
+    if len(blocks) > MANY:
+        ks, gs = _arrays(blocks)
+        xs = _np_expit(theta + gs)
+        return math.sqrt(float(np.dot(ks, xs * (1.0 - xs))))
     var = 0.0
     for q, k in blocks.items():
         if k > 0:
@@ -148,16 +181,46 @@ def tilt_for(blocks: Mapping[Fraction, int], target: float, side: int) -> Fracti
     References:
         Feller, vol. 2, Section XVI.7 (the associated distribution's mean).
     """
-    items = [(k, _logit(q)) for q, k in blocks.items() if k > 0]
-    m = sum(k for k, _ in items)
-    if m == 0:
-        return Fraction(1)
+    many = len(blocks) > MANY
+    if many:
+        ks, gs = _arrays(blocks)
+        items = []
+        m = int(ks.sum())
+        if m == 0:
+            return Fraction(1)
+        span = float(np.abs(gs).max()) + math.log(2.0 * m) + 40.0
+    else:
+        items = [(k, _logit(q)) for q, k in blocks.items() if k > 0]
+        m = sum(k for k, _ in items)
+        if m == 0:
+            return Fraction(1)
+        span = max(abs(g) for _, g in items) + math.log(2.0 * m) + 40.0
     goal = min(max(target, 0.5), m - 0.5)
-    span = max(abs(g) for _, g in items) + math.log(2.0 * m) + 40.0
     lo, hi = -span, span
-    for _ in range(200):
+    if many:  # Newton steps inside the bracket first (each a pass over 10^5 records)
+        theta = 0.0
+        for _ in range(60):
+            x = _np_expit(theta + gs)
+            f, df = float(np.dot(ks, x)) - goal, float(np.dot(ks, x * (1.0 - x)))
+            if f < 0:
+                lo = max(lo, theta)
+            else:
+                hi = min(hi, theta)
+            step = f / df if df > 0 else 0.0
+            nxt = theta - step
+            if not lo < nxt < hi:
+                nxt = (lo + hi) / 2
+            if abs(nxt - theta) < 1.0 / (64 * THETA_GRID):
+                lo = hi = nxt
+                break
+            theta = nxt
+    for _ in range(0 if lo == hi else 200):
         mid = (lo + hi) / 2
-        if sum(k * _expit(mid + g) for k, g in items) < goal:
+        if many:
+            below = float(np.dot(ks, _np_expit(mid + gs))) < goal
+        else:
+            below = sum(k * _expit(mid + g) for k, g in items) < goal
+        if below:
             lo = mid
         else:
             hi = mid
@@ -205,7 +268,13 @@ def tilted_blocks(blocks: Mapping[Fraction, int], c: Fraction) -> dict[Fraction,
     References:
         Feller, vol. 2, Section XVI.7.
     """
-    return {q * c / (1 - q + q * c): k for q, k in blocks.items() if k > 0}
+    u, v = c.numerator, c.denominator
+    out: dict[Fraction, int] = {}
+    for q, k in blocks.items():
+        if k > 0:  # q c / (1 - q + q c) with q = a/b, c = u/v: a u / (v (b - a) + a u)
+            a, b = q.numerator, q.denominator
+            out[Fraction(a * u, v * (b - a) + a * u)] = k
+    return out
 
 
 def tilt_scale(blocks: Mapping[Fraction, int], c: Fraction, prec: int) -> arb:

@@ -35,7 +35,8 @@ from typing import Any
 from pdpsym.core import classbound, classlaws
 from pdpsym.core.errors import InputError
 from pdpsym.core.parallel import ordered_map
-from pdpsym.loss.structured import Enclosed, leakage_work, structured_leakage
+from pdpsym.loss.structured import Enclosed, structured_leakage
+from pdpsym.loss.structured_work import leakage_work
 from pdpsym.models.counts import CountModel
 from pdpsym.models.law_class import IntervalChain, IntervalProduct, LawClass, ModelClass
 
@@ -489,7 +490,7 @@ def class_work(cls: LawClass, n_targets: int, known: Sequence[str]) -> int:
         known: the known records.
 
     Returns:
-        Work units of :func:`~pdpsym.loss.structured.leakage_work` (about
+        Work units of :func:`~pdpsym.loss.structured_work.leakage_work` (about
         ``3 * 10^7`` a second of CPU): the sum over the members for a finite class; for
         an interval chain, one box of the search (measured, see the comment).
 
@@ -508,7 +509,7 @@ def class_work(cls: LawClass, n_targets: int, known: Sequence[str]) -> int:
     # target, 5.5 ms for all 10; T = 100: 5.4 ms and 57 ms; T = 300: 17 ms and 290 ms.
     # The fit below, in ms, is above every one of them but T = 10's all-targets, and is
     # converted at the engine's 3 * 10^4 steps a millisecond
-    # (:func:`~pdpsym.loss.structured.leakage_work`)
+    # (:func:`~pdpsym.loss.structured_work.leakage_work`)
     T = cls.length
     channels = 14 if len(cls.box()) == 2 else 35
     ms = (2 + T / 20 + n_targets / 10 + T * n_targets / 200) * channels / 14

@@ -32,7 +32,7 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -46,7 +46,9 @@ from pdpsym.core.errors import InputError
 from pdpsym.core.exp_polynomials import ExpPoly, LogRatio
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.adversary import Adversary, LeakageResult, Witness
+from pdpsym.loss.histogram import histogram_leakage
 from pdpsym.loss.laplace_mixture import laplace_mixture_at, log_mixture_floats
+from pdpsym.loss.structured import TargetLeakage
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
 
@@ -136,6 +138,7 @@ def _too_big(model: JointDistribution, query: LinearQuery, D: int) -> bool:
     return span * D * 4 >= 2**62
 
 
+@overload
 def leakage(
     model: JointDistribution,
     target: str,
@@ -145,6 +148,51 @@ def leakage(
     *,
     method: Literal["screened", "exact"] = "screened",
 ) -> LeakageResult:
+    """Eq. 2 of a joint table (see the implementation below).
+
+    Args:
+        model: the table; target, known, lam, query, method: as below.
+
+    Returns:
+        The exact :class:`LeakageResult`.
+
+    References:
+        Li et al. (2019), Section IV-A, Eq. 2.
+    """
+
+
+@overload
+def leakage(
+    model: Any,
+    target: str,
+    known: Sequence[str],
+    lam: Fraction | int,
+    query: Literal["histogram"],
+    *,
+    method: Literal["screened", "exact"] = "screened",
+) -> TargetLeakage:
+    """Eq. 2 of a structured model's histogram (see the implementation below).
+
+    Args:
+        model: a chain, product or network; target, known, lam, query, method: as below.
+
+    Returns:
+        The certified :class:`~pdpsym.loss.structured.TargetLeakage`.
+
+    References:
+        Li et al. (2019), Section IV-A, Eq. 2.
+    """
+
+
+def leakage(
+    model: Any,
+    target: str,
+    known: Sequence[str] = (),
+    lam: Fraction | int = 1,
+    query: LinearQuery | Literal["histogram"] | None = None,
+    *,
+    method: Literal["screened", "exact"] = "screened",
+) -> LeakageResult | TargetLeakage:
     """Exact Eq. 2 leakage of ``A(target, known)``, with the point where the sup is attained.
 
     The sup over ``r`` is taken as a max over the union of the two conditional supports of
@@ -157,13 +205,19 @@ def leakage(
         known: the names of the tuples ``K`` the adversary knows exactly (distinct, not the
             target); kept in model order.
         lam: the Laplace scale ``lambda``, a rational > 0 (else ``InputError("lam")``).
-        query: the linear query ``f``; None means the sum of all tuples.
+        query: the linear query ``f``; None means the sum of all tuples. ``"histogram"``
+            (a Markov chain or product ``model``): the histogram of the states with
+            Laplace noise of scale ``lam`` on every bin, returned as a certified
+            :class:`~pdpsym.loss.structured.TargetLeakage`
+            (:func:`pdpsym.loss.histogram.histogram_leakage`).
         method: ``"screened"`` (float64 screen, near-ties decided exactly) or ``"exact"``
             (every candidate decided exactly; the screen's test oracle). Both give the same
             exact value.
 
     Returns:
-        A :class:`LeakageResult`: status ``"ok"`` with the exact value (a ``LogRatio``,
+        (With ``query="histogram"``, the certified
+        :class:`~pdpsym.loss.structured.TargetLeakage`.) A :class:`LeakageResult`: status
+        ``"ok"`` with the exact value (a ``LogRatio``,
         certifiable to any number of digits) and a :class:`Witness` ``(x_i, x_i', x_K, r)``,
         or status ``"no-compatible-pair"`` (no value) when no ``x_K`` is compatible with two
         target values.
@@ -187,6 +241,10 @@ def leakage(
     lam = Fraction(lam)
     if lam <= 0:
         raise InputError("lam", f"must be > 0, got {fraction_str(lam)}")
+    if isinstance(query, str):
+        if query != "histogram":
+            raise InputError("query", f"unknown query {query!r} (a LinearQuery or 'histogram')")
+        return histogram_leakage(model, [target], tuple(known), lam)[0]  # type: ignore[arg-type]
     adv = Adversary.of(model, target, known)
     query = query or LinearQuery.sum(model.variables)
     D = _scale_of(model, query)

@@ -29,6 +29,9 @@ non-increasing in ``lambda``. The same holds for the two-sided geometric mechani
 (``alpha = e^{-1/lambda}``: ``|1 - a1 e^{it}|^2 / |1 - a2 e^{it}|^2`` is a positive
 combination of 1 and the geometric characteristic function for ``a2 > a1``).
 
+**Independent records** (product models above a size): the closed form of
+:mod:`pdpsym.loss.independent`.
+
 **Geometric mechanism.** With integer query values, the two-sided geometric mechanism
 ``P(r) ~ alpha^{|r - f(x)|}`` on integers has the same candidate set (the support points)
 and the same ratio ``sum w_a(s) alpha^{|r-s|} / sum w_b(s) alpha^{|r-s|}``; with
@@ -53,8 +56,10 @@ from pdpsym.core import (
 from pdpsym.core.decimals import enclosure_decimal, fixed_digits
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
+from pdpsym.loss.independent import independent_closed_form, independent_leakages
+from pdpsym.models.bayesnet_build import relevant_known
 from pdpsym.models.counts import Contributions, CountModel
-from pdpsym.models.structured_kinds import chain_of
+from pdpsym.models.structured_kinds import chain_of, network_of
 
 if TYPE_CHECKING:  # the closed forms load sympy: only the exact path imports them
     from pdpsym.core.exp_polynomials import LogRatio
@@ -63,7 +68,6 @@ if TYPE_CHECKING:  # the closed forms load sympy: only the exact path imports th
 EXACT_SUPPORT = 48
 #: the largest working precision (bits) before a value is reported with fewer digits
 MAX_BITS = 2048
-
 Status = Literal["ok", "no-compatible-pair"]
 
 
@@ -165,57 +169,6 @@ def known_assignments(model: CountModel, known: Sequence[str]) -> Iterable[dict[
                 choice.append(dom[0])
         return [dict(zip(known, choice, strict=True))]
     return (dict(zip(known, combo, strict=True)) for combo in itertools.product(*doms))
-
-
-def assignment_count(model: CountModel, known: Sequence[str]) -> int:
-    """How many known assignments the max of Eq. 2 runs over (without listing them).
-
-    Args:
-        model: the structured model.
-        known: the names of the known records ``K``.
-
-    Returns:
-        1 for an assignment-invariant model, else the product of the known records'
-        domain sizes.
-
-    References:
-        Li et al. (2019), Section IV-A, Eq. 2 (the max over ``x_K``).
-    """
-    if getattr(model, "assignment_invariant", False):
-        return 1
-    sizes = getattr(model, "states", None)
-    n = 1
-    for k in known:
-        n *= len(sizes) if sizes is not None else len(model.domain(k))
-    return n
-
-
-def leakage_work(model: CountModel, n_targets: int, known: Sequence[str]) -> int:
-    """An upper estimate of the work of :func:`structured_leakage`, from the model's shape.
-
-    Computed without listing the model's records or databases (for a caller's work
-    limit): known assignments × (one pass over the model + ``c · √pass`` per target),
-    ``c = 8``, or ``c = 4`` for a Markov chain with more than two targets (the
-    all-targets engine of :mod:`pdpsym.core.chain_float_screen`; measured on binary chains, a
-    pass at T = 300, 1000 and 3000 takes 0.07, 0.42 and 3.9 s of CPU, about 3·10^7
-    steps a second at either constant's size).
-
-    Args:
-        model: the structured model.
-        n_targets: the number of targets.
-        known: the names of the known records ``K``.
-
-    Returns:
-        The estimated number of steps (an int; a budget unit, not a time).
-
-    References:
-        Li et al. (2019), Section V-D (the cost of computing the leakage, measured rather
-        than taken from the lost complexity formulas).
-    """
-    per_pass = int(model.size_hint())
-    span = max(1, int(per_pass**0.5))
-    per_target = 4 if chain_of(model) is not None and n_targets > 2 else 8
-    return assignment_count(model, known) * (per_pass + max(n_targets, 1) * span * per_target)
 
 
 def _bits(digits: int, span: int) -> int:
@@ -478,6 +431,7 @@ def structured_leakage(
     exact: bool = True,
     on_target: Callable[[str], None] | None = None,
     exact_limit: int = EXACT_SUPPORT,
+    on_step: Callable[[int, int], None] | None = None,
 ) -> list[TargetLeakage]:
     """Eq. 2 leakage of ``A(i, K)`` for every ``i`` in ``targets`` (Li et al. Sec. III, Eq. 2).
 
@@ -491,6 +445,8 @@ def structured_leakage(
         exact: also build the exact closed form for small laws.
         exact_limit: the most support points for which it is built.
         on_target: called once per target and known assignment (progress).
+        on_step: a Bayesian network's junction-tree progress, ``(done, total)`` cliques
+            per known assignment.
 
     Returns:
         One :class:`TargetLeakage` per target, in order.
@@ -520,8 +476,22 @@ def structured_leakage(
     for t in targets:
         model.index(t, "target")  # type: ignore[attr-defined]
     contrib = model.contributions(weights)
+    if independent_closed_form(model):
+        closed = []
+        for t, v in zip(targets, independent_leakages(model, targets, contrib, lam), strict=True):
+            if on_target is not None:
+                on_target(t)
+            if v is None:
+                closed.append(TargetLeakage(t, "no-compatible-pair"))
+            else:
+                closed.append(TargetLeakage(t, "ok", Enclosed(v, v)))
+        return closed
     acc = {t: _Accumulator() for t in targets}
     closed_form = exact and contrib.span <= exact_limit
+    network = network_of(model)
+    if network is not None:  # known records d-separated from the query
+        counted = [v for v, row in zip(network.variables, contrib.table, strict=True) if any(row)]
+        known = relevant_known(network.nodes, counted, targets, known)
     for assignment in known_assignments(model, known):
         rest = list(targets)
         stands: dict[str, str] = {}  # a mirrored target -> the one computed for it
@@ -549,7 +519,12 @@ def structured_leakage(
             if not rest and not stands:
                 continue
         results: dict[str, tuple[Fraction, Fraction, LogRatio | None] | None] = {}
-        for name, values in model.target_factors(rest, assignment, weights):
+        laws = (
+            network.target_factors(rest, assignment, weights, on_step)
+            if network is not None
+            else model.target_factors(rest, assignment, weights)
+        )
+        for name, values in laws:
             results[name] = target_enclosure(values, contrib, lam, digits, exact, exact_limit)
         for name in targets:
             if name not in results and name not in stands:
@@ -620,10 +595,8 @@ __all__ = [
     "Enclosed",
     "LeakageMax",
     "TargetLeakage",
-    "assignment_count",
     "known_assignments",
     "leakage_max",
-    "leakage_work",
     "structured_leakage",
     "target_enclosure",
 ]

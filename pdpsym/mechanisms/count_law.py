@@ -34,6 +34,7 @@ from pdpsym.core.count_law_balls import (
     poisson_binomial_window,
     workprec,
 )
+from pdpsym.core.deconvolve import divided_window
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 from pdpsym.core.tails import (
@@ -43,6 +44,7 @@ from pdpsym.core.tails import (
     tilt_for,
     tilt_scale,
     tilted_blocks,
+    tilted_mean,
     tilted_sd,
 )
 
@@ -98,6 +100,7 @@ class CountLaw:
     _windows: dict[int, WindowLaw] = field(default_factory=dict, repr=False)
     _base: CountLaw | None = field(default=None, repr=False)
     _extra: tuple[Fraction, ...] = field(default=(), repr=False)
+    _removed: tuple[Fraction, ...] = field(default=(), repr=False)
     _tilts: dict[tuple[bool, int], dict[int, TiltedLaw]] = field(default_factory=dict, repr=False)
     _tilted_windows: dict[tuple[Fraction, int], tuple[WindowLaw, Ball]] = field(
         default_factory=dict, repr=False
@@ -149,7 +152,10 @@ class CountLaw:
             return self._windows[min(finer)]
         prec = max(prec, WINDOW_PREC)
         if self._base is not None:
-            w = extend_window(self._base.window(prec), self._extra)
+            w = self._base.window(prec)
+            if self._removed:  # the base without these records (core.deconvolve)
+                w = divided_window(w, self._removed)
+            w = extend_window(w, self._extra)
         else:
             w = poisson_binomial_window(self.blocks, prec)
         self._windows[w.prec] = w
@@ -166,6 +172,9 @@ class CountLaw:
         if key not in self._tilted_windows:
             if self._base is not None:
                 bw, bf = self._base._tilted_window(c, prec)
+                if self._removed:
+                    bw = divided_window(bw, [q * c / (1 - q + q * c) for q in self._removed])
+                    bf = bf / tilt_scale(Counter(self._removed), c, prec)
                 extra = [q * c / (1 - q + q * c) for q in self._extra]
                 f = bf * tilt_scale(Counter(self._extra), c, prec)
                 self._tilted_windows[key] = (extend_window(bw, extra), f)
@@ -190,25 +199,72 @@ class CountLaw:
         Returns:
             The :class:`~pdpsym.core.tails.TiltedLaw` (Lemma 1 of :mod:`pdpsym.core.tails`).
         """
+        r = self.reference(upper, edge)
         side = 1 if upper else -1
-        sd = tilted_sd(self.blocks, tilt_for(self.blocks, float(edge), side))
-        step = max(1, int(sd / 4))
-        r = edge - edge % step if upper else min(self.m, edge + (-edge) % step)
         by_prec = self._tilts.setdefault((upper, r), {})
         finer = [p for p in by_prec if p >= prec]
         if finer:
             return by_prec[min(finer)]
         prec = max(prec, WINDOW_PREC)
-        c = tilt_for(self.blocks, float(r), side)
+        c = tilt_for(self._steering_blocks(), float(r), side)
         w, f = self._tilted_window(c, prec)
         t = TiltedLaw.of(w, c, f, r, upper)
         by_prec[prec] = t
         return t
 
+    def _steering_blocks(self) -> dict[Fraction, int]:
+        """The blocks floats steer tilts by: a divided law's base's (one record apart,
+        so the tilts and their windows are shared; precision only, never rigor)."""
+        if self._removed and self._base is not None:
+            return self._base.blocks
+        return self.blocks
+
+    def reference(self, upper: bool, edge: int) -> int:
+        """The reference count of :meth:`tilted` for a range ending at ``edge``: ``edge``
+        rounded outward to a multiple of a quarter of the tilted law's standard deviation
+        (floats steer the precision, never the rigor).
+
+        Args:
+            upper: an upper tail or a lower one.
+            edge: the range's inner end.
+
+        Returns:
+            The reference count ``r``.
+        """
+        side = 1 if upper else -1
+        blocks = self._steering_blocks()
+        sd = tilted_sd(blocks, tilt_for(blocks, float(edge), side))
+        step = max(1, int(sd / 4))
+        return edge - edge % step if upper else min(self.m, edge + (-edge) % step)
+
+    def tilted_window(self, c: Fraction, prec: int) -> tuple[WindowLaw, Ball]:
+        """A window of the tilted count ``S_c`` and a ball of ``F`` (Lemma 1 of
+        :mod:`pdpsym.core.tails`), cached per ``(c, prec)``.
+
+        Args:
+            c: the tilt, ``> 0``.
+            prec: bits.
+
+        Returns:
+            ``(window of S_c, ball of F = prod_q (1 - q + q c)^k_q)``.
+        """
+        return self._tilted_window(c, max(prec, WINDOW_PREC))
+
     def _tail_side(self, lo: int, hi: int) -> int:
         """``+1`` / ``-1`` when ``lo..hi`` is a range in the upper / lower tail (its mass
         certified below ``2^-TAIL_BITS`` by the mode window), else 0: which window to use,
         never what the mass is."""
+        if self._removed:
+            # a law divided out of a whole population's windows: its mode window is one
+            # more product tree, so floats pick the side (a choice of precision only: a
+            # tilted enclosure holds for every range on its side of the reference count)
+            blocks = self._steering_blocks()
+            mu, sd = tilted_mean(blocks, 0.0), tilted_sd(blocks, Fraction(1))
+            if lo > mu + 12 * sd + 1:
+                return 1
+            if hi < mu - 12 * sd - 1:
+                return -1
+            return 0
         if not below_bits(self.window(WINDOW_PREC), lo, hi, TAIL_BITS):
             return 0
         if lo > self.mean:

@@ -22,6 +22,7 @@ decide it there (:func:`float_boundaries`).
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -37,7 +38,8 @@ from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.core.tails import tilted_mean
 from pdpsym.mechanisms import divergence
-from pdpsym.mechanisms.count_law import CountLaw, peer_laws
+from pdpsym.mechanisms.count_law import EXACT_LIMIT, CountLaw, peer_laws
+from pdpsym.mechanisms.population import MANY_DISTINCT, candidate_values, exact_peer_pmf
 
 
 def shift_laws(law: CountLaw) -> tuple[divergence.OutputLaw, divergence.OutputLaw]:
@@ -99,13 +101,17 @@ def counting_delta(
     (Θ-reducibility), so they are dropped and APKDP = PPKDP. Targets with equal ``p_i``
     give equal curves, so one target per distinct value is examined, and a direction
     whose curve mirrors one already seen (``p → 1 - p``) is skipped. Large laws
-    (``m > EXACT_LIMIT``) use :func:`counting_delta_fast`.
+    (``m > EXACT_LIMIT``) use :func:`counting_delta_fast`. With at least
+    :data:`~pdpsym.mechanisms.population.MANY_DISTINCT` distinct unknown ``p`` only the
+    at most four targets :func:`~pdpsym.mechanisms.population.candidate_values` proves
+    can be worst are examined (the same curves and the same earliest-first choice).
 
     Args:
         ps: the records' exact probabilities ``p_i`` (the first ``known`` are known).
         eps: ε.
         known: how many records the attacker knows, ``0 ≤ known ≤ n - 1``.
-        progress: called with 1 after each distinct target (a progress bar's update).
+        progress: called with 1 after each distinct target (a progress bar's update;
+            the targets the search rules out are counted at once).
 
     Returns:
         :class:`CountingDelta`: the exact value (a Fraction or a :class:`Hockey`), the
@@ -124,6 +130,10 @@ def counting_delta(
     if known < 0 or known >= len(ps):
         raise InputError("known", f"must be between 0 and n-1 = {len(ps) - 1}")
     unknown = ps[known:]
+    values = set(unknown)
+    if len(values) >= MANY_DISTINCT and all(0 < q < 1 for q in values):
+        # the search's lemmas need every count 0..m possible (0 < p < 1)
+        return _counting_delta_search(unknown, eps, known, progress)
     best: tuple[Exact, int, str] | None = None
     keys: set[tuple[tuple[Fraction, ...], str]] = set()
     count = 0
@@ -146,6 +156,70 @@ def counting_delta(
                 v = h.value()
                 if best is None or compare(v, best[0]).sign > 0:
                     best = (v, known + idx, direction)
+        if progress is not None:
+            progress(1)
+    assert best is not None
+    return CountingDelta(best[0], best[1], best[2], count)
+
+
+def _counting_delta_search(
+    unknown: list[Fraction],
+    eps: Eps,
+    known: int,
+    progress: Callable[[int], None] | None,
+) -> CountingDelta:
+    """:func:`counting_delta` over many distinct ``p``: the worst target among the few
+    values :func:`~pdpsym.mechanisms.population.candidate_values` proves can be worst,
+    each computed exactly as :func:`counting_delta` would (the same curves, the same
+    earliest-first choice among equal values)."""
+    first: dict[Fraction, int] = {}
+    for i, q in enumerate(unknown):
+        first.setdefault(q, i)
+    large = len(unknown) - 1 > EXACT_LIMIT
+    whole = CountLaw(tuple(unknown), _blocks=dict(Counter(unknown))) if large else None
+    values, thresholds = candidate_values(unknown, eps, whole)
+    blocks = Counter(unknown)
+    symmetric = _closed_under_mirror(blocks)
+    if symmetric:  # a target and its mirror 1 - p have mirrored curves: examine both
+        values = sorted(set(values) | {1 - q for q in values}, key=lambda q: (float(q), q))
+    if progress is not None:
+        progress(len(first) - len(values))
+    best: tuple[Exact, int, str] | None = None
+    keys: set[tuple[tuple[Fraction, ...], str]] = set()
+    count = 0
+    seen_mirror: set[Fraction] = set()
+    for q in sorted(values, key=first.__getitem__):  # earliest target first
+        i = first[q]
+        others = tuple(unknown[:i] + unknown[i + 1 :])
+        own = dict(blocks)
+        own[q] -= 1
+        if own[q] == 0:
+            del own[q]
+        if large:
+            if symmetric and 1 - q in seen_mirror:  # equal to its mirror's, seen earlier
+                continue
+            seen_mirror.add(q)
+            law = CountLaw(others, _blocks=own, _base=whole, _removed=(q,))
+            m = law.m
+            law.memo[("float_boundaries", eps.exponent, eps.w)] = (
+                min(max(thresholds["1,0"], 0), m + 1),
+                min(max(m + 1 - thresholds["0,1"], 0), m + 1),
+            )
+            count += 1
+            v = counting_delta_fast(law, eps)
+            if best is None or compare(v, best[0]).sign > 0:
+                best = (v, known + i, "max of both")
+        else:
+            law = CountLaw(others, _blocks=own, _exact=exact_peer_pmf(unknown, q))
+            for direction, h in _fast_curves(law, eps).items():
+                key = _mirror_key(others, direction)
+                if key in keys:
+                    continue
+                keys.add(key)
+                count += 1
+                v = h
+                if best is None or compare(v, best[0]).sign > 0:
+                    best = (v, known + i, direction)
         if progress is not None:
             progress(1)
     assert best is not None
@@ -208,6 +282,34 @@ def counting_delta_fast(law: CountLaw, eps: Eps | Fraction) -> Exact:
         the Poisson binomial PMF is log-concave).
     """
     eps = Eps.of(eps)
+    results = list(_fast_curves(law, eps).values())
+    p = law.common_p
+    # S and m - S have the same law when the multiset of p's is closed under p -> 1 - p
+    symmetric = 2 * p == 1 if p is not None else _closed_under_mirror(law.blocks)
+    if symmetric:
+        return results[0]  # S and m - S have the same law: the two directions are equal
+    if eps.exact_exp() == 1:
+        # eps = 0: both directions are the total variation distance of two probability
+        # laws (sum max(0, P - Q) = sum max(0, Q - P) as both sum to 1): equal, though
+        # balls cannot prove it
+        return results[0]
+    return decided_max(results)[1]
+
+
+def _closed_under_mirror(blocks: dict[Fraction, int]) -> bool:
+    """Whether ``{q: k}`` equals ``{1 - q: k}``. A closed multiset has ``sum k (2q - 1) = 0``;
+    a float sum far from 0 (each term's rounding below ``2^-51 k``) says no at once."""
+    if len(blocks) > 64:
+        m = sum(blocks.values())
+        if abs(math.fsum(k * (2.0 * float(q) - 1.0) for q, k in blocks.items())) > 1e-9 * m:
+            return False
+    return blocks == {1 - q: k for q, k in blocks.items()}
+
+
+def _fast_curves(law: CountLaw, eps: Eps) -> dict[str, Exact]:
+    """Both directions of the exact curve by the monotone likelihood ratio (the boundary
+    searches of :func:`counting_delta_fast`): ``{"1,0": ..., "0,1": ...}``."""
+    eps = Eps.of(eps)
     m = law.m
     zero, one = shift_laws(law)
     results = []
@@ -252,19 +354,7 @@ def counting_delta_fast(law: CountLaw, eps: Eps | Fraction) -> Exact:
         a = divergence.Mass(((Fraction(1), law, (_shift(pl, chosen),)),))
         b = divergence.Mass(((Fraction(1), law, (_shift(ql, chosen),)),))
         results.append(divergence.Hockey(a, b, eps).value())
-    p = law.common_p
-    # S and m - S have the same law when the multiset of p's is closed under p -> 1 - p
-    symmetric = (
-        2 * p == 1 if p is not None else law.blocks == {1 - q: k for q, k in law.blocks.items()}
-    )
-    if symmetric:
-        return results[0]  # S and m - S have the same law: the two directions are equal
-    if eps.exact_exp() == 1:
-        # eps = 0: both directions are the total variation distance of two probability
-        # laws (sum max(0, P - Q) = sum max(0, Q - P) as both sum to 1): equal, though
-        # balls cannot prove it
-        return results[0]
-    return decided_max(results)[1]
+    return {"1,0": results[0], "0,1": results[1]}
 
 
 def first_true(lo: int, hi: int, pred: Callable[[int], bool], guess: int | None = None) -> int:

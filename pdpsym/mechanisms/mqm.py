@@ -105,6 +105,8 @@ def sensitivity(model: MarkovChain) -> Fraction:
         Song, Wang, Chaudhuri (2017), "Pufferfish privacy mechanisms for correlated
         data", Section 4 (MQM's per-record sensitivity ``L``).
     """
+    if not model.has_values:
+        raise InputError("values", 'the states are names without values: the sum needs "values"')
     return max(model.states) - min(model.states)
 
 
@@ -188,7 +190,10 @@ def _ratio_left(pa: list[list[Fraction]], q: list[Fraction], s: int, s2: int) ->
 
 
 def mqm_exact_scale(
-    model: MarkovChain, eps: Fraction, max_distance: int | None = None
+    model: MarkovChain,
+    eps: Fraction,
+    max_distance: int | None = None,
+    sensitivity_value: Fraction | None = None,
 ) -> BaselineScale:
     """MQMExact's Laplace scale ``L sigma_max`` for a time-homogeneous chain.
 
@@ -197,6 +202,8 @@ def mqm_exact_scale(
         eps: the privacy parameter (> 0).
         max_distance: the largest quilt distance ``a``, ``b`` searched (default: up to
             the first distance whose influence is below 1e-17 in floats, at most T).
+        sensitivity_value: the query's ``L`` (default: the sum's, :func:`sensitivity`;
+            the histogram's is 2: one record moves two bins by one).
 
     Returns:
         The scale as an exact expression, with the chosen node and quilt.
@@ -260,7 +267,8 @@ def mqm_exact_scale(
                     else {**cache, key: (left_e, sig, dd)}
                 )
             left_e, sig, _ = cache[key]
-            cands: list[tuple[float, int | None, int | None]] = [(float(T), None, None)]
+            # the empty quilt: all T records nearby, influence 0: sigma = T / eps
+            cands: list[tuple[float, int | None, int | None]] = [(T / eps_f, None, None)]
             amax, bmax = min(D, i - 1), min(D, T - i)
             if amax:
                 e = left_e[:amax]
@@ -286,7 +294,7 @@ def mqm_exact_scale(
                 best_i = (sigma, i, a, b)
     assert best_i is not None
     _, i, a, b = best_i
-    L = sensitivity(model)
+    L = sensitivity(model) if sensitivity_value is None else sensitivity_value
     if a is None and b is None:
         card, R = T, Fraction(1)
     else:
@@ -393,6 +401,7 @@ def mqm_approx_scale(
     model: MarkovChain,
     eps: Fraction,
     max_distance: int | None = None,
+    sensitivity_value: Fraction | None = None,
     *,
     pi_min: Fraction | None = None,
     gap: sympy.Expr | None = None,
@@ -403,6 +412,7 @@ def mqm_approx_scale(
         model: a chain to which MQMApprox applies (:func:`mqm_approx_applies`).
         eps: the privacy parameter (> 0).
         max_distance: the largest quilt distance searched (default 1024; at most T - 1).
+        sensitivity_value: the query's ``L`` (default: the sum's, :func:`sensitivity`).
         pi_min: for a class of chains (Song et al., Sec. 5.1: ``pi_min`` and the eigengap
             taken over the class), the class's smallest stationary probability; default
             the model's own.
@@ -493,7 +503,7 @@ def mqm_approx_scale(
                 out += [(i + int(j), None, int(j) + 1) for j in np.flatnonzero(sr <= cut)]
         return out
 
-    L = sensitivity(model)
+    L = sensitivity(model) if sensitivity_value is None else sensitivity_value
     terms: dict[int, sympy.Expr] = {}
 
     def term(d: int) -> sympy.Expr:

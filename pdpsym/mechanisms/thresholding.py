@@ -28,6 +28,7 @@ window product (Lemma 2 there, :func:`~pdpsym.mechanisms.count_law.peer_laws`).
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -38,7 +39,7 @@ from pdpsym.core.certify import Exact
 from pdpsym.core.compare import decided_max
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
-from pdpsym.mechanisms.count_law import CountLaw, peer_laws
+from pdpsym.mechanisms.count_law import EXACT_LIMIT, CountLaw, peer_laws
 from pdpsym.mechanisms.counting import first_true, float_boundaries, last_true
 from pdpsym.mechanisms.divergence import (
     Hockey,
@@ -48,6 +49,7 @@ from pdpsym.mechanisms.divergence import (
     positive_sign,
     ratio_exceeds_exp,
 )
+from pdpsym.mechanisms.population import MANY_DISTINCT, candidate_values, exact_peer_pmf
 
 BOT = "⊥"
 
@@ -405,17 +407,22 @@ def ppk_delta_heterogeneous(
 
     Returns:
         ``(delta, target index, direction)``: one target per distinct unknown p (equal p
-        give equal curves).
+        give equal curves); with no known records and at least
+        :data:`~pdpsym.mechanisms.population.MANY_DISTINCT` distinct p, only the targets
+        :func:`~pdpsym.mechanisms.population.candidate_values` proves can be worst.
 
     References:
         Desfontaines et al. 2020, Section 4.2, Definitions 13 and 15; Theorem 1.
     """
     n = len(ps)
     check_threshold(n, T, known_size)
+    unknown = [q if type(q) is Fraction else Fraction(q) for q in ps[known_size:]]
+    values = set(unknown)
+    if known_size == 0 and len(values) >= MANY_DISTINCT and all(0 < q < 1 for q in values):
+        return _ppk_search(unknown, T, Eps.of(eps), progress)
     weights = CountLaw(tuple(Fraction(q) for q in ps[:known_size])).exact_pmf()
     cands: list[Exact] = []
     keys: list[tuple[int, tuple[int, int]]] = []
-    unknown = [q if type(q) is Fraction else Fraction(q) for q in ps[known_size:]]
     for i, law in peer_laws(unknown).values():  # equal p give equal curves
         mech = Thresholding(n, T, law)
         for d in _directions(eps):
@@ -424,6 +431,56 @@ def ppk_delta_heterogeneous(
         if progress is not None:
             progress(1)
     k, v = decided_max(cands)
+    return v, keys[k][0], keys[k][1]
+
+
+def _ppk_search(
+    unknown: list[Fraction],
+    T: int,
+    eps: Eps,
+    progress: Callable[[int], None] | None,
+) -> tuple[Exact, int, tuple[int, int]]:
+    """:func:`ppk_delta_heterogeneous` with no known records and many distinct ``p``: the
+    curves of the few targets :func:`~pdpsym.mechanisms.population.candidate_values`
+    proves can be worst, in the order the full loop would examine them (so the first of
+    equal maxima is the same)."""
+    n = len(unknown)
+    first: dict[Fraction, int] = {}
+    for i, q in enumerate(unknown):
+        first.setdefault(q, i)
+    large = n - 1 > EXACT_LIMIT
+    blocks = Counter(unknown)
+    whole = CountLaw(tuple(unknown), _blocks=dict(blocks)) if large else None
+    values, thresholds = candidate_values(unknown, eps, whole, T)
+    if progress is not None:
+        progress(len(first) - len(values))
+    cands: list[Exact] = []
+    keys: list[tuple[int, tuple[int, int]]] = []
+    for q in sorted(values, key=first.__getitem__):
+        i = first[q]
+        others = tuple(unknown[:i] + unknown[i + 1 :])
+        own = dict(blocks)
+        own[q] -= 1
+        if own[q] == 0:
+            del own[q]
+        if large:
+            law = CountLaw(others, _blocks=own, _base=whole, _removed=(q,))
+            m = law.m
+            law.memo[("float_boundaries", eps.exponent, eps.w)] = (
+                min(max(thresholds["1,0"], 0), m + 1),
+                min(max(m + 1 - thresholds["0,1"], 0), m + 1),
+            )
+        else:
+            law = CountLaw(others, _blocks=own, _exact=exact_peer_pmf(unknown, q))
+        mech = Thresholding(n, T, law)
+        for d in _directions(eps):
+            cands.append(mech.ppk(eps, [Fraction(1)], d).value())
+            keys.append((i, d))
+        if progress is not None:
+            progress(1)
+    k, v = decided_max(cands)
+    if v == 0:  # every curve is 0: the full loop names its first target
+        return v, 0, DIRECTIONS[0]
     return v, keys[k][0], keys[k][1]
 
 

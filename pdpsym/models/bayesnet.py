@@ -11,64 +11,30 @@ state name of a node is a number in the strict grammar of :mod:`pdpsym.core.numb
 ``j`` (in declared order) has value ``j`` (0, 1, 2, ...). JSON may give an explicit
 ``"values"`` list instead. The values of one node must be distinct.
 
-**JSON schema** (numbers as strings so that they stay exact)::
-
-    {"kind": "bayesian-network",
-     "nodes": [
-       {"name": "rain", "states": ["no", "yes"], "cpt": ["4/5", "1/5"]},
-       {"name": "wet", "states": ["0", "1"], "parents": ["rain"],
-        "cpt": [["9/10", "1/10"], ["1/10", "9/10"]]}
-     ]}
-
-``"cpt"`` is one row (a root may give the row itself) per configuration of the parents, in
-the order of ``itertools.product`` over the parents' states (the last parent varies
-fastest), or an object whose keys are the parents' state names joined by commas
-(``{"no": [...], "yes": [...]}``); every row lists one probability per state, each
-non-negative, summing to exactly 1. ``"values"`` (optional) gives the states' rational
-values. Nodes may come in any order; parents must be declared nodes; the graph must be
-acyclic.
+**JSON** (numbers as strings, so that they stay exact): ``{"kind": "bayesian-network",
+"nodes": [{"name", "states", "parents"?, "cpt", "values"?}, ...]}``; ``"cpt"`` lists one
+row per parent configuration (``itertools.product`` order, the last parent fastest) or
+maps comma-joined parent states to rows (:mod:`pdpsym.models.bayesnet_build` checks it).
 
 **BIF** (the Bayesian Interchange Format of the bnlearn network repository) is read by a
-small strict grammar of our own rather than by a maintained parser such as pgmpy's: the
-parser must keep probabilities exact (pgmpy reads them into float64 arrays, after which the
-decimal ``0.1`` is no longer ``1/10``), must never evaluate text, must report errors with
-the line they are on, and must not pull a heavy optional dependency (pgmpy brings torch,
-pandas and networkx) into a library whose other models need none. The grammar::
+small strict grammar of our own (:mod:`pdpsym.models.bayesnet_bif`, which says why and
+gives the grammar); probabilities stay exact, errors name their line, and rows rounded
+in the file are read only within an explicit ``tolerance``.
 
-    network NAME { (property ...;)* }
-    variable NAME { type discrete [ K ] { s1, ..., sK }; (property ...;)* }
-    probability ( CHILD [| P1, ..., Pm] ) {
-        table p1, ..., pK;                         (a root only)
-        (u1, ..., um) p1, ..., pK;                 (one line per parent configuration)
-        (property ...;)*
-    }
-
-``//`` and ``/* */`` comments are skipped. Each probability is a decimal read exactly
-(``0.95`` is ``19/20``), and each row must sum to exactly 1: the bnlearn files checked
-(``child``, ``asia``, ``survey`` among them) do, so by default no normalization is applied
-and a row that does not sum to 1 is refused, by line. Some copies of larger networks
-(``alarm``'s ``0.333333`` rows) are rounded: ``tolerance=t`` reads a row whose sum ``s``
-has ``|s - 1| <= t`` as that row divided by ``s``, exactly (a documented reading, never a
-silent one). ``default`` rows and ``table`` for a node with parents (whose
-order differs between writers) are refused rather than guessed.
-
-**Queries.** :meth:`BayesianNetwork.query_law` is exact variable elimination in which each
-factor entry is a polynomial in ``z``: the generating function of the weighted sum of the
-records eliminated so far. Multiplying factors convolves their polynomials and summing a
-record out adds them, so the law of ``f(x) = sum_k w_k x_k`` given the evidence comes out
-of one elimination, in integer arithmetic (each table is scaled to integers; the scale
-cancels in the final normalization). The order is greedy min-fill (ties: fewer
-neighbours, then declaration order) on the moralized graph of the unobserved records; its
-induced width and a work estimate are known before anything is computed, and work beyond
-``max_work`` is refused by name.
+**Queries.** :meth:`BayesianNetwork.query_law` is exact variable elimination whose factor
+entries are integer polynomials in ``z`` (the generating function of the weighted sum of
+the records eliminated so far), in min-fill order on the moral graph; every target at
+once is one junction-tree calibration over the same polynomials
+(:mod:`pdpsym.models.bayesnet_jtree`). Induced width and work are known before anything
+is computed, and work beyond ``max_work`` is refused by name.
 """
 
 from __future__ import annotations
 
-import itertools
+import dataclasses
 import math
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -77,8 +43,19 @@ from pdpsym.core import poly as intpoly
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_rational
 from pdpsym.models.bayesnet_bif import parse_bif
+from pdpsym.models.bayesnet_build import Node, ancestors, build_nodes, moral_graph
 from pdpsym.models.bayesnet_elimination import Factor, Poly, convolve
-from pdpsym.models.bayesnet_validate import find_cycle, markov_blanket_of, read_cpt, state_values
+from pdpsym.models.bayesnet_formats import parse_uai, parse_xmlbif, pgmpy_specs, to_pgmpy
+from pdpsym.models.bayesnet_jtree import (
+    CliqueTree,
+    PFactor,
+    all_marginals,
+    clique_tree,
+    min_fill,
+    sparse_tree,
+)
+from pdpsym.models.bayesnet_query import count_values, joint_table, sum_values
+from pdpsym.models.bayesnet_validate import markov_blanket_of
 from pdpsym.models.counts import Contributions, TargetFactors, check_known, contributions
 from pdpsym.models.joint import JointDistribution
 from pdpsym.models.structured import Known, QueryLaw, QueryWeights
@@ -89,21 +66,6 @@ DEFAULT_MAX_WORK = 50_000_000
 
 #: the most rows :meth:`BayesianNetwork.to_joint` lists (product of the domain sizes)
 DEFAULT_MAX_JOINT_ROWS = 1 << 18
-
-
-@dataclass(frozen=True)
-class Node:
-    """One record of the network: states, their values, parents and the table.
-
-    ``cpt[c]`` is the row for parent configuration ``c`` (a tuple of parent state
-    indices, in the order of ``parents``): one probability per state.
-    """
-
-    name: str
-    states: tuple[str, ...]
-    values: tuple[Fraction, ...]
-    parents: tuple[str, ...]
-    cpt: Mapping[tuple[int, ...], tuple[Fraction, ...]]
 
 
 @dataclass(frozen=True)
@@ -135,6 +97,11 @@ class BayesianNetwork(NamedVariables):
     variables: tuple[str, ...]
     nodes: Mapping[str, Node]
     max_work: int = DEFAULT_MAX_WORK
+    #: the rows read within a tolerance and divided by their sum: (field or line, |sum - 1|)
+    renormalized: tuple[tuple[str, Fraction], ...] = field(default=(), compare=False)
+    #: the query's per-state values (None: every record's state values; else the listed
+    #: records' values, the others 0): see :meth:`count_query` and :meth:`sum_query`
+    query_values: Mapping[str, tuple[Fraction, ...]] | None = field(default=None, compare=False)
 
     # --- constructors --------------------------------------------------------------
 
@@ -208,6 +175,39 @@ class BayesianNetwork(NamedVariables):
         except OSError as err:
             raise InputError("path", f"cannot read {p}: {err.strerror}") from None
         return cls.from_bif_text(text, max_work, tolerance)
+
+    @classmethod
+    def from_text(
+        cls,
+        text: str,
+        kind: str,
+        max_work: int = DEFAULT_MAX_WORK,
+        tolerance: Fraction | None = None,
+    ) -> BayesianNetwork:
+        """Parse a network file's text: ``kind`` is ``"bif"``, ``"xmlbif"`` or ``"uai"``
+        (:mod:`pdpsym.models.bayesnet_formats`); errors name ``line N``."""
+        parsers = {"bif": parse_bif, "xmlbif": parse_xmlbif, "uai": parse_uai}
+        if kind not in parsers:
+            raise InputError("kind", f"expected one of {', '.join(parsers)}, got {kind!r}")
+        specs, lines = parsers[kind](text)
+        return _build(specs, lines, max_work, tolerance)
+
+    @classmethod
+    def from_pgmpy(
+        cls,
+        model: Any,
+        max_work: int = DEFAULT_MAX_WORK,
+        tolerance: Fraction | None = Fraction(1, 10**6),
+    ) -> BayesianNetwork:
+        """A pgmpy discrete Bayesian network, each float read exactly from its shortest
+        decimal text (:mod:`pdpsym.models.bayesnet_formats` says where digits are lost);
+        rows off 1 by at most ``tolerance`` are renormalized and listed."""
+        return _build(pgmpy_specs(model), {}, max_work, tolerance)
+
+    def to_pgmpy(self) -> Any:
+        """This network as a pgmpy ``DiscreteBayesianNetwork`` (float64 tables; needs
+        ``pip install 'pdpsym[pgmpy]'``)."""
+        return to_pgmpy(self)
 
     # --- the StructuredModel protocol -------------------------------------------------
 
@@ -295,7 +295,7 @@ class BayesianNetwork(NamedVariables):
     def _scale(self, w: Mapping[str, int]) -> int:
         """The common denominator D of every ``w_k x_k``: the sums are integers / D."""
         return math.lcm(
-            1, *((w[v] * x).denominator for v in self.variables for x in self.nodes[v].values)
+            1, *((w[v] * x).denominator for v in self.variables for x in self._query(v))
         )
 
     def plan(self, evidence: Mapping[str, int], weights: Mapping[str, int]) -> EliminationPlan:
@@ -313,63 +313,34 @@ class BayesianNetwork(NamedVariables):
         References:
             Min-fill: Kjaerulff (1990); Koller and Friedman, Sec. 9.4.3.
         """
-        free = [v for v in self.variables if v not in evidence]
-        adj: dict[str, set[str]] = {v: set() for v in free}
-        for v in free:
-            family = [u for u in (v, *self.nodes[v].parents) if u not in evidence]
-            for a, b in itertools.combinations(family, 2):
-                adj[a].add(b)
-                adj[b].add(a)
-        # children make a parent and its co-parents adjacent (moralization)
-        for child in self.variables:
-            fam = [u for u in (child, *self.nodes[child].parents) if u not in evidence]
-            for a, b in itertools.combinations(fam, 2):
-                adj[a].add(b)
-                adj[b].add(a)
+        adj = moral_graph(self.nodes, self.variables, evidence, self.variables)
         D = self._scale(weights)
         spans = {
             v: (
-                max(weights[v] * x for x in self.nodes[v].values)
-                - min(weights[v] * x for x in self.nodes[v].values)
+                max(weights[v] * x for x in self._query(v))
+                - min(weights[v] * x for x in self._query(v))
             )
             * D
-            for v in free
+            for v in adj
         }
-        size = {v: len(self.nodes[v].states) for v in free}
         position = {v: k for k, v in enumerate(self.variables)}
-        order: list[str] = []
+        order, neighbours = min_fill(list(adj), adj, position)
         width = 0
         work = 0
         span_done = 0
-        remaining = set(free)
-        while remaining:
-
-            def fill(v: str) -> tuple[int, int, int]:
-                nb = list(adj[v])
-                missing = sum(1 for a, b in itertools.combinations(nb, 2) if b not in adj[a])
-                return (missing, len(nb), position[v])
-
-            v = min(remaining, key=fill)
-            nb = adj[v]
+        for v in order:
+            nb = neighbours[v]
             width = max(width, len(nb))
             span_done += int(spans[v])
-            cells = size[v] * math.prod(size[u] for u in nb)
+            cells = len(self.nodes[v].states) * math.prod(len(self.nodes[u].states) for u in nb)
             work += cells * (span_done + 1)
-            for a, b in itertools.combinations(nb, 2):
-                adj[a].add(b)
-                adj[b].add(a)
-            for u in nb:
-                adj[u].discard(v)
-            del adj[v]
-            remaining.discard(v)
-            order.append(v)
         return EliminationPlan(tuple(order), width, work)
 
     def _eliminate(
         self, evidence: Mapping[str, int], w: Mapping[str, int], plan: EliminationPlan
     ) -> dict[Fraction, Fraction] | None:
         D = self._scale(w)
-        contrib = {v: [int(w[v] * x * D) for x in self.nodes[v].values] for v in self.variables}
+        contrib = {v: [int(w[v] * x * D) for x in self._query(v)] for v in self.variables}
         offset = sum(contrib[v][s] for v, s in evidence.items())
         total = self._counts(evidence, contrib, plan, False)
         z = sum(total.values())
@@ -411,41 +382,170 @@ class BayesianNetwork(NamedVariables):
 
     def contributions(self, weights: QueryWeights = None) -> Contributions:
         """The integer contributions of the query (:func:`pdpsym.models.counts.contributions`)."""
-        return contributions(
-            self.variables, [self.nodes[v].values for v in self.variables], weights
-        )
+        return contributions(self.variables, [self._query(v) for v in self.variables], weights)
 
     def target_factors(
-        self, targets: Sequence[str], known: Known, weights: QueryWeights = None
+        self,
+        targets: Sequence[str],
+        known: Known,
+        weights: QueryWeights = None,
+        on_step: Callable[[int, int], None] | None = None,
     ) -> Iterator[tuple[str, TargetFactors]]:
         """For each target ``i`` and value ``a``, one integer polynomial ``J_{i,a}(z) =
         sum_c n_c z^c`` with ``n_c`` proportional to ``P(S = c, x_i = a, x_K = v)`` (the
-        same factor, the product of the tables' scales, for every ``a``), by variable
-        elimination with the target and known records observed.
+        same factor, the product of the tables' scales, for every target and value).
+
+        Every target at once, by one upward and one downward pass of the clique tree of
+        the unobserved records (:mod:`pdpsym.models.bayesnet_jtree`); records that are
+        neither ancestors of a target, a known record nor a record the query counts
+        are barren and dropped first (their tables sum to their scale).
+
+        Args:
+            targets: the target records.
+            known: the known records' values.
+            weights: integer query weights (default 1).
+            on_step: called as ``on_step(done, total)`` after each clique of the two
+                passes (progress).
+
+        Returns:
+            ``(target, {value: (J,)})`` in the order of ``targets``.
+
+        Raises:
+            InputError: unknown names or values, or a clique tree whose estimated work
+                exceeds ``max_work`` (the message names the induced width).
 
         References:
-            Li et al., Sec. III, Eq. 2; variable elimination: Zhang and Poole (1994).
+            Li et al., Sec. III, Eq. 2; Shafer and Shenoy (1990) and Aji and McEliece
+            (2000) for the junction tree over a semiring.
         """
         contrib = self.contributions(weights)
         shifts = dict(zip(self.variables, contrib.table, strict=True))
         kv = check_known(self.variables, {v: self.nodes[v].values for v in self.variables}, known)
         observed = {k: self.nodes[k].values.index(x) for k, x in kv.items()}
-        plan_weights = self._weights({k: int(Fraction(x)) for k, x in (weights or {}).items()})
         for t in targets:
             self.index(t, "targets")
             if t in kv:
                 raise InputError("known", f"the target {t!r} cannot also be known")
-            out: TargetFactors = {}
-            for s, a in enumerate(self.nodes[t].values):
-                evidence = {**observed, t: s}
-                plan = self._bounded_plan(evidence, plan_weights)
-                total = self._counts(evidence, shifts, plan, True)
-                top = max(total, default=0)
-                coeffs = [0] * (top + 1)
-                for c, n in total.items():
-                    coeffs[c] += n
-                out[a] = (intpoly.from_coefficients(coeffs),)
-            yield t, out
+        counted = [v for v in self.variables if any(shifts[v])]
+        keep = ancestors(self.nodes, [*targets, *kv, *counted])
+        tree = self.clique_tree(observed, keep, contrib.span)
+        factors: list[PFactor] = []
+        for v in self.variables:
+            if v not in keep:
+                continue
+            f = self._factor(v, observed, shifts[v], True)
+            factors.append(
+                (
+                    f.scope,
+                    {k: intpoly.monomial(c, d) for k, p in f.table.items() for d, c in p.items()},
+                )
+            )
+        barren = math.prod(self._den(v) for v in self.variables if v not in keep)
+        if barren != 1:
+            factors.append(((), {(): intpoly.monomial(barren, 0)}))
+        free_targets = [t for t in dict.fromkeys(targets)]
+        steps = [0, 2 * len(tree.order)]
+
+        def step() -> None:
+            steps[0] += 1
+            if on_step is not None:
+                on_step(steps[0], steps[1])
+
+        laws = all_marginals(tree, factors, free_targets, step)
+        for t in targets:
+            law = laws.get(t, {})
+            yield t, {a: (law.get(s, intpoly.zero()),) for s, a in enumerate(self.nodes[t].values)}
+
+    def clique_tree(
+        self, evidence: Mapping[str, int], keep: Iterable[str] | None = None, span: int = 0
+    ) -> CliqueTree:
+        """The clique tree of the unobserved records of ``keep`` (default all), refused
+        when its estimated work exceeds ``max_work``.
+
+        Args:
+            evidence: the observed records (state indices).
+            keep: the records to include (the others are barren).
+            span: the query's span in count units.
+
+        Returns:
+            The :class:`~pdpsym.models.bayesnet_jtree.CliqueTree`.
+
+        Raises:
+            InputError: ``max_work``, naming the induced width and the estimate.
+
+        References:
+            Koller and Friedman, Sec. 10.4.1.
+        """
+        kept = self.variables if keep is None else keep
+        adj = moral_graph(self.nodes, self.variables, evidence, kept)
+        position = {v: k for k, v in enumerate(self.variables)}
+        sizes = {v: len(self.nodes[v].states) for v in adj}
+        bits = sum(self._den(v).bit_length() for v in kept)
+        dense = clique_tree(list(adj), adj, position, sizes, span, bits)
+        tree = sparse_tree(dense, self.nodes, evidence, kept)
+        if tree.work > self.max_work:
+            raise InputError(
+                "max_work",
+                f"the junction tree has induced width {tree.width} and an estimated work "
+                f"of {tree.work:.2e} units, over the limit {self.max_work:.2e}",
+            )
+        return tree
+
+    def targets_work(
+        self,
+        known: Sequence[str] = (),
+        weights: QueryWeights = None,
+        targets: Sequence[str] | None = None,
+    ) -> CliqueTree:
+        """The clique tree of :meth:`target_factors` given that ``known`` are observed
+        (its width and work, for a caller's limit), without the ``max_work`` check.
+
+        Args:
+            known: the known records (any values: the shape does not depend on them).
+            weights: integer query weights (default 1).
+            targets: the targets (default: every record); the barren records of
+                :meth:`target_factors` are left out as it leaves them out.
+
+        Returns:
+            The :class:`~pdpsym.models.bayesnet_jtree.CliqueTree`.
+        """
+        contrib = self.contributions(weights)
+        kept: Iterable[str] = self.variables
+        if targets is not None:
+            counted = [v for v, row in zip(self.variables, contrib.table, strict=True) if any(row)]
+            kept = [
+                v
+                for v in self.variables
+                if v in ancestors(self.nodes, [*targets, *known, *counted])
+            ]
+        evidence = dict.fromkeys(known, 0)
+        adj = moral_graph(self.nodes, self.variables, evidence, kept)
+        position = {v: k for k, v in enumerate(self.variables)}
+        sizes = {v: len(self.nodes[v].states) for v in adj}
+        bits = sum(self._den(v).bit_length() for v in kept)
+        tree = clique_tree(list(adj), adj, position, sizes, contrib.span, bits)
+        return sparse_tree(tree, self.nodes, {k: -1 for k in known}, kept)
+
+    def count_query(self, names: Sequence[str], state: str) -> BayesianNetwork:
+        """This network with the query ``f(x) = #{v in names : x_v = state}`` (``state``
+        by name); see :mod:`pdpsym.models.bayesnet_query`."""
+        return dataclasses.replace(self, query_values=count_values(self.nodes, names, state))
+
+    def sum_query(self, names: Sequence[str]) -> BayesianNetwork:
+        """This network with the query ``f(x) = sum_{v in names} value(x_v)`` (the other
+        records count 0); see :mod:`pdpsym.models.bayesnet_query`."""
+        return dataclasses.replace(self, query_values=sum_values(self.nodes, names))
+
+    def _query(self, v: str) -> tuple[Fraction, ...]:
+        """Record ``v``'s per-state values in the query."""
+        if self.query_values is None:
+            return self.nodes[v].values
+        q = self.query_values.get(v)
+        return q if q is not None else (Fraction(0),) * len(self.nodes[v].states)
+
+    def _den(self, v: str) -> int:
+        """The integer scale of ``v``'s table (the lcm of its denominators)."""
+        return math.lcm(*(p.denominator for row in self.nodes[v].cpt.values() for p in row))
 
     def dependence_groups(self) -> list[tuple[str, ...]]:
         """The connected components of the network's skeleton (records in different
@@ -469,7 +569,7 @@ class BayesianNetwork(NamedVariables):
         node = self.nodes[v]
         family = (*node.parents, v)
         scope = tuple(u for u in family if u not in evidence)
-        den = math.lcm(*(p.denominator for row in node.cpt.values() for p in row))
+        den = self._den(v)
         table: dict[tuple[int, ...], Poly] = {}
         for config, row in node.cpt.items():
             for s, p in enumerate(row):
@@ -501,27 +601,7 @@ class BayesianNetwork(NamedVariables):
         Raises:
             InputError: ``max_rows`` when the product of the domain sizes exceeds it.
         """
-        cells = math.prod(len(self.nodes[v].states) for v in self.variables)
-        if cells > max_rows:
-            raise InputError(
-                "max_rows", f"the joint table has {cells} rows, over the limit {max_rows}"
-            )
-        topo = _topological(self.nodes, self.variables)
-        rows: list[tuple[dict[str, int], Fraction]] = [({}, Fraction(1))]
-        for v in topo:
-            node = self.nodes[v]
-            nxt = []
-            for assign, p in rows:
-                row = node.cpt[tuple(assign[u] for u in node.parents)]
-                for s, q in enumerate(row):
-                    if q:
-                        nxt.append(({**assign, v: s}, p * q))
-            rows = nxt
-        return JointDistribution.from_rows(
-            self.variables,
-            [[self.nodes[v].values[a[v]] for v in self.variables] + [p] for a, p in rows],
-            {v: list(self.nodes[v].values) for v in self.variables},
-        )
+        return joint_table(self.variables, self.nodes, max_rows)
 
     def ancestral(self, names: Iterable[str]) -> BayesianNetwork:
         """The sub-network on ``names`` and all their ancestors: a Bayesian network with
@@ -542,13 +622,15 @@ class BayesianNetwork(NamedVariables):
                 keep.add(v)
                 stack.extend(self.nodes[v].parents)
         kept = tuple(v for v in self.variables if v in keep)
-        return BayesianNetwork(kept, {v: self.nodes[v] for v in kept}, self.max_work)
+        query = (
+            None
+            if self.query_values is None
+            else {v: q for v, q in self.query_values.items() if v in keep}
+        )
+        return BayesianNetwork(kept, {v: self.nodes[v] for v in kept}, self.max_work, (), query)
 
     def __repr__(self) -> str:
         return f"BayesianNetwork(nodes={len(self.variables)})"
-
-
-# --- validation shared by JSON and BIF -----------------------------------------------
 
 
 def _build(
@@ -557,94 +639,11 @@ def _build(
     max_work: int,
     tolerance: Fraction | None = None,
 ) -> BayesianNetwork:
-    """Validate node specs into a network. ``specs`` pairs a field prefix (``nodes[3]``,
-    ``line 12``) with a node object; ``lines`` optionally names the field of each CPT
-    row (``<prefix>.cpt[k]`` -> ``line N``)."""
+    """Validate node specs into a network (:func:`~pdpsym.models.bayesnet_build.build_nodes`)."""
     if isinstance(max_work, bool) or not isinstance(max_work, int) or max_work < 1:
         raise InputError("max_work", f"must be a positive integer, got {max_work!r}")
-    if tolerance is not None:
-        tolerance = parse_rational(tolerance, "tolerance")
-        if tolerance < 0:
-            raise InputError("tolerance", "must be >= 0")
-    if not specs:
-        raise InputError("nodes", "a network needs at least one node")
-    raw: dict[str, tuple[str, Mapping[str, Any]]] = {}
-    order: list[str] = []
-    states: dict[str, tuple[str, ...]] = {}
-    values: dict[str, tuple[Fraction, ...]] = {}
-    parents: dict[str, tuple[str, ...]] = {}
-    for where, spec in specs:
-        if not isinstance(spec, Mapping):
-            raise InputError(where, "expected a node object")
-        extra = set(spec) - {"name", "states", "parents", "cpt", "values"}
-        if extra:
-            raise InputError(f"{where}.{sorted(extra)[0]}", "unknown field in a node")
-        name = spec.get("name")
-        if not isinstance(name, str) or not name.strip() or not name.isprintable():
-            raise InputError(f"{where}.name", f"not a node name: {name!r}")
-        name = name.strip()
-        if name in raw:
-            raise InputError(f"{where}.name", f"duplicate node {name!r}")
-        raw[name] = (where, spec)
-        order.append(name)
-        st = spec.get("states")
-        if not isinstance(st, list | tuple) or not st:
-            raise InputError(f"{where}.states", "expected a non-empty list of state names")
-        names = []
-        for j, s in enumerate(st):
-            if isinstance(s, bool) or not isinstance(s, str | int | Fraction):
-                raise InputError(f"{where}.states[{j}]", f"not a state name: {s!r}")
-            names.append(str(s).strip())
-        if len(set(names)) != len(names):
-            raise InputError(f"{where}.states", "repeated state name")
-        states[name] = tuple(names)
-        values[name] = state_values(where, spec.get("values"), names)
-        pa = spec.get("parents", [])
-        if not isinstance(pa, list | tuple) or not all(isinstance(u, str) for u in pa):
-            raise InputError(f"{where}.parents", "expected a list of node names")
-        pa = [u.strip() for u in pa]
-        if len(set(pa)) != len(pa):
-            raise InputError(f"{where}.parents", "repeated parent")
-        if name in pa:
-            raise InputError(f"{where}.parents", f"node {name!r} is its own parent")
-        parents[name] = tuple(pa)
-    for name in order:
-        where = raw[name][0]
-        for u in parents[name]:
-            if u not in raw:
-                raise InputError(f"{where}.parents", f"unknown parent {u!r} of {name!r}")
-    cycle = find_cycle(order, parents)
-    if cycle:
-        where = raw[cycle[0]][0]
-        raise InputError(f"{where}.parents", "the network has a cycle: " + " -> ".join(cycle))
-    nodes: dict[str, Node] = {}
-    for name in order:
-        where, spec = raw[name]
-        cpt = read_cpt(where, spec.get("cpt"), name, states, parents[name], lines, tolerance)
-        nodes[name] = Node(name, states[name], values[name], parents[name], cpt)
-    return BayesianNetwork(tuple(order), nodes, max_work)
+    built = build_nodes(specs, lines, tolerance)
+    return BayesianNetwork(built.order, built.nodes, max_work, built.renormalized)
 
 
-def _topological(nodes: Mapping[str, Node], order: Sequence[str]) -> list[str]:
-    done: set[str] = set()
-    out: list[str] = []
-
-    def visit(v: str) -> None:
-        stack = [(v, False)]
-        while stack:
-            u, expanded = stack.pop()
-            if u in done:
-                continue
-            if expanded:
-                done.add(u)
-                out.append(u)
-                continue
-            stack.append((u, True))
-            stack.extend((p, False) for p in reversed(nodes[u].parents) if p not in done)
-
-    for v in order:
-        visit(v)
-    return out
-
-
-__all__ = ["DEFAULT_MAX_WORK", "BayesianNetwork", "EliminationPlan", "Node"]
+__all__ = ["DEFAULT_MAX_WORK", "BayesianNetwork", "EliminationPlan"]

@@ -1,6 +1,32 @@
 """The BIF grammar (the format of the bnlearn network repository) for
 :mod:`pdpsym.models.bayesnet`: a small tokenizer and recursive-descent parser that
-returns the node specifications in the JSON form, each with its line for errors."""
+returns the node specifications in the JSON form, each with its line for errors.
+
+**BIF** (the Bayesian Interchange Format of the bnlearn network repository) is read by a
+small strict grammar of our own rather than by a maintained parser such as pgmpy's: the
+parser must keep probabilities exact (pgmpy reads them into float64 arrays, after which the
+decimal ``0.1`` is no longer ``1/10``), must never evaluate text, must report errors with
+the line they are on, and must not pull a heavy optional dependency (pgmpy brings torch,
+pandas and networkx) into a library whose other models need none. The grammar::
+
+    network NAME { (property ...;)* }
+    variable NAME { type discrete [ K ] { s1, ..., sK }; (property ...;)* }
+    probability ( CHILD [| P1, ..., Pm] ) {
+        table p1, ..., pK;                         (a root only)
+        (u1, ..., um) p1, ..., pK;                 (one line per parent configuration)
+        (property ...;)*
+    }
+
+``//`` and ``/* */`` comments are skipped. Each probability is a decimal read exactly
+(``0.95`` is ``19/20``), and each row must sum to exactly 1: the bnlearn files checked
+(``child``, ``asia``, ``survey`` among them) do, so by default no normalization is applied
+and a row that does not sum to 1 is refused, by line. Many files round their rows
+(bnlearn's alarm, sachs, insurance, water, hepar2 and munin1 have sums such as
+``0.9999999``): ``tolerance=t`` reads a row whose sum ``s`` has ``|s - 1| <= t`` as that
+row divided by ``s``, exactly, and the network lists each such row
+(``BayesianNetwork.renormalized``): a documented reading, never a silent one. ``default`` rows and ``table`` for a node with parents (whose
+order differs between writers) are refused rather than guessed.
+"""
 
 from __future__ import annotations
 
@@ -11,12 +37,16 @@ from pdpsym.core.errors import InputError
 
 # --- BIF -----------------------------------------------------------------------------
 
+#: the most variables a BIF file may declare (the bnlearn networks have at most 1041)
+MAX_NODES = 100_000
+
 _TOKEN = re.compile(r'\s+|//[^\n]*|/\*.*?\*/|"[^"\n]*"|[{}()\[\],;|]|[^\s{}()\[\],;|"]+', re.S)
 
 
-def _tokens(text: str) -> list[tuple[str, int]]:
+def _tokens(text: str, max_nodes: int = MAX_NODES) -> list[tuple[str, int]]:
     out: list[tuple[str, int]] = []
     pos, line = 0, 1
+    declared = 0
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         if m is None:  # an unterminated string or comment
@@ -24,14 +54,21 @@ def _tokens(text: str) -> list[tuple[str, int]]:
         tok = m.group()
         if not (tok[0].isspace() or tok.startswith(("//", "/*"))):
             out.append((tok[1:-1] if tok.startswith('"') else tok, line))
+            if tok == "variable":
+                declared += 1
+                if declared > max_nodes:
+                    raise InputError(
+                        f"line {line}",
+                        f"more than {max_nodes} variables, the most a network may have",
+                    )
         line += tok.count("\n")
         pos = m.end()
     return out
 
 
 class _Bif:
-    def __init__(self, text: str) -> None:
-        self.toks = _tokens(text)
+    def __init__(self, text: str, max_nodes: int) -> None:
+        self.toks = _tokens(text, max_nodes)
         self.k = 0
 
     def line(self) -> int:
@@ -92,17 +129,22 @@ class _Bif:
             out.append(self.word(what))
 
 
-def parse_bif(text: str) -> tuple[list[tuple[str, dict[str, Any]]], dict[str, str]]:
+def parse_bif(
+    text: str, max_nodes: int = MAX_NODES
+) -> tuple[list[tuple[str, dict[str, Any]]], dict[str, str]]:
     """Parse BIF text into the JSON form's node specifications.
 
     Args:
         text: the whole BIF file.
+        max_nodes: the most variables to read (a larger file is refused at the first
+            variable past it).
 
     Returns:
         ``(specs, lines)``: the node specifications ``[(name, spec), ...]`` in file order,
         each ``spec`` in the JSON form with the field prefix ``line N`` of its variable
-        block, and ``lines`` mapping each CPT row's field to ``line N`` of that row, so
-        that errors name the line.
+        block, and ``lines`` mapping the fields of its parents and table to the line of
+        its probability block, and each CPT row's field to ``line N`` of that row, so
+        that errors name the line that holds the mistake.
 
     Raises:
         InputError: on a syntax error, naming the line.
@@ -111,7 +153,7 @@ def parse_bif(text: str) -> tuple[list[tuple[str, dict[str, Any]]], dict[str, st
         The Interchange Format for Bayesian networks (BIF 0.15), as served by the bnlearn
         network repository (Scutari, bnlearn).
     """
-    p = _Bif(text)
+    p = _Bif(text, max_nodes)
     variables: dict[str, dict[str, Any]] = {}
     where: dict[str, str] = {}
     probs: dict[str, int] = {}
@@ -173,6 +215,7 @@ def parse_bif(text: str) -> tuple[list[tuple[str, dict[str, Any]]], dict[str, st
             spec = variables[child]
             spec["parents"] = parents
             prefix = where[child]
+            lines[f"{prefix}.parents"] = lines[f"{prefix}.cpt"] = f"line {line}"
             rows: dict[str, list[str]] = {}
             p.expect("{")
             while p.peek() != "}":
@@ -201,7 +244,7 @@ def parse_bif(text: str) -> tuple[list[tuple[str, dict[str, Any]]], dict[str, st
             p.expect("}")
             spec["cpt"] = rows if parents else rows.get("", [])
             if not parents:
-                lines[f"{prefix}.cpt[0]"] = lines.get(f"{prefix}.cpt[]", prefix)
+                lines[f"{prefix}.cpt[0]"] = lines.get(f"{prefix}.cpt[]", f"line {line}")
         else:
             raise InputError(
                 f"line {line}", f"expected 'network', 'variable' or 'probability', got {kw!r}"

@@ -117,6 +117,7 @@ def read_cpt(
     parents: Sequence[str],
     lines: Mapping[str, str],
     tolerance: Fraction | None,
+    renormalized: list[tuple[str, Fraction]] | None = None,
 ) -> dict[tuple[int, ...], tuple[Fraction, ...]]:
     """Read and check one record's conditional probability table.
 
@@ -130,6 +131,8 @@ def read_cpt(
         lines: a CPT row's field -> its ``line N`` (BIF input), else empty.
         tolerance: rows may sum to 1 within it and are then renormalized exactly;
             None demands exact sums.
+        renormalized: when given, each renormalized row's ``(field, |sum - 1|)`` is
+            appended to it.
 
     Returns:
         Parent configuration (state indices) -> the exact row of probabilities.
@@ -164,7 +167,7 @@ def read_cpt(
             cpt = [cpt]  # a root's single row
         if len(cpt) != len(configs):
             raise InputError(
-                f"{where}.cpt",
+                lines.get(f"{where}.cpt", f"{where}.cpt"),
                 f"expected {len(configs)} rows (one per parent configuration), got {len(cpt)}",
             )
         rows = [
@@ -172,7 +175,10 @@ def read_cpt(
             for j, (c, row) in enumerate(zip(configs, cpt, strict=True))
         ]
     else:
-        raise InputError(f"{where}.cpt", "expected a list of rows or an object of rows")
+        raise InputError(
+            lines.get(f"{where}.cpt", f"{where}.cpt"),
+            "expected a list of rows or an object of rows",
+        )
     table: dict[tuple[int, ...], tuple[Fraction, ...]] = {}
     for config, row, field in rows:
         if config in table:
@@ -188,14 +194,26 @@ def read_cpt(
                 raise InputError(f"{field}[{j}]", f"negative probability {fraction_str(p)}")
         total = sum(probs, Fraction(0))
         if total != 1:
-            if tolerance is None or total == 0 or abs(total - 1) > tolerance:
+            if tolerance is None or total == 0:
                 raise InputError(
                     field, f"probabilities sum to {fraction_str(total)}, not exactly 1"
                 )
+            if abs(total - 1) > tolerance:
+                raise InputError(
+                    field,
+                    f"probabilities sum to {fraction_str(total)}, off 1 by "
+                    f"{fraction_str(abs(total - 1))}: more than the tolerance "
+                    f"{fraction_str(tolerance)}",
+                )
             probs = tuple(p / total for p in probs)
+            if renormalized is not None:
+                renormalized.append((field, abs(total - 1)))
         table[config] = probs
     missing = [c for c in configs if c not in table]
     if missing:
         shown = ", ".join(states[u][j] for u, j in zip(parents, missing[0], strict=True))
-        raise InputError(f"{where}.cpt", f"no row for parent configuration ({shown})")
+        raise InputError(
+            lines.get(f"{where}.cpt", f"{where}.cpt"),
+            f"no row for parent configuration ({shown})",
+        )
     return table

@@ -10,7 +10,16 @@ JSON form::
     {"kind": "markov-chain", "length": 100, "states": ["0", "1"],
      "initial": ["1/2", "1/2"],            # or "stationary"
      "transition": [["9/10", "1/10"], ["1/10", "9/10"]],
-     "names": ["x1", ...]}                 # optional; default x1..xT
+     "names": ["x1", ...],                 # optional; default x1..xT
+     "values": ["0", "1"]}                 # optional: each state's value (see below)
+
+**State values.** The sum query ``sum_t w_t x_t`` adds the states' rational values. When
+every state is a number (``"0"``, ``"2.5"``, ``"1/3"``) the states are those values, as
+before; ``"values"`` gives them deliberately (one distinct rational per state) and then the
+states may be any names (``["sit", "walk", "run"]``). A chain whose states are names without
+``"values"`` has no sum: the sum query refuses it naming ``values``, while the queries that
+need no values (the histogram of the states, randomized response) take it, the states
+standing for their indices ``0, 1, ...``.
 
 The count laws come by forward-backward with a running count (Li et al. Eq. 2 needs the
 law of ``f(x) = sum_t w_t x_t`` given ``x_i = a`` and ``x_K = v``): prefix polynomials
@@ -28,7 +37,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.core import poly
+from pdpsym.core import poly, truncated_counts
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
 from pdpsym.models.counts import Contributions, TargetFactors, check_known
@@ -127,6 +136,7 @@ class MarkovChain(RecordModel):
         initial: the law of ``x_1`` (k probabilities) or ``"stationary"``.
         transition: one k x k matrix (rows are from-states) or ``T - 1`` of them.
         names: record names (default ``x1..xT``).
+        values: each state's rational value (optional; see the module docstring).
 
     References:
         Li et al., Sec. III (Eq. 2 under a correlated prior); Song, Wang, Chaudhuri,
@@ -151,6 +161,8 @@ class MarkovChain(RecordModel):
     stationary: bool = False
     _names: tuple[str, ...] | None = field(default=None, repr=False)
     assignment_invariant: bool = False
+    state_names: tuple[str, ...] = ()
+    has_values: bool = True
 
     def __init__(
         self,
@@ -159,12 +171,11 @@ class MarkovChain(RecordModel):
         initial: Sequence[Any] | str,
         transition: Sequence[Any],
         names: Sequence[str] | None = None,
+        values: Sequence[Any] | None = None,
     ) -> None:
         if not isinstance(states, list | tuple) or len(states) < 2:
             raise InputError("states", "expected a list of at least 2 state values")
-        vals = tuple(parse_rational(s, f"states[{j}]") for j, s in enumerate(states))
-        if len(set(vals)) != len(vals):
-            raise InputError("states", "state values must be distinct")
+        vals, labels, has_values = _state_values(states, values)
         k = len(vals)
         T = parse_int(length, "length", 1, MAX_LENGTH)
         if not isinstance(transition, list | tuple) or not transition:
@@ -203,11 +214,13 @@ class MarkovChain(RecordModel):
         object.__setattr__(self, "stationary", stationary)
         object.__setattr__(self, "_names", nm)
         object.__setattr__(self, "assignment_invariant", False)
+        object.__setattr__(self, "state_names", labels)
+        object.__setattr__(self, "has_values", has_values)
 
     @classmethod
     def from_json_object(cls, obj: Mapping[str, Any]) -> MarkovChain:
         """Build from the JSON form (see the module docstring); fields are checked by name."""
-        allowed = {"kind", "length", "states", "initial", "transition", "names"}
+        allowed = {"kind", "length", "states", "initial", "transition", "names", "values"}
         extra = sorted(set(obj) - allowed)
         if extra:
             raise InputError(extra[0], "unknown field of a markov-chain model")
@@ -215,7 +228,12 @@ class MarkovChain(RecordModel):
             if key not in obj:
                 raise InputError(key, "missing field of a markov-chain model")
         return cls(
-            obj["states"], obj["length"], obj["initial"], obj["transition"], obj.get("names")
+            obj["states"],
+            obj["length"],
+            obj["initial"],
+            obj["transition"],
+            obj.get("names"),
+            obj.get("values"),
         )
 
     # --- the StructuredModel protocol (with RecordModel) ---------------------------
@@ -231,6 +249,27 @@ class MarkovChain(RecordModel):
     def matrix(self, step: int) -> Matrix:
         """The matrix of the step ``x_{step+1} -> x_{step+2}`` (0-based ``step``)."""
         return self.matrices[0] if len(self.matrices) == 1 else self.matrices[step]
+
+    def contributions(self, weights: QueryWeights = None) -> Contributions:
+        """The sum query's integer contributions; refused (field ``values``) when the states
+        are names without values.
+
+        Args:
+            weights: integer weight per record name (default 1).
+
+        Returns:
+            The :class:`~pdpsym.models.counts.Contributions` of ``sum_t w_t x_t``.
+
+        References:
+            Li et al. (2019), Section III, Eq. 2 (the query sums the records' values).
+        """
+        if not self.has_values:
+            raise InputError(
+                "values",
+                f"the states {list(self.state_names)} are names without values: the sum "
+                'query needs "values" (one rational per state); the histogram needs none',
+            )
+        return super().contributions(weights)
 
     def size_hint(self) -> int:
         """Cells of the forward-backward tables: ``k^2 T (N + 1)`` for the sum query."""
@@ -297,12 +336,6 @@ class MarkovChain(RecordModel):
         state_of = {self.index(n): self.states.index(v) for n, v in kn.items()}
         contrib = self.contributions(weights)
         init, steps = self._integer_steps()
-        mono: dict[int, Any] = {}
-
-        def z(c: int) -> Any:
-            if c not in mono:
-                mono[c] = poly.monomial(1, c)
-            return mono[c]
 
         def allowed(t: int, s: int) -> bool:
             return t not in state_of or state_of[t] == s
@@ -327,7 +360,10 @@ class MarkovChain(RecordModel):
         for t in range(T - 2, first - 1, -1):
             a = step(t)
             row_c = contrib.table[t + 1]
-            nxt = [cur[s2] * z(row_c[s2]) if allowed(t + 1, s2) else None for s2 in range(k)]
+            nxt = [
+                truncated_counts.shift(cur[s2], row_c[s2]) if allowed(t + 1, s2) else None
+                for s2 in range(k)
+            ]
             cur = [_combine([(nxt[s2], a[s][s2]) for s2 in range(k)]) for s in range(k)]
             if t in want:
                 suffix[t] = cur
@@ -344,7 +380,9 @@ class MarkovChain(RecordModel):
                 a = step(t - 1)
                 row_c = contrib.table[t]
                 fwd = [
-                    _combine([(fwd[s], a[s][s2]) for s in range(k)]) * z(row_c[s2])
+                    truncated_counts.shift(
+                        _combine([(fwd[s], a[s][s2]) for s in range(k)]), row_c[s2]
+                    )
                     if allowed(t, s2)
                     else poly.zero()
                     for s2 in range(k)
@@ -463,6 +501,37 @@ class MarkovChain(RecordModel):
     def __repr__(self) -> str:
         init = "stationary" if self.stationary else [fraction_str(p) for p in self.initial_law]
         return f"MarkovChain(k={self.k}, length={self.length}, initial={init})"
+
+
+def _state_values(
+    states: Sequence[Any], values: Sequence[Any] | None
+) -> tuple[tuple[Fraction, ...], tuple[str, ...], bool]:
+    """``(values, labels, has_values)`` of a chain's states (see the module docstring)."""
+    if values is not None:
+        if not all(isinstance(s, str) and s.strip() for s in states):
+            raise InputError("states", 'with "values", the states are non-empty names')
+        labels = tuple(str(s) for s in states)
+        if len(set(labels)) != len(labels):
+            raise InputError("states", "state names must be distinct")
+        if not isinstance(values, list | tuple) or len(values) != len(states):
+            raise InputError("values", f"expected a list of {len(states)} values, one per state")
+        vals = tuple(parse_rational(v, f"values[{j}]") for j, v in enumerate(values))
+        if len(set(vals)) != len(vals):
+            raise InputError("values", "two states have the same value")
+        return vals, labels, True
+    try:
+        vals = tuple(parse_rational(s, f"states[{j}]") for j, s in enumerate(states))
+    except InputError:
+        if not all(isinstance(s, str) and s.strip() for s in states):
+            raise
+        labels = tuple(states)
+        if len(set(labels)) != len(labels):
+            raise InputError("states", "state names must be distinct") from None
+        # names without values: the states stand for their indices (no sum query)
+        return tuple(Fraction(j) for j in range(len(states))), labels, False
+    if len(set(vals)) != len(vals):
+        raise InputError("states", "state values must be distinct")
+    return vals, tuple(fraction_str(v) for v in vals), True
 
 
 def _combine(terms: Sequence[tuple[Any, int]]) -> Any:

@@ -10,6 +10,7 @@ from typing import Any
 from pdpsym.core.errors import InputError
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.counts import CountModel
+from pdpsym.models.joint import JointDistribution
 from pdpsym.models.markov import MarkovChain
 from pdpsym.models.product import ProductModel
 
@@ -113,3 +114,33 @@ __all__ = [
     "network_of",
     "structured_from_object",
 ]
+
+
+def table_of(model: Any) -> JointDistribution | None:
+    """The model as an explicit joint table, or None.
+
+    Args:
+        model: any model.
+
+    Returns:
+        The model itself when it is a :class:`~pdpsym.models.joint.JointDistribution`.
+
+    References:
+        Li et al. (2019), Section III (a joint distribution over the records).
+    """
+    return model if isinstance(model, JointDistribution) else None
+
+
+def product_of(model: Any) -> ProductModel | None:
+    """The model as independent records (a product of per-record laws), or None.
+
+    Args:
+        model: any model.
+
+    Returns:
+        The model itself when it is a :class:`~pdpsym.models.product.ProductModel`.
+
+    References:
+        Li et al. (2019), Section IV, Theorem 1 (independent tuples).
+    """
+    return model if isinstance(model, ProductModel) else None

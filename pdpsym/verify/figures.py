@@ -92,6 +92,7 @@ def fig1(scale: Scale) -> Text:
 def all_figures() -> dict[str, FigureSpec]:
     """Every figure: the papers' own and those of this layer (registered on import)."""
     import pdpsym.verify.correlated_figure  # noqa: F401, PLC0415 (registers correlated.calibration)
+    import pdpsym.verify.histogram_figure  # noqa: F401, PLC0415 (registers correlated.histogram)
     import pdpsym.verify.temporal_figure  # noqa: F401, PLC0415 (registers timeseries.tpl)
 
     return figures()

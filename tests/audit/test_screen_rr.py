@@ -3,7 +3,7 @@ exhaustive one.
 
 The reference is ``audit(..., exhaustive=True)``: every case of every notion built
 exactly from the definitions (:mod:`pdpsym.audit.notions`, one (database, output) pair
-at a time), the plain path the brute-force tests of tests/test_audit_notions.py and
+at a time), the plain path the brute-force tests of tests/audit/test_audit_notions.py and
 tests/audit check. The screened path (:mod:`pdpsym.audit.screen`) must give the
 same audit, field for field: ε, δ(ε), ε(δ) and every witness (down to the output).
 """

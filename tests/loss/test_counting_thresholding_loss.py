@@ -8,6 +8,7 @@ from math import comb
 
 import sympy
 from oracles import poisson_binomial as pb
+from oracles.thresholding import threshold_brute
 
 from pdpsym.core.certify import certify
 from pdpsym.core.compare import compare
@@ -100,10 +101,6 @@ def test_thresholding_loss_brute_force() -> None:
 
 
 def test_thresholding_loss_heterogeneous_matches_brute() -> None:
-    from tests.loss.test_thresholding_heterogeneous import (  # noqa: PLC0415 (shared brute force)
-        threshold_brute,
-    )
-
     ps = [F(1, 5), F(1, 3), F(1, 2)] * 6
     loss = ThresholdingLoss(len(ps), 7, 2, ps=ps)
     assert loss.delta(Eps.log(F(3, 2))).value == threshold_brute(ps, 7, 2, F(3, 2))

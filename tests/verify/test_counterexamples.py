@@ -1,7 +1,7 @@
 """Counterexamples of refuted and erratum verdicts, re-checked outside the checkers.
 
 Each test rebuilds the counterexample from its JSON and recomputes the disputed
-quantity with code that shares nothing with the checker (tests/oracle.py's mpmath
+quantity with code that shares nothing with the checker (tests/oracles/eq2_leakage.py: mpmath
 brute force, or a hand derivation written here).
 """
 
@@ -10,10 +10,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 import mpmath
+from oracles.eq2_leakage import eq2_bruteforce
 
 from pdpsym.models.joint import JointDistribution
 from pdpsym.verify import run_claim
-from tests.oracle import eq2_bruteforce
 
 
 def _model(obj: dict) -> JointDistribution:

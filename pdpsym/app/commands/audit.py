@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from pdpsym.app import options
 from pdpsym.app.audit_work import check_work, number_bits
+from pdpsym.app.commands import audit_histogram
 from pdpsym.app.commands import audit_structured as structured
 from pdpsym.app.output import number_text, print_json, safe_json
 from pdpsym.app.progress import Progress
@@ -31,10 +32,11 @@ if TYPE_CHECKING:
     from pdpsym.models.joint import JointDistribution
 
 # The engines (sympy, flint) load inside the handlers, so that `audit --help` starts at
-# once; --help shows these copies, which tests/test_startup.py checks against
-# pdpsym.audit.NOTIONS, ALL_NOTIONS and pdpsym.models.neighbours.DDPReading.
+# once; --help shows these copies, which tests/app/test_startup.py checks against
+# pdpsym.audit.NOTIONS, ALL_NOTIONS, NAMED_NOTIONS and pdpsym.models.neighbours.DDPReading.
 NOTIONS = ("dp", "apkdp", "ppkdp", "np", "cdp", "ibcdp", "dependent-dp")
 ALL_NOTIONS = (*NOTIONS, "distributional-dp")
+NAMED_NOTIONS = (*ALL_NOTIONS, "renyi-dp")
 DDP_READINGS = ("def4-neighbours", "def4-neighbours-in-support", "eq11-conditional")
 
 KINDS = (
@@ -55,8 +57,10 @@ every notion: dp (classic DP over the product of the domains), apkdp and ppkdp
 (Definitions 3, 5, 6), dependent-dp (Liu et al. Definition 4, both readings unless
 --ddp-reading) and, asked for by name, distributional-dp (Desfontaines et al.
 Definition 4: the best simulator, found by LPs whose answers are checked exactly; its
-figures are certified enclosures, for Laplace noise between two finite LPs). Requests
-estimated above --max-work steps are refused before they start.
+figures are certified enclosures, for Laplace noise between two finite LPs) and
+renyi-dp (Renyi DP of order --alpha on dp's pairs, Mironov 2017: epsilon only, exact;
+tables with a finite mechanism or Laplace noise). Requests estimated above --max-work
+steps are refused before they start.
 
 For each notion: epsilon (the smallest with delta = 0), delta at each --eps, the smallest
 epsilon at --delta, and the witness where each worst case is attained. Every number is
@@ -118,10 +122,24 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--delta", default=None, help="report the smallest epsilon at this delta")
     p.add_argument(
+        "--query",
+        choices=("sum", "histogram"),
+        default="sum",
+        help='structured models: "histogram" puts the laplace/geometric noise on every bin of '
+        'the histogram of the states (or "query": "histogram" in MECHANISM); e.g. audit '
+        "chain.json --target x2 laplace.json --query histogram",
+    )
+    p.add_argument(
         "--notions",
         default=",".join(NOTIONS),
-        help=f"comma-separated subset of {','.join(ALL_NOTIONS)}, or all (default: all but "
-        "distributional-dp, which solves LPs)",
+        help=f"comma-separated subset of {','.join(NAMED_NOTIONS)}, or all (default: all but "
+        "distributional-dp, which solves LPs, and renyi-dp)",
+    )
+    p.add_argument(
+        "--alpha",
+        default="2",
+        help="order of renyi-dp, a rational above 1 (default 2), e.g. --notions renyi-dp "
+        "--alpha 3/2",
     )
     p.add_argument(
         "--ddp-reading",
@@ -150,6 +168,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--digits", default="20", help="certified significant digits (default 20)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    options.add_rows(p)
     p.set_defaults(func=run)
 
 
@@ -460,6 +479,9 @@ def run(args: argparse.Namespace) -> int:
         delta = parse_rational(args.delta, "--delta")
         if not 0 <= delta < 1:
             raise InputError("--delta", "must lie in [0, 1)")
+    alpha = parse_rational(args.alpha, "--alpha")
+    if alpha <= 1:
+        raise InputError("--alpha", "must be > 1")
     notions = [t.strip() for t in args.notions.split(",") if t.strip()]
     if notions == ["all"]:
         notions = list(ALL_NOTIONS)
@@ -470,6 +492,10 @@ def run(args: argparse.Namespace) -> int:
         check_output(args.curve, "--curve")
     known = [t.strip() for t in args.known.split(",") if t.strip()]
     spec = _read_json(args.mechanism, "MECHANISM")
+    if audit_histogram.wants_histogram(args, spec):
+        return audit_histogram.run_histogram(args, spec, known, notions)
+    if isinstance(spec, dict) and spec.get("query") == "sum":
+        spec = {k: v for k, v in spec.items() if k != "query"}
     points = len(grid) + len(eps) + (delta is not None)
     model: Any
     mech: Any
@@ -478,7 +504,7 @@ def run(args: argparse.Namespace) -> int:
 
         return class_audit_command(args, spec, known, eps, delta, notions, digits)
     if structured.is_structured(args.model):  # a chain, independent records, a network
-        model = structured.load(args.model)
+        model = structured.load(args.model, options.row_tolerance(args))
         mech = structured.read_mechanism(spec, model)
         structured.check_work(args, model, mech, args.target, known, notions, points)
     else:
@@ -496,7 +522,9 @@ def run(args: argparse.Namespace) -> int:
             else:
                 readings = [DDPReading.NEIGHBOURS]  # not used by the other notions
             for k, reading in enumerate(readings):
-                one = audit(model, mech, args.target, known, [*grid, *eps], delta, [n], reading)
+                one = audit(
+                    model, mech, args.target, known, [*grid, *eps], delta, [n], reading, alpha=alpha
+                )
                 results += [
                     replace(r, notion=f"{r.notion}/conditional") if k else r for r in one.results
                 ]

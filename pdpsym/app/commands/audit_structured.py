@@ -13,7 +13,6 @@ import math
 import types
 from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from pdpsym.app import limits
@@ -29,18 +28,18 @@ SUM_KINDS = ("laplace", "geometric", "count", "threshold")
 
 def is_structured(path: str) -> bool:
     """Whether the model file is a structured model (a ``.bif`` file or a ``"kind"``)."""
-    from pdpsym.app.readers import read_model_object  # model readers load after --help
+    from pdpsym.app.readers import is_bif, read_model_object  # model readers: after --help
 
-    if Path(path).suffix.lower() == ".bif":
+    if is_bif(path):
         return True
     return "kind" in read_model_object(path)
 
 
-def load(path: str) -> Any:
-    """The structured model of a model file."""
+def load(path: str, tolerance: Fraction | None = None) -> Any:
+    """The structured model of a model file (``tolerance``: a network's row tolerance)."""
     from pdpsym.app.readers import load_model  # model readers load after --help
 
-    return load_model(path)
+    return load_model(path, tolerance)
 
 
 def only_keys(obj: Mapping[str, Any], allowed: set[str]) -> None:

@@ -175,10 +175,13 @@ def _counting(args: argparse.Namespace) -> dict[str, Any]:
     if args.p_values is not None and distinct > 1:
         # one Poisson-binomial law per distinct target p: a product of windowed ball
         # polynomials, about linear in m (measured: 10^5 records with 7 values of p take
-        # a few seconds, docs/benchmarks.md)
+        # a few seconds, docs/benchmarks.md); many distinct p: the worst-target search
+        from pdpsym.mechanisms import population  # imported here: sympy after --help
+
+        many = distinct >= population.MANY_DISTINCT
         limits.check(
             args,
-            distinct * len(unknown) * distinct,
+            population.search_work(len(unknown)) if many else distinct * len(unknown) * distinct,
             f"the exact delta over {len(unknown)} records with {distinct} distinct p",
         )
     lam = None
@@ -282,9 +285,14 @@ def _threshold_p_values(args: argparse.Namespace, digits: int) -> dict[str, Any]
     if eps_arg is None:
         raise InputError("--eps", "required with --p-values (Theorem 4 needs a common p)")
     distinct = len(set(ps[size:]))
+    from pdpsym.mechanisms import population  # imported here: sympy after --help
+
+    searched = size == 0 and distinct >= population.MANY_DISTINCT  # the worst-target search
     limits.check(
         args,
-        distinct * n * distinct + size * size * (size + 1),
+        population.search_work(n)
+        if searched
+        else distinct * n * distinct + size * size * (size + 1),
         f"the exact thresholding delta over {n} records with {distinct} distinct p",
     )
     eps = Eps.of(eps_arg)

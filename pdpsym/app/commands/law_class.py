@@ -227,10 +227,10 @@ def _value_json(t: Any, digits: int) -> dict[str, Any] | None:
 
 def _tables(cls: Any) -> bool:
     """Whether the class's members are tables (joint distributions)."""
-    from pdpsym.models.joint import JointDistribution  # after --help
+    from pdpsym.models.structured_kinds import table_of  # after --help
 
     members: tuple[Any, ...] = getattr(cls, "members", ())
-    return bool(members) and isinstance(members[0], JointDistribution)
+    return bool(members) and table_of(members[0]) is not None
 
 
 def _table_leakage(

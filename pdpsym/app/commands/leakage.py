@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from pdpsym.app import limits, options, sweep
@@ -41,8 +40,17 @@ def register(sub: Any) -> None:
         default=None,
         help="linear query weights NAME=w,... (unnamed tuples keep weight 1)",
     )
+    p.add_argument(
+        "--query",
+        choices=("sum", "histogram"),
+        default="sum",
+        help="structured models: the weighted sum (default) or the histogram of the states "
+        "with noise of scale --lam on every bin (e.g. --query histogram --all-targets)",
+    )
     options.add_output(p, 30)
     options.add_parallel(p, "a sweep's points")
+    options.add_rows(p)
+    options.add_network_query(p)
     p.set_defaults(func=run_leakage)
 
     t = command(sub, "table")
@@ -94,15 +102,15 @@ def _leakage(args: argparse.Namespace) -> dict[str, Any]:
 def run_leakage(args: argparse.Namespace) -> int:
     # imported here: the engines load sympy, which `leakage --help` does not need
     from pdpsym.app.commands.structured import structured_leakage_command
-    from pdpsym.app.readers import load_discrete, read_model_object
+    from pdpsym.app.readers import load_bayesian_network, load_discrete, read_model_object
     from pdpsym.mechanisms.laplace import parse_lambda
     from pdpsym.models.law_class import is_class_object
     from pdpsym.models.structured_kinds import count_model_from_object
 
-    if Path(args.model).suffix.lower() == ".bif":  # a Bayesian network in BIF
-        from pdpsym.app.readers import load_model
-
-        return structured_leakage_command(args, load_model(args.model))  # type: ignore[arg-type]
+    network = load_bayesian_network(args.model, options.row_tolerance(args))  # BIF or JSON
+    if network is not None:
+        return structured_leakage_command(args, options.network_query(args, network))
+    options.network_query(args, None)  # --count / --sum: refused on other models
     obj = read_model_object(args.model)
     if is_class_object(obj):  # a class of laws: the sup over it
         from pdpsym.app.commands.law_class import class_leakage_command
@@ -113,6 +121,8 @@ def run_leakage(args: argparse.Namespace) -> int:
         return structured_leakage_command(args, count_model_from_object(obj))
     if args.all_targets:
         raise InputError("--all-targets", "needs a structured model (markov-chain or product)")
+    if args.query != "sum":
+        raise InputError("--query", "the histogram query needs a markov-chain or product model")
     if (points := sweep.values(args.lam, "--lam", False)) is not None:
         if args.all:
             raise InputError("--all", "sweep one adversary at a time (--target)")

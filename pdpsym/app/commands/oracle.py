@@ -17,7 +17,7 @@ from pdpsym.app.writes import check_output
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
 
-# --help shows these without loading the engines (sympy, flint); tests/test_startup.py
+# --help shows these without loading the engines (sympy, flint); tests/app/test_startup.py
 # checks them against pdpsym.app.oracle.FAMILIES
 FAMILIES = ("li2019-examples", "random-binary", "exhaustive-2x2")
 

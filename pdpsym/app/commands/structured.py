@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from typing import Any
 
@@ -11,14 +12,12 @@ from pdpsym.app.output import print_json
 from pdpsym.app.progress import Progress
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
-from pdpsym.loss.structured import (
-    assignment_count,
-    leakage_max,
-    leakage_work,
-    structured_leakage,
-)
+from pdpsym.loss.histogram import histogram_leakage, histogram_work
+from pdpsym.loss.structured import leakage_max, structured_leakage
+from pdpsym.loss.structured_work import assignment_count, leakage_work
 from pdpsym.mechanisms.laplace import parse_lambda
 from pdpsym.models.counts import CountModel
+from pdpsym.models.structured_kinds import network_of
 
 
 def integer_weights(text: str | None) -> dict[str, int] | None:
@@ -60,24 +59,53 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
     if not args.all_targets and args.target is None:
         raise InputError("--target", "name the target record (or pass --all-targets)")
     n_targets = record_count(model) - len(known) if args.all_targets else 1
+    histogram = getattr(args, "query", "sum") == "histogram"
+    if histogram and weights is not None:
+        raise InputError("--weights", "the histogram query takes no weights")
     # the limit is checked from the model's shape, before its records are even listed
-    limits.check(args, leakage_work(model, n_targets, known), "this Eq. 2 dynamic programme")
+    what = "this Eq. 2 dynamic programme"
+    total = (n_targets if args.all_targets else 1) * assignment_count(model, known)
+    label = "targets"
+    network = network_of(model)
+    if network is not None and not histogram:
+        for name in known:
+            network.index(name, "known")
+        chosen = None if args.all_targets else [args.target]
+        if chosen is not None:
+            network.index(args.target, "target")
+        tree = network.targets_work(known, weights, chosen)
+        what = f"the junction tree (induced width {tree.width})"
+        if args.all_targets:
+            what = f"every target at once (a junction tree of induced width {tree.width})"
+        total, label = 2 * len(tree.order) * assignment_count(model, known), "cliques"
+        model = dataclasses.replace(network, max_work=limits.max_work(args))
+        work = leakage_work(model, n_targets, known, chosen, weights)
+    else:
+        work = (histogram_work if histogram else leakage_work)(model, n_targets, known)
+    limits.check(args, work, what)
     targets = (
         [v for v in model.variables if v not in set(known)] if args.all_targets else [args.target]
     )
-    total = len(targets) * assignment_count(model, known)
-    with Progress(total, "targets", delay=1.0) as bar:
-        results = structured_leakage(
-            model,
-            targets,
-            known,
-            lam,
-            weights,
-            digits=digits,
-            exact=not args.all_targets,
-            on_target=lambda _name: bar.update(1),
-        )
+    with Progress(total, label, delay=2.0) as bar:
+        if histogram:
+            results = histogram_leakage(
+                model, targets, known, lam, digits=digits, on_target=lambda _n: bar.update(1)
+            )
+        else:
+            results = structured_leakage(
+                model,
+                targets,
+                known,
+                lam,
+                weights,
+                digits=digits,
+                exact=not args.all_targets,
+                on_target=None if label == "cliques" else lambda _name: bar.update(1),
+                on_step=lambda _done, _total: bar.update(1),
+            )
     head: dict[str, Any] = {"lam": fraction_str(lam), "known": list(known)}
+    if histogram:
+        head["query"] = "histogram"
     if not args.all_targets:
         r = results[0]
         out: dict[str, Any] = {"target": r.target, **head, "status": r.status, "value": None}

@@ -134,12 +134,12 @@ def _mechanism(path: str, chain: Any) -> Any:
 
 def _chain(path: str) -> Any:
     from pdpsym.app.readers import load_model  # engines load after --help
-    from pdpsym.models.markov import MarkovChain
+    from pdpsym.models.structured_kinds import chain_of  # engines load after --help
 
-    model = load_model(path)
-    if not isinstance(model, MarkovChain):
+    chain = chain_of(load_model(path))
+    if chain is None:
         raise InputError("MODEL", 'temporal needs a Markov chain ("kind": "markov-chain")')
-    return model
+    return chain
 
 
 def _work(chain: Any, budget: bool) -> int:

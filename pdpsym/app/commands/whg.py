@@ -20,7 +20,7 @@ from pdpsym.app.tables import render
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_int, parse_rational
 
-# --help shows these without loading the engines (sympy, flint); tests/test_startup.py
+# --help shows these without loading the engines (sympy, flint); tests/app/test_startup.py
 # checks them against pdpsym.papers.li2019 (EdgeReading, BottomRule, MAX_BATCH_DIGITS)
 READINGS = ("right", "left", "both")
 BOTTOMS = ("theorem4", "eq2")

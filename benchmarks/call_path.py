@@ -1,0 +1,80 @@
+"""Which modules of pdpsym a command runs code in, from the command line down to core.
+
+    .venv/bin/python benchmarks/call_path.py [ARGV ...]
+    (default: calibrate docs/examples/chain100.json --eps 1)
+
+Runs ``pdpsym ARGV`` in this process with a profiler and lists every module of pdpsym
+one of whose functions is called, with the functions; code that runs while a module is
+being imported (module bodies, class bodies) is left out, so the list is the command's
+dynamic call path. Modules run only while the parser is built (``build_parser`` calls
+every command's ``register``) are listed apart.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import sys
+from types import FrameType
+from typing import Any
+
+from pdpsym.app.cli import main
+
+ROOT = os.path.dirname(__import__("pdpsym").__file__)
+
+
+def _within(frame: FrameType | None, name: str) -> bool:
+    """Whether a frame of pdpsym named ``name`` is on the stack."""
+    while frame is not None:
+        if frame.f_code.co_name == name and frame.f_code.co_filename.startswith(ROOT):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def call_path(argv: list[str]) -> tuple[int, dict[str, set[str]], set[str]]:
+    """``(exit code, {module path: names of the functions called}, modules called only
+    while building the parser)`` of ``pdpsym argv``."""
+    called: dict[str, set[str]] = {}
+    parser: set[str] = set()
+
+    def prof(frame: FrameType, event: str, arg: Any) -> None:
+        if event == "call":
+            f = frame.f_code.co_filename
+            if f.startswith(ROOT) and not _within(frame, "<module>"):
+                rel = os.path.relpath(f, os.path.dirname(ROOT))
+                if _within(frame, "build_parser") and frame.f_code.co_name != "build_parser":
+                    parser.add(rel)
+                else:
+                    called.setdefault(rel, set()).add(frame.f_code.co_name)
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        sys.setprofile(prof)
+        try:
+            rc = main(argv)
+        finally:
+            sys.setprofile(None)
+    return rc, called, parser - set(called)
+
+
+def main_() -> None:
+    argv = sys.argv[1:] or ["calibrate", "docs/examples/chain100.json", "--eps", "1"]
+    rc, called, parser_only = call_path(argv)
+    path = sorted(called)
+    lines = 0
+    print(f"pdpsym {' '.join(argv)}: exit {rc}")
+    print(f"{len(path)} modules on the call path:")
+    for f in path:
+        with open(f, encoding="utf-8") as fh:
+            n = sum(1 for _ in fh)
+        lines += n
+        print(f"  {f} ({n} lines): {', '.join(sorted(called[f]))[:100]}")
+    print(f"  ({lines} lines)")
+    print(
+        f"{len(parser_only)} more only to build the parser (register): {', '.join(sorted(parser_only))}"
+    )
+
+
+if __name__ == "__main__":
+    main_()

@@ -1,0 +1,415 @@
+"""The sup of Eq. 2 for a histogram released with Laplace noise on every bin.
+
+A histogram of ``T`` records over ``k`` states is the count vector ``n = (n_0, ...,
+n_{k-1})`` (``sum_j n_j = T``); the mechanism releases ``y = n + (eta_0, ..., eta_{k-1})``
+with independent ``eta_j ~ Lap(lambda)``. Given two conditional laws ``p_a, p_b`` of ``n``
+(the target's value ``a`` or ``b``, with the same known records), Li et al.'s Eq. 2 is the
+sup over ``y`` in ``R^k`` of ``ln G_a(y) / G_b(y)``, ``G(y) = sum_n p(n) q^{|y - n|_1}``,
+``q = e^{-1/lambda}``.
+
+**Where the sup is attained (the grid lemma).** Fix every coordinate but ``y_j`` and let
+``y_j = y`` run over ``[m, m + 1]`` for an integer ``m``. Each term's factor
+``q^{|y - n_j|}`` is ``e^{-(y - n_j)/lambda}`` when ``n_j <= m`` and ``e^{(y -
+n_j)/lambda}`` when ``n_j >= m + 1``, so ``G_a = A e^{y/lambda} + B e^{-y/lambda}`` and
+``G_b = C e^{y/lambda} + D e^{-y/lambda}`` with ``A, B, C, D >= 0`` not depending on
+``y``. With ``u = e^{2y/lambda}`` the ratio is ``(A u + B) / (C u + D)``, a Möbius map of
+``u`` with no pole on ``u > 0`` (``C u + D > 0``: the kernel is positive); its derivative
+``(AD - BC)/(Cu + D)^2`` has one sign, so the ratio is monotone on ``[m, m + 1]`` and its
+max there is at ``y = m`` or ``y = m + 1``. For ``y <= 0`` (``y >= T``) every count is on
+one side, ``B = 0`` or ``A = 0`` and ``D = 0`` or ``C = 0`` likewise, and the ratio is
+constant: it equals its value at ``0`` (at ``T``), so the ``±infinity`` limits add
+nothing. Moving the coordinates one at a time to the better end of their cell never lowers
+the ratio, so the sup over ``R^k`` is the max over the integer grid ``{0, ..., T}^k``
+(attained: a max, not only a sup). Two-sided geometric noise on the integers gives the
+same values on the grid, hence the same leakage.
+
+**The grid, screened by floats with a proven error.** For each law ``G`` is computed on the
+whole grid in float64: the last count is ``T`` minus the others, so the last axis is one
+product with a power of ``q`` (``d`` roundings for ``q^d``), and every other axis takes two
+first-order recurrences (``L[y] = p[y] + q L[y-1]`` and its mirror, one multiply and one
+add a step, vectorized over the other axes); every term is a
+sum of products of non-negative numbers. Higham (*Accuracy and Stability of Numerical
+Algorithms*, 2nd ed., Sec. 3.1, Lemma 3.1) then bounds each computed value by ``G (1 +
+eta)`` with ``|eta| <= gamma``: ``gamma = 2 k (2 T + 4) u + k T |theta| + eta_in`` (``u =
+2^-53``; ``theta`` the relative error of the float ``q``, at most ``(2 + rate) u``;
+``eta_in`` the error of the input probabilities, read as ``2^{log2 c - log2 C}`` from the
+exact integers, at most ``(4 B + 2) u`` for ``B`` the largest bit length), doubled to
+cover second-order terms. Values that underflow, and input probabilities below
+``2^-1000`` (not stored), err by an absolute ``slack`` of at most ``(T + 1)^k (3 k (T + 1)
++ 1) 2^-1000`` (the kernel is at most 1, so no value gathers more than every grid
+point's). So each true ``G_a`` lies in ``[(G_f - slack)/(1 + gamma), (G_f +
+slack)/(1 - gamma)]``. The max over ordered pairs ``a != b`` of ``G_a/G_b`` is
+``M/m`` with ``M = max_a G_a`` and ``m = min_b G_b`` (when both fall on the same value all
+are equal and the ratio is 1), and the float max and min are exact operations, so at each
+point the ratio lies in ``[(M_f - slack)/(m_f + slack)/w, (M_f + slack)/(m_f - slack)
+w]``, ``w = (1 + gamma)/(1 - gamma) (1 + 2^-40)`` also covering the few roundings of
+these formulas. Where every ``m_f > 2^40 slack`` this is within ``[r/w', r w']``, ``r =
+M_f/m_f`` and ``w' = w (1 + 2^-38)``, so one division per point gives ``lb`` and ``ub``.
+With ``LB = max_y lb(y)`` certain, only the points with ``ub(y) >= LB`` can carry the
+max: the others are never listed again.
+
+**Outside float range** (a small ``lambda``: ``q^{2T}`` underflows, and some mixture is
+below ``2^40 slack``) the screen is redone in logs: ``ln G`` by the same recurrences with
+``logaddexp`` (each step errs by at most ``3 u (1 + V)`` in absolute value, ``V`` the
+largest ``|ln G|`` on the grid, over at most ``k (2 T + 3) + 2`` steps on any path, plus
+the input's ``(4 B + 2) u``; doubled), so every point keeps a proven bound.
+
+**The decision.** At each remaining point (the best by float, as many as
+:data:`MAX_TERMS` support terms allow, the rest bounded by their ``ub``) every ``G_a`` is an arb ball: the exact integer weights of
+the law grouped by their distance ``d = |y - n|_1`` give ``sum_d W_d q^d``, an integer
+polynomial evaluated at the ball of ``q`` (Johansson, "Arb", IEEE Trans. Computers 66(8),
+2017). The enclosure is ``[max lo, max hi]`` over points and ordered pairs (ties need no
+decision), and the working precision doubles until the digits asked for are certain.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+
+import numpy as np
+from flint import arb, arb_poly, ctx
+
+from pdpsym.core.certify import arb_from_fraction, ball_endpoints
+from pdpsym.core.decimals import fixed_digits
+
+#: the most support terms (points times laws times support) decided by balls; the
+#: points beyond are bounded by their float ``ub`` (at least :data:`MIN_CANDIDATES`)
+MAX_TERMS = 1_000_000
+#: the fewest grid points decided by balls
+MIN_CANDIDATES = 64
+#: the largest working precision (bits) of the decision
+MAX_BITS = 2048
+#: probabilities below ``2^-DROP_BITS`` of their law's largest are not stored
+DROP_BITS = 1000
+_U = 2.0**-53
+
+#: one law: (the count vectors of its support, shape (m, k); their exact integer weights)
+Law = tuple[np.ndarray, Sequence[int]]
+
+
+def decode_counts(codes: Sequence[int], k: int, radix: int, total: int) -> np.ndarray:
+    """The count vectors of mixed-radix codes ``c = sum_{s >= 1} n_s radix^(s-1)``.
+
+    Args:
+        codes: the codes (non-negative ints).
+        k: the number of states.
+        radix: ``T + 1`` or more (every ``n_s`` is below it).
+        total: ``T``, the sum of every count vector (``n_0 = T - sum_{s >= 1} n_s``).
+
+    Returns:
+        An int64 array of shape ``(len(codes), k)``.
+
+    References:
+        Knuth, TAOCP vol. 2, Section 4.1 (mixed-radix numbers).
+
+    Examples:
+        >>> decode_counts([0, 1, 4 + 2], 3, 4, 3).tolist()
+        [[3, 0, 0], [2, 1, 0], [0, 2, 1]]
+    """
+    c = np.asarray(codes, dtype=np.int64)
+    out = np.empty((len(c), k), dtype=np.int64)
+    rest = c.copy()
+    for s in range(1, k):
+        out[:, s] = rest % radix
+        rest //= radix
+    out[:, 0] = total - out[:, 1:].sum(axis=1)
+    return out
+
+
+def _mixture(
+    counts: np.ndarray, weights: Sequence[int], last: np.ndarray, q: float, bufs: list
+) -> float:
+    """The float mixture of the normalized law on the grid, into ``bufs[0]`` (``bufs[1]``
+    is scratch); returns the relative error of the input probabilities. ``last`` is the
+    kernel of the last axis (:func:`_last_kernel`): the last count is ``T`` minus the
+    others, so the last axis needs no recurrence."""
+    k = counts.shape[1]
+    total = sum(weights)
+    lt = math.log2(total)
+    logs = np.array([math.log2(w) - lt if w else -math.inf for w in weights])
+    bits = max(max(w.bit_length() for w in weights), total.bit_length())
+    eta_in = (4 * bits + 2) * _U
+    keep = logs > -DROP_BITS
+    head = np.zeros(last.shape[:-1])
+    head[tuple(counts[keep, : k - 1].T)] = np.exp2(logs[keep])
+    grid, right = bufs
+    np.multiply(head[..., None], last, out=grid)
+    for axis in range(k - 1):
+        _filter(grid, right, q, axis)
+    return eta_in
+
+
+def _last_kernel(T: int, k: int, q: float) -> np.ndarray:
+    """``q^{|y_{k-1} - (T - n_0 - ... - n_{k-2})|}`` on the grid (the powers of ``q`` by
+    repeated products, ``d`` roundings for ``q^d``)."""
+    powers = np.empty(2 * T + 1)
+    powers[0] = 1.0
+    for d in range(1, 2 * T + 1):
+        powers[d] = powers[d - 1] * q
+    rest = T - np.indices((T + 1,) * (k - 1)).sum(axis=0)
+    gap = np.abs(np.arange(T + 1) - rest[..., None])
+    return powers[np.minimum(gap, 2 * T)]
+
+
+def _filter(grid: np.ndarray, scratch: np.ndarray, q: float, axis: int) -> None:
+    """``G[y] = sum_n g[n] q^{|y - n|}`` along ``axis`` (``axis < k - 1``), in place:
+    ``L[y] = g[y] + q L[y-1]``, ``R[y] = g[y] + q R[y+1]``, ``G[y] = L[y] + q R[y+1]``
+    (non-negative terms; the later axes are contiguous blocks)."""
+    shape = grid.shape
+    n = shape[axis]
+    rows = math.prod(shape[:axis]), n, math.prod(shape[axis + 1 :])
+    v = grid.reshape(rows)
+    right = scratch.reshape(rows)
+    np.copyto(right, v)
+    tmp = np.empty_like(v[:, 0, :])
+    for y in range(1, n):
+        np.multiply(v[:, y - 1, :], q, out=tmp)
+        v[:, y, :] += tmp
+    for y in range(n - 2, -1, -1):
+        np.multiply(right[:, y + 1, :], q, out=tmp)
+        right[:, y, :] += tmp
+    right *= q
+    v[:, :-1, :] += right[:, 1:, :]
+
+
+def _gap(T: int, k: int) -> np.ndarray:
+    """``|y_{k-1} - (T - n_0 - ... - n_{k-2})|`` on the grid (ints)."""
+    rest = T - np.indices((T + 1,) * (k - 1)).sum(axis=0)
+    return np.abs(np.arange(T + 1) - rest[..., None])
+
+
+def _log_filter(grid: np.ndarray, scratch: np.ndarray, lq: float, axis: int) -> None:
+    """:func:`_filter` in logs: ``L[y] = logaddexp(g[y], L[y-1] + ln q)`` and so on."""
+    shape = grid.shape
+    n = shape[axis]
+    rows = math.prod(shape[:axis]), n, math.prod(shape[axis + 1 :])
+    v = grid.reshape(rows)
+    right = scratch.reshape(rows)
+    np.copyto(right, v)
+    for y in range(1, n):
+        np.logaddexp(v[:, y, :], v[:, y - 1, :] + lq, out=v[:, y, :])
+    for y in range(n - 2, -1, -1):
+        np.logaddexp(right[:, y, :], right[:, y + 1, :] + lq, out=right[:, y, :])
+    np.logaddexp(v[:, :-1, :], right[:, 1:, :] + lq, out=v[:, :-1, :])
+
+
+def _log_screen(
+    laws: Sequence[Law], T: int, lq: float, arrays: list[np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(lb, ub)`` of the log of the max ratio at every grid point, in logs throughout
+    (for kernels whose powers leave float range; see the module docstring)."""
+    k = laws[0][0].shape[1]
+    gap = _gap(T, k)
+    grid, scratch, top, low = arrays
+    err = 0.0
+    with np.errstate(divide="ignore"):
+        for j, (counts, weights) in enumerate(laws):
+            total = sum(weights)
+            lt = math.log2(total)
+            logs = np.array([math.log2(w) - lt if w else -math.inf for w in weights])
+            bits = max(max(w.bit_length() for w in weights), total.bit_length())
+            head = np.full(gap.shape[:-1], -math.inf)
+            head[tuple(counts[:, : k - 1].T)] = logs * math.log(2)
+            np.multiply(gap, lq, out=grid)
+            grid += head[..., None]
+            for axis in range(k - 1):
+                _log_filter(grid, scratch, lq, axis)
+            size = float(np.abs(grid).max())
+            steps = k * (2 * T + 3) + 2
+            err = max(err, 2 * (3 * _U * (1 + size) * steps + (4 * bits + 2) * _U))
+            if j == 0:
+                np.copyto(top, grid)
+                np.copyto(low, grid)
+                continue
+            np.maximum(top, grid, out=top)
+            np.minimum(low, grid, out=low)
+    diff = np.subtract(top, low, out=grid)
+    margin = 2 * err + 2.0**-40 * (1 + float(np.abs(diff).max()))
+    return diff - margin, diff + margin
+
+
+class Workspace:
+    """The screen's float arrays, kept from one call to the next (a run over many targets
+    of one chain allocates them once: fresh arrays of this size cost page faults)."""
+
+    def __init__(self) -> None:
+        self.key: tuple[int, int, float] | None = None
+        self.last: np.ndarray | None = None
+        self.arrays: list[np.ndarray] = []
+
+    def get(self, T: int, k: int, q: float) -> tuple[np.ndarray, list[np.ndarray]]:
+        """The last axis's kernel and four grid-shaped arrays for ``(T, k, q)``.
+
+        Args:
+            T: the number of records.
+            k: the number of states.
+            q: the kernel's ratio.
+
+        Returns:
+            ``(last, [a, b, c, d])``.
+
+        References:
+            The module docstring (the last axis needs no recurrence).
+        """
+        if self.key != (T, k, q) or self.last is None:
+            self.last = _last_kernel(T, k, q)
+            if not self.arrays or self.arrays[0].shape != self.last.shape:
+                self.arrays = [np.empty(self.last.shape) for _ in range(4)]
+            self.key = (T, k, q)
+        return self.last, self.arrays
+
+
+def screen(
+    laws: Sequence[Law],
+    T: int,
+    rate: Fraction,
+    alpha: Fraction | None = None,
+    workspace: Workspace | None = None,
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """The grid points that may carry the max of Eq. 2, best float first, and ``LB``.
+
+    Args:
+        laws: two or more laws of the count vector (each with a positive total).
+        T: the number of records.
+        rate: ``1/lambda`` (in count units).
+        alpha: the kernel ``q`` itself, exact (the geometric mechanism's ``alpha``;
+            then ``rate`` is ignored).
+        workspace: arrays to reuse (None: fresh ones).
+
+    Returns:
+        ``(points, ubs, LB)``: an int array ``(m, k)`` of the points with ``ub >= LB``,
+        sorted by decreasing ``ub``; their ``ub`` (certain upper bounds of the log of
+        the max over ordered pairs of ``G_a/G_b`` at each point); and the certain lower
+        bound ``LB`` of the log of the max (every point left out has ``ub < LB``).
+
+    References:
+        Li et al. (2019), Section IV-A, Eq. 2; Higham (2002), Section 3.1, Lemma 3.1.
+    """
+    k = laws[0][0].shape[1]
+    if alpha is not None:
+        q, theta = float(alpha), _U
+    else:
+        q, theta = math.exp(-float(rate)), (2 + float(rate)) * _U
+    slack = float((T + 1) ** k * (3 * k * (T + 1) + 1)) * 2.0**-DROP_BITS
+    gamma = 0.0
+    last, arrays = (workspace or Workspace()).get(T, k, q)
+    bufs, top, low = arrays[:2], arrays[2], arrays[3]
+    for j, (counts, weights) in enumerate(laws):
+        eta_in = _mixture(counts, weights, last, q, bufs)
+        gamma = max(gamma, 2 * (2 * k * (2 * T + 4) * _U + k * T * theta + eta_in))
+        if j == 0:
+            np.copyto(top, bufs[0])
+            np.copyto(low, bufs[0])
+            continue
+        np.maximum(top, bufs[0], out=top)
+        np.minimum(low, bufs[0], out=low)
+    if float(low.min()) > 2.0**40 * slack:
+        # every m_f > 2^40 slack: (M_f + slack)/(m_f - slack) <= (M_f/m_f)(1 + 2^-38), so
+        # ub = r w and lb = r / w with r = M_f/m_f and w also covering the slack; compare
+        # in the linear domain, take logs of the survivors only (widened for the float log)
+        w = (1 + gamma) / (1 - gamma) * (1 + 2.0**-38) * (1 + 2.0**-40)
+        r = np.divide(top, low, out=top)
+        rmax = float(r.max())
+        idx = np.flatnonzero(r >= rmax / (w * w) * (1 - 2.0**-50))
+        ub_log = np.log(r.ravel()[idx] * w)
+        ub_log += 2.0**-40 * (1 + np.abs(ub_log))
+        order = np.argsort(-ub_log, kind="stable")
+        points = np.stack(np.unravel_index(idx[order], r.shape), axis=1)
+        best = math.log(rmax / w)
+        return points, ub_log[order], best - 2.0**-40 * (1 + abs(best))
+    # some mixtures are too small for the linear screen: redo it in logs
+    lq = (
+        math.log(alpha.numerator) - math.log(alpha.denominator)
+        if alpha is not None
+        else -float(rate)
+    )
+    lb_log, ub_log = _log_screen(laws, T, lq, arrays)
+    best = float(lb_log.max())
+    idx = np.flatnonzero(ub_log >= best)
+    order = np.argsort(-ub_log.ravel()[idx], kind="stable")
+    flat = idx[order]
+    points = np.stack(np.unravel_index(flat, ub_log.shape), axis=1)
+    return points, ub_log.ravel()[flat], best
+
+
+def _ball_at(y: np.ndarray, law: Law, q: arb) -> arb:
+    """``G(y) = sum_n p(n) q^{|y - n|_1}`` as a ball (the law's weights grouped by ``d``)."""
+    counts, weights = law
+    d = np.abs(counts - y).sum(axis=1)
+    w = [0] * (int(d.max()) + 1)
+    for dist, c in zip(d.tolist(), weights, strict=True):
+        if c:
+            w[dist] += c
+    return arb_poly(w)(q) / sum(weights)
+
+
+def grid_sup(
+    laws: Sequence[Law],
+    T: int,
+    rate: Fraction,
+    digits: int,
+    alpha: Fraction | None = None,
+    workspace: Workspace | None = None,
+) -> tuple[Fraction, Fraction] | None:
+    """``[lo, hi]`` enclosing Eq. 2 for a histogram with Laplace noise of rate ``rate``.
+
+    Args:
+        laws: each compatible target value's law of the count vector: the support's count
+            vectors (int array ``(m, k)``, each summing to ``T``) and their exact
+            non-negative integer weights (any common scale per law).
+        T: the number of records.
+        rate: ``1/lambda > 0``, exact.
+        digits: the significant digits wanted (fewer when :data:`MAX_BITS` is reached or
+            more points survive the screen than :data:`MAX_TERMS` allows to decide).
+        alpha: the kernel ``q = alpha`` exactly (geometric noise ``P(eta) ~ alpha^|eta|``
+            with a rational ``alpha``; ``rate`` is then ignored).
+        workspace: the screen's arrays to reuse across calls (None: fresh ones).
+
+    Returns:
+        ``(lo, hi)`` exact rationals with ``lo <= max_{a != b} sup_y ln G_a/G_b <= hi``,
+        or None when fewer than two laws are given.
+
+    References:
+        Li et al. (2019), Section IV-A, Eq. 2 (the sup over the output); Dwork, Roth,
+        "The Algorithmic Foundations of Differential Privacy" (2014), Section 3.3 (the
+        Laplace mechanism on a histogram, noise on every bin); the grid lemma of this
+        module's docstring.
+    """
+    laws = [law for law in laws if sum(law[1]) > 0]
+    if len(laws) < 2:
+        return None
+    points, ubs, _ = screen(laws, T, rate, alpha, workspace)
+    terms = sum(len(law[1]) for law in laws)
+    cap = max(MIN_CANDIDATES, MAX_TERMS // max(terms, 1))
+    decided = points[:cap]
+    rest_hi = None
+    if len(points) > cap:
+        top = float(ubs[cap])
+        if not math.isfinite(top):  # pragma: no cover - the log screen bounds every point
+            raise ArithmeticError("the float screen could not bound the grid")
+        rest_hi = Fraction(top)
+    big = alpha.denominator if alpha is not None else rate.numerator
+    prec = max(64, int(digits * math.log2(10)) + 40, big.bit_length() + 64)
+    while True:
+        lo: Fraction | None = None
+        hi: Fraction | None = rest_hi
+        with ctx.workprec(prec):
+            qb = arb_from_fraction(alpha) if alpha is not None else (-arb_from_fraction(rate)).exp()
+            for y in decided:
+                logs = [_ball_at(y, law, qb).log() for law in laws]
+                for a in range(len(logs)):
+                    for b in range(len(logs)):
+                        if a == b:
+                            continue
+                        e_lo, e_hi = ball_endpoints(logs[a] - logs[b])
+                        lo = e_lo if lo is None else max(lo, e_lo)
+                        hi = e_hi if hi is None else max(hi, e_hi)
+        assert lo is not None and hi is not None
+        if fixed_digits(lo, hi, digits) is not None or prec >= MAX_BITS or rest_hi is not None:
+            return lo, hi
+        prec *= 2
+
+
+__all__ = ["MAX_TERMS", "Workspace", "decode_counts", "grid_sup", "screen"]

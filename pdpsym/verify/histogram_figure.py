@@ -1,0 +1,145 @@
+"""The figure ``correlated.histogram`` (not one of the papers'): the per-bin Laplace scale
+the histogram of a symmetric 4-state Markov chain needs for eps = 1, against its stay
+probability, by exact calibration (Li et al. Eq. 2 on the histogram, every record a
+target), the Markov Quilt Mechanism (MQMExact and MQMApprox, Song, Wang, Chaudhuri,
+SIGMOD 2017, with their histogram's ``Lap(2 sigma_max)`` per bin) and group DP
+(``2T/eps`` per bin).
+
+Every value is certified: the calibrated scale is an enclosure of relative width at most
+1e-12 (:func:`pdpsym.audit.calibrate_histogram.calibrate_histogram`); the baselines'
+scales are exact expressions, and the leakage each actually gives is Eq. 2 at that scale.
+The grid of outputs has ``(T + 1)^4`` points per law, so the paper scale is a chain of
+30 records (100 records would screen ``10^8`` points per law and target).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from pdpsym.audit.calibrate import BaselineResult
+from pdpsym.audit.calibrate_histogram import calibrate_histogram
+from pdpsym.claims.figure import Line, Plot, Scale, Text, figure
+from pdpsym.core.certify import certify
+from pdpsym.core.decimals import enclosure_decimal
+from pdpsym.models.markov import MarkovChain
+
+COLUMNS = (
+    "stay",
+    "exact_scale",
+    "mqm_exact_scale",
+    "mqm_approx_scale",
+    "group_dp_scale",
+    "mqm_exact_leakage",
+    "mqm_approx_leakage",
+    "group_dp_leakage",
+)
+STATES = 4
+STAYS = ("1/4", "2/5", "1/2", "3/5", "7/10", "4/5", "9/10", "19/20")
+QUICK_STAYS = ("1/4", "1/2", "9/10")
+
+
+def _length(scale: Scale) -> int:
+    return 30 if scale == Scale.PAPER else 5
+
+
+def chain(T: int, stay: Fraction) -> MarkovChain:
+    """The symmetric chain on four states: stay with ``stay``, else move uniformly.
+
+    Args:
+        T: the number of records.
+        stay: the stay probability.
+
+    Returns:
+        The chain (stationary start: uniform).
+
+    References:
+        Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 6 (activity chains).
+    """
+    move = (1 - stay) / (STATES - 1)
+    rows = [[stay if i == j else move for j in range(STATES)] for i in range(STATES)]
+    return MarkovChain(["a", "b", "c", "d"], T, "stationary", rows)
+
+
+def points(scale: Scale) -> list[tuple[int, str]]:
+    """One point per stay probability.
+
+    Args:
+        scale: the figure's scale (paper: T = 30; quick: T = 5).
+
+    Returns:
+        ``(T, stay)`` pairs.
+
+    References:
+        Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 6.
+    """
+    stays = STAYS if scale == Scale.PAPER else QUICK_STAYS
+    return [(_length(scale), s) for s in stays]
+
+
+def point(args: tuple[int, str]) -> list[dict[str, str]]:
+    """One row: the calibrated per-bin scale and each baseline's scale and leakage.
+
+    Args:
+        args: ``(T, stay)``.
+
+    Returns:
+        One row of the figure's columns (certified decimals).
+
+    References:
+        Li et al. (2019), Eq. 2; Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 5-6.
+    """
+    T, stay_text = args
+    stay = Fraction(stay_text)
+    cal = calibrate_histogram(chain(T, stay), Fraction(1))
+    row = {"stay": str(float(stay)), "exact_scale": enclosure_decimal(cal.lo, cal.hi, 12)[0]}
+    for b in cal.baselines:
+        if not isinstance(b, BaselineResult):  # pragma: no cover - a stationary chain
+            continue
+        key = b.name.replace("-", "_")
+        row[f"{key}_scale"] = certify(b.scale, 12).decimal
+        row[f"{key}_leakage"] = b.leakage.as_json(12)["decimal"]
+    return [row]
+
+
+@figure(
+    "correlated.histogram",
+    "Correlated records: the histogram's per-bin scale for eps = 1 against the stay probability",
+    points,
+    point,
+    columns=COLUMNS,
+    plot=Plot(
+        x="stay",
+        lines=(
+            Line("exact_scale", "exact calibration (Eq. 2)"),
+            Line("mqm_exact_scale", "Markov Quilt Mechanism (exact)", dashed=True),
+            Line("mqm_approx_scale", "Markov Quilt Mechanism (approx)", dashed=True),
+            Line("group_dp_scale", "group DP", dashed=True),
+        ),
+        xlabel="stay probability of the symmetric 4-state chain",
+        ylabel="per-bin Laplace scale for eps = 1",
+        logy=True,
+    ),
+)
+def describe(scale: Scale) -> Text:
+    """The figure's title, caption and parameters.
+
+    References:
+        Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 6.
+    """
+    T = _length(scale)
+    return Text(
+        title=f"Per-bin Laplace scale of the histogram for eps = 1, 4-state chain of {T} records",
+        caption=(
+            "The smallest per-bin scale at which every record's Eq. 2 leakage for the "
+            "histogram of the states (the Pufferfish leakage of any two values of x_i under "
+            "the chain's own law) is at most 1, next to the Markov Quilt Mechanism's "
+            "2 sigma_max (MQMExact, and MQMApprox from the eigengap of P P*) and group DP's "
+            "2T / eps, and the leakage those scales actually give. The chain stays with the "
+            "given probability and otherwise moves to one of the other three states "
+            "uniformly; stationary (uniform) start."
+        ),
+        params={"T": str(T), "k": "4", "eps": "1", "query": "histogram", "start": "stationary"},
+    )
+
+
+__all__ = ["COLUMNS", "chain", "describe", "point", "points"]
