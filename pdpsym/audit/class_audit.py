@@ -62,12 +62,22 @@ def bounds_of(value: Any, ratio: tuple[Fraction, Fraction | None] | None = None)
     return Fraction(c.enclosure[0]), Fraction(c.enclosure[1])
 
 
+#: the figure's bounds enclose the sup over the class
+SUP = "sup"
+#: the sup over the class is at least the figure's lower end (the max over the laws
+#: evaluated); no proven upper bound over the class
+LOWER = "lower-bound"
+
+
 @dataclass(frozen=True)
 class ClassFigure:
-    """One figure's sup over the members: its bounds and the worst member."""
+    """One figure's sup over the members: its bounds, the worst member (an index into
+    the laws evaluated) and whether the bounds enclose the sup (:data:`SUP`) or only
+    bound it below (:data:`LOWER`)."""
 
     bounds: Bounds
     member: int | None
+    status: str = SUP
 
 
 def sup_of(figures: Sequence[Bounds]) -> ClassFigure:
@@ -103,8 +113,18 @@ class ClassNotion:
     epsilon_at_delta: tuple[Fraction, ClassFigure] | None
 
 
-def _audit_job(job: tuple[Any, ...]) -> Audit:
-    """One member's audit (a module-level function: pickled to a worker)."""
+def audit_job(job: tuple[Any, ...]) -> Audit:
+    """One law's audit (a module-level function: pickled to a worker).
+
+    Args:
+        job: ``(model, mechanism, target, known, eps, delta, notions)``.
+
+    Returns:
+        :func:`pdpsym.audit.audit`'s result.
+
+    References:
+        Kifer and Machanavajjhala (2014), Definition 3.1 (each law of the class).
+    """
     model, mech, target, known, eps, delta, notions = job
     return audit(model, mech, target, known, eps, delta, notions)
 
@@ -144,7 +164,23 @@ def class_audit(
     jobs_in = [
         (m, mechanism, target, tuple(known), list(eps), delta, list(notions)) for m in cls.members
     ]
-    audits = ordered_map(_audit_job, jobs_in, jobs, on_done=on_member)
+    audits = ordered_map(audit_job, jobs_in, jobs, on_done=on_member)
+    return sups_of(audits), audits
+
+
+def sups_of(audits: Sequence[Audit]) -> list[ClassNotion]:
+    """Per notion, the sup over several laws' audits of every figure (:func:`sup_of`).
+
+    Args:
+        audits: the laws' audits (same notions, ε values and δ).
+
+    Returns:
+        One :class:`ClassNotion` per notion; every figure has status :data:`SUP` (the
+        laws are the whole class).
+
+    References:
+        Kifer and Machanavajjhala (2014), Definition 3.1.
+    """
     out = []
     for k, first in enumerate(audits[0].results):
         rows = [a.results[k] for a in audits]
@@ -162,7 +198,7 @@ def class_audit(
                 ),
             )
         out.append(ClassNotion(first.notion, epsilon, deltas, at))
-    return out, audits
+    return out
 
 
 def table_class_leakage(
@@ -208,10 +244,14 @@ def table_class_leakage(
 
 
 __all__ = [
+    "LOWER",
+    "SUP",
     "ClassFigure",
     "ClassNotion",
+    "audit_job",
     "bounds_of",
     "class_audit",
     "sup_of",
+    "sups_of",
     "table_class_leakage",
 ]

@@ -207,7 +207,8 @@ def class_calibrate(
         jobs: worker processes (members of a finite class).
         digits: the relative width ``10^-digits`` an interval chain's enclosure aims at
             (at most :data:`~pdpsym.loss.class_search.CLASS_DIGITS`).
-        max_boxes: the branch and bound's limit per decision.
+        max_boxes: the branch and bound's limit over all its decisions (each decision
+            after the limit is spent, with a looser question, gets 8 boxes more).
         on_step: progress (a member calibrated or a box bounded).
         scheduler: a Dask scheduler for the members' calibrations (None: processes).
 
@@ -267,7 +268,7 @@ def class_calibrate(
                 up,
                 weights,
                 digits=aim,
-                max_boxes=max_boxes,
+                max_boxes=max(max_boxes - boxes, 8),
                 on_box=on_step,
                 below=eps,
             )

@@ -181,16 +181,38 @@ class BoxBound:
     vertices: dict[tuple[Fraction, ...], dict[int, float]]
 
 
-def _pairs_value(pt: PointLaws, p: int, ai: int) -> float:
-    best = -math.inf
-    for a, b in ((0, 1), (1, 0)):
-        ka, kb = (p, ai, a), (p, ai, b)
-        if ka not in pt.N or kb not in pt.N or pt.D[ka] <= 0 or pt.D[kb] <= 0:
-            continue
-        with np.errstate(divide="ignore"):
-            v = np.log(pt.N[ka]) - math.log(pt.D[ka]) + math.log(pt.D[kb]) - np.log(pt.N[kb])
-        best = max(best, float(np.max(v)))
-    return best
+def _estimates(pt: PointLaws, positions: Sequence[int], n_assign: int) -> dict[int, float]:
+    """Float estimates of every target's Eq. 2 at a point (they rank candidates, never
+    decide): per target, the max over assignments, ordered pairs and outputs of
+    ``ln N_a - ln D_a + ln D_b - ln N_b``, all in one vectorized pass."""
+    out = {p: -math.inf for p in positions}
+    keys = [k for k in pt.N if pt.D[k] > 0]
+    if not keys:
+        return out
+    at = {k: i for i, k in enumerate(keys)}
+    ia: list[int] = []
+    ib: list[int] = []
+    owner: list[int] = []
+    for p in positions:
+        for ai in range(n_assign):
+            for a, b in ((0, 1), (1, 0)):
+                ka, kb = (p, ai, a), (p, ai, b)
+                if ka in at and kb in at:
+                    ia.append(at[ka])
+                    ib.append(at[kb])
+                    owner.append(p)
+    if not ia:
+        return out
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ln_n = np.log(np.array([pt.N[k] for k in keys]))
+        ln_d = np.log(np.array([pt.D[k] for k in keys]))
+        ja, jb = np.array(ia), np.array(ib)
+        v = ln_n[ja] - ln_d[ja][:, None] + ln_d[jb][:, None] - ln_n[jb]
+        best = np.max(v, axis=1)
+    for p, b in zip(owner, best.tolist(), strict=True):
+        if b > out[p]:
+            out[p] = b
+    return out
 
 
 def box_bound(
@@ -250,7 +272,7 @@ def box_bound(
     evals = evaluate_many(shape, pts, positions, assignments, q)
     centre = evals[0]
     ref = evals[-1] if fallback else centre
-    est = {p: max(_pairs_value(centre, p, ai) for ai in range(len(assignments))) for p in positions}
+    est = _estimates(centre, positions, len(assignments))
     if not centre.ok or not ref.ok:
         return BoxBound(inf, est, {})
     upper = {p: -math.inf for p in positions}
@@ -278,6 +300,14 @@ def box_bound(
                 if not fallback and dv:
                     g = _gradient_bounds(ref, ka, kb, eta)
                 terms.append((p, ai, sa, sb, c2, g, e_ref))
+    term_keys = [t[:4] for t in terms]
+    n1 = shape.span + 1
+    c2_all = np.array([t[4] for t in terms]) if terms else np.zeros((0, n1))
+    e_ref_all = np.array([t[6] for t in terms])
+    g_lo_all = g_hi_all = None
+    if terms and terms[0][5] is not None:
+        g_lo_all = np.array([t[5][0] for t in terms])  # type: ignore[index]
+        g_hi_all = np.array([t[5][1] for t in terms])  # type: ignore[index]
     for combo, pt in zip(combos, evals[1 : 1 + len(combos)], strict=True):
         is_member = True
         theta: list[Fraction] = []
@@ -290,9 +320,7 @@ def box_bound(
         if not pt.ok:
             return BoxBound(inf, est, member_est)
         if is_member:
-            member_est[tuple(theta)] = {
-                p: max(_pairs_value(pt, p, ai) for ai in range(len(assignments))) for p in positions
-            }
+            member_est[tuple(theta)] = _estimates(pt, positions, len(assignments))
         # the linear term's coordinates: delta = u_m - v per derivative entry
         dhi: list[float] = []
         if not fallback:
@@ -305,30 +333,46 @@ def box_bound(
                     dhi.append(_up(um[1] - vv[0]))
         dhi_a = np.array(dhi)[:, None] if dhi else np.zeros((0, 1))
         logs_n, logs_d = _logs(pt, lower=False)
-        for p, ai, sa, sb, c2, g, e_ref in terms:
-            ka, kb = (p, ai, sa), (p, ai, sb)
-            if ka not in pt.N or kb not in pt.N:
-                continue  # a value impossible at this vertex: its term is -inf
-            e_v = pt.E[(p, ai)] * LN2
-            c1 = logs_n[ka] + logs_d[kb] + 2 * e_v + 2 * eta
-            if g is not None:
-                g_lo, g_hi = g
-                # the largest g . delta over g in [g_lo, g_hi] (g >= 0) and delta <= dhi
-                with np.errstate(invalid="ignore"):
-                    gl = np.where(dhi_a >= 0, g_hi * dhi_a, g_lo * dhi_a)
-                gl = np.where(dhi_a == 0, 0.0, gl)
-                lin = gl.sum(axis=0)
-                absl = np.abs(gl).sum(axis=0)
-            else:
-                lin = absl = np.zeros_like(c1)
+        # every term at once (K terms, one row each); a term whose value is impossible at
+        # this vertex is left out (its term is -inf)
+        rows_k = [
+            k
+            for k, (p, ai, sa, sb) in enumerate(term_keys)
+            if (p, ai, sa) in pt.N and (p, ai, sb) in pt.N
+        ]
+        if not rows_k:
+            continue
+        sel = np.array(rows_k)
+        c1 = np.array([logs_n[(term_keys[k][0], term_keys[k][1], term_keys[k][2])] for k in rows_k])
+        d_b = np.array(
+            [logs_d[(term_keys[k][0], term_keys[k][1], term_keys[k][3])] for k in rows_k]
+        )
+        e_v = np.array([pt.E[(term_keys[k][0], term_keys[k][1])] * LN2 for k in rows_k])
+        c1 = c1 + d_b[:, None] + 2 * e_v[:, None] + 2 * eta
+        c2, e_ref = c2_all[sel], e_ref_all[sel]
+        if g_lo_all is not None and g_hi_all is not None:
+            # the largest g . delta over g in [g_lo, g_hi] (g >= 0) and delta <= dhi
+            d3 = dhi_a[None, :, :]
             with np.errstate(invalid="ignore"):
-                val = c1 + lin - c2
-                slack = (
-                    64 * 2.0**-53 * (np.abs(c1) + absl + np.abs(c2) + 4 * (abs(e_v) + abs(e_ref)))
-                )
-                tot = val + slack
-            tot = np.where(np.isnan(tot), math.inf, tot)
-            upper[p] = max(upper[p], float(np.max(tot)))
+                gl = np.where(d3 >= 0, g_hi_all[sel] * d3, g_lo_all[sel] * d3)
+            gl = np.where(d3 == 0, 0.0, gl)
+            lin = gl.sum(axis=1)
+            absl = np.abs(gl).sum(axis=1)
+        else:
+            lin = absl = np.zeros_like(c1)
+        with np.errstate(invalid="ignore"):
+            val = c1 + lin - c2
+            slack = (
+                64
+                * 2.0**-53
+                * (np.abs(c1) + absl + np.abs(c2) + 4 * (np.abs(e_v) + np.abs(e_ref))[:, None])
+            )
+            tot = val + slack
+        tot = np.where(np.isnan(tot), math.inf, tot)
+        for k, m in zip(rows_k, np.max(tot, axis=1).tolist(), strict=True):
+            p = term_keys[k][0]
+            if m > upper[p]:
+                upper[p] = m
     return BoxBound(upper, est, member_est)
 
 

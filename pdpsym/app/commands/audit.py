@@ -94,7 +94,10 @@ pdpsym audit alarm.bif laplace.json --target HISTORY --count LVFAILURE,HYPOVOLEM
 A finite class of laws ("kind": "model-class") gives each figure's sup over its members,
 with the worst member, e.g. pdpsym audit docs/examples/chain-class.json
 docs/examples/laplace2.json --target x3 --known x1 --notions dp,apkdp
-(docs/uncertain-laws.md).
+(docs/uncertain-laws.md). An interval class (interval-markov-chain, interval-product)
+gives the sup where it is proven (dp, dependent-dp; apkdp/np/ppkdp ε for Laplace) and
+otherwise a certified lower bound, printed "at least", e.g. pdpsym audit
+docs/examples/estimated-chain-8.json docs/examples/laplace2.json --target x4 --eps 1
 """
 
 

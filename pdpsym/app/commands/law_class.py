@@ -21,8 +21,14 @@ from pdpsym.app.progress import Progress
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 
-#: the fewest boxes an interval search is allowed before it is refused (naming --max-work)
-MIN_BOXES = 8
+#: the fewest boxes an interval search is allowed before it is refused (naming
+#: --max-work): no search measured closed in fewer (37 to 127 boxes at 6 digits)
+MIN_BOXES = 16
+#: a class's default work limit (without --max-work): a class is many laws, so ten times
+#: a single law's default, about a minute of CPU at the engines' measured 3 * 10^7 steps
+#: a second (a search to 6 digits over a 2-parameter box at T = 100, every target, needs
+#: about 69 boxes of 2 * 10^6 steps; 20 chains of T = 1,000 calibrated, 1.4 * 10^9)
+CLASS_MAX_WORK = 20 * limits.DEFAULT_MAX_WORK
 #: the most digits a class's enclosures are printed with (the interval search aims at 6)
 SHOWN_DIGITS = 10
 
@@ -68,20 +74,35 @@ def law_text(cls: Any, law: Any) -> str:
     return "the member of largest support (every value with a positive upper end)"
 
 
-def _budget(
+def class_limit(args: argparse.Namespace) -> int:
+    """The work limit of a class: ``--max-work`` when given, else :data:`CLASS_MAX_WORK`."""
+    if getattr(args, "max_work", None) is None:
+        return CLASS_MAX_WORK
+    return limits.max_work(args)
+
+
+def search_budget(
     args: argparse.Namespace, cls: Any, n_targets: int, known: list[str], passes: int = 1
 ) -> int:
-    """The interval search's box limit from ``--max-work`` (refused below MIN_BOXES); a
-    finite class's members are checked against the limit together (``passes``: the
-    command's work in units of one all-targets leakage pass, 6 for a calibration)."""
+    """The interval search's box limit from the class's work limit (refused up front
+    when even MIN_BOXES boxes exceed it); a finite class's members are checked against
+    the limit together (``passes``: the command's work in units of one all-targets
+    leakage pass, 6 for a calibration)."""
     from pdpsym.loss.class_search import class_work  # after --help
     from pdpsym.models.law_class import IntervalChain
 
     per = class_work(cls, n_targets, known)
+    limit = class_limit(args)
+    need = MIN_BOXES * per if isinstance(cls, IntervalChain) else passes * per
+    if need > limit:
+        what = "this search over the class" if isinstance(cls, IntervalChain) else "the members"
+        raise InputError(
+            "--max-work",
+            f"{what} needs about {float(need):.1e} steps, above the limit {float(limit):.1e}; "
+            "raise --max-work to run it anyway",
+        )
     if isinstance(cls, IntervalChain):
-        limits.check(args, MIN_BOXES * per, "this search over the class")
-        return max(MIN_BOXES, limits.max_work(args) // max(per, 1))
-    limits.check(args, passes * per, "the members of this class")
+        return max(MIN_BOXES, limit // max(per, 1))
     return 0
 
 
@@ -114,7 +135,7 @@ def class_leakage_command(args: argparse.Namespace, cls: Any) -> int:
     targets = (
         [v for v in cls.variables if v not in set(known)] if args.all_targets else [args.target]
     )
-    max_boxes = _budget(args, cls, len(targets), known)
+    max_boxes = search_budget(args, cls, len(targets), known)
     with Progress(_steps(cls, max_boxes), "steps", delay=1.0) as bar:
         res = class_leakage(
             cls,
@@ -302,12 +323,18 @@ def class_calibrate_command(args: argparse.Namespace, cls: Any) -> int:
     from pdpsym.audit.class_calibrate import class_calibrate
     from pdpsym.core.numbers import parse_positive
 
+    if _tables(cls):  # as for one table: calibrate is for structured models
+        raise InputError(
+            "MODEL",
+            "calibrate needs structured members (markov-chain, product or bayesian-network); "
+            "a class of tables has leakage --target and audit",
+        )
     eps = parse_positive(args.eps, "--eps")
     digits = min(options.digits(args.digits), SHOWN_DIGITS)
     known = options.names(args.known)
     targets = [args.target] if args.target else None
     n = 1 if args.target else len(cls.variables) - len(known)
-    max_boxes = _budget(args, cls, n, known, CALIBRATION_PASSES)
+    max_boxes = search_budget(args, cls, n, known, CALIBRATION_PASSES)
     with Progress(_steps(cls, max_boxes), "steps", delay=1.0) as bar, _box_limit():
         cal = class_calibrate(
             cls,
@@ -374,24 +401,23 @@ def class_audit_command(
     notions: list[str],
     digits: int,
 ) -> int:
-    """Every notion's sup over a finite class (``pdpsym audit`` with a class file)."""
+    """Every notion's sup over a class (``pdpsym audit`` with a class file); an interval
+    class goes to :mod:`pdpsym.app.commands.law_class_audit`."""
     from pdpsym.app.commands import audit_structured as structured  # after --help
     from pdpsym.app.readers import load_law_class
     from pdpsym.audit.class_audit import class_audit
     from pdpsym.models.law_class import ModelClass
 
     cls = load_law_class(args.model)
-    if not isinstance(cls, ModelClass):
-        raise InputError(
-            "MODEL",
-            "audit over an interval class is not supported (leakage and calibrate are); "
-            "give a model-class, a finite list of laws",
-        )
     if args.curve is not None:
         raise InputError("--curve", "a class's audit writes no curve (give one member)")
     if args.ddp_reading is not None:
         raise InputError("--ddp-reading", "a class's audit takes the default reading")
     points = len(eps) + (delta is not None)
+    if not isinstance(cls, ModelClass):
+        from pdpsym.app.commands.law_class_audit import interval_audit_command
+
+        return interval_audit_command(args, cls, spec, known, eps, delta, notions, digits)
     if _tables(cls):
         from pdpsym.app.audit_work import check_work, number_bits
         from pdpsym.app.commands.audit import read_mechanism
@@ -466,9 +492,14 @@ def class_audit_command(
 
 
 __all__ = [
+    "CLASS_MAX_WORK",
     "class_audit_command",
     "class_calibrate_command",
     "class_leakage_command",
+    "class_limit",
     "describe",
+    "describe_text",
     "law_of",
+    "law_text",
+    "search_budget",
 ]

@@ -1,0 +1,182 @@
+"""``pdpsym audit`` over an interval class (an ``interval-markov-chain`` or an
+``interval-product`` file): every notion's sup over the class where it is certified, and
+otherwise a certified lower bound, labelled so in the text and the JSON.
+
+The engines load inside these functions, so that ``--help`` starts at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from pdpsym.app.commands.law_class import (
+    SHOWN_DIGITS,
+    class_limit,
+    describe,
+    describe_text,
+    law_of,
+    law_text,
+    search_budget,
+)
+from pdpsym.app.output import print_json
+from pdpsym.app.progress import Progress
+from pdpsym.core.errors import InputError
+from pdpsym.core.numbers import fraction_str
+
+#: points per parameter of the box audited exactly (its corners and centre among them)
+GRID = 3
+
+
+def interval_audit_command(
+    args: argparse.Namespace,
+    cls: Any,
+    spec: Any,
+    known: list[str],
+    eps: list[Any],
+    delta: Any,
+    notions: list[str],
+    digits: int,
+) -> int:
+    """Every notion over an interval class (``pdpsym audit`` with an interval class)."""
+    from pdpsym.app.commands import audit_structured as structured  # after --help
+    from pdpsym.audit.class_audit_interval import (
+        EQ2_NOTIONS,
+        grid_points,
+        interval_class_audit,
+        laplace_of,
+    )
+    from pdpsym.models.law_class import IntervalChain
+
+    chain = isinstance(cls, IntervalChain)
+    probe = cls.member(grid_points(cls, 1)[0]) if chain else cls.widest_member()
+    mech = structured.read_mechanism(spec, probe)
+    n_laws = len(grid_points(cls, GRID)) + 1 if chain else 1
+    points = len(eps) + (delta is not None)
+    limit = class_limit(args)
+    share = argparse.Namespace(**{**vars(args), "max_work": str(max(limit // n_laws, 1))})
+    try:  # every law evaluated has the probe's shape: the limit is shared among them
+        structured.check_work(share, probe, mech, args.target, known, notions, points)
+    except InputError as err:
+        if err.field != "--max-work":
+            raise
+        raise InputError(
+            "--max-work",
+            f"auditing the {n_laws} laws this audit evaluates needs more than the class's "
+            f"limit {float(limit):.1e} steps; raise --max-work to run it anyway",
+        ) from None
+    searched = laplace_of(mech) is not None and any(n in EQ2_NOTIONS for n in notions)
+    max_boxes = search_budget(args, cls, 1, known) if searched and chain else 0
+    with Progress(max_boxes + n_laws, "steps", enabled=args.progress, delay=2.0) as bar:
+        res = interval_class_audit(
+            cls,
+            mech,
+            args.target,
+            known,
+            eps,
+            delta,
+            notions,
+            grid=GRID,
+            max_boxes=max(max_boxes, 1),
+            on_step=lambda _i: bar.update(1),
+        )
+    digits = min(digits, SHOWN_DIGITS)
+    laws = res.laws
+
+    def fig(f: Any) -> Any:
+        return _figure(cls, laws, f, digits)
+
+    payload: dict[str, Any] = {
+        "class": describe(cls),
+        "target": args.target,
+        "known": list(known),
+        "laws_evaluated": len(laws),
+        "search": None
+        if res.search is None
+        else {
+            "tight": res.search.tight,
+            "not_tight_because": res.search.reason or None,
+            "boxes": res.search.boxes,
+        },
+        "notions": {
+            r.notion: {
+                "epsilon": fig(r.epsilon),
+                "delta_at_epsilon": [
+                    {"eps": str(e), "delta": fig(f)} for e, f in r.delta_at_epsilon
+                ],
+                "epsilon_at_delta": None
+                if r.epsilon_at_delta is None
+                else {
+                    "delta": fraction_str(r.epsilon_at_delta[0]),
+                    "epsilon": fig(r.epsilon_at_delta[1]),
+                },
+            }
+            for r in res.notions
+        },
+    }
+    if args.json:
+        print_json(payload)
+        return 0
+    lines = [
+        f"audit over {describe_text(cls)}",
+        f"target {args.target}, known {{{', '.join(known)}}}",
+        f"{len(laws)} laws evaluated exactly (the box's grid, corners and centre among them"
+        + (", and the Eq. 2 search's worst law)" if chain and res.search is not None else ")"),
+        "sup: the figure encloses the sup over the class; at least: only a certified lower",
+        "bound of it (the max over the laws evaluated; no proven bound over the whole box)",
+    ]
+    if res.search is not None and res.search.boxes:
+        state = "every box closed" if res.search.tight else "not tight (--max-work)"
+        lines.append(f"Eq. 2 search: {res.search.boxes} boxes, {state}")
+    for name, n in payload["notions"].items():
+        lines.append(f"\n{name}:")
+        lines += _shown("epsilon (delta = 0)", n["epsilon"])
+        for d in n["delta_at_epsilon"]:
+            lines += _shown(f"delta at epsilon {d['eps']}", d["delta"])
+        if n["epsilon_at_delta"] is not None:
+            at = n["epsilon_at_delta"]
+            lines += _shown(f"epsilon at delta {at['delta']}", at["epsilon"])
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0
+
+
+def _figure(cls: Any, laws: Any, f: Any, digits: int) -> Any:
+    """A figure as JSON: its status (sup or lower-bound), certified digits, ends and
+    worst law."""
+    from pdpsym.core.decimals import decimal_string, enclosure_decimal  # after --help
+
+    if f.bounds is None:
+        return None
+    law = laws[f.member] if f.member is not None else None
+    worst = law_of(cls, law) if isinstance(law, tuple) else "widest member"
+    text = law_text(cls, law) if isinstance(law, tuple) else "the widest member"
+    if f.bounds == "inf":
+        return {"value": "infinite", "status": f.status, "worst_law": worst, "law_text": text}
+    lo, hi = f.bounds
+    dec, _ = enclosure_decimal(lo, hi, digits)
+    return {
+        "status": f.status,
+        "decimal": dec,
+        "enclosure": [decimal_string(lo, digits + 3, "down"), decimal_string(hi, digits + 3, "up")],
+        "worst_law": worst,
+        "law_text": text,
+    }
+
+
+def _shown(label: str, f: Any) -> list[str]:
+    """A figure's lines: the sup's digits and enclosure, or 'at least' its lower end; the
+    worst law on the next line."""
+    if f is None:
+        return [f"  {label}: -"]
+    if f.get("value") == "infinite":
+        head = f"  {label}: infinite"
+    elif f["status"] == "lower-bound":
+        head = f"  {label}: at least {f['enclosure'][0]} (a lower bound)"
+    else:
+        lo, hi = f["enclosure"]
+        head = f"  {label}: {f['decimal']} (sup, in [{lo}, {hi}])"
+    return [head, f"    worst law: {f['law_text']}"]
+
+
+__all__ = ["GRID", "interval_audit_command"]

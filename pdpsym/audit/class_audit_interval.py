@@ -1,0 +1,233 @@
+"""Every notion over an interval class of laws (an interval chain or an interval product):
+per notion and figure, the sup over the class, certified where a proof gives an upper
+bound over the whole class, and otherwise a certified **lower** bound, labelled so.
+
+The laws evaluated are a grid of the parameter box (``grid`` points per parameter, its
+corners and centre among them; for an interval product, the member of largest support),
+and, for an interval chain, the worst law of the branch and bound below; each by today's
+single-law engine (:func:`pdpsym.audit.audit`). Then, per figure:
+
+* ``dp`` and ``dependent-dp`` (every figure): classic DP compares point masses over the
+  product of the records' declared domains, and Liu et al.'s dependent neighbours (the
+  default reading) point masses over the record's dependence group: neither involves the
+  law beyond that group. The group is the whole run of linked steps at every member
+  whose two rows differ and ``{i}`` otherwise (a product: always ``{i}``), and a box of
+  positive width has a corner whose rows differ, so the max over the evaluated laws
+  (the corners among them) **is** the sup.
+* ``apkdp``, ``np`` and ``ppkdp``, their ε (δ = 0) for Laplace noise on an integer
+  weighted sum: that ε is Li et al.'s Eq. 2 of ``A(target, known)`` (Desfontaines et
+  al., Theorem 1, for ppkdp at δ = 0), whose sup over the class is enclosed by
+  :func:`~pdpsym.loss.class_search.class_leakage` (the certified branch and bound over
+  the box, with proven upper bounds on every sub-box; for a product, the member of
+  largest support, Li et al. Theorem 1). The enclosure is kept as a sup when the search
+  found a finite upper bound.
+* Every other figure (δ(ε), ε(δ), cdp, ibcdp, distributional-dp, other mechanisms): no
+  proven bound over a sub-box exists here, so the figure is the max over the laws
+  evaluated, a certified **lower bound** of the class's sup (status
+  :data:`~pdpsym.audit.class_audit.LOWER`), never presented as the sup.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+from pdpsym.audit import Audit
+from pdpsym.audit.class_audit import (
+    LOWER,
+    SUP,
+    ClassFigure,
+    ClassNotion,
+    audit_job,
+    sups_of,
+)
+from pdpsym.core.parallel import ordered_map
+from pdpsym.loss.class_search import ClassLeakage, class_leakage
+from pdpsym.mechanisms.laplace import LaplaceNoise
+from pdpsym.models.law_class import IntervalChain, IntervalProduct
+
+#: notions whose every figure depends on the law only through the dependence group
+LAW_FREE = ("dp", "dependent-dp")
+#: notions whose ε (δ = 0) for Laplace noise is Li et al.'s Eq. 2 of A(target, known)
+EQ2_NOTIONS = ("apkdp", "np", "ppkdp")
+
+
+@dataclass(frozen=True)
+class IntervalAudit:
+    """An interval class's audit: per notion its figures (each a sup or a lower bound),
+    the laws evaluated (parameter tuples of an interval chain, or ``"widest"`` for an
+    interval product's member of largest support), their audits, and the Eq. 2 search
+    (None when no notion needed it)."""
+
+    notions: tuple[ClassNotion, ...]
+    laws: tuple[tuple[Fraction, ...] | str, ...]
+    audits: tuple[Audit, ...]
+    search: ClassLeakage | None
+
+
+def grid_points(cls: IntervalChain, grid: int) -> list[tuple[Fraction, ...]]:
+    """``grid`` equally spaced points per parameter of the box (its ends among them when
+    ``grid >= 2``), and their product, centre included when ``grid`` is odd.
+
+    Args:
+        cls: the interval chain.
+        grid: points per parameter (at least 1; 1 gives the centre).
+
+    Returns:
+        The parameter tuples, without repeats.
+
+    References:
+        Kifer and Machanavajjhala (2014), Definition 3.1.
+    """
+    axes = []
+    for a, b in cls.box():
+        if grid == 1:
+            axes.append([(a + b) / 2])
+        else:
+            axes.append(list(dict.fromkeys(a + (b - a) * k / (grid - 1) for k in range(grid))))
+    return list(dict.fromkeys(itertools.product(*axes)))
+
+
+def laplace_of(mechanism: Any) -> tuple[Fraction, dict[str, int] | None] | None:
+    """The scale and integer weights of Laplace noise on a weighted sum, else None.
+
+    Args:
+        mechanism: a :class:`~pdpsym.audit.sum_mechanisms.SumMechanism`, Laplace noise,
+            or another mechanism.
+
+    Returns:
+        ``(lam, weights)`` (weights None for the plain sum), or None when the
+        mechanism is not Laplace noise on an integer-weighted sum.
+
+    References:
+        Li et al. (2019), Sec. III (the Laplace mechanism on a linear query).
+    """
+    kind = getattr(mechanism, "kind", None)
+    if isinstance(mechanism, LaplaceNoise):
+        lam, weights = Fraction(mechanism.lam), mechanism.weights
+    elif kind == "laplace":
+        lam, weights = mechanism.lam, mechanism.weights
+    else:
+        return None
+    if weights is None:
+        return lam, None
+    if any(Fraction(w).denominator != 1 for w in weights.values()):
+        return None
+    return lam, {k: int(Fraction(w)) for k, w in weights.items()}
+
+
+def interval_class_audit(
+    cls: IntervalChain | IntervalProduct,
+    mechanism: Any,
+    target: str,
+    known: Sequence[str] = (),
+    eps: Sequence[Any] = (),
+    delta: Fraction | None = None,
+    notions: Sequence[str] = ("dp",),
+    *,
+    grid: int = 3,
+    max_boxes: int = 2000,
+    jobs: int = 1,
+    on_step: Callable[[int], None] | None = None,
+) -> IntervalAudit:
+    """Every notion's sup over an interval class (module docstring).
+
+    Args:
+        cls: the interval chain or product.
+        mechanism: the mechanism (on the weighted sum, or randomized response).
+        target: the target record.
+        known: the records the attacker knows.
+        eps: the ε values at which δ is reported.
+        delta: the δ at which the smallest ε is reported.
+        notions: the notions (names of :data:`pdpsym.audit.notions.NOTIONS`).
+        grid: points per parameter of the box evaluated exactly (interval chains).
+        max_boxes: the Eq. 2 branch and bound's limit.
+        jobs: worker processes for the laws' audits.
+        on_step: progress (a box bounded, or a law audited).
+
+    Returns:
+        The :class:`IntervalAudit`.
+
+    References:
+        Kifer and Machanavajjhala (2014), Definition 3.1; Li et al. (2019), Eq. 2 and
+        Theorem 1; Desfontaines et al., Theorem 1; Liu et al., Definition 4.
+    """
+    known = tuple(known)
+    lap = laplace_of(mechanism)
+    search = None
+    if lap is not None and any(n in EQ2_NOTIONS for n in notions):
+        search = class_leakage(
+            cls, [target], known, lap[0], lap[1], digits=15, max_boxes=max_boxes, on_step=on_step
+        )
+    laws: list[tuple[Fraction, ...] | str]
+    models: list[Any]
+    if isinstance(cls, IntervalChain):
+        laws = list(grid_points(cls, grid))
+        worst = search.targets[0].law if search is not None else None
+        if isinstance(worst, tuple) and worst not in laws:
+            laws.append(worst)
+        models = [cls.member(t) for t in laws]  # type: ignore[arg-type]
+    else:
+        laws, models = ["widest"], [cls.widest_member()]
+    jobs_in = [(m, mechanism, target, known, list(eps), delta, list(notions)) for m in models]
+    audits = ordered_map(audit_job, jobs_in, jobs, on_done=on_step)
+    rows = []
+    for row in sups_of(audits):
+        if row.notion in LAW_FREE:
+            rows.append(row)
+            continue
+        eps_fig = _lower(row.epsilon)
+        if row.notion in EQ2_NOTIONS and search is not None:
+            eps_fig = _eq2_figure(row.epsilon, search, laws)
+        rows.append(
+            ClassNotion(
+                row.notion,
+                eps_fig,
+                tuple((e, _lower(f)) for e, f in row.delta_at_epsilon),
+                None
+                if row.epsilon_at_delta is None
+                else (row.epsilon_at_delta[0], _lower(row.epsilon_at_delta[1])),
+            )
+        )
+    return IntervalAudit(tuple(rows), tuple(laws), tuple(audits), search)
+
+
+def _lower(fig: ClassFigure) -> ClassFigure:
+    """A max over evaluated laws, labelled a lower bound of the class's sup (an
+    unbounded figure or an absent one is what it is)."""
+    if isinstance(fig.bounds, tuple):
+        return replace(fig, status=LOWER)
+    return fig
+
+
+def _eq2_figure(
+    fig: ClassFigure, search: ClassLeakage, laws: Sequence[tuple[Fraction, ...] | str]
+) -> ClassFigure:
+    """ε of an Eq. 2 notion: the search's enclosure of the sup, widened to contain every
+    evaluated law's enclosure, with the worst law; a lower bound when the search found
+    no finite upper bound."""
+    t = search.targets[0]
+    if t.value is None or not isinstance(fig.bounds, tuple):
+        return _lower(fig)  # an unbounded figure stays unbounded (the sup is too)
+    lo = max(t.value.lo, fig.bounds[0])
+    if t.open_above:
+        return ClassFigure((lo, max(t.value.hi, fig.bounds[1])), fig.member, LOWER)
+    hi = max(t.value.hi, fig.bounds[1])
+    member = fig.member
+    if t.value.lo >= fig.bounds[0] and t.law is not None:
+        law = t.law if isinstance(t.law, tuple) else "widest"
+        member = laws.index(law) if law in laws else member
+    return ClassFigure((lo, hi), member, SUP)
+
+
+__all__ = [
+    "EQ2_NOTIONS",
+    "LAW_FREE",
+    "IntervalAudit",
+    "grid_points",
+    "interval_class_audit",
+    "laplace_of",
+]
