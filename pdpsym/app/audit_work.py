@@ -88,15 +88,16 @@ def noise_bits(lam: Fraction | None, span: Fraction) -> int:
     return int(Fraction(145, 100) * span / lam)
 
 
-def check_work(
-    args: argparse.Namespace,
+def table_work(
     model: JointDistribution,
     notions: list[str],
+    known: bool,
     size_bits: int = 0,
     mechanism: Any = None,
     points: int = 0,
-) -> None:
-    """Refuse, before any work, an audit estimated above ``--max-work`` steps.
+) -> tuple[int, dict[str, int]]:
+    """The estimated steps of an audit of a table: the part every notion shares, and each
+    notion's own (a notion run alone costs the shared part plus its own).
 
     One step is about one exact operation on numbers of a few words. The estimate:
     databases x outputs per database x (4 + the epsilon and delta points) x 50 exact
@@ -122,29 +123,108 @@ def check_work(
     exact = cells * outputs * 4 * 50 * grow + per_point
     target_values = m
     rest = max(cells // max(target_values, 1), 1)
-    groups = target_values * (cells // rest if args.known else 1)
+    groups = target_values * (cells // rest if known else 1)
     V, C = rest * outputs, 2 * groups * outputs
     lp = 40 * (C + V) * C * V * 4 * grow
-
-    def one(n: str) -> int:
-        if kind == "randomized-response" and n in SCREENED:
-            return screened
-        if n == "dependent-dp":
-            return exact * (cells // 4 + 1)
-        if n == "distributional-dp":
-            return exact + lp
-        return exact
-
     # Laplace noise: ibcdp and distributional-dp hold e^(span/λ) exactly
     big = (
         noise_bits(parse_rational(spec.get("lam", "1"), "lam"), _query_width(spec, model))
         if kind == "laplace"
         else 0
     )
-    posterior = sum(cells * big for n in notions if n in ("ibcdp", "distributional-dp"))
+
+    def one(n: str) -> int:
+        posterior = cells * big if n in ("ibcdp", "distributional-dp") else 0
+        if kind == "randomized-response" and n in SCREENED:
+            return screened + posterior
+        if n == "dependent-dp":
+            return exact * (cells // 4 + 1) + posterior
+        if n == "distributional-dp":
+            return exact + lp + posterior
+        return exact + posterior
+
     # plus the audit's own setup and certified output, about 0.1 s whatever the model
-    work = 10**5 + sum(one(n) for n in notions or ["-"]) + posterior
-    limits.check(args, work, "this audit")
+    return 10**5, {n: one(n) for n in notions or ["-"]}
 
 
-__all__ = ["check_work", "noise_bits", "number_bits"]
+def check_work(
+    args: argparse.Namespace,
+    model: JointDistribution,
+    notions: list[str],
+    size_bits: int = 0,
+    mechanism: Any = None,
+    points: int = 0,
+) -> None:
+    """Refuse, before any work, a run of every notion of ``notions`` on a table whose
+    estimate (:func:`table_work`, all notions together) exceeds ``--max-work``."""
+    shared, own = table_work(model, notions, bool(args.known), size_bits, mechanism, points)
+    limits.check(args, shared + sum(own.values()), "this audit")
+
+
+def round_up(k: int) -> str:
+    """``3.4e9``: ``k`` rounded up to two significant digits, in a form ``--max-work``
+    accepts (an integer at least ``k``)."""
+    digits = str(k)
+    if len(digits) <= 2:
+        return digits
+    head = int(digits[:2]) + (digits[2:].strip("0") != "")
+    exp = len(digits) - 1
+    if head == 100:
+        head, exp = 10, exp + 1
+    return f"{head // 10}.{head % 10}e{exp}" if head % 10 else f"{head // 10}e{exp}"
+
+
+def steps_text(k: int) -> str:
+    """``3.3e+09``, as the refusals of :mod:`pdpsym.app.limits` write a count."""
+    return f"{float(k):.1e}" if k < 10**300 else f"10^{k.bit_length() * 30103 // 100000}"
+
+
+def plan(
+    args: argparse.Namespace,
+    shared: int,
+    own: Mapping[str, int],
+    explicit: bool,
+    what: str = "this audit",
+) -> dict[str, int]:
+    """The notions too costly to run, each with its estimate (shared part included).
+
+    The notions run one after another, each alone within ``--max-work``: the part they
+    share (the laws of the query, the audit's setup) must fit, then each notion's own part
+    on top of it. Those that do not fit are left out and reported, unless the user named
+    them with ``--notions`` (``explicit``) or none would run: then the audit is refused,
+    naming the costliest notion and the ``--max-work`` that would run it.
+
+    Args:
+        args: the command line (its ``--max-work``).
+        shared: the steps every notion needs.
+        own: each notion's own steps.
+        explicit: whether the notions were named by the user.
+        what: how the refusal names the request.
+
+    Returns:
+        notion -> its estimated steps, for each notion left out (in ``own``'s order).
+    """
+    limits.check(args, shared, what)
+    limit = limits.max_work(args)
+    refused = {n: shared + w for n, w in own.items() if shared + w > limit}
+    if refused and (explicit or len(refused) == len(own)):
+        worst = max(refused, key=refused.__getitem__)
+        steps = refused[worst]
+        raise InputError(
+            "--max-work",
+            f"{what}: notion {worst} needs about {steps_text(steps)} steps, above the limit "
+            f"{steps_text(limit)}; --max-work {round_up(steps)} runs it"
+            + ("" if explicit else ", or --notions names cheaper ones"),
+        )
+    return refused
+
+
+__all__ = [
+    "check_work",
+    "noise_bits",
+    "number_bits",
+    "plan",
+    "round_up",
+    "steps_text",
+    "table_work",
+]

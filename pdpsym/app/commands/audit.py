@@ -14,10 +14,11 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from pdpsym.app import options
-from pdpsym.app.audit_work import check_work, number_bits
+from pdpsym.app.audit_work import number_bits, plan, round_up, steps_text, table_work
 from pdpsym.app.commands import audit_structured as structured
 from pdpsym.app.output import number_text, print_json, safe_json
 from pdpsym.app.progress import Progress
+from pdpsym.app.text import wrap
 from pdpsym.app.writes import check_output, write_output
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
@@ -110,9 +111,10 @@ def register(sub: Any) -> None:
     p.add_argument("--delta", default=None, help="report the smallest epsilon at this delta")
     p.add_argument(
         "--notions",
-        default=",".join(NOTIONS),
+        default=None,
         help=f"comma-separated subset of {','.join(ALL_NOTIONS)}, or all (default: all but "
-        "distributional-dp, which solves LPs)",
+        "distributional-dp, which solves LPs; a notion estimated above --max-work is "
+        "listed, not run)",
     )
     p.add_argument(
         "--ddp-reading",
@@ -352,6 +354,24 @@ def result_json(r: NotionResult, digits: int) -> dict[str, Any]:
     }
 
 
+# an exact form longer than this is left to --json: the text line shows the decimal
+SHORT_EXACT = 40
+
+
+def _shown(decimal: str, exact: str | None = None, enclosure: Any = None) -> str:
+    """A number for the text report: the decimal first, then a short exact form or a short
+    enclosure; the long ones are in ``--json``."""
+    if exact is not None and exact != decimal:
+        more = f" (= {exact})" if len(exact) <= SHORT_EXACT else " (exact form: --json)"
+    elif enclosure is not None and len(enclosure[0]) + len(enclosure[1]) <= 2 * SHORT_EXACT:
+        more = f" (in [{enclosure[0]}, {enclosure[1]}])"
+    elif enclosure is not None:
+        more = " (enclosure: --json)"
+    else:
+        more = ""
+    return decimal + more
+
+
 def _short(v: Any, digits: int) -> str:
     import sympy  # imported here (see NOTIONS above)
 
@@ -363,10 +383,9 @@ def _short(v: Any, digits: int) -> str:
         return "infinite"
     enc = _enclosed(v, digits)
     if enc is not None:
-        return f"{enc['decimal']} (in [{enc['enclosure'][0]}, {enc['enclosure'][1]}])"
+        return _shown(enc["decimal"], enclosure=enc["enclosure"])
     c = certify(v, digits)
-    exact = number_text(c.exact)  # a 10,000-digit exact form prints in scientific form
-    return exact if c.exact == c.decimal else f"{exact} = {c.decimal}"
+    return _shown(c.decimal, number_text(c.exact))  # a long exact form: scientific digits
 
 
 def _text(a: Audit, digits: int) -> str:
@@ -375,7 +394,7 @@ def _text(a: Audit, digits: int) -> str:
         lines.append(f"\n{r.notion}:")
         if r.ratio_enclosure is not None:
             enc = _log_enclosure(r.ratio_enclosure, digits)
-            shown = f"{enc['decimal']} (in [{enc['enclosure'][0]}, {enc['enclosure'][1]}])"
+            shown = _shown(enc["decimal"], enclosure=enc["enclosure"])
         else:
             shown = _short(r.epsilon, digits)
         lines.append(f"  epsilon (delta = 0): {shown}")
@@ -392,6 +411,25 @@ def _text(a: Audit, digits: int) -> str:
             lines.append(f"  reading: {r.reading}")
         if r.note:
             lines.append(f"  note: {r.note}")
+    return "\n".join(wrap(line) for line in lines) + "\n"
+
+
+def not_run_json(refused: Mapping[str, int]) -> dict[str, Any]:
+    """The notions left out by ``--max-work``: each one's estimate and the flags that run it."""
+    return {
+        n: {"estimated_steps": w, "run_with": f"--notions {n} --max-work {round_up(w)}"}
+        for n, w in refused.items()
+    }
+
+
+def not_run_text(refused: Mapping[str, int]) -> str:
+    """The text lines of :func:`not_run_json` (empty when every notion ran)."""
+    if not refused:
+        return ""
+    lines = ["", "not run (each estimated above --max-work):"]
+    for n, w in refused.items():
+        run_it = f"--notions {n} --max-work {round_up(w)}"
+        lines.append(wrap(f"  {n}: about {steps_text(w)} steps; run it with {run_it}"))
     return "\n".join(lines) + "\n"
 
 
@@ -440,7 +478,8 @@ def run(args: argparse.Namespace) -> int:
         delta = parse_rational(args.delta, "--delta")
         if not 0 <= delta < 1:
             raise InputError("--delta", "must lie in [0, 1)")
-    notions = [t.strip() for t in args.notions.split(",") if t.strip()]
+    explicit = args.notions is not None
+    notions = [t.strip() for t in (args.notions or ",".join(NOTIONS)).split(",") if t.strip()]
     if notions == ["all"]:
         notions = list(ALL_NOTIONS)
     if not notions:
@@ -456,12 +495,14 @@ def run(args: argparse.Namespace) -> int:
     if structured.is_structured(args.model):  # a chain, independent records, a network
         model = structured.load(args.model)
         mech = structured.read_mechanism(spec, model)
-        structured.check_work(args, model, mech, args.target, known, notions, points)
+        shared, own = structured.check_work(args, model, mech, args.target, known, notions, points)
     else:
         model = load_discrete(args.model)
         mech = read_mechanism(args.mechanism, model)  # validates before the estimate
         size = max(number_bits(spec), number_bits(args.delta))
-        check_work(args, model, notions, size, spec, points)
+        shared, own = table_work(model, notions, bool(args.known), size, spec, points)
+    refused = plan(args, shared, own, explicit)  # each notion alone within --max-work
+    notions = [n for n in notions if n not in refused]
     results: list[NotionResult] = []
     with Progress(len(notions), "audit", enabled=args.progress, delay=2.0) as bar:
         for n in notions:  # one notion at a time, for the progress bar
@@ -494,8 +535,9 @@ def run(args: argparse.Namespace) -> int:
                 "target": result.target,
                 "known": list(result.known),
                 "notions": {r.notion: result_json(r, digits) for r in result.results},
+                "not_run": not_run_json(refused),
             }
         )
         return 0
-    sys.stdout.write(_text(result, digits))
+    sys.stdout.write(_text(result, digits) + not_run_text(refused))
     return 0

@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pdpsym.app import limits
-from pdpsym.app.audit_work import check_work as check_table_work
-from pdpsym.app.audit_work import noise_bits
+from pdpsym.app.audit_work import noise_bits, table_work
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_rational
 
@@ -167,8 +166,10 @@ def check_work(
     known: Sequence[str],
     notions: Sequence[str],
     points: int,
-) -> None:
-    """Refuse, before any work, an audit of a structured model above ``--max-work``.
+) -> tuple[int, dict[str, int]]:
+    """The estimated steps of an audit of a structured model: the part every notion shares
+    (refused here, before any work, when it alone exceeds ``--max-work``) and each
+    notion's own (:func:`pdpsym.app.audit_work.plan` decides which run).
 
     The estimate: ``m (A + 1)`` query laws (``m`` target values, ``A`` the assignments of
     the known records), each costing the model's ``size_hint()`` times the growth of the
@@ -190,8 +191,7 @@ def check_work(
     from pdpsym.models.bayesnet import BayesianNetwork
 
     if not hasattr(mech, "kind") and isinstance(model, BayesianNetwork):
-        _check_network_rr(args, model, target, notions, points)  # the target's component
-        return
+        return _network_rr_work(args, model, target, notions, points)  # the target's component
     if not hasattr(mech, "kind"):  # randomized response: the reports around the target
         from pdpsym.audit.structured_rr import MAX_OUTCOMES  # the audit layer loads after --help
 
@@ -203,12 +203,12 @@ def check_work(
         laws = m * (assignments + 2) * model.size_hint()
         listed = min(MAX_OUTCOMES, model.k ** min(n, 64) if hasattr(model, "k") else 1)
         per_pair = listed * min(n, 13) * (points + 4) * 10 + 5 * n * n
-        pairs = m * m * min(assignments, 4) * len(notions)
+        pairs = m * m * min(assignments, 4)
         i = names.index(target)  # the sides' cones, one per neighbour value, per notion
         cone = _cone_estimate(model, mech, i) + _cone_estimate(model, mech, n - 1 - i)
-        cone *= (m if known else 1) * len(notions)
-        limits.check(args, 10**5 + laws + pairs * per_pair + cone, "this audit")
-        return
+        cone *= m if known else 1
+        limits.check(args, 10**5 + laws, "this audit")
+        return 10**5 + laws, dict.fromkeys(notions, pairs * per_pair + cone)
     ws = {k: Fraction(x) for k, x in (mech.weights or {}).items()}
     scale = math.lcm(1, *(Fraction(x).denominator for x in ws.values()))
     wmax = max([int(abs(Fraction(x)) * scale) for x in ws.values()] + [scale])
@@ -230,11 +230,13 @@ def check_work(
         # millisecond however small the span (measured: 16 Laplace pairs of a 2-record
         # chain at 10^4 points took 30 s)
         per_pair = per_pair * (span + 1) + (points + 4) * 6000
-    plain = [n for n in notions if n not in ("ibcdp", "distributional-dp")]
-    pairs = sum(m * m * assignments * (2 if n == "cdp" else 1) for n in plain)
-    extra = sum(
-        _posterior_work(
-            n,
+    own: dict[str, int] = {}
+    for notion in notions:
+        if notion not in ("ibcdp", "distributional-dp"):
+            own[notion] = m * m * assignments * (2 if notion == "cdp" else 1) * per_pair
+            continue
+        own[notion] = _posterior_work(
+            notion,
             model,
             mech.kind,
             target,
@@ -242,14 +244,10 @@ def check_work(
             (assignments, span, per_law),
             points,
             getattr(args, "delta", None) is not None,
+        ) + m * assignments * noise_bits(
+            mech.lam if mech.kind == "laplace" else None, Fraction(span, scale)
         )
-        + m
-        * assignments
-        * noise_bits(mech.lam if mech.kind == "laplace" else None, Fraction(span, scale))
-        for n in notions
-        if n not in plain
-    )
-    limits.check(args, 10**5 + laws + pairs * per_pair + extra, "this audit")
+    return 10**5 + laws, own
 
 
 def _posterior_work(
@@ -324,10 +322,10 @@ def _cone_estimate(model: Any, mech: Any, n: int) -> int:
     return cone_work(n, k, bits)
 
 
-def _check_network_rr(
+def _network_rr_work(
     args: argparse.Namespace, model: Any, target: str, notions: Sequence[str], points: int
-) -> None:
-    """The table estimate of :func:`pdpsym.app.audit_work.check_work` on the target's
+) -> tuple[int, dict[str, int]]:
+    """The table estimate of :func:`pdpsym.app.audit_work.table_work` on the target's
     component (:mod:`pdpsym.audit.structured_rr_network`), whose law grows by the bits of
     one table entry per record. Classic dp and dependent-dp's neighbours need no table;
     dependent-dp's conditional reading is the screened APKDP with nothing known."""
@@ -344,13 +342,22 @@ def _check_network_rr(
     cells = math.prod(len(d) for d in domains)
     shim = types.SimpleNamespace(cells=cells, domains=domains, n=len(comp))
     neighbours = args.ddp_reading not in (None, "eq11-conditional")
-    table = [
-        "apkdp" if n == "dependent-dp" else n
+    as_table = {
+        n: "apkdp" if n == "dependent-dp" else n
         for n in notions
         if n != "dp" and not (n == "dependent-dp" and neighbours)
-    ]
-    if table:
-        check_table_work(args, shim, table, bits, {"kind": "randomized-response"}, points)  # type: ignore[arg-type]
+    }
+    if not as_table:
+        return 10**5, dict.fromkeys(notions, 0)
+    shared, own = table_work(
+        shim,  # type: ignore[arg-type]
+        sorted(set(as_table.values())),
+        bool(args.known),
+        bits,
+        {"kind": "randomized-response"},
+        points,
+    )
+    return shared, {n: own[as_table[n]] if n in as_table else 0 for n in notions}
 
 
 __all__ = ["SUM_KINDS", "check_work", "is_structured", "load", "read_mechanism"]
