@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pdpsym.app import options
 from pdpsym.app.audit_work import number_bits, plan, round_up, steps_text, table_work
 from pdpsym.app.commands import audit_structured as structured
-from pdpsym.app.output import number_text, print_json, safe_json
+from pdpsym.app.output import number_text, print_json, safe_json, short_enclosure
 from pdpsym.app.progress import Progress
 from pdpsym.app.text import wrap
 from pdpsym.app.writes import check_output, write_output
@@ -49,41 +49,19 @@ KINDS = (
 _LOG = re.compile(r"^(?:ln|log)\((.*)\)$")
 
 DESCRIPTION = """\
-Exact privacy figures of MECHANISM on the data model MODEL for one target record, under
-every notion: dp (classic DP over the product of the domains), apkdp and ppkdp
-(Desfontaines et al. Definitions 12-13, B = the --known records), np, cdp, ibcdp
-(Definitions 3, 5, 6), dependent-dp (Liu et al. Definition 4, both readings unless
---ddp-reading) and, asked for by name, distributional-dp (Desfontaines et al.
-Definition 4: the best simulator, found by LPs whose answers are checked exactly; its
-figures are certified enclosures, for Laplace noise between two finite LPs). Requests
-estimated above --max-work steps are refused before they start.
+Exact privacy figures of MECHANISM on data drawn from MODEL, for one target record,
+under every notion: dp, apkdp and ppkdp (Desfontaines et al. Defs 12-13, B = the --known
+records), np, cdp, ibcdp (Defs 3, 5, 6), dependent-dp (Liu et al. Def. 4, both readings)
+and, asked for by name, distributional-dp (Desfontaines et al. Def. 4, certified LPs).
+For each: epsilon (delta = 0), delta at each --eps, epsilon at --delta, and the witness.
+Each notion is estimated before it starts: one over --max-work is listed, not run.
 
-For each notion: epsilon (the smallest with delta = 0), delta at each --eps, the smallest
-epsilon at --delta, and the witness where each worst case is attained. Every number is
-exact, with certified digits.
-
-MECHANISM is a JSON file with a "kind":
-  {"kind": "table", "rows": [[<value of each variable>..., <output>, "<prob>"], ...]}
-  {"kind": "randomized-response", "keep": "3/4"}
-  {"kind": "laplace", "lam": "1", "weights": {"x1": "1", "x2": "0"}}  (continuous: Eq. 2)
-  {"kind": "geometric", "alpha": "1/2", "weights": {...}}       (integer query)
-  {"kind": "count", "weights": {...}}   {"kind": "threshold", "T": 3}   {"kind": "histogram"}
-"weights" maps a variable to its weight in the query sum_k w_k x_k; a variable not
-listed has weight 1, so {"x1": "1"} alone is x1 + x2 + ..., and the example above is x1
-only (x2 weighted 0). Without "weights" the query is the sum of every variable.
-
-A structured MODEL ("kind": "markov-chain", "product" or "bayesian-network", or a .bif
-file) is audited from the exact laws of the query given the target and the known
-records, never by listing databases: mechanisms laplace, geometric, count and threshold;
-every notion (dependent-dp's dependence set is the target's dependence group; ibcdp from
-the joint law of the target and the query, distributional-dp from the target's Markov
-blanket: the simulator sees its values). Randomized response
-(every record's report) on a Markov chain or independent records: exact from the reports
-around the target; for a long chain segment epsilon exact (any number of states) and
-delta(epsilon) enclosed between two windows of reports. On a
-Bayesian network: the target's connected component (independent of the other records)
-is listed and audited as a table, every notion; too large a component is refused by
---max-work.
+MODEL: a table {"variables": [...], "rows": [[<values>..., "<prob>"], ...]}, or a
+  structured model {"kind": "markov-chain" | "product" | "bayesian-network", ...} or
+  a .bif file (docs/audit.md, docs/correlated.md, docs/bayesian-networks.md).
+MECHANISM: {"kind": K, ...} with K one of table, randomized-response, laplace,
+  geometric, count, threshold, histogram, e.g. {"kind": "laplace", "lam": "1"}
+  (docs/audit.md, "The mechanism file").
 """
 
 
@@ -363,10 +341,8 @@ def _shown(decimal: str, exact: str | None = None, enclosure: Any = None) -> str
     enclosure; the long ones are in ``--json``."""
     if exact is not None and exact != decimal:
         more = f" (= {exact})" if len(exact) <= SHORT_EXACT else " (exact form: --json)"
-    elif enclosure is not None and len(enclosure[0]) + len(enclosure[1]) <= 2 * SHORT_EXACT:
-        more = f" (in [{enclosure[0]}, {enclosure[1]}])"
     elif enclosure is not None:
-        more = " (enclosure: --json)"
+        more = f" (in {short_enclosure(*enclosure)})"
     else:
         more = ""
     return decimal + more
