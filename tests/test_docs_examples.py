@@ -271,3 +271,16 @@ def _with_work(tmp: Path) -> Path:
     root.mkdir()
     (tmp / "work").rename(root / ".work")
     return root
+
+
+def test_every_example_file_the_docs_use_is_in_docs_examples() -> None:
+    # a reader runs the examples from a clone: every file they name is in docs/examples/
+    # (not tests/, which a packaged install does not ship)
+    named = {
+        m.group(0).rstrip(".")
+        for page in PAGES
+        for m in re.finditer(r"docs/examples/[\w.-]+", page.read_text(encoding="utf-8"))
+    }
+    assert named and not [f for f in named if not (ROOT / f).is_file()]
+    scripts = [ex.script for ex in [*ALL, *PY, *HELP]]
+    assert not [s for s in scripts if "tests/" in s]

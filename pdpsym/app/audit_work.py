@@ -185,14 +185,16 @@ def plan(
     own: Mapping[str, int],
     explicit: bool,
     what: str = "this audit",
-) -> dict[str, int]:
+    fixed: Mapping[str, str] | None = None,
+) -> dict[str, int | str]:
     """The notions too costly to run, each with its estimate (shared part included).
 
     The notions run one after another, each alone within ``--max-work``: the part they
     share (the laws of the query, the audit's setup) must fit, then each notion's own part
     on top of it. Those that do not fit are left out and reported, unless the user named
     them with ``--notions`` (``explicit``) or none would run: then the audit is refused,
-    naming the costliest notion and the ``--max-work`` that would run it.
+    naming the costliest notion and the ``--max-work`` that would run it. ``fixed`` names
+    the notions no ``--max-work`` runs (a fixed limit of the engine), with the reason.
 
     Args:
         args: the command line (its ``--max-work``).
@@ -200,16 +202,27 @@ def plan(
         own: each notion's own steps.
         explicit: whether the notions were named by the user.
         what: how the refusal names the request.
+        fixed: notion -> why it cannot run at any ``--max-work``.
 
     Returns:
-        notion -> its estimated steps, for each notion left out (in ``own``'s order).
+        notion -> its estimated steps, or the reason it cannot run, for each notion left
+        out (in ``own``'s order).
     """
     limits.check(args, shared, what)
     limit = limits.max_work(args)
-    refused = {n: shared + w for n, w in own.items() if shared + w > limit}
+    fixed = fixed or {}
+    refused: dict[str, int | str] = {}
+    for n, w in own.items():
+        if n in fixed:
+            refused[n] = fixed[n]
+        elif shared + w > limit:
+            refused[n] = shared + w
     if refused and (explicit or len(refused) == len(own)):
-        worst = max(refused, key=refused.__getitem__)
-        steps = refused[worst]
+        reasons = [n for n in refused if isinstance(refused[n], str)]
+        if reasons:
+            raise InputError("model", f"{what}: notion {reasons[0]}: {refused[reasons[0]]}")
+        worst = max(refused, key=lambda n: int(refused[n]))
+        steps = int(refused[worst])
         raise InputError(
             "--max-work",
             f"{what}: notion {worst} needs about {steps_text(steps)} steps, above the limit "

@@ -106,3 +106,24 @@ def jobs(args: argparse.Namespace) -> int:
     if args.jobs is None:
         return os.cpu_count() or 1
     return parse_int(args.jobs, "--jobs", 1, 256)
+
+
+def epsilon(text: object, field: str = "--eps", logs: bool = False) -> Fraction:
+    """An epsilon as a rational, its error saying which forms epsilon takes.
+
+    The generic hint of :func:`~pdpsym.core.numbers.parse_rational` ("3/10, 0.3 or -2")
+    would suggest a negative epsilon; ``logs`` says whether the command also takes
+    ``ln(q)`` (parsed by the caller before this).
+    """
+    try:
+        return parse_rational(text, field)
+    except InputError as err:
+        if not err.message.startswith("not a number"):
+            raise
+        forms = (
+            "1/2, 0.1, 1e-3, ln(3) or log(3/2); quote ln(3) in the shell: 'ln(3)'"
+            if logs
+            else "1/2, 0.1 or 1e-3; this command takes rational epsilons only, no ln(...)"
+        )
+        head = err.message.split(" (use forms")[0]
+        raise InputError(field, f"{head} (epsilon >= 0, in forms like {forms})") from None

@@ -85,3 +85,13 @@ def wrap(line: str, width: int = WIDTH) -> str:
     return textwrap.fill(
         line, width, subsequent_indent=indent, break_on_hyphens=False, break_long_words=True
     )
+
+
+def exact_form(text: str, width: int = 80) -> str:
+    """An exact form for a text line: as is when short, else its length and where to find
+    it in full (a closed form of thousands of characters is no use on a terminal).
+
+    >>> exact_form("log(3/2)"), exact_form("x" * 4740)
+    ('log(3/2)', '4740 characters, in full with --json')
+    """
+    return text if len(text) <= width else f"{len(text)} characters, in full with --json"

@@ -134,7 +134,7 @@ def parse_eps(text: str, field: str = "--eps") -> Eps:
         if q < 1:
             raise InputError(field, "ln(q) needs q >= 1 (epsilon >= 0)")
         return Eps.log(q)
-    e = parse_rational(text, field)
+    e = options.epsilon(text, field, logs=True)
     if e < 0:
         raise InputError(field, "must be >= 0")
     return Eps.of(e)
@@ -390,20 +390,26 @@ def _text(a: Audit, digits: int) -> str:
     return "\n".join(wrap(line) for line in lines) + "\n"
 
 
-def not_run_json(refused: Mapping[str, int]) -> dict[str, Any]:
-    """The notions left out by ``--max-work``: each one's estimate and the flags that run it."""
+def not_run_json(refused: Mapping[str, int | str]) -> dict[str, Any]:
+    """The notions left out: each one's estimate and the flags that run it, or the reason
+    no ``--max-work`` runs it."""
     return {
-        n: {"estimated_steps": w, "run_with": f"--notions {n} --max-work {round_up(w)}"}
+        n: {"reason": w}
+        if isinstance(w, str)
+        else {"estimated_steps": w, "run_with": f"--notions {n} --max-work {round_up(w)}"}
         for n, w in refused.items()
     }
 
 
-def not_run_text(refused: Mapping[str, int]) -> str:
+def not_run_text(refused: Mapping[str, int | str]) -> str:
     """The text lines of :func:`not_run_json` (empty when every notion ran)."""
     if not refused:
         return ""
-    lines = ["", "not run (each estimated above --max-work):"]
+    lines = ["", "not run (each estimated above --max-work, or over a fixed limit):"]
     for n, w in refused.items():
+        if isinstance(w, str):
+            lines.append(wrap(f"  {n}: {w}"))
+            continue
         run_it = f"--notions {n} --max-work {round_up(w)}"
         lines.append(wrap(f"  {n}: about {steps_text(w)} steps; run it with {run_it}"))
     return "\n".join(lines) + "\n"
@@ -471,13 +477,16 @@ def run(args: argparse.Namespace) -> int:
     if structured.is_structured(args.model):  # a chain, independent records, a network
         model = structured.load(args.model)
         mech = structured.read_mechanism(spec, model)
-        shared, own = structured.check_work(args, model, mech, args.target, known, notions, points)
+        shared, own, fixed = structured.check_work(
+            args, model, mech, args.target, known, notions, points
+        )
     else:
         model = load_discrete(args.model)
         mech = read_mechanism(args.mechanism, model)  # validates before the estimate
         size = max(number_bits(spec), number_bits(args.delta))
         shared, own = table_work(model, notions, bool(args.known), size, spec, points)
-    refused = plan(args, shared, own, explicit)  # each notion alone within --max-work
+        fixed = {}
+    refused = plan(args, shared, own, explicit, fixed=fixed)  # each alone within --max-work
     notions = [n for n in notions if n not in refused]
     results: list[NotionResult] = []
     with Progress(len(notions), "audit", enabled=args.progress, delay=2.0) as bar:

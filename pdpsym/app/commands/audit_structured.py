@@ -166,10 +166,11 @@ def check_work(
     known: Sequence[str],
     notions: Sequence[str],
     points: int,
-) -> tuple[int, dict[str, int]]:
+) -> tuple[int, dict[str, int], dict[str, str]]:
     """The estimated steps of an audit of a structured model: the part every notion shares
-    (refused here, before any work, when it alone exceeds ``--max-work``) and each
-    notion's own (:func:`pdpsym.app.audit_work.plan` decides which run).
+    (refused here, before any work, when it alone exceeds ``--max-work``), each notion's
+    own (:func:`pdpsym.app.audit_work.plan` decides which run), and the notions no
+    ``--max-work`` runs, with the reason (a component over the rows a network lists).
 
     The estimate: ``m (A + 1)`` query laws (``m`` target values, ``A`` the assignments of
     the known records), each costing the model's ``size_hint()`` times the growth of the
@@ -208,7 +209,7 @@ def check_work(
         cone = _cone_estimate(model, mech, i) + _cone_estimate(model, mech, n - 1 - i)
         cone *= m if known else 1
         limits.check(args, 10**5 + laws, "this audit")
-        return 10**5 + laws, dict.fromkeys(notions, pairs * per_pair + cone)
+        return 10**5 + laws, dict.fromkeys(notions, pairs * per_pair + cone), {}
     ws = {k: Fraction(x) for k, x in (mech.weights or {}).items()}
     scale = math.lcm(1, *(Fraction(x).denominator for x in ws.values()))
     wmax = max([int(abs(Fraction(x)) * scale) for x in ws.values()] + [scale])
@@ -247,7 +248,7 @@ def check_work(
         ) + m * assignments * noise_bits(
             mech.lam if mech.kind == "laplace" else None, Fraction(span, scale)
         )
-    return 10**5 + laws, own
+    return 10**5 + laws, own, {}
 
 
 def _posterior_work(
@@ -324,12 +325,13 @@ def _cone_estimate(model: Any, mech: Any, n: int) -> int:
 
 def _network_rr_work(
     args: argparse.Namespace, model: Any, target: str, notions: Sequence[str], points: int
-) -> tuple[int, dict[str, int]]:
+) -> tuple[int, dict[str, int], dict[str, str]]:
     """The table estimate of :func:`pdpsym.app.audit_work.table_work` on the target's
     component (:mod:`pdpsym.audit.structured_rr_network`), whose law grows by the bits of
     one table entry per record. Classic dp and dependent-dp's neighbours need no table;
-    dependent-dp's conditional reading is the screened APKDP with nothing known."""
-    from pdpsym.audit.structured_rr_network import component  # loads after --help
+    dependent-dp's conditional reading is the screened APKDP with nothing known. A
+    component of more than ``MAX_ROWS`` rows is not listed at any ``--max-work``."""
+    from pdpsym.audit.structured_rr_network import MAX_ROWS, component  # after --help
 
     comp = component(model, target)
     domains = [model.domain(v) for v in comp]
@@ -348,7 +350,7 @@ def _network_rr_work(
         if n != "dp" and not (n == "dependent-dp" and neighbours)
     }
     if not as_table:
-        return 10**5, dict.fromkeys(notions, 0)
+        return 10**5, dict.fromkeys(notions, 0), {}
     shared, own = table_work(
         shim,  # type: ignore[arg-type]
         sorted(set(as_table.values())),
@@ -357,7 +359,12 @@ def _network_rr_work(
         {"kind": "randomized-response"},
         points,
     )
-    return shared, {n: own[as_table[n]] if n in as_table else 0 for n in notions}
+    over = (
+        f"the target's component has {cells} joint rows, over the {MAX_ROWS} this audit "
+        "lists (a fixed limit, not raised by --max-work)"
+    )
+    fixed = dict.fromkeys(as_table, over) if cells > MAX_ROWS else {}
+    return shared, {n: own[as_table[n]] if n in as_table else 0 for n in notions}, fixed
 
 
 __all__ = ["SUM_KINDS", "check_work", "is_structured", "load", "read_mechanism"]

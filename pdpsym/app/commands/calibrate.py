@@ -66,7 +66,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
                 "bayesian-network, or a .bif file)",
             )
         model = count_model_from_object(obj)
-    eps = parse_positive(args.eps, "--eps")
+    eps = parse_positive(options.epsilon(args.eps, "--eps"), "--eps")
     digits = options.digits(args.digits)
     known = options.names(args.known)
     n_targets = 1 if args.target else record_count(model) - len(known)

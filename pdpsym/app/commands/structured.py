@@ -9,6 +9,7 @@ from typing import Any
 from pdpsym.app import limits, options
 from pdpsym.app.output import print_json, short_enclosure
 from pdpsym.app.progress import Progress
+from pdpsym.app.text import exact_form
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.structured import (
@@ -94,7 +95,7 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
         if out["value"] is not None:
             v = out["value"]
             if "exact" in v:
-                lines.append(f"leakage (exact): {v['exact']}")
+                lines.append(f"leakage (exact): {exact_form(v['exact'])}")
             lines += [
                 f"leakage: {v['decimal']}",
                 f"enclosure: [{v['enclosure'][0]}, {v['enclosure'][1]}]",
