@@ -34,7 +34,9 @@ def _estimates() -> tuple[int, dict[str, int]]:
     model = audit_structured.load(CHAIN)
     mech = audit_structured.read_mechanism({"kind": "laplace", "lam": "2"}, model)
     args = argparse.Namespace(max_work=None, delta=None, known="x1", ddp_reading=None)
-    return audit_structured.check_work(args, model, mech, "x2", ["x1"], NOTIONS, 0)
+    shared, own, fixed = audit_structured.check_work(args, model, mech, "x2", ["x1"], NOTIONS, 0)
+    assert fixed == {}  # every notion runs at some --max-work
+    return shared, own
 
 
 def _limit() -> tuple[int, int]:
@@ -51,10 +53,13 @@ def test_a_costly_notion_is_listed_and_the_others_run(capsys: pytest.CaptureFixt
     # the defaults: every notion but ibcdp runs, ibcdp is listed with its estimate
     assert main([*ARGV, "--max-work", str(limit)]) == 0
     out = capsys.readouterr().out
-    report, tail = out.split("\nnot run (each estimated above --max-work):\n")
+    report, tail = out.split(
+        "\nnot run (each estimated above --max-work, or over a fixed limit):\n"
+    )
     ran = [ln[:-1] for ln in report.splitlines() if ln.endswith(":") and ln[0] != " "]
     assert ran == ["dp", "apkdp", "ppkdp", "np", "cdp", "dependent-dp", "dependent-dp/conditional"]
     assert tail.startswith(f"  ibcdp: about {float(ibcdp):.1e} steps; run it with --notions ibcdp")
+    assert len(tail.strip().splitlines()) == 1  # ibcdp alone
     assert f"--max-work {round_up(ibcdp)}" in tail
     assert all(len(ln) < 120 for ln in out.splitlines())
 
@@ -90,6 +95,11 @@ def test_the_suggested_limit_runs_the_notion() -> None:
     args = argparse.Namespace(max_work=round_up(steps))
     assert plan(args, shared, own, explicit=True) == {}
     tight = argparse.Namespace(max_work=str(steps - 1))
+    # a notion no --max-work runs is listed with its reason, and refuses when named
+    reason = {"ibcdp": "over a fixed limit"}
+    assert plan(args, shared, own, explicit=False, fixed=reason) == {"ibcdp": "over a fixed limit"}
+    with pytest.raises(InputError):
+        plan(args, shared, own, explicit=True, fixed=reason)
     with pytest.raises(InputError):
         plan(tight, shared, own, explicit=True)
     assert plan(tight, shared, own, explicit=False) == {"ibcdp": steps}
