@@ -81,11 +81,26 @@ def test_a_named_notion_over_the_limit_refuses_the_audit(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     limit, ibcdp = _limit()
-    assert main([*ARGV, "--max-work", str(limit), "--notions", "dp,ibcdp"]) == 2
+    assert main([*ARGV, "--max-work", str(limit), "--notions", "ibcdp"]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.count("\n") == 1
     assert "error: --max-work:" in captured.err and "notion ibcdp" in captured.err
     assert f"--max-work {round_up(ibcdp)} runs it" in captured.err
+
+
+def test_named_notions_are_held_to_the_limit_together() -> None:
+    # as one request: each of dp and cdp fits alone, not both (a sum, by hand)
+    args = argparse.Namespace(max_work="1000")
+    assert plan(args, 100, {"dp": 600}, explicit=True) == {}
+    with pytest.raises(InputError) as info:
+        plan(args, 100, {"dp": 600, "cdp": 700}, explicit=True)
+    # 100 + 600 + 700 = 1400 -> 1.4e3; the costliest alone is cdp, 800 steps
+    assert "notion cdp needs about 8.0e+02 steps (with the others named: 1.4e+03)" in str(
+        info.value.message
+    )
+    assert "--max-work 1.4e3 runs it" in info.value.message
+    # the default notions: each alone (here both run)
+    assert plan(args, 100, {"dp": 600, "cdp": 700}, explicit=False) == {}
 
 
 def test_the_suggested_limit_runs_the_notion() -> None:
@@ -93,24 +108,27 @@ def test_the_suggested_limit_runs_the_notion() -> None:
     shared, own = _estimates()
     steps = shared + own["ibcdp"]
     args = argparse.Namespace(max_work=round_up(steps))
-    assert plan(args, shared, own, explicit=True) == {}
+    assert plan(args, shared, {"ibcdp": own["ibcdp"]}, explicit=True) == {}
+    assert plan(args, shared, own, explicit=False) == {}
     tight = argparse.Namespace(max_work=str(steps - 1))
+    with pytest.raises(InputError):
+        plan(tight, shared, {"ibcdp": own["ibcdp"]}, explicit=True)
+    assert plan(tight, shared, own, explicit=False) == {"ibcdp": steps}
     # a notion no --max-work runs is listed with its reason, and refuses when named
     reason = {"ibcdp": "over a fixed limit"}
     assert plan(args, shared, own, explicit=False, fixed=reason) == {"ibcdp": "over a fixed limit"}
     with pytest.raises(InputError):
         plan(args, shared, own, explicit=True, fixed=reason)
-    with pytest.raises(InputError):
-        plan(tight, shared, own, explicit=True)
-    assert plan(tight, shared, own, explicit=False) == {"ibcdp": steps}
 
 
 def test_every_notion_over_the_limit_refuses_the_audit() -> None:
-    # nothing would run: exit 2 rather than an empty report
+    # nothing would run: exit 2 rather than an empty report, naming the cheapest
     args = argparse.Namespace(max_work="1000")
     with pytest.raises(InputError) as info:
         plan(args, 10, {"dp": 5000, "cdp": 7000}, explicit=False)
-    assert info.value.field == "--max-work" and "notion cdp" in info.value.message
+    assert (
+        info.value.field == "--max-work" and "--notions dp --max-work 5.1e3" in info.value.message
+    )
     # the shared part alone over the limit: refused whatever the notions
     with pytest.raises(InputError):
         plan(args, 2000, {"dp": 0}, explicit=False)

@@ -189,12 +189,13 @@ def plan(
 ) -> dict[str, int | str]:
     """The notions too costly to run, each with its estimate (shared part included).
 
-    The notions run one after another, each alone within ``--max-work``: the part they
-    share (the laws of the query, the audit's setup) must fit, then each notion's own part
-    on top of it. Those that do not fit are left out and reported, unless the user named
-    them with ``--notions`` (``explicit``) or none would run: then the audit is refused,
-    naming the costliest notion and the ``--max-work`` that would run it. ``fixed`` names
-    the notions no ``--max-work`` runs (a fixed limit of the engine), with the reason.
+    The part every notion shares (the laws of the query, the audit's setup) must fit
+    ``--max-work``. Notions named by the user with ``--notions`` (``explicit``) must fit
+    together, as one request, else the audit is refused naming the costliest one and the
+    ``--max-work`` that runs them all. Otherwise (the default notions) each notion is held
+    to ``--max-work`` on its own: those over it are left out and reported, and the audit
+    is refused only when none would run. ``fixed`` names the notions no ``--max-work``
+    runs (a fixed limit of the engine), with the reason.
 
     Args:
         args: the command line (its ``--max-work``).
@@ -206,28 +207,43 @@ def plan(
 
     Returns:
         notion -> its estimated steps, or the reason it cannot run, for each notion left
-        out (in ``own``'s order).
+        out (in ``own``'s order; empty when the notions were named).
     """
     limits.check(args, shared, what)
     limit = limits.max_work(args)
     fixed = fixed or {}
+    if explicit:
+        for n in own:
+            if n in fixed:
+                raise InputError("model", f"{what}: notion {n}: {fixed[n]}")
+        total = shared + sum(own.values())
+        if total > limit:
+            worst = max(own, key=own.__getitem__)
+            alone = "" if len(own) == 1 else f" (with the others named: {steps_text(total)})"
+            raise InputError(
+                "--max-work",
+                f"{what}: notion {worst} needs about {steps_text(shared + own[worst])} steps"
+                f"{alone}, above the limit {steps_text(limit)}; --max-work {round_up(total)} "
+                "runs it",
+            )
+        return {}
     refused: dict[str, int | str] = {}
     for n, w in own.items():
         if n in fixed:
             refused[n] = fixed[n]
         elif shared + w > limit:
             refused[n] = shared + w
-    if refused and (explicit or len(refused) == len(own)):
+    if len(refused) == len(own):
         reasons = [n for n in refused if isinstance(refused[n], str)]
-        if reasons:
+        if len(reasons) == len(own):
             raise InputError("model", f"{what}: notion {reasons[0]}: {refused[reasons[0]]}")
-        worst = max(refused, key=lambda n: int(refused[n]))
-        steps = int(refused[worst])
+        cheapest = min((n for n in refused if n not in reasons), key=lambda n: int(refused[n]))
+        steps = int(refused[cheapest])
         raise InputError(
             "--max-work",
-            f"{what}: notion {worst} needs about {steps_text(steps)} steps, above the limit "
-            f"{steps_text(limit)}; --max-work {round_up(steps)} runs it"
-            + ("" if explicit else ", or --notions names cheaper ones"),
+            f"{what}: every notion is over the limit {steps_text(limit)}, the cheapest "
+            f"(notion {cheapest}) needs about {steps_text(steps)} steps; --notions {cheapest} "
+            f"--max-work {round_up(steps)} runs it",
         )
     return refused
 

@@ -54,7 +54,7 @@ under every notion: dp, apkdp and ppkdp (Desfontaines et al. Defs 12-13, B = the
 records), np, cdp, ibcdp (Defs 3, 5, 6), dependent-dp (Liu et al. Def. 4, both readings)
 and, asked for by name, distributional-dp (Desfontaines et al. Def. 4, certified LPs).
 For each: epsilon (delta = 0), delta at each --eps, epsilon at --delta, and the witness.
-Each notion is estimated before it starts: one over --max-work is listed, not run.
+Estimated before it starts, a default notion over --max-work is listed, not run.
 
 MODEL: a table {"variables": [...], "rows": [[<values>..., "<prob>"], ...]}, or a
   structured model {"kind": "markov-chain" | "product" | "bayesian-network", ...} or
@@ -91,8 +91,8 @@ def register(sub: Any) -> None:
         "--notions",
         default=None,
         help=f"comma-separated subset of {','.join(ALL_NOTIONS)}, or all (default: all but "
-        "distributional-dp, which solves LPs; a notion estimated above --max-work is "
-        "listed, not run)",
+        "distributional-dp, which solves LPs; a default notion estimated above --max-work "
+        "is listed, not run; named notions must fit together)",
     )
     p.add_argument(
         "--ddp-reading",
