@@ -61,7 +61,8 @@ MODEL: a table {"variables": [...], "rows": [[<values>..., "<prob>"], ...]}, or 
   a .bif file (docs/audit.md, docs/correlated.md, docs/bayesian-networks.md).
 MECHANISM: {"kind": K, ...} with K one of table, randomized-response, laplace,
   geometric, count, threshold, histogram, e.g. {"kind": "laplace", "lam": "1"}
-  (docs/audit.md, "The mechanism file").
+  (docs/audit.md, "The mechanism file"). "weights" such as {"x1": "1", "x2": "0"} give
+  the query sum_k w_k x_k (here x1 alone); a variable not listed has weight 1.
 """
 
 
