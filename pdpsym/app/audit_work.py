@@ -88,15 +88,16 @@ def noise_bits(lam: Fraction | None, span: Fraction) -> int:
     return int(Fraction(145, 100) * span / lam)
 
 
-def check_work(
-    args: argparse.Namespace,
+def table_work(
     model: JointDistribution,
     notions: list[str],
+    known: bool,
     size_bits: int = 0,
     mechanism: Any = None,
     points: int = 0,
-) -> None:
-    """Refuse, before any work, an audit estimated above ``--max-work`` steps.
+) -> tuple[int, dict[str, int]]:
+    """The estimated steps of an audit of a table: the part every notion shares, and each
+    notion's own (a notion run alone costs the shared part plus its own).
 
     One step is about one exact operation on numbers of a few words. The estimate:
     databases x outputs per database x (4 + the epsilon and delta points) x 50 exact
@@ -122,14 +123,17 @@ def check_work(
     exact = cells * outputs * 4 * 50 * grow + per_point
     target_values = m
     rest = max(cells // max(target_values, 1), 1)
-    groups = target_values * (cells // rest if args.known else 1)
+    groups = target_values * (cells // rest if known else 1)
     V, C = rest * outputs, 2 * groups * outputs
     lp = 40 * (C + V) * C * V * 4 * grow
 
     walks = TableWork(exact, screened, lp, cells, kind == "randomized-response")
 
     def one(n: str) -> int:
-        return notion(n).table_work(walks) if n != "-" else exact
+        if n == "-":
+            return exact
+        posterior = cells * big if notion(n).over_outputs else 0
+        return notion(n).table_work(walks) + posterior
 
     # Laplace noise: ibcdp and distributional-dp hold e^(span/λ) exactly
     big = (
@@ -137,10 +141,117 @@ def check_work(
         if kind == "laplace"
         else 0
     )
-    posterior = sum(cells * big for n in notions if notion(n).over_outputs)
     # plus the audit's own setup and certified output, about 0.1 s whatever the model
-    work = 10**5 + sum(one(n) for n in notions or ["-"]) + posterior
-    limits.check(args, work, "this audit")
+    return 10**5, {n: one(n) for n in notions or ["-"]}
 
 
-__all__ = ["check_work", "noise_bits", "number_bits"]
+def check_work(
+    args: argparse.Namespace,
+    model: JointDistribution,
+    notions: list[str],
+    size_bits: int = 0,
+    mechanism: Any = None,
+    points: int = 0,
+) -> None:
+    """Refuse, before any work, a run of every notion of ``notions`` on a table whose
+    estimate (:func:`table_work`, all notions together) exceeds ``--max-work``."""
+    shared, own = table_work(model, notions, bool(args.known), size_bits, mechanism, points)
+    limits.check(args, shared + sum(own.values()), "this audit")
+
+
+def round_up(k: int) -> str:
+    """``3.4e9``: ``k`` rounded up to two significant digits, in a form ``--max-work``
+    accepts (an integer at least ``k``)."""
+    digits = str(k)
+    if len(digits) <= 2:
+        return digits
+    head = int(digits[:2]) + (digits[2:].strip("0") != "")
+    exp = len(digits) - 1
+    if head == 100:
+        head, exp = 10, exp + 1
+    return f"{head // 10}.{head % 10}e{exp}" if head % 10 else f"{head // 10}e{exp}"
+
+
+def steps_text(k: int) -> str:
+    """``3.3e+09``, as the refusals of :mod:`pdpsym.app.limits` write a count."""
+    return f"{float(k):.1e}" if k < 10**300 else f"10^{k.bit_length() * 30103 // 100000}"
+
+
+def plan(
+    args: argparse.Namespace,
+    shared: int,
+    own: Mapping[str, int],
+    explicit: bool,
+    what: str = "this audit",
+    fixed: Mapping[str, str] | None = None,
+) -> dict[str, int | str]:
+    """The notions too costly to run, each with its estimate (shared part included).
+
+    The part every notion shares (the laws of the query, the audit's setup) must fit
+    ``--max-work``. Notions named by the user with ``--notions`` (``explicit``) must fit
+    together, as one request, else the audit is refused naming the costliest one and the
+    ``--max-work`` that runs them all. Otherwise (the default notions) each notion is held
+    to ``--max-work`` on its own: those over it are left out and reported, and the audit
+    is refused only when none would run. ``fixed`` names the notions no ``--max-work``
+    runs (a fixed limit of the engine), with the reason.
+
+    Args:
+        args: the command line (its ``--max-work``).
+        shared: the steps every notion needs.
+        own: each notion's own steps.
+        explicit: whether the notions were named by the user.
+        what: how the refusal names the request.
+        fixed: notion -> why it cannot run at any ``--max-work``.
+
+    Returns:
+        notion -> its estimated steps, or the reason it cannot run, for each notion left
+        out (in ``own``'s order; empty when the notions were named).
+    """
+    limits.check(args, shared, what)
+    limit = limits.max_work(args)
+    fixed = fixed or {}
+    if explicit:
+        for n in own:
+            if n in fixed:
+                raise InputError("model", f"{what}: notion {n}: {fixed[n]}")
+        total = shared + sum(own.values())
+        if total > limit:
+            worst = max(own, key=own.__getitem__)
+            alone = "" if len(own) == 1 else f" (with the others named: {steps_text(total)})"
+            raise InputError(
+                "--max-work",
+                f"{what}: notion {worst} needs about {steps_text(shared + own[worst])} steps"
+                f"{alone}, above the limit {steps_text(limit)}; --max-work {round_up(total)} "
+                "runs it",
+            )
+        return {}
+    refused: dict[str, int | str] = {}
+    for n, w in own.items():
+        if n in fixed:
+            refused[n] = fixed[n]
+        elif shared + w > limit:
+            refused[n] = shared + w
+    if len(refused) == len(own):
+        reasons = [n for n in refused if isinstance(refused[n], str)]
+        if len(reasons) == len(own):
+            raise InputError("model", f"{what}: notion {reasons[0]}: {refused[reasons[0]]}")
+        cheapest = min((n for n in refused if n not in reasons), key=lambda n: int(refused[n]))
+        steps = int(refused[cheapest])
+        raise InputError(
+            "--max-work",
+            f"{what}: every notion is over the limit {steps_text(limit)}, the cheapest "
+            f"(notion {cheapest}) needs about {steps_text(steps)} steps; --notions {cheapest} "
+            f"--max-work {round_up(steps)} runs it",
+        )
+    return refused
+
+
+__all__ = [
+    "check_work",
+    "noise_bits",
+    "number_bits",
+    "plan",
+    "round_up",
+    "steps_text",
+    "table_work",
+]

@@ -48,6 +48,10 @@ class _Parser(argparse.ArgumentParser):
         sys.stderr.write(f"pdpsym: error: {one_line(message)} (see --help)\n")
         raise SystemExit(2)
 
+    def format_help(self) -> str:
+        # the examples end the help, as written (argparse would re-wrap an epilog)
+        return super().format_help() + getattr(self, "examples", "")
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
@@ -76,7 +80,13 @@ def build_parser() -> argparse.ArgumentParser:
             return [p]
         return [leaf for s in subs for child in s.choices.values() for leaf in leaves(child)]
 
+    from pdpsym.app import help as texts
+
+    parser.examples = "\n" + texts.overview(list(sub.choices))  # type: ignore[attr-defined]
+    for name, child in sub.choices.items():
+        child.examples = texts.examples(name)  # type: ignore[attr-defined]
     for leaf in leaves(parser):
+        leaf.examples = texts.examples(leaf.prog.removeprefix("pdpsym "))  # type: ignore[attr-defined]
         limits.add_flag(leaf)
         # how each parameter is written on this command line: --flag, or METAVAR for a
         # positional argument (an error about the mechanism file says MECHANISM, not

@@ -102,3 +102,93 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "version. Plots need the [plots] extra (matplotlib). --list shows the figure ids.",
     ),
 }
+
+# The commands by task, each with one example, for ``pdpsym --help``. A command in no
+# task is listed under "more" (so a new command is never left out of the help).
+TASKS: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    (
+        "check a paper's claims",
+        ("verify", "counting", "threshold"),
+        "pdpsym verify --claim li2019.thm4",
+    ),
+    (
+        "measure leakage of your data",
+        ("leakage", "audit", "gaussian", "whg"),
+        "pdpsym audit docs/examples/pair.json docs/examples/table.json --target x1",
+    ),
+    ("calibrate noise", ("calibrate",), "pdpsym calibrate docs/examples/chain100.json --eps 1"),
+    (
+        "make figures and tables",
+        ("figure", "table"),
+        "pdpsym figure li2019.fig4a --scale quick --format csv",
+    ),
+    (
+        "test another implementation",
+        ("oracle",),
+        "pdpsym oracle export --family li2019-examples --out vectors.json",
+    ),
+)
+
+# one or two examples per command, printed at the end of its --help; each runs from the
+# root of the repository (tests/test_docs_examples.py runs them)
+EXAMPLES: dict[str, tuple[str, ...]] = {
+    "verify": ("pdpsym verify --claim li2019.thm4", "pdpsym verify --claim li2019.ex4 --format md"),
+    "leakage": (
+        "pdpsym leakage docs/examples/correlated3.json --target x1 --known x2 --lam 1/2",
+        "pdpsym leakage docs/examples/chain6.json --all-targets --lam 1",
+    ),
+    "table": ("pdpsym table li2019-examples --format md",),
+    "counting": (
+        "pdpsym counting --n 100 --p 1/2 --eps 1/10",
+        "pdpsym counting --p-values docs/examples/p_values.txt --eps 1/10",
+    ),
+    "threshold": (
+        "pdpsym threshold --n 100 --p 1/2 --T 60 --eps 1/2",
+        "pdpsym threshold --p-values docs/examples/p_values.txt --T 3 --eps 1/2",
+    ),
+    "gaussian": (
+        "pdpsym gaussian docs/examples/gaussian3.json --target x1 --known x2 --lam 1",
+        "pdpsym gaussian docs/examples/gaussian3.json --all",
+    ),
+    "whg": ("pdpsym whg docs/examples/correlated3.json --lam 1",),
+    "oracle": ("pdpsym oracle export --family li2019-examples --out vectors.json",),
+    "oracle export": ("pdpsym oracle export --family li2019-examples --out vectors.json",),
+    "oracle check": (
+        "pdpsym oracle export --family li2019-examples --out vectors.json",
+        "pdpsym oracle check vectors.json docs/examples/answers.json",
+    ),
+    "audit": (
+        "pdpsym audit docs/examples/pair.json docs/examples/table.json --target x1 --eps 'ln(2)'",
+        "pdpsym audit docs/examples/chain6.json docs/examples/laplace2.json --target x3 --known x1",
+    ),
+    "figure": ("pdpsym figure --list", "pdpsym figure li2019.fig4a --scale quick --format csv"),
+    "calibrate": ("pdpsym calibrate docs/examples/chain100.json --eps 1",),
+}
+
+
+def overview(commands: list[str]) -> str:
+    """The end of ``pdpsym --help``: the commands grouped by task, one example each."""
+    lines = ["start here, by task (run the examples from the repository root):"]
+    grouped = {c for _, cs, _ in TASKS for c in cs}
+    tasks = [*TASKS]
+    more = tuple(c for c in commands if c not in grouped)
+    if more:
+        tasks.append(("more", more, f"pdpsym {more[0]} --help"))
+    for title, cs, example in tasks:
+        present = [c for c in cs if c in commands]
+        if present:
+            lines += [f"  {title}: {', '.join(present)}", f"      $ {example}"]
+    lines += [
+        "",
+        "Each command's --help ends with examples. The guides are in docs/ (start with",
+        "docs/index.md); docs/examples/ holds the model and mechanism files used above.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def examples(command: str) -> str:
+    """The examples ending a command's ``--help`` (empty when it has none)."""
+    shown = EXAMPLES.get(command, ())
+    if not shown:
+        return ""
+    return "\nexamples (from the repository root):\n" + "".join(f"  $ {e}\n" for e in shown)

@@ -28,10 +28,7 @@ def command(sub: Any, name: str, func: Callable[..., int] | None = None) -> argp
     return p
 
 
-MODEL_FILES = (
-    "model file (.json, .toml or .csv; a markov-chain, product or bayesian-network model, "
-    "or a .bif, .xmlbif or .uai network, also gzipped)"
-)
+MODEL_FILES = "model file (.json, .toml, .csv; or a .bif, .xmlbif, .uai network, also gzipped)"
 
 
 def add_instance(
@@ -59,13 +56,12 @@ def add_rows(p: argparse.ArgumentParser) -> None:
         "--row-tolerance",
         default=ROW_TOLERANCE,
         metavar="T",
-        help="network files: a table row whose sum is within T of 1 is divided by its sum, "
-        f"exactly, with a note on stderr (default {ROW_TOLERANCE}; e.g. --row-tolerance 1e-4)",
+        help=f"network files: a row within T of 1 is divided by its sum (default {ROW_TOLERANCE})",
     )
     p.add_argument(
         "--exact-rows",
         action="store_true",
-        help="network files: refuse every table row that does not sum to exactly 1",
+        help="network files: refuse rows that do not sum to exactly 1",
     )
 
 
@@ -86,15 +82,13 @@ def add_network_query(p: argparse.ArgumentParser) -> None:
         "--count",
         default=None,
         metavar="NODE,...=STATE",
-        help="Bayesian networks: the query counts how many of these records are in STATE (by "
-        "name), e.g. --count HYPOVOLEMIA,LVFAILURE=TRUE",
+        help="networks: count these records in STATE, e.g. --count HYPOVOLEMIA,LVFAILURE=TRUE",
     )
     p.add_argument(
         "--sum",
         default=None,
         metavar="NODE,...",
-        help="Bayesian networks: the query sums these records' state values (numbers, or "
-        "indices 0, 1, ...); the others count 0, e.g. --sum CVP,PCWP",
+        help="networks: sum these records' state values (the others count 0), e.g. --sum CVP,PCWP",
     )
 
 
@@ -174,3 +168,24 @@ def jobs(args: argparse.Namespace) -> int:
     if args.jobs is None:
         return os.cpu_count() or 1
     return parse_int(args.jobs, "--jobs", 1, 256)
+
+
+def epsilon(text: object, field: str = "--eps", logs: bool = False) -> Fraction:
+    """An epsilon as a rational, its error saying which forms epsilon takes.
+
+    The generic hint of :func:`~pdpsym.core.numbers.parse_rational` ("3/10, 0.3 or -2")
+    would suggest a negative epsilon; ``logs`` says whether the command also takes
+    ``ln(q)`` (parsed by the caller before this).
+    """
+    try:
+        return parse_rational(text, field)
+    except InputError as err:
+        if not err.message.startswith("not a number"):
+            raise
+        forms = (
+            "1/2, 0.1, 1e-3, ln(3) or log(3/2); quote ln(3) in the shell: 'ln(3)'"
+            if logs
+            else "1/2, 0.1 or 1e-3; this command takes rational epsilons only, no ln(...)"
+        )
+        head = err.message.split(" (use forms")[0]
+        raise InputError(field, f"{head} (epsilon >= 0, in forms like {forms})") from None

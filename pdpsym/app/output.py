@@ -98,6 +98,29 @@ def number_text(value: Fraction | int | str, digits: int = 6) -> str:
     )
 
 
+def short_enclosure(lo: str, hi: str, digits: int = 8) -> str:
+    """``[lo, hi]`` for a text line: each end rounded outward to ``digits`` significant
+    digits (``lo`` down, ``hi`` up, in decimal arithmetic), so the interval printed still
+    holds the value; ``--json`` keeps the ends in full.
+
+    >>> short_enclosure("3.85082223236767956041124476510365", "3.85082223236767956041124476510366")
+    '[3.8508222, 3.8508223]'
+    >>> short_enclosure("-0.25", "0.5")
+    '[-0.25, 0.5]'
+    """
+    ends = []
+    for text, rounding in ((lo, decimal.ROUND_FLOOR), (hi, decimal.ROUND_CEILING)):
+        try:
+            with decimal.localcontext() as ctx:
+                ctx.prec, ctx.rounding = digits, rounding
+                ctx.Emax, ctx.Emin = decimal.MAX_EMAX, decimal.MIN_EMIN
+                d = +decimal.Decimal(text)
+            ends.append(str(d).replace("E", "e") if d.is_finite() else text)
+        except decimal.InvalidOperation:  # not a decimal (an end written another way)
+            ends.append(text)
+    return f"[{ends[0]}, {ends[1]}]"
+
+
 def safe_json(text: str) -> str:
     """JSON text with every non-printable character (a bidirectional override, a line
     separator, a lone surrogate) written as a ``\\uXXXX`` escape: the same JSON value,

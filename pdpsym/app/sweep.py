@@ -51,7 +51,8 @@ def values(text: str | None, flag: str, integer: bool) -> list[str] | None:
     else:
         if len(parts) != 3:
             raise InputError(flag, "a rational range is START:STOP:COUNT")
-        lo, hi = parse_rational(parts[0], flag), parse_rational(parts[1], flag)
+        read = options.epsilon if flag == "--eps" else parse_rational
+        lo, hi = read(parts[0], flag), read(parts[1], flag)
         count = parse_int(parts[2], flag, 2)
         if count > MAX_POINTS:
             raise InputError(flag, f"at most {MAX_POINTS} points")

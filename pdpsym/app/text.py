@@ -60,3 +60,38 @@ def shown(text: object, limit: int = LONG) -> str:
 def one_line(message: str) -> str:
     """A whole message on one line: escaped, and each word longer than LONG elided."""
     return _WORD.sub(lambda m: elide(m.group(0)), escape(message))
+
+
+WIDTH = 119  # the longest text line a command prints for a person to read
+
+
+def wrap(line: str, width: int = WIDTH) -> str:
+    """``line`` broken at spaces into lines of at most ``width`` characters, each
+    continuation indented four spaces more than the line (a word longer than a line is
+    broken too, so no line is longer).
+
+    >>> print(wrap("  note: " + "word " * 30, 40))
+      note: word word word word word word
+          word word word word word word word
+          word word word word word word word
+          word word word word word word word
+          word word word
+    """
+    if len(line) <= width:
+        return line
+    import textwrap  # only for the rare long line
+
+    indent = " " * (len(line) - len(line.lstrip(" ")) + 4)
+    return textwrap.fill(
+        line, width, subsequent_indent=indent, break_on_hyphens=False, break_long_words=True
+    )
+
+
+def exact_form(text: str, width: int = 80) -> str:
+    """An exact form for a text line: as is when short, else its length and where to find
+    it in full (a closed form of thousands of characters is no use on a terminal).
+
+    >>> exact_form("log(3/2)"), exact_form("x" * 4740)
+    ('log(3/2)', '4740 characters, in full with --json')
+    """
+    return text if len(text) <= width else f"{len(text)} characters, in full with --json"

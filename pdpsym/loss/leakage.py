@@ -589,9 +589,12 @@ def _small_scale_screen(
     if C is None or Pf is None or dist_f is None:
         return None
     d_max = float(dist_f.max(initial=0.0))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        mu = (C[:, :, :, None] * dist_f).sum(axis=2) / Pf[:, :, None]  # (a, k, r)
-        G = mu[None, :, :, :] - mu[:, None, :, :]  # (a, b, k, r): mu_b - mu_a
+    try:  # a product past float range (distances of 1e308 under a weight 1e-308) is too
+        with np.errstate(divide="ignore", invalid="ignore", over="raise"):
+            mu = (C[:, :, :, None] * dist_f).sum(axis=2) / Pf[:, :, None]  # (a, k, r)
+            G = mu[None, :, :, :] - mu[:, None, :, :]  # (a, b, k, r): mu_b - mu_a
+    except FloatingPointError:
+        return None
     error = float(sigma) * d_max * d_max / 4
     return G, d_max, error
 

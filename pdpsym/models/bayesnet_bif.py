@@ -254,4 +254,9 @@ def parse_bif(
     for name in variables:
         if name not in probs:
             raise InputError(where[name], f"variable {name!r} has no probability block")
+        for parent in variables[name].get("parents", []):  # named where the block names it
+            if parent not in variables:
+                raise InputError(
+                    f"line {probs[name]}", f"unknown parent {parent!r} of {name!r} (not declared)"
+                )
     return [(where[v], spec) for v, spec in variables.items()], lines

@@ -247,16 +247,21 @@ def test_dependent_neighbours_over_a_mixed_component_by_hand():
 
 
 def test_child_network_is_refused_cleanly(capsys, tmp_path):
-    """CHILD (20 nodes, one component): its joint is far too large to list, so the
-    command refuses before starting, naming --max-work, on one line; the library refuses
-    too (field model: a fixed limit, which a raised --max-work does not lift, and the
-    message says so); classic dp needs no table and is computed."""
+    """CHILD (20 nodes, one component): its joint is far too large to list, so a notion
+    that needs it, named with --notions, is refused before starting, naming --max-work,
+    on one line; by default those notions are listed as not run and classic dp (no table)
+    is computed; the library refuses too (field model: a fixed limit, which a raised
+    --max-work does not lift, and the message says so)."""
     mech = tmp_path / "rr.json"
     mech.write_text(json.dumps({"kind": "randomized-response", "keep": "3/4"}))
     bif = "tests/data/child.bif"
-    assert main(["audit", bif, str(mech), "--target", "BirthAsphyxia"]) == 2
+    assert main(["audit", bif, str(mech), "--target", "BirthAsphyxia", "--notions", "apkdp"]) == 2
     err = capsys.readouterr().err.strip()
-    assert "\n" not in err and "--max-work" in err
+    assert "\n" not in err and "--max-work" in err and "apkdp" in err
+    assert main(["audit", bif, str(mech), "--target", "BirthAsphyxia"]) == 0
+    out = capsys.readouterr().out
+    assert "\ndp:" in out and "\napkdp:" not in out
+    assert "  apkdp: the target's component has " in out.split("not run")[1]
     net = BayesianNetwork.from_bif(bif)
     with pytest.raises(InputError) as info:
         audit(net, _rr(net, "3/4"), "BirthAsphyxia", [], [], None, ["apkdp"])

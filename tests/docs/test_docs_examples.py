@@ -15,6 +15,7 @@ The default suite runs every example that finishes quickly; the ones listed in `
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -131,3 +132,155 @@ def test_an_unquoted_argument_fails_in_bash(tmp_path: Path) -> None:
 def test_example_runs_when_pasted(ex: Example, tmp_path: Path) -> None:
     proc = _run(ex, tmp_path)
     assert proc.returncode == 0, f"{ex.id}: exit {proc.returncode}\n{proc.stderr[-2000:]}"
+
+
+# --- the examples ending each command's --help -------------------------------------------
+
+
+def _help_examples() -> list[Example]:
+    """The ``$ `` lines at the end of every command's --help (and of ``pdpsym --help``),
+    read from the help text itself, one example per parser."""
+    import argparse
+
+    from pdpsym.app.cli import build_parser
+
+    def walk(p: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+        subs = [a for a in p._actions if isinstance(a, argparse._SubParsersAction)]
+        return [p, *(q for s in subs for c in s.choices.values() for q in walk(c))]
+
+    out = []
+    for parser in walk(build_parser()):
+        lines = parser.format_help().splitlines()
+        shown = [ln.strip()[2:] for ln in lines if ln.strip().startswith("$ pdpsym ")]
+        out.append(Example(f"{parser.prog} --help", 0, "\n".join(shown)))
+    return out
+
+
+HELP = _help_examples()
+
+
+def test_every_command_help_ends_with_an_example() -> None:
+    missing = [ex.page for ex in HELP if not ex.script]
+    assert not missing, f"no example at the end of: {missing}"
+    top = next(ex for ex in HELP if ex.page == "pdpsym --help")
+    # the task groups of the top-level help, one example each
+    assert len(top.script.splitlines()) >= 5
+
+
+# the help examples run by the default suite (a few fast ones); all of them with -m slow
+FAST_HELP = {"pdpsym leakage --help", "pdpsym gaussian --help", "pdpsym calibrate --help"}
+
+
+@pytest.mark.parametrize(
+    "ex",
+    [
+        pytest.param(e, id=e.page, marks=[] if e.page in FAST_HELP else [pytest.mark.slow])
+        for e in HELP
+    ],
+)
+def test_help_examples_run_from_the_repository_root(ex: Example, tmp_path: Path) -> None:
+    proc = _run(ex, tmp_path)
+    assert proc.returncode == 0, f"{ex.id}: exit {proc.returncode}\n{proc.stderr[-2000:]}"
+
+
+# --- the Python examples of the docs -------------------------------------------------------
+
+PY_FENCE = re.compile(r"^```python\s*$")
+# a printed line shown in a comment right under its print(...) call
+RUNNER = """\
+import builtins, json, sys
+src = open(sys.argv[1], encoding="utf-8").read()
+shown = {}
+real = builtins.print
+def print(*args, **kw):
+    line = sys._getframe(1).f_lineno
+    if sys._getframe(1).f_code.co_filename == sys.argv[1]:
+        shown.setdefault(line, []).append(" ".join(map(str, args)))
+    real(*args, **kw)
+builtins.print = print
+exec(compile(src, sys.argv[1], "exec"), {"__name__": "__main__"})
+real("\\nSHOWN " + json.dumps(shown))
+"""
+
+
+def python_examples(path: Path) -> list[Example]:
+    """The ```python blocks of a page (README's ``>>>`` blocks run under --doctest-glob)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    out = []
+    for i, ln in enumerate(lines):
+        if PY_FENCE.match(ln):
+            end = next(j for j in range(i + 1, len(lines)) if lines[j].startswith("```"))
+            before = next((x.strip() for x in reversed(lines[:i]) if x.strip()), "")
+            if before != NO_RUN:
+                out.append(
+                    Example(path.relative_to(ROOT).as_posix(), i + 1, "\n".join(lines[i + 1 : end]))
+                )
+    return out
+
+
+PY = [ex for page in PAGES for ex in python_examples(page) if page.name != "README.md"]
+
+
+def _expected(script: str) -> dict[int, list[str]]:
+    """line of a print(...) call -> the lines shown in the comments right under it."""
+    lines = script.splitlines()
+    out: dict[int, list[str]] = {}
+    for i, ln in enumerate(lines):
+        if ln.startswith("print("):
+            shown = []
+            for nxt in lines[i + 1 :]:
+                if not nxt.startswith("# "):
+                    break
+                shown.append(nxt[2:])
+            if shown:
+                out[i + 1] = shown
+    return out
+
+
+def test_python_examples_are_found() -> None:
+    assert any(ex.page == "docs/correlated.md" for ex in PY)
+    assert any(_expected(ex.script) for ex in PY)  # some show their output
+
+
+@pytest.mark.parametrize("ex", [pytest.param(e, id=e.id) for e in PY])
+def test_python_example_runs_and_prints_what_it_shows(ex: Example, tmp_path: Path) -> None:
+    """Run as a user would (a script, from the repository root) and compare each printed
+    line with the comment the page shows under its print(...) call."""
+    doctest_block = any(ln.startswith(">>> ") for ln in ex.script.splitlines())
+    (tmp_path / "example.py").write_text(ex.script + "\n", encoding="utf-8")
+    (tmp_path / "runner.py").write_text(RUNNER, encoding="utf-8")
+    cmd = "python -m doctest example.txt" if doctest_block else "python runner.py example.py"
+    if doctest_block:
+        (tmp_path / "example.txt").write_text(ex.script + "\n", encoding="utf-8")
+    (tmp_path / "work").mkdir()
+    for name in ("example.py", "runner.py", "example.txt"):
+        if (tmp_path / name).exists():
+            (tmp_path / name).rename(tmp_path / "work" / name)
+    proc = _run(Example(ex.page, ex.line, f"cp .work/* . && {cmd}"), _with_work(tmp_path))
+    assert proc.returncode == 0, f"{ex.id}: exit {proc.returncode}\n{proc.stderr[-2000:]}"
+    if doctest_block:
+        return
+    shown = json.loads(proc.stdout.rsplit("\nSHOWN ", 1)[1])
+    for line, want in _expected(ex.script).items():
+        assert shown.get(str(line)) == want, f"{ex.id} (line {line} of the block)"
+
+
+def _with_work(tmp: Path) -> Path:
+    """A directory for _run with the example files in .work/ (copied in by the script)."""
+    root = tmp / "root"
+    root.mkdir()
+    (tmp / "work").rename(root / ".work")
+    return root
+
+
+def test_every_example_file_the_docs_use_is_in_docs_examples() -> None:
+    # a reader runs the examples from a clone: every file they name is in docs/examples/
+    # (not tests/, which a packaged install does not ship)
+    named = {
+        m.group(0).rstrip(".")
+        for page in PAGES
+        for m in re.finditer(r"docs/examples/[\w.-]+", page.read_text(encoding="utf-8"))
+    }
+    assert named and not [f for f in named if not (ROOT / f).is_file()]
+    scripts = [ex.script for ex in [*ALL, *PY, *HELP]]
+    assert not [s for s in scripts if "tests/" in s]

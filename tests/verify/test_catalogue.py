@@ -62,7 +62,9 @@ def test_text_output_is_one_line_per_claim_with_the_counterexample_indented() ->
     lines = out.splitlines()
     # the frozen verdicts: eq3 proved, thm4 erratum; the summary is the last line
     assert lines[-1] == "2 claims: 1 proved, 0 supported, 0 refuted, 1 erratum, 0 unresolved"
-    claim_lines = [ln for ln in lines if not ln.startswith(" ")][:-1]
+    # the header names the columns (the count of cases included)
+    assert lines[0].split() == ["ID", "VERDICT", "METHOD", "CASES", "EVIDENCE"]
+    claim_lines = [ln for ln in lines[1:] if not ln.startswith(" ")][:-1]
     claim_lines = [ln for ln in claim_lines if not ln.startswith("(")]  # the clipping note
     assert [ln.split()[:2] for ln in claim_lines] == [
         ["li2019.eq3", "proved"],

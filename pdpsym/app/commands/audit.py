@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pdpsym.app import options
-from pdpsym.app.audit_work import check_work, number_bits
+from pdpsym.app.audit_work import number_bits, plan, round_up, steps_text, table_work
 from pdpsym.app.commands import audit_histogram
 from pdpsym.app.commands import audit_structured as structured
-from pdpsym.app.output import number_text, print_json, safe_json
+from pdpsym.app.output import number_text, print_json, safe_json, short_enclosure
 from pdpsym.app.progress import Progress
+from pdpsym.app.text import wrap
 from pdpsym.app.writes import check_output, write_output
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
@@ -51,53 +52,21 @@ KINDS = (
 _LOG = re.compile(r"^(?:ln|log)\((.*)\)$")
 
 DESCRIPTION = """\
-Exact privacy figures of MECHANISM on the data model MODEL for one target record, under
-every notion: dp (classic DP over the product of the domains), apkdp and ppkdp
-(Desfontaines et al. Definitions 12-13, B = the --known records), np, cdp, ibcdp
-(Definitions 3, 5, 6), dependent-dp (Liu et al. Definition 4, both readings unless
---ddp-reading) and, asked for by name, distributional-dp (Desfontaines et al.
-Definition 4: the best simulator, found by LPs whose answers are checked exactly; its
-figures are certified enclosures, for Laplace noise between two finite LPs) and
-renyi-dp (Renyi DP of order --alpha on dp's pairs, Mironov 2017: epsilon only, exact;
-tables with a finite mechanism or Laplace noise). Requests estimated above --max-work
-steps are refused before they start.
+Exact privacy figures of MECHANISM on data drawn from MODEL, for one target record,
+under every notion: dp, apkdp and ppkdp (Desfontaines et al. Defs 12-13, B = the --known
+records), np, cdp, ibcdp (Defs 3, 5, 6), dependent-dp (Liu et al. Def. 4, both readings)
+and, asked for by name, distributional-dp (Desfontaines et al. Def. 4, certified LPs) and
+renyi-dp (Renyi DP of order --alpha on dp's pairs, Mironov 2017; epsilon only).
+For each: epsilon (delta = 0), delta at each --eps, epsilon at --delta, and the witness;
+a default notion estimated over --max-work is listed, not run.
 
-For each notion: epsilon (the smallest with delta = 0), delta at each --eps, the smallest
-epsilon at --delta, and the witness where each worst case is attained. Every number is
-exact, with certified digits.
-
-MECHANISM is a JSON file with a "kind":
-  {"kind": "table", "rows": [[<value of each variable>..., <output>, "<prob>"], ...]}
-  {"kind": "randomized-response", "keep": "3/4"}
-  {"kind": "laplace", "lam": "1", "weights": {"x1": "1", "x2": "0"}}  (continuous: Eq. 2)
-  {"kind": "geometric", "alpha": "1/2", "weights": {...}}       (integer query)
-  {"kind": "count", "weights": {...}}   {"kind": "threshold", "T": 3}   {"kind": "histogram"}
-"weights" maps a variable to its weight in the query sum_k w_k x_k; a variable not
-listed has weight 1, so {"x1": "1"} alone is x1 + x2 + ..., and the example above is x1
-only (x2 weighted 0). Without "weights" the query is the sum of every variable.
-
-A structured MODEL ("kind": "markov-chain", "product" or "bayesian-network", or a .bif
-file) is audited from the exact laws of the query given the target and the known
-records, never by listing databases: mechanisms laplace, geometric, count and threshold;
-every notion (dependent-dp's dependence set is the target's dependence group; ibcdp from
-the joint law of the target and the query, distributional-dp from the target's Markov
-blanket: the simulator sees its values). Randomized response
-(every record's report) on a Markov chain or independent records: exact from the reports
-around the target; for a long chain segment epsilon exact (any number of states) and
-delta(epsilon) enclosed between two windows of reports. On a
-Bayesian network: the target's connected component (independent of the other records)
-is listed and audited as a table, every notion; too large a component is refused by
---max-work. A network's query may be a count or a sum of chosen records (--count,
---sum, or "count": {"nodes": [...], "state": "TRUE"} / "sum": [...] in MECHANISM), e.g.
-pdpsym audit alarm.bif laplace.json --target HISTORY --count LVFAILURE,HYPOVOLEMIA=TRUE
-
-A finite class of laws ("kind": "model-class") gives each figure's sup over its members,
-with the worst member, e.g. pdpsym audit docs/examples/chain-class.json
-docs/examples/laplace2.json --target x3 --known x1 --notions dp,apkdp
-(docs/uncertain-laws.md). An interval class (interval-markov-chain, interval-product)
-gives the sup where it is proven (dp, dependent-dp; apkdp/np/ppkdp ε for Laplace) and
-otherwise a certified lower bound, printed "at least", e.g. pdpsym audit
-docs/examples/estimated-chain-8.json docs/examples/laplace2.json --target x4 --eps 1
+MODEL: a table {"variables": [...], "rows": [[<values>..., "<prob>"], ...]}, a
+  structured model ("kind": "markov-chain", "product", "bayesian-network"; a .bif file)
+  or a class of laws (docs/audit.md, bayesian-networks.md, uncertain-laws.md).
+MECHANISM: {"kind": K, ...} with K one of table, randomized-response, laplace,
+  geometric, count, threshold, histogram, e.g. {"kind": "laplace", "lam": "1"}
+  (docs/audit.md, "The mechanism file"). "weights" such as {"x1": "1", "x2": "0"} give
+  the query sum_k w_k x_k (here x1 alone); a variable not listed has weight 1.
 """
 
 
@@ -127,15 +96,13 @@ def register(sub: Any) -> None:
         "--query",
         choices=("sum", "histogram"),
         default="sum",
-        help='structured models: "histogram" puts the laplace/geometric noise on every bin of '
-        'the histogram of the states (or "query": "histogram" in MECHANISM); e.g. audit '
-        "chain.json --target x2 laplace.json --query histogram",
+        help='structured models: "histogram" puts the noise on every bin of the states\' histogram',
     )
     p.add_argument(
         "--notions",
-        default=",".join(NOTIONS),
-        help=f"comma-separated subset of {','.join(NAMED_NOTIONS)}, or all (default: all but "
-        "distributional-dp, which solves LPs, and renyi-dp)",
+        default=None,
+        help="comma-separated notions named above, or all (default: all but "
+        "distributional-dp and renyi-dp)",
     )
     p.add_argument(
         "--alpha",
@@ -147,8 +114,7 @@ def register(sub: Any) -> None:
         "--ddp-reading",
         choices=DDP_READINGS,
         default=None,
-        help="reading of Liu et al. Definition 4 for dependent-dp (default: both "
-        "def4-neighbours and eq11-conditional, the second reported as dependent-dp/conditional)",
+        help="dependent-dp's reading of Liu et al. Definition 4 (default: the first and last)",
     )
     p.add_argument(
         "--curve",
@@ -166,7 +132,7 @@ def register(sub: Any) -> None:
         "--progress",
         action="store_true",
         default=None,
-        help="force the progress bar on stderr (default: on a terminal, past 2 s)",
+        help="force the progress bar (default: on a terminal, past 2 s)",
     )
     p.add_argument("--digits", default="20", help="certified significant digits (default 20)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -185,7 +151,7 @@ def parse_eps(text: str, field: str = "--eps") -> Eps:
         if q < 1:
             raise InputError(field, "ln(q) needs q >= 1 (epsilon >= 0)")
         return Eps.log(q)
-    e = parse_rational(text, field)
+    e = options.epsilon(text, field, logs=True)
     if e < 0:
         raise InputError(field, "must be >= 0")
     return Eps.of(e)
@@ -383,6 +349,22 @@ def result_json(r: NotionResult, digits: int) -> dict[str, Any]:
     }
 
 
+# an exact form longer than this is left to --json: the text line shows the decimal
+SHORT_EXACT = 40
+
+
+def _shown(decimal: str, exact: str | None = None, enclosure: Any = None) -> str:
+    """A number for the text report: the decimal first, then a short exact form or a short
+    enclosure; the long ones are in ``--json``."""
+    if exact is not None and exact != decimal:
+        more = f" (= {exact})" if len(exact) <= SHORT_EXACT else " (exact form: --json)"
+    elif enclosure is not None:
+        more = f" (in {short_enclosure(*enclosure)})"
+    else:
+        more = ""
+    return decimal + more
+
+
 def _short(v: Any, digits: int) -> str:
     import sympy  # imported here (see NOTIONS above)
 
@@ -394,10 +376,9 @@ def _short(v: Any, digits: int) -> str:
         return "infinite"
     enc = _enclosed(v, digits)
     if enc is not None:
-        return f"{enc['decimal']} (in [{enc['enclosure'][0]}, {enc['enclosure'][1]}])"
+        return _shown(enc["decimal"], enclosure=enc["enclosure"])
     c = certify(v, digits)
-    exact = number_text(c.exact)  # a 10,000-digit exact form prints in scientific form
-    return exact if c.exact == c.decimal else f"{exact} = {c.decimal}"
+    return _shown(c.decimal, number_text(c.exact))  # a long exact form: scientific digits
 
 
 def _text(a: Audit, digits: int) -> str:
@@ -406,7 +387,7 @@ def _text(a: Audit, digits: int) -> str:
         lines.append(f"\n{r.notion}:")
         if r.ratio_enclosure is not None:
             enc = _log_enclosure(r.ratio_enclosure, digits)
-            shown = f"{enc['decimal']} (in [{enc['enclosure'][0]}, {enc['enclosure'][1]}])"
+            shown = _shown(enc["decimal"], enclosure=enc["enclosure"])
         else:
             shown = _short(r.epsilon, digits)
         lines.append(f"  epsilon (delta = 0): {shown}")
@@ -423,6 +404,31 @@ def _text(a: Audit, digits: int) -> str:
             lines.append(f"  reading: {r.reading}")
         if r.note:
             lines.append(f"  note: {r.note}")
+    return "\n".join(wrap(line) for line in lines) + "\n"
+
+
+def not_run_json(refused: Mapping[str, int | str]) -> dict[str, Any]:
+    """The notions left out: each one's estimate and the flags that run it, or the reason
+    no ``--max-work`` runs it."""
+    return {
+        n: {"reason": w}
+        if isinstance(w, str)
+        else {"estimated_steps": w, "run_with": f"--notions {n} --max-work {round_up(w)}"}
+        for n, w in refused.items()
+    }
+
+
+def not_run_text(refused: Mapping[str, int | str]) -> str:
+    """The text lines of :func:`not_run_json` (empty when every notion ran)."""
+    if not refused:
+        return ""
+    lines = ["", "not run (each estimated above --max-work, or over a fixed limit):"]
+    for n, w in refused.items():
+        if isinstance(w, str):
+            lines.append(wrap(f"  {n}: {w}"))
+            continue
+        run_it = f"--notions {n} --max-work {round_up(w)}"
+        lines.append(wrap(f"  {n}: about {steps_text(w)} steps; run it with {run_it}"))
     return "\n".join(lines) + "\n"
 
 
@@ -485,7 +491,8 @@ def run(args: argparse.Namespace) -> int:
     alpha = parse_rational(args.alpha, "--alpha")
     if alpha <= 1:
         raise InputError("--alpha", "must be > 1")
-    notions = [t.strip() for t in args.notions.split(",") if t.strip()]
+    explicit = args.notions is not None
+    notions = [t.strip() for t in (args.notions or ",".join(NOTIONS)).split(",") if t.strip()]
     if notions == ["all"]:
         notions = list(ALL_NOTIONS)
     if not notions:
@@ -515,13 +522,18 @@ def run(args: argparse.Namespace) -> int:
             structured.refuse_query(args, spec, f"a {kind} mechanism releases the records' states")
         spec, model = structured.with_query(args, spec, model)  # a network's count or sum
         mech = structured.read_mechanism(spec, model)
-        structured.check_work(args, model, mech, args.target, known, notions, points)
+        shared, own, fixed = structured.check_work(
+            args, model, mech, args.target, known, notions, points
+        )
     else:
         structured.refuse_query(args, spec, "needs a Bayesian network model")
         model = load_discrete(args.model)
         mech = read_mechanism(args.mechanism, model)  # validates before the estimate
         size = max(number_bits(spec), number_bits(args.delta))
-        check_work(args, model, notions, size, spec, points)
+        shared, own = table_work(model, notions, bool(args.known), size, spec, points)
+        fixed = {}
+    refused = plan(args, shared, own, explicit, fixed=fixed)  # each alone within --max-work
+    notions = [n for n in notions if n not in refused]
     results: list[NotionResult] = []
     with Progress(len(notions), "audit", enabled=args.progress, delay=2.0) as bar:
         for n in notions:  # one notion at a time, for the progress bar
@@ -556,8 +568,9 @@ def run(args: argparse.Namespace) -> int:
                 "target": result.target,
                 "known": list(result.known),
                 "notions": {r.notion: result_json(r, digits) for r in result.results},
+                "not_run": not_run_json(refused),
             }
         )
         return 0
-    sys.stdout.write(_text(result, digits))
+    sys.stdout.write(_text(result, digits) + not_run_text(refused))
     return 0

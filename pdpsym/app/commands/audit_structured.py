@@ -16,8 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.app import limits
-from pdpsym.app.audit_work import check_work as check_table_work
-from pdpsym.app.audit_work import noise_bits
+from pdpsym.app.audit_work import noise_bits, table_work
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_rational
 
@@ -206,8 +205,11 @@ def check_work(
     known: Sequence[str],
     notions: Sequence[str],
     points: int,
-) -> None:
-    """Refuse, before any work, an audit of a structured model above ``--max-work``.
+) -> tuple[int, dict[str, int], dict[str, str]]:
+    """The estimated steps of an audit of a structured model: the part every notion shares
+    (refused here, before any work, when it alone exceeds ``--max-work``), each notion's
+    own (:func:`pdpsym.app.audit_work.plan` decides which run), and the notions no
+    ``--max-work`` runs, with the reason (a component over the rows a network lists).
 
     The estimate: ``m (A + 1)`` query laws (``m`` target values, ``A`` the assignments of
     the known records), each costing the model's ``size_hint()`` times the growth of the
@@ -229,8 +231,7 @@ def check_work(
     from pdpsym.models.structured_kinds import network_of  # the models load after --help
 
     if not hasattr(mech, "kind") and network_of(model) is not None:
-        _check_network_rr(args, model, target, notions, points)  # the target's component
-        return
+        return _network_rr_work(args, model, target, notions, points)  # the target's component
     if not hasattr(mech, "kind"):  # randomized response: the reports around the target
         from pdpsym.audit.rr_reports import MAX_OUTCOMES  # the audit layer loads after --help
 
@@ -242,12 +243,12 @@ def check_work(
         laws = m * (assignments + 2) * model.size_hint()
         listed = min(MAX_OUTCOMES, model.k ** min(n, 64) if hasattr(model, "k") else 1)
         per_pair = listed * min(n, 13) * (points + 4) * 10 + 5 * n * n
-        pairs = m * m * min(assignments, 4) * len(notions)
+        pairs = m * m * min(assignments, 4)
         i = names.index(target)  # the sides' cones, one per neighbour value, per notion
         cone = _cone_estimate(model, mech, i) + _cone_estimate(model, mech, n - 1 - i)
-        cone *= (m if known else 1) * len(notions)
-        limits.check(args, 10**5 + laws + pairs * per_pair + cone, "this audit")
-        return
+        cone *= m if known else 1
+        limits.check(args, 10**5 + laws, "this audit")
+        return 10**5 + laws, dict.fromkeys(notions, pairs * per_pair + cone), {}
     ws = {k: Fraction(x) for k, x in (mech.weights or {}).items()}
     scale = math.lcm(1, *(Fraction(x).denominator for x in ws.values()))
     wmax = max([int(abs(Fraction(x)) * scale) for x in ws.values()] + [scale])
@@ -274,13 +275,15 @@ def check_work(
         # millisecond however small the span (measured: 16 Laplace pairs of a 2-record
         # chain at 10^4 points took 30 s)
         per_pair = per_pair * (span + 1) + (points + 4) * 6000
-    from pdpsym.audit.registry import notion  # the audit layer loads after --help
+    from pdpsym.audit.registry import notion as notion_of  # the audit layer loads after --help
 
-    plain = [n for n in notions if not notion(n).over_outputs]
-    pairs = sum(m * m * assignments * notion(n).directions for n in plain)
-    extra = sum(
-        _posterior_work(
-            n,
+    own: dict[str, int] = {}
+    for notion in notions:
+        if not notion_of(notion).over_outputs:
+            own[notion] = m * m * assignments * notion_of(notion).directions * per_pair
+            continue
+        own[notion] = _posterior_work(
+            notion,
             model,
             mech.kind,
             target,
@@ -288,14 +291,10 @@ def check_work(
             (assignments, span, per_law),
             points,
             getattr(args, "delta", None) is not None,
+        ) + m * assignments * noise_bits(
+            mech.lam if mech.kind == "laplace" else None, Fraction(span, scale)
         )
-        + m
-        * assignments
-        * noise_bits(mech.lam if mech.kind == "laplace" else None, Fraction(span, scale))
-        for n in notions
-        if n not in plain
-    )
-    limits.check(args, 10**5 + laws + pairs * per_pair + extra, "this audit")
+    return 10**5 + laws, own, {}
 
 
 def _posterior_work(
@@ -372,15 +371,16 @@ def _cone_estimate(model: Any, mech: Any, n: int) -> int:
     return cone_work(n, k, bits)
 
 
-def _check_network_rr(
+def _network_rr_work(
     args: argparse.Namespace, model: Any, target: str, notions: Sequence[str], points: int
-) -> None:
-    """The table estimate of :func:`pdpsym.app.audit_work.check_work` on the target's
+) -> tuple[int, dict[str, int], dict[str, str]]:
+    """The table estimate of :func:`pdpsym.app.audit_work.table_work` on the target's
     component (:mod:`pdpsym.audit.rr_network`), whose law grows by the bits of
     one table entry per record. Classic dp and dependent-dp's neighbours need no table;
-    dependent-dp's conditional reading is the screened APKDP with nothing known."""
+    dependent-dp's conditional reading is the screened APKDP with nothing known. A
+    component of more than ``MAX_ROWS`` rows is not listed at any ``--max-work``."""
     from pdpsym.audit.registry import notion  # the audit layer loads after --help
-    from pdpsym.audit.rr_network import component, table_notion
+    from pdpsym.audit.rr_network import MAX_ROWS, component, table_notion
     from pdpsym.models.neighbours import DDPReading
 
     comp = component(model, target)
@@ -395,9 +395,23 @@ def _check_network_rr(
     shim = types.SimpleNamespace(cells=cells, domains=domains, n=len(comp))
     neighbours = args.ddp_reading not in (None, "eq11-conditional")
     reading = DDPReading.NEIGHBOURS if neighbours else DDPReading.CONDITIONAL
-    table = [t.name for n in notions if (t := table_notion(notion(n), reading)) is not None]
-    if table:
-        check_table_work(args, shim, table, bits, {"kind": "randomized-response"}, points)  # type: ignore[arg-type]
+    as_table = {n: t.name for n in notions if (t := table_notion(notion(n), reading)) is not None}
+    if not as_table:
+        return 10**5, dict.fromkeys(notions, 0), {}
+    shared, own = table_work(
+        shim,  # type: ignore[arg-type]
+        sorted(set(as_table.values())),
+        bool(args.known),
+        bits,
+        {"kind": "randomized-response"},
+        points,
+    )
+    over = (
+        f"the target's component has {cells} joint rows, over the {MAX_ROWS} this audit "
+        "lists (a fixed limit, not raised by --max-work)"
+    )
+    fixed = dict.fromkeys(as_table, over) if cells > MAX_ROWS else {}
+    return shared, {n: own[as_table[n]] if n in as_table else 0 for n in notions}, fixed
 
 
 __all__ = [

@@ -92,7 +92,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
             )
         model = count_model_from_object(obj)
         options.network_query(args, model)  # --count / --sum: refused on other models
-    eps = parse_positive(args.eps, "--eps")
+    eps = parse_positive(options.epsilon(args.eps, "--eps"), "--eps")
     digits = options.digits(args.digits)
     known = options.names(args.known)
     n_targets = 1 if args.target else record_count(model) - len(known)

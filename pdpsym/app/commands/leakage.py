@@ -11,6 +11,7 @@ from pdpsym.app import limits, options, sweep
 from pdpsym.app.options import command
 from pdpsym.app.output import number_text, print_json
 from pdpsym.app.tables import FORMATS, render
+from pdpsym.app.text import exact_form, wrap
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 
@@ -120,7 +121,11 @@ def run_leakage(args: argparse.Namespace) -> int:
     if "kind" in obj:
         return structured_leakage_command(args, count_model_from_object(obj))
     if args.all_targets:
-        raise InputError("--all-targets", "needs a structured model (markov-chain or product)")
+        raise InputError(
+            "--all-targets",
+            "needs a structured model (markov-chain, product or bayesian-network, or a .bif "
+            "file); on a table, --all lists every adversary",
+        )
     if args.query != "sum":
         raise InputError("--query", "the histogram query needs a markov-chain or product model")
     if (points := sweep.values(args.lam, "--lam", False)) is not None:
@@ -157,13 +162,13 @@ def run_leakage(args: argparse.Namespace) -> int:
         v = out["value"]
         w = out["witness"]
         lines += [
-            f"leakage (exact): {number_text(v['exact'])}",
+            f"leakage (exact): {exact_form(number_text(v['exact']))}",
             f"leakage ({digits} digits): {v['decimal']}",
             f"enclosure: [{v['enclosure'][0]}, {v['enclosure'][1]}]",
             f"witness: x_i = {w['x_i']}, x_i' = {w['x_i_prime']}, x_K = {w['x_K']}, r = {w['r']}",
         ]
     lines.append(f"group-DP bound (Remark 1): {number_text(out['group_dp_bound'])}")
-    sys.stdout.write("\n".join(lines) + "\n")
+    sys.stdout.write("\n".join(wrap(line) for line in lines) + "\n")
     return 0
 
 

@@ -8,8 +8,9 @@ import sys
 from typing import Any
 
 from pdpsym.app import limits, options
-from pdpsym.app.output import print_json
+from pdpsym.app.output import print_json, short_enclosure
 from pdpsym.app.progress import Progress
+from pdpsym.app.text import exact_form
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.histogram import histogram_leakage, histogram_work
@@ -41,7 +42,7 @@ def record_count(model: CountModel) -> int:
 def _value(v: dict[str, Any] | None) -> str:
     if v is None:
         return "-"
-    return f"{v['decimal']}  [{v['enclosure'][0]}, {v['enclosure'][1]}]"
+    return f"{v['decimal']}  {short_enclosure(*v['enclosure'])}"
 
 
 def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> int:
@@ -122,7 +123,7 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
         if out["value"] is not None:
             v = out["value"]
             if "exact" in v:
-                lines.append(f"leakage (exact): {v['exact']}")
+                lines.append(f"leakage (exact): {exact_form(v['exact'])}")
             lines += [
                 f"leakage: {v['decimal']}",
                 f"enclosure: [{v['enclosure'][0]}, {v['enclosure'][1]}]",
@@ -151,7 +152,9 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
     lines += [f"{t['target']}: {_value(t['value'])}" for t in payload["targets"]]
     if best is not None:
         m = payload["max"]
-        more = f" (ties within the enclosures: {len(best.ties)})" if len(best.ties) > 1 else ""
+        others = [t for t in best.ties if t != best.target]
+        names = ", ".join(others[:5]) + (f" and {len(others) - 5} more" if len(others) > 5 else "")
+        more = f" (within the enclosures, ties with {names})" if others else ""
         lines.append(f"max: {m['target']}{more}: {_value(m['value'])}")
     sys.stdout.write("\n".join(lines) + "\n")
     return 0

@@ -155,16 +155,18 @@ def _field(value: Any) -> str:
 
 
 def text_report(results: list[ClaimResult], columns: list[str]) -> str:
-    """The text view: one line per claim (the evidence clipped to the line), each
-    counterexample field on its own indented line, the summary as the last line.
+    """The text view: a header naming the columns, one line per claim (the evidence
+    clipped to the line), each counterexample field on its own indented line, the summary
+    as the last line.
 
     The full evidence is in ``--format md`` and every object in full in ``--json``.
     """
     cells = [
         [c for c, name in zip(_row(r), COLUMNS, strict=True) if name in columns] for r in results
     ]
-    widths = [max((len(row[j]) for row in cells), default=0) for j in range(len(columns))]
-    out: list[str] = []
+    header = [name.upper() for name in COLUMNS if name in columns]
+    widths = [max(len(row[j]) for row in [header, *cells]) for j in range(len(columns))]
+    out = ["  ".join(c.ljust(w) for c, w in zip(header, widths, strict=True)).rstrip()]
     clipped = False
     for r, row in zip(results, cells, strict=True):
         line = "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
