@@ -113,7 +113,7 @@ TASKS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ),
     (
         "measure leakage of your data",
-        ("leakage", "audit", "gaussian", "whg"),
+        ("leakage", "audit", "temporal", "gaussian", "whg"),
         "pdpsym audit docs/examples/pair.json docs/examples/table.json --target x1",
     ),
     ("calibrate noise", ("calibrate",), "pdpsym calibrate docs/examples/chain100.json --eps 1"),
@@ -162,7 +162,14 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "pdpsym audit docs/examples/chain6.json docs/examples/laplace2.json --target x3 --known x1",
     ),
     "figure": ("pdpsym figure --list", "pdpsym figure li2019.fig4a --scale quick --format csv"),
-    "calibrate": ("pdpsym calibrate docs/examples/chain100.json --eps 1",),
+    "calibrate": (
+        "pdpsym calibrate docs/examples/chain100.json --eps 1",
+        "pdpsym calibrate docs/examples/estimated-chain.json --eps 1",
+    ),
+    "temporal": (
+        "pdpsym temporal docs/examples/chain3_tkde.json --eps 'ln(3)'",
+        "pdpsym temporal docs/examples/chain3_tkde.json --mechanism docs/examples/rr3.json",
+    ),
 }
 
 
