@@ -35,7 +35,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.audit import Audit
+from pdpsym.audit import Audit, registry
 from pdpsym.audit.class_audit import (
     LOWER,
     SUP,
@@ -49,10 +49,15 @@ from pdpsym.loss.class_search import ClassLeakage, class_leakage
 from pdpsym.mechanisms.laplace import LaplaceNoise
 from pdpsym.models.law_class import IntervalChain, IntervalProduct
 
-#: notions whose every figure depends on the law only through the dependence group
-LAW_FREE = ("dp", "dependent-dp")
+#: notions whose every figure depends on the law only through the dependence group: they
+#: compare neighbouring databases (point masses over the domains or the dependence group)
+LAW_FREE = tuple(
+    n.name
+    for n in registry.REGISTRY
+    if n.default and n.pairs in (registry.Pairs.NEIGHBOURS, registry.Pairs.DEPENDENT)
+)
 #: notions whose ε (δ = 0) for Laplace noise is Li et al.'s Eq. 2 of A(target, known)
-EQ2_NOTIONS = ("apkdp", "np", "ppkdp")
+EQ2_NOTIONS = tuple(sorted(n.name for n in registry.REGISTRY if n.eq2_at_zero))
 
 
 @dataclass(frozen=True)
