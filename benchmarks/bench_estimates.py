@@ -66,6 +66,7 @@ def cases(tmp: Path, quick: bool) -> list[tuple[str, list[str]]]:
 
     m2, m3, m4, m5 = (write(f"m{n}.json", _bits(n)) for n in (2, 3, 4, 5))
     rr = write("rr.json", {"kind": "randomized-response", "keep": "3/4"})
+    lap = write("lap.json", {"kind": "laplace", "lam": "3/10"})
     geo = write("geo.json", {"kind": "geometric", "alpha": "1/2", "weights": {"x1": "40"}})
     cnt = write("cnt.json", {"kind": "count", "weights": {"x1": "2", "x2": "3"}})
     table = write(
@@ -84,6 +85,7 @@ def cases(tmp: Path, quick: bool) -> list[tuple[str, list[str]]]:
         ("audit table n=2, all notions", [*audit[:1], m2, table, *audit[1:], "--notions", "all"]),
         ("audit geometric w=40, n=3", [*audit[:1], m3, geo, *audit[1:]]),
         ("audit count n=2", [*audit[:1], m2, cnt, *audit[1:], "--eps", "1/2"]),
+        ("audit laplace n=2, all notions", [*audit[:1], m2, lap, *audit[1:], "--notions", "all"]),
         (
             "audit distributional-dp rr n=2",
             [*audit[:1], m2, rr, *audit[1:], "--notions", "distributional-dp"],
@@ -116,6 +118,10 @@ def cases(tmp: Path, quick: bool) -> list[tuple[str, list[str]]]:
             (
                 "audit distributional-dp rr n=3",
                 [*audit[:1], m3, rr, *audit[1:], "--notions", "distributional-dp"],
+            ),
+            (
+                "audit distributional-dp rr n=4",
+                [*audit[:1], m4, rr, *audit[1:], "--notions", "distributional-dp"],
             ),
             (
                 "oracle export random-binary n=4",
