@@ -662,8 +662,18 @@ def run(
     return "ok", code, text
 
 
-def campaign(n: int, seed: int = 0, tmp: Path | None = None, log: Any = None) -> dict[str, Any]:
-    """``n`` inputs, round-robin over the commands; counts per command and outcome."""
+def campaign(
+    n: int,
+    seed: int = 0,
+    tmp: Path | None = None,
+    log: Any = None,
+    only: range | None = None,
+) -> dict[str, Any]:
+    """``n`` inputs, round-robin over the commands; counts per command and outcome.
+
+    ``only``: run the inputs of these indices alone (every input is still drawn, so a
+    range of the campaign runs the same inputs as the whole, and ranges can run side by
+    side)."""
     import tempfile
 
     rng = random.Random(seed)
@@ -676,6 +686,8 @@ def campaign(n: int, seed: int = 0, tmp: Path | None = None, log: Any = None) ->
             case_dir = base / f"c{k % 50}"
             case_dir.mkdir(exist_ok=True)
             argv = draw(rng, case_dir, cmd)
+            if only is not None and k not in only:
+                continue
             outcome, code, err = run(argv, watch=case_dir)
             per[cmd][outcome if outcome != "ok" else f"exit {code}"] += 1
             if outcome != "ok":
@@ -687,13 +699,19 @@ def campaign(n: int, seed: int = 0, tmp: Path | None = None, log: Any = None) ->
     return {"per_command": per, "failures": bad}
 
 
-if __name__ == "__main__":  # python tests/fuzz_cases.py N [SEED]
+if __name__ == "__main__":  # python tests/fuzz_cases.py N [SEED [START:STOP]]
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 0
-    t0 = time.perf_counter()
-    res = campaign(n, seed, log=lambda line: print(line, flush=True))
-    print(f"{n} inputs, seed {seed}, {time.perf_counter() - t0:.0f} s")
+    start, _, stop = (sys.argv[3] if len(sys.argv) > 3 else f"0:{n}").partition(":")
+    t0, c0 = time.perf_counter(), _cpu()
+    res = campaign(
+        n, seed, log=lambda line: print(line, flush=True), only=range(int(start), int(stop))
+    )
+    print(
+        f"{n} inputs, seed {seed}, range {start}:{stop}, {time.perf_counter() - t0:.0f} s, "
+        f"{_cpu() - c0:.0f} s CPU"
+    )
     for cmd, c in res["per_command"].items():
         print(
             f"| {cmd} | {sum(c.values())} | "
