@@ -11,6 +11,7 @@ shared with other jobs gives the same ratios.
     python benchmarks/bench_estimates.py --quick    # the cheap half of the commands
     python benchmarks/bench_estimates.py --figures  # every figure at its default scale
     python benchmarks/bench_estimates.py --figures --scale paper ID ...  # those at paper
+    python benchmarks/bench_estimates.py --only counting,threshold  # some commands
 
 The estimate is read from the refusal under ``--max-work 1000`` (the fixed cost of any
 command passes, so the command's own estimate is the one refused). The time is the
@@ -106,6 +107,19 @@ def cases(tmp: Path, quick: bool) -> list[tuple[str, list[str]]]:
             ],
         ),
         ("oracle export li2019-examples", ["oracle", "export", "--out", out, "--jobs", "1"]),
+        ("counting n=2000", ["counting", "--n", "2000", "--p", "1/3", "--eps", "1/2"]),
+        ("counting n=20000", ["counting", "--n", "20000", "--p", "1/3", "--eps", "1/2"]),
+        (
+            "threshold n=200 T=50 eps=1",
+            ["threshold", "--n", "200", "--p", "1/3", "--T", "50", "--eps", "1"],
+        ),
+        ("calibrate chain3", ["calibrate", str(ROOT / "docs/examples/chain3.json"), "--eps", "1"]),
+        (
+            "leakage chain100 x50",
+            ["leakage", str(ROOT / "docs/examples/chain100.json"), "--target", "x50"],
+        ),
+        ("leakage 5 records", ["leakage", m5, "--target", "x1"]),
+        ("whg 4 records", ["whg", m4]),
         ("whg table_a", ["whg", golden]),
         ("leakage table_a", ["leakage", golden, "--target", "x1"]),
     ]
@@ -207,6 +221,9 @@ def main() -> None:
     worst = 1.0
     with tempfile.TemporaryDirectory() as d:
         todo = figure_cases(scale, ids) if "--figures" in args else cases(Path(d), quick)
+        if "--only" in args:  # the cases whose name starts with one of these words
+            words = args[args.index("--only") + 1].split(",")
+            todo = [(name, argv) for name, argv in todo if name.split()[0] in words]
         for name, argv in todo:
             est = estimate(argv)
             code, dt = measure(argv)

@@ -155,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         from pdpsym.app import limits
 
-        limits.check(args, limits.FIXED_WORK, "any command")  # validates --max-work first
+        limits.check(args, limits.FIXED_WORK, "any command", base=0)  # validates --max-work
         return int(args.func(args))
     except InputError as err:
         _fail(f"{_flag(err.field, args, shown_as)}: {err.message}")
