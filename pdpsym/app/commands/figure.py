@@ -72,7 +72,7 @@ def to_json(data: FigureData) -> str:
     return safe_json(json.dumps(obj, indent=2, ensure_ascii=False)) + "\n"
 
 
-BASE_WORK = 10**5  # a figure's own setup and output, about 0.1 s whatever its points
+BASE_WORK = 4 * 10**4  # a figure's own setup and output (with limits.COMMAND_BASE, 70 ms)
 
 
 def _num(x: Any, default: int = 1) -> int:
