@@ -171,12 +171,20 @@ def figure_ids() -> list[str]:
 
 
 def figure_cases(scale: str | None, ids: list[str] | None = None) -> list[tuple[str, list[str]]]:
-    """Every figure (or ``ids``) at ``scale`` (None: the default scale, no flag)."""
-    flag = [] if scale is None else ["--scale", scale]
-    return [
-        (f"figure {fid} {scale or 'default'}", ["figure", fid, *flag, "--jobs", "1"])
-        for fid in ids or figure_ids()
-    ]
+    """Every figure (or ``ids``) at ``scale`` (None: the scale it runs at with no flag under
+    the default limit, named explicitly, since the estimate is read under a small limit)."""
+    sys.path.insert(0, str(ROOT))
+    from pdpsym.app.commands.figure import default_scale
+    from pdpsym.app.limits import DEFAULT_MAX_WORK
+    from pdpsym.verify.figures import all_figures
+
+    specs = all_figures()
+    out = []
+    for fid in ids or figure_ids():
+        s = scale or default_scale(fid, specs[fid], DEFAULT_MAX_WORK).value
+        name = f"figure {fid} {s}" + (" (default)" if scale is None else "")
+        out.append((name, ["figure", fid, "--scale", s, "--jobs", "1"]))
+    return out
 
 
 _NEEDS = re.compile(r"needs about ([0-9.e+]+|10\^\d+) steps")
