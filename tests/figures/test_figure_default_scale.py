@@ -15,7 +15,8 @@ import pytest
 
 from pdpsym.app.cli import main
 from pdpsym.app.commands.figure import default_scale, work
-from pdpsym.app.limits import DEFAULT_MAX_WORK
+from pdpsym.app.limits import COMMAND_BASE, DEFAULT_MAX_WORK
+from pdpsym.core.numbers import parse_int
 from pdpsym.papers.figure import Scale
 from pdpsym.verify.figures import all_figures
 
@@ -41,6 +42,10 @@ def test_a_figure_above_the_limit_runs_quick_and_says_how_to_get_the_paper_scale
     assert _scale_line(got.out) == "# scale: quick"
     err = got.err.strip().splitlines()
     assert len(err) == 1 and "--scale paper" in err[0] and "--max-work" in err[0], err
+    # the --max-work it names admits the paper scale (the check adds the command's base)
+    named = parse_int(err[0].split("--max-work ")[1].split()[0], "--max-work", 1, 10**18)
+    paper = work("li2019.fig5a", list(FIGURES["li2019.fig5a"].points(Scale.PAPER)))
+    assert paper + COMMAND_BASE <= named < 2 * paper
 
 
 def test_raising_the_limit_makes_the_paper_scale_the_default() -> None:

@@ -145,6 +145,12 @@ def work(figure_id: str, points: list[Any]) -> int:
     return BASE_WORK + sum(_point_work(figure_id, p) for p in points)
 
 
+def _flag_value(k: int) -> str:
+    """``k`` rounded up to two significant digits, as a --max-work value (``12e7``)."""
+    e = max(len(str(k)) - 2, 0)
+    return f"{-(-k // 10**e)}e{e}" if e else str(k)
+
+
 def default_scale(figure_id: str, spec: Any, limit: int) -> Scale:
     """The scale a figure runs at when ``--scale`` is not given: the paper's parameters
     when their estimate is within the work limit, else the quick version."""
@@ -175,10 +181,9 @@ def run(args: argparse.Namespace) -> int:
     cheaper = "--scale quick runs a small version in seconds" if scale is Scale.PAPER else None
     limits.check(args, need, f"figure {args.id} at scale {scale.value}", cheaper)
     if args.scale is None and scale is Scale.QUICK:
-        paper = limits.size(work(args.id, list(spec.points(Scale.PAPER))))
+        paper = _flag_value(work(args.id, list(spec.points(Scale.PAPER))) + limits.COMMAND_BASE)
         sys.stderr.write(
-            f"pdpsym: note: {args.id} ran at --scale quick; the paper's scale needs about "
-            f"{paper} steps (--scale paper --max-work {paper} runs it)\n"
+            f"pdpsym: note: ran at --scale quick; --scale paper --max-work {paper} runs the paper's\n"
         )
     jobs = options.jobs(args)
     with Progress(len(points), args.id, enabled=args.progress, delay=2.0) as bar:
