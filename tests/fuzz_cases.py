@@ -14,13 +14,16 @@ import copy
 import io
 import json
 import random
+import resource
 import signal
 import sys
 import time
+import warnings
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 NUMBERS = [
     "1",
@@ -571,6 +574,24 @@ def _alarm(signum: int, frame: Any) -> None:
     raise _Hang
 
 
+#: the work limit every fuzz input runs under unless it draws its own ``--max-work``: 5 s
+#: at the rate the estimates are calibrated for (10^6 steps a CPU second, each estimate
+#: within 3x of the time), so an input admitted by its estimate that runs past the 20 s
+#: alarm is an estimate that does not track time, reported as a hang
+FUZZ_MAX_WORK = 5 * 10**6
+#: the wall-clock backstop for an input blocked without using CPU (a pipe nobody writes)
+WALL_FACTOR = 15
+
+
+def _cpu() -> float:
+    """CPU seconds (user + system) of this process and of its finished children."""
+    me, kids = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def run(
     argv: list[str], limit_s: int = 20, watch: Path | None = None
 ) -> tuple[str, int | None, str]:
@@ -578,19 +599,33 @@ def run(
 
     Outcomes: ``ok`` (exit 0, 1 or 2 with at most one stderr line and no traceback),
     ``internal`` (exit 1 "internal error"), ``multiline``, ``traceback``, ``memory``,
-    ``hang`` (over ``limit_s`` seconds), ``destroyed`` (under ``watch``, a path changed
+    ``warning`` (a Python or numpy warning raised, each one caught however often it
+    repeats, or a line naming a warning on stderr),
+    ``hang`` (over ``limit_s`` CPU seconds, the process's and its workers', or over
+    ``WALL_FACTOR`` times that on the wall clock: timings on a shared machine are CPU
+    time), ``destroyed`` (under ``watch``, a path changed
     type, a symlink its target, or a temporary file was left behind).
     """
+    from pdpsym.app import limits  # the package is imported at the first run, not at import
     from pdpsym.app.cli import main
 
     before = snapshot(watch) if watch is not None else {}
 
     out, err = io.StringIO(), io.StringIO()
     old = signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(limit_s)
+    old_prof = signal.signal(signal.SIGPROF, _alarm)
+    signal.alarm(limit_s * WALL_FACTOR)
+    signal.setitimer(signal.ITIMER_PROF, limit_s)  # this process's CPU time
+    start = _cpu()
     code: int | None
     try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        with (
+            contextlib.redirect_stdout(out),
+            contextlib.redirect_stderr(err),
+            warnings.catch_warnings(record=True) as caught,
+            mock.patch.object(limits, "DEFAULT_MAX_WORK", FUZZ_MAX_WORK),
+        ):
+            warnings.simplefilter("always")  # a warning seen before is still reported
             try:
                 code = main(argv)
             except SystemExit as e:
@@ -604,13 +639,20 @@ def run(
 
         return "traceback", None, traceback.format_exc()
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.alarm(0)
         signal.signal(signal.SIGALRM, old)
+        signal.signal(signal.SIGPROF, old_prof)
     text = err.getvalue()
+    if _cpu() - start > limit_s:  # the workers' time, counted once they have ended
+        return "hang", code, text
     if watch is not None and (gone := destroyed(before, snapshot(watch))):
         return "destroyed", code, f"{gone[:3]} {text}"
     if "Traceback" in text:
         return "traceback", code, text
+    if caught or "Warning:" in text:
+        shown = "; ".join(f"{w.category.__name__}: {w.message}" for w in caught[:3])
+        return "warning", code, f"{shown} {text}"
     if text.count("\n") > 1:
         return "multiline", code, text
     if code == 1 and "internal error" in text:
@@ -620,8 +662,18 @@ def run(
     return "ok", code, text
 
 
-def campaign(n: int, seed: int = 0, tmp: Path | None = None, log: Any = None) -> dict[str, Any]:
-    """``n`` inputs, round-robin over the commands; counts per command and outcome."""
+def campaign(
+    n: int,
+    seed: int = 0,
+    tmp: Path | None = None,
+    log: Any = None,
+    only: range | None = None,
+) -> dict[str, Any]:
+    """``n`` inputs, round-robin over the commands; counts per command and outcome.
+
+    ``only``: run the inputs of these indices alone (every input is still drawn, so a
+    range of the campaign runs the same inputs as the whole, and ranges can run side by
+    side)."""
     import tempfile
 
     rng = random.Random(seed)
@@ -634,6 +686,8 @@ def campaign(n: int, seed: int = 0, tmp: Path | None = None, log: Any = None) ->
             case_dir = base / f"c{k % 50}"
             case_dir.mkdir(exist_ok=True)
             argv = draw(rng, case_dir, cmd)
+            if only is not None and k not in only:
+                continue
             outcome, code, err = run(argv, watch=case_dir)
             per[cmd][outcome if outcome != "ok" else f"exit {code}"] += 1
             if outcome != "ok":
@@ -645,13 +699,19 @@ def campaign(n: int, seed: int = 0, tmp: Path | None = None, log: Any = None) ->
     return {"per_command": per, "failures": bad}
 
 
-if __name__ == "__main__":  # python tests/fuzz_cases.py N [SEED]
+if __name__ == "__main__":  # python tests/fuzz_cases.py N [SEED [START:STOP]]
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 0
-    t0 = time.perf_counter()
-    res = campaign(n, seed, log=lambda line: print(line, flush=True))
-    print(f"{n} inputs, seed {seed}, {time.perf_counter() - t0:.0f} s")
+    start, _, stop = (sys.argv[3] if len(sys.argv) > 3 else f"0:{n}").partition(":")
+    t0, c0 = time.perf_counter(), _cpu()
+    res = campaign(
+        n, seed, log=lambda line: print(line, flush=True), only=range(int(start), int(stop))
+    )
+    print(
+        f"{n} inputs, seed {seed}, range {start}:{stop}, {time.perf_counter() - t0:.0f} s, "
+        f"{_cpu() - c0:.0f} s CPU"
+    )
     for cmd, c in res["per_command"].items():
         print(
             f"| {cmd} | {sum(c.values())} | "

@@ -21,6 +21,16 @@ if TYPE_CHECKING:
     from pdpsym.models.joint import JointDistribution
 
 
+# Calibrated on measured CPU time, a step being a microsecond (benchmarks/bench_estimates.py;
+# docs/benchmarks.md records the ratios): the audit's setup and certified output (35 ms
+# measured on two records), the exact steps of one (database, output) pair per delta, and
+# distributional-dp's fixed cost of its LPs (0.5 s measured on two and three records; twice
+# that under Laplace noise: 1.7 s measured on two records with --eps and --delta)
+AUDIT_BASE = 3 * 10**4
+EXACT_OPS = 15
+LP_SETUP = 5 * 10**5
+
+
 def number_bits(obj: Any) -> int:
     """The largest exact size (bits) of a number in a parsed JSON object."""
     if isinstance(obj, str):
@@ -100,13 +110,13 @@ def table_work(
     notion's own (a notion run alone costs the shared part plus its own).
 
     One step is about one exact operation on numbers of a few words. The estimate:
-    databases x outputs per database x (4 + the epsilon and delta points) x 50 exact
-    operations, times the growth of the numbers (size_bits of the inputs, the bits of a
+    databases x outputs per database x (4 + the epsilon and delta points) x EXACT_OPS
+    exact operations, times the growth of the numbers (size_bits of the inputs, the bits of a
     geometric tail), per notion; dependent-dp also walks the dependent neighbours (about
     cells/4 more); distributional-dp solves about 40 exact LPs (bisection) of V = rest x
     outputs variables and C = 2 x groups x outputs constraints by a dense simplex
-    ((C + V) pivots of C x V each, a sympy operation being ~4 steps).
-    Calibrated against measured times in docs/reliability.md.
+    ((C + V) pivots of C x V each) after a fixed setup.
+    Calibrated against measured CPU times in docs/benchmarks.md.
     """
     from pdpsym.audit.registry import TableWork, notion  # the audit layer loads after --help
 
@@ -118,14 +128,21 @@ def table_work(
     # randomized response, screened notions: float laws of about m^3 x cells (m the
     # largest domain), then a handful of candidate cases of cells outputs built exactly
     m = max((len(d) for d in model.domains), default=1)
-    per_point = cells * outputs * points * 50 * grow  # one exact delta per eps point
+    per_point = cells * outputs * points * EXACT_OPS * grow  # one exact delta per eps point
     screened = cells * (2 * m**3 + 16 * model.n * grow) + per_point
-    exact = cells * outputs * 4 * 50 * grow + per_point
+    exact = cells * outputs * 4 * EXACT_OPS * grow + per_point
     target_values = m
     rest = max(cells // max(target_values, 1), 1)
     groups = target_values * (cells // rest if known else 1)
     V, C = rest * outputs, 2 * groups * outputs
-    lp = 40 * (C + V) * C * V * 4 * grow
+    # one set of LPs for eps and one per curve point (measured about 50 ms a point on two
+    # records under Laplace noise)
+    setup = 0 if kind == "table" else 2 * LP_SETUP if kind == "laplace" else LP_SETUP
+    lp = setup + 8 * (C + V) * C * V * grow * (1 + points)
+    if kind == "randomized-response" and m == 2:  # binary records: measured linear in the
+        # cells x outputs (0.5 s at 4 records, 1.0 s at 5, 2.3 s at 6), far below the dense
+        # simplex's bound (4 ternary records still take minutes: the bound stands there)
+        lp = LP_SETUP + 450 * cells * outputs * grow * (1 + points)
 
     walks = TableWork(exact, screened, lp, cells, kind == "randomized-response")
 
@@ -141,8 +158,8 @@ def table_work(
         if kind == "laplace"
         else 0
     )
-    # plus the audit's own setup and certified output, about 0.1 s whatever the model
-    return 10**5, {n: one(n) for n in notions or ["-"]}
+    # plus the audit's own setup and certified output, whatever the model
+    return AUDIT_BASE, {n: one(n) for n in notions or ["-"]}
 
 
 def check_work(

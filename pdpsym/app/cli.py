@@ -166,7 +166,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         from pdpsym.app import limits
 
-        limits.check(args, limits.FIXED_WORK, "any command")  # validates --max-work first
+        limits.check(args, limits.FIXED_WORK, "any command", base=0)  # validates --max-work
         code = int(args.func(args))
         readers = sys.modules.get("pdpsym.app.readers")  # loaded when a model was read
         for note in getattr(readers, "NOTES", []):

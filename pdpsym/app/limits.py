@@ -3,8 +3,10 @@ what would not finish.
 
 The work of a request is counted in "steps", roughly the array cells or exact
 operations its largest phase needs (estimates from the model's shape, never from
-running it). The default limit, 10^8 steps, keeps a request within a few GiB and,
-for most commands, a few minutes on a laptop; ``--max-work N`` raises it.
+running it). A step is calibrated as about a microsecond of CPU time, each estimate
+within 3x of the measured time (benchmarks/bench_estimates.py). The default limit, 10^8
+steps, keeps a request within a few GiB and about two minutes of CPU; ``--max-work N``
+raises it.
 """
 
 from __future__ import annotations
@@ -19,6 +21,10 @@ DEFAULT_MAX_WORK = 10**8
 # output (checked by the CLI before any command, so --max-work is validated, and a
 # limit below it refuses every command at once)
 FIXED_WORK = 10**3
+# what a command costs beyond its imports whatever its input (reading the input, building
+# and certifying its output): 35 to 55 ms of CPU measured; added to every command's own
+# estimate, so that a small request's estimate tracks its time too
+COMMAND_BASE = 3 * 10**4
 MAX_FILE_BYTES = 64 * 2**20
 
 
@@ -32,14 +38,24 @@ def add_flag(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def check(args: argparse.Namespace, work: int, what: str) -> None:
-    """Raise InputError (exit 2) when ``work`` exceeds the request's limit."""
+def check(
+    args: argparse.Namespace,
+    work: int,
+    what: str,
+    cheaper: str | None = None,
+    base: int = COMMAND_BASE,
+) -> None:
+    """Raise InputError (exit 2) when ``work`` plus ``base`` (a command's fixed cost)
+    exceeds the request's limit; the message names the flag and, when given, the
+    ``cheaper`` way to a smaller request."""
     limit = max_work(args)
+    work += base
     if work > limit:
+        alternative = f"; {cheaper}" if cheaper else ""
         raise InputError(
             "--max-work",
-            f"{what} needs about {_size(work)} steps, above the limit {_size(limit)}; "
-            "raise --max-work to run it anyway",
+            f"{what} needs about {size(work)} steps, above the limit {size(limit)}; "
+            f"raise --max-work to run it anyway{alternative}",
         )
 
 
@@ -49,7 +65,7 @@ def max_work(args: argparse.Namespace) -> int:
     return DEFAULT_MAX_WORK if raw is None else parse_int(raw, "--max-work", 1, 10**18)
 
 
-def _size(k: int) -> str:
+def size(k: int) -> str:
     """``1.1e+09`` for a count of any size (no float overflow, no 4300-digit string)."""
     if k < 10**15:
         return f"{float(k):.1e}"

@@ -29,7 +29,7 @@ def _check(seed: int, command: str, tmp: Path) -> None:
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(seed=st.integers(0, 2**32 - 1), command=st.sampled_from(COMMANDS))
 def test_every_command_fails_cleanly_on_hostile_input(
@@ -419,3 +419,26 @@ def test_a_calibration_at_an_epsilon_of_thousands_of_digits_is_refused_upfront(
     argv = ["calibrate", str(m), "--eps", "9" * 5000, "--known", "x2", "--target", "x1"]
     outcome, code, err = run(argv)
     assert outcome == "ok" and code == 2 and "--max-work" in err, err
+
+
+def test_the_harness_reports_a_warning_and_a_cpu_hang(monkeypatch) -> None:
+    # the fuzz's own law, checked on stand-in commands: a warning (however often it was
+    # seen before) is a failure, and so is CPU time past the limit
+    import warnings
+
+    import pdpsym.app.cli as cli
+
+    def warns(argv: list[str]) -> int:
+        warnings.warn("overflow encountered in multiply", RuntimeWarning, stacklevel=1)
+        return 0
+
+    def spins(argv: list[str]) -> int:
+        x = 0
+        while True:  # interrupted by the harness's CPU timer
+            x += 1
+
+    monkeypatch.setattr(cli, "main", warns)
+    for _ in range(2):
+        assert run(["leakage"])[0] == "warning"
+    monkeypatch.setattr(cli, "main", spins)
+    assert run(["leakage"], limit_s=1)[0] == "hang"

@@ -111,7 +111,15 @@ def test_value_ranges_up_to_1e30(v: int, lam: Fraction) -> None:
 
 
 @pytest.mark.parametrize("offset", [0, 10**20, 10**30])
-@pytest.mark.parametrize("lam", [Fraction(1), Fraction(1, 10**320), Fraction(10**309)])
+@pytest.mark.parametrize(
+    "lam",
+    [
+        Fraction(1),
+        # the brute force at 700 digits takes about 30 s a table: thorough, in -m slow
+        pytest.param(Fraction(1, 10**320), marks=pytest.mark.slow),
+        Fraction(10**309),
+    ],
+)
 def test_random_tables_screened_equals_exact(offset: int, lam: Fraction) -> None:
     """3 x 3 tables with values near ``offset``: the screened search equals the fully exact
     one, and both lie in the mpmath brute force's value (a translation does not change

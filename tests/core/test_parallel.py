@@ -59,6 +59,7 @@ def _verify(*flags: str) -> list[dict]:
 SUBSET = ["--claim", "li2019.thm2", "--claim", "dmkb2020.thm6", "--claim", "lmm2016.thm6"]
 
 
+@pytest.mark.slow  # dask clusters in subprocesses, about 15 s; smoke test above
 def test_verify_on_two_processes_and_on_dask_equals_serial() -> None:
     pytest.importorskip("dask.distributed")
     serial = _verify(*SUBSET, "--jobs", "1")
@@ -66,6 +67,7 @@ def test_verify_on_two_processes_and_on_dask_equals_serial() -> None:
     assert _verify(*SUBSET, "--jobs", "2", "--scheduler", "local") == serial
 
 
+@pytest.mark.slow  # dask clusters in subprocesses, about 15 s; smoke test above
 def test_figure_on_dask_is_byte_identical() -> None:
     pytest.importorskip("dask.distributed")
     argv = [sys.executable, "-m", "pdpsym", "figure", "dmkb2020.fig4", "--scale", "quick"]

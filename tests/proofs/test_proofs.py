@@ -12,7 +12,16 @@ PROOFS = sorted(
 )
 
 
-@pytest.mark.parametrize("path", PROOFS, ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "path",
+    [
+        # lemma2_gaussian (about 15 s) also runs in the default suite as
+        # tests/gaussian/test_gaussian_claims.py::test_lemma2_proof_script: here in -m slow
+        pytest.param(p, marks=pytest.mark.slow) if p.stem == "lemma2_gaussian" else p
+        for p in PROOFS
+    ],
+    ids=lambda p: p.stem,
+)
 def test_proof_script(path):
     spec = importlib.util.spec_from_file_location(f"proof_{path.stem}", path)
     module = importlib.util.module_from_spec(spec)

@@ -32,8 +32,9 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--scale",
         choices=[s.value for s in Scale],
-        default=Scale.PAPER.value,
-        help="paper: the paper's parameters (default); quick: a small version in seconds",
+        default=None,
+        help="paper: the paper's parameters; quick: a small version in seconds (default: "
+        "paper when its estimate is within --max-work, else quick, said on stderr)",
     )
     options.add_parallel(p, "the points")
     p.add_argument(
@@ -71,7 +72,7 @@ def to_json(data: FigureData) -> str:
     return safe_json(json.dumps(obj, indent=2, ensure_ascii=False)) + "\n"
 
 
-BASE_WORK = 10**5  # a figure's own setup and output, about 0.1 s whatever its points
+BASE_WORK = 4 * 10**4  # a figure's own setup and output (with limits.COMMAND_BASE, 70 ms)
 
 
 def _num(x: Any, default: int = 1) -> int:
@@ -82,41 +83,78 @@ def _num(x: Any, default: int = 1) -> int:
         return default
 
 
+def _rate(x: Any) -> float:
+    """A point's probability parameter as a float in [0, 1] (1 if it is none)."""
+    try:
+        return min(max(float(x), 0.0), 1.0)
+    except (TypeError, ValueError, OverflowError):
+        return 1.0
+
+
+def _noise(p: Any) -> int:
+    """Fig. 6's cost factor of its noise: the geometric tail grows like ``1 / (1 - p)``."""
+    try:
+        return 5 + int(15 / (1 - float(p)))
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+        return 5  # no noise
+
+
 def _point_work(figure_id: str, point: Any) -> int:
     """Estimated steps of one declared point of a figure (from its arguments: the number
-    of tuples n, of records, of epsilons). Fitted on measured point times, one step
-    being about a microsecond (docs/reliability.md records estimate against time)."""
+    of tuples n, of records, of epsilons). Fitted on each point's measured CPU time at both
+    scales, one step being a microsecond of CPU (benchmarks/bench_estimates.py measures
+    every figure; docs/benchmarks.md records the ratios)."""
     args = point if isinstance(point, tuple) else (point,)
     paper, _, label = figure_id.partition(".")
     if paper == "li2019" and label in ("fig4c", "fig4d"):  # Gaussian, every adversary
         n = _num(args[0])
-        return 4 * 2**n + 3 * 10**3
-    if paper == "li2019" and label.startswith("fig5"):  # fast against full search
+        return 2**n + 3 * 10**3
+    if paper == "li2019" and label.startswith("fig5"):  # full search (3^n nodes), fast
         n = _num(args[0])
-        return 15 * 3**n + 10**3
+        return 2 * 3**n + 10**3
     if paper == "li2019":  # the exact WHG of a 3^n joint table
         n = _num(args[0])
-        return 3**n * n + 5 * 10**4
-    if label == "fig2":  # (known, n, eps): exact counting laws of n records
-        k, n = _num(args[0]), _num(args[1])
-        return 3 * 10**5 * k + 250 * n
-    if label == "fig3":  # (n, lambda): exact bounds of Theorem 3 over n records
+        return 3**n * n // 16 + 5 * 10**3
+    if paper == "correlated":  # (n, stay): a calibration over n records
+        return 1000 * _num(args[0]) + 10**4
+    if label == "fig2":  # (case, n, eps): case 2's n distinct p_i cost far more
+        case, n = _num(args[0]), _num(args[1])
+        # case 2's exact delta: n targets, each an exact Poisson binomial of n - 1 records,
+        # computed while the distinct p_i are at most 200 (the figure's own cut-off)
+        exact = 4 * n**3 if case == 2 and n <= 200 else 0
+        return exact + 40 * n + 3 * 10**4
+    if label == "fig3":  # (n, lambda): the numerical bound over N ~ Bin(n - 1, 2 lambda),
+        # its work growing like (n lambda)^1.6 (measured 0.64 s at n lambda = 250, 17 s at 2500)
+        return (
+            int(64 * (_num(args[0]) * _rate(args[1] if len(args) > 1 else None)) ** 1.6) + 2 * 10**4
+        )
+    if label == "fig4":  # (n, T): thresholding over n records
+        return 3 * _num(args[0]) // 2 + 5 * 10**3
+    if label == "fig6" and paper == "dmkb2020":  # (n, p, eps values): about n^1.25 a curve
         n = _num(args[0])
-        return 1500 * n + 10**4
-    if label == "fig4":  # (n, T): thresholding over n records, T terms each
-        n, t = _num(args[0]), _num(args[1])
-        return n * t // 4 + 3 * 10**4
-    if label == "fig6" and paper == "dmkb2020":  # (n, p, eps values): n^3 exact terms
-        n = _num(args[0])
-        return n**3 // 700 + 10**4
+        return int(n**1.25) * _noise(args[1] if len(args) > 1 else None) + 10**4
     if label == "fig1":  # a claim's check
-        return 10**5
-    return 10**4  # closed forms (dmkb2020 fig5, lmm2016 fig6)
+        return 3 * 10**4
+    if paper == "lmm2016":  # closed forms, about a millisecond each
+        return 10**3
+    return 4 * 10**3  # closed forms (dmkb2020 fig5)
 
 
 def work(figure_id: str, points: list[Any]) -> int:
     """The work of a figure: the sum of its declared points' estimates."""
     return BASE_WORK + sum(_point_work(figure_id, p) for p in points)
+
+
+def _flag_value(k: int) -> str:
+    """``k`` rounded up to two significant digits, as a --max-work value (``12e7``)."""
+    e = max(len(str(k)) - 2, 0)
+    return f"{-(-k // 10**e)}e{e}" if e else str(k)
+
+
+def default_scale(figure_id: str, spec: Any, limit: int) -> Scale:
+    """The scale a figure runs at when ``--scale`` is not given: the paper's parameters
+    when their estimate is within the work limit, else the quick version."""
+    return Scale.PAPER if work(figure_id, list(spec.points(Scale.PAPER))) <= limit else Scale.QUICK
 
 
 def run(args: argparse.Namespace) -> int:
@@ -136,9 +174,17 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--out", f"a {args.format} plot needs --out FILE")
     if args.out is not None:
         check_output(args.out, "--out")  # an unusable destination, before the work
-    spec, scale = known[args.id], Scale(args.scale)
+    spec, limit = known[args.id], limits.max_work(args)
+    scale = default_scale(args.id, spec, limit) if args.scale is None else Scale(args.scale)
     points = list(spec.points(scale))
-    limits.check(args, work(args.id, points), f"figure {args.id} at scale {scale.value}")
+    need = work(args.id, points)
+    cheaper = "--scale quick runs a small version in seconds" if scale is Scale.PAPER else None
+    limits.check(args, need, f"figure {args.id} at scale {scale.value}", cheaper)
+    if args.scale is None and scale is Scale.QUICK:
+        paper = _flag_value(work(args.id, list(spec.points(Scale.PAPER))) + limits.COMMAND_BASE)
+        sys.stderr.write(
+            f"pdpsym: note: ran at --scale quick; --scale paper --max-work {paper} runs the paper's\n"
+        )
     jobs = options.jobs(args)
     with Progress(len(points), args.id, enabled=args.progress, delay=2.0) as bar:
         parts = ordered_map(spec.point, points, jobs, lambda _i: bar.update(1), args.scheduler)
