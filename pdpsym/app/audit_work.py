@@ -173,7 +173,7 @@ def check_work(
     """Refuse, before any work, a run of every notion of ``notions`` on a table whose
     estimate (:func:`table_work`, all notions together) exceeds ``--max-work``."""
     shared, own = table_work(model, notions, bool(args.known), size_bits, mechanism, points)
-    limits.check(args, shared + sum(own.values()), "this audit")
+    limits.check(args, shared + sum(own.values()), "this audit", base=0)  # shared has the base
 
 
 def round_up(k: int) -> str:
@@ -224,7 +224,7 @@ def plan(
         notion -> its estimated steps, or the reason it cannot run, for each notion left
         out (in ``own``'s order; empty when the notions were named).
     """
-    limits.check(args, shared, what)
+    limits.check(args, shared, what, base=0)  # shared holds the audit's own base
     limit = limits.max_work(args)
     fixed = fixed or {}
     if explicit:

@@ -12,7 +12,7 @@ is 27 closed forms, a few milliseconds each.
 from __future__ import annotations
 
 import pytest
-from pdpsym.papers.figure import Scale
+from pdpsym.claims.figure import Scale
 
 from pdpsym.app.cli import main
 from pdpsym.app.commands.figure import default_scale, work
