@@ -264,7 +264,8 @@ def load_bayesian_network(
                 return None
             net = BayesianNetwork.from_json(obj, tolerance=tolerance)
     except InputError as err:
-        if "probabilities sum to" in err.message and "0," not in err.message:
+        # a row that sums to 0 has no tolerance to offer (9999999/10000000 does)
+        if "probabilities sum to" in err.message and "sum to 0," not in err.message:
             hint = "--row-tolerance T reads rows within T of 1" if tolerance is not None else ""
             hint = hint or "drop --exact-rows to read rows within 1e-6 of 1"
             raise InputError(err.field, f"{err.message} ({hint})") from None

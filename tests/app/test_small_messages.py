@@ -121,3 +121,16 @@ def test_tied_targets_are_named(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, "leakage", str(EX / "chain6.json"), "--all-targets", "--lam", "1")
     last = out.splitlines()[-1]
     assert code == 0 and last.startswith("max: x3 (within the enclosures, ties with x4): ")
+
+
+def test_exact_rows_names_the_tolerance_that_would_read_the_row(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # alarm.bif line 158 sums to 9999999/10000000 (read off the file): --exact-rows refuses
+    # it and says how the row would be read; the hint was lost once because the check for
+    # a row summing to 0 matched the "0," of "10000000, not exactly 1"
+    argv = ["leakage", str(EX / "alarm.bif"), "--target", "HYPOVOLEMIA", "--lam", "2"]
+    code, out, err = _run(capsys, *argv, "--exact-rows")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "line 158: probabilities sum to 9999999/10000000, not exactly 1" in err
+    assert "(drop --exact-rows to read rows within 1e-6 of 1)" in err

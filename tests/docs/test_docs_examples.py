@@ -41,6 +41,8 @@ class Example:
     page: str
     line: int
     script: str
+    #: in a console block, each ``$ `` command with the output the page shows under it
+    shown: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def id(self) -> str:
@@ -65,12 +67,20 @@ def examples(path: Path) -> list[Example]:
         before = next((ln.strip() for ln in reversed(lines[:i]) if ln.strip()), "")
         prompted = bool(body) and body[0].startswith("$ ")
         if before != NO_RUN and (lang in SHELLS or (not lang and prompted)):
+            shown: list[tuple[str, list[str]]] = []
             if lang == "console" or prompted:
                 script = "\n".join(ln[2:] for ln in body if ln.startswith("$ "))
+                for ln in body:
+                    if ln.startswith("$ "):
+                        shown.append((ln[2:], []))
+                    elif shown:
+                        shown[-1][1].append(ln.rstrip())
             else:
                 script = "\n".join(body)
             if script.strip():
-                out.append(Example(path.relative_to(ROOT).as_posix(), i + 1, script))
+                page = path.relative_to(ROOT).as_posix()
+                pairs = tuple((c, tuple(o)) for c, o in shown)
+                out.append(Example(page, i + 1, script, pairs))
         i = end + 1
     return out
 
@@ -130,8 +140,45 @@ def test_an_unquoted_argument_fails_in_bash(tmp_path: Path) -> None:
     [pytest.param(e, id=e.id, marks=[pytest.mark.slow] if _slow(e) else []) for e in ALL],
 )
 def test_example_runs_when_pasted(ex: Example, tmp_path: Path) -> None:
-    proc = _run(ex, tmp_path)
-    assert proc.returncode == 0, f"{ex.id}: exit {proc.returncode}\n{proc.stderr[-2000:]}"
+    if not any(out for _, out in ex.shown):
+        proc = _run(ex, tmp_path)
+        assert proc.returncode == 0, f"{ex.id}: exit {proc.returncode}\n{proc.stderr[-2000:]}"
+        return
+    # a console block that shows output: each command in turn, in the same folder, its
+    # stdout and stderr as a terminal interleaves them, compared with what the page shows
+    for n, (command, want) in enumerate(ex.shown):
+        one = Example(ex.page, ex.line, "{ " + command + " ; } 2>&1")
+        proc = _run(one, tmp_path) if n == 0 else _run_in(one, tmp_path)
+        assert proc.returncode == 0, f"{ex.id}: {command}: exit {proc.returncode}"
+        if want:
+            got = [ln.rstrip() for ln in proc.stdout.rstrip("\n").split("\n")]
+            assert got == list(want), f"{ex.id}: {command}: the page shows other output"
+
+
+def _run_in(ex: Example, tmp: Path) -> subprocess.CompletedProcess[str]:
+    """Run ``ex`` in a folder :func:`_run` has prepared (a later command of its block)."""
+    env = {
+        **os.environ,
+        "PATH": f"{tmp / '.shim'}{os.pathsep}{Path(sys.executable).parent}{os.pathsep}"
+        f"{os.environ['PATH']}",
+        "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+    }
+    return subprocess.run(
+        ["bash", "-c", "set -eo pipefail\n" + ex.script],
+        cwd=tmp,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def test_a_shown_output_that_differs_fails(tmp_path: Path) -> None:
+    # the check can fail: the README's leakage example with one digit changed
+    bad = Example("x.md", 1, "", (("pdpsym leakage docs/examples/pair.json --target x1", ("0",)),))
+    with pytest.raises(AssertionError):
+        test_example_runs_when_pasted(bad, tmp_path)
 
 
 # --- the examples ending each command's --help -------------------------------------------
