@@ -189,6 +189,9 @@ def _pi(i: int, groups: Sequence[tuple[Any, Mapping[Any, Fraction]]]) -> tuple[l
 
 Levels = Callable[[int], tuple[LPData, LPData]]
 
+#: A rational below e^ε when ε is too large for a ball of e^ε (ε >= 16384 ln 2 is checked)
+HUGE_T = Fraction(2**16384)
+
 #: The largest e^ε a float LP is asked to solve at before falling back to smaller ones.
 _FLOAT_T = (1e300, 2.0**64, 2.0**16)
 
@@ -302,9 +305,13 @@ class DistributionalLoss(PrivacyLoss):
         self.where: Mapping[str, Any] | None = None
 
     def _block_delta(
-        self, levels: Levels, n: int, t_lo: Fraction, t_hi: Fraction
+        self, levels: Levels, n: int, t_lo: Fraction, t_hi: Fraction | None
     ) -> tuple[Fraction, Fraction]:
         low, up = levels(n)
+        if t_hi is None:  # no rational above e^ε at hand: the lower bound is 0
+            cand_up = _proposal(up, t_lo, with_dual=False)
+            upper = simulator_delta(up, t_lo, cand_up.zeta) if cand_up.ok else Fraction(1)
+            return Fraction(0), min(upper, Fraction(1))
         # Any dual weights bound δ_LP(t_hi) from below and any simulator bounds δ_LP(t_lo)
         # from above, both evaluated exactly at the exact t; floats only propose them, at
         # t itself or, when e^ε is beyond what the float LP can take, at a smaller t.
@@ -325,10 +332,19 @@ class DistributionalLoss(PrivacyLoss):
         return lower, min(upper, Fraction(1))
 
     def _delta_at(self, e: Eps, n: int) -> tuple[Fraction, Fraction]:
+        t_hi: Fraction | None
         if e.w is not None:
             t_lo = t_hi = e.w
         else:
-            t_lo, t_hi = exp_enclosure(e.arb_exp, 128)
+            try:
+                t_lo, t_hi = exp_enclosure(e.arb_exp, 128)
+            except ArithmeticError:
+                # e^ε beyond any ball at this precision (ε of hundreds of digits): δ is
+                # non-increasing in e^ε, so a rational below e^ε bounds it from above and
+                # 0 from below
+                if e.exp_sign_bound(HUGE_T) != -1:
+                    raise
+                t_lo, t_hi = HUGE_T, None
         lo = hi = Fraction(0)
         for where, levels in self.blocks:
             a, b = self._block_delta(levels, n, t_lo, t_hi)

@@ -442,3 +442,33 @@ def test_the_harness_reports_a_warning_and_a_cpu_hang(monkeypatch) -> None:
         assert run(["leakage"])[0] == "warning"
     monkeypatch.setattr(cli, "main", spins)
     assert run(["leakage"], limit_s=1)[0] == "hang"
+
+
+def test_distributional_dp_at_an_epsilon_beyond_any_ball(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # fuzz seed 20261204, input 5068: e^(10^9999) has no finite ball at 128 bits and the
+    # audit ended in an internal error. δ is non-increasing in ε, so δ(10^9999) lies in
+    # [0, δ(1000)]: the reported enclosure must be inside that (monotonicity, by hand)
+    from pdpsym.app.cli import main
+
+    cells = [(0, 0, 0), (0, 0, 1), (0, 1, 0), (0, 1, 1), (1, 0, 0), (1, 0, 1), (1, 1, 0), (1, 1, 1)]
+    probs = ["2/21", "5/21", "1/21", "1/21", "1/21", "4/21", "4/21", "3/21"]
+    rows = [[*c, p] for c, p in zip(cells, probs, strict=True)]
+    model = tmp_path / "m.json"
+    model.write_text(json.dumps({"variables": ["x1", "x2", "x3"], "rows": rows}))
+    mech = tmp_path / "k.json"
+    mech.write_text(json.dumps({"kind": "randomized-response", "keep": "1"}))
+
+    def delta_at(eps: str) -> list[str]:
+        argv = ["audit", str(model), str(mech), "--target", "x1", "--known", "x2"]
+        assert main([*argv, "--eps", eps, "--notions", "distributional-dp", "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        delta = out["notions"]["distributional-dp"]["delta_at_epsilon"][0]["delta"]
+        return delta["enclosure"] if delta.get("enclosure") else [delta["exact"]] * 2
+
+    from fractions import Fraction
+
+    far = [Fraction(x) for x in delta_at("1e9999")]
+    near = [Fraction(x) for x in delta_at("1000")]
+    assert 0 <= far[0] <= far[1] <= near[1] and far[1] <= 1
