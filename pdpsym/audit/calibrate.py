@@ -121,6 +121,28 @@ class Calibration:
             "baselines": [b.as_json(digits) for b in self.baselines],
         }
 
+    def scale_columns(self, digits: int) -> dict[str, str]:
+        """The calibrated scale and each applicable baseline's scale and leakage, flat.
+
+        Args:
+            digits: the certified significant digits of every decimal.
+
+        Returns:
+            ``exact_scale``, then ``<baseline>_scale`` and ``<baseline>_leakage`` for each
+            baseline that applies (``-`` in its name becomes ``_``), as certified decimals.
+
+        References:
+            Li et al. (2019), Eq. 2; Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 5.
+        """
+        row = {"exact_scale": enclosure_decimal(self.lo, self.hi, digits)[0]}
+        for b in self.baselines:
+            if not isinstance(b, BaselineResult):  # pragma: no cover - a stationary chain
+                continue
+            key = b.name.replace("-", "_")
+            row[f"{key}_scale"] = certify(b.scale, digits).decimal
+            row[f"{key}_leakage"] = b.leakage.as_json(digits)["decimal"]
+        return row
+
 
 class _Target:
     """One target's factors (every known assignment), kept for repeated sups."""

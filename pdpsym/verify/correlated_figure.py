@@ -12,10 +12,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pdpsym.audit.calibrate import BaselineResult, calibrate
+from pdpsym.audit.calibrate import calibrate
 from pdpsym.claims.figure import Line, Plot, Scale, Text, figure
-from pdpsym.core.certify import certify
-from pdpsym.core.decimals import enclosure_decimal
 from pdpsym.models.markov import MarkovChain
 
 COLUMNS = (
@@ -27,6 +25,13 @@ COLUMNS = (
     "mqm_exact_leakage",
     "mqm_approx_leakage",
     "group_dp_leakage",
+)
+#: the figure's lines: the calibrated scale, then the baselines' (dashed)
+LINES = (
+    Line("exact_scale", "exact calibration (Eq. 2)"),
+    Line("mqm_exact_scale", "Markov Quilt Mechanism (exact)", dashed=True),
+    Line("mqm_approx_scale", "Markov Quilt Mechanism (approx)", dashed=True),
+    Line("group_dp_scale", "group DP", dashed=True),
 )
 STAYS = ("1/2", "3/5", "7/10", "4/5", "17/20", "9/10", "19/20", "97/100", "99/100")
 QUICK_STAYS = ("1/2", "7/10", "9/10", "99/100")
@@ -68,14 +73,7 @@ def point(args: tuple[int, str]) -> list[dict[str, str]]:
     stay = Fraction(stay_text)
     chain = MarkovChain(["0", "1"], T, "stationary", [[stay, 1 - stay], [1 - stay, stay]])
     cal = calibrate(chain, Fraction(1))
-    row = {"stay": str(float(stay)), "exact_scale": enclosure_decimal(cal.lo, cal.hi, 12)[0]}
-    for b in cal.baselines:
-        if not isinstance(b, BaselineResult):  # pragma: no cover - a stationary chain
-            continue
-        key = b.name.replace("-", "_")
-        row[f"{key}_scale"] = certify(b.scale, 12).decimal
-        row[f"{key}_leakage"] = b.leakage.as_json(12)["decimal"]
-    return [row]
+    return [{"stay": str(float(stay)), **cal.scale_columns(12)}]
 
 
 @figure(
@@ -86,12 +84,7 @@ def point(args: tuple[int, str]) -> list[dict[str, str]]:
     columns=COLUMNS,
     plot=Plot(
         x="stay",
-        lines=(
-            Line("exact_scale", "exact calibration (Eq. 2)"),
-            Line("mqm_exact_scale", "Markov Quilt Mechanism (exact)", dashed=True),
-            Line("mqm_approx_scale", "Markov Quilt Mechanism (approx)", dashed=True),
-            Line("group_dp_scale", "group DP", dashed=True),
-        ),
+        lines=LINES,
         xlabel="stay probability of the symmetric binary chain",
         ylabel="Laplace scale for eps = 1",
         logy=True,
@@ -118,4 +111,4 @@ def describe(scale: Scale) -> Text:
     )
 
 
-__all__ = ["COLUMNS", "describe", "point", "points"]
+__all__ = ["COLUMNS", "LINES", "describe", "point", "points"]
