@@ -37,6 +37,22 @@ STAYS = ("1/2", "3/5", "7/10", "4/5", "17/20", "9/10", "19/20", "97/100", "99/10
 QUICK_STAYS = ("1/2", "7/10", "9/10", "99/100")
 
 
+def calibration_plot(xlabel: str, ylabel: str) -> Plot:
+    """The plot of a calibration figure: :data:`LINES` against the stay probability, log y.
+
+    Args:
+        xlabel: the x axis's label (which chain's stay probability).
+        ylabel: the y axis's label (which scale).
+
+    Returns:
+        The figure's plot.
+
+    References:
+        Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 6.
+    """
+    return Plot(x="stay", lines=LINES, xlabel=xlabel, ylabel=ylabel, logy=True)
+
+
 def _length(scale: Scale) -> int:
     return 100 if scale == Scale.PAPER else 12
 
@@ -82,12 +98,8 @@ def point(args: tuple[int, str]) -> list[dict[str, str]]:
     points,
     point,
     columns=COLUMNS,
-    plot=Plot(
-        x="stay",
-        lines=LINES,
-        xlabel="stay probability of the symmetric binary chain",
-        ylabel="Laplace scale for eps = 1",
-        logy=True,
+    plot=calibration_plot(
+        "stay probability of the symmetric binary chain", "Laplace scale for eps = 1"
     ),
 )
 def describe(scale: Scale) -> Text:
@@ -111,4 +123,4 @@ def describe(scale: Scale) -> Text:
     )
 
 
-__all__ = ["COLUMNS", "LINES", "describe", "point", "points"]
+__all__ = ["COLUMNS", "LINES", "calibration_plot", "describe", "point", "points"]

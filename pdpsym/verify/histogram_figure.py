@@ -17,9 +17,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from pdpsym.audit.calibrate_histogram import calibrate_histogram
-from pdpsym.claims.figure import Plot, Scale, Text, figure
+from pdpsym.claims.figure import Scale, Text, figure
 from pdpsym.models.markov import MarkovChain
-from pdpsym.verify.correlated_figure import COLUMNS, LINES
+from pdpsym.verify.correlated_figure import COLUMNS, calibration_plot
 
 STATES = 4
 STAYS = ("1/4", "2/5", "1/2", "3/5", "7/10", "4/5", "9/10", "19/20")
@@ -88,12 +88,8 @@ def point(args: tuple[int, str]) -> list[dict[str, str]]:
     points,
     point,
     columns=COLUMNS,
-    plot=Plot(
-        x="stay",
-        lines=LINES,
-        xlabel="stay probability of the symmetric 4-state chain",
-        ylabel="per-bin Laplace scale for eps = 1",
-        logy=True,
+    plot=calibration_plot(
+        "stay probability of the symmetric 4-state chain", "per-bin Laplace scale for eps = 1"
     ),
 )
 def describe(scale: Scale) -> Text:
