@@ -56,6 +56,38 @@ NUDGE = Fraction(1, 10**14)
 REL_WIDTH = Fraction(1, 10**12)
 
 
+def baseline_json(
+    name: str,
+    scale: sympy.Expr,
+    scale_used: Fraction,
+    leakage: Enclosed,
+    worst_target: str,
+    digits: int,
+) -> dict[str, Any]:
+    """A baseline's name, scale (certified, and the rational used), leakage and worst target.
+
+    Args:
+        name: the baseline's name.
+        scale: its scale, exact.
+        scale_used: the rational scale the leakage was computed at.
+        leakage: the certified Eq. 2 leakage at that scale.
+        worst_target: the target of that leakage.
+        digits: the certified significant digits.
+
+    Returns:
+        ``{"name", "scale": {certified..., "used"}, "leakage", "worst_target"}``.
+
+    References:
+        Li et al. (2019), Eq. 2; Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 5.
+    """
+    return {
+        "name": name,
+        "scale": {**certify(scale, digits).as_json(), "used": fraction_str(scale_used)},
+        "leakage": leakage.as_json(digits),
+        "worst_target": worst_target,
+    }
+
+
 @dataclass(frozen=True)
 class BaselineResult:
     """A baseline's scale and the certified Eq. 2 leakage (max over targets) it gives."""
@@ -70,13 +102,9 @@ class BaselineResult:
     def as_json(self, digits: int) -> dict[str, Any]:
         """The scale (certified, and the rational used), its leakage and the detail."""
         return {
-            "name": self.name,
-            "scale": {
-                **certify(self.scale, digits).as_json(),
-                "used": fraction_str(self.scale_used),
-            },
-            "leakage": self.leakage.as_json(digits),
-            "worst_target": self.worst_target,
+            **baseline_json(
+                self.name, self.scale, self.scale_used, self.leakage, self.worst_target, digits
+            ),
             **{k: v for k, v in self.detail.items()},
         }
 
@@ -397,4 +425,4 @@ def _round(mid: Fraction, lo: Fraction, hi: Fraction) -> Fraction:
         den *= 2
 
 
-__all__ = ["BaselineResult", "Calibration", "NotApplicable", "calibrate"]
+__all__ = ["BaselineResult", "Calibration", "NotApplicable", "baseline_json", "calibrate"]

@@ -48,7 +48,7 @@ from typing import Any
 
 import sympy
 
-from pdpsym.audit.calibrate import calibrate
+from pdpsym.audit.calibrate import baseline_json, calibrate
 from pdpsym.core.certify import certify
 from pdpsym.core.compare import compare
 from pdpsym.core.decimals import decimal_string, enclosure_decimal
@@ -86,13 +86,9 @@ class ClassBaseline:
     def as_json(self, digits: int) -> dict[str, Any]:
         """The scale (certified, and the rational used), its leakage, how it was taken."""
         return {
-            "name": self.name,
-            "scale": {
-                **certify(self.scale, digits).as_json(),
-                "used": fraction_str(self.scale_used),
-            },
-            "leakage": self.leakage.as_json(digits),
-            "worst_target": self.worst_target,
+            **baseline_json(
+                self.name, self.scale, self.scale_used, self.leakage, self.worst_target, digits
+            ),
             "note": self.note,
             **dict(self.detail),
         }
