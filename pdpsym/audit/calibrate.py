@@ -17,7 +17,7 @@ there, it becomes the worst and the bisection continues from the bracket.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
@@ -172,6 +172,119 @@ class Calibration:
         return row
 
 
+def positive_eps(eps: Fraction) -> Fraction:
+    """``eps`` as a Fraction, refused unless it is positive.
+
+    Args:
+        eps: the leakage bound.
+
+    Returns:
+        ``Fraction(eps)``.
+
+    Raises:
+        InputError: ``eps <= 0`` (field ``eps``).
+
+    References:
+        Li et al. (2019), Eq. 2 (the bound a calibration meets).
+    """
+    eps = Fraction(eps)
+    if eps <= 0:
+        raise InputError("eps", f"must be > 0, got {fraction_str(eps)}")
+    return eps
+
+
+def calibration_targets(
+    model: CountModel, known: Sequence[str], targets: Sequence[str] | None
+) -> tuple[tuple[str, ...], list[str]]:
+    """The known records and the targets of a calibration (default: every record not known).
+
+    Args:
+        model: the model whose records are the default targets.
+        known: the records the adversary knows.
+        targets: the targets, or None for every record not known.
+
+    Returns:
+        ``(known, targets)``.
+
+    Raises:
+        InputError: no target is left (field ``target``).
+
+    References:
+        Li et al. (2019), Eq. 2 (one leakage per target).
+    """
+    known = tuple(known)
+    if targets is None:
+        targets = [v for v in model.variables if v not in set(known)]
+    targets = list(targets)
+    if not targets:
+        raise InputError("target", "no target left once the known records are removed")
+    return known, targets
+
+
+def max_sign(
+    enclosures: Callable[[int], Iterable[tuple[Any, ...] | None]],
+    precisions: Sequence[int],
+    eps: Fraction,
+    name: str,
+) -> int:
+    """The sign of ``max - eps`` for a max of certified enclosures, raising precision.
+
+    Args:
+        enclosures: at a number of digits, each part's enclosure ``(lo, hi, ...)`` (None: no
+            two compatible values in the part).
+        precisions: the digits tried, in order.
+        eps: the bound compared with.
+        name: the target's name (for the error).
+
+    Returns:
+        1 when the max is certified above ``eps``, -1 when certified at most ``eps``, 0
+        when no precision splits them.
+
+    Raises:
+        InputError: no part has two compatible values (field ``target``).
+
+    References:
+        Li et al. (2019), Eq. 2 (the leakage is a max over the known assignments).
+    """
+    for digits in precisions:
+        lo: Fraction | None = None
+        hi: Fraction | None = None
+        for res in enclosures(digits):
+            if res is not None:
+                lo = res[0] if lo is None else max(lo, res[0])
+                hi = res[1] if hi is None else max(hi, res[1])
+        if lo is None or hi is None:
+            raise InputError("target", f"{name}: no two values are compatible")
+        if lo > eps:
+            return 1
+        if hi <= eps:
+            return -1
+    return 0
+
+
+def nudged(
+    compare: Callable[[Fraction, Fraction], int], lam: Fraction, eps: Fraction
+) -> tuple[Fraction, Fraction] | None:
+    """At a tie ``PL(lam) = eps``: ``lam (1 -+ NUDGE)`` when certified on either side.
+
+    Args:
+        compare: the certified sign of ``PL(scale) - eps``.
+        lam: the tied scale.
+        eps: the bound.
+
+    Returns:
+        ``(lam (1 - NUDGE), lam (1 + NUDGE))`` when the leakage is certified above eps at
+        the first and below at the second, else None.
+
+    References:
+        Li et al. (2019), Eq. 2 (the leakage is non-increasing in the scale).
+    """
+    lo, hi = lam * (1 - NUDGE), lam * (1 + NUDGE)
+    if compare(lo, eps) > 0 and compare(hi, eps) < 0:
+        return lo, hi
+    return None
+
+
 class _Target:
     """One target's factors (every known assignment), kept for repeated sups."""
 
@@ -187,29 +300,23 @@ class _Target:
     def compare(self, lam: Fraction, eps: Fraction) -> int:
         """The sign of ``PL(lam) - eps``, certified (raising precision as needed); 0 when
         ``|PL(lam) - eps|`` is below about ``10^-68`` (a tie the balls cannot split)."""
-        for digits in (17, 34, 68):
-            lo: Fraction | None = None
-            hi: Fraction | None = None
-            for values in self.parts:
-                res = target_enclosure(values, self.contrib, lam, digits, exact=False)
-                if res is not None:
-                    lo = res[0] if lo is None else max(lo, res[0])
-                    hi = res[1] if hi is None else max(hi, res[1])
-            if lo is None or hi is None:
-                raise InputError("target", f"{self.name}: no two values are compatible")
-            if lo > eps:
-                return 1
-            if hi <= eps:
-                return -1
-        return 0
+        return max_sign(
+            lambda digits: (
+                target_enclosure(values, self.contrib, lam, digits, exact=False)
+                for values in self.parts
+            ),
+            (17, 34, 68),
+            eps,
+            self.name,
+        )
 
     def around(self, lam: Fraction, eps: Fraction) -> tuple[Fraction, Fraction]:
         """At a tie ``PL(lam) = eps`` (to 68 digits): ``lam (1 -+ NUDGE)``, certified to
         lie below and above ``lambda*`` (the leakage is non-increasing; if it is flat
         there, the tie is undecided)."""
-        lo, hi = lam * (1 - NUDGE), lam * (1 + NUDGE)
-        if self.compare(lo, eps) > 0 and self.compare(hi, eps) < 0:
-            return lo, hi
+        bracket = nudged(self.compare, lam, eps)
+        if bracket is not None:
+            return bracket
         raise Undecided(f"leakage of {self.name} equals eps near scale {lam}", 68 * 4)
 
 
@@ -302,16 +409,9 @@ def calibrate(
         >>> c.lo <= 1 <= c.hi, c.hi - c.lo <= Fraction(1, 10**12)
         (True, True)
     """
-    eps = Fraction(eps)
-    if eps <= 0:
-        raise InputError("eps", f"must be > 0, got {fraction_str(eps)}")
+    eps = positive_eps(eps)
     mech = _check_mechanism(model, mechanism, weights)
-    known = tuple(known)
-    if targets is None:
-        targets = [v for v in model.variables if v not in set(known)]
-    targets = list(targets)
-    if not targets:
-        raise InputError("target", "no target left once the known records are removed")
+    known, targets = calibration_targets(model, known, targets)
     # a safe start: the group-DP scale (doubled until every target meets eps)
     hi = Fraction(certify(group_dp_scale(model, eps).scale, 20).enclosure[1])
     if hi <= 0:
@@ -344,7 +444,7 @@ def calibrate(
             if c == 0:
                 lo, hi = tgt.around(lo, eps)
         while hi - lo > REL_WIDTH * hi:
-            mid = _round((lo + hi) / 2, lo, hi)
+            mid = short_between((lo + hi) / 2, lo, hi)
             c = tgt.compare(mid, eps)
             if c > 0:
                 lo = mid
@@ -414,8 +514,21 @@ def _with_baselines(
     return Calibration(eps, mech, lo, hi, worst, tuple(out))
 
 
-def _round(mid: Fraction, lo: Fraction, hi: Fraction) -> Fraction:
-    """A short rational strictly inside ``(lo, hi)`` near ``mid`` (keeps numbers small)."""
+def short_between(mid: Fraction, lo: Fraction, hi: Fraction) -> Fraction:
+    """A short rational strictly inside ``(lo, hi)`` near ``mid`` (keeps numbers small).
+
+    Args:
+        mid: the point wanted (inside ``(lo, hi)``).
+        lo: the open interval's lower end.
+        hi: its upper end (``> lo``).
+
+    Returns:
+        The first ``round(mid d) / d`` for ``d = 1, 2, 4, ...`` strictly inside ``(lo, hi)``
+        and within a quarter of the width of ``mid``.
+
+    References:
+        Li et al. (2019), Eq. 2 (the bisection for the smallest scale meeting eps).
+    """
     width = hi - lo
     den = 1
     while True:
@@ -425,4 +538,15 @@ def _round(mid: Fraction, lo: Fraction, hi: Fraction) -> Fraction:
         den *= 2
 
 
-__all__ = ["BaselineResult", "Calibration", "NotApplicable", "baseline_json", "calibrate"]
+__all__ = [
+    "BaselineResult",
+    "Calibration",
+    "NotApplicable",
+    "baseline_json",
+    "calibrate",
+    "calibration_targets",
+    "max_sign",
+    "nudged",
+    "positive_eps",
+    "short_between",
+]
