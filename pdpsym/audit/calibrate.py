@@ -121,6 +121,36 @@ class NotApplicable:
         return {"name": self.name, "applicable": False, "reason": self.reason}
 
 
+def scale_json(
+    eps: Fraction, mechanism: str, lo: Fraction, hi: Fraction, digits: int
+) -> dict[str, Any]:
+    """A calibrated scale's eps, mechanism and enclosure ``[lo, hi]``, for JSON.
+
+    Args:
+        eps: the leakage bound met.
+        mechanism: the mechanism's name.
+        lo: the enclosure's lower end.
+        hi: its upper end.
+        digits: the certified significant digits of the decimal.
+
+    Returns:
+        ``{"eps", "mechanism", "scale": {"decimal", "enclosure": [down, up]}}`` (the
+        enclosure's ends to 16 digits, rounded outward).
+
+    References:
+        Li et al. (2019), Eq. 2 (the smallest scale meeting eps).
+    """
+    dec, _ = enclosure_decimal(lo, hi, digits)
+    return {
+        "eps": fraction_str(eps),
+        "mechanism": mechanism,
+        "scale": {
+            "decimal": dec,
+            "enclosure": [decimal_string(lo, 16, "down"), decimal_string(hi, 16, "up")],
+        },
+    }
+
+
 @dataclass(frozen=True)
 class Calibration:
     """The smallest scale ``lambda*`` in ``[lo, hi]`` with max leakage ``<= eps``."""
@@ -134,17 +164,8 @@ class Calibration:
 
     def as_json(self, digits: int = 15) -> dict[str, Any]:
         """The enclosure of the smallest scale, the worst target and the baselines."""
-        dec, _ = enclosure_decimal(self.lo, self.hi, digits)
         return {
-            "eps": fraction_str(self.eps),
-            "mechanism": self.mechanism,
-            "scale": {
-                "decimal": dec,
-                "enclosure": [
-                    decimal_string(self.lo, 16, "down"),
-                    decimal_string(self.hi, 16, "up"),
-                ],
-            },
+            **scale_json(self.eps, self.mechanism, self.lo, self.hi, digits),
             "worst_target": self.worst_target,
             "baselines": [b.as_json(digits) for b in self.baselines],
         }
@@ -548,5 +569,6 @@ __all__ = [
     "max_sign",
     "nudged",
     "positive_eps",
+    "scale_json",
     "short_between",
 ]

@@ -48,10 +48,9 @@ from typing import Any
 
 import sympy
 
-from pdpsym.audit.calibrate import baseline_json, calibrate
+from pdpsym.audit.calibrate import baseline_json, calibrate, scale_json
 from pdpsym.core.certify import certify
 from pdpsym.core.compare import compare
-from pdpsym.core.decimals import decimal_string, enclosure_decimal
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 from pdpsym.core.parallel import ordered_map
@@ -111,17 +110,8 @@ class ClassCalibration:
 
     def as_json(self, digits: int = 15) -> dict[str, Any]:
         """The enclosure, whether it is tight, the worst law and the baselines."""
-        dec, _ = enclosure_decimal(self.lo, self.hi, digits)
         return {
-            "eps": fraction_str(self.eps),
-            "mechanism": self.mechanism,
-            "scale": {
-                "decimal": dec,
-                "enclosure": [
-                    decimal_string(self.lo, 16, "down"),
-                    decimal_string(self.hi, 16, "up"),
-                ],
-            },
+            **scale_json(self.eps, self.mechanism, self.lo, self.hi, digits),
             "tight": self.tight,
             "worst_target": self.worst_target,
             "worst_law": self.law_json if self.law_json is not None else self.law,
