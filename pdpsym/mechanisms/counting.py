@@ -39,7 +39,13 @@ from pdpsym.core.errors import InputError
 from pdpsym.core.tails import tilted_mean
 from pdpsym.mechanisms import divergence
 from pdpsym.mechanisms.count_law import EXACT_LIMIT, CountLaw, peer_laws
-from pdpsym.mechanisms.population import MANY_DISTINCT, candidate_values, exact_peer_pmf
+from pdpsym.mechanisms.population import (
+    MANY_DISTINCT,
+    bisect_first_true,
+    candidate_values,
+    exact_peer_pmf,
+    one_fewer,
+)
 
 
 def shift_laws(law: CountLaw) -> tuple[divergence.OutputLaw, divergence.OutputLaw]:
@@ -191,10 +197,7 @@ def _counting_delta_search(
     for q in sorted(values, key=first.__getitem__):  # earliest target first
         i = first[q]
         others = tuple(unknown[:i] + unknown[i + 1 :])
-        own = dict(blocks)
-        own[q] -= 1
-        if own[q] == 0:
-            del own[q]
+        own = one_fewer(blocks, q)
         if large:
             if symmetric and 1 - q in seen_mirror:  # equal to its mirror's, seen earlier
                 continue
@@ -389,13 +392,7 @@ def first_true(lo: int, hi: int, pred: Callable[[int], bool], guess: int | None 
             while lo + step - 1 < hi and not pred(lo + step - 1):
                 lo, step = lo + step, 2 * step
             hi = min(hi, lo + step - 1)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if pred(mid):
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+    return bisect_first_true(lo, hi, pred)
 
 
 def last_true(lo: int, hi: int, pred: Callable[[int], bool], guess: int | None = None) -> int:
