@@ -126,10 +126,7 @@ def class_leakage_command(args: argparse.Namespace, cls: Any) -> int:
     lam = parse_lambda(args.lam)
     known = options.names(args.known)
     weights = integer_weights(args.weights)
-    if args.all_targets and args.target is not None:
-        raise InputError("--target", "give --target or --all-targets, not both")
-    if not args.all_targets and args.target is None:
-        raise InputError("--target", "name the target record (or pass --all-targets)")
+    options.target_or_all(args)
     if _tables(cls):
         return _table_leakage(args, cls, lam, known, digits)
     targets = (
