@@ -245,6 +245,16 @@ def _product(factors: Sequence[PFactor]) -> PFactor | None:
     return out
 
 
+def _children(tree: CliqueTree, order: Sequence[str]) -> dict[str, list[str]]:
+    """Each clique's children in ``tree``, in ``order``."""
+    kids: dict[str, list[str]] = {v: [] for v in order}
+    for v in order:
+        p = tree.parent[v]
+        if p is not None:
+            kids[p].append(v)
+    return kids
+
+
 def _send_down(
     base: _F,
     cs: Sequence[str],
@@ -305,11 +315,7 @@ def all_marginals(
             constant = constant * f[1].get((), poly.zero())
         else:
             assigned[min(f[0], key=rank.__getitem__)].append(f)
-    kids: dict[str, list[str]] = {v: [] for v in order}
-    for v in order:
-        p = tree.parent[v]
-        if p is not None:
-            kids[p].append(v)
+    kids = _children(tree, order)
     unit: PFactor = ((), {(): poly.monomial(1, 0)})
     local = {v: _product(assigned[v]) or unit for v in order}
     up: dict[str, PFactor] = {}
@@ -408,11 +414,7 @@ def support_work(tree: CliqueTree, supports: Sequence[BFactor], price: int) -> i
     for f in supports:
         if f[0]:
             assigned[min(f[0], key=rank.__getitem__)].append(f)
-    kids: dict[str, list[str]] = {v: [] for v in order}
-    for v in order:
-        p = tree.parent[v]
-        if p is not None:
-            kids[p].append(v)
+    kids = _children(tree, order)
     work = 0
     unit: BFactor = ((), np.ones((), dtype=bool))
 
