@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.app import limits, options
-from pdpsym.app.output import number_text, print_json
+from pdpsym.app.output import baseline_line, number_text, print_json
 from pdpsym.app.progress import Progress
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
@@ -360,14 +360,9 @@ def class_calibrate_command(args: argparse.Namespace, cls: Any) -> int:
     if not cal.tight:
         lines.append("not tight: the search's box limit (--max-work) widened the enclosure")
     for b in out["baselines"]:
-        if b.get("applicable") is False:
-            lines.append(f"{b['name']}: not applicable ({b['reason']})")
-            continue
-        lines.append(
-            f"{b['name']}: scale {b['scale']['decimal']}, leakage at the worst law "
-            f"{b['leakage']['decimal']} (worst target {b['worst_target']})"
-        )
-        lines.append(f"  ({b['note']})")
+        lines.append(baseline_line(b, "at the worst law"))
+        if b.get("applicable") is not False:
+            lines.append(f"  ({b['note']})")
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
 
