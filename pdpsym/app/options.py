@@ -132,6 +132,14 @@ def names(text: str | None, flag: str = "--known") -> list[str]:
     return out
 
 
+def target_or_all(args: argparse.Namespace) -> None:
+    """Refuse unless exactly one of ``--target`` and ``--all-targets`` is given."""
+    if args.all_targets and args.target is not None:
+        raise InputError("--target", "give --target or --all-targets, not both")
+    if not args.all_targets and args.target is None:
+        raise InputError("--target", "name the target record (or pass --all-targets)")
+
+
 def weights(text: str | None, flag: str = "--weights") -> dict[str, Fraction]:
     """``NAME=w,...`` with exact numbers w."""
     out: dict[str, Fraction] = {}

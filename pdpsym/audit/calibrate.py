@@ -17,7 +17,7 @@ there, it becomes the worst and the bisection continues from the bracket.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
@@ -56,6 +56,38 @@ NUDGE = Fraction(1, 10**14)
 REL_WIDTH = Fraction(1, 10**12)
 
 
+def baseline_json(
+    name: str,
+    scale: sympy.Expr,
+    scale_used: Fraction,
+    leakage: Enclosed,
+    worst_target: str,
+    digits: int,
+) -> dict[str, Any]:
+    """A baseline's name, scale (certified, and the rational used), leakage and worst target.
+
+    Args:
+        name: the baseline's name.
+        scale: its scale, exact.
+        scale_used: the rational scale the leakage was computed at.
+        leakage: the certified Eq. 2 leakage at that scale.
+        worst_target: the target of that leakage.
+        digits: the certified significant digits.
+
+    Returns:
+        ``{"name", "scale": {certified..., "used"}, "leakage", "worst_target"}``.
+
+    References:
+        Li et al. (2019), Eq. 2; Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 5.
+    """
+    return {
+        "name": name,
+        "scale": {**certify(scale, digits).as_json(), "used": fraction_str(scale_used)},
+        "leakage": leakage.as_json(digits),
+        "worst_target": worst_target,
+    }
+
+
 @dataclass(frozen=True)
 class BaselineResult:
     """A baseline's scale and the certified Eq. 2 leakage (max over targets) it gives."""
@@ -70,13 +102,9 @@ class BaselineResult:
     def as_json(self, digits: int) -> dict[str, Any]:
         """The scale (certified, and the rational used), its leakage and the detail."""
         return {
-            "name": self.name,
-            "scale": {
-                **certify(self.scale, digits).as_json(),
-                "used": fraction_str(self.scale_used),
-            },
-            "leakage": self.leakage.as_json(digits),
-            "worst_target": self.worst_target,
+            **baseline_json(
+                self.name, self.scale, self.scale_used, self.leakage, self.worst_target, digits
+            ),
             **{k: v for k, v in self.detail.items()},
         }
 
@@ -93,6 +121,36 @@ class NotApplicable:
         return {"name": self.name, "applicable": False, "reason": self.reason}
 
 
+def scale_json(
+    eps: Fraction, mechanism: str, lo: Fraction, hi: Fraction, digits: int
+) -> dict[str, Any]:
+    """A calibrated scale's eps, mechanism and enclosure ``[lo, hi]``, for JSON.
+
+    Args:
+        eps: the leakage bound met.
+        mechanism: the mechanism's name.
+        lo: the enclosure's lower end.
+        hi: its upper end.
+        digits: the certified significant digits of the decimal.
+
+    Returns:
+        ``{"eps", "mechanism", "scale": {"decimal", "enclosure": [down, up]}}`` (the
+        enclosure's ends to 16 digits, rounded outward).
+
+    References:
+        Li et al. (2019), Eq. 2 (the smallest scale meeting eps).
+    """
+    dec, _ = enclosure_decimal(lo, hi, digits)
+    return {
+        "eps": fraction_str(eps),
+        "mechanism": mechanism,
+        "scale": {
+            "decimal": dec,
+            "enclosure": [decimal_string(lo, 16, "down"), decimal_string(hi, 16, "up")],
+        },
+    }
+
+
 @dataclass(frozen=True)
 class Calibration:
     """The smallest scale ``lambda*`` in ``[lo, hi]`` with max leakage ``<= eps``."""
@@ -106,20 +164,146 @@ class Calibration:
 
     def as_json(self, digits: int = 15) -> dict[str, Any]:
         """The enclosure of the smallest scale, the worst target and the baselines."""
-        dec, _ = enclosure_decimal(self.lo, self.hi, digits)
         return {
-            "eps": fraction_str(self.eps),
-            "mechanism": self.mechanism,
-            "scale": {
-                "decimal": dec,
-                "enclosure": [
-                    decimal_string(self.lo, 16, "down"),
-                    decimal_string(self.hi, 16, "up"),
-                ],
-            },
+            **scale_json(self.eps, self.mechanism, self.lo, self.hi, digits),
             "worst_target": self.worst_target,
             "baselines": [b.as_json(digits) for b in self.baselines],
         }
+
+    def scale_columns(self, digits: int) -> dict[str, str]:
+        """The calibrated scale and each applicable baseline's scale and leakage, flat.
+
+        Args:
+            digits: the certified significant digits of every decimal.
+
+        Returns:
+            ``exact_scale``, then ``<baseline>_scale`` and ``<baseline>_leakage`` for each
+            baseline that applies (``-`` in its name becomes ``_``), as certified decimals.
+
+        References:
+            Li et al. (2019), Eq. 2; Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 5.
+        """
+        row = {"exact_scale": enclosure_decimal(self.lo, self.hi, digits)[0]}
+        for b in self.baselines:
+            if not isinstance(b, BaselineResult):  # pragma: no cover - a stationary chain
+                continue
+            key = b.name.replace("-", "_")
+            row[f"{key}_scale"] = certify(b.scale, digits).decimal
+            row[f"{key}_leakage"] = b.leakage.as_json(digits)["decimal"]
+        return row
+
+
+def positive_eps(eps: Fraction) -> Fraction:
+    """``eps`` as a Fraction, refused unless it is positive.
+
+    Args:
+        eps: the leakage bound.
+
+    Returns:
+        ``Fraction(eps)``.
+
+    Raises:
+        InputError: ``eps <= 0`` (field ``eps``).
+
+    References:
+        Li et al. (2019), Eq. 2 (the bound a calibration meets).
+    """
+    eps = Fraction(eps)
+    if eps <= 0:
+        raise InputError("eps", f"must be > 0, got {fraction_str(eps)}")
+    return eps
+
+
+def calibration_targets(
+    model: CountModel, known: Sequence[str], targets: Sequence[str] | None
+) -> tuple[tuple[str, ...], list[str]]:
+    """The known records and the targets of a calibration (default: every record not known).
+
+    Args:
+        model: the model whose records are the default targets.
+        known: the records the adversary knows.
+        targets: the targets, or None for every record not known.
+
+    Returns:
+        ``(known, targets)``.
+
+    Raises:
+        InputError: no target is left (field ``target``).
+
+    References:
+        Li et al. (2019), Eq. 2 (one leakage per target).
+    """
+    known = tuple(known)
+    if targets is None:
+        targets = [v for v in model.variables if v not in set(known)]
+    targets = list(targets)
+    if not targets:
+        raise InputError("target", "no target left once the known records are removed")
+    return known, targets
+
+
+def max_sign(
+    enclosures: Callable[[int], Iterable[tuple[Any, ...] | None]],
+    precisions: Sequence[int],
+    eps: Fraction,
+    name: str,
+) -> int:
+    """The sign of ``max - eps`` for a max of certified enclosures, raising precision.
+
+    Args:
+        enclosures: at a number of digits, each part's enclosure ``(lo, hi, ...)`` (None: no
+            two compatible values in the part).
+        precisions: the digits tried, in order.
+        eps: the bound compared with.
+        name: the target's name (for the error).
+
+    Returns:
+        1 when the max is certified above ``eps``, -1 when certified at most ``eps``, 0
+        when no precision splits them.
+
+    Raises:
+        InputError: no part has two compatible values (field ``target``).
+
+    References:
+        Li et al. (2019), Eq. 2 (the leakage is a max over the known assignments).
+    """
+    for digits in precisions:
+        lo: Fraction | None = None
+        hi: Fraction | None = None
+        for res in enclosures(digits):
+            if res is not None:
+                lo = res[0] if lo is None else max(lo, res[0])
+                hi = res[1] if hi is None else max(hi, res[1])
+        if lo is None or hi is None:
+            raise InputError("target", f"{name}: no two values are compatible")
+        if lo > eps:
+            return 1
+        if hi <= eps:
+            return -1
+    return 0
+
+
+def nudged(
+    compare: Callable[[Fraction, Fraction], int], lam: Fraction, eps: Fraction
+) -> tuple[Fraction, Fraction] | None:
+    """At a tie ``PL(lam) = eps``: ``lam (1 -+ NUDGE)`` when certified on either side.
+
+    Args:
+        compare: the certified sign of ``PL(scale) - eps``.
+        lam: the tied scale.
+        eps: the bound.
+
+    Returns:
+        ``(lam (1 - NUDGE), lam (1 + NUDGE))`` when the leakage is certified above eps at
+        the first and below at the second, else None.
+
+    References:
+        Li et al. (2019), Eq. 2 (the leakage is non-increasing in the scale).
+    """
+    lo, hi = lam * (1 - NUDGE), lam * (1 + NUDGE)
+    if compare(lo, eps) > 0 and compare(hi, eps) < 0:
+        return lo, hi
+    return None
 
 
 class _Target:
@@ -137,29 +321,23 @@ class _Target:
     def compare(self, lam: Fraction, eps: Fraction) -> int:
         """The sign of ``PL(lam) - eps``, certified (raising precision as needed); 0 when
         ``|PL(lam) - eps|`` is below about ``10^-68`` (a tie the balls cannot split)."""
-        for digits in (17, 34, 68):
-            lo: Fraction | None = None
-            hi: Fraction | None = None
-            for values in self.parts:
-                res = target_enclosure(values, self.contrib, lam, digits, exact=False)
-                if res is not None:
-                    lo = res[0] if lo is None else max(lo, res[0])
-                    hi = res[1] if hi is None else max(hi, res[1])
-            if lo is None or hi is None:
-                raise InputError("target", f"{self.name}: no two values are compatible")
-            if lo > eps:
-                return 1
-            if hi <= eps:
-                return -1
-        return 0
+        return max_sign(
+            lambda digits: (
+                target_enclosure(values, self.contrib, lam, digits, exact=False)
+                for values in self.parts
+            ),
+            (17, 34, 68),
+            eps,
+            self.name,
+        )
 
     def around(self, lam: Fraction, eps: Fraction) -> tuple[Fraction, Fraction]:
         """At a tie ``PL(lam) = eps`` (to 68 digits): ``lam (1 -+ NUDGE)``, certified to
         lie below and above ``lambda*`` (the leakage is non-increasing; if it is flat
         there, the tie is undecided)."""
-        lo, hi = lam * (1 - NUDGE), lam * (1 + NUDGE)
-        if self.compare(lo, eps) > 0 and self.compare(hi, eps) < 0:
-            return lo, hi
+        bracket = nudged(self.compare, lam, eps)
+        if bracket is not None:
+            return bracket
         raise Undecided(f"leakage of {self.name} equals eps near scale {lam}", 68 * 4)
 
 
@@ -252,16 +430,9 @@ def calibrate(
         >>> c.lo <= 1 <= c.hi, c.hi - c.lo <= Fraction(1, 10**12)
         (True, True)
     """
-    eps = Fraction(eps)
-    if eps <= 0:
-        raise InputError("eps", f"must be > 0, got {fraction_str(eps)}")
+    eps = positive_eps(eps)
     mech = _check_mechanism(model, mechanism, weights)
-    known = tuple(known)
-    if targets is None:
-        targets = [v for v in model.variables if v not in set(known)]
-    targets = list(targets)
-    if not targets:
-        raise InputError("target", "no target left once the known records are removed")
+    known, targets = calibration_targets(model, known, targets)
     # a safe start: the group-DP scale (doubled until every target meets eps)
     hi = Fraction(certify(group_dp_scale(model, eps).scale, 20).enclosure[1])
     if hi <= 0:
@@ -294,7 +465,7 @@ def calibrate(
             if c == 0:
                 lo, hi = tgt.around(lo, eps)
         while hi - lo > REL_WIDTH * hi:
-            mid = _round((lo + hi) / 2, lo, hi)
+            mid = short_between((lo + hi) / 2, lo, hi)
             c = tgt.compare(mid, eps)
             if c > 0:
                 lo = mid
@@ -364,8 +535,21 @@ def _with_baselines(
     return Calibration(eps, mech, lo, hi, worst, tuple(out))
 
 
-def _round(mid: Fraction, lo: Fraction, hi: Fraction) -> Fraction:
-    """A short rational strictly inside ``(lo, hi)`` near ``mid`` (keeps numbers small)."""
+def short_between(mid: Fraction, lo: Fraction, hi: Fraction) -> Fraction:
+    """A short rational strictly inside ``(lo, hi)`` near ``mid`` (keeps numbers small).
+
+    Args:
+        mid: the point wanted (inside ``(lo, hi)``).
+        lo: the open interval's lower end.
+        hi: its upper end (``> lo``).
+
+    Returns:
+        The first ``round(mid d) / d`` for ``d = 1, 2, 4, ...`` strictly inside ``(lo, hi)``
+        and within a quarter of the width of ``mid``.
+
+    References:
+        Li et al. (2019), Eq. 2 (the bisection for the smallest scale meeting eps).
+    """
     width = hi - lo
     den = 1
     while True:
@@ -375,4 +559,16 @@ def _round(mid: Fraction, lo: Fraction, hi: Fraction) -> Fraction:
         den *= 2
 
 
-__all__ = ["BaselineResult", "Calibration", "NotApplicable", "calibrate"]
+__all__ = [
+    "BaselineResult",
+    "Calibration",
+    "NotApplicable",
+    "baseline_json",
+    "calibrate",
+    "calibration_targets",
+    "max_sign",
+    "nudged",
+    "positive_eps",
+    "scale_json",
+    "short_between",
+]

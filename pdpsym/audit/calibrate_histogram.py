@@ -26,16 +26,20 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.audit.calibrate import (
-    NUDGE,
     REL_WIDTH,
     BaselineResult,
     Calibration,
     NotApplicable,
+    calibration_targets,
+    max_sign,
+    nudged,
+    positive_eps,
+    short_between,
 )
 from pdpsym.core import histgrid
 from pdpsym.core.certify import certify
 from pdpsym.core.errors import InputError, Undecided
-from pdpsym.core.numbers import fraction_str, to_sympy
+from pdpsym.core.numbers import to_sympy
 from pdpsym.loss.histogram import histogram_laws, histogram_leakage
 from pdpsym.loss.structured import known_assignments, leakage_max
 from pdpsym.mechanisms.mqm import (
@@ -101,28 +105,22 @@ class _Target:
 
     def compare(self, lam: Fraction, eps: Fraction) -> int:
         """The sign of ``PL(lam) - eps``, certified; 0 when the balls cannot split them."""
-        for digits in (17, 34):
-            lo: Fraction | None = None
-            hi: Fraction | None = None
-            for laws in self.parts:
-                res = histgrid.grid_sup(laws, self.T, 1 / lam, digits, workspace=self.workspace)
-                if res is not None:
-                    lo = res[0] if lo is None else max(lo, res[0])
-                    hi = res[1] if hi is None else max(hi, res[1])
-            if lo is None or hi is None:
-                raise InputError("target", f"{self.name}: no two values are compatible")
-            if lo > eps:
-                return 1
-            if hi <= eps:
-                return -1
-        return 0
+        return max_sign(
+            lambda digits: (
+                histgrid.grid_sup(laws, self.T, 1 / lam, digits, workspace=self.workspace)
+                for laws in self.parts
+            ),
+            (17, 34),
+            eps,
+            self.name,
+        )
 
     def around(self, lam: Fraction, eps: Fraction) -> tuple[Fraction, Fraction]:
         """At a tie ``PL(lam) = eps``: ``lam (1 -+ NUDGE)``, certified on either side of
         ``lambda*`` (else the tie is undecided)."""
-        lo, hi = lam * (1 - NUDGE), lam * (1 + NUDGE)
-        if self.compare(lo, eps) > 0 and self.compare(hi, eps) < 0:
-            return lo, hi
+        bracket = nudged(self.compare, lam, eps)
+        if bracket is not None:
+            return bracket
         raise Undecided(f"histogram leakage of {self.name} equals eps near scale {lam}", 136)
 
 
@@ -178,17 +176,10 @@ def calibrate_histogram(
         >>> c.lo <= 2 <= c.hi
         True
     """
-    eps = Fraction(eps)
-    if eps <= 0:
-        raise InputError("eps", f"must be > 0, got {fraction_str(eps)}")
+    eps = positive_eps(eps)
     if mechanism not in ("laplace", "geometric"):
         raise InputError("mechanism", f"unknown mechanism {mechanism!r} (laplace or geometric)")
-    known = tuple(known)
-    if targets is None:
-        targets = [v for v in model.variables if v not in set(known)]
-    targets = list(targets)
-    if not targets:
-        raise InputError("target", "no target left once the known records are removed")
+    known, targets = calibration_targets(model, known, targets)
     m = max(len(g) for g in model.dependence_groups())
     hi = HISTOGRAM_SENSITIVITY * m / eps  # group DP: certainly safe
     passes: dict[Fraction, list[Any]] = {}
@@ -215,7 +206,7 @@ def calibrate_histogram(
                     break
                 lo = lo / 2  # undecided at lo: a certified lower end is further down
         while hi - lo > REL_WIDTH * hi:
-            mid = _short((lo + hi) / 2, lo, hi)
+            mid = short_between((lo + hi) / 2, lo, hi)
             c = tgt.compare(mid, eps)
             if c > 0:
                 lo = mid
@@ -253,17 +244,6 @@ def _tie(tgt: _Target, lam: Fraction, eps: Fraction) -> tuple[Fraction, Fraction
         return tgt.around(lam, eps)
     except Undecided:
         return None
-
-
-def _short(mid: Fraction, lo: Fraction, hi: Fraction) -> Fraction:
-    """A short rational strictly inside ``(lo, hi)`` near ``mid``."""
-    width = hi - lo
-    den = 1
-    while True:
-        q = Fraction(round(mid * den), den)
-        if lo < q < hi and abs(q - mid) <= width / 4:
-            return q
-        den *= 2
 
 
 __all__ = ["HISTOGRAM_SENSITIVITY", "calibrate_histogram", "histogram_baselines"]

@@ -48,10 +48,9 @@ from typing import Any
 
 import sympy
 
-from pdpsym.audit.calibrate import calibrate
+from pdpsym.audit.calibrate import baseline_json, calibrate, scale_json
 from pdpsym.core.certify import certify
 from pdpsym.core.compare import compare
-from pdpsym.core.decimals import decimal_string, enclosure_decimal
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 from pdpsym.core.parallel import ordered_map
@@ -86,13 +85,9 @@ class ClassBaseline:
     def as_json(self, digits: int) -> dict[str, Any]:
         """The scale (certified, and the rational used), its leakage, how it was taken."""
         return {
-            "name": self.name,
-            "scale": {
-                **certify(self.scale, digits).as_json(),
-                "used": fraction_str(self.scale_used),
-            },
-            "leakage": self.leakage.as_json(digits),
-            "worst_target": self.worst_target,
+            **baseline_json(
+                self.name, self.scale, self.scale_used, self.leakage, self.worst_target, digits
+            ),
             "note": self.note,
             **dict(self.detail),
         }
@@ -115,17 +110,8 @@ class ClassCalibration:
 
     def as_json(self, digits: int = 15) -> dict[str, Any]:
         """The enclosure, whether it is tight, the worst law and the baselines."""
-        dec, _ = enclosure_decimal(self.lo, self.hi, digits)
         return {
-            "eps": fraction_str(self.eps),
-            "mechanism": self.mechanism,
-            "scale": {
-                "decimal": dec,
-                "enclosure": [
-                    decimal_string(self.lo, 16, "down"),
-                    decimal_string(self.hi, 16, "up"),
-                ],
-            },
+            **scale_json(self.eps, self.mechanism, self.lo, self.hi, digits),
             "tight": self.tight,
             "worst_target": self.worst_target,
             "worst_law": self.law_json if self.law_json is not None else self.law,

@@ -223,6 +223,27 @@ def in_cone(p: Sequence[int], others: Sequence[Sequence[int]]) -> bool:
         basis[r] = enter
 
 
+def image_rays(rays: Sequence[Sequence[int]], maps: Sequence[Sequence[Sequence[int]]]) -> list[Ray]:
+    """The extreme rays of the cone spanned by every map's image of every ray.
+
+    Args:
+        rays: the generators of a cone (integer vectors).
+        maps: integer matrices (rows: output coordinates).
+
+    Returns:
+        :func:`extreme_rays` of ``G v`` for each ``v`` in ``rays`` and ``G`` in ``maps``
+        (in that order: ``v`` outer, ``G`` inner).
+
+    References:
+        Ziegler, Lectures on Polytopes (1995), Sec. 1.5 (the image of a cone under a
+        linear map is spanned by the images of its generators).
+    """
+    images = [
+        [sum(g * x for g, x in zip(row, v, strict=True)) for row in G] for v in rays for G in maps
+    ]
+    return extreme_rays(images)
+
+
 def extreme_rays(vectors: Sequence[Sequence[int]]) -> list[Ray]:
     """The extreme rays of the cone of non-negative, non-zero integer vectors, each as its
     primitive vector (see the module docstring).
@@ -366,12 +387,7 @@ def propagate(start: Sequence[int], steps: Sequence[Sequence[Matrix]]) -> list[R
     """
     rays = extreme_rays([start])
     for j, mats in enumerate(steps, 1):
-        images = [
-            [sum(g * x for g, x in zip(row, v, strict=True)) for row in G]
-            for v in rays
-            for G in mats
-        ]
-        rays = extreme_rays(images)
+        rays = image_rays(rays, mats)
         if len(rays) > ray_cap(j, len(start)):
             raise TooManyRays(len(rays))
     return rays
@@ -480,6 +496,7 @@ __all__ = [
     "chain_max_ratio",
     "cone_work",
     "extreme_rays",
+    "image_rays",
     "in_cone",
     "max_ratio",
     "propagate",

@@ -59,7 +59,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.audit.rr_report_cones import extreme_rays, max_ratio
+from pdpsym.audit.rr_report_cones import extreme_rays, image_rays, max_ratio
 from pdpsym.core.balls import to_ball, working_precision
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
@@ -187,13 +187,7 @@ def _sweep(
     rays = extreme_rays(_integer([[list(start)]])[0])
     out = [_ratios(rays, live[0])]
     for j, mats in enumerate(steps, 1):
-        maps = _integer(mats)
-        images = [
-            [sum(g * x for g, x in zip(row, v, strict=True)) for row in G]
-            for v in rays
-            for G in maps
-        ]
-        rays = extreme_rays(images)
+        rays = image_rays(rays, _integer(mats))
         if len(rays) > stream_ray_cap(j, len(start)):
             raise TooManyRays(len(rays))
         out.append(_ratios(rays, live[j]))

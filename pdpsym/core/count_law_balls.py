@@ -231,6 +231,23 @@ def _window_poly(k: int, q: Fraction, prec: int) -> tuple[int, arb_poly, arb]:
         return lo, arb_poly(vals), rest
 
 
+def _window_law(m: int, offset: int, law: arb_poly, defect: arb, prec: int) -> WindowLaw:
+    """The :class:`WindowLaw` of a window's polynomial: its coefficients clipped to be
+    nonnegative, their prefix sums, and the defect's upper end as ``[0, d]``."""
+    vals = []
+    for c in law.coeffs():
+        low, up = c.lower(), c.upper()
+        low = low if low > 0 else arb(0)  # probabilities are nonnegative
+        vals.append(arb.union(low, up) if up >= low else arb(0))
+    pre = [arb(0)]
+    acc = arb(0)
+    for v in vals:
+        acc += v
+        pre.append(acc)
+    d = defect.upper()
+    return WindowLaw(m, offset, tuple(vals), tuple(pre), arb.union(arb(0), d), prec)
+
+
 def poisson_binomial_window(blocks: Mapping[Fraction, int], prec: int) -> WindowLaw:
     """The law of ``S = sum of Bin(k_q, q)`` over the blocks, as a :class:`WindowLaw`.
 
@@ -262,18 +279,7 @@ def poisson_binomial_window(blocks: Mapping[Fraction, int], prec: int) -> Window
             if len(polys) % 2:
                 nxt.append(polys[-1])
             polys = nxt
-        vals = []
-        for c in polys[0].coeffs():
-            low, up = c.lower(), c.upper()
-            low = low if low > 0 else arb(0)  # probabilities are nonnegative
-            vals.append(arb.union(low, up) if up >= low else arb(0))
-        pre = [arb(0)]
-        acc = arb(0)
-        for v in vals:
-            acc += v
-            pre.append(acc)
-        d = defect.upper()
-        return WindowLaw(m, offset, tuple(vals), tuple(pre), arb.union(arb(0), d), prec)
+        return _window_law(m, offset, polys[0], defect, prec)
 
 
 def _trim(poly: arb_poly, budget: arb) -> tuple[int, arb_poly, arb]:
@@ -358,18 +364,7 @@ def tree_window(blocks: Mapping[Fraction, int], prec: int) -> WindowLaw:
                 nxt.append(nodes[-1])
             nodes = nxt
         offset, top = nodes[0]
-        vals = []
-        for c in top.coeffs():
-            low, up = c.lower(), c.upper()
-            low = low if low > 0 else arb(0)  # probabilities are nonnegative
-            vals.append(arb.union(low, up) if up >= low else arb(0))
-        pre = [arb(0)]
-        acc = arb(0)
-        for v in vals:
-            acc += v
-            pre.append(acc)
-        d = defect.upper()
-        return WindowLaw(m, offset, tuple(vals), tuple(pre), arb.union(arb(0), d), prec)
+        return _window_law(m, offset, top, defect, prec)
 
 
 def ball_sum(vals: Sequence[arb]) -> arb:

@@ -7,6 +7,9 @@ as a traceback for malformed input.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable, Mapping
+from typing import Any
+
 
 class InputError(ValueError):
     """Malformed user input: a model file, a parameter or a command-line value.
@@ -37,3 +40,36 @@ class Undecided(ArithmeticError):
         super().__init__(f"undecided at precision {prec} bits: {what}")
         self.what = what
         self.prec = prec
+
+
+def check_fields(
+    obj: Mapping[str, Any], allowed: Collection[str], what: str, required: Iterable[str] = ()
+) -> None:
+    """Refuse a JSON object with a field outside ``allowed`` or without a required one.
+
+    Args:
+        obj: the object read from a file.
+        allowed: the fields it may have.
+        what: what it is, for the message (``"a markov-chain model"``).
+        required: the fields it must have, checked in this order.
+
+    Raises:
+        InputError: the first unknown field in sorted order (``unknown field of what``),
+            else the first missing required field (``missing field of what``).
+
+    References:
+        The JSON forms of the models (their modules' docstrings): fields are checked by
+        name.
+
+    Examples:
+        >>> check_fields({"kind": "x", "size": 1}, {"kind"}, "a thing")
+        Traceback (most recent call last):
+        ...
+        pdpsym.core.errors.InputError: size: unknown field of a thing
+    """
+    extra = sorted(set(obj) - set(allowed))
+    if extra:
+        raise InputError(extra[0], f"unknown field of {what}")
+    for key in required:
+        if key not in obj:
+            raise InputError(key, f"missing field of {what}")

@@ -153,16 +153,23 @@ def _last_kernel(T: int, k: int, q: float) -> np.ndarray:
     return powers[np.minimum(gap, 2 * T)]
 
 
+def _rows(grid: np.ndarray, scratch: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray]:
+    """``grid`` as ``(before, axis, after)`` rows, and ``scratch`` so shaped holding a copy
+    of it (both views: writes go to the arrays)."""
+    shape = grid.shape
+    rows = math.prod(shape[:axis]), shape[axis], math.prod(shape[axis + 1 :])
+    v = grid.reshape(rows)
+    right = scratch.reshape(rows)
+    np.copyto(right, v)
+    return v, right
+
+
 def _filter(grid: np.ndarray, scratch: np.ndarray, q: float, axis: int) -> None:
     """``G[y] = sum_n g[n] q^{|y - n|}`` along ``axis`` (``axis < k - 1``), in place:
     ``L[y] = g[y] + q L[y-1]``, ``R[y] = g[y] + q R[y+1]``, ``G[y] = L[y] + q R[y+1]``
     (non-negative terms; the later axes are contiguous blocks)."""
-    shape = grid.shape
-    n = shape[axis]
-    rows = math.prod(shape[:axis]), n, math.prod(shape[axis + 1 :])
-    v = grid.reshape(rows)
-    right = scratch.reshape(rows)
-    np.copyto(right, v)
+    v, right = _rows(grid, scratch, axis)
+    n = v.shape[1]
     tmp = np.empty_like(v[:, 0, :])
     for y in range(1, n):
         np.multiply(v[:, y - 1, :], q, out=tmp)
@@ -182,12 +189,8 @@ def _gap(T: int, k: int) -> np.ndarray:
 
 def _log_filter(grid: np.ndarray, scratch: np.ndarray, lq: float, axis: int) -> None:
     """:func:`_filter` in logs: ``L[y] = logaddexp(g[y], L[y-1] + ln q)`` and so on."""
-    shape = grid.shape
-    n = shape[axis]
-    rows = math.prod(shape[:axis]), n, math.prod(shape[axis + 1 :])
-    v = grid.reshape(rows)
-    right = scratch.reshape(rows)
-    np.copyto(right, v)
+    v, right = _rows(grid, scratch, axis)
+    n = v.shape[1]
     for y in range(1, n):
         np.logaddexp(v[:, y, :], v[:, y - 1, :] + lq, out=v[:, y, :])
     for y in range(n - 2, -1, -1):

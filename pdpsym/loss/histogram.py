@@ -46,6 +46,7 @@ from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.structured import (
     Enclosed,
     TargetLeakage,
+    checked_known,
     known_assignments,
 )
 from pdpsym.loss.structured_work import assignment_count
@@ -214,15 +215,7 @@ def histogram_leakage(
     if alpha is not None and not 0 < alpha < 1:
         raise InputError("alpha", "must lie in (0, 1)")
     histogram_states(model)
-    known = tuple(known)
-    for name in known:
-        model.index(name, "known")  # type: ignore[attr-defined]
-        if name in targets:
-            raise InputError("known", f"the target {name!r} cannot also be known")
-    if len(set(known)) != len(known):
-        raise InputError("known", "duplicate record")
-    for t in targets:
-        model.index(t, "target")  # type: ignore[attr-defined]
+    known = checked_known(model, targets, known)
     T = len(model.variables)
     rate = 1 / lam
     lo: dict[str, Fraction] = {}

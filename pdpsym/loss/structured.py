@@ -137,6 +137,39 @@ class TargetLeakage:
         }
 
 
+def checked_known(
+    model: CountModel, targets: Sequence[str], known: Sequence[str]
+) -> tuple[str, ...]:
+    """The known records, checked: each a record of the model, none a target, none twice;
+    and each target a record of the model.
+
+    Args:
+        model: the model.
+        targets: the target records.
+        known: the records the adversary knows.
+
+    Returns:
+        ``tuple(known)``.
+
+    Raises:
+        InputError: a known record is a target or given twice (field ``known``), or a
+            name is not a record (field ``known`` or ``target``).
+
+    References:
+        Li et al. (2019), Sec. III (the adversary's known records and its target).
+    """
+    known = tuple(known)
+    for name in known:
+        model.index(name, "known")  # type: ignore[attr-defined]
+        if name in targets:
+            raise InputError("known", f"the target {name!r} cannot also be known")
+    if len(set(known)) != len(known):
+        raise InputError("known", "duplicate record")
+    for t in targets:
+        model.index(t, "target")  # type: ignore[attr-defined]
+    return known
+
+
 def known_assignments(model: CountModel, known: Sequence[str]) -> Iterable[dict[str, Fraction]]:
     """Every assignment ``x_K`` of the known records the max of Eq. 2 runs over.
 
@@ -466,15 +499,7 @@ def structured_leakage(
     lam = Fraction(lam)
     if lam <= 0:
         raise InputError("lam", f"must be > 0, got {fraction_str(lam)}")
-    known = tuple(known)
-    for name in known:
-        model.index(name, "known")  # type: ignore[attr-defined]
-        if name in targets:
-            raise InputError("known", f"the target {name!r} cannot also be known")
-    if len(set(known)) != len(known):
-        raise InputError("known", "duplicate record")
-    for t in targets:
-        model.index(t, "target")  # type: ignore[attr-defined]
+    known = checked_known(model, targets, known)
     contrib = model.contributions(weights)
     if independent_closed_form(model):
         closed = []
@@ -594,6 +619,7 @@ __all__ = [
     "EXACT_SUPPORT",
     "Enclosed",
     "LeakageMax",
+    "checked_known",
     "TargetLeakage",
     "known_assignments",
     "leakage_max",

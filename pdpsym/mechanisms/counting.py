@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeVar
 
 import numpy as np
 
@@ -39,7 +40,13 @@ from pdpsym.core.errors import InputError
 from pdpsym.core.tails import tilted_mean
 from pdpsym.mechanisms import divergence
 from pdpsym.mechanisms.count_law import EXACT_LIMIT, CountLaw, peer_laws
-from pdpsym.mechanisms.population import MANY_DISTINCT, candidate_values, exact_peer_pmf
+from pdpsym.mechanisms.population import (
+    MANY_DISTINCT,
+    bisect_first_true,
+    candidate_values,
+    exact_peer_pmf,
+    one_fewer,
+)
 
 
 def shift_laws(law: CountLaw) -> tuple[divergence.OutputLaw, divergence.OutputLaw]:
@@ -144,18 +151,11 @@ def counting_delta(
             # directions in O(log m) certified signs (the per-output walk is O(m))
             count += 1
             v = counting_delta_fast(law, eps)
-            if best is None or compare(v, best[0]).sign > 0:
-                best = (v, known + idx, "max of both")
+            best = _better(best, v, known + idx, "max of both")
         else:
-            for direction, h in counting_curve(law, eps).items():
-                key = _mirror_key(others, direction)
-                if key in keys:  # an equal curve was already examined
-                    continue
-                keys.add(key)
-                count += 1
-                v = h.value()
-                if best is None or compare(v, best[0]).sign > 0:
-                    best = (v, known + idx, direction)
+            curves = counting_curve(law, eps)
+            best, added = _examine(curves, _hockey_value, others, keys, best, known + idx)
+            count += added
         if progress is not None:
             progress(1)
     assert best is not None
@@ -191,10 +191,7 @@ def _counting_delta_search(
     for q in sorted(values, key=first.__getitem__):  # earliest target first
         i = first[q]
         others = tuple(unknown[:i] + unknown[i + 1 :])
-        own = dict(blocks)
-        own[q] -= 1
-        if own[q] == 0:
-            del own[q]
+        own = one_fewer(blocks, q)
         if large:
             if symmetric and 1 - q in seen_mirror:  # equal to its mirror's, seen earlier
                 continue
@@ -207,23 +204,59 @@ def _counting_delta_search(
             )
             count += 1
             v = counting_delta_fast(law, eps)
-            if best is None or compare(v, best[0]).sign > 0:
-                best = (v, known + i, "max of both")
+            best = _better(best, v, known + i, "max of both")
         else:
             law = CountLaw(others, _blocks=own, _exact=exact_peer_pmf(unknown, q))
-            for direction, h in _fast_curves(law, eps).items():
-                key = _mirror_key(others, direction)
-                if key in keys:
-                    continue
-                keys.add(key)
-                count += 1
-                v = h
-                if best is None or compare(v, best[0]).sign > 0:
-                    best = (v, known + i, direction)
+            curves = _fast_curves(law, eps)
+            best, added = _examine(curves, _same, others, keys, best, known + i)
+            count += added
         if progress is not None:
             progress(1)
     assert best is not None
     return CountingDelta(best[0], best[1], best[2], count)
+
+
+#: a curve of either kind (a hockey-stick curve, or its value already)
+_C = TypeVar("_C")
+
+
+def _hockey_value(h: divergence.Hockey) -> Exact:
+    return h.value()
+
+
+def _same(v: Exact) -> Exact:
+    return v
+
+
+def _examine(
+    curves: Mapping[str, _C],
+    value: Callable[[_C], Exact],
+    others: Sequence[Fraction],
+    keys: set[tuple[tuple[Fraction, ...], str]],
+    best: tuple[Exact, int, str] | None,
+    target: int,
+) -> tuple[tuple[Exact, int, str] | None, int]:
+    """One target's curves, each direction whose curve no earlier one mirrors (``keys``,
+    updated): the best so far and the number of curves examined."""
+    added = 0
+    for direction, h in curves.items():
+        key = _mirror_key(others, direction)
+        if key in keys:  # an equal curve was already examined
+            continue
+        keys.add(key)
+        added += 1
+        best = _better(best, value(h), target, direction)
+    return best, added
+
+
+def _better(
+    best: tuple[Exact, int, str] | None, v: Exact, target: int, direction: str
+) -> tuple[Exact, int, str]:
+    """``(v, target, direction)`` when ``v`` is certified above ``best``'s value (or there
+    is no best yet), else ``best``: the first of equal maxima is kept."""
+    if best is None or compare(v, best[0]).sign > 0:
+        return (v, target, direction)
+    return best
 
 
 def _mirror_key(ps: Sequence[Fraction], direction: str) -> tuple[tuple[Fraction, ...], str]:
@@ -389,13 +422,7 @@ def first_true(lo: int, hi: int, pred: Callable[[int], bool], guess: int | None 
             while lo + step - 1 < hi and not pred(lo + step - 1):
                 lo, step = lo + step, 2 * step
             hi = min(hi, lo + step - 1)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if pred(mid):
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+    return bisect_first_true(lo, hi, pred)
 
 
 def last_true(lo: int, hi: int, pred: Callable[[int], bool], guess: int | None = None) -> int:

@@ -60,7 +60,7 @@ from __future__ import annotations
 import functools
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -74,7 +74,14 @@ from pdpsym.core.tails import tilt_for, tilted_mean
 from pdpsym.mechanisms.count_law import EXACT_LIMIT, WINDOW_PREC, CountLaw
 from pdpsym.mechanisms.divergence import ratio_exceeds_exp
 
-__all__ = ["MANY_DISTINCT", "candidate_values", "exact_peer_pmf", "search_work"]
+__all__ = [
+    "MANY_DISTINCT",
+    "bisect_first_true",
+    "candidate_values",
+    "exact_peer_pmf",
+    "one_fewer",
+    "search_work",
+]
 
 #: from this many distinct unknown ``p`` on, the worst target is searched (this module);
 #: below it every distinct target's curve is computed
@@ -132,9 +139,41 @@ def _linear(q: Fraction) -> Any:
     return poly.from_coefficients([q.denominator - q.numerator, q.numerator])
 
 
-def _first_true(lo: int, hi: int, pred: Callable[[int], bool]) -> int:
+def one_fewer(blocks: Mapping[Fraction, int], q: Fraction) -> dict[Fraction, int]:
+    """The binomial blocks of the other records once one record with ``p = q`` is taken out.
+
+    Args:
+        blocks: ``{p: number of records with that p}`` (``blocks[q] >= 1``).
+        q: the target's ``p``.
+
+    Returns:
+        A new ``{p: count}`` with one fewer ``q`` (and no block of count 0).
+
+    References:
+        Desfontaines et al. (2020), Sec. 4 (the count of the target's peers).
+    """
+    own = dict(blocks)
+    own[q] -= 1
+    if own[q] == 0:
+        del own[q]
+    return own
+
+
+def bisect_first_true(lo: int, hi: int, pred: Callable[[int], bool]) -> int:
     """The smallest ``x`` in ``[lo, hi)`` with ``pred(x)`` (``hi`` when none), for ``pred``
-    false then true (bisection; Knuth, TAOCP vol. 3, Section 6.2.1)."""
+    false then true, by bisection.
+
+    Args:
+        lo: the range's first integer.
+        hi: one past its last.
+        pred: a monotone predicate (false on a prefix, true on the rest).
+
+    Returns:
+        The boundary ``x``.
+
+    References:
+        Knuth, TAOCP vol. 3, Section 6.2.1 (binary search).
+    """
     while lo < hi:
         mid = (lo + hi) // 2
         if pred(mid):
@@ -164,7 +203,7 @@ class _ExactSide:
     def threshold(self) -> int:
         """``t(F)``: the first ``o`` with ``F(o-1) > c F(o)``."""
         cs = self.coeffs
-        return _first_true(
+        return bisect_first_true(
             0, len(cs), lambda o: _gt(self._at(cs, o - 1), self._at(cs, o), self.eps)
         )
 
@@ -276,7 +315,7 @@ class _BallSide:
         step, hi = 1, guess
         while hi <= n and not pred(hi):
             hi, step = hi + step, 2 * step
-        return _first_true(max(lo, 0), min(hi, n + 1), pred)
+        return bisect_first_true(max(lo, 0), min(hi, n + 1), pred)
 
     def falls(self, k: int, t: int) -> bool:
         """Whether the step ``v_k -> v_{k+1}`` does not raise ``L_t`` (Lemma B), decided
@@ -315,7 +354,7 @@ def _peaks(side: _ExactSide | _BallSide, clamp: Callable[[int], int]) -> set[Fra
         def falls(k: int, t: int = t) -> bool:
             return side.falls(k, t)
 
-        out.add(side.values[_first_true(0, k_max, falls)])
+        out.add(side.values[bisect_first_true(0, k_max, falls)])
     return out
 
 

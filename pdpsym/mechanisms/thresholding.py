@@ -49,7 +49,12 @@ from pdpsym.mechanisms.divergence import (
     positive_sign,
     ratio_exceeds_exp,
 )
-from pdpsym.mechanisms.population import MANY_DISTINCT, candidate_values, exact_peer_pmf
+from pdpsym.mechanisms.population import (
+    MANY_DISTINCT,
+    candidate_values,
+    exact_peer_pmf,
+    one_fewer,
+)
 
 BOT = "⊥"
 
@@ -459,10 +464,7 @@ def _ppk_search(
     for q in sorted(values, key=first.__getitem__):
         i = first[q]
         others = tuple(unknown[:i] + unknown[i + 1 :])
-        own = dict(blocks)
-        own[q] -= 1
-        if own[q] == 0:
-            del own[q]
+        own = one_fewer(blocks, q)
         if large:
             law = CountLaw(others, _blocks=own, _base=whole, _removed=(q,))
             m = law.m

@@ -46,7 +46,7 @@ import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -57,6 +57,8 @@ from pdpsym.core.poly import IntPoly
 PFactor = tuple[tuple[str, ...], dict[tuple[int, ...], IntPoly]]
 #: a factor's support: (scope, boolean array over the scope's states)
 BFactor = tuple[tuple[str, ...], np.ndarray]
+#: a factor of either kind (the message passing is the same for both)
+_F = TypeVar("_F", PFactor, BFactor)
 
 
 @dataclass(frozen=True)
@@ -243,6 +245,44 @@ def _product(factors: Sequence[PFactor]) -> PFactor | None:
     return out
 
 
+def _children(tree: CliqueTree, order: Sequence[str]) -> dict[str, list[str]]:
+    """Each clique's children in ``tree``, in ``order``."""
+    kids: dict[str, list[str]] = {v: [] for v in order}
+    for v in order:
+        p = tree.parent[v]
+        if p is not None:
+            kids[p].append(v)
+    return kids
+
+
+def _send_down(
+    base: _F,
+    cs: Sequence[str],
+    up: Mapping[str, _F],
+    down: dict[str, _F],
+    neighbours: Mapping[str, Sequence[str]],
+    mul: Callable[[_F, _F], _F],
+    marg: Callable[[_F, Sequence[str]], _F],
+) -> _F:
+    """One clique's downward messages: ``down[c]`` for each child ``c`` is ``base`` times
+    every other child's upward message, marginalised to ``c``'s separator (by prefix and
+    suffix products, so each product is taken once). Returns ``base`` times every child's
+    upward message."""
+    # prefix[j] = base * up[c_0..c_{j-1}], suffix[j] = up[c_j..]
+    prefix = [base]
+    for c in cs:
+        prefix.append(mul(prefix[-1], up[c]))
+    suffix: list[_F | None] = [None] * (len(cs) + 1)
+    for j in range(len(cs) - 1, -1, -1):
+        nxt = suffix[j + 1]
+        suffix[j] = up[cs[j]] if nxt is None else mul(up[cs[j]], nxt)
+    for j, c in enumerate(cs):
+        s = suffix[j + 1]
+        rest = prefix[j] if s is None else mul(prefix[j], s)
+        down[c] = marg(rest, neighbours[c])
+    return prefix[-1]
+
+
 def all_marginals(
     tree: CliqueTree,
     factors: Sequence[PFactor],
@@ -275,11 +315,7 @@ def all_marginals(
             constant = constant * f[1].get((), poly.zero())
         else:
             assigned[min(f[0], key=rank.__getitem__)].append(f)
-    kids: dict[str, list[str]] = {v: [] for v in order}
-    for v in order:
-        p = tree.parent[v]
-        if p is not None:
-            kids[p].append(v)
+    kids = _children(tree, order)
     unit: PFactor = ((), {(): poly.monomial(1, 0)})
     local = {v: _product(assigned[v]) or unit for v in order}
     up: dict[str, PFactor] = {}
@@ -301,20 +337,9 @@ def all_marginals(
         root_of[v] = v if p is None else root_of[p]
         base = local[v] if p is None else multiply(local[v], down[v])
         cs = kids[v]
-        # prefix[j] = base * up[c_0..c_{j-1}], suffix[j] = up[c_j..]
-        prefix = [base]
-        for c in cs:
-            prefix.append(multiply(prefix[-1], up[c]))
-        suffix: list[PFactor | None] = [None] * (len(cs) + 1)
-        for j in range(len(cs) - 1, -1, -1):
-            nxt = suffix[j + 1]
-            suffix[j] = up[cs[j]] if nxt is None else multiply(up[cs[j]], nxt)
-        for j, c in enumerate(cs):
-            s = suffix[j + 1]
-            rest = prefix[j] if s is None else multiply(prefix[j], s)
-            down[c] = marginal(rest, tree.neighbours[c])
+        whole = _send_down(base, cs, up, down, tree.neighbours, multiply, marginal)
         if v in wanted:
-            out[v] = {k[0]: q for k, q in marginal(prefix[-1], (v,))[1].items()}
+            out[v] = {k[0]: q for k, q in marginal(whole, (v,))[1].items()}
         if on_clique is not None:
             on_clique()
     # the other trees' totals and the constants, by prefix and suffix products
@@ -389,11 +414,7 @@ def support_work(tree: CliqueTree, supports: Sequence[BFactor], price: int) -> i
     for f in supports:
         if f[0]:
             assigned[min(f[0], key=rank.__getitem__)].append(f)
-    kids: dict[str, list[str]] = {v: [] for v in order}
-    for v in order:
-        p = tree.parent[v]
-        if p is not None:
-            kids[p].append(v)
+    kids = _children(tree, order)
     work = 0
     unit: BFactor = ((), np.ones((), dtype=bool))
 
@@ -420,17 +441,7 @@ def support_work(tree: CliqueTree, supports: Sequence[BFactor], price: int) -> i
         p = tree.parent[v]
         base = local[v] if p is None else mul(local[v], down[v])
         cs = kids[v]
-        prefix = [base]
-        for c in cs:
-            prefix.append(mul(prefix[-1], up[c]))
-        suffix: list[BFactor | None] = [None] * (len(cs) + 1)
-        for j in range(len(cs) - 1, -1, -1):
-            nxt = suffix[j + 1]
-            suffix[j] = up[cs[j]] if nxt is None else mul(up[cs[j]], nxt)
-        for j, c in enumerate(cs):
-            s = suffix[j + 1]
-            rest = prefix[j] if s is None else mul(prefix[j], s)
-            down[c] = _bsum(rest, tree.neighbours[c])
+        _send_down(base, cs, up, down, tree.neighbours, mul, _bsum)
     return work
 
 

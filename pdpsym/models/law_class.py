@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.core.errors import InputError
+from pdpsym.core.errors import InputError, check_fields
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
 from pdpsym.models.counts import CountModel
 from pdpsym.models.markov import MAX_LENGTH, MarkovChain
@@ -212,13 +212,12 @@ class IntervalChain:
     @classmethod
     def from_json_object(cls, obj: Mapping[str, Any]) -> IntervalChain:
         """Build from the JSON form (module docstring); every field is checked by name."""
-        allowed = {"kind", "length", "states", "initial", "transition", "names"}
-        extra = sorted(set(obj) - allowed)
-        if extra:
-            raise InputError(extra[0], "unknown field of an interval-markov-chain model")
-        for key in ("length", "states", "initial", "transition"):
-            if key not in obj:
-                raise InputError(key, "missing field of an interval-markov-chain model")
+        check_fields(
+            obj,
+            {"kind", "length", "states", "initial", "transition", "names"},
+            "an interval-markov-chain model",
+            ("length", "states", "initial", "transition"),
+        )
         states = obj["states"]
         if not isinstance(states, list | tuple) or len(states) != 2:
             raise InputError("states", "an interval chain has two states here (binary records)")
@@ -325,9 +324,7 @@ class IntervalProduct:
     @classmethod
     def from_json_object(cls, obj: Mapping[str, Any]) -> IntervalProduct:
         """Build from the JSON form (module docstring)."""
-        extra = sorted(set(obj) - {"kind", "records", "bernoulli", "names"})
-        if extra:
-            raise InputError(extra[0], "unknown field of an interval-product model")
+        check_fields(obj, {"kind", "records", "bernoulli", "names"}, "an interval-product model")
         if ("records" in obj) == ("bernoulli" in obj):
             raise InputError("records", 'give either "records" or "bernoulli"')
         values: list[tuple[Fraction, ...]] = []
@@ -414,9 +411,7 @@ def class_from_object(
         return IntervalProduct.from_json_object(obj)
     if kind != "model-class":
         raise InputError("kind", f"not a class kind {kind!r} (known: {', '.join(CLASS_KINDS)})")
-    extra = sorted(set(obj) - {"kind", "members"})
-    if extra:
-        raise InputError(extra[0], "unknown field of a model-class")
+    check_fields(obj, {"kind", "members"}, "a model-class")
     members = obj.get("members")
     if not isinstance(members, list | tuple):
         raise InputError("members", "expected a list of models (objects or file names)")

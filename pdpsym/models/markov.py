@@ -38,7 +38,7 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.core import poly, truncated_counts
-from pdpsym.core.errors import InputError
+from pdpsym.core.errors import InputError, check_fields
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
 from pdpsym.models.counts import Contributions, TargetFactors, check_known
 from pdpsym.models.joint import JointDistribution
@@ -220,13 +220,12 @@ class MarkovChain(RecordModel):
     @classmethod
     def from_json_object(cls, obj: Mapping[str, Any]) -> MarkovChain:
         """Build from the JSON form (see the module docstring); fields are checked by name."""
-        allowed = {"kind", "length", "states", "initial", "transition", "names", "values"}
-        extra = sorted(set(obj) - allowed)
-        if extra:
-            raise InputError(extra[0], "unknown field of a markov-chain model")
-        for key in ("length", "states", "initial", "transition"):
-            if key not in obj:
-                raise InputError(key, "missing field of a markov-chain model")
+        check_fields(
+            obj,
+            {"kind", "length", "states", "initial", "transition", "names", "values"},
+            "a markov-chain model",
+            ("length", "states", "initial", "transition"),
+        )
         return cls(
             obj["states"],
             obj["length"],

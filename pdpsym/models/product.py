@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.core import poly
-from pdpsym.core.errors import InputError
+from pdpsym.core.errors import InputError, check_fields
 from pdpsym.core.numbers import fraction_str, parse_rational
 from pdpsym.models.counts import TargetFactors, check_known
 from pdpsym.models.joint import JointDistribution
@@ -127,9 +127,7 @@ class ProductModel(RecordModel):
     @classmethod
     def from_json_object(cls, obj: Mapping[str, Any]) -> ProductModel:
         """Build from the JSON form (see the module docstring)."""
-        extra = sorted(set(obj) - {"kind", "records", "bernoulli", "names"})
-        if extra:
-            raise InputError(extra[0], "unknown field of a product model")
+        check_fields(obj, {"kind", "records", "bernoulli", "names"}, "a product model")
         if ("records" in obj) == ("bernoulli" in obj):
             raise InputError("records", 'give either "records" or "bernoulli"')
         if "bernoulli" in obj:

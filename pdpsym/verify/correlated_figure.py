@@ -12,10 +12,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pdpsym.audit.calibrate import BaselineResult, calibrate
+from pdpsym.audit.calibrate import calibrate
 from pdpsym.claims.figure import Line, Plot, Scale, Text, figure
-from pdpsym.core.certify import certify
-from pdpsym.core.decimals import enclosure_decimal
 from pdpsym.models.markov import MarkovChain
 
 COLUMNS = (
@@ -28,8 +26,31 @@ COLUMNS = (
     "mqm_approx_leakage",
     "group_dp_leakage",
 )
+#: the figure's lines: the calibrated scale, then the baselines' (dashed)
+LINES = (
+    Line("exact_scale", "exact calibration (Eq. 2)"),
+    Line("mqm_exact_scale", "Markov Quilt Mechanism (exact)", dashed=True),
+    Line("mqm_approx_scale", "Markov Quilt Mechanism (approx)", dashed=True),
+    Line("group_dp_scale", "group DP", dashed=True),
+)
 STAYS = ("1/2", "3/5", "7/10", "4/5", "17/20", "9/10", "19/20", "97/100", "99/100")
 QUICK_STAYS = ("1/2", "7/10", "9/10", "99/100")
+
+
+def calibration_plot(xlabel: str, ylabel: str) -> Plot:
+    """The plot of a calibration figure: :data:`LINES` against the stay probability, log y.
+
+    Args:
+        xlabel: the x axis's label (which chain's stay probability).
+        ylabel: the y axis's label (which scale).
+
+    Returns:
+        The figure's plot.
+
+    References:
+        Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 6.
+    """
+    return Plot(x="stay", lines=LINES, xlabel=xlabel, ylabel=ylabel, logy=True)
 
 
 def _length(scale: Scale) -> int:
@@ -68,14 +89,7 @@ def point(args: tuple[int, str]) -> list[dict[str, str]]:
     stay = Fraction(stay_text)
     chain = MarkovChain(["0", "1"], T, "stationary", [[stay, 1 - stay], [1 - stay, stay]])
     cal = calibrate(chain, Fraction(1))
-    row = {"stay": str(float(stay)), "exact_scale": enclosure_decimal(cal.lo, cal.hi, 12)[0]}
-    for b in cal.baselines:
-        if not isinstance(b, BaselineResult):  # pragma: no cover - a stationary chain
-            continue
-        key = b.name.replace("-", "_")
-        row[f"{key}_scale"] = certify(b.scale, 12).decimal
-        row[f"{key}_leakage"] = b.leakage.as_json(12)["decimal"]
-    return [row]
+    return [{"stay": str(float(stay)), **cal.scale_columns(12)}]
 
 
 @figure(
@@ -84,17 +98,8 @@ def point(args: tuple[int, str]) -> list[dict[str, str]]:
     points,
     point,
     columns=COLUMNS,
-    plot=Plot(
-        x="stay",
-        lines=(
-            Line("exact_scale", "exact calibration (Eq. 2)"),
-            Line("mqm_exact_scale", "Markov Quilt Mechanism (exact)", dashed=True),
-            Line("mqm_approx_scale", "Markov Quilt Mechanism (approx)", dashed=True),
-            Line("group_dp_scale", "group DP", dashed=True),
-        ),
-        xlabel="stay probability of the symmetric binary chain",
-        ylabel="Laplace scale for eps = 1",
-        logy=True,
+    plot=calibration_plot(
+        "stay probability of the symmetric binary chain", "Laplace scale for eps = 1"
     ),
 )
 def describe(scale: Scale) -> Text:
@@ -118,4 +123,4 @@ def describe(scale: Scale) -> Text:
     )
 
 
-__all__ = ["COLUMNS", "describe", "point", "points"]
+__all__ = ["COLUMNS", "LINES", "calibration_plot", "describe", "point", "points"]

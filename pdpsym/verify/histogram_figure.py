@@ -16,23 +16,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pdpsym.audit.calibrate import BaselineResult
 from pdpsym.audit.calibrate_histogram import calibrate_histogram
-from pdpsym.claims.figure import Line, Plot, Scale, Text, figure
-from pdpsym.core.certify import certify
-from pdpsym.core.decimals import enclosure_decimal
+from pdpsym.claims.figure import Scale, Text, figure
 from pdpsym.models.markov import MarkovChain
+from pdpsym.verify.correlated_figure import COLUMNS, calibration_plot
 
-COLUMNS = (
-    "stay",
-    "exact_scale",
-    "mqm_exact_scale",
-    "mqm_approx_scale",
-    "group_dp_scale",
-    "mqm_exact_leakage",
-    "mqm_approx_leakage",
-    "group_dp_leakage",
-)
 STATES = 4
 STAYS = ("1/4", "2/5", "1/2", "3/5", "7/10", "4/5", "9/10", "19/20")
 QUICK_STAYS = ("1/4", "1/2", "9/10")
@@ -91,14 +79,7 @@ def point(args: tuple[int, str]) -> list[dict[str, str]]:
     T, stay_text = args
     stay = Fraction(stay_text)
     cal = calibrate_histogram(chain(T, stay), Fraction(1))
-    row = {"stay": str(float(stay)), "exact_scale": enclosure_decimal(cal.lo, cal.hi, 12)[0]}
-    for b in cal.baselines:
-        if not isinstance(b, BaselineResult):  # pragma: no cover - a stationary chain
-            continue
-        key = b.name.replace("-", "_")
-        row[f"{key}_scale"] = certify(b.scale, 12).decimal
-        row[f"{key}_leakage"] = b.leakage.as_json(12)["decimal"]
-    return [row]
+    return [{"stay": str(float(stay)), **cal.scale_columns(12)}]
 
 
 @figure(
@@ -107,17 +88,8 @@ def point(args: tuple[int, str]) -> list[dict[str, str]]:
     points,
     point,
     columns=COLUMNS,
-    plot=Plot(
-        x="stay",
-        lines=(
-            Line("exact_scale", "exact calibration (Eq. 2)"),
-            Line("mqm_exact_scale", "Markov Quilt Mechanism (exact)", dashed=True),
-            Line("mqm_approx_scale", "Markov Quilt Mechanism (approx)", dashed=True),
-            Line("group_dp_scale", "group DP", dashed=True),
-        ),
-        xlabel="stay probability of the symmetric 4-state chain",
-        ylabel="per-bin Laplace scale for eps = 1",
-        logy=True,
+    plot=calibration_plot(
+        "stay probability of the symmetric 4-state chain", "per-bin Laplace scale for eps = 1"
     ),
 )
 def describe(scale: Scale) -> Text:

@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from pdpsym.app import limits, options
-from pdpsym.app.output import print_json
+from pdpsym.app.output import baseline_line, print_json
 from pdpsym.app.progress import Progress
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_positive
@@ -150,13 +150,6 @@ def run_calibrate(args: argparse.Namespace) -> int:
         f"smallest scale: {s['decimal']}  [{s['enclosure'][0]}, {s['enclosure'][1]}]",
         f"worst target: {out['worst_target']}",
     ]
-    for b in out["baselines"]:
-        if b.get("applicable") is False:
-            lines.append(f"{b['name']}: not applicable ({b['reason']})")
-            continue
-        lines.append(
-            f"{b['name']}: scale {b['scale']['decimal']}, leakage at that scale "
-            f"{b['leakage']['decimal']} (worst target {b['worst_target']})"
-        )
+    lines += [baseline_line(b, "at that scale") for b in out["baselines"]]
     sys.stdout.write("\n".join(lines) + "\n")
     return 0

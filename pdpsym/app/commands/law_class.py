@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.app import limits, options
-from pdpsym.app.output import number_text, print_json
+from pdpsym.app.output import baseline_line, number_text, print_json
 from pdpsym.app.progress import Progress
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
@@ -126,10 +126,7 @@ def class_leakage_command(args: argparse.Namespace, cls: Any) -> int:
     lam = parse_lambda(args.lam)
     known = options.names(args.known)
     weights = integer_weights(args.weights)
-    if args.all_targets and args.target is not None:
-        raise InputError("--target", "give --target or --all-targets, not both")
-    if not args.all_targets and args.target is None:
-        raise InputError("--target", "name the target record (or pass --all-targets)")
+    options.target_or_all(args)
     if _tables(cls):
         return _table_leakage(args, cls, lam, known, digits)
     targets = (
@@ -363,14 +360,9 @@ def class_calibrate_command(args: argparse.Namespace, cls: Any) -> int:
     if not cal.tight:
         lines.append("not tight: the search's box limit (--max-work) widened the enclosure")
     for b in out["baselines"]:
-        if b.get("applicable") is False:
-            lines.append(f"{b['name']}: not applicable ({b['reason']})")
-            continue
-        lines.append(
-            f"{b['name']}: scale {b['scale']['decimal']}, leakage at the worst law "
-            f"{b['leakage']['decimal']} (worst target {b['worst_target']})"
-        )
-        lines.append(f"  ({b['note']})")
+        lines.append(baseline_line(b, "at the worst law"))
+        if b.get("applicable") is not False:
+            lines.append(f"  ({b['note']})")
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
 

@@ -55,10 +55,7 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
     lam = parse_lambda(args.lam)
     known = options.names(args.known)
     weights = integer_weights(args.weights)
-    if args.all_targets and args.target is not None:
-        raise InputError("--target", "give --target or --all-targets, not both")
-    if not args.all_targets and args.target is None:
-        raise InputError("--target", "name the target record (or pass --all-targets)")
+    options.target_or_all(args)
     n_targets = record_count(model) - len(known) if args.all_targets else 1
     histogram = getattr(args, "query", "sum") == "histogram"
     if histogram and weights is not None:
