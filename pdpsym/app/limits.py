@@ -27,6 +27,10 @@ FIXED_WORK = 10**3
 COMMAND_BASE = 3 * 10**4
 MAX_FILE_BYTES = 64 * 2**20
 
+#: a calibration's work in units of one all-targets pass (the bisection's leakage passes;
+#: ``calibrate`` and the calibration over a class of laws estimate with it)
+CALIBRATION_PASSES = 6
+
 
 def add_flag(parser: argparse.ArgumentParser) -> None:
     """Give a command the ``--max-work`` flag."""

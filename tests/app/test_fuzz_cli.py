@@ -396,7 +396,7 @@ def test_the_help_states_the_weights_default_and_the_null_for_infinite_cases(cap
 def test_a_weight_left_out_is_one_as_the_help_says(tmp_path: Path) -> None:
     from fractions import Fraction
 
-    from pdpsym.app.commands.audit import load_mechanism
+    from pdpsym.app.commands.mechanism_files import load_mechanism
     from pdpsym.models.joint import JointDistribution
 
     model = JointDistribution.from_json_object(_MODEL)

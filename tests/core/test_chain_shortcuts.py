@@ -273,8 +273,7 @@ def test_absolute_truncation_keeps_the_mixture_values_inside_the_balls():
 def test_calibration_at_a_thousand_records_fits_the_default_limit():
     """The calibration's estimate (six all-target passes, as measured by
     benchmarks/bench_chain.py) admits T = 1000 under the default --max-work."""
-    from pdpsym.app.commands.calibrate import CALIBRATION_PASSES
-    from pdpsym.app.limits import DEFAULT_MAX_WORK
+    from pdpsym.app.limits import CALIBRATION_PASSES, DEFAULT_MAX_WORK
     from pdpsym.loss.structured_work import leakage_work
 
     m = MarkovChain(["0", "1"], 1000, "stationary", [["9/10", "1/10"], ["1/10", "9/10"]])

@@ -6,7 +6,6 @@ import argparse
 import csv
 import io
 import json
-import re
 import sys
 from collections.abc import Mapping
 from dataclasses import replace
@@ -18,6 +17,11 @@ from pdpsym.app import options
 from pdpsym.app.audit_work import number_bits, plan, round_up, steps_text, table_work
 from pdpsym.app.commands import audit_histogram
 from pdpsym.app.commands import audit_structured as structured
+from pdpsym.app.commands.mechanism_files import (
+    parse_eps,
+    read_json_file,
+    read_mechanism,
+)
 from pdpsym.app.output import number_text, print_json, safe_json, short_enclosure
 from pdpsym.app.progress import Progress
 from pdpsym.app.text import wrap
@@ -28,9 +32,6 @@ from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
 if TYPE_CHECKING:
     from pdpsym.audit import Audit, NotionResult
     from pdpsym.core.eps import Eps
-    from pdpsym.mechanisms.finite import Mechanism
-    from pdpsym.mechanisms.laplace import LaplaceNoise
-    from pdpsym.models.joint import JointDistribution
 
 # The engines (sympy, flint) load inside the handlers, so that `audit --help` starts at
 # once; --help shows these copies, which tests/app/test_startup.py checks against
@@ -40,16 +41,6 @@ ALL_NOTIONS = (*NOTIONS, "distributional-dp")
 NAMED_NOTIONS = (*ALL_NOTIONS, "renyi-dp")
 DDP_READINGS = ("def4-neighbours", "def4-neighbours-in-support", "eq11-conditional")
 
-KINDS = (
-    "table",
-    "randomized-response",
-    "laplace",
-    "geometric",
-    "count",
-    "threshold",
-    "histogram",
-)
-_LOG = re.compile(r"^(?:ln|log)\((.*)\)$")
 
 DESCRIPTION = """\
 Exact privacy figures of MECHANISM on data drawn from MODEL, for one target record,
@@ -139,118 +130,6 @@ def register(sub: Any) -> None:
     options.add_rows(p)
     options.add_network_query(p)
     p.set_defaults(func=run)
-
-
-def parse_eps(text: str, field: str = "--eps") -> Eps:
-    """``1/2``, ``0.1``, or ``ln(q)`` / ``log(q)`` with a rational ``q > 0`` (exact)."""
-    from pdpsym.core.eps import Eps  # imported here (see NOTIONS above)
-
-    m = _LOG.match(text.strip())
-    if m:
-        q = parse_rational(m.group(1), field)
-        if q < 1:
-            raise InputError(field, "ln(q) needs q >= 1 (epsilon >= 0)")
-        return Eps.log(q)
-    e = options.epsilon(text, field, logs=True)
-    if e < 0:
-        raise InputError(field, "must be >= 0")
-    return Eps.of(e)
-
-
-def _read_json(path: str, field: str) -> Any:
-    from pdpsym.app.readers import read_json  # imported here (see NOTIONS above)
-
-    return read_json(path, field)  # the one strict reader (app/readers.py)
-
-
-def _weights(obj: Any, model: JointDistribution, field: str) -> dict[str, Fraction] | None:
-    if obj is None:
-        return None
-    if not isinstance(obj, Mapping):
-        raise InputError(field, "expected an object NAME -> weight")
-    out = {}
-    for k, v in obj.items():
-        model.index(k, field)
-        out[k] = parse_rational(v, f"{field}.{k}")
-    return out
-
-
-def load_mechanism(path: str, model: JointDistribution) -> Mechanism | LaplaceNoise:
-    """Build the mechanism a JSON file describes, for databases of ``model``."""
-    from pdpsym.mechanisms import discrete  # imported here (see NOTIONS above)
-    from pdpsym.mechanisms.laplace import laplace
-
-    obj = _read_json(path, "MECHANISM")
-    if not isinstance(obj, dict):
-        raise InputError("MECHANISM", "expected a JSON object")
-    kind = obj.get("kind")
-    if kind not in KINDS:
-        raise InputError("kind", f"unknown kind {kind!r}; known: {', '.join(KINDS)}")
-    if kind == "table":
-        structured.only_keys(obj, {"kind", "rows"})
-        rows = obj.get("rows")
-        if not isinstance(rows, list) or not rows:
-            raise InputError("rows", "expected a non-empty list of rows")
-        n = model.n
-        table: dict[tuple[Fraction, ...], dict[str, Fraction]] = {}
-        for k, row in enumerate(rows):
-            if not isinstance(row, list) or len(row) != n + 2:
-                raise InputError(f"rows[{k}]", f"expected {n} values, an output and a probability")
-            d = tuple(parse_rational(v, f"rows[{k}]") for v in row[:n])
-            for j, v in enumerate(d):
-                if v not in model.domains[j]:
-                    raise InputError(f"rows[{k}]", f"value {row[j]!r} is not in the domain")
-            out = row[n]
-            if not isinstance(out, str):
-                raise InputError(f"rows[{k}]", "the output must be a string")
-            p = parse_rational(row[n + 1], f"rows[{k}]")
-            if not 0 <= p <= 1:
-                raise InputError(f"rows[{k}]", "probability outside [0, 1]")
-            pmf = table.setdefault(d, {})
-            if out in pmf:
-                raise InputError(f"rows[{k}]", f"output {out!r} repeated for this database")
-            pmf[out] = p
-        return discrete.table(table)
-    if kind == "randomized-response":
-        structured.only_keys(obj, {"kind", "keep"})
-        keep = parse_rational(obj.get("keep"), "keep")
-        if not 0 < keep <= 1:
-            raise InputError("keep", "must lie in (0, 1]")
-        return discrete.randomized_response(keep, model.domains)
-    if kind == "laplace":
-        structured.only_keys(obj, {"kind", "lam", "weights"})
-        return laplace(obj.get("lam", "1"), _weights(obj.get("weights"), model, "weights"))
-    weights = _weights(obj.get("weights"), model, "weights")
-    wlist = None if weights is None else [weights.get(v, Fraction(1)) for v in model.variables]
-    if kind == "geometric":
-        structured.only_keys(obj, {"kind", "alpha", "weights"})
-        ws = wlist or [Fraction(1)] * model.n
-        lo = sum(
-            (min(w * v for v in dom) for w, dom in zip(ws, model.domains, strict=True)), Fraction(0)
-        )
-        hi = sum(
-            (max(w * v for v in dom) for w, dom in zip(ws, model.domains, strict=True)), Fraction(0)
-        )
-        if lo.denominator != 1 or hi.denominator != 1:
-            raise InputError("weights", "geometric noise needs an integer-valued query")
-        return discrete.geometric(obj.get("alpha"), int(lo), int(hi), wlist)
-    if kind == "count":
-        structured.only_keys(obj, {"kind", "weights"})
-        return discrete.count(wlist)
-    if kind == "threshold":
-        structured.only_keys(obj, {"kind", "T", "weights"})
-        if "T" not in obj:
-            raise InputError("T", "missing")
-        return discrete.threshold(parse_rational(obj["T"], "T"), wlist)
-    structured.only_keys(obj, {"kind"})
-    return discrete.histogram()
-
-
-def read_mechanism(path: str, model: JointDistribution) -> Mechanism | LaplaceNoise:
-    """:func:`load_mechanism`, its errors naming the field inside the mechanism file
-    (``mechanism.rows[3]``), as distinct from the model file's (``rows[3]``)."""
-    with structured.mechanism_fields():
-        return load_mechanism(path, model)
 
 
 def _key(k: Any) -> str:
@@ -501,7 +380,7 @@ def run(args: argparse.Namespace) -> int:
     if args.curve is not None:
         check_output(args.curve, "--curve")
     known = [t.strip() for t in args.known.split(",") if t.strip()]
-    spec = _read_json(args.mechanism, "MECHANISM")
+    spec = read_json_file(args.mechanism, "MECHANISM")
     if audit_histogram.wants_histogram(args, spec):
         structured.refuse_query(args, spec, "the histogram is of the records' states, not a query")
         return audit_histogram.run_histogram(args, spec, known, notions)

@@ -55,10 +55,6 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run_calibrate)
 
 
-#: a calibration's work in units of one all-targets pass (see run_calibrate)
-CALIBRATION_PASSES = 6
-
-
 def run_calibrate(args: argparse.Namespace) -> int:
     # imported here: the engines load sympy and flint, which `calibrate --help` does not need
     from pdpsym.app.commands.structured import integer_weights, record_count
@@ -112,7 +108,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     work = (
         (3 * histogram_work(model, n_targets, known) + 45 * histogram_work(model, 1, known))
         if histogram
-        else CALIBRATION_PASSES * leakage_work(model, n_targets, known)
+        else limits.CALIBRATION_PASSES * leakage_work(model, n_targets, known)
     )
     limits.check(args, work * (1 + (bits // 32) ** 2), "this calibration")
     targets = [args.target] if args.target else [v for v in model.variables if v not in set(known)]

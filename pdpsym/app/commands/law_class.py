@@ -315,7 +315,6 @@ def _box_limit() -> Iterator[None]:
 
 def class_calibrate_command(args: argparse.Namespace, cls: Any) -> int:
     """The smallest scale meeting ``--eps`` for every law of the class, with baselines."""
-    from pdpsym.app.commands.calibrate import CALIBRATION_PASSES
     from pdpsym.app.commands.structured import integer_weights  # after --help
     from pdpsym.audit.class_calibrate import class_calibrate
     from pdpsym.core.numbers import parse_positive
@@ -331,7 +330,7 @@ def class_calibrate_command(args: argparse.Namespace, cls: Any) -> int:
     known = options.names(args.known)
     targets = [args.target] if args.target else None
     n = 1 if args.target else len(cls.variables) - len(known)
-    max_boxes = search_budget(args, cls, n, known, CALIBRATION_PASSES)
+    max_boxes = search_budget(args, cls, n, known, limits.CALIBRATION_PASSES)
     with Progress(_steps(cls, max_boxes), "steps", delay=1.0) as bar, _box_limit():
         cal = class_calibrate(
             cls,
@@ -412,7 +411,7 @@ def class_audit_command(
         return interval_audit_command(args, cls, spec, known, eps, delta, notions, digits)
     if _tables(cls):
         from pdpsym.app.audit_work import check_work, number_bits
-        from pdpsym.app.commands.audit import read_mechanism
+        from pdpsym.app.commands.mechanism_files import read_mechanism  # after --help
 
         mech = read_mechanism(args.mechanism, cls.members[0])
         size = max(number_bits(spec), number_bits(args.delta))

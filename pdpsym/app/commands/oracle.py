@@ -88,7 +88,7 @@ def register(sub: Any) -> None:
 def _export_audit(args: argparse.Namespace, digits: int) -> int:
     """Vectors of the audit of the user's own model and mechanism."""
     from pdpsym.app.audit_work import check_work, number_bits  # the audit's estimate
-    from pdpsym.app.commands.audit import parse_eps, read_mechanism  # the audit's readers
+    from pdpsym.app.commands.mechanism_files import parse_eps, read_mechanism  # the readers
     from pdpsym.app.oracle import audit_vectors, write_vectors  # sympy loads after --help
     from pdpsym.app.readers import load_discrete, read_json
     from pdpsym.audit import ALL_NOTIONS, NOTIONS, audit

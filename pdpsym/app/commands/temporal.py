@@ -71,7 +71,7 @@ def register(sub: Any) -> None:
 
 
 def _eps_list(text: str | None, T: int, mech: Any) -> list[Any]:
-    from pdpsym.app.commands.audit import parse_eps  # the exact eps grammar of audit --eps
+    from pdpsym.app.commands.mechanism_files import parse_eps  # the exact eps grammar
     from pdpsym.core.compare import compare
 
     if text is None:
