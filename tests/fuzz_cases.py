@@ -990,6 +990,7 @@ def run(
     """
     from pdpsym.app import limits  # the package is imported at the first run, not at import
     from pdpsym.app.cli import main
+    from pdpsym.app.commands import law_class
 
     before = snapshot(watch) if watch is not None else {}
 
@@ -1006,6 +1007,8 @@ def run(
             contextlib.redirect_stderr(err),
             warnings.catch_warnings(record=True) as caught,
             mock.patch.object(limits, "DEFAULT_MAX_WORK", FUZZ_MAX_WORK),
+            # a class's default is 20 single laws' (fixed when the module loads)
+            mock.patch.object(law_class, "CLASS_MAX_WORK", 20 * FUZZ_MAX_WORK),
         ):
             warnings.simplefilter("always")  # a warning seen before is still reported
             try:
