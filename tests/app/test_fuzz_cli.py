@@ -95,6 +95,20 @@ def test_every_command_fails_cleanly_on_hostile_input_thorough(
             "--max-work",
             "8000000",
         ],
+        # seed 20261129: x1 does not move the count of x3 given x2: the search for the
+        # smallest scale halved forever
+        [
+            "calibrate",
+            "tests/data/network3.json",
+            "--eps",
+            "1",
+            "--target",
+            "x1",
+            "--known",
+            "x2",
+            "--count",
+            "x3=2",
+        ],
     ],
 )
 def test_the_reported_repros_end_cleanly(argv: list[str]) -> None:
