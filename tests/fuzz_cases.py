@@ -269,6 +269,17 @@ def _opt(rng: random.Random, flag: str, good: str) -> list[str]:
     return []
 
 
+def _mild(rng: random.Random, flag: str, good: str) -> list[str]:
+    """``_opt`` with a hostile value one time in ten (the new draws, which mostly aim at
+    what runs: several hostile flags at once end at the first)."""
+    r = rng.random()
+    if r < 0.9:
+        return [flag, good]
+    if r < 0.97:
+        return [flag, rng.choice(NUMBERS + NAMES)]
+    return []
+
+
 def _reader(path: Path) -> None:
     """Drain a named pipe in the background (a FIFO output with a reader, as in a shell
     pipeline); gives up after 30 s."""
@@ -384,6 +395,369 @@ RAW_JSON = [
 ARGS_WEIRD = ["a\nb", "a\rb", "\u202ex", "\u2028", "x" * 3000, "--\n"]
 
 
+def _chain(rng: random.Random, length: int | None = None) -> dict[str, Any]:
+    """A valid chain on two or three states (a random homogeneous one)."""
+    k = rng.choice([2, 2, 3])
+    row = {2: [["9/10", "1/10"], ["1/5", "4/5"]], 3: [["1/2", "1/4", "1/4"]] * 3}[k]
+    return {
+        "kind": "markov-chain",
+        "length": length or rng.choice([1, 2, 3, 4, 6]),
+        "states": ["0", "1", "2"][:k],
+        "initial": rng.choice(
+            ["stationary", ["1/3", "2/3", "0"][:k] if k == 2 else ["1/3", "1/3", "1/3"]]
+        ),
+        "transition": row,
+    }
+
+
+def _temporal_chain(rng: random.Random) -> Any:
+    """A chain for ``temporal``, hostile at one field a third of the time, or another kind."""
+    obj: Any = _chain(rng)
+    r = rng.random()
+    if r < 0.25:
+        key = rng.choice(["length", "states", "initial", "transition", "kind", "extra"])
+        obj[key] = rng.choice(
+            {
+                "length": [0, -1, 10**6, 10**400, "3", 1.5, None],
+                "states": [["0"], ["0", "0"], [], "01", ["a", "b", "c", "d"]],
+                "initial": [["1/2"], ["1", "1"], ["-1/2", "3/2"], "x", ["nan", "1"], []],
+                "transition": [
+                    [["1", "1"], ["0", "1"]],
+                    [["1/2", "1/2"]],
+                    [["a", "b"], ["c", "d"]],
+                    [],
+                    [["1", "0"], ["0", "1"]],
+                    [["0", "1"], ["1", "0"]],
+                    [["1e-400", "1"], ["1/2", "1/2"]],
+                    [[["1/2", "1/2"], ["1/2", "1/2"]], [["1/2", "1/2"], ["1/2", "1/2"]]],
+                ],
+                "kind": ["product", "nope", "", None, "interval-markov-chain"],
+                "extra": [1],
+            }[key]
+        )
+    elif r < 0.33:
+        obj = rng.choice([_model(rng), _class_model(rng), copy.deepcopy(TWO_NODE_NETWORK)])
+    elif r < 0.4:  # a long chain, one matrix per step, or many states
+        obj["length"] = rng.choice([100, 1000, 5000])
+        if rng.random() < 0.5:
+            obj["transition"] = [obj["transition"]] * (obj["length"] - 1)
+    return obj
+
+
+def _interval(rng: random.Random, lo: str, hi: str) -> Any:
+    r = rng.random()
+    if r < 0.95:
+        return [lo, hi]
+    return rng.choice([[hi, lo], lo, [], [lo], [lo, hi, hi], ["nan", hi], [lo, "2"], "x", None])
+
+
+def _class_model(rng: random.Random) -> Any:
+    """A class of laws: model-class, interval-markov-chain or interval-product, valid or
+    hostile (an interval with lo > hi, no law inside, an empty class, mixed records)."""
+    kind = rng.choice(["model-class", "interval-markov-chain", "interval-product"])
+    if kind == "model-class":
+        n = rng.choice([4, 4, 4, 6])
+        members: list[Any] = [_chain(rng, 4) for _ in range(rng.choice([1, 2, 3]))]
+        r = rng.random()
+        if r < 0.1:
+            members = []
+        elif r < 0.2:
+            members.append(_chain(rng, n))  # records differ when n != 4
+        elif r < 0.3:
+            members.append(rng.choice([_structured(rng), _model(rng), TWO_NODE_NETWORK]))
+        elif r < 0.4:
+            members.append(rng.choice(["absent.json", "../x.json", "", "/dev/zero", 3, None]))
+        elif r < 0.45:
+            members.append({"kind": "model-class", "members": [_chain(rng, 4)]})
+        elif r < 0.5:
+            members = "m"  # type: ignore[assignment]
+        elif r < 0.6:  # products
+            members = [
+                {
+                    "kind": "product",
+                    "records": [
+                        {"values": ["0", "1"], "probs": [p, str(1 - Fraction(p))]} for _ in range(3)
+                    ],
+                }
+                for p in rng.sample(["1/2", "1/3", "1/10", "0"], rng.choice([1, 2]))
+            ]
+        elif r < 0.65:  # networks
+            members = [copy.deepcopy(TWO_NODE_NETWORK) for _ in range(2)]
+            members[1]["nodes"][0]["cpt"] = ["1/3", "2/3"]
+        return {"kind": kind, "members": members, **({"x": 1} if rng.random() < 0.03 else {})}
+    if kind == "interval-markov-chain":
+        obj: dict[str, Any] = {
+            "kind": kind,
+            "length": rng.choice([1, 2, 4, 4, 6, 6, 50] * 3 + [0, -1]),
+            "states": rng.choice([["0", "1"]] * 20 + [["0", "1", "2"], ["0"], []]),
+            "initial": rng.choice(
+                [
+                    "stationary",
+                    "stationary",
+                    "stationary",
+                    ["1/3", "2/3"],
+                    [["1/4", "1/2"], ["1/2", "3/4"]],
+                    [["3/4", "1/2"], ["1/2", "3/4"]],
+                    "x",
+                    [["1", "1"], ["1", "1"]],
+                ]
+            ),
+            "transition": [
+                [_interval(rng, "4/5", "9/10"), _interval(rng, "1/10", "1/5")],
+                [_interval(rng, "3/20", "3/10"), _interval(rng, "7/10", "17/20")],
+            ],
+        }
+        if rng.random() < 0.15:
+            obj["transition"] = rng.choice(
+                [
+                    [[["9/10", "1"], ["1/5", "1/2"]], [["0", "1"], ["0", "1"]]],  # sums > 1
+                    [[["0", "1/10"], ["0", "1/10"]], [["0", "1"], ["0", "1"]]],  # sums < 1
+                    [["1/2", "1/2"], ["1/2", "1/2"]],  # points
+                    [[["0", "1"], ["0", "1"]], [["0", "1"], ["0", "1"]]],  # everything
+                    [],
+                    "t",
+                ]
+            )
+        return obj
+    if rng.random() < 0.5:
+        bern = [_interval(rng, "1/10", "1/5"), _interval(rng, "1/3", "1/2")]
+        bern = bern[: rng.choice([0, 1, 2, 2, 2])] + (
+            [["0", "1"]] * 30 if rng.random() < 0.05 else []
+        )
+        return {"kind": kind, "bernoulli": bern}
+    return {
+        "kind": kind,
+        "records": [
+            {
+                "values": rng.choice([["0", "1", "3"]] * 4 + [["0", "0", "1"], ["a", "b", "c"]]),
+                "probs": [
+                    _interval(rng, "0", "1/2"),
+                    _interval(rng, "1/4", "1/2"),
+                    _interval(rng, "0", "1/4"),
+                ][: rng.choice([3, 3, 3, 2])],
+            }
+            for _ in range(rng.choice([0, 1, 2]))
+        ],
+    }
+
+
+def _three_node_network(rng: random.Random) -> dict[str, Any]:
+    net = copy.deepcopy(TWO_NODE_NETWORK)
+    net["nodes"].append(
+        {
+            "name": "x3",
+            "states": ["0", "1", "2"],
+            "parents": ["x2"],
+            "cpt": [["1/2", "1/4", "1/4"], ["1/4", "1/4", "1/2"]],
+        }
+    )
+    return net if rng.random() < 0.7 else copy.deepcopy(TWO_NODE_NETWORK)
+
+
+QUERY_COUNT = [
+    "x1,x2=1",
+    "x1=0",
+    "x1,x2,x3=1",
+    "x3=2",
+    "x1=9",
+    "zz=1",
+    "=1",
+    "x1=",
+    "x1,x1=1",
+    "",
+    ",",
+    "x1,x2",
+    "x1=1=1",
+    "x1 ,x2=1",
+]
+QUERY_SUM = ["x1,x2", "x1,x2,x3", "x1", "zz", "", "x1,x1", ",", "x1=1"]
+
+
+def _query_argv(rng: random.Random, tmp: Path, cmd: str) -> list[str]:
+    """leakage/audit/calibrate on a network with --count/--sum, or on a chain or product
+    with the histogram query (the flag, or "query" in audit's mechanism file)."""
+    net = rng.random() < 0.5
+    if net:
+        model: Any = _three_node_network(rng)
+        extra: list[str] = []
+        r = rng.random()
+        if r < 0.45:
+            extra = ["--count", rng.choice(QUERY_COUNT)]
+        elif r < 0.85:
+            extra = ["--sum", rng.choice(QUERY_SUM)]
+        else:
+            extra = ["--count", "x1=1", "--sum", "x1"]
+        if rng.random() < 0.1:
+            extra += ["--query", "histogram"]
+    else:
+        model = rng.choice([_chain(rng), _chain(rng), _structured(rng), _class_model(rng)])
+        extra = ["--query", "histogram"] if rng.random() < 0.8 else []
+        if rng.random() < 0.1:
+            extra += ["--count", "x1=1"]
+    mfile = _write(tmp, "q", model, rng) if rng.random() < 0.9 else str(tmp / "absent.json")
+    if cmd == "leakage":
+        tgt = rng.choice([["--target", "x1"], ["--target", "x2"], ["--all-targets"], []])
+        return [
+            "leakage",
+            mfile,
+            *tgt,
+            *_mild(rng, "--known", "x2"),
+            *_mild(rng, "--lam", "2"),
+            *_mild(rng, "--digits", "12"),
+            *extra,
+        ]
+    if cmd == "calibrate":
+        return [
+            "calibrate",
+            mfile,
+            *_mild(rng, "--eps", "1"),
+            *_mild(rng, "--target", "x1"),
+            *_mild(rng, "--known", "x2"),
+            *_mild(rng, "--mechanism", rng.choice(["laplace", "geometric"])),
+            *extra,
+        ]
+    mech: dict[str, Any] = rng.choice(
+        [
+            {"kind": "laplace", "lam": "2"},
+            {"kind": "geometric", "alpha": "1/2"},
+            {"kind": "randomized-response", "keep": "3/4"},
+        ]
+    )
+    if not net and rng.random() < 0.5:
+        mech["query"] = rng.choice(["histogram", "histogram", "sum", "nope", 1])
+        extra = [a for a in extra if a not in ("--query", "histogram")]
+    if net and rng.random() < 0.3:
+        mech["count"] = rng.choice(
+            [
+                {"nodes": ["x1", "x2"], "state": "1"},
+                {"nodes": [], "state": "1"},
+                {"nodes": ["zz"], "state": "1"},
+                {"nodes": ["x1"]},
+                "x1",
+                {"nodes": ["x1"], "state": "9"},
+            ]
+        )
+    kfile = _write(tmp, "qk", mech, rng)
+    return [
+        "audit",
+        mfile,
+        kfile,
+        *_mild(rng, "--target", "x1"),
+        *_mild(rng, "--known", "x2"),
+        # the histogram audit reports epsilon at delta = 0 alone
+        *(_mild(rng, "--eps", "1") if net or rng.random() < 0.2 else []),
+        *_mild(rng, "--notions", rng.choice(["dp,apkdp", "all", "dp"])),
+        *extra,
+    ]
+
+
+def _class_argv(rng: random.Random, tmp: Path, cmd: str) -> list[str]:
+    """leakage/audit/calibrate on a class of laws; a model-class's file member is written
+    beside the class file."""
+    _write(tmp, "member", _chain(rng, 4), random.Random(3))  # m.json, the JSON form
+    model = _class_model(rng)
+    if model.get("kind") == "model-class" and isinstance(model["members"], list):
+        if rng.random() < 0.3:
+            model["members"].append("member.json")
+    mfile = _write(tmp, "cls", model, rng)
+    tgt = rng.choice(["x2", "x3", "x4"] * 5 + ["x1", "x50", "x9"])
+    if cmd == "leakage":
+        which = ["--target", tgt] if rng.random() < 0.7 else ["--all-targets"]
+        return [
+            "leakage",
+            mfile,
+            *which,
+            *_mild(rng, "--known", "x1"),
+            *_mild(rng, "--lam", "1"),
+            *_mild(rng, "--digits", "8"),
+        ]
+    if cmd == "calibrate":
+        return [
+            "calibrate",
+            mfile,
+            *_mild(rng, "--eps", "1"),
+            *_mild(rng, "--target", tgt),
+            *_mild(rng, "--known", "x1"),
+            *(["--no-baselines"] if rng.random() < 0.5 else []),
+        ]
+    mech = rng.choice(
+        [
+            {"kind": "laplace", "lam": "2"},
+            {"kind": "randomized-response", "keep": "3/4"},
+            {"kind": "geometric", "alpha": "1/2"},
+        ]
+    )
+    kfile = _write(tmp, "ck", mech, rng)
+    return [
+        "audit",
+        mfile,
+        kfile,
+        *_mild(rng, "--target", tgt),
+        *_mild(rng, "--known", "x1"),
+        *_mild(rng, "--eps", "1"),
+        *_mild(rng, "--notions", rng.choice(["dp,apkdp", "all"])),
+    ]
+
+
+TEMPORAL_MECH = [
+    {"kind": "randomized-response", "keep": "3/4"},
+    {"kind": "randomized-response", "keep": "3/5"},
+    {"kind": "geometric", "alpha": "1/2"},
+    {"kind": "laplace", "lam": "2"},
+]
+
+
+def _temporal_argv(rng: random.Random, tmp: Path) -> list[str]:
+    """``temporal``: chains, eps lists, mechanisms and budgets, valid and hostile."""
+    chain = _temporal_chain(rng)
+    mfile = _write(tmp, "t", chain, rng) if rng.random() < 0.92 else hostile_path(rng, tmp, False)
+    T = chain.get("length") if isinstance(chain, dict) else None
+    T = T if isinstance(T, int) and 0 < T < 50 else 3
+    argv = ["temporal", mfile]
+    r = rng.random()
+    if r < 0.5:
+        argv += ["--eps", rng.choice(["1", "1/10", "ln(3)", "0.5", "log(3/2)"])]
+    elif r < 0.7:
+        vals = [rng.choice(["1", "1/2", "ln(2)", "1/10"]) for _ in range(T)]
+        if rng.random() < 0.3:
+            vals = vals[: rng.randrange(len(vals) + 1)] + (["1"] if rng.random() < 0.5 else [])
+        if rng.random() < 0.2 and vals:
+            vals[rng.randrange(len(vals))] = rng.choice(NUMBERS)
+        argv += ["--eps", ",".join(vals)]
+    elif r < 0.85:
+        argv += ["--eps", rng.choice(NUMBERS + [",", "1,", ",1", "1,,1"])]
+    if rng.random() < 0.6:
+        mech: Any = copy.deepcopy(rng.choice(TEMPORAL_MECH))
+        q = rng.random()
+        if q < 0.3:
+            key = next(iter(set(mech) - {"kind"}))
+            mech[key] = rng.choice(NUMBERS)
+        elif q < 0.4:
+            mech[rng.choice(["extra", "query", "weights"])] = rng.choice(["1", "histogram"])
+        elif q < 0.5:
+            mech = rng.choice(
+                [
+                    {"kind": "threshold", "T": "1"},
+                    {"kind": "table", "rows": []},
+                    {"kind": None},
+                    [],
+                    {"__RAW__": rng.choice(RAW_JSON)},
+                    {"kind": "laplace"},
+                ]
+            )
+        kfile = (
+            _write(tmp, "tk", mech, rng) if rng.random() < 0.92 else hostile_path(rng, tmp, False)
+        )
+        argv += ["--mechanism", kfile]
+    if rng.random() < 0.35:
+        argv += ["--budget", rng.choice(["1", "1/2", "3", "ln(2)", "1/100"] * 3 + NUMBERS)]
+    if rng.random() < 0.3:
+        argv += ["--format", rng.choice(["csv", "text", "csv", "md"])]
+    if rng.random() < 0.2:
+        argv += ["--digits", rng.choice(["5", "30", "0", "abc", "1e9999"])]
+    return argv
+
+
 COMMANDS = (
     "leakage",
     "whg",
@@ -396,6 +770,10 @@ COMMANDS = (
     "audit",
     "figure",
     "calibrate",
+    # appended after the eleven first ones, so each of those draws as before
+    "temporal",
+    "class",  # leakage, audit or calibrate on a class of laws
+    "query",  # leakage, audit or calibrate with --count/--sum on a network or a histogram
 )
 
 
@@ -408,7 +786,12 @@ def draw(rng: random.Random, tmp: Path, command: str | None = None) -> list[str]
     elif rng.random() < 0.08:
         mfile = hostile_path(rng, tmp, output=False)
     argv: list[str]
-    if cmd == "leakage":
+    if cmd == "temporal":
+        argv = _temporal_argv(rng, tmp)
+    elif cmd in ("class", "query"):
+        sub = rng.choice(["leakage", "audit", "calibrate"])
+        argv = (_class_argv if cmd == "class" else _query_argv)(rng, tmp, sub)
+    elif cmd == "leakage":
         argv = [
             "leakage",
             mfile,
@@ -608,6 +991,7 @@ def run(
     """
     from pdpsym.app import limits  # the package is imported at the first run, not at import
     from pdpsym.app.cli import main
+    from pdpsym.app.commands import law_class
 
     before = snapshot(watch) if watch is not None else {}
 
@@ -624,6 +1008,8 @@ def run(
             contextlib.redirect_stderr(err),
             warnings.catch_warnings(record=True) as caught,
             mock.patch.object(limits, "DEFAULT_MAX_WORK", FUZZ_MAX_WORK),
+            # a class's default is 20 single laws' (fixed when the module loads)
+            mock.patch.object(law_class, "CLASS_MAX_WORK", 20 * FUZZ_MAX_WORK),
         ):
             warnings.simplefilter("always")  # a warning seen before is still reported
             try:

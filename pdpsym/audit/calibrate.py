@@ -54,6 +54,10 @@ NUDGE = Fraction(1, 10**14)
 
 #: the relative width of the calibrated enclosure
 REL_WIDTH = Fraction(1, 10**12)
+#: how far below the safe scale the search for a lower end goes (2^-40 of it, about
+#: 10^-12): a target whose leakage stays within eps there (the query barely depends on
+#: it, or not at all given the known records) has no smallest scale the search can reach
+MAX_HALVINGS = 40
 
 
 def baseline_json(
@@ -461,6 +465,14 @@ def calibrate(
         if lo is None:
             lo = hi / 2
             while (c := tgt.compare(lo, eps)) < 0:
+                if lo < safe / 2**MAX_HALVINGS:
+                    raise InputError(
+                        "eps",
+                        f"target {worst}: the leakage stays within {eps} down to 2^-"
+                        f"{MAX_HALVINGS} of the safe scale {safe} (the query depends on the "
+                        "target too little, or not at all given the known records): no "
+                        "smallest scale to find",
+                    )
                 hi, lo = lo, lo / 2
             if c == 0:
                 lo, hi = tgt.around(lo, eps)

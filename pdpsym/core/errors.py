@@ -26,6 +26,12 @@ class InputError(ValueError):
         self.field = field
         self.message = message
 
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        """Pickle by the two fields, so an error raised in a worker process reaches the
+        caller as itself (the default pickles ``args``, the one joined line, and fails
+        to rebuild)."""
+        return (type(self), (self.field, self.message))
+
 
 class Undecided(ArithmeticError):
     """A comparison could not be decided at the maximum working precision.
@@ -40,6 +46,10 @@ class Undecided(ArithmeticError):
         super().__init__(f"undecided at precision {prec} bits: {what}")
         self.what = what
         self.prec = prec
+
+    def __reduce__(self) -> tuple[Any, tuple[str, int]]:
+        """Pickle by the two fields (as :class:`InputError`: raised in a worker)."""
+        return (type(self), (self.what, self.prec))
 
 
 def check_fields(

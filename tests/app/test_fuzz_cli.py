@@ -65,6 +65,50 @@ def test_every_command_fails_cleanly_on_hostile_input_thorough(
         ["threshold", "--n", "10", "--p", "1/3", "--T", "3", "--bmax", "-1"],
         ["leakage", "/dev/zero", "--target", "x1"],
         ["oracle", "export", "--out", "x" * 300],
+        # seed 20261128: an InputError raised in a pool worker did not unpickle
+        # (BrokenProcessPool, an internal error)
+        ["leakage", "docs/examples/chain-class.json", "--target", "x50", "--jobs", "2"],
+        [
+            "calibrate",
+            "docs/examples/chain-class.json",
+            "--eps",
+            "1",
+            "--target",
+            "x9",
+            "--jobs",
+            "2",
+        ],
+        # seed 20261128: an interval class's audit admitted by the shared work alone, its
+        # notions' own work (28 laws x 4.7e7 steps) not estimated: ran 40 s
+        [
+            "audit",
+            "tests/data/interval_chain50.json",
+            "tests/data/geometric_half.json",
+            "--target",
+            "x3",
+            "--known",
+            "x1",
+            "--eps",
+            "1",
+            "--notions",
+            "all",
+            "--max-work",
+            "8000000",
+        ],
+        # seed 20261129: x1 does not move the count of x3 given x2: the search for the
+        # smallest scale halved forever
+        [
+            "calibrate",
+            "tests/data/network3.json",
+            "--eps",
+            "1",
+            "--target",
+            "x1",
+            "--known",
+            "x2",
+            "--count",
+            "x3=2",
+        ],
     ],
 )
 def test_the_reported_repros_end_cleanly(argv: list[str]) -> None:

@@ -221,3 +221,18 @@ def test_calibration_at_an_epsilon_of_seven_hundred_digits():
     assert cal.lo <= target * (1 + Fraction(1, 10**50))
     assert target * (1 - Fraction(1, 10**50)) <= cal.hi
     assert cal.hi - cal.lo <= cal.hi / 10**12
+
+
+def test_a_target_the_query_does_not_depend_on_is_refused_not_searched_forever() -> None:
+    # x1 -> x2 -> x3, x2 known: by the chain rule of the network the count of x3 in
+    # state 2 is independent of x1 given x2 (d-separation), so x1 leaks 0 at every
+    # scale and no smallest scale exists; the halving search ran forever (fuzz seed
+    # 20261129) and now stops 2^-40 below the safe scale
+    import pdpsym as ps  # the loader, as a user calls it
+    from pdpsym.audit.calibrate import MAX_HALVINGS  # the constant the message names
+    from pdpsym.core.errors import InputError  # the error a user sees
+
+    net = ps.load_model("tests/data/network3.json").count_query(["x3"], "2")
+    with pytest.raises(InputError, match=f"2\\^-{MAX_HALVINGS} of the safe scale") as err:
+        ps.calibrate(net, Fraction(1), known=["x2"], targets=["x1"], baselines=False)
+    assert err.value.field == "eps"

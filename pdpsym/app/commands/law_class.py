@@ -419,8 +419,13 @@ def class_audit_command(
             check_work(args, m, notions, size, spec, points)
     else:
         mech = structured.read_mechanism(spec, cls.members[0])
-        for m in cls.members:
-            structured.check_work(args, m, mech, args.target, known, notions, points)
+        from pdpsym.app.audit_work import plan  # after --help, with the audit's estimates
+
+        for m in cls.members:  # each member's shared work and its notions' own, together
+            shared, own, fixed = structured.check_work(
+                args, m, mech, args.target, known, notions, points
+            )
+            plan(args, shared, own, True, fixed=fixed)
     with Progress(len(cls.members), "members", enabled=args.progress, delay=2.0) as bar:
         rows, _ = class_audit(
             cls,

@@ -40,6 +40,7 @@ def interval_audit_command(
     digits: int,
 ) -> int:
     """Every notion over an interval class (``pdpsym audit`` with an interval class)."""
+    from pdpsym.app.audit_work import plan  # after --help, with the audit's estimates
     from pdpsym.app.commands import audit_structured as structured  # after --help
     from pdpsym.audit.class_audit_interval import (
         EQ2_NOTIONS,
@@ -57,7 +58,10 @@ def interval_audit_command(
     limit = class_limit(args)
     share = argparse.Namespace(**{**vars(args), "max_work": str(max(limit // n_laws, 1))})
     try:  # every law evaluated has the probe's shape: the limit is shared among them
-        structured.check_work(share, probe, mech, args.target, known, notions, points)
+        shared, own, fixed = structured.check_work(
+            share, probe, mech, args.target, known, notions, points
+        )
+        plan(share, shared, own, True, fixed=fixed)  # the notions' own work too, together
     except InputError as err:
         if err.field != "--max-work":
             raise
