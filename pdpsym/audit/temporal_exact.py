@@ -212,8 +212,9 @@ def stream_work(chain: MarkovChain, mech: StreamMechanism) -> int:
     carried ray through ``k`` report maps of ``k^2`` products of numbers that grow by
     ``bits`` a step (two rays for two states, :func:`stream_ray_cap` for more: the most a
     run may carry, so the estimate is an upper one where the rays grow slower; an LP per
-    image from four states), then ``k^2`` ratios per ray. The unit is the project's
-    (about ``3 10^7`` steps a CPU second), fitted to measured CPU seconds: two states,
+    image from four states), then ``k^2`` ratios per ray. The unit is the project's (a step
+    about a microsecond of CPU); the fit, to measured CPU seconds, was taken in units of
+    ``1/(3 10^7)`` s, hence the division by 30: two states,
     ``T = 1000`` in 1.5 s; three states (TKDE Fig. 4's matrix, randomized response, ``2 j
     + 1`` rays), ``T = 100, 200, 400`` in 0.68, 4.2 and 38 s (estimates 2.6e7, 1.3e8 and
     8.5e8 steps against measured 2.0e7, 1.3e8 and 1.1e9; a chain whose cone keeps three
@@ -242,7 +243,7 @@ def stream_work(chain: MarkovChain, mech: StreamMechanism) -> int:
         rays = 2 if k == 2 else stream_ray_cap(j, k)
         lp = 1 + (j // 8) ** 3 if k > 3 else 1  # the LPs grow with the rays, measured
         total += rays * (k * per_image + k * k) * (1 + j * bits // 256) * lp
-    return 2 * total * scale
+    return -(-2 * total * scale // 30)  # 3 10^7 fitted units a second -> 10^6
 
 
 def stream_leakage(

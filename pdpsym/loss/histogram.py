@@ -61,7 +61,9 @@ BATCH = 16
 def histogram_work(model: CountModel, n_targets: int, known: Sequence[str]) -> int:
     """An estimate of the steps of :func:`histogram_leakage`, from the model's shape.
 
-    In the project's unit (about ``3 10^7`` steps a CPU second). Per known assignment:
+    In the project's unit (a step is about a microsecond of CPU, :mod:`pdpsym.app.limits`;
+    the fit below was taken in units of ``1/(3 10^7)`` s, hence the division by 30). Per
+    known assignment:
     the forward-backward on mixed-radix polynomials (``k^2 T`` operations on ``T
     (T+1)^{k-2}`` coefficients, one pass per :data:`BATCH` targets), and per target its
     ``k`` exact laws, the float screen of the ``(T+1)^k`` grid per law and the balls at the
@@ -89,7 +91,8 @@ def histogram_work(model: CountModel, n_targets: int, known: Sequence[str]) -> i
     passes = max(1, -(-n_targets // BATCH))
     per_pass = k * k * T * degree * passes // 8
     per_target = -(-k * (T + 1) ** k // 3)
-    return assignment_count(model, known) * (per_pass + max(n_targets, 1) * per_target)
+    fitted = assignment_count(model, known) * (per_pass + max(n_targets, 1) * per_target)
+    return -(-fitted // 30)  # 3 10^7 fitted units a second -> 10^6 steps a second
 
 
 def histogram_laws(
