@@ -36,10 +36,10 @@ from pdpsym.audit.calibrate import (
     positive_eps,
     short_between,
 )
-from pdpsym.core import histgrid
 from pdpsym.core.certify import certify
 from pdpsym.core.errors import InputError, Undecided
 from pdpsym.core.numbers import to_sympy
+from pdpsym.loss import histogram_grid
 from pdpsym.loss.histogram import histogram_laws, histogram_leakage
 from pdpsym.loss.structured import known_assignments, leakage_max
 from pdpsym.mechanisms.mqm import (
@@ -96,7 +96,7 @@ class _Target:
     def __init__(self, model: CountModel, name: str, known: Sequence[str]) -> None:
         self.name = name
         self.T = len(model.variables)
-        self.workspace = histgrid.Workspace()
+        self.workspace = histogram_grid.Workspace()
         self.parts = [
             list(laws.values())
             for assignment in known_assignments(model, known)
@@ -107,7 +107,7 @@ class _Target:
         """The sign of ``PL(lam) - eps``, certified; 0 when the balls cannot split them."""
         return max_sign(
             lambda digits: (
-                histgrid.grid_sup(laws, self.T, 1 / lam, digits, workspace=self.workspace)
+                histogram_grid.grid_sup(laws, self.T, 1 / lam, digits, workspace=self.workspace)
                 for laws in self.parts
             ),
             (17, 34),
@@ -150,7 +150,7 @@ def calibrate_histogram(
         model: a Markov chain or a product model.
         eps: the leakage bound (> 0).
         mechanism: ``"laplace"`` or ``"geometric"`` (the same leakage on the integer
-            counts, :mod:`pdpsym.core.histgrid`).
+            counts, :mod:`pdpsym.loss.histogram_grid`).
         known: the records the adversary knows.
         targets: the targets (default: every record not known).
         baselines: also give group DP's and MQM's scales and the leakage each gives.

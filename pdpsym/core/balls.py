@@ -12,10 +12,12 @@ from contextlib import contextmanager
 from fractions import Fraction
 
 import numpy as np
-from flint import arb, ctx
+from flint import arb, arb_poly, ctx
 
 #: the ball type (python-flint's ``arb``)
 Ball = arb
+#: polynomials with ball coefficients (python-flint's ``arb_poly``)
+BallPoly = arb_poly
 
 
 def to_ball(x: int | float | str | Fraction) -> Ball:

@@ -7,7 +7,7 @@ certified, and the law where it is attained or approached.
   the worst member is the first whose enclosure reaches the max's lower end.
 * **An interval chain** (:class:`~pdpsym.models.law_class.IntervalChain`): a branch and
   bound over the parameter box. Each sub-box gets a proven upper bound per target
-  (:func:`pdpsym.core.classbound.box_bound`: log-convexity of the count laws in the log
+  (:func:`pdpsym.loss.class_box_bounds.box_bound`: log-convexity of the count laws in the log
   entries, a second-order bound); the centre and the member corners of every box are
   evaluated exactly (certified enclosures, today's engine), which gives the lower end.
   A box is closed for a target when its bound is within the tolerance of the best value
@@ -32,9 +32,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.core import classbound, classlaws
 from pdpsym.core.errors import InputError
 from pdpsym.core.parallel import ordered_map
+from pdpsym.loss import class_box_bounds, class_float_laws
 from pdpsym.loss.structured import Enclosed, structured_leakage
 from pdpsym.loss.structured_work import leakage_work
 from pdpsym.models.counts import CountModel
@@ -260,7 +260,7 @@ def interval_chain_leakage(
         else ("interval" if isinstance(cls.initial[0], tuple) else "fixed")
     )
     init = (Fraction(1, 2),) * 2 if start != "fixed" else tuple(cls.initial)  # type: ignore[arg-type]
-    shape = classlaws.ChainShape(contrib.table, start, init)  # type: ignore[arg-type]
+    shape = class_float_laws.ChainShape(contrib.table, start, init)  # type: ignore[arg-type]
     rate = 1 / (lam * contrib.scale)
     assignments = _assignments(cls, known)
     pos = {name: cls.variables.index(name) for name in targets}
@@ -302,7 +302,7 @@ def interval_chain_leakage(
         return Fraction(u) <= best + tol / 4
 
     def bound(box: tuple[tuple[Fraction, Fraction], ...], active: list[str]) -> _Box:
-        bb = classbound.box_bound(shape, box, [pos[t] for t in active], assignments, rate)
+        bb = class_box_bounds.box_bound(shape, box, [pos[t] for t in active], assignments, rate)
         # floats rank the candidates: a member is evaluated exactly when its estimate
         # beats a target's best certified value (or the target has none yet)
         cands = [*bb.vertices.items(), (tuple((a + b) / 2 for a, b in box), bb.centre)]
@@ -502,7 +502,7 @@ def class_work(cls: LawClass, n_targets: int, known: Sequence[str]) -> int:
     if isinstance(cls, IntervalProduct):
         return leakage_work(cls.widest_member(), n_targets, known)
     member: CountModel = cls.member(tuple(lo for lo, _ in cls.box()))
-    # one box: the float passes of :func:`~pdpsym.core.classbound.box_bound` (14
+    # one box: the float passes of :func:`~pdpsym.loss.class_box_bounds.box_bound` (14
     # channels for two parameters, 35 for three: the centre, its derivatives and the
     # triangle vertices) and the exact evaluations it triggers. Measured (CPU, binary
     # chains, every box of a search to 6 digits, averaged): T = 10: 2.3 ms a box for one

@@ -4,7 +4,7 @@ The query is the histogram ``h(x) = (n_0, ..., n_{k-1})``: how many records take
 the ``k`` states (a chain's states; for independent records or a Bayesian network's
 nodes, the distinct values of all records, a node's states standing for their values). The mechanism adds independent Laplace noise of scale ``lambda`` to every bin
 (or two-sided geometric noise ``P(eta) ~ e^{-|eta|/lambda}`` on the integers: the same
-leakage, see :mod:`pdpsym.core.histgrid`). The adversary ``A(i, K)`` compares the laws of
+leakage, see :mod:`pdpsym.loss.histogram_grid`). The adversary ``A(i, K)`` compares the laws of
 ``h`` given ``x_i = a`` and ``x_K``:
 
     PL = max_{x_K} max_{a != b} sup_{y in R^k} ln P(y | x_i = a, x_K) / P(y | x_i = b, x_K).
@@ -16,7 +16,7 @@ contributes ``R^{s-1}`` (``R = T + 1``), state 0 nothing, so the sum's value
 ``sum_s n_s R^{s-1}`` has the counts ``n_1, ..., n_{k-1}`` as its digits (each at most
 ``T < R``) and ``n_0 = T - sum``. Every record counts, the known ones and the target
 included. The sup is the max over the integer grid ``{0..T}^k`` (the grid lemma), found
-by the certified float screen and decided by balls (:func:`pdpsym.core.histgrid.grid_sup`).
+by the certified float screen and decided by balls (:func:`pdpsym.loss.histogram_grid.grid_sup`).
 
 **Monotone in lambda** (for calibration): per bin, ``Lap(l2)`` is ``Lap(l1)`` followed by
 independent noise (the module docstring of :mod:`pdpsym.loss.structured`), so the
@@ -40,9 +40,10 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.core import chain_all_targets, chain_shortcuts, histgrid, poly
+from pdpsym.core import poly
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
+from pdpsym.loss import chain_all_targets, chain_shortcuts, histogram_grid
 from pdpsym.loss.structured import (
     Enclosed,
     TargetLeakage,
@@ -124,7 +125,7 @@ def histogram_laws(
                 if law:
                     den = math.lcm(*(p.denominator for p in law.values()))
                     codes = sorted(law)
-                    counts = histgrid.decode_counts([int(c) for c in codes], k, T + 1, T)
+                    counts = histogram_grid.decode_counts([int(c) for c in codes], k, T + 1, T)
                     laws[value] = (counts, [int(law[c] * den) for c in codes])
             yield name, laws
         return
@@ -140,7 +141,7 @@ def histogram_laws(
                 nz = [c for c, w in enumerate(coeffs) if w]
                 if not nz:
                     continue
-                counts = histgrid.decode_counts(nz, k, T + 1, T)
+                counts = histogram_grid.decode_counts(nz, k, T + 1, T)
                 laws[value] = (counts, [coeffs[c] for c in nz])
             yield name, laws
 
@@ -149,7 +150,7 @@ def _mirrors(
     model: CountModel, targets: Sequence[str], assignment: dict[str, Fraction]
 ) -> dict[str, str]:
     """Targets whose leakage equals their mirror's (``x_t`` and ``x_{T+1-t}`` of a
-    reversal-symmetric chain, :func:`pdpsym.core.chain_shortcuts.reversal_symmetric`: the
+    reversal-symmetric chain, :func:`pdpsym.loss.chain_shortcuts.reversal_symmetric`: the
     histogram does not depend on the order of the records), mapped to that mirror."""
     markov = chain_of(model)
     if markov is None:
@@ -237,13 +238,15 @@ def histogram_leakage(
             else TargetLeakage(t, "no-compatible-pair")
             for t in targets
         ]
-    workspace = histgrid.Workspace()
+    workspace = histogram_grid.Workspace()
     for assignment in known_assignments(model, known):
         stands = _mirrors(model, targets, assignment)
         reps = [t for t in targets if t not in stands]
         found: dict[str, tuple[Fraction, Fraction] | None] = {}
         for name, laws in histogram_laws(model, reps, assignment):
-            found[name] = histgrid.grid_sup(list(laws.values()), T, rate, digits, alpha, workspace)
+            found[name] = histogram_grid.grid_sup(
+                list(laws.values()), T, rate, digits, alpha, workspace
+            )
         for name in targets:
             res = found[stands.get(name, name)]
             if on_target is not None:

@@ -11,7 +11,7 @@ under the model's law. The law of ``f`` given ``(x_i, x_K)`` comes from the mode
 exact integer generating polynomial (:mod:`pdpsym.models.counts`); the sup over ``r``
 is a max over the support points (the breakpoint lemma of
 :mod:`pdpsym.loss.laplace_mixture`). Each target's value is a certified enclosure
-``[lo, hi]``: all mixture values are arb balls (:func:`pdpsym.core.poly.mixture_values`)
+``[lo, hi]``: all mixture values are arb balls (:func:`pdpsym.core.count_mixtures.mixture_values`)
 from the exact integer factors, each rounded down relatively
 (:func:`pdpsym.core.poly.relative_floor`, every nonzero coefficient kept to a few bits
 beyond the working precision) with the rounding carried into the balls, and the max over support points, value pairs
@@ -46,17 +46,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
-from pdpsym.core import (
-    chain_all_targets,
-    chain_float_screen,
-    chain_shortcuts,
-    poly,
-    truncated_counts,
-)
+from pdpsym.core import poly
 from pdpsym.core.decimals import enclosure_decimal, fixed_digits
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
+from pdpsym.loss import chain_all_targets, chain_float_screen, chain_shortcuts, count_mixtures
 from pdpsym.loss.independent import independent_closed_form, independent_leakages
+from pdpsym.models import truncated_counts
 from pdpsym.models.bayesnet_build import relevant_known
 from pdpsym.models.counts import Contributions, CountModel
 from pdpsym.models.structured_kinds import chain_of, network_of
@@ -232,27 +228,29 @@ def _pair_sups(
         dropped = sum(r[1] for r in rounded)
         if sum(cuts) > dropped + 64:
             # a wide law: drop its tails absolutely, the dropped mass carried exactly
-            # (pdpsym.core.truncated_counts)
+            # (pdpsym.models.truncated_counts)
             g = poly.product([truncated_counts.floor_shift(f, c) for f, c in zip(factors, cuts)])
             dropped = sum(cuts)
             delta = norm - poly.total(g) * (1 << dropped)
             shift = poly.height_bits(g)
             values_ = truncated_counts.widen_up(
-                poly.mixture_values(g, n, rate, prec, shift), delta, shift + dropped, prec
+                count_mixtures.mixture_values(g, n, rate, prec, shift), delta, shift + dropped, prec
             )
             mixes.append((values_, poly.scaled_int(norm, shift + dropped, prec)))
             continue
         k = sum(1 for r in rounded if r[1])
         j = poly.product([r[0] for r in rounded])
         shift = poly.height_bits(j)
-        values_ = poly.mixture_values(j, n, rate, prec, shift, (k, prec + 16))
+        values_ = count_mixtures.mixture_values(j, n, rate, prec, shift, (k, prec + 16))
         mixes.append((values_, poly.scaled_int(norm, shift + dropped, prec)))
     if len(mixes) < 2:
         return "none"
     lo: Fraction | None = None
     hi: Fraction | None = None
     for a, b in itertools.combinations(range(len(mixes)), 2):
-        res = poly.log_ratio_sups(mixes[a][0], mixes[a][1], mixes[b][0], mixes[b][1], prec)
+        res = count_mixtures.log_ratio_sups(
+            mixes[a][0], mixes[a][1], mixes[b][0], mixes[b][1], prec
+        )
         if res is None:
             return None
         for e_lo, e_hi in res:
@@ -359,7 +357,7 @@ def target_enclosure(
 def _count_chain(
     model: CountModel, assignment: Mapping[str, Fraction], contrib: Contributions
 ) -> chain_all_targets.CountChain | None:
-    """The chain of a Markov model for :mod:`pdpsym.core.chain_all_targets` (None: not a chain)."""
+    """The chain of a Markov model for :mod:`pdpsym.loss.chain_all_targets` (None: not a chain)."""
     chain = chain_of(model)
     if chain is None:
         return None

@@ -51,7 +51,7 @@ def leakage_work(
     :meth:`~pdpsym.models.bayesnet.BayesianNetwork.targets_work`, + 50 units per point
     of the span per target). Otherwise known assignments × (one pass over the model + ``c · √pass`` per target),
     ``c = 8``, or ``c = 4`` for a Markov chain with more than two targets (the
-    all-targets engine of :mod:`pdpsym.core.chain_float_screen`; measured on binary chains, a
+    all-targets engine of :mod:`pdpsym.loss.chain_float_screen`; measured on binary chains, a
     pass at T = 300, 1000 and 3000 takes 0.07, 0.42 and 3.9 s of CPU, about 3·10^7
     steps a second at either constant's size).
 

@@ -34,7 +34,6 @@ from pdpsym.core.count_law_balls import (
     poisson_binomial_window,
     workprec,
 )
-from pdpsym.core.deconvolve import divided_window
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 from pdpsym.core.tails import (
@@ -47,6 +46,7 @@ from pdpsym.core.tails import (
     tilted_mean,
     tilted_sd,
 )
+from pdpsym.models.count_deconvolve import divided_window
 
 EXACT_LIMIT = 400  # number of Bernoulli records up to which pmfs are exact rationals
 WINDOW_PREC = 256  # the least precision of a large heterogeneous law's window (bits)

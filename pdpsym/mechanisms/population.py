@@ -44,7 +44,7 @@ target's exact curve, so the maximum over these (at most four) targets is the ex
 ``delta(eps)``; every other target is dominated by a proof, not by a float.
 
 The signs are decided exactly (integer polynomials, for at most ``EXACT_LIMIT + 1``
-records) or by balls (:mod:`pdpsym.core.deconvolve`: one exponentially tilted window of
+records) or by balls (:mod:`pdpsym.models.count_deconvolve`: one exponentially tilted window of
 ``F``, divided by two records, Lemma 1 of :mod:`pdpsym.core.tails`: ``g(s) = G c'^(-s)
 g_c'(s)``, so ``g(t-2) - c g(t-1)`` has the sign of ``g_c'(t-2) - (c / c') g_c'(t-1)``).
 
@@ -67,12 +67,12 @@ from typing import Any
 from pdpsym.core import poly
 from pdpsym.core.certify import arb_from_fraction, decide_sign
 from pdpsym.core.count_law_balls import workprec
-from pdpsym.core.deconvolve import divide, point_ball
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.core.tails import tilt_for, tilted_mean
 from pdpsym.mechanisms.count_law import EXACT_LIMIT, WINDOW_PREC, CountLaw
 from pdpsym.mechanisms.divergence import ratio_exceeds_exp
+from pdpsym.models.count_deconvolve import divide, point_ball
 
 __all__ = [
     "MANY_DISTINCT",

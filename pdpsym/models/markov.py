@@ -37,9 +37,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.core import poly, truncated_counts
+from pdpsym.core import poly
 from pdpsym.core.errors import InputError, check_fields
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
+from pdpsym.models import truncated_counts
 from pdpsym.models.counts import Contributions, TargetFactors, check_known
 from pdpsym.models.joint import JointDistribution
 from pdpsym.models.records import RecordModel

@@ -23,11 +23,11 @@ from hypothesis import strategies as st
 from pdpsym.app.cli import main
 from pdpsym.core import count_law_balls as arbpoly
 from pdpsym.core.certify import ball_endpoints, certify
-from pdpsym.core.deconvolve import divide, divided_window
 from pdpsym.core.eps import Eps
 from pdpsym.mechanisms import population
 from pdpsym.mechanisms.counting import counting_delta
 from pdpsym.mechanisms.thresholding import ppk_delta_heterogeneous
+from pdpsym.models.count_deconvolve import divide, divided_window
 
 # --- references written here ------------------------------------------------------------
 

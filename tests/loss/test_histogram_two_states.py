@@ -77,10 +77,10 @@ def test_mirrored_targets_equal_their_own_computation():
 def test_independent_records_through_the_grid_engine():
     # the grid engine itself (not the independent-records shortcut) gives 2/lambda, the
     # value the shortcut claims (by hand: one count moves between two bins)
-    from pdpsym.core import histgrid
+    from pdpsym.loss import histogram_grid
     from pdpsym.loss.histogram import histogram_laws
 
     model = ps.ProductModel([(["0", "1", "2"], ["1/2", "1/3", "1/6"])] * 4)
     for _, laws in histogram_laws(model, ["x2"], {}):
-        lo, hi = histgrid.grid_sup(list(laws.values()), 4, F(2, 3), 20)
+        lo, hi = histogram_grid.grid_sup(list(laws.values()), 4, F(2, 3), 20)
         assert lo <= F(4, 3) <= hi and hi - lo < F(1, 10**18)

@@ -69,8 +69,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
-from flint import arb, arb_poly, ctx
 
+from pdpsym.core.balls import Ball, BallPoly, working_precision
 from pdpsym.core.certify import arb_from_fraction, ball_endpoints
 from pdpsym.core.decimals import fixed_digits
 
@@ -337,7 +337,7 @@ def screen(
     return points, ub_log.ravel()[flat], best
 
 
-def _ball_at(y: np.ndarray, law: Law, q: arb) -> arb:
+def _ball_at(y: np.ndarray, law: Law, q: Ball) -> Ball:
     """``G(y) = sum_n p(n) q^{|y - n|_1}`` as a ball (the law's weights grouped by ``d``)."""
     counts, weights = law
     d = np.abs(counts - y).sum(axis=1)
@@ -345,7 +345,7 @@ def _ball_at(y: np.ndarray, law: Law, q: arb) -> arb:
     for dist, c in zip(d.tolist(), weights, strict=True):
         if c:
             w[dist] += c
-    return arb_poly(w)(q) / sum(weights)
+    return BallPoly(w)(q) / sum(weights)
 
 
 def grid_sup(
@@ -398,7 +398,7 @@ def grid_sup(
     while True:
         lo: Fraction | None = None
         hi: Fraction | None = rest_hi
-        with ctx.workprec(prec):
+        with working_precision(prec):
             qb = arb_from_fraction(alpha) if alpha is not None else (-arb_from_fraction(rate)).exp()
             for y in decided:
                 logs = [_ball_at(y, law, qb).log() for law in laws]

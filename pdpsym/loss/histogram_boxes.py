@@ -1,6 +1,6 @@
 """A branch and bound over boxes of the histogram's output grid (Eq. 2, noise on every bin).
 
-The setting is :mod:`pdpsym.core.histgrid`'s: ``G(y) = sum_n p(n) q^{|y - n|_1}`` for
+The setting is :mod:`pdpsym.loss.histogram_grid`'s: ``G(y) = sum_n p(n) q^{|y - n|_1}`` for
 each conditional law ``p`` of the count vector ``n`` (``sum_j n_j = T``), ``0 < q < 1``,
 and Eq. 2 is the max over ordered pairs ``a != b`` and over the integer grid ``y in
 {0..T}^k`` of ``ln G_a(y) / G_b(y)`` (the grid lemma of that module).
@@ -30,7 +30,7 @@ its true max is that far below the best value found. The histogram's log ratio i
 (on a symmetric 4-state chain of 30 records at ``lambda = 4``, 36% of the grid is within
 one unit of the max, 66% for the end records), so the search splits most boxes down to
 single points: :func:`box_sup` is a certified check and a fallback for small grids, not
-a faster engine than the float screen of :mod:`pdpsym.core.histgrid`.
+a faster engine than the float screen of :mod:`pdpsym.loss.histogram_grid`.
 
 **The search.** Boxes are kept in a heap by their bound; the best lower endpoint of a
 point value seen so far (each box's centre is evaluated when it is made) is ``LB``; a box
@@ -47,25 +47,25 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
-from flint import arb, arb_poly, ctx
 
+from pdpsym.core.balls import Ball, BallPoly, working_precision
 from pdpsym.core.certify import arb_from_fraction, ball_endpoints
 
 #: one law: (the count vectors of its support, shape (m, k); their exact integer weights)
 Law = tuple[np.ndarray, Sequence[int]]
 
 
-def _poly_at(dist: np.ndarray, weights: Sequence[int], q: arb) -> arb:
+def _poly_at(dist: np.ndarray, weights: Sequence[int], q: Ball) -> Ball:
     """``sum_n w_n q^{dist_n} / sum_n w_n`` as a ball (weights grouped by distance)."""
     w = [0] * (int(dist.max()) + 1)
     for d, c in zip(dist.tolist(), weights, strict=True):
         if c:
             w[d] += c
-    return arb_poly(w)(q) / sum(weights)
+    return BallPoly(w)(q) / sum(weights)
 
 
 def box_bound(
-    laws: Sequence[Law], lo: Sequence[int], hi: Sequence[int], q: arb
+    laws: Sequence[Law], lo: Sequence[int], hi: Sequence[int], q: Ball
 ) -> tuple[Fraction, Fraction]:
     """Exact endpoints around the box bound of ``ln G_a(y)/G_b(y)``, every pair.
 
@@ -114,7 +114,7 @@ def box_sup(
 
     Args:
         laws: each compatible value's law of the count vector (as in
-            :func:`pdpsym.core.histgrid.grid_sup`).
+            :func:`pdpsym.loss.histogram_grid.grid_sup`).
         T: the number of records.
         rate: ``1/lambda > 0``, exact.
         prec: the working precision (bits).
@@ -132,7 +132,7 @@ def box_sup(
     if len(laws) < 2:
         return None
     k = laws[0][0].shape[1]
-    with ctx.workprec(prec):
+    with working_precision(prec):
         q = (-arb_from_fraction(rate)).exp()
         best: Fraction | None = None
         top: Fraction | None = None

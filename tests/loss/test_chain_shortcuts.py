@@ -18,8 +18,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracles.eq2_leakage import eq2_bruteforce
 
-from pdpsym.core import chain_all_targets, chain_shortcuts, poly, truncated_counts
+from pdpsym.core import poly
+from pdpsym.loss import chain_all_targets, chain_shortcuts, count_mixtures
 from pdpsym.loss.structured import leakage_max, structured_leakage
+from pdpsym.models import truncated_counts
 from pdpsym.models.markov import MarkovChain
 
 
@@ -257,7 +259,7 @@ def test_absolute_truncation_keeps_the_mixture_values_inside_the_balls():
     delta = poly.total(f) * poly.total(g) - poly.total(tg) * (1 << dropped)
     shift = poly.height_bits(tg)
     balls = truncated_counts.widen_up(
-        poly.mixture_values(tg, n, rate, prec, shift), delta, shift + dropped, prec
+        count_mixtures.mixture_values(tg, n, rate, prec, shift), delta, shift + dropped, prec
     )
     j = poly.coefficients(poly.product([f, g]))
     with mpmath.workdps(60):

@@ -1,9 +1,9 @@
 """The float64 screen of a count chain's interior outputs, with proven error bounds.
 
-For a :class:`~pdpsym.core.chain_all_targets.CountChain`, a target ``t`` and a state ``a``, the
+For a :class:`~pdpsym.loss.chain_all_targets.CountChain`, a target ``t`` and a state ``a``, the
 law ``J_a = F_t(a) B_t(a)`` of the count and the Laplace mixtures
 ``M_a(j) = sum_c J_a[c] q^{|j - c|}`` decide Li et al.'s Eq. 2 at every output ``j``.
-The extremes ``j = 0, N`` are enclosed by balls (:mod:`pdpsym.core.chain_all_targets`); this
+The extremes ``j = 0, N`` are enclosed by balls (:mod:`pdpsym.loss.chain_all_targets`); this
 module bounds every interior output ``0 < j < N`` from one float64 pass over all targets:
 the forward-backward on count vectors (each step rescaled by a power of two, which is
 exact), the laws by direct convolution, and the mixtures by the two first-order
@@ -65,10 +65,10 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from flint import arb, ctx
 
+from pdpsym.core.balls import Ball, working_precision
 from pdpsym.core.certify import arb_from_fraction, ball_endpoints
-from pdpsym.core.chain_all_targets import CountChain
+from pdpsym.loss.chain_all_targets import CountChain
 
 #: bounds of mixture values and norms must stay at or above this (every quotient formed
 #: from them is then a normal number, far above the absolute slack)
@@ -126,7 +126,7 @@ def interior_screen(chain: CountChain, positions: Sequence[int], rate: Fraction)
     none: dict[int, float | None] = dict.fromkeys(want)
     if not want or N < 2 or m * _U > 1e-4 or k > 64:
         return Screen(none, kappa, {})
-    with ctx.workprec(64):
+    with working_precision(64):
         q_ball = (-arb_from_fraction(rate)).exp()
         q = float(q_ball.mid())
     mats = [np.array([[float(p) for p in row] for row in mm]) for mm in chain.matrices]
@@ -291,7 +291,7 @@ def tail_bounds(
     kappa = 1.01 * d_t * 2.0**-53 * (1 + 2.0**-50) + 16 * _U
     if not want or N < 2 or kappa > 1e-4 or k > MAX_TAIL_STATES:
         return {}
-    with ctx.workprec(64):
+    with working_precision(64):
         q_ball = (-arb_from_fraction(rate)).exp()
         q2 = float((q_ball * q_ball).mid())
         top = q_ball ** values[-1]
@@ -440,10 +440,10 @@ class _Slack:
 
     def __init__(self, n: int, d: int) -> None:
         self.n = n
-        with ctx.workprec(64):
-            self.tiny = arb(2) ** -1020
-            self.grow = 1 + arb(4 * d) * arb(2) ** -53
-            self.zero = arb(0)
+        with working_precision(64):
+            self.tiny = Ball(2) ** -1020
+            self.grow = 1 + Ball(4 * d) * Ball(2) ** -53
+            self.zero = Ball(0)
 
     def step(self, err: Any, e: int, ops: int, entries: int) -> Any:
         """After a step whose entries (``entries`` of them in the norm) see ``ops``
@@ -458,9 +458,9 @@ class _Slack:
         Returns:
             The bound after the step.
         """
-        with ctx.workprec(64):
+        with working_precision(64):
             fresh = self.tiny * ops
-            return (err * self.grow + fresh) * arb(2) ** (-e) + self.tiny * entries
+            return (err * self.grow + fresh) * Ball(2) ** (-e) + self.tiny * entries
 
     def law(self, f_err: Any, b_err: Any) -> Any:
         """The bound of a law from its factors' (whose entries are at most 1).
@@ -472,7 +472,7 @@ class _Slack:
         Returns:
             The bound of the law's L1 error.
         """
-        with ctx.workprec(64):
+        with working_precision(64):
             n1 = self.n + 1
             conv = self.tiny * (n1 * n1)
             return (f_err * n1 + b_err * n1 + f_err * b_err + conv) * self.grow
@@ -487,7 +487,7 @@ class _Slack:
         Returns:
             ``(mixture, norm)``.
         """
-        with ctx.workprec(64):
+        with working_precision(64):
             n1 = self.n + 1
             mix = (law_err + self.tiny * (4 * n1 * n1 * n1)) * self.grow
             norm = law_err * self.grow
@@ -497,7 +497,7 @@ class _Slack:
 
 def _threshold(lower: Fraction) -> float | None:
     """A float at or below ``e^lower`` (None when not usable)."""
-    with ctx.workprec(64):
+    with working_precision(64):
         thr_ball = arb_from_fraction(lower).exp()
         if not thr_ball.is_finite():
             return None

@@ -1,6 +1,6 @@
 """Float laws of a binary chain family at given entries, with a proven error bound.
 
-For the interval classes of :mod:`pdpsym.core.classbound`: at one or several points
+For the interval classes of :mod:`pdpsym.loss.class_box_bounds`: at one or several points
 (entries of the transition rows, and of the initial law when it is an interval), every
 target's Laplace mixtures ``N_a(r)`` and totals ``D_a`` of the unnormalized count laws,
 and their derivatives in the log entries, all in float64. Every quantity is a sum of
@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
-from flint import ctx
 
+from pdpsym.core.balls import working_precision
 from pdpsym.core.certify import arb_from_fraction, ball_endpoints
 
 #: an upper bound of -ln(1 - 2^-53)
@@ -98,7 +98,7 @@ def rate_q(rate: Fraction) -> tuple[float, float]:
     References:
         Johansson, "Arb", IEEE Trans. Computers 66(8), 2017 (the ball of ``e^{-rate}``).
     """
-    with ctx.workprec(128):
+    with working_precision(128):
         ball = (-arb_from_fraction(rate)).exp()
         lo, hi = ball_endpoints(ball)
         qf = float(ball.mid())

@@ -17,7 +17,7 @@ generating function evaluated at a point is the dynamic programme run on numbers
 and every ``t`` in ``O(T k^2)`` ball operations, all terms non-negative.
 
 **Interior** outputs are screened in float64 with proven error bounds by
-:mod:`pdpsym.core.chain_float_screen`.
+:mod:`pdpsym.loss.chain_float_screen`.
 """
 
 from __future__ import annotations
@@ -27,8 +27,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from flint import arb, ctx
-
+from pdpsym.core.balls import Ball, working_precision
 from pdpsym.core.certify import arb_from_fraction
 
 Matrix = tuple[tuple[Fraction, ...], ...]
@@ -98,9 +97,9 @@ def extreme_values(
     """
     T, k = chain.length, chain.k
     want = set(positions)
-    with ctx.workprec(prec):
+    with working_precision(prec):
         q = (-arb_from_fraction(rate)).exp()
-        xs = (q, arb(1), 1 / q)
+        xs = (q, Ball(1), 1 / q)
         pows: dict[tuple[int, int], Any] = {}
 
         def xpow(i: int, c: int) -> Any:
@@ -114,10 +113,10 @@ def extreme_values(
         def mat(step: int) -> list[list[Any]]:
             return mats[0] if len(mats) == 1 else mats[step]
 
-        zero = arb(0)
+        zero = Ball(0)
         # backward: B_t(s) = sum_{s'} P[s][s'] x^{c_{t+1}(s')} B_{t+1}(s')  (masked at t+1)
         back: dict[int, list[list[Any]]] = {}
-        cur = [[arb(1)] * k for _ in range(3)]
+        cur = [[Ball(1)] * k for _ in range(3)]
         if T - 1 in want:
             back[T - 1] = cur
         first = min(want) if want else T
@@ -172,7 +171,7 @@ def _dot(weights: Sequence[Any], values: Sequence[Any]) -> Any:
             continue
         term = w * v
         acc = term if acc is None else acc + term
-    return arb(0) if acc is None else acc
+    return Ball(0) if acc is None else acc
 
 
 def extreme_log_ratio(triples: Sequence[tuple[Any, Any, Any]], prec: int) -> Any:
@@ -190,7 +189,7 @@ def extreme_log_ratio(triples: Sequence[tuple[Any, Any, Any]], prec: int) -> Any
     References:
         Li et al. (2019), Section 3.2, Eq. 2 (the sup over outputs, at the extremes).
     """
-    with ctx.workprec(prec):
+    with working_precision(prec):
         logs = []
         for jq, j1, jinv in triples:
             if j1.is_zero():
@@ -230,7 +229,7 @@ def pair_log_ratios(
     References:
         Li et al. (2019), Section 3.2, Eq. 2 (the ratio at the extreme outputs).
     """
-    with ctx.workprec(prec):
+    with working_precision(prec):
         logs: dict[int, tuple[Any, Any]] = {}
         for s, (jq, j1, jinv) in enumerate(triples):
             if j1.is_zero():

@@ -21,9 +21,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from flint import arb, ctx
-
-from pdpsym.core.balls import Ball
+from pdpsym.core.balls import Ball, working_precision
 
 #: an opaque exact integer polynomial (python-flint ``fmpz_poly``)
 IntPoly = Any
@@ -91,8 +89,8 @@ def widen_up(values: Sequence[Ball], delta: int, shift: int, prec: int) -> list[
     """
     if delta == 0:
         return list(values)
-    with ctx.workprec(prec):
-        extra = arb(0).union(arb(int(delta)) * arb(2) ** (-shift))
+    with working_precision(prec):
+        extra = Ball(0).union(Ball(int(delta)) * Ball(2) ** (-shift))
         return [v + extra for v in values]
 
 

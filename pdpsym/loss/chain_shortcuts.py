@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from pdpsym.core.chain_all_targets import CountChain
+from pdpsym.loss.chain_all_targets import CountChain
 
 
 def reversal_symmetric(chain: CountChain) -> bool:

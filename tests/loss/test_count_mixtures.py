@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdpsym.core import poly
+from pdpsym.loss import count_mixtures
 
 coeffs = st.lists(
     st.one_of(st.just(0), st.integers(min_value=1, max_value=2**400)), min_size=1, max_size=12
@@ -47,7 +48,7 @@ def test_mixture_from_rounded_factors_encloses_exact(a: list[int], b: list[int],
     j = poly.product([ga, gb])
     k = int(sa > 0) + int(sb > 0)
     shift = poly.height_bits(j)
-    balls = poly.mixture_values(j, n, Fraction(r), 128, shift, (k, bits))
+    balls = count_mixtures.mixture_values(j, n, Fraction(r), 128, shift, (k, bits))
     with mpmath.workdps(60):
         for c in range(n + 1):
             m = mpmath.fsum(

@@ -47,8 +47,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from flint import arb, arb_poly, ctx
-
+from pdpsym.core.balls import Ball, BallPoly, working_precision
 from pdpsym.core.certify import arb_from_fraction
 from pdpsym.core.count_law_balls import WindowLaw
 from pdpsym.core.tails import window_from_poly
@@ -64,12 +63,12 @@ class Divided:
 
     m: int
     lo: int
-    vals: tuple[arb, ...]
-    err: arb  # an exact upper bound (a ball's upper end)
-    outside: arb
+    vals: tuple[Ball, ...]
+    err: Ball  # an exact upper bound (a ball's upper end)
+    outside: Ball
     prec: int
 
-    def at(self, s: int) -> arb:
+    def at(self, s: int) -> Ball:
         """A ball containing the true mass at ``s`` (``[0, outside]`` off the range).
 
         Args:
@@ -78,19 +77,19 @@ class Divided:
         Returns:
             The enclosure.
         """
-        with ctx.workprec(self.prec):
+        with working_precision(self.prec):
             j = s - self.lo
             if s < 0 or s > self.m:
-                return arb(0)
+                return Ball(0)
             if 0 <= j < len(self.vals):
                 v = self.vals[j]
                 low = v.lower() - self.err
                 up = v.upper() + self.err
-                return arb.union(low if low > 0 else arb(0), up)
-            return arb.union(arb(0), self.outside)
+                return Ball.union(low if low > 0 else Ball(0), up)
+            return Ball.union(Ball(0), self.outside)
 
 
-def point_ball(w: WindowLaw, s: int) -> arb:
+def point_ball(w: WindowLaw, s: int) -> Ball:
     """A ball containing ``P[S = s]`` from a window: its kept ball plus ``[0, D]``.
 
     Args:
@@ -104,15 +103,15 @@ def point_ball(w: WindowLaw, s: int) -> arb:
         Johansson, Arb (2017) for the ball arithmetic.
     """
     if s < 0 or s > w.m:
-        return arb(0)
-    with ctx.workprec(w.prec):
+        return Ball(0)
+    with working_precision(w.prec):
         j = s - w.lo
         d = w.defect.upper()
         if 0 <= j < len(w.vals):
             v = w.vals[j]
             low = v.lower()
-            return arb.union(low if low > 0 else arb(0), v.upper() + d)
-        return arb.union(arb(0), d)
+            return Ball.union(low if low > 0 else Ball(0), v.upper() + d)
+        return Ball.union(Ball(0), d)
 
 
 def divide(w: WindowLaw, qs: Sequence[Fraction]) -> Divided:
@@ -129,22 +128,22 @@ def divide(w: WindowLaw, qs: Sequence[Fraction]) -> Divided:
     References:
         Knuth, TAOCP vol. 2, Section 4.6.1 (synthetic division); the module's lemma.
     """
-    with ctx.workprec(w.prec):
+    with working_precision(w.prec):
         d = w.defect.upper()
         vals = list(w.vals)
         lo = w.lo
-        s_err, out, err = d, d, arb(0)
+        s_err, out, err = d, d, Ball(0)
         for q in qs:
             qb, rb = arb_from_fraction(q), arb_from_fraction(1 - q)
             n = len(vals)
-            res = [arb(0)] * n
+            res = [Ball(0)] * n
             if 2 * q <= 1:
-                prev = arb(0)
+                prev = Ball(0)
                 for j in range(n):
                     prev = (vals[j] - qb * prev) / rb
                     res[j] = prev
             else:
-                nxt = arb(0)
+                nxt = Ball(0)
                 for j in range(n - 1, -1, -1):
                     nxt = (vals[j] - rb * nxt) / qb
                     res[j] = nxt
@@ -177,15 +176,15 @@ def divided_window(w: WindowLaw, qs: Sequence[Fraction]) -> WindowLaw:
         The module's lemma; Desfontaines et al. (2020), Section 4.1.
     """
     dv = divide(w, qs)
-    with ctx.workprec(w.prec):
-        zero = arb(0)
+    with working_precision(w.prec):
+        zero = Ball(0)
         kept = []
         for v in dv.vals:
             low, up = v.lower() - dv.err, v.upper() - dv.err
             low = low if low > 0 else zero
             up = up if up > 0 else zero
-            kept.append(arb.union(low, up))
+            kept.append(Ball.union(low, up))
         defect = (2 * dv.err * len(kept) + dv.outside).upper()
 
-        poly = arb_poly(kept) if kept else arb_poly([zero])
-    return window_from_poly(poly, dv.m, dv.lo, arb.union(zero, defect), w.prec)
+        poly = BallPoly(kept) if kept else BallPoly([zero])
+    return window_from_poly(poly, dv.m, dv.lo, Ball.union(zero, defect), w.prec)

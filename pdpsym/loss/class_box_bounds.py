@@ -49,7 +49,7 @@ non-negative coefficients has non-negative coefficients). Each computed value is
 on its longest path, ``u' = -ln(1 - 2^-53)``; Higham, *Accuracy and Stability of
 Numerical Algorithms*, 2nd ed., Sec. 3.1, Lemma 3.1, and Sec. 2.2 for underflow) and
 ``alpha`` the underflows' absolute error, at most ``2^-1022`` per operation. The
-``alpha`` are carried as L1 norms (:mod:`pdpsym.core.classlaws`): a step spreads them by
+``alpha`` are carried as L1 norms (:mod:`pdpsym.loss.class_float_laws`): a step spreads them by
 at most its largest row sum, a rescaling scales them, a convolution of vectors adds
 ``|alpha_F|_1 |B|_1 + |alpha_B|_1 |F|_1``, a mixture (kernel at most 1) passes on its
 law's. Every logarithm is then taken of the value minus (lower end) or plus (upper end)
@@ -70,11 +70,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from flint import arb, ctx
 
-from pdpsym.core.balls import float_log_bounds
+from pdpsym.core.balls import Ball, float_log_bounds, working_precision
 from pdpsym.core.certify import arb_from_fraction, ball_endpoints
-from pdpsym.core.classlaws import (
+from pdpsym.loss.class_float_laws import (
     LN2,
     ChainShape,
     PointLaws,
@@ -101,9 +100,9 @@ class RowVertices:
     touches: bool
 
 
-def _c(x: Fraction, prec: int) -> arb:
+def _c(x: Fraction, prec: int) -> Ball:
     if x in (0, 1):
-        return arb(0)
+        return Ball(0)
     xa = arb_from_fraction(x)
     return xa * xa.log() + (1 - xa) * (1 - xa).log()
 
@@ -126,7 +125,7 @@ def row_vertices(a: Fraction, b: Fraction) -> RowVertices:
     touches = a == 0 or b == 1
     prec = 96 + 2 * max((b - a).denominator.bit_length(), (b - a).numerator.bit_length())
     for _ in range(6):
-        with ctx.workprec(prec):
+        with working_precision(prec):
             ca, cb = _c(a, prec), _c(b, prec)
             fa, fb = arb_from_fraction(a), arb_from_fraction(b)
             w = fb - fa
@@ -139,7 +138,7 @@ def row_vertices(a: Fraction, b: Fraction) -> RowVertices:
         prec *= 2
 
     def logs(x: Fraction) -> tuple[Interval, Interval]:
-        with ctx.workprec(prec):
+        with working_precision(prec):
             return (
                 ball_endpoints(arb_from_fraction(1 - x).log()),
                 ball_endpoints(arb_from_fraction(x).log()),

@@ -1,4 +1,4 @@
-"""The box bound of :mod:`pdpsym.core.histbox` against a brute force written here (mpmath
+"""The box bound of :mod:`pdpsym.loss.histogram_boxes` against a brute force written here (mpmath
 at 50 digits over every integer point of random boxes, not the code under test), and the
 branch and bound's enclosure against the same brute force over the whole grid."""
 
@@ -13,7 +13,7 @@ from flint import arb, ctx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdpsym.core import histbox
+from pdpsym.loss import histogram_boxes
 
 mpmath.mp.dps = 50
 
@@ -59,12 +59,12 @@ def test_the_box_bound_is_above_every_point_of_the_box(case) -> None:
     laws, lo, hi, rate = case
     with ctx.workprec(128):
         q = (-arb(rate.numerator) / rate.denominator).exp()
-        _, top = histbox.box_bound(laws, lo, hi, q)
+        _, top = histogram_boxes.box_bound(laws, lo, hi, q)
         for y in itertools.product(*(range(a, b + 1) for a, b in zip(lo, hi))):
             brute = _log_ratio_max(laws, y, mpmath.mpf(rate.numerator) / rate.denominator)
             assert brute <= mpmath.mpf(top.numerator) / top.denominator
             if lo == hi:  # a one-point box: the bound is the value, enclosed
-                p_lo, p_hi = histbox.box_bound(laws, y, y, q)
+                p_lo, p_hi = histogram_boxes.box_bound(laws, y, y, q)
                 assert mpmath.mpf(p_lo.numerator) / p_lo.denominator <= brute
                 assert brute <= mpmath.mpf(p_hi.numerator) / p_hi.denominator
 
@@ -76,7 +76,7 @@ def test_a_box_bound_by_hand() -> None:
     laws = [(np.array([[1, 0]]), [1]), (np.array([[0, 1]]), [1])]
     with ctx.workprec(128):
         q = (-arb(1) / 3).exp()
-        lo, hi = histbox.box_bound(laws, [0, 0], [1, 1], q)
+        lo, hi = histogram_boxes.box_bound(laws, [0, 0], [1, 1], q)
     assert lo <= F(2, 3) <= hi and hi - lo < F(1, 10**20)
 
 
@@ -90,7 +90,7 @@ def test_branch_and_bound_encloses_the_grid_max(case) -> None:
     brute = max(
         _log_ratio_max(laws, y, r) for y in itertools.product(range(T + 1), repeat=k)
     )  # the grid lemma: the max over R^k is on the grid
-    res = histbox.box_sup(laws, T, rate)
+    res = histogram_boxes.box_sup(laws, T, rate)
     assert res is not None
     lo, hi, boxes = res
     assert mpmath.mpf(lo.numerator) / lo.denominator <= brute + mpmath.mpf(10) ** -40
