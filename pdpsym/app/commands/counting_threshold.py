@@ -298,10 +298,10 @@ def _threshold_p_values(args: argparse.Namespace, digits: int) -> dict[str, Any]
     distinct = len(set(ps[size:]))
     from pdpsym.mechanisms import population  # imported here: sympy after --help
 
-    searched = size == 0 and distinct >= population.MANY_DISTINCT  # the worst-target search
+    searched = distinct >= population.MANY_DISTINCT  # the worst-target search
     limits.check(
         args,
-        population.search_work(n)
+        population.search_work(n) * (1 + size)
         if searched
         else distinct * n * distinct + size * size * (size + 1),
         f"the exact thresholding delta over {n} records with {distinct} distinct p",
