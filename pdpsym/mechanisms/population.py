@@ -355,7 +355,6 @@ class _BallSide:
         at_b = lambda p: div(p).at(b)  # noqa: E731
         return self._sign(at_a, at_b, "a step of L_t", c) > 0
 
-
     def falls_weighted(self, k: int, pairs: Sequence[tuple[Fraction, int]]) -> bool:
         """Whether the step ``v_k -> v_{k+1}`` does not raise ``sum_b w_b L_{t_b}``
         (Lemma B summed over ``pairs``), by balls of the tilted count without the two
@@ -430,7 +429,11 @@ def search_sides(
         down = _ExactSide(mirror_vals, [blocks[1 - q] for q in mirror_vals], eps)
         return up, down, True
     whole = law if law is not None else CountLaw(tuple(unknown), _blocks=dict(blocks))
-    return _BallSide(whole, vals, eps, True), _BallSide(whole, list(reversed(vals)), eps, False), False
+    return (
+        _BallSide(whole, vals, eps, True),
+        _BallSide(whole, list(reversed(vals)), eps, False),
+        False,
+    )
 
 
 def _peaks(side: _ExactSide | _BallSide, clamp: Callable[[int], int]) -> set[Fraction]:

@@ -49,13 +49,13 @@ from pdpsym.mechanisms.divergence import (
     positive_sign,
     ratio_exceeds_exp,
 )
-from pdpsym.mechanisms.population_known import candidate_values_known
 from pdpsym.mechanisms.population import (
     MANY_DISTINCT,
     candidate_values,
     exact_peer_pmf,
     one_fewer,
 )
+from pdpsym.mechanisms.population_known import candidate_values_known
 
 BOT = "⊥"
 
@@ -427,7 +427,9 @@ def ppk_delta_heterogeneous(
     e = Eps.of(eps)
     searched = len(values) >= MANY_DISTINCT and all(0 < q < 1 for q in values)
     if searched and known_size == 0:
-        return _ppk_search(unknown, T, e, progress)
+        found = _ppk_search(unknown, T, e, progress)
+        assert found is not None  # no weights: no check that can fail
+        return found
     weights = CountLaw(tuple(Fraction(q) for q in ps[:known_size])).exact_pmf()
     if searched and _grows(e):  # Lemmas D and E of population_known need e^eps >= 1
         found = _ppk_search(unknown, T, e, progress, weights)

@@ -24,7 +24,7 @@ def test_log_of_one_over_one_minus_tiny() -> None:
     value = sympy.log(1 / (1 - x), evaluate=False)
     got = certify(value, 20)
     with mpmath.workdps(200):
-        ref = -mpmath.log1p(-mpmath.mpf(3) ** -100000)
+        ref = -mpmath.log1p(-(mpmath.mpf(3) ** -100000))
         assert got.decimal == mpmath.nstr(ref, 20, min_fixed=1, max_fixed=0)
 
 
@@ -42,8 +42,22 @@ def test_threshold_far_tail_certified() -> None:
     # eps and delta agree in every printed digit (eps - delta = delta^2/2 + ...)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        code = main(["threshold", "--n", "100000", "--p", "1/3", "--T", "99990", "--eps", "1",
-                     "--json", "--digits", "20"])
+        code = main(
+            [
+                "threshold",
+                "--n",
+                "100000",
+                "--p",
+                "1/3",
+                "--T",
+                "99990",
+                "--eps",
+                "1",
+                "--json",
+                "--digits",
+                "20",
+            ]
+        )
     assert code == 0
     th4 = json.loads(out.getvalue())["theorem4"]
     assert th4["epsilon"]["decimal"] == th4["delta"]["decimal"]

@@ -210,7 +210,6 @@ def test_functionals_by_hand() -> None:
     assert ((F(1, 3), 6),) in downs
 
 
-
 def test_cli_known_size_search(tmp_path: Path) -> None:
     # source: brute_ppk above (Fractions, Definition 13) for the file's 13 records with
     # |B| = 2, at eps = 0 (c = 1, so the brute force is rational)
