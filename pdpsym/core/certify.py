@@ -138,7 +138,7 @@ def _unary() -> dict[Any, Callable[[arb], arb]]:
     }
 
 
-def sympy_to_arb(expr: sympy.Expr, prec: int) -> arb:
+def sympy_to_arb(expr: sympy.Expr, prec: int, log1p: bool = False) -> arb:
     """Enclose a sympy expression in an arb ball at ``prec`` bits (precision restored on exit).
 
     The expression is evaluated bottom-up in ball arithmetic: rationals, ``pi``, ``E``,
@@ -152,6 +152,9 @@ def sympy_to_arb(expr: sympy.Expr, prec: int) -> arb:
         expr: an exact sympy expression built by the library (it is passed to
             ``sympy.sympify``, so never pass user text).
         prec: working precision in bits.
+        log1p: whether ``log((1 + x)^k)`` is enclosed as ``k log1p(x)`` (the same number;
+            a relative enclosure of ``x`` then gives one of the logarithm, where
+            ``1 + x`` rounds to 1 for a tiny ``x``: ``log(1/(1 - 10^-47000))``).
 
     Returns:
         An arb ball containing the value of ``expr``.
@@ -167,11 +170,29 @@ def sympy_to_arb(expr: sympy.Expr, prec: int) -> arb:
     import sympy  # noqa: PLC0415 (lazily: sympy loads only for sympy values)
 
     with ctx.workprec(prec):
-        return _to_arb(sympy.sympify(expr), sympy, _unary())
+        return _to_arb(sympy.sympify(expr), sympy, _unary(), log1p)
 
 
-def _to_arb(e: sympy.Basic, sp: Any, unary: dict[Any, Callable[[arb], arb]]) -> arb:
+def _log1p_form(e: sympy.Basic, sp: Any) -> tuple[sympy.Basic, int] | None:
+    """``(x, k)`` with ``e = (1 + x)^k`` syntactically (``k`` an integer), else None."""
+    k = 1
+    if e.is_Pow and e.args[1].is_Integer:
+        e, k = e.args[0], int(e.args[1])
+    if not e.is_Add or sp.S.One not in e.args:
+        return None
+    rest = list(e.args)
+    rest.remove(sp.S.One)
+    x = rest[0] if len(rest) == 1 else sp.Add(*rest, evaluate=False)
+    return x, k
+
+
+def _to_arb(
+    e: sympy.Basic, sp: Any, unary: dict[Any, Callable[[arb], arb]], log1p: bool = False
+) -> arb:
     # sp: the sympy module, passed down with the function table (no import per node)
+    if log1p and e.func is sp.log and (form := _log1p_form(e.args[0], sp)) is not None:
+        x, k = form
+        return k * _to_arb(x, sp, unary, log1p).log1p()
     if e.is_Rational:
         return arb(fmpq(int(e.p), int(e.q)))  # type: ignore[attr-defined]
     if e is sp.pi:
@@ -183,23 +204,23 @@ def _to_arb(e: sympy.Basic, sp: Any, unary: dict[Any, Callable[[arb], arb]]) -> 
     if e.is_Add:
         total = arb(0)
         for term in e.args:
-            total += _to_arb(term, sp, unary)
+            total += _to_arb(term, sp, unary, log1p)
         return total
     if e.is_Mul:
         prod = arb(1)
         for factor in e.args:
-            prod *= _to_arb(factor, sp, unary)
+            prod *= _to_arb(factor, sp, unary, log1p)
         return prod
     if e.is_Pow:
         base, exponent = e.args
         if exponent.is_Integer:
-            b = _to_arb(base, sp, unary)
+            b = _to_arb(base, sp, unary, log1p)
             n = int(exponent)
             return b**n if n >= 0 else 1 / b ** (-n)
-        return _to_arb(base, sp, unary) ** _to_arb(exponent, sp, unary)
+        return _to_arb(base, sp, unary, log1p) ** _to_arb(exponent, sp, unary, log1p)
     func = e.func
     if func in unary:
-        return unary[func](_to_arb(e.args[0], sp, unary))
+        return unary[func](_to_arb(e.args[0], sp, unary, log1p))
     if func is sp.binomial:
         n, k = e.args
         if n.is_Integer and k.is_Integer:
@@ -213,7 +234,7 @@ def _to_arb(e: sympy.Basic, sp: Any, unary: dict[Any, Callable[[arb], arb]]) -> 
         mid = e.eval_rational(dx=dx, dy=dx)
         return arb(fmpq(int(mid.p), int(mid.q)), fmpq(int(dx.p), int(dx.q)))
     if func in (sp.Max, sp.Min):
-        vals = [_to_arb(a, sp, unary) for a in e.args]
+        vals = [_to_arb(a, sp, unary, log1p) for a in e.args]
         out = vals[0]
         for v in vals[1:]:
             out = out.max(v) if func is sp.Max else out.min(v)
@@ -524,6 +545,18 @@ def certify(value: Exact, digits: int = 30, max_prec: int = MAX_PREC) -> Certifi
     simplified = sympy.simplify(as_sympy(value))
     if simplified.is_Rational:
         return certify(simplified, digits, max_prec)
+    # a logarithm of 1 + x with a tiny x (Theorem 4's eps = log(1/(1 - delta)) at
+    # delta = 1e-47000): the same number, enclosed by log1p; tried last, so every value
+    # certified before keeps its enclosure
+    if not isinstance(value, Fraction | int) and not hasattr(value, "arb"):
+        prec = max(64, int(digits * 3.33) + 32)
+        while prec <= max_prec:
+            ball = sympy_to_arb(as_sympy(value), prec, log1p=True)
+            if ball.is_finite():
+                fixed = fixed_digits(*ball_endpoints(ball), digits)
+                if fixed is not None:
+                    return Certified(exact_text, fixed[0], fixed[1], digits, prec)
+            prec *= 2
     raise Undecided(f"certifying {exact_text}", max_prec)
 
 

@@ -65,6 +65,7 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.core import poly
+from pdpsym.core.balls import Ball
 from pdpsym.core.certify import arb_from_fraction, decide_sign
 from pdpsym.core.count_law_balls import workprec
 from pdpsym.core.eps import Eps
@@ -80,6 +81,7 @@ __all__ = [
     "candidate_values",
     "exact_peer_pmf",
     "one_fewer",
+    "search_sides",
     "search_work",
 ]
 
@@ -109,8 +111,8 @@ def search_work(n: int) -> int:
     return 40 * n * (n.bit_length() + 1)
 
 
-def _gt(x: int, y: int, eps: Eps) -> bool:
-    """``x > e^eps y`` for integers ``x, y >= 0``, decided exactly."""
+def _gt(x: int | Fraction, y: int | Fraction, eps: Eps) -> bool:
+    """``x > e^eps y`` for rationals ``x, y >= 0``, decided exactly."""
     if y == 0:
         return x > 0
     if x == 0:
@@ -121,8 +123,8 @@ def _gt(x: int, y: int, eps: Eps) -> bool:
     return ratio_exceeds_exp(Fraction(x, y), eps)
 
 
-def _ge(x: int, y: int, eps: Eps) -> bool:
-    """``x >= e^eps y`` for integers ``x, y >= 0``, decided exactly (for irrational
+def _ge(x: int | Fraction, y: int | Fraction, eps: Eps) -> bool:
+    """``x >= e^eps y`` for rationals ``x, y >= 0``, decided exactly (for irrational
     ``e^eps`` never an equality, Lindemann)."""
     if y == 0:
         return True
@@ -207,13 +209,24 @@ class _ExactSide:
             0, len(cs), lambda o: _gt(self._at(cs, o - 1), self._at(cs, o), self.eps)
         )
 
-    def falls(self, k: int, t: int) -> bool:
-        """Whether the step ``v_k -> v_{k+1}`` does not raise ``L_t`` (Lemma B)."""
+    def _g_of(self, k: int) -> list[int]:
         if k not in self._g:
             pair = _linear(self.values[k]) * _linear(self.values[k + 1])
             self._g[k] = poly.coefficients(poly.exact_divide(self.whole, pair))
-        g = self._g[k]
+        return self._g[k]
+
+    def falls(self, k: int, t: int) -> bool:
+        """Whether the step ``v_k -> v_{k+1}`` does not raise ``L_t`` (Lemma B)."""
+        g = self._g_of(k)
         return _ge(self._at(g, t - 2), self._at(g, t - 1), self.eps)
+
+    def falls_weighted(self, k: int, pairs: Sequence[tuple[Fraction, int]]) -> bool:
+        """Whether the step ``v_k -> v_{k+1}`` does not raise ``sum_b w_b L_{t_b}``
+        (Lemma B, summed over the ``(w_b, t_b)`` of ``pairs``)."""
+        g = self._g_of(k)
+        x = sum((w * self._at(g, t - 2) for w, t in pairs), Fraction(0))
+        y = sum((w * self._at(g, t - 1) for w, t in pairs), Fraction(0))
+        return _ge(x, y, self.eps)
 
 
 class _BallSide:
@@ -341,6 +354,86 @@ class _BallSide:
         at_a = lambda p: div(p).at(a)  # noqa: E731
         at_b = lambda p: div(p).at(b)  # noqa: E731
         return self._sign(at_a, at_b, "a step of L_t", c) > 0
+
+    def falls_weighted(self, k: int, pairs: Sequence[tuple[Fraction, int]]) -> bool:
+        """Whether the step ``v_k -> v_{k+1}`` does not raise ``sum_b w_b L_{t_b}``
+        (Lemma B summed over ``pairs``), by balls of the tilted count without the two
+        records: ``g(x) = G c^(-x) g_c(x)``, so the sign is that of
+        ``sum w_b c^(x0 - x) g_c(x)`` over ``x = t_b - 2`` less ``e^eps`` times the same
+        over ``x = t_b - 1`` (positions mirrored on the ``0,1`` side)."""
+        top = self.n - 2
+        x_part = [(w, t - 2) for w, t in pairs if 0 <= t - 2 <= top]
+        y_part = [(w, t - 1) for w, t in pairs if 0 <= t - 1 <= top]
+        if not y_part:  # every g(t-1) = 0: the step cannot rise
+            return True
+        if not x_part:  # every g(t-2) = 0 < some g(t-1) (each count is possible)
+            return False
+        spots = [self._pos(r, top) for _, r in x_part + y_part]
+        x0 = min(spots)
+        c = self._tilt_at((x0 + max(spots)) // 2 + 1)
+        qs = [v * c / (1 - v + v * c) for v in (self.values[k], self.values[k + 1])]
+
+        def div(p: int) -> Any:
+            key = (k, c, p)
+            if key not in self._divided:
+                self._divided[key] = divide(self._window(p, c), qs)
+            return self._divided[key]
+
+        def part(p: int, terms: list[tuple[Fraction, int]]) -> Any:
+            dv = div(p)
+            inv = 1 / arb_from_fraction(c)
+            total = Ball(0)
+            for w, r in terms:
+                x = self._pos(r, top)
+                total += arb_from_fraction(w) * inv ** (x - x0) * dv.at(x)
+            return total
+
+        def ball(prec: int) -> Any:
+            p = max(prec, WINDOW_PREC)
+            with workprec(p):
+                return part(p, x_part) - self.eps.arb_exp(p) * part(p, y_part)
+
+        return decide_sign(ball, "a step of a weighted sum of L_t", WINDOW_PREC) > 0
+
+
+def search_sides(
+    unknown: Sequence[Fraction], eps: Eps, law: CountLaw | None = None
+) -> tuple[Any, Any, bool]:
+    """The two directions' searchers over the sorted distinct values of ``unknown``.
+
+    Args:
+        unknown: the unknown records' probabilities (at least two distinct values, each
+            strictly inside (0, 1)).
+        eps: ε.
+        law: the whole count's law (large populations; built when None).
+
+    Returns:
+        ``(up, down, exact)``: objects with ``values`` (ascending along the search),
+        ``threshold`` (``t(F)`` of their direction, in their own coordinates) and
+        ``falls_weighted(k, pairs)`` (Lemma B's sign for ``sum w_b L_{t_b}``); ``exact``
+        says the ``0,1`` side's values are mirrored ``1 - p`` (map back by ``1 - v``).
+
+    Raises:
+        InputError: (field ``ps``) with fewer than two distinct values or a ``p`` of 0 or 1.
+
+    References:
+        Desfontaines et al. (2020), Section 4.1; the module's Lemmas A-C.
+    """
+    blocks = Counter(unknown)
+    if len(blocks) < 2 or not all(0 < q < 1 for q in blocks):
+        raise InputError("ps", "the search needs two distinct p, each strictly inside (0, 1)")
+    vals = sorted(blocks, key=lambda q: (float(q), q))
+    if len(unknown) - 1 <= EXACT_LIMIT:
+        up = _ExactSide(vals, [blocks[q] for q in vals], eps)
+        mirror_vals = [1 - q for q in reversed(vals)]
+        down = _ExactSide(mirror_vals, [blocks[1 - q] for q in mirror_vals], eps)
+        return up, down, True
+    whole = law if law is not None else CountLaw(tuple(unknown), _blocks=dict(blocks))
+    return (
+        _BallSide(whole, vals, eps, True),
+        _BallSide(whole, list(reversed(vals)), eps, False),
+        False,
+    )
 
 
 def _peaks(side: _ExactSide | _BallSide, clamp: Callable[[int], int]) -> set[Fraction]:

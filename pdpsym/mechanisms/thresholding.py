@@ -55,6 +55,7 @@ from pdpsym.mechanisms.population import (
     exact_peer_pmf,
     one_fewer,
 )
+from pdpsym.mechanisms.population_known import candidate_values_known
 
 BOT = "⊥"
 
@@ -423,9 +424,18 @@ def ppk_delta_heterogeneous(
     check_threshold(n, T, known_size)
     unknown = [q if type(q) is Fraction else Fraction(q) for q in ps[known_size:]]
     values = set(unknown)
-    if known_size == 0 and len(values) >= MANY_DISTINCT and all(0 < q < 1 for q in values):
-        return _ppk_search(unknown, T, Eps.of(eps), progress)
+    e = Eps.of(eps)
+    searched = len(values) >= MANY_DISTINCT and all(0 < q < 1 for q in values)
+    if searched and known_size == 0:
+        found = _ppk_search(unknown, T, e, progress)
+        assert found is not None  # no weights: no check that can fail
+        return found
     weights = CountLaw(tuple(Fraction(q) for q in ps[:known_size])).exact_pmf()
+    if searched and _grows(e):  # Lemmas D and E of population_known need e^eps >= 1
+        found = _ppk_search(unknown, T, e, progress, weights)
+        if found is not None:
+            v, i, d = found
+            return v, known_size + i, d
     cands: list[Exact] = []
     keys: list[tuple[int, tuple[int, int]]] = []
     for i, law in peer_laws(unknown).values():  # equal p give equal curves
@@ -439,24 +449,38 @@ def ppk_delta_heterogeneous(
     return v, keys[k][0], keys[k][1]
 
 
+def _grows(e: Eps) -> bool:
+    """Whether ``e^eps >= 1``."""
+    return (e.w is not None and e.w >= 1) or (e.exponent is not None and e.exponent >= 0)
+
+
 def _ppk_search(
     unknown: list[Fraction],
     T: int,
     eps: Eps,
     progress: Callable[[int], None] | None,
-) -> tuple[Exact, int, tuple[int, int]]:
-    """:func:`ppk_delta_heterogeneous` with no known records and many distinct ``p``: the
-    curves of the few targets :func:`~pdpsym.mechanisms.population.candidate_values`
-    proves can be worst, in the order the full loop would examine them (so the first of
-    equal maxima is the same)."""
-    n = len(unknown)
+    weights: list[Fraction] | None = None,
+) -> tuple[Exact, int, tuple[int, int]] | None:
+    """:func:`ppk_delta_heterogeneous` with many distinct ``p``: the curves of the few
+    targets :func:`~pdpsym.mechanisms.population.candidate_values` (no known records) or
+    :func:`~pdpsym.mechanisms.population_known.candidate_values_known` (``weights``: the
+    known records' law) proves can be worst, in the order the full loop would examine
+    them (so the first of equal maxima is the same); None when Lemma E's check fails."""
+    size = 0 if weights is None else len(weights) - 1
+    n = len(unknown) + size
     first: dict[Fraction, int] = {}
     for i, q in enumerate(unknown):
         first.setdefault(q, i)
-    large = n - 1 > EXACT_LIMIT
+    large = len(unknown) - 1 > EXACT_LIMIT
     blocks = Counter(unknown)
     whole = CountLaw(tuple(unknown), _blocks=dict(blocks)) if large else None
-    values, thresholds = candidate_values(unknown, eps, whole, T)
+    if weights is None:
+        values, thresholds = candidate_values(unknown, eps, whole, T)
+    else:
+        found = candidate_values_known(unknown, weights, T, eps, whole)
+        if found is None:
+            return None
+        values, thresholds = found
     if progress is not None:
         progress(len(first) - len(values))
     cands: list[Exact] = []
@@ -476,7 +500,7 @@ def _ppk_search(
             law = CountLaw(others, _blocks=own, _exact=exact_peer_pmf(unknown, q))
         mech = Thresholding(n, T, law)
         for d in _directions(eps):
-            cands.append(mech.ppk(eps, [Fraction(1)], d).value())
+            cands.append(mech.ppk(eps, weights or [Fraction(1)], d).value())
             keys.append((i, d))
         if progress is not None:
             progress(1)
