@@ -60,6 +60,7 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.audit import registry
+from pdpsym.audit.class_box_laws import BoxLaws, Enc, box_laws, imul
 from pdpsym.audit.registry import Compare, Pairs
 from pdpsym.audit.sum_mechanisms import SumMechanism
 from pdpsym.audit.sum_posteriors import pushed_laws
@@ -96,128 +97,6 @@ def bounded(notion: str, mechanism: Any) -> bool:
     )
 
 
-@dataclass
-class BoxLaws:
-    """Interval enclosures of a sub-box's conditional laws: ``laws[(a, v)]`` is
-    ``(lo, hi)`` of the law of ``f`` given ``x_i = a, x_K = v`` (dicts over ``f``), and
-    ``known[a][v]`` the interval of ``P[x_K = v | x_i = a]``; ``shift[(a, b)]`` how far
-    ``f`` moves when ``x_i`` changes from ``a`` to ``b``; ``steps`` the keys visited."""
-
-    laws: dict[tuple[Fraction, tuple[Fraction, ...]], tuple[dict[Fraction, Fraction], ...]]
-    known: dict[Fraction, dict[tuple[Fraction, ...], Iv]]
-    shift: dict[tuple[Fraction, Fraction], Fraction]
-    states: tuple[Fraction, ...]
-    steps: int
-
-
-def _row_bounds(cls: IntervalChain, box: Box) -> tuple[list[list[Iv]], list[Iv]]:
-    """The transition entries' and initial law's intervals over ``box``."""
-    (a0, b0), (a1, b1) = box[0], box[1]
-    trans = [[(1 - b0, 1 - a0), (a0, b0)], [(1 - b1, 1 - a1), (a1, b1)]]
-    if cls.initial == "stationary":  # pi_1 increasing in x_0 and in x_1
-        lo1, hi1 = a0 / (a0 + 1 - a1), b0 / (b0 + 1 - b1)
-        init = [(1 - hi1, 1 - lo1), (lo1, hi1)]
-    elif isinstance(cls.initial[0], tuple):
-        y0, y1 = box[2]
-        init = [(1 - y1, 1 - y0), (y0, y1)]
-    else:
-        init = [(p, p) for p in cls.initial]  # type: ignore[misc]
-    return trans, init
-
-
-def box_laws(
-    cls: IntervalChain, box: Box, target: str, known: Sequence[str], weights: Any
-) -> BoxLaws:
-    """Enclose every conditional law of the query over a sub-box (module docstring).
-
-    Args:
-        cls: the interval chain.
-        box: the sub-box of :meth:`IntervalChain.box` (a point gives the exact laws).
-        target: the target record.
-        known: the known records.
-        weights: the query's weights (record -> weight; None: all 1).
-
-    Returns:
-        The :class:`BoxLaws`.
-
-    References:
-        Moore, Kearfott, Cloud (2009), Ch. 2; Desfontaines et al. (2020), Definition 12.
-    """
-    names = cls.variables
-    w = {v: Fraction(1) for v in names}
-    w.update({k: Fraction(x) for k, x in (weights or {}).items()})
-    it, kpos = names.index(target), {names.index(k): j for j, k in enumerate(known)}
-    trans, init = _row_bounds(cls, box)
-    vals = cls.states
-    # key: (state, a, v, s) -> [lo, hi]
-    cur: dict[tuple[int, Fraction, tuple[Fraction, ...], Fraction], list[Fraction]] = {}
-    steps = 0
-
-    def put(d: dict[Any, list[Fraction]], key: Any, lo: Fraction, hi: Fraction) -> None:
-        if hi == 0:
-            return
-        e = d.get(key)
-        if e is None:
-            d[key] = [lo, hi]
-        else:
-            e[0] += lo
-            e[1] += hi
-
-    blank = (ZERO,) * len(known)
-
-    def place(t: int, j: int, a: Fraction, v: tuple[Fraction, ...]) -> Any:
-        if t == it:
-            a = vals[j]
-        if t in kpos:
-            v = v[: kpos[t]] + (vals[j],) + v[kpos[t] + 1 :]
-        return a, v
-
-    for j in (0, 1):
-        a, v = place(0, j, ZERO, blank)
-        put(cur, (j, a, v, w[names[0]] * vals[j]), init[j][0], init[j][1])
-    for t in range(1, cls.length):
-        nxt: dict[Any, list[Fraction]] = {}
-        c = w[names[t]]
-        for (j, a, v, s), (lo, hi) in cur.items():
-            for k in (0, 1):
-                tl, th = trans[j][k]
-                a2, v2 = place(t, k, a, v)
-                put(nxt, (k, a2, v2, s + c * vals[k]), lo * tl, hi * th)
-                steps += 1
-        cur = nxt
-    joint: dict[tuple[Fraction, tuple[Fraction, ...]], dict[Fraction, list[Fraction]]] = {}
-    for (_, a, v, s), (lo, hi) in cur.items():
-        put(joint.setdefault((a, v), {}), s, lo, hi)
-    laws = {key: _conditional(row) for key, row in joint.items()}
-    known_of: dict[Fraction, dict[tuple[Fraction, ...], list[Fraction]]] = {}
-    for (a, v), row in joint.items():
-        put(
-            known_of.setdefault(a, {}),
-            v,
-            sum((x[0] for x in row.values()), ZERO),
-            sum((x[1] for x in row.values()), ZERO),
-        )
-    kg: dict[Fraction, dict[tuple[Fraction, ...], Iv]] = {}
-    for a, r in known_of.items():
-        lo, hi = _conditional(r)
-        kg[a] = {v: (lo[v], hi[v]) for v in r}
-    shift = {(a, b): w[target] * (b - a) for a in vals for b in vals if a != b}
-    return BoxLaws(laws, kg, shift, tuple(vals), steps)
-
-
-def _conditional(row: dict[Any, list[Fraction]]) -> tuple[dict[Any, Fraction], ...]:
-    """Enclose ``J_s / Σ J`` for every ``s`` from the joint's intervals (module docstring)."""
-    tlo = sum((x[0] for x in row.values()), ZERO)
-    thi = sum((x[1] for x in row.values()), ZERO)
-    lo, hi = {}, {}
-    for s, (jl, jh) in row.items():
-        den_lo = jl + (thi - jh)
-        lo[s] = jl / den_lo if den_lo > 0 else ZERO
-        den_hi = jh + (tlo - jl)
-        hi[s] = jh / den_hi if den_hi > 0 else Fraction(1)
-    return lo, hi
-
-
 def _pair_bounds(
     mech: SumMechanism,
     p: tuple[dict[Fraction, Fraction], ...],
@@ -244,6 +123,197 @@ def _pair_bounds(
         sum((max(ZERO, x - e * down.get(y, ZERO)) for y, x in up.items()), ZERO) for e in exps
     ]
     return ratio, [min(d, Fraction(1)) for d in deltas]
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a pair over a sub-box: its law's enclosure, its exact law at the
+    sub-box's centre, and its gradient's enclosure (None: no finite bound)."""
+
+    box: Enc
+    centre: dict[Fraction, Fraction]
+    grads: list[Enc] | None
+
+    def shifted(self, d: Fraction) -> Side:
+        """The same law translated by ``d`` (the changed database's, Definition 5)."""
+
+        def sh(x: dict[Fraction, Fraction]) -> dict[Fraction, Fraction]:
+            return {s + d: v for s, v in x.items()}
+
+        g = None if self.grads is None else [(sh(lo), sh(hi)) for lo, hi in self.grads]
+        return Side((sh(self.box[0]), sh(self.box[1])), sh(self.centre), g)
+
+
+#: a weight over a sub-box: its interval, its value at the centre, its gradient's (or None)
+Weight = tuple[tuple[Fraction, Fraction], Fraction, list[tuple[Fraction, Fraction]] | None]
+
+
+def _spread(grads: Sequence[tuple[Fraction, Fraction]], radius: Sequence[Fraction]) -> Fraction:
+    """``max Σ_k g_k t_k`` over ``g_k`` in its interval and ``|t_k| <= radius_k``."""
+    return sum((r * max(-lo, hi) for (lo, hi), r in zip(grads, radius, strict=True)), ZERO)
+
+
+def _pair_mv(
+    mech: SumMechanism,
+    p: Side,
+    q: Side,
+    exps: Sequence[Fraction],
+    radius: Sequence[Fraction],
+    weight: Weight | None = None,
+) -> tuple[Fraction | None, list[Fraction]]:
+    """One pair's upper bounds over a sub-box: the smaller of the plain bound (``P^hi``
+    against ``Q^lo``) and the mean-value form around the centre (Moore et al., Ch. 6:
+    ``h(θ) <= h(c) + Σ_k r_k max |∂_k h|`` over the sub-box) for each output's
+    ``P_y - L Q_y`` (times the weight, for a weighted pair) and ``P_y / Q_y``."""
+    have = p.grads is not None and q.grads is not None and (weight is None or weight[2] is not None)
+    laws = [p.box[0], p.box[1], q.box[0], q.box[1], p.centre, q.centre]
+    if have:
+        for gp, gq in zip(p.grads or [], q.grads or [], strict=True):
+            laws += [gp[0], gp[1], gq[0], gq[1]]
+    pushed = pushed_laws(mech, laws)
+    pl, ph, ql, qh, pc, qc = pushed[:6]
+    n = len(radius)
+    grads = [pushed[6 + 4 * k : 10 + 4 * k] for k in range(n)] if have else []
+    (wl, wh), wc, wg = (
+        weight if weight is not None else ((Fraction(1), Fraction(1)), Fraction(1), [])
+    )
+    ratio: Fraction | None = ZERO
+    for y, x in ph.items():
+        if x <= 0 or ratio is None:
+            continue
+        d = ql.get(y, ZERO)
+        if d <= 0:
+            ratio = None
+            continue
+        r = x / d
+        if have:
+            qi = (d, qh.get(y, ZERO))
+            pi = (pl.get(y, ZERO), x)
+            gr = []
+            for g in grads:
+                a = imul((g[0].get(y, ZERO), g[1].get(y, ZERO)), qi)
+                b = imul(pi, (g[2].get(y, ZERO), g[3].get(y, ZERO)))
+                num = (a[0] - b[1], a[1] - b[0])
+                gr.append(imul(num, (1 / qi[1] ** 2, 1 / qi[0] ** 2)))
+            r = min(r, pc.get(y, ZERO) / qc[y] + _spread(gr, radius))
+        ratio = max(ratio, r)
+    deltas = []
+    for e in exps:
+        tot = ZERO
+        for y in set(ph) | set(qh):
+            plain = ph.get(y, ZERO) - e * ql.get(y, ZERO)
+            if plain <= 0:
+                continue
+            bound = wh * plain
+            if have:
+                hc = pc.get(y, ZERO) - e * qc.get(y, ZERO)
+                gh = [
+                    (
+                        g[0].get(y, ZERO) - e * g[3].get(y, ZERO),
+                        g[1].get(y, ZERO) - e * g[2].get(y, ZERO),
+                    )
+                    for g in grads
+                ]
+                if weight is None:
+                    bound = min(bound, hc + _spread(gh, radius))
+                else:
+                    hbox = (pl.get(y, ZERO) - e * qh.get(y, ZERO), plain)
+                    gk = []
+                    for k in range(n):
+                        u, v = imul(wg[k], hbox), imul((wl, wh), gh[k])  # type: ignore[index]
+                        gk.append((u[0] + v[0], u[1] + v[1]))
+                    bound = min(bound, wc * hc + _spread(gk, radius))
+            tot += max(ZERO, bound)
+        deltas.append(tot)
+    return ratio, deltas
+
+
+def _side(laws: BoxLaws, centre: BoxLaws, key: tuple[Fraction, tuple[Fraction, ...]]) -> Side:
+    """The side of ``key`` over the sub-box (no gradient when the centre lacks it)."""
+    box = laws.laws.get(key, ({}, {}))
+    if key not in centre.laws:
+        return Side(box, {}, None)
+    return Side(box, centre.laws[key][0], laws.grads.get(key))
+
+
+def box_notion_bounds(
+    laws: BoxLaws,
+    centre: BoxLaws,
+    radius: Sequence[Fraction],
+    mech: SumMechanism,
+    pairs: Pairs,
+    exps: Sequence[Fraction],
+) -> tuple[Fraction | None, list[Fraction]]:
+    """A notion's upper bounds over a sub-box (module docstring): the ratio ``e^ε`` at
+    δ = 0 (None: unbounded) and δ at each ε, each the smaller of the plain bound and the
+    mean-value form around the centre.
+
+    Args:
+        laws: the sub-box's enclosed laws and gradients
+            (:func:`~pdpsym.audit.class_box_laws.box_laws`).
+        centre: the exact laws at the sub-box's centre (the same, on the point).
+        radius: the sub-box's half-widths.
+        mech: a discrete mechanism on the sum.
+        pairs: the notion's pairs (one of :data:`BOUNDED_PAIRS`).
+        exps: rational lower bounds of ``e^ε``.
+
+    Returns:
+        ``(ratio, deltas)``.
+
+    References:
+        Desfontaines et al. (2020), Definitions 5, 12, 13 and Lemma 1; Moore, Kearfott,
+        Cloud (2009), Ch. 6.
+    """
+    ratio: Fraction | None = ZERO
+    deltas = [ZERO] * len(exps)
+
+    def take(r: Fraction | None, ds: Sequence[Fraction]) -> None:
+        nonlocal ratio
+        ratio = None if r is None or ratio is None else max(ratio, r)
+        for k, d in enumerate(ds):
+            deltas[k] = max(deltas[k], min(d, Fraction(1)))
+
+    targets = sorted(laws.known)
+    if pairs is Pairs.CHANGED:  # the law against itself shifted, both ways, to every b
+        for a in targets:
+            for v in laws.known[a]:
+                pa = _side(laws, centre, (a, v))
+                for b in laws.states:
+                    if b != a:
+                        pb = pa.shifted(laws.shift[(a, b)])
+                        take(*_pair_mv(mech, pa, pb, exps, radius))
+                        take(*_pair_mv(mech, pb, pa, exps, radius))
+        return ratio, deltas
+    for a, b in itertools.permutations(targets, 2):
+        ka = laws.known[a]
+        if pairs is Pairs.WEIGHTED_KNOWN:
+            tot: list[Fraction] = [ZERO] * len(exps)
+            wr: Fraction | None = ZERO
+            kg = laws.known_grads[a]
+            for v, wiv in ka.items():
+                wc = centre.known.get(a, {}).get(v)
+                wgt: Weight = (wiv, wc[0] if wc else ZERO, kg[v] if kg and wc else None)
+                r, ds = _pair_mv(
+                    mech,
+                    _side(laws, centre, (a, v)),
+                    _side(laws, centre, (b, v)),
+                    exps,
+                    radius,
+                    wgt,
+                )
+                if wiv[1] > 0:
+                    wr = None if r is None or wr is None else max(wr, r)
+                tot = [x + d for x, d in zip(tot, ds, strict=True)]
+            take(wr, tot)
+            continue
+        for v in ka:
+            if v in laws.known[b]:
+                take(
+                    *_pair_mv(
+                        mech, _side(laws, centre, (a, v)), _side(laws, centre, (b, v)), exps, radius
+                    )
+                )
+    return ratio, deltas
 
 
 def _shifted(
@@ -383,9 +453,25 @@ def search_figures(
     slots = [(n, f) for n in names for f in range(-1, len(eps))]
     tol, floor = Fraction(1, 10**digits), Fraction(1, 10 ** (digits + 3))
 
-    def vector(box: Box, point: bool) -> Vec:
+    points: dict[Box, BoxLaws] = {}  # a centre's exact laws, used twice (bound, lower end)
+
+    def at(box: Box) -> BoxLaws:
+        if box in points:
+            return points.pop(box)
         laws = box_laws(cls, box, target, known, mech.weights)
-        got = {k: notion_bounds(laws, mech, k, up if point else down, point) for k in kinds}
+        if all(a == b for a, b in box):
+            points[box] = laws
+        return laws
+
+    def vector(box: Box, point: bool) -> Vec:
+        laws = at(box)
+        if point:
+            got = {k: notion_bounds(laws, mech, k, up, True) for k in kinds}
+        else:
+            mid = tuple(((a + b) / 2,) * 2 for a, b in box)
+            ctr = at(mid)
+            rad = [(b - a) / 2 for a, b in box]
+            got = {k: box_notion_bounds(laws, ctr, rad, mech, k, down) for k in kinds}
         out: Vec = []
         for n, f in slots:
             r, ds = got[registry.notion(n).pairs]
@@ -493,10 +579,9 @@ __all__ = [
     "BOUNDED_PAIRS",
     "DISCRETE_KINDS",
     "BoxFigure",
-    "BoxLaws",
     "BoxSearch",
-    "box_laws",
     "bounded",
+    "box_notion_bounds",
     "notion_bounds",
     "search_figures",
     "steps_per_box",

@@ -244,8 +244,8 @@ def _box_figure(
 ) -> ClassFigure:
     """A figure enclosed by the figures' branch and bound, widened to contain every
     evaluated law's enclosure; ``ratio``: the search's ends are ``e^ε`` (logged here)."""
-    if fig.bounds == "inf" or fig.bounds is None:
-        return fig  # unbounded at an evaluated law: the sup is too
+    if not isinstance(fig.bounds, tuple):
+        return fig  # unbounded at an evaluated law (the sup is too), or absent
     if box.lo is None:
         return ClassFigure("inf", laws.index(box.law))
     if box.hi is None or (ratio and box.lo <= 0):

@@ -9,6 +9,7 @@ largest ratio by their definitions, Desfontaines et al. Lemma 1), and the single
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 
 from hypothesis import given, settings
@@ -16,8 +17,9 @@ from hypothesis import strategies as st
 
 from pdpsym.audit import audit
 from pdpsym.audit.class_audit import SUP, bounds_of
-from pdpsym.audit.class_audit_boxes import box_laws, notion_bounds, search_figures
+from pdpsym.audit.class_audit_boxes import box_notion_bounds, notion_bounds, search_figures
 from pdpsym.audit.class_audit_interval import ENCLOSED, interval_class_audit
+from pdpsym.audit.class_box_laws import box_laws
 from pdpsym.audit.registry import Pairs
 from pdpsym.audit.sum_mechanisms import SumMechanism
 from pdpsym.models.law_class import IntervalChain
@@ -92,13 +94,59 @@ def test_sub_box_bound_is_above_every_point_inside(T, a0, w0, a1, w1, u, v):
     i, k = 0, T - 1
     names = cls.variables
     laws = box_laws(cls, box, names[i], [names[k]], None)
-    ub_ratio, (ub_delta,) = notion_bounds(
-        laws, SumMechanism("count"), Pairs.GIVEN_KNOWN, [E1_LO], False
-    )
+    mech = SumMechanism("count")
     ratio, delta = _brute_apk(T, x0, x1, i, k, E1_HI)
-    assert ub_delta >= delta
-    if ub_ratio is not None:
-        assert ratio is not None and ub_ratio >= ratio
+    plain = notion_bounds(laws, mech, Pairs.GIVEN_KNOWN, [E1_LO], False)
+    centre = box_laws(cls, tuple(((a + b) / 2,) * 2 for a, b in box), names[i], [names[k]], None)
+    rad = [(b - a) / 2 for a, b in box]
+    mv = box_notion_bounds(laws, centre, rad, mech, Pairs.GIVEN_KNOWN, [E1_LO])
+    for ub_ratio, (ub_delta,) in (plain, mv):
+        assert ub_delta >= delta
+        if ub_ratio is not None:
+            assert ratio is not None and ub_ratio >= ratio
+
+
+MECHS = [
+    SumMechanism("count"),
+    SumMechanism("threshold", T=F(1)),
+    SumMechanism("geometric", alpha=F(1, 3)),
+]
+KINDS = {"apkdp": Pairs.GIVEN_KNOWN, "ppkdp": Pairs.WEIGHTED_KNOWN, "cdp": Pairs.CHANGED}
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    T=st.integers(2, 4),
+    a0=st.integers(1, 7),
+    w0=st.integers(0, 2),
+    a1=st.integers(1, 7),
+    w1=st.integers(0, 2),
+    u=st.fractions(0, 1),
+    v=st.fractions(0, 1),
+    m=st.integers(0, 2),
+    notion=st.sampled_from(sorted(KINDS)),
+    with_known=st.booleans(),
+)
+def test_mean_value_bound_is_above_the_single_law(T, a0, w0, a1, w1, u, v, m, notion, with_known):
+    # source: the single-law audit() (the single-law path) at a point drawn inside the
+    # box (lo + u (hi - lo), valid by construction): the sub-box bound of every figure is
+    # at least that law's
+    box = ((F(a0, 10), F(a0 + w0, 10)), (F(a1, 10), F(a1 + w1, 10)))
+    cls = _cls(T, *box)
+    theta = tuple(lo + t * (hi - lo) for (lo, hi), t in zip(box, (u, v), strict=True))
+    names = cls.variables
+    known = [names[-1]] if with_known and T > 2 else []
+    mech = MECHS[m]
+    laws = box_laws(cls, box, names[0], known, None)
+    centre = box_laws(cls, tuple(((a + b) / 2,) * 2 for a, b in box), names[0], known, None)
+    rad = [(b - a) / 2 for a, b in box]
+    ub_ratio, (ub_delta,) = box_notion_bounds(laws, centre, rad, mech, KINDS[notion], [E1_LO])
+    ref = _single(cls, mech, names[0], known, [F(1)], [notion], theta)[notion]
+    assert ref[1] == "inf" or ub_delta >= ref[1][0]
+    if ub_ratio is not None and ref[0] != "inf":
+        assert math.log(ub_ratio) >= float(ref[0][0]) - 1e-12
+    elif ub_ratio is not None:
+        raise AssertionError("a finite bound below an infinite epsilon")
 
 
 def test_point_box_equals_the_brute_force():
