@@ -37,7 +37,7 @@ geometric kernel's two tails are lumped (:func:`~pdpsym.audit.sum_posteriors.pus
 beyond the range every output's ``P_y - L Q_y`` has one sign, so the lumped term is
 the tail's sum.
 
-**Lower ends.** At each sub-box's centre the same code runs on the point (an interval of
+**Lower ends.** At each sub-box's centre and corners the same code runs on the point (an interval of
 width 0 is the exact law) with ``U >= e^ε``: ``Σ_y max(0, P_y - U Q_y)`` is at most the
 law's δ(ε), and the ratio is exact. The branch and bound splits the sub-box with the
 widest gap along its widest side and stops when every sub-box's bound is within the
@@ -153,10 +153,28 @@ def _spread(grads: Sequence[tuple[Fraction, Fraction]], radius: Sequence[Fractio
     return sum((r * max(-lo, hi) for (lo, hi), r in zip(grads, radius, strict=True)), ZERO)
 
 
+def _push_sides(mech: SumMechanism, sides: Sequence[Side]) -> list[list[dict[Any, Fraction]]]:
+    """Every side's dicts pushed through the mechanism in one call (one output range):
+    ``[lo, hi, centre, d_0 lo, d_0 hi, ...]`` per side (no gradients when it has none)."""
+    flat: list[dict[Fraction, Fraction]] = []
+    sizes = []
+    for side in sides:
+        part = [side.box[0], side.box[1], side.centre]
+        for lo, hi in side.grads or []:
+            part += [lo, hi]
+        flat += part
+        sizes.append(len(part))
+    pushed = pushed_laws(mech, flat)
+    out, at = [], 0
+    for n in sizes:
+        out.append(pushed[at : at + n])
+        at += n
+    return out
+
+
 def _pair_mv(
-    mech: SumMechanism,
-    p: Side,
-    q: Side,
+    pp: Sequence[dict[Any, Fraction]],
+    qq: Sequence[dict[Any, Fraction]],
     exps: Sequence[Fraction],
     radius: Sequence[Fraction],
     weight: Weight | None = None,
@@ -165,15 +183,15 @@ def _pair_mv(
     against ``Q^lo``) and the mean-value form around the centre (Moore et al., Ch. 6:
     ``h(θ) <= h(c) + Σ_k r_k max |∂_k h|`` over the sub-box) for each output's
     ``P_y - L Q_y`` (times the weight, for a weighted pair) and ``P_y / Q_y``."""
-    have = p.grads is not None and q.grads is not None and (weight is None or weight[2] is not None)
-    laws = [p.box[0], p.box[1], q.box[0], q.box[1], p.centre, q.centre]
-    if have:
-        for gp, gq in zip(p.grads or [], q.grads or [], strict=True):
-            laws += [gp[0], gp[1], gq[0], gq[1]]
-    pushed = pushed_laws(mech, laws)
-    pl, ph, ql, qh, pc, qc = pushed[:6]
     n = len(radius)
-    grads = [pushed[6 + 4 * k : 10 + 4 * k] for k in range(n)] if have else []
+    have = len(pp) > 3 and len(qq) > 3 and (weight is None or weight[2] is not None)
+    pl, ph, pc = pp[:3]
+    ql, qh, qc = qq[:3]
+    grads = (
+        [(pp[3 + 2 * k], pp[4 + 2 * k], qq[3 + 2 * k], qq[4 + 2 * k]) for k in range(n)]
+        if have
+        else []
+    )
     (wl, wh), wc, wg = (
         weight if weight is not None else ((Fraction(1), Fraction(1)), Fraction(1), [])
     )
@@ -200,30 +218,45 @@ def _pair_mv(
     deltas = []
     for e in exps:
         tot = ZERO
+        # the outputs whose term is positive over the whole sub-box add up as one smooth
+        # function: one mean-value form for their sum (their gradients may cancel)
+        sure_bound, sure_c = ZERO, ZERO
+        sure_g = [(ZERO, ZERO)] * n
         for y in set(ph) | set(qh):
             plain = ph.get(y, ZERO) - e * ql.get(y, ZERO)
             if plain <= 0:
                 continue
             bound = wh * plain
-            if have:
-                hc = pc.get(y, ZERO) - e * qc.get(y, ZERO)
-                gh = [
-                    (
-                        g[0].get(y, ZERO) - e * g[3].get(y, ZERO),
-                        g[1].get(y, ZERO) - e * g[2].get(y, ZERO),
-                    )
-                    for g in grads
-                ]
-                if weight is None:
-                    bound = min(bound, hc + _spread(gh, radius))
-                else:
-                    hbox = (pl.get(y, ZERO) - e * qh.get(y, ZERO), plain)
-                    gk = []
-                    for k in range(n):
-                        u, v = imul(wg[k], hbox), imul((wl, wh), gh[k])  # type: ignore[index]
-                        gk.append((u[0] + v[0], u[1] + v[1]))
-                    bound = min(bound, wc * hc + _spread(gk, radius))
-            tot += max(ZERO, bound)
+            if not have:
+                tot += bound
+                continue
+            hc = pc.get(y, ZERO) - e * qc.get(y, ZERO)
+            gh = [
+                (
+                    g[0].get(y, ZERO) - e * g[3].get(y, ZERO),
+                    g[1].get(y, ZERO) - e * g[2].get(y, ZERO),
+                )
+                for g in grads
+            ]
+            low = pl.get(y, ZERO) - e * qh.get(y, ZERO)
+            if weight is None:
+                kc, gk = hc, gh
+            else:
+                gk = []
+                for k in range(n):
+                    u, v = imul(wg[k], (low, plain)), imul((wl, wh), gh[k])  # type: ignore[index]
+                    gk.append((u[0] + v[0], u[1] + v[1]))
+                kc = wc * hc
+            spread = _spread(gk, radius)
+            bound = min(bound, kc + spread)
+            if max(low, hc - _spread(gh, radius)) > 0:  # positive at every law of the box
+                sure_bound += bound
+                sure_c += kc
+                sure_g = [(x[0] + z[0], x[1] + z[1]) for x, z in zip(sure_g, gk, strict=True)]
+            else:
+                tot += max(ZERO, bound)
+        if have:
+            tot += min(sure_bound, sure_c + _spread(sure_g, radius))
         deltas.append(tot)
     return ratio, deltas
 
@@ -274,15 +307,26 @@ def box_notion_bounds(
             deltas[k] = max(deltas[k], min(d, Fraction(1)))
 
     targets = sorted(laws.known)
+    sides: dict[Any, Side] = {}
+    for a in targets:
+        for v in laws.known[a]:
+            sides[(a, v)] = _side(laws, centre, (a, v))
+            if pairs is Pairs.CHANGED:
+                for b in laws.states:
+                    if b != a:
+                        sides[(a, v, b)] = sides[(a, v)].shifted(laws.shift[(a, b)])
+    for a, b in itertools.permutations(targets, 2):  # a v impossible under b: Q = 0
+        for v in laws.known[a]:
+            sides.setdefault((b, v), Side(({}, {}), {}, None))
+    keys = list(sides)
+    pushed = dict(zip(keys, _push_sides(mech, [sides[k] for k in keys]), strict=True))
     if pairs is Pairs.CHANGED:  # the law against itself shifted, both ways, to every b
         for a in targets:
             for v in laws.known[a]:
-                pa = _side(laws, centre, (a, v))
                 for b in laws.states:
                     if b != a:
-                        pb = pa.shifted(laws.shift[(a, b)])
-                        take(*_pair_mv(mech, pa, pb, exps, radius))
-                        take(*_pair_mv(mech, pb, pa, exps, radius))
+                        take(*_pair_mv(pushed[(a, v)], pushed[(a, v, b)], exps, radius))
+                        take(*_pair_mv(pushed[(a, v, b)], pushed[(a, v)], exps, radius))
         return ratio, deltas
     for a, b in itertools.permutations(targets, 2):
         ka = laws.known[a]
@@ -293,14 +337,7 @@ def box_notion_bounds(
             for v, wiv in ka.items():
                 wc = centre.known.get(a, {}).get(v)
                 wgt: Weight = (wiv, wc[0] if wc else ZERO, kg[v] if kg and wc else None)
-                r, ds = _pair_mv(
-                    mech,
-                    _side(laws, centre, (a, v)),
-                    _side(laws, centre, (b, v)),
-                    exps,
-                    radius,
-                    wgt,
-                )
+                r, ds = _pair_mv(pushed[(a, v)], pushed[(b, v)], exps, radius, wgt)
                 if wiv[1] > 0:
                     wr = None if r is None or wr is None else max(wr, r)
                 tot = [x + d for x, d in zip(tot, ds, strict=True)]
@@ -308,11 +345,7 @@ def box_notion_bounds(
             continue
         for v in ka:
             if v in laws.known[b]:
-                take(
-                    *_pair_mv(
-                        mech, _side(laws, centre, (a, v)), _side(laws, centre, (b, v)), exps, radius
-                    )
-                )
+                take(*_pair_mv(pushed[(a, v)], pushed[(b, v)], exps, radius))
     return ratio, deltas
 
 
@@ -482,7 +515,12 @@ def search_figures(
     best: Vec = [ZERO] * len(slots)
     where: list[tuple[Fraction, ...]] = [tuple(a for a, _ in root)] * len(slots)
 
+    seen: set[tuple[Fraction, ...]] = set()
+
     def lower(theta: tuple[Fraction, ...]) -> None:
+        if theta in seen:
+            return
+        seen.add(theta)
         for k, x in enumerate(vector(tuple((t, t) for t in theta), True)):
             if _gt(x, best[k]):
                 best[k], where[k] = x, theta
@@ -508,6 +546,8 @@ def search_figures(
     def push(box: Box) -> None:
         ub = vector(box, False)
         lower(tuple((a + b) / 2 for a, b in box))
+        for corner in itertools.product(*box):  # a corner's exact value: the maximum of
+            lower(corner)  # a sub-box is often there, and then its gap is second order
         g = gap(ub)
         heapq.heappush(heap, (_key(g), next(counter), box, ub))
         if on_step is not None:
@@ -551,28 +591,50 @@ def _key(g: Fraction | None) -> Any:
     return (0, ZERO) if g is None else (1, -g)
 
 
-def steps_per_box(cls: IntervalChain, mech: SumMechanism, target: str, known: Sequence[str]) -> int:
-    """The measured work of one sub-box (its enclosure and its centre's exact laws), in
-    steps of about a microsecond: the forward pass's keys, once at the box's centre.
+def steps_per_box(
+    cls: IntervalChain,
+    mech: SumMechanism,
+    target: str,
+    known: Sequence[str],
+    notions: Sequence[str] = ("apkdp",),
+) -> int:
+    """The estimated work of one sub-box, in steps of about a microsecond: the forward
+    passes (the sub-box's, with its gradients, and its centre's), the pushes of every
+    side through the mechanism and the pairs' comparisons, counted on the laws at the
+    box's centre (fitted in ``benchmarks/bench_class_audit_boxes.py``).
 
     Args:
         cls: the interval chain.
         mech: the mechanism on the sum.
         target: the target record.
         known: the known records.
+        notions: the notions asked for (those :func:`bounded` count).
 
     Returns:
         The estimated steps of one sub-box.
     """
-    centre = tuple(((a + b) / 2,) * 2 for a, b in cls.box())
-    laws = box_laws(cls, centre, target, known, mech.weights)  # type: ignore[arg-type]
-    cells = sum(len(lo) for lo, _ in laws.laws.values())
-    return STEP_COST * laws.steps + CELL_COST * cells * max(1, len(laws.known)) ** 2
+    box = cls.box()
+    n = len(box)
+    centre = tuple(((a + b) / 2,) * 2 for a, b in box)
+    laws = box_laws(cls, centre, target, known, mech.weights)
+    kinds = {registry.notion(x).pairs for x in notions if bounded(x, mech)} or {Pairs.GIVEN_KNOWN}
+    keys = [lo for lo, _ in laws.laws.values()]
+    values = [s for law in keys for s in law]
+    span = int(max(values) - min(values)) + 3 if values else 1
+    sides = len(keys) * (len(laws.states) if Pairs.CHANGED in kinds else 1)
+    per_dict = sum(len(law) for law in keys) / max(len(keys), 1)
+    if mech.kind == "geometric":
+        per_dict *= span
+    push = sides * (3 + 2 * n) * per_dict
+    pairs = len(keys) * max(1, len(laws.states) - 1) * (2 if Pairs.CHANGED in kinds else 1)
+    compare = len(kinds) * pairs * (span if mech.kind == "geometric" else per_dict) * (1 + n)
+    return int(FORWARD_COST * laws.steps * (2 + n) + PUSH_COST * push + PAIR_COST * compare)
 
 
-#: steps of one key of the forward pass (both ends, both passes) and of one output cell
-STEP_COST = 20
-CELL_COST = 40
+#: steps of one key of the forward pass, of one pushed dict entry, of one output compared
+FORWARD_COST = 30
+PUSH_COST = 6
+PAIR_COST = 40
 
 
 __all__ = [

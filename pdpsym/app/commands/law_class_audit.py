@@ -29,7 +29,7 @@ from pdpsym.core.numbers import fraction_str
 GRID = 3
 #: the figures' branch and bound: at most this many sub-boxes (fewer when --max-work
 #: allows fewer), aiming at this many digits
-FIGURE_BOXES = 300
+FIGURE_BOXES = 2000
 FIGURE_DIGITS = 3
 #: the fewest sub-boxes of that search worth starting (refused up front below it)
 MIN_FIGURE_BOXES = 16
@@ -81,7 +81,7 @@ def interval_audit_command(
     max_boxes = search_budget(args, cls, 1, known) if searched and chain else 0
     fig_boxes = 0
     if chain and any(bounded(n, mech) for n in notions):
-        per = steps_per_box(cls, mech, args.target, known)
+        per = steps_per_box(cls, mech, args.target, known, notions)
         if MIN_FIGURE_BOXES * per > limit:
             raise InputError(
                 "--max-work",
