@@ -63,6 +63,16 @@ def interval_audit_command(
     n_laws = len(grid_points(cls, GRID)) + 1 if chain else 1
     points = len(eps) + (delta is not None)
     limit = class_limit(args)
+    fig_boxes = 0
+    if chain and any(bounded(n, mech) for n in notions):
+        per = steps_per_box(cls, mech, args.target, known, notions)
+        if MIN_FIGURE_BOXES * per > limit:
+            raise InputError(
+                "--max-work",
+                f"the figures' search over the box needs about {float(MIN_FIGURE_BOXES * per):.1e}"
+                f" steps, above the limit {float(limit):.1e}; raise --max-work to run it anyway",
+            )
+        fig_boxes = int(min(FIGURE_BOXES, limit // max(per, 1)))
     share = argparse.Namespace(**{**vars(args), "max_work": str(max(limit // n_laws, 1))})
     try:  # every law evaluated has the probe's shape: the limit is shared among them
         shared, own, fixed = structured.check_work(
@@ -79,16 +89,6 @@ def interval_audit_command(
         ) from None
     searched = laplace_of(mech) is not None and any(n in EQ2_NOTIONS for n in notions)
     max_boxes = search_budget(args, cls, 1, known) if searched and chain else 0
-    fig_boxes = 0
-    if chain and any(bounded(n, mech) for n in notions):
-        per = steps_per_box(cls, mech, args.target, known, notions)
-        if MIN_FIGURE_BOXES * per > limit:
-            raise InputError(
-                "--max-work",
-                f"the figures' search over the box needs about {float(MIN_FIGURE_BOXES * per):.1e}"
-                f" steps, above the limit {float(limit):.1e}; raise --max-work to run it anyway",
-            )
-        fig_boxes = int(min(FIGURE_BOXES, limit // max(per, 1)))
     total = max_boxes + n_laws + fig_boxes
     with Progress(total, "steps", enabled=args.progress, delay=2.0) as bar:
         res = interval_class_audit(
