@@ -12,6 +12,7 @@ import itertools
 import math
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -234,3 +235,41 @@ def test_search_closes_on_a_narrow_box():
     assert res.figures[0].lo is None and res.figures[0].hi is None
     d = res.figures[1]
     assert d.lo is not None and d.hi is not None and d.lo <= d.hi <= d.lo + F(1, 100) * d.lo
+
+
+@pytest.mark.slow
+@settings(max_examples=6, deadline=None)
+@given(
+    T=st.integers(3, 6),
+    a0=st.integers(1, 6),
+    w0=st.integers(1, 3),
+    a1=st.integers(3, 8),
+    w1=st.integers(1, 3),
+    m=st.integers(0, 2),
+    known=st.booleans(),
+)
+def test_random_boxes_against_a_dense_grid(T, a0, w0, a1, w1, m, known):
+    # source: the single-law audit() on a 7 x 7 grid of the box (never the class path):
+    # the class figure is never below a grid law, and a figure labelled "sup" (to 3
+    # digits) is within 10^-3 (relative) of the grid's max, which it contains from above
+    cls = _cls(T, (F(a0, 20), F(a0 + w0, 20)), (F(a1, 10), F(a1 + w1, 20) + F(a1, 20)))
+    kn = ["x1"] if known else []
+    res = interval_class_audit(
+        cls, MECHS[m], "x2", kn, [F(1)], None, ["apkdp", "cdp"], figure_boxes=3000
+    )
+    axes = [[a + (b - a) * j / 6 for j in range(7)] for a, b in cls.box()]
+    grid = [
+        _single(cls, MECHS[m], "x2", kn, [F(1)], ["apkdp", "cdp"], th)
+        for th in itertools.product(*axes)
+    ]
+    for row in res.notions:
+        figs = [row.epsilon] + [f for _, f in row.delta_at_epsilon]
+        for j, fig in enumerate(figs):
+            refs = [g[row.notion][j] for g in grid]
+            if fig.bounds == "inf" or any(r == "inf" for r in refs):
+                assert fig.bounds == "inf" or fig.status != SUP, (row.notion, j)
+                continue
+            assert all(r[0] <= fig.bounds[1] for r in refs), (row.notion, j)
+            if fig.status == SUP:
+                top = max(r[1] for r in refs)
+                assert fig.bounds[0] - top <= F(1, 1000) * max(top, F(1, 1000)) + F(1, 10**6)
