@@ -15,7 +15,7 @@ import argparse
 import time
 from fractions import Fraction
 
-from pdpsym.audit.class_audit_boxes import search_figures, steps_per_box
+from pdpsym.audit.class_figure_search import search_figures, steps_per_box
 from pdpsym.audit.sum_mechanisms import SumMechanism
 from pdpsym.models.law_class import IntervalChain
 

@@ -29,7 +29,7 @@ single-law engine (:func:`pdpsym.audit.audit`). Then, per figure:
   closed (:data:`~pdpsym.audit.class_audit.SUP`), otherwise an enclosure of the sup
   (:data:`ENCLOSED`).
 * Every other figure (ε(δ), δ(ε) for Laplace noise, ibcdp, distributional-dp,
-  renyi-dp, randomized response, interval products): no proven bound over a sub-box
+  randomized response, interval products): no proven bound over a sub-box
   exists here, so the figure is the max over the laws evaluated, a certified **lower
   bound** of the class's sup (status :data:`~pdpsym.audit.class_audit.LOWER`), never
   presented as the sup.
@@ -52,7 +52,8 @@ from pdpsym.audit.class_audit import (
     audit_job,
     sups_of,
 )
-from pdpsym.audit.class_audit_boxes import BoxFigure, BoxSearch, bounded, search_figures
+from pdpsym.audit.class_audit_boxes import bounded
+from pdpsym.audit.class_figure_search import BoxFigure, BoxSearch, search_figures
 from pdpsym.core.exp_sqrt_sums import log_enclosure
 from pdpsym.core.parallel import ordered_map
 from pdpsym.loss.class_search import ClassLeakage, class_leakage

@@ -50,6 +50,9 @@ def imul(a: Iv, b: Iv) -> Iv:
 
     Returns:
         The interval of every ``x y``.
+
+    References:
+        Moore, Kearfott, Cloud (2009), Ch. 2.
     """
     p = (a[0] * b[0], a[0] * b[1], a[1] * b[0], a[1] * b[1])
     return min(p), max(p)
@@ -64,6 +67,9 @@ def idiv(a: Iv, b: Iv) -> Iv:
 
     Returns:
         The interval of every ``x / y``.
+
+    References:
+        Moore, Kearfott, Cloud (2009), Ch. 2.
     """
     return imul(a, (1 / b[1], 1 / b[0]))
 

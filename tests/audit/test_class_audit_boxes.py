@@ -18,9 +18,10 @@ from hypothesis import strategies as st
 
 from pdpsym.audit import audit
 from pdpsym.audit.class_audit import SUP, bounds_of
-from pdpsym.audit.class_audit_boxes import box_notion_bounds, notion_bounds, search_figures
+from pdpsym.audit.class_audit_boxes import box_notion_bounds, notion_bounds
 from pdpsym.audit.class_audit_interval import ENCLOSED, interval_class_audit
 from pdpsym.audit.class_box_laws import box_laws
+from pdpsym.audit.class_figure_search import search_figures
 from pdpsym.audit.registry import Pairs
 from pdpsym.audit.sum_mechanisms import SumMechanism
 from pdpsym.models.law_class import IntervalChain

@@ -48,13 +48,14 @@ def interval_audit_command(
     """Every notion over an interval class (``pdpsym audit`` with an interval class)."""
     from pdpsym.app.audit_work import plan  # after --help, with the audit's estimates
     from pdpsym.app.commands import audit_structured as structured  # after --help
-    from pdpsym.audit.class_audit_boxes import bounded, steps_per_box
+    from pdpsym.audit.class_audit_boxes import bounded
     from pdpsym.audit.class_audit_interval import (
         EQ2_NOTIONS,
         grid_points,
         interval_class_audit,
         laplace_of,
     )
+    from pdpsym.audit.class_figure_search import steps_per_box
     from pdpsym.models.law_class import IntervalChain
 
     chain = isinstance(cls, IntervalChain)
