@@ -28,7 +28,9 @@ single-law engine (:func:`pdpsym.audit.audit`). Then, per figure:
   sub-box, exact values at its centre): the sup to the asked digits when every sub-box
   closed (:data:`~pdpsym.audit.class_audit.SUP`), otherwise an enclosure of the sup
   (:data:`ENCLOSED`).
-* Every other figure (ε(δ), δ(ε) for Laplace noise, ibcdp, distributional-dp,
+* ε(δ) of those notions: the figures' search proves ``sup δ(ε*) <= δ`` at an ``ε*``
+  just above the evaluated laws' max (then ``[max, ε*]`` is the sup to 3 digits).
+* Every other figure (ε(δ) of the other notions, δ(ε) for Laplace noise, ibcdp, distributional-dp,
   randomized response, interval products): no proven bound over a sub-box
   exists here, so the figure is the max over the laws evaluated, a certified **lower
   bound** of the class's sup (status :data:`~pdpsym.audit.class_audit.LOWER`), never
@@ -234,7 +236,17 @@ def interval_class_audit(
                 ),
                 None
                 if row.epsilon_at_delta is None
-                else (row.epsilon_at_delta[0], _lower(row.epsilon_at_delta[1])),
+                else (
+                    row.epsilon_at_delta[0],
+                    _eps_at_delta(
+                        row.epsilon_at_delta[1],
+                        row.notion,
+                        row.epsilon_at_delta[0],
+                        (cls, mechanism, target, known, digits, figure_boxes),
+                    )
+                    if boxes is not None and bounded(row.notion, mechanism)
+                    else _lower(row.epsilon_at_delta[1]),
+                ),
             )
         )
     return IntervalAudit(tuple(rows), tuple(laws), tuple(audits), search, boxes)
@@ -256,6 +268,29 @@ def _box_figure(
     return ClassFigure(
         (max(lo, fig.bounds[0]), max(hi, fig.bounds[1])), member, SUP if box.tight else ENCLOSED
     )
+
+
+def _eps_at_delta(
+    fig: ClassFigure, notion: str, delta: Fraction, job: tuple[Any, ...]
+) -> ClassFigure:
+    """ε(δ) of a bounded notion: δ(ε) decreases in ε, so every law's ε(δ) is at most
+    ``ε*`` once the figures' search proves ``sup δ(ε*) <= δ`` over the box; ``ε*`` is the
+    evaluated laws' max raised by ``10^-3`` (relative) and ``10^-6``, so ``[max, ε*]`` is
+    the sup to 3 digits. Otherwise the figure stays a lower bound.
+
+    Desfontaines et al. (2020), Lemma 1 (ε(δ) is the least ε with δ(ε) <= δ)."""
+    if not isinstance(fig.bounds, tuple):
+        return fig
+    cls, mechanism, target, known, digits, figure_boxes = job
+    raw = fig.bounds[1] * (1 + Fraction(1, 10**3)) + Fraction(1, 10**6)
+    star = Fraction(-((-raw.numerator * 10**9) // raw.denominator), 10**9)  # rounded up
+    res = search_figures(
+        cls, mechanism, target, known, [star], [notion], digits=digits, max_boxes=figure_boxes
+    )
+    at = next(f for f in res.figures if f.figure == 0)
+    if at.hi is None or at.hi > delta:
+        return _lower(fig)
+    return ClassFigure((fig.bounds[0], star), fig.member, SUP)
 
 
 def _lower(fig: ClassFigure) -> ClassFigure:

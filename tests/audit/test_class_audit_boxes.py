@@ -274,3 +274,19 @@ def test_random_boxes_against_a_dense_grid(T, a0, w0, a1, w1, m, known):
             if fig.status == SUP:
                 top = max(r[1] for r in refs)
                 assert fig.bounds[0] - top <= F(1, 1000) * max(top, F(1, 1000)) + F(1, 10**6)
+
+
+def test_eps_at_delta_is_enclosed_above_every_grid_law():
+    # source: the single-law audit() on a 3 x 3 grid of the box: the class's ε(δ) is a
+    # sup to 3 digits whose upper end is at least every grid law's ε(δ)
+    cls = _cls(3, (F(2, 10), F(3, 10)), (F(5, 10), F(6, 10)))
+    mech = SumMechanism("geometric", alpha=F(1, 2))
+    res = interval_class_audit(cls, mech, "x2", [], [], F(1, 10), ["apkdp"], figure_boxes=300)
+    d, fig = res.notions[0].epsilon_at_delta
+    assert d == F(1, 10) and fig.status == SUP
+    axes = [[a + (b - a) * j / 2 for j in range(3)] for a, b in cls.box()]
+    for th in itertools.product(*axes):
+        r = audit(cls.member(th), mech, "x2", [], [], F(1, 10), ["apkdp"]).results[0]
+        ref = bounds_of(r.epsilon_at_delta[1])
+        assert ref[0] <= fig.bounds[1]
+    assert fig.bounds[1] - fig.bounds[0] <= F(2, 1000) * fig.bounds[1]

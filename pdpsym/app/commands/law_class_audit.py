@@ -66,7 +66,9 @@ def interval_audit_command(
     limit = class_limit(args)
     fig_boxes = 0
     if chain and any(bounded(n, mech) for n in notions):
-        per = steps_per_box(cls, mech, args.target, known, notions)
+        # one search for ε and δ(ε), and one per bounded notion for ε(δ)
+        searches = 1 + (sum(bounded(n, mech) for n in notions) if delta is not None else 0)
+        per = steps_per_box(cls, mech, args.target, known, notions) * searches
         if MIN_FIGURE_BOXES * per > limit:
             raise InputError(
                 "--max-work",
