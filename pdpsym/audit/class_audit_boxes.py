@@ -10,20 +10,11 @@ for a mechanism with a discrete output on the weighted sum (the count, the thres
 geometric noise): their ε at δ = 0 and their δ(ε). The bound is written once against
 the registry's ``Pairs`` and ``Compare``, never per notion name.
 
-**The enclosure of the laws over a sub-box.** Each member's joint law
-``J(a, v, s) = P[x_i = a, x_K = v, f = s]`` is a sum over the records' sequences of
-products of the initial law's and the transition rows' entries, every one non-negative.
-On a sub-box each entry lies in an interval of non-negative numbers (``P[s][1] = x_s``
-in ``[lo_s, hi_s]``, ``P[s][0] = 1 - x_s`` in ``[1 - hi_s, 1 - lo_s]``; the stationary
-``pi_1 = x_0 / (x_0 + 1 - x_1)`` is increasing in both parameters, so it lies between its
-values at the box's lowest and highest corners), so the forward pass through the chain
-in exact interval arithmetic (Moore et al., Ch. 2: the product and the sum of
-non-negative intervals are the products and sums of their ends) encloses every ``J``.
-A conditional law ``p_s = J_s / (J_s + R)``, with ``R`` the rest of its row, is
-increasing in ``J_s`` and decreasing in ``R``: it lies in
-``[J_s^lo / (J_s^lo + R^hi), J_s^hi / (J_s^hi + R^lo)]``. The same holds for
-``P[x_K = v | x_i = a]``. The mechanism's kernel is non-negative and linear, so pushing
-the ends through it encloses the output laws: ``P_y in [P_y^lo, P_y^hi]``.
+**The enclosure of the laws over a sub-box** (:mod:`pdpsym.audit.class_box_laws`): the
+forward pass through the chain in exact interval arithmetic encloses every conditional
+law of the query, and its gradient in the parameters, over the sub-box. The mechanism's
+kernel is non-negative and linear, so pushing the ends through it encloses the output
+laws (``P_y in [P_y^lo, P_y^hi]``) and their gradients.
 
 **The notion's comparison applied to the enclosures.** For each pair the notion compares
 (Desfontaines et al., Lemma 1): ``δ(ε) = Σ_y max(0, P_y - e^ε Q_y)`` is increasing in
@@ -38,12 +29,18 @@ geometric kernel's two tails are lumped (:func:`~pdpsym.audit.sum_posteriors.pus
 beyond the range every output's ``P_y - L Q_y`` has one sign, so the lumped term is
 the tail's sum.
 
-**Lower ends.** At each sub-box's centre and corners the same code runs on the point (an interval of
-width 0 is the exact law) with ``U >= e^ε``: ``Σ_y max(0, P_y - U Q_y)`` is at most the
-law's δ(ε), and the ratio is exact. The branch and bound splits the sub-box with the
-widest gap along its widest side and stops when every sub-box's bound is within the
-asked digits of the best value found, or when the box budget is spent (then the figure
-is an enclosure of the sup, not the sup to those digits).
+**The mean-value form.** Each bound above is intersected with its mean-value form
+around the sub-box's centre ``c`` (Moore et al., Ch. 6): for a smooth ``h`` (an output's
+``P_y - L Q_y``, times ``w_v`` for a weighted pair, or ``P_y / Q_y`` where ``Q_y^lo > 0``),
+``h(θ) <= h(c) + Σ_k r_k max |∂_k h|`` over the sub-box of half-widths ``r``, with the
+exact ``h(c)`` and the gradient's enclosure; the outputs whose term is positive at every
+law of the sub-box (a lower bound above 0) are summed first, so their gradients may
+cancel. This bound is second order in the sub-box's width.
+
+**Lower ends** (:mod:`pdpsym.audit.class_figure_search`): at each sub-box's centre and
+corners, :func:`notion_bounds` runs on the point (an interval of width 0 is the exact
+law) with ``U >= e^ε``: ``Σ_y max(0, P_y - U Q_y)`` is at most the law's δ(ε), and the
+ratio is exact.
 
 References:
     Kifer and Machanavajjhala (2014), Definition 3.1; Desfontaines et al. (2020),
