@@ -21,10 +21,20 @@ single-law engine (:func:`pdpsym.audit.audit`). Then, per figure:
   the box, with proven upper bounds on every sub-box; for a product, the member of
   largest support, Li et al. Theorem 1). The enclosure is kept as a sup when the search
   found a finite upper bound.
-* Every other figure (δ(ε), ε(δ), cdp, ibcdp, distributional-dp, other mechanisms): no
-  proven bound over a sub-box exists here, so the figure is the max over the laws
-  evaluated, a certified **lower bound** of the class's sup (status
-  :data:`~pdpsym.audit.class_audit.LOWER`), never presented as the sup.
+* For an interval chain and a discrete mechanism on the sum (the count, the threshold,
+  geometric noise), every hockey-stick notion over the laws given the target and the
+  known records (apkdp, np, ppkdp, cdp): ε (δ = 0) and δ(ε) are enclosed by the branch
+  and bound of :mod:`pdpsym.audit.class_audit_boxes` (proven upper bounds on every
+  sub-box, exact values at its centre): the sup to the asked digits when every sub-box
+  closed (:data:`~pdpsym.audit.class_audit.SUP`), otherwise an enclosure of the sup
+  (:data:`ENCLOSED`).
+* ε(δ) of those notions: the figures' search proves ``sup δ(ε*) <= δ`` at an ``ε*``
+  just above the evaluated laws' max (then ``[max, ε*]`` is the sup to 3 digits).
+* Every other figure (ε(δ) of the other notions, δ(ε) for Laplace noise, ibcdp, distributional-dp,
+  randomized response, interval products): no proven bound over a sub-box
+  exists here, so the figure is the max over the laws evaluated, a certified **lower
+  bound** of the class's sup (status :data:`~pdpsym.audit.class_audit.LOWER`), never
+  presented as the sup.
 """
 
 from __future__ import annotations
@@ -44,6 +54,9 @@ from pdpsym.audit.class_audit import (
     audit_job,
     sups_of,
 )
+from pdpsym.audit.class_audit_boxes import bounded
+from pdpsym.audit.class_figure_search import BoxFigure, BoxSearch, search_figures
+from pdpsym.core.exp_sqrt_sums import log_enclosure
 from pdpsym.core.parallel import ordered_map
 from pdpsym.loss.class_search import ClassLeakage, class_leakage
 from pdpsym.mechanisms.laplace import LaplaceNoise
@@ -58,6 +71,9 @@ LAW_FREE = tuple(
 )
 #: notions whose ε (δ = 0) for Laplace noise is Li et al.'s Eq. 2 of A(target, known)
 EQ2_NOTIONS = tuple(sorted(n.name for n in registry.REGISTRY if n.eq2_at_zero))
+#: the figure's bounds enclose the sup over the class, but not to the asked digits (the
+#: branch and bound's budget ran out first)
+ENCLOSED = "enclosure"
 
 
 @dataclass(frozen=True)
@@ -71,6 +87,7 @@ class IntervalAudit:
     laws: tuple[tuple[Fraction, ...] | str, ...]
     audits: tuple[Audit, ...]
     search: ClassLeakage | None
+    boxes: BoxSearch | None = None
 
 
 def grid_points(cls: IntervalChain, grid: int) -> list[tuple[Fraction, ...]]:
@@ -135,6 +152,8 @@ def interval_class_audit(
     *,
     grid: int = 3,
     max_boxes: int = 2000,
+    figure_boxes: int = 300,
+    digits: int = 3,
     jobs: int = 1,
     on_step: Callable[[int], None] | None = None,
 ) -> IntervalAudit:
@@ -150,6 +169,9 @@ def interval_class_audit(
         notions: the notions (names of :data:`pdpsym.audit.notions.NOTIONS`).
         grid: points per parameter of the box evaluated exactly (interval chains).
         max_boxes: the Eq. 2 branch and bound's limit.
+        figure_boxes: the limit of the figures' branch and bound
+            (:func:`~pdpsym.audit.class_audit_boxes.search_figures`).
+        digits: the digits that branch and bound aims at.
         jobs: worker processes for the laws' audits.
         on_step: progress (a box bounded, or a law audited).
 
@@ -169,11 +191,25 @@ def interval_class_audit(
         )
     laws: list[tuple[Fraction, ...] | str]
     models: list[Any]
+    boxes: BoxSearch | None = None
     if isinstance(cls, IntervalChain):
         laws = list(grid_points(cls, grid))
         worst = search.targets[0].law if search is not None else None
         if isinstance(worst, tuple) and worst not in laws:
             laws.append(worst)
+        if any(bounded(n, mechanism) for n in notions):
+            boxes = search_figures(
+                cls,
+                mechanism,
+                target,
+                known,
+                eps,
+                notions,
+                digits=digits,
+                max_boxes=figure_boxes,
+                on_step=on_step,
+            )
+            laws += [f.law for f in boxes.figures if f.law not in laws]
         models = [cls.member(t) for t in laws]  # type: ignore[arg-type]
     else:
         laws, models = ["widest"], [cls.widest_member()]
@@ -187,17 +223,74 @@ def interval_class_audit(
         eps_fig = _lower(row.epsilon)
         if row.notion in EQ2_NOTIONS and search is not None:
             eps_fig = _eq2_figure(row.epsilon, search, laws)
+        mine = {f.figure: f for f in boxes.figures if f.notion == row.notion} if boxes else {}
+        if -1 in mine:
+            eps_fig = _box_figure(row.epsilon, mine[-1], laws, True)
         rows.append(
             ClassNotion(
                 row.notion,
                 eps_fig,
-                tuple((e, _lower(f)) for e, f in row.delta_at_epsilon),
+                tuple(
+                    (e, _box_figure(f, mine[k], laws, False) if k in mine else _lower(f))
+                    for k, (e, f) in enumerate(row.delta_at_epsilon)
+                ),
                 None
                 if row.epsilon_at_delta is None
-                else (row.epsilon_at_delta[0], _lower(row.epsilon_at_delta[1])),
+                else (
+                    row.epsilon_at_delta[0],
+                    _eps_at_delta(
+                        row.epsilon_at_delta[1],
+                        row.notion,
+                        row.epsilon_at_delta[0],
+                        (cls, mechanism, target, known, digits, figure_boxes),
+                    )
+                    if boxes is not None and bounded(row.notion, mechanism)
+                    else _lower(row.epsilon_at_delta[1]),
+                ),
             )
         )
-    return IntervalAudit(tuple(rows), tuple(laws), tuple(audits), search)
+    return IntervalAudit(tuple(rows), tuple(laws), tuple(audits), search, boxes)
+
+
+def _box_figure(
+    fig: ClassFigure, box: BoxFigure, laws: Sequence[tuple[Fraction, ...] | str], ratio: bool
+) -> ClassFigure:
+    """A figure enclosed by the figures' branch and bound, widened to contain every
+    evaluated law's enclosure; ``ratio``: the search's ends are ``e^ε`` (logged here)."""
+    if not isinstance(fig.bounds, tuple):
+        return fig  # unbounded at an evaluated law (the sup is too), or absent
+    if box.lo is None:
+        return ClassFigure("inf", laws.index(box.law))
+    if box.hi is None or (ratio and box.lo <= 0):
+        return _lower(fig)
+    lo, hi = log_enclosure(box.lo, box.hi, 128) if ratio else (box.lo, box.hi)
+    member = laws.index(box.law) if lo >= fig.bounds[0] else fig.member
+    return ClassFigure(
+        (max(lo, fig.bounds[0]), max(hi, fig.bounds[1])), member, SUP if box.tight else ENCLOSED
+    )
+
+
+def _eps_at_delta(
+    fig: ClassFigure, notion: str, delta: Fraction, job: tuple[Any, ...]
+) -> ClassFigure:
+    """ε(δ) of a bounded notion: δ(ε) decreases in ε, so every law's ε(δ) is at most
+    ``ε*`` once the figures' search proves ``sup δ(ε*) <= δ`` over the box; ``ε*`` is the
+    evaluated laws' max raised by ``10^-3`` (relative) and ``10^-6``, so ``[max, ε*]`` is
+    the sup to 3 digits. Otherwise the figure stays a lower bound.
+
+    Desfontaines et al. (2020), Lemma 1 (ε(δ) is the least ε with δ(ε) <= δ)."""
+    if not isinstance(fig.bounds, tuple):
+        return fig
+    cls, mechanism, target, known, digits, figure_boxes = job
+    raw = fig.bounds[1] * (1 + Fraction(1, 10**3)) + Fraction(1, 10**6)
+    star = Fraction(-((-raw.numerator * 10**9) // raw.denominator), 10**9)  # rounded up
+    res = search_figures(
+        cls, mechanism, target, known, [star], [notion], digits=digits, max_boxes=figure_boxes
+    )
+    at = next(f for f in res.figures if f.figure == 0)
+    if at.hi is None or at.hi > delta:
+        return _lower(fig)
+    return ClassFigure((fig.bounds[0], star), fig.member, SUP)
 
 
 def _lower(fig: ClassFigure) -> ClassFigure:
@@ -229,6 +322,7 @@ def _eq2_figure(
 
 
 __all__ = [
+    "ENCLOSED",
     "EQ2_NOTIONS",
     "LAW_FREE",
     "IntervalAudit",

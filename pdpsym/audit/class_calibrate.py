@@ -33,8 +33,11 @@ is over a class ``Theta``):
 * MQMExact: Song et al. maximize each quilt's influence over the class before choosing
   quilts (:func:`~pdpsym.mechanisms.mqm_class.mqm_exact_class_scale`, for stationary
   members of the same records); for an interval chain over its corners and centre (the
-  box's own class scale is at least this), and for members that are not all stationary
-  the max of the members' own scales (a lower bound of the class's), each labelled so.
+  box's own class scale is at least this) and, as ``mqm-exact-box``, the same quilt with
+  its influence bounded over the whole box
+  (:func:`~pdpsym.mechanisms.mqm_box.influence_sup`: a scale valid for every law of the
+  box); for members that are not all stationary the max of the members' own scales (a
+  lower bound of the class's), each labelled so.
 
 Each baseline's leakage is certified at the worst law found.
 """
@@ -52,7 +55,7 @@ from pdpsym.audit.calibrate import baseline_json, calibrate, scale_json
 from pdpsym.core.certify import certify
 from pdpsym.core.compare import compare
 from pdpsym.core.errors import InputError
-from pdpsym.core.numbers import fraction_str
+from pdpsym.core.numbers import fraction_str, to_sympy
 from pdpsym.core.parallel import ordered_map
 from pdpsym.loss.class_search import CLASS_DIGITS, interval_chain_leakage
 from pdpsym.loss.structured import Enclosed, leakage_max, structured_leakage
@@ -62,7 +65,9 @@ from pdpsym.mechanisms.mqm import (
     mqm_approx_applies,
     mqm_approx_scale,
     mqm_exact_scale,
+    sensitivity,
 )
+from pdpsym.mechanisms.mqm_box import influence_sup
 from pdpsym.mechanisms.mqm_class import mqm_exact_class_scale
 from pdpsym.models.counts import CountModel
 from pdpsym.models.law_class import IntervalChain, IntervalProduct, LawClass, ModelClass
@@ -332,7 +337,10 @@ def _baselines(
                 else "Song et al.'s MQMExact over the box's corners and centre (the box's own "
                 "is at least this)"
             )
-            picks.append((mqm_exact_class_scale(chains, eps), exact_note))
+            corners = mqm_exact_class_scale(chains, eps)
+            picks.append((corners, exact_note))
+            if isinstance(cls, IntervalChain):
+                picks.append(_mqm_over_box(cls, corners, chains[0], eps))
         elif all(len(m.matrices) == 1 for m in chains):
             ex = [mqm_exact_scale(m, eps) for m in chains]
             b = ex[_exact_max([x.scale for x in ex])]
@@ -369,6 +377,35 @@ def _baselines(
             ClassBaseline(b.name, b.scale, used, leak, wt, note, b.detail),
         )
     return out
+
+
+#: the sub-boxes of the MQMExact influence's branch and bound over an interval chain's box
+MQM_BOX_BOXES = 400
+
+
+def _mqm_over_box(
+    cls: IntervalChain, corners: BaselineScale, chain: Any, eps: Fraction
+) -> tuple[BaselineScale, str]:
+    """MQMExact with the corners' quilt, its influence bounded over the whole box
+    (:func:`~pdpsym.mechanisms.mqm_box.influence_sup`): a scale valid for every law of
+    the box (the empty quilt, ``card = T``, when the bound reaches ``eps``)."""
+    a, b = corners.detail.get("a"), corners.detail.get("b")
+    L, T = sensitivity(chain), chain.length
+    card, hi_text = T, "the empty quilt (no influence)"
+    R = Fraction(1)
+    if a is not None or b is not None:
+        res = influence_sup(cls, a, b, max_boxes=MQM_BOX_BOXES)  # type: ignore[arg-type]
+        if res.hi is not None and compare(sympy.log(to_sympy(res.hi)), to_sympy(eps)).sign < 0:
+            card, R = int(corners.detail["card_N"]), res.hi  # type: ignore[call-overload]
+            hi_text = f"influence ratio in [{float(res.lo):.7g}, {float(res.hi):.7g}]" + (
+                "" if res.tight else ", budget reached"
+            )
+        else:
+            a = b = None
+    scale = to_sympy(L * card) / (to_sympy(eps) - sympy.log(to_sympy(R)))
+    note = f"MQMExact, the corners' quilt, its influence proven over the whole box ({hi_text})"
+    detail = {**corners.detail, "a": a, "b": b, "card_N": card}
+    return BaselineScale("mqm-exact-box", scale, detail), note
 
 
 def _exact_min(values: Sequence[sympy.Expr]) -> int:

@@ -27,6 +27,12 @@ from pdpsym.core.numbers import fraction_str
 
 #: points per parameter of the box audited exactly (its corners and centre among them)
 GRID = 3
+#: the figures' branch and bound: at most this many sub-boxes (fewer when --max-work
+#: allows fewer), aiming at this many digits
+FIGURE_BOXES = 2000
+FIGURE_DIGITS = 3
+#: the fewest sub-boxes of that search worth starting (refused up front below it)
+MIN_FIGURE_BOXES = 16
 
 
 def interval_audit_command(
@@ -42,12 +48,14 @@ def interval_audit_command(
     """Every notion over an interval class (``pdpsym audit`` with an interval class)."""
     from pdpsym.app.audit_work import plan  # after --help, with the audit's estimates
     from pdpsym.app.commands import audit_structured as structured  # after --help
+    from pdpsym.audit.class_audit_boxes import bounded
     from pdpsym.audit.class_audit_interval import (
         EQ2_NOTIONS,
         grid_points,
         interval_class_audit,
         laplace_of,
     )
+    from pdpsym.audit.class_figure_search import steps_per_box
     from pdpsym.models.law_class import IntervalChain
 
     chain = isinstance(cls, IntervalChain)
@@ -56,6 +64,18 @@ def interval_audit_command(
     n_laws = len(grid_points(cls, GRID)) + 1 if chain else 1
     points = len(eps) + (delta is not None)
     limit = class_limit(args)
+    fig_boxes = 0
+    if chain and any(bounded(n, mech) for n in notions):
+        # one search for ε and δ(ε), and one per bounded notion for ε(δ)
+        searches = 1 + (sum(bounded(n, mech) for n in notions) if delta is not None else 0)
+        per = steps_per_box(cls, mech, args.target, known, notions) * searches
+        if MIN_FIGURE_BOXES * per > limit:
+            raise InputError(
+                "--max-work",
+                f"the figures' search over the box needs about {float(MIN_FIGURE_BOXES * per):.1e}"
+                f" steps, above the limit {float(limit):.1e}; raise --max-work to run it anyway",
+            )
+        fig_boxes = int(min(FIGURE_BOXES, limit // max(per, 1)))
     share = argparse.Namespace(**{**vars(args), "max_work": str(max(limit // n_laws, 1))})
     try:  # every law evaluated has the probe's shape: the limit is shared among them
         shared, own, fixed = structured.check_work(
@@ -72,7 +92,8 @@ def interval_audit_command(
         ) from None
     searched = laplace_of(mech) is not None and any(n in EQ2_NOTIONS for n in notions)
     max_boxes = search_budget(args, cls, 1, known) if searched and chain else 0
-    with Progress(max_boxes + n_laws, "steps", enabled=args.progress, delay=2.0) as bar:
+    total = max_boxes + n_laws + fig_boxes
+    with Progress(total, "steps", enabled=args.progress, delay=2.0) as bar:
         res = interval_class_audit(
             cls,
             mech,
@@ -83,6 +104,8 @@ def interval_audit_command(
             notions,
             grid=GRID,
             max_boxes=max(max_boxes, 1),
+            figure_boxes=max(fig_boxes, 1),
+            digits=FIGURE_DIGITS,
             on_step=lambda _i: bar.update(1),
         )
     digits = min(digits, SHOWN_DIGITS)
@@ -96,6 +119,13 @@ def interval_audit_command(
         "target": args.target,
         "known": list(known),
         "laws_evaluated": len(laws),
+        "figures_search": None
+        if res.boxes is None
+        else {
+            "boxes": res.boxes.boxes,
+            "tight": all(f.tight for f in res.boxes.figures),
+            "digits": FIGURE_DIGITS,
+        },
         "search": None
         if res.search is None
         else {
@@ -130,6 +160,16 @@ def interval_audit_command(
         "sup: the figure encloses the sup over the class; at least: only a certified lower",
         "bound of it (the max over the laws evaluated; no proven bound over the whole box)",
     ]
+    if res.boxes is not None:
+        closed = all(f.tight for f in res.boxes.figures)
+        lines.append(
+            f"figures' search: {res.boxes.boxes} boxes, "
+            + (
+                f"sup to {FIGURE_DIGITS} digits"
+                if closed
+                else "not tight (the box budget): an enclosure of the sup"
+            )
+        )
     if res.search is not None and res.search.boxes:
         state = "every box closed" if res.search.tight else "not tight (--max-work)"
         lines.append(f"Eq. 2 search: {res.search.boxes} boxes, {state}")
@@ -177,6 +217,9 @@ def _shown(label: str, f: Any) -> list[str]:
         head = f"  {label}: infinite"
     elif f["status"] == "lower-bound":
         head = f"  {label}: at least {f['enclosure'][0]} (a lower bound)"
+    elif f["status"] == "enclosure":
+        lo, hi = f["enclosure"]
+        head = f"  {label}: in [{lo}, {hi}] (an enclosure of the sup, not to the digits)"
     else:
         lo, hi = f["enclosure"]
         head = f"  {label}: {f['decimal']} (sup, in [{lo}, {hi}])"

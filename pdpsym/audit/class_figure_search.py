@@ -1,0 +1,266 @@
+"""The figures' branch and bound over an interval chain's parameter box: proven upper
+bounds on every sub-box (:mod:`pdpsym.audit.class_audit_boxes`), exact values at its
+centre and corners as lower ends; the sub-box of widest gap is split along its widest
+side; the search stops when every sub-box's bound is within the asked digits of the
+best value found (the sup to those digits), or when the budget is spent (an enclosure).
+
+References:
+    Kifer and Machanavajjhala (2014), Definition 3.1; Moore, Kearfott, Cloud,
+    Introduction to Interval Analysis (SIAM 2009), Ch. 5.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from pdpsym.audit import registry
+from pdpsym.audit.class_audit_boxes import bounded, box_notion_bounds, notion_bounds
+from pdpsym.audit.class_box_laws import BoxLaws, box_laws
+from pdpsym.audit.registry import Pairs
+from pdpsym.audit.sum_mechanisms import SumMechanism
+from pdpsym.core.certify import ball_endpoints
+from pdpsym.core.eps import Eps
+from pdpsym.models.law_class import IntervalChain
+
+Iv = tuple[Fraction, Fraction]
+Box = tuple[Iv, ...]
+ZERO = Fraction(0)
+
+
+@dataclass(frozen=True)
+class BoxFigure:
+    """One figure's enclosure of the class's sup from the branch and bound: ``lo`` and
+    ``hi`` in the figure's own terms (``e^ε`` for ε at δ = 0, δ for δ(ε); None: infinite),
+    the law where ``lo`` is attained, and whether every sub-box closed (the sup to the
+    asked digits) or the budget ran out (an enclosure, not tight)."""
+
+    notion: str
+    figure: int  # -1: ε at δ = 0 (as e^ε); k: δ at the k-th ε
+    lo: Fraction | None
+    hi: Fraction | None
+    law: tuple[Fraction, ...]
+    tight: bool
+
+
+@dataclass(frozen=True)
+class BoxSearch:
+    """The branch and bound's figures and the sub-boxes it bounded."""
+
+    figures: tuple[BoxFigure, ...]
+    boxes: int
+
+
+Vec = list[Fraction | None]
+
+
+def _gt(x: Fraction | None, y: Fraction | None) -> bool:
+    """``x > y`` with None as +infinity."""
+    return (x is None and y is not None) or (x is not None and y is not None and x > y)
+
+
+def search_figures(
+    cls: IntervalChain,
+    mech: SumMechanism,
+    target: str,
+    known: Sequence[str],
+    eps: Sequence[Any],
+    notions: Sequence[str],
+    *,
+    digits: int = 4,
+    max_boxes: int = 2000,
+    on_step: Callable[[int], None] | None = None,
+) -> BoxSearch:
+    """The certified branch and bound of the bounded notions' figures over the box
+    (module docstring).
+
+    Args:
+        cls: the interval chain.
+        mech: a discrete mechanism on the sum (:data:`DISCRETE_KINDS`).
+        target: the target record.
+        known: the known records.
+        eps: the ε values of δ(ε).
+        notions: the notions; those :func:`bounded` are searched.
+        digits: a sub-box closes when its bound is within ``10^-digits`` (relative, with
+            an absolute floor ``10^-(digits + 3)``) of the best value found.
+        max_boxes: the most sub-boxes bounded.
+        on_step: called once per sub-box bounded.
+
+    Returns:
+        The :class:`BoxSearch`.
+
+    References:
+        Kifer and Machanavajjhala (2014), Definition 3.1; Moore, Kearfott, Cloud (2009),
+        Ch. 5 (branch and bound).
+    """
+    names = [n for n in notions if bounded(n, mech)]
+    kinds = sorted({registry.notion(n).pairs for n in names}, key=lambda p: p.value)
+    ends = [ball_endpoints(Eps.of(e).arb_exp(128)) for e in eps]
+    down, up = [lo for lo, _ in ends], [hi for _, hi in ends]
+    slots = [(n, f) for n in names for f in range(-1, len(eps))]
+    tol, floor = Fraction(1, 10**digits), Fraction(1, 10 ** (digits + 3))
+
+    points: dict[Box, BoxLaws] = {}  # a centre's exact laws, used twice (bound, lower end)
+
+    def at(box: Box) -> BoxLaws:
+        if box in points:
+            return points.pop(box)
+        laws = box_laws(cls, box, target, known, mech.weights)
+        if all(a == b for a, b in box):
+            points[box] = laws
+        return laws
+
+    def vector(box: Box, point: bool) -> Vec:
+        laws = at(box)
+        if point:
+            got = {k: notion_bounds(laws, mech, k, up, True) for k in kinds}
+        else:
+            mid = tuple(((a + b) / 2,) * 2 for a, b in box)
+            ctr = at(mid)
+            rad = [(b - a) / 2 for a, b in box]
+            got = {k: box_notion_bounds(laws, ctr, rad, mech, k, down) for k in kinds}
+        out: Vec = []
+        for n, f in slots:
+            r, ds = got[registry.notion(n).pairs]
+            out.append(r if f < 0 else ds[f])
+        return out
+
+    root = cls.box()
+    best: Vec = [ZERO] * len(slots)
+    where: list[tuple[Fraction, ...]] = [tuple(a for a, _ in root)] * len(slots)
+
+    seen: set[tuple[Fraction, ...]] = set()
+
+    def lower(theta: tuple[Fraction, ...]) -> None:
+        if theta in seen:
+            return
+        seen.add(theta)
+        for k, x in enumerate(vector(tuple((t, t) for t in theta), True)):
+            if _gt(x, best[k]):
+                best[k], where[k] = x, theta
+
+    def gap(ub: Vec) -> Fraction | None:
+        worst: Fraction | None = ZERO
+        for k, u in enumerate(ub):
+            lo = best[k]
+            if lo is None:
+                continue
+            if u is None:
+                return None
+            g = (u - lo) / max(lo * tol, floor)
+            worst = g if worst is not None and g > worst else worst
+        return worst
+
+    for corner in itertools.product(*root):
+        lower(corner)
+    lower(tuple((a + b) / 2 for a, b in root))
+    counter = itertools.count()
+    heap: list[tuple[Any, int, Box, Vec]] = []
+
+    def push(box: Box) -> None:
+        ub = vector(box, False)
+        lower(tuple((a + b) / 2 for a, b in box))
+        for corner in itertools.product(*box):  # a corner's exact value: the maximum of
+            lower(corner)  # a sub-box is often there, and then its gap is second order
+        g = gap(ub)
+        heapq.heappush(heap, (_key(g), next(counter), box, ub))
+        if on_step is not None:
+            on_step(1)
+
+    push(root)
+    done: list[Vec] = []
+    boxes = 1
+    width = [b - a for a, b in root]
+    while heap and boxes < max_boxes:
+        _, _, box, ub = heapq.heappop(heap)
+        g = gap(ub)
+        if g is not None and g <= 1:
+            done.append(ub)
+            continue
+        d = max(range(len(box)), key=lambda j: (box[j][1] - box[j][0]) / (width[j] or 1))
+        a, b = box[d]
+        if a == b:  # a point: nothing to split
+            done.append(ub)
+            continue
+        m = (a + b) / 2
+        for half in ((a, m), (m, b)):
+            push(box[:d] + (half,) + box[d + 1 :])
+            boxes += 1
+    leaves = done + [ub for *_, ub in heap]
+    tight = all((g := gap(ub)) is not None and g <= 1 for ub in leaves)
+    figs = []
+    for k, (n, f) in enumerate(slots):
+        hi: Fraction | None = ZERO
+        for ub in leaves:
+            hi = None if ub[k] is None or hi is None else max(hi, ub[k])  # type: ignore[type-var]
+        lo = best[k]
+        if lo is None:
+            hi = None
+        figs.append(BoxFigure(n, f, lo, hi, where[k], tight))
+    return BoxSearch(tuple(figs), boxes)
+
+
+def _key(g: Fraction | None) -> Any:
+    """The heap's key: the widest gap first (None, an unbounded one, before all)."""
+    return (0, ZERO) if g is None else (1, -g)
+
+
+def steps_per_box(
+    cls: IntervalChain,
+    mech: SumMechanism,
+    target: str,
+    known: Sequence[str],
+    notions: Sequence[str] = (),
+) -> int:
+    """The estimated work of one sub-box, in steps of about a microsecond: the forward
+    passes (the sub-box's, with its gradients, and its centre's), the pushes of every
+    side through the mechanism and the pairs' comparisons, counted on the laws at the
+    box's centre (fitted in ``benchmarks/bench_class_audit_boxes.py``).
+
+    Args:
+        cls: the interval chain.
+        mech: the mechanism on the sum.
+        target: the target record.
+        known: the known records.
+        notions: the notions asked for (those :func:`bounded` count).
+
+    Returns:
+        The estimated steps of one sub-box.
+
+    References:
+        Moore, Kearfott, Cloud (2009), Ch. 5 (the cost of a branch and bound's box).
+    """
+    box = cls.box()
+    n = len(box)
+    centre = tuple(((a + b) / 2,) * 2 for a, b in box)
+    laws = box_laws(cls, centre, target, known, mech.weights)
+    kinds = {registry.notion(x).pairs for x in notions if bounded(x, mech)} or {Pairs.GIVEN_KNOWN}
+    keys = [lo for lo, _ in laws.laws.values()]
+    values = [s for law in keys for s in law]
+    span = int(max(values) - min(values)) + 3 if values else 1
+    sides = len(keys) * (len(laws.states) if Pairs.CHANGED in kinds else 1)
+    per_dict = sum(len(law) for law in keys) / max(len(keys), 1)
+    if mech.kind == "geometric":
+        per_dict *= span
+    push = sides * (3 + 2 * n) * per_dict
+    pairs = len(keys) * max(1, len(laws.states) - 1) * (2 if Pairs.CHANGED in kinds else 1)
+    compare = len(kinds) * pairs * (span if mech.kind == "geometric" else per_dict) * (1 + n)
+    return int(FORWARD_COST * laws.steps * (2 + n) + PUSH_COST * push + PAIR_COST * compare)
+
+
+#: steps of one key of the forward pass, of one pushed dict entry, of one output compared
+FORWARD_COST = 30
+PUSH_COST = 6
+PAIR_COST = 40
+
+
+__all__ = [
+    "BoxFigure",
+    "BoxSearch",
+    "search_figures",
+    "steps_per_box",
+]

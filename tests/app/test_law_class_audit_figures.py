@@ -1,0 +1,62 @@
+"""``pdpsym audit`` over an interval chain with a discrete mechanism: the figures' search
+is reported (sup to its digits, or an enclosure), and refused up front beyond --max-work.
+
+Independent source: the single-law ``audit()`` on corners of the box (the single-law
+path, never the class path): the class's δ is at least each corner's.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from fractions import Fraction as F
+
+from pdpsym.audit import audit
+from pdpsym.audit.class_audit import bounds_of
+from pdpsym.audit.sum_mechanisms import SumMechanism
+from pdpsym.models.law_class import IntervalChain
+
+CLASS = {
+    "kind": "interval-markov-chain",
+    "length": 4,
+    "states": ["0", "1"],
+    "initial": "stationary",
+    "transition": [[["4/5", "9/10"], ["1/10", "1/5"]], [["1/5", "3/10"], ["7/10", "4/5"]]],
+}
+
+
+def _run(args, check=True):
+    argv = [sys.executable, "-m", "pdpsym", "audit", *args]
+    return subprocess.run(argv, capture_output=True, text=True, check=check)
+
+
+def test_cli_reports_the_figures_search(tmp_path):
+    path, mech = tmp_path / "c.json", tmp_path / "m.json"
+    cls_obj = {**CLASS, "length": 3}
+    path.write_text(json.dumps(cls_obj))
+    cls = IntervalChain.from_json_object(cls_obj)
+    mech.write_text('{"kind": "count"}')
+    common = [str(mech), "--target", "x2", "--notions", "cdp", "--eps", "1", "--json"]
+    d = json.loads(_run([str(path), *common]).stdout)
+    assert d["figures_search"]["boxes"] >= 1
+    for name in ("cdp",):
+        fig = d["notions"][name]["delta_at_epsilon"][0]["delta"]
+        assert fig["status"] in ("sup", "enclosure")
+        hi = F(fig["enclosure"][1])
+        for theta in ((F(1, 10), F(4, 5)), (F(1, 5), F(7, 10))):
+            one = audit(cls.member(theta), SumMechanism("count"), "x2", [], [F(1)], None, [name])
+            assert bounds_of(one.results[0].delta_at_epsilon[0][1])[0] <= hi
+
+
+def test_cli_refuses_the_figures_search_beyond_max_work(tmp_path):
+    # hand derivation: 16 sub-boxes of this search cost about 2.7e5 steps
+    # (steps_per_box x 16), above a limit of 2e5: refused, naming the flag
+    path, mech = tmp_path / "c.json", tmp_path / "m.json"
+    path.write_text(json.dumps({**CLASS, "length": 6}))
+    mech.write_text('{"kind": "count"}')
+    args = [str(path), str(mech), "--target", "x2", "--notions", "apkdp,cdp", "--eps", "1"]
+    out = _run([*args, "--max-work", "200000"], check=False)
+    assert out.returncode == 2
+    assert "--max-work" in out.stderr and "figures' search" in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
