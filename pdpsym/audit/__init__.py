@@ -58,8 +58,8 @@ from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss import LaplacePair, PrivacyLoss, worst_case
 from pdpsym.loss.curve import Case, CurvePoint, worst_delta, worst_ratio
-from pdpsym.loss.leakage import leakage
 from pdpsym.loss.posterior import PosteriorCase, PosteriorSup
+from pdpsym.loss.table_leakage import table_leakage
 from pdpsym.mechanisms.finite import Mechanism
 from pdpsym.mechanisms.laplace import LaplaceNoise
 from pdpsym.models.joint import JointDistribution
@@ -337,7 +337,7 @@ def _noise(
     wit: Any
     if kind.eq2_at_zero:
         # ε at δ = 0 is Li et al.'s Eq. 2 leakage of A(target, known)
-        res = leakage(model, target, known, noise.lam, query)
+        res = table_leakage(model, target, known, noise.lam, query)
         value: Any = res.expression() if res.ok else sympy.Integer(0)
         wit = res.witness.as_json() if res.ok and res.witness is not None else None
         note = "epsilon: Li et al. Eq. 2; " + note

@@ -235,7 +235,7 @@ def _table_leakage(
 ) -> int:
     """Eq. 2's max over a class of tables, exactly (``--target`` only)."""
     from pdpsym.audit.class_audit import table_class_leakage  # after --help
-    from pdpsym.loss.leakage import leakage_work
+    from pdpsym.loss.table_leakage import leakage_work
 
     if args.all_targets:
         raise InputError("--all-targets", "a class of tables takes one --target")
