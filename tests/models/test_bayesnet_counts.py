@@ -64,8 +64,8 @@ def test_leakage_reads_a_bif_file(capsys):
     the apkdp epsilon of the audit, computed by another path (normalized query laws from
     ``query_law`` and the Laplace pair's closed form)."""
     from pdpsym.audit import audit
-    from pdpsym.audit.sum_mechanisms import SumMechanism
     from pdpsym.core.certify import certify
+    from pdpsym.mechanisms.base import SumMechanism
 
     assert main(["leakage", str(CHILD), "--target", "Grunting", "--lam", "1", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)

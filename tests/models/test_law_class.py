@@ -282,7 +282,7 @@ def test_class_audit_is_the_max_of_the_members_audits(tmp_path, capsys):
     from pdpsym.app.commands.audit_structured import read_mechanism
     from pdpsym.audit import audit
     from pdpsym.audit.class_audit import bounds_of, class_audit
-    from pdpsym.audit.sum_mechanisms import SumMechanism  # noqa: F401 (the mechanism's type)
+    from pdpsym.mechanisms.base import SumMechanism  # noqa: F401 (the mechanism's type)
 
     cls = ModelClass(tuple(MEMBERS[:3]))
     mech = read_mechanism({"kind": "laplace", "lam": "2"}, MEMBERS[0])
