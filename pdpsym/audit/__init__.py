@@ -65,6 +65,7 @@ from pdpsym.mechanisms.finite import Mechanism
 from pdpsym.models.joint import JointDistribution
 from pdpsym.models.neighbours import DDPReading
 from pdpsym.models.scenario import Scenario
+from pdpsym.models.structured_kinds import table_of
 
 __all__ = ["ALL_NOTIONS", "NOTIONS", "Audit", "NotionResult", "audit"]
 
@@ -430,7 +431,7 @@ def audit(
         Definition 4; Mironov (2017) Definition 4.
     """
     known = tuple(known)
-    if not isinstance(model, JointDistribution):
+    if table_of(model) is None:
         return _structured(model, mechanism, target, known, eps, delta, notions, reading)
     model.index(target, "target")
     for k in known:

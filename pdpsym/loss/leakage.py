@@ -43,7 +43,7 @@ from pdpsym.loss.leakage_result import Leakage
 from pdpsym.loss.structured import structured_leakage
 from pdpsym.loss.table_leakage import table_leakage
 from pdpsym.mechanisms.laplace import LinearQuery
-from pdpsym.models.gaussian import GaussianModel
+from pdpsym.models.gaussian import gaussian_of
 from pdpsym.models.structured import StructuredModel
 
 
@@ -122,9 +122,10 @@ def leakage(
     if isinstance(model, StructuredModel):
         weights = _integer_weights(query)
         return structured_leakage(model, [target], known, lam, weights, digits=digits)[0]  # type: ignore[arg-type]
-    if isinstance(model, GaussianModel):
+    gaussian = gaussian_of(model)
+    if gaussian is not None:
         weights_g = dict(query.weights) if query is not None else None
-        return gaussian_leakage(model, target, known, lam, weights_g)
+        return gaussian_leakage(gaussian, target, known, lam, weights_g)
     return table_leakage(model, target, known, lam, query, method=method)
 
 
