@@ -114,7 +114,7 @@ def _steps(cls: Any, max_boxes: int) -> int:
 
 def class_leakage_command(args: argparse.Namespace, cls: Any) -> int:
     """Eq. 2's sup over the class, for ``--target`` or ``--all-targets``."""
-    from pdpsym.loss.class_search import class_leakage
+    from pdpsym.loss.class_search import class_leakage  # after --help
     from pdpsym.mechanisms.laplace import parse_lambda
 
     if getattr(args, "all", False):
@@ -314,7 +314,7 @@ def _box_limit() -> Iterator[None]:
 
 def class_calibrate_command(args: argparse.Namespace, cls: Any) -> int:
     """The smallest scale meeting ``--eps`` for every law of the class, with baselines."""
-    from pdpsym.audit.class_calibrate import class_calibrate
+    from pdpsym.audit.class_calibrate import class_calibrate  # after --help
     from pdpsym.core.numbers import parse_positive
 
     if _tables(cls):  # as for one table: calibrate is for structured models
