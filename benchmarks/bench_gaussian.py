@@ -1,6 +1,6 @@
 """Benchmark: Theorem 6 for all n 2^(n-1) adversaries of an n-variable Gaussian.
 
-Exact route (pdpsym.papers.li2019.gaussian.all_conditionals): the given sets A are visited depth
+Exact route (pdpsym.loss.gaussian.all_conditionals): the given sets A are visited depth
 first, S_AA^{-1} is updated by bordering (O(|A|^2) rational operations per set), and each
 A serves its |A| adversaries A(i, A \\ {i}) at once (c = beta_i, s^2 shared).
 Baselines: the exact route with one fresh Gauss-Jordan solve per adversary (n = 8 only),
@@ -19,9 +19,9 @@ from fractions import Fraction
 
 import numpy as np
 
+from pdpsym.loss.gaussian import all_adversaries, query_given
 from pdpsym.models.gaussian import GaussianModel
 from pdpsym.papers.li2019.claims_gaussian import random_covariance
-from pdpsym.papers.li2019.gaussian import all_adversaries, query_given
 
 
 def model_of(n: int, seed: int = 1) -> GaussianModel:

@@ -19,7 +19,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from pdpsym.loss.leakage import all_adversaries, leakage_all
+from pdpsym.loss.table_leakage import all_adversaries, leakage_all
 from pdpsym.models.joint import JointDistribution
 
 

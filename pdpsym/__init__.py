@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # the names below load on first use (a light `import pdpsym`)
     from pdpsym.claims.catalogue import CATALOGUE
     from pdpsym.claims.figure import FigureData
     from pdpsym.core.errors import InputError, Undecided
+    from pdpsym.loss.gaussian import gaussian_leakage
     from pdpsym.loss.histogram import histogram_leakage
     from pdpsym.loss.leakage import leakage
     from pdpsym.loss.plrv import Eps, apkdp_delta, ppkdp_delta
@@ -49,7 +50,6 @@ if TYPE_CHECKING:  # the names below load on first use (a light `import pdpsym`)
     from pdpsym.models.neighbours import DDPReading, DependenceReading
     from pdpsym.models.product import ProductModel
     from pdpsym.models.scenario import Scenario
-    from pdpsym.papers.li2019.gaussian import gaussian_leakage
     from pdpsym.papers.lmm2016.mechanism import dependent_dp_level
     from pdpsym.verify import ClaimResult
 
@@ -74,7 +74,7 @@ _LAZY: dict[str, str] = {
     "Scenario": "pdpsym.models.scenario",
     "CATALOGUE": "pdpsym.claims.catalogue",
     "leakage": "pdpsym.loss.leakage",
-    "gaussian_leakage": "pdpsym.papers.li2019.gaussian",
+    "gaussian_leakage": "pdpsym.loss.gaussian",
     "DependenceReading": "pdpsym.models.neighbours",
     "DDPReading": "pdpsym.models.neighbours",
     "dependent_dp_level": "pdpsym.papers.lmm2016.mechanism",

@@ -155,6 +155,18 @@ def weights(text: str | None, flag: str = "--weights") -> dict[str, Fraction]:
     return out
 
 
+def integer_weights(text: str | None) -> dict[str, int] | None:
+    """``NAME=w,...`` with integer weights (structured models); None without text."""
+    if not text:
+        return None
+    out: dict[str, int] = {}
+    for name, w in weights(text).items():
+        if w.denominator != 1:
+            raise InputError("--weights", f"structured models take integer weights, got {name}={w}")
+        out[name] = int(w)
+    return out
+
+
 def add_parallel(p: argparse.ArgumentParser, what: str) -> None:
     """``--jobs`` (processes, default every core) and ``--scheduler`` (Dask)."""
     p.add_argument(

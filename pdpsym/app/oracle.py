@@ -66,7 +66,7 @@ from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_rational
 from pdpsym.core.parallel import ordered_map
 from pdpsym.loss.adversary import Adversary
-from pdpsym.loss.leakage import leakage_all
+from pdpsym.loss.table_leakage import leakage_all
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.families import random_table, tables_up_to
 from pdpsym.models.joint import JointDistribution

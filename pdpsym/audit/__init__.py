@@ -58,13 +58,14 @@ from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss import LaplacePair, PrivacyLoss, worst_case
 from pdpsym.loss.curve import Case, CurvePoint, worst_delta, worst_ratio
-from pdpsym.loss.leakage import leakage
 from pdpsym.loss.posterior import PosteriorCase, PosteriorSup
+from pdpsym.loss.table_leakage import table_leakage
+from pdpsym.mechanisms.base import QueryMechanism, SumMechanism
 from pdpsym.mechanisms.finite import Mechanism
-from pdpsym.mechanisms.laplace import LaplaceNoise
 from pdpsym.models.joint import JointDistribution
 from pdpsym.models.neighbours import DDPReading
 from pdpsym.models.scenario import Scenario
+from pdpsym.models.structured_kinds import table_of
 
 __all__ = ["ALL_NOTIONS", "NOTIONS", "Audit", "NotionResult", "audit"]
 
@@ -275,10 +276,21 @@ def _ibcdp_cases(
     return out
 
 
+def _laplace_kernel(mechanism: QueryMechanism) -> SumMechanism:
+    """The mechanism's Laplace kernel: a joint table's engine for a query mechanism."""
+    kernel = mechanism.on_sum()
+    if kernel.kind != "laplace" or kernel.lam is None:
+        raise InputError(
+            "mechanism",
+            "a joint table is audited with Laplace noise on a query or a finite mechanism",
+        )
+    return kernel
+
+
 def _noise(
     notion: str,
     model: JointDistribution,
-    noise: LaplaceNoise,
+    noise: SumMechanism,
     target: str,
     known: Sequence[str],
     req: Request,
@@ -287,10 +299,12 @@ def _noise(
     eps, delta, reading = req.eps, req.delta, req.reading
     kind = registry.notion(notion)
     query = noise.query_for(model)
+    lam = noise.lam
+    assert lam is not None  # a Laplace kernel (_laplace_kernel)
     weights = [query.weight(v) for v in model.variables]
     if kind.compare is Compare.RENYI:  # at the sensitivity (Mironov 2017, Table 2)
         sensitivity = query.sensitivity(model, target)
-        rdp = kind.sup_of_laplace(sensitivity, noise.lam, req.alpha)
+        rdp = kind.sup_of_laplace(sensitivity, lam, req.alpha)
         note = f"exact: the closed form of order {req.alpha} at the sensitivity Delta_i"
         return NotionResult(
             notion, rdp, {"sensitivity": sensitivity}, reading=kind.reading, note=note
@@ -301,7 +315,7 @@ def _noise(
         def f(d: Sequence[Any]) -> Fraction:
             return sum((w * Fraction(x) for w, x in zip(weights, d, strict=True)), Fraction(0))
 
-        ddp = DistributionalLoss(laplace_blocks(Scenario.from_model(model, known), i, f, noise.lam))
+        ddp = DistributionalLoss(laplace_blocks(Scenario.from_model(model, known), i, f, lam))
         return NotionResult.of_loss(
             notion,
             ddp,
@@ -315,7 +329,7 @@ def _noise(
         )
     loss: PrivacyLoss
     if kind.compare is Compare.POSTERIOR:
-        loss = PosteriorSup(_ibcdp_cases(model, weights, target, known), noise.lam)
+        loss = PosteriorSup(_ibcdp_cases(model, weights, target, known), lam)
         note = (
             "certified: the sup over the output is at a piece end or at a stationary point "
             "of closed form (exact signs), enclosed in balls to the digits asked"
@@ -327,7 +341,7 @@ def _noise(
             weights,
             target,
             known,
-            lambda p, q: LaplacePair(p, q, noise.lam),
+            lambda p, q: LaplacePair(p, q, lam),
             reading,
         )
         loss = worst_case(cases)
@@ -337,13 +351,13 @@ def _noise(
     wit: Any
     if kind.eq2_at_zero:
         # ε at δ = 0 is Li et al.'s Eq. 2 leakage of A(target, known)
-        res = leakage(model, target, known, noise.lam, query)
+        res = table_leakage(model, target, known, lam, query)
         value: Any = res.expression() if res.ok else sympy.Integer(0)
         wit = res.witness.as_json() if res.ok and res.witness is not None else None
         note = "epsilon: Li et al. Eq. 2; " + note
         label = kind.apk_at_zero
     elif kind.pairs is Pairs.NEIGHBOURS:
-        value, wit = delta_over_lambda(query.sensitivity(model, target), noise.lam)
+        value, wit = delta_over_lambda(query.sensitivity(model, target), lam)
         note = "epsilon: Delta_i / lambda; " + note
     else:
         zero = loss.epsilon(0)
@@ -378,7 +392,7 @@ def _request(
 
 def audit(
     model: JointDistribution | Any,
-    mechanism: Mechanism | LaplaceNoise | Any,
+    mechanism: Mechanism | QueryMechanism | Any,
     target: str,
     known: Iterable[str] = (),
     eps: Iterable[Eps | Fraction | int | str] = (),
@@ -417,7 +431,7 @@ def audit(
         Definition 4; Mironov (2017) Definition 4.
     """
     known = tuple(known)
-    if not isinstance(model, JointDistribution):
+    if table_of(model) is None:
         return _structured(model, mechanism, target, known, eps, delta, notions, reading)
     model.index(target, "target")
     for k in known:
@@ -427,8 +441,8 @@ def audit(
     req = _request(eps, delta, notions, reading, alpha)
     out = []
     for n in req.notions:
-        if isinstance(mechanism, LaplaceNoise):
-            out.append(_noise(n, model, mechanism, target, known, req))
+        if isinstance(mechanism, QueryMechanism):
+            out.append(_noise(n, model, _laplace_kernel(mechanism), target, known, req))
         else:
             out.append(_finite(n, model, mechanism, target, known, req, exhaustive))
     return Audit(target, known, tuple(out))

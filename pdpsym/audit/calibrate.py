@@ -29,8 +29,8 @@ from pdpsym.core.decimals import decimal_string, enclosure_decimal
 from pdpsym.core.errors import InputError, Undecided
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.independent import independent_closed_form
+from pdpsym.loss.leakage_result import Enclosed
 from pdpsym.loss.structured import (
-    Enclosed,
     known_assignments,
     leakage_max,
     structured_leakage,

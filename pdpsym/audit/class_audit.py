@@ -23,7 +23,7 @@ from pdpsym.audit import Audit, audit, registry
 from pdpsym.core.certify import certify
 from pdpsym.core.exp_sqrt_sums import Bracket, log_enclosure
 from pdpsym.core.parallel import ordered_map
-from pdpsym.loss.leakage import leakage
+from pdpsym.loss.table_leakage import table_leakage
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.law_class import ModelClass
 
@@ -232,7 +232,7 @@ def table_class_leakage(
     results = []
     for m in cls.members:
         query = LinearQuery({v: Fraction((weights or {}).get(v, 1)) for v in m.variables})
-        results.append(leakage(m, target, list(known), lam, query))
+        results.append(table_leakage(m, target, list(known), lam, query))
     best: int | None = None
     top = None
     for j, r in enumerate(results):

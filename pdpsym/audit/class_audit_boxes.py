@@ -59,8 +59,8 @@ from typing import Any
 from pdpsym.audit import registry
 from pdpsym.audit.class_box_laws import BoxLaws, Enc, imul
 from pdpsym.audit.registry import Compare, Pairs
-from pdpsym.audit.sum_mechanisms import SumMechanism
 from pdpsym.audit.sum_posteriors import pushed_laws
+from pdpsym.mechanisms.base import SumMechanism
 
 Iv = tuple[Fraction, Fraction]
 Box = tuple[Iv, ...]

@@ -59,7 +59,7 @@ from pdpsym.audit.class_figure_search import BoxFigure, BoxSearch, search_figure
 from pdpsym.core.exp_sqrt_sums import log_enclosure
 from pdpsym.core.parallel import ordered_map
 from pdpsym.loss.class_search import ClassLeakage, class_leakage
-from pdpsym.mechanisms.laplace import LaplaceNoise
+from pdpsym.mechanisms.base import QueryMechanism
 from pdpsym.models.law_class import IntervalChain, IntervalProduct
 
 #: notions whose every figure depends on the law only through the dependence group: they
@@ -117,7 +117,7 @@ def laplace_of(mechanism: Any) -> tuple[Fraction, dict[str, int] | None] | None:
     """The scale and integer weights of Laplace noise on a weighted sum, else None.
 
     Args:
-        mechanism: a :class:`~pdpsym.audit.sum_mechanisms.SumMechanism`, Laplace noise,
+        mechanism: a :class:`~pdpsym.mechanisms.base.SumMechanism`, Laplace noise,
             or another mechanism.
 
     Returns:
@@ -127,13 +127,12 @@ def laplace_of(mechanism: Any) -> tuple[Fraction, dict[str, int] | None] | None:
     References:
         Li et al. (2019), Sec. III (the Laplace mechanism on a linear query).
     """
-    kind = getattr(mechanism, "kind", None)
-    if isinstance(mechanism, LaplaceNoise):
-        lam, weights = Fraction(mechanism.lam), mechanism.weights
-    elif kind == "laplace":
-        lam, weights = mechanism.lam, mechanism.weights
-    else:
+    if not isinstance(mechanism, QueryMechanism):
         return None
+    kernel = mechanism.on_sum()
+    if kernel.kind != "laplace" or kernel.lam is None:
+        return None
+    lam, weights = kernel.lam, kernel.weights
     if weights is None:
         return lam, None
     if any(Fraction(w).denominator != 1 for w in weights.values()):

@@ -58,7 +58,8 @@ from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, to_sympy
 from pdpsym.core.parallel import ordered_map
 from pdpsym.loss.class_search import CLASS_DIGITS, interval_chain_leakage
-from pdpsym.loss.structured import Enclosed, leakage_max, structured_leakage
+from pdpsym.loss.leakage_result import Enclosed
+from pdpsym.loss.structured import leakage_max, structured_leakage
 from pdpsym.mechanisms.mqm import (
     BaselineScale,
     group_dp_scale,

@@ -22,9 +22,9 @@ from pdpsym.audit import registry
 from pdpsym.audit.class_audit_boxes import bounded, box_notion_bounds, notion_bounds
 from pdpsym.audit.class_box_laws import BoxLaws, box_laws
 from pdpsym.audit.registry import Pairs
-from pdpsym.audit.sum_mechanisms import SumMechanism
 from pdpsym.core.certify import ball_endpoints
 from pdpsym.core.eps import Eps
+from pdpsym.mechanisms.base import SumMechanism
 from pdpsym.models.law_class import IntervalChain
 
 Iv = tuple[Fraction, Fraction]

@@ -87,7 +87,8 @@ from pdpsym.audit.rr_pairs import MAX_GROUP_OUTCOMES, group_pair, other_prob
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss.pmf_pair import PMFPair
-from pdpsym.mechanisms.discrete import RandomizedResponse, randomized_response
+from pdpsym.mechanisms.base import ReportMechanism
+from pdpsym.mechanisms.discrete import randomized_response
 from pdpsym.models.bayesnet import DEFAULT_MAX_JOINT_ROWS, BayesianNetwork
 from pdpsym.models.joint import JointDistribution
 from pdpsym.models.neighbours import DDPReading
@@ -172,7 +173,7 @@ def _local_table(model: BayesianNetwork, target: str) -> JointDistribution:
 
 def audit_rr_network(
     model: BayesianNetwork,
-    mech: RandomizedResponse,
+    mech: ReportMechanism,
     target: str,
     known: Sequence[str],
     req: Request,
@@ -204,7 +205,8 @@ def audit_rr_network(
     eps, delta, notions, reading = req.eps, req.delta, req.notions, req.reading
     comp = component(model, target)
     inside = tuple(k for k in known if k in comp)
-    keep = mech.keep
+    keep = mech.symmetric_keep()
+    assert keep is not None  # the engines of symmetric reports (the caller checks)
     rows = component_rows(model, target)
     table_notions = [n for n in notions if table_notion(registry.notion(n), reading) is not None]
     if table_notions and rows > MAX_ROWS:

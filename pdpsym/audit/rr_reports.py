@@ -87,7 +87,7 @@ from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss import PrivacyLoss, worst_case
 from pdpsym.loss.pmf_pair import PMFPair
-from pdpsym.mechanisms.discrete import RandomizedResponse
+from pdpsym.mechanisms.base import ReportMechanism
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.markov import MarkovChain
 from pdpsym.models.neighbours import DDPReading
@@ -109,7 +109,7 @@ def _local(keep: Fraction, dom: Sequence[Fraction], x: Fraction) -> PMF:
     return {o: (keep if o == x else other) for o in dom if (keep if o == x else other)}
 
 
-def check_rr(model: Any, mech: RandomizedResponse) -> str | None:
+def check_rr(model: Any, mech: ReportMechanism) -> str | None:
     """Why randomized response cannot be audited on ``model``, or None when it can.
 
     Args:
@@ -292,7 +292,7 @@ def _pair_key(c: ReportChain, v: Mapping[str, Fraction], names: Sequence[str]) -
 
 def audit_rr(
     model: MarkovChain | ProductModel | BayesianNetwork,
-    mech: RandomizedResponse,
+    mech: ReportMechanism,
     target: str,
     known: Sequence[str],
     req: Request,
@@ -331,7 +331,8 @@ def audit_rr(
 
         return audit_rr_network(network, mech, target, known, req)
     as_chain = chain_of(model)
-    keep = mech.keep
+    keep = mech.symmetric_keep()
+    assert keep is not None  # the engines of symmetric reports (the caller checks)
     names = tuple(model.variables)
     dom = tuple(model.domain(target))
     support = [a for a in dom if known_given(a) is not None]

@@ -55,6 +55,7 @@ from pdpsym.audit.registry import SCREENED_PAIRS, Notion, Pairs
 from pdpsym.core.compare import screen_tolerance, screenable_float
 from pdpsym.core.eps import Eps
 from pdpsym.loss.curve import Case, CurvePoint, worst_delta, worst_ratio
+from pdpsym.mechanisms.base import ReportMechanism
 from pdpsym.mechanisms.discrete import RandomizedResponse
 from pdpsym.models.joint import JointDistribution
 from pdpsym.models.neighbours import databases
@@ -90,7 +91,11 @@ def applies(notion: Notion | str, model: JointDistribution, mech: Any) -> bool:
     """
     if isinstance(notion, str):
         notion = registry.notion(notion)
-    if notion.pairs not in SCREENED_PAIRS or not isinstance(mech, RandomizedResponse):
+    if (
+        notion.pairs not in SCREENED_PAIRS
+        or not isinstance(mech, ReportMechanism)
+        or mech.symmetric_keep() is None
+    ):
         return False
     if len(mech.domains) != model.n:
         return False

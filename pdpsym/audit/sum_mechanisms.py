@@ -4,7 +4,9 @@ listing databases.
 
 Every mechanism here is a function of the weighted sum ``f(x) = Σ_k w_k x_k``: Laplace
 noise (:class:`~pdpsym.mechanisms.laplace.LaplaceNoise`), two-sided geometric noise, the
-noiseless count and the thresholded count (:class:`SumMechanism`). The output law of such
+noiseless count and the thresholded count: a
+:class:`~pdpsym.mechanisms.base.QueryMechanism`, asked for its kernel
+(:class:`~pdpsym.mechanisms.base.SumMechanism`). The output law of such
 a mechanism under any condition on the records is its kernel mixed over the conditional
 law of ``f`` (``model.query_law``), so each notion's cases are pairs of query laws:
 
@@ -45,7 +47,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -62,52 +64,17 @@ from pdpsym.audit.sum_posteriors import (
 from pdpsym.core.errors import InputError
 from pdpsym.loss import LaplacePair, PrivacyLoss, Weighted, worst_case
 from pdpsym.loss.pmf_pair import PMFPair
-from pdpsym.mechanisms.discrete import RandomizedResponse
-from pdpsym.mechanisms.laplace import LaplaceNoise
+from pdpsym.mechanisms.base import QueryMechanism, ReportMechanism, SumMechanism
 from pdpsym.models.counts import query_contributions
 from pdpsym.models.neighbours import DDPReading
 from pdpsym.models.structured import records_law
 
 Law = dict[Fraction, Fraction]
-KINDS = ("laplace", "geometric", "count", "threshold")
-
-
-@dataclass(frozen=True)
-class SumMechanism:
-    """A mechanism on the weighted sum ``f(x) = Σ_k w_k x_k`` of a structured model.
-
-    Args:
-        kind: ``"laplace"`` (scale ``lam``), ``"geometric"`` (parameter ``alpha``,
-            Desfontaines et al. Definition 19), ``"count"`` (``f`` itself) or
-            ``"threshold"`` (``f`` if ``f > T`` else ``⊥``, Definition 15).
-        weights: record -> weight; a record not listed has weight 1 (None: all 1).
-        lam: the Laplace scale (``laplace``).
-        alpha: the geometric parameter in ``(0, 1)`` (``geometric``).
-        T: the threshold (``threshold``).
-    """
-
-    kind: str
-    weights: Mapping[str, Fraction] | None = None
-    lam: Fraction | None = None
-    alpha: Fraction | None = None
-    T: Fraction | None = None
-
-    def __post_init__(self) -> None:
-        if self.kind not in KINDS:
-            raise InputError("kind", f"unknown kind {self.kind!r}; known: {', '.join(KINDS)}")
-        if self.kind == "laplace" and (self.lam is None or self.lam <= 0):
-            raise InputError("lam", "must be > 0")
-        if self.kind == "geometric" and (self.alpha is None or not 0 < self.alpha < 1):
-            raise InputError("alpha", "must lie in (0, 1)")
-        if self.kind == "threshold" and self.T is None:
-            raise InputError("T", "missing")
 
 
 def _as_sum_mechanism(mechanism: Any) -> SumMechanism:
-    if isinstance(mechanism, SumMechanism):
-        return mechanism
-    if isinstance(mechanism, LaplaceNoise):
-        return SumMechanism("laplace", mechanism.weights, lam=Fraction(mechanism.lam))
+    if isinstance(mechanism, QueryMechanism):
+        return mechanism.on_sum()
     raise InputError(
         "mechanism",
         "a structured model is audited with a mechanism on the weighted sum "
@@ -384,7 +351,7 @@ def _result(
 
 def audit_structured(
     model: Any,
-    mechanism: SumMechanism | LaplaceNoise,
+    mechanism: QueryMechanism | ReportMechanism,
     target: str,
     known: Iterable[str] = (),
     req: Request = Request(),  # noqa: B008 (a frozen, immutable value)
@@ -412,7 +379,7 @@ def audit_structured(
     """
     from pdpsym.audit import Audit  # pdpsym.audit imports this module: no cycle
 
-    if isinstance(mechanism, RandomizedResponse):
+    if isinstance(mechanism, ReportMechanism) and mechanism.symmetric_keep() is not None:
         if getattr(model, "query_values", None) is not None:
             raise InputError(
                 "query",
@@ -460,4 +427,4 @@ def audit_structured(
     return Audit(target, tuple(m.known), tuple(out))
 
 
-__all__ = ["KINDS", "SumMechanism", "audit_structured"]
+__all__ = ["audit_structured"]

@@ -100,7 +100,7 @@ from pdpsym.models.counts import exact_joint_law
 from pdpsym.models.structured import records_law
 
 if TYPE_CHECKING:  # the mechanism's class; importing it at run time would be a cycle
-    from pdpsym.audit.sum_mechanisms import SumMechanism
+    from pdpsym.mechanisms.base import SumMechanism
 
 Law = dict[Fraction, Fraction]
 Known = tuple[Fraction, ...]

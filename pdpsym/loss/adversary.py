@@ -1,7 +1,8 @@
 """The adversary ``A(i, K)`` of Li et al. and the result of its Eq. 2 leakage.
 
 An :class:`Adversary` knows the prior, the tuples ``K`` and targets tuple ``i``; the
-leakage engine (:mod:`pdpsym.loss.leakage`) returns a :class:`LeakageResult`: the
+joint-table engine (:mod:`pdpsym.loss.table_leakage`) returns a :class:`LeakageResult`
+(a :class:`~pdpsym.loss.leakage_result.Leakage`, the one result type of Eq. 2): the
 exact value (a :class:`~pdpsym.core.exp_polynomials.LogRatio`) with its :class:`Witness`, or the
 status ``no-compatible-pair``.
 
@@ -15,18 +16,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from pdpsym.core.certify import Certified, certify
 from pdpsym.core.errors import InputError
 from pdpsym.core.exp_polynomials import LogRatio
 from pdpsym.core.numbers import fraction_str
+from pdpsym.loss.leakage_result import Leakage, Status
 from pdpsym.models.joint import JointDistribution
 
 if TYPE_CHECKING:  # sympy loads only when the exact symbolic form is asked for
     import sympy
-
-Status = Literal["ok", "no-compatible-pair"]
 
 
 @dataclass(frozen=True)
@@ -91,8 +91,8 @@ class Witness:
 
 
 @dataclass
-class LeakageResult:
-    """Eq. 2 for one adversary: status, the exact value, and a witness."""
+class LeakageResult(Leakage):
+    """Eq. 2 for one adversary of a joint table: status, the exact value, and a witness."""
 
     adversary: Adversary
     lam: Fraction
@@ -102,11 +102,23 @@ class LeakageResult:
     candidates: int = 0
     decided_exactly: int = 0
     _cert: dict[int, Certified] = field(default_factory=dict, repr=False)
+    target: str = field(init=False, repr=False)
+    known: tuple[str, ...] = field(init=False, repr=False)
 
-    @property
-    def ok(self) -> bool:
-        """True when the status is ``"ok"`` (the leakage has a value and a witness)."""
-        return self.status == "ok"
+    def __post_init__(self) -> None:
+        self.target = self.adversary.target
+        self.known = self.adversary.known
+
+    def value_json(self, digits: int) -> dict[str, Any] | None:
+        """The certified value to ``digits`` digits as JSON, None without a value.
+
+        Args:
+            digits: the significant digits.
+
+        Returns:
+            :meth:`certified`'s JSON, or None.
+        """
+        return self.certified(digits).as_json() if self.value is not None else None
 
     def require(self) -> LogRatio:
         """The exact value; a ValueError when there is no compatible pair."""

@@ -35,7 +35,8 @@ from typing import Any
 from pdpsym.core.errors import InputError
 from pdpsym.core.parallel import ordered_map
 from pdpsym.loss import class_box_bounds, class_float_laws
-from pdpsym.loss.structured import Enclosed, structured_leakage
+from pdpsym.loss.leakage_result import Enclosed
+from pdpsym.loss.structured import structured_leakage
 from pdpsym.loss.structured_work import leakage_work
 from pdpsym.models.counts import CountModel
 from pdpsym.models.law_class import IntervalChain, IntervalProduct, LawClass, ModelClass

@@ -44,12 +44,8 @@ from pdpsym.core import poly
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss import chain_all_targets, chain_shortcuts, histogram_grid
-from pdpsym.loss.structured import (
-    Enclosed,
-    TargetLeakage,
-    checked_known,
-    known_assignments,
-)
+from pdpsym.loss.leakage_result import Enclosed, TargetLeakage
+from pdpsym.loss.structured import checked_known, known_assignments
 from pdpsym.loss.structured_work import assignment_count
 from pdpsym.models.counts import CountModel
 from pdpsym.models.histogram_bins import coded_by_bin, histogram_states, independent_supports
@@ -195,7 +191,7 @@ def histogram_leakage(
             ``0 < alpha < 1`` rational (``lam`` is then ignored).
 
     Returns:
-        One :class:`~pdpsym.loss.structured.TargetLeakage` per target, its value a
+        One :class:`~pdpsym.loss.leakage_result.TargetLeakage` per target, its value a
         certified enclosure.
 
     References:

@@ -1,187 +1,59 @@
-"""Prior-differential-privacy leakage, Li et al. Eq. 2, computed exactly.
+"""The one entry point of Li et al.'s Eq. 2: :func:`leakage`, for every kind of model.
 
-For an adversary ``A(i, K)`` (target tuple ``i``, known tuples ``K``, unknowns
-``U = [n] - {i} - K``) and the Laplace mechanism of scale ``lambda`` on the linear query
-``f(x) = sum_k w_k x_k``::
+``PL(A(i, K)) = sup ln p(r | x_i, x_K) / p(r | x_i', x_K)`` over the compatible pairs of
+target values, the known records' values and the outputs ``r`` of Laplace noise on a
+linear query. The question is the same for every model; the engine is the model's:
 
-    PL(A(i,K)) = sup_{x_i != x_i', x_K, r}  ln p(r | x_i, x_K) / p(r | x_i', x_K)
-    p(r | x_i, x_K) = sum_{x_U} theta(x_U | x_i, x_K) exp(-|r - f(x)| / lambda) / (2 lambda)
+====================================  ==============================================
+the model                             the engine (one module each)
+====================================  ==============================================
+a structured model (chain, product,   :mod:`pdpsym.loss.structured` (the query's law
+network: the ``StructuredModel``      by dynamic programming), certified enclosure;
+protocol)                             ``query="histogram"``: :mod:`pdpsym.loss.histogram`
+a Gaussian model                      :mod:`pdpsym.loss.gaussian` (Lemma 1, Theorem 6)
+a joint table                         :mod:`pdpsym.loss.table_leakage` (exact, witness)
+====================================  ==============================================
 
-Only *compatible* pairs count: both ``(x_i, x_K)`` and ``(x_i', x_K)`` have positive
-probability. If no ``x_K`` is compatible with two target values, the outcome is
-``no-compatible-pair``, never a number.
+Each returns a :class:`~pdpsym.loss.leakage_result.Leakage` (the one result type);
+adding a kind of model is one engine module and one line here. The same Eq. 2 is also a
+:class:`~pdpsym.loss.base.PrivacyLoss`, as every notion is: :func:`eq2_loss` builds the
+worst case of the pairs of conditional output laws from the model's ``query_law`` (the
+one question every discrete model answers); its ``epsilon_zero()`` is Eq. 2 and its
+``delta(eps)`` the curve. The engines above compute the same value faster.
 
-**Breakpoint lemma** (``proofs/breakpoint_lemma.py``): between consecutive support points
-of ``f`` the ratio is ``(A e^{r/l} + B e^{-r/l}) / (C e^{r/l} + D e^{-r/l})``, monotone,
-and beyond the extreme points it is constant; so the sup over ``r`` is a max over the
-union of the two supports (the Laplace-mixture sup of
-:mod:`pdpsym.loss.laplace_mixture`, shared with Liu et al.). Each candidate value is then a :class:`LogRatio` of two
-exponential polynomials with rational data, compared *exactly*
-(:mod:`pdpsym.core.exp_polynomials`). Candidates are screened in float64 and every near-tie of
-the float maximum is decided exactly (:func:`pdpsym.core.compare.screen_then_decide`);
-``method="exact"`` decides every candidate exactly (the test oracle for the screen).
-
-Internally all values ``w_k x_k`` are scaled by a common denominator ``D`` so that ``f``
-is an integer; the exponents are ``-|R - F| / (D lambda)``.
+References:
+    Li, Ren, Yang, Yang (2019), Section IV-A, Definition 2, Eq. 2; Section VI-B,
+    Theorem 6 (Gaussian models).
 """
 
 from __future__ import annotations
 
 import itertools
-import math
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Literal, overload
+from typing import Any, Literal
 
-import numpy as np
-
-from pdpsym.core.compare import (
-    SCREEN_MARGIN,
-    float_array,
-    screen_then_decide,
-    screenable_float,
-)
 from pdpsym.core.errors import InputError
-from pdpsym.core.exp_polynomials import ExpPoly, LogRatio
 from pdpsym.core.numbers import fraction_str
-from pdpsym.loss.adversary import Adversary, LeakageResult, Witness
+from pdpsym.loss.base import WorstCase, worst_case
+from pdpsym.loss.gaussian import gaussian_leakage
 from pdpsym.loss.histogram import histogram_leakage
-from pdpsym.loss.laplace_mixture import laplace_mixture_at, log_mixture_floats
-from pdpsym.loss.structured import TargetLeakage
+from pdpsym.loss.laplace_pair import LaplacePair
+from pdpsym.loss.leakage_result import Leakage
+from pdpsym.loss.structured import structured_leakage
+from pdpsym.loss.table_leakage import table_leakage
 from pdpsym.mechanisms.laplace import LinearQuery
-from pdpsym.models.joint import JointDistribution
+from pdpsym.models.gaussian import gaussian_of
+from pdpsym.models.structured import StructuredModel
 
 
-@dataclass
-class _Tables:
-    """Integer tables of one adversary, in the scaled integer units of ``f``.
-
-    ``C[a, k, s]``: D_theta * P(x_i = X_i[a], x_K = config k, f_U = S[s]);
-    ``base[a, k]``: D * (w_i X_i[a] + w_K . x_K(k)); ``P[a, k] = sum_s C[a, k, s]``.
-    """
-
-    target_values: tuple[Fraction, ...]
-    known_domains: list[tuple[Fraction, ...]]
-    S: np.ndarray
-    base: np.ndarray
-    C: np.ndarray
-    P: np.ndarray
-    scale: int  # D
-
-
-def _scale_of(model: JointDistribution, query: LinearQuery) -> int:
-    dens = [
-        (query.weight(v) * x).denominator
-        for v, dom in zip(model.variables, model.domains, strict=True)
-        for x in dom
-    ]
-    return math.lcm(*dens)
-
-
-def _scaled_values(model: JointDistribution, query: LinearQuery, name: str, D: int) -> list[int]:
-    w = query.weight(name)
-    return [int(w * x * D) for x in model.domain(name)]
-
-
-def _tables(
-    model: JointDistribution,
-    query: LinearQuery,
-    adv: Adversary,
-    D: int,
-    big: bool,
-    scaled: dict[str, list[int]] | None = None,
-) -> _Tables:
-    names = model.variables
-    if scaled is None:
-        scaled = {v: _scaled_values(model, query, v, D) for v in names}
-    i = names.index(adv.target)
-    K = [names.index(k) for k in adv.known]
-    U = [names.index(u) for u in adv.unknown(model)]
-    counts = model.counts
-    big = big or counts.dtype == object
-    itype: Any = object if big else np.int64
-    T = np.transpose(counts, [i, *K, *U])
-    d_i = counts.shape[i]
-    nK = int(np.prod([counts.shape[k] for k in K], dtype=np.int64)) if K else 1
-    nU = int(np.prod([counts.shape[u] for u in U], dtype=np.int64)) if U else 1
-    T2 = T.reshape(d_i * nK, nU)
-    # f over the unknowns, grouped by value
-    if U:
-        fU = np.zeros([counts.shape[u] for u in U], dtype=itype)
-        for pos, u in enumerate(U):
-            vals = np.array(scaled[names[u]], dtype=itype)
-            shape = [1] * len(U)
-            shape[pos] = -1
-            fU = fU + vals.reshape(shape)
-        S, inv = np.unique(fU.ravel(), return_inverse=True)
-    else:
-        S, inv = np.zeros(1, dtype=itype), np.zeros(1, dtype=np.int64)
-    H = np.zeros((nU, len(S)), dtype=itype)
-    H[np.arange(nU), inv.ravel()] = 1
-    C = (T2 @ H).reshape(d_i, nK, len(S))
-    # base = w_i x_i + w_K x_K
-    base = np.array(scaled[names[i]], dtype=itype).reshape(-1, 1)
-    bK = np.zeros(1, dtype=itype)
-    for k in K:
-        vals = np.array(scaled[names[k]], dtype=itype)
-        bK = (bK[:, None] + vals[None, :]).ravel()
-    base = base + bK.reshape(1, -1)
-    return _Tables(model.domains[i], [model.domains[k] for k in K], S, base, C, C.sum(axis=2), D)
-
-
-def _too_big(model: JointDistribution, query: LinearQuery, D: int) -> bool:
-    span = sum(
-        max(abs(query.weight(v) * x) for x in dom)
-        for v, dom in zip(model.variables, model.domains, strict=True)
-    )
-    return span * D * 4 >= 2**62
-
-
-@overload
-def leakage(
-    model: JointDistribution,
-    target: str,
-    known: Sequence[str] = (),
-    lam: Fraction | int = 1,
-    query: LinearQuery | None = None,
-    *,
-    method: Literal["screened", "exact"] = "screened",
-) -> LeakageResult:
-    """Eq. 2 of a joint table (see the implementation below).
-
-    Args:
-        model: the table; target, known, lam, query, method: as below.
-
-    Returns:
-        The exact :class:`LeakageResult`.
-
-    References:
-        Li et al. (2019), Section IV-A, Eq. 2.
-    """
-
-
-@overload
-def leakage(
-    model: Any,
-    target: str,
-    known: Sequence[str],
-    lam: Fraction | int,
-    query: Literal["histogram"],
-    *,
-    method: Literal["screened", "exact"] = "screened",
-) -> TargetLeakage:
-    """Eq. 2 of a structured model's histogram (see the implementation below).
-
-    Args:
-        model: a chain, product or network; target, known, lam, query, method: as below.
-
-    Returns:
-        The certified :class:`~pdpsym.loss.structured.TargetLeakage`.
-
-    References:
-        Li et al. (2019), Section IV-A, Eq. 2.
-    """
+def _integer_weights(query: LinearQuery | None) -> dict[str, int] | None:
+    """A linear query's weights as the integers a structured model's engine takes."""
+    if query is None:
+        return None
+    if any(Fraction(w).denominator != 1 for w in query.weights.values()):
+        raise InputError("query", "a structured model's query has integer weights")
+    return {name: int(w) for name, w in query.weights.items()}
 
 
 def leakage(
@@ -192,447 +64,130 @@ def leakage(
     query: LinearQuery | Literal["histogram"] | None = None,
     *,
     method: Literal["screened", "exact"] = "screened",
-) -> LeakageResult | TargetLeakage:
-    """Exact Eq. 2 leakage of ``A(target, known)``, with the point where the sup is attained.
-
-    The sup over ``r`` is taken as a max over the union of the two conditional supports of
-    ``f`` (the breakpoint lemma of this module's docstring); every candidate is a ratio of
-    exponential polynomials with rational data, compared exactly (floats only screen).
+    digits: int = 15,
+) -> Leakage:
+    """Eq. 2 leakage of ``A(target, known)`` under Laplace noise of scale ``lam``.
 
     Args:
-        model: the joint distribution ``theta`` of the tuples, with exact probabilities.
-        target: the name of the target tuple ``i``.
-        known: the names of the tuples ``K`` the adversary knows exactly (distinct, not the
-            target); kept in model order.
+        model: a joint table (``JointDistribution``), a structured model (a Markov chain,
+            independent records, a Bayesian network) or a ``GaussianModel``.
+        target: the name of the target record ``i``.
+        known: the names of the records ``K`` the adversary knows exactly (distinct, not
+            the target).
         lam: the Laplace scale ``lambda``, a rational > 0 (else ``InputError("lam")``).
-        query: the linear query ``f``; None means the sum of all tuples. ``"histogram"``
-            (a Markov chain or product ``model``): the histogram of the states with
-            Laplace noise of scale ``lam`` on every bin, returned as a certified
-            :class:`~pdpsym.loss.structured.TargetLeakage`
-            (:func:`pdpsym.loss.histogram.histogram_leakage`).
-        method: ``"screened"`` (float64 screen, near-ties decided exactly) or ``"exact"``
-            (every candidate decided exactly; the screen's test oracle). Both give the same
-            exact value.
+        query: the linear query ``f`` (None: the sum of all records; a structured model
+            takes integer weights). ``"histogram"`` (a structured model): the histogram
+            of the states with noise of scale ``lam`` on every bin.
+        method: a joint table's search, ``"screened"`` (float64 screen, near-ties decided
+            exactly) or ``"exact"`` (every candidate decided exactly); the same value.
+        digits: a structured model's certified significant digits.
 
     Returns:
-        (With ``query="histogram"``, the certified
-        :class:`~pdpsym.loss.structured.TargetLeakage`.) A :class:`LeakageResult`: status
-        ``"ok"`` with the exact value (a ``LogRatio``,
-        certifiable to any number of digits) and a :class:`Witness` ``(x_i, x_i', x_K, r)``,
-        or status ``"no-compatible-pair"`` (no value) when no ``x_K`` is compatible with two
-        target values.
+        The :class:`~pdpsym.loss.leakage_result.Leakage` of the model's engine: a joint
+        table's exact value and witness (:class:`~pdpsym.loss.adversary.LeakageResult`),
+        a structured model's certified enclosure
+        (:class:`~pdpsym.loss.leakage_result.TargetLeakage`), a Gaussian model's exact
+        rational (:class:`~pdpsym.loss.gaussian.GaussianLeakage`).
+
+    Raises:
+        InputError: a bad scale, name or query (the field names the argument).
 
     References:
-        Li et al. (2019), Section IV-A, Definition 2, Eq. 2; Section III-B, the Laplace mechanism.
+        Li et al. (2019), Section IV-A, Definition 2, Eq. 2; Section VI-B, Theorem 6.
 
     Examples:
-        Table (a) of Example 2 (``x1``, ``x2`` positively correlated), the weakest adversary:
+        Table (a) of Li et al.'s Example 2 (``x1``, ``x2`` positively correlated):
 
+        >>> from pdpsym.models.joint import JointDistribution
         >>> rows = [[0, 0, "3/10"], [0, 1, "1/5"], [1, 0, "1/5"], [1, 1, "3/10"]]
         >>> table_a = JointDistribution.from_rows(["x1", "x2"], rows)
-        >>> res = leakage(table_a, "x1", lam=1)
-        >>> res.expression()
-        log((2*E + 3*exp(2))/(3 + 2*E))
-        >>> res.certified(10).decimal
+        >>> leakage(table_a, "x1", lam=1).as_row(10)["value"]["decimal"]
         '1.185375903'
-        >>> leakage(table_a, "x1", ["x2"], lam=1).compare_rational(1)
-        0
+
+        Independent records: by hand, the two output laws are shifts by the target's
+        range 1, so Eq. 2 is ``1/lam``:
+
+        >>> from pdpsym.models.product import ProductModel
+        >>> coins = ProductModel([(["0", "1"], ["1/2", "1/2"])] * 3)
+        >>> leakage(coins, "x1", lam=2).as_row(5)["value"]["decimal"]
+        '0.50000'
     """
-    lam = Fraction(lam)
-    if lam <= 0:
-        raise InputError("lam", f"must be > 0, got {fraction_str(lam)}")
     if isinstance(query, str):
         if query != "histogram":
             raise InputError("query", f"unknown query {query!r} (a LinearQuery or 'histogram')")
-        return histogram_leakage(model, [target], tuple(known), lam)[0]  # type: ignore[arg-type]
-    adv = Adversary.of(model, target, known)
-    query = query or LinearQuery.sum(model.variables)
-    D = _scale_of(model, query)
-    return _leakage_of(model, adv, lam, query, D, method, _too_big(model, query, D))
+        lam = Fraction(lam)
+        if lam <= 0:
+            raise InputError("lam", f"must be > 0, got {fraction_str(lam)}")
+        return histogram_leakage(model, [target], tuple(known), lam, digits=digits)[0]
+    if isinstance(model, StructuredModel):
+        weights = _integer_weights(query)
+        return structured_leakage(model, [target], known, lam, weights, digits=digits)[0]  # type: ignore[arg-type]
+    gaussian = gaussian_of(model)
+    if gaussian is not None:
+        weights_g = dict(query.weights) if query is not None else None
+        return gaussian_leakage(gaussian, target, known, lam, weights_g)
+    return table_leakage(model, target, known, lam, query, method=method)
 
 
-def leakage_work(
-    model: JointDistribution,
+def eq2_loss(
+    model: Any,
     target: str,
     known: Sequence[str] = (),
-    query: LinearQuery | None = None,
-) -> int:
-    """An upper estimate of the array cells the Eq. 2 search of ``A(target, known)``
-    allocates, computed without allocating anything (for a caller's resource limit).
-
-    The dense table has ``model.cells`` cells; the search holds, for the ``d_i`` target
-    values, ``n_K`` known configurations, ``n_S`` distinct sums of the unknowns and
-    ``n_R`` outputs, a ``(d_i, n_K, n_S, n_R)`` float array and a ``(d_i, d_i, n_K, n_R)``
-    one. Sums of integers (after scaling by the common denominator) take at most
-    ``span + 1`` values, which bounds ``n_S`` and ``n_R``.
-
-    Args:
-        model: the joint distribution of the tuples.
-        target: the name of the target tuple.
-        known: the names of the known tuples (validated as in :func:`leakage`).
-        query: the linear query; None means the sum.
-
-    Returns:
-        The estimated number of cells, an exact integer.
-
-    References:
-        Li et al. (2019), Section IV-A, Definition 2, Eq. 2 (the search whose size is estimated).
-    """
-    adv = Adversary.of(model, target, known)
-    query = query or LinearQuery.sum(model.variables)
-    D = _scale_of(model, query)
-
-    def span(names: Sequence[str]) -> int:
-        total = 0
-        for v in names:
-            vals = _scaled_values(model, query, v, D)
-            total += max(vals) - min(vals)
-        return total
-
-    size = {v: len(model.domain(v)) for v in model.variables}
-    unknown = adv.unknown(model)
-    d_i = size[adv.target]
-    n_k = math.prod(size[k] for k in adv.known)
-    n_s = min(math.prod(size[u] for u in unknown), span(unknown) + 1)
-    n_r = min(d_i * n_k * n_s, span(model.variables) + 1)
-    return model.cells + d_i * n_k * n_s * n_r + d_i * d_i * n_k * n_r
-
-
-def all_adversaries(model: JointDistribution) -> Iterator[Adversary]:
-    """Every ``A(i, K)``, targets in model order; for each target, K by decreasing size
-    (the bottom layer, ``K = [n] - {i}``, first; the weakest adversary, ``K`` empty, last).
-
-    Args:
-        model: the joint distribution whose variables are the tuples.
-
-    Yields:
-        The :class:`Adversary` of each target and known set, ``n 2^(n-1)`` of them.
-
-    References:
-        Li et al. (2019), Section III-A1 (adversaries and prior knowledge) and Section V-A
-        (the layers of the hierarchical graph).
-    """
-    names = model.variables
-    for target in names:
-        others = [v for v in names if v != target]
-        for size in range(len(others), -1, -1):
-            for K in itertools.combinations(others, size):
-                yield Adversary(target, K)
-
-
-def leakage_all(
-    model: JointDistribution,
     lam: Fraction | int = 1,
     query: LinearQuery | None = None,
-    *,
-    method: Literal["screened", "exact"] = "screened",
-    progress: Any = None,
-) -> list[LeakageResult]:
-    """Eq. 2 for every adversary of the model (``n 2^(n-1)`` of them).
+) -> WorstCase:
+    """Eq. 2 as a :class:`~pdpsym.loss.base.PrivacyLoss`: the worst case over the known
+    records' values and the ordered pairs of target values of the pair of output laws.
+
+    Every case is a :class:`~pdpsym.loss.laplace_pair.LaplacePair` of the query's two
+    conditional laws (the model's ``query_law``) under Laplace noise of scale ``lam``, so
+    ``epsilon_zero()`` is Eq. 2 (the value :func:`leakage` returns) and ``delta(eps)``
+    its hockey-stick curve, as for every other notion.
 
     Args:
-        model: the joint distribution of the tuples, with exact probabilities.
-        lam: the Laplace scale, a rational > 0 (else ``InputError("lam")``).
-        query: the linear query; None means the sum of all tuples.
-        method: ``"screened"`` or ``"exact"``, as in :func:`leakage`.
-        progress: None, or an object whose ``update(1)`` is called after each adversary.
+        model: a joint table or a structured model (anything with ``query_law``).
+        target: the target record.
+        known: the records the adversary knows (the worst case runs over their values).
+        lam: the Laplace scale, > 0.
+        query: the linear query (None: the sum; a structured model takes integer weights).
 
     Returns:
-        One :class:`LeakageResult` per adversary, in the order of :func:`all_adversaries`.
+        The :class:`~pdpsym.loss.base.WorstCase` of the compatible pairs; its cases'
+        ``where`` name ``x_i``, ``x_i'`` and ``x_K``.
 
     References:
-        Li et al. (2019), Section IV-A, Definition 2, Eq. 2; the PDP level of Definition 2 is the max of these values.
+        Li et al. (2019), Section IV-A, Eq. 2; Desfontaines et al. (2020), Lemma 1 (the
+        hockey stick).
+
+    Examples:
+        ``x2 = x1``: the sum moves by 2 with the target, so by hand Eq. 2 is ``2/lam``:
+
+        >>> from pdpsym.models.joint import JointDistribution
+        >>> m = JointDistribution.from_rows(["x1", "x2"], [[0, 0, "1/2"], [1, 1, "1/2"]])
+        >>> eq2_loss(m, "x1", lam=1).epsilon_zero().value
+        Fraction(2, 1)
     """
     lam = Fraction(lam)
     if lam <= 0:
         raise InputError("lam", f"must be > 0, got {fraction_str(lam)}")
-    query = query or LinearQuery.sum(model.variables)
-    D = _scale_of(model, query)
-    big = _too_big(model, query, D)
-    scaled = {v: _scaled_values(model, query, v, D) for v in model.variables}
-    out = []
-    for adv in all_adversaries(model):
-        out.append(_leakage_of(model, adv, lam, query, D, method, big, scaled))
-        if progress is not None:
-            progress.update(1)
-    return out
-
-
-def _leakage_of(
-    model: JointDistribution,
-    adv: Adversary,
-    lam: Fraction,
-    query: LinearQuery,
-    D: int,
-    method: str,
-    big: bool,
-    scaled: dict[str, list[int]] | None = None,
-) -> LeakageResult:
-    t = _tables(model, query, adv, D, big, scaled)
-    d_i, nK, nS = t.C.shape
-    Dlam = D * lam
-    P = t.P
-    positive = P > 0
-    # compatible (a, b, k): both target values possible given x_K = config k
-    compat = positive[:, None, :] & positive[None, :, :]
-    compat &= ~np.eye(d_i, dtype=bool)[:, :, None]
-    if not compat.any():
-        return LeakageResult(adv, lam, "no-compatible-pair")
-    supp = t.C > 0
-    points = (t.base[:, :, None] + t.S[None, None, :])[supp]
-    R = np.unique(points)
-    # support range of each (a, k), for restricting r to the pair's union range
-    sentinel = int(np.iinfo(np.int64).max)
-    lo = np.where(supp, t.base[:, :, None] + t.S[None, None, :], sentinel).min(axis=2)
-    hi = np.where(supp, t.base[:, :, None] + t.S[None, None, :], -sentinel).max(axis=2)
-
-    def exact_of(flat: int) -> LogRatio:
-        a, b, k, r = np.unravel_index(flat, (d_i, d_i, nK, len(R)))
-        return _exact_ratio(t, int(a), int(b), int(k), int(R[r]), Dlam)
-
-    def key_of(flat: int) -> object:
-        a, b, k, r = (int(x) for x in np.unravel_index(flat, (d_i, d_i, nK, len(R))))
-        rr = int(R[r])
-        return (
-            _reduced(t.C[a, k]),
-            _reduced(t.C[b, k]),
-            rr - int(t.base[a, k]),
-            rr - int(t.base[b, k]),
-        )
-
-    lo_ab = np.minimum(lo[:, None, :], lo[None, :, :])
-    hi_ab = np.maximum(hi[:, None, :], hi[None, :, :])
-    valid = (
-        compat[:, :, :, None]
-        & (R[None, None, None, :] >= lo_ab[:, :, :, None])
-        & (R[None, None, None, :] <= hi_ab[:, :, :, None])
-    )
-    n_cand = int(valid.sum())
-    screen = None
-    if method != "exact":
-        dominant = _dominant_screen(t, R, Dlam, P, valid)
-        small = None if dominant is not None else _small_scale_screen(t, R, Dlam, P)
-        if dominant is not None:  # 1/(D lambda) so large that the floats below cannot rank
-            valid, screen = dominant
-        elif small is not None:  # 1/(D lambda) so small that every value is near 0
-            floats, scale, error = small
-            best_idx, best, decided = screen_then_decide(
-                floats,
-                exact_of,
-                _exact_cmp,
-                SCREEN_MARGIN,
-                key_of,
-                valid=valid,
-                scale=scale,
-                error=error,
-            )
-            return _result(t, adv, lam, R, D, best_idx, best, n_cand, decided)
-        else:
-            screen = _screen_floats(t, R, Dlam, P)
-    if screen is None:
-        # every candidate decided exactly: the test oracle for the screen, and the path
-        # for scales at which floats cannot rank (lambda = 10^-320, counts beyond 10^308)
-        best_idx, best, decided = screen_then_decide(
-            np.zeros(valid.size),
-            exact_of,
-            _exact_cmp,
-            key_of=None if method == "exact" else key_of,
-            valid=valid,
-            scale=math.inf,
-        )
+    if isinstance(model, StructuredModel):
+        weights: Any = _integer_weights(query)
     else:
-        ratio, scale = screen
-        best_idx, best, decided = screen_then_decide(
-            ratio, exact_of, _exact_cmp, SCREEN_MARGIN, key_of, valid=valid, scale=scale
-        )
-    return _result(t, adv, lam, R, D, best_idx, best, n_cand, decided)
+        weights = {v: query.weight(v) for v in model.variables} if query is not None else None
+    domains = [model.domain(k) for k in known]
+    cases = []
+    for combo in itertools.product(*domains):
+        given = dict(zip(known, combo, strict=True))
+        laws = {}
+        for a in model.domain(target):
+            law = model.query_law(target, a, given, weights)
+            if law is not None:
+                laws[a] = law
+        for a, b in itertools.permutations(laws, 2):
+            where: dict[str, Any] = {"x_i": fraction_str(a), "x_i'": fraction_str(b)}
+            where["x_K"] = {k: fraction_str(v) for k, v in given.items()}
+            cases.append((where, LaplacePair(laws[a], laws[b], lam)))
+    return worst_case(cases)
 
 
-def _result(
-    t: _Tables,
-    adv: Adversary,
-    lam: Fraction,
-    R: np.ndarray,
-    D: int,
-    best_idx: int,
-    best: LogRatio,
-    n_cand: int,
-    decided: int,
-) -> LeakageResult:
-    d_i, nK = t.C.shape[0], t.C.shape[1]
-    a, b, k, r = (int(x) for x in np.unravel_index(best_idx, (d_i, d_i, nK, len(R))))
-    witness = Witness(
-        t.target_values[a],
-        t.target_values[b],
-        dict(zip(adv.known, _config(t.known_domains, k), strict=True)),
-        Fraction(int(R[r]), D),
-    )
-    return LeakageResult(adv, lam, "ok", best, witness, n_cand, decided)
-
-
-def _exact_cmp(x: LogRatio, y: LogRatio) -> int:
-    return x.exact_compare(y)
-
-
-def _screen_floats(
-    t: _Tables, R: np.ndarray, Dlam: Fraction, P: np.ndarray
-) -> tuple[np.ndarray, float] | None:
-    """Float64 values of every candidate ``(a, b, k, r)`` of Eq. 2 and the magnitude of the
-    intermediates (see :data:`~pdpsym.core.compare.SCREEN_MARGIN`); None when the inputs
-    are out of float range, so that no float can rank."""
-    dlam = screenable_float(Dlam)
-    C, Pf = float_array(t.C), float_array(P)
-    if dlam is None or C is None or Pf is None:
-        return None
-    # |r - f| in exact integers first: the float of a difference, not a difference of
-    # floats (values such as 10^20 + 1 would cancel)
-    dist = np.abs(R[None, None, None, :] - (t.base[:, :, None, None] + t.S[None, None, :, None]))
-    dist_f = float_array(dist)
-    if dist_f is None:
-        return None
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        expo = -dist_f / dlam
-        logC = np.log(C)
-        logP = np.log(Pf)
-        logE = log_mixture_floats(logC[:, :, :, None], expo, axis=2)
-        logcond = logE - logP[:, :, None]
-        ratio = logcond[:, None, :, :] - logcond[None, :, :, :]
-    # magnitudes of the intermediates: |exponent| <= max |r - f| / (D lam), and the logs
-    # of the positive counts lie between those of their min and max
-    scale = float(dist_f.max(initial=0.0)) / dlam + _log_magnitude(C) + _log_magnitude(Pf)
-    return ratio, scale
-
-
-#: 1/(D lambda) from which the dominant-term screen is used: there every float of the
-#: plain screen would be ~ A/(D lambda) with the part that ranks near-ties lost below
-#: its last bit (2^53 ~ 9e15)
-_DOMINANT_SIGMA = Fraction(10**16)
-
-
-def _distances(t: _Tables, R: np.ndarray) -> np.ndarray:
-    """``|r - (base + s)|`` for every (a, k, s, r), in exact integers (objects past int64)."""
-    itype = object if t.C.dtype == object or t.base.dtype == object else np.int64
-    return np.abs(
-        R.astype(itype)[None, None, None, :]
-        - (t.base.astype(itype)[:, :, None, None] + t.S.astype(itype)[None, None, :, None])
-    )
-
-
-def _dominant_screen(
-    t: _Tables, R: np.ndarray, Dlam: Fraction, P: np.ndarray, valid: np.ndarray
-) -> tuple[np.ndarray, tuple[np.ndarray, float]] | None:
-    """The screen for a tiny scale, in exact integers first: ``(valid', (floats, scale))``.
-
-    With ``sigma = 1/(D lambda)`` and integer distances ``d = |r - f|``, each candidate is
-    ``V = A sigma + B`` where ``A = dmin_b - dmin_a`` (the least distances with positive
-    count, an integer) and ``B = ln(sum_s C_a e^{-(d_s - dmin_a) sigma} P_b) - ln(the same
-    for b, P_a)``. Counts are positive integers, so ``0 <= ln(sum C) <= ln(max sum C)`` and
-    ``|B| <= beta = ln(max_ak sum_s C) + ln(max P)``. When ``sigma > 2 beta + 200``:
-
-    * a candidate with a smaller ``A`` is smaller (``V1 - V2 >= sigma - 2 beta > 0``), so
-      only the candidates of the largest ``A`` (decided exactly, in integers) stay valid;
-    * among them ``B`` is ranked by its dominant terms, ``ln(C_a(dmin_a) P_b) -
-      ln(C_b(dmin_b) P_a)``: the other terms change it by at most ``sum C e^{-sigma} <
-      e^{-100}``, far below the screening margin.
-
-    None when sigma is below the threshold (the plain float screen applies).
-    """
-    sigma = 1 / Dlam
-    if sigma < _DOMINANT_SIGMA:
-        return None
-    bits = int(np.max(t.P)).bit_length() + int(np.max(P)).bit_length()
-    beta = Fraction(7 * bits, 10)  # ln x < 0.7 * bit_length(x); P = sum_s C is the larger
-    if sigma <= 2 * beta + 200:
-        return None
-    dist = _distances(t, R)  # (a, k, s, r)
-    supp = (t.C > 0)[:, :, :, None]
-    far = int(np.max(dist)) + 1 if dist.size else 1
-    dmin = np.where(supp, dist, far).min(axis=2)  # (a, k, r)
-    at_min = np.where(supp & (dist == dmin[:, :, None, :]), t.C[:, :, :, None], 0).sum(axis=2)
-    A = dmin[None, :, :, :] - dmin[:, None, :, :]  # (a, b, k, r): dmin_b - dmin_a
-    A_top = max(int(x) for x in A[valid])
-    top = valid & (A == A_top)
-    logs_min, logs_p = float_array(at_min), float_array(P)
-    if logs_min is None or logs_p is None:
-        return top, (np.zeros(top.shape), math.inf)  # decide the top-A candidates exactly
-    # B ~ ln(at_min_a) + ln P_b - ln(at_min_b) - ln P_a (inf - inf only off the valid set)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        la, lp = np.log(logs_min), np.log(logs_p)
-        floats = la[:, None, :, :] + lp[None, :, :, None] - la[None, :, :, :] - lp[:, None, :, None]
-    scale = _log_magnitude(logs_min) + _log_magnitude(logs_p)
-    return top, (floats, scale)
-
-
-#: 1/(D lambda) below which the first-order screen is used (there every Eq. 2 value is
-#: within the plain screen's margin of 0, so the plain screen ranks nothing)
-_SMALL_SIGMA = Fraction(1, 10**9)
-
-
-def _small_scale_screen(
-    t: _Tables, R: np.ndarray, Dlam: Fraction, P: np.ndarray
-) -> tuple[np.ndarray, float, float] | None:
-    """The screen for a huge scale: ``(floats, scale, error)`` ranking ``V / sigma``.
-
-    With ``sigma = 1/(D lambda)``, each candidate is ``V = K_a(sigma) - K_b(sigma)`` with
-    ``K_a = ln E_a[e^{-d sigma}]`` (``d = |r - f|`` under the law ``C_a / P_a``). A
-    cumulant generating function has ``K(0) = 0``, ``K'(0) = -mu`` (the mean distance)
-    and ``0 <= K'' <= (d_max)^2 / 4``, so ``V = sigma (mu_b - mu_a) + E`` with
-    ``|E| <= sigma^2 d_max^2 / 4``. Ranking ``G = mu_b - mu_a`` in floats with an absolute
-    error of ``sigma d_max^2 / 4`` (on ``V / sigma``) is therefore sound. None above the
-    threshold, or when the tables are out of float range.
-    """
-    sigma = 1 / Dlam
-    if sigma >= _SMALL_SIGMA:
-        return None
-    dist = _distances(t, R)  # (a, k, s, r)
-    C, Pf, dist_f = float_array(t.C), float_array(P), float_array(dist)
-    if C is None or Pf is None or dist_f is None:
-        return None
-    d_max = float(dist_f.max(initial=0.0))
-    try:  # a product past float range (distances of 1e308 under a weight 1e-308) is too
-        with np.errstate(divide="ignore", invalid="ignore", over="raise"):
-            mu = (C[:, :, :, None] * dist_f).sum(axis=2) / Pf[:, :, None]  # (a, k, r)
-            G = mu[None, :, :, :] - mu[:, None, :, :]  # (a, b, k, r): mu_b - mu_a
-    except FloatingPointError:
-        return None
-    error = float(sigma) * d_max * d_max / 4
-    return G, d_max, error
-
-
-def _log_magnitude(values: np.ndarray) -> float:
-    """``max |ln v|`` over the positive entries (0 when there are none)."""
-    pos = values[values > 0]
-    if pos.size == 0:
-        return 0.0
-    return max(abs(math.log(float(pos.min()))), abs(math.log(float(pos.max()))))
-
-
-def _config(domains: list[tuple[Fraction, ...]], k: int) -> tuple[Fraction, ...]:
-    """The k-th joint value of the known tuples, in C (row-major) order."""
-    shape = [len(d) for d in domains]
-    idx = np.unravel_index(k, shape) if shape else ()
-    return tuple(d[int(j)] for d, j in zip(domains, idx, strict=True))
-
-
-def _reduced(row: np.ndarray) -> tuple[int, ...]:
-    ints = [int(c) for c in row]
-    g = math.gcd(*ints)
-    return tuple(c // g for c in ints)
-
-
-def _exact_ratio(t: _Tables, a: int, b: int, k: int, r: int, Dlam: Fraction) -> LogRatio:
-    """ln [p(r|a,k) / p(r|b,k)] as exp-polynomials, cross-multiplied by the priors."""
-    Pa, Pb = int(t.P[a, k]), int(t.P[b, k])
-    num = _density(t, a, k, r, Dlam, Pb)
-    den = _density(t, b, k, r, Dlam, Pa)
-    return LogRatio(num, den)
-
-
-def _density(t: _Tables, a: int, k: int, r: int, Dlam: Fraction, factor: int) -> ExpPoly:
-    """``factor * D_theta * P(x_i, x_K) * 2 D lambda p(r | x_i, x_K)``: a Laplace mixture."""
-    base = int(t.base[a, k])
-    weights: dict[int, int] = {}
-    for s, c in zip(t.S.tolist(), t.C[a, k].tolist(), strict=True):
-        if c:
-            weights[base + int(s)] = int(c) * factor
-    return laplace_mixture_at(weights, Dlam, r)
+__all__ = ["eq2_loss", "leakage"]

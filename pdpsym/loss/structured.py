@@ -47,11 +47,12 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
 from pdpsym.core import poly
-from pdpsym.core.decimals import enclosure_decimal, fixed_digits
+from pdpsym.core.decimals import fixed_digits
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss import chain_all_targets, chain_float_screen, chain_shortcuts, count_mixtures
 from pdpsym.loss.independent import independent_closed_form, independent_leakages
+from pdpsym.loss.leakage_result import Enclosed, TargetLeakage
 from pdpsym.models import truncated_counts
 from pdpsym.models.bayesnet_build import relevant_known
 from pdpsym.models.counts import Contributions, CountModel
@@ -64,73 +65,6 @@ if TYPE_CHECKING:  # the closed forms load sympy: only the exact path imports th
 EXACT_SUPPORT = 48
 #: the largest working precision (bits) before a value is reported with fewer digits
 MAX_BITS = 2048
-Status = Literal["ok", "no-compatible-pair"]
-
-
-@dataclass(frozen=True)
-class Enclosed:
-    """A certified real: ``lo <= value <= hi`` (exact rationals), and its exact closed
-    form when it was cheap to build."""
-
-    lo: Fraction
-    hi: Fraction
-    exact: LogRatio | None = None
-
-    def as_json(self, digits: int) -> dict[str, Any]:
-        """``{exact?, decimal, enclosure}`` with the certain digits (at most ``digits``)."""
-        if self.exact is not None:
-            from pdpsym.core.certify import certify  # noqa: PLC0415 (loads sympy)
-
-            return certify(self.exact, digits).as_json()
-        fixed = fixed_digits(self.lo, self.hi, digits)
-        if fixed is not None:
-            return {"decimal": fixed[0], "enclosure": list(fixed[1])}
-        dec, _ = enclosure_decimal(self.lo, self.hi, digits)
-        from pdpsym.core.decimals import decimal_string  # noqa: PLC0415 (one helper)
-
-        return {
-            "decimal": dec,
-            "enclosure": [
-                decimal_string(self.lo, digits + 3, "down"),
-                decimal_string(self.hi, digits + 3, "up"),
-            ],
-        }
-
-    def compare(self, q: Fraction) -> int | None:
-        """The sign of ``value - q`` when the enclosure decides it, else None."""
-        if self.exact is not None:
-            return self.exact.compare_rational(q)
-        if self.lo > q:
-            return 1
-        if self.hi < q:
-            return -1
-        if self.lo == self.hi == q:
-            return 0
-        return None
-
-
-@dataclass(frozen=True)
-class TargetLeakage:
-    """Eq. 2 for one target ``A(target, K)``: status and certified value."""
-
-    target: str
-    status: Status
-    value: Enclosed | None = None
-
-    def as_json(self, digits: int) -> dict[str, Any]:
-        """``{target, status, value}`` with the value's certain digits (None without a value).
-
-        Args:
-            digits: the most significant digits to print.
-
-        Returns:
-            A JSON-ready dict (:meth:`Enclosed.as_json` for the value).
-        """
-        return {
-            "target": self.target,
-            "status": self.status,
-            "value": self.value.as_json(digits) if self.value is not None else None,
-        }
 
 
 def checked_known(
@@ -498,6 +432,7 @@ def structured_leakage(
     if lam <= 0:
         raise InputError("lam", f"must be > 0, got {fraction_str(lam)}")
     known = checked_known(model, targets, known)
+    asked = known
     contrib = model.contributions(weights)
     if independent_closed_form(model):
         closed = []
@@ -505,9 +440,9 @@ def structured_leakage(
             if on_target is not None:
                 on_target(t)
             if v is None:
-                closed.append(TargetLeakage(t, "no-compatible-pair"))
+                closed.append(TargetLeakage(t, "no-compatible-pair", known=known))
             else:
-                closed.append(TargetLeakage(t, "ok", Enclosed(v, v)))
+                closed.append(TargetLeakage(t, "ok", Enclosed(v, v), known))
         return closed
     acc = {t: _Accumulator() for t in targets}
     closed_form = exact and contrib.span <= exact_limit
@@ -561,11 +496,10 @@ def structured_leakage(
     for t in targets:
         a = acc[t]
         if a.lo is None or a.hi is None:
-            out.append(TargetLeakage(t, "no-compatible-pair"))
+            out.append(TargetLeakage(t, "no-compatible-pair", known=asked))
         else:
-            out.append(
-                TargetLeakage(t, "ok", Enclosed(a.lo, a.hi, a.exact if a.exact_ok else None))
-            )
+            closed_form_value = a.exact if a.exact_ok else None
+            out.append(TargetLeakage(t, "ok", Enclosed(a.lo, a.hi, closed_form_value), asked))
     return out
 
 

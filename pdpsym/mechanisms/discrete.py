@@ -24,6 +24,7 @@ from typing import Any
 
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_rational
+from pdpsym.mechanisms.base import ReportMechanism
 from pdpsym.mechanisms.finite import BOTTOM, Mechanism
 from pdpsym.models.scenario import PMF, Database, check_pmf
 
@@ -169,16 +170,43 @@ def histogram() -> Mechanism:
     return mech
 
 
-class RandomizedResponse:
+class RandomizedResponse(ReportMechanism):
     """Randomized response as a mechanism ``D -> PMF`` that also exposes its parameters
     (``keep`` and the per-record ``domains``), so that an audit can use its product form
     ``M(o | D) = prod_j R_j(o_j | D(j))`` with ``R_j(o | x) = keep`` if ``o = x`` and
-    ``(1 - keep) / (|X_j| - 1)`` otherwise. Build it with :func:`randomized_response`.
+    ``(1 - keep) / (|X_j| - 1)`` otherwise (a
+    :class:`~pdpsym.mechanisms.base.ReportMechanism`). Build it with
+    :func:`randomized_response`.
     """
 
     def __init__(self, keep: Fraction, domains: tuple[tuple[Any, ...], ...]) -> None:
         self.keep = keep
         self.domains = domains
+
+    def report_law(self, j: int, x: Any) -> PMF:
+        """``R_j(. | x)``: ``keep`` on ``x``, the rest spread evenly over the other values.
+
+        Args:
+            j: the record's index.
+            x: its value.
+
+        Returns:
+            ``{report: exact probability}`` over record ``j``'s domain.
+
+        References:
+            Warner (1965), randomized response.
+        """
+        dom, k = self.domains[j], self.keep
+        other = (1 - k) / (len(dom) - 1) if len(dom) > 1 else Fraction(0)
+        return {v: k if v == x else other for v in dom}
+
+    def symmetric_keep(self) -> Fraction | None:
+        """``keep``: every report law of randomized response is symmetric.
+
+        Returns:
+            The probability of the true report.
+        """
+        return self.keep
 
     def __call__(self, d: Database) -> PMF:
         doms, k = self.domains, self.keep

@@ -17,6 +17,7 @@ from fractions import Fraction
 
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_positive, parse_rational
+from pdpsym.mechanisms.base import QueryMechanism, SumMechanism
 from pdpsym.models.joint import JointDistribution
 
 
@@ -114,8 +115,9 @@ class LinearQuery:
 
 
 @dataclass(frozen=True)
-class LaplaceNoise:
-    """Laplace noise of scale ``lam`` on a linear query (weights default to 1 each).
+class LaplaceNoise(QueryMechanism):
+    """Laplace noise of scale ``lam`` on a linear query (weights default to 1 each): a
+    :class:`~pdpsym.mechanisms.base.QueryMechanism`.
 
     Its outputs are continuous; the exact leakage is Li et al.'s Eq. 2
     (:func:`pdpsym.loss.leakage.leakage`).
@@ -130,14 +132,13 @@ class LaplaceNoise:
         if self.lam <= 0:
             raise InputError("lam", "must be > 0")
 
-    def query_for(self, model: JointDistribution) -> LinearQuery:
-        """The linear query on ``model``'s variables (unnamed ones keep weight 1)."""
-        weights = {v: Fraction(1) for v in model.variables}
-        for name, w in (self.weights or {}).items():
-            if name not in weights:
-                raise InputError("weights", f"unknown variable {name!r}")
-            weights[name] = Fraction(w)
-        return LinearQuery(weights)
+    def on_sum(self) -> SumMechanism:
+        """The Laplace kernel on the weighted sum.
+
+        Returns:
+            ``SumMechanism("laplace", weights, lam=lam)``.
+        """
+        return SumMechanism("laplace", self.weights, lam=Fraction(self.lam))
 
 
 def laplace(

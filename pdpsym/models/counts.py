@@ -236,7 +236,25 @@ def check_known(
     return out
 
 
+def record_count(model: CountModel) -> int:
+    """The number of records, without listing their names (a chain of 10^6 records has
+    a length, not a list).
+
+    Args:
+        model: a count model.
+
+    Returns:
+        The number of records.
+
+    References:
+        Li et al. (2019), Section III (the n records of the database).
+    """
+    n = getattr(model, "length", None)
+    return int(n) if n is not None else len(model.variables)
+
+
 __all__ = [
+    "record_count",
     "Contributions",
     "CountModel",
     "TargetFactors",

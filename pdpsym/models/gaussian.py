@@ -259,7 +259,24 @@ class GaussianModel(NamedVariables):
         )
 
 
+def gaussian_of(model: Any) -> GaussianModel | None:
+    """The model as a multivariate Gaussian, or None (a view, as
+    :func:`pdpsym.models.structured_kinds.chain_of` is for chains).
+
+    Args:
+        model: any model.
+
+    Returns:
+        The model itself when it is a :class:`GaussianModel`, else None.
+
+    References:
+        Li et al. (2019), Section VI (Gaussian models).
+    """
+    return model if isinstance(model, GaussianModel) else None
+
+
 __all__ = [
+    "gaussian_of",
     "GaussianModel",
     "is_positive_definite",
     "ldl_pivots",

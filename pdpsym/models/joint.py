@@ -210,6 +210,50 @@ class JointDistribution(NamedVariables):
             tuple(self.variables[i] for i in keep), tuple(self.domains[i] for i in keep), acc
         )
 
+    def query_law(
+        self,
+        target: str,
+        value: Fraction,
+        known: Mapping[str, Fraction],
+        weights: Mapping[str, Fraction | int] | None = None,
+    ) -> dict[Fraction, Fraction] | None:
+        """The exact law of ``sum_k w_k x_k`` given ``x_target = value`` and ``x_K = known``
+        (the question every model answers; see :mod:`pdpsym.models.structured`).
+
+        Args:
+            target: the conditioning record.
+            value: its value.
+            known: the known records' values.
+            weights: the query's weight per record (None, or a record left out: 1).
+
+        Returns:
+            ``{query value: probability}`` over the values of positive probability, or
+            None when the conditioning event has probability 0.
+
+        References:
+            Li et al. (2019), Section III, Eq. 2 (the conditional law of a linear query).
+
+        Examples:
+            >>> m = JointDistribution.from_rows(["x1", "x2"], [[0, 0, "1/2"], [1, 1, "1/2"]])
+            >>> m.query_law("x1", Fraction(1), {})
+            {Fraction(2, 1): Fraction(1, 1)}
+        """
+        given = {self.index(target, "target"): Fraction(value)}
+        given.update({self.index(k, "known"): Fraction(v) for k, v in known.items()})
+        w = [
+            Fraction(weights.get(v, 1)) if weights is not None else Fraction(1)
+            for v in self.variables
+        ]
+        acc: dict[Fraction, Fraction] = {}
+        for row, p in self.probs.items():
+            if p and all(row[i] == v for i, v in given.items()):
+                f = sum((wk * x for wk, x in zip(w, row, strict=True)), Fraction(0))
+                acc[f] = acc.get(f, Fraction(0)) + p
+        z = sum(acc.values(), Fraction(0))
+        if z == 0:
+            return None
+        return {f: q / z for f, q in sorted(acc.items())}
+
     def expectation(self, name: str) -> Fraction:
         """E[x_name], exactly."""
         i = self.index(name)

@@ -8,7 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from pdpsym.app.cli import main
-from pdpsym.loss import leakage as eq2
+from pdpsym.loss import table_leakage as eq2
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.markov import MarkovChain
 
@@ -32,7 +32,7 @@ def test_all_targets_json_shape_and_values(tmp_path, capsys):
     assert [t["target"] for t in out["targets"]] == ["x1", "x3", "x4", "x5", "x6"]
     # independent source: the full-table engine on the same chain's joint table
     table = MarkovChain.from_json_object(CHAIN).to_joint()
-    refs = {t: eq2.leakage(table, t, ("x2",), 1).certified(12).decimal for t in ["x1", "x3"]}
+    refs = {t: eq2.table_leakage(table, t, ("x2",), 1).certified(12).decimal for t in ["x1", "x3"]}
     got = {t["target"]: t["value"]["decimal"] for t in out["targets"]}
     assert got["x1"] == refs["x1"] and got["x3"] == refs["x3"]
     best = max(out["targets"], key=lambda t: Fraction(t["value"]["enclosure"][0]))
@@ -114,9 +114,11 @@ def test_calibrate_reads_a_bif_network(tmp_path, capsys):
     table = BayesianNetwork.from_bif_text(SMALL_BIF).to_joint()
     worst = out["worst_target"]
     for t in ("rain", "wet"):
-        at_hi = eq2.leakage(table, t, ("sprinkler",), hi).certified(20)
+        at_hi = eq2.table_leakage(table, t, ("sprinkler",), hi).certified(20)
         assert Fraction(at_hi.enclosure[1]) <= 1
-    assert Fraction(eq2.leakage(table, worst, ("sprinkler",), lo).certified(20).enclosure[0]) > 1
+    assert (
+        Fraction(eq2.table_leakage(table, worst, ("sprinkler",), lo).certified(20).enclosure[0]) > 1
+    )
     # group DP: one connected component of 3 records, spans 1 + 1 + 2 = 4 (hand), eps 1
     gdp, mqm = out["baselines"]
     assert gdp["name"] == "group-dp" and gdp["scale"]["exact"] == "4"

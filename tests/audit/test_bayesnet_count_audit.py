@@ -22,9 +22,9 @@ import sympy
 
 from pdpsym.app.cli import main
 from pdpsym.audit import audit
-from pdpsym.audit.sum_mechanisms import SumMechanism
 from pdpsym.core.certify import certify
 from pdpsym.core.errors import InputError
+from pdpsym.mechanisms.base import SumMechanism
 from pdpsym.models.bayesnet import BayesianNetwork
 
 # a -> b -> c, a -> d; states {lo, mid, hi} for b (three states: a count is not the sum)

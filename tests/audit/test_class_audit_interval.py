@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from pdpsym.audit import audit
 from pdpsym.audit.class_audit import LOWER, SUP, bounds_of
 from pdpsym.audit.class_audit_interval import ENCLOSED, interval_class_audit
-from pdpsym.audit.sum_mechanisms import SumMechanism
+from pdpsym.mechanisms.base import SumMechanism
 from pdpsym.models.law_class import IntervalChain, IntervalProduct
 
 F = Fraction

@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdpsym.audit import audit
-from pdpsym.audit.sum_mechanisms import SumMechanism
 from pdpsym.core.certify import certify
 from pdpsym.core.eps import Eps
 from pdpsym.mechanisms import discrete
+from pdpsym.mechanisms.base import SumMechanism
 from pdpsym.mechanisms.laplace import laplace
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.markov import MarkovChain

@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from pdpsym.app.cli import main
 from pdpsym.app.commands.audit import result_json
 from pdpsym.audit import audit
-from pdpsym.audit.sum_mechanisms import SumMechanism
 from pdpsym.core.certify import certify
 from pdpsym.core.eps import Eps
 from pdpsym.core.exp_sqrt_sums import Bracket
+from pdpsym.mechanisms.base import SumMechanism
 from pdpsym.mechanisms.laplace import laplace
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.counts import exact_joint_law

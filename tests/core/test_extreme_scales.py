@@ -19,7 +19,7 @@ import pytest
 from pdpsym.core.compare import screen_then_decide
 from pdpsym.core.eps import Eps
 from pdpsym.core.exp_polynomials import ExpPoly, LogRatio
-from pdpsym.loss.leakage import leakage
+from pdpsym.loss.table_leakage import table_leakage
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers.li2019.whg import max_exact, whg_from_distribution
@@ -88,7 +88,7 @@ def _brute_force(model: JointDistribution, target: str, lam: Fraction, dps: int)
 )
 def test_table_a_at_extreme_lambda(lam: str, expected: str) -> None:
     q = Fraction(lam)
-    res = leakage(_table_a(), "x1", lam=q)
+    res = table_leakage(_table_a(), "x1", lam=q)
     assert res.ok
     assert res.require().exact_compare(_hand_value(1, q)) == 0
     cert = res.certified(30)
@@ -103,8 +103,8 @@ def test_table_a_at_extreme_lambda(lam: str, expected: str) -> None:
 @pytest.mark.parametrize("lam", [Fraction(1), Fraction(1, 10**6), Fraction(10**25)])
 def test_value_ranges_up_to_1e30(v: int, lam: Fraction) -> None:
     model = _table_a(v)
-    screened = leakage(model, "x1", lam=lam)
-    exact = leakage(model, "x1", lam=lam, method="exact")
+    screened = table_leakage(model, "x1", lam=lam)
+    exact = table_leakage(model, "x1", lam=lam, method="exact")
     assert screened.require().exact_compare(exact.require()) == 0
     # the hand derivation (Table (a) scaled by v)
     assert screened.require().exact_compare(_hand_value(v, lam)) == 0
@@ -137,8 +137,8 @@ def test_random_tables_screened_equals_exact(offset: int, lam: Fraction) -> None
             continue
         rows = [[a, b, f"{c}/{total}"] for a, b, c in rows]
         model = JointDistribution.from_rows(["x1", "x2"], [r for r in rows if r[2][0] != "0"])
-        screened = leakage(model, "x1", lam=lam)
-        exact = leakage(model, "x1", lam=lam, method="exact")
+        screened = table_leakage(model, "x1", lam=lam)
+        exact = table_leakage(model, "x1", lam=lam, method="exact")
         assert screened.status == exact.status
         if not screened.ok:
             continue
@@ -225,7 +225,7 @@ def test_work_estimates_before_allocation() -> None:
     """Issue 10's memory bomb: 30 binary variables with 2 rows. The estimate is known
     without building the 2^30-cell dense table (hand: 2^30 cells; Table (a): 4 cells,
     d_i = 2, n_K = 1, n_S = 2 sums of x2, n_R = 3 outputs {0, 1, 2}: 4 + 2*2*3 + 4*3)."""
-    from pdpsym.loss.leakage import leakage_work
+    from pdpsym.loss.table_leakage import leakage_work
 
     names = [f"x{k}" for k in range(30)]
     big = JointDistribution.from_rows(names, [["0"] * 30 + ["1/2"], ["1"] * 30 + ["1/2"]])
@@ -272,7 +272,7 @@ def test_extreme_scale_screens_equal_the_exact_search(lam: Fraction) -> None:
     the dominant coefficients; at 1/(D lambda) < 10^-9 by the first-order term (mean
     distances). Every adversary of a random 3-tuple table (values 0..2) must get the
     value of the fully exact search (every candidate decided exactly)."""
-    from pdpsym.loss.leakage import leakage_all
+    from pdpsym.loss.table_leakage import leakage_all
 
     rng = random.Random(11)
     rows = []

@@ -13,8 +13,8 @@ import pytest
 
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
-from pdpsym.loss.leakage import leakage
 from pdpsym.loss.plrv import apkdp_delta, ppkdp_delta
+from pdpsym.loss.table_leakage import table_leakage
 from pdpsym.mechanisms.finite import table_mechanism
 from pdpsym.models.joint import JointDistribution
 from pdpsym.models.scenario import Scenario
@@ -93,7 +93,7 @@ def test_library_errors_name_parameters_not_flags() -> None:
     ]
     for kwargs, field in cases:
         with pytest.raises(InputError) as err:
-            leakage(m, **kwargs)  # type: ignore[arg-type]
+            table_leakage(m, **kwargs)  # type: ignore[arg-type]
         assert err.value.field == field
         assert "--" not in str(err.value)
 

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdpsym.loss import chain_all_targets, chain_float_screen, count_mixtures
-from pdpsym.loss import leakage as eq2
+from pdpsym.loss import table_leakage as eq2
 from pdpsym.loss.structured import leakage_max, structured_leakage
 from pdpsym.models.markov import MarkovChain
 
@@ -59,7 +59,7 @@ def test_mirrored_targets_tie_and_both_are_reported():
         assert a.lo <= b.hi and b.lo <= a.hi
     best = leakage_max(res)
     assert "x6" in best.ties and best.value.lo <= by["x6"].hi
-    ref = eq2.leakage(m.to_joint(), "x6", (), 1).certified(25)
+    ref = eq2.table_leakage(m.to_joint(), "x6", (), 1).certified(25)
     assert by["x6"].lo <= Fraction(ref.enclosure[1]) and Fraction(ref.enclosure[0]) <= by["x6"].hi
 
 
@@ -101,7 +101,7 @@ def test_a_proven_interior_is_below_the_brute_force_max():
     chain = chain_all_targets.CountChain(m.initial_law, m.matrices, m.contributions().table)
     for lam in (Fraction(1), Fraction(7), Fraction(50)):
         screen = chain_float_screen.interior_screen(chain, [4], 1 / lam)
-        ref = eq2.leakage(m.to_joint(), "x5", (), lam).certified(25)
+        ref = eq2.table_leakage(m.to_joint(), "x5", (), lam).certified(25)
         lo = Fraction(ref.enclosure[0])
         if chain_float_screen.interior_below(screen, 4, lo):
             assert _interior_max_mpmath(m, "x5", lam) < lo
@@ -134,7 +134,7 @@ def test_every_target_at_once_equals_the_joint_table_at_any_scale(data):
     targets = [v for v in names if v not in known]
     table = m.to_joint()
     for r in structured_leakage(m, targets, known, lam, digits=12, exact=False):
-        ref = eq2.leakage(table, r.target, known, lam)
+        ref = eq2.table_leakage(table, r.target, known, lam)
         assert r.status == ref.status
         if ref.ok:
             c = ref.certified(25)

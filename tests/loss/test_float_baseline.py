@@ -17,7 +17,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from float_eq2 import eq2_all_binary  # noqa: E402
 
-from pdpsym.loss.leakage import all_adversaries, leakage_all
+from pdpsym.loss.table_leakage import all_adversaries, leakage_all
 from pdpsym.models.joint import JointDistribution  # noqa: E402
 
 

@@ -10,7 +10,7 @@ from oracles.eq2_leakage import eq2_bruteforce
 from strategies import joint_tables, lambdas, product_tables
 
 from pdpsym.loss.adversary import Adversary
-from pdpsym.loss.leakage import all_adversaries, leakage, leakage_all
+from pdpsym.loss.table_leakage import all_adversaries, leakage_all, table_leakage
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.families import tables_up_to
 from pdpsym.models.joint import JointDistribution
@@ -19,17 +19,23 @@ from pdpsym.papers.li2019.theorems import bayes_identity_holds, group_dp_bound, 
 
 
 def test_examples_2_to_4_exact_values():
-    assert str(leakage(li2019_table("a"), "x1").expression()) == "log((2*E + 3*exp(2))/(3 + 2*E))"
-    assert str(leakage(li2019_table("b"), "x1").expression()) == "log((3*E + 2*exp(2))/(2 + 3*E))"
-    assert leakage(li2019_table("a"), "x1", ["x2"]).compare_rational(Fraction(1)) == 0
-    assert leakage(li2019_table("c"), "x1").compare_rational(Fraction(2)) == 0
-    assert leakage(li2019_table("d"), "x1").compare_rational(Fraction(6)) == 0
-    assert leakage(li2019_table("c"), "x1", ["x2"]).status == "no-compatible-pair"
-    assert leakage(li2019_table("a"), "x1").certified(12).decimal == "1.18537590325"
+    assert (
+        str(table_leakage(li2019_table("a"), "x1").expression())
+        == "log((2*E + 3*exp(2))/(3 + 2*E))"
+    )
+    assert (
+        str(table_leakage(li2019_table("b"), "x1").expression())
+        == "log((3*E + 2*exp(2))/(2 + 3*E))"
+    )
+    assert table_leakage(li2019_table("a"), "x1", ["x2"]).compare_rational(Fraction(1)) == 0
+    assert table_leakage(li2019_table("c"), "x1").compare_rational(Fraction(2)) == 0
+    assert table_leakage(li2019_table("d"), "x1").compare_rational(Fraction(6)) == 0
+    assert table_leakage(li2019_table("c"), "x1", ["x2"]).status == "no-compatible-pair"
+    assert table_leakage(li2019_table("a"), "x1").certified(12).decimal == "1.18537590325"
 
 
 def test_witness_attains_the_value():
-    res = leakage(li2019_table("a"), "x1")
+    res = table_leakage(li2019_table("a"), "x1")
     w = res.witness
     assert w is not None and w.x_i != w.x_i_prime
     assert res.as_json(10)["witness"]["r"] in {"0", "2"}
@@ -39,8 +45,8 @@ def test_screened_search_equals_the_fully_exact_search_on_every_small_table():
     count = 0
     for model in tables_up_to([2, 2], 5, full_support_values=False):
         for adv in all_adversaries(model):
-            a = leakage(model, adv.target, adv.known, 1, method="screened")
-            b = leakage(model, adv.target, adv.known, 1, method="exact")
+            a = table_leakage(model, adv.target, adv.known, 1, method="screened")
+            b = table_leakage(model, adv.target, adv.known, 1, method="exact")
             assert a.status == b.status
             if a.ok:
                 assert a.value.exact_compare(b.value) == 0
@@ -52,7 +58,7 @@ def test_screened_search_equals_the_fully_exact_search_on_every_small_table():
 def test_eq2_matches_the_bruteforce_oracle_exhaustively(sizes, den):
     for model in tables_up_to(sizes, den, full_support_values=False):
         for adv in all_adversaries(model):
-            res = leakage(model, adv.target, adv.known, Fraction(1))
+            res = table_leakage(model, adv.target, adv.known, Fraction(1))
             oracle = eq2_bruteforce(model, adv.target, adv.known, Fraction(1))
             if not res.ok:
                 assert oracle is None
@@ -65,7 +71,7 @@ def test_eq2_matches_the_bruteforce_oracle_exhaustively(sizes, den):
 @given(joint_tables(), lambdas)
 def test_eq2_agrees_with_the_oracle_on_generated_tables(model, lam):
     adv = next(iter(all_adversaries(model)))
-    res = leakage(model, adv.target, adv.known, lam)
+    res = table_leakage(model, adv.target, adv.known, lam)
     oracle = eq2_bruteforce(model, adv.target, adv.known, lam)
     assert (oracle is None) == (not res.ok)
     if res.ok:
@@ -77,7 +83,7 @@ def test_eq2_agrees_with_the_oracle_on_generated_tables(model, lam):
 def test_eq2_never_exceeds_group_dp(model, lam):
     query = LinearQuery.sum(model.variables)
     for adv in all_adversaries(model):
-        res = leakage(model, adv.target, adv.known, lam, query)
+        res = table_leakage(model, adv.target, adv.known, lam, query)
         if res.ok:
             assert res.compare_rational(group_dp_bound(model, adv, lam, query)) <= 0
 
@@ -86,7 +92,7 @@ def test_eq2_never_exceeds_group_dp(model, lam):
 def test_independence_makes_every_adversary_leak_delta_over_lambda(model, lam):
     query = LinearQuery.sum(model.variables)
     for adv in all_adversaries(model):
-        res = leakage(model, adv.target, adv.known, lam, query)
+        res = table_leakage(model, adv.target, adv.known, lam, query)
         assert res.compare_rational(query.sensitivity(model, adv.target) / lam) == 0
 
 
@@ -110,8 +116,8 @@ def test_leakage_is_symmetric_under_relabelling_the_tuples(model, data):
         [renamed[o] for o in perm], rows, {renamed[o]: list(model.domain(o)) for o in perm}
     )
     for adv in list(all_adversaries(model))[:4]:
-        a = leakage(model, adv.target, adv.known)
-        b = leakage(other, renamed[adv.target], [renamed[k] for k in adv.known])
+        a = table_leakage(model, adv.target, adv.known)
+        b = table_leakage(other, renamed[adv.target], [renamed[k] for k in adv.known])
         assert a.status == b.status
         if a.ok:
             assert a.value.exact_compare(b.value) == 0
@@ -128,8 +134,8 @@ def test_leakage_is_invariant_when_a_tuple_is_shifted(model, shift, data):
     domains = {n: [v + shift if n == name else v for v in model.domain(n)] for n in model.variables}
     shifted = JointDistribution.from_rows(list(model.variables), rows, domains)
     for adv in list(all_adversaries(model))[:4]:
-        a = leakage(model, adv.target, adv.known)
-        b = leakage(shifted, adv.target, adv.known)
+        a = table_leakage(model, adv.target, adv.known)
+        b = table_leakage(shifted, adv.target, adv.known)
         assert a.status == b.status
         if a.ok:
             assert a.value.exact_compare(b.value) == 0
@@ -137,8 +143,8 @@ def test_leakage_is_invariant_when_a_tuple_is_shifted(model, shift, data):
 
 @given(joint_tables(max_n=2), st.sampled_from([Fraction(2), Fraction(1, 3)]))
 def test_scaling_weights_and_lambda_together_leaves_leakage_unchanged(model, c):
-    base = leakage(model, "x1", (), 1)
-    scaled = leakage(model, "x1", (), c, LinearQuery({v: c for v in model.variables}))
+    base = table_leakage(model, "x1", (), 1)
+    scaled = table_leakage(model, "x1", (), c, LinearQuery({v: c for v in model.variables}))
     assert base.status == scaled.status
     if base.ok:
         assert base.value.exact_compare(scaled.value) == 0
@@ -148,7 +154,7 @@ def test_bottom_layer_equals_the_corrected_theorem4_on_small_tables():
     for model in tables_up_to([3, 2], 4):
         query = LinearQuery.sum(model.variables)
         adv = Adversary("x1", ("x2",))
-        res = leakage(model, "x1", ("x2",), 1, query)
+        res = table_leakage(model, "x1", ("x2",), 1, query)
         t4 = theorem4_value(model, adv, Fraction(1), query)
         assert (t4 is None) == (not res.ok)
         if t4 is not None:
@@ -157,7 +163,7 @@ def test_bottom_layer_equals_the_corrected_theorem4_on_small_tables():
 
 def test_weights_enter_the_query():
     m = li2019_table("c")
-    res = leakage(m, "x1", (), 1, LinearQuery({"x1": Fraction(1), "x2": Fraction(-1)}))
+    res = table_leakage(m, "x1", (), 1, LinearQuery({"x1": Fraction(1), "x2": Fraction(-1)}))
     # f = x1 - x2 = 0 always: nothing leaks, and the exact value is 0
     assert res.compare_rational(Fraction(0)) == 0
 

@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pdpsym.core.errors import InputError
-from pdpsym.loss import leakage as eq2
+from pdpsym.loss import table_leakage as eq2
 from pdpsym.loss.laplace_mixture import laplace_mixture_sup
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.bayesnet_bif import parse_bif
@@ -165,12 +165,12 @@ def test_ancestral_sub_network_has_twelve_nodes():
     ],
 )
 def test_child_eq2_leakage_equals_the_full_table_engine(target, known):
-    # independent reference: eq2.leakage on the full joint table of the 12-node
+    # independent reference: eq2.table_leakage on the full joint table of the 12-node
     # sub-network (82944 cells), which lists every database
     sub = BayesianNetwork.from_bif(CHILD).ancestral(SUB12)
     lam = Fraction(3)
     ours = bayes_leakage(sub, target, known, lam)
-    ref = eq2.leakage(sub.to_joint(), target, known, lam).require()
+    ref = eq2.table_leakage(sub.to_joint(), target, known, lam).require()
     assert ours.exact_compare(ref) == 0
 
 
@@ -390,7 +390,7 @@ def test_dropping_d_separated_known_records_keeps_the_leakage():
         for u, v in (("a", "b"), ("b", "c"), ("c", "d"))
     ]
     net = BayesianNetwork.from_json({"kind": "bayesian-network", "nodes": nodes})
-    from pdpsym.loss import leakage as eq2
+    from pdpsym.loss import table_leakage as eq2
     from pdpsym.loss.structured import structured_leakage
     from pdpsym.mechanisms.laplace import LinearQuery
     from pdpsym.models.bayesnet_build import relevant_known
@@ -400,5 +400,5 @@ def test_dropping_d_separated_known_records_keeps_the_leakage():
     (r,) = structured_leakage(net, ["d"], ("a", "b"), Fraction(1), w, digits=20, exact=False)
     table = net.to_joint()
     query = LinearQuery.from_text(table, "a=0,b=0")
-    ref = eq2.leakage(table, "d", ("a", "b"), Fraction(1), query).certified(25)
+    ref = eq2.table_leakage(table, "d", ("a", "b"), Fraction(1), query).certified(25)
     assert r.value.lo <= Fraction(ref.enclosure[1]) and Fraction(ref.enclosure[0]) <= r.value.hi

@@ -282,7 +282,7 @@ def test_class_audit_is_the_max_of_the_members_audits(tmp_path, capsys):
     from pdpsym.app.commands.audit_structured import read_mechanism
     from pdpsym.audit import audit
     from pdpsym.audit.class_audit import bounds_of, class_audit
-    from pdpsym.audit.sum_mechanisms import SumMechanism  # noqa: F401 (the mechanism's type)
+    from pdpsym.mechanisms.base import SumMechanism  # noqa: F401 (the mechanism's type)
 
     cls = ModelClass(tuple(MEMBERS[:3]))
     mech = read_mechanism({"kind": "laplace", "lam": "2"}, MEMBERS[0])
@@ -331,7 +331,7 @@ TABLES = [
 
 
 def test_a_class_of_tables_is_the_max_of_the_members_exact_leakages(tmp_path, capsys):
-    from pdpsym.loss.leakage import leakage
+    from pdpsym.loss.table_leakage import table_leakage
     from pdpsym.models.joint import JointDistribution
 
     p = tmp_path / "c.json"
@@ -342,7 +342,7 @@ def test_a_class_of_tables_is_the_max_of_the_members_exact_leakages(tmp_path, ca
     # source: by hand, the first member moves the sum by 3 when x1 flips (x1 = x2 = x3),
     # so Eq. 2 is 3/lam; and the second member's value by today's table engine is below
     assert out["value"]["exact"] == "3" and out["worst_law"] == {"member": 0}
-    second = leakage(JointDistribution.from_json_object(TABLES[1]), "x1", [], 1)
+    second = table_leakage(JointDistribution.from_json_object(TABLES[1]), "x1", [], 1)
     assert second.certified(20).enclosure[1] < "3"
 
 

@@ -102,14 +102,14 @@ def refuse_query(args: argparse.Namespace, spec: Any, why: str) -> None:
 
 
 def read_mechanism(spec: Any, model: Any) -> Any:
-    """The :class:`~pdpsym.audit.sum_mechanisms.SumMechanism` a mechanism file describes, for
+    """The :class:`~pdpsym.mechanisms.base.SumMechanism` a mechanism file describes, for
     a structured model; its errors name the field inside the mechanism file."""
     with mechanism_fields():
         return _read(spec, model)
 
 
 def _read(spec: Any, model: Any) -> Any:
-    from pdpsym.audit.sum_mechanisms import SumMechanism  # the audit layer loads after --help
+    from pdpsym.mechanisms.base import SumMechanism  # the audit layer loads after --help
 
     if not isinstance(spec, dict):
         raise InputError("MECHANISM", "expected a JSON object")
@@ -167,7 +167,7 @@ def _read_histogram(spec: Mapping[str, Any], model: Any) -> Any:
     keeps): the audit runs the noiseless count. Over more than two values the histogram is
     a vector of counts, not computed here.
     """
-    from pdpsym.audit.sum_mechanisms import SumMechanism  # loads after --help
+    from pdpsym.mechanisms.base import SumMechanism  # loads after --help
 
     only_keys(spec, {"kind"})
     domains = {tuple(model.domain(v)) for v in model.variables}

@@ -57,12 +57,12 @@ def register(sub: Any) -> None:
 
 def run_calibrate(args: argparse.Namespace) -> int:
     # imported here: the engines load sympy and flint, which `calibrate --help` does not need
-    from pdpsym.app.commands.structured import integer_weights, record_count
     from pdpsym.app.readers import load_bayesian_network, read_model_object
     from pdpsym.audit.calibrate import calibrate
     from pdpsym.audit.calibrate_histogram import calibrate_histogram
     from pdpsym.loss.histogram import histogram_work
     from pdpsym.loss.structured_work import leakage_work
+    from pdpsym.models import counts
     from pdpsym.models.counts import CountModel
     from pdpsym.models.law_class import is_class_object
     from pdpsym.models.structured_kinds import count_model_from_object
@@ -91,7 +91,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     eps = parse_positive(options.epsilon(args.eps, "--eps"), "--eps")
     digits = options.digits(args.digits)
     known = options.names(args.known)
-    n_targets = 1 if args.target else record_count(model) - len(known)
+    n_targets = 1 if args.target else counts.record_count(model) - len(known)
     # four full passes (the safe start, which is also group DP's, the final check, MQM's
     # two baselines) and a bisection on one target: measured on binary chains at
     # T = 300, 1000 and 3000, the run takes 6 to 7 times one pass (0.49, 2.6 and 29 s
@@ -130,7 +130,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
                 mechanism=args.mechanism,
                 known=known,
                 targets=targets,
-                weights=integer_weights(args.weights),
+                weights=options.integer_weights(args.weights),
                 baselines=not args.no_baselines,
                 on_target=lambda _n: bar.update(1),
             )

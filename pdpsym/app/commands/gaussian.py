@@ -15,7 +15,7 @@ from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_positive
 
 if TYPE_CHECKING:
-    from pdpsym.papers.li2019.gaussian import GaussianLeakage
+    from pdpsym.loss.gaussian import GaussianLeakage
 
 
 def register(sub: Any) -> None:
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     # imported here: these load sympy and flint, which `pdpsym gaussian --help` does not need
     from pdpsym.app.readers import load_gaussian
     from pdpsym.core.certify import certify
-    from pdpsym.papers.li2019.gaussian import THM6_READING, all_adversaries, gaussian_leakage
+    from pdpsym.loss.gaussian import THM6_READING, all_adversaries, gaussian_leakage
 
     args.digits = options.digits(args.digits)
     lam = parse_positive(args.lam, "--lam")

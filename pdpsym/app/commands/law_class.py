@@ -114,8 +114,7 @@ def _steps(cls: Any, max_boxes: int) -> int:
 
 def class_leakage_command(args: argparse.Namespace, cls: Any) -> int:
     """Eq. 2's sup over the class, for ``--target`` or ``--all-targets``."""
-    from pdpsym.app.commands.structured import integer_weights  # after --help
-    from pdpsym.loss.class_search import class_leakage
+    from pdpsym.loss.class_search import class_leakage  # after --help
     from pdpsym.mechanisms.laplace import parse_lambda
 
     if getattr(args, "all", False):
@@ -125,7 +124,7 @@ def class_leakage_command(args: argparse.Namespace, cls: Any) -> int:
     digits = min(options.digits(args.digits), SHOWN_DIGITS)
     lam = parse_lambda(args.lam)
     known = options.names(args.known)
-    weights = integer_weights(args.weights)
+    weights = options.integer_weights(args.weights)
     options.target_or_all(args)
     if _tables(cls):
         return _table_leakage(args, cls, lam, known, digits)
@@ -235,7 +234,7 @@ def _table_leakage(
 ) -> int:
     """Eq. 2's max over a class of tables, exactly (``--target`` only)."""
     from pdpsym.audit.class_audit import table_class_leakage  # after --help
-    from pdpsym.loss.leakage import leakage_work
+    from pdpsym.loss.table_leakage import leakage_work
 
     if args.all_targets:
         raise InputError("--all-targets", "a class of tables takes one --target")
@@ -315,8 +314,7 @@ def _box_limit() -> Iterator[None]:
 
 def class_calibrate_command(args: argparse.Namespace, cls: Any) -> int:
     """The smallest scale meeting ``--eps`` for every law of the class, with baselines."""
-    from pdpsym.app.commands.structured import integer_weights  # after --help
-    from pdpsym.audit.class_calibrate import class_calibrate
+    from pdpsym.audit.class_calibrate import class_calibrate  # after --help
     from pdpsym.core.numbers import parse_positive
 
     if _tables(cls):  # as for one table: calibrate is for structured models
@@ -338,7 +336,7 @@ def class_calibrate_command(args: argparse.Namespace, cls: Any) -> int:
             mechanism=args.mechanism,
             known=known,
             targets=targets,
-            weights=integer_weights(args.weights),
+            weights=options.integer_weights(args.weights),
             baselines=not args.no_baselines,
             jobs=options.jobs(args),
             max_boxes=max(max_boxes, 1),

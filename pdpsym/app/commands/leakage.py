@@ -65,11 +65,11 @@ def _leakage(args: argparse.Namespace) -> dict[str, Any]:
     # imported here (as in the other handlers): sympy and flint load after --help
     from pdpsym.app.readers import load_discrete
     from pdpsym.loss.adversary import Adversary
-    from pdpsym.loss.leakage import (
+    from pdpsym.loss.table_leakage import (
         all_adversaries,
-        leakage,
         leakage_all,
         leakage_work,
+        table_leakage,
     )
     from pdpsym.mechanisms.laplace import LinearQuery, parse_lambda
     from pdpsym.papers.li2019.theorems import group_dp_bound
@@ -94,7 +94,7 @@ def _leakage(args: argparse.Namespace) -> dict[str, Any]:
         raise InputError("--target", "name the target tuple (or pass --all)")
     adv = Adversary.of(model, args.target, options.names(args.known))
     limits.check(args, leakage_work(model, adv.target, adv.known, query), "this Eq. 2 search")
-    res = leakage(model, adv.target, adv.known, lam, query)
+    res = table_leakage(model, adv.target, adv.known, lam, query)
     out = res.as_json(digits)
     out["group_dp_bound"] = fraction_str(group_dp_bound(model, adv, lam, query))
     return out
@@ -177,7 +177,7 @@ def li2019_examples_rows(digits: int = 15, fmt: str = "md") -> tuple[list[str], 
     import sympy  # imported here, with the engines: `pdpsym table --help` does not load them
 
     from pdpsym.loss.adversary import Adversary
-    from pdpsym.loss.leakage import leakage
+    from pdpsym.loss.table_leakage import table_leakage
     from pdpsym.mechanisms.laplace import LinearQuery
     from pdpsym.papers.li2019.examples import DESCRIPTIONS, li2019_table
     from pdpsym.papers.li2019.theorems import group_dp_bound
@@ -189,7 +189,7 @@ def li2019_examples_rows(digits: int = 15, fmt: str = "md") -> tuple[list[str], 
         query = LinearQuery.sum(model.variables)
         for known in ((), ("x2",)):
             adv = Adversary("x1", known)
-            res = leakage(model, "x1", known, 1, query)
+            res = table_leakage(model, "x1", known, 1, query)
             bound = fraction_str(group_dp_bound(model, adv, Fraction(1), query))
             if res.ok:
                 c = res.certified(digits)

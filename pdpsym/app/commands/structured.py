@@ -17,26 +17,9 @@ from pdpsym.loss.histogram import histogram_leakage, histogram_work
 from pdpsym.loss.structured import leakage_max, structured_leakage
 from pdpsym.loss.structured_work import assignment_count, leakage_work
 from pdpsym.mechanisms.laplace import parse_lambda
+from pdpsym.models import counts
 from pdpsym.models.counts import CountModel
 from pdpsym.models.structured_kinds import network_of
-
-
-def integer_weights(text: str | None) -> dict[str, int] | None:
-    """``NAME=w,...`` with integer weights (structured models)."""
-    if not text:
-        return None
-    out: dict[str, int] = {}
-    for name, w in options.weights(text).items():
-        if w.denominator != 1:
-            raise InputError("--weights", f"structured models take integer weights, got {name}={w}")
-        out[name] = int(w)
-    return out
-
-
-def record_count(model: CountModel) -> int:
-    """The number of records, without listing their names."""
-    n = getattr(model, "length", None)
-    return int(n) if n is not None else len(model.variables)
 
 
 def _value(v: dict[str, Any] | None) -> str:
@@ -54,9 +37,9 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
     digits = options.digits(args.digits)
     lam = parse_lambda(args.lam)
     known = options.names(args.known)
-    weights = integer_weights(args.weights)
+    weights = options.integer_weights(args.weights)
     options.target_or_all(args)
-    n_targets = record_count(model) - len(known) if args.all_targets else 1
+    n_targets = counts.record_count(model) - len(known) if args.all_targets else 1
     histogram = getattr(args, "query", "sum") == "histogram"
     if histogram and weights is not None:
         raise InputError("--weights", "the histogram query takes no weights")

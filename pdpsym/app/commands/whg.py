@@ -227,7 +227,7 @@ def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, 
     from pdpsym.core.certify import ball_decimal, certify
     from pdpsym.core.compare import enclosure_argmax
     from pdpsym.core.decimals import certified_decimals
-    from pdpsym.loss.leakage import leakage
+    from pdpsym.loss.table_leakage import table_leakage
     from pdpsym.papers.li2019.edges import EdgeReading, rational_log
     from pdpsym.papers.li2019.whg import (
         MAX_EXACT_N,
@@ -270,7 +270,7 @@ def _run_batch(args: argparse.Namespace, model: Any, lam: Fraction, query: Any, 
         return exact_graph[0]
 
     def eq2_exact(i: int, known: tuple[str, ...]) -> Any:
-        return ChainValue.of(leakage(model, names[i], known, lam, query).require())
+        return ChainValue.of(table_leakage(model, names[i], known, lam, query).require())
 
     def chain_exact(i: int, known: tuple[str, ...]) -> Any:
         return exact_nodes()[(names[i], frozenset(known))].chain_value

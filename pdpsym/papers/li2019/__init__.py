@@ -10,8 +10,8 @@ Leakage: A Unified Analysis" (prior differential privacy, PDP).
   :mod:`~pdpsym.papers.li2019.correlation` (conditional Pearson sign, Lemma 3);
 * :mod:`~pdpsym.papers.li2019.whg` -- Sec. V: the chain rule (Theorem 5, Eq. 14), the
   full and fast searches (Sec. V-D, Algorithms 1-2) and the certified batch;
-* :mod:`~pdpsym.papers.li2019.gaussian` -- Sec. VI: the Gaussian model (Lemma 1,
-  Theorem 6, Corollary 2) and :mod:`~pdpsym.papers.li2019.gaussian_density` (Lemma 2, Eq. 19);
+* :mod:`~pdpsym.loss.gaussian` -- Sec. VI: the Gaussian model's leakage (Lemma 1,
+  Theorem 6, Corollary 2; a generic engine the labels point at) and :mod:`~pdpsym.papers.li2019.gaussian_density` (Lemma 2, Eq. 19);
 * :mod:`~pdpsym.papers.li2019.examples`, :mod:`~pdpsym.papers.li2019.experiments` --
   Examples 2-4 and Section VII.
 """
@@ -25,23 +25,22 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # the submodules and LABELS load on first use (see __getattr__)
     from pdpsym.papers.li2019 import correlation as correlation
     from pdpsym.papers.li2019 import edges as edges
-    from pdpsym.papers.li2019 import gaussian as gaussian
     from pdpsym.papers.li2019 import labels as labels
     from pdpsym.papers.li2019 import theorems as theorems
     from pdpsym.papers.li2019 import whg as whg
 
     LABELS: dict[str, tuple[Callable[..., Any], str]]
 
-_SUBMODULES = ("correlation", "edges", "gaussian", "labels", "theorems", "whg")
+_SUBMODULES = ("correlation", "edges", "labels", "theorems", "whg")
 
 
 def _labels() -> dict[str, tuple[Callable[..., Any], str]]:
     """label -> (function, claim id)."""
+    from pdpsym.loss import gaussian  # the engines behind the labels: on first use
     from pdpsym.loss import leakage as eq2  # the engines behind the labels: on first use
     from pdpsym.papers.li2019 import (  # the engines behind the labels: sympy, on first use
         correlation,
         edges,
-        gaussian,
         labels,
         theorems,
         whg,
@@ -69,7 +68,7 @@ def _labels() -> dict[str, tuple[Callable[..., Any], str]]:
 
 def __getattr__(name: str) -> Any:
     # PEP 562: importing one engine (the batch WHG of ``pdpsym whg``) does not load the
-    # others, which bring sympy; ``li2019.gaussian`` and ``li2019.LABELS`` work as before
+    # others, which bring sympy; ``li2019.LABELS`` works as before
     if name in _SUBMODULES:
         value: Any = importlib.import_module(f"{__name__}.{name}")
     elif name == "LABELS":

@@ -18,7 +18,7 @@ from pdpsym.claims import claim
 from pdpsym.core.exp_polynomials import LogRatio
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss import adversary
-from pdpsym.loss import leakage as eq2
+from pdpsym.loss import table_leakage as eq2
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.families import random_product, random_table, tables_up_to
 from pdpsym.papers.li2019 import theorems
@@ -45,7 +45,7 @@ def _adversaries(
     for model in itertools.chain(_small_class(config) if small else (), gen):
         query = LinearQuery.sum(model.variables)
         for adv in eq2.all_adversaries(model):
-            yield model, adv, query, eq2.leakage(model, adv.target, adv.known, 1, query)
+            yield model, adv, query, eq2.table_leakage(model, adv.target, adv.known, 1, query)
 
 
 def proved(proof: Callable[[], object], law: claim.Law, cases: Any, **kw: Any) -> claim.AllOf:
@@ -134,7 +134,7 @@ def _grid_cases(config: claim.RunConfig) -> Iterator[tuple[Any, ...]]:
     for _ in range(config.count(3, 20)):
         model = random_table(rng, [2, rng.choice([2, 3])], zero_prob=0.0)
         query = LinearQuery.sum(model.variables)
-        best = eq2.leakage(model, "x1", (), 1, query).value
+        best = eq2.table_leakage(model, "x1", (), 1, query).value
         for r in (Fraction(k, 4) for k in range(-8, 21)):
             d0, d1 = (
                 theorems.conditional_density(model, adv, Fraction(x), {}, r, ONE, query)
@@ -277,7 +277,7 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
         query = LinearQuery.sum(model.variables)
         for t in model.variables:
             adv = adversary.Adversary(t, tuple(v for v in model.variables if v != t))
-            res = eq2.leakage(model, t, adv.known, 1, query)
+            res = eq2.table_leakage(model, t, adv.known, 1, query)
             value = theorems.theorem4_value(model, adv, ONE, query)
             bottom.append((model, adv, res, value, query.sensitivity(model, t)))
 
@@ -315,7 +315,7 @@ def check_thm4(config: claim.RunConfig) -> claim.Property:
 
 # --- Examples 2-4 -------------------------------------------------------------------------------
 def _pl(name: str, known: tuple[str, ...]) -> adversary.LeakageResult:
-    return eq2.leakage(li2019_table(name), "x1", known, 1)
+    return eq2.table_leakage(li2019_table(name), "x1", known, 1)
 
 
 def _instance(checks: dict[str, bool], details: dict[str, Any], holds: str) -> claim.Property:
@@ -381,7 +381,7 @@ def check_ex3(config: claim.RunConfig) -> claim.Property:
     """
     N = config.count(10, 40)
     ts = [Fraction(k, N) for k in range(1 - N, N)]
-    pts = [(t, eq2.leakage(correlated_pair(t), "x1", (), 1)) for t in ts]
+    pts = [(t, eq2.table_leakage(correlated_pair(t), "x1", (), 1)) for t in ts]
 
     def law(case: tuple[Any, ...]) -> object:
         (t0, v0), (t1, v1) = case

@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.claims import claim
-from pdpsym.loss import leakage as eq2
+from pdpsym.loss import table_leakage as eq2
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers.li2019 import correlation, edge_tables, edges, table_cases

@@ -19,10 +19,11 @@ import sympy
 from pdpsym.claims import claim
 from pdpsym.core.balls import Ball, to_ball, working_precision
 from pdpsym.core.numbers import from_sympy
+from pdpsym.loss import gaussian
+from pdpsym.loss.gaussian import THM6_READING, gaussian_leakage
 from pdpsym.models.gaussian import GaussianModel, solve, submatrix
-from pdpsym.papers.li2019 import gaussian, gaussian_density
+from pdpsym.papers.li2019 import gaussian_density
 from pdpsym.papers.li2019.claims import proved
-from pdpsym.papers.li2019.gaussian import THM6_READING, gaussian_leakage
 from pdpsym.papers.li2019.gaussian_density import eq19_profile
 from pdpsym.proofs import gaussian_conditioning
 

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.papers.li2019.gaussian import equicorrelated, gaussian_leakage
+from pdpsym.loss.gaussian import equicorrelated, gaussian_leakage
 from pdpsym.papers.li2019.whg import BetaEdges, CachedEdges, ExactOf, fast_search, full_search
 
 

@@ -7,7 +7,7 @@ Lemma 2 (rebuilt). The output density is the Laplace-Gaussian convolution
 ``1/lam``-Lipschitz with slopes tending to ``-/+ 1/lam`` as ``t -> +/- inf`` (proof:
 proofs/lemma2_gaussian.py). For ``s = 0`` the density is Laplace, ``h(t) = e^{-|t|/lam}``.
 
-:func:`eq19_profile` conditions by Lemma 1 (:mod:`pdpsym.papers.li2019.gaussian`) and
+:func:`eq19_profile` conditions by Lemma 1 (:mod:`pdpsym.loss.gaussian`) and
 checks the certified log-ratio of these densities against Theorem 6's closed form.
 """
 
@@ -25,7 +25,7 @@ from pdpsym.core.balls import Ball, to_ball, working_precision
 from pdpsym.core.certify import arb_from_fraction, ball_endpoints, refine
 from pdpsym.core.decimals import decimal_string
 from pdpsym.core.numbers import from_sympy, to_sympy
-from pdpsym.papers.li2019.gaussian import GaussianQuery, condition
+from pdpsym.loss.gaussian import GaussianQuery, condition
 
 # --- Lemma 2: the Laplace-Gaussian convolution --------------------------------------------
 

@@ -18,10 +18,11 @@ from typing import Any
 import sympy
 
 from pdpsym.core.exp_polynomials import LogRatio
+from pdpsym.loss import gaussian
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.gaussian import GaussianModel
 from pdpsym.models.joint import JointDistribution
-from pdpsym.papers.li2019 import edges, gaussian, gaussian_density, whg
+from pdpsym.papers.li2019 import edges, gaussian_density, whg
 
 
 def theorem3_increment_ratio(

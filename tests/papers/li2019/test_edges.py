@@ -10,7 +10,7 @@ from strategies import joint_tables, lambdas
 
 from pdpsym.core.exp_polynomials import ExpPoly, LogRatio
 from pdpsym.loss.adversary import compare_log_ratio_rational
-from pdpsym.loss.leakage import leakage
+from pdpsym.loss.table_leakage import table_leakage
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers.li2019.correlation import lemma3_sides, lemma3_symbolic
@@ -120,7 +120,7 @@ def test_binary_pair_chain_is_the_right_tail_so_at_most_eq2(
 
 
 def test_eq2_bottom_of_table_a_is_one() -> None:
-    res = leakage(li2019_table("a"), "x1", ["x2"], 1)
+    res = table_leakage(li2019_table("a"), "x1", ["x2"], 1)
     assert res.value is not None and compare_log_ratio_rational(res.value, Fraction(1)) == 0
 
 
@@ -128,8 +128,8 @@ def test_theorem2_counterexample_independently() -> None:
     """The minimal counterexample of li2019.thm2: the sup of Eq. 2 sits at r = 0, not a tail."""
     m = JointDistribution.from_rows(["x1", "x2"], [[0, 0, "1/3"], [1, 0, "1/3"], [1, 1, "1/3"]])
     q = LinearQuery.sum(["x1", "x2"])
-    child = leakage(m, "x2", ["x1"], 1)
-    anc = leakage(m, "x2", [], 1)
+    child = table_leakage(m, "x2", ["x1"], 1)
+    anc = table_leakage(m, "x2", [], 1)
     W = impact_set(m, "x2", ("x1",), "x1", Fraction(1), q)
     step = theorem2_step(child.value, W)  # type: ignore[arg-type]
     # Eq. 2 = ln((e + e^2)/2) attained at r = 0; the step gives ln(2e^2/(1+e))

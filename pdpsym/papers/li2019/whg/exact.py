@@ -14,7 +14,7 @@ from typing import Any
 from pdpsym.core.errors import InputError
 from pdpsym.core.exp_polynomials import LogRatio
 from pdpsym.loss.adversary import Adversary, LeakageResult
-from pdpsym.loss.leakage import leakage, leakage_all
+from pdpsym.loss.table_leakage import leakage_all, table_leakage
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers.li2019.edge_tables import EdgeTables
@@ -146,7 +146,7 @@ def whg_from_distribution(
 
     def eq2(i: int, K: int) -> LeakageResult:
         if (i, K) not in exact:
-            exact[(i, K)] = leakage(model, names[i], _known(names, K), lam, query)
+            exact[(i, K)] = table_leakage(model, names[i], _known(names, K), lam, query)
         return exact[(i, K)]
 
     tables = EdgeTables(model, lam, query, reading)

@@ -22,7 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.core.exp_polynomials import LogRatio
-from pdpsym.loss.leakage import leakage
+from pdpsym.loss.table_leakage import table_leakage
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers.li2019.edges import EdgeReading, impact_set, log_min, rational_log, theorem2_step
@@ -64,7 +64,7 @@ def reference_whg(
             others = [v for v in names if v != target]
             for K in itertools.combinations(others, size):
                 key = (target, frozenset(K))
-                exact = leakage(model, target, K, lam, query) if with_exact else None
+                exact = table_leakage(model, target, K, lam, query) if with_exact else None
                 if progress is not None:
                     progress.update(1)
                 chain: LogRatio | None
@@ -73,7 +73,7 @@ def reference_whg(
                     if bottom is BottomRule.THEOREM4:
                         chain = rational_log(query.sensitivity(model, target) / lam)
                     else:
-                        b = exact or leakage(model, target, K, lam, query)
+                        b = exact or table_leakage(model, target, K, lam, query)
                         chain = b.value if b.ok else None
                     node = Node(target, K, layer, exact, _value(chain), chain)
                     if chain is not None:

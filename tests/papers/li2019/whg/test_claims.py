@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from pdpsym.core.numbers import parse_rational
-from pdpsym.loss.leakage import leakage
+from pdpsym.loss.table_leakage import table_leakage
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
 from pdpsym.papers.li2019.correlation import conditional_pearson_sign
@@ -63,8 +63,8 @@ def test_thm2_counterexample_recomputed() -> None:
     assert cx is not None
     m = _model(cx)
     target = cx["child"][2 : cx["child"].index(",")]
-    child = leakage(m, target, [v for v in m.variables if v != target], 1)
-    anc = leakage(m, target, [], 1)
+    child = table_leakage(m, target, [v for v in m.variables if v != target], 1)
+    anc = table_leakage(m, target, [], 1)
     W = impact_set(
         m,
         target,

@@ -12,8 +12,7 @@ from hypothesis import strategies as st
 
 from pdpsym.core.certify import certify
 from pdpsym.core.errors import InputError
-from pdpsym.models.gaussian import GaussianModel
-from pdpsym.papers.li2019.gaussian import (
+from pdpsym.loss.gaussian import (
     GaussianQuery,
     all_adversaries,
     all_conditionals,
@@ -23,6 +22,7 @@ from pdpsym.papers.li2019.gaussian import (
     regression_coefficients,
     weight_vector,
 )
+from pdpsym.models.gaussian import GaussianModel
 from pdpsym.papers.li2019.gaussian_density import convolution_density, eq19_profile
 
 small = st.fractions(min_value=-3, max_value=3, max_denominator=3)

@@ -30,8 +30,10 @@ from typing import Any
 
 import sympy
 
+from pdpsym.core.certify import certify
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, to_sympy
+from pdpsym.loss.leakage_result import Leakage, Status
 from pdpsym.models.gaussian import FMatrix, GaussianModel, solve, submatrix
 
 THM6_READING = (
@@ -354,22 +356,20 @@ def regression_coefficients(
 
 
 @dataclass(frozen=True)
-class GaussianLeakage:
+class GaussianLeakage(Leakage):
     """Theorem 6's answer to a :class:`GaussianQuery`: ``PL(A(i, K)) = |c| (u_i - l_i) / lam``,
-    with ``c`` and the conditional variance of ``f`` from Lemma 1 (``given``)."""
+    with ``c`` and the conditional variance of ``f`` from Lemma 1 (``given``); its
+    ``target`` and ``known`` (in the query's order) are the query's, its status ``"ok"``."""
 
     query: GaussianQuery
     given: QueryGiven
+    target: str = field(init=False, repr=False)
+    known: tuple[str, ...] = field(init=False, repr=False)
+    status: Status = field(init=False, repr=False, default="ok")
 
-    @property
-    def target(self) -> str:
-        """The target's name."""
-        return self.query.target
-
-    @property
-    def known(self) -> tuple[str, ...]:
-        """The known tuples' names, in the query's order."""
-        return self.query.known
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "target", self.query.target)
+        object.__setattr__(self, "known", self.query.known)
 
     @property
     def coefficient(self) -> Fraction:
@@ -387,15 +387,28 @@ class GaussianLeakage:
         q = self.query
         return theorem6_value(self.given.coefficient, q.low, q.high, q.lam)
 
-    def as_row(self) -> dict[str, Any]:
-        """The result as a row of plain strings (exact fractions) and the known tuples' names."""
-        return {
-            "target": self.target,
-            "known": list(self.known),
-            "coefficient": fraction_str(self.coefficient),
-            "conditional_variance": fraction_str(self.variance),
-            "value": fraction_str(self.value),
-        }
+    def value_json(self, digits: int) -> dict[str, Any] | None:
+        """The exact value and its certified decimal as JSON.
+
+        Args:
+            digits: the significant digits.
+
+        Returns:
+            :func:`pdpsym.core.certify.certify`'s JSON of :attr:`value`.
+        """
+        return certify(self.value, digits).as_json()
+
+    def compare_rational(self, q: Fraction) -> int | None:
+        """The exact sign of ``PL - q`` (both rationals).
+
+        Args:
+            q: the rational to compare with.
+
+        Returns:
+            ``-1``, ``0`` or ``1``.
+        """
+        v = self.value
+        return (v > q) - (v < q)
 
 
 def theorem6_value(c: Fraction, low: Fraction, high: Fraction, lam: Fraction) -> Fraction:
