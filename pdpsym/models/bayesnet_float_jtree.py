@@ -366,6 +366,8 @@ def float_target_laws(
         yield t, values, f.kappa
 
 
+#: the most floats of one clique's polynomials (4 GB) the float passes take on
+FLOAT_CELLS = 1 << 29
 #: the exact tree's work (units) above which the float passes are used when cheaper
 EXACT_WORK = 10**8
 
@@ -375,7 +377,8 @@ def float_work(tree: CliqueTree, span: int) -> int:
     microsecond of CPU): every clique-sized product (``cells * (2 + children)``, as the
     exact estimate counts them on the tables' supports) priced ``(span^2 + 600) / 3000``
     units, a convolution of two polynomials of degree up to the span plus the array
-    overhead.
+    overhead; more than the exact work (the floats are not used) when the largest
+    clique's polynomials exceed :data:`FLOAT_CELLS` floats.
 
     Args:
         tree: the clique tree.
@@ -388,6 +391,8 @@ def float_work(tree: CliqueTree, span: int) -> int:
         Fitted on andes (every record: 41 s of CPU for the passes, span 223; a count of
         20 records: 0.6 s) and checked on pigs (docs/benchmarks.md).
     """
+    if tree.largest * (span + 1) > FLOAT_CELLS:
+        return tree.work + 1  # its largest clique's polynomials would not fit in memory
     cells = tree.work // max(tree.price, 1)
     return cells * (span * span + 600) // 3000 + 10**5
 
@@ -478,6 +483,7 @@ def network_float_laws(
 
 __all__ = [
     "FFactor",
+    "FLOAT_CELLS",
     "EXACT_WORK",
     "FloatRange",
     "float_marginals",

@@ -73,6 +73,8 @@ class CliqueTree:
     work: int
     #: the units of one entry's polynomial product
     price: int = 1
+    #: the cells of the largest clique
+    largest: int = 0
 
 
 def min_fill(
@@ -174,7 +176,8 @@ def clique_tree(
         sizes[v] * math.prod(sizes[u] for u in neighbours[v]) * (2 + children[v]) * price
         for v in order
     )
-    return CliqueTree(tuple(order), neighbours, parent, width, work, price)
+    largest = max((sizes[v] * math.prod(sizes[u] for u in neighbours[v]) for v in order), default=0)
+    return CliqueTree(tuple(order), neighbours, parent, width, work, price, largest)
 
 
 def multiply(a: PFactor, b: PFactor) -> PFactor:
