@@ -4,7 +4,7 @@ junction tree and certified enclosures, against the float64 baseline
 uncertified), as whole processes, paired (alternating which goes first). Prints the
 median user + system CPU of each and their ratio.
 
-    python benchmarks/bench_bayesnet_large.py [--cases andes-c20 pigs-c20 link-c20 andes] [--rounds 3]
+    python benchmarks/bench_bayesnet_large.py [--cases andes-c20 pigs-c20 andes] [--rounds 3]
 """
 
 from __future__ import annotations
@@ -38,14 +38,13 @@ CASES = {
     "andes-c20": ("andes", 20, "true"),
     "pigs-c20": ("pigs", 20, "2"),
     "pigs-c120": ("pigs", 120, "2"),
-    "link-c20": ("link", 20, "n"),
     "andes": ("andes", None, ""),
 }
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--cases", nargs="+", default=["andes-c20", "pigs-c20", "link-c20", "andes"])
+    ap.add_argument("--cases", nargs="+", default=["andes-c20", "pigs-c20", "andes"])
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()
     py = sys.executable

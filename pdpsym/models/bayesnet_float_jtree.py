@@ -156,10 +156,12 @@ def fmul(a: FFactor, b: FFactor) -> FFactor:
     y = _aligned(b, scope)
     shape = np.broadcast_shapes(x.shape[:-1], y.shape[:-1])
     out = np.zeros([*shape, da + db + 1])
+    tmp = np.empty([*shape, db + 1])  # one buffer for every shifted product (no reallocation)
     for i in range(da + 1):
         xi = x[..., i : i + 1]
         if xi.any():
-            out[..., i : i + db + 1] += xi * y
+            np.multiply(xi, y, out=tmp)
+            out[..., i : i + db + 1] += tmp
     return FFactor(scope, out, a.kappa + b.kappa + 1 + da, a.exp + b.exp)
 
 
@@ -366,8 +368,9 @@ def float_target_laws(
         yield t, values, f.kappa
 
 
-#: the most floats of one clique's polynomials (4 GB) the float passes take on
-FLOAT_CELLS = 1 << 29
+#: the most floats of one clique's polynomials (512 MB) the float passes take on (the
+#: passes peak at about five such arrays: andes, every record, 5.9e7 floats, 2.4 GB)
+FLOAT_CELLS = 1 << 26
 #: the exact tree's work (units) above which the float passes are used when cheaper
 EXACT_WORK = 10**8
 
