@@ -47,9 +47,10 @@ from typing import Any
 import numpy as np
 
 from pdpsym.core import poly
+from pdpsym.core.errors import InputError
 from pdpsym.core.poly import IntPoly
 from pdpsym.models.bayesnet_build import ancestors, moral_graph
-from pdpsym.models.bayesnet_jtree import CliqueTree, clique_tree, send_down
+from pdpsym.models.bayesnet_jtree import CliqueTree, clique_tree, send_down, sparse_tree
 from pdpsym.models.counts import check_known
 
 #: the unit roundoff of float64 (round to nearest)
@@ -441,6 +442,8 @@ def network_float_laws(
 
     Raises:
         FloatRange: a product could underflow or overflow.
+        InputError: ``max_work``, when the float estimate is over the network's limit
+            (the message names the induced width).
 
     References:
         Li et al., Sec. III, Eq. 2; Higham (2002), Sec. 3.3.
@@ -456,7 +459,16 @@ def network_float_laws(
     adj = moral_graph(nodes, network.variables, observed, keep)
     position = {v: k for k, v in enumerate(network.variables)}
     sizes = {v: len(nodes[v].states) for v in adj}
-    tree = clique_tree(list(adj), adj, position, sizes, contrib.span)
+    tree = sparse_tree(
+        clique_tree(list(adj), adj, position, sizes, contrib.span), nodes, observed, keep
+    )
+    work = float_work(tree, contrib.span)
+    if work > network.max_work:
+        raise InputError(
+            "max_work",
+            f"the float junction tree has induced width {tree.width} and an estimated work "
+            f"of {work:.2e} units, over the limit {network.max_work:.2e}",
+        )
     factors = []
     for v in network.variables:
         if v not in keep:

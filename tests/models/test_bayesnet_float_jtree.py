@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from oracles import float_network
 
 from pdpsym.core import poly
+from pdpsym.core.errors import InputError
 from pdpsym.loss import network_floats
 from pdpsym.loss.structured import structured_leakage, target_enclosure
 from pdpsym.models import bayesnet_float_jtree as fj
@@ -226,3 +227,14 @@ def test_andes_certified_enclosures_agree_with_a_float64_elimination_written_in_
         v = by[t].value
         assert v is not None and v.hi - v.lo < Fraction(1, 10**9)
         assert float(v.lo) - 1e-9 <= ref <= float(v.hi) + 1e-9
+
+
+def test_the_float_passes_refuse_work_over_the_networks_limit_naming_the_width():
+    # the engine checks its own estimate too (the caller's may have had other known
+    # records); andes's min-fill width is 17 (tests/app/test_bayesnet_large_cli.py
+    # computes it from the file with a min-fill written there)
+    text = gzip.open(DATA / "andes.bif.gz", "rt", encoding="utf-8").read()
+    net = BayesianNetwork.from_bif_text(text, tolerance=TOL, max_work=10**7)
+    with pytest.raises(InputError) as err:
+        next(fj.network_float_laws(net, list(net.variables), {}))
+    assert err.value.field == "max_work" and "induced width 17" in err.value.message
