@@ -50,10 +50,16 @@ from pdpsym.core import poly
 from pdpsym.core.decimals import fixed_digits
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
-from pdpsym.loss import chain_all_targets, chain_float_screen, chain_shortcuts, count_mixtures
+from pdpsym.loss import (
+    chain_all_targets,
+    chain_float_screen,
+    chain_shortcuts,
+    count_mixtures,
+    network_floats,
+)
 from pdpsym.loss.independent import independent_closed_form, independent_leakages
 from pdpsym.loss.leakage_result import Enclosed, TargetLeakage
-from pdpsym.models import truncated_counts
+from pdpsym.models import bayesnet_float_jtree, truncated_counts
 from pdpsym.models.bayesnet_build import relevant_known
 from pdpsym.models.counts import Contributions, CountModel
 from pdpsym.models.structured_kinds import chain_of, network_of
@@ -445,11 +451,14 @@ def structured_leakage(
                 closed.append(TargetLeakage(t, "ok", Enclosed(v, v), known))
         return closed
     acc = {t: _Accumulator() for t in targets}
+    floats = False
     closed_form = exact and contrib.span <= exact_limit
     network = network_of(model)
     if network is not None:  # known records d-separated from the query
         counted = [v for v, row in zip(network.variables, contrib.table, strict=True) if any(row)]
         known = relevant_known(network.nodes, counted, targets, known)
+        tree = network.targets_work(known, weights, targets)
+        floats = bayesnet_float_jtree.prefers_floats(tree, contrib.span)
     for assignment in known_assignments(model, known):
         rest = list(targets)
         stands: dict[str, str] = {}  # a mirrored target -> the one computed for it
@@ -477,10 +486,21 @@ def structured_leakage(
             if not rest and not stands:
                 continue
         results: dict[str, tuple[Fraction, Fraction, LogRatio | None] | None] = {}
+        if network is not None and floats:
+            results = network_floats.float_results(
+                bayesnet_float_jtree.network_float_laws(
+                    network, rest, assignment, weights, on_step
+                ),
+                lambda v: target_enclosure(v, contrib, lam, min(digits, 15), False),
+            )
         laws = (
-            network.target_factors(rest, assignment, weights, on_step)
-            if network is not None
-            else model.target_factors(rest, assignment, weights)
+            ()
+            if results
+            else (
+                network.target_factors(rest, assignment, weights, on_step)
+                if network is not None
+                else model.target_factors(rest, assignment, weights)
+            )
         )
         for name, values in laws:
             results[name] = target_enclosure(values, contrib, lam, digits, exact, exact_limit)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from pdpsym.loss.independent import independent_closed_form
+from pdpsym.models import bayesnet_float_jtree
 from pdpsym.models.counts import CountModel
 from pdpsym.models.structured_kinds import chain_of, network_of
 
@@ -76,8 +77,12 @@ def leakage_work(
         # every target at once by the junction tree (its units: about a microsecond),
         # then each target's enclosure (about 50 units per point of the span)
         tree = network.targets_work(known, weights, targets)
-        per_target = 50 * (network.contributions(weights).span + 1)
-        return assignment_count(model, known) * (tree.work + max(n_targets, 1) * per_target)
+        span = network.contributions(weights).span
+        work = tree.work
+        if bayesnet_float_jtree.prefers_floats(tree, span):  # the float passes run instead
+            work = bayesnet_float_jtree.float_work(tree, span)
+        per_target = 50 * (span + 1)
+        return assignment_count(model, known) * (work + max(n_targets, 1) * per_target)
     per_pass = int(model.size_hint())
     span = max(1, int(per_pass**0.5))
     per_target = 4 if chain_of(model) is not None and n_targets > 2 else 8

@@ -57,8 +57,8 @@ from pdpsym.core.poly import IntPoly
 PFactor = tuple[tuple[str, ...], dict[tuple[int, ...], IntPoly]]
 #: a factor's support: (scope, boolean array over the scope's states)
 BFactor = tuple[tuple[str, ...], np.ndarray]
-#: a factor of either kind (the message passing is the same for both)
-_F = TypeVar("_F", PFactor, BFactor)
+#: a factor of any kind (the message passing is the same for all)
+_F = TypeVar("_F")
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,8 @@ class CliqueTree:
     work: int
     #: the units of one entry's polynomial product
     price: int = 1
+    #: the cells of the largest clique
+    largest: int = 0
 
 
 def min_fill(
@@ -174,7 +176,8 @@ def clique_tree(
         sizes[v] * math.prod(sizes[u] for u in neighbours[v]) * (2 + children[v]) * price
         for v in order
     )
-    return CliqueTree(tuple(order), neighbours, parent, width, work, price)
+    largest = max((sizes[v] * math.prod(sizes[u] for u in neighbours[v]) for v in order), default=0)
+    return CliqueTree(tuple(order), neighbours, parent, width, work, price, largest)
 
 
 def multiply(a: PFactor, b: PFactor) -> PFactor:
@@ -255,7 +258,7 @@ def _children(tree: CliqueTree, order: Sequence[str]) -> dict[str, list[str]]:
     return kids
 
 
-def _send_down(
+def send_down(
     base: _F,
     cs: Sequence[str],
     up: Mapping[str, _F],
@@ -264,10 +267,26 @@ def _send_down(
     mul: Callable[[_F, _F], _F],
     marg: Callable[[_F, Sequence[str]], _F],
 ) -> _F:
-    """One clique's downward messages: ``down[c]`` for each child ``c`` is ``base`` times
+    """One clique's downward messages (for factors of any kind, given their product
+    ``mul`` and marginal ``marg``): ``down[c]`` for each child ``c`` is ``base`` times
     every other child's upward message, marginalised to ``c``'s separator (by prefix and
-    suffix products, so each product is taken once). Returns ``base`` times every child's
-    upward message."""
+    suffix products, so each product is taken once).
+
+    Args:
+        base: the clique's own tables times its downward message.
+        cs: its children.
+        up: the upward messages.
+        down: the downward messages (filled in for ``cs``).
+        neighbours: each clique's separator records.
+        mul: the product of two factors.
+        marg: the marginal of a factor on some records.
+
+    Returns:
+        ``base`` times every child's upward message (the clique's belief).
+
+    References:
+        Shafer and Shenoy (1990); Koller and Friedman, Sec. 10.2.
+    """
     # prefix[j] = base * up[c_0..c_{j-1}], suffix[j] = up[c_j..]
     prefix = [base]
     for c in cs:
@@ -337,7 +356,7 @@ def all_marginals(
         root_of[v] = v if p is None else root_of[p]
         base = local[v] if p is None else multiply(local[v], down[v])
         cs = kids[v]
-        whole = _send_down(base, cs, up, down, tree.neighbours, multiply, marginal)
+        whole = send_down(base, cs, up, down, tree.neighbours, multiply, marginal)
         if v in wanted:
             out[v] = {k[0]: q for k, q in marginal(whole, (v,))[1].items()}
         if on_clique is not None:
@@ -441,7 +460,7 @@ def support_work(tree: CliqueTree, supports: Sequence[BFactor], price: int) -> i
         p = tree.parent[v]
         base = local[v] if p is None else mul(local[v], down[v])
         cs = kids[v]
-        _send_down(base, cs, up, down, tree.neighbours, mul, _bsum)
+        send_down(base, cs, up, down, tree.neighbours, mul, _bsum)
     return work
 
 
@@ -489,4 +508,5 @@ __all__ = [
     "marginal",
     "min_fill",
     "multiply",
+    "send_down",
 ]
