@@ -358,10 +358,15 @@ def _ball_at(y: np.ndarray, law: Law, q: Ball) -> Ball:
     """``G(y) = sum_n p(n) q^{|y - n|_1}`` as a ball (the law's weights grouped by ``d``)."""
     counts, weights = law
     d = np.abs(counts - y).sum(axis=1)
-    w = [0] * (int(d.max()) + 1)
-    for dist, c in zip(d.tolist(), weights, strict=True):
-        if c:
-            w[dist] += c
+    order = np.argsort(d, kind="stable")
+    ds = d[order]
+    ends = [*(np.flatnonzero(np.diff(ds)) + 1).tolist(), len(ds)]
+    ws = [weights[j] for j in order.tolist()]
+    w = [0] * (int(ds[-1]) + 1)
+    start = 0
+    for end in ends:  # exact integer sums of the weights at each distance
+        w[int(ds[start])] = sum(ws[start:end])
+        start = end
     return BallPoly(w)(q) / sum(weights)
 
 
