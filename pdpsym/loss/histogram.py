@@ -64,18 +64,19 @@ BATCH = 16
 def histogram_work(model: CountModel, n_targets: int, known: Sequence[str]) -> int:
     """An estimate of the steps of :func:`histogram_leakage`, from the model's shape.
 
-    In the project's unit (a step is about a microsecond of CPU, :mod:`pdpsym.app.limits`;
-    the fit below was taken in units of ``1/(3 10^7)`` s, hence the division by 30). Per
-    known assignment:
-    the forward-backward on mixed-radix polynomials (``k^2 T`` operations on ``T
-    (T+1)^{k-2}`` coefficients, one pass per :data:`BATCH` targets), and per target its
-    ``k`` exact laws, the float screen of the ``(T+1)^k`` grid per law and the balls at the
-    survivors, together ``k (T+1)^k / 3`` steps: measured CPU seconds times ``3 10^7``
-    on all-target runs (``lambda = 4``) were 1.8e9 for 3 states and 200 records
-    (estimate 1.7e9), 4.7e8 for 4 states and 50 (5.0e8), 9.2e7 for 3 and 100
-    (1.1e8), 4.0e7 for 4 and 30 (4.0e7) and 2.1e8 for 5 and 20 (1.6e8): within 2x.
-    Reversal-symmetric chains compute half of the targets, so others may take up to
-    twice the estimate.
+    In the project's unit (a step is about a microsecond of CPU, :mod:`pdpsym.app.limits`).
+    Per known assignment: the forward-backward on mixed-radix polynomials (``k^2 T``
+    operations on ``T (T+1)^{k-2}`` coefficients, one pass per :data:`BATCH` targets,
+    ``k^2 T degree passes / 240`` steps), and per computed target ``(k_c + k) (T+1)^k /
+    100`` steps: ``k_c`` float grids of ``(T+1)^k`` points (the laws not given by a
+    relabelling, :func:`relabellings`) with their exact laws, and ``k`` passes of max and
+    min over the grid. A reversal-symmetric chain with no known record computes half of
+    its targets (the mirrors). Measured CPU seconds times ``10^6`` on all-target runs
+    (``lambda = 4``, stay 7/10; docs/benchmarks.md) against the estimate: chains moving
+    uniformly (``k_c = 1``, mirrored) 3 states and 200 records 2.7e7 (estimate 3.6e7),
+    4 and 50 5.9e6 (1.0e7), 3 and 100 2.0e6 (2.3e6), 4 and 30 7.8e5 (7.8e5), 5 and 20
+    2.4e6 (2.5e6); chains moving unevenly (``k_c = k``, no mirrors) 3 and 100 5.4e6
+    (6.6e6), 4 and 30 2.6e6 (2.5e6): within 2x.
 
     Args:
         model: a Markov chain or a product model.
@@ -93,9 +94,12 @@ def histogram_work(model: CountModel, n_targets: int, known: Sequence[str]) -> i
     degree = T * (T + 1) ** max(k - 2, 0) + 1
     passes = max(1, -(-n_targets // BATCH))
     per_pass = k * k * T * degree * passes // 8
-    per_target = -(-k * (T + 1) ** k // 3)
-    fitted = assignment_count(model, known) * (per_pass + max(n_targets, 1) * per_target)
-    return -(-fitted // 30)  # 3 10^7 fitted units a second -> 10^6 steps a second
+    computed = k - len(relabellings(model, {})) if not known else k
+    n_eff = max(n_targets, 1)
+    if not known and n_targets > 1 and _reversible(model):
+        n_eff = -(-n_eff // 2)
+    per_target = -(-(computed + k) * (T + 1) ** k // 100)
+    return assignment_count(model, known) * (-(-per_pass // 30) + n_eff * per_target)
 
 
 def histogram_laws(
@@ -263,6 +267,18 @@ def law_perms(
         return None
     moves = relabellings(model, assignment)
     return [moves.get(v) for v in laws] if moves else None
+
+
+def _reversible(model: CountModel) -> bool:
+    """Whether the model is a reversal-symmetric chain (no known records)."""
+    markov = chain_of(model)
+    if markov is None or network_of(model) is not None:
+        return False
+    row = tuple(range(markov.k))
+    chain = chain_all_targets.CountChain(
+        markov.initial_law, markov.matrices, (row,) * markov.length, {}
+    )
+    return chain_shortcuts.reversal_symmetric(chain)
 
 
 def _mirrors(
