@@ -54,6 +54,13 @@ below ``2^40 slack``) the screen is redone in logs: ``ln G`` by the same recurre
 largest ``|ln G|`` on the grid, over at most ``k (2 T + 3) + 2`` steps on any path, plus
 the input's ``(4 B + 2) u``; doubled), so every point keeps a proven bound.
 
+**Relabelled laws (the relabelling lemma).** If law ``j`` is law 0 with its counts
+permuted, ``p_j(m) = p_0(n)`` for ``m_c = n_{perm[c]}``, then ``|y - m|_1 = |z - n|_1``
+with ``z_{perm[c]} = y_c``, so ``G_j(y) = G_0(z)`` exactly: its float grid is law 0's
+computed grid with the axes permuted (the same floats, the same error bound) and its ball
+at ``y`` is law 0's at ``z``. Callers pass such permutations (``perms``) for laws that a
+symmetry of the model relabels (:func:`pdpsym.loss.histogram.relabellings`).
+
 **The decision.** At each remaining point (the best by float, as many as
 :data:`MAX_TERMS` support terms allow, the rest bounded by their ``ub``) every ``G_a`` is an arb ball: the exact integer weights of
 the law grouped by their distance ``d = |y - n|_1`` give ``sum_d W_d q^d``, an integer
@@ -308,9 +315,9 @@ def screen(
     bufs, top, low = arrays[:2], arrays[2], arrays[3]
     perms = perms or [None] * len(laws)
     # law 0 first, then the laws that are its relabellings (views of bufs[0]), then the rest
-    order = [0] + [j for j in range(1, len(laws)) if perms[j] is not None]
-    order += [j for j in range(1, len(laws)) if perms[j] is None]
-    for j in order:
+    sequence = [0] + [j for j in range(1, len(laws)) if perms[j] is not None]
+    sequence += [j for j in range(1, len(laws)) if perms[j] is None]
+    for j in sequence:
         counts, weights = laws[j]
         perm = perms[j]
         if perm is None:
@@ -352,6 +359,28 @@ def screen(
     flat = idx[order]
     points = np.stack(np.unravel_index(flat, ub_log.shape), axis=1)
     return points, ub_log.ravel()[flat], best
+
+
+def _law_ball(
+    y: np.ndarray,
+    j: int,
+    laws: Sequence[Law],
+    perms: Sequence[tuple[int, ...] | None],
+    q: Ball,
+    base: dict[tuple[int, ...], Ball],
+) -> Ball:
+    """``G_j(y)`` as a ball; a relabelled law's is law 0's at ``z`` (``z_{perm[c]} =
+    y_c``), kept in ``base`` by point."""
+    perm = perms[j]
+    if perm is None and j > 0:
+        return _ball_at(y, laws[j], q)
+    z = y.copy()
+    if perm is not None:
+        z[list(perm)] = y
+    key = tuple(z.tolist())
+    if key not in base:
+        base[key] = _ball_at(z, laws[0], q)
+    return base[key]
 
 
 def _ball_at(y: np.ndarray, law: Law, q: Ball) -> Ball:
@@ -474,21 +503,8 @@ def grid_sup(
         with working_precision(prec):
             qb = arb_from_fraction(alpha) if alpha is not None else (-arb_from_fraction(rate)).exp()
             base: dict[tuple[int, ...], Ball] = {}  # law 0's balls by point
-
-            def ball(y: np.ndarray, j: int) -> Ball:
-                perm = perms[j]
-                if perm is None and j > 0:
-                    return _ball_at(y, laws[j], qb)
-                z = y.copy()
-                if perm is not None:
-                    z[list(perm)] = y  # G_j(y) = G_0(z), z_{perm[c]} = y_c
-                key = tuple(z.tolist())
-                if key not in base:
-                    base[key] = _ball_at(z, laws[0], qb)
-                return base[key]
-
             for y in decided:
-                logs = [ball(y, j).log() for j in range(len(laws))]
+                logs = [_law_ball(y, j, laws, perms, qb, base).log() for j in range(len(laws))]
                 for a in range(len(logs)):
                     for b in range(len(logs)):
                         if a == b:
