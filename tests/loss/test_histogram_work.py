@@ -51,6 +51,8 @@ def _chain(k: int, T: int, uniform: bool = True) -> MarkovChain:
         (5, 20, True, 2.35),
         (3, 100, False, 5.42),
         (4, 30, False, 2.62),
+        (5, 20, False, 12.16),
+        (4, 50, False, 32.31),
     ],
 )
 def test_estimate_within_3x_of_measured(k, T, uniform, cpu_seconds):
