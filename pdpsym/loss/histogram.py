@@ -76,8 +76,8 @@ def histogram_work(model: CountModel, n_targets: int, known: Sequence[str]) -> i
     uniformly (``k_c = 1``, mirrored) 3 states and 200 records 2.7e7 (estimate 3.6e7),
     4 and 50 5.9e6 (1.0e7), 3 and 100 2.0e6 (2.3e6), 4 and 30 7.8e5 (8.1e5), 5 and 20
     2.4e6 (3.2e6); chains moving unevenly (``k_c = k``, no mirrors) 3 and 100 5.4e6
-    (6.5e6), 4 and 30 2.6e6 (2.3e6), 5 and 20 1.2e7 (8.9e6), 4 and 50 3.2e7 (2.9e7):
-    within 2x.
+    (6.5e6), 4 and 30 2.6e6 (2.3e6), 5 and 20 1.2e7 (8.9e6), 4 and 50 3.2e7 (2.9e7), 3 and
+    200 1.0e8 (1.0e8): within 2x.
 
     Args:
         model: a Markov chain or a product model.

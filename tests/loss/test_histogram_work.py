@@ -53,6 +53,7 @@ def _chain(k: int, T: int, uniform: bool = True) -> MarkovChain:
         (4, 30, False, 2.62),
         (5, 20, False, 12.16),
         (4, 50, False, 32.31),
+        (3, 200, False, 99.64),
     ],
 )
 def test_estimate_within_3x_of_measured(k, T, uniform, cpu_seconds):
