@@ -40,7 +40,7 @@ from pdpsym.core.certify import certify
 from pdpsym.core.errors import InputError, Undecided
 from pdpsym.core.numbers import to_sympy
 from pdpsym.loss import histogram_grid
-from pdpsym.loss.histogram import histogram_laws, histogram_leakage
+from pdpsym.loss.histogram import histogram_laws, histogram_leakage, law_perms
 from pdpsym.loss.structured import known_assignments, leakage_max
 from pdpsym.mechanisms.mqm import (
     BaselineScale,
@@ -98,7 +98,7 @@ class _Target:
         self.T = len(model.variables)
         self.workspace = histogram_grid.Workspace()
         self.parts = [
-            list(laws.values())
+            (list(laws.values()), law_perms(model, assignment, laws))
             for assignment in known_assignments(model, known)
             for _, laws in histogram_laws(model, [name], assignment)
         ]
@@ -107,8 +107,10 @@ class _Target:
         """The sign of ``PL(lam) - eps``, certified; 0 when the balls cannot split them."""
         return max_sign(
             lambda digits: (
-                histogram_grid.grid_sup(laws, self.T, 1 / lam, digits, workspace=self.workspace)
-                for laws in self.parts
+                histogram_grid.grid_sup(
+                    laws, self.T, 1 / lam, digits, workspace=self.workspace, perms=perms
+                )
+                for laws, perms in self.parts
             ),
             (17, 34),
             eps,

@@ -97,6 +97,27 @@ def coefficients(p: IntPoly) -> list[int]:
     return [int(c) for c in p.coeffs()]
 
 
+def coefficients_at(p: IntPoly, degrees: Sequence[int]) -> list[int]:
+    """The coefficients of the given degrees as Python ints (0 beyond the degree).
+
+    Args:
+        p: an integer polynomial.
+        degrees: non-negative degrees.
+
+    Returns:
+        One int per degree.
+
+    References:
+        FLINT docs, ``fmpz_poly``; python-flint docs, ``fmpz_poly``.
+
+    Examples:
+        >>> coefficients_at(from_coefficients([1, 2, 0, 4]), [3, 0, 7])
+        [4, 1, 0]
+    """
+    top = p.degree()
+    return [int(p[d]) if d <= top else 0 for d in degrees]
+
+
 def total(p: IntPoly) -> int:
     """``p(1)``, the sum of the coefficients (the normalizer of a count law).
 
@@ -374,6 +395,7 @@ __all__ = [
     "scaled_int",
     "bits_needed",
     "coefficients",
+    "coefficients_at",
     "degree",
     "endpoints",
     "exact_divide",

@@ -40,6 +40,8 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
 from pdpsym.core import poly
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
@@ -58,18 +60,20 @@ BATCH = 16
 def histogram_work(model: CountModel, n_targets: int, known: Sequence[str]) -> int:
     """An estimate of the steps of :func:`histogram_leakage`, from the model's shape.
 
-    In the project's unit (a step is about a microsecond of CPU, :mod:`pdpsym.app.limits`;
-    the fit below was taken in units of ``1/(3 10^7)`` s, hence the division by 30). Per
-    known assignment:
-    the forward-backward on mixed-radix polynomials (``k^2 T`` operations on ``T
-    (T+1)^{k-2}`` coefficients, one pass per :data:`BATCH` targets), and per target its
-    ``k`` exact laws, the float screen of the ``(T+1)^k`` grid per law and the balls at the
-    survivors, together ``k (T+1)^k / 3`` steps: measured CPU seconds times ``3 10^7``
-    on all-target runs (``lambda = 4``) were 1.8e9 for 3 states and 200 records
-    (estimate 1.7e9), 4.7e8 for 4 states and 50 (5.0e8), 9.2e7 for 3 and 100
-    (1.1e8), 4.0e7 for 4 and 30 (4.0e7) and 2.1e8 for 5 and 20 (1.6e8): within 2x.
-    Reversal-symmetric chains compute half of the targets, so others may take up to
-    twice the estimate.
+    In the project's unit (a step is about a microsecond of CPU, :mod:`pdpsym.app.limits`).
+    Per known assignment: the forward-backward on mixed-radix polynomials (``k^2 T``
+    operations on ``T (T+1)^{k-2}`` coefficients, one pass per :data:`BATCH` targets,
+    ``k^2 T degree passes / 240`` steps), and per computed target ``(k_c + k) (T+1)^k /
+    100`` steps: ``k_c`` float grids of ``(T+1)^k`` points (the laws not given by a
+    relabelling, :func:`relabellings`) with their exact laws, and ``k`` passes of max and
+    min over the grid. A reversal-symmetric chain with no known record computes half of
+    its targets (the mirrors). Measured CPU seconds times ``10^6`` on all-target runs
+    (``lambda = 4``, stay 7/10; docs/benchmarks.md) against the estimate: chains moving
+    uniformly (``k_c = 1``, mirrored) 3 states and 200 records 2.7e7 (estimate 3.6e7),
+    4 and 50 5.9e6 (1.0e7), 3 and 100 2.0e6 (2.3e6), 4 and 30 7.8e5 (8.1e5), 5 and 20
+    2.4e6 (3.2e6); chains moving unevenly (``k_c = k``, no mirrors) 3 and 100 5.4e6
+    (6.5e6), 4 and 30 2.6e6 (2.3e6), 5 and 20 1.2e7 (8.9e6), 4 and 50 3.2e7 (2.9e7), 3 and
+    200 1.0e8 (1.0e8): within 2x.
 
     Args:
         model: a Markov chain or a product model.
@@ -87,9 +91,12 @@ def histogram_work(model: CountModel, n_targets: int, known: Sequence[str]) -> i
     degree = T * (T + 1) ** max(k - 2, 0) + 1
     passes = max(1, -(-n_targets // BATCH))
     per_pass = k * k * T * degree * passes // 8
-    per_target = -(-k * (T + 1) ** k // 3)
-    fitted = assignment_count(model, known) * (per_pass + max(n_targets, 1) * per_target)
-    return -(-fitted // 30)  # 3 10^7 fitted units a second -> 10^6 steps a second
+    computed = k - len(relabellings(model, {})) if not known else k
+    n_eff = max(n_targets, 1)
+    if not known and n_targets > 1 and _reversible(model):
+        n_eff = -(-n_eff // 2)
+    per_target = -(-(computed + k) * (T + 1) ** k // 100)
+    return assignment_count(model, known) * (-(-per_pass // 30) + n_eff * per_target)
 
 
 def histogram_laws(
@@ -125,6 +132,12 @@ def histogram_laws(
                     laws[value] = (counts, [int(law[c] * den) for c in codes])
             yield name, laws
         return
+    # the codes of every count vector (n_1..n_{k-1} with sum <= T): the only degrees a
+    # law's polynomial can use
+    simplex = simplex_codes(k, T)
+    all_counts = histogram_grid.decode_counts(simplex, k, T + 1, T)
+    moves = relabellings(model, assignment)
+    values = list(code)
     for start in range(0, len(targets), BATCH):
         batch = targets[start : start + BATCH]
         for name, factors in shadow.target_factors(batch, known):
@@ -132,14 +145,137 @@ def histogram_laws(
             for value, code_value in code.items():
                 if code_value not in factors:
                     continue
-                j = poly.product(list(factors[code_value]))
-                coeffs = poly.coefficients(j)
-                nz = [c for c, w in enumerate(coeffs) if w]
+                perm = moves.get(value)
+                if perm is not None and values[0] in laws:
+                    # the relabelling lemma: law a is law 0 with the bins 0 and a swapped
+                    counts0, weights0 = laws[values[0]]
+                    laws[value] = (counts0[:, list(perm)], weights0)
+                    continue
+                coeffs = poly.coefficients_at(poly.product(list(factors[code_value])), simplex)
+                nz = [j for j, w in enumerate(coeffs) if w]
                 if not nz:
                     continue
-                counts = histogram_grid.decode_counts(nz, k, T + 1, T)
-                laws[value] = (counts, [coeffs[c] for c in nz])
+                laws[value] = (all_counts[nz], [coeffs[j] for j in nz])
             yield name, laws
+
+
+def simplex_codes(k: int, T: int) -> list[int]:
+    """The mixed-radix codes ``sum_{s >= 1} n_s (T+1)^(s-1)`` of every count vector of ``T``
+    records over ``k`` bins (``n_1 + ... + n_{k-1} <= T``), increasing.
+
+    Args:
+        k: the number of bins, ``>= 1``.
+        T: the number of records.
+
+    Returns:
+        The codes, ``binom(T + k - 1, k - 1)`` of them.
+
+    References:
+        Knuth, TAOCP vol. 2, Section 4.1 (mixed-radix numbers).
+
+    Examples:
+        >>> simplex_codes(3, 2)
+        [0, 1, 2, 3, 4, 6]
+    """
+    if k <= 1:
+        return [0]
+    digits = np.indices((T + 1,) * (k - 1)).reshape(k - 1, -1)
+    codes = ((T + 1) ** np.arange(k - 1)) @ digits
+    return sorted(int(c) for c in codes[digits.sum(axis=0) <= T])
+
+
+def relabellings(
+    model: CountModel, assignment: dict[str, Fraction]
+) -> dict[Fraction, tuple[int, ...]]:
+    """The values ``a`` of a chain whose law is bin 0's with bins ``0`` and ``a`` swapped.
+
+    **The relabelling lemma.** Let ``sigma`` swap the states ``0`` and ``a``. When the
+    chain's initial law and every transition matrix are invariant under ``sigma``
+    (``pi(sigma i) = pi(i)``, ``P(sigma i, sigma j) = P(i, j)``) and no known record is
+    ``0`` or ``a``, the sequence ``sigma(x)`` has the law of ``x`` and the same known
+    records; ``x_i = 0`` exactly when ``sigma(x)_i = a``, and the histogram of
+    ``sigma(x)`` is ``n`` with bins ``0`` and ``a`` swapped. So the law of ``n`` given
+    ``x_i = a, x_K`` is the law given ``x_i = 0, x_K`` with those two counts swapped, and
+    its mixture is ``G_a(y) = G_0(y`` with ``y_0, y_a`` swapped``)``.
+
+    Args:
+        model: a count model (only Markov chains have relabellings here).
+        assignment: the known records' values.
+
+    Returns:
+        ``{a: perm}`` with ``perm`` the transposition of bins ``0`` and ``a`` (a tuple of
+        bin indices); empty for other models or no symmetry.
+
+    References:
+        Song, Wang, Chaudhuri (2017), Section 6 (symmetric activity chains: stay with
+        ``p``, else move uniformly, are invariant under every relabelling of states).
+
+    Examples:
+        >>> import pdpsym as ps
+        >>> rows = [["1/2", "1/4", "1/4"], ["1/4", "1/2", "1/4"], ["1/4", "1/4", "1/2"]]
+        >>> chain = ps.MarkovChain(["0", "1", "2"], 4, "stationary", rows)
+        >>> sorted(relabellings(chain, {}).values())
+        [(1, 0, 2), (2, 1, 0)]
+        >>> relabellings(chain, {"x2": Fraction(1)})
+        {Fraction(2, 1): (2, 1, 0)}
+    """
+    markov = chain_of(model)
+    if markov is None or network_of(model) is not None:
+        return {}
+    k = markov.k
+    fixed = {markov.states.index(Fraction(v)) for v in assignment.values()}
+    out = {}
+    for a in range(1, k):
+        perm = list(range(k))
+        perm[0], perm[a] = a, 0
+        if 0 in fixed or a in fixed:
+            continue
+        if any(markov.initial_law[perm[i]] != markov.initial_law[i] for i in range(k)):
+            continue
+        if all(
+            m[perm[i]][perm[j]] == m[i][j]
+            for m in markov.matrices
+            for i in range(k)
+            for j in range(k)
+        ):
+            out[markov.states[a]] = tuple(perm)
+    return out
+
+
+def law_perms(
+    model: CountModel, assignment: dict[str, Fraction], laws: dict[Fraction, Any]
+) -> list[tuple[int, ...] | None] | None:
+    """The ``perms`` argument of :func:`pdpsym.loss.histogram_grid.grid_sup` for one
+    target's laws from :func:`histogram_laws` (None when bin 0's law is absent).
+
+    Args:
+        model: the model of the laws.
+        assignment: the known records' values.
+        laws: ``{value: law}`` in the model's value order.
+
+    Returns:
+        Per law, the transposition that maps the first law onto it, or None.
+
+    References:
+        The relabelling lemma (:func:`relabellings`).
+    """
+    markov = chain_of(model)
+    if markov is None or not laws or next(iter(laws)) != markov.states[0]:
+        return None
+    moves = relabellings(model, assignment)
+    return [moves.get(v) for v in laws] if moves else None
+
+
+def _reversible(model: CountModel) -> bool:
+    """Whether the model is a reversal-symmetric chain (no known records)."""
+    markov = chain_of(model)
+    if markov is None or network_of(model) is not None:
+        return False
+    row = tuple(range(markov.k))
+    chain = chain_all_targets.CountChain(
+        markov.initial_law, markov.matrices, (row,) * markov.length, {}
+    )
+    return chain_shortcuts.reversal_symmetric(chain)
 
 
 def _mirrors(
@@ -241,7 +377,13 @@ def histogram_leakage(
         found: dict[str, tuple[Fraction, Fraction] | None] = {}
         for name, laws in histogram_laws(model, reps, assignment):
             found[name] = histogram_grid.grid_sup(
-                list(laws.values()), T, rate, digits, alpha, workspace
+                list(laws.values()),
+                T,
+                rate,
+                digits,
+                alpha,
+                workspace,
+                law_perms(model, assignment, laws),
             )
         for name in targets:
             res = found[stands.get(name, name)]
@@ -259,4 +401,12 @@ def histogram_leakage(
     ]
 
 
-__all__ = ["histogram_laws", "histogram_leakage", "histogram_states", "histogram_work"]
+__all__ = [
+    "histogram_laws",
+    "histogram_leakage",
+    "histogram_states",
+    "histogram_work",
+    "law_perms",
+    "relabellings",
+    "simplex_codes",
+]

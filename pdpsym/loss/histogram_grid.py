@@ -54,6 +54,13 @@ below ``2^40 slack``) the screen is redone in logs: ``ln G`` by the same recurre
 largest ``|ln G|`` on the grid, over at most ``k (2 T + 3) + 2`` steps on any path, plus
 the input's ``(4 B + 2) u``; doubled), so every point keeps a proven bound.
 
+**Relabelled laws (the relabelling lemma).** If law ``j`` is law 0 with its counts
+permuted, ``p_j(m) = p_0(n)`` for ``m_c = n_{perm[c]}``, then ``|y - m|_1 = |z - n|_1``
+with ``z_{perm[c]} = y_c``, so ``G_j(y) = G_0(z)`` exactly: its float grid is law 0's
+computed grid with the axes permuted (the same floats, the same error bound) and its ball
+at ``y`` is law 0's at ``z``. Callers pass such permutations (``perms``) for laws that a
+symmetry of the model relabels (:func:`pdpsym.loss.histogram.relabellings`).
+
 **The decision.** At each remaining point (the best by float, as many as
 :data:`MAX_TERMS` support terms allow, the rest bounded by their ``ub``) every ``G_a`` is an arb ball: the exact integer weights of
 the law grouped by their distance ``d = |y - n|_1`` give ``sum_d W_d q^d``, an integer
@@ -87,6 +94,8 @@ _U = 2.0**-53
 
 #: one law: (the count vectors of its support, shape (m, k); their exact integer weights)
 Law = tuple[np.ndarray, Sequence[int]]
+#: per law, None or the permutation of the bins that maps law 0 onto it
+Perms = Sequence[tuple[int, ...] | None] | None
 
 
 def decode_counts(codes: Sequence[int], k: int, radix: int, total: int) -> np.ndarray:
@@ -270,6 +279,7 @@ def screen(
     rate: Fraction,
     alpha: Fraction | None = None,
     workspace: Workspace | None = None,
+    perms: Perms = None,
 ) -> tuple[np.ndarray, np.ndarray, float]:
     """The grid points that may carry the max of Eq. 2, best float first, and ``LB``.
 
@@ -280,6 +290,10 @@ def screen(
         alpha: the kernel ``q`` itself, exact (the geometric mechanism's ``alpha``;
             then ``rate`` is ignored).
         workspace: arrays to reuse (None: fresh ones).
+        perms: per law, None or a permutation ``perm`` of the bins such that the law is
+            law 0's with its counts permuted (``m_c = n_{perm[c]}``); its mixture is then
+            law 0's float grid with its axes permuted, not computed again (the relabelling
+            lemma in the module docstring).
 
     Returns:
         ``(points, ubs, LB)``: an int array ``(m, k)`` of the points with ``ub >= LB``,
@@ -299,15 +313,25 @@ def screen(
     gamma = 0.0
     last, arrays = (workspace or Workspace()).get(T, k, q)
     bufs, top, low = arrays[:2], arrays[2], arrays[3]
-    for j, (counts, weights) in enumerate(laws):
-        eta_in = _mixture(counts, weights, last, q, bufs)
-        gamma = max(gamma, 2 * (2 * k * (2 * T + 4) * _U + k * T * theta + eta_in))
+    perms = perms or [None] * len(laws)
+    # law 0 first, then the laws that are its relabellings (views of bufs[0]), then the rest
+    sequence = [0] + [j for j in range(1, len(laws)) if perms[j] is not None]
+    sequence += [j for j in range(1, len(laws)) if perms[j] is None]
+    for j in sequence:
+        counts, weights = laws[j]
+        perm = perms[j]
+        if perm is None:
+            eta_in = _mixture(counts, weights, last, q, bufs)
+            gamma = max(gamma, 2 * (2 * k * (2 * T + 4) * _U + k * T * theta + eta_in))
+            values = bufs[0]
+        else:
+            values = np.transpose(bufs[0], perm)
         if j == 0:
-            np.copyto(top, bufs[0])
-            np.copyto(low, bufs[0])
+            np.copyto(top, values)
+            np.copyto(low, values)
             continue
-        np.maximum(top, bufs[0], out=top)
-        np.minimum(low, bufs[0], out=low)
+        np.maximum(top, values, out=top)
+        np.minimum(low, values, out=low)
     if float(low.min()) > 2.0**40 * slack:
         # every m_f > 2^40 slack: (M_f + slack)/(m_f - slack) <= (M_f/m_f)(1 + 2^-38), so
         # ub = r w and lb = r / w with r = M_f/m_f and w also covering the slack; compare
@@ -337,15 +361,78 @@ def screen(
     return points, ub_log.ravel()[flat], best
 
 
+def _law_ball(
+    y: np.ndarray,
+    j: int,
+    laws: Sequence[Law],
+    perms: Sequence[tuple[int, ...] | None],
+    q: Ball,
+    base: dict[tuple[int, ...], Ball],
+) -> Ball:
+    """``G_j(y)`` as a ball; a relabelled law's is law 0's at ``z`` (``z_{perm[c]} =
+    y_c``), kept in ``base`` by point."""
+    perm = perms[j]
+    if perm is None and j > 0:
+        return _ball_at(y, laws[j], q)
+    z = y.copy()
+    if perm is not None:
+        z[list(perm)] = y
+    key = tuple(z.tolist())
+    if key not in base:
+        base[key] = _ball_at(z, laws[0], q)
+    return base[key]
+
+
 def _ball_at(y: np.ndarray, law: Law, q: Ball) -> Ball:
     """``G(y) = sum_n p(n) q^{|y - n|_1}`` as a ball (the law's weights grouped by ``d``)."""
     counts, weights = law
     d = np.abs(counts - y).sum(axis=1)
-    w = [0] * (int(d.max()) + 1)
-    for dist, c in zip(d.tolist(), weights, strict=True):
-        if c:
-            w[dist] += c
+    order = np.argsort(d, kind="stable")
+    ds = d[order]
+    ends = [*(np.flatnonzero(np.diff(ds)) + 1).tolist(), len(ds)]
+    ws = [weights[j] for j in order.tolist()]
+    w = [0] * (int(ds[-1]) + 1)
+    start = 0
+    for end in ends:  # exact integer sums of the weights at each distance
+        w[int(ds[start])] = sum(ws[start:end])
+        start = end
     return BallPoly(w)(q) / sum(weights)
+
+
+def is_relabelling(law0: Law, law: Law, perm: Sequence[int]) -> bool:
+    """Whether ``law`` is ``law0`` with its counts permuted, ``m_c = n_{perm[c]}`` (the
+    same integer weight on each relabelled count vector).
+
+    Args:
+        law0: a law (count vectors, exact integer weights).
+        law: another law.
+        perm: a permutation of the bins.
+
+    Returns:
+        True when the two agree vector by vector (zero weights ignored).
+
+    References:
+        The relabelling lemma of this module's docstring.
+
+    Examples:
+        >>> a = (np.array([[2, 0, 1], [1, 1, 1]]), [3, 5])
+        >>> b = (np.array([[0, 2, 1], [1, 1, 1]]), [3, 5])
+        >>> is_relabelling(a, b, (1, 0, 2)), is_relabelling(a, a, (1, 0, 2))
+        (True, False)
+    """
+
+    def table(counts: np.ndarray, weights: Sequence[int]) -> tuple[list[int], list[int]]:
+        nz = [j for j, w in enumerate(weights) if w]
+        radix = int(counts.max(initial=0)) + 1
+        codes = [int(c) for c in (counts[nz] @ (radix ** np.arange(counts.shape[1])))]
+        order = sorted(range(len(nz)), key=codes.__getitem__)
+        return [codes[j] for j in order], [weights[nz[j]] for j in order]
+
+    if law[0].shape[1] != law0[0].shape[1] or int(law[0].max(initial=0)) != int(
+        law0[0].max(initial=0)
+    ):
+        return False
+    return table(law0[0][:, list(perm)], law0[1]) == table(*law)
 
 
 def grid_sup(
@@ -355,6 +442,7 @@ def grid_sup(
     digits: int,
     alpha: Fraction | None = None,
     workspace: Workspace | None = None,
+    perms: Perms = None,
 ) -> tuple[Fraction, Fraction] | None:
     """``[lo, hi]`` enclosing Eq. 2 for a histogram with Laplace noise of rate ``rate``.
 
@@ -369,6 +457,9 @@ def grid_sup(
         alpha: the kernel ``q = alpha`` exactly (geometric noise ``P(eta) ~ alpha^|eta|``
             with a rational ``alpha``; ``rate`` is then ignored).
         workspace: the screen's arrays to reuse across calls (None: fresh ones).
+        perms: per law, None or a permutation ``perm`` of the bins with law ``j`` equal
+            to law 0 relabelled (``m_c = n_{perm[c]}``, checked); its float grid and its
+            balls are law 0's at the permuted point (the relabelling lemma).
 
     Returns:
         ``(lo, hi)`` exact rationals with ``lo <= max_{a != b} sup_y ln G_a/G_b <= hi``,
@@ -380,10 +471,21 @@ def grid_sup(
         Laplace mechanism on a histogram, noise on every bin); the grid lemma of this
         module's docstring.
     """
+    if perms is not None:
+        keep = [j for j, law in enumerate(laws) if sum(law[1]) > 0]
+        perms = [perms[j] for j in keep] if keep and keep[0] == 0 else None
+        laws = [laws[j] for j in keep]
+        for law, perm in zip(laws, perms or (), strict=False):
+            # a cheap guard (is_relabelling is the full check, in the tests)
+            if perm is not None and (
+                len(law[1]) != len(laws[0][1]) or law[0].shape[1] != len(perm)
+            ):
+                raise ValueError("a law is not law 0 relabelled by its permutation")
     laws = [law for law in laws if sum(law[1]) > 0]
     if len(laws) < 2:
         return None
-    points, ubs, _ = screen(laws, T, rate, alpha, workspace)
+    points, ubs, _ = screen(laws, T, rate, alpha, workspace, perms)
+    perms = perms or [None] * len(laws)
     terms = sum(len(law[1]) for law in laws)
     cap = max(MIN_CANDIDATES, MAX_TERMS // max(terms, 1))
     decided = points[:cap]
@@ -400,8 +502,9 @@ def grid_sup(
         hi: Fraction | None = rest_hi
         with working_precision(prec):
             qb = arb_from_fraction(alpha) if alpha is not None else (-arb_from_fraction(rate)).exp()
+            base: dict[tuple[int, ...], Ball] = {}  # law 0's balls by point
             for y in decided:
-                logs = [_ball_at(y, law, qb).log() for law in laws]
+                logs = [_law_ball(y, j, laws, perms, qb, base).log() for j in range(len(laws))]
                 for a in range(len(logs)):
                     for b in range(len(logs)):
                         if a == b:
@@ -415,4 +518,4 @@ def grid_sup(
         prec *= 2
 
 
-__all__ = ["MAX_TERMS", "Workspace", "decode_counts", "grid_sup", "screen"]
+__all__ = ["MAX_TERMS", "Workspace", "decode_counts", "grid_sup", "is_relabelling", "screen"]
