@@ -28,6 +28,20 @@ def command(sub: Any, name: str, func: Callable[..., int] | None = None) -> argp
     return p
 
 
+def described_command(
+    sub: Any, name: str, summary: str, description: str
+) -> argparse.ArgumentParser:
+    """The parser of command ``name`` whose long ``description`` keeps its own line breaks
+    (examples and tables in ``--help``), listed with ``summary``."""
+    p: argparse.ArgumentParser = sub.add_parser(
+        name,
+        help=summary,
+        description=description,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    return p
+
+
 MODEL_FILES = "model file (.json, .toml, .csv; or a .bif, .xmlbif, .uai network, also gzipped)"
 
 

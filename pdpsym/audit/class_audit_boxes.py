@@ -266,6 +266,26 @@ def _side(laws: BoxLaws, centre: BoxLaws, key: tuple[Fraction, tuple[Fraction, .
     return Side(box, centre.laws[key][0], laws.grads.get(key))
 
 
+def _max_or_none(a: Fraction | None, b: Fraction | None) -> Fraction | None:
+    """The larger ratio, None (unbounded) when either is."""
+    return None if a is None or b is None else max(a, b)
+
+
+class _Sup:
+    """The running sup over a notion's pairs: the ratio ``e^ε`` at δ = 0 (None:
+    unbounded) and δ at each ε."""
+
+    def __init__(self, n: int) -> None:
+        self.ratio: Fraction | None = ZERO
+        self.deltas = [ZERO] * n
+
+    def take(self, r: Fraction | None, ds: Sequence[Fraction]) -> None:
+        """One pair's (or one weighted sum's) ratio and deltas."""
+        self.ratio = _max_or_none(self.ratio, r)
+        for k, d in enumerate(ds):
+            self.deltas[k] = max(self.deltas[k], d)
+
+
 def box_notion_bounds(
     laws: BoxLaws,
     centre: BoxLaws,
@@ -294,14 +314,10 @@ def box_notion_bounds(
         Desfontaines et al. (2020), Definitions 5, 12, 13 and Lemma 1; Moore, Kearfott,
         Cloud (2009), Ch. 6.
     """
-    ratio: Fraction | None = ZERO
-    deltas = [ZERO] * len(exps)
+    sup = _Sup(len(exps))
 
     def take(r: Fraction | None, ds: Sequence[Fraction]) -> None:
-        nonlocal ratio
-        ratio = None if r is None or ratio is None else max(ratio, r)
-        for k, d in enumerate(ds):
-            deltas[k] = max(deltas[k], min(d, Fraction(1)))
+        sup.take(r, [min(d, Fraction(1)) for d in ds])
 
     targets = sorted(laws.known)
     sides: dict[Any, Side] = {}
@@ -324,7 +340,7 @@ def box_notion_bounds(
                     if b != a:
                         take(*_pair_mv(pushed[(a, v)], pushed[(a, v, b)], exps, radius))
                         take(*_pair_mv(pushed[(a, v, b)], pushed[(a, v)], exps, radius))
-        return ratio, deltas
+        return sup.ratio, sup.deltas
     for a, b in itertools.permutations(targets, 2):
         ka = laws.known[a]
         if pairs is Pairs.WEIGHTED_KNOWN:
@@ -336,14 +352,14 @@ def box_notion_bounds(
                 wgt: Weight = (wiv, wc[0] if wc else ZERO, kg[v] if kg and wc else None)
                 r, ds = _pair_mv(pushed[(a, v)], pushed[(b, v)], exps, radius, wgt)
                 if wiv[1] > 0:
-                    wr = None if r is None or wr is None else max(wr, r)
+                    wr = _max_or_none(wr, r)
                 tot = [x + d for x, d in zip(tot, ds, strict=True)]
             take(wr, tot)
             continue
         for v in ka:
             if v in laws.known[b]:
                 take(*_pair_mv(pushed[(a, v)], pushed[(b, v)], exps, radius))
-    return ratio, deltas
+    return sup.ratio, sup.deltas
 
 
 def _shifted(
@@ -371,14 +387,8 @@ def notion_bounds(
     References:
         Desfontaines et al. (2020), Definitions 5, 12, 13 and Lemma 1.
     """
-    ratio: Fraction | None = ZERO
-    deltas = [ZERO] * len(exps)
-
-    def take(r: Fraction | None, ds: Sequence[Fraction]) -> None:
-        nonlocal ratio
-        ratio = None if r is None or ratio is None else max(ratio, r)
-        for k, d in enumerate(ds):
-            deltas[k] = max(deltas[k], d)
+    sup = _Sup(len(exps))
+    take = sup.take
 
     targets = sorted(laws.known)
     for a, b in itertools.permutations(targets if pairs is not Pairs.CHANGED else (), 2):
@@ -391,7 +401,7 @@ def notion_bounds(
                 qb = laws.laws.get((b, v), ({}, {}))
                 r, ds = _pair_bounds(mech, laws.laws[(a, v)], qb, exps, point)
                 if wt > 0:
-                    wr = None if r is None or wr is None else max(wr, r)
+                    wr = _max_or_none(wr, r)
                 tot = [x + wt * d for x, d in zip(tot, ds, strict=True)]
             take(wr, [min(x, Fraction(1)) for x in tot])
             continue
@@ -408,7 +418,7 @@ def notion_bounds(
                     pc = _shifted(pa, laws.shift[(a, b)])
                     take(*_pair_bounds(mech, pa, pc, exps, point))
                     take(*_pair_bounds(mech, pc, pa, exps, point))
-    return ratio, deltas
+    return sup.ratio, sup.deltas
 
 
 __all__ = [

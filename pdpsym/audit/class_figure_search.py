@@ -25,10 +25,8 @@ from pdpsym.audit.registry import Pairs
 from pdpsym.core.certify import ball_endpoints
 from pdpsym.core.eps import Eps
 from pdpsym.mechanisms.base import SumMechanism
-from pdpsym.models.law_class import IntervalChain
+from pdpsym.models.law_class import Box, IntervalChain, halves
 
-Iv = tuple[Fraction, Fraction]
-Box = tuple[Iv, ...]
 ZERO = Fraction(0)
 
 
@@ -186,9 +184,8 @@ def search_figures(
         if a == b:  # a point: nothing to split
             done.append(ub)
             continue
-        m = (a + b) / 2
-        for half in ((a, m), (m, b)):
-            push(box[:d] + (half,) + box[d + 1 :])
+        for half in halves(box, d):
+            push(half)
             boxes += 1
     leaves = done + [ub for *_, ub in heap]
     tight = all((g := gap(ub)) is not None and g <= 1 for ub in leaves)

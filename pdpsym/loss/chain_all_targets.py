@@ -29,12 +29,13 @@ from typing import Any
 
 from pdpsym.core.balls import Ball, working_precision
 from pdpsym.core.certify import arb_from_fraction
+from pdpsym.models.counts import RecordTable
 
 Matrix = tuple[tuple[Fraction, ...], ...]
 
 
 @dataclass(frozen=True)
-class CountChain:
+class CountChain(RecordTable):
     """A chain of ``len(table)`` records: initial weights, transition matrices (one, or
     one per step; rows are from-states), each record's integer contributions
     ``table[t][s]``, and the records fixed to one state (``fixed[t] = s``).
@@ -49,19 +50,9 @@ class CountChain:
     fixed: Mapping[int, int] = field(default_factory=dict)
 
     @property
-    def length(self) -> int:
-        """``T``, the number of records."""
-        return len(self.table)
-
-    @property
     def k(self) -> int:
         """The number of states."""
         return len(self.initial)
-
-    @property
-    def span(self) -> int:
-        """``N``, the largest count."""
-        return sum(max(row) for row in self.table)
 
     def matrix(self, step: int) -> Matrix:
         """The matrix of the step ``x_{step+1} -> x_{step+2}`` (0-based)."""

@@ -29,6 +29,7 @@ import numpy as np
 
 from pdpsym.core.balls import working_precision
 from pdpsym.core.certify import arb_from_fraction, ball_endpoints
+from pdpsym.models.counts import RecordTable
 
 #: an upper bound of -ln(1 - 2^-53)
 U_PRIME = 1.12e-16
@@ -44,7 +45,7 @@ Interval = tuple[Fraction, Fraction]
 
 
 @dataclass(frozen=True)
-class ChainShape:
+class ChainShape(RecordTable):
     """The fixed part of a binary chain family: length, contributions, start.
 
     Args:
@@ -57,16 +58,6 @@ class ChainShape:
     table: tuple[tuple[int, ...], ...]
     start: str
     initial: tuple[Fraction, Fraction] = (Fraction(1, 2), Fraction(1, 2))
-
-    @property
-    def length(self) -> int:
-        """The number of records."""
-        return len(self.table)
-
-    @property
-    def span(self) -> int:
-        """The largest count."""
-        return sum(max(row) for row in self.table)
 
 
 @dataclass

@@ -39,7 +39,7 @@ from pdpsym.loss.leakage_result import Enclosed
 from pdpsym.loss.structured import structured_leakage
 from pdpsym.loss.structured_work import leakage_work
 from pdpsym.models.counts import CountModel
-from pdpsym.models.law_class import IntervalChain, IntervalProduct, LawClass, ModelClass
+from pdpsym.models.law_class import IntervalChain, IntervalProduct, LawClass, ModelClass, halves
 
 #: the most significant digits the interval search aims at (its bounds are floats with a
 #: proven error of about 1e-13 relative)
@@ -383,9 +383,7 @@ def interval_chain_leakage(
             # (the law changes support there): left open rather than split forever
             stuck.append(b)
             continue
-        mid = (a + c) / 2
-        for half in ((a, mid), (mid, c)):
-            child = tuple(half if i == j else iv for i, iv in enumerate(b.box))
+        for child in halves(b.box, j):
             push(bound(child, live))
             count += 1
             if on_box is not None:

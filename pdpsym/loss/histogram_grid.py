@@ -207,6 +207,17 @@ def _log_filter(grid: np.ndarray, scratch: np.ndarray, lq: float, axis: int) -> 
     np.logaddexp(v[:, :-1, :], right[:, 1:, :] + lq, out=v[:, :-1, :])
 
 
+def _envelope(top: np.ndarray, low: np.ndarray, values: np.ndarray, first: bool) -> None:
+    """``top``, ``low`` := the pointwise max and min of the grids so far and ``values``
+    (the first grid starts them)."""
+    if first:
+        np.copyto(top, values)
+        np.copyto(low, values)
+        return
+    np.maximum(top, values, out=top)
+    np.minimum(low, values, out=low)
+
+
 def _log_screen(
     laws: Sequence[Law], T: int, lq: float, arrays: list[np.ndarray]
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -231,12 +242,7 @@ def _log_screen(
             size = float(np.abs(grid).max())
             steps = k * (2 * T + 3) + 2
             err = max(err, 2 * (3 * _U * (1 + size) * steps + (4 * bits + 2) * _U))
-            if j == 0:
-                np.copyto(top, grid)
-                np.copyto(low, grid)
-                continue
-            np.maximum(top, grid, out=top)
-            np.minimum(low, grid, out=low)
+            _envelope(top, low, grid, first=j == 0)
     diff = np.subtract(top, low, out=grid)
     margin = 2 * err + 2.0**-40 * (1 + float(np.abs(diff).max()))
     return diff - margin, diff + margin
@@ -326,12 +332,7 @@ def screen(
             values = bufs[0]
         else:
             values = np.transpose(bufs[0], perm)
-        if j == 0:
-            np.copyto(top, values)
-            np.copyto(low, values)
-            continue
-        np.maximum(top, values, out=top)
-        np.minimum(low, values, out=low)
+        _envelope(top, low, values, first=j == 0)
     if float(low.min()) > 2.0**40 * slack:
         # every m_f > 2^40 slack: (M_f + slack)/(m_f - slack) <= (M_f/m_f)(1 + 2^-38), so
         # ub = r w and lb = r / w with r = M_f/m_f and w also covering the slack; compare

@@ -141,25 +141,15 @@ def counting_delta(
     if len(values) >= MANY_DISTINCT and all(0 < q < 1 for q in values):
         # the search's lemmas need every count 0..m possible (0 < p < 1)
         return _counting_delta_search(unknown, eps, known, progress)
-    best: tuple[Exact, int, str] | None = None
-    keys: set[tuple[tuple[Fraction, ...], str]] = set()
-    count = 0
+    worst = _Worst(eps, known, progress)
     for idx, law in peer_laws(unknown).values():  # one target per distinct p
-        others = law.ps
         if not law.is_exact():
             # a Poisson binomial is log-concave: the monotone likelihood ratio gives both
             # directions in O(log m) certified signs (the per-output walk is O(m))
-            count += 1
-            v = counting_delta_fast(law, eps)
-            best = _better(best, v, known + idx, "max of both")
+            worst.both(law, idx)
         else:
-            curves = counting_curve(law, eps)
-            best, added = _examine(curves, _hockey_value, others, keys, best, known + idx)
-            count += added
-        if progress is not None:
-            progress(1)
-    assert best is not None
-    return CountingDelta(best[0], best[1], best[2], count)
+            worst.curves(counting_curve(law, eps), _hockey_value, law.ps, idx)
+    return worst.result()
 
 
 def _counting_delta_search(
@@ -184,9 +174,7 @@ def _counting_delta_search(
         values = sorted(set(values) | {1 - q for q in values}, key=lambda q: (float(q), q))
     if progress is not None:
         progress(len(first) - len(values))
-    best: tuple[Exact, int, str] | None = None
-    keys: set[tuple[tuple[Fraction, ...], str]] = set()
-    count = 0
+    worst = _Worst(eps, known, progress)
     seen_mirror: set[Fraction] = set()
     for q in sorted(values, key=first.__getitem__):  # earliest target first
         i = first[q]
@@ -202,18 +190,11 @@ def _counting_delta_search(
                 min(max(thresholds["1,0"], 0), m + 1),
                 min(max(m + 1 - thresholds["0,1"], 0), m + 1),
             )
-            count += 1
-            v = counting_delta_fast(law, eps)
-            best = _better(best, v, known + i, "max of both")
+            worst.both(law, i)
         else:
             law = CountLaw(others, _blocks=own, _exact=exact_peer_pmf(unknown, q))
-            curves = _fast_curves(law, eps)
-            best, added = _examine(curves, _same, others, keys, best, known + i)
-            count += added
-        if progress is not None:
-            progress(1)
-    assert best is not None
-    return CountingDelta(best[0], best[1], best[2], count)
+            worst.curves(_fast_curves(law, eps), _same, others, i)
+    return worst.result()
 
 
 #: a curve of either kind (a hockey-stick curve, or its value already)
@@ -228,35 +209,53 @@ def _same(v: Exact) -> Exact:
     return v
 
 
-def _examine(
-    curves: Mapping[str, _C],
-    value: Callable[[_C], Exact],
-    others: Sequence[Fraction],
-    keys: set[tuple[tuple[Fraction, ...], str]],
-    best: tuple[Exact, int, str] | None,
-    target: int,
-) -> tuple[tuple[Exact, int, str] | None, int]:
-    """One target's curves, each direction whose curve no earlier one mirrors (``keys``,
-    updated): the best so far and the number of curves examined."""
-    added = 0
-    for direction, h in curves.items():
-        key = _mirror_key(others, direction)
-        if key in keys:  # an equal curve was already examined
-            continue
-        keys.add(key)
-        added += 1
-        best = _better(best, value(h), target, direction)
-    return best, added
+class _Worst:
+    """The worst target so far of a search over the targets (the first of equal maxima is
+    kept), the number of curves examined, and the progress updates (one per target)."""
 
+    def __init__(self, eps: Eps, known: int, progress: Callable[[int], None] | None) -> None:
+        self.eps = eps
+        self.known = known
+        self.progress = progress
+        self.best: tuple[Exact, int, str] | None = None
+        self.keys: set[tuple[tuple[Fraction, ...], str]] = set()
+        self.count = 0
 
-def _better(
-    best: tuple[Exact, int, str] | None, v: Exact, target: int, direction: str
-) -> tuple[Exact, int, str]:
-    """``(v, target, direction)`` when ``v`` is certified above ``best``'s value (or there
-    is no best yet), else ``best``: the first of equal maxima is kept."""
-    if best is None or compare(v, best[0]).sign > 0:
-        return (v, target, direction)
-    return best
+    def _take(self, v: Exact, index: int, direction: str) -> None:
+        """Keep ``(v, target, direction)`` when ``v`` is certified above the best so far."""
+        self.count += 1
+        if self.best is None or compare(v, self.best[0]).sign > 0:
+            self.best = (v, self.known + index, direction)
+
+    def both(self, law: CountLaw, index: int) -> None:
+        """The target at ``index`` (among the unknown records), both directions at once."""
+        self._take(counting_delta_fast(law, self.eps), index, "max of both")
+        self._step()
+
+    def curves(
+        self,
+        curves: Mapping[str, _C],
+        value: Callable[[_C], Exact],
+        others: Sequence[Fraction],
+        index: int,
+    ) -> None:
+        """One target's curves, each direction whose curve no earlier one mirrors."""
+        for direction, h in curves.items():
+            key = _mirror_key(others, direction)
+            if key in self.keys:  # an equal curve was already examined
+                continue
+            self.keys.add(key)
+            self._take(value(h), index, direction)
+        self._step()
+
+    def _step(self) -> None:
+        if self.progress is not None:
+            self.progress(1)
+
+    def result(self) -> CountingDelta:
+        """The worst target's value, index, direction and the curves examined."""
+        assert self.best is not None
+        return CountingDelta(self.best[0], self.best[1], self.best[2], self.count)
 
 
 def _mirror_key(ps: Sequence[Fraction], direction: str) -> tuple[tuple[Fraction, ...], str]:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from pdpsym.mechanisms.mqm_class import influence_ratio
-from pdpsym.models.law_class import IntervalChain
+from pdpsym.models.law_class import IntervalChain, halves
 
 Iv = tuple[Fraction, Fraction]
 Mat = list[list[Fraction]]
@@ -172,9 +172,8 @@ def influence_sup(
         if x == y:
             done.append(ub)
             continue
-        m = (x + y) / 2
-        for half in ((x, m), (m, y)):
-            push(box[:d] + (half,) + box[d + 1 :])
+        for half in halves(box, d):
+            push(half)
             boxes += 1
     ubs = done + [h[-1] for h in heap]
     tight = not heap and all(u is not None for u in ubs)

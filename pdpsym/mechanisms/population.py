@@ -486,10 +486,7 @@ def candidate_values(
     References:
         Desfontaines et al. (2020), Section 4.1; the module's Lemmas A-C.
     """
-    blocks = Counter(unknown)
-    if len(blocks) < 2 or not all(0 < q < 1 for q in blocks):
-        raise InputError("ps", "the search needs two distinct p, each strictly inside (0, 1)")
-    vals = sorted(blocks, key=lambda q: (float(q), q))
+    up, down, exact = search_sides(unknown, eps, law)
     m = len(unknown) - 1  # a target's peers
 
     def up_clamp(t: int) -> int:
@@ -498,22 +495,9 @@ def candidate_values(
     def down_clamp(t: int) -> int:
         return t if threshold is None else min(t, m - threshold + 1)
 
-    out: set[Fraction] = set()
-    thresholds: dict[str, int] = {}
-    if len(unknown) - 1 <= EXACT_LIMIT:
-        up = _ExactSide(vals, [blocks[q] for q in vals], eps)
-        mirror_vals = [1 - q for q in reversed(vals)]
-        down = _ExactSide(mirror_vals, [blocks[1 - q] for q in mirror_vals], eps)
-        out |= _peaks(up, up_clamp)
-        out |= {1 - q for q in _peaks(down, down_clamp)}
-        thresholds = {"1,0": up.threshold, "0,1": down.threshold}
-    else:
-        whole = law if law is not None else CountLaw(tuple(unknown), _blocks=dict(blocks))
-        up_b = _BallSide(whole, vals, eps, True)
-        down_b = _BallSide(whole, list(reversed(vals)), eps, False)
-        out |= _peaks(up_b, up_clamp)
-        out |= _peaks(down_b, down_clamp)
-        thresholds = {"1,0": up_b.threshold, "0,1": down_b.threshold}
+    down_peaks = _peaks(down, down_clamp)
+    out = _peaks(up, up_clamp) | ({1 - q for q in down_peaks} if exact else down_peaks)
+    thresholds = {"1,0": up.threshold, "0,1": down.threshold}
     return sorted(out, key=lambda q: (float(q), q)), thresholds
 
 

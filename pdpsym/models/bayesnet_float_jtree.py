@@ -38,6 +38,7 @@ References:
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -50,7 +51,14 @@ from pdpsym.core import poly
 from pdpsym.core.errors import InputError
 from pdpsym.core.poly import IntPoly
 from pdpsym.models.bayesnet_build import ancestors, moral_graph
-from pdpsym.models.bayesnet_jtree import CliqueTree, clique_tree, send_down, sparse_tree
+from pdpsym.models.bayesnet_jtree import (
+    CliqueTree,
+    all_but_one,
+    clique_tree,
+    pass_down,
+    pass_up,
+    sparse_tree,
+)
 from pdpsym.models.counts import check_known
 
 #: the unit roundoff of float64 (round to nearest)
@@ -271,49 +279,12 @@ def float_marginals(
             constant = fmul(constant, f)
         else:
             assigned[min(f.scope, key=rank.__getitem__)].append(f)
-    kids: dict[str, list[str]] = {v: [] for v in order}
-    for v in order:
-        p = tree.parent[v]
-        if p is not None:
-            kids[p].append(v)
-    local: dict[str, FFactor] = {}
-    for v in order:
-        acc = unit
-        for f in assigned[v]:
-            acc = fmul(acc, f)
-        local[v] = acc
-    up: dict[str, FFactor] = {}
-    for v in order:
-        prod = local[v]
-        for c in kids[v]:
-            prod = fmul(prod, up[c])
-        up[v] = fsum(prod, tree.neighbours[v])
-        if on_clique is not None:
-            on_clique()
+    local = {v: functools.reduce(fmul, assigned[v], unit) for v in order}
+    kids, up = pass_up(tree, local, fmul, fsum, on_clique)
     roots = [v for v in order if tree.parent[v] is None]
-    down: dict[str, FFactor] = {}
-    root_of: dict[str, str] = {}
-    wanted = set(targets)
-    out: dict[str, FFactor] = {}
-    for v in reversed(order):
-        p = tree.parent[v]
-        root_of[v] = v if p is None else root_of[p]
-        base = local[v] if p is None else fmul(local[v], down[v])
-        whole = send_down(base, kids[v], up, down, tree.neighbours, fmul, fsum)
-        if v in wanted:
-            out[v] = fsum(whole, (v,))
-        if on_clique is not None:
-            on_clique()
-    others: dict[str, FFactor] = {}
-    acc = constant
-    for r in roots:
-        others[r] = acc
-        acc = fmul(acc, up[r])
-    acc = unit
-    for r in reversed(roots):
-        others[r] = fmul(others[r], acc)
-        acc = fmul(acc, up[r])
-    return {v: fmul(f, others[root_of[v]]) for v, f in out.items()}
+    beliefs, root_of = pass_down(tree, local, kids, up, fmul, fsum, set(targets), on_clique)
+    others = dict(zip(roots, all_but_one(constant, [up[r] for r in roots], unit, fmul)))
+    return {v: fmul(fsum(whole, (v,)), others[root_of[v]]) for v, whole in beliefs.items()}
 
 
 def to_intpoly(coefficients: np.ndarray) -> IntPoly:

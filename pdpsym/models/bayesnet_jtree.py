@@ -41,10 +41,12 @@ References:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import heapq
 import itertools
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import operator
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -248,14 +250,44 @@ def _product(factors: Sequence[PFactor]) -> PFactor | None:
     return out
 
 
-def _children(tree: CliqueTree, order: Sequence[str]) -> dict[str, list[str]]:
-    """Each clique's children in ``tree``, in ``order``."""
-    kids: dict[str, list[str]] = {v: [] for v in order}
-    for v in order:
+def pass_up(
+    tree: CliqueTree,
+    local: Mapping[str, _F],
+    mul: Callable[[_F, _F], _F],
+    marg: Callable[[_F, Sequence[str]], _F],
+    on_clique: Callable[[], None] | None = None,
+) -> tuple[dict[str, list[str]], dict[str, _F]]:
+    """The upward pass (for factors of any kind, given their product ``mul`` and marginal
+    ``marg``): each clique's own tables times its children's messages, marginalised to
+    its separator, children before their parent.
+
+    Args:
+        tree: the clique tree.
+        local: each clique's own tables, multiplied.
+        mul: the product of two factors.
+        marg: the marginal of a factor on some records.
+        on_clique: called once per clique (progress).
+
+    Returns:
+        ``(kids, up)``: each clique's children (in ``tree.order``) and its upward message.
+
+    References:
+        Shafer and Shenoy (1990); Koller and Friedman, Sec. 10.2.
+    """
+    kids: dict[str, list[str]] = {v: [] for v in tree.order}
+    for v in tree.order:
         p = tree.parent[v]
         if p is not None:
             kids[p].append(v)
-    return kids
+    up: dict[str, _F] = {}
+    for v in tree.order:  # children come before their parent
+        prod = local[v]
+        for c in kids[v]:
+            prod = mul(prod, up[c])
+        up[v] = marg(prod, tree.neighbours[v])
+        if on_clique is not None:
+            on_clique()
+    return kids, up
 
 
 def send_down(
@@ -302,6 +334,78 @@ def send_down(
     return prefix[-1]
 
 
+def pass_down(
+    tree: CliqueTree,
+    local: Mapping[str, _F],
+    kids: Mapping[str, Sequence[str]],
+    up: Mapping[str, _F],
+    mul: Callable[[_F, _F], _F],
+    marg: Callable[[_F, Sequence[str]], _F],
+    wanted: Collection[str] = (),
+    on_clique: Callable[[], None] | None = None,
+) -> tuple[dict[str, _F], dict[str, str]]:
+    """The downward pass after :func:`pass_up`, parents before their children.
+
+    Args:
+        tree: the clique tree.
+        local: each clique's own tables, multiplied.
+        kids: each clique's children.
+        up: the upward messages.
+        mul: the product of two factors.
+        marg: the marginal of a factor on some records.
+        wanted: the cliques whose beliefs are kept.
+        on_clique: called once per clique (progress).
+
+    Returns:
+        ``(beliefs, root_of)``: the belief of each wanted clique (its tables times every
+        message into it; in reverse tree order) and each clique's root.
+
+    References:
+        Shafer and Shenoy (1990); Koller and Friedman, Sec. 10.2.
+    """
+    root_of: dict[str, str] = {}
+    down: dict[str, _F] = {}
+    beliefs: dict[str, _F] = {}
+    for v in reversed(tree.order):  # parents come before their children
+        p = tree.parent[v]
+        root_of[v] = v if p is None else root_of[p]
+        base = local[v] if p is None else mul(local[v], down[v])
+        whole = send_down(base, kids[v], up, down, tree.neighbours, mul, marg)
+        if v in wanted:
+            beliefs[v] = whole
+        if on_clique is not None:
+            on_clique()
+    return beliefs, root_of
+
+
+def all_but_one(first: _F, values: Sequence[_F], unit: _F, mul: Callable[[_F, _F], _F]) -> list[_F]:
+    """``first`` times every value but the ``k``-th, for each ``k`` (prefix and suffix
+    products: each product is taken a constant number of times).
+
+    Args:
+        first: the common factor (the constants).
+        values: the factors (the trees' totals).
+        unit: the product's unit.
+        mul: the product.
+
+    Returns:
+        One product per value, in order.
+
+    References:
+        Aji and McEliece (2000) (the other trees of a forest multiply in).
+    """
+    others: list[_F] = []
+    acc = first
+    for x in values:
+        others.append(acc)
+        acc = mul(acc, x)
+    acc = unit
+    for k in range(len(values) - 1, -1, -1):
+        others[k] = mul(others[k], acc)
+        acc = mul(acc, values[k])
+    return others
+
+
 def all_marginals(
     tree: CliqueTree,
     factors: Sequence[PFactor],
@@ -334,46 +438,18 @@ def all_marginals(
             constant = constant * f[1].get((), poly.zero())
         else:
             assigned[min(f[0], key=rank.__getitem__)].append(f)
-    kids = _children(tree, order)
     unit: PFactor = ((), {(): poly.monomial(1, 0)})
     local = {v: _product(assigned[v]) or unit for v in order}
-    up: dict[str, PFactor] = {}
-    for v in order:  # children come before their parent
-        prod = local[v]
-        for c in kids[v]:
-            prod = multiply(prod, up[c])
-        up[v] = marginal(prod, tree.neighbours[v])
-        if on_clique is not None:
-            on_clique()
+    kids, up = pass_up(tree, local, multiply, marginal, on_clique)
     roots = [v for v in order if tree.parent[v] is None]
-    totals = {r: up[r][1].get((), poly.zero()) for r in roots}
-    root_of: dict[str, str] = {}
-    down: dict[str, PFactor] = {}
-    wanted = set(targets)
-    out: dict[str, dict[int, IntPoly]] = {}
-    for v in reversed(order):  # parents come before their children
-        p = tree.parent[v]
-        root_of[v] = v if p is None else root_of[p]
-        base = local[v] if p is None else multiply(local[v], down[v])
-        cs = kids[v]
-        whole = send_down(base, cs, up, down, tree.neighbours, multiply, marginal)
-        if v in wanted:
-            out[v] = {k[0]: q for k, q in marginal(whole, (v,))[1].items()}
-        if on_clique is not None:
-            on_clique()
+    totals = [up[r][1].get((), poly.zero()) for r in roots]
+    beliefs, root_of = pass_down(tree, local, kids, up, multiply, marginal, set(targets), on_clique)
     # the other trees' totals and the constants, by prefix and suffix products
-    others: dict[str, IntPoly] = {}
-    acc = constant
-    for r in roots:
-        others[r] = acc
-        acc = acc * totals[r]
-    acc = poly.monomial(1, 0)
-    for r in reversed(roots):
-        others[r] = others[r] * acc
-        acc = acc * totals[r]
-    for v, law in out.items():
+    others = dict(zip(roots, all_but_one(constant, totals, poly.monomial(1, 0), operator.mul)))
+    out: dict[str, dict[int, IntPoly]] = {}
+    for v, whole in beliefs.items():
         rest = others[root_of[v]]
-        out[v] = {a: q * rest for a, q in law.items()}
+        out[v] = {k[0]: q * rest for k, q in marginal(whole, (v,))[1].items()}
     return out
 
 
@@ -433,7 +509,6 @@ def support_work(tree: CliqueTree, supports: Sequence[BFactor], price: int) -> i
     for f in supports:
         if f[0]:
             assigned[min(f[0], key=rank.__getitem__)].append(f)
-    kids = _children(tree, order)
     work = 0
     unit: BFactor = ((), np.ones((), dtype=bool))
 
@@ -443,24 +518,9 @@ def support_work(tree: CliqueTree, supports: Sequence[BFactor], price: int) -> i
         work += int(np.count_nonzero(out[1])) * price
         return out
 
-    local: dict[str, BFactor] = {}
-    for v in order:
-        acc = unit
-        for f in assigned[v]:
-            acc = mul(acc, f)
-        local[v] = acc
-    up: dict[str, BFactor] = {}
-    for v in order:
-        prod = local[v]
-        for c in kids[v]:
-            prod = mul(prod, up[c])
-        up[v] = _bsum(prod, tree.neighbours[v])
-    down: dict[str, BFactor] = {}
-    for v in reversed(order):
-        p = tree.parent[v]
-        base = local[v] if p is None else mul(local[v], down[v])
-        cs = kids[v]
-        send_down(base, cs, up, down, tree.neighbours, mul, _bsum)
+    local = {v: functools.reduce(mul, assigned[v], unit) for v in order}
+    kids, up = pass_up(tree, local, mul, _bsum)
+    pass_down(tree, local, kids, up, mul, _bsum)
     return work
 
 

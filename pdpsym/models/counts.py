@@ -32,6 +32,23 @@ from pdpsym.models.structured import Known, QueryWeights, StructuredModel
 TargetFactors = dict[Fraction, tuple[poly.IntPoly, ...]]
 
 
+class RecordTable:
+    """A mixin for a dataclass with a ``table`` field: per record, the integer
+    contributions ``c_t(s)`` of its states (the count is their sum over the records)."""
+
+    table: tuple[tuple[int, ...], ...]
+
+    @property
+    def length(self) -> int:
+        """``T``, the number of records."""
+        return len(self.table)
+
+    @property
+    def span(self) -> int:
+        """``N``, the largest possible count."""
+        return sum(max(row) for row in self.table)
+
+
 @dataclass(frozen=True)
 class Contributions:
     """The integer contributions ``c_t(s)`` of every record (see the module docstring)."""
@@ -257,6 +274,7 @@ __all__ = [
     "record_count",
     "Contributions",
     "CountModel",
+    "RecordTable",
     "TargetFactors",
     "check_known",
     "contributions",

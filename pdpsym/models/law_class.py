@@ -50,6 +50,27 @@ CLASS_KINDS = ("model-class", "interval-markov-chain", "interval-product")
 MAX_MEMBERS = 10_000
 
 Interval = tuple[Fraction, Fraction]
+#: a box of parameters: one interval per side
+Box = tuple[Interval, ...]
+
+
+def halves(box: Box, side: int) -> tuple[Box, Box]:
+    """The two halves of ``box`` split at the middle of side ``side`` (a branch and bound's
+    step over a class's parameters).
+
+    Args:
+        box: the box.
+        side: the side to split.
+
+    Returns:
+        The lower and the upper half.
+
+    References:
+        Horst and Tuy, Global Optimization, 3rd ed. (1996), Ch. IV (bisection).
+    """
+    a, b = box[side]
+    m = (a + b) / 2
+    return box[:side] + ((a, m),) + box[side + 1 :], box[:side] + ((m, b),) + box[side + 1 :]
 
 
 def parse_interval(obj: object, field: str) -> Interval:
@@ -444,12 +465,14 @@ def is_class_object(obj: Mapping[str, Any]) -> bool:
 
 __all__ = [
     "CLASS_KINDS",
+    "Box",
     "IntervalChain",
     "IntervalProduct",
     "LawClass",
     "ModelClass",
     "binary_parameter",
     "class_from_object",
+    "halves",
     "interval_row",
     "is_class_object",
     "parse_interval",

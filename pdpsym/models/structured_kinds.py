@@ -106,16 +106,6 @@ def network_of(model: Any) -> BayesianNetwork | None:
     return model if isinstance(model, BayesianNetwork) else None
 
 
-__all__ = [
-    "KINDS",
-    "chain_of",
-    "count_model_from_object",
-    "is_structured",
-    "network_of",
-    "structured_from_object",
-]
-
-
 def table_of(model: Any) -> JointDistribution | None:
     """The model as an explicit joint table, or None.
 
@@ -144,3 +134,15 @@ def product_of(model: Any) -> ProductModel | None:
         Li et al. (2019), Section IV, Theorem 1 (independent tuples).
     """
     return model if isinstance(model, ProductModel) else None
+
+
+__all__ = [
+    "KINDS",
+    "chain_of",
+    "count_model_from_object",
+    "is_structured",
+    "network_of",
+    "product_of",
+    "structured_from_object",
+    "table_of",
+]

@@ -10,10 +10,13 @@ expressions, and the leakage each actually gives is Eq. 2 at that scale.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
-from pdpsym.audit.calibrate import calibrate
-from pdpsym.claims.figure import Line, Plot, Scale, Text, figure
+from pdpsym.audit.calibrate import Calibration, calibrate
+from pdpsym.claims.figure import FigureSpec, Line, Plot, Scale, Text
 from pdpsym.models.markov import MarkovChain
 
 COLUMNS = (
@@ -37,90 +40,159 @@ STAYS = ("1/2", "3/5", "7/10", "4/5", "17/20", "9/10", "19/20", "97/100", "99/10
 QUICK_STAYS = ("1/2", "7/10", "9/10", "99/100")
 
 
-def calibration_plot(xlabel: str, ylabel: str) -> Plot:
-    """The plot of a calibration figure: :data:`LINES` against the stay probability, log y.
+@dataclass(frozen=True)
+class StayScan:
+    """The points and words of a calibration figure: one chain length per scale, one
+    point per stay probability; the title (with ``{T}``), caption and parameters (after
+    ``T``) are data."""
+
+    paper_length: int
+    quick_length: int
+    stays: tuple[str, ...]
+    quick_stays: tuple[str, ...]
+    title: str
+    caption: str
+    params: dict[str, str]
+
+    def length(self, scale: Scale) -> int:
+        """The chain's number of records at ``scale``."""
+        return self.paper_length if scale == Scale.PAPER else self.quick_length
+
+    def points(self, scale: Scale) -> list[tuple[int, str]]:
+        """One point per stay probability.
+
+        Args:
+            scale: the figure's scale.
+
+        Returns:
+            ``(T, stay)`` pairs.
+
+        References:
+            Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 6 (symmetric chains).
+        """
+        stays = self.stays if scale == Scale.PAPER else self.quick_stays
+        return [(self.length(scale), s) for s in stays]
+
+    def describe(self, scale: Scale) -> Text:
+        """The figure's title, caption and parameters at ``scale``.
+
+        Args:
+            scale: the figure's scale.
+
+        Returns:
+            The figure's :class:`Text`.
+
+        References:
+            Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 6.
+        """
+        T = self.length(scale)
+        return Text(self.title.format(T=T), self.caption, {"T": str(T), **self.params})
+
+
+@dataclass(frozen=True)
+class StayPoint:
+    """A figure's point (picklable when its fields are module-level functions): the chain
+    of ``T`` records at a stay probability, calibrated for eps = 1, as one row of
+    :data:`COLUMNS`."""
+
+    chain: Callable[[int, Fraction], Any]
+    calibrate: Callable[[Any, Fraction], Calibration]
+
+    def __call__(self, args: tuple[int, str]) -> list[dict[str, str]]:
+        """One row: the calibrated scale and each baseline's scale and leakage.
+
+        Args:
+            args: ``(T, stay)``.
+
+        Returns:
+            One row of the figure's columns (certified decimals).
+
+        References:
+            Li et al. (2019), Eq. 2; Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 5-6.
+        """
+        T, stay_text = args
+        stay = Fraction(stay_text)
+        cal = self.calibrate(self.chain(T, stay), Fraction(1))
+        return [{"stay": str(float(stay)), **cal.scale_columns(12)}]
+
+
+def calibration_figure(
+    figure_id: str, title: str, scan: StayScan, point: StayPoint, axes: tuple[str, str]
+) -> FigureSpec:
+    """Register a calibration figure: :data:`COLUMNS` at the points of ``scan``, plotted
+    as :data:`LINES` against the stay probability, log y.
 
     Args:
-        xlabel: the x axis's label (which chain's stay probability).
-        ylabel: the y axis's label (which scale).
+        figure_id: the figure's id.
+        title: the one-line title the figure list shows.
+        scan: the figure's chain lengths, stay probabilities and words.
+        point: computes one point's row.
+        axes: the x axis's label (which chain's stay probability) and the y axis's
+            (which scale).
 
     Returns:
-        The figure's plot.
+        The registered figure.
 
     References:
         Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 6.
     """
-    return Plot(x="stay", lines=LINES, xlabel=xlabel, ylabel=ylabel, logy=True)
+    xlabel, ylabel = axes
+    plot = Plot(x="stay", lines=LINES, xlabel=xlabel, ylabel=ylabel, logy=True)
+    spec = FigureSpec(figure_id, title, scan.points, point, scan.describe, COLUMNS, plot)
+    return spec.register()
 
 
-def _length(scale: Scale) -> int:
-    return 100 if scale == Scale.PAPER else 12
-
-
-def points(scale: Scale) -> list[tuple[int, str]]:
-    """One point per stay probability.
+def binary_chain(T: int, stay: Fraction) -> MarkovChain:
+    """The symmetric binary chain: stay with ``stay``, else flip.
 
     Args:
-        scale: the figure's scale (paper: T = 100; quick: T = 12).
+        T: the number of records.
+        stay: the stay probability.
 
     Returns:
-        ``(T, stay)`` pairs.
+        The chain (stationary start).
 
     References:
         Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 6 (symmetric binary chains).
     """
-    stays = STAYS if scale == Scale.PAPER else QUICK_STAYS
-    return [(_length(scale), s) for s in stays]
+    return MarkovChain(["0", "1"], T, "stationary", [[stay, 1 - stay], [1 - stay, stay]])
 
 
-def point(args: tuple[int, str]) -> list[dict[str, str]]:
-    """One row: the calibrated scale and each baseline's scale and leakage.
-
-    Args:
-        args: ``(T, stay)``.
-
-    Returns:
-        One row of the figure's columns (certified decimals).
-
-    References:
-        Li et al. (2019), Eq. 2; Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 5.
-    """
-    T, stay_text = args
-    stay = Fraction(stay_text)
-    chain = MarkovChain(["0", "1"], T, "stationary", [[stay, 1 - stay], [1 - stay, stay]])
-    cal = calibrate(chain, Fraction(1))
-    return [{"stay": str(float(stay)), **cal.scale_columns(12)}]
-
-
-@figure(
+#: the binary chain's figure: T = 100 (paper) or 12 (quick)
+SCAN = StayScan(
+    100,
+    12,
+    STAYS,
+    QUICK_STAYS,
+    title="Laplace scale for eps = 1, symmetric binary chain of {T} records",
+    caption=(
+        "The smallest scale at which every record's Eq. 2 leakage (the Pufferfish "
+        "leakage of x_i = 0 against x_i = 1 under the chain's own law) is at most 1, "
+        "next to the scales of the Markov Quilt Mechanism (MQMExact, and MQMApprox "
+        "from the eigengap of P P*) and of group DP (T / eps), and the leakage those "
+        "scales actually give. Stationary start; "
+        "transition rows are from-states."
+    ),
+    params={"eps": "1", "query": "count of ones", "start": "stationary"},
+)
+point = StayPoint(binary_chain, calibrate)
+FIGURE = calibration_figure(
     "correlated.calibration",
     "Correlated records: the Laplace scale for eps = 1 against the stay probability",
-    points,
+    SCAN,
     point,
-    columns=COLUMNS,
-    plot=calibration_plot(
-        "stay probability of the symmetric binary chain", "Laplace scale for eps = 1"
-    ),
+    ("stay probability of the symmetric binary chain", "Laplace scale for eps = 1"),
 )
-def describe(scale: Scale) -> Text:
-    """The figure's title, caption and parameters.
-
-    References:
-        Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 6.
-    """
-    T = _length(scale)
-    return Text(
-        title=f"Laplace scale for eps = 1, symmetric binary chain of {T} records",
-        caption=(
-            "The smallest scale at which every record's Eq. 2 leakage (the Pufferfish "
-            "leakage of x_i = 0 against x_i = 1 under the chain's own law) is at most 1, "
-            "next to the scales of the Markov Quilt Mechanism (MQMExact, and MQMApprox "
-            "from the eigengap of P P*) and of group DP (T / eps), and the leakage those "
-            "scales actually give. Stationary start; "
-            "transition rows are from-states."
-        ),
-        params={"T": str(T), "eps": "1", "query": "count of ones", "start": "stationary"},
-    )
 
 
-__all__ = ["COLUMNS", "LINES", "calibration_plot", "describe", "point", "points"]
+__all__ = [
+    "COLUMNS",
+    "FIGURE",
+    "LINES",
+    "SCAN",
+    "StayPoint",
+    "StayScan",
+    "binary_chain",
+    "calibration_figure",
+    "point",
+]

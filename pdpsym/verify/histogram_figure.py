@@ -22,19 +22,14 @@ from __future__ import annotations
 from fractions import Fraction
 
 from pdpsym.audit.calibrate_histogram import calibrate_histogram
-from pdpsym.claims.figure import Scale, Text, figure
 from pdpsym.models.markov import MarkovChain
-from pdpsym.verify.correlated_figure import COLUMNS, calibration_plot
+from pdpsym.verify.correlated_figure import COLUMNS, StayPoint, StayScan, calibration_figure
 
 STATES = 4
 STAYS = ("1/4", "2/5", "1/2", "3/5", "7/10", "4/5", "9/10", "19/20")
 QUICK_STAYS = ("1/4", "1/2", "9/10")
 #: the records of the paper scale (the issue asks 100: out of reach, see above)
 PAPER_T = 40
-
-
-def _length(scale: Scale) -> int:
-    return PAPER_T if scale == Scale.PAPER else 5
 
 
 def chain(T: int, stay: Fraction) -> MarkovChain:
@@ -55,70 +50,32 @@ def chain(T: int, stay: Fraction) -> MarkovChain:
     return MarkovChain(["a", "b", "c", "d"], T, "stationary", rows)
 
 
-def points(scale: Scale) -> list[tuple[int, str]]:
-    """One point per stay probability.
-
-    Args:
-        scale: the figure's scale (paper: T = 40; quick: T = 5).
-
-    Returns:
-        ``(T, stay)`` pairs.
-
-    References:
-        Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 6.
-    """
-    stays = STAYS if scale == Scale.PAPER else QUICK_STAYS
-    return [(_length(scale), s) for s in stays]
-
-
-def point(args: tuple[int, str]) -> list[dict[str, str]]:
-    """One row: the calibrated per-bin scale and each baseline's scale and leakage.
-
-    Args:
-        args: ``(T, stay)``.
-
-    Returns:
-        One row of the figure's columns (certified decimals).
-
-    References:
-        Li et al. (2019), Eq. 2; Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 5-6.
-    """
-    T, stay_text = args
-    stay = Fraction(stay_text)
-    cal = calibrate_histogram(chain(T, stay), Fraction(1))
-    return [{"stay": str(float(stay)), **cal.scale_columns(12)}]
-
-
-@figure(
+#: the 4-state chain's figure: T = 40 (paper) or 5 (quick)
+SCAN = StayScan(
+    PAPER_T,
+    5,
+    STAYS,
+    QUICK_STAYS,
+    title="Per-bin Laplace scale of the histogram for eps = 1, 4-state chain of {T} records",
+    caption=(
+        "The smallest per-bin scale at which every record's Eq. 2 leakage for the "
+        "histogram of the states (the Pufferfish leakage of any two values of x_i under "
+        "the chain's own law) is at most 1, next to the Markov Quilt Mechanism's "
+        "2 sigma_max (MQMExact, and MQMApprox from the eigengap of P P*) and group DP's "
+        "2T / eps, and the leakage those scales actually give. The chain stays with the "
+        "given probability and otherwise moves to one of the other three states "
+        "uniformly; stationary (uniform) start."
+    ),
+    params={"k": "4", "eps": "1", "query": "histogram", "start": "stationary"},
+)
+point = StayPoint(chain, calibrate_histogram)
+FIGURE = calibration_figure(
     "correlated.histogram",
     "Correlated records: the histogram's per-bin scale for eps = 1 against the stay probability",
-    points,
+    SCAN,
     point,
-    columns=COLUMNS,
-    plot=calibration_plot(
-        "stay probability of the symmetric 4-state chain", "per-bin Laplace scale for eps = 1"
-    ),
+    ("stay probability of the symmetric 4-state chain", "per-bin Laplace scale for eps = 1"),
 )
-def describe(scale: Scale) -> Text:
-    """The figure's title, caption and parameters.
-
-    References:
-        Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 6.
-    """
-    T = _length(scale)
-    return Text(
-        title=f"Per-bin Laplace scale of the histogram for eps = 1, 4-state chain of {T} records",
-        caption=(
-            "The smallest per-bin scale at which every record's Eq. 2 leakage for the "
-            "histogram of the states (the Pufferfish leakage of any two values of x_i under "
-            "the chain's own law) is at most 1, next to the Markov Quilt Mechanism's "
-            "2 sigma_max (MQMExact, and MQMApprox from the eigengap of P P*) and group DP's "
-            "2T / eps, and the leakage those scales actually give. The chain stays with the "
-            "given probability and otherwise moves to one of the other three states "
-            "uniformly; stationary (uniform) start."
-        ),
-        params={"T": str(T), "k": "4", "eps": "1", "query": "histogram", "start": "stationary"},
-    )
 
 
-__all__ = ["COLUMNS", "chain", "describe", "point", "points"]
+__all__ = ["COLUMNS", "FIGURE", "SCAN", "chain", "point"]

@@ -62,11 +62,8 @@ MECHANISM: {"kind": K, ...} with K one of table, randomized-response, laplace,
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "audit",
-        help="every privacy notion, exactly, for your own model and mechanism",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    p = options.described_command(
+        sub, "audit", "every privacy notion, exactly, for your own model and mechanism", DESCRIPTION
     )
     options.add_instance(
         p,
@@ -391,9 +388,9 @@ def run(args: argparse.Namespace) -> int:
     mech: Any
     if class_file(args.model):  # a class of laws: each notion's sup over the members
         structured.refuse_query(args, spec, "needs a Bayesian network model")
-        from pdpsym.app.commands.law_class import class_audit_command
+        from pdpsym.app.commands.law_class import AuditAsk, class_audit_command
 
-        return class_audit_command(args, spec, known, eps, delta, notions, digits)
+        return class_audit_command(args, AuditAsk(spec, known, eps, delta, notions, digits))
     if structured.is_structured(args.model):  # a chain, independent records, a network
         model = structured.load(args.model, options.row_tolerance(args))
         kind = spec.get("kind") if isinstance(spec, dict) else None

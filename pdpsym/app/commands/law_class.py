@@ -11,7 +11,7 @@ import argparse
 import contextlib
 import sys
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -381,15 +381,24 @@ def _figure(fig: Any, digits: int) -> Any:
     }
 
 
-def class_audit_command(
-    args: argparse.Namespace,
-    spec: Any,
-    known: list[str],
-    eps: list[Any],
-    delta: Any,
-    notions: list[str],
-    digits: int,
-) -> int:
+@dataclass(frozen=True)
+class AuditAsk:
+    """What ``pdpsym audit`` was asked, parsed: the mechanism file's object, the known
+    records, the ε values, δ (or None), the notions and the digits."""
+
+    spec: Any
+    known: list[str]
+    eps: list[Any]
+    delta: Any
+    notions: list[str]
+    digits: int
+
+    def parts(self) -> tuple[Any, list[str], list[Any], Any, list[str], int]:
+        """``(spec, known, eps, delta, notions, digits)``."""
+        return self.spec, self.known, self.eps, self.delta, self.notions, self.digits
+
+
+def class_audit_command(args: argparse.Namespace, ask: AuditAsk) -> int:
     """Every notion's sup over a class (``pdpsym audit`` with a class file); an interval
     class goes to :mod:`pdpsym.app.commands.law_class_audit`."""
     from pdpsym.app.commands import audit_structured as structured  # after --help
@@ -397,6 +406,7 @@ def class_audit_command(
     from pdpsym.audit.class_audit import class_audit
     from pdpsym.models.law_class import ModelClass
 
+    spec, known, eps, delta, notions, digits = ask.parts()
     cls = load_law_class(args.model)
     if args.curve is not None:
         raise InputError("--curve", "a class's audit writes no curve (give one member)")
@@ -406,7 +416,7 @@ def class_audit_command(
     if not isinstance(cls, ModelClass):
         from pdpsym.app.commands.law_class_audit import interval_audit_command
 
-        return interval_audit_command(args, cls, spec, known, eps, delta, notions, digits)
+        return interval_audit_command(args, cls, ask)
     if _tables(cls):
         from pdpsym.app.audit_work import check_work, number_bits
         from pdpsym.app.commands.mechanism_files import read_mechanism  # after --help
@@ -487,6 +497,7 @@ def class_audit_command(
 
 __all__ = [
     "CLASS_MAX_WORK",
+    "AuditAsk",
     "class_audit_command",
     "class_calibrate_command",
     "class_leakage_command",

@@ -13,6 +13,7 @@ from typing import Any
 
 from pdpsym.app.commands.law_class import (
     SHOWN_DIGITS,
+    AuditAsk,
     class_limit,
     describe,
     describe_text,
@@ -35,16 +36,7 @@ FIGURE_DIGITS = 3
 MIN_FIGURE_BOXES = 16
 
 
-def interval_audit_command(
-    args: argparse.Namespace,
-    cls: Any,
-    spec: Any,
-    known: list[str],
-    eps: list[Any],
-    delta: Any,
-    notions: list[str],
-    digits: int,
-) -> int:
+def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) -> int:
     """Every notion over an interval class (``pdpsym audit`` with an interval class)."""
     from pdpsym.app.audit_work import plan  # after --help, with the audit's estimates
     from pdpsym.app.commands import audit_structured as structured  # after --help
@@ -58,6 +50,7 @@ def interval_audit_command(
     from pdpsym.audit.class_figure_search import steps_per_box
     from pdpsym.models.law_class import IntervalChain
 
+    spec, known, eps, delta, notions, digits = ask.parts()
     chain = isinstance(cls, IntervalChain)
     probe = cls.member(grid_points(cls, 1)[0]) if chain else cls.widest_member()
     mech = structured.read_mechanism(spec, probe)

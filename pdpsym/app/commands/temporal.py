@@ -36,11 +36,11 @@ Example: pdpsym temporal docs/examples/chain6.json --eps 'ln(3)' --mechanism doc
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser(
+    p = options.described_command(
+        sub,
         "temporal",
-        help="temporal privacy leakage (BPL, FPL, TPL) of a stream of releases, exact",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "temporal privacy leakage (BPL, FPL, TPL) of a stream of releases, exact",
+        DESCRIPTION,
     )
     p.add_argument("model", metavar="MODEL", help='a "kind": "markov-chain" model file')
     p.add_argument(
