@@ -381,8 +381,21 @@ def _pass(
     return res
 
 
-def _worst(results: Sequence[Any]) -> Any:
-    """The largest leakage of ``results`` (:func:`leakage_max`)."""
+def worst_leakage(results: Sequence[Any]) -> Any:
+    """The largest leakage of a calibration pass's ``results``.
+
+    Args:
+        results: one Eq. 2 result per target (each with ``value`` and ``target``).
+
+    Returns:
+        The result of the largest value (:func:`~pdpsym.loss.structured.leakage_max`).
+
+    Raises:
+        InputError: (field ``target``) when no target has two compatible values.
+
+    References:
+        Li et al. (2019), Eq. 2 (the worst target decides the scale).
+    """
     best = leakage_max(results)
     if best is None:
         raise InputError("target", "no target has two compatible values")
@@ -447,7 +460,7 @@ def calibrate(
         # worst target's leakage at lambda = 1 divided by eps, exactly
         at_one = _pass(model, targets, known, Fraction(1), weights, on_target, eps)
         if any(r.value is not None for r in at_one):
-            best = _worst(at_one)
+            best = worst_leakage(at_one)
             scale = best.value.hi / eps
             run = (targets, known, weights, on_target)
             return _with_baselines(model, eps, mech, scale, scale, best.target, baselines, {}, run)
@@ -458,7 +471,7 @@ def calibrate(
             break
         hi *= 2
     safe = hi
-    worst = _worst(results).target
+    worst = worst_leakage(results).target
     lo: Fraction | None = None
     while True:
         tgt = _Target(model, worst, known, weights)
@@ -540,7 +553,7 @@ def _with_baselines(
             results = passes.get(used) or _pass(
                 model, targets, known, used, weights, on_target, None
             )
-            best = _worst(results)
+            best = worst_leakage(results)
             leak, w = best.value, best.target
             out.append(BaselineResult(b.name, b.scale, used, leak, w, b.detail))
         out.extend(skipped)
@@ -583,4 +596,5 @@ __all__ = [
     "positive_eps",
     "scale_json",
     "short_between",
+    "worst_leakage",
 ]

@@ -35,6 +35,7 @@ from pdpsym.audit.calibrate import (
     nudged,
     positive_eps,
     short_between,
+    worst_leakage,
 )
 from pdpsym.core.certify import certify
 from pdpsym.core.errors import InputError, Undecided
@@ -191,10 +192,7 @@ def calibrate_histogram(
         if all(r.value is None or r.value.hi <= eps for r in results):
             break
         hi *= 2  # pragma: no cover - group DP's scale is safe; kept for rounding at ties
-    best = leakage_max(results)
-    if best is None:
-        raise InputError("target", "no target has two compatible values")
-    safe, worst = hi, best.target
+    safe, worst = hi, worst_leakage(results).target
     lo: Fraction | None = None
     while True:
         tgt = _Target(model, worst, known)

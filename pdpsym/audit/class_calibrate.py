@@ -51,15 +51,21 @@ from typing import Any
 
 import sympy
 
-from pdpsym.audit.calibrate import baseline_json, calibrate, scale_json
+from pdpsym.audit.calibrate import (
+    baseline_json,
+    calibrate,
+    positive_eps,
+    scale_json,
+    worst_leakage,
+)
 from pdpsym.core.certify import certify
 from pdpsym.core.compare import compare
 from pdpsym.core.errors import InputError
-from pdpsym.core.numbers import fraction_str, to_sympy
+from pdpsym.core.numbers import to_sympy
 from pdpsym.core.parallel import ordered_map
 from pdpsym.loss.class_search import CLASS_DIGITS, interval_chain_leakage
 from pdpsym.loss.leakage_result import Enclosed
-from pdpsym.loss.structured import leakage_max, structured_leakage
+from pdpsym.loss.structured import structured_leakage
 from pdpsym.mechanisms.mqm import (
     BaselineScale,
     group_dp_scale,
@@ -211,9 +217,7 @@ def class_calibrate(
         Kifer and Machanavajjhala (2014), Definition 3.1; Li et al. (2019), Eq. 2; Song,
         Wang, Chaudhuri (SIGMOD 2017), Sec. 4-5 (MQM over a class).
     """
-    eps = Fraction(eps)
-    if eps <= 0:
-        raise InputError("eps", f"must be > 0, got {fraction_str(eps)}")
+    eps = positive_eps(eps)
     known = tuple(known)
     names = cls.variables
     tg = [v for v in names if v not in set(known)] if targets is None else list(targets)
@@ -301,9 +305,7 @@ def _leak_at(
     model: CountModel, scale: Fraction, known: Sequence[str], targets: Sequence[str], weights: Any
 ) -> tuple[Enclosed, str]:
     res = structured_leakage(model, targets, known, scale, weights, digits=17, exact=False)
-    best = leakage_max(res)
-    if best is None:
-        raise InputError("target", "no target has two compatible values")
+    best = worst_leakage(res)
     return best.value, best.target
 
 
