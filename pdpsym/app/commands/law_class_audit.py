@@ -68,7 +68,7 @@ def interval_audit_command(
     if chain and any(bounded(n, mech) for n in notions):
         # one search for ε and δ(ε), and one per bounded notion for ε(δ)
         searches = 1 + (sum(bounded(n, mech) for n in notions) if delta is not None else 0)
-        per = steps_per_box(cls, mech, args.target, known, notions) * searches
+        per = steps_per_box(cls, mech, args.target, known, notions, len(eps)) * searches
         if MIN_FIGURE_BOXES * per > limit:
             raise InputError(
                 "--max-work",
