@@ -119,6 +119,7 @@ def search_figures(
 
     def vector(box: Box, point: bool) -> Vec:
         laws = at(box)
+        got: dict[Pairs, tuple[Fraction | None, list[Fraction]]]
         if laplace:
             assert mech.lam is not None
             got = {k: (ZERO, laplace_bounds(laws, mech.lam, k, exact, point)) for k in kinds}
