@@ -106,6 +106,8 @@ def search_figures(
     laplace = mech.kind == "laplace"  # δ(ε) only: the Eq. 2 search has its ε at δ = 0
     slots = [(n, f) for n in names for f in range(0 if laplace else -1, len(eps))]
     tol, floor = Fraction(1, 10**digits), Fraction(1, 10 ** (digits + 3))
+    if not slots:  # nothing to search (Laplace noise without an ε)
+        return BoxSearch((), 0)
 
     points: dict[Box, BoxLaws] = {}  # a centre's exact laws, used twice (bound, lower end)
 
@@ -122,7 +124,15 @@ def search_figures(
         got: dict[Pairs, tuple[Fraction | None, list[Fraction]]]
         if laplace:
             assert mech.lam is not None
-            got = {k: (ZERO, laplace_bounds(laws, mech.lam, k, exact, point)) for k in kinds}
+            lam = mech.lam
+            if point:
+                got = {k: (ZERO, laplace_bounds(laws, lam, k, exact, True)) for k in kinds}
+            else:
+                ctr = at(tuple(((a + b) / 2,) * 2 for a, b in box))
+                rad = [(b - a) / 2 for a, b in box]
+                got = {
+                    k: (ZERO, laplace_bounds(laws, lam, k, exact, False, ctr, rad)) for k in kinds
+                }
         elif point:
             got = {k: notion_bounds(laws, mech, k, up, True) for k in kinds}
         else:
@@ -270,7 +280,7 @@ FORWARD_COST = 30
 PUSH_COST = 6
 PAIR_COST = 40
 #: steps of one centre^1.5 of one exact Laplace δ (fitted like the three above)
-LAPLACE_COST = 250
+LAPLACE_COST = 300
 
 
 __all__ = [

@@ -96,13 +96,22 @@ def test_sub_box_bound_is_above_every_point_inside(T, a0, w0, a1, w1, u, v):
     x1 = box[1][0] + v * (box[1][1] - box[1][0])
     names = cls.variables
     laws = box_laws(cls, box, names[0], [names[-1]], None)
+    ctr, rad = _centre(cls, box, names[0], [names[-1]])
     (ub,) = laplace_bounds(laws, LAM, Pairs.GIVEN_KNOWN, [Eps.of(1)], False)
+    (mv,) = laplace_bounds(laws, LAM, Pairs.GIVEN_KNOWN, [Eps.of(1)], False, ctr, rad)
     law = _laws(T, x0, x1, 0, T - 1)
     ref = max(
         (_hockey(law[(a, w)], law[(b, w)], LAM, 1) for a, b in ((0, 1), (1, 0)) for w in (0, 1)),
         default=0,
     )
     assert float(ub) >= ref - TOL
+    assert float(mv) >= ref - TOL and mv <= ub
+
+
+def _centre(cls, box, target, known):
+    """The exact laws at the box's centre and its half-widths (the mean-value form's)."""
+    mid = tuple(((a + b) / 2,) * 2 for a, b in box)
+    return box_laws(cls, mid, target, known, None), [(b - a) / 2 for a, b in box]
 
 
 @settings(max_examples=10, deadline=None)
@@ -123,9 +132,11 @@ def test_every_pair_kind_bound_is_above_the_single_law(a0, w0, a1, w1, u, v, not
     theta = tuple(lo + t * (hi - lo) for (lo, hi), t in zip(box, (u, v), strict=True))
     kinds = {"apkdp": Pairs.GIVEN_KNOWN, "ppkdp": Pairs.WEIGHTED_KNOWN, "cdp": Pairs.CHANGED}
     laws = box_laws(cls, box, "x2", ["x3"], None)
+    ctr, rad = _centre(cls, box, "x2", ["x3"])
     (ub,) = laplace_bounds(laws, LAM, kinds[notion], [Eps.of(1)], False)
+    (mv,) = laplace_bounds(laws, LAM, kinds[notion], [Eps.of(1)], False, ctr, rad)
     ref = _single(cls, "x2", ["x3"], [notion], theta)[notion]
-    assert ub >= ref[0]
+    assert ub >= ref[0] and mv >= ref[0]
 
 
 def test_point_box_equals_the_quadrature():
@@ -148,6 +159,22 @@ def _single(cls, target, known, notions, theta):
         cls.member(theta), SumMechanism("laplace", lam=LAM), target, known, [F(1)], None, notions
     )
     return {r.notion: bounds_of(r.delta_at_epsilon[0][1]) for r in a.results}
+
+
+def test_mean_value_form_is_second_order():
+    # hand derivation: the plain bound's excess over the centre's δ shrinks like the
+    # width, the mean-value form's like its square; halving a box of width 1/20 twice
+    # must shrink the form's excess at least 6-fold (a first-order bound: about 4-fold)
+    cls = _cls(4, (F(1, 10), F(3, 10)), (F(6, 10), F(8, 10)))
+    excess = []
+    for h in (F(1, 40), F(1, 80), F(1, 160)):
+        box = ((F(1, 5) - h, F(1, 5) + h), (F(7, 10) - h, F(7, 10) + h))
+        laws = box_laws(cls, box, "x1", ["x4"], None)
+        ctr, rad = _centre(cls, box, "x1", ["x4"])
+        (mv,) = laplace_bounds(laws, LAM, Pairs.GIVEN_KNOWN, [Eps.of(1)], False, ctr, rad)
+        (c,) = laplace_bounds(ctr, LAM, Pairs.GIVEN_KNOWN, [Eps.of(1)], True)
+        excess.append(mv - c)
+    assert excess[0] > 0 and excess[2] * 6 <= excess[0]
 
 
 def test_class_audit_is_never_below_a_grid_of_single_laws():
