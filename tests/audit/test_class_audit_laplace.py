@@ -177,6 +177,24 @@ def test_mean_value_form_is_second_order():
     assert excess[0] > 0 and excess[2] * 6 <= excess[0]
 
 
+def test_mean_value_form_is_above_the_corners_of_small_boxes():
+    # source: the brute force above (enumeration and the trapezoid rule) at the 4 corners
+    # and the centre of small boxes, where the form is below the plain bound (in use):
+    # every law's δ(1) must be below it
+    cls = _cls(4, (F(1, 10), F(3, 10)), (F(6, 10), F(8, 10)))
+    for h in (F(1, 160), F(1, 640)):
+        box = ((F(1, 5) - h, F(1, 5) + h), (F(7, 10) - h, F(7, 10) + h))
+        laws = box_laws(cls, box, "x1", ["x4"], None)
+        ctr, rad = _centre(cls, box, "x1", ["x4"])
+        (mv,) = laplace_bounds(laws, LAM, Pairs.GIVEN_KNOWN, [Eps.of(1)], False, ctr, rad)
+        (ub,) = laplace_bounds(laws, LAM, Pairs.GIVEN_KNOWN, [Eps.of(1)], False)
+        assert mv < ub
+        for x0, x1 in [*itertools.product(*box), (F(1, 5), F(7, 10))]:
+            law = _laws(4, x0, x1, 0, 3)
+            ref = max(_hockey(law[(a, w)], law[(1 - a, w)], LAM, 1) for a in (0, 1) for w in (0, 1))
+            assert float(mv) >= ref - 1e-9
+
+
 def test_class_audit_is_never_below_a_grid_of_single_laws():
     # source: the single-law audit() at a 4 x 4 grid of the box (the class audit's own grid
     # is 3 x 3): every δ(1)'s upper end is at least every grid law's lower end, and the
