@@ -7,7 +7,8 @@ stick (:attr:`~pdpsym.audit.registry.Compare.HOCKEY_STICK`) whose pairs are buil
 laws given the target and the known records (:attr:`~pdpsym.audit.registry.Pairs.GIVEN_KNOWN`,
 :attr:`~pdpsym.audit.registry.Pairs.WEIGHTED_KNOWN`, :attr:`~pdpsym.audit.registry.Pairs.CHANGED`),
 for a mechanism with a discrete output on the weighted sum (the count, the threshold,
-geometric noise): their ε at δ = 0 and their δ(ε). The bound is written once against
+geometric noise): their ε at δ = 0 and their δ(ε); for Laplace noise on the sum, their
+δ(ε) (:mod:`pdpsym.audit.class_audit_laplace`). The bound is written once against
 the registry's ``Pairs`` and ``Compare``, never per notion name.
 
 **The enclosure of the laws over a sub-box** (:mod:`pdpsym.audit.class_box_laws`): the
@@ -68,6 +69,10 @@ Box = tuple[Iv, ...]
 BOUNDED_PAIRS = (Pairs.GIVEN_KNOWN, Pairs.WEIGHTED_KNOWN, Pairs.CHANGED)
 #: the mechanisms on the sum whose output is discrete (pushed exactly)
 DISCRETE_KINDS = ("count", "threshold", "geometric")
+#: the mechanisms on the sum whose δ(ε) is bounded over a sub-box: the discrete ones here,
+#: Laplace noise by :mod:`pdpsym.audit.class_audit_laplace` (δ(ε) only; its ε at δ = 0 of
+#: the Eq. 2 notions is the Eq. 2 search's)
+BOUNDED_KINDS = (*DISCRETE_KINDS, "laplace")
 ZERO = Fraction(0)
 
 
@@ -80,7 +85,7 @@ def bounded(notion: str, mechanism: Any) -> bool:
 
     Returns:
         True for a hockey-stick notion over the pairs of :data:`BOUNDED_PAIRS` and a
-        discrete mechanism on the sum (:data:`DISCRETE_KINDS`).
+        mechanism on the sum of :data:`BOUNDED_KINDS`.
 
     References:
         Desfontaines et al. (2020), Definitions 5, 12, 13 and Lemma 1.
@@ -88,7 +93,7 @@ def bounded(notion: str, mechanism: Any) -> bool:
     n = registry.notion(notion)
     return (
         isinstance(mechanism, SumMechanism)
-        and mechanism.kind in DISCRETE_KINDS
+        and mechanism.kind in BOUNDED_KINDS
         and n.compare is Compare.HOCKEY_STICK
         and n.pairs in BOUNDED_PAIRS
     )
@@ -422,6 +427,7 @@ def notion_bounds(
 
 
 __all__ = [
+    "BOUNDED_KINDS",
     "BOUNDED_PAIRS",
     "DISCRETE_KINDS",
     "Side",

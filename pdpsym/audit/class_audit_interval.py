@@ -27,11 +27,12 @@ single-law engine (:func:`pdpsym.audit.audit`). Then, per figure:
   and bound of :mod:`pdpsym.audit.class_audit_boxes` (proven upper bounds on every
   sub-box, exact values at its centre): the sup to the asked digits when every sub-box
   closed (:data:`~pdpsym.audit.class_audit.SUP`), otherwise an enclosure of the sup
-  (:data:`ENCLOSED`).
+  (:data:`ENCLOSED`). For Laplace noise on the sum, the same notions' δ(ε), with the
+  sub-box bounds of :mod:`pdpsym.audit.class_audit_laplace`.
 * ε(δ) of those notions: the figures' search proves ``sup δ(ε*) <= δ`` at an ``ε*``
   just above the evaluated laws' max (then ``[max, ε*]`` is the sup to 3 digits).
-* Every other figure (ε(δ) of the other notions, δ(ε) for Laplace noise, ibcdp, distributional-dp,
-  randomized response, interval products): no proven bound over a sub-box
+* Every other figure (ε(δ) of the other notions, ε (δ = 0) of the non-Eq. 2 notions for
+  Laplace noise, ibcdp, distributional-dp, randomized response, interval products): no proven bound over a sub-box
   exists here, so the figure is the max over the laws evaluated, a certified **lower
   bound** of the class's sup (status :data:`~pdpsym.audit.class_audit.LOWER`), never
   presented as the sup.

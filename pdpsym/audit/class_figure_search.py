@@ -20,6 +20,7 @@ from typing import Any
 
 from pdpsym.audit import registry
 from pdpsym.audit.class_audit_boxes import bounded, box_notion_bounds, notion_bounds
+from pdpsym.audit.class_audit_laplace import laplace_bounds
 from pdpsym.audit.class_box_laws import BoxLaws, box_laws
 from pdpsym.audit.registry import Pairs
 from pdpsym.core.certify import ball_endpoints
@@ -78,7 +79,7 @@ def search_figures(
 
     Args:
         cls: the interval chain.
-        mech: a discrete mechanism on the sum (:data:`DISCRETE_KINDS`).
+        mech: a mechanism on the sum (:data:`BOUNDED_KINDS`; Laplace noise: δ(ε) only).
         target: the target record.
         known: the known records.
         eps: the ε values of δ(ε).
@@ -99,8 +100,12 @@ def search_figures(
     kinds = sorted({registry.notion(n).pairs for n in names}, key=lambda p: p.value)
     ends = [ball_endpoints(Eps.of(e).arb_exp(128)) for e in eps]
     down, up = [lo for lo, _ in ends], [hi for _, hi in ends]
-    slots = [(n, f) for n in names for f in range(-1, len(eps))]
+    exact = [Eps.of(e) for e in eps]
+    laplace = mech.kind == "laplace"  # δ(ε) only: the Eq. 2 search has its ε at δ = 0
+    slots = [(n, f) for n in names for f in range(0 if laplace else -1, len(eps))]
     tol, floor = Fraction(1, 10**digits), Fraction(1, 10 ** (digits + 3))
+    if not slots:  # nothing to search (Laplace noise without an ε)
+        return BoxSearch((), 0)
 
     points: dict[Box, BoxLaws] = {}  # a centre's exact laws, used twice (bound, lower end)
 
@@ -114,7 +119,19 @@ def search_figures(
 
     def vector(box: Box, point: bool) -> Vec:
         laws = at(box)
-        if point:
+        got: dict[Pairs, tuple[Fraction | None, list[Fraction]]]
+        if laplace:
+            assert mech.lam is not None
+            lam = mech.lam
+            if point:
+                got = {k: (ZERO, laplace_bounds(laws, lam, k, exact, True)) for k in kinds}
+            else:
+                ctr = at(tuple(((a + b) / 2,) * 2 for a, b in box))
+                rad = [(b - a) / 2 for a, b in box]
+                got = {
+                    k: (ZERO, laplace_bounds(laws, lam, k, exact, False, ctr, rad)) for k in kinds
+                }
+        elif point:
             got = {k: notion_bounds(laws, mech, k, up, True) for k in kinds}
         else:
             mid = tuple(((a + b) / 2,) * 2 for a, b in box)
@@ -212,6 +229,7 @@ def steps_per_box(
     target: str,
     known: Sequence[str],
     notions: Sequence[str] = (),
+    n_eps: int = 1,
 ) -> int:
     """The estimated work of one sub-box, in steps of about a microsecond: the forward
     passes (the sub-box's, with its gradients, and its centre's), the pushes of every
@@ -224,6 +242,7 @@ def steps_per_box(
         target: the target record.
         known: the known records.
         notions: the notions asked for (those :func:`bounded` count).
+        n_eps: the ε values of δ(ε) (each an exact Laplace δ per pair, for Laplace noise).
 
     Returns:
         The estimated steps of one sub-box.
@@ -246,13 +265,19 @@ def steps_per_box(
     push = sides * (3 + 2 * n) * per_dict
     pairs = len(keys) * max(1, len(laws.states) - 1) * (2 if Pairs.CHANGED in kinds else 1)
     compare = len(kinds) * pairs * (span if mech.kind == "geometric" else per_dict) * (1 + n)
-    return int(FORWARD_COST * laws.steps * (2 + n) + PUSH_COST * push + PAIR_COST * compare)
+    forward = FORWARD_COST * laws.steps * (2 + n)
+    if mech.kind == "laplace":  # an exact δ per pair and ε: O(centres^1.5) measured,
+        # on the sub-box and at about 3 new points (its centre and corners), no gradients
+        return int(forward + LAPLACE_COST * len(kinds) * pairs * max(n_eps, 1) * per_dict**1.5 * 4)
+    return int(forward + PUSH_COST * push + PAIR_COST * compare)
 
 
 #: steps of one key of the forward pass, of one pushed dict entry, of one output compared
 FORWARD_COST = 30
 PUSH_COST = 6
 PAIR_COST = 40
+#: steps of one centre^1.5 of one exact Laplace δ (fitted like the three above)
+LAPLACE_COST = 300
 
 
 __all__ = [

@@ -58,10 +58,10 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
     points = len(eps) + (delta is not None)
     limit = class_limit(args)
     fig_boxes = 0
-    if chain and any(bounded(n, mech) for n in notions):
+    if chain and any(bounded(n, mech) for n in notions) and (eps or mech.kind != "laplace"):
         # one search for ε and δ(ε), and one per bounded notion for ε(δ)
         searches = 1 + (sum(bounded(n, mech) for n in notions) if delta is not None else 0)
-        per = steps_per_box(cls, mech, args.target, known, notions) * searches
+        per = steps_per_box(cls, mech, args.target, known, notions, len(eps)) * searches
         if MIN_FIGURE_BOXES * per > limit:
             raise InputError(
                 "--max-work",
