@@ -406,6 +406,12 @@ def class_from_object(
     """
     kind = obj.get("kind")
     if kind == "interval-markov-chain":
+        states = obj.get("states")
+        if isinstance(states, list | tuple) and len(states) > 2:
+            # function-local: the k-state module imports this one's row parsers
+            from pdpsym.models.interval_chain_k import IntervalChainK  # noqa: PLC0415
+
+            return IntervalChainK.from_json_object(obj)  # type: ignore[return-value]
         return IntervalChain.from_json_object(obj)
     if kind == "interval-product":
         return IntervalProduct.from_json_object(obj)
