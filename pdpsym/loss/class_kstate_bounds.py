@@ -179,16 +179,17 @@ def _joints(
                 db[v, u] += g[w]
         beta[t], dbeta[t] = b, db
     out, dout = {}, {}
+    lag = np.subtract.outer(np.arange(n), np.arange(n))
+    below = lag >= 0
+    lag = np.where(below, lag, 0)
     for i in shape.targets:
-        out[i] = np.array([np.convolve(alpha[i][s], beta[i][s])[:n] for s in range(k)])
-        d = np.zeros((m, k, n))
-        for v in range(m):
-            for s in range(k):
-                d[v, s] = (
-                    np.convolve(dalpha[i][v, s], beta[i][s])[:n]
-                    + np.convolve(alpha[i][s], dbeta[i][v, s])[:n]
-                )
-        dout[i] = d
+        # conv(x, y)[:n] = Toeplitz(y) @ x: sums of non-negative products, as np.convolve
+        a_t = np.where(below, alpha[i][:, lag], 0.0)  # [s, c, c1] = alpha[s][c - c1]
+        b_t = np.where(below, beta[i][:, lag], 0.0)
+        out[i] = np.einsum("scd,sd->sc", b_t, alpha[i])
+        dout[i] = np.einsum("scd,vsd->vsc", b_t, dalpha[i]) + np.einsum(
+            "scd,vsd->vsc", a_t, dbeta[i]
+        )
     return out, dout
 
 

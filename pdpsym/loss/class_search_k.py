@@ -27,6 +27,7 @@ import heapq
 import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 
 from pdpsym.core.errors import InputError
@@ -172,11 +173,12 @@ def k_chain_leakage(
         return Fraction(u) <= best + tol / 4
 
     def bound(box: Box, active: list[str]) -> dict[str, float] | None:
-        ub = box_upper(cls, shape, box)
+        sub = replace(shape, targets=tuple(pos[t] for t in active))
+        ub = box_upper(cls, sub, box)
         if ub is None:
             return None
         theta = cls.centre(box)
-        if beats(point_estimate(cls, shape, theta), active):
+        if beats(point_estimate(cls, sub, theta), active):
             evaluate(theta)
         return {t: ub[pos[t]] for t in active}
 
