@@ -327,6 +327,9 @@ def point_estimate(
     Returns:
         Per target position, the bound of the point sub-box (an estimate a few roundings
         above the value).
+
+    References:
+        Li et al. (2019), Sec. III, Eq. 2.
     """
     out = box_upper(cls, shape, tuple((v, v) for v in theta))
     assert out is not None

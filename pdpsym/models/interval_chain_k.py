@@ -71,7 +71,17 @@ def tighten(row: Sequence[Interval]) -> tuple[Interval, ...] | None:
 
 def inside_point(row: Sequence[Interval]) -> tuple[Fraction, ...]:
     """An exact stochastic row inside ``row`` (which must admit one): each entry at its
-    lower end plus a share of the mass left, in proportion to its width."""
+    lower end plus a share of the mass left, in proportion to its width.
+
+    Args:
+        row: ``k`` intervals admitting a stochastic row.
+
+    Returns:
+        The row, exact.
+
+    References:
+        Skulj (2009), Sec. 2.
+    """
     left = 1 - sum((a for a, _ in row), Fraction(0))
     room = sum((b - a for a, b in row), Fraction(0))
     return tuple(a + (left * (b - a) / room if room else 0) for a, b in row)
@@ -79,7 +89,17 @@ def inside_point(row: Sequence[Interval]) -> tuple[Fraction, ...]:
 
 def row_vertices(row: Sequence[Interval]) -> list[tuple[Fraction, ...]]:
     """The vertices of the polytope ``{lo <= r <= hi, sum r = 1}`` (every entry but one
-    at an end, the one left fixed by the sum), without repeats."""
+    at an end, the one left fixed by the sum), without repeats.
+
+    Args:
+        row: ``k`` intervals.
+
+    Returns:
+        The vertices, exact (empty when the row admits no law).
+
+    References:
+        Skulj (2009), Sec. 2 (the credal set of an interval row).
+    """
     k = len(row)
     out: list[tuple[Fraction, ...]] = []
     for j in range(k):
@@ -88,7 +108,7 @@ def row_vertices(row: Sequence[Interval]) -> list[tuple[Fraction, ...]]:
             r = [Fraction(0)] * k
             for m, e in zip(others, ends, strict=True):
                 r[m] = row[m][e]
-            r[j] = 1 - sum(r[m] for m in others)
+            r[j] = 1 - sum((r[m] for m in others), Fraction(0))
             if row[j][0] <= r[j] <= row[j][1] and tuple(r) not in out:
                 out.append(tuple(r))
     return out
@@ -99,6 +119,12 @@ def tree_monomials(k: int) -> tuple[list[tuple[tuple[int, int], ...]], ...]:
     """The spanning trees directed to each state ``j`` of the complete graph on ``k``
     states, as monomials (their edges ``(s, s')``, ``s != s'``): the Markov chain tree
     theorem's ``w_j`` is their sum of products of entries.
+
+    Args:
+        k: the number of states.
+
+    Returns:
+        Per state, its trees' edge tuples.
 
     References:
         Leighton and Rivest, "The Markov chain tree theorem", MIT/LCS/TM-249 (1983).
@@ -121,6 +147,12 @@ def tree_weights(p: Sequence[Sequence[Fraction]]) -> list[Fraction]:
     directed to ``j`` of the products of their edges' entries ``p[s][s']`` (``s != s'``);
     ``pi_j = w_j / sum w`` when ``sum w > 0`` (then the stationary law is unique).
     Polynomials with non-negative coefficients: increasing in every entry.
+
+    Args:
+        p: a ``k x k`` matrix of entries (exact).
+
+    Returns:
+        ``w_0 .. w_{k-1}``.
 
     References:
         Leighton and Rivest, "The Markov chain tree theorem", MIT/LCS/TM-249 (1983);

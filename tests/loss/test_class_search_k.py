@@ -44,9 +44,10 @@ def _stationary(p):
     return [F(int(sympy.fraction(x)[0]), int(sympy.fraction(x)[1])) for x in v]
 
 
-def brute_eq2(p, init, values, T, target, known=(), lam=F(1)):  # noqa: PLR0913
+def brute_eq2(p, init, values, T, target, known=(), lam=1):  # noqa: PLR0913
     """Eq. 2 of a k-state chain by enumeration (module docstring); None without a pair."""
     k = len(p)
+    lam = F(lam)
     if init == "stationary":
         init = _stationary(p)
     groups: dict = {}
@@ -72,7 +73,9 @@ def brute_eq2(p, init, values, T, target, known=(), lam=F(1)):  # noqa: PLR0913
                         mpmath.mpf(q.numerator)
                         / q.denominator
                         / (mpmath.mpf(tot.numerator) / tot.denominator)
-                        * mpmath.exp(-abs(mpmath.mpf(y - c)) / (mpmath.mpf(lam.numerator) / lam.denominator))
+                        * mpmath.exp(
+                            -abs(mpmath.mpf(y - c)) / (mpmath.mpf(lam.numerator) / lam.denominator)
+                        )
                         for c, q in law.items()
                     )
 
@@ -92,14 +95,14 @@ def _obj(rows, T, init="stationary", states=("0", "1", "2")):
     }
 
 
-def _random_rows(rng, k=3, width=F(1, 10), boxed=(0, 2)):
+def _random_rows(rng, k=3, width=0.1, boxed=(0, 2)):
     """k interval rows around random stochastic rows (positive entries): each contains its
     centre, so each admits a law; rows not in ``boxed`` are points."""
     rows = []
     for s in range(k):
         cuts = sorted(rng.sample(range(1, 20), k - 1))
         centre = [F(b - a, 20) for a, b in zip([0, *cuts], [*cuts, 20], strict=True)]
-        w = width if s in boxed else 0
+        w = F(width).limit_denominator(1000) if s in boxed else 0
         rows.append(
             [
                 (
@@ -186,7 +189,7 @@ def test_a_box_shrunk_to_a_point_is_the_single_law():
         assert t.value.hi - t.value.lo < F(1, 10**9)
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1, 2, pytest.param(3, marks=pytest.mark.slow)])
 def test_the_class_sup_encloses_the_max_over_a_grid_of_single_laws(seed):
     """On 3-state chains of T = 3 with random boxes on two rows and a fixed initial law:
     every grid member's brute-force Eq. 2 is at most the class's upper end, and their max
@@ -220,7 +223,7 @@ def test_the_class_sup_encloses_the_max_over_a_grid_of_single_laws(seed):
 @given(seed=st.integers(0, 10**6), known=st.booleans())
 def test_each_sub_box_bound_is_above_every_sampled_member_in_it(seed, known):
     rng = random.Random(seed)
-    rows = _random_rows(rng, width=F(1, 8))
+    rows = _random_rows(rng, width=0.125)
     cls = class_from_object(_obj(rows, 3), None)
     kn = ("x3",) if known else ()
     shape = k_shape(cls, ["x1", "x2"], kn, F(1), None)
@@ -255,7 +258,7 @@ def test_each_sub_box_bound_is_above_every_sampled_member_in_it(seed, known):
 
 def test_every_target_through_class_leakage_and_its_dispatch():
     rng = random.Random(7)
-    cls = class_from_object(_obj(_random_rows(rng, width=F(1, 20)), 3), None)
+    cls = class_from_object(_obj(_random_rows(rng, width=0.025), 3), None)
     res = class_leakage(cls, list(cls.variables), lam=F(2))
     assert res.tight
     for t in res.targets:

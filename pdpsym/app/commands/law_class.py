@@ -317,10 +317,10 @@ def describe_text(cls: Any) -> str:
     if d["kind"] == "model-class":
         return f"model-class of {d['members']} members"
     if d["kind"] == "interval-markov-chain" and "states" in d:
-        box = ", ".join(f"[{a}, {b}]" for a, b in d["box"])
+        wide = sum(a != b for a, b in d["box"])
         return (
-            f"interval-markov-chain of {d['states']} states, free coordinates "
-            f"P[s][0..{d['states'] - 2}] (and the initial law's) in {box}"
+            f"interval-markov-chain of {d['states']} states, {len(d['box'])} free coordinates "
+            f"P[s][0..{d['states'] - 2}] (and the initial law's), {wide} of positive width"
         )
     if d["kind"] == "interval-markov-chain":
         box = ", ".join(f"[{a}, {b}]" for a, b in d["box"])
