@@ -279,38 +279,40 @@ def box_upper(cls: IntervalChainK, shape: KShape, box: Box) -> dict[int, float] 
                     c_n_lo, c_n_hi, c_d_lo, c_d_hi = _pair_terms(jc_lo[i], jc_hi[i], k_lo, k_hi, g)
                     dn_lo, dn_hi, dd_lo, dd_hi = _pair_terms(dj_lo[i], dj_hi[i], k_lo, k_hi, g)
                 live = [a for a in range(k) if d_hi[a] > 0]
-                for a in live:
-                    for b in live:
-                        if a == b:
-                            continue
-                        if d_lo[a] <= 0 or d_lo[b] <= 0 or not np.all(n_lo[b] > 0):
-                            best[i] = math.inf
-                            continue
-                        r = (n_hi[a] / d_lo[a]) * (d_hi[b] / n_lo[b]) * (1 + 8 * _U)
-                        logs = np.log(r)
-                        if mvf is not None:
-                            fc = np.log(
-                                (c_n_hi[a] / c_d_lo[a]) * (c_d_hi[b] / c_n_lo[b]) * (1 + 8 * _U)
-                            )
-                            # d f = dN_a/N_a - dD_a/D_a - dN_b/N_b + dD_b/D_b, each enclosed
-                            t1 = (dn_lo[:, a] / n_hi[a], dn_hi[:, a] / n_lo[a])
-                            t2 = (dd_lo[:, a] / d_hi[a], dd_hi[:, a] / d_lo[a])
-                            t3 = (dn_lo[:, b] / n_hi[b], dn_hi[:, b] / n_lo[b])
-                            t4 = (dd_lo[:, b] / d_hi[b], dd_hi[:, b] / d_lo[b])
-                            glo = t1[0] - t2[1][:, None] - t3[1] + t4[0][:, None]
-                            ghi = t1[1] - t2[0][:, None] - t3[0] + t4[1][:, None]
-                            mag = np.abs(t1[0]) + np.abs(t1[1]) + np.abs(t3[0]) + np.abs(t3[1])
-                            mag = mag + (np.abs(t2[0]) + np.abs(t2[1]))[:, None]
-                            mag = mag + (np.abs(t4[0]) + np.abs(t4[1]))[:, None]
-                            glo = glo - 8 * _U * mag
-                            ghi = ghi + 8 * _U * mag
-                            mv = fc + np.abs(fc) * 8 * _U + mvf.correction(glo, ghi)
-                            logs = np.where(np.isfinite(mv), np.minimum(logs, mv), logs)
-                        top = float(np.max(logs))
-                        if not math.isfinite(top):
-                            best[i] = math.inf
-                            continue
-                        best[i] = max(best[i], math.nextafter(top + 4 * _U * abs(top), math.inf))
+                if len(live) < 2:
+                    continue
+                if np.any(d_lo[live] <= 0) or not np.all(n_lo[live] > 0):
+                    best[i] = math.inf
+                    continue
+                pairs = [(a, b) for a in live for b in live if a != b]
+                A = np.array([a for a, _ in pairs])
+                B = np.array([b for _, b in pairs])
+                # every pair (a, b) at once: arrays [pair, y] (and [var, pair, y])
+                r = (n_hi[A] / d_lo[A, None]) * (d_hi[B, None] / n_lo[B]) * (1 + 8 * _U)
+                logs = np.log(r)
+                if mvf is not None:
+                    fc = np.log(
+                        (c_n_hi[A] / c_d_lo[A, None]) * (c_d_hi[B, None] / c_n_lo[B]) * (1 + 8 * _U)
+                    )
+                    # d f = dN_a/N_a - dD_a/D_a - dN_b/N_b + dD_b/D_b, each enclosed
+                    t1 = (dn_lo[:, A] / n_hi[A], dn_hi[:, A] / n_lo[A])
+                    t2 = (dd_lo[:, A] / d_hi[A], dd_hi[:, A] / d_lo[A])
+                    t3 = (dn_lo[:, B] / n_hi[B], dn_hi[:, B] / n_lo[B])
+                    t4 = (dd_lo[:, B] / d_hi[B], dd_hi[:, B] / d_lo[B])
+                    glo = t1[0] - t2[1][..., None] - t3[1] + t4[0][..., None]
+                    ghi = t1[1] - t2[0][..., None] - t3[0] + t4[1][..., None]
+                    mag = np.abs(t1[0]) + np.abs(t1[1]) + np.abs(t3[0]) + np.abs(t3[1])
+                    mag = mag + (np.abs(t2[0]) + np.abs(t2[1]))[..., None]
+                    mag = mag + (np.abs(t4[0]) + np.abs(t4[1]))[..., None]
+                    glo = glo - 8 * _U * mag
+                    ghi = ghi + 8 * _U * mag
+                    mv = fc + np.abs(fc) * 8 * _U + mvf.correction(glo, ghi)
+                    logs = np.where(np.isfinite(mv), np.minimum(logs, mv), logs)
+                top = float(np.max(logs))
+                if not math.isfinite(top):
+                    best[i] = math.inf
+                    continue
+                best[i] = max(best[i], math.nextafter(top + 4 * _U * abs(top), math.inf))
     return best
 
 

@@ -85,11 +85,14 @@ def stationary_slopes(
     if big_lo <= 0:
         return None
     out_lo, out_hi = [], []
+    slopes = {
+        e: ([_slope(t, e, lo) for t in trees], [_slope(t, e, hi) for t in trees])
+        for e in ((u, q), (u, k - 1))
+    }
     for j in range(k):
         ends = []
         for e in ((u, q), (u, k - 1)):
-            dw_lo = [_slope(t, e, lo) for t in trees]
-            dw_hi = [_slope(t, e, hi) for t in trees]
+            dw_lo, dw_hi = slopes[e]
             r_lo, r_hi = big_lo - w_lo[j], big_hi - w_hi[j]
             dr_lo, dr_hi = sum(dw_lo) - dw_lo[j], sum(dw_hi) - dw_hi[j]
             n_lo = dw_lo[j] * r_lo - w_hi[j] * dr_hi
@@ -178,7 +181,8 @@ class MeanValue:
         """``sum_rows max_v sum_q max(G_lo delta, G_hi delta)`` per output ``y``, rounded up.
 
         Args:
-            glo: lower ends of ``d f / d entry`` per variable of :attr:`dvars`, ``[var, y]``.
+            glo: lower ends of ``d f / d entry`` per variable of :attr:`dvars`,
+                ``[var, ...]`` (any trailing axes: pairs, outputs ``y``).
             ghi: their upper ends.
 
         Returns:
@@ -186,7 +190,7 @@ class MeanValue:
         """
         k = self.k
         at = {v: i for i, v in enumerate(self.dvars)}
-        total = np.zeros(glo.shape[1])
+        total = np.zeros(glo.shape[1:])
         for u, deltas in self.rows:
             g_lo, g_hi, mags = [], [], []
             for q in range(k - 1):
