@@ -26,9 +26,9 @@ from hypothesis import strategies as st
 from pdpsym.app.cli import main
 from pdpsym.core.errors import InputError
 from pdpsym.loss.class_kstate_bounds import box_upper
-from pdpsym.loss.class_search import class_leakage
+from pdpsym.loss.class_search import class_leakage, interval_chain_leakage
 from pdpsym.loss.class_search_k import k_chain_leakage, k_shape
-from pdpsym.models.interval_chain_k import IntervalChainK, inside_point, row_vertices
+from pdpsym.models.interval_chain_k import IntervalChainK, inside_point, row_vertices, tighten
 from pdpsym.models.law_class import class_from_object
 
 F = Fraction
@@ -259,7 +259,7 @@ def test_each_sub_box_bound_is_above_every_sampled_member_in_it(seed, known):
 def test_every_target_through_class_leakage_and_its_dispatch():
     rng = random.Random(7)
     cls = class_from_object(_obj(_random_rows(rng, width=0.025), 3), None)
-    res = class_leakage(cls, list(cls.variables), lam=F(2))
+    res = class_leakage(cls, list(cls.variables), lam=F(2), digits=3)
     assert res.tight
     for t in res.targets:
         assert t.value.lo <= t.value.hi
@@ -282,3 +282,25 @@ def test_cli_all_targets_json_and_refusals(tmp_path, capsys):
     assert "MODEL:" in capsys.readouterr().err
     assert main(["leakage", str(p), "--all-targets", "--lam", "1", "--max-work", "1e5"]) == 2
     assert "--max-work" in capsys.readouterr().err
+
+
+def test_the_k_state_engine_on_a_binary_box_agrees_with_the_binary_engine():
+    """The binary engine (class_search, unchanged, an independent bound: log-convexity and
+    linearization) and this one on the same class: both tight, enclosures that overlap,
+    and the same worst member's value (both evaluate the corners exactly)."""
+    obj = {
+        "kind": "interval-markov-chain",
+        "length": 5,
+        "states": ["0", "1"],
+        "initial": "stationary",
+        "transition": [[["4/5", "9/10"], ["1/10", "1/5"]], [["3/20", "3/10"], ["7/10", "17/20"]]],
+    }
+    binary = class_from_object(obj, None)
+    k = IntervalChainK(("0", "1"), None, 5, tuple(tighten(r) for r in binary.rows), "stationary")
+    targets = ["x1", "x2", "x3"]
+    r1 = interval_chain_leakage(binary, targets, lam=1)
+    r2 = k_chain_leakage(k, targets, lam=1)
+    assert r1.tight and r2.tight
+    for a, b in zip(r1.targets, r2.targets, strict=True):
+        assert a.value.lo <= b.value.hi and b.value.lo <= a.value.hi
+        assert a.value.lo == b.value.lo
