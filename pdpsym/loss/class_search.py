@@ -510,10 +510,10 @@ def class_work(cls: LawClass, n_targets: int, known: Sequence[str]) -> int:
     if isinstance(cls, IntervalProduct):
         return leakage_work(cls.widest_member(), n_targets, known)
     if not isinstance(cls, IntervalChain):
-        # a k-state chain's box (class_kstate_bounds): measured at k = 3 (CPU, every box
-        # of a search, averaged): T = 10: 5 ms a box for one target, 11.5 ms for all 10;
-        # fit in ms, times the known records' assignments
-        ms_k = 3 + 0.1 * cls.length * n_targets
+        # a k-state chain's box (class_kstate_bounds): measured at k = 3 with two rows
+        # boxed (CPU, every box of a search, averaged): T = 10: 3.6 ms a box for one
+        # target, 4.8 ms for all 10; fit in ms, times the known records' assignments
+        ms_k = 3 + 0.03 * cls.length * n_targets
         return int(30_000 * ms_k * cls.k ** len(known)) + 1
     member: CountModel = cls.member(tuple(lo for lo, _ in cls.box()))
     # one box: the float passes of :func:`~pdpsym.loss.class_box_bounds.box_bound` (14
