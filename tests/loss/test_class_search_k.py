@@ -304,3 +304,18 @@ def test_the_k_state_engine_on_a_binary_box_agrees_with_the_binary_engine():
     for a, b in zip(r1.targets, r2.targets, strict=True):
         assert a.value.lo <= b.value.hi and b.value.lo <= a.value.hi
         assert a.value.lo == b.value.lo
+
+
+def test_named_states_with_values_sum_their_values():
+    """States named with "values" (0, 1, 3): the point class equals the brute force with
+    those values, and the worst law is written back with the names and values."""
+    rows = [["1/2", "1/4", "1/4"], ["1/5", "3/5", "1/5"], ["1/10", "1/4", "13/20"]]
+    obj = {"kind": "interval-markov-chain", "length": 3, "states": ["a", "b", "c"],
+           "values": ["0", "1", "3"], "initial": ["1/3", "1/3", "1/3"], "transition": rows}  # fmt: skip
+    cls = class_from_object(obj, None)
+    res = k_chain_leakage(cls, ["x2"], lam=2)
+    p = [[F(x) for x in r] for r in rows]
+    ref = brute_eq2(p, [F(1, 3)] * 3, [0, 1, 3], 3, 1, lam=2)  # brute force, values 0, 1, 3
+    assert abs(float(ref) - float(res.targets[0].value.lo)) < 1e-12
+    law = cls.law_json(res.targets[0].law)
+    assert law["states"] == ["a", "b", "c"] and law["values"] == ["0", "1", "3"]
