@@ -218,6 +218,8 @@ class IntervalChainK:
             raise InputError("states", f"expected a list of 3 to {MAX_STATES} states")
         k = len(states)
         vals = obj.get("values")
+        if vals is not None and (not isinstance(vals, list | tuple) or len(vals) != k):
+            raise InputError("values", f"expected a list of {k} values, one per state")
         labels = tuple(str(s) for s in states)
         values = None if vals is None else tuple(str(v) for v in vals)
         T = parse_int(obj["length"], "length", 1, MAX_K_LENGTH)
