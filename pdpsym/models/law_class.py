@@ -27,7 +27,8 @@ A number where an interval is expected is the interval of one point. Each row of
 interval matrix (and an interval initial law) stands for every stochastic row inside it:
 the class is every chain whose one transition matrix has such rows. An interval chain has
 two states here (binary records): each row is then one parameter, ``x_s = P[s][1]``
-(``P[s][0] = 1 - x_s``), in the interval that the row's two intervals leave.
+(``P[s][0] = 1 - x_s``), in the interval that the row's two intervals leave; a chain of
+more states is read by :mod:`pdpsym.models.interval_chain_k`.
 """
 
 from __future__ import annotations
@@ -427,6 +428,12 @@ def class_from_object(
     """
     kind = obj.get("kind")
     if kind == "interval-markov-chain":
+        states = obj.get("states")
+        if isinstance(states, list | tuple) and len(states) > 2:
+            # function-local: the k-state module imports this one's row parsers
+            from pdpsym.models.interval_chain_k import IntervalChainK  # noqa: PLC0415
+
+            return IntervalChainK.from_json_object(obj)  # type: ignore[return-value]
         return IntervalChain.from_json_object(obj)
     if kind == "interval-product":
         return IntervalProduct.from_json_object(obj)

@@ -39,11 +39,14 @@ def describe(cls: Any) -> dict[str, Any]:
 
     if isinstance(cls, ModelClass):
         return {"kind": "model-class", "members": len(cls.members)}
-    if isinstance(cls, IntervalChain):
-        return {
+    if isinstance(cls, IntervalChain) or _k_states(cls):
+        out: dict[str, Any] = {
             "kind": "interval-markov-chain",
             "box": [[fraction_str(a), fraction_str(b)] for a, b in cls.box()],
         }
+        if _k_states(cls):
+            out["states"] = cls.k
+        return out
     return {"kind": "interval-product", "records": len(cls.variables)}
 
 
@@ -53,7 +56,7 @@ def law_of(cls: Any, law: Any) -> Any:
 
     if law is None:
         return None
-    if isinstance(cls, IntervalChain):
+    if isinstance(cls, IntervalChain) or _k_states(cls):
         return cls.law_json(law)
     return {"member": law}
 
@@ -66,7 +69,7 @@ def law_text(cls: Any, law: Any) -> str:
         return "-"
     if isinstance(cls, ModelClass):
         return f"members[{law}]"
-    if isinstance(cls, IntervalChain):
+    if isinstance(cls, IntervalChain) or _k_states(cls):
         obj = cls.law_json(law)
         rows = "; ".join(", ".join(r) for r in obj["transition"])
         init = obj["initial"] if isinstance(obj["initial"], str) else ", ".join(obj["initial"])
@@ -93,17 +96,35 @@ def search_budget(
 
     per = class_work(cls, n_targets, known)
     limit = class_limit(args)
-    need = MIN_BOXES * per if isinstance(cls, IntervalChain) else passes * per
+    search = isinstance(cls, IntervalChain) or _k_states(cls)
+    need = MIN_BOXES * per if search else passes * per
     if need > limit:
-        what = "this search over the class" if isinstance(cls, IntervalChain) else "the members"
+        what = "this search over the class" if search else "the members"
         raise InputError(
             "--max-work",
             f"{what} needs about {float(need):.1e} steps, above the limit {float(limit):.1e}; "
             "raise --max-work to run it anyway",
         )
-    if isinstance(cls, IntervalChain):
+    if search:
         return max(MIN_BOXES, limit // max(per, 1))
     return 0
+
+
+def _k_states(cls: Any) -> bool:
+    """Whether the class is an interval chain of more than two states."""
+    from pdpsym.models.interval_chain_k import IntervalChainK  # after --help
+
+    return isinstance(cls, IntervalChainK)
+
+
+def refuse_k_states(cls: Any, command: str) -> None:
+    """``calibrate`` and ``audit`` take binary interval chains only (for now)."""
+    if _k_states(cls):
+        raise InputError(
+            "MODEL",
+            f"{command} over an interval chain of more than two states is not built yet "
+            "(leakage --target and --all-targets take it)",
+        )
 
 
 def _steps(cls: Any, max_boxes: int) -> int:
@@ -295,6 +316,12 @@ def describe_text(cls: Any) -> str:
     d = describe(cls)
     if d["kind"] == "model-class":
         return f"model-class of {d['members']} members"
+    if d["kind"] == "interval-markov-chain" and "states" in d:
+        wide = sum(a != b for a, b in d["box"])
+        return (
+            f"interval-markov-chain of {d['states']} states, {len(d['box'])} free coordinates "
+            f"P[s][0..{d['states'] - 2}] (and the initial law's), {wide} of positive width"
+        )
     if d["kind"] == "interval-markov-chain":
         box = ", ".join(f"[{a}, {b}]" for a, b in d["box"])
         return f"interval-markov-chain, parameters P[s][1] (and P(x1 = 1)) in {box}"
@@ -323,6 +350,7 @@ def class_calibrate_command(args: argparse.Namespace, cls: Any) -> int:
             "calibrate needs structured members (markov-chain, product or bayesian-network); "
             "a class of tables has leakage --target and audit",
         )
+    refuse_k_states(cls, "calibrate")
     eps = parse_positive(args.eps, "--eps")
     digits = min(options.digits(args.digits), SHOWN_DIGITS)
     known = options.names(args.known)
@@ -408,6 +436,7 @@ def class_audit_command(args: argparse.Namespace, ask: AuditAsk) -> int:
 
     spec, known, eps, delta, notions, digits = ask.parts()
     cls = load_law_class(args.model)
+    refuse_k_states(cls, "audit")
     if args.curve is not None:
         raise InputError("--curve", "a class's audit writes no curve (give one member)")
     if args.ddp_reading is not None:
