@@ -19,6 +19,8 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.app import limits
+from pdpsym.app.audit_work import noise_bits
+from pdpsym.app.commands.audit_structured import posterior_work
 
 # Measured (one step is about a microsecond of CPU): the audit's start, reading the
 # model file and the certified output (0.45 s), and 34 µs a record (dp on 10^3 .. 10^5
@@ -86,8 +88,6 @@ def product_work(
     Returns:
         ``(shared, own, fixed)`` as :func:`pdpsym.app.audit_work.plan` reads them.
     """
-    from pdpsym.app.commands.audit_structured import posterior_work  # after --help
-    from pdpsym.app.audit_work import noise_bits
     from pdpsym.audit.registry import Pairs, notion  # the audit layer loads after --help
 
     names = tuple(model.variables)

@@ -24,7 +24,10 @@ LAPLACE = str(EX / "laplace2.json")
 def _model(n: int, where: Path) -> str:
     rng = random.Random(n)  # seeded: p_i = k / 10^9, k distinct
     path = where / f"product{n}.json"
-    obj = {"kind": "product", "bernoulli": [f"{k}/1000000000" for k in rng.sample(range(1, 10**9), n)]}
+    obj = {
+        "kind": "product",
+        "bernoulli": [f"{k}/1000000000" for k in rng.sample(range(1, 10**9), n)],
+    }
     path.write_text(json.dumps(obj))
     return str(path)
 
@@ -140,3 +143,10 @@ def _check(got: dict) -> None:
         for v in itertools.product((0, 1), repeat=2)
     )
     assert half < mpmath.mpf(10) ** -30
+
+
+def test_law_bits_is_the_largest_size_of_each_record_summed() -> None:
+    from pdpsym.models.product import ProductModel  # the model under the estimate
+
+    # hand derivation: 1/3, 2/3 -> 2 bits (3 = 0b11); 2/7, 5/7 -> 3 bits (7 = 0b111)
+    assert ProductModel.bernoulli(["1/3", "2/7"]).law_bits() == 5
