@@ -130,4 +130,40 @@ def product_work(
     return shared, own, {}
 
 
-__all__ = ["is_product", "pair_steps", "product_work"]
+def laws_to_notions(
+    args: argparse.Namespace,
+    model: Any,
+    shared: int,
+    own: dict[str, int],
+    ddp: str | None,
+) -> tuple[int, dict[str, int], dict[str, str]]:
+    """The general estimate of a product model under geometric, count or threshold
+    noise, with the query laws charged to the notions that read them rather than shared:
+    ``dp`` (and ``dependent-dp`` in its neighbours reading) compare point masses, no law.
+    The other notions' totals are the general estimate's, unchanged.
+
+    Args:
+        args: the command line (``--max-work``).
+        model: the product model.
+        shared: the general estimate's shared part (its query laws included).
+        own: each notion's own steps in the general estimate.
+        ddp: the ``--ddp-reading`` asked for (None: both readings).
+
+    Returns:
+        ``(shared, own, fixed)`` as :func:`pdpsym.app.audit_work.plan` reads them.
+    """
+    from pdpsym.audit.registry import Pairs, notion  # the audit layer loads after --help
+
+    base = BASE + PER_RECORD * len(model.variables)
+    limits.check(args, base, "this audit")
+    out: dict[str, int] = {}
+    for name, steps in own.items():
+        pairs = notion(name).pairs
+        lawless = pairs is Pairs.NEIGHBOURS or (
+            pairs is Pairs.DEPENDENT and ddp not in (None, "eq11-conditional")
+        )
+        out[name] = 0 if lawless else steps + max(shared - base, 0)
+    return base, out, {}
+
+
+__all__ = ["is_product", "laws_to_notions", "pair_steps", "product_work"]

@@ -44,6 +44,20 @@ def test_dp_on_a_thousand_records_runs_at_the_default_limit(
     assert "apkdp" in got["not_run"]  # listed with its estimate, not run
 
 
+@pytest.mark.parametrize("mech", ["threshold1.json", "geometric"])
+def test_dp_under_other_kernels_runs_at_the_default_limit(
+    mech: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = str(EX / mech)
+    if mech == "geometric":
+        path = str(tmp_path / "geo.json")
+        Path(path).write_text('{"kind": "geometric", "alpha": "1/2"}')
+    argv = ["audit", _model(1000, tmp_path), path, "--target", "x5", "--known", "x1,x2"]
+    assert main([*argv, "--eps", "1/2", "--notions", "dp", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)["notions"]["dp"]
+    assert "epsilon" in got  # ran (its value is the general engine's, tested elsewhere)
+
+
 def test_a_costly_notion_named_is_refused_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
