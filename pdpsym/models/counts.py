@@ -88,8 +88,9 @@ def contributions(
         "generatingfunctionology" (1994), Section 1.
     """
     w: dict[str, int] = {}
+    names = set(variables)  # a set: a weight per record is checked in O(1), not O(n)
     for name, value in (weights or {}).items():
-        if name not in variables:
+        if name not in names:
             raise InputError("weights", f"unknown record {name!r}")
         q = Fraction(value)
         if q.denominator != 1:

@@ -143,6 +143,19 @@ class ProductModel(RecordModel):
         span = len(self.laws) * max(len(v) for v, _ in self.laws)
         return (groups + 1) * len(self.laws) * (span + 1)
 
+    def law_bits(self) -> int:
+        """The total size (bits) of the records' probabilities: for each record the
+        largest numerator or denominator of its law. The exact count laws' coefficients
+        grow to about this many bits, so the audit's work estimate reads it.
+
+        Returns:
+            The sum over records of the largest bit length in the record's law.
+        """
+        return sum(
+            max(max(p.numerator.bit_length(), p.denominator.bit_length()) for p in ps)
+            for _, ps in self.laws
+        )
+
     def dependence_groups(self) -> list[tuple[str, ...]]:
         """One group per record: the records are independent."""
         return [(v,) for v in self.variables]

@@ -249,12 +249,17 @@ def check_work(
         cone *= m if known else 1
         limits.check(args, 10**5 + laws, "this audit")
         return 10**5 + laws, dict.fromkeys(notions, pairs * per_pair + cone), {}
+    from pdpsym.app import product_audit_work as product  # loads after --help
+
+    if mech.kind == "laplace" and product.is_product(model):  # calibrated on its own
+        return product.product_work(args, model, mech, target, known, notions, points)
     ws = {k: Fraction(x) for k, x in (mech.weights or {}).items()}
     scale = math.lcm(1, *(Fraction(x).denominator for x in ws.values()))
     wmax = max([int(abs(Fraction(x)) * scale) for x in ws.values()] + [scale])
     per_law = model.size_hint() * wmax
     laws = m * (assignments + 1) * per_law + m * per_law * assignments
-    limits.check(args, 10**5 + laws, "this audit")  # before walking every record
+    if not product.is_product(model):  # a product model's laws are the notions' own
+        limits.check(args, 10**5 + laws, "this audit")  # before walking every record
     memo: dict[tuple[int, Fraction], int] = {}
     span = 0
     for v in names:
@@ -282,7 +287,7 @@ def check_work(
         if not notion_of(notion).over_outputs:
             own[notion] = m * m * assignments * notion_of(notion).directions * per_pair
             continue
-        own[notion] = _posterior_work(
+        own[notion] = posterior_work(
             notion,
             model,
             mech.kind,
@@ -294,10 +299,12 @@ def check_work(
         ) + m * assignments * noise_bits(
             mech.lam if mech.kind == "laplace" else None, Fraction(span, scale)
         )
+    if product.is_product(model):  # dp reads no law: the laws are charged to the others
+        return product.laws_to_notions(args, model, 10**5 + laws, own, ddp=args.ddp_reading)
     return 10**5 + laws, own, {}
 
 
-def _posterior_work(
+def posterior_work(
     notion: str,
     model: Any,
     kind: str,
@@ -419,6 +426,7 @@ __all__ = [
     "check_work",
     "is_structured",
     "load",
+    "posterior_work",
     "read_mechanism",
     "refuse_query",
     "with_query",

@@ -1,0 +1,169 @@
+"""The audit's work estimate on independent records (a product model) under Laplace
+noise, calibrated on measured CPU times (``benchmarks/bench_product_audit.py``; the
+ratios are in docs/benchmarks.md).
+
+The general estimate of :func:`pdpsym.app.commands.audit_structured.check_work` charges
+every notion the grouped products of the model's ``size_hint()``, which on records with
+all-distinct ``p_i`` is off by 10^4 or more: ``dp`` reads no query law at all (Laplace
+noise: the sensitivity over ``λ``), and the notions that do compare pairs of exact
+Laplace mixtures whose cost grows with the number of records and the size of the
+probabilities. Here each notion is charged what it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from pdpsym.app import limits
+from pdpsym.app.audit_work import noise_bits
+from pdpsym.app.commands.audit_structured import posterior_work
+
+# Measured (one step is about a microsecond of CPU): the audit's start, reading the
+# model file and the certified output (0.45 s), and 34 µs a record (dp on 10^3 .. 10^5
+# records: 0.49 s .. 3.9 s)
+BASE = 45 * 10**4
+PER_RECORD = 34
+# one pair of exact Laplace mixtures over the count of N records of about b bits each
+# (mean bits of a record's probabilities), at one ε point: about PAIR_C n^3.6 b^0.7
+# steps (measured on 20..50 records of 10 and 20 bits: apkdp 0.05 s .. 0.96 s a pair)
+PAIR_C = Fraction(91, 1000)
+
+
+def is_product(model: Any) -> bool:
+    """Whether the model is independent records with their laws' sizes known (this
+    estimate applies)."""
+    return callable(getattr(model, "law_bits", None))
+
+
+def pair_steps(span: int, bits_per_record: float, points: int) -> int:
+    """The steps of one pair of exact Laplace mixtures over a count of ``span + 1``
+    values whose probabilities have about ``bits_per_record`` bits per record.
+
+    Args:
+        span: the largest count (``n`` for ``n`` binary records).
+        bits_per_record: the mean bits of a record's probabilities.
+        points: the ε and δ points asked for.
+
+    Returns:
+        The estimated steps (microseconds of CPU), at least 1.
+    """
+    one = float(PAIR_C) * max(span, 1) ** 3.6 * max(bits_per_record, 1.0) ** 0.7
+    return max(int(one * (points + 4) / 5), 1)
+
+
+def product_work(
+    args: argparse.Namespace,
+    model: Any,
+    mech: Any,
+    target: str,
+    known: Sequence[str],
+    notions: Sequence[str],
+    points: int,
+) -> tuple[int, dict[str, int], dict[str, str]]:
+    """The estimated steps of an audit of independent records under Laplace noise: the
+    part every notion shares (refused here when it alone exceeds ``--max-work``) and
+    each notion's own.
+
+    ``dp`` needs no query law (0 steps of its own). A notion comparing pairs of query
+    laws pays :func:`pair_steps` per pair: ``apkdp`` and ``np`` one per ordered pair of
+    target values and known assignment (``m (m - 1) A``), ``ppkdp`` and ``cdp`` twice
+    that (weighted pairs; both directions), ``dependent-dp`` 1.5 per ordered pair of
+    target values (its conditional reading; its neighbours reading needs no law).
+    ``ibcdp`` and ``distributional-dp`` keep the general estimate's formulas, with one
+    query law costing one pair.
+
+    Args:
+        args: the command line (``--max-work``, ``--delta``, ``--ddp-reading``).
+        model: the product model.
+        mech: the Laplace :class:`~pdpsym.mechanisms.base.SumMechanism`.
+        target: the target record.
+        known: the known records.
+        notions: the notions asked for.
+        points: the ε and δ points asked for.
+
+    Returns:
+        ``(shared, own, fixed)`` as :func:`pdpsym.app.audit_work.plan` reads them.
+    """
+    from pdpsym.audit.registry import Pairs, notion  # the audit layer loads after --help
+
+    names = tuple(model.variables)
+    n = len(names)
+    shared = BASE + PER_RECORD * n
+    limits.check(args, shared, "this audit")
+    m = len(model.domain(target))
+    assignments = math.prod(len(model.domain(v)) for v in known)
+    ws = {k: Fraction(x) for k, x in (mech.weights or {}).items()}
+    scale = math.lcm(1, *(x.denominator for x in ws.values()))
+    span = sum(
+        int((max(model.domain(v)) - min(model.domain(v))) * abs(ws.get(v, Fraction(1))) * scale)
+        for v in names
+    )
+    pair = pair_steps(span, model.law_bits() / n, points)
+    ordered = m * (m - 1)
+    conditional = getattr(args, "ddp_reading", None) in (None, "eq11-conditional")
+    own: dict[str, int] = {}
+    for name in notions:
+        kind = notion(name)
+        if kind.pairs is Pairs.NEIGHBOURS:
+            own[name] = 0
+        elif kind.pairs is Pairs.DEPENDENT:
+            own[name] = 3 * ordered * pair // 2 if conditional else 0
+        elif kind.pairs is Pairs.GIVEN_KNOWN:
+            own[name] = ordered * assignments * pair
+        elif kind.pairs in (Pairs.WEIGHTED_KNOWN, Pairs.CHANGED):
+            own[name] = 2 * ordered * assignments * pair
+        else:  # ibcdp, distributional-dp: the general formulas, one law costing a pair
+            own[name] = posterior_work(
+                name,
+                model,
+                mech.kind,
+                target,
+                known,
+                (assignments, span, pair),
+                points,
+                getattr(args, "delta", None) is not None,
+            ) + m * assignments * noise_bits(mech.lam, Fraction(span, scale))
+    return shared, own, {}
+
+
+def laws_to_notions(
+    args: argparse.Namespace,
+    model: Any,
+    shared: int,
+    own: dict[str, int],
+    ddp: str | None,
+) -> tuple[int, dict[str, int], dict[str, str]]:
+    """The general estimate of a product model under geometric, count or threshold
+    noise, with the query laws charged to the notions that read them rather than shared:
+    ``dp`` (and ``dependent-dp`` in its neighbours reading) compare point masses, no law.
+    The other notions' totals are the general estimate's, unchanged.
+
+    Args:
+        args: the command line (``--max-work``).
+        model: the product model.
+        shared: the general estimate's shared part (its query laws included).
+        own: each notion's own steps in the general estimate.
+        ddp: the ``--ddp-reading`` asked for (None: both readings).
+
+    Returns:
+        ``(shared, own, fixed)`` as :func:`pdpsym.app.audit_work.plan` reads them.
+    """
+    from pdpsym.audit.registry import Pairs, notion  # the audit layer loads after --help
+
+    base = BASE + PER_RECORD * len(model.variables)
+    limits.check(args, base, "this audit")
+    out: dict[str, int] = {}
+    for name, steps in own.items():
+        pairs = notion(name).pairs
+        lawless = pairs is Pairs.NEIGHBOURS or (
+            pairs is Pairs.DEPENDENT and ddp not in (None, "eq11-conditional")
+        )
+        out[name] = 0 if lawless else steps + max(shared - base, 0)
+    return base, out, {}
+
+
+__all__ = ["is_product", "laws_to_notions", "pair_steps", "product_work"]
