@@ -37,9 +37,10 @@ from pdpsym.core.parallel import ordered_map
 from pdpsym.loss import class_box_bounds, class_float_laws
 from pdpsym.loss.leakage_result import Enclosed
 from pdpsym.loss.structured import structured_leakage
-from pdpsym.loss.structured_work import leakage_work
+from pdpsym.loss.structured_work import CHAIN_CELLS_PER_STEP, assignment_count, leakage_work
 from pdpsym.models.counts import CountModel
 from pdpsym.models.law_class import IntervalChain, IntervalProduct, LawClass, ModelClass, halves
+from pdpsym.models.structured_kinds import chain_of
 
 #: the most significant digits the interval search aims at (its bounds are floats with a
 #: proven error of about 1e-13 relative)
@@ -504,7 +505,12 @@ def class_work(cls: LawClass, n_targets: int, known: Sequence[str]) -> int:
         Li et al. (2019), Section V-D (cost measured, not taken from formulas).
     """
     if isinstance(cls, ModelClass):
-        return sum(leakage_work(m, n_targets, known) for m in cls.members)
+        # the class limits count the engines' cells (3 * 10^7 a second, CLASS_MAX_WORK),
+        # not the single-law commands' microsecond steps
+        return sum(
+            leakage_work(m, n_targets, known) * (CHAIN_CELLS_PER_STEP if chain_of(m) else 1)
+            for m in cls.members
+        )
     if isinstance(cls, IntervalProduct):
         return leakage_work(cls.widest_member(), n_targets, known)
     if not isinstance(cls, IntervalChain):
@@ -525,7 +531,7 @@ def class_work(cls: LawClass, n_targets: int, known: Sequence[str]) -> int:
     T = cls.length
     channels = 14 if len(cls.box()) == 2 else 35
     ms = (2 + T / 20 + n_targets / 10 + T * n_targets / 200) * channels / 14
-    assignments = leakage_work(member, 1, known) // max(leakage_work(member, 1, ()), 1)
+    assignments = assignment_count(member, known)
     return int(30_000 * ms * max(assignments, 1)) + 1
 
 
