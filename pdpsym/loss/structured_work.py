@@ -16,6 +16,8 @@ from pdpsym.models.structured_kinds import chain_of, network_of
 
 #: Markov-chain cells of the dynamic programme in one work step (a microsecond of CPU)
 CHAIN_CELLS_PER_STEP = 30
+#: a gigabyte of the all-targets chain engine's peak memory, counted in work steps
+STEPS_PER_GIGABYTE = 10**7
 
 
 def assignment_count(model: CountModel, known: Sequence[str]) -> int:
@@ -89,11 +91,23 @@ def leakage_work(
         return assignment_count(model, known) * (work + max(n_targets, 1) * per_target)
     per_pass = int(model.size_hint())
     span = max(1, int(per_pass**0.5))
-    chain = chain_of(model) is not None
-    per_target = 4 if chain and n_targets > 2 else 8
+    chain = chain_of(model)
+    per_target = 4 if chain is not None and n_targets > 2 else 8
     cells = assignment_count(model, known) * (per_pass + max(n_targets, 1) * span * per_target)
+    if chain is None:
+        return cells
     # a Markov chain's cells run at about 3 * 10^7 a second (above), 30 to a microsecond
     # step: measured whole-process CPU against this estimate, binary chains stay 9/10,
     # every target: T = 1000, 2000, 3000, 4000, 6000 take 0.2, 0.6, 1.6, 7.0, 16 s
     # (estimate / CPU 2.0, 2.7, 2.3, 0.9, 0.9); three states, T = 1000 and 2000: 3.9, 3.6
-    return -(-cells // CHAIN_CELLS_PER_STEP) if chain else cells
+    steps = -(-cells // CHAIN_CELLS_PER_STEP)
+    if n_targets > 2:
+        # every target at once holds windows of every target's law: peak memory measured
+        # 0.17, 0.33, 1.2 and 2.7 GB at T = 2000, 3000, 4000 and 6000 (binary), 0.42 GB
+        # for three states at T = 2000, and over 24 GB at T = 10,000 (killed). Fit:
+        # 2.7 GB (n / 6000) (N / 6000)^3 for n targets and a count span N; each GB is
+        # counted as 10^7 steps, so a run that would need many GB is refused up front
+        count_span = per_pass // (chain.k * chain.k * chain.length)
+        gigabytes = 2.7 * (n_targets / 6000) * (count_span / 6000) ** 3
+        steps += int(gigabytes * STEPS_PER_GIGABYTE)
+    return steps

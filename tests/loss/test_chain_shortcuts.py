@@ -299,6 +299,8 @@ def test_chain_estimates_admit_what_finishes_in_seconds():
     one = leakage_work(chain(6000), 1, ())
     assert every <= DEFAULT_MAX_WORK and one <= DEFAULT_MAX_WORK
     assert every >= 1.6e6 / 3 and one >= 1.1e6 / 3
+    # every target of 10,000 records was killed at over 24 GB (measured): refused up front
+    assert leakage_work(chain(10000), 10000, ()) > DEFAULT_MAX_WORK
 
 
 def test_calibration_of_1e5_records_is_refused_naming_max_work(tmp_path, capsys):
