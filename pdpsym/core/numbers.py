@@ -10,6 +10,7 @@ anything else (``"1/0"``, ``"nan"``, ``"2**3"``, ``"__import__('os')"``) is an
 from __future__ import annotations
 
 import functools
+import math
 import re
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -298,3 +299,35 @@ def from_sympy(r: sympy.Expr) -> Fraction:
     if not r.is_Rational:
         raise TypeError(f"not a rational: {r}")
     return Fraction(int(r.p), int(r.q))  # type: ignore[attr-defined]
+
+
+def float_below(q: Fraction) -> float:
+    """The largest float at or below ``q`` (directed rounding of an exact rational).
+
+    Args:
+        q: the rational.
+
+    Returns:
+        ``float(q)`` when it is at or below ``q``, else the float just below it.
+
+    References:
+        IEEE 754-2019, Section 4.3 (rounding-direction attributes).
+    """
+    f = float(q)
+    return math.nextafter(f, -math.inf) if Fraction(f) > q else f
+
+
+def float_above(q: Fraction) -> float:
+    """The smallest float at or above ``q`` (directed rounding of an exact rational).
+
+    Args:
+        q: the rational.
+
+    Returns:
+        ``float(q)`` when it is at or above ``q``, else the float just above it.
+
+    References:
+        IEEE 754-2019, Section 4.3 (rounding-direction attributes).
+    """
+    f = float(q)
+    return math.nextafter(f, math.inf) if Fraction(f) < q else f

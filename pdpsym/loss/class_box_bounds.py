@@ -73,6 +73,7 @@ import numpy as np
 
 from pdpsym.core.balls import Ball, float_log_bounds, working_precision
 from pdpsym.core.certify import arb_from_fraction, ball_endpoints
+from pdpsym.core.numbers import float_above
 from pdpsym.loss.class_float_laws import (
     LN2,
     ChainShape,
@@ -329,7 +330,7 @@ def box_bound(
                 assert rv.u_centre is not None
                 for col in range(2):
                     um, vv = rv.u_centre[col], rv.u[ci][col]
-                    dhi.append(_up(um[1] - vv[0]))
+                    dhi.append(float_above(um[1] - vv[0]))
         dhi_a = np.array(dhi)[:, None] if dhi else np.zeros((0, 1))
         logs_n, logs_d = _logs(pt, lower=False)
         # every term at once (K terms, one row each); a term whose value is impossible at
@@ -426,11 +427,6 @@ def _logs(
     base = len(keys) * n1
     logs_d = {k: float(out[base + i]) for i, k in enumerate(keys)}
     return logs_n, logs_d
-
-
-def _up(x: Fraction) -> float:
-    f = float(x)
-    return float(np.nextafter(f, np.inf)) if Fraction(f) < x else f
 
 
 __all__ = [

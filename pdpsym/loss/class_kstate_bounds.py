@@ -40,6 +40,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from pdpsym.core.numbers import float_above, float_below
 from pdpsym.loss.class_kstate_meanvalue import MeanValue
 from pdpsym.models.interval_chain_k import Box, IntervalChainK, tree_weights
 
@@ -57,16 +58,6 @@ class KShape:
     rate: float
     targets: tuple[int, ...]
     assignments: tuple[dict[int, int], ...]
-
-
-def _down(q: Fraction) -> float:
-    f = float(q)
-    return math.nextafter(f, -math.inf) if Fraction(f) > q else f
-
-
-def _up(q: Fraction) -> float:
-    f = float(q)
-    return math.nextafter(f, math.inf) if Fraction(f) < q else f
 
 
 def entry_bounds(
@@ -90,8 +81,8 @@ def entry_bounds(
         return None
     k = cls.k
     rows = ent[:k]
-    p_lo = np.array([[_down(a) for a, _ in r] for r in rows])
-    p_hi = np.array([[_up(b) for _, b in r] for r in rows])
+    p_lo = np.array([[float_below(a) for a, _ in r] for r in rows])
+    p_hi = np.array([[float_above(b) for _, b in r] for r in rows])
     if cls.initial == "stationary":
         w_lo = tree_weights([[a for a, _ in r] for r in rows])
         w_hi = tree_weights([[b for _, b in r] for r in rows])
@@ -101,15 +92,15 @@ def entry_bounds(
             rest_hi = sum(w_hi) - w_hi[j]
             d_lo = w_lo[j] + rest_hi
             d_hi = w_hi[j] + rest_lo
-            init_lo.append(_down(w_lo[j] / d_lo) if d_lo > 0 else 0.0)
-            init_hi.append(min(_up(w_hi[j] / d_hi), 1.0) if d_hi > 0 else 1.0)
+            init_lo.append(float_below(w_lo[j] / d_lo) if d_lo > 0 else 0.0)
+            init_hi.append(min(float_above(w_hi[j] / d_hi), 1.0) if d_hi > 0 else 1.0)
         i_lo, i_hi = np.array(init_lo), np.array(init_hi)
     elif isinstance(cls.initial[0], tuple):
-        i_lo = np.array([_down(a) for a, _ in ent[k]])
-        i_hi = np.array([_up(b) for _, b in ent[k]])
+        i_lo = np.array([float_below(a) for a, _ in ent[k]])
+        i_hi = np.array([float_above(b) for _, b in ent[k]])
     else:
-        i_lo = np.array([_down(p) for p in cls.initial])  # type: ignore[arg-type]
-        i_hi = np.array([_up(p) for p in cls.initial])  # type: ignore[arg-type]
+        i_lo = np.array([float_below(p) for p in cls.initial])  # type: ignore[arg-type]
+        i_hi = np.array([float_above(p) for p in cls.initial])  # type: ignore[arg-type]
     return p_lo, p_hi, i_lo, i_hi
 
 

@@ -21,25 +21,15 @@ References:
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
+from pdpsym.core.numbers import float_above, float_below
 from pdpsym.models.interval_chain_k import Box, IntervalChainK, row_vertices, tree_monomials
 
 _U = 2.0**-53
-
-
-def _down(q: Fraction) -> float:
-    f = float(q)
-    return math.nextafter(f, -math.inf) if Fraction(f) > q else f
-
-
-def _up(q: Fraction) -> float:
-    f = float(q)
-    return math.nextafter(f, math.inf) if Fraction(f) < q else f
 
 
 def _poly(monos: list[tuple[tuple[int, int], ...]], p: list[list[Fraction]]) -> Fraction:
@@ -172,8 +162,8 @@ class MeanValue:
                     if sl is None:
                         return None
                     dpi[(u, q)] = (
-                        np.array([_down(x) for x in sl[0]]),
-                        np.array([_up(x) for x in sl[1]]),
+                        np.array([float_below(x) for x in sl[0]]),
+                        np.array([float_above(x) for x in sl[1]]),
                     )
         return cls_(k, dvars, cp_lo, cp_hi, ci_lo, ci_hi, rows, dpi)
 
