@@ -388,7 +388,7 @@ def run(args: argparse.Namespace) -> int:
     mech: Any
     if class_file(args.model):  # a class of laws: each notion's sup over the members
         structured.refuse_query(args, spec, "needs a Bayesian network model")
-        from pdpsym.app.commands.law_class import AuditAsk, class_audit_command
+        from pdpsym.app.commands.law_class_audit import AuditAsk, class_audit_command
 
         return class_audit_command(args, AuditAsk(spec, known, eps, delta, notions, digits))
     if structured.is_structured(args.model):  # a chain, independent records, a network

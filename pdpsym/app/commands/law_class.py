@@ -11,7 +11,7 @@ import argparse
 import contextlib
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -147,7 +147,7 @@ def class_leakage_command(args: argparse.Namespace, cls: Any) -> int:
     known = options.names(args.known)
     weights = options.integer_weights(args.weights)
     options.target_or_all(args)
-    if _tables(cls):
+    if is_table_class(cls):
         return _table_leakage(args, cls, lam, known, digits)
     targets = (
         [v for v in cls.variables if v not in set(known)] if args.all_targets else [args.target]
@@ -242,7 +242,7 @@ def _value_json(t: Any, digits: int) -> dict[str, Any] | None:
     return out
 
 
-def _tables(cls: Any) -> bool:
+def is_table_class(cls: Any) -> bool:
     """Whether the class's members are tables (joint distributions)."""
     from pdpsym.models.structured_kinds import table_of  # after --help
 
@@ -344,7 +344,7 @@ def class_calibrate_command(args: argparse.Namespace, cls: Any) -> int:
     from pdpsym.audit.class_calibrate import class_calibrate  # after --help
     from pdpsym.core.numbers import parse_positive
 
-    if _tables(cls):  # as for one table: calibrate is for structured models
+    if is_table_class(cls):  # as for one table: calibrate is for structured models
         raise InputError(
             "MODEL",
             "calibrate needs structured members (markov-chain, product or bayesian-network); "
@@ -392,142 +392,9 @@ def class_calibrate_command(args: argparse.Namespace, cls: Any) -> int:
     return 0
 
 
-def _figure(fig: Any, digits: int) -> Any:
-    """A class figure as JSON: its certified digits and ends, and the worst member."""
-    from pdpsym.core.decimals import decimal_string, enclosure_decimal  # after --help
-
-    if fig.bounds is None:
-        return None
-    if fig.bounds == "inf":
-        return {"value": "infinite", "worst_member": fig.member}
-    lo, hi = fig.bounds
-    dec, _ = enclosure_decimal(lo, hi, digits)
-    return {
-        "decimal": dec,
-        "enclosure": [decimal_string(lo, digits + 3, "down"), decimal_string(hi, digits + 3, "up")],
-        "worst_member": fig.member,
-    }
-
-
-@dataclass(frozen=True)
-class AuditAsk:
-    """What ``pdpsym audit`` was asked, parsed: the mechanism file's object, the known
-    records, the ε values, δ (or None), the notions and the digits."""
-
-    spec: Any
-    known: list[str]
-    eps: list[Any]
-    delta: Any
-    notions: list[str]
-    digits: int
-
-    def parts(self) -> tuple[Any, list[str], list[Any], Any, list[str], int]:
-        """``(spec, known, eps, delta, notions, digits)``."""
-        return self.spec, self.known, self.eps, self.delta, self.notions, self.digits
-
-
-def class_audit_command(args: argparse.Namespace, ask: AuditAsk) -> int:
-    """Every notion's sup over a class (``pdpsym audit`` with a class file); an interval
-    class goes to :mod:`pdpsym.app.commands.law_class_audit`."""
-    from pdpsym.app.commands import audit_structured as structured  # after --help
-    from pdpsym.app.readers import load_law_class
-    from pdpsym.audit.class_audit import class_audit
-    from pdpsym.models.law_class import ModelClass
-
-    spec, known, eps, delta, notions, digits = ask.parts()
-    cls = load_law_class(args.model)
-    refuse_k_states(cls, "audit")
-    if args.curve is not None:
-        raise InputError("--curve", "a class's audit writes no curve (give one member)")
-    if args.ddp_reading is not None:
-        raise InputError("--ddp-reading", "a class's audit takes the default reading")
-    points = len(eps) + (delta is not None)
-    if not isinstance(cls, ModelClass):
-        from pdpsym.app.commands.law_class_audit import interval_audit_command
-
-        return interval_audit_command(args, cls, ask)
-    if _tables(cls):
-        from pdpsym.app.audit_work import check_work, number_bits
-        from pdpsym.app.commands.mechanism_files import read_mechanism  # after --help
-
-        mech = read_mechanism(args.mechanism, cls.members[0])
-        size = max(number_bits(spec), number_bits(args.delta))
-        for m in cls.members:
-            check_work(args, m, notions, size, spec, points)
-    else:
-        mech = structured.read_mechanism(spec, cls.members[0])
-        from pdpsym.app.audit_work import plan  # after --help, with the audit's estimates
-
-        for m in cls.members:  # each member's shared work and its notions' own, together
-            shared, own, fixed = structured.check_work(
-                args, m, mech, args.target, known, notions, points
-            )
-            plan(args, shared, own, True, fixed=fixed)
-    with Progress(len(cls.members), "members", enabled=args.progress, delay=2.0) as bar:
-        rows, _ = class_audit(
-            cls,
-            mech,
-            args.target,
-            known,
-            eps,
-            delta,
-            notions,
-            jobs=1,
-            on_member=lambda _i: bar.update(1),
-        )
-    digits = min(digits, SHOWN_DIGITS)
-    payload = {
-        "class": describe(cls),
-        "target": args.target,
-        "known": list(known),
-        "notions": {
-            r.notion: {
-                "epsilon": _figure(r.epsilon, digits),
-                "delta_at_epsilon": [
-                    {"eps": str(e), "delta": _figure(f, digits)} for e, f in r.delta_at_epsilon
-                ],
-                "epsilon_at_delta": None
-                if r.epsilon_at_delta is None
-                else {
-                    "delta": fraction_str(r.epsilon_at_delta[0]),
-                    "epsilon": _figure(r.epsilon_at_delta[1], digits),
-                },
-            }
-            for r in rows
-        },
-    }
-    if args.json:
-        print_json(payload)
-        return 0
-
-    def shown(f: Any) -> str:
-        if f is None:
-            return "-"
-        if f.get("value") == "infinite":
-            return f"infinite (members[{f['worst_member']}])"
-        lo, hi = f["enclosure"]
-        return f"{f['decimal']} (in [{lo}, {hi}]; members[{f['worst_member']}])"
-
-    lines = [
-        f"audit over {describe_text(cls)}: target {args.target}, known {{{', '.join(known)}}}",
-        "each figure is the sup over the members (the worst member in brackets)",
-    ]
-    for name, n in payload["notions"].items():  # type: ignore[union-attr]
-        lines.append(f"\n{name}:")
-        lines.append(f"  epsilon (delta = 0): {shown(n['epsilon'])}")
-        for d in n["delta_at_epsilon"]:
-            lines.append(f"  delta at epsilon {d['eps']}: {shown(d['delta'])}")
-        if n["epsilon_at_delta"] is not None:
-            at = n["epsilon_at_delta"]
-            lines.append(f"  epsilon at delta {at['delta']}: {shown(at['epsilon'])}")
-    sys.stdout.write("\n".join(lines) + "\n")
-    return 0
-
-
 __all__ = [
+    "is_table_class",
     "CLASS_MAX_WORK",
-    "AuditAsk",
-    "class_audit_command",
     "class_calibrate_command",
     "class_leakage_command",
     "class_limit",
