@@ -19,8 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.app import limits
-from pdpsym.app.audit_work import noise_bits
-from pdpsym.app.commands.audit_structured import posterior_work
+from pdpsym.app.audit_work import noise_bits, posterior_work
 
 # Measured (one step is about a microsecond of CPU): the audit's start, reading the
 # model file and the certified output (0.45 s), and 34 µs a record (dp on 10^3 .. 10^5

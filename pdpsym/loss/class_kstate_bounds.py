@@ -40,9 +40,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from pdpsym.core.numbers import float_above, float_below
-from pdpsym.loss.class_kstate_meanvalue import MeanValue
-from pdpsym.models.interval_chain_k import Box, IntervalChainK, tree_weights
+from pdpsym.loss.class_kstate_meanvalue import MeanValue, entry_bounds
+from pdpsym.models.interval_chain_k import Box, IntervalChainK
 
 _U = 2.0**-53
 _KERNEL_FLOOR = 2.0**-200
@@ -58,50 +57,6 @@ class KShape:
     rate: float
     targets: tuple[int, ...]
     assignments: tuple[dict[int, int], ...]
-
-
-def entry_bounds(
-    cls: IntervalChainK, box: Box
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
-    """Float lower and upper ends of the transition entries and the initial law over a
-    sub-box (outward rounded), or None when the sub-box holds no member.
-
-    Args:
-        cls: the class.
-        box: a sub-box of its parameter box.
-
-    Returns:
-        ``(P_lo, P_hi, init_lo, init_hi)``.
-
-    References:
-        Leighton and Rivest (1983), the Markov chain tree theorem (the stationary law).
-    """
-    ent = cls.entries(box)
-    if ent is None:
-        return None
-    k = cls.k
-    rows = ent[:k]
-    p_lo = np.array([[float_below(a) for a, _ in r] for r in rows])
-    p_hi = np.array([[float_above(b) for _, b in r] for r in rows])
-    if cls.initial == "stationary":
-        w_lo = tree_weights([[a for a, _ in r] for r in rows])
-        w_hi = tree_weights([[b for _, b in r] for r in rows])
-        init_lo, init_hi = [], []
-        for j in range(k):
-            rest_lo = sum(w_lo) - w_lo[j]
-            rest_hi = sum(w_hi) - w_hi[j]
-            d_lo = w_lo[j] + rest_hi
-            d_hi = w_hi[j] + rest_lo
-            init_lo.append(float_below(w_lo[j] / d_lo) if d_lo > 0 else 0.0)
-            init_hi.append(min(float_above(w_hi[j] / d_hi), 1.0) if d_hi > 0 else 1.0)
-        i_lo, i_hi = np.array(init_lo), np.array(init_hi)
-    elif isinstance(cls.initial[0], tuple):
-        i_lo = np.array([float_below(a) for a, _ in ent[k]])
-        i_hi = np.array([float_above(b) for _, b in ent[k]])
-    else:
-        i_lo = np.array([float_below(p) for p in cls.initial])  # type: ignore[arg-type]
-        i_hi = np.array([float_above(p) for p in cls.initial])  # type: ignore[arg-type]
-    return p_lo, p_hi, i_lo, i_hi
 
 
 def _joints(
@@ -329,4 +284,4 @@ def point_estimate(
     return out
 
 
-__all__ = ["KShape", "box_upper", "entry_bounds", "point_estimate"]
+__all__ = ["KShape", "box_upper", "point_estimate"]

@@ -27,7 +27,13 @@ from fractions import Fraction
 import numpy as np
 
 from pdpsym.core.numbers import float_above, float_below
-from pdpsym.models.interval_chain_k import Box, IntervalChainK, row_vertices, tree_monomials
+from pdpsym.models.interval_chain_k import (
+    Box,
+    IntervalChainK,
+    row_vertices,
+    tree_monomials,
+    tree_weights,
+)
 
 _U = 2.0**-53
 
@@ -99,6 +105,50 @@ def stationary_slopes(
     return out_lo, out_hi
 
 
+def entry_bounds(
+    cls: IntervalChainK, box: Box
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """Float lower and upper ends of the transition entries and the initial law over a
+    sub-box (outward rounded), or None when the sub-box holds no member.
+
+    Args:
+        cls: the class.
+        box: a sub-box of its parameter box.
+
+    Returns:
+        ``(P_lo, P_hi, init_lo, init_hi)``.
+
+    References:
+        Leighton and Rivest (1983), the Markov chain tree theorem (the stationary law).
+    """
+    ent = cls.entries(box)
+    if ent is None:
+        return None
+    k = cls.k
+    rows = ent[:k]
+    p_lo = np.array([[float_below(a) for a, _ in r] for r in rows])
+    p_hi = np.array([[float_above(b) for _, b in r] for r in rows])
+    if cls.initial == "stationary":
+        w_lo = tree_weights([[a for a, _ in r] for r in rows])
+        w_hi = tree_weights([[b for _, b in r] for r in rows])
+        init_lo, init_hi = [], []
+        for j in range(k):
+            rest_lo = sum(w_lo) - w_lo[j]
+            rest_hi = sum(w_hi) - w_hi[j]
+            d_lo = w_lo[j] + rest_hi
+            d_hi = w_hi[j] + rest_lo
+            init_lo.append(float_below(w_lo[j] / d_lo) if d_lo > 0 else 0.0)
+            init_hi.append(min(float_above(w_hi[j] / d_hi), 1.0) if d_hi > 0 else 1.0)
+        i_lo, i_hi = np.array(init_lo), np.array(init_hi)
+    elif isinstance(cls.initial[0], tuple):
+        i_lo = np.array([float_below(a) for a, _ in ent[k]])
+        i_hi = np.array([float_above(b) for _, b in ent[k]])
+    else:
+        i_lo = np.array([float_below(p) for p in cls.initial])  # type: ignore[arg-type]
+        i_hi = np.array([float_above(p) for p in cls.initial])  # type: ignore[arg-type]
+    return p_lo, p_hi, i_lo, i_hi
+
+
 @dataclass
 class MeanValue:
     """The mean-value form's data on one sub-box (module docstring)."""
@@ -127,9 +177,6 @@ class MeanValue:
         Returns:
             The :class:`MeanValue`, or None.
         """
-        # function-local: class_kstate_bounds imports this module for the form
-        from pdpsym.loss.class_kstate_bounds import entry_bounds  # noqa: PLC0415
-
         k = chain.k
         ent = chain.entries(box)
         if ent is None:
@@ -220,4 +267,4 @@ class MeanValue:
         return total * (1 + 4 * (len(self.rows) + 2) * _U)
 
 
-__all__ = ["MeanValue", "stationary_slopes"]
+__all__ = ["MeanValue", "entry_bounds", "stationary_slopes"]

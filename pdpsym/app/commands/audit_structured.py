@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.app import limits
-from pdpsym.app.audit_work import noise_bits, table_work
+from pdpsym.app.audit_work import noise_bits, posterior_work, table_work
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_rational
 
@@ -304,58 +304,6 @@ def check_work(
     return 10**5 + laws, own, {}
 
 
-def posterior_work(
-    notion: str,
-    model: Any,
-    kind: str,
-    target: str,
-    known: Sequence[str],
-    sizes: tuple[int, int, int],
-    points: int,
-    with_delta: bool,
-) -> int:
-    """The estimated work of ibcdp or distributional-dp on a structured model (steps of
-    about a microsecond; calibrated on measured times of chains up to 24 records).
-
-    ``sizes`` is ``(A, S, L)``: the known values, the span of the sum and the work of one
-    query law. ibcdp: one joint law per known value, then ``2 m A`` posterior cases
-    (``m`` target values); under Laplace noise each costs about ``(S + 1)^4 m + 10^4``
-    per point (the pieces and stationary points of mixtures of ``S + 1`` centres, in
-    balls), 60 points for ε(δ) (an exact bisection), else ``m (S + 3)^2`` exact operations
-    per output. distributional-dp: per known value and target value a law of the target's
-    Markov blanket (``c`` joint values of its unknown records; every other unknown record
-    when the model gives no blanket), then per known value about ``40 + 20 points`` LPs
-    (40 more for ε(δ)) of ``V = c K`` variables and ``C = 2 m K`` constraints (``K``
-    outputs: ``S + 3``, or 64 cells per gap between query values under Laplace noise),
-    each about ``(V + C)^2 / 200 + 5 10^4`` steps (times ``1 + S/64`` for finite outputs,
-    whose exact masses grow to about ``S`` digits).
-    """
-    from pdpsym.audit import registry  # the audit layer loads after --help
-
-    assignments, span, per_law = sizes
-    m = len(model.domain(target))
-    points -= with_delta
-    if registry.notion(notion).compare is registry.Compare.POSTERIOR:
-        cases = 2 * m * assignments
-        if kind == "laplace":
-            per_case = ((span + 1) ** 4 * m + 10**4) * (points + 2 + 60 * with_delta)
-            return assignments * per_law + cases * per_case
-        return assignments * per_law + cases * m * (span + 3) ** 2 * (points + 4) * 10
-    of = getattr(model, "markov_blanket", None)
-    near = set(of(target)) if of is not None else set(model.variables)
-    cols = math.prod(
-        len(model.domain(v))
-        for v in model.variables
-        if v in near and v != target and v not in known
-    )
-    outputs = 64 * span + 1 if kind == "laplace" else span + 3
-    size = cols * outputs + 2 * m * outputs
-    grow = 1 if kind == "laplace" else 1 + span // 64  # exact masses of ~S-digit numbers
-    lps = assignments * (40 + 40 * with_delta + 20 * points) * (size * size // 200 + 5 * 10**4)
-    lps *= grow
-    return m * assignments * (per_law + model.size_hint() * cols) + lps
-
-
 def _cone_estimate(model: Any, mech: Any, n: int) -> int:
     """The extreme rays' programme of a long chain of three states or more
     (:func:`pdpsym.audit.rr_report_cones.cone_work`) on one side of the target, ``n``
@@ -426,7 +374,6 @@ __all__ = [
     "check_work",
     "is_structured",
     "load",
-    "posterior_work",
     "read_mechanism",
     "refuse_query",
     "with_query",
