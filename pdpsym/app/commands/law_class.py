@@ -118,12 +118,12 @@ def _k_states(cls: Any) -> bool:
 
 
 def refuse_k_states(cls: Any, command: str) -> None:
-    """``calibrate`` and ``audit`` take binary interval chains only (for now)."""
+    """``audit`` takes binary interval chains only (for now)."""
     if _k_states(cls):
         raise InputError(
             "MODEL",
             f"{command} over an interval chain of more than two states is not built yet "
-            "(leakage --target and --all-targets take it)",
+            "(leakage --target, --all-targets and calibrate take it)",
         )
 
 
