@@ -21,6 +21,7 @@ import sys
 from fractions import Fraction as F
 
 import mpmath
+import pytest
 
 from pdpsym.audit.class_calibrate_k import k_class_calibrate
 from pdpsym.loss.class_search_k import k_chain_leakage
@@ -98,8 +99,9 @@ def _grid(n=3):
     return out
 
 
-def test_calibrated_scale_is_certified_and_the_lower_end_leaks_more():
-    cls = IntervalChainK.from_json_object(CLASS)
+@pytest.mark.parametrize("length", [3, 4])
+def test_calibrated_scale_is_certified_and_the_lower_end_leaks_more(length):
+    cls = IntervalChainK.from_json_object({**CLASS, "length": length})
     eps = F(1)
     cal = k_class_calibrate(cls, eps, digits=4, baselines=False)
     assert cal.lo < cal.hi
@@ -109,10 +111,10 @@ def test_calibrated_scale_is_certified_and_the_lower_end_leaks_more():
     grid = _grid(5)
     assert len(grid) >= 3
     # brute force on the grid (vertices a = 31/50 and 16/25 included): never above eps
-    assert all(_brute_leakage(p, 3, cal.hi) <= 1 for p in grid)
+    assert all(_brute_leakage(p, length, cal.hi) <= 1 for p in grid)
     # 1% below the lower end, a grid member (brute force) leaks more than eps
     low = cal.lo * F(99, 100)
-    assert max(_brute_leakage(p, 3, low) for p in grid) > 1
+    assert max(_brute_leakage(p, length, low) for p in grid) > 1
 
 
 def test_point_box_equals_the_single_chain(tmp_path):
