@@ -96,6 +96,7 @@ def k_chain_leakage(
     digits: int = CLASS_DIGITS,
     max_boxes: int = 2000,
     on_box: Callable[[int], None] | None = None,
+    below: Fraction | None = None,
 ) -> ClassLeakage:
     """Eq. 2's sup over a k-state interval chain, by branch and bound (module docstring).
 
@@ -109,6 +110,9 @@ def k_chain_leakage(
             :data:`~pdpsym.loss.class_search.CLASS_DIGITS`).
         max_boxes: the most sub-boxes bounded before the search stops (not tight).
         on_box: called with the number of sub-boxes bounded so far (progress).
+        below: decide ``sup <= below`` instead: a sub-box is closed once its bound is at
+            most ``below``, and the search stops as soon as a member is certified above
+            it (a calibration's decision).
 
     Returns:
         The :class:`~pdpsym.loss.class_search.ClassLeakage`; each law is the member's
@@ -167,6 +171,9 @@ def k_chain_leakage(
         best = lo[t]
         if u == -math.inf:
             return True
+        if below is not None:
+            # deciding sup <= below: only a bound at most below closes a sub-box
+            return u != math.inf and Fraction(u) <= below
         if best is None or u == math.inf:
             return False
         tol = Fraction(1, 10**aim) * max(abs(best), Fraction(1, 10**aim))
@@ -201,7 +208,11 @@ def k_chain_leakage(
     push(root, bound(root, targets))
     if on_box is not None:
         on_box(count)
-    while heap and count < max_boxes:
+
+    def refuted() -> bool:
+        return below is not None and any(v is not None and v > below for v in lo.values())
+
+    while heap and count < max_boxes and not refuted():
         _, _, box, upper = heapq.heappop(heap)
         live = [t for t, u in upper.items() if not done(t, u)]
         for t, u in upper.items():

@@ -278,8 +278,10 @@ def test_cli_all_targets_json_and_refusals(tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["class"]["states"] == 3 and out["tight"]
     assert out["max"]["worst_law"]["kind"] == "markov-chain"
-    assert main(["calibrate", str(p), "--eps", "1"]) == 2
-    assert "MODEL:" in capsys.readouterr().err
+    # calibrate takes a k-state chain now (tests/app/test_class_calibrate_k.py); beyond
+    # --max-work it is refused up front
+    assert main(["calibrate", str(p), "--eps", "1", "--max-work", "1e5"]) == 2
+    assert "--max-work" in capsys.readouterr().err
     assert main(["leakage", str(p), "--all-targets", "--lam", "1", "--max-work", "1e5"]) == 2
     assert "--max-work" in capsys.readouterr().err
 

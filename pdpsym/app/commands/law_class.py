@@ -118,12 +118,12 @@ def _k_states(cls: Any) -> bool:
 
 
 def refuse_k_states(cls: Any, command: str) -> None:
-    """``calibrate`` and ``audit`` take binary interval chains only (for now)."""
+    """``audit`` takes binary interval chains only (for now)."""
     if _k_states(cls):
         raise InputError(
             "MODEL",
             f"{command} over an interval chain of more than two states is not built yet "
-            "(leakage --target and --all-targets take it)",
+            "(leakage --target, --all-targets and calibrate take it)",
         )
 
 
@@ -350,12 +350,13 @@ def class_calibrate_command(args: argparse.Namespace, cls: Any) -> int:
             "calibrate needs structured members (markov-chain, product or bayesian-network); "
             "a class of tables has leakage --target and audit",
         )
-    refuse_k_states(cls, "calibrate")
     eps = parse_positive(args.eps, "--eps")
     digits = min(options.digits(args.digits), SHOWN_DIGITS)
     known = options.names(args.known)
     targets = [args.target] if args.target else None
     n = 1 if args.target else len(cls.variables) - len(known)
+    if _k_states(cls):
+        return _k_calibrate(args, cls, Fraction(eps), digits, known, targets, n)
     max_boxes = search_budget(args, cls, n, known, limits.CALIBRATION_PASSES)
     with Progress(_steps(cls, max_boxes), "steps", delay=1.0) as bar, _box_limit():
         cal = class_calibrate(
@@ -371,6 +372,50 @@ def class_calibrate_command(args: argparse.Namespace, cls: Any) -> int:
             on_step=lambda _i: bar.update(1),
             scheduler=getattr(args, "scheduler", None),
         )
+    return _calibration_out(args, cls, cal, digits)
+
+
+def _k_calibrate(
+    args: argparse.Namespace,
+    cls: Any,
+    eps: Fraction,
+    digits: int,
+    known: list[str],
+    targets: list[str] | None,
+    n: int,
+) -> int:
+    """``calibrate`` over an interval chain of more than two states: the members'
+    calibrations and the search's boxes are checked against the limit together."""
+    from pdpsym.audit.class_calibrate_k import k_class_calibrate, k_members_work  # after --help
+
+    if args.mechanism != "laplace":
+        raise InputError("--mechanism", "more than two states are calibrated for laplace")
+    members, per = k_members_work(cls, n, known, limits.CALIBRATION_PASSES)
+    limit = class_limit(args)
+    if members + MIN_BOXES * per > limit:
+        raise InputError(
+            "--max-work",
+            f"this calibration over the class needs about {float(members + MIN_BOXES * per):.1e}"
+            f" steps, above the limit {float(limit):.1e}; raise --max-work to run it anyway",
+        )
+    max_boxes = max(MIN_BOXES, (limit - members) // max(per, 1))
+    with Progress(max_boxes, "steps", delay=1.0) as bar, _box_limit():
+        cal = k_class_calibrate(
+            cls,
+            eps,
+            known=known,
+            targets=targets,
+            weights=options.integer_weights(args.weights),
+            baselines=not args.no_baselines,
+            digits=digits,
+            max_boxes=max_boxes,
+            on_step=lambda _i: bar.update(1),
+        )
+    return _calibration_out(args, cls, cal, digits)
+
+
+def _calibration_out(args: argparse.Namespace, cls: Any, cal: Any, digits: int) -> int:
+    """The class calibration as JSON or text."""
     out = {"class": describe(cls), **cal.as_json(digits)}
     if args.json:
         print_json(out)
