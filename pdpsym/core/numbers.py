@@ -318,16 +318,16 @@ def float_below(q: Fraction) -> float:
 
 
 def float_above(q: Fraction) -> float:
-    """The smallest float at or above ``q`` (directed rounding of an exact rational).
+    """The smallest float at or above ``q``.
 
     Args:
         q: the rational.
 
     Returns:
-        ``float(q)`` when it is at or above ``q``, else the float just above it.
+        :func:`float_below` of ``-q``, negated (negation is exact in binary floating
+        point).
 
     References:
-        IEEE 754-2019, Section 4.3 (rounding-direction attributes).
+        IEEE 754-2019, Section 5.5.1 (negate is exact).
     """
-    f = float(q)
-    return math.nextafter(f, math.inf) if Fraction(f) < q else f
+    return -float_below(-q)
