@@ -60,3 +60,27 @@ def test_cli_refuses_the_figures_search_beyond_max_work(tmp_path):
     assert out.returncode == 2
     assert "--max-work" in out.stderr and "figures' search" in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_figures_search_is_limited_by_max_work_in_microsecond_steps(monkeypatch, capsys):
+    """The figures' search is estimated in microsecond steps, so its default limit is the
+    single-law --max-work default (10^8), not the class searches' cell budget (2 * 10^9):
+    16 sub-boxes of 10^7 steps (hand: 1.6e8 > 1e8) are refused up front by default."""
+    from pdpsym.app.cli import main
+    from pdpsym.audit import class_figure_search
+
+    monkeypatch.setattr(class_figure_search, "steps_per_box", lambda *a, **k: 10**7)
+    argv = [
+        "audit",
+        "docs/examples/estimated-chain-4.json",
+        "docs/examples/threshold1.json",
+        "--target",
+        "x2",
+        "--eps",
+        "1",
+        "--notions",
+        "apkdp",
+    ]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--max-work" in err[0] and "1.0e+08" in err[0]

@@ -13,9 +13,9 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
+from pdpsym.app import limits
 from pdpsym.app.commands.law_class import (
     SHOWN_DIGITS,
-    class_limit,
     describe,
     describe_text,
     is_table_class,
@@ -59,7 +59,9 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
     mech = structured.read_mechanism(spec, probe)
     n_laws = len(grid_points(cls, GRID)) + 1 if chain else 1
     points = len(eps) + (delta is not None)
-    limit = class_limit(args)
+    # the figures' search and the laws' audits are estimated in microsecond steps, the
+    # single-law unit: their limit is --max-work's (not the class searches' cell budget)
+    limit = limits.max_work(args)
     fig_boxes = 0
     if chain and any(bounded(n, mech) for n in notions) and (eps or mech.kind != "laplace"):
         # one search for ε and δ(ε), and one per bounded notion for ε(δ)
