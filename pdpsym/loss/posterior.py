@@ -42,7 +42,7 @@ from typing import Any
 from pdpsym.core.balls import to_ball, working_precision
 from pdpsym.core.certify import ball_endpoints
 from pdpsym.core.eps import Eps
-from pdpsym.core.errors import Undecided
+from pdpsym.core.errors import InputError, Undecided
 from pdpsym.core.exp_polynomials import ExpPoly
 from pdpsym.core.exp_sqrt_sums import Bracket, exp_enclosure, log_enclosure, ratio_enclosure
 from pdpsym.loss.base import LossPoint, PrivacyLoss, bisect_epsilon
@@ -69,6 +69,10 @@ class PosteriorCase:
 
 
 Bounds = tuple[Fraction, Fraction]
+
+
+#: the largest ε whose e^ε is enclosed by a finite ball here (below 16384 ln 2)
+HUGE_EPS = Fraction(11356)
 
 
 class _Evaluator:
@@ -339,6 +343,13 @@ class PosteriorSup(PrivacyLoss):
         e = Eps.of(eps)
         if not self.cases:
             return LossPoint(Fraction(0))
+        if e.exponent is not None and e.exponent > HUGE_EPS:
+            # e^ε has no finite ball; δ(ε) does not increase with ε, so a zero at
+            # HUGE_EPS is a zero here, and anything else is refused naming ε
+            at = self.delta(Eps(exponent=HUGE_EPS))
+            if at.value == 0:
+                return LossPoint(Fraction(0))
+            raise InputError("eps", f"epsilon {e} is too large to enclose e^epsilon")
         label = f"sup over outputs at epsilon {e} (closed form: piece ends and stationary points)"
         closed = self._closed(
             _delta_values(e),

@@ -65,6 +65,19 @@ def test_every_command_fails_cleanly_on_hostile_input_thorough(
         ["threshold", "--n", "10", "--p", "1/3", "--T", "3", "--bmax", "-1"],
         ["leakage", "/dev/zero", "--target", "x1"],
         ["oracle", "export", "--out", "x" * 300],
+        # thorough fuzz, seed 8290 (class audit): ibcdp's δ at ε = 1e9999 had no finite
+        # ball of e^ε (an internal error); δ does not increase with ε, so it is 0 here
+        [
+            "audit",
+            "docs/examples/chain6.json",
+            "docs/examples/laplace2.json",
+            "--target",
+            "x3",
+            "--eps",
+            "1e9999",
+            "--notions",
+            "ibcdp",
+        ],
         # seed 20261128: an InputError raised in a pool worker did not unpickle
         # (BrokenProcessPool, an internal error)
         ["leakage", "docs/examples/chain-class.json", "--target", "x50", "--jobs", "2"],
