@@ -65,6 +65,17 @@ def test_every_command_fails_cleanly_on_hostile_input_thorough(
         ["threshold", "--n", "10", "--p", "1/3", "--T", "3", "--bmax", "-1"],
         ["leakage", "/dev/zero", "--target", "x1"],
         ["oracle", "export", "--out", "x" * 300],
+        # thorough fuzz, seed 3621780: an unknown target of an interval class's audit
+        # reached the figures' search estimate (an internal error) before any check
+        [
+            "audit",
+            "docs/examples/estimated-chain-4.json",
+            "docs/examples/laplace2.json",
+            "--target",
+            "0x10",
+            "--eps",
+            "1",
+        ],
         # thorough fuzz, seed 8290 (class audit): ibcdp's δ at ε = 1e9999 had no finite
         # ball of e^ε (an internal error); δ does not increase with ε, so it is 0 here
         [

@@ -57,6 +57,12 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
     chain = isinstance(cls, IntervalChain)
     probe = cls.member(grid_points(cls, 1)[0]) if chain else cls.widest_member()
     mech = structured.read_mechanism(spec, probe)
+    # the names first: the figures' search estimate below walks the target's position
+    if args.target not in probe.variables:
+        raise InputError("target", f"unknown record {args.target!r}")
+    for name in known:
+        if name not in probe.variables:
+            raise InputError("known", f"unknown record {name!r}")
     n_laws = len(grid_points(cls, GRID)) + 1 if chain else 1
     points = len(eps) + (delta is not None)
     # the figures' search and the laws' audits are estimated in microsecond steps, the
