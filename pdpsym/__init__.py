@@ -37,11 +37,11 @@ if TYPE_CHECKING:  # the names below load on first use (a light `import pdpsym`)
     from pdpsym.claims.catalogue import CATALOGUE
     from pdpsym.claims.figure import FigureData
     from pdpsym.core.errors import InputError, Undecided
+    from pdpsym.loss.count_leakage import structured_leakage
     from pdpsym.loss.gaussian import gaussian_leakage
     from pdpsym.loss.histogram import histogram_leakage
     from pdpsym.loss.leakage import leakage
     from pdpsym.loss.plrv import Eps, apkdp_delta, ppkdp_delta
-    from pdpsym.loss.structured import structured_leakage
     from pdpsym.mechanisms.laplace import LinearQuery
     from pdpsym.models.bayesnet import BayesianNetwork
     from pdpsym.models.gaussian import GaussianModel
@@ -67,7 +67,7 @@ _LAZY: dict[str, str] = {
     "JointDistribution": "pdpsym.models.joint",
     "MarkovChain": "pdpsym.models.markov",
     "ProductModel": "pdpsym.models.product",
-    "structured_leakage": "pdpsym.loss.structured",
+    "structured_leakage": "pdpsym.loss.count_leakage",
     "calibrate": "pdpsym.audit.calibrate",
     "calibrate_histogram": "pdpsym.audit.calibrate_histogram",
     "histogram_leakage": "pdpsym.loss.histogram",

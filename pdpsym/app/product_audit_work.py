@@ -2,7 +2,7 @@
 noise, calibrated on measured CPU times (``benchmarks/bench_product_audit.py``; the
 ratios are in docs/benchmarks.md).
 
-The general estimate of :func:`pdpsym.app.commands.audit_structured.check_work` charges
+The general estimate of :func:`pdpsym.app.commands.audit_models.check_work` charges
 every notion the grouped products of the model's ``size_hint()``, which on records with
 all-distinct ``p_i`` is off by 10^4 or more: ``dp`` reads no query law at all (Laplace
 noise: the sensitivity over ``λ``), and the notions that do compare pairs of exact

@@ -28,8 +28,8 @@ from pdpsym.core.errors import InputError
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.joint import JointDistribution
 from pdpsym.models.law_class import LawClass, class_from_object
-from pdpsym.models.structured import StructuredModel
-from pdpsym.models.structured_kinds import structured_from_object, table_of
+from pdpsym.models.model_objects import structured_from_object, table_of
+from pdpsym.models.query_law import StructuredModel
 
 if TYPE_CHECKING:  # a Gaussian model loads sympy: imported where one is read
     from pdpsym.models.gaussian import GaussianModel

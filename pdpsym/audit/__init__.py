@@ -63,9 +63,9 @@ from pdpsym.loss.table_leakage import table_leakage
 from pdpsym.mechanisms.base import QueryMechanism, SumMechanism
 from pdpsym.mechanisms.finite import Mechanism
 from pdpsym.models.joint import JointDistribution
+from pdpsym.models.model_objects import table_of
 from pdpsym.models.neighbours import DDPReading
 from pdpsym.models.scenario import Scenario
-from pdpsym.models.structured_kinds import table_of
 
 __all__ = ["ALL_NOTIONS", "NOTIONS", "Audit", "NotionResult", "audit"]
 
@@ -408,7 +408,7 @@ def audit(
     Args:
         model: the joint distribution of the records, or a structured model (a Markov
             chain, independent records, a Bayesian network), audited from its query laws
-            by :func:`pdpsym.audit.sum_mechanisms.audit_structured`.
+            by :func:`pdpsym.audit.sum_mechanisms.audit_models`.
         mechanism: a finite mechanism ``D -> PMF`` (:mod:`pdpsym.mechanisms`), or
             :class:`~pdpsym.mechanisms.laplace.LaplaceNoise`.
         target: the target record (a variable of ``model``).
@@ -459,7 +459,7 @@ def _structured(
     reading: DDPReading,
 ) -> Audit:
     """:func:`audit` of a structured model (:mod:`pdpsym.audit.sum_mechanisms`)."""
-    from pdpsym.audit.sum_mechanisms import audit_structured  # it imports this module: no cycle
+    from pdpsym.audit.sum_mechanisms import audit_models  # it imports this module: no cycle
 
     req = _request(eps, delta, notions, reading)
     for n in req.notions:
@@ -467,7 +467,7 @@ def _structured(
             raise InputError(
                 "notions", f"{n}: tables only (finite or Laplace), not structured models"
             )
-    result: Audit = audit_structured(model, mechanism, target, known, req)
+    result: Audit = audit_models(model, mechanism, target, known, req)
     return result
 
 

@@ -2,7 +2,7 @@
 eps, certified, next to the baselines' scales and the leakage those actually give.
 
 **Why bisection is sound.** Each target's leakage is non-increasing in the scale
-``lambda`` (:mod:`pdpsym.loss.structured`: the Laplace law of a larger scale is the
+``lambda`` (:mod:`pdpsym.loss.count_leakage`: the Laplace law of a larger scale is the
 smaller one followed by independent noise, and a sup of density ratios cannot grow under
 post-processing; likewise for the geometric mechanism). So is their max, and the set of
 scales meeting eps is an interval ``[lambda*, inf)``. A bracket ``[lo, hi]`` with
@@ -28,14 +28,14 @@ from pdpsym.core.certify import certify
 from pdpsym.core.decimals import decimal_string, enclosure_decimal
 from pdpsym.core.errors import InputError, Undecided
 from pdpsym.core.numbers import fraction_str
-from pdpsym.loss.independent import independent_closed_form
-from pdpsym.loss.leakage_result import Enclosed
-from pdpsym.loss.structured import (
+from pdpsym.loss.count_leakage import (
     known_assignments,
     leakage_max,
     structured_leakage,
     target_enclosure,
 )
+from pdpsym.loss.independent import independent_closed_form
+from pdpsym.loss.leakage_result import Enclosed
 from pdpsym.mechanisms.mqm import (
     BaselineScale,
     group_dp_scale,
@@ -45,7 +45,7 @@ from pdpsym.mechanisms.mqm import (
 )
 from pdpsym.mechanisms.mqm_network import mqm_network_scale
 from pdpsym.models.counts import CountModel
-from pdpsym.models.structured_kinds import chain_of, network_of
+from pdpsym.models.model_objects import chain_of, network_of
 
 Mechanism = Literal["laplace", "geometric"]
 
@@ -388,7 +388,7 @@ def worst_leakage(results: Sequence[Any]) -> Any:
         results: one Eq. 2 result per target (each with ``value`` and ``target``).
 
     Returns:
-        The result of the largest value (:func:`~pdpsym.loss.structured.leakage_max`).
+        The result of the largest value (:func:`~pdpsym.loss.count_leakage.leakage_max`).
 
     Raises:
         InputError: (field ``target``) when no target has two compatible values.
@@ -437,7 +437,7 @@ def calibrate(
         Li et al., Eq. 2; Song, Wang, Chaudhuri (SIGMOD 2017), MQM; Li et al., Remark 1.
 
     Examples:
-        Independent bits leak ``1/lam`` each (see :func:`~pdpsym.loss.structured.structured_leakage`),
+        Independent bits leak ``1/lam`` each (see :func:`~pdpsym.loss.count_leakage.structured_leakage`),
         so the smallest scale for ``eps = 1`` is 1, inside the certified enclosure:
 
         >>> import pdpsym as ps

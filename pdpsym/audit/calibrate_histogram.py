@@ -41,8 +41,8 @@ from pdpsym.core.certify import certify
 from pdpsym.core.errors import InputError, Undecided
 from pdpsym.core.numbers import to_sympy
 from pdpsym.loss import histogram_grid
+from pdpsym.loss.count_leakage import known_assignments, leakage_max
 from pdpsym.loss.histogram import histogram_laws, histogram_leakage, law_perms
-from pdpsym.loss.structured import known_assignments, leakage_max
 from pdpsym.mechanisms.mqm import (
     BaselineScale,
     mqm_approx_applies,
@@ -50,7 +50,7 @@ from pdpsym.mechanisms.mqm import (
     mqm_exact_scale,
 )
 from pdpsym.models.counts import CountModel
-from pdpsym.models.structured_kinds import chain_of
+from pdpsym.models.model_objects import chain_of
 
 #: the histogram's L1 sensitivity to one record (one bin down, one up)
 HISTOGRAM_SENSITIVITY = Fraction(2)

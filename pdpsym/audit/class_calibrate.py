@@ -64,8 +64,8 @@ from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import to_sympy
 from pdpsym.core.parallel import ordered_map
 from pdpsym.loss.class_search import CLASS_DIGITS, interval_chain_leakage
+from pdpsym.loss.count_leakage import structured_leakage
 from pdpsym.loss.leakage_result import Enclosed
-from pdpsym.loss.structured import structured_leakage
 from pdpsym.mechanisms.mqm import (
     BaselineScale,
     group_dp_scale,
@@ -78,7 +78,7 @@ from pdpsym.mechanisms.mqm_box import influence_sup
 from pdpsym.mechanisms.mqm_class import mqm_exact_class_scale
 from pdpsym.models.counts import CountModel
 from pdpsym.models.law_class import IntervalChain, IntervalProduct, LawClass, ModelClass
-from pdpsym.models.structured_kinds import chain_of
+from pdpsym.models.model_objects import chain_of
 
 
 @dataclass(frozen=True)

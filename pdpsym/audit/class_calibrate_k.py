@@ -47,8 +47,8 @@ from pdpsym.core.compare import compare
 from pdpsym.core.errors import InputError
 from pdpsym.loss.class_search import CLASS_DIGITS, class_work
 from pdpsym.loss.class_search_k import k_chain_leakage
-from pdpsym.loss.structured import structured_leakage
-from pdpsym.loss.structured_work import CHAIN_CELLS_PER_STEP, leakage_work
+from pdpsym.loss.count_leakage import structured_leakage
+from pdpsym.loss.count_leakage_work import CHAIN_CELLS_PER_STEP, leakage_work
 from pdpsym.mechanisms.mqm import group_dp_scale
 from pdpsym.models.interval_chain_k import IntervalChainK
 

@@ -90,10 +90,10 @@ from pdpsym.loss.pmf_pair import PMFPair
 from pdpsym.mechanisms.base import ReportMechanism
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.markov import MarkovChain
+from pdpsym.models.model_objects import chain_of, is_structured, network_of
 from pdpsym.models.neighbours import DDPReading
 from pdpsym.models.product import ProductModel
 from pdpsym.models.scenario import PMF
-from pdpsym.models.structured_kinds import chain_of, is_structured, network_of
 
 #: the largest number of report outcomes listed for δ(ε) (a segment of a chain)
 MAX_OUTCOMES = 4096

@@ -67,7 +67,7 @@ from pdpsym.loss.pmf_pair import PMFPair
 from pdpsym.mechanisms.base import QueryMechanism, ReportMechanism, SumMechanism
 from pdpsym.models.counts import query_contributions
 from pdpsym.models.neighbours import DDPReading
-from pdpsym.models.structured import records_law
+from pdpsym.models.query_law import records_law
 
 Law = dict[Fraction, Fraction]
 
@@ -349,7 +349,7 @@ def _result(
     return replace(res, epsilon=value, witness=wit, reading=label, note=note)
 
 
-def audit_structured(
+def audit_models(
     model: Any,
     mechanism: QueryMechanism | ReportMechanism,
     target: str,
@@ -427,4 +427,4 @@ def audit_structured(
     return Audit(target, tuple(m.known), tuple(out))
 
 
-__all__ = ["audit_structured"]
+__all__ = ["audit_models"]

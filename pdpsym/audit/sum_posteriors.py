@@ -59,7 +59,7 @@ in a chain; nobody for independent records), whose known part is fixed by ``v``.
 ``g(r) = μ``, the values of the blanket's unknown records, and ``c_r = P(r | v)``
 satisfy the lemma, with ``π'_a(μ) = P(x_{MB∖K} = μ | a, v)``: one query law whose
 mixed-radix weights on the blanket make the sum determine ``μ``
-(:func:`~pdpsym.models.structured.records_law`). A model without ``markov_blanket``
+(:func:`~pdpsym.models.query_law.records_law`). A model without ``markov_blanket``
 gets every other unknown record (``g`` the identity: the table's LP). Each row's output
 law is the kernel mixed over the law of ``f`` given ``a, v``: the Laplace centres of
 :func:`~pdpsym.audit.distributional_lp.laplace_lp_data`, or the exact output masses
@@ -97,7 +97,7 @@ from pdpsym.loss.pmf_pair import PMFPair
 from pdpsym.loss.posterior import PosteriorCase, PosteriorSup
 from pdpsym.mechanisms.finite import BOTTOM
 from pdpsym.models.counts import exact_joint_law
-from pdpsym.models.structured import records_law
+from pdpsym.models.query_law import records_law
 
 if TYPE_CHECKING:  # the mechanism's class; importing it at run time would be a cycle
     from pdpsym.mechanisms.base import SumMechanism

@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # the names load on first use: `pdpsym.loss.structured` needs no sympy
+if TYPE_CHECKING:  # the names load on first use: `pdpsym.loss.count_leakage` needs no sympy
     from pdpsym.loss.base import LossPoint, PrivacyLoss, Weighted, WorstCase, worst_case
     from pdpsym.loss.counting_loss import CountingLoss
     from pdpsym.loss.geometric_convolution import GeometricConvolutionLoss

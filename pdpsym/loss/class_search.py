@@ -2,7 +2,7 @@
 certified, and the law where it is attained or approached.
 
 * **A finite class** (:class:`~pdpsym.models.law_class.ModelClass`): each member by
-  today's engine (:func:`~pdpsym.loss.structured.structured_leakage`), on several
+  today's engine (:func:`~pdpsym.loss.count_leakage.structured_leakage`), on several
   processes; the sup is the max, enclosed by ``[max lo, max hi]`` over the members, and
   the worst member is the first whose enclosure reaches the max's lower end.
 * **An interval chain** (:class:`~pdpsym.models.law_class.IntervalChain`): a branch and
@@ -35,12 +35,12 @@ from typing import Any
 from pdpsym.core.errors import InputError
 from pdpsym.core.parallel import ordered_map
 from pdpsym.loss import class_box_bounds, class_float_laws
+from pdpsym.loss.count_leakage import structured_leakage
+from pdpsym.loss.count_leakage_work import CHAIN_CELLS_PER_STEP, assignment_count, leakage_work
 from pdpsym.loss.leakage_result import Enclosed
-from pdpsym.loss.structured import structured_leakage
-from pdpsym.loss.structured_work import CHAIN_CELLS_PER_STEP, assignment_count, leakage_work
 from pdpsym.models.counts import CountModel
 from pdpsym.models.law_class import IntervalChain, IntervalProduct, LawClass, ModelClass, halves
-from pdpsym.models.structured_kinds import chain_of
+from pdpsym.models.model_objects import chain_of
 
 #: the most significant digits the interval search aims at (its bounds are floats with a
 #: proven error of about 1e-13 relative)
@@ -497,7 +497,7 @@ def class_work(cls: LawClass, n_targets: int, known: Sequence[str]) -> int:
         known: the known records.
 
     Returns:
-        Work units of :func:`~pdpsym.loss.structured_work.leakage_work` (about
+        Work units of :func:`~pdpsym.loss.count_leakage_work.leakage_work` (about
         ``3 * 10^7`` a second of CPU): the sum over the members for a finite class; for
         an interval chain, one box of the search (measured, see the comment).
 
@@ -527,7 +527,7 @@ def class_work(cls: LawClass, n_targets: int, known: Sequence[str]) -> int:
     # target, 5.5 ms for all 10; T = 100: 5.4 ms and 57 ms; T = 300: 17 ms and 290 ms.
     # The fit below, in ms, is above every one of them but T = 10's all-targets, and is
     # converted at the engine's 3 * 10^4 steps a millisecond
-    # (:func:`~pdpsym.loss.structured_work.leakage_work`)
+    # (:func:`~pdpsym.loss.count_leakage_work.leakage_work`)
     T = cls.length
     channels = 14 if len(cls.box()) == 2 else 35
     ms = (2 + T / 20 + n_targets / 10 + T * n_targets / 200) * channels / 14

@@ -6,7 +6,7 @@ rows' polytopes, and one that misses a polytope is dropped. Each sub-box gets a 
 upper bound per target (:func:`pdpsym.loss.class_kstate_bounds.box_upper`: the
 forward-backward pass on the entries' interval ends, first order in the sub-box's
 width); members are evaluated exactly by the single-law engine
-(:func:`~pdpsym.loss.structured.structured_leakage`, certified enclosures) at the
+(:func:`~pdpsym.loss.count_leakage.structured_leakage`, certified enclosures) at the
 vertices of the rows' polytopes (up to 64 combinations, ranked by a float estimate) and at
 a point inside each sub-box whose float estimate beats a target's best value: those give
 the lower end. A sub-box is closed for a target when its bound is within the tolerance of
@@ -33,8 +33,8 @@ from fractions import Fraction
 from pdpsym.core.errors import InputError
 from pdpsym.loss.class_kstate_bounds import KShape, box_upper, point_estimate
 from pdpsym.loss.class_search import CLASS_DIGITS, MEMBER_DIGITS, ClassLeakage, ClassTarget
+from pdpsym.loss.count_leakage import structured_leakage
 from pdpsym.loss.leakage_result import Enclosed
-from pdpsym.loss.structured import structured_leakage
 from pdpsym.models.interval_chain_k import Box, IntervalChainK
 
 

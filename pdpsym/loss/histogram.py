@@ -19,7 +19,7 @@ included. The sup is the max over the integer grid ``{0..T}^k`` (the grid lemma)
 by the certified float screen and decided by balls (:func:`pdpsym.loss.histogram_grid.grid_sup`).
 
 **Monotone in lambda** (for calibration): per bin, ``Lap(l2)`` is ``Lap(l1)`` followed by
-independent noise (the module docstring of :mod:`pdpsym.loss.structured`), so the
+independent noise (the module docstring of :mod:`pdpsym.loss.count_leakage`), so the
 mechanism at ``l2 > l1`` is a post-processing of the one at ``l1`` and no target's leakage
 grows.
 
@@ -46,12 +46,12 @@ from pdpsym.core import poly
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss import chain_all_targets, chain_shortcuts, histogram_grid
+from pdpsym.loss.count_leakage import checked_known, known_assignments
+from pdpsym.loss.count_leakage_work import assignment_count
 from pdpsym.loss.leakage_result import Enclosed, TargetLeakage
-from pdpsym.loss.structured import checked_known, known_assignments
-from pdpsym.loss.structured_work import assignment_count
 from pdpsym.models.counts import CountModel
 from pdpsym.models.histogram_bins import coded_by_bin, histogram_states, independent_supports
-from pdpsym.models.structured_kinds import chain_of, network_of
+from pdpsym.models.model_objects import chain_of, network_of
 
 #: targets whose count polynomials one forward-backward pass keeps at a time
 BATCH = 16

@@ -11,7 +11,7 @@ of the larger contribution) every term has exactly that ratio. So the leakage of
 ``A(i, K)`` is ``(max c - min c) / (lambda D)`` over the values of ``x_i`` with positive
 probability, for every ``x_K``: exact, with no law built, and attained.
 
-The generic engine of :mod:`pdpsym.loss.structured` encloses the same number by balls;
+The generic engine of :mod:`pdpsym.loss.count_leakage` encloses the same number by balls;
 models whose generic pass exceeds :data:`INDEPENDENT_FROM` steps (``10^4`` records each
 with its own ``p``: ``10^12``) take the closed form, smaller ones keep the engine and its
 printed enclosures.
@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from pdpsym.models.counts import Contributions, CountModel
-from pdpsym.models.structured_kinds import product_of
+from pdpsym.models.model_objects import product_of
 
 __all__ = ["INDEPENDENT_FROM", "independent_closed_form", "independent_leakages"]
 

@@ -7,7 +7,7 @@ linear query. The question is the same for every model; the engine is the model'
 ====================================  ==============================================
 the model                             the engine (one module each)
 ====================================  ==============================================
-a structured model (chain, product,   :mod:`pdpsym.loss.structured` (the query's law
+a structured model (chain, product,   :mod:`pdpsym.loss.count_leakage` (the query's law
 network: the ``StructuredModel``      by dynamic programming), certified enclosure;
 protocol)                             ``query="histogram"``: :mod:`pdpsym.loss.histogram`
 a Gaussian model                      :mod:`pdpsym.loss.gaussian` (Lemma 1, Theorem 6)
@@ -36,15 +36,15 @@ from typing import Any, Literal
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.base import WorstCase, worst_case
+from pdpsym.loss.count_leakage import structured_leakage
 from pdpsym.loss.gaussian import gaussian_leakage
 from pdpsym.loss.histogram import histogram_leakage
 from pdpsym.loss.laplace_pair import LaplacePair
 from pdpsym.loss.leakage_result import Leakage
-from pdpsym.loss.structured import structured_leakage
 from pdpsym.loss.table_leakage import table_leakage
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.gaussian import gaussian_of
-from pdpsym.models.structured import StructuredModel
+from pdpsym.models.query_law import StructuredModel
 
 
 def _integer_weights(query: LinearQuery | None) -> dict[str, int] | None:

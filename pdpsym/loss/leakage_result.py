@@ -3,7 +3,7 @@
 Every engine of Eq. 2 returns a :class:`Leakage` for the adversary ``A(target, known)``:
 the joint-table engine (:mod:`pdpsym.loss.table_leakage`, an exact value with its
 witness: :class:`~pdpsym.loss.adversary.LeakageResult`), the structured models' engines
-(:mod:`pdpsym.loss.structured`, :mod:`pdpsym.loss.histogram`, a certified enclosure:
+(:mod:`pdpsym.loss.count_leakage`, :mod:`pdpsym.loss.histogram`, a certified enclosure:
 :class:`TargetLeakage`) and the Gaussian model's (:mod:`pdpsym.loss.gaussian`, an exact
 rational: :class:`~pdpsym.loss.gaussian.GaussianLeakage`). They share the target, the
 known records, the status (``"ok"`` or ``"no-compatible-pair"``), the value's certain

@@ -80,7 +80,7 @@ from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, to_sympy
 from pdpsym.models.counts import CountModel
 from pdpsym.models.markov import MarkovChain, Matrix
-from pdpsym.models.structured_kinds import chain_of
+from pdpsym.models.model_objects import chain_of
 
 
 @dataclass(frozen=True)

@@ -56,7 +56,7 @@ from pdpsym.core.numbers import to_sympy
 from pdpsym.mechanisms.mqm import BaselineScale
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.bayesnet_build import moral_graph
-from pdpsym.models.structured import records_law
+from pdpsym.models.query_law import records_law
 
 #: the most joint values of one branch's part of a quilt
 MAX_QUILT_CELLS = 4096

@@ -58,7 +58,7 @@ from pdpsym.models.bayesnet_query import count_values, joint_table, sum_values
 from pdpsym.models.bayesnet_validate import markov_blanket_of
 from pdpsym.models.counts import Contributions, TargetFactors, check_known, contributions
 from pdpsym.models.joint import JointDistribution
-from pdpsym.models.structured import Known, QueryLaw, QueryWeights
+from pdpsym.models.query_law import Known, QueryLaw, QueryWeights
 from pdpsym.models.variables import NamedVariables
 
 #: the default limit on the estimated elimination work (factor cells times possible sums)

@@ -1,5 +1,5 @@
 """What the count engines need from a structured model, beyond
-:class:`~pdpsym.models.structured.StructuredModel`: exact integer generating polynomials.
+:class:`~pdpsym.models.query_law.StructuredModel`: exact integer generating polynomials.
 
 For a query ``f(x) = sum_t w_t x_t`` (integer weights, rational record values) every
 record contributes ``w_t x_t``. Scaled by the common denominator ``D`` of the values and
@@ -26,7 +26,7 @@ from typing import Protocol, runtime_checkable
 
 from pdpsym.core import poly
 from pdpsym.core.errors import InputError
-from pdpsym.models.structured import Known, QueryWeights, StructuredModel
+from pdpsym.models.query_law import Known, QueryWeights, StructuredModel
 
 #: target value -> integer polynomial factors of J_{i,a}
 TargetFactors = dict[Fraction, tuple[poly.IntPoly, ...]]

@@ -261,7 +261,7 @@ class GaussianModel(NamedVariables):
 
 def gaussian_of(model: Any) -> GaussianModel | None:
     """The model as a multivariate Gaussian, or None (a view, as
-    :func:`pdpsym.models.structured_kinds.chain_of` is for chains).
+    :func:`pdpsym.models.model_objects.chain_of` is for chains).
 
     Args:
         model: any model.

@@ -218,7 +218,7 @@ class JointDistribution(NamedVariables):
         weights: Mapping[str, Fraction | int] | None = None,
     ) -> dict[Fraction, Fraction] | None:
         """The exact law of ``sum_k w_k x_k`` given ``x_target = value`` and ``x_K = known``
-        (the question every model answers; see :mod:`pdpsym.models.structured`).
+        (the question every model answers; see :mod:`pdpsym.models.query_law`).
 
         Args:
             target: the conditioning record.

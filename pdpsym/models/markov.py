@@ -43,8 +43,8 @@ from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
 from pdpsym.models import truncated_counts
 from pdpsym.models.counts import Contributions, TargetFactors, check_known
 from pdpsym.models.joint import JointDistribution
+from pdpsym.models.query_law import Known, QueryWeights
 from pdpsym.models.records import RecordModel
-from pdpsym.models.structured import Known, QueryWeights
 from pdpsym.models.variables import check_names
 
 Matrix = tuple[tuple[Fraction, ...], ...]

@@ -17,7 +17,7 @@ from functools import cached_property
 
 from pdpsym.core.errors import InputError
 from pdpsym.models.counts import Contributions, CountModel, contributions, exact_law
-from pdpsym.models.structured import Known, QueryLaw, QueryWeights
+from pdpsym.models.query_law import Known, QueryLaw, QueryWeights
 
 
 class RecordModel(CountModel):
@@ -70,7 +70,7 @@ class RecordModel(CountModel):
     ) -> QueryLaw | None:
         """The exact law of ``sum_t w_t x_t`` given ``x_target = value`` and ``x_K``, from
         the target's count polynomials (see
-        :meth:`~pdpsym.models.structured.StructuredModel.query_law`)."""
+        :meth:`~pdpsym.models.query_law.StructuredModel.query_law`)."""
         value = Fraction(value)
         if value not in self.domain(target):
             raise InputError("value", f"{value} is not a value of {target!r}")

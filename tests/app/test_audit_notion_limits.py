@@ -2,7 +2,7 @@
 others are listed by name with their estimate and the flags that would run them; a notion
 named with ``--notions`` that is over the limit refuses the whole audit (exit 2).
 
-The limits below come from the command's own estimate (``audit_structured.check_work``),
+The limits below come from the command's own estimate (``audit_models.check_work``),
 read in the test, so that each case sits between two notions' estimates whatever the
 calibration: on the 3-state chain of docs/examples/chain3.json under Laplace noise,
 ibcdp's estimate is above every other notion's.
@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from pdpsym.app.audit_work import plan, round_up
 from pdpsym.app.cli import main
-from pdpsym.app.commands import audit_structured
+from pdpsym.app.commands import audit_models
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_int
 
@@ -31,10 +31,10 @@ ARGV = ["audit", CHAIN, LAPLACE, "--target", "x2", "--known", "x1"]
 
 
 def _estimates() -> tuple[int, dict[str, int]]:
-    model = audit_structured.load(CHAIN)
-    mech = audit_structured.read_mechanism({"kind": "laplace", "lam": "2"}, model)
+    model = audit_models.load(CHAIN)
+    mech = audit_models.read_mechanism({"kind": "laplace", "lam": "2"}, model)
     args = argparse.Namespace(max_work=None, delta=None, known="x1", ddp_reading=None)
-    shared, own, fixed = audit_structured.check_work(args, model, mech, "x2", ["x1"], NOTIONS, 0)
+    shared, own, fixed = audit_models.check_work(args, model, mech, "x2", ["x1"], NOTIONS, 0)
     assert fixed == {}  # every notion runs at some --max-work
     return shared, own
 

@@ -12,7 +12,7 @@ from fuzz_cases import TWO_NODE_NETWORK
 
 from pdpsym.audit.calibrate import NotApplicable, calibrate
 from pdpsym.core.certify import certify
-from pdpsym.loss.structured import structured_leakage
+from pdpsym.loss.count_leakage import structured_leakage
 from pdpsym.mechanisms.mqm import (
     eigengap,
     group_dp_scale,
@@ -22,8 +22,8 @@ from pdpsym.mechanisms.mqm import (
     sensitivity,
 )
 from pdpsym.models.markov import MarkovChain
+from pdpsym.models.model_objects import structured_from_object
 from pdpsym.models.product import ProductModel
-from pdpsym.models.structured_kinds import structured_from_object
 
 
 def _closed_form(T: int, stay: Fraction, eps: float) -> float:

@@ -27,7 +27,7 @@ from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.counts import exact_joint_law
 from pdpsym.models.markov import MarkovChain
 from pdpsym.models.product import ProductModel
-from pdpsym.models.structured import records_law
+from pdpsym.models.query_law import records_law
 
 from .test_sum_mechanisms import chains, networks, products, sum_mechanisms
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from pdpsym.loss import chain_all_targets, chain_float_screen, count_mixtures
 from pdpsym.loss import table_leakage as eq2
-from pdpsym.loss.structured import leakage_max, structured_leakage
+from pdpsym.loss.count_leakage import leakage_max, structured_leakage
 from pdpsym.models.markov import MarkovChain
 
 

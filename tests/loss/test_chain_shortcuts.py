@@ -20,7 +20,7 @@ from oracles.eq2_leakage import eq2_bruteforce
 
 from pdpsym.core import poly
 from pdpsym.loss import chain_all_targets, chain_shortcuts, count_mixtures
-from pdpsym.loss.structured import leakage_max, structured_leakage
+from pdpsym.loss.count_leakage import leakage_max, structured_leakage
 from pdpsym.models import truncated_counts
 from pdpsym.models.markov import MarkovChain
 
@@ -276,7 +276,7 @@ def test_calibration_at_a_thousand_records_fits_the_default_limit():
     """The calibration's estimate (six all-target passes, as measured by
     benchmarks/bench_chain.py) admits T = 1000 under the default --max-work."""
     from pdpsym.app.limits import CALIBRATION_PASSES, DEFAULT_MAX_WORK
-    from pdpsym.loss.structured_work import leakage_work
+    from pdpsym.loss.count_leakage_work import leakage_work
 
     m = MarkovChain(["0", "1"], 1000, "stationary", [["9/10", "1/10"], ["1/10", "9/10"]])
     assert CALIBRATION_PASSES * leakage_work(m, 1000, ()) <= DEFAULT_MAX_WORK
@@ -290,7 +290,7 @@ def test_chain_estimates_admit_what_finishes_in_seconds():
     Expected: both estimates under the default limit, and each above the measured CPU
     in microseconds divided by 3 (the project's 3x rule)."""
     from pdpsym.app.limits import DEFAULT_MAX_WORK
-    from pdpsym.loss.structured_work import leakage_work
+    from pdpsym.loss.count_leakage_work import leakage_work
 
     def chain(T: int) -> MarkovChain:
         return MarkovChain(["0", "1"], T, "stationary", [["9/10", "1/10"], ["1/10", "9/10"]])

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from pdpsym.loss.class_box_bounds import box_bound
 from pdpsym.loss.class_float_laws import ChainShape
 from pdpsym.loss.class_search import interval_chain_leakage
-from pdpsym.loss.structured import structured_leakage
+from pdpsym.loss.count_leakage import structured_leakage
 from pdpsym.models.law_class import IntervalChain
 
 F = Fraction

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import pdpsym as ps
+from pdpsym.loss.count_leakage import structured_leakage
 from pdpsym.loss.histogram import histogram_leakage
-from pdpsym.loss.structured import structured_leakage
 
 
 def _agree(h, s):

@@ -16,7 +16,7 @@ import pytest
 import pdpsym as ps
 from pdpsym.app.cli import main
 from pdpsym.audit import calibrate as cal
-from pdpsym.loss import independent, structured
+from pdpsym.loss import count_leakage, independent
 
 
 def _models() -> list[ps.ProductModel]:
@@ -41,9 +41,9 @@ def test_closed_form_inside_the_engines_enclosures(
 ) -> None:
     targets = list(model.variables)
     weights = {targets[0]: 2}
-    generic = structured.structured_leakage(model, targets, lam=lam, weights=weights)
+    generic = count_leakage.structured_leakage(model, targets, lam=lam, weights=weights)
     monkeypatch.setattr(independent, "INDEPENDENT_FROM", 0)
-    closed = structured.structured_leakage(model, targets, lam=lam, weights=weights)
+    closed = count_leakage.structured_leakage(model, targets, lam=lam, weights=weights)
     for g, c in zip(generic, closed, strict=True):
         assert g.status == c.status
         if c.value is not None:
@@ -56,7 +56,7 @@ def test_closed_form_by_hand(monkeypatch: pytest.MonkeyPatch) -> None:
     # leakage is 3 * 5 / lam = 15 / 4 at lam = 4 (hand); x2 has one possible value: none
     model = ps.ProductModel([(["-2", "0", "5"], ["0", "1/2", "1/2"]), (["1", "2"], ["1", "0"])])
     monkeypatch.setattr(independent, "INDEPENDENT_FROM", 0)
-    res = structured.structured_leakage(model, ["x1", "x2"], lam=4, weights={"x1": 3})
+    res = count_leakage.structured_leakage(model, ["x1", "x2"], lam=4, weights={"x1": 3})
     assert res[0].value is not None and res[0].value.lo == F(15, 4)
     assert res[1].status == "no-compatible-pair"
 

@@ -316,7 +316,7 @@ def test_work_beyond_max_work_is_refused_with_the_width():
 
 
 def test_the_structured_protocol_is_implemented():
-    from pdpsym.models.structured import StructuredModel
+    from pdpsym.models.query_law import StructuredModel
 
     assert isinstance(BayesianNetwork.from_bif(CHILD), StructuredModel)
 
@@ -391,7 +391,7 @@ def test_dropping_d_separated_known_records_keeps_the_leakage():
     ]
     net = BayesianNetwork.from_json({"kind": "bayesian-network", "nodes": nodes})
     from pdpsym.loss import table_leakage as eq2
-    from pdpsym.loss.structured import structured_leakage
+    from pdpsym.loss.count_leakage import structured_leakage
     from pdpsym.mechanisms.laplace import LinearQuery
     from pdpsym.models.bayesnet_build import relevant_known
 

@@ -16,7 +16,7 @@ import pytest
 
 from pdpsym.core import poly
 from pdpsym.core.errors import InputError
-from pdpsym.loss.structured import structured_leakage
+from pdpsym.loss.count_leakage import structured_leakage
 from pdpsym.models.bayesnet import BayesianNetwork
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "bnlearn"

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from pdpsym.app.cli import main
 from pdpsym.loss import table_leakage as eq2
-from pdpsym.loss.structured import structured_leakage
+from pdpsym.loss.count_leakage import structured_leakage
 from pdpsym.models.bayesnet import BayesianNetwork
-from pdpsym.models.structured_kinds import count_model_from_object
+from pdpsym.models.model_objects import count_model_from_object
 
 CHILD = Path(__file__).resolve().parents[1] / "data" / "child.bif"
 

@@ -22,7 +22,7 @@ from oracles import float_network
 from pdpsym.core import poly
 from pdpsym.core.errors import InputError
 from pdpsym.loss import network_floats
-from pdpsym.loss.structured import structured_leakage, target_enclosure
+from pdpsym.loss.count_leakage import structured_leakage, target_enclosure
 from pdpsym.models import bayesnet_float_jtree as fj
 from pdpsym.models.bayesnet import BayesianNetwork
 

@@ -20,7 +20,7 @@ from pdpsym.audit.calibrate import calibrate
 from pdpsym.audit.class_calibrate import class_calibrate
 from pdpsym.core.errors import InputError
 from pdpsym.loss.class_search import class_leakage
-from pdpsym.loss.structured import structured_leakage
+from pdpsym.loss.count_leakage import structured_leakage
 from pdpsym.models.law_class import IntervalProduct, ModelClass, class_from_object
 from pdpsym.models.markov import MarkovChain
 
@@ -279,7 +279,7 @@ def test_members_from_files_relative_to_the_class_file(tmp_path, capsys):
 
 
 def test_class_audit_is_the_max_of_the_members_audits(tmp_path, capsys):
-    from pdpsym.app.commands.audit_structured import read_mechanism
+    from pdpsym.app.commands.audit_models import read_mechanism
     from pdpsym.audit import audit
     from pdpsym.audit.class_audit import bounds_of, class_audit
     from pdpsym.mechanisms.base import SumMechanism  # noqa: F401 (the mechanism's type)
@@ -412,7 +412,7 @@ def test_finite_class_of_twenty_long_chains_is_the_max_of_its_members():
     import random  # noqa: PLC0415 (this slow test only)
 
     from pdpsym.loss.class_search import finite_class_leakage  # noqa: PLC0415
-    from pdpsym.loss.structured import structured_leakage  # noqa: PLC0415
+    from pdpsym.loss.count_leakage import structured_leakage  # noqa: PLC0415
     from pdpsym.models.law_class import ModelClass  # noqa: PLC0415
     from pdpsym.models.markov import MarkovChain  # noqa: PLC0415
 

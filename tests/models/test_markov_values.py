@@ -9,8 +9,8 @@ import pytest
 
 import pdpsym as ps
 from pdpsym.core.errors import InputError
-from pdpsym.loss.structured import structured_leakage
-from pdpsym.models.structured_kinds import count_model_from_object
+from pdpsym.loss.count_leakage import structured_leakage
+from pdpsym.models.model_objects import count_model_from_object
 
 STAY = [["1/2", "1/4", "1/4"], ["1/4", "1/2", "1/4"], ["1/4", "1/4", "1/2"]]
 

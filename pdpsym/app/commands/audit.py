@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pdpsym.app import options
 from pdpsym.app.audit_work import number_bits, plan, round_up, steps_text, table_work
 from pdpsym.app.commands import audit_histogram
-from pdpsym.app.commands import audit_structured as structured
+from pdpsym.app.commands import audit_models as structured
 from pdpsym.app.commands.mechanism_files import (
     parse_eps,
     read_json_file,

@@ -74,7 +74,7 @@ def run_histogram(
     args: argparse.Namespace, spec: Any, known: Sequence[str], notions: Sequence[str]
 ) -> int:
     """The histogram audit (see the module docstring): exit 0 with the report."""
-    from pdpsym.app.commands import audit_structured  # the audit layer loads after --help
+    from pdpsym.app.commands import audit_models  # the audit layer loads after --help
     from pdpsym.core.certify import certify
     from pdpsym.core.numbers import to_sympy
     from pdpsym.loss.histogram import histogram_leakage, histogram_work
@@ -90,9 +90,9 @@ def run_histogram(
     if bad and not default:
         raise InputError("--notions", f"the histogram audit has {', '.join(allowed)}, not {bad[0]}")
     asked = [n for n in notions if n in allowed]
-    if not audit_structured.is_structured(args.model):
+    if not audit_models.is_structured(args.model):
         raise InputError("MODEL", "the histogram audit needs a markov-chain or product model")
-    model = audit_structured.load(args.model)
+    model = audit_models.load(args.model)
     lam, alpha = _noise(spec)
     digits = parse_int(args.digits, "--digits", 1, 1000)
     limits.check(args, histogram_work(model, 1, known), "this histogram audit")

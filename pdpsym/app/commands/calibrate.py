@@ -60,12 +60,12 @@ def run_calibrate(args: argparse.Namespace) -> int:
     from pdpsym.app.readers import load_bayesian_network, read_model_object
     from pdpsym.audit.calibrate import calibrate
     from pdpsym.audit.calibrate_histogram import calibrate_histogram
+    from pdpsym.loss.count_leakage_work import leakage_work
     from pdpsym.loss.histogram import histogram_work
-    from pdpsym.loss.structured_work import leakage_work
     from pdpsym.models import counts
     from pdpsym.models.counts import CountModel
     from pdpsym.models.law_class import is_class_object
-    from pdpsym.models.structured_kinds import count_model_from_object
+    from pdpsym.models.model_objects import count_model_from_object
 
     # a .bif file or "kind": bayesian-network
     network = load_bayesian_network(args.model, options.row_tolerance(args))

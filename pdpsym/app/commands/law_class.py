@@ -244,7 +244,7 @@ def _value_json(t: Any, digits: int) -> dict[str, Any] | None:
 
 def is_table_class(cls: Any) -> bool:
     """Whether the class's members are tables (joint distributions)."""
-    from pdpsym.models.structured_kinds import table_of  # after --help
+    from pdpsym.models.model_objects import table_of  # after --help
 
     members: tuple[Any, ...] = getattr(cls, "members", ())
     return bool(members) and table_of(members[0]) is not None

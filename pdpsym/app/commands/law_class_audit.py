@@ -42,7 +42,7 @@ MIN_FIGURE_BOXES = 16
 def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) -> int:
     """Every notion over an interval class (``pdpsym audit`` with an interval class)."""
     from pdpsym.app.audit_work import plan  # after --help, with the audit's estimates
-    from pdpsym.app.commands import audit_structured as structured  # after --help
+    from pdpsym.app.commands import audit_models as structured  # after --help
     from pdpsym.audit.class_audit_boxes import bounded
     from pdpsym.audit.class_audit_interval import (
         EQ2_NOTIONS,
@@ -267,7 +267,7 @@ class AuditAsk:
 def class_audit_command(args: argparse.Namespace, ask: AuditAsk) -> int:
     """Every notion's sup over a class (``pdpsym audit`` with a class file); an interval
     class goes to :mod:`pdpsym.app.commands.law_class_audit`."""
-    from pdpsym.app.commands import audit_structured as structured  # after --help
+    from pdpsym.app.commands import audit_models as structured  # after --help
     from pdpsym.app.readers import load_law_class
     from pdpsym.audit.class_audit import class_audit
     from pdpsym.models.law_class import ModelClass

@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from pdpsym.app import options
-from pdpsym.app.commands import audit_structured as structured
+from pdpsym.app.commands import audit_models as structured
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_rational
 

@@ -134,7 +134,7 @@ def _mechanism(path: str, chain: Any) -> Any:
 
 def _chain(path: str) -> Any:
     from pdpsym.app.readers import load_model  # engines load after --help
-    from pdpsym.models.structured_kinds import chain_of  # engines load after --help
+    from pdpsym.models.model_objects import chain_of  # engines load after --help
 
     chain = chain_of(load_model(path))
     if chain is None:

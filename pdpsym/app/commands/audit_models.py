@@ -228,7 +228,7 @@ def check_work(
     domains = {v: model.domain(v) for v in known}
     assignments = math.prod(len(d) for d in domains.values())
     m = len(model.domain(target))
-    from pdpsym.models.structured_kinds import network_of  # the models load after --help
+    from pdpsym.models.model_objects import network_of  # the models load after --help
 
     if not hasattr(mech, "kind") and network_of(model) is not None:
         return _network_rr_work(args, model, target, notions, points)  # the target's component

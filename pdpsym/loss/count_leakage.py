@@ -62,7 +62,7 @@ from pdpsym.loss.leakage_result import Enclosed, TargetLeakage
 from pdpsym.models import bayesnet_float_jtree, truncated_counts
 from pdpsym.models.bayesnet_build import relevant_known
 from pdpsym.models.counts import Contributions, CountModel
-from pdpsym.models.structured_kinds import chain_of, network_of
+from pdpsym.models.model_objects import chain_of, network_of
 
 if TYPE_CHECKING:  # the closed forms load sympy: only the exact path imports them
     from pdpsym.core.exp_polynomials import LogRatio

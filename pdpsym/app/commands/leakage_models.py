@@ -13,13 +13,13 @@ from pdpsym.app.progress import Progress
 from pdpsym.app.text import exact_form
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
+from pdpsym.loss.count_leakage import leakage_max, structured_leakage
+from pdpsym.loss.count_leakage_work import assignment_count, leakage_work
 from pdpsym.loss.histogram import histogram_leakage, histogram_work
-from pdpsym.loss.structured import leakage_max, structured_leakage
-from pdpsym.loss.structured_work import assignment_count, leakage_work
 from pdpsym.mechanisms.laplace import parse_lambda
 from pdpsym.models import counts
 from pdpsym.models.counts import CountModel
-from pdpsym.models.structured_kinds import network_of
+from pdpsym.models.model_objects import network_of
 
 
 def _value(v: dict[str, Any] | None) -> str:

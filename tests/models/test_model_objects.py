@@ -12,7 +12,7 @@ import ast
 from fractions import Fraction
 from pathlib import Path
 
-from pdpsym.models import structured_kinds
+from pdpsym.models import model_objects
 from pdpsym.models.joint import JointDistribution
 from pdpsym.models.markov import MarkovChain
 from pdpsym.models.product import ProductModel
@@ -54,7 +54,7 @@ def test_the_views_answer_by_kind() -> None:
     chain = MarkovChain(["0", "1"], 2, ["1/2", "1/2"], [["1", "0"], ["0", "1"]])
     coins = ProductModel([(["0", "1"], ["1/2", "1/2"])] * 2)
     table = JointDistribution.from_rows(["a"], [[0, Fraction(1)]])
-    assert structured_kinds.chain_of(chain) is chain and structured_kinds.network_of(chain) is None
-    assert structured_kinds.chain_of(coins) is None and structured_kinds.network_of(coins) is None
-    assert structured_kinds.is_structured(chain) and structured_kinds.is_structured(coins)
-    assert not structured_kinds.is_structured(table) and structured_kinds.chain_of(table) is None
+    assert model_objects.chain_of(chain) is chain and model_objects.network_of(chain) is None
+    assert model_objects.chain_of(coins) is None and model_objects.network_of(coins) is None
+    assert model_objects.is_structured(chain) and model_objects.is_structured(coins)
+    assert not model_objects.is_structured(table) and model_objects.chain_of(table) is None

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdpsym.loss import table_leakage as eq2
-from pdpsym.loss.structured import leakage_max, structured_leakage
+from pdpsym.loss.count_leakage import leakage_max, structured_leakage
 from pdpsym.models.markov import MarkovChain
 from pdpsym.models.product import ProductModel
 

@@ -201,7 +201,7 @@ def test_count_and_sum_queries_from_the_cli(capsys):
     assert main([*argv, "--count", "HYPOVOLEMIA,LVFAILURE=TRUE"]) == 0
     got = json.loads(capsys.readouterr().out)
     # independent path: the Python API's count_query and structured_leakage
-    from pdpsym.loss.structured import structured_leakage
+    from pdpsym.loss.count_leakage import structured_leakage
 
     net = BayesianNetwork.from_bif_text(
         __import__("gzip").open(alarm, "rt").read(), tolerance=Fraction(1, 10**6)
@@ -244,7 +244,7 @@ def test_one_target_of_link_with_a_small_count_runs_on_its_ancestors(capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["status"] == "ok"
     # independent path: the same query on the ancestral sub-network built by hand
-    from pdpsym.loss.structured import structured_leakage
+    from pdpsym.loss.count_leakage import structured_leakage
     from pdpsym.models.bayesnet_build import ancestors
 
     net = BayesianNetwork.from_bif_text(

@@ -1,7 +1,7 @@
 """The work estimate of the structured Eq. 2 engine, from a model's shape alone.
 
 A caller's ``--max-work`` limit is checked against :func:`leakage_work` before
-:func:`pdpsym.loss.structured.structured_leakage` starts: the estimate never lists the
+:func:`pdpsym.loss.count_leakage.structured_leakage` starts: the estimate never lists the
 model's records or databases.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pdpsym.loss.independent import independent_closed_form
 from pdpsym.models import bayesnet_float_jtree
 from pdpsym.models.counts import CountModel
-from pdpsym.models.structured_kinds import chain_of, network_of
+from pdpsym.models.model_objects import chain_of, network_of
 
 #: Markov-chain cells of the dynamic programme in one work step (a microsecond of CPU)
 CHAIN_CELLS_PER_STEP = 30
