@@ -31,11 +31,16 @@ single-law engine (:func:`pdpsym.audit.audit`). Then, per figure:
   sub-box bounds of :mod:`pdpsym.audit.class_audit_laplace`.
 * ε(δ) of those notions: the figures' search proves ``sup δ(ε*) <= δ`` at an ``ε*``
   just above the evaluated laws' max (then ``[max, ε*]`` is the sup to 3 digits).
+* An interval product: the members listed by
+  :func:`~pdpsym.audit.class_audit_product.candidate_laws` (the widest member first;
+  the others' row vertices, the known records' too for ppkdp) are audited, and every
+  figure of apkdp, np, ppkdp and cdp (and of every hockey-stick notion under randomized
+  response) is their max, which is the class's sup (the proof in that module).
 * Every other figure (ε(δ) of the other notions, ε (δ = 0) of the non-Eq. 2 notions for
-  Laplace noise, ibcdp, distributional-dp, randomized response, interval products): no proven bound over a sub-box
-  exists here, so the figure is the max over the laws evaluated, a certified **lower
-  bound** of the class's sup (status :data:`~pdpsym.audit.class_audit.LOWER`), never
-  presented as the sup.
+  Laplace noise, ibcdp, distributional-dp, randomized response on a chain): no proven
+  bound over a sub-box exists here, so the figure is the max over the laws evaluated, a
+  certified **lower bound** of the class's sup (status
+  :data:`~pdpsym.audit.class_audit.LOWER`), never presented as the sup.
 """
 
 from __future__ import annotations
@@ -56,6 +61,7 @@ from pdpsym.audit.class_audit import (
     sups_of,
 )
 from pdpsym.audit.class_audit_boxes import bounded
+from pdpsym.audit.class_audit_product import candidate_laws, product_member, product_notion
 from pdpsym.audit.class_figure_search import BoxFigure, BoxSearch, search_figures
 from pdpsym.core.exp_sqrt_sums import log_enclosure
 from pdpsym.core.parallel import ordered_map
@@ -80,8 +86,8 @@ ENCLOSED = "enclosure"
 @dataclass(frozen=True)
 class IntervalAudit:
     """An interval class's audit: per notion its figures (each a sup or a lower bound),
-    the laws evaluated (parameter tuples of an interval chain, or ``"widest"`` for an
-    interval product's member of largest support), their audits, and the Eq. 2 search
+    the laws evaluated (parameter tuples of an interval chain, or one law per record of
+    an interval product's candidate member), their audits, and the Eq. 2 search
     (None when no notion needed it)."""
 
     notions: tuple[ClassNotion, ...]
@@ -211,12 +217,14 @@ def interval_class_audit(
             )
             laws += [f.law for f in boxes.figures if f.law not in laws]
         models = [cls.member(t) for t in laws]  # type: ignore[arg-type]
-    else:
-        laws, models = ["widest"], [cls.widest_member()]
+    else:  # the members where each proven figure's sup is attained (class_audit_product)
+        laws = list(candidate_laws(cls, mechanism, target, known, notions))  # type: ignore[arg-type]
+        models = [product_member(cls, t) for t in laws]  # type: ignore[arg-type]
     jobs_in = [(m, mechanism, target, known, list(eps), delta, list(notions)) for m in models]
     audits = ordered_map(audit_job, jobs_in, jobs, on_done=on_step)
     rows = []
-    for row in sups_of(audits):
+    raws = sups_of(audits)
+    for row in raws:
         if row.notion in LAW_FREE:
             rows.append(row)
             continue
@@ -249,6 +257,11 @@ def interval_class_audit(
                 ),
             )
         )
+    if isinstance(cls, IntervalProduct):  # the max over the candidates, where proven
+        rows = [
+            product_notion(cls, mechanism, target, raw, row)
+            for raw, row in zip(raws, rows, strict=True)
+        ]
     return IntervalAudit(tuple(rows), tuple(laws), tuple(audits), search, boxes)
 
 

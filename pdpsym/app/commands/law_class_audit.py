@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from pdpsym.app import limits
@@ -63,7 +64,7 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
     for name in known:
         if name not in probe.variables:
             raise InputError("known", f"unknown record {name!r}")
-    n_laws = len(grid_points(cls, GRID)) + 1 if chain else 1
+    n_laws = len(grid_points(cls, GRID)) + 1 if chain else product_laws(cls, mech, args, ask)
     points = len(eps) + (delta is not None)
     # the figures' search and the laws' audits are estimated in microsecond steps, the
     # single-law unit: their limit is --max-work's (not the class searches' cell budget)
@@ -160,7 +161,10 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
         f"audit over {describe_text(cls)}",
         f"target {args.target}, known {{{', '.join(known)}}}",
         f"{len(laws)} laws evaluated exactly (the box's grid, corners and centre among them"
-        + (", and the Eq. 2 search's worst law)" if chain and res.search is not None else ")"),
+        + (", and the Eq. 2 search's worst law)" if chain and res.search is not None else ")")
+        if chain
+        else f"{len(laws)} members evaluated exactly (the widest and the rows' vertices: where "
+        "each sup is attained)",
         "sup: the figure encloses the sup over the class; at least: only a certified lower",
         "bound of it (the max over the laws evaluated; no proven bound over the whole box)",
     ]
@@ -199,6 +203,8 @@ def _figure(cls: Any, laws: Any, f: Any, digits: int) -> Any:
     law = laws[f.member] if f.member is not None else None
     worst = law_of(cls, law) if isinstance(law, tuple) else "widest member"
     text = law_text(cls, law) if isinstance(law, tuple) else "the widest member"
+    if isinstance(law, tuple) and not isinstance(law[0], Fraction):  # a product's member
+        worst, text = product_law(cls, law)
     if f.bounds == "inf":
         return {"value": "infinite", "status": f.status, "worst_law": worst, "law_text": text}
     lo, hi = f.bounds
@@ -210,6 +216,40 @@ def _figure(cls: Any, laws: Any, f: Any, digits: int) -> Any:
         "worst_law": worst,
         "law_text": text,
     }
+
+
+def product_laws(cls: Any, mech: Any, args: argparse.Namespace, ask: AuditAsk) -> int:
+    """How many members an interval product's audit evaluates (refused up front, naming
+    --max-work, when they are more than the limit's steps: each costs more than one)."""
+    from pdpsym.audit.class_audit_product import candidate_count  # after --help
+
+    n = candidate_count(cls, mech, args.target, ask.known, ask.notions)
+    if n > limits.max_work(args):
+        raise InputError(
+            "--max-work",
+            f"the interval product's audit evaluates {n:.3e} candidate members (the rows' "
+            f"vertices), above the limit {float(limits.max_work(args)):.1e} steps; "
+            "raise --max-work to run it anyway",
+        )
+    return n
+
+
+def product_law(cls: Any, law: Any) -> tuple[Any, str]:
+    """An interval product's member as JSON and on one line (the records whose law is not
+    the widest member's)."""
+    from pdpsym.audit.class_audit_product import product_law_json, widest_law  # after --help
+
+    moved = [
+        f"{name} ({', '.join(fraction_str(p) for p in ps)})"
+        for name, ps, row in zip(cls.variables, law, cls.rows, strict=True)
+        if ps != widest_law(row)
+    ]
+    if not moved:
+        return product_law_json(cls, law), "the member of largest support (the widest)"
+    text = "the widest member but " + ", ".join(moved)
+    if len(text) > 100:
+        text = text[:90].rsplit(", ", 1)[0] + ", ... (--json has every record)"
+    return product_law_json(cls, law), text
 
 
 def _shown(label: str, f: Any) -> list[str]:

@@ -1,0 +1,450 @@
+"""The audit over an interval product (independent records with interval laws): every
+figure of apkdp, np, ppkdp and cdp is the sup over the box, attained at the candidate
+members of pdpsym.audit.class_audit_product.
+
+Each expected value comes from the brute force below, written here in Fractions (and
+mpmath for ``e^eps``), which imports nothing of pdpsym: the count law of the other
+records by convolution, the mechanism's output law by its definition (Desfontaines et
+al. Definitions 15 and 19: the count, the thresholded count, two-sided geometric noise
+with its tails summed in closed form), and each notion's pairs as Definitions 3, 5, 12
+and 13 state them for independent records.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from fractions import Fraction
+
+import mpmath
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pdpsym.audit import audit
+from pdpsym.audit.class_audit import LOWER, SUP, bounds_of
+from pdpsym.audit.class_audit_interval import interval_class_audit
+from pdpsym.audit.class_audit_product import (
+    candidate_count,
+    candidate_laws,
+    product_member,
+    row_vertices,
+)
+from pdpsym.mechanisms.base import SumMechanism
+from pdpsym.mechanisms.discrete import randomized_response
+from pdpsym.models.law_class import IntervalProduct
+
+F = Fraction
+NOTIONS = ["apkdp", "ppkdp", "cdp"]
+EPS = F(1, 2)
+TOL = mpmath.mpf(10) ** -30
+
+
+# --- the brute force (no pdpsym) --------------------------------------------------------
+
+
+def _conv(ps):
+    """The law of the count of independent Bernoulli records of these probabilities."""
+    law = [F(1)]
+    for p in ps:
+        nxt = [F(0)] * (len(law) + 1)
+        for c, q in enumerate(law):
+            nxt[c] += q * (1 - p)
+            nxt[c + 1] += q * p
+        law = nxt
+    return law
+
+
+def _output(law, shift, mech):
+    """The output law of the mechanism on ``count + shift``: {output: mass}, and for the
+    geometric kernel the unnormalised masses on the window with the tail factor."""
+    kind, par = mech
+    out = {}
+    for c, q in enumerate(law):
+        if not q:
+            continue
+        s = c + shift
+        o = s if kind in ("count", "geometric") or s > par else "bottom"
+        out[o] = out.get(o, F(0)) + q
+    return out
+
+
+def _geo_pair(p, q, alpha):
+    """Two geometric mixtures ``Σ_s w(s) α^|y - s|`` (the common normaliser dropped: both
+    sides share it) on the window of centres; the tails are the ends times α^k."""
+    lo = min(min(p), min(q))
+    hi = max(max(p), max(q))
+    ys = range(lo, hi + 1)
+
+    def mix(w):
+        return {y: sum(m * alpha ** abs(y - s) for s, m in w.items()) for y in ys}
+
+    return mix(p), mix(q), lo, hi
+
+
+def _hockey(p, q, mech, e):
+    """δ(ε) = Σ_o max(0, P(o) - e^ε Q(o)) in mpmath (exact masses)."""
+    if mech[0] != "geometric":
+        return sum(
+            (max(mpmath.mpf(0), _mp(p.get(o, 0)) - e * _mp(q.get(o, 0))) for o in set(p) | set(q)),
+            mpmath.mpf(0),
+        )
+    alpha = mech[1]
+    mp, mq, lo, hi = _geo_pair(p, q, alpha)
+    norm = _mp((1 - alpha) / (1 + alpha))
+    tail = _mp(alpha / (1 - alpha))
+    tot = mpmath.mpf(0)
+    for y in mp:
+        d = max(mpmath.mpf(0), _mp(mp[y]) - e * _mp(mq[y]))
+        tot += d * (1 + (tail if y in (lo, hi) else 0) + (tail if lo == hi else 0))
+    return tot * norm
+
+
+def _ratio(p, q, mech):
+    """max over outputs of P/Q (None: infinite), exactly."""
+    if mech[0] == "geometric":
+        p, q, _, _ = _geo_pair(p, q, mech[1])
+    best = F(0)
+    for o, x in p.items():
+        if x:
+            if not q.get(o):
+                return None
+            best = max(best, x / q[o])
+    return best
+
+
+def _mp(x):
+    x = F(x)
+    return mpmath.mpf(x.numerator) / x.denominator
+
+
+def brute(ps, target, known, mech, notion, eps):
+    """(ε at δ = 0 as ``e^ε`` (None: infinite), δ(eps)) of one Bernoulli product law
+    ``ps``, count query, by Definitions 3, 5, 12, 13 for independent records."""
+    e = mpmath.exp(_mp(eps))
+    rest = [p for j, p in enumerate(ps) if j != target and j not in known]
+    law = _conv(rest)
+    sup_i = [a for a in (0, 1) if (ps[target] if a else 1 - ps[target])]
+    vs = [
+        (v, w)
+        for v in itertools.product((0, 1), repeat=len(known))
+        if (w := _prod(ps[k] if x else 1 - ps[k] for k, x in zip(known, v, strict=True)))
+    ]
+    ratios, deltas = [], []
+    if notion == "ppkdp":
+        for a, b in itertools.permutations(sup_i, 2):
+            d = mpmath.mpf(0)
+            for v, w in vs:
+                p, q = (_output(law, x + sum(v), mech) for x in (a, b))
+                d += _mp(w) * _hockey(p, q, mech, e)
+                ratios.append(_ratio(p, q, mech))
+            deltas.append(d)
+    else:
+        pairs = (
+            itertools.permutations(sup_i, 2)
+            if notion == "apkdp"
+            else [(a, 1 - a) for a in sup_i] + [(1 - a, a) for a in sup_i]
+        )
+        for a, b in pairs:
+            for v, _ in vs:
+                p, q = (_output(law, x + sum(v), mech) for x in (a, b))
+                deltas.append(_hockey(p, q, mech, e))
+                ratios.append(_ratio(p, q, mech))
+    ratio = None if any(r is None for r in ratios) else max(ratios, default=F(1))
+    return ratio, max(deltas, default=mpmath.mpf(0))
+
+
+def _prod(xs):
+    out = F(1)
+    for x in xs:
+        out *= x
+    return out
+
+
+# --- helpers ----------------------------------------------------------------------------
+
+
+def _cls(boxes):
+    return IntervalProduct.from_json_object(
+        {"kind": "interval-product", "bernoulli": [[str(a), str(b)] for a, b in boxes]}
+    )
+
+
+def _mech(kind):
+    if kind == "count":
+        return SumMechanism("count"), ("count", None)
+    if kind == "threshold":
+        return SumMechanism("threshold", T=F(1)), ("threshold", F(1))
+    return SumMechanism("geometric", alpha=F(1, 2)), ("geometric", F(1, 2))
+
+
+def _grid(boxes, n):
+    axes = [list(dict.fromkeys(a + (b - a) * k / (n - 1) for k in range(n))) for a, b in boxes]
+    return list(itertools.product(*axes))
+
+
+def _check_encloses(fig, ratio, delta, where):
+    """The class's figures are at least the brute force's values (within mpmath's
+    precision), for ε (a log of the ratio) and δ."""
+    eps_fig, delta_fig = fig
+    if ratio is None:
+        assert eps_fig.bounds == "inf", where
+    elif eps_fig.bounds != "inf":
+        assert _mp(eps_fig.bounds[1]) >= mpmath.log(_mp(ratio)) - TOL, where
+    if delta_fig is not None:
+        assert _mp(delta_fig.bounds[1]) >= delta - TOL, where
+
+
+# --- tests ------------------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def _digits():
+    """50 digits for the brute force's e^eps (restored after each test)."""
+    with mpmath.workdps(50):
+        yield
+
+
+def test_row_vertices_hand():
+    # source: hand derivation: {p: p_j in [lo_j, hi_j], sum 1} for [0,1/2],[1/4,1/2],[0,1/4]
+    # has the vertices where two entries sit at an end and the third closes the sum
+    row = ((F(0), F(1, 2)), (F(1, 4), F(1, 2)), (F(0), F(1, 4)))
+    got = set(row_vertices(row))
+    want = {
+        (F(1, 2), F(1, 2), F(0)),
+        (F(1, 2), F(1, 4), F(1, 4)),
+        (F(1, 4), F(1, 2), F(1, 4)),
+    }
+    assert got == want
+    assert set(row_vertices(((F(1, 4), F(3, 4)), (F(1, 4), F(3, 4))))) == {
+        (F(1, 4), F(3, 4)),
+        (F(3, 4), F(1, 4)),
+    }
+
+
+def test_symmetry_counts():
+    # source: hand count: 5 identical Bernoulli intervals, one target and 4 others:
+    # the multisets of 4 of the 2 ends are 5 members (plus nothing for the target)
+    cls = _cls([(F(1, 10), F(3, 10))] * 5)
+    mech = SumMechanism("count")
+    assert candidate_count(cls, mech, "x1", [], ["apkdp"]) == 5
+    assert len(candidate_laws(cls, mech, "x1", [], ["apkdp"])) == 5 + 1  # and the widest
+
+
+@pytest.mark.parametrize("kind", ["count", "threshold", "geometric"])
+def test_class_is_the_max_over_a_dense_grid(kind):
+    # source: the brute force above at every law of a 4-point grid per record (the ends
+    # among them): the class's δ(1/2) equals the grid's max to mpmath's precision and is
+    # below none of them; ε likewise (the Theorem: the sup is at the rows' vertices)
+    boxes = [(F(1, 10), F(1, 2)), (F(1, 5), F(3, 5)), (F(0), F(1, 3)), (F(1, 4), F(3, 4))]
+    cls = _cls(boxes)
+    mech, bmech = _mech(kind)
+    res = interval_class_audit(cls, mech, "x1", ["x2"], [EPS], None, NOTIONS)
+    for k, notion in enumerate(NOTIONS):
+        row = res.notions[k]
+        assert row.epsilon.status == SUP and row.delta_at_epsilon[0][1].status == SUP
+        fig = (row.epsilon, row.delta_at_epsilon[0][1])
+        top_d, top_r = mpmath.mpf(0), F(0)
+        for ps in _grid(boxes, 4):
+            r, d = brute(ps, 0, [1], bmech, notion, EPS)
+            _check_encloses(fig, r, d, (notion, ps))
+            top_d = max(top_d, d)
+            top_r = None if r is None or top_r is None else max(top_r, r)
+        assert _mp(fig[1].bounds[0]) <= top_d + TOL, notion  # attained on the grid
+        if top_r is not None and fig[0].bounds != "inf":
+            assert _mp(fig[0].bounds[0]) <= mpmath.log(_mp(top_r)) + TOL, notion
+
+
+def test_point_box_equals_the_single_law():
+    # source: the brute force at the one law of a box shrunk to a point
+    ps = (F(1, 3), F(1, 5), F(2, 7), F(1, 2))
+    cls = _cls([(p, p) for p in ps])
+    mech, bmech = _mech("threshold")
+    res = interval_class_audit(cls, mech, "x2", ["x4"], [EPS], None, NOTIONS)
+    assert len(res.laws) == 1
+    for k, notion in enumerate(NOTIONS):
+        r, d = brute(ps, 1, [3], bmech, notion, EPS)
+        lo, hi = res.notions[k].delta_at_epsilon[0][1].bounds
+        assert _mp(lo) - TOL <= d <= _mp(hi) + TOL
+        if r is not None:
+            elo, ehi = res.notions[k].epsilon.bounds
+            assert _mp(elo) - TOL <= mpmath.log(_mp(r)) <= _mp(ehi) + TOL
+
+
+def test_ibcdp_stays_a_lower_bound():
+    # source: the module's docstring: no proof for ibcdp; the figure is labelled so
+    cls = _cls([(F(1, 10), F(1, 2)), (F(1, 5), F(3, 5)), (F(1, 4), F(3, 4))])
+    res = interval_class_audit(cls, SumMechanism("count"), "x1", [], [EPS], None, ["ibcdp"])
+    assert res.notions[0].delta_at_epsilon[0][1].status == LOWER
+
+
+def test_eps_at_delta_is_the_max_over_the_candidates():
+    # source: the Theorem's ε(δ) part: the class's ε(δ) is at least every grid law's
+    # single-law ε(δ) (pdpsym.audit at each law of a 3-point grid)
+    boxes = [(F(1, 10), F(1, 2)), (F(1, 5), F(3, 5)), (F(1, 4), F(3, 4))]
+    cls = _cls(boxes)
+    mech = SumMechanism("geometric", alpha=F(1, 2))
+    delta = F(1, 20)
+    res = interval_class_audit(cls, mech, "x1", [], [], delta, ["apkdp"])
+    fig = res.notions[0].epsilon_at_delta[1]
+    assert fig.status == SUP
+    for ps in _grid(boxes, 3):
+        member = product_member(cls, tuple((1 - p, p) for p in ps))
+        a = audit(member, mech, "x1", [], [], delta, ["apkdp"])
+        single = bounds_of(a.results[0].epsilon_at_delta[1])
+        if isinstance(single, tuple) and isinstance(fig.bounds, tuple):
+            assert fig.bounds[1] >= single[0]
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    data=st.lists(st.tuples(st.integers(0, 10), st.integers(0, 10)), min_size=3, max_size=4),
+    kind=st.sampled_from(["count", "threshold", "geometric"]),
+    notion=st.sampled_from(NOTIONS),
+    u=st.lists(st.integers(0, 8), min_size=4, max_size=4),
+)
+def test_sup_at_least_every_sampled_law(data, kind, notion, u):
+    # source: the brute force at a law sampled inside a random box (each p at the u/8
+    # point of its interval): the class's figure, a sup, is never below it
+    boxes = [(F(min(a, b), 10), F(max(a, b), 10)) for a, b in data]
+    cls = _cls(boxes)
+    mech, bmech = _mech(kind)
+    res = interval_class_audit(cls, mech, "x1", [], [EPS], None, [notion])
+    row = res.notions[0]
+    ps = tuple(lo + (hi - lo) * F(x, 8) for (lo, hi), x in zip(boxes, u, strict=False))
+    r, d = brute(ps, 0, [], bmech, notion, EPS)
+    _check_encloses((row.epsilon, row.delta_at_epsilon[0][1]), r, d, ps)
+
+
+# --- the command ------------------------------------------------------------------------
+
+
+def _run(tmp_path, model, *extra):
+    from pdpsym.app.cli import main
+
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(model))
+    mech = tmp_path / "c.json"
+    mech.write_text(json.dumps({"kind": "count"}))
+    return main(["audit", str(path), str(mech), "--target", "x1", *extra])
+
+
+@pytest.mark.parametrize(
+    ("bern", "field"),
+    [
+        ([["1/2", "1/5"], ["0", "1"]], "bernoulli[0]"),  # lo > hi
+        ([["0", "1"], ["-1/5", "1/2"]], "bernoulli[1]"),  # below 0
+        ([["0", "1"], ["1/5", "6/5"]], "bernoulli[1]"),  # above 1
+    ],
+)
+def test_bad_intervals_exit_2_naming_the_field(tmp_path, capsys, bern, field):
+    # source: the rules of a class file: an interval's ends are probabilities, lo <= hi
+    code = _run(tmp_path, {"kind": "interval-product", "bernoulli": bern}, "--eps", "1")
+    assert code == 2
+    err = capsys.readouterr().err
+    assert field in err and len(err.strip().splitlines()) == 1
+
+
+def test_command_prints_sups_and_the_worst_law(tmp_path, capsys):
+    # source: test_class_is_the_max_over_a_dense_grid's brute force at the worst member
+    # printed: x2 at its lower end 0 is a vertex (the count of x2 alone is deterministic,
+    # so the noiseless count reveals x1: δ(1/2) = 1)
+    model = {"kind": "interval-product", "bernoulli": [["1/4", "3/4"], ["0", "1/2"]]}
+    code = _run(tmp_path, model, "--eps", "1/2", "--notions", "apkdp", "--json")
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    d = out["notions"]["apkdp"]["delta_at_epsilon"][0]["delta"]
+    assert d["status"] == "sup" and d["decimal"].startswith("1")
+    assert d["worst_law"]["kind"] == "product"
+    r, dd = brute((F(1, 2), F(0)), 0, [], ("count", None), "apkdp", F(1, 2))
+    assert abs(dd - 1) < TOL
+
+
+def test_too_many_candidates_refused_naming_max_work(tmp_path, capsys):
+    # source: 2^12 members (twelve distinct intervals) cost more than --max-work 1000
+    bern = [[f"{k}/40", f"{k + 20}/40"] for k in range(1, 13)]
+    code = _run(
+        tmp_path,
+        {"kind": "interval-product", "bernoulli": bern},
+        "--eps",
+        "1",
+        "--max-work",
+        "1000",
+    )
+    assert code == 2
+    assert "--max-work" in capsys.readouterr().err
+
+
+# --- ibcdp -----------------------------------------------------------------------------
+
+
+def _ibcdp_brute(ps, target, mech, eps):
+    """IBCDP (Definition 6) of one Bernoulli product law, nothing known: for independent
+    records the changed database's output is independent of x_i, so the second
+    posterior is the prior; compare the posterior given each output with the prior,
+    both ways: (the largest ratio (None: infinite), δ(eps))."""
+    e = mpmath.exp(_mp(eps))
+    rest = [p for j, p in enumerate(ps) if j != target]
+    law = _conv(rest)
+    prior = {a: (ps[target] if a else 1 - ps[target]) for a in (0, 1)}
+    prior = {a: w for a, w in prior.items() if w}
+    outs = {a: _output(law, a, mech) for a in prior}
+    ratio, delta = F(1), mpmath.mpf(0)
+    for t in set().union(*outs.values()):
+        u = {a: prior[a] * outs[a].get(t, 0) for a in prior}
+        z = sum(u.values())
+        if not z:
+            continue
+        post = {a: x / z for a, x in u.items()}
+        for p, q in ((post, prior), (prior, post)):
+            d = sum((max(mpmath.mpf(0), _mp(p[a]) - e * _mp(q[a])) for a in prior), mpmath.mpf(0))
+            delta = max(delta, d)
+            for a in prior:
+                if p[a] and not q[a]:
+                    ratio = None
+                elif p[a] and ratio is not None:
+                    ratio = max(ratio, p[a] / q[a])
+    return ratio, delta
+
+
+@pytest.mark.parametrize("kind", ["count", "threshold"])
+def test_ibcdp_is_the_max_over_a_dense_grid(kind):
+    # source: the brute force above on a 4-point grid per record (ends among them): with
+    # the target's law a point, every figure is the sup; with the target's row an
+    # interval of positive ends, ε is (the target's vertices among the candidates)
+    mech, bmech = _mech(kind)
+    for tbox, both in (((F(1, 3), F(1, 3)), True), ((F(1, 5), F(2, 3)), False)):
+        boxes = [tbox, (F(1, 10), F(1, 2)), (F(0), F(3, 5)), (F(1, 4), F(3, 4))]
+        res = interval_class_audit(_cls(boxes), mech, "x1", [], [EPS], None, ["ibcdp"])
+        row = res.notions[0]
+        assert row.epsilon.status == SUP
+        dfig = row.delta_at_epsilon[0][1]
+        assert dfig.status == (SUP if both else LOWER)
+        top_d, top_r = mpmath.mpf(0), F(0)
+        for ps in _grid(boxes, 4):
+            r, d = _ibcdp_brute(ps, 0, bmech, EPS)
+            # a lower-bound δ is checked only to be attained (below): no proof bounds it
+            _check_encloses((row.epsilon, dfig if both else None), r, d, ps)
+            top_d = max(top_d, d)
+            top_r = None if r is None or top_r is None else max(top_r, r)
+        assert _mp(dfig.bounds[0]) <= top_d + TOL
+        if top_r is not None and row.epsilon.bounds != "inf":
+            assert _mp(row.epsilon.bounds[0]) <= mpmath.log(_mp(top_r)) + TOL
+
+
+def test_randomized_response_is_the_local_pair():
+    # source: hand derivation (randomized response on independent records releases the
+    # target's own report next to reports independent of it): the local pair
+    # P = (k, 1 - k), Q = (1 - k, k), ε = ln(k / (1 - k)), δ(ε) = max(0, k - e^ε (1 - k))
+    keep = F(3, 4)
+    cls = _cls([(F(1, 10), F(1, 2)), (F(0), F(3, 5)), (F(1, 4), F(3, 4))])
+    rr = randomized_response(keep, [(F(0), F(1))] * 3)
+    res = interval_class_audit(cls, rr, "x1", ["x2"], [EPS], None, NOTIONS)
+    assert len(res.laws) == 1  # the widest member only
+    want_d = max(mpmath.mpf(0), _mp(keep) - mpmath.exp(_mp(EPS)) * _mp(1 - keep))
+    for row in res.notions:
+        assert row.epsilon.status == SUP
+        lo, hi = row.epsilon.bounds
+        assert _mp(lo) - TOL <= mpmath.log(3) <= _mp(hi) + TOL
+        lo, hi = row.delta_at_epsilon[0][1].bounds
+        assert _mp(lo) - TOL <= want_d <= _mp(hi) + TOL
