@@ -61,7 +61,7 @@ from pdpsym.audit.class_audit import (
     sups_of,
 )
 from pdpsym.audit.class_audit_boxes import bounded
-from pdpsym.audit.class_audit_product import candidate_laws, product_member, product_notion
+from pdpsym.audit.class_audit_product import product_audit, product_notion
 from pdpsym.audit.class_figure_search import BoxFigure, BoxSearch, search_figures
 from pdpsym.core.exp_sqrt_sums import log_enclosure
 from pdpsym.core.parallel import ordered_map
@@ -217,13 +217,14 @@ def interval_class_audit(
             )
             laws += [f.law for f in boxes.figures if f.law not in laws]
         models = [cls.member(t) for t in laws]  # type: ignore[arg-type]
+        jobs_in = [(m, mechanism, target, known, list(eps), delta, list(notions)) for m in models]
+        audits = ordered_map(audit_job, jobs_in, jobs, on_done=on_step)
+        raws = sups_of(audits)
     else:  # the members where each proven figure's sup is attained (class_audit_product)
-        laws = list(candidate_laws(cls, mechanism, target, known, notions))  # type: ignore[arg-type]
-        models = [product_member(cls, t) for t in laws]  # type: ignore[arg-type]
-    jobs_in = [(m, mechanism, target, known, list(eps), delta, list(notions)) for m in models]
-    audits = ordered_map(audit_job, jobs_in, jobs, on_done=on_step)
+        laws, audits, raws = product_audit(  # type: ignore[assignment]
+            cls, mechanism, target, known, eps, delta, notions, jobs=jobs, on_step=on_step
+        )
     rows = []
-    raws = sups_of(audits)
     for row in raws:
         if row.notion in LAW_FREE:
             rows.append(row)

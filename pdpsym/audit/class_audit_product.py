@@ -60,22 +60,41 @@ such group of ``m`` records takes the multisets of ``m`` of its ``V`` candidate 
 ``C(m + V - 1, V - 1)`` members instead of ``V^m`` (``m + 1`` for identical Bernoulli
 intervals).
 
-``ibcdp`` (posteriors of the target: ratios of such linear forms, neither convex nor
-quasi-convex in general) and ``distributional-dp`` (the best simulator) have no such
-proof here: their figures over the candidate members stay certified **lower** bounds.
+Each notion has its own candidates (:func:`notion_laws`): a member is audited only for
+the notions whose candidates hold it (:func:`product_audit`).
+
+**Lemma 3 (ibcdp).** Definition 6 compares, per known value ``v``, changed value ``b``
+and output ``t``, the posterior of ``x_i`` given ``M(D) = t`` with the one given
+``M(D_{i→b}) = t``. Under independence the changed output's law is the kernel on
+``L_R`` shifted by ``b``'s contribution whatever ``x_i`` was, so the second posterior is
+the prior ``p_i`` (on the target's support; an output counts when some value makes it
+possible). With ``u_a(t)`` the output's mass given ``x_i = a, v`` (linear in each
+``p_j``, ``j ∈ R``) and ``U = Σ_a p_i(a) u_a``: the ratios are ``u_a / U`` and ``U /
+u_a``, and the hockey sticks are ``Σ_a p_i(a) max(0, u_a - e^ε U) / U`` and ``Σ_a p_i(a)
+max(0, U - e^ε u_a) / U`` -- a convex numerator over a positive linear denominator, so
+each sublevel set ``{N <= s U}`` is convex (and holds where ``U = 0``, where ``N = 0``):
+quasi-convex in ``p_j``, a vertex again. In ``p_i`` the ratios are ratios of linear forms
+too, so ε (δ = 0) is quasi-convex in ``p_i`` when the target's support is the same over
+its row (every lower end positive, or an upper end 0); the target's vertices are among
+its candidates. The hockey sticks are not quasi-convex in ``p_i`` (``p u_1 / U - e^ε p``
+is concave for ``u_1 > u_0``): δ(ε) and ε(δ) are the sup when the target's law is a
+point, and otherwise a certified **lower** bound. ``distributional-dp`` (the best
+simulator) has no such proof here: a lower bound.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.audit import registry
-from pdpsym.audit.class_audit import LOWER, ClassFigure, ClassNotion
+from pdpsym.audit import Audit, registry
+from pdpsym.audit.class_audit import LOWER, ClassFigure, ClassNotion, audit_job, sups_of
 from pdpsym.core.errors import InputError
+from pdpsym.core.parallel import ordered_map
 from pdpsym.mechanisms.base import ReportMechanism
 from pdpsym.models.law_class import Interval, IntervalProduct
 from pdpsym.models.product import ProductModel
@@ -319,6 +338,123 @@ def candidate_laws(
     return list(out)
 
 
+def notion_laws(
+    cls: IntervalProduct, mechanism: Any, target: str, known: Sequence[str], notions: Sequence[str]
+) -> tuple[list[ProductLaw], dict[str, list[int]]]:
+    """Each notion's own candidate members (:func:`candidate_laws` of that notion alone),
+    and their union: a member is audited only for the notions whose candidates hold it.
+
+    Args:
+        cls: the interval product.
+        mechanism: the mechanism.
+        target: the target record.
+        known: the known records.
+        notions: the notions asked for.
+
+    Returns:
+        The union of the members (the widest first) and, per notion, the indices of its
+        candidates in that union.
+
+    References:
+        Kifer and Machanavajjhala (2014), Definition 3.1.
+    """
+    laws: dict[ProductLaw, int] = {}
+    per: dict[str, list[int]] = {}
+    for n in notions:
+        idx = []
+        for law in candidate_laws(cls, mechanism, target, known, [n]):
+            idx.append(laws.setdefault(law, len(laws)))
+        per[n] = idx
+    return list(laws), per
+
+
+def union_count(
+    cls: IntervalProduct, mechanism: Any, target: str, known: Sequence[str], notions: Sequence[str]
+) -> int:
+    """An upper bound of the number of members :func:`notion_laws` lists, computed
+    without listing them (the sum of the notions' counts).
+
+    Args:
+        cls: the interval product.
+        mechanism: the mechanism.
+        target: the target record.
+        known: the known records.
+        notions: the notions asked for.
+
+    Returns:
+        ``Σ_n (candidate_count(n) + 1)``.
+
+    References:
+        Kifer and Machanavajjhala (2014), Definition 3.1.
+    """
+    return sum(candidate_count(cls, mechanism, target, known, [n]) + 1 for n in notions)
+
+
+def product_audit(
+    cls: IntervalProduct,
+    mechanism: Any,
+    target: str,
+    known: Sequence[str],
+    eps: Sequence[Any],
+    delta: Fraction | None,
+    notions: Sequence[str],
+    *,
+    jobs: int = 1,
+    on_step: Callable[[int], None] | None = None,
+) -> tuple[list[ProductLaw], list[Audit], list[ClassNotion]]:
+    """Every notion's max over its candidate members (module docstring), each member
+    audited by the single-law engine for the notions that need it.
+
+    Args:
+        cls: the interval product.
+        mechanism: the mechanism (on the sum, or randomized response).
+        target: the target record.
+        known: the known records.
+        eps: the ε values at which δ is reported.
+        delta: the δ at which the smallest ε is reported.
+        notions: the notions.
+        jobs: worker processes.
+        on_step: progress (a member audited).
+
+    Returns:
+        The members, their audits (each with its own notions) and per notion the max
+        over its candidates (every figure a :data:`~pdpsym.audit.class_audit.SUP`,
+        the worst member an index into the members; :func:`product_notion` relabels
+        the figures no proof covers).
+
+    References:
+        Kifer and Machanavajjhala (2014), Definition 3.1; Desfontaines et al. (2020),
+        Definitions 3, 5, 6, 12, 13.
+    """
+    laws, per = notion_laws(cls, mechanism, target, known, notions)
+    asked = [[n for n in notions if j in set(per[n])] for j in range(len(laws))]
+    jobs_in = [
+        (product_member(cls, law), mechanism, target, tuple(known), list(eps), delta, asked[j])
+        for j, law in enumerate(laws)
+    ]
+    audits = ordered_map(audit_job, jobs_in, jobs, on_done=on_step)
+    rows = []
+    for n in notions:
+        idx = per[n]
+        own = [replace(audits[j], results=(audits[j][n],)) for j in idx]
+        row = sups_of(own)[0]
+
+        def back(f: ClassFigure, idx: list[int] = idx) -> ClassFigure:
+            return f if f.member is None else replace(f, member=idx[f.member])
+
+        rows.append(
+            ClassNotion(
+                n,
+                back(row.epsilon),
+                tuple((e, back(f)) for e, f in row.delta_at_epsilon),
+                None
+                if row.epsilon_at_delta is None
+                else (row.epsilon_at_delta[0], back(row.epsilon_at_delta[1])),
+            )
+        )
+    return laws, audits, rows
+
+
 def product_member(cls: IntervalProduct, law: ProductLaw) -> ProductModel:
     """The member of ``cls`` with these record laws.
 
@@ -365,10 +501,13 @@ __all__ = [
     "ProductLaw",
     "candidate_count",
     "candidate_laws",
+    "notion_laws",
+    "product_audit",
     "product_law_json",
     "product_member",
     "product_notion",
     "proven_figures",
     "row_vertices",
+    "union_count",
     "widest_law",
 ]

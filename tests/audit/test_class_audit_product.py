@@ -60,7 +60,7 @@ def _output(law, shift, mech):
     geometric kernel the unnormalised masses on the window with the tail factor."""
     kind, par = mech
     out = {}
-    for c, q in enumerate(law):
+    for c, q in law.items() if isinstance(law, dict) else enumerate(law):
         if not q:
             continue
         s = c + shift
@@ -518,3 +518,73 @@ def test_laplace_delta_is_the_max_over_a_dense_grid():
         assert _mp(fig.bounds[1]) >= d - TOL, ps
         top = max(top, d)
     assert _mp(fig.bounds[0]) <= top + TOL
+
+
+# --- records of more values, and weights ------------------------------------------------
+
+
+def _law_of_sum(records):
+    """The law of the sum of independent records ``(values, probs)``, by convolution."""
+    law = {F(0): F(1)}
+    for vals, ps in records:
+        nxt = {}
+        for s, q in law.items():
+            for v, p in zip(vals, ps, strict=True):
+                if p:
+                    nxt[s + v] = nxt.get(s + v, F(0)) + q * p
+        law = nxt
+    return law
+
+
+def _row_points(row, n):
+    """The laws of a row on an n-step lattice of its intervals, and its vertices (every
+    entry but one at an end, the last closing the sum inside its interval)."""
+    axes = [[lo + (hi - lo) * k / n for k in range(n + 1)] for lo, hi in row]
+    pts = {ps for ps in itertools.product(*axes) if sum(ps) == 1}
+    for free in range(len(row)):
+        for ends in itertools.product(*[r for j, r in enumerate(row) if j != free]):
+            ps = list(ends)
+            ps.insert(free, 1 - sum(ends))
+            if row[free][0] <= ps[free] <= row[free][1]:
+                pts.add(tuple(ps))
+    return sorted(pts)
+
+
+def test_three_valued_record_and_a_weight():
+    # source: Definition 12 by brute force (apkdp, nothing known, the threshold at 1 on
+    # x1 + x2 + 2 x3): the target x1 is Bernoulli, x2 takes 0, 1 or 3 with probabilities
+    # in intervals, x3 is Bernoulli with weight 2; every law of a lattice of the box (the
+    # rows' vertices among them): the class's δ(1/2) is their max
+    model = {
+        "kind": "interval-product",
+        "records": [
+            {"values": ["0", "1"], "probs": [["1/2", "3/4"], ["1/4", "1/2"]]},
+            {"values": ["0", "1", "3"], "probs": [["0", "1/2"], ["1/4", "1/2"], ["0", "1/4"]]},
+            {"values": ["0", "1"], "probs": [["1/3", "1"], ["0", "2/3"]]},
+        ],
+    }
+    cls = IntervalProduct.from_json_object(model)
+    mech = SumMechanism("threshold", weights={"x3": F(2)}, T=F(1))
+    res = interval_class_audit(cls, mech, "x1", [], [EPS], None, ["apkdp"])
+    fig = res.notions[0].delta_at_epsilon[0][1]
+    assert fig.status == SUP
+    e = mpmath.exp(_mp(EPS))
+    vals2, w3 = (F(0), F(1), F(3)), (F(0), F(2))
+    top = mpmath.mpf(0)
+    for p2 in _row_points(cls.rows[1], 4):
+        for p3 in _row_points(cls.rows[2], 6):
+            law = _law_of_sum([(vals2, p2), (w3, p3)])
+            p = _output(law, 0, ("threshold", F(1)))
+            q = _output(law, 1, ("threshold", F(1)))
+            d = max(_hockey(p, q, ("threshold", F(1)), e), _hockey(q, p, ("threshold", F(1)), e))
+            assert _mp(fig.bounds[1]) >= d - TOL, (p2, p3)
+            top = max(top, d)
+    assert _mp(fig.bounds[0]) <= top + TOL
+
+
+def test_weights_split_the_groups():
+    # source: hand count: three identical Bernoulli intervals besides the target, one of
+    # them of weight 2: groups {x2, x3} (3 multisets) and {x4} (2 ends): 6 members
+    cls = _cls([(F(1, 10), F(3, 10))] * 4)
+    mech = SumMechanism("count", weights={"x4": F(2)})
+    assert candidate_count(cls, mech, "x1", [], ["apkdp"]) == 6

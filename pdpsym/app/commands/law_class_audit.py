@@ -36,6 +36,8 @@ GRID = 3
 #: allows fewer), aiming at this many digits
 FIGURE_BOXES = 2000
 FIGURE_DIGITS = 3
+#: the least work of one member's audit (steps of a microsecond: none measured is faster)
+MEMBER_STEPS = 1000
 #: the fewest sub-boxes of that search worth starting (refused up front below it)
 MIN_FIGURE_BOXES = 16
 
@@ -83,10 +85,13 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
         fig_boxes = int(min(FIGURE_BOXES, limit // max(per, 1)))
     share = argparse.Namespace(**{**vars(args), "max_work": str(max(limit // n_laws, 1))})
     try:  # every law evaluated has the probe's shape: the limit is shared among them
-        shared, own, fixed = structured.check_work(
-            share, probe, mech, args.target, known, notions, points
-        )
-        plan(share, shared, own, True, fixed=fixed)  # the notions' own work too, together
+        if chain:
+            shared, own, fixed = structured.check_work(
+                share, probe, mech, args.target, known, notions, points
+            )
+            plan(share, shared, own, True, fixed=fixed)  # the notions' own work too, together
+        else:  # a member is audited for the notions whose candidates hold it
+            product_work(args, cls, mech, probe, ask, n_laws)
     except InputError as err:
         if err.field != "--max-work":
             raise
@@ -220,18 +225,41 @@ def _figure(cls: Any, laws: Any, f: Any, digits: int) -> Any:
 
 def product_laws(cls: Any, mech: Any, args: argparse.Namespace, ask: AuditAsk) -> int:
     """How many members an interval product's audit evaluates (refused up front, naming
-    --max-work, when they are more than the limit's steps: each costs more than one)."""
-    from pdpsym.audit.class_audit_product import candidate_count  # after --help
+    --max-work, when even at a millisecond each they would pass the limit)."""
+    from pdpsym.audit.class_audit_product import notion_laws, union_count  # after --help
 
-    n = candidate_count(cls, mech, args.target, ask.known, ask.notions)
-    if n > limits.max_work(args):
+    n = union_count(cls, mech, args.target, ask.known, ask.notions)
+    if n * MEMBER_STEPS > limits.max_work(args):
         raise InputError(
             "--max-work",
-            f"the interval product's audit evaluates {n:.3e} candidate members (the rows' "
-            f"vertices), above the limit {float(limits.max_work(args)):.1e} steps; "
+            f"the interval product's audit evaluates up to {n:.3e} candidate members (the "
+            f"rows' vertices), above the limit {float(limits.max_work(args)):.1e} steps; "
             "raise --max-work to run it anyway",
         )
-    return n
+    return len(notion_laws(cls, mech, args.target, ask.known, ask.notions)[0])
+
+
+def product_work(
+    args: argparse.Namespace, cls: Any, mech: Any, probe: Any, ask: AuditAsk, n_laws: int
+) -> None:
+    """Refuse (naming --max-work) an interval product's audit whose members' work would
+    pass the limit: each member's shared part, and each notion's own part once per member
+    of its candidates (the widest member's estimates, every member having its shape)."""
+    from pdpsym.app.audit_work import plan  # after --help, with the audit's estimates
+    from pdpsym.app.commands import audit_models as structured  # after --help
+    from pdpsym.audit.class_audit_product import candidate_count  # after --help
+
+    _, known, eps, delta, notions, _ = ask.parts()
+    free = argparse.Namespace(**{**vars(args), "max_work": str(10**18)})
+    points = len(eps) + (delta is not None)
+    shared, own, fixed = structured.check_work(
+        free, probe, mech, args.target, known, notions, points
+    )
+    plan(free, shared, own, True, fixed=fixed)  # the notions no limit runs
+    counts = {n: candidate_count(cls, mech, args.target, known, [n]) + 1 for n in notions}
+    total = n_laws * shared + sum(counts[n] * own.get(n, 0) for n in notions)
+    if total > limits.max_work(args):
+        raise InputError("--max-work", f"about {total:.1e} steps")
 
 
 def product_law(cls: Any, law: Any) -> tuple[Any, str]:
