@@ -93,6 +93,8 @@ from typing import Any
 
 from pdpsym.audit import Audit, registry
 from pdpsym.audit.class_audit import LOWER, ClassFigure, ClassNotion, audit_job, sups_of
+from pdpsym.audit.class_product_ibcdp import applies as ibcdp_applies
+from pdpsym.audit.class_product_ibcdp import ibcdp_delta_sup
 from pdpsym.core.errors import InputError
 from pdpsym.core.parallel import ordered_map
 from pdpsym.mechanisms.base import ReportMechanism
@@ -171,7 +173,7 @@ def _constant_support(row: Sequence[Interval]) -> bool:
 
 def proven_figures(
     cls: IntervalProduct, mechanism: Any, target: str, notion: str
-) -> tuple[bool, bool]:
+) -> tuple[bool, bool, bool]:
     """Which figures of ``notion`` over an interval product are the max over the
     candidate members (module docstring), hence the class's sup.
 
@@ -182,8 +184,9 @@ def proven_figures(
         notion: a notion's name.
 
     Returns:
-        ``(epsilon, deltas)``: whether ε (δ = 0) is proven, and whether every δ(ε) and
-        ε(δ) are.
+        ``(epsilon, deltas, epsilon_at_delta)``: whether ε (δ = 0), every δ(ε) (for
+        ibcdp with an interval target: enclosed by
+        :mod:`pdpsym.audit.class_product_ibcdp`) and ε(δ) are proven.
 
     References:
         Desfontaines et al. (2020), Definitions 3, 5, 6, 12, 13 and Lemma 1; Kifer and
@@ -192,15 +195,17 @@ def proven_figures(
     kind = registry.notion(notion)
     if isinstance(mechanism, ReportMechanism):
         ok = kind.compare is registry.Compare.HOCKEY_STICK
-        return ok, ok
+        return ok, ok, ok
     if kind.pairs in (registry.Pairs.NEIGHBOURS, registry.Pairs.DEPENDENT):
-        return kind.default, kind.default  # law-free (the default reading of dependent-dp)
+        ok = kind.default  # law-free (the default reading of dependent-dp)
+        return ok, ok, ok
     if notion in PROVEN_SUM:
-        return True, True
+        return True, True, True
     if notion == "ibcdp":
         row = cls.rows[cls.variables.index(target)]
-        return _constant_support(row), all(lo == hi for lo, hi in row)
-    return False, False
+        point = all(lo == hi for lo, hi in row)
+        return _constant_support(row), point or ibcdp_applies(cls, mechanism, target), point
+    return False, False, False
 
 
 def product_notion(
@@ -224,14 +229,14 @@ def product_notion(
     References:
         Kifer and Machanavajjhala (2014), Definition 3.1.
     """
-    eps_ok, delta_ok = proven_figures(cls, mechanism, target, raw.notion)
+    eps_ok, delta_ok, at_ok = proven_figures(cls, mechanism, target, raw.notion)
 
     def pick(ok: bool, r: ClassFigure, s: ClassFigure) -> ClassFigure:
         return r if ok and s.status == LOWER else s
 
     at = shown.epsilon_at_delta
     if at is not None and raw.epsilon_at_delta is not None:
-        at = (at[0], pick(delta_ok, raw.epsilon_at_delta[1], at[1]))
+        at = (at[0], pick(at_ok, raw.epsilon_at_delta[1], at[1]))
     return ClassNotion(
         raw.notion,
         pick(eps_ok, raw.epsilon, shown.epsilon),
@@ -452,7 +457,60 @@ def product_audit(
                 else (row.epsilon_at_delta[0], back(row.epsilon_at_delta[1])),
             )
         )
+    if "ibcdp" in notions and ibcdp_applies(cls, mechanism, target):
+        _ibcdp_deltas(cls, mechanism, target, known, eps, (laws, audits, rows), per["ibcdp"])
     return laws, audits, rows
+
+
+def _ibcdp_deltas(
+    cls: IntervalProduct,
+    mechanism: Any,
+    target: str,
+    known: Sequence[str],
+    eps: Sequence[Any],
+    state: tuple[list[ProductLaw], list[Audit], list[ClassNotion]],
+    idx: list[int],
+) -> None:
+    """IBCDP's δ(ε) over the whole box for a binary target
+    (:func:`~pdpsym.audit.class_product_ibcdp.ibcdp_delta_sup`): each enclosure joins the
+    candidates' max, and the member near its maximizer is audited and added (the worst
+    law shown)."""
+    laws, audits, rows = state
+    k = next(j for j, r in enumerate(rows) if r.notion == "ibcdp")
+    row = rows[k]
+    i = cls.variables.index(target)
+    out = []
+    for (e, fig), e_raw in zip(row.delta_at_epsilon, eps, strict=True):
+        exponent = getattr(e_raw, "exponent", None)
+        ratio = getattr(e_raw, "w", None)
+        if exponent is None and ratio is None:
+            exponent = Fraction(e_raw)
+        rests = [laws[j] for j in idx]
+        found = ibcdp_delta_sup(cls, mechanism, target, known, rests, exponent, ratio)
+        law = list(laws[idx[found.rest]])
+        law[i] = (1 - found.p, found.p)
+        member = tuple(law)
+        if member not in laws:
+            laws.append(member)
+            one = audit_job(
+                (
+                    product_member(cls, member),
+                    mechanism,
+                    target,
+                    tuple(known),
+                    list(eps),
+                    None,
+                    ["ibcdp"],
+                )
+            )
+            audits.append(one)
+        if not isinstance(fig.bounds, tuple):
+            out.append((e, fig))
+            continue
+        lo, hi = max(found.lo, fig.bounds[0]), max(found.hi, fig.bounds[1])
+        worst = laws.index(member) if found.lo >= fig.bounds[0] else fig.member
+        out.append((e, ClassFigure((lo, hi), worst)))
+    rows[k] = replace(row, delta_at_epsilon=tuple(out))
 
 
 def product_member(cls: IntervalProduct, law: ProductLaw) -> ProductModel:

@@ -42,12 +42,14 @@ def _brute_scale(records, eps):
     return best
 
 
-@pytest.mark.parametrize("eps", [F(1), F(1, 2)])
-def test_class_scale_is_the_max_over_the_grid(eps):
+@pytest.mark.parametrize(("eps", "mechanism"), [(F(1), "laplace"), (F(1, 2), "geometric")])
+def test_class_scale_is_the_max_over_the_grid(eps, mechanism):
     # source: the brute force above (Li et al. Theorem 1 at each grid law): value 3 of
-    # x1 has positive probability somewhere in the box, so the class needs 3 / ε
+    # x1 has positive probability somewhere in the box, so the class needs 3 / ε; for
+    # geometric noise (alpha = e^(-1/λ)) the ratio of two mixtures shifted by Δ is at
+    # most alpha^(-Δ), reached in the tails: the same Δ / λ
     cls = IntervalProduct.from_json_object({"kind": "interval-product", "records": RECORDS})
-    res = class_calibrate(cls, eps, baselines=False)
+    res = class_calibrate(cls, eps, mechanism=mechanism, baselines=False)
     want = _brute_scale(RECORDS, eps)
     assert want == 3 / eps
     assert res.lo <= want <= res.hi and res.hi - res.lo <= want / 10**9

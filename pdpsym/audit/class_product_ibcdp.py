@@ -1,0 +1,250 @@
+r"""IBCDP's δ(ε) over an interval product whose target is binary: the sup over the
+target's probability in closed form, certified in balls, for the count, the thresholded
+count and geometric noise on the weighted sum.
+
+**The posteriors.** For independent records (:mod:`pdpsym.audit.class_audit_product`,
+Lemma 3) IBCDP (Desfontaines et al., Definition 6) compares, per known value ``v`` and
+output ``t`` of positive probability, the posterior ``q`` of ``x_i`` given ``M(D) = t``
+with the prior. With the target's values ``a_0, a_1``, ``p = P(x_i = a_1)`` and
+``u_k = P(M = t | x_i = a_k, v)``::
+
+    q(p) = p u_1 / U(p),     U(p) = u_0 + p (u_1 - u_0),
+
+and the hockey sticks of the two directions are (binary laws: at most one term of each
+is positive, their differences summing to ``1 - e^ε < 0``), with ``E = e^ε``::
+
+    h_1 = q - E p,   h_2 = (1 - q) - E (1 - p),   h_3 = p - E q,   h_4 = (1 - p) - E (1 - q).
+
+Only the ratio ``u_1 / u_0`` enters, so the kernel's normaliser is dropped; for geometric
+noise the outputs beyond the extreme centres have the posteriors of the ends
+(:mod:`pdpsym.audit.sum_posteriors`), so ``t`` runs over the centres' range.
+
+**Lemma (the sup over p).** ``H(x; a, b) = x b / (a + x (b - a)) - E x`` is concave in
+``x`` when ``b > a`` (the first term is ``b/(b-a) (1 - a/(a + x(b-a)))``), with its
+stationary point where ``(a + x(b - a))^2 = a b / E``, and convex (or linear) when
+``b <= a``; ``G(x; a, b) = x - E x b / (a + x (b - a))`` is concave when ``b < a``,
+stationary where ``(a + x(b - a))^2 = E a b``, and convex otherwise. Then ``h_1 =
+H(p; u_0, u_1)``, ``h_2 = H(1 - p; u_1, u_0)``, ``h_3 = G(p; u_0, u_1)``, ``h_4 = G(1 - p;
+u_1, u_0)``; the sup of each over an interval is at its ends, or at the stationary point
+when the function is concave and the point inside. With ``u_0 = 0`` (or ``u_1 = 0``)
+``q`` is constant on ``0 < p`` (``p < 1``) and every ``h`` is linear. Each value is a
+ball (``E``, a square root); a stationary point whose ball meets an end gives its value
+as the upper end and the ends as the lower end. The sup over the class is the max of
+these over the others' candidate laws (Lemma 3 of that module: the rows' vertices), the
+known records' support and the outputs: an enclosure, certified. The value at the true
+stationary point is attained by a member of the class (``p`` real), and an end's value
+by a member or as a limit of members (``p -> 0`` when ``u_0 = 0``), so the lower end is
+at most the class's sup.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from pdpsym.core.balls import Ball, to_ball, working_precision
+from pdpsym.core.certify import ball_endpoints
+from pdpsym.mechanisms.base import QueryMechanism, SumMechanism
+from pdpsym.models.law_class import IntervalProduct
+
+#: the mechanisms on the sum handled here (Laplace's outputs are continuous: not here)
+KINDS = ("count", "threshold", "geometric")
+#: bits of the balls
+PREC = 160
+
+Law = dict[Fraction, Fraction]
+
+
+@dataclass(frozen=True)
+class IbcdpSup:
+    """An enclosure ``[lo, hi]`` of IBCDP's sup of δ(ε) over the class, and where it is
+    (nearly) attained: the index of the others' candidate law and the target's ``p``."""
+
+    lo: Fraction
+    hi: Fraction
+    rest: int
+    p: Fraction
+
+
+def applies(cls: IntervalProduct, mechanism: Any, target: str) -> bool:
+    """Whether this module encloses IBCDP's δ(ε) (a binary target, a mechanism of
+    :data:`KINDS` on the sum).
+
+    Args:
+        cls: the interval product.
+        mechanism: the mechanism.
+        target: the target record.
+
+    Returns:
+        True when it applies.
+
+    References:
+        Desfontaines et al. (2020), Definition 6.
+    """
+    if not isinstance(mechanism, QueryMechanism):
+        return False
+    kind = mechanism.on_sum()
+    j = cls.variables.index(target)
+    return kind.kind in KINDS and len(cls.values[j]) == 2
+
+
+def _outputs(law: Law, shift: Fraction, mech: SumMechanism) -> dict[Any, Fraction]:
+    """The output masses of the mechanism on ``f + shift`` (``f`` of law ``law``), the
+    geometric kernel's normaliser dropped."""
+    out: dict[Any, Fraction] = {}
+    if mech.kind == "geometric":
+        return {s + shift: p for s, p in law.items()}  # centres: mixed by the caller
+    for s, p in law.items():
+        x = s + shift
+        o = x if mech.kind == "count" or (mech.T is not None and x > mech.T) else "bottom"
+        out[o] = out.get(o, Fraction(0)) + p
+    return out
+
+
+def _pairs(
+    l0: dict[Any, Fraction], l1: dict[Any, Fraction], mech: SumMechanism
+) -> list[tuple[Fraction, Fraction]]:
+    """``(u_0, u_1)`` for every output either value can produce."""
+    if mech.kind != "geometric":
+        return [(l0.get(t, Fraction(0)), l1.get(t, Fraction(0))) for t in set(l0) | set(l1)]
+    assert mech.alpha is not None
+    alpha = mech.alpha
+    centres = [int(s) for s in (*l0, *l1)]
+    out = []
+    for t in range(min(centres), max(centres) + 1):
+        u = [
+            sum((p * alpha ** abs(t - int(s)) for s, p in law.items()), Fraction(0))
+            for law in (l0, l1)
+        ]
+        out.append((u[0], u[1]))
+    return out
+
+
+def _sum_law(records: Sequence[tuple[Sequence[Fraction], Sequence[Fraction], Fraction]]) -> Law:
+    law: Law = {Fraction(0): Fraction(1)}
+    for vals, ps, w in records:
+        nxt: Law = {}
+        for s, q in law.items():
+            for v, p in zip(vals, ps, strict=True):
+                if p:
+                    nxt[s + w * v] = nxt.get(s + w * v, Fraction(0)) + q * p
+        law = nxt
+    return law
+
+
+def _h_sup(
+    a: Fraction, b: Fraction, lo: Fraction, hi: Fraction, e: Ball, kind: str
+) -> tuple[Fraction, Fraction, Fraction]:
+    """``sup_{x in [lo, hi]} F(x; a, b)`` for ``F = H`` (kind "H") or ``G``: its
+    enclosure and a rational point where it is (nearly) reached."""
+
+    def value(x: Ball) -> Ball:
+        q = x * to_ball(b) / (to_ball(a) + x * to_ball(b - a)) if a else to_ball(1)
+        if not b:
+            q = to_ball(0)
+        return q - e * x if kind == "H" else x - e * q
+
+    ends = [(ball_endpoints(value(to_ball(x))), x) for x in (lo, hi)]
+    (low, _), at = max(ends, key=lambda v: v[0][0])
+    up = max(v[0][1] for v in ends)
+    concave = (b > a) if kind == "H" else (b < a)
+    if concave and a and b:
+        root = (to_ball(a * b) / e).sqrt() if kind == "H" else (to_ball(a * b) * e).sqrt()
+        xs = (root - to_ball(a)) / to_ball(b - a)
+        x_lo, x_hi = ball_endpoints(xs)
+        if x_hi >= lo and x_lo <= hi:  # the stationary point may lie inside
+            v_lo, v_hi = ball_endpoints(value(xs))
+            up = max(up, v_hi)
+            if x_lo >= lo and x_hi <= hi and v_lo > low:
+                low = v_lo
+                at = min(max(((x_lo + x_hi) / 2).limit_denominator(10**9), lo), hi)
+    return low, up, at
+
+
+def ibcdp_delta_sup(
+    cls: IntervalProduct,
+    mechanism: Any,
+    target: str,
+    known: Sequence[str],
+    rests: Sequence[Sequence[tuple[Fraction, ...]]],
+    eps: Fraction | None,
+    ratio: Fraction | None = None,
+) -> IbcdpSup:
+    """IBCDP's sup of δ(eps) over the class (module docstring), enclosed.
+
+    Args:
+        cls: the interval product (a binary target: :func:`applies`).
+        mechanism: the mechanism on the sum (:data:`KINDS`).
+        target: the target record.
+        known: the known records (their values range over the widest supports).
+        rests: candidate laws of every record (each one law per record; the target's and
+            the known records' entries are ignored): the others' row vertices.
+        eps: ε, a rational (None: given by ``ratio``).
+        ratio: ``e^ε``, a rational (for ``ε = ln ratio``), when ``eps`` is None.
+
+    Returns:
+        The :class:`IbcdpSup`.
+
+    References:
+        Desfontaines et al. (2020), Definition 6; Boyd and Vandenberghe, Convex
+        Optimization (2004), Sec. 3.1 (concavity, stationary points).
+    """
+    mech = mechanism.on_sum()
+    names = cls.variables
+    w = {v: Fraction((mech.weights or {}).get(v, 1)) for v in names}
+    i = names.index(target)
+    (a0, a1) = cls.values[i]
+    plo, phi = cls.rows[i][1]
+    kidx = [names.index(k) for k in known]
+    known_supports = [
+        [v for v, (_, hi) in zip(cls.values[k], cls.rows[k], strict=True) if hi > 0] for k in kidx
+    ]
+    shifts = sorted(
+        {
+            sum((w[names[k]] * v for k, v in zip(kidx, vs, strict=True)), Fraction(0))
+            for vs in itertools.product(*known_supports)
+        }
+    )
+    best: IbcdpSup | None = None
+    with working_precision(PREC):
+        e = to_ball(eps).exp() if eps is not None else to_ball(ratio)  # type: ignore[arg-type]
+        for r, law in enumerate(rests):
+            rest = [
+                (cls.values[j], law[j], w[names[j]])
+                for j in range(len(names))
+                if j != i and j not in kidx
+            ]
+            base = _sum_law(rest)
+            for c in shifts:
+                l0 = _outputs(base, c + w[target] * a0, mech)
+                l1 = _outputs(base, c + w[target] * a1, mech)
+                for u0, u1 in _pairs(l0, l1, mech):
+                    if not u0 and not u1:
+                        continue
+                    terms = (
+                        (u0, u1, plo, phi, "H"),
+                        (u1, u0, 1 - phi, 1 - plo, "H"),
+                        (u0, u1, plo, phi, "G"),
+                        (u1, u0, 1 - phi, 1 - plo, "G"),
+                    )
+                    for k, (a, b, lo, hi, kind) in enumerate(terms):
+                        low, up, x = _h_sup(a, b, lo, hi, e, kind)
+                        low, up = max(low, Fraction(0)), max(up, Fraction(0))
+                        p = x if k in (0, 2) else 1 - x
+                        if best is None:
+                            best = IbcdpSup(low, up, r, p)
+                        elif low > best.lo or up > best.hi:
+                            top = low > best.lo
+                            best = IbcdpSup(
+                                max(low, best.lo),
+                                max(up, best.hi),
+                                r if top else best.rest,
+                                p if top else best.p,
+                            )
+    return best or IbcdpSup(Fraction(0), Fraction(0), 0, plo)
+
+
+__all__ = ["KINDS", "IbcdpSup", "applies", "ibcdp_delta_sup"]
