@@ -94,7 +94,7 @@ from typing import Any
 from pdpsym.audit import Audit, registry
 from pdpsym.audit.class_audit import LOWER, ClassFigure, ClassNotion, audit_job, sups_of
 from pdpsym.audit.class_product_ibcdp import applies as ibcdp_applies
-from pdpsym.audit.class_product_ibcdp import ibcdp_delta_sup
+from pdpsym.audit.class_product_ibcdp import ibcdp_rows
 from pdpsym.core.errors import InputError
 from pdpsym.core.parallel import ordered_map
 from pdpsym.mechanisms.base import ReportMechanism
@@ -204,7 +204,8 @@ def proven_figures(
     if notion == "ibcdp":
         row = cls.rows[cls.variables.index(target)]
         point = all(lo == hi for lo, hi in row)
-        return _constant_support(row), point or ibcdp_applies(cls, mechanism, target), point
+        closed = ibcdp_applies(cls, mechanism, target)
+        return _constant_support(row), point or closed, point or closed
     return False, False, False
 
 
@@ -458,59 +459,9 @@ def product_audit(
             )
         )
     if "ibcdp" in notions and ibcdp_applies(cls, mechanism, target):
-        _ibcdp_deltas(cls, mechanism, target, known, eps, (laws, audits, rows), per["ibcdp"])
+        ask = (target, tuple(known), list(eps), delta)
+        ibcdp_rows(cls, mechanism, ask, (laws, audits, rows), per["ibcdp"])
     return laws, audits, rows
-
-
-def _ibcdp_deltas(
-    cls: IntervalProduct,
-    mechanism: Any,
-    target: str,
-    known: Sequence[str],
-    eps: Sequence[Any],
-    state: tuple[list[ProductLaw], list[Audit], list[ClassNotion]],
-    idx: list[int],
-) -> None:
-    """IBCDP's δ(ε) over the whole box for a binary target
-    (:func:`~pdpsym.audit.class_product_ibcdp.ibcdp_delta_sup`): each enclosure joins the
-    candidates' max, and the member near its maximizer is audited and added (the worst
-    law shown)."""
-    laws, audits, rows = state
-    k = next(j for j, r in enumerate(rows) if r.notion == "ibcdp")
-    row = rows[k]
-    i = cls.variables.index(target)
-    out = []
-    for (e, fig), e_raw in zip(row.delta_at_epsilon, eps, strict=True):
-        exponent = getattr(e_raw, "exponent", None)
-        ratio = getattr(e_raw, "w", None)
-        if exponent is None and ratio is None:
-            exponent = Fraction(e_raw)
-        rests = [laws[j] for j in idx]
-        found = ibcdp_delta_sup(cls, mechanism, target, known, rests, exponent, ratio)
-        law = list(laws[idx[found.rest]])
-        law[i] = (1 - found.p, found.p)
-        member = tuple(law)
-        if member not in laws:
-            laws.append(member)
-            one = audit_job(
-                (
-                    product_member(cls, member),
-                    mechanism,
-                    target,
-                    tuple(known),
-                    list(eps),
-                    None,
-                    ["ibcdp"],
-                )
-            )
-            audits.append(one)
-        if not isinstance(fig.bounds, tuple):
-            out.append((e, fig))
-            continue
-        lo, hi = max(found.lo, fig.bounds[0]), max(found.hi, fig.bounds[1])
-        worst = laws.index(member) if found.lo >= fig.bounds[0] else fig.member
-        out.append((e, ClassFigure((lo, hi), worst)))
-    rows[k] = replace(row, delta_at_epsilon=tuple(out))
 
 
 def product_member(cls: IntervalProduct, law: ProductLaw) -> ProductModel:

@@ -41,14 +41,16 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
+from pdpsym.audit.class_audit import LOWER, ClassFigure, ClassNotion, audit_job
 from pdpsym.core.balls import Ball, to_ball, working_precision
 from pdpsym.core.certify import ball_endpoints
 from pdpsym.mechanisms.base import QueryMechanism, SumMechanism
 from pdpsym.models.law_class import IntervalProduct
+from pdpsym.models.product import ProductModel
 
 #: the mechanisms on the sum handled here (Laplace's outputs are continuous: not here)
 KINDS = ("count", "threshold", "geometric")
@@ -247,4 +249,116 @@ def ibcdp_delta_sup(
     return best or IbcdpSup(Fraction(0), Fraction(0), 0, plo)
 
 
-__all__ = ["KINDS", "IbcdpSup", "applies", "ibcdp_delta_sup"]
+def _member(
+    cls: IntervalProduct,
+    mechanism: Any,
+    ask: tuple[str, tuple[str, ...], list[Any], Fraction | None],
+    state: tuple[list[Any], list[Any], list[ClassNotion]],
+    law: Sequence[tuple[Fraction, ...]],
+) -> int:
+    """The index of a member among the laws evaluated, audited (ibcdp) and added when new."""
+    laws, audits, _ = state
+    member = tuple(law)
+    if member not in laws:
+        target, known, eps, delta = ask
+        model = ProductModel(list(zip(cls.values, member, strict=True)), cls.names)
+        laws.append(member)
+        audits.append(audit_job((model, mechanism, target, known, eps, delta, ["ibcdp"])))
+    return laws.index(member)
+
+
+def _ratio_of(e: Any) -> tuple[Fraction | None, Fraction | None]:
+    """``(ε, None)`` for a rational ε, ``(None, w)`` for ``ε = ln w``."""
+    exponent, w = getattr(e, "exponent", None), getattr(e, "w", None)
+    if exponent is None and w is None:
+        exponent = Fraction(e)
+    return exponent, w
+
+
+def ibcdp_rows(
+    cls: IntervalProduct,
+    mechanism: Any,
+    ask: tuple[str, tuple[str, ...], list[Any], Fraction | None],
+    state: tuple[list[Any], list[Any], list[ClassNotion]],
+    idx: Sequence[int],
+) -> None:
+    """IBCDP's δ(ε) and ε(δ) over the whole box for a binary target (:func:`applies`),
+    into the notion's row of ``state`` (the laws evaluated, their audits, the rows).
+
+    δ(ε): the enclosure of :func:`ibcdp_delta_sup` joins the candidates' max, and the
+    member near its maximizer is audited and added (the worst law shown). ε(δ), the least
+    ε with ``δ(ε) <= δ`` (Desfontaines et al. Lemma 1; δ(ε) decreases in ε for every law):
+    from the candidates' max ``m``, ``ε* = m (1 + 2^k 10^-3) + 10^-6`` for ``k = 0, 1, ...``;
+    once ``sup δ(ε*) <= δ`` every law's ε(δ) is at most ``ε*``, and while a member has
+    ``δ(ε*) > δ`` (the enclosure's lower end) its ε(δ) is above ``ε*``, which raises the
+    lower end; then bisection by the same two decisions, to 3 digits.
+
+    Args:
+        cls: the interval product.
+        mechanism: the mechanism on the sum.
+        ask: ``(target, known, eps values, delta)``.
+        state: ``(laws, audits, rows)``, updated in place.
+        idx: the indices of ibcdp's candidate members among the laws.
+
+    References:
+        Desfontaines et al. (2020), Definition 6 and Lemma 1.
+    """
+    laws, _, rows = state
+    target, known, eps, delta = ask
+    k = next(j for j, r in enumerate(rows) if r.notion == "ibcdp")
+    row = rows[k]
+    i = cls.variables.index(target)
+    rests = [laws[j] for j in idx]
+
+    def sup_at(e: Any) -> tuple[IbcdpSup, int]:
+        found = ibcdp_delta_sup(cls, mechanism, target, known, rests, *_ratio_of(e))
+        law = list(rests[found.rest])
+        law[i] = (1 - found.p, found.p)
+        return found, _member(cls, mechanism, ask, state, law)
+
+    out = []
+    for (e, fig), e_raw in zip(row.delta_at_epsilon, eps, strict=True):
+        found, j = sup_at(e_raw)
+        if not isinstance(fig.bounds, tuple):
+            out.append((e, fig))
+            continue
+        ends = (max(found.lo, fig.bounds[0]), max(found.hi, fig.bounds[1]))
+        out.append((e, ClassFigure(ends, j if found.lo >= fig.bounds[0] else fig.member)))
+    at = row.epsilon_at_delta
+    if at is not None and delta is not None and isinstance(at[1].bounds, tuple):
+        lo, member = at[1].bounds[0], at[1].member
+        hi: Fraction | None = None
+        for step in range(12):
+            raw = lo * (1 + Fraction(2**step, 10**3)) + Fraction(1, 10**6)
+            star = Fraction(-((-raw.numerator * 10**9) // raw.denominator), 10**9)
+            found, j = sup_at(star)
+            if found.hi <= delta:
+                hi = star
+                break
+            if found.lo > delta:  # a member's δ(ε*) > δ: its ε(δ) > ε*
+                lo, member = star, j
+        for _ in range(12):  # bisect [lo, hi] to 3 digits where the decisions allow
+            if hi is None or hi - lo <= lo / 10**3 + Fraction(1, 10**6):
+                break
+            mid = (lo + hi) / 2
+            found, j = sup_at(mid)
+            if found.hi <= delta:
+                hi = mid
+            elif found.lo > delta:
+                lo, member = mid, j
+            else:
+                break
+        fig = (
+            ClassFigure(
+                (lo, hi),
+                member,
+                "sup" if hi - lo <= lo / 10**3 + Fraction(1, 10**6) else "enclosure",
+            )
+            if hi is not None
+            else replace(at[1], status=LOWER)
+        )
+        at = (at[0], fig)
+    rows[k] = replace(row, delta_at_epsilon=tuple(out), epsilon_at_delta=at)
+
+
+__all__ = ["KINDS", "IbcdpSup", "applies", "ibcdp_delta_sup", "ibcdp_rows"]

@@ -643,3 +643,41 @@ def test_ibcdp_sup_at_an_inner_point():
     assert top > mpmath.mpf("0.5")
     assert _mp(fig.bounds[1]) >= top - TOL
     assert _mp(fig.bounds[0]) <= top + mpmath.mpf(10) ** -6
+
+
+def test_ibcdp_eps_at_delta_over_the_target_interval():
+    _ibcdp_eps_at_delta(21, 40, mpmath.mpf(10) ** -3)
+
+
+@pytest.mark.slow
+def test_ibcdp_eps_at_delta_over_a_dense_target_grid():
+    _ibcdp_eps_at_delta(201, 60, mpmath.mpf(10) ** -5)
+
+
+def _ibcdp_eps_at_delta(points, steps, tol):
+    # source: the brute force above, ε(δ) of each law by bisection on its δ(ε) (which
+    # decreases in ε), on a grid of the target's interval (the case of the inner sup
+    # above): the class's ε(1/4) is a sup to 3 digits holding every law's
+    mech = ("geometric", F(1, 10))
+    cls = _cls([(F(1, 10), F(1, 2)), (F(1, 10), F(1, 10))])
+    delta = F(1, 4)
+    res = interval_class_audit(
+        cls, SumMechanism("geometric", alpha=F(1, 10)), "x1", [], [], delta, ["ibcdp"]
+    )
+    fig = res.notions[0].epsilon_at_delta[1]
+    assert fig.status == SUP
+
+    def eps_of(p):
+        lo, hi = mpmath.mpf(0), mpmath.mpf(10)
+        for _ in range(steps):
+            mid = (lo + hi) / 2
+            e = F(mpmath.nstr(mid, 40))  # a rational ε for the brute force
+            if _ibcdp_brute((p, F(1, 10)), 0, mech, e)[1] <= _mp(delta):
+                hi = mid
+            else:
+                lo = mid
+        return hi
+
+    top = max(eps_of(F(1, 10) + F(2, 5) * k / (points - 1)) for k in range(points))
+    assert _mp(fig.bounds[1]) >= top - 10 * mpmath.mpf(2) ** -steps
+    assert _mp(fig.bounds[0]) <= top + tol
