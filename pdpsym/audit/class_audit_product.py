@@ -78,8 +78,10 @@ too, so ε (δ = 0) is quasi-convex in ``p_i`` when the target's support is the 
 its row (every lower end positive, or an upper end 0); the target's vertices are among
 its candidates. The hockey sticks are not quasi-convex in ``p_i`` (``p u_1 / U - e^ε p``
 is concave for ``u_1 > u_0``): δ(ε) and ε(δ) are the sup when the target's law is a
-point, and otherwise a certified **lower** bound. ``distributional-dp`` (the best
-simulator) has no such proof here: a lower bound.
+point; for a binary target :mod:`pdpsym.audit.class_product_ibcdp` takes the sup over
+``p_i`` in closed form (every mechanism on the sum); otherwise they are a certified
+**lower** bound. ``distributional-dp`` (the best simulator) has no such proof here: a
+lower bound.
 """
 
 from __future__ import annotations
@@ -185,7 +187,7 @@ def proven_figures(
 
     Returns:
         ``(epsilon, deltas, epsilon_at_delta)``: whether ε (δ = 0), every δ(ε) (for
-        ibcdp with an interval target: enclosed by
+        ibcdp with a binary interval target: enclosed by
         :mod:`pdpsym.audit.class_product_ibcdp`) and ε(δ) are proven.
 
     References:

@@ -1,6 +1,6 @@
-r"""IBCDP's δ(ε) over an interval product whose target is binary: the sup over the
-target's probability in closed form, certified in balls, for the count, the thresholded
-count and geometric noise on the weighted sum.
+r"""IBCDP's δ(ε) and ε(δ) over an interval product whose target is binary: the sup over
+the target's probability in closed form, certified in balls, for the count, the
+thresholded count, geometric and Laplace noise on the weighted sum.
 
 **The posteriors.** For independent records (:mod:`pdpsym.audit.class_audit_product`,
 Lemma 3) IBCDP (Desfontaines et al., Definition 6) compares, per known value ``v`` and
@@ -35,6 +35,15 @@ known records' support and the outputs: an enclosure, certified. The value at th
 stationary point is attained by a member of the class (``p`` real), and an end's value
 by a member or as a limit of members (``p -> 0`` when ``u_0 = 0``), so the lower end is
 at most the class's sup.
+
+**Laplace noise.** Every ``h`` depends on the output only through the evidence ratio
+``r = u_1 / u_0`` (``q = p r / (1 - p + p r)``): ``h_1`` and ``h_4`` increase with ``r``,
+``h_2`` and ``h_3`` decrease, so their max is quasi-convex in ``r`` (each sublevel set
+an interval) and so is its sup over ``p``: the sup over the outputs is at the extremes
+of ``r``. For Laplace noise of scale ``λ`` the two laws are mixtures of the same kernels
+shifted by ``Δ = w_i (a_1 - a_0)``, so ``e^{-|Δ|/λ} <= r <= e^{|Δ|/λ}``, both ends
+approached in the tails, whatever the others' laws (Li et al. Theorem 1's argument):
+the sup is ``max(S(e^{|Δ|/λ}), S(e^{-|Δ|/λ}))`` with ``S`` the sup over ``p`` above.
 """
 
 from __future__ import annotations
@@ -52,8 +61,8 @@ from pdpsym.mechanisms.base import QueryMechanism, SumMechanism
 from pdpsym.models.law_class import IntervalProduct
 from pdpsym.models.product import ProductModel
 
-#: the mechanisms on the sum handled here (Laplace's outputs are continuous: not here)
-KINDS = ("count", "threshold", "geometric")
+#: the mechanisms on the sum handled here
+KINDS = ("count", "threshold", "geometric", "laplace")
 #: bits of the balls
 PREC = 160
 
@@ -138,24 +147,39 @@ def _sum_law(records: Sequence[tuple[Sequence[Fraction], Sequence[Fraction], Fra
 
 
 def _h_sup(
-    a: Fraction, b: Fraction, lo: Fraction, hi: Fraction, e: Ball, kind: str
+    a: Fraction | Ball,
+    b: Fraction | Ball,
+    lo: Fraction,
+    hi: Fraction,
+    e: Ball,
+    kind: str,
+    b_above: bool | None = None,
 ) -> tuple[Fraction, Fraction, Fraction]:
     """``sup_{x in [lo, hi]} F(x; a, b)`` for ``F = H`` (kind "H") or ``G``: its
-    enclosure and a rational point where it is (nearly) reached."""
+    enclosure and a rational point where it is (nearly) reached. ``a`` and ``b`` are exact,
+    or positive balls whose order ``b > a`` is given (``b_above``)."""
+    ball_a = a if isinstance(a, Ball) else to_ball(a)
+    ball_b = b if isinstance(b, Ball) else to_ball(b)
+    if b_above is None:
+        assert isinstance(a, Fraction) and isinstance(b, Fraction)
+        a_pos, b_pos, above, below = a > 0, b > 0, b > a, b < a
+    else:  # positive balls
+        a_pos, b_pos, above, below = True, True, b_above, not b_above
 
     def value(x: Ball) -> Ball:
-        q = x * to_ball(b) / (to_ball(a) + x * to_ball(b - a)) if a else to_ball(1)
-        if not b:
+        q = x * ball_b / (ball_a + x * (ball_b - ball_a)) if a_pos else to_ball(1)
+        if not b_pos:
             q = to_ball(0)
         return q - e * x if kind == "H" else x - e * q
 
     ends = [(ball_endpoints(value(to_ball(x))), x) for x in (lo, hi)]
     (low, _), at = max(ends, key=lambda v: v[0][0])
     up = max(v[0][1] for v in ends)
-    concave = (b > a) if kind == "H" else (b < a)
-    if concave and a and b:
-        root = (to_ball(a * b) / e).sqrt() if kind == "H" else (to_ball(a * b) * e).sqrt()
-        xs = (root - to_ball(a)) / to_ball(b - a)
+    concave = above if kind == "H" else below
+    if concave and a_pos and b_pos:
+        prod = ball_a * ball_b
+        root = (prod / e).sqrt() if kind == "H" else (prod * e).sqrt()
+        xs = (root - ball_a) / (ball_b - ball_a)
         x_lo, x_hi = ball_endpoints(xs)
         if x_hi >= lo and x_lo <= hi:  # the stationary point may lie inside
             v_lo, v_hi = ball_endpoints(value(xs))
@@ -164,6 +188,18 @@ def _h_sup(
                 low = v_lo
                 at = min(max(((x_lo + x_hi) / 2).limit_denominator(10**9), lo), hi)
     return low, up, at
+
+
+def _laplace_ratios(mech: SumMechanism, shift: Fraction) -> list[tuple[Ball, Ball, bool]]:
+    """Laplace noise: every output's evidence ratio ``u_1/u_0`` lies in ``[e^{-|Δ|/λ},
+    e^{|Δ|/λ}]`` (a mixture of kernels shifted by ``Δ``), both ends approached in the
+    tails: the quasi-convex sup over the ratio (module docstring) is at these two."""
+    assert mech.lam is not None
+    if not shift:
+        return []
+    big = (to_ball(abs(shift)) / to_ball(mech.lam)).exp()
+    one = to_ball(1)
+    return [(one, big, True), (big, one, False)]
 
 
 def ibcdp_delta_sup(
@@ -214,38 +250,41 @@ def ibcdp_delta_sup(
     with working_precision(PREC):
         e = to_ball(eps).exp() if eps is not None else to_ball(ratio)  # type: ignore[arg-type]
         for r, law in enumerate(rests):
-            rest = [
-                (cls.values[j], law[j], w[names[j]])
-                for j in range(len(names))
-                if j != i and j not in kidx
-            ]
-            base = _sum_law(rest)
-            for c in shifts:
-                l0 = _outputs(base, c + w[target] * a0, mech)
-                l1 = _outputs(base, c + w[target] * a1, mech)
-                for u0, u1 in _pairs(l0, l1, mech):
-                    if not u0 and not u1:
-                        continue
-                    terms = (
-                        (u0, u1, plo, phi, "H"),
-                        (u1, u0, 1 - phi, 1 - plo, "H"),
-                        (u0, u1, plo, phi, "G"),
-                        (u1, u0, 1 - phi, 1 - plo, "G"),
-                    )
-                    for k, (a, b, lo, hi, kind) in enumerate(terms):
-                        low, up, x = _h_sup(a, b, lo, hi, e, kind)
-                        low, up = max(low, Fraction(0)), max(up, Fraction(0))
-                        p = x if k in (0, 2) else 1 - x
-                        if best is None:
-                            best = IbcdpSup(low, up, r, p)
-                        elif low > best.lo or up > best.hi:
-                            top = low > best.lo
-                            best = IbcdpSup(
-                                max(low, best.lo),
-                                max(up, best.hi),
-                                r if top else best.rest,
-                                p if top else best.p,
-                            )
+            found: list[tuple[Any, Any, bool | None]] = []
+            if mech.kind == "laplace":  # the ratios' range: the same for every law
+                found = [*_laplace_ratios(mech, w[target] * (a1 - a0))] if r == 0 else []
+            else:
+                rest = [
+                    (cls.values[j], law[j], w[names[j]])
+                    for j in range(len(names))
+                    if j != i and j not in kidx
+                ]
+                base = _sum_law(rest)
+                for c in shifts:
+                    l0 = _outputs(base, c + w[target] * a0, mech)
+                    l1 = _outputs(base, c + w[target] * a1, mech)
+                    found += [(u0, u1, None) for u0, u1 in _pairs(l0, l1, mech) if u0 or u1]
+            for u0, u1, up1 in found:
+                terms = (
+                    (u0, u1, plo, phi, "H", up1),
+                    (u1, u0, 1 - phi, 1 - plo, "H", None if up1 is None else not up1),
+                    (u0, u1, plo, phi, "G", up1),
+                    (u1, u0, 1 - phi, 1 - plo, "G", None if up1 is None else not up1),
+                )
+                for k, (a, b, lo, hi, kind, above) in enumerate(terms):
+                    low, up, x = _h_sup(a, b, lo, hi, e, kind, above)
+                    low, up = max(low, Fraction(0)), max(up, Fraction(0))
+                    p = x if k in (0, 2) else 1 - x
+                    if best is None:
+                        best = IbcdpSup(low, up, r, p)
+                    elif low > best.lo or up > best.hi:
+                        top = low > best.lo
+                        best = IbcdpSup(
+                            max(low, best.lo),
+                            max(up, best.hi),
+                            r if top else best.rest,
+                            p if top else best.p,
+                        )
     return best or IbcdpSup(Fraction(0), Fraction(0), 0, plo)
 
 
@@ -308,6 +347,8 @@ def ibcdp_rows(
     k = next(j for j, r in enumerate(rows) if r.notion == "ibcdp")
     row = rows[k]
     i = cls.variables.index(target)
+    if all(lo == hi for lo, hi in cls.rows[i]):
+        return  # the target's law is a point: the candidates' max is the sup, exactly
     rests = [laws[j] for j in idx]
 
     def sup_at(e: Any) -> tuple[IbcdpSup, int]:

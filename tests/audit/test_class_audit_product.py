@@ -271,13 +271,74 @@ def test_point_box_equals_the_single_law():
             assert _mp(elo) - TOL <= mpmath.log(_mp(r)) <= _mp(ehi) + TOL
 
 
-def test_ibcdp_under_laplace_stays_a_lower_bound():
-    # source: the module's docstring: no closed form for Laplace's continuous outputs
-    # with the target's law an interval; the figure is labelled so
-    cls = _cls([(F(1, 10), F(1, 2)), (F(1, 5), F(3, 5)), (F(1, 4), F(3, 4))])
-    mech = SumMechanism("laplace", lam=F(1))
-    res = interval_class_audit(cls, mech, "x1", [], [EPS], None, ["ibcdp"])
-    assert res.notions[0].delta_at_epsilon[0][1].status == LOWER
+def _ibcdp_laplace_brute(ps, eps, lam, per=20):
+    """IBCDP's δ(eps) of one Bernoulli product law (target x1, nothing known) under
+    Laplace noise, the outputs t sampled on a fine grid far into both tails (mpmath): the
+    posterior against the prior, both ways (a lower estimate of the sup over t)."""
+    e = mpmath.exp(_mp(eps))
+    law = _conv(ps[1:])
+    p = _mp(ps[0])
+    prior = {0: 1 - p, 1: p}
+    best = mpmath.mpf(0)
+    for k in range(-20 * per, (20 + len(law)) * per):
+        t = mpmath.mpf(k) / per
+        u = {
+            a: sum(_mp(q) * mpmath.exp(-abs(t - c - a) / _mp(lam)) for c, q in enumerate(law))
+            for a in (0, 1)
+        }
+        z = prior[0] * u[0] + prior[1] * u[1]
+        post = {a: prior[a] * u[a] / z for a in (0, 1)}
+        for x, y in ((post, prior), (prior, post)):
+            best = max(best, sum(max(mpmath.mpf(0), x[a] - e * y[a]) for a in (0, 1)))
+    return best
+
+
+def test_ibcdp_under_laplace_over_the_target_interval():
+    # source: the brute force below on 11 points of the target's interval (the other
+    # record fixed at 1/10, λ = 1/3, ε = 1/20): δ peaks inside (about 0.626 near
+    # p = 0.18, against 0.585 and 0.450 at the ends and 0.59 at the widest member)
+    eps, lam = F(1, 20), F(1, 3)
+    cls = _cls([(F(1, 10), F(1, 2)), (F(1, 10), F(1, 10))])
+    res = interval_class_audit(
+        cls, SumMechanism("laplace", lam=lam), "x1", [], [eps], None, ["ibcdp"]
+    )
+    fig = res.notions[0].delta_at_epsilon[0][1]
+    ds = [
+        _ibcdp_laplace_brute((F(1, 10) + F(2, 5) * k / 10, F(1, 10)), eps, lam, 2)
+        for k in range(11)
+    ]
+    assert max(ds) > mpmath.mpf("0.62")
+    assert _mp(fig.bounds[1]) >= max(ds) - TOL
+    assert _mp(fig.bounds[0]) <= max(ds) + mpmath.mpf(10) ** -3
+
+
+@pytest.mark.slow
+def test_ibcdp_under_laplace_over_a_dense_grid():
+    _ibcdp_laplace(21, 20)
+
+
+def _ibcdp_laplace(points, per):
+    # source: the brute force above (outputs on a grid reaching 20 scales into the tails,
+    # where the evidence ratio is within e^-20 of its sup e^(1/λ)) on a grid of the box:
+    # the class's δ(1/2) holds each grid law's and is within 10^-6 of the largest; a
+    # box whose target is a point gives the single law's own value (pdpsym.audit)
+    lam = F(1)
+    mech = SumMechanism("laplace", lam=lam)
+    for tbox in ((F(1, 3), F(1, 3)), (F(1, 5), F(2, 3))):
+        boxes = [tbox, (F(1, 10), F(1, 2)), (F(0), F(3, 5))]
+        cls = _cls(boxes)
+        res = interval_class_audit(cls, mech, "x1", [], [EPS], None, ["ibcdp"])
+        fig = res.notions[0].delta_at_epsilon[0][1]
+        assert fig.status == SUP
+        top = mpmath.mpf(0)
+        for ps in [(p0[0], *ps[1:]) for ps in _grid(boxes, 2) for p0 in _grid([tbox], points)]:
+            d = _ibcdp_laplace_brute(ps, EPS, lam, per)
+            assert _mp(fig.bounds[1]) >= d - TOL, ps
+            top = max(top, d)
+        assert _mp(fig.bounds[0]) <= top + mpmath.mpf(10) ** -3
+        if tbox[0] == tbox[1]:
+            a = audit(cls.widest_member(), mech, "x1", [], [EPS], None, ["ibcdp"])
+            assert bounds_of(a.results[0].delta_at_epsilon[0][1]) == fig.bounds
 
 
 def test_eps_at_delta_is_the_max_over_the_candidates():
@@ -681,3 +742,20 @@ def _ibcdp_eps_at_delta(points, steps, tol):
     top = max(eps_of(F(1, 10) + F(2, 5) * k / (points - 1)) for k in range(points))
     assert _mp(fig.bounds[1]) >= top - 10 * mpmath.mpf(2) ** -steps
     assert _mp(fig.bounds[0]) <= top + tol
+
+
+def test_unproven_figures_stay_lower_bounds():
+    # source: the module's docstring: no proof for ibcdp's δ(ε) over a target of three
+    # values whose law is an interval, nor for distributional-dp: labelled lower bounds
+    model = {
+        "kind": "interval-product",
+        "records": [
+            {"values": ["0", "1", "2"], "probs": [["1/4", "1/2"], ["1/4", "1/2"], ["1/4", "1/4"]]},
+            {"values": ["0", "1"], "probs": [["1/4", "3/4"], ["1/4", "3/4"]]},
+        ],
+    }
+    cls = IntervalProduct.from_json_object(model)
+    notions = ["ibcdp", "distributional-dp"]
+    res = interval_class_audit(cls, SumMechanism("count"), "x1", [], [EPS], None, notions)
+    for row in res.notions:
+        assert row.delta_at_epsilon[0][1].status == LOWER, row.notion
