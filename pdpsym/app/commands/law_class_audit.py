@@ -264,20 +264,27 @@ def product_work(
 
 def product_law(cls: Any, law: Any) -> tuple[Any, str]:
     """An interval product's member as JSON and on one line (the records whose law is not
-    the widest member's)."""
+    the widest member's; a probability of a long denominator shown to 6 digits, ~)."""
     from pdpsym.audit.class_audit_product import product_law_json, widest_law  # after --help
 
+    def prob(p: Fraction) -> str:
+        return fraction_str(p) if p.denominator <= 1000 else f"~{float(p):.6f}"
+
     moved = [
-        f"{name} ({', '.join(fraction_str(p) for p in ps)})"
+        f"{name} ({', '.join(prob(p) for p in ps)})"
         for name, ps, row in zip(cls.variables, law, cls.rows, strict=True)
         if ps != widest_law(row)
     ]
     if not moved:
         return product_law_json(cls, law), "the member of largest support (the widest)"
-    text = "the widest member but " + ", ".join(moved)
-    if len(text) > 100:
-        text = text[:90].rsplit(", ", 1)[0] + ", ... (--json has every record)"
-    return product_law_json(cls, law), text
+    shown: list[str] = []
+    for item in moved:
+        if len(", ".join([*shown, item])) > 48:
+            return product_law_json(cls, law), (
+                "the widest member but " + ", ".join(shown) + ", ... (--json has every record)"
+            )
+        shown.append(item)
+    return product_law_json(cls, law), "the widest member but " + ", ".join(shown)
 
 
 def _shown(label: str, f: Any) -> list[str]:
