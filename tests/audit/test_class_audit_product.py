@@ -759,3 +759,42 @@ def test_unproven_figures_stay_lower_bounds():
     res = interval_class_audit(cls, SumMechanism("count"), "x1", [], [EPS], None, notions)
     for row in res.notions:
         assert row.delta_at_epsilon[0][1].status == LOWER, row.notion
+
+
+@pytest.mark.parametrize(
+    ("probs", "field"),
+    [
+        ([["1/2", "1/4"], ["1/2", "3/4"]], "records[0].probs[0]"),  # lo > hi
+        ([["0", "1/2"], ["1/2", "5/4"]], "records[0].probs[1]"),  # above 1
+        ([["3/4", "1"], ["1/2", "1"]], "records[0].probs"),  # lower ends sum above 1
+    ],
+)
+def test_bad_records_exit_2_naming_the_field(tmp_path, capsys, probs, field):
+    # source: the rules of a class file (docs/uncertain-laws.md, "Class files")
+    model = {"kind": "interval-product", "records": [{"values": ["0", "1"], "probs": probs}]}
+    assert _run(tmp_path, model, "--eps", "1") == 2
+    err = capsys.readouterr().err
+    assert field in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None)
+@given(
+    data=st.lists(st.tuples(st.integers(0, 10), st.integers(0, 10)), min_size=2, max_size=6),
+    kind=st.sampled_from(["count", "threshold", "geometric"]),
+    notion=st.sampled_from(NOTIONS),
+    known=st.booleans(),
+    u=st.lists(st.integers(0, 8), min_size=6, max_size=6),
+)
+def test_sup_at_least_every_sampled_law_up_to_six_records(data, kind, notion, known, u):
+    # source: the brute force above at a law sampled inside a random box of up to six
+    # records (each p at the u/8 point of its interval), the second record known or not
+    boxes = [(F(min(a, b), 10), F(max(a, b), 10)) for a, b in data]
+    cls = _cls(boxes)
+    mech, bmech = _mech(kind)
+    kn = ["x2"] if known else []
+    res = interval_class_audit(cls, mech, "x1", kn, [EPS], None, [notion])
+    row = res.notions[0]
+    ps = tuple(lo + (hi - lo) * F(x, 8) for (lo, hi), x in zip(boxes, u, strict=False))
+    r, d = brute(ps, 0, [1] if known else [], bmech, notion, EPS)
+    _check_encloses((row.epsilon, row.delta_at_epsilon[0][1]), r, d, ps)
