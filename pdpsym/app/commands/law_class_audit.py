@@ -233,8 +233,8 @@ def product_laws(cls: Any, mech: Any, args: argparse.Namespace, ask: AuditAsk) -
         raise InputError(
             "--max-work",
             f"the interval product's audit evaluates up to {n:.3e} candidate members (the "
-            f"rows' vertices), above the limit {float(limits.max_work(args)):.1e} steps; "
-            "raise --max-work to run it anyway",
+            f"rows' vertices), at least {float(n * MEMBER_STEPS):.1e} steps, above the limit "
+            f"{float(limits.max_work(args)):.1e}; raise --max-work to run it anyway",
         )
     return len(notion_laws(cls, mech, args.target, ask.known, ask.notions)[0])
 
