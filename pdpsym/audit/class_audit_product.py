@@ -79,7 +79,8 @@ its row (every lower end positive, or an upper end 0); the target's vertices are
 its candidates. The hockey sticks are not quasi-convex in ``p_i`` (``p u_1 / U - e^ε p``
 is concave for ``u_1 > u_0``): δ(ε) and ε(δ) are the sup when the target's law is a
 point; for a binary target :mod:`pdpsym.audit.class_product_ibcdp` takes the sup over
-``p_i`` in closed form (every mechanism on the sum); otherwise they are a certified
+``p_i`` in closed form (every mechanism on the sum), and ε (δ = 0) too when the target's
+interval reaches 0 or 1 (a limit there); otherwise they are a certified
 **lower** bound. ``distributional-dp`` (the best simulator) has no such proof here: a
 lower bound.
 """
@@ -207,7 +208,7 @@ def proven_figures(
         row = cls.rows[cls.variables.index(target)]
         point = all(lo == hi for lo, hi in row)
         closed = ibcdp_applies(cls, mechanism, target)
-        return _constant_support(row), point or closed, point or closed
+        return _constant_support(row) or closed, point or closed, point or closed
     return False, False, False
 
 

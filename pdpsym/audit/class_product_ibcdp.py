@@ -202,6 +202,100 @@ def _laplace_ratios(mech: SumMechanism, shift: Fraction) -> list[tuple[Ball, Bal
     return [(one, big, True), (big, one, False)]
 
 
+def _evidence(
+    cls: IntervalProduct,
+    mech: SumMechanism,
+    target: str,
+    known: Sequence[str],
+    rests: Sequence[Sequence[tuple[Fraction, ...]]],
+) -> list[tuple[int, Any, Any, bool | None]]:
+    """Every output's ``(u_0, u_1)`` (exact, or positive balls with ``u_1 > u_0`` given:
+    Laplace's two extreme ratios) with the index of the others' candidate law, over the
+    known records' widest supports (call inside :func:`working_precision`)."""
+    names = cls.variables
+    w = {v: Fraction((mech.weights or {}).get(v, 1)) for v in names}
+    i = names.index(target)
+    (a0, a1) = cls.values[i]
+    kidx = [names.index(k) for k in known]
+    known_supports = [
+        [v for v, (_, hi) in zip(cls.values[k], cls.rows[k], strict=True) if hi > 0] for k in kidx
+    ]
+    shifts = sorted(
+        {
+            sum((w[names[k]] * v for k, v in zip(kidx, vs, strict=True)), Fraction(0))
+            for vs in itertools.product(*known_supports)
+        }
+    )
+    if mech.kind == "laplace":  # the ratios' range: the same for every law
+        return [(0, u0, u1, up) for u0, u1, up in _laplace_ratios(mech, w[target] * (a1 - a0))]
+    out: list[tuple[int, Any, Any, bool | None]] = []
+    for r, law in enumerate(rests):
+        rest = [
+            (cls.values[j], law[j], w[names[j]])
+            for j in range(len(names))
+            if j != i and j not in kidx
+        ]
+        base = _sum_law(rest)
+        for c in shifts:
+            l0 = _outputs(base, c + w[target] * a0, mech)
+            l1 = _outputs(base, c + w[target] * a1, mech)
+            out += [(r, u0, u1, None) for u0, u1 in _pairs(l0, l1, mech) if u0 or u1]
+    return out
+
+
+def ibcdp_eps_sup(
+    cls: IntervalProduct,
+    mechanism: Any,
+    target: str,
+    known: Sequence[str],
+    rests: Sequence[Sequence[tuple[Fraction, ...]]],
+) -> tuple[Fraction, Fraction, int, Fraction] | None:
+    """IBCDP's ε (δ = 0) over the class for a binary target: with ``U = (1 - p) u_0 + p
+    u_1`` the ratios of the posterior to the prior are ``u_1/U``, ``u_0/U``, ``U/u_1``,
+    ``U/u_0``, each monotone in ``p``, so their sup over the target's interval is at its
+    ends (limits when an end is 0 or 1, where the support changes: the members near it
+    approach the value). An output that only one value produces makes ε infinite at every
+    inner ``p`` (the widest member's own audit shows it): skipped here.
+
+    Args:
+        cls: the interval product.
+        mechanism: the mechanism on the sum (:func:`applies`).
+        target: the target record.
+        known: the known records.
+        rests: the others' candidate laws (:func:`ibcdp_delta_sup`).
+
+    Returns:
+        ``(lo, hi, rest, p)``: an enclosure of the largest log-ratio, the index of the
+        others' law and the end of the target's interval where it is reached; None when
+        no output has both masses positive.
+
+    References:
+        Desfontaines et al. (2020), Definition 6 and Lemma 1.
+    """
+    mech = mechanism.on_sum()
+    plo, phi = cls.rows[cls.variables.index(target)][1]
+    best: tuple[Fraction, Fraction, int, Fraction] | None = None
+    with working_precision(PREC):
+        for r, u0, u1, up1 in _evidence(cls, mech, target, known, rests):
+            if up1 is None and not (u0 and u1):
+                continue
+            b0 = u0 if up1 is not None else to_ball(u0)
+            b1 = u1 if up1 is not None else to_ball(u1)
+            for p in (plo, phi):
+                big = (1 - to_ball(p)) * b0 + to_ball(p) * b1
+                for x in (b1 / big, b0 / big, big / b1, big / b0):
+                    lo, hi = ball_endpoints(x.log())
+                    if best is None or lo > best[0] or hi > best[1]:
+                        top = best is None or lo > best[0]
+                        best = (
+                            lo if best is None else max(lo, best[0]),
+                            hi if best is None else max(hi, best[1]),
+                            r if top or best is None else best[2],
+                            p if top or best is None else best[3],
+                        )
+    return best
+
+
 def ibcdp_delta_sup(
     cls: IntervalProduct,
     mechanism: Any,
@@ -231,60 +325,31 @@ def ibcdp_delta_sup(
         Optimization (2004), Sec. 3.1 (concavity, stationary points).
     """
     mech = mechanism.on_sum()
-    names = cls.variables
-    w = {v: Fraction((mech.weights or {}).get(v, 1)) for v in names}
-    i = names.index(target)
-    (a0, a1) = cls.values[i]
-    plo, phi = cls.rows[i][1]
-    kidx = [names.index(k) for k in known]
-    known_supports = [
-        [v for v, (_, hi) in zip(cls.values[k], cls.rows[k], strict=True) if hi > 0] for k in kidx
-    ]
-    shifts = sorted(
-        {
-            sum((w[names[k]] * v for k, v in zip(kidx, vs, strict=True)), Fraction(0))
-            for vs in itertools.product(*known_supports)
-        }
-    )
+    plo, phi = cls.rows[cls.variables.index(target)][1]
     best: IbcdpSup | None = None
     with working_precision(PREC):
         e = to_ball(eps).exp() if eps is not None else to_ball(ratio)  # type: ignore[arg-type]
-        for r, law in enumerate(rests):
-            found: list[tuple[Any, Any, bool | None]] = []
-            if mech.kind == "laplace":  # the ratios' range: the same for every law
-                found = [*_laplace_ratios(mech, w[target] * (a1 - a0))] if r == 0 else []
-            else:
-                rest = [
-                    (cls.values[j], law[j], w[names[j]])
-                    for j in range(len(names))
-                    if j != i and j not in kidx
-                ]
-                base = _sum_law(rest)
-                for c in shifts:
-                    l0 = _outputs(base, c + w[target] * a0, mech)
-                    l1 = _outputs(base, c + w[target] * a1, mech)
-                    found += [(u0, u1, None) for u0, u1 in _pairs(l0, l1, mech) if u0 or u1]
-            for u0, u1, up1 in found:
-                terms = (
-                    (u0, u1, plo, phi, "H", up1),
-                    (u1, u0, 1 - phi, 1 - plo, "H", None if up1 is None else not up1),
-                    (u0, u1, plo, phi, "G", up1),
-                    (u1, u0, 1 - phi, 1 - plo, "G", None if up1 is None else not up1),
-                )
-                for k, (a, b, lo, hi, kind, above) in enumerate(terms):
-                    low, up, x = _h_sup(a, b, lo, hi, e, kind, above)
-                    low, up = max(low, Fraction(0)), max(up, Fraction(0))
-                    p = x if k in (0, 2) else 1 - x
-                    if best is None:
-                        best = IbcdpSup(low, up, r, p)
-                    elif low > best.lo or up > best.hi:
-                        top = low > best.lo
-                        best = IbcdpSup(
-                            max(low, best.lo),
-                            max(up, best.hi),
-                            r if top else best.rest,
-                            p if top else best.p,
-                        )
+        for r, u0, u1, up1 in _evidence(cls, mech, target, known, rests):
+            terms = (
+                (u0, u1, plo, phi, "H", up1),
+                (u1, u0, 1 - phi, 1 - plo, "H", None if up1 is None else not up1),
+                (u0, u1, plo, phi, "G", up1),
+                (u1, u0, 1 - phi, 1 - plo, "G", None if up1 is None else not up1),
+            )
+            for k, (a, b, lo, hi, kind, above) in enumerate(terms):
+                low, up, x = _h_sup(a, b, lo, hi, e, kind, above)
+                low, up = max(low, Fraction(0)), max(up, Fraction(0))
+                p = x if k in (0, 2) else 1 - x
+                if best is None:
+                    best = IbcdpSup(low, up, r, p)
+                elif low > best.lo or up > best.hi:
+                    top = low > best.lo
+                    best = IbcdpSup(
+                        max(low, best.lo),
+                        max(up, best.hi),
+                        r if top else best.rest,
+                        p if top else best.p,
+                    )
     return best or IbcdpSup(Fraction(0), Fraction(0), 0, plo)
 
 
@@ -357,6 +422,18 @@ def ibcdp_rows(
         law[i] = (1 - found.p, found.p)
         return found, _member(cls, mechanism, ask, state, law)
 
+    eps_fig = row.epsilon
+    top = ibcdp_eps_sup(cls, mechanism, target, known, rests)
+    if top is not None and isinstance(eps_fig.bounds, tuple):
+        e_lo, e_hi, r, p = top
+        member = eps_fig.member
+        if e_lo > eps_fig.bounds[0]:  # a limit at an end: the member just inside it
+            plo, phi = cls.rows[i][1]
+            near = p + (phi - plo) / 10**6 if p == plo else p - (phi - plo) / 10**6
+            law = list(rests[r])
+            law[i] = (1 - near, near)
+            member = _member(cls, mechanism, ask, state, law)
+        eps_fig = ClassFigure((max(e_lo, eps_fig.bounds[0]), max(e_hi, eps_fig.bounds[1])), member)
     out = []
     for (e, fig), e_raw in zip(row.delta_at_epsilon, eps, strict=True):
         found, j = sup_at(e_raw)
@@ -399,7 +476,7 @@ def ibcdp_rows(
             else replace(at[1], status=LOWER)
         )
         at = (at[0], fig)
-    rows[k] = replace(row, delta_at_epsilon=tuple(out), epsilon_at_delta=at)
+    rows[k] = replace(row, epsilon=eps_fig, delta_at_epsilon=tuple(out), epsilon_at_delta=at)
 
 
-__all__ = ["KINDS", "IbcdpSup", "applies", "ibcdp_delta_sup", "ibcdp_rows"]
+__all__ = ["KINDS", "IbcdpSup", "applies", "ibcdp_delta_sup", "ibcdp_eps_sup", "ibcdp_rows"]

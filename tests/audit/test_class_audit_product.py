@@ -798,3 +798,23 @@ def test_sup_at_least_every_sampled_law_up_to_six_records(data, kind, notion, kn
     ps = tuple(lo + (hi - lo) * F(x, 8) for (lo, hi), x in zip(boxes, u, strict=False))
     r, d = brute(ps, 0, [1] if known else [], bmech, notion, EPS)
     _check_encloses((row.epsilon, row.delta_at_epsilon[0][1]), r, d, ps)
+
+
+def test_ibcdp_eps_when_the_target_interval_reaches_0():
+    # source: the brute force above at p in (0, 1/2] (the other record fixed at 1/10,
+    # geometric noise 1/10, no output reveals the target): the largest ratio grows as
+    # p -> 0 (a limit: at p = 0 the target is certain and the ratio is 1); the class's
+    # ε is the sup: at least every law's, and within 10^-9 of the law at p = 10^-12
+    mech = ("geometric", F(1, 10))
+    cls = _cls([(F(0), F(1, 2)), (F(1, 10), F(1, 10))])
+    res = interval_class_audit(
+        cls, SumMechanism("geometric", alpha=F(1, 10)), "x1", [], [EPS], None, ["ibcdp"]
+    )
+    fig = res.notions[0].epsilon
+    assert fig.status == SUP
+    for k in range(1, 41):
+        r, _ = _ibcdp_brute((F(k, 80), F(1, 10)), 0, mech, EPS)
+        assert _mp(fig.bounds[1]) >= mpmath.log(_mp(r)) - TOL
+    r, _ = _ibcdp_brute((F(1, 10**12), F(1, 10)), 0, mech, EPS)
+    assert _mp(fig.bounds[0]) <= mpmath.log(_mp(r)) + mpmath.mpf(10) ** -9
+    assert _mp(fig.bounds[0]) > mpmath.log(_mp(_ibcdp_brute((F(1, 80), F(1, 10)), 0, mech, EPS)[0]))
