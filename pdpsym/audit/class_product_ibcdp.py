@@ -427,7 +427,7 @@ def ibcdp_rows(
     if top is not None and isinstance(eps_fig.bounds, tuple):
         e_lo, e_hi, r, p = top
         member = eps_fig.member
-        if e_lo > eps_fig.bounds[0]:  # a limit at an end: the member just inside it
+        if e_lo > eps_fig.bounds[0] and p in (0, 1):  # a limit: the member just inside
             plo, phi = cls.rows[i][1]
             near = p + (phi - plo) / 10**6 if p == plo else p - (phi - plo) / 10**6
             law = list(rests[r])
