@@ -53,7 +53,13 @@ import numpy as np
 from pdpsym.core import poly
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
-from pdpsym.loss import chain_all_targets, chain_shortcuts, histogram_grid, histogram_symmetry
+from pdpsym.loss import (
+    chain_all_targets,
+    chain_shortcuts,
+    histogram_grid,
+    histogram_products,
+    histogram_symmetry,
+)
 from pdpsym.loss.count_leakage import checked_known, known_assignments
 from pdpsym.loss.count_leakage_work import assignment_count
 from pdpsym.loss.leakage_result import Enclosed, TargetLeakage
@@ -149,6 +155,11 @@ def histogram_laws(
     all_counts = histogram_grid.decode_counts(simplex, k, T + 1, T)
     moves = relabellings(model, assignment)
     values = list(code)
+    markov = chain_of(shadow)
+    contents = None
+    if markov is not None and len(markov.matrices) == 1:
+        # the row-content lemma: F B with each row's common factor taken out
+        contents = histogram_products.RowContents(markov.matrices[0], T, simplex, all_counts)
     # the joint weights of (n, x_i = a) summed over a: the same for every target (the
     # complement lemma in the module docstring), kept once the first target has them all
     total: np.ndarray | None = None
@@ -174,10 +185,19 @@ def histogram_laws(
                     if any(c < 0 for c in coeffs):  # pragma: no cover - exact identity
                         raise ArithmeticError("the complement law has a negative weight")
                 else:
-                    coeffs = np.array(
-                        poly.coefficients_at(poly.product(list(factors[code_value])), simplex),
-                        dtype=object,
-                    )
+                    pair = list(factors[code_value])
+                    if (
+                        markov is not None
+                        and contents is not None
+                        and contents.active
+                        and len(pair) == 2
+                    ):
+                        at = values.index(value)
+                        coeffs = contents.law(pair[0], pair[1], at, markov.index(name) + 1)
+                    else:
+                        coeffs = np.array(
+                            poly.coefficients_at(poly.product(pair), simplex), dtype=object
+                        )
                     direct.append(coeffs)
                 nz = np.flatnonzero(coeffs != 0)
                 if not len(nz):
