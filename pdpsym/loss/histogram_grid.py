@@ -74,6 +74,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -150,16 +151,22 @@ def _mixture(
     return eta_in
 
 
-def _last_kernel(T: int, k: int, q: float) -> np.ndarray:
+def _last_kernel(T: int, q: float, gap: np.ndarray, out: np.ndarray | None) -> np.ndarray:
     """``q^{|y_{k-1} - (T - n_0 - ... - n_{k-2})|}`` on the grid (the powers of ``q`` by
-    repeated products, ``d`` roundings for ``q^d``)."""
+    repeated products, ``d`` roundings for ``q^d``), from :func:`_clipped_gap`."""
     powers = np.empty(2 * T + 1)
     powers[0] = 1.0
     for d in range(1, 2 * T + 1):
         powers[d] = powers[d - 1] * q
+    return np.take(powers, gap, out=out)
+
+
+def _clipped_gap(T: int, k: int) -> np.ndarray:
+    """``min(|y_{k-1} - (T - n_0 - ... - n_{k-2})|, 2 T)`` on the grid (small ints; beyond
+    ``2 T`` the head is zero: those cells have more than ``T`` records)."""
     rest = T - np.indices((T + 1,) * (k - 1)).sum(axis=0)
     gap = np.abs(np.arange(T + 1) - rest[..., None])
-    return powers[np.minimum(gap, 2 * T)]
+    return np.minimum(gap, 2 * T).astype(np.uint16 if 2 * T < 2**16 else np.int64)
 
 
 def _rows(grid: np.ndarray, scratch: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray]:
@@ -260,6 +267,7 @@ class Workspace:
         self.key: tuple[int, int, float] | None = None
         self.last: np.ndarray | None = None
         self.arrays: list[np.ndarray] = []
+        self.gap: tuple[tuple[int, int], np.ndarray] | None = None
 
     def get(self, T: int, k: int, q: float) -> tuple[np.ndarray, list[np.ndarray]]:
         """The last axis's kernel and four grid-shaped arrays for ``(T, k, q)``.
@@ -276,7 +284,10 @@ class Workspace:
             The module docstring (the last axis needs no recurrence).
         """
         if self.key != (T, k, q) or self.last is None:
-            self.last = _last_kernel(T, k, q)
+            if self.gap is None or self.gap[0] != (T, k):
+                self.gap = ((T, k), _clipped_gap(T, k))
+                self.last = None
+            self.last = _last_kernel(T, q, self.gap[1], self.last)
             if not self.arrays or self.arrays[0].shape != self.last.shape:
                 self.arrays = [np.empty(self.last.shape) for _ in range(4)]
             self.key = (T, k, q)
@@ -379,6 +390,7 @@ def _law_poly(
     laws: Sequence[Law],
     perms: Sequence[tuple[int, ...] | None],
     cache: dict[tuple[int, tuple[int, ...]], tuple[list[int], int]],
+    objs: dict[int, np.ndarray],
 ) -> tuple[list[int], int]:
     """``G_j(y) = sum_d W_d q^d / W`` as the integer list ``W_d`` and ``W``; a relabelled
     law's is law 0's at ``z`` (``z_{perm[c]} = y_c``). Kept in ``cache`` by law and point
@@ -394,18 +406,20 @@ def _law_poly(
         key = (0, tuple(z.tolist()))
         law = laws[0]
     if key not in cache:
-        cache[key] = _distance_poly(z, law)
+        if key[0] not in objs:  # the law's weights as one object array, made once
+            objs[key[0]] = np.array(law[1], dtype=object)
+        cache[key] = _distance_poly(z, (law[0], objs[key[0]]))
     return cache[key]
 
 
-def _distance_poly(y: np.ndarray, law: Law) -> tuple[list[int], int]:
+def _distance_poly(y: np.ndarray, law: tuple[np.ndarray, Any]) -> tuple[list[int], int]:
     """The law's exact weights grouped by ``d = |y - n|_1``: ``(W_d for d = 0..max, sum)``."""
     counts, weights = law
     d = np.abs(counts - y).sum(axis=1)
     order = np.argsort(d, kind="stable")
     ds = d[order]
     starts = np.flatnonzero(np.r_[True, np.diff(ds) != 0])
-    sums = np.add.reduceat(np.array(weights, dtype=object)[order], starts)
+    sums = np.add.reduceat(np.asarray(weights, dtype=object)[order], starts)
     w = [0] * (int(ds[-1]) + 1)
     for at, total in zip(ds[starts].tolist(), sums.tolist(), strict=True):
         w[at] = total  # exact integer sums of the weights at each distance
@@ -511,6 +525,7 @@ def grid_sup(
     big = alpha.denominator if alpha is not None else rate.numerator
     prec = max(64, int(digits * math.log2(10)) + 40, big.bit_length() + 64)
     cache: dict[tuple[int, tuple[int, ...]], tuple[list[int], int]] = {}
+    objs: dict[int, np.ndarray] = {}
     while True:
         lo: Fraction | None = None
         hi: Fraction | None = rest_hi
@@ -519,7 +534,7 @@ def grid_sup(
             for y in decided:
                 logs = []
                 for j in range(len(laws)):
-                    w, total = _law_poly(y, j, laws, perms, cache)
+                    w, total = _law_poly(y, j, laws, perms, cache, objs)
                     logs.append((BallPoly(w)(qb) / total).log())
                 for a in range(len(logs)):
                     for b in range(len(logs)):
