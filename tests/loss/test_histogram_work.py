@@ -55,8 +55,24 @@ RANDOM4 = (
 )
 
 
-def _random_chain(k: int, T: int) -> MarkovChain:
-    init, rows = RANDOM3 if k == 3 else RANDOM4
+# two-digit prime denominators, a different one per row (large integers in F and B)
+PRIME3 = (
+    ["1/3", "1/3", "1/3"],
+    [["50/97", "30/97", "17/97"], ["11/89", "60/89", "18/89"], ["20/83", "13/83", "50/83"]],
+)
+PRIME4 = (
+    "stationary",
+    [
+        ["50/97", "30/97", "10/97", "7/97"],
+        ["11/89", "60/89", "9/89", "9/89"],
+        ["20/83", "13/83", "40/83", "10/83"],
+        ["1/79", "2/79", "3/79", "73/79"],
+    ],
+)
+
+
+def _random_chain(k: int, T: int, prime: bool = False) -> MarkovChain:
+    init, rows = (PRIME3 if k == 3 else PRIME4) if prime else (RANDOM3 if k == 3 else RANDOM4)
     return MarkovChain([chr(ord("a") + j) for j in range(k)], T, init, rows)
 
 
@@ -83,11 +99,17 @@ def _random_chain(k: int, T: int) -> MarkovChain:
         (4, 30, None, 2.34),
         (4, 50, None, 33.2),
         (3, 200, None, 131.4),
+        # PRIME3, PRIME4 (load about 11)
+        (3, 100, "prime", 9.44),
+        (4, 30, "prime", 3.47),
     ],
 )
 def test_estimate_within_3x_of_measured(k, T, uniform, cpu_seconds):
     measured = cpu_seconds * 1e6
-    model = _random_chain(k, T) if uniform is None else _chain(k, T, uniform)
+    if uniform is None or uniform == "prime":
+        model = _random_chain(k, T, prime=uniform == "prime")
+    else:
+        model = _chain(k, T, uniform)
     work = histogram_work(model, T, [])
     assert measured / 3 <= work <= 3 * measured
 
