@@ -89,8 +89,8 @@ def histogram_work(model: CountModel, n_targets: int, known: Sequence[str]) -> i
     mirrored by the reversal up to a relabelling) 3 and 100 1.6e6 (2.3e6), 4 and 30 6.5e5
     (8.1e5), 5 and 20 2.7e6 (3.2e6), 4 and 50 7.7e6 (1.0e7), 3 and 200 2.6e7 (3.6e7);
     chains with no symmetry (``k_c = k``, every target; ``k - 1`` exact products each by
-    the complement lemma) 3 and 100 6.0e6 (6.5e6), 4 and 30 2.3e6 (2.3e6), 4 and 50 3.3e7
-    (2.9e7), 3 and 200 1.3e8 (1.0e8, at a load of about 11): within 2x.
+    the complement lemma) 3 and 100 6.0e6 (6.5e6), 4 and 30 2.3e6 (2.3e6), 4 and 50 3.0e7
+    (2.9e7), 3 and 200 1.05e8 (1.0e8, at a load of about 11): within 2x.
 
     Args:
         model: a Markov chain or a product model.

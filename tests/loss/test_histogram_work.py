@@ -97,8 +97,8 @@ def _random_chain(k: int, T: int, prime: bool = False) -> MarkovChain:
         # no symmetry (RANDOM3, RANDOM4; load about 11 on the 2 cores)
         (3, 100, None, 5.97),
         (4, 30, None, 2.34),
-        (4, 50, None, 33.2),
-        (3, 200, None, 131.4),
+        (4, 50, None, 29.7),
+        (3, 200, None, 104.7),
         # PRIME3, PRIME4 (load about 11)
         (3, 100, "prime", 9.44),
         (4, 30, "prime", 3.47),
