@@ -3,7 +3,7 @@ a whole process (CPU = user + system of the child, wall time, peak memory), opti
 paired against an older checkout of pdpsym (A B A B ..., the ratio pair by pair).
 Plain script:
 
-    .venv/bin/python benchmarks/bench_histogram.py [--runs 1] [--baseline DIR] [--uneven]
+    .venv/bin/python benchmarks/bench_histogram.py [--runs 1] [--baseline DIR] [--uneven | --random]
 
 ``--baseline DIR``: a checkout (say ``git worktree add DIR 357cb54``) whose ``pdpsym`` is
 run the same way, with ``PYTHONPATH=DIR`` from a scratch directory (``python -m`` puts the
@@ -12,7 +12,10 @@ working directory first on the path); both outputs must be byte-identical (check
 The chains: 3 states and 200 records, 4 states and 50 records; each stays with
 probability 7/10 and otherwise moves uniformly (every relabelling of the states is a
 symmetry) or, with ``--uneven``, to the state ``d`` steps ahead with weight proportional
-to ``d`` (no relabelling, not reversible); stationary start; lambda = 4; 15 digits.
+to ``d`` (a circulant chain: the rotations relabel it and its reversal is the chain
+relabelled), or, with ``--random``, chains with no symmetry at all (``RANDOM``: rows of
+small primes' fractions, the 3-state chain off its stationary law); stationary start
+otherwise; lambda = 4; 15 digits.
 """
 
 from __future__ import annotations
@@ -31,6 +34,35 @@ from pathlib import Path
 
 CASES = ((3, 200), (4, 50))
 HERE = Path(__file__).resolve().parent.parent
+
+
+RANDOM = {
+    3: (
+        ["1/3", "1/2", "1/6"],
+        [["3/5", "3/10", "1/10"], ["1/7", "5/7", "1/7"], ["2/9", "1/9", "2/3"]],
+    ),
+    4: (
+        "stationary",
+        [
+            ["3/5", "1/5", "1/10", "1/10"],
+            ["1/8", "1/2", "1/4", "1/8"],
+            ["1/6", "1/6", "1/3", "1/3"],
+            ["1/10", "0", "1/5", "7/10"],
+        ],
+    ),
+}
+
+
+def _random(k: int, T: int) -> dict[str, object]:
+    init, rows = RANDOM[k]
+    states = [chr(ord("a") + j) for j in range(k)]
+    return {
+        "kind": "markov-chain",
+        "length": T,
+        "states": states,
+        "initial": init,
+        "transition": rows,
+    }
 
 
 def _chain(k: int, T: int, uneven: bool) -> dict[str, object]:
@@ -71,6 +103,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("--baseline", type=Path, default=None)
     ap.add_argument("--uneven", action="store_true")
+    ap.add_argument("--random", action="store_true")
     args = ap.parse_args()
     sys.path.insert(0, str(HERE))
     from pdpsym.loss.histogram import histogram_work  # the estimate the CLI checks
@@ -78,7 +111,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         for k, T in CASES:
-            obj = _chain(k, T, args.uneven)
+            obj = _random(k, T) if args.random else _chain(k, T, args.uneven)
             path = Path(tmp) / f"chain{k}x{T}.json"
             path.write_text(json.dumps(obj))
             work = histogram_work(MarkovChain.from_json_object(obj), T, [])

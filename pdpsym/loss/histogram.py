@@ -18,6 +18,14 @@ contributes ``R^{s-1}`` (``R = T + 1``), state 0 nothing, so the sum's value
 included. The sup is the max over the integer grid ``{0..T}^k`` (the grid lemma), found
 by the certified float screen and decided by balls (:func:`pdpsym.loss.histogram_grid.grid_sup`).
 
+**The complement lemma.** The forward-backward's integer weight of ``(n, x_i = a)`` (given
+``x_K``) is ``D P(n, x_i = a, x_K)`` with one scale ``D`` (the initial law's and every
+step's common denominators), so summed over ``a`` it is ``D P(n, x_K)``: the same integers
+for every target. Once the first target's ``k`` laws are computed their sum is kept, and
+each later target computes ``k - 1`` products ``F B`` and gets the last value's weights as
+the exact difference (integers, never negative; chains with a relabelling take the
+relabelling lemma instead).
+
 **Monotone in lambda** (for calibration): per bin, ``Lap(l2)`` is ``Lap(l1)`` followed by
 independent noise (the module docstring of :mod:`pdpsym.loss.count_leakage`), so the
 mechanism at ``l2 > l1`` is a post-processing of the one at ``l1`` and no target's leakage
@@ -45,7 +53,13 @@ import numpy as np
 from pdpsym.core import poly
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
-from pdpsym.loss import chain_all_targets, chain_shortcuts, histogram_grid
+from pdpsym.loss import (
+    chain_all_targets,
+    chain_shortcuts,
+    histogram_grid,
+    histogram_products,
+    histogram_symmetry,
+)
 from pdpsym.loss.count_leakage import checked_known, known_assignments
 from pdpsym.loss.count_leakage_work import assignment_count
 from pdpsym.loss.leakage_result import Enclosed, TargetLeakage
@@ -71,9 +85,12 @@ def histogram_work(model: CountModel, n_targets: int, known: Sequence[str]) -> i
     (``lambda = 4``, stay 7/10; docs/benchmarks.md) against the estimate: chains moving
     uniformly (``k_c = 1``, mirrored) 3 states and 200 records 2.7e7 (estimate 3.6e7),
     4 and 50 5.9e6 (1.0e7), 3 and 100 2.0e6 (2.3e6), 4 and 30 7.8e5 (8.1e5), 5 and 20
-    2.4e6 (3.2e6); chains moving unevenly (``k_c = k``, no mirrors) 3 and 100 5.4e6
-    (6.5e6), 4 and 30 2.6e6 (2.3e6), 5 and 20 1.2e7 (8.9e6), 4 and 50 3.2e7 (2.9e7), 3 and
-    200 1.0e8 (1.0e8): within 2x.
+    2.4e6 (3.2e6); chains moving unevenly (circulant: ``k_c = 1`` by the rotations,
+    mirrored by the reversal up to a relabelling) 3 and 100 1.6e6 (2.3e6), 4 and 30 6.5e5
+    (8.1e5), 5 and 20 2.7e6 (3.2e6), 4 and 50 7.7e6 (1.0e7), 3 and 200 2.6e7 (3.6e7);
+    chains with no symmetry (``k_c = k``, every target; ``k - 1`` exact products each by
+    the complement lemma) 3 and 100 6.0e6 (6.5e6), 4 and 30 2.3e6 (2.3e6), 4 and 50 3.0e7
+    (2.9e7), 3 and 200 1.05e8 (1.0e8, at a load of about 11): within 2x.
 
     Args:
         model: a Markov chain or a product model.
@@ -138,25 +155,65 @@ def histogram_laws(
     all_counts = histogram_grid.decode_counts(simplex, k, T + 1, T)
     moves = relabellings(model, assignment)
     values = list(code)
+    markov = chain_of(shadow)
+    contents = None
+    if markov is not None and len(markov.matrices) == 1:
+        # the row-content lemma: F B with each row's common factor taken out
+        contents = histogram_products.RowContents(markov.matrices[0], T, simplex, all_counts)
+    # the joint weights of (n, x_i = a) summed over a: the same for every target (the
+    # complement lemma in the module docstring), kept once the first target has them all
+    total: np.ndarray | None = None
     for start in range(0, len(targets), BATCH):
         batch = targets[start : start + BATCH]
         for name, factors in shadow.target_factors(batch, known):
             laws = {}
+            complete = not moves and all(c in factors for c in code.values())
+            derived = values[-1] if complete and total is not None else None
+            direct: list[np.ndarray] = []
             for value, code_value in code.items():
                 if code_value not in factors:
                     continue
                 perm = moves.get(value)
                 if perm is not None and values[0] in laws:
-                    # the relabelling lemma: law a is law 0 with the bins 0 and a swapped
+                    # the relabelling lemma: law a is law 0 with its bins permuted
                     counts0, weights0 = laws[values[0]]
                     laws[value] = (counts0[:, list(perm)], weights0)
                     continue
-                coeffs = poly.coefficients_at(poly.product(list(factors[code_value])), simplex)
-                nz = [j for j, w in enumerate(coeffs) if w]
-                if not nz:
+                if value == derived:
+                    assert total is not None
+                    coeffs = total - _summed(direct)
+                    if any(c < 0 for c in coeffs):  # pragma: no cover - exact identity
+                        raise ArithmeticError("the complement law has a negative weight")
+                else:
+                    pair = list(factors[code_value])
+                    if (
+                        markov is not None
+                        and contents is not None
+                        and contents.active
+                        and len(pair) == 2
+                    ):
+                        at = values.index(value)
+                        coeffs = contents.law(pair[0], pair[1], at, markov.index(name) + 1)
+                    else:
+                        coeffs = np.array(
+                            poly.coefficients_at(poly.product(pair), simplex), dtype=object
+                        )
+                    direct.append(coeffs)
+                nz = np.flatnonzero(coeffs != 0)
+                if not len(nz):
                     continue
-                laws[value] = (all_counts[nz], [coeffs[j] for j in nz])
+                laws[value] = (all_counts[nz], coeffs[nz].tolist())
+            if complete and total is None:
+                total = _summed(direct)
             yield name, laws
+
+
+def _summed(arrays: Sequence[np.ndarray]) -> np.ndarray:
+    """The elementwise sum of equal-length object arrays of Python ints (exact)."""
+    out = arrays[0].copy()
+    for a in arrays[1:]:
+        out = out + a
+    return out
 
 
 def simplex_codes(k: int, T: int) -> list[int]:
@@ -187,24 +244,29 @@ def simplex_codes(k: int, T: int) -> list[int]:
 def relabellings(
     model: CountModel, assignment: dict[str, Fraction]
 ) -> dict[Fraction, tuple[int, ...]]:
-    """The values ``a`` of a chain whose law is bin 0's with bins ``0`` and ``a`` swapped.
+    """The values ``a`` of a chain whose law is bin 0's with its bins permuted.
 
-    **The relabelling lemma.** Let ``sigma`` swap the states ``0`` and ``a``. When the
-    chain's initial law and every transition matrix are invariant under ``sigma``
-    (``pi(sigma i) = pi(i)``, ``P(sigma i, sigma j) = P(i, j)``) and no known record is
-    ``0`` or ``a``, the sequence ``sigma(x)`` has the law of ``x`` and the same known
-    records; ``x_i = 0`` exactly when ``sigma(x)_i = a``, and the histogram of
-    ``sigma(x)`` is ``n`` with bins ``0`` and ``a`` swapped. So the law of ``n`` given
-    ``x_i = a, x_K`` is the law given ``x_i = 0, x_K`` with those two counts swapped, and
-    its mixture is ``G_a(y) = G_0(y`` with ``y_0, y_a`` swapped``)``.
+    **The relabelling lemma.** Let ``sigma`` be a permutation of the states with
+    ``sigma(0) = a``. When the chain's initial law and every transition matrix are
+    invariant under ``sigma`` (``pi(sigma i) = pi(i)``, ``P(sigma i, sigma j) = P(i, j)``)
+    and ``sigma`` fixes the state of every known record, the sequence ``sigma(x)`` has the
+    law of ``x`` and the same known records; ``x_i = 0`` exactly when ``sigma(x)_i = a``,
+    and the histogram of ``sigma(x)`` is ``n`` with ``m_{sigma(s)} = n_s``. So the law of
+    ``n`` given ``x_i = a, x_K`` is the law given ``x_i = 0, x_K`` with its counts
+    permuted by ``perm = sigma^{-1}`` (``m_c = n_{perm[c]}``), and its mixture is
+    ``G_a(y) = G_0(z)`` with ``z_{perm[c]} = y_c``. The transposition ``(0 a)`` is tried
+    first, then (for a few states) every permutation
+    (:func:`pdpsym.loss.histogram_symmetry.automorphism_perms`): a circulant chain has the
+    rotations.
 
     Args:
         model: a count model (only Markov chains have relabellings here).
         assignment: the known records' values.
 
     Returns:
-        ``{a: perm}`` with ``perm`` the transposition of bins ``0`` and ``a`` (a tuple of
-        bin indices); empty for other models or no symmetry.
+        ``{a: perm}`` with ``perm = sigma^{-1}`` (a tuple of bin indices; the
+        transposition of bins ``0`` and ``a`` when that is a symmetry); empty for other
+        models or no symmetry.
 
     References:
         Song, Wang, Chaudhuri (2017), Section 6 (symmetric activity chains: stay with
@@ -222,24 +284,9 @@ def relabellings(
     markov = chain_of(model)
     if markov is None or network_of(model) is not None:
         return {}
-    k = markov.k
     fixed = {markov.states.index(Fraction(v)) for v in assignment.values()}
-    out = {}
-    for a in range(1, k):
-        perm = list(range(k))
-        perm[0], perm[a] = a, 0
-        if 0 in fixed or a in fixed:
-            continue
-        if any(markov.initial_law[perm[i]] != markov.initial_law[i] for i in range(k)):
-            continue
-        if all(
-            m[perm[i]][perm[j]] == m[i][j]
-            for m in markov.matrices
-            for i in range(k)
-            for j in range(k)
-        ):
-            out[markov.states[a]] = tuple(perm)
-    return out
+    perms = histogram_symmetry.automorphism_perms(markov.initial_law, markov.matrices, fixed)
+    return {markov.states[a]: perm for a, perm in perms.items()}
 
 
 def law_perms(
@@ -267,7 +314,8 @@ def law_perms(
 
 
 def _reversible(model: CountModel) -> bool:
-    """Whether the model is a reversal-symmetric chain (no known records)."""
+    """Whether the model is a chain whose targets ``t`` and ``T + 1 - t`` leak alike (no
+    known records; reversible, or reversed up to a relabelling of its states)."""
     markov = chain_of(model)
     if markov is None or network_of(model) is not None:
         return False
@@ -275,7 +323,9 @@ def _reversible(model: CountModel) -> bool:
     chain = chain_all_targets.CountChain(
         markov.initial_law, markov.matrices, (row,) * markov.length, {}
     )
-    return chain_shortcuts.reversal_symmetric(chain)
+    return chain_shortcuts.reversal_symmetric(chain) or (
+        histogram_symmetry.reversal_relabelling(markov.initial_law, markov.matrices) is not None
+    )
 
 
 def _mirrors(
@@ -283,7 +333,9 @@ def _mirrors(
 ) -> dict[str, str]:
     """Targets whose leakage equals their mirror's (``x_t`` and ``x_{T+1-t}`` of a
     reversal-symmetric chain, :func:`pdpsym.loss.chain_shortcuts.reversal_symmetric`: the
-    histogram does not depend on the order of the records), mapped to that mirror."""
+    histogram does not depend on the order of the records; or, with no known record, of
+    a chain reversed up to a relabelling of its states,
+    :func:`pdpsym.loss.histogram_symmetry.reversal_relabelling`), mapped to that mirror."""
     markov = chain_of(model)
     if markov is None:
         return {}
@@ -292,7 +344,10 @@ def _mirrors(
     chain = chain_all_targets.CountChain(
         markov.initial_law, markov.matrices, (row,) * markov.length, fixed
     )
-    if not chain_shortcuts.reversal_symmetric(chain):
+    if not chain_shortcuts.reversal_symmetric(chain) and (
+        assignment
+        or histogram_symmetry.reversal_relabelling(markov.initial_law, markov.matrices) is None
+    ):
         return {}
     pos = {name: markov.index(name) for name in targets}
     names = {p: name for name, p in pos.items()}

@@ -74,10 +74,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
-from pdpsym.core.balls import Ball, BallPoly, working_precision
+from pdpsym.core.balls import BallPoly, working_precision
 from pdpsym.core.certify import arb_from_fraction, ball_endpoints
 from pdpsym.core.decimals import fixed_digits
 
@@ -150,16 +151,22 @@ def _mixture(
     return eta_in
 
 
-def _last_kernel(T: int, k: int, q: float) -> np.ndarray:
+def _last_kernel(T: int, q: float, gap: np.ndarray, out: np.ndarray | None) -> np.ndarray:
     """``q^{|y_{k-1} - (T - n_0 - ... - n_{k-2})|}`` on the grid (the powers of ``q`` by
-    repeated products, ``d`` roundings for ``q^d``)."""
+    repeated products, ``d`` roundings for ``q^d``), from :func:`_clipped_gap`."""
     powers = np.empty(2 * T + 1)
     powers[0] = 1.0
     for d in range(1, 2 * T + 1):
         powers[d] = powers[d - 1] * q
+    return np.take(powers, gap, out=out)
+
+
+def _clipped_gap(T: int, k: int) -> np.ndarray:
+    """``min(|y_{k-1} - (T - n_0 - ... - n_{k-2})|, 2 T)`` on the grid (small ints; beyond
+    ``2 T`` the head is zero: those cells have more than ``T`` records)."""
     rest = T - np.indices((T + 1,) * (k - 1)).sum(axis=0)
     gap = np.abs(np.arange(T + 1) - rest[..., None])
-    return powers[np.minimum(gap, 2 * T)]
+    return np.minimum(gap, 2 * T).astype(np.uint16 if 2 * T < 2**16 else np.int64)
 
 
 def _rows(grid: np.ndarray, scratch: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray]:
@@ -175,19 +182,23 @@ def _rows(grid: np.ndarray, scratch: np.ndarray, axis: int) -> tuple[np.ndarray,
 
 def _filter(grid: np.ndarray, scratch: np.ndarray, q: float, axis: int) -> None:
     """``G[y] = sum_n g[n] q^{|y - n|}`` along ``axis`` (``axis < k - 1``), in place:
-    ``L[y] = g[y] + q L[y-1]``, ``R[y] = g[y] + q R[y+1]``, ``G[y] = L[y] + q R[y+1]``
-    (non-negative terms; the later axes are contiguous blocks)."""
-    v, right = _rows(grid, scratch, axis)
+    ``R[y] = q (g[y+1] + R[y+1])`` (``R = 0`` at the end) into ``scratch``, then ``L[y] =
+    g[y] + q L[y-1]`` in place and ``G = L + R`` (non-negative terms; a term meets at most
+    ``2 T + 1`` roundings on an axis; the later axes are contiguous blocks)."""
+    shape = grid.shape
+    rows = math.prod(shape[:axis]), shape[axis], math.prod(shape[axis + 1 :])
+    v = grid.reshape(rows)
+    right = scratch.reshape(rows)
     n = v.shape[1]
+    right[:, n - 1, :] = 0.0
+    for y in range(n - 2, -1, -1):
+        np.add(v[:, y + 1, :], right[:, y + 1, :], out=right[:, y, :])
+        right[:, y, :] *= q
     tmp = np.empty_like(v[:, 0, :])
     for y in range(1, n):
         np.multiply(v[:, y - 1, :], q, out=tmp)
         v[:, y, :] += tmp
-    for y in range(n - 2, -1, -1):
-        np.multiply(right[:, y + 1, :], q, out=tmp)
-        right[:, y, :] += tmp
-    right *= q
-    v[:, :-1, :] += right[:, 1:, :]
+    v += right
 
 
 def _gap(T: int, k: int) -> np.ndarray:
@@ -256,6 +267,7 @@ class Workspace:
         self.key: tuple[int, int, float] | None = None
         self.last: np.ndarray | None = None
         self.arrays: list[np.ndarray] = []
+        self.gap: tuple[tuple[int, int], np.ndarray] | None = None
 
     def get(self, T: int, k: int, q: float) -> tuple[np.ndarray, list[np.ndarray]]:
         """The last axis's kernel and four grid-shaped arrays for ``(T, k, q)``.
@@ -272,7 +284,10 @@ class Workspace:
             The module docstring (the last axis needs no recurrence).
         """
         if self.key != (T, k, q) or self.last is None:
-            self.last = _last_kernel(T, k, q)
+            if self.gap is None or self.gap[0] != (T, k):
+                self.gap = ((T, k), _clipped_gap(T, k))
+                self.last = None
+            self.last = _last_kernel(T, q, self.gap[1], self.last)
             if not self.arrays or self.arrays[0].shape != self.last.shape:
                 self.arrays = [np.empty(self.last.shape) for _ in range(4)]
             self.key = (T, k, q)
@@ -323,9 +338,16 @@ def screen(
     # law 0 first, then the laws that are its relabellings (views of bufs[0]), then the rest
     sequence = [0] + [j for j in range(1, len(laws)) if perms[j] is not None]
     sequence += [j for j in range(1, len(laws)) if perms[j] is None]
+    relabelled = any(p is not None for p in perms)
     for j in sequence:
         counts, weights = laws[j]
         perm = perms[j]
+        if j == 0 and not relabelled:
+            # law 0 straight into the envelope's max (no view of it is read later)
+            eta_in = _mixture(counts, weights, last, q, [top, bufs[1]])
+            gamma = max(gamma, 2 * (2 * k * (2 * T + 4) * _U + k * T * theta + eta_in))
+            np.copyto(low, top)
+            continue
         if perm is None:
             eta_in = _mixture(counts, weights, last, q, bufs)
             gamma = max(gamma, 2 * (2 * k * (2 * T + 4) * _U + k * T * theta + eta_in))
@@ -362,42 +384,46 @@ def screen(
     return points, ub_log.ravel()[flat], best
 
 
-def _law_ball(
+def _law_poly(
     y: np.ndarray,
     j: int,
     laws: Sequence[Law],
     perms: Sequence[tuple[int, ...] | None],
-    q: Ball,
-    base: dict[tuple[int, ...], Ball],
-) -> Ball:
-    """``G_j(y)`` as a ball; a relabelled law's is law 0's at ``z`` (``z_{perm[c]} =
-    y_c``), kept in ``base`` by point."""
+    cache: dict[tuple[int, tuple[int, ...]], tuple[list[int], int]],
+    objs: dict[int, np.ndarray],
+) -> tuple[list[int], int]:
+    """``G_j(y) = sum_d W_d q^d / W`` as the integer list ``W_d`` and ``W``; a relabelled
+    law's is law 0's at ``z`` (``z_{perm[c]} = y_c``). Kept in ``cache`` by law and point
+    (the integers do not depend on the working precision)."""
     perm = perms[j]
     if perm is None and j > 0:
-        return _ball_at(y, laws[j], q)
-    z = y.copy()
-    if perm is not None:
-        z[list(perm)] = y
-    key = tuple(z.tolist())
-    if key not in base:
-        base[key] = _ball_at(z, laws[0], q)
-    return base[key]
+        key = (j, tuple(y.tolist()))
+        z, law = y, laws[j]
+    else:
+        z = y.copy()
+        if perm is not None:
+            z[list(perm)] = y
+        key = (0, tuple(z.tolist()))
+        law = laws[0]
+    if key not in cache:
+        if key[0] not in objs:  # the law's weights as one object array, made once
+            objs[key[0]] = np.array(law[1], dtype=object)
+        cache[key] = _distance_poly(z, (law[0], objs[key[0]]))
+    return cache[key]
 
 
-def _ball_at(y: np.ndarray, law: Law, q: Ball) -> Ball:
-    """``G(y) = sum_n p(n) q^{|y - n|_1}`` as a ball (the law's weights grouped by ``d``)."""
+def _distance_poly(y: np.ndarray, law: tuple[np.ndarray, Any]) -> tuple[list[int], int]:
+    """The law's exact weights grouped by ``d = |y - n|_1``: ``(W_d for d = 0..max, sum)``."""
     counts, weights = law
     d = np.abs(counts - y).sum(axis=1)
     order = np.argsort(d, kind="stable")
     ds = d[order]
-    ends = [*(np.flatnonzero(np.diff(ds)) + 1).tolist(), len(ds)]
-    ws = [weights[j] for j in order.tolist()]
+    starts = np.flatnonzero(np.r_[True, np.diff(ds) != 0])
+    sums = np.add.reduceat(np.asarray(weights, dtype=object)[order], starts)
     w = [0] * (int(ds[-1]) + 1)
-    start = 0
-    for end in ends:  # exact integer sums of the weights at each distance
-        w[int(ds[start])] = sum(ws[start:end])
-        start = end
-    return BallPoly(w)(q) / sum(weights)
+    for at, total in zip(ds[starts].tolist(), sums.tolist(), strict=True):
+        w[at] = total  # exact integer sums of the weights at each distance
+    return w, sum(sums.tolist())
 
 
 def is_relabelling(law0: Law, law: Law, perm: Sequence[int]) -> bool:
@@ -498,14 +524,18 @@ def grid_sup(
         rest_hi = Fraction(top)
     big = alpha.denominator if alpha is not None else rate.numerator
     prec = max(64, int(digits * math.log2(10)) + 40, big.bit_length() + 64)
+    cache: dict[tuple[int, tuple[int, ...]], tuple[list[int], int]] = {}
+    objs: dict[int, np.ndarray] = {}
     while True:
         lo: Fraction | None = None
         hi: Fraction | None = rest_hi
         with working_precision(prec):
             qb = arb_from_fraction(alpha) if alpha is not None else (-arb_from_fraction(rate)).exp()
-            base: dict[tuple[int, ...], Ball] = {}  # law 0's balls by point
             for y in decided:
-                logs = [_law_ball(y, j, laws, perms, qb, base).log() for j in range(len(laws))]
+                logs = []
+                for j in range(len(laws)):
+                    w, total = _law_poly(y, j, laws, perms, cache, objs)
+                    logs.append((BallPoly(w)(qb) / total).log())
                 for a in range(len(logs)):
                     for b in range(len(logs)):
                         if a == b:

@@ -38,6 +38,44 @@ def _chain(k: int, T: int, uniform: bool = True) -> MarkovChain:
     )
 
 
+# no symmetry at all: no relabelling, no reversal (rows of small primes' fractions; the
+# 3-state chain starts off its stationary law, the 4-state one has a zero)
+RANDOM3 = (
+    ["1/3", "1/2", "1/6"],
+    [["3/5", "3/10", "1/10"], ["1/7", "5/7", "1/7"], ["2/9", "1/9", "2/3"]],
+)
+RANDOM4 = (
+    "stationary",
+    [
+        ["3/5", "1/5", "1/10", "1/10"],
+        ["1/8", "1/2", "1/4", "1/8"],
+        ["1/6", "1/6", "1/3", "1/3"],
+        ["1/10", "0", "1/5", "7/10"],
+    ],
+)
+
+
+# two-digit prime denominators, a different one per row (large integers in F and B)
+PRIME3 = (
+    ["1/3", "1/3", "1/3"],
+    [["50/97", "30/97", "17/97"], ["11/89", "60/89", "18/89"], ["20/83", "13/83", "50/83"]],
+)
+PRIME4 = (
+    "stationary",
+    [
+        ["50/97", "30/97", "10/97", "7/97"],
+        ["11/89", "60/89", "9/89", "9/89"],
+        ["20/83", "13/83", "40/83", "10/83"],
+        ["1/79", "2/79", "3/79", "73/79"],
+    ],
+)
+
+
+def _random_chain(k: int, T: int, prime: bool = False) -> MarkovChain:
+    init, rows = (PRIME3 if k == 3 else PRIME4) if prime else (RANDOM3 if k == 3 else RANDOM4)
+    return MarkovChain([chr(ord("a") + j) for j in range(k)], T, init, rows)
+
+
 # measured: `pdpsym leakage --query histogram --all-targets --lam 4` CPU seconds (user +
 # system of the whole process, benchmarks/bench_histogram.py; docs/benchmarks.md), times
 # the project's 10^6 steps a CPU second (pdpsym.app.limits: a step is about a microsecond)
@@ -49,16 +87,30 @@ def _chain(k: int, T: int, uniform: bool = True) -> MarkovChain:
         (3, 100, True, 1.97),
         (4, 30, True, 0.78),
         (5, 20, True, 2.35),
-        (3, 100, False, 5.42),
-        (4, 30, False, 2.62),
-        (5, 20, False, 12.16),
-        (4, 50, False, 32.31),
-        (3, 200, False, 99.64),
+        # moving unevenly: circulant, so the rotations relabel and the reversal is the
+        # chain relabelled (since the relabellings of every automorphism)
+        (3, 100, False, 1.63),
+        (4, 30, False, 0.65),
+        (5, 20, False, 2.74),
+        (4, 50, False, 7.74),
+        (3, 200, False, 25.6),
+        # no symmetry (RANDOM3, RANDOM4; load about 11 on the 2 cores)
+        (3, 100, None, 5.97),
+        (4, 30, None, 2.34),
+        (4, 50, None, 29.7),
+        (3, 200, None, 104.7),
+        # PRIME3, PRIME4 (load about 11)
+        (3, 100, "prime", 9.44),
+        (4, 30, "prime", 3.47),
     ],
 )
 def test_estimate_within_3x_of_measured(k, T, uniform, cpu_seconds):
     measured = cpu_seconds * 1e6
-    work = histogram_work(_chain(k, T, uniform), T, [])
+    if uniform is None or uniform == "prime":
+        model = _random_chain(k, T, prime=uniform == "prime")
+    else:
+        model = _chain(k, T, uniform)
+    work = histogram_work(model, T, [])
     assert measured / 3 <= work <= 3 * measured
 
 
