@@ -1,36 +1,31 @@
-"""Calibration: the smallest noise scale at which every target's Eq. 2 leakage is at most
-eps, certified, next to the baselines' scales and the leakage those actually give.
+"""Calibration of the sum: the smallest noise scale at which every target's Eq. 2 leakage
+is at most eps, certified, next to the baselines' scales and the leakage those actually
+give.
 
-**Why bisection is sound.** Each target's leakage is non-increasing in the scale
-``lambda`` (:mod:`pdpsym.loss.count_leakage`: the Laplace law of a larger scale is the
-smaller one followed by independent noise, and a sup of density ratios cannot grow under
-post-processing; likewise for the geometric mechanism). So is their max, and the set of
-scales meeting eps is an interval ``[lambda*, inf)``. A bracket ``[lo, hi]`` with
-``PL(lo) > eps`` (one target certified above eps) and ``PL(hi) <= eps`` (every target
-certified at most eps) therefore encloses ``lambda*``.
-
-**How.** The worst target at a scale known to be safe is bisected alone (its
-forward-backward polynomials are computed once; each step is one certified sup), then
-every target is certified at the bracket's upper end; if another target exceeds eps
-there, it becomes the worst and the bisection continues from the bracket.
+Each target's leakage is non-increasing in the scale (:mod:`pdpsym.loss.count_leakage`:
+the Laplace law of a larger scale is the smaller one followed by independent noise, and a
+sup of density ratios cannot grow under post-processing; likewise for the geometric
+mechanism), so the bisection of :mod:`pdpsym.audit.scale_bisection` is sound. The target
+it bisects keeps its forward-backward polynomials (computed once; each step is one
+certified sup).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
 import sympy
 
+from pdpsym.audit.scale_bisection import max_sign, nudged, smallest_scale, worst_leakage
 from pdpsym.core.certify import certify
 from pdpsym.core.decimals import decimal_string, enclosure_decimal
 from pdpsym.core.errors import InputError, Undecided
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.count_leakage import (
     known_assignments,
-    leakage_max,
     structured_leakage,
     target_enclosure,
 )
@@ -48,16 +43,6 @@ from pdpsym.models.counts import CountModel
 from pdpsym.models.model_objects import chain_of, network_of
 
 Mechanism = Literal["laplace", "geometric"]
-
-#: at a tie PL(lambda) = eps the bracket is lambda (1 -+ NUDGE), both ends certified
-NUDGE = Fraction(1, 10**14)
-
-#: the relative width of the calibrated enclosure
-REL_WIDTH = Fraction(1, 10**12)
-#: how far below the safe scale the search for a lower end goes (2^-40 of it, about
-#: 10^-12): a target whose leakage stays within eps there (the query barely depends on
-#: it, or not at all given the known records) has no smallest scale the search can reach
-MAX_HALVINGS = 40
 
 
 def baseline_json(
@@ -123,6 +108,58 @@ class NotApplicable:
     def as_json(self, digits: int) -> dict[str, Any]:
         """``{"name", "applicable": false, "reason"}`` (``digits`` is unused)."""
         return {"name": self.name, "applicable": False, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Goal:
+    """What a calibration must meet: Eq. 2 leakage at most ``eps`` (> 0) for every target,
+    under a mechanism (``"laplace"`` or ``"geometric"``), against an adversary who knows
+    the records ``known``, for the query weighted by ``weights`` (None: the sum).
+
+    ``targets`` None stands for every record not known (:meth:`targets_of`).
+
+    Raises:
+        InputError: ``eps <= 0`` (field ``eps``) or an unknown mechanism (``mechanism``).
+
+    References:
+        Li et al. (2019), Eq. 2 (the bound a calibration meets, per target).
+    """
+
+    eps: Fraction
+    mechanism: str = "laplace"
+    known: tuple[str, ...] = ()
+    targets: tuple[str, ...] | None = None
+    weights: Mapping[str, int] | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "eps", positive_eps(self.eps))
+        object.__setattr__(self, "known", tuple(self.known))
+        if self.targets is not None:
+            object.__setattr__(self, "targets", tuple(self.targets))
+        if self.mechanism not in ("laplace", "geometric"):
+            raise InputError(
+                "mechanism", f"unknown mechanism {self.mechanism!r} (laplace or geometric)"
+            )
+
+    def targets_of(self, variables: Sequence[str]) -> list[str]:
+        """The targets: those given, or every record of ``variables`` not known.
+
+        Args:
+            variables: the model's (or the class's) record names.
+
+        Returns:
+            The targets, a list.
+
+        Raises:
+            InputError: no target is left (field ``target``).
+        """
+        if self.targets is not None:
+            out = list(self.targets)
+        else:
+            out = [v for v in variables if v not in set(self.known)]
+        if not out:
+            raise InputError("target", "no target left once the known records are removed")
+        return out
 
 
 def scale_json(
@@ -218,96 +255,35 @@ def positive_eps(eps: Fraction) -> Fraction:
     return eps
 
 
-def calibration_targets(
-    model: CountModel, known: Sequence[str], targets: Sequence[str] | None
-) -> tuple[tuple[str, ...], list[str]]:
-    """The known records and the targets of a calibration (default: every record not known).
+def measured_baselines(
+    scales: Sequence[BaselineScale | NotApplicable],
+    passes: Mapping[Fraction, list[Any]],
+    all_targets: Callable[[Fraction], list[Any]],
+) -> list[BaselineResult | NotApplicable]:
+    """Each baseline's scale with the certified leakage it gives (max over targets).
 
     Args:
-        model: the model whose records are the default targets.
-        known: the records the adversary knows.
-        targets: the targets, or None for every record not known.
+        scales: the baselines' scales (and those not applicable, kept in place).
+        passes: the all-targets passes already made, by scale (a baseline at one of
+            them, the safe start being group DP's, needs no other pass).
+        all_targets: every target's certified leakage at a scale.
 
     Returns:
-        ``(known, targets)``.
-
-    Raises:
-        InputError: no target is left (field ``target``).
+        A :class:`BaselineResult` per scale (the leakage at its scale's upper end, 20
+        digits), the :class:`NotApplicable` ones as given.
 
     References:
-        Li et al. (2019), Eq. 2 (one leakage per target).
+        Li et al. (2019), Eq. 2; Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 5.
     """
-    known = tuple(known)
-    if targets is None:
-        targets = [v for v in model.variables if v not in set(known)]
-    targets = list(targets)
-    if not targets:
-        raise InputError("target", "no target left once the known records are removed")
-    return known, targets
-
-
-def max_sign(
-    enclosures: Callable[[int], Iterable[tuple[Any, ...] | None]],
-    precisions: Sequence[int],
-    eps: Fraction,
-    name: str,
-) -> int:
-    """The sign of ``max - eps`` for a max of certified enclosures, raising precision.
-
-    Args:
-        enclosures: at a number of digits, each part's enclosure ``(lo, hi, ...)`` (None: no
-            two compatible values in the part).
-        precisions: the digits tried, in order.
-        eps: the bound compared with.
-        name: the target's name (for the error).
-
-    Returns:
-        1 when the max is certified above ``eps``, -1 when certified at most ``eps``, 0
-        when no precision splits them.
-
-    Raises:
-        InputError: no part has two compatible values (field ``target``).
-
-    References:
-        Li et al. (2019), Eq. 2 (the leakage is a max over the known assignments).
-    """
-    for digits in precisions:
-        lo: Fraction | None = None
-        hi: Fraction | None = None
-        for res in enclosures(digits):
-            if res is not None:
-                lo = res[0] if lo is None else max(lo, res[0])
-                hi = res[1] if hi is None else max(hi, res[1])
-        if lo is None or hi is None:
-            raise InputError("target", f"{name}: no two values are compatible")
-        if lo > eps:
-            return 1
-        if hi <= eps:
-            return -1
-    return 0
-
-
-def nudged(
-    compare: Callable[[Fraction, Fraction], int], lam: Fraction, eps: Fraction
-) -> tuple[Fraction, Fraction] | None:
-    """At a tie ``PL(lam) = eps``: ``lam (1 -+ NUDGE)`` when certified on either side.
-
-    Args:
-        compare: the certified sign of ``PL(scale) - eps``.
-        lam: the tied scale.
-        eps: the bound.
-
-    Returns:
-        ``(lam (1 - NUDGE), lam (1 + NUDGE))`` when the leakage is certified above eps at
-        the first and below at the second, else None.
-
-    References:
-        Li et al. (2019), Eq. 2 (the leakage is non-increasing in the scale).
-    """
-    lo, hi = lam * (1 - NUDGE), lam * (1 + NUDGE)
-    if compare(lo, eps) > 0 and compare(hi, eps) < 0:
-        return lo, hi
-    return None
+    out: list[BaselineResult | NotApplicable] = []
+    for b in scales:
+        if isinstance(b, NotApplicable):
+            out.append(b)
+            continue
+        used = Fraction(certify(b.scale, 20).enclosure[1])
+        best = worst_leakage(passes.get(used) or all_targets(used))
+        out.append(BaselineResult(b.name, b.scale, used, best.value, best.target, b.detail))
+    return out
 
 
 class _Target:
@@ -335,36 +311,28 @@ class _Target:
             self.name,
         )
 
-    def around(self, lam: Fraction, eps: Fraction) -> tuple[Fraction, Fraction]:
+    def tie(self, lam: Fraction, eps: Fraction) -> tuple[Fraction, Fraction]:
         """At a tie ``PL(lam) = eps`` (to 68 digits): ``lam (1 -+ NUDGE)``, certified to
         lie below and above ``lambda*`` (the leakage is non-increasing; if it is flat
-        there, the tie is undecided)."""
+        there, the tie is undecided: raised, not left wide)."""
         bracket = nudged(self.compare, lam, eps)
         if bracket is not None:
             return bracket
         raise Undecided(f"leakage of {self.name} equals eps near scale {lam}", 68 * 4)
 
 
-def _check_mechanism(model: CountModel, mechanism: str, weights: Any) -> Mechanism:
-    if mechanism not in ("laplace", "geometric"):
-        raise InputError("mechanism", f"unknown mechanism {mechanism!r} (laplace or geometric)")
-    if mechanism == "geometric" and model.contributions(weights).scale != 1:
-        raise InputError("mechanism", "the geometric mechanism needs integer record values")
-    return mechanism  # type: ignore[return-value]
-
-
 def _pass(
     model: CountModel,
+    goal: Goal,
     targets: Sequence[str],
-    known: Sequence[str],
     lam: Fraction,
-    weights: Any,
     on_target: Callable[[str], None] | None,
     eps: Fraction | None,
 ) -> list[Any]:
     """Every target's certified leakage at ``lam``, precise enough to compare with eps
     (a target whose enclosure contains eps is recomputed with more digits; no eps: 17
     digits each)."""
+    known, weights = goal.known, goal.weights
     res = structured_leakage(
         model, targets, known, lam, weights, digits=17, exact=False, on_target=on_target
     )
@@ -379,27 +347,6 @@ def _pass(
         }
         res = [again.get(r.target, r) for r in res]
     return res
-
-
-def worst_leakage(results: Sequence[Any]) -> Any:
-    """The largest leakage of a calibration pass's ``results``.
-
-    Args:
-        results: one Eq. 2 result per target (each with ``value`` and ``target``).
-
-    Returns:
-        The result of the largest value (:func:`~pdpsym.loss.count_leakage.leakage_max`).
-
-    Raises:
-        InputError: (field ``target``) when no target has two compatible values.
-
-    References:
-        Li et al. (2019), Eq. 2 (the worst target decides the scale).
-    """
-    best = leakage_max(results)
-    if best is None:
-        raise InputError("target", "no target has two compatible values")
-    return best
 
 
 def calibrate(
@@ -447,154 +394,103 @@ def calibrate(
         >>> c.lo <= 1 <= c.hi, c.hi - c.lo <= Fraction(1, 10**12)
         (True, True)
     """
-    eps = positive_eps(eps)
-    mech = _check_mechanism(model, mechanism, weights)
-    known, targets = calibration_targets(model, known, targets)
+    goal = Goal(eps, mechanism, tuple(known), None if targets is None else tuple(targets), weights)
+    return calibrate_goal(model, goal, baselines=baselines, on_target=on_target)
+
+
+def calibrate_goal(
+    model: CountModel,
+    goal: Goal,
+    *,
+    baselines: bool = True,
+    on_target: Callable[[str], None] | None = None,
+) -> Calibration:
+    """:func:`calibrate` for a :class:`Goal` (the engine the class calibrations share).
+
+    Args:
+        model: a Markov chain, a product model or a Bayesian network's count query.
+        goal: what the scale must meet.
+        baselines: also the baselines' scales and the leakage each gives.
+        on_target: progress callback (once per target and pass).
+
+    Returns:
+        The :class:`Calibration`.
+
+    Raises:
+        InputError: the geometric mechanism on non-integer record values (field
+            ``mechanism``), or a query that does not depend on the records (``model``).
+
+    References:
+        Li et al., Eq. 2; Song, Wang, Chaudhuri (SIGMOD 2017), MQM; Li et al., Remark 1.
+    """
+    eps, weights = goal.eps, goal.weights
+    if goal.mechanism == "geometric" and model.contributions(weights).scale != 1:
+        raise InputError("mechanism", "the geometric mechanism needs integer record values")
+    targets = goal.targets_of(model.variables)
     # a safe start: the group-DP scale (doubled until every target meets eps)
     hi = Fraction(certify(group_dp_scale(model, eps).scale, 20).enclosure[1])
     if hi <= 0:
         raise InputError("model", "the query does not depend on the records (sensitivity 0)")
-    passes: dict[Fraction, list[Any]] = {}
-    if independent_closed_form(model):
+
+    def all_targets(lam: Fraction, eps: Fraction | None = eps) -> list[Any]:
+        return _pass(model, goal, targets, lam, on_target, eps)
+
+    passes: Mapping[Fraction, list[Any]] = {}
+    at_one = all_targets(Fraction(1)) if independent_closed_form(model) else []
+    if any(r.value is not None for r in at_one):
         # every target leaks (max c - min c) / lambda exactly: the smallest scale is the
         # worst target's leakage at lambda = 1 divided by eps, exactly
-        at_one = _pass(model, targets, known, Fraction(1), weights, on_target, eps)
-        if any(r.value is not None for r in at_one):
-            best = worst_leakage(at_one)
-            scale = best.value.hi / eps
-            run = (targets, known, weights, on_target)
-            return _with_baselines(model, eps, mech, scale, scale, best.target, baselines, {}, run)
-    while True:
-        results = _pass(model, targets, known, hi, weights, on_target, eps)
-        passes[hi] = results
-        if all(r.value is None or r.value.hi <= eps for r in results):
-            break
-        hi *= 2
-    safe = hi
-    worst = worst_leakage(results).target
-    lo: Fraction | None = None
-    while True:
-        tgt = _Target(model, worst, known, weights)
-        if lo is None:
-            lo = hi / 2
-            while (c := tgt.compare(lo, eps)) < 0:
-                if lo < safe / 2**MAX_HALVINGS:
-                    raise InputError(
-                        "eps",
-                        f"target {worst}: the leakage stays within {eps} down to 2^-"
-                        f"{MAX_HALVINGS} of the safe scale {safe} (the query depends on the "
-                        "target too little, or not at all given the known records): no "
-                        "smallest scale to find",
-                    )
-                hi, lo = lo, lo / 2
-            if c == 0:
-                lo, hi = tgt.around(lo, eps)
-        while hi - lo > REL_WIDTH * hi:
-            mid = short_between((lo + hi) / 2, lo, hi)
-            c = tgt.compare(mid, eps)
-            if c > 0:
-                lo = mid
-            elif c < 0:
-                hi = mid
-            else:
-                lo, hi = tgt.around(mid, eps)
-        results = _pass(model, targets, known, hi, weights, on_target, eps)
-        passes[hi] = results
-        above = [r.target for r in results if r.value is not None and r.value.hi > eps]
-        if not above:
-            break
-        # another target exceeds eps at hi (certified by _pass): it is now the worst;
-        # PL(hi) > eps, so hi becomes the lower end, and the safe scale the upper one
-        worst, lo, hi = above[0], hi, safe
-    return _with_baselines(
-        model, eps, mech, lo, hi, worst, baselines, passes, (targets, known, weights, on_target)
-    )
-
-
-def _with_baselines(
-    model: CountModel,
-    eps: Fraction,
-    mech: Any,
-    lo: Fraction,
-    hi: Fraction,
-    worst: str,
-    baselines: bool,
-    passes: dict[Fraction, list[Any]],
-    run: tuple[Any, Any, Any, Any],
-) -> Calibration:
-    """The :class:`Calibration` with the baselines' scales and the leakage each gives."""
-    targets, known, weights, on_target = run
+        best = worst_leakage(at_one)
+        lo = hi = best.value.hi / eps
+        worst = best.target
+    else:
+        lo, hi, worst, passes = smallest_scale(
+            all_targets, lambda name: _Target(model, name, goal.known, weights), hi, eps
+        )
     out: list[BaselineResult | NotApplicable] = []
     if baselines:
-        scales: list[BaselineScale] = [group_dp_scale(model, eps)]
-        skipped: list[NotApplicable] = []
-        chain = chain_of(model)
-        if chain is not None and len(chain.matrices) == 1 and weights is None:
-            scales.append(mqm_exact_scale(chain, eps))
-        network = network_of(model)
-        if network is not None:  # MQM on the network's quilts
-            scales.append(
-                mqm_network_scale(
-                    network, eps, dict(weights) if weights else None, on_record=on_target
-                )
-            )
-        if chain is not None:
-            reason = mqm_approx_applies(chain)
-            if reason is None and weights is not None:
-                reason = "MQMApprox here is for the sum query (no weights)"
-            if reason is None:
-                scales.append(mqm_approx_scale(chain, eps))
-            else:
-                skipped.append(NotApplicable("mqm-approx", reason))
-        for b in scales:
-            used = Fraction(certify(b.scale, 20).enclosure[1])
-            # the safe start is the group-DP scale: a scale already certified for every
-            # target gives the max without another pass
-            results = passes.get(used) or _pass(
-                model, targets, known, used, weights, on_target, None
-            )
-            best = worst_leakage(results)
-            leak, w = best.value, best.target
-            out.append(BaselineResult(b.name, b.scale, used, leak, w, b.detail))
-        out.extend(skipped)
-    return Calibration(eps, mech, lo, hi, worst, tuple(out))
+        out = measured_baselines(
+            _baseline_scales(model, goal, on_target), passes, lambda lam: all_targets(lam, None)
+        )
+    return Calibration(eps, goal.mechanism, lo, hi, worst, tuple(out))  # type: ignore[arg-type]
 
 
-def short_between(mid: Fraction, lo: Fraction, hi: Fraction) -> Fraction:
-    """A short rational strictly inside ``(lo, hi)`` near ``mid`` (keeps numbers small).
-
-    Args:
-        mid: the point wanted (inside ``(lo, hi)``).
-        lo: the open interval's lower end.
-        hi: its upper end (``> lo``).
-
-    Returns:
-        The first ``round(mid d) / d`` for ``d = 1, 2, 4, ...`` strictly inside ``(lo, hi)``
-        and within a quarter of the width of ``mid``.
-
-    References:
-        Li et al. (2019), Eq. 2 (the bisection for the smallest scale meeting eps).
-    """
-    width = hi - lo
-    den = 1
-    while True:
-        q = Fraction(round(mid * den), den)
-        if lo < q < hi and abs(q - mid) <= width / 4:
-            return q
-        den *= 2
+def _baseline_scales(
+    model: CountModel, goal: Goal, on_target: Callable[[str], None] | None
+) -> list[BaselineScale | NotApplicable]:
+    """Group DP's scale (and, for chains, MQMExact's and MQMApprox's; for Bayesian
+    networks, MQM on the network's quilts), those not applicable last, with the reason."""
+    eps, weights = goal.eps, goal.weights
+    scales: list[BaselineScale | NotApplicable] = [group_dp_scale(model, eps)]
+    skipped: list[NotApplicable] = []
+    chain = chain_of(model)
+    if chain is not None and len(chain.matrices) == 1 and weights is None:
+        scales.append(mqm_exact_scale(chain, eps))
+    network = network_of(model)
+    if network is not None:  # MQM on the network's quilts
+        scales.append(
+            mqm_network_scale(network, eps, dict(weights) if weights else None, on_record=on_target)
+        )
+    if chain is not None:
+        reason = mqm_approx_applies(chain)
+        if reason is None and weights is not None:
+            reason = "MQMApprox here is for the sum query (no weights)"
+        if reason is None:
+            scales.append(mqm_approx_scale(chain, eps))
+        else:
+            skipped.append(NotApplicable("mqm-approx", reason))
+    return scales + skipped
 
 
 __all__ = [
     "BaselineResult",
     "Calibration",
+    "Goal",
     "NotApplicable",
     "baseline_json",
     "calibrate",
-    "calibration_targets",
-    "max_sign",
-    "nudged",
+    "calibrate_goal",
+    "measured_baselines",
     "positive_eps",
     "scale_json",
-    "short_between",
-    "worst_leakage",
 ]

@@ -26,22 +26,17 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.audit.calibrate import (
-    REL_WIDTH,
     BaselineResult,
     Calibration,
+    Goal,
     NotApplicable,
-    calibration_targets,
-    max_sign,
-    nudged,
-    positive_eps,
-    short_between,
-    worst_leakage,
+    measured_baselines,
 )
-from pdpsym.core.certify import certify
-from pdpsym.core.errors import InputError, Undecided
+from pdpsym.audit.scale_bisection import max_sign, nudged, smallest_scale
+from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import to_sympy
 from pdpsym.loss import histogram_grid
-from pdpsym.loss.count_leakage import known_assignments, leakage_max
+from pdpsym.loss.count_leakage import known_assignments
 from pdpsym.loss.histogram import histogram_laws, histogram_leakage, law_perms
 from pdpsym.mechanisms.mqm import (
     BaselineScale,
@@ -118,44 +113,27 @@ class _Target:
             self.name,
         )
 
-    def around(self, lam: Fraction, eps: Fraction) -> tuple[Fraction, Fraction]:
+    def tie(self, lam: Fraction, eps: Fraction) -> tuple[Fraction, Fraction] | None:
         """At a tie ``PL(lam) = eps``: ``lam (1 -+ NUDGE)``, certified on either side of
-        ``lambda*`` (else the tie is undecided)."""
-        bracket = nudged(self.compare, lam, eps)
-        if bracket is not None:
-            return bracket
-        raise Undecided(f"histogram leakage of {self.name} equals eps near scale {lam}", 136)
-
-
-def _pass(
-    model: CountModel,
-    targets: Sequence[str],
-    known: Sequence[str],
-    lam: Fraction,
-    on_target: Callable[[str], None] | None,
-) -> list[Any]:
-    return histogram_leakage(model, targets, known, lam, digits=17, on_target=on_target)
+        ``lambda*``; None when the balls cannot split either side (the bracket is then
+        left wider, still certified)."""
+        return nudged(self.compare, lam, eps)
 
 
 def calibrate_histogram(
     model: CountModel,
-    eps: Fraction,
+    goal: Goal,
     *,
-    mechanism: str = "laplace",
-    known: Sequence[str] = (),
-    targets: Sequence[str] | None = None,
     baselines: bool = True,
     on_target: Callable[[str], None] | None = None,
 ) -> Calibration:
-    """The smallest per-bin Laplace (or geometric) scale of the histogram meeting ``eps``.
+    """The smallest per-bin Laplace (or geometric) scale of the histogram meeting the goal.
 
     Args:
         model: a Markov chain or a product model.
-        eps: the leakage bound (> 0).
-        mechanism: ``"laplace"`` or ``"geometric"`` (the same leakage on the integer
-            counts, :mod:`pdpsym.loss.histogram_grid`).
-        known: the records the adversary knows.
-        targets: the targets (default: every record not known).
+        goal: eps, the mechanism (``"laplace"`` or ``"geometric"``: the same leakage on
+            the integer counts, :mod:`pdpsym.loss.histogram_grid`), the known records and
+            the targets; the histogram takes no weights.
         baselines: also give group DP's and MQM's scales and the leakage each gives.
         on_target: progress callback (once per target and pass).
 
@@ -163,6 +141,9 @@ def calibrate_histogram(
         The :class:`~pdpsym.audit.calibrate.Calibration`: ``[lo, hi]`` with ``hi - lo <=
         1e-12 hi``, or wider (still certified: ``PL(lo) > eps >= PL(hi)``) when the
         enclosures cannot split the leakage from eps inside the bracket.
+
+    Raises:
+        InputError: the goal has query weights (field ``weights``).
 
     References:
         Li et al. (2019), Eq. 2; Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 6 (histograms
@@ -175,75 +156,30 @@ def calibrate_histogram(
         >>> import pdpsym as ps
         >>> from fractions import Fraction
         >>> coins = ps.ProductModel([(["0", "1"], ["1/2", "1/2"])] * 2)
-        >>> c = calibrate_histogram(coins, Fraction(1), baselines=False)
+        >>> c = calibrate_histogram(coins, Goal(Fraction(1)), baselines=False)
         >>> c.lo <= 2 <= c.hi
         True
     """
-    eps = positive_eps(eps)
-    if mechanism not in ("laplace", "geometric"):
-        raise InputError("mechanism", f"unknown mechanism {mechanism!r} (laplace or geometric)")
-    known, targets = calibration_targets(model, known, targets)
+    if goal.weights is not None:
+        raise InputError("weights", "the histogram query takes no weights")
+    eps, known = goal.eps, goal.known
+    targets = goal.targets_of(model.variables)
     m = max(len(g) for g in model.dependence_groups())
-    hi = HISTOGRAM_SENSITIVITY * m / eps  # group DP: certainly safe
-    passes: dict[Fraction, list[Any]] = {}
-    while True:
-        results = _pass(model, targets, known, hi, on_target)
-        passes[hi] = results
-        if all(r.value is None or r.value.hi <= eps for r in results):
-            break
-        hi *= 2  # pragma: no cover - group DP's scale is safe; kept for rounding at ties
-    safe, worst = hi, worst_leakage(results).target
-    lo: Fraction | None = None
-    while True:
-        tgt = _Target(model, worst, known)
-        if lo is None:
-            lo = hi / 2
-            while (c := tgt.compare(lo, eps)) <= 0:
-                if c < 0:
-                    hi = lo
-                elif (tie := _tie(tgt, lo, eps)) is not None:
-                    lo, hi = tie
-                    break
-                lo = lo / 2  # undecided at lo: a certified lower end is further down
-        while hi - lo > REL_WIDTH * hi:
-            mid = short_between((lo + hi) / 2, lo, hi)
-            c = tgt.compare(mid, eps)
-            if c > 0:
-                lo = mid
-            elif c < 0:
-                hi = mid
-            elif (tie := _tie(tgt, mid, eps)) is not None:
-                lo, hi = tie
-            else:
-                # the enclosures cannot split PL(mid) from eps (a plateau of tied grid
-                # points bounded by floats): the bracket stays certified, only wider
-                break
-        results = _pass(model, targets, known, hi, on_target)
-        passes[hi] = results
-        above = [r.target for r in results if r.value is not None and r.value.hi > eps]
-        if not above:
-            break
-        worst, lo, hi = above[0], hi, safe
+
+    def all_targets(lam: Fraction) -> list[Any]:
+        return histogram_leakage(model, targets, known, lam, digits=17, on_target=on_target)
+
+    # group DP's scale is certainly safe (the doubling there is kept for rounding at ties)
+    lo, hi, worst, passes = smallest_scale(
+        all_targets,
+        lambda name: _Target(model, name, known),
+        HISTOGRAM_SENSITIVITY * m / eps,
+        eps,
+    )
     out: list[BaselineResult | NotApplicable] = []
     if baselines:
-        for b in histogram_baselines(model, eps):
-            if isinstance(b, NotApplicable):
-                out.append(b)
-                continue
-            used = Fraction(certify(b.scale, 20).enclosure[1])
-            res = passes.get(used) or _pass(model, targets, known, used, on_target)
-            top = leakage_max(res)
-            assert top is not None
-            out.append(BaselineResult(b.name, b.scale, used, top.value, top.target, b.detail))
-    return Calibration(eps, mechanism, lo, hi, worst, tuple(out))  # type: ignore[arg-type]
-
-
-def _tie(tgt: _Target, lam: Fraction, eps: Fraction) -> tuple[Fraction, Fraction] | None:
-    """``lam (1 -+ NUDGE)`` when both sides of a tie are certified, else None."""
-    try:
-        return tgt.around(lam, eps)
-    except Undecided:
-        return None
+        out = measured_baselines(histogram_baselines(model, eps), passes, all_targets)
+    return Calibration(eps, goal.mechanism, lo, hi, worst, tuple(out))  # type: ignore[arg-type]
 
 
 __all__ = ["HISTOGRAM_SENSITIVITY", "calibrate_histogram", "histogram_baselines"]

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from pdpsym.audit.calibrate import Calibration, Goal
 from pdpsym.audit.calibrate_histogram import calibrate_histogram
 from pdpsym.models.markov import MarkovChain
 from pdpsym.verify.correlated_figure import COLUMNS, StayPoint, StayScan, calibration_figure
@@ -68,7 +69,26 @@ SCAN = StayScan(
     ),
     params={"k": "4", "eps": "1", "query": "histogram", "start": "stationary"},
 )
-point = StayPoint(chain, calibrate_histogram)
+
+
+def histogram_at(model: MarkovChain, eps: Fraction) -> Calibration:
+    """The histogram's calibration of ``model`` for ``eps`` (every target, no known record).
+
+    Args:
+        model: the chain.
+        eps: the leakage bound.
+
+    Returns:
+        :func:`~pdpsym.audit.calibrate_histogram.calibrate_histogram` for :class:`Goal`
+        ``(eps)``.
+
+    References:
+        Li et al. (2019), Eq. 2; Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 6.
+    """
+    return calibrate_histogram(model, Goal(eps))
+
+
+point = StayPoint(chain, histogram_at)
 FIGURE = calibration_figure(
     "correlated.histogram",
     "Correlated records: the histogram's per-bin scale for eps = 1 against the stay probability",

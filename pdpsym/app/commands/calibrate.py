@@ -58,7 +58,7 @@ def register(sub: Any) -> None:
 def run_calibrate(args: argparse.Namespace) -> int:
     # imported here: the engines load sympy and flint, which `calibrate --help` does not need
     from pdpsym.app.readers import load_bayesian_network, read_model_object
-    from pdpsym.audit.calibrate import calibrate
+    from pdpsym.audit.calibrate import Goal, calibrate
     from pdpsym.audit.calibrate_histogram import calibrate_histogram
     from pdpsym.loss.count_leakage_work import leakage_work
     from pdpsym.loss.histogram import histogram_work
@@ -116,10 +116,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
         if histogram:
             cal = calibrate_histogram(
                 model,
-                eps,
-                mechanism=args.mechanism,
-                known=known,
-                targets=targets,
+                Goal(eps, args.mechanism, tuple(known), tuple(targets)),
                 baselines=not args.no_baselines,
                 on_target=lambda _n: bar.update(1),
             )
