@@ -241,6 +241,9 @@ def record_names(obj: Mapping[str, Any], length: int) -> tuple[str, ...] | None:
 
     Raises:
         InputError: ``names`` when they are not distinct names, one per record.
+
+    References:
+        Li et al. (2019), Section III (the records of a database).
     """
     if obj.get("names") is None:
         return None
