@@ -116,7 +116,8 @@ class Goal:
     under a mechanism (``"laplace"`` or ``"geometric"``), against an adversary who knows
     the records ``known``, for the query weighted by ``weights`` (None: the sum).
 
-    ``targets`` None stands for every record not known (:meth:`targets_of`).
+    ``targets`` None stands for every record not known (:meth:`targets_of`); ``known``
+    and ``targets`` are kept as tuples.
 
     Raises:
         InputError: ``eps <= 0`` (field ``eps``) or an unknown mechanism (``mechanism``).
@@ -127,8 +128,8 @@ class Goal:
 
     eps: Fraction
     mechanism: str = "laplace"
-    known: tuple[str, ...] = ()
-    targets: tuple[str, ...] | None = None
+    known: Sequence[str] = ()
+    targets: Sequence[str] | None = None
     weights: Mapping[str, int] | None = None
 
     def __post_init__(self) -> None:
@@ -394,7 +395,7 @@ def calibrate(
         >>> c.lo <= 1 <= c.hi, c.hi - c.lo <= Fraction(1, 10**12)
         (True, True)
     """
-    goal = Goal(eps, mechanism, tuple(known), None if targets is None else tuple(targets), weights)
+    goal = Goal(eps, mechanism, known, targets, weights)
     return calibrate_goal(model, goal, baselines=baselines, on_target=on_target)
 
 

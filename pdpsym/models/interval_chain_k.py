@@ -194,8 +194,9 @@ class IntervalChainK:
                     "rows' lower ends do not guarantee (give an initial law)",
                 )
         elif isinstance(initial[0], tuple):
-            initial = tighten(initial)  # type: ignore[arg-type]
-            assert initial is not None  # interval_row refused the rows admitting no law
+            tight_initial = tighten(initial)  # type: ignore[arg-type]
+            assert tight_initial is not None  # interval_row refused the rows admitting no law
+            initial = tight_initial
         names = record_names(obj, T)
         out = cls(labels, values, T, tuple(rows), initial, names)
         out.member(out.centre(out.box()))  # the states and values, checked as a chain's

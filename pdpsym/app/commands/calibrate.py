@@ -116,7 +116,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
         if histogram:
             cal = calibrate_histogram(
                 model,
-                Goal(eps, args.mechanism, tuple(known), tuple(targets)),
+                Goal(eps, args.mechanism, known, targets),
                 baselines=not args.no_baselines,
                 on_target=lambda _n: bar.update(1),
             )

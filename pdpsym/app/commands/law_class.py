@@ -363,7 +363,7 @@ def class_calibrate_command(args: argparse.Namespace, cls: Any) -> int:
         weights = options.integer_weights(args.weights)
         cal = class_calibrate(
             cls,
-            Goal(Fraction(eps), args.mechanism, tuple(known), targets and tuple(targets), weights),
+            Goal(Fraction(eps), args.mechanism, known, targets, weights),
             baselines=not args.no_baselines,
             jobs=options.jobs(args),
             max_boxes=max(max_boxes, 1),
@@ -402,7 +402,7 @@ def _k_calibrate(
         weights = options.integer_weights(args.weights)
         cal = class_calibrate(
             cls,
-            Goal(eps, "laplace", tuple(known), targets and tuple(targets), weights),
+            Goal(eps, "laplace", known, targets, weights),
             baselines=not args.no_baselines,
             digits=digits,
             max_boxes=max_boxes,
