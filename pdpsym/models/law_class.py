@@ -55,11 +55,10 @@ from pdpsym.models.interval_rows import (
     record_names,
 )
 from pdpsym.models.markov import CHAIN_FIELDS, CHAIN_NEEDS, MAX_LENGTH, MarkovChain
+from pdpsym.models.model_objects import CLASS_KINDS
 from pdpsym.models.product import ProductModel
 from pdpsym.models.variables import check_names
 
-#: the kinds of classes, by their JSON ``"kind"``
-CLASS_KINDS = ("model-class", "interval-markov-chain", "interval-product")
 #: the most members a finite class may list
 MAX_MEMBERS = 10_000
 
@@ -352,21 +351,6 @@ def class_from_object(
     return ModelClass(tuple(built))
 
 
-def is_class_object(obj: Mapping[str, Any]) -> bool:
-    """Whether a model object is a class (its ``"kind"`` is one of :data:`CLASS_KINDS`).
-
-    Args:
-        obj: a model file's object.
-
-    Returns:
-        True for a class.
-
-    References:
-        Kifer and Machanavajjhala (2014), Definition 3.1.
-    """
-    return obj.get("kind") in CLASS_KINDS
-
-
 __all__ = [
     "CLASS_KINDS",
     "Box",
@@ -378,6 +362,5 @@ __all__ = [
     "class_from_object",
     "halves",
     "interval_row",
-    "is_class_object",
     "parse_interval",
 ]

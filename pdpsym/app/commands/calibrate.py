@@ -64,8 +64,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     from pdpsym.loss.histogram import histogram_work
     from pdpsym.models import counts
     from pdpsym.models.counts import CountModel
-    from pdpsym.models.law_class import is_class_object
-    from pdpsym.models.model_objects import count_model_from_object
+    from pdpsym.models.model_objects import count_model_from_object, is_class_object
 
     # a .bif file or "kind": bayesian-network
     network = load_bayesian_network(args.model, options.row_tolerance(args))
