@@ -21,7 +21,7 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
-from pdpsym.audit.calibrate import BaselineResult, Goal
+from pdpsym.audit.calibration import BaselineResult, Goal
 from pdpsym.audit.class_calibrate import class_calibrate
 from pdpsym.core.certify import certify
 from pdpsym.core.decimals import decimal_string

@@ -21,18 +21,12 @@ Each baseline is listed with the certified histogram leakage its scale actually 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.audit.calibrate import (
-    BaselineResult,
-    Calibration,
-    Goal,
-    NotApplicable,
-    measured_baselines,
-)
-from pdpsym.audit.scale_bisection import max_sign, nudged, smallest_scale
+from pdpsym.audit.calibration import NotApplicable, ScaleEngine, max_sign, nudged
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import to_sympy
 from pdpsym.loss import histogram_grid
@@ -120,66 +114,36 @@ class _Target:
         return nudged(self.compare, lam, eps)
 
 
-def calibrate_histogram(
-    model: CountModel,
-    goal: Goal,
-    *,
-    baselines: bool = True,
-    on_target: Callable[[str], None] | None = None,
-) -> Calibration:
-    """The smallest per-bin Laplace (or geometric) scale of the histogram meeting the goal.
-
-    Args:
-        model: a Markov chain or a product model.
-        goal: eps, the mechanism (``"laplace"`` or ``"geometric"``: the same leakage on
-            the integer counts, :mod:`pdpsym.loss.histogram_grid`), the known records and
-            the targets; the histogram takes no weights.
-        baselines: also give group DP's and MQM's scales and the leakage each gives.
-        on_target: progress callback (once per target and pass).
-
-    Returns:
-        The :class:`~pdpsym.audit.calibrate.Calibration`: ``[lo, hi]`` with ``hi - lo <=
-        1e-12 hi``, or wider (still certified: ``PL(lo) > eps >= PL(hi)``) when the
-        enclosures cannot split the leakage from eps inside the bracket.
-
-    Raises:
-        InputError: the goal has query weights (field ``weights``).
-
-    References:
-        Li et al. (2019), Eq. 2; Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 6 (histograms
-        of chains with Laplace noise on every bin).
-
-    Examples:
-        Two independent fair coins leak ``2/lambda`` (the histogram moves in two bins),
-        so ``eps = 1`` needs ``lambda = 2``, inside the certified enclosure:
-
-        >>> import pdpsym as ps
-        >>> from fractions import Fraction
-        >>> coins = ps.ProductModel([(["0", "1"], ["1/2", "1/2"])] * 2)
-        >>> c = calibrate_histogram(coins, Goal(Fraction(1)), baselines=False)
-        >>> c.lo <= 2 <= c.hi
-        True
+@dataclass(frozen=True)
+class HistogramScale(ScaleEngine):
+    """The histogram's engine for one calibration
+    (:class:`~pdpsym.audit.calibration.ScaleEngine`): the per-bin scale of the histogram of
+    the records' values (no weights), started at group DP's ``2m/eps``, with group DP's
+    and MQM's per-bin baselines (:func:`histogram_baselines`).
     """
-    if goal.weights is not None:
-        raise InputError("weights", "the histogram query takes no weights")
-    eps, known = goal.eps, goal.known
-    targets = goal.targets_of(model.variables)
-    m = max(len(g) for g in model.dependence_groups())
 
-    def all_targets(lam: Fraction) -> list[Any]:
-        return histogram_leakage(model, targets, known, lam, digits=17, on_target=on_target)
+    def start(self) -> Fraction:
+        """Group DP's per-bin scale ``2m/eps``, certainly safe (refusing weights)."""
+        if self.goal.weights is not None:
+            raise InputError("weights", "the histogram query takes no weights")
+        self.goal.targets_of(self.model.variables)
+        m = max(len(g) for g in self.model.dependence_groups())
+        return HISTOGRAM_SENSITIVITY * m / self.goal.eps
 
-    # group DP's scale is certainly safe (the doubling there is kept for rounding at ties)
-    lo, hi, worst, passes = smallest_scale(
-        all_targets,
-        lambda name: _Target(model, name, known),
-        HISTOGRAM_SENSITIVITY * m / eps,
-        eps,
-    )
-    out: list[BaselineResult | NotApplicable] = []
-    if baselines:
-        out = measured_baselines(histogram_baselines(model, eps), passes, all_targets)
-    return Calibration(eps, goal.mechanism, lo, hi, worst, tuple(out))  # type: ignore[arg-type]
+    def leakages(self, targets: Sequence[str], lam: Fraction, eps: Fraction | None) -> list[Any]:
+        """Every target's certified histogram leakage at ``lam`` (17 digits)."""
+        known = self.goal.known
+        return histogram_leakage(
+            self.model, targets, known, lam, digits=17, on_target=self.on_target
+        )
+
+    def bisected(self, name: str) -> _Target:
+        """The target's histogram laws, kept for its bisection."""
+        return _Target(self.model, name, self.goal.known)
+
+    def baselines(self) -> list[BaselineScale | NotApplicable]:
+        """Group DP's and MQM's per-bin scales (:func:`histogram_baselines`)."""
+        return histogram_baselines(self.model, self.goal.eps)
 
 
-__all__ = ["HISTOGRAM_SENSITIVITY", "calibrate_histogram", "histogram_baselines"]
+__all__ = ["HISTOGRAM_SENSITIVITY", "HistogramScale", "histogram_baselines"]

@@ -60,15 +60,16 @@ from typing import Any
 
 import sympy
 
-from pdpsym.audit.calibrate import (
+from pdpsym.audit.calibrate import SumScale
+from pdpsym.audit.calibration import (
     BaselineResult,
     Calibration,
     Goal,
     NotApplicable,
     calibrate_goal,
     scale_json,
+    worst_leakage,
 )
-from pdpsym.audit.scale_bisection import worst_leakage
 from pdpsym.core.certify import certify
 from pdpsym.core.compare import compare
 from pdpsym.core.errors import InputError
@@ -129,7 +130,7 @@ class ClassCalibration(Calibration):
 
 def _calibrate_job(job: tuple[CountModel, Goal]) -> tuple[Fraction, Fraction, str]:
     """One member's calibration (a module-level function: pickled to a worker)."""
-    c = calibrate_goal(job[0], job[1], baselines=False)
+    c = calibrate_goal(SumScale(job[0], job[1]), baselines=False)
     return c.lo, c.hi, c.worst_target
 
 

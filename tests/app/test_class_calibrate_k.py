@@ -23,7 +23,7 @@ from fractions import Fraction as F
 import mpmath
 import pytest
 
-from pdpsym.audit.calibrate import Goal
+from pdpsym.audit.calibration import Goal
 from pdpsym.audit.class_calibrate import class_calibrate
 from pdpsym.loss.class_search_k import k_chain_leakage
 from pdpsym.models.interval_chain_k import IntervalChainK

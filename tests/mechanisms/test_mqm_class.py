@@ -72,7 +72,7 @@ def test_the_class_scale_uses_the_max_influence_over_the_members():
 
 
 def test_the_class_mqm_approx_inputs_are_at_the_box_corners():
-    from pdpsym.audit.calibrate import Goal
+    from pdpsym.audit.calibration import Goal
     from pdpsym.audit.class_calibrate import class_calibrate
     from pdpsym.models.law_class import IntervalChain
 

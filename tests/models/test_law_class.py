@@ -16,7 +16,8 @@ import mpmath
 import pytest
 
 from pdpsym.app.cli import main
-from pdpsym.audit.calibrate import Goal, calibrate
+from pdpsym.audit.calibrate import calibrate
+from pdpsym.audit.calibration import Goal
 from pdpsym.audit.class_calibrate import class_calibrate
 from pdpsym.core.errors import InputError
 from pdpsym.loss.class_search import class_leakage
