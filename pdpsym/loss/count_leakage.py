@@ -60,7 +60,7 @@ from pdpsym.loss import (
 from pdpsym.loss.independent import independent_closed_form, independent_leakages
 from pdpsym.loss.leakage_result import Enclosed, TargetLeakage
 from pdpsym.models import bayesnet_float_jtree, truncated_counts
-from pdpsym.models.bayesnet_build import relevant_known
+from pdpsym.models.bayesnet_build import independent_targets, relevant_known, surely_compatible
 from pdpsym.models.counts import Contributions, CountModel
 from pdpsym.models.model_objects import chain_of, network_of
 
@@ -71,6 +71,8 @@ if TYPE_CHECKING:  # the closed forms load sympy: only the exact path imports th
 EXACT_SUPPORT = 48
 #: the largest working precision (bits) before a value is reported with fewer digits
 MAX_BITS = 2048
+#: the reason of an exact 0 (:func:`pdpsym.models.bayesnet_build.independent_targets`)
+DSEP = "d-separated from every counted record given the known ones"
 
 
 def checked_known(
@@ -454,12 +456,20 @@ def structured_leakage(
     floats = False
     closed_form = exact and contrib.span <= exact_limit
     network = network_of(model)
+    zeros: tuple[str, ...] = ()
+    settled: set[str] = set()
+    full_targets = targets
     if network is not None:  # known records d-separated from the query
         counted = [v for v, row in zip(network.variables, contrib.table, strict=True) if any(row)]
+        # targets d-separated from the query leak exactly 0; those whose values are all
+        # compatible by the graph alone are not computed at all
+        zeros = independent_targets(network.nodes, counted, targets, known)
+        settled = {t for t in zeros if surely_compatible(network.nodes, t, known)}
+        targets = [t for t in targets if t not in settled]
         known = relevant_known(network.nodes, counted, targets, known)
         tree = network.targets_work(known, weights, targets)
         floats = bayesnet_float_jtree.prefers_floats(tree, contrib.span)
-    for assignment in known_assignments(model, known):
+    for assignment in known_assignments(model, known) if targets else ():
         rest = list(targets)
         stands: dict[str, str] = {}  # a mirrored target -> the one computed for it
         chain = None if closed_form else _count_chain(model, assignment, contrib)
@@ -513,9 +523,13 @@ def structured_leakage(
             if res is not None:
                 acc[name].add(*res)
     out = []
-    for t in targets:
+    for t in full_targets:
         a = acc[t]
-        if a.lo is None or a.hi is None:
+        if t in zeros and (t in settled or a.lo is not None):
+            out.append(
+                TargetLeakage(t, "ok", Enclosed(Fraction(0), Fraction(0), None, DSEP), asked)
+            )
+        elif a.lo is None or a.hi is None:
             out.append(TargetLeakage(t, "no-compatible-pair", known=asked))
         else:
             closed_form_value = a.exact if a.exact_ok else None

@@ -25,6 +25,8 @@ from pdpsym.models.model_objects import network_of
 def _value(v: dict[str, Any] | None) -> str:
     if v is None:
         return "-"
+    if "reason" in v:  # decided by the graph, not computed
+        return f"{v['exact']} (exact: {v['reason']})"
     return f"{v['decimal']}  {short_enclosure(*v['enclosure'])}"
 
 
