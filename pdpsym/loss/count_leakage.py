@@ -57,10 +57,12 @@ from pdpsym.loss import (
     count_mixtures,
     network_floats,
 )
+from pdpsym.loss.count_leakage_work import computed_targets
 from pdpsym.loss.independent import independent_closed_form, independent_leakages
 from pdpsym.loss.leakage_result import Enclosed, TargetLeakage
 from pdpsym.models import bayesnet_float_jtree, truncated_counts
-from pdpsym.models.bayesnet_build import independent_targets, relevant_known, surely_compatible
+from pdpsym.models.bayesnet_build import relevant_known
+from pdpsym.models.bayesnet_zeros import zero_targets
 from pdpsym.models.counts import Contributions, CountModel
 from pdpsym.models.model_objects import chain_of, network_of
 
@@ -457,15 +459,12 @@ def structured_leakage(
     closed_form = exact and contrib.span <= exact_limit
     network = network_of(model)
     zeros: tuple[str, ...] = ()
-    settled: set[str] = set()
+    settled: dict[str, bool] = {}
     full_targets = targets
     if network is not None:  # known records d-separated from the query
         counted = [v for v, row in zip(network.variables, contrib.table, strict=True) if any(row)]
-        # targets d-separated from the query leak exactly 0; those whose values are all
-        # compatible by the graph alone are not computed at all
-        zeros = independent_targets(network.nodes, counted, targets, known)
-        settled = {t for t in zeros if surely_compatible(network.nodes, t, known)}
-        targets = [t for t in targets if t not in settled]
+        zeros, settled = zero_targets(network, targets, known, weights)
+        targets = computed_targets(network, targets, known, weights, settled)
         known = relevant_known(network.nodes, counted, targets, known)
         tree = network.targets_work(known, weights, targets)
         floats = bayesnet_float_jtree.prefers_floats(tree, contrib.span)
@@ -525,7 +524,7 @@ def structured_leakage(
     out = []
     for t in full_targets:
         a = acc[t]
-        if t in zeros and (t in settled or a.lo is not None):
+        if t in zeros and (settled.get(t, a.lo is not None)):
             out.append(
                 TargetLeakage(t, "ok", Enclosed(Fraction(0), Fraction(0), None, DSEP), asked)
             )

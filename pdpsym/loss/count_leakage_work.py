@@ -7,7 +7,8 @@ model's records or databases.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
 
 from pdpsym.loss.independent import independent_closed_form
 from pdpsym.models import bayesnet_float_jtree
@@ -111,3 +112,37 @@ def leakage_work(
         gigabytes = 2.7 * (n_targets / 6000) * (count_span / 6000) ** 3
         steps += int(gigabytes * STEPS_PER_GIGABYTE)
     return steps
+
+
+def computed_targets(
+    network: Any,
+    targets: Sequence[str],
+    known: Sequence[str],
+    weights: Mapping[str, int] | None,
+    decided: Collection[str],
+) -> list[str]:
+    """The targets of a Bayesian network whose laws the passes compute: those decided on
+    the graph (:func:`pdpsym.models.bayesnet_zeros.zero_targets`) are left out when that
+    makes the estimate smaller (their records may drop out of the clique tree), else
+    every target is computed (a smaller network may fall to a costlier engine: the
+    decided values are the same either way).
+
+    Args:
+        network: a :class:`~pdpsym.models.bayesnet.BayesianNetwork`.
+        targets: the targets.
+        known: the known records.
+        weights: integer query weights (default 1).
+        decided: the targets decided on the graph.
+
+    Returns:
+        The targets to compute, in order.
+
+    References:
+        Li et al. (2019), Eq. 2 (a target's value needs only its own laws).
+    """
+    if not decided:
+        return list(targets)
+    chosen = [t for t in targets if t not in decided]
+    full = leakage_work(network, len(targets), known, targets, weights)
+    reduced = leakage_work(network, len(chosen), known, chosen, weights)
+    return chosen if reduced < full else list(targets)

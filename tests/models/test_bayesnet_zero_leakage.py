@@ -26,6 +26,8 @@ from pdpsym.app.cli import main
 from pdpsym.loss.count_leakage import structured_leakage
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.bayesnet_build import independent_targets, surely_compatible
+from pdpsym.models.bayesnet_jtree import marginal_supports
+from pdpsym.models.bayesnet_zeros import zero_targets
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "bnlearn"
@@ -133,6 +135,8 @@ def test_d_separated_targets_leak_exactly_zero(case):
     assert list(zeros) == expected
     net = BayesianNetwork.from_nodes(specs).count_query(counted, "b")
     results = {r.target: r for r in structured_leakage(net, targets, known, 2, exact=False)}
+    assert zero_targets(net, targets, known)[0] == zeros
+    decided = zero_targets(net, targets, known)[1]
     for t in zeros:
         laws = brute_laws(specs, counted, t, known)
         # by the brute force: each compatible value gives the same law of the count
@@ -145,10 +149,28 @@ def test_d_separated_targets_leak_exactly_zero(case):
         assert r.status == ("ok" if pairs else "no-compatible-pair")
         if pairs:
             assert (r.value.lo, r.value.hi) == (0, 0) and r.value.reason
+        if t in decided:  # decided on the graph (not computed): as the brute force
+            assert decided[t] == pairs
         if surely_compatible(nodes, t, known):
             # every value of t is compatible with every known assignment of the joint
             for by_value in laws.values():
                 assert len(by_value) == len(nodes[t].states)
+
+
+@settings(max_examples=60, deadline=None)
+@given(networks())
+def test_marginal_supports_are_the_brute_force_supports(case):
+    specs, _, _ = case
+    net = BayesianNetwork.from_nodes(specs)
+    names = [s["name"] for s in specs]
+    got = marginal_supports(net.nodes, net.variables, names)
+    # by the brute force: the states seen in an assignment of positive probability
+    seen = {v: set() for v in names}
+    for x, _ in joint(specs):
+        for v, k in x.items():
+            seen[v].add(k)
+    assert got == {v: tuple(k in seen[v] for k in range(len(net.nodes[v].states))) for v in names}
+    assert marginal_supports(net.nodes, net.variables, names, max_cells=1) is None
 
 
 def test_alarm_count_prints_exact_zeros_with_the_reason(capsys):

@@ -14,10 +14,11 @@ from pdpsym.app.text import exact_form
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.count_leakage import leakage_max, structured_leakage
-from pdpsym.loss.count_leakage_work import assignment_count, leakage_work
+from pdpsym.loss.count_leakage_work import assignment_count, computed_targets, leakage_work
 from pdpsym.loss.histogram import histogram_leakage, histogram_work
 from pdpsym.mechanisms.laplace import parse_lambda
 from pdpsym.models import counts
+from pdpsym.models.bayesnet_zeros import zero_targets
 from pdpsym.models.counts import CountModel
 from pdpsym.models.model_objects import network_of
 
@@ -53,9 +54,16 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
     if network is not None and not histogram:
         for name in known:
             network.index(name, "known")
-        chosen = None if args.all_targets else [args.target]
-        if chosen is not None:
+        if not args.all_targets:
             network.index(args.target, "target")
+        asked = [v for v in network.variables if v not in known]
+        if not args.all_targets:
+            asked = [args.target]
+        # the targets computed: those d-separated from the query and settled by the graph
+        # are not (their leakage is exactly 0), so the estimate leaves them out too
+        settled = zero_targets(network, asked, known, weights)[1]
+        chosen = computed_targets(network, asked, known, weights, settled)
+        n_targets = len(chosen)
         tree = network.targets_work(known, weights, chosen)
         what = f"the junction tree (induced width {tree.width})"
         if args.all_targets:
