@@ -40,10 +40,9 @@ def cases(net: str) -> list[tuple[str, list[str], int, int]]:
     """``(label, extra argv, induced width, estimate)`` for each query of ``net`` (the
     estimate and the width the command computes before it starts)."""
     from pdpsym.loss.count_leakage_work import (  # noqa: PLC0415 (only here)
-        computed_targets,
         leakage_work,
+        target_plan,
     )
-    from pdpsym.models.bayesnet_zeros import zero_targets  # noqa: PLC0415 (only here)
 
     bn = network(net)
     state = STATE[net]
@@ -64,8 +63,7 @@ def cases(net: str) -> list[tuple[str, list[str], int, int]]:
     out = []
     for label, extra, model in queries:
         # as the command estimates: the targets decided on the graph are not computed
-        decided = zero_targets(model, model.variables, ())[1]
-        chosen = computed_targets(model, model.variables, (), None, decided)
+        chosen = list(target_plan(model, model.variables, ()).computed)
         tree = model.targets_work((), None, chosen)
         work = leakage_work(model, len(chosen), (), chosen, None)
         out.append((label, extra, tree.width, work))

@@ -57,12 +57,11 @@ from pdpsym.loss import (
     count_mixtures,
     network_floats,
 )
-from pdpsym.loss.count_leakage_work import computed_targets
+from pdpsym.loss.count_leakage_work import TargetPlan, target_plan
 from pdpsym.loss.independent import independent_closed_form, independent_leakages
 from pdpsym.loss.leakage_result import Enclosed, TargetLeakage
 from pdpsym.models import bayesnet_float_jtree, truncated_counts
 from pdpsym.models.bayesnet_build import relevant_known
-from pdpsym.models.bayesnet_zeros import zero_targets
 from pdpsym.models.counts import Contributions, CountModel
 from pdpsym.models.model_objects import chain_of, network_of
 
@@ -407,6 +406,7 @@ def structured_leakage(
     on_target: Callable[[str], None] | None = None,
     exact_limit: int = EXACT_SUPPORT,
     on_step: Callable[[int, int], None] | None = None,
+    plan: TargetPlan | None = None,
 ) -> list[TargetLeakage]:
     """Eq. 2 leakage of ``A(i, K)`` for every ``i`` in ``targets`` (Li et al. Sec. III, Eq. 2).
 
@@ -422,6 +422,9 @@ def structured_leakage(
         on_target: called once per target and known assignment (progress).
         on_step: a Bayesian network's junction-tree progress, ``(done, total)`` cliques
             per known assignment.
+        plan: a Bayesian network's exact zeros and computed targets, when the caller
+            has them (:func:`~pdpsym.loss.count_leakage_work.target_plan` of the same
+            targets and known records; else computed here).
 
     Returns:
         One :class:`TargetLeakage` per target, in order.
@@ -459,12 +462,13 @@ def structured_leakage(
     closed_form = exact and contrib.span <= exact_limit
     network = network_of(model)
     zeros: tuple[str, ...] = ()
-    settled: dict[str, bool] = {}
+    settled: Mapping[str, bool] = {}
     full_targets = targets
     if network is not None:  # known records d-separated from the query
         counted = [v for v, row in zip(network.variables, contrib.table, strict=True) if any(row)]
-        zeros, settled = zero_targets(network, targets, known, weights)
-        targets = computed_targets(network, targets, known, weights, settled)
+        if plan is None or (plan.targets, plan.known) != (tuple(targets), tuple(known)):
+            plan = target_plan(network, targets, known, weights)
+        zeros, settled, targets = plan.zeros, plan.decided, list(plan.computed)
         known = relevant_known(network.nodes, counted, targets, known)
         tree = network.targets_work(known, weights, targets)
         floats = bayesnet_float_jtree.prefers_floats(tree, contrib.span)

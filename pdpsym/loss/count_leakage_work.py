@@ -7,11 +7,13 @@ model's records or databases.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pdpsym.loss.independent import independent_closed_form
 from pdpsym.models import bayesnet_float_jtree
+from pdpsym.models.bayesnet_zeros import zero_targets
 from pdpsym.models.counts import CountModel
 from pdpsym.models.model_objects import chain_of, network_of
 
@@ -114,35 +116,48 @@ def leakage_work(
     return steps
 
 
-def computed_targets(
+@dataclass(frozen=True)
+class TargetPlan:
+    """Which targets of a Bayesian network are exact zeros, which of them are decided on
+    the graph (``True``: leakage 0; ``False``: no compatible pair), and which targets the
+    passes compute (:func:`target_plan`)."""
+
+    targets: tuple[str, ...]
+    known: tuple[str, ...]
+    zeros: tuple[str, ...]
+    decided: Mapping[str, bool]
+    computed: tuple[str, ...]
+
+
+def target_plan(
     network: Any,
     targets: Sequence[str],
     known: Sequence[str],
-    weights: Mapping[str, int] | None,
-    decided: Collection[str],
-) -> list[str]:
-    """The targets of a Bayesian network whose laws the passes compute: those decided on
-    the graph (:func:`pdpsym.models.bayesnet_zeros.zero_targets`) are left out when that
-    makes the estimate smaller (their records may drop out of the clique tree), else
-    every target is computed (a smaller network may fall to a costlier engine: the
-    decided values are the same either way).
+    weights: Mapping[str, int] | None = None,
+) -> TargetPlan:
+    """The exact zeros of :func:`pdpsym.models.bayesnet_zeros.zero_targets` and the
+    targets to compute: the decided ones are left out when that makes the estimate
+    smaller (their records may drop out of the clique tree), else every target is
+    computed (a smaller network may fall to a costlier engine: the decided values are
+    the same either way).
 
     Args:
         network: a :class:`~pdpsym.models.bayesnet.BayesianNetwork`.
         targets: the targets.
         known: the known records.
         weights: integer query weights (default 1).
-        decided: the targets decided on the graph.
 
     Returns:
-        The targets to compute, in order.
+        The :class:`TargetPlan`.
 
     References:
         Li et al. (2019), Eq. 2 (a target's value needs only its own laws).
     """
-    if not decided:
-        return list(targets)
-    chosen = [t for t in targets if t not in decided]
-    full = leakage_work(network, len(targets), known, targets, weights)
-    reduced = leakage_work(network, len(chosen), known, chosen, weights)
-    return chosen if reduced < full else list(targets)
+    zeros, decided = zero_targets(network, targets, known, weights)
+    computed = list(targets)
+    if decided:
+        chosen = [t for t in targets if t not in decided]
+        full = leakage_work(network, len(targets), known, targets, weights)
+        reduced = leakage_work(network, len(chosen), known, chosen, weights)
+        computed = chosen if reduced < full else computed
+    return TargetPlan(tuple(targets), tuple(known), zeros, decided, tuple(computed))
