@@ -320,19 +320,21 @@ def send_down(
     References:
         Shafer and Shenoy (1990); Koller and Friedman, Sec. 10.2.
     """
-    # prefix[j] = base * up[c_0..c_{j-1}], suffix[j] = up[c_j..]
-    prefix = [base]
-    for c in cs:
-        prefix.append(mul(prefix[-1], up[c]))
+    # prefix_j = base * up[c_0..c_{j-1}] (one held at a time: a clique-sized array each),
+    # suffix[j] = up[c_j..] (on the children's separators only)
     suffix: list[_F | None] = [None] * (len(cs) + 1)
     for j in range(len(cs) - 1, -1, -1):
         nxt = suffix[j + 1]
         suffix[j] = up[cs[j]] if nxt is None else mul(up[cs[j]], nxt)
+    prefix = base
     for j, c in enumerate(cs):
         s = suffix[j + 1]
-        rest = prefix[j] if s is None else mul(prefix[j], s)
+        rest = prefix if s is None else mul(prefix, s)
         down[c] = marg(rest, neighbours[c])
-    return prefix[-1]
+        del rest
+        suffix[j + 1] = None  # no longer needed
+        prefix = mul(prefix, up[c])
+    return prefix
 
 
 def pass_down(
