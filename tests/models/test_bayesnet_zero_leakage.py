@@ -209,7 +209,9 @@ ALARM_CASES = [
 @pytest.mark.parametrize(
     "name, cases",
     [
-        ("alarm", ALARM_CASES),
+        # slow: importing pgmpy alone takes about 3 s (Lauritzen's criterion above is
+        # the default suite's independent check)
+        pytest.param("alarm", ALARM_CASES, marks=pytest.mark.slow),
         pytest.param(
             "andes",
             [(["GOAL_2", "SNode_3", "SNode_4", "SNode_5"], []), (["SNode_10"], ["SNode_11"])],
