@@ -190,6 +190,14 @@ def round_up(k: int) -> str:
     return f"{head // 10}.{head % 10}e{exp}" if head % 10 else f"{head // 10}e{exp}"
 
 
+def run_with(k: int) -> str:
+    """``--max-work 3.4e9 runs it``, or that no ``--max-work`` does when ``k`` is over the
+    flag's ceiling (:func:`pdpsym.app.limits.runs_anyway`)."""
+    if k <= limits.MAX_WORK_CEILING:
+        return f"--max-work {round_up(k)} runs it"
+    return limits.runs_anyway(k)
+
+
 def steps_text(k: int) -> str:
     """``3.3e+09``, as the refusals of :mod:`pdpsym.app.limits` write a count."""
     return f"{float(k):.1e}" if k < 10**300 else f"10^{k.bit_length() * 30103 // 100000}"
@@ -239,8 +247,7 @@ def plan(
             raise InputError(
                 "--max-work",
                 f"{what}: notion {worst} needs about {steps_text(shared + own[worst])} steps"
-                f"{alone}, above the limit {steps_text(limit)}; --max-work {round_up(total)} "
-                "runs it",
+                f"{alone}, above the limit {steps_text(limit)}; {run_with(total)}",
             )
         return {}
     refused: dict[str, int | str] = {}
@@ -258,8 +265,9 @@ def plan(
         raise InputError(
             "--max-work",
             f"{what}: every notion is over the limit {steps_text(limit)}, the cheapest "
-            f"(notion {cheapest}) needs about {steps_text(steps)} steps; --notions {cheapest} "
-            f"--max-work {round_up(steps)} runs it",
+            f"(notion {cheapest}) needs about {steps_text(steps)} steps; "
+            + (f"--notions {cheapest} " if steps <= limits.MAX_WORK_CEILING else "")
+            + run_with(steps),
         )
     return refused
 

@@ -17,6 +17,8 @@ from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_int
 
 DEFAULT_MAX_WORK = 10**8
+#: the largest ``--max-work`` the flag accepts: work above it is not run at any setting
+MAX_WORK_CEILING = 10**18
 # every command's work starts here: the package, reading its input, certifying its
 # output (checked by the CLI before any command, so --max-work is validated, and a
 # limit below it refuses every command at once)
@@ -59,14 +61,32 @@ def check(
         raise InputError(
             "--max-work",
             f"{what} needs about {size(work)} steps, above the limit {size(limit)}; "
-            f"raise --max-work to run it anyway{alternative}",
+            f"{runs_anyway(work)}{alternative}",
         )
+
+
+def runs_anyway(work: int) -> str:
+    """How a refusal of ``work`` steps ends: ``raise --max-work to run it anyway`` when
+    a value the flag accepts runs it, else that no value does (the work is over
+    :data:`MAX_WORK_CEILING`: it cannot run on this machine at all).
+
+    >>> runs_anyway(10**9)
+    'raise --max-work to run it anyway'
+    >>> runs_anyway(10**24)
+    'that is over the ceiling 10^18 of --max-work: it cannot run on this machine at all'
+    """
+    if work <= MAX_WORK_CEILING:
+        return "raise --max-work to run it anyway"
+    return (
+        f"that is over the ceiling {size(MAX_WORK_CEILING)} of --max-work: it cannot run "
+        "on this machine at all"
+    )
 
 
 def max_work(args: argparse.Namespace) -> int:
     """The ``--max-work`` limit of a request: an integer >= 1, else InputError naming it."""
     raw = getattr(args, "max_work", None)
-    return DEFAULT_MAX_WORK if raw is None else parse_int(raw, "--max-work", 1, 10**18)
+    return DEFAULT_MAX_WORK if raw is None else parse_int(raw, "--max-work", 1, MAX_WORK_CEILING)
 
 
 def size(k: int) -> str:

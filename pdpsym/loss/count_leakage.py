@@ -57,6 +57,7 @@ from pdpsym.loss import (
     count_mixtures,
     network_floats,
 )
+from pdpsym.loss.count_leakage_work import TargetPlan, target_plan
 from pdpsym.loss.independent import independent_closed_form, independent_leakages
 from pdpsym.loss.leakage_result import Enclosed, TargetLeakage
 from pdpsym.models import bayesnet_float_jtree, truncated_counts
@@ -71,6 +72,8 @@ if TYPE_CHECKING:  # the closed forms load sympy: only the exact path imports th
 EXACT_SUPPORT = 48
 #: the largest working precision (bits) before a value is reported with fewer digits
 MAX_BITS = 2048
+#: the reason of an exact 0 (:func:`pdpsym.models.bayesnet_build.independent_targets`)
+DSEP = "d-separated from every counted record given the known ones"
 
 
 def checked_known(
@@ -403,6 +406,7 @@ def structured_leakage(
     on_target: Callable[[str], None] | None = None,
     exact_limit: int = EXACT_SUPPORT,
     on_step: Callable[[int, int], None] | None = None,
+    plan: TargetPlan | None = None,
 ) -> list[TargetLeakage]:
     """Eq. 2 leakage of ``A(i, K)`` for every ``i`` in ``targets`` (Li et al. Sec. III, Eq. 2).
 
@@ -418,6 +422,9 @@ def structured_leakage(
         on_target: called once per target and known assignment (progress).
         on_step: a Bayesian network's junction-tree progress, ``(done, total)`` cliques
             per known assignment.
+        plan: a Bayesian network's exact zeros and computed targets, when the caller
+            has them (:func:`~pdpsym.loss.count_leakage_work.target_plan` of the same
+            targets and known records; else computed here).
 
     Returns:
         One :class:`TargetLeakage` per target, in order.
@@ -454,12 +461,18 @@ def structured_leakage(
     floats = False
     closed_form = exact and contrib.span <= exact_limit
     network = network_of(model)
+    zeros: tuple[str, ...] = ()
+    settled: Mapping[str, bool] = {}
+    full_targets = targets
     if network is not None:  # known records d-separated from the query
         counted = [v for v, row in zip(network.variables, contrib.table, strict=True) if any(row)]
+        if plan is None or (plan.targets, plan.known) != (tuple(targets), tuple(known)):
+            plan = target_plan(network, targets, known, weights)
+        zeros, settled, targets = plan.zeros, plan.decided, list(plan.computed)
         known = relevant_known(network.nodes, counted, targets, known)
         tree = network.targets_work(known, weights, targets)
         floats = bayesnet_float_jtree.prefers_floats(tree, contrib.span)
-    for assignment in known_assignments(model, known):
+    for assignment in known_assignments(model, known) if targets else ():
         rest = list(targets)
         stands: dict[str, str] = {}  # a mirrored target -> the one computed for it
         chain = None if closed_form else _count_chain(model, assignment, contrib)
@@ -513,9 +526,13 @@ def structured_leakage(
             if res is not None:
                 acc[name].add(*res)
     out = []
-    for t in targets:
+    for t in full_targets:
         a = acc[t]
-        if a.lo is None or a.hi is None:
+        if t in zeros and (settled.get(t, a.lo is not None)):
+            out.append(
+                TargetLeakage(t, "ok", Enclosed(Fraction(0), Fraction(0), None, DSEP), asked)
+            )
+        elif a.lo is None or a.hi is None:
             out.append(TargetLeakage(t, "no-compatible-pair", known=asked))
         else:
             closed_form_value = a.exact if a.exact_ok else None

@@ -8,9 +8,12 @@ model's records or databases.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from pdpsym.loss.independent import independent_closed_form
 from pdpsym.models import bayesnet_float_jtree
+from pdpsym.models.bayesnet_zeros import zero_targets
 from pdpsym.models.counts import CountModel
 from pdpsym.models.model_objects import chain_of, network_of
 
@@ -111,3 +114,50 @@ def leakage_work(
         gigabytes = 2.7 * (n_targets / 6000) * (count_span / 6000) ** 3
         steps += int(gigabytes * STEPS_PER_GIGABYTE)
     return steps
+
+
+@dataclass(frozen=True)
+class TargetPlan:
+    """Which targets of a Bayesian network are exact zeros, which of them are decided on
+    the graph (``True``: leakage 0; ``False``: no compatible pair), and which targets the
+    passes compute (:func:`target_plan`)."""
+
+    targets: tuple[str, ...]
+    known: tuple[str, ...]
+    zeros: tuple[str, ...]
+    decided: Mapping[str, bool]
+    computed: tuple[str, ...]
+
+
+def target_plan(
+    network: Any,
+    targets: Sequence[str],
+    known: Sequence[str],
+    weights: Mapping[str, int] | None = None,
+) -> TargetPlan:
+    """The exact zeros of :func:`pdpsym.models.bayesnet_zeros.zero_targets` and the
+    targets to compute: the decided ones are left out when that makes the estimate
+    smaller (their records may drop out of the clique tree), else every target is
+    computed (a smaller network may fall to a costlier engine: the decided values are
+    the same either way).
+
+    Args:
+        network: a :class:`~pdpsym.models.bayesnet.BayesianNetwork`.
+        targets: the targets.
+        known: the known records.
+        weights: integer query weights (default 1).
+
+    Returns:
+        The :class:`TargetPlan`.
+
+    References:
+        Li et al. (2019), Eq. 2 (a target's value needs only its own laws).
+    """
+    zeros, decided = zero_targets(network, targets, known, weights)
+    computed = list(targets)
+    if decided:
+        chosen = [t for t in targets if t not in decided]
+        full = leakage_work(network, len(targets), known, targets, weights)
+        reduced = leakage_work(network, len(chosen), known, chosen, weights)
+        computed = chosen if reduced < full else computed
+    return TargetPlan(tuple(targets), tuple(known), zeros, decided, tuple(computed))

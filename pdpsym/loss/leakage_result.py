@@ -106,9 +106,15 @@ class Enclosed:
     lo: Fraction
     hi: Fraction
     exact: LogRatio | None = None
+    #: why the value is exactly 0 without computing it (a structural reason); then
+    #: ``lo == hi == 0``
+    reason: str | None = None
 
     def as_json(self, digits: int) -> dict[str, Any]:
-        """``{exact?, decimal, enclosure}`` with the certain digits (at most ``digits``)."""
+        """``{exact?, decimal, enclosure, reason?}`` with the certain digits (at most
+        ``digits``)."""
+        if self.reason is not None and self.lo == self.hi == 0:
+            return {"exact": "0", "decimal": "0", "enclosure": ["0", "0"], "reason": self.reason}
         if self.exact is not None:
             from pdpsym.core.certify import certify  # noqa: PLC0415 (loads sympy)
 

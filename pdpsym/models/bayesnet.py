@@ -513,11 +513,8 @@ class BayesianNetwork(NamedVariables):
         kept: Iterable[str] = self.variables
         if targets is not None:
             counted = [v for v, row in zip(self.variables, contrib.table, strict=True) if any(row)]
-            kept = [
-                v
-                for v in self.variables
-                if v in ancestors(self.nodes, [*targets, *known, *counted])
-            ]
+            needed = ancestors(self.nodes, [*targets, *known, *counted])  # once, not per record
+            kept = [v for v in self.variables if v in needed]
         evidence = dict.fromkeys(known, 0)
         adj = moral_graph(self.nodes, self.variables, evidence, kept)
         position = {v: k for k, v in enumerate(self.variables)}

@@ -301,3 +301,62 @@ def relevant_known(
         if not reachable(nodes, [k], rest) & wanted:
             kept = rest
     return tuple(kept)
+
+
+def independent_targets(
+    nodes: Mapping[str, Node],
+    counted: Iterable[str],
+    targets: Iterable[str],
+    known: Iterable[str],
+) -> tuple[str, ...]:
+    """The targets whose leakage is exactly 0: each d-separated by the known records from
+    every counted record that is not known (so not itself counted).
+
+    For such a target ``t``, ``P(S | x_t = a, x_K) = P(S | x_K)`` for every value ``a``
+    compatible with ``x_K``: the query's law does not depend on ``a``, and every ratio of
+    Eq. 2 is 1. (d-separation is symmetric: one search from the counted records finds
+    every record d-connected to them.)
+
+    Args:
+        nodes: the network's nodes.
+        counted: the records the query counts (a non-zero contribution).
+        targets: the target records.
+        known: the known records ``K``.
+
+    Returns:
+        Those targets, in their order.
+
+    References:
+        Koller and Friedman (2009), Theorem 3.3 (d-separation implies independence in
+        every law that factorizes over the graph) and Algorithm 3.1; Li et al. (2019),
+        Eq. 2.
+    """
+    z = set(known)
+    free = [c for c in counted if c not in z]
+    linked = reachable(nodes, free, z) if free else set()
+    return tuple(t for t in targets if t not in z and t not in linked)
+
+
+def surely_compatible(nodes: Mapping[str, Node], target: str, known: Iterable[str]) -> bool:
+    """Whether every value of ``target`` is compatible with every known assignment of
+    positive probability, by the graph and the target's table alone: the target has two
+    states or more, every entry of its table is positive (so ``P(x_t = a) = sum_u
+    P(u) P(a | u) > 0`` for every state ``a``), and it is d-separated from the known
+    records given nothing (so ``P(x_t = a | x_K) = P(x_t = a)``).
+
+    Args:
+        nodes: the network's nodes.
+        target: the target record.
+        known: the known records.
+
+    Returns:
+        True when this proves it (False: not decided this way).
+
+    References:
+        Koller and Friedman (2009), Theorem 3.3 and Algorithm 3.1.
+    """
+    node = nodes[target]
+    if len(node.states) < 2 or any(p <= 0 for row in node.cpt.values() for p in row):
+        return False
+    z = [k for k in known if k != target]
+    return not z or target not in reachable(nodes, z, ())

@@ -54,6 +54,7 @@ import numpy as np
 
 from pdpsym.core import poly
 from pdpsym.core.poly import IntPoly
+from pdpsym.models.bayesnet_build import ancestors, moral_graph
 
 #: a factor: (scope, {configuration of the scope: polynomial}); absent entries are 0
 PFactor = tuple[tuple[str, ...], dict[tuple[int, ...], IntPoly]]
@@ -319,19 +320,21 @@ def send_down(
     References:
         Shafer and Shenoy (1990); Koller and Friedman, Sec. 10.2.
     """
-    # prefix[j] = base * up[c_0..c_{j-1}], suffix[j] = up[c_j..]
-    prefix = [base]
-    for c in cs:
-        prefix.append(mul(prefix[-1], up[c]))
+    # prefix_j = base * up[c_0..c_{j-1}] (one held at a time: a clique-sized array each),
+    # suffix[j] = up[c_j..] (on the children's separators only)
     suffix: list[_F | None] = [None] * (len(cs) + 1)
     for j in range(len(cs) - 1, -1, -1):
         nxt = suffix[j + 1]
         suffix[j] = up[cs[j]] if nxt is None else mul(up[cs[j]], nxt)
+    prefix = base
     for j, c in enumerate(cs):
         s = suffix[j + 1]
-        rest = prefix[j] if s is None else mul(prefix[j], s)
+        rest = prefix if s is None else mul(prefix, s)
         down[c] = marg(rest, neighbours[c])
-    return prefix[-1]
+        del rest
+        suffix[j + 1] = None  # no longer needed
+        prefix = mul(prefix, up[c])
+    return prefix
 
 
 def pass_down(
@@ -560,8 +563,65 @@ def sparse_tree(
     return tree if work is None or work >= tree.work else dataclasses.replace(tree, work=work)
 
 
+#: the largest clique (cells) of the boolean passes of :func:`marginal_supports`
+SUPPORT_CLIQUE = 1 << 25
+
+
+def marginal_supports(
+    nodes: Mapping[str, Any],
+    variables: Sequence[str],
+    targets: Sequence[str],
+    max_cells: int = SUPPORT_CLIQUE,
+) -> dict[str, tuple[bool, ...]] | None:
+    """Which states of each target have positive marginal probability, exactly: the
+    upward and downward passes over the boolean semiring (``or``, ``and``) on the
+    tables' supports of the targets' ancestors (a state is possible iff some assignment
+    with it has every table entry positive).
+
+    Args:
+        nodes: the network's nodes (``states``, ``parents``, ``cpt``).
+        variables: the declaration order.
+        targets: the records whose supports are wanted.
+        max_cells: the largest clique the passes take on.
+
+    Returns:
+        ``{target: (possible, ...)}`` one flag per state, or None when a clique of the
+        min-fill order has more than ``max_cells`` cells.
+
+    References:
+        Aji and McEliece (2000) (the junction tree over any commutative semiring);
+        Koller and Friedman (2009), Sec. 10.2.
+    """
+    keep = ancestors(nodes, targets)
+    kept = [v for v in variables if v in keep]
+    adj = moral_graph(nodes, variables, {}, kept)
+    position = {v: k for k, v in enumerate(variables)}
+    sizes = {v: len(nodes[v].states) for v in adj}
+    tree = clique_tree(kept, adj, position, sizes, 0)
+    if tree.largest > max_cells:
+        return None
+    supports: list[BFactor] = []
+    for v in kept:
+        family = (*nodes[v].parents, v)
+        arr = np.zeros([len(nodes[u].states) for u in family], dtype=bool)
+        for config, row in nodes[v].cpt.items():
+            arr[config] = [p != 0 for p in row]
+        supports.append((family, arr))
+    rank = {v: k for k, v in enumerate(tree.order)}
+    unit: BFactor = ((), np.ones((), dtype=bool))
+    assigned: dict[str, list[BFactor]] = {v: [] for v in tree.order}
+    for f in supports:
+        assigned[min(f[0], key=rank.__getitem__)].append(f)
+    local = {v: functools.reduce(_bmul, assigned[v], unit) for v in tree.order}
+    kids, up = pass_up(tree, local, _bmul, _bsum)
+    beliefs, _ = pass_down(tree, local, kids, up, _bmul, _bsum, set(targets))
+    # every tree of the forest has a possible assignment (each row has a positive entry)
+    return {t: tuple(bool(x) for x in _bsum(beliefs[t], (t,))[1]) for t in targets}
+
+
 __all__ = [
     "CliqueTree",
+    "marginal_supports",
     "PFactor",
     "all_marginals",
     "clique_tree",

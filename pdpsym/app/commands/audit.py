@@ -13,7 +13,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pdpsym.app import options
+from pdpsym.app import limits, options
 from pdpsym.app.audit_work import number_bits, plan, round_up, steps_text, table_work
 from pdpsym.app.commands import audit_histogram
 from pdpsym.app.commands import audit_models as structured
@@ -290,6 +290,8 @@ def not_run_json(refused: Mapping[str, int | str]) -> dict[str, Any]:
         n: {"reason": w}
         if isinstance(w, str)
         else {"estimated_steps": w, "run_with": f"--notions {n} --max-work {round_up(w)}"}
+        if w <= limits.MAX_WORK_CEILING
+        else {"estimated_steps": w, "reason": limits.runs_anyway(w)}
         for n, w in refused.items()
     }
 
@@ -303,8 +305,10 @@ def not_run_text(refused: Mapping[str, int | str]) -> str:
         if isinstance(w, str):
             lines.append(wrap(f"  {n}: {w}"))
             continue
-        run_it = f"--notions {n} --max-work {round_up(w)}"
-        lines.append(wrap(f"  {n}: about {steps_text(w)} steps; run it with {run_it}"))
+        run_it = f"run it with --notions {n} --max-work {round_up(w)}"
+        if w > limits.MAX_WORK_CEILING:
+            run_it = limits.runs_anyway(w)
+        lines.append(wrap(f"  {n}: about {steps_text(w)} steps; {run_it}"))
     return "\n".join(lines) + "\n"
 
 

@@ -103,7 +103,7 @@ def search_budget(
         raise InputError(
             "--max-work",
             f"{what} needs about {float(need):.1e} steps, above the limit {float(limit):.1e}; "
-            "raise --max-work to run it anyway",
+            + limits.runs_anyway(need),
         )
     if search:
         return max(MIN_BOXES, limit // max(per, 1))
@@ -395,7 +395,8 @@ def _k_calibrate(
         raise InputError(
             "--max-work",
             f"this calibration over the class needs about {float(members + MIN_BOXES * per):.1e}"
-            f" steps, above the limit {float(limit):.1e}; raise --max-work to run it anyway",
+            f" steps, above the limit {float(limit):.1e}; "
+            + limits.runs_anyway(members + MIN_BOXES * per),
         )
     max_boxes = max(MIN_BOXES, (limit - members) // max(per, 1))
     with Progress(max_boxes, "steps", delay=1.0) as bar, _box_limit():

@@ -80,7 +80,8 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
             raise InputError(
                 "--max-work",
                 f"the figures' search over the box needs about {float(MIN_FIGURE_BOXES * per):.1e}"
-                f" steps, above the limit {float(limit):.1e}; raise --max-work to run it anyway",
+                f" steps, above the limit {float(limit):.1e}; "
+                + limits.runs_anyway(MIN_FIGURE_BOXES * per),
             )
         fig_boxes = int(min(FIGURE_BOXES, limit // max(per, 1)))
     share = argparse.Namespace(**{**vars(args), "max_work": str(max(limit // n_laws, 1))})
@@ -95,10 +96,13 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
     except InputError as err:
         if err.field != "--max-work":
             raise
+        anyway = "raise --max-work to run it anyway"
+        if "cannot run on this machine" in err.message:  # one law alone is over the ceiling
+            anyway = limits.runs_anyway(limits.MAX_WORK_CEILING + 1)
         raise InputError(
             "--max-work",
             f"auditing the {n_laws} laws this audit evaluates needs more than the class's "
-            f"limit {float(limit):.1e} steps; raise --max-work to run it anyway",
+            f"limit {float(limit):.1e} steps; {anyway}",
         ) from None
     searched = laplace_of(mech) is not None and any(n in EQ2_NOTIONS for n in notions)
     max_boxes = search_budget(args, cls, 1, known) if searched and chain else 0

@@ -14,7 +14,7 @@ from pdpsym.app.text import exact_form
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.count_leakage import leakage_max, structured_leakage
-from pdpsym.loss.count_leakage_work import assignment_count, leakage_work
+from pdpsym.loss.count_leakage_work import TargetPlan, assignment_count, leakage_work, target_plan
 from pdpsym.loss.histogram import histogram_leakage, histogram_work
 from pdpsym.mechanisms.laplace import parse_lambda
 from pdpsym.models import counts
@@ -25,6 +25,8 @@ from pdpsym.models.model_objects import network_of
 def _value(v: dict[str, Any] | None) -> str:
     if v is None:
         return "-"
+    if "reason" in v:  # decided by the graph, not computed
+        return f"{v['exact']} (exact: {v['reason']})"
     return f"{v['decimal']}  {short_enclosure(*v['enclosure'])}"
 
 
@@ -48,12 +50,20 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
     total = (n_targets if args.all_targets else 1) * assignment_count(model, known)
     label = "targets"
     network = network_of(model)
+    plan: TargetPlan | None = None
     if network is not None and not histogram:
         for name in known:
             network.index(name, "known")
-        chosen = None if args.all_targets else [args.target]
-        if chosen is not None:
+        if not args.all_targets:
             network.index(args.target, "target")
+        asked = [v for v in network.variables if v not in known]
+        if not args.all_targets:
+            asked = [args.target]
+        # the targets computed: those d-separated from the query and settled by the graph
+        # are not (their leakage is exactly 0), so the estimate leaves them out too
+        plan = target_plan(network, asked, known, weights)
+        chosen = list(plan.computed)
+        n_targets = len(chosen)
         tree = network.targets_work(known, weights, chosen)
         what = f"the junction tree (induced width {tree.width})"
         if args.all_targets:
@@ -83,6 +93,7 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
                 exact=not args.all_targets,
                 on_target=None if label == "cliques" else lambda _name: bar.update(1),
                 on_step=lambda _done, _total: bar.update(1),
+                plan=plan,
             )
     head: dict[str, Any] = {"lam": fraction_str(lam), "known": list(known)}
     if histogram:
