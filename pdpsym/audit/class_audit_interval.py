@@ -31,11 +31,18 @@ single-law engine (:func:`pdpsym.audit.audit`). Then, per figure:
   sub-box bounds of :mod:`pdpsym.audit.class_audit_laplace`.
 * ε(δ) of those notions: the figures' search proves ``sup δ(ε*) <= δ`` at an ``ε*``
   just above the evaluated laws' max (then ``[max, ε*]`` is the sup to 3 digits).
-* Every other figure (ε(δ) of the other notions, ε (δ = 0) of the non-Eq. 2 notions for
-  Laplace noise, ibcdp, distributional-dp, randomized response, interval products): no proven bound over a sub-box
-  exists here, so the figure is the max over the laws evaluated, a certified **lower
-  bound** of the class's sup (status :data:`~pdpsym.audit.class_audit.LOWER`), never
-  presented as the sup.
+* IBCDP for the discrete mechanisms on an interval chain: its figures are enclosed by a
+  search of their own, with the posterior bounds of
+  :mod:`pdpsym.audit.class_audit_posteriors` (so that the hockey-stick figures' search
+  is the same with or without it).
+* cdp's ε (δ = 0) for Laplace noise on an interval chain: at most ``|w_i| span / λ`` at
+  every law (:func:`changed_laplace_span`), so the max over the laws evaluated is the sup
+  when it reaches that bound, and ``[max, bound]`` encloses it otherwise.
+* Every other figure (ε(δ) of the other notions, IBCDP for Laplace noise,
+  distributional-dp, randomized response, interval products beyond Eq. 2): no proven
+  bound over a sub-box exists here, so the figure is the max over the laws evaluated, a
+  certified **lower bound** of the class's sup (status
+  :data:`~pdpsym.audit.class_audit.LOWER`), never presented as the sup.
 """
 
 from __future__ import annotations
@@ -89,6 +96,8 @@ class IntervalAudit:
     audits: tuple[Audit, ...]
     search: ClassLeakage | None
     boxes: BoxSearch | None = None
+    #: the posterior notions' search (IBCDP; None when not asked for)
+    posterior_boxes: BoxSearch | None = None
 
 
 def grid_points(cls: IntervalChain, grid: int) -> list[tuple[Fraction, ...]]:
@@ -153,6 +162,7 @@ def interval_class_audit(
     grid: int = 3,
     max_boxes: int = 2000,
     figure_boxes: int = 300,
+    posterior_boxes: int | None = None,
     digits: int = 3,
     jobs: int = 1,
     on_step: Callable[[int], None] | None = None,
@@ -171,6 +181,8 @@ def interval_class_audit(
         max_boxes: the Eq. 2 branch and bound's limit.
         figure_boxes: the limit of the figures' branch and bound
             (:func:`~pdpsym.audit.class_audit_boxes.search_figures`).
+        posterior_boxes: the limit of the posterior notions' search (None: as
+            ``figure_boxes``).
         digits: the digits that branch and bound aims at.
         jobs: worker processes for the laws' audits.
         on_step: progress (a box bounded, or a law audited).
@@ -191,25 +203,34 @@ def interval_class_audit(
         )
     laws: list[tuple[Fraction, ...] | str]
     models: list[Any]
-    boxes: BoxSearch | None = None
+    boxes = post = None
     if isinstance(cls, IntervalChain):
         laws = list(grid_points(cls, grid))
         worst = search.targets[0].law if search is not None else None
         if isinstance(worst, tuple) and worst not in laws:
             laws.append(worst)
-        if any(bounded(n, mechanism) for n in notions):
-            boxes = search_figures(
-                cls,
-                mechanism,
-                target,
-                known,
-                eps,
-                notions,
-                digits=digits,
-                max_boxes=figure_boxes,
-                on_step=on_step,
+        # the hockey-stick figures in one search, the posterior ones (IBCDP) in another:
+        # each closes on its own figures
+        groups = [
+            [n for n in notions if bounded(n, mechanism) and posterior(n) is want]
+            for want in (False, True)
+        ]
+        found = []
+        for names, limit in zip(groups, (figure_boxes, posterior_boxes or figure_boxes)):
+            found.append(
+                None
+                if not names
+                else search_figures(
+                    cls,
+                    *(mechanism, target, known, eps, names),
+                    digits=digits,
+                    max_boxes=limit,
+                    on_step=on_step,
+                )
             )
-            laws += [f.law for f in boxes.figures if f.law not in laws]
+        boxes, post = found
+        for res in found:
+            laws += [f.law for f in res.figures if f.law not in laws] if res else []
         models = [cls.member(t) for t in laws]  # type: ignore[arg-type]
     else:
         laws, models = ["widest"], [cls.widest_member()]
@@ -223,9 +244,18 @@ def interval_class_audit(
         eps_fig = _lower(row.epsilon)
         if row.notion in EQ2_NOTIONS and search is not None:
             eps_fig = _eq2_figure(row.epsilon, search, laws)
-        mine = {f.figure: f for f in boxes.figures if f.notion == row.notion} if boxes else {}
+        mine = {
+            f.figure: f
+            for res in (boxes, post)
+            if res
+            for f in res.figures
+            if f.notion == row.notion
+        }
         if -1 in mine:
             eps_fig = _box_figure(row.epsilon, mine[-1], laws, True)
+        span = changed_laplace_span(cls, mechanism, target, row.notion)
+        if span is not None:
+            eps_fig = _within(row.epsilon, span)
         rows.append(
             ClassNotion(
                 row.notion,
@@ -244,12 +274,27 @@ def interval_class_audit(
                         row.epsilon_at_delta[0],
                         (cls, mechanism, target, known, digits, figure_boxes),
                     )
-                    if boxes is not None and bounded(row.notion, mechanism)
+                    if (boxes or post) is not None and bounded(row.notion, mechanism)
                     else _lower(row.epsilon_at_delta[1]),
                 ),
             )
         )
-    return IntervalAudit(tuple(rows), tuple(laws), tuple(audits), search, boxes)
+    return IntervalAudit(tuple(rows), tuple(laws), tuple(audits), search, boxes, post)
+
+
+def posterior(notion: str) -> bool:
+    """Whether a notion compares posteriors of the target (IBCDP).
+
+    Args:
+        notion: a notion's name.
+
+    Returns:
+        True for :attr:`~pdpsym.audit.registry.Compare.POSTERIOR`.
+
+    References:
+        Desfontaines et al. (2020), Definition 6.
+    """
+    return registry.notion(notion).compare is registry.Compare.POSTERIOR
 
 
 def _box_figure(
@@ -293,6 +338,57 @@ def _eps_at_delta(
     return ClassFigure((fig.bounds[0], star), fig.member, SUP)
 
 
+def changed_laplace_span(cls: Any, mechanism: Any, target: str, notion: str) -> Fraction | None:
+    """The bound ``|w_i| (max - min of the target's domain) / λ`` of a changed-database
+    notion's ε at δ = 0 under Laplace noise on the sum, for every law of an interval
+    chain; None when it does not apply.
+
+    **Proof.** Each pair compares the output law given ``x_i = a, x_K = v`` with the
+    same law translated by ``d = w_i (b - a)`` (Desfontaines et al., Definition 5):
+    ``p(y) = Σ_s P(s) K(y - s)`` against ``p_d(y) = Σ_s P(s) K(y - s - d)``. For the
+    Laplace kernel ``K(y - s) / K(y - s - d) = e^{(|y - s - d| - |y - s|)/λ} <=
+    e^{|d|/λ}`` (the triangle inequality), so the ratio of the two sums, a mediant of
+    these ratios, is at most ``e^{|d|/λ}``, and ``|d| <= |w_i| (max - min)``: the bound
+    holds for every law, whatever ``P``. It is attained in the tails (``y -> ±∞``) by
+    every law that has a pair with ``b`` at the far end of the domain from ``a``.
+
+    Args:
+        cls: the class.
+        mechanism: the mechanism.
+        target: the target record.
+        notion: the notion's name.
+
+    Returns:
+        The bound of ε (exact), or None (not an interval chain, not Laplace noise on
+        the sum, or not a hockey-stick notion over the changed database's pairs).
+
+    References:
+        Desfontaines et al. (2020), Definition 5 and Lemma 1; Dwork and Roth (2014),
+        Theorem 3.6 (the Laplace kernel's ratio).
+    """
+    n = registry.notion(notion)
+    if not isinstance(cls, IntervalChain) or not hasattr(mechanism, "on_sum"):
+        return None
+    if n.pairs is not registry.Pairs.CHANGED or n.compare is not registry.Compare.HOCKEY_STICK:
+        return None
+    kernel = mechanism.on_sum()
+    if kernel.kind != "laplace" or kernel.lam is None:
+        return None
+    w = Fraction((kernel.weights or {}).get(target, 1))
+    return abs(w) * (max(cls.states) - min(cls.states)) / kernel.lam
+
+
+def _within(fig: ClassFigure, top: Fraction) -> ClassFigure:
+    """A figure whose every law is at most ``top``: the sup, enclosed by ``[max over the
+    laws evaluated, top]`` (the laws' own enclosure when it contains ``top``)."""
+    if not isinstance(fig.bounds, tuple):
+        return _lower(fig)
+    lo, hi = fig.bounds
+    if lo <= top <= hi:
+        return replace(fig, status=SUP)
+    return ClassFigure((lo, max(top, hi)), fig.member, ENCLOSED)
+
+
 def _lower(fig: ClassFigure) -> ClassFigure:
     """A max over evaluated laws, labelled a lower bound of the class's sup (an
     unbounded figure or an absent one is what it is)."""
@@ -327,6 +423,8 @@ __all__ = [
     "LAW_FREE",
     "IntervalAudit",
     "grid_points",
+    "changed_laplace_span",
     "interval_class_audit",
     "laplace_of",
+    "posterior",
 ]

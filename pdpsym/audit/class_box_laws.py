@@ -28,7 +28,7 @@ References:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -89,6 +89,12 @@ class BoxLaws:
     shift: dict[tuple[Fraction, Fraction], Fraction]
     states: tuple[Fraction, ...]
     steps: int
+    #: the joint masses' jets ``joint[(a, v)][s]``: ``P[x_i = a, x_K = v, f = s]``'s
+    #: enclosure and its gradient's, ``[value, d/dθ_0, ...]`` as intervals (the
+    #: posteriors of :mod:`pdpsym.audit.class_audit_posteriors`)
+    joint: dict[tuple[Fraction, tuple[Fraction, ...]], dict[Fraction, list[Iv]]] = field(
+        default_factory=dict
+    )
 
 
 def _entries(cls: IntervalChain, box: Box) -> tuple[list[list[list[Iv]]], list[list[Iv]]]:
@@ -189,7 +195,7 @@ def box_laws(
         _add(joint.setdefault((a, v), {}), s, jet)
     laws, grads = {}, {}
     for key, row in joint.items():
-        laws[key], grads[key] = _conditional(row)
+        laws[key], grads[key] = conditional(row)
     margins: dict[Fraction, dict[tuple[Fraction, ...], list[Iv]]] = {}
     for (a, v), row in joint.items():
         for jet in row.values():
@@ -197,16 +203,27 @@ def box_laws(
     kn: dict[Fraction, dict[tuple[Fraction, ...], Iv]] = {}
     kg: dict[Fraction, dict[tuple[Fraction, ...], list[Iv]] | None] = {}
     for a, mrow in margins.items():
-        (lo, hi), g = _conditional(mrow)
+        (lo, hi), g = conditional(mrow)
         kn[a] = {v: (lo[v], hi[v]) for v in mrow}
         kg[a] = None if g is None else {v: [(gl[v], gh[v]) for gl, gh in g] for v in mrow}
     shift = {(a, b): w[target] * (b - a) for a in vals for b in vals if a != b}
-    return BoxLaws(laws, grads, kn, kg, shift, tuple(vals), steps)
+    return BoxLaws(laws, grads, kn, kg, shift, tuple(vals), steps, joint)
 
 
-def _conditional(row: dict[Any, list[Iv]]) -> tuple[Any, Any]:
-    """Enclose ``c_s = J_s / Σ J`` and its gradient for every ``s`` (module docstring);
-    the gradient is None when ``Σ J`` may vanish in the box (no finite bound)."""
+def conditional(row: dict[Any, list[Iv]]) -> tuple[Any, Any]:
+    """Enclose ``c_s = J_s / Σ J`` and its gradient for every ``s`` (module docstring).
+
+    Args:
+        row: ``s -> [value, d/dθ_0, ...]`` as intervals, values non-negative.
+
+    Returns:
+        ``((lo, hi), grads)``: dicts over ``s`` of the enclosure's ends, and per
+        parameter ``(lo, hi)`` dicts of the gradient's; ``grads`` is None when ``Σ J``
+        may vanish in the box (no finite bound).
+
+    References:
+        Moore, Kearfott, Cloud (2009), Ch. 2-3 (interval quotients).
+    """
     n = len(next(iter(row.values())))
     tot = [
         (sum((j[k][0] for j in row.values()), ZERO), sum((j[k][1] for j in row.values()), ZERO))
@@ -230,4 +247,4 @@ def _conditional(row: dict[Any, list[Iv]]) -> tuple[Any, Any]:
     return (lo, hi), [(gl[k], gh[k]) for k in range(n - 1)]
 
 
-__all__ = ["BoxLaws", "Enc", "box_laws", "idiv", "imul"]
+__all__ = ["BoxLaws", "Enc", "box_laws", "conditional", "idiv", "imul"]

@@ -11,7 +11,6 @@ References:
 
 from __future__ import annotations
 
-import heapq
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -19,14 +18,21 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.audit import registry
-from pdpsym.audit.class_audit_boxes import bounded, box_notion_bounds, notion_bounds
+from pdpsym.audit.class_audit_boxes import (
+    POSTERIOR_PAIRS,
+    bounded,
+    box_notion_bounds,
+    notion_bounds,
+)
 from pdpsym.audit.class_audit_laplace import laplace_bounds
+from pdpsym.audit.class_audit_posteriors import posterior_bounds
 from pdpsym.audit.class_box_laws import BoxLaws, box_laws
 from pdpsym.audit.registry import Pairs
 from pdpsym.core.certify import ball_endpoints
 from pdpsym.core.eps import Eps
+from pdpsym.loss.class_branch_bound import branch_and_bound
 from pdpsym.mechanisms.base import SumMechanism
-from pdpsym.models.law_class import Box, IntervalChain, halves
+from pdpsym.models.law_class import Box, IntervalChain
 
 ZERO = Fraction(0)
 
@@ -132,12 +138,22 @@ def search_figures(
                     k: (ZERO, laplace_bounds(laws, lam, k, exact, False, ctr, rad)) for k in kinds
                 }
         elif point:
-            got = {k: notion_bounds(laws, mech, k, up, True) for k in kinds}
+            got = {
+                k: posterior_bounds(laws, None, [], mech, up, True)
+                if k in POSTERIOR_PAIRS
+                else notion_bounds(laws, mech, k, up, True)
+                for k in kinds
+            }
         else:
             mid = tuple(((a + b) / 2,) * 2 for a, b in box)
             ctr = at(mid)
             rad = [(b - a) / 2 for a, b in box]
-            got = {k: box_notion_bounds(laws, ctr, rad, mech, k, down) for k in kinds}
+            got = {
+                k: posterior_bounds(laws, ctr, rad, mech, down, False)
+                if k in POSTERIOR_PAIRS
+                else box_notion_bounds(laws, ctr, rad, mech, k, down)
+                for k in kinds
+            }
         out: Vec = []
         for n, f in slots:
             r, ds = got[registry.notion(n).pairs]
@@ -173,38 +189,32 @@ def search_figures(
     for corner in itertools.product(*root):
         lower(corner)
     lower(tuple((a + b) / 2 for a, b in root))
-    counter = itertools.count()
-    heap: list[tuple[Any, int, Box, Vec]] = []
+    done: list[Vec] = []
 
-    def push(box: Box) -> None:
+    def bound(box: Box, _parent: Vec | None) -> Vec:
         ub = vector(box, False)
         lower(tuple((a + b) / 2 for a, b in box))
         for corner in itertools.product(*box):  # a corner's exact value: the maximum of
             lower(corner)  # a sub-box is often there, and then its gap is second order
-        g = gap(ub)
-        heapq.heappush(heap, (_key(g), next(counter), box, ub))
-        if on_step is not None:
-            on_step(1)
+        return ub
 
-    push(root)
-    done: list[Vec] = []
-    boxes = 1
-    width = [b - a for a, b in root]
-    while heap and boxes < max_boxes:
-        _, _, box, ub = heapq.heappop(heap)
+    def settle(ub: Vec) -> tuple[Vec | None, Any]:
         g = gap(ub)
         if g is not None and g <= 1:
             done.append(ub)
-            continue
-        d = max(range(len(box)), key=lambda j: (box[j][1] - box[j][0]) / (width[j] or 1))
-        a, b = box[d]
-        if a == b:  # a point: nothing to split
-            done.append(ub)
-            continue
-        for half in halves(box, d):
-            push(half)
-            boxes += 1
-    leaves = done + [ub for *_, ub in heap]
+            return None, None
+        return ub, _key(g)
+
+    out = branch_and_bound(
+        root,
+        bound,
+        settle,
+        max_boxes=max_boxes,
+        on_box=None if on_step is None else (lambda _n: on_step(1)),
+    )
+    boxes = out.boxes
+    done += out.points
+    leaves = done + out.open
     tight = all((g := gap(ub)) is not None and g <= 1 for ub in leaves)
     figs = []
     for k, (n, f) in enumerate(slots):
@@ -258,12 +268,13 @@ def steps_per_box(
     keys = [lo for lo, _ in laws.laws.values()]
     values = [s for law in keys for s in law]
     span = int(max(values) - min(values)) + 3 if values else 1
-    sides = len(keys) * (len(laws.states) if Pairs.CHANGED in kinds else 1)
+    changed = Pairs.CHANGED in kinds or Pairs.CHANGED_POSTERIORS in kinds
+    sides = len(keys) * (len(laws.states) if changed else 1)
     per_dict = sum(len(law) for law in keys) / max(len(keys), 1)
     if mech.kind == "geometric":
         per_dict *= span
     push = sides * (3 + 2 * n) * per_dict
-    pairs = len(keys) * max(1, len(laws.states) - 1) * (2 if Pairs.CHANGED in kinds else 1)
+    pairs = len(keys) * max(1, len(laws.states) - 1) * (2 if changed else 1)
     compare = len(kinds) * pairs * (span if mech.kind == "geometric" else per_dict) * (1 + n)
     forward = FORWARD_COST * laws.steps * (2 + n)
     if mech.kind == "laplace":  # an exact δ per pair and ε: O(centres^1.5) measured,

@@ -212,9 +212,11 @@ def test_interval_product_eq2_is_a_sup():
 
 @pytest.mark.parametrize("fmt", ["json", "text"])
 def test_cli_labels_lower_bounds(tmp_path, fmt):
-    # hand derivation: cdp's ε (δ = 0) for Laplace noise is never searched (a lower
-    # bound), dp is law-free (a sup); no --eps: no δ(ε), so no figures' search (the
-    # Laplace δ(ε) labels are tested in test_class_audit_laplace.py and the docs' example)
+    # hand derivation: ibcdp's ε (δ = 0) for Laplace noise has no bound over a sub-box (a
+    # lower bound); dp is law-free (a sup); cdp's ε (δ = 0) for Laplace noise is at most
+    # |w_i| span / λ at every law (the kernel's ratio), reached here (a sup); no --eps: no
+    # δ(ε), so no figures' search (the Laplace δ(ε) labels are tested in
+    # test_class_audit_laplace.py and the docs' example)
     path = tmp_path / "c.json"
     cls_obj = {
         "kind": "interval-markov-chain",
@@ -227,11 +229,13 @@ def test_cli_labels_lower_bounds(tmp_path, fmt):
     mech = tmp_path / "m.json"
     mech.write_text('{"kind": "laplace", "lam": "2"}')
     argv = [sys.executable, "-m", "pdpsym", "audit", str(path), str(mech), "--target", "x2"]
-    argv += ["--notions", "dp,apkdp,cdp"] + (["--json"] if fmt == "json" else [])
+    argv += ["--notions", "dp,apkdp,cdp,ibcdp"] + (["--json"] if fmt == "json" else [])
     out = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
     if fmt == "json":
         d = json.loads(out)
-        assert d["notions"]["cdp"]["epsilon"]["status"] == "lower-bound"
+        assert d["notions"]["ibcdp"]["epsilon"]["status"] == "lower-bound"
+        assert d["notions"]["cdp"]["epsilon"]["status"] == "sup"
+        assert d["notions"]["cdp"]["epsilon"]["enclosure"][0].startswith("0.5000")
         assert d["notions"]["dp"]["epsilon"]["status"] == "sup"
         assert d["notions"]["apkdp"]["epsilon"]["status"] == "sup"
     else:

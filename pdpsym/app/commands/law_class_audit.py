@@ -49,6 +49,7 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
         grid_points,
         interval_class_audit,
         laplace_of,
+        posterior,
     )
     from pdpsym.audit.class_figure_search import steps_per_box
     from pdpsym.models.law_class import IntervalChain
@@ -68,18 +69,23 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
     # the figures' search and the laws' audits are estimated in microsecond steps, the
     # single-law unit: their limit is --max-work's (not the class searches' cell budget)
     limit = limits.max_work(args)
-    fig_boxes = 0
-    if chain and any(bounded(n, mech) for n in notions) and (eps or mech.kind != "laplace"):
-        # one search for ε and δ(ε), and one per bounded notion for ε(δ)
-        searches = 1 + (sum(bounded(n, mech) for n in notions) if delta is not None else 0)
-        per = steps_per_box(cls, mech, args.target, known, notions, len(eps)) * searches
-        if MIN_FIGURE_BOXES * per > limit:
-            raise InputError(
-                "--max-work",
-                f"the figures' search over the box needs about {float(MIN_FIGURE_BOXES * per):.1e}"
-                f" steps, above the limit {float(limit):.1e}; raise --max-work to run it anyway",
-            )
-        fig_boxes = int(min(FIGURE_BOXES, limit // max(per, 1)))
+    budgets = []
+    for want in (False, True):  # the hockey-stick figures' search, the posteriors' (IBCDP)
+        group = [n for n in notions if bounded(n, mech) and posterior(n) is want]
+        budgets.append(0)
+        if chain and group and (eps or mech.kind != "laplace"):
+            # one search for ε and δ(ε), and one per bounded notion for ε(δ)
+            searches = 1 + (len(group) if delta is not None else 0)
+            per = steps_per_box(cls, mech, args.target, known, group, len(eps)) * searches
+            if MIN_FIGURE_BOXES * per > limit:
+                raise InputError(
+                    "--max-work",
+                    f"the figures' search over the box needs about "
+                    f"{float(MIN_FIGURE_BOXES * per):.1e} steps, above the limit "
+                    f"{float(limit):.1e}; raise --max-work to run it anyway",
+                )
+            budgets[-1] = int(min(FIGURE_BOXES, limit // max(per, 1)))
+    fig_boxes, post_boxes = budgets
     share = argparse.Namespace(**{**vars(args), "max_work": str(max(limit // n_laws, 1))})
     try:  # every law evaluated has the probe's shape: the limit is shared among them
         shared, own, fixed = structured.check_work(
@@ -96,19 +102,15 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
         ) from None
     searched = laplace_of(mech) is not None and any(n in EQ2_NOTIONS for n in notions)
     max_boxes = search_budget(args, cls, 1, known) if searched and chain else 0
-    total = max_boxes + n_laws + fig_boxes
+    total = max_boxes + n_laws + fig_boxes + post_boxes
     with Progress(total, "steps", enabled=args.progress, delay=2.0) as bar:
         res = interval_class_audit(
             cls,
-            mech,
-            args.target,
-            known,
-            eps,
-            delta,
-            notions,
+            *(mech, args.target, known, eps, delta, notions),
             grid=GRID,
             max_boxes=max(max_boxes, 1),
             figure_boxes=max(fig_boxes, 1),
+            posterior_boxes=max(post_boxes, 1),
             digits=FIGURE_DIGITS,
             on_step=lambda _i: bar.update(1),
         )
@@ -123,13 +125,8 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
         "target": args.target,
         "known": list(known),
         "laws_evaluated": len(laws),
-        "figures_search": None
-        if res.boxes is None
-        else {
-            "boxes": res.boxes.boxes,
-            "tight": all(f.tight for f in res.boxes.figures),
-            "digits": FIGURE_DIGITS,
-        },
+        "figures_search": _search_payload(res.boxes),
+        "posterior_search": _search_payload(res.posterior_boxes),
         "search": None
         if res.search is None
         else {
@@ -137,21 +134,7 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
             "not_tight_because": res.search.reason or None,
             "boxes": res.search.boxes,
         },
-        "notions": {
-            r.notion: {
-                "epsilon": fig(r.epsilon),
-                "delta_at_epsilon": [
-                    {"eps": str(e), "delta": fig(f)} for e, f in r.delta_at_epsilon
-                ],
-                "epsilon_at_delta": None
-                if r.epsilon_at_delta is None
-                else {
-                    "delta": fraction_str(r.epsilon_at_delta[0]),
-                    "epsilon": fig(r.epsilon_at_delta[1]),
-                },
-            }
-            for r in res.notions
-        },
+        "notions": _notions_payload(res.notions, fig),
     }
     if args.json:
         print_json(payload)
@@ -164,16 +147,17 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
         "sup: the figure encloses the sup over the class; at least: only a certified lower",
         "bound of it (the max over the laws evaluated; no proven bound over the whole box)",
     ]
-    if res.boxes is not None:
-        closed = all(f.tight for f in res.boxes.figures)
-        lines.append(
-            f"figures' search: {res.boxes.boxes} boxes, "
-            + (
-                f"sup to {FIGURE_DIGITS} digits"
-                if closed
-                else "not tight (the box budget): an enclosure of the sup"
+    for label, found in (("figures'", res.boxes), ("posteriors'", res.posterior_boxes)):
+        if found is not None:
+            closed = all(f.tight for f in found.figures)
+            lines.append(
+                f"{label} search: {found.boxes} boxes, "
+                + (
+                    f"sup to {FIGURE_DIGITS} digits"
+                    if closed
+                    else "not tight (the box budget): an enclosure of the sup"
+                )
             )
-        )
     if res.search is not None and res.search.boxes:
         state = "every box closed" if res.search.tight else "not tight (--max-work)"
         lines.append(f"Eq. 2 search: {res.search.boxes} boxes, {state}")
@@ -187,6 +171,34 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
             lines += _shown(f"epsilon at delta {at['delta']}", at["epsilon"])
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
+
+
+def _search_payload(found: Any) -> dict[str, Any] | None:
+    """A figures' search as JSON: its sub-boxes, whether every one closed, the digits."""
+    if found is None:
+        return None
+    return {
+        "boxes": found.boxes,
+        "tight": all(f.tight for f in found.figures),
+        "digits": FIGURE_DIGITS,
+    }
+
+
+def _notions_payload(rows: Any, fig: Any) -> dict[str, Any]:
+    """Every notion's figures as JSON (``fig`` renders one figure): ε, each δ(ε), ε(δ)."""
+    return {
+        r.notion: {
+            "epsilon": fig(r.epsilon),
+            "delta_at_epsilon": [{"eps": str(e), "delta": fig(f)} for e, f in r.delta_at_epsilon],
+            "epsilon_at_delta": None
+            if r.epsilon_at_delta is None
+            else {
+                "delta": fraction_str(r.epsilon_at_delta[0]),
+                "epsilon": fig(r.epsilon_at_delta[1]),
+            },
+        }
+        for r in rows
+    }
 
 
 def _figure(cls: Any, laws: Any, f: Any, digits: int) -> Any:
@@ -302,12 +314,7 @@ def class_audit_command(args: argparse.Namespace, ask: AuditAsk) -> int:
     with Progress(len(cls.members), "members", enabled=args.progress, delay=2.0) as bar:
         rows, _ = class_audit(
             cls,
-            mech,
-            args.target,
-            known,
-            eps,
-            delta,
-            notions,
+            *(mech, args.target, known, eps, delta, notions),
             jobs=1,
             on_member=lambda _i: bar.update(1),
         )
@@ -316,22 +323,7 @@ def class_audit_command(args: argparse.Namespace, ask: AuditAsk) -> int:
         "class": describe(cls),
         "target": args.target,
         "known": list(known),
-        "notions": {
-            r.notion: {
-                "epsilon": _member_figure(r.epsilon, digits),
-                "delta_at_epsilon": [
-                    {"eps": str(e), "delta": _member_figure(f, digits)}
-                    for e, f in r.delta_at_epsilon
-                ],
-                "epsilon_at_delta": None
-                if r.epsilon_at_delta is None
-                else {
-                    "delta": fraction_str(r.epsilon_at_delta[0]),
-                    "epsilon": _member_figure(r.epsilon_at_delta[1], digits),
-                },
-            }
-            for r in rows
-        },
+        "notions": _notions_payload(rows, lambda f: _member_figure(f, digits)),
     }
     if args.json:
         print_json(payload)
