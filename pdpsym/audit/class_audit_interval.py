@@ -48,6 +48,7 @@ single-law engine (:func:`pdpsym.audit.audit`). Then, per figure:
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -68,6 +69,7 @@ from pdpsym.core.exp_sqrt_sums import log_enclosure
 from pdpsym.core.parallel import ordered_map
 from pdpsym.loss.class_search import ClassLeakage, class_leakage
 from pdpsym.mechanisms.base import QueryMechanism
+from pdpsym.models.interval_chain_k import IntervalChainK, row_vertices
 from pdpsym.models.law_class import IntervalChain, IntervalProduct
 
 #: notions whose every figure depends on the law only through the dependence group: they
@@ -123,6 +125,38 @@ def grid_points(cls: IntervalChain, grid: int) -> list[tuple[Fraction, ...]]:
     return list(dict.fromkeys(itertools.product(*axes)))
 
 
+def k_vertex_count(cls: IntervalChainK) -> int:
+    """How many vertices the product of a k-state chain's row polytopes has.
+
+    Args:
+        cls: the k-state interval chain.
+
+    Returns:
+        The product over the parameter rows of their polytopes' vertex counts.
+
+    References:
+        Ziegler, Lectures on Polytopes (1995), Sec. 0 (a product's vertices are the
+        products of vertices).
+    """
+    return math.prod(len(row_vertices(r)) for r in cls.param_rows())
+
+
+def k_state_laws(cls: IntervalChainK) -> list[tuple[Fraction, ...]]:
+    """The members a k-state chain's audit evaluates: the vertices of the rows' polytopes
+    (up to 64 combinations) and a member inside the whole box.
+
+    Args:
+        cls: the k-state interval chain.
+
+    Returns:
+        The parameter tuples, without repeats.
+
+    References:
+        Kifer and Machanavajjhala (2014), Definition 3.1.
+    """
+    return list(dict.fromkeys([*cls.vertices(), cls.centre(cls.box())]))
+
+
 def laplace_of(mechanism: Any) -> tuple[Fraction, dict[str, int] | None] | None:
     """The scale and integer weights of Laplace noise on a weighted sum, else None.
 
@@ -151,7 +185,7 @@ def laplace_of(mechanism: Any) -> tuple[Fraction, dict[str, int] | None] | None:
 
 
 def interval_class_audit(
-    cls: IntervalChain | IntervalProduct,
+    cls: IntervalChain | IntervalChainK | IntervalProduct,
     mechanism: Any,
     target: str,
     known: Sequence[str] = (),
@@ -232,13 +266,20 @@ def interval_class_audit(
         for res in found:
             laws += [f.law for f in res.figures if f.law not in laws] if res else []
         models = [cls.member(t) for t in laws]  # type: ignore[arg-type]
+    elif isinstance(cls, IntervalChainK):
+        laws = list(k_state_laws(cls))
+        worst = search.targets[0].law if search is not None else None
+        if isinstance(worst, tuple) and worst not in laws:
+            laws.append(worst)
+        models = [cls.member(t) for t in laws]  # type: ignore[arg-type]
     else:
         laws, models = ["widest"], [cls.widest_member()]
     jobs_in = [(m, mechanism, target, known, list(eps), delta, list(notions)) for m in models]
     audits = ordered_map(audit_job, jobs_in, jobs, on_done=on_step)
     rows = []
+    every_vertex = not isinstance(cls, IntervalChainK) or len(laws) > k_vertex_count(cls)
     for row in sups_of(audits):
-        if row.notion in LAW_FREE:
+        if row.notion in LAW_FREE and (every_vertex or row.notion == "dp"):
             rows.append(row)
             continue
         eps_fig = _lower(row.epsilon)
@@ -367,7 +408,7 @@ def changed_laplace_span(cls: Any, mechanism: Any, target: str, notion: str) -> 
         Theorem 3.6 (the Laplace kernel's ratio).
     """
     n = registry.notion(notion)
-    if not isinstance(cls, IntervalChain) or not hasattr(mechanism, "on_sum"):
+    if not isinstance(cls, IntervalChain | IntervalChainK) or not hasattr(mechanism, "on_sum"):
         return None
     if n.pairs is not registry.Pairs.CHANGED or n.compare is not registry.Compare.HOCKEY_STICK:
         return None
@@ -375,7 +416,12 @@ def changed_laplace_span(cls: Any, mechanism: Any, target: str, notion: str) -> 
     if kernel.kind != "laplace" or kernel.lam is None:
         return None
     w = Fraction((kernel.weights or {}).get(target, 1))
-    return abs(w) * (max(cls.states) - min(cls.states)) / kernel.lam
+    dom = (
+        cls.states
+        if isinstance(cls, IntervalChain)
+        else cls.member(cls.centre(cls.box())).domain(target)
+    )
+    return abs(w) * (max(dom) - min(dom)) / kernel.lam
 
 
 def _within(fig: ClassFigure, top: Fraction) -> ClassFigure:
@@ -425,6 +471,8 @@ __all__ = [
     "grid_points",
     "changed_laplace_span",
     "interval_class_audit",
+    "k_state_laws",
+    "k_vertex_count",
     "laplace_of",
     "posterior",
 ]

@@ -49,6 +49,7 @@ from pdpsym.loss.count_leakage import structured_leakage
 from pdpsym.loss.count_leakage_work import CHAIN_CELLS_PER_STEP, assignment_count, leakage_work
 from pdpsym.loss.leakage_result import Enclosed
 from pdpsym.models.counts import CountModel
+from pdpsym.models.interval_chain_k import IntervalChainK
 from pdpsym.models.law_class import Box, IntervalChain, IntervalProduct, LawClass, ModelClass
 from pdpsym.models.model_objects import chain_of
 
@@ -285,7 +286,7 @@ def _stuck(
 
 
 def class_leakage(
-    cls: LawClass,
+    cls: LawClass | IntervalChainK,
     targets: Sequence[str],
     known: Sequence[str] = (),
     lam: Fraction | int = 1,

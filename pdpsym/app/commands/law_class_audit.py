@@ -21,7 +21,6 @@ from pdpsym.app.commands.law_class import (
     is_table_class,
     law_of,
     law_text,
-    refuse_k_states,
     search_budget,
 )
 from pdpsym.app.output import print_json
@@ -48,15 +47,22 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
         EQ2_NOTIONS,
         grid_points,
         interval_class_audit,
+        k_state_laws,
         laplace_of,
         posterior,
     )
     from pdpsym.audit.class_figure_search import steps_per_box
+    from pdpsym.models.interval_chain_k import IntervalChainK
     from pdpsym.models.law_class import IntervalChain
 
     spec, known, eps, delta, notions, digits = ask.parts()
     chain = isinstance(cls, IntervalChain)
-    probe = cls.member(grid_points(cls, 1)[0]) if chain else cls.widest_member()
+    k_chain = isinstance(cls, IntervalChainK)
+    probe = (
+        cls.member(grid_points(cls, 1)[0])
+        if chain
+        else (cls.member(cls.centre(cls.box())) if k_chain else cls.widest_member())
+    )
     mech = structured.read_mechanism(spec, probe)
     # the names first: the figures' search estimate below walks the target's position
     if args.target not in probe.variables:
@@ -64,7 +70,9 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
     for name in known:
         if name not in probe.variables:
             raise InputError("known", f"unknown record {name!r}")
-    n_laws = len(grid_points(cls, GRID)) + 1 if chain else 1
+    n_laws = (
+        len(grid_points(cls, GRID)) + 1 if chain else (len(k_state_laws(cls)) + 1 if k_chain else 1)
+    )
     points = len(eps) + (delta is not None)
     # the figures' search and the laws' audits are estimated in microsecond steps, the
     # single-law unit: their limit is --max-work's (not the class searches' cell budget)
@@ -101,7 +109,7 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
             f"limit {float(limit):.1e} steps; raise --max-work to run it anyway",
         ) from None
     searched = laplace_of(mech) is not None and any(n in EQ2_NOTIONS for n in notions)
-    max_boxes = search_budget(args, cls, 1, known) if searched and chain else 0
+    max_boxes = search_budget(args, cls, 1, known) if searched and (chain or k_chain) else 0
     total = max_boxes + n_laws + fig_boxes + post_boxes
     with Progress(total, "steps", enabled=args.progress, delay=2.0) as bar:
         res = interval_class_audit(
@@ -142,8 +150,14 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
     lines = [
         f"audit over {describe_text(cls)}",
         f"target {args.target}, known {{{', '.join(known)}}}",
-        f"{len(laws)} laws evaluated exactly (the box's grid, corners and centre among them"
-        + (", and the Eq. 2 search's worst law)" if chain and res.search is not None else ")"),
+        f"{len(laws)} laws evaluated exactly ("
+        + ("the polytopes' vertices and a member inside" if k_chain else "the box's grid, ")
+        + ("" if k_chain else "corners and centre among them")
+        + (
+            ", and the Eq. 2 search's worst law)"
+            if (chain or k_chain) and res.search is not None
+            else ")"
+        ),
         "sup: the figure encloses the sup over the class; at least: only a certified lower",
         "bound of it (the max over the laws evaluated; no proven bound over the whole box)",
     ]
@@ -286,7 +300,6 @@ def class_audit_command(args: argparse.Namespace, ask: AuditAsk) -> int:
 
     spec, known, eps, delta, notions, digits = ask.parts()
     cls = load_law_class(args.model)
-    refuse_k_states(cls, "audit")
     if args.curve is not None:
         raise InputError("--curve", "a class's audit writes no curve (give one member)")
     if args.ddp_reading is not None:
