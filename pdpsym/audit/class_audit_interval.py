@@ -3,7 +3,8 @@ per notion and figure, the sup over the class, certified where a proof gives an 
 bound over the whole class, and otherwise a certified **lower** bound, labelled so.
 
 The laws evaluated are a grid of the parameter box (``grid`` points per parameter, its
-corners and centre among them; for an interval product, the member of largest support),
+corners and centre among them; for a k-state chain, the vertices of the rows' polytopes
+and a member inside; for an interval product, the member of largest support),
 and, for an interval chain, the worst law of the branch and bound below; each by today's
 single-law engine (:func:`pdpsym.audit.audit`). Then, per figure:
 
@@ -31,6 +32,10 @@ single-law engine (:func:`pdpsym.audit.audit`). Then, per figure:
   sub-box bounds of :mod:`pdpsym.audit.class_audit_laplace`.
 * ε(δ) of those notions: the figures' search proves ``sup δ(ε*) <= δ`` at an ``ε*``
   just above the evaluated laws' max (then ``[max, ε*]`` is the sup to 3 digits).
+* A k-state chain runs the same searches on the enclosures of
+  :mod:`pdpsym.audit.class_box_laws_k` (no gradients: first-order bounds); dependent-dp
+  is a sup only when every vertex was evaluated (a vertex has differing rows whenever a
+  member has).
 * IBCDP for the discrete mechanisms on an interval chain: its figures are enclosed by a
   search of their own, with the posterior bounds of
   :mod:`pdpsym.audit.class_audit_posteriors` (so that the hockey-stick figures' search
@@ -238,8 +243,8 @@ def interval_class_audit(
     laws: list[tuple[Fraction, ...] | str]
     models: list[Any]
     boxes = post = None
-    if isinstance(cls, IntervalChain):
-        laws = list(grid_points(cls, grid))
+    if isinstance(cls, IntervalChain | IntervalChainK):
+        laws = list(grid_points(cls, grid) if isinstance(cls, IntervalChain) else k_state_laws(cls))
         worst = search.targets[0].law if search is not None else None
         if isinstance(worst, tuple) and worst not in laws:
             laws.append(worst)
@@ -265,12 +270,6 @@ def interval_class_audit(
         boxes, post = found
         for res in found:
             laws += [f.law for f in res.figures if f.law not in laws] if res else []
-        models = [cls.member(t) for t in laws]  # type: ignore[arg-type]
-    elif isinstance(cls, IntervalChainK):
-        laws = list(k_state_laws(cls))
-        worst = search.targets[0].law if search is not None else None
-        if isinstance(worst, tuple) and worst not in laws:
-            laws.append(worst)
         models = [cls.member(t) for t in laws]  # type: ignore[arg-type]
     else:
         laws, models = ["widest"], [cls.widest_member()]

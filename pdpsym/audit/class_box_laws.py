@@ -161,13 +161,42 @@ def box_laws(
     References:
         Moore, Kearfott, Cloud (2009), Ch. 2; Desfontaines et al. (2020), Definition 12.
     """
-    names = cls.variables
+    trans, init = _entries(cls, box)
+    return forward_laws(trans, init, cls.states, cls.variables, target, known, weights)
+
+
+def forward_laws(
+    trans: Sequence[Sequence[list[Iv]]],
+    init: Sequence[list[Iv]],
+    vals: Sequence[Fraction],
+    names: Sequence[str],
+    target: str,
+    known: Sequence[str],
+    weights: Any,
+) -> BoxLaws:
+    """The forward pass through a chain whose entries are jets of non-negative intervals
+    (module docstring), for any number of states.
+
+    Args:
+        trans: ``trans[s][s']``, the jet ``[value, d/dθ_0, ...]`` of each transition entry.
+        init: the initial law's jets.
+        vals: the states' values (the query's).
+        names: the records.
+        target: the target record.
+        known: the known records.
+        weights: the query's weights (record -> weight; None: all 1).
+
+    Returns:
+        The :class:`BoxLaws`.
+
+    References:
+        Moore, Kearfott, Cloud (2009), Ch. 2; Desfontaines et al. (2020), Definition 12.
+    """
     w = {v: Fraction(1) for v in names}
     w.update({k: Fraction(x) for k, x in (weights or {}).items()})
     it, kpos = names.index(target), {names.index(k): j for j, k in enumerate(known)}
-    trans, init = _entries(cls, box)
-    vals = cls.states
     blank = (ZERO,) * len(known)
+    states = range(len(vals))
 
     def place(t: int, j: int, a: Fraction, v: tuple[Fraction, ...]) -> Any:
         if t == it:
@@ -177,15 +206,15 @@ def box_laws(
         return a, v
 
     cur: dict[Any, list[Iv]] = {}  # (state, a, v, s) -> jet
-    for j in (0, 1):
+    for j in states:
         a, v = place(0, j, ZERO, blank)
         _add(cur, (j, a, v, w[names[0]] * vals[j]), init[j])
     steps = 0
-    for t in range(1, cls.length):
+    for t in range(1, len(names)):
         nxt: dict[Any, list[Iv]] = {}
         c = w[names[t]]
         for (j, a, v, s), jet in cur.items():
-            for k in (0, 1):
+            for k in states:
                 a2, v2 = place(t, k, a, v)
                 _add(nxt, (k, a2, v2, s + c * vals[k]), _times(jet, trans[j][k]))
                 steps += 1
@@ -247,4 +276,4 @@ def conditional(row: dict[Any, list[Iv]]) -> tuple[Any, Any]:
     return (lo, hi), [(gl[k], gh[k]) for k in range(n - 1)]
 
 
-__all__ = ["BoxLaws", "Enc", "box_laws", "conditional", "idiv", "imul"]
+__all__ = ["BoxLaws", "Enc", "box_laws", "conditional", "forward_laws", "idiv", "imul"]

@@ -1,8 +1,11 @@
 """The figures' branch and bound over an interval chain's parameter box: proven upper
 bounds on every sub-box (:mod:`pdpsym.audit.class_audit_boxes`), exact values at its
 centre and corners as lower ends; the sub-box of widest gap is split along its widest
-side; the search stops when every sub-box's bound is within the asked digits of the
-best value found (the sup to those digits), or when the budget is spent (an enclosure).
+side (the driver of :mod:`pdpsym.loss.class_branch_bound`); the search stops when every
+sub-box's bound is within the asked digits of the best value found (the sup to those
+digits), or when the budget is spent (an enclosure). A k-state chain's sub-boxes are
+clipped to the rows' polytopes (one without a member is dropped), enclosed by
+:mod:`pdpsym.audit.class_box_laws_k`, and evaluated at a member inside each.
 
 References:
     Kifer and Machanavajjhala (2014), Definition 3.1; Moore, Kearfott, Cloud,
@@ -27,11 +30,13 @@ from pdpsym.audit.class_audit_boxes import (
 from pdpsym.audit.class_audit_laplace import laplace_bounds
 from pdpsym.audit.class_audit_posteriors import posterior_bounds
 from pdpsym.audit.class_box_laws import BoxLaws, box_laws
+from pdpsym.audit.class_box_laws_k import box_laws_k
 from pdpsym.audit.registry import Pairs
 from pdpsym.core.certify import ball_endpoints
 from pdpsym.core.eps import Eps
 from pdpsym.loss.class_branch_bound import branch_and_bound
 from pdpsym.mechanisms.base import SumMechanism
+from pdpsym.models.interval_chain_k import IntervalChainK
 from pdpsym.models.law_class import Box, IntervalChain
 
 ZERO = Fraction(0)
@@ -69,7 +74,7 @@ def _gt(x: Fraction | None, y: Fraction | None) -> bool:
 
 
 def search_figures(
-    cls: IntervalChain,
+    cls: IntervalChain | IntervalChainK,
     mech: SumMechanism,
     target: str,
     known: Sequence[str],
@@ -84,7 +89,9 @@ def search_figures(
     (module docstring).
 
     Args:
-        cls: the interval chain.
+        cls: the interval chain (binary, or of more states: no gradients there, so the
+            sub-box bounds are first order, and the lower ends are the polytopes'
+            vertices and a member inside each sub-box).
         mech: a mechanism on the sum (:data:`BOUNDED_KINDS`; Laplace noise: δ(ε) only).
         target: the target record.
         known: the known records.
@@ -115,15 +122,28 @@ def search_figures(
 
     points: dict[Box, BoxLaws] = {}  # a centre's exact laws, used twice (bound, lower end)
 
+    k_states = isinstance(cls, IntervalChainK)
+
     def at(box: Box) -> BoxLaws:
         if box in points:
             return points.pop(box)
-        laws = box_laws(cls, box, target, known, mech.weights)
+        laws = (
+            box_laws_k(cls, box, target, known, mech.weights)
+            if isinstance(cls, IntervalChainK)
+            else box_laws(cls, box, target, known, mech.weights)
+        )
+        assert laws is not None  # (a sub-box without a member is dropped before)
         if all(a == b for a, b in box):
             points[box] = laws
         return laws
 
-    def vector(box: Box, point: bool) -> Vec:
+    def centre(box: Box) -> tuple[Fraction, ...]:
+        """A member inside the sub-box: its centre (a k-state chain's: clipped)."""
+        return cls.centre(box) if isinstance(cls, IntervalChainK) else mid_point(box)
+
+    def vector(box: Box, point: bool) -> Vec | None:
+        if isinstance(cls, IntervalChainK) and not point and cls.entries(box) is None:
+            return None  # no member in the sub-box
         laws = at(box)
         got: dict[Pairs, tuple[Fraction | None, list[Fraction]]]
         if laplace:
@@ -132,7 +152,7 @@ def search_figures(
             if point:
                 got = {k: (ZERO, laplace_bounds(laws, lam, k, exact, True)) for k in kinds}
             else:
-                ctr = at(tuple(((a + b) / 2,) * 2 for a, b in box))
+                ctr = at(tuple((x, x) for x in centre(box)))
                 rad = [(b - a) / 2 for a, b in box]
                 got = {
                     k: (ZERO, laplace_bounds(laws, lam, k, exact, False, ctr, rad)) for k in kinds
@@ -145,8 +165,7 @@ def search_figures(
                 for k in kinds
             }
         else:
-            mid = tuple(((a + b) / 2,) * 2 for a, b in box)
-            ctr = at(mid)
+            ctr = at(tuple((x, x) for x in centre(box)))
             rad = [(b - a) / 2 for a, b in box]
             got = {
                 k: posterior_bounds(laws, ctr, rad, mech, down, False)
@@ -162,7 +181,8 @@ def search_figures(
 
     root = cls.box()
     best: Vec = [ZERO] * len(slots)
-    where: list[tuple[Fraction, ...]] = [tuple(a for a, _ in root)] * len(slots)
+    first = centre(root) if k_states else tuple(a for a, _ in root)
+    where: list[tuple[Fraction, ...]] = [first] * len(slots)
 
     seen: set[tuple[Fraction, ...]] = set()
 
@@ -170,7 +190,7 @@ def search_figures(
         if theta in seen:
             return
         seen.add(theta)
-        for k, x in enumerate(vector(tuple((t, t) for t in theta), True)):
+        for k, x in enumerate(vector(tuple((t, t) for t in theta), True) or ()):
             if _gt(x, best[k]):
                 best[k], where[k] = x, theta
 
@@ -186,16 +206,18 @@ def search_figures(
             worst = g if worst is not None and g > worst else worst
         return worst
 
-    for corner in itertools.product(*root):
+    for corner in cls.vertices() if isinstance(cls, IntervalChainK) else itertools.product(*root):
         lower(corner)
-    lower(tuple((a + b) / 2 for a, b in root))
+    lower(centre(root))
     done: list[Vec] = []
 
-    def bound(box: Box, _parent: Vec | None) -> Vec:
+    def bound(box: Box, _parent: Vec | None) -> Vec | None:
         ub = vector(box, False)
-        lower(tuple((a + b) / 2 for a, b in box))
-        for corner in itertools.product(*box):  # a corner's exact value: the maximum of
-            lower(corner)  # a sub-box is often there, and then its gap is second order
+        if ub is None:
+            return None
+        lower(centre(box))
+        for corner in () if k_states else itertools.product(*box):  # a corner's exact
+            lower(corner)  # value: a sub-box's maximum is often there (second order gap)
         return ub
 
     def settle(ub: Vec) -> tuple[Vec | None, Any]:
@@ -228,13 +250,28 @@ def search_figures(
     return BoxSearch(tuple(figs), boxes)
 
 
+def mid_point(box: Box) -> tuple[Fraction, ...]:
+    """The centre of a box of rationals.
+
+    Args:
+        box: the box.
+
+    Returns:
+        Each side's midpoint.
+
+    References:
+        Horst and Tuy, Global Optimization, 3rd ed. (1996), Ch. IV (bisection).
+    """
+    return tuple((a + b) / 2 for a, b in box)
+
+
 def _key(g: Fraction | None) -> Any:
     """The heap's key: the widest gap first (None, an unbounded one, before all)."""
     return (0, ZERO) if g is None else (1, -g)
 
 
 def steps_per_box(
-    cls: IntervalChain,
+    cls: IntervalChain | IntervalChainK,
     mech: SumMechanism,
     target: str,
     known: Sequence[str],
@@ -262,8 +299,12 @@ def steps_per_box(
     """
     box = cls.box()
     n = len(box)
-    centre = tuple(((a + b) / 2,) * 2 for a, b in box)
-    laws = box_laws(cls, centre, target, known, mech.weights)
+    if isinstance(cls, IntervalChainK):
+        laws = box_laws_k(cls, tuple((x, x) for x in cls.centre(box)), target, known, mech.weights)
+        assert laws is not None  # (the centre is a member)
+    else:
+        centre = tuple(((a + b) / 2,) * 2 for a, b in box)
+        laws = box_laws(cls, centre, target, known, mech.weights)
     kinds = {registry.notion(x).pairs for x in notions if bounded(x, mech)} or {Pairs.GIVEN_KNOWN}
     keys = [lo for lo, _ in laws.laws.values()]
     values = [s for law in keys for s in law]

@@ -10,6 +10,7 @@ the Laplace kernel's ratio ``e^{|w_i| span / λ}``).
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from hypothesis import strategies as st
 from pdpsym.audit import audit
 from pdpsym.audit.class_audit import LOWER, SUP, bounds_of
 from pdpsym.audit.class_audit_interval import (
+    ENCLOSED,
     interval_class_audit,
     k_state_laws,
     k_vertex_count,
@@ -52,49 +54,54 @@ def test_vertex_count_by_hand():
 
 
 _RES = {}
+NOTIONS = ["dp", "dependent-dp", "apkdp", "ppkdp", "cdp", "ibcdp"]
+THRESHOLD = SumMechanism("threshold", T=F(1))
 
 
-def _class_audit():
-    if not _RES:
+def _class_audit(mech):
+    key = mech.kind
+    if key not in _RES:
         cls = IntervalChainK.from_json_object(OBJ)
-        _RES["r"] = interval_class_audit(
-            cls, LAP, "x2", (), [F(1)], None, ["dp", "dependent-dp", "apkdp", "cdp"]
-        )
-    return _RES["r"]
+        eps = [] if mech.kind == "laplace" else [F(1)]  # (Laplace: no δ(ε) search here)
+        _RES[key] = interval_class_audit(cls, mech, "x2", (), eps, None, NOTIONS)
+    return _RES[key]
 
 
-@settings(max_examples=6, deadline=None)
-@given(t=st.fractions(0, 1))
-def test_never_below_a_member_along_the_polytope(t):
+@settings(max_examples=5, deadline=None)
+@given(t=st.fractions(0, 1), m=st.sampled_from([LAP, THRESHOLD]))
+def test_never_below_a_member_along_the_polytope(t, m):
     # source: the single-law audit() at the member r0 = 3/5 + t/20 (r1 = 7/8 - r0, a point
     # of row 0's polytope by construction): every figure's upper end is at least its value
-    res = _class_audit()
+    res = _class_audit(m)
     cls = IntervalChainK.from_json_object(OBJ)
     r0 = F(3, 5) + t / 20
     theta = (r0, F(7, 8) - r0) + tuple(a for a, _ in cls.box()[2:])
-    ref = audit(
-        cls.member(theta), LAP, "x2", (), [F(1)], None, ["dp", "dependent-dp", "apkdp", "cdp"]
-    )
+    eps = [] if m.kind == "laplace" else [F(1)]
+    ref = audit(cls.member(theta), m, "x2", (), eps, None, NOTIONS)
     for row, mine in zip(ref.results, res.notions, strict=True):
-        eps = bounds_of(row.epsilon, row.ratio_enclosure)
-        assert eps == "inf" or eps[0] <= mine.epsilon.bounds[1]
-        d = bounds_of(row.delta_at_epsilon[0][1])
-        assert d[0] <= mine.delta_at_epsilon[0][1].bounds[1]
+        e = bounds_of(row.epsilon, row.ratio_enclosure)
+        assert e == "inf" or mine.epsilon.bounds == "inf" or e[0] <= mine.epsilon.bounds[1]
+        for (_, d), (_, fig) in zip(row.delta_at_epsilon, mine.delta_at_epsilon, strict=True):
+            assert bounds_of(d)[0] <= fig.bounds[1]
 
 
 def test_statuses():
     # hand derivation: dp and dependent-dp do not depend on the law beyond the dependence
-    # group (every vertex evaluated: sups); apkdp's ε (δ = 0) is Eq. 2 (the k-state
-    # search: a sup); cdp's is at most |w_i| (2 - 0) / 2 = 1 at every law (a sup, reached);
-    # the δ(ε) of apkdp and cdp under Laplace have no k-state sub-box bound (lower bounds)
-    res = _class_audit()
-    by = {r.notion: r for r in res.notions}
+    # group (every vertex evaluated: sups); apkdp's and ppkdp's ε (δ = 0) is Eq. 2 (the
+    # k-state search: a sup); cdp's is at most |w_i| (2 - 0) / 2 = 1 at every law (a sup,
+    # reached); ibcdp's under Laplace noise has no sub-box bound (a lower bound). Under
+    # the threshold, every hockey-stick figure and ibcdp's are enclosed by the searches
+    by = {r.notion: r for r in _class_audit(LAP).notions}
     assert by["dp"].epsilon.status == SUP and by["dependent-dp"].epsilon.status == SUP
-    assert by["apkdp"].epsilon.status == SUP
+    assert by["apkdp"].epsilon.status == SUP and by["ppkdp"].epsilon.status == SUP
     assert by["cdp"].epsilon.status == SUP and by["cdp"].epsilon.bounds[0] <= 1
     assert 1 <= by["cdp"].epsilon.bounds[1]
-    assert by["apkdp"].delta_at_epsilon[0][1].status == LOWER
-    assert by["cdp"].delta_at_epsilon[0][1].status == LOWER
+    assert by["ibcdp"].epsilon.status == LOWER
+    res = _class_audit(THRESHOLD)
+    assert res.boxes is not None and res.posterior_boxes is not None
+    for row in res.notions:
+        for _, fig in row.delta_at_epsilon:
+            assert fig.status in (SUP, ENCLOSED), row.notion
 
 
 def test_cli_takes_a_three_state_chain(tmp_path):
@@ -113,4 +120,77 @@ def test_cli_takes_a_three_state_chain(tmp_path):
     d = json.loads(out)
     assert d["class"]["states"] == 3 and d["laws_evaluated"] == 3
     assert d["notions"]["dp"]["epsilon"]["status"] == "sup"
-    assert d["notions"]["apkdp"]["delta_at_epsilon"][0]["delta"]["status"] == "lower-bound"
+    assert d["notions"]["apkdp"]["delta_at_epsilon"][0]["delta"]["status"] == "sup"
+    assert d["figures_search"]["tight"]
+
+
+def _obj2(initial):
+    return {
+        "kind": "interval-markov-chain",
+        "length": 4,
+        "states": ["0", "1", "2"],
+        "initial": initial,
+        "transition": [
+            [["1/2", "3/5"], ["1/5", "3/10"], ["3/20", "1/4"]],
+            [["1/5", "1/5"], ["3/5", "3/5"], ["1/5", "1/5"]],
+            [["1/8", "1/4"], ["1/4", "1/4"], ["1/2", "5/8"]],
+        ],
+    }
+
+
+def _stationary(P):
+    """The stationary law of a 3 x 3 stochastic matrix: pi (P - I) = 0, sum pi = 1, by
+    Gaussian elimination in Fraction."""
+    k = len(P)
+    rows = [[P[s][j] - (1 if s == j else 0) for s in range(k)] + [F(0)] for j in range(k - 1)]
+    rows.append([F(1)] * k + [F(1)])
+    for c in range(k):
+        piv = next(r for r in range(c, k) if rows[r][c] != 0)
+        rows[c], rows[piv] = rows[piv], rows[c]
+        for r in range(k):
+            if r != c and rows[r][c] != 0:
+                f = rows[r][c] / rows[c][c]
+                rows[r] = [x - f * y for x, y in zip(rows[r], rows[c], strict=True)]
+    return [rows[c][k] / rows[c][c] for c in range(k)]
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    u=st.fractions(0, 1),
+    v=st.fractions(0, 1),
+    w=st.fractions(0, 1),
+    stationary=st.booleans(),
+    known=st.booleans(),
+)
+def test_box_laws_k_encloses_every_member(u, v, w, stationary, known):
+    # source: the chain's joint law by enumerating every sequence of 3 states in Fraction
+    # (the stationary law by Gaussian elimination, written here), at a member drawn in the
+    # root box's polytopes (valid by construction): every conditional law of the count is
+    # inside the enclosure
+    from pdpsym.audit.class_box_laws_k import box_laws_k  # noqa: PLC0415 (only this test)
+
+    cls = IntervalChainK.from_json_object(
+        _obj2("stationary" if stationary else ["1/2", "1/4", "1/4"])
+    )
+    r0 = F(1, 2) + u / 10
+    lo1, hi1 = max(F(1, 5), F(3, 4) - r0), min(F(3, 10), F(17, 20) - r0)
+    r1 = lo1 + v * (hi1 - lo1)
+    q0 = F(1, 8) + w / 8
+    P = [[r0, r1, 1 - r0 - r1], [F(1, 5), F(3, 5), F(1, 5)], [q0, F(1, 4), F(3, 4) - q0]]
+    init = _stationary(P) if stationary else [F(1, 2), F(1, 4), F(1, 4)]
+    k = 3 if known else None
+    joint = {}
+    for seq in itertools.product(range(3), repeat=4):
+        p = init[seq[0]]
+        for t in range(1, 4):
+            p *= P[seq[t - 1]][seq[t]]
+        key = (F(seq[1]), () if k is None else (F(seq[k]),))
+        row = joint.setdefault(key, {})
+        row[F(sum(seq))] = row.get(F(sum(seq)), F(0)) + p
+    laws = box_laws_k(cls, cls.box(), "x2", ["x4"] if known else [], None)
+    for key, row in joint.items():
+        tot = sum(row.values())
+        lo, hi = laws.laws[key]
+        for s, p in row.items():
+            assert lo.get(s, F(0)) <= p / tot <= hi[s]
+            assert laws.joint[key][s][0][0] <= p <= laws.joint[key][s][0][1]
