@@ -179,9 +179,11 @@ def posterior_bounds(
                     post1 = {a: j[0][0] / z1 for a, j in u1.items()}
                     post2 = {a: j[0][0] / z2 for a, j in u2.items()}
                     for x, y in ((post1, post2), (post2, post1)):
-                        r, ds = _point_pair(x, y, exps)
+                        # at a point the plain bound is the law's exact ratio and, with
+                        # U >= e^ε, a lower bound of its δ
+                        r, ds = pair_mean_value([x, x, {}], [y, y, {}], exps, [])
                         ratio = None if r is None or ratio is None else max(ratio, r)
-                        deltas = [max(x, d) for x, d in zip(deltas, ds, strict=True)]
+                        deltas = [max(x, min(d, ONE)) for x, d in zip(deltas, ds, strict=True)]
                     continue
                 s1 = _side(u1, _posterior(cvals, c1, t) or None if centre else None)
                 s2 = _side(u2, _posterior(cvals, c2, t) or None if centre else None)
@@ -190,24 +192,6 @@ def posterior_bounds(
                     ratio = None if r is None or ratio is None else max(ratio, r)
                     deltas = [max(x, min(d, ONE)) for x, d in zip(deltas, ds, strict=True)]
     return ratio, deltas
-
-
-def _point_pair(
-    p: dict[Fraction, Fraction], q: dict[Fraction, Fraction], exps: Sequence[Fraction]
-) -> tuple[Fraction | None, list[Fraction]]:
-    """A law's pair of posteriors: its exact ratio (None: unbounded) and ``Σ_a max(0,
-    p(a) - U q(a))`` at each ``U``."""
-    ratio: Fraction | None = ZERO
-    for a, x in p.items():
-        if x <= 0:
-            continue
-        d = q.get(a, ZERO)
-        if d <= 0:
-            ratio = None
-            break
-        ratio = max(ratio, x / d)  # type: ignore[type-var]
-    ds = [sum((max(ZERO, x - e * q.get(a, ZERO)) for a, x in p.items()), ZERO) for e in exps]
-    return ratio, [min(d, ONE) for d in ds]
 
 
 __all__ = ["posterior_bounds"]

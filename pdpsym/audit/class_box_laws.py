@@ -175,22 +175,24 @@ def forward_laws(
     weights: Any,
 ) -> BoxLaws:
     """The forward pass through a chain whose entries are jets of non-negative intervals
-    (module docstring), for any number of states.
+    (module docstring), for any number of states: :func:`box_laws`'s, and the k-state
+    chains' (:mod:`pdpsym.audit.class_box_laws_k`).
 
     Args:
         trans: ``trans[s][s']``, the jet ``[value, d/dθ_0, ...]`` of each transition entry.
         init: the initial law's jets.
         vals: the states' values (the query's).
-        names: the records.
-        target: the target record.
-        known: the known records.
-        weights: the query's weights (record -> weight; None: all 1).
+        names: the records, in the chain's order.
+        target: the record the laws are conditioned on.
+        known: the records whose values the attacker knows.
+        weights: record -> the query's weight (None: all 1).
 
     Returns:
-        The :class:`BoxLaws`.
+        The enclosures of every conditional law, of the known records' law given the
+        target, and of the joint masses (:class:`BoxLaws`).
 
     References:
-        Moore, Kearfott, Cloud (2009), Ch. 2; Desfontaines et al. (2020), Definition 12.
+        Moore, Kearfott, Cloud (2009), Ch. 2-3 (products and sums of intervals).
     """
     w = {v: Fraction(1) for v in names}
     w.update({k: Fraction(x) for k, x in (weights or {}).items()})

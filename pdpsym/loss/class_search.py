@@ -319,27 +319,15 @@ def class_leakage(
     References:
         Kifer and Machanavajjhala (2014), Definition 3.1; Li et al. (2019), Eq. 2.
     """
+    query = (targets, known, lam, weights)
     if isinstance(cls, ModelClass):
         return finite_class_leakage(
-            cls,
-            targets,
-            known,
-            lam,
-            weights,
-            digits=digits,
-            jobs=jobs,
-            on_member=on_step,
-            scheduler=scheduler,
+            cls, *query, digits=digits, jobs=jobs, on_member=on_step, scheduler=scheduler
         )
     if isinstance(cls, IntervalProduct):
-        return product_class_leakage(cls, targets, known, lam, weights, digits=digits)
-    if not isinstance(cls, IntervalChain):
-        return k_chain_leakage(
-            cls, targets, known, lam, weights, digits=digits, max_boxes=max_boxes, on_box=on_step
-        )
-    return interval_chain_leakage(
-        cls, targets, known, lam, weights, digits=digits, max_boxes=max_boxes, on_box=on_step
-    )
+        return product_class_leakage(cls, *query, digits=digits)
+    search = interval_chain_leakage if isinstance(cls, IntervalChain) else k_chain_leakage
+    return search(cls, *query, digits=digits, max_boxes=max_boxes, on_box=on_step)  # type: ignore[arg-type]
 
 
 def class_work(cls: LawClass, n_targets: int, known: Sequence[str]) -> int:
