@@ -194,3 +194,19 @@ def test_box_laws_k_encloses_every_member(u, v, w, stationary, known):
         for s, p in row.items():
             assert lo.get(s, F(0)) <= p / tot <= hi[s]
             assert laws.joint[key][s][0][0] <= p <= laws.joint[key][s][0][1]
+
+
+def test_dependent_dp_is_a_lower_bound_when_vertices_are_cut():
+    # hand derivation: each row [1/10, 1/2]^3 with sum 1 is a hexagon (the 6 orders of
+    # (1/10, 2/5, 1/2): two ends at a bound, the third between), so the
+    # three rows' product has 216 > 64 vertex combinations: not all evaluated, so
+    # dependent-dp is labelled a lower bound; dp (law-free) stays a sup
+    row = [["1/10", "1/2"]] * 3
+    obj = {**OBJ, "length": 2, "transition": [row, row, row]}
+    cls = IntervalChainK.from_json_object(obj)
+    assert k_vertex_count(cls) == 216 and len(k_state_laws(cls)) == 65
+    res = interval_class_audit(
+        cls, SumMechanism("count"), "x1", (), [F(1)], None, ["dp", "dependent-dp"]
+    )
+    by = {r.notion: r.delta_at_epsilon[0][1] for r in res.notions}
+    assert by["dp"].status == SUP and by["dependent-dp"].status == LOWER
