@@ -61,7 +61,7 @@ from pdpsym.audit import registry
 from pdpsym.audit.class_box_laws import BoxLaws, Enc, imul
 from pdpsym.audit.registry import Compare, Pairs
 from pdpsym.audit.sum_posteriors import pushed_laws
-from pdpsym.mechanisms.base import SumMechanism
+from pdpsym.mechanisms.base import ReportMechanism, SumMechanism
 
 Iv = tuple[Fraction, Fraction]
 Box = tuple[Iv, ...]
@@ -70,6 +70,9 @@ BOUNDED_PAIRS = (Pairs.GIVEN_KNOWN, Pairs.WEIGHTED_KNOWN, Pairs.CHANGED)
 #: the posterior pairs (IBCDP, :attr:`Compare.POSTERIOR`) bounded for the discrete
 #: mechanisms (:mod:`pdpsym.audit.class_audit_posteriors`)
 POSTERIOR_PAIRS = (Pairs.CHANGED_POSTERIORS,)
+#: the pairs bounded for randomized response (the laws of every record's report given
+#: the target and the known records; the changed database's pairs are law-free there)
+REPORT_PAIRS = (Pairs.GIVEN_KNOWN, Pairs.WEIGHTED_KNOWN)
 #: the mechanisms on the sum whose output is discrete (pushed exactly)
 DISCRETE_KINDS = ("count", "threshold", "geometric")
 #: the mechanisms on the sum whose δ(ε) is bounded over a sub-box: the discrete ones here,
@@ -77,6 +80,23 @@ DISCRETE_KINDS = ("count", "threshold", "geometric")
 #: the Eq. 2 notions is the Eq. 2 search's)
 BOUNDED_KINDS = (*DISCRETE_KINDS, "laplace")
 ZERO = Fraction(0)
+
+
+def report_keep(mechanism: Any) -> Fraction | None:
+    """Randomized response's ``keep`` (its reports' laws symmetric), else None.
+
+    Args:
+        mechanism: the audited mechanism.
+
+    Returns:
+        ``keep``, or None for any other mechanism.
+
+    References:
+        Warner (1965).
+    """
+    if isinstance(mechanism, ReportMechanism):
+        return mechanism.symmetric_keep()
+    return None
 
 
 def bounded(notion: str, mechanism: Any) -> bool:
@@ -89,12 +109,15 @@ def bounded(notion: str, mechanism: Any) -> bool:
     Returns:
         True for a hockey-stick notion over the pairs of :data:`BOUNDED_PAIRS` and a
         mechanism on the sum of :data:`BOUNDED_KINDS`, or a posterior notion over
-        :data:`POSTERIOR_PAIRS` and one of :data:`DISCRETE_KINDS`.
+        :data:`POSTERIOR_PAIRS` and one of :data:`DISCRETE_KINDS`, or randomized response
+        and the pairs of :data:`REPORT_PAIRS`.
 
     References:
         Desfontaines et al. (2020), Definitions 5, 6, 12, 13 and Lemma 1.
     """
     n = registry.notion(notion)
+    if report_keep(mechanism) is not None:
+        return n.compare is Compare.HOCKEY_STICK and n.pairs in REPORT_PAIRS
     if not isinstance(mechanism, SumMechanism):
         return False
     if n.compare is Compare.POSTERIOR:
@@ -453,9 +476,11 @@ __all__ = [
     "BOUNDED_PAIRS",
     "DISCRETE_KINDS",
     "POSTERIOR_PAIRS",
+    "REPORT_PAIRS",
     "Side",
     "bounded",
     "box_notion_bounds",
     "notion_bounds",
     "pair_mean_value",
+    "report_keep",
 ]

@@ -43,8 +43,11 @@ single-law engine (:func:`pdpsym.audit.audit`). Then, per figure:
 * cdp's ε (δ = 0) for Laplace noise on an interval chain: at most ``|w_i| span / λ`` at
   every law (:func:`changed_laplace_span`), so the max over the laws evaluated is the sup
   when it reaches that bound, and ``[max, bound]`` encloses it otherwise.
-* Every other figure (ε(δ) of the other notions, IBCDP for Laplace noise,
-  distributional-dp, randomized response, interval products beyond Eq. 2): no proven
+* Randomized response: apkdp, np and ppkdp by the figures' search over the report
+  vectors (:func:`~pdpsym.audit.class_figure_search.reports_as_outputs`); dp and cdp
+  compare the target's own report alone (:func:`local_reports`: law-free).
+* Every other figure (IBCDP for Laplace noise, distributional-dp, interval products
+  beyond Eq. 2): no proven
   bound over a sub-box exists here, so the figure is the max over the laws evaluated, a
   certified **lower bound** of the class's sup (status
   :data:`~pdpsym.audit.class_audit.LOWER`), never presented as the sup.
@@ -68,7 +71,7 @@ from pdpsym.audit.class_audit import (
     audit_job,
     sups_of,
 )
-from pdpsym.audit.class_audit_boxes import bounded
+from pdpsym.audit.class_audit_boxes import bounded, report_keep
 from pdpsym.audit.class_figure_search import BoxFigure, BoxSearch, search_figures
 from pdpsym.core.exp_sqrt_sums import log_enclosure
 from pdpsym.core.parallel import ordered_map
@@ -283,6 +286,9 @@ def interval_class_audit(
         if row.notion in LAW_FREE and (every_vertex or row.notion == "dp"):
             rows.append(row)
             continue
+        if local_reports(mechanism, row.notion):
+            rows.append(row)
+            continue
         eps_fig = _lower(row.epsilon)
         if row.notion in EQ2_NOTIONS and search is not None:
             eps_fig = _eq2_figure(row.epsilon, search, laws)
@@ -425,6 +431,32 @@ def changed_laplace_span(cls: Any, mechanism: Any, target: str, notion: str) -> 
     return abs(w) * (max(dom) - min(dom)) / kernel.lam
 
 
+def local_reports(mechanism: Any, notion: str) -> bool:
+    """Whether a notion's every figure is law-free under randomized response: the changed
+    database's pairs (cdp) compare the target's own report alone (changing ``x_i`` changes
+    only ``o_i``), whose pair depends on ``(a, b)``, ``keep`` and the domain only. The
+    pairs a law has are those of a support and of compatible known values, the largest
+    at the member inside the box (its entries positive wherever any member's are), which
+    is evaluated: the max over the laws evaluated is the sup.
+
+    Args:
+        mechanism: the audited mechanism.
+        notion: the notion's name.
+
+    Returns:
+        True for randomized response and a hockey-stick notion over the changed pairs.
+
+    References:
+        Desfontaines et al. (2020), Definition 5; Warner (1965).
+    """
+    n = registry.notion(notion)
+    return (
+        report_keep(mechanism) is not None
+        and n.pairs is registry.Pairs.CHANGED
+        and n.compare is registry.Compare.HOCKEY_STICK
+    )
+
+
 def _within(fig: ClassFigure, top: Fraction) -> ClassFigure:
     """A figure whose every law is at most ``top``: the sup, enclosed by ``[max over the
     laws evaluated, top]`` (the laws' own enclosure when it contains ``top``)."""
@@ -475,5 +507,6 @@ __all__ = [
     "k_state_laws",
     "k_vertex_count",
     "laplace_of",
+    "local_reports",
     "posterior",
 ]

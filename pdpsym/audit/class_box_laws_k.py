@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.audit.class_box_laws import BoxLaws, Iv, forward_laws
+from pdpsym.audit.class_box_laws import BoxLaws, Emission, Iv, forward_laws
 from pdpsym.models.interval_chain_k import Box, IntervalChainK, tree_weights
 
 ZERO = Fraction(0)
@@ -57,7 +57,12 @@ def stationary_enclosure(rows: Sequence[Sequence[Iv]]) -> list[Iv]:
 
 
 def box_laws_k(
-    cls: IntervalChainK, box: Box, target: str, known: Sequence[str], weights: Any
+    cls: IntervalChainK,
+    box: Box,
+    target: str,
+    known: Sequence[str],
+    weights: Any,
+    emit: Emission | None = None,
 ) -> BoxLaws | None:
     """Enclose every conditional law of the query over a sub-box (module docstring).
 
@@ -67,6 +72,7 @@ def box_laws_k(
         target: the target record.
         known: the known records.
         weights: the query's weights (record -> weight; None: all 1).
+        emit: randomized response's report laws (None: the weighted sum).
 
     Returns:
         The :class:`~pdpsym.audit.class_box_laws.BoxLaws` (no gradients), or None when
@@ -88,7 +94,8 @@ def box_laws_k(
         init = [(p, p) for p in cls.initial]  # type: ignore[misc]
     vals = cls.member(cls.centre(box)).states
     trans = [[[iv] for iv in r] for r in rows]
-    laws = forward_laws(trans, [[iv] for iv in init], vals, cls.variables, target, known, weights)
+    inits = [[iv] for iv in init]
+    laws = forward_laws(trans, inits, vals, cls.variables, target, known, weights, emit)
     laws.grads = dict.fromkeys(laws.grads)
     laws.known_grads = dict.fromkeys(laws.known_grads)
     return laws

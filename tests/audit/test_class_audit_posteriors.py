@@ -265,3 +265,89 @@ def test_changed_laplace_span_bounds_every_law(x0, x1, lam):
             assert r >= top * (1 - mpmath.mpf(10) ** -6)
     assert changed_laplace_span(cls, SumMechanism("laplace", lam=lam), "x2", "apkdp") is None
     assert changed_laplace_span(cls, SumMechanism("count"), "x2", "cdp") is None
+
+
+def _brute_rr_apk(T, x0, x1, i, k, keep, e):
+    """apkdp of randomized response on every record by enumeration: the law of the
+    report vector given x_i = a (and x_k = v), its largest ratio and δ at e^ε = e."""
+    pi1 = x0 / (x0 + 1 - x1)
+    P = [[1 - x0, x0], [1 - x1, x1]]
+    joint = {}
+    for seq in itertools.product((0, 1), repeat=T):
+        p = pi1 if seq[0] else 1 - pi1
+        for t in range(1, T):
+            p *= P[seq[t - 1]][seq[t]]
+        key = (seq[i], () if k is None else (seq[k],))
+        for rep in itertools.product((0, 1), repeat=T):
+            q = p
+            for x, o in zip(seq, rep, strict=True):
+                q *= keep if x == o else 1 - keep
+            row = joint.setdefault(key, {})
+            row[rep] = row.get(rep, F(0)) + q
+    law = {key: {o: q / sum(row.values()) for o, q in row.items()} for key, row in joint.items()}
+    ratio, delta = F(0), F(0)
+    for a, b in ((0, 1), (1, 0)):
+        for v in {v for _, v in law}:
+            if (a, v) not in law or (b, v) not in law:
+                continue
+            p, q = law[(a, v)], law[(b, v)]
+            ratio = max(ratio, max(x / q[o] for o, x in p.items()))
+            delta = max(delta, sum(max(F(0), x - e * q[o]) for o, x in p.items()))
+    return ratio, delta
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    T=st.integers(2, 4),
+    a0=st.integers(1, 7),
+    w0=st.integers(0, 2),
+    a1=st.integers(1, 7),
+    w1=st.integers(0, 2),
+    u=st.fractions(0, 1),
+    v=st.fractions(0, 1),
+    keep=st.sampled_from([F(3, 4), F(2, 3), F(9, 10)]),
+    with_known=st.booleans(),
+)
+def test_report_bound_is_above_every_law_inside(T, a0, w0, a1, w1, u, v, keep, with_known):
+    # source: the brute force above (every sequence and every report vector in Fraction)
+    # at a law drawn inside the box: the sub-box bound of apkdp's ratio and δ is above it
+    from pdpsym.audit.class_audit_boxes import box_notion_bounds  # noqa: PLC0415
+    from pdpsym.audit.class_box_laws import report_emission  # noqa: PLC0415
+    from pdpsym.audit.registry import Pairs  # noqa: PLC0415
+
+    box = ((F(a0, 10), F(a0 + w0, 10)), (F(a1, 10), F(a1 + w1, 10)))
+    cls = _cls(T, *box)
+    x0 = box[0][0] + u * (box[0][1] - box[0][0])
+    x1 = box[1][0] + v * (box[1][1] - box[1][0])
+    names = cls.variables
+    k = T - 1 if with_known and T > 2 else None
+    known = [names[k]] if k is not None else []
+    emit = report_emission(keep, 2)
+    laws = box_laws(cls, box, names[0], known, None, emit)
+    mid = tuple(((a + b) / 2,) * 2 for a, b in box)
+    centre = box_laws(cls, mid, names[0], known, None, emit)
+    rad = [(b - a) / 2 for a, b in box]
+    count = SumMechanism("count")
+    ub_ratio, (ub_delta,) = box_notion_bounds(laws, centre, rad, count, Pairs.GIVEN_KNOWN, [E1_LO])
+    ratio, delta = _brute_rr_apk(T, x0, x1, 0, k, keep, E1_HI)
+    assert ub_delta >= delta
+    assert ub_ratio is not None and ub_ratio >= ratio
+
+
+@pytest.mark.slow
+def test_report_class_audit_against_a_grid_of_single_laws():
+    # source: the brute force above at a 5 x 5 grid of the box, T = 3: every grid law's
+    # apkdp is at most the class's upper end, and the enclosure is to the digits
+    from pdpsym.mechanisms.discrete import RandomizedResponse  # noqa: PLC0415
+
+    box = ((F(1, 10), F(1, 5)), (F(7, 10), F(17, 20)))
+    cls = _cls(3, *box)
+    rr = RandomizedResponse(F(3, 4), ((F(0), F(1)),) * 3)
+    res = interval_class_audit(cls, rr, "x2", [], [F(1)], None, ["apkdp"], figure_boxes=400)
+    fig = res.notions[0].delta_at_epsilon[0][1]
+    axes = [[a + (b - a) * j / 4 for j in range(5)] for a, b in box]
+    for x0, x1 in itertools.product(*axes):
+        r, d = _brute_rr_apk(3, x0, x1, 1, None, F(3, 4), E1_HI)
+        assert d <= fig.bounds[1]
+        assert math.log(r) <= float(res.notions[0].epsilon.bounds[1]) + 1e-12
+    assert fig.status == SUP

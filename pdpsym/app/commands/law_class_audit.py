@@ -81,7 +81,7 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
     for want in (False, True):  # the hockey-stick figures' search, the posteriors' (IBCDP)
         group = [n for n in notions if bounded(n, mech) and posterior(n) is want]
         budgets.append(0)
-        if (chain or k_chain) and group and (eps or mech.kind != "laplace"):
+        if (chain or k_chain) and group and (eps or getattr(mech, "kind", None) != "laplace"):
             # one search for ε and δ(ε), and one per bounded notion for ε(δ)
             searches = 1 + (len(group) if delta is not None else 0)
             per = steps_per_box(cls, mech, args.target, known, group, len(eps)) * searches
