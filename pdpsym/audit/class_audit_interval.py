@@ -286,7 +286,7 @@ def interval_class_audit(
         if row.notion in LAW_FREE and (every_vertex or row.notion == "dp"):
             rows.append(row)
             continue
-        if local_reports(mechanism, row.notion):
+        if isinstance(cls, IntervalChain | IntervalChainK) and local_reports(mechanism, row.notion):
             rows.append(row)
             continue
         eps_fig = _lower(row.epsilon)
