@@ -16,6 +16,7 @@ import subprocess
 import sys
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -67,9 +68,10 @@ def _class_audit(mech):
     return _RES[key]
 
 
-@settings(max_examples=5, deadline=None)
-@given(t=st.fractions(0, 1), m=st.sampled_from([LAP, THRESHOLD]))
-def test_never_below_a_member_along_the_polytope(t, m):
+@pytest.mark.parametrize("m", [LAP, THRESHOLD])
+@settings(max_examples=3, deadline=None)
+@given(t=st.fractions(0, 1))
+def test_never_below_a_member_along_the_polytope(m, t):
     # source: the single-law audit() at the member r0 = 3/5 + t/20 (r1 = 7/8 - r0, a point
     # of row 0's polytope by construction): every figure's upper end is at least its value
     res = _class_audit(m)
@@ -81,7 +83,7 @@ def test_never_below_a_member_along_the_polytope(t, m):
     for row, mine in zip(ref.results, res.notions, strict=True):
         e = bounds_of(row.epsilon, row.ratio_enclosure)
         assert e == "inf" or mine.epsilon.bounds == "inf" or e[0] <= mine.epsilon.bounds[1]
-        for (_, d), (_, fig) in zip(row.delta_at_epsilon, mine.delta_at_epsilon, strict=True):
+        for (_, d, *_), (_, fig) in zip(row.delta_at_epsilon, mine.delta_at_epsilon, strict=True):
             assert bounds_of(d)[0] <= fig.bounds[1]
 
 
