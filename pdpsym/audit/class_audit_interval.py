@@ -46,8 +46,9 @@ single-law engine (:func:`pdpsym.audit.audit`). Then, per figure:
 * Randomized response: apkdp, np and ppkdp by the figures' search over the report
   vectors (:func:`~pdpsym.audit.class_figure_search.reports_as_outputs`); dp and cdp
   compare the target's own report alone (:func:`local_reports`: law-free).
-* Every other figure (IBCDP for Laplace noise, distributional-dp, interval products
-  beyond Eq. 2): no proven
+* IBCDP for Laplace noise on an interval chain: every figure enclosed by ``[max over
+  the laws evaluated, a law-free bound]`` (:func:`posterior_laplace_bound`).
+* Every other figure (distributional-dp, interval products beyond Eq. 2): no proven
   bound over a sub-box exists here, so the figure is the max over the laws evaluated, a
   certified **lower bound** of the class's sup (status
   :data:`~pdpsym.audit.class_audit.LOWER`), never presented as the sup.
@@ -73,6 +74,9 @@ from pdpsym.audit.class_audit import (
 )
 from pdpsym.audit.class_audit_boxes import bounded, report_keep
 from pdpsym.audit.class_figure_search import BoxFigure, BoxSearch, search_figures
+from pdpsym.core.balls import to_ball, working_precision
+from pdpsym.core.certify import ball_endpoints
+from pdpsym.core.eps import Eps
 from pdpsym.core.exp_sqrt_sums import log_enclosure
 from pdpsym.core.parallel import ordered_map
 from pdpsym.loss.class_search import ClassLeakage, class_leakage
@@ -327,7 +331,35 @@ def interval_class_audit(
                 ),
             )
         )
+    rows = [
+        _posterior_enclosed(r, posterior_laplace_bound(cls, mechanism, target, r.notion))
+        for r in rows
+    ]
     return IntervalAudit(tuple(rows), tuple(laws), tuple(audits), search, boxes, post)
+
+
+def _posterior_enclosed(row: ClassNotion, top: Fraction | None) -> ClassNotion:
+    """IBCDP's figures under Laplace noise, each enclosed by ``[max over the laws
+    evaluated, the law-free bound]`` (:func:`posterior_laplace_bound`)."""
+    if top is None:
+        return row
+    deltas = []
+    for e, fig in row.delta_at_epsilon:
+        r = Eps.of(e).eps
+        if r is not None and r >= top:  # ε >= B: δ(ε) = 0 at every law, exactly
+            deltas.append((e, _within(fig, Fraction(0))))
+            continue
+        lo_exp = ball_endpoints(Eps.of(e).arb_exp(128))[0]
+        with working_precision(128):
+            shrink = ball_endpoints((-to_ball(top)).exp())[0]  # a lower end of e^{-B}
+        deltas.append((e, _within(fig, max(Fraction(0), 1 - lo_exp * shrink))))
+    at = row.epsilon_at_delta
+    return ClassNotion(
+        row.notion,
+        _within(row.epsilon, top),
+        tuple(deltas),
+        None if at is None else (at[0], _within(at[1], top)),
+    )
 
 
 def posterior(notion: str) -> bool:
@@ -415,9 +447,50 @@ def changed_laplace_span(cls: Any, mechanism: Any, target: str, notion: str) -> 
         Theorem 3.6 (the Laplace kernel's ratio).
     """
     n = registry.notion(notion)
-    if not isinstance(cls, IntervalChain | IntervalChainK) or not hasattr(mechanism, "on_sum"):
-        return None
     if n.pairs is not registry.Pairs.CHANGED or n.compare is not registry.Compare.HOCKEY_STICK:
+        return None
+    return _laplace_span(cls, mechanism, target)
+
+
+def posterior_laplace_bound(cls: Any, mechanism: Any, target: str, notion: str) -> Fraction | None:
+    """The bound ``B = 2 |w_i| (max - min of the target's domain) / λ`` of IBCDP's ε under
+    Laplace noise on the sum, for every law of an interval chain; None when it does not
+    apply.
+
+    **Proof.** For a known value ``v``, a value ``b`` and an output ``t``, the posteriors
+    are ``post_1(a) = u_1(a) / Σ u_1`` and ``post_2(a) = u_2(a) / Σ u_2`` with ``u_1(a) =
+    Σ_s J(a, v, s) K(t - s)`` and ``u_2(a) = Σ_s J(a, v, s) K(t - s - d_a)``, ``d_a = w_i
+    (b - a)`` (Desfontaines et al., Definition 6). Term by term ``K(t - s - d) / K(t - s)``
+    lies in ``[e^{-|d|/λ}, e^{|d|/λ}]``, so ``u_2(a) / u_1(a)`` does (a mediant), with
+    ``|d_a| <= D = |w_i| span``. Hence ``post_1(a) / post_2(a) = (u_1(a) / u_2(a)) (Σ u_2 /
+    Σ u_1) <= e^{D/λ} e^{D/λ} = e^B``, and the same for ``post_2 / post_1``: ε (δ = 0) is
+    at most ``B`` at every law, and so is ε(δ). With ``post_1 <= e^B post_2``,
+    ``post_1 - e^ε post_2 <= post_1 (1 - e^{ε - B})``, so δ(ε) <= ``max(0, 1 - e^{ε -
+    B})``.
+
+    Args:
+        cls: the class.
+        mechanism: the mechanism.
+        target: the target record.
+        notion: the notion's name.
+
+    Returns:
+        ``B`` (exact), or None (not an interval chain, not Laplace noise on the sum, or
+        not a posterior notion).
+
+    References:
+        Desfontaines et al. (2020), Definition 6 and Lemma 1.
+    """
+    if registry.notion(notion).compare is not registry.Compare.POSTERIOR:
+        return None
+    span = _laplace_span(cls, mechanism, target)
+    return None if span is None else 2 * span
+
+
+def _laplace_span(cls: Any, mechanism: Any, target: str) -> Fraction | None:
+    """``|w_i| (max - min of the target's domain) / λ`` for Laplace noise on the sum over
+    an interval chain, else None."""
+    if not isinstance(cls, IntervalChain | IntervalChainK) or not hasattr(mechanism, "on_sum"):
         return None
     kernel = mechanism.on_sum()
     if kernel.kind != "laplace" or kernel.lam is None:
@@ -509,4 +582,5 @@ __all__ = [
     "laplace_of",
     "local_reports",
     "posterior",
+    "posterior_laplace_bound",
 ]

@@ -351,3 +351,63 @@ def test_report_class_audit_against_a_grid_of_single_laws():
         assert d <= fig.bounds[1]
         assert math.log(r) <= float(res.notions[0].epsilon.bounds[1]) + 1e-12
     assert fig.status == SUP
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    x0=st.fractions(F(1, 20), F(19, 20)),
+    x1=st.fractions(F(1, 20), F(19, 20)),
+    lam=st.sampled_from([F(1), F(2)]),
+    eps=st.sampled_from([F(1, 4), F(1, 2)]),
+)
+def test_ibcdp_laplace_bound_holds_at_every_law(x0, x1, lam, eps):
+    # source: hand derivation (the kernel's ratio: post_1 / post_2 <= e^{2 |w_i| / λ},
+    # δ(ε) <= 1 - e^{ε - B}) and the posteriors in mpmath at a law drawn from the unit
+    # square, on a grid of outputs: never above the bound
+    from pdpsym.audit.class_audit_interval import posterior_laplace_bound  # noqa: PLC0415
+
+    cls = _cls(3, (F(1, 10), F(2, 10)), (F(7, 10), F(8, 10)))
+    top = posterior_laplace_bound(cls, SumMechanism("laplace", lam=lam), "x2", "ibcdp")
+    assert top == 2 / lam
+    assert posterior_laplace_bound(cls, SumMechanism("count"), "x2", "ibcdp") is None
+    joint = _joint(3, x0, x1, 1, None)
+    with mpmath.workdps(30):
+        la = mpmath.mpf(lam.numerator) / lam.denominator
+        worst_r, worst_d = mpmath.mpf(0), mpmath.mpf(0)
+        for b in (0, 1):
+            for j in range(-40, 60):
+                t = mpmath.mpf(j) / 4
+
+                def u(a, shift, t=t):
+                    return sum(
+                        mpmath.mpf(p.numerator)
+                        / p.denominator
+                        * mpmath.exp(-abs(t - s - shift) / la)
+                        for s, p in joint[(a, ())].items()
+                    )
+
+                u1 = {a: u(a, 0) for a in (0, 1)}
+                u2 = {a: u(a, b - a) for a in (0, 1)}
+                p1 = {a: u1[a] / sum(u1.values()) for a in (0, 1)}
+                p2 = {a: u2[a] / sum(u2.values()) for a in (0, 1)}
+                for p, q in ((p1, p2), (p2, p1)):
+                    worst_r = max(worst_r, max(p[a] / q[a] for a in (0, 1)))
+                    e = mpmath.exp(mpmath.mpf(eps.numerator) / eps.denominator)
+                    worst_d = max(worst_d, sum(max(0, p[a] - e * q[a]) for a in (0, 1)))
+        B = mpmath.mpf(top.numerator) / top.denominator
+        assert worst_r <= mpmath.exp(B) * (1 + mpmath.mpf(10) ** -25)
+        bound = max(0, 1 - mpmath.exp(mpmath.mpf(eps.numerator) / eps.denominator - B))
+        assert worst_d <= bound + mpmath.mpf(10) ** -25
+
+
+def test_ibcdp_laplace_class_figures_are_enclosures():
+    # hand derivation: B = 2 |w_i| (1 - 0) / λ = 1 for λ = 2; ε (δ = 0) is enclosed by
+    # [max over the laws evaluated, 1], δ(1/4) by [max, 1 - e^{-3/4}] (upper end rounded up)
+    cls = _cls(3, (F(1, 10), F(2, 10)), (F(7, 10), F(8, 10)))
+    mech = SumMechanism("laplace", lam=F(2))
+    res = interval_class_audit(cls, mech, "x2", [], [F(1, 4)], None, ["ibcdp"])
+    row = res.notions[0]
+    assert row.epsilon.status in (SUP, ENCLOSED) and row.epsilon.bounds[1] == 1
+    fig = row.delta_at_epsilon[0][1]
+    assert fig.status in (SUP, ENCLOSED)
+    assert 0 <= fig.bounds[1] - (1 - math.exp(-0.75)) < 1e-12
