@@ -41,13 +41,13 @@ single-law engine (:func:`pdpsym.audit.audit`). Then, per figure:
   :mod:`pdpsym.audit.class_audit_posteriors` (so that the hockey-stick figures' search
   is the same with or without it).
 * cdp's ε (δ = 0) for Laplace noise on an interval chain: at most ``|w_i| span / λ`` at
-  every law (:func:`changed_laplace_span`), so the max over the laws evaluated is the sup
+  every law (:func:`laplace_kernel_bound`), so the max over the laws evaluated is the sup
   when it reaches that bound, and ``[max, bound]`` encloses it otherwise.
 * Randomized response: apkdp, np and ppkdp by the figures' search over the report
   vectors (:func:`~pdpsym.audit.class_figure_search.reports_as_outputs`); dp and cdp
   compare the target's own report alone (:func:`local_reports`: law-free).
 * IBCDP for Laplace noise on an interval chain: every figure enclosed by ``[max over
-  the laws evaluated, a law-free bound]`` (:func:`posterior_laplace_bound`).
+  the laws evaluated, a law-free bound]`` (:func:`laplace_kernel_bound`).
 * Every other figure (distributional-dp, interval products beyond Eq. 2): no proven
   bound over a sub-box exists here, so the figure is the max over the laws evaluated, a
   certified **lower bound** of the class's sup (status
@@ -305,8 +305,8 @@ def interval_class_audit(
         }
         if -1 in mine:
             eps_fig = _box_figure(row.epsilon, mine[-1], laws, True)
-        span = changed_laplace_span(cls, mechanism, target, row.notion)
-        if span is not None:
+        span = laplace_kernel_bound(cls, mechanism, target, row.notion)
+        if span is not None and not posterior(row.notion):
             eps_fig = _within(row.epsilon, span)
         rows.append(
             ClassNotion(
@@ -332,7 +332,9 @@ def interval_class_audit(
             )
         )
     rows = [
-        _posterior_enclosed(r, posterior_laplace_bound(cls, mechanism, target, r.notion))
+        _posterior_enclosed(r, laplace_kernel_bound(cls, mechanism, target, r.notion))
+        if posterior(r.notion)
+        else r
         for r in rows
     ]
     return IntervalAudit(tuple(rows), tuple(laws), tuple(audits), search, boxes, post)
@@ -340,7 +342,7 @@ def interval_class_audit(
 
 def _posterior_enclosed(row: ClassNotion, top: Fraction | None) -> ClassNotion:
     """IBCDP's figures under Laplace noise, each enclosed by ``[max over the laws
-    evaluated, the law-free bound]`` (:func:`posterior_laplace_bound`)."""
+    evaluated, the law-free bound]`` (:func:`laplace_kernel_bound`)."""
     if top is None:
         return row
     deltas = []
@@ -418,19 +420,27 @@ def _eps_at_delta(
     return ClassFigure((fig.bounds[0], star), fig.member, SUP)
 
 
-def changed_laplace_span(cls: Any, mechanism: Any, target: str, notion: str) -> Fraction | None:
-    """The bound ``|w_i| (max - min of the target's domain) / λ`` of a changed-database
-    notion's ε at δ = 0 under Laplace noise on the sum, for every law of an interval
-    chain; None when it does not apply.
+def laplace_kernel_bound(cls: Any, mechanism: Any, target: str, notion: str) -> Fraction | None:
+    """A law-free bound of a notion's ε under Laplace noise on the sum over an interval
+    chain: ``|w_i| span / λ`` for the changed database's hockey stick (cdp), ``2 |w_i|
+    span / λ`` for IBCDP's posteriors (``span``: max - min of the target's domain).
 
-    **Proof.** Each pair compares the output law given ``x_i = a, x_K = v`` with the
-    same law translated by ``d = w_i (b - a)`` (Desfontaines et al., Definition 5):
-    ``p(y) = Σ_s P(s) K(y - s)`` against ``p_d(y) = Σ_s P(s) K(y - s - d)``. For the
-    Laplace kernel ``K(y - s) / K(y - s - d) = e^{(|y - s - d| - |y - s|)/λ} <=
-    e^{|d|/λ}`` (the triangle inequality), so the ratio of the two sums, a mediant of
-    these ratios, is at most ``e^{|d|/λ}``, and ``|d| <= |w_i| (max - min)``: the bound
-    holds for every law, whatever ``P``. It is attained in the tails (``y -> ±∞``) by
-    every law that has a pair with ``b`` at the far end of the domain from ``a``.
+    **cdp.** Each pair compares the output law given ``x_i = a, x_K = v`` with the same
+    law translated by ``d = w_i (b - a)`` (Desfontaines et al., Definition 5): ``p(y) =
+    Σ_s P(s) K(y - s)`` against ``p_d(y) = Σ_s P(s) K(y - s - d)``. For the Laplace
+    kernel ``K(y - s) / K(y - s - d) = e^{(|y - s - d| - |y - s|)/λ} <= e^{|d|/λ}`` (the
+    triangle inequality), so the ratio of the two sums, a mediant of these ratios, is at
+    most ``e^{|d|/λ}``, and ``|d| <= |w_i| span``, whatever ``P``. It is attained in the
+    tails (``y -> ±∞``) by every law with a pair across the domain.
+
+    **IBCDP** (Definition 6). For a known value ``v``, a value ``b`` and an output ``t``,
+    ``post_1(a) = u_1(a) / Σ u_1`` and ``post_2(a) = u_2(a) / Σ u_2`` with ``u_1(a) =
+    Σ_s J(a, v, s) K(t - s)`` and ``u_2(a) = Σ_s J(a, v, s) K(t - s - d_a)``, ``d_a = w_i
+    (b - a)``. As above ``u_2(a) / u_1(a)`` lies in ``[e^{-D/λ}, e^{D/λ}]``, ``D = |w_i|
+    span``, so ``post_1(a) / post_2(a) = (u_1(a) / u_2(a)) (Σ u_2 / Σ u_1) <= e^B``, ``B
+    = 2 D / λ``, and the same for ``post_2 / post_1``: ε (δ = 0) and ε(δ) are at most
+    ``B``; with ``post_1 <= e^B post_2``, ``post_1 - e^ε post_2 <= post_1 (1 - e^{ε -
+    B})``, so δ(ε) <= ``max(0, 1 - e^{ε - B})``.
 
     Args:
         cls: the class.
@@ -439,52 +449,22 @@ def changed_laplace_span(cls: Any, mechanism: Any, target: str, notion: str) -> 
         notion: the notion's name.
 
     Returns:
-        The bound of ε (exact), or None (not an interval chain, not Laplace noise on
-        the sum, or not a hockey-stick notion over the changed database's pairs).
+        The bound of ε (exact), or None (not an interval chain, not Laplace noise on the
+        sum, or neither cdp's pairs nor IBCDP's).
 
     References:
-        Desfontaines et al. (2020), Definition 5 and Lemma 1; Dwork and Roth (2014),
+        Desfontaines et al. (2020), Definitions 5, 6 and Lemma 1; Dwork and Roth (2014),
         Theorem 3.6 (the Laplace kernel's ratio).
     """
     n = registry.notion(notion)
-    if n.pairs is not registry.Pairs.CHANGED or n.compare is not registry.Compare.HOCKEY_STICK:
-        return None
-    return _laplace_span(cls, mechanism, target)
-
-
-def posterior_laplace_bound(cls: Any, mechanism: Any, target: str, notion: str) -> Fraction | None:
-    """The bound ``B = 2 |w_i| (max - min of the target's domain) / λ`` of IBCDP's ε under
-    Laplace noise on the sum, for every law of an interval chain; None when it does not
-    apply.
-
-    **Proof.** For a known value ``v``, a value ``b`` and an output ``t``, the posteriors
-    are ``post_1(a) = u_1(a) / Σ u_1`` and ``post_2(a) = u_2(a) / Σ u_2`` with ``u_1(a) =
-    Σ_s J(a, v, s) K(t - s)`` and ``u_2(a) = Σ_s J(a, v, s) K(t - s - d_a)``, ``d_a = w_i
-    (b - a)`` (Desfontaines et al., Definition 6). Term by term ``K(t - s - d) / K(t - s)``
-    lies in ``[e^{-|d|/λ}, e^{|d|/λ}]``, so ``u_2(a) / u_1(a)`` does (a mediant), with
-    ``|d_a| <= D = |w_i| span``. Hence ``post_1(a) / post_2(a) = (u_1(a) / u_2(a)) (Σ u_2 /
-    Σ u_1) <= e^{D/λ} e^{D/λ} = e^B``, and the same for ``post_2 / post_1``: ε (δ = 0) is
-    at most ``B`` at every law, and so is ε(δ). With ``post_1 <= e^B post_2``,
-    ``post_1 - e^ε post_2 <= post_1 (1 - e^{ε - B})``, so δ(ε) <= ``max(0, 1 - e^{ε -
-    B})``.
-
-    Args:
-        cls: the class.
-        mechanism: the mechanism.
-        target: the target record.
-        notion: the notion's name.
-
-    Returns:
-        ``B`` (exact), or None (not an interval chain, not Laplace noise on the sum, or
-        not a posterior notion).
-
-    References:
-        Desfontaines et al. (2020), Definition 6 and Lemma 1.
-    """
-    if registry.notion(notion).compare is not registry.Compare.POSTERIOR:
-        return None
     span = _laplace_span(cls, mechanism, target)
-    return None if span is None else 2 * span
+    if span is None:
+        return None
+    if n.pairs is registry.Pairs.CHANGED and n.compare is registry.Compare.HOCKEY_STICK:
+        return span
+    if n.compare is registry.Compare.POSTERIOR:
+        return 2 * span
+    return None
 
 
 def _laplace_span(cls: Any, mechanism: Any, target: str) -> Fraction | None:
@@ -575,12 +555,11 @@ __all__ = [
     "LAW_FREE",
     "IntervalAudit",
     "grid_points",
-    "changed_laplace_span",
     "interval_class_audit",
+    "laplace_kernel_bound",
     "k_state_laws",
     "k_vertex_count",
     "laplace_of",
     "local_reports",
     "posterior",
-    "posterior_laplace_bound",
 ]

@@ -1,5 +1,5 @@
 """IBCDP over an interval chain (:mod:`pdpsym.audit.class_audit_posteriors`), and cdp's ε
-(δ = 0) under Laplace noise over a class (:func:`changed_laplace_span`).
+(δ = 0) under Laplace noise over a class (:func:`laplace_kernel_bound`).
 
 Independent sources: a brute force written here (the chain's joint law of the target,
 the known record and the count by enumerating every sequence in Fraction; the kernels of
@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 from pdpsym.audit.class_audit import SUP
 from pdpsym.audit.class_audit_interval import (
     ENCLOSED,
-    changed_laplace_span,
     interval_class_audit,
+    laplace_kernel_bound,
 )
 from pdpsym.audit.class_audit_posteriors import posterior_bounds
 from pdpsym.audit.class_box_laws import box_laws
@@ -249,12 +249,12 @@ def _laplace_ratio(joint, a, v, d, lam):
     x1=st.fractions(F(1, 20), F(19, 20)),
     lam=st.sampled_from([F(1), F(2), F(1, 2)]),
 )
-def test_changed_laplace_span_bounds_every_law(x0, x1, lam):
+def test_laplace_kernel_bound_bounds_every_law(x0, x1, lam):
     # source: hand derivation (the Laplace kernel's ratio is at most e^{|d|/λ}, the span
     # |w_i| (1 - 0) / λ = 1/λ here) and the densities in mpmath at a law drawn from the
     # unit square: the ratio approaches the bound in the tail and never exceeds it
     cls = _cls(3, (F(1, 10), F(2, 10)), (F(7, 10), F(8, 10)))
-    span = changed_laplace_span(cls, SumMechanism("laplace", lam=lam), "x2", "cdp")
+    span = laplace_kernel_bound(cls, SumMechanism("laplace", lam=lam), "x2", "cdp")
     assert span == 1 / lam
     joint = _joint(3, x0, x1, 1, None)
     for a, b in ((0, 1), (1, 0)):
@@ -263,8 +263,8 @@ def test_changed_laplace_span_bounds_every_law(x0, x1, lam):
             top = mpmath.exp(mpmath.mpf(span.numerator) / span.denominator)
             assert r <= top * (1 + mpmath.mpf(10) ** -30)
             assert r >= top * (1 - mpmath.mpf(10) ** -6)
-    assert changed_laplace_span(cls, SumMechanism("laplace", lam=lam), "x2", "apkdp") is None
-    assert changed_laplace_span(cls, SumMechanism("count"), "x2", "cdp") is None
+    assert laplace_kernel_bound(cls, SumMechanism("laplace", lam=lam), "x2", "apkdp") is None
+    assert laplace_kernel_bound(cls, SumMechanism("count"), "x2", "cdp") is None
 
 
 def _brute_rr_apk(T, x0, x1, i, k, keep, e):
@@ -364,12 +364,10 @@ def test_ibcdp_laplace_bound_holds_at_every_law(x0, x1, lam, eps):
     # source: hand derivation (the kernel's ratio: post_1 / post_2 <= e^{2 |w_i| / λ},
     # δ(ε) <= 1 - e^{ε - B}) and the posteriors in mpmath at a law drawn from the unit
     # square, on a grid of outputs: never above the bound
-    from pdpsym.audit.class_audit_interval import posterior_laplace_bound  # noqa: PLC0415
-
     cls = _cls(3, (F(1, 10), F(2, 10)), (F(7, 10), F(8, 10)))
-    top = posterior_laplace_bound(cls, SumMechanism("laplace", lam=lam), "x2", "ibcdp")
+    top = laplace_kernel_bound(cls, SumMechanism("laplace", lam=lam), "x2", "ibcdp")
     assert top == 2 / lam
-    assert posterior_laplace_bound(cls, SumMechanism("count"), "x2", "ibcdp") is None
+    assert laplace_kernel_bound(cls, SumMechanism("count"), "x2", "ibcdp") is None
     joint = _joint(3, x0, x1, 1, None)
     with mpmath.workdps(30):
         la = mpmath.mpf(lam.numerator) / lam.denominator
