@@ -61,12 +61,18 @@ from pdpsym.audit import registry
 from pdpsym.audit.class_box_laws import BoxLaws, Enc, imul
 from pdpsym.audit.registry import Compare, Pairs
 from pdpsym.audit.sum_posteriors import pushed_laws
-from pdpsym.mechanisms.base import SumMechanism
+from pdpsym.mechanisms.base import ReportMechanism, SumMechanism
 
 Iv = tuple[Fraction, Fraction]
 Box = tuple[Iv, ...]
 #: the pairs a sub-box bound is proven for (with :attr:`Compare.HOCKEY_STICK`)
 BOUNDED_PAIRS = (Pairs.GIVEN_KNOWN, Pairs.WEIGHTED_KNOWN, Pairs.CHANGED)
+#: the posterior pairs (IBCDP, :attr:`Compare.POSTERIOR`) bounded for the discrete
+#: mechanisms (:mod:`pdpsym.audit.class_audit_posteriors`)
+POSTERIOR_PAIRS = (Pairs.CHANGED_POSTERIORS,)
+#: the pairs bounded for randomized response (the laws of every record's report given
+#: the target and the known records; the changed database's pairs are law-free there)
+REPORT_PAIRS = (Pairs.GIVEN_KNOWN, Pairs.WEIGHTED_KNOWN)
 #: the mechanisms on the sum whose output is discrete (pushed exactly)
 DISCRETE_KINDS = ("count", "threshold", "geometric")
 #: the mechanisms on the sum whose δ(ε) is bounded over a sub-box: the discrete ones here,
@@ -74,6 +80,23 @@ DISCRETE_KINDS = ("count", "threshold", "geometric")
 #: the Eq. 2 notions is the Eq. 2 search's)
 BOUNDED_KINDS = (*DISCRETE_KINDS, "laplace")
 ZERO = Fraction(0)
+
+
+def report_keep(mechanism: Any) -> Fraction | None:
+    """Randomized response's ``keep`` (its reports' laws symmetric), else None.
+
+    Args:
+        mechanism: the audited mechanism.
+
+    Returns:
+        ``keep``, or None for any other mechanism.
+
+    References:
+        Warner (1965).
+    """
+    if isinstance(mechanism, ReportMechanism):
+        return mechanism.symmetric_keep()
+    return None
 
 
 def bounded(notion: str, mechanism: Any) -> bool:
@@ -85,15 +108,22 @@ def bounded(notion: str, mechanism: Any) -> bool:
 
     Returns:
         True for a hockey-stick notion over the pairs of :data:`BOUNDED_PAIRS` and a
-        mechanism on the sum of :data:`BOUNDED_KINDS`.
+        mechanism on the sum of :data:`BOUNDED_KINDS`, or a posterior notion over
+        :data:`POSTERIOR_PAIRS` and one of :data:`DISCRETE_KINDS`, or randomized response
+        and the pairs of :data:`REPORT_PAIRS`.
 
     References:
-        Desfontaines et al. (2020), Definitions 5, 12, 13 and Lemma 1.
+        Desfontaines et al. (2020), Definitions 5, 6, 12, 13 and Lemma 1.
     """
     n = registry.notion(notion)
+    if report_keep(mechanism) is not None:
+        return n.compare is Compare.HOCKEY_STICK and n.pairs in REPORT_PAIRS
+    if not isinstance(mechanism, SumMechanism):
+        return False
+    if n.compare is Compare.POSTERIOR:
+        return mechanism.kind in DISCRETE_KINDS and n.pairs in POSTERIOR_PAIRS
     return (
-        isinstance(mechanism, SumMechanism)
-        and mechanism.kind in BOUNDED_KINDS
+        mechanism.kind in BOUNDED_KINDS
         and n.compare is Compare.HOCKEY_STICK
         and n.pairs in BOUNDED_PAIRS
     )
@@ -174,7 +204,7 @@ def _push_sides(mech: SumMechanism, sides: Sequence[Side]) -> list[list[dict[Any
     return out
 
 
-def _pair_mv(
+def pair_mean_value(
     pp: Sequence[dict[Any, Fraction]],
     qq: Sequence[dict[Any, Fraction]],
     exps: Sequence[Fraction],
@@ -184,7 +214,22 @@ def _pair_mv(
     """One pair's upper bounds over a sub-box: the smaller of the plain bound (``P^hi``
     against ``Q^lo``) and the mean-value form around the centre (Moore et al., Ch. 6:
     ``h(θ) <= h(c) + Σ_k r_k max |∂_k h|`` over the sub-box) for each output's
-    ``P_y - L Q_y`` (times the weight, for a weighted pair) and ``P_y / Q_y``."""
+    ``P_y - L Q_y`` (times the weight, for a weighted pair) and ``P_y / Q_y``.
+
+    Args:
+        pp: ``P``'s ``[lo, hi, centre, d_0 lo, d_0 hi, ...]`` over the outputs (only
+            the first three: no mean-value form).
+        qq: the same for ``Q``.
+        exps: rational lower bounds of ``e^ε``.
+        radius: the sub-box's half-widths.
+        weight: a weighted pair's weight (interval, centre value, gradient), or None.
+
+    Returns:
+        ``(ratio, deltas)``: the ratio's bound (None: unbounded) and δ's at each ε.
+
+    References:
+        Desfontaines et al. (2020), Lemma 1; Moore, Kearfott, Cloud (2009), Ch. 6.
+    """
     n = len(radius)
     have = len(pp) > 3 and len(qq) > 3 and (weight is None or weight[2] is not None)
     pl, ph, pc = pp[:3]
@@ -343,8 +388,8 @@ def box_notion_bounds(
             for v in laws.known[a]:
                 for b in laws.states:
                     if b != a:
-                        take(*_pair_mv(pushed[(a, v)], pushed[(a, v, b)], exps, radius))
-                        take(*_pair_mv(pushed[(a, v, b)], pushed[(a, v)], exps, radius))
+                        take(*pair_mean_value(pushed[(a, v)], pushed[(a, v, b)], exps, radius))
+                        take(*pair_mean_value(pushed[(a, v, b)], pushed[(a, v)], exps, radius))
         return sup.ratio, sup.deltas
     for a, b in itertools.permutations(targets, 2):
         ka = laws.known[a]
@@ -355,7 +400,7 @@ def box_notion_bounds(
             for v, wiv in ka.items():
                 wc = centre.known.get(a, {}).get(v)
                 wgt: Weight = (wiv, wc[0] if wc else ZERO, kg[v] if kg and wc else None)
-                r, ds = _pair_mv(pushed[(a, v)], pushed[(b, v)], exps, radius, wgt)
+                r, ds = pair_mean_value(pushed[(a, v)], pushed[(b, v)], exps, radius, wgt)
                 if wiv[1] > 0:
                     wr = _max_or_none(wr, r)
                 tot = [x + d for x, d in zip(tot, ds, strict=True)]
@@ -363,7 +408,7 @@ def box_notion_bounds(
             continue
         for v in ka:
             if v in laws.known[b]:
-                take(*_pair_mv(pushed[(a, v)], pushed[(b, v)], exps, radius))
+                take(*pair_mean_value(pushed[(a, v)], pushed[(b, v)], exps, radius))
     return sup.ratio, sup.deltas
 
 
@@ -430,8 +475,12 @@ __all__ = [
     "BOUNDED_KINDS",
     "BOUNDED_PAIRS",
     "DISCRETE_KINDS",
+    "POSTERIOR_PAIRS",
+    "REPORT_PAIRS",
     "Side",
     "bounded",
     "box_notion_bounds",
     "notion_bounds",
+    "pair_mean_value",
+    "report_keep",
 ]

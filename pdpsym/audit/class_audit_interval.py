@@ -3,7 +3,8 @@ per notion and figure, the sup over the class, certified where a proof gives an 
 bound over the whole class, and otherwise a certified **lower** bound, labelled so.
 
 The laws evaluated are a grid of the parameter box (``grid`` points per parameter, its
-corners and centre among them; for an interval product, the member of largest support),
+corners and centre among them; for a k-state chain, the vertices of the rows' polytopes
+and a member inside; for an interval product, the member of largest support),
 and, for an interval chain, the worst law of the branch and bound below; each by today's
 single-law engine (:func:`pdpsym.audit.audit`). Then, per figure:
 
@@ -36,8 +37,24 @@ single-law engine (:func:`pdpsym.audit.audit`). Then, per figure:
   the others' row vertices, the known records' too for ppkdp) are audited, and every
   figure of apkdp, np, ppkdp and cdp (and of every hockey-stick notion under randomized
   response) is their max, which is the class's sup (the proof in that module).
-* Every other figure (ε(δ) of the other notions, ε (δ = 0) of the non-Eq. 2 notions for
-  Laplace noise, ibcdp, distributional-dp, randomized response on a chain): no proven
+* A k-state chain runs the same searches on the enclosures of
+  :mod:`pdpsym.audit.class_box_laws_k` (no gradients: first-order bounds); dependent-dp
+  is a sup only when every vertex was evaluated (a vertex has differing rows whenever a
+  member has).
+* IBCDP for the discrete mechanisms on an interval chain: its figures are enclosed by a
+  search of their own, with the posterior bounds of
+  :mod:`pdpsym.audit.class_audit_posteriors` (so that the hockey-stick figures' search
+  is the same with or without it).
+* cdp's ε (δ = 0) for Laplace noise on an interval chain: at most ``|w_i| span / λ`` at
+  every law (:func:`laplace_kernel_bound`), so the max over the laws evaluated is the sup
+  when it reaches that bound, and ``[max, bound]`` encloses it otherwise.
+* Randomized response: apkdp, np and ppkdp by the figures' search over the report
+  vectors (:func:`~pdpsym.audit.class_figure_search.reports_as_outputs`); dp and cdp
+  compare the target's own report alone (:func:`local_reports`: law-free).
+* IBCDP for Laplace noise on an interval chain: every figure enclosed by ``[max over
+  the laws evaluated, a law-free bound]`` (:func:`laplace_kernel_bound`).
+* Every other figure (distributional-dp; on a product, the figures its module leaves
+  open): no proven
   bound over a sub-box exists here, so the figure is the max over the laws evaluated, a
   certified **lower bound** of the class's sup (status
   :data:`~pdpsym.audit.class_audit.LOWER`), never presented as the sup.
@@ -46,6 +63,7 @@ single-law engine (:func:`pdpsym.audit.audit`). Then, per figure:
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -60,13 +78,17 @@ from pdpsym.audit.class_audit import (
     audit_job,
     sups_of,
 )
-from pdpsym.audit.class_audit_boxes import bounded
+from pdpsym.audit.class_audit_boxes import bounded, report_keep
 from pdpsym.audit.class_audit_product import product_audit, product_notion
 from pdpsym.audit.class_figure_search import BoxFigure, BoxSearch, search_figures
+from pdpsym.core.balls import to_ball, working_precision
+from pdpsym.core.certify import ball_endpoints
+from pdpsym.core.eps import Eps
 from pdpsym.core.exp_sqrt_sums import log_enclosure
 from pdpsym.core.parallel import ordered_map
 from pdpsym.loss.class_search import ClassLeakage, class_leakage
 from pdpsym.mechanisms.base import QueryMechanism
+from pdpsym.models.interval_chain_k import IntervalChainK, row_vertices
 from pdpsym.models.law_class import IntervalChain, IntervalProduct
 
 #: notions whose every figure depends on the law only through the dependence group: they
@@ -76,6 +98,8 @@ LAW_FREE = tuple(
     for n in registry.REGISTRY
     if n.default and n.pairs in (registry.Pairs.NEIGHBOURS, registry.Pairs.DEPENDENT)
 )
+#: the most vertex combinations of a k-state chain's polytopes evaluated
+VERTEX_LIMIT = 64
 #: notions whose ε (δ = 0) for Laplace noise is Li et al.'s Eq. 2 of A(target, known)
 EQ2_NOTIONS = tuple(sorted(n.name for n in registry.REGISTRY if n.eq2_at_zero))
 #: the figure's bounds enclose the sup over the class, but not to the asked digits (the
@@ -95,6 +119,8 @@ class IntervalAudit:
     audits: tuple[Audit, ...]
     search: ClassLeakage | None
     boxes: BoxSearch | None = None
+    #: the posterior notions' search (IBCDP; None when not asked for)
+    posterior_boxes: BoxSearch | None = None
 
 
 def grid_points(cls: IntervalChain, grid: int) -> list[tuple[Fraction, ...]]:
@@ -118,6 +144,38 @@ def grid_points(cls: IntervalChain, grid: int) -> list[tuple[Fraction, ...]]:
         else:
             axes.append(list(dict.fromkeys(a + (b - a) * k / (grid - 1) for k in range(grid))))
     return list(dict.fromkeys(itertools.product(*axes)))
+
+
+def k_vertex_count(cls: IntervalChainK) -> int:
+    """How many vertices the product of a k-state chain's row polytopes has.
+
+    Args:
+        cls: the k-state interval chain.
+
+    Returns:
+        The product over the parameter rows of their polytopes' vertex counts.
+
+    References:
+        Ziegler, Lectures on Polytopes (1995), Sec. 0 (a product's vertices are the
+        products of vertices).
+    """
+    return math.prod(len(row_vertices(r)) for r in cls.param_rows())
+
+
+def k_state_laws(cls: IntervalChainK) -> list[tuple[Fraction, ...]]:
+    """The members a k-state chain's audit evaluates: the vertices of the rows' polytopes
+    (up to 64 combinations) and a member inside the whole box.
+
+    Args:
+        cls: the k-state interval chain.
+
+    Returns:
+        The parameter tuples, without repeats.
+
+    References:
+        Kifer and Machanavajjhala (2014), Definition 3.1.
+    """
+    return list(dict.fromkeys([*cls.vertices(VERTEX_LIMIT), cls.centre(cls.box())]))
 
 
 def laplace_of(mechanism: Any) -> tuple[Fraction, dict[str, int] | None] | None:
@@ -148,7 +206,7 @@ def laplace_of(mechanism: Any) -> tuple[Fraction, dict[str, int] | None] | None:
 
 
 def interval_class_audit(
-    cls: IntervalChain | IntervalProduct,
+    cls: IntervalChain | IntervalChainK | IntervalProduct,
     mechanism: Any,
     target: str,
     known: Sequence[str] = (),
@@ -159,6 +217,7 @@ def interval_class_audit(
     grid: int = 3,
     max_boxes: int = 2000,
     figure_boxes: int = 300,
+    posterior_boxes: int | None = None,
     digits: int = 3,
     jobs: int = 1,
     on_step: Callable[[int], None] | None = None,
@@ -177,6 +236,8 @@ def interval_class_audit(
         max_boxes: the Eq. 2 branch and bound's limit.
         figure_boxes: the limit of the figures' branch and bound
             (:func:`~pdpsym.audit.class_audit_boxes.search_figures`).
+        posterior_boxes: the limit of the posterior notions' search (None: as
+            ``figure_boxes``).
         digits: the digits that branch and bound aims at.
         jobs: worker processes for the laws' audits.
         on_step: progress (a box bounded, or a law audited).
@@ -197,25 +258,34 @@ def interval_class_audit(
         )
     laws: list[tuple[Fraction, ...] | str]
     models: list[Any]
-    boxes: BoxSearch | None = None
-    if isinstance(cls, IntervalChain):
-        laws = list(grid_points(cls, grid))
+    boxes = post = None
+    if isinstance(cls, IntervalChain | IntervalChainK):
+        laws = list(grid_points(cls, grid) if isinstance(cls, IntervalChain) else k_state_laws(cls))
         worst = search.targets[0].law if search is not None else None
         if isinstance(worst, tuple) and worst not in laws:
             laws.append(worst)
-        if any(bounded(n, mechanism) for n in notions):
-            boxes = search_figures(
-                cls,
-                mechanism,
-                target,
-                known,
-                eps,
-                notions,
-                digits=digits,
-                max_boxes=figure_boxes,
-                on_step=on_step,
+        # the hockey-stick figures in one search, the posterior ones (IBCDP) in another:
+        # each closes on its own figures
+        groups = [
+            [n for n in notions if bounded(n, mechanism) and posterior(n) is want]
+            for want in (False, True)
+        ]
+        found = []
+        for names, limit in zip(groups, (figure_boxes, posterior_boxes or figure_boxes)):
+            found.append(
+                None
+                if not names
+                else search_figures(
+                    cls,
+                    *(mechanism, target, known, eps, names),
+                    digits=digits,
+                    max_boxes=limit,
+                    on_step=on_step,
+                )
             )
-            laws += [f.law for f in boxes.figures if f.law not in laws]
+        boxes, post = found
+        for res in found:
+            laws += [f.law for f in res.figures if f.law not in laws] if res else []
         models = [cls.member(t) for t in laws]  # type: ignore[arg-type]
         jobs_in = [(m, mechanism, target, known, list(eps), delta, list(notions)) for m in models]
         audits = ordered_map(audit_job, jobs_in, jobs, on_done=on_step)
@@ -225,16 +295,29 @@ def interval_class_audit(
             cls, mechanism, target, known, eps, delta, notions, jobs=jobs, on_step=on_step
         )
     rows = []
+    every_vertex = not isinstance(cls, IntervalChainK) or k_vertex_count(cls) <= VERTEX_LIMIT
     for row in raws:
-        if row.notion in LAW_FREE:
+        if row.notion in LAW_FREE and (every_vertex or row.notion == "dp"):
+            rows.append(row)
+            continue
+        if isinstance(cls, IntervalChain | IntervalChainK) and local_reports(mechanism, row.notion):
             rows.append(row)
             continue
         eps_fig = _lower(row.epsilon)
         if row.notion in EQ2_NOTIONS and search is not None:
             eps_fig = _eq2_figure(row.epsilon, search, laws)
-        mine = {f.figure: f for f in boxes.figures if f.notion == row.notion} if boxes else {}
+        mine = {
+            f.figure: f
+            for res in (boxes, post)
+            if res
+            for f in res.figures
+            if f.notion == row.notion
+        }
         if -1 in mine:
             eps_fig = _box_figure(row.epsilon, mine[-1], laws, True)
+        span = laplace_kernel_bound(cls, mechanism, target, row.notion)
+        if span is not None and not posterior(row.notion):
+            eps_fig = _within(row.epsilon, span)
         rows.append(
             ClassNotion(
                 row.notion,
@@ -253,7 +336,7 @@ def interval_class_audit(
                         row.epsilon_at_delta[0],
                         (cls, mechanism, target, known, digits, figure_boxes),
                     )
-                    if boxes is not None and bounded(row.notion, mechanism)
+                    if (boxes or post) is not None and bounded(row.notion, mechanism)
                     else _lower(row.epsilon_at_delta[1]),
                 ),
             )
@@ -263,7 +346,52 @@ def interval_class_audit(
             product_notion(cls, mechanism, target, raw, row)
             for raw, row in zip(raws, rows, strict=True)
         ]
-    return IntervalAudit(tuple(rows), tuple(laws), tuple(audits), search, boxes)
+    rows = [
+        _posterior_enclosed(r, laplace_kernel_bound(cls, mechanism, target, r.notion))
+        if posterior(r.notion)
+        else r
+        for r in rows
+    ]
+    return IntervalAudit(tuple(rows), tuple(laws), tuple(audits), search, boxes, post)
+
+
+def _posterior_enclosed(row: ClassNotion, top: Fraction | None) -> ClassNotion:
+    """IBCDP's figures under Laplace noise, each enclosed by ``[max over the laws
+    evaluated, the law-free bound]`` (:func:`laplace_kernel_bound`)."""
+    if top is None:
+        return row
+    deltas = []
+    for e, fig in row.delta_at_epsilon:
+        r = Eps.of(e).eps
+        if r is not None and r >= top:  # ε >= B: δ(ε) = 0 at every law, exactly
+            deltas.append((e, _within(fig, Fraction(0))))
+            continue
+        lo_exp = ball_endpoints(Eps.of(e).arb_exp(128))[0]
+        with working_precision(128):
+            shrink = ball_endpoints((-to_ball(top)).exp())[0]  # a lower end of e^{-B}
+        deltas.append((e, _within(fig, max(Fraction(0), 1 - lo_exp * shrink))))
+    at = row.epsilon_at_delta
+    return ClassNotion(
+        row.notion,
+        _within(row.epsilon, top),
+        tuple(deltas),
+        None if at is None else (at[0], _within(at[1], top)),
+    )
+
+
+def posterior(notion: str) -> bool:
+    """Whether a notion compares posteriors of the target (IBCDP).
+
+    Args:
+        notion: a notion's name.
+
+    Returns:
+        True for :attr:`~pdpsym.audit.registry.Compare.POSTERIOR`.
+
+    References:
+        Desfontaines et al. (2020), Definition 6.
+    """
+    return registry.notion(notion).compare is registry.Compare.POSTERIOR
 
 
 def _box_figure(
@@ -307,6 +435,107 @@ def _eps_at_delta(
     return ClassFigure((fig.bounds[0], star), fig.member, SUP)
 
 
+def laplace_kernel_bound(cls: Any, mechanism: Any, target: str, notion: str) -> Fraction | None:
+    """A law-free bound of a notion's ε under Laplace noise on the sum over an interval
+    chain: ``|w_i| span / λ`` for the changed database's hockey stick (cdp), ``2 |w_i|
+    span / λ`` for IBCDP's posteriors (``span``: max - min of the target's domain).
+
+    **cdp.** Each pair compares the output law given ``x_i = a, x_K = v`` with the same
+    law translated by ``d = w_i (b - a)`` (Desfontaines et al., Definition 5): ``p(y) =
+    Σ_s P(s) K(y - s)`` against ``p_d(y) = Σ_s P(s) K(y - s - d)``. For the Laplace
+    kernel ``K(y - s) / K(y - s - d) = e^{(|y - s - d| - |y - s|)/λ} <= e^{|d|/λ}`` (the
+    triangle inequality), so the ratio of the two sums, a mediant of these ratios, is at
+    most ``e^{|d|/λ}``, and ``|d| <= |w_i| span``, whatever ``P``. It is attained in the
+    tails (``y -> ±∞``) by every law with a pair across the domain.
+
+    **IBCDP** (Definition 6). For a known value ``v``, a value ``b`` and an output ``t``,
+    ``post_1(a) = u_1(a) / Σ u_1`` and ``post_2(a) = u_2(a) / Σ u_2`` with ``u_1(a) =
+    Σ_s J(a, v, s) K(t - s)`` and ``u_2(a) = Σ_s J(a, v, s) K(t - s - d_a)``, ``d_a = w_i
+    (b - a)``. As above ``u_2(a) / u_1(a)`` lies in ``[e^{-D/λ}, e^{D/λ}]``, ``D = |w_i|
+    span``, so ``post_1(a) / post_2(a) = (u_1(a) / u_2(a)) (Σ u_2 / Σ u_1) <= e^B``, ``B
+    = 2 D / λ``, and the same for ``post_2 / post_1``: ε (δ = 0) and ε(δ) are at most
+    ``B``; with ``post_1 <= e^B post_2``, ``post_1 - e^ε post_2 <= post_1 (1 - e^{ε -
+    B})``, so δ(ε) <= ``max(0, 1 - e^{ε - B})``.
+
+    Args:
+        cls: the class.
+        mechanism: the mechanism.
+        target: the target record.
+        notion: the notion's name.
+
+    Returns:
+        The bound of ε (exact), or None (not an interval chain, not Laplace noise on the
+        sum, or neither cdp's pairs nor IBCDP's).
+
+    References:
+        Desfontaines et al. (2020), Definitions 5, 6 and Lemma 1; Dwork and Roth (2014),
+        Theorem 3.6 (the Laplace kernel's ratio).
+    """
+    n = registry.notion(notion)
+    span = _laplace_span(cls, mechanism, target)
+    if span is None:
+        return None
+    if n.pairs is registry.Pairs.CHANGED and n.compare is registry.Compare.HOCKEY_STICK:
+        return span
+    if n.compare is registry.Compare.POSTERIOR:
+        return 2 * span
+    return None
+
+
+def _laplace_span(cls: Any, mechanism: Any, target: str) -> Fraction | None:
+    """``|w_i| (max - min of the target's domain) / λ`` for Laplace noise on the sum over
+    an interval chain, else None."""
+    if not isinstance(cls, IntervalChain | IntervalChainK) or not hasattr(mechanism, "on_sum"):
+        return None
+    kernel = mechanism.on_sum()
+    if kernel.kind != "laplace" or kernel.lam is None:
+        return None
+    w = Fraction((kernel.weights or {}).get(target, 1))
+    dom = (
+        cls.states
+        if isinstance(cls, IntervalChain)
+        else cls.member(cls.centre(cls.box())).domain(target)
+    )
+    return abs(w) * (max(dom) - min(dom)) / kernel.lam
+
+
+def local_reports(mechanism: Any, notion: str) -> bool:
+    """Whether a notion's every figure is law-free under randomized response: the changed
+    database's pairs (cdp) compare the target's own report alone (changing ``x_i`` changes
+    only ``o_i``), whose pair depends on ``(a, b)``, ``keep`` and the domain only. The
+    pairs a law has are those of a support and of compatible known values, the largest
+    at the member inside the box (its entries positive wherever any member's are), which
+    is evaluated: the max over the laws evaluated is the sup.
+
+    Args:
+        mechanism: the audited mechanism.
+        notion: the notion's name.
+
+    Returns:
+        True for randomized response and a hockey-stick notion over the changed pairs.
+
+    References:
+        Desfontaines et al. (2020), Definition 5; Warner (1965).
+    """
+    n = registry.notion(notion)
+    return (
+        report_keep(mechanism) is not None
+        and n.pairs is registry.Pairs.CHANGED
+        and n.compare is registry.Compare.HOCKEY_STICK
+    )
+
+
+def _within(fig: ClassFigure, top: Fraction) -> ClassFigure:
+    """A figure whose every law is at most ``top``: the sup, enclosed by ``[max over the
+    laws evaluated, top]`` (the laws' own enclosure when it contains ``top``)."""
+    if not isinstance(fig.bounds, tuple):
+        return _lower(fig)
+    lo, hi = fig.bounds
+    if lo <= top <= hi:
+        return replace(fig, status=SUP)
+    return ClassFigure((lo, max(top, hi)), fig.member, ENCLOSED)
+
+
 def _lower(fig: ClassFigure) -> ClassFigure:
     """A max over evaluated laws, labelled a lower bound of the class's sup (an
     unbounded figure or an absent one is what it is)."""
@@ -342,5 +571,10 @@ __all__ = [
     "IntervalAudit",
     "grid_points",
     "interval_class_audit",
+    "laplace_kernel_bound",
+    "k_state_laws",
+    "k_vertex_count",
     "laplace_of",
+    "local_reports",
+    "posterior",
 ]

@@ -28,7 +28,7 @@ References:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -89,6 +89,12 @@ class BoxLaws:
     shift: dict[tuple[Fraction, Fraction], Fraction]
     states: tuple[Fraction, ...]
     steps: int
+    #: the joint masses' jets ``joint[(a, v)][s]``: ``P[x_i = a, x_K = v, f = s]``'s
+    #: enclosure and its gradient's, ``[value, d/dθ_0, ...]`` as intervals (the
+    #: posteriors of :mod:`pdpsym.audit.class_audit_posteriors`)
+    joint: dict[tuple[Fraction, tuple[Fraction, ...]], dict[Fraction, list[Iv]]] = field(
+        default_factory=dict
+    )
 
 
 def _entries(cls: IntervalChain, box: Box) -> tuple[list[list[list[Iv]]], list[list[Iv]]]:
@@ -126,6 +132,11 @@ def _times(u: list[Iv], t: list[Iv]) -> list[Iv]:
     return out
 
 
+def _scaled(jet: list[Iv], r: Fraction | None) -> list[Iv]:
+    """The jet times a non-negative constant (None: 1)."""
+    return jet if r is None else [(x * r, y * r) for x, y in jet]
+
+
 def _add(d: dict[Any, list[Iv]], key: Any, jet: list[Iv]) -> None:
     if jet[0][1] == 0:
         return
@@ -137,7 +148,12 @@ def _add(d: dict[Any, list[Iv]], key: Any, jet: list[Iv]) -> None:
 
 
 def box_laws(
-    cls: IntervalChain, box: Box, target: str, known: Sequence[str], weights: Any
+    cls: IntervalChain,
+    box: Box,
+    target: str,
+    known: Sequence[str],
+    weights: Any,
+    emit: Emission | None = None,
 ) -> BoxLaws:
     """Enclose every conditional law of the query, and its gradient, over a sub-box
     (module docstring).
@@ -148,6 +164,8 @@ def box_laws(
         target: the target record.
         known: the known records.
         weights: the query's weights (record -> weight; None: all 1).
+        emit: randomized response's report laws (:func:`report_emission`): the laws
+            are then of the reports of every record, not of the sum.
 
     Returns:
         The :class:`BoxLaws`.
@@ -155,13 +173,74 @@ def box_laws(
     References:
         Moore, Kearfott, Cloud (2009), Ch. 2; Desfontaines et al. (2020), Definition 12.
     """
-    names = cls.variables
+    trans, init = _entries(cls, box)
+    return forward_laws(trans, init, cls.states, cls.variables, target, known, weights, emit)
+
+
+#: per state index, the reports it may give and their probabilities (randomized response)
+Emission = tuple[tuple[tuple[int, Fraction], ...], ...]
+
+
+def report_emission(keep: Fraction, k: int) -> Emission:
+    """Randomized response's report laws over ``k`` states: ``R(o | x) = keep`` if
+    ``o = x``, else ``(1 - keep) / (k - 1)`` (Warner 1965), the reports of probability 0
+    left out.
+
+    Args:
+        keep: the probability of reporting the true value.
+        k: the number of states.
+
+    Returns:
+        Per state, ``(report, probability)`` pairs.
+
+    References:
+        Warner (1965); Desfontaines et al. (2020), Section 5 (randomized response).
+    """
+    other = (1 - keep) / (k - 1)
+    return tuple(
+        tuple((o, keep if o == x else other) for o in range(k) if (keep if o == x else other) > 0)
+        for x in range(k)
+    )
+
+
+def forward_laws(
+    trans: Sequence[Sequence[list[Iv]]],
+    init: Sequence[list[Iv]],
+    vals: Sequence[Fraction],
+    names: Sequence[str],
+    target: str,
+    known: Sequence[str],
+    weights: Any,
+    emit: Emission | None = None,
+) -> BoxLaws:
+    """The forward pass through a chain whose entries are jets of non-negative intervals
+    (module docstring), for any number of states: :func:`box_laws`'s, and the k-state
+    chains' (:mod:`pdpsym.audit.class_box_laws_k`). With ``emit`` (randomized response)
+    the output is the tuple of every record's report, each step multiplying by the
+    report's probability (a non-negative constant), instead of the weighted sum.
+
+    Args:
+        trans: ``trans[s][s']``, the jet ``[value, d/dθ_0, ...]`` of each transition entry.
+        init: the initial law's jets.
+        vals: the states' values (the query's).
+        names: the records, in the chain's order.
+        target: the record the laws are conditioned on.
+        known: the records whose values the attacker knows.
+        weights: record -> the query's weight (None: all 1).
+        emit: the report laws, or None (the output is the weighted sum).
+
+    Returns:
+        The enclosures of every conditional law, of the known records' law given the
+        target, and of the joint masses (:class:`BoxLaws`).
+
+    References:
+        Moore, Kearfott, Cloud (2009), Ch. 2-3 (products and sums of intervals).
+    """
     w = {v: Fraction(1) for v in names}
     w.update({k: Fraction(x) for k, x in (weights or {}).items()})
     it, kpos = names.index(target), {names.index(k): j for j, k in enumerate(known)}
-    trans, init = _entries(cls, box)
-    vals = cls.states
     blank = (ZERO,) * len(known)
+    states = range(len(vals))
 
     def place(t: int, j: int, a: Fraction, v: tuple[Fraction, ...]) -> Any:
         if t == it:
@@ -170,26 +249,34 @@ def box_laws(
             v = v[: kpos[t]] + (vals[j],) + v[kpos[t] + 1 :]
         return a, v
 
+    def outputs(s: Any, t: int, k: int) -> list[tuple[Any, Fraction | None]]:
+        """The output so far after record ``t`` takes state ``k``, and its factor."""
+        if emit is None:
+            return [(s + w[names[t]] * vals[k], None)]
+        return [((*s, vals[o]), r) for o, r in emit[k]]
+
     cur: dict[Any, list[Iv]] = {}  # (state, a, v, s) -> jet
-    for j in (0, 1):
+    for j in states:
         a, v = place(0, j, ZERO, blank)
-        _add(cur, (j, a, v, w[names[0]] * vals[j]), init[j])
+        for s0, r in outputs(ZERO if emit is None else (), 0, j):
+            _add(cur, (j, a, v, s0), _scaled(init[j], r))
     steps = 0
-    for t in range(1, cls.length):
+    for t in range(1, len(names)):
         nxt: dict[Any, list[Iv]] = {}
-        c = w[names[t]]
         for (j, a, v, s), jet in cur.items():
-            for k in (0, 1):
+            for k in states:
                 a2, v2 = place(t, k, a, v)
-                _add(nxt, (k, a2, v2, s + c * vals[k]), _times(jet, trans[j][k]))
-                steps += 1
+                step = _times(jet, trans[j][k])
+                for s2, r in outputs(s, t, k):
+                    _add(nxt, (k, a2, v2, s2), _scaled(step, r))
+                    steps += 1
         cur = nxt
     joint: dict[Any, dict[Fraction, list[Iv]]] = {}
     for (_, a, v, s), jet in cur.items():
         _add(joint.setdefault((a, v), {}), s, jet)
     laws, grads = {}, {}
     for key, row in joint.items():
-        laws[key], grads[key] = _conditional(row)
+        laws[key], grads[key] = conditional(row)
     margins: dict[Fraction, dict[tuple[Fraction, ...], list[Iv]]] = {}
     for (a, v), row in joint.items():
         for jet in row.values():
@@ -197,16 +284,27 @@ def box_laws(
     kn: dict[Fraction, dict[tuple[Fraction, ...], Iv]] = {}
     kg: dict[Fraction, dict[tuple[Fraction, ...], list[Iv]] | None] = {}
     for a, mrow in margins.items():
-        (lo, hi), g = _conditional(mrow)
+        (lo, hi), g = conditional(mrow)
         kn[a] = {v: (lo[v], hi[v]) for v in mrow}
         kg[a] = None if g is None else {v: [(gl[v], gh[v]) for gl, gh in g] for v in mrow}
     shift = {(a, b): w[target] * (b - a) for a in vals for b in vals if a != b}
-    return BoxLaws(laws, grads, kn, kg, shift, tuple(vals), steps)
+    return BoxLaws(laws, grads, kn, kg, shift, tuple(vals), steps, joint)
 
 
-def _conditional(row: dict[Any, list[Iv]]) -> tuple[Any, Any]:
-    """Enclose ``c_s = J_s / Σ J`` and its gradient for every ``s`` (module docstring);
-    the gradient is None when ``Σ J`` may vanish in the box (no finite bound)."""
+def conditional(row: dict[Any, list[Iv]]) -> tuple[Any, Any]:
+    """Enclose ``c_s = J_s / Σ J`` and its gradient for every ``s`` (module docstring).
+
+    Args:
+        row: ``s -> [value, d/dθ_0, ...]`` as intervals, values non-negative.
+
+    Returns:
+        ``((lo, hi), grads)``: dicts over ``s`` of the enclosure's ends, and per
+        parameter ``(lo, hi)`` dicts of the gradient's; ``grads`` is None when ``Σ J``
+        may vanish in the box (no finite bound).
+
+    References:
+        Moore, Kearfott, Cloud (2009), Ch. 2-3 (interval quotients).
+    """
     n = len(next(iter(row.values())))
     tot = [
         (sum((j[k][0] for j in row.values()), ZERO), sum((j[k][1] for j in row.values()), ZERO))
@@ -230,4 +328,14 @@ def _conditional(row: dict[Any, list[Iv]]) -> tuple[Any, Any]:
     return (lo, hi), [(gl[k], gh[k]) for k in range(n - 1)]
 
 
-__all__ = ["BoxLaws", "Enc", "box_laws", "idiv", "imul"]
+__all__ = [
+    "BoxLaws",
+    "Emission",
+    "Enc",
+    "box_laws",
+    "conditional",
+    "forward_laws",
+    "idiv",
+    "imul",
+    "report_emission",
+]

@@ -1,8 +1,11 @@
 """The figures' branch and bound over an interval chain's parameter box: proven upper
 bounds on every sub-box (:mod:`pdpsym.audit.class_audit_boxes`), exact values at its
 centre and corners as lower ends; the sub-box of widest gap is split along its widest
-side; the search stops when every sub-box's bound is within the asked digits of the
-best value found (the sup to those digits), or when the budget is spent (an enclosure).
+side (the driver of :mod:`pdpsym.loss.class_branch_bound`); the search stops when every
+sub-box's bound is within the asked digits of the best value found (the sup to those
+digits), or when the budget is spent (an enclosure). A k-state chain's sub-boxes are
+clipped to the rows' polytopes (one without a member is dropped), enclosed by
+:mod:`pdpsym.audit.class_box_laws_k`, and evaluated at a member inside each.
 
 References:
     Kifer and Machanavajjhala (2014), Definition 3.1; Moore, Kearfott, Cloud,
@@ -11,7 +14,6 @@ References:
 
 from __future__ import annotations
 
-import heapq
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -19,14 +21,25 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.audit import registry
-from pdpsym.audit.class_audit_boxes import bounded, box_notion_bounds, notion_bounds
+from pdpsym.audit.class_audit_boxes import (
+    POSTERIOR_PAIRS,
+    bounded,
+    box_notion_bounds,
+    notion_bounds,
+    report_keep,
+)
 from pdpsym.audit.class_audit_laplace import laplace_bounds
-from pdpsym.audit.class_box_laws import BoxLaws, box_laws
+from pdpsym.audit.class_audit_posteriors import posterior_bounds
+from pdpsym.audit.class_box_laws import BoxLaws, Emission, box_laws, report_emission
+from pdpsym.audit.class_box_laws_k import box_laws_k
 from pdpsym.audit.registry import Pairs
 from pdpsym.core.certify import ball_endpoints
 from pdpsym.core.eps import Eps
+from pdpsym.loss.class_branch_bound import branch_and_bound
 from pdpsym.mechanisms.base import SumMechanism
-from pdpsym.models.law_class import Box, IntervalChain, halves
+from pdpsym.mechanisms.sum_kernels import CountSum
+from pdpsym.models.interval_chain_k import IntervalChainK
+from pdpsym.models.law_class import Box, IntervalChain
 
 ZERO = Fraction(0)
 
@@ -63,8 +76,8 @@ def _gt(x: Fraction | None, y: Fraction | None) -> bool:
 
 
 def search_figures(
-    cls: IntervalChain,
-    mech: SumMechanism,
+    cls: IntervalChain | IntervalChainK,
+    mech: Any,
     target: str,
     known: Sequence[str],
     eps: Sequence[Any],
@@ -78,8 +91,11 @@ def search_figures(
     (module docstring).
 
     Args:
-        cls: the interval chain.
-        mech: a mechanism on the sum (:data:`BOUNDED_KINDS`; Laplace noise: δ(ε) only).
+        cls: the interval chain (binary, or of more states: no gradients there, so the
+            sub-box bounds are first order, and the lower ends are the polytopes'
+            vertices and a member inside each sub-box).
+        mech: a mechanism on the sum (:data:`BOUNDED_KINDS`; Laplace noise: δ(ε) only),
+            or randomized response (its reports: :func:`reports_as_outputs`).
         target: the target record.
         known: the known records.
         eps: the ε values of δ(ε).
@@ -98,6 +114,7 @@ def search_figures(
     """
     names = [n for n in notions if bounded(n, mech)]
     kinds = sorted({registry.notion(n).pairs for n in names}, key=lambda p: p.value)
+    mech, emit = reports_as_outputs(cls, mech)
     ends = [ball_endpoints(Eps.of(e).arb_exp(128)) for e in eps]
     down, up = [lo for lo, _ in ends], [hi for _, hi in ends]
     exact = [Eps.of(e) for e in eps]
@@ -109,15 +126,28 @@ def search_figures(
 
     points: dict[Box, BoxLaws] = {}  # a centre's exact laws, used twice (bound, lower end)
 
+    k_states = isinstance(cls, IntervalChainK)
+
     def at(box: Box) -> BoxLaws:
         if box in points:
             return points.pop(box)
-        laws = box_laws(cls, box, target, known, mech.weights)
+        laws = (
+            box_laws_k(cls, box, target, known, mech.weights, emit)
+            if isinstance(cls, IntervalChainK)
+            else box_laws(cls, box, target, known, mech.weights, emit)
+        )
+        assert laws is not None  # (a sub-box without a member is dropped before)
         if all(a == b for a, b in box):
             points[box] = laws
         return laws
 
-    def vector(box: Box, point: bool) -> Vec:
+    def centre(box: Box) -> tuple[Fraction, ...]:
+        """A member inside the sub-box: its centre (a k-state chain's: clipped)."""
+        return cls.centre(box) if isinstance(cls, IntervalChainK) else mid_point(box)
+
+    def vector(box: Box, point: bool) -> Vec | None:
+        if isinstance(cls, IntervalChainK) and not point and cls.entries(box) is None:
+            return None  # no member in the sub-box
         laws = at(box)
         got: dict[Pairs, tuple[Fraction | None, list[Fraction]]]
         if laplace:
@@ -126,18 +156,27 @@ def search_figures(
             if point:
                 got = {k: (ZERO, laplace_bounds(laws, lam, k, exact, True)) for k in kinds}
             else:
-                ctr = at(tuple(((a + b) / 2,) * 2 for a, b in box))
+                ctr = at(tuple((x, x) for x in centre(box)))
                 rad = [(b - a) / 2 for a, b in box]
                 got = {
                     k: (ZERO, laplace_bounds(laws, lam, k, exact, False, ctr, rad)) for k in kinds
                 }
         elif point:
-            got = {k: notion_bounds(laws, mech, k, up, True) for k in kinds}
+            got = {
+                k: posterior_bounds(laws, None, [], mech, up, True)
+                if k in POSTERIOR_PAIRS
+                else notion_bounds(laws, mech, k, up, True)
+                for k in kinds
+            }
         else:
-            mid = tuple(((a + b) / 2,) * 2 for a, b in box)
-            ctr = at(mid)
+            ctr = at(tuple((x, x) for x in centre(box)))
             rad = [(b - a) / 2 for a, b in box]
-            got = {k: box_notion_bounds(laws, ctr, rad, mech, k, down) for k in kinds}
+            got = {
+                k: posterior_bounds(laws, ctr, rad, mech, down, False)
+                if k in POSTERIOR_PAIRS
+                else box_notion_bounds(laws, ctr, rad, mech, k, down)
+                for k in kinds
+            }
         out: Vec = []
         for n, f in slots:
             r, ds = got[registry.notion(n).pairs]
@@ -146,7 +185,8 @@ def search_figures(
 
     root = cls.box()
     best: Vec = [ZERO] * len(slots)
-    where: list[tuple[Fraction, ...]] = [tuple(a for a, _ in root)] * len(slots)
+    first = centre(root) if k_states else tuple(a for a, _ in root)
+    where: list[tuple[Fraction, ...]] = [first] * len(slots)
 
     seen: set[tuple[Fraction, ...]] = set()
 
@@ -154,7 +194,7 @@ def search_figures(
         if theta in seen:
             return
         seen.add(theta)
-        for k, x in enumerate(vector(tuple((t, t) for t in theta), True)):
+        for k, x in enumerate(vector(tuple((t, t) for t in theta), True) or ()):
             if _gt(x, best[k]):
                 best[k], where[k] = x, theta
 
@@ -170,41 +210,37 @@ def search_figures(
             worst = g if worst is not None and g > worst else worst
         return worst
 
-    for corner in itertools.product(*root):
+    for corner in cls.vertices() if isinstance(cls, IntervalChainK) else itertools.product(*root):
         lower(corner)
-    lower(tuple((a + b) / 2 for a, b in root))
-    counter = itertools.count()
-    heap: list[tuple[Any, int, Box, Vec]] = []
-
-    def push(box: Box) -> None:
-        ub = vector(box, False)
-        lower(tuple((a + b) / 2 for a, b in box))
-        for corner in itertools.product(*box):  # a corner's exact value: the maximum of
-            lower(corner)  # a sub-box is often there, and then its gap is second order
-        g = gap(ub)
-        heapq.heappush(heap, (_key(g), next(counter), box, ub))
-        if on_step is not None:
-            on_step(1)
-
-    push(root)
+    lower(centre(root))
     done: list[Vec] = []
-    boxes = 1
-    width = [b - a for a, b in root]
-    while heap and boxes < max_boxes:
-        _, _, box, ub = heapq.heappop(heap)
+
+    def bound(box: Box, _parent: Vec | None) -> Vec | None:
+        ub = vector(box, False)
+        if ub is None:
+            return None
+        lower(centre(box))
+        for corner in () if k_states else itertools.product(*box):  # a corner's exact
+            lower(corner)  # value: a sub-box's maximum is often there (second order gap)
+        return ub
+
+    def settle(ub: Vec) -> tuple[Vec | None, Any]:
         g = gap(ub)
         if g is not None and g <= 1:
             done.append(ub)
-            continue
-        d = max(range(len(box)), key=lambda j: (box[j][1] - box[j][0]) / (width[j] or 1))
-        a, b = box[d]
-        if a == b:  # a point: nothing to split
-            done.append(ub)
-            continue
-        for half in halves(box, d):
-            push(half)
-            boxes += 1
-    leaves = done + [ub for *_, ub in heap]
+            return None, None
+        return ub, _key(g)
+
+    out = branch_and_bound(
+        root,
+        bound,
+        settle,
+        max_boxes=max_boxes,
+        on_box=None if on_step is None else (lambda _n: on_step(1)),
+    )
+    boxes = out.boxes
+    done += out.points
+    leaves = done + out.open
     tight = all((g := gap(ub)) is not None and g <= 1 for ub in leaves)
     figs = []
     for k, (n, f) in enumerate(slots):
@@ -218,14 +254,51 @@ def search_figures(
     return BoxSearch(tuple(figs), boxes)
 
 
+def reports_as_outputs(cls: Any, mech: Any) -> tuple[SumMechanism, Emission | None]:
+    """Randomized response as the search sees it: the output is the tuple of every
+    record's report (the forward pass's emission), compared as it is (the count's
+    identity kernel); any other mechanism is returned unchanged.
+
+    Args:
+        cls: the interval chain (its number of states).
+        mech: the audited mechanism.
+
+    Returns:
+        ``(mechanism on the output, emission or None)``.
+
+    References:
+        Warner (1965); Rabiner (1989), the forward recursion of a hidden Markov model.
+    """
+    keep = report_keep(mech)
+    if keep is None:
+        return mech, None
+    k = cls.k if isinstance(cls, IntervalChainK) else 2
+    return CountSum(), report_emission(keep, k)
+
+
+def mid_point(box: Box) -> tuple[Fraction, ...]:
+    """The centre of a box of rationals.
+
+    Args:
+        box: the box.
+
+    Returns:
+        Each side's midpoint.
+
+    References:
+        Horst and Tuy, Global Optimization, 3rd ed. (1996), Ch. IV (bisection).
+    """
+    return tuple((a + b) / 2 for a, b in box)
+
+
 def _key(g: Fraction | None) -> Any:
     """The heap's key: the widest gap first (None, an unbounded one, before all)."""
     return (0, ZERO) if g is None else (1, -g)
 
 
 def steps_per_box(
-    cls: IntervalChain,
-    mech: SumMechanism,
+    cls: IntervalChain | IntervalChainK,
+    mech: Any,
     target: str,
     known: Sequence[str],
     notions: Sequence[str] = (),
@@ -252,23 +325,37 @@ def steps_per_box(
     """
     box = cls.box()
     n = len(box)
-    centre = tuple(((a + b) / 2,) * 2 for a, b in box)
-    laws = box_laws(cls, centre, target, known, mech.weights)
     kinds = {registry.notion(x).pairs for x in notions if bounded(x, mech)} or {Pairs.GIVEN_KNOWN}
+    mech, emit = reports_as_outputs(cls, mech)
+    if isinstance(cls, IntervalChainK):
+        point = tuple((x, x) for x in cls.centre(box))
+        laws = box_laws_k(cls, point, target, known, mech.weights, emit)
+        assert laws is not None  # (the centre is a member)
+    else:
+        centre = tuple(((a + b) / 2,) * 2 for a, b in box)
+        laws = box_laws(cls, centre, target, known, mech.weights, emit)
     keys = [lo for lo, _ in laws.laws.values()]
     values = [s for law in keys for s in law]
-    span = int(max(values) - min(values)) + 3 if values else 1
-    sides = len(keys) * (len(laws.states) if Pairs.CHANGED in kinds else 1)
+    span = int(max(values) - min(values)) + 3 if values and emit is None else 1
+    changed = Pairs.CHANGED in kinds or Pairs.CHANGED_POSTERIORS in kinds
+    sides = len(keys) * (len(laws.states) if changed else 1)
     per_dict = sum(len(law) for law in keys) / max(len(keys), 1)
     if mech.kind == "geometric":
         per_dict *= span
     push = sides * (3 + 2 * n) * per_dict
-    pairs = len(keys) * max(1, len(laws.states) - 1) * (2 if Pairs.CHANGED in kinds else 1)
+    pairs = len(keys) * max(1, len(laws.states) - 1) * (2 if changed else 1)
     compare = len(kinds) * pairs * (span if mech.kind == "geometric" else per_dict) * (1 + n)
     forward = FORWARD_COST * laws.steps * (2 + n)
     if mech.kind == "laplace":  # an exact δ per pair and ε: O(centres^1.5) measured,
         # on the sub-box and at about 3 new points (its centre and corners), no gradients
         return int(forward + LAPLACE_COST * len(kinds) * pairs * max(n_eps, 1) * per_dict**1.5 * 4)
+    if Pairs.CHANGED_POSTERIORS in kinds:  # the posteriors' pairs: every output's two
+        # families pushed with their gradients and conditioned (measured, CPU, 60 sub-boxes
+        # each, T = 4 and 8, count, threshold and geometric: 1.4 to 2.8 times the rest)
+        return int(POSTERIOR_FACTOR * (forward + PUSH_COST * push + PAIR_COST * compare))
+    if emit is not None:  # randomized response's report vectors (measured, CPU, 30
+        # sub-boxes, T = 4 with a known record and T = 8: 1.02 and 1.15 times this)
+        return int(REPORT_FACTOR * (forward + PUSH_COST * push + PAIR_COST * compare))
     return int(forward + PUSH_COST * push + PAIR_COST * compare)
 
 
@@ -278,6 +365,10 @@ PUSH_COST = 6
 PAIR_COST = 40
 #: steps of one centre^1.5 of one exact Laplace δ (fitted like the three above)
 LAPLACE_COST = 300
+#: the posteriors' search (IBCDP) against the same estimate (measured above it by 1.4 to 2.8)
+POSTERIOR_FACTOR = 3
+#: randomized response's search against the same estimate (measured above it by 1.15)
+REPORT_FACTOR = 1.5
 
 
 __all__ = [

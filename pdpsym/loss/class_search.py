@@ -25,70 +25,33 @@ certified, and the law where it is attained or approached.
 
 from __future__ import annotations
 
-import heapq
 import itertools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
+from math import inf
 from typing import Any
 
 from pdpsym.core.errors import InputError
 from pdpsym.core.parallel import ordered_map
 from pdpsym.loss import class_box_bounds, class_float_laws
+from pdpsym.loss.class_branch_bound import branch_and_bound
+from pdpsym.loss.class_search_k import k_chain_leakage
+from pdpsym.loss.class_targets import (
+    CLASS_DIGITS,
+    MEMBER_DIGITS,
+    ClassLeakage,
+    ClassTarget,
+    TargetBounds,
+    Upper,
+    check_names,
+)
 from pdpsym.loss.count_leakage import structured_leakage
 from pdpsym.loss.count_leakage_work import CHAIN_CELLS_PER_STEP, assignment_count, leakage_work
 from pdpsym.loss.leakage_result import Enclosed
 from pdpsym.models.counts import CountModel
-from pdpsym.models.law_class import IntervalChain, IntervalProduct, LawClass, ModelClass, halves
+from pdpsym.models.interval_chain_k import IntervalChainK
+from pdpsym.models.law_class import Box, IntervalChain, IntervalProduct, LawClass, ModelClass
 from pdpsym.models.model_objects import chain_of
-
-#: the most significant digits the interval search aims at (its bounds are floats with a
-#: proven error of about 1e-13 relative)
-CLASS_DIGITS = 6
-#: the digits of each exact evaluation of a member
-MEMBER_DIGITS = 17
-
-
-@dataclass(frozen=True)
-class ClassTarget:
-    """One target's sup over the class: its enclosure and the worst law found (a member
-    index for a finite class, the parameters ``(x_0, x_1[, y])`` for an interval
-    chain), None when no member has two compatible values."""
-
-    target: str
-    value: Enclosed | None
-    law: int | tuple[Fraction, ...] | None
-    #: no finite upper bound was found (a guard of the float bounds failed, or a box
-    #: touching a zero entry lost a value): the sup is at least ``value.lo``, and
-    #: ``value.hi`` is the best member's upper end only
-    open_above: bool = False
-
-
-@dataclass(frozen=True)
-class ClassLeakage:
-    """Eq. 2's sup over a class for each target, whether the enclosures are tight (every
-    box closed), and the boxes the search used (0 for a finite class)."""
-
-    targets: tuple[ClassTarget, ...]
-    tight: bool
-    boxes: int
-    #: why not tight: "box-limit" (the search stopped at ``max_boxes``) or "open-end" (a
-    #: box at an end 0 or 1 of a row has no finite bound); "" when tight
-    reason: str = ""
-
-    def worst(self) -> ClassTarget | None:
-        """The target with the largest lower end (the worst adversary and its law)."""
-        ok = [t for t in self.targets if t.value is not None]
-        if not ok:
-            return None
-        return max(ok, key=lambda t: t.value.lo)  # type: ignore[union-attr]
-
-    def max_value(self) -> Enclosed | None:
-        """The max over targets: ``[max lo, max hi]``."""
-        ok = [t.value for t in self.targets if t.value is not None]
-        if not ok:
-            return None
-        return Enclosed(max(v.lo for v in ok), max(v.hi for v in ok))
 
 
 def _member_run(job: tuple[Any, ...]) -> list[tuple[Fraction, Fraction] | None]:
@@ -191,26 +154,6 @@ def _assignments(cls: IntervalChain, known: Sequence[str]) -> list[dict[int, int
     ]
 
 
-def _check(cls: IntervalChain, targets: Sequence[str], known: Sequence[str]) -> None:
-    names = cls.variables
-    for k in known:
-        if k not in names:
-            raise InputError("known", f"unknown record {k!r}")
-    if len(set(known)) != len(known):
-        raise InputError("known", "duplicate record")
-    for t in targets:
-        if t not in names:
-            raise InputError("target", f"unknown record {t!r}")
-        if t in known:
-            raise InputError("known", f"the target {t!r} cannot also be known")
-
-
-@dataclass
-class _Box:
-    box: tuple[tuple[Fraction, Fraction], ...]
-    upper: dict[str, float]
-
-
 def interval_chain_leakage(
     cls: IntervalChain,
     targets: Sequence[str],
@@ -252,7 +195,8 @@ def interval_chain_leakage(
         raise InputError("lam", "must be > 0")
     targets = list(targets)
     known = tuple(known)
-    _check(cls, targets, known)
+    names = cls.variables
+    check_names(names, targets, known)
     root = cls.box()
     probe = cls.member(tuple(lo for lo, _ in root))
     contrib = probe.contributions(weights)
@@ -264,80 +208,47 @@ def interval_chain_leakage(
     init = (Fraction(1, 2),) * 2 if start != "fixed" else tuple(cls.initial)  # type: ignore[arg-type]
     shape = class_float_laws.ChainShape(contrib.table, start, init)  # type: ignore[arg-type]
     rate = 1 / (lam * contrib.scale)
-    assignments = _assignments(cls, known)
-    pos = {name: cls.variables.index(name) for name in targets}
-    aim = min(digits, CLASS_DIGITS)
-    lo: dict[str, Fraction | None] = {t: None for t in targets}
-    hi_m: dict[str, Fraction | None] = {t: None for t in targets}
-    law: dict[str, tuple[Fraction, ...] | None] = {t: None for t in targets}
-    closed_hi: dict[str, float] = {t: -float("inf") for t in targets}
-    seen: set[tuple[Fraction, ...]] = set()
+    pos_known = [names.index(k) for k in known]
+    assignments = [
+        dict(zip(pos_known, combo, strict=True))
+        for combo in itertools.product(range(2), repeat=len(pos_known))
+    ]
+    pos = {name: names.index(name) for name in targets}
+    best = TargetBounds(
+        targets, min(digits, CLASS_DIGITS), below, (known, lam, weights), cls.member
+    )
 
-    def evaluate_member(theta: tuple[Fraction, ...]) -> None:
-        if theta in seen:
-            return
-        seen.add(theta)
-        res = structured_leakage(
-            cls.member(theta), targets, known, lam, weights, digits=MEMBER_DIGITS, exact=False
-        )
-        for r in res:
-            if r.value is None:
-                continue
-            t = r.target
-            if lo[t] is None or r.value.lo > lo[t]:  # type: ignore[operator]
-                lo[t], law[t] = r.value.lo, theta
-            if hi_m[t] is None or r.value.hi > hi_m[t]:  # type: ignore[operator]
-                hi_m[t] = r.value.hi
-
-    def done(t: str, u: float) -> bool:
-        """Whether a bound ``u`` closes target ``t`` (within the tolerance of its best)."""
-        best = lo[t]
-        if u == -float("inf"):
-            return True
-        if below is not None:
-            # deciding sup <= below: only a bound at most below closes a box (never the
-            # tolerance, which could leave a law above below unseen)
-            return u != float("inf") and Fraction(u) <= below
-        if best is None or u == float("inf"):
-            return False
-        tol = Fraction(1, 10**aim) * max(abs(best), Fraction(1, 10**aim))
-        return Fraction(u) <= best + tol / 4
-
-    def bound(box: tuple[tuple[Fraction, Fraction], ...], active: list[str]) -> _Box:
+    def bound(box: Box, parent: Upper | None) -> Upper:
+        active = searched if parent is None else list(parent)
+        if not active:
+            return {}
         bb = class_box_bounds.box_bound(shape, box, [pos[t] for t in active], assignments, rate)
         # floats rank the candidates: a member is evaluated exactly when its estimate
         # beats a target's best certified value (or the target has none yet)
         cands = [*bb.vertices.items(), (tuple((a + b) / 2 for a, b in box), bb.centre)]
         for theta, est in cands:
-            if any(
-                lo[t] is None or est.get(pos[t], -float("inf")) > float(lo[t]) * (1 - 1e-12)  # type: ignore[arg-type]
-                for t in active
-            ):
-                evaluate_member(theta)
-        return _Box(box, {t: bb.upper[pos[t]] for t in active})
+            if best.beats({t: est.get(pos[t], -inf) for t in active}, active, False):
+                best.evaluate(theta)
+        return {t: bb.upper[pos[t]] for t in active}
 
-    widths = [b - a for a, b in root]
-    stuck: list[_Box] = []
-    count = 0
-    heap: list[tuple[float, int, _Box]] = []
+    def side(box: Box, live: Upper, j: int) -> int:
+        if any(u == inf for u in live.values()):
+            # no finite bound: shrink a side at an end 0 or 1 first (where the law changes
+            # support), if there is one
+            ends = [i for i, (x, y) in enumerate(box) if x < y and (x == 0 or y == 1)]
+            return ends[0] if ends else j
+        return j
 
-    def push(b: _Box) -> None:
-        live = {t: u for t, u in b.upper.items() if not done(t, u)}
-        for t, u in b.upper.items():
-            if t not in live:
-                closed_hi[t] = max(closed_hi[t], u)
-        if live:
-            b.upper = live
-            gap = max(u - float(lo[t] or 0) for t, u in live.items())
-            heapq.heappush(heap, (-gap, next(_tick), b))
+    def park(box: Box, live: Upper) -> bool:
+        # a box at an end 0 or 1 of a row, already tiny, still without a finite bound
+        # (the law changes support there): left open rather than split forever
+        return all(u == inf for u in live.values()) and _stuck(box, root)
 
-    _tick = itertools.count()
     # a target whose Markov blanket is known: the others' count law given x_i = a does
     # not depend on a (the Markov property), so Eq. 2 compares two shifts of one law and
     # equals |c_i(1) - c_i(0)| / lambda for every member in which both values are
     # possible; the centre of the box (interior parameters, the largest support) is one
     # such member when any is, so its exact value is the class's sup: no search
-    names = cls.variables
     known_set = set(known)
     flat = [
         t
@@ -345,72 +256,22 @@ def interval_chain_leakage(
         if all(names[u] in known_set for u in (pos[t] - 1, pos[t] + 1) if 0 <= u < len(names))
     ]
     if flat:
-        centre = tuple((a + b) / 2 for a, b in root)
-        evaluate_member(centre)
+        best.evaluate(tuple((a + b) / 2 for a, b in root))
         for t in flat:
-            h = hi_m[t]
-            closed_hi[t] = float(h) if h is not None else -float("inf")
+            h = best.hi_m[t]
+            best.closed_hi[t] = float(h) if h is not None else -inf
     searched = [t for t in targets if t not in flat]
-    first = bound(root, searched) if searched else _Box(root, {})
-    count += 1
-    if on_box is not None:
-        on_box(count)
-    push(first)
-
-    def refuted() -> bool:
-        return below is not None and any(v is not None and v > below for v in lo.values())
-
-    while heap and count < max_boxes and not refuted():
-        _, _, b = heapq.heappop(heap)
-        live = [t for t, u in b.upper.items() if not done(t, u)]
-        for t, u in b.upper.items():
-            if t not in live:
-                closed_hi[t] = max(closed_hi[t], u)
-        if not live:
-            continue
-        j = max(range(len(b.box)), key=lambda i: (b.box[i][1] - b.box[i][0]) / (widths[i] or 1))
-        if any(b.upper[t] == float("inf") for t in live):
-            # no finite bound: shrink a side at an end 0 or 1 first (where the law changes
-            # support), if there is one
-            ends = [i for i, (x, y) in enumerate(b.box) if x < y and (x == 0 or y == 1)]
-            j = ends[0] if ends else j
-        a, c = b.box[j]
-        if a == c:  # a point: nothing to split (the bound is the member's, to rounding)
-            for t in live:
-                closed_hi[t] = max(closed_hi[t], b.upper[t])
-            continue
-        if all(b.upper[t] == float("inf") for t in live) and _stuck(b.box, root):
-            # a box at an end 0 or 1 of a row, already tiny, still without a finite bound
-            # (the law changes support there): left open rather than split forever
-            stuck.append(b)
-            continue
-        for child in halves(b.box, j):
-            push(bound(child, live))
-            count += 1
-            if on_box is not None:
-                on_box(count)
-    open_hi = {t: -float("inf") for t in targets}
-    for b in [*(x[2] for x in heap), *stuck]:
-        for t, u in b.upper.items():
-            open_hi[t] = max(open_hi[t], u)
-    out = []
-    for t in targets:
-        if lo[t] is None:
-            out.append(ClassTarget(t, None, None))
-            continue
-        u = max(open_hi[t], closed_hi[t])
-        top = Fraction(u) if u not in (float("inf"), -float("inf")) else None
-        if u == float("inf"):
-            top = None
-        hi = max(hi_m[t], top) if top is not None else None  # type: ignore[type-var]
-        if hi is None:
-            # no finite bound (a guard failed): the enclosure is open above
-            out.append(ClassTarget(t, Enclosed(lo[t], hi_m[t]), law[t], open_above=True))  # type: ignore[arg-type]
-            continue
-        out.append(ClassTarget(t, Enclosed(lo[t], hi), law[t]))  # type: ignore[arg-type]
-    tight = (not heap and not stuck and all(_finite(ct) for ct in out)) or refuted()
-    reason = "" if tight else ("box-limit" if heap else "open-end")
-    return ClassLeakage(tuple(out), tight, count, reason)
+    out = branch_and_bound(
+        root,
+        bound,
+        best.settle,
+        max_boxes=max_boxes,
+        on_box=on_box,
+        stop=best.refuted,
+        side=side,
+        park=park,
+    )
+    return best.result(out, strict=True)
 
 
 def _stuck(
@@ -424,12 +285,8 @@ def _stuck(
     return False
 
 
-def _finite(ct: ClassTarget) -> bool:
-    return not ct.open_above
-
-
 def class_leakage(
-    cls: LawClass,
+    cls: LawClass | IntervalChainK,
     targets: Sequence[str],
     known: Sequence[str] = (),
     lam: Fraction | int = 1,
@@ -462,30 +319,15 @@ def class_leakage(
     References:
         Kifer and Machanavajjhala (2014), Definition 3.1; Li et al. (2019), Eq. 2.
     """
+    query = (targets, known, lam, weights)
     if isinstance(cls, ModelClass):
         return finite_class_leakage(
-            cls,
-            targets,
-            known,
-            lam,
-            weights,
-            digits=digits,
-            jobs=jobs,
-            on_member=on_step,
-            scheduler=scheduler,
+            cls, *query, digits=digits, jobs=jobs, on_member=on_step, scheduler=scheduler
         )
     if isinstance(cls, IntervalProduct):
-        return product_class_leakage(cls, targets, known, lam, weights, digits=digits)
-    if not isinstance(cls, IntervalChain):
-        # function-local: the k-state search imports this module's result types
-        from pdpsym.loss.class_search_k import k_chain_leakage  # noqa: PLC0415
-
-        return k_chain_leakage(
-            cls, targets, known, lam, weights, digits=digits, max_boxes=max_boxes, on_box=on_step
-        )
-    return interval_chain_leakage(
-        cls, targets, known, lam, weights, digits=digits, max_boxes=max_boxes, on_box=on_step
-    )
+        return product_class_leakage(cls, *query, digits=digits)
+    search = interval_chain_leakage if isinstance(cls, IntervalChain) else k_chain_leakage
+    return search(cls, *query, digits=digits, max_boxes=max_boxes, on_box=on_step)  # type: ignore[arg-type]
 
 
 def class_work(cls: LawClass, n_targets: int, known: Sequence[str]) -> int:
@@ -537,6 +379,7 @@ def class_work(cls: LawClass, n_targets: int, known: Sequence[str]) -> int:
 
 __all__ = [
     "CLASS_DIGITS",
+    "MEMBER_DIGITS",
     "ClassLeakage",
     "ClassTarget",
     "class_leakage",

@@ -210,15 +210,18 @@ def test_interval_product_eq2_is_a_sup():
     assert res.notions[0].epsilon.bounds[0] <= ref[1] <= res.notions[0].epsilon.bounds[1]
 
 
-@pytest.mark.parametrize("fmt", ["json", "text"])
+@pytest.mark.parametrize("fmt", [pytest.param("json", marks=pytest.mark.slow), "text"])
 def test_cli_labels_lower_bounds(tmp_path, fmt):
-    # hand derivation: cdp's ε (δ = 0) for Laplace noise is never searched (a lower
-    # bound), dp is law-free (a sup); no --eps: no δ(ε), so no figures' search (the
-    # Laplace δ(ε) labels are tested in test_class_audit_laplace.py and the docs' example)
+    # hand derivation: distributional-dp's ε (δ = 0) has no bound over a sub-box (a lower
+    # bound); ibcdp's for Laplace noise is at most 2 |w_i| span / λ = 1 at every law (an
+    # enclosure [max, 1]); dp is law-free (a sup); cdp's ε (δ = 0) for Laplace noise is at
+    # most |w_i| span / λ at every law (the kernel's ratio), reached here (a sup); no
+    # --eps: no δ(ε), so no figures' search (the Laplace δ(ε) labels are tested in
+    # test_class_audit_laplace.py and the docs' example)
     path = tmp_path / "c.json"
     cls_obj = {
         "kind": "interval-markov-chain",
-        "length": 4,
+        "length": 3,
         "states": ["0", "1"],
         "initial": "stationary",
         "transition": [[["4/5", "9/10"], ["1/10", "1/5"]], [["1/5", "3/10"], ["7/10", "4/5"]]],
@@ -227,15 +230,21 @@ def test_cli_labels_lower_bounds(tmp_path, fmt):
     mech = tmp_path / "m.json"
     mech.write_text('{"kind": "laplace", "lam": "2"}')
     argv = [sys.executable, "-m", "pdpsym", "audit", str(path), str(mech), "--target", "x2"]
-    argv += ["--notions", "dp,apkdp,cdp"] + (["--json"] if fmt == "json" else [])
+    # (distributional-dp's LPs at every law: in the JSON run only)
+    argv += ["--notions", "dp,apkdp,cdp,ibcdp" + (",distributional-dp" if fmt == "json" else "")]
+    argv += ["--json"] if fmt == "json" else []
     out = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
     if fmt == "json":
         d = json.loads(out)
-        assert d["notions"]["cdp"]["epsilon"]["status"] == "lower-bound"
+        assert d["notions"]["distributional-dp"]["epsilon"]["status"] == "lower-bound"
+        assert d["notions"]["ibcdp"]["epsilon"]["status"] == "enclosure"
+        assert d["notions"]["ibcdp"]["epsilon"]["enclosure"][1] == "1.000000000000"
+        assert d["notions"]["cdp"]["epsilon"]["status"] == "sup"
+        assert d["notions"]["cdp"]["epsilon"]["enclosure"][0].startswith("0.5000")
         assert d["notions"]["dp"]["epsilon"]["status"] == "sup"
         assert d["notions"]["apkdp"]["epsilon"]["status"] == "sup"
     else:
-        assert "at least" in out and "lower bound" in out
+        assert "(an enclosure of the sup, not to the digits)" in out and "(sup, in [" in out
         assert all(len(line) < 120 for line in out.splitlines())
 
 

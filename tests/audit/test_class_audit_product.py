@@ -30,8 +30,8 @@ from pdpsym.audit.class_audit_product import (
     product_member,
     row_vertices,
 )
-from pdpsym.mechanisms.base import SumMechanism
 from pdpsym.mechanisms.discrete import randomized_response
+from pdpsym.mechanisms.sum_kernels import CountSum, GeometricSum, LaplaceSum, ThresholdSum
 from pdpsym.models.law_class import IntervalProduct
 
 F = Fraction
@@ -172,10 +172,10 @@ def _cls(boxes):
 
 def _mech(kind):
     if kind == "count":
-        return SumMechanism("count"), ("count", None)
+        return CountSum(), ("count", None)
     if kind == "threshold":
-        return SumMechanism("threshold", T=F(1)), ("threshold", F(1))
-    return SumMechanism("geometric", alpha=F(1, 2)), ("geometric", F(1, 2))
+        return ThresholdSum(T=F(1)), ("threshold", F(1))
+    return GeometricSum(alpha=F(1, 2)), ("geometric", F(1, 2))
 
 
 def _grid(boxes, n):
@@ -226,7 +226,7 @@ def test_symmetry_counts():
     # source: hand count: 5 identical Bernoulli intervals, one target and 4 others:
     # the multisets of 4 of the 2 ends are 5 members (plus nothing for the target)
     cls = _cls([(F(1, 10), F(3, 10))] * 5)
-    mech = SumMechanism("count")
+    mech = CountSum()
     assert candidate_count(cls, mech, "x1", [], ["apkdp"]) == 5
     assert len(candidate_laws(cls, mech, "x1", [], ["apkdp"])) == 5 + 1  # and the widest
 
@@ -299,9 +299,7 @@ def test_ibcdp_under_laplace_over_the_target_interval():
     # p = 0.18, against 0.585 and 0.450 at the ends and 0.59 at the widest member)
     eps, lam = F(1, 20), F(1, 3)
     cls = _cls([(F(1, 10), F(1, 2)), (F(1, 10), F(1, 10))])
-    res = interval_class_audit(
-        cls, SumMechanism("laplace", lam=lam), "x1", [], [eps], None, ["ibcdp"]
-    )
+    res = interval_class_audit(cls, LaplaceSum(lam=lam), "x1", [], [eps], None, ["ibcdp"])
     fig = res.notions[0].delta_at_epsilon[0][1]
     ds = [
         _ibcdp_laplace_brute((F(1, 10) + F(2, 5) * k / 10, F(1, 10)), eps, lam, 2)
@@ -323,7 +321,7 @@ def _ibcdp_laplace(points, per):
     # the class's δ(1/2) holds each grid law's and is within 10^-6 of the largest; a
     # box whose target is a point gives the single law's own value (pdpsym.audit)
     lam = F(1)
-    mech = SumMechanism("laplace", lam=lam)
+    mech = LaplaceSum(lam=lam)
     for tbox in ((F(1, 3), F(1, 3)), (F(1, 5), F(2, 3))):
         boxes = [tbox, (F(1, 10), F(1, 2)), (F(0), F(3, 5))]
         cls = _cls(boxes)
@@ -346,7 +344,7 @@ def test_eps_at_delta_is_the_max_over_the_candidates():
     # single-law ε(δ) (pdpsym.audit at each law of a 3-point grid)
     boxes = [(F(1, 10), F(1, 2)), (F(1, 5), F(3, 5)), (F(1, 4), F(3, 4))]
     cls = _cls(boxes)
-    mech = SumMechanism("geometric", alpha=F(1, 2))
+    mech = GeometricSum(alpha=F(1, 2))
     delta = F(1, 20)
     res = interval_class_audit(cls, mech, "x1", [], [], delta, ["apkdp"])
     fig = res.notions[0].epsilon_at_delta[1]
@@ -521,7 +519,7 @@ def test_ibcdp_sup_inside_the_target_interval():
     # 1 - e^ε p, reverse 1 - p; at the output 0, e^ε-scaled the other way: 1 - e^ε (1 - p)
     # and p. Over p in [1/5, 1/2] the largest is 1 - p at p = 1/5: 4/5
     cls = _cls([(F(1, 5), F(1, 2)), (F(0), F(0))])
-    res = interval_class_audit(cls, SumMechanism("count"), "x1", [], [EPS], None, ["ibcdp"])
+    res = interval_class_audit(cls, CountSum(), "x1", [], [EPS], None, ["ibcdp"])
     fig = res.notions[0].delta_at_epsilon[0][1]
     want = max(1 - mpmath.exp(_mp(EPS)) * _mp(F(1, 5)), _mp(F(4, 5)))
     assert _mp(fig.bounds[0]) - TOL <= want <= _mp(fig.bounds[1]) + TOL
@@ -598,9 +596,7 @@ def test_laplace_delta_is_the_max_over_a_dense_grid():
     # δ(1/2) under Laplace noise of scale 1 on the count, nothing known
     boxes = [(F(1, 4), F(3, 4)), (F(1, 10), F(1, 2)), (F(0), F(3, 5))]
     lam = F(1)
-    res = interval_class_audit(
-        _cls(boxes), SumMechanism("laplace", lam=lam), "x1", [], [EPS], None, ["apkdp"]
-    )
+    res = interval_class_audit(_cls(boxes), LaplaceSum(lam=lam), "x1", [], [EPS], None, ["apkdp"])
     fig = res.notions[0].delta_at_epsilon[0][1]
     assert fig.status == SUP
     e = mpmath.exp(_mp(EPS))
@@ -659,7 +655,7 @@ def test_three_valued_record_and_a_weight():
         ],
     }
     cls = IntervalProduct.from_json_object(model)
-    mech = SumMechanism("threshold", weights={"x3": F(2)}, T=F(1))
+    mech = ThresholdSum(weights={"x3": F(2)}, T=F(1))
     res = interval_class_audit(cls, mech, "x1", [], [EPS], None, ["apkdp"])
     fig = res.notions[0].delta_at_epsilon[0][1]
     assert fig.status == SUP
@@ -681,7 +677,7 @@ def test_weights_split_the_groups():
     # source: hand count: three identical Bernoulli intervals besides the target, one of
     # them of weight 2: groups {x2, x3} (3 multisets) and {x4} (2 ends): 6 members
     cls = _cls([(F(1, 10), F(3, 10))] * 4)
-    mech = SumMechanism("count", weights={"x4": F(2)})
+    mech = CountSum(weights={"x4": F(2)})
     assert candidate_count(cls, mech, "x1", [], ["apkdp"]) == 6
 
 
@@ -693,9 +689,7 @@ def test_ibcdp_sup_at_an_inner_point():
     # ends); the class's enclosure holds the fine grid's max and is within 10^-6 of it
     eps, mech = F(1, 20), ("geometric", F(1, 10))
     cls = _cls([(F(1, 10), F(1, 2)), (F(1, 10), F(1, 10))])
-    res = interval_class_audit(
-        cls, SumMechanism("geometric", alpha=F(1, 10)), "x1", [], [eps], None, ["ibcdp"]
-    )
+    res = interval_class_audit(cls, GeometricSum(alpha=F(1, 10)), "x1", [], [eps], None, ["ibcdp"])
     fig = res.notions[0].delta_at_epsilon[0][1]
     top = max(
         _ibcdp_brute((F(1, 10) + F(2, 5) * k / 2000, F(1, 10)), 0, mech, eps)[1]
@@ -722,9 +716,7 @@ def _ibcdp_eps_at_delta(points, steps, tol):
     mech = ("geometric", F(1, 10))
     cls = _cls([(F(1, 10), F(1, 2)), (F(1, 10), F(1, 10))])
     delta = F(1, 4)
-    res = interval_class_audit(
-        cls, SumMechanism("geometric", alpha=F(1, 10)), "x1", [], [], delta, ["ibcdp"]
-    )
+    res = interval_class_audit(cls, GeometricSum(alpha=F(1, 10)), "x1", [], [], delta, ["ibcdp"])
     fig = res.notions[0].epsilon_at_delta[1]
     assert fig.status == SUP
 
@@ -756,7 +748,7 @@ def test_unproven_figures_stay_lower_bounds():
     }
     cls = IntervalProduct.from_json_object(model)
     notions = ["ibcdp", "distributional-dp"]
-    res = interval_class_audit(cls, SumMechanism("count"), "x1", [], [EPS], None, notions)
+    res = interval_class_audit(cls, CountSum(), "x1", [], [EPS], None, notions)
     for row in res.notions:
         assert row.delta_at_epsilon[0][1].status == LOWER, row.notion
 
@@ -807,9 +799,7 @@ def test_ibcdp_eps_when_the_target_interval_reaches_0():
     # ε is the sup: at least every law's, and within 10^-9 of the law at p = 10^-12
     mech = ("geometric", F(1, 10))
     cls = _cls([(F(0), F(1, 2)), (F(1, 10), F(1, 10))])
-    res = interval_class_audit(
-        cls, SumMechanism("geometric", alpha=F(1, 10)), "x1", [], [EPS], None, ["ibcdp"]
-    )
+    res = interval_class_audit(cls, GeometricSum(alpha=F(1, 10)), "x1", [], [EPS], None, ["ibcdp"])
     fig = res.notions[0].epsilon
     assert fig.status == SUP
     for k in range(1, 41):

@@ -14,6 +14,7 @@ from fractions import Fraction
 
 import pytest
 
+from pdpsym.audit.calibration import Goal
 from pdpsym.audit.class_calibrate import class_calibrate
 from pdpsym.models.law_class import IntervalProduct
 
@@ -49,7 +50,7 @@ def test_class_scale_is_the_max_over_the_grid(eps, mechanism):
     # geometric noise (alpha = e^(-1/λ)) the ratio of two mixtures shifted by Δ is at
     # most alpha^(-Δ), reached in the tails: the same Δ / λ
     cls = IntervalProduct.from_json_object({"kind": "interval-product", "records": RECORDS})
-    res = class_calibrate(cls, eps, mechanism=mechanism, baselines=False)
+    res = class_calibrate(cls, Goal(eps, mechanism=mechanism), baselines=False)
     want = _brute_scale(RECORDS, eps)
     assert want == 3 / eps
     assert res.lo <= want <= res.hi and res.hi - res.lo <= want / 10**9
@@ -65,7 +66,7 @@ def test_point_box_and_a_closed_value():
         RECORDS[1],
     ]
     cls = IntervalProduct.from_json_object({"kind": "interval-product", "records": recs})
-    res = class_calibrate(cls, F(1), baselines=False)
+    res = class_calibrate(cls, Goal(F(1)), baselines=False)
     want = _brute_scale(recs, F(1))
     assert want == 1
     assert res.lo <= want <= res.hi

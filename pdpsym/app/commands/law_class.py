@@ -117,16 +117,6 @@ def _k_states(cls: Any) -> bool:
     return isinstance(cls, IntervalChainK)
 
 
-def refuse_k_states(cls: Any, command: str) -> None:
-    """``audit`` takes binary interval chains only (for now)."""
-    if _k_states(cls):
-        raise InputError(
-            "MODEL",
-            f"{command} over an interval chain of more than two states is not built yet "
-            "(leakage --target, --all-targets and calibrate take it)",
-        )
-
-
 def _steps(cls: Any, max_boxes: int) -> int:
     """The progress bar's total: the search's boxes, or the members."""
     members = getattr(cls, "members", None)

@@ -22,7 +22,6 @@ from pdpsym.app.commands.law_class import (
     is_table_class,
     law_of,
     law_text,
-    refuse_k_states,
     search_budget,
 )
 from pdpsym.app.output import print_json
@@ -51,14 +50,22 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
         EQ2_NOTIONS,
         grid_points,
         interval_class_audit,
+        k_state_laws,
         laplace_of,
+        posterior,
     )
     from pdpsym.audit.class_figure_search import steps_per_box
+    from pdpsym.models.interval_chain_k import IntervalChainK
     from pdpsym.models.law_class import IntervalChain
 
     spec, known, eps, delta, notions, digits = ask.parts()
     chain = isinstance(cls, IntervalChain)
-    probe = cls.member(grid_points(cls, 1)[0]) if chain else cls.widest_member()
+    k_chain = isinstance(cls, IntervalChainK)
+    probe = (
+        cls.member(grid_points(cls, 1)[0])
+        if chain
+        else (cls.member(cls.centre(cls.box())) if k_chain else cls.widest_member())
+    )
     mech = structured.read_mechanism(spec, probe)
     # the names first: the figures' search estimate below walks the target's position
     if args.target not in probe.variables:
@@ -66,27 +73,35 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
     for name in known:
         if name not in probe.variables:
             raise InputError("known", f"unknown record {name!r}")
-    n_laws = len(grid_points(cls, GRID)) + 1 if chain else product_laws(cls, mech, args, ask)
+    n_laws = (
+        len(grid_points(cls, GRID)) + 1
+        if chain
+        else (len(k_state_laws(cls)) + 1 if k_chain else product_laws(cls, mech, args, ask))
+    )
     points = len(eps) + (delta is not None)
     # the figures' search and the laws' audits are estimated in microsecond steps, the
     # single-law unit: their limit is --max-work's (not the class searches' cell budget)
     limit = limits.max_work(args)
-    fig_boxes = 0
-    if chain and any(bounded(n, mech) for n in notions) and (eps or mech.kind != "laplace"):
-        # one search for ε and δ(ε), and one per bounded notion for ε(δ)
-        searches = 1 + (sum(bounded(n, mech) for n in notions) if delta is not None else 0)
-        per = steps_per_box(cls, mech, args.target, known, notions, len(eps)) * searches
-        if MIN_FIGURE_BOXES * per > limit:
-            raise InputError(
-                "--max-work",
-                f"the figures' search over the box needs about {float(MIN_FIGURE_BOXES * per):.1e}"
-                f" steps, above the limit {float(limit):.1e}; "
-                + limits.runs_anyway(MIN_FIGURE_BOXES * per),
-            )
-        fig_boxes = int(min(FIGURE_BOXES, limit // max(per, 1)))
+    budgets = []
+    for want in (False, True):  # the hockey-stick figures' search, the posteriors' (IBCDP)
+        group = [n for n in notions if bounded(n, mech) and posterior(n) is want]
+        budgets.append(0)
+        if (chain or k_chain) and group and (eps or getattr(mech, "kind", None) != "laplace"):
+            # one search for ε and δ(ε), and one per bounded notion for ε(δ)
+            searches = 1 + (len(group) if delta is not None else 0)
+            per = steps_per_box(cls, mech, args.target, known, group, len(eps)) * searches
+            if MIN_FIGURE_BOXES * per > limit:
+                raise InputError(
+                    "--max-work",
+                    f"the figures' search over the box needs about "
+                    f"{float(MIN_FIGURE_BOXES * per):.1e} steps, above the limit "
+                    f"{float(limit):.1e}; " + limits.runs_anyway(MIN_FIGURE_BOXES * per),
+                )
+            budgets[-1] = int(min(FIGURE_BOXES, limit // max(per, 1)))
+    fig_boxes, post_boxes = budgets
     share = argparse.Namespace(**{**vars(args), "max_work": str(max(limit // n_laws, 1))})
     try:  # every law evaluated has the probe's shape: the limit is shared among them
-        if chain:
+        if chain or k_chain:
             shared, own, fixed = structured.check_work(
                 share, probe, mech, args.target, known, notions, points
             )
@@ -105,20 +120,16 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
             f"limit {float(limit):.1e} steps; {anyway}",
         ) from None
     searched = laplace_of(mech) is not None and any(n in EQ2_NOTIONS for n in notions)
-    max_boxes = search_budget(args, cls, 1, known) if searched and chain else 0
-    total = max_boxes + n_laws + fig_boxes
+    max_boxes = search_budget(args, cls, 1, known) if searched and (chain or k_chain) else 0
+    total = max_boxes + n_laws + fig_boxes + post_boxes
     with Progress(total, "steps", enabled=args.progress, delay=2.0) as bar:
         res = interval_class_audit(
             cls,
-            mech,
-            args.target,
-            known,
-            eps,
-            delta,
-            notions,
+            *(mech, args.target, known, eps, delta, notions),
             grid=GRID,
             max_boxes=max(max_boxes, 1),
             figure_boxes=max(fig_boxes, 1),
+            posterior_boxes=max(post_boxes, 1),
             digits=FIGURE_DIGITS,
             on_step=lambda _i: bar.update(1),
         )
@@ -133,13 +144,8 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
         "target": args.target,
         "known": list(known),
         "laws_evaluated": len(laws),
-        "figures_search": None
-        if res.boxes is None
-        else {
-            "boxes": res.boxes.boxes,
-            "tight": all(f.tight for f in res.boxes.figures),
-            "digits": FIGURE_DIGITS,
-        },
+        "figures_search": _search_payload(res.boxes),
+        "posterior_search": _search_payload(res.posterior_boxes),
         "search": None
         if res.search is None
         else {
@@ -147,21 +153,7 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
             "not_tight_because": res.search.reason or None,
             "boxes": res.search.boxes,
         },
-        "notions": {
-            r.notion: {
-                "epsilon": fig(r.epsilon),
-                "delta_at_epsilon": [
-                    {"eps": str(e), "delta": fig(f)} for e, f in r.delta_at_epsilon
-                ],
-                "epsilon_at_delta": None
-                if r.epsilon_at_delta is None
-                else {
-                    "delta": fraction_str(r.epsilon_at_delta[0]),
-                    "epsilon": fig(r.epsilon_at_delta[1]),
-                },
-            }
-            for r in res.notions
-        },
+        "notions": _notions_payload(res.notions, fig),
     }
     if args.json:
         print_json(payload)
@@ -169,24 +161,29 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
     lines = [
         f"audit over {describe_text(cls)}",
         f"target {args.target}, known {{{', '.join(known)}}}",
-        f"{len(laws)} laws evaluated exactly (the box's grid, corners and centre among them"
-        + (", and the Eq. 2 search's worst law)" if chain and res.search is not None else ")")
-        if chain
+        (
+            f"{len(laws)} laws evaluated exactly ("
+            + ("the polytopes' vertices and a member inside" if k_chain else "the box's grid, ")
+            + ("" if k_chain else "corners and centre among them")
+            + (", and the Eq. 2 search's worst law)" if res.search is not None else ")")
+        )
+        if chain or k_chain
         else f"{len(laws)} members evaluated exactly (the widest and the rows' vertices: where "
         "each sup is attained)",
         "sup: the figure encloses the sup over the class; at least: only a certified lower",
         "bound of it (the max over the laws evaluated; no proven bound over the whole box)",
     ]
-    if res.boxes is not None:
-        closed = all(f.tight for f in res.boxes.figures)
-        lines.append(
-            f"figures' search: {res.boxes.boxes} boxes, "
-            + (
-                f"sup to {FIGURE_DIGITS} digits"
-                if closed
-                else "not tight (the box budget): an enclosure of the sup"
+    for label, found in (("figures'", res.boxes), ("posteriors'", res.posterior_boxes)):
+        if found is not None:
+            closed = all(f.tight for f in found.figures)
+            lines.append(
+                f"{label} search: {found.boxes} boxes, "
+                + (
+                    f"sup to {FIGURE_DIGITS} digits"
+                    if closed
+                    else "not tight (the box budget): an enclosure of the sup"
+                )
             )
-        )
     if res.search is not None and res.search.boxes:
         state = "every box closed" if res.search.tight else "not tight (--max-work)"
         lines.append(f"Eq. 2 search: {res.search.boxes} boxes, {state}")
@@ -200,6 +197,34 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
             lines += _shown(f"epsilon at delta {at['delta']}", at["epsilon"])
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
+
+
+def _search_payload(found: Any) -> dict[str, Any] | None:
+    """A figures' search as JSON: its sub-boxes, whether every one closed, the digits."""
+    if found is None:
+        return None
+    return {
+        "boxes": found.boxes,
+        "tight": all(f.tight for f in found.figures),
+        "digits": FIGURE_DIGITS,
+    }
+
+
+def _notions_payload(rows: Any, fig: Any) -> dict[str, Any]:
+    """Every notion's figures as JSON (``fig`` renders one figure): ε, each δ(ε), ε(δ)."""
+    return {
+        r.notion: {
+            "epsilon": fig(r.epsilon),
+            "delta_at_epsilon": [{"eps": str(e), "delta": fig(f)} for e, f in r.delta_at_epsilon],
+            "epsilon_at_delta": None
+            if r.epsilon_at_delta is None
+            else {
+                "delta": fraction_str(r.epsilon_at_delta[0]),
+                "epsilon": fig(r.epsilon_at_delta[1]),
+            },
+        }
+        for r in rows
+    }
 
 
 def _figure(cls: Any, laws: Any, f: Any, digits: int) -> Any:
@@ -353,7 +378,6 @@ def class_audit_command(args: argparse.Namespace, ask: AuditAsk) -> int:
 
     spec, known, eps, delta, notions, digits = ask.parts()
     cls = load_law_class(args.model)
-    refuse_k_states(cls, "audit")
     if args.curve is not None:
         raise InputError("--curve", "a class's audit writes no curve (give one member)")
     if args.ddp_reading is not None:
@@ -381,12 +405,7 @@ def class_audit_command(args: argparse.Namespace, ask: AuditAsk) -> int:
     with Progress(len(cls.members), "members", enabled=args.progress, delay=2.0) as bar:
         rows, _ = class_audit(
             cls,
-            mech,
-            args.target,
-            known,
-            eps,
-            delta,
-            notions,
+            *(mech, args.target, known, eps, delta, notions),
             jobs=1,
             on_member=lambda _i: bar.update(1),
         )
@@ -395,22 +414,7 @@ def class_audit_command(args: argparse.Namespace, ask: AuditAsk) -> int:
         "class": describe(cls),
         "target": args.target,
         "known": list(known),
-        "notions": {
-            r.notion: {
-                "epsilon": _member_figure(r.epsilon, digits),
-                "delta_at_epsilon": [
-                    {"eps": str(e), "delta": _member_figure(f, digits)}
-                    for e, f in r.delta_at_epsilon
-                ],
-                "epsilon_at_delta": None
-                if r.epsilon_at_delta is None
-                else {
-                    "delta": fraction_str(r.epsilon_at_delta[0]),
-                    "epsilon": _member_figure(r.epsilon_at_delta[1], digits),
-                },
-            }
-            for r in rows
-        },
+        "notions": _notions_payload(rows, lambda f: _member_figure(f, digits)),
     }
     if args.json:
         print_json(payload)
