@@ -87,7 +87,9 @@ def product_work(
     Returns:
         ``(shared, own, fixed)`` as :func:`pdpsym.app.audit_work.plan` reads them.
     """
-    from pdpsym.audit.registry import Pairs, notion  # the audit layer loads after --help
+    # the audit layer loads after --help
+    from pdpsym.audit.product_laplace import EXACT_RECORDS, ball_work
+    from pdpsym.audit.registry import Pairs, notion
 
     names = tuple(model.variables)
     n = len(names)
@@ -104,11 +106,18 @@ def product_work(
     pair = pair_steps(span, model.law_bits() / n, points)
     ordered = m * (m - 1)
     conditional = getattr(args, "ddp_reading", None) in (None, "eq11-conditional")
+    balls = n > EXACT_RECORDS  # the ball cases of pdpsym.audit.product_laplace
     own: dict[str, int] = {}
     for name in notions:
         kind = notion(name)
         if kind.pairs is Pairs.NEIGHBOURS:
             own[name] = 0
+        elif balls and kind.pairs in (Pairs.GIVEN_KNOWN, Pairs.WEIGHTED_KNOWN):
+            own[name] = ball_work(n, ordered, points)
+        elif balls and kind.pairs is Pairs.CHANGED:
+            own[name] = ball_work(n, 2 * ordered, points)
+        elif balls and kind.pairs is Pairs.DEPENDENT:
+            own[name] = ball_work(n, ordered, points) if conditional else 0
         elif kind.pairs is Pairs.DEPENDENT:
             own[name] = 3 * ordered * pair // 2 if conditional else 0
         elif kind.pairs is Pairs.GIVEN_KNOWN:
