@@ -107,17 +107,18 @@ def product_work(
     ordered = m * (m - 1)
     conditional = getattr(args, "ddp_reading", None) in (None, "eq11-conditional")
     balls = n > EXACT_RECORDS  # the ball cases of pdpsym.audit.product_laplace
+    with_delta = getattr(args, "delta", None) is not None
     own: dict[str, int] = {}
     for name in notions:
         kind = notion(name)
         if kind.pairs is Pairs.NEIGHBOURS:
             own[name] = 0
         elif balls and kind.pairs in (Pairs.GIVEN_KNOWN, Pairs.WEIGHTED_KNOWN):
-            own[name] = ball_work(n, ordered, points)
+            own[name] = ball_work(n, ordered, points, with_delta)
         elif balls and kind.pairs is Pairs.CHANGED:
-            own[name] = ball_work(n, 2 * ordered, points)
+            own[name] = ball_work(n, 2 * ordered, points, with_delta)
         elif balls and kind.pairs is Pairs.DEPENDENT:
-            own[name] = ball_work(n, ordered, points) if conditional else 0
+            own[name] = ball_work(n, ordered, points, with_delta) if conditional else 0
         elif kind.pairs is Pairs.DEPENDENT:
             own[name] = 3 * ordered * pair // 2 if conditional else 0
         elif kind.pairs is Pairs.GIVEN_KNOWN:

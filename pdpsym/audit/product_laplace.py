@@ -203,15 +203,17 @@ def product_cases(
     return ProductCases(model, target, known, dict(rows), unit, Fraction(mech.lam))
 
 
-def ball_work(n: int, pairs: int, points: int) -> int:
-    """The estimated steps (microseconds) of the ball cases: the law's product tree and
-    each pair's δ at each ε point, a few precisions each (fitted on
-    ``benchmarks/bench_product_audit.py``).
+def ball_work(n: int, pairs: int, points: int, with_delta: bool) -> int:
+    """The estimated steps (microseconds) of the ball cases: the laws' product trees at
+    a few precisions and each pair's δ at each ε point (fitted on
+    ``benchmarks/bench_product_audit.py`` at ε = 1/4 and λ = 2: the trees grow about as
+    ``n^1.4`` because a smaller δ, about ``e^{-c n}``, needs more bits).
 
     Args:
         n: the records.
         pairs: the distinct pairs compared.
-        points: the ε and δ points asked for.
+        points: the ε points asked for.
+        with_delta: whether ε at a δ is asked (a bisection of about 60 δ's a pair).
 
     Returns:
         The estimate.
@@ -219,9 +221,9 @@ def ball_work(n: int, pairs: int, points: int) -> int:
     References:
         Desfontaines et al. (2020), Section 4.1 (the count law's product).
     """
-    window = int(40 * math.sqrt(max(n, 1))) + 100
-    tree = 25 * n
-    return tree + pairs * (points + 1) * 60 * window
+    trees = 60 * n + n * n // 12500
+    one = 120 * math.isqrt(max(n, 1)) + 200  # one δ over the law's window
+    return trees + pairs * one * (points + (60 if with_delta else 0))
 
 
 __all__ = ["BALL_NOTE", "EXACT_RECORDS", "ProductCases", "applies", "ball_work", "product_cases"]

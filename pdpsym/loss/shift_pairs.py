@@ -44,7 +44,6 @@ References:
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -129,6 +128,9 @@ class BallCountLaw:
         self.leaves = tuple(leaves)
         self.symmetric = Counter(leaves) == Counter(tuple(reversed(x)) for x in leaves)
         self.records = len(records)
+        #: δ balls computed, by (shift, scale, ε, tree precision)
+        self.deltas: dict[tuple[Any, ...], Ball] = {}
+        self._windows: dict[int, tuple[int, tuple[Ball, ...], Ball]] = {}
 
     def exact(self) -> dict[int, Fraction]:
         """The exact law (position from :attr:`offset` -> probability), record by record:
@@ -143,7 +145,6 @@ class BallCountLaw:
             law = nxt
         return law
 
-    @functools.lru_cache(maxsize=8)  # noqa: B019 (one law per audit, a few precisions)
     def window(self, prec: int) -> tuple[int, tuple[Ball, ...], Ball]:
         """The kept window at ``prec`` bits: ``(first position, nonnegative coefficient
         balls, d)`` where ``d`` bounds the dropped mass (at most ``2^-(prec+8)``).
@@ -154,6 +155,11 @@ class BallCountLaw:
         Returns:
             The window's first position (from :attr:`offset`), its balls, the bound ``d``.
         """
+        if prec not in self._windows:
+            self._windows[prec] = self._window(prec)
+        return self._windows[prec]
+
+    def _window(self, prec: int) -> tuple[int, tuple[Ball, ...], Ball]:
         with working_precision(prec):
             budget = Ball(2) ** (-(prec + 8)) / max(len(self.leaves), 1)
             nodes = [(0, BallPoly([to_ball(c) for c in leaf])) for leaf in self.leaves]
@@ -212,7 +218,7 @@ def shift_delta_ball(law: BallCountLaw, shift: int, scale: Fraction, eps: Eps, p
         shift: ``D``, in count units.
         scale: ``Λ > 0``, the Laplace scale in count units.
         eps: ε.
-        prec: the working precision in bits (:data:`GUARD` more are used inside).
+        prec: the working precision in bits (:func:`tree_precision` is used inside).
 
     Returns:
         The enclosure, within ``[0, 1]``.
@@ -220,7 +226,28 @@ def shift_delta_ball(law: BallCountLaw, shift: int, scale: Fraction, eps: Eps, p
     References:
         Desfontaines et al. (2020), Lemma 1 (the hockey stick); Li et al. (2019), Eq. 2.
     """
-    p = prec + GUARD
+    p = tree_precision(prec)
+    key = (shift, scale, eps, p)
+    if key not in law.deltas:
+        law.deltas[key] = _delta_ball(law, shift, scale, eps, p)
+    return law.deltas[key]
+
+
+def tree_precision(prec: int) -> int:
+    """The precision a law is computed at for ``prec`` bits asked: ``prec`` plus
+    :data:`GUARD`, rounded up to a power of two, so that callers asking nearby
+    precisions (a certification, a comparison, a bisection) share one product tree.
+
+    Args:
+        prec: the bits asked.
+
+    Returns:
+        The bits used.
+    """
+    return 1 << max(7, (prec + GUARD - 1).bit_length())
+
+
+def _delta_ball(law: BallCountLaw, shift: int, scale: Fraction, eps: Eps, p: int) -> Ball:
     first, vals, dropped = law.window(p)
     with working_precision(p):
         big = eps.arb_exp(p)
@@ -423,4 +450,4 @@ class ShiftPair(PrivacyLoss):
         return decide_sign(diff, f"delta(epsilon) against {delta}") > 0
 
 
-__all__ = ["BallCountLaw", "ShiftDelta", "ShiftPair", "shift_delta_ball"]
+__all__ = ["BallCountLaw", "ShiftDelta", "ShiftPair", "shift_delta_ball", "tree_precision"]
