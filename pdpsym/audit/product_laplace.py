@@ -2,8 +2,9 @@
 independent records under Laplace noise, certified in balls rather than built as exact
 mixtures: for more than :data:`EXACT_RECORDS` records the exact Laplace mixtures over
 the count's law, whose rational coefficients grow with every record, cost about
-``n^3.6`` steps a pair, while the balls of :mod:`pdpsym.loss.shift_pairs` cost about
-``n log n``.
+``n^3.6`` steps a pair, while the balls of :mod:`pdpsym.loss.shift_pairs` cost one
+product tree of ``n`` records per precision tried (the precision grows with the digits
+of ``1/δ``), shared by every pair, and a pass over the count law's window per δ.
 
 Why every notion's cases reduce to few pairs. The records are independent, so given the
 target's value ``a`` and the known records' values ``v`` the query is
