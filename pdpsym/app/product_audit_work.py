@@ -108,6 +108,8 @@ def product_work(
     conditional = getattr(args, "ddp_reading", None) in (None, "eq11-conditional")
     balls = n > EXACT_RECORDS  # the ball cases of pdpsym.audit.product_laplace
     with_delta = getattr(args, "delta", None) is not None
+    if balls and _no_law(args, model, target, ws, mech.lam):
+        points = 0  # every δ asked is exactly 0: no law is built (ProductCases' setup)
     own: dict[str, int] = {}
     for name in notions:
         kind = notion(name)
@@ -137,6 +139,22 @@ def product_work(
                 getattr(args, "delta", None) is not None,
             ) + m * assignments * noise_bits(mech.lam, Fraction(span, scale))
     return shared, own, {}
+
+
+def _no_law(args: argparse.Namespace, model: Any, target: str, ws: Any, lam: Any) -> bool:
+    """Whether every δ the ball cases are asked is exactly 0: every ``--eps`` at least
+    the largest ``|c_b - c_a|/λ`` (:func:`pdpsym.loss.shift_pairs.at_least`), no ``--delta``
+    and no ``--curve``."""
+    # the engines and the ε parser load after --help
+    from pdpsym.app.commands.mechanism_files import parse_eps
+    from pdpsym.loss.shift_pairs import at_least
+
+    if getattr(args, "delta", None) is not None or getattr(args, "curve", None) is not None:
+        return False
+    texts = getattr(args, "eps", None) or []
+    dom = model.domain(target)
+    top = (max(dom) - min(dom)) * abs(ws.get(target, Fraction(1))) / Fraction(lam)
+    return bool(texts) and all(at_least(parse_eps(t), top) for t in texts)
 
 
 def laws_to_notions(

@@ -213,7 +213,7 @@ def ball_work(n: int, pairs: int, points: int, with_delta: bool) -> int:
     Args:
         n: the records.
         pairs: the distinct pairs compared.
-        points: the ε points asked for.
+        points: the ε points asked for whose δ is not known to be 0.
         with_delta: whether ε at a δ is asked (a bisection of about 60 δ's a pair).
 
     Returns:
@@ -222,6 +222,8 @@ def ball_work(n: int, pairs: int, points: int, with_delta: bool) -> int:
     References:
         Desfontaines et al. (2020), Section 4.1 (the count law's product).
     """
+    if points == 0 and not with_delta:  # ε at δ = 0 alone is exact: no law is built
+        return 15 * n
     trees = 60 * n + n * n // 12500
     one = 120 * math.isqrt(max(n, 1)) + 200  # one δ over the law's window
     return trees + pairs * one * (points + (60 if with_delta else 0))

@@ -376,9 +376,22 @@ class ShiftDelta:
         return f"ShiftDelta(shift={self.shift}, eps={self.eps})"
 
 
-def _at_least(eps: Eps, t: Fraction) -> bool:
+def at_least(eps: Eps, t: Fraction) -> bool:
     """Whether ``ε >= t`` for a rational ``t >= 0``, decided (``ln w`` with ``w``
-    rational equals a rational ``t`` only at ``w = 1, t = 0``)."""
+    rational equals a rational ``t`` only at ``w = 1, t = 0``): at such an ε the pairs
+    of this module have δ = 0 exactly (module docstring).
+
+    Args:
+        eps: ε.
+        t: the rational threshold ``|D|/Λ``.
+
+    Returns:
+        The decided comparison.
+
+    References:
+        Li et al. (2019), Eq. 2; Lindemann (1882): ``e^t`` is irrational for rational
+        ``t != 0``.
+    """
     if eps.exponent is not None or eps.w == 1:
         e = eps.eps
         assert e is not None
@@ -423,7 +436,7 @@ class ShiftPair(PrivacyLoss):
             :class:`~pdpsym.loss.base.LossPoint` with the case's ``where``.
         """
         e = Eps.of(eps)
-        if _at_least(e, abs(self.shift) / self.scale):
+        if at_least(e, abs(self.shift) / self.scale):
             return LossPoint(Fraction(0), self.where)
         return LossPoint(ShiftDelta(self.law, self.shift, self.scale, e), self.where)
 
@@ -450,4 +463,11 @@ class ShiftPair(PrivacyLoss):
         return decide_sign(diff, f"delta(epsilon) against {delta}") > 0
 
 
-__all__ = ["BallCountLaw", "ShiftDelta", "ShiftPair", "shift_delta_ball", "tree_precision"]
+__all__ = [
+    "BallCountLaw",
+    "ShiftDelta",
+    "ShiftPair",
+    "at_least",
+    "shift_delta_ball",
+    "tree_precision",
+]

@@ -185,3 +185,27 @@ def test_law_bits_is_the_largest_size_of_each_record_summed() -> None:
 
     # hand derivation: 1/3, 2/3 -> 2 bits (3 = 0b11); 2/7, 5/7 -> 3 bits (7 = 0b111)
     assert ProductModel.bernoulli(["1/3", "2/7"]).law_bits() == 5
+
+
+def test_no_law_is_charged_where_every_delta_is_zero() -> None:
+    import argparse  # the estimate reads the parsed command line
+
+    from pdpsym.app.product_audit_work import product_work
+    from pdpsym.mechanisms.base import SumMechanism
+    from pdpsym.models.product import ProductModel
+
+    model = ProductModel.bernoulli([f"{k}/1001" for k in range(1, 1001)])
+    mech = SumMechanism("laplace", None, lam=Fraction(2))
+
+    def own(eps: list[str], delta: str | None = None) -> int:
+        args = argparse.Namespace(
+            max_work=str(10**18), ddp_reading=None, delta=delta, eps=eps, curve=None
+        )
+        points = len(eps) + (delta is not None)
+        return product_work(args, model, mech, "x5", ["x1"], ["apkdp"], points)[1]["apkdp"]
+
+    # hand derivation: |shift|/λ = 1/2, so at ε = 1/2 and ε = ln 2 (> 1/2) δ is 0 and
+    # no law is built (the cases' setup only); at ε = 1/4 or with a δ it is
+    assert own(["1/2"]) == own(["log(2)"]) == 15 * 1000
+    assert own(["1/4"]) > 15 * 1000
+    assert own(["1/2"], "1/100") > own(["1/4"])
