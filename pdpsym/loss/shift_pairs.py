@@ -243,6 +243,10 @@ def tree_precision(prec: int) -> int:
 
     Returns:
         The bits used.
+
+    References:
+        Ziv (1991), "Fast evaluation of elementary mathematical functions with correctly
+        rounded last bit": precision raised until the answer is certain.
     """
     return 1 << max(7, (prec + GUARD - 1).bit_length())
 
