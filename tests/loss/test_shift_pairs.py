@@ -156,7 +156,7 @@ def float_delta(law: np.ndarray, shift: int, lam: float, eps: float) -> float:
     p = np.exp(-np.abs(r[:, None] - s[None, :]) / lam) @ w
     q = np.exp(-np.abs(r[:, None] - s[None, :] - shift) / lam) @ w
     g = np.maximum(p - math.exp(eps) * q, 0) / (2 * lam)
-    return float(np.trapezoid(g, r))
+    return float(((g[1:] + g[:-1]) / 2 * np.diff(r)).sum())  # the trapezoid rule
 
 
 def test_thousand_records_against_float_divide_and_conquer() -> None:
