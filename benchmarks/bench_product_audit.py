@@ -70,11 +70,13 @@ def model_file(n: int, where: Path) -> Path:
     return path
 
 
-def estimate(path: Path, notion: str) -> int:
+def estimate(path: Path, notion: str, eps: str) -> int:
     """The estimate the audit compares with --max-work (shared part and the notion's)."""
     obj = json.loads(path.read_text())
     model = ProductModel.bernoulli(obj["bernoulli"])
-    args = argparse.Namespace(max_work=str(10**18), ddp_reading="eq11-conditional", delta=None)
+    args = argparse.Namespace(
+        max_work=str(10**18), ddp_reading="eq11-conditional", delta=None, eps=[eps], curve=None
+    )
     mech = SumMechanism("laplace", None, lam=2)
     shared, own, _ = product_work(args, model, mech, "x5", ["x1", "x2"], [notion], 1)
     return shared + own[notion]
@@ -113,9 +115,10 @@ def main() -> None:
         for notion, sizes in cases:
             for n in sizes[:1] if quick else sizes:
                 path = model_file(n, Path(tmp))
-                est = estimate(path, notion) / 10**6
                 balls = n > 50 and notion != "dp"
-                cpu = measure(path, notion, "1/4" if balls else "1/2")
+                eps = "1/4" if balls else "1/2"
+                est = estimate(path, notion, eps) / 10**6
+                cpu = measure(path, notion, eps)
                 line = f"{notion:14} {n:>8} {cpu:>8.2f} {est:>11.2f} {cpu / est:>6.2f}"
                 if balls:
                     fl = baseline(path, notion)
