@@ -1,15 +1,21 @@
 """The audit's work estimate on independent records (product models, every p_i distinct)
-under Laplace noise of scale 2, against measured CPU time, as whole processes.
+under Laplace noise of scale 2, against measured CPU time, as whole processes, and the
+float64 baseline (``benchmarks/float_product_audit.py``).
 
-    python benchmarks/bench_product_audit.py            # every case (about 3 minutes)
-    python benchmarks/bench_product_audit.py --quick    # dp and the smallest sizes
+    python benchmarks/bench_product_audit.py            # dp and the ball notions
+    python benchmarks/bench_product_audit.py --quick    # the smallest sizes
+    python benchmarks/bench_product_audit.py --exact    # also the exact path (<= 50)
 
-Each case is ``pdpsym audit MODEL laplace2 --target x5 --known x1,x2 --eps 1/2
---notions NOTION --max-work 1e18``; its estimate (``shared + own`` of
+Each case is ``pdpsym audit MODEL laplace2 --target x5 --known x1,x2 --eps EPS
+--notions NOTION --max-work 1e18`` (dependent-dp in its conditional reading, the one
+that reads a law); its estimate (``shared + own`` of
 :func:`pdpsym.app.product_audit_work.product_work`, a step a microsecond) against its
 CPU time (user + system of the child process). The ratio measured / estimated should
-lie in [1/3, 3]. The models are generated here, seeded (p_i = k / 10^9, k distinct).
-docs/benchmarks.md records a run.
+lie in [1/3, 3]. Past 50 records the notions other than dp run in balls
+(:mod:`pdpsym.audit.product_laplace`) at ε = 1/4 (below ``|shift|/λ = 1/2``, where δ is
+positive and has to be enclosed); the float baseline computes the same δ in float64.
+The models are generated here, seeded (p_i = k / 10^9, k distinct). docs/benchmarks.md
+records a run.
 """
 
 from __future__ import annotations
@@ -33,15 +39,24 @@ from pdpsym.models.product import ProductModel  # noqa: E402
 LAPLACE = ROOT / "docs" / "examples" / "laplace2.json"
 # (notion, sizes): dp at the sizes the issue names; the notions that compare exact
 # Laplace mixtures where they finish in seconds (their estimate refuses 10^3 and more)
+BIG = (1000, 10000, 100000)
 CASES = [
-    ("dp", (1000, 10000, 100000)),
+    ("dp", BIG),
+    ("apkdp", BIG),
+    ("np", BIG),
+    ("ppkdp", BIG),
+    ("cdp", BIG),
+    ("dependent-dp", BIG),
+]
+EXACT_CASES = [
     ("apkdp", (30, 40, 50)),
     ("np", (30, 40, 50)),
     ("ppkdp", (30, 40, 50)),
     ("cdp", (30, 40, 50)),
-    ("dependent-dp", (30, 40, 60)),
+    ("dependent-dp", (30, 40, 50)),
     ("ibcdp", (12, 16, 20)),
 ]
+FLOAT = ROOT / "benchmarks" / "float_product_audit.py"
 
 
 def model_file(n: int, where: Path) -> Path:
@@ -55,37 +70,60 @@ def model_file(n: int, where: Path) -> Path:
     return path
 
 
-def estimate(path: Path, notion: str) -> int:
+def estimate(path: Path, notion: str, eps: str) -> int:
     """The estimate the audit compares with --max-work (shared part and the notion's)."""
     obj = json.loads(path.read_text())
     model = ProductModel.bernoulli(obj["bernoulli"])
-    args = argparse.Namespace(max_work=str(10**18), ddp_reading=None, delta=None)
+    args = argparse.Namespace(
+        max_work=str(10**18), ddp_reading="eq11-conditional", delta=None, eps=[eps], curve=None
+    )
     mech = LaplaceSum(None, lam=2)
     shared, own, _ = product_work(args, model, mech, "x5", ["x1", "x2"], [notion], 1)
     return shared + own[notion]
 
 
-def measure(path: Path, notion: str) -> float:
-    """CPU seconds of the whole process."""
+def cpu_of(cmd: list[str]) -> float:
+    """CPU seconds (user + system) of one whole child process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cmd = [sys.executable, "-m", "pdpsym", "audit", str(path), str(LAPLACE), "--target", "x5"]
-    cmd += ["--known", "x1,x2", "--eps", "1/2", "--notions", notion, "--max-work", "1e18"]
     subprocess.run(cmd, check=True, capture_output=True, cwd=ROOT)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def measure(path: Path, notion: str, eps: str) -> float:
+    """CPU seconds of the whole audit process."""
+    cmd = [sys.executable, "-m", "pdpsym", "audit", str(path), str(LAPLACE), "--target", "x5"]
+    cmd += ["--known", "x1,x2", "--eps", eps, "--notions", notion, "--max-work", "1e18"]
+    if notion == "dependent-dp":
+        cmd += ["--ddp-reading", "eq11-conditional"]
+    return cpu_of(cmd)
+
+
+def baseline(path: Path, notion: str) -> float:
+    """CPU seconds of the float64 baseline (the known records left in for dependent-dp)."""
+    known = [] if notion == "dependent-dp" else ["x1,x2"]
+    return cpu_of([sys.executable, str(FLOAT), str(path), "2", "0.25", "x5", *known])
+
+
 def main() -> None:
-    """Print one line per case: notion, records, CPU, estimate, ratio."""
+    """Print one line per case: notion, records, CPU, estimate, ratio, float CPU, ratio."""
     quick = "--quick" in sys.argv
-    print(f"{'notion':14} {'records':>8} {'CPU s':>8} {'estimate s':>11} {'ratio':>6}")
+    cases = CASES + (EXACT_CASES if "--exact" in sys.argv else [])
+    head = f"{'notion':14} {'records':>8} {'CPU s':>8} {'estimate s':>11} {'ratio':>6}"
+    print(head + f" {'float s':>8} {'CPU/float':>9}")
     with tempfile.TemporaryDirectory() as tmp:
-        for notion, sizes in CASES:
+        for notion, sizes in cases:
             for n in sizes[:1] if quick else sizes:
                 path = model_file(n, Path(tmp))
-                est = estimate(path, notion) / 10**6
-                cpu = measure(path, notion)
-                print(f"{notion:14} {n:>8} {cpu:>8.2f} {est:>11.2f} {cpu / est:>6.2f}", flush=True)
+                balls = n > 50 and notion != "dp"
+                eps = "1/4" if balls else "1/2"
+                est = estimate(path, notion, eps) / 10**6
+                cpu = measure(path, notion, eps)
+                line = f"{notion:14} {n:>8} {cpu:>8.2f} {est:>11.2f} {cpu / est:>6.2f}"
+                if balls:
+                    fl = baseline(path, notion)
+                    line += f" {fl:>8.2f} {cpu / fl:>9.1f}"
+                print(line, flush=True)
 
 
 if __name__ == "__main__":

@@ -87,7 +87,9 @@ def product_work(
     Returns:
         ``(shared, own, fixed)`` as :func:`pdpsym.app.audit_work.plan` reads them.
     """
-    from pdpsym.audit.registry import Pairs, notion  # the audit layer loads after --help
+    # the audit layer loads after --help
+    from pdpsym.audit.product_laplace import EXACT_RECORDS, ball_work
+    from pdpsym.audit.registry import Pairs, notion
 
     names = tuple(model.variables)
     n = len(names)
@@ -104,11 +106,21 @@ def product_work(
     pair = pair_steps(span, model.law_bits() / n, points)
     ordered = m * (m - 1)
     conditional = getattr(args, "ddp_reading", None) in (None, "eq11-conditional")
+    balls = n > EXACT_RECORDS  # the ball cases of pdpsym.audit.product_laplace
+    with_delta = getattr(args, "delta", None) is not None
+    if balls and _no_law(args, model, target, ws, mech.lam):
+        points = 0  # every δ asked is exactly 0: no law is built (ProductCases' setup)
     own: dict[str, int] = {}
     for name in notions:
         kind = notion(name)
         if kind.pairs is Pairs.NEIGHBOURS:
             own[name] = 0
+        elif balls and kind.pairs in (Pairs.GIVEN_KNOWN, Pairs.WEIGHTED_KNOWN):
+            own[name] = ball_work(n, ordered, points, with_delta)
+        elif balls and kind.pairs is Pairs.CHANGED:
+            own[name] = ball_work(n, 2 * ordered, points, with_delta)
+        elif balls and kind.pairs is Pairs.DEPENDENT:
+            own[name] = ball_work(n, ordered, points, with_delta) if conditional else 0
         elif kind.pairs is Pairs.DEPENDENT:
             own[name] = 3 * ordered * pair // 2 if conditional else 0
         elif kind.pairs is Pairs.GIVEN_KNOWN:
@@ -127,6 +139,22 @@ def product_work(
                 getattr(args, "delta", None) is not None,
             ) + m * assignments * noise_bits(mech.lam, Fraction(span, scale))
     return shared, own, {}
+
+
+def _no_law(args: argparse.Namespace, model: Any, target: str, ws: Any, lam: Any) -> bool:
+    """Whether every δ the ball cases are asked is exactly 0: every ``--eps`` at least
+    the largest ``|c_b - c_a|/λ`` (:func:`pdpsym.loss.shift_pairs.at_least`), no ``--delta``
+    and no ``--curve``."""
+    # the engines and the ε parser load after --help
+    from pdpsym.app.commands.mechanism_files import parse_eps
+    from pdpsym.loss.shift_pairs import at_least
+
+    if getattr(args, "delta", None) is not None or getattr(args, "curve", None) is not None:
+        return False
+    texts = getattr(args, "eps", None) or []
+    dom = model.domain(target)
+    top = (max(dom) - min(dom)) * abs(ws.get(target, Fraction(1))) / Fraction(lam)
+    return bool(texts) and all(at_least(parse_eps(t), top) for t in texts)
 
 
 def laws_to_notions(

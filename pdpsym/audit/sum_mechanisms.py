@@ -53,6 +53,7 @@ from typing import Any
 
 from pdpsym.audit import registry
 from pdpsym.audit.notions import Request
+from pdpsym.audit.product_laplace import BALL_NOTE, product_cases
 from pdpsym.audit.registry import Compare, Notion, Pairs, delta_over_lambda
 from pdpsym.audit.rr_reports import audit_rr
 from pdpsym.audit.sum_posteriors import (
@@ -415,14 +416,24 @@ def audit_models(
             else (lambda: _point_pairs(m, mech, m.group()))
         ),
     }
+    balls = product_cases(model, mech, target, m.known, m.rows, m.unit)
+    if balls is not None:  # many independent records: the same pairs, in balls
+        makers[Pairs.GIVEN_KNOWN] = balls.given_known
+        makers[Pairs.WEIGHTED_KNOWN] = balls.weighted_known
+        makers[Pairs.CHANGED] = balls.changed
+        if req.reading is DDPReading.CONDITIONAL:
+            makers[Pairs.DEPENDENT] = balls.conditional
     out = []
     apk_zero = None
     for n in req.notions:
         kind = registry.notion(n)
         if kind.apk_at_zero is not None and mech.lam is not None:
-            z = worst_case(_apk(m, mech)).epsilon(0)
+            z = worst_case(makers[Pairs.GIVEN_KNOWN]()).epsilon(0)
             apk_zero = (z.value, dict(z.where or {}))
-        out.append(_result(kind, makers[kind.pairs], mech, m, req, apk_zero))
+        res = _result(kind, makers[kind.pairs], mech, m, req, apk_zero)
+        if balls is not None and balls.covers(kind.pairs, req.reading):
+            res = replace(res, note=BALL_NOTE)
+        out.append(res)
     return Audit(target, tuple(m.known), tuple(out))
 
 

@@ -41,7 +41,12 @@ def test_dp_on_a_thousand_records_runs_at_the_default_limit(
     # hand derivation: dp under Laplace noise is the sensitivity (1) over lambda (2)
     assert got["notions"]["dp"]["epsilon"]["exact"] == "1/2"
     assert got["notions"]["dp"]["delta_at_epsilon"][0]["delta"]["exact"] == "0"
-    assert "apkdp" in got["not_run"]  # listed with its estimate, not run
+    # past 50 records apkdp runs in balls (pdpsym.audit.product_laplace); hand derivation:
+    # a count shifted by 1 under scale 2 has epsilon 1/2 exactly, so delta(1/2) = 0
+    for name in ("apkdp", "np", "ppkdp", "cdp"):
+        assert got["notions"][name]["epsilon"]["exact"] == "1/2"
+        assert got["notions"][name]["delta_at_epsilon"][0]["delta"]["exact"] == "0"
+    assert "ibcdp" in got["not_run"]  # still exact mixtures: listed with its estimate
 
 
 @pytest.mark.parametrize("mech", ["threshold1.json", "geometric"])
@@ -62,7 +67,7 @@ def test_a_costly_notion_named_is_refused_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     argv = ["audit", _model(1000, tmp_path), LAPLACE, "--target", "x5", "--known", "x1,x2"]
-    assert main([*argv, "--notions", "apkdp"]) == 2
+    assert main([*argv, "--notions", "ibcdp"]) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "--max-work" in err
 
@@ -159,8 +164,48 @@ def _check(got: dict) -> None:
     assert half < mpmath.mpf(10) ** -30
 
 
+def test_ball_notions_below_the_shift_on_a_thousand_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # at eps 1/4 < 1/2 the delta is positive, enclosed in balls: certified digits and no
+    # closed form in --json; np and ppkdp compare the same pairs as apkdp for independent
+    # records (the known values only translate the count), so their digits are equal
+    argv = ["audit", _model(1000, tmp_path), LAPLACE, "--target", "x5", "--known", "x1,x2"]
+    assert main([*argv, "--eps", "1/4", "--notions", "apkdp,np,ppkdp,cdp", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)["notions"]
+    deltas = {n: got[n]["delta_at_epsilon"][0]["delta"] for n in got}
+    assert all(d["exact"] is None for d in deltas.values())
+    assert len({d["decimal"] for d in deltas.values()}) == 1
+    lo, hi = (float(x) for x in deltas["apkdp"]["enclosure"])
+    assert 0 < lo <= hi < 1e-4
+
+
 def test_law_bits_is_the_largest_size_of_each_record_summed() -> None:
     from pdpsym.models.product import ProductModel  # the model under the estimate
 
     # hand derivation: 1/3, 2/3 -> 2 bits (3 = 0b11); 2/7, 5/7 -> 3 bits (7 = 0b111)
     assert ProductModel.bernoulli(["1/3", "2/7"]).law_bits() == 5
+
+
+def test_no_law_is_charged_where_every_delta_is_zero() -> None:
+    import argparse  # the estimate reads the parsed command line
+
+    from pdpsym.app.product_audit_work import product_work
+    from pdpsym.mechanisms.sum_kernels import LaplaceSum
+    from pdpsym.models.product import ProductModel
+
+    model = ProductModel.bernoulli([f"{k}/1001" for k in range(1, 1001)])
+    mech = LaplaceSum(None, lam=Fraction(2))
+
+    def own(eps: list[str], delta: str | None = None) -> int:
+        args = argparse.Namespace(
+            max_work=str(10**18), ddp_reading=None, delta=delta, eps=eps, curve=None
+        )
+        points = len(eps) + (delta is not None)
+        return product_work(args, model, mech, "x5", ["x1"], ["apkdp"], points)[1]["apkdp"]
+
+    # hand derivation: |shift|/λ = 1/2, so at ε = 1/2 and ε = ln 2 (> 1/2) δ is 0 and
+    # no law is built (the cases' setup only); at ε = 1/4 or with a δ it is
+    assert own(["1/2"]) == own(["log(2)"]) == 15 * 1000
+    assert own(["1/4"]) > 15 * 1000
+    assert own(["1/2"], "1/100") > own(["1/4"])

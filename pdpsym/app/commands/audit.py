@@ -154,6 +154,11 @@ def _enclosed(v: Any, digits: int) -> dict[str, Any] | None:
     if isinstance(v, Bracket) and v.limit:
         common, ends = v.decimal(digits)
         return {"exact": None, "decimal": common, "enclosure": list(ends)}
+    if getattr(v, "closed_form", True) is False:  # certified digits, no formula to print
+        from pdpsym.core.certify import certify
+
+        c = certify(v, digits)
+        return {"exact": None, "decimal": c.decimal, "enclosure": list(c.enclosure)}
     return None
 
 
