@@ -276,7 +276,10 @@ def bisect_epsilon(loss: PrivacyLoss, delta: Fraction, limit: Fraction = Fractio
                 continue
         raise Undecided(f"epsilon at delta {delta}", 0)
 
-    label = f"epsilon with delta(epsilon) = {delta} (exact bisection)"
+    # each step is decided exactly, or (a loss in balls) certified: the label says which
+    label = (
+        f"epsilon with delta(epsilon) = {delta} ({getattr(loss, 'bisection', 'exact')} bisection)"
+    )
     if limit:  # an enclosure of that width, reported as such
         label = f"epsilon with delta(epsilon) = {delta} (certified enclosure)"
         bracket = Bracket(lo, hi, narrow, label, limit=limit)

@@ -424,6 +424,9 @@ class ShiftPair(PrivacyLoss):
         Li et al. (2019), Eq. 2; Desfontaines et al. (2020), Lemma 1.
     """
 
+    #: ε(δ)'s bisection decides each step in balls (certified, not exact rationals)
+    bisection = "certified"
+
     def __init__(
         self, law: BallCountLaw, shift: int, scale: Fraction, where: Mapping[str, Any]
     ) -> None:
