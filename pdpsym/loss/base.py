@@ -276,16 +276,25 @@ def bisect_epsilon(loss: PrivacyLoss, delta: Fraction, limit: Fraction = Fractio
                 continue
         raise Undecided(f"epsilon at delta {delta}", 0)
 
-    # each step is decided exactly, or (a loss in balls) certified: the label says which
-    label = (
-        f"epsilon with delta(epsilon) = {delta} ({getattr(loss, 'bisection', 'exact')} bisection)"
-    )
+    label = f"epsilon with delta(epsilon) = {delta} ({_bisection(loss)} bisection)"
     if limit:  # an enclosure of that width, reported as such
         label = f"epsilon with delta(epsilon) = {delta} (certified enclosure)"
         bracket = Bracket(lo, hi, narrow, label, limit=limit)
         bracket.tighten(limit)
         return LossPoint(bracket, _where(loss))
     return LossPoint(Bracket(lo, hi, narrow, label), _where(loss))
+
+
+def _bisection(loss: PrivacyLoss) -> str:
+    """How ε(δ)'s bisection decides its steps: ``exact``, or ``certified`` when any part
+    of the loss is decided in balls (its class sets ``bisection``)."""
+    # Weighted holds (w, loss) terms; WorstCase and _Max hold (where, loss) cases
+    parts = [t for _, t in getattr(loss, "terms", ())] + [c for _, c in getattr(loss, "cases", ())]
+    if getattr(loss, "bisection", "exact") != "exact" or any(
+        _bisection(p) != "exact" for p in parts if isinstance(p, PrivacyLoss)
+    ):
+        return "certified"
+    return "exact"
 
 
 def _where(loss: PrivacyLoss) -> Mapping[str, Any] | None:

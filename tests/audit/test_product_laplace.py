@@ -169,3 +169,31 @@ def test_degenerate_records_and_target() -> None:
     big = audit(model, mech, "x61", [], [Eps.of(Fraction(1, 3))], None, ["apkdp"])["apkdp"]
     ref = audit(small, mech, "x1", [], [Eps.of(Fraction(1, 3))], None, ["apkdp"])["apkdp"]
     assert figures(big)[:2] == figures(ref)[:2]
+
+
+def test_epsilon_at_delta_in_balls_is_labelled_certified_not_exact() -> None:
+    # source: the meaning of the label (each bisection step is decided in balls past 50
+    # records, exactly below); 51 records take the ball path, 3 records the exact one
+    import json
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    def label(n: int) -> str:
+        with tempfile.TemporaryDirectory() as tmp:
+            model = Path(tmp) / "m.json"
+            probs = [f"{k}/{2 * n + 3}" for k in range(1, n + 1)]
+            model.write_text(json.dumps({"kind": "product", "bernoulli": probs}))
+            out = subprocess.run(
+                [sys.executable, "-m", "pdpsym", "audit", str(model), "docs/examples/laplace2.json"]
+                + ["--target", "x2", "--eps", "1/4", "--delta", "1/1000", "--notions", "apkdp"]
+                + ["--json"],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+        return "certified bisection" if "certified bisection" in out else "exact"
+
+    assert label(51) == "certified bisection"
+    assert label(3) == "exact"
