@@ -16,16 +16,16 @@ import time
 from fractions import Fraction
 
 from pdpsym.audit.class_figure_search import search_figures, steps_per_box
-from pdpsym.audit.sum_mechanisms import SumMechanism
+from pdpsym.mechanisms.sum_kernels import CountSum, GeometricSum, ThresholdSum
 from pdpsym.models.law_class import IntervalChain
 
 F = Fraction
 CASES = [  # (T, mechanism, known, notions)
-    (4, SumMechanism("count"), [], ["apkdp"]),
-    (6, SumMechanism("count"), ["x4"], ["apkdp", "cdp"]),
-    (8, SumMechanism("threshold", T=F(2)), ["x3"], ["apkdp", "ppkdp"]),
-    (8, SumMechanism("geometric", alpha=F(1, 2)), ["x3"], ["apkdp", "cdp", "ppkdp"]),
-    (10, SumMechanism("geometric", alpha=F(1, 2)), [], ["apkdp", "cdp"]),
+    (4, CountSum(), [], ["apkdp"]),
+    (6, CountSum(), ["x4"], ["apkdp", "cdp"]),
+    (8, ThresholdSum(T=F(2)), ["x3"], ["apkdp", "ppkdp"]),
+    (8, GeometricSum(alpha=F(1, 2)), ["x3"], ["apkdp", "cdp", "ppkdp"]),
+    (10, GeometricSum(alpha=F(1, 2)), [], ["apkdp", "cdp"]),
 ]
 
 

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from pdpsym.app.product_audit_work import product_work  # noqa: E402
-from pdpsym.mechanisms.base import SumMechanism  # noqa: E402
+from pdpsym.mechanisms.sum_kernels import LaplaceSum  # noqa: E402
 from pdpsym.models.product import ProductModel  # noqa: E402
 
 LAPLACE = ROOT / "docs" / "examples" / "laplace2.json"
@@ -60,7 +60,7 @@ def estimate(path: Path, notion: str) -> int:
     obj = json.loads(path.read_text())
     model = ProductModel.bernoulli(obj["bernoulli"])
     args = argparse.Namespace(max_work=str(10**18), ddp_reading=None, delta=None)
-    mech = SumMechanism("laplace", None, lam=2)
+    mech = LaplaceSum(None, lam=2)
     shared, own, _ = product_work(args, model, mech, "x5", ["x1", "x2"], [notion], 1)
     return shared + own[notion]
 

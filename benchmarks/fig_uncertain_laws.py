@@ -21,7 +21,8 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
-from pdpsym.audit.class_calibrate import ClassBaseline, class_calibrate
+from pdpsym.audit.calibration import BaselineResult, Goal
+from pdpsym.audit.class_calibrate import class_calibrate
 from pdpsym.core.certify import certify
 from pdpsym.core.decimals import decimal_string
 from pdpsym.models.law_class import IntervalChain
@@ -57,9 +58,9 @@ def main() -> int:
     for wt in WIDTHS:
         w = Fraction(wt)
         t = time.process_time()
-        cal = class_calibrate(box_class(a.T, w), Fraction(1), max_boxes=4000)
+        cal = class_calibrate(box_class(a.T, w), Goal(Fraction(1)), max_boxes=4000)
         cpu = time.process_time() - t
-        base = {b.name: b for b in cal.baselines if isinstance(b, ClassBaseline)}
+        base = {b.name: b for b in cal.baselines if isinstance(b, BaselineResult)}
         approx = base.get("mqm-approx")
         row = {
             "half_width": wt,

@@ -33,7 +33,6 @@ if TYPE_CHECKING:  # the names below load on first use (a light `import pdpsym`)
     from pdpsym.app.readers import load_model
     from pdpsym.audit import audit
     from pdpsym.audit.calibrate import calibrate
-    from pdpsym.audit.calibrate_histogram import calibrate_histogram
     from pdpsym.claims.catalogue import CATALOGUE
     from pdpsym.claims.figure import FigureData
     from pdpsym.core.errors import InputError, Undecided
@@ -69,7 +68,6 @@ _LAZY: dict[str, str] = {
     "ProductModel": "pdpsym.models.product",
     "structured_leakage": "pdpsym.loss.count_leakage",
     "calibrate": "pdpsym.audit.calibrate",
-    "calibrate_histogram": "pdpsym.audit.calibrate_histogram",
     "histogram_leakage": "pdpsym.loss.histogram",
     "Scenario": "pdpsym.models.scenario",
     "CATALOGUE": "pdpsym.claims.catalogue",
@@ -176,7 +174,6 @@ __all__ = [
     "apkdp_delta",
     "audit",
     "calibrate",
-    "calibrate_histogram",
     "dependent_dp_level",
     "figure",
     "gaussian_leakage",

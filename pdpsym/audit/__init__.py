@@ -279,7 +279,7 @@ def _ibcdp_cases(
 def _laplace_kernel(mechanism: QueryMechanism) -> SumMechanism:
     """The mechanism's Laplace kernel: a joint table's engine for a query mechanism."""
     kernel = mechanism.on_sum()
-    if kernel.kind != "laplace" or kernel.lam is None:
+    if kernel.lam is None:
         raise InputError(
             "mechanism",
             "a joint table is audited with Laplace noise on a query or a finite mechanism",

@@ -21,27 +21,16 @@ Each baseline is listed with the certified histogram leakage its scale actually 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.audit.calibrate import (
-    REL_WIDTH,
-    BaselineResult,
-    Calibration,
-    NotApplicable,
-    calibration_targets,
-    max_sign,
-    nudged,
-    positive_eps,
-    short_between,
-    worst_leakage,
-)
-from pdpsym.core.certify import certify
-from pdpsym.core.errors import InputError, Undecided
+from pdpsym.audit.calibration import NotApplicable, ScaleEngine, max_sign, nudged
+from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import to_sympy
 from pdpsym.loss import histogram_grid
-from pdpsym.loss.count_leakage import known_assignments, leakage_max
+from pdpsym.loss.count_leakage import known_assignments
 from pdpsym.loss.histogram import histogram_laws, histogram_leakage, law_perms
 from pdpsym.mechanisms.mqm import (
     BaselineScale,
@@ -118,132 +107,43 @@ class _Target:
             self.name,
         )
 
-    def around(self, lam: Fraction, eps: Fraction) -> tuple[Fraction, Fraction]:
+    def tie(self, lam: Fraction, eps: Fraction) -> tuple[Fraction, Fraction] | None:
         """At a tie ``PL(lam) = eps``: ``lam (1 -+ NUDGE)``, certified on either side of
-        ``lambda*`` (else the tie is undecided)."""
-        bracket = nudged(self.compare, lam, eps)
-        if bracket is not None:
-            return bracket
-        raise Undecided(f"histogram leakage of {self.name} equals eps near scale {lam}", 136)
+        ``lambda*``; None when the balls cannot split either side (the bracket is then
+        left wider, still certified)."""
+        return nudged(self.compare, lam, eps)
 
 
-def _pass(
-    model: CountModel,
-    targets: Sequence[str],
-    known: Sequence[str],
-    lam: Fraction,
-    on_target: Callable[[str], None] | None,
-) -> list[Any]:
-    return histogram_leakage(model, targets, known, lam, digits=17, on_target=on_target)
-
-
-def calibrate_histogram(
-    model: CountModel,
-    eps: Fraction,
-    *,
-    mechanism: str = "laplace",
-    known: Sequence[str] = (),
-    targets: Sequence[str] | None = None,
-    baselines: bool = True,
-    on_target: Callable[[str], None] | None = None,
-) -> Calibration:
-    """The smallest per-bin Laplace (or geometric) scale of the histogram meeting ``eps``.
-
-    Args:
-        model: a Markov chain or a product model.
-        eps: the leakage bound (> 0).
-        mechanism: ``"laplace"`` or ``"geometric"`` (the same leakage on the integer
-            counts, :mod:`pdpsym.loss.histogram_grid`).
-        known: the records the adversary knows.
-        targets: the targets (default: every record not known).
-        baselines: also give group DP's and MQM's scales and the leakage each gives.
-        on_target: progress callback (once per target and pass).
-
-    Returns:
-        The :class:`~pdpsym.audit.calibrate.Calibration`: ``[lo, hi]`` with ``hi - lo <=
-        1e-12 hi``, or wider (still certified: ``PL(lo) > eps >= PL(hi)``) when the
-        enclosures cannot split the leakage from eps inside the bracket.
-
-    References:
-        Li et al. (2019), Eq. 2; Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 6 (histograms
-        of chains with Laplace noise on every bin).
-
-    Examples:
-        Two independent fair coins leak ``2/lambda`` (the histogram moves in two bins),
-        so ``eps = 1`` needs ``lambda = 2``, inside the certified enclosure:
-
-        >>> import pdpsym as ps
-        >>> from fractions import Fraction
-        >>> coins = ps.ProductModel([(["0", "1"], ["1/2", "1/2"])] * 2)
-        >>> c = calibrate_histogram(coins, Fraction(1), baselines=False)
-        >>> c.lo <= 2 <= c.hi
-        True
+@dataclass(frozen=True)
+class HistogramScale(ScaleEngine):
+    """The histogram's engine for one calibration
+    (:class:`~pdpsym.audit.calibration.ScaleEngine`): the per-bin scale of the histogram of
+    the records' values (no weights), started at group DP's ``2m/eps``, with group DP's
+    and MQM's per-bin baselines (:func:`histogram_baselines`).
     """
-    eps = positive_eps(eps)
-    if mechanism not in ("laplace", "geometric"):
-        raise InputError("mechanism", f"unknown mechanism {mechanism!r} (laplace or geometric)")
-    known, targets = calibration_targets(model, known, targets)
-    m = max(len(g) for g in model.dependence_groups())
-    hi = HISTOGRAM_SENSITIVITY * m / eps  # group DP: certainly safe
-    passes: dict[Fraction, list[Any]] = {}
-    while True:
-        results = _pass(model, targets, known, hi, on_target)
-        passes[hi] = results
-        if all(r.value is None or r.value.hi <= eps for r in results):
-            break
-        hi *= 2  # pragma: no cover - group DP's scale is safe; kept for rounding at ties
-    safe, worst = hi, worst_leakage(results).target
-    lo: Fraction | None = None
-    while True:
-        tgt = _Target(model, worst, known)
-        if lo is None:
-            lo = hi / 2
-            while (c := tgt.compare(lo, eps)) <= 0:
-                if c < 0:
-                    hi = lo
-                elif (tie := _tie(tgt, lo, eps)) is not None:
-                    lo, hi = tie
-                    break
-                lo = lo / 2  # undecided at lo: a certified lower end is further down
-        while hi - lo > REL_WIDTH * hi:
-            mid = short_between((lo + hi) / 2, lo, hi)
-            c = tgt.compare(mid, eps)
-            if c > 0:
-                lo = mid
-            elif c < 0:
-                hi = mid
-            elif (tie := _tie(tgt, mid, eps)) is not None:
-                lo, hi = tie
-            else:
-                # the enclosures cannot split PL(mid) from eps (a plateau of tied grid
-                # points bounded by floats): the bracket stays certified, only wider
-                break
-        results = _pass(model, targets, known, hi, on_target)
-        passes[hi] = results
-        above = [r.target for r in results if r.value is not None and r.value.hi > eps]
-        if not above:
-            break
-        worst, lo, hi = above[0], hi, safe
-    out: list[BaselineResult | NotApplicable] = []
-    if baselines:
-        for b in histogram_baselines(model, eps):
-            if isinstance(b, NotApplicable):
-                out.append(b)
-                continue
-            used = Fraction(certify(b.scale, 20).enclosure[1])
-            res = passes.get(used) or _pass(model, targets, known, used, on_target)
-            top = leakage_max(res)
-            assert top is not None
-            out.append(BaselineResult(b.name, b.scale, used, top.value, top.target, b.detail))
-    return Calibration(eps, mechanism, lo, hi, worst, tuple(out))  # type: ignore[arg-type]
+
+    def start(self) -> Fraction:
+        """Group DP's per-bin scale ``2m/eps``, certainly safe (refusing weights)."""
+        if self.goal.weights is not None:
+            raise InputError("weights", "the histogram query takes no weights")
+        self.goal.targets_of(self.model.variables)
+        m = max(len(g) for g in self.model.dependence_groups())
+        return HISTOGRAM_SENSITIVITY * m / self.goal.eps
+
+    def leakages(self, targets: Sequence[str], lam: Fraction, eps: Fraction | None) -> list[Any]:
+        """Every target's certified histogram leakage at ``lam`` (17 digits)."""
+        known = self.goal.known
+        return histogram_leakage(
+            self.model, targets, known, lam, digits=17, on_target=self.on_target
+        )
+
+    def bisected(self, name: str) -> _Target:
+        """The target's histogram laws, kept for its bisection."""
+        return _Target(self.model, name, self.goal.known)
+
+    def baselines(self) -> list[BaselineScale | NotApplicable]:
+        """Group DP's and MQM's per-bin scales (:func:`histogram_baselines`)."""
+        return histogram_baselines(self.model, self.goal.eps)
 
 
-def _tie(tgt: _Target, lam: Fraction, eps: Fraction) -> tuple[Fraction, Fraction] | None:
-    """``lam (1 -+ NUDGE)`` when both sides of a tie are certified, else None."""
-    try:
-        return tgt.around(lam, eps)
-    except Undecided:
-        return None
-
-
-__all__ = ["HISTOGRAM_SENSITIVITY", "calibrate_histogram", "histogram_baselines"]
+__all__ = ["HISTOGRAM_SENSITIVITY", "HistogramScale", "histogram_baselines"]

@@ -39,22 +39,34 @@ is over a class ``Theta``):
   box); for members that are not all stationary the max of the members' own scales (a
   lower bound of the class's), each labelled so.
 
+For an interval chain of more than two states the bracket's lower end comes from the
+members at the rows' polytopes' vertices (up to 64 combinations) and the box's centre,
+the upper end from :func:`~pdpsym.loss.class_search_k.k_chain_leakage` decided by its
+enclosure only (every target at most eps: safe; a member certified above eps: it is
+calibrated and the step repeats; straddling: the margin grows tenfold and the result is
+marked not tight); there group DP is the largest over the same members and the Markov
+Quilt Mechanism's class bounds (binary: ``pi_min`` and the eigengap at a box's corners)
+are listed as not available.
+
 Each baseline's leakage is certified at the worst law found.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import sympy
 
-from pdpsym.audit.calibrate import (
-    baseline_json,
-    calibrate,
-    positive_eps,
+from pdpsym.audit.calibrate import SumScale
+from pdpsym.audit.calibration import (
+    BaselineResult,
+    Calibration,
+    Goal,
+    NotApplicable,
+    calibrate_goal,
     scale_json,
     worst_leakage,
 )
@@ -63,11 +75,14 @@ from pdpsym.core.compare import compare
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import to_sympy
 from pdpsym.core.parallel import ordered_map
-from pdpsym.loss.class_search import CLASS_DIGITS, interval_chain_leakage
+from pdpsym.loss.class_search import CLASS_DIGITS, class_work, interval_chain_leakage
+from pdpsym.loss.class_search_k import k_chain_leakage
 from pdpsym.loss.count_leakage import structured_leakage
+from pdpsym.loss.count_leakage_work import CHAIN_CELLS_PER_STEP, leakage_work
 from pdpsym.loss.leakage_result import Enclosed
 from pdpsym.mechanisms.mqm import (
     BaselineScale,
+    eigengap,
     group_dp_scale,
     mqm_approx_applies,
     mqm_approx_scale,
@@ -77,47 +92,28 @@ from pdpsym.mechanisms.mqm import (
 from pdpsym.mechanisms.mqm_box import influence_sup
 from pdpsym.mechanisms.mqm_class import mqm_exact_class_scale
 from pdpsym.models.counts import CountModel
+from pdpsym.models.interval_chain_k import IntervalChainK
 from pdpsym.models.law_class import IntervalChain, IntervalProduct, LawClass, ModelClass
 from pdpsym.models.model_objects import chain_of
 
-
-@dataclass(frozen=True)
-class ClassBaseline:
-    """A baseline's scale for the class, and the certified leakage it gives at the
-    worst law (max over targets)."""
-
-    name: str
-    scale: sympy.Expr
-    scale_used: Fraction
-    leakage: Enclosed
-    worst_target: str
-    note: str
-    detail: Mapping[str, object]
-
-    def as_json(self, digits: int) -> dict[str, Any]:
-        """The scale (certified, and the rational used), its leakage, how it was taken."""
-        return {
-            **baseline_json(
-                self.name, self.scale, self.scale_used, self.leakage, self.worst_target, digits
-            ),
-            "note": self.note,
-            **dict(self.detail),
-        }
+#: the reason printed for the Markov Quilt Mechanism's class baselines (k > 2 states)
+MQM_NOT_AVAILABLE = "not available for more than two states: its class bounds are binary"
+#: a k-state member's calibration's fixed cost in work units (15 ms at 3 * 10^7 a second)
+MEMBER_FIXED = 450_000
+#: the most decisions (branch-and-bound runs) of one interval chain's calibration
+MAX_DECISIONS = 12
 
 
-@dataclass(frozen=True)
-class ClassCalibration:
-    """The class's smallest scale in ``[lo, hi]``, the worst law, and the baselines."""
+@dataclasses.dataclass(frozen=True)
+class ClassCalibration(Calibration):
+    """The class's smallest scale in ``[lo, hi]``, whether the enclosure is as tight as
+    asked, the worst law (its JSON form for an interval chain), the baselines (each a
+    :class:`~pdpsym.audit.calibrate.BaselineResult` whose detail starts with its
+    ``note``, or not applicable) and the boxes the search bounded."""
 
-    eps: Fraction
-    mechanism: str
-    lo: Fraction
-    hi: Fraction
     tight: bool
-    worst_target: str
     law: int | tuple[Fraction, ...]
     law_json: Mapping[str, Any] | None
-    baselines: tuple[ClassBaseline | tuple[str, str], ...]
     boxes: int
 
     def as_json(self, digits: int = 15) -> dict[str, Any]:
@@ -128,27 +124,13 @@ class ClassCalibration:
             "worst_target": self.worst_target,
             "worst_law": self.law_json if self.law_json is not None else self.law,
             "boxes": self.boxes,
-            "baselines": [
-                b.as_json(digits)
-                if isinstance(b, ClassBaseline)
-                else {"name": b[0], "applicable": False, "reason": b[1]}
-                for b in self.baselines
-            ],
+            "baselines": [b.as_json(digits) for b in self.baselines],
         }
 
 
-def _calibrate_job(job: tuple[Any, ...]) -> tuple[Fraction, Fraction, str]:
+def _calibrate_job(job: tuple[CountModel, Goal]) -> tuple[Fraction, Fraction, str]:
     """One member's calibration (a module-level function: pickled to a worker)."""
-    model, eps, mechanism, known, targets, weights = job
-    c = calibrate(
-        model,
-        eps,
-        mechanism=mechanism,
-        known=known,
-        targets=targets,
-        weights=weights,
-        baselines=False,
-    )
+    c = calibrate_goal(SumScale(job[0], job[1]), baselines=False)
     return c.lo, c.hi, c.worst_target
 
 
@@ -158,33 +140,71 @@ def _max_scale(found: Sequence[tuple[Fraction, Fraction, str]]) -> tuple[int, Fr
     return next(j for j, f in enumerate(found) if f[1] >= lo), lo, hi
 
 
-def _exact_max(scales: Sequence[sympy.Expr]) -> int:
+def _exact_best(values: Sequence[sympy.Expr], sign: int) -> int:
+    """The index of the largest (``sign`` 1) or smallest (-1) value, compared exactly."""
     best = 0
-    for j in range(1, len(scales)):
-        if compare(scales[j], scales[best]).sign > 0:
+    for j in range(1, len(values)):
+        if compare(values[j], values[best]).sign == sign:
             best = j
     return best
 
 
-def _corners(cls: IntervalChain) -> list[tuple[Fraction, ...]]:
-    import itertools  # noqa: PLC0415 (only the interval chain needs it)
+def vertex_members(cls: IntervalChain | IntervalChainK) -> list[tuple[Fraction, ...]]:
+    """The members a class calibration starts from: the box's vertices (for k states,
+    the rows' polytopes', up to 64 combinations) and its centre, each once.
 
-    box = cls.box()
-    out = list(dict.fromkeys(itertools.product(*[(a, b) for a, b in box])))
-    centre = tuple((a + b) / 2 for a, b in box)
+    Args:
+        cls: an interval chain.
+
+    Returns:
+        The members' parameters.
+
+    References:
+        Kifer and Machanavajjhala (2014), Definition 3.1 (the class's members).
+    """
+    out = list(dict.fromkeys(cls.vertices()))
+    centre = cls.centre(cls.box())
     if centre not in out:
         out.append(centre)
     return out
 
 
+def k_members_work(
+    cls: IntervalChainK, n_targets: int, known: Sequence[str], passes: int
+) -> tuple[int, int]:
+    """An estimate of a k-state class calibration's work before its search: the members'
+    calibrations, and one box of the search.
+
+    Args:
+        cls: the class.
+        n_targets: the number of targets.
+        known: the known records.
+        passes: one calibration's work in all-targets leakage passes.
+
+    Returns:
+        ``(members, box)`` in the class's work units (the engines' cells, about
+        ``3 * 10^7`` a second): the members' calibrations, each ``passes`` leakage passes
+        of the single-law engine's estimate, and
+        :func:`~pdpsym.loss.class_search.class_work` for one box.
+
+    References:
+        Li et al. (2019), Section V-D (cost measured, not taken from formulas).
+    """
+    members = vertex_members(cls)
+    one = leakage_work(cls.member(members[0]), n_targets, known) * CHAIN_CELLS_PER_STEP
+    # measured (CPU, three states, every target, a member's calibration): 19 ms at T = 3,
+    # 29 ms at T = 20, 80 ms at T = 60, where ``passes * one`` gives 1, 3 and 25 ms: a
+    # fixed 15 ms (the exact certification) and twice the passes' estimate
+    per_member = 2 * passes * one + MEMBER_FIXED
+    # class_work reads a k-state chain too (its last branch); its annotation predates it
+    box = class_work(cls, n_targets, known)  # type: ignore[arg-type]
+    return len(members) * per_member, box
+
+
 def class_calibrate(
-    cls: LawClass,
-    eps: Fraction,
+    cls: LawClass | IntervalChainK,
+    goal: Goal,
     *,
-    mechanism: str = "laplace",
-    known: Sequence[str] = (),
-    targets: Sequence[str] | None = None,
-    weights: Mapping[str, int] | None = None,
     baselines: bool = True,
     jobs: int = 1,
     digits: int = CLASS_DIGITS,
@@ -192,17 +212,14 @@ def class_calibrate(
     on_step: Callable[[int], None] | None = None,
     scheduler: str | None = None,
 ) -> ClassCalibration:
-    """The smallest scale meeting ``eps`` for every law of a class (module docstring).
+    """The smallest scale meeting the goal for every law of a class (module docstring).
 
     Args:
-        cls: a finite class, an interval chain or an interval product.
-        eps: the leakage bound (> 0).
-        mechanism: ``"laplace"`` or ``"geometric"``.
-        known: the records the adversary knows.
-        targets: the targets (default every record not known).
-        weights: integer query weights (default: the sum).
+        cls: a finite class, an interval product or an interval chain (of two states, or
+            more: then the mechanism is ``"laplace"``, the search bounds its mixture).
+        goal: eps, the mechanism, the known records, the targets and the query weights.
         baselines: also group DP, MQMExact and MQMApprox for the class.
-        jobs: worker processes (members of a finite class).
+        jobs: worker processes (the members' calibrations).
         digits: the relative width ``10^-digits`` an interval chain's enclosure aims at
             (at most :data:`~pdpsym.loss.class_search.CLASS_DIGITS`).
         max_boxes: the branch and bound's limit over all its decisions (each decision
@@ -213,14 +230,19 @@ def class_calibrate(
     Returns:
         The :class:`ClassCalibration`.
 
+    Raises:
+        InputError: a k-state chain with another mechanism than Laplace (field
+            ``mechanism``); no safe scale certified within the box limit (``max_boxes``).
+
     References:
         Kifer and Machanavajjhala (2014), Definition 3.1; Li et al. (2019), Eq. 2; Song,
         Wang, Chaudhuri (SIGMOD 2017), Sec. 4-5 (MQM over a class).
     """
-    eps = positive_eps(eps)
-    known = tuple(known)
-    names = cls.variables
-    tg = [v for v in names if v not in set(known)] if targets is None else list(targets)
+    if isinstance(cls, IntervalChainK) and goal.mechanism != "laplace":
+        raise InputError(
+            "mechanism", "an interval chain of more than two states is calibrated for laplace"
+        )
+    goal = dataclasses.replace(goal, targets=tuple(goal.targets_of(cls.variables)))
     boxes = 0
     tight = True
     law_json: Mapping[str, Any] | None = None
@@ -232,57 +254,62 @@ def class_calibrate(
         )
         found = ordered_map(
             _calibrate_job,
-            [(m, eps, mechanism, known, tg, weights) for m in members],
+            [(m, goal) for m in members],
             jobs,
             on_done=on_step,
             scheduler=scheduler,
         )
         j, lo, hi = _max_scale(found)
         worst_model, law, worst_target = members[j], j, found[j][2]
-        assert hi is not None
         candidates = members
     else:
         aim = min(digits, CLASS_DIGITS)
-        thetas = _corners(cls)
+        thetas = vertex_members(cls)
         found = ordered_map(
             _calibrate_job,
-            [(cls.member(t), eps, mechanism, known, tg, weights) for t in thetas],
+            [(cls.member(t), goal) for t in thetas],
             jobs,
             on_done=on_step,
             scheduler=scheduler,
         )
-        j, lo, _ = _max_scale(found)
+        # the bracket's lower end: a member's lower end (each is one of the class's scale);
+        # a binary chain takes the first member whose upper end reaches the largest lower
+        # end, a k-state chain the largest lower end (both kept as they were)
+        j = (
+            max(range(len(found)), key=lambda i: (found[i][0], found[i][1]))
+            if isinstance(cls, IntervalChainK)
+            else _max_scale(found)[0]
+        )
         theta, (lo, hi_t, worst_target) = thetas[j], found[j]
         rel = Fraction(1, 10**aim)
         hi = None
-        for _ in range(12):
+        for _ in range(MAX_DECISIONS):
             up = hi_t * (1 + rel)
-            res = interval_chain_leakage(
-                cls,
-                tg,
-                known,
+            res = (k_chain_leakage if isinstance(cls, IntervalChainK) else interval_chain_leakage)(
+                cls,  # type: ignore[arg-type]
+                list(goal.targets or ()),
+                goal.known,
                 up,
-                weights,
+                goal.weights,
                 digits=aim,
                 max_boxes=max(max_boxes - boxes, 8),
                 on_box=on_step,
-                below=eps,
+                below=goal.eps,
             )
             boxes += res.boxes
-            over = [t for t in res.targets if t.value is not None and t.value.lo > eps]
+            vals = [t for t in res.targets if t.value is not None]
+            over = [t for t in vals if t.value.lo > goal.eps]  # type: ignore[union-attr]
             if over:
-                # a member above eps at ``up``: it needs a larger scale; calibrate it
+                # a member certified above eps at ``up``: it needs a larger scale (above
+                # ``up``, so its calibration's ends exceed ``lo`` and ``hi_t``)
                 t_over = max(over, key=lambda t: t.value.lo)  # type: ignore[union-attr]
                 theta = t_over.law  # type: ignore[assignment]
-                lo2, hi2, wt = _calibrate_job(
-                    (cls.member(theta), eps, mechanism, known, tg, weights)
-                )
-                lo, hi_t, worst_target = max(lo, lo2), hi2, wt
+                lo, hi_t, worst_target = _calibrate_job((cls.member(theta), goal))
                 continue
-            if res.tight:
+            if _safe(cls, res, vals, goal.eps):
                 hi = up
                 break
-            rel *= 10  # the search ran out of boxes: ask a looser question
+            rel *= 10  # undecided or out of boxes: ask a looser question
             tight = False
         if hi is None:
             raise InputError(
@@ -291,46 +318,65 @@ def class_calibrate(
         worst_model, law = cls.member(theta), theta
         law_json = cls.law_json(theta)
         candidates = [cls.member(t) for t in thetas]
-        tight = tight and hi - lo <= Fraction(1, 10**aim) * 2 * hi
-    assert hi is not None
-    outs: list[ClassBaseline | tuple[str, str]] = []
+        tight = tight and hi - lo <= Fraction(2, 10**aim) * hi
+    outs: list[BaselineResult | NotApplicable] = []
     if baselines:
-        outs = _baselines(cls, candidates, worst_model, eps, known, tg, weights)
+        outs = _baselines(cls, candidates, worst_model, goal)
     return ClassCalibration(
-        eps, mechanism, lo, hi, tight, worst_target, law, law_json, tuple(outs), boxes
+        eps=goal.eps,
+        mechanism=goal.mechanism,  # type: ignore[arg-type]
+        lo=lo,
+        hi=hi,
+        worst_target=worst_target,
+        baselines=tuple(outs),
+        tight=tight,
+        law=law,
+        law_json=law_json,
+        boxes=boxes,
     )
 
 
-def _leak_at(
-    model: CountModel, scale: Fraction, known: Sequence[str], targets: Sequence[str], weights: Any
-) -> tuple[Enclosed, str]:
-    res = structured_leakage(model, targets, known, scale, weights, digits=17, exact=False)
+def _safe(cls: Any, res: Any, vals: Sequence[Any], eps: Fraction) -> bool:
+    """Whether the search's answer certifies every law of the class at most eps: a binary
+    chain's search says so (``tight``); a k-state chain's enclosures must all be at most
+    eps, none open above."""
+    if isinstance(cls, IntervalChainK):
+        return all(not t.open_above and t.value.hi <= eps for t in vals)
+    return bool(res.tight)
+
+
+def _leak_at(model: CountModel, scale: Fraction, goal: Goal) -> tuple[Enclosed, str]:
+    res = structured_leakage(
+        model, list(goal.targets or ()), goal.known, scale, goal.weights, digits=17, exact=False
+    )
     best = worst_leakage(res)
     return best.value, best.target
 
 
 def _baselines(
-    cls: LawClass,
+    cls: LawClass | IntervalChainK,
     candidates: Sequence[CountModel],
     worst: CountModel,
-    eps: Fraction,
-    known: Sequence[str],
-    targets: Sequence[str],
-    weights: Any,
-) -> list[ClassBaseline | tuple[str, str]]:
+    goal: Goal,
+) -> list[BaselineResult | NotApplicable]:
+    eps = goal.eps
     over = (
         "members"
         if isinstance(cls, ModelClass)
         else "box's corners and centre"
         if isinstance(cls, IntervalChain)
+        else "polytopes' vertices and centre"
+        if isinstance(cls, IntervalChainK)
         else "laws (independent records: every law's groups are single records)"
     )
-    out: list[ClassBaseline | tuple[str, str]] = []
+    out: list[BaselineResult | NotApplicable] = []
     picks: list[tuple[BaselineScale, str]] = []
     g = [group_dp_scale(m, eps) for m in candidates]
-    picks.append((g[_exact_max([b.scale for b in g])], f"the largest over the {over}"))
+    picks.append((g[_exact_best([b.scale for b in g], 1)], f"the largest over the {over}"))
     chains = [c for m in candidates if (c := chain_of(m)) is not None]
-    if len(chains) == len(candidates) and weights is None:
+    if isinstance(cls, IntervalChainK):
+        out.append(NotApplicable("mqm", MQM_NOT_AVAILABLE))
+    elif len(chains) == len(candidates) and goal.weights is None:
         stationary = all(mqm_approx_applies(m) is None for m in chains)
         same = all(m.length == chains[0].length and m.states == chains[0].states for m in chains)
         if stationary and same:
@@ -346,7 +392,7 @@ def _baselines(
                 picks.append(_mqm_over_box(cls, corners, chains[0], eps))
         elif all(len(m.matrices) == 1 for m in chains):
             ex = [mqm_exact_scale(m, eps) for m in chains]
-            b = ex[_exact_max([x.scale for x in ex])]
+            b = ex[_exact_best([x.scale for x in ex], 1)]
             picks.append(
                 (
                     b,
@@ -356,11 +402,9 @@ def _baselines(
         reasons = [mqm_approx_applies(m) for m in chains]
         reason = next((r for r in reasons if r is not None), None)
         if reason is None:
-            from pdpsym.mechanisms.mqm import eigengap  # noqa: PLC0415 (only here)
-
             pi_min = min(min(m.initial_law) for m in chains)
             gaps = [eigengap(m) for m in chains]
-            gap = gaps[_exact_min(gaps)]
+            gap = gaps[_exact_best(gaps, -1)]
             picks.append(
                 (
                     mqm_approx_scale(chains[0], eps, pi_min=pi_min, gap=gap),
@@ -369,16 +413,13 @@ def _baselines(
                 )
             )
         else:
-            out.append(("mqm-approx", reason))
+            out.append(NotApplicable("mqm-approx", reason))
     else:
-        out.append(("mqm", "MQM here is for classes of chains and the sum query"))
-    for b, note in picks:
+        out.append(NotApplicable("mqm", "MQM here is for classes of chains and the sum query"))
+    for k, (b, note) in enumerate(picks):
         used = Fraction(certify(b.scale, 20).enclosure[1])
-        leak, wt = _leak_at(worst, used, known, targets, weights)
-        out.insert(
-            len([o for o in out if isinstance(o, ClassBaseline)]),
-            ClassBaseline(b.name, b.scale, used, leak, wt, note, b.detail),
-        )
+        leak, wt = _leak_at(worst, used, goal)
+        out.insert(k, BaselineResult(b.name, b.scale, used, leak, wt, {"note": note, **b.detail}))
     return out
 
 
@@ -411,12 +452,10 @@ def _mqm_over_box(
     return BaselineScale("mqm-exact-box", scale, detail), note
 
 
-def _exact_min(values: Sequence[sympy.Expr]) -> int:
-    best = 0
-    for j in range(1, len(values)):
-        if compare(values[j], values[best]).sign < 0:
-            best = j
-    return best
-
-
-__all__ = ["ClassBaseline", "ClassCalibration", "class_calibrate"]
+__all__ = [
+    "MQM_NOT_AVAILABLE",
+    "ClassCalibration",
+    "class_calibrate",
+    "k_members_work",
+    "vertex_members",
+]

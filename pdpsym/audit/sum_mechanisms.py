@@ -65,6 +65,7 @@ from pdpsym.core.errors import InputError
 from pdpsym.loss import LaplacePair, PrivacyLoss, Weighted, worst_case
 from pdpsym.loss.pmf_pair import PMFPair
 from pdpsym.mechanisms.base import QueryMechanism, ReportMechanism, SumMechanism
+from pdpsym.mechanisms.sum_kernels import CountSum
 from pdpsym.models.counts import query_contributions
 from pdpsym.models.neighbours import DDPReading
 from pdpsym.models.query_law import records_law
@@ -186,8 +187,7 @@ def dependence_groups(model: Any) -> list[tuple[str, ...]]:
 
 def _pair(mech: SumMechanism, p: Law, q: Law, where: Mapping[str, Any]) -> PrivacyLoss:
     """The privacy loss of the mechanism's outputs mixed over ``p`` against ``q``."""
-    if mech.kind == "laplace":
-        assert mech.lam is not None
+    if mech.lam is not None:
         return LaplacePair(p, q, mech.lam, where)
     pp, pq = pushed_laws(mech, [p, q])
     return PMFPair(pp, pq, where)
@@ -196,8 +196,7 @@ def _pair(mech: SumMechanism, p: Law, q: Law, where: Mapping[str, Any]) -> Priva
 def _weighted(
     mech: SumMechanism, terms: Sequence[tuple[Fraction, Law, Law]], where: Mapping[str, Any]
 ) -> PrivacyLoss:
-    if mech.kind == "laplace":
-        assert mech.lam is not None
+    if mech.lam is not None:
         return Weighted([(w, LaplacePair(p, q, mech.lam, where)) for w, p, q in terms])
     pushed = pushed_laws(mech, [law for _, p, q in terms for law in (p, q)])
     return PMFPair.weighted(
@@ -277,7 +276,7 @@ def _point_pairs(
         ca, cb = row[dom.index(a)], row[dom.index(b)]
         # the pair of largest shift, and the pair of largest sum among differing pairs
         cands = [(ca, cb + ghi), (ca + ghi, cb)]
-        if mech.kind == "threshold":
+        if mech.T is not None:
             cands = [(ca + ghi, cb + ghi), (ca + ghi, cb), (ca, cb + ghi)]
             diff = [c for c in cands if c[0] != c[1]]
             u, u2 = max(diff, key=lambda c: max(c)) if diff else cands[0]
@@ -331,17 +330,17 @@ def _result(
         loss,
         eps,
         delta,
-        shown=lambda v: v.sympy() if hasattr(v, "sympy") and mech.kind != "laplace" else v,
+        shown=lambda v: v.sympy() if hasattr(v, "sympy") and mech.lam is None else v,
     )
     value, wit = res.epsilon, res.witness
     note = "exact, from the conditional laws of the query (no database is listed)"
-    if posterior and mech.kind == "laplace":
+    if posterior and mech.lam is not None:
         note = IBCDP_LAPLACE_NOTE
     label = kind.label(reading)
     if kind.apk_at_zero is not None and apk_zero is not None:
         value, wit = apk_zero
         label = kind.apk_at_zero
-    if kind.pairs is Pairs.NEIGHBOURS and mech.kind == "laplace":
+    if kind.pairs is Pairs.NEIGHBOURS and mech.lam is not None:
         row = m.rows[m.target]
         value, wit = delta_over_lambda(Fraction(max(row) - min(row), m.unit), mech.lam)
     if kind.pairs is Pairs.DEPENDENT and reading is not DDPReading.CONDITIONAL:
@@ -386,7 +385,7 @@ def audit_models(
                 "randomized response releases the records themselves, not a count or sum "
                 "query; audit the query with laplace, geometric, count or threshold",
             )
-        rm = _Model(model, SumMechanism("count"), target, tuple(known))
+        rm = _Model(model, CountSum(), target, tuple(known))
         results = audit_rr(
             model,
             mechanism,
@@ -399,7 +398,7 @@ def audit_models(
         return Audit(target, rm.known, tuple(results))
     mech = _as_sum_mechanism(mechanism)
     m = _Model(model, mech, target, tuple(known))
-    if mech.kind == "geometric":
+    if mech.alpha is not None:
         lo, hi = m.value(0), m.value(m.most(model.variables))
         if lo.denominator != 1 or hi.denominator != 1:
             raise InputError("weights", "geometric noise needs an integer-valued query")
@@ -420,7 +419,7 @@ def audit_models(
     apk_zero = None
     for n in req.notions:
         kind = registry.notion(n)
-        if kind.apk_at_zero is not None and mech.kind == "laplace":
+        if kind.apk_at_zero is not None and mech.lam is not None:
             z = worst_case(_apk(m, mech)).epsilon(0)
             apk_zero = (z.value, dict(z.where or {}))
         out.append(_result(kind, makers[kind.pairs], mech, m, req, apk_zero))

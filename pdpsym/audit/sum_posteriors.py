@@ -31,7 +31,7 @@ declared domain and every output ``t`` both can produce, both ways.
   so ``u_a(t) = α^{lo - t} u_a(lo)``: the same multiple for every ``a`` and both families,
   and the posteriors at ``t`` are those at ``lo`` (likewise above the largest centre
   ``hi``). So the outputs are kept on ``lo..hi`` with the tails lumped
-  (:func:`~pdpsym.loss.geometric_pair.geometric_mixture_pmf`; a lumped tail has the
+  (:func:`~pdpsym.mechanisms.sum_kernels.geometric_mixture_pmf`; a lumped tail has the
   posteriors of its end): the set of posterior pairs, hence every figure, is that of the
   unbounded output. The table path's :func:`~pdpsym.mechanisms.discrete.geometric` lumps
   beyond the range of ``f`` over every database, which contains ``[lo, hi]``: the outputs
@@ -92,10 +92,8 @@ from pdpsym.audit.registry import Notion
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss import PrivacyLoss, worst_case
-from pdpsym.loss.geometric_pair import geometric_mixture_pmf
 from pdpsym.loss.pmf_pair import PMFPair
 from pdpsym.loss.posterior import PosteriorCase, PosteriorSup
-from pdpsym.mechanisms.finite import BOTTOM
 from pdpsym.models.counts import exact_joint_law
 from pdpsym.models.query_law import records_law
 
@@ -156,27 +154,9 @@ def pushed_laws(mech: SumMechanism, laws: Sequence[Law]) -> list[dict[Any, Fract
         Desfontaines et al. (2020), Section 4, Definition 15 (thresholding); Section 5.2,
         Definition 19 (geometric noise).
     """
-    if mech.kind == "count":
-        return [dict(law) for law in laws]
-    if mech.kind == "threshold":
-        assert mech.T is not None
-        out = []
-        for law in laws:
-            pmf: dict[Any, Fraction] = {}
-            for s, p in law.items():
-                o = s if s > mech.T else BOTTOM
-                pmf[o] = pmf.get(o, Fraction(0)) + p
-            out.append(pmf)
-        return out
-    assert mech.alpha is not None
-    centres = [s for law in laws for s in law]
-    for s in centres:
-        if s.denominator != 1:
-            raise InputError("weights", "geometric noise needs an integer-valued query")
-    if not centres:
-        return [{} for _ in laws]
-    lo, hi = int(min(centres)), int(max(centres))
-    return [geometric_mixture_pmf(law, mech.alpha, lo, hi) if law else {} for law in laws]
+    out = mech.output_laws(laws)
+    assert out is not None, "a continuous kernel has no finite output laws"
+    return out
 
 
 def known_values(m: QueryLaws) -> list[Known]:
@@ -250,7 +230,7 @@ def ibcdp_loss(m: QueryLaws, mech: SumMechanism) -> PrivacyLoss:
             changed = {a: _shift(joint[a], m.shift(a, b)) for a in values}
             where: dict[str, Any] = {"b": b, "known": v}
             back = {**where, "direction": "changed vs actual"}
-            if mech.kind == "laplace":
+            if mech.lam is not None:
                 laplace.append(PosteriorCase(where, joint, changed))
                 laplace.append(PosteriorCase(back, changed, joint))
                 continue
@@ -268,8 +248,7 @@ def ibcdp_loss(m: QueryLaws, mech: SumMechanism) -> PrivacyLoss:
                 wb = {**back, "output": t}
                 pairs.append((w, PMFPair(post1, post2, w)))
                 pairs.append((wb, PMFPair(post2, post1, wb)))
-    if mech.kind == "laplace":
-        assert mech.lam is not None
+    if mech.lam is not None:
         return PosteriorSup(laplace, mech.lam)
     return worst_case(pairs)
 
@@ -388,7 +367,7 @@ def distributional_result(
         Desfontaines et al. (2020), Section 2.1, Definition 4 and Lemma 1.
     """
     blocks = distributional_blocks(m)
-    if mech.kind == "laplace":
+    if mech.lam is not None:
         lam = mech.lam
         assert lam is not None
         levels: list[tuple[Mapping[str, Any], Levels]] = []

@@ -30,6 +30,7 @@ from pdpsym.core.numbers import float_above, float_below
 from pdpsym.models.interval_chain_k import (
     Box,
     IntervalChainK,
+    monomial_sum,
     row_vertices,
     tree_monomials,
     tree_weights,
@@ -38,21 +39,11 @@ from pdpsym.models.interval_chain_k import (
 _U = 2.0**-53
 
 
-def _poly(monos: list[tuple[tuple[int, int], ...]], p: list[list[Fraction]]) -> Fraction:
-    out = Fraction(0)
-    for mono in monos:
-        term = Fraction(1)
-        for s, t in mono:
-            term *= p[s][t]
-        out += term
-    return out
-
-
 def _slope(
     monos: list[tuple[tuple[int, int], ...]], e: tuple[int, int], p: list[list[Fraction]]
 ) -> Fraction:
     """``d/d P_e`` of a sum of monomials (each edge at most once), at ``p``."""
-    return _poly([tuple(x for x in m if x != e) for m in monos if e in m], p)
+    return monomial_sum([tuple(x for x in m if x != e) for m in monos if e in m], p)
 
 
 def stationary_slopes(
@@ -75,8 +66,8 @@ def stationary_slopes(
     """
     k = len(lo)
     trees = tree_monomials(k)
-    w_lo = [_poly(t, lo) for t in trees]
-    w_hi = [_poly(t, hi) for t in trees]
+    w_lo = tree_weights(lo)
+    w_hi = tree_weights(hi)
     big_lo, big_hi = sum(w_lo), sum(w_hi)
     if big_lo <= 0:
         return None

@@ -27,45 +27,7 @@ from pdpsym.core.errors import InputError
 from pdpsym.loss.base import LossPoint, PrivacyLoss
 from pdpsym.loss.laplace_mixture import Weights
 from pdpsym.loss.pmf_pair import PMFPair
-
-
-def geometric_mixture_pmf(
-    weights: Weights, alpha: Fraction, lo: int, hi: int
-) -> dict[Any, Fraction]:
-    """A geometric mixture's PMF on ``lo..hi``, the two infinite tails lumped.
-
-    ``P(o) = (1-α)/(1+α) Σ_s w(s) α^{|o-s|}`` for ``lo ≤ o ≤ hi``; the outputs below ``lo``
-    become one output ``"<lo"`` of mass ``Σ_s w(s) α^{s-lo+1}/(1+α)``, those above ``hi``
-    one output ``">hi"`` of mass ``Σ_s w(s) α^{hi-s+1}/(1+α)``. With ``lo`` and ``hi`` at
-    or beyond the extreme centres, the likelihood ratio of two such mixtures is
-    constant on each tail, so δ(ε) and ε(δ) are unchanged by the lumping.
-
-    Args:
-        weights: integer centre ``s`` -> exact non-negative weight ``w(s)``.
-        alpha: the geometric parameter, an exact rational in (0, 1).
-        lo: the lowest kept output (at most the smallest centre).
-        hi: the highest kept output (at least the largest centre).
-
-    Returns:
-        ``{"<lo": ..., Fraction(lo): ..., ..., Fraction(hi): ..., ">hi": ...}``, exact
-        (summing to ``Σ_s w(s)``).
-
-    References:
-        Desfontaines et al. (2020), Section 5.2, Definition 19.
-    """
-    c = (1 - alpha) / (1 + alpha)
-    out: dict[Any, Fraction] = {
-        f"<{lo}": sum((w * alpha ** int(s - lo + 1) for s, w in weights.items()), Fraction(0))
-        / (1 + alpha)
-    }
-    for o in range(lo, hi + 1):
-        out[Fraction(o)] = c * sum(
-            (w * alpha ** int(abs(o - s)) for s, w in weights.items()), Fraction(0)
-        )
-    out[f">{hi}"] = sum((w * alpha ** int(hi - s + 1) for s, w in weights.items()), Fraction(0)) / (
-        1 + alpha
-    )
-    return out
+from pdpsym.mechanisms.sum_kernels import geometric_mixture_pmf
 
 
 class GeometricPair(PrivacyLoss):

@@ -33,20 +33,110 @@ References:
 from __future__ import annotations
 
 import abc
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pdpsym.core.errors import InputError
+from pdpsym.core.numbers import parse_rational
 from pdpsym.models.scenario import PMF
 
-if TYPE_CHECKING:  # the query type is only named in signatures
-    from pdpsym.mechanisms.laplace import LinearQuery
+if TYPE_CHECKING:  # the model type is only named in signatures
     from pdpsym.models.joint import JointDistribution
 
-#: the kernels of a :class:`SumMechanism`
-SUM_KINDS = ("laplace", "geometric", "count", "threshold")
+
+@dataclass(frozen=True)
+class LinearQuery:
+    """``f(x) = sum_k w_k x_k``; variables without a weight have weight 0.
+
+    Examples:
+        >>> from fractions import Fraction
+        >>> from pdpsym import LinearQuery
+        >>> LinearQuery({"x1": Fraction(2)}).weight("x1"), LinearQuery({"x1": Fraction(2)}).weight("x2")
+        (Fraction(2, 1), Fraction(0, 1))
+    """
+
+    weights: Mapping[str, Fraction]
+
+    @classmethod
+    def sum(cls, variables: Iterable[str]) -> LinearQuery:
+        """The sum query: weight 1 on each of ``variables``.
+
+        Args:
+            variables: the names of the summed variables.
+
+        Returns:
+            The linear query ``Σ_k x_k``.
+
+        References:
+            Li et al. (2019), Section III-A3 (linear queries, the sum).
+        """
+        return cls({v: Fraction(1) for v in variables})
+
+    @classmethod
+    def count(cls, variables: Iterable[str]) -> LinearQuery:
+        """The number of tuples equal to 1, for 0/1-valued tuples (weights 1)."""
+        return cls.sum(variables)
+
+    @classmethod
+    def mean(cls, variables: Sequence[str]) -> LinearQuery:
+        """The mean query: weight ``1/n`` on each of the ``n`` ``variables``.
+
+        Args:
+            variables: the names of the averaged variables (at least one).
+
+        Returns:
+            The linear query ``(1/n) Σ_k x_k``.
+
+        References:
+            Li et al. (2019), Section III-A3 (linear queries, the mean).
+        """
+        return cls({v: Fraction(1, len(variables)) for v in variables})
+
+    @classmethod
+    def histogram_cell(cls, variables: Iterable[str], members: Iterable[str]) -> LinearQuery:
+        """The count over the tuples ``members`` (0/1 indicators of a histogram cell)."""
+        cell = set(members)
+        return cls({v: Fraction(int(v in cell)) for v in variables})
+
+    @classmethod
+    def from_text(cls, model: JointDistribution, text: str | None) -> LinearQuery:
+        """Parse ``"x1=1,x2=1/2"``; unnamed variables keep weight 1 (the sum's default)."""
+        weights = {v: Fraction(1) for v in model.variables}
+        if not text:
+            return cls(weights)
+        seen = set()
+        for part in text.split(","):
+            if "=" not in part:
+                raise InputError("weights", f"expected NAME=WEIGHT, got {part.strip()!r}")
+            name, value = (s.strip() for s in part.split("=", 1))
+            if name not in weights:
+                raise InputError("weights", f"unknown variable {name!r}")
+            if name in seen:
+                raise InputError("weights", f"duplicate variable {name!r}")
+            seen.add(name)
+            weights[name] = parse_rational(value, f"weights.{name}")
+        return cls(weights)
+
+    def weight(self, name: str) -> Fraction:
+        """The weight ``w_k`` of one variable (0 when it has none).
+
+        Args:
+            name: the variable's name.
+
+        Returns:
+            The exact weight as a Fraction.
+
+        References:
+            Li et al. (2019), Section III-A3.
+        """
+        return Fraction(self.weights.get(name, 0))
+
+    def sensitivity(self, model: JointDistribution, name: str) -> Fraction:
+        """``Delta_k = |w_k| (max X_k - min X_k)``."""
+        dom = model.domain(name)
+        return abs(self.weight(name)) * (max(dom) - min(dom))
 
 
 class QueryMechanism(abc.ABC):
@@ -78,8 +168,6 @@ class QueryMechanism(abc.ABC):
         Raises:
             InputError: (field ``weights``) a weight names no variable of the model.
         """
-        from pdpsym.mechanisms.laplace import LinearQuery  # noqa: PLC0415 (it imports this module)
-
         weights = {v: Fraction(1) for v in model.variables}
         for name, w in (self.weights or {}).items():
             if name not in weights:
@@ -90,33 +178,49 @@ class QueryMechanism(abc.ABC):
 
 @dataclass(frozen=True)
 class SumMechanism(QueryMechanism):
-    """A mechanism on the weighted sum ``f(x) = Σ_k w_k x_k`` of a structured model.
+    """A kernel on the weighted sum ``f(x) = Σ_k w_k x_k`` of a structured model: one
+    subclass per mechanism (:mod:`pdpsym.mechanisms.sum_kernels`), each knowing its
+    kernel; the engines ask it, never its name.
 
     Args:
-        kind: ``"laplace"`` (scale ``lam``), ``"geometric"`` (parameter ``alpha``,
-            Desfontaines et al. Definition 19), ``"count"`` (``f`` itself) or
-            ``"threshold"`` (``f`` if ``f > T`` else ``⊥``, Definition 15).
         weights: record -> weight; a record not listed has weight 1 (None: all 1).
-        lam: the Laplace scale (``laplace``).
-        alpha: the geometric parameter in ``(0, 1)`` (``geometric``).
-        T: the threshold (``threshold``).
+
+    A continuous kernel (Laplace noise) has a scale :attr:`lam` and no finite output
+    laws; a finite one (the count, thresholding, geometric noise) gives its output laws
+    mixed over query laws (:meth:`output_laws`). ``kind`` is the mechanism's name (for
+    JSON and messages); :attr:`alpha` and :attr:`T` are the geometric parameter and the
+    threshold, None where they do not apply.
     """
 
-    kind: str
     weights: Mapping[str, Fraction] | None = None
-    lam: Fraction | None = None
-    alpha: Fraction | None = None
-    T: Fraction | None = None
+    kind: ClassVar[str] = ""
 
-    def __post_init__(self) -> None:
-        if self.kind not in SUM_KINDS:
-            raise InputError("kind", f"unknown kind {self.kind!r}; known: {', '.join(SUM_KINDS)}")
-        if self.kind == "laplace" and (self.lam is None or self.lam <= 0):
-            raise InputError("lam", "must be > 0")
-        if self.kind == "geometric" and (self.alpha is None or not 0 < self.alpha < 1):
-            raise InputError("alpha", "must lie in (0, 1)")
-        if self.kind == "threshold" and self.T is None:
-            raise InputError("T", "missing")
+    @property
+    def lam(self) -> Fraction | None:
+        """The Laplace scale of a continuous kernel, else None."""
+        return None
+
+    @property
+    def alpha(self) -> Fraction | None:
+        """The geometric parameter, else None."""
+        return None
+
+    @property
+    def T(self) -> Fraction | None:  # noqa: N802 (the threshold's name in the paper)
+        """The threshold, else None."""
+        return None
+
+    @abc.abstractmethod
+    def output_laws(self, laws: Sequence[Mapping[Fraction, Fraction]]) -> list[PMF] | None:
+        """The kernel's output law mixed over each query law, on one output range.
+
+        Args:
+            laws: laws (or unnormalized weights) of the query value.
+
+        Returns:
+            One exact PMF per law (a finite kernel), or None (a continuous kernel: the
+            engines take its pairs of mixtures by its scale).
+        """
 
     def on_sum(self) -> SumMechanism:
         """Itself.
@@ -160,4 +264,4 @@ class ReportMechanism(abc.ABC):
         return None
 
 
-__all__ = ["SUM_KINDS", "QueryMechanism", "ReportMechanism", "SumMechanism"]
+__all__ = ["LinearQuery", "QueryMechanism", "ReportMechanism", "SumMechanism"]

@@ -11,107 +11,14 @@ sensitivity of x is its own domain" (our reading of the lost formula, Sec. III).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_positive, parse_rational
-from pdpsym.mechanisms.base import QueryMechanism, SumMechanism
-from pdpsym.models.joint import JointDistribution
-
-
-@dataclass(frozen=True)
-class LinearQuery:
-    """``f(x) = sum_k w_k x_k``; variables without a weight have weight 0.
-
-    Examples:
-        >>> from fractions import Fraction
-        >>> from pdpsym import LinearQuery
-        >>> LinearQuery({"x1": Fraction(2)}).weight("x1"), LinearQuery({"x1": Fraction(2)}).weight("x2")
-        (Fraction(2, 1), Fraction(0, 1))
-    """
-
-    weights: Mapping[str, Fraction]
-
-    @classmethod
-    def sum(cls, variables: Iterable[str]) -> LinearQuery:
-        """The sum query: weight 1 on each of ``variables``.
-
-        Args:
-            variables: the names of the summed variables.
-
-        Returns:
-            The linear query ``Σ_k x_k``.
-
-        References:
-            Li et al. (2019), Section III-A3 (linear queries, the sum).
-        """
-        return cls({v: Fraction(1) for v in variables})
-
-    @classmethod
-    def count(cls, variables: Iterable[str]) -> LinearQuery:
-        """The number of tuples equal to 1, for 0/1-valued tuples (weights 1)."""
-        return cls.sum(variables)
-
-    @classmethod
-    def mean(cls, variables: Sequence[str]) -> LinearQuery:
-        """The mean query: weight ``1/n`` on each of the ``n`` ``variables``.
-
-        Args:
-            variables: the names of the averaged variables (at least one).
-
-        Returns:
-            The linear query ``(1/n) Σ_k x_k``.
-
-        References:
-            Li et al. (2019), Section III-A3 (linear queries, the mean).
-        """
-        return cls({v: Fraction(1, len(variables)) for v in variables})
-
-    @classmethod
-    def histogram_cell(cls, variables: Iterable[str], members: Iterable[str]) -> LinearQuery:
-        """The count over the tuples ``members`` (0/1 indicators of a histogram cell)."""
-        cell = set(members)
-        return cls({v: Fraction(int(v in cell)) for v in variables})
-
-    @classmethod
-    def from_text(cls, model: JointDistribution, text: str | None) -> LinearQuery:
-        """Parse ``"x1=1,x2=1/2"``; unnamed variables keep weight 1 (the sum's default)."""
-        weights = {v: Fraction(1) for v in model.variables}
-        if not text:
-            return cls(weights)
-        seen = set()
-        for part in text.split(","):
-            if "=" not in part:
-                raise InputError("weights", f"expected NAME=WEIGHT, got {part.strip()!r}")
-            name, value = (s.strip() for s in part.split("=", 1))
-            if name not in weights:
-                raise InputError("weights", f"unknown variable {name!r}")
-            if name in seen:
-                raise InputError("weights", f"duplicate variable {name!r}")
-            seen.add(name)
-            weights[name] = parse_rational(value, f"weights.{name}")
-        return cls(weights)
-
-    def weight(self, name: str) -> Fraction:
-        """The weight ``w_k`` of one variable (0 when it has none).
-
-        Args:
-            name: the variable's name.
-
-        Returns:
-            The exact weight as a Fraction.
-
-        References:
-            Li et al. (2019), Section III-A3.
-        """
-        return Fraction(self.weights.get(name, 0))
-
-    def sensitivity(self, model: JointDistribution, name: str) -> Fraction:
-        """``Delta_k = |w_k| (max X_k - min X_k)``."""
-        dom = model.domain(name)
-        return abs(self.weight(name)) * (max(dom) - min(dom))
+from pdpsym.mechanisms.base import LinearQuery, QueryMechanism, SumMechanism
+from pdpsym.mechanisms.sum_kernels import LaplaceSum
 
 
 @dataclass(frozen=True)
@@ -136,9 +43,9 @@ class LaplaceNoise(QueryMechanism):
         """The Laplace kernel on the weighted sum.
 
         Returns:
-            ``SumMechanism("laplace", weights, lam=lam)``.
+            ``LaplaceSum(weights, lam)``.
         """
-        return SumMechanism("laplace", self.weights, lam=Fraction(self.lam))
+        return LaplaceSum(self.weights, Fraction(self.lam))
 
 
 def laplace(

@@ -34,9 +34,18 @@ from typing import Any
 
 from pdpsym.core.errors import InputError, check_fields
 from pdpsym.core.numbers import fraction_str, parse_int
-from pdpsym.models.law_class import Interval, interval_row
-from pdpsym.models.markov import MarkovChain
-from pdpsym.models.variables import check_names
+from pdpsym.models.interval_rows import (
+    Box,
+    Initial,
+    Interval,
+    initial_law,
+    inside_point,
+    interval_row,
+    record_names,
+    row_vertices,
+    tighten,
+)
+from pdpsym.models.markov import CHAIN_FIELDS, CHAIN_NEEDS, MarkovChain
 
 #: the most states an interval chain takes here (the stationary law's tree sums have
 #: ``k^(k-1)`` terms)
@@ -44,74 +53,6 @@ MAX_STATES = 6
 #: the longest k-state interval chain (the proven float bounds need products of ``2T``
 #: entries to stay far above the float range's floor)
 MAX_K_LENGTH = 200
-
-Box = tuple[Interval, ...]
-
-
-def tighten(row: Sequence[Interval]) -> tuple[Interval, ...] | None:
-    """The intervals a stochastic row inside ``row`` can really take, or None if none.
-
-    Args:
-        row: ``k`` intervals.
-
-    Returns:
-        ``[max(lo_j, 1 - sum_{m != j} hi_m), min(hi_j, 1 - sum_{m != j} lo_m)]`` per
-        entry (every ``r`` with ``lo <= r <= hi`` and ``sum r = 1`` lies in them), or None
-        when no such ``r`` exists.
-
-    References:
-        Skulj (2009), Sec. 2 (reachable interval probabilities).
-    """
-    s_lo = sum((a for a, _ in row), Fraction(0))
-    s_hi = sum((b for _, b in row), Fraction(0))
-    if s_lo > 1 or s_hi < 1:
-        return None
-    return tuple((max(a, 1 - (s_hi - b)), min(b, 1 - (s_lo - a))) for a, b in row)
-
-
-def inside_point(row: Sequence[Interval]) -> tuple[Fraction, ...]:
-    """An exact stochastic row inside ``row`` (which must admit one): each entry at its
-    lower end plus a share of the mass left, in proportion to its width.
-
-    Args:
-        row: ``k`` intervals admitting a stochastic row.
-
-    Returns:
-        The row, exact.
-
-    References:
-        Skulj (2009), Sec. 2.
-    """
-    left = 1 - sum((a for a, _ in row), Fraction(0))
-    room = sum((b - a for a, b in row), Fraction(0))
-    return tuple(a + (left * (b - a) / room if room else 0) for a, b in row)
-
-
-def row_vertices(row: Sequence[Interval]) -> list[tuple[Fraction, ...]]:
-    """The vertices of the polytope ``{lo <= r <= hi, sum r = 1}`` (every entry but one
-    at an end, the one left fixed by the sum), without repeats.
-
-    Args:
-        row: ``k`` intervals.
-
-    Returns:
-        The vertices, exact (empty when the row admits no law).
-
-    References:
-        Skulj (2009), Sec. 2 (the credal set of an interval row).
-    """
-    k = len(row)
-    out: list[tuple[Fraction, ...]] = []
-    for j in range(k):
-        others = [m for m in range(k) if m != j]
-        for ends in itertools.product((0, 1), repeat=k - 1):
-            r = [Fraction(0)] * k
-            for m, e in zip(others, ends, strict=True):
-                r[m] = row[m][e]
-            r[j] = 1 - sum((r[m] for m in others), Fraction(0))
-            if row[j][0] <= r[j] <= row[j][1] and tuple(r) not in out:
-                out.append(tuple(r))
-    return out
 
 
 @functools.cache
@@ -158,15 +99,30 @@ def tree_weights(p: Sequence[Sequence[Fraction]]) -> list[Fraction]:
         Leighton and Rivest, "The Markov chain tree theorem", MIT/LCS/TM-249 (1983);
         Levin, Peres, Wilmer (2009), Sec. 1.5.
     """
-    out = []
-    for monos in tree_monomials(len(p)):
-        w = Fraction(0)
-        for mono in monos:
-            term = Fraction(1)
-            for s, t in mono:
-                term *= p[s][t]
-            w += term
-        out.append(w)
+    return [monomial_sum(monos, p) for monos in tree_monomials(len(p))]
+
+
+def monomial_sum(
+    monos: Sequence[Sequence[tuple[int, int]]], p: Sequence[Sequence[Fraction]]
+) -> Fraction:
+    """A sum of monomials in a matrix's entries: ``sum_m prod_{(s, t) in m} p[s][t]``.
+
+    Args:
+        monos: the monomials, each its entries ``(s, t)``.
+        p: the matrix (exact).
+
+    Returns:
+        The sum, exact.
+
+    References:
+        Leighton and Rivest, "The Markov chain tree theorem", MIT/LCS/TM-249 (1983).
+    """
+    out = Fraction(0)
+    for mono in monos:
+        term = Fraction(1)
+        for s, t in mono:
+            term *= p[s][t]
+        out += term
     return out
 
 
@@ -201,18 +157,13 @@ class IntervalChainK:
     values: tuple[str, ...] | None
     length: int
     rows: tuple[tuple[Interval, ...], ...]
-    initial: str | tuple[Fraction, ...] | tuple[Interval, ...]
+    initial: Initial
     names: tuple[str, ...] | None = None
 
     @classmethod
     def from_json_object(cls, obj: Mapping[str, Any]) -> IntervalChainK:
         """Build from the JSON form (module docstring); every field is checked by name."""
-        check_fields(
-            obj,
-            {"kind", "length", "states", "initial", "transition", "names", "values"},
-            "an interval-markov-chain model",
-            ("length", "states", "initial", "transition"),
-        )
+        check_fields(obj, CHAIN_FIELDS, "an interval-markov-chain model", CHAIN_NEEDS)
         states = obj["states"]
         if not isinstance(states, list | tuple) or not 2 < len(states) <= MAX_STATES:
             raise InputError("states", f"expected a list of 3 to {MAX_STATES} states")
@@ -231,10 +182,8 @@ class IntervalChainK:
             tight = tighten(interval_row(r, k, f"transition[{s}]"))
             assert tight is not None  # interval_row refused the rows admitting no law
             rows.append(tight)
-        init = obj["initial"]
-        initial: str | tuple[Fraction, ...] | tuple[Interval, ...]
-        if isinstance(init, str) and init.strip() == "stationary":
-            initial = "stationary"
+        initial = initial_law(obj["initial"], k)
+        if initial == "stationary":
             lows = [[a for a, _ in row] for row in rows]
             if sum(tree_weights(lows)) == 0:
                 # the tree weights increase in every entry: positive at the lower ends
@@ -244,22 +193,11 @@ class IntervalChainK:
                     '"stationary" needs a unique stationary law for every member, which the '
                     "rows' lower ends do not guarantee (give an initial law)",
                 )
-        elif isinstance(init, list | tuple) and any(isinstance(v, list | tuple) for v in init):
-            tight = tighten(interval_row(init, k, "initial"))
-            assert tight is not None
-            initial = tight
-        else:
-            law = interval_row(init, k, "initial")
-            if any(lo != hi for lo, hi in law):  # pragma: no cover - numbers are points
-                raise InputError("initial", "expected a law")
-            if sum(lo for lo, _ in law) != 1:
-                raise InputError("initial", "the initial law does not sum to 1")
-            initial = tuple(lo for lo, _ in law)
-        names = None
-        if obj.get("names") is not None:
-            names = check_names(obj["names"], "names")
-            if len(names) != T:
-                raise InputError("names", f"{len(names)} names for {T} records")
+        elif isinstance(initial[0], tuple):
+            tight_initial = tighten(initial)  # type: ignore[arg-type]
+            assert tight_initial is not None  # interval_row refused the rows admitting no law
+            initial = tight_initial
+        names = record_names(obj, T)
         out = cls(labels, values, T, tuple(rows), initial, names)
         out.member(out.centre(out.box()))  # the states and values, checked as a chain's
         return out
@@ -375,8 +313,10 @@ class IntervalChainK:
 __all__ = [
     "MAX_K_LENGTH",
     "MAX_STATES",
+    "Box",
     "IntervalChainK",
     "inside_point",
+    "monomial_sum",
     "row_vertices",
     "tighten",
     "tree_monomials",

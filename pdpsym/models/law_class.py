@@ -33,6 +33,7 @@ more states is read by :mod:`pdpsym.models.interval_chain_k`.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -41,121 +42,25 @@ from typing import Any
 from pdpsym.core.errors import InputError, check_fields
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
 from pdpsym.models.counts import CountModel
-from pdpsym.models.markov import MAX_LENGTH, MarkovChain
+from pdpsym.models.interval_chain_k import IntervalChainK
+from pdpsym.models.interval_rows import (
+    Box,
+    Initial,
+    Interval,
+    binary_parameter,
+    halves,
+    initial_law,
+    interval_row,
+    parse_interval,
+    record_names,
+)
+from pdpsym.models.markov import CHAIN_FIELDS, CHAIN_NEEDS, MAX_LENGTH, MarkovChain
+from pdpsym.models.model_objects import CLASS_KINDS
 from pdpsym.models.product import ProductModel
 from pdpsym.models.variables import check_names
 
-#: the kinds of classes, by their JSON ``"kind"``
-CLASS_KINDS = ("model-class", "interval-markov-chain", "interval-product")
 #: the most members a finite class may list
 MAX_MEMBERS = 10_000
-
-Interval = tuple[Fraction, Fraction]
-#: a box of parameters: one interval per side
-Box = tuple[Interval, ...]
-
-
-def halves(box: Box, side: int) -> tuple[Box, Box]:
-    """The two halves of ``box`` split at the middle of side ``side`` (a branch and bound's
-    step over a class's parameters).
-
-    Args:
-        box: the box.
-        side: the side to split.
-
-    Returns:
-        The lower and the upper half.
-
-    References:
-        Horst and Tuy, Global Optimization, 3rd ed. (1996), Ch. IV (bisection).
-    """
-    a, b = box[side]
-    m = (a + b) / 2
-    return box[:side] + ((a, m),) + box[side + 1 :], box[:side] + ((m, b),) + box[side + 1 :]
-
-
-def parse_interval(obj: object, field: str) -> Interval:
-    """One probability interval ``[lo, hi]`` (or one number, the interval of a point).
-
-    Args:
-        obj: ``["lo", "hi"]`` or a number.
-        field: the field's name, for errors.
-
-    Returns:
-        ``(lo, hi)`` with ``0 <= lo <= hi <= 1``.
-
-    Raises:
-        InputError: ``field`` when the ends are not probabilities or ``lo > hi``.
-
-    References:
-        Kifer and Machanavajjhala (2014), Definition 3.1 (the class of laws ``Theta``).
-    """
-    if isinstance(obj, list | tuple):
-        if len(obj) != 2:
-            raise InputError(field, "expected an interval [lo, hi] of two probabilities")
-        lo, hi = parse_rational(obj[0], f"{field}[0]"), parse_rational(obj[1], f"{field}[1]")
-    else:
-        lo = hi = parse_rational(obj, field)
-    if lo < 0 or hi > 1:
-        raise InputError(field, f"not a probability interval: [{_s(lo)}, {_s(hi)}]")
-    if lo > hi:
-        raise InputError(field, f"interval's lower end {_s(lo)} is above its upper end {_s(hi)}")
-    return lo, hi
-
-
-def _s(q: Fraction) -> str:
-    return fraction_str(q)
-
-
-def interval_row(obj: object, k: int, field: str) -> tuple[Interval, ...]:
-    """A row of ``k`` probability intervals that admits a stochastic choice.
-
-    Args:
-        obj: a list of ``k`` intervals (or numbers).
-        k: the number of states.
-        field: the row's field name, for errors.
-
-    Returns:
-        The ``k`` intervals.
-
-    Raises:
-        InputError: ``field`` (or an entry's) when the row has the wrong length, an
-            interval is invalid, or no law inside the intervals sums to 1 (the lower ends
-            sum above 1 or the upper ends below 1).
-
-    References:
-        Kifer and Machanavajjhala (2014), Definition 3.1; Skulj, "Discrete time Markov
-        chains with interval probabilities", IJAR 50 (2009), Sec. 2 (rows of intervals).
-    """
-    if not isinstance(obj, list | tuple) or len(obj) != k:
-        raise InputError(field, f"expected {k} probability intervals (one per state)")
-    row = tuple(parse_interval(v, f"{field}[{j}]") for j, v in enumerate(obj))
-    s_lo = sum((lo for lo, _ in row), Fraction(0))
-    s_hi = sum((hi for _, hi in row), Fraction(0))
-    if s_lo > 1 or s_hi < 1:
-        raise InputError(
-            field,
-            f"no law inside these intervals sums to 1 (lower ends sum to {_s(s_lo)}, "
-            f"upper ends to {_s(s_hi)})",
-        )
-    return row
-
-
-def binary_parameter(row: Sequence[Interval]) -> Interval:
-    """The interval of ``x = p[1]`` over the stochastic rows ``(1 - x, x)`` inside a binary
-    interval row: ``[max(lo_1, 1 - hi_0), min(hi_1, 1 - lo_0)]``.
-
-    Args:
-        row: two intervals that admit a stochastic choice (:func:`interval_row`).
-
-    Returns:
-        ``(lo, hi)`` of the parameter.
-
-    References:
-        Kifer and Machanavajjhala (2014), Definition 3.1.
-    """
-    (lo0, hi0), (lo1, hi1) = row
-    return max(lo1, 1 - hi0), min(hi1, 1 - lo0)
 
 
 @dataclass(frozen=True)
@@ -228,18 +133,13 @@ class IntervalChain:
     states: tuple[Fraction, Fraction]
     length: int
     rows: tuple[tuple[Interval, ...], ...]
-    initial: str | tuple[Fraction, ...] | tuple[Interval, ...]
+    initial: Initial
     names: tuple[str, ...] | None = None
 
     @classmethod
     def from_json_object(cls, obj: Mapping[str, Any]) -> IntervalChain:
         """Build from the JSON form (module docstring); every field is checked by name."""
-        check_fields(
-            obj,
-            {"kind", "length", "states", "initial", "transition", "names"},
-            "an interval-markov-chain model",
-            ("length", "states", "initial", "transition"),
-        )
+        check_fields(obj, CHAIN_FIELDS - {"values"}, "an interval-markov-chain model", CHAIN_NEEDS)
         states = obj["states"]
         if not isinstance(states, list | tuple) or len(states) != 2:
             raise InputError("states", "an interval chain has two states here (binary records)")
@@ -251,27 +151,15 @@ class IntervalChain:
         if not isinstance(tr, list | tuple) or len(tr) != 2:
             raise InputError("transition", "expected a 2x2 matrix of intervals (one time step)")
         rows = tuple(interval_row(r, 2, f"transition[{s}]") for s, r in enumerate(tr))
-        init = obj["initial"]
-        initial: str | tuple[Fraction, ...] | tuple[Interval, ...]
-        if isinstance(init, str) and init.strip() == "stationary":
-            initial = "stationary"
-            if binary_parameter(rows[0])[0] == 0 and binary_parameter(rows[1])[1] == 1:
-                # x_0 = 0 and x_1 = 1: both states absorbing, no unique stationary law
-                raise InputError(
-                    "initial", "a member has no unique stationary law (both states absorbing)"
-                )
-        elif isinstance(init, list | tuple) and any(isinstance(v, list | tuple) for v in init):
-            initial = interval_row(init, 2, "initial")
-        else:
-            law = interval_row(init, 2, "initial")
-            if any(lo != hi for lo, hi in law):  # pragma: no cover - numbers are points
-                raise InputError("initial", "expected a law")
-            initial = tuple(lo for lo, _ in law)
-        names = None
-        if obj.get("names") is not None:
-            names = check_names(obj["names"], "names")
-            if len(names) != T:
-                raise InputError("names", f"{len(names)} names for {T} records")
+        initial = initial_law(obj["initial"], 2)
+        if initial == "stationary" and (
+            binary_parameter(rows[0])[0] == 0 and binary_parameter(rows[1])[1] == 1
+        ):
+            # x_0 = 0 and x_1 = 1: both states absorbing, no unique stationary law
+            raise InputError(
+                "initial", "a member has no unique stationary law (both states absorbing)"
+            )
+        names = record_names(obj, T)
         return cls(vals, T, rows, initial, names)  # type: ignore[arg-type]
 
     @property
@@ -286,6 +174,14 @@ class IntervalChain:
         if isinstance(self.initial, tuple) and isinstance(self.initial[0], tuple):
             out.append(binary_parameter(self.initial))  # type: ignore[arg-type]
         return tuple(out)
+
+    def vertices(self) -> list[tuple[Fraction, ...]]:
+        """The box's corners (every combination of its parameters' ends)."""
+        return list(itertools.product(*[(a, b) for a, b in self.box()]))
+
+    def centre(self, box: Sequence[Interval]) -> tuple[Fraction, ...]:
+        """The parameters at the middle of a sub-box."""
+        return tuple((a + b) / 2 for a, b in box)
 
     def member(self, theta: Sequence[Fraction]) -> MarkovChain:
         """The member chain at parameters ``theta`` (a point of :meth:`box`).
@@ -312,15 +208,18 @@ class IntervalChain:
         out: dict[str, Any] = {
             "kind": "markov-chain",
             "length": self.length,
-            "states": [_s(v) for v in self.states],
-            "transition": [[_s(1 - x0), _s(x0)], [_s(1 - x1), _s(x1)]],
+            "states": [fraction_str(v) for v in self.states],
+            "transition": [
+                [fraction_str(1 - x0), fraction_str(x0)],
+                [fraction_str(1 - x1), fraction_str(x1)],
+            ],
         }
         if self.initial == "stationary":
             out["initial"] = "stationary"
         elif isinstance(self.initial[0], tuple):
-            out["initial"] = [_s(1 - theta[2]), _s(theta[2])]
+            out["initial"] = [fraction_str(1 - theta[2]), fraction_str(theta[2])]
         else:
-            out["initial"] = [_s(p) for p in self.initial]  # type: ignore[arg-type]
+            out["initial"] = [fraction_str(p) for p in self.initial]  # type: ignore[arg-type]
         return out
 
 
@@ -430,9 +329,6 @@ def class_from_object(
     if kind == "interval-markov-chain":
         states = obj.get("states")
         if isinstance(states, list | tuple) and len(states) > 2:
-            # function-local: the k-state module imports this one's row parsers
-            from pdpsym.models.interval_chain_k import IntervalChainK  # noqa: PLC0415
-
             return IntervalChainK.from_json_object(obj)  # type: ignore[return-value]
         return IntervalChain.from_json_object(obj)
     if kind == "interval-product":
@@ -455,21 +351,6 @@ def class_from_object(
     return ModelClass(tuple(built))
 
 
-def is_class_object(obj: Mapping[str, Any]) -> bool:
-    """Whether a model object is a class (its ``"kind"`` is one of :data:`CLASS_KINDS`).
-
-    Args:
-        obj: a model file's object.
-
-    Returns:
-        True for a class.
-
-    References:
-        Kifer and Machanavajjhala (2014), Definition 3.1.
-    """
-    return obj.get("kind") in CLASS_KINDS
-
-
 __all__ = [
     "CLASS_KINDS",
     "Box",
@@ -481,6 +362,5 @@ __all__ = [
     "class_from_object",
     "halves",
     "interval_row",
-    "is_class_object",
     "parse_interval",
 ]

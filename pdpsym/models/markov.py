@@ -54,6 +54,10 @@ MAX_JOINT_ROWS = 1 << 16
 #: the longest chain a model file may declare (the engines' --max-work refuses far less)
 MAX_LENGTH = 10**12
 
+#: the fields of a chain's JSON form (an interval chain's too), and those it needs
+CHAIN_FIELDS = frozenset({"kind", "length", "states", "initial", "transition", "names", "values"})
+CHAIN_NEEDS = ("length", "states", "initial", "transition")
+
 
 def _probability(text: object, field_name: str) -> Fraction:
     p = parse_rational(text, field_name)
@@ -221,12 +225,7 @@ class MarkovChain(RecordModel):
     @classmethod
     def from_json_object(cls, obj: Mapping[str, Any]) -> MarkovChain:
         """Build from the JSON form (see the module docstring); fields are checked by name."""
-        check_fields(
-            obj,
-            {"kind", "length", "states", "initial", "transition", "names", "values"},
-            "a markov-chain model",
-            ("length", "states", "initial", "transition"),
-        )
+        check_fields(obj, CHAIN_FIELDS, "a markov-chain model", CHAIN_NEEDS)
         return cls(
             obj["states"],
             obj["length"],

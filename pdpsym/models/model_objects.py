@@ -14,6 +14,9 @@ from pdpsym.models.joint import JointDistribution
 from pdpsym.models.markov import MarkovChain
 from pdpsym.models.product import ProductModel
 
+#: the kinds of classes of laws, by their JSON ``"kind"`` (:mod:`pdpsym.models.law_class`)
+CLASS_KINDS = ("model-class", "interval-markov-chain", "interval-product")
+
 #: kind -> constructor from the JSON object
 KINDS: dict[str, Any] = {
     "markov-chain": MarkovChain.from_json_object,
@@ -136,7 +139,24 @@ def product_of(model: Any) -> ProductModel | None:
     return model if isinstance(model, ProductModel) else None
 
 
+def is_class_object(obj: Mapping[str, Any]) -> bool:
+    """Whether a model object is a class (its ``"kind"`` is one of :data:`CLASS_KINDS`).
+
+    Args:
+        obj: a model file's object.
+
+    Returns:
+        True for a class.
+
+    References:
+        Kifer and Machanavajjhala (2014), Definition 3.1.
+    """
+    return obj.get("kind") in CLASS_KINDS
+
+
 __all__ = [
+    "CLASS_KINDS",
+    "is_class_object",
     "KINDS",
     "chain_of",
     "count_model_from_object",

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.audit.calibrate import Calibration, calibrate
+from pdpsym.audit.calibrate import calibrate
+from pdpsym.audit.calibration import Calibration
 from pdpsym.claims.figure import FigureSpec, Line, Plot, Scale, Text
 from pdpsym.models.markov import MarkovChain
 

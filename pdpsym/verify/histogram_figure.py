@@ -6,7 +6,7 @@ SIGMOD 2017, with their histogram's ``Lap(2 sigma_max)`` per bin) and group DP
 (``2T/eps`` per bin).
 
 Every value is certified: the calibrated scale is an enclosure of relative width at most
-1e-12 (:func:`pdpsym.audit.calibrate_histogram.calibrate_histogram`); the baselines'
+1e-12 (:func:`pdpsym.audit.calibrate.calibrate` with ``query="histogram"``); the baselines'
 scales are exact expressions, and the leakage each actually gives is Eq. 2 at that scale.
 The grid of outputs has ``(T + 1)^4`` points per law; the chain is invariant under every
 relabelling of its states, so each target's four laws are one law with two bins swapped
@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pdpsym.audit.calibrate_histogram import calibrate_histogram
+from pdpsym.audit.calibrate import calibrate
+from pdpsym.audit.calibration import Calibration
 from pdpsym.models.markov import MarkovChain
 from pdpsym.verify.correlated_figure import COLUMNS, StayPoint, StayScan, calibration_figure
 
@@ -68,7 +69,25 @@ SCAN = StayScan(
     ),
     params={"k": "4", "eps": "1", "query": "histogram", "start": "stationary"},
 )
-point = StayPoint(chain, calibrate_histogram)
+
+
+def histogram_at(model: MarkovChain, eps: Fraction) -> Calibration:
+    """The histogram's calibration of ``model`` for ``eps`` (every target, no known record).
+
+    Args:
+        model: the chain.
+        eps: the leakage bound.
+
+    Returns:
+        :func:`~pdpsym.audit.calibrate.calibrate` of the histogram query.
+
+    References:
+        Li et al. (2019), Eq. 2; Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 6.
+    """
+    return calibrate(model, eps, query="histogram")
+
+
+point = StayPoint(chain, histogram_at)
 FIGURE = calibration_figure(
     "correlated.histogram",
     "Correlated records: the histogram's per-bin scale for eps = 1 against the stay probability",

@@ -23,7 +23,8 @@ from fractions import Fraction as F
 import mpmath
 import pytest
 
-from pdpsym.audit.class_calibrate_k import k_class_calibrate
+from pdpsym.audit.calibration import Goal
+from pdpsym.audit.class_calibrate import class_calibrate
 from pdpsym.loss.class_search_k import k_chain_leakage
 from pdpsym.models.interval_chain_k import IntervalChainK
 
@@ -103,7 +104,7 @@ def _grid(n=3):
 def test_calibrated_scale_is_certified_and_the_lower_end_leaks_more(length):
     cls = IntervalChainK.from_json_object({**CLASS, "length": length})
     eps = F(1)
-    cal = k_class_calibrate(cls, eps, digits=4, baselines=False)
+    cal = class_calibrate(cls, Goal(eps), digits=4, baselines=False)
     assert cal.lo < cal.hi
     # certified sup at the upper end: at most eps
     res = k_chain_leakage(cls, list(cls.variables), (), cal.hi, digits=4)

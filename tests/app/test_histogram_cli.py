@@ -10,6 +10,7 @@ import pytest
 
 import pdpsym as ps
 from pdpsym.app.cli import main
+from pdpsym.audit.calibrate import calibrate
 from pdpsym.audit.calibrate_histogram import histogram_baselines
 from pdpsym.loss.histogram import histogram_leakage
 from pdpsym.mechanisms.mqm import mqm_exact_scale
@@ -172,13 +173,13 @@ def test_calibration_stops_with_a_wider_bracket_when_undecided(monkeypatch):
     from pdpsym.audit import calibrate_histogram as ch
 
     chain = ps.MarkovChain.from_json_object(ACTIVITY)
-    exact = ch.calibrate_histogram(chain, F(1), baselines=False)
+    exact = calibrate(chain, F(1), query="histogram", baselines=False)
     real = ch._Target.compare
 
     def blurred(self, lam, eps):
         return 0 if abs(lam - exact.hi) < F(1, 50) else real(self, lam, eps)
 
     monkeypatch.setattr(ch._Target, "compare", blurred)
-    wide = ch.calibrate_histogram(chain, F(1), baselines=False)
+    wide = calibrate(chain, F(1), query="histogram", baselines=False)
     assert wide.lo <= exact.lo <= exact.hi <= wide.hi
     assert wide.hi - wide.lo > F(1, 100)

@@ -14,7 +14,7 @@ from fractions import Fraction as F
 
 from pdpsym.audit import audit
 from pdpsym.audit.class_audit import bounds_of
-from pdpsym.audit.sum_mechanisms import SumMechanism
+from pdpsym.mechanisms.sum_kernels import CountSum
 from pdpsym.models.law_class import IntervalChain
 
 CLASS = {
@@ -45,7 +45,7 @@ def test_cli_reports_the_figures_search(tmp_path):
         assert fig["status"] in ("sup", "enclosure")
         hi = F(fig["enclosure"][1])
         for theta in ((F(1, 10), F(4, 5)), (F(1, 5), F(7, 10))):
-            one = audit(cls.member(theta), SumMechanism("count"), "x2", [], [F(1)], None, [name])
+            one = audit(cls.member(theta), CountSum(), "x2", [], [F(1)], None, [name])
             assert bounds_of(one.results[0].delta_at_epsilon[0][1])[0] <= hi
 
 

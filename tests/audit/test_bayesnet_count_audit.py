@@ -24,7 +24,7 @@ from pdpsym.app.cli import main
 from pdpsym.audit import audit
 from pdpsym.core.certify import certify
 from pdpsym.core.errors import InputError
-from pdpsym.mechanisms.base import SumMechanism
+from pdpsym.mechanisms.sum_kernels import GeometricSum, LaplaceSum, ThresholdSum
 from pdpsym.models.bayesnet import BayesianNetwork
 
 # a -> b -> c, a -> d; states {lo, mid, hi} for b (three states: a count is not the sum)
@@ -171,9 +171,7 @@ CASES = [
 @pytest.mark.parametrize("counted, state, target, known", CASES[:4])
 def test_count_audit_matches_brute_force(fifty_digits, counted, state, target, known):
     net = _net().count_query(list(counted), state)
-    res = audit(
-        net, SumMechanism("laplace", lam=LAM), target, known, notions=["dp", "apkdp", "ppkdp"]
-    )
+    res = audit(net, LaplaceSum(lam=LAM), target, known, notions=["dp", "apkdp", "ppkdp"])
     got = {r.notion: r for r in res.results}
     dp, apk, ppk = _brute(counted, state, target, known)
     assert Fraction(str(got["dp"].epsilon)) == dp
@@ -201,10 +199,10 @@ def _same_audits(mechs, notions):
 
 def test_count_of_every_node_in_state_one_is_the_default_query_on_a_binary_network():
     _same_audits(
-        [SumMechanism("geometric", alpha=Fraction(1, 3)), SumMechanism("threshold", T=F(1))],
+        [GeometricSum(alpha=Fraction(1, 3)), ThresholdSum(T=F(1))],
         ["dp", "apkdp", "ppkdp", "cdp", "ibcdp", "dependent-dp"],
     )
-    _same_audits([SumMechanism("laplace", lam=LAM)], ["dp", "apkdp", "ppkdp", "cdp"])
+    _same_audits([LaplaceSum(lam=LAM)], ["dp", "apkdp", "ppkdp", "cdp"])
 
 
 def test_sum_query_equals_zero_weights_on_the_other_records():
@@ -213,10 +211,10 @@ def test_sum_query_equals_zero_weights_on_the_other_records():
     net = _net()
     notions = ["dp", "apkdp", "ppkdp", "cdp", "dependent-dp"]
     for mech, zero in (
-        (SumMechanism("laplace", lam=LAM), SumMechanism("laplace", {"d": F(0)}, lam=LAM)),
+        (LaplaceSum(lam=LAM), LaplaceSum({"d": F(0)}, lam=LAM)),
         (
-            SumMechanism("threshold", T=F(1)),
-            SumMechanism("threshold", {"d": F(0)}, T=F(1)),
+            ThresholdSum(T=F(1)),
+            ThresholdSum({"d": F(0)}, T=F(1)),
         ),
     ):
         a = audit(net.sum_query(["a", "b", "c"]), mech, "b", ["d"], ["1/2"], None, notions)
@@ -229,9 +227,9 @@ def test_sum_query_equals_zero_weights_on_the_other_records():
 def test_count_equals_the_default_query_for_every_notion():
     _same_audits(
         [
-            SumMechanism("laplace", lam=LAM),
-            SumMechanism("geometric", alpha=Fraction(1, 3)),
-            SumMechanism("threshold", T=F(1)),
+            LaplaceSum(lam=LAM),
+            GeometricSum(alpha=Fraction(1, 3)),
+            ThresholdSum(T=F(1)),
         ],
         ["dp", "apkdp", "ppkdp", "cdp", "ibcdp", "dependent-dp", "distributional-dp"],
     )

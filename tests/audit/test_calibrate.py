@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 from fuzz_cases import TWO_NODE_NETWORK
 
-from pdpsym.audit.calibrate import NotApplicable, calibrate
+from pdpsym.audit.calibrate import calibrate
+from pdpsym.audit.calibration import NotApplicable
 from pdpsym.core.certify import certify
 from pdpsym.loss.count_leakage import structured_leakage
 from pdpsym.mechanisms.mqm import (
@@ -229,7 +230,7 @@ def test_a_target_the_query_does_not_depend_on_is_refused_not_searched_forever()
     # scale and no smallest scale exists; the halving search ran forever (fuzz seed
     # 20261129) and now stops 2^-40 below the safe scale
     import pdpsym as ps  # the loader, as a user calls it
-    from pdpsym.audit.calibrate import MAX_HALVINGS  # the constant the message names
+    from pdpsym.audit.calibration import MAX_HALVINGS  # the constant the message names
     from pdpsym.core.errors import InputError  # the error a user sees
 
     net = ps.load_model("tests/data/network3.json").count_query(["x3"], "2")

@@ -23,7 +23,7 @@ from pdpsym.audit.class_audit_interval import ENCLOSED, interval_class_audit
 from pdpsym.audit.class_box_laws import box_laws
 from pdpsym.audit.class_figure_search import search_figures
 from pdpsym.audit.registry import Pairs
-from pdpsym.audit.sum_mechanisms import SumMechanism
+from pdpsym.mechanisms.sum_kernels import CountSum, GeometricSum, ThresholdSum
 from pdpsym.models.law_class import IntervalChain
 
 F = Fraction
@@ -96,7 +96,7 @@ def test_sub_box_bound_is_above_every_point_inside(T, a0, w0, a1, w1, u, v):
     i, k = 0, T - 1
     names = cls.variables
     laws = box_laws(cls, box, names[i], [names[k]], None)
-    mech = SumMechanism("count")
+    mech = CountSum()
     ratio, delta = _brute_apk(T, x0, x1, i, k, E1_HI)
     plain = notion_bounds(laws, mech, Pairs.GIVEN_KNOWN, [E1_LO], False)
     centre = box_laws(cls, tuple(((a + b) / 2,) * 2 for a, b in box), names[i], [names[k]], None)
@@ -109,9 +109,9 @@ def test_sub_box_bound_is_above_every_point_inside(T, a0, w0, a1, w1, u, v):
 
 
 MECHS = [
-    SumMechanism("count"),
-    SumMechanism("threshold", T=F(1)),
-    SumMechanism("geometric", alpha=F(1, 3)),
+    CountSum(),
+    ThresholdSum(T=F(1)),
+    GeometricSum(alpha=F(1, 3)),
 ]
 KINDS = {"apkdp": Pairs.GIVEN_KNOWN, "ppkdp": Pairs.WEIGHTED_KNOWN, "cdp": Pairs.CHANGED}
 
@@ -157,7 +157,7 @@ def test_point_box_equals_the_brute_force():
     cls = _cls(4, (F(1, 5), F(1, 5)), (F(3, 5), F(3, 5)))
     box = tuple((a, a) for a, _ in cls.box())
     laws = box_laws(cls, box, "x1", ["x4"], None)
-    got = notion_bounds(laws, SumMechanism("count"), Pairs.GIVEN_KNOWN, [E1_HI], True)
+    got = notion_bounds(laws, CountSum(), Pairs.GIVEN_KNOWN, [E1_HI], True)
     ratio, delta = _brute_apk(4, F(1, 5), F(3, 5), 0, 3, E1_HI)
     assert got[0] == ratio and got[1][0] == delta
 
@@ -198,21 +198,21 @@ def test_class_audit_is_never_below_a_grid_of_single_laws():
     # source: the single-law audit() at a 4 x 4 grid of the box (the class audit's own
     # grid is 3 x 3): every figure's upper end is at least every grid law's lower end
     cls = _cls(4, (F(1, 10), F(2, 10)), (F(6, 10), F(8, 10)))
-    _check_against_grid(cls, SumMechanism("count"), "x2", ["x3"], ["apkdp", "ppkdp"], 4)
+    _check_against_grid(cls, CountSum(), "x2", ["x3"], ["apkdp", "ppkdp"], 4)
 
 
 def test_class_audit_threshold_and_geometric_never_below_grid():
     # source: as above, for the threshold and geometric noise (T = 3, a 3 x 3 grid)
     cls = _cls(3, (F(2, 10), F(3, 10)), (F(5, 10), F(6, 10)))
-    _check_against_grid(cls, SumMechanism("threshold", T=F(1)), "x2", [], ["cdp"], 3)
-    _check_against_grid(cls, SumMechanism("geometric", alpha=F(1, 2)), "x2", [], ["apkdp"], 3)
+    _check_against_grid(cls, ThresholdSum(T=F(1)), "x2", [], ["cdp"], 3)
+    _check_against_grid(cls, GeometricSum(alpha=F(1, 2)), "x2", [], ["apkdp"], 3)
 
 
 def test_point_class_equals_single_law():
     # source: the single-law audit() at the box's one point: the class's figures are
     # the sup to the digits, enclosing it
     cls = _cls(5, (F(1, 5), F(1, 5)), (F(7, 10), F(7, 10)))
-    mech = SumMechanism("count")
+    mech = CountSum()
     res = interval_class_audit(cls, mech, "x3", ["x1"], [F(1)], None, ["apkdp", "ppkdp"])
     ref = _single(cls, mech, "x3", ["x1"], [F(1)], ["apkdp", "ppkdp"], (F(1, 5), F(7, 10)))
     for row in res.notions:
@@ -229,7 +229,7 @@ def test_search_closes_on_a_narrow_box():
     # hand derivation: a box of width 10^-4 has bounds within 10^-3 of its centre's
     # value at once; the search must say tight, with lo at most hi
     cls = _cls(4, (F(2000, 10000), F(2001, 10000)), (F(7000, 10000), F(7001, 10000)))
-    res = search_figures(cls, SumMechanism("count"), "x2", [], [F(1)], ["apkdp"], digits=2)
+    res = search_figures(cls, CountSum(), "x2", [], [F(1)], ["apkdp"], digits=2)
     assert all(f.tight for f in res.figures) and res.boxes == 1
     # hand derivation: without known records the count given x2 = 0 cannot reach 4,
     # given x2 = 1 it can: the ratio is infinite at every law (lo None, no upper end)
@@ -280,7 +280,7 @@ def test_eps_at_delta_is_enclosed_above_every_grid_law():
     # source: the single-law audit() on a 3 x 3 grid of the box: the class's ε(δ) is a
     # sup to 3 digits whose upper end is at least every grid law's ε(δ)
     cls = _cls(3, (F(2, 10), F(3, 10)), (F(5, 10), F(6, 10)))
-    mech = SumMechanism("geometric", alpha=F(1, 2))
+    mech = GeometricSum(alpha=F(1, 2))
     res = interval_class_audit(cls, mech, "x2", [], [], F(1, 10), ["apkdp"], figure_boxes=300)
     d, fig = res.notions[0].epsilon_at_delta
     assert d == F(1, 10) and fig.status == SUP

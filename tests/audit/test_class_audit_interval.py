@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from pdpsym.audit import audit
 from pdpsym.audit.class_audit import LOWER, SUP, bounds_of
 from pdpsym.audit.class_audit_interval import ENCLOSED, interval_class_audit
-from pdpsym.mechanisms.base import SumMechanism
+from pdpsym.mechanisms.sum_kernels import GeometricSum, LaplaceSum
 from pdpsym.models.law_class import IntervalChain, IntervalProduct
 
 F = Fraction
@@ -79,7 +79,7 @@ def test_class_audit_at_least_every_grid_law(a0, w0, a1, w1, known):
     # own 3 x 3 grid): a figure labelled "sup" is at least every grid law's figure; a
     # "lower-bound" figure is attained by a law the class audit evaluated
     cls = _cls(4, (F(a0, 10), F(a0 + w0, 10)), (F(a1, 10), F(min(a1 + w1, 9), 10)))
-    mech = SumMechanism("laplace", lam=F(3, 2))
+    mech = LaplaceSum(lam=F(3, 2))
     kn = ["x1"] if known else []
     res = interval_class_audit(cls, mech, "x2", kn, [F(1)], None, NOTIONS)
     for theta in _grid(cls, 4):
@@ -99,7 +99,7 @@ def test_class_audit_at_least_grid_law_fast():
     # source: the single-law audit() at a 4 x 4 grid of one box (the class audit
     # evaluates a 3 x 3 one): apkdp's ε (a sup) is at least every grid law's
     cls = _cls(4, (F(1, 10), F(3, 10)), (F(6, 10), F(8, 10)))
-    mech = SumMechanism("laplace", lam=F(1))
+    mech = LaplaceSum(lam=F(1))
     res = interval_class_audit(cls, mech, "x2", [], [], None, ["apkdp"])
     fig = res.notions[0].epsilon
     assert fig.status == SUP
@@ -113,7 +113,7 @@ def test_law_free_notions_are_the_same_at_every_member():
     # take one value over a box with distinct rows everywhere (the module's proof that
     # they are sups rests on this: they depend on the law only through the group)
     cls = _cls(4, (F(1, 10), F(3, 10)), (F(6, 10), F(9, 10)))
-    mech = SumMechanism("laplace", lam=F(2))
+    mech = LaplaceSum(lam=F(2))
     values = set()
     for theta in _grid(cls, 5):
         a = audit(cls.member(theta), mech, "x3", [], [F(1, 2)], None, ["dp", "dependent-dp"])
@@ -155,7 +155,7 @@ def test_brute_force_tiny_chain():
     # end is the brute force's value at the worst law reported
     cls = _cls(3, (F(1, 10), F(3, 10)), (F(6, 10), F(8, 10)))
     lam = F(1)
-    res = interval_class_audit(cls, SumMechanism("laplace", lam=lam), "x2", [], [], None, ["apkdp"])
+    res = interval_class_audit(cls, LaplaceSum(lam=lam), "x2", [], [], None, ["apkdp"])
     fig = res.notions[0].epsilon
     assert fig.status == SUP
     with mpmath.workdps(30):
@@ -171,7 +171,7 @@ def test_point_box_equals_single_law():
     # source: the single-law audit() of the one member; every figure's bounds enclose it
     x0, x1 = F(1, 5), F(7, 10)
     cls = _cls(4, (x0, x0), (x1, x1))
-    mech = SumMechanism("laplace", lam=F(2))
+    mech = LaplaceSum(lam=F(2))
     res = interval_class_audit(cls, mech, "x2", ["x4"], [F(1)], None, NOTIONS)
     assert res.laws == ((x0, x1),)
     single = audit(cls.member((x0, x1)), mech, "x2", ["x4"], [F(1)], None, NOTIONS)
@@ -186,7 +186,7 @@ def test_geometric_is_enclosed_by_the_figures_search():
     # enclosure, never a bare lower bound), and its lower end is the max over the laws
     # evaluated (source: the single-law audits kept in the result)
     cls = _cls(3, (F(1, 10), F(2, 10)), (F(7, 10), F(8, 10)))
-    mech = SumMechanism("geometric", alpha=F(1, 2))
+    mech = GeometricSum(alpha=F(1, 2))
     res = interval_class_audit(cls, mech, "x2", [], [], None, ["apkdp", "dp"], figure_boxes=40)
     assert res.search is None and res.boxes is not None
     assert res.notions[0].epsilon.status in (SUP, ENCLOSED)
@@ -202,7 +202,7 @@ def test_interval_product_eq2_is_a_sup():
     cls = IntervalProduct.from_json_object(
         {"kind": "interval-product", "bernoulli": [["1/10", "1/5"], ["1/3", "1/2"], ["1/4", "1/4"]]}
     )
-    mech = SumMechanism("laplace", lam=F(1))
+    mech = LaplaceSum(lam=F(1))
     res = interval_class_audit(cls, mech, "x2", ["x1"], [], None, ["apkdp"])
     assert res.notions[0].epsilon.status == SUP
     corner = audit(cls.widest_member(), mech, "x2", ["x1"], [], None, ["apkdp"])

@@ -22,8 +22,8 @@ from pdpsym.audit.class_audit_interval import ENCLOSED, interval_class_audit
 from pdpsym.audit.class_audit_laplace import laplace_bounds
 from pdpsym.audit.class_box_laws import box_laws
 from pdpsym.audit.registry import Pairs
-from pdpsym.audit.sum_mechanisms import SumMechanism
 from pdpsym.core.eps import Eps
+from pdpsym.mechanisms.sum_kernels import LaplaceSum
 from pdpsym.models.law_class import IntervalChain
 
 F = Fraction
@@ -155,9 +155,7 @@ def test_point_box_equals_the_quadrature():
 
 def _single(cls, target, known, notions, theta):
     """The single-law audit's δ(1) bounds per notion (the single-law path)."""
-    a = audit(
-        cls.member(theta), SumMechanism("laplace", lam=LAM), target, known, [F(1)], None, notions
-    )
+    a = audit(cls.member(theta), LaplaceSum(lam=LAM), target, known, [F(1)], None, notions)
     return {r.notion: bounds_of(r.delta_at_epsilon[0][1]) for r in a.results}
 
 
@@ -200,7 +198,7 @@ def test_class_audit_is_never_below_a_grid_of_single_laws():
     # is 3 x 3): every δ(1)'s upper end is at least every grid law's lower end, and the
     # figure is an enclosure or the sup (no more a lower bound)
     cls = _cls(3, (F(1, 10), F(2, 10)), (F(6, 10), F(8, 10)))
-    mech = SumMechanism("laplace", lam=LAM)
+    mech = LaplaceSum(lam=LAM)
     notions = ["apkdp", "ppkdp", "cdp"]
     res = interval_class_audit(cls, mech, "x2", ["x3"], [F(1)], None, notions, figure_boxes=4)
     axes = [[a + (b - a) * j / 3 for j in range(4)] for a, b in cls.box()]
@@ -216,7 +214,7 @@ def test_point_class_equals_single_law():
     # source: the single-law audit() at the box's one point: the class's δ(1) is the sup
     # (every sub-box closes at once) and encloses the single law's
     cls = _cls(4, (F(1, 5), F(1, 5)), (F(7, 10), F(7, 10)))
-    mech = SumMechanism("laplace", lam=LAM)
+    mech = LaplaceSum(lam=LAM)
     res = interval_class_audit(cls, mech, "x3", ["x1"], [F(1)], None, ["apkdp", "cdp"])
     ref = _single(cls, "x3", ["x1"], ["apkdp", "cdp"], (F(1, 5), F(7, 10)))
     for row in res.notions:

@@ -16,8 +16,8 @@ from pdpsym.audit import audit
 from pdpsym.core.certify import certify
 from pdpsym.core.eps import Eps
 from pdpsym.mechanisms import discrete
-from pdpsym.mechanisms.base import SumMechanism
 from pdpsym.mechanisms.laplace import laplace
+from pdpsym.mechanisms.sum_kernels import CountSum, GeometricSum, LaplaceSum, ThresholdSum
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.markov import MarkovChain
 from pdpsym.models.neighbours import DDPReading, dependence_sets
@@ -49,17 +49,17 @@ def sum_mechanisms(kind, weights, joint, T=Fraction(1)):
     """The structured mechanism and the same mechanism for the joint engine."""
     wl = [weights.get(v, Fraction(1)) for v in joint.variables]
     if kind == "laplace":
-        return SumMechanism("laplace", weights, lam=Fraction(1, 2)), laplace("1/2", weights)
+        return LaplaceSum(weights, lam=Fraction(1, 2)), laplace("1/2", weights)
     if kind == "geometric":
         lo = sum(min(w * x for x in d) for w, d in zip(wl, joint.domains, strict=True))
         hi = sum(max(w * x for x in d) for w, d in zip(wl, joint.domains, strict=True))
         return (
-            SumMechanism("geometric", weights, alpha=Fraction(1, 2)),
+            GeometricSum(weights, alpha=Fraction(1, 2)),
             discrete.geometric("1/2", int(lo), int(hi), wl),
         )
     if kind == "count":
-        return SumMechanism("count", weights), discrete.count(wl)
-    return SumMechanism("threshold", weights, T=T), discrete.threshold(T, wl)
+        return CountSum(weights), discrete.count(wl)
+    return ThresholdSum(weights, T=T), discrete.threshold(T, wl)
 
 
 def _check(model, target, known, kind, weights, T, eps, delta, groups_equal):
@@ -176,8 +176,8 @@ def _child_agrees(names, target, known, notions):
     sub = BayesianNetwork.from_bif(str(CHILD)).ancestral(names)
     joint = sub.to_joint(max_rows=10**6)
     for sm, jm in (
-        (SumMechanism("count"), discrete.count()),
-        (SumMechanism("threshold", T=Fraction(6)), discrete.threshold(6)),
+        (CountSum(), discrete.count()),
+        (ThresholdSum(T=Fraction(6)), discrete.threshold(6)),
     ):
         eps, delta = [Eps.of(1)], Fraction(1, 10)
         got = audit(sub, sm, target, known, eps, delta, notions)

@@ -21,8 +21,8 @@ from pdpsym.audit import audit
 from pdpsym.core.certify import certify
 from pdpsym.core.eps import Eps
 from pdpsym.core.exp_sqrt_sums import Bracket
-from pdpsym.mechanisms.base import SumMechanism
 from pdpsym.mechanisms.laplace import laplace
+from pdpsym.mechanisms.sum_kernels import GeometricSum, LaplaceSum
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.counts import exact_joint_law
 from pdpsym.models.markov import MarkovChain
@@ -244,7 +244,7 @@ def test_one_bernoulli_record_ibcdp_has_its_closed_form():
     least posterior e^{-1/λ}/(1 + e^{-1/λ}) (t ≤ 0 for a = 1): ε = ln((1 + e^{1/λ}) / 2)
     (the other direction gives only ln(2 / (1 + e^{-1/λ})), smaller)."""
     model = ProductModel.bernoulli(["1/2"])
-    r = audit(model, SumMechanism("laplace", lam=Fraction(2)), "x1", [], [], None, ["ibcdp"])
+    r = audit(model, LaplaceSum(lam=Fraction(2)), "x1", [], [], None, ["ibcdp"])
     with mpmath.workdps(40):
         want = mpmath.nstr(_ln((1 + mpmath.exp(mpmath.mpf(1) / 2)) / 2), 25)
     assert certify(r["ibcdp"].epsilon, 20).decimal[:18] == want[:18]
@@ -263,7 +263,7 @@ def test_independent_records_distributional_dp_is_one_over_two_lambda(records):
     shift), while ∫ e^{-ε} max ≤ 1 as (2 - c) c ≤ 1: some S lies between. So ε = 1/4;
     the certified enclosure must contain it. The table engine agrees (T = 1, 2)."""
     model = ProductModel.bernoulli(records)
-    sm = SumMechanism("laplace", lam=Fraction(2))
+    sm = LaplaceSum(lam=Fraction(2))
     got = audit(model, sm, "x1", [], [], None, ["distributional-dp"])["distributional-dp"]
     lo, hi = _interval(got.epsilon)
     assert lo <= Fraction(1, 4) <= hi and hi - lo < Fraction(1, 10**6)
@@ -392,7 +392,7 @@ def test_a_model_without_a_blanket_uses_every_other_record():
     """The fallback (every other unknown record a column: the table's own LP) meets the
     blanket's answer on a 4-record chain with a count."""
     chain = MarkovChain(["0", "1"], 4, ["1/2", "1/2"], [["4/5", "1/5"], ["1/4", "3/4"]])
-    sm = SumMechanism("geometric", alpha=Fraction(1, 2))
+    sm = GeometricSum(alpha=Fraction(1, 2))
     eps = [Eps.of(Fraction(1, 2))]
     a = audit(chain, sm, "x2", ["x4"], eps, None, ["distributional-dp"])["distributional-dp"]
     b = audit(_NoBlanket(chain), sm, "x2", ["x4"], eps, None, ["distributional-dp"])

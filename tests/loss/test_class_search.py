@@ -224,10 +224,11 @@ def test_the_bound_is_above_every_sampled_point_of_its_box(case):
 
 def _check_calibration(T, rows):
     from pdpsym.audit.calibrate import calibrate
+    from pdpsym.audit.calibration import Goal
     from pdpsym.audit.class_calibrate import class_calibrate
 
     cls = _cls(T, *rows)
-    got = class_calibrate(cls, F(1), baselines=False)
+    got = class_calibrate(cls, Goal(F(1)), baselines=False)
     grid = [
         (a + (b - a) * F(i, 3), c + (d - c) * F(j, 3))
         for i in range(4)

@@ -21,6 +21,7 @@ from pdpsym.core.errors import InputError
 from pdpsym.mechanisms.base import QueryMechanism, ReportMechanism, SumMechanism
 from pdpsym.mechanisms.discrete import randomized_response
 from pdpsym.mechanisms.laplace import laplace
+from pdpsym.mechanisms.sum_kernels import GeometricSum, LaplaceSum
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class HalvedGeometric(QueryMechanism):
     weights: None = None
 
     def on_sum(self) -> SumMechanism:
-        return SumMechanism("geometric", None, alpha=Fraction(1, 2))
+        return GeometricSum(None, alpha=Fraction(1, 2))
 
 
 def test_randomized_responses_report_laws_multiply_to_its_output_law() -> None:
@@ -47,15 +48,13 @@ def test_randomized_responses_report_laws_multiply_to_its_output_law() -> None:
 def test_laplace_noise_is_a_query_mechanism_whose_kernel_is_laplace() -> None:
     noise = laplace("1/2", {"x1": 2})
     assert isinstance(noise, QueryMechanism)
-    assert noise.on_sum() == SumMechanism("laplace", {"x1": Fraction(2)}, lam=Fraction(1, 2))
+    assert noise.on_sum() == LaplaceSum({"x1": Fraction(2)}, lam=Fraction(1, 2))
 
 
 def test_a_user_defined_query_mechanism_is_audited_like_the_built_in_one() -> None:
     coins = ps.ProductModel([(["0", "1"], ["1/2", "1/2"])] * 3)
     mine = ps.audit(coins, HalvedGeometric(), "x1", notions=["dp", "apkdp"])
-    built_in = ps.audit(
-        coins, SumMechanism("geometric", alpha=Fraction(1, 2)), "x1", notions=["dp", "apkdp"]
-    )
+    built_in = ps.audit(coins, GeometricSum(alpha=Fraction(1, 2)), "x1", notions=["dp", "apkdp"])
     assert [r.epsilon for r in mine.results] == [r.epsilon for r in built_in.results]
     # by hand: a shift of 1 under geometric noise of parameter 1/2 costs ln 2
     assert sympy.simplify(mine.results[0].epsilon - sympy.log(2)) == 0

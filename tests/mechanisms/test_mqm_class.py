@@ -72,6 +72,7 @@ def test_the_class_scale_uses_the_max_influence_over_the_members():
 
 
 def test_the_class_mqm_approx_inputs_are_at_the_box_corners():
+    from pdpsym.audit.calibration import Goal
     from pdpsym.audit.class_calibrate import class_calibrate
     from pdpsym.models.law_class import IntervalChain
 
@@ -87,7 +88,7 @@ def test_the_class_mqm_approx_inputs_are_at_the_box_corners():
             ],
         }
     )
-    cal = class_calibrate(cls, F(1))
+    cal = class_calibrate(cls, Goal(F(1)))
     approx = next(b for b in cal.baselines if getattr(b, "name", "") == "mqm-approx")
     # source, by hand: pi_1 = x0 / (x0 + 1 - x1) is smallest at x0 = 1/10, x1 = 7/10
     # (1/4), pi_0 = (1 - x1) / (x0 + 1 - x1) smallest at x0 = 1/5, x1 = 9/10 (1/3):

@@ -65,12 +65,12 @@ def test_leakage_reads_a_bif_file(capsys):
     ``query_law`` and the Laplace pair's closed form)."""
     from pdpsym.audit import audit
     from pdpsym.core.certify import certify
-    from pdpsym.mechanisms.base import SumMechanism
+    from pdpsym.mechanisms.sum_kernels import LaplaceSum
 
     assert main(["leakage", str(CHILD), "--target", "Grunting", "--lam", "1", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     net = BayesianNetwork.from_bif(str(CHILD))
-    a = audit(net, SumMechanism("laplace", lam=Fraction(1)), "Grunting", (), (), None, ["apkdp"])
+    a = audit(net, LaplaceSum(lam=Fraction(1)), "Grunting", (), (), None, ["apkdp"])
     assert out["status"] == "ok"
     assert out["value"]["decimal"][:22] == certify(a["apkdp"].epsilon, 30).decimal[:22]
 

@@ -17,6 +17,7 @@ import pytest
 
 from pdpsym.app.cli import main
 from pdpsym.audit.calibrate import calibrate
+from pdpsym.audit.calibration import Goal
 from pdpsym.audit.class_calibrate import class_calibrate
 from pdpsym.core.errors import InputError
 from pdpsym.loss.class_search import class_leakage
@@ -65,7 +66,7 @@ def test_finite_class_with_known_records_and_parallel_jobs_gives_the_same_max():
 
 def test_finite_class_calibration_is_the_max_of_the_members_calibrations():
     cls = ModelClass(tuple(MEMBERS[:3]))
-    got = class_calibrate(cls, F(1), baselines=False)
+    got = class_calibrate(cls, Goal(F(1)), baselines=False)
     # source: today's calibrate per member; the class needs the largest scale
     each = [calibrate(m, F(1), baselines=False) for m in MEMBERS[:3]]
     assert got.lo == max(c.lo for c in each)

@@ -344,7 +344,7 @@ def _write_curve(path: str, a: Audit, digits: int) -> None:
 def class_file(path: str) -> bool:
     """Whether the model file is a class of laws (a JSON or TOML ``"kind"`` of a class)."""
     from pdpsym.app.readers import read_model_object  # model readers load after --help
-    from pdpsym.models.law_class import is_class_object
+    from pdpsym.models.model_objects import is_class_object
 
     if Path(path).suffix.lower() in (".bif", ".csv", ".txt"):
         return False

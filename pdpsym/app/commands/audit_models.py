@@ -109,7 +109,8 @@ def read_mechanism(spec: Any, model: Any) -> Any:
 
 
 def _read(spec: Any, model: Any) -> Any:
-    from pdpsym.mechanisms.base import SumMechanism  # the audit layer loads after --help
+    # the mechanisms load after --help
+    from pdpsym.mechanisms.sum_kernels import CountSum, GeometricSum, LaplaceSum, ThresholdSum
 
     if not isinstance(spec, dict):
         raise InputError("MECHANISM", "expected a JSON object")
@@ -142,20 +143,20 @@ def _read(spec: Any, model: Any) -> Any:
         lam = parse_rational(spec.get("lam", "1"), "lam")
         if lam <= 0:
             raise InputError("lam", "must be > 0")
-        return SumMechanism("laplace", weights, lam=lam)
+        return LaplaceSum(weights, lam=lam)
     if kind == "geometric":
         only_keys(spec, {"kind", "alpha", "weights"})
         alpha = parse_rational(spec.get("alpha"), "alpha")
         if not 0 < alpha < 1:
             raise InputError("alpha", "must lie in (0, 1)")
-        return SumMechanism("geometric", weights, alpha=alpha)
+        return GeometricSum(weights, alpha=alpha)
     if kind == "count":
         only_keys(spec, {"kind", "weights"})
-        return SumMechanism("count", weights)
+        return CountSum(weights)
     only_keys(spec, {"kind", "T", "weights"})
     if "T" not in spec:
         raise InputError("T", "missing")
-    return SumMechanism("threshold", weights, T=parse_rational(spec["T"], "T"))
+    return ThresholdSum(weights, T=parse_rational(spec["T"], "T"))
 
 
 def _read_histogram(spec: Mapping[str, Any], model: Any) -> Any:
@@ -167,7 +168,8 @@ def _read_histogram(spec: Mapping[str, Any], model: Any) -> Any:
     keeps): the audit runs the noiseless count. Over more than two values the histogram is
     a vector of counts, not computed here.
     """
-    from pdpsym.mechanisms.base import SumMechanism  # loads after --help
+
+    from pdpsym.mechanisms.sum_kernels import CountSum  # the mechanisms load after --help
 
     only_keys(spec, {"kind"})
     domains = {tuple(model.domain(v)) for v in model.variables}
@@ -178,7 +180,7 @@ def _read_histogram(spec: Mapping[str, Any], model: Any) -> Any:
             "the same two values (then it is the count); use count, threshold, laplace, "
             "geometric or randomized-response",
         )
-    return SumMechanism("count", None)
+    return CountSum(None)
 
 
 def _read_rr(spec: Mapping[str, Any], model: Any) -> Any:
@@ -251,7 +253,7 @@ def check_work(
         return 10**5 + laws, dict.fromkeys(notions, pairs * per_pair + cone), {}
     from pdpsym.app import product_audit_work as product  # loads after --help
 
-    if mech.kind == "laplace" and product.is_product(model):  # calibrated on its own
+    if mech.lam is not None and product.is_product(model):  # calibrated on its own
         return product.product_work(args, model, mech, target, known, notions, points)
     ws = {k: Fraction(x) for k, x in (mech.weights or {}).items()}
     scale = math.lcm(1, *(Fraction(x).denominator for x in ws.values()))
@@ -275,7 +277,7 @@ def check_work(
         contrib = query_contributions(model, {v: int(ws.get(v, ONE) * scale) for v in names})
         span, scale = contrib.span, scale * contrib.scale  # the query's own count units
     per_pair = (span + 1) * (points + 4) * 50
-    if mech.kind in ("geometric", "laplace"):
+    if mech.alpha is not None or mech.lam is not None:
         # each point's δ is a closed form built and certified per pair: about a
         # millisecond however small the span (measured: 16 Laplace pairs of a 2-record
         # chain at 10^4 points took 30 s)
@@ -297,7 +299,7 @@ def check_work(
             points,
             getattr(args, "delta", None) is not None,
         ) + m * assignments * noise_bits(
-            mech.lam if mech.kind == "laplace" else None, Fraction(span, scale)
+            mech.lam if mech.lam is not None else None, Fraction(span, scale)
         )
     if product.is_product(model):  # dp reads no law: the laws are charged to the others
         return product.laws_to_notions(args, model, 10**5 + laws, own, ddp=args.ddp_reading)

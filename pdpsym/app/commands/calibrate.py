@@ -59,13 +59,11 @@ def run_calibrate(args: argparse.Namespace) -> int:
     # imported here: the engines load sympy and flint, which `calibrate --help` does not need
     from pdpsym.app.readers import load_bayesian_network, read_model_object
     from pdpsym.audit.calibrate import calibrate
-    from pdpsym.audit.calibrate_histogram import calibrate_histogram
     from pdpsym.loss.count_leakage_work import leakage_work
     from pdpsym.loss.histogram import histogram_work
     from pdpsym.models import counts
     from pdpsym.models.counts import CountModel
-    from pdpsym.models.law_class import is_class_object
-    from pdpsym.models.model_objects import count_model_from_object
+    from pdpsym.models.model_objects import count_model_from_object, is_class_object
 
     # a .bif file or "kind": bayesian-network
     network = load_bayesian_network(args.model, options.row_tolerance(args))
@@ -113,27 +111,17 @@ def run_calibrate(args: argparse.Namespace) -> int:
     limits.check(args, work * (1 + (bits // 32) ** 2), "this calibration")
     targets = [args.target] if args.target else [v for v in model.variables if v not in set(known)]
     with Progress(len(targets) * 8, "targets", delay=1.0) as bar:
-        if histogram:
-            cal = calibrate_histogram(
-                model,
-                eps,
-                mechanism=args.mechanism,
-                known=known,
-                targets=targets,
-                baselines=not args.no_baselines,
-                on_target=lambda _n: bar.update(1),
-            )
-        else:
-            cal = calibrate(
-                model,
-                eps,
-                mechanism=args.mechanism,
-                known=known,
-                targets=targets,
-                weights=options.integer_weights(args.weights),
-                baselines=not args.no_baselines,
-                on_target=lambda _n: bar.update(1),
-            )
+        cal = calibrate(
+            model,
+            eps,
+            mechanism=args.mechanism,
+            known=known,
+            targets=targets,
+            weights=options.integer_weights(args.weights),
+            baselines=not args.no_baselines,
+            on_target=lambda _n: bar.update(1),
+            query=args.query,
+        )
     out = cal.as_json(digits)
     if histogram:
         out["query"] = "histogram"

@@ -341,7 +341,8 @@ def _box_limit() -> Iterator[None]:
 
 def class_calibrate_command(args: argparse.Namespace, cls: Any) -> int:
     """The smallest scale meeting ``--eps`` for every law of the class, with baselines."""
-    from pdpsym.audit.class_calibrate import class_calibrate  # after --help
+    from pdpsym.audit.calibrate import Goal  # after --help
+    from pdpsym.audit.class_calibrate import class_calibrate
     from pdpsym.core.numbers import parse_positive
 
     if is_table_class(cls):  # as for one table: calibrate is for structured models
@@ -359,13 +360,10 @@ def class_calibrate_command(args: argparse.Namespace, cls: Any) -> int:
         return _k_calibrate(args, cls, Fraction(eps), digits, known, targets, n)
     max_boxes = search_budget(args, cls, n, known, limits.CALIBRATION_PASSES)
     with Progress(_steps(cls, max_boxes), "steps", delay=1.0) as bar, _box_limit():
+        weights = options.integer_weights(args.weights)
         cal = class_calibrate(
             cls,
-            Fraction(eps),
-            mechanism=args.mechanism,
-            known=known,
-            targets=targets,
-            weights=options.integer_weights(args.weights),
+            Goal(Fraction(eps), args.mechanism, known, targets, weights),
             baselines=not args.no_baselines,
             jobs=options.jobs(args),
             max_boxes=max(max_boxes, 1),
@@ -386,7 +384,8 @@ def _k_calibrate(
 ) -> int:
     """``calibrate`` over an interval chain of more than two states: the members'
     calibrations and the search's boxes are checked against the limit together."""
-    from pdpsym.audit.class_calibrate_k import k_class_calibrate, k_members_work  # after --help
+    from pdpsym.audit.calibrate import Goal  # after --help
+    from pdpsym.audit.class_calibrate import class_calibrate, k_members_work
 
     if args.mechanism != "laplace":
         raise InputError("--mechanism", "more than two states are calibrated for laplace")
@@ -400,12 +399,10 @@ def _k_calibrate(
         )
     max_boxes = max(MIN_BOXES, (limit - members) // max(per, 1))
     with Progress(max_boxes, "steps", delay=1.0) as bar, _box_limit():
-        cal = k_class_calibrate(
+        weights = options.integer_weights(args.weights)
+        cal = class_calibrate(
             cls,
-            eps,
-            known=known,
-            targets=targets,
-            weights=options.integer_weights(args.weights),
+            Goal(eps, "laplace", known, targets, weights),
             baselines=not args.no_baselines,
             digits=digits,
             max_boxes=max_boxes,

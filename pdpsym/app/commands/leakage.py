@@ -105,8 +105,7 @@ def run_leakage(args: argparse.Namespace) -> int:
     from pdpsym.app.commands.leakage_models import structured_leakage_command
     from pdpsym.app.readers import load_bayesian_network, load_discrete, read_model_object
     from pdpsym.mechanisms.laplace import parse_lambda
-    from pdpsym.models.law_class import is_class_object
-    from pdpsym.models.model_objects import count_model_from_object
+    from pdpsym.models.model_objects import count_model_from_object, is_class_object
 
     network = load_bayesian_network(args.model, options.row_tolerance(args))  # BIF or JSON
     if network is not None:
