@@ -9,6 +9,8 @@ from fractions import Fraction as F
 
 import mpmath
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pdpsym.audit import calibrate_histogram as ch
 from pdpsym.audit import calibration
@@ -133,3 +135,24 @@ def test_bracket_against_brute_force(rows: list, init: list, T: int) -> None:
     assert hi - lo <= hi / 10**12
     assert _brute_leakage(rows, init, T, lo) > 1
     assert _brute_leakage(rows, init, T, hi) <= 1
+
+
+@st.composite
+def _chains(draw: st.DrawFn) -> MarkovChain:
+    """A 3-state chain of 3 to 5 records from small integer weights (rows sum to 1 by
+    construction, each with a positive diagonal)."""
+    T = draw(st.integers(3, 5))
+    rows = []
+    for i in range(3):
+        w = [draw(st.integers(0, 5)) for _ in range(3)]
+        w[i] += 1
+        rows.append([F(x, sum(w)) for x in w])
+    init = [F(x, 6) for x in (1, 2, 3)]
+    return _chain(T, rows, init)
+
+
+@settings(max_examples=10, deadline=None)
+@given(_chains(), st.sampled_from([F(1), F(1, 2), F(2)]))
+def test_points_equal_plain_property(model: MarkovChain, eps: F) -> None:
+    # independent source: the plain bisection (a full certified screen every step)
+    assert _calibrate(model, eps, True) == _calibrate(model, eps, False)
