@@ -19,8 +19,10 @@ argument in :mod:`pdpsym.audit.calibration`: the pass certifies the smallest sca
 answered, and the leakage is non-increasing, so every such answer was true and the
 bracket is the one a full screen at every step gives, digit for digit). When the pass
 refutes it, the target screens the grid at that scale, keeps the new best points, and
-its bisection is redone from the start with them. A step the kept points cannot split
-from eps screens the whole grid. So a calibration screens each target's grid about
+its bisection is redone from the start with them (if none is new, the redo screens
+the whole grid at every step, the plain bisection: so the redos end, each adding a point
+of the finite grid or ending the kept points). A step the kept points cannot split from
+eps screens the whole grid. So a calibration screens each target's grid about
 twice (the safe pass and the final pass) instead of once per bisection step.
 
 **The baselines' scales for the histogram.** One record's change moves one count down
@@ -180,14 +182,17 @@ class _Target:
     def learn(self, lam: Fraction, eps: Fraction) -> bool:
         """After the all-targets pass found ``PL(lam) > eps`` (or could not split it) at
         the bracket's upper end ``lam``: when some -1 was tentative, screen the grid at
-        ``lam`` and keep its best points; True when that added a point (the bisection is
-        redone), False otherwise (nothing was tentative, or no point is new)."""
+        ``lam`` and keep its best points, or, when no point is new, screen the whole grid
+        at every later step (the plain bisection); True then (the bisection is redone),
+        False when nothing was tentative."""
         if not self.tentative:
             return False
         self.tentative = False
         before = sum(0 if p is None else len(p) for p in self.points)
         self._full(lam, eps)
-        return sum(0 if p is None else len(p) for p in self.points) > before
+        if sum(0 if p is None else len(p) for p in self.points) == before:
+            self.use_points = False
+        return True
 
     def tie(self, lam: Fraction, eps: Fraction) -> tuple[Fraction, Fraction] | None:
         """At a tie ``PL(lam) = eps``: ``lam (1 -+ NUDGE)``, certified on either side of

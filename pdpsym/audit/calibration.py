@@ -28,7 +28,8 @@ upper end ``hi`` is the smallest scale answered so; the all-targets pass certifi
 the certified one, and the bracket is the very one a bisection certified at every step
 makes (same midpoints, same decisions). If the pass finds ``PL(hi) > eps`` instead, the
 target learns the outputs that show it and its bisection is redone from the start
-(``learn``; at most as often as there are outputs, each redo adding a new one).
+(``learn``; each redo adds a new output, or, when none is new, the redo decides every
+step by certified sups, so the redos end).
 
 References:
     Li et al. (2019), Eq. 2 (the leakage of each target, a max over the known records'
