@@ -22,8 +22,9 @@ refutes it, the target screens the grid at that scale, keeps the new best points
 its bisection is redone from the start with them (if none is new, the redo screens
 the whole grid at every step, the plain bisection: so the redos end, each adding a point
 of the finite grid or ending the kept points). A step the kept points cannot split from
-eps screens the whole grid. So a calibration screens each target's grid about
-twice (the safe pass and the final pass) instead of once per bisection step.
+eps screens the whole grid. So the bisection screens the worst target's grid once (and
+once a redo) instead of once a step (about 40); the all-targets passes remain (the safe
+start and the bracket's upper end, and with the baselines MQM's two scales).
 
 **The baselines' scales for the histogram.** One record's change moves one count down
 and another up: the histogram's L1 sensitivity is ``2``, and a group of ``m`` dependent
