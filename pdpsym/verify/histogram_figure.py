@@ -15,8 +15,9 @@ and scale, not four. Each calibration bisects on a few kept grid points and scre
 target's grid about four times (the safe start, the bracket's upper end, MQMExact's and
 MQMApprox's scales; :mod:`pdpsym.audit.calibrate_histogram`). The paper scale is a chain
 of 40 records (measured about 8 s of CPU a point, 57 s at 60 records); the issue's 100
-records would screen ``101^4 = 10^8`` points (0.8 GB an array) about 200 times a point,
-by the measured growth ``T (T + 1)^4`` about 12 minutes of CPU a point: not run.
+records would screen ``101^4 = 10^8`` points (0.8 GB an array) about 200 times a point:
+measured, the first of its four passes took 320 s of CPU and 10 GB, about 22 minutes of
+CPU a point: not run.
 """
 
 from __future__ import annotations
