@@ -16,8 +16,9 @@ target's grid about four times (the safe start, the bracket's upper end, MQMExac
 MQMApprox's scales; :mod:`pdpsym.audit.calibrate_histogram`). The paper scale is a chain
 of 40 records (measured about 8 s of CPU a point, 57 s at 60 records); the issue's 100
 records would screen ``101^4 = 10^8`` points (0.8 GB an array) about 200 times a point:
-measured, the first of its four passes took 320 s of CPU and 10 GB, about 22 minutes of
-CPU a point: not run.
+measured, its first two passes (the calibration proper, one grid screen for the
+bisection) took 629 s of CPU and up to 10 GB, about 19 minutes of CPU a point with the
+baselines' two passes: not run.
 """
 
 from __future__ import annotations
