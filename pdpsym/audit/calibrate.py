@@ -82,6 +82,14 @@ class _Target:
             return bracket
         raise Undecided(f"leakage of {self.name} equals eps near scale {lam}", 68 * 4)
 
+    def certain(self, lam: Fraction, eps: Fraction) -> int:
+        """:meth:`compare` (every answer of it is certified)."""
+        return self.compare(lam, eps)
+
+    def learn(self, lam: Fraction, eps: Fraction) -> bool:
+        """False: every answer of :meth:`compare` is certified, nothing to learn."""
+        return False
+
 
 @dataclass(frozen=True)
 class SumScale(ScaleEngine):

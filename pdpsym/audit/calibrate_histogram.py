@@ -7,6 +7,25 @@ inf)`` and bisection is sound, as for the sum (:mod:`pdpsym.audit.calibrate`): t
 target at a safe scale is bisected alone (its laws computed once), then every target is
 certified at the bracket's upper end.
 
+**Bisection on kept points.** The leakage is ``PL(lam) = max_y g_y(lam)`` over the grid
+of outputs ``y`` (:mod:`pdpsym.loss.histogram_grid`), ``g_y`` the max over ordered pairs
+of ``ln G_a(y)/G_b(y)``. One point gives a certified lower bound: ``g_y(lam) > eps``
+(its ball, :func:`~pdpsym.loss.histogram_grid.points_sup`) certifies ``PL(lam) > eps``.
+So the target's first step screens the whole grid (:func:`~pdpsym.loss.histogram_grid.
+grid_sup`) and keeps its :data:`KEPT_POINTS` best points; each later step evaluates
+only the kept points: above eps there is certified; at most eps there is an answer on a
+lower bound, confirmed by the all-targets pass at the bracket's upper end (the
+argument in :mod:`pdpsym.audit.calibration`: the pass certifies the smallest scale so
+answered, and the leakage is non-increasing, so every such answer was true and the
+bracket is the one a full screen at every step gives, digit for digit). When the pass
+refutes it, the target screens the grid at that scale, keeps the new best points, and
+its bisection is redone from the start with them (if none is new, the redo screens
+the whole grid at every step, the plain bisection: so the redos end, each adding a point
+of the finite grid or ending the kept points). A step the kept points cannot split from
+eps screens the whole grid. So the bisection screens the worst target's grid once (and
+once a redo) instead of once a step (about 40); the all-targets passes remain (the safe
+start and the bracket's upper end, and with the baselines MQM's two scales).
+
 **The baselines' scales for the histogram.** One record's change moves one count down
 and another up: the histogram's L1 sensitivity is ``2``, and a group of ``m`` dependent
 records moves it by at most ``2m``. Group DP adds ``Lap(2m/eps)`` to every bin (``m`` the
@@ -25,6 +44,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
+
+import numpy as np
 
 from pdpsym.audit.calibration import NotApplicable, ScaleEngine, max_sign, nudged
 from pdpsym.core.errors import InputError
@@ -80,10 +101,18 @@ def histogram_baselines(model: CountModel, eps: Fraction) -> list[BaselineScale 
     return out
 
 
-class _Target:
-    """One target's histogram laws (every known assignment), kept for the bisection."""
+#: the best screened points a target keeps from each full screen (per known assignment)
+KEPT_POINTS = 8
 
-    def __init__(self, model: CountModel, name: str, known: Sequence[str]) -> None:
+
+class _Target:
+    """One target's histogram laws (every known assignment), kept for the bisection, with
+    the grid points that carried its max so far (the points bisection of the module
+    docstring): ``compare`` screens the whole grid only until it knows some points."""
+
+    def __init__(
+        self, model: CountModel, name: str, known: Sequence[str], points: bool = True
+    ) -> None:
         self.name = name
         self.T = len(model.variables)
         self.workspace = histogram_grid.Workspace()
@@ -92,25 +121,84 @@ class _Target:
             for assignment in known_assignments(model, known)
             for _, laws in histogram_laws(model, [name], assignment)
         ]
+        self.use_points = points
+        #: per part, the kept grid points (an int array, or None before a full screen)
+        self.points: list[np.ndarray | None] = [None] * len(self.parts)
+        #: per part, the laws' integer polynomials by point (they do not depend on lam)
+        self.cache: list[dict] = [{} for _ in self.parts]
+        #: whether some -1 since the last :meth:`learn` stood on the kept points only
+        self.tentative = False
+
+    def _full(self, lam: Fraction, eps: Fraction) -> int:
+        """The sign by a full screen of every part's grid, keeping its best points."""
+
+        def parts(digits: int) -> Any:
+            for i, (laws, perms) in enumerate(self.parts):
+                found: list[np.ndarray] = []
+                yield histogram_grid.grid_sup(
+                    laws, self.T, 1 / lam, digits, workspace=self.workspace, perms=perms,
+                    found=found,
+                )  # fmt: skip
+                self._keep(i, found)
+
+        return max_sign(parts, (17, 34), eps, self.name)
+
+    def _keep(self, i: int, found: list[np.ndarray]) -> None:
+        """Add the best :data:`KEPT_POINTS` of a screen's points to part ``i``'s."""
+        if not found or not len(found[0]):
+            return
+        new = found[0][:KEPT_POINTS]
+        old = self.points[i]
+        both = new if old is None else np.concatenate([old, new])
+        self.points[i] = np.unique(both, axis=0)
 
     def compare(self, lam: Fraction, eps: Fraction) -> int:
-        """The sign of ``PL(lam) - eps``, certified; 0 when the balls cannot split them."""
-        return max_sign(
+        """The sign of ``PL(lam) - eps``: +1 certified (by the kept points, a lower bound
+        of ``PL``, or the full screen); -1 certified by a full screen, or standing on the
+        kept points (``tentative``, confirmed by the all-targets pass); 0 when the balls
+        cannot split them."""
+        if not self.use_points or any(p is None for p in self.points):
+            return self._full(lam, eps)
+        kept = [p for p in self.points if p is not None]
+        c = max_sign(
             lambda digits: (
-                histogram_grid.grid_sup(
-                    laws, self.T, 1 / lam, digits, workspace=self.workspace, perms=perms
-                )
-                for laws, perms in self.parts
+                histogram_grid.points_sup(laws, 1 / lam, pts, digits, perms, cache)
+                for (laws, perms), pts, cache in zip(self.parts, kept, self.cache, strict=True)
             ),
             (17, 34),
             eps,
             self.name,
         )
+        if c > 0:
+            return 1
+        if c < 0:
+            self.tentative = True
+            return -1
+        return self._full(lam, eps)
+
+    def certain(self, lam: Fraction, eps: Fraction) -> int:
+        """The sign of ``PL(lam) - eps`` by a full screen (certified both ways)."""
+        return self._full(lam, eps)
+
+    def learn(self, lam: Fraction, eps: Fraction) -> bool:
+        """After the all-targets pass found ``PL(lam) > eps`` (or could not split it) at
+        the bracket's upper end ``lam``: when some -1 was tentative, screen the grid at
+        ``lam`` and keep its best points, or, when no point is new, screen the whole grid
+        at every later step (the plain bisection); True then (the bisection is redone),
+        False when nothing was tentative."""
+        if not self.tentative:
+            return False
+        self.tentative = False
+        before = sum(0 if p is None else len(p) for p in self.points)
+        self._full(lam, eps)
+        if sum(0 if p is None else len(p) for p in self.points) == before:
+            self.use_points = False
+        return True
 
     def tie(self, lam: Fraction, eps: Fraction) -> tuple[Fraction, Fraction] | None:
         """At a tie ``PL(lam) = eps``: ``lam (1 -+ NUDGE)``, certified on either side of
-        ``lambda*``; None when the balls cannot split either side (the bracket is then
-        left wider, still certified)."""
+        ``lambda*`` (the upper side as :meth:`compare`'s -1); None when the balls cannot
+        split either side (the bracket is then left wider, still certified)."""
         return nudged(self.compare, lam, eps)
 
 
@@ -120,7 +208,13 @@ class HistogramScale(ScaleEngine):
     (:class:`~pdpsym.audit.calibration.ScaleEngine`): the per-bin scale of the histogram of
     the records' values (no weights), started at group DP's ``2m/eps``, with group DP's
     and MQM's per-bin baselines (:func:`histogram_baselines`).
+
+    Args:
+        points: bisect on the kept grid points (the module docstring); False: screen the
+            whole grid at every step (the plain bisection, the same bracket).
     """
+
+    points: bool = True
 
     def start(self) -> Fraction:
         """Group DP's per-bin scale ``2m/eps``, certainly safe (refusing weights)."""
@@ -138,8 +232,9 @@ class HistogramScale(ScaleEngine):
         )
 
     def bisected(self, name: str) -> _Target:
-        """The target's histogram laws, kept for its bisection."""
-        return _Target(self.model, name, self.goal.known)
+        """The target's histogram laws, kept for its bisection (by points unless
+        ``points`` is False: then every step screens the whole grid)."""
+        return _Target(self.model, name, self.goal.known, self.points)
 
     def baselines(self) -> list[BaselineScale | NotApplicable]:
         """Group DP's and MQM's per-bin scales (:func:`histogram_baselines`)."""

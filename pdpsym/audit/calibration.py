@@ -17,6 +17,20 @@ bisected alone (the engine keeps what it needs of it; each step is one certified
 then every target is certified at the bracket's upper end; if another target exceeds eps
 there, it becomes the worst and the bisection continues from the bracket.
 
+**Steps decided on a lower bound.** A target may answer "at most eps" at a step from a
+certified *lower* bound of its leakage alone (the histogram's max over a few kept
+outputs, :mod:`pdpsym.audit.calibrate_histogram`); "above eps" stays certified. Such an
+answer is confirmed afterwards: within one target's bisection the upper end only
+decreases, and every "at most eps" answer moved it to the scale asked, so the final
+upper end ``hi`` is the smallest scale answered so; the all-targets pass certifies
+``PL(hi) <= eps`` or not, and since the leakage is non-increasing in the scale,
+``PL(hi) <= eps`` makes every earlier such answer true. Then every step's answer was
+the certified one, and the bracket is the very one a bisection certified at every step
+makes (same midpoints, same decisions). If the pass finds ``PL(hi) > eps`` instead, the
+target learns the outputs that show it and its bisection is redone from the start
+(``learn``; each redo adds a new output, or, when none is new, the redo decides every
+step by certified sups, so the redos end).
+
 References:
     Li et al. (2019), Eq. 2 (the leakage of each target, a max over the known records'
     values); Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 5 (the baselines).
@@ -362,14 +376,25 @@ def nudged(
 
 
 class Bisected(Protocol):
-    """One target kept for a bisection: the certified sign of ``PL(lam) - eps``, and the
-    bracket ``lam (1 -+ NUDGE)`` at a tie (:func:`nudged`; None when it is undecided)."""
+    """One target kept for a bisection: the sign of ``PL(lam) - eps`` (+1 certified; -1
+    certified, or standing on a lower bound of ``PL`` and then confirmed by the
+    all-targets pass, see :meth:`learn`), and the bracket ``lam (1 -+ NUDGE)`` at a tie
+    (:func:`nudged`; None when it is undecided)."""
 
     def compare(self, lam: Fraction, eps: Fraction) -> int:
         """The certified sign of ``PL(lam) - eps`` (0: the balls cannot split them)."""
 
     def tie(self, lam: Fraction, eps: Fraction) -> tuple[Fraction, Fraction] | None:
         """``lam (1 -+ NUDGE)`` when certified on either side of ``lambda*``, else None."""
+
+    def certain(self, lam: Fraction, eps: Fraction) -> int:
+        """The sign of ``PL(lam) - eps`` certified both ways (``compare`` may answer -1
+        on a lower bound of ``PL``, to be confirmed by the all-targets pass)."""
+
+    def learn(self, lam: Fraction, eps: Fraction) -> bool:
+        """After the all-targets pass found ``PL(lam) > eps`` (or could not split it) at
+        the bracket's upper end ``lam``: True when some -1 of ``compare`` stood on a lower
+        bound and the target now knows more (its bisection is then redone), else False."""
 
 
 def smallest_scale(
@@ -413,44 +438,67 @@ def smallest_scale(
     lo: Fraction | None = None
     while True:
         tgt = one_target(worst)
-        if lo is None:
-            lo = hi / 2
-            while (c := tgt.compare(lo, eps)) <= 0:
-                if c < 0:
-                    if lo < safe / 2**MAX_HALVINGS:
-                        raise InputError(
-                            "eps",
-                            f"target {worst}: the leakage stays within {eps} down to 2^-"
-                            f"{MAX_HALVINGS} of the safe scale {safe} (the query depends on "
-                            "the target too little, or not at all given the known records): "
-                            "no smallest scale to find",
-                        )
-                    hi = lo
-                elif (tie := tgt.tie(lo, eps)) is not None:
-                    lo, hi = tie
-                    break
-                lo = lo / 2  # undecided at lo: a certified lower end is further down
-        while hi - lo > REL_WIDTH * hi:
-            mid = short_between((lo + hi) / 2, lo, hi)
-            c = tgt.compare(mid, eps)
-            if c > 0:
-                lo = mid
-            elif c < 0:
-                hi = mid
-            elif (tie := tgt.tie(mid, eps)) is not None:
-                lo, hi = tie
-            else:
-                # the enclosures cannot split PL(mid) from eps (a plateau of tied points
-                # bounded by floats): the bracket stays certified, only wider
+        start = lo, hi
+        while True:
+            lo, hi = _bisect(tgt, worst, start, safe, eps)
+            results = all_targets(hi)
+            passes[hi] = results
+            above = [r.target for r in results if r.value is not None and r.value.hi > eps]
+            # the target's "at most eps" answers may stand on a few outputs only (the
+            # histogram's): refuted at hi by the pass, it learns the outputs that refute
+            # them and its bisection is redone from the start, now with those outputs
+            if worst not in above or not tgt.learn(hi, eps):
                 break
-        results = all_targets(hi)
-        passes[hi] = results
-        above = [r.target for r in results if r.value is not None and r.value.hi > eps]
         if not above:
             return lo, hi, worst, passes
         # another target exceeds eps at hi (certified by the pass): it is now the worst;
         # PL(hi) > eps, so hi becomes the lower end, and the safe scale the upper one
         worst, lo, hi = above[0], hi, safe
+
+
+def _bisect(
+    tgt: Bisected,
+    worst: str,
+    start: tuple[Fraction | None, Fraction],
+    safe: Fraction,
+    eps: Fraction,
+) -> tuple[Fraction, Fraction]:
+    """One target's bisection from ``start`` (``lo`` None: search a lower end below
+    ``hi`` first): :func:`smallest_scale`'s bracket before the all-targets pass."""
+    lo, hi = start
+    if lo is None:
+        lo = hi / 2
+        while (c := tgt.compare(lo, eps)) <= 0:
+            if c < 0 and lo < safe / 2**MAX_HALVINGS and (c := tgt.certain(lo, eps)) < 0:
+                raise InputError(
+                    "eps",
+                    f"target {worst}: the leakage stays within {eps} down to 2^-"
+                    f"{MAX_HALVINGS} of the safe scale {safe} (the query depends on "
+                    "the target too little, or not at all given the known records): "
+                    "no smallest scale to find",
+                )
+            if c > 0:
+                break
+            if c < 0:
+                hi = lo
+            elif (tie := tgt.tie(lo, eps)) is not None:
+                lo, hi = tie
+                break
+            lo = lo / 2  # undecided at lo: a certified lower end is further down
+    while hi - lo > REL_WIDTH * hi:
+        mid = short_between((lo + hi) / 2, lo, hi)
+        c = tgt.compare(mid, eps)
+        if c > 0:
+            lo = mid
+        elif c < 0:
+            hi = mid
+        elif (tie := tgt.tie(mid, eps)) is not None:
+            lo, hi = tie
+        else:
+            # the enclosures cannot split PL(mid) from eps (a plateau of tied points
+            # bounded by floats): the bracket stays certified, only wider
+            break
+    return lo, hi
 
 
 def worst_leakage(results: Sequence[Any]) -> Any:

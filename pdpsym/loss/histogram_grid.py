@@ -470,6 +470,7 @@ def grid_sup(
     alpha: Fraction | None = None,
     workspace: Workspace | None = None,
     perms: Perms = None,
+    found: list[np.ndarray] | None = None,
 ) -> tuple[Fraction, Fraction] | None:
     """``[lo, hi]`` enclosing Eq. 2 for a histogram with Laplace noise of rate ``rate``.
 
@@ -487,6 +488,8 @@ def grid_sup(
         perms: per law, None or a permutation ``perm`` of the bins with law ``j`` equal
             to law 0 relabelled (``m_c = n_{perm[c]}``, checked); its float grid and its
             balls are law 0's at the permuted point (the relabelling lemma).
+        found: when given, the screened points decided by balls (best float first, an
+            int array ``(m, k)``) are appended to it (for :func:`points_sup` later).
 
     Returns:
         ``(lo, hi)`` exact rationals with ``lo <= max_{a != b} sup_y ln G_a/G_b <= hi``,
@@ -498,6 +501,26 @@ def grid_sup(
         Laplace mechanism on a histogram, noise on every bin); the grid lemma of this
         module's docstring.
     """
+    laws, perms = _kept(laws, perms)
+    if len(laws) < 2:
+        return None
+    points, ubs, _ = screen(laws, T, rate, alpha, workspace, perms)
+    terms = sum(len(law[1]) for law in laws)
+    cap = max(MIN_CANDIDATES, MAX_TERMS // max(terms, 1))
+    decided = points[:cap]
+    if found is not None:
+        found.append(decided)
+    rest_hi = None
+    if len(points) > cap:
+        top = float(ubs[cap])
+        if not math.isfinite(top):  # pragma: no cover - the log screen bounds every point
+            raise ArithmeticError("the float screen could not bound the grid")
+        rest_hi = Fraction(top)
+    return _decide(laws, perms, decided, rate, alpha, digits, rest_hi, {})
+
+
+def _kept(laws: Sequence[Law], perms: Perms) -> tuple[list[Law], Perms]:
+    """The laws of positive total, with their permutations (checked cheaply)."""
     if perms is not None:
         keep = [j for j, law in enumerate(laws) if sum(law[1]) > 0]
         perms = [perms[j] for j in keep] if keep and keep[0] == 0 else None
@@ -508,23 +531,26 @@ def grid_sup(
                 len(law[1]) != len(laws[0][1]) or law[0].shape[1] != len(perm)
             ):
                 raise ValueError("a law is not law 0 relabelled by its permutation")
-    laws = [law for law in laws if sum(law[1]) > 0]
-    if len(laws) < 2:
-        return None
-    points, ubs, _ = screen(laws, T, rate, alpha, workspace, perms)
+    return [law for law in laws if sum(law[1]) > 0], perms
+
+
+def _decide(
+    laws: Sequence[Law],
+    perms: Perms,
+    decided: np.ndarray,
+    rate: Fraction,
+    alpha: Fraction | None,
+    digits: int,
+    rest_hi: Fraction | None,
+    cache: dict[tuple[int, tuple[int, ...]], tuple[list[int], int]],
+) -> tuple[Fraction, Fraction]:
+    """``[max lo, max hi]`` of the balls of ``ln G_a/G_b`` over the points ``decided`` and
+    ordered pairs (``rest_hi``: a bound of the points left out), raising the precision
+    until ``digits`` are certain (or :data:`MAX_BITS`); ``cache`` keeps each law's
+    integer polynomial by point (they do not depend on the scale)."""
     perms = perms or [None] * len(laws)
-    terms = sum(len(law[1]) for law in laws)
-    cap = max(MIN_CANDIDATES, MAX_TERMS // max(terms, 1))
-    decided = points[:cap]
-    rest_hi = None
-    if len(points) > cap:
-        top = float(ubs[cap])
-        if not math.isfinite(top):  # pragma: no cover - the log screen bounds every point
-            raise ArithmeticError("the float screen could not bound the grid")
-        rest_hi = Fraction(top)
     big = alpha.denominator if alpha is not None else rate.numerator
     prec = max(64, int(digits * math.log2(10)) + 40, big.bit_length() + 64)
-    cache: dict[tuple[int, tuple[int, ...]], tuple[list[int], int]] = {}
     objs: dict[int, np.ndarray] = {}
     while True:
         lo: Fraction | None = None
@@ -549,4 +575,46 @@ def grid_sup(
         prec *= 2
 
 
-__all__ = ["MAX_TERMS", "Workspace", "decode_counts", "grid_sup", "is_relabelling", "screen"]
+def points_sup(
+    laws: Sequence[Law],
+    rate: Fraction,
+    points: np.ndarray,
+    digits: int,
+    perms: Perms = None,
+    cache: dict[tuple[int, tuple[int, ...]], tuple[list[int], int]] | None = None,
+) -> tuple[Fraction, Fraction] | None:
+    """``[lo, hi]`` enclosing the max of ``ln G_a(y)/G_b(y)`` over the given grid points
+    ``y`` and ordered pairs ``a != b``: a certified LOWER bound of Eq. 2 (its ``lo`` is
+    below the max over every output), by the same balls as :func:`grid_sup`'s decision.
+
+    Args:
+        laws: the laws, as for :func:`grid_sup`.
+        rate: ``1/lambda > 0``, exact.
+        points: an int array ``(m, k)`` of grid points (``m >= 1``).
+        digits: the significant digits wanted (fewer at :data:`MAX_BITS`).
+        perms: the laws' relabellings, as for :func:`grid_sup`.
+        cache: the laws' integer polynomials by point, kept across calls (None: fresh).
+
+    Returns:
+        ``(lo, hi)`` exact rationals enclosing that max, or None when fewer than two laws
+        are given.
+
+    References:
+        Li et al. (2019), Section IV-A, Eq. 2 (a sup over outputs is at least its value at
+        any one output); Johansson, "Arb", IEEE Trans. Computers 66(8), 2017.
+    """
+    laws, perms = _kept(laws, perms)
+    if len(laws) < 2:
+        return None
+    return _decide(laws, perms, points, rate, None, digits, None, {} if cache is None else cache)
+
+
+__all__ = [
+    "MAX_TERMS",
+    "Workspace",
+    "decode_counts",
+    "grid_sup",
+    "is_relabelling",
+    "points_sup",
+    "screen",
+]

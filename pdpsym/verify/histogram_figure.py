@@ -11,10 +11,14 @@ scales are exact expressions, and the leakage each actually gives is Eq. 2 at th
 The grid of outputs has ``(T + 1)^4`` points per law; the chain is invariant under every
 relabelling of its states, so each target's four laws are one law with two bins swapped
 (:func:`pdpsym.loss.histogram.relabellings`) and one float grid is screened per target
-and scale, not four. The paper scale is a chain of 40 records (measured about 11 s of CPU
-a point); the issue's 100 records would screen ``101^4 = 10^8`` points (0.8 GB an array)
-about 50 times per target and point, by the measured growth ``T (T + 1)^4`` about 20
-minutes of CPU a point: not run.
+and scale, not four. Each calibration bisects on a few kept grid points and screens each
+target's grid about four times (the safe start, the bracket's upper end, MQMExact's and
+MQMApprox's scales; :mod:`pdpsym.audit.calibrate_histogram`). The paper scale is a chain
+of 40 records (measured about 8 s of CPU a point, 57 s at 60 records); the issue's 100
+records would screen ``101^4 = 10^8`` points (0.8 GB an array) about 200 times a point:
+measured, its first two passes (the calibration proper, one grid screen for the
+bisection) took 629 s of CPU and up to 10 GB, about 19 minutes of CPU a point with the
+baselines' two passes: not run.
 """
 
 from __future__ import annotations

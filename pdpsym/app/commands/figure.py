@@ -116,7 +116,8 @@ def _point_work(figure_id: str, point: Any) -> int:
         n = _num(args[0])
         return 3**n * n // 16 + 5 * 10**3
     if figure_id == "correlated.histogram":  # (T, stay): 4-state histogram calibration,
-        # about T (T + 1)^4 / 10 (measured 0.41, 2.0, 11 and 36 s at T = 20, 30, 40, 50)
+        # about T (T + 1)^4 / 10 (measured 0.41, 2.0, 11 and 36 s at T = 20, 30, 40, 50 with a
+        # full screen every bisection step; 7.9 and 57 s at T = 40, 60 on kept points)
         T = _num(args[0])
         return T * (T + 1) ** 4 // 10 + 10**4
     if paper == "correlated":  # (n, stay): a calibration over n records
