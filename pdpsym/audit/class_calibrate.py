@@ -324,7 +324,7 @@ def class_calibrate(
         tight = tight and hi - lo <= Fraction(2, 10**aim) * hi
     outs: list[BaselineResult | NotApplicable] = []
     if baselines:
-        outs = _baselines(cls, candidates, worst_model, goal)
+        outs = class_baselines(cls, candidates, worst_model, goal)
     return ClassCalibration(
         eps=goal.eps,
         mechanism=goal.mechanism,  # type: ignore[arg-type]
@@ -356,12 +356,29 @@ def _leak_at(model: CountModel, scale: Fraction, goal: Goal) -> tuple[Enclosed, 
     return best.value, best.target
 
 
-def _baselines(
+def class_baselines(
     cls: LawClass | IntervalChainK,
     candidates: Sequence[CountModel],
     worst: CountModel,
     goal: Goal,
 ) -> list[BaselineResult | NotApplicable]:
+    """Group DP, MQMExact and MQMApprox for a class (module docstring), each with its
+    certified leakage at the worst law.
+
+    Args:
+        cls: the class.
+        candidates: the members evaluated (a finite class's members; an interval chain's
+            members at its vertices and centre; an interval product's widest member).
+        worst: the worst law found (each baseline's leakage is certified there).
+        goal: eps, the mechanism, the known records, the targets (given) and the weights.
+
+    Returns:
+        The baselines, each labelled by its ``note``, or why it does not apply.
+
+    References:
+        Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 4-5 (MQM over a class); Li et al.
+        (2019), Remark 1 (group DP).
+    """
     eps = goal.eps
     over = (
         "members"
@@ -479,6 +496,7 @@ def _mqm_over_box(
 
 __all__ = [
     "ClassCalibration",
+    "class_baselines",
     "class_calibrate",
     "k_members_work",
     "vertex_members",

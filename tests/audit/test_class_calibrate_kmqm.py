@@ -28,7 +28,7 @@ import pytest
 
 from pdpsym.app.cli import main
 from pdpsym.audit.calibration import Goal
-from pdpsym.audit.class_calibrate import _baselines, vertex_members
+from pdpsym.audit.class_calibrate import class_baselines, vertex_members
 from pdpsym.models.interval_chain_k import IntervalChainK
 
 BOX = {
@@ -131,7 +131,7 @@ def _baselines_of(obj, eps):
     goal = dataclasses.replace(Goal(eps), targets=tuple(cls.variables))
     thetas = vertex_members(cls)
     members = [cls.member(t) for t in thetas]
-    out = {b.name: b.as_json(15) for b in _baselines(cls, members, members[0], goal)}
+    out = {b.name: b.as_json(15) for b in class_baselines(cls, members, members[0], goal)}
     return cls, thetas, out
 
 
