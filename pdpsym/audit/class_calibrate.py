@@ -453,12 +453,13 @@ def _k_approx(cls: IntervalChainK, members_min: Fraction, n: int) -> tuple[Fract
     members (where the class's is, is not proven: it may be lower), so the scale is a
     lower bound of the class's own MQMApprox scale."""
     found = class_pi_min(cls.rows)
-    gap_text = (
-        f"the eigengap the smallest over the {n} members at the polytopes' vertices and centre "
-        "(the class's may be lower): the class's own MQMApprox scale is at least this"
-    )
+    over = f"over the {n} members at the polytopes' vertices and centre"
+    tail = "the class's own MQMApprox scale is at least this"
+    gap_text = f"the eigengap the smallest {over} (the class's may be lower): {tail}"
     if found is None:
-        return members_min, f"pi_min and {gap_text[4:]}"
+        return members_min, (
+            f"pi_min and the eigengap are the smallest {over} (the class's may be lower): {tail}"
+        )
     return found[0], (
         f"pi_min is the class's (its min is at a vertex of the rows' polytopes: all {found[1]} "
         f"combinations); {gap_text}"

@@ -29,6 +29,7 @@ import pytest
 from pdpsym.app.cli import main
 from pdpsym.audit.calibration import Goal
 from pdpsym.audit.class_calibrate import class_baselines, vertex_members
+from pdpsym.mechanisms.mqm_class import class_pi_min
 from pdpsym.models.interval_chain_k import IntervalChainK
 
 BOX = {
@@ -193,3 +194,14 @@ def test_point_box_prints_the_single_chains_mqm_scales(tmp_path, capsys):
     assert set(got) == set(want) == {"group-dp", "mqm-exact", "mqm-approx"}
     assert got == want
     assert float(got["mqm-exact"]["enclosure"][1]) < 6 * 2 / 6  # a quilt, not the empty one
+
+
+def test_class_pi_min_over_more_combinations_than_members_and_its_limit():
+    rows = [
+        [(F(1, 10), F(1, 5)) if j != s else (F(2, 5), F(1, 2)) for j in range(4)] for s in range(4)
+    ]
+    combos = list(itertools.product(*[_row_vertices(r) for r in rows]))
+    assert len(combos) == 256  # more than the 64 members the calibration evaluates
+    # hand source: the stationary law at every combination of the rows' vertices
+    assert class_pi_min(rows) == (min(min(_stationary(c)) for c in combos), 256)
+    assert class_pi_min(rows, limit=255) is None  # beyond the limit: the members' min
