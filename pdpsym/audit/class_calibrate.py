@@ -44,9 +44,14 @@ members at the rows' polytopes' vertices (up to 64 combinations) and the box's c
 the upper end from :func:`~pdpsym.loss.class_search_k.k_chain_leakage` decided by its
 enclosure only (every target at most eps: safe; a member certified above eps: it is
 calibrated and the step repeats; straddling: the margin grows tenfold and the result is
-marked not tight); there group DP is the largest over the same members and the Markov
-Quilt Mechanism's class bounds (binary: ``pi_min`` and the eigengap at a box's corners)
-are listed as not available.
+marked not tight); there group DP is the largest over the same members, MQMExact is
+the class's over the same members (each quilt's influence maximized over them: a lower
+bound of the class's own scale, labelled so), and MQMApprox takes the class's own
+``pi_min`` (at a combination of the polytopes' vertices:
+:func:`~pdpsym.mechanisms.mqm_class.class_pi_min`, when there are at most 4096; else the
+members' smallest) and the members' smallest eigengap (where the class's smallest sits is
+not proven; it may be lower), so its scale too is a lower bound of the class's own,
+labelled so.
 
 Each baseline's leakage is certified at the worst law found.
 """
@@ -90,14 +95,12 @@ from pdpsym.mechanisms.mqm import (
     sensitivity,
 )
 from pdpsym.mechanisms.mqm_box import influence_sup
-from pdpsym.mechanisms.mqm_class import mqm_exact_class_scale
+from pdpsym.mechanisms.mqm_class import class_pi_min, mqm_exact_class_scale
 from pdpsym.models.counts import CountModel
 from pdpsym.models.interval_chain_k import IntervalChainK
 from pdpsym.models.law_class import IntervalChain, IntervalProduct, LawClass, ModelClass
 from pdpsym.models.model_objects import chain_of
 
-#: the reason printed for the Markov Quilt Mechanism's class baselines (k > 2 states)
-MQM_NOT_AVAILABLE = "not available for more than two states: its class bounds are binary"
 #: a k-state member's calibration's fixed cost in work units (15 ms at 3 * 10^7 a second)
 MEMBER_FIXED = 450_000
 #: the most decisions (branch-and-bound runs) of one interval chain's calibration
@@ -321,7 +324,7 @@ def class_calibrate(
         tight = tight and hi - lo <= Fraction(2, 10**aim) * hi
     outs: list[BaselineResult | NotApplicable] = []
     if baselines:
-        outs = _baselines(cls, candidates, worst_model, goal)
+        outs = class_baselines(cls, candidates, worst_model, goal)
     return ClassCalibration(
         eps=goal.eps,
         mechanism=goal.mechanism,  # type: ignore[arg-type]
@@ -353,12 +356,29 @@ def _leak_at(model: CountModel, scale: Fraction, goal: Goal) -> tuple[Enclosed, 
     return best.value, best.target
 
 
-def _baselines(
+def class_baselines(
     cls: LawClass | IntervalChainK,
     candidates: Sequence[CountModel],
     worst: CountModel,
     goal: Goal,
 ) -> list[BaselineResult | NotApplicable]:
+    """Group DP, MQMExact and MQMApprox for a class (module docstring), each with its
+    certified leakage at the worst law.
+
+    Args:
+        cls: the class.
+        candidates: the members evaluated (a finite class's members; an interval chain's
+            members at its vertices and centre; an interval product's widest member).
+        worst: the worst law found (each baseline's leakage is certified there).
+        goal: eps, the mechanism, the known records, the targets (given) and the weights.
+
+    Returns:
+        The baselines, each labelled by its ``note``, or why it does not apply.
+
+    References:
+        Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 4-5 (MQM over a class); Li et al.
+        (2019), Remark 1 (group DP).
+    """
     eps = goal.eps
     over = (
         "members"
@@ -374,15 +394,17 @@ def _baselines(
     g = [group_dp_scale(m, eps) for m in candidates]
     picks.append((g[_exact_best([b.scale for b in g], 1)], f"the largest over the {over}"))
     chains = [c for m in candidates if (c := chain_of(m)) is not None]
-    if isinstance(cls, IntervalChainK):
-        out.append(NotApplicable("mqm", MQM_NOT_AVAILABLE))
-    elif len(chains) == len(candidates) and goal.weights is None:
+    if len(chains) == len(candidates) and goal.weights is None:
         stationary = all(mqm_approx_applies(m) is None for m in chains)
         same = all(m.length == chains[0].length and m.states == chains[0].states for m in chains)
         if stationary and same:
             exact_note = (
                 "Song et al.'s class MQMExact: each quilt's influence maximized over the members"
                 if isinstance(cls, ModelClass)
+                else f"Song et al.'s class MQMExact, each quilt's influence maximized over the "
+                f"{len(chains)} members at the polytopes' vertices and centre: a lower bound of "
+                "the class's own MQMExact scale"
+                if isinstance(cls, IntervalChainK)
                 else "Song et al.'s MQMExact over the box's corners and centre (the box's own "
                 "is at least this)"
             )
@@ -405,13 +427,12 @@ def _baselines(
             pi_min = min(min(m.initial_law) for m in chains)
             gaps = [eigengap(m) for m in chains]
             gap = gaps[_exact_best(gaps, -1)]
-            picks.append(
-                (
-                    mqm_approx_scale(chains[0], eps, pi_min=pi_min, gap=gap),
-                    f"pi_min and the eigengap are the smallest over the {over}"
-                    + ("" if isinstance(cls, ModelClass) else " (there, at the corners)"),
-                )
+            note = f"pi_min and the eigengap are the smallest over the {over}" + (
+                "" if isinstance(cls, ModelClass) else " (there, at the corners)"
             )
+            if isinstance(cls, IntervalChainK):
+                pi_min, note = _k_approx(cls, pi_min, len(chains))
+            picks.append((mqm_approx_scale(chains[0], eps, pi_min=pi_min, gap=gap), note))
         else:
             out.append(NotApplicable("mqm-approx", reason))
     else:
@@ -421,6 +442,28 @@ def _baselines(
         leak, wt = _leak_at(worst, used, goal)
         out.insert(k, BaselineResult(b.name, b.scale, used, leak, wt, {"note": note, **b.detail}))
     return out
+
+
+def _k_approx(cls: IntervalChainK, members_min: Fraction, n: int) -> tuple[Fraction, str]:
+    """MQMApprox's ``pi_min`` for a k-state interval chain and its note: the class's own
+    (:func:`~pdpsym.mechanisms.mqm_class.class_pi_min`, at a combination of the rows'
+    polytopes' vertices) when there are at most
+    :data:`~pdpsym.mechanisms.mqm_class.PI_MIN_COMBINATIONS` combinations, else the
+    smallest over the ``n`` members evaluated; the eigengap is the smallest over those
+    members (where the class's is, is not proven: it may be lower), so the scale is a
+    lower bound of the class's own MQMApprox scale."""
+    found = class_pi_min(cls.rows)
+    over = f"over the {n} members at the polytopes' vertices and centre"
+    tail = "the class's own MQMApprox scale is at least this"
+    gap_text = f"the eigengap the smallest {over} (the class's may be lower): {tail}"
+    if found is None:
+        return members_min, (
+            f"pi_min and the eigengap are the smallest {over} (the class's may be lower): {tail}"
+        )
+    return found[0], (
+        f"pi_min is the class's (its min is at a vertex of the rows' polytopes: all {found[1]} "
+        f"combinations); {gap_text}"
+    )
 
 
 #: the sub-boxes of the MQMExact influence's branch and bound over an interval chain's box
@@ -453,8 +496,8 @@ def _mqm_over_box(
 
 
 __all__ = [
-    "MQM_NOT_AVAILABLE",
     "ClassCalibration",
+    "class_baselines",
     "class_calibrate",
     "k_members_work",
     "vertex_members",

@@ -12,11 +12,17 @@ and MQM's ``sigma_i = min_Q card(X_N) / (eps - e_Theta(X_Q | X_i))`` over the qu
 the influences do not depend on ``i`` (``q_i = pi``). As in the single-law code, quilts
 are ranked in float64 and the chosen quilt's class influence is then recomputed exactly,
 ``R = max_theta R_theta`` (rationals, compared exactly), so the scale
-``L card / (eps - ln R)`` is an exact expression.
+``L card / (eps - ln R)`` is an exact expression. The empty quilt is a candidate at every
+record with ``sigma = T / eps`` (all T records nearby, no influence).
+
+For a chain whose rows are intervals, :func:`class_pi_min` gives MQMApprox's ``pi_min``
+over the whole class, exactly (its min sits at a combination of the rows' polytopes'
+vertices; the proof is in its docstring).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from fractions import Fraction
@@ -28,7 +34,12 @@ from pdpsym.core.compare import compare
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import to_sympy
 from pdpsym.mechanisms.mqm import BaselineScale, mqm_approx_applies, sensitivity
+from pdpsym.models.interval_chain_k import row_vertices, tree_weights
+from pdpsym.models.interval_rows import Interval
 from pdpsym.models.markov import MarkovChain, Matrix
+
+#: the most vertex combinations :func:`class_pi_min` enumerates
+PI_MIN_COMBINATIONS = 4096
 
 
 def _power(m: Matrix, e: int) -> list[list[Fraction]]:
@@ -159,7 +170,7 @@ def mqm_exact_class_scale(
             tot[:D, :D] < eps_f, (t[:, None] + t[None, :] - 1) / (eps_f - tot[:D, :D]), np.inf
         )
         for i in range(1, T + 1):
-            cands: list[tuple[float, int | None, int | None]] = [(float(T), None, None)]
+            cands: list[tuple[float, int | None, int | None]] = [(T / eps_f, None, None)]
             A, B = min(D, i - 1), min(D, T - i)
             if A:
                 sl = np.where(left[:A] < eps_f, (T - i + t[:A]) / (eps_f - left[:A]), np.inf)
@@ -201,4 +212,50 @@ def mqm_exact_class_scale(
     )
 
 
-__all__ = ["influence_ratio", "mqm_exact_class_scale"]
+def class_pi_min(
+    rows: Sequence[Sequence[Interval]], limit: int = PI_MIN_COMBINATIONS
+) -> tuple[Fraction, int] | None:
+    """``pi_min`` over every stationary chain whose transition rows lie in interval rows
+    (each row any stochastic row of its polytope ``{lo <= r <= hi, sum r = 1}``), exactly:
+    the min over the combinations of the rows' polytopes' vertices.
+
+    **Why the vertices suffice.** By the Markov chain tree theorem ``pi_j = w_j / sum_m
+    w_m``, ``w_m`` the sum over the spanning trees directed to ``m`` of the products of
+    their edges' entries; a tree has one edge out of every state but its root, so each
+    ``w_m`` is affine in each row ``r_s`` (the others fixed), and so is ``sum_m w_m``,
+    which is positive for every member (the class has a unique stationary law for each:
+    checked when it is read). As a function of one row, ``pi_j`` is then linear-fractional
+    with a positive denominator on that row's polytope: quasi-concave, so its min over the
+    polytope is at a vertex. Start from a minimizer of ``pi_j`` over the product of the
+    polytopes (compact, ``pi_j`` continuous) and move one row at a time to a vertex of its
+    polytope where ``pi_j`` is no larger: the end is a combination of vertices attaining
+    the min. The min over ``j`` of these is the class's ``pi_min``.
+
+    Args:
+        rows: the ``k`` interval rows of the transition matrix (each admitting a law).
+        limit: the most combinations enumerated.
+
+    Returns:
+        ``(pi_min, combinations)``, or None when there are more than ``limit``
+        combinations.
+
+    References:
+        Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 5.1 (``pi_min`` over a class); Leighton
+        and Rivest, MIT/LCS/TM-249 (1983) (the tree theorem).
+    """
+    per = [row_vertices(r) for r in rows]
+    n = 1
+    for v in per:
+        n *= len(v)
+    if n > limit:
+        return None
+    best: Fraction | None = None
+    for combo in itertools.product(*per):
+        w = tree_weights(combo)
+        low = min(w) / sum(w, Fraction(0))
+        best = low if best is None or low < best else best
+    assert best is not None
+    return best, n
+
+
+__all__ = ["PI_MIN_COMBINATIONS", "class_pi_min", "influence_ratio", "mqm_exact_class_scale"]

@@ -172,5 +172,7 @@ def test_text_output_lists_group_dp_and_the_mqm_line(tmp_path):
     path.write_text(json.dumps(CLASS))
     out = _run([str(path), "--eps", "1", "--digits", "4"]).stdout
     assert "group-dp: scale 6.000" in out  # T = 3 records, sensitivity 2: 3 * 2 / 1
-    assert "mqm: not applicable (not available for more than two states" in out
+    # MQM over the members evaluated, labelled so (values: tests/audit/test_class_calibrate_kmqm)
+    assert "mqm-exact: scale 6.000" in out and "mqm-approx: scale 6.000" in out  # T / eps * 2
+    assert "vertices and\n   centre: a lower bound of the class's own MQMExact scale" in out
     assert all(len(line) < 120 for line in out.splitlines())

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
+import textwrap
 from collections.abc import Iterator
 from dataclasses import replace
 from fractions import Fraction
@@ -420,7 +421,10 @@ def _calibration_out(args: argparse.Namespace, cls: Any, cal: Any, digits: int) 
     for b in out["baselines"]:
         lines.append(baseline_line(b, "at the worst law"))
         if b.get("applicable") is not False:
-            lines.append(f"  ({b['note']})")
+            # a long note (a k-state chain's MQM labels) wrapped under 120 characters
+            lines.append(
+                textwrap.fill(f"({b['note']})", 118, initial_indent="  ", subsequent_indent="   ")
+            )
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
 
