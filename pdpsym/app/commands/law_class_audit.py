@@ -274,8 +274,8 @@ def product_work(
     """Refuse (naming --max-work) an interval product's audit whose members' work would
     pass the limit: each member's shared part, and each notion's own part once per member
     of its candidates (the widest member's estimates, every member having its shape)."""
-    from pdpsym.app.audit_work import plan  # after --help, with the audit's estimates
     from pdpsym.app import product_audit_work as product  # after --help
+    from pdpsym.app.audit_work import plan  # after --help, with the audit's estimates
     from pdpsym.app.commands import audit_models as structured  # after --help
     from pdpsym.audit.class_audit_product import candidate_count  # after --help
 
