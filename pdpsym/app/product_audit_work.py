@@ -158,14 +158,15 @@ def _no_law(args: argparse.Namespace, model: Any, target: str, ws: Any, lam: Any
 
 
 # Geometric, count and threshold noise on independent records (measured CPU of each
-# notion alone, its steps beyond dp's: 10 to 160 records of 10 and 30 bits; the table is
-# in tests/app/test_product_audit_work.py and docs/benchmarks.md). One unit is apkdp's
+# notion alone, its steps beyond dp's: 10 to 160 records of 10 and 30 bits, and 640 under
+# count noise; the table is in tests/app/test_product_audit_work.py and
+# docs/benchmarks.md). One unit is apkdp's
 # steps with two target values and one binary known record: about
 # ``KERNEL_FIXED + c span^a b^e`` for a span of ``span`` counts and ``b`` bits a record.
 KERNEL_FIT: dict[str, tuple[float, float, float]] = {
     "geometric": (0.27, 2.7, 1.0),
-    "count": (2.0, 2.0, 0.0),
-    "threshold": (2.0, 2.0, 0.0),
+    "count": (0.6, 2.3, 0.3),
+    "threshold": (0.6, 2.3, 0.3),
 }
 # each notion's units per ``m (m - 1) A / 4`` (``dependent-dp``: per ``m (m - 1) / 4``)
 # measured on the geometric kernel (ibcdp's posteriors, cdp's changed pairs both ways)

@@ -235,6 +235,8 @@ MEASURED = [
     ("count", 10, 160, "ibcdp", 1.087),
     ("count", 30, 160, "cdp", 0.926),
     ("count", 30, 160, "ibcdp", 1.11),
+    ("count", 30, 640, "apkdp", 5.444),
+    ("count", 30, 640, "ibcdp", 11.186),
     ("threshold", 10, 20, "apkdp", 0.758),
 ]
 
