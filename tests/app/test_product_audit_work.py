@@ -237,6 +237,7 @@ MEASURED = [
     ("count", 30, 160, "ibcdp", 1.11),
     ("count", 30, 640, "apkdp", 5.444),
     ("count", 30, 640, "ibcdp", 11.186),
+    ("count", 30, 640, "cdp", 8.899),
     ("threshold", 10, 20, "apkdp", 0.758),
 ]
 
