@@ -157,17 +157,57 @@ def _no_law(args: argparse.Namespace, model: Any, target: str, ws: Any, lam: Any
     return bool(texts) and all(at_least(parse_eps(t), top) for t in texts)
 
 
+# Geometric, count and threshold noise on independent records (measured CPU of each
+# notion alone, its steps beyond dp's: 10 to 160 records of 10 and 30 bits, and 640 under
+# count noise; the table is in tests/app/test_product_audit_work.py and
+# docs/benchmarks.md). One unit is apkdp's
+# steps with two target values and one binary known record: about
+# ``KERNEL_FIXED + c span^a b^e`` for a span of ``span`` counts and ``b`` bits a record.
+KERNEL_FIT: dict[str, tuple[float, float, float]] = {
+    "geometric": (0.27, 2.7, 1.0),
+    "count": (0.6, 2.3, 0.3),
+    "threshold": (0.6, 2.3, 0.3),
+}
+# each notion's units per ``m (m - 1) A / 4`` (``dependent-dp``: per ``m (m - 1) / 4``)
+# measured on the geometric kernel (ibcdp's posteriors, cdp's changed pairs both ways)
+KERNEL_UNITS = {"given-known": 1.0, "weighted-known": 1.0, "changed": 2.1}
+KERNEL_UNITS |= {"changed-posteriors": 2.2, "dependent": 1.2}
+# a unit's fixed part (building and certifying the laws of one member): the 20-record
+# interval product of docs/benchmarks.md, 496 members, 42 s of CPU
+KERNEL_FIXED = 25000
+
+
+def kernel_unit(kind: str, span: int, bits_per_record: float, points: int) -> int:
+    """The steps of one unit of a product audit under geometric, count or threshold
+    noise: apkdp's own steps with two target values and one binary known record.
+
+    Args:
+        kind: the mechanism's kind (``geometric``, ``count``, ``threshold``).
+        span: the largest count (``n`` for ``n`` binary records).
+        bits_per_record: the mean bits of a record's probabilities.
+        points: the ε and δ points asked for.
+
+    Returns:
+        The estimated steps (microseconds of CPU), at least 1.
+    """
+    c, a, e = KERNEL_FIT[kind]
+    one = KERNEL_FIXED + c * max(span, 1) ** a * max(bits_per_record, 1.0) ** e
+    return max(int(one * (points + 4) / 5), 1)
+
+
 def laws_to_notions(
     args: argparse.Namespace,
     model: Any,
     shared: int,
     own: dict[str, int],
     ddp: str | None,
+    kernel: tuple[str, int, int, int, int] | None = None,
 ) -> tuple[int, dict[str, int], dict[str, str]]:
-    """The general estimate of a product model under geometric, count or threshold
-    noise, with the query laws charged to the notions that read them rather than shared:
-    ``dp`` (and ``dependent-dp`` in its neighbours reading) compare point masses, no law.
-    The other notions' totals are the general estimate's, unchanged.
+    """The estimate of a product model under geometric, count or threshold noise: the
+    query laws charged to the notions that read them rather than shared (``dp``, and
+    ``dependent-dp`` in its neighbours reading, compare point masses, no law), each
+    notion charged :func:`kernel_unit` times its units (:data:`KERNEL_UNITS`);
+    ``distributional-dp`` keeps the general estimate's total.
 
     Args:
         args: the command line (``--max-work``).
@@ -175,22 +215,45 @@ def laws_to_notions(
         shared: the general estimate's shared part (its query laws included).
         own: each notion's own steps in the general estimate.
         ddp: the ``--ddp-reading`` asked for (None: both readings).
+        kernel: the mechanism's kind, the span of the count, the target's values ``m``,
+            the known assignments ``A`` and the points asked for (None: the general
+            estimate for every notion).
 
     Returns:
         ``(shared, own, fixed)`` as :func:`pdpsym.app.audit_work.plan` reads them.
     """
     from pdpsym.audit.registry import Pairs, notion  # the audit layer loads after --help
 
-    base = BASE + PER_RECORD * len(model.variables)
+    n = len(model.variables)
+    base = BASE + PER_RECORD * n
     limits.check(args, base, "this audit")
+    unit = 0
+    if kernel is not None and kernel[0] in KERNEL_FIT:
+        kind, span, m, assignments, points = kernel
+        unit = kernel_unit(kind, span, model.law_bits() / max(n, 1), points)
     out: dict[str, int] = {}
     for name, steps in own.items():
         pairs = notion(name).pairs
         lawless = pairs is Pairs.NEIGHBOURS or (
             pairs is Pairs.DEPENDENT and ddp not in (None, "eq11-conditional")
         )
-        out[name] = 0 if lawless else steps + max(shared - base, 0)
+        if lawless:
+            out[name] = 0
+        elif unit and pairs.value in KERNEL_UNITS:
+            per = m * (m - 1) * (1 if pairs is Pairs.DEPENDENT else assignments) / 4
+            out[name] = max(int(unit * KERNEL_UNITS[pairs.value] * per), 1)
+        else:
+            out[name] = steps + max(shared - base, 0)
     return base, out, {}
 
 
-__all__ = ["is_product", "laws_to_notions", "pair_steps", "product_work"]
+__all__ = [
+    "KERNEL_FIT",
+    "KERNEL_FIXED",
+    "KERNEL_UNITS",
+    "is_product",
+    "kernel_unit",
+    "laws_to_notions",
+    "pair_steps",
+    "product_work",
+]

@@ -209,3 +209,72 @@ def test_no_law_is_charged_where_every_delta_is_zero() -> None:
     assert own(["1/2"]) == own(["log(2)"]) == 15 * 1000
     assert own(["1/4"]) > 15 * 1000
     assert own(["1/2"], "1/100") > own(["1/4"])
+
+
+# --- the estimate under geometric, count and threshold noise against measured CPU -------
+
+# CPU seconds (user + sys, whole process under `nice`, 2 cores shared with other jobs)
+# of `pdpsym audit MODEL MECH --target x1 --known x2 --eps 1/2 --notions NOTION`,
+# measured on this project's machine on 2026-11-28 (docs/benchmarks.md), on the
+# products _kernel_model(n, bits) builds: independent source of the expected values.
+MEASURED = [
+    ("geometric", 10, 10, "apkdp", 0.684),
+    ("geometric", 10, 40, "cdp", 0.877),
+    ("geometric", 10, 80, "apkdp", 0.971),
+    ("geometric", 10, 80, "ibcdp", 1.641),
+    ("geometric", 10, 160, "apkdp", 3.06),
+    ("geometric", 10, 160, "np", 3.165),
+    ("geometric", 10, 160, "cdp", 5.689),
+    ("geometric", 10, 160, "ibcdp", 5.99),
+    ("geometric", 10, 160, "dependent-dp", 2.028),
+    ("geometric", 30, 40, "ppkdp", 0.874),
+    ("geometric", 30, 80, "np", 1.664),
+    ("geometric", 30, 80, "cdp", 2.488),
+    ("geometric", 30, 80, "dependent-dp", 1.05),
+    ("geometric", 30, 160, "apkdp", 8.531),
+    ("count", 10, 160, "ibcdp", 1.087),
+    ("count", 30, 160, "cdp", 0.926),
+    ("count", 30, 160, "ibcdp", 1.11),
+    ("count", 30, 640, "apkdp", 5.444),
+    ("count", 30, 640, "ibcdp", 11.186),
+    ("count", 30, 640, "cdp", 8.899),
+    ("threshold", 10, 20, "apkdp", 0.758),
+]
+
+
+def _kernel_model(n: int, bits: int, where: Path) -> str:
+    rng = random.Random(n * 100 + bits)  # seeded: p_i = k / 2^bits, k distinct
+    path = where / f"k{n}_{bits}.json"
+    ps = [f"{k}/{2**bits}" for k in rng.sample(range(1, 2**bits), n)]
+    path.write_text(json.dumps({"kind": "product", "bernoulli": ps}))
+    return str(path)
+
+
+def _estimate(kind: str, n: int, bits: int, notion: str, where: Path) -> int:
+    import argparse  # the estimate reads the parsed command line
+
+    from pdpsym.app.commands import audit_models
+
+    files = {"geometric": "geometric-half.json", "threshold": "threshold1.json"}
+    spec = json.loads((EX / files[kind]).read_text()) if kind in files else {"kind": kind}
+    model = audit_models.load(_kernel_model(n, bits, where))
+    mech = audit_models.read_mechanism(spec, model)
+    args = argparse.Namespace(max_work=str(10**18), ddp_reading=None, delta=None, eps=["1/2"])
+    shared, own, _ = audit_models.check_work(args, model, mech, "x1", ["x2"], [notion], 1)
+    return shared + own[notion]
+
+
+@pytest.mark.parametrize(("kind", "bits", "n", "notion", "cpu"), MEASURED)
+def test_the_estimate_follows_the_measured_cpu(
+    kind: str, bits: int, n: int, notion: str, cpu: float, tmp_path: Path
+) -> None:
+    # a step is a microsecond: the estimate within 3x of the measured CPU either way
+    ratio = _estimate(kind, n, bits, notion, tmp_path) / 1e6 / cpu
+    assert 1 / 3 <= ratio <= 3, ratio
+
+
+def test_dp_and_the_neighbours_reading_read_no_law(tmp_path: Path) -> None:
+    # hand derivation: dp compares point masses (no query law): the start alone
+    from pdpsym.app.product_audit_work import BASE, PER_RECORD
+
+    assert _estimate("geometric", 40, 10, "dp", tmp_path) == BASE + PER_RECORD * 40

@@ -302,7 +302,8 @@ def check_work(
             mech.lam if mech.lam is not None else None, Fraction(span, scale)
         )
     if product.is_product(model):  # dp reads no law: the laws are charged to the others
-        return product.laws_to_notions(args, model, 10**5 + laws, own, ddp=args.ddp_reading)
+        kernel = (mech.kind, span, m, assignments, points)
+        return product.laws_to_notions(args, model, 10**5 + laws, own, args.ddp_reading, kernel)
     return 10**5 + laws, own, {}
 
 

@@ -274,6 +274,7 @@ def product_work(
     """Refuse (naming --max-work) an interval product's audit whose members' work would
     pass the limit: each member's shared part, and each notion's own part once per member
     of its candidates (the widest member's estimates, every member having its shape)."""
+    from pdpsym.app import product_audit_work as product  # after --help
     from pdpsym.app.audit_work import plan  # after --help, with the audit's estimates
     from pdpsym.app.commands import audit_models as structured  # after --help
     from pdpsym.audit.class_audit_product import candidate_count  # after --help
@@ -286,7 +287,9 @@ def product_work(
     )
     plan(free, shared, own, True, fixed=fixed)  # the notions no limit runs
     counts = {n: candidate_count(cls, mech, args.target, known, [n]) + 1 for n in notions}
-    total = n_laws * shared + sum(counts[n] * own.get(n, 0) for n in notions)
+    # the audit's start (product.BASE: reading the files, the output) is paid once
+    per_law = max(shared - product.BASE, 0) if product.is_product(probe) else shared
+    total = shared + (n_laws - 1) * per_law + sum(counts[n] * own.get(n, 0) for n in notions)
     if total > limits.max_work(args):
         raise InputError("--max-work", f"about {total:.1e} steps")
 
