@@ -145,7 +145,7 @@ def dp_enclosed(row: ClassNotion, dp: ClassNotion) -> ClassNotion:
             (e, cap(f, top(g), False))
             for (e, f), (_, g) in zip(row.delta_at_epsilon, dp.delta_at_epsilon, strict=True)
         ),
-        None if at is None or dp_at is None else (at[0], cap(at[1], top(dp_at[1]), True)),
+        None if at is None else (at[0], cap(at[1], top(dp_at[1]) if dp_at else None, True)),
     )
 
 
