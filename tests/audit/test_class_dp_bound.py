@@ -169,11 +169,13 @@ def _chain_check(T, r0, r1, law, target, eps):
         cls, mech, f"x{target}", [], [eps], None, ["distributional-dp"], grid=2
     )
     row = res.notions[0]
-    groups = _groups(_chain_dbs(T, *law), target - 1, 0, T)
-    brute = _lp_delta(groups, float(eps))
-    assert brute <= float(_upper(row.delta_at_epsilon[0][1])) + 1e-7
-    # ε (δ = 0): at the upper end a simulator meets every ratio (δ of the LP is 0)
-    assert _lp_delta(groups, float(_upper(row.epsilon))) <= 1e-7
+    # the law drawn and the box's corners (where the leakage is often largest)
+    for theta in [law, *itertools.product(r0, r1)]:
+        groups = _groups(_chain_dbs(T, *theta), target - 1, 0, T)
+        brute = _lp_delta(groups, float(eps))
+        assert brute <= float(_upper(row.delta_at_epsilon[0][1])) + 1e-7, theta
+        # ε (δ = 0): at the upper end a simulator meets every ratio (δ of the LP is 0)
+        assert _lp_delta(groups, float(_upper(row.epsilon))) <= 1e-7, theta
 
 
 @settings(max_examples=3, deadline=None)
