@@ -1,6 +1,7 @@
 """Every notion over an interval class of laws (an interval chain or an interval product):
-per notion and figure, the sup over the class, certified where a proof gives an upper
-bound over the whole class, and otherwise a certified **lower** bound, labelled so.
+per notion and figure, the sup over the class, certified (the sup, or an enclosure of
+it) where a proof gives an upper bound over the whole class, and otherwise a certified
+**lower** bound, labelled so (only where a search found no finite upper bound).
 
 The laws evaluated are a grid of the parameter box (``grid`` points per parameter, its
 corners and centre among them; for a k-state chain, the vertices of the rows' polytopes

@@ -1,7 +1,7 @@
 """``pdpsym audit`` over a class of laws: a finite class (the max over its members), and
 an interval class (an ``interval-markov-chain`` or an ``interval-product`` file): every
-notion's sup over the class where it is certified, and otherwise a certified lower bound,
-labelled so in the text and the JSON.
+notion's sup over the class (or an enclosure of it) where it is certified, and otherwise a
+certified lower bound, labelled so in the text and the JSON.
 
 The engines load inside these functions, so that ``--help`` starts at once.
 """
