@@ -1,6 +1,7 @@
 """Every notion over an interval class of laws (an interval chain or an interval product):
-per notion and figure, the sup over the class, certified where a proof gives an upper
-bound over the whole class, and otherwise a certified **lower** bound, labelled so.
+per notion and figure, the sup over the class, certified (the sup, or an enclosure of
+it) where a proof gives an upper bound over the whole class, and otherwise a certified
+**lower** bound, labelled so (only where a search found no finite upper bound).
 
 The laws evaluated are a grid of the parameter box (``grid`` points per parameter, its
 corners and centre among them; for a k-state chain, the vertices of the rows' polytopes
@@ -53,11 +54,11 @@ single-law engine (:func:`pdpsym.audit.audit`). Then, per figure:
   compare the target's own report alone (:func:`local_reports`: law-free).
 * IBCDP for Laplace noise on an interval chain: every figure enclosed by ``[max over
   the laws evaluated, a law-free bound]`` (:func:`laplace_kernel_bound`).
-* Every other figure (distributional-dp; on a product, the figures its module leaves
-  open): no proven
-  bound over a sub-box exists here, so the figure is the max over the laws evaluated, a
-  certified **lower bound** of the class's sup (status
-  :data:`~pdpsym.audit.class_audit.LOWER`), never presented as the sup.
+* distributional-dp, cdp and IBCDP, each figure still without a proven bound (every
+  figure of distributional-dp; a product's IBCDP δ(ε), ε(δ) for a target of 3+ values):
+  ``[max over the laws evaluated, a law-free bound from dp]`` (:func:`dp_enclosed`, the
+  proof there). dp is law-free, so its figure at one member is the class's: it is
+  computed (once, at the first law) when ``dp`` was not asked for.
 """
 
 from __future__ import annotations
@@ -79,11 +80,17 @@ from pdpsym.audit.class_audit import (
     sups_of,
 )
 from pdpsym.audit.class_audit_boxes import bounded, report_keep
-from pdpsym.audit.class_audit_product import product_audit, product_notion
+from pdpsym.audit.class_audit_product import product_audit, product_member, product_notion
+from pdpsym.audit.class_dp_bound import (
+    DP_BOUNDED,
+    ENCLOSED,
+    OPEN,
+    dp_enclosed,
+    has_lower,
+    posterior_enclosed,
+)
+from pdpsym.audit.class_dp_bound import within as _within
 from pdpsym.audit.class_figure_search import BoxFigure, BoxSearch, search_figures
-from pdpsym.core.balls import to_ball, working_precision
-from pdpsym.core.certify import ball_endpoints
-from pdpsym.core.eps import Eps
 from pdpsym.core.exp_sqrt_sums import log_enclosure
 from pdpsym.core.parallel import ordered_map
 from pdpsym.loss.class_search import ClassLeakage, class_leakage
@@ -102,9 +109,6 @@ LAW_FREE = tuple(
 VERTEX_LIMIT = 64
 #: notions whose ε (δ = 0) for Laplace noise is Li et al.'s Eq. 2 of A(target, known)
 EQ2_NOTIONS = tuple(sorted(n.name for n in registry.REGISTRY if n.eq2_at_zero))
-#: the figure's bounds enclose the sup over the class, but not to the asked digits (the
-#: branch and bound's budget ran out first)
-ENCLOSED = "enclosure"
 
 
 @dataclass(frozen=True)
@@ -347,36 +351,20 @@ def interval_class_audit(
             for raw, row in zip(raws, rows, strict=True)
         ]
     rows = [
-        _posterior_enclosed(r, laplace_kernel_bound(cls, mechanism, target, r.notion))
+        posterior_enclosed(r, laplace_kernel_bound(cls, mechanism, target, r.notion))
         if posterior(r.notion)
         else r
         for r in rows
     ]
+    if any(r.notion in DP_BOUNDED and has_lower(r) for r in rows):
+        dp = next((r for r in raws if r.notion == "dp"), None)
+        if dp is None:  # law-free: one member's dp is the class's
+            first: Any = laws[0]  # a product's member: one law per record
+            probe = product_member(cls, first) if isinstance(cls, IntervalProduct) else models[0]
+            job = (probe, mechanism, target, known, list(eps), delta, ["dp"])
+            dp = sups_of([audit_job(job)])[0]
+        rows = [dp_enclosed(r, dp) for r in rows]
     return IntervalAudit(tuple(rows), tuple(laws), tuple(audits), search, boxes, post)
-
-
-def _posterior_enclosed(row: ClassNotion, top: Fraction | None) -> ClassNotion:
-    """IBCDP's figures under Laplace noise, each enclosed by ``[max over the laws
-    evaluated, the law-free bound]`` (:func:`laplace_kernel_bound`)."""
-    if top is None:
-        return row
-    deltas = []
-    for e, fig in row.delta_at_epsilon:
-        r = Eps.of(e).eps
-        if r is not None and r >= top:  # ε >= B: δ(ε) = 0 at every law, exactly
-            deltas.append((e, _within(fig, Fraction(0))))
-            continue
-        lo_exp = ball_endpoints(Eps.of(e).arb_exp(128))[0]
-        with working_precision(128):
-            shrink = ball_endpoints((-to_ball(top)).exp())[0]  # a lower end of e^{-B}
-        deltas.append((e, _within(fig, max(Fraction(0), 1 - lo_exp * shrink))))
-    at = row.epsilon_at_delta
-    return ClassNotion(
-        row.notion,
-        _within(row.epsilon, top),
-        tuple(deltas),
-        None if at is None else (at[0], _within(at[1], top)),
-    )
 
 
 def posterior(notion: str) -> bool:
@@ -525,17 +513,6 @@ def local_reports(mechanism: Any, notion: str) -> bool:
     )
 
 
-def _within(fig: ClassFigure, top: Fraction) -> ClassFigure:
-    """A figure whose every law is at most ``top``: the sup, enclosed by ``[max over the
-    laws evaluated, top]`` (the laws' own enclosure when it contains ``top``)."""
-    if not isinstance(fig.bounds, tuple):
-        return _lower(fig)
-    lo, hi = fig.bounds
-    if lo <= top <= hi:
-        return replace(fig, status=SUP)
-    return ClassFigure((lo, max(top, hi)), fig.member, ENCLOSED)
-
-
 def _lower(fig: ClassFigure) -> ClassFigure:
     """A max over evaluated laws, labelled a lower bound of the class's sup (an
     unbounded figure or an absent one is what it is)."""
@@ -565,7 +542,9 @@ def _eq2_figure(
 
 
 __all__ = [
+    "DP_BOUNDED",
     "ENCLOSED",
+    "OPEN",
     "EQ2_NOTIONS",
     "LAW_FREE",
     "IntervalAudit",
@@ -576,5 +555,6 @@ __all__ = [
     "k_vertex_count",
     "laplace_of",
     "local_reports",
+    "dp_enclosed",
     "posterior",
 ]

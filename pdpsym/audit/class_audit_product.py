@@ -80,9 +80,9 @@ its candidates. The hockey sticks are not quasi-convex in ``p_i`` (``p u_1 / U -
 is concave for ``u_1 > u_0``): δ(ε) and ε(δ) are the sup when the target's law is a
 point; for a binary target :mod:`pdpsym.audit.class_product_ibcdp` takes the sup over
 ``p_i`` in closed form (every mechanism on the sum), and ε (δ = 0) too when the target's
-interval reaches 0 or 1 (a limit there); otherwise they are a certified
-**lower** bound. ``distributional-dp`` (the best simulator) has no such proof here: a
-lower bound.
+interval reaches 0 or 1 (a limit there); otherwise they are enclosed by ``[max over
+the candidates, a law-free bound from dp]`` (:mod:`pdpsym.audit.class_dp_bound`), and
+so is ``distributional-dp`` (the best simulator), which has no vertex proof here.
 """
 
 from __future__ import annotations
@@ -218,7 +218,8 @@ def product_notion(
     """A notion's figures over an interval product: each figure proven by
     :func:`proven_figures` is the candidates' max (``raw``, every figure a
     :data:`~pdpsym.audit.class_audit.SUP`), unless ``shown`` already has it as a sup;
-    the others stay as ``shown`` labels them (a lower bound).
+    the others stay as ``shown`` labels them (a lower bound, enclosed afterwards by
+    :mod:`pdpsym.audit.class_dp_bound` where dp bounds the notion).
 
     Args:
         cls: the interval product.

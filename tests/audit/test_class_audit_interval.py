@@ -212,8 +212,8 @@ def test_interval_product_eq2_is_a_sup():
 
 @pytest.mark.parametrize("fmt", [pytest.param("json", marks=pytest.mark.slow), "text"])
 def test_cli_labels_lower_bounds(tmp_path, fmt):
-    # hand derivation: distributional-dp's ε (δ = 0) has no bound over a sub-box (a lower
-    # bound); ibcdp's for Laplace noise is at most 2 |w_i| span / λ = 1 at every law (an
+    # hand derivation: distributional-dp's ε (δ = 0) is at most dp's, |w_i| span / λ = 1/2,
+    # at every law (class_dp_bound: an enclosure [max, 1/2]); ibcdp's for Laplace noise is at most 2 |w_i| span / λ = 1 at every law (an
     # enclosure [max, 1]); dp is law-free (a sup); cdp's ε (δ = 0) for Laplace noise is at
     # most |w_i| span / λ at every law (the kernel's ratio), reached here (a sup); no
     # --eps: no δ(ε), so no figures' search (the Laplace δ(ε) labels are tested in
@@ -236,7 +236,8 @@ def test_cli_labels_lower_bounds(tmp_path, fmt):
     out = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
     if fmt == "json":
         d = json.loads(out)
-        assert d["notions"]["distributional-dp"]["epsilon"]["status"] == "lower-bound"
+        dist = d["notions"]["distributional-dp"]["epsilon"]
+        assert dist["status"] == "enclosure" and dist["enclosure"][1] == "0.5000000000000"
         assert d["notions"]["ibcdp"]["epsilon"]["status"] == "enclosure"
         assert d["notions"]["ibcdp"]["epsilon"]["enclosure"][1] == "1.000000000000"
         assert d["notions"]["cdp"]["epsilon"]["status"] == "sup"

@@ -22,8 +22,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdpsym.audit import audit
-from pdpsym.audit.class_audit import LOWER, SUP, bounds_of
-from pdpsym.audit.class_audit_interval import interval_class_audit
+from pdpsym.audit.class_audit import SUP, bounds_of
+from pdpsym.audit.class_audit_interval import ENCLOSED, interval_class_audit
 from pdpsym.audit.class_audit_product import (
     candidate_count,
     candidate_laws,
@@ -736,9 +736,10 @@ def _ibcdp_eps_at_delta(points, steps, tol):
     assert _mp(fig.bounds[0]) <= top + tol
 
 
-def test_unproven_figures_stay_lower_bounds():
-    # source: the module's docstring: no proof for ibcdp's δ(ε) over a target of three
-    # values whose law is an interval, nor for distributional-dp: labelled lower bounds
+def test_unproven_figures_are_enclosed_by_dp():
+    # source: the module's docstring: no vertex proof for ibcdp's δ(ε) over a target of
+    # three values whose law is an interval, nor for distributional-dp; class_dp_bound's
+    # law-free bound from dp (the count: dp's δ(ε) = 1, hand) gives the upper end 1
     model = {
         "kind": "interval-product",
         "records": [
@@ -750,7 +751,8 @@ def test_unproven_figures_stay_lower_bounds():
     notions = ["ibcdp", "distributional-dp"]
     res = interval_class_audit(cls, CountSum(), "x1", [], [EPS], None, notions)
     for row in res.notions:
-        assert row.delta_at_epsilon[0][1].status == LOWER, row.notion
+        fig = row.delta_at_epsilon[0][1]
+        assert fig.status == ENCLOSED and fig.bounds[1] == 1, row.notion
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,7 @@
 """``pdpsym audit`` over a class of laws: a finite class (the max over its members), and
 an interval class (an ``interval-markov-chain`` or an ``interval-product`` file): every
-notion's sup over the class where it is certified, and otherwise a certified lower bound,
-labelled so in the text and the JSON.
+notion's sup over the class (or an enclosure of it) where it is certified, and otherwise a
+certified lower bound, labelled so in the text and the JSON.
 
 The engines load inside these functions, so that ``--help`` starts at once.
 """
@@ -242,6 +242,15 @@ def _figure(cls: Any, laws: Any, f: Any, digits: int) -> Any:
     if f.bounds == "inf":
         return {"value": "infinite", "status": f.status, "worst_law": worst, "law_text": text}
     lo, hi = f.bounds
+    if f.status == "enclosure-unbounded":  # the sup's proven upper end is infinite
+        low = decimal_string(lo, digits + 3, "down")
+        return {
+            "status": f.status,
+            "decimal": None,
+            "enclosure": [low, "infinity"],
+            "worst_law": worst,
+            "law_text": text,
+        }
     dec, _ = enclosure_decimal(lo, hi, digits)
     return {
         "status": f.status,
@@ -331,6 +340,8 @@ def _shown(label: str, f: Any) -> list[str]:
     elif f["status"] == "enclosure":
         lo, hi = f["enclosure"]
         head = f"  {label}: in [{lo}, {hi}] (an enclosure of the sup, not to the digits)"
+    elif f["status"] == "enclosure-unbounded":  # the law-free bound (dp's) is infinite
+        head = f"  {label}: in [{f['enclosure'][0]}, infinity) (an enclosure of the sup: dp is infinite)"
     else:
         lo, hi = f["enclosure"]
         head = f"  {label}: {f['decimal']} (sup, in [{lo}, {hi}])"
