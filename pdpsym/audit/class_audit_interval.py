@@ -216,7 +216,7 @@ def interval_class_audit(
     known: Sequence[str] = (),
     eps: Sequence[Any] = (),
     delta: Fraction | None = None,
-    notions: Sequence[str] = ("dp",),
+    notions: Sequence[str] = (registry.DP.name,),
     *,
     grid: int = 3,
     max_boxes: int = 2000,
@@ -301,7 +301,7 @@ def interval_class_audit(
     rows = []
     every_vertex = not isinstance(cls, IntervalChainK) or k_vertex_count(cls) <= VERTEX_LIMIT
     for row in raws:
-        if row.notion in LAW_FREE and (every_vertex or row.notion == "dp"):
+        if row.notion in LAW_FREE and (every_vertex or row.notion == registry.DP.name):
             rows.append(row)
             continue
         if isinstance(cls, IntervalChain | IntervalChainK) and local_reports(mechanism, row.notion):
@@ -357,11 +357,11 @@ def interval_class_audit(
         for r in rows
     ]
     if any(r.notion in DP_BOUNDED and has_lower(r) for r in rows):
-        dp = next((r for r in raws if r.notion == "dp"), None)
+        dp = next((r for r in raws if r.notion == registry.DP.name), None)
         if dp is None:  # law-free: one member's dp is the class's
             first: Any = laws[0]  # a product's member: one law per record
             probe = product_member(cls, first) if isinstance(cls, IntervalProduct) else models[0]
-            job = (probe, mechanism, target, known, list(eps), delta, ["dp"])
+            job = (probe, mechanism, target, known, list(eps), delta, [registry.DP.name])
             dp = sups_of([audit_job(job)])[0]
         rows = [dp_enclosed(r, dp) for r in rows]
     return IntervalAudit(tuple(rows), tuple(laws), tuple(audits), search, boxes, post)

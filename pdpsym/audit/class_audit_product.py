@@ -111,9 +111,9 @@ ProductLaw = tuple[RecordLaw, ...]
 
 #: notions whose every figure over an interval product is the max over the candidates
 #: (the theorem above), for a mechanism on the weighted sum
-PROVEN_SUM = ("apkdp", "np", "ppkdp", "cdp")
+PROVEN_SUM = (registry.APKDP.name, registry.NP.name, registry.PPKDP.name, registry.CDP.name)
 #: notions that read the laws of the others (their candidates are the rows' vertices)
-_READS_REST = (*PROVEN_SUM, "ibcdp", "distributional-dp")
+_READS_REST = (*PROVEN_SUM, registry.IBCDP.name, registry.DistributionalDP.name)
 
 
 def row_vertices(row: Sequence[Interval]) -> list[RecordLaw]:
@@ -204,7 +204,7 @@ def proven_figures(
         return ok, ok, ok
     if notion in PROVEN_SUM:
         return True, True, True
-    if notion == "ibcdp":
+    if notion == registry.IBCDP.name:
         row = cls.rows[cls.variables.index(target)]
         point = all(lo == hi for lo, hi in row)
         closed = ibcdp_applies(cls, mechanism, target)
@@ -266,8 +266,8 @@ def _groups(
     report = isinstance(mechanism, ReportMechanism)
     weights = {} if report else dict(getattr(mechanism.on_sum(), "weights", None) or {})
     rest_vertices = not report and any(n in _READS_REST for n in notions)
-    known_vertices = not report and "ppkdp" in notions
-    target_vertices = not report and "ibcdp" in notions
+    known_vertices = not report and registry.PPKDP.name in notions
+    target_vertices = not report and registry.IBCDP.name in notions
     groups: dict[tuple[Any, ...], tuple[list[int], list[RecordLaw]]] = {}
     for j, (name, vals, row) in enumerate(zip(names, cls.values, cls.rows, strict=True)):
         role = "target" if name == target else "known" if name in known else "rest"
@@ -462,9 +462,9 @@ def product_audit(
                 else (row.epsilon_at_delta[0], back(row.epsilon_at_delta[1])),
             )
         )
-    if "ibcdp" in notions and ibcdp_applies(cls, mechanism, target):
+    if registry.IBCDP.name in notions and ibcdp_applies(cls, mechanism, target):
         ask = (target, tuple(known), list(eps), delta)
-        ibcdp_rows(cls, mechanism, ask, (laws, audits, rows), per["ibcdp"])
+        ibcdp_rows(cls, mechanism, ask, (laws, audits, rows), per[registry.IBCDP.name])
     return laws, audits, rows
 
 

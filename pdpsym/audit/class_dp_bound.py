@@ -23,7 +23,7 @@ from pdpsym.core.eps import Eps
 ENCLOSED = "enclosure"
 
 #: notions whose figures a law-free bound from dp's encloses (:func:`dp_enclosed`)
-DP_BOUNDED = ("distributional-dp", "cdp", "ibcdp")
+DP_BOUNDED = (registry.DistributionalDP.name, registry.CDP.name, registry.IBCDP.name)
 #: an enclosure of the sup whose proven upper end is infinite (dp's figure is): the
 #: bounds are the laws' max, the sup is at least their lower end
 OPEN = "enclosure-unbounded"

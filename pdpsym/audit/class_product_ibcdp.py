@@ -54,6 +54,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
+from pdpsym.audit import registry
 from pdpsym.audit.class_audit import LOWER, ClassFigure, ClassNotion, audit_job
 from pdpsym.core.balls import Ball, to_ball, working_precision
 from pdpsym.core.certify import ball_endpoints
@@ -367,7 +368,9 @@ def _member(
         target, known, eps, delta = ask
         model = ProductModel(list(zip(cls.values, member, strict=True)), cls.names)
         laws.append(member)
-        audits.append(audit_job((model, mechanism, target, known, eps, delta, ["ibcdp"])))
+        audits.append(
+            audit_job((model, mechanism, target, known, eps, delta, [registry.IBCDP.name]))
+        )
     return laws.index(member)
 
 
@@ -409,7 +412,7 @@ def ibcdp_rows(
     """
     laws, _, rows = state
     target, known, eps, delta = ask
-    k = next(j for j, r in enumerate(rows) if r.notion == "ibcdp")
+    k = next(j for j, r in enumerate(rows) if r.notion == registry.IBCDP.name)
     row = rows[k]
     i = cls.variables.index(target)
     if all(lo == hi for lo, hi in cls.rows[i]):
