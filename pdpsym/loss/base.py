@@ -288,8 +288,10 @@ def bisect_epsilon(loss: PrivacyLoss, delta: Fraction, limit: Fraction = Fractio
 def _bisection(loss: PrivacyLoss) -> str:
     """How ε(δ)'s bisection decides its steps: ``exact``, or ``certified`` when any part
     of the loss is decided in balls (its class sets ``bisection``)."""
-    # Weighted holds (w, loss) terms; WorstCase and _Max hold (where, loss) cases
-    parts = [t for _, t in getattr(loss, "terms", ())] + [c for _, c in getattr(loss, "cases", ())]
+    # Weighted holds (w, loss) terms, WorstCase and _Max (where, loss) cases; other
+    # losses may hold cases of their own kind (not losses: skipped)
+    items = [*getattr(loss, "terms", ()), *getattr(loss, "cases", ())]
+    parts = [i[1] if isinstance(i, tuple) and len(i) == 2 else i for i in items]
     if getattr(loss, "bisection", "exact") != "exact" or any(
         _bisection(p) != "exact" for p in parts if isinstance(p, PrivacyLoss)
     ):
