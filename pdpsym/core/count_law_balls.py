@@ -43,6 +43,7 @@ __all__ = [
     "binomial_balls",
     "exp_ball",
     "binomial_window",
+    "trim_tails",
     "geometric_poly",
     "poisson_binomial_window",
     "range_mass",
@@ -282,9 +283,20 @@ def poisson_binomial_window(blocks: Mapping[Fraction, int], prec: int) -> Window
         return _window_law(m, offset, polys[0], defect, prec)
 
 
-def _trim(poly: arb_poly, budget: arb) -> tuple[int, arb_poly, arb]:
+def trim_tails(poly: arb_poly, budget: arb) -> tuple[int, arb_poly, arb]:
     """Drop leading and trailing coefficients whose upper ends sum to at most ``budget``
-    (one coefficient is always kept): ``(first kept index, kept poly, dropped bound)``."""
+    (one coefficient is always kept).
+
+    Args:
+        poly: a ball polynomial of non-negative coefficients (a law's masses).
+        budget: the most mass that may be dropped.
+
+    Returns:
+        ``(first kept index, kept poly, dropped bound)``.
+
+    References:
+        Johansson, Arb documentation, ``arb_poly`` (ball coefficients).
+    """
     cs = poly.coeffs()
     a, b = 0, len(cs) - 1
     dropped = arb(0)
@@ -356,7 +368,7 @@ def tree_window(blocks: Mapping[Fraction, int], prec: int) -> WindowLaw:
                 (la, pa), (lb, pb) = nodes[i], nodes[i + 1]
                 poly = pa * pb
                 if poly.length() > 32:  # short products keep every coefficient
-                    cut, poly, dropped = _trim(poly, budget)
+                    cut, poly, dropped = trim_tails(poly, budget)
                     defect += dropped
                     la += cut
                 nxt.append((la + lb, poly))

@@ -52,6 +52,7 @@ from typing import Any
 from pdpsym.core.balls import Ball, BallPoly, to_ball, working_precision
 from pdpsym.core.certify import decide_sign
 from pdpsym.core.compare import compare
+from pdpsym.core.count_law_balls import trim_tails
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import Undecided
 from pdpsym.loss.base import LossPoint, PrivacyLoss
@@ -71,27 +72,6 @@ EXACT_FALLBACK = 24
 
 #: one record: its integer contributions and their probabilities
 Record = tuple[tuple[int, ...], tuple[Fraction, ...]]
-
-
-def _trimmed(poly: Any, budget: Any) -> tuple[int, Any, Any]:
-    """Drop leading and trailing coefficients whose upper ends sum to at most ``budget``
-    (one coefficient is kept): ``(first kept index, kept poly, dropped bound)``."""
-    cs = poly.coeffs()
-    a, b = 0, len(cs) - 1
-    dropped = Ball(0)
-    while a < b:
-        nxt = dropped + cs[a].upper()
-        if not nxt <= budget:
-            break
-        dropped, a = nxt, a + 1
-    while b > a:
-        nxt = dropped + cs[b].upper()
-        if not nxt <= budget:
-            break
-        dropped, b = nxt, b - 1
-    if a == 0 and b == len(cs) - 1:
-        return 0, poly, dropped
-    return a, BallPoly(cs[a : b + 1]), dropped
 
 
 class BallCountLaw:
@@ -172,7 +152,7 @@ class BallCountLaw:
                     (la, pa), (lb, pb) = nodes[i], nodes[i + 1]
                     poly = pa * pb
                     if poly.length() > SHORT:
-                        cut, poly, lost = _trimmed(poly, budget)
+                        cut, poly, lost = trim_tails(poly, budget)
                         dropped += lost
                         la += cut
                     nxt.append((la + lb, poly))
