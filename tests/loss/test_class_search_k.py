@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 from pdpsym.app.cli import main
 from pdpsym.core.errors import InputError
 from pdpsym.loss.class_kstate_bounds import box_upper
-from pdpsym.loss.class_search import class_leakage, interval_chain_leakage
-from pdpsym.loss.class_search_k import k_chain_leakage, k_shape
+from pdpsym.loss.class_search import class_leakage, interval_chain_leakage, k_chain_leakage
+from pdpsym.loss.class_search_k import k_shape
 from pdpsym.models.interval_chain_k import IntervalChainK, inside_point, row_vertices, tighten
 from pdpsym.models.law_class import class_from_object
 
