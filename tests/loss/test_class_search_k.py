@@ -298,7 +298,7 @@ def test_the_k_state_engine_on_a_binary_box_agrees_with_the_binary_engine():
         "transition": [[["4/5", "9/10"], ["1/10", "1/5"]], [["3/20", "3/10"], ["7/10", "17/20"]]],
     }
     binary = class_from_object(obj, None)
-    k = IntervalChainK(("0", "1"), None, 5, tuple(tighten(r) for r in binary.rows), "stationary")
+    k = IntervalChainK(("0", "1"), 5, tuple(tighten(r) for r in binary.rows), "stationary")
     targets = ["x1", "x2", "x3"]
     r1 = interval_chain_leakage(binary, targets, lam=1)
     r2 = k_chain_leakage(k, targets, lam=1)
