@@ -28,7 +28,7 @@ from pdpsym.core.errors import InputError
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.joint import JointDistribution
 from pdpsym.models.law_class import LawClass, class_from_object
-from pdpsym.models.model_objects import structured_from_object, table_of
+from pdpsym.models.model_objects import is_table, structured_from_object
 from pdpsym.models.query_law import StructuredModel
 
 if TYPE_CHECKING:  # a Gaussian model loads sympy: imported where one is read
@@ -344,13 +344,13 @@ def load_law_class(path: str | Path, obj: dict[str, Any] | None = None) -> LawCl
                 raise InputError(f"{field}.{err.field}", err.message) from None
         else:
             raise InputError(field, "expected a model object or a model file's name")
-        if not hasattr(model, "target_factors") and table_of(model) is None:
+        if not hasattr(model, "target_factors") and not is_table(model):
             raise InputError(field, "a member must be a table or a structured model")
         return model
 
     cls = class_from_object(obj, member)
     members = getattr(cls, "members", ())
-    tables = [table_of(m) is not None for m in members]
+    tables = [is_table(m) for m in members]
     if any(tables) and not all(tables):
         j = tables.index(not tables[0])
         raise InputError(f"members[{j}]", "mixes tables and structured models (give one kind)")

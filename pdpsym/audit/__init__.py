@@ -63,7 +63,7 @@ from pdpsym.loss.table_leakage import table_leakage
 from pdpsym.mechanisms.base import QueryMechanism, SumMechanism
 from pdpsym.mechanisms.finite import Mechanism
 from pdpsym.models.joint import JointDistribution
-from pdpsym.models.model_objects import table_of
+from pdpsym.models.model_objects import is_table
 from pdpsym.models.neighbours import DDPReading
 from pdpsym.models.scenario import Scenario
 
@@ -431,7 +431,7 @@ def audit(
         Definition 4; Mironov (2017) Definition 4.
     """
     known = tuple(known)
-    if table_of(model) is None:
+    if not is_table(model):
         return _structured(model, mechanism, target, known, eps, delta, notions, reading)
     model.index(target, "target")
     for k in known:

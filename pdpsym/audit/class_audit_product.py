@@ -288,11 +288,8 @@ def candidate_count(
     """How many members :func:`candidate_laws` lists (computed without listing them).
 
     Args:
-        cls: the interval product.
-        mechanism: the mechanism.
-        target: the target record.
-        known: the known records.
-        notions: the notions asked for.
+        cls, mechanism, target, known, notions: the question, as for
+            :func:`candidate_laws`.
 
     Returns:
         The number of candidate members.
@@ -355,11 +352,8 @@ def notion_laws(
     and their union: a member is audited only for the notions whose candidates hold it.
 
     Args:
-        cls: the interval product.
-        mechanism: the mechanism.
-        target: the target record.
-        known: the known records.
-        notions: the notions asked for.
+        cls, mechanism, target, known, notions: the question, as for
+            :func:`candidate_laws`.
 
     Returns:
         The union of the members (the widest first) and, per notion, the indices of its
@@ -385,11 +379,8 @@ def union_count(
     without listing them (the sum of the notions' counts).
 
     Args:
-        cls: the interval product.
-        mechanism: the mechanism.
-        target: the target record.
-        known: the known records.
-        notions: the notions asked for.
+        cls, mechanism, target, known, notions: the question, as for
+            :func:`candidate_laws`.
 
     Returns:
         ``Σ_n (candidate_count(n) + 1)``.

@@ -13,7 +13,7 @@ in the scale (:mod:`pdpsym.audit.calibrate`), so the scales meeting eps for ``th
   (:mod:`pdpsym.loss.class_search`), so the widest member's scale is the class's.
 * An interval chain: the box's member corners and centre are calibrated; the largest,
   at ``theta*``, gives the lower end ``lambda*(theta*)``; then the branch and bound of
-  :func:`~pdpsym.loss.class_search.interval_chain_leakage` decides whether every law
+  :func:`~pdpsym.loss.class_search.class_leakage` decides whether every law
   meets eps at ``u = hi (1 + 10^-d)``. If so ``[lambda*(theta*), u]`` encloses the
   class's scale; if a member is certified above eps there, it becomes ``theta*`` and the
   step repeats; if the search runs out of boxes, ``u`` grows and the enclosure is
@@ -41,7 +41,7 @@ is over a class ``Theta``):
 
 For an interval chain of more than two states the bracket's lower end comes from the
 members at the rows' polytopes' vertices (up to 64 combinations) and the box's centre,
-the upper end from :func:`~pdpsym.loss.class_search_k.k_chain_leakage` decided by its
+the upper end from :func:`~pdpsym.loss.class_search_k.k_chain_search` decided by its
 enclosure only (every target at most eps: safe; a member certified above eps: it is
 calibrated and the step repeats; straddling: the margin grows tenfold and the result is
 marked not tight); there group DP is the largest over the same members, MQMExact is
@@ -80,8 +80,7 @@ from pdpsym.core.compare import compare
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import to_sympy
 from pdpsym.core.parallel import ordered_map
-from pdpsym.loss.class_search import CLASS_DIGITS, class_work, interval_chain_leakage
-from pdpsym.loss.class_search_k import k_chain_leakage
+from pdpsym.loss.class_search import CLASS_DIGITS, class_leakage, class_work
 from pdpsym.loss.count_leakage import structured_leakage
 from pdpsym.loss.count_leakage_work import CHAIN_CELLS_PER_STEP, leakage_work
 from pdpsym.loss.leakage_result import Enclosed
@@ -288,15 +287,15 @@ def class_calibrate(
         hi = None
         for _ in range(MAX_DECISIONS):
             up = hi_t * (1 + rel)
-            res = (k_chain_leakage if isinstance(cls, IntervalChainK) else interval_chain_leakage)(
-                cls,  # type: ignore[arg-type]
+            res = class_leakage(
+                cls,
                 list(goal.targets or ()),
                 goal.known,
                 up,
                 goal.weights,
                 digits=aim,
                 max_boxes=max(max_boxes - boxes, 8),
-                on_box=on_step,
+                on_step=on_step,
                 below=goal.eps,
             )
             boxes += res.boxes

@@ -110,8 +110,6 @@ class Notion:
     in_all: ClassVar[bool] = True
     #: the reading of the definition shown with the figures (None: none)
     reading: ClassVar[str | None] = None
-    #: under Laplace noise, ε at δ = 0 is Li et al.'s Eq. 2 leakage of ``A(i, B)``
-    eq2_at_zero: ClassVar[bool] = False
     #: ε at δ = 0 equals APKDP's (Desfontaines et al. Theorem 1), shown with this label
     apk_at_zero: ClassVar[str | None] = None
     #: whether Liu et al.'s reading of Definition 4 chooses the pairs
@@ -127,6 +125,17 @@ class Notion:
             The label, or None.
         """
         return ddp_reading.value if self.uses_reading else self.reading
+
+    @property
+    def eq2_at_zero(self) -> bool:
+        """Whether, under Laplace noise, ε at δ = 0 is Li et al.'s Eq. 2 leakage of
+        ``A(i, B)``: the hockey stick of the output laws given the known records' values
+        (APKDP's pairs, NP's; PPKDP's weighted pairs have the same ε at δ = 0,
+        Desfontaines et al. Theorem 1)."""
+        return self.compare is Compare.HOCKEY_STICK and self.pairs in (
+            Pairs.GIVEN_KNOWN,
+            Pairs.WEIGHTED_KNOWN,
+        )
 
     @property
     def directions(self) -> int:
@@ -213,7 +222,6 @@ class APKDP(Notion):
 
     name = "apkdp"
     pairs = Pairs.GIVEN_KNOWN
-    eq2_at_zero = True
 
 
 class PPKDP(Notion):
@@ -222,7 +230,6 @@ class PPKDP(Notion):
     name = "ppkdp"
     pairs = Pairs.WEIGHTED_KNOWN
     reading = "a known value impossible under b counts in full (infinite PLRV)"
-    eq2_at_zero = True
     apk_at_zero = "delta = 0: APKDP and PPKDP coincide (Theorem 1)"
 
 
@@ -232,7 +239,6 @@ class NP(Notion):
     name = "np"
     pairs = Pairs.GIVEN_KNOWN
     reading = "for a single θ, Definition 3 compares the same pairs as APKDP"
-    eq2_at_zero = True
 
 
 class CDP(Notion):

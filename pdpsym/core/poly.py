@@ -42,11 +42,12 @@ def zero() -> IntPoly:
     return fmpz_poly([])
 
 
-def monomial(coefficient: int, degree: int) -> IntPoly:
-    """``coefficient * z^degree``.
+def monomial(coefficient: int | IntPoly, degree: int) -> IntPoly:
+    """``coefficient * z^degree``, for an integer coefficient or an integer polynomial
+    (whose coefficients move up ``degree`` places: no multiplication by the monomial).
 
     Args:
-        coefficient: the integer coefficient.
+        coefficient: the integer coefficient, or an integer polynomial.
         degree: the exponent, ``>= 0``.
 
     Returns:
@@ -56,10 +57,17 @@ def monomial(coefficient: int, degree: int) -> IntPoly:
         ValueError: when ``degree < 0``.
 
     References:
-        FLINT docs, ``fmpz_poly``; python-flint docs, ``fmpz_poly``.
+        FLINT docs, ``fmpz_poly`` and ``fmpz_poly_shift_left``; python-flint docs,
+        ``fmpz_poly``.
+
+    Examples:
+        >>> coefficients(monomial(from_coefficients([1, 2]), 2))
+        [0, 0, 1, 2]
     """
     if degree < 0:
         raise ValueError("negative degree")
+    if isinstance(coefficient, fmpz_poly):
+        return coefficient.left_shift(degree) if degree else coefficient
     return fmpz_poly([0] * degree + [int(coefficient)])
 
 

@@ -34,12 +34,13 @@ from typing import Any
 from pdpsym.core.errors import InputError
 from pdpsym.core.parallel import ordered_map
 from pdpsym.loss import class_box_bounds, class_float_laws
-from pdpsym.loss.class_branch_bound import branch_and_bound
-from pdpsym.loss.class_search_k import k_chain_leakage
+from pdpsym.loss.class_search_k import k_chain_search
 from pdpsym.loss.class_targets import (
     CLASS_DIGITS,
     MEMBER_DIGITS,
     ClassLeakage,
+    ClassQuery,
+    ClassSearch,
     ClassTarget,
     TargetBounds,
     Upper,
@@ -56,49 +57,21 @@ from pdpsym.models.model_objects import chain_of
 
 def _member_run(job: tuple[Any, ...]) -> list[tuple[Fraction, Fraction] | None]:
     """One member's certified leakage per target (a module-level function: pickled)."""
-    model, targets, known, lam, weights, digits = job
-    res = structured_leakage(model, targets, known, lam, weights, digits=digits, exact=False)
+    model, q, digits = job
+    res = structured_leakage(
+        model, q.targets, q.known, q.lam, q.weights, digits=digits, exact=False
+    )
     return [None if r.value is None else (r.value.lo, r.value.hi) for r in res]
 
 
-def finite_class_leakage(
-    cls: ModelClass,
-    targets: Sequence[str],
-    known: Sequence[str] = (),
-    lam: Fraction | int = 1,
-    weights: Mapping[str, int] | None = None,
-    *,
-    digits: int = 15,
-    jobs: int = 1,
-    on_member: Callable[[int], None] | None = None,
-    scheduler: str | None = None,
-) -> ClassLeakage:
-    """Eq. 2's max over the members of a finite class, each by today's engine.
-
-    Args:
-        cls: the class.
-        targets: the target records.
-        known: the records the adversary knows.
-        lam: the Laplace scale (> 0).
-        weights: integer query weights (default: the sum).
-        digits: certified digits of each member's value.
-        jobs: worker processes (members run in parallel).
-        on_member: called with each member's index as it finishes (progress).
-        scheduler: a Dask scheduler (``"local"`` or an address), as for
-            :func:`~pdpsym.core.parallel.ordered_map`; None for processes.
-
-    Returns:
-        The :class:`ClassLeakage` (always tight: the members are exact).
-
-    References:
-        Kifer and Machanavajjhala (2014), Definition 3.1 (the guarantee holds for every
-        law of the class); Li et al. (2019), Sec. III, Eq. 2.
-    """
-    lam = Fraction(lam)
-    jobs_in = [(m, list(targets), tuple(known), lam, weights, digits) for m in cls.members]
-    results = ordered_map(_member_run, jobs_in, jobs, on_done=on_member, scheduler=scheduler)
+def _finite(cls: ModelClass, query: ClassQuery, search: ClassSearch) -> ClassLeakage:
+    # the max over the members, each by today's engine (always tight: the members are exact)
+    jobs_in = [(m, query, search.digits) for m in cls.members]
+    results = ordered_map(
+        _member_run, jobs_in, search.jobs, on_done=search.on_step, scheduler=search.scheduler
+    )
     out = []
-    for i, name in enumerate(targets):
+    for i, name in enumerate(query.targets):
         vals: list[tuple[int, tuple[Fraction, Fraction]]] = []
         for j, r in enumerate(results):
             v = r[i]
@@ -114,35 +87,14 @@ def finite_class_leakage(
     return ClassLeakage(tuple(out), True, 0)
 
 
-def product_class_leakage(
-    cls: IntervalProduct,
-    targets: Sequence[str],
-    known: Sequence[str] = (),
-    lam: Fraction | int = 1,
-    weights: Mapping[str, int] | None = None,
-    *,
-    digits: int = 15,
-) -> ClassLeakage:
-    """Eq. 2's sup over an interval product: the value of a member of largest support
-    (module docstring), exactly.
-
-    Args:
-        cls: the class.
-        targets: the target records.
-        known: the records the adversary knows.
-        lam: the Laplace scale (> 0).
-        weights: integer query weights (default: the sum).
-        digits: certified digits.
-
-    Returns:
-        The :class:`ClassLeakage`; each law is the widest member's row parameters.
-
-    References:
-        Li et al. (2019), Theorem 1 (independent records); Kifer and Machanavajjhala
-        (2014), Definition 3.1.
-    """
+def _product(cls: IntervalProduct, query: ClassQuery, search: ClassSearch) -> ClassLeakage:
+    # the value of a member of largest support (module docstring), exactly; each law is
+    # the widest member's row parameters
+    q = query
     member = cls.widest_member()
-    res = structured_leakage(member, targets, known, lam, weights, digits=digits, exact=True)
+    res = structured_leakage(
+        member, q.targets, q.known, q.lam, q.weights, digits=search.digits, exact=True
+    )
     out = [ClassTarget(r.target, r.value, 0 if r.value is not None else None) for r in res]
     return ClassLeakage(tuple(out), True, 0)
 
@@ -154,47 +106,15 @@ def _assignments(cls: IntervalChain, known: Sequence[str]) -> list[dict[int, int
     ]
 
 
-def interval_chain_leakage(
-    cls: IntervalChain,
-    targets: Sequence[str],
-    known: Sequence[str] = (),
-    lam: Fraction | int = 1,
-    weights: Mapping[str, int] | None = None,
-    *,
-    digits: int = CLASS_DIGITS,
-    max_boxes: int = 2000,
-    on_box: Callable[[int], None] | None = None,
-    below: Fraction | None = None,
-) -> ClassLeakage:
-    """Eq. 2's sup over an interval chain, by branch and bound (module docstring).
-
-    Args:
-        cls: the class.
-        targets: the target records.
-        known: the records the adversary knows (the max runs over their values).
-        lam: the Laplace scale (> 0).
-        weights: integer query weights (default: the sum).
-        digits: the significant digits the enclosures should fix (at most
-            :data:`CLASS_DIGITS` are aimed at).
-        max_boxes: the most boxes bounded before the search stops (not tight).
-        on_box: called with the number of boxes bounded so far (progress).
-        below: decide ``sup <= below`` instead: a box is closed once its bound is at
-            most ``below``, and the search stops as soon as a member is certified above
-            it (``tight`` then says the question is decided either way).
-
-    Returns:
-        The :class:`ClassLeakage`; each law is a parameter tuple ``(x_0, x_1[, y])``.
-
-    References:
-        Li et al. (2019), Sec. III, Eq. 2; Kifer and Machanavajjhala (2014), Definition
-        3.1; Horst and Tuy, Global Optimization, 3rd ed. (1996), Ch. IV (branch and
-        bound).
-    """
-    lam = Fraction(lam)
+def _binary_chain(cls: IntervalChain, query: ClassQuery, search: ClassSearch) -> ClassLeakage:
+    # branch and bound over the parameter box (module docstring); each law is a parameter
+    # tuple ``(x_0, x_1[, y])``
+    lam = query.lam
     if lam <= 0:
         raise InputError("lam", "must be > 0")
-    targets = list(targets)
-    known = tuple(known)
+    targets = list(query.targets)
+    known = query.known
+    weights = query.weights
     names = cls.variables
     check_names(names, targets, known)
     root = cls.box()
@@ -208,15 +128,9 @@ def interval_chain_leakage(
     init = (Fraction(1, 2),) * 2 if start != "fixed" else tuple(cls.initial)  # type: ignore[arg-type]
     shape = class_float_laws.ChainShape(contrib.table, start, init)  # type: ignore[arg-type]
     rate = 1 / (lam * contrib.scale)
-    pos_known = [names.index(k) for k in known]
-    assignments = [
-        dict(zip(pos_known, combo, strict=True))
-        for combo in itertools.product(range(2), repeat=len(pos_known))
-    ]
+    assignments = _assignments(cls, known)
     pos = {name: names.index(name) for name in targets}
-    best = TargetBounds(
-        targets, min(digits, CLASS_DIGITS), below, (known, lam, weights), cls.member
-    )
+    best = TargetBounds(query, search, cls.member)
 
     def bound(box: Box, parent: Upper | None) -> Upper:
         active = searched if parent is None else list(parent)
@@ -261,17 +175,7 @@ def interval_chain_leakage(
             h = best.hi_m[t]
             best.closed_hi[t] = float(h) if h is not None else -inf
     searched = [t for t in targets if t not in flat]
-    out = branch_and_bound(
-        root,
-        bound,
-        best.settle,
-        max_boxes=max_boxes,
-        on_box=on_box,
-        stop=best.refuted,
-        side=side,
-        park=park,
-    )
-    return best.result(out, strict=True)
+    return best.run(root, bound, strict=True, side=side, park=park)
 
 
 def _stuck(
@@ -297,37 +201,53 @@ def class_leakage(
     max_boxes: int = 2000,
     on_step: Callable[[int], None] | None = None,
     scheduler: str | None = None,
+    below: Fraction | None = None,
 ) -> ClassLeakage:
     """Eq. 2's sup over any class (dispatch on its kind; see the module docstring).
 
     Args:
-        cls: a finite class, an interval chain or an interval product.
+        cls: a finite class, an interval chain (two states or more) or an interval
+            product.
         targets: the target records.
-        known: the records the adversary knows.
+        known: the records the adversary knows (the max runs over their values).
         lam: the Laplace scale (> 0).
         weights: integer query weights (default: the sum).
-        digits: significant digits (the interval search aims at most at
+        digits: significant digits (the interval searches aim at most at
             :data:`CLASS_DIGITS`).
-        jobs: worker processes for a finite class.
-        max_boxes: the interval search's limit.
-        on_step: progress (a member finished, or a box bounded).
-        scheduler: a Dask scheduler for a finite class's members (None: processes).
+        jobs: worker processes for a finite class (members run in parallel).
+        max_boxes: the interval searches' limit (beyond it the result is not tight).
+        on_step: progress (a member finished, or the number of boxes bounded so far).
+        scheduler: a Dask scheduler for a finite class's members (``"local"`` or an
+            address, as for :func:`~pdpsym.core.parallel.ordered_map`; None: processes).
+        below: interval searches only: decide ``sup <= below`` instead (a box is closed
+            once its bound is at most ``below``, and the search stops as soon as a member
+            is certified above it; ``tight`` then says the question is decided).
 
     Returns:
-        The :class:`ClassLeakage`.
+        The :class:`ClassLeakage`: a finite class's is always tight (the members are
+        exact); an interval chain's law per target is a parameter tuple, a finite
+        class's a member index, an interval product's the widest member (index 0).
 
     References:
-        Kifer and Machanavajjhala (2014), Definition 3.1; Li et al. (2019), Eq. 2.
+        Kifer and Machanavajjhala (2014), Definition 3.1 (the guarantee holds for every
+        law of the class); Li et al. (2019), Sec. III, Eq. 2, and Theorem 1 (independent
+        records); Horst and Tuy, Global Optimization, 3rd ed. (1996), Ch. IV (branch and
+        bound).
     """
-    query = (targets, known, lam, weights)
+    query = ClassQuery(tuple(targets), tuple(known), Fraction(lam), weights)
+    search = ClassSearch(digits, jobs, max_boxes, on_step, scheduler, below)
     if isinstance(cls, ModelClass):
-        return finite_class_leakage(
-            cls, *query, digits=digits, jobs=jobs, on_member=on_step, scheduler=scheduler
-        )
+        return _finite(cls, query, search)
     if isinstance(cls, IntervalProduct):
-        return product_class_leakage(cls, *query, digits=digits)
-    search = interval_chain_leakage if isinstance(cls, IntervalChain) else k_chain_leakage
-    return search(cls, *query, digits=digits, max_boxes=max_boxes, on_box=on_step)  # type: ignore[arg-type]
+        return _product(cls, query, search)
+    if isinstance(cls, IntervalChain):
+        return _binary_chain(cls, query, search)
+    return k_chain_search(cls, query, search)
+
+
+#: the per-kind names of :func:`class_leakage` (each dispatches on the class's kind)
+finite_class_leakage = product_class_leakage = interval_chain_leakage = class_leakage
+k_chain_leakage = class_leakage
 
 
 def class_work(cls: LawClass, n_targets: int, known: Sequence[str]) -> int:
@@ -386,5 +306,6 @@ __all__ = [
     "class_work",
     "finite_class_leakage",
     "interval_chain_leakage",
+    "k_chain_leakage",
     "product_class_leakage",
 ]

@@ -25,16 +25,16 @@ References:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
 
 from pdpsym.core.errors import InputError
-from pdpsym.loss.class_branch_bound import branch_and_bound
 from pdpsym.loss.class_kstate_bounds import KShape, box_upper, point_estimate
 from pdpsym.loss.class_targets import (
-    CLASS_DIGITS,
     ClassLeakage,
+    ClassQuery,
+    ClassSearch,
     TargetBounds,
     Upper,
     check_names,
@@ -81,33 +81,20 @@ def k_shape(
     )
 
 
-def k_chain_leakage(
-    cls: IntervalChainK,
-    targets: Sequence[str],
-    known: Sequence[str] = (),
-    lam: Fraction | int = 1,
-    weights: Mapping[str, int] | None = None,
-    *,
-    digits: int = CLASS_DIGITS,
-    max_boxes: int = 2000,
-    on_box: Callable[[int], None] | None = None,
-    below: Fraction | None = None,
-) -> ClassLeakage:
-    """Eq. 2's sup over a k-state interval chain, by branch and bound (module docstring).
+def k_chain_search(cls: IntervalChainK, query: ClassQuery, search: ClassSearch) -> ClassLeakage:
+    """Eq. 2's sup over a k-state interval chain, by branch and bound (module docstring);
+    callers reach it through :func:`~pdpsym.loss.class_search.class_leakage`.
 
     Args:
         cls: the class.
-        targets: the target records.
-        known: the records the adversary knows (the max runs over their values).
-        lam: the Laplace scale (> 0).
-        weights: integer query weights (default: the sum).
-        digits: the significant digits the enclosures should fix (at most
-            :data:`~pdpsym.loss.class_targets.CLASS_DIGITS`).
-        max_boxes: the most sub-boxes bounded before the search stops (not tight).
-        on_box: called with the number of sub-boxes bounded so far (progress).
-        below: decide ``sup <= below`` instead: a sub-box is closed once its bound is at
-            most ``below``, and the search stops as soon as a member is certified above
-            it (a calibration's decision).
+        query: the targets, the known records (the max runs over their values), the
+            Laplace scale (> 0) and the query weights.
+        search: ``digits`` the enclosures should fix (at most
+            :data:`~pdpsym.loss.class_targets.CLASS_DIGITS`), ``max_boxes`` (the most
+            sub-boxes bounded before the search stops, not tight), ``on_step`` (called
+            with the number of sub-boxes bounded so far) and ``below`` (decide
+            ``sup <= below``: a sub-box is closed once its bound is at most ``below``, and
+            the search stops as soon as a member is certified above it).
 
     Returns:
         The :class:`~pdpsym.loss.class_targets.ClassLeakage`; each law is the member's
@@ -117,15 +104,12 @@ def k_chain_leakage(
         Li et al. (2019), Sec. III, Eq. 2; Kifer and Machanavajjhala (2014), Definition
         3.1; Horst and Tuy (1996), Ch. IV.
     """
-    lam = Fraction(lam)
-    if lam <= 0:
+    if query.lam <= 0:
         raise InputError("lam", "must be > 0")
-    targets = list(targets)
-    shape = k_shape(cls, targets, tuple(known), lam, weights)
+    targets = list(query.targets)
+    shape = k_shape(cls, targets, query.known, query.lam, query.weights)
     pos = dict(zip(targets, shape.targets, strict=True))
-    best = TargetBounds(
-        targets, min(digits, CLASS_DIGITS), below, (known, lam, weights), cls.member
-    )
+    best = TargetBounds(query, search, cls.member)
 
     def estimate(est: dict[int, float], active: Sequence[str]) -> dict[str, float]:
         return {t: est[pos[t]] for t in active}
@@ -150,10 +134,7 @@ def k_chain_leakage(
             best.evaluate(theta)
         return {t: ub[pos[t]] for t in active}
 
-    out = branch_and_bound(
-        root, bound, best.settle, max_boxes=max_boxes, on_box=on_box, stop=best.refuted
-    )
-    return best.result(out, strict=False)
+    return best.run(root, bound, strict=False)
 
 
-__all__ = ["k_chain_leakage", "k_shape"]
+__all__ = ["k_chain_search", "k_shape"]

@@ -25,9 +25,10 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.core.errors import InputError
-from pdpsym.loss.class_branch_bound import Outcome
+from pdpsym.loss.class_branch_bound import Outcome, branch_and_bound
 from pdpsym.loss.count_leakage import structured_leakage
 from pdpsym.loss.leakage_result import Enclosed
+from pdpsym.models.law_class import Box
 
 #: the most significant digits the interval search aims at (its bounds are floats with a
 #: proven error of about 1e-13 relative)
@@ -36,6 +37,41 @@ CLASS_DIGITS = 6
 MEMBER_DIGITS = 17
 
 Upper = dict[str, float]
+
+
+@dataclass(frozen=True)
+class ClassQuery:
+    """Eq. 2's question over a class: the adversaries ``A(i, K)`` for each target ``i``
+    and the known records ``K`` (the max runs over their values), under Laplace noise of
+    scale ``lam`` on the count weighted by ``weights`` (None: the sum).
+
+    Every engine of the class searches (:mod:`pdpsym.loss.class_search`,
+    :mod:`pdpsym.loss.class_search_k`) takes this one object.
+    """
+
+    targets: tuple[str, ...]
+    known: tuple[str, ...] = ()
+    lam: Fraction = Fraction(1)
+    weights: Mapping[str, int] | None = None
+
+
+@dataclass(frozen=True)
+class ClassSearch:
+    """How a class's sup is sought, in one place for every kind of class.
+
+    ``digits``: significant digits (a member's certified value; the interval searches aim
+    at most at :data:`CLASS_DIGITS`); ``jobs`` and ``scheduler``: worker processes or a
+    Dask scheduler for a finite class's members; ``max_boxes``: the interval searches'
+    limit; ``on_step``: progress (a member finished, or a box bounded); ``below``: decide
+    ``sup <= below`` instead of enclosing the sup (interval searches).
+    """
+
+    digits: int = 15
+    jobs: int = 1
+    max_boxes: int = 2000
+    on_step: Callable[[int], None] | None = None
+    scheduler: str | None = None
+    below: Fraction | None = None
 
 
 @dataclass(frozen=True)
@@ -110,25 +146,24 @@ class TargetBounds:
     """The per-target bookkeeping of an Eq. 2 search (module docstring).
 
     Args:
-        targets: the target records.
-        digits: the significant digits a closed sub-box fixes.
-        below: decide ``sup <= below`` instead (None: the sup to ``digits``).
-        query: ``(known, lam, weights)`` of every member's exact evaluation.
+        query: the question (every member's exact evaluation answers it).
+        search: the search's ``digits`` (a closed sub-box fixes at most
+            :data:`CLASS_DIGITS` of them) and ``below`` (decide ``sup <= below``; None:
+            the sup to those digits).
         member: the member model at a parameter tuple.
     """
 
     def __init__(
         self,
-        targets: Sequence[str],
-        digits: int,
-        below: Fraction | None,
-        query: tuple[Sequence[str], Fraction, Mapping[str, int] | None],
+        query: ClassQuery,
+        search: ClassSearch,
         member: Callable[[tuple[Fraction, ...]], Any],
     ) -> None:
-        self.targets = list(targets)
-        self.aim = digits
-        self.below = below
+        self.targets = list(query.targets)
+        self.aim = min(search.digits, CLASS_DIGITS)
+        self.below = search.below
         self.query = query
+        self.search = search
         self.member = member
         self.lo: dict[str, Fraction | None] = dict.fromkeys(self.targets)
         self.hi_m: dict[str, Fraction | None] = dict.fromkeys(self.targets)
@@ -141,9 +176,15 @@ class TargetBounds:
         if theta in self.seen:
             return
         self.seen.add(theta)
-        known, lam, weights = self.query
+        q = self.query
         res = structured_leakage(
-            self.member(theta), self.targets, known, lam, weights, digits=MEMBER_DIGITS, exact=False
+            self.member(theta),
+            self.targets,
+            q.known,
+            q.lam,
+            q.weights,
+            digits=MEMBER_DIGITS,
+            exact=False,
         )
         for r in res:
             if r.value is None:
@@ -247,11 +288,45 @@ class TargetBounds:
         reason = "" if tight else ("box-limit" if out.open else "open-end")
         return ClassLeakage(tuple(rows), tight, out.boxes, reason)
 
+    def run(
+        self,
+        root: Box,
+        bound: Callable[[Box, Upper | None], Upper | None],
+        *,
+        strict: bool,
+        **steer: Any,
+    ) -> ClassLeakage:
+        """Run the branch and bound of :mod:`pdpsym.loss.class_branch_bound` over ``root``
+        with this bookkeeping (it settles the boxes, stops a decided ``below`` question)
+        and the search's ``max_boxes`` and ``on_step``.
+
+        Args:
+            root: the parameter box.
+            bound: each sub-box's proven upper bound per active target.
+            strict: as for :meth:`result`.
+            **steer: the driver's ``side`` and ``park`` (the binary search's).
+
+        Returns:
+            The :class:`ClassLeakage` (:meth:`result`).
+        """
+        out = branch_and_bound(
+            root,
+            bound,
+            self.settle,
+            max_boxes=self.search.max_boxes,
+            on_box=self.search.on_step,
+            stop=self.refuted,
+            **steer,
+        )
+        return self.result(out, strict=strict)
+
 
 __all__ = [
     "CLASS_DIGITS",
     "MEMBER_DIGITS",
     "ClassLeakage",
+    "ClassQuery",
+    "ClassSearch",
     "ClassTarget",
     "TargetBounds",
     "check_names",

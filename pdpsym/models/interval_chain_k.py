@@ -36,8 +36,8 @@ from pdpsym.core.errors import InputError, check_fields
 from pdpsym.core.numbers import fraction_str, parse_int
 from pdpsym.models.interval_rows import (
     Box,
-    Initial,
     Interval,
+    IntervalChainBase,
     initial_law,
     inside_point,
     interval_row,
@@ -137,28 +137,21 @@ def _reaches(s: int, root: int, nxt: Mapping[int, int]) -> bool:
 
 
 @dataclass(frozen=True)
-class IntervalChainK:
+class IntervalChainK(IntervalChainBase):
     """A k-state Markov chain (``k > 2``) whose transition rows (and initial law) are
-    intervals (module docstring).
+    intervals (module docstring): the fields of
+    :class:`~pdpsym.models.interval_rows.IntervalChainBase` (the states are labels, as
+    given; the ``k`` rows are tightened), and ``values``.
 
     Args:
-        states: the state labels (as given).
         values: the states' values (the sum query's), or None when the states are numbers.
-        length: the number of records T.
-        rows: the ``k`` tightened interval rows of the transition matrix.
-        initial: ``"stationary"``, an exact law, or an interval row.
-        names: record names (default ``x1..xT``).
 
     References:
         Kifer and Machanavajjhala (2014), Definition 3.1.
     """
 
     states: tuple[str, ...]
-    values: tuple[str, ...] | None
-    length: int
-    rows: tuple[tuple[Interval, ...], ...]
-    initial: Initial
-    names: tuple[str, ...] | None = None
+    values: tuple[str, ...] | None = None
 
     @classmethod
     def from_json_object(cls, obj: Mapping[str, Any]) -> IntervalChainK:
@@ -198,7 +191,7 @@ class IntervalChainK:
             assert tight_initial is not None  # interval_row refused the rows admitting no law
             initial = tight_initial
         names = record_names(obj, T)
-        out = cls(labels, values, T, tuple(rows), initial, names)
+        out = cls(labels, T, tuple(rows), initial, names, values)
         out.member(out.centre(out.box()))  # the states and values, checked as a chain's
         return out
 
@@ -206,11 +199,6 @@ class IntervalChainK:
     def k(self) -> int:
         """The number of states."""
         return len(self.states)
-
-    @property
-    def variables(self) -> tuple[str, ...]:
-        """The record names."""
-        return self.names or tuple(f"x{t + 1}" for t in range(self.length))
 
     def param_rows(self) -> tuple[tuple[Interval, ...], ...]:
         """The interval rows the parameters range over: the transition rows, then the

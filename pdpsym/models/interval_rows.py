@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -229,6 +230,37 @@ def initial_law(init: object, k: int) -> Initial:
     return tuple(lo for lo, _ in row)
 
 
+@dataclass(frozen=True)
+class IntervalChainBase:
+    """What every interval chain holds, whatever its number of states (the binary
+    :class:`~pdpsym.models.law_class.IntervalChain`, the k-state
+    :class:`~pdpsym.models.interval_chain_k.IntervalChainK`).
+
+    Args:
+        states: the state values or labels.
+        length: the number of records T.
+        rows: the interval rows of the transition matrix (rows are from-states).
+        initial: ``"stationary"`` (each member's own stationary law), an exact law, or an
+            interval row.
+        names: record names (default ``x1..xT``).
+
+    References:
+        Kifer and Machanavajjhala (2014), Definition 3.1 (a class of laws);
+        Song, Wang, Chaudhuri (SIGMOD 2017), Sec. 5 (Markov chains).
+    """
+
+    states: tuple[Any, ...]
+    length: int
+    rows: tuple[tuple[Interval, ...], ...]
+    initial: Initial
+    names: tuple[str, ...] | None = None
+
+    @property
+    def variables(self) -> tuple[str, ...]:
+        """The record names."""
+        return self.names or tuple(f"x{t + 1}" for t in range(self.length))
+
+
 def record_names(obj: Mapping[str, Any], length: int) -> tuple[str, ...] | None:
     """The optional ``"names"`` of a chain's ``length`` records.
 
@@ -254,6 +286,7 @@ def record_names(obj: Mapping[str, Any], length: int) -> tuple[str, ...] | None:
 
 
 __all__ = [
+    "IntervalChainBase",
     "Box",
     "Initial",
     "Interval",

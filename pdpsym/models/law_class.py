@@ -45,8 +45,8 @@ from pdpsym.models.counts import CountModel
 from pdpsym.models.interval_chain_k import IntervalChainK
 from pdpsym.models.interval_rows import (
     Box,
-    Initial,
     Interval,
+    IntervalChainBase,
     binary_parameter,
     halves,
     initial_law,
@@ -109,16 +109,10 @@ def _records_text(names: Sequence[str]) -> str:
 
 
 @dataclass(frozen=True)
-class IntervalChain:
-    """A binary Markov chain whose transition rows (and initial law) are intervals.
-
-    Args:
-        states: the two state values.
-        length: the number of records T.
-        rows: the two interval rows of the transition matrix (rows are from-states).
-        initial: ``"stationary"`` (each member's own stationary law), an exact law
-            (two probabilities), or an interval row.
-        names: record names (default ``x1..xT``).
+class IntervalChain(IntervalChainBase):
+    """A binary Markov chain whose transition rows (and initial law) are intervals: the
+    fields of :class:`~pdpsym.models.interval_rows.IntervalChainBase`, with two state
+    values, two rows and, when exact, an initial law of two probabilities.
 
     The members are the chains with ``P = [[1 - x_0, x_0], [1 - x_1, x_1]]`` and, for an
     interval initial law, ``init = (1 - y, y)``: the parameters ``(x_0, x_1[, y])`` range
@@ -131,10 +125,6 @@ class IntervalChain:
     """
 
     states: tuple[Fraction, Fraction]
-    length: int
-    rows: tuple[tuple[Interval, ...], ...]
-    initial: Initial
-    names: tuple[str, ...] | None = None
 
     @classmethod
     def from_json_object(cls, obj: Mapping[str, Any]) -> IntervalChain:
@@ -161,11 +151,6 @@ class IntervalChain:
             )
         names = record_names(obj, T)
         return cls(vals, T, rows, initial, names)  # type: ignore[arg-type]
-
-    @property
-    def variables(self) -> tuple[str, ...]:
-        """The record names."""
-        return self.names or tuple(f"x{t + 1}" for t in range(self.length))
 
     def box(self) -> tuple[Interval, ...]:
         """The parameter box: ``x_0``, ``x_1`` (the rows' ``P[s][1]``) and, for an

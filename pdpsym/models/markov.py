@@ -40,7 +40,6 @@ from typing import Any
 from pdpsym.core import poly
 from pdpsym.core.errors import InputError, check_fields
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
-from pdpsym.models import truncated_counts
 from pdpsym.models.counts import Contributions, TargetFactors, check_known
 from pdpsym.models.joint import JointDistribution
 from pdpsym.models.query_law import Known, QueryWeights
@@ -360,8 +359,7 @@ class MarkovChain(RecordModel):
             a = step(t)
             row_c = contrib.table[t + 1]
             nxt = [
-                truncated_counts.shift(cur[s2], row_c[s2]) if allowed(t + 1, s2) else None
-                for s2 in range(k)
+                poly.monomial(cur[s2], row_c[s2]) if allowed(t + 1, s2) else None for s2 in range(k)
             ]
             cur = [_combine([(nxt[s2], a[s][s2]) for s2 in range(k)]) for s in range(k)]
             if t in want:
@@ -379,9 +377,7 @@ class MarkovChain(RecordModel):
                 a = step(t - 1)
                 row_c = contrib.table[t]
                 fwd = [
-                    truncated_counts.shift(
-                        _combine([(fwd[s], a[s][s2]) for s in range(k)]), row_c[s2]
-                    )
+                    poly.monomial(_combine([(fwd[s], a[s][s2]) for s in range(k)]), row_c[s2])
                     if allowed(t, s2)
                     else poly.zero()
                     for s2 in range(k)

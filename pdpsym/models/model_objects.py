@@ -109,19 +109,21 @@ def network_of(model: Any) -> BayesianNetwork | None:
     return model if isinstance(model, BayesianNetwork) else None
 
 
-def table_of(model: Any) -> JointDistribution | None:
-    """The model as an explicit joint table, or None.
+def is_table(model: Any) -> bool:
+    """Whether the model is an explicit joint table (a
+    :class:`~pdpsym.models.joint.JointDistribution`): the engines that walk its rows
+    take it; the others ask for its query law.
 
     Args:
         model: any model.
 
     Returns:
-        The model itself when it is a :class:`~pdpsym.models.joint.JointDistribution`.
+        True for a joint table.
 
     References:
         Li et al. (2019), Section III (a joint distribution over the records).
     """
-    return model if isinstance(model, JointDistribution) else None
+    return isinstance(model, JointDistribution)
 
 
 def product_of(model: Any) -> ProductModel | None:
@@ -161,8 +163,8 @@ __all__ = [
     "chain_of",
     "count_model_from_object",
     "is_structured",
+    "is_table",
     "network_of",
     "product_of",
     "structured_from_object",
-    "table_of",
 ]

@@ -94,25 +94,4 @@ def widen_up(values: Sequence[Ball], delta: int, shift: int, prec: int) -> list[
         return [v + extra for v in values]
 
 
-def shift(p: IntPoly, degree: int) -> IntPoly:
-    """``p * z^degree`` by shifting the coefficients (no multiplication by the monomial).
-
-    Args:
-        p: an integer polynomial.
-        degree: the exponent, ``>= 0``.
-
-    Returns:
-        The shifted polynomial.
-
-    References:
-        FLINT documentation, ``fmpz_poly_shift_left``.
-
-    Examples:
-        >>> from pdpsym.core import poly
-        >>> poly.coefficients(shift(poly.from_coefficients([1, 2]), 2))
-        [0, 0, 1, 2]
-    """
-    return p.left_shift(degree) if degree else p
-
-
-__all__ = ["floor_shift", "shift", "truncation_shift", "widen_up"]
+__all__ = ["floor_shift", "truncation_shift", "widen_up"]

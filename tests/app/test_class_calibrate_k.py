@@ -25,7 +25,7 @@ import pytest
 
 from pdpsym.audit.calibration import Goal
 from pdpsym.audit.class_calibrate import class_calibrate
-from pdpsym.loss.class_search_k import k_chain_leakage
+from pdpsym.loss.class_search import k_chain_leakage
 from pdpsym.models.interval_chain_k import IntervalChainK
 
 FIXED = [["1/5", "1/5"], ["3/5", "3/5"], ["1/5", "1/5"]]

@@ -71,3 +71,11 @@ def test_an_unknown_name_is_refused_naming_the_field() -> None:
     with pytest.raises(InputError) as err:
         registry.notion("rdp")
     assert err.value.field == "notions" and "known: dp, apkdp" in str(err.value)
+
+
+def test_eq2_at_zero_is_the_notions_comparing_laws_given_the_known_values() -> None:
+    # Source: Desfontaines et al. Definitions 12 (APKDP) and 3 (NP, for one θ the same
+    # pairs) compare the output laws given D(i) = a, B = v against b, v: under Laplace
+    # noise their ε at δ = 0 is Li et al.'s Eq. 2 of A(i, B); PPKDP's (Definition 13) is
+    # the same by Theorem 1. Every other notion compares other pairs or other things.
+    assert {n.name for n in registry.REGISTRY if n.eq2_at_zero} == {"apkdp", "ppkdp", "np"}

@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 from pdpsym.app.cli import main
 from pdpsym.core.errors import InputError
 from pdpsym.loss.class_kstate_bounds import box_upper
-from pdpsym.loss.class_search import class_leakage, interval_chain_leakage
-from pdpsym.loss.class_search_k import k_chain_leakage, k_shape
+from pdpsym.loss.class_search import class_leakage, interval_chain_leakage, k_chain_leakage
+from pdpsym.loss.class_search_k import k_shape
 from pdpsym.models.interval_chain_k import IntervalChainK, inside_point, row_vertices, tighten
 from pdpsym.models.law_class import class_from_object
 
@@ -298,7 +298,7 @@ def test_the_k_state_engine_on_a_binary_box_agrees_with_the_binary_engine():
         "transition": [[["4/5", "9/10"], ["1/10", "1/5"]], [["3/20", "3/10"], ["7/10", "17/20"]]],
     }
     binary = class_from_object(obj, None)
-    k = IntervalChainK(("0", "1"), None, 5, tuple(tighten(r) for r in binary.rows), "stationary")
+    k = IntervalChainK(("0", "1"), 5, tuple(tighten(r) for r in binary.rows), "stationary")
     targets = ["x1", "x2", "x3"]
     r1 = interval_chain_leakage(binary, targets, lam=1)
     r2 = k_chain_leakage(k, targets, lam=1)

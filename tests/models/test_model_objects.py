@@ -58,3 +58,6 @@ def test_the_views_answer_by_kind() -> None:
     assert model_objects.chain_of(coins) is None and model_objects.network_of(coins) is None
     assert model_objects.is_structured(chain) and model_objects.is_structured(coins)
     assert not model_objects.is_structured(table) and model_objects.chain_of(table) is None
+    # a table is a table; a chain and independent records are not
+    assert model_objects.is_table(table)
+    assert not model_objects.is_table(chain) and not model_objects.is_table(coins)

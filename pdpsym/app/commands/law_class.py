@@ -235,10 +235,10 @@ def _value_json(t: Any, digits: int) -> dict[str, Any] | None:
 
 def is_table_class(cls: Any) -> bool:
     """Whether the class's members are tables (joint distributions)."""
-    from pdpsym.models.model_objects import table_of  # after --help
+    from pdpsym.models.model_objects import is_table  # after --help
 
     members: tuple[Any, ...] = getattr(cls, "members", ())
-    return bool(members) and table_of(members[0]) is not None
+    return bool(members) and is_table(members[0])
 
 
 def _table_leakage(

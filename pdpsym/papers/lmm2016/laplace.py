@@ -22,16 +22,8 @@ from fractions import Fraction
 from pdpsym.core.errors import InputError
 from pdpsym.core.exp_polynomials import LogRatio
 from pdpsym.loss.laplace_mixture import MixtureCandidate, decided_sup, mixture_candidates
+from pdpsym.models import neighbours as nbr
 from pdpsym.models.joint import JointDistribution
-from pdpsym.models.neighbours import (
-    DEFINITION4,
-    Database,
-    DDPNeighbours,
-    DDPReading,
-    DependenceReading,
-    databases,
-    dependence_size,
-)
 from pdpsym.papers.lmm2016.dependence import exp_of
 from pdpsym.papers.lmm2016.mechanism import database_str
 
@@ -40,7 +32,7 @@ from pdpsym.papers.lmm2016.mechanism import database_str
 class LaplaceMechanism:
     """A(D) = Q(D) + Lap(b) for a real query Q given on every database."""
 
-    query: Mapping[Database, Fraction]
+    query: Mapping[nbr.Database, Fraction]
     b: Fraction
 
     def __post_init__(self) -> None:
@@ -48,7 +40,9 @@ class LaplaceMechanism:
             raise InputError("b", "Laplace scale must be > 0")
 
 
-def global_sensitivity(query: Mapping[Database, Fraction], theta: JointDistribution) -> Fraction:
+def global_sensitivity(
+    query: Mapping[nbr.Database, Fraction], theta: JointDistribution
+) -> Fraction:
     """Delta Q = max |Q(D) - Q(D')| over D, D' differing in exactly one tuple.
 
     Args:
@@ -62,7 +56,7 @@ def global_sensitivity(query: Mapping[Database, Fraction], theta: JointDistribut
         Liu et al. (2016), Section VI-A, Theorem 7 (the global sensitivity Delta Q).
     """
     best = Fraction(0)
-    for d in databases(theta):
+    for d in nbr.databases(theta):
         for k in range(theta.n):
             for v in theta.domains[k]:
                 if v != d[k]:
@@ -72,10 +66,10 @@ def global_sensitivity(query: Mapping[Database, Fraction], theta: JointDistribut
 
 
 def baseline_mechanism(
-    query: Mapping[Database, Fraction],
+    query: Mapping[nbr.Database, Fraction],
     theta: JointDistribution,
     eps: Fraction,
-    dependence: DependenceReading = DependenceReading.JOINT,
+    dependence: nbr.DependenceReading = nbr.DependenceReading.JOINT,
     size: int | None = None,
 ) -> LaplaceMechanism:
     """Theorem 7's mechanism Q(D) + Lap(L * Delta Q / eps); ``size`` = L if known.
@@ -101,14 +95,14 @@ def baseline_mechanism(
     dq = global_sensitivity(query, theta)
     if dq == 0:
         raise InputError("query", "constant query: sensitivity 0, no noise is needed")
-    big_l = dependence_size(theta, dependence) if size is None else size
+    big_l = nbr.dependence_size(theta, dependence) if size is None else size
     return LaplaceMechanism(dict(query), big_l * dq / eps)
 
 
 def laplace_ddp_epsilon(
     mech: LaplaceMechanism,
     theta: JointDistribution,
-    neighbours: DDPNeighbours = DEFINITION4,
+    neighbours: nbr.DDPNeighbours = nbr.DEFINITION4,
 ) -> tuple[LogRatio, dict[str, str]]:
     """The exact sup over outputs and pairs of the log probability ratio, as a LogRatio.
 
@@ -120,7 +114,7 @@ def laplace_ddp_epsilon(
         mech: the Laplace mechanism ``Q(D) + Lap(b)``.
         theta: the joint law of the tuples (the relationship R).
         neighbours: what Definition 4 compares: its reading and the dependence sets
-            (:class:`DDPNeighbours`).
+            (:class:`~pdpsym.models.neighbours.DDPNeighbours`).
 
     Returns:
         ``(eps, witness)``: eps as an exact :class:`~pdpsym.core.exp_polynomials.LogRatio` and
@@ -130,7 +124,7 @@ def laplace_ddp_epsilon(
         Liu et al. (2016), Section V, Definition 4; Section VI-B, Eq. 11-12.
     """
     q, b = mech.query, mech.b
-    if neighbours.reading is not DDPReading.CONDITIONAL:
+    if neighbours.reading is not nbr.DDPReading.CONDITIONAL:
         best = Fraction(0)
         witness: dict[str, str] = {}
         for i, d, e in neighbours.pairs(theta):
@@ -162,7 +156,7 @@ def laplace_satisfies(
     mech: LaplaceMechanism,
     theta: JointDistribution,
     eps: Fraction,
-    neighbours: DDPNeighbours = DEFINITION4,
+    neighbours: nbr.DDPNeighbours = nbr.DEFINITION4,
 ) -> bool:
     """Whether the Laplace mechanism is eps-DDP in the reading, decided exactly.
 
@@ -171,7 +165,7 @@ def laplace_satisfies(
         theta: the joint law of the tuples (the relationship R).
         eps: the eps to check, an exact rational.
         neighbours: what Definition 4 compares: its reading and the dependence sets
-            (:class:`DDPNeighbours`).
+            (:class:`~pdpsym.models.neighbours.DDPNeighbours`).
 
     Returns:
         True iff the exact eps of the mechanism is at most ``eps``.
