@@ -47,13 +47,18 @@ from pdpsym.models.gaussian import gaussian_of
 from pdpsym.models.query_law import StructuredModel
 
 
-def _integer_weights(query: LinearQuery | None) -> dict[str, int] | None:
-    """A linear query's weights as the integers a structured model's engine takes."""
+def _integer_weights(model: Any, query: LinearQuery | None) -> dict[str, int] | None:
+    """A linear query's weights as the integers a structured model's engine takes: every
+    record of the model, those the query does not name at weight 0 (the engines read an
+    absent name as weight 1, their default sum)."""
     if query is None:
         return None
     if any(Fraction(w).denominator != 1 for w in query.weights.values()):
         raise InputError("query", "a structured model's query has integer weights")
-    return {name: int(w) for name, w in query.weights.items()}
+    unknown = sorted(set(query.weights) - set(model.variables))
+    if unknown:
+        raise InputError("query", f"names records the model does not have: {', '.join(unknown)}")
+    return {name: int(query.weight(name)) for name in model.variables}
 
 
 def leakage(
@@ -120,7 +125,7 @@ def leakage(
             raise InputError("lam", f"must be > 0, got {fraction_str(lam)}")
         return histogram_leakage(model, [target], tuple(known), lam, digits=digits)[0]
     if isinstance(model, StructuredModel):
-        weights = _integer_weights(query)
+        weights = _integer_weights(model, query)
         return structured_leakage(model, [target], known, lam, weights, digits=digits)[0]  # type: ignore[arg-type]
     gaussian = gaussian_of(model)
     if gaussian is not None:
@@ -171,7 +176,7 @@ def eq2_loss(
     if lam <= 0:
         raise InputError("lam", f"must be > 0, got {fraction_str(lam)}")
     if isinstance(model, StructuredModel):
-        weights: Any = _integer_weights(query)
+        weights: Any = _integer_weights(model, query)
     else:
         weights = {v: query.weight(v) for v in model.variables} if query is not None else None
     domains = [model.domain(k) for k in known]

@@ -1,19 +1,22 @@
 """Li et al. Eq. 2: exact leakage against an oracle, exhaustive classes and stated laws."""
 
+import itertools
 from fractions import Fraction
 
 import mpmath
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from oracles.eq2_leakage import eq2_bruteforce
+from oracles.eq2_leakage import eq2_bruteforce, eq2_grid
 from strategies import joint_tables, lambdas, product_tables
 
 from pdpsym.loss.adversary import Adversary
+from pdpsym.loss.leakage import leakage
 from pdpsym.loss.table_leakage import all_adversaries, leakage_all, table_leakage
 from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.families import tables_up_to
 from pdpsym.models.joint import JointDistribution
+from pdpsym.models.markov import MarkovChain
 from pdpsym.papers.li2019.examples import li2019_table
 from pdpsym.papers.li2019.theorems import bayes_identity_holds, group_dp_bound, theorem4_value
 
@@ -172,3 +175,26 @@ def test_leakage_all_covers_every_adversary():
     m = li2019_table("a")
     results = leakage_all(m, 1)
     assert len(results) == 2 * 2 ** (2 - 1)
+
+
+def test_records_a_linear_query_leaves_out_have_weight_zero_on_a_chain():
+    # LinearQuery: "variables without a weight have weight 0". A structured model's
+    # engine reads an absent record as weight 1 (its default sum), so the entry point must
+    # pass every record. Expected value: Eq. 2 over the chain's joint law enumerated here
+    # in Fractions (x1 ~ (2/5, 3/5), stay 4/5 else move), query x1 + x2, on a grid that
+    # holds every support point (oracles.eq2_leakage, no pdpsym import).
+    init, stay = (Fraction(2, 5), Fraction(3, 5)), Fraction(4, 5)
+    cells = {}
+    for seq in itertools.product((0, 1), repeat=3):
+        p = init[seq[0]]
+        for a, b in itertools.pairwise(seq):
+            p *= stay if a == b else 1 - stay
+        cells[tuple(Fraction(x) for x in seq)] = p
+    weights = {"x1": Fraction(1), "x2": Fraction(1)}
+    expected = eq2_grid((["x1", "x2", "x3"], cells), "x1", (), Fraction(1), weights)
+    chain = MarkovChain(["0", "1"], 3, ["2/5", "3/5"], [["4/5", "1/5"], ["1/5", "4/5"]])
+    named = leakage(chain, "x1", lam=1, query=LinearQuery(weights))
+    zero = leakage(chain, "x1", lam=1, query=LinearQuery({**weights, "x3": Fraction(0)}))
+    assert named.as_row(15)["value"] == zero.as_row(15)["value"]
+    lo, hi = (mpmath.mpf(x) for x in named.as_row(15)["value"]["enclosure"])
+    assert lo - mpmath.mpf(10) ** -14 <= expected <= hi + mpmath.mpf(10) ** -14
