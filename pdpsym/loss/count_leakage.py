@@ -74,6 +74,9 @@ EXACT_SUPPORT = 48
 MAX_BITS = 2048
 #: the reason of an exact 0 (:func:`pdpsym.models.bayesnet_build.independent_targets`)
 DSEP = "d-separated from every counted record given the known ones"
+#: the reason of an exact 0 found by the tables' values
+#: (:mod:`pdpsym.models.bayesnet_vacuous`: an edge they ignore, or an averaged table)
+BY_TABLES = "independent of every counted record given the known ones, by the tables' values"
 
 
 def checked_known(
@@ -463,12 +466,14 @@ def structured_leakage(
     network = network_of(model)
     zeros: tuple[str, ...] = ()
     settled: Mapping[str, bool] = {}
+    by_tables: frozenset[str] = frozenset()
     full_targets = targets
     if network is not None:  # known records d-separated from the query
         counted = [v for v, row in zip(network.variables, contrib.table, strict=True) if any(row)]
         if plan is None or (plan.targets, plan.known) != (tuple(targets), tuple(known)):
             plan = target_plan(network, targets, known, weights)
         zeros, settled, targets = plan.zeros, plan.decided, list(plan.computed)
+        by_tables = plan.by_tables
         known = relevant_known(network.nodes, counted, targets, known)
         tree = network.targets_work(known, weights, targets)
         floats = bayesnet_float_jtree.prefers_floats(tree, contrib.span)
@@ -530,7 +535,12 @@ def structured_leakage(
         a = acc[t]
         if t in zeros and (settled.get(t, a.lo is not None)):
             out.append(
-                TargetLeakage(t, "ok", Enclosed(Fraction(0), Fraction(0), None, DSEP), asked)
+                TargetLeakage(
+                    t,
+                    "ok",
+                    Enclosed(Fraction(0), Fraction(0), None, BY_TABLES if t in by_tables else DSEP),
+                    asked,
+                )
             )
         elif a.lo is None or a.hi is None:
             out.append(TargetLeakage(t, "no-compatible-pair", known=asked))

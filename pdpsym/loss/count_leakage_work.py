@@ -13,7 +13,7 @@ from typing import Any
 
 from pdpsym.loss.independent import independent_closed_form
 from pdpsym.models import bayesnet_float_jtree
-from pdpsym.models.bayesnet_zeros import zero_targets
+from pdpsym.models.bayesnet_zeros import zero_plan
 from pdpsym.models.counts import CountModel
 from pdpsym.models.model_objects import chain_of, network_of
 
@@ -120,13 +120,15 @@ def leakage_work(
 class TargetPlan:
     """Which targets of a Bayesian network are exact zeros, which of them are decided on
     the graph (``True``: leakage 0; ``False``: no compatible pair), and which targets the
-    passes compute (:func:`target_plan`)."""
+    passes compute (:func:`target_plan`); ``by_tables``: the zeros found by the
+    tables' values, not by the graph alone."""
 
     targets: tuple[str, ...]
     known: tuple[str, ...]
     zeros: tuple[str, ...]
     decided: Mapping[str, bool]
     computed: tuple[str, ...]
+    by_tables: frozenset[str] = frozenset()
 
 
 def target_plan(
@@ -135,7 +137,7 @@ def target_plan(
     known: Sequence[str],
     weights: Mapping[str, int] | None = None,
 ) -> TargetPlan:
-    """The exact zeros of :func:`pdpsym.models.bayesnet_zeros.zero_targets` and the
+    """The exact zeros of :func:`pdpsym.models.bayesnet_zeros.zero_plan` and the
     targets to compute: the decided ones are left out when that makes the estimate
     smaller (their records may drop out of the clique tree), else every target is
     computed (a smaller network may fall to a costlier engine: the decided values are
@@ -153,11 +155,13 @@ def target_plan(
     References:
         Li et al. (2019), Eq. 2 (a target's value needs only its own laws).
     """
-    zeros, decided = zero_targets(network, targets, known, weights)
+    zeros, decided, by_tables = zero_plan(network, targets, known, weights)
     computed = list(targets)
     if decided:
-        chosen = [t for t in targets if t not in decided]
+        # the zeros by the tables' values are still computed (their records stay in the
+        # tree): the other targets then get the same passes as without them
+        chosen = [t for t in targets if t not in decided or t in by_tables]
         full = leakage_work(network, len(targets), known, targets, weights)
         reduced = leakage_work(network, len(chosen), known, chosen, weights)
         computed = chosen if reduced < full else computed
-    return TargetPlan(tuple(targets), tuple(known), zeros, decided, tuple(computed))
+    return TargetPlan(tuple(targets), tuple(known), zeros, decided, tuple(computed), by_tables)

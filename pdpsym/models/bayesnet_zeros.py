@@ -1,7 +1,9 @@
 """The targets of a Bayesian network whose Eq. 2 leakage is exactly 0, found on the
 graph before any law is computed: those d-separated from every counted record by the
 known ones (the query's law then does not depend on the target's value), with their
-compatible values decided from the graph and the tables' supports.
+compatible values decided from the graph and the tables' supports; and those
+independent of the query by the tables' values (:mod:`pdpsym.models.bayesnet_vacuous`:
+an edge the tables ignore, or a table averaged over parents independent of the query).
 
 References:
     Koller and Friedman, Probabilistic Graphical Models (2009), Theorem 3.3 and
@@ -15,6 +17,7 @@ from typing import Any
 
 from pdpsym.models.bayesnet_build import independent_targets, reachable, surely_compatible
 from pdpsym.models.bayesnet_jtree import marginal_supports
+from pdpsym.models.bayesnet_vacuous import averaged_independent, reduced_nodes
 
 
 def zero_targets(
@@ -23,19 +26,7 @@ def zero_targets(
     known: Sequence[str],
     weights: Mapping[str, int] | None = None,
 ) -> tuple[tuple[str, ...], dict[str, bool]]:
-    """A Bayesian network's targets whose Eq. 2 leakage is exactly 0, and those of them
-    decided without computing their laws.
-
-    A target d-separated from every counted record by the known ones
-    (:func:`~pdpsym.models.bayesnet_build.independent_targets`) has the same law of the
-    query for each of its values: its leakage is 0 when two of its values are compatible
-    with some known assignment, else it has no compatible pair. When it is also
-    d-separated from the known records given nothing, its values compatible with a known
-    assignment of positive probability are those of positive marginal probability:
-    every state when its table is positive
-    (:func:`~pdpsym.models.bayesnet_build.surely_compatible`), else the support that the
-    boolean passes of :func:`~pdpsym.models.bayesnet_jtree.marginal_supports` find
-    exactly. Those targets are decided; the others are computed.
+    """The first two parts of :func:`zero_plan`: ``(zeros, decided)``.
 
     Args:
         network: a :class:`~pdpsym.models.bayesnet.BayesianNetwork`.
@@ -44,17 +35,63 @@ def zero_targets(
         weights: integer query weights (default 1).
 
     Returns:
-        ``(zeros, decided)``: the zero targets in order, and for each decided one whether
-        it has a compatible pair (leakage 0) or not.
+        ``(zeros, decided)`` of :func:`zero_plan`.
+
+    References:
+        Li et al. (2019), Eq. 2; Koller and Friedman (2009), Theorem 3.3.
+    """
+    zeros, decided, _ = zero_plan(network, targets, known, weights)
+    return zeros, decided
+
+
+def zero_plan(
+    network: Any,
+    targets: Sequence[str],
+    known: Sequence[str],
+    weights: Mapping[str, int] | None = None,
+) -> tuple[tuple[str, ...], dict[str, bool], frozenset[str]]:
+    """A Bayesian network's targets whose Eq. 2 leakage is exactly 0, those of them
+    decided without computing their laws, and those found by the tables' values.
+
+    The graph is first reduced by dropping every edge its tables ignore
+    (:func:`~pdpsym.models.bayesnet_vacuous.reduced_nodes`: the same joint law, so every
+    d-separation in the smaller graph is an independence). A target d-separated there
+    from every counted record by the known ones
+    (:func:`~pdpsym.models.bayesnet_build.independent_targets`) has the same law of the
+    query for each of its values: its leakage is 0 when two of its values are compatible
+    with some known assignment, else it has no compatible pair. When it is also
+    d-separated from the known records given nothing, its values compatible with a known
+    assignment of positive probability are those of positive marginal probability:
+    every state when its table is positive
+    (:func:`~pdpsym.models.bayesnet_build.surely_compatible`), else the support that the
+    boolean passes of :func:`~pdpsym.models.bayesnet_jtree.marginal_supports` find
+    exactly. Those targets are decided; the others are computed. A target whose table,
+    averaged exactly over its parents independent of the query, is the same row for
+    every setting of its other parents is independent of the counted and known records
+    (:func:`~pdpsym.models.bayesnet_vacuous.averaged_independent`): an exact zero,
+    decided.
+
+    Args:
+        network: a :class:`~pdpsym.models.bayesnet.BayesianNetwork`.
+        targets: the target records.
+        known: the known records.
+        weights: integer query weights (default 1).
+
+    Returns:
+        ``(zeros, decided, by_tables)``: the zero targets in order; for each decided one
+        whether it has a compatible pair (leakage 0) or not; and the zeros that the
+        graph alone does not show (a dropped edge or an averaged table).
 
     References:
         Li et al. (2019), Eq. 2; Koller and Friedman (2009), Theorem 3.3; Aji and
         McEliece (2000).
     """
-    nodes = network.nodes
+    graph = network.nodes
+    nodes = reduced_nodes(graph)
     contrib = network.contributions(weights)
     counted = [v for v, row in zip(network.variables, contrib.table, strict=True) if any(row)]
     zeros = independent_targets(nodes, counted, targets, known)
+    by_tables = set(zeros) - set(independent_targets(graph, counted, targets, known))
     near_known = reachable(nodes, known, ()) if known else set()
     decided: dict[str, bool] = {}
     hard = []
@@ -68,7 +105,14 @@ def zero_targets(
     supports = marginal_supports(nodes, network.variables, hard) if hard else None
     for t in hard if supports is not None else ():
         decided[t] = sum(supports[t]) >= 2  # type: ignore[index]
-    return zeros, decided
+    free = set(known) | set(zeros)
+    rest = [t for t in targets if t not in free]
+    averaged = averaged_independent(nodes, [c for c in counted if c not in known], known, rest)
+    if averaged:
+        decided.update(averaged)
+        by_tables |= set(averaged)
+        zeros = tuple(t for t in targets if t in set(zeros) or t in averaged)
+    return zeros, decided, frozenset(by_tables)
 
 
-__all__ = ["zero_targets"]
+__all__ = ["zero_plan", "zero_targets"]

@@ -135,9 +135,11 @@ def test_d_separated_targets_leak_exactly_zero(case):
     assert list(zeros) == expected
     net = BayesianNetwork.from_nodes(specs).count_query(counted, "b")
     results = {r.target: r for r in structured_leakage(net, targets, known, 2, exact=False)}
-    assert zero_targets(net, targets, known)[0] == zeros
-    decided = zero_targets(net, targets, known)[1]
-    for t in zeros:
+    # the graph's zeros, and those the tables' values add (pdpsym.models.bayesnet_vacuous;
+    # checked by the same brute force)
+    every_zero, decided = zero_targets(net, targets, known)
+    assert set(zeros) <= set(every_zero)
+    for t in every_zero:
         laws = brute_laws(specs, counted, t, known)
         # by the brute force: each compatible value gives the same law of the count
         pairs = False
@@ -265,5 +267,8 @@ def test_link_counting_twenty_records_runs_with_its_exact_zeros(capsys):
     specs = [{"name": v, "parents": list(net.nodes[v].parents)} for v in net.variables]
     # the search from the counted records once: every record reached is d-connected
     linked = {v for v in net.variables if not dseparated(specs, v, counted, set())}
-    assert zeros == set(net.variables) - linked and len(zeros) == 670
+    dsep = {t["target"] for t in out["targets"] if "d-separated" in t["value"].get("reason", "")}
+    assert dsep == set(net.variables) - linked and len(dsep) == 670
+    # and 20 more by the tables' values (tests/models/test_bayesnet_vacuous.py)
+    assert len(zeros - dsep) == 20
     assert all(t["value"] is not None for t in out["targets"])
