@@ -17,7 +17,10 @@ from typing import Any
 
 from pdpsym.models.bayesnet_build import independent_targets, reachable, surely_compatible
 from pdpsym.models.bayesnet_jtree import marginal_supports
-from pdpsym.models.bayesnet_vacuous import averaged_independent, reduced_nodes
+from pdpsym.models.bayesnet_vacuous import averaged_independent, exact_marginal, reduced_nodes
+
+#: the most cells of one factor when a target's support is found over its own ancestors
+SUPPORT_CELLS = 1 << 18
 
 
 def zero_targets(
@@ -65,7 +68,9 @@ def zero_plan(
     every state when its table is positive
     (:func:`~pdpsym.models.bayesnet_build.surely_compatible`), else the support that the
     boolean passes of :func:`~pdpsym.models.bayesnet_jtree.marginal_supports` find
-    exactly. Those targets are decided; the others are computed. A target whose table,
+    exactly (when those passes are over their size cap, each target's exact marginal
+    over its own ancestors, :func:`~pdpsym.models.bayesnet_vacuous.exact_marginal`, when
+    that is under its cap). Those targets are decided; the others are computed. A target whose table,
     averaged exactly over its parents independent of the query, is the same row for
     every setting of its other parents is independent of the counted and known records
     (:func:`~pdpsym.models.bayesnet_vacuous.averaged_independent`): an exact zero,
@@ -105,6 +110,13 @@ def zero_plan(
     supports = marginal_supports(nodes, network.variables, hard) if hard else None
     for t in hard if supports is not None else ():
         decided[t] = sum(supports[t]) >= 2  # type: ignore[index]
+    for t in hard if supports is None else ():
+        # the batch passes were refused: each target's own ancestors; every positive
+        # entry counted as 1 (integer sums of products of positive integers: the support
+        # of the marginal, exactly)
+        law = exact_marginal(nodes, [t], SUPPORT_CELLS, lambda _: 1)
+        if law is not None:
+            decided[t] = len(law) >= 2
     free = set(known) | set(zeros)
     rest = [t for t in targets if t not in free]
     averaged = averaged_independent(nodes, [c for c in counted if c not in known], known, rest)
@@ -115,4 +127,4 @@ def zero_plan(
     return zeros, decided, frozenset(by_tables)
 
 
-__all__ = ["zero_plan", "zero_targets"]
+__all__ = ["SUPPORT_CELLS", "zero_plan", "zero_targets"]

@@ -251,3 +251,15 @@ def test_link_count_of_twenty_has_twenty_zeros_by_the_tables():
     expected -= {"N56_a_m", "N56_a_f"}
     expected |= {"D0_56_a_m", "D0_56_a_f"}
     assert by_tables == expected and all(decided[t] for t in by_tables)
+
+
+@pytest.mark.slow
+def test_munin1_counting_one_record_runs(capsys):
+    # munin1 counting R_LNLLP_APB_MALOSS = NO was refused (1.8e10 units): most targets
+    # are d-separated from it, but the batch support passes are over their cap, so they
+    # were all computed; each target's support over its own ancestors now decides them
+    # and the others fit the default limit
+    argv = ["leakage", str(DATA / "munin1.bif.gz"), "--all-targets", "--lam", "2", "--json"]
+    assert main([*argv, "--count", "R_LNLLP_APB_MALOSS=NO"]) == 0
+    out = json.loads(capsys.readouterr().out)["targets"]
+    assert len(out) == 186 and sum(bool(t["value"] and "reason" in t["value"]) for t in out) > 100
