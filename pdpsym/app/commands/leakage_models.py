@@ -18,6 +18,7 @@ from pdpsym.loss.count_leakage_work import TargetPlan, assignment_count, leakage
 from pdpsym.loss.histogram import histogram_leakage, histogram_work
 from pdpsym.mechanisms.laplace import parse_lambda
 from pdpsym.models import counts
+from pdpsym.models.bayesnet_vacuous import without_vacuous
 from pdpsym.models.counts import CountModel
 from pdpsym.models.model_objects import network_of
 
@@ -52,6 +53,7 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
     network = network_of(model)
     plan: TargetPlan | None = None
     if network is not None and not histogram:
+        network = without_vacuous(network)  # the same law; edges its tables ignore dropped
         for name in known:
             network.index(name, "known")
         if not args.all_targets:
