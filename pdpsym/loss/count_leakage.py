@@ -62,6 +62,7 @@ from pdpsym.loss.independent import independent_closed_form, independent_leakage
 from pdpsym.loss.leakage_result import Enclosed, TargetLeakage
 from pdpsym.models import bayesnet_float_jtree, truncated_counts
 from pdpsym.models.bayesnet_build import relevant_known
+from pdpsym.models.bayesnet_zeros import averaged_zeros
 from pdpsym.models.counts import Contributions, CountModel
 from pdpsym.models.model_objects import chain_of, network_of
 
@@ -530,6 +531,12 @@ def structured_leakage(
                 on_target(name)
             if res is not None:
                 acc[name].add(*res)
+    if network is not None:  # the zeros by averaged tables (computed all the same)
+        rest = [t for t in full_targets if t not in zeros]
+        averaged = averaged_zeros(network, rest, asked, weights)
+        zeros = (*zeros, *averaged)
+        settled = {**settled, **averaged}
+        by_tables |= set(averaged)
     out = []
     for t in full_targets:
         a = acc[t]

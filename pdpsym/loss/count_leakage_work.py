@@ -136,11 +136,14 @@ def target_plan(
     targets: Sequence[str],
     known: Sequence[str],
     weights: Mapping[str, int] | None = None,
+    graph: Mapping[str, Any] | None = None,
 ) -> TargetPlan:
-    """The exact zeros of :func:`pdpsym.models.bayesnet_zeros.zero_plan` and the
-    targets to compute: the decided ones are left out when that makes the estimate
-    smaller (their records may drop out of the clique tree), else every target is
-    computed (a smaller network may fall to a costlier engine: the decided values are
+    """The exact zeros of :func:`pdpsym.models.bayesnet_zeros.zero_plan` found on the
+    graph (the zeros by averaged tables are found after the work check, by
+    :func:`~pdpsym.loss.count_leakage.structured_leakage`: they are computed all the same)
+    and the targets to compute: the decided ones are left out when that makes the
+    estimate smaller (their records may drop out of the clique tree), else every target
+    is computed (a smaller network may fall to a costlier engine: the decided values are
     the same either way).
 
     Args:
@@ -148,6 +151,8 @@ def target_plan(
         targets: the targets.
         known: the known records.
         weights: integer query weights (default 1).
+        graph: the nodes as declared, when ``network`` has had its vacuous edges dropped
+            (:func:`~pdpsym.models.bayesnet_vacuous.without_vacuous`).
 
     Returns:
         The :class:`TargetPlan`.
@@ -155,12 +160,12 @@ def target_plan(
     References:
         Li et al. (2019), Eq. 2 (a target's value needs only its own laws).
     """
-    zeros, decided, by_tables = zero_plan(network, targets, known, weights)
+    zeros, decided, by_tables = zero_plan(
+        network, targets, known, weights, graph=graph, averaged=False
+    )
     computed = list(targets)
     if decided:
-        # the zeros by the tables' values are still computed (their records stay in the
-        # tree): the other targets then get the same passes as without them
-        chosen = [t for t in targets if t not in decided or t in by_tables]
+        chosen = [t for t in targets if t not in decided]
         full = leakage_work(network, len(targets), known, targets, weights)
         reduced = leakage_work(network, len(chosen), known, chosen, weights)
         computed = chosen if reduced < full else computed

@@ -15,7 +15,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pdpsym.models.bayesnet_build import independent_targets, reachable, surely_compatible
+from pdpsym.models.bayesnet_build import (
+    Node,
+    independent_targets,
+    reachable,
+    surely_compatible,
+)
 from pdpsym.models.bayesnet_jtree import marginal_supports
 from pdpsym.models.bayesnet_vacuous import averaged_independent, exact_marginal, reduced_nodes
 
@@ -52,6 +57,9 @@ def zero_plan(
     targets: Sequence[str],
     known: Sequence[str],
     weights: Mapping[str, int] | None = None,
+    *,
+    graph: Mapping[str, Node] | None = None,
+    averaged: bool = True,
 ) -> tuple[tuple[str, ...], dict[str, bool], frozenset[str]]:
     """A Bayesian network's targets whose Eq. 2 leakage is exactly 0, those of them
     decided without computing their laws, and those found by the tables' values.
@@ -74,13 +82,17 @@ def zero_plan(
     averaged exactly over its parents independent of the query, is the same row for
     every setting of its other parents is independent of the counted and known records
     (:func:`~pdpsym.models.bayesnet_vacuous.averaged_independent`): an exact zero,
-    decided.
+    decided (:func:`averaged_zeros`).
 
     Args:
         network: a :class:`~pdpsym.models.bayesnet.BayesianNetwork`.
         targets: the target records.
         known: the known records.
         weights: integer query weights (default 1).
+        graph: the nodes as declared when ``network`` has had its vacuous edges dropped
+            already (a zero d-separated only without them is one by the tables' values).
+        averaged: also the zeros of :func:`averaged_zeros` (they never change which
+            targets are computed: a caller may find them after its work check).
 
     Returns:
         ``(zeros, decided, by_tables)``: the zero targets in order; for each decided one
@@ -91,8 +103,8 @@ def zero_plan(
         Li et al. (2019), Eq. 2; Koller and Friedman (2009), Theorem 3.3; Aji and
         McEliece (2000).
     """
-    graph = network.nodes
-    nodes = reduced_nodes(graph)
+    graph = network.nodes if graph is None else graph
+    nodes = reduced_nodes(network.nodes)
     contrib = network.contributions(weights)
     counted = [v for v, row in zip(network.variables, contrib.table, strict=True) if any(row)]
     zeros = independent_targets(nodes, counted, targets, known)
@@ -117,14 +129,44 @@ def zero_plan(
         law = exact_marginal(nodes, [t], SUPPORT_CELLS, lambda _: 1)
         if law is not None:
             decided[t] = len(law) >= 2
-    free = set(known) | set(zeros)
-    rest = [t for t in targets if t not in free]
-    averaged = averaged_independent(nodes, [c for c in counted if c not in known], known, rest)
     if averaged:
-        decided.update(averaged)
-        by_tables |= set(averaged)
-        zeros = tuple(t for t in targets if t in set(zeros) or t in averaged)
+        rest = [t for t in targets if t not in set(zeros)]
+        more = averaged_zeros(network, rest, known, weights)
+        if more:
+            decided.update(more)
+            by_tables |= set(more)
+            zeros = tuple(t for t in targets if t in set(zeros) or t in more)
     return zeros, decided, frozenset(by_tables)
 
 
-__all__ = ["SUPPORT_CELLS", "zero_plan", "zero_targets"]
+def averaged_zeros(
+    network: Any,
+    targets: Sequence[str],
+    known: Sequence[str],
+    weights: Mapping[str, int] | None = None,
+) -> dict[str, bool]:
+    """The targets independent of the counted and known records by their averaged
+    tables (:func:`~pdpsym.models.bayesnet_vacuous.averaged_independent`, on the network
+    without its vacuous edges), each with whether it has a compatible pair.
+
+    Args:
+        network: a :class:`~pdpsym.models.bayesnet.BayesianNetwork`.
+        targets: the targets to try (the known ones are skipped).
+        known: the known records.
+        weights: integer query weights (default 1).
+
+    Returns:
+        ``{target: has two compatible values}`` for each one decided (leakage exactly 0,
+        or no compatible pair).
+
+    References:
+        Li et al. (2019), Eq. 2; Koller and Friedman (2009), Theorem 3.3.
+    """
+    nodes = reduced_nodes(network.nodes)
+    contrib = network.contributions(weights)
+    counted = [v for v, row in zip(network.variables, contrib.table, strict=True) if any(row)]
+    rest = [t for t in targets if t not in set(known)]
+    return averaged_independent(nodes, [c for c in counted if c not in known], known, rest)
+
+
+__all__ = ["SUPPORT_CELLS", "averaged_zeros", "zero_plan", "zero_targets"]

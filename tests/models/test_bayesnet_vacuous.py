@@ -240,6 +240,13 @@ def test_cli_prints_the_reason(tmp_path, capsys):
     by = {t["target"]: t["value"] for t in json.loads(capsys.readouterr().out)["targets"]}
     assert by["N"]["exact"] == "0" and "tables" in by["N"]["reason"]
     assert "reason" not in by["Z"]
+    # a vacuous edge (T -> Y): T is a zero of the tables, not of the declared graph
+    path.write_text(json.dumps({"kind": "bayesian-network", "nodes": VACUOUS}))
+    argv = ["leakage", str(path), "--all-targets", "--lam", "2", "--count", "X,Y=1", "--json"]
+    assert main(argv) == 0
+    by = {t["target"]: t["value"] for t in json.loads(capsys.readouterr().out)["targets"]}
+    assert by["T"]["exact"] == "0" and "tables" in by["T"]["reason"]
+    assert "reason" not in by["X"] and "reason" not in by["Y"]
 
 
 @pytest.mark.slow

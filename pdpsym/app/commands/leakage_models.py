@@ -53,6 +53,7 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
     network = network_of(model)
     plan: TargetPlan | None = None
     if network is not None and not histogram:
+        declared = network.nodes
         network = without_vacuous(network)  # the same law; edges its tables ignore dropped
         for name in known:
             network.index(name, "known")
@@ -63,7 +64,7 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
             asked = [args.target]
         # the targets computed: those d-separated from the query and settled by the graph
         # are not (their leakage is exactly 0), so the estimate leaves them out too
-        plan = target_plan(network, asked, known, weights)
+        plan = target_plan(network, asked, known, weights, declared)
         chosen = list(plan.computed)
         n_targets = len(chosen)
         tree = network.targets_work(known, weights, chosen)
