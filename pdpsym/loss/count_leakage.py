@@ -468,6 +468,7 @@ def structured_leakage(
     zeros: tuple[str, ...] = ()
     settled: Mapping[str, bool] = {}
     by_tables: frozenset[str] = frozenset()
+    singles: dict[str, TargetLeakage] = {}
     full_targets = targets
     if network is not None:  # known records d-separated from the query
         counted = [v for v, row in zip(network.variables, contrib.table, strict=True) if any(row)]
@@ -475,6 +476,15 @@ def structured_leakage(
             plan = target_plan(network, targets, known, weights)
         zeros, settled, targets = plan.zeros, plan.decided, list(plan.computed)
         by_tables = plan.by_tables
+        if plan.per_target:  # each target on its own tree (its barren records left out)
+            for t in targets:
+                one = TargetPlan((t,), tuple(asked), (), {}, (t,))
+                (alone,) = structured_leakage(
+                    model, [t], asked, lam, weights, digits=digits, exact=exact,
+                    on_target=on_target, exact_limit=exact_limit, on_step=on_step, plan=one,
+                )  # fmt: skip
+                singles[t] = alone
+            targets = []
         known = relevant_known(network.nodes, counted, targets, known)
         tree = network.targets_work(known, weights, targets)
         floats = bayesnet_float_jtree.prefers_floats(tree, contrib.span)
@@ -540,7 +550,9 @@ def structured_leakage(
     out = []
     for t in full_targets:
         a = acc[t]
-        if t in zeros and (settled.get(t, a.lo is not None)):
+        single = singles.get(t)
+        paired = a.lo is not None if single is None else single.value is not None
+        if t in zeros and settled.get(t, paired):
             out.append(
                 TargetLeakage(
                     t,
@@ -549,6 +561,8 @@ def structured_leakage(
                     asked,
                 )
             )
+        elif single is not None:
+            out.append(single)
         elif a.lo is None or a.hi is None:
             out.append(TargetLeakage(t, "no-compatible-pair", known=asked))
         else:
