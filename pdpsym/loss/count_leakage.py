@@ -62,6 +62,7 @@ from pdpsym.loss.independent import independent_closed_form, independent_leakage
 from pdpsym.loss.leakage_result import Enclosed, TargetLeakage
 from pdpsym.models import bayesnet_float_jtree, truncated_counts
 from pdpsym.models.bayesnet_build import relevant_known
+from pdpsym.models.bayesnet_zeros import averaged_zeros
 from pdpsym.models.counts import Contributions, CountModel
 from pdpsym.models.model_objects import chain_of, network_of
 
@@ -74,6 +75,9 @@ EXACT_SUPPORT = 48
 MAX_BITS = 2048
 #: the reason of an exact 0 (:func:`pdpsym.models.bayesnet_build.independent_targets`)
 DSEP = "d-separated from every counted record given the known ones"
+#: the reason of an exact 0 found by the tables' values
+#: (:mod:`pdpsym.models.bayesnet_vacuous`: an edge they ignore, or an averaged table)
+BY_TABLES = "independent of every counted record given the known ones, by the tables' values"
 
 
 def checked_known(
@@ -463,12 +467,24 @@ def structured_leakage(
     network = network_of(model)
     zeros: tuple[str, ...] = ()
     settled: Mapping[str, bool] = {}
+    by_tables: frozenset[str] = frozenset()
+    singles: dict[str, TargetLeakage] = {}
     full_targets = targets
     if network is not None:  # known records d-separated from the query
         counted = [v for v, row in zip(network.variables, contrib.table, strict=True) if any(row)]
         if plan is None or (plan.targets, plan.known) != (tuple(targets), tuple(known)):
             plan = target_plan(network, targets, known, weights)
         zeros, settled, targets = plan.zeros, plan.decided, list(plan.computed)
+        by_tables = plan.by_tables
+        if plan.per_target:  # each target on its own tree (its barren records left out)
+            for t in targets:
+                one = TargetPlan((t,), tuple(asked), (), {}, (t,))
+                (alone,) = structured_leakage(
+                    model, [t], asked, lam, weights, digits=digits, exact=exact,
+                    on_target=on_target, exact_limit=exact_limit, on_step=on_step, plan=one,
+                )  # fmt: skip
+                singles[t] = alone
+            targets = []
         known = relevant_known(network.nodes, counted, targets, known)
         tree = network.targets_work(known, weights, targets)
         floats = bayesnet_float_jtree.prefers_floats(tree, contrib.span)
@@ -525,13 +541,28 @@ def structured_leakage(
                 on_target(name)
             if res is not None:
                 acc[name].add(*res)
+    if network is not None:  # the zeros by averaged tables (computed all the same)
+        rest = [t for t in full_targets if t not in zeros]
+        averaged = averaged_zeros(network, rest, asked, weights)
+        zeros = (*zeros, *averaged)
+        settled = {**settled, **averaged}
+        by_tables |= set(averaged)
     out = []
     for t in full_targets:
         a = acc[t]
-        if t in zeros and (settled.get(t, a.lo is not None)):
+        single = singles.get(t)
+        paired = a.lo is not None if single is None else single.value is not None
+        if t in zeros and settled.get(t, paired):
             out.append(
-                TargetLeakage(t, "ok", Enclosed(Fraction(0), Fraction(0), None, DSEP), asked)
+                TargetLeakage(
+                    t,
+                    "ok",
+                    Enclosed(Fraction(0), Fraction(0), None, BY_TABLES if t in by_tables else DSEP),
+                    asked,
+                )
             )
+        elif single is not None:
+            out.append(single)
         elif a.lo is None or a.hi is None:
             out.append(TargetLeakage(t, "no-compatible-pair", known=asked))
         else:

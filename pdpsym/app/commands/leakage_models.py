@@ -18,6 +18,7 @@ from pdpsym.loss.count_leakage_work import TargetPlan, assignment_count, leakage
 from pdpsym.loss.histogram import histogram_leakage, histogram_work
 from pdpsym.mechanisms.laplace import parse_lambda
 from pdpsym.models import counts
+from pdpsym.models.bayesnet_vacuous import without_vacuous
 from pdpsym.models.counts import CountModel
 from pdpsym.models.model_objects import network_of
 
@@ -52,6 +53,8 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
     network = network_of(model)
     plan: TargetPlan | None = None
     if network is not None and not histogram:
+        declared = network.nodes
+        network = without_vacuous(network)  # the same law; edges its tables ignore dropped
         for name in known:
             network.index(name, "known")
         if not args.all_targets:
@@ -61,7 +64,7 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
             asked = [args.target]
         # the targets computed: those d-separated from the query and settled by the graph
         # are not (their leakage is exactly 0), so the estimate leaves them out too
-        plan = target_plan(network, asked, known, weights)
+        plan = target_plan(network, asked, known, weights, declared, limits.max_work(args))
         chosen = list(plan.computed)
         n_targets = len(chosen)
         tree = network.targets_work(known, weights, chosen)
@@ -71,6 +74,9 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
         total, label = 2 * len(tree.order) * assignment_count(model, known), "cliques"
         model = dataclasses.replace(network, max_work=limits.max_work(args))
         work = leakage_work(model, n_targets, known, chosen, weights)
+        if plan.per_target:  # each target on its own, smaller tree
+            what = f"each target on its own junction tree (induced width up to {plan.width})"
+            total, label, work = n_targets * assignment_count(model, known), "targets", plan.work
     else:
         work = (histogram_work if histogram else leakage_work)(model, n_targets, known)
     limits.check(args, work, what)
@@ -92,7 +98,7 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
                 digits=digits,
                 exact=not args.all_targets,
                 on_target=None if label == "cliques" else lambda _name: bar.update(1),
-                on_step=lambda _done, _total: bar.update(1),
+                on_step=None if label != "cliques" else lambda _done, _total: bar.update(1),
                 plan=plan,
             )
     head: dict[str, Any] = {"lam": fraction_str(lam), "known": list(known)}
