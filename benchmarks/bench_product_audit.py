@@ -14,6 +14,9 @@ CPU time (user + system of the child process). The ratio measured / estimated sh
 lie in [1/3, 3]. Past 50 records the notions other than dp run in balls
 (:mod:`pdpsym.audit.product_laplace`) at ε = 1/4 (below ``|shift|/λ = 1/2``, where δ is
 positive and has to be enclosed); the float baseline computes the same δ in float64.
+ibcdp and distributional-dp take the closed forms of
+:mod:`pdpsym.audit.product_posteriors` (distributional-dp also at ε = 1/8, below
+``|shift|/(2λ)``); their float baseline is ``benchmarks/float_product_posteriors.py``.
 The models are generated here, seeded (p_i = k / 10^9, k distinct). docs/benchmarks.md
 records a run.
 """
@@ -27,6 +30,7 @@ import resource
 import subprocess
 import sys
 import tempfile
+from fractions import Fraction
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,6 +51,9 @@ CASES = [
     ("ppkdp", BIG),
     ("cdp", BIG),
     ("dependent-dp", BIG),
+    ("ibcdp", BIG),  # closed forms (pdpsym.audit.product_posteriors)
+    ("distributional-dp", BIG),
+    ("distributional-dp:1/8", BIG),  # below 1/(2 lambda): two hockey sticks more
 ]
 EXACT_CASES = [
     ("apkdp", (30, 40, 50)),
@@ -57,6 +64,8 @@ EXACT_CASES = [
     ("ibcdp", (12, 16, 20)),
 ]
 FLOAT = ROOT / "benchmarks" / "float_product_audit.py"
+FLOAT_POSTERIORS = ROOT / "benchmarks" / "float_product_posteriors.py"
+CLOSED = ("ibcdp", "distributional-dp")
 
 
 def model_file(n: int, where: Path) -> Path:
@@ -99,8 +108,11 @@ def measure(path: Path, notion: str, eps: str) -> float:
     return cpu_of(cmd)
 
 
-def baseline(path: Path, notion: str) -> float:
+def baseline(path: Path, notion: str, eps: str = "0.25") -> float:
     """CPU seconds of the float64 baseline (the known records left in for dependent-dp)."""
+    if notion in CLOSED:
+        cmd = [sys.executable, str(FLOAT_POSTERIORS), str(path), "2", eps, "x5", notion, "x1,x2"]
+        return cpu_of(cmd)
     known = [] if notion == "dependent-dp" else ["x1,x2"]
     return cpu_of([sys.executable, str(FLOAT), str(path), "2", "0.25", "x5", *known])
 
@@ -109,19 +121,20 @@ def main() -> None:
     """Print one line per case: notion, records, CPU, estimate, ratio, float CPU, ratio."""
     quick = "--quick" in sys.argv
     cases = CASES + (EXACT_CASES if "--exact" in sys.argv else [])
-    head = f"{'notion':14} {'records':>8} {'CPU s':>8} {'estimate s':>11} {'ratio':>6}"
+    head = f"{'notion':22} {'records':>8} {'CPU s':>8} {'estimate s':>11} {'ratio':>6}"
     print(head + f" {'float s':>8} {'CPU/float':>9}")
     with tempfile.TemporaryDirectory() as tmp:
-        for notion, sizes in cases:
+        for label, sizes in cases:  # "notion" or "notion:eps"
             for n in sizes[:1] if quick else sizes:
                 path = model_file(n, Path(tmp))
+                notion, _, at = label.partition(":")
                 balls = n > 50 and notion != "dp"
-                eps = "1/4" if balls else "1/2"
+                eps = at or ("1/4" if balls else "1/2")
                 est = estimate(path, notion, eps) / 10**6
                 cpu = measure(path, notion, eps)
-                line = f"{notion:14} {n:>8} {cpu:>8.2f} {est:>11.2f} {cpu / est:>6.2f}"
+                line = f"{label:22} {n:>8} {cpu:>8.2f} {est:>11.2f} {cpu / est:>6.2f}"
                 if balls:
-                    fl = baseline(path, notion)
+                    fl = baseline(path, notion, str(float(Fraction(eps))))
                     line += f" {fl:>8.2f} {cpu / fl:>9.1f}"
                 print(line, flush=True)
 

@@ -113,7 +113,10 @@ def product_work(
     own: dict[str, int] = {}
     for name in notions:
         kind = notion(name)
-        if kind.pairs is Pairs.NEIGHBOURS:
+        closed = closed_form_steps(model, target, mech, name, points, with_delta)
+        if closed is not None:
+            own[name] = closed
+        elif kind.pairs is Pairs.NEIGHBOURS:
             own[name] = 0
         elif balls and kind.pairs in (Pairs.GIVEN_KNOWN, Pairs.WEIGHTED_KNOWN):
             own[name] = ball_work(n, ordered, points, with_delta)
@@ -202,6 +205,7 @@ def laws_to_notions(
     own: dict[str, int],
     ddp: str | None,
     kernel: tuple[str, int, int, int, int] | None = None,
+    mech: Any = None,
 ) -> tuple[int, dict[str, int], dict[str, str]]:
     """The estimate of a product model under geometric, count or threshold noise: the
     query laws charged to the notions that read them rather than shared (``dp``, and
@@ -218,6 +222,8 @@ def laws_to_notions(
         kernel: the mechanism's kind, the span of the count, the target's values ``m``,
             the known assignments ``A`` and the points asked for (None: the general
             estimate for every notion).
+        mech: the mechanism (None: no closed form is looked for,
+            :func:`closed_form_steps`).
 
     Returns:
         ``(shared, own, fixed)`` as :func:`pdpsym.app.audit_work.plan` reads them.
@@ -237,8 +243,14 @@ def laws_to_notions(
         lawless = pairs is Pairs.NEIGHBOURS or (
             pairs is Pairs.DEPENDENT and ddp not in (None, "eq11-conditional")
         )
+        target = getattr(args, "target", None)
+        closed = None
+        if target is not None and mech is not None:  # ibcdp's tails (geometric noise)
+            closed = closed_form_steps(model, target, mech, name, 1, False)
         if lawless:
             out[name] = 0
+        elif closed is not None:
+            out[name] = closed
         elif unit and pairs.value in KERNEL_UNITS:
             per = m * (m - 1) * (1 if pairs is Pairs.DEPENDENT else assignments) / 4
             out[name] = max(int(unit * KERNEL_UNITS[pairs.value] * per), 1)
@@ -247,10 +259,58 @@ def laws_to_notions(
     return base, out, {}
 
 
+# ibcdp and distributional-dp of a two-valued target past EXACT_RECORDS records
+# (pdpsym.audit.product_posteriors): ibcdp is a closed form in the target's prior alone
+# (IBCDP_STEPS a point, measured; no law), distributional-dp reads the count law's
+# total variation and, below |shift|/(2 lambda), four more of its hockey sticks a point
+IBCDP_STEPS = 60000
+
+
+def closed_form_steps(
+    model: Any, target: str, mech: Any, name: str, points: int, with_delta: bool
+) -> int | None:
+    """The steps of :func:`pdpsym.audit.product_posteriors.product_result` when it
+    applies to this audit (None when the exact engines run instead).
+
+    Args:
+        model: the model.
+        target: the target record.
+        mech: the mechanism on the weighted sum.
+        name: the notion.
+        points: the ε and δ points asked for.
+        with_delta: whether ε at a δ is asked.
+
+    Returns:
+        The estimated steps (microseconds of CPU), or None.
+
+    References:
+        Desfontaines et al. (2020), Section 2.1, Definition 4; Section 2.2, Definition 6.
+    """
+    # the audit layer loads after --help
+    from pdpsym.audit import product_laplace
+    from pdpsym.audit.registry import Compare, notion
+
+    kind = notion(name)
+    n = len(model.variables)
+    if not is_product(model) or n <= product_laplace.EXACT_RECORDS:
+        return None
+    weight = Fraction((getattr(mech, "weights", None) or {}).get(target, 1))
+    vals, ps = model.laws[list(model.variables).index(target)]
+    if weight == 0 or sum(1 for p in ps if p) != 2:
+        return None
+    if kind.compare is Compare.POSTERIOR and (mech.lam is not None or mech.alpha is not None):
+        return IBCDP_STEPS * (points + 1 + int(with_delta))
+    if kind.compare is Compare.SIMULATOR_LP and mech.lam is not None:
+        return product_laplace.ball_work(n, 5, points + 1, False)
+    return None
+
+
 __all__ = [
+    "IBCDP_STEPS",
     "KERNEL_FIT",
     "KERNEL_FIXED",
     "KERNEL_UNITS",
+    "closed_form_steps",
     "is_product",
     "kernel_unit",
     "laws_to_notions",
