@@ -262,7 +262,8 @@ def laws_to_notions(
 # ibcdp and distributional-dp of a two-valued target past EXACT_RECORDS records
 # (pdpsym.audit.product_posteriors): ibcdp is a closed form in the target's prior alone
 # (IBCDP_STEPS a point, measured; no law), distributional-dp reads the count law's
-# total variation and, below |shift|/(2 lambda), four more of its hockey sticks a point
+# total variation and, below |shift|/(2 lambda), two of its hockey sticks a point
+# (measured at 10^3..10^5 records, with and without --delta: docs/benchmarks.md)
 IBCDP_STEPS = 60000
 
 
@@ -301,7 +302,8 @@ def closed_form_steps(
     if kind.compare is Compare.POSTERIOR and (mech.lam is not None or mech.alpha is not None):
         return IBCDP_STEPS * (points + 1 + int(with_delta))
     if kind.compare is Compare.SIMULATOR_LP and mech.lam is not None:
-        return product_laplace.ball_work(n, 5, points + 1, False)
+        # the TV and two hockey sticks a point; ε at δ bisects (about 20 points)
+        return product_laplace.ball_work(n, 5, points + 1 + (20 if with_delta else 0), False)
     return None
 
 

