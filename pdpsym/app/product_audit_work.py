@@ -72,8 +72,9 @@ def product_work(
     target values and known assignment (``m (m - 1) A``), ``ppkdp`` and ``cdp`` twice
     that (weighted pairs; both directions), ``dependent-dp`` 1.5 per ordered pair of
     target values (its conditional reading; its neighbours reading needs no law).
-    ``ibcdp`` and ``distributional-dp`` keep the general estimate's formulas, with one
-    query law costing one pair.
+    ``ibcdp`` and ``distributional-dp`` of a two-valued target past
+    ``EXACT_RECORDS`` records pay :func:`closed_form_steps` (their closed forms); other
+    targets keep the general estimate's formulas, with one query law costing one pair.
 
     Args:
         args: the command line (``--max-work``, ``--delta``, ``--ddp-reading``).
@@ -130,7 +131,7 @@ def product_work(
             own[name] = ordered * assignments * pair
         elif kind.pairs in (Pairs.WEIGHTED_KNOWN, Pairs.CHANGED):
             own[name] = 2 * ordered * assignments * pair
-        else:  # ibcdp, distributional-dp: the general formulas, one law costing a pair
+        else:  # ibcdp, distributional-dp otherwise: the general formulas, a law a pair
             own[name] = posterior_work(
                 name,
                 model,
