@@ -263,9 +263,15 @@ def laws_to_notions(
 # ibcdp and distributional-dp of a two-valued target past EXACT_RECORDS records
 # (pdpsym.audit.product_posteriors): ibcdp is a closed form in the target's prior alone
 # (IBCDP_STEPS a point, measured; no law), distributional-dp reads the count law's
-# total variation and, below |shift|/(2 lambda), two of its hockey sticks a point
+# total variation and, below |shift|/(2 lambda) (Laplace) or |shift| ln(1/alpha)/2
+# (geometric), two of its hockey sticks a point
 # (measured at 10^3..10^5 records, with and without --delta: docs/benchmarks.md)
 IBCDP_STEPS = 60000
+
+
+def weights(mech: Any) -> dict[str, Any]:
+    """The mechanism's weights (empty: every record weighs 1)."""
+    return dict(getattr(mech, "weights", None) or {})
 
 
 def closed_form_steps(
@@ -296,13 +302,19 @@ def closed_form_steps(
     n = len(model.variables)
     if not is_product(model) or n <= product_laplace.EXACT_RECORDS:
         return None
-    weight = Fraction((getattr(mech, "weights", None) or {}).get(target, 1))
+    weight = Fraction(weights(mech).get(target, 1))
     vals, ps = model.laws[list(model.variables).index(target)]
     if weight == 0 or sum(1 for p in ps if p) != 2:
         return None
     if kind.compare is Compare.POSTERIOR and (mech.lam is not None or mech.alpha is not None):
         return IBCDP_STEPS * (points + 1 + int(with_delta))
-    if kind.compare is Compare.SIMULATOR_LP and mech.lam is not None:
+    unit = mech.lam is not None or (
+        all(Fraction(w).denominator == 1 for w in weights(mech).values())
+        and all(Fraction(x).denominator == 1 for xs, _ in model.laws for x in xs)
+    )
+    if kind.compare is Compare.SIMULATOR_LP and (mech.lam is not None or mech.alpha is not None):
+        if not unit:  # geometric noise on a query of fractional weights: the exact LPs
+            return None
         # the TV and two hockey sticks a point; ε at δ bisects (about 20 points)
         return product_laplace.ball_work(n, 5, points + 1 + (20 if with_delta else 0), False)
     return None
@@ -314,6 +326,7 @@ __all__ = [
     "KERNEL_FIXED",
     "KERNEL_UNITS",
     "closed_form_steps",
+    "weights",
     "is_product",
     "kernel_unit",
     "laws_to_notions",

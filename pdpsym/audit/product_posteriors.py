@@ -71,14 +71,17 @@ under ``T P`` (it costs ``H_T(S‖Q)`` one for one, nothing else; room ``T TV - 
 ``h_2 + x_{A^c} <= δ`` for ``δ = max(gap, h_1, h_2)`` (possible: ``2δ - h_1 - h_2 >= m``;
 and ``δ <= TV <= T TV``, since ``S = P`` already gives ``δ* <= TV``). ∎
 
-So ``ε`` at ``δ = 0`` is ``max(D/(2Λ), -ln(1 - TV))`` (``h_1 = 0`` iff ``T^2 >= r``:
-``P/Q = r`` on a tail of positive mass), ``δ*`` above ``D/(2Λ)`` is ``max(0, gap)``,
+So ``ε`` at ``δ = 0`` is ``max(ε*, -ln(1 - TV))`` with ``ε* = D/(2Λ)`` (``h_1 = 0`` iff ``T^2 >= r``:
+``P/Q = r`` on a tail of positive mass), ``δ*`` above ``ε*`` is ``max(0, gap)``,
 every term is non-increasing in ``T``, and ``ε(δ)`` is ``ln((1 - 2δ)/(1 - TV))`` when
-that is above ``D/(2Λ)``, else a bisection decided in balls.
+that is above ``ε*``, else a bisection decided in balls.
 
-Every ``TV`` and ``H`` is a ball enclosure of :class:`~pdpsym.loss.shift_pairs.ShiftDelta`
-(the count law's product tree, with its dropped mass); the signs deciding each ``max``
-are certain.
+The theorem uses nothing of the noise but the lemma, so it holds under Laplace noise
+(``ε* = D/(2Λ)``) and under geometric noise on the integers (``ε* = D ln(1/α)/2``, the
+sums over outputs in place of the integrals). Every ``TV`` and ``H`` is a ball enclosure
+over the count law's product tree (:func:`~pdpsym.loss.shift_pairs.shift_delta_ball`,
+:func:`~pdpsym.loss.geometric_shift.geometric_shift_delta_ball`); the signs deciding each
+``max`` are certain.
 
 References:
     Desfontaines et al. (2020), Section 2.1, Definition 4; Section 2.2, Definition 6;
@@ -102,7 +105,8 @@ from pdpsym.core.certify import ball_endpoints, decide_sign
 from pdpsym.core.compare import compare
 from pdpsym.core.eps import Eps
 from pdpsym.loss.base import LossPoint, PrivacyLoss, bisect_epsilon, checked_delta
-from pdpsym.loss.shift_pairs import GUARD, BallCountLaw, ShiftDelta, at_least
+from pdpsym.loss.geometric_shift import geometric_shift_delta_ball
+from pdpsym.loss.shift_pairs import GUARD, BallCountLaw, at_least, shift_delta_ball
 from pdpsym.models.product import ProductModel
 
 
@@ -234,13 +238,16 @@ def _ball_max(balls: Sequence[Ball]) -> Ball:
 
 class OneSimulator(PrivacyLoss):
     """Distributional DP with one simulator law facing the two rows ``P`` (``K``) and
-    ``Q`` (``K + D``) under Laplace noise: ``δ*(ε)`` of the module docstring's theorem.
+    ``Q`` (``K + D``) under Laplace or geometric noise: ``δ*(ε)`` of the module
+    docstring's theorem.
 
     Args:
         law: the count law ``K`` of the other unknown records.
         shift: ``D > 0`` in count units.
-        scale: ``Λ``, the Laplace scale in count units.
+        scale: ``Λ``, the Laplace scale in count units (ignored with ``alpha``).
         where: the block's plain facts (the known value).
+        alpha: the geometric parameter (None: Laplace noise); the count unit is then
+            the query's unit.
 
     References:
         Desfontaines et al. (2020), Section 2.1, Definition 4.
@@ -250,28 +257,65 @@ class OneSimulator(PrivacyLoss):
     bisection = "certified"
 
     def __init__(
-        self, law: BallCountLaw, shift: int, scale: Fraction, where: Mapping[str, Any]
+        self,
+        law: BallCountLaw,
+        shift: int,
+        scale: Fraction,
+        where: Mapping[str, Any],
+        alpha: Fraction | None = None,
     ) -> None:
         self.law, self.shift, self.scale = law, shift, Fraction(scale)
+        self.alpha = None if alpha is None else Fraction(alpha)
         self.where = dict(where)
-        self.half = Fraction(shift) / (2 * self.scale)  # D/(2Λ): T^2 = r
-        self.tv = ShiftDelta(law, shift, self.scale, Eps.of(0))
+        # ε* where T^2 = r: D/(2Λ), or D ln(1/α)/2 under geometric noise
+        self.star: Any = Fraction(shift) / (2 * self.scale)
+        if self.alpha is not None:
+            self.star = shift * sympy.log(_rat(1 / self.alpha)) / 2
+
+    def hockey(self, shift: int, e: Eps, prec: int) -> Ball:
+        """``H_{e^ε}`` of ``K`` against ``K + shift`` in balls."""
+        if self.alpha is not None:
+            return geometric_shift_delta_ball(self.law, shift, self.alpha, e, prec)
+        return shift_delta_ball(self.law, shift, self.scale, e, prec)
+
+    def _tv(self, prec: int) -> Ball:
+        return self.hockey(self.shift, Eps.of(0), prec)
+
+    def _star(self, prec: int) -> Ball:
+        if self.alpha is None:
+            return to_ball(self.star)
+        return self.shift * (1 / to_ball(self.alpha)).log() / 2
+
+    def _above(self, e: Eps) -> bool:
+        """Whether ``ε >= ε*`` (``T^2 >= r``), decided."""
+        if self.alpha is None:
+            return at_least(e, self.star)
+        if e.w is not None:  # both sides rational
+            return e.w * e.w >= (1 / self.alpha) ** self.shift
+        if not e.exponent:
+            return False  # ε* > 0
+
+        def diff(prec: int) -> Ball:
+            with working_precision(prec + GUARD):
+                return e.arb(prec + GUARD) - self._star(prec)
+
+        return decide_sign(diff, "epsilon against |shift| ln(1/alpha)/2") >= 0
 
     def _terms(self, e: Eps, prec: int) -> list[Ball]:
         """The theorem's terms at ``ε`` as balls: the gap ``(1 - T (1 - TV))/2`` and,
-        below ``D/(2Λ)``, ``H_{T^2}(P‖Q)/(1 + T)`` and ``H_{T^2}(Q‖P)/(1 + T)`` (0 at
-        and above it: ``T^2 >= r``)."""
+        below ``ε*``, ``H_{T^2}(P‖Q)/(1 + T)`` and ``H_{T^2}(Q‖P)/(1 + T)`` (0 at and
+        above it: ``T^2 >= r``)."""
         with working_precision(prec + GUARD):
             t = e.arb_exp(prec + GUARD)
-            out = [(1 - t * (1 - self.tv.arb(prec))) / 2]
-            if not at_least(e, self.half):
+            out = [(1 - t * (1 - self._tv(prec))) / 2]
+            if not self._above(e):
                 if e.exponent is not None:
                     t2 = Eps(exponent=2 * e.exponent)
                 else:
                     assert e.w is not None
                     t2 = Eps(w=e.w * e.w)
                 for d in (self.shift, -self.shift):
-                    out.append(ShiftDelta(self.law, d, self.scale, t2).arb(prec) / (1 + t))
+                    out.append(self.hockey(d, t2, prec) / (1 + t))
             return out
 
     def delta(self, eps: Eps | Fraction | int | str) -> LossPoint:
@@ -284,7 +328,7 @@ class OneSimulator(PrivacyLoss):
             :class:`~pdpsym.loss.base.LossPoint`: 0, or a ball value.
         """
         e = Eps.of(eps)
-        if at_least(e, self.half):  # the hockey-stick terms vanish: the gap alone
+        if self._above(e):  # the hockey-stick terms vanish: the gap alone
 
             def gap(prec: int) -> Ball:
                 return self._terms(e, prec)[0]
@@ -316,27 +360,27 @@ class OneSimulator(PrivacyLoss):
         return decide_sign(diff, f"distributional DP delta against {delta}") > 0
 
     def epsilon_zero(self) -> LossPoint:
-        """``max(D/(2Λ), -ln(1 - TV))``: the half shift when ``1 - TV >= e^{-D/(2Λ)}``
-        (decided), else the ball value."""
+        """``max(ε*, -ln(1 - TV))``: ``ε*`` when ``1 - TV >= e^{-ε*}`` (decided), else
+        the ball value."""
 
         def diff(prec: int) -> Ball:
             with working_precision(prec + GUARD):
-                return (1 - self.tv.arb(prec)) - (-to_ball(self.half)).exp()
+                return (1 - self._tv(prec)) - (-self._star(prec)).exp()
 
-        if decide_sign(diff, "1 - TV against e^(-D/(2 lambda))") >= 0:
-            return LossPoint(self.half, {**self.where, "output": "-inf"})
+        if decide_sign(diff, "1 - TV against e^(-epsilon*)") >= 0:
+            return LossPoint(self.star, self.where)
 
         def ball(prec: int) -> Ball:
             with working_precision(prec + GUARD):
-                return -((1 - self.tv.arb(prec)).log())
+                return -((1 - self._tv(prec)).log())
 
         text = "-ln(1 - TV), TV the total variation of the two rows"
         return LossPoint(BallValue(ball, text), self.where)
 
     def epsilon(self, delta: Fraction | int | str = 0) -> LossPoint:
         """The smallest ε with ``δ*(ε) <= δ``: ``ln((1 - 2δ)/(1 - TV))`` when that is
-        above ``D/(2Λ)`` (the gap alone is left there), else by bisection on the
-        decided ``δ*`` (non-increasing in ε: every term is).
+        above ``ε*`` (the gap alone is left there), else by bisection on the decided
+        ``δ*`` (non-increasing in ε: every term is).
 
         Args:
             delta: a rational in ``[0, 1)``.
@@ -351,13 +395,13 @@ class OneSimulator(PrivacyLoss):
 
             def ball(prec: int) -> Ball:
                 with working_precision(prec + GUARD):
-                    return (to_ball(1 - 2 * d) / (1 - self.tv.arb(prec))).log()
+                    return (to_ball(1 - 2 * d) / (1 - self._tv(prec))).log()
 
             def diff(prec: int) -> Ball:
                 with working_precision(prec + GUARD):
-                    return ball(prec) - to_ball(self.half)
+                    return ball(prec) - self._star(prec)
 
-            if decide_sign(diff, "distributional DP epsilon against D/(2 lambda)") > 0:
+            if decide_sign(diff, "distributional DP epsilon against epsilon*") > 0:
                 text = f"ln((1 - 2*{d})/(1 - TV)), TV the total variation of the two rows"
                 return LossPoint(BallValue(ball, text), self.where)
         point = bisect_epsilon(self, d)
@@ -399,8 +443,8 @@ SIMULATOR_NOTE = (
     "one simulator law per known value (independent records: no Markov blanket), its "
     "optimum in closed form: delta = max(0, (1 - e^eps (1 - TV))/2, H(P||Q), H(Q||P)), TV "
     "the rows' total variation and H their hockey sticks at e^(2 eps) over 1 + e^eps "
-    "(0 from eps = |shift|/(2 lambda) on), enclosed in balls over the count law (digits "
-    "all certain)"
+    "(0 from eps = |shift|/(2 lambda) on, |shift| ln(1/alpha)/2 for geometric noise), "
+    "enclosed in balls over the count law (digits all certain)"
 )
 
 
@@ -429,10 +473,10 @@ def product_result(kind: Any, model: Any, mech: Any, m: Any, req: Any) -> Any:
     posterior = kind.compare is Compare.POSTERIOR
     if not (posterior or kind.compare is Compare.SIMULATOR_LP):
         return None
-    geometric = mech.alpha is not None and posterior
+    geometric = mech.alpha is not None
     if not isinstance(model, ProductModel) or len(model.variables) <= product_laplace.EXACT_RECORDS:
         return None
-    if mech.lam is None and not geometric:
+    if (mech.lam is None and not geometric) or (geometric and not posterior and m.unit != 1):
         return None
     vals, ps = dict(zip(model.variables, model.laws, strict=True))[m.target]
     prior = dict(zip(vals, ps, strict=True))
@@ -453,7 +497,8 @@ def product_result(kind: Any, model: Any, mech: Any, m: Any, req: Any) -> Any:
         loss: PrivacyLoss = TailPosteriors(prior[lo], prior[hi], r, where)
         note = IBCDP_TAIL_NOTE
     else:
-        loss = OneSimulator(cases.law(True), shift, cases.scale, where)
+        alpha = None if mech.alpha is None else Fraction(mech.alpha)
+        loss = OneSimulator(cases.law(True), shift, cases.scale, where, alpha)
         note = SIMULATOR_NOTE
     res = NotionResult.of_loss(kind.name, loss, req.eps, req.delta, kind.label(req.reading))
     return replace(res, note=note)

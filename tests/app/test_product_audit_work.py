@@ -83,8 +83,8 @@ def test_a_costly_notion_named_is_refused_in_one_line(
     geo = tmp_path / "geo.json"
     geo.write_text('{"kind": "geometric", "alpha": "1/2"}')
     argv = ["audit", _model(1000, tmp_path), str(geo), "--target", "x5", "--known", "x1,x2"]
-    # distributional-dp under geometric noise keeps the exact LPs (not in closed form)
-    assert main([*argv, "--notions", "distributional-dp"]) == 2
+    # apkdp under geometric noise keeps the exact mixtures (1.9e9 steps at 10^3 records)
+    assert main([*argv, "--notions", "apkdp"]) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "--max-work" in err
 
@@ -301,8 +301,8 @@ def test_dp_and_the_neighbours_reading_read_no_law(tmp_path: Path) -> None:
 
 def test_closed_forms_are_charged_only_where_they_run() -> None:
     # the conditions of pdpsym.audit.product_posteriors.product_result: a product model
-    # past 50 records, a target of two values with a nonzero weight, ibcdp under Laplace
-    # or geometric noise, distributional-dp under Laplace noise
+    # past 50 records, a target of two values with a nonzero weight, ibcdp and
+    # distributional-dp under Laplace or geometric noise (integer weights for the latter)
     from pdpsym.app.product_audit_work import IBCDP_STEPS, closed_form_steps
     from pdpsym.mechanisms.sum_kernels import CountSum, GeometricSum, LaplaceSum
     from pdpsym.models.product import ProductModel
@@ -312,7 +312,9 @@ def test_closed_forms_are_charged_only_where_they_run() -> None:
     assert closed_form_steps(big, "x5", lap, "ibcdp", 1, False) == 2 * IBCDP_STEPS
     assert closed_form_steps(big, "x5", geo, "ibcdp", 1, False) == 2 * IBCDP_STEPS
     assert closed_form_steps(big, "x5", lap, "distributional-dp", 1, False) is not None
-    assert closed_form_steps(big, "x5", geo, "distributional-dp", 1, False) is None
+    assert closed_form_steps(big, "x5", geo, "distributional-dp", 1, False) is not None
+    halves = GeometricSum({"x1": Fraction(1, 2)}, alpha=Fraction(1, 2))
+    assert closed_form_steps(big, "x5", halves, "distributional-dp", 1, False) is None
     assert closed_form_steps(big, "x5", CountSum(), "ibcdp", 1, False) is None
     assert closed_form_steps(big, "x5", lap, "apkdp", 1, False) is None
     zero = LaplaceSum({"x5": 0}, lam=Fraction(2))

@@ -155,7 +155,7 @@ def test_ibcdp_equals_the_exact_posterior_search(mech: str, n: int) -> None:
         assert digits(closed.epsilon_at_delta[1]) == digits(exact.epsilon_at_delta[1])
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(
     p=st.fractions(Fraction(1, 100), Fraction(99, 100)),
     d=st.fractions(Fraction(1, 20), Fraction(3)),
@@ -268,11 +268,12 @@ def test_one_simulator_against_a_float_lp(eps: Fraction) -> None:
 
 
 @pytest.mark.slow
-def test_one_simulator_inside_the_exact_lp_enclosures() -> None:
+@pytest.mark.parametrize("n", [6, 20])
+def test_one_simulator_inside_the_exact_lp_enclosures(n: int) -> None:
     # source: the exact engine's LP enclosures (cell masses and dual weights below, an
-    # exponential-spline simulator above) on 6 records: each closed-form figure lies in
-    # them (the exact engine's ε at δ = 0 is an enclosure of ratio bounds)
-    model = population(6, 6)
+    # exponential-spline simulator above) on 6 and 20 records: each closed-form figure
+    # lies in them
+    model = population(n, n)
     lam = Fraction(1, 2)
     eps = [Eps.of(Fraction(1)), Eps.of(Fraction(1, 2))]
     args = (model, LaplaceSum(None, lam=lam), "x2", ["x1"], eps, Fraction(1, 100))
@@ -289,6 +290,31 @@ def test_one_simulator_inside_the_exact_lp_enclosures() -> None:
         lo, hi = ends(ref)
         m = val(mine)
         assert lo - mpmath.mpf(10) ** -20 <= m <= hi + mpmath.mpf(10) ** -20
+
+
+def test_one_simulator_under_geometric_noise_equals_the_exact_lps() -> None:
+    # source: the exact engine's LPs on the exact output masses (geometric tails lumped):
+    # δ at ε = 1/8 (below ε* = ln(2)/2) and ε at δ = 1/100 agree with its enclosures;
+    # ε at δ = 0 is ε* = ln(1/α)/2 exactly (hand: the band needs T^2 >= 1/α)
+    model = population(5, 5)
+    mech = GeometricSum(None, alpha=Fraction(1, 2))
+    eps = [Eps.of(Fraction(1, 8)), Eps.of(Fraction(1, 2))]
+    args = (model, mech, "x2", ["x1"], eps, Fraction(1, 100), ["distributional-dp"])
+    exact = audit(*args)["distributional-dp"]
+    closed = forced(lambda: audit(*args))["distributional-dp"]
+    assert closed.note == SIMULATOR_NOTE
+    assert sympy.simplify(closed.epsilon - sympy.log(2) / 2) == 0
+    pairs = [
+        (a, b)
+        for (_, a, _), (_, b, _) in zip(
+            closed.delta_at_epsilon, exact.delta_at_epsilon, strict=True
+        )
+    ]
+    pairs.append((closed.epsilon_at_delta[1], exact.epsilon_at_delta[1]))
+    for mine, ref in pairs:
+        lo, hi = ends(ref)
+        assert lo - mpmath.mpf(10) ** -20 <= val(mine) <= hi + mpmath.mpf(10) ** -20
+    assert val(closed.delta_at_epsilon[0][1]) > mpmath.mpf(10) ** -3  # something to compare
 
 
 def test_one_simulator_epsilon_at_zero_is_half_the_shift_or_the_total_variation() -> None:
