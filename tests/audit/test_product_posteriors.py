@@ -198,9 +198,8 @@ def float_lp_delta(ps: list[Fraction], target: int, lam: float, eps: float) -> f
         law = np.convolve(law, [1 - p, p])
     h = 1 / 16
     xs = np.arange(-30, len(law) + 31, h)
-    cdf = np.zeros(len(xs))  # the Laplace mixture's CDF at each grid point
 
-    def mix_cdf(shift: int) -> np.ndarray:
+    def mix_cdf(shift: int) -> np.ndarray:  # the Laplace mixture's CDF at the grid
         out = np.zeros(len(xs))
         for s, w in enumerate(law):
             z = xs - (s + shift)
@@ -216,7 +215,6 @@ def float_lp_delta(ps: list[Fraction], target: int, lam: float, eps: float) -> f
     t = float(np.exp(eps))
     # variables: S (k), slack per row and direction (4k), delta
     nv = 5 * k + 1
-    a_ub, b_ub = [], []
     from scipy.sparse import lil_matrix
 
     m = lil_matrix((4 * k + 4, nv))
@@ -242,7 +240,6 @@ def float_lp_delta(ps: list[Fraction], target: int, lam: float, eps: float) -> f
     c = np.zeros(nv)
     c[-1] = 1
     res = linprog(c, A_ub=m.tocsr(), b_ub=b, A_eq=a_eq, b_eq=[1.0], method="highs")
-    del a_ub, b_ub
     assert res.status == 0
     return float(res.fun)
 
