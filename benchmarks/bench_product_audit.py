@@ -14,6 +14,10 @@ CPU time (user + system of the child process). The ratio measured / estimated sh
 lie in [1/3, 3]. Past 50 records the notions other than dp run in balls
 (:mod:`pdpsym.audit.product_laplace`) at ε = 1/4 (below ``|shift|/λ = 1/2``, where δ is
 positive and has to be enclosed); the float baseline computes the same δ in float64.
+ibcdp and distributional-dp take the closed forms of
+:mod:`pdpsym.audit.product_posteriors` (distributional-dp also at ε = 1/8, below
+``|shift|/(2λ)``), also under geometric noise (``docs/examples/geometric-half.json``);
+their float baseline is ``benchmarks/float_product_posteriors.py``.
 The models are generated here, seeded (p_i = k / 10^9, k distinct). docs/benchmarks.md
 records a run.
 """
@@ -27,6 +31,7 @@ import resource
 import subprocess
 import sys
 import tempfile
+from fractions import Fraction
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,6 +52,9 @@ CASES = [
     ("ppkdp", BIG),
     ("cdp", BIG),
     ("dependent-dp", BIG),
+    ("ibcdp", BIG),  # closed forms (pdpsym.audit.product_posteriors)
+    ("distributional-dp", BIG),
+    ("distributional-dp:1/8", BIG),  # below 1/(2 lambda): two hockey sticks more
 ]
 EXACT_CASES = [
     ("apkdp", (30, 40, 50)),
@@ -57,6 +65,15 @@ EXACT_CASES = [
     ("ibcdp", (12, 16, 20)),
 ]
 FLOAT = ROOT / "benchmarks" / "float_product_audit.py"
+FLOAT_POSTERIORS = ROOT / "benchmarks" / "float_product_posteriors.py"
+CLOSED = ("ibcdp", "distributional-dp")
+GEOMETRIC = ROOT / "docs" / "examples" / "geometric-half.json"
+# the closed forms under two-sided geometric noise (alpha = 1/2; ε* = ln(2)/2 ≈ 0.35)
+GEOMETRIC_CASES = [
+    ("ibcdp@geometric", BIG),
+    ("distributional-dp@geometric", BIG),
+    ("distributional-dp:1/8@geometric", BIG),
+]
 
 
 def model_file(n: int, where: Path) -> Path:
@@ -70,13 +87,24 @@ def model_file(n: int, where: Path) -> Path:
     return path
 
 
-def estimate(path: Path, notion: str, eps: str) -> int:
+def estimate(path: Path, notion: str, eps: str, geometric: bool = False) -> int:
     """The estimate the audit compares with --max-work (shared part and the notion's)."""
     obj = json.loads(path.read_text())
     model = ProductModel.bernoulli(obj["bernoulli"])
     args = argparse.Namespace(
-        max_work=str(10**18), ddp_reading="eq11-conditional", delta=None, eps=[eps], curve=None
+        max_work=str(10**18),
+        ddp_reading="eq11-conditional",
+        delta=None,
+        eps=[eps],
+        curve=None,
+        target="x5",
     )
+    if geometric:  # the command's own estimate (the general one, then the closed forms)
+        from pdpsym.app.commands import audit_models
+
+        mech = audit_models.read_mechanism(json.loads(GEOMETRIC.read_text()), model)
+        shared, own, _ = audit_models.check_work(args, model, mech, "x5", ["x1", "x2"], [notion], 1)
+        return shared + own[notion]
     mech = LaplaceSum(None, lam=2)
     shared, own, _ = product_work(args, model, mech, "x5", ["x1", "x2"], [notion], 1)
     return shared + own[notion]
@@ -90,17 +118,23 @@ def cpu_of(cmd: list[str]) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def measure(path: Path, notion: str, eps: str) -> float:
+def measure(path: Path, notion: str, eps: str, geometric: bool = False) -> float:
     """CPU seconds of the whole audit process."""
-    cmd = [sys.executable, "-m", "pdpsym", "audit", str(path), str(LAPLACE), "--target", "x5"]
+    mech = GEOMETRIC if geometric else LAPLACE
+    cmd = [sys.executable, "-m", "pdpsym", "audit", str(path), str(mech), "--target", "x5"]
     cmd += ["--known", "x1,x2", "--eps", eps, "--notions", notion, "--max-work", "1e18"]
     if notion == "dependent-dp":
         cmd += ["--ddp-reading", "eq11-conditional"]
     return cpu_of(cmd)
 
 
-def baseline(path: Path, notion: str) -> float:
+def baseline(path: Path, notion: str, eps: str = "0.25", geometric: bool = False) -> float:
     """CPU seconds of the float64 baseline (the known records left in for dependent-dp)."""
+    if notion in CLOSED:
+        noise = "alpha=0.5" if geometric else "2"
+        cmd = [sys.executable, str(FLOAT_POSTERIORS), str(path), noise, eps, "x5", notion]
+        cmd.append("x1,x2")
+        return cpu_of(cmd)
     known = [] if notion == "dependent-dp" else ["x1,x2"]
     return cpu_of([sys.executable, str(FLOAT), str(path), "2", "0.25", "x5", *known])
 
@@ -108,20 +142,23 @@ def baseline(path: Path, notion: str) -> float:
 def main() -> None:
     """Print one line per case: notion, records, CPU, estimate, ratio, float CPU, ratio."""
     quick = "--quick" in sys.argv
-    cases = CASES + (EXACT_CASES if "--exact" in sys.argv else [])
-    head = f"{'notion':14} {'records':>8} {'CPU s':>8} {'estimate s':>11} {'ratio':>6}"
+    cases = CASES + GEOMETRIC_CASES + (EXACT_CASES if "--exact" in sys.argv else [])
+    head = f"{'notion':32} {'records':>8} {'CPU s':>8} {'estimate s':>11} {'ratio':>6}"
     print(head + f" {'float s':>8} {'CPU/float':>9}")
     with tempfile.TemporaryDirectory() as tmp:
-        for notion, sizes in cases:
+        for label, sizes in cases:  # "notion", "notion:eps", "...@geometric"
             for n in sizes[:1] if quick else sizes:
                 path = model_file(n, Path(tmp))
+                case, _, kernel = label.partition("@")
+                geo = kernel == "geometric"
+                notion, _, at = case.partition(":")
                 balls = n > 50 and notion != "dp"
-                eps = "1/4" if balls else "1/2"
-                est = estimate(path, notion, eps) / 10**6
-                cpu = measure(path, notion, eps)
-                line = f"{notion:14} {n:>8} {cpu:>8.2f} {est:>11.2f} {cpu / est:>6.2f}"
+                eps = at or ("1/4" if balls else "1/2")
+                est = estimate(path, notion, eps, geo) / 10**6
+                cpu = measure(path, notion, eps, geo)
+                line = f"{label:32} {n:>8} {cpu:>8.2f} {est:>11.2f} {cpu / est:>6.2f}"
                 if balls:
-                    fl = baseline(path, notion)
+                    fl = baseline(path, notion, str(float(Fraction(eps))), geo)
                     line += f" {fl:>8.2f} {cpu / fl:>9.1f}"
                 print(line, flush=True)
 

@@ -72,8 +72,9 @@ def product_work(
     target values and known assignment (``m (m - 1) A``), ``ppkdp`` and ``cdp`` twice
     that (weighted pairs; both directions), ``dependent-dp`` 1.5 per ordered pair of
     target values (its conditional reading; its neighbours reading needs no law).
-    ``ibcdp`` and ``distributional-dp`` keep the general estimate's formulas, with one
-    query law costing one pair.
+    ``ibcdp`` and ``distributional-dp`` of a two-valued target past
+    ``EXACT_RECORDS`` records pay :func:`closed_form_steps` (their closed forms); other
+    targets keep the general estimate's formulas, with one query law costing one pair.
 
     Args:
         args: the command line (``--max-work``, ``--delta``, ``--ddp-reading``).
@@ -113,7 +114,11 @@ def product_work(
     own: dict[str, int] = {}
     for name in notions:
         kind = notion(name)
-        if kind.pairs is Pairs.NEIGHBOURS:
+        eps = getattr(args, "eps", None) or []
+        closed = closed_form_steps(model, target, mech, name, points, with_delta, eps)
+        if closed is not None:
+            own[name] = closed
+        elif kind.pairs is Pairs.NEIGHBOURS:
             own[name] = 0
         elif balls and kind.pairs in (Pairs.GIVEN_KNOWN, Pairs.WEIGHTED_KNOWN):
             own[name] = ball_work(n, ordered, points, with_delta)
@@ -127,7 +132,7 @@ def product_work(
             own[name] = ordered * assignments * pair
         elif kind.pairs in (Pairs.WEIGHTED_KNOWN, Pairs.CHANGED):
             own[name] = 2 * ordered * assignments * pair
-        else:  # ibcdp, distributional-dp: the general formulas, one law costing a pair
+        else:  # ibcdp, distributional-dp otherwise: the general formulas, a law a pair
             own[name] = posterior_work(
                 name,
                 model,
@@ -202,6 +207,7 @@ def laws_to_notions(
     own: dict[str, int],
     ddp: str | None,
     kernel: tuple[str, int, int, int, int] | None = None,
+    mech: Any = None,
 ) -> tuple[int, dict[str, int], dict[str, str]]:
     """The estimate of a product model under geometric, count or threshold noise: the
     query laws charged to the notions that read them rather than shared (``dp``, and
@@ -218,6 +224,8 @@ def laws_to_notions(
         kernel: the mechanism's kind, the span of the count, the target's values ``m``,
             the known assignments ``A`` and the points asked for (None: the general
             estimate for every notion).
+        mech: the mechanism (None: no closed form is looked for,
+            :func:`closed_form_steps`).
 
     Returns:
         ``(shared, own, fixed)`` as :func:`pdpsym.app.audit_work.plan` reads them.
@@ -237,8 +245,17 @@ def laws_to_notions(
         lawless = pairs is Pairs.NEIGHBOURS or (
             pairs is Pairs.DEPENDENT and ddp not in (None, "eq11-conditional")
         )
+        target = getattr(args, "target", None)
+        closed = None
+        if target is not None and mech is not None:  # ibcdp's tails (geometric noise)
+            points = kernel[4] if kernel is not None else 1
+            with_delta = getattr(args, "delta", None) is not None
+            eps = getattr(args, "eps", None) or []
+            closed = closed_form_steps(model, target, mech, name, points, with_delta, eps)
         if lawless:
             out[name] = 0
+        elif closed is not None:
+            out[name] = closed
         elif unit and pairs.value in KERNEL_UNITS:
             per = m * (m - 1) * (1 if pairs is Pairs.DEPENDENT else assignments) / 4
             out[name] = max(int(unit * KERNEL_UNITS[pairs.value] * per), 1)
@@ -247,10 +264,110 @@ def laws_to_notions(
     return base, out, {}
 
 
+# ibcdp and distributional-dp of a two-valued target past EXACT_RECORDS records
+# (pdpsym.audit.product_posteriors): ibcdp is a closed form in the target's prior alone
+# (IBCDP_STEPS a point, measured; no law), distributional-dp reads the count law's
+# total variation and, below |shift|/(2 lambda) (Laplace) or |shift| ln(1/alpha)/2
+# (geometric), two of its hockey sticks a point
+# (measured at 10^3..10^5 records, with and without --delta: docs/benchmarks.md)
+IBCDP_STEPS = 60000
+
+
+def weights(mech: Any) -> dict[str, Any]:
+    """The mechanism's weights (empty: every record weighs 1)."""
+    return dict(getattr(mech, "weights", None) or {})
+
+
+def closed_form_steps(
+    model: Any,
+    target: str,
+    mech: Any,
+    name: str,
+    points: int,
+    with_delta: bool,
+    eps: Sequence[str] = (),
+) -> int | None:
+    """The steps of :func:`pdpsym.audit.product_posteriors.product_result` when it
+    applies to this audit (None when the exact engines run instead).
+
+    Args:
+        model: the model.
+        target: the target record.
+        mech: the mechanism on the weighted sum.
+        name: the notion.
+        points: the ε and δ points asked for.
+        with_delta: whether ε at a δ is asked.
+        eps: the ``--eps`` texts (:func:`near_star`).
+
+    Returns:
+        The estimated steps (microseconds of CPU), or None.
+
+    References:
+        Desfontaines et al. (2020), Section 2.1, Definition 4; Section 2.2, Definition 6.
+    """
+    # the audit layer loads after --help
+    from pdpsym.audit import product_laplace
+    from pdpsym.audit.registry import Compare, notion
+
+    kind = notion(name)
+    n = len(model.variables)
+    if not is_product(model) or n <= product_laplace.EXACT_RECORDS:
+        return None
+    weight = Fraction(weights(mech).get(target, 1))
+    vals, ps = model.laws[list(model.variables).index(target)]
+    if weight == 0 or sum(1 for p in ps if p) != 2:
+        return None
+    if kind.compare is Compare.POSTERIOR and (mech.lam is not None or mech.alpha is not None):
+        return IBCDP_STEPS * (points + 1 + int(with_delta))
+    unit = mech.lam is not None or (
+        all(Fraction(w).denominator == 1 for w in weights(mech).values())
+        and all(Fraction(x).denominator == 1 for xs, _ in model.laws for x in xs)
+    )
+    if kind.compare is Compare.SIMULATOR_LP and (mech.lam is not None or mech.alpha is not None):
+        if not unit:  # geometric noise on a query of fractional weights: the exact LPs
+            return None
+        # the TV and two hockey sticks a point; ε at δ bisects (about 20 points)
+        steps = product_laplace.ball_work(n, 5, points + 1 + (20 if with_delta else 0), False)
+        support = [v for v, p in zip(vals, ps, strict=True) if p]
+        shift = float(abs(weight * (support[1] - support[0])))
+        noise = 1 / float(mech.lam) if mech.lam is not None else math.log(1 / float(mech.alpha))
+        return int(steps * near_star(eps, shift * noise / 2))
+    return None
+
+
+def near_star(eps: Sequence[str], star: float) -> float:
+    """How much more the hockey sticks of distributional-dp's closed form cost at the
+    ``--eps`` closest below ``ε* = r/2``: their δ shrinks toward the far tails as ``ε``
+    nears ``ε*`` and the product trees need more bits (measured: 43 s at ``ε/ε* = 0.72``
+    on 10^5 records, 13 s at 0.36 and 0.5). ``(0.5/(1 - x))^1.5`` past ``x = ε/ε* = 1/2``,
+    1 below it and at or above ``ε*`` (no hockey stick), capped at ``x = 0.99``.
+
+    Args:
+        eps: the ``--eps`` texts.
+        star: ``ε*``.
+
+    Returns:
+        The factor, at least 1.
+    """
+    from pdpsym.app.commands.mechanism_files import parse_eps  # loads after --help
+
+    worst = 1.0
+    for text in eps:
+        e = parse_eps(text)
+        x = (float(e.eps) if e.eps is not None else math.log(float(e.w or 1))) / star
+        if 0.5 < x < 1:
+            worst = max(worst, (0.5 / (1 - min(x, 0.99))) ** 1.5)
+    return worst
+
+
 __all__ = [
+    "IBCDP_STEPS",
     "KERNEL_FIT",
     "KERNEL_FIXED",
     "KERNEL_UNITS",
+    "closed_form_steps",
+    "near_star",
+    "weights",
     "is_product",
     "kernel_unit",
     "laws_to_notions",

@@ -54,6 +54,7 @@ from typing import Any
 from pdpsym.audit import registry
 from pdpsym.audit.notions import Request
 from pdpsym.audit.product_laplace import BALL_NOTE, product_cases
+from pdpsym.audit.product_posteriors import product_result
 from pdpsym.audit.registry import Compare, Notion, Pairs, delta_over_lambda
 from pdpsym.audit.rr_reports import audit_rr
 from pdpsym.audit.sum_posteriors import (
@@ -430,7 +431,9 @@ def audit_models(
         if kind.apk_at_zero is not None and mech.lam is not None:
             z = worst_case(makers[Pairs.GIVEN_KNOWN]()).epsilon(0)
             apk_zero = (z.value, dict(z.where or {}))
-        res = _result(kind, makers[kind.pairs], mech, m, req, apk_zero)
+        res = product_result(kind, model, mech, m, req)  # closed forms at scale, or None
+        if res is None:
+            res = _result(kind, makers[kind.pairs], mech, m, req, apk_zero)
         if balls is not None and balls.covers(kind.pairs, req.reading):
             res = replace(res, note=BALL_NOTE)
         out.append(res)

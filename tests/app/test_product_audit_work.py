@@ -46,7 +46,21 @@ def test_dp_on_a_thousand_records_runs_at_the_default_limit(
     for name in ("apkdp", "np", "ppkdp", "cdp"):
         assert got["notions"][name]["epsilon"]["exact"] == "1/2"
         assert got["notions"][name]["delta_at_epsilon"][0]["delta"]["exact"] == "0"
-    assert "ibcdp" in got["not_run"]  # still exact mixtures: listed with its estimate
+    # ibcdp and distributional-dp of the binary target in closed form
+    # (pdpsym.audit.product_posteriors); hand derivation: the posterior against the prior
+    # on the tails, ε = ln(1 + max(p, 1 - p)(e^{1/2} - 1)) with p = P[x5 = 1]
+    p = Fraction(json.loads(Path(argv[1]).read_text())["bernoulli"][4])
+    want = mpmath.log(1 + max(p, 1 - p) * (mpmath.exp(mpmath.mpf(1) / 2) - 1))
+    got_e = mpmath.mpf(got["notions"]["ibcdp"]["epsilon"]["decimal"])
+    assert abs(got_e - want) < mpmath.mpf(10) ** -18
+    assert not got["not_run"]
+    assert main([*argv, "--eps", "1/2", "--notions", "distributional-dp", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)["notions"]["distributional-dp"]
+    # hand derivation: one simulator law; at ε = 1/2 >= |shift|/(2λ) = 1/4 the band
+    # max(P,Q)/T <= S <= T min(P,Q) is never empty and the rows' TV (about 1/(λ σ),
+    # σ ~ 15) is far below 1 - e^{-1/4}: δ = 0, and ε at δ = 0 is 1/4 exactly
+    assert got["epsilon"]["exact"] == "1/4"
+    assert got["delta_at_epsilon"][0]["delta"]["exact"] == "0"
 
 
 @pytest.mark.parametrize("mech", ["threshold1.json", "geometric"])
@@ -66,8 +80,11 @@ def test_dp_under_other_kernels_runs_at_the_default_limit(
 def test_a_costly_notion_named_is_refused_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["audit", _model(1000, tmp_path), LAPLACE, "--target", "x5", "--known", "x1,x2"]
-    assert main([*argv, "--notions", "ibcdp"]) == 2
+    geo = tmp_path / "geo.json"
+    geo.write_text('{"kind": "geometric", "alpha": "1/2"}')
+    argv = ["audit", _model(1000, tmp_path), str(geo), "--target", "x5", "--known", "x1,x2"]
+    # apkdp under geometric noise keeps the exact mixtures (1.9e9 steps at 10^3 records)
+    assert main([*argv, "--notions", "apkdp"]) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "--max-work" in err
 
@@ -221,11 +238,11 @@ MEASURED = [
     ("geometric", 10, 10, "apkdp", 0.684),
     ("geometric", 10, 40, "cdp", 0.877),
     ("geometric", 10, 80, "apkdp", 0.971),
-    ("geometric", 10, 80, "ibcdp", 1.641),
+    ("geometric", 10, 80, "ibcdp", 0.59),  # past 50 records: closed form (no law)
     ("geometric", 10, 160, "apkdp", 3.06),
     ("geometric", 10, 160, "np", 3.165),
     ("geometric", 10, 160, "cdp", 5.689),
-    ("geometric", 10, 160, "ibcdp", 5.99),
+    ("geometric", 10, 160, "ibcdp", 0.60),
     ("geometric", 10, 160, "dependent-dp", 2.028),
     ("geometric", 30, 40, "ppkdp", 0.874),
     ("geometric", 30, 80, "np", 1.664),
@@ -259,7 +276,9 @@ def _estimate(kind: str, n: int, bits: int, notion: str, where: Path) -> int:
     spec = json.loads((EX / files[kind]).read_text()) if kind in files else {"kind": kind}
     model = audit_models.load(_kernel_model(n, bits, where))
     mech = audit_models.read_mechanism(spec, model)
-    args = argparse.Namespace(max_work=str(10**18), ddp_reading=None, delta=None, eps=["1/2"])
+    args = argparse.Namespace(
+        max_work=str(10**18), ddp_reading=None, delta=None, eps=["1/2"], target="x1"
+    )
     shared, own, _ = audit_models.check_work(args, model, mech, "x1", ["x2"], [notion], 1)
     return shared + own[notion]
 
@@ -278,3 +297,32 @@ def test_dp_and_the_neighbours_reading_read_no_law(tmp_path: Path) -> None:
     from pdpsym.app.product_audit_work import BASE, PER_RECORD
 
     assert _estimate("geometric", 40, 10, "dp", tmp_path) == BASE + PER_RECORD * 40
+
+
+def test_closed_forms_are_charged_only_where_they_run() -> None:
+    # the conditions of pdpsym.audit.product_posteriors.product_result: a product model
+    # past 50 records, a target of two values with a nonzero weight, ibcdp and
+    # distributional-dp under Laplace or geometric noise (integer weights for the latter)
+    from pdpsym.app.product_audit_work import IBCDP_STEPS, closed_form_steps
+    from pdpsym.mechanisms.sum_kernels import CountSum, GeometricSum, LaplaceSum
+    from pdpsym.models.product import ProductModel
+
+    big = ProductModel.bernoulli([f"{k}/1001" for k in range(1, 61)])
+    lap, geo = LaplaceSum(None, lam=Fraction(2)), GeometricSum(None, alpha=Fraction(1, 2))
+    assert closed_form_steps(big, "x5", lap, "ibcdp", 1, False) == 2 * IBCDP_STEPS
+    assert closed_form_steps(big, "x5", geo, "ibcdp", 1, False) == 2 * IBCDP_STEPS
+    assert closed_form_steps(big, "x5", lap, "distributional-dp", 1, False) is not None
+    assert closed_form_steps(big, "x5", geo, "distributional-dp", 1, False) is not None
+    halves = GeometricSum({"x1": Fraction(1, 2)}, alpha=Fraction(1, 2))
+    assert closed_form_steps(big, "x5", halves, "distributional-dp", 1, False) is None
+    assert closed_form_steps(big, "x5", CountSum(), "ibcdp", 1, False) is None
+    assert closed_form_steps(big, "x5", lap, "apkdp", 1, False) is None
+    zero = LaplaceSum({"x5": 0}, lam=Fraction(2))
+    assert closed_form_steps(big, "x5", zero, "ibcdp", 1, False) is None
+    small = ProductModel.bernoulli([f"{k}/1001" for k in range(1, 51)])
+    assert closed_form_steps(small, "x5", lap, "ibcdp", 1, False) is None
+    three = ProductModel(
+        [{"values": ["0", "1", "2"], "probs": ["1/3", "1/3", "1/3"]}]
+        + [{"values": ["0", "1"], "probs": ["1/2", "1/2"]}] * 60
+    )
+    assert closed_form_steps(three, "x1", lap, "ibcdp", 1, False) is None

@@ -303,7 +303,9 @@ def check_work(
         )
     if product.is_product(model):  # dp reads no law: the laws are charged to the others
         kernel = (mech.kind, span, m, assignments, points)
-        return product.laws_to_notions(args, model, 10**5 + laws, own, args.ddp_reading, kernel)
+        return product.laws_to_notions(
+            args, model, 10**5 + laws, own, args.ddp_reading, kernel, mech
+        )
     return 10**5 + laws, own, {}
 
 
