@@ -106,7 +106,13 @@ from pdpsym.core.compare import compare
 from pdpsym.core.eps import Eps
 from pdpsym.loss.base import LossPoint, PrivacyLoss, bisect_epsilon, checked_delta
 from pdpsym.loss.geometric_shift import geometric_shift_delta_ball
-from pdpsym.loss.shift_pairs import GUARD, BallCountLaw, at_least, shift_delta_ball
+from pdpsym.loss.shift_pairs import (
+    GUARD,
+    BallCountLaw,
+    at_least,
+    exceeds_in_balls,
+    shift_delta_ball,
+)
 from pdpsym.models.product import ProductModel
 
 
@@ -170,14 +176,8 @@ class TailPosteriors(PrivacyLoss):
         return LossPoint(sympy.log(sympy.simplify(ratios[k])), self.terms[k][2])
 
     def epsilon(self, delta: Fraction | int | str = 0) -> LossPoint:
-        """``max(0, ln((α_k - δ)/β_k))`` over the ``k`` with ``α_k > δ``, exact.
-
-        Args:
-            delta: a rational in ``[0, 1)``.
-
-        Returns:
-            :class:`~pdpsym.loss.base.LossPoint`.
-        """
+        """``max(0, ln((α_k - δ)/β_k))`` over the ``k`` with ``α_k > δ``, exact (``delta``
+        and the result as in :meth:`pdpsym.loss.base.PrivacyLoss.epsilon`)."""
         d = checked_delta(delta)
         if not d:
             return self.epsilon_zero()
@@ -349,15 +349,7 @@ class OneSimulator(PrivacyLoss):
 
     def exceeds(self, eps: Eps, delta: Fraction) -> bool:
         """Whether ``δ*(ε) > delta``, decided in balls."""
-        value = self.delta(eps).value
-        if isinstance(value, Fraction):
-            return value > delta
-
-        def diff(prec: int) -> Ball:
-            with working_precision(prec + GUARD):
-                return value.arb(prec) - to_ball(delta)
-
-        return decide_sign(diff, f"distributional DP delta against {delta}") > 0
+        return exceeds_in_balls(self.delta(eps).value, delta, "distributional DP delta")
 
     def epsilon_zero(self) -> LossPoint:
         """``max(ε*, -ln(1 - TV))``: ``ε*`` when ``1 - TV >= e^{-ε*}`` (decided), else

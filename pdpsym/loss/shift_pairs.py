@@ -439,15 +439,7 @@ class ShiftPair(PrivacyLoss):
 
     def exceeds(self, eps: Eps, delta: Fraction) -> bool:
         """Whether ``δ(ε) > delta``, decided by balls (exact for δ = 0)."""
-        value = self.delta(eps).value
-        if isinstance(value, Fraction):
-            return value > delta
-
-        def diff(prec: int) -> Ball:
-            with working_precision(prec + GUARD):
-                return value.arb(prec) - to_ball(delta)
-
-        return decide_sign(diff, f"delta(epsilon) against {delta}") > 0
+        return exceeds_in_balls(self.delta(eps).value, delta, "delta(epsilon)")
 
 
 __all__ = [
@@ -458,3 +450,28 @@ __all__ = [
     "shift_delta_ball",
     "tree_precision",
 ]
+
+
+def exceeds_in_balls(value: Any, delta: Fraction, what: str) -> bool:
+    """Whether a δ value is above ``delta``: compared exactly when it is a rational, else
+    decided on its ball enclosures (``value.arb(prec)``) at rising precision.
+
+    Args:
+        value: a ``Fraction`` or an object with ``arb(prec) -> Ball``.
+        delta: the rational to compare with.
+        what: what the value is (named if the sign cannot be decided).
+
+    Returns:
+        ``value > delta``.
+
+    References:
+        Desfontaines et al. (2020), Definition 1 (the hockey-stick δ compared with a budget).
+    """
+    if isinstance(value, Fraction):
+        return value > delta
+
+    def diff(prec: int) -> Ball:
+        with working_precision(prec + GUARD):
+            return value.arb(prec) - to_ball(delta)
+
+    return decide_sign(diff, f"{what} against {delta}") > 0
