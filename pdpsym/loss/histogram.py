@@ -44,7 +44,7 @@ anti-diagonal ``y_0 = T - y_1`` the kernel is ``q^{2|y_1 - c|}``: the histogram 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -56,6 +56,7 @@ from pdpsym.core.numbers import fraction_str
 from pdpsym.loss import (
     chain_all_targets,
     chain_shortcuts,
+    histogram_chain,
     histogram_grid,
     histogram_products,
     histogram_symmetry,
@@ -163,49 +164,85 @@ def histogram_laws(
     # the joint weights of (n, x_i = a) summed over a: the same for every target (the
     # complement lemma in the module docstring), kept once the first target has them all
     total: np.ndarray | None = None
-    for start in range(0, len(targets), BATCH):
-        batch = targets[start : start + BATCH]
-        for name, factors in shadow.target_factors(batch, known):
-            laws = {}
-            complete = not moves and all(c in factors for c in code.values())
-            derived = values[-1] if complete and total is not None else None
-            direct: list[np.ndarray] = []
-            for value, code_value in code.items():
-                if code_value not in factors:
-                    continue
-                perm = moves.get(value)
-                if perm is not None and values[0] in laws:
-                    # the relabelling lemma: law a is law 0 with its bins permuted
-                    counts0, weights0 = laws[values[0]]
-                    laws[value] = (counts0[:, list(perm)], weights0)
-                    continue
-                if value == derived:
-                    assert total is not None
-                    coeffs = total - _summed(direct)
-                    if any(c < 0 for c in coeffs):  # pragma: no cover - exact identity
-                        raise ArithmeticError("the complement law has a negative weight")
+    reduced = markov is not None and contents is not None and len(targets) > 2
+    for name, factors in _factors(shadow, targets, known, contents if reduced else None):
+        laws = {}
+        complete = not moves and all(c in factors for c in code.values())
+        derived = values[-1] if complete and total is not None else None
+        direct: list[np.ndarray] = []
+        for value, code_value in code.items():
+            if code_value not in factors:
+                continue
+            perm = moves.get(value)
+            if perm is not None and values[0] in laws:
+                # the relabelling lemma: law a is law 0 with its bins permuted
+                counts0, weights0 = laws[values[0]]
+                laws[value] = (counts0[:, list(perm)], weights0)
+                continue
+            if value == derived:
+                assert total is not None
+                coeffs = total - _summed(direct)
+                if any(c < 0 for c in coeffs):  # pragma: no cover - exact identity
+                    raise ArithmeticError("the complement law has a negative weight")
+            else:
+                pair = list(factors[code_value])
+                if reduced:
+                    assert contents is not None
+                    coeffs = contents.reduced_law(pair[0], pair[1])
+                elif (
+                    markov is not None
+                    and contents is not None
+                    and contents.active
+                    and len(pair) == 2
+                ):
+                    at = values.index(value)
+                    coeffs = contents.law(pair[0], pair[1], at, markov.index(name) + 1)
                 else:
-                    pair = list(factors[code_value])
-                    if (
-                        markov is not None
-                        and contents is not None
-                        and contents.active
-                        and len(pair) == 2
-                    ):
-                        at = values.index(value)
-                        coeffs = contents.law(pair[0], pair[1], at, markov.index(name) + 1)
-                    else:
-                        coeffs = np.array(
-                            poly.coefficients_at(poly.product(pair), simplex), dtype=object
-                        )
-                    direct.append(coeffs)
-                nz = np.flatnonzero(coeffs != 0)
-                if not len(nz):
-                    continue
-                laws[value] = (all_counts[nz], coeffs[nz].tolist())
-            if complete and total is None:
-                total = _summed(direct)
-            yield name, laws
+                    coeffs = np.array(
+                        poly.coefficients_at(poly.product(pair), simplex), dtype=object
+                    )
+                direct.append(coeffs)
+            nz = np.flatnonzero(coeffs != 0)
+            if not len(nz):
+                continue
+            laws[value] = (all_counts[nz], coeffs[nz].tolist())
+        if complete and total is None:
+            total = _summed(direct)
+        yield name, laws
+
+
+def _factors(
+    shadow: CountModel,
+    targets: Sequence[str],
+    known: dict[str, Fraction],
+    contents: histogram_products.RowContents | None,
+) -> Iterator[tuple[str, dict[Fraction, tuple[Any, Any]]]]:
+    """Each target's ``{code: (F, B)}``: with ``contents`` (a one-matrix chain), the
+    reduced forward-backward's ``F~`` and ``B~`` (:mod:`pdpsym.loss.histogram_chain`,
+    one checkpointed pass for every target), else the model's own in batches of
+    :data:`BATCH` targets."""
+    markov = chain_of(shadow)
+    if contents is None or markov is None:
+        for start in range(0, len(targets), BATCH):
+            yield from shadow.target_factors(targets[start : start + BATCH], known)
+        return
+    d0 = math.lcm(*(p.denominator for p in markov.initial_law))
+    init = [int(p * d0) for p in markov.initial_law]
+    codes = [int(c) for c in markov.states]
+    fixed = {markov.index(n): markov.states.index(v) for n, v in known.items()}
+    by_pos: dict[int, list[str]] = {}
+    for name in targets:
+        by_pos.setdefault(markov.index(name), []).append(name)
+    found: dict[str, dict[Fraction, tuple[Any, Any]]] = {}
+    at = 0  # the targets are handed out in the caller's order, each as soon as it can be
+    for t, pairs in histogram_chain.reduced_factors(
+        init, contents.reduced, contents.terminal, codes, markov.length, sorted(by_pos), fixed
+    ):
+        for name in by_pos[t]:
+            found[name] = dict(zip(markov.states, pairs, strict=True))
+        while at < len(targets) and targets[at] in found:
+            yield targets[at], found.pop(targets[at])
+            at += 1
 
 
 def _summed(arrays: Sequence[np.ndarray]) -> np.ndarray:

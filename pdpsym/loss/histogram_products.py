@@ -57,6 +57,11 @@ class RowContents:
         d = math.lcm(*(p.denominator for row in matrix for p in row))
         self.g = [math.gcd(*(int(p * d) for p in row)) for row in matrix]
         self.L = math.lcm(*self.g)
+        #: ``A' = A / g_s`` row by row, and ``L / g_s``: the integers of the reduced
+        #: forward-backward (:mod:`pdpsym.loss.histogram_chain`), whose ``F'`` and ``B'``
+        #: are this lemma's ``F~`` and ``B~``
+        self.reduced = [[int(p * d) // g for p in row] for row, g in zip(matrix, self.g, strict=True)]
+        self.terminal = [self.L // g for g in self.g]
         self.k, self.T = len(matrix), T
         self.active = self.L > 1
         self.fallbacks = 0  # products whose sum check failed (none, by the lemma)
@@ -110,6 +115,27 @@ class RowContents:
             self.fallbacks += 1
         plain = poly.coefficients_at(poly.product([forward, backward]), self.simplex)
         return np.array(plain, dtype=object)
+
+    def reduced_law(self, forward: Any, backward: Any) -> np.ndarray:
+        """The coefficients of ``F B`` at the simplex codes from ``F~`` and ``B~`` (the
+        reduced forward-backward's polynomials), exact: ``(F~ B~)(n) prod_s g_s^{n_s} / L``.
+
+        Args:
+            forward: ``F~`` (:func:`pdpsym.loss.histogram_chain.reduced_factors`).
+            backward: ``B~``, with the terminal ``L / g_s``.
+
+        Returns:
+            ``(F B)(n)`` for each code of ``simplex`` (object array of ints).
+
+        References:
+            The row-content lemma of this module's docstring (the division by ``L`` is
+            exact).
+        """
+        w = np.array(poly.coefficients_at(forward * backward, self.simplex), dtype=object)
+        if not self.active:
+            return w
+        assert self._law_pow is not None
+        return w * self._law_pow // self.L
 
 
 __all__ = ["RowContents"]
