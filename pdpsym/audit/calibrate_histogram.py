@@ -41,7 +41,7 @@ Each baseline is listed with the certified histogram leakage its scale actually 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -111,11 +111,16 @@ class _Target:
     docstring): ``compare`` screens the whole grid only until it knows some points."""
 
     def __init__(
-        self, model: CountModel, name: str, known: Sequence[str], points: bool = True
+        self,
+        model: CountModel,
+        name: str,
+        known: Sequence[str],
+        points: bool = True,
+        workspace: histogram_grid.Workspace | None = None,
     ) -> None:
         self.name = name
         self.T = len(model.variables)
-        self.workspace = histogram_grid.Workspace()
+        self.workspace = workspace or histogram_grid.Workspace()
         self.parts = [
             (list(laws.values()), law_perms(model, assignment, laws))
             for assignment in known_assignments(model, known)
@@ -215,6 +220,11 @@ class HistogramScale(ScaleEngine):
     """
 
     points: bool = True
+    #: the float screen's arrays, one set for every pass and the bisected target (the
+    #: calls never overlap; grid-sized arrays: 0.8 GB each at 4 states and 100 records)
+    workspace: histogram_grid.Workspace = field(
+        default_factory=histogram_grid.Workspace, compare=False, repr=False
+    )
 
     def start(self) -> Fraction:
         """Group DP's per-bin scale ``2m/eps``, certainly safe (refusing weights)."""
@@ -228,13 +238,19 @@ class HistogramScale(ScaleEngine):
         """Every target's certified histogram leakage at ``lam`` (17 digits)."""
         known = self.goal.known
         return histogram_leakage(
-            self.model, targets, known, lam, digits=17, on_target=self.on_target
+            self.model,
+            targets,
+            known,
+            lam,
+            digits=17,
+            on_target=self.on_target,
+            workspace=self.workspace,
         )
 
     def bisected(self, name: str) -> _Target:
         """The target's histogram laws, kept for its bisection (by points unless
         ``points`` is False: then every step screens the whole grid)."""
-        return _Target(self.model, name, self.goal.known, self.points)
+        return _Target(self.model, name, self.goal.known, self.points, self.workspace)
 
     def baselines(self) -> list[BaselineScale | NotApplicable]:
         """Group DP's and MQM's per-bin scales (:func:`histogram_baselines`)."""

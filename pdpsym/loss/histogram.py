@@ -182,7 +182,7 @@ def histogram_laws(
             if value == derived:
                 assert total is not None
                 coeffs = total - _summed(direct)
-                if any(c < 0 for c in coeffs):  # pragma: no cover - exact identity
+                if (coeffs < 0).any():  # pragma: no cover - exact identity
                     raise ArithmeticError("the complement law has a negative weight")
             else:
                 pair = list(factors[code_value])
@@ -405,6 +405,7 @@ def histogram_leakage(
     digits: int = 15,
     on_target: Callable[[str], None] | None = None,
     alpha: Fraction | None = None,
+    workspace: histogram_grid.Workspace | None = None,
 ) -> list[TargetLeakage]:
     """Eq. 2 for the histogram with noise of scale ``lam`` on every bin, every target.
 
@@ -417,6 +418,8 @@ def histogram_leakage(
         on_target: called once per target and known assignment (progress).
         alpha: two-sided geometric noise ``P(eta) ~ alpha^|eta|`` on every bin instead,
             ``0 < alpha < 1`` rational (``lam`` is then ignored).
+        workspace: the float screen's arrays, to share with other calls (a calibration's
+            passes and its bisected target: one set of grid-sized arrays); None: fresh.
 
     Returns:
         One :class:`~pdpsym.loss.leakage_result.TargetLeakage` per target, its value a
@@ -462,7 +465,7 @@ def histogram_leakage(
             else TargetLeakage(t, "no-compatible-pair")
             for t in targets
         ]
-    workspace = histogram_grid.Workspace()
+    workspace = workspace or histogram_grid.Workspace()
     for assignment in known_assignments(model, known):
         stands = _mirrors(model, targets, assignment)
         reps = [t for t in targets if t not in stands]

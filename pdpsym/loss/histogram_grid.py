@@ -138,8 +138,8 @@ def _mixture(
     k = counts.shape[1]
     total = sum(weights)
     lt = math.log2(total)
-    logs = np.array([math.log2(w) - lt if w else -math.inf for w in weights])
-    bits = max(max(w.bit_length() for w in weights), total.bit_length())
+    logs = _log2s(weights, lt)
+    bits = total.bit_length()  # the weights are >= 0: none is longer than their sum
     eta_in = (4 * bits + 2) * _U
     keep = logs > -DROP_BITS
     head = np.zeros(last.shape[:-1])
@@ -149,6 +149,17 @@ def _mixture(
     for axis in range(k - 1):
         _filter(grid, right, q, axis)
     return eta_in
+
+
+def _log2s(weights: Sequence[int], lt: float) -> np.ndarray:
+    """``log2(w) - lt`` for each weight (``-inf`` for 0), each ``log2`` the one of the exact
+    integer (``math.log2``), as a float array."""
+    try:
+        logs = np.fromiter(map(math.log2, weights), dtype=float, count=len(weights))
+    except ValueError:  # a zero weight
+        return np.array([math.log2(w) - lt if w else -math.inf for w in weights])
+    logs -= lt
+    return logs
 
 
 def _last_kernel(T: int, q: float, gap: np.ndarray, out: np.ndarray | None) -> np.ndarray:
@@ -339,14 +350,16 @@ def screen(
     sequence = [0] + [j for j in range(1, len(laws)) if perms[j] is not None]
     sequence += [j for j in range(1, len(laws)) if perms[j] is None]
     relabelled = any(p is not None for p in perms)
+    fresh = False  # law 0 is in top only (low not yet set)
     for j in sequence:
         counts, weights = laws[j]
         perm = perms[j]
         if j == 0 and not relabelled:
-            # law 0 straight into the envelope's max (no view of it is read later)
+            # law 0 straight into the envelope's max (no view of it is read later); the
+            # next law's min with it starts the envelope's min
             eta_in = _mixture(counts, weights, last, q, [top, bufs[1]])
             gamma = max(gamma, 2 * (2 * k * (2 * T + 4) * _U + k * T * theta + eta_in))
-            np.copyto(low, top)
+            fresh = True
             continue
         if perm is None:
             eta_in = _mixture(counts, weights, last, q, bufs)
@@ -354,7 +367,14 @@ def screen(
             values = bufs[0]
         else:
             values = np.transpose(bufs[0], perm)
+        if fresh:
+            np.minimum(top, values, out=low)
+            np.maximum(top, values, out=top)
+            fresh = False
+            continue
         _envelope(top, low, values, first=j == 0)
+    if fresh:  # law 0 alone
+        np.copyto(low, top)
     if float(low.min()) > 2.0**40 * slack:
         # every m_f > 2^40 slack: (M_f + slack)/(m_f - slack) <= (M_f/m_f)(1 + 2^-38), so
         # ub = r w and lb = r / w with r = M_f/m_f and w also covering the slack; compare
@@ -522,7 +542,7 @@ def grid_sup(
 def _kept(laws: Sequence[Law], perms: Perms) -> tuple[list[Law], Perms]:
     """The laws of positive total, with their permutations (checked cheaply)."""
     if perms is not None:
-        keep = [j for j, law in enumerate(laws) if sum(law[1]) > 0]
+        keep = [j for j, law in enumerate(laws) if any(law[1])]  # weights are >= 0
         perms = [perms[j] for j in keep] if keep and keep[0] == 0 else None
         laws = [laws[j] for j in keep]
         for law, perm in zip(laws, perms or (), strict=False):
@@ -531,7 +551,7 @@ def _kept(laws: Sequence[Law], perms: Perms) -> tuple[list[Law], Perms]:
                 len(law[1]) != len(laws[0][1]) or law[0].shape[1] != len(perm)
             ):
                 raise ValueError("a law is not law 0 relabelled by its permutation")
-    return [law for law in laws if sum(law[1]) > 0], perms
+    return [law for law in laws if any(law[1])], perms
 
 
 def _decide(

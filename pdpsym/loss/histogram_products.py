@@ -68,6 +68,13 @@ class RowContents:
         self.simplex = simplex
         self._pow = [np.array([g**e for e in range(T + 1)], dtype=object) for g in self.g]
         self._law_pow = self._powers(counts) if self.active else None
+        if self._law_pow is not None:
+            # prod_s g_s^{n_s} / L = mult / div in lowest terms: (F~ B~)(n) is divisible
+            # by div (the lemma: the product times mult/div is an integer, gcd(div,
+            # mult) = 1), so the law is (F~ B~)(n) // div * mult, a small exact division
+            common = np.array([math.gcd(int(p), self.L) for p in self._law_pow], dtype=object)
+            self._div = self.L // common
+            self._mult = self._law_pow // common
 
     def _powers(self, counts: np.ndarray) -> np.ndarray:
         """``prod_s g_s^{n_s}`` for each row of ``counts`` (non-negative counts)."""
@@ -134,8 +141,7 @@ class RowContents:
         w = np.array(poly.coefficients_at(forward * backward, self.simplex), dtype=object)
         if not self.active:
             return w
-        assert self._law_pow is not None
-        return w * self._law_pow // self.L
+        return w // self._div * self._mult
 
 
 __all__ = ["RowContents"]
