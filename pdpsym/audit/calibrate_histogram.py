@@ -52,7 +52,12 @@ from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import to_sympy
 from pdpsym.loss import histogram_grid
 from pdpsym.loss.count_leakage import known_assignments
-from pdpsym.loss.histogram import histogram_laws, histogram_leakage, law_perms
+from pdpsym.loss.histogram import (
+    histogram_laws,
+    histogram_leakage,
+    law_perms,
+    law_symmetric,
+)
 from pdpsym.mechanisms.mqm import (
     BaselineScale,
     mqm_approx_applies,
@@ -126,6 +131,9 @@ class _Target:
             for assignment in known_assignments(model, known)
             for _, laws in histogram_laws(model, [name], assignment)
         ]
+        #: no known record and a chain invariant under every relabelling: the screens
+        #: read the sorted outputs only (the orbit lemma, pdpsym.loss.histogram_orbits)
+        self.symmetric = not known and law_symmetric(model, {})
         self.use_points = points
         #: per part, the kept grid points (an int array, or None before a full screen)
         self.points: list[np.ndarray | None] = [None] * len(self.parts)
@@ -142,7 +150,7 @@ class _Target:
                 found: list[np.ndarray] = []
                 yield histogram_grid.grid_sup(
                     laws, self.T, 1 / lam, digits, workspace=self.workspace, perms=perms,
-                    found=found,
+                    found=found, symmetric=self.symmetric,
                 )  # fmt: skip
                 self._keep(i, found)
 

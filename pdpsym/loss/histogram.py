@@ -58,6 +58,7 @@ from pdpsym.loss import (
     chain_shortcuts,
     histogram_chain,
     histogram_grid,
+    histogram_orbits,
     histogram_products,
     histogram_symmetry,
 )
@@ -350,6 +351,27 @@ def law_perms(
     return [moves.get(v) for v in laws] if moves else None
 
 
+def law_symmetric(model: CountModel, assignment: dict[str, Fraction]) -> bool:
+    """Whether the screen may read the sorted outputs only: a chain invariant under every
+    relabelling of its states, with no known record (the orbit lemma of
+    :mod:`pdpsym.loss.histogram_orbits`).
+
+    Args:
+        model: the model of the laws.
+        assignment: the known records' values.
+
+    Returns:
+        True for such a chain.
+
+    References:
+        The orbit lemma of :mod:`pdpsym.loss.histogram_orbits`.
+    """
+    markov = chain_of(model)
+    if markov is None or network_of(model) is not None or assignment:
+        return False
+    return histogram_orbits.fully_symmetric(markov.initial_law, markov.matrices)
+
+
 def _reversible(model: CountModel) -> bool:
     """Whether the model is a chain whose targets ``t`` and ``T + 1 - t`` leak alike (no
     known records; reversible, or reversed up to a relabelling of its states)."""
@@ -479,6 +501,7 @@ def histogram_leakage(
                 alpha,
                 workspace,
                 law_perms(model, assignment, laws),
+                symmetric=law_symmetric(model, assignment),
             )
         for name in targets:
             res = found[stands.get(name, name)]
@@ -502,6 +525,7 @@ __all__ = [
     "histogram_states",
     "histogram_work",
     "law_perms",
+    "law_symmetric",
     "relabellings",
     "simplex_codes",
 ]

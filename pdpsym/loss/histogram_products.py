@@ -60,7 +60,9 @@ class RowContents:
         #: ``A' = A / g_s`` row by row, and ``L / g_s``: the integers of the reduced
         #: forward-backward (:mod:`pdpsym.loss.histogram_chain`), whose ``F'`` and ``B'``
         #: are this lemma's ``F~`` and ``B~``
-        self.reduced = [[int(p * d) // g for p in row] for row, g in zip(matrix, self.g, strict=True)]
+        self.reduced = [
+            [int(p * d) // g for p in row] for row, g in zip(matrix, self.g, strict=True)
+        ]
         self.terminal = [self.L // g for g in self.g]
         self.k, self.T = len(matrix), T
         self.active = self.L > 1
