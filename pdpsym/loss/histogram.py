@@ -71,6 +71,9 @@ from pdpsym.models.model_objects import chain_of, network_of
 
 #: targets whose count polynomials one forward-backward pass keeps at a time
 BATCH = 16
+#: the checkpointed forward-backward of a one-matrix chain (about three sweeps on
+#: smaller integers, :mod:`pdpsym.loss.histogram_chain`) in :data:`BATCH` passes
+REDUCED_PASSES = 4
 
 
 def histogram_work(model: CountModel, n_targets: int, known: Sequence[str]) -> int:
@@ -78,21 +81,24 @@ def histogram_work(model: CountModel, n_targets: int, known: Sequence[str]) -> i
 
     In the project's unit (a step is about a microsecond of CPU, :mod:`pdpsym.app.limits`).
     Per known assignment: the forward-backward on mixed-radix polynomials (``k^2 T``
-    operations on ``T (T+1)^{k-2}`` coefficients, one pass per :data:`BATCH` targets,
-    ``k^2 T degree passes / 240`` steps), and per computed target ``(k_c + k) (T+1)^k /
-    100`` steps: ``k_c`` float grids of ``(T+1)^k`` points (the laws not given by a
-    relabelling, :func:`relabellings`) with their exact laws, and ``k`` passes of max and
-    min over the grid. A reversal-symmetric chain with no known record computes half of
-    its targets (the mirrors). Measured CPU seconds times ``10^6`` on all-target runs
-    (``lambda = 4``, stay 7/10; docs/benchmarks.md) against the estimate: chains moving
-    uniformly (``k_c = 1``, mirrored) 3 states and 200 records 2.7e7 (estimate 3.6e7),
-    4 and 50 5.9e6 (1.0e7), 3 and 100 2.0e6 (2.3e6), 4 and 30 7.8e5 (8.1e5), 5 and 20
-    2.4e6 (3.2e6); chains moving unevenly (circulant: ``k_c = 1`` by the rotations,
-    mirrored by the reversal up to a relabelling) 3 and 100 1.6e6 (2.3e6), 4 and 30 6.5e5
-    (8.1e5), 5 and 20 2.7e6 (3.2e6), 4 and 50 7.7e6 (1.0e7), 3 and 200 2.6e7 (3.6e7);
-    chains with no symmetry (``k_c = k``, every target; ``k - 1`` exact products each by
-    the complement lemma) 3 and 100 6.0e6 (6.5e6), 4 and 30 2.3e6 (2.3e6), 4 and 50 3.0e7
-    (2.9e7), 3 and 200 1.05e8 (1.0e8, at a load of about 11): within 2x.
+    operations on ``T (T+1)^{k-2}`` coefficients, ``k^2 T degree passes / 240`` steps: one
+    pass per :data:`BATCH` targets, or :data:`REDUCED_PASSES` for the checkpointed one of
+    a one-matrix chain, :mod:`pdpsym.loss.histogram_chain`), and per computed target
+    ``(k_c + v) (T+1)^k / 100`` steps: ``k_c`` float grids of ``(T+1)^k`` points (the laws
+    not given by a relabelling, :func:`relabellings`) with their exact laws, and the
+    envelope: ``v = k`` passes of max and min over the grid, or ``v = 1`` on a chain with
+    every relabelling (the sorted outputs only, :func:`law_symmetric`). A
+    reversal-symmetric chain with no known record computes half of its targets (the
+    mirrors). Measured CPU seconds times ``10^6`` on all-target runs (``lambda = 4``, stay
+    7/10; docs/benchmarks.md) against the estimate: chains moving uniformly (``k_c = v =
+    1``, mirrored) 3 states and 200 records 1.7e7 (estimate 1.7e7), 4 and 50 3.9e6
+    (5.1e6), 3 and 100 1.4e6 (1.2e6), 4 and 30 6.0e5 (5.1e5), 5 and 20 1.7e6 (2.4e6);
+    chains moving unevenly (circulant: ``k_c = 1`` by the rotations, ``v = k``, mirrored
+    by the reversal up to a relabelling) 3 and 100 1.6e6 (2.2e6), 4 and 30 8.1e5
+    (9.2e5), 5 and 20 3.0e6 (4.0e6), 4 and 50 7.9e6 (1.0e7), 3 and 200 2.4e7 (3.4e7);
+    chains with no symmetry (``k_c = v = k``, every target; ``k - 1`` exact products each
+    by the complement lemma) 3 and 100 4.6e6 (6.3e6), 4 and 30 2.0e6 (2.5e6), 4 and 50
+    2.5e7 (2.9e7), 3 and 200 RANDOM_DOC (9.9e7): within 1.5x.
 
     Args:
         model: a Markov chain or a product model.
@@ -108,13 +114,20 @@ def histogram_work(model: CountModel, n_targets: int, known: Sequence[str]) -> i
     k = len(histogram_states(model))
     T = len(model.variables)
     degree = T * (T + 1) ** max(k - 2, 0) + 1
-    passes = max(1, -(-n_targets // BATCH))
-    per_pass = k * k * T * degree * passes // 8
     computed = k - len(relabellings(model, {})) if not known else k
     n_eff = max(n_targets, 1)
     if not known and n_targets > 1 and _reversible(model):
         n_eff = -(-n_eff // 2)
-    per_target = -(-(computed + k) * (T + 1) ** k // 100)
+    markov = chain_of(model)
+    if markov is not None and network_of(model) is None and len(markov.matrices) == 1 and n_eff > 2:
+        passes = REDUCED_PASSES  # one checkpointed forward-backward for every target
+    else:
+        passes = max(1, -(-n_targets // BATCH))
+    per_pass = k * k * T * degree * passes // 8
+    # the envelope: k passes of max and min over the grid, or gathers at the sorted
+    # outputs only (about 1/k! of them) on a chain with every relabelling
+    views = 1 if not known and law_symmetric(model, {}) else k
+    per_target = -(-(computed + views) * (T + 1) ** k // 100)
     return assignment_count(model, known) * (-(-per_pass // 30) + n_eff * per_target)
 
 

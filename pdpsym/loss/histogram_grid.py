@@ -150,10 +150,8 @@ def _mixture(
     np.multiply(head[..., None], last, out=grid)
     _filter(grid, right, q, 0)
     for axis in range(1, k - 1):
-        # the same recurrence along an inner axis, run as the outer axis of a transposed
-        # copy (contiguous slices: faster), then copied back; the same floats
-        swap = list(range(k))
-        swap[0], swap[axis] = axis, 0
+        # an inner axis run as the outer one of a transposed copy (contiguous slices)
+        swap = [axis, *range(1, axis), 0, *range(axis + 1, k)]
         np.copyto(right, grid.transpose(swap))
         _filter(right, grid, q, 0)
         np.copyto(grid, right.transpose(swap))
@@ -382,7 +380,7 @@ def screen(
     perms = perms or [None] * len(laws)
     orbit = symmetric and all(p is not None for p in perms[1:])
     last, arrays = ws.get(T, k, q, 2 if orbit else 4)
-    where = None  # the sorted points' positions when only they are screened
+    where = None  # the sorted points' grid positions when only they are screened
     if orbit:
         eta_in = _mixture(laws[0][0], laws[0][1], last, q, arrays[:2])
         gamma = 2 * (2 * k * (2 * T + 4) * _U + k * T * theta + eta_in)
