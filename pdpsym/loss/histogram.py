@@ -98,7 +98,8 @@ def histogram_work(model: CountModel, n_targets: int, known: Sequence[str]) -> i
     (9.2e5), 5 and 20 3.0e6 (4.0e6), 4 and 50 7.9e6 (1.0e7), 3 and 200 2.4e7 (3.4e7);
     chains with no symmetry (``k_c = v = k``, every target; ``k - 1`` exact products each
     by the complement lemma) 3 and 100 4.6e6 (6.3e6), 4 and 30 2.0e6 (2.5e6), 4 and 50
-    2.5e7 (2.9e7), 3 and 200 RANDOM_DOC (9.9e7): within 1.5x.
+    2.5e7 (2.9e7), 3 and 200 7.0e7 (9.9e7, at a load of 5 to 8); with two-digit prime
+    denominators 3 and 100 5.7e6 (6.3e6), 4 and 30 2.3e6 (2.4e6): within 1.5x.
 
     Args:
         model: a Markov chain or a product model.
