@@ -41,7 +41,7 @@ Each baseline is listed with the certified histogram leakage its scale actually 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -52,7 +52,12 @@ from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import to_sympy
 from pdpsym.loss import histogram_grid
 from pdpsym.loss.count_leakage import known_assignments
-from pdpsym.loss.histogram import histogram_laws, histogram_leakage, law_perms
+from pdpsym.loss.histogram import (
+    histogram_laws,
+    histogram_leakage,
+    law_perms,
+    law_symmetric,
+)
 from pdpsym.mechanisms.mqm import (
     BaselineScale,
     mqm_approx_applies,
@@ -111,16 +116,24 @@ class _Target:
     docstring): ``compare`` screens the whole grid only until it knows some points."""
 
     def __init__(
-        self, model: CountModel, name: str, known: Sequence[str], points: bool = True
+        self,
+        model: CountModel,
+        name: str,
+        known: Sequence[str],
+        points: bool = True,
+        workspace: histogram_grid.Workspace | None = None,
     ) -> None:
         self.name = name
         self.T = len(model.variables)
-        self.workspace = histogram_grid.Workspace()
+        self.workspace = workspace or histogram_grid.Workspace()
         self.parts = [
             (list(laws.values()), law_perms(model, assignment, laws))
             for assignment in known_assignments(model, known)
             for _, laws in histogram_laws(model, [name], assignment)
         ]
+        #: no known record and a chain invariant under every relabelling: the screens
+        #: read the sorted outputs only (the orbit lemma, pdpsym.loss.histogram_orbits)
+        self.symmetric = not known and law_symmetric(model, {})
         self.use_points = points
         #: per part, the kept grid points (an int array, or None before a full screen)
         self.points: list[np.ndarray | None] = [None] * len(self.parts)
@@ -137,7 +150,7 @@ class _Target:
                 found: list[np.ndarray] = []
                 yield histogram_grid.grid_sup(
                     laws, self.T, 1 / lam, digits, workspace=self.workspace, perms=perms,
-                    found=found,
+                    found=found, symmetric=self.symmetric,
                 )  # fmt: skip
                 self._keep(i, found)
 
@@ -215,6 +228,11 @@ class HistogramScale(ScaleEngine):
     """
 
     points: bool = True
+    #: the float screen's arrays, one set for every pass and the bisected target (the
+    #: calls never overlap; grid-sized arrays: 0.8 GB each at 4 states and 100 records)
+    workspace: histogram_grid.Workspace = field(
+        default_factory=histogram_grid.Workspace, compare=False, repr=False
+    )
 
     def start(self) -> Fraction:
         """Group DP's per-bin scale ``2m/eps``, certainly safe (refusing weights)."""
@@ -228,13 +246,19 @@ class HistogramScale(ScaleEngine):
         """Every target's certified histogram leakage at ``lam`` (17 digits)."""
         known = self.goal.known
         return histogram_leakage(
-            self.model, targets, known, lam, digits=17, on_target=self.on_target
+            self.model,
+            targets,
+            known,
+            lam,
+            digits=17,
+            on_target=self.on_target,
+            workspace=self.workspace,
         )
 
     def bisected(self, name: str) -> _Target:
         """The target's histogram laws, kept for its bisection (by points unless
         ``points`` is False: then every step screens the whole grid)."""
-        return _Target(self.model, name, self.goal.known, self.points)
+        return _Target(self.model, name, self.goal.known, self.points, self.workspace)
 
     def baselines(self) -> list[BaselineScale | NotApplicable]:
         """Group DP's and MQM's per-bin scales (:func:`histogram_baselines`)."""

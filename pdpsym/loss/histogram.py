@@ -44,7 +44,7 @@ anti-diagonal ``y_0 = T - y_1`` the kernel is ``q^{2|y_1 - c|}``: the histogram 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -56,7 +56,9 @@ from pdpsym.core.numbers import fraction_str
 from pdpsym.loss import (
     chain_all_targets,
     chain_shortcuts,
+    histogram_chain,
     histogram_grid,
+    histogram_orbits,
     histogram_products,
     histogram_symmetry,
 )
@@ -69,6 +71,9 @@ from pdpsym.models.model_objects import chain_of, network_of
 
 #: targets whose count polynomials one forward-backward pass keeps at a time
 BATCH = 16
+#: the checkpointed forward-backward of a one-matrix chain (about three sweeps on
+#: smaller integers, :mod:`pdpsym.loss.histogram_chain`) in :data:`BATCH` passes
+REDUCED_PASSES = 4
 
 
 def histogram_work(model: CountModel, n_targets: int, known: Sequence[str]) -> int:
@@ -76,21 +81,25 @@ def histogram_work(model: CountModel, n_targets: int, known: Sequence[str]) -> i
 
     In the project's unit (a step is about a microsecond of CPU, :mod:`pdpsym.app.limits`).
     Per known assignment: the forward-backward on mixed-radix polynomials (``k^2 T``
-    operations on ``T (T+1)^{k-2}`` coefficients, one pass per :data:`BATCH` targets,
-    ``k^2 T degree passes / 240`` steps), and per computed target ``(k_c + k) (T+1)^k /
-    100`` steps: ``k_c`` float grids of ``(T+1)^k`` points (the laws not given by a
-    relabelling, :func:`relabellings`) with their exact laws, and ``k`` passes of max and
-    min over the grid. A reversal-symmetric chain with no known record computes half of
-    its targets (the mirrors). Measured CPU seconds times ``10^6`` on all-target runs
-    (``lambda = 4``, stay 7/10; docs/benchmarks.md) against the estimate: chains moving
-    uniformly (``k_c = 1``, mirrored) 3 states and 200 records 2.7e7 (estimate 3.6e7),
-    4 and 50 5.9e6 (1.0e7), 3 and 100 2.0e6 (2.3e6), 4 and 30 7.8e5 (8.1e5), 5 and 20
-    2.4e6 (3.2e6); chains moving unevenly (circulant: ``k_c = 1`` by the rotations,
-    mirrored by the reversal up to a relabelling) 3 and 100 1.6e6 (2.3e6), 4 and 30 6.5e5
-    (8.1e5), 5 and 20 2.7e6 (3.2e6), 4 and 50 7.7e6 (1.0e7), 3 and 200 2.6e7 (3.6e7);
-    chains with no symmetry (``k_c = k``, every target; ``k - 1`` exact products each by
-    the complement lemma) 3 and 100 6.0e6 (6.5e6), 4 and 30 2.3e6 (2.3e6), 4 and 50 3.0e7
-    (2.9e7), 3 and 200 1.05e8 (1.0e8, at a load of about 11): within 2x.
+    operations on ``T (T+1)^{k-2}`` coefficients, ``k^2 T degree passes / 240`` steps: one
+    pass per :data:`BATCH` targets, or :data:`REDUCED_PASSES` for the checkpointed one of
+    a one-matrix chain, :mod:`pdpsym.loss.histogram_chain`), and per computed target
+    ``(k_c + v) (T+1)^k / 100`` steps: ``k_c`` float grids of ``(T+1)^k`` points (the laws
+    not given by a relabelling, :func:`relabellings`) with their exact laws, and the
+    envelope: ``v = k`` passes of max and min over the grid, or ``v = 1`` on a chain with
+    every relabelling (the sorted outputs only, :func:`law_symmetric`). A
+    reversal-symmetric chain with no known record computes half of its targets (the
+    mirrors). Measured CPU seconds times ``10^6`` on all-target runs (``lambda = 4``, stay
+    7/10; docs/benchmarks.md) against the estimate: chains moving uniformly (``k_c = v =
+    1``, mirrored) 3 states and 200 records 1.7e7 (estimate 1.7e7), 4 and 50 3.9e6
+    (5.1e6), 3 and 100 1.4e6 (1.2e6), 4 and 30 6.0e5 (5.1e5), 5 and 20 1.7e6 (2.4e6);
+    chains moving unevenly (circulant: ``k_c = 1`` by the rotations, ``v = k``, mirrored
+    by the reversal up to a relabelling) 3 and 100 1.6e6 (2.2e6), 4 and 30 8.1e5
+    (9.2e5), 5 and 20 3.0e6 (4.0e6), 4 and 50 7.9e6 (1.0e7), 3 and 200 2.4e7 (3.4e7);
+    chains with no symmetry (``k_c = v = k``, every target; ``k - 1`` exact products each
+    by the complement lemma) 3 and 100 4.6e6 (6.3e6), 4 and 30 2.0e6 (2.5e6), 4 and 50
+    2.5e7 (2.9e7), 3 and 200 7.0e7 (9.9e7, at a load of 5 to 8); with two-digit prime
+    denominators 3 and 100 5.7e6 (6.3e6), 4 and 30 2.3e6 (2.4e6): within 1.5x.
 
     Args:
         model: a Markov chain or a product model.
@@ -106,13 +115,20 @@ def histogram_work(model: CountModel, n_targets: int, known: Sequence[str]) -> i
     k = len(histogram_states(model))
     T = len(model.variables)
     degree = T * (T + 1) ** max(k - 2, 0) + 1
-    passes = max(1, -(-n_targets // BATCH))
-    per_pass = k * k * T * degree * passes // 8
     computed = k - len(relabellings(model, {})) if not known else k
     n_eff = max(n_targets, 1)
     if not known and n_targets > 1 and _reversible(model):
         n_eff = -(-n_eff // 2)
-    per_target = -(-(computed + k) * (T + 1) ** k // 100)
+    markov = chain_of(model)
+    if markov is not None and network_of(model) is None and len(markov.matrices) == 1 and n_eff > 2:
+        passes = REDUCED_PASSES  # one checkpointed forward-backward for every target
+    else:
+        passes = max(1, -(-n_targets // BATCH))
+    per_pass = k * k * T * degree * passes // 8
+    # the envelope: k passes of max and min over the grid, or gathers at the sorted
+    # outputs only (about 1/k! of them) on a chain with every relabelling
+    views = 1 if not known and law_symmetric(model, {}) else k
+    per_target = -(-(computed + views) * (T + 1) ** k // 100)
     return assignment_count(model, known) * (-(-per_pass // 30) + n_eff * per_target)
 
 
@@ -163,49 +179,85 @@ def histogram_laws(
     # the joint weights of (n, x_i = a) summed over a: the same for every target (the
     # complement lemma in the module docstring), kept once the first target has them all
     total: np.ndarray | None = None
-    for start in range(0, len(targets), BATCH):
-        batch = targets[start : start + BATCH]
-        for name, factors in shadow.target_factors(batch, known):
-            laws = {}
-            complete = not moves and all(c in factors for c in code.values())
-            derived = values[-1] if complete and total is not None else None
-            direct: list[np.ndarray] = []
-            for value, code_value in code.items():
-                if code_value not in factors:
-                    continue
-                perm = moves.get(value)
-                if perm is not None and values[0] in laws:
-                    # the relabelling lemma: law a is law 0 with its bins permuted
-                    counts0, weights0 = laws[values[0]]
-                    laws[value] = (counts0[:, list(perm)], weights0)
-                    continue
-                if value == derived:
-                    assert total is not None
-                    coeffs = total - _summed(direct)
-                    if any(c < 0 for c in coeffs):  # pragma: no cover - exact identity
-                        raise ArithmeticError("the complement law has a negative weight")
+    reduced = markov is not None and contents is not None and len(targets) > 2
+    for name, factors in _factors(shadow, targets, known, contents if reduced else None):
+        laws = {}
+        complete = not moves and all(c in factors for c in code.values())
+        derived = values[-1] if complete and total is not None else None
+        direct: list[np.ndarray] = []
+        for value, code_value in code.items():
+            if code_value not in factors:
+                continue
+            perm = moves.get(value)
+            if perm is not None and values[0] in laws:
+                # the relabelling lemma: law a is law 0 with its bins permuted
+                counts0, weights0 = laws[values[0]]
+                laws[value] = (counts0[:, list(perm)], weights0)
+                continue
+            if value == derived:
+                assert total is not None
+                coeffs = total - _summed(direct)
+                if (coeffs < 0).any():  # pragma: no cover - exact identity
+                    raise ArithmeticError("the complement law has a negative weight")
+            else:
+                pair = list(factors[code_value])
+                if reduced:
+                    assert contents is not None
+                    coeffs = contents.reduced_law(pair[0], pair[1])
+                elif (
+                    markov is not None
+                    and contents is not None
+                    and contents.active
+                    and len(pair) == 2
+                ):
+                    at = values.index(value)
+                    coeffs = contents.law(pair[0], pair[1], at, markov.index(name) + 1)
                 else:
-                    pair = list(factors[code_value])
-                    if (
-                        markov is not None
-                        and contents is not None
-                        and contents.active
-                        and len(pair) == 2
-                    ):
-                        at = values.index(value)
-                        coeffs = contents.law(pair[0], pair[1], at, markov.index(name) + 1)
-                    else:
-                        coeffs = np.array(
-                            poly.coefficients_at(poly.product(pair), simplex), dtype=object
-                        )
-                    direct.append(coeffs)
-                nz = np.flatnonzero(coeffs != 0)
-                if not len(nz):
-                    continue
-                laws[value] = (all_counts[nz], coeffs[nz].tolist())
-            if complete and total is None:
-                total = _summed(direct)
-            yield name, laws
+                    coeffs = np.array(
+                        poly.coefficients_at(poly.product(pair), simplex), dtype=object
+                    )
+                direct.append(coeffs)
+            nz = np.flatnonzero(coeffs != 0)
+            if not len(nz):
+                continue
+            laws[value] = (all_counts[nz], coeffs[nz].tolist())
+        if complete and total is None:
+            total = _summed(direct)
+        yield name, laws
+
+
+def _factors(
+    shadow: CountModel,
+    targets: Sequence[str],
+    known: dict[str, Fraction],
+    contents: histogram_products.RowContents | None,
+) -> Iterator[tuple[str, dict[Fraction, tuple[Any, Any]]]]:
+    """Each target's ``{code: (F, B)}``: with ``contents`` (a one-matrix chain), the
+    reduced forward-backward's ``F~`` and ``B~`` (:mod:`pdpsym.loss.histogram_chain`,
+    one checkpointed pass for every target), else the model's own in batches of
+    :data:`BATCH` targets."""
+    markov = chain_of(shadow)
+    if contents is None or markov is None:
+        for start in range(0, len(targets), BATCH):
+            yield from shadow.target_factors(targets[start : start + BATCH], known)
+        return
+    d0 = math.lcm(*(p.denominator for p in markov.initial_law))
+    init = [int(p * d0) for p in markov.initial_law]
+    codes = [int(c) for c in markov.states]
+    fixed = {markov.index(n): markov.states.index(v) for n, v in known.items()}
+    by_pos: dict[int, list[str]] = {}
+    for name in targets:
+        by_pos.setdefault(markov.index(name), []).append(name)
+    found: dict[str, dict[Fraction, tuple[Any, Any]]] = {}
+    at = 0  # the targets are handed out in the caller's order, each as soon as it can be
+    for t, pairs in histogram_chain.reduced_factors(
+        init, contents.reduced, contents.terminal, codes, markov.length, sorted(by_pos), fixed
+    ):
+        for name in by_pos[t]:
+            found[name] = dict(zip(markov.states, pairs, strict=True))
+        while at < len(targets) and targets[at] in found:
+            yield targets[at], found.pop(targets[at])
+            at += 1
 
 
 def _summed(arrays: Sequence[np.ndarray]) -> np.ndarray:
@@ -313,6 +365,27 @@ def law_perms(
     return [moves.get(v) for v in laws] if moves else None
 
 
+def law_symmetric(model: CountModel, assignment: dict[str, Fraction]) -> bool:
+    """Whether the screen may read the sorted outputs only: a chain invariant under every
+    relabelling of its states, with no known record (the orbit lemma of
+    :mod:`pdpsym.loss.histogram_orbits`).
+
+    Args:
+        model: the model of the laws.
+        assignment: the known records' values.
+
+    Returns:
+        True for such a chain.
+
+    References:
+        The orbit lemma of :mod:`pdpsym.loss.histogram_orbits`.
+    """
+    markov = chain_of(model)
+    if markov is None or network_of(model) is not None or assignment:
+        return False
+    return histogram_orbits.fully_symmetric(markov.initial_law, markov.matrices)
+
+
 def _reversible(model: CountModel) -> bool:
     """Whether the model is a chain whose targets ``t`` and ``T + 1 - t`` leak alike (no
     known records; reversible, or reversed up to a relabelling of its states)."""
@@ -368,6 +441,7 @@ def histogram_leakage(
     digits: int = 15,
     on_target: Callable[[str], None] | None = None,
     alpha: Fraction | None = None,
+    workspace: histogram_grid.Workspace | None = None,
 ) -> list[TargetLeakage]:
     """Eq. 2 for the histogram with noise of scale ``lam`` on every bin, every target.
 
@@ -380,6 +454,8 @@ def histogram_leakage(
         on_target: called once per target and known assignment (progress).
         alpha: two-sided geometric noise ``P(eta) ~ alpha^|eta|`` on every bin instead,
             ``0 < alpha < 1`` rational (``lam`` is then ignored).
+        workspace: the float screen's arrays, to share with other calls (a calibration's
+            passes and its bisected target: one set of grid-sized arrays); None: fresh.
 
     Returns:
         One :class:`~pdpsym.loss.leakage_result.TargetLeakage` per target, its value a
@@ -425,7 +501,7 @@ def histogram_leakage(
             else TargetLeakage(t, "no-compatible-pair")
             for t in targets
         ]
-    workspace = histogram_grid.Workspace()
+    workspace = workspace or histogram_grid.Workspace()
     for assignment in known_assignments(model, known):
         stands = _mirrors(model, targets, assignment)
         reps = [t for t in targets if t not in stands]
@@ -439,6 +515,7 @@ def histogram_leakage(
                 alpha,
                 workspace,
                 law_perms(model, assignment, laws),
+                symmetric=law_symmetric(model, assignment),
             )
         for name in targets:
             res = found[stands.get(name, name)]
@@ -462,6 +539,7 @@ __all__ = [
     "histogram_states",
     "histogram_work",
     "law_perms",
+    "law_symmetric",
     "relabellings",
     "simplex_codes",
 ]

@@ -81,6 +81,8 @@ import numpy as np
 from pdpsym.core.balls import BallPoly, working_precision
 from pdpsym.core.certify import arb_from_fraction, ball_endpoints
 from pdpsym.core.decimals import fixed_digits
+from pdpsym.loss import histogram_orbits
+from pdpsym.loss.histogram_orbits import is_relabelling
 
 #: the most support terms (points times laws times support) decided by balls; the
 #: points beyond are bounded by their float ``ub`` (at least :data:`MIN_CANDIDATES`)
@@ -138,17 +140,33 @@ def _mixture(
     k = counts.shape[1]
     total = sum(weights)
     lt = math.log2(total)
-    logs = np.array([math.log2(w) - lt if w else -math.inf for w in weights])
-    bits = max(max(w.bit_length() for w in weights), total.bit_length())
+    logs = _log2s(weights, lt)
+    bits = total.bit_length()  # the weights are >= 0: none is longer than their sum
     eta_in = (4 * bits + 2) * _U
     keep = logs > -DROP_BITS
     head = np.zeros(last.shape[:-1])
     head[tuple(counts[keep, : k - 1].T)] = np.exp2(logs[keep])
     grid, right = bufs
     np.multiply(head[..., None], last, out=grid)
-    for axis in range(k - 1):
-        _filter(grid, right, q, axis)
+    _filter(grid, right, q, 0)
+    for axis in range(1, k - 1):
+        # an inner axis run as the outer one of a transposed copy (contiguous slices)
+        swap = [axis, *range(1, axis), 0, *range(axis + 1, k)]
+        np.copyto(right, grid.transpose(swap))
+        _filter(right, grid, q, 0)
+        np.copyto(grid, right.transpose(swap))
     return eta_in
+
+
+def _log2s(weights: Sequence[int], lt: float) -> np.ndarray:
+    """``log2(w) - lt`` for each weight (``-inf`` for 0), each ``log2`` the one of the exact
+    integer (``math.log2``), as a float array."""
+    try:
+        logs = np.fromiter(map(math.log2, weights), dtype=float, count=len(weights))
+    except ValueError:  # a zero weight
+        return np.array([math.log2(w) - lt if w else -math.inf for w in weights])
+    logs -= lt
+    return logs
 
 
 def _last_kernel(T: int, q: float, gap: np.ndarray, out: np.ndarray | None) -> np.ndarray:
@@ -268,17 +286,20 @@ class Workspace:
         self.last: np.ndarray | None = None
         self.arrays: list[np.ndarray] = []
         self.gap: tuple[tuple[int, int], np.ndarray] | None = None
+        self.orbit: histogram_orbits.OrbitIndex | None = None
 
-    def get(self, T: int, k: int, q: float) -> tuple[np.ndarray, list[np.ndarray]]:
-        """The last axis's kernel and four grid-shaped arrays for ``(T, k, q)``.
+    def get(self, T: int, k: int, q: float, count: int = 4) -> tuple[np.ndarray, list[np.ndarray]]:
+        """The last axis's kernel and ``count`` (or more) grid-shaped arrays for ``(T, k,
+        q)``, allocated when first asked for.
 
         Args:
             T: the number of records.
             k: the number of states.
             q: the kernel's ratio.
+            count: the arrays needed.
 
         Returns:
-            ``(last, [a, b, c, d])``.
+            ``(last, [a, b, ...])``.
 
         References:
             The module docstring (the last axis needs no recurrence).
@@ -288,10 +309,29 @@ class Workspace:
                 self.gap = ((T, k), _clipped_gap(T, k))
                 self.last = None
             self.last = _last_kernel(T, q, self.gap[1], self.last)
-            if not self.arrays or self.arrays[0].shape != self.last.shape:
-                self.arrays = [np.empty(self.last.shape) for _ in range(4)]
+            if self.arrays and self.arrays[0].shape != self.last.shape:
+                self.arrays = []
             self.key = (T, k, q)
+        while len(self.arrays) < count:
+            self.arrays.append(np.empty(self.last.shape))
         return self.last, self.arrays
+
+    def orbits(self, R: int, k: int) -> histogram_orbits.OrbitIndex:
+        """The sorted points of the grid ``{0..R-1}^k`` and their positions (kept).
+
+        Args:
+            R: the grid's side.
+            k: the number of coordinates.
+
+        Returns:
+            The :class:`~pdpsym.loss.histogram_orbits.OrbitIndex`.
+
+        References:
+            The orbit lemma of :mod:`pdpsym.loss.histogram_orbits`.
+        """
+        if self.orbit is None or self.orbit.shape != (R,) * k:
+            self.orbit = histogram_orbits.OrbitIndex(R, k)
+        return self.orbit
 
 
 def screen(
@@ -301,6 +341,7 @@ def screen(
     alpha: Fraction | None = None,
     workspace: Workspace | None = None,
     perms: Perms = None,
+    symmetric: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, float]:
     """The grid points that may carry the max of Eq. 2, best float first, and ``LB``.
 
@@ -315,6 +356,9 @@ def screen(
             law 0's with its counts permuted (``m_c = n_{perm[c]}``); its mixture is then
             law 0's float grid with its axes permuted, not computed again (the relabelling
             lemma in the module docstring).
+        symmetric: the laws are every value's of a chain invariant under every
+            relabelling of its states, each law ``j > 0`` given by its ``perm``: only the
+            sorted points are screened (:mod:`pdpsym.loss.histogram_orbits`).
 
     Returns:
         ``(points, ubs, LB)``: an int array ``(m, k)`` of the points with ``ub >= LB``,
@@ -332,29 +376,48 @@ def screen(
         q, theta = math.exp(-float(rate)), (2 + float(rate)) * _U
     slack = float((T + 1) ** k * (3 * k * (T + 1) + 1)) * 2.0**-DROP_BITS
     gamma = 0.0
-    last, arrays = (workspace or Workspace()).get(T, k, q)
-    bufs, top, low = arrays[:2], arrays[2], arrays[3]
+    ws = workspace or Workspace()
     perms = perms or [None] * len(laws)
-    # law 0 first, then the laws that are its relabellings (views of bufs[0]), then the rest
-    sequence = [0] + [j for j in range(1, len(laws)) if perms[j] is not None]
-    sequence += [j for j in range(1, len(laws)) if perms[j] is None]
-    relabelled = any(p is not None for p in perms)
-    for j in sequence:
-        counts, weights = laws[j]
-        perm = perms[j]
-        if j == 0 and not relabelled:
-            # law 0 straight into the envelope's max (no view of it is read later)
-            eta_in = _mixture(counts, weights, last, q, [top, bufs[1]])
-            gamma = max(gamma, 2 * (2 * k * (2 * T + 4) * _U + k * T * theta + eta_in))
+    orbit = symmetric and all(p is not None for p in perms[1:])
+    last, arrays = ws.get(T, k, q, 2 if orbit else 4)
+    where = None  # the sorted points' grid positions when only they are screened
+    if orbit:
+        eta_in = _mixture(laws[0][0], laws[0][1], last, q, arrays[:2])
+        gamma = 2 * (2 * k * (2 * T + 4) * _U + k * T * theta + eta_in)
+        index = ws.orbits(T + 1, k)
+        top, low = histogram_orbits.envelope(arrays[0], index, perms)
+        where = index.flat(None)
+    else:
+        bufs, top, low = arrays[:2], arrays[2], arrays[3]
+        # law 0 first, then the laws that are its relabellings (views of bufs[0]), then the rest
+        sequence = [0] + [j for j in range(1, len(laws)) if perms[j] is not None]
+        sequence += [j for j in range(1, len(laws)) if perms[j] is None]
+        relabelled = any(p is not None for p in perms)
+        fresh = False  # law 0 is in top only (low not yet set)
+        for j in sequence:
+            counts, weights = laws[j]
+            perm = perms[j]
+            if j == 0 and not relabelled:
+                # law 0 straight into the envelope's max (no view of it is read later); the
+                # next law's min with it starts the envelope's min
+                eta_in = _mixture(counts, weights, last, q, [top, bufs[1]])
+                gamma = max(gamma, 2 * (2 * k * (2 * T + 4) * _U + k * T * theta + eta_in))
+                fresh = True
+                continue
+            if perm is None:
+                eta_in = _mixture(counts, weights, last, q, bufs)
+                gamma = max(gamma, 2 * (2 * k * (2 * T + 4) * _U + k * T * theta + eta_in))
+                values = bufs[0]
+            else:
+                values = np.transpose(bufs[0], perm)
+            if fresh:
+                np.minimum(top, values, out=low)
+                np.maximum(top, values, out=top)
+                fresh = False
+                continue
+            _envelope(top, low, values, first=j == 0)
+        if fresh:  # law 0 alone
             np.copyto(low, top)
-            continue
-        if perm is None:
-            eta_in = _mixture(counts, weights, last, q, bufs)
-            gamma = max(gamma, 2 * (2 * k * (2 * T + 4) * _U + k * T * theta + eta_in))
-            values = bufs[0]
-        else:
-            values = np.transpose(bufs[0], perm)
-        _envelope(top, low, values, first=j == 0)
     if float(low.min()) > 2.0**40 * slack:
         # every m_f > 2^40 slack: (M_f + slack)/(m_f - slack) <= (M_f/m_f)(1 + 2^-38), so
         # ub = r w and lb = r / w with r = M_f/m_f and w also covering the slack; compare
@@ -366,7 +429,8 @@ def screen(
         ub_log = np.log(r.ravel()[idx] * w)
         ub_log += 2.0**-40 * (1 + np.abs(ub_log))
         order = np.argsort(-ub_log, kind="stable")
-        points = np.stack(np.unravel_index(idx[order], r.shape), axis=1)
+        pos = idx[order] if where is None else where[idx[order]]
+        points = np.stack(np.unravel_index(pos, last.shape), axis=1)
         best = math.log(rmax / w)
         return points, ub_log[order], best - 2.0**-40 * (1 + abs(best))
     # some mixtures are too small for the linear screen: redo it in logs
@@ -375,7 +439,7 @@ def screen(
         if alpha is not None
         else -float(rate)
     )
-    lb_log, ub_log = _log_screen(laws, T, lq, arrays)
+    lb_log, ub_log = _log_screen(laws, T, lq, ws.get(T, k, q, 4)[1])
     best = float(lb_log.max())
     idx = np.flatnonzero(ub_log >= best)
     order = np.argsort(-ub_log.ravel()[idx], kind="stable")
@@ -426,42 +490,6 @@ def _distance_poly(y: np.ndarray, law: tuple[np.ndarray, Any]) -> tuple[list[int
     return w, sum(sums.tolist())
 
 
-def is_relabelling(law0: Law, law: Law, perm: Sequence[int]) -> bool:
-    """Whether ``law`` is ``law0`` with its counts permuted, ``m_c = n_{perm[c]}`` (the
-    same integer weight on each relabelled count vector).
-
-    Args:
-        law0: a law (count vectors, exact integer weights).
-        law: another law.
-        perm: a permutation of the bins.
-
-    Returns:
-        True when the two agree vector by vector (zero weights ignored).
-
-    References:
-        The relabelling lemma of this module's docstring.
-
-    Examples:
-        >>> a = (np.array([[2, 0, 1], [1, 1, 1]]), [3, 5])
-        >>> b = (np.array([[0, 2, 1], [1, 1, 1]]), [3, 5])
-        >>> is_relabelling(a, b, (1, 0, 2)), is_relabelling(a, a, (1, 0, 2))
-        (True, False)
-    """
-
-    def table(counts: np.ndarray, weights: Sequence[int]) -> tuple[list[int], list[int]]:
-        nz = [j for j, w in enumerate(weights) if w]
-        radix = int(counts.max(initial=0)) + 1
-        codes = [int(c) for c in (counts[nz] @ (radix ** np.arange(counts.shape[1])))]
-        order = sorted(range(len(nz)), key=codes.__getitem__)
-        return [codes[j] for j in order], [weights[nz[j]] for j in order]
-
-    if law[0].shape[1] != law0[0].shape[1] or int(law[0].max(initial=0)) != int(
-        law0[0].max(initial=0)
-    ):
-        return False
-    return table(law0[0][:, list(perm)], law0[1]) == table(*law)
-
-
 def grid_sup(
     laws: Sequence[Law],
     T: int,
@@ -471,6 +499,7 @@ def grid_sup(
     workspace: Workspace | None = None,
     perms: Perms = None,
     found: list[np.ndarray] | None = None,
+    symmetric: bool = False,
 ) -> tuple[Fraction, Fraction] | None:
     """``[lo, hi]`` enclosing Eq. 2 for a histogram with Laplace noise of rate ``rate``.
 
@@ -490,6 +519,7 @@ def grid_sup(
             balls are law 0's at the permuted point (the relabelling lemma).
         found: when given, the screened points decided by balls (best float first, an
             int array ``(m, k)``) are appended to it (for :func:`points_sup` later).
+        symmetric: screen the sorted points only (as :func:`screen`).
 
     Returns:
         ``(lo, hi)`` exact rationals with ``lo <= max_{a != b} sup_y ln G_a/G_b <= hi``,
@@ -504,7 +534,7 @@ def grid_sup(
     laws, perms = _kept(laws, perms)
     if len(laws) < 2:
         return None
-    points, ubs, _ = screen(laws, T, rate, alpha, workspace, perms)
+    points, ubs, _ = screen(laws, T, rate, alpha, workspace, perms, symmetric)
     terms = sum(len(law[1]) for law in laws)
     cap = max(MIN_CANDIDATES, MAX_TERMS // max(terms, 1))
     decided = points[:cap]
@@ -522,7 +552,7 @@ def grid_sup(
 def _kept(laws: Sequence[Law], perms: Perms) -> tuple[list[Law], Perms]:
     """The laws of positive total, with their permutations (checked cheaply)."""
     if perms is not None:
-        keep = [j for j, law in enumerate(laws) if sum(law[1]) > 0]
+        keep = [j for j, law in enumerate(laws) if any(law[1])]  # weights are >= 0
         perms = [perms[j] for j in keep] if keep and keep[0] == 0 else None
         laws = [laws[j] for j in keep]
         for law, perm in zip(laws, perms or (), strict=False):
@@ -531,7 +561,7 @@ def _kept(laws: Sequence[Law], perms: Perms) -> tuple[list[Law], Perms]:
                 len(law[1]) != len(laws[0][1]) or law[0].shape[1] != len(perm)
             ):
                 raise ValueError("a law is not law 0 relabelled by its permutation")
-    return [law for law in laws if sum(law[1]) > 0], perms
+    return [law for law in laws if any(law[1])], perms
 
 
 def _decide(

@@ -57,12 +57,26 @@ class RowContents:
         d = math.lcm(*(p.denominator for row in matrix for p in row))
         self.g = [math.gcd(*(int(p * d) for p in row)) for row in matrix]
         self.L = math.lcm(*self.g)
+        #: ``A' = A / g_s`` row by row, and ``L / g_s``: the integers of the reduced
+        #: forward-backward (:mod:`pdpsym.loss.histogram_chain`), whose ``F'`` and ``B'``
+        #: are this lemma's ``F~`` and ``B~``
+        self.reduced = [
+            [int(p * d) // g for p in row] for row, g in zip(matrix, self.g, strict=True)
+        ]
+        self.terminal = [self.L // g for g in self.g]
         self.k, self.T = len(matrix), T
         self.active = self.L > 1
         self.fallbacks = 0  # products whose sum check failed (none, by the lemma)
         self.simplex = simplex
         self._pow = [np.array([g**e for e in range(T + 1)], dtype=object) for g in self.g]
         self._law_pow = self._powers(counts) if self.active else None
+        if self._law_pow is not None:
+            # prod_s g_s^{n_s} / L = mult / div in lowest terms: (F~ B~)(n) is divisible
+            # by div (the lemma: the product times mult/div is an integer, gcd(div,
+            # mult) = 1), so the law is (F~ B~)(n) // div * mult, a small exact division
+            common = np.array([math.gcd(int(p), self.L) for p in self._law_pow], dtype=object)
+            self._div = self.L // common
+            self._mult = self._law_pow // common
 
     def _powers(self, counts: np.ndarray) -> np.ndarray:
         """``prod_s g_s^{n_s}`` for each row of ``counts`` (non-negative counts)."""
@@ -110,6 +124,26 @@ class RowContents:
             self.fallbacks += 1
         plain = poly.coefficients_at(poly.product([forward, backward]), self.simplex)
         return np.array(plain, dtype=object)
+
+    def reduced_law(self, forward: Any, backward: Any) -> np.ndarray:
+        """The coefficients of ``F B`` at the simplex codes from ``F~`` and ``B~`` (the
+        reduced forward-backward's polynomials), exact: ``(F~ B~)(n) prod_s g_s^{n_s} / L``.
+
+        Args:
+            forward: ``F~`` (:func:`pdpsym.loss.histogram_chain.reduced_factors`).
+            backward: ``B~``, with the terminal ``L / g_s``.
+
+        Returns:
+            ``(F B)(n)`` for each code of ``simplex`` (object array of ints).
+
+        References:
+            The row-content lemma of this module's docstring (the division by ``L`` is
+            exact).
+        """
+        w = np.array(poly.coefficients_at(forward * backward, self.simplex), dtype=object)
+        if not self.active:
+            return w
+        return w // self._div * self._mult
 
 
 __all__ = ["RowContents"]
