@@ -65,7 +65,7 @@ from pdpsym.loss import (
 from pdpsym.loss.count_leakage import checked_known, known_assignments
 from pdpsym.loss.count_leakage_work import assignment_count
 from pdpsym.loss.leakage_result import Enclosed, TargetLeakage
-from pdpsym.models.counts import CountModel
+from pdpsym.models.counts import CountModel, record_count
 from pdpsym.models.histogram_bins import coded_by_bin, histogram_states, independent_supports
 from pdpsym.models.model_objects import chain_of, network_of
 
@@ -113,7 +113,7 @@ def histogram_work(model: CountModel, n_targets: int, known: Sequence[str]) -> i
         Li et al. (2019), Section V-D (the cost of computing the leakage).
     """
     k = len(histogram_states(model))
-    T = len(model.variables)
+    T = record_count(model)
     degree = T * (T + 1) ** max(k - 2, 0) + 1
     computed = k - len(relabellings(model, {})) if not known else k
     n_eff = max(n_targets, 1)
@@ -392,6 +392,9 @@ def _reversible(model: CountModel) -> bool:
     markov = chain_of(model)
     if markov is None or network_of(model) is not None:
         return False
+    if markov.length > 10**5:
+        # the check lists T rows; so long a chain is priced without the mirrors (2x more)
+        return False
     row = tuple(range(markov.k))
     chain = chain_all_targets.CountChain(
         markov.initial_law, markov.matrices, (row,) * markov.length, {}
@@ -483,7 +486,7 @@ def histogram_leakage(
         raise InputError("alpha", "must lie in (0, 1)")
     histogram_states(model)
     known = checked_known(model, targets, known)
-    T = len(model.variables)
+    T = record_count(model)
     rate = 1 / lam
     lo: dict[str, Fraction] = {}
     hi: dict[str, Fraction] = {}

@@ -34,7 +34,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from pdpsym.core import poly
-from pdpsym.models.truncated_counts import shift
 
 #: one vector of k integer polynomials (None: a state a known record excludes)
 Vector = list[Any]
@@ -114,7 +113,7 @@ def reduced_factors(
 
     def masked(cur: Vector, t: int) -> Vector:
         """``z^{c_s} B'_t(s)`` with the states record ``t`` cannot take left out."""
-        return [shift(cur[s], codes[s]) if allowed(t, s) else None for s in range(k)]
+        return [poly.monomial(cur[s], codes[s]) if allowed(t, s) else None for s in range(k)]
 
     first = positions[0]
     # the backward pass, keeping B'_t at every position t = C m (and the terminal)
@@ -134,7 +133,7 @@ def reduced_factors(
     for t in range(positions[-1] + 1):
         if t > 0:
             fwd = [
-                shift(_combine([(fwd[s], reduced[s][s2]) for s in range(k)]), codes[s2])
+                poly.monomial(_combine([(fwd[s], reduced[s][s2]) for s in range(k)]), codes[s2])
                 if allowed(t, s2)
                 else poly.zero()
                 for s2 in range(k)

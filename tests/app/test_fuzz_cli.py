@@ -540,3 +540,26 @@ def test_distributional_dp_at_an_epsilon_beyond_any_ball(
     far = [Fraction(x) for x in delta_at("1e9999")]
     near = [Fraction(x) for x in delta_at("1000")]
     assert 0 <= far[0] <= far[1] <= near[1] and far[1] <= 1
+
+
+@pytest.mark.parametrize("extra", [["--target", "x2", "--known", "x2"], ["--all-targets"]])
+def test_a_histogram_of_a_chain_of_a_billion_records_is_refused_upfront(
+    tmp_path: Path, extra: list[str]
+) -> None:
+    # thorough fuzz, seed 65663: the histogram's work estimate listed the 10^9 record
+    # names (and the mirror check 10^9 rows) before pricing the work: a hang
+    q = tmp_path / "q.json"
+    q.write_text(
+        json.dumps(
+            {
+                "kind": "markov-chain",
+                "length": 1_000_000_000,
+                "states": ["0", "1"],
+                "initial": ["1/3", "2/3"],
+                "transition": [["9/10", "1/10"], ["1/10", "9/10"]],
+            }
+        )
+    )
+    argv = ["leakage", str(q), "--lam", "2", "--query", "histogram", *extra]
+    outcome, code, err = run(argv)
+    assert outcome == "ok" and code == 2 and "--max-work" in err, err
