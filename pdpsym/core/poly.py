@@ -71,6 +71,34 @@ def monomial(coefficient: int | IntPoly, degree: int) -> IntPoly:
     return fmpz_poly([0] * degree + [int(coefficient)])
 
 
+def linear_combination(terms: Sequence[tuple[IntPoly | None, int]]) -> IntPoly:
+    """``sum_j c_j p_j`` over ``(p_j, c_j)``, skipping absent polynomials (``None``) and
+    zero coefficients, and not multiplying by 1 (big-integer polynomials: every copy
+    counts).
+
+    Args:
+        terms: pairs of an integer polynomial (or ``None``) and an integer coefficient.
+
+    Returns:
+        The integer polynomial (zero when every term is skipped).
+
+    References:
+        FLINT docs, ``fmpz_poly_scalar_addmul_fmpz``; python-flint docs, ``fmpz_poly``.
+
+    Examples:
+        >>> p = from_coefficients([1, 2])
+        >>> coefficients(linear_combination([(p, 3), (None, 5), (p, 0), (monomial(1, 1), 1)]))
+        [3, 7]
+    """
+    acc = None
+    for p, c in terms:
+        if p is None or c == 0:
+            continue
+        term = p if c == 1 else p * c
+        acc = term if acc is None else acc + term
+    return zero() if acc is None else acc
+
+
 def from_coefficients(coefficients: Sequence[int]) -> IntPoly:
     """``sum_c coefficients[c] z^c``.
 
@@ -397,6 +425,7 @@ def bits_needed(digits: int) -> int:
 
 
 __all__ = [
+    "linear_combination",
     "IntPoly",
     "ball_of",
     "height_bits",

@@ -39,17 +39,6 @@ from pdpsym.core import poly
 Vector = list[Any]
 
 
-def _combine(terms: Sequence[tuple[Any, int]]) -> Any:
-    """``sum_j c_j p_j`` skipping absent polynomials and zero coefficients (no product by 1)."""
-    acc = None
-    for p, c in terms:
-        if p is None or c == 0:
-            continue
-        term = p if c == 1 else p * c
-        acc = term if acc is None else acc + term
-    return poly.zero() if acc is None else acc
-
-
 def checkpoint_spacing(T: int) -> int:
     """The checkpoint spacing ``C`` of the backward pass (about ``sqrt T``, at least 4).
 
@@ -109,7 +98,10 @@ def reduced_factors(
 
     def back(cur: Vector) -> Vector:
         """``B'_t`` from ``B'_{t+1}`` (``cur``) for the step ``t -> t + 1``."""
-        return [_combine([(cur[s2], reduced[s][s2]) for s2 in range(k)]) for s in range(k)]
+        return [
+            poly.linear_combination([(cur[s2], reduced[s][s2]) for s2 in range(k)])
+            for s in range(k)
+        ]
 
     def masked(cur: Vector, t: int) -> Vector:
         """``z^{c_s} B'_t(s)`` with the states record ``t`` cannot take left out."""
@@ -133,7 +125,9 @@ def reduced_factors(
     for t in range(positions[-1] + 1):
         if t > 0:
             fwd = [
-                poly.monomial(_combine([(fwd[s], reduced[s][s2]) for s in range(k)]), codes[s2])
+                poly.monomial(
+                    poly.linear_combination([(fwd[s], reduced[s][s2]) for s in range(k)]), codes[s2]
+                )
                 if allowed(t, s2)
                 else poly.zero()
                 for s2 in range(k)

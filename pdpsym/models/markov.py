@@ -361,7 +361,9 @@ class MarkovChain(RecordModel):
             nxt = [
                 poly.monomial(cur[s2], row_c[s2]) if allowed(t + 1, s2) else None for s2 in range(k)
             ]
-            cur = [_combine([(nxt[s2], a[s][s2]) for s2 in range(k)]) for s in range(k)]
+            cur = [
+                poly.linear_combination([(nxt[s2], a[s][s2]) for s2 in range(k)]) for s in range(k)
+            ]
             if t in want:
                 suffix[t] = cur
         # forward, handing out each target as it is reached
@@ -377,7 +379,9 @@ class MarkovChain(RecordModel):
                 a = step(t - 1)
                 row_c = contrib.table[t]
                 fwd = [
-                    poly.monomial(_combine([(fwd[s], a[s][s2]) for s in range(k)]), row_c[s2])
+                    poly.monomial(
+                        poly.linear_combination([(fwd[s], a[s][s2]) for s in range(k)]), row_c[s2]
+                    )
                     if allowed(t, s2)
                     else poly.zero()
                     for s2 in range(k)
@@ -527,18 +531,6 @@ def _state_values(
     if len(set(vals)) != len(vals):
         raise InputError("states", "state values must be distinct")
     return vals, tuple(fraction_str(v) for v in vals), True
-
-
-def _combine(terms: Sequence[tuple[Any, int]]) -> Any:
-    """``sum_j c_j p_j`` skipping absent polynomials and zero coefficients, and not
-    multiplying by 1 (big-integer polynomials: every copy counts)."""
-    acc = None
-    for p, c in terms:
-        if p is None or c == 0:
-            continue
-        term = p if c == 1 else p * c
-        acc = term if acc is None else acc + term
-    return poly.zero() if acc is None else acc
 
 
 def _combine_polys(terms: Sequence[Any]) -> Any:

@@ -31,3 +31,27 @@ def test_monomial_shifts_the_coefficients(cs: list[int], degree: int) -> None:
     while want and want[-1] == 0:
         want.pop()
     assert poly.coefficients(poly.monomial(poly.from_coefficients(cs), degree)) == want
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.one_of(st.none(), st.lists(st.integers(-(10**20), 10**20), max_size=6)),
+            st.integers(-5, 5),
+        ),
+        max_size=5,
+    )
+)
+def test_linear_combination_is_the_coefficientwise_sum(
+    terms: list[tuple[list[int] | None, int]],
+) -> None:
+    # plain Python: sum c * p coefficient by coefficient, None terms left out
+    width = max((len(p) for p, _ in terms if p is not None), default=0)
+    want = [0] * width
+    for p, c in terms:
+        for j, a in enumerate(p or []):
+            want[j] += c * a
+    while want and want[-1] == 0:
+        want.pop()
+    polys = [(None if p is None else poly.from_coefficients(p), c) for p, c in terms]
+    assert poly.coefficients(poly.linear_combination(polys)) == want
