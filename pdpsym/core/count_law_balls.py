@@ -44,6 +44,7 @@ __all__ = [
     "exp_ball",
     "binomial_window",
     "trim_tails",
+    "trimmed_product",
     "geometric_poly",
     "poisson_binomial_window",
     "range_mass",
@@ -315,6 +316,43 @@ def trim_tails(poly: arb_poly, budget: arb) -> tuple[int, arb_poly, arb]:
     return a, arb_poly(cs[a : b + 1]), dropped
 
 
+def trimmed_product(
+    nodes: Sequence[tuple[int, arb_poly]], budget: arb, short: int = 32
+) -> tuple[int, arb_poly, arb]:
+    """The product of offset ball polynomials by a balanced tree, each product longer than
+    ``short`` trimmed of tail mass at most ``budget`` (:func:`trim_tails`; the lemma of
+    :func:`tree_window` bounds what the dropped tails cost the product).
+
+    Args:
+        nodes: ``(offset, poly)`` pairs, each standing for ``z^offset poly`` (at least one).
+        budget: the most mass one trim may drop.
+        short: products of at most this many coefficients keep every coefficient.
+
+    Returns:
+        ``(offset, poly, dropped)``: the kept product and the sum of the dropped bounds.
+
+    References:
+        Johansson, Arb documentation, ``arb_poly_mullow`` (ball products).
+    """
+    level = list(nodes)
+    dropped = arb(0)
+    while len(level) > 1:
+        nxt = []
+        for i in range(0, len(level) - 1, 2):
+            (la, pa), (lb, pb) = level[i], level[i + 1]
+            poly = pa * pb
+            if poly.length() > short:
+                cut, poly, lost = trim_tails(poly, budget)
+                dropped += lost
+                la += cut
+            nxt.append((la + lb, poly))
+        if len(level) % 2:
+            nxt.append(level[-1])
+        level = nxt
+    offset, top = level[0]
+    return offset, top, dropped
+
+
 def tree_window(blocks: Mapping[Fraction, int], prec: int) -> WindowLaw:
     """:func:`poisson_binomial_window` for many distinct ``p``: a product tree truncated at
     every level.
@@ -362,21 +400,8 @@ def tree_window(blocks: Mapping[Fraction, int], prec: int) -> WindowLaw:
                 defect += rest
         if not nodes:
             nodes = [(0, arb_poly([arb(1)]))]
-        while len(nodes) > 1:
-            nxt = []
-            for i in range(0, len(nodes) - 1, 2):
-                (la, pa), (lb, pb) = nodes[i], nodes[i + 1]
-                poly = pa * pb
-                if poly.length() > 32:  # short products keep every coefficient
-                    cut, poly, dropped = trim_tails(poly, budget)
-                    defect += dropped
-                    la += cut
-                nxt.append((la + lb, poly))
-            if len(nodes) % 2:
-                nxt.append(nodes[-1])
-            nodes = nxt
-        offset, top = nodes[0]
-        return _window_law(m, offset, top, defect, prec)
+        offset, top, dropped = trimmed_product(nodes, budget)
+        return _window_law(m, offset, top, defect + dropped, prec)
 
 
 def ball_sum(vals: Sequence[arb]) -> arb:

@@ -52,7 +52,7 @@ from typing import Any
 from pdpsym.core.balls import Ball, BallPoly, to_ball, working_precision
 from pdpsym.core.certify import decide_sign
 from pdpsym.core.compare import compare
-from pdpsym.core.count_law_balls import trim_tails
+from pdpsym.core.count_law_balls import trimmed_product
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import Undecided
 from pdpsym.loss.base import LossPoint, PrivacyLoss
@@ -145,21 +145,7 @@ class BallCountLaw:
             nodes = [(0, BallPoly([to_ball(c) for c in leaf])) for leaf in self.leaves]
             if not nodes:
                 nodes = [(0, BallPoly([Ball(1)]))]
-            dropped = Ball(0)
-            while len(nodes) > 1:
-                nxt = []
-                for i in range(0, len(nodes) - 1, 2):
-                    (la, pa), (lb, pb) = nodes[i], nodes[i + 1]
-                    poly = pa * pb
-                    if poly.length() > SHORT:
-                        cut, poly, lost = trim_tails(poly, budget)
-                        dropped += lost
-                        la += cut
-                    nxt.append((la + lb, poly))
-                if len(nodes) % 2:
-                    nxt.append(nodes[-1])
-                nodes = nxt
-            first, top = nodes[0]
+            first, top, dropped = trimmed_product(nodes, budget, SHORT)
             vals = []
             for c in top.coeffs():
                 low, up = c.lower(), c.upper()
