@@ -361,10 +361,10 @@ def screen(
             sorted points are screened (:mod:`pdpsym.loss.histogram_orbits`).
 
     Returns:
-        ``(points, ubs, LB)``: an int array ``(m, k)`` of the points with ``ub >= LB``,
-        sorted by decreasing ``ub``; their ``ub`` (certain upper bounds of the log of
-        the max over ordered pairs of ``G_a/G_b`` at each point); and the certain lower
-        bound ``LB`` of the log of the max (every point left out has ``ub < LB``).
+        ``(points, ubs, LB)``: the points that may carry the max (int ``(m, k)``) by
+        decreasing ``ub``; their ``ub`` (certain upper bounds of the log of the max ratio
+        there); a certain lower bound ``LB`` of the log of the max (a point left out is below
+        the best kept one, and at most ``2^-40 (1 + |LB|)``, the float log's margin, above it).
 
     References:
         Li et al. (2019), Section IV-A, Eq. 2; Higham (2002), Section 3.1, Lemma 3.1.
