@@ -91,13 +91,25 @@ KERNEL_BEYOND = [
     ("apkdp@threshold", (1500,)),
     ("cdp@count", (1500,)),
     ("dependent-dp@count", (2000,)),
+    # p_i = k / 2^bits instead: the cost grows with the bits of the probabilities
+    ("apkdp@count/10", (500, 1000)),
+    ("cdp@count/10", (1000,)),
+    ("apkdp@count/60", (500, 1000)),
 ]
 THRESHOLD = ROOT / "docs" / "examples" / "threshold1.json"
 CAP = 400  # CPU seconds a kernel case may run
 
 
-def model_file(n: int, where: Path) -> Path:
-    """A product model of ``n`` records with distinct p_i (seeded)."""
+def model_file(n: int, where: Path, bits: int = 0) -> Path:
+    """A product model of ``n`` records with distinct p_i (seeded): ``k / 10^9``, or
+    ``k / 2^bits`` when ``bits`` is given (seeded as tests/app/test_product_audit_work.py
+    does)."""
+    if bits:
+        rng = random.Random(n * 100 + bits)
+        path = where / f"k{n}_{bits}.json"
+        ps = [f"{k}/{2**bits}" for k in rng.sample(range(1, 2**bits), n)]
+        path.write_text(json.dumps({"kind": "product", "bernoulli": ps}))
+        return path
     rng = random.Random(n)
     ks = rng.sample(range(1, 10**9), n)
     path = where / f"product{n}.json"
@@ -191,10 +203,11 @@ def main() -> None:
     head = f"{'notion':32} {'records':>8} {'CPU s':>8} {'estimate s':>11} {'ratio':>6}"
     print(head + f" {'float s':>8} {'CPU/float':>9}")
     with tempfile.TemporaryDirectory() as tmp:
-        for label, sizes in cases:  # "notion", "notion:eps", "...@geometric"
+        for label, sizes in cases:  # "notion", "notion:eps", "...@geometric", "...@count/bits"
             for n in sizes[:1] if quick else sizes:
-                path = model_file(n, Path(tmp))
                 case, _, kernel = label.partition("@")
+                kernel, _, bits = kernel.partition("/")
+                path = model_file(n, Path(tmp), int(bits or 0))
                 geo = kernel == "geometric"
                 mech = mech_file(kernel, Path(tmp)) if not geo else LAPLACE
                 notion, _, at = case.partition(":")
