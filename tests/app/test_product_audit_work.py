@@ -360,7 +360,7 @@ BEYOND = [
     ("count", 2000, "dependent-dp", 55.03),
 ]
 # the same command on the models _kernel_model(n, bits) builds (p_i = k / 2^bits, k
-# distinct), 10 and 60 bits a record: the cost grows with the bits (apkdp on 10^3
+# distinct), 10 to 60 bits a record: the cost grows with the bits (apkdp on 10^3
 # records: 5.1 s at 10 bits, 30.9 s at 30, 112 s at 60)
 BITS = [
     ("count", 500, 10, "apkdp", 1.48),
@@ -368,6 +368,11 @@ BITS = [
     ("count", 1000, 10, "cdp", 8.72),
     ("count", 500, 60, "apkdp", 16.17),
     ("count", 1000, 60, "apkdp", 112.06),
+    # held out: measured after the fit, to check it
+    ("threshold", 1000, 10, "cdp", 9.08),
+    ("count", 1000, 60, "dependent-dp", 28.66),
+    ("threshold", 750, 45, "apkdp", 30.84),
+    ("count", 750, 60, "ibcdp", 80.88),
 ]
 # (kind, records, bits, notion, CPU s); bits 0: the models _model(n) builds
 MEASURED_LARGE = (
