@@ -164,14 +164,24 @@ def _no_law(args: argparse.Namespace, model: Any, target: str, ws: Any, lam: Any
 
 # Geometric, count and threshold noise on independent records (measured CPU of each
 # notion alone, its steps beyond dp's: 10 to 160 records of 10 and 30 bits, and 640 under
-# count noise; the table is in tests/app/test_product_audit_work.py and
-# docs/benchmarks.md). One unit is apkdp's
-# steps with two target values and one binary known record: about
-# ``KERNEL_FIXED + c span^a b^e`` for a span of ``span`` counts and ``b`` bits a record.
+# count noise; count and threshold again on 100 to 2000 records of 10, 30 and 60 bits;
+# the tables are in tests/app/test_product_audit_work.py and docs/benchmarks.md). One
+# unit is apkdp's steps with two target values and one binary known record: about
+# ``KERNEL_FIXED + c span^a b^e + c3 span^3 b^e3`` for a span of ``span`` counts and
+# ``b`` bits a record. Under count and threshold noise a unit is ``span`` exact products
+# of numbers of about ``span b`` bits, ``span (x + x^2)`` for ``x = span b`` (apkdp on
+# 10^3 records: 5.1 s of CPU at 10 bits, 31 s at 30, 112 s at 60; on 30 bits, 219 s at
+# 2000 records); the earlier ``0.6 span^2.3 b^0.3`` was 4.5x high at 10 bits, 3.4x low
+# at 60 and 1.7x low at 2000 records.
 KERNEL_FIT: dict[str, tuple[float, float, float]] = {
     "geometric": (0.27, 2.7, 1.0),
-    "count": (0.6, 2.3, 0.3),
-    "threshold": (0.6, 2.3, 0.3),
+    "count": (0.18, 2.0, 1.0),
+    "threshold": (0.18, 2.0, 1.0),
+}
+KERNEL_CUBIC: dict[str, tuple[float, float]] = {
+    "geometric": (0.0, 0.0),
+    "count": (1.0e-5, 2.0),
+    "threshold": (1.0e-5, 2.0),
 }
 # each notion's units per ``m (m - 1) A / 4`` (``dependent-dp``: per ``m (m - 1) / 4``)
 # measured on the geometric kernel (ibcdp's posteriors, cdp's changed pairs both ways)
@@ -195,8 +205,9 @@ def kernel_unit(kind: str, span: int, bits_per_record: float, points: int) -> in
     Returns:
         The estimated steps (microseconds of CPU), at least 1.
     """
-    c, a, e = KERNEL_FIT[kind]
-    one = KERNEL_FIXED + c * max(span, 1) ** a * max(bits_per_record, 1.0) ** e
+    (c, a, e), (c3, e3) = KERNEL_FIT[kind], KERNEL_CUBIC[kind]
+    s, b = max(span, 1), max(bits_per_record, 1.0)
+    one = KERNEL_FIXED + c * s**a * b**e + c3 * s**3 * b**e3
     return max(int(one * (points + 4) / 5), 1)
 
 
@@ -362,6 +373,7 @@ def near_star(eps: Sequence[str], star: float) -> float:
 
 __all__ = [
     "IBCDP_STEPS",
+    "KERNEL_CUBIC",
     "KERNEL_FIT",
     "KERNEL_FIXED",
     "KERNEL_UNITS",
