@@ -563,3 +563,24 @@ def test_a_histogram_of_a_chain_of_a_billion_records_is_refused_upfront(
     argv = ["leakage", str(q), "--lam", "2", "--query", "histogram", *extra]
     outcome, code, err = run(argv)
     assert outcome == "ok" and code == 2 and "--max-work" in err, err
+
+
+@pytest.mark.parametrize("model", ["chain", "class"])
+def test_a_calibration_for_an_eps_of_ten_thousand_digits_ends(tmp_path: Path, model: str) -> None:
+    # thorough fuzz, seed 8776798: calibrate --eps 1e9999 bisected at scales near
+    # 10^-9999, and each short rational was searched from d = 1 up (33,000 doublings on
+    # 33,000-bit numbers, 40 times): a hang. It now ends in about 5 s
+    chain = {
+        "kind": "markov-chain",
+        "length": 4,
+        "states": ["0", "1"],
+        "initial": "stationary",
+        "transition": [["9/10", "1/10"], ["1/5", "4/5"]],
+    }
+    obj = chain if model == "chain" else {"kind": "model-class", "members": [chain]}
+    f = tmp_path / "m.json"
+    f.write_text(json.dumps(obj))
+    argv = ["calibrate", str(f), "--eps", "1e9999", "--target", "x3", "--known", "x1"]
+    # (the fuzz runs under a small --max-work, so a refusal naming it also ends cleanly)
+    outcome, code, err = run([*argv, "--no-baselines", "--max-work", "1e9"])
+    assert outcome == "ok" and code == 0, err

@@ -1,12 +1,15 @@
 """A calibration's goal: checked once for every engine (expected values by hand)."""
 
+from fractions import Fraction
 from fractions import Fraction as F
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import pdpsym as ps
 from pdpsym.audit.calibrate import calibrate
-from pdpsym.audit.calibration import Goal
+from pdpsym.audit.calibration import Goal, short_between
 from pdpsym.core.errors import InputError
 
 
@@ -42,3 +45,30 @@ def test_one_entry_for_both_queries():
     with pytest.raises(InputError) as err:
         calibrate(coins, F(1), query="histogram", weights={"x1": 2})
     assert err.value.field == "weights"
+
+
+def _first_short(mid: Fraction, lo: Fraction, hi: Fraction) -> Fraction:
+    # the definition, written out: the first round(mid d)/d, d = 1, 2, 4, ..., strictly
+    # inside (lo, hi) and within a quarter of the width of mid
+    d = 1
+    while True:
+        q = Fraction(round(mid * d), d)
+        if lo < q < hi and abs(q - mid) <= (hi - lo) / 4:
+            return q
+        d *= 2
+
+
+@given(
+    st.fractions(min_value=-(10**6), max_value=10**6),
+    st.integers(0, 400),
+    st.integers(1, 10**6),
+)
+def test_short_between_is_the_first_short_rational_inside(
+    lo: Fraction, shift: int, span: int
+) -> None:
+    hi = lo + Fraction(span, 2**shift)
+    mid = (lo + hi) / 2
+    q = short_between(mid, lo, hi)
+    assert lo < q < hi and abs(q - mid) <= (hi - lo) / 4
+    if hi - lo >= Fraction(1, 2**200):
+        assert q == _first_short(mid, lo, hi)
