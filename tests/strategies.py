@@ -8,6 +8,7 @@ from fractions import Fraction
 from hypothesis import strategies as st
 
 from pdpsym.models.joint import JointDistribution
+from pdpsym.models.law_class import IntervalChain
 
 
 @st.composite
@@ -56,4 +57,22 @@ def binary_full_support_tables(draw, min_n: int = 2, max_n: int = 4) -> JointDis
     names = [f"x{k + 1}" for k in range(n)]
     return JointDistribution.from_rows(
         names, [[*c, Fraction(wt, total)] for c, wt in zip(cells, weights)]
+    )
+
+
+def binary_interval_chain(T, r0, r1):
+    """A stationary two-state interval chain of ``T`` records: ``P(0 -> 1)`` in ``r0`` and
+    ``P(1 -> 1)`` in ``r1`` (each a pair ``(lo, hi)``)."""
+    (a0, b0), (a1, b1) = r0, r1
+    return IntervalChain.from_json_object(
+        {
+            "kind": "interval-markov-chain",
+            "length": T,
+            "states": ["0", "1"],
+            "initial": "stationary",
+            "transition": [
+                [[str(1 - b0), str(1 - a0)], [str(a0), str(b0)]],
+                [[str(1 - b1), str(1 - a1)], [str(a1), str(b1)]],
+            ],
+        }
     )

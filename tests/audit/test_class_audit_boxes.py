@@ -15,6 +15,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import binary_interval_chain
 
 from pdpsym.audit import audit
 from pdpsym.audit.class_audit import SUP, bounds_of
@@ -24,27 +25,10 @@ from pdpsym.audit.class_box_laws import box_laws
 from pdpsym.audit.class_figure_search import search_figures
 from pdpsym.audit.registry import Pairs
 from pdpsym.mechanisms.sum_kernels import CountSum, GeometricSum, ThresholdSum
-from pdpsym.models.law_class import IntervalChain
 
 F = Fraction
 E1_LO = F(2718281828, 10**9)  # below e (e = 2.718281828459...)
 E1_HI = F(2718281829, 10**9)  # above e
-
-
-def _cls(T, r0, r1):
-    (a0, b0), (a1, b1) = r0, r1
-    return IntervalChain.from_json_object(
-        {
-            "kind": "interval-markov-chain",
-            "length": T,
-            "states": ["0", "1"],
-            "initial": "stationary",
-            "transition": [
-                [[str(1 - b0), str(1 - a0)], [str(a0), str(b0)]],
-                [[str(1 - b1), str(1 - a1)], [str(a1), str(b1)]],
-            ],
-        }
-    )
 
 
 def _brute_apk(T, x0, x1, i, k, e_up):
@@ -90,7 +74,7 @@ def test_sub_box_bound_is_above_every_point_inside(T, a0, w0, a1, w1, u, v):
     # source: the brute force above at a point drawn inside the box (valid by
     # construction: lo + u (hi - lo)); the sub-box bound must be at least its value
     box = ((F(a0, 10), F(a0 + w0, 10)), (F(a1, 10), F(a1 + w1, 10)))
-    cls = _cls(T, *box)
+    cls = binary_interval_chain(T, *box)
     x0 = box[0][0] + u * (box[0][1] - box[0][0])
     x1 = box[1][0] + v * (box[1][1] - box[1][0])
     i, k = 0, T - 1
@@ -134,7 +118,7 @@ def test_mean_value_bound_is_above_the_single_law(T, a0, w0, a1, w1, u, v, m, no
     # box (lo + u (hi - lo), valid by construction): the sub-box bound of every figure is
     # at least that law's
     box = ((F(a0, 10), F(a0 + w0, 10)), (F(a1, 10), F(a1 + w1, 10)))
-    cls = _cls(T, *box)
+    cls = binary_interval_chain(T, *box)
     theta = tuple(lo + t * (hi - lo) for (lo, hi), t in zip(box, (u, v), strict=True))
     names = cls.variables
     known = [names[-1]] if with_known and T > 2 else []
@@ -154,7 +138,7 @@ def test_mean_value_bound_is_above_the_single_law(T, a0, w0, a1, w1, u, v, m, no
 def test_point_box_equals_the_brute_force():
     # source: the brute force above; a box of width 0 is the exact law, so the bound is
     # the exact ratio and δ computed with the same e bound
-    cls = _cls(4, (F(1, 5), F(1, 5)), (F(3, 5), F(3, 5)))
+    cls = binary_interval_chain(4, (F(1, 5), F(1, 5)), (F(3, 5), F(3, 5)))
     box = tuple((a, a) for a, _ in cls.box())
     laws = box_laws(cls, box, "x1", ["x4"], None)
     got = notion_bounds(laws, CountSum(), Pairs.GIVEN_KNOWN, [E1_HI], True)
@@ -197,13 +181,13 @@ def _check_against_grid(cls, mech, target, known, notions, n):
 def test_class_audit_is_never_below_a_grid_of_single_laws():
     # source: the single-law audit() at a 4 x 4 grid of the box (the class audit's own
     # grid is 3 x 3): every figure's upper end is at least every grid law's lower end
-    cls = _cls(4, (F(1, 10), F(2, 10)), (F(6, 10), F(8, 10)))
+    cls = binary_interval_chain(4, (F(1, 10), F(2, 10)), (F(6, 10), F(8, 10)))
     _check_against_grid(cls, CountSum(), "x2", ["x3"], ["apkdp", "ppkdp"], 4)
 
 
 def test_class_audit_threshold_and_geometric_never_below_grid():
     # source: as above, for the threshold and geometric noise (T = 3, a 3 x 3 grid)
-    cls = _cls(3, (F(2, 10), F(3, 10)), (F(5, 10), F(6, 10)))
+    cls = binary_interval_chain(3, (F(2, 10), F(3, 10)), (F(5, 10), F(6, 10)))
     _check_against_grid(cls, ThresholdSum(T=F(1)), "x2", [], ["cdp"], 3)
     _check_against_grid(cls, GeometricSum(alpha=F(1, 2)), "x2", [], ["apkdp"], 3)
 
@@ -211,7 +195,7 @@ def test_class_audit_threshold_and_geometric_never_below_grid():
 def test_point_class_equals_single_law():
     # source: the single-law audit() at the box's one point: the class's figures are
     # the sup to the digits, enclosing it
-    cls = _cls(5, (F(1, 5), F(1, 5)), (F(7, 10), F(7, 10)))
+    cls = binary_interval_chain(5, (F(1, 5), F(1, 5)), (F(7, 10), F(7, 10)))
     mech = CountSum()
     res = interval_class_audit(cls, mech, "x3", ["x1"], [F(1)], None, ["apkdp", "ppkdp"])
     ref = _single(cls, mech, "x3", ["x1"], [F(1)], ["apkdp", "ppkdp"], (F(1, 5), F(7, 10)))
@@ -228,7 +212,9 @@ def test_point_class_equals_single_law():
 def test_search_closes_on_a_narrow_box():
     # hand derivation: a box of width 10^-4 has bounds within 10^-3 of its centre's
     # value at once; the search must say tight, with lo at most hi
-    cls = _cls(4, (F(2000, 10000), F(2001, 10000)), (F(7000, 10000), F(7001, 10000)))
+    cls = binary_interval_chain(
+        4, (F(2000, 10000), F(2001, 10000)), (F(7000, 10000), F(7001, 10000))
+    )
     res = search_figures(cls, CountSum(), "x2", [], [F(1)], ["apkdp"], digits=2)
     assert all(f.tight for f in res.figures) and res.boxes == 1
     # hand derivation: without known records the count given x2 = 0 cannot reach 4,
@@ -253,7 +239,9 @@ def test_random_boxes_against_a_dense_grid(T, a0, w0, a1, w1, m, known):
     # source: the single-law audit() on a 7 x 7 grid of the box (never the class path):
     # the class figure is never below a grid law, and a figure labelled "sup" (to 3
     # digits) is within 10^-3 (relative) of the grid's max, which it contains from above
-    cls = _cls(T, (F(a0, 20), F(a0 + w0, 20)), (F(a1, 10), F(a1 + w1, 20) + F(a1, 20)))
+    cls = binary_interval_chain(
+        T, (F(a0, 20), F(a0 + w0, 20)), (F(a1, 10), F(a1 + w1, 20) + F(a1, 20))
+    )
     kn = ["x1"] if known else []
     res = interval_class_audit(
         cls, MECHS[m], "x2", kn, [F(1)], None, ["apkdp", "cdp"], figure_boxes=3000
@@ -279,7 +267,7 @@ def test_random_boxes_against_a_dense_grid(T, a0, w0, a1, w1, m, known):
 def test_eps_at_delta_is_enclosed_above_every_grid_law():
     # source: the single-law audit() on a 3 x 3 grid of the box: the class's ε(δ) is a
     # sup to 3 digits whose upper end is at least every grid law's ε(δ)
-    cls = _cls(3, (F(2, 10), F(3, 10)), (F(5, 10), F(6, 10)))
+    cls = binary_interval_chain(3, (F(2, 10), F(3, 10)), (F(5, 10), F(6, 10)))
     mech = GeometricSum(alpha=F(1, 2))
     res = interval_class_audit(cls, mech, "x2", [], [], F(1, 10), ["apkdp"], figure_boxes=300)
     d, fig = res.notions[0].epsilon_at_delta

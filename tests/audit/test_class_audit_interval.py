@@ -18,31 +18,16 @@ import mpmath
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import binary_interval_chain
 
 from pdpsym.audit import audit
 from pdpsym.audit.class_audit import LOWER, SUP, bounds_of
 from pdpsym.audit.class_audit_interval import ENCLOSED, interval_class_audit
 from pdpsym.mechanisms.sum_kernels import GeometricSum, LaplaceSum
-from pdpsym.models.law_class import IntervalChain, IntervalProduct
+from pdpsym.models.law_class import IntervalProduct
 
 F = Fraction
 NOTIONS = ["dp", "apkdp", "ppkdp", "np", "cdp", "dependent-dp"]
-
-
-def _cls(T, r0, r1):
-    (a0, b0), (a1, b1) = r0, r1
-    return IntervalChain.from_json_object(
-        {
-            "kind": "interval-markov-chain",
-            "length": T,
-            "states": ["0", "1"],
-            "initial": "stationary",
-            "transition": [
-                [[str(1 - b0), str(1 - a0)], [str(a0), str(b0)]],
-                [[str(1 - b1), str(1 - a1)], [str(a1), str(b1)]],
-            ],
-        }
-    )
 
 
 def _figures(notion_row):
@@ -78,7 +63,7 @@ def test_class_audit_at_least_every_grid_law(a0, w0, a1, w1, known):
     # source: the single-law audit() at a 4 x 4 grid of the box (not the class audit's
     # own 3 x 3 grid): a figure labelled "sup" is at least every grid law's figure; a
     # "lower-bound" figure is attained by a law the class audit evaluated
-    cls = _cls(4, (F(a0, 10), F(a0 + w0, 10)), (F(a1, 10), F(min(a1 + w1, 9), 10)))
+    cls = binary_interval_chain(4, (F(a0, 10), F(a0 + w0, 10)), (F(a1, 10), F(min(a1 + w1, 9), 10)))
     mech = LaplaceSum(lam=F(3, 2))
     kn = ["x1"] if known else []
     res = interval_class_audit(cls, mech, "x2", kn, [F(1)], None, NOTIONS)
@@ -98,7 +83,7 @@ def test_class_audit_at_least_every_grid_law(a0, w0, a1, w1, known):
 def test_class_audit_at_least_grid_law_fast():
     # source: the single-law audit() at a 4 x 4 grid of one box (the class audit
     # evaluates a 3 x 3 one): apkdp's ε (a sup) is at least every grid law's
-    cls = _cls(4, (F(1, 10), F(3, 10)), (F(6, 10), F(8, 10)))
+    cls = binary_interval_chain(4, (F(1, 10), F(3, 10)), (F(6, 10), F(8, 10)))
     mech = LaplaceSum(lam=F(1))
     res = interval_class_audit(cls, mech, "x2", [], [], None, ["apkdp"])
     fig = res.notions[0].epsilon
@@ -112,7 +97,7 @@ def test_law_free_notions_are_the_same_at_every_member():
     # source: single-law audit() on a 5 x 5 grid: dp and dependent-dp (every figure)
     # take one value over a box with distinct rows everywhere (the module's proof that
     # they are sups rests on this: they depend on the law only through the group)
-    cls = _cls(4, (F(1, 10), F(3, 10)), (F(6, 10), F(9, 10)))
+    cls = binary_interval_chain(4, (F(1, 10), F(3, 10)), (F(6, 10), F(9, 10)))
     mech = LaplaceSum(lam=F(2))
     values = set()
     for theta in _grid(cls, 5):
@@ -153,7 +138,7 @@ def test_brute_force_tiny_chain():
     # source: the brute force above (T = 3), on an 11 x 11 grid of the box: apkdp's ε
     # (δ = 0, Laplace: Eq. 2) over the class is at least every grid law's, and its lower
     # end is the brute force's value at the worst law reported
-    cls = _cls(3, (F(1, 10), F(3, 10)), (F(6, 10), F(8, 10)))
+    cls = binary_interval_chain(3, (F(1, 10), F(3, 10)), (F(6, 10), F(8, 10)))
     lam = F(1)
     res = interval_class_audit(cls, LaplaceSum(lam=lam), "x2", [], [], None, ["apkdp"])
     fig = res.notions[0].epsilon
@@ -170,7 +155,7 @@ def test_brute_force_tiny_chain():
 def test_point_box_equals_single_law():
     # source: the single-law audit() of the one member; every figure's bounds enclose it
     x0, x1 = F(1, 5), F(7, 10)
-    cls = _cls(4, (x0, x0), (x1, x1))
+    cls = binary_interval_chain(4, (x0, x0), (x1, x1))
     mech = LaplaceSum(lam=F(2))
     res = interval_class_audit(cls, mech, "x2", ["x4"], [F(1)], None, NOTIONS)
     assert res.laws == ((x0, x1),)
@@ -185,7 +170,7 @@ def test_geometric_is_enclosed_by_the_figures_search():
     # noise's apkdp ε is enclosed by the figures' branch and bound (a sup or an
     # enclosure, never a bare lower bound), and its lower end is the max over the laws
     # evaluated (source: the single-law audits kept in the result)
-    cls = _cls(3, (F(1, 10), F(2, 10)), (F(7, 10), F(8, 10)))
+    cls = binary_interval_chain(3, (F(1, 10), F(2, 10)), (F(7, 10), F(8, 10)))
     mech = GeometricSum(alpha=F(1, 2))
     res = interval_class_audit(cls, mech, "x2", [], [], None, ["apkdp", "dp"], figure_boxes=40)
     assert res.search is None and res.boxes is not None

@@ -15,6 +15,7 @@ from fractions import Fraction
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import binary_interval_chain
 
 from pdpsym.audit import audit
 from pdpsym.audit.class_audit import SUP, bounds_of
@@ -24,27 +25,10 @@ from pdpsym.audit.class_box_laws import box_laws
 from pdpsym.audit.registry import Pairs
 from pdpsym.core.eps import Eps
 from pdpsym.mechanisms.sum_kernels import LaplaceSum
-from pdpsym.models.law_class import IntervalChain
 
 F = Fraction
 LAM = F(1, 2)  # small: δ(1) well above 0 at most laws (the checks have power)
 TOL = 1e-6  # the trapezoid rule's error (step 10^-3, kinks at the sign changes)
-
-
-def _cls(T, r0, r1):
-    (a0, b0), (a1, b1) = r0, r1
-    return IntervalChain.from_json_object(
-        {
-            "kind": "interval-markov-chain",
-            "length": T,
-            "states": ["0", "1"],
-            "initial": "stationary",
-            "transition": [
-                [[str(1 - b0), str(1 - a0)], [str(a0), str(b0)]],
-                [[str(1 - b1), str(1 - a1)], [str(a1), str(b1)]],
-            ],
-        }
-    )
 
 
 def _laws(T, x0, x1, i, k):
@@ -91,7 +75,7 @@ def test_sub_box_bound_is_above_every_point_inside(T, a0, w0, a1, w1, u, v):
     # valid by construction): the sub-box bound of apkdp's δ(1) (the pairs given the target
     # and the last record) is at least that law's δ by quadrature
     box = ((F(a0, 10), F(a0 + w0, 10)), (F(a1, 10), F(a1 + w1, 10)))
-    cls = _cls(T, *box)
+    cls = binary_interval_chain(T, *box)
     x0 = box[0][0] + u * (box[0][1] - box[0][0])
     x1 = box[1][0] + v * (box[1][1] - box[1][0])
     names = cls.variables
@@ -128,7 +112,7 @@ def test_every_pair_kind_bound_is_above_the_single_law(a0, w0, a1, w1, u, v, not
     # source: the single-law audit() (the single-law path) at a point drawn inside the box:
     # the sub-box bound of the notion's δ(1) is at least that law's lower end
     box = ((F(a0, 10), F(a0 + w0, 10)), (F(a1, 10), F(a1 + w1, 10)))
-    cls = _cls(3, *box)
+    cls = binary_interval_chain(3, *box)
     theta = tuple(lo + t * (hi - lo) for (lo, hi), t in zip(box, (u, v), strict=True))
     kinds = {"apkdp": Pairs.GIVEN_KNOWN, "ppkdp": Pairs.WEIGHTED_KNOWN, "cdp": Pairs.CHANGED}
     laws = box_laws(cls, box, "x2", ["x3"], None)
@@ -142,7 +126,7 @@ def test_every_pair_kind_bound_is_above_the_single_law(a0, w0, a1, w1, u, v, not
 def test_point_box_equals_the_quadrature():
     # source: the brute force above; a box of width 0 is the exact law: its bound and its
     # lower end both enclose the law's δ(1) (max over the two pairs given x4 = v)
-    cls = _cls(4, (F(1, 5), F(1, 5)), (F(3, 5), F(3, 5)))
+    cls = binary_interval_chain(4, (F(1, 5), F(1, 5)), (F(3, 5), F(3, 5)))
     box = tuple((a, a) for a, _ in cls.box())
     laws = box_laws(cls, box, "x1", ["x4"], None)
     (hi,) = laplace_bounds(laws, LAM, Pairs.GIVEN_KNOWN, [Eps.of(1)], False)
@@ -163,7 +147,7 @@ def test_mean_value_form_is_second_order():
     # hand derivation: the plain bound's excess over the centre's δ shrinks like the
     # width, the mean-value form's like its square; halving a box of width 1/20 twice
     # must shrink the form's excess at least 6-fold (a first-order bound: about 4-fold)
-    cls = _cls(4, (F(1, 10), F(3, 10)), (F(6, 10), F(8, 10)))
+    cls = binary_interval_chain(4, (F(1, 10), F(3, 10)), (F(6, 10), F(8, 10)))
     excess = []
     for h in (F(1, 40), F(1, 80), F(1, 160)):
         box = ((F(1, 5) - h, F(1, 5) + h), (F(7, 10) - h, F(7, 10) + h))
@@ -179,7 +163,7 @@ def test_mean_value_form_is_above_the_corners_of_small_boxes():
     # source: the brute force above (enumeration and the trapezoid rule) at the 4 corners
     # and the centre of small boxes, where the form is below the plain bound (in use):
     # every law's δ(1) must be below it
-    cls = _cls(4, (F(1, 10), F(3, 10)), (F(6, 10), F(8, 10)))
+    cls = binary_interval_chain(4, (F(1, 10), F(3, 10)), (F(6, 10), F(8, 10)))
     for h in (F(1, 160), F(1, 640)):
         box = ((F(1, 5) - h, F(1, 5) + h), (F(7, 10) - h, F(7, 10) + h))
         laws = box_laws(cls, box, "x1", ["x4"], None)
@@ -197,7 +181,7 @@ def test_class_audit_is_never_below_a_grid_of_single_laws():
     # source: the single-law audit() at a 4 x 4 grid of the box (the class audit's own grid
     # is 3 x 3): every δ(1)'s upper end is at least every grid law's lower end, and the
     # figure is an enclosure or the sup (no more a lower bound)
-    cls = _cls(3, (F(1, 10), F(2, 10)), (F(6, 10), F(8, 10)))
+    cls = binary_interval_chain(3, (F(1, 10), F(2, 10)), (F(6, 10), F(8, 10)))
     mech = LaplaceSum(lam=LAM)
     notions = ["apkdp", "ppkdp", "cdp"]
     res = interval_class_audit(cls, mech, "x2", ["x3"], [F(1)], None, notions, figure_boxes=4)
@@ -213,7 +197,7 @@ def test_class_audit_is_never_below_a_grid_of_single_laws():
 def test_point_class_equals_single_law():
     # source: the single-law audit() at the box's one point: the class's δ(1) is the sup
     # (every sub-box closes at once) and encloses the single law's
-    cls = _cls(4, (F(1, 5), F(1, 5)), (F(7, 10), F(7, 10)))
+    cls = binary_interval_chain(4, (F(1, 5), F(1, 5)), (F(7, 10), F(7, 10)))
     mech = LaplaceSum(lam=LAM)
     res = interval_class_audit(cls, mech, "x3", ["x1"], [F(1)], None, ["apkdp", "cdp"])
     ref = _single(cls, "x3", ["x1"], ["apkdp", "cdp"], (F(1, 5), F(7, 10)))

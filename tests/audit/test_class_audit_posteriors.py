@@ -19,6 +19,7 @@ import mpmath
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import binary_interval_chain
 
 from pdpsym.audit.class_audit import SUP
 from pdpsym.audit.class_audit_interval import (
@@ -29,7 +30,6 @@ from pdpsym.audit.class_audit_interval import (
 from pdpsym.audit.class_audit_posteriors import posterior_bounds
 from pdpsym.audit.class_box_laws import box_laws
 from pdpsym.mechanisms.sum_kernels import CountSum, GeometricSum, LaplaceSum, ThresholdSum
-from pdpsym.models.law_class import IntervalChain
 
 F = Fraction
 E1_LO = F(2718281828, 10**9)  # below e (e = 2.718281828459...)
@@ -39,22 +39,6 @@ MECHS = [
     ThresholdSum(T=F(1)),
     GeometricSum(alpha=F(1, 3)),
 ]
-
-
-def _cls(T, r0, r1):
-    (a0, b0), (a1, b1) = r0, r1
-    return IntervalChain.from_json_object(
-        {
-            "kind": "interval-markov-chain",
-            "length": T,
-            "states": ["0", "1"],
-            "initial": "stationary",
-            "transition": [
-                [[str(1 - b0), str(1 - a0)], [str(a0), str(b0)]],
-                [[str(1 - b1), str(1 - a1)], [str(a1), str(b1)]],
-            ],
-        }
-    )
 
 
 def _joint(T, x0, x1, i, k):
@@ -133,7 +117,7 @@ def test_sub_box_bound_is_above_every_law_inside(T, a0, w0, a1, w1, u, v, m, wit
     # source: the brute force above at a law drawn inside the box (lo + u (hi - lo),
     # valid by construction); the bound (ends and mean-value form) must be at least it
     box = ((F(a0, 10), F(a0 + w0, 10)), (F(a1, 10), F(a1 + w1, 10)))
-    cls = _cls(T, *box)
+    cls = binary_interval_chain(T, *box)
     x0 = box[0][0] + u * (box[0][1] - box[0][0])
     x1 = box[1][0] + v * (box[1][1] - box[1][0])
     names = cls.variables
@@ -153,7 +137,7 @@ def test_sub_box_bound_is_above_every_law_inside(T, a0, w0, a1, w1, u, v, m, wit
 def test_point_box_is_the_brute_force(m):
     # source: the brute force above; a box of width 0 is one law, whose exact ratio and
     # δ (at the same e bound) the point evaluation gives
-    cls = _cls(4, (F(1, 5), F(1, 5)), (F(3, 5), F(3, 5)))
+    cls = binary_interval_chain(4, (F(1, 5), F(1, 5)), (F(3, 5), F(3, 5)))
     box = tuple((a, a) for a, _ in cls.box())
     laws = box_laws(cls, box, "x2", ["x4"], None)
     got = posterior_bounds(laws, None, [], MECHS[m], [E1_HI], True)
@@ -161,7 +145,7 @@ def test_point_box_is_the_brute_force(m):
 
 
 def _grid_check(T, box, m, k, n):
-    cls = _cls(T, *box)
+    cls = binary_interval_chain(T, *box)
     names = cls.variables
     known = [names[k]] if k is not None else []
     res = interval_class_audit(
@@ -253,7 +237,7 @@ def test_laplace_kernel_bound_bounds_every_law(x0, x1, lam):
     # source: hand derivation (the Laplace kernel's ratio is at most e^{|d|/λ}, the span
     # |w_i| (1 - 0) / λ = 1/λ here) and the densities in mpmath at a law drawn from the
     # unit square: the ratio approaches the bound in the tail and never exceeds it
-    cls = _cls(3, (F(1, 10), F(2, 10)), (F(7, 10), F(8, 10)))
+    cls = binary_interval_chain(3, (F(1, 10), F(2, 10)), (F(7, 10), F(8, 10)))
     span = laplace_kernel_bound(cls, LaplaceSum(lam=lam), "x2", "cdp")
     assert span == 1 / lam
     joint = _joint(3, x0, x1, 1, None)
@@ -316,7 +300,7 @@ def test_report_bound_is_above_every_law_inside(T, a0, w0, a1, w1, u, v, keep, w
     from pdpsym.audit.registry import Pairs  # noqa: PLC0415
 
     box = ((F(a0, 10), F(a0 + w0, 10)), (F(a1, 10), F(a1 + w1, 10)))
-    cls = _cls(T, *box)
+    cls = binary_interval_chain(T, *box)
     x0 = box[0][0] + u * (box[0][1] - box[0][0])
     x1 = box[1][0] + v * (box[1][1] - box[1][0])
     names = cls.variables
@@ -341,7 +325,7 @@ def test_report_class_audit_against_a_grid_of_single_laws():
     from pdpsym.mechanisms.discrete import RandomizedResponse  # noqa: PLC0415
 
     box = ((F(1, 10), F(1, 5)), (F(7, 10), F(17, 20)))
-    cls = _cls(3, *box)
+    cls = binary_interval_chain(3, *box)
     rr = RandomizedResponse(F(3, 4), ((F(0), F(1)),) * 3)
     res = interval_class_audit(cls, rr, "x2", [], [F(1)], None, ["apkdp"], figure_boxes=400)
     fig = res.notions[0].delta_at_epsilon[0][1]
@@ -364,7 +348,7 @@ def test_ibcdp_laplace_bound_holds_at_every_law(x0, x1, lam, eps):
     # source: hand derivation (the kernel's ratio: post_1 / post_2 <= e^{2 |w_i| / λ},
     # δ(ε) <= 1 - e^{ε - B}) and the posteriors in mpmath at a law drawn from the unit
     # square, on a grid of outputs: never above the bound
-    cls = _cls(3, (F(1, 10), F(2, 10)), (F(7, 10), F(8, 10)))
+    cls = binary_interval_chain(3, (F(1, 10), F(2, 10)), (F(7, 10), F(8, 10)))
     top = laplace_kernel_bound(cls, LaplaceSum(lam=lam), "x2", "ibcdp")
     assert top == 2 / lam
     assert laplace_kernel_bound(cls, CountSum(), "x2", "ibcdp") is None
@@ -401,7 +385,7 @@ def test_ibcdp_laplace_bound_holds_at_every_law(x0, x1, lam, eps):
 def test_ibcdp_laplace_class_figures_are_enclosures():
     # hand derivation: B = 2 |w_i| (1 - 0) / λ = 1 for λ = 2; ε (δ = 0) is enclosed by
     # [max over the laws evaluated, 1], δ(1/4) by [max, 1 - e^{-3/4}] (upper end rounded up)
-    cls = _cls(3, (F(1, 10), F(2, 10)), (F(7, 10), F(8, 10)))
+    cls = binary_interval_chain(3, (F(1, 10), F(2, 10)), (F(7, 10), F(8, 10)))
     mech = LaplaceSum(lam=F(2))
     res = interval_class_audit(cls, mech, "x2", [], [F(1, 4)], None, ["ibcdp"])
     row = res.notions[0]
