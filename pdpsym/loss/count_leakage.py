@@ -485,7 +485,7 @@ def structured_leakage(
                 )  # fmt: skip
                 singles[t] = alone
             targets = []
-        known = relevant_known(network.nodes, counted, targets, known)
+        known = relevant_known(network.nodes, [*counted, *targets], known)
         tree = network.targets_work(known, weights, targets)
         floats = bayesnet_float_jtree.prefers_floats(tree, contrib.span)
     for assignment in known_assignments(model, known) if targets else ():
