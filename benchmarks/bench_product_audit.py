@@ -10,8 +10,9 @@ float64 baseline (``benchmarks/float_product_audit.py``).
 Each case is ``pdpsym audit MODEL laplace2 --target x5 --known x1,x2 --eps EPS
 --notions NOTION --max-work 1e18`` (dependent-dp in its conditional reading, the one
 that reads a law); its estimate (``shared + own`` of
-:func:`pdpsym.app.product_audit_work.product_work`, a step a microsecond) against its
-CPU time (user + system of the child process). The ratio measured / estimated should
+:func:`pdpsym.app.commands.audit_models.check_work`, which hands independent records under
+Laplace noise to :func:`pdpsym.app.product_audit_work.product_work`; a step a microsecond)
+against its CPU time (user + system of the child process). The ratio measured / estimated should
 lie in [1/3, 3]. Past 50 records the notions other than dp run in balls
 (:mod:`pdpsym.audit.product_laplace`) at ε = 1/4 (below ``|shift|/λ = 1/2``, where δ is
 positive and has to be enclosed); the float baseline computes the same δ in float64.
@@ -42,7 +43,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from pdpsym.app.product_audit_work import product_work  # noqa: E402
+from pdpsym.app.commands import audit_models  # noqa: E402
 from pdpsym.mechanisms.sum_kernels import LaplaceSum  # noqa: E402
 from pdpsym.models.product import ProductModel  # noqa: E402
 
@@ -148,15 +149,12 @@ def estimate(
         curve=None,
         target="x5",
     )
-    if geometric or mech != LAPLACE:  # the command's own estimate (the general one, then
-        from pdpsym.app.commands import audit_models  # the product's)
-
+    if geometric or mech != LAPLACE:  # the general estimate, then the product's
         spec = json.loads((GEOMETRIC if geometric else mech).read_text())
         sm = audit_models.read_mechanism(spec, model)
-        shared, own, _ = audit_models.check_work(args, model, sm, "x5", ["x1", "x2"], [notion], 1)
-        return shared + own[notion]
-    lap = LaplaceSum(None, lam=2)
-    shared, own, _ = product_work(args, model, lap, "x5", ["x1", "x2"], [notion], 1)
+    else:
+        sm = LaplaceSum(None, lam=2)
+    shared, own, _ = audit_models.check_work(args, model, sm, "x5", ["x1", "x2"], [notion], 1)
     return shared + own[notion]
 
 

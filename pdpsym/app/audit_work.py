@@ -275,40 +275,43 @@ def plan(
 def posterior_work(
     notion: str,
     model: Any,
-    kind: str,
+    mech: Any,
     target: str,
     known: Sequence[str],
-    sizes: tuple[int, int, int],
+    sizes: tuple[int, int, int, int],
     points: int,
     with_delta: bool,
 ) -> int:
     """The estimated work of ibcdp or distributional-dp on a structured model (steps of
     about a microsecond; calibrated on measured times of chains up to 24 records).
 
-    ``sizes`` is ``(A, S, L)``: the known values, the span of the sum and the work of one
-    query law. ibcdp: one joint law per known value, then ``2 m A`` posterior cases
-    (``m`` target values); under Laplace noise each costs about ``(S + 1)^4 m + 10^4``
-    per point (the pieces and stationary points of mixtures of ``S + 1`` centres, in
-    balls), 60 points for ε(δ) (an exact bisection), else ``m (S + 3)^2`` exact operations
-    per output. distributional-dp: per known value and target value a law of the target's
-    Markov blanket (``c`` joint values of its unknown records; every other unknown record
-    when the model gives no blanket), then per known value about ``40 + 20 points`` LPs
-    (40 more for ε(δ)) of ``V = c K`` variables and ``C = 2 m K`` constraints (``K``
-    outputs: ``S + 3``, or 64 cells per gap between query values under Laplace noise),
-    each about ``(V + C)^2 / 200 + 5 10^4`` steps (times ``1 + S/64`` for finite outputs,
-    whose exact masses grow to about ``S`` digits).
+    ``sizes`` is ``(A, S, L, D)``: the known values, the span of the sum in units of
+    ``1/D``, the work of one query law and ``D``. Under Laplace noise of scale ``λ`` each of
+    the ``m A`` laws read holds numbers of :func:`noise_bits` of ``S/D``. ibcdp: one joint
+    law per known value, then ``2 m A`` posterior cases (``m`` target values); under Laplace
+    noise each costs about ``(S + 1)^4 m + 10^4`` per point (the pieces and stationary
+    points of mixtures of ``S + 1`` centres, in balls), 60 points for ε(δ) (an exact
+    bisection), else ``m (S + 3)^2`` exact operations per output. distributional-dp: per
+    known value and target value a law of the target's Markov blanket (``c`` joint values of
+    its unknown records; every other unknown record when the model gives no blanket), then
+    per known value about ``40 + 20 points`` LPs (40 more for ε(δ)) of ``V = c K`` variables
+    and ``C = 2 m K`` constraints (``K`` outputs: ``S + 3``, or 64 cells per gap between
+    query values under Laplace noise), each about ``(V + C)^2 / 200 + 5 10^4`` steps (times
+    ``1 + S/64`` for finite outputs, whose exact masses grow to about ``S`` digits).
     """
     from pdpsym.audit import registry  # the audit layer loads after --help
 
-    assignments, span, per_law = sizes
+    assignments, span, per_law, scale = sizes
+    kind = mech.kind
     m = len(model.domain(target))
+    noise = m * assignments * noise_bits(mech.lam, Fraction(span, scale))
     points -= with_delta
     if registry.notion(notion).compare is registry.Compare.POSTERIOR:
         cases = 2 * m * assignments
         if kind == "laplace":
             per_case = ((span + 1) ** 4 * m + 10**4) * (points + 2 + 60 * with_delta)
-            return assignments * per_law + cases * per_case
-        return assignments * per_law + cases * m * (span + 3) ** 2 * (points + 4) * 10
+            return assignments * per_law + cases * per_case + noise
+        return assignments * per_law + cases * m * (span + 3) ** 2 * (points + 4) * 10 + noise
     of = getattr(model, "markov_blanket", None)
     near = set(of(target)) if of is not None else set(model.variables)
     cols = math.prod(
@@ -321,7 +324,7 @@ def posterior_work(
     grow = 1 if kind == "laplace" else 1 + span // 64  # exact masses of ~S-digit numbers
     lps = assignments * (40 + 40 * with_delta + 20 * points) * (size * size // 200 + 5 * 10**4)
     lps *= grow
-    return m * assignments * (per_law + model.size_hint() * cols) + lps
+    return m * assignments * (per_law + model.size_hint() * cols) + lps + noise
 
 
 __all__ = [

@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.app import limits
-from pdpsym.app.audit_work import noise_bits, posterior_work
+from pdpsym.app.audit_work import posterior_work
 
 # Measured (one step is about a microsecond of CPU): the audit's start, reading the
 # model file and the certified output (0.45 s), and 34 µs a record (dp on 10^3 .. 10^5
@@ -60,6 +60,7 @@ def product_work(
     mech: Any,
     target: str,
     known: Sequence[str],
+    count: tuple[int, int, int],
     notions: Sequence[str],
     points: int,
 ) -> tuple[int, dict[str, int], dict[str, str]]:
@@ -82,6 +83,9 @@ def product_work(
         mech: the Laplace :class:`~pdpsym.mechanisms.base.SumMechanism`.
         target: the target record.
         known: the known records.
+        count: ``(A, S, D)`` as the general estimate computes them: the known records'
+            assignments, the span of the weighted count in units of ``1/D`` and ``D``
+            (the least common denominator of the weights).
         notions: the notions asked for.
         points: the ε and δ points asked for.
 
@@ -97,13 +101,8 @@ def product_work(
     shared = BASE + PER_RECORD * n
     limits.check(args, shared, "this audit")
     m = len(model.domain(target))
-    assignments = math.prod(len(model.domain(v)) for v in known)
+    assignments, span, scale = count
     ws = {k: Fraction(x) for k, x in (mech.weights or {}).items()}
-    scale = math.lcm(1, *(x.denominator for x in ws.values()))
-    span = sum(
-        int((max(model.domain(v)) - min(model.domain(v))) * abs(ws.get(v, Fraction(1))) * scale)
-        for v in names
-    )
     pair = pair_steps(span, model.law_bits() / n, points)
     ordered = m * (m - 1)
     conditional = getattr(args, "ddp_reading", None) in (None, "eq11-conditional")
@@ -133,16 +132,8 @@ def product_work(
         elif kind.pairs in (Pairs.WEIGHTED_KNOWN, Pairs.CHANGED):
             own[name] = 2 * ordered * assignments * pair
         else:  # ibcdp, distributional-dp otherwise: the general formulas, a law a pair
-            own[name] = posterior_work(
-                name,
-                model,
-                mech.kind,
-                target,
-                known,
-                (assignments, span, pair),
-                points,
-                getattr(args, "delta", None) is not None,
-            ) + m * assignments * noise_bits(mech.lam, Fraction(span, scale))
+            sizes = (assignments, span, pair, scale)
+            own[name] = posterior_work(name, model, mech, target, known, sizes, points, with_delta)
     return shared, own, {}
 
 

@@ -388,14 +388,9 @@ def _chain_values(
         exact = chain_shortcuts.independent_values(chain, positions, rate)
         return {p: (v, v) if v is not None else None for p, v in exact.items()}
     sym = chain_shortcuts.reversal_symmetric(chain)
-    reps = sorted({chain_shortcuts.mirror(chain, p, sym) for p in positions})
-    done = _chain_extremes(chain, reps, contrib, lam, digits)
-    out: dict[int, tuple[Fraction, Fraction] | None] = {}
-    for p in positions:
-        rep = chain_shortcuts.mirror(chain, p, sym)
-        if rep in done:
-            out[p] = done[rep]
-    return out
+    rep = {p: chain_shortcuts.mirror(chain, p, sym) for p in positions}
+    done = _chain_extremes(chain, sorted(set(rep.values())), contrib, lam, digits)
+    return {p: done[r] for p, r in rep.items() if r in done}
 
 
 def structured_leakage(
@@ -485,7 +480,7 @@ def structured_leakage(
                 )  # fmt: skip
                 singles[t] = alone
             targets = []
-        known = relevant_known(network.nodes, counted, targets, known)
+        known = relevant_known(network.nodes, [*counted, *targets], known)
         tree = network.targets_work(known, weights, targets)
         floats = bayesnet_float_jtree.prefers_floats(tree, contrib.span)
     for assignment in known_assignments(model, known) if targets else ():

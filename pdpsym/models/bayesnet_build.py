@@ -270,21 +270,18 @@ def reachable(nodes: Mapping[str, Node], start: Iterable[str], given: Iterable[s
 
 
 def relevant_known(
-    nodes: Mapping[str, Node],
-    counted: Iterable[str],
-    targets: Iterable[str],
-    known: Sequence[str],
+    nodes: Mapping[str, Node], wanted: Iterable[str], known: Sequence[str]
 ) -> tuple[str, ...]:
-    """The known records the query's law can depend on: each known record d-separated
-    from the targets and the counted records by the other known ones is dropped, one at
-    a time (the law given the rest is then the law given all of them, and a target value
-    compatible with the rest is compatible with all of them whenever they have positive
-    probability).
+    """The known records the law of ``wanted`` can depend on: each known record
+    d-separated from ``wanted`` by the other known ones is dropped, one at a time (the
+    law given the rest is then the law given all of them, and a value compatible with the
+    rest is compatible with all of them whenever they have positive probability). For
+    Eq. 2, ``wanted`` is the targets and the records the query counts.
 
     Args:
         nodes: the network's nodes.
-        counted: the records the query counts (a non-zero contribution).
-        targets: the target records.
+        wanted: the records whose law is asked (the targets and the counted records:
+            those of a non-zero contribution).
         known: the known records.
 
     Returns:
@@ -294,7 +291,7 @@ def relevant_known(
         Koller and Friedman (2009), Algorithm 3.1 (d-separation); Li et al. (2019),
         Eq. 2 (the law of the query given ``x_i`` and ``x_K``).
     """
-    wanted = set(counted) | set(targets)
+    wanted = set(wanted)
     kept = list(known)
     for k in known:
         rest = [u for u in kept if u != k]

@@ -207,7 +207,7 @@ def test_law_bits_is_the_largest_size_of_each_record_summed() -> None:
 def test_no_law_is_charged_where_every_delta_is_zero() -> None:
     import argparse  # the estimate reads the parsed command line
 
-    from pdpsym.app.product_audit_work import product_work
+    from pdpsym.app.commands.audit_models import check_work
     from pdpsym.mechanisms.sum_kernels import LaplaceSum
     from pdpsym.models.product import ProductModel
 
@@ -219,7 +219,7 @@ def test_no_law_is_charged_where_every_delta_is_zero() -> None:
             max_work=str(10**18), ddp_reading=None, delta=delta, eps=eps, curve=None
         )
         points = len(eps) + (delta is not None)
-        return product_work(args, model, mech, "x5", ["x1"], ["apkdp"], points)[1]["apkdp"]
+        return check_work(args, model, mech, "x5", ["x1"], ["apkdp"], points)[1]["apkdp"]
 
     # hand derivation: |shift|/λ = 1/2, so at ε = 1/2 and ε = ln 2 (> 1/2) δ is 0 and
     # no law is built (the cases' setup only); at ε = 1/4 or with a δ it is

@@ -374,9 +374,9 @@ def test_d_separation_by_hand():
     chain = net([("a", "b"), ("b", "c")], "abc").nodes
     assert "c" not in reachable(chain, ["a"], ["b"]) and "c" in reachable(chain, ["a"], [])
     # known a is irrelevant to target c (counted: c alone) once b is known, but b is not
-    assert relevant_known(chain, ["c"], ["c"], ["a", "b"]) == ("b",)
+    assert relevant_known(chain, ["c"], ["a", "b"]) == ("b",)
     # with the collider, known c links a to b: both stay
-    assert relevant_known(collider, ["b"], ["b"], ["c", "a"]) == ("c", "a")
+    assert relevant_known(collider, ["b"], ["c", "a"]) == ("c", "a")
 
 
 def test_dropping_d_separated_known_records_keeps_the_leakage():
@@ -395,7 +395,7 @@ def test_dropping_d_separated_known_records_keeps_the_leakage():
     from pdpsym.mechanisms.laplace import LinearQuery
     from pdpsym.models.bayesnet_build import relevant_known
 
-    assert relevant_known(net.nodes, ["c", "d"], ["d"], ["a", "b"]) == ("b",)
+    assert relevant_known(net.nodes, ["c", "d"], ["a", "b"]) == ("b",)
     w = {"a": 0, "b": 0}
     (r,) = structured_leakage(net, ["d"], ("a", "b"), Fraction(1), w, digits=20, exact=False)
     table = net.to_joint()

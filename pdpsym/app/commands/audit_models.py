@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.app import limits
-from pdpsym.app.audit_work import noise_bits, posterior_work, table_work
+from pdpsym.app.audit_work import posterior_work, table_work
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_rational
 
@@ -253,8 +253,6 @@ def check_work(
         return 10**5 + laws, dict.fromkeys(notions, pairs * per_pair + cone), {}
     from pdpsym.app import product_audit_work as product  # loads after --help
 
-    if mech.lam is not None and product.is_product(model):  # calibrated on its own
-        return product.product_work(args, model, mech, target, known, notions, points)
     ws = {k: Fraction(x) for k, x in (mech.weights or {}).items()}
     scale = math.lcm(1, *(Fraction(x).denominator for x in ws.values()))
     wmax = max([int(abs(Fraction(x)) * scale) for x in ws.values()] + [scale])
@@ -271,6 +269,9 @@ def check_work(
         if key not in memo:
             memo[key] = int((max(dom) - min(dom)) * abs(x) * scale)
         span += memo[key]
+    if mech.lam is not None and product.is_product(model):  # calibrated on its own
+        count = (assignments, span, scale)
+        return product.product_work(args, model, mech, target, known, count, notions, points)
     if getattr(model, "query_values", None) is not None:  # a network's count or sum query
         from pdpsym.models.counts import query_contributions  # the models load after --help
 
@@ -289,18 +290,9 @@ def check_work(
         if not notion_of(notion).over_outputs:
             own[notion] = m * m * assignments * notion_of(notion).directions * per_pair
             continue
-        own[notion] = posterior_work(
-            notion,
-            model,
-            mech.kind,
-            target,
-            known,
-            (assignments, span, per_law),
-            points,
-            getattr(args, "delta", None) is not None,
-        ) + m * assignments * noise_bits(
-            mech.lam if mech.lam is not None else None, Fraction(span, scale)
-        )
+        sizes = (assignments, span, per_law, scale)
+        with_delta = getattr(args, "delta", None) is not None
+        own[notion] = posterior_work(notion, model, mech, target, known, sizes, points, with_delta)
     if product.is_product(model):  # dp reads no law: the laws are charged to the others
         kernel = (mech.kind, span, m, assignments, points)
         return product.laws_to_notions(

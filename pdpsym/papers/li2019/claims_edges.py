@@ -175,8 +175,8 @@ def _sign_law(case: Any) -> object:
     rho = correlation.conditional_pearson_sign(model, target, j, ctx)
     if d.sign() == rho:
         return True
-    pair = model.marginal([target, j, *ctx])
-    cond = pair.conditional(ctx) if ctx else pair
+    cond = correlation.conditional_pair(model, target, j, ctx)
+    assert cond is not None  # rho above was taken under it
     q = edges.increment_ratio(d, model, j, lam, query)
     return claim.Counterexample(
         model=model, lam=lam, query="sum", reading=reading, target=target, j=j, context=ctx,

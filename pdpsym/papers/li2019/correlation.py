@@ -8,7 +8,6 @@ from fractions import Fraction
 
 import sympy
 
-from pdpsym.mechanisms.laplace import LinearQuery
 from pdpsym.models.joint import JointDistribution
 
 
@@ -39,13 +38,9 @@ def conditional_pair(
 
 
 def conditional_pearson_sign(
-    model: JointDistribution,
-    target: str,
-    j: str,
-    context: dict[str, Fraction],
-    query: LinearQuery | None = None,
+    model: JointDistribution, target: str, j: str, context: dict[str, Fraction]
 ) -> int:
-    """sign of rho(w_i x_i, w_j x_j) under ``th(. | ctx)`` (weights 1 for the sum).
+    """sign of rho(x_i, x_j) under ``th(. | ctx)`` (the sum query: weights 1).
 
     Args:
         model: the joint distribution ``theta`` of the tuples.
@@ -53,25 +48,18 @@ def conditional_pearson_sign(
         j: the name of the other tuple ``j``.
         context: the values of ``x_{K-{j}}``, by name; it must have positive probability
             (else a ValueError).
-        query: the linear query whose weights multiply the tuples (the Pearson sign is
-            multiplied by ``sign(w_i) sign(w_j)``); None means the sum.
 
     Returns:
-        -1, 0 or 1: the exact sign of the conditional Pearson coefficient of the weighted
-        pair (0 also when either weight is 0 or either variable is constant).
+        -1, 0 or 1: the exact sign of the conditional Pearson coefficient of the pair (0
+        also when either variable is constant).
 
     References:
-        Li et al. (2019), Section III-A2 (conditional correlation coefficient) and
-        Section III-A3 (a linear query as a sum of ``w_k x_k``).
+        Li et al. (2019), Section III-A2 (conditional correlation coefficient).
     """
     pair = conditional_pair(model, target, j, context)
     if pair is None:
         raise ValueError("context of probability 0")
-    s = pair.pearson_sign(target, j)
-    if query is not None:
-        wi, wj = query.weight(target), query.weight(j)
-        s *= ((wi > 0) - (wi < 0)) * ((wj > 0) - (wj < 0))
-    return s
+    return pair.pearson_sign(target, j)
 
 
 def lemma3_sides(pair: JointDistribution, target: str, j: str) -> tuple[int, int]:
