@@ -232,7 +232,9 @@ def laws_to_notions(
     Returns:
         ``(shared, own, fixed)`` as :func:`pdpsym.app.audit_work.plan` reads them.
     """
-    from pdpsym.audit.registry import Pairs, notion  # the audit layer loads after --help
+    # the audit layer loads after --help
+    from pdpsym.audit.product_laplace import ball_work
+    from pdpsym.audit.registry import Pairs, notion
 
     n = len(model.variables)
     base = BASE + PER_RECORD * n
@@ -241,6 +243,11 @@ def laws_to_notions(
     if kernel is not None and kernel[0] in KERNEL_FIT:
         kind, span, m, assignments, points = kernel
         unit = kernel_unit(kind, span, model.law_bits() / max(n, 1), points)
+    # the ball cases of pdpsym.audit.product_laplace (geometric noise past EXACT_RECORDS)
+    balls = kernel is not None and mech is not None and geometric_balls(model, mech)
+    if balls:
+        assert kernel is not None
+        _, _, m, _, points = kernel
     out: dict[str, int] = {}
     for name, steps in own.items():
         pairs = notion(name).pairs
@@ -258,12 +265,38 @@ def laws_to_notions(
             out[name] = 0
         elif closed is not None:
             out[name] = closed
+        elif balls and pairs.value in BALL_PAIRS:
+            with_delta = getattr(args, "delta", None) is not None
+            out[name] = ball_work(n, BALL_PAIRS[pairs.value] * m * (m - 1), points, with_delta)
         elif unit and pairs.value in KERNEL_UNITS:
             per = m * (m - 1) * (1 if pairs is Pairs.DEPENDENT else assignments) / 4
             out[name] = max(int(unit * KERNEL_UNITS[pairs.value] * per), 1)
         else:
             out[name] = steps + max(shared - base, 0)
     return base, out, {}
+
+
+# the pairs each notion compares in the ball cases, per ordered pair of target values
+# (cdp: both directions; dependent-dp: its conditional reading)
+BALL_PAIRS = {"given-known": 1, "weighted-known": 1, "changed": 2, "dependent": 1}
+
+
+def geometric_balls(model: Any, mech: Any) -> bool:
+    """Whether the audit runs the ball cases of independent records under geometric
+    noise (:func:`pdpsym.audit.product_laplace.applies`): more than ``EXACT_RECORDS``
+    records whose weighted values are integers (one count unit a query unit)."""
+    from pdpsym.audit.product_laplace import EXACT_RECORDS  # loads after --help
+
+    if mech.kind != "geometric" or not is_product(model):
+        return False
+    if len(model.variables) <= EXACT_RECORDS:
+        return False
+    ws = weights(mech)
+    return all(
+        (Fraction(x) * Fraction(ws.get(v, 1))).denominator == 1
+        for v in model.variables
+        for x in model.domain(v)
+    )
 
 
 # ibcdp and distributional-dp of a two-valued target past EXACT_RECORDS records
