@@ -205,7 +205,7 @@ def k_members_work(
 
 
 def class_calibrate(
-    cls: LawClass | IntervalChainK,
+    cls: LawClass,
     goal: Goal,
     *,
     baselines: bool = True,
@@ -360,7 +360,7 @@ def _leak_at(model: CountModel, scale: Fraction, goal: Goal) -> tuple[Enclosed, 
 
 
 def class_baselines(
-    cls: LawClass | IntervalChainK,
+    cls: LawClass,
     candidates: Sequence[CountModel],
     worst: CountModel,
     goal: Goal,

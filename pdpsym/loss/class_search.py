@@ -190,7 +190,7 @@ def _stuck(
 
 
 def class_leakage(
-    cls: LawClass | IntervalChainK,
+    cls: LawClass,
     targets: Sequence[str],
     known: Sequence[str] = (),
     lam: Fraction | int = 1,

@@ -325,7 +325,8 @@ class IntervalProduct(LawClassBase):
         return ProductModel(laws, self.names)
 
 
-LawClass = ModelClass | IntervalChain | IntervalProduct
+#: every class of laws (each a :class:`~pdpsym.models.law_class_base.LawClassBase`)
+LawClass = ModelClass | IntervalChain | IntervalChainK | IntervalProduct
 
 
 def class_from_object(
@@ -339,7 +340,9 @@ def class_from_object(
             file name) and the entry's field name (``members[3]``).
 
     Returns:
-        The :class:`ModelClass`, :class:`IntervalChain` or :class:`IntervalProduct`.
+        The :class:`ModelClass`, :class:`IntervalChain` (an
+        :class:`~pdpsym.models.interval_chain_k.IntervalChainK` for more than two
+        states) or :class:`IntervalProduct`.
 
     References:
         Kifer and Machanavajjhala (2014), Definition 3.1.
@@ -348,7 +351,7 @@ def class_from_object(
     if kind == "interval-markov-chain":
         states = obj.get("states")
         if isinstance(states, list | tuple) and len(states) > 2:
-            return IntervalChainK.from_json_object(obj)  # type: ignore[return-value]
+            return IntervalChainK.from_json_object(obj)
         return IntervalChain.from_json_object(obj)
     if kind == "interval-product":
         return IntervalProduct.from_json_object(obj)
