@@ -34,6 +34,7 @@ from pdpsym.audit.registry import Pairs
 from pdpsym.loss.base import PrivacyLoss
 from pdpsym.loss.shift_pairs import BallCountLaw, ShiftPair
 from pdpsym.mechanisms.base import SumMechanism
+from pdpsym.models.model_objects import product_of
 from pdpsym.models.neighbours import DDPReading
 from pdpsym.models.product import ProductModel
 
@@ -66,7 +67,7 @@ def applies(model: Any, mech: SumMechanism) -> bool:
     """
     return (
         mech.kind == "laplace"
-        and isinstance(model, ProductModel)
+        and product_of(model) is not None
         and len(model.variables) > EXACT_RECORDS
     )
 
