@@ -63,12 +63,10 @@ single-law engine (:func:`pdpsym.audit.audit`). Then, per figure:
 
 from __future__ import annotations
 
-import itertools
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from pdpsym.audit import Audit, registry
 from pdpsym.audit.class_audit import (
@@ -95,7 +93,8 @@ from pdpsym.core.exp_sqrt_sums import log_enclosure
 from pdpsym.core.parallel import ordered_map
 from pdpsym.loss.class_search import ClassLeakage, class_leakage
 from pdpsym.mechanisms.base import QueryMechanism
-from pdpsym.models.interval_chain_k import IntervalChainK, row_vertices
+from pdpsym.models.interval_chain_k import IntervalChainK
+from pdpsym.models.interval_rows import VERTEX_LIMIT, IntervalChainBase
 from pdpsym.models.law_class import IntervalChain, IntervalProduct
 
 #: notions whose every figure depends on the law only through the dependence group: they
@@ -105,8 +104,6 @@ LAW_FREE = tuple(
     for n in registry.REGISTRY
     if n.default and n.pairs in (registry.Pairs.NEIGHBOURS, registry.Pairs.DEPENDENT)
 )
-#: the most vertex combinations of a k-state chain's polytopes evaluated
-VERTEX_LIMIT = 64
 #: notions whose ε (δ = 0) for Laplace noise is Li et al.'s Eq. 2 of A(target, known)
 EQ2_NOTIONS = tuple(sorted(n.name for n in registry.REGISTRY if n.eq2_at_zero))
 
@@ -125,61 +122,6 @@ class IntervalAudit:
     boxes: BoxSearch | None = None
     #: the posterior notions' search (IBCDP; None when not asked for)
     posterior_boxes: BoxSearch | None = None
-
-
-def grid_points(cls: IntervalChain, grid: int) -> list[tuple[Fraction, ...]]:
-    """``grid`` equally spaced points per parameter of the box (its ends among them when
-    ``grid >= 2``), and their product, centre included when ``grid`` is odd.
-
-    Args:
-        cls: the interval chain.
-        grid: points per parameter (at least 1; 1 gives the centre).
-
-    Returns:
-        The parameter tuples, without repeats.
-
-    References:
-        Kifer and Machanavajjhala (2014), Definition 3.1.
-    """
-    axes = []
-    for a, b in cls.box():
-        if grid == 1:
-            axes.append([(a + b) / 2])
-        else:
-            axes.append(list(dict.fromkeys(a + (b - a) * k / (grid - 1) for k in range(grid))))
-    return list(dict.fromkeys(itertools.product(*axes)))
-
-
-def k_vertex_count(cls: IntervalChainK) -> int:
-    """How many vertices the product of a k-state chain's row polytopes has.
-
-    Args:
-        cls: the k-state interval chain.
-
-    Returns:
-        The product over the parameter rows of their polytopes' vertex counts.
-
-    References:
-        Ziegler, Lectures on Polytopes (1995), Sec. 0 (a product's vertices are the
-        products of vertices).
-    """
-    return math.prod(len(row_vertices(r)) for r in cls.param_rows())
-
-
-def k_state_laws(cls: IntervalChainK) -> list[tuple[Fraction, ...]]:
-    """The members a k-state chain's audit evaluates: the vertices of the rows' polytopes
-    (up to 64 combinations) and a member inside the whole box.
-
-    Args:
-        cls: the k-state interval chain.
-
-    Returns:
-        The parameter tuples, without repeats.
-
-    References:
-        Kifer and Machanavajjhala (2014), Definition 3.1.
-    """
-    return list(dict.fromkeys([*cls.vertices(VERTEX_LIMIT), cls.centre(cls.box())]))
 
 
 def laplace_of(mechanism: Any) -> tuple[Fraction, dict[str, int] | None] | None:
@@ -263,8 +205,11 @@ def interval_class_audit(
     laws: list[tuple[Fraction, ...] | str]
     models: list[Any]
     boxes = post = None
-    if isinstance(cls, IntervalChain | IntervalChainK):
-        laws = list(grid_points(cls, grid) if isinstance(cls, IntervalChain) else k_state_laws(cls))
+    every_vertex = True  # every vertex of the parameter set evaluated
+    if cls.box_search:  # an interval chain (else an interval product)
+        chain = cast(IntervalChainBase, cls)
+        laws = list(chain.audit_laws(grid))
+        every_vertex = chain.vertex_count() <= VERTEX_LIMIT
         worst = search.targets[0].law if search is not None else None
         if isinstance(worst, tuple) and worst not in laws:
             laws.append(worst)
@@ -280,7 +225,7 @@ def interval_class_audit(
                 None
                 if not names
                 else search_figures(
-                    cls,
+                    chain,
                     *(mechanism, target, known, eps, names),
                     digits=digits,
                     max_boxes=limit,
@@ -290,21 +235,28 @@ def interval_class_audit(
         boxes, post = found
         for res in found:
             laws += [f.law for f in res.figures if f.law not in laws] if res else []
-        models = [cls.member(t) for t in laws]  # type: ignore[arg-type]
+        models = [chain.member(t) for t in laws]  # type: ignore[arg-type]
         jobs_in = [(m, mechanism, target, known, list(eps), delta, list(notions)) for m in models]
         audits = ordered_map(audit_job, jobs_in, jobs, on_done=on_step)
         raws = sups_of(audits)
     else:  # the members where each proven figure's sup is attained (class_audit_product)
         laws, audits, raws = product_audit(  # type: ignore[assignment]
-            cls, mechanism, target, known, eps, delta, notions, jobs=jobs, on_step=on_step
+            cast(IntervalProduct, cls),
+            mechanism,
+            target,
+            known,
+            eps,
+            delta,
+            notions,
+            jobs=jobs,
+            on_step=on_step,
         )
     rows = []
-    every_vertex = not isinstance(cls, IntervalChainK) or k_vertex_count(cls) <= VERTEX_LIMIT
     for row in raws:
         if row.notion in LAW_FREE and (every_vertex or row.notion == registry.DP.name):
             rows.append(row)
             continue
-        if isinstance(cls, IntervalChain | IntervalChainK) and local_reports(mechanism, row.notion):
+        if cls.box_search and local_reports(mechanism, row.notion):
             rows.append(row)
             continue
         eps_fig = _lower(row.epsilon)
@@ -473,17 +425,13 @@ def laplace_kernel_bound(cls: Any, mechanism: Any, target: str, notion: str) -> 
 def _laplace_span(cls: Any, mechanism: Any, target: str) -> Fraction | None:
     """``|w_i| (max - min of the target's domain) / λ`` for Laplace noise on the sum over
     an interval chain, else None."""
-    if not isinstance(cls, IntervalChain | IntervalChainK) or not hasattr(mechanism, "on_sum"):
+    if not cls.box_search or not hasattr(mechanism, "on_sum"):
         return None
     kernel = mechanism.on_sum()
     if kernel.kind != "laplace" or kernel.lam is None:
         return None
     w = Fraction((kernel.weights or {}).get(target, 1))
-    dom = (
-        cls.states
-        if isinstance(cls, IntervalChain)
-        else cls.member(cls.centre(cls.box())).domain(target)
-    )
+    dom = cls.domain(target)
     return abs(w) * (max(dom) - min(dom)) / kernel.lam
 
 
@@ -548,11 +496,8 @@ __all__ = [
     "EQ2_NOTIONS",
     "LAW_FREE",
     "IntervalAudit",
-    "grid_points",
     "interval_class_audit",
     "laplace_kernel_bound",
-    "k_state_laws",
-    "k_vertex_count",
     "laplace_of",
     "local_reports",
     "dp_enclosed",

@@ -25,8 +25,9 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.audit.class_box_laws import BoxLaws, Emission, Iv, forward_laws
+from pdpsym.audit.class_box_laws import BoxLaws, Emission, Iv, box_laws, forward_laws
 from pdpsym.models.interval_chain_k import Box, IntervalChainK, tree_weights
+from pdpsym.models.interval_rows import IntervalChainBase
 
 ZERO = Fraction(0)
 ONE = Fraction(1)
@@ -101,4 +102,39 @@ def box_laws_k(
     return laws
 
 
-__all__ = ["box_laws_k", "stationary_enclosure"]
+def chain_box_laws(
+    cls: IntervalChainBase,
+    box: Box,
+    target: str,
+    known: Sequence[str],
+    weights: Any,
+    emit: Emission | None = None,
+) -> BoxLaws | None:
+    """Enclose every conditional law of the query over a sub-box of any interval chain:
+    a clipped one's (more than two states) by :func:`box_laws_k`, first order, and a box
+    of members' (two states) by :func:`~pdpsym.audit.class_box_laws.box_laws`, with
+    gradients.
+
+    Args:
+        cls: the interval chain.
+        box: a sub-box of its :meth:`~pdpsym.models.interval_rows.IntervalChainBase.box`
+            (a point gives the exact laws).
+        target: the target record.
+        known: the known records.
+        weights: the query's weights (record -> weight; None: all 1).
+        emit: randomized response's report laws (None: the weighted sum).
+
+    Returns:
+        The :class:`~pdpsym.audit.class_box_laws.BoxLaws`, or None when the sub-box holds
+        no member.
+
+    References:
+        Kifer and Machanavajjhala (2014), Definition 3.1; Moore, Kearfott, Cloud (2009),
+        Ch. 2.
+    """
+    if cls.clipped:
+        return box_laws_k(cls, box, target, known, weights, emit)  # type: ignore[arg-type]
+    return box_laws(cls, box, target, known, weights, emit)  # type: ignore[arg-type]
+
+
+__all__ = ["box_laws_k", "chain_box_laws", "stationary_enclosure"]

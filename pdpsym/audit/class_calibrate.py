@@ -61,7 +61,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import sympy
 
@@ -97,6 +97,7 @@ from pdpsym.mechanisms.mqm_box import influence_sup
 from pdpsym.mechanisms.mqm_class import class_pi_min, mqm_exact_class_scale
 from pdpsym.models.counts import CountModel
 from pdpsym.models.interval_chain_k import IntervalChainK
+from pdpsym.models.interval_rows import IntervalChainBase
 from pdpsym.models.law_class import IntervalChain, IntervalProduct, LawClass, ModelClass
 from pdpsym.models.model_objects import chain_of
 
@@ -151,7 +152,7 @@ def _exact_best(values: Sequence[sympy.Expr], sign: int) -> int:
     return best
 
 
-def vertex_members(cls: IntervalChain | IntervalChainK) -> list[tuple[Fraction, ...]]:
+def vertex_members(cls: IntervalChainBase) -> list[tuple[Fraction, ...]]:
     """The members a class calibration starts from: the box's vertices (for k states,
     the rows' polytopes', up to 64 combinations) and its centre, each once.
 
@@ -204,7 +205,7 @@ def k_members_work(
 
 
 def class_calibrate(
-    cls: LawClass | IntervalChainK,
+    cls: LawClass,
     goal: Goal,
     *,
     baselines: bool = True,
@@ -240,7 +241,7 @@ def class_calibrate(
         Kifer and Machanavajjhala (2014), Definition 3.1; Li et al. (2019), Eq. 2; Song,
         Wang, Chaudhuri (SIGMOD 2017), Sec. 4-5 (MQM over a class).
     """
-    if isinstance(cls, IntervalChainK) and goal.mechanism != "laplace":
+    if cls.clipped and goal.mechanism != "laplace":
         raise InputError(
             "mechanism", "an interval chain of more than two states is calibrated for laplace"
         )
@@ -250,9 +251,11 @@ def class_calibrate(
     law_json: Mapping[str, Any] | None = None
     law: int | tuple[Fraction, ...]
     hi: Fraction | None
-    if isinstance(cls, ModelClass | IntervalProduct):
+    if not cls.box_search:  # a finite class or an interval product
         members: list[CountModel] = (
-            list(cls.members) if isinstance(cls, ModelClass) else [cls.widest_member()]
+            list(cls.members)
+            if isinstance(cls, ModelClass)
+            else [cast(IntervalProduct, cls).widest_member()]
         )
         found = ordered_map(
             _calibrate_job,
@@ -265,11 +268,12 @@ def class_calibrate(
         worst_model, law, worst_target = members[j], j, found[j][2]
         candidates = members
     else:
+        chain = cast(IntervalChainBase, cls)
         aim = min(digits, CLASS_DIGITS)
-        thetas = vertex_members(cls)
+        thetas = vertex_members(chain)
         found = ordered_map(
             _calibrate_job,
-            [(cls.member(t), goal) for t in thetas],
+            [(chain.member(t), goal) for t in thetas],
             jobs,
             on_done=on_step,
             scheduler=scheduler,
@@ -279,7 +283,7 @@ def class_calibrate(
         # end, a k-state chain the largest lower end (both kept as they were)
         j = (
             max(range(len(found)), key=lambda i: (found[i][0], found[i][1]))
-            if isinstance(cls, IntervalChainK)
+            if cls.clipped
             else _max_scale(found)[0]
         )
         theta, (lo, hi_t, worst_target) = thetas[j], found[j]
@@ -306,7 +310,7 @@ def class_calibrate(
                 # ``up``, so its calibration's ends exceed ``lo`` and ``hi_t``)
                 t_over = max(over, key=lambda t: t.value.lo)  # type: ignore[union-attr]
                 theta = t_over.law  # type: ignore[assignment]
-                lo, hi_t, worst_target = _calibrate_job((cls.member(theta), goal))
+                lo, hi_t, worst_target = _calibrate_job((chain.member(theta), goal))
                 continue
             if _safe(cls, res, vals, goal.eps):
                 hi = up
@@ -317,9 +321,9 @@ def class_calibrate(
             raise InputError(
                 "max_boxes", "the search could not certify a safe scale within its box limit"
             )
-        worst_model, law = cls.member(theta), theta
-        law_json = cls.law_json(theta)
-        candidates = [cls.member(t) for t in thetas]
+        worst_model, law = chain.member(theta), theta
+        law_json = chain.law_json(theta)
+        candidates = [chain.member(t) for t in thetas]
         tight = tight and hi - lo <= Fraction(2, 10**aim) * hi
     outs: list[BaselineResult | NotApplicable] = []
     if baselines:
@@ -342,7 +346,7 @@ def _safe(cls: Any, res: Any, vals: Sequence[Any], eps: Fraction) -> bool:
     """Whether the search's answer certifies every law of the class at most eps: a binary
     chain's search says so (``tight``); a k-state chain's enclosures must all be at most
     eps, none open above."""
-    if isinstance(cls, IntervalChainK):
+    if cls.clipped:
         return all(not t.open_above and t.value.hi <= eps for t in vals)
     return bool(res.tight)
 
@@ -356,7 +360,7 @@ def _leak_at(model: CountModel, scale: Fraction, goal: Goal) -> tuple[Enclosed, 
 
 
 def class_baselines(
-    cls: LawClass | IntervalChainK,
+    cls: LawClass,
     candidates: Sequence[CountModel],
     worst: CountModel,
     goal: Goal,
@@ -379,15 +383,7 @@ def class_baselines(
         (2019), Remark 1 (group DP).
     """
     eps = goal.eps
-    over = (
-        "members"
-        if isinstance(cls, ModelClass)
-        else "box's corners and centre"
-        if isinstance(cls, IntervalChain)
-        else "polytopes' vertices and centre"
-        if isinstance(cls, IntervalChainK)
-        else "laws (independent records: every law's groups are single records)"
-    )
+    over = cls.evaluated
     out: list[BaselineResult | NotApplicable] = []
     picks: list[tuple[BaselineScale, str]] = []
     g = [group_dp_scale(m, eps) for m in candidates]
@@ -403,14 +399,14 @@ def class_baselines(
                 else f"Song et al.'s class MQMExact, each quilt's influence maximized over the "
                 f"{len(chains)} members at the polytopes' vertices and centre: a lower bound of "
                 "the class's own MQMExact scale"
-                if isinstance(cls, IntervalChainK)
+                if cls.clipped
                 else "Song et al.'s MQMExact over the box's corners and centre (the box's own "
                 "is at least this)"
             )
             corners = mqm_exact_class_scale(chains, eps)
             picks.append((corners, exact_note))
-            if isinstance(cls, IntervalChain):
-                picks.append(_mqm_over_box(cls, corners, chains[0], eps))
+            if cls.box_search and not cls.clipped:  # a binary chain's box of members
+                picks.append(_mqm_over_box(cast(IntervalChain, cls), corners, chains[0], eps))
         elif all(len(m.matrices) == 1 for m in chains):
             ex = [mqm_exact_scale(m, eps) for m in chains]
             b = ex[_exact_best([x.scale for x in ex], 1)]
@@ -429,8 +425,8 @@ def class_baselines(
             note = f"pi_min and the eigengap are the smallest over the {over}" + (
                 "" if isinstance(cls, ModelClass) else " (there, at the corners)"
             )
-            if isinstance(cls, IntervalChainK):
-                pi_min, note = _k_approx(cls, pi_min, len(chains))
+            if cls.clipped:
+                pi_min, note = _k_approx(cast(IntervalChainK, cls), pi_min, len(chains))
             picks.append((mqm_approx_scale(chains[0], eps, pi_min=pi_min, gap=gap), note))
         else:
             out.append(NotApplicable("mqm-approx", reason))

@@ -14,7 +14,6 @@ References:
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -30,16 +29,15 @@ from pdpsym.audit.class_audit_boxes import (
 )
 from pdpsym.audit.class_audit_laplace import laplace_bounds
 from pdpsym.audit.class_audit_posteriors import posterior_bounds
-from pdpsym.audit.class_box_laws import BoxLaws, Emission, box_laws, report_emission
-from pdpsym.audit.class_box_laws_k import box_laws_k
+from pdpsym.audit.class_box_laws import BoxLaws, Emission, report_emission
+from pdpsym.audit.class_box_laws_k import chain_box_laws
 from pdpsym.audit.registry import Pairs
 from pdpsym.core.certify import ball_endpoints
 from pdpsym.core.eps import Eps
 from pdpsym.loss.class_branch_bound import branch_and_bound
 from pdpsym.mechanisms.base import SumMechanism
 from pdpsym.mechanisms.sum_kernels import CountSum
-from pdpsym.models.interval_chain_k import IntervalChainK
-from pdpsym.models.law_class import Box, IntervalChain
+from pdpsym.models.interval_rows import Box, IntervalChainBase
 
 ZERO = Fraction(0)
 
@@ -76,7 +74,7 @@ def _gt(x: Fraction | None, y: Fraction | None) -> bool:
 
 
 def search_figures(
-    cls: IntervalChain | IntervalChainK,
+    cls: IntervalChainBase,
     mech: Any,
     target: str,
     known: Sequence[str],
@@ -126,27 +124,19 @@ def search_figures(
 
     points: dict[Box, BoxLaws] = {}  # a centre's exact laws, used twice (bound, lower end)
 
-    k_states = isinstance(cls, IntervalChainK)
-
     def at(box: Box) -> BoxLaws:
         if box in points:
             return points.pop(box)
-        laws = (
-            box_laws_k(cls, box, target, known, mech.weights, emit)
-            if isinstance(cls, IntervalChainK)
-            else box_laws(cls, box, target, known, mech.weights, emit)
-        )
+        laws = chain_box_laws(cls, box, target, known, mech.weights, emit)
         assert laws is not None  # (a sub-box without a member is dropped before)
         if all(a == b for a, b in box):
             points[box] = laws
         return laws
 
-    def centre(box: Box) -> tuple[Fraction, ...]:
-        """A member inside the sub-box: its centre (a k-state chain's: clipped)."""
-        return cls.centre(box) if isinstance(cls, IntervalChainK) else mid_point(box)
+    centre = cls.centre  # a member inside the sub-box (a clipped one's: clipped)
 
     def vector(box: Box, point: bool) -> Vec | None:
-        if isinstance(cls, IntervalChainK) and not point and cls.entries(box) is None:
+        if not point and not cls.holds_member(box):
             return None  # no member in the sub-box
         laws = at(box)
         got: dict[Pairs, tuple[Fraction | None, list[Fraction]]]
@@ -185,7 +175,7 @@ def search_figures(
 
     root = cls.box()
     best: Vec = [ZERO] * len(slots)
-    first = centre(root) if k_states else tuple(a for a, _ in root)
+    first = cls.search_start()
     where: list[tuple[Fraction, ...]] = [first] * len(slots)
 
     seen: set[tuple[Fraction, ...]] = set()
@@ -210,7 +200,7 @@ def search_figures(
             worst = g if worst is not None and g > worst else worst
         return worst
 
-    for corner in cls.vertices() if isinstance(cls, IntervalChainK) else itertools.product(*root):
+    for corner in cls.vertices():
         lower(corner)
     lower(centre(root))
     done: list[Vec] = []
@@ -220,8 +210,8 @@ def search_figures(
         if ub is None:
             return None
         lower(centre(box))
-        for corner in () if k_states else itertools.product(*box):  # a corner's exact
-            lower(corner)  # value: a sub-box's maximum is often there (second order gap)
+        for corner in cls.box_corners(box):  # a corner's exact value: a sub-box's
+            lower(corner)  # maximum is often there (second order gap)
         return ub
 
     def settle(ub: Vec) -> tuple[Vec | None, Any]:
@@ -254,7 +244,7 @@ def search_figures(
     return BoxSearch(tuple(figs), boxes)
 
 
-def reports_as_outputs(cls: Any, mech: Any) -> tuple[SumMechanism, Emission | None]:
+def reports_as_outputs(cls: IntervalChainBase, mech: Any) -> tuple[SumMechanism, Emission | None]:
     """Randomized response as the search sees it: the output is the tuple of every
     record's report (the forward pass's emission), compared as it is (the count's
     identity kernel); any other mechanism is returned unchanged.
@@ -272,23 +262,7 @@ def reports_as_outputs(cls: Any, mech: Any) -> tuple[SumMechanism, Emission | No
     keep = report_keep(mech)
     if keep is None:
         return mech, None
-    k = cls.k if isinstance(cls, IntervalChainK) else 2
-    return CountSum(), report_emission(keep, k)
-
-
-def mid_point(box: Box) -> tuple[Fraction, ...]:
-    """The centre of a box of rationals.
-
-    Args:
-        box: the box.
-
-    Returns:
-        Each side's midpoint.
-
-    References:
-        Horst and Tuy, Global Optimization, 3rd ed. (1996), Ch. IV (bisection).
-    """
-    return tuple((a + b) / 2 for a, b in box)
+    return CountSum(), report_emission(keep, cls.k)
 
 
 def _key(g: Fraction | None) -> Any:
@@ -297,7 +271,7 @@ def _key(g: Fraction | None) -> Any:
 
 
 def steps_per_box(
-    cls: IntervalChain | IntervalChainK,
+    cls: IntervalChainBase,
     mech: Any,
     target: str,
     known: Sequence[str],
@@ -327,13 +301,9 @@ def steps_per_box(
     n = len(box)
     kinds = {registry.notion(x).pairs for x in notions if bounded(x, mech)} or {Pairs.GIVEN_KNOWN}
     mech, emit = reports_as_outputs(cls, mech)
-    if isinstance(cls, IntervalChainK):
-        point = tuple((x, x) for x in cls.centre(box))
-        laws = box_laws_k(cls, point, target, known, mech.weights, emit)
-        assert laws is not None  # (the centre is a member)
-    else:
-        centre = tuple(((a + b) / 2,) * 2 for a, b in box)
-        laws = box_laws(cls, centre, target, known, mech.weights, emit)
+    point = tuple((x, x) for x in cls.centre(box))
+    laws = chain_box_laws(cls, point, target, known, mech.weights, emit)
+    assert laws is not None  # (the centre is a member)
     keys = [lo for lo, _ in laws.laws.values()]
     values = [s for law in keys for s in law]
     span = int(max(values) - min(values)) + 3 if values and emit is None else 1

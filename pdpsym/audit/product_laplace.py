@@ -38,6 +38,7 @@ from pdpsym.loss.base import PrivacyLoss
 from pdpsym.loss.geometric_shift import GeometricShiftPair
 from pdpsym.loss.shift_pairs import BallCountLaw, ShiftPair
 from pdpsym.mechanisms.base import SumMechanism
+from pdpsym.models.model_objects import product_of
 from pdpsym.models.neighbours import DDPReading
 from pdpsym.models.product import ProductModel
 
@@ -72,7 +73,7 @@ def applies(model: Any, mech: SumMechanism, unit: int = 1) -> bool:
     References:
         Desfontaines et al. (2020), Section 4.1 (independent records, heterogeneous p_i).
     """
-    if not isinstance(model, ProductModel) or len(model.variables) <= EXACT_RECORDS:
+    if product_of(model) is None or len(model.variables) <= EXACT_RECORDS:
         return False
     # geometric noise: one count unit a query unit (the integer outputs are the counts')
     return mech.kind == "laplace" or (mech.kind == "geometric" and unit == 1)

@@ -113,7 +113,7 @@ from pdpsym.loss.shift_pairs import (
     exceeds_in_balls,
     shift_delta_ball,
 )
-from pdpsym.models.product import ProductModel
+from pdpsym.models.model_objects import product_of
 
 
 def _rat(q: Fraction) -> sympy.Expr:
@@ -466,7 +466,7 @@ def product_result(kind: Any, model: Any, mech: Any, m: Any, req: Any) -> Any:
     if not (posterior or kind.compare is Compare.SIMULATOR_LP):
         return None
     geometric = mech.alpha is not None
-    if not isinstance(model, ProductModel) or len(model.variables) <= product_laplace.EXACT_RECORDS:
+    if product_of(model) is None or len(model.variables) <= product_laplace.EXACT_RECORDS:
         return None
     if (mech.lam is None and not geometric) or (geometric and not posterior and m.unit != 1):
         return None

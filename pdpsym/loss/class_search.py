@@ -29,7 +29,7 @@ import itertools
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from math import inf
-from typing import Any
+from typing import Any, cast
 
 from pdpsym.core.errors import InputError
 from pdpsym.core.parallel import ordered_map
@@ -190,7 +190,7 @@ def _stuck(
 
 
 def class_leakage(
-    cls: LawClass | IntervalChainK,
+    cls: LawClass,
     targets: Sequence[str],
     known: Sequence[str] = (),
     lam: Fraction | int = 1,
@@ -240,9 +240,9 @@ def class_leakage(
         return _finite(cls, query, search)
     if isinstance(cls, IntervalProduct):
         return _product(cls, query, search)
-    if isinstance(cls, IntervalChain):
-        return _binary_chain(cls, query, search)
-    return k_chain_search(cls, query, search)
+    if cls.clipped:  # more than two states: sub-boxes clipped to the rows' polytopes
+        return k_chain_search(cast(IntervalChainK, cls), query, search)
+    return _binary_chain(cast(IntervalChain, cls), query, search)
 
 
 #: the per-kind names of :func:`class_leakage` (each dispatches on the class's kind)
@@ -275,7 +275,7 @@ def class_work(cls: LawClass, n_targets: int, known: Sequence[str]) -> int:
         )
     if isinstance(cls, IntervalProduct):
         return leakage_work(cls.widest_member(), n_targets, known)
-    if not isinstance(cls, IntervalChain):
+    if cls.clipped:
         # a k-state chain's box (class_kstate_bounds): measured at k = 3 with two rows
         # boxed (CPU, every box of a search, averaged): T = 10: 3.6 ms a box for one
         # target, 4.8 ms for all 10; fit in ms, times the known records' assignments

@@ -27,14 +27,16 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from pdpsym.core.errors import InputError, check_fields
 from pdpsym.core.numbers import fraction_str, parse_int
 from pdpsym.models.interval_rows import (
+    VERTEX_LIMIT,
     Box,
     Interval,
     IntervalChainBase,
@@ -152,6 +154,9 @@ class IntervalChainK(IntervalChainBase):
 
     states: tuple[str, ...]
     values: tuple[str, ...] | None = None
+    #: a sub-box is clipped to the rows' polytopes (:meth:`entries`)
+    clipped: ClassVar[bool] = True
+    evaluated: ClassVar[str] = "polytopes' vertices and centre"
 
     @classmethod
     def from_json_object(cls, obj: Mapping[str, Any]) -> IntervalChainK:
@@ -195,11 +200,6 @@ class IntervalChainK(IntervalChainBase):
         out.member(out.centre(out.box()))  # the states and values, checked as a chain's
         return out
 
-    @property
-    def k(self) -> int:
-        """The number of states."""
-        return len(self.states)
-
     def param_rows(self) -> tuple[tuple[Interval, ...], ...]:
         """The interval rows the parameters range over: the transition rows, then the
         initial law's when it is an interval row."""
@@ -240,7 +240,7 @@ class IntervalChainK(IntervalChainBase):
         assert ent is not None
         return tuple(v for row in ent for v in inside_point(row)[:-1])
 
-    def vertices(self, limit: int = 64) -> list[tuple[Fraction, ...]]:
+    def vertices(self, limit: int = VERTEX_LIMIT) -> list[tuple[Fraction, ...]]:
         """Members at vertices of the rows' polytopes (every combination, or the first
         ``limit`` of them)."""
         per = [row_vertices(r) for r in self.param_rows()]
@@ -248,6 +248,32 @@ class IntervalChainK(IntervalChainBase):
         for combo in itertools.islice(itertools.product(*per), limit):
             out.append(tuple(v for r in combo for v in r[:-1]))
         return out
+
+    def vertex_count(self) -> int:
+        """The product over the parameter rows of their polytopes' vertex counts."""
+        return math.prod(len(row_vertices(r)) for r in self.param_rows())
+
+    def holds_member(self, box: Box) -> bool:
+        """Whether the sub-box, clipped to the polytopes, holds a member (:meth:`entries`
+        is not None)."""
+        return self.entries(box) is not None
+
+    def search_start(self) -> tuple[Fraction, ...]:
+        """A member inside the whole box (:meth:`centre`)."""
+        return self.centre(self.box())
+
+    def box_corners(self, box: Box) -> list[tuple[Fraction, ...]]:
+        """None: a clipped sub-box's corners need not be members."""
+        return []
+
+    def audit_laws(self, grid: int) -> list[tuple[Fraction, ...]]:
+        """The vertices of the rows' polytopes (up to :data:`VERTEX_LIMIT` combinations)
+        and a member inside the whole box (``grid`` is for a box of members)."""
+        return list(dict.fromkeys([*self.vertices(VERTEX_LIMIT), self.centre(self.box())]))
+
+    def domain(self, target: str) -> tuple[Fraction, ...]:
+        """A record's values: the member inside the box's (every member's are the same)."""
+        return tuple(self.member(self.centre(self.box())).domain(target))
 
     def matrix_of(self, theta: Sequence[Fraction]) -> list[list[Fraction]]:
         """The parameter rows at ``theta`` (transition rows, then an interval initial's)."""

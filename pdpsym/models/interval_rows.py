@@ -18,15 +18,18 @@ import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_rational
+from pdpsym.models.law_class_base import LawClassBase
 from pdpsym.models.variables import check_names
 
 Interval = tuple[Fraction, Fraction]
 #: a box of parameters: one interval per side
 Box = tuple[Interval, ...]
+#: the most vertex combinations of a k-state chain's polytopes an audit evaluates
+VERTEX_LIMIT = 64
 
 
 def halves(box: Box, side: int) -> tuple[Box, Box]:
@@ -231,10 +234,19 @@ def initial_law(init: object, k: int) -> Initial:
 
 
 @dataclass(frozen=True)
-class IntervalChainBase:
+class IntervalChainBase(LawClassBase):
     """What every interval chain holds, whatever its number of states (the binary
     :class:`~pdpsym.models.law_class.IntervalChain`, the k-state
-    :class:`~pdpsym.models.interval_chain_k.IntervalChainK`).
+    :class:`~pdpsym.models.interval_chain_k.IntervalChainK`), and the protocol every
+    one answers, so that callers never ask which one they have: the number of states
+    :attr:`k`, the root :meth:`box` of parameters, its :meth:`vertices` (the corner laws)
+    and their :meth:`vertex_count`, a member inside a sub-box (:meth:`centre`) and whether
+    it holds one (:meth:`holds_member`), where a search starts (:meth:`search_start`)
+    and the sub-box corners it evaluates (:meth:`box_corners`), the laws an audit samples
+    (:meth:`audit_laws`), a record's :meth:`domain`, the :meth:`member` at a point and its
+    :meth:`law_json`; and the flags of
+    :class:`~pdpsym.models.law_class_base.LawClassBase` (``box_search`` True; ``clipped``
+    for more than two states).
 
     Args:
         states: the state values or labels.
@@ -255,10 +267,173 @@ class IntervalChainBase:
     initial: Initial
     names: tuple[str, ...] | None = None
 
+    #: the members are the points of a parameter box, searched by a branch and bound
+    box_search: ClassVar[bool] = True
+
     @property
     def variables(self) -> tuple[str, ...]:
         """The record names."""
         return self.names or tuple(f"x{t + 1}" for t in range(self.length))
+
+    @property
+    def k(self) -> int:
+        """The number of states."""
+        return len(self.states)
+
+    # The protocol every interval chain answers (its callers ask it, never the class).
+
+    def box(self) -> Box:
+        """The root box of parameters: every member is at a point of it.
+
+        Returns:
+            One interval per parameter.
+
+        References:
+            Kifer and Machanavajjhala (2014), Definition 3.1 (the class ``Theta``).
+        """
+        raise NotImplementedError  # pragma: no cover - each chain has its own
+
+    def vertices(self, limit: int = VERTEX_LIMIT) -> list[tuple[Fraction, ...]]:
+        """The corner laws: members at the vertices of the parameter set.
+
+        Args:
+            limit: the most vertices returned (the first ones).
+
+        Returns:
+            Parameter tuples, each a member.
+
+        References:
+            Kifer and Machanavajjhala (2014), Definition 3.1; Ziegler, Lectures on
+            Polytopes (1995), Sec. 0 (a product's vertices).
+        """
+        raise NotImplementedError  # pragma: no cover - each chain has its own
+
+    def vertex_count(self) -> int:
+        """How many vertices the parameter set has (all of them, not only
+        :meth:`vertices`'s first ``limit``).
+
+        Returns:
+            The count.
+
+        References:
+            Ziegler, Lectures on Polytopes (1995), Sec. 0 (a product's vertices are the
+            products of vertices).
+        """
+        raise NotImplementedError  # pragma: no cover - each chain has its own
+
+    def centre(self, box: Box) -> tuple[Fraction, ...]:
+        """A member's parameters inside a sub-box (which must hold one): its middle.
+
+        Args:
+            box: a sub-box of :meth:`box`.
+
+        Returns:
+            The parameter tuple.
+
+        References:
+            Horst and Tuy, Global Optimization, 3rd ed. (1996), Ch. IV (bisection).
+        """
+        raise NotImplementedError  # pragma: no cover - each chain has its own
+
+    def holds_member(self, box: Box) -> bool:
+        """Whether a sub-box of :meth:`box` holds a member (a clipped sub-box may miss
+        every row polytope; an unclipped one always holds its points).
+
+        Args:
+            box: a sub-box of :meth:`box`.
+
+        Returns:
+            True when some member has its parameters in the sub-box.
+
+        References:
+            Kifer and Machanavajjhala (2014), Definition 3.1.
+        """
+        return True
+
+    def search_start(self) -> tuple[Fraction, ...]:
+        """The member a branch and bound over :meth:`box` starts its best value at.
+
+        Returns:
+            A parameter tuple (a member).
+
+        References:
+            Horst and Tuy, Global Optimization, 3rd ed. (1996), Ch. IV.
+        """
+        raise NotImplementedError  # pragma: no cover - each chain has its own
+
+    def box_corners(self, box: Box) -> list[tuple[Fraction, ...]]:
+        """The members at a sub-box's corners that a search evaluates as lower ends
+        (none when a clipped sub-box's corners need not be members).
+
+        Args:
+            box: a sub-box of :meth:`box`.
+
+        Returns:
+            Parameter tuples, each a member.
+
+        References:
+            Horst and Tuy, Global Optimization, 3rd ed. (1996), Ch. IV.
+        """
+        raise NotImplementedError  # pragma: no cover - each chain has its own
+
+    def audit_laws(self, grid: int) -> list[tuple[Fraction, ...]]:
+        """The members an audit evaluates exactly (the laws sampled).
+
+        Args:
+            grid: points per parameter of a box of members (its ends among them when at
+                least 2, its centre when odd); a clipped box evaluates its polytopes'
+                vertices (up to :data:`VERTEX_LIMIT`) and a member inside instead.
+
+        Returns:
+            The parameter tuples, without repeats.
+
+        References:
+            Kifer and Machanavajjhala (2014), Definition 3.1.
+        """
+        raise NotImplementedError  # pragma: no cover - each chain has its own
+
+    def domain(self, target: str) -> tuple[Any, ...]:
+        """The values a record takes at every member (the query's values of the states).
+
+        Args:
+            target: a record name.
+
+        Returns:
+            The values, exact.
+
+        References:
+            Li et al. (2019), Section III (a record's domain).
+        """
+        raise NotImplementedError  # pragma: no cover - each chain has its own
+
+    def member(self, theta: Sequence[Fraction]) -> Any:
+        """The member chain at parameters ``theta`` (a point of :meth:`box` that is a
+        member).
+
+        Args:
+            theta: the parameters, exact.
+
+        Returns:
+            The :class:`~pdpsym.models.markov.MarkovChain`.
+
+        References:
+            Kifer and Machanavajjhala (2014), Definition 3.1.
+        """
+        raise NotImplementedError  # pragma: no cover - each chain has its own
+
+    def law_json(self, theta: Sequence[Fraction]) -> dict[str, Any]:
+        """The member at ``theta`` as a ``markov-chain`` JSON object (the worst law).
+
+        Args:
+            theta: the parameters, exact.
+
+        Returns:
+            The JSON object.
+
+        References:
+            Kifer and Machanavajjhala (2014), Definition 3.1.
+        """
+        raise NotImplementedError  # pragma: no cover - each chain has its own
 
 
 def record_names(obj: Mapping[str, Any], length: int) -> tuple[str, ...] | None:
@@ -287,6 +462,7 @@ def record_names(obj: Mapping[str, Any], length: int) -> tuple[str, ...] | None:
 
 __all__ = [
     "IntervalChainBase",
+    "VERTEX_LIMIT",
     "Box",
     "Initial",
     "Interval",

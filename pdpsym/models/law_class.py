@@ -37,13 +37,14 @@ import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from pdpsym.core.errors import InputError, check_fields
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
 from pdpsym.models.counts import CountModel
 from pdpsym.models.interval_chain_k import IntervalChainK
 from pdpsym.models.interval_rows import (
+    VERTEX_LIMIT,
     Box,
     Interval,
     IntervalChainBase,
@@ -54,6 +55,7 @@ from pdpsym.models.interval_rows import (
     parse_interval,
     record_names,
 )
+from pdpsym.models.law_class_base import LawClassBase
 from pdpsym.models.markov import CHAIN_FIELDS, CHAIN_NEEDS, MAX_LENGTH, MarkovChain
 from pdpsym.models.model_objects import CLASS_KINDS
 from pdpsym.models.product import ProductModel
@@ -64,7 +66,7 @@ MAX_MEMBERS = 10_000
 
 
 @dataclass(frozen=True)
-class ModelClass:
+class ModelClass(LawClassBase):
     """A finite class: models of the same records (tables, chains, products, networks).
 
     Args:
@@ -125,6 +127,7 @@ class IntervalChain(IntervalChainBase):
     """
 
     states: tuple[Fraction, Fraction]
+    evaluated: ClassVar[str] = "box's corners and centre"
 
     @classmethod
     def from_json_object(cls, obj: Mapping[str, Any]) -> IntervalChain:
@@ -160,13 +163,43 @@ class IntervalChain(IntervalChainBase):
             out.append(binary_parameter(self.initial))  # type: ignore[arg-type]
         return tuple(out)
 
-    def vertices(self) -> list[tuple[Fraction, ...]]:
-        """The box's corners (every combination of its parameters' ends)."""
-        return list(itertools.product(*[(a, b) for a, b in self.box()]))
+    def vertices(self, limit: int = VERTEX_LIMIT) -> list[tuple[Fraction, ...]]:
+        """The box's corners (every combination of its parameters' ends; at most 8,
+        fewer than ``limit``)."""
+        return list(itertools.islice(itertools.product(*self.box()), limit))
+
+    def vertex_count(self) -> int:
+        """The box's corners: ``2^parameters``."""
+        return 2 ** len(self.box())
 
     def centre(self, box: Sequence[Interval]) -> tuple[Fraction, ...]:
-        """The parameters at the middle of a sub-box."""
+        """The parameters at the middle of a sub-box (every point of it is a member)."""
         return tuple((a + b) / 2 for a, b in box)
+
+    def search_start(self) -> tuple[Fraction, ...]:
+        """The box's lower corner."""
+        return tuple(a for a, _ in self.box())
+
+    def box_corners(self, box: Box) -> list[tuple[Fraction, ...]]:
+        """Every corner of the sub-box (each a member: a sub-box's maximum is often at
+        one)."""
+        return list(itertools.product(*box))
+
+    def audit_laws(self, grid: int) -> list[tuple[Fraction, ...]]:
+        """``grid`` equally spaced points per parameter of the box (its ends among them
+        when ``grid >= 2``), and their product, centre included when ``grid`` is odd
+        (``grid = 1``: the centre)."""
+        axes = []
+        for a, b in self.box():
+            if grid == 1:
+                axes.append([(a + b) / 2])
+            else:
+                axes.append(list(dict.fromkeys(a + (b - a) * k / (grid - 1) for k in range(grid))))
+        return list(dict.fromkeys(itertools.product(*axes)))
+
+    def domain(self, target: str) -> tuple[Fraction, ...]:
+        """The two state values (every record's)."""
+        return tuple(self.states)
 
     def member(self, theta: Sequence[Fraction]) -> MarkovChain:
         """The member chain at parameters ``theta`` (a point of :meth:`box`).
@@ -209,7 +242,7 @@ class IntervalChain(IntervalChainBase):
 
 
 @dataclass(frozen=True)
-class IntervalProduct:
+class IntervalProduct(LawClassBase):
     """Independent records whose laws are intervals (each record's probabilities).
 
     Args:
@@ -226,6 +259,7 @@ class IntervalProduct:
     values: tuple[tuple[Fraction, ...], ...]
     rows: tuple[tuple[Interval, ...], ...]
     names: tuple[str, ...] | None = None
+    evaluated: ClassVar[str] = "laws (independent records: every law's groups are single records)"
 
     @classmethod
     def from_json_object(cls, obj: Mapping[str, Any]) -> IntervalProduct:
@@ -291,7 +325,8 @@ class IntervalProduct:
         return ProductModel(laws, self.names)
 
 
-LawClass = ModelClass | IntervalChain | IntervalProduct
+#: every class of laws (each a :class:`~pdpsym.models.law_class_base.LawClassBase`)
+LawClass = ModelClass | IntervalChain | IntervalChainK | IntervalProduct
 
 
 def class_from_object(
@@ -305,7 +340,9 @@ def class_from_object(
             file name) and the entry's field name (``members[3]``).
 
     Returns:
-        The :class:`ModelClass`, :class:`IntervalChain` or :class:`IntervalProduct`.
+        The :class:`ModelClass`, :class:`IntervalChain` (an
+        :class:`~pdpsym.models.interval_chain_k.IntervalChainK` for more than two
+        states) or :class:`IntervalProduct`.
 
     References:
         Kifer and Machanavajjhala (2014), Definition 3.1.
@@ -314,7 +351,7 @@ def class_from_object(
     if kind == "interval-markov-chain":
         states = obj.get("states")
         if isinstance(states, list | tuple) and len(states) > 2:
-            return IntervalChainK.from_json_object(obj)  # type: ignore[return-value]
+            return IntervalChainK.from_json_object(obj)
         return IntervalChain.from_json_object(obj)
     if kind == "interval-product":
         return IntervalProduct.from_json_object(obj)

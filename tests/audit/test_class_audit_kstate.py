@@ -22,12 +22,7 @@ from hypothesis import strategies as st
 
 from pdpsym.audit import audit
 from pdpsym.audit.class_audit import LOWER, SUP, bounds_of
-from pdpsym.audit.class_audit_interval import (
-    ENCLOSED,
-    interval_class_audit,
-    k_state_laws,
-    k_vertex_count,
-)
+from pdpsym.audit.class_audit_interval import ENCLOSED, interval_class_audit
 from pdpsym.mechanisms.sum_kernels import CountSum, LaplaceSum, ThresholdSum
 from pdpsym.models.interval_chain_k import IntervalChainK
 
@@ -50,8 +45,8 @@ def test_vertex_count_by_hand():
     # hand derivation: row 0 is the segment r0 + r1 = 7/8 with r0 in [3/5, 13/20] (two
     # vertices), rows 1 and 2 are points: 2 vertices, plus a member inside: 3 laws
     cls = IntervalChainK.from_json_object(OBJ)
-    assert k_vertex_count(cls) == 2
-    assert len(k_state_laws(cls)) == 3
+    assert cls.vertex_count() == 2
+    assert len(cls.audit_laws(3)) == 3
 
 
 _RES = {}
@@ -207,7 +202,7 @@ def test_dependent_dp_is_a_lower_bound_when_vertices_are_cut():
     row = [["1/10", "1/2"]] * 3
     obj = {**OBJ, "length": 2, "transition": [row, row, row]}
     cls = IntervalChainK.from_json_object(obj)
-    assert k_vertex_count(cls) == 216 and len(k_state_laws(cls)) == 65
+    assert cls.vertex_count() == 216 and len(cls.audit_laws(3)) == 65
     res = interval_class_audit(cls, CountSum(), "x1", (), [F(1)], None, ["dp", "dependent-dp"])
     by = {r.notion: r.delta_at_epsilon[0][1] for r in res.notions}
     assert by["dp"].status == SUP and by["dependent-dp"].status == LOWER

@@ -36,16 +36,16 @@ SHOWN_DIGITS = 10
 
 def describe(cls: Any) -> dict[str, Any]:
     """The class, in a few fields: its kind and size (members or parameter box)."""
-    from pdpsym.models.law_class import IntervalChain, ModelClass  # after --help
+    from pdpsym.models.law_class import ModelClass  # after --help
 
     if isinstance(cls, ModelClass):
         return {"kind": "model-class", "members": len(cls.members)}
-    if isinstance(cls, IntervalChain) or _k_states(cls):
+    if cls.box_search:
         out: dict[str, Any] = {
             "kind": "interval-markov-chain",
             "box": [[fraction_str(a), fraction_str(b)] for a, b in cls.box()],
         }
-        if _k_states(cls):
+        if cls.clipped:
             out["states"] = cls.k
         return out
     return {"kind": "interval-product", "records": len(cls.variables)}
@@ -53,24 +53,22 @@ def describe(cls: Any) -> dict[str, Any]:
 
 def law_of(cls: Any, law: Any) -> Any:
     """The worst law as JSON: a member's index, or the member chain's object."""
-    from pdpsym.models.law_class import IntervalChain  # after --help
-
     if law is None:
         return None
-    if isinstance(cls, IntervalChain) or _k_states(cls):
+    if cls.box_search:
         return cls.law_json(law)
     return {"member": law}
 
 
 def law_text(cls: Any, law: Any) -> str:
     """The worst law on one line."""
-    from pdpsym.models.law_class import IntervalChain, ModelClass  # after --help
+    from pdpsym.models.law_class import ModelClass  # after --help
 
     if law is None:
         return "-"
     if isinstance(cls, ModelClass):
         return f"members[{law}]"
-    if isinstance(cls, IntervalChain) or _k_states(cls):
+    if cls.box_search:
         obj = cls.law_json(law)
         rows = "; ".join(", ".join(r) for r in obj["transition"])
         init = obj["initial"] if isinstance(obj["initial"], str) else ", ".join(obj["initial"])
@@ -93,11 +91,10 @@ def search_budget(
     the limit together (``passes``: the command's work in units of one all-targets
     leakage pass, 6 for a calibration)."""
     from pdpsym.loss.class_search import class_work  # after --help
-    from pdpsym.models.law_class import IntervalChain
 
     per = class_work(cls, n_targets, known)
     limit = class_limit(args)
-    search = isinstance(cls, IntervalChain) or _k_states(cls)
+    search = cls.box_search
     need = MIN_BOXES * per if search else passes * per
     if need > limit:
         what = "this search over the class" if search else "the members"
@@ -109,13 +106,6 @@ def search_budget(
     if search:
         return max(MIN_BOXES, limit // max(per, 1))
     return 0
-
-
-def _k_states(cls: Any) -> bool:
-    """Whether the class is an interval chain of more than two states."""
-    from pdpsym.models.interval_chain_k import IntervalChainK  # after --help
-
-    return isinstance(cls, IntervalChainK)
 
 
 def _steps(cls: Any, max_boxes: int) -> int:
@@ -347,7 +337,7 @@ def class_calibrate_command(args: argparse.Namespace, cls: Any) -> int:
     known = options.names(args.known)
     targets = [args.target] if args.target else None
     n = 1 if args.target else len(cls.variables) - len(known)
-    if _k_states(cls):
+    if cls.clipped:  # an interval chain of more than two states
         return _k_calibrate(args, cls, Fraction(eps), digits, known, targets, n)
     max_boxes = search_budget(args, cls, n, known, limits.CALIBRATION_PASSES)
     with Progress(_steps(cls, max_boxes), "steps", delay=1.0) as bar, _box_limit():

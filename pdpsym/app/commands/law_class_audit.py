@@ -48,24 +48,15 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
     from pdpsym.audit.class_audit_boxes import bounded
     from pdpsym.audit.class_audit_interval import (
         EQ2_NOTIONS,
-        grid_points,
         interval_class_audit,
-        k_state_laws,
         laplace_of,
         posterior,
     )
     from pdpsym.audit.class_figure_search import steps_per_box
-    from pdpsym.models.interval_chain_k import IntervalChainK
-    from pdpsym.models.law_class import IntervalChain
 
     spec, known, eps, delta, notions, digits = ask.parts()
-    chain = isinstance(cls, IntervalChain)
-    k_chain = isinstance(cls, IntervalChainK)
-    probe = (
-        cls.member(grid_points(cls, 1)[0])
-        if chain
-        else (cls.member(cls.centre(cls.box())) if k_chain else cls.widest_member())
-    )
+    chain = cls.box_search  # an interval chain (else an interval product)
+    probe = cls.member(cls.centre(cls.box())) if chain else cls.widest_member()
     mech = structured.read_mechanism(spec, probe)
     # the names first: the figures' search estimate below walks the target's position
     if args.target not in probe.variables:
@@ -73,11 +64,7 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
     for name in known:
         if name not in probe.variables:
             raise InputError("known", f"unknown record {name!r}")
-    n_laws = (
-        len(grid_points(cls, GRID)) + 1
-        if chain
-        else (len(k_state_laws(cls)) + 1 if k_chain else product_laws(cls, mech, args, ask))
-    )
+    n_laws = len(cls.audit_laws(GRID)) + 1 if chain else product_laws(cls, mech, args, ask)
     points = len(eps) + (delta is not None)
     # the figures' search and the laws' audits are estimated in microsecond steps, the
     # single-law unit: their limit is --max-work's (not the class searches' cell budget)
@@ -86,7 +73,7 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
     for want in (False, True):  # the hockey-stick figures' search, the posteriors' (IBCDP)
         group = [n for n in notions if bounded(n, mech) and posterior(n) is want]
         budgets.append(0)
-        if (chain or k_chain) and group and (eps or getattr(mech, "kind", None) != "laplace"):
+        if chain and group and (eps or getattr(mech, "kind", None) != "laplace"):
             # one search for ε and δ(ε), and one per bounded notion for ε(δ)
             searches = 1 + (len(group) if delta is not None else 0)
             per = steps_per_box(cls, mech, args.target, known, group, len(eps)) * searches
@@ -101,7 +88,7 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
     fig_boxes, post_boxes = budgets
     share = argparse.Namespace(**{**vars(args), "max_work": str(max(limit // n_laws, 1))})
     try:  # every law evaluated has the probe's shape: the limit is shared among them
-        if chain or k_chain:
+        if chain:
             shared, own, fixed = structured.check_work(
                 share, probe, mech, args.target, known, notions, points
             )
@@ -120,7 +107,7 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
             f"limit {float(limit):.1e} steps; {anyway}",
         ) from None
     searched = laplace_of(mech) is not None and any(n in EQ2_NOTIONS for n in notions)
-    max_boxes = search_budget(args, cls, 1, known) if searched and (chain or k_chain) else 0
+    max_boxes = search_budget(args, cls, 1, known) if searched and chain else 0
     total = max_boxes + n_laws + fig_boxes + post_boxes
     with Progress(total, "steps", enabled=args.progress, delay=2.0) as bar:
         res = interval_class_audit(
@@ -163,11 +150,14 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
         f"target {args.target}, known {{{', '.join(known)}}}",
         (
             f"{len(laws)} laws evaluated exactly ("
-            + ("the polytopes' vertices and a member inside" if k_chain else "the box's grid, ")
-            + ("" if k_chain else "corners and centre among them")
+            + (
+                "the polytopes' vertices and a member inside"
+                if cls.clipped
+                else "the box's grid, corners and centre among them"
+            )
             + (", and the Eq. 2 search's worst law)" if res.search is not None else ")")
         )
-        if chain or k_chain
+        if chain
         else f"{len(laws)} members evaluated exactly (the widest and the rows' vertices: where "
         "each sup is attained)",
         "sup: the figure encloses the sup over the class; at least: only a certified lower",
