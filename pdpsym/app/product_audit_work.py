@@ -93,7 +93,7 @@ def product_work(
         ``(shared, own, fixed)`` as :func:`pdpsym.app.audit_work.plan` reads them.
     """
     # the audit layer loads after --help
-    from pdpsym.audit.product_laplace import EXACT_RECORDS, ball_work
+    from pdpsym.audit.product_shifts import EXACT_RECORDS, ball_work
     from pdpsym.audit.registry import Pairs, notion
 
     names = tuple(model.variables)
@@ -106,7 +106,7 @@ def product_work(
     pair = pair_steps(span, model.law_bits() / n, points)
     ordered = m * (m - 1)
     conditional = getattr(args, "ddp_reading", None) in (None, "eq11-conditional")
-    balls = n > EXACT_RECORDS  # the ball cases of pdpsym.audit.product_laplace
+    balls = n > EXACT_RECORDS  # the ball cases of pdpsym.audit.product_shifts
     with_delta = getattr(args, "delta", None) is not None
     if balls and _no_law(args, model, target, ws, mech.lam):
         points = 0  # every δ asked is exactly 0: no law is built (ProductCases' setup)
@@ -232,7 +232,7 @@ def laws_to_notions(
         ``(shared, own, fixed)`` as :func:`pdpsym.app.audit_work.plan` reads them.
     """
     # the audit layer loads after --help
-    from pdpsym.audit.product_laplace import ball_work
+    from pdpsym.audit.product_shifts import ball_work
     from pdpsym.audit.registry import Pairs, notion
 
     n = len(model.variables)
@@ -242,7 +242,7 @@ def laws_to_notions(
     if kernel is not None and kernel[0] in KERNEL_FIT:
         kind, span, m, assignments, points = kernel
         unit = kernel_unit(kind, span, model.law_bits() / max(n, 1), points)
-    # the ball cases of pdpsym.audit.product_laplace (geometric noise past EXACT_RECORDS)
+    # the ball cases of pdpsym.audit.product_shifts (geometric noise past EXACT_RECORDS)
     balls = kernel is not None and mech is not None and geometric_balls(model, mech)
     if balls:
         assert kernel is not None
@@ -320,9 +320,9 @@ def ball_near(args: argparse.Namespace, model: Any, target: Any, mech: Any) -> f
 
 def geometric_balls(model: Any, mech: Any) -> bool:
     """Whether the audit runs the ball cases of independent records under geometric
-    noise (:func:`pdpsym.audit.product_laplace.applies`): more than ``EXACT_RECORDS``
+    noise (:func:`pdpsym.audit.product_shifts.applies`): more than ``EXACT_RECORDS``
     records whose weighted values are integers (one count unit a query unit)."""
-    from pdpsym.audit.product_laplace import EXACT_RECORDS  # loads after --help
+    from pdpsym.audit.product_shifts import EXACT_RECORDS  # loads after --help
 
     if mech.kind != "geometric" or not is_product(model):
         return False
@@ -378,12 +378,12 @@ def closed_form_steps(
         Desfontaines et al. (2020), Section 2.1, Definition 4; Section 2.2, Definition 6.
     """
     # the audit layer loads after --help
-    from pdpsym.audit import product_laplace
+    from pdpsym.audit import product_shifts
     from pdpsym.audit.registry import Compare, notion
 
     kind = notion(name)
     n = len(model.variables)
-    if not is_product(model) or n <= product_laplace.EXACT_RECORDS:
+    if not is_product(model) or n <= product_shifts.EXACT_RECORDS:
         return None
     weight = Fraction(weights(mech).get(target, 1))
     vals, ps = model.laws[list(model.variables).index(target)]
@@ -399,7 +399,7 @@ def closed_form_steps(
         if not unit:  # geometric noise on a query of fractional weights: the exact LPs
             return None
         # the TV and two hockey sticks a point; ε at δ bisects (about 20 points)
-        steps = product_laplace.ball_work(n, 5, points + 1 + (20 if with_delta else 0), False)
+        steps = product_shifts.ball_work(n, 5, points + 1 + (20 if with_delta else 0), False)
         support = [v for v, p in zip(vals, ps, strict=True) if p]
         shift = float(abs(weight * (support[1] - support[0])))
         noise = 1 / float(mech.lam) if mech.lam is not None else math.log(1 / float(mech.alpha))

@@ -1,6 +1,7 @@
 """The cases of apkdp, np, ppkdp, cdp and dependent-dp's conditional reading for
-independent records under Laplace noise, certified in balls rather than built as exact
-mixtures: for more than :data:`EXACT_RECORDS` records the exact Laplace mixtures over
+independent records under Laplace or two-sided geometric noise: each case is the count
+law of the other records against its own translate, certified in balls rather than
+built as exact mixtures: for more than :data:`EXACT_RECORDS` records the exact Laplace mixtures over
 the count's law, whose rational coefficients grow with every record, cost about
 ``n^3.6`` steps a pair, while the balls of :mod:`pdpsym.loss.shift_pairs` cost one
 product tree of ``n`` records per precision tried (the precision grows with the digits
