@@ -14,7 +14,7 @@ that reads a law); its estimate (``shared + own`` of
 Laplace noise to :func:`pdpsym.app.product_audit_work.product_work`; a step a microsecond)
 against its CPU time (user + system of the child process). The ratio measured / estimated should
 lie in [1/3, 3]. Past 50 records the notions other than dp run in balls
-(:mod:`pdpsym.audit.product_laplace`) at ε = 1/4 (below ``|shift|/λ = 1/2``, where δ is
+(:mod:`pdpsym.audit.product_shifts`) at ε = 1/4 (below ``|shift|/λ = 1/2``, where δ is
 positive and has to be enclosed); the float baseline computes the same δ in float64.
 ibcdp and distributional-dp take the closed forms of
 :mod:`pdpsym.audit.product_posteriors` (distributional-dp also at ε = 1/8, below

@@ -93,7 +93,7 @@ def product_work(
         ``(shared, own, fixed)`` as :func:`pdpsym.app.audit_work.plan` reads them.
     """
     # the audit layer loads after --help
-    from pdpsym.audit.product_laplace import EXACT_RECORDS, ball_work
+    from pdpsym.audit.product_shifts import EXACT_RECORDS, ball_work
     from pdpsym.audit.registry import Pairs, notion
 
     names = tuple(model.variables)
@@ -106,10 +106,11 @@ def product_work(
     pair = pair_steps(span, model.law_bits() / n, points)
     ordered = m * (m - 1)
     conditional = getattr(args, "ddp_reading", None) in (None, "eq11-conditional")
-    balls = n > EXACT_RECORDS  # the ball cases of pdpsym.audit.product_laplace
+    balls = n > EXACT_RECORDS  # the ball cases of pdpsym.audit.product_shifts
     with_delta = getattr(args, "delta", None) is not None
     if balls and _no_law(args, model, target, ws, mech.lam):
         points = 0  # every δ asked is exactly 0: no law is built (ProductCases' setup)
+    near = ball_near(args, model, target, mech) if balls else 1.0
     own: dict[str, int] = {}
     for name in notions:
         kind = notion(name)
@@ -119,12 +120,10 @@ def product_work(
             own[name] = closed
         elif kind.pairs is Pairs.NEIGHBOURS:
             own[name] = 0
-        elif balls and kind.pairs in (Pairs.GIVEN_KNOWN, Pairs.WEIGHTED_KNOWN):
-            own[name] = ball_work(n, ordered, points, with_delta)
-        elif balls and kind.pairs is Pairs.CHANGED:
-            own[name] = ball_work(n, 2 * ordered, points, with_delta)
-        elif balls and kind.pairs is Pairs.DEPENDENT:
-            own[name] = ball_work(n, ordered, points, with_delta) if conditional else 0
+        elif balls and kind.pairs.value in BALL_PAIRS:
+            pairs = BALL_PAIRS[kind.pairs.value] * ordered
+            lawful = kind.pairs is not Pairs.DEPENDENT or conditional
+            own[name] = int(ball_work(n, pairs, points, with_delta) * near) if lawful else 0
         elif kind.pairs is Pairs.DEPENDENT:
             own[name] = 3 * ordered * pair // 2 if conditional else 0
         elif kind.pairs is Pairs.GIVEN_KNOWN:
@@ -232,7 +231,9 @@ def laws_to_notions(
     Returns:
         ``(shared, own, fixed)`` as :func:`pdpsym.app.audit_work.plan` reads them.
     """
-    from pdpsym.audit.registry import Pairs, notion  # the audit layer loads after --help
+    # the audit layer loads after --help
+    from pdpsym.audit.product_shifts import ball_work
+    from pdpsym.audit.registry import Pairs, notion
 
     n = len(model.variables)
     base = BASE + PER_RECORD * n
@@ -241,6 +242,12 @@ def laws_to_notions(
     if kernel is not None and kernel[0] in KERNEL_FIT:
         kind, span, m, assignments, points = kernel
         unit = kernel_unit(kind, span, model.law_bits() / max(n, 1), points)
+    # the ball cases of pdpsym.audit.product_shifts (geometric noise past EXACT_RECORDS)
+    balls = kernel is not None and mech is not None and geometric_balls(model, mech)
+    if balls:
+        assert kernel is not None
+        _, _, m, _, points = kernel
+        near = ball_near(args, model, getattr(args, "target", None), mech)
     out: dict[str, int] = {}
     for name, steps in own.items():
         pairs = notion(name).pairs
@@ -258,12 +265,75 @@ def laws_to_notions(
             out[name] = 0
         elif closed is not None:
             out[name] = closed
+        elif balls and pairs.value in BALL_PAIRS:
+            with_delta = getattr(args, "delta", None) is not None
+            steps = ball_work(n, BALL_PAIRS[pairs.value] * m * (m - 1), points, with_delta)
+            out[name] = int(steps * near)
         elif unit and pairs.value in KERNEL_UNITS:
             per = m * (m - 1) * (1 if pairs is Pairs.DEPENDENT else assignments) / 4
             out[name] = max(int(unit * KERNEL_UNITS[pairs.value] * per), 1)
         else:
             out[name] = steps + max(shared - base, 0)
     return base, out, {}
+
+
+# the pairs each notion compares in the ball cases, per ordered pair of target values
+# (cdp: both directions; dependent-dp: its conditional reading)
+BALL_PAIRS = {"given-known": 1, "weighted-known": 1, "changed": 2, "dependent": 1}
+
+
+# the ball cases' δ near their ε at δ = 0 (x = ε/ε_0 past 1/2) cost up to this many
+# times their δ at x <= 1/2: measured on 10^5 records of 30 bits, apkdp at x = 0.72, 0.9,
+# 0.99: Laplace 1.9x, 4.0x, 3.9x; geometric (x = 0.72, 0.87, 0.94, 0.99) 3.7x, 7.5x,
+# 7.5x, 7.5x (docs/benchmarks.md)
+BALL_NEAR_MOST = {"laplace": 4.0, "geometric": 8.0}
+
+
+def ball_near(args: argparse.Namespace, model: Any, target: Any, mech: Any) -> float:
+    """:func:`near_star` of the ball cases: ``ε_0 = |c_b - c_a|/λ`` (Laplace) or
+    ``|c_b - c_a| ln(1/α)`` (geometric) for the target's widest change, capped at
+    :data:`BALL_NEAR_MOST`; a ``--curve`` runs up to ``ε_0``: the cap. (``--delta``'s
+    bisection does not pay it: its δ's stay near the δ asked, 12.7 s at 10^5 records and
+    ``δ = 10^-6`` under both noises, as at ``x = 1/2``.)
+
+    Args:
+        args: the command line (``--eps``, ``--delta``).
+        model: the product model.
+        target: the target record (None: no factor).
+        mech: the mechanism.
+
+    Returns:
+        The factor, at least 1.
+    """
+    most = BALL_NEAR_MOST[mech.kind]
+    if target is None:
+        return 1.0
+    if getattr(args, "curve", None) is not None:
+        return most
+    dom = model.domain(target)
+    width = float((max(dom) - min(dom)) * abs(Fraction(weights(mech).get(target, 1))))
+    top = (
+        width / float(mech.lam) if mech.lam is not None else width * math.log(1 / float(mech.alpha))
+    )
+    return near_star(getattr(args, "eps", None) or [], top, most) if top > 0 else 1.0
+
+
+def geometric_balls(model: Any, mech: Any) -> bool:
+    """Whether the audit runs the ball cases of independent records under geometric
+    noise (:func:`pdpsym.audit.product_shifts.applies`): more than ``EXACT_RECORDS``
+    records whose weighted values are integers (one count unit a query unit)."""
+    from pdpsym.audit.product_shifts import EXACT_RECORDS  # loads after --help
+
+    if mech.kind != "geometric" or not is_product(model):
+        return False
+    if len(model.variables) <= EXACT_RECORDS:
+        return False
+    ws = weights(mech)
+    return all(
+        (Fraction(x) * Fraction(ws.get(v, 1))).denominator == 1
+        for v in model.variables
+        for x in model.domain(v)
+    )
 
 
 # ibcdp and distributional-dp of a two-valued target past EXACT_RECORDS records
@@ -308,12 +378,12 @@ def closed_form_steps(
         Desfontaines et al. (2020), Section 2.1, Definition 4; Section 2.2, Definition 6.
     """
     # the audit layer loads after --help
-    from pdpsym.audit import product_laplace
+    from pdpsym.audit import product_shifts
     from pdpsym.audit.registry import Compare, notion
 
     kind = notion(name)
     n = len(model.variables)
-    if not is_product(model) or n <= product_laplace.EXACT_RECORDS:
+    if not is_product(model) or n <= product_shifts.EXACT_RECORDS:
         return None
     weight = Fraction(weights(mech).get(target, 1))
     vals, ps = model.laws[list(model.variables).index(target)]
@@ -329,7 +399,7 @@ def closed_form_steps(
         if not unit:  # geometric noise on a query of fractional weights: the exact LPs
             return None
         # the TV and two hockey sticks a point; ε at δ bisects (about 20 points)
-        steps = product_laplace.ball_work(n, 5, points + 1 + (20 if with_delta else 0), False)
+        steps = product_shifts.ball_work(n, 5, points + 1 + (20 if with_delta else 0), False)
         support = [v for v, p in zip(vals, ps, strict=True) if p]
         shift = float(abs(weight * (support[1] - support[0])))
         noise = 1 / float(mech.lam) if mech.lam is not None else math.log(1 / float(mech.alpha))
@@ -337,16 +407,19 @@ def closed_form_steps(
     return None
 
 
-def near_star(eps: Sequence[str], star: float) -> float:
+def near_star(eps: Sequence[str], star: float, most: float = math.inf) -> float:
     """How much more the hockey sticks of distributional-dp's closed form cost at the
     ``--eps`` closest below ``ε* = r/2``: their δ shrinks toward the far tails as ``ε``
     nears ``ε*`` and the product trees need more bits (measured: 43 s at ``ε/ε* = 0.72``
     on 10^5 records, 13 s at 0.36 and 0.5). ``(0.5/(1 - x))^1.5`` past ``x = ε/ε* = 1/2``,
-    1 below it and at or above ``ε*`` (no hockey stick), capped at ``x = 0.99``.
+    1 below it and at or above ``ε*`` (no hockey stick), capped at ``x = 0.99`` and at
+    ``most``. The ball cases' δ below their ``ε`` at δ = 0 slow the same way
+    (:data:`BALL_NEAR_MOST`).
 
     Args:
         eps: the ``--eps`` texts.
         star: ``ε*``.
+        most: the largest factor.
 
     Returns:
         The factor, at least 1.
@@ -358,7 +431,7 @@ def near_star(eps: Sequence[str], star: float) -> float:
         e = parse_eps(text)
         x = (float(e.eps) if e.eps is not None else math.log(float(e.w or 1))) / star
         if 0.5 < x < 1:
-            worst = max(worst, (0.5 / (1 - min(x, 0.99))) ** 1.5)
+            worst = max(worst, min(most, (0.5 / (1 - min(x, 0.99))) ** 1.5))
     return worst
 
 
@@ -368,7 +441,11 @@ __all__ = [
     "KERNEL_FIT",
     "KERNEL_FIXED",
     "KERNEL_UNITS",
+    "BALL_NEAR_MOST",
+    "BALL_PAIRS",
+    "ball_near",
     "closed_form_steps",
+    "geometric_balls",
     "near_star",
     "weights",
     "is_product",

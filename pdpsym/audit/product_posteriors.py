@@ -3,7 +3,7 @@ closed forms read off the tails of the output, with no posterior search and no L
 
 The records are independent, so given the target's value ``a`` and the known records'
 values ``v`` the query is ``c_a + c(v) + S`` (count units), ``S`` the other records' sum,
-whose law ``K`` depends on neither (:mod:`pdpsym.audit.product_laplace`). Let the
+whose law ``K`` depends on neither (:mod:`pdpsym.audit.product_shifts`). Let the
 target's support be ``{lo, hi}`` with ``D = c_hi - c_lo > 0``, prior ``p_lo, p_hi``
 (``P[x_i = a | x_K = v] = P[x_i = a]``), and ``g`` the output density (or mass) of
 ``S + noise``. Write ``R(t) = g(t - c_hi) / g(t - c_lo)`` (the common translation by
@@ -97,8 +97,8 @@ from typing import Any
 
 import sympy
 
-from pdpsym.audit import product_laplace
-from pdpsym.audit.product_laplace import ProductCases
+from pdpsym.audit import product_shifts
+from pdpsym.audit.product_shifts import ProductCases
 from pdpsym.audit.registry import Compare
 from pdpsym.core.balls import Ball, to_ball, working_precision
 from pdpsym.core.certify import ball_endpoints, decide_sign
@@ -442,7 +442,7 @@ SIMULATOR_NOTE = (
 
 def product_result(kind: Any, model: Any, mech: Any, m: Any, req: Any) -> Any:
     """IBCDP or distributional DP of a two-valued target among more than
-    :data:`~pdpsym.audit.product_laplace.EXACT_RECORDS` independent records, in closed
+    :data:`~pdpsym.audit.product_shifts.EXACT_RECORDS` independent records, in closed
     form (the module docstring); None where the exact engines run (fewer records, other
     models or mechanisms, another notion, a target of more than two values).
 
@@ -466,7 +466,7 @@ def product_result(kind: Any, model: Any, mech: Any, m: Any, req: Any) -> Any:
     if not (posterior or kind.compare is Compare.SIMULATOR_LP):
         return None
     geometric = mech.alpha is not None
-    if product_of(model) is None or len(model.variables) <= product_laplace.EXACT_RECORDS:
+    if product_of(model) is None or len(model.variables) <= product_shifts.EXACT_RECORDS:
         return None
     if (mech.lam is None and not geometric) or (geometric and not posterior and m.unit != 1):
         return None

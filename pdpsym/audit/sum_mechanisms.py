@@ -53,7 +53,7 @@ from typing import Any
 
 from pdpsym.audit import registry
 from pdpsym.audit.notions import Request
-from pdpsym.audit.product_laplace import BALL_NOTE, product_cases
+from pdpsym.audit.product_shifts import product_cases
 from pdpsym.audit.product_posteriors import product_result
 from pdpsym.audit.registry import Compare, Notion, Pairs, delta_over_lambda
 from pdpsym.audit.rr_reports import audit_rr
@@ -311,6 +311,14 @@ _DDP_NOTE = (
 )
 
 
+def _shown(v: Any) -> Any:
+    """A value as printed under count, threshold or geometric noise: its sympy closed
+    form, or the value itself when it has none (a ball-certified δ)."""
+    if hasattr(v, "sympy") and getattr(v, "closed_form", True):
+        return v.sympy()
+    return v
+
+
 def _result(
     kind: Notion,
     cases: Callable[[], list[tuple[dict[str, Any], PrivacyLoss]]],
@@ -332,7 +340,7 @@ def _result(
         loss,
         eps,
         delta,
-        shown=lambda v: v.sympy() if hasattr(v, "sympy") and mech.lam is None else v,
+        shown=lambda v: _shown(v) if mech.lam is None else v,
     )
     value, wit = res.epsilon, res.witness
     note = "exact, from the conditional laws of the query (no database is listed)"
@@ -435,7 +443,7 @@ def audit_models(
         if res is None:
             res = _result(kind, makers[kind.pairs], mech, m, req, apk_zero)
         if balls is not None and balls.covers(kind.pairs, req.reading):
-            res = replace(res, note=BALL_NOTE)
+            res = replace(res, note=balls.note)
         out.append(res)
     return Audit(target, tuple(m.known), tuple(out))
 

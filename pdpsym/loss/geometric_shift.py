@@ -21,11 +21,16 @@ References:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
+from typing import Any
 
 from pdpsym.core.balls import Ball, to_ball, working_precision
-from pdpsym.core.eps import Eps
-from pdpsym.loss.shift_pairs import BallCountLaw, tree_precision
+from pdpsym.core.certify import decide_sign
+from pdpsym.core.eps import Eps, ratio_log
+from pdpsym.loss.base import LossPoint
+from pdpsym.loss.geometric_pair import GeometricPair
+from pdpsym.loss.shift_pairs import BallCountLaw, ShiftDelta, ShiftPair, tree_precision
 
 
 def geometric_shift_delta_ball(
@@ -96,4 +101,126 @@ def _delta_ball(law: BallCountLaw, shift: int, alpha: Fraction, eps: Eps, p: int
         return Ball.union(low, up)
 
 
-__all__ = ["geometric_shift_delta_ball"]
+def exp_at_least(eps: Eps, t: Fraction) -> bool:
+    """Whether ``e^ε >= t`` for a rational ``t >= 1``, decided: ``e^ε`` is rational only
+    at ε = 0 or when ``ε = ln w`` (Lindemann), so the balls separate every other case.
+
+    Args:
+        eps: ε.
+        t: the rational threshold ``α^{-|D|}``.
+
+    Returns:
+        The decided comparison.
+
+    References:
+        Lindemann (1882): ``e^x`` is irrational for rational ``x != 0``.
+    """
+    w = eps.exact_exp()
+    if w is not None:
+        return w >= t
+
+    def diff(prec: int) -> Ball:
+        with working_precision(prec):
+            return eps.arb_exp(prec) - to_ball(t)
+
+    return decide_sign(diff, "e^epsilon against alpha^-|D|") > 0
+
+
+class GeometricShiftDelta(ShiftDelta):
+    """δ(ε) of ``K`` against ``K + D`` under two-sided geometric noise of parameter
+    ``α``: a certified value with no closed form (:func:`geometric_shift_delta_ball`
+    encloses it). Equal curves as for :class:`~pdpsym.loss.shift_pairs.ShiftDelta` (the
+    geometric kernel is symmetric too)."""
+
+    def __init__(self, law: BallCountLaw, shift: int, alpha: Fraction, eps: Eps) -> None:
+        super().__init__(law, shift, Fraction(1), eps)
+        self.alpha = alpha
+
+    def _key(self) -> tuple[Any, ...]:
+        return (*super()._key(), "geometric", self.alpha)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GeometricShiftDelta) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def arb(self, prec: int) -> Ball:
+        """A ball containing the value, at about ``prec`` bits."""
+        return geometric_shift_delta_ball(self.law, self.shift, self.alpha, self.eps, prec)
+
+    def exact_text(self) -> str:
+        """What the number is (there is no closed form to print)."""
+        return (
+            f"delta at epsilon {self.eps.sympy()} of the records' count law against its "
+            f"translate by {self.shift} under geometric noise (certified enclosure)"
+        )
+
+    def exact_value(self) -> Any:
+        """The exact δ(ε) of :class:`~pdpsym.loss.geometric_pair.GeometricPair` on the
+        exact law (small laws only)."""
+        law = {Fraction(s): w for s, w in self.law.exact().items()}
+        pair = GeometricPair(law, {s + self.shift: w for s, w in law.items()}, self.alpha)
+        return pair.delta(self.eps).value
+
+    def __repr__(self) -> str:
+        return f"GeometricShiftDelta(shift={self.shift}, alpha={self.alpha}, eps={self.eps})"
+
+
+class GeometricShiftPair(ShiftPair):
+    """``P = K ⊛ Geom(α)`` against ``Q = (K + D) ⊛ Geom(α)`` on the integers, certified
+    in balls.
+
+    **ε at δ = 0.** ``|t - s - D| <= |t - s| + |D|`` gives ``P <= α^{-|D|} Q`` at every
+    output, with equality for every centre ``s`` on the tail beyond the support on the
+    side ``D`` points away from; the tail has positive mass, so ``ε = |D| ln(1/α)``
+    exactly, δ(ε) = 0 from there on and δ(ε) > 0 below.
+
+    Args:
+        law: the count law ``K`` (one count unit a query unit).
+        shift: ``D``.
+        alpha: the geometric parameter, in ``(0, 1)``.
+        where: the case's plain facts.
+
+    References:
+        Desfontaines et al. (2020), Lemma 1; Section 5.2, Definition 19.
+    """
+
+    def __init__(
+        self, law: BallCountLaw, shift: int, alpha: Fraction, where: Mapping[str, Any]
+    ) -> None:
+        super().__init__(law, shift, Fraction(1), where)
+        self.alpha = Fraction(alpha)
+        self.top = (1 / self.alpha) ** abs(shift)  # e^ε at which δ reaches 0
+
+    def delta(self, eps: Eps | Fraction | int | str) -> LossPoint:
+        """δ(ε): exactly 0 for ``e^ε >= α^{-|D|}``, else a :class:`GeometricShiftDelta`.
+
+        Args:
+            eps: ε.
+
+        Returns:
+            :class:`~pdpsym.loss.base.LossPoint` with the case's ``where``.
+        """
+        e = Eps.of(eps)
+        if exp_at_least(e, self.top):
+            return LossPoint(Fraction(0), self.where)
+        return LossPoint(GeometricShiftDelta(self.law, self.shift, self.alpha, e), self.where)
+
+    def epsilon_zero(self) -> LossPoint:
+        """``ln α^{-|D|}`` exactly (the class docstring), attained on the tail ``D``
+        points away from (``output`` ``-inf`` for ``D >= 0``, ``+inf`` otherwise).
+
+        Returns:
+            :class:`~pdpsym.loss.base.LossPoint`.
+        """
+        side = "-inf" if self.shift >= 0 else "+inf"
+        return LossPoint(ratio_log(self.top), {**self.where, "output": side})
+
+
+__all__ = [
+    "GeometricShiftDelta",
+    "GeometricShiftPair",
+    "exp_at_least",
+    "geometric_shift_delta_ball",
+]

@@ -1,5 +1,5 @@
 """The ball cases of independent records under Laplace noise
-(pdpsym.audit.product_laplace) against two references: the full-joint-table engine
+(pdpsym.audit.product_shifts) against two references: the full-joint-table engine
 (``audit`` on ``model.to_joint()``, which lists every database: independent of the
 count laws) on small models, and the exact Laplace mixtures of the structured engine
 (the path used up to EXACT_RECORDS records) on 30 records. The ball path is forced on
@@ -15,8 +15,8 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdpsym.audit import audit, product_laplace
-from pdpsym.audit.product_laplace import BALL_NOTE, EXACT_RECORDS, applies
+from pdpsym.audit import audit, product_shifts
+from pdpsym.audit.product_shifts import BALL_NOTE, EXACT_RECORDS, applies
 from pdpsym.core.certify import certify
 from pdpsym.core.eps import Eps
 from pdpsym.mechanisms.laplace import laplace
@@ -51,7 +51,7 @@ def figures(r: object) -> tuple[object, ...]:
 def balls_forced(fn):  # type: ignore[no-untyped-def]
     """Run ``fn`` with the ball cases on every product model."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(product_laplace, "EXACT_RECORDS", 0)
+        mp.setattr(product_shifts, "EXACT_RECORDS", 0)
         return fn()
 
 

@@ -17,7 +17,7 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdpsym.audit import audit, product_laplace
+from pdpsym.audit import audit, product_shifts
 from pdpsym.audit.product_posteriors import (
     IBCDP_TAIL_NOTE,
     SIMULATOR_NOTE,
@@ -35,7 +35,7 @@ mpmath.mp.dps = 40
 def forced(fn):  # type: ignore[no-untyped-def]
     """Run ``fn`` with the closed forms on every product model."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(product_laplace, "EXACT_RECORDS", 0)
+        mp.setattr(product_shifts, "EXACT_RECORDS", 0)
         return fn()
 
 

@@ -1,6 +1,7 @@
 """The cases of apkdp, np, ppkdp, cdp and dependent-dp's conditional reading for
-independent records under Laplace noise, certified in balls rather than built as exact
-mixtures: for more than :data:`EXACT_RECORDS` records the exact Laplace mixtures over
+independent records under Laplace or two-sided geometric noise: each case is the count
+law of the other records against its own translate, certified in balls rather than
+built as exact mixtures: for more than :data:`EXACT_RECORDS` records the exact Laplace mixtures over
 the count's law, whose rational coefficients grow with every record, cost about
 ``n^3.6`` steps a pair, while the balls of :mod:`pdpsym.loss.shift_pairs` cost one
 product tree of ``n`` records per precision tried (the precision grows with the digits
@@ -19,7 +20,10 @@ probability (all of them compatible with ``b``): the weighted sum is that pair's
 
 The outputs of up to :data:`EXACT_RECORDS` records are those of the exact mixtures
 (unchanged); above, δ(ε) is a certified enclosure (no closed form) and ε at δ = 0 is the
-exact ``|c_b - c_a| / λ`` (:mod:`pdpsym.loss.shift_pairs`).
+exact ``|c_b - c_a| / λ`` (:mod:`pdpsym.loss.shift_pairs`). Two-sided geometric noise
+(Desfontaines et al. Def. 19) on a query whose count unit is one query unit has the same
+pairs, ``ε = |c_b - c_a| ln(1/α)`` exactly and δ(ε) enclosed by
+:mod:`pdpsym.loss.geometric_shift`; the exact mixtures' rationals grow there too.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from typing import Any
 
 from pdpsym.audit.registry import Pairs
 from pdpsym.loss.base import PrivacyLoss
+from pdpsym.loss.geometric_shift import GeometricShiftPair
 from pdpsym.loss.shift_pairs import BallCountLaw, ShiftPair
 from pdpsym.mechanisms.base import SumMechanism
 from pdpsym.models.model_objects import product_of
@@ -48,16 +53,20 @@ BALL_NOTE = (
     "certified: epsilon exact (|shift|/lambda); delta enclosed in balls over the count law "
     "of the other records (a product tree), digits all certain; no database is listed"
 )
+#: the same under two-sided geometric noise
+GEOMETRIC_BALL_NOTE = BALL_NOTE.replace("|shift|/lambda", "|shift| ln(1/alpha)")
 
 
-def applies(model: Any, mech: SumMechanism) -> bool:
+def applies(model: Any, mech: SumMechanism, unit: int = 1) -> bool:
     """Whether the ball cases replace the exact ones: independent records of a
     :class:`~pdpsym.models.product.ProductModel`, more than :data:`EXACT_RECORDS` of
-    them, under Laplace noise.
+    them, under Laplace noise, or under two-sided geometric noise on a query whose
+    count unit is one query unit.
 
     Args:
         model: the structured model.
         mech: the mechanism on the weighted sum.
+        unit: the count units per query unit.
 
     Returns:
         True when :class:`ProductCases` is to be used.
@@ -65,11 +74,10 @@ def applies(model: Any, mech: SumMechanism) -> bool:
     References:
         Desfontaines et al. (2020), Section 4.1 (independent records, heterogeneous p_i).
     """
-    return (
-        mech.kind == "laplace"
-        and product_of(model) is not None
-        and len(model.variables) > EXACT_RECORDS
-    )
+    if product_of(model) is None or len(model.variables) <= EXACT_RECORDS:
+        return False
+    # geometric noise: one count unit a query unit (the integer outputs are the counts')
+    return mech.kind == "laplace" or (mech.kind == "geometric" and unit == 1)
 
 
 class ProductCases:
@@ -81,7 +89,8 @@ class ProductCases:
         known: the known records.
         rows: each record's integer contributions (per value of its domain).
         unit: the count units per query unit.
-        lam: the Laplace scale (query units).
+        lam: the Laplace scale (query units; None under geometric noise).
+        alpha: the geometric parameter (None under Laplace noise).
 
     References:
         Desfontaines et al. (2020), Definitions 3, 5, 12, 13; Liu et al. (2016), Eq. 11.
@@ -94,11 +103,14 @@ class ProductCases:
         known: Sequence[str],
         rows: dict[str, tuple[int, ...]],
         unit: int,
-        lam: Fraction,
+        lam: Fraction | None,
+        alpha: Fraction | None = None,
     ) -> None:
         self.model, self.target, self.known = model, target, tuple(known)
         self.rows = rows
-        self.scale = Fraction(lam) * unit  # Λ in count units
+        self.scale = Fraction(lam or 0) * unit  # Λ in count units
+        self.alpha = alpha
+        self.note = BALL_NOTE if alpha is None else GEOMETRIC_BALL_NOTE
         names = model.variables
         self._laws = dict(zip(names, model.laws, strict=True))
         vals, ps = self._laws[target]
@@ -141,6 +153,8 @@ class ProductCases:
     def pair(self, a: Fraction, b: Fraction, where: dict[str, Any], known: bool) -> PrivacyLoss:
         """``K + c_a`` against ``K + c_b`` (``known``: the known records left out of
         ``K``)."""
+        if self.alpha is not None:
+            return GeometricShiftPair(self.law(known), self.shift(a, b), self.alpha, where)
         return ShiftPair(self.law(known), self.shift(a, b), self.scale, where)
 
     def given_known(self) -> Cases:
@@ -199,10 +213,11 @@ def product_cases(
     References:
         Desfontaines et al. (2020), Definitions 3, 5, 12, 13; Liu et al. (2016), Eq. 11.
     """
-    if not applies(model, mech):
+    if not applies(model, mech, unit):
         return None
-    assert mech.lam is not None
-    return ProductCases(model, target, known, dict(rows), unit, Fraction(mech.lam))
+    lam = None if mech.lam is None else Fraction(mech.lam)
+    alpha = None if mech.alpha is None else Fraction(mech.alpha)
+    return ProductCases(model, target, known, dict(rows), unit, lam, alpha)
 
 
 def ball_work(n: int, pairs: int, points: int, with_delta: bool) -> int:
@@ -230,4 +245,12 @@ def ball_work(n: int, pairs: int, points: int, with_delta: bool) -> int:
     return trees + pairs * one * (points + (60 if with_delta else 0))
 
 
-__all__ = ["BALL_NOTE", "EXACT_RECORDS", "ProductCases", "applies", "ball_work", "product_cases"]
+__all__ = [
+    "BALL_NOTE",
+    "EXACT_RECORDS",
+    "GEOMETRIC_BALL_NOTE",
+    "ProductCases",
+    "applies",
+    "ball_work",
+    "product_cases",
+]
