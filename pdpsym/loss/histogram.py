@@ -57,6 +57,7 @@ from pdpsym.loss import (
     chain_all_targets,
     chain_shortcuts,
     histogram_chain,
+    histogram_complement,
     histogram_grid,
     histogram_orbits,
     histogram_products,
@@ -150,6 +151,15 @@ def histogram_laws(
     References:
         Li et al. (2019), Section III, Eq. 2 (the conditional law of the query).
     """
+    for name, laws, _ in _target_laws(model, targets, assignment):
+        yield name, laws
+
+
+def _target_laws(
+    model: CountModel, targets: Sequence[str], assignment: dict[str, Fraction]
+) -> Iterator[tuple[str, dict[Fraction, Any], histogram_complement.Total | None]]:
+    """:func:`histogram_laws` with, per target, the every-value total when the last law
+    was derived from it (the complement lemma), else None."""
     shadow, code, k, T = coded_by_bin(model)
     known = {name: code[Fraction(v)] for name, v in assignment.items()}
     if network_of(shadow) is not None:
@@ -163,7 +173,7 @@ def histogram_laws(
                     codes = sorted(law)
                     counts = histogram_grid.decode_counts([int(c) for c in codes], k, T + 1, T)
                     laws[value] = (counts, [int(law[c] * den) for c in codes])
-            yield name, laws
+            yield name, laws, None
         return
     # the codes of every count vector (n_1..n_{k-1} with sum <= T): the only degrees a
     # law's polynomial can use
@@ -179,6 +189,7 @@ def histogram_laws(
     # the joint weights of (n, x_i = a) summed over a: the same for every target (the
     # complement lemma in the module docstring), kept once the first target has them all
     total: np.ndarray | None = None
+    kept: histogram_complement.Total | None = None
     reduced = markov is not None and contents is not None and len(targets) > 2
     for name, factors in _factors(shadow, targets, known, contents if reduced else None):
         laws = {}
@@ -223,7 +234,10 @@ def histogram_laws(
             laws[value] = (all_counts[nz], coeffs[nz].tolist())
         if complete and total is None:
             total = _summed(direct)
-        yield name, laws
+            nz = np.flatnonzero(total != 0)
+            kept = histogram_complement.Total((all_counts[nz], total[nz].tolist()))
+        last = derived is not None and next(reversed(laws), None) == derived
+        yield name, laws, kept if last else None
 
 
 def _factors(
@@ -509,7 +523,7 @@ def histogram_leakage(
         stands = _mirrors(model, targets, assignment)
         reps = [t for t in targets if t not in stands]
         found: dict[str, tuple[Fraction, Fraction] | None] = {}
-        for name, laws in histogram_laws(model, reps, assignment):
+        for name, laws, kept in _target_laws(model, reps, assignment):
             found[name] = histogram_grid.grid_sup(
                 list(laws.values()),
                 T,
@@ -519,6 +533,7 @@ def histogram_leakage(
                 workspace,
                 law_perms(model, assignment, laws),
                 symmetric=law_symmetric(model, assignment),
+                complement=kept,
             )
         for name in targets:
             res = found[stands.get(name, name)]
