@@ -97,10 +97,12 @@ def histogram_work(model: CountModel, n_targets: int, known: Sequence[str]) -> i
     chains moving unevenly (circulant: ``k_c = 1`` by the rotations, ``v = k``, mirrored
     by the reversal up to a relabelling) 3 and 100 1.6e6 (2.2e6), 4 and 30 8.1e5
     (9.2e5), 5 and 20 3.0e6 (4.0e6), 4 and 50 7.9e6 (1.0e7), 3 and 200 2.4e7 (3.4e7);
-    chains with no symmetry (``k_c = v = k``, every target; ``k - 1`` exact products each
-    by the complement lemma) 3 and 100 4.6e6 (6.3e6), 4 and 30 2.0e6 (2.5e6), 4 and 50
-    2.5e7 (2.9e7), 3 and 200 7.0e7 (9.9e7, at a load of 5 to 8); with two-digit prime
-    denominators 3 and 100 5.7e6 (6.3e6), 4 and 30 2.3e6 (2.4e6): within 1.5x.
+    chains with no symmetry (``k_c = k - 1``: the last law's floats by the complement of
+    :mod:`pdpsym.loss.histogram_complement`; ``v = k``, every target; ``k - 1`` exact
+    products each by the complement lemma) 3 and 100 3.4e6 (5.3e6), 4 and 30 1.4e6
+    (2.2e6), 4 and 50 1.7e7 (2.5e7), 3 and 200 5.7e7 (8.2e7, at a load of 2 to 4); with
+    two-digit prime denominators 3 and 100 5.1e6 (5.3e6), 4 and 30 2.1e6 (2.2e6): within
+    1.6x.
 
     Args:
         model: a Markov chain or a product model.
@@ -117,6 +119,8 @@ def histogram_work(model: CountModel, n_targets: int, known: Sequence[str]) -> i
     T = record_count(model)
     degree = T * (T + 1) ** max(k - 2, 0) + 1
     computed = k - len(relabellings(model, {})) if not known else k
+    if computed == k and chain_of(model) is not None and network_of(model) is None:
+        computed = k - 1  # the last law's floats by the complement (histogram_complement)
     n_eff = max(n_targets, 1)
     if not known and n_targets > 1 and _reversible(model):
         n_eff = -(-n_eff // 2)

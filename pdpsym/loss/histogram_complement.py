@@ -135,7 +135,7 @@ def direct_ratio(
     pool: list[np.ndarray],
     gamma_of: Callable[[float], float],
     total: Total | None = None,
-) -> tuple[np.ndarray, float, float, list[int], float, Fraction | None]:
+) -> tuple[np.ndarray, float, float, list[int], float, Fraction | None, list, list]:
     """The float ratio ``r = max_a G_a / min_b G_b`` at every grid point, each law's
     mixture computed (no relabelling), the last one by the complement when ``total`` is
     given; the envelope, the complement and the ratio in one pass over blocks of the grids
@@ -150,10 +150,11 @@ def direct_ratio(
         total: the every-value total (:class:`Total`), or None.
 
     Returns:
-        ``(r, low_min, r_max, order, gamma, c_t)``: the ratio (an array of the pool) in
-        the axis order ``order``, the least ``min_b G_b``, the largest ``r``, the largest
-        ``gamma`` of the computed mixtures (the total's included), and ``c_t = W_t /
-        W_{k-1}`` (None without ``total``).
+        ``(r, low_min, r_max, order, gamma, c_t, heads, etas)``: the ratio (an array of
+        the pool) in the axis order ``order``, the least ``min_b G_b``, the largest ``r``,
+        the largest ``gamma`` of the computed mixtures (the total's included), ``c_t = W_t
+        / W_{k-1}`` (None without ``total``), and the computed laws' heads and input
+        errors (:func:`~pdpsym.loss.histogram_mixture.head_of`).
 
     References:
         The complement bound of this module's docstring; Higham (2002), Section 3.1.
@@ -172,12 +173,15 @@ def direct_ratio(
         gamma = gamma_of(eta_t)
         total.uses += 1
     grids = []
+    heads: list[np.ndarray] = []
+    etas: list[float] = []
     order: list[int] = list(range(k))
     for j, (counts, weights) in enumerate(direct):
         own = pool[j]
         eta, values, order = histogram_mixture.mixture(
-            counts, weights, last, q, [own, spare], False
+            counts, weights, last, q, [own, spare], False, heads
         )
+        etas.append(eta)
         gamma = max(gamma, gamma_of(eta))
         if values is spare:
             spare = own
@@ -215,7 +219,52 @@ def direct_ratio(
             low_min = min(low_min, float(lo.min()))
             np.divide(t, lo, out=out[s:e])
             r_max = max(r_max, float(out[s:e].max()))
-    return out.reshape(last.shape), low_min, r_max, order, gamma, ct
+    return out.reshape(last.shape), low_min, r_max, order, gamma, ct, heads, etas
+
+
+def refined_ratios(
+    heads: Sequence[np.ndarray],
+    etas: Sequence[float],
+    last_law: Law,
+    T: int,
+    q: float,
+    points: np.ndarray,
+    gamma_of: Callable[[float], float],
+    slack: float,
+) -> tuple[np.ndarray, float] | None:
+    """The ratio ``max_a G_a / min_b G_b`` at a few grid points from each law's own float
+    probabilities (the last law's from its exact weights): no complement, so no
+    ``gamma_2``. Each value is a sum of non-negative terms with the errors of the grid's
+    (``gamma_of``) and at most ``(m - 1) u`` more from the summation order (``m`` the
+    terms; Higham (2002), Section 4.2), doubled.
+
+    Args:
+        heads: the computed laws' heads (:func:`direct_ratio`).
+        etas: their input errors.
+        last_law: the last law (support and exact weights).
+        T: the number of records.
+        q: the kernel's ratio.
+        points: int ``(c, k)`` grid points, in the grid's own axis order.
+        gamma_of: a law's ``gamma`` from its input error.
+        slack: the screen's absolute slack.
+
+    Returns:
+        ``(r, gamma)``: the float ratios and the relative error of every value; None
+        when some value is below ``2^40 slack`` (the screen keeps its own bounds).
+
+    References:
+        Higham (2002), Sections 3.1 and 4.2; the screen's bound in
+        :mod:`pdpsym.loss.histogram_grid`.
+    """
+    head, eta = histogram_mixture.head_of(last_law[0], last_law[1], heads[0].shape)
+    every = [*heads, head]
+    values = np.stack([histogram_mixture.point_values(h, T, q, points) for h in every])
+    low = values.min(axis=0)
+    if float(low.min()) <= 2.0**40 * slack:
+        return None
+    m = max(int(np.count_nonzero(h)) for h in every)
+    gamma = max(gamma_of(e) for e in [*etas, eta]) + 2 * m * _U
+    return values.max(axis=0) / low, gamma
 
 
 def complement_terms(ct: Fraction, gamma_m: float, slack: float, k: int) -> tuple[float, float]:
@@ -268,4 +317,5 @@ __all__ = [
     "complement_gamma",
     "complement_terms",
     "direct_ratio",
+    "refined_ratios",
 ]

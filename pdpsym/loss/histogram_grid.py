@@ -263,7 +263,7 @@ def screen(
         top, low = histogram_orbits.envelope(arrays[0], index, perms)
         where = index.flat(None)
     elif not relabelled:
-        r, low_min, rmax, axes, gamma, ct = histogram_complement.direct_ratio(
+        r, low_min, rmax, axes, gamma, ct, heads, etas = histogram_complement.direct_ratio(
             laws, last, q, arrays, gamma_of, complement
         )
     else:
@@ -310,10 +310,25 @@ def screen(
             flat = np.ravel_multi_index(tuple(cells.T), last.shape)
             rank = np.argsort(flat, kind="stable")
             idx, ub_log = flat[rank], ub_log[rank]
+        best = math.log(rmax / w)
+        if ct is not None and len(idx) > 1:
+            # the complement's wider bound keeps more points: bound them again by each
+            # law's own floats (every point dropped here or above is below the max)
+            pts = np.stack(np.unravel_index(idx, last.shape), axis=1)
+            got = histogram_complement.refined_ratios(
+                heads, etas, laws[-1], T, q, pts, gamma_of, slack
+            )
+            if got is not None:
+                w2 = (1 + got[1]) / (1 - got[1]) * (1 + 2.0**-38) * (1 + 2.0**-40)
+                rmax2 = float(got[0].max())
+                keep = np.flatnonzero(got[0] >= rmax2 / (w2 * w2) * (1 - 2.0**-50))
+                idx = idx[keep]
+                ub_log = np.log(got[0][keep] * w2)
+                ub_log += 2.0**-40 * (1 + np.abs(ub_log))
+                best = max(best, math.log(rmax2 / w2))
         order = np.argsort(-ub_log, kind="stable")
         pos = idx[order] if where is None else where[idx[order]]
         points = np.stack(np.unravel_index(pos, last.shape), axis=1)
-        best = math.log(rmax / w)
         return points, ub_log[order], best - 2.0**-40 * (1 + abs(best))
     if ct is not None:  # the last law's own mixture, or the screen in logs
         return screen(laws, T, rate, alpha, ws, perms, symmetric)
@@ -434,7 +449,7 @@ def grid_sup(
         if not math.isfinite(top):  # pragma: no cover - the log screen bounds every point
             raise ArithmeticError("the float screen could not bound the grid")
         rest_hi = Fraction(top)
-    return _decide(laws, perms, decided, rate, alpha, digits, rest_hi, {})
+    return _decide(laws, perms, decided, rate, alpha, digits, rest_hi, {}, ubs[:cap])
 
 
 def _kept(laws: Sequence[Law], perms: Perms) -> tuple[list[Law], Perms]:
@@ -461,11 +476,15 @@ def _decide(
     digits: int,
     rest_hi: Fraction | None,
     cache: dict[tuple[int, tuple[int, ...]], tuple[list[int], int]],
+    ubs: np.ndarray | None = None,
 ) -> tuple[Fraction, Fraction]:
     """``[max lo, max hi]`` of the balls of ``ln G_a/G_b`` over the points ``decided`` and
     ordered pairs (``rest_hi``: a bound of the points left out), raising the precision
     until ``digits`` are certain (or :data:`MAX_BITS`); ``cache`` keeps each law's
-    integer polynomial by point (they do not depend on the scale)."""
+    integer polynomial by point (they do not depend on the scale). With ``ubs`` (each
+    point's certain upper bound, decreasing) the points whose bound is below the best
+    ``lo`` so far are not evaluated: their value is below the max (the max's own point is
+    never skipped, its bound being at least the max), so the enclosure stays certified."""
     perms = perms or [None] * len(laws)
     big = alpha.denominator if alpha is not None else rate.numerator
     prec = max(64, int(digits * math.log2(10)) + 40, big.bit_length() + 64)
@@ -475,7 +494,9 @@ def _decide(
         hi: Fraction | None = rest_hi
         with working_precision(prec):
             qb = arb_from_fraction(alpha) if alpha is not None else (-arb_from_fraction(rate)).exp()
-            for y in decided:
+            for i, y in enumerate(decided):
+                if ubs is not None and lo is not None and Fraction(float(ubs[i])) < lo:
+                    break  # this point and the rest (decreasing bounds) are below the max
                 logs = []
                 for j in range(len(laws)):
                     w, total = _law_poly(y, j, laws, perms, cache, objs)

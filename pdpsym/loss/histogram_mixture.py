@@ -33,6 +33,7 @@ def mixture(
     q: float,
     bufs: list,
     natural: bool = True,
+    heads: list | None = None,
 ) -> tuple[float, np.ndarray, list[int]]:
     """The float mixture ``G`` of the normalized law on the grid.
 
@@ -50,6 +51,8 @@ def mixture(
         natural: copy the result back to the grid's own axis order in ``bufs[0]``; False:
             leave it where the last filter put it, its axes in the order returned (the
             same floats: a copy is exact).
+        heads: when given, the law's float probabilities on the grid of the first ``k -
+            1`` counts (:func:`head_of`) are appended to it.
 
     Returns:
         ``(eta_in, grid, order)``: the relative error of the input probabilities, the array
@@ -61,14 +64,9 @@ def mixture(
         the module docstring of :mod:`pdpsym.loss.histogram_grid`.
     """
     k = counts.shape[1]
-    total = sum(weights)
-    lt = math.log2(total)
-    logs = _log2s(weights, lt)
-    bits = total.bit_length()  # the weights are >= 0: none is longer than their sum
-    eta_in = (4 * bits + 2) * _U
-    keep = logs > -DROP_BITS
-    head = np.zeros(last.shape[:-1])
-    head[tuple(counts[keep, : k - 1].T)] = np.exp2(logs[keep])
+    head, eta_in = head_of(counts, weights, last.shape[:-1])
+    if heads is not None:
+        heads.append(head)
     grid, right = bufs
     np.multiply(head[..., None], last, out=grid)
     filter_axis(grid, right, q, 0)
@@ -88,6 +86,69 @@ def mixture(
         order = [order[s] for s in swap]
         grid, right = right, grid
     return eta_in, grid, order
+
+
+def head_of(
+    counts: np.ndarray, weights: Sequence[int], shape: tuple[int, ...]
+) -> tuple[np.ndarray, float]:
+    """The law's float probabilities at its first ``k - 1`` counts (the last is ``T`` minus
+    them), each ``2^{log2 w - log2 W}`` from the exact integers; below ``2^-DROP_BITS`` not
+    stored.
+
+    Args:
+        counts: the support, int ``(m, k)``.
+        weights: its exact non-negative integer weights.
+        shape: ``(T + 1,) * (k - 1)``.
+
+    Returns:
+        ``(head, eta_in)``: the float array and the relative error of its entries,
+        ``(4 B + 2) u`` for ``B`` the bit length of the total.
+
+    References:
+        The module docstring of :mod:`pdpsym.loss.histogram_grid` (the input error).
+    """
+    k = counts.shape[1]
+    total = sum(weights)
+    lt = math.log2(total)
+    logs = _log2s(weights, lt)
+    bits = total.bit_length()  # the weights are >= 0: none is longer than their sum
+    keep = logs > -DROP_BITS
+    head = np.zeros(shape)
+    head[tuple(counts[keep, : k - 1].T)] = np.exp2(logs[keep])
+    return head, (4 * bits + 2) * _U
+
+
+def point_values(head: np.ndarray, T: int, q: float, points: np.ndarray) -> np.ndarray:
+    """``G(y) = sum_n p(n) q^{|y - n|_1}`` at a few grid points, from the law's head
+    (:func:`head_of`): each term one product with ``q^d`` (``d`` roundings by repeated
+    products), summed by NumPy (any order of non-negative terms errs by at most ``(m - 1)
+    u`` relative, ``m`` the terms: Higham (2002), Section 4.2).
+
+    Args:
+        head: the law's float probabilities at its first ``k - 1`` counts.
+        T: the number of records.
+        q: the kernel's ratio.
+        points: int ``(c, k)`` grid points.
+
+    Returns:
+        The ``c`` float values.
+
+    References:
+        Higham (2002), Sections 3.1 and 4.2 (sums of non-negative terms).
+    """
+    k = points.shape[1]
+    nz = np.nonzero(head)
+    vals = head[nz]
+    n = np.stack([*nz, T - np.sum(nz, axis=0)], axis=1) if nz else np.zeros((1, k), int)
+    powers = np.empty(k * T + 1)
+    powers[0] = 1.0
+    for d in range(1, k * T + 1):
+        powers[d] = powers[d - 1] * q
+    out = np.empty(len(points))
+    for i, y in enumerate(points):
+        d = np.abs(n - y).sum(axis=1)
+        out[i] = float(np.sum(vals * powers[d]))
+    return out
 
 
 def _log2s(weights: Sequence[int], lt: float) -> np.ndarray:
@@ -305,5 +366,7 @@ __all__ = [
     "last_kernel",
     "log_screen",
     "mixture",
+    "head_of",
     "natural_points",
+    "point_values",
 ]
