@@ -166,8 +166,9 @@ def direct_ratio(
     coefs: list[float] = []
     ct = None
     g_t = None
+    sums = [sum(w) for _, w in laws]  # each law's total, once
     if total is not None:
-        w_last = sum(laws[-1][1])
+        w_last = sums[-1]
         ct = Fraction(total.weight, w_last)
         g_t, eta_t, _ = total.grid(len(last) - 1, k, q, last, spare)
         gamma = gamma_of(eta_t)
@@ -179,7 +180,7 @@ def direct_ratio(
     for j, (counts, weights) in enumerate(direct):
         own = pool[j]
         eta, values, order = histogram_mixture.mixture(
-            counts, weights, last, q, [own, spare], False, heads
+            counts, weights, last, q, [own, spare], False, heads, sums[j]
         )
         etas.append(eta)
         gamma = max(gamma, gamma_of(eta))
@@ -187,7 +188,7 @@ def direct_ratio(
             spare = own
         grids.append(values.reshape(-1))
         if total is not None:
-            coefs.append(float(Fraction(sum(weights), w_last)))
+            coefs.append(float(Fraction(sums[j], w_last)))
     n = grids[0].size
     block = min(BLOCK, n)
     top, low, acc, tmp = (np.empty(block) for _ in range(4))
@@ -231,6 +232,7 @@ def refined_ratios(
     points: np.ndarray,
     gamma_of: Callable[[float], float],
     slack: float,
+    last_total: int | None = None,
 ) -> tuple[np.ndarray, float] | None:
     """The ratio ``max_a G_a / min_b G_b`` at a few grid points from each law's own float
     probabilities (the last law's from its exact weights): no complement, so no
@@ -247,6 +249,7 @@ def refined_ratios(
         points: int ``(c, k)`` grid points, in the grid's own axis order.
         gamma_of: a law's ``gamma`` from its input error.
         slack: the screen's absolute slack.
+        last_total: the sum of the last law's weights when known.
 
     Returns:
         ``(r, gamma)``: the float ratios and the relative error of every value; None
@@ -256,13 +259,11 @@ def refined_ratios(
         Higham (2002), Sections 3.1 and 4.2; the screen's bound in
         :mod:`pdpsym.loss.histogram_grid`.
     """
-    head, eta = histogram_mixture.head_of(last_law[0], last_law[1], heads[0].shape)
-    every = [*heads, head]
-    values = np.stack([histogram_mixture.point_values(h, T, q, points) for h in every])
+    head, eta = histogram_mixture.head_of(last_law[0], last_law[1], heads[0].shape, last_total)
+    values, m = histogram_mixture.point_values([*heads, head], T, q, points)
     low = values.min(axis=0)
     if float(low.min()) <= 2.0**40 * slack:
         return None
-    m = max(int(np.count_nonzero(h)) for h in every)
     gamma = max(gamma_of(e) for e in [*etas, eta]) + 2 * m * _U
     return values.max(axis=0) / low, gamma
 

@@ -34,6 +34,7 @@ def mixture(
     bufs: list,
     natural: bool = True,
     heads: list | None = None,
+    total: int | None = None,
 ) -> tuple[float, np.ndarray, list[int]]:
     """The float mixture ``G`` of the normalized law on the grid.
 
@@ -53,6 +54,7 @@ def mixture(
             same floats: a copy is exact).
         heads: when given, the law's float probabilities on the grid of the first ``k -
             1`` counts (:func:`head_of`) are appended to it.
+        total: the sum of ``weights`` when known (None: summed here).
 
     Returns:
         ``(eta_in, grid, order)``: the relative error of the input probabilities, the array
@@ -64,7 +66,7 @@ def mixture(
         the module docstring of :mod:`pdpsym.loss.histogram_grid`.
     """
     k = counts.shape[1]
-    head, eta_in = head_of(counts, weights, last.shape[:-1])
+    head, eta_in = head_of(counts, weights, last.shape[:-1], total)
     if heads is not None:
         heads.append(head)
     grid, right = bufs
@@ -89,7 +91,7 @@ def mixture(
 
 
 def head_of(
-    counts: np.ndarray, weights: Sequence[int], shape: tuple[int, ...]
+    counts: np.ndarray, weights: Sequence[int], shape: tuple[int, ...], total: int | None = None
 ) -> tuple[np.ndarray, float]:
     """The law's float probabilities at its first ``k - 1`` counts (the last is ``T`` minus
     them), each ``2^{log2 w - log2 W}`` from the exact integers; below ``2^-DROP_BITS`` not
@@ -99,6 +101,7 @@ def head_of(
         counts: the support, int ``(m, k)``.
         weights: its exact non-negative integer weights.
         shape: ``(T + 1,) * (k - 1)``.
+        total: the sum of ``weights`` when known (None: summed here).
 
     Returns:
         ``(head, eta_in)``: the float array and the relative error of its entries,
@@ -108,7 +111,7 @@ def head_of(
         The module docstring of :mod:`pdpsym.loss.histogram_grid` (the input error).
     """
     k = counts.shape[1]
-    total = sum(weights)
+    total = sum(weights) if total is None else total
     lt = math.log2(total)
     logs = _log2s(weights, lt)
     bits = total.bit_length()  # the weights are >= 0: none is longer than their sum
@@ -118,37 +121,41 @@ def head_of(
     return head, (4 * bits + 2) * _U
 
 
-def point_values(head: np.ndarray, T: int, q: float, points: np.ndarray) -> np.ndarray:
-    """``G(y) = sum_n p(n) q^{|y - n|_1}`` at a few grid points, from the law's head
-    (:func:`head_of`): each term one product with ``q^d`` (``d`` roundings by repeated
-    products), summed by NumPy (any order of non-negative terms errs by at most ``(m - 1)
-    u`` relative, ``m`` the terms: Higham (2002), Section 4.2).
+def point_values(
+    heads: Sequence[np.ndarray], T: int, q: float, points: np.ndarray
+) -> tuple[np.ndarray, int]:
+    """``G(y) = sum_n p(n) q^{|y - n|_1}`` of each law at a few grid points, from the laws'
+    heads (:func:`head_of`): each term one product with ``q^d`` (``d`` roundings by
+    repeated products), summed by NumPy (any order of non-negative terms errs by at most
+    ``(m - 1) u`` relative, ``m`` the terms: Higham (2002), Section 4.2).
 
     Args:
-        head: the law's float probabilities at its first ``k - 1`` counts.
+        heads: the laws' float probabilities at their first ``k - 1`` counts.
         T: the number of records.
         q: the kernel's ratio.
         points: int ``(c, k)`` grid points.
 
     Returns:
-        The ``c`` float values.
+        ``(values, m)``: the float values, shape ``(len(heads), c)``, and the terms of
+        each sum (the counts where some law is positive).
 
     References:
         Higham (2002), Sections 3.1 and 4.2 (sums of non-negative terms).
     """
     k = points.shape[1]
-    nz = np.nonzero(head)
-    vals = head[nz]
-    n = np.stack([*nz, T - np.sum(nz, axis=0)], axis=1) if nz else np.zeros((1, k), int)
+    nz = np.nonzero(np.logical_or.reduce([h > 0 for h in heads]))
+    n = np.stack([*nz, T - np.sum(nz, axis=0)], axis=1)
+    vals = [h[nz] for h in heads]
     powers = np.empty(k * T + 1)
     powers[0] = 1.0
     for d in range(1, k * T + 1):
         powers[d] = powers[d - 1] * q
-    out = np.empty(len(points))
+    out = np.empty((len(heads), len(points)))
     for i, y in enumerate(points):
-        d = np.abs(n - y).sum(axis=1)
-        out[i] = float(np.sum(vals * powers[d]))
-    return out
+        kernel = powers[np.abs(n - y).sum(axis=1)]
+        for j, v in enumerate(vals):
+            out[j, i] = float(np.sum(v * kernel))
+    return out, len(n)
 
 
 def _log2s(weights: Sequence[int], lt: float) -> np.ndarray:
