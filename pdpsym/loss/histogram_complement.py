@@ -52,6 +52,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from typing import NamedTuple
 
 import numpy as np
 
@@ -128,6 +129,29 @@ def _order(k: int) -> list[int]:
 BLOCK = 1 << 16
 
 
+class Ratio(NamedTuple):
+    """The float ratio of :func:`direct_ratio` and what the screen needs with it."""
+
+    #: ``max_a G_a / min_b G_b`` at every grid point (in the axis order ``order``)
+    r: np.ndarray
+    #: the least ``min_b G_b`` over the grid
+    low_min: float
+    #: the largest ``r``
+    r_max: float
+    #: the grid axis of each array axis
+    order: list[int]
+    #: the largest ``gamma`` of the computed mixtures (the total's included)
+    gamma: float
+    #: ``W_t / W_{k-1}``, or None without the complement
+    ct: Fraction | None
+    #: the computed laws' heads (:func:`~pdpsym.loss.histogram_mixture.head_of`)
+    heads: list[np.ndarray]
+    #: their input errors
+    etas: list[float]
+    #: the largest ``r`` of each block of :data:`BLOCK` elements (flat order)
+    block_max: np.ndarray
+
+
 def direct_ratio(
     laws: Sequence[Law],
     last: np.ndarray,
@@ -135,7 +159,7 @@ def direct_ratio(
     pool: list[np.ndarray],
     gamma_of: Callable[[float], float],
     total: Total | None = None,
-) -> tuple[np.ndarray, float, float, list[int], float, Fraction | None, list, list]:
+) -> Ratio:
     """The float ratio ``r = max_a G_a / min_b G_b`` at every grid point, each law's
     mixture computed (no relabelling), the last one by the complement when ``total`` is
     given; the envelope, the complement and the ratio in one pass over blocks of the grids
@@ -150,11 +174,7 @@ def direct_ratio(
         total: the every-value total (:class:`Total`), or None.
 
     Returns:
-        ``(r, low_min, r_max, order, gamma, c_t, heads, etas)``: the ratio (an array of
-        the pool) in the axis order ``order``, the least ``min_b G_b``, the largest ``r``,
-        the largest ``gamma`` of the computed mixtures (the total's included), ``c_t = W_t
-        / W_{k-1}`` (None without ``total``), and the computed laws' heads and input
-        errors (:func:`~pdpsym.loss.histogram_mixture.head_of`).
+        The :class:`Ratio` (its ``r`` an array of the pool).
 
     References:
         The complement bound of this module's docstring; Higham (2002), Section 3.1.
@@ -193,6 +213,7 @@ def direct_ratio(
     block = min(BLOCK, n)
     top, low, acc, tmp = (np.empty(block) for _ in range(4))
     low_min, r_max = math.inf, -math.inf
+    block_max = np.empty(-(-n // block))
     out = grids[0]
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         for s in range(0, n, block):
@@ -219,8 +240,9 @@ def direct_ratio(
                 np.minimum(lo, c, out=lo)
             low_min = min(low_min, float(lo.min()))
             np.divide(t, lo, out=out[s:e])
-            r_max = max(r_max, float(out[s:e].max()))
-    return out.reshape(last.shape), low_min, r_max, order, gamma, ct, heads, etas
+            block_max[s // block] = out[s:e].max()
+            r_max = max(r_max, float(block_max[s // block]))
+    return Ratio(out.reshape(last.shape), low_min, r_max, order, gamma, ct, heads, etas, block_max)
 
 
 def refined_ratios(
@@ -313,7 +335,9 @@ def complement_gamma(A: float, gamma: float, gamma_m: float, k: int, rmax: float
 
 
 __all__ = [
+    "BLOCK",
     "MAX_X",
+    "Ratio",
     "Total",
     "complement_gamma",
     "complement_terms",

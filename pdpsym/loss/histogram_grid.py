@@ -61,12 +61,21 @@ computed grid with the axes permuted (the same floats, the same error bound) and
 at ``y`` is law 0's at ``z``. Callers pass such permutations (``perms``) for laws that a
 symmetry of the model relabels (:func:`pdpsym.loss.histogram.relabellings`).
 
+**Laws computed one by one** (no relabelling) go through
+:mod:`pdpsym.loss.histogram_mixture` (the recurrences, each grid left in its transposed
+axis order: the same floats) and :func:`pdpsym.loss.histogram_complement.direct_ratio`
+(the envelope and the ratio in one pass over blocks of the grids, and, given the
+every-value total, the last law's floats by the complement bound proved there; the points
+that wider bound keeps are bounded again by each law's own float sums at them).
+
 **The decision.** At each remaining point (the best by float, as many as
 :data:`MAX_TERMS` support terms allow, the rest bounded by their ``ub``) every ``G_a`` is an arb ball: the exact integer weights of
 the law grouped by their distance ``d = |y - n|_1`` give ``sum_d W_d q^d``, an integer
 polynomial evaluated at the ball of ``q`` (Johansson, "Arb", IEEE Trans. Computers 66(8),
 2017). The enclosure is ``[max lo, max hi]`` over points and ordered pairs (ties need no
-decision), and the working precision doubles until the digits asked for are certain.
+decision), and the working precision doubles until the digits asked for are certain;
+points whose certain ``ub`` is below the best ``lo`` so far are not evaluated (the max's
+own point never is: its ``ub`` is at least the max).
 """
 
 from __future__ import annotations
@@ -256,6 +265,7 @@ def screen(
     axes: list[int] | None = None  # the envelope's axis order when not the grid's own
     ct = None
     r = None  # the ratio, when the direct path computed it (with low_min and rmax)
+    ratio: histogram_complement.Ratio | None = None
     if orbit:
         eta_in = mixture(laws[0][0], laws[0][1], last, q, arrays[:2])[0]
         gamma = gamma_of(eta_in)
@@ -263,9 +273,8 @@ def screen(
         top, low = histogram_orbits.envelope(arrays[0], index, perms)
         where = index.flat(None)
     elif not relabelled:
-        r, low_min, rmax, axes, gamma, ct, heads, etas = histogram_complement.direct_ratio(
-            laws, last, q, arrays, gamma_of, complement
-        )
+        ratio = histogram_complement.direct_ratio(laws, last, q, arrays, gamma_of, complement)
+        r, low_min, rmax, axes, gamma, ct = ratio[:6]
     else:
         bufs, top, low = arrays[:2], arrays[2], arrays[3]
         # law 0 first, then the laws that are its relabellings (views of bufs[0]), then the rest
@@ -301,7 +310,18 @@ def screen(
                 return screen(laws, T, rate, alpha, ws, perms, symmetric)
             gamma_eff = max(gamma, g2)
         w = (1 + gamma_eff) / (1 - gamma_eff) * (1 + 2.0**-38) * (1 + 2.0**-40)
-        idx = np.flatnonzero(r >= rmax / (w * w) * (1 - 2.0**-50))
+        cut = rmax / (w * w) * (1 - 2.0**-50)
+        if ratio is None:
+            idx = np.flatnonzero(r >= cut)
+        else:  # the blocks whose largest r reaches the cut only (the same points)
+            size, flat_r = histogram_complement.BLOCK, r.reshape(-1)
+            idx = np.concatenate(
+                [
+                    b * size + np.flatnonzero(flat_r[b * size : (b + 1) * size] >= cut)
+                    for b in np.flatnonzero(ratio.block_max >= cut)
+                ]
+                or [np.empty(0, dtype=np.int64)]
+            )
         ub_log = np.log(r.ravel()[idx] * w)
         ub_log += 2.0**-40 * (1 + np.abs(ub_log))
         if axes is not None:
@@ -311,12 +331,12 @@ def screen(
             rank = np.argsort(flat, kind="stable")
             idx, ub_log = flat[rank], ub_log[rank]
         best = math.log(rmax / w)
-        if ct is not None and len(idx) > 1:
+        if ct is not None and ratio is not None and len(idx) > 1:
             # the complement's wider bound keeps more points: bound them again by each
             # law's own floats (every point dropped here or above is below the max)
             pts = np.stack(np.unravel_index(idx, last.shape), axis=1)
             got = histogram_complement.refined_ratios(
-                heads, etas, laws[-1], T, q, pts, gamma_of, slack
+                ratio.heads, ratio.etas, laws[-1], T, q, pts, gamma_of, slack
             )
             if got is not None:
                 w2 = (1 + got[1]) / (1 - got[1]) * (1 + 2.0**-38) * (1 + 2.0**-40)
