@@ -99,6 +99,42 @@ def linear_combination(terms: Sequence[tuple[IntPoly | None, int]]) -> IntPoly:
     return zero() if acc is None else acc
 
 
+def forward_step(
+    vector: Sequence[IntPoly],
+    matrix: Sequence[Sequence[int]],
+    exponents: Sequence[int],
+    allowed: Sequence[bool],
+) -> list[IntPoly]:
+    """One step of a chain's forward recursion on count polynomials: ``F'(j) = z^{e_j}
+    sum_i F(i) A[i][j]`` for each state ``j`` the record may take, zero for the others.
+
+    Args:
+        vector: ``F(i)`` per state (integer polynomials).
+        matrix: the integer transition weights ``A[i][j]``.
+        exponents: each state's exponent ``e_j`` (its contribution to the count).
+        allowed: per state, whether the record may take it (a known record: one).
+
+    Returns:
+        The next vector ``F'``.
+
+    References:
+        Rabiner, "A tutorial on hidden Markov models" (1989), Sec. III-A (the forward
+        recursion); FLINT docs, ``fmpz_poly``.
+
+    Examples:
+        >>> f = forward_step([monomial(1, 0), monomial(2, 0)], [[1, 1], [0, 3]], [0, 1], [True, True])
+        >>> [coefficients(p) for p in f]
+        [[1], [0, 7]]
+    """
+    k = len(vector)
+    return [
+        monomial(linear_combination([(vector[i], matrix[i][j]) for i in range(k)]), exponents[j])
+        if allowed[j]
+        else zero()
+        for j in range(k)
+    ]
+
+
 def from_coefficients(coefficients: Sequence[int]) -> IntPoly:
     """``sum_c coefficients[c] z^c``.
 
@@ -436,6 +472,7 @@ __all__ = [
     "degree",
     "endpoints",
     "exact_divide",
+    "forward_step",
     "from_coefficients",
     "is_zero",
     "log_ratio_ball",

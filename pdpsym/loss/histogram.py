@@ -57,6 +57,7 @@ from pdpsym.loss import (
     chain_all_targets,
     chain_shortcuts,
     histogram_chain,
+    histogram_complement,
     histogram_grid,
     histogram_orbits,
     histogram_products,
@@ -96,10 +97,12 @@ def histogram_work(model: CountModel, n_targets: int, known: Sequence[str]) -> i
     chains moving unevenly (circulant: ``k_c = 1`` by the rotations, ``v = k``, mirrored
     by the reversal up to a relabelling) 3 and 100 1.6e6 (2.2e6), 4 and 30 8.1e5
     (9.2e5), 5 and 20 3.0e6 (4.0e6), 4 and 50 7.9e6 (1.0e7), 3 and 200 2.4e7 (3.4e7);
-    chains with no symmetry (``k_c = v = k``, every target; ``k - 1`` exact products each
-    by the complement lemma) 3 and 100 4.6e6 (6.3e6), 4 and 30 2.0e6 (2.5e6), 4 and 50
-    2.5e7 (2.9e7), 3 and 200 7.0e7 (9.9e7, at a load of 5 to 8); with two-digit prime
-    denominators 3 and 100 5.7e6 (6.3e6), 4 and 30 2.3e6 (2.4e6): within 1.5x.
+    chains with no symmetry (``k_c = k - 1``: the last law's floats by the complement of
+    :mod:`pdpsym.loss.histogram_complement`; ``v = k``, every target; ``k - 1`` exact
+    products each by the complement lemma) 3 and 100 3.4e6 (5.3e6), 4 and 30 1.4e6
+    (2.2e6), 4 and 50 1.7e7 (2.5e7), 3 and 200 5.7e7 (8.2e7, at a load of 2 to 4); with
+    two-digit prime denominators 3 and 100 5.1e6 (5.3e6), 4 and 30 2.1e6 (2.2e6): within
+    1.6x.
 
     Args:
         model: a Markov chain or a product model.
@@ -116,6 +119,8 @@ def histogram_work(model: CountModel, n_targets: int, known: Sequence[str]) -> i
     T = record_count(model)
     degree = T * (T + 1) ** max(k - 2, 0) + 1
     computed = k - len(relabellings(model, {})) if not known else k
+    if computed == k and chain_of(model) is not None and network_of(model) is None:
+        computed = k - 1  # the last law's floats by the complement (histogram_complement)
     n_eff = max(n_targets, 1)
     if not known and n_targets > 1 and _reversible(model):
         n_eff = -(-n_eff // 2)
@@ -150,6 +155,15 @@ def histogram_laws(
     References:
         Li et al. (2019), Section III, Eq. 2 (the conditional law of the query).
     """
+    for name, laws, _ in _target_laws(model, targets, assignment):
+        yield name, laws
+
+
+def _target_laws(
+    model: CountModel, targets: Sequence[str], assignment: dict[str, Fraction]
+) -> Iterator[tuple[str, dict[Fraction, Any], histogram_complement.Total | None]]:
+    """:func:`histogram_laws` with, per target, the every-value total when the last law
+    was derived from it (the complement lemma), else None."""
     shadow, code, k, T = coded_by_bin(model)
     known = {name: code[Fraction(v)] for name, v in assignment.items()}
     if network_of(shadow) is not None:
@@ -163,7 +177,7 @@ def histogram_laws(
                     codes = sorted(law)
                     counts = histogram_grid.decode_counts([int(c) for c in codes], k, T + 1, T)
                     laws[value] = (counts, [int(law[c] * den) for c in codes])
-            yield name, laws
+            yield name, laws, None
         return
     # the codes of every count vector (n_1..n_{k-1} with sum <= T): the only degrees a
     # law's polynomial can use
@@ -179,6 +193,7 @@ def histogram_laws(
     # the joint weights of (n, x_i = a) summed over a: the same for every target (the
     # complement lemma in the module docstring), kept once the first target has them all
     total: np.ndarray | None = None
+    kept: histogram_complement.Total | None = None
     reduced = markov is not None and contents is not None and len(targets) > 2
     for name, factors in _factors(shadow, targets, known, contents if reduced else None):
         laws = {}
@@ -223,7 +238,10 @@ def histogram_laws(
             laws[value] = (all_counts[nz], coeffs[nz].tolist())
         if complete and total is None:
             total = _summed(direct)
-        yield name, laws
+            nz = np.flatnonzero(total != 0)
+            kept = histogram_complement.Total((all_counts[nz], total[nz].tolist()))
+        last = derived is not None and next(reversed(laws), None) == derived
+        yield name, laws, kept if last else None
 
 
 def _factors(
@@ -509,7 +527,7 @@ def histogram_leakage(
         stands = _mirrors(model, targets, assignment)
         reps = [t for t in targets if t not in stands]
         found: dict[str, tuple[Fraction, Fraction] | None] = {}
-        for name, laws in histogram_laws(model, reps, assignment):
+        for name, laws, kept in _target_laws(model, reps, assignment):
             found[name] = histogram_grid.grid_sup(
                 list(laws.values()),
                 T,
@@ -519,6 +537,7 @@ def histogram_leakage(
                 workspace,
                 law_perms(model, assignment, laws),
                 symmetric=law_symmetric(model, assignment),
+                complement=kept,
             )
         for name in targets:
             res = found[stands.get(name, name)]

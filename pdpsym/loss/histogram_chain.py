@@ -124,14 +124,7 @@ def reduced_factors(
     target = next(wanted)
     for t in range(positions[-1] + 1):
         if t > 0:
-            fwd = [
-                poly.monomial(
-                    poly.linear_combination([(fwd[s], reduced[s][s2]) for s in range(k)]), codes[s2]
-                )
-                if allowed(t, s2)
-                else poly.zero()
-                for s2 in range(k)
-            ]
+            fwd = poly.forward_step(fwd, reduced, codes, [allowed(t, s2) for s2 in range(k)])
         if t != target:
             continue
         start = t - t % C

@@ -61,12 +61,21 @@ computed grid with the axes permuted (the same floats, the same error bound) and
 at ``y`` is law 0's at ``z``. Callers pass such permutations (``perms``) for laws that a
 symmetry of the model relabels (:func:`pdpsym.loss.histogram.relabellings`).
 
+**Laws computed one by one** (no relabelling) go through
+:mod:`pdpsym.loss.histogram_mixture` (the recurrences, each grid left in its transposed
+axis order: the same floats) and :func:`pdpsym.loss.histogram_complement.direct_ratio`
+(the envelope and the ratio in one pass over blocks of the grids, and, given the
+every-value total, the last law's floats by the complement bound proved there; the points
+that wider bound keeps are bounded again by each law's own float sums at them).
+
 **The decision.** At each remaining point (the best by float, as many as
 :data:`MAX_TERMS` support terms allow, the rest bounded by their ``ub``) every ``G_a`` is an arb ball: the exact integer weights of
 the law grouped by their distance ``d = |y - n|_1`` give ``sum_d W_d q^d``, an integer
 polynomial evaluated at the ball of ``q`` (Johansson, "Arb", IEEE Trans. Computers 66(8),
 2017). The enclosure is ``[max lo, max hi]`` over points and ordered pairs (ties need no
-decision), and the working precision doubles until the digits asked for are certain.
+decision), and the working precision doubles until the digits asked for are certain;
+points whose certain ``ub`` is below the best ``lo`` so far are not evaluated (the max's
+own point never is: its ``ub`` is at least the max).
 """
 
 from __future__ import annotations
@@ -81,7 +90,16 @@ import numpy as np
 from pdpsym.core.balls import BallPoly, working_precision
 from pdpsym.core.certify import arb_from_fraction, ball_endpoints
 from pdpsym.core.decimals import fixed_digits
-from pdpsym.loss import histogram_orbits
+from pdpsym.loss import histogram_complement, histogram_orbits
+from pdpsym.loss.histogram_mixture import (
+    DROP_BITS,
+    clipped_gap,
+    envelope,
+    last_kernel,
+    log_screen,
+    mixture,
+    natural_points,
+)
 from pdpsym.loss.histogram_orbits import is_relabelling
 
 #: the most support terms (points times laws times support) decided by balls; the
@@ -91,8 +109,6 @@ MAX_TERMS = 1_000_000
 MIN_CANDIDATES = 64
 #: the largest working precision (bits) of the decision
 MAX_BITS = 2048
-#: probabilities below ``2^-DROP_BITS`` of their law's largest are not stored
-DROP_BITS = 1000
 _U = 2.0**-53
 
 #: one law: (the count vectors of its support, shape (m, k); their exact integer weights)
@@ -130,153 +146,6 @@ def decode_counts(codes: Sequence[int], k: int, radix: int, total: int) -> np.nd
     return out
 
 
-def _mixture(
-    counts: np.ndarray, weights: Sequence[int], last: np.ndarray, q: float, bufs: list
-) -> float:
-    """The float mixture of the normalized law on the grid, into ``bufs[0]`` (``bufs[1]``
-    is scratch); returns the relative error of the input probabilities. ``last`` is the
-    kernel of the last axis (:func:`_last_kernel`): the last count is ``T`` minus the
-    others, so the last axis needs no recurrence."""
-    k = counts.shape[1]
-    total = sum(weights)
-    lt = math.log2(total)
-    logs = _log2s(weights, lt)
-    bits = total.bit_length()  # the weights are >= 0: none is longer than their sum
-    eta_in = (4 * bits + 2) * _U
-    keep = logs > -DROP_BITS
-    head = np.zeros(last.shape[:-1])
-    head[tuple(counts[keep, : k - 1].T)] = np.exp2(logs[keep])
-    grid, right = bufs
-    np.multiply(head[..., None], last, out=grid)
-    _filter(grid, right, q, 0)
-    for axis in range(1, k - 1):
-        # an inner axis run as the outer one of a transposed copy (contiguous slices)
-        swap = [axis, *range(1, axis), 0, *range(axis + 1, k)]
-        np.copyto(right, grid.transpose(swap))
-        _filter(right, grid, q, 0)
-        np.copyto(grid, right.transpose(swap))
-    return eta_in
-
-
-def _log2s(weights: Sequence[int], lt: float) -> np.ndarray:
-    """``log2(w) - lt`` for each weight (``-inf`` for 0), each ``log2`` the one of the exact
-    integer (``math.log2``), as a float array."""
-    try:
-        logs = np.fromiter(map(math.log2, weights), dtype=float, count=len(weights))
-    except ValueError:  # a zero weight
-        return np.array([math.log2(w) - lt if w else -math.inf for w in weights])
-    logs -= lt
-    return logs
-
-
-def _last_kernel(T: int, q: float, gap: np.ndarray, out: np.ndarray | None) -> np.ndarray:
-    """``q^{|y_{k-1} - (T - n_0 - ... - n_{k-2})|}`` on the grid (the powers of ``q`` by
-    repeated products, ``d`` roundings for ``q^d``), from :func:`_clipped_gap`."""
-    powers = np.empty(2 * T + 1)
-    powers[0] = 1.0
-    for d in range(1, 2 * T + 1):
-        powers[d] = powers[d - 1] * q
-    return np.take(powers, gap, out=out)
-
-
-def _clipped_gap(T: int, k: int) -> np.ndarray:
-    """``min(|y_{k-1} - (T - n_0 - ... - n_{k-2})|, 2 T)`` on the grid (small ints; beyond
-    ``2 T`` the head is zero: those cells have more than ``T`` records)."""
-    rest = T - np.indices((T + 1,) * (k - 1)).sum(axis=0)
-    gap = np.abs(np.arange(T + 1) - rest[..., None])
-    return np.minimum(gap, 2 * T).astype(np.uint16 if 2 * T < 2**16 else np.int64)
-
-
-def _rows(grid: np.ndarray, scratch: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray]:
-    """``grid`` as ``(before, axis, after)`` rows, and ``scratch`` so shaped holding a copy
-    of it (both views: writes go to the arrays)."""
-    shape = grid.shape
-    rows = math.prod(shape[:axis]), shape[axis], math.prod(shape[axis + 1 :])
-    v = grid.reshape(rows)
-    right = scratch.reshape(rows)
-    np.copyto(right, v)
-    return v, right
-
-
-def _filter(grid: np.ndarray, scratch: np.ndarray, q: float, axis: int) -> None:
-    """``G[y] = sum_n g[n] q^{|y - n|}`` along ``axis`` (``axis < k - 1``), in place:
-    ``R[y] = q (g[y+1] + R[y+1])`` (``R = 0`` at the end) into ``scratch``, then ``L[y] =
-    g[y] + q L[y-1]`` in place and ``G = L + R`` (non-negative terms; a term meets at most
-    ``2 T + 1`` roundings on an axis; the later axes are contiguous blocks)."""
-    shape = grid.shape
-    rows = math.prod(shape[:axis]), shape[axis], math.prod(shape[axis + 1 :])
-    v = grid.reshape(rows)
-    right = scratch.reshape(rows)
-    n = v.shape[1]
-    right[:, n - 1, :] = 0.0
-    for y in range(n - 2, -1, -1):
-        np.add(v[:, y + 1, :], right[:, y + 1, :], out=right[:, y, :])
-        right[:, y, :] *= q
-    tmp = np.empty_like(v[:, 0, :])
-    for y in range(1, n):
-        np.multiply(v[:, y - 1, :], q, out=tmp)
-        v[:, y, :] += tmp
-    v += right
-
-
-def _gap(T: int, k: int) -> np.ndarray:
-    """``|y_{k-1} - (T - n_0 - ... - n_{k-2})|`` on the grid (ints)."""
-    rest = T - np.indices((T + 1,) * (k - 1)).sum(axis=0)
-    return np.abs(np.arange(T + 1) - rest[..., None])
-
-
-def _log_filter(grid: np.ndarray, scratch: np.ndarray, lq: float, axis: int) -> None:
-    """:func:`_filter` in logs: ``L[y] = logaddexp(g[y], L[y-1] + ln q)`` and so on."""
-    v, right = _rows(grid, scratch, axis)
-    n = v.shape[1]
-    for y in range(1, n):
-        np.logaddexp(v[:, y, :], v[:, y - 1, :] + lq, out=v[:, y, :])
-    for y in range(n - 2, -1, -1):
-        np.logaddexp(right[:, y, :], right[:, y + 1, :] + lq, out=right[:, y, :])
-    np.logaddexp(v[:, :-1, :], right[:, 1:, :] + lq, out=v[:, :-1, :])
-
-
-def _envelope(top: np.ndarray, low: np.ndarray, values: np.ndarray, first: bool) -> None:
-    """``top``, ``low`` := the pointwise max and min of the grids so far and ``values``
-    (the first grid starts them)."""
-    if first:
-        np.copyto(top, values)
-        np.copyto(low, values)
-        return
-    np.maximum(top, values, out=top)
-    np.minimum(low, values, out=low)
-
-
-def _log_screen(
-    laws: Sequence[Law], T: int, lq: float, arrays: list[np.ndarray]
-) -> tuple[np.ndarray, np.ndarray]:
-    """``(lb, ub)`` of the log of the max ratio at every grid point, in logs throughout
-    (for kernels whose powers leave float range; see the module docstring)."""
-    k = laws[0][0].shape[1]
-    gap = _gap(T, k)
-    grid, scratch, top, low = arrays
-    err = 0.0
-    with np.errstate(divide="ignore"):
-        for j, (counts, weights) in enumerate(laws):
-            total = sum(weights)
-            lt = math.log2(total)
-            logs = np.array([math.log2(w) - lt if w else -math.inf for w in weights])
-            bits = max(max(w.bit_length() for w in weights), total.bit_length())
-            head = np.full(gap.shape[:-1], -math.inf)
-            head[tuple(counts[:, : k - 1].T)] = logs * math.log(2)
-            np.multiply(gap, lq, out=grid)
-            grid += head[..., None]
-            for axis in range(k - 1):
-                _log_filter(grid, scratch, lq, axis)
-            size = float(np.abs(grid).max())
-            steps = k * (2 * T + 3) + 2
-            err = max(err, 2 * (3 * _U * (1 + size) * steps + (4 * bits + 2) * _U))
-            _envelope(top, low, grid, first=j == 0)
-    diff = np.subtract(top, low, out=grid)
-    margin = 2 * err + 2.0**-40 * (1 + float(np.abs(diff).max()))
-    return diff - margin, diff + margin
-
-
 class Workspace:
     """The screen's float arrays, kept from one call to the next (a run over many targets
     of one chain allocates them once: fresh arrays of this size cost page faults)."""
@@ -306,9 +175,9 @@ class Workspace:
         """
         if self.key != (T, k, q) or self.last is None:
             if self.gap is None or self.gap[0] != (T, k):
-                self.gap = ((T, k), _clipped_gap(T, k))
+                self.gap = ((T, k), clipped_gap(T, k))
                 self.last = None
-            self.last = _last_kernel(T, q, self.gap[1], self.last)
+            self.last = last_kernel(T, q, self.gap[1], self.last)
             if self.arrays and self.arrays[0].shape != self.last.shape:
                 self.arrays = []
             self.key = (T, k, q)
@@ -342,6 +211,7 @@ def screen(
     workspace: Workspace | None = None,
     perms: Perms = None,
     symmetric: bool = False,
+    complement: histogram_complement.Total | None = None,
 ) -> tuple[np.ndarray, np.ndarray, float]:
     """The grid points that may carry the max of Eq. 2, best float first, and ``LB``.
 
@@ -359,6 +229,9 @@ def screen(
         symmetric: the laws are every value's of a chain invariant under every
             relabelling of its states, each law ``j > 0`` given by its ``perm``: only the
             sorted points are screened (:mod:`pdpsym.loss.histogram_orbits`).
+        complement: the every-value total when the last law is it minus the others (no
+            relabelling): that law's floats by the complement bound
+            (:mod:`pdpsym.loss.histogram_complement`), one mixture fewer.
 
     Returns:
         ``(points, ubs, LB)``: the points that may carry the max (int ``(m, k)``) by
@@ -375,71 +248,117 @@ def screen(
     else:
         q, theta = math.exp(-float(rate)), (2 + float(rate)) * _U
     slack = float((T + 1) ** k * (3 * k * (T + 1) + 1)) * 2.0**-DROP_BITS
+
+    def gamma_of(eta_in: float) -> float:
+        return 2 * (2 * k * (2 * T + 4) * _U + k * T * theta + eta_in)
+
     gamma = 0.0
     ws = workspace or Workspace()
     perms = perms or [None] * len(laws)
     orbit = symmetric and all(p is not None for p in perms[1:])
-    last, arrays = ws.get(T, k, q, 2 if orbit else 4)
+    relabelled = any(p is not None for p in perms)
+    if relabelled or orbit:
+        complement = None
+    direct = len(laws) - (complement is not None)
+    last, arrays = ws.get(T, k, q, 2 if orbit else 4 if relabelled else direct + 1)
     where = None  # the sorted points' grid positions when only they are screened
+    axes: list[int] | None = None  # the envelope's axis order when not the grid's own
+    ct = None
+    r = None  # the ratio, when the direct path computed it (with low_min and rmax)
+    ratio: histogram_complement.Ratio | None = None
     if orbit:
-        eta_in = _mixture(laws[0][0], laws[0][1], last, q, arrays[:2])
-        gamma = 2 * (2 * k * (2 * T + 4) * _U + k * T * theta + eta_in)
+        eta_in = mixture(laws[0][0], laws[0][1], last, q, arrays[:2])[0]
+        gamma = gamma_of(eta_in)
         index = ws.orbits(T + 1, k)
         top, low = histogram_orbits.envelope(arrays[0], index, perms)
         where = index.flat(None)
+    elif not relabelled:
+        ratio = histogram_complement.direct_ratio(laws, last, q, arrays, gamma_of, complement)
+        r, low_min, rmax, axes, gamma, ct = ratio[:6]
     else:
         bufs, top, low = arrays[:2], arrays[2], arrays[3]
         # law 0 first, then the laws that are its relabellings (views of bufs[0]), then the rest
         sequence = [0] + [j for j in range(1, len(laws)) if perms[j] is not None]
         sequence += [j for j in range(1, len(laws)) if perms[j] is None]
-        relabelled = any(p is not None for p in perms)
-        fresh = False  # law 0 is in top only (low not yet set)
         for j in sequence:
             counts, weights = laws[j]
             perm = perms[j]
-            if j == 0 and not relabelled:
-                # law 0 straight into the envelope's max (no view of it is read later); the
-                # next law's min with it starts the envelope's min
-                eta_in = _mixture(counts, weights, last, q, [top, bufs[1]])
-                gamma = max(gamma, 2 * (2 * k * (2 * T + 4) * _U + k * T * theta + eta_in))
-                fresh = True
-                continue
             if perm is None:
-                eta_in = _mixture(counts, weights, last, q, bufs)
-                gamma = max(gamma, 2 * (2 * k * (2 * T + 4) * _U + k * T * theta + eta_in))
+                eta_in = mixture(counts, weights, last, q, bufs)[0]
+                gamma = max(gamma, gamma_of(eta_in))
                 values = bufs[0]
             else:
                 values = np.transpose(bufs[0], perm)
-            if fresh:
-                np.minimum(top, values, out=low)
-                np.maximum(top, values, out=top)
-                fresh = False
-                continue
-            _envelope(top, low, values, first=j == 0)
-        if fresh:  # law 0 alone
-            np.copyto(low, top)
-    if float(low.min()) > 2.0**40 * slack:
+            envelope(top, low, values, first=j == 0)
+    gamma_eff, slack_eff, A = gamma, slack, 0.0
+    if ct is not None:
+        # the complement bound (pdpsym.loss.histogram_complement): the last law's floats
+        # err by gamma_2 relative (found below from r_max) and B absolute
+        A, slack_eff = histogram_complement.complement_terms(ct, gamma, slack, k)
+    if r is None:
+        low_min = float(low.min())
+    if low_min > 2.0**40 * slack_eff:
         # every m_f > 2^40 slack: (M_f + slack)/(m_f - slack) <= (M_f/m_f)(1 + 2^-38), so
         # ub = r w and lb = r / w with r = M_f/m_f and w also covering the slack; compare
         # in the linear domain, take logs of the survivors only (widened for the float log)
-        w = (1 + gamma) / (1 - gamma) * (1 + 2.0**-38) * (1 + 2.0**-40)
-        r = np.divide(top, low, out=top)
-        rmax = float(r.max())
-        idx = np.flatnonzero(r >= rmax / (w * w) * (1 - 2.0**-50))
+        if r is None:
+            r = np.divide(top, low, out=top)
+            rmax = float(r.max())
+        if ct is not None:
+            g2 = histogram_complement.complement_gamma(A, gamma, gamma, k, rmax)
+            if g2 is None:  # too much cancellation: the last law's own mixture
+                return screen(laws, T, rate, alpha, ws, perms, symmetric)
+            gamma_eff = max(gamma, g2)
+        w = (1 + gamma_eff) / (1 - gamma_eff) * (1 + 2.0**-38) * (1 + 2.0**-40)
+        cut = rmax / (w * w) * (1 - 2.0**-50)
+        if ratio is None:
+            idx = np.flatnonzero(r >= cut)
+        else:  # the blocks whose largest r reaches the cut only (the same points)
+            size, flat_r = histogram_complement.BLOCK, r.reshape(-1)
+            idx = np.concatenate(
+                [
+                    b * size + np.flatnonzero(flat_r[b * size : (b + 1) * size] >= cut)
+                    for b in np.flatnonzero(ratio.block_max >= cut)
+                ]
+                or [np.empty(0, dtype=np.int64)]
+            )
         ub_log = np.log(r.ravel()[idx] * w)
         ub_log += 2.0**-40 * (1 + np.abs(ub_log))
+        if axes is not None:
+            # the grid's own positions, increasing (the order a natural screen lists them)
+            cells = natural_points(np.stack(np.unravel_index(idx, last.shape), axis=1), axes)
+            flat = np.ravel_multi_index(tuple(cells.T), last.shape)
+            rank = np.argsort(flat, kind="stable")
+            idx, ub_log = flat[rank], ub_log[rank]
+        best = math.log(rmax / w)
+        if ct is not None and ratio is not None and len(idx) > 1:
+            # the complement's wider bound keeps more points: bound them again by each
+            # law's own floats (every point dropped here or above is below the max)
+            pts = np.stack(np.unravel_index(idx, last.shape), axis=1)
+            got = histogram_complement.refined_ratios(
+                ratio.heads, ratio.etas, laws[-1], T, q, pts, gamma_of, slack
+            )
+            if got is not None:
+                w2 = (1 + got[1]) / (1 - got[1]) * (1 + 2.0**-38) * (1 + 2.0**-40)
+                rmax2 = float(got[0].max())
+                keep = np.flatnonzero(got[0] >= rmax2 / (w2 * w2) * (1 - 2.0**-50))
+                idx = idx[keep]
+                ub_log = np.log(got[0][keep] * w2)
+                ub_log += 2.0**-40 * (1 + np.abs(ub_log))
+                best = max(best, math.log(rmax2 / w2))
         order = np.argsort(-ub_log, kind="stable")
         pos = idx[order] if where is None else where[idx[order]]
         points = np.stack(np.unravel_index(pos, last.shape), axis=1)
-        best = math.log(rmax / w)
         return points, ub_log[order], best - 2.0**-40 * (1 + abs(best))
+    if ct is not None:  # the last law's own mixture, or the screen in logs
+        return screen(laws, T, rate, alpha, ws, perms, symmetric)
     # some mixtures are too small for the linear screen: redo it in logs
     lq = (
         math.log(alpha.numerator) - math.log(alpha.denominator)
         if alpha is not None
         else -float(rate)
     )
-    lb_log, ub_log = _log_screen(laws, T, lq, ws.get(T, k, q, 4)[1])
+    lb_log, ub_log = log_screen(laws, T, lq, ws.get(T, k, q, 4)[1])
     best = float(lb_log.max())
     idx = np.flatnonzero(ub_log >= best)
     order = np.argsort(-ub_log.ravel()[idx], kind="stable")
@@ -500,6 +419,7 @@ def grid_sup(
     perms: Perms = None,
     found: list[np.ndarray] | None = None,
     symmetric: bool = False,
+    complement: histogram_complement.Total | None = None,
 ) -> tuple[Fraction, Fraction] | None:
     """``[lo, hi]`` enclosing Eq. 2 for a histogram with Laplace noise of rate ``rate``.
 
@@ -531,10 +451,13 @@ def grid_sup(
         Laplace mechanism on a histogram, noise on every bin); the grid lemma of this
         module's docstring.
     """
+    n_laws = len(laws)
     laws, perms = _kept(laws, perms)
     if len(laws) < 2:
         return None
-    points, ubs, _ = screen(laws, T, rate, alpha, workspace, perms, symmetric)
+    if len(laws) < n_laws or any(p is not None for p in perms or ()):
+        complement = None  # the identity is the caller's for its laws as given
+    points, ubs, _ = screen(laws, T, rate, alpha, workspace, perms, symmetric, complement)
     terms = sum(len(law[1]) for law in laws)
     cap = max(MIN_CANDIDATES, MAX_TERMS // max(terms, 1))
     decided = points[:cap]
@@ -546,7 +469,7 @@ def grid_sup(
         if not math.isfinite(top):  # pragma: no cover - the log screen bounds every point
             raise ArithmeticError("the float screen could not bound the grid")
         rest_hi = Fraction(top)
-    return _decide(laws, perms, decided, rate, alpha, digits, rest_hi, {})
+    return _decide(laws, perms, decided, rate, alpha, digits, rest_hi, {}, ubs[:cap])
 
 
 def _kept(laws: Sequence[Law], perms: Perms) -> tuple[list[Law], Perms]:
@@ -573,11 +496,15 @@ def _decide(
     digits: int,
     rest_hi: Fraction | None,
     cache: dict[tuple[int, tuple[int, ...]], tuple[list[int], int]],
+    ubs: np.ndarray | None = None,
 ) -> tuple[Fraction, Fraction]:
     """``[max lo, max hi]`` of the balls of ``ln G_a/G_b`` over the points ``decided`` and
     ordered pairs (``rest_hi``: a bound of the points left out), raising the precision
     until ``digits`` are certain (or :data:`MAX_BITS`); ``cache`` keeps each law's
-    integer polynomial by point (they do not depend on the scale)."""
+    integer polynomial by point (they do not depend on the scale). With ``ubs`` (each
+    point's certain upper bound, decreasing) the points whose bound is below the best
+    ``lo`` so far are not evaluated: their value is below the max (the max's own point is
+    never skipped, its bound being at least the max), so the enclosure stays certified."""
     perms = perms or [None] * len(laws)
     big = alpha.denominator if alpha is not None else rate.numerator
     prec = max(64, int(digits * math.log2(10)) + 40, big.bit_length() + 64)
@@ -587,7 +514,9 @@ def _decide(
         hi: Fraction | None = rest_hi
         with working_precision(prec):
             qb = arb_from_fraction(alpha) if alpha is not None else (-arb_from_fraction(rate)).exp()
-            for y in decided:
+            for i, y in enumerate(decided):
+                if ubs is not None and lo is not None and Fraction(float(ubs[i])) < lo:
+                    break  # this point and the rest (decreasing bounds) are below the max
                 logs = []
                 for j in range(len(laws)):
                     w, total = _law_poly(y, j, laws, perms, cache, objs)

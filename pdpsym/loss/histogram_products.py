@@ -77,6 +77,8 @@ class RowContents:
             common = np.array([math.gcd(int(p), self.L) for p in self._law_pow], dtype=object)
             self._div = self.L // common
             self._mult = self._law_pow // common
+            #: the codes whose divisor is not 1 (few: most counts carry every factor of L)
+            self._uneven = np.flatnonzero(self._div != 1)
 
     def _powers(self, counts: np.ndarray) -> np.ndarray:
         """``prod_s g_s^{n_s}`` for each row of ``counts`` (non-negative counts)."""
@@ -143,7 +145,10 @@ class RowContents:
         w = np.array(poly.coefficients_at(forward * backward, self.simplex), dtype=object)
         if not self.active:
             return w
-        return w // self._div * self._mult
+        out = w * self._mult  # exact where the divisor is 1
+        at = self._uneven
+        out[at] = w[at] // self._div[at] * self._mult[at]
+        return out
 
 
 __all__ = ["RowContents"]

@@ -378,14 +378,7 @@ class MarkovChain(RecordModel):
             if t > 0:
                 a = step(t - 1)
                 row_c = contrib.table[t]
-                fwd = [
-                    poly.monomial(
-                        poly.linear_combination([(fwd[s], a[s][s2]) for s in range(k)]), row_c[s2]
-                    )
-                    if allowed(t, s2)
-                    else poly.zero()
-                    for s2 in range(k)
-                ]
+                fwd = poly.forward_step(fwd, a, row_c, [allowed(t, s2) for s2 in range(k)])
             if t in by_pos:
                 f = {self.states[s]: (fwd[s], suffix[t][s]) for s in range(k)}
                 for name in by_pos[t]:
