@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from pdpsym.audit.class_box_laws import BoxLaws, Emission, Iv, box_laws, forward_laws
 from pdpsym.models.interval_chain_k import Box, IntervalChainK, tree_weights
@@ -57,51 +57,6 @@ def stationary_enclosure(rows: Sequence[Sequence[Iv]]) -> list[Iv]:
     return out
 
 
-def box_laws_k(
-    cls: IntervalChainK,
-    box: Box,
-    target: str,
-    known: Sequence[str],
-    weights: Any,
-    emit: Emission | None = None,
-) -> BoxLaws | None:
-    """Enclose every conditional law of the query over a sub-box (module docstring).
-
-    Args:
-        cls: the k-state interval chain.
-        box: a sub-box of :meth:`IntervalChainK.box` (a point gives the exact laws).
-        target: the target record.
-        known: the known records.
-        weights: the query's weights (record -> weight; None: all 1).
-        emit: randomized response's report laws (None: the weighted sum).
-
-    Returns:
-        The :class:`~pdpsym.audit.class_box_laws.BoxLaws` (no gradients), or None when
-        the sub-box holds no member.
-
-    References:
-        Moore, Kearfott, Cloud (2009), Ch. 2; Desfontaines et al. (2020), Definition 12.
-    """
-    ent = cls.entries(box)
-    if ent is None:
-        return None
-    k = cls.k
-    rows = ent[:k]
-    if cls.initial == "stationary":
-        init = stationary_enclosure(rows)
-    elif isinstance(cls.initial[0], tuple):
-        init = list(ent[k])
-    else:
-        init = [(p, p) for p in cls.initial]  # type: ignore[misc]
-    vals = cls.member(cls.centre(box)).states
-    trans = [[[iv] for iv in r] for r in rows]
-    inits = [[iv] for iv in init]
-    laws = forward_laws(trans, inits, vals, cls.variables, target, known, weights, emit)
-    laws.grads = dict.fromkeys(laws.grads)
-    laws.known_grads = dict.fromkeys(laws.known_grads)
-    return laws
-
-
 def chain_box_laws(
     cls: IntervalChainBase,
     box: Box,
@@ -110,10 +65,10 @@ def chain_box_laws(
     weights: Any,
     emit: Emission | None = None,
 ) -> BoxLaws | None:
-    """Enclose every conditional law of the query over a sub-box of any interval chain:
-    a clipped one's (more than two states) by :func:`box_laws_k`, first order, and a box
-    of members' (two states) by :func:`~pdpsym.audit.class_box_laws.box_laws`, with
-    gradients.
+    """Enclose every conditional law of the query over a sub-box of any interval chain
+    (module docstring): a box of members' (two states) by
+    :func:`~pdpsym.audit.class_box_laws.box_laws`, with gradients; a clipped one's (more
+    than two states) here, first order (no gradients).
 
     Args:
         cls: the interval chain.
@@ -130,11 +85,29 @@ def chain_box_laws(
 
     References:
         Kifer and Machanavajjhala (2014), Definition 3.1; Moore, Kearfott, Cloud (2009),
-        Ch. 2.
+        Ch. 2; Desfontaines et al. (2020), Definition 12.
     """
-    if cls.clipped:
-        return box_laws_k(cls, box, target, known, weights, emit)  # type: ignore[arg-type]
-    return box_laws(cls, box, target, known, weights, emit)  # type: ignore[arg-type]
+    if not cls.clipped:
+        return box_laws(cls, box, target, known, weights, emit)  # type: ignore[arg-type]
+    kc = cast(IntervalChainK, cls)
+    ent = kc.entries(box)
+    if ent is None:
+        return None
+    k = kc.k
+    rows = ent[:k]
+    if kc.initial == "stationary":
+        init = stationary_enclosure(rows)
+    elif isinstance(kc.initial[0], tuple):
+        init = list(ent[k])
+    else:
+        init = [(p, p) for p in kc.initial]  # type: ignore[misc]
+    vals = kc.member(kc.centre(box)).states
+    trans = [[[iv] for iv in r] for r in rows]
+    inits = [[iv] for iv in init]
+    laws = forward_laws(trans, inits, vals, kc.variables, target, known, weights, emit)
+    laws.grads = dict.fromkeys(laws.grads)
+    laws.known_grads = dict.fromkeys(laws.known_grads)
+    return laws
 
 
-__all__ = ["box_laws_k", "chain_box_laws", "stationary_enclosure"]
+__all__ = ["chain_box_laws", "stationary_enclosure"]

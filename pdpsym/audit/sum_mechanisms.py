@@ -53,8 +53,8 @@ from typing import Any
 
 from pdpsym.audit import registry
 from pdpsym.audit.notions import Request
-from pdpsym.audit.product_shifts import product_cases
 from pdpsym.audit.product_posteriors import product_result
+from pdpsym.audit.product_shifts import product_cases
 from pdpsym.audit.registry import Compare, Notion, Pairs, delta_over_lambda
 from pdpsym.audit.rr_reports import audit_rr
 from pdpsym.audit.sum_posteriors import (

@@ -28,7 +28,6 @@ from typing import Any
 from pdpsym.core.balls import Ball, to_ball, working_precision
 from pdpsym.core.certify import decide_sign
 from pdpsym.core.eps import Eps, ratio_log
-from pdpsym.loss.base import LossPoint
 from pdpsym.loss.geometric_pair import GeometricPair
 from pdpsym.loss.shift_pairs import BallCountLaw, ShiftDelta, ShiftPair, tree_precision
 
@@ -137,13 +136,8 @@ class GeometricShiftDelta(ShiftDelta):
         self.alpha = alpha
 
     def _key(self) -> tuple[Any, ...]:
+        # never equal to a Laplace curve's key (one more entry): ShiftDelta's __eq__ holds
         return (*super()._key(), "geometric", self.alpha)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, GeometricShiftDelta) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
 
     def arb(self, prec: int) -> Ball:
         """A ball containing the value, at about ``prec`` bits."""
@@ -193,29 +187,17 @@ class GeometricShiftPair(ShiftPair):
         self.alpha = Fraction(alpha)
         self.top = (1 / self.alpha) ** abs(shift)  # e^ε at which δ reaches 0
 
-    def delta(self, eps: Eps | Fraction | int | str) -> LossPoint:
-        """δ(ε): exactly 0 for ``e^ε >= α^{-|D|}``, else a :class:`GeometricShiftDelta`.
+    def _top(self) -> Any:
+        """``ε_0 = ln α^{-|D|}`` (the class docstring)."""
+        return ratio_log(self.top)
 
-        Args:
-            eps: ε.
+    def _past_top(self, e: Eps) -> bool:
+        """Whether ``e^ε >= α^{-|D|}``, decided."""
+        return exp_at_least(e, self.top)
 
-        Returns:
-            :class:`~pdpsym.loss.base.LossPoint` with the case's ``where``.
-        """
-        e = Eps.of(eps)
-        if exp_at_least(e, self.top):
-            return LossPoint(Fraction(0), self.where)
-        return LossPoint(GeometricShiftDelta(self.law, self.shift, self.alpha, e), self.where)
-
-    def epsilon_zero(self) -> LossPoint:
-        """``ln α^{-|D|}`` exactly (the class docstring), attained on the tail ``D``
-        points away from (``output`` ``-inf`` for ``D >= 0``, ``+inf`` otherwise).
-
-        Returns:
-            :class:`~pdpsym.loss.base.LossPoint`.
-        """
-        side = "-inf" if self.shift >= 0 else "+inf"
-        return LossPoint(ratio_log(self.top), {**self.where, "output": side})
+    def _enclosed(self, e: Eps) -> GeometricShiftDelta:
+        """δ(ε) below ``ε_0``: a certified value with no closed form."""
+        return GeometricShiftDelta(self.law, self.shift, self.alpha, e)
 
 
 __all__ = [

@@ -400,7 +400,8 @@ class ShiftPair(PrivacyLoss):
         self.where = dict(where)
 
     def delta(self, eps: Eps | Fraction | int | str) -> LossPoint:
-        """δ(ε): exactly 0 for ``ε >= |D|/Λ``, else a :class:`ShiftDelta`.
+        """δ(ε): exactly 0 at and past :meth:`epsilon_zero`'s value, else the noise's
+        enclosed δ (:meth:`_enclosed`).
 
         Args:
             eps: ε.
@@ -409,19 +410,32 @@ class ShiftPair(PrivacyLoss):
             :class:`~pdpsym.loss.base.LossPoint` with the case's ``where``.
         """
         e = Eps.of(eps)
-        if at_least(e, abs(self.shift) / self.scale):
+        if self._past_top(e):
             return LossPoint(Fraction(0), self.where)
-        return LossPoint(ShiftDelta(self.law, self.shift, self.scale, e), self.where)
+        return LossPoint(self._enclosed(e), self.where)
 
     def epsilon_zero(self) -> LossPoint:
-        """``|D|/Λ`` exactly (module docstring), attained on the tail ``D`` points away
-        from (``output`` ``-inf`` for ``D >= 0``, ``+inf`` otherwise).
+        """The noise's ``ε_0`` exactly (``|D|/Λ`` under Laplace noise, module
+        docstring), attained on the tail ``D`` points away from (``output`` ``-inf`` for
+        ``D >= 0``, ``+inf`` otherwise).
 
         Returns:
             :class:`~pdpsym.loss.base.LossPoint`.
         """
         side = "-inf" if self.shift >= 0 else "+inf"
-        return LossPoint(abs(self.shift) / self.scale, {**self.where, "output": side})
+        return LossPoint(self._top(), {**self.where, "output": side})
+
+    def _top(self) -> Any:
+        """``ε_0 = |D|/Λ``, where δ reaches 0."""
+        return abs(self.shift) / self.scale
+
+    def _past_top(self, e: Eps) -> bool:
+        """Whether ``ε >= ε_0``, decided."""
+        return at_least(e, abs(self.shift) / self.scale)
+
+    def _enclosed(self, e: Eps) -> ShiftDelta:
+        """δ(ε) below ``ε_0``: a certified value with no closed form."""
+        return ShiftDelta(self.law, self.shift, self.scale, e)
 
     def exceeds(self, eps: Eps, delta: Fraction) -> bool:
         """Whether ``δ(ε) > delta``, decided by balls (exact for δ = 0)."""

@@ -165,7 +165,7 @@ def test_box_laws_k_encloses_every_member(u, v, w, stationary, known):
     # (the stationary law by Gaussian elimination, written here), at a member drawn in the
     # root box's polytopes (valid by construction): every conditional law of the count is
     # inside the enclosure
-    from pdpsym.audit.class_box_laws_k import box_laws_k  # noqa: PLC0415 (only this test)
+    from pdpsym.audit.class_box_laws_k import chain_box_laws  # noqa: PLC0415 (only this test)
 
     cls = IntervalChainK.from_json_object(
         _obj2("stationary" if stationary else ["1/2", "1/4", "1/4"])
@@ -185,7 +185,7 @@ def test_box_laws_k_encloses_every_member(u, v, w, stationary, known):
         key = (F(seq[1]), () if k is None else (F(seq[k]),))
         row = joint.setdefault(key, {})
         row[F(sum(seq))] = row.get(F(sum(seq)), F(0)) + p
-    laws = box_laws_k(cls, cls.box(), "x2", ["x4"] if known else [], None)
+    laws = chain_box_laws(cls, cls.box(), "x2", ["x4"] if known else [], None)
     for key, row in joint.items():
         tot = sum(row.values())
         lo, hi = laws.laws[key]
