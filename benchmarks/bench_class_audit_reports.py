@@ -1,0 +1,85 @@
+"""The figures' branch and bound of ``audit`` over an interval chain under randomized
+response (``pdpsym.audit.class_figure_search.search_figures``, its output the tuple of
+every record's report): measured CPU per sub-box against the work estimate
+(``steps_per_box``, steps of about a microsecond), binary and 3-state chains, several
+lengths, known records and notions. Plain script:
+
+    .venv/bin/python benchmarks/bench_class_audit_reports.py [--boxes 12]
+
+Each row runs the search in-process for ``--boxes`` sub-boxes and compares
+``boxes x steps_per_box / 10^6`` with the CPU seconds (``time.process_time``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from fractions import Fraction
+from typing import Any
+
+from pdpsym.audit.class_figure_search import search_figures, steps_per_box
+from pdpsym.mechanisms.discrete import randomized_response
+from pdpsym.models.interval_chain_k import IntervalChainK
+from pdpsym.models.law_class import IntervalChain
+
+F = Fraction
+ALL = ["dp", "dependent-dp", "apkdp", "ppkdp", "cdp", "ibcdp"]
+CASES: list[tuple[int, int, str, list[str], list[str], Any]] = [
+    # (states, T, target, known, notions, initial)
+    (2, 3, "x2", ["x1"], ALL, ["1/3", "2/3"]),
+    (2, 4, "x2", ["x1"], ALL, ["1/3", "2/3"]),
+    (2, 5, "x2", ["x1"], ALL, ["1/3", "2/3"]),
+    (2, 6, "x2", ["x1"], ALL, ["1/3", "2/3"]),
+    (2, 7, "x2", ["x1"], ALL, ["1/3", "2/3"]),
+    (2, 8, "x2", ["x1"], ALL, ["1/3", "2/3"]),
+    (2, 5, "x3", [], ["apkdp"], "stationary"),
+    (2, 7, "x4", [], ["apkdp", "cdp"], "stationary"),
+    (2, 6, "x3", ["x1", "x5"], ["ppkdp"], [["1/4", "1/2"], ["1/2", "3/4"]]),
+    (3, 3, "x2", ["x1"], ALL, "stationary"),
+    (3, 4, "x2", ["x1"], ALL, "stationary"),
+    (3, 5, "x3", [], ["apkdp", "cdp"], "stationary"),
+]
+BINARY = [[["4/5", "9/10"], ["1/10", "1/5"]], [["3/20", "3/10"], ["7/10", "17/20"]]]
+THREE = [
+    [["3/5", "13/20"], ["1/5", "1/4"], ["1/8", "1/8"]],
+    [["1/5", "1/5"], ["3/5", "3/5"], ["1/5", "1/5"]],
+    [["1/8", "1/8"], ["6/25", "6/25"], ["127/200", "127/200"]],
+]
+
+
+def chain(k: int, T: int, initial: Any) -> Any:
+    obj = {
+        "kind": "interval-markov-chain",
+        "length": T,
+        "states": [str(s) for s in range(k)],
+        "initial": initial,
+        "transition": BINARY if k == 2 else THREE,
+    }
+    return (IntervalChain if k == 2 else IntervalChainK).from_json_object(obj)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--boxes", type=int, default=12)
+    ap.add_argument("--keep", default="3/4")
+    args = ap.parse_args()
+    print("| states | T | known | notions | boxes | estimate (s) | CPU (s) | ratio |")
+    print("|---|---|---|---|---|---|---|---|")
+    for k, T, target, known, notions, initial in CASES:
+        cls = chain(k, T, initial)
+        mech = randomized_response(F(args.keep), [cls.states] * T)
+        per = steps_per_box(cls, mech, target, known, notions)
+        t = time.process_time()
+        res = search_figures(cls, mech, target, known, [F(1)], notions, max_boxes=args.boxes)
+        cpu = time.process_time() - t
+        est = max(res.boxes, 1) * per / 1e6
+        short = "all" if notions == ALL else ",".join(notions)
+        print(
+            f"| {k} | {T} | {','.join(known) or '-'} | {short} | "
+            f"{res.boxes} | {est:.3f} | {cpu:.3f} | {cpu / est:.2f} |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
