@@ -1,10 +1,12 @@
 """The figures' branch and bound of ``audit`` over an interval chain under randomized
 response (``pdpsym.audit.class_figure_search.search_figures``, its output the tuple of
-every record's report): measured CPU per sub-box against the work estimate
-(``steps_per_box``, steps of about a microsecond), binary and 3-state chains, several
-lengths, known records and notions. Plain script:
+every record's report), and over a 3-state chain under the sum's mechanisms: measured
+CPU per sub-box against the work estimate (``steps_per_box``, steps of about a
+microsecond), several lengths, known records and notions. Plain script:
 
-    .venv/bin/python benchmarks/bench_class_audit_reports.py [--boxes 12]
+    .venv/bin/python benchmarks/bench_class_audit_reports.py [--boxes 12] [--sums]
+
+(``--sums``: the 3-state chains under count, threshold and geometric noise instead.)
 
 Each row runs the search in-process for ``--boxes`` sub-boxes and compares
 ``boxes x steps_per_box / 10^6`` with the CPU seconds (``time.process_time``).
@@ -19,6 +21,7 @@ from typing import Any
 
 from pdpsym.audit.class_figure_search import search_figures, steps_per_box
 from pdpsym.mechanisms.discrete import randomized_response
+from pdpsym.mechanisms.sum_kernels import CountSum, GeometricSum, ThresholdSum
 from pdpsym.models.interval_chain_k import IntervalChainK
 from pdpsym.models.law_class import IntervalChain
 
@@ -38,6 +41,12 @@ CASES: list[tuple[int, int, str, list[str], list[str], Any]] = [
     (3, 3, "x2", ["x1"], ALL, "stationary"),
     (3, 4, "x2", ["x1"], ALL, "stationary"),
     (3, 5, "x3", [], ["apkdp", "cdp"], "stationary"),
+]
+SUMS = [  # (mechanism, T, known, notions) over the 3-state chain, target x2
+    (m, T, known, notions)
+    for m in ("count", "threshold", "geometric")
+    for T in (3, 5, 8)
+    for known, notions in ((["x1"], ALL), ([], ["apkdp", "cdp"]))
 ]
 BINARY = [[["4/5", "9/10"], ["1/10", "1/5"]], [["3/20", "3/10"], ["7/10", "17/20"]]]
 THREE = [
@@ -62,7 +71,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boxes", type=int, default=12)
     ap.add_argument("--keep", default="3/4")
+    ap.add_argument("--sums", action="store_true")
     args = ap.parse_args()
+    if args.sums:
+        sums(args.boxes)
+        return
     print("| states | T | known | notions | boxes | estimate (s) | CPU (s) | ratio |")
     print("|---|---|---|---|---|---|---|---|")
     for k, T, target, known, notions, initial in CASES:
@@ -76,6 +89,30 @@ def main() -> None:
         short = "all" if notions == ALL else ",".join(notions)
         print(
             f"| {k} | {T} | {','.join(known) or '-'} | {short} | "
+            f"{res.boxes} | {est:.3f} | {cpu:.3f} | {cpu / est:.2f} |",
+            flush=True,
+        )
+
+
+def sums(boxes: int) -> None:
+    """The 3-state chain under the sum's mechanisms (:data:`SUMS`)."""
+    kinds = {
+        "count": CountSum(),
+        "threshold": ThresholdSum(T=F(1)),
+        "geometric": GeometricSum(alpha=F(1, 2)),
+    }
+    print("| mechanism | T | known | notions | boxes | estimate (s) | CPU (s) | ratio |")
+    print("|---|---|---|---|---|---|---|---|")
+    for m, T, known, notions in SUMS:
+        cls = chain(3, T, "stationary")
+        per = steps_per_box(cls, kinds[m], "x2", known, notions)
+        t = time.process_time()
+        res = search_figures(cls, kinds[m], "x2", known, [F(1)], notions, max_boxes=boxes)
+        cpu = time.process_time() - t
+        est = max(res.boxes, 1) * per / 1e6
+        short = "all" if notions == ALL else ",".join(notions)
+        print(
+            f"| {m} | {T} | {','.join(known) or '-'} | {short} | "
             f"{res.boxes} | {est:.3f} | {cpu:.3f} | {cpu / est:.2f} |",
             flush=True,
         )
