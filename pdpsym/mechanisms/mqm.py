@@ -478,7 +478,9 @@ def mqm_approx_scale(
     interior: dict[tuple[int, int, float], list[Key]] = {}
 
     def near_quilts(i: int) -> list[Key]:
-        """Node i's quilts whose float scale is within the screening margin of its min."""
+        """Node i's quilts whose float scale is within the screening margin of its min
+        (a quilt whose float scale is infinite, its bound not below ε, is never one; the
+        empty quilt always is when ``T / ε`` passes the float range)."""
         top = float(sigma[i - 1])
         cut = top + 1e-7 * (1 + abs(top))
         # a quilt's scale is at least card / eps >= max(a, b) / eps: farther ones are out
@@ -492,15 +494,17 @@ def mqm_approx_scale(
                 if (A, B, cut) not in interior:  # the middle nodes share one rectangle
                     interior[(A, B, cut)] = [
                         (int(a0) + int(b0) + 1, int(a0) + 1, int(b0) + 1)
-                        for a0, b0 in np.argwhere(S[:A, :B] <= cut)
+                        for a0, b0 in np.argwhere(np.isfinite(S[:A, :B]) & (S[:A, :B] <= cut))
                     ]
                 out += interior[(A, B, cut)]
             if A:
                 sl = scale_of(T - i + t[:A], left_s_bound[:A])
-                out += [(T - i + int(j) + 1, int(j) + 1, None) for j in np.flatnonzero(sl <= cut)]
+                near = np.flatnonzero(np.isfinite(sl) & (sl <= cut))
+                out += [(T - i + int(j) + 1, int(j) + 1, None) for j in near]
             if B:
                 sr = scale_of(i + t[:B] - 1, right_s_bound[:B])
-                out += [(i + int(j), None, int(j) + 1) for j in np.flatnonzero(sr <= cut)]
+                near = np.flatnonzero(np.isfinite(sr) & (sr <= cut))
+                out += [(i + int(j), None, int(j) + 1) for j in near]
         return out
 
     L = sensitivity(model) if sensitivity_value is None else sensitivity_value

@@ -630,3 +630,26 @@ def test_a_class_audit_under_randomized_response_of_50_records_is_refused_at_onc
     outcome, code, err = run([*argv, "--notions", "all", "--max-work", "5e6"], limit_s=5)
     assert outcome == "ok" and code == 2, (outcome, code, err)
     assert "--max-work" in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_mqm_approx_at_an_epsilon_below_the_float_range_ends(tmp_path: Path) -> None:
+    # thorough fuzz, seed 167: calibrate --eps 1e-320 on a 4-record chain: T / ε passes
+    # the float range, so the MQMApprox screen's cut was infinite and let in the quilts
+    # whose bound is not below ε (their float scale infinite), whose exact term is the
+    # log of a negative number: an internal error. Only the empty quilt is left, its
+    # scale T / ε = 4 x 10^320 (hand: L = 1, card 4)
+    f = tmp_path / "m.json"
+    f.write_text(
+        json.dumps(
+            {
+                "kind": "markov-chain",
+                "length": 4,
+                "states": ["0", "1"],
+                "initial": "stationary",
+                "transition": [["9/10", "1/10"], ["1/10", "9/10"]],
+            }
+        )
+    )
+    argv = ["calibrate", str(f), "--eps", "1e-320", "--mechanism", "laplace", "--target", "x1"]
+    outcome, code, err = run([*argv, "--json"])
+    assert outcome == "ok" and code == 0, (outcome, code, err)
