@@ -4,9 +4,11 @@ every record's report), and over a 3-state chain under the sum's mechanisms: mea
 CPU per sub-box against the work estimate (``steps_per_box``, steps of about a
 microsecond), several lengths, known records and notions. Plain script:
 
-    .venv/bin/python benchmarks/bench_class_audit_reports.py [--boxes 12] [--sums]
+    .venv/bin/python benchmarks/bench_class_audit_reports.py [--boxes 12] [--sums | --long]
 
-(``--sums``: the 3-state chains under count, threshold and geometric noise instead.)
+(``--sums``: the 3-state chains under count, threshold and geometric noise instead;
+``--long``: binary chains of 15 to 100 records under the sum's mechanisms, the few
+sub-boxes :data:`LONG` gives each.)
 
 Each row runs the search in-process for ``--boxes`` sub-boxes and compares
 ``boxes x steps_per_box / 10^6`` with the CPU seconds (``time.process_time``).
@@ -21,7 +23,7 @@ from typing import Any
 
 from pdpsym.audit.class_figure_search import search_figures, steps_per_box
 from pdpsym.mechanisms.discrete import randomized_response
-from pdpsym.mechanisms.sum_kernels import CountSum, GeometricSum, ThresholdSum
+from pdpsym.mechanisms.sum_kernels import CountSum, GeometricSum, LaplaceSum, ThresholdSum
 from pdpsym.models.interval_chain_k import IntervalChainK
 from pdpsym.models.law_class import IntervalChain
 
@@ -48,6 +50,19 @@ SUMS = [  # (mechanism, T, known, notions) over the 3-state chain, target x2
     for T in (3, 5, 8)
     for known, notions in ((["x1"], ALL), ([], ["apkdp", "cdp"]))
 ]
+LONG = [  # (mechanism, T, sub-boxes) over the binary chain, target the middle, known x1
+    ("count", 20, 8),
+    ("count", 30, 4),
+    ("count", 50, 5),
+    ("count", 100, 3),
+    ("threshold", 50, 3),
+    ("geometric", 15, 4),
+    ("geometric", 20, 8),
+    ("geometric", 30, 3),
+    ("geometric", 40, 3),
+    ("geometric", 50, 5),
+    ("laplace", 20, 5),
+]
 BINARY = [[["4/5", "9/10"], ["1/10", "1/5"]], [["3/20", "3/10"], ["7/10", "17/20"]]]
 THREE = [
     [["3/5", "13/20"], ["1/5", "1/4"], ["1/8", "1/8"]],
@@ -72,9 +87,13 @@ def main() -> None:
     ap.add_argument("--boxes", type=int, default=12)
     ap.add_argument("--keep", default="3/4")
     ap.add_argument("--sums", action="store_true")
+    ap.add_argument("--long", action="store_true")
     args = ap.parse_args()
     if args.sums:
         sums(args.boxes)
+        return
+    if args.long:
+        long_chains()
         return
     print("| states | T | known | notions | boxes | estimate (s) | CPU (s) | ratio |")
     print("|---|---|---|---|---|---|---|---|")
@@ -114,6 +133,32 @@ def sums(boxes: int) -> None:
         print(
             f"| {m} | {T} | {','.join(known) or '-'} | {short} | "
             f"{res.boxes} | {est:.3f} | {cpu:.3f} | {cpu / est:.2f} |",
+            flush=True,
+        )
+
+
+def long_chains() -> None:
+    """Binary chains of 15 to 100 records under the sum's mechanisms (:data:`LONG`)."""
+    kinds = {
+        "count": CountSum(),
+        "threshold": ThresholdSum(T=F(2)),
+        "geometric": GeometricSum(alpha=F(1, 2)),
+        "laplace": LaplaceSum(lam=F(2)),
+    }
+    notions = ["apkdp", "cdp"]
+    print("| mechanism | T | known | notions | boxes | estimate (s) | CPU (s) | ratio |")
+    print("|---|---|---|---|---|---|---|---|")
+    for m, T, boxes in LONG:
+        cls = chain(2, T, "stationary")
+        target = f"x{T // 2}"
+        per = steps_per_box(cls, kinds[m], target, ["x1"], notions)
+        t = time.process_time()
+        res = search_figures(cls, kinds[m], target, ["x1"], [F(1)], notions, max_boxes=boxes)
+        cpu = time.process_time() - t
+        est = max(res.boxes, 1) * per / 1e6
+        print(
+            f"| {m} | {T} | x1 | apkdp,cdp | {res.boxes} | {est:.2f} | {cpu:.2f} | "
+            f"{cpu / est:.2f} |",
             flush=True,
         )
 

@@ -364,14 +364,19 @@ def steps_per_box(
         own = K_FORWARD_COST * laws.steps * 2 + rest
         posterior = Pairs.CHANGED_POSTERIORS in kinds or emit is not None
         return int((K_FACTOR if posterior else 1) * own + K_BOX_COST)
-    if Pairs.CHANGED_POSTERIORS in kinds:  # the posteriors' pairs: every output's two
-        # families pushed with their gradients and conditioned (measured, CPU, 60 sub-boxes
-        # each, T = 4 and 8, count, threshold and geometric: 1.4 to 2.8 times the rest)
-        return int(POSTERIOR_FACTOR * (forward + PUSH_COST * push + PAIR_COST * compare))
     if emit is not None:  # randomized response's report vectors (measured, CPU, 30
         # sub-boxes, T = 4 with a known record and T = 8: 1.02 and 1.15 times this)
         return int(REPORT_FACTOR * (forward + PUSH_COST * push + PAIR_COST * compare))
-    return int(forward + PUSH_COST * push + PAIR_COST * compare)
+    # the laws' rationals grow with the chain (measured, CPU, T = 20 to 100: count and
+    # threshold 1.05 to 1.76 times the rest; geometric 2.1 to 6.2, its kernel's sums over
+    # the span of such numbers; benchmarks/bench_class_audit_reports.py --long)
+    T = len(cls.variables)
+    size = (1 + T / SIZE_LENGTH) * (max(1, T / GEOMETRIC_LENGTH) if mech.kind == "geometric" else 1)
+    if Pairs.CHANGED_POSTERIORS in kinds:  # the posteriors' pairs: every output's two
+        # families pushed with their gradients and conditioned (measured, CPU, 60 sub-boxes
+        # each, T = 4 and 8, count, threshold and geometric: 1.4 to 2.8 times the rest)
+        return int(POSTERIOR_FACTOR * size * (forward + PUSH_COST * push + PAIR_COST * compare))
+    return int(size * (forward + PUSH_COST * push + PAIR_COST * compare))
 
 
 @dataclass(frozen=True)
@@ -443,6 +448,10 @@ LAPLACE_COST = 300
 POSTERIOR_FACTOR = 3
 #: randomized response's search against the same estimate (measured above it by 1.15)
 REPORT_FACTOR = 1.5
+#: the chain's length at which its laws' rationals double the binary search's steps,
+#: and (on top) the length from which a geometric count's steps grow with it
+SIZE_LENGTH = 130
+GEOMETRIC_LENGTH = 13
 #: a k-state chain's search: steps of one key of a forward pass (jets of one interval),
 #: the pushes' and comparisons' share of the binary chain's (first order: no gradients;
 #: a geometric count's outputs spread over its span), the posteriors' and randomized

@@ -10,6 +10,7 @@ from fractions import Fraction
 
 import pytest
 
+from pdpsym.audit import class_figure_search as fs
 from pdpsym.audit.class_box_laws import box_laws, report_emission
 from pdpsym.audit.class_figure_search import (
     FORWARD_COST,
@@ -21,6 +22,7 @@ from pdpsym.audit.class_figure_search import (
     steps_per_box,
 )
 from pdpsym.mechanisms.discrete import randomized_response
+from pdpsym.mechanisms.sum_kernels import CountSum, GeometricSum
 from pdpsym.models.law_class import IntervalChain
 
 F = Fraction
@@ -114,3 +116,17 @@ def test_a_long_chain_is_counted_at_once_and_capped():
     names = [f"x{j + 1}" for j in range(100_000)]
     got = report_pass(names, "x2", ["x1"], report_emission(F(3, 4), 2))
     assert got.steps == REPORT_CAP and got.per_law == REPORT_CAP
+
+
+def test_the_long_chain_factor_by_hand(monkeypatch):
+    # hand: T = 26 records: (1 + 26/130) = 6/5 for the laws' rationals, and 26/13 = 2 more
+    # for a geometric count (its kernel's sums): 12/5 of the estimate without them;
+    # a count gets only the 6/5
+    cls = _chain(26)
+    args = ("x13", ["x1"], ["apkdp", "cdp"])
+    with_size = [steps_per_box(cls, m, *args) for m in (GeometricSum(alpha=F(1, 2)), CountSum())]
+    monkeypatch.setattr(fs, "SIZE_LENGTH", 10**30)
+    monkeypatch.setattr(fs, "GEOMETRIC_LENGTH", 10**30)
+    bare = [steps_per_box(cls, m, *args) for m in (GeometricSum(alpha=F(1, 2)), CountSum())]
+    assert with_size[0] == pytest.approx(bare[0] * 12 / 5, abs=3)
+    assert with_size[1] == pytest.approx(bare[1] * 6 / 5, abs=2)
