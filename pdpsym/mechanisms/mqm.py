@@ -259,7 +259,7 @@ def mqm_exact_scale(
                 ).max(axis=(2, 3))
                 aa = np.arange(1, D + 1)[:, None]
                 bb = np.arange(1, D + 1)[None, :]
-                with np.errstate(divide="ignore"):
+                with np.errstate(divide="ignore", over="ignore"):  # past the floats: inf
                     sig = np.where(tot < eps_f, (aa + bb - 1) / (eps_f - tot), np.inf)
                 cache = (
                     {key: (left_e, sig, dd)}
@@ -272,14 +272,14 @@ def mqm_exact_scale(
             amax, bmax = min(D, i - 1), min(D, T - i)
             if amax:
                 e = left_e[:amax]
-                with np.errstate(divide="ignore"):
+                with np.errstate(divide="ignore", over="ignore"):
                     sl = np.where(e < eps_f, (T - i + np.arange(1, amax + 1)) / (eps_f - e), np.inf)
                 ja = int(np.argmin(sl))
                 if math.isfinite(sl[ja]):
                     cands.append((float(sl[ja]), ja + 1, None))
             if bmax:
                 e = right_e[:bmax]
-                with np.errstate(divide="ignore"):
+                with np.errstate(divide="ignore", over="ignore"):
                     sr = np.where(e < eps_f, (i + np.arange(1, bmax + 1) - 1) / (eps_f - e), np.inf)
                 jb = int(np.argmin(sr))
                 if math.isfinite(sr[jb]):

@@ -632,24 +632,41 @@ def test_a_class_audit_under_randomized_response_of_50_records_is_refused_at_onc
     assert "--max-work" in err and len(err.strip().splitlines()) == 1, err
 
 
-def test_mqm_approx_at_an_epsilon_below_the_float_range_ends(tmp_path: Path) -> None:
+_UNIFORM3 = [["1/2", "1/4", "1/4"]] * 3
+
+
+@pytest.mark.parametrize(
+    ("states", "transition", "extra"),
+    [
+        (["0", "1"], [["9/10", "1/10"], ["1/10", "9/10"]], ["--mechanism", "laplace"]),
+        (
+            ["0", "1", "2"],
+            _UNIFORM3,
+            ["--known", "x2", "--mechanism", "geometric", "--query", "histogram"],
+        ),
+    ],
+    ids=["seed-167", "seed-402"],
+)
+def test_the_mqm_baselines_at_an_epsilon_below_the_float_range_end(
+    tmp_path: Path, states: list[str], transition: list[Any], extra: list[str]
+) -> None:
     # thorough fuzz, seed 167: calibrate --eps 1e-320 on a 4-record chain: T / ε passes
     # the float range, so the MQMApprox screen's cut was infinite and let in the quilts
     # whose bound is not below ε (their float scale infinite), whose exact term is the
-    # log of a negative number: an internal error. Only the empty quilt is left, its
-    # scale T / ε = 4 x 10^320 (hand: L = 1, card 4)
+    # log of a negative number: an internal error. Seed 402: MQMExact's float screen
+    # divided past the float range: an overflow warning (the scale itself was right)
     f = tmp_path / "m.json"
     f.write_text(
         json.dumps(
             {
                 "kind": "markov-chain",
                 "length": 4,
-                "states": ["0", "1"],
+                "states": states,
                 "initial": "stationary",
-                "transition": [["9/10", "1/10"], ["1/10", "9/10"]],
+                "transition": transition,
             }
         )
     )
-    argv = ["calibrate", str(f), "--eps", "1e-320", "--mechanism", "laplace", "--target", "x1"]
+    argv = ["calibrate", str(f), "--eps", "1e-320", "--target", "x1", *extra]
     outcome, code, err = run([*argv, "--json"])
     assert outcome == "ok" and code == 0, (outcome, code, err)
