@@ -301,34 +301,114 @@ def steps_per_box(
     n = len(box)
     kinds = {registry.notion(x).pairs for x in notions if bounded(x, mech)} or {Pairs.GIVEN_KNOWN}
     mech, emit = reports_as_outputs(cls, mech)
-    point = tuple((x, x) for x in cls.centre(box))
-    laws = chain_box_laws(cls, point, target, known, mech.weights, emit)
-    assert laws is not None  # (the centre is a member)
-    keys = [lo for lo, _ in laws.laws.values()]
-    values = [s for law in keys for s in law]
-    span = int(max(values) - min(values)) + 3 if values and emit is None else 1
+    if emit is not None:  # the report tuples: counted, not run (2^T of them, or more)
+        laws: Any = report_pass(cls.variables, target, known, emit)
+    else:
+        point = tuple((x, x) for x in cls.centre(box))
+        laws = chain_box_laws(cls, point, target, known, mech.weights, emit)
+        assert laws is not None  # (the centre is a member)
+    if emit is None:
+        keys = [lo for lo, _ in laws.laws.values()]
+        values = [s for law in keys for s in law]
+        span = int(max(values) - min(values)) + 3 if values else 1
+        n_laws, per_dict = len(keys), sum(len(law) for law in keys) / max(len(keys), 1)
+    else:
+        span, n_laws, per_dict = 1, laws.laws, laws.per_law
     changed = Pairs.CHANGED in kinds or Pairs.CHANGED_POSTERIORS in kinds
-    sides = len(keys) * (len(laws.states) if changed else 1)
-    per_dict = sum(len(law) for law in keys) / max(len(keys), 1)
+    sides = n_laws * (len(laws.states) if changed else 1)
     if mech.kind == "geometric":
         per_dict *= span
-    push = sides * (3 + 2 * n) * per_dict
-    pairs = len(keys) * max(1, len(laws.states) - 1) * (2 if changed else 1)
-    compare = len(kinds) * pairs * (span if mech.kind == "geometric" else per_dict) * (1 + n)
+    g = 0 if cls.clipped else n  # the jets' gradients
+    push = sides * (3 + 2 * g) * per_dict
+    pairs = n_laws * max(1, len(laws.states) - 1) * (2 if changed else 1)
+    compare = len(kinds) * pairs * (span if mech.kind == "geometric" else per_dict) * (1 + g)
     forward = FORWARD_COST * laws.steps * (2 + n)
     if mech.kind == "laplace":  # an exact δ per pair and ε: O(centres^1.5) measured,
         # on the sub-box and at about 3 new points (its centre and corners), no gradients
         return int(forward + LAPLACE_COST * len(kinds) * pairs * max(n_eps, 1) * per_dict**1.5 * 4)
-    if Pairs.CHANGED_POSTERIORS in kinds:  # the posteriors' pairs: every output's two
-        # families pushed with their gradients and conditioned (measured, CPU, 60 sub-boxes
-        # each, T = 4 and 8, count, threshold and geometric: 1.4 to 2.8 times the rest)
-        return int(POSTERIOR_FACTOR * (forward + PUSH_COST * push + PAIR_COST * compare))
+    if cls.clipped:  # jets without gradients: a pass at the sub-box
+        # and one at its centre, the bounds first order (fitted separately, CPU, 13
+        # sub-boxes, 3 states, T = 3 to 8, count, threshold, geometric and randomized
+        # response: 0.71 to 1.47 times this; benchmarks/bench_class_audit_reports.py)
+        scale = K_GEOMETRIC_SCALE if mech.kind == "geometric" else K_REST_SCALE
+        rest = (PUSH_COST * push + PAIR_COST * compare) * scale
+        own = K_FORWARD_COST * laws.steps * 2 + rest
+        posterior = Pairs.CHANGED_POSTERIORS in kinds or emit is not None
+        return int((K_FACTOR if posterior else 1) * own + K_BOX_COST)
     if emit is not None:  # randomized response's report vectors (measured, CPU, 30
         # sub-boxes, T = 4 with a known record and T = 8: 1.02 and 1.15 times this)
         return int(REPORT_FACTOR * (forward + PUSH_COST * push + PAIR_COST * compare))
-    return int(forward + PUSH_COST * push + PAIR_COST * compare)
+    # the laws' rationals grow with the chain (measured, CPU, T = 20 to 100: count and
+    # threshold 1.05 to 1.76 times the rest; geometric 2.1 to 6.2, its kernel's sums over
+    # the span of such numbers; benchmarks/bench_class_audit_reports.py --long)
+    T = len(cls.variables)
+    size = (1 + T / SIZE_LENGTH) * (max(1, T / GEOMETRIC_LENGTH) if mech.kind == "geometric" else 1)
+    if Pairs.CHANGED_POSTERIORS in kinds:  # the posteriors' pairs: every output's two
+        # families pushed with their gradients and conditioned (measured, CPU, 60 sub-boxes
+        # each, T = 4 and 8, count, threshold and geometric: 1.4 to 2.8 times the rest)
+        return int(POSTERIOR_FACTOR * size * (forward + PUSH_COST * push + PAIR_COST * compare))
+    return int(size * (forward + PUSH_COST * push + PAIR_COST * compare))
 
 
+@dataclass(frozen=True)
+class ReportPass:
+    """The size of the forward pass under randomized response (:func:`report_pass`):
+    the keys it visits (``steps``), the conditional laws (one per target and known
+    values), the report tuples of each law, and the states."""
+
+    steps: int
+    laws: int
+    per_law: int
+    states: tuple[int, ...]
+
+
+def report_pass(
+    names: Sequence[str], target: str, known: Sequence[str], emit: Emission
+) -> ReportPass:
+    """Count, without running it, the forward pass of
+    :func:`~pdpsym.audit.class_box_laws.forward_laws` under randomized response at a
+    member whose transition entries are all positive (a sub-box's centre).
+
+    After ``t`` records a key is the last state, the target's and the known records'
+    values among those records, and the ``t`` reports: each of the ``U`` reports is
+    possible at every record, and given the reports each of those positions (at most
+    ``m_t``) may hold any of the ``c`` states that give its report, so there are
+    ``U^t c^m_t`` keys; each goes to ``k`` states and ``R`` reports of each, one step each.
+    A law (the target's and the known records' values fixed) has ``U^(T - m) R^m``
+    report tuples, ``m`` the records fixed.
+
+    Args:
+        names: the records, in the chain's order.
+        target: the target record.
+        known: the known records.
+        emit: the report laws (:func:`~pdpsym.audit.class_box_laws.report_emission`).
+
+    Returns:
+        The :class:`ReportPass`.
+
+    References:
+        Warner (1965); Rabiner (1989), the forward recursion of a hidden Markov model.
+    """
+    k = len(emit)
+    per_state = max(len(e) for e in emit)  # R: the reports one state may give
+    reports = len({o for e in emit for o, _ in e})  # U
+    compatible = max(sum(1 for e in emit if any(o == x for x, _ in e)) for o in range(k))
+    fixed = {names.index(target), *(names.index(x) for x in known)}
+    steps = 0
+    for t in range(1, len(names)):  # the keys after records 0 .. t - 1, each to k x R
+        held = len({t - 1} | {p for p in fixed if p <= t - 1})
+        steps += reports**t * compatible**held * k * per_state
+        if steps > REPORT_CAP:  # far past any limit: the count stops there
+            steps = REPORT_CAP
+            break
+    m = len(fixed)
+    free = len(names) - m
+    per_law = reports**free * per_state**m if free < 128 else REPORT_CAP
+    return ReportPass(steps, k**m, min(per_law, REPORT_CAP), tuple(range(k)))
+
+
+#: where :func:`report_pass` stops counting (far above any work limit)
+REPORT_CAP = 10**40
 #: steps of one key of the forward pass, of one pushed dict entry, of one output compared
 FORWARD_COST = 30
 PUSH_COST = 6
@@ -339,11 +419,25 @@ LAPLACE_COST = 300
 POSTERIOR_FACTOR = 3
 #: randomized response's search against the same estimate (measured above it by 1.15)
 REPORT_FACTOR = 1.5
+#: the chain's length at which its laws' rationals double the binary search's steps,
+#: and (on top) the length from which a geometric count's steps grow with it
+SIZE_LENGTH = 130
+GEOMETRIC_LENGTH = 13
+#: a k-state chain's search: steps of one key of a forward pass (jets of one interval),
+#: the pushes' and comparisons' share of the binary chain's (first order: no gradients;
+#: a geometric count's outputs spread over its span), the posteriors' and randomized
+#: response's factor, and the steps of a sub-box apart from these
+K_FORWARD_COST = 10
+K_REST_SCALE = 0.3
+K_GEOMETRIC_SCALE = 1.3
+K_FACTOR = 1.5
+K_BOX_COST = 3000
 
 
 __all__ = [
     "BoxFigure",
     "BoxSearch",
+    "report_pass",
     "search_figures",
     "steps_per_box",
 ]

@@ -259,7 +259,7 @@ def mqm_exact_scale(
                 ).max(axis=(2, 3))
                 aa = np.arange(1, D + 1)[:, None]
                 bb = np.arange(1, D + 1)[None, :]
-                with np.errstate(divide="ignore"):
+                with np.errstate(divide="ignore", over="ignore"):  # past the floats: inf
                     sig = np.where(tot < eps_f, (aa + bb - 1) / (eps_f - tot), np.inf)
                 cache = (
                     {key: (left_e, sig, dd)}
@@ -272,14 +272,14 @@ def mqm_exact_scale(
             amax, bmax = min(D, i - 1), min(D, T - i)
             if amax:
                 e = left_e[:amax]
-                with np.errstate(divide="ignore"):
+                with np.errstate(divide="ignore", over="ignore"):
                     sl = np.where(e < eps_f, (T - i + np.arange(1, amax + 1)) / (eps_f - e), np.inf)
                 ja = int(np.argmin(sl))
                 if math.isfinite(sl[ja]):
                     cands.append((float(sl[ja]), ja + 1, None))
             if bmax:
                 e = right_e[:bmax]
-                with np.errstate(divide="ignore"):
+                with np.errstate(divide="ignore", over="ignore"):
                     sr = np.where(e < eps_f, (i + np.arange(1, bmax + 1) - 1) / (eps_f - e), np.inf)
                 jb = int(np.argmin(sr))
                 if math.isfinite(sr[jb]):
@@ -478,7 +478,9 @@ def mqm_approx_scale(
     interior: dict[tuple[int, int, float], list[Key]] = {}
 
     def near_quilts(i: int) -> list[Key]:
-        """Node i's quilts whose float scale is within the screening margin of its min."""
+        """Node i's quilts whose float scale is within the screening margin of its min
+        (a quilt whose float scale is infinite, its bound not below ε, is never one; the
+        empty quilt always is when ``T / ε`` passes the float range)."""
         top = float(sigma[i - 1])
         cut = top + 1e-7 * (1 + abs(top))
         # a quilt's scale is at least card / eps >= max(a, b) / eps: farther ones are out
@@ -492,15 +494,17 @@ def mqm_approx_scale(
                 if (A, B, cut) not in interior:  # the middle nodes share one rectangle
                     interior[(A, B, cut)] = [
                         (int(a0) + int(b0) + 1, int(a0) + 1, int(b0) + 1)
-                        for a0, b0 in np.argwhere(S[:A, :B] <= cut)
+                        for a0, b0 in np.argwhere(np.isfinite(S[:A, :B]) & (S[:A, :B] <= cut))
                     ]
                 out += interior[(A, B, cut)]
             if A:
                 sl = scale_of(T - i + t[:A], left_s_bound[:A])
-                out += [(T - i + int(j) + 1, int(j) + 1, None) for j in np.flatnonzero(sl <= cut)]
+                near = np.flatnonzero(np.isfinite(sl) & (sl <= cut))
+                out += [(T - i + int(j) + 1, int(j) + 1, None) for j in near]
             if B:
                 sr = scale_of(i + t[:B] - 1, right_s_bound[:B])
-                out += [(i + int(j), None, int(j) + 1) for j in np.flatnonzero(sr <= cut)]
+                near = np.flatnonzero(np.isfinite(sr) & (sr <= cut))
+                out += [(i + int(j), None, int(j) + 1) for j in near]
         return out
 
     L = sensitivity(model) if sensitivity_value is None else sensitivity_value

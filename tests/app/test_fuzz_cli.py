@@ -11,6 +11,7 @@ import json
 import random
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fuzz_cases import COMMANDS, TWO_NODE_NETWORK, draw, run
@@ -584,3 +585,88 @@ def test_a_calibration_for_an_eps_of_ten_thousand_digits_ends(tmp_path: Path, mo
     # (the fuzz runs under a small --max-work, so a refusal naming it also ends cleanly)
     outcome, code, err = run([*argv, "--no-baselines", "--max-work", "1e9"])
     assert outcome == "ok" and code == 0, err
+
+
+@pytest.mark.parametrize(
+    ("states", "transition"),
+    [
+        (
+            ["0", "1"],
+            [[["4/5", "9/10"], ["1/10", "1/5"]], [["3/20", "3/10"], ["7/10", "17/20"]]],
+        ),
+        (
+            ["0", "1", "2"],
+            [
+                [["3/5", "13/20"], ["1/5", "1/4"], ["1/8", "1/8"]],
+                [["1/5", "1/5"], ["3/5", "3/5"], ["1/5", "1/5"]],
+                [["1/8", "1/8"], ["6/25", "6/25"], ["127/200", "127/200"]],
+            ],
+        ),
+    ],
+    ids=["binary", "3-state"],
+)
+def test_a_class_audit_under_randomized_response_of_50_records_is_refused_at_once(
+    tmp_path: Path, states: list[str], transition: list[Any]
+) -> None:
+    # thorough fuzz, seed 1873: the figures' search under randomized response carries
+    # the tuple of every record's report (2^50 of them here, 3^50 with 3 states); its
+    # work estimate ran that forward pass itself at the box's centre (a hang before any
+    # refusal). The pass is now counted, not run: refused at once, naming --max-work
+    cls = tmp_path / "cls.json"
+    cls.write_text(
+        json.dumps(
+            {
+                "kind": "interval-markov-chain",
+                "length": 50,
+                "states": states,
+                "initial": ["1/3", "2/3"] if len(states) == 2 else ["1/3"] * 3,
+                "transition": transition,
+            }
+        )
+    )
+    rr = tmp_path / "rr.json"
+    rr.write_text(json.dumps({"kind": "randomized-response", "keep": "3/4"}))
+    argv = ["audit", str(cls), str(rr), "--target", "x2", "--known", "x1", "--eps", "1"]
+    outcome, code, err = run([*argv, "--notions", "all", "--max-work", "5e6"], limit_s=5)
+    assert outcome == "ok" and code == 2, (outcome, code, err)
+    assert "--max-work" in err and len(err.strip().splitlines()) == 1, err
+
+
+_UNIFORM3 = [["1/2", "1/4", "1/4"]] * 3
+
+
+@pytest.mark.parametrize(
+    ("states", "transition", "extra"),
+    [
+        (["0", "1"], [["9/10", "1/10"], ["1/10", "9/10"]], ["--mechanism", "laplace"]),
+        (
+            ["0", "1", "2"],
+            _UNIFORM3,
+            ["--known", "x2", "--mechanism", "geometric", "--query", "histogram"],
+        ),
+    ],
+    ids=["seed-167", "seed-402"],
+)
+def test_the_mqm_baselines_at_an_epsilon_below_the_float_range_end(
+    tmp_path: Path, states: list[str], transition: list[Any], extra: list[str]
+) -> None:
+    # thorough fuzz, seed 167: calibrate --eps 1e-320 on a 4-record chain: T / ε passes
+    # the float range, so the MQMApprox screen's cut was infinite and let in the quilts
+    # whose bound is not below ε (their float scale infinite), whose exact term is the
+    # log of a negative number: an internal error. Seed 402: MQMExact's float screen
+    # divided past the float range: an overflow warning (the scale itself was right)
+    f = tmp_path / "m.json"
+    f.write_text(
+        json.dumps(
+            {
+                "kind": "markov-chain",
+                "length": 4,
+                "states": states,
+                "initial": "stationary",
+                "transition": transition,
+            }
+        )
+    )
+    argv = ["calibrate", str(f), "--eps", "1e-320", "--target", "x1", *extra]
+    outcome, code, err = run([*argv, "--json"])
+    assert outcome == "ok" and code == 0, (outcome, code, err)

@@ -155,6 +155,16 @@ def test_mqm_approx_of_the_issue_example():
     assert certify(mqm_approx_scale(m, Fraction(1)).scale, 12).decimal == "54.8349125584"
 
 
+def test_mqm_approx_below_the_float_range_is_the_empty_quilt():
+    # hand: T = 4, stay 9/10 (g = 0.18, pi_min = 1/2): every quilt's bound is at least
+    # log((1/2 + e^-0.54) / (1/2 - e^-0.54)), far above ε = 10^-320, so only the empty
+    # quilt applies: L T / ε = 4 x 10^320 (L = 1, the sum). T / ε passes the float
+    # range; the screen let in the quilts above ε (the log of a negative: an error)
+    m = MarkovChain(["0", "1"], 4, "stationary", [["9/10", "1/10"], ["1/10", "9/10"]])
+    res = mqm_approx_scale(m, Fraction(1, 10**320))
+    assert res.scale == 4 * 10**320 and res.detail["card_N"] == 4
+
+
 CHAINS = [
     (["0", "1"], [["2/3", "1/3"], ["1/4", "3/4"]]),
     (["0", "1"], [["19/20", "1/20"], ["1/10", "9/10"]]),
