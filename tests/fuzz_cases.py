@@ -1085,6 +1085,22 @@ def campaign(
     return {"per_command": per, "failures": bad}
 
 
+#: a two-record table (x2 = x1, each value 1/2): the model of the audits below
+TWO_RECORD_TABLE = {"variables": ["x1", "x2"], "rows": [["0", "0", "1/2"], ["1", "1", "1/2"]]}
+
+
+def audit_case(
+    tmp: Path, mech: object, *extra: str, model: object = None, raw: str | None = None
+) -> tuple[str, int | None, str]:
+    """Run ``audit MODEL MECH --target x1 EXTRA`` on :data:`TWO_RECORD_TABLE` (or
+    ``model``) and the mechanism ``mech`` (or the raw text ``raw``): :func:`run`'s
+    outcome."""
+    m, k = tmp / "m.json", tmp / "k.json"
+    m.write_text(json.dumps(TWO_RECORD_TABLE if model is None else model))
+    k.write_text(raw if raw is not None else json.dumps(mech))
+    return run(["audit", str(m), str(k), "--target", "x1", *extra])
+
+
 if __name__ == "__main__":  # python tests/fuzz_cases.py N [SEED [START:STOP]]
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
