@@ -10,3 +10,12 @@ function that computes it and the catalogue id of the claim that checks it. The 
 checkers live beside the math (``claims*.py``) and register with
 :func:`pdpsym.claims.claim.checker`.
 """
+
+from collections.abc import Callable
+from typing import Any
+
+#: a paper's labels: label ("Theorem 4", "Eq. 2") -> (the function that computes it, the
+#: catalogue id of the claim that checks it)
+Labels = dict[str, tuple[Callable[..., Any], str]]
+
+__all__ = ["Labels"]

@@ -13,10 +13,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from pdpsym.loss import plrv
+from pdpsym.papers import Labels
 from pdpsym.papers.dmkb2020 import (
     composition,
     counting,
@@ -28,7 +26,7 @@ from pdpsym.papers.dmkb2020 import (
 from pdpsym.proofs import pk_independence
 
 # label -> (function, claim id)
-LABELS: dict[str, tuple[Callable[..., Any], str]] = {
+LABELS: Labels = {
     "Definition 12": (plrv.apkdp_delta, "dmkb2020.def12"),
     "Definition 13": (plrv.ppkdp_delta, "dmkb2020.thm1"),
     "Lemma 1": (labels.lemma1_plrv_expectation, "dmkb2020.lemma1"),

@@ -19,8 +19,9 @@ Leakage: A Unified Analysis" (prior differential privacy, PDP).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from pdpsym.papers import Labels
 
 if TYPE_CHECKING:  # the submodules and LABELS load on first use (see __getattr__)
     from pdpsym.papers.li2019 import correlation as correlation
@@ -29,12 +30,12 @@ if TYPE_CHECKING:  # the submodules and LABELS load on first use (see __getattr_
     from pdpsym.papers.li2019 import theorems as theorems
     from pdpsym.papers.li2019 import whg as whg
 
-    LABELS: dict[str, tuple[Callable[..., Any], str]]
+    LABELS: Labels
 
 _SUBMODULES = ("correlation", "edges", "labels", "theorems", "whg")
 
 
-def _labels() -> dict[str, tuple[Callable[..., Any], str]]:
+def _labels() -> Labels:
     """label -> (function, claim id)."""
     from pdpsym.loss import gaussian  # the engines behind the labels: on first use
     from pdpsym.loss import leakage as eq2  # the engines behind the labels: on first use

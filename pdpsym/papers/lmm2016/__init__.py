@@ -12,14 +12,12 @@ Dependent Tuples" (dependent differential privacy, DDP).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
+from pdpsym.papers import Labels
 from pdpsym.papers.lmm2016 import dependence, labels, mechanism
 from pdpsym.proofs import ddp_composition
 
 # label -> (function, claim id)
-LABELS: dict[str, tuple[Callable[..., Any], str]] = {
+LABELS: Labels = {
     "Definition 4": (mechanism.dependent_dp_level, "lmm2016.thm3"),
     "dependence coefficient": (dependence.dependence_coefficient, "lmm2016.rho"),
     "Theorem 3": (ddp_composition.theorem3, "lmm2016.thm3"),
