@@ -86,7 +86,9 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
                 )
             budgets[-1] = int(min(FIGURE_BOXES, limit // max(per, 1)))
     fig_boxes, post_boxes = budgets
-    share = argparse.Namespace(**{**vars(args), "max_work": str(max(limit // n_laws, 1))})
+    base = structured.RR_BASE if not hasattr(mech, "kind") else 0  # paid once, not per law
+    per_law = max((limit - base) // n_laws + base, 1)
+    share = argparse.Namespace(**{**vars(args), "max_work": str(per_law)})
     try:  # every law evaluated has the probe's shape: the limit is shared among them
         if chain:
             shared, own, fixed = structured.check_work(
