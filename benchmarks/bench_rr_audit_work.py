@@ -95,7 +95,8 @@ def laws_table(n_laws: int, lengths: list[int]) -> None:
 def child_cpu(argv: list[str]) -> tuple[float, int, str]:
     """CPU seconds of one whole process, its exit code and its last stderr line."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    p = subprocess.run(argv, capture_output=True, text=True, check=False)
+    # from another directory: the child imports the PYTHONPATH's tree, not the cwd's
+    p = subprocess.run(argv, capture_output=True, text=True, check=False, cwd=tempfile.gettempdir())
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return cpu, p.returncode, (p.stderr.strip().splitlines() or [""])[-1]
@@ -139,13 +140,14 @@ def cli_table() -> None:
             path.write_text(json.dumps(obj))
             target = "x2" if known else f"x{(T + 1) // 2}"
             argv = [*exe, "audit", str(path), str(rr), "--target", target, "--notions", notions]
-            argv += ["--eps", *eps] + (["--known", *known] if known else [])
+            argv += [x for e in eps for x in ("--eps", e)] + (["--known", *known] if known else [])
             cpu, code, err = child_cpu([*argv, "--max-work", "1e12"])
             from pdpsym.app.readers import load_model  # the same model, for the estimate
 
             model = load_model(str(path))
             mech = randomized_response(F(3, 4), [model.domain(v) for v in model.variables])
-            shared, own = estimate(model, mech, target, known, notions.split(","), len(eps))
+            wanted = list(ALL_NOTIONS) if notions == "all" else notions.split(",")
+            shared, own = estimate(model, mech, target, known, wanted, len(eps))
             est = (shared + own) / 1e6
             names = notions if len(notions) < 12 else "all"
             print(

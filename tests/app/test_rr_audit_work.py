@@ -70,8 +70,8 @@ def test_seed_1873_at_length_5_each_notion_by_hand() -> None:
     cases = len([(a, b, v) for a, b in itertools.permutations((0, 1), 2) for v in (0, 1)])
     assert (outcomes, cases) == (16, 4)
     shared, own = _own(5, "x2", ["x1"])
-    # by hand: base + 100 k + 40 n + m (A + 2) k^2 n = 10^5 + 200 + 200 + 2 4 4 5
-    assert shared == RR_BASE + 560 == 100560
+    # by hand: base + 100 k + 40 n + m (A + 2) k^2 n = 5 10^5 + 200 + 200 + 2 4 4 5
+    assert shared == RR_BASE + 560 == 500560
     for listed in ("apkdp", "ppkdp", "np"):
         assert own[listed] == 300 + 17 * 3 * outcomes * cases == 3564
     assert own["dp"] == own["cdp"] == 200 + 100  # the local pair at one point
@@ -104,7 +104,7 @@ def test_a_long_segment_is_charged_its_two_windows() -> None:
 
 def test_the_seed_1873_class_at_length_5_fits_5e6() -> None:
     # the laws of the class audit share --max-work 5e6, the base paid once: each law may
-    # take (5e6 - 10^5) / laws + 10^5 steps; the former flat 65,000 steps a notion
+    # take (5e6 - 5 10^5) / laws + 5 10^5 steps; the former flat 65,000 steps a notion
     # (0.62 s a law, measured 9.5 ms) refused it
     cls = IntervalChain.from_json_object(
         {
@@ -124,7 +124,8 @@ def test_the_seed_1873_class_at_length_5_fits_5e6() -> None:
     shared, own, fixed = check_work(share, probe, mech, "x2", ["x1"], list(ALL_NOTIONS), 1)
     assert plan(share, shared, own, True, fixed=fixed) == {}
     # a 3-state chain of 12 records (about 3 s a law, measured) is still refused there
-    big = argparse.Namespace(max_work=str(5 * 10**6 // 10), ddp_reading=None, delta=None)
+    per_law = (5 * 10**6 - RR_BASE) // 10 + RR_BASE  # ten laws, as its class has
+    big = argparse.Namespace(max_work=str(per_law), ddp_reading=None, delta=None)
     model = MarkovChain.from_json_object(
         {
             "kind": "markov-chain",
@@ -136,6 +137,7 @@ def test_the_seed_1873_class_at_length_5_fits_5e6() -> None:
     )
     mech3 = randomized_response(F(3, 4), [model.domain(v) for v in model.variables])
     shared, own, fixed = check_work(big, model, mech3, "x2", ["x1"], list(ALL_NOTIONS), 1)
+    assert shared < per_law < shared + own["apkdp"]  # the notion's own work, not the base
     with pytest.raises(InputError) as err:
         plan(big, shared, own, True, fixed=fixed)
     assert err.value.field == "--max-work"
