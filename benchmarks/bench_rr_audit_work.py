@@ -60,8 +60,17 @@ def class_object(k: int, T: int) -> dict[str, Any]:
     }
 
 
-def estimate(model: Any, mech: Any, target: str, known: list[str], notions: list[str], pts: int):
-    ns = argparse.Namespace(max_work=str(10**18), ddp_reading=None, delta=None)
+def estimate(
+    model: Any,
+    mech: Any,
+    target: str,
+    known: list[str],
+    notions: list[str],
+    pts: int,
+    reading: str | None = None,
+) -> tuple[int, int]:
+    """``check_work``'s shared steps and the notions' own, summed."""
+    ns = argparse.Namespace(max_work=str(10**18), ddp_reading=reading, delta=None)
     shared, own, _ = audit_models.check_work(ns, model, mech, target, known, notions, pts)
     return shared, sum(own.values())
 
@@ -117,45 +126,64 @@ def cli_table() -> None:
             cpu, code, err = child_cpu(argv)
             print(f"| class, all, --max-work 5e6 | {T} | {code} | {cpu:.2f} | {err[:60]} |")
         print()
-        print("| chain | T | known | notions | points | estimate (s) | CPU (s) | ratio |")
+        print("| model | T | known | notions | points | estimate (s) | CPU (s) | ratio |")
         print("|---|---|---|---|---|---|---|---|")
-        for k, T, known, notions, eps in [
-            (2, 5, ["x1"], "all", ["1"]),
-            (2, 10, ["x1"], "all", ["1"]),
-            (2, 12, [], "apkdp", ["1/2", "1", "2"]),
-            (2, 20, ["x1"], "all", ["1"]),
-            (3, 6, ["x1"], "all", ["1"]),
-            (3, 8, [], "apkdp,ppkdp", ["1"]),
-            (3, 12, ["x1"], "apkdp", ["1"]),
-        ]:
-            obj = class_object(k, T)
-            obj["kind"] = "markov-chain"  # the box's lower ends, rows completed
-            obj["initial"] = ["1/3", "2/3"] if k == 2 else ["1/3"] * 3
-            obj["transition"] = (
-                [["17/20", "3/20"], ["1/5", "4/5"]]
-                if k == 2
-                else [["13/20", "1/5", "3/20"], ["1/5", "3/5", "1/5"], ["1/8", "6/25", "127/200"]]
-            )
-            path = Path(tmp, f"chain{k}-{T}.json")
+        for label, obj, target, known, notions, eps, reading in single_cells():
+            path = Path(tmp, f"{label}-{len(obj.get('bernoulli', [])) or obj['length']}.json")
             path.write_text(json.dumps(obj))
-            target = "x2" if known else f"x{(T + 1) // 2}"
             argv = [*exe, "audit", str(path), str(rr), "--target", target, "--notions", notions]
-            argv += [x for e in eps for x in ("--eps", e)] + (["--known", *known] if known else [])
+            argv += [x for e in eps for x in ("--eps", e)]
+            argv += ["--known", ",".join(known)] if known else []
+            argv += ["--ddp-reading", reading] if reading else []
             cpu, code, err = child_cpu([*argv, "--max-work", "1e12"])
             from pdpsym.app.readers import load_model  # the same model, for the estimate
 
             model = load_model(str(path))
             mech = randomized_response(F(3, 4), [model.domain(v) for v in model.variables])
             wanted = list(ALL_NOTIONS) if notions == "all" else notions.split(",")
-            shared, own = estimate(model, mech, target, known, wanted, len(eps))
+            shared, own = estimate(model, mech, target, known, wanted, len(eps), reading)
             est = (shared + own) / 1e6
-            names = notions if len(notions) < 12 else "all"
+            T = len(model.variables)
+            shown = notions + (f" ({reading})" if reading else "")
             print(
-                f"| {k}-state | {T} | {','.join(known) or '-'} | {names} | {len(eps)} | "
+                f"| {label} | {T} | {','.join(known) or '-'} | {shown} | {len(eps)} | "
                 f"{est:.2f} | {cpu:.2f} | {cpu / est:.2f} |"
                 + ("" if code == 0 else f" exit {code}"),
                 flush=True,
             )
+
+
+def single_cells() -> list[tuple[str, dict[str, Any], str, list[str], str, list[str], Any]]:
+    """The single-model runs: (label, model object, target, known, notions, ε, reading)."""
+    cells: list[tuple[str, dict[str, Any], str, list[str], str, list[str], Any]] = []
+    for k, T, known, notions, eps, reading in [
+        (2, 5, ["x1"], "all", ["1"], None),
+        (2, 10, ["x1"], "all", ["1"], None),
+        (2, 12, [], "apkdp", ["1/2", "1", "2"], None),
+        (2, 20, ["x1"], "all", ["1"], None),
+        (3, 6, ["x1"], "all", ["1"], None),
+        (3, 8, [], "apkdp,ppkdp", ["1"], None),
+        (3, 12, ["x1"], "apkdp", ["1"], None),
+        (2, 12, [], "dependent-dp", ["1"], "eq11-conditional"),
+        (3, 8, [], "dependent-dp", ["1"], "eq11-conditional"),
+    ]:
+        obj = class_object(k, T)
+        obj["kind"] = "markov-chain"  # the box's lower ends, rows completed
+        obj["transition"] = (
+            [["17/20", "3/20"], ["1/5", "4/5"]]
+            if k == 2
+            else [["13/20", "1/5", "3/20"], ["1/5", "3/5", "1/5"], ["1/8", "6/25", "127/200"]]
+        )
+        target = "x2" if known else f"x{(T + 1) // 2}"
+        cells.append((f"{k}-state chain", obj, target, known, notions, eps, reading))
+    for n, known, notions in [
+        (5, ["x1"], "all"),
+        (100, ["x1", "x2", "x3"], "all"),
+        (1000, [], "dp,apkdp,dependent-dp"),
+    ]:
+        obj = {"kind": "product", "bernoulli": [f"{1 + i % 9}/10" for i in range(n)]}
+        cells.append(("independent", obj, "x4", known, notions, ["1"], None))
+    return cells
 
 
 def main() -> None:
