@@ -147,7 +147,8 @@ def segment_work(chain: Any, m: int, points: int, cone: int) -> int:
     upper = inner * k ** ((left > lo) + (right < hi))
     n = chain.m.length
     # the windows' laws are built in one pass each (measured: 3/4 of a listed law's steps)
-    return listed_work((inner + upper) * 3 // 4, cases, points) + cases * 5 * n * n + cone
+    programme = cases * 5 * n * n if k == 2 else cone  # ε: the extremes, or the cones
+    return listed_work((inner + upper) * 3 // 4, cases, points) + programme
 
 
 def rr_notion_work(

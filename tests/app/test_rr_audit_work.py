@@ -17,8 +17,9 @@ import pytest
 from pdpsym.app.audit_work import plan
 from pdpsym.app.cli import main
 from pdpsym.app.commands.audit_models import RR_BASE, check_work
-from pdpsym.app.rr_audit_work import group_work, listed_work, local_work
+from pdpsym.app.rr_audit_work import group_work, listed_work, local_work, segment_work
 from pdpsym.audit.registry import ALL_NOTIONS
+from pdpsym.audit.rr_reports import ReportChain
 from pdpsym.core.errors import InputError
 from pdpsym.mechanisms.discrete import randomized_response
 from pdpsym.models.law_class import IntervalChain
@@ -154,3 +155,22 @@ def test_the_seed_1873_class_at_length_5_runs_under_5e6(tmp_path: Path, capsys: 
     argv = ["audit", str(cls), str(rr), "--target", "x2", "--known", "x1", "--eps", "1"]
     assert main([*argv, "--notions", "all", "--max-work", "5e6", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["laws_evaluated"] > 0
+
+
+def test_three_states_past_4096_outcomes_charge_the_cones_not_the_extremes() -> None:
+    # 10 records of 3 states, target x5 (0-based 4), nothing known: 3^10 > 4096. By hand:
+    # the window holds int(log 4096 / log 3) - 2 = 5 reports (3^7 = 2187 <= 4096 with
+    # both boundary states), grown right first then left from 4: [2, 6], both boundaries
+    # inside 0..9: 3^5 + 3^7 = 2430 outcomes, 3/4 of them (1822) listed for each of the
+    # 3 * 2 cases; ε by the cones (their estimate passed in), not 5 n^2 per case
+    model = MarkovChain.from_json_object(
+        {
+            "kind": "markov-chain",
+            "length": 10,
+            "states": ["0", "1", "2"],
+            "initial": ["1/3", "1/3", "1/3"],
+            "transition": [["1/2", "1/4", "1/4"]] * 3,
+        }
+    )
+    chain = ReportChain(model, F(3, 4), "x5", ())
+    assert segment_work(chain, 3, 1, 12345) == 300 + 17 * 3 * 1822 * 6 + 12345 == 570177
