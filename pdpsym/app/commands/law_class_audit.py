@@ -289,7 +289,9 @@ def product_work(
     plan(free, shared, own, True, fixed=fixed)  # the notions no limit runs
     counts = {n: candidate_count(cls, mech, args.target, known, [n]) + 1 for n in notions}
     # the audit's start (product.BASE: reading the files, the output) is paid once
-    per_law = max(shared - product.BASE, 0) if product.is_product(probe) else shared
+    # (randomized response's own base, structured.RR_BASE, when it is the mechanism)
+    base = structured.RR_BASE if not hasattr(mech, "kind") else product.BASE
+    per_law = max(shared - base, 0) if product.is_product(probe) else shared
     total = shared + (n_laws - 1) * per_law + sum(counts[n] * own.get(n, 0) for n in notions)
     if total > limits.max_work(args):
         raise InputError("--max-work", f"about {total:.1e} steps")
