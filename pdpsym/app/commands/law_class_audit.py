@@ -86,7 +86,9 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
                 )
             budgets[-1] = int(min(FIGURE_BOXES, limit // max(per, 1)))
     fig_boxes, post_boxes = budgets
-    share = argparse.Namespace(**{**vars(args), "max_work": str(max(limit // n_laws, 1))})
+    base = structured.RR_BASE if not hasattr(mech, "kind") else 0  # paid once, not per law
+    per_law = max((limit - base) // n_laws + base, 1)
+    share = argparse.Namespace(**{**vars(args), "max_work": str(per_law)})
     try:  # every law evaluated has the probe's shape: the limit is shared among them
         if chain:
             shared, own, fixed = structured.check_work(
@@ -287,7 +289,9 @@ def product_work(
     plan(free, shared, own, True, fixed=fixed)  # the notions no limit runs
     counts = {n: candidate_count(cls, mech, args.target, known, [n]) + 1 for n in notions}
     # the audit's start (product.BASE: reading the files, the output) is paid once
-    per_law = max(shared - product.BASE, 0) if product.is_product(probe) else shared
+    # (randomized response's own base, structured.RR_BASE, when it is the mechanism)
+    base = structured.RR_BASE if not hasattr(mech, "kind") else product.BASE
+    per_law = max(shared - base, 0) if product.is_product(probe) else shared
     total = shared + (n_laws - 1) * per_law + sum(counts[n] * own.get(n, 0) for n in notions)
     if total > limits.max_work(args):
         raise InputError("--max-work", f"about {total:.1e} steps")
