@@ -53,6 +53,7 @@ from pdpsym.core.numbers import to_sympy
 from pdpsym.loss import histogram_grid
 from pdpsym.loss.count_leakage import known_assignments
 from pdpsym.loss.histogram import (
+    LawCache,
     histogram_laws,
     histogram_leakage,
     law_perms,
@@ -122,15 +123,18 @@ class _Target:
         known: Sequence[str],
         points: bool = True,
         workspace: histogram_grid.Workspace | None = None,
+        cache: LawCache | None = None,
     ) -> None:
         self.name = name
         self.T = len(model.variables)
         self.workspace = workspace or histogram_grid.Workspace()
-        self.parts = [
-            (list(laws.values()), law_perms(model, assignment, laws))
-            for assignment in known_assignments(model, known)
-            for _, laws in histogram_laws(model, [name], assignment)
-        ]
+        self.parts = []
+        for assignment in known_assignments(model, known):
+            # the laws of an all-targets pass when it had this target (the same integers)
+            laws = None if cache is None else cache.target_laws(name, assignment)
+            if laws is None:
+                laws = next(histogram_laws(model, [name], assignment))[1]
+            self.parts.append((list(laws.values()), law_perms(model, assignment, laws)))
         #: no known record and a chain invariant under every relabelling: the screens
         #: read the sorted outputs only (the orbit lemma, pdpsym.loss.histogram_orbits)
         self.symmetric = not known and law_symmetric(model, {})
@@ -233,6 +237,9 @@ class HistogramScale(ScaleEngine):
     workspace: histogram_grid.Workspace = field(
         default_factory=histogram_grid.Workspace, compare=False, repr=False
     )
+    #: the exact laws of the first all-targets pass, for the later passes and the
+    #: bisected target (they do not depend on the scale)
+    laws: LawCache = field(default_factory=LawCache, compare=False, repr=False)
 
     def start(self) -> Fraction:
         """Group DP's per-bin scale ``2m/eps``, certainly safe (refusing weights)."""
@@ -253,12 +260,13 @@ class HistogramScale(ScaleEngine):
             digits=17,
             on_target=self.on_target,
             workspace=self.workspace,
+            laws=self.laws,
         )
 
     def bisected(self, name: str) -> _Target:
         """The target's histogram laws, kept for its bisection (by points unless
         ``points`` is False: then every step screens the whole grid)."""
-        return _Target(self.model, name, self.goal.known, self.points, self.workspace)
+        return _Target(self.model, name, self.goal.known, self.points, self.workspace, self.laws)
 
     def baselines(self) -> list[BaselineScale | NotApplicable]:
         """Group DP's and MQM's per-bin scales (:func:`histogram_baselines`)."""

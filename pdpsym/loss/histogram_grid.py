@@ -267,10 +267,12 @@ def screen(
     r = None  # the ratio, when the direct path computed it (with low_min and rmax)
     ratio: histogram_complement.Ratio | None = None
     if orbit:
-        eta_in = mixture(laws[0][0], laws[0][1], last, q, arrays[:2])[0]
+        # law 0's mixture left in its transposed axis order (the same floats): the
+        # sorted points' positions are read through that order
+        eta_in, grid0, order0 = mixture(laws[0][0], laws[0][1], last, q, arrays[:2], False)
         gamma = gamma_of(eta_in)
         index = ws.orbits(T + 1, k)
-        top, low = histogram_orbits.envelope(arrays[0], index, perms)
+        top, low = histogram_orbits.envelope(grid0, index, perms, tuple(order0))
         where = index.flat(None)
     elif not relabelled:
         ratio = histogram_complement.direct_ratio(laws, last, q, arrays, gamma_of, complement)
