@@ -484,7 +484,17 @@ class LawCache:
         """
         key = (tuple(targets), tuple(sorted(assignment.items())))
         if key not in self._passes:
-            self._passes[key] = list(_target_laws(model, targets, assignment))
+            made = list(_target_laws(model, targets, assignment))
+            # the supports repeat from target to target (often the whole simplex): one
+            # read-only array for each distinct support, not one per law and target
+            seen: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
+            for _, laws, _ in made:
+                for value, (counts, weights) in laws.items():
+                    twin = seen.setdefault((counts.shape, hash(counts.tobytes())), counts)
+                    if twin is not counts and np.array_equal(twin, counts):
+                        laws[value] = (twin, weights)
+                    twin.flags.writeable = False
+            self._passes[key] = made
         return self._passes[key]
 
     def target_laws(self, name: str, assignment: dict[str, Fraction]) -> dict[Fraction, Any] | None:

@@ -71,6 +71,11 @@ def test_cached_laws_match_brute_force(init, rows, T, known):
         got = {int(a): _normalized(law) for a, law in laws.items()}
         assert got == want
         assert cache.target_laws(name, known) is laws
+    supports = [law[0] for _, laws, _ in made for law in laws.values()]
+    for a, b in itertools.combinations(supports, 2):
+        # equal supports are kept once, read-only
+        assert (a is b) == (a.shape == b.shape and (a == b).all())
+        assert not a.flags.writeable
     assert cache.target_laws(targets[0], {"x1": F(0)}) is None  # another assignment
     assert LawCache().target_laws(targets[0], known) is None  # no pass yet
 
