@@ -26,6 +26,12 @@ eps screens the whole grid. So the bisection screens the worst target's grid onc
 once a redo) instead of once a step (about 40); the all-targets passes remain (the safe
 start and the bracket's upper end, and with the baselines MQM's two scales).
 
+**One set of exact laws.** A target's laws of the histogram do not depend on the scale,
+so the first all-targets pass keeps them (:class:`~pdpsym.loss.histogram.LawCache`) and
+the later passes and the bisected target read them instead of computing them again: the
+same integers (one forward-backward for every target gives each target's own products,
+integer for integer), so every screen and decision is the one it was.
+
 **The baselines' scales for the histogram.** One record's change moves one count down
 and another up: the histogram's L1 sensitivity is ``2``, and a group of ``m`` dependent
 records moves it by at most ``2m``. Group DP adds ``Lap(2m/eps)`` to every bin (``m`` the
