@@ -18,7 +18,7 @@ relabelling, so each screen reads the sorted outputs only
 (:mod:`pdpsym.loss.histogram_orbits`), and the passes share one set of grid arrays and
 the exact laws (computed once, they do not depend on the scale). The paper scale is a
 chain of 40 records (measured 3.3 s of CPU a point); a point at 100 records (``101^4 =
-10^8`` outputs, 0.8 GB an array) measured 294 s of CPU and 7.0 GB (597 s and 6.1 GB
+10^8`` outputs, 0.8 GB an array) measured 280 s of CPU and 4.6 GB (597 s and 6.1 GB
 before the laws were kept, about 19 minutes and 10 GB before the sorted outputs): eight
 points would take about 40 minutes, so the paper scale stays at 40 records.
 """

@@ -116,7 +116,7 @@ def _point_work(figure_id: str, point: Any) -> int:
         n = _num(args[0])
         return 3**n * n // 16 + 5 * 10**3
     if figure_id == "correlated.histogram":  # (T, stay): 4-state histogram calibration,
-        # about T (T + 1)^4 / 35 (measured 3.3 s at T = 40 and 294 s at T = 100 with the
+        # about T (T + 1)^4 / 35 (measured 3.3 s at T = 40 and 280 s at T = 100 with the
         # exact laws kept between passes; 5.0 and 597 s before)
         T = _num(args[0])
         return T * (T + 1) ** 4 // 35 + 10**4
