@@ -10,6 +10,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pdpsym.loss import histogram_grid, histogram_mixture
 
@@ -47,3 +49,19 @@ def test_a_wrong_entry_is_seen():
     view = np.array(histogram_mixture.last_view(3, 3, 0.5))
     view[1, 1, 0] *= 1 + 2**-52
     assert view[1, 1, 0] != _power(0.5, min(abs(0 - (3 - 2)), 6))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    k=st.integers(2, 5),
+    T=st.integers(1, 6),
+    q=st.floats(1e-300, 0.999, allow_nan=False),
+    data=st.data(),
+)
+def test_random_entries_of_the_view(k, T, q, data):
+    # expected: random entries against the loop written here (bit for bit)
+    view = histogram_mixture.last_view(T, k, q)
+    for _ in range(5):
+        point = tuple(data.draw(st.integers(0, T)) for _ in range(k))
+        d = min(abs(point[-1] - (T - sum(point[:-1]))), 2 * T)
+        assert view[point] == _power(q, d), point

@@ -102,13 +102,19 @@ def test_leakage_with_cache_is_the_same(lam):
         ]
 
 
-def test_bisected_target_reads_the_pass_laws():
-    # expected: the target's own laws computed alone (histogram_laws of one target)
-    model = _chain([F(1, 4)] * 4, UNIFORM4, 6)
+@pytest.mark.parametrize(
+    ("init", "rows", "target"),
+    [([F(1, 4)] * 4, UNIFORM4, "x3"), ([F(1, 3), F(1, 2), F(1, 6)], STICKY3, "x4")],
+)
+def test_bisected_target_reads_the_pass_laws(init, rows, target):
+    # expected: the target's own laws computed alone (histogram_laws of one target), the
+    # same integers (on the chain with no symmetry the pass derives the last law by the
+    # complement, the target alone by its own product)
+    model = _chain(init, rows, 6)
     cache = LawCache()
     cache.pass_laws(model, model.variables, {})
-    kept = ch._Target(model, "x3", (), cache=cache)
-    alone = ch._Target(model, "x3", ())
+    kept = ch._Target(model, target, (), cache=cache)
+    alone = ch._Target(model, target, ())
     assert len(kept.parts) == len(alone.parts) == 1
     for (a_laws, a_perms), (b_laws, b_perms) in zip(kept.parts, alone.parts, strict=True):
         assert a_perms == b_perms
