@@ -26,6 +26,12 @@ eps screens the whole grid. So the bisection screens the worst target's grid onc
 once a redo) instead of once a step (about 40); the all-targets passes remain (the safe
 start and the bracket's upper end, and with the baselines MQM's two scales).
 
+**One set of exact laws.** A target's laws of the histogram do not depend on the scale,
+so the first all-targets pass keeps them (:class:`~pdpsym.loss.histogram.LawCache`) and
+the later passes and the bisected target read them instead of computing them again: the
+same integers (one forward-backward for every target gives each target's own products,
+integer for integer), so every screen and decision is the one it was.
+
 **The baselines' scales for the histogram.** One record's change moves one count down
 and another up: the histogram's L1 sensitivity is ``2``, and a group of ``m`` dependent
 records moves it by at most ``2m``. Group DP adds ``Lap(2m/eps)`` to every bin (``m`` the
@@ -53,6 +59,7 @@ from pdpsym.core.numbers import to_sympy
 from pdpsym.loss import histogram_grid
 from pdpsym.loss.count_leakage import known_assignments
 from pdpsym.loss.histogram import (
+    LawCache,
     histogram_laws,
     histogram_leakage,
     law_perms,
@@ -122,15 +129,18 @@ class _Target:
         known: Sequence[str],
         points: bool = True,
         workspace: histogram_grid.Workspace | None = None,
+        cache: LawCache | None = None,
     ) -> None:
         self.name = name
         self.T = len(model.variables)
         self.workspace = workspace or histogram_grid.Workspace()
-        self.parts = [
-            (list(laws.values()), law_perms(model, assignment, laws))
-            for assignment in known_assignments(model, known)
-            for _, laws in histogram_laws(model, [name], assignment)
-        ]
+        self.parts = []
+        for assignment in known_assignments(model, known):
+            # the laws of an all-targets pass when it had this target (the same integers)
+            laws = None if cache is None else cache.target_laws(name, assignment)
+            if laws is None:
+                laws = next(histogram_laws(model, [name], assignment))[1]
+            self.parts.append((list(laws.values()), law_perms(model, assignment, laws)))
         #: no known record and a chain invariant under every relabelling: the screens
         #: read the sorted outputs only (the orbit lemma, pdpsym.loss.histogram_orbits)
         self.symmetric = not known and law_symmetric(model, {})
@@ -233,6 +243,9 @@ class HistogramScale(ScaleEngine):
     workspace: histogram_grid.Workspace = field(
         default_factory=histogram_grid.Workspace, compare=False, repr=False
     )
+    #: the exact laws of the first all-targets pass, for the later passes and the
+    #: bisected target (they do not depend on the scale)
+    laws: LawCache = field(default_factory=LawCache, compare=False, repr=False)
 
     def start(self) -> Fraction:
         """Group DP's per-bin scale ``2m/eps``, certainly safe (refusing weights)."""
@@ -253,12 +266,13 @@ class HistogramScale(ScaleEngine):
             digits=17,
             on_target=self.on_target,
             workspace=self.workspace,
+            laws=self.laws,
         )
 
     def bisected(self, name: str) -> _Target:
         """The target's histogram laws, kept for its bisection (by points unless
         ``points`` is False: then every step screens the whole grid)."""
-        return _Target(self.model, name, self.goal.known, self.points, self.workspace)
+        return _Target(self.model, name, self.goal.known, self.points, self.workspace, self.laws)
 
     def baselines(self) -> list[BaselineScale | NotApplicable]:
         """Group DP's and MQM's per-bin scales (:func:`histogram_baselines`)."""

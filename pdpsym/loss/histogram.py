@@ -453,6 +453,72 @@ def _mirrors(
     return out
 
 
+class LawCache:
+    """The exact laws of an all-targets pass, kept for later passes on the same model and
+    for one target's bisection (the laws do not depend on the noise's scale, and
+    :func:`_target_laws` gives every target the same integers whichever targets it is
+    asked for: one forward-backward for many, or one target's own products).
+
+    A pass's laws are kept under its targets and known assignment, in its order (the
+    complement's every-value total goes with the targets after the first, as computed).
+    """
+
+    def __init__(self) -> None:
+        self._passes: dict[tuple[tuple[str, ...], tuple[Any, ...]], list[Any]] = {}
+
+    def pass_laws(
+        self, model: CountModel, targets: Sequence[str], assignment: dict[str, Fraction]
+    ) -> list[tuple[str, dict[Fraction, Any], histogram_complement.Total | None]]:
+        """Each target's laws as :func:`_target_laws` gives them, computed once.
+
+        Args:
+            model: the model (the same for every call on one cache).
+            targets: the targets of the pass.
+            assignment: the known records' values.
+
+        Returns:
+            ``[(target, {value: law}, total or None)]`` in the targets' order.
+
+        References:
+            Li et al. (2019), Section III, Eq. 2 (the conditional law of the query).
+        """
+        key = (tuple(targets), tuple(sorted(assignment.items())))
+        if key not in self._passes:
+            made = list(_target_laws(model, targets, assignment))
+            # the supports repeat from target to target (often the whole simplex): one
+            # read-only array for each distinct support, not one per law and target
+            seen: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
+            for _, laws, _ in made:
+                for value, (counts, weights) in laws.items():
+                    twin = seen.setdefault((counts.shape, hash(counts.tobytes())), counts)
+                    if twin is not counts and np.array_equal(twin, counts):
+                        laws[value] = (twin, weights)
+                    twin.flags.writeable = False
+            self._passes[key] = made
+        return self._passes[key]
+
+    def target_laws(self, name: str, assignment: dict[str, Fraction]) -> dict[Fraction, Any] | None:
+        """One target's laws from a pass already made (None when no pass had it).
+
+        Args:
+            name: the target.
+            assignment: the known records' values.
+
+        Returns:
+            ``{value: law}`` as :func:`histogram_laws` yields it, or None.
+
+        References:
+            Li et al. (2019), Section III, Eq. 2.
+        """
+        fixed = tuple(sorted(assignment.items()))
+        for (_, key), made in self._passes.items():
+            if key == fixed:
+                for target, laws, _ in made:
+                    if target == name:
+                        return laws
+        return None
+
+
 def histogram_leakage(
     model: CountModel,
     targets: Sequence[str],
@@ -463,6 +529,7 @@ def histogram_leakage(
     on_target: Callable[[str], None] | None = None,
     alpha: Fraction | None = None,
     workspace: histogram_grid.Workspace | None = None,
+    laws: LawCache | None = None,
 ) -> list[TargetLeakage]:
     """Eq. 2 for the histogram with noise of scale ``lam`` on every bin, every target.
 
@@ -477,6 +544,9 @@ def histogram_leakage(
             ``0 < alpha < 1`` rational (``lam`` is then ignored).
         workspace: the float screen's arrays, to share with other calls (a calibration's
             passes and its bisected target: one set of grid-sized arrays); None: fresh.
+        laws: the exact laws of earlier calls on the same model (:class:`LawCache`: they
+            do not depend on ``lam``, so a calibration's passes compute them once); None:
+            computed here and not kept.
 
     Returns:
         One :class:`~pdpsym.loss.leakage_result.TargetLeakage` per target, its value a
@@ -527,15 +597,20 @@ def histogram_leakage(
         stands = _mirrors(model, targets, assignment)
         reps = [t for t in targets if t not in stands]
         found: dict[str, tuple[Fraction, Fraction] | None] = {}
-        for name, laws, kept in _target_laws(model, reps, assignment):
+        made = (
+            _target_laws(model, reps, assignment)
+            if laws is None
+            else laws.pass_laws(model, reps, assignment)
+        )
+        for name, target_laws, kept in made:
             found[name] = histogram_grid.grid_sup(
-                list(laws.values()),
+                list(target_laws.values()),
                 T,
                 rate,
                 digits,
                 alpha,
                 workspace,
-                law_perms(model, assignment, laws),
+                law_perms(model, assignment, target_laws),
                 symmetric=law_symmetric(model, assignment),
                 complement=kept,
             )
@@ -556,6 +631,7 @@ def histogram_leakage(
 
 
 __all__ = [
+    "LawCache",
     "histogram_laws",
     "histogram_leakage",
     "histogram_states",

@@ -93,9 +93,8 @@ from pdpsym.core.decimals import fixed_digits
 from pdpsym.loss import histogram_complement, histogram_orbits
 from pdpsym.loss.histogram_mixture import (
     DROP_BITS,
-    clipped_gap,
     envelope,
-    last_kernel,
+    last_view,
     log_screen,
     mixture,
     natural_points,
@@ -154,7 +153,6 @@ class Workspace:
         self.key: tuple[int, int, float] | None = None
         self.last: np.ndarray | None = None
         self.arrays: list[np.ndarray] = []
-        self.gap: tuple[tuple[int, int], np.ndarray] | None = None
         self.orbit: histogram_orbits.OrbitIndex | None = None
 
     def get(self, T: int, k: int, q: float, count: int = 4) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -174,10 +172,8 @@ class Workspace:
             The module docstring (the last axis needs no recurrence).
         """
         if self.key != (T, k, q) or self.last is None:
-            if self.gap is None or self.gap[0] != (T, k):
-                self.gap = ((T, k), clipped_gap(T, k))
-                self.last = None
-            self.last = last_kernel(T, q, self.gap[1], self.last)
+            # a view of a small table, not a grid-sized array (the same floats)
+            self.last = last_view(T, k, q)
             if self.arrays and self.arrays[0].shape != self.last.shape:
                 self.arrays = []
             self.key = (T, k, q)
@@ -267,10 +263,12 @@ def screen(
     r = None  # the ratio, when the direct path computed it (with low_min and rmax)
     ratio: histogram_complement.Ratio | None = None
     if orbit:
-        eta_in = mixture(laws[0][0], laws[0][1], last, q, arrays[:2])[0]
+        # law 0's mixture left in its transposed axis order (the same floats): the
+        # sorted points' positions are read through that order
+        eta_in, grid0, order0 = mixture(laws[0][0], laws[0][1], last, q, arrays[:2], False)
         gamma = gamma_of(eta_in)
         index = ws.orbits(T + 1, k)
-        top, low = histogram_orbits.envelope(arrays[0], index, perms)
+        top, low = histogram_orbits.envelope(grid0, index, perms, tuple(order0))
         where = index.flat(None)
     elif not relabelled:
         ratio = histogram_complement.direct_ratio(laws, last, q, arrays, gamma_of, complement)

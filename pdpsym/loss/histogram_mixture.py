@@ -192,6 +192,42 @@ def last_kernel(T: int, q: float, gap: np.ndarray, out: np.ndarray | None) -> np
     return np.take(powers, gap, out=out)
 
 
+def last_view(T: int, k: int, q: float) -> np.ndarray:
+    """:func:`last_kernel` as a read-only view of a small table: its value at ``(n_0, ...,
+    n_{k-2}, y)`` depends on ``s = n_0 + ... + n_{k-2}`` and ``y`` only, so a table
+    ``K[s, y]`` of ``((k - 1) T + 1) (T + 1)`` floats read with the same stride along
+    every count axis gives every entry (the same floats: the same powers of ``q`` at the
+    same clipped distances), without a grid-sized array.
+
+    Args:
+        T: the number of records.
+        k: the number of bins (``>= 2``).
+        q: the kernel's ratio.
+
+    Returns:
+        A read-only array view of shape ``(T + 1,) * k``.
+
+    References:
+        NumPy's ``lib.stride_tricks.as_strided`` (a view with repeated strides); the module
+        docstring of :mod:`pdpsym.loss.histogram_grid` (the last count is ``T`` minus the
+        others).
+
+    Examples:
+        >>> v = last_view(3, 3, 0.5)
+        >>> bool((v == last_kernel(3, 0.5, clipped_gap(3, 3), None)).all())
+        True
+    """
+    powers = np.empty(2 * T + 1)
+    powers[0] = 1.0
+    for d in range(1, 2 * T + 1):
+        powers[d] = powers[d - 1] * q
+    rest = T - np.arange((k - 1) * T + 1)
+    gap = np.minimum(np.abs(np.arange(T + 1) - rest[:, None]), 2 * T)
+    table = np.ascontiguousarray(powers[gap])
+    strides = (table.strides[0],) * (k - 1) + (table.strides[1],)
+    return np.lib.stride_tricks.as_strided(table, (T + 1,) * k, strides, writeable=False)
+
+
 def clipped_gap(T: int, k: int) -> np.ndarray:
     """``min(|y_{k-1} - (T - n_0 - ... - n_{k-2})|, 2 T)`` on the grid (small ints; beyond
     ``2 T`` the head is zero: those cells have more than ``T`` records).
@@ -371,6 +407,7 @@ __all__ = [
     "envelope",
     "filter_axis",
     "last_kernel",
+    "last_view",
     "log_screen",
     "mixture",
     "head_of",

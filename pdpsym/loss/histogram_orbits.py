@@ -72,14 +72,19 @@ class OrbitIndex:
     def __init__(self, R: int, k: int) -> None:
         self.shape = (R,) * k
         self.points = sorted_points(R, k)
-        self._flat: dict[tuple[int, ...] | None, np.ndarray] = {}
+        self._flat: dict[tuple[tuple[int, ...] | None, tuple[int, ...] | None], np.ndarray] = {}
 
-    def flat(self, perm: tuple[int, ...] | None) -> np.ndarray:
+    def flat(
+        self, perm: tuple[int, ...] | None, order: tuple[int, ...] | None = None
+    ) -> np.ndarray:
         """The C-order positions of ``z`` with ``z_{perm[c]} = y_c`` (``z = y`` for None)
-        for each sorted point ``y``: where ``np.transpose(g, perm)`` reads ``g``.
+        for each sorted point ``y``: where ``np.transpose(g, perm)`` reads ``g``; in an
+        array whose axis ``j`` is the grid's axis ``order[j]`` when ``order`` is given (a
+        mixture left in its transposed order, :func:`pdpsym.loss.histogram_mixture.mixture`).
 
         Args:
             perm: a permutation of the coordinates, or None.
+            order: the grid axis of each array axis, or None (the grid's own order).
 
         Returns:
             An int array, one position per sorted point.
@@ -87,16 +92,21 @@ class OrbitIndex:
         References:
             The relabelling lemma of :mod:`pdpsym.loss.histogram_grid`.
         """
-        if perm not in self._flat:
+        if (perm, order) not in self._flat:
             z = self.points if perm is None else np.empty_like(self.points)
             if perm is not None:
                 z[:, list(perm)] = self.points
-            self._flat[perm] = np.ravel_multi_index(tuple(z.T), self.shape)
-        return self._flat[perm]
+            if order is not None:
+                z = z[:, list(order)]
+            self._flat[perm, order] = np.ravel_multi_index(tuple(z.T), self.shape)
+        return self._flat[perm, order]
 
 
 def envelope(
-    grid: np.ndarray, index: OrbitIndex, perms: Sequence[tuple[int, ...] | None]
+    grid: np.ndarray,
+    index: OrbitIndex,
+    perms: Sequence[tuple[int, ...] | None],
+    order: tuple[int, ...] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The max and min over the laws of their float values at the sorted points, each law
     ``j`` read from law 0's float grid at its relabelled point.
@@ -105,6 +115,7 @@ def envelope(
         grid: law 0's float grid (shape ``index.shape``).
         index: the sorted points' positions.
         perms: per law, its permutation (None for law 0 itself).
+        order: the grid axis of each of ``grid``'s axes (None: the grid's own order).
 
     Returns:
         ``(top, low)``, float arrays over the sorted points.
@@ -113,10 +124,10 @@ def envelope(
         The orbit lemma of this module's docstring.
     """
     flat = grid.reshape(-1)
-    top = flat[index.flat(perms[0])]
+    top = flat[index.flat(perms[0], order)]
     low = top.copy()
     for perm in perms[1:]:
-        values = flat[index.flat(perm)]
+        values = flat[index.flat(perm, order)]
         np.maximum(top, values, out=top)
         np.minimum(low, values, out=low)
     return top, low

@@ -15,11 +15,12 @@ and scale, not four. Each calibration bisects on a few kept grid points and scre
 target's grid about four times (the safe start, the bracket's upper end, MQMExact's and
 MQMApprox's scales; :mod:`pdpsym.audit.calibrate_histogram`); the chain has every
 relabelling, so each screen reads the sorted outputs only
-(:mod:`pdpsym.loss.histogram_orbits`), and the passes share one set of grid arrays. The
-paper scale is a chain of 40 records (measured 5.0 s of CPU a point); a point at 100
-records (``101^4 = 10^8`` outputs, 0.8 GB an array) measured 597 s of CPU and 6.1 GB
-(about 19 minutes and 10 GB before the sorted outputs and the shared arrays): eight
-points would take over an hour, so the paper scale stays at 40 records.
+(:mod:`pdpsym.loss.histogram_orbits`), and the passes share one set of grid arrays and
+the exact laws (computed once, they do not depend on the scale). The paper scale is a
+chain of 40 records (measured 3.3 s of CPU a point); a point at 100 records (``101^4 =
+10^8`` outputs, 0.8 GB an array) measured 280 s of CPU and 4.6 GB (597 s and 6.1 GB
+before the laws were kept, about 19 minutes and 10 GB before the sorted outputs): eight
+points would take about 40 minutes, so the paper scale stays at 40 records.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from pdpsym.verify.correlated_figure import COLUMNS, StayPoint, StayScan, calibr
 STATES = 4
 STAYS = ("1/4", "2/5", "1/2", "3/5", "7/10", "4/5", "9/10", "19/20")
 QUICK_STAYS = ("1/4", "1/2", "9/10")
-#: the records of the paper scale (100 records: about 10 minutes of CPU a point, see above)
+#: the records of the paper scale (100 records: about 5 minutes of CPU a point, see above)
 PAPER_T = 40
 
 

@@ -127,3 +127,31 @@ def test_sorted_screen_gives_the_full_screens_enclosure(k, T, lam):
             list(laws.values()), T, 1 / lam, perms=perms, symmetric=True
         )
         assert (np.diff(pts, axis=1) >= 0).all()  # sorted points only
+
+
+@pytest.mark.parametrize("k", [3, 4])
+def test_envelope_read_through_an_axis_order(k):
+    # expected: the envelope of the grid in its own axis order, read by fancy indexing
+    # here (max and min over the laws' relabelled points, written in the test)
+    rng = np.random.default_rng(k)
+    R = 5
+    grid = rng.random((R,) * k)
+    index = histogram_orbits.OrbitIndex(R, k)
+    perms = [None] + [
+        tuple(a if c == 0 else 0 if c == a else c for c in range(k)) for a in range(1, k)
+    ]
+    pts = histogram_orbits.sorted_points(R, k)
+    values = []
+    for perm in perms:
+        z = pts.copy()
+        if perm is not None:
+            z[:, list(perm)] = pts
+        values.append(grid[tuple(z.T)])
+    want_top, want_low = np.max(values, axis=0), np.min(values, axis=0)
+    for order in itertools.permutations(range(k)):
+        moved = np.ascontiguousarray(grid.transpose(order))  # axis j is grid axis order[j]
+        top, low = histogram_orbits.envelope(moved, index, perms, order)
+        assert np.array_equal(top, want_top) and np.array_equal(low, want_low), order
+    # a wrong order reads other points (the check can fail)
+    wrong = np.ascontiguousarray(grid.transpose((1, 0, *range(2, k))))
+    assert not np.array_equal(histogram_orbits.envelope(wrong, index, perms)[0], want_top)

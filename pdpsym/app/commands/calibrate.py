@@ -103,11 +103,16 @@ def run_calibrate(args: argparse.Namespace) -> int:
         raise InputError("--weights", "the histogram query takes no weights")
     # the histogram: all-target passes at the safe start and the bracket's upper end, and
     # at MQM's two scales for the baselines, and a bisection on kept points costing about
-    # three single-target sups (measured on the 4-state chain staying with 7/10: 9.0 s of
-    # CPU at T = 40 for 1.4e7 steps, 57 s at T = 60 for 1.0e8)
+    # three single-target sups; the exact laws (about half of a pass) are computed by the
+    # first pass only and kept, so each later pass counts half (measured on the 4-state
+    # chain staying with 7/10: 3.1 s of CPU at T = 40 for 5.3e6 steps, 18.5 s at T = 60
+    # for 3.3e7, 280 s at T = 100 for 3.5e8)
     passes = 2 if args.no_baselines else 4
     work = (
-        (passes * histogram_work(model, n_targets, known) + 3 * histogram_work(model, 1, known))
+        (
+            (passes + 1) * histogram_work(model, n_targets, known) // 2
+            + 3 * histogram_work(model, 1, known)
+        )
         if histogram
         else limits.CALIBRATION_PASSES * leakage_work(model, n_targets, known)
     )
