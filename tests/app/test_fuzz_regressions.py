@@ -199,9 +199,10 @@ def test_a_histogram_of_a_chain_of_a_billion_records_is_refused_upfront(
     assert outcome == "ok" and code == 2 and "--max-work" in err, err
 
 
-# the chain and the class bisect with the same short rationals (audit.calibration): the
-# class's run (5 s) is in the thorough suite
-@pytest.mark.parametrize("model", ["chain", pytest.param("class", marks=pytest.mark.slow)])
+# about 5 s each: in the thorough suite (the default one checks short_between's contract
+# down to widths of 2^-400 in tests/audit/test_calibration_goal.py)
+@pytest.mark.slow
+@pytest.mark.parametrize("model", ["chain", "class"])
 def test_a_calibration_for_an_eps_of_ten_thousand_digits_ends(tmp_path: Path, model: str) -> None:
     # thorough fuzz, seed 8776798: calibrate --eps 1e9999 bisected at scales near
     # 10^-9999, and each short rational was searched from d = 1 up (33,000 doublings on
