@@ -15,8 +15,9 @@ import pytest
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from product_cases import balls_forced, figures, laws
 
-from pdpsym.audit import audit, product_shifts
+from pdpsym.audit import audit
 from pdpsym.audit.product_shifts import GEOMETRIC_BALL_NOTE, applies
 from pdpsym.core.certify import certify
 from pdpsym.core.eps import Eps
@@ -28,43 +29,6 @@ from pdpsym.models.product import ProductModel
 
 NOTIONS = ["apkdp", "ppkdp", "np", "cdp"]
 HALF = Fraction(1, 2)
-
-
-def digits(v: object) -> str | None:
-    """A value as comparable text: 25 certified digits (None stays None)."""
-    if v is None:
-        return None
-    if v is sympy.oo:
-        return "oo"
-    return certify(v, 25).decimal  # type: ignore[arg-type]
-
-
-def figures(r: object) -> tuple[object, ...]:
-    eps_at = r.epsilon_at_delta  # type: ignore[attr-defined]
-    return (
-        digits(r.epsilon),  # type: ignore[attr-defined]
-        [(digits(d), w) for _, d, w in r.delta_at_epsilon],  # type: ignore[attr-defined]
-        None if eps_at is None else digits(eps_at[1]),
-        # the exact engine names the lumped tail "<lo" where the balls say "-inf"
-        {k: v for k, v in (r.witness or {}).items() if k != "output"},  # type: ignore[attr-defined]
-    )
-
-
-def balls_forced(fn):  # type: ignore[no-untyped-def]
-    """Run ``fn`` with the ball cases on every product model."""
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(product_shifts, "EXACT_RECORDS", 0)
-        return fn()
-
-
-@st.composite
-def laws(draw, k):  # type: ignore[no-untyped-def]
-    """k non-negative rationals summing to 1 (by construction)."""
-    parts = [draw(st.integers(0, 4)) for _ in range(k)]
-    if sum(parts) == 0:
-        parts[draw(st.integers(0, k - 1))] = 1
-    s = sum(parts)
-    return [Fraction(p, s) for p in parts]
 
 
 @st.composite
