@@ -218,7 +218,7 @@ def test_every_command_help_ends_with_an_example() -> None:
 
 
 # the help examples run by the default suite (a few fast ones); all of them with -m slow
-FAST_HELP = {"pdpsym leakage --help", "pdpsym gaussian --help", "pdpsym calibrate --help"}
+FAST_HELP = {"pdpsym leakage --help", "pdpsym gaussian --help"}  # calibrate's: 6 s, slow
 
 
 @pytest.mark.parametrize(

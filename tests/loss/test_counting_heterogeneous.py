@@ -11,6 +11,7 @@ from fractions import Fraction as F
 from math import comb
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from oracles import poisson_binomial as pb
@@ -45,6 +46,7 @@ def test_large_heterogeneous_count_matches_brute_force() -> None:
     assert certify(got, 20).decimal == certify(best, 20).decimal
 
 
+@pytest.mark.slow  # 4 s; the large-law path is in the default suite just above
 def test_seven_distinct_p_match_brute_force() -> None:
     # Brute force: 7 distinct p over 406 records (the windowed large-law path), the
     # Fraction convolution above, e^eps = 3/2, both directions and every distinct target.
