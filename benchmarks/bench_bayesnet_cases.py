@@ -43,6 +43,7 @@ def cases(net: str) -> list[tuple[str, list[str], int, int]]:
         leakage_work,
         target_plan,
     )
+    from pdpsym.models.bayesnet_zeros import zero_plan  # noqa: PLC0415 (only here)
 
     bn = network(net)
     state = STATE[net]
@@ -65,7 +66,8 @@ def cases(net: str) -> list[tuple[str, list[str], int, int]]:
         # as the command estimates: the targets decided on the graph are not computed
         # (each target on its own tree when one tree is over the default limit and theirs
         # are cheaper)
-        plan = target_plan(model, model.variables, (), limit=10**8)
+        found = zero_plan(model, model.variables, (), averaged=False)
+        plan = target_plan(model, found, limit=10**8)
         chosen = list(plan.computed)
         tree = model.targets_work((), None, chosen)
         work = leakage_work(model, len(chosen), (), chosen, None)

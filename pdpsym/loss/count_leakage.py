@@ -62,7 +62,7 @@ from pdpsym.loss.independent import independent_closed_form, independent_leakage
 from pdpsym.loss.leakage_result import Enclosed, TargetLeakage
 from pdpsym.models import bayesnet_float_jtree, truncated_counts
 from pdpsym.models.bayesnet_build import relevant_known
-from pdpsym.models.bayesnet_zeros import averaged_zeros
+from pdpsym.models.bayesnet_zeros import averaged_zeros, zero_plan
 from pdpsym.models.counts import Contributions, CountModel
 from pdpsym.models.model_objects import chain_of, network_of
 
@@ -468,12 +468,12 @@ def structured_leakage(
     if network is not None:  # known records d-separated from the query
         counted = [v for v, row in zip(network.variables, contrib.table, strict=True) if any(row)]
         if plan is None or (plan.targets, plan.known) != (tuple(targets), tuple(known)):
-            plan = target_plan(network, targets, known, weights)
+            plan = target_plan(network, zero_plan(network, targets, known, weights, averaged=False))
         zeros, settled, targets = plan.zeros, plan.decided, list(plan.computed)
         by_tables = plan.by_tables
         if plan.per_target:  # each target on its own tree (its barren records left out)
             for t in targets:
-                one = TargetPlan((t,), tuple(asked), (), {}, (t,))
+                one = TargetPlan((t,), tuple(asked), weights, computed=(t,))
                 (alone,) = structured_leakage(
                     model, [t], asked, lam, weights, digits=digits, exact=exact,
                     on_target=on_target, exact_limit=exact_limit, on_step=on_step, plan=one,

@@ -14,7 +14,7 @@ from typing import Any
 
 from pdpsym.loss.independent import independent_closed_form
 from pdpsym.models import bayesnet_float_jtree
-from pdpsym.models.bayesnet_zeros import zero_plan
+from pdpsym.models.bayesnet_zeros import ZeroPlan
 from pdpsym.models.counts import CountModel
 from pdpsym.models.model_objects import chain_of, network_of
 
@@ -118,18 +118,12 @@ def leakage_work(
 
 
 @dataclass(frozen=True)
-class TargetPlan:
-    """Which targets of a Bayesian network are exact zeros, which of them are decided on
-    the graph (``True``: leakage 0; ``False``: no compatible pair), and which targets the
-    passes compute (:func:`target_plan`); ``by_tables``: the zeros found by the
-    tables' values, not by the graph alone."""
+class TargetPlan(ZeroPlan):
+    """A :class:`~pdpsym.models.bayesnet_zeros.ZeroPlan` with the targets the passes
+    compute (:func:`target_plan`): the zeros decided on the graph are left out of
+    ``computed`` when that makes the estimate smaller."""
 
-    targets: tuple[str, ...]
-    known: tuple[str, ...]
-    zeros: tuple[str, ...]
-    decided: Mapping[str, bool]
-    computed: tuple[str, ...]
-    by_tables: frozenset[str] = frozenset()
+    computed: tuple[str, ...] = ()
     #: each computed target on its own clique tree (its ancestors and the query's):
     #: the estimate ``work`` and the largest induced width ``width`` of those trees
     per_target: bool = False
@@ -137,29 +131,18 @@ class TargetPlan:
     width: int = 0
 
 
-def target_plan(
-    network: Any,
-    targets: Sequence[str],
-    known: Sequence[str],
-    weights: Mapping[str, int] | None = None,
-    graph: Mapping[str, Any] | None = None,
-    limit: int | None = None,
-) -> TargetPlan:
-    """The exact zeros of :func:`pdpsym.models.bayesnet_zeros.zero_plan` found on the
-    graph (the zeros by averaged tables are found after the work check, by
-    :func:`~pdpsym.loss.count_leakage.structured_leakage`: they are computed all the same)
-    and the targets to compute: the decided ones are left out when that makes the
-    estimate smaller (their records may drop out of the clique tree), else every target
-    is computed (a smaller network may fall to a costlier engine: the decided values are
-    the same either way).
+def target_plan(network: Any, found: ZeroPlan, limit: int | None = None) -> TargetPlan:
+    """The targets to compute of a question whose exact zeros
+    :func:`pdpsym.models.bayesnet_zeros.zero_plan` has found (on the graph: the zeros by
+    averaged tables are found after the work check, by
+    :func:`~pdpsym.loss.count_leakage.structured_leakage`, and computed all the same):
+    the decided ones are left out when that makes the estimate smaller (their records
+    may drop out of the clique tree), else every target is computed (a smaller network
+    may fall to a costlier engine: the decided values are the same either way).
 
     Args:
         network: a :class:`~pdpsym.models.bayesnet.BayesianNetwork`.
-        targets: the targets.
-        known: the known records.
-        weights: integer query weights (default 1).
-        graph: the nodes as declared, when ``network`` has had its vacuous edges dropped
-            (:func:`~pdpsym.models.bayesnet_vacuous.without_vacuous`).
+        found: the question (targets, known records, integer weights) and its zeros.
         limit: a caller's work limit: when every target on one tree is over it, each
             target on its own tree is tried (:func:`per_target_work`).
 
@@ -169,17 +152,16 @@ def target_plan(
     References:
         Li et al. (2019), Eq. 2 (a target's value needs only its own laws).
     """
-    zeros, decided, by_tables = zero_plan(
-        network, targets, known, weights, graph=graph, averaged=False
-    )
+    targets, known, weights = found.targets, found.known, found.weights
     computed = list(targets)
     shared = leakage_work(network, len(targets), known, targets, weights)
-    if decided:
-        chosen = [t for t in targets if t not in decided]
+    if found.decided:
+        chosen = [t for t in targets if t not in found.decided]
         reduced = leakage_work(network, len(chosen), known, chosen, weights)
         if reduced < shared:
             computed, shared = chosen, reduced
-    plan = TargetPlan(tuple(targets), tuple(known), zeros, decided, tuple(computed), by_tables)
+    asked = {f.name: getattr(found, f.name) for f in dataclasses.fields(ZeroPlan)}
+    plan = TargetPlan(**asked, computed=tuple(computed))
     alone = None
     if limit is not None and shared > limit:
         alone = per_target_work(network, computed, known, weights, limit)

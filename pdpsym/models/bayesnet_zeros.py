@@ -13,6 +13,7 @@ References:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from pdpsym.models.bayesnet_build import (
@@ -26,6 +27,22 @@ from pdpsym.models.bayesnet_vacuous import averaged_independent, exact_marginal,
 
 #: the most cells of one factor when a target's support is found over its own ancestors
 SUPPORT_CELLS = 1 << 18
+
+
+@dataclass(frozen=True)
+class ZeroPlan:
+    """A question asked of a Bayesian network (its targets, known records and query
+    weights) with the targets whose Eq. 2 leakage is exactly 0 (:func:`zero_plan`):
+    ``decided`` says, for each zero settled without its laws, whether it has a
+    compatible pair (leakage 0) or none; ``by_tables``: the zeros that the graph alone
+    does not show (a dropped edge or an averaged table)."""
+
+    targets: tuple[str, ...]
+    known: tuple[str, ...]
+    weights: Mapping[str, int] | None = None
+    zeros: tuple[str, ...] = ()
+    decided: Mapping[str, bool] = field(default_factory=dict)
+    by_tables: frozenset[str] = frozenset()
 
 
 def zero_targets(
@@ -48,8 +65,8 @@ def zero_targets(
     References:
         Li et al. (2019), Eq. 2; Koller and Friedman (2009), Theorem 3.3.
     """
-    zeros, decided, _ = zero_plan(network, targets, known, weights)
-    return zeros, decided
+    plan = zero_plan(network, targets, known, weights)
+    return plan.zeros, dict(plan.decided)
 
 
 def zero_plan(
@@ -60,7 +77,7 @@ def zero_plan(
     *,
     graph: Mapping[str, Node] | None = None,
     averaged: bool = True,
-) -> tuple[tuple[str, ...], dict[str, bool], frozenset[str]]:
+) -> ZeroPlan:
     """A Bayesian network's targets whose Eq. 2 leakage is exactly 0, those of them
     decided without computing their laws, and those found by the tables' values.
 
@@ -95,9 +112,9 @@ def zero_plan(
             targets are computed: a caller may find them after its work check).
 
     Returns:
-        ``(zeros, decided, by_tables)``: the zero targets in order; for each decided one
-        whether it has a compatible pair (leakage 0) or not; and the zeros that the
-        graph alone does not show (a dropped edge or an averaged table).
+        The :class:`ZeroPlan` of the question: the zero targets in order; for each
+        decided one whether it has a compatible pair (leakage 0) or not; and the zeros
+        that the graph alone does not show (a dropped edge or an averaged table).
 
     References:
         Li et al. (2019), Eq. 2; Koller and Friedman (2009), Theorem 3.3; Aji and
@@ -136,7 +153,9 @@ def zero_plan(
             decided.update(more)
             by_tables |= set(more)
             zeros = tuple(t for t in targets if t in set(zeros) or t in more)
-    return zeros, decided, frozenset(by_tables)
+    return ZeroPlan(
+        tuple(targets), tuple(known), weights, tuple(zeros), decided, frozenset(by_tables)
+    )
 
 
 def averaged_zeros(
@@ -169,4 +188,4 @@ def averaged_zeros(
     return averaged_independent(nodes, [c for c in counted if c not in known], known, rest)
 
 
-__all__ = ["SUPPORT_CELLS", "averaged_zeros", "zero_plan", "zero_targets"]
+__all__ = ["SUPPORT_CELLS", "ZeroPlan", "averaged_zeros", "zero_plan", "zero_targets"]

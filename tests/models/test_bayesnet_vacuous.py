@@ -128,7 +128,8 @@ PEDIGREE = [
 def zeros_of(specs, counted, known=()):
     net = BayesianNetwork.from_nodes(specs).count_query(counted, "1")
     targets = [v for v in net.variables if v not in known]
-    zeros, decided, by_tables = zero_plan(net, targets, known)
+    plan = zero_plan(net, targets, known)
+    zeros, decided, by_tables = plan.zeros, plan.decided, plan.by_tables
     return net, targets, set(zeros), decided, by_tables
 
 
@@ -260,7 +261,8 @@ def test_link_count_of_twenty_has_twenty_zeros_by_the_tables():
     net = BayesianNetwork.from_text(text, "bif", tolerance=Fraction(1, 10**6))
     counted = [f"Z_{k}_{s}_{g}" for k in (56, 57, 58, 59, 54) for s in "da" for g in "mf"]
     net = net.count_query(counted, "f")
-    _, decided, by_tables = zero_plan(net, net.variables, ())
+    plan = zero_plan(net, net.variables, ())
+    decided, by_tables = plan.decided, plan.by_tables
     expected = {f"N{k}_{s}_{g}" for k in (54, 56, 57, 58, 59) for s in "da" for g in "mf"}
     expected -= {"N56_a_m", "N56_a_f"}
     expected |= {"D0_56_a_m", "D0_56_a_f"}
@@ -312,7 +314,7 @@ def test_each_target_on_its_own_tree_gives_the_shared_trees_values():
     net = BayesianNetwork.from_text(text, "bif", tolerance=Fraction(1, 10**6))
     net = net.count_query(["HYPOVOLEMIA", "LVFAILURE"], "TRUE")
     targets = list(net.variables)
-    plan = target_plan(net, targets, ())
+    plan = target_plan(net, zero_plan(net, targets, (), averaged=False))
     assert not plan.per_target  # a small shared tree: not tried
     alone = dataclasses.replace(plan, per_target=True)
     shared = structured_leakage(net, targets, (), 2, exact=False, plan=plan)
@@ -329,7 +331,9 @@ def test_munin1_counting_five_records_runs_target_by_target(capsys):
     text = gzip.open(DATA / "munin1.bif.gz", "rt").read()
     net = BayesianNetwork.from_text(text, "bif", tolerance=Fraction(1, 10**6))
     having = [v for v in net.variables if "NO" in net.nodes[v].states][:5]
-    plan = target_plan(net.count_query(having, "NO"), net.variables, (), limit=10**8)
+    counted = net.count_query(having, "NO")
+    found = zero_plan(counted, net.variables, (), averaged=False)
+    plan = target_plan(counted, found, limit=10**8)
     assert plan.per_target and plan.work < 10**8 and plan.width <= 7
     argv = ["leakage", str(DATA / "munin1.bif.gz"), "--all-targets", "--lam", "2", "--json"]
     assert main([*argv, "--count", ",".join(having) + "=NO"]) == 0

@@ -19,6 +19,7 @@ from pdpsym.loss.histogram import histogram_leakage, histogram_work
 from pdpsym.mechanisms.laplace import parse_lambda
 from pdpsym.models import counts
 from pdpsym.models.bayesnet_vacuous import without_vacuous
+from pdpsym.models.bayesnet_zeros import zero_plan
 from pdpsym.models.counts import CountModel
 from pdpsym.models.model_objects import network_of
 
@@ -64,7 +65,8 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
             asked = [args.target]
         # the targets computed: those d-separated from the query and settled by the graph
         # are not (their leakage is exactly 0), so the estimate leaves them out too
-        plan = target_plan(network, asked, known, weights, declared, limits.max_work(args))
+        found = zero_plan(network, asked, known, weights, graph=declared, averaged=False)
+        plan = target_plan(network, found, limits.max_work(args))
         chosen = list(plan.computed)
         n_targets = len(chosen)
         tree = network.targets_work(known, weights, chosen)
