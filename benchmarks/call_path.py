@@ -5,8 +5,8 @@
 
 Runs ``pdpsym ARGV`` in this process with a profiler and lists every module of pdpsym
 one of whose functions is called, with the functions; code that runs while a module is
-being imported (module bodies, class bodies) is left out, so the list is the command's
-dynamic call path. Modules run only while the parser is built (``build_parser`` calls
+being imported (module bodies, class bodies, a package's hooks the import system calls)
+is left out, so the list is the command's dynamic call path. Modules run only while the parser is built (``build_parser`` calls
 every command's ``register``) are listed apart.
 """
 
@@ -22,6 +22,16 @@ from typing import Any
 from pdpsym.app.cli import main
 
 ROOT = os.path.dirname(__import__("pdpsym").__file__)
+
+
+def _importing(frame: FrameType | None) -> bool:
+    """Whether the import system is on the stack (a lazy import binding a submodule on
+    its package runs the package's ``__setattr__``: import plumbing, not the command)."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _within(frame: FrameType | None, name: str) -> bool:
@@ -42,7 +52,7 @@ def call_path(argv: list[str]) -> tuple[int, dict[str, set[str]], set[str]]:
     def prof(frame: FrameType, event: str, arg: Any) -> None:
         if event == "call":
             f = frame.f_code.co_filename
-            if f.startswith(ROOT) and not _within(frame, "<module>"):
+            if f.startswith(ROOT) and not _within(frame, "<module>") and not _importing(frame):
                 rel = os.path.relpath(f, os.path.dirname(ROOT))
                 if _within(frame, "build_parser") and frame.f_code.co_name != "build_parser":
                     parser.add(rel)

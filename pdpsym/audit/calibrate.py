@@ -35,7 +35,7 @@ from pdpsym.loss.count_leakage import (
     structured_leakage,
     target_enclosure,
 )
-from pdpsym.loss.independent import independent_closed_form
+from pdpsym.loss.shortcuts import independent_closed_form
 from pdpsym.mechanisms.mqm import (
     BaselineScale,
     group_dp_scale,
@@ -112,7 +112,7 @@ class SumScale(ScaleEngine):
         return hi
 
     def closed_form(self) -> bool:
-        """Independent records of many values (:mod:`pdpsym.loss.independent`)."""
+        """Independent records of many values (:mod:`pdpsym.loss.shortcuts`)."""
         return independent_closed_form(self.model)
 
     def leakages(self, targets: Sequence[str], lam: Fraction, eps: Fraction | None) -> list[Any]:

@@ -30,7 +30,7 @@ non-increasing in ``lambda``. The same holds for the two-sided geometric mechani
 combination of 1 and the geometric characteristic function for ``a2 > a1``).
 
 **Independent records** (product models above a size): the closed form of
-:mod:`pdpsym.loss.independent`.
+:mod:`pdpsym.loss.shortcuts`.
 
 **Geometric mechanism.** With integer query values, the two-sided geometric mechanism
 ``P(r) ~ alpha^{|r - f(x)|}`` on integers has the same candidate set (the support points)
@@ -53,13 +53,13 @@ from pdpsym.core.numbers import fraction_str
 from pdpsym.loss import (
     chain_all_targets,
     chain_float_screen,
-    chain_shortcuts,
     count_mixtures,
     network_floats,
+    shortcuts,
 )
 from pdpsym.loss.count_leakage_work import TargetPlan, target_plan
-from pdpsym.loss.independent import independent_closed_form, independent_leakages
 from pdpsym.loss.leakage_result import Enclosed, TargetLeakage
+from pdpsym.loss.shortcuts import independent_closed_form, independent_leakages
 from pdpsym.models import bayesnet_float_jtree, truncated_counts
 from pdpsym.models.bayesnet_build import relevant_known
 from pdpsym.models.bayesnet_zeros import averaged_zeros, zero_plan
@@ -380,15 +380,15 @@ def _chain_values(
 ) -> dict[int, tuple[Fraction, Fraction] | None]:
     """Every target the chain's fast paths settle: ``[lo, hi]``, or None for a target
     with fewer than two compatible values. Independent records give the exact value
-    (:func:`chain_shortcuts.independent_values`); otherwise the extremes and the screen
+    (:func:`shortcuts.independent_values`); otherwise the extremes and the screen
     (:func:`_chain_extremes`), run once per mirror pair on a reversal-symmetric chain
-    (:func:`chain_shortcuts.reversal_symmetric`). The other targets are left to the caller."""
+    (:func:`shortcuts.reversal_symmetric`). The other targets are left to the caller."""
     rate = 1 / (lam * contrib.scale)
-    if chain_shortcuts.independent_records(chain):
-        exact = chain_shortcuts.independent_values(chain, positions, rate)
+    if shortcuts.independent_records(chain):
+        exact = shortcuts.independent_values(chain, positions, rate)
         return {p: (v, v) if v is not None else None for p, v in exact.items()}
-    sym = chain_shortcuts.reversal_symmetric(chain)
-    rep = {p: chain_shortcuts.mirror(chain, p, sym) for p in positions}
+    sym = shortcuts.reversal_symmetric(chain)
+    rep = {p: shortcuts.mirror(chain, p, sym) for p in positions}
     done = _chain_extremes(chain, sorted(set(rep.values())), contrib, lam, digits)
     return {p: done[r] for p, r in rep.items() if r in done}
 
@@ -490,7 +490,7 @@ def structured_leakage(
         if chain is not None and (len(set(targets)) > 2 or chain.length <= 64):
             pos = {t: model.index(t) for t in targets}  # type: ignore[attr-defined]
             done = _chain_values(chain, list(pos.values()), contrib, lam, digits)
-            sym = chain_shortcuts.reversal_symmetric(chain)
+            sym = shortcuts.reversal_symmetric(chain)
             names = {p: name for name, p in pos.items()}
             rest = []
             for name in targets:
@@ -502,7 +502,7 @@ def structured_leakage(
                     if on_target is not None:
                         on_target(name)
                     continue
-                rep = names.get(chain_shortcuts.mirror(chain, p, sym), name)
+                rep = names.get(shortcuts.mirror(chain, p, sym), name)
                 if rep != name and rep in pos:
                     stands[name] = rep
                 else:

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pdpsym.loss.independent import independent_closed_form
+from pdpsym.loss.shortcuts import independent_closed_form
 from pdpsym.models import bayesnet_float_jtree
 from pdpsym.models.bayesnet_zeros import ZeroPlan
 from pdpsym.models.counts import CountModel

@@ -55,13 +55,13 @@ from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss import (
     chain_all_targets,
-    chain_shortcuts,
     histogram_chain,
     histogram_complement,
     histogram_grid,
     histogram_orbits,
     histogram_products,
     histogram_symmetry,
+    shortcuts,
 )
 from pdpsym.loss.count_leakage import checked_known, known_assignments
 from pdpsym.loss.count_leakage_work import assignment_count
@@ -417,7 +417,7 @@ def _reversible(model: CountModel) -> bool:
     chain = chain_all_targets.CountChain(
         markov.initial_law, markov.matrices, (row,) * markov.length, {}
     )
-    return chain_shortcuts.reversal_symmetric(chain) or (
+    return shortcuts.reversal_symmetric(chain) or (
         histogram_symmetry.reversal_relabelling(markov.initial_law, markov.matrices) is not None
     )
 
@@ -426,7 +426,7 @@ def _mirrors(
     model: CountModel, targets: Sequence[str], assignment: dict[str, Fraction]
 ) -> dict[str, str]:
     """Targets whose leakage equals their mirror's (``x_t`` and ``x_{T+1-t}`` of a
-    reversal-symmetric chain, :func:`pdpsym.loss.chain_shortcuts.reversal_symmetric`: the
+    reversal-symmetric chain, :func:`pdpsym.loss.shortcuts.reversal_symmetric`: the
     histogram does not depend on the order of the records; or, with no known record, of
     a chain reversed up to a relabelling of its states,
     :func:`pdpsym.loss.histogram_symmetry.reversal_relabelling`), mapped to that mirror."""
@@ -438,7 +438,7 @@ def _mirrors(
     chain = chain_all_targets.CountChain(
         markov.initial_law, markov.matrices, (row,) * markov.length, fixed
     )
-    if not chain_shortcuts.reversal_symmetric(chain) and (
+    if not shortcuts.reversal_symmetric(chain) and (
         assignment
         or histogram_symmetry.reversal_relabelling(markov.initial_law, markov.matrices) is None
     ):
@@ -447,7 +447,7 @@ def _mirrors(
     names = {p: name for name, p in pos.items()}
     out = {}
     for name, p in pos.items():
-        rep = names.get(chain_shortcuts.mirror(chain, p, True))
+        rep = names.get(shortcuts.mirror(chain, p, True))
         if rep is not None and rep != name:
             out[name] = rep
     return out

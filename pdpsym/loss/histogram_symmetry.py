@@ -33,7 +33,7 @@ of the histogram given the values of ``x_t`` are those given the values of
 pairs of values and over all outputs, and ``y -> y`` permuted is a bijection of ``R^k``
 preserving the kernel ``q^{|y - n|_1}``, so targets ``t`` and ``T + 1 - t`` have the same
 leakage. ``sigma`` the identity is detailed balance (a reversible chain,
-:func:`pdpsym.loss.chain_shortcuts.reversal_symmetric`); a circulant chain with a uniform
+:func:`pdpsym.loss.shortcuts.reversal_symmetric`); a circulant chain with a uniform
 start has ``P* = P^T``, the chain relabelled by ``sigma(i) = -i mod k``.
 
 Permutations are listed for ``k <=`` :data:`MAX_PERMUTED_STATES` (``k!`` candidates, each

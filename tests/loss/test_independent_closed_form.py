@@ -1,5 +1,5 @@
 """Independent records (product models): every target leaks ``(max c - min c) / lambda``
-(the lemma of ``loss.independent``), checked against the generic engine's certified
+(the lemma of ``loss.shortcuts``), checked against the generic engine's certified
 enclosures on small models (the closed form forced on by a zero threshold), by hand on
 one model, and at 10^4 records each with its own p from the command line."""
 
@@ -16,7 +16,7 @@ import pytest
 import pdpsym as ps
 from pdpsym.app.cli import main
 from pdpsym.audit import calibrate as cal
-from pdpsym.loss import count_leakage, independent
+from pdpsym.loss import count_leakage, shortcuts
 
 
 def _models() -> list[ps.ProductModel]:
@@ -42,7 +42,7 @@ def test_closed_form_inside_the_engines_enclosures(
     targets = list(model.variables)
     weights = {targets[0]: 2}
     generic = count_leakage.structured_leakage(model, targets, lam=lam, weights=weights)
-    monkeypatch.setattr(independent, "INDEPENDENT_FROM", 0)
+    monkeypatch.setattr(shortcuts, "INDEPENDENT_FROM", 0)
     closed = count_leakage.structured_leakage(model, targets, lam=lam, weights=weights)
     for g, c in zip(generic, closed, strict=True):
         assert g.status == c.status
@@ -55,7 +55,7 @@ def test_closed_form_by_hand(monkeypatch: pytest.MonkeyPatch) -> None:
     # x1 in {-2, 0, 5} with P(-2) = 0: its reachable values are 0 and 5, weight 3, so the
     # leakage is 3 * 5 / lam = 15 / 4 at lam = 4 (hand); x2 has one possible value: none
     model = ps.ProductModel([(["-2", "0", "5"], ["0", "1/2", "1/2"]), (["1", "2"], ["1", "0"])])
-    monkeypatch.setattr(independent, "INDEPENDENT_FROM", 0)
+    monkeypatch.setattr(shortcuts, "INDEPENDENT_FROM", 0)
     res = count_leakage.structured_leakage(model, ["x1", "x2"], lam=4, weights={"x1": 3})
     assert res[0].value is not None and res[0].value.lo == F(15, 4)
     assert res[1].status == "no-compatible-pair"
@@ -64,7 +64,7 @@ def test_closed_form_by_hand(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_calibrate_closed_form_inside_the_engines(monkeypatch: pytest.MonkeyPatch) -> None:
     model = _models()[1]
     generic = cal.calibrate(model, F(1, 2))
-    monkeypatch.setattr(independent, "INDEPENDENT_FROM", 0)
+    monkeypatch.setattr(shortcuts, "INDEPENDENT_FROM", 0)
     closed = cal.calibrate(model, F(1, 2))
     assert closed.lo == closed.hi and generic.lo <= closed.lo <= generic.hi
     assert closed.worst_target == generic.worst_target

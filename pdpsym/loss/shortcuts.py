@@ -1,6 +1,30 @@
-"""Exact shortcuts for degenerate count chains: reversal symmetry and independent records.
+"""Exact shortcuts that spare the count engines, decided from the model's rational
+parameters (never from floats): independent records in closed form, and the reversal
+symmetry of a chain.
 
-Both are decided exactly from the chain's rational parameters (never from floats).
+**Lemma (independent records).** Let the records be independent and the query
+``f = sum_t c_t(x_t)`` (integer contributions, scale ``D``) be released with Laplace noise
+of scale ``lambda`` (or the two-sided geometric mechanism with ``alpha = e^{-1/lambda}``).
+Given ``x_K``, the other records' count ``R`` does not depend on ``x_i``, so
+``p(r | x_i = a) = sum_s R(s) k(r - s - c(a))`` with ``k`` the noise density. By the
+triangle inequality each term's ratio to the ``b`` term is at most
+``e^{|c(a) - c(b)| / (lambda D)}``, and for ``r`` beyond every support point (on the side
+of the larger contribution) every term has exactly that ratio. So the leakage of
+``A(i, K)`` is
+
+    V_i = (max c - min c) / (lambda D)
+
+over the values of ``x_i`` with positive probability, for every ``x_K``: exact, with no
+law built, and attained (Li et al., Theorem 1: on independent records the leakage is the
+mechanism's ``epsilon``). Two models meet it:
+
+- a product model (:func:`independent_leakages`); those whose generic pass exceeds
+  :data:`INDEPENDENT_FROM` steps (``10^4`` records each with its own ``p``: ``10^12``)
+  take the closed form (:func:`independent_closed_form`), smaller ones keep the engine of
+  :mod:`pdpsym.loss.count_leakage` and its printed enclosures;
+- a chain whose every step matrix has identical rows (``x_{t+1}`` does not depend on
+  ``x_t``, :func:`independent_records`; with any fixed records too), whatever its size
+  (:func:`independent_values`, with ``rho = 1 / (lambda D)`` the Laplace rate).
 
 **Reversal.** If a chain has one transition matrix ``P`` for every step, its initial law
 ``pi`` is stationary (``pi P = pi``) and ``P`` is reversible (``pi_i P_ij = pi_j P_ji``,
@@ -13,18 +37,9 @@ and sends ``x_t`` to ``x_{T-1-t}``: targets ``t`` and ``T-1-t`` have the same co
 laws of the count, hence the same value of every function of them (Li et al.'s Eq. 2
 included). :func:`mirror` returns the target that stands for ``t``.
 
-**Independent records.** If every step matrix has identical rows, ``x_{t+1}`` does not
-depend on ``x_t``: the records are independent (with any fixed records too). Then
-``S = c_t(x_t) + R`` with ``R`` independent of ``x_t``, so the law of ``S`` given
-``x_t = a`` is that of ``R`` shifted by ``c_t(a)``. For the Laplace mechanism of rate
-``rho`` the ratio of the two output densities is at most ``e^{rho |c_t(a) - c_t(b)|}``
-(triangle inequality on ``|r - s - c|``) and equals it for every output ``r`` at or beyond
-the largest (smallest) point of the support, so Eq. 2 is exactly
-
-    V_t = rho (max_a c_t(a) - min_a c_t(a))
-
-over the states ``a`` of positive probability (:func:`independent_values`; Li et al.,
-Theorem 1: on independent records the leakage is the mechanism's ``epsilon``).
+References: Li et al. (2019), Section III, Eq. 2, Theorem 1; Desfontaines et al. (2020),
+Section 4 (independent Bernoulli records with their own ``p_i``); Kelly, Reversibility
+and Stochastic Networks (1979), Section 1.2.
 """
 
 from __future__ import annotations
@@ -33,6 +48,66 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from pdpsym.loss.chain_all_targets import CountChain
+from pdpsym.models.counts import Contributions, CountModel
+from pdpsym.models.model_objects import product_of
+
+__all__ = [
+    "INDEPENDENT_FROM",
+    "independent_closed_form",
+    "independent_leakages",
+    "independent_records",
+    "independent_values",
+    "mirror",
+    "reversal_symmetric",
+]
+
+#: product models whose generic pass exceeds this many steps take the closed form
+INDEPENDENT_FROM = 10**8
+
+
+def independent_closed_form(model: CountModel) -> bool:
+    """Whether ``model``'s leakage takes the closed form of independent records.
+
+    Args:
+        model: a structured model.
+
+    Returns:
+        True for a product model whose generic pass exceeds :data:`INDEPENDENT_FROM`
+        steps (the module's lemma then gives every target's leakage).
+
+    References:
+        Li et al. (2019), Section III, Eq. 2.
+    """
+    product = product_of(model)
+    return product is not None and product.size_hint() > INDEPENDENT_FROM
+
+
+def independent_leakages(
+    model: CountModel, targets: Sequence[str], contrib: Contributions, lam: Fraction
+) -> list[Fraction | None]:
+    """Each target's exact leakage ``(max c - min c) / (lambda D)`` (the module's lemma).
+
+    Args:
+        model: a product model.
+        targets: the target records.
+        contrib: the query's integer contributions.
+        lam: the noise scale, in query units.
+
+    Returns:
+        One exact value per target, None when fewer than two of its values are possible.
+
+    References:
+        Li et al. (2019), Section III, Eq. 2; the module's lemma.
+    """
+    product = product_of(model)
+    assert product is not None
+    out: list[Fraction | None] = []
+    for t in targets:
+        i = product.index(t, "target")
+        _, probs = product.laws[i]
+        cs = [contrib.table[i][j] for j, q in enumerate(probs) if q > 0]
+        out.append(Fraction(max(cs) - min(cs)) / (lam * contrib.scale) if len(cs) >= 2 else None)
+    return out
 
 
 def reversal_symmetric(chain: CountChain) -> bool:
@@ -143,11 +218,3 @@ def independent_values(
 def _law_of(chain: CountChain, t: int) -> tuple[Fraction, ...]:
     """The marginal law of record ``t`` when the records are independent."""
     return chain.initial if t == 0 else chain.matrix(t - 1)[0]
-
-
-__all__ = [
-    "independent_records",
-    "independent_values",
-    "mirror",
-    "reversal_symmetric",
-]

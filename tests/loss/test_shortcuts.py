@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from oracles.eq2_leakage import eq2_bruteforce
 
 from pdpsym.core import poly
-from pdpsym.loss import chain_all_targets, chain_shortcuts, count_mixtures
+from pdpsym.loss import chain_all_targets, count_mixtures, shortcuts
 from pdpsym.loss.count_leakage import leakage_max, structured_leakage
 from pdpsym.models import truncated_counts
 from pdpsym.models.markov import MarkovChain
@@ -95,24 +95,22 @@ def test_the_exact_decisions_of_symmetry_and_independence():
         tab = table or m.contributions().table
         return chain_all_targets.CountChain(m.initial_law, m.matrices, tab, fixed or {})
 
-    assert chain_shortcuts.reversal_symmetric(chain("stationary", sym))
-    assert not chain_shortcuts.reversal_symmetric(chain(["1", "0"], sym))
-    assert chain_shortcuts.reversal_symmetric(
-        chain("stationary", [["1/10", "9/10"], ["1/5", "4/5"]])
-    )
+    assert shortcuts.reversal_symmetric(chain("stationary", sym))
+    assert not shortcuts.reversal_symmetric(chain(["1", "0"], sym))
+    assert shortcuts.reversal_symmetric(chain("stationary", [["1/10", "9/10"], ["1/5", "4/5"]]))
     three = MarkovChain(
         ["0", "1", "2"], 4, "stationary", [["0", "1", "0"], ["0", "0", "1"], ["1", "0", "0"]]
     )
     cyc = chain_all_targets.CountChain(
         three.initial_law, three.matrices, three.contributions().table
     )
-    assert not chain_shortcuts.reversal_symmetric(cyc)  # a cycle is not reversible
+    assert not shortcuts.reversal_symmetric(cyc)  # a cycle is not reversible
     weighted = ((0, 2),) + ((0, 1),) * 5
-    assert not chain_shortcuts.reversal_symmetric(chain("stationary", sym, table=weighted))
-    assert chain_shortcuts.reversal_symmetric(chain("stationary", sym, fixed={1: 0, 4: 0}))
-    assert not chain_shortcuts.reversal_symmetric(chain("stationary", sym, fixed={1: 0}))
-    assert chain_shortcuts.independent_records(chain(["1/3", "2/3"], [["1/4", "3/4"]] * 2))
-    assert not chain_shortcuts.independent_records(chain("stationary", sym))
+    assert not shortcuts.reversal_symmetric(chain("stationary", sym, table=weighted))
+    assert shortcuts.reversal_symmetric(chain("stationary", sym, fixed={1: 0, 4: 0}))
+    assert not shortcuts.reversal_symmetric(chain("stationary", sym, fixed={1: 0}))
+    assert shortcuts.independent_records(chain(["1/3", "2/3"], [["1/4", "3/4"]] * 2))
+    assert not shortcuts.independent_records(chain("stationary", sym))
 
 
 def test_mirrored_targets_of_a_symmetric_chain_get_equal_values():
