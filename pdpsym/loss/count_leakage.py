@@ -60,7 +60,7 @@ from pdpsym.loss import (
 from pdpsym.loss.count_leakage_work import TargetPlan, target_plan
 from pdpsym.loss.leakage_result import Enclosed, TargetLeakage
 from pdpsym.loss.shortcuts import independent_closed_form, independent_leakages
-from pdpsym.models import bayesnet_float_jtree, truncated_counts
+from pdpsym.models import bayesnet_float_jtree
 from pdpsym.models.bayesnet_build import relevant_known
 from pdpsym.models.bayesnet_zeros import averaged_zeros, zero_plan
 from pdpsym.models.counts import Contributions, CountModel
@@ -166,7 +166,7 @@ def _pair_sups(
         if norm == 0:
             continue
         cuts = [
-            truncated_counts.truncation_shift(tot, poly.degree(f), n, rate, prec)
+            count_mixtures.truncation_shift(tot, poly.degree(f), n, rate, prec)
             for f, tot in zip(factors, totals, strict=True)
         ]
         # each factor rounded relatively to prec + 16 bits (small integers, fast product);
@@ -175,12 +175,12 @@ def _pair_sups(
         dropped = sum(r[1] for r in rounded)
         if sum(cuts) > dropped + 64:
             # a wide law: drop its tails absolutely, the dropped mass carried exactly
-            # (pdpsym.models.truncated_counts)
-            g = poly.product([truncated_counts.floor_shift(f, c) for f, c in zip(factors, cuts)])
+            # (pdpsym.loss.count_mixtures)
+            g = poly.product([count_mixtures.floor_shift(f, c) for f, c in zip(factors, cuts)])
             dropped = sum(cuts)
             delta = norm - poly.total(g) * (1 << dropped)
             shift = poly.height_bits(g)
-            values_ = truncated_counts.widen_up(
+            values_ = count_mixtures.widen_up(
                 count_mixtures.mixture_values(g, n, rate, prec, shift), delta, shift + dropped, prec
             )
             mixes.append((values_, poly.scaled_int(norm, shift + dropped, prec)))

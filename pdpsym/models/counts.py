@@ -13,6 +13,13 @@ polynomials whose product ``J_{i,a}(z) = sum_c n_c z^c`` is proportional to
 ``P(S = c, x_i = a, x_K = v)`` (the same factor for every ``a`` of one target). The law
 of Eq. 2 given ``x_i = a, x_K = v`` is ``n_c / J_{i,a}(1)``; ``J_{i,a} = 0`` means the
 event has probability zero.
+
+What the Markov chain and the product model share is :class:`RecordModel`: records
+``x_1..x_T`` with finite rational domains. A subclass gives its record names (``_names``,
+None for ``x1..xT``), each record's domain (``_record_domains``, cached as
+:attr:`RecordModel.record_domains`) and the count polynomials
+(:meth:`CountModel.target_factors`); :class:`RecordModel` gives the rest of
+:class:`CountModel`, the law of a linear query included (:func:`exact_law`).
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from typing import Protocol, runtime_checkable
 
 from pdpsym.core import poly
 from pdpsym.core.errors import InputError
-from pdpsym.models.query_law import Known, QueryWeights, StructuredModel
+from pdpsym.models.query_law import Known, QueryLaw, QueryWeights, StructuredModel
 
 #: target value -> integer polynomial factors of J_{i,a}
 TargetFactors = dict[Fraction, tuple[poly.IntPoly, ...]]
@@ -271,10 +278,71 @@ def record_count(model: CountModel) -> int:
     return int(n) if n is not None else len(model.variables)
 
 
+class RecordModel(CountModel):
+    """Records named ``_names`` (default ``x1..xT``), each with a finite domain.
+
+    References:
+        Li et al. (2019), Section III, Eq. 2 (the conditional law of the query); Desfontaines
+        et al., Section 4 (counts of independent records).
+    """
+
+    _names: tuple[str, ...] | None
+
+    def _record_domains(self) -> Sequence[tuple[Fraction, ...]]:
+        raise NotImplementedError  # each subclass lists its records' values
+
+    @cached_property
+    def record_domains(self) -> Sequence[tuple[Fraction, ...]]:
+        """Each record's values, in record order (one entry per record)."""
+        return self._record_domains()
+
+    @cached_property
+    def variables(self) -> tuple[str, ...]:  # type: ignore[override]
+        """The record names, in order (``x1..xT`` unless named)."""
+        if self._names is not None:
+            return self._names
+        return tuple(f"x{t + 1}" for t in range(len(self.record_domains)))
+
+    @cached_property
+    def _positions(self) -> dict[str, int]:
+        return {name: t for t, name in enumerate(self.variables)}
+
+    def index(self, name: str, field_name: str = "variable") -> int:
+        """The position of record ``name``; an :class:`InputError` naming ``field_name``
+        when there is no such record."""
+        try:
+            return self._positions[name]
+        except KeyError:
+            raise InputError(field_name, f"unknown record {name!r}") from None
+
+    def domain(self, name: str) -> tuple[Fraction, ...]:
+        """The values record ``name`` can take."""
+        return self.record_domains[self.index(name)]
+
+    def contributions(self, weights: QueryWeights = None) -> Contributions:
+        """The integer contributions of the query (:func:`~pdpsym.models.counts.contributions`)."""
+        return contributions(self.variables, self.record_domains, weights)
+
+    def query_law(
+        self, target: str, value: Fraction, known: Known, weights: QueryWeights = None
+    ) -> QueryLaw | None:
+        """The exact law of ``sum_t w_t x_t`` given ``x_target = value`` and ``x_K``, from
+        the target's count polynomials (see
+        :meth:`~pdpsym.models.query_law.StructuredModel.query_law`)."""
+        value = Fraction(value)
+        if value not in self.domain(target):
+            raise InputError("value", f"{value} is not a value of {target!r}")
+        contrib = self.contributions(weights)
+        for _, factors in self.target_factors([target], known, weights):
+            return exact_law(factors[value], contrib)
+        return None  # pragma: no cover
+
+
 __all__ = [
     "record_count",
     "Contributions",
     "CountModel",
+    "RecordModel",
     "RecordTable",
     "TargetFactors",
     "check_known",

@@ -40,10 +40,9 @@ from typing import Any
 from pdpsym.core import poly
 from pdpsym.core.errors import InputError, check_fields
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
-from pdpsym.models.counts import Contributions, TargetFactors, check_known
+from pdpsym.models.counts import Contributions, RecordModel, TargetFactors, check_known
 from pdpsym.models.joint import JointDistribution
 from pdpsym.models.query_law import Known, QueryWeights
-from pdpsym.models.records import RecordModel
 from pdpsym.models.variables import check_names
 
 Matrix = tuple[tuple[Fraction, ...], ...]

@@ -21,7 +21,6 @@ from oracles.eq2_leakage import eq2_bruteforce
 from pdpsym.core import poly
 from pdpsym.loss import chain_all_targets, count_mixtures, shortcuts
 from pdpsym.loss.count_leakage import leakage_max, structured_leakage
-from pdpsym.models import truncated_counts
 from pdpsym.models.markov import MarkovChain
 
 
@@ -239,24 +238,24 @@ def test_fast_paths_equal_the_general_exact_path_thoroughly(data):
 
 
 def test_absolute_truncation_keeps_the_mixture_values_inside_the_balls():
-    """truncated_counts: the truncated law's mixture balls, widened by the exact dropped mass,
+    """count_mixtures' truncation: the truncated law's mixture balls, widened by the exact dropped mass,
     contain the mixture values of the full product (Fractions and mpmath, 60 digits);
     the factors' coefficients range over 200 decimal orders."""
     f = poly.from_coefficients([10**200, 3 * 10**150, 10**100, 7, 1])
     g = poly.from_coefficients([1, 10**120, 5 * 10**199])
     n, rate, prec = 6, Fraction(1, 2), 80
     cuts = [
-        truncated_counts.truncation_shift(poly.total(h), poly.degree(h), n, rate, prec)
+        count_mixtures.truncation_shift(poly.total(h), poly.degree(h), n, rate, prec)
         for h in (f, g)
     ]
     assert sum(cuts) > 0
     tg = poly.product(
-        [truncated_counts.floor_shift(f, cuts[0]), truncated_counts.floor_shift(g, cuts[1])]
+        [count_mixtures.floor_shift(f, cuts[0]), count_mixtures.floor_shift(g, cuts[1])]
     )
     dropped = sum(cuts)
     delta = poly.total(f) * poly.total(g) - poly.total(tg) * (1 << dropped)
     shift = poly.height_bits(tg)
-    balls = truncated_counts.widen_up(
+    balls = count_mixtures.widen_up(
         count_mixtures.mixture_values(tg, n, rate, prec, shift), delta, shift + dropped, prec
     )
     j = poly.coefficients(poly.product([f, g]))
