@@ -174,8 +174,8 @@ def figure_cases(scale: str | None, ids: list[str] | None = None) -> list[tuple[
     """Every figure (or ``ids``) at ``scale`` (None: the scale it runs at with no flag under
     the default limit, named explicitly, since the estimate is read under a small limit)."""
     sys.path.insert(0, str(ROOT))
+    from pdpsym.app.budget import DEFAULT_MAX_WORK
     from pdpsym.app.commands.figure import default_scale
-    from pdpsym.app.limits import DEFAULT_MAX_WORK
     from pdpsym.verify.figures import all_figures
 
     specs = all_figures()

@@ -989,7 +989,7 @@ def run(
     time), ``destroyed`` (under ``watch``, a path changed
     type, a symlink its target, or a temporary file was left behind).
     """
-    from pdpsym.app import limits  # the package is imported at the first run, not at import
+    from pdpsym.app import budget  # the package is imported at the first run, not at import
     from pdpsym.app.cli import main
     from pdpsym.app.commands import law_class
 
@@ -1007,7 +1007,7 @@ def run(
             contextlib.redirect_stdout(out),
             contextlib.redirect_stderr(err),
             warnings.catch_warnings(record=True) as caught,
-            mock.patch.object(limits, "DEFAULT_MAX_WORK", FUZZ_MAX_WORK),
+            mock.patch.object(budget, "DEFAULT_MAX_WORK", FUZZ_MAX_WORK),
             # a class's default is 20 single laws' (fixed when the module loads)
             mock.patch.object(law_class, "CLASS_MAX_WORK", 20 * FUZZ_MAX_WORK),
         ):

@@ -10,9 +10,9 @@
 * :mod:`~pdpsym.app.tables`, :mod:`~pdpsym.app.latex`, :mod:`~pdpsym.app.plot` --
   Markdown/LaTeX/CSV tables and matplotlib figures;
 * :mod:`~pdpsym.app.oracle` -- regression vectors of Eq. 2 for other implementations;
-* :mod:`~pdpsym.app.options`, :mod:`~pdpsym.app.limits`, :mod:`~pdpsym.app.progress`,
-  :mod:`~pdpsym.app.sweep`, :mod:`~pdpsym.app.help` -- shared flags and their parsers,
-  the work limit (``--max-work``), the progress bar, parameter sweeps, help texts.
+* :mod:`~pdpsym.app.options`, :mod:`~pdpsym.app.budget`, :mod:`~pdpsym.app.sweep`,
+  :mod:`~pdpsym.app.help` -- shared flags and their parsers, a command's work (refused
+  over ``--max-work``, a progress bar while it runs), parameter sweeps, help texts.
 
 The library below never prints and raises ``InputError(field, message)``; this layer
 maps the field to the flag the user typed. Parsing loads no engine: sympy and flint are

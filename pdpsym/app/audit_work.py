@@ -1,5 +1,5 @@
 """The audit command's work estimate: refuse, before any work, an audit whose estimated
-exact steps exceed ``--max-work`` (:mod:`pdpsym.app.limits`).
+exact steps exceed ``--max-work`` (:mod:`pdpsym.app.budget`).
 
 Shared by ``pdpsym audit`` on tables, the table fallback of randomized response on a
 network's component, and ``pdpsym oracle export --model``. Calibrated against measured
@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from pdpsym.app import limits
+from pdpsym.app import budget
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_rational
 
@@ -174,7 +174,7 @@ def check_work(
     """Refuse, before any work, a run of every notion of ``notions`` on a table whose
     estimate (:func:`table_work`, all notions together) exceeds ``--max-work``."""
     shared, own = table_work(model, notions, bool(args.known), size_bits, mechanism, points)
-    limits.check(args, shared + sum(own.values()), "this audit", base=0)  # shared has the base
+    budget.check(args, shared + sum(own.values()), "this audit", base=0)  # shared has the base
 
 
 def round_up(k: int) -> str:
@@ -192,14 +192,14 @@ def round_up(k: int) -> str:
 
 def run_with(k: int) -> str:
     """``--max-work 3.4e9 runs it``, or that no ``--max-work`` does when ``k`` is over the
-    flag's ceiling (:func:`pdpsym.app.limits.runs_anyway`)."""
-    if k <= limits.MAX_WORK_CEILING:
+    flag's ceiling (:func:`pdpsym.app.budget.runs_anyway`)."""
+    if k <= budget.MAX_WORK_CEILING:
         return f"--max-work {round_up(k)} runs it"
-    return limits.runs_anyway(k)
+    return budget.runs_anyway(k)
 
 
 def steps_text(k: int) -> str:
-    """``3.3e+09``, as the refusals of :mod:`pdpsym.app.limits` write a count."""
+    """``3.3e+09``, as the refusals of :mod:`pdpsym.app.budget` write a count."""
     return f"{float(k):.1e}" if k < 10**300 else f"10^{k.bit_length() * 30103 // 100000}"
 
 
@@ -233,8 +233,8 @@ def plan(
         notion -> its estimated steps, or the reason it cannot run, for each notion left
         out (in ``own``'s order; empty when the notions were named).
     """
-    limits.check(args, shared, what, base=0)  # shared holds the audit's own base
-    limit = limits.max_work(args)
+    budget.check(args, shared, what, base=0)  # shared holds the audit's own base
+    limit = budget.max_work(args)
     fixed = fixed or {}
     if explicit:
         for n in own:
@@ -266,7 +266,7 @@ def plan(
             "--max-work",
             f"{what}: every notion is over the limit {steps_text(limit)}, the cheapest "
             f"(notion {cheapest}) needs about {steps_text(steps)} steps; "
-            + (f"--notions {cheapest} " if steps <= limits.MAX_WORK_CEILING else "")
+            + (f"--notions {cheapest} " if steps <= budget.MAX_WORK_CEILING else "")
             + run_with(steps),
         )
     return refused

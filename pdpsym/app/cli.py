@@ -72,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
-    from pdpsym.app import limits
+    from pdpsym.app import budget
 
     def leaves(p: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
         subs = [a for a in p._actions if isinstance(a, argparse._SubParsersAction)]
@@ -87,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
         child.examples = texts.examples(name)  # type: ignore[attr-defined]
     for leaf in leaves(parser):
         leaf.examples = texts.examples(leaf.prog.removeprefix("pdpsym "))  # type: ignore[attr-defined]
-        limits.add_flag(leaf)
+        budget.add_flag(leaf)
         # how each parameter is written on this command line: --flag, or METAVAR for a
         # positional argument (an error about the mechanism file says MECHANISM, not
         # a --mechanism flag the command does not have)
@@ -164,9 +164,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     shown_as = vars(args).pop("_shown_as", {})
     try:
-        from pdpsym.app import limits
+        from pdpsym.app import budget
 
-        limits.check(args, limits.FIXED_WORK, "any command", base=0)  # validates --max-work
+        budget.check(args, budget.FIXED_WORK, "any command", base=0)  # validates --max-work
         code = int(args.func(args))
         readers = sys.modules.get("pdpsym.app.readers")  # loaded when a model was read
         for note in getattr(readers, "NOTES", []):

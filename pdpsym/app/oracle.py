@@ -55,9 +55,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Literal
 
+from pdpsym.app.budget import Progress
 from pdpsym.app.help import FORMAT
 from pdpsym.app.output import safe_json, write_atomic
-from pdpsym.app.progress import Progress
 from pdpsym.app.readers import read_json
 from pdpsym.app.tables import render
 from pdpsym.core.certify import certify

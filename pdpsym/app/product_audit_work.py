@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.app import limits
+from pdpsym.app import budget
 from pdpsym.app.audit_work import posterior_work
 
 # Measured (one step is about a microsecond of CPU): the audit's start, reading the
@@ -99,7 +99,7 @@ def product_work(
     names = tuple(model.variables)
     n = len(names)
     shared = BASE + PER_RECORD * n
-    limits.check(args, shared, "this audit")
+    budget.check(args, shared, "this audit")
     m = len(model.domain(target))
     assignments, span, scale = count
     ws = {k: Fraction(x) for k, x in (mech.weights or {}).items()}
@@ -237,7 +237,7 @@ def laws_to_notions(
 
     n = len(model.variables)
     base = BASE + PER_RECORD * n
-    limits.check(args, base, "this audit")
+    budget.check(args, base, "this audit")
     unit = 0
     if kernel is not None and kernel[0] in KERNEL_FIT:
         kind, span, m, assignments, points = kernel

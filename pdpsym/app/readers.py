@@ -22,7 +22,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pdpsym.app.limits import MAX_FILE_BYTES
+from pdpsym.app.budget import MAX_FILE_BYTES
 from pdpsym.app.text import shown
 from pdpsym.core.errors import InputError
 from pdpsym.models.bayesnet import BayesianNetwork

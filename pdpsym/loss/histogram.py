@@ -80,7 +80,7 @@ REDUCED_PASSES = 4
 def histogram_work(model: CountModel, n_targets: int, known: Sequence[str]) -> int:
     """An estimate of the steps of :func:`histogram_leakage`, from the model's shape.
 
-    In the project's unit (a step is about a microsecond of CPU, :mod:`pdpsym.app.limits`).
+    In the project's unit (a step is about a microsecond of CPU, :mod:`pdpsym.app.budget`).
     Per known assignment: the forward-backward on mixed-radix polynomials (``k^2 T``
     operations on ``T (T+1)^{k-2}`` coefficients, ``k^2 T degree passes / 240`` steps: one
     pass per :data:`BATCH` targets, or :data:`REDUCED_PASSES` for the checkpointed one of

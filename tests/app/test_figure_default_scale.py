@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import pytest
 
+from pdpsym.app.budget import COMMAND_BASE, DEFAULT_MAX_WORK
 from pdpsym.app.cli import main
 from pdpsym.app.commands.figure import default_scale, work
-from pdpsym.app.limits import COMMAND_BASE, DEFAULT_MAX_WORK
 from pdpsym.claims.figure import Scale
 from pdpsym.core.numbers import parse_int
 from pdpsym.verify.figures import all_figures

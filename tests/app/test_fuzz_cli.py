@@ -225,7 +225,7 @@ def test_max_work_is_validated_like_any_integer_flag(path, need, bad) -> None:
 
 @pytest.mark.parametrize(("path", "need"), LEAVES, ids=[" ".join(p) for p, _ in LEAVES])
 def test_max_work_1_refuses_every_command_before_any_work(path, need) -> None:
-    # limits.FIXED_WORK (1000 steps) is the least any command is estimated at
+    # budget.FIXED_WORK (1000 steps) is the least any command is estimated at
     outcome, code, err = run([*path, *need, "--max-work", "1"], limit_s=10)
     assert outcome == "ok" and code == 2 and "--max-work" in err, (path, err)
 

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pdpsym.app import limits
+from pdpsym.app import budget
 from pdpsym.app.audit_work import plan, run_with
 from pdpsym.app.cli import main
 from pdpsym.app.commands.audit import not_run_json, not_run_text
@@ -25,7 +25,7 @@ from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_int
 
 EX = Path(__file__).resolve().parents[2] / "docs" / "examples"
-CEILING = 10**18  # the largest value `--max-work` accepts (limits.max_work's bound)
+CEILING = 10**18  # the largest value `--max-work` accepts (budget.max_work's bound)
 NONE = argparse.Namespace(max_work=None)
 
 
@@ -34,7 +34,7 @@ def test_the_flag_refuses_a_value_over_its_ceiling(capsys):
     assert main(["leakage", str(EX / "child.bif"), "--target", "Disease", "--lam", "2",
                  "--max-work", str(CEILING + 1)]) == 2  # fmt: skip
     assert "--max-work" in capsys.readouterr().err
-    assert limits.max_work(argparse.Namespace(max_work=str(CEILING))) == CEILING
+    assert budget.max_work(argparse.Namespace(max_work=str(CEILING))) == CEILING
 
 
 @given(st.integers(1, CEILING))
@@ -43,23 +43,23 @@ def test_a_suggested_value_is_accepted_and_enough(work):
     value = re.fullmatch(r"--max-work (\S+) runs it", text)
     assert value is not None, text
     assert work <= parse_int(value.group(1), "--max-work", 1, CEILING)
-    assert limits.runs_anyway(work) == "raise --max-work to run it anyway"
+    assert budget.runs_anyway(work) == "raise --max-work to run it anyway"
 
 
 @given(st.integers(CEILING + 1, 10**40))
 def test_over_the_ceiling_no_value_is_suggested(work):
-    for text in (run_with(work), limits.runs_anyway(work)):
+    for text in (run_with(work), budget.runs_anyway(work)):
         assert "cannot run on this machine at all" in text and "--max-work" in text
         assert not re.search(r"--max-work \d", text)
 
 
 def test_check_says_it_cannot_run():
     with pytest.raises(InputError) as info:
-        limits.check(NONE, 10**20, "this thing")
+        budget.check(NONE, 10**20, "this thing")
     assert info.value.field == "--max-work"
     assert "cannot run on this machine at all" in info.value.message
     with pytest.raises(InputError) as info:
-        limits.check(NONE, 10**12, "this thing")  # over the default, under the ceiling
+        budget.check(NONE, 10**12, "this thing")  # over the default, under the ceiling
     assert info.value.message.endswith("raise --max-work to run it anyway")
 
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from pdpsym.app.limits import DEFAULT_MAX_WORK
+from pdpsym.app.budget import DEFAULT_MAX_WORK
 from pdpsym.loss.histogram import histogram_work
 from pdpsym.models.markov import MarkovChain
 
@@ -79,7 +79,7 @@ def _random_chain(k: int, T: int, prime: bool = False) -> MarkovChain:
 # measured: `pdpsym leakage --query histogram --all-targets --lam 4` CPU seconds (user +
 # system of the whole process, benchmarks/bench_histogram.py; docs/benchmarks.md, "One
 # forward-backward for every target"), times the project's 10^6 steps a CPU second
-# (pdpsym.app.limits: a step is about a microsecond); load average 5 to 8 on the 2 cores
+# (pdpsym.app.budget: a step is about a microsecond); load average 5 to 8 on the 2 cores
 @pytest.mark.parametrize(
     ("k", "T", "uniform", "cpu_seconds"),
     [

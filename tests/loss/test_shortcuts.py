@@ -272,7 +272,7 @@ def test_absolute_truncation_keeps_the_mixture_values_inside_the_balls():
 def test_calibration_at_a_thousand_records_fits_the_default_limit():
     """The calibration's estimate (six all-target passes, as measured by
     benchmarks/bench_chain.py) admits T = 1000 under the default --max-work."""
-    from pdpsym.app.limits import CALIBRATION_PASSES, DEFAULT_MAX_WORK
+    from pdpsym.app.budget import CALIBRATION_PASSES, DEFAULT_MAX_WORK
     from pdpsym.loss.count_leakage_work import leakage_work
 
     m = MarkovChain(["0", "1"], 1000, "stationary", [["9/10", "1/10"], ["1/10", "9/10"]])
@@ -286,7 +286,7 @@ def test_chain_estimates_admit_what_finishes_in_seconds():
     estimate counted dynamic-programme cells (3 * 10^7 a second) as microsecond steps.
     Expected: both estimates under the default limit, and each above the measured CPU
     in microseconds divided by 3 (the project's 3x rule)."""
-    from pdpsym.app.limits import DEFAULT_MAX_WORK
+    from pdpsym.app.budget import DEFAULT_MAX_WORK
     from pdpsym.loss.count_leakage_work import leakage_work
 
     def chain(T: int) -> MarkovChain:

@@ -13,8 +13,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pdpsym.app import limits, options
+from pdpsym.app import budget, options
 from pdpsym.app.audit_work import number_bits, plan, round_up, steps_text, table_work
+from pdpsym.app.budget import Progress
 from pdpsym.app.commands import audit_histogram
 from pdpsym.app.commands import audit_models as structured
 from pdpsym.app.commands.mechanism_files import (
@@ -23,7 +24,6 @@ from pdpsym.app.commands.mechanism_files import (
     read_mechanism,
 )
 from pdpsym.app.output import number_text, print_json, safe_json, short_enclosure
-from pdpsym.app.progress import Progress
 from pdpsym.app.text import wrap
 from pdpsym.app.writes import check_output, write_output
 from pdpsym.core.errors import InputError
@@ -295,8 +295,8 @@ def not_run_json(refused: Mapping[str, int | str]) -> dict[str, Any]:
         n: {"reason": w}
         if isinstance(w, str)
         else {"estimated_steps": w, "run_with": f"--notions {n} --max-work {round_up(w)}"}
-        if w <= limits.MAX_WORK_CEILING
-        else {"estimated_steps": w, "reason": limits.runs_anyway(w)}
+        if w <= budget.MAX_WORK_CEILING
+        else {"estimated_steps": w, "reason": budget.runs_anyway(w)}
         for n, w in refused.items()
     }
 
@@ -311,8 +311,8 @@ def not_run_text(refused: Mapping[str, int | str]) -> str:
             lines.append(wrap(f"  {n}: {w}"))
             continue
         run_it = f"run it with --notions {n} --max-work {round_up(w)}"
-        if w > limits.MAX_WORK_CEILING:
-            run_it = limits.runs_anyway(w)
+        if w > budget.MAX_WORK_CEILING:
+            run_it = budget.runs_anyway(w)
         lines.append(wrap(f"  {n}: about {steps_text(w)} steps; {run_it}"))
     return "\n".join(lines) + "\n"
 

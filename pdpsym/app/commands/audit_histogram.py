@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.app import limits
+from pdpsym.app import budget
 from pdpsym.app.output import print_json
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
@@ -95,7 +95,7 @@ def run_histogram(
     model = audit_models.load(args.model)
     lam, alpha = _noise(spec)
     digits = parse_int(args.digits, "--digits", 1, 1000)
-    limits.check(args, histogram_work(model, 1, known), "this histogram audit")
+    budget.check(args, histogram_work(model, 1, known), "this histogram audit")
     res = histogram_leakage(model, [args.target], known, lam, digits=digits, alpha=alpha)[0]
     if alpha is None:
         dp = certify(to_sympy(Fraction(2) / lam), digits).as_json()

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.app import limits
+from pdpsym.app import budget
 from pdpsym.app.audit_work import posterior_work, table_work
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_rational
@@ -252,7 +252,7 @@ def check_work(
         rr_own = rr_notion_work(
             model, Fraction(mech.keep), target, known, notions, points, conditional, cone
         )
-        limits.check(args, RR_BASE + laws, "this audit")
+        budget.check(args, RR_BASE + laws, "this audit")
         return RR_BASE + laws, rr_own, {}
     from pdpsym.app import product_audit_work as product  # loads after --help
 
@@ -262,7 +262,7 @@ def check_work(
     per_law = model.size_hint() * wmax
     laws = m * (assignments + 1) * per_law + m * per_law * assignments
     if not product.is_product(model):  # a product model's laws are the notions' own
-        limits.check(args, 10**5 + laws, "this audit")  # before walking every record
+        budget.check(args, 10**5 + laws, "this audit")  # before walking every record
     memo: dict[tuple[int, Fraction], int] = {}
     span = 0
     for v in names:

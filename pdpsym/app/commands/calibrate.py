@@ -8,9 +8,9 @@ import dataclasses
 import sys
 from typing import Any
 
-from pdpsym.app import limits, options
+from pdpsym.app import budget, options
+from pdpsym.app.budget import Progress
 from pdpsym.app.output import baseline_line, print_json
-from pdpsym.app.progress import Progress
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_positive
 
@@ -69,7 +69,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     network = load_bayesian_network(args.model, options.row_tolerance(args))
     if network is not None:
         # the network's own limit is the command's (its estimate is checked below)
-        network = dataclasses.replace(network, max_work=limits.max_work(args))
+        network = dataclasses.replace(network, max_work=budget.max_work(args))
         model: CountModel = options.network_query(args, network)
     else:
         obj = read_model_object(args.model)
@@ -114,9 +114,9 @@ def run_calibrate(args: argparse.Namespace) -> int:
             + 3 * histogram_work(model, 1, known)
         )
         if histogram
-        else limits.CALIBRATION_PASSES * leakage_work(model, n_targets, known)
+        else budget.CALIBRATION_PASSES * leakage_work(model, n_targets, known)
     )
-    limits.check(args, work * (1 + (bits // 32) ** 2), "this calibration")
+    budget.check(args, work * (1 + (bits // 32) ** 2), "this calibration")
     targets = [args.target] if args.target else [v for v in model.variables if v not in set(known)]
     with Progress(len(targets) * 8, "targets", delay=1.0) as bar:
         cal = calibrate(

@@ -16,10 +16,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from pdpsym.app import limits, options, sweep
+from pdpsym.app import budget, options, sweep
+from pdpsym.app.budget import Progress
 from pdpsym.app.options import command
 from pdpsym.app.output import number_text, print_json, value_json
-from pdpsym.app.progress import Progress
 from pdpsym.app.text import wrap
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
@@ -144,9 +144,9 @@ def _n_and_p(args: argparse.Namespace, what: str) -> tuple[int, Fraction]:
     if n < 1:
         raise InputError("--n", "must be >= 1")
     # about 4 CPU microseconds a record (measured at n = 2000 and 20000)
-    limits.check(args, 4 * n, f"the exact {what} delta over n records")
+    budget.check(args, 4 * n, f"the exact {what} delta over n records")
     p = check_probability(parse_rational(args.p, "--p"), "--p")
-    limits.check(args, n * _bits(p) ** 2 // 64, "exact binomials with this many digits in p")
+    budget.check(args, n * _bits(p) ** 2 // 64, "exact binomials with this many digits in p")
     return n, p
 
 
@@ -181,7 +181,7 @@ def _counting(args: argparse.Namespace) -> dict[str, Any]:
         from pdpsym.mechanisms import population  # imported here: sympy after --help
 
         many = distinct >= population.MANY_DISTINCT
-        limits.check(
+        budget.check(
             args,
             population.search_work(len(unknown)) if many else distinct * len(unknown) * distinct,
             f"the exact delta over {len(unknown)} records with {distinct} distinct p",
@@ -189,7 +189,7 @@ def _counting(args: argparse.Namespace) -> dict[str, Any]:
     lam = None
     if args.lam is not None:
         lam = parse_rational(args.lam, "--lambda")
-        limits.check(
+        budget.check(
             args, n * _bits(lam) ** 2 // 16, "exact bounds with this many digits in lambda"
         )
         if not (0 < lam < Fraction(1, 2)) or not all(lam < q < 1 - lam for q in unknown):
@@ -301,7 +301,7 @@ def _threshold_p_values(args: argparse.Namespace, digits: int) -> dict[str, Any]
     # the worst-target search; known records add their weighted sums (measured: 10^5
     # records, |B| = 1: 15 s of CPU, |B| = 5: 27 s, against 12 s with none)
     searched = distinct >= population.MANY_DISTINCT
-    limits.check(
+    budget.check(
         args,
         population.search_work(n) * (4 + size) // 4
         if searched
@@ -345,7 +345,7 @@ def _threshold(args: argparse.Namespace) -> dict[str, Any]:
     # of p their exact logs take sympy minutes, or end undecided at the precision budget
     # (measured: n = 20 and p of 4000 digits ran past 40 s; n = 100 and 100 digits ended
     # undecided in 3 s); a p of at most 64 bits (1/3, 0.15) adds nothing here
-    limits.check(
+    budget.check(
         args,
         n * _bits(p) * max(_bits(p) - 64, 0) * 8,
         "Theorem 4's exact numbers with this many digits in p",
@@ -360,7 +360,7 @@ def _threshold(args: argparse.Namespace) -> dict[str, Any]:
         raise InputError("--T", f"must satisfy 0 <= T < n = {n}")
     eps_arg = _eps(args.eps)
     if eps_arg is not None:  # exact comparisons at e^eps grow with eps's digits
-        limits.check(
+        budget.check(
             args,
             n * (1 + size) * _bits(eps_arg) ** 2 // 16,
             "exact deltas with this many digits in eps",

@@ -9,10 +9,10 @@ import json
 import sys
 from typing import Any
 
-from pdpsym.app import limits, options, plot
+from pdpsym.app import budget, options, plot
+from pdpsym.app.budget import Progress
 from pdpsym.app.options import command
 from pdpsym.app.output import safe_json
-from pdpsym.app.progress import Progress
 from pdpsym.app.writes import check_output, write_output
 from pdpsym.claims.figure import FigureData, Scale
 from pdpsym.core.errors import InputError
@@ -72,7 +72,7 @@ def to_json(data: FigureData) -> str:
     return safe_json(json.dumps(obj, indent=2, ensure_ascii=False)) + "\n"
 
 
-BASE_WORK = 4 * 10**4  # a figure's own setup and output (with limits.COMMAND_BASE, 70 ms)
+BASE_WORK = 4 * 10**4  # a figure's own setup and output (with budget.COMMAND_BASE, 70 ms)
 
 
 def _num(x: Any, default: int = 1) -> int:
@@ -179,14 +179,14 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--out", f"a {args.format} plot needs --out FILE")
     if args.out is not None:
         check_output(args.out, "--out")  # an unusable destination, before the work
-    spec, limit = known[args.id], limits.max_work(args)
+    spec, limit = known[args.id], budget.max_work(args)
     scale = default_scale(args.id, spec, limit) if args.scale is None else Scale(args.scale)
     points = list(spec.points(scale))
     need = work(args.id, points)
     cheaper = "--scale quick runs a small version in seconds" if scale is Scale.PAPER else None
-    limits.check(args, need, f"figure {args.id} at scale {scale.value}", cheaper)
+    budget.check(args, need, f"figure {args.id} at scale {scale.value}", cheaper)
     if args.scale is None and scale is Scale.QUICK:
-        paper = _flag_value(work(args.id, list(spec.points(Scale.PAPER))) + limits.COMMAND_BASE)
+        paper = _flag_value(work(args.id, list(spec.points(Scale.PAPER))) + budget.COMMAND_BASE)
         sys.stderr.write(
             f"pdpsym: note: ran at --scale quick; --scale paper --max-work {paper} runs the paper's\n"
         )

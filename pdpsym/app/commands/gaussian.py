@@ -7,7 +7,7 @@ import sys
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from pdpsym.app import limits, options
+from pdpsym.app import budget, options
 from pdpsym.app.options import command
 from pdpsym.app.output import number_text, print_json
 from pdpsym.app.tables import render
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     if args.all:
         if args.target or args.known:
             raise InputError("--all", "tabulates every adversary; drop --target/--known")
-        limits.check(args, 2**model.n * model.n**3, "every Gaussian adversary")
+        budget.check(args, 2**model.n * model.n**3, "every Gaussian adversary")
         rows = all_adversaries(model, lam, weights)
         if args.json:
             print_json(

@@ -16,9 +16,9 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.app import limits, options
+from pdpsym.app import budget, options
+from pdpsym.app.budget import Progress
 from pdpsym.app.output import baseline_line, number_text, print_json
-from pdpsym.app.progress import Progress
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 
@@ -29,7 +29,7 @@ MIN_BOXES = 16
 #: a single law's default, about a minute of CPU at the engines' measured 3 * 10^7 steps
 #: a second (a search to 6 digits over a 2-parameter box at T = 100, every target, needs
 #: about 69 boxes of 2 * 10^6 steps; 20 chains of T = 1,000 calibrated, 1.4 * 10^9)
-CLASS_MAX_WORK = 20 * limits.DEFAULT_MAX_WORK
+CLASS_MAX_WORK = 20 * budget.DEFAULT_MAX_WORK
 #: the most digits a class's enclosures are printed with (the interval search aims at 6)
 SHOWN_DIGITS = 10
 
@@ -80,7 +80,7 @@ def class_limit(args: argparse.Namespace) -> int:
     """The work limit of a class: ``--max-work`` when given, else :data:`CLASS_MAX_WORK`."""
     if getattr(args, "max_work", None) is None:
         return CLASS_MAX_WORK
-    return limits.max_work(args)
+    return budget.max_work(args)
 
 
 def search_budget(
@@ -101,7 +101,7 @@ def search_budget(
         raise InputError(
             "--max-work",
             f"{what} needs about {float(need):.1e} steps, above the limit {float(limit):.1e}; "
-            + limits.runs_anyway(need),
+            + budget.runs_anyway(need),
         )
     if search:
         return max(MIN_BOXES, limit // max(per, 1))
@@ -255,7 +255,7 @@ def _table_leakage(
         )
         for m in cls.members
     )
-    limits.check(args, work, "Eq. 2 for every member")
+    budget.check(args, work, "Eq. 2 for every member")
     best, results = table_class_leakage(cls, args.target, known, lam, weights)
     payload: dict[str, Any] = {
         "class": describe(cls),
@@ -339,7 +339,7 @@ def class_calibrate_command(args: argparse.Namespace, cls: Any) -> int:
     n = 1 if args.target else len(cls.variables) - len(known)
     if cls.clipped:  # an interval chain of more than two states
         return _k_calibrate(args, cls, Fraction(eps), digits, known, targets, n)
-    max_boxes = search_budget(args, cls, n, known, limits.CALIBRATION_PASSES)
+    max_boxes = search_budget(args, cls, n, known, budget.CALIBRATION_PASSES)
     with Progress(_steps(cls, max_boxes), "steps", delay=1.0) as bar, _box_limit():
         weights = options.integer_weights(args.weights)
         cal = class_calibrate(
@@ -370,14 +370,14 @@ def _k_calibrate(
 
     if args.mechanism != "laplace":
         raise InputError("--mechanism", "more than two states are calibrated for laplace")
-    members, per = k_members_work(cls, n, known, limits.CALIBRATION_PASSES)
+    members, per = k_members_work(cls, n, known, budget.CALIBRATION_PASSES)
     limit = class_limit(args)
     if members + MIN_BOXES * per > limit:
         raise InputError(
             "--max-work",
             f"this calibration over the class needs about {float(members + MIN_BOXES * per):.1e}"
             f" steps, above the limit {float(limit):.1e}; "
-            + limits.runs_anyway(members + MIN_BOXES * per),
+            + budget.runs_anyway(members + MIN_BOXES * per),
         )
     max_boxes = max(MIN_BOXES, (limit - members) // max(per, 1))
     with Progress(max_boxes, "steps", delay=1.0) as bar, _box_limit():

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.app import limits
+from pdpsym.app import budget
+from pdpsym.app.budget import Progress
 from pdpsym.app.commands.law_class import (
     SHOWN_DIGITS,
     describe,
@@ -25,7 +26,6 @@ from pdpsym.app.commands.law_class import (
     search_budget,
 )
 from pdpsym.app.output import print_json
-from pdpsym.app.progress import Progress
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 
@@ -68,7 +68,7 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
     points = len(eps) + (delta is not None)
     # the figures' search and the laws' audits are estimated in microsecond steps, the
     # single-law unit: their limit is --max-work's (not the class searches' cell budget)
-    limit = limits.max_work(args)
+    limit = budget.max_work(args)
     budgets = []
     for want in (False, True):  # the hockey-stick figures' search, the posteriors' (IBCDP)
         group = [n for n in notions if bounded(n, mech) and posterior(n) is want]
@@ -82,7 +82,7 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
                     "--max-work",
                     f"the figures' search over the box needs about "
                     f"{float(MIN_FIGURE_BOXES * per):.1e} steps, above the limit "
-                    f"{float(limit):.1e}; " + limits.runs_anyway(MIN_FIGURE_BOXES * per),
+                    f"{float(limit):.1e}; " + budget.runs_anyway(MIN_FIGURE_BOXES * per),
                 )
             budgets[-1] = int(min(FIGURE_BOXES, limit // max(per, 1)))
     fig_boxes, post_boxes = budgets
@@ -102,7 +102,7 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
             raise
         anyway = "raise --max-work to run it anyway"
         if "cannot run on this machine" in err.message:  # one law alone is over the ceiling
-            anyway = limits.runs_anyway(limits.MAX_WORK_CEILING + 1)
+            anyway = budget.runs_anyway(budget.MAX_WORK_CEILING + 1)
         raise InputError(
             "--max-work",
             f"auditing the {n_laws} laws this audit evaluates needs more than the class's "
@@ -259,12 +259,12 @@ def product_laws(cls: Any, mech: Any, args: argparse.Namespace, ask: AuditAsk) -
     from pdpsym.audit.class_audit_product import notion_laws, union_count  # after --help
 
     n = union_count(cls, mech, args.target, ask.known, ask.notions)
-    if n * MEMBER_STEPS > limits.max_work(args):
+    if n * MEMBER_STEPS > budget.max_work(args):
         raise InputError(
             "--max-work",
             f"the interval product's audit evaluates up to {n:.3e} candidate members (the "
             f"rows' vertices), at least {float(n * MEMBER_STEPS):.1e} steps, above the limit "
-            f"{float(limits.max_work(args)):.1e}; raise --max-work to run it anyway",
+            f"{float(budget.max_work(args)):.1e}; raise --max-work to run it anyway",
         )
     return len(notion_laws(cls, mech, args.target, ask.known, ask.notions)[0])
 
@@ -293,7 +293,7 @@ def product_work(
     base = structured.RR_BASE if not hasattr(mech, "kind") else product.BASE
     per_law = max(shared - base, 0) if product.is_product(probe) else shared
     total = shared + (n_laws - 1) * per_law + sum(counts[n] * own.get(n, 0) for n in notions)
-    if total > limits.max_work(args):
+    if total > budget.max_work(args):
         raise InputError("--max-work", f"about {total:.1e} steps")
 
 

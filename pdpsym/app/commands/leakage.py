@@ -7,7 +7,7 @@ import sys
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.app import limits, options, sweep
+from pdpsym.app import budget, options, sweep
 from pdpsym.app.options import command
 from pdpsym.app.output import number_text, print_json
 from pdpsym.app.tables import FORMATS, render
@@ -83,7 +83,7 @@ def _leakage(args: argparse.Namespace) -> dict[str, Any]:
             raise InputError("--all", "takes no --target or --known")
         advs = list(all_adversaries(model))
         work = sum(leakage_work(model, a.target, a.known, query) for a in advs)
-        limits.check(args, work, "Eq. 2 for every adversary")
+        budget.check(args, work, "Eq. 2 for every adversary")
         rows = []
         for r in leakage_all(model, lam, query):
             row = r.as_json(digits)
@@ -93,7 +93,7 @@ def _leakage(args: argparse.Namespace) -> dict[str, Any]:
     if args.target is None:
         raise InputError("--target", "name the target tuple (or pass --all)")
     adv = Adversary.of(model, args.target, options.names(args.known))
-    limits.check(args, leakage_work(model, adv.target, adv.known, query), "this Eq. 2 search")
+    budget.check(args, leakage_work(model, adv.target, adv.known, query), "this Eq. 2 search")
     res = table_leakage(model, adv.target, adv.known, lam, query)
     out = res.as_json(digits)
     out["group_dp_bound"] = fraction_str(group_dp_bound(model, adv, lam, query))

@@ -7,9 +7,9 @@ import dataclasses
 import sys
 from typing import Any
 
-from pdpsym.app import limits, options
+from pdpsym.app import budget, options
+from pdpsym.app.budget import Progress
 from pdpsym.app.output import print_json, short_enclosure
-from pdpsym.app.progress import Progress
 from pdpsym.app.text import exact_form
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
@@ -66,7 +66,7 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
         # the targets computed: those d-separated from the query and settled by the graph
         # are not (their leakage is exactly 0), so the estimate leaves them out too
         found = zero_plan(network, asked, known, weights, graph=declared, averaged=False)
-        plan = target_plan(network, found, limits.max_work(args))
+        plan = target_plan(network, found, budget.max_work(args))
         chosen = list(plan.computed)
         n_targets = len(chosen)
         tree = network.targets_work(known, weights, chosen)
@@ -74,14 +74,14 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
         if args.all_targets:
             what = f"every target at once (a junction tree of induced width {tree.width})"
         total, label = 2 * len(tree.order) * assignment_count(model, known), "cliques"
-        model = dataclasses.replace(network, max_work=limits.max_work(args))
+        model = dataclasses.replace(network, max_work=budget.max_work(args))
         work = leakage_work(model, n_targets, known, chosen, weights)
         if plan.per_target:  # each target on its own, smaller tree
             what = f"each target on its own junction tree (induced width up to {plan.width})"
             total, label, work = n_targets * assignment_count(model, known), "targets", plan.work
     else:
         work = (histogram_work if histogram else leakage_work)(model, n_targets, known)
-    limits.check(args, work, what)
+    budget.check(args, work, what)
     targets = (
         [v for v in model.variables if v not in set(known)] if args.all_targets else [args.target]
     )

@@ -8,11 +8,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from pdpsym.app import limits, options
+from pdpsym.app import budget, options
+from pdpsym.app.budget import Progress
 from pdpsym.app.help import FORMAT
 from pdpsym.app.options import command
 from pdpsym.app.output import print_json
-from pdpsym.app.progress import Progress
 from pdpsym.app.writes import check_output
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str, parse_int, parse_rational
@@ -189,14 +189,14 @@ def run_export(args: argparse.Namespace) -> int:
         tuples = 3 if n is None else n
         per_case = 800 + 4**tuples  # certification dominates small tables (CPU, measured)
         cases = (10 if count is None else count) * len(lams) * tuples * 2 ** (tuples - 1)
-        limits.check(args, cases * per_case, "this vector family")
+        budget.check(args, cases * per_case, "this vector family")
     # every family: each case is one Eq. 2 search over the table's cells, certified
     # to --digits digits (~2000 CPU microseconds at 30 digits, measured)
     work = sum(
         len(lams) * m.n * 2 ** (m.n - 1) * (1000 * (1 + digits // 30) + 4 * m.cells)
         for _, m in models
     )
-    limits.check(args, work, "this vector family")
+    budget.check(args, work, "this vector family")
     generator: dict[str, Any] = {
         "family": family,
         **family_params(family, n, count, seed),
@@ -258,7 +258,7 @@ def run_check(args: argparse.Namespace) -> int:
     vectors = load_vectors(args.vectors)
     answers = load_answers(args.answers)
     # each case: an exact comparison of the answer with the certified value
-    limits.check(args, 200 * (len(vectors.get("cases", [])) + len(answers)), "this check")
+    budget.check(args, 200 * (len(vectors.get("cases", [])) + len(answers)), "this check")
     report = check_vectors(vectors, answers, rel_tol, abs_tol)
     if args.json:
         print_json(report.as_json())

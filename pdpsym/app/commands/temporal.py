@@ -11,9 +11,9 @@ import sys
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.app import limits, options
+from pdpsym.app import budget, options
+from pdpsym.app.budget import Progress
 from pdpsym.app.output import print_json
-from pdpsym.app.progress import Progress
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_rational
 
@@ -168,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
         work += 100 * chain.length
     elif mech is not None:
         work += te.stream_work(chain, mech)
-    limits.check(args, work, "this temporal leakage")
+    budget.check(args, work, "this temporal leakage")
     tc = tp.TemporalChain.of(chain)
     rows = tp.certified(lambda p: _bound_balls(tc, eps, p), digits)
     steps: list[dict[str, Any]] = [

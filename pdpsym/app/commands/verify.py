@@ -8,9 +8,9 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from pdpsym.app import latex, options
+from pdpsym.app.budget import Progress
 from pdpsym.app.options import command
 from pdpsym.app.output import number_text, print_json
-from pdpsym.app.progress import Progress
 from pdpsym.app.tables import FORMATS, render
 from pdpsym.claims.catalogue import CATALOGUE, PAPERS
 from pdpsym.core.errors import InputError

@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.app import limits, options
+from pdpsym.app import budget, options
+from pdpsym.app.budget import Progress
 from pdpsym.app.options import command
 from pdpsym.app.output import number_text, print_json
-from pdpsym.app.progress import Progress
 from pdpsym.app.tables import render
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_int, parse_rational
@@ -148,7 +148,7 @@ def _run(args: argparse.Namespace) -> int:
         and batch_applies(model, lam, query)
     )
     if batch:
-        limits.check(args, 3**model.n * (model.n + 1) * 4, "the batch WHG of this model")
+        budget.check(args, 3**model.n * (model.n + 1) * 4, "the batch WHG of this model")
         return _run_batch(args, model, lam, query, digits)
     if model.n > MAX_EXACT_N:
         raise InputError(
@@ -159,7 +159,7 @@ def _run(args: argparse.Namespace) -> int:
             "rule on given edge values",
         )
     size = model.n * 2 ** (model.n - 1)
-    limits.check(args, model.cells * 2**model.n, "the exact WHG of this model")
+    budget.check(args, model.cells * 2**model.n, "the exact WHG of this model")
 
     def val(v: Any) -> dict[str, Any] | None:
         return None if v is None else certify(v, digits).as_json()

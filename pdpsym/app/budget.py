@@ -1,5 +1,5 @@
-"""Upfront limits: estimate a request's work before allocating anything, and refuse
-what would not finish.
+"""A command's work: estimated and refused before anything is allocated when it is over
+``--max-work``, and reported while it runs (a progress bar on stderr).
 
 The work of a request is counted in "steps", roughly the array cells or exact
 operations its largest phase needs (estimates from the model's shape, never from
@@ -7,11 +7,18 @@ running it). A step is calibrated as about a microsecond of CPU time, each estim
 within 3x of the measured time (benchmarks/bench_estimates.py). The default limit, 10^8
 steps, keeps a request within a few GiB and about two minutes of CPU; ``--max-work N``
 raises it.
+
+Long runs (``verify --thorough``, all adversaries of a large table) report progress
+with tqdm's count, rate and time estimate (:class:`Progress`), shown only on a terminal
+or when forced; stdout (tables, JSON) is never touched.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
+from types import TracebackType
+from typing import Any
 
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_int
@@ -94,3 +101,50 @@ def size(k: int) -> str:
     if k < 10**15:
         return f"{float(k):.1e}"
     return f"10^{k.bit_length() * 30103 // 100000}"
+
+
+class Progress:
+    """``with Progress(total, "label") as bar: bar.update(1, note)``.
+
+    ``enabled=None`` shows the bar only when stderr is a terminal; ``delay`` (seconds)
+    keeps short runs silent (tqdm's ``delay``).
+    """
+
+    def __init__(
+        self, total: int, label: str = "", enabled: bool | None = None, delay: float = 0.0
+    ) -> None:
+        self.total = max(total, 1)
+        self.label = label
+        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self._bar: Any = None
+        if not self.enabled:
+            return  # no bar: tqdm is not even imported (it costs a tenth of a second)
+        from tqdm import tqdm  # noqa: PLC0415
+
+        self._bar = tqdm(
+            total=self.total,
+            desc=label,
+            file=sys.stderr,
+            delay=delay,
+            dynamic_ncols=True,
+            leave=True,
+        )
+
+    def update(self, n: int = 1, note: str = "") -> None:
+        if self._bar is None:
+            return
+        if note:
+            self._bar.set_postfix_str(note[:40], refresh=False)
+        self._bar.update(n)
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._bar is not None:
+            self._bar.close()

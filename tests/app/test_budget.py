@@ -1,6 +1,6 @@
 """The progress bar writes to stderr only, and only when enabled."""
 
-from pdpsym.app.progress import Progress
+from pdpsym.app.budget import Progress
 
 
 def test_enabled_bar_goes_to_stderr_with_label_and_total(capsys):
