@@ -347,8 +347,8 @@ class Knowledge(Enum):
     joint law θ, ``B`` being drawn with the records (PPKDP, Definition 13).
     """
 
-    ACTIVE = "apkdp"
-    PASSIVE = "ppkdp"
+    ACTIVE = "active"
+    PASSIVE = "passive"
 
 
 def pkdp_delta(
