@@ -27,12 +27,12 @@ from pdpsym.app.text import shown
 from pdpsym.core.errors import InputError
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.joint import JointDistribution
-from pdpsym.models.law_class import LawClass, class_from_object
 from pdpsym.models.model_objects import is_table, structured_from_object
 from pdpsym.models.query_law import StructuredModel
 
 if TYPE_CHECKING:  # a Gaussian model loads sympy: imported where one is read
     from pdpsym.models.gaussian import GaussianModel
+    from pdpsym.models.law_class import LawClass
 
 PROB_COLUMNS = ("p", "prob", "probability")
 
@@ -347,6 +347,10 @@ def load_law_class(path: str | Path, obj: dict[str, Any] | None = None) -> LawCl
         if not hasattr(model, "target_factors") and not is_table(model):
             raise InputError(field, "a member must be a table or a structured model")
         return model
+
+    # imported here: the classes of laws (interval chains, boxes) load only for a class
+    # file, not for every model a command reads (about 2 ms of start-up)
+    from pdpsym.models.law_class import class_from_object  # noqa: PLC0415
 
     cls = class_from_object(obj, member)
     members = getattr(cls, "members", ())

@@ -34,7 +34,6 @@ import itertools
 import math
 import re
 from typing import Any
-from xml.parsers import expat
 
 from pdpsym.core.errors import InputError
 
@@ -154,6 +153,10 @@ def parse_xmlbif(text: str) -> tuple[list[tuple[str, dict[str, Any]]], dict[str,
     where: dict[str, str] = {}
     lines: dict[str, str] = {}
     current: dict[str, Any] = {}
+    # imported here: the XML parser loads only for an XMLBIF file (start-up of every
+    # other command)
+    from xml.parsers import expat  # noqa: PLC0415
+
     parser = expat.ParserCreate()
 
     def start(tag: str, _attrs: dict[str, str]) -> None:

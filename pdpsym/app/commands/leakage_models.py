@@ -15,7 +15,6 @@ from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss.count_leakage import leakage_max, structured_leakage
 from pdpsym.loss.count_leakage_work import TargetPlan, assignment_count, leakage_work, target_plan
-from pdpsym.loss.histogram import histogram_leakage, histogram_work
 from pdpsym.mechanisms.laplace import parse_lambda
 from pdpsym.models import counts
 from pdpsym.models.bayesnet_vacuous import without_vacuous
@@ -47,6 +46,9 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
     histogram = getattr(args, "query", "sum") == "histogram"
     if histogram and weights is not None:
         raise InputError("--weights", "the histogram query takes no weights")
+    if histogram:
+        # imported here: the histogram engine's modules load only for --query histogram
+        from pdpsym.loss import histogram as engine  # noqa: PLC0415
     # the limit is checked from the model's shape, before its records are even listed
     what = "this Eq. 2 dynamic programme"
     total = (n_targets if args.all_targets else 1) * assignment_count(model, known)
@@ -80,14 +82,14 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
             what = f"each target on its own junction tree (induced width up to {plan.width})"
             total, label, work = n_targets * assignment_count(model, known), "targets", plan.work
     else:
-        work = (histogram_work if histogram else leakage_work)(model, n_targets, known)
+        work = (engine.histogram_work if histogram else leakage_work)(model, n_targets, known)
     budget.check(args, work, what)
     targets = (
         [v for v in model.variables if v not in set(known)] if args.all_targets else [args.target]
     )
     with Progress(total, label, delay=2.0) as bar:
         if histogram:
-            results = histogram_leakage(
+            results = engine.histogram_leakage(
                 model, targets, known, lam, digits=digits, on_target=lambda _n: bar.update(1)
             )
         else:
