@@ -61,8 +61,8 @@ out can only raise the scale, which stays private.
 ``charpoly(P P*) / (x - 1)`` (a sympy algebraic number) otherwise. Floats rank the
 quilts and the nodes; every candidate within the screening margin of the best is decided
 exactly (:func:`pdpsym.core.compare.screen_then_decide`), and a quilt whose usability
-floats cannot settle (``Delta`` or the bound within ``1e-9`` of 1 or ``eps``) is left out
-(its scale would exceed ``10^9 card / eps >= T / eps``, the empty quilt's).
+floats cannot settle (``Delta`` within ``1e-9`` of 1, or ``eps - bound`` below ``1e-9 eps``)
+is left out (its scale would exceed ``10^9 card / eps >= T / eps``, the empty quilt's).
 """
 
 from __future__ import annotations
@@ -449,7 +449,9 @@ def mqm_approx_scale(
 
         def scale_of(card: np.ndarray, bound: np.ndarray) -> np.ndarray:
             den = eps_f - bound
-            return np.where(den > tol * max(1.0, eps_f), card / den, np.inf)
+            # relative to eps: a quilt left out has scale > card / (tol eps) >= T / eps,
+            # the empty quilt's (an absolute 1e-9 left out every quilt once eps < 1e-9)
+            return np.where(den > tol * eps_f, card / den, np.inf)
 
         # interior quilts {x_{i-a}, x_{i+b}}: S[a-1, b-1]; rectangle minima by prefix mins
         S = M = np.zeros((0, 0))

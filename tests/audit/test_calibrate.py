@@ -8,6 +8,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import pytest
+import sympy
 from fuzz_cases import TWO_NODE_NETWORK
 
 from pdpsym.audit.calibrate import calibrate
@@ -163,6 +164,50 @@ def test_mqm_approx_below_the_float_range_is_the_empty_quilt():
     m = MarkovChain(["0", "1"], 4, "stationary", [["9/10", "1/10"], ["1/10", "9/10"]])
     res = mqm_approx_scale(m, Fraction(1, 10**320))
     assert res.scale == 4 * 10**320 and res.detail["card_N"] == 4
+
+
+def _approx_brute(T: int, g: mpmath.mpf, pi_min: mpmath.mpf, eps: mpmath.mpf) -> mpmath.mpf:
+    """MQMApprox's sigma_max from Song et al.'s Sec. 5.1 bound, every quilt enumerated in
+    mpmath: Delta(t) = exp(-g t) / pi_min, l(t) = ln((1 + Delta)/(1 - Delta)), the bound
+    of {x_{i-a}, x_{i+b}} is 2 l(a) + l(b) (a one-sided quilt drops a term), usable when
+    below eps; the max over nodes of the min over usable quilts of card / (eps - bound)."""
+
+    def ell(d):
+        delta = mpmath.exp(-g * d) / pi_min
+        return mpmath.log((1 + delta) / (1 - delta)) if delta < 1 else mpmath.inf
+
+    worst = mpmath.mpf(0)
+    for i in range(1, T + 1):
+        best = mpmath.mpf(T) / eps
+        for a in [None, *range(1, i)]:
+            for b in [None, *range(1, T - i + 1)]:
+                if a is None and b is None:
+                    continue
+                bound = (2 * ell(a) if a else 0) + (ell(b) if b else 0)
+                if bound < eps:
+                    card = a + b - 1 if a and b else (T - i + a if a else i + b - 1)
+                    best = min(best, card / (eps - bound))
+        worst = max(worst, best)
+    return worst
+
+
+def test_mqm_approx_keeps_a_quilt_whose_bound_is_within_1e_9_of_a_tiny_eps():
+    """At eps = 10^-10 the best quilt of the middle nodes, {x_{i-1}, x_{i+1}} (card 1),
+    has eps - bound = 5 x 10^-11: its scale 2 x 10^10 beats every other quilt (the next,
+    card 2 or 3 with eps - bound about eps / 3 to 2 eps / 3, give 2.4 x 10^10 and more).
+    The gap is chosen by hand so that 3 l(1) = eps - d exactly: l(1) = (eps - d)/3 means
+    Delta(1) = tanh((eps - d)/6), so g = -ln(pi_min tanh((eps - d)/6)). A float screen
+    that drops quilts with eps - bound under an absolute 10^-9 returned 2.4 x 10^10."""
+    eps, d, pm = Fraction(1, 10**10), Fraction(5, 10**11), Fraction(1, 2)
+    g = -sympy.log(sympy.Rational(pm) * sympy.tanh(sympy.Rational(eps - d) / 6))
+    m = MarkovChain(["0", "1"], 5, "stationary", [["1/2", "1/2"], ["1/2", "1/2"]])
+    res = mqm_approx_scale(m, eps, pi_min=pm, gap=g)
+    with mpmath.workdps(60):
+        gm = -mpmath.log(mpmath.mpf(1) / 2 * mpmath.tanh(mpmath.mpf(5) / 6 / 10**11))
+        want = _approx_brute(5, gm, mpmath.mpf(1) / 2, mpmath.mpf(10) ** -10)
+        assert mpmath.almosteq(want, mpmath.mpf(2 * 10**10), rel_eps=mpmath.mpf(10) ** -12)
+        got = mpmath.mpf(str(certify(res.scale, 30).decimal))
+        assert mpmath.almosteq(got, want, rel_eps=mpmath.mpf(10) ** -25)
 
 
 CHAINS = [
