@@ -372,6 +372,7 @@ def _request(
     notions: Iterable[str],
     reading: DDPReading,
     alpha: Fraction | int = 2,
+    max_work: int | None = None,
 ) -> Request:
     """The checked ε points, δ and notions of an audit request (tables and structured
     models alike)."""
@@ -387,7 +388,9 @@ def _request(
     wanted = list(notions)
     for n in wanted:
         registry.notion(n)  # raises InputError for an unknown name
-    return Request(tuple(eps_list), d, tuple(wanted), reading, registry.order(alpha))
+    if max_work is not None and max_work < 1:
+        raise InputError("max_work", "must be >= 1")
+    return Request(tuple(eps_list), d, tuple(wanted), reading, registry.order(alpha), max_work)
 
 
 def audit(
@@ -402,6 +405,7 @@ def audit(
     *,
     exhaustive: bool = False,
     alpha: Fraction | int = 2,
+    max_work: int | None = None,
 ) -> Audit:
     """Every notion's exact ε, δ(ε) and ε(δ) for the target record.
 
@@ -422,6 +426,9 @@ def audit(
             definition; the screened path for randomized response,
             :mod:`pdpsym.audit.screen`, gives identical results).
         alpha: the order of ``renyi-dp`` (a rational above 1; Mironov 2017).
+        max_work: the most steps (about a microsecond each) the report cones of
+            randomized response on a chain of three states or more may take; past it
+            their notions' ε is left uncomputed, with a note saying so (None: no limit).
 
     Returns:
         :class:`Audit`, one :class:`NotionResult` per notion, in the order asked.
@@ -432,7 +439,8 @@ def audit(
     """
     known = tuple(known)
     if not is_table(model):
-        return _structured(model, mechanism, target, known, eps, delta, notions, reading)
+        req = _request(eps, delta, notions, reading, max_work=max_work)
+        return _structured(model, mechanism, target, known, req)
     model.index(target, "target")
     for k in known:
         model.index(k, "known")
@@ -449,19 +457,11 @@ def audit(
 
 
 def _structured(
-    model: Any,
-    mechanism: Any,
-    target: str,
-    known: tuple[str, ...],
-    eps: Iterable[Eps | Fraction | int | str],
-    delta: Fraction | int | str | None,
-    notions: Iterable[str],
-    reading: DDPReading,
+    model: Any, mechanism: Any, target: str, known: tuple[str, ...], req: Request
 ) -> Audit:
     """:func:`audit` of a structured model (:mod:`pdpsym.audit.sum_mechanisms`)."""
     from pdpsym.audit.sum_mechanisms import audit_models  # it imports this module: no cycle
 
-    req = _request(eps, delta, notions, reading)
     for n in req.notions:
         if registry.notion(n).compare is Compare.RENYI:
             raise InputError(

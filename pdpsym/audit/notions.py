@@ -390,6 +390,9 @@ class Request:
         notions: the notions, in the order asked.
         reading: the reading of Liu et al.'s Definition 4 for ``dependent-dp``.
         alpha: the order of ``renyi-dp`` (Mironov 2017, Definition 4).
+        max_work: the most steps (about a microsecond each) an engine that can stop part
+            way may take: the report cones of randomized response on a chain of three
+            states or more, whose ε is then left uncomputed, saying so (None: no limit).
     """
 
     eps: tuple[Eps, ...] = ()
@@ -397,6 +400,7 @@ class Request:
     notions: tuple[str, ...] = ()
     reading: DDPReading = DDPReading.NEIGHBOURS
     alpha: Fraction = Fraction(2)
+    max_work: int | None = None
 
 
 def curve_points(

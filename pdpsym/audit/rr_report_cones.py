@@ -62,6 +62,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -74,6 +75,20 @@ Matrix = list[list[int]]
 
 class TooManyRays(Exception):
     """The cone of reachable vectors has more than :data:`MAX_RAYS` extreme rays."""
+
+
+class OverBudget(Exception):
+    """The propagation passed its :class:`ConeBudget`: ``args`` are the steps taken and
+    the extreme rays carried then."""
+
+
+@dataclass
+class ConeBudget:
+    """The most steps (:func:`step_work`'s unit, about a microsecond each) the cones of
+    one audit may take, and those spent so far (shared by both sides and every case)."""
+
+    limit: int
+    spent: int = 0
 
 
 def _primitive(v: Sequence[int]) -> Ray:
@@ -348,16 +363,37 @@ def ray_cap(j: int, k: int) -> int:
     return min(2 * (j + k) + 64, MAX_RAYS)
 
 
-def cone_work(n: int, k: int, bits: int) -> int:
+def step_work(rays: int, k: int, bits: int) -> int:
+    """Estimated steps of one :func:`image_rays` step: ``k`` maps of ``k^2`` products
+    per ray on numbers of ``bits`` bits, then the hull or, for four states or more, one
+    small LP per image.
+
+    Args:
+        rays: the extreme rays carried into the step.
+        k: the number of states.
+        bits: the bits of the rays' entries.
+
+    Returns:
+        ``rays k (k^2 + 10 [+ 5000 for k > 3]) (1 + bits / 256)``.
+
+    References:
+        Knuth, TAOCP vol. 2 (the cost of multi-precision multiplication).
+    """
+    per_image = k * k + 10 + (5000 if k > 3 else 0)
+    return rays * k * per_image * (1 + bits // 256)
+
+
+def cone_work(n: int, k: int, bits: int, rays: int | None = None) -> int:
     """Estimated steps of :func:`propagate` over ``n`` steps of ``k`` states whose
-    integer step matrices have ``bits`` bits per entry (each step's images: ``k`` maps
-    of ``k^2`` products per ray, numbers growing by ``bits`` per step; the hull or, for
-    four states or more, one small LP per image).
+    integer step matrices have ``bits`` bits per entry (:func:`step_work` at each step,
+    numbers growing by ``bits`` per step).
 
     Args:
         n: the steps.
         k: the number of states.
         bits: the bits one step adds to a ray's entries.
+        rays: the rays carried at each step (None: :func:`ray_cap`, the most carried;
+            a chain's cones often keep ``k`` rays, and others grow by one a step).
 
     Returns:
         The estimate (about one exact operation on numbers of a few words per unit).
@@ -365,28 +401,39 @@ def cone_work(n: int, k: int, bits: int) -> int:
     References:
         Knuth, TAOCP vol. 2 (the cost of multi-precision multiplication).
     """
-    per_image = k * k + 10 + (5000 if k > 3 else 0)
-    return sum(ray_cap(j, k) * k * per_image * (1 + j * bits // 256) for j in range(1, n + 1))
+    return sum(
+        step_work(ray_cap(j, k) if rays is None else min(rays, ray_cap(j, k)), k, j * bits)
+        for j in range(1, n + 1)
+    )
 
 
-def propagate(start: Sequence[int], steps: Sequence[Sequence[Matrix]]) -> list[Ray]:
+def propagate(
+    start: Sequence[int], steps: Sequence[Sequence[Matrix]], budget: ConeBudget | None = None
+) -> list[Ray]:
     """The extreme rays of the cone of vectors reachable from ``start`` through the steps.
 
     Args:
         start: the first vector (non-negative integers, not all zero).
         steps: per step, one integer matrix ``G`` per report: ``v -> G v``.
+        budget: charged :func:`step_work` at each step (None: no limit but the rays').
 
     Returns:
         The extreme rays after the last step (primitive integer vectors).
 
     Raises:
         TooManyRays: when more than :func:`ray_cap` rays would be carried.
+        OverBudget: when the steps' work passes ``budget``.
 
     References:
         Rockafellar (1970), Section 18; Rabiner (1989) (the recursions).
     """
     rays = extreme_rays([start])
     for j, mats in enumerate(steps, 1):
+        if budget is not None:  # charged before the step: it never runs past the limit
+            bits = max(x.bit_length() for ray in rays for x in ray)
+            budget.spent += step_work(len(rays), len(start), bits)
+            if budget.spent > budget.limit:
+                raise OverBudget(j - 1, len(rays))
         rays = image_rays(rays, mats)
         if len(rays) > ray_cap(j, len(start)):
             raise TooManyRays(len(rays))
@@ -431,6 +478,7 @@ def chain_max_ratio(
     vl: int | None,
     vr: int | None,
     memo: dict[tuple[str, int | None], list[Ray]],
+    budget: ConeBudget | None = None,
 ) -> Fraction | None:
     """``max_o P(o | a) / P(o | b)`` over the reports inside ``(l, r)`` of a chain of any
     number of states: the target's own ratio times the past's and the future's largest
@@ -443,12 +491,14 @@ def chain_max_ratio(
         vl: the state of the nearest known record on the left (None: none).
         vr: the one on the right.
         memo: the rays of each side, by ``("past", vl)`` / ``("future", vr)``.
+        budget: the work both sides may take (:func:`propagate`).
 
     Returns:
         The exact maximum, or None when it is infinite.
 
     Raises:
         TooManyRays: when a cone has more than :func:`ray_cap` extreme rays.
+        OverBudget: when the cones' work passes ``budget``.
 
     References:
         Desfontaines et al., Definition 12; Rabiner (1989); Rockafellar (1970),
@@ -469,7 +519,7 @@ def chain_max_ratio(
                     [[[P[s][t] * rr[o][s] for s in range(k)] for t in range(k)] for o in range(k)]
                 )
             )
-        memo[("past", vl)] = propagate(_integer([[alpha]])[0][0], steps)
+        memo[("past", vl)] = propagate(_integer([[alpha]])[0][0], steps, budget)
     if ("future", vr) not in memo:
         p1, beta = chain.future_end(vr)
         steps = []
@@ -480,7 +530,7 @@ def chain_max_ratio(
                     [[[P[s][t] * rr[o][t] for t in range(k)] for s in range(k)] for o in range(k)]
                 )
             )
-        memo[("future", vr)] = propagate(_integer([[beta]])[0][0], steps)
+        memo[("future", vr)] = propagate(_integer([[beta]])[0][0], steps, budget)
     na, nb = chain.norms(vl, vr)
     past = max_ratio(memo[("past", vl)], a, b)
     fut = max_ratio(memo[("future", vr)], a, b)
@@ -492,6 +542,8 @@ def chain_max_ratio(
 
 __all__ = [
     "MAX_RAYS",
+    "ConeBudget",
+    "OverBudget",
     "TooManyRays",
     "chain_max_ratio",
     "cone_work",

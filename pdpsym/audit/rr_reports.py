@@ -81,7 +81,7 @@ from pdpsym.audit import registry
 from pdpsym.audit.notions import Request
 from pdpsym.audit.registry import Compare, Pairs
 from pdpsym.audit.rr_pairs import group_pair, other_prob
-from pdpsym.audit.rr_report_cones import TooManyRays, chain_max_ratio
+from pdpsym.audit.rr_report_cones import ConeBudget, OverBudget, TooManyRays, chain_max_ratio
 from pdpsym.audit.rr_report_windows import enclose_curve
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
@@ -322,6 +322,8 @@ def audit_rr(
     from pdpsym.audit import NotionResult  # the package imports this module's callers
 
     eps, delta, notions, reading = req.eps, req.delta, req.notions, req.reading
+    # the cones of a long chain of three states or more stop at the request's work limit
+    cones = None if req.max_work is None else ConeBudget(req.max_work)
     reason = check_rr(model, mech)
     if reason is not None:
         raise InputError("mechanism", reason)
@@ -438,7 +440,7 @@ def audit_rr(
                     found = [
                         ({"a": a, "b": b}, (a, b, (None, None))) for a, b in permutations(sup, 2)
                     ]
-                    eps_only = _chain_eps(local_chain, [(c, w) for w, c in found], idx)
+                    eps_only = _chain_eps(local_chain, [(c, w) for w, c in found], idx, cones)
                     window = (local_chain, [(w, *c) for w, c in found])
             else:
                 found = apk_cases(knw)
@@ -449,7 +451,7 @@ def audit_rr(
                     ]
                 else:
                     assert chain is not None
-                    eps_only = _chain_eps(chain, [(c, w) for w, c in found], idx)
+                    eps_only = _chain_eps(chain, [(c, w) for w, c in found], idx, cones)
                     window = (chain, [(w, *c) for w, c in found])
         elif kind.pairs is Pairs.WEIGHTED_KNOWN:
             label = kind.label(reading)
@@ -480,7 +482,7 @@ def audit_rr(
                     eps_only = (sympy.oo, inf_where)
                 else:
                     found = apk_cases(tuple(known))
-                    eps_only = _chain_eps(chain, [(c, w) for w, c in found], idx)
+                    eps_only = _chain_eps(chain, [(c, w) for w, c in found], idx, cones)
                 cases = None
         elif kind.pairs is Pairs.DEPENDENT:
             label = kind.label(reading)
@@ -513,7 +515,13 @@ def audit_rr(
                 if kind.pairs is not Pairs.DEPENDENT or conditional
                 else f"the dependence group has more than {MAX_GROUP} records"
             )
-            if value is None:
+            if value is None and "steps" in wit:
+                head = (
+                    "ε not computed either: the exact programme of the report cones passed "
+                    f"the work limit after {wit['steps']} steps of a side ({wit['rays']} "
+                    "extreme rays)"
+                )
+            elif value is None:
                 head = (
                     f"ε not computed either: a cone of report laws has {wit['rays']} extreme "
                     "rays, over the limit of the exact programme"
@@ -548,10 +556,13 @@ def _chain_eps(
     chain: ReportChain | None,
     found: Sequence[tuple[tuple[Any, ...], dict[str, Any]]],
     idx: Mapping[Fraction, int],
+    cones: ConeBudget | None = None,
 ) -> tuple[Any, dict[str, Any]]:
     """The exact ε (max over the cases) of a long chain segment: the extremes' programme
     for two states, the cones' extreme rays (:mod:`pdpsym.audit.rr_report_cones`) for
-    more; ``(None, {"rays": n})`` when a cone has more than its limit of rays."""
+    more; ``(None, {"rays": n})`` when a cone has more than its limit of rays, and
+    ``(None, {"rays": n, "steps": j})`` when the cones pass ``cones``, their work limit,
+    after ``j`` steps of a side."""
 
     if chain is None:
         return None, {}
@@ -563,10 +574,12 @@ def _chain_eps(
             r = (
                 chain.max_ratio(idx[a], idx[b], *key)
                 if chain.k == 2
-                else chain_max_ratio(chain, idx[a], idx[b], key[0], key[1], memo)
+                else chain_max_ratio(chain, idx[a], idx[b], key[0], key[1], memo, cones)
             )
         except TooManyRays as err:
             return None, {"rays": err.args[0]}
+        except OverBudget as err:
+            return None, {"rays": err.args[1], "steps": err.args[0]}
         if r is None:
             return sympy.oo, where
         if best is not None and (r > best or not wit):

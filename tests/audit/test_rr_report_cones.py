@@ -20,9 +20,17 @@ import pdpsym.audit.rr_report_windows as srw
 import pdpsym.audit.rr_reports as srr
 from pdpsym.app.cli import main
 from pdpsym.audit import audit
-from pdpsym.audit.rr_report_cones import chain_max_ratio, extreme_rays, in_cone
+from pdpsym.audit.rr_report_cones import (
+    ConeBudget,
+    OverBudget,
+    chain_max_ratio,
+    extreme_rays,
+    in_cone,
+    propagate,
+)
 from pdpsym.audit.rr_reports import ReportChain
 from pdpsym.core.eps import Eps
+from pdpsym.core.errors import InputError
 from pdpsym.mechanisms.discrete import randomized_response
 from pdpsym.models.markov import MarkovChain
 from pdpsym.models.neighbours import DDPReading
@@ -237,6 +245,77 @@ def test_long_three_state_chain_reports_exact_epsilon(tmp_path, capsys):
     r = json.loads(capsys.readouterr().out)["notions"]["apkdp"]
     assert r["epsilon"]["exact"].startswith("log(") and "extreme rays" in r["note"]
     assert r["delta_at_epsilon"][0]["delta"]["enclosure"] and "enclosed" in r["note"]
+
+
+def test_a_budget_stops_the_propagation_before_the_step_that_passes_it():
+    """By hand: from (1, 1, 1) (one ray of 1 bit) with the identity and the swap of the
+    first two coordinates, every step keeps the one ray (1, 1, 1) (both maps fix it), and
+    each step is charged 1 ray x 3 maps x (3^2 + 10) products x (1 + 1 // 256) = 57
+    steps before it runs: a limit of 114 lets two steps run and stops the third."""
+    ident = [[1, 0, 0], [0, 1, 0], [0, 0, 1]]
+    swap = [[0, 1, 0], [1, 0, 0], [0, 0, 1]]
+    steps = [[ident, swap]] * 3
+    assert propagate((1, 1, 1), steps) == [(1, 1, 1)]
+    budget = ConeBudget(114)
+    assert propagate((1, 1, 1), steps[:2], budget) == [(1, 1, 1)] and budget.spent == 114
+    with pytest.raises(OverBudget) as err:
+        propagate((1, 1, 1), steps, ConeBudget(114))
+    assert err.value.args == (2, 1)  # two steps taken, one ray carried
+    with pytest.raises(OverBudget) as err:
+        propagate((1, 1, 1), steps, ConeBudget(56))
+    assert err.value.args == (0, 1)
+
+
+GROWING = {  # docs/examples/chain3.json: its cones gain about a ray a step
+    "kind": "markov-chain",
+    "states": ["0", "1", "2"],
+    "initial": ["1/2", "1/4", "1/4"],
+    "transition": [["1/2", "1/4", "1/4"], ["1/10", "8/10", "1/10"], ["1/3", "1/3", "1/3"]],
+}
+
+
+def test_the_cones_stop_at_max_work_and_say_so():
+    """On a chain whose cones grow, a small ``max_work`` leaves ε uncomputed with a note
+    naming the work limit (δ is still enclosed); with no limit the same audit's ε is the
+    exact log of a rational from the cones."""
+    m = MarkovChain.from_json_object({**GROWING, "length": 60})
+    mech = _rr(m, Fraction(3, 5))
+    free = audit(m, mech, "x30", (), [Eps.of(1)], None, ["apkdp"])["apkdp"]
+    assert "extreme rays" in free.note and free.epsilon is not None
+    assert str(free.epsilon).startswith("log(")
+    cut = audit(m, mech, "x30", (), [Eps.of(1)], None, ["apkdp"], max_work=10**4)["apkdp"]
+    assert cut.epsilon is None and "passed the work limit" in cut.note
+    assert cut.delta_at_epsilon[0][1] is not None  # δ enclosed all the same
+    with pytest.raises(InputError, match="max_work"):
+        audit(m, mech, "x30", (), [Eps.of(1)], None, ["apkdp"], max_work=0)
+
+
+def test_a_long_three_state_chain_is_estimated_from_the_rays_it_keeps(tmp_path, capsys):
+    """``audit`` stops the cones at --max-work, so its estimate assumes the k rays most
+    chains keep: a stationary 3-state chain of 1,000 records (3 rays a step, measured) is
+    within the default --max-work for apkdp (it takes about 1.5 s); its estimate at the
+    most rays that could be carried was 2.8e8 steps, and it was refused."""
+    from pdpsym.app.budget import DEFAULT_MAX_WORK  # noqa: PLC0415
+    from pdpsym.app.commands import audit_models  # noqa: PLC0415 (the estimate alone)
+
+    m = MarkovChain.from_json_object(
+        {
+            "kind": "markov-chain",
+            "length": 1000,
+            "states": ["0", "1", "2"],
+            "initial": "stationary",
+            "transition": [
+                ["7/10", "2/10", "1/10"],
+                ["1/10", "8/10", "1/10"],
+                ["1/5", "1/5", "3/5"],
+            ],
+        }
+    )
+    mech = _rr(m, Fraction(3, 5))
+    args = type("Args", (), {"max_work": None, "ddp_reading": None})()
+    _, own, _ = audit_models.check_work(args, m, mech, "x500", (), ["apkdp"], 1, capped=True)
+    _, most, _ = audit_models.check_work(args, m, mech, "x500", (), ["apkdp"], 1)
+    assert own["apkdp"] < DEFAULT_MAX_WORK < most["apkdp"]
 
 
 def _window_law(data, k, max_len, outcomes):

@@ -408,7 +408,7 @@ def run(args: argparse.Namespace) -> int:
         spec, model = structured.with_query(args, spec, model)  # a network's count or sum
         mech = structured.read_mechanism(spec, model)
         shared, own, fixed = structured.check_work(
-            args, model, mech, args.target, known, notions, points
+            args, model, mech, args.target, known, notions, points, capped=True
         )
     else:
         structured.refuse_query(args, spec, "needs a Bayesian network model")
@@ -418,6 +418,7 @@ def run(args: argparse.Namespace) -> int:
         shared, own = table_work(model, notions, bool(args.known), size, spec, points)
         fixed = {}
     refused = plan(args, shared, own, explicit, fixed=fixed)  # each alone within --max-work
+    limit = budget.max_work(args)
     notions = [n for n in notions if n not in refused]
     results: list[NotionResult] = []
     with Progress(len(notions), "audit", enabled=args.progress, delay=2.0) as bar:
@@ -430,7 +431,16 @@ def run(args: argparse.Namespace) -> int:
                 readings = [DDPReading.NEIGHBOURS]  # not used by the other notions
             for k, reading in enumerate(readings):
                 one = audit(
-                    model, mech, args.target, known, [*grid, *eps], delta, [n], reading, alpha=alpha
+                    model,
+                    mech,
+                    args.target,
+                    known,
+                    [*grid, *eps],
+                    delta,
+                    [n],
+                    reading,
+                    alpha=alpha,
+                    max_work=limit,  # the report cones stop there (each notion alone)
                 )
                 results += [
                     replace(r, notion=f"{r.notion}/conditional") if k else r for r in one.results
