@@ -553,4 +553,5 @@ __all__ = [
     "max_ratio",
     "propagate",
     "ray_cap",
+    "step_work",
 ]
