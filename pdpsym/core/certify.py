@@ -489,8 +489,8 @@ def certify(value: Exact, digits: int = 30, max_prec: int = MAX_PREC) -> Certifi
     A rational value (:func:`exact_rational`) is rounded exactly (``prec`` 0). Otherwise
     the value is enclosed (:func:`enclose`) at ``max(64, 3.33 digits + 32)`` bits, doubled
     while ``<= max_prec``, until the ball is finite, excludes 0 and both of its ends round
-    to the same digits (:func:`fixed_digits`). When no precision suffices, the expression
-    is rewritten exactly by ``sympy.simplify``; a rational result is certified as such.
+    to the same digits (:func:`fixed_digits`). When no precision suffices, ``simplify``
+    rewrites it (not past a power above ``max_prec``); a rational result is certified so.
     Nothing is ever guessed from digits.
 
     Args:
@@ -542,9 +542,18 @@ def certify(value: Exact, digits: int = 30, max_prec: int = MAX_PREC) -> Certifi
     # of about 1e-5000 to be exactly 0 (leakage at lam = 1e5000)
     import sympy  # noqa: PLC0415 (lazily: sympy loads only for sympy values)
 
-    simplified = sympy.simplify(as_sympy(value))
-    if simplified.is_Rational:
-        return certify(simplified, digits, max_prec)
+    # not past powers, binomials or factorials of size beyond max_prec: no rational the balls
+    # missed, and a log of one ran a 47,000-digit primality test for half an hour
+    expr = as_sympy(value)
+    sizes = (
+        a.exp if a.is_Pow else a.args[0]
+        for a in sympy.preorder_traversal(expr)
+        if a.is_Pow or isinstance(a, sympy.binomial | sympy.factorial)
+    )
+    if all(not n.is_Integer or abs(int(n)) <= max_prec for n in sizes):
+        simplified = sympy.simplify(expr)
+        if simplified.is_Rational:
+            return certify(simplified, digits, max_prec)
     # a logarithm of 1 + x with a tiny x (Theorem 4's eps = log(1/(1 - delta)) at
     # delta = 1e-47000): the same number, enclosed by log1p; tried last, so every value
     # certified before keeps its enclosure

@@ -62,3 +62,31 @@ def test_threshold_far_tail_certified() -> None:
     th4 = json.loads(out.getvalue())["theorem4"]
     assert th4["epsilon"]["decimal"] == th4["delta"]["decimal"]
     assert th4["delta"]["decimal"].endswith("e-47670")
+
+
+def test_no_rewriting_past_a_power_above_the_precision(monkeypatch) -> None:
+    # source: mpmath at 60 digits of x = (2/3)^9 3^-99990 binomial(99999, 9) 22220/11109
+    # (Theorem 4's delta at n = 100000, T = 99990); log(1/(1 - x)) = x + x^2/2 + ... and
+    # x^2 is 47,670 orders below x, so the first 20 digits are x's. The plain enclosure
+    # cannot show them (1 - x rounds to 1); sympy.simplify must not be tried (it evaluates
+    # 3^-99990, and a logarithm of the result once ran a 47,000-digit primality test for
+    # half an hour): the log1p enclosure certifies it
+    x = sympy.Mul(
+        sympy.Pow(sympy.Rational(2, 3), 9, evaluate=False),
+        sympy.Pow(sympy.Rational(1, 3), 99990, evaluate=False),
+        sympy.binomial(99999, 99990, evaluate=False),
+        sympy.Rational(22220, 11109),
+        evaluate=False,
+    )
+    value = sympy.log(1 / sympy.Add(1, -x, evaluate=False), evaluate=False)
+
+    def no_simplify(*_args, **_kwargs):
+        raise AssertionError("sympy.simplify was tried")
+
+    monkeypatch.setattr(sympy, "simplify", no_simplify)
+    got = certify(value, 20)
+    with mpmath.workdps(60):
+        ref = (
+            mpmath.mpf(2) ** 9 / mpmath.mpf(3) ** 99999 * mpmath.binomial(99999, 9) * 22220 / 11109
+        )
+        assert got.decimal == mpmath.nstr(ref, 20, min_fixed=1, max_fixed=0)
