@@ -89,6 +89,8 @@ def rate_q(rate: Fraction) -> tuple[float, float]:
     References:
         Johansson, "Arb", IEEE Trans. Computers 66(8), 2017 (the ball of ``e^{-rate}``).
     """
+    if rate > 1000:  # e^-rate is below every positive float (e^-745): no float q, as below
+        return 0.0, math.inf  # (its ball's ends would be fractions of 2^(10^k) bits)
     with working_precision(128):
         ball = (-arb_from_fraction(rate)).exp()
         lo, hi = ball_endpoints(ball)

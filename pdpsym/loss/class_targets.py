@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from pdpsym.core.compare import proposal_float
 from pdpsym.core.errors import InputError
 from pdpsym.loss.class_branch_bound import Outcome, branch_and_bound
 from pdpsym.loss.count_leakage import structured_leakage
@@ -208,7 +209,7 @@ class TargetBounds:
             Whether to evaluate the candidate exactly.
         """
         return any(
-            self.lo[t] is None or est[t] > float(self.lo[t]) * (1 - 1e-12)  # type: ignore[arg-type]
+            self.lo[t] is None or est[t] > proposal_float(self.lo[t]) * (1 - 1e-12)  # type: ignore[arg-type]
             for t in active
             if not (skip_none and est[t] == -math.inf)
         )
@@ -240,7 +241,7 @@ class TargetBounds:
                 self.close(t, u)
         if not live:
             return None, 0.0
-        return live, -max(u - float(self.lo[t] or 0) for t, u in live.items())
+        return live, -max(u - proposal_float(self.lo[t] or 0) for t, u in live.items())
 
     def refuted(self) -> bool:
         """Whether a member is certified above ``below`` (the question is decided)."""

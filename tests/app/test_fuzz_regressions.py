@@ -306,3 +306,35 @@ def test_the_mqm_baselines_at_an_epsilon_below_the_float_range_end(
     argv = ["calibrate", str(f), "--eps", "1e-320", "--target", "x1", *extra]
     outcome, code, err = run([*argv, "--json"])
     assert outcome == "ok" and code == 0, (outcome, code, err)
+
+
+def test_a_class_search_at_a_scale_of_thousands_of_digits_ends(tmp_path: Path, capsys) -> None:
+    # thorough fuzz, seed 110265529: `leakage` of an interval chain at --lam 1/7...7 (3,000
+    # digits): the search's e^(-1/lambda) had a ball whose ends are fractions of 2^(10^3000)
+    # (OverflowError), then its heap keys took float() of a bound of 3,000 digits. Now the
+    # search runs to its budget and prints a lower bound: 1/lambda times the records'
+    # range 1 (the chain's states 0 and 1; by hand, the ratio of the two Laplace laws'
+    # tails), 7.7777777e+2999
+    f = tmp_path / "cls.json"
+    f.write_text(
+        json.dumps(
+            {
+                "kind": "interval-markov-chain",
+                "length": 6,
+                "states": ["0", "1"],
+                "initial": "stationary",
+                "transition": [
+                    [["4/5", "9/10"], ["1/10", "1/5"]],
+                    [["3/20", "3/10"], ["7/10", "17/20"]],
+                ],
+            }
+        )
+    )
+    lam = "1/" + "7" * 3000
+    argv = ["leakage", str(f), "--target", "x2", "--known", "x1", "--lam", lam]
+    outcome, code, err = run([*argv, "--digits", "8", "--max-work", "3e6"])
+    assert outcome == "ok" and code == 0, (outcome, code, err)
+    from pdpsym.app.cli import main  # noqa: PLC0415 (the printed bound, in-process)
+
+    assert main([*argv, "--digits", "8", "--max-work", "3e6"]) == 0
+    assert "at least  [7.7777777e+2999, inf]" in capsys.readouterr().out
