@@ -1,6 +1,7 @@
 """Shared by the tests of the ball cases of independent records
 (tests/audit/test_product_laplace.py, test_product_geometric.py): a result's figures as
-comparable text, the ball path forced on small models, and laws valid by construction."""
+comparable text, the ball path forced on small models, and laws and product models valid
+by construction."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 
 from pdpsym.audit import product_shifts
 from pdpsym.core.certify import certify
+from pdpsym.models.product import ProductModel
 
 
 def digits(v: object) -> str | None:
@@ -52,3 +54,16 @@ def laws(draw, k):  # type: ignore[no-untyped-def]
         parts[draw(st.integers(0, k - 1))] = 1
     s = sum(parts)
     return [Fraction(p, s) for p in parts]
+
+
+@st.composite
+def products(draw, max_records: int = 4):  # type: ignore[no-untyped-def]
+    """2 to ``max_records`` independent records of 2 or 3 integer values (an integer
+    query by construction), each with its own law."""
+    n = draw(st.integers(2, max_records))
+    recs = []
+    for _ in range(n):
+        k = draw(st.sampled_from([2, 3]))
+        vals = draw(st.lists(st.integers(-1, 2), min_size=k, max_size=k, unique=True))
+        recs.append({"values": [str(v) for v in vals], "probs": [str(p) for p in draw(laws(k))]})
+    return ProductModel(recs)

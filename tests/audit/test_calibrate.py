@@ -103,6 +103,31 @@ def test_geometric_needs_integer_values():
     assert math.isfinite(1.0)
 
 
+def _approx_brute(T: int, g: mpmath.mpf, pi_min: mpmath.mpf, eps: mpmath.mpf) -> mpmath.mpf:
+    """MQMApprox's sigma_max from Song et al.'s Sec. 5.1 bound, every quilt enumerated in
+    mpmath: Delta(t) = exp(-g t) / pi_min, l(t) = ln((1 + Delta)/(1 - Delta)), the bound
+    of {x_{i-a}, x_{i+b}} is 2 l(a) + l(b) (a one-sided quilt drops a term), usable when
+    below eps; the max over nodes of the min over usable quilts of card / (eps - bound)."""
+
+    def ell(d):
+        delta = mpmath.exp(-g * d) / pi_min
+        return mpmath.log((1 + delta) / (1 - delta)) if delta < 1 else mpmath.inf
+
+    worst = mpmath.mpf(0)
+    for i in range(1, T + 1):
+        best = mpmath.mpf(T) / eps
+        for a in [None, *range(1, i)]:
+            for b in [None, *range(1, T - i + 1)]:
+                if a is None and b is None:
+                    continue
+                bound = (2 * ell(a) if a else 0) + (ell(b) if b else 0)
+                if bound < eps:
+                    card = a + b - 1 if a and b else (T - i + a if a else i + b - 1)
+                    best = min(best, card / (eps - bound))
+        worst = max(worst, best)
+    return worst
+
+
 def _approx_closed_form(T: int, stay: Fraction, eps: float) -> float:
     """MQMApprox for a symmetric binary stationary chain, derived by hand: P is symmetric,
     so pi = (1/2, 1/2), the time reversal P* = P and P P* = P^2, whose eigenvalues are
@@ -112,26 +137,7 @@ def _approx_closed_form(T: int, stay: Fraction, eps: float) -> float:
     scale is the max over nodes of the min over quilts of card(N) / (eps - bound)."""
     with mpmath.workdps(40):
         r = mpmath.mpf(2 * stay.numerator - stay.denominator) / stay.denominator
-        g = (1 - r**2) / 2
-
-        def ell(d):
-            delta = 2 * mpmath.exp(-g * d)
-            return mpmath.log((1 + delta) / (1 - delta)) if delta < 1 else mpmath.inf
-
-        worst = mpmath.mpf(0)
-        for i in range(1, T + 1):
-            best = mpmath.mpf(T) / eps
-            for a in [None, *range(1, i)]:
-                for b in [None, *range(1, T - i + 1)]:
-                    if a is None and b is None:
-                        continue
-                    bound = (2 * ell(a) if a else 0) + (ell(b) if b else 0)
-                    if bound >= eps:
-                        continue
-                    card = a + b - 1 if a and b else (T - i + a if a else i + b - 1)
-                    best = min(best, card / (eps - bound))
-            worst = max(worst, best)
-        return float(worst)
+        return float(_approx_brute(T, (1 - r**2) / 2, mpmath.mpf(1) / 2, mpmath.mpf(eps)))
 
 
 @pytest.mark.parametrize(
@@ -164,31 +170,6 @@ def test_mqm_approx_below_the_float_range_is_the_empty_quilt():
     m = MarkovChain(["0", "1"], 4, "stationary", [["9/10", "1/10"], ["1/10", "9/10"]])
     res = mqm_approx_scale(m, Fraction(1, 10**320))
     assert res.scale == 4 * 10**320 and res.detail["card_N"] == 4
-
-
-def _approx_brute(T: int, g: mpmath.mpf, pi_min: mpmath.mpf, eps: mpmath.mpf) -> mpmath.mpf:
-    """MQMApprox's sigma_max from Song et al.'s Sec. 5.1 bound, every quilt enumerated in
-    mpmath: Delta(t) = exp(-g t) / pi_min, l(t) = ln((1 + Delta)/(1 - Delta)), the bound
-    of {x_{i-a}, x_{i+b}} is 2 l(a) + l(b) (a one-sided quilt drops a term), usable when
-    below eps; the max over nodes of the min over usable quilts of card / (eps - bound)."""
-
-    def ell(d):
-        delta = mpmath.exp(-g * d) / pi_min
-        return mpmath.log((1 + delta) / (1 - delta)) if delta < 1 else mpmath.inf
-
-    worst = mpmath.mpf(0)
-    for i in range(1, T + 1):
-        best = mpmath.mpf(T) / eps
-        for a in [None, *range(1, i)]:
-            for b in [None, *range(1, T - i + 1)]:
-                if a is None and b is None:
-                    continue
-                bound = (2 * ell(a) if a else 0) + (ell(b) if b else 0)
-                if bound < eps:
-                    card = a + b - 1 if a and b else (T - i + a if a else i + b - 1)
-                    best = min(best, card / (eps - bound))
-        worst = max(worst, best)
-    return worst
 
 
 def test_mqm_approx_keeps_a_quilt_whose_bound_is_within_1e_9_of_a_tiny_eps():

@@ -15,7 +15,7 @@ import pytest
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from product_cases import balls_forced, figures, laws
+from product_cases import balls_forced, figures, products
 
 from pdpsym.audit import audit
 from pdpsym.audit.product_shifts import GEOMETRIC_BALL_NOTE, applies
@@ -29,18 +29,6 @@ from pdpsym.models.product import ProductModel
 
 NOTIONS = ["apkdp", "ppkdp", "np", "cdp"]
 HALF = Fraction(1, 2)
-
-
-@st.composite
-def products(draw):  # type: ignore[no-untyped-def]
-    """2 to 4 independent records of 2 or 3 integer values (integer query by construction)."""
-    n = draw(st.integers(2, 4))
-    recs = []
-    for _ in range(n):
-        k = draw(st.sampled_from([2, 3]))
-        vals = draw(st.lists(st.integers(-1, 2), min_size=k, max_size=k, unique=True))
-        recs.append({"values": [str(v) for v in vals], "probs": [str(p) for p in draw(laws(k))]})
-    return ProductModel(recs)
 
 
 @settings(max_examples=10)  # each example audits three ways (a few hundred ms)

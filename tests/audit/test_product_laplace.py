@@ -13,7 +13,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from product_cases import balls_forced, figures, laws
+from product_cases import balls_forced, figures, products
 
 from pdpsym.audit import audit
 from pdpsym.audit.product_shifts import BALL_NOTE, EXACT_RECORDS, applies
@@ -27,20 +27,9 @@ from pdpsym.models.product import ProductModel
 NOTIONS = ["apkdp", "ppkdp", "np", "cdp"]
 
 
-@st.composite
-def products(draw):  # type: ignore[no-untyped-def]
-    n = draw(st.integers(2, 5))
-    recs = []
-    for _ in range(n):
-        k = draw(st.sampled_from([2, 3]))
-        vals = draw(st.lists(st.integers(-1, 2), min_size=k, max_size=k, unique=True))
-        recs.append({"values": [str(v) for v in vals], "probs": [str(p) for p in draw(laws(k))]})
-    return ProductModel(recs)
-
-
 @settings(max_examples=12)  # each example audits three ways (a few hundred ms)
 @given(
-    model=products(),
+    model=products(5),
     data=st.data(),
 )
 def test_against_the_full_joint_table(model: ProductModel, data: st.DataObject) -> None:

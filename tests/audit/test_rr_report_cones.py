@@ -220,25 +220,20 @@ def test_exact_cone_membership_by_hand():
     assert sorted(got) == sorted(units)
 
 
+#: docs/examples/chain3x60.json's chain, stationary: its cones keep 3 rays a step
+STATIONARY3 = {
+    "kind": "markov-chain",
+    "states": ["0", "1", "2"],
+    "initial": "stationary",
+    "transition": [["7/10", "2/10", "1/10"], ["1/10", "8/10", "1/10"], ["1/5", "1/5", "3/5"]],
+}
+
+
 def test_long_three_state_chain_reports_exact_epsilon(tmp_path, capsys):
     """A 3-state chain of 40 records, formerly "not computed": ε is now the exact log of
     a rational from the cones (the note says so) and δ(ε) an enclosure."""
     p, mech = tmp_path / "c.json", tmp_path / "rr.json"
-    p.write_text(
-        json.dumps(
-            {
-                "kind": "markov-chain",
-                "length": 40,
-                "states": ["0", "1", "2"],
-                "initial": "stationary",
-                "transition": [
-                    ["7/10", "2/10", "1/10"],
-                    ["1/10", "8/10", "1/10"],
-                    ["1/5", "1/5", "3/5"],
-                ],
-            }
-        )
-    )
+    p.write_text(json.dumps({**STATIONARY3, "length": 40}))
     mech.write_text(json.dumps({"kind": "randomized-response", "keep": "3/4"}))
     argv = ["audit", str(p), str(mech), "--target", "x20", "--notions", "apkdp", "--json"]
     assert main([*argv, "--eps", "1"]) == 0
@@ -298,19 +293,7 @@ def test_a_long_three_state_chain_is_estimated_from_the_rays_it_keeps(tmp_path, 
     from pdpsym.app.budget import DEFAULT_MAX_WORK  # noqa: PLC0415
     from pdpsym.app.commands import audit_models  # noqa: PLC0415 (the estimate alone)
 
-    m = MarkovChain.from_json_object(
-        {
-            "kind": "markov-chain",
-            "length": 1000,
-            "states": ["0", "1", "2"],
-            "initial": "stationary",
-            "transition": [
-                ["7/10", "2/10", "1/10"],
-                ["1/10", "8/10", "1/10"],
-                ["1/5", "1/5", "3/5"],
-            ],
-        }
-    )
+    m = MarkovChain.from_json_object({**STATIONARY3, "length": 1000})
     mech = _rr(m, Fraction(3, 5))
     args = type("Args", (), {"max_work": None, "ddp_reading": None})()
     _, own, _ = audit_models.check_work(args, m, mech, "x500", (), ["apkdp"], 1, capped=True)

@@ -11,6 +11,7 @@ import mpmath
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles.histogram_chain import histogram_laws
 
 import pdpsym as ps
 from pdpsym.loss.histogram import histogram_leakage
@@ -18,24 +19,6 @@ from pdpsym.loss.histogram import histogram_leakage
 mpmath.mp.dps = 60
 
 STICKY = [["3/5", "1/5", "1/5"], ["1/10", "7/10", "1/5"], ["1/4", "1/4", "1/2"]]
-
-
-def _laws(init, mats, T, target, known):
-    """P(histogram | x_target = a, x_K = v) for each a, by listing all 3^T sequences."""
-    m = [[F(x) for x in row] for row in mats]
-    out = {}
-    for seq in itertools.product(range(3), repeat=T):
-        if any(seq[k] != v for k, v in known.items()):
-            continue
-        p = F(init[seq[0]])
-        for s, t in itertools.pairwise(seq):
-            p *= m[s][t]
-        if not p:
-            continue
-        h = tuple(seq.count(s) for s in range(3))
-        law = out.setdefault(seq[target], {})
-        law[h] = law.get(h, F(0)) + p
-    return {a: {h: p / sum(law.values()) for h, p in law.items()} for a, law in out.items()}
 
 
 def _density(law, y, lam):
@@ -55,7 +38,7 @@ def _ratio_max(laws, y, lam):
 def _brute(init, mats, T, target, known_names, lam):
     best = None
     for combo in itertools.product(range(3), repeat=len(known_names)):
-        laws = _laws(init, mats, T, target, dict(zip(known_names, combo)))
+        laws = histogram_laws(init, mats, T, target, dict(zip(known_names, combo)))
         if len(laws) < 2:
             continue
         for y in itertools.product(range(T + 1), repeat=3):
@@ -100,7 +83,7 @@ def test_equals_brute_force_t6():
     assert abs(mpmath.mpf(got.lo.numerator) / got.lo.denominator - want) < mpmath.mpf(10) ** -18
 
 
-LAWS4 = _laws(_chain(4).initial_law, STICKY, 4, 1, {})
+LAWS4 = histogram_laws(_chain(4).initial_law, STICKY, 4, 1, {})
 LEAK4 = histogram_leakage(_chain(4), ["x2"], [], F(3, 2), digits=25)[0].value
 
 

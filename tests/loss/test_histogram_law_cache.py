@@ -9,6 +9,7 @@ import itertools
 from fractions import Fraction as F
 
 import pytest
+from oracles.histogram_chain import histogram_laws
 
 import pdpsym as ps
 import pdpsym.audit.calibrate_histogram as ch
@@ -17,25 +18,6 @@ from pdpsym.loss.histogram import LawCache, histogram_leakage
 
 UNIFORM4 = [[F(1, 2) if i == j else F(1, 6) for j in range(4)] for i in range(4)]
 STICKY3 = [["3/5", "3/10", "1/10"], ["1/7", "5/7", "1/7"], ["2/9", "1/9", "2/3"]]
-
-
-def _brute_laws(init, rows, T, target, known):
-    """P(histogram | x_target = a, x_K) for each a, by listing every k^T sequence."""
-    k = len(init)
-    m = [[F(x) for x in row] for row in rows]
-    out: dict[int, dict[tuple[int, ...], F]] = {}
-    for seq in itertools.product(range(k), repeat=T):
-        if any(seq[i] != v for i, v in known.items()):
-            continue
-        p = F(init[seq[0]])
-        for s, t in itertools.pairwise(seq):
-            p *= m[s][t]
-        if not p:
-            continue
-        h = tuple(seq.count(s) for s in range(k))
-        law = out.setdefault(seq[target], {})
-        law[h] = law.get(h, F(0)) + p
-    return {a: {h: p / sum(law.values()) for h, p in law.items()} for a, law in out.items()}
 
 
 def _normalized(law):
@@ -58,7 +40,7 @@ def _chain(init, rows, T):
     ],
 )
 def test_cached_laws_match_brute_force(init, rows, T, known):
-    # expected: every sequence listed here with Fractions (_brute_laws)
+    # expected: every sequence listed here with Fractions (oracles.histogram_chain)
     model = _chain(init, rows, T)
     cache = LawCache()
     targets = [t for t in model.variables if t not in known]
@@ -67,7 +49,7 @@ def test_cached_laws_match_brute_force(init, rows, T, known):
     assert cache.pass_laws(model, targets, known) is made  # computed once
     fixed = {int(name[1:]) - 1: int(v) for name, v in known.items()}
     for name, laws, _ in made:
-        want = _brute_laws(init, rows, T, int(name[1:]) - 1, fixed)
+        want = histogram_laws(init, rows, T, int(name[1:]) - 1, fixed)
         got = {int(a): _normalized(law) for a, law in laws.items()}
         assert got == want
         assert cache.target_laws(name, known) is laws
@@ -86,7 +68,7 @@ def test_broken_law_is_caught():
     (name, laws, _), *_ = LawCache().pass_laws(model, ["x2"], {})
     counts, weights = laws[F(0)]
     broken = (counts, [weights[0] + 1, *weights[1:]])
-    assert _normalized(broken) != _brute_laws([F(1, 4)] * 4, UNIFORM4, 4, 1, {})[0]
+    assert _normalized(broken) != histogram_laws([F(1, 4)] * 4, UNIFORM4, 4, 1, {})[0]
 
 
 @pytest.mark.parametrize("lam", [F(3), F(7, 2)])
