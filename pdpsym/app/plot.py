@@ -10,10 +10,12 @@ import io
 import math
 import textwrap
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pdpsym.claims.figure import Axis, FigureData
 from pdpsym.core.errors import InputError
+
+if TYPE_CHECKING:  # the figure registry's ten dataclasses load when a figure is drawn
+    from pdpsym.claims.figure import FigureData
 
 FORMATS = ("png", "svg", "pdf")
 
@@ -50,6 +52,8 @@ def render(data: FigureData, fmt: str) -> bytes:
 
 def draw(data: FigureData) -> Any:
     """The matplotlib figure that :func:`render` saves (see there)."""
+    from pdpsym.claims.figure import Axis
+
     if data.plot is None:
         raise InputError("--format", f"{data.id} is a table, not a plot: use csv or json")
     plt = _matplotlib()

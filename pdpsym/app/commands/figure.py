@@ -7,18 +7,23 @@ import csv
 import io
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pdpsym.app import budget, options, plot
 from pdpsym.app.budget import Progress
 from pdpsym.app.options import command
 from pdpsym.app.output import safe_json
 from pdpsym.app.writes import check_output, write_output
-from pdpsym.claims.figure import FigureData, Scale
 from pdpsym.core.errors import InputError
 from pdpsym.core.parallel import ordered_map
 
+if TYPE_CHECKING:  # the figure registry (ten dataclasses) loads when a figure is run,
+    # not when the parser of every command is built
+    from pdpsym.claims.figure import FigureData, Scale
+
 FORMATS = ("csv", "json", *plot.FORMATS)
+#: the values of :class:`pdpsym.claims.figure.Scale` (tests/app checks they agree)
+SCALES = ("paper", "quick")
 
 
 def register(sub: Any) -> None:
@@ -31,7 +36,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--scale",
-        choices=[s.value for s in Scale],
+        choices=SCALES,
         default=None,
         help="paper: the paper's parameters; quick: a small version in seconds (default: "
         "paper when its estimate is within --max-work, else quick, said on stderr)",
@@ -159,11 +164,14 @@ def _flag_value(k: int) -> str:
 def default_scale(figure_id: str, spec: Any, limit: int) -> Scale:
     """The scale a figure runs at when ``--scale`` is not given: the paper's parameters
     when their estimate is within the work limit, else the quick version."""
+    from pdpsym.claims.figure import Scale
+
     return Scale.PAPER if work(figure_id, list(spec.points(Scale.PAPER))) <= limit else Scale.QUICK
 
 
 def run(args: argparse.Namespace) -> int:
     # imported here: the registry loads every paper (sympy, flint); --help does not need it
+    from pdpsym.claims.figure import Scale
     from pdpsym.verify.figures import all_figures
 
     known = all_figures()
