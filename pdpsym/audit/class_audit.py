@@ -105,12 +105,15 @@ def sup_of(figures: Sequence[Bounds]) -> ClassFigure:
 
 @dataclass(frozen=True)
 class ClassNotion:
-    """A notion's sups over the class: ε, each δ(ε), and ε(δ)."""
+    """A notion's sups over the class: ε, each δ(ε), and ε(δ); ``note`` says why a
+    figure no law has is missing (the laws' own note, such as IBCDP's on a structured
+    model)."""
 
     notion: str
     epsilon: ClassFigure
     delta_at_epsilon: tuple[tuple[Any, ClassFigure], ...]
     epsilon_at_delta: tuple[Fraction, ClassFigure] | None
+    note: str | None = None
 
 
 def audit_job(job: tuple[Any, ...]) -> Audit:
@@ -197,7 +200,9 @@ def sups_of(audits: Sequence[Audit]) -> list[ClassNotion]:
                     [bounds_of(r.epsilon_at_delta[1]) if r.epsilon_at_delta else None for r in rows]
                 ),
             )
-        out.append(ClassNotion(first.notion, epsilon, deltas, at))
+        # a figure no law has: the laws' note says why (the first law's, as they agree)
+        note = next((r.note for r in rows if r.epsilon is None and r.note), None)
+        out.append(ClassNotion(first.notion, epsilon, deltas, at, note))
     return out
 
 

@@ -295,6 +295,7 @@ def interval_class_audit(
                     if (boxes or post) is not None and bounded(row.notion, mechanism)
                     else _lower(row.epsilon_at_delta[1]),
                 ),
+                row.note,
             )
         )
     if isinstance(cls, IntervalProduct):  # the max over the candidates, where proven

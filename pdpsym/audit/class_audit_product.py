@@ -250,6 +250,7 @@ def product_notion(
             for (e, r), (_, f) in zip(raw.delta_at_epsilon, shown.delta_at_epsilon, strict=True)
         ),
         at,
+        raw.note,
     )
 
 
@@ -451,6 +452,7 @@ def product_audit(
                 None
                 if row.epsilon_at_delta is None
                 else (row.epsilon_at_delta[0], back(row.epsilon_at_delta[1])),
+                row.note,
             )
         )
     if registry.IBCDP.name in notions and ibcdp_applies(cls, mechanism, target):

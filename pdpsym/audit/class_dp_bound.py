@@ -123,6 +123,7 @@ def dp_enclosed(row: ClassNotion, dp: ClassNotion) -> ClassNotion:
                 cap(row.epsilon, None, True),
                 tuple((e, cap(f, None, False)) for e, f in row.delta_at_epsilon),
                 None if at is None else (at[0], cap(at[1], None, True)),
+                row.note,
             )
         wide = posterior_enclosed(row, 2 * half)
         at_w = wide.epsilon_at_delta
@@ -136,6 +137,7 @@ def dp_enclosed(row: ClassNotion, dp: ClassNotion) -> ClassNotion:
             None
             if at is None or at_w is None
             else (at[0], at_w[1] if at[1].status == LOWER else at[1]),
+            row.note,
         )
     dp_at = dp.epsilon_at_delta
     return ClassNotion(
@@ -146,6 +148,7 @@ def dp_enclosed(row: ClassNotion, dp: ClassNotion) -> ClassNotion:
             for (e, f), (_, g) in zip(row.delta_at_epsilon, dp.delta_at_epsilon, strict=True)
         ),
         None if at is None else (at[0], cap(at[1], top(dp_at[1]) if dp_at else None, True)),
+        row.note,
     )
 
 
@@ -181,6 +184,7 @@ def posterior_enclosed(row: ClassNotion, top: Fraction | None) -> ClassNotion:
         within(row.epsilon, top),
         tuple(deltas),
         None if at is None else (at[0], within(at[1], top)),
+        row.note,
     )
 
 

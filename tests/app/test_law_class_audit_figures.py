@@ -84,3 +84,33 @@ def test_figures_search_is_limited_by_max_work_in_microsecond_steps(monkeypatch,
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--max-work" in err[0] and "1.0e+08" in err[0]
+
+
+def test_a_figure_no_law_has_keeps_the_laws_note(tmp_path):
+    # IBCDP is not computed on a structured law: the single-law audit says so in a note;
+    # over a class (finite, or an interval chain) the same note explains the "-"
+    from pdpsym.models.markov import MarkovChain
+
+    law = {**CLASS, "length": 3, "transition": [["4/5", "1/5"], ["1/5", "4/5"]]}
+    law["kind"] = "markov-chain"
+    single = audit(MarkovChain.from_json_object(law), _rr(), "x2", ["x1"], notions=["ibcdp"])
+    note = single.results[0].note
+    assert single.results[0].epsilon is None and note and "structured" in note
+    finite = tmp_path / "finite.json"
+    finite.write_text(json.dumps({"kind": "model-class", "members": [law, law]}))
+    interval = tmp_path / "interval.json"
+    interval.write_text(json.dumps({**CLASS, "length": 3}))
+    mech = tmp_path / "rr.json"
+    mech.write_text('{"kind": "randomized-response", "keep": "3/4"}')
+    for path in (finite, interval):
+        common = [str(path), str(mech), "--target", "x2", "--known", "x1", "--notions", "ibcdp"]
+        shown = json.loads(_run([*common, "--json"]).stdout)["notions"]["ibcdp"]
+        assert shown["epsilon"] is None and shown["note"] == note, path.name
+        text = _run(common).stdout
+        assert "epsilon (delta = 0): -" in text and "note: not computed for structured" in text
+
+
+def _rr():
+    from pdpsym.mechanisms.discrete import RandomizedResponse
+
+    return RandomizedResponse(F(3, 4), ((F(0), F(1)),) * 3)

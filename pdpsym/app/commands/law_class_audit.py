@@ -26,6 +26,7 @@ from pdpsym.app.commands.law_class import (
     search_budget,
 )
 from pdpsym.app.output import print_json
+from pdpsym.app.text import wrap
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 
@@ -187,6 +188,8 @@ def interval_audit_command(args: argparse.Namespace, cls: Any, ask: AuditAsk) ->
         if n["epsilon_at_delta"] is not None:
             at = n["epsilon_at_delta"]
             lines += _shown(f"epsilon at delta {at['delta']}", at["epsilon"])
+        if "note" in n:
+            lines.append(wrap(f"  note: {n['note']}"))
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
 
@@ -214,6 +217,7 @@ def _notions_payload(rows: Any, fig: Any) -> dict[str, Any]:
                 "delta": fraction_str(r.epsilon_at_delta[0]),
                 "epsilon": fig(r.epsilon_at_delta[1]),
             },
+            **({"note": r.note} if r.note else {}),
         }
         for r in rows
     }
@@ -448,6 +452,8 @@ def class_audit_command(args: argparse.Namespace, ask: AuditAsk) -> int:
         if n["epsilon_at_delta"] is not None:
             at = n["epsilon_at_delta"]
             lines.append(f"  epsilon at delta {at['delta']}: {shown(at['epsilon'])}")
+        if "note" in n:
+            lines.append(wrap(f"  note: {n['note']}"))
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
 
