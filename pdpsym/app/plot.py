@@ -52,7 +52,7 @@ def render(data: FigureData, fmt: str) -> bytes:
 
 def draw(data: FigureData) -> Any:
     """The matplotlib figure that :func:`render` saves (see there)."""
-    from pdpsym.claims.figure import Axis
+    from pdpsym.claims.figure import Axis  # when drawing: the figure registry
 
     if data.plot is None:
         raise InputError("--format", f"{data.id} is a table, not a plot: use csv or json")

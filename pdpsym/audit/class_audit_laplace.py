@@ -47,8 +47,8 @@ from typing import Any
 
 from pdpsym.audit.class_box_laws import BoxLaws, Enc, imul
 from pdpsym.audit.registry import Pairs
-from pdpsym.core.balls import Ball, to_ball, working_precision
-from pdpsym.core.certify import ball_endpoints, enclose
+from pdpsym.core.balls import Ball, ball_endpoints, to_ball, working_precision
+from pdpsym.core.certify import enclose
 from pdpsym.core.eps import Eps
 from pdpsym.loss.laplace_pair import LaplacePair
 

@@ -14,8 +14,7 @@ from fractions import Fraction
 
 from pdpsym.audit import registry
 from pdpsym.audit.class_audit import LOWER, SUP, ClassFigure, ClassNotion
-from pdpsym.core.balls import to_ball, working_precision
-from pdpsym.core.certify import ball_endpoints
+from pdpsym.core.balls import ball_endpoints, to_ball, working_precision
 from pdpsym.core.eps import Eps
 
 #: the figure's bounds enclose the sup over the class, but not to the asked digits (the

@@ -32,7 +32,7 @@ from pdpsym.audit.class_audit_posteriors import posterior_bounds
 from pdpsym.audit.class_box_laws import BoxLaws, Emission, report_emission
 from pdpsym.audit.class_box_laws_k import chain_box_laws
 from pdpsym.audit.registry import Pairs
-from pdpsym.core.certify import ball_endpoints
+from pdpsym.core.balls import ball_endpoints
 from pdpsym.core.eps import Eps
 from pdpsym.loss.class_branch_bound import branch_and_bound
 from pdpsym.mechanisms.base import SumMechanism

@@ -56,8 +56,7 @@ from typing import Any
 
 from pdpsym.audit import registry
 from pdpsym.audit.class_audit import LOWER, ClassFigure, ClassNotion, audit_job
-from pdpsym.core.balls import Ball, to_ball, working_precision
-from pdpsym.core.certify import ball_endpoints
+from pdpsym.core.balls import Ball, ball_endpoints, to_ball, working_precision
 from pdpsym.mechanisms.base import QueryMechanism, SumMechanism
 from pdpsym.models.law_class import IntervalProduct
 from pdpsym.models.product import ProductModel

@@ -100,8 +100,8 @@ import sympy
 from pdpsym.audit import product_shifts
 from pdpsym.audit.product_shifts import ProductCases
 from pdpsym.audit.registry import Compare
-from pdpsym.core.balls import Ball, to_ball, working_precision
-from pdpsym.core.certify import ball_endpoints, decide_sign
+from pdpsym.core.balls import Ball, ball_endpoints, to_ball, working_precision
+from pdpsym.core.certify import decide_sign
 from pdpsym.core.compare import compare
 from pdpsym.core.eps import Eps
 from pdpsym.loss.base import LossPoint, PrivacyLoss, bisect_epsilon, checked_delta

@@ -42,7 +42,8 @@ from typing import Any
 
 import sympy
 
-from pdpsym.core.certify import ball_endpoints, enclose
+from pdpsym.core.balls import ball_endpoints
+from pdpsym.core.certify import enclose
 from pdpsym.core.eps import Eps
 from pdpsym.core.exp_sqrt_sums import Bracket
 from pdpsym.loss import worst_case

@@ -1,8 +1,9 @@
 """Rigorous balls (arb midpoint-radius intervals) for the engines above core.
 
 The one door to python-flint outside :mod:`pdpsym.core.certify`: the ball type, its
-construction from exact numbers, and working precision as a context manager that always
-restores the previous precision. Engines above core never import ``flint`` themselves.
+construction from exact numbers and its exact rational ends (the two directions between
+rationals and balls), and working precision as a context manager that always restores the
+previous precision. Engines above core never import ``flint`` themselves.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from contextlib import contextmanager
 from fractions import Fraction
 
 import numpy as np
-from flint import arb, arb_poly, ctx
+from flint import arb, arb_poly, ctx, fmpq
 
 #: the ball type (python-flint's ``arb``)
 Ball = arb
@@ -37,6 +38,66 @@ def to_ball(x: int | float | str | Fraction) -> Ball:
     if isinstance(x, Fraction):
         return arb(x.numerator) / x.denominator
     return arb(x)
+
+
+def arb_from_fraction(q: Fraction | int) -> arb:
+    """An arb ball containing the rational ``q``, at the current working precision.
+
+    The caller sets the precision (``flint.ctx.workprec``); the ball is exact when ``q``
+    is a dyadic rational that fits, else it is rounded with a radius that covers ``q``.
+
+    Args:
+        q: a Fraction or an int.
+
+    Returns:
+        An arb ball containing ``q``.
+
+    References:
+        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval arithmetic",
+        IEEE Trans. Computers 66(8), 2017; python-flint docs, ``arb`` from ``fmpq``.
+
+    Examples:
+        >>> from flint import ctx
+        >>> with ctx.workprec(8):
+        ...     ball_endpoints(arb_from_fraction(Fraction(1, 3)))
+        (Fraction(169, 512), Fraction(171, 512))
+    """
+    q = Fraction(q)
+    return arb(fmpq(q.numerator, q.denominator))
+
+
+def _fraction_of_arf(x: arb) -> Fraction:
+    """The exact value of an arb's midpoint or radius (a binary float)."""
+    man_f, exp_f = x.man_exp()
+    man, exp = int(man_f), int(exp_f)
+    return Fraction(man * (1 << exp)) if exp >= 0 else Fraction(man, 1 << -exp)
+
+
+def ball_endpoints(x: arb) -> tuple[Fraction, Fraction]:
+    """The exact rational ends ``[mid - rad, mid + rad]`` of a finite ball.
+
+    The midpoint and the radius of an arb are binary floating point numbers, so both ends
+    are exact dyadic rationals: nothing is rounded.
+
+    Args:
+        x: an arb ball.
+
+    Returns:
+        ``(lo, hi)`` as Fractions, ``lo <= hi``.
+
+    Raises:
+        ArithmeticError: when the ball is not finite (an infinite or NaN midpoint or
+            radius).
+
+    References:
+        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval arithmetic",
+        IEEE Trans. Computers 66(8), 2017, Section 2 (midpoint-radius representation).
+    """
+    if not x.is_finite():
+        raise ArithmeticError("ball is not finite")
+    mid = _fraction_of_arf(x.mid())
+    rad = _fraction_of_arf(x.rad())
+    return mid - rad, mid + rad
 
 
 @contextmanager

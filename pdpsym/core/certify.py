@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, runtime_checkable
 
 from flint import arb, ctx, fmpq
 
+from pdpsym.core.balls import arb_from_fraction, ball_endpoints
 from pdpsym.core.decimals import decimal_string, fixed_digits
 from pdpsym.core.errors import Undecided
 
@@ -55,66 +56,6 @@ class ArbEvaluable(Protocol):
 ExactValue = ArbEvaluable
 
 Exact: TypeAlias = "Fraction | int | sympy.Expr | ArbEvaluable"
-
-
-def arb_from_fraction(q: Fraction | int) -> arb:
-    """An arb ball containing the rational ``q``, at the current working precision.
-
-    The caller sets the precision (``flint.ctx.workprec``); the ball is exact when ``q``
-    is a dyadic rational that fits, else it is rounded with a radius that covers ``q``.
-
-    Args:
-        q: a Fraction or an int.
-
-    Returns:
-        An arb ball containing ``q``.
-
-    References:
-        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval arithmetic",
-        IEEE Trans. Computers 66(8), 2017; python-flint docs, ``arb`` from ``fmpq``.
-
-    Examples:
-        >>> from flint import ctx
-        >>> with ctx.workprec(8):
-        ...     ball_endpoints(arb_from_fraction(Fraction(1, 3)))
-        (Fraction(169, 512), Fraction(171, 512))
-    """
-    q = Fraction(q)
-    return arb(fmpq(q.numerator, q.denominator))
-
-
-def _fraction_of_arf(x: arb) -> Fraction:
-    """The exact value of an arb's midpoint or radius (a binary float)."""
-    man_f, exp_f = x.man_exp()
-    man, exp = int(man_f), int(exp_f)
-    return Fraction(man * (1 << exp)) if exp >= 0 else Fraction(man, 1 << -exp)
-
-
-def ball_endpoints(x: arb) -> tuple[Fraction, Fraction]:
-    """The exact rational ends ``[mid - rad, mid + rad]`` of a finite ball.
-
-    The midpoint and the radius of an arb are binary floating point numbers, so both ends
-    are exact dyadic rationals: nothing is rounded.
-
-    Args:
-        x: an arb ball.
-
-    Returns:
-        ``(lo, hi)`` as Fractions, ``lo <= hi``.
-
-    Raises:
-        ArithmeticError: when the ball is not finite (an infinite or NaN midpoint or
-            radius).
-
-    References:
-        Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval arithmetic",
-        IEEE Trans. Computers 66(8), 2017, Section 2 (midpoint-radius representation).
-    """
-    if not x.is_finite():
-        raise ArithmeticError("ball is not finite")
-    mid = _fraction_of_arf(x.mid())
-    rad = _fraction_of_arf(x.rad())
-    return mid - rad, mid + rad
 
 
 # --- sympy -> arb -----------------------------------------------------------------
@@ -608,26 +549,6 @@ def certified_float(value: Exact) -> float:
     return float(enclose(value, 64).mid())
 
 
-__all__ = [
-    "MAX_PREC",
-    "ArbEvaluable",
-    "Certified",
-    "Exact",
-    "ExactValue",
-    "arb_from_fraction",
-    "ball_endpoints",
-    "certified_float",
-    "certify",
-    "decide_sign",
-    "refine",
-    "separate",
-    "enclose",
-    "exact_rational",
-    "exact_str",
-    "sympy_to_arb",
-]
-
-
 def ball_decimal(x: arb, digits: int) -> dict[str, Any] | None:
     """``{"decimal", "enclosure"}`` from an arb ball, as :meth:`Certified.as_json` gives
     them (without the closed form).
@@ -648,3 +569,22 @@ def ball_decimal(x: arb, digits: int) -> dict[str, Any] | None:
     """
     fixed = fixed_digits(*ball_endpoints(x), digits) if x.is_finite() else None
     return None if fixed is None else {"decimal": fixed[0], "enclosure": list(fixed[1])}
+
+
+__all__ = [
+    "MAX_PREC",
+    "ArbEvaluable",
+    "Certified",
+    "Exact",
+    "ExactValue",
+    "ball_decimal",
+    "certified_float",
+    "certify",
+    "decide_sign",
+    "refine",
+    "separate",
+    "enclose",
+    "exact_rational",
+    "exact_str",
+    "sympy_to_arb",
+]

@@ -32,7 +32,7 @@ from fractions import Fraction
 
 from flint import arb, arb_poly, ctx
 
-from pdpsym.core.certify import arb_from_fraction
+from pdpsym.core.balls import arb_from_fraction
 
 __all__ = [
     "BALL_ZERO",

@@ -37,7 +37,7 @@ import sympy
 from flint import arb, ctx
 from sympy import Expr
 
-from pdpsym.core.certify import arb_from_fraction
+from pdpsym.core.balls import arb_from_fraction
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_rational
 

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 from flint import arb, ctx
 
 from pdpsym.core import count_law_balls
-from pdpsym.core.certify import MAX_PREC, arb_from_fraction, decide_sign
+from pdpsym.core.balls import arb_from_fraction
+from pdpsym.core.certify import MAX_PREC, decide_sign
 from pdpsym.core.numbers import fraction_str
 
 if TYPE_CHECKING:

@@ -30,7 +30,8 @@ from typing import Any
 import sympy
 from flint import arb, ctx
 
-from pdpsym.core.certify import MAX_PREC, arb_from_fraction, decide_sign
+from pdpsym.core.balls import arb_from_fraction
+from pdpsym.core.certify import MAX_PREC, decide_sign
 from pdpsym.core.errors import Undecided
 from pdpsym.core.exp_polynomials import ExpPoly
 
@@ -285,7 +286,7 @@ def ratio_enclosure(num: ExpPoly, den: ExpPoly, prec: int) -> tuple[Fraction, Fr
         Moore, Kearfott, Cloud, Introduction to Interval Analysis, SIAM 2009, Ch. 2
         (interval division); Johansson, "Arb", IEEE Trans. Computers 66(8), 2017.
     """
-    from pdpsym.core.certify import ball_endpoints  # noqa: PLC0415 (same layer)
+    from pdpsym.core.balls import ball_endpoints  # noqa: PLC0415 (same layer)
 
     with ctx.workprec(prec):
         return ball_endpoints(num.arb(prec) / den.arb(prec))
@@ -309,7 +310,7 @@ def exp_enclosure(x: Any, prec: int) -> tuple[Fraction, Fraction]:
         Moore, Kearfott, Cloud, Introduction to Interval Analysis, SIAM 2009, Ch. 2;
         Johansson, "Arb", IEEE Trans. Computers 66(8), 2017.
     """
-    from pdpsym.core.certify import ball_endpoints  # noqa: PLC0415
+    from pdpsym.core.balls import ball_endpoints  # noqa: PLC0415
 
     with ctx.workprec(prec):
         return ball_endpoints(x(prec))
@@ -336,7 +337,7 @@ def log_enclosure(lo: Fraction, hi: Fraction, prec: int) -> tuple[Fraction, Frac
         (interval functions: a monotone one takes its bounds at the ends); Johansson,
         "Arb", IEEE Trans. Computers 66(8), 2017.
     """
-    from pdpsym.core.certify import ball_endpoints  # noqa: PLC0415
+    from pdpsym.core.balls import ball_endpoints  # noqa: PLC0415
 
     with ctx.workprec(prec):
         a = ball_endpoints(arb_from_fraction(lo).log())[0]

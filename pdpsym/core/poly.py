@@ -22,8 +22,7 @@ from typing import Any
 
 from flint import arb, ctx, fmpq, fmpz_poly
 
-from pdpsym.core.balls import Ball
-from pdpsym.core.certify import arb_from_fraction, ball_endpoints
+from pdpsym.core.balls import Ball, arb_from_fraction, ball_endpoints
 
 #: an opaque exact integer polynomial (python-flint ``fmpz_poly``)
 IntPoly = Any
@@ -429,7 +428,7 @@ def endpoints(ball: Ball) -> tuple[Fraction, Fraction]:
         ball: an arb ball.
 
     Returns:
-        ``(lo, hi)`` as Fractions (:func:`~pdpsym.core.certify.ball_endpoints`).
+        ``(lo, hi)`` as Fractions (:func:`~pdpsym.core.balls.ball_endpoints`).
 
     Raises:
         ArithmeticError: when the ball is not finite.

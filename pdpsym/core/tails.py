@@ -54,7 +54,7 @@ from fractions import Fraction
 import numpy as np
 from flint import arb, arb_poly, ctx
 
-from pdpsym.core.certify import arb_from_fraction
+from pdpsym.core.balls import arb_from_fraction
 from pdpsym.core.count_law_balls import WindowLaw, range_mass
 
 __all__ = [

@@ -27,8 +27,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.core.balls import Ball, working_precision
-from pdpsym.core.certify import arb_from_fraction
+from pdpsym.core.balls import Ball, arb_from_fraction, working_precision
 from pdpsym.models.counts import RecordTable
 
 Matrix = tuple[tuple[Fraction, ...], ...]

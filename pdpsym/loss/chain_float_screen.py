@@ -66,8 +66,7 @@ from typing import Any
 
 import numpy as np
 
-from pdpsym.core.balls import Ball, working_precision
-from pdpsym.core.certify import arb_from_fraction, ball_endpoints
+from pdpsym.core.balls import Ball, arb_from_fraction, ball_endpoints, working_precision
 from pdpsym.loss.chain_all_targets import CountChain
 
 #: bounds of mixture values and norms must stay at or above this (every quotient formed

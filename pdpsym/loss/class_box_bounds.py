@@ -71,8 +71,13 @@ from fractions import Fraction
 
 import numpy as np
 
-from pdpsym.core.balls import Ball, float_log_bounds, working_precision
-from pdpsym.core.certify import arb_from_fraction, ball_endpoints
+from pdpsym.core.balls import (
+    Ball,
+    arb_from_fraction,
+    ball_endpoints,
+    float_log_bounds,
+    working_precision,
+)
 from pdpsym.core.numbers import float_above
 from pdpsym.loss.class_float_laws import (
     LN2,

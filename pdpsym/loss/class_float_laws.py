@@ -27,8 +27,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from pdpsym.core.balls import working_precision
-from pdpsym.core.certify import arb_from_fraction, ball_endpoints
+from pdpsym.core.balls import arb_from_fraction, ball_endpoints, working_precision
 from pdpsym.models.counts import RecordTable
 
 #: an upper bound of -ln(1 - 2^-53)

@@ -41,8 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from pdpsym.core.balls import Ball, BallPoly, working_precision
-from pdpsym.core.certify import arb_from_fraction, ball_endpoints
+from pdpsym.core.balls import Ball, BallPoly, arb_from_fraction, ball_endpoints, working_precision
 from pdpsym.core.poly import IntPoly
 
 

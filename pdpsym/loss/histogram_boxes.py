@@ -48,8 +48,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from pdpsym.core.balls import Ball, BallPoly, working_precision
-from pdpsym.core.certify import arb_from_fraction, ball_endpoints
+from pdpsym.core.balls import Ball, BallPoly, arb_from_fraction, ball_endpoints, working_precision
 
 #: one law: (the count vectors of its support, shape (m, k); their exact integer weights)
 Law = tuple[np.ndarray, Sequence[int]]

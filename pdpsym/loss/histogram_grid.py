@@ -87,8 +87,7 @@ from typing import Any
 
 import numpy as np
 
-from pdpsym.core.balls import BallPoly, working_precision
-from pdpsym.core.certify import arb_from_fraction, ball_endpoints
+from pdpsym.core.balls import BallPoly, arb_from_fraction, ball_endpoints, working_precision
 from pdpsym.core.decimals import fixed_digits
 from pdpsym.loss import histogram_complement, histogram_orbits
 from pdpsym.loss.histogram_mixture import (

@@ -39,8 +39,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.core.balls import to_ball, working_precision
-from pdpsym.core.certify import ball_endpoints
+from pdpsym.core.balls import ball_endpoints, to_ball, working_precision
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError, Undecided
 from pdpsym.core.exp_polynomials import ExpPoly

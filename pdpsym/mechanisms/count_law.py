@@ -22,10 +22,7 @@ from typing import Any
 
 import sympy
 
-from pdpsym.core.balls import Ball
-from pdpsym.core.certify import (
-    arb_from_fraction,
-)
+from pdpsym.core.balls import Ball, arb_from_fraction
 from pdpsym.core.count_law_balls import (
     BALL_ZERO,
     WindowLaw,

@@ -30,10 +30,8 @@ from typing import TypeVar
 
 import numpy as np
 
-from pdpsym.core.certify import (
-    Exact,
-    arb_from_fraction,
-)
+from pdpsym.core.balls import arb_from_fraction
+from pdpsym.core.certify import Exact
 from pdpsym.core.compare import compare, decided_max
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError

@@ -21,13 +21,8 @@ from typing import Any
 
 import sympy
 
-from pdpsym.core.balls import Ball
-from pdpsym.core.certify import (
-    Exact,
-    arb_from_fraction,
-    ball_endpoints,
-    decide_sign,
-)
+from pdpsym.core.balls import Ball, arb_from_fraction, ball_endpoints
+from pdpsym.core.certify import Exact, decide_sign
 from pdpsym.core.count_law_balls import (
     BALL_ZERO,
     exp_ball,

@@ -65,8 +65,8 @@ from fractions import Fraction
 from typing import Any
 
 from pdpsym.core import poly
-from pdpsym.core.balls import Ball
-from pdpsym.core.certify import arb_from_fraction, decide_sign
+from pdpsym.core.balls import Ball, arb_from_fraction
+from pdpsym.core.certify import decide_sign
 from pdpsym.core.count_law_balls import workprec
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError

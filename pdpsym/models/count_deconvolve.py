@@ -47,8 +47,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from pdpsym.core.balls import Ball, BallPoly, working_precision
-from pdpsym.core.certify import arb_from_fraction
+from pdpsym.core.balls import Ball, BallPoly, arb_from_fraction, working_precision
 from pdpsym.core.count_law_balls import WindowLaw
 from pdpsym.core.tails import window_from_poly
 

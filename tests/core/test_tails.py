@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from oracles import poisson_binomial as pb
 
-from pdpsym.core.certify import ball_endpoints
+from pdpsym.core.balls import ball_endpoints
 from pdpsym.core.count_law_balls import poisson_binomial_window
 from pdpsym.core.tails import (
     TiltedLaw,

@@ -18,7 +18,8 @@ from oracles import poisson_binomial as pb
 
 from pdpsym.app.cli import main
 from pdpsym.core import count_law_balls
-from pdpsym.core.certify import ball_endpoints, certify
+from pdpsym.core.balls import ball_endpoints
+from pdpsym.core.certify import certify
 from pdpsym.core.eps import Eps
 from pdpsym.mechanisms.counting import counting_delta, first_true, last_true
 

@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 from pdpsym.app.cli import main
 from pdpsym.core import count_law_balls as arbpoly
-from pdpsym.core.certify import ball_endpoints, certify
+from pdpsym.core.balls import ball_endpoints
+from pdpsym.core.certify import certify
 from pdpsym.core.eps import Eps
 from pdpsym.mechanisms import population
 from pdpsym.mechanisms.counting import counting_delta

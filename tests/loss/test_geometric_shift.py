@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdpsym.core.certify import ball_endpoints
+from pdpsym.core.balls import ball_endpoints
 from pdpsym.core.eps import Eps
 from pdpsym.loss.geometric_shift import geometric_shift_delta_ball
 from pdpsym.loss.shift_pairs import BallCountLaw

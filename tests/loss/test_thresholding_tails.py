@@ -15,7 +15,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from oracles import poisson_binomial as pb
 
-from pdpsym.core.certify import ball_endpoints, certify
+from pdpsym.core.balls import ball_endpoints
+from pdpsym.core.certify import certify
 from pdpsym.core.eps import Eps
 from pdpsym.mechanisms import count_law
 from pdpsym.mechanisms.count_law import peer_laws

@@ -164,7 +164,7 @@ def _flag_value(k: int) -> str:
 def default_scale(figure_id: str, spec: Any, limit: int) -> Scale:
     """The scale a figure runs at when ``--scale`` is not given: the paper's parameters
     when their estimate is within the work limit, else the quick version."""
-    from pdpsym.claims.figure import Scale
+    from pdpsym.claims.figure import Scale  # after --help: the figure registry
 
     return Scale.PAPER if work(figure_id, list(spec.points(Scale.PAPER))) <= limit else Scale.QUICK
 

@@ -271,7 +271,7 @@ def _supremum(tc: Any, eps: list[Any], digits: int) -> dict[str, Any]:
 
 
 def _budget(tc: Any, alpha: Fraction, digits: int) -> dict[str, Any]:
-    from pdpsym.core.certify import ball_endpoints  # engines load after --help
+    from pdpsym.core.balls import ball_endpoints  # engines load after --help
     from pdpsym.core.decimals import decimal_string, enclosure_decimal
     from pdpsym.loss import temporal_budget as tb
 

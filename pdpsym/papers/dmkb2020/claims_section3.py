@@ -16,7 +16,7 @@ from typing import Any
 import sympy
 
 from pdpsym.claims import claim
-from pdpsym.core.certify import ball_endpoints
+from pdpsym.core.balls import ball_endpoints
 from pdpsym.loss import plrv
 from pdpsym.loss.plrv import Eps
 from pdpsym.mechanisms import finite

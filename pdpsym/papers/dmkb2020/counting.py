@@ -30,7 +30,8 @@ from fractions import Fraction
 
 import sympy
 
-from pdpsym.core.certify import ball_endpoints, sympy_to_arb
+from pdpsym.core.balls import ball_endpoints
+from pdpsym.core.certify import sympy_to_arb
 from pdpsym.core.eps import Eps
 from pdpsym.loss.counting_loss import CountingLoss
 from pdpsym.mechanisms.count_law import CountLaw

@@ -30,7 +30,8 @@ from typing import Any
 
 import sympy
 
-from pdpsym.core.certify import ball_endpoints, enclose
+from pdpsym.core.balls import ball_endpoints
+from pdpsym.core.certify import enclose
 from pdpsym.mechanisms.finite import Mechanism, output_pmf
 from pdpsym.models.scenario import Scenario
 

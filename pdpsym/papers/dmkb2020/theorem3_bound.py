@@ -39,8 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from pdpsym.core.balls import Ball
-from pdpsym.core.certify import arb_from_fraction, ball_endpoints
+from pdpsym.core.balls import Ball, arb_from_fraction, ball_endpoints
 from pdpsym.core.count_law_balls import (
     BALL_ZERO,
     ball_poly,

@@ -21,8 +21,8 @@ from typing import Any
 
 import sympy
 
-from pdpsym.core.balls import Ball, to_ball, working_precision
-from pdpsym.core.certify import arb_from_fraction, ball_endpoints, refine
+from pdpsym.core.balls import Ball, arb_from_fraction, ball_endpoints, to_ball, working_precision
+from pdpsym.core.certify import refine
 from pdpsym.core.decimals import decimal_string
 from pdpsym.core.numbers import from_sympy, to_sympy
 from pdpsym.loss.gaussian import GaussianQuery, condition

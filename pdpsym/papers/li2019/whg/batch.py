@@ -51,8 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from pdpsym.core.balls import Ball, float_log_bounds, to_ball, working_precision
-from pdpsym.core.certify import arb_from_fraction
+from pdpsym.core.balls import Ball, arb_from_fraction, float_log_bounds, to_ball, working_precision
 from pdpsym.core.exp_polynomials import exp_ball
 from pdpsym.core.parallel import ordered_map
 from pdpsym.mechanisms.laplace import LinearQuery

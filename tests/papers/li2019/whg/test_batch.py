@@ -327,7 +327,8 @@ def test_every_enclosure_holds_the_exact_engines_value(
     model: JointDistribution, lam: Fraction, reading: EdgeReading, bottom_eq2: bool
 ) -> None:
     # the exact engine (closed forms, exp-polynomial decisions) is a separate implementation
-    from pdpsym.core.certify import ball_endpoints, enclose
+    from pdpsym.core.balls import ball_endpoints
+    from pdpsym.core.certify import enclose
     from pdpsym.papers.li2019.whg import BottomRule, whg_from_distribution
 
     b = batch_whg(model, lam, reading, bottom_eq2)
