@@ -200,8 +200,8 @@ def sups_of(audits: Sequence[Audit]) -> list[ClassNotion]:
                     [bounds_of(r.epsilon_at_delta[1]) if r.epsilon_at_delta else None for r in rows]
                 ),
             )
-        # a figure no law has: the laws' note says why (the first law's, as they agree)
-        note = next((r.note for r in rows if r.epsilon is None and r.note), None)
+        # an ε no law has: the laws' note says why (the first law's, as they agree)
+        note = next((r.note for r in rows if r.note), None) if epsilon.bounds is None else None
         out.append(ClassNotion(first.notion, epsilon, deltas, at, note))
     return out
 

@@ -217,7 +217,8 @@ def _notions_payload(rows: Any, fig: Any) -> dict[str, Any]:
                 "delta": fraction_str(r.epsilon_at_delta[0]),
                 "epsilon": fig(r.epsilon_at_delta[1]),
             },
-            **({"note": r.note} if r.note else {}),
+            # why ε is missing, when it is (a figure found over the boxes needs no note)
+            **({"note": r.note} if r.note and r.epsilon.bounds is None else {}),
         }
         for r in rows
     }
