@@ -20,17 +20,18 @@ import tomllib
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from pdpsym.app.budget import MAX_FILE_BYTES
 from pdpsym.app.text import shown
 from pdpsym.core.errors import InputError
-from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.joint import JointDistribution
 from pdpsym.models.model_objects import is_table, structured_from_object
 from pdpsym.models.query_law import StructuredModel
 
-if TYPE_CHECKING:  # a Gaussian model loads sympy: imported where one is read
+if TYPE_CHECKING:  # a Gaussian model loads sympy, a network its graph passes: each
+    # is imported where one is read
+    from pdpsym.models.bayesnet import BayesianNetwork
     from pdpsym.models.gaussian import GaussianModel
     from pdpsym.models.law_class import LawClass
 
@@ -256,13 +257,16 @@ def load_bayesian_network(
     p = Path(path)
     try:
         kind = network_format(p)
+        obj = None if kind is not None else read_model_object(p)
+        if obj is not None and obj.get("kind") != "bayesian-network":
+            return None
+        # the network's modules load here, where a network is read (a chain never does)
+        from pdpsym.models.bayesnet import BayesianNetwork
+
         if kind is not None:
             net = BayesianNetwork.from_text(read_bif_text(p), kind, tolerance=tolerance)
         else:
-            obj = read_model_object(p)
-            if obj.get("kind") != "bayesian-network":
-                return None
-            net = BayesianNetwork.from_json(obj, tolerance=tolerance)
+            net = BayesianNetwork.from_json(cast(dict[str, Any], obj), tolerance=tolerance)
     except InputError as err:
         # a row that sums to 0 has no tolerance to offer (9999999/10000000 does)
         if "probabilities sum to" in err.message and "sum to 0," not in err.message:

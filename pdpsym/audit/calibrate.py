@@ -43,7 +43,6 @@ from pdpsym.mechanisms.mqm import (
     mqm_approx_scale,
     mqm_exact_scale,
 )
-from pdpsym.mechanisms.mqm_network import mqm_network_scale
 from pdpsym.models.counts import CountModel
 from pdpsym.models.model_objects import chain_of, network_of
 
@@ -227,6 +226,9 @@ def _baseline_scales(
         scales.append(mqm_exact_scale(chain, eps))
     network = network_of(model)
     if network is not None:  # MQM on the network's quilts
+        # (loaded with the first network: a chain's calibration never needs the quilts)
+        from pdpsym.mechanisms.mqm_network import mqm_network_scale
+
         scales.append(
             mqm_network_scale(network, eps, dict(weights) if weights else None, on_record=on_target)
         )

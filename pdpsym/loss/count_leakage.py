@@ -54,15 +54,11 @@ from pdpsym.loss import (
     chain_all_targets,
     chain_float_screen,
     count_mixtures,
-    network_floats,
     shortcuts,
 )
 from pdpsym.loss.count_leakage_work import TargetPlan, target_plan
 from pdpsym.loss.leakage_result import Enclosed, TargetLeakage
 from pdpsym.loss.shortcuts import independent_closed_form, independent_leakages
-from pdpsym.models import bayesnet_float_jtree
-from pdpsym.models.bayesnet_build import relevant_known
-from pdpsym.models.bayesnet_zeros import averaged_zeros, zero_plan
 from pdpsym.models.counts import Contributions, CountModel
 from pdpsym.models.model_objects import chain_of, network_of
 
@@ -466,6 +462,12 @@ def structured_leakage(
     singles: dict[str, TargetLeakage] = {}
     full_targets = targets
     if network is not None:  # known records d-separated from the query
+        # a network's engines load with the first network (a chain's run never needs them)
+        from pdpsym.loss import network_floats
+        from pdpsym.models import bayesnet_float_jtree
+        from pdpsym.models.bayesnet_build import relevant_known
+        from pdpsym.models.bayesnet_zeros import averaged_zeros, zero_plan
+
         counted = [v for v, row in zip(network.variables, contrib.table, strict=True) if any(row)]
         if plan is None or (plan.targets, plan.known) != (tuple(targets), tuple(known)):
             plan = target_plan(network, zero_plan(network, targets, known, weights, averaged=False))

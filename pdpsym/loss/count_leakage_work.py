@@ -13,9 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pdpsym.loss.shortcuts import independent_closed_form
-from pdpsym.models import bayesnet_float_jtree
-from pdpsym.models.bayesnet_zeros import ZeroPlan
-from pdpsym.models.counts import CountModel
+from pdpsym.models.counts import CountModel, ZeroPlan
 from pdpsym.models.model_objects import chain_of, network_of
 
 #: Markov-chain cells of the dynamic programme in one work step (a microsecond of CPU)
@@ -84,6 +82,8 @@ def leakage_work(
         return max(n_targets, 1) * 16 + len(model.variables)  # type: ignore[attr-defined]
     network = network_of(model)
     if network is not None:
+        from pdpsym.models import bayesnet_float_jtree  # with the first network: not a chain's
+
         # every target at once by the junction tree (its units: about a microsecond),
         # then each target's enclosure (about 50 units per point of the span)
         tree = network.targets_work(known, weights, targets)
@@ -119,7 +119,7 @@ def leakage_work(
 
 @dataclass(frozen=True)
 class TargetPlan(ZeroPlan):
-    """A :class:`~pdpsym.models.bayesnet_zeros.ZeroPlan` with the targets the passes
+    """A :class:`~pdpsym.models.counts.ZeroPlan` with the targets the passes
     compute (:func:`target_plan`): the zeros decided on the graph are left out of
     ``computed`` when that makes the estimate smaller."""
 
@@ -201,6 +201,8 @@ def per_target_work(
     """
     if len(targets) < 2:
         return None
+    from pdpsym.models import bayesnet_float_jtree  # a network's: loaded with the first one
+
     span = network.contributions(weights).span
     times = assignment_count(network, known)
 

@@ -13,7 +13,6 @@ References:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from pdpsym.models.bayesnet_build import (
@@ -24,25 +23,10 @@ from pdpsym.models.bayesnet_build import (
 )
 from pdpsym.models.bayesnet_jtree import marginal_supports
 from pdpsym.models.bayesnet_vacuous import averaged_independent, exact_marginal, reduced_nodes
+from pdpsym.models.counts import ZeroPlan
 
 #: the most cells of one factor when a target's support is found over its own ancestors
 SUPPORT_CELLS = 1 << 18
-
-
-@dataclass(frozen=True)
-class ZeroPlan:
-    """A question asked of a Bayesian network (its targets, known records and query
-    weights) with the targets whose Eq. 2 leakage is exactly 0 (:func:`zero_plan`):
-    ``decided`` says, for each zero settled without its laws, whether it has a
-    compatible pair (leakage 0) or none; ``by_tables``: the zeros that the graph alone
-    does not show (a dropped edge or an averaged table)."""
-
-    targets: tuple[str, ...]
-    known: tuple[str, ...]
-    weights: Mapping[str, int] | None = None
-    zeros: tuple[str, ...] = ()
-    decided: Mapping[str, bool] = field(default_factory=dict)
-    by_tables: frozenset[str] = frozenset()
 
 
 def zero_targets(

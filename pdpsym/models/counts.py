@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from typing import Protocol, runtime_checkable
@@ -115,6 +115,23 @@ def contributions(
         offset += low
         table.append(tuple(r - low for r in raw))
     return Contributions(scale, offset, tuple(table))
+
+
+@dataclass(frozen=True)
+class ZeroPlan:
+    """A question asked of a count model (its targets, known records and integer query
+    weights) with the targets whose Eq. 2 leakage is exactly 0, as a Bayesian network's
+    graph and tables show them (:func:`pdpsym.models.bayesnet_zeros.zero_plan`):
+    ``decided`` says, for each zero settled without its laws, whether it has a
+    compatible pair (leakage 0) or none; ``by_tables``: the zeros that the graph alone
+    does not show (a dropped edge or an averaged table)."""
+
+    targets: tuple[str, ...]
+    known: tuple[str, ...]
+    weights: Mapping[str, int] | None = None
+    zeros: tuple[str, ...] = ()
+    decided: Mapping[str, bool] = field(default_factory=dict)
+    by_tables: frozenset[str] = frozenset()
 
 
 @runtime_checkable
@@ -345,6 +362,7 @@ __all__ = [
     "RecordModel",
     "RecordTable",
     "TargetFactors",
+    "ZeroPlan",
     "check_known",
     "contributions",
     "exact_joint_law",

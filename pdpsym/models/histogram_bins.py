@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
-from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.counts import CountModel
 from pdpsym.models.markov import MarkovChain
+from pdpsym.models.model_objects import network_of
 from pdpsym.models.product import ProductModel
+
+if TYPE_CHECKING:  # a network's modules load with the first network
+    from pdpsym.models.bayesnet import BayesianNetwork
 
 
 def histogram_states(model: CountModel) -> tuple[Any, ...]:
@@ -38,8 +41,9 @@ def histogram_states(model: CountModel) -> tuple[Any, ...]:
     """
     if isinstance(model, MarkovChain):
         return model.state_names
-    if isinstance(model, ProductModel | BayesianNetwork):
-        return tuple(fraction_str(v) for v in bin_values(model))
+    shown = model if isinstance(model, ProductModel) else network_of(model)
+    if shown is not None:
+        return tuple(fraction_str(v) for v in bin_values(shown))
     raise InputError(
         "model", "the histogram query takes a markov-chain, product or bayesian-network model"
     )
@@ -57,9 +61,10 @@ def bin_values(model: ProductModel | BayesianNetwork) -> tuple[Fraction, ...]:
     References:
         Song, Wang, Chaudhuri (2017), Section 6 (the histogram query).
     """
-    if isinstance(model, BayesianNetwork):
-        return tuple(sorted({v for name in model.variables for v in model.domain(name)}))
-    return tuple(sorted({v for vals, _ in model.laws for v in vals}))
+    network = network_of(model)
+    if network is not None:
+        return tuple(sorted({v for name in network.variables for v in network.domain(name)}))
+    return tuple(sorted({v for vals, _ in model.laws for v in vals}))  # type: ignore[union-attr]
 
 
 def coded_by_bin(model: CountModel) -> tuple[CountModel, dict[Fraction, Fraction], int, int]:
@@ -97,17 +102,18 @@ def coded_by_bin(model: CountModel) -> tuple[CountModel, dict[Fraction, Fraction
         }
         laws = [(tuple(code[v] for v in vals), ps) for vals, ps in model.laws]
         return ProductModel(laws, list(model.variables)), code, k, T
-    if isinstance(model, BayesianNetwork):
-        values = bin_values(model)
-        k, T = len(values), len(model.variables)
+    network = network_of(model)
+    if network is not None:
+        values = bin_values(network)
+        k, T = len(values), len(network.variables)
         code = {
             v: Fraction(0) if j == 0 else Fraction((T + 1) ** (j - 1)) for j, v in enumerate(values)
         }
         nodes = {
             name: dataclasses.replace(node, values=tuple(code[v] for v in node.values))
-            for name, node in model.nodes.items()
+            for name, node in network.nodes.items()
         }
-        return dataclasses.replace(model, nodes=nodes), code, k, T  # type: ignore[return-value]
+        return dataclasses.replace(network, nodes=nodes), code, k, T  # type: ignore[return-value]
     raise InputError(
         "model", "the histogram query takes a markov-chain, product or bayesian-network model"
     )

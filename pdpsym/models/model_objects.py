@@ -4,15 +4,18 @@ engines ask a model for (its chain, its network) -- so that nothing outside
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pdpsym.core.errors import InputError
-from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.counts import CountModel
 from pdpsym.models.joint import JointDistribution
 from pdpsym.models.markov import MarkovChain
 from pdpsym.models.product import ProductModel
+
+if TYPE_CHECKING:  # a network's modules load with the first network (a chain never does)
+    from pdpsym.models.bayesnet import BayesianNetwork
 
 #: the kinds of classes of laws, by their JSON ``"kind"`` (:mod:`pdpsym.models.law_class`)
 CLASS_KINDS = ("model-class", "interval-markov-chain", "interval-product")
@@ -21,8 +24,20 @@ CLASS_KINDS = ("model-class", "interval-markov-chain", "interval-product")
 KINDS: dict[str, Any] = {
     "markov-chain": MarkovChain.from_json_object,
     "product": ProductModel.from_json_object,
-    "bayesian-network": BayesianNetwork.from_json,
+    "bayesian-network": lambda obj: _network_type(load=True).from_json(obj),
 }
+
+
+def _network_type(load: bool = False) -> Any:
+    """:class:`~pdpsym.models.bayesnet.BayesianNetwork`, or None while its module is not
+    loaded (no network exists before it is: a chain's run never loads it); ``load``
+    loads it."""
+    if load:
+        from pdpsym.models.bayesnet import BayesianNetwork  # a network is being built
+
+        return BayesianNetwork
+    module = sys.modules.get("pdpsym.models.bayesnet")
+    return None if module is None else module.BayesianNetwork
 
 
 def structured_from_object(obj: Mapping[str, Any]) -> MarkovChain | ProductModel | BayesianNetwork:
@@ -73,7 +88,10 @@ def is_structured(model: Any) -> bool:
     References:
         Li et al. (2019), Section III, Eq. 2 (the query law a structured model gives).
     """
-    return isinstance(model, MarkovChain | ProductModel | BayesianNetwork)
+    network = _network_type()
+    return isinstance(model, MarkovChain | ProductModel) or (
+        network is not None and isinstance(model, network)
+    )
 
 
 def chain_of(model: Any) -> MarkovChain | None:
@@ -106,7 +124,8 @@ def network_of(model: Any) -> BayesianNetwork | None:
     References:
         Koller and Friedman (2009), Chapter 3 (Bayesian networks).
     """
-    return model if isinstance(model, BayesianNetwork) else None
+    network = _network_type()
+    return model if network is not None and isinstance(model, network) else None
 
 
 def is_table(model: Any) -> bool:

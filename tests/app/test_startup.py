@@ -131,3 +131,36 @@ def test_the_batch_whg_loads_no_sympy(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == []
+
+
+_LOADED = """
+import contextlib, io, json, sys
+from pdpsym.app.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    assert main(sys.argv[1:]) == 0
+print(json.dumps(sorted(m for m in sys.modules if m.startswith("pdpsym."))))
+"""
+
+
+def _loaded(argv: list[str]) -> list[str]:
+    proc = subprocess.run(
+        [sys.executable, "-c", _LOADED, *argv], capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_a_chains_commands_load_no_network_module() -> None:
+    # the network's graph passes, junction trees and quilts load with the first network:
+    # a chain's leakage and calibration start without them (a dozen modules)
+    chain = "docs/examples/chain100.json"
+    for argv in (
+        ["leakage", chain, "--all-targets", "--lam", "1", "--json"],
+        ["calibrate", chain, "--eps", "1"],
+    ):
+        loaded = _loaded(argv)
+        assert "pdpsym.models.markov" in loaded  # the probe saw the run
+        assert [m for m in loaded if "bayesnet" in m or "network" in m] == [], argv
+    # and a network's run loads them
+    net = _loaded(["leakage", "docs/examples/network2.json", "--target", "rain", "--lam", "1"])
+    assert "pdpsym.models.bayesnet" in net

@@ -17,8 +17,6 @@ from pdpsym.loss.count_leakage import leakage_max, structured_leakage
 from pdpsym.loss.count_leakage_work import TargetPlan, assignment_count, leakage_work, target_plan
 from pdpsym.mechanisms.laplace import parse_lambda
 from pdpsym.models import counts
-from pdpsym.models.bayesnet_vacuous import without_vacuous
-from pdpsym.models.bayesnet_zeros import zero_plan
 from pdpsym.models.counts import CountModel
 from pdpsym.models.model_objects import network_of
 
@@ -56,6 +54,10 @@ def structured_leakage_command(args: argparse.Namespace, model: CountModel) -> i
     network = network_of(model)
     plan: TargetPlan | None = None
     if network is not None and not histogram:
+        # a network's graph passes load with the first network (a chain never needs them)
+        from pdpsym.models.bayesnet_vacuous import without_vacuous
+        from pdpsym.models.bayesnet_zeros import zero_plan
+
         declared = network.nodes
         network = without_vacuous(network)  # the same law; edges its tables ignore dropped
         for name in known:
