@@ -58,13 +58,8 @@ from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import to_sympy
 from pdpsym.loss import histogram_grid
 from pdpsym.loss.count_leakage import known_assignments
-from pdpsym.loss.histogram import (
-    LawCache,
-    histogram_laws,
-    histogram_leakage,
-    law_perms,
-    law_symmetric,
-)
+from pdpsym.loss.histogram import LawCache, histogram_laws, histogram_leakage
+from pdpsym.loss.histogram_symmetry import law_perms, law_symmetric
 from pdpsym.mechanisms.mqm import (
     BaselineScale,
     mqm_approx_applies,

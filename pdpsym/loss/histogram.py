@@ -54,14 +54,11 @@ from pdpsym.core import poly
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 from pdpsym.loss import (
-    chain_all_targets,
     histogram_chain,
     histogram_complement,
     histogram_grid,
-    histogram_orbits,
     histogram_products,
     histogram_symmetry,
-    shortcuts,
 )
 from pdpsym.loss.count_leakage import checked_known, known_assignments
 from pdpsym.loss.count_leakage_work import assignment_count
@@ -86,9 +83,9 @@ def histogram_work(model: CountModel, n_targets: int, known: Sequence[str]) -> i
     pass per :data:`BATCH` targets, or :data:`REDUCED_PASSES` for the checkpointed one of
     a one-matrix chain, :mod:`pdpsym.loss.histogram_chain`), and per computed target
     ``(k_c + v) (T+1)^k / 100`` steps: ``k_c`` float grids of ``(T+1)^k`` points (the laws
-    not given by a relabelling, :func:`relabellings`) with their exact laws, and the
+    not given by a relabelling, :func:`~pdpsym.loss.histogram_symmetry.relabellings`) with their exact laws, and the
     envelope: ``v = k`` passes of max and min over the grid, or ``v = 1`` on a chain with
-    every relabelling (the sorted outputs only, :func:`law_symmetric`). A
+    every relabelling (the sorted outputs only, :func:`~pdpsym.loss.histogram_symmetry.law_symmetric`). A
     reversal-symmetric chain with no known record computes half of its targets (the
     mirrors). Measured CPU seconds times ``10^6`` on all-target runs (``lambda = 4``, stay
     7/10; docs/benchmarks.md) against the estimate: chains moving uniformly (``k_c = v =
@@ -118,11 +115,11 @@ def histogram_work(model: CountModel, n_targets: int, known: Sequence[str]) -> i
     k = len(histogram_states(model))
     T = record_count(model)
     degree = T * (T + 1) ** max(k - 2, 0) + 1
-    computed = k - len(relabellings(model, {})) if not known else k
+    computed = k - len(histogram_symmetry.relabellings(model, {})) if not known else k
     if computed == k and chain_of(model) is not None and network_of(model) is None:
         computed = k - 1  # the last law's floats by the complement (histogram_complement)
     n_eff = max(n_targets, 1)
-    if not known and n_targets > 1 and _reversible(model):
+    if not known and n_targets > 1 and histogram_symmetry.reversible(model):
         n_eff = -(-n_eff // 2)
     markov = chain_of(model)
     if markov is not None and network_of(model) is None and len(markov.matrices) == 1 and n_eff > 2:
@@ -132,7 +129,7 @@ def histogram_work(model: CountModel, n_targets: int, known: Sequence[str]) -> i
     per_pass = k * k * T * degree * passes // 8
     # the envelope: k passes of max and min over the grid, or gathers at the sorted
     # outputs only (about 1/k! of them) on a chain with every relabelling
-    views = 1 if not known and law_symmetric(model, {}) else k
+    views = 1 if not known and histogram_symmetry.law_symmetric(model, {}) else k
     per_target = -(-(computed + views) * (T + 1) ** k // 100)
     return assignment_count(model, known) * (-(-per_pass // 30) + n_eff * per_target)
 
@@ -183,7 +180,7 @@ def _target_laws(
     # law's polynomial can use
     simplex = simplex_codes(k, T)
     all_counts = histogram_grid.decode_counts(simplex, k, T + 1, T)
-    moves = relabellings(model, assignment)
+    moves = histogram_symmetry.relabellings(model, assignment)
     values = list(code)
     markov = chain_of(shadow)
     contents = None
@@ -309,148 +306,6 @@ def simplex_codes(k: int, T: int) -> list[int]:
     digits = np.indices((T + 1,) * (k - 1)).reshape(k - 1, -1)
     codes = ((T + 1) ** np.arange(k - 1)) @ digits
     return sorted(int(c) for c in codes[digits.sum(axis=0) <= T])
-
-
-def relabellings(
-    model: CountModel, assignment: dict[str, Fraction]
-) -> dict[Fraction, tuple[int, ...]]:
-    """The values ``a`` of a chain whose law is bin 0's with its bins permuted.
-
-    **The relabelling lemma.** Let ``sigma`` be a permutation of the states with
-    ``sigma(0) = a``. When the chain's initial law and every transition matrix are
-    invariant under ``sigma`` (``pi(sigma i) = pi(i)``, ``P(sigma i, sigma j) = P(i, j)``)
-    and ``sigma`` fixes the state of every known record, the sequence ``sigma(x)`` has the
-    law of ``x`` and the same known records; ``x_i = 0`` exactly when ``sigma(x)_i = a``,
-    and the histogram of ``sigma(x)`` is ``n`` with ``m_{sigma(s)} = n_s``. So the law of
-    ``n`` given ``x_i = a, x_K`` is the law given ``x_i = 0, x_K`` with its counts
-    permuted by ``perm = sigma^{-1}`` (``m_c = n_{perm[c]}``), and its mixture is
-    ``G_a(y) = G_0(z)`` with ``z_{perm[c]} = y_c``. The transposition ``(0 a)`` is tried
-    first, then (for a few states) every permutation
-    (:func:`pdpsym.loss.histogram_symmetry.automorphism_perms`): a circulant chain has the
-    rotations.
-
-    Args:
-        model: a count model (only Markov chains have relabellings here).
-        assignment: the known records' values.
-
-    Returns:
-        ``{a: perm}`` with ``perm = sigma^{-1}`` (a tuple of bin indices; the
-        transposition of bins ``0`` and ``a`` when that is a symmetry); empty for other
-        models or no symmetry.
-
-    References:
-        Song, Wang, Chaudhuri (2017), Section 6 (symmetric activity chains: stay with
-        ``p``, else move uniformly, are invariant under every relabelling of states).
-
-    Examples:
-        >>> import pdpsym as ps
-        >>> rows = [["1/2", "1/4", "1/4"], ["1/4", "1/2", "1/4"], ["1/4", "1/4", "1/2"]]
-        >>> chain = ps.MarkovChain(["0", "1", "2"], 4, "stationary", rows)
-        >>> sorted(relabellings(chain, {}).values())
-        [(1, 0, 2), (2, 1, 0)]
-        >>> relabellings(chain, {"x2": Fraction(1)})
-        {Fraction(2, 1): (2, 1, 0)}
-    """
-    markov = chain_of(model)
-    if markov is None or network_of(model) is not None:
-        return {}
-    fixed = {markov.states.index(Fraction(v)) for v in assignment.values()}
-    perms = histogram_symmetry.automorphism_perms(markov.initial_law, markov.matrices, fixed)
-    return {markov.states[a]: perm for a, perm in perms.items()}
-
-
-def law_perms(
-    model: CountModel, assignment: dict[str, Fraction], laws: dict[Fraction, Any]
-) -> list[tuple[int, ...] | None] | None:
-    """The ``perms`` argument of :func:`pdpsym.loss.histogram_grid.grid_sup` for one
-    target's laws from :func:`histogram_laws` (None when bin 0's law is absent).
-
-    Args:
-        model: the model of the laws.
-        assignment: the known records' values.
-        laws: ``{value: law}`` in the model's value order.
-
-    Returns:
-        Per law, the transposition that maps the first law onto it, or None.
-
-    References:
-        The relabelling lemma (:func:`relabellings`).
-    """
-    markov = chain_of(model)
-    if markov is None or not laws or next(iter(laws)) != markov.states[0]:
-        return None
-    moves = relabellings(model, assignment)
-    return [moves.get(v) for v in laws] if moves else None
-
-
-def law_symmetric(model: CountModel, assignment: dict[str, Fraction]) -> bool:
-    """Whether the screen may read the sorted outputs only: a chain invariant under every
-    relabelling of its states, with no known record (the orbit lemma of
-    :mod:`pdpsym.loss.histogram_orbits`).
-
-    Args:
-        model: the model of the laws.
-        assignment: the known records' values.
-
-    Returns:
-        True for such a chain.
-
-    References:
-        The orbit lemma of :mod:`pdpsym.loss.histogram_orbits`.
-    """
-    markov = chain_of(model)
-    if markov is None or network_of(model) is not None or assignment:
-        return False
-    return histogram_orbits.fully_symmetric(markov.initial_law, markov.matrices)
-
-
-def _reversible(model: CountModel) -> bool:
-    """Whether the model is a chain whose targets ``t`` and ``T + 1 - t`` leak alike (no
-    known records; reversible, or reversed up to a relabelling of its states)."""
-    markov = chain_of(model)
-    if markov is None or network_of(model) is not None:
-        return False
-    if markov.length > 10**5:
-        # the check lists T rows; so long a chain is priced without the mirrors (2x more)
-        return False
-    row = tuple(range(markov.k))
-    chain = chain_all_targets.CountChain(
-        markov.initial_law, markov.matrices, (row,) * markov.length, {}
-    )
-    return shortcuts.reversal_symmetric(chain) or (
-        histogram_symmetry.reversal_relabelling(markov.initial_law, markov.matrices) is not None
-    )
-
-
-def _mirrors(
-    model: CountModel, targets: Sequence[str], assignment: dict[str, Fraction]
-) -> dict[str, str]:
-    """Targets whose leakage equals their mirror's (``x_t`` and ``x_{T+1-t}`` of a
-    reversal-symmetric chain, :func:`pdpsym.loss.shortcuts.reversal_symmetric`: the
-    histogram does not depend on the order of the records; or, with no known record, of
-    a chain reversed up to a relabelling of its states,
-    :func:`pdpsym.loss.histogram_symmetry.reversal_relabelling`), mapped to that mirror."""
-    markov = chain_of(model)
-    if markov is None:
-        return {}
-    fixed = {markov.index(n): markov.states.index(Fraction(v)) for n, v in assignment.items()}
-    row = tuple(range(markov.k))  # every record alike: the histogram counts each once
-    chain = chain_all_targets.CountChain(
-        markov.initial_law, markov.matrices, (row,) * markov.length, fixed
-    )
-    if not shortcuts.reversal_symmetric(chain) and (
-        assignment
-        or histogram_symmetry.reversal_relabelling(markov.initial_law, markov.matrices) is None
-    ):
-        return {}
-    pos = {name: markov.index(name) for name in targets}
-    names = {p: name for name, p in pos.items()}
-    out = {}
-    for name, p in pos.items():
-        rep = names.get(shortcuts.mirror(chain, p, True))
-        if rep is not None and rep != name:
-            out[name] = rep
-    return out
 
 
 class LawCache:
@@ -594,7 +449,7 @@ def histogram_leakage(
         ]
     workspace = workspace or histogram_grid.Workspace()
     for assignment in known_assignments(model, known):
-        stands = _mirrors(model, targets, assignment)
+        stands = histogram_symmetry.mirrored_targets(model, targets, assignment)
         reps = [t for t in targets if t not in stands]
         found: dict[str, tuple[Fraction, Fraction] | None] = {}
         made = (
@@ -610,8 +465,8 @@ def histogram_leakage(
                 digits,
                 alpha,
                 workspace,
-                law_perms(model, assignment, target_laws),
-                symmetric=law_symmetric(model, assignment),
+                histogram_symmetry.law_perms(model, assignment, target_laws),
+                symmetric=histogram_symmetry.law_symmetric(model, assignment),
                 complement=kept,
             )
         for name in targets:
@@ -636,8 +491,5 @@ __all__ = [
     "histogram_leakage",
     "histogram_states",
     "histogram_work",
-    "law_perms",
-    "law_symmetric",
-    "relabellings",
     "simplex_codes",
 ]

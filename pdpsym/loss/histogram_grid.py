@@ -59,7 +59,7 @@ permuted, ``p_j(m) = p_0(n)`` for ``m_c = n_{perm[c]}``, then ``|y - m|_1 = |z -
 with ``z_{perm[c]} = y_c``, so ``G_j(y) = G_0(z)`` exactly: its float grid is law 0's
 computed grid with the axes permuted (the same floats, the same error bound) and its ball
 at ``y`` is law 0's at ``z``. Callers pass such permutations (``perms``) for laws that a
-symmetry of the model relabels (:func:`pdpsym.loss.histogram.relabellings`).
+symmetry of the model relabels (:func:`pdpsym.loss.histogram_symmetry.relabellings`).
 
 **Laws computed one by one** (no relabelling) go through
 :mod:`pdpsym.loss.histogram_mixture` (the recurrences, each grid left in its transposed

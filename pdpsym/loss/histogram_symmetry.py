@@ -39,6 +39,13 @@ start has ``P* = P^T``, the chain relabelled by ``sigma(i) = -i mod k``.
 Permutations are listed for ``k <=`` :data:`MAX_PERMUTED_STATES` (``k!`` candidates, each
 checked on ``k^2`` entries per matrix); above it only the transpositions ``(0 a)`` are
 tried.
+
+**What the histogram engine asks** (:mod:`pdpsym.loss.histogram`), of any count model
+(only chains have these symmetries): which values of a target have bin 0's law with its
+bins permuted (:func:`relabellings`, :func:`law_perms`), whether the float screen may
+read the sorted outputs only (:func:`law_symmetric`, the orbit lemma of
+:mod:`pdpsym.loss.histogram_orbits`), and which targets leak as their mirror
+(:func:`reversible`, :func:`mirrored_targets`).
 """
 
 from __future__ import annotations
@@ -46,6 +53,11 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
+from typing import Any
+
+from pdpsym.loss import chain_all_targets, histogram_orbits, shortcuts
+from pdpsym.models.counts import CountModel
+from pdpsym.models.model_objects import chain_of, network_of
 
 #: the most states whose every permutation is tried (``6! = 720``)
 MAX_PERMUTED_STATES = 6
@@ -152,4 +164,178 @@ def reversal_relabelling(
     return None
 
 
-__all__ = ["MAX_PERMUTED_STATES", "automorphism_perms", "reversal_relabelling"]
+def relabellings(
+    model: CountModel, assignment: dict[str, Fraction]
+) -> dict[Fraction, tuple[int, ...]]:
+    """The values ``a`` of a chain whose law is bin 0's with its bins permuted.
+
+    **The relabelling lemma.** Let ``sigma`` be a permutation of the states with
+    ``sigma(0) = a``. When the chain's initial law and every transition matrix are
+    invariant under ``sigma`` (``pi(sigma i) = pi(i)``, ``P(sigma i, sigma j) = P(i, j)``)
+    and ``sigma`` fixes the state of every known record, the sequence ``sigma(x)`` has the
+    law of ``x`` and the same known records; ``x_i = 0`` exactly when ``sigma(x)_i = a``,
+    and the histogram of ``sigma(x)`` is ``n`` with ``m_{sigma(s)} = n_s``. So the law of
+    ``n`` given ``x_i = a, x_K`` is the law given ``x_i = 0, x_K`` with its counts
+    permuted by ``perm = sigma^{-1}`` (``m_c = n_{perm[c]}``), and its mixture is
+    ``G_a(y) = G_0(z)`` with ``z_{perm[c]} = y_c``. The transposition ``(0 a)`` is tried
+    first, then (for a few states) every permutation
+    (:func:`automorphism_perms`): a circulant chain has the
+    rotations.
+
+    Args:
+        model: a count model (only Markov chains have relabellings here).
+        assignment: the known records' values.
+
+    Returns:
+        ``{a: perm}`` with ``perm = sigma^{-1}`` (a tuple of bin indices; the
+        transposition of bins ``0`` and ``a`` when that is a symmetry); empty for other
+        models or no symmetry.
+
+    References:
+        Song, Wang, Chaudhuri (2017), Section 6 (symmetric activity chains: stay with
+        ``p``, else move uniformly, are invariant under every relabelling of states).
+
+    Examples:
+        >>> import pdpsym as ps
+        >>> rows = [["1/2", "1/4", "1/4"], ["1/4", "1/2", "1/4"], ["1/4", "1/4", "1/2"]]
+        >>> chain = ps.MarkovChain(["0", "1", "2"], 4, "stationary", rows)
+        >>> sorted(relabellings(chain, {}).values())
+        [(1, 0, 2), (2, 1, 0)]
+        >>> relabellings(chain, {"x2": Fraction(1)})
+        {Fraction(2, 1): (2, 1, 0)}
+    """
+    markov = chain_of(model)
+    if markov is None or network_of(model) is not None:
+        return {}
+    fixed = {markov.states.index(Fraction(v)) for v in assignment.values()}
+    perms = automorphism_perms(markov.initial_law, markov.matrices, fixed)
+    return {markov.states[a]: perm for a, perm in perms.items()}
+
+
+def law_perms(
+    model: CountModel, assignment: dict[str, Fraction], laws: dict[Fraction, Any]
+) -> list[tuple[int, ...] | None] | None:
+    """The ``perms`` argument of :func:`pdpsym.loss.histogram_grid.grid_sup` for one
+    target's laws from :func:`histogram_laws` (None when bin 0's law is absent).
+
+    Args:
+        model: the model of the laws.
+        assignment: the known records' values.
+        laws: ``{value: law}`` in the model's value order.
+
+    Returns:
+        Per law, the transposition that maps the first law onto it, or None.
+
+    References:
+        The relabelling lemma (:func:`relabellings`).
+    """
+    markov = chain_of(model)
+    if markov is None or not laws or next(iter(laws)) != markov.states[0]:
+        return None
+    moves = relabellings(model, assignment)
+    return [moves.get(v) for v in laws] if moves else None
+
+
+def law_symmetric(model: CountModel, assignment: dict[str, Fraction]) -> bool:
+    """Whether the screen may read the sorted outputs only: a chain invariant under every
+    relabelling of its states, with no known record (the orbit lemma of
+    :mod:`pdpsym.loss.histogram_orbits`).
+
+    Args:
+        model: the model of the laws.
+        assignment: the known records' values.
+
+    Returns:
+        True for such a chain.
+
+    References:
+        The orbit lemma of :mod:`pdpsym.loss.histogram_orbits`.
+    """
+    markov = chain_of(model)
+    if markov is None or network_of(model) is not None or assignment:
+        return False
+    return histogram_orbits.fully_symmetric(markov.initial_law, markov.matrices)
+
+
+def reversible(model: CountModel) -> bool:
+    """Whether the model is a chain whose targets ``t`` and ``T + 1 - t`` leak alike (no
+    known records; reversible, or reversed up to a relabelling of its states).
+
+    Args:
+        model: a count model (only Markov chains are reversible here).
+
+    Returns:
+        True for such a chain of at most ``10^5`` records (a longer one is not checked:
+        the check lists every record).
+
+    References:
+        Kelly, Reversibility and Stochastic Networks (1979), Section 1.2; the reversal
+        lemma of this module.
+    """
+    markov = chain_of(model)
+    if markov is None or network_of(model) is not None:
+        return False
+    if markov.length > 10**5:
+        # the check lists T rows; so long a chain is priced without the mirrors (2x more)
+        return False
+    row = tuple(range(markov.k))
+    chain = chain_all_targets.CountChain(
+        markov.initial_law, markov.matrices, (row,) * markov.length, {}
+    )
+    return shortcuts.reversal_symmetric(chain) or (
+        reversal_relabelling(markov.initial_law, markov.matrices) is not None
+    )
+
+
+def mirrored_targets(
+    model: CountModel, targets: Sequence[str], assignment: dict[str, Fraction]
+) -> dict[str, str]:
+    """Targets whose leakage equals their mirror's (``x_t`` and ``x_{T+1-t}`` of a
+    reversal-symmetric chain, :func:`pdpsym.loss.shortcuts.reversal_symmetric`: the
+    histogram does not depend on the order of the records; or, with no known record, of
+    a chain reversed up to a relabelling of its states,
+    :func:`reversal_relabelling`), mapped to that mirror.
+
+    Args:
+        model: a count model (only Markov chains have mirrors here).
+        targets: the target records.
+        assignment: the known records' values.
+
+    Returns:
+        ``{target: its mirror}`` for the targets whose mirror is among ``targets``.
+
+    References:
+        Kelly (1979), Section 1.2; the reversal lemma of this module.
+    """
+    markov = chain_of(model)
+    if markov is None:
+        return {}
+    fixed = {markov.index(n): markov.states.index(Fraction(v)) for n, v in assignment.items()}
+    row = tuple(range(markov.k))  # every record alike: the histogram counts each once
+    chain = chain_all_targets.CountChain(
+        markov.initial_law, markov.matrices, (row,) * markov.length, fixed
+    )
+    if not shortcuts.reversal_symmetric(chain) and (
+        assignment or reversal_relabelling(markov.initial_law, markov.matrices) is None
+    ):
+        return {}
+    pos = {name: markov.index(name) for name in targets}
+    names = {p: name for name, p in pos.items()}
+    out = {}
+    for name, p in pos.items():
+        rep = names.get(shortcuts.mirror(chain, p, True))
+        if rep is not None and rep != name:
+            out[name] = rep
+    return out
+
+
+__all__ = [
+    "MAX_PERMUTED_STATES",
+    "automorphism_perms",
+    "law_perms",
+    "law_symmetric",
+    "mirrored_targets",
+    "relabellings",
+    "reversal_relabelling",
+    "reversible",
+]

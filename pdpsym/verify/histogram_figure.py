@@ -10,7 +10,7 @@ Every value is certified: the calibrated scale is an enclosure of relative width
 scales are exact expressions, and the leakage each actually gives is Eq. 2 at that scale.
 The grid of outputs has ``(T + 1)^4`` points per law; the chain is invariant under every
 relabelling of its states, so each target's four laws are one law with two bins swapped
-(:func:`pdpsym.loss.histogram.relabellings`) and one float grid is screened per target
+(:func:`pdpsym.loss.histogram_symmetry.relabellings`) and one float grid is screened per target
 and scale, not four. Each calibration bisects on a few kept grid points and screens each
 target's grid about four times (the safe start, the bracket's upper end, MQMExact's and
 MQMApprox's scales; :mod:`pdpsym.audit.calibrate_histogram`); the chain has every

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 import pdpsym as ps
 from pdpsym.loss import histogram_grid
-from pdpsym.loss.histogram import histogram_laws, histogram_leakage, relabellings
+from pdpsym.loss.histogram import histogram_laws, histogram_leakage
+from pdpsym.loss.histogram_symmetry import relabellings
 
 mpmath.mp.dps = 50
 

@@ -14,7 +14,8 @@ import pytest
 
 import pdpsym as ps
 from pdpsym.loss import histogram_grid, histogram_orbits
-from pdpsym.loss.histogram import histogram_laws, histogram_leakage, law_perms, law_symmetric
+from pdpsym.loss.histogram import histogram_laws, histogram_leakage
+from pdpsym.loss.histogram_symmetry import law_perms, law_symmetric
 
 mpmath.mp.dps = 50
 

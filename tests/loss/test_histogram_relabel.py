@@ -16,8 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import pdpsym as ps
-from pdpsym.loss import histogram, histogram_grid
-from pdpsym.loss.histogram import histogram_laws, histogram_leakage, law_perms, relabellings
+from pdpsym.loss import histogram, histogram_grid, histogram_symmetry
+from pdpsym.loss.histogram import histogram_laws, histogram_leakage
+from pdpsym.loss.histogram_symmetry import law_perms, relabellings
 
 mpmath.mp.dps = 50
 
@@ -142,7 +143,7 @@ def test_no_relabelling_on_an_asymmetric_chain():
 
 def _direct_laws(model, name, monkeypatch):
     with monkeypatch.context() as m:
-        m.setattr(histogram, "relabellings", lambda *_: {})
+        m.setattr(histogram_symmetry, "relabellings", lambda *_: {})
         return dict(next(iter(histogram_laws(model, [name], {})))[1])
 
 
