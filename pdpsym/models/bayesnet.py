@@ -52,9 +52,9 @@ from pdpsym.models.bayesnet_jtree import (
     all_marginals,
     clique_tree,
     min_fill,
-    sparse_tree,
 )
 from pdpsym.models.bayesnet_query import count_values, joint_table, sum_values
+from pdpsym.models.bayesnet_supports import sparse_tree
 from pdpsym.models.bayesnet_validate import markov_blanket_of
 from pdpsym.models.counts import Contributions, TargetFactors, check_known, contributions
 from pdpsym.models.joint import JointDistribution

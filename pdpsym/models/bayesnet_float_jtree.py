@@ -57,8 +57,8 @@ from pdpsym.models.bayesnet_jtree import (
     clique_tree,
     pass_down,
     pass_up,
-    sparse_tree,
 )
+from pdpsym.models.bayesnet_supports import sparse_tree
 from pdpsym.models.counts import check_known
 
 #: the unit roundoff of float64 (round to nearest)

@@ -21,7 +21,7 @@ from pdpsym.models.bayesnet_build import (
     reachable,
     surely_compatible,
 )
-from pdpsym.models.bayesnet_jtree import marginal_supports
+from pdpsym.models.bayesnet_supports import marginal_supports
 from pdpsym.models.bayesnet_vacuous import averaged_independent, exact_marginal, reduced_nodes
 from pdpsym.models.counts import ZeroPlan
 
@@ -76,7 +76,7 @@ def zero_plan(
     assignment of positive probability are those of positive marginal probability:
     every state when its table is positive
     (:func:`~pdpsym.models.bayesnet_build.surely_compatible`), else the support that the
-    boolean passes of :func:`~pdpsym.models.bayesnet_jtree.marginal_supports` find
+    boolean passes of :func:`~pdpsym.models.bayesnet_supports.marginal_supports` find
     exactly (when those passes are over their size cap, each target's exact marginal
     over its own ancestors, :func:`~pdpsym.models.bayesnet_vacuous.exact_marginal`, when
     that is under its cap). Those targets are decided; the others are computed. A target whose table,

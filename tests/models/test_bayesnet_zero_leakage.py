@@ -27,7 +27,7 @@ from pdpsym.loss.count_leakage import structured_leakage
 from pdpsym.models import bayesnet_zeros
 from pdpsym.models.bayesnet import BayesianNetwork
 from pdpsym.models.bayesnet_build import independent_targets, surely_compatible
-from pdpsym.models.bayesnet_jtree import marginal_supports
+from pdpsym.models.bayesnet_supports import marginal_supports
 from pdpsym.models.bayesnet_zeros import zero_targets
 
 ROOT = Path(__file__).resolve().parents[2]
