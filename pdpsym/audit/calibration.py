@@ -49,7 +49,7 @@ import sympy
 from pdpsym.core.certify import certify
 from pdpsym.core.decimals import decimal_string, enclosure_decimal
 from pdpsym.core.errors import InputError
-from pdpsym.core.numbers import fraction_str
+from pdpsym.core.numbers import fraction_str, short_between
 from pdpsym.loss.count_leakage import leakage_max
 from pdpsym.loss.leakage_result import Enclosed
 from pdpsym.mechanisms.mqm import BaselineScale
@@ -522,35 +522,6 @@ def worst_leakage(results: Sequence[Any]) -> Any:
     return best
 
 
-def short_between(mid: Fraction, lo: Fraction, hi: Fraction) -> Fraction:
-    """A short rational strictly inside ``(lo, hi)`` near ``mid`` (keeps numbers small).
-
-    Args:
-        mid: the point wanted (inside ``(lo, hi)``).
-        lo: the open interval's lower end.
-        hi: its upper end (``> lo``).
-
-    Returns:
-        The first ``round(mid d) / d`` for ``d = 1, 2, 4, ...`` strictly inside ``(lo, hi)``
-        and within a quarter of the width of ``mid`` (below a width of ``2^-200``, ``d``
-        starts 64 doublings short of ``2 / width``).
-
-    References:
-        Li et al. (2019), Eq. 2 (the bisection for the smallest scale meeting eps).
-    """
-    width = hi - lo
-    den = 1
-    if width < Fraction(1, 2**200):
-        # a far scale (an eps of thousands of digits): from 1, the walk would take as
-        # many steps as the width has bits; start 64 short of the d that surely works
-        den = 2 ** max(0, (2 * width.denominator // width.numerator).bit_length() - 64)
-    while True:
-        q = Fraction(round(mid * den), den)
-        if lo < q < hi and abs(q - mid) <= width / 4:
-            return q
-        den *= 2
-
-
 @dataclass(frozen=True)
 class ScaleEngine(abc.ABC):
     """A query's engine for one calibration, what :func:`calibrate_goal` asks: one
@@ -644,7 +615,6 @@ __all__ = [
     "nudged",
     "positive_eps",
     "scale_json",
-    "short_between",
     "smallest_scale",
     "worst_leakage",
 ]

@@ -301,6 +301,36 @@ def from_sympy(r: sympy.Expr) -> Fraction:
     return Fraction(int(r.p), int(r.q))  # type: ignore[attr-defined]
 
 
+def short_between(mid: Fraction, lo: Fraction, hi: Fraction) -> Fraction:
+    """A short rational strictly inside ``(lo, hi)`` near ``mid`` (keeps numbers small).
+
+    Args:
+        mid: the point wanted (inside ``(lo, hi)``).
+        lo: the open interval's lower end.
+        hi: its upper end (``> lo``).
+
+    Returns:
+        The first ``round(mid d) / d`` for ``d = 1, 2, 4, ...`` strictly inside ``(lo, hi)``
+        and within a quarter of the width of ``mid`` (below a width of ``2^-200``, ``d``
+        starts 64 doublings short of ``2 / width``).
+
+    References:
+        Li et al. (2019), Eq. 2: the bisection for the smallest scale meeting eps
+        (:mod:`pdpsym.audit.calibration`) keeps its midpoints short with it.
+    """
+    width = hi - lo
+    den = 1
+    if width < Fraction(1, 2**200):
+        # a far scale (an eps of thousands of digits): from 1, the walk would take as
+        # many steps as the width has bits; start 64 short of the d that surely works
+        den = 2 ** max(0, (2 * width.denominator // width.numerator).bit_length() - 64)
+    while True:
+        q = Fraction(round(mid * den), den)
+        if lo < q < hi and abs(q - mid) <= width / 4:
+            return q
+        den *= 2
+
+
 def float_below(q: Fraction) -> float:
     """The largest float at or below ``q`` (directed rounding of an exact rational).
 

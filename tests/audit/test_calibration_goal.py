@@ -9,8 +9,9 @@ from hypothesis import strategies as st
 
 import pdpsym as ps
 from pdpsym.audit.calibrate import calibrate
-from pdpsym.audit.calibration import Goal, short_between
+from pdpsym.audit.calibration import Goal
 from pdpsym.core.errors import InputError
+from pdpsym.core.numbers import short_between
 
 
 @pytest.mark.parametrize(
