@@ -9,7 +9,8 @@
   (:func:`~pdpsym.app.output.number_text`), atomic file writes;
 * :mod:`~pdpsym.app.tables`, :mod:`~pdpsym.app.latex`, :mod:`~pdpsym.app.plot` --
   Markdown/LaTeX/CSV tables and matplotlib figures;
-* :mod:`~pdpsym.app.oracle` -- regression vectors of Eq. 2 for other implementations;
+* :mod:`~pdpsym.app.oracle` -- regression vectors of Eq. 2 for other implementations,
+  and :mod:`~pdpsym.app.oracle_check` -- their answers checked exactly;
 * :mod:`~pdpsym.app.options`, :mod:`~pdpsym.app.budget`, :mod:`~pdpsym.app.sweep`,
   :mod:`~pdpsym.app.help` -- shared flags and their parsers, a command's work (refused
   over ``--max-work``, a progress bar while it runs), parameter sweeps, help texts.

@@ -12,7 +12,8 @@ import pytest
 
 from pdpsym.app import oracle, writes
 from pdpsym.app.cli import main
-from pdpsym.app.oracle import check_vectors, export_vectors, family_models, load_vectors
+from pdpsym.app.oracle import export_vectors, family_models, load_vectors
+from pdpsym.app.oracle_check import check_vectors
 
 
 def run(capsys, *argv):

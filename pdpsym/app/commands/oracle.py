@@ -240,12 +240,12 @@ def _tol(text: str | None, default: Fraction, field: str) -> Fraction:
 
 def run_check(args: argparse.Namespace) -> int:
     # imported here: the vectors load sympy and flint, which `oracle --help` does not need
-    from pdpsym.app.oracle import (
+    from pdpsym.app.oracle import load_vectors
+    from pdpsym.app.oracle_check import (
         DEFAULT_ABS_TOL,
         DEFAULT_REL_TOL,
         check_vectors,
         load_answers,
-        load_vectors,
         short_decimal,
     )
 
