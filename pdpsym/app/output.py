@@ -12,6 +12,7 @@ import decimal
 import json
 import re
 import sys
+from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -145,6 +146,17 @@ def dumps(obj: Any, compact: bool = False) -> str:
     if compact:  # json's C encoder: large outputs (every WHG node) in a fraction of the time
         return safe_json(json.dumps(obj, separators=(",", ":"), ensure_ascii=False))
     return safe_json(json.dumps(obj, indent=2, ensure_ascii=False))
+
+
+def baseline_line(b: Mapping[str, Any], at: str) -> str:
+    """One text line for a baseline's JSON: its scale and the leakage ``at`` it (worst
+    target), or why it does not apply."""
+    if b.get("applicable") is False:
+        return f"{b['name']}: not applicable ({b['reason']})"
+    return (
+        f"{b['name']}: scale {b['scale']['decimal']}, leakage {at} "
+        f"{b['leakage']['decimal']} (worst target {b['worst_target']})"
+    )
 
 
 def print_json(obj: Any, compact: bool = False) -> None:

@@ -58,7 +58,8 @@ from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss import LaplacePair, PrivacyLoss, worst_case
 from pdpsym.loss.curve import Case, CurvePoint, worst_delta, worst_ratio
-from pdpsym.loss.posterior import PosteriorCase, PosteriorSup
+from pdpsym.loss.posterior import PosteriorSup
+from pdpsym.loss.posterior_pieces import PosteriorCase
 from pdpsym.loss.table_leakage import table_leakage
 from pdpsym.mechanisms.base import QueryMechanism, SumMechanism
 from pdpsym.mechanisms.finite import Mechanism

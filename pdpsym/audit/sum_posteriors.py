@@ -21,7 +21,7 @@ declared domain and every output ``t`` both can produce, both ways.
 
 * Laplace: both posteriors are ratios of Laplace mixtures with weights ``P(a, s | v)``
   and ``P(a, s | v)`` moved to ``s + w_i (b - a)``: one
-  :class:`~pdpsym.loss.posterior.PosteriorCase` per ``(v, b)`` and direction, and the
+  :class:`~pdpsym.loss.posterior_pieces.PosteriorCase` per ``(v, b)`` and direction, and the
   sup over the continuous output is certified by
   :class:`~pdpsym.loss.posterior.PosteriorSup`.
 * Count, threshold: ``K`` is a point mass (at ``s``, or at ``s`` when ``s > T`` and ``⊥``
@@ -93,7 +93,8 @@ from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss import PrivacyLoss, worst_case
 from pdpsym.loss.pmf_pair import PMFPair
-from pdpsym.loss.posterior import PosteriorCase, PosteriorSup
+from pdpsym.loss.posterior import PosteriorSup
+from pdpsym.loss.posterior_pieces import PosteriorCase
 from pdpsym.models.counts import exact_joint_law
 from pdpsym.models.query_law import records_law
 

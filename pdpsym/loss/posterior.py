@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -44,27 +43,8 @@ from pdpsym.core.exp_polynomials import ExpPoly
 from pdpsym.core.exp_sqrt_sums import Bracket, exp_enclosure, log_enclosure, ratio_enclosure
 from pdpsym.loss import posterior_pieces
 from pdpsym.loss.base import LossPoint, PrivacyLoss, bisect_epsilon
-from pdpsym.loss.laplace_mixture import Weights, laplace_mixture_at
-
-Posterior = Mapping[Any, Weights]  # value a of D(i) -> weights of u_a
-
-
-@dataclass(frozen=True)
-class PosteriorCase:
-    """One case: where it is, the two posterior families (value -> mixture weights)."""
-
-    where: Mapping[str, Any]
-    first: Posterior
-    second: Posterior
-
-    def centres(self) -> list[Fraction]:
-        """The sorted union of the centres ``s`` of every mixture of both families.
-
-        Returns:
-            The centres as Fractions, increasing: the piece boundaries of the search.
-        """
-        return sorted({s for post in (self.first, self.second) for w in post.values() for s in w})
-
+from pdpsym.loss.laplace_mixture import laplace_mixture_at
+from pdpsym.loss.posterior_pieces import Posterior, PosteriorCase
 
 Bounds = tuple[Fraction, Fraction]
 
@@ -236,7 +216,7 @@ class PosteriorSup(PrivacyLoss):
     Laplace noise), as certified enclosures.
 
     Args:
-        cases: the :class:`PosteriorCase` of the notion.
+        cases: the :class:`~pdpsym.loss.posterior_pieces.PosteriorCase` of the notion.
         lam: the Laplace scale ``λ``.
 
     References:
@@ -436,4 +416,4 @@ class PosteriorSup(PrivacyLoss):
         )
 
 
-__all__ = ["PosteriorCase", "PosteriorSup"]
+__all__ = ["PosteriorSup"]

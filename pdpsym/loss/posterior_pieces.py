@@ -31,15 +31,33 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pdpsym.core.balls import ball_endpoints, to_ball, working_precision
 from pdpsym.core.eps import Eps
 from pdpsym.core.exp_polynomials import ExpPoly
+from pdpsym.loss.laplace_mixture import Weights
 
-if TYPE_CHECKING:  # the cases are the posterior module's (it imports this one)
-    from pdpsym.loss.posterior import Posterior, PosteriorCase
+Posterior = Mapping[Any, Weights]  # value a of D(i) -> weights of u_a
+
+
+@dataclass(frozen=True)
+class PosteriorCase:
+    """One case: where it is, the two posterior families (value -> mixture weights)."""
+
+    where: Mapping[str, Any]
+    first: Posterior
+    second: Posterior
+
+    def centres(self) -> list[Fraction]:
+        """The sorted union of the centres ``s`` of every mixture of both families.
+
+        Returns:
+            The centres as Fractions, increasing: the piece boundaries of the search.
+        """
+        return sorted({s for post in (self.first, self.second) for w in post.values() for s in w})
 
 
 def _exp_piece(
@@ -253,4 +271,4 @@ def sup_enclosure(
     return best_lo, None if unbounded else best_hi, where
 
 
-__all__ = ["delta_values", "ratio_values", "sup_enclosure"]
+__all__ = ["Posterior", "PosteriorCase", "delta_values", "ratio_values", "sup_enclosure"]

@@ -6,12 +6,11 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
-from collections.abc import Mapping
 from typing import Any
 
 from pdpsym.app import budget, options
 from pdpsym.app.budget import Progress
-from pdpsym.app.output import print_json
+from pdpsym.app.output import baseline_line, print_json
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_positive
 
@@ -146,14 +145,3 @@ def run_calibrate(args: argparse.Namespace) -> int:
     lines += [baseline_line(b, "at that scale") for b in out["baselines"]]
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
-
-
-def baseline_line(b: Mapping[str, Any], at: str) -> str:
-    """One text line for a baseline's JSON: its scale and the leakage ``at`` it (worst
-    target), or why it does not apply (``calibrate``'s text, of a model or of a class)."""
-    if b.get("applicable") is False:
-        return f"{b['name']}: not applicable ({b['reason']})"
-    return (
-        f"{b['name']}: scale {b['scale']['decimal']}, leakage {at} "
-        f"{b['leakage']['decimal']} (worst target {b['worst_target']})"
-    )

@@ -18,8 +18,7 @@ from typing import Any
 
 from pdpsym.app import budget, options
 from pdpsym.app.budget import Progress
-from pdpsym.app.commands.calibrate import baseline_line
-from pdpsym.app.output import number_text, print_json
+from pdpsym.app.output import baseline_line, number_text, print_json
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import fraction_str
 
