@@ -9,7 +9,6 @@
   ``APK_{i,a,b,B̂} = E_{θ|D(i)=a,B̂, O~M(D)}[m(O, B̂)]``, ``m = max(0, 1 - e^{ε-L})``.
 * Definition 13 (PPKDP): for all i, a, b: ``PPK_{i,a,b} = E_{θ|D(i)=a, O~M(D)}[m(O, B)] ≤ δ``.
 * Theorem 1: ``PPK_{i,a,b} = E_{θ|D(i)=a}[APK_{i,a,b,B}]``.
-* Proposition 5 proof: PPKDP iff ``Σ_B P[B̂|D(i)=a] D_f(O_{a,B̂} || O_{b,B̂}) ≤ δ``.
 
 Exactness: every δ computed here is ``c0 + c1·e^ε`` with rational ``c0, c1`` (a
 :class:`~pdpsym.loss.exp_linear.WLin`), whose sign is decided exactly.
@@ -526,75 +525,3 @@ def apkdp_by_indistinguishability(
                 if not indistinguishable_by_sets(pa, pb, eps, delta):
                     return False
     return True
-
-
-# --- Proposition 5: the f-divergence form -------------------------------------------------
-
-
-class FForm(Enum):
-    """Which ``f`` the f-divergence form of PPKDP uses (``D_f(P||Q) = Σ_O Q f(P/Q)``)."""
-
-    PRINTED = "printed"  # f(x) = max(0, 1 - e^ε x), as printed in the proof of Prop. 5
-    CORRECTED = "corrected"  # f(x) = max(0, x - e^ε): D_f(P||Q) is the hockey-stick H(P||Q)
-
-
-def f_divergence(p: PMF, q: PMF, eps: Eps, form: FForm) -> WLin:
-    """``D_f(P||Q) = Σ_{Q>0} Q f(P/Q) + P(Q=0)·f'(∞)`` for the chosen ``f``.
-
-    ``FForm.PRINTED`` is ``f(x) = max(0, 1 - e^ε x)`` as printed (each term
-    ``max(0, Q - e^ε P)``, ``f'(∞) = 0``); ``FForm.CORRECTED`` is ``f(x) = max(0, x - e^ε)``
-    (each term ``max(0, P - e^ε Q)``, ``f'(∞) = 1``), whose divergence is the hockey stick.
-
-    Args:
-        p: the exact PMF ``P``.
-        q: the exact PMF ``Q``.
-        eps: ε.
-        form: which ``f``.
-
-    Returns:
-        The exact :class:`WLin`.
-
-    References:
-        Desfontaines et al. (2020), Section 3.4, proof of Proposition 5; Csiszár (1967)
-        for f-divergences.
-    """
-    total = WLin.const(0, eps)
-    for o in set(p) | set(q):
-        po, qo = Fraction(p.get(o, 0)), Fraction(q.get(o, 0))
-        if form is FForm.PRINTED:
-            # Q f(P/Q) = max(0, Q - e^ε P); f'(∞) = 0
-            total = total + positive_part(WLin(qo, -po, eps))
-        else:
-            # Q f(P/Q) = max(0, P - e^ε Q); f'(∞) = 1
-            total = total + positive_part(WLin(po, -qo, eps))
-    return total
-
-
-def ppk_f_divergence(
-    scenario: Scenario, mech: Mechanism, i: int, a: Any, b: Any, eps: Eps, form: FForm
-) -> WLin:
-    """``Σ_B̂ P[B̂ | D(i)=a] · D_f(O_{a,B̂} || O_{b,B̂})``: the f-divergence form of PPK.
-
-    Args:
-        scenario: the joint law θ.
-        mech: the mechanism.
-        i: the target record's index (0-based).
-        a: the target's value the weights condition on.
-        b: the target's alternative value.
-        eps: ε.
-        form: which ``f`` (:class:`FForm`).
-
-    Returns:
-        The exact :class:`WLin`.
-
-    References:
-        Desfontaines et al. (2020), Section 3.4, proof of Proposition 5.
-    """
-    total = WLin.const(0, eps)
-    for bhat in scenario.knowledge_values():
-        w = scenario.prob_knowledge_given(i, a, bhat)
-        if w:
-            pa = output_pmf(scenario, mech, i, a, bhat)
-            pb = output_pmf(scenario, mech, i, b, bhat)
-            total = total + f_divergence(pa, pb, eps, form).scale(w)
-    return total

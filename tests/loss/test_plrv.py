@@ -16,18 +16,15 @@ from pdpsym.core.errors import InputError
 from pdpsym.loss.exp_linear import WLin
 from pdpsym.loss.plrv import (
     Eps,
-    FForm,
     Knowledge,
     apk,
     apkdp_by_indistinguishability,
     apkdp_delta,
-    f_divergence,
     hockey_stick,
     is_pkdp,
     plrv,
     plrv_expectation,
     ppk,
-    ppk_f_divergence,
     ppk_via_apk,
     ppkdp_delta,
     sup_over_sets,
@@ -79,13 +76,6 @@ def test_lemma1_sets_equal_expectation(wp: list[int], wq: list[int], eps: Eps) -
     assert sup_over_sets(p, q, eps) == hockey_stick(p, q, eps) == plrv_expectation(p, q, eps)
 
 
-@given(pmf_weights, pmf_weights, st.sampled_from(EPS))
-def test_f_divergence_forms(wp: list[int], wq: list[int], eps: Eps) -> None:
-    p, q = _pmf(wp), _pmf(wq)
-    assert f_divergence(p, q, eps, FForm.CORRECTED) == hockey_stick(p, q, eps)
-    assert f_divergence(p, q, eps, FForm.PRINTED) == hockey_stick(q, p, eps)
-
-
 @given(st.integers(0, 10**6), st.sampled_from(EPS))
 def test_theorem1_identity_and_order(seed: int, eps: Eps) -> None:
     rng = random.Random(seed)
@@ -96,9 +86,6 @@ def test_theorem1_identity_and_order(seed: int, eps: Eps) -> None:
             continue
         for a, b in ((0, 1), (1, 0)):
             assert ppk(scn, mech, i, a, b, eps) == ppk_via_apk(scn, mech, i, a, b, eps)
-            assert ppk(scn, mech, i, a, b, eps) == ppk_f_divergence(
-                scn, mech, i, a, b, eps, FForm.CORRECTED
-            )
     assert ppkdp_delta(scn, mech, eps).delta.exact_compare(apkdp_delta(scn, mech, eps).delta) <= 0
 
 

@@ -23,7 +23,7 @@ from pdpsym.mechanisms import finite
 from pdpsym.mechanisms.finite import deterministic
 from pdpsym.models.scenario import Scenario
 from pdpsym.papers.dmkb2020 import cases as shared
-from pdpsym.papers.dmkb2020 import reducibility
+from pdpsym.papers.dmkb2020 import proposition5, reducibility
 from pdpsym.papers.dmkb2020.cases import AB, EPS_CHOICES, GEN, HALF, OUTS4, PS, det_json
 from pdpsym.papers.dmkb2020.reducibility import QuadraticForm
 
@@ -158,9 +158,14 @@ def check_prop5(config: claim.RunConfig) -> claim.Property:
             )  # fmt: skip
         i, a, b = extra
         direct = plrv.ppk(scn, mech, i, a, b, eps)
-        if plrv.ppk_f_divergence(scn, mech, i, a, b, eps, plrv.FForm.PRINTED) != direct:
+        if (
+            proposition5.ppk_f_divergence(scn, mech, i, a, b, eps, proposition5.FForm.PRINTED)
+            != direct
+        ):
             mismatches.append({"theta": scn.joint, "i": i, "a": a, "b": b, "epsilon": str(eps)})
-        corrected = plrv.ppk_f_divergence(scn, mech, i, a, b, eps, plrv.FForm.CORRECTED)
+        corrected = proposition5.ppk_f_divergence(
+            scn, mech, i, a, b, eps, proposition5.FForm.CORRECTED
+        )
         return corrected == direct or claim.Counterexample(theta=scn.joint, epsilon=str(eps))
 
     return claim.ForAll(
