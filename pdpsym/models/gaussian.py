@@ -275,7 +275,31 @@ def gaussian_of(model: Any) -> GaussianModel | None:
     return model if isinstance(model, GaussianModel) else None
 
 
+def equicorrelated(
+    n: int, rho: Fraction, rng: tuple[Fraction, Fraction] = (Fraction(0), Fraction(1))
+) -> GaussianModel:
+    """Section VII-A: unit variances, every covariance ``rho`` (domain size 1).
+
+    Args:
+        n: the number of tuples, named ``x1`` ... ``xn``.
+        rho: the common covariance; the matrix must be positive definite
+            (``-1/(n-1) < rho < 1``; ``InputError("cov")`` otherwise).
+        rng: every tuple's range ``[l, u]`` (default ``[0, 1]``: domain size 1).
+
+    Returns:
+        The exact Gaussian model, mean 0.
+
+    References:
+        Li et al. (2019), Section VII-A (the simulations' continuous data: 15 tuples, domain
+        size 1; the paper adjusts the diagonal, here the variances are 1).
+    """
+    names = [f"x{k + 1}" for k in range(n)]
+    cov = [[Fraction(1) if r == c else rho for c in range(n)] for r in range(n)]
+    return GaussianModel.build(names, [0] * n, cov, {nm: list(rng) for nm in names})
+
+
 __all__ = [
+    "equicorrelated",
     "gaussian_of",
     "GaussianModel",
     "is_positive_definite",

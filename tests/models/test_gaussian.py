@@ -9,7 +9,13 @@ import pytest
 
 from pdpsym.app.readers import load_gaussian
 from pdpsym.core.errors import InputError
-from pdpsym.models.gaussian import GaussianModel, is_positive_definite, ldl_pivots, solve
+from pdpsym.models.gaussian import (
+    GaussianModel,
+    equicorrelated,
+    is_positive_definite,
+    ldl_pivots,
+    solve,
+)
 
 
 def build(cov, mean=("0", "0"), ranges=None, names=("x1", "x2")):
@@ -96,3 +102,16 @@ def test_load_json_and_toml(tmp_path) -> None:
     )
     m2 = load_gaussian(pt)
     assert m2.cov == m.cov and m2.ranges == m.ranges
+
+
+def test_equicorrelated_is_unit_variances_and_one_covariance() -> None:
+    m = equicorrelated(3, Fraction(1, 2))
+    assert tuple(m.variables) == ("x1", "x2", "x3")
+    assert m.cov == tuple(
+        tuple(Fraction(1) if r == c else Fraction(1, 2) for c in range(3)) for r in range(3)
+    )
+    # by hand: the eigenvalues of I + rho (J - I) are 1 - rho (twice) and 1 + 2 rho, so
+    # rho = -1/2 at n = 3 is singular
+    with pytest.raises(InputError) as err:
+        equicorrelated(3, Fraction(-1, 2))
+    assert err.value.field == "cov"

@@ -26,7 +26,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.loss.gaussian import equicorrelated, gaussian_leakage
+from pdpsym.loss.gaussian import gaussian_leakage
+from pdpsym.models.gaussian import equicorrelated
 from pdpsym.papers.li2019.whg import BetaEdges, CachedEdges, ExactOf, fast_search, full_search
 
 
