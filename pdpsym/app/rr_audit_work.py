@@ -116,7 +116,7 @@ def group_work(k: int, g: int, points: int, max_group: int) -> int:
 
 def segment_work(chain: Any, m: int, points: int, cone: int) -> int:
     """Steps of one notion over the segment's report laws of ``chain`` (a
-    :class:`~pdpsym.audit.rr_reports.ReportChain`): listed whole, or between two windows
+    :class:`~pdpsym.audit.rr_report_laws.ReportChain`): listed whole, or between two windows
     with ε by the extremes' programme (``cone``: the cones' estimate, more states).
 
     Args:
@@ -183,7 +183,8 @@ def rr_notion_work(
     """
     # the audit layer and the models load after --help
     from pdpsym.audit.registry import Compare, Pairs, notion
-    from pdpsym.audit.rr_reports import MAX_GROUP, ReportChain
+    from pdpsym.audit.rr_report_laws import ReportChain
+    from pdpsym.audit.rr_reports import MAX_GROUP
     from pdpsym.models.model_objects import chain_of
 
     names = tuple(model.variables)

@@ -485,7 +485,7 @@ def chain_max_ratio(
     ratios (each from the extreme rays of its cone), divided by the normalizations.
 
     Args:
-        chain: the chain around the target (:class:`pdpsym.audit.rr_reports.ReportChain`).
+        chain: the chain around the target (:class:`pdpsym.audit.rr_report_laws.ReportChain`).
         a: the target's value (state index) in the numerator.
         b: the one in the denominator.
         vl: the state of the nearest known record on the left (None: none).

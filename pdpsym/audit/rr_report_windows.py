@@ -59,7 +59,7 @@ def window(chain: Any) -> tuple[int, int]:
     with both boundary states has at most :data:`WINDOW_OUTCOMES` outcomes.
 
     Args:
-        chain: the chain around the target (``pdpsym.audit.rr_reports.ReportChain``).
+        chain: the chain around the target (``pdpsym.audit.rr_report_laws.ReportChain``).
 
     Returns:
         ``(L, R)``, 0-based positions inside ``(l, r)``.

@@ -19,7 +19,7 @@ from pdpsym.app.cli import main
 from pdpsym.app.commands.audit_models import RR_BASE, check_work
 from pdpsym.app.rr_audit_work import group_work, listed_work, local_work, segment_work
 from pdpsym.audit.registry import ALL_NOTIONS
-from pdpsym.audit.rr_reports import ReportChain
+from pdpsym.audit.rr_report_laws import ReportChain
 from pdpsym.core.errors import InputError
 from pdpsym.mechanisms.discrete import randomized_response
 from pdpsym.models.law_class import IntervalChain

@@ -28,7 +28,7 @@ from pdpsym.audit.rr_report_cones import (
     in_cone,
     propagate,
 )
-from pdpsym.audit.rr_reports import ReportChain
+from pdpsym.audit.rr_report_laws import ReportChain
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.mechanisms.discrete import randomized_response
