@@ -27,8 +27,8 @@ from typing import Any, ClassVar
 
 import sympy
 
-from pdpsym.core.compare import decided_max
 from pdpsym.core.errors import InputError
+from pdpsym.loss.renyi import laplace_renyi, sup_renyi
 from pdpsym.models.neighbours import DDPReading
 
 
@@ -277,18 +277,6 @@ class DistributionalDP(Notion):
     reading = "Definition 4 of Desfontaines et al. (not Liu et al.'s dependent DP)"
 
 
-def _integer_moment(p: Mapping[Any, Any], q: Mapping[Any, Any], k: int) -> Fraction | None:
-    """``Σ_o P(o)^k / Q(o)^(k-1)`` exactly (None: some ``P(o) > 0 = Q(o)``)."""
-    total = Fraction(0)
-    for o, po in p.items():
-        po, qo = Fraction(po), Fraction(q.get(o, 0))
-        if po and not qo:
-            return None
-        if po:
-            total += po**k / qo ** (k - 1)
-    return total
-
-
 class RenyiDP(Notion):
     """Rényi DP of order α (Mironov 2017, Definition 4) on classic DP's pairs: ε(α) is the
     sup over ``M(D)`` against ``M(D_{i→b})`` of Rényi's divergence ``D_α(P || Q) =
@@ -301,72 +289,8 @@ class RenyiDP(Notion):
     in_all = False
     reading = "sup over dp's pairs of the Renyi divergence of order alpha; no delta(epsilon)"
 
-    @staticmethod
-    def divergence(p: Mapping[Any, Any], q: Mapping[Any, Any], alpha: Fraction) -> sympy.Expr:
-        """Rényi's divergence ``D_α(P || Q)`` of two finite laws, exactly.
-
-        ``E_Q[(P/Q)^α] = Σ_o P(o)^α Q(o)^(1-α)``: a rational for an integer α, a sum of
-        rational powers (exact, enclosed by :mod:`pdpsym.core.certify`) otherwise; ``oo``
-        when some output has ``P(o) > 0 = Q(o)``.
-
-        Args:
-            p: the first law, ``{output: probability}`` (Fractions).
-            q: the second law.
-            alpha: the order, a Fraction above 1.
-
-        Returns:
-            ``ln(Σ_o P(o)^α Q(o)^(1-α)) / (α - 1)``, a sympy expression or ``oo``.
-
-        References:
-            Mironov (2017), Definition 3.
-        """
-        a = sympy.Rational(alpha.numerator, alpha.denominator)
-        if alpha.denominator == 1:
-            total = _integer_moment(p, q, alpha.numerator)
-            if total is None:
-                return sympy.oo
-            return sympy.log(sympy.Rational(total.numerator, total.denominator)) / (a - 1)
-        terms = []
-        for o, po in p.items():
-            po, qo = Fraction(po), Fraction(q.get(o, 0))
-            if po and not qo:
-                return sympy.oo
-            if po:
-                rp = sympy.Rational(po.numerator, po.denominator)
-                rq = sympy.Rational(qo.numerator, qo.denominator)
-                terms.append(rp**a * rq ** (1 - a))
-        return sympy.log(sympy.Add(*terms)) / (a - 1)
-
-    @staticmethod
-    def laplace(shift: Fraction, lam: Fraction, alpha: Fraction) -> sympy.Expr:
-        """``D_α`` of two Laplace laws of scale λ whose centres are ``shift`` apart.
-
-        With ``t = shift/λ``: ``1/(α-1) ln(α/(2α-1) e^((α-1)t) + (α-1)/(2α-1) e^(-αt))``,
-        increasing in ``t``; the sup over classic DP's pairs of Laplace noise on a linear
-        query is at the sensitivity ``Δ_i``.
-
-        Args:
-            shift: the distance between the centres (``|f(D) - f(D_{i→b})|``).
-            lam: the Laplace scale λ.
-            alpha: the order, a Fraction above 1.
-
-        Returns:
-            The exact expression (0 when ``shift`` is 0).
-
-        References:
-            Mironov (2017), Table 2 (the Laplace mechanism, sensitivity 1, scale λ).
-        """
-        a = sympy.Rational(alpha.numerator, alpha.denominator)
-        t = sympy.Rational(shift.numerator, shift.denominator) / sympy.Rational(
-            lam.numerator, lam.denominator
-        )
-        if t == 0:
-            return sympy.Integer(0)
-        inner = a / (2 * a - 1) * sympy.exp((a - 1) * t) + (a - 1) / (2 * a - 1) * sympy.exp(-a * t)
-        return sympy.log(inner) / (a - 1)
-
     def sup_of_laplace(self, sensitivity: Fraction, lam: Fraction, order: Fraction) -> Any:
-        """ε(α) of Laplace noise on a linear query: :meth:`laplace` at the sensitivity.
+        """ε(α) of Laplace noise on a linear query: ``D_α`` of two Laplace laws at the sensitivity.
 
         Args:
             sensitivity: the query's sensitivity ``Δ_i`` to the target.
@@ -379,17 +303,14 @@ class RenyiDP(Notion):
         References:
             Mironov (2017), Table 2 and Definition 4.
         """
-        return self.laplace(sensitivity, lam, order)
+        return laplace_renyi(sensitivity, lam, order)
 
     def sup_of_pairs(
         self,
         pairs: Iterable[tuple[Mapping[str, Any], Mapping[Any, Any], Mapping[Any, Any]]],
         order: Fraction,
     ) -> tuple[sympy.Expr, Mapping[str, Any] | None]:
-        """The sup of ``D_α`` over finite pairs, every comparison decided.
-
-        Pairs with the same multiset of ``(P(o), Q(o))`` have the same divergence and are
-        computed once; an integer α compares the rationals under the log exactly.
+        """The sup of ``D_α`` over the pairs, every comparison decided (:func:`sup_renyi`).
 
         Args:
             pairs: ``(where, P, Q)`` for every pair the notion compares.
@@ -402,25 +323,7 @@ class RenyiDP(Notion):
             Mironov (2017), Definitions 3-4; Desfontaines et al. (2020), Section 2.1 (the
             pairs of classic DP).
         """
-        seen: dict[tuple[tuple[Fraction, Fraction], ...], Mapping[str, Any]] = {}
-        for where, p, q in pairs:
-            key = tuple(sorted((Fraction(v), Fraction(q.get(o, 0))) for o, v in p.items() if v))
-            seen.setdefault(key, where)
-        if not seen:
-            return sympy.Integer(0), None
-        keys = list(seen)
-        laws = [(dict(enumerate(p for p, _ in k)), dict(enumerate(q for _, q in k))) for k in keys]
-        if order.denominator == 1:  # rational moments: the largest one decides, exactly
-            moments = [_integer_moment(p, q, order.numerator) for p, q in laws]
-            if any(m is None for m in moments):
-                return sympy.oo, seen[keys[moments.index(None)]]
-            best = max(range(len(moments)), key=lambda j: moments[j])  # type: ignore[arg-type,return-value]
-            return self.divergence(*laws[best], order), seen[keys[best]]
-        values = [self.divergence(p, q, order) for p, q in laws]
-        if any(v is sympy.oo for v in values):
-            return sympy.oo, seen[keys[values.index(sympy.oo)]]
-        best, value = decided_max(values)
-        return value, seen[keys[best]]
+        return sup_renyi(pairs, order)
 
 
 def order(alpha: Any) -> Fraction:
