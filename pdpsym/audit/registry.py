@@ -310,18 +310,17 @@ class RenyiDP(Notion):
         pairs: Iterable[tuple[Mapping[str, Any], Mapping[Any, Any], Mapping[Any, Any]]],
         order: Fraction,
     ) -> tuple[sympy.Expr, Mapping[str, Any] | None]:
-        """The sup of ``D_α`` over the pairs, every comparison decided (:func:`sup_renyi`).
+        """The sup of ``D_α`` over the pairs, every comparison decided.
 
         Args:
-            pairs: ``(where, P, Q)`` for every pair the notion compares.
-            order: α, a Fraction above 1.
+            pairs: ``(where, P, Q)``, the pairs of classic DP.
+            order: α.
 
         Returns:
-            ``(ε(α), where)`` of the first pair attaining it (``(0, None)`` with no pair).
+            ``(ε(α), where)``, as :func:`pdpsym.loss.renyi.sup_renyi`.
 
         References:
-            Mironov (2017), Definitions 3-4; Desfontaines et al. (2020), Section 2.1 (the
-            pairs of classic DP).
+            Mironov (2017), Definition 4.
         """
         return sup_renyi(pairs, order)
 

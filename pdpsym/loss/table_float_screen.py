@@ -15,7 +15,11 @@ when its float is within a certified margin of the best. Three screens, by the s
   within the plain margin of 0: the first-order term (the difference of mean distances)
   is ranked with its certified error.
 
-Every table is in the scaled integer units of the query (``D f`` is an integer).
+Every screen takes one adversary's tables, in the scaled integer units of the query
+(``D f`` is an integer): ``C[a, k, s] = D_theta P(x_i = a, x_K = k, f_U = S[s])`` (integer
+counts), ``base[a, k]`` the target's and the known records' part of ``D f``, ``S`` the
+values of ``D f_U``, ``R`` the candidate outputs ``D r``, ``Dlam = D lambda`` and
+``P[a, k] = sum_s C[a, k, s]``.
 """
 
 from __future__ import annotations
@@ -35,12 +39,7 @@ def plain_screen(
     """Float64 values of every candidate ``(a, b, k, r)`` of Eq. 2, and their magnitude.
 
     Args:
-        C: ``C[a, k, s]``, the integer counts ``D_theta P(x_i = a, x_K = k, f_U = S[s])``.
-        base: ``base[a, k]``, the target's and the known records' part of ``D f``.
-        S: the values of ``D f_U``.
-        R: the candidate outputs ``D r`` (integers).
-        Dlam: ``D lambda``.
-        P: ``P[a, k] = sum_s C[a, k, s]``.
+        C, base, S, R, Dlam, P: one adversary's tables (the module docstring).
 
     Returns:
         ``(ratio, scale)``: ``ratio[a, b, k, r]`` the float of ``ln p(r | a, k) / p(r | b,
@@ -115,12 +114,7 @@ def dominant_screen(
 
 
     Args:
-        C: ``C[a, k, s]``, the integer counts ``D_theta P(x_i = a, x_K = k, f_U = S[s])``.
-        base: ``base[a, k]``, the target's and the known records' part of ``D f``.
-        S: the values of ``D f_U``.
-        R: the candidate outputs ``D r`` (integers).
-        Dlam: ``D lambda``.
-        P: ``P[a, k] = sum_s C[a, k, s]``.
+        C, base, S, R, Dlam, P: one adversary's tables (the module docstring).
         valid: the candidates ``(a, b, k, r)`` still in play.
 
     Returns:
@@ -176,12 +170,7 @@ def small_scale_screen(
     error of ``sigma d_max^2 / 4`` (on ``V / sigma``) is therefore sound.
 
     Args:
-        C: ``C[a, k, s]``, the integer counts ``D_theta P(x_i = a, x_K = k, f_U = S[s])``.
-        base: ``base[a, k]``, the target's and the known records' part of ``D f``.
-        S: the values of ``D f_U``.
-        R: the candidate outputs ``D r`` (integers).
-        Dlam: ``D lambda``.
-        P: ``P[a, k] = sum_s C[a, k, s]``.
+        C, base, S, R, Dlam, P: one adversary's tables (the module docstring).
 
     Returns:
         ``(floats, scale, error)``: ``G`` per candidate, the magnitude ``d_max`` and the
