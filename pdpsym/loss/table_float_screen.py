@@ -112,7 +112,6 @@ def dominant_screen(
       ln(C_b(dmin_b) P_a)``: the other terms change it by at most ``sum C e^{-sigma} <
       e^{-100}``, far below the screening margin.
 
-
     Args:
         C, base, S, R, Dlam, P: one adversary's tables (the module docstring).
         valid: the candidates ``(a, b, k, r)`` still in play.
