@@ -28,6 +28,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from pdpsym._version import __version__
+
 if TYPE_CHECKING:  # the names below load on first use (a light `import pdpsym`)
     from pdpsym import mechanisms
     from pdpsym.app.readers import load_model
@@ -90,9 +92,6 @@ def __getattr__(name: str) -> Any:
         globals()[name] = value
         return value
     raise AttributeError(f"module 'pdpsym' has no attribute {name!r}")
-
-
-__version__ = "0.2.0"
 
 
 def verify(

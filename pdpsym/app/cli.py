@@ -21,6 +21,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from pdpsym._version import __version__
+from pdpsym.app import budget
+from pdpsym.app import help as texts
 from pdpsym.app.text import escape, one_line
 
 COMMAND_MODULES: tuple[str, ...] = (
@@ -62,7 +65,6 @@ def build_parser() -> argparse.ArgumentParser:
             "knowledge) and Liu et al. (dependent DP)."
         ),
     )
-    from pdpsym import __version__  # the package imports app lazily: no cycle at load
 
     parser.add_argument("--version", action="version", version=f"pdpsym {__version__}")
     parser.add_argument(
@@ -72,15 +74,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
-    from pdpsym.app import budget
 
     def leaves(p: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
         subs = [a for a in p._actions if isinstance(a, argparse._SubParsersAction)]
         if not subs:
             return [p]
         return [leaf for s in subs for child in s.choices.values() for leaf in leaves(child)]
-
-    from pdpsym.app import help as texts
 
     parser.examples = "\n" + texts.overview(list(sub.choices))  # type: ignore[attr-defined]
     for name, child in sub.choices.items():

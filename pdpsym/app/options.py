@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pdpsym.app.help import COMMANDS
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_int, parse_rational
+
+if TYPE_CHECKING:
+    from pdpsym.core.eps import Eps
 
 
 def command(sub: Any, name: str, func: Callable[..., int] | None = None) -> argparse.ArgumentParser:
@@ -223,3 +227,36 @@ def epsilon(text: object, field: str = "--eps", logs: bool = False) -> Fraction:
         )
         head = err.message.split(" (use forms")[0]
         raise InputError(field, f"{head} (epsilon >= 0, in forms like {forms})") from None
+
+
+_LOG = re.compile(r"^(?:ln|log)\((.*)\)$")
+
+
+def parse_eps(text: str, field: str = "--eps") -> Eps:
+    """An ε flag in the exact grammar: ``1/2``, ``0.1``, or ``ln(q)`` / ``log(q)``.
+
+    Args:
+        text: the flag's text.
+        field: the flag, for the error.
+
+    Returns:
+        The exact ε (a rational, or ``ln q`` with a rational ``q >= 1``).
+
+    Raises:
+        InputError: ``field``, when the text is none of these or ε < 0.
+
+    References:
+        Desfontaines et al. (2020), Section 3 (ε = ln w for the δ of APKDP and PPKDP).
+    """
+    from pdpsym.core.eps import Eps  # imported here (engines load after --help)
+
+    m = _LOG.match(text.strip())
+    if m:
+        q = parse_rational(m.group(1), field)
+        if q < 1:
+            raise InputError(field, "ln(q) needs q >= 1 (epsilon >= 0)")
+        return Eps.log(q)
+    e = epsilon(text, field, logs=True)
+    if e < 0:
+        raise InputError(field, "must be >= 0")
+    return Eps.of(e)

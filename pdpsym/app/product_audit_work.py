@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.app import budget
+from pdpsym.app import budget, options
 from pdpsym.app.audit_work import posterior_work
 
 # Measured (one step is about a microsecond of CPU): the audit's start, reading the
@@ -140,8 +140,7 @@ def _no_law(args: argparse.Namespace, model: Any, target: str, ws: Any, lam: Any
     """Whether every δ the ball cases are asked is exactly 0: every ``--eps`` at least
     the largest ``|c_b - c_a|/λ`` (:func:`pdpsym.loss.shift_pairs.at_least`), no ``--delta``
     and no ``--curve``."""
-    # the engines and the ε parser load after --help
-    from pdpsym.app.commands.mechanism_files import parse_eps
+    # the engines load after --help
     from pdpsym.loss.shift_pairs import at_least
 
     if getattr(args, "delta", None) is not None or getattr(args, "curve", None) is not None:
@@ -149,7 +148,7 @@ def _no_law(args: argparse.Namespace, model: Any, target: str, ws: Any, lam: Any
     texts = getattr(args, "eps", None) or []
     dom = model.domain(target)
     top = (max(dom) - min(dom)) * abs(ws.get(target, Fraction(1))) / Fraction(lam)
-    return bool(texts) and all(at_least(parse_eps(t), top) for t in texts)
+    return bool(texts) and all(at_least(options.parse_eps(t), top) for t in texts)
 
 
 # Geometric, count and threshold noise on independent records (measured CPU of each
@@ -424,11 +423,9 @@ def near_star(eps: Sequence[str], star: float, most: float = math.inf) -> float:
     Returns:
         The factor, at least 1.
     """
-    from pdpsym.app.commands.mechanism_files import parse_eps  # loads after --help
-
     worst = 1.0
     for text in eps:
-        e = parse_eps(text)
+        e = options.parse_eps(text)
         x = (float(e.eps) if e.eps is not None else math.log(float(e.w or 1))) / star
         if 0.5 < x < 1:
             worst = max(worst, min(most, (0.5 / (1 - min(x, 0.99))) ** 1.5))

@@ -1,4 +1,4 @@
-"""The version is written once (``pdpsym.__version__``) and every place reads it.
+"""The version is written once (``pdpsym/_version.py``) and every place reads it.
 
 Sources: pyproject.toml (read here with tomllib) must declare the version dynamic from
 that attribute; the installed distribution's metadata (importlib.metadata, a peer of
@@ -25,7 +25,9 @@ def test_pyproject_reads_the_version_from_the_package() -> None:
     conf = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert "version" not in conf["project"], "a second, static version"
     assert "version" in conf["project"]["dynamic"]
-    assert conf["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "pdpsym.__version__"}
+    assert conf["tool"]["setuptools"]["dynamic"]["version"] == {
+        "attr": "pdpsym._version.__version__"
+    }
 
 
 def _installed_from_here() -> bool:

@@ -18,11 +18,7 @@ from pdpsym.app.audit_work import number_bits, plan, round_up, steps_text, table
 from pdpsym.app.budget import Progress
 from pdpsym.app.commands import audit_histogram
 from pdpsym.app.commands import audit_models as structured
-from pdpsym.app.commands.mechanism_files import (
-    parse_eps,
-    read_json_file,
-    read_mechanism,
-)
+from pdpsym.app.commands.mechanism_files import read_json_file, read_mechanism
 from pdpsym.app.output import number_text, print_json, safe_json, short_enclosure
 from pdpsym.app.text import wrap
 from pdpsym.app.writes import check_output, write_output
@@ -367,7 +363,7 @@ def run(args: argparse.Namespace) -> int:
     from pdpsym.models.neighbours import DDPReading
 
     digits = parse_int(args.digits, "--digits", 1, 1000)
-    eps = [parse_eps(t) for t in args.eps]
+    eps = [options.parse_eps(t) for t in args.eps]
     delta = None
     if args.delta is not None:
         delta = parse_rational(args.delta, "--delta")

@@ -1,21 +1,18 @@
-"""Mechanism files and epsilon values as ``audit`` (and ``oracle``, ``temporal`` and the
-class audit) read them: the JSON of a finite-table mechanism, its errors naming the field
-inside the file, and the exact ε grammar (``1/2``, ``0.1``, ``ln(3)``)."""
+"""Mechanism files as ``audit`` (and ``oracle`` and the class audit) read them: the JSON
+of a mechanism, its errors naming the field inside the file (the exact ε grammar of the
+flags is :func:`pdpsym.app.options.parse_eps`)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from pdpsym.app import options
 from pdpsym.app.commands import audit_models as structured
 from pdpsym.core.errors import InputError
 from pdpsym.core.numbers import parse_rational
 
 if TYPE_CHECKING:
-    from pdpsym.core.eps import Eps
     from pdpsym.mechanisms.finite import Mechanism
     from pdpsym.mechanisms.laplace import LaplaceNoise
     from pdpsym.models.joint import JointDistribution
@@ -29,23 +26,6 @@ KINDS = (
     "threshold",
     "histogram",
 )
-_LOG = re.compile(r"^(?:ln|log)\((.*)\)$")
-
-
-def parse_eps(text: str, field: str = "--eps") -> Eps:
-    """``1/2``, ``0.1``, or ``ln(q)`` / ``log(q)`` with a rational ``q > 0`` (exact)."""
-    from pdpsym.core.eps import Eps  # imported here (engines load after --help)
-
-    m = _LOG.match(text.strip())
-    if m:
-        q = parse_rational(m.group(1), field)
-        if q < 1:
-            raise InputError(field, "ln(q) needs q >= 1 (epsilon >= 0)")
-        return Eps.log(q)
-    e = options.epsilon(text, field, logs=True)
-    if e < 0:
-        raise InputError(field, "must be >= 0")
-    return Eps.of(e)
 
 
 def read_json_file(path: str, field: str) -> Any:
@@ -145,4 +125,4 @@ def read_mechanism(path: str, model: JointDistribution) -> Mechanism | LaplaceNo
         return load_mechanism(path, model)
 
 
-__all__ = ["KINDS", "load_mechanism", "parse_eps", "read_json_file", "read_mechanism"]
+__all__ = ["KINDS", "load_mechanism", "read_json_file", "read_mechanism"]

@@ -88,7 +88,7 @@ def register(sub: Any) -> None:
 def _export_audit(args: argparse.Namespace, digits: int) -> int:
     """Vectors of the audit of the user's own model and mechanism."""
     from pdpsym.app.audit_work import check_work, number_bits  # the audit's estimate
-    from pdpsym.app.commands.mechanism_files import parse_eps, read_mechanism  # the readers
+    from pdpsym.app.commands.mechanism_files import read_mechanism  # the readers
     from pdpsym.app.oracle import audit_vectors, write_vectors  # sympy loads after --help
     from pdpsym.app.readers import load_discrete, read_json
     from pdpsym.audit import ALL_NOTIONS, NOTIONS, audit
@@ -96,7 +96,7 @@ def _export_audit(args: argparse.Namespace, digits: int) -> int:
 
     if args.target is None:
         raise InputError("--target", "required with --model")
-    eps = [parse_eps(t) for t in args.eps]
+    eps = [options.parse_eps(t) for t in args.eps]
     delta = None if args.delta is None else parse_rational(args.delta, "--delta")
     if delta is not None and not 0 <= delta < 1:
         raise InputError("--delta", "must lie in [0, 1)")

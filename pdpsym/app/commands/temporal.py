@@ -71,15 +71,14 @@ def register(sub: Any) -> None:
 
 
 def _eps_list(text: str | None, T: int, mech: Any) -> list[Any]:
-    from pdpsym.app.commands.mechanism_files import parse_eps  # the exact eps grammar
-    from pdpsym.core.compare import compare
+    from pdpsym.core.compare import compare  # the number layer loads after --help
 
     if text is None:
         if mech is None:
             raise InputError("--eps", "give --eps (or --mechanism, whose eps is then used)")
         return [mech.eps] * T
     parts = [s.strip() for s in text.split(",")]
-    eps = [parse_eps(s, "--eps") for s in parts]
+    eps = [options.parse_eps(s, "--eps") for s in parts]
     if len(eps) == 1:
         eps = eps * T
     if len(eps) != T:
