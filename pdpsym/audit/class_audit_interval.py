@@ -68,7 +68,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, cast
 
-from pdpsym.audit import Audit, registry
+from pdpsym.audit import registry
 from pdpsym.audit.class_audit import (
     LOWER,
     SUP,
@@ -89,6 +89,7 @@ from pdpsym.audit.class_dp_bound import (
 )
 from pdpsym.audit.class_dp_bound import within as _within
 from pdpsym.audit.class_figure_search import BoxFigure, BoxSearch, search_figures
+from pdpsym.audit.results import Audit
 from pdpsym.core.exp_sqrt_sums import log_enclosure
 from pdpsym.core.parallel import ordered_map
 from pdpsym.loss.class_search import ClassLeakage, class_leakage

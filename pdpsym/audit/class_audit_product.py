@@ -94,10 +94,11 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from pdpsym.audit import Audit, registry
+from pdpsym.audit import registry
 from pdpsym.audit.class_audit import LOWER, ClassFigure, ClassNotion, audit_job, sups_of
 from pdpsym.audit.class_product_ibcdp import applies as ibcdp_applies
 from pdpsym.audit.class_product_ibcdp import ibcdp_rows
+from pdpsym.audit.results import Audit
 from pdpsym.core.errors import InputError
 from pdpsym.core.parallel import ordered_map
 from pdpsym.mechanisms.base import ReportMechanism

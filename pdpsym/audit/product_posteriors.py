@@ -100,6 +100,7 @@ import sympy
 from pdpsym.audit import product_shifts
 from pdpsym.audit.product_shifts import ProductCases
 from pdpsym.audit.registry import Compare
+from pdpsym.audit.results import NotionResult
 from pdpsym.core.balls import Ball, ball_endpoints, to_ball, working_precision
 from pdpsym.core.certify import decide_sign
 from pdpsym.core.compare import compare
@@ -460,8 +461,6 @@ def product_result(kind: Any, model: Any, mech: Any, m: Any, req: Any) -> Any:
     References:
         Desfontaines et al. (2020), Section 2.1, Definition 4; Section 2.2, Definition 6.
     """
-    from pdpsym.audit import NotionResult  # pdpsym.audit imports this module: no cycle
-
     posterior = kind.compare is Compare.POSTERIOR
     if not (posterior or kind.compare is Compare.SIMULATOR_LP):
         return None

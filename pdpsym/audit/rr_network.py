@@ -83,7 +83,9 @@ import sympy
 from pdpsym.audit import registry
 from pdpsym.audit.notions import Request
 from pdpsym.audit.registry import Notion, Pairs, first_with
+from pdpsym.audit.results import NotionResult
 from pdpsym.audit.rr_pairs import MAX_GROUP_OUTCOMES, group_pair, other_prob
+from pdpsym.audit.table_audit import audit_table
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss.pmf_pair import PMFPair
@@ -200,8 +202,6 @@ def audit_rr_network(
         Desfontaines et al., Definitions 3-6, 12, 13 and Lemma 1; Liu et al. (2016),
         Definition 4 and Eq. 11; Warner (1965).
     """
-    from pdpsym.audit import audit  # the package imports this module's callers
-
     eps, delta, notions, reading = req.eps, req.delta, req.notions, req.reading
     comp = component(model, target)
     inside = tuple(k for k in known if k in comp)
@@ -232,7 +232,8 @@ def audit_rr_network(
         table = table_notion(kind, reading)
         if kind.pairs in NO_TABLE:
             local = randomized_response(keep, [model.domain(target)])
-            r = audit(_local_table(model, target), local, target, (), eps, delta, [n])[n]
+            plain = replace(req, notions=(n,), reading=DDPReading.NEIGHBOURS)
+            r = audit_table(_local_table(model, target), local, target, (), plain)[n]
             out.append(
                 replace(
                     _witnesses(r, _only_pair),
@@ -246,10 +247,11 @@ def audit_rr_network(
             continue
         assert joint is not None
         if table is not kind:  # dependent DP's Eq. 11 reading: given-known, nothing known
-            r = audit(joint, rr_c, target, (), eps, delta, [table.name])[table.name]
+            given = replace(req, notions=(table.name,), reading=DDPReading.NEIGHBOURS)
+            r = audit_table(joint, rr_c, target, (), given)[table.name]
             r = replace(_witnesses(r, _no_known), notion=n, reading=kind.label(reading))
         else:
-            r = audit(joint, rr_c, target, inside, eps, delta, [n], reading)[n]
+            r = audit_table(joint, rr_c, target, inside, replace(req, notions=(n,)))[n]
         note = f"exact, {base}" if r.note is None else f"{base}; {r.note}"
         out.append(replace(r, note=note))
     return out
@@ -284,8 +286,6 @@ def _group_result(
     reading: DDPReading,
 ) -> Any:
     """Dependent DP over the component: the product of local pairs (module docstring)."""
-    from pdpsym.audit import NotionResult  # pdpsym.audit imports this module: no cycle
-
     sizes = [len(model.domain(v)) for v in comp]
     gwhere: dict[str, Any] = {
         "group": list(comp),

@@ -68,6 +68,7 @@ import sympy
 from pdpsym.audit import registry
 from pdpsym.audit.notions import Request
 from pdpsym.audit.registry import Compare, Pairs
+from pdpsym.audit.results import NotionResult
 from pdpsym.audit.rr_pairs import group_pair, other_prob
 from pdpsym.audit.rr_report_cones import ConeBudget, OverBudget, TooManyRays, chain_max_ratio
 from pdpsym.audit.rr_report_laws import ReportChain
@@ -158,8 +159,6 @@ def audit_rr(
         Desfontaines et al., Definitions 3, 5, 12, 13, Lemma 1 and Theorem 1; Liu et al.
         (2016), Definition 4 and Eq. 11; Warner (1965).
     """
-    from pdpsym.audit import NotionResult  # the package imports this module's callers
-
     eps, delta, notions, reading = req.eps, req.delta, req.notions, req.reading
     # the cones of a long chain of three states or more stop at the request's work limit
     cones = None if req.max_work is None else ConeBudget(req.max_work)
@@ -168,6 +167,7 @@ def audit_rr(
         raise InputError("mechanism", reason)
     network = network_of(model)
     if network is not None:
+        # a network's passes load only when a network is audited
         from pdpsym.audit.rr_network import audit_rr_network
 
         return audit_rr_network(network, mech, target, known, req)
@@ -402,7 +402,6 @@ def _chain_eps(
     more; ``(None, {"rays": n})`` when a cone has more than its limit of rays, and
     ``(None, {"rays": n, "steps": j})`` when the cones pass ``cones``, their work limit,
     after ``j`` steps of a side."""
-
     if chain is None:
         return None, {}
     best: Fraction | None = Fraction(1)
@@ -436,7 +435,6 @@ def _from_cases(
     label: str | None,
     note: str,
 ) -> Any:
-    from pdpsym.audit import NotionResult  # the package imports this module's callers
 
     return NotionResult.of_loss(notion, worst_case(cases), eps, delta, label, note, _sympy_form)
 

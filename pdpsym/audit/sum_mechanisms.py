@@ -56,6 +56,7 @@ from pdpsym.audit.notions import Request
 from pdpsym.audit.product_posteriors import product_result
 from pdpsym.audit.product_shifts import product_cases
 from pdpsym.audit.registry import Compare, Notion, Pairs, delta_over_lambda
+from pdpsym.audit.results import Audit, NotionResult
 from pdpsym.audit.rr_reports import audit_rr
 from pdpsym.audit.sum_posteriors import (
     IBCDP_LAPLACE_NOTE,
@@ -327,7 +328,6 @@ def _result(
     req: Request,
     apk_zero: Any = None,
 ) -> Any:
-    from pdpsym.audit import NotionResult  # pdpsym.audit imports this module: no cycle
 
     eps, delta, reading = req.eps, req.delta, req.reading
 
@@ -386,8 +386,6 @@ def audit_models(
         Desfontaines et al. Definitions 3, 5, 12, 13 and Theorem 1; Li et al. Eq. 2;
         Liu et al. Definition 4 and Eq. 11.
     """
-    from pdpsym.audit import Audit  # pdpsym.audit imports this module: no cycle
-
     if isinstance(mechanism, ReportMechanism) and mechanism.symmetric_keep() is not None:
         if getattr(model, "query_values", None) is not None:
             raise InputError(

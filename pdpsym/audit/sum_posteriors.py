@@ -84,11 +84,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import sympy
 
-from pdpsym.audit import NotionResult
 from pdpsym.audit.distributional import DistributionalLoss
 from pdpsym.audit.distributional_lp import LPData, Matrix, laplace_lp_data, threshold
 from pdpsym.audit.notions import curve_points
 from pdpsym.audit.registry import Notion
+from pdpsym.audit.results import NotionResult
 from pdpsym.core.eps import Eps
 from pdpsym.core.errors import InputError
 from pdpsym.loss import PrivacyLoss, worst_case
