@@ -1,4 +1,5 @@
-"""Which modules of pdpsym a command runs code in, from the command line down to core.
+"""Which modules of pdpsym a command runs code in, from the command line down to core,
+and how many lines the functions it calls span.
 
     .venv/bin/python benchmarks/call_path.py [ARGV ...]
     (default: calibrate docs/examples/chain100.json --eps 1)
@@ -16,7 +17,7 @@ import contextlib
 import io
 import os
 import sys
-from types import FrameType
+from types import CodeType, FrameType
 from typing import Any
 
 from pdpsym.app.cli import main
@@ -43,9 +44,12 @@ def _within(frame: FrameType | None, name: str) -> bool:
     return False
 
 
-def call_path(argv: list[str]) -> tuple[int, dict[str, set[str]], set[str]]:
+def call_path(
+    argv: list[str], codes: set[CodeType] | None = None
+) -> tuple[int, dict[str, set[str]], set[str]]:
     """``(exit code, {module path: names of the functions called}, modules called only
-    while building the parser)`` of ``pdpsym argv``."""
+    while building the parser)`` of ``pdpsym argv``; the code objects of the functions
+    called (parser aside) are added to ``codes`` when it is given."""
     called: dict[str, set[str]] = {}
     parser: set[str] = set()
 
@@ -58,6 +62,8 @@ def call_path(argv: list[str]) -> tuple[int, dict[str, set[str]], set[str]]:
                     parser.add(rel)
                 else:
                     called.setdefault(rel, set()).add(frame.f_code.co_name)
+                    if codes is not None:
+                        codes.add(frame.f_code)
 
     with contextlib.redirect_stdout(io.StringIO()):
         sys.setprofile(prof)
@@ -70,7 +76,8 @@ def call_path(argv: list[str]) -> tuple[int, dict[str, set[str]], set[str]]:
 
 def main_() -> None:
     argv = sys.argv[1:] or ["calibrate", "docs/examples/chain100.json", "--eps", "1"]
-    rc, called, parser_only = call_path(argv)
+    codes: set[CodeType] = set()
+    rc, called, parser_only = call_path(argv, codes)
     path = sorted(called)
     lines = 0
     print(f"pdpsym {' '.join(argv)}: exit {rc}")
@@ -81,6 +88,12 @@ def main_() -> None:
         lines += n
         print(f"  {f} ({n} lines): {', '.join(sorted(called[f]))[:100]}")
     print(f"  ({lines} lines)")
+    # the lines the called functions span (first to last line of each, nested ones once)
+    spans: set[tuple[str, int]] = set()
+    for c in codes:
+        last = max((ln for _, _, ln in c.co_lines() if ln is not None), default=c.co_firstlineno)
+        spans |= {(c.co_filename, n) for n in range(c.co_firstlineno, last + 1)}
+    print(f"  ({len(spans)} lines in the functions called)")
     print(
         f"{len(parser_only)} more only to build the parser (register): {', '.join(sorted(parser_only))}"
     )
