@@ -7,6 +7,10 @@ closed-form pairs of :mod:`pdpsym.loss` (ε at δ = 0 of the known-record notion
 al.'s Eq. 2, of ``dp`` ``Δ_i/λ``; ``ibcdp`` a certified posterior sup;
 ``distributional-dp`` enclosed between two LPs). The structured models' engines list a
 network's component as a table and audit it here.
+
+References:
+    Desfontaines et al. (2020), Definitions 3-6, 12, 13 and Lemma 1; Li et al. (2019),
+    Eq. 2; Liu et al. (2016), Definition 4 and Eq. 11; Mironov (2017), Definition 4.
 """
 
 from __future__ import annotations
