@@ -298,13 +298,14 @@ def audit_table(
         Desfontaines et al. Definitions 3-6, 12-13; Li et al. Eq. 2; Liu et al.
         Definition 4; Mironov (2017) Definition 4.
     """
+    known = tuple(known)
     out = []
     for n in req.notions:
         if isinstance(mechanism, QueryMechanism):
-            out.append(_noise(n, model, _laplace_kernel(mechanism), target, tuple(known), req))
+            out.append(_noise(n, model, _laplace_kernel(mechanism), target, known, req))
         else:
             out.append(_finite(n, model, mechanism, target, known, req, exhaustive))
-    return Audit(target, tuple(known), tuple(out))
+    return Audit(target, known, tuple(out))
 
 
 __all__ = ["audit_table"]
